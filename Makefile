@@ -1,0 +1,120 @@
+# mirror: the Human Mirror static site generator.
+#
+#   make                  build build/mirror
+#   make test             install what is missing, then run every test
+#                         twice: plain and under ASan+UBSan
+#   make example          build the example store and run mirror on it
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Objects go under $(BUILD) (default build/); BUILD=build-x gives a
+# separate tree, so two builds never share object files.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+MANDIR   = $(PREFIX)/share/man/man1
+DATADIR  = $(PREFIX)/share/mirror
+
+VERSION  = 0.1.0
+PKGS     = libcmark-gfm libgit2 sqlite3 jansson
+
+CC      ?= cc
+WARN     = -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wcast-qual \
+           -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+           -Wformat-truncation=2 -Wvla -Wnull-dereference \
+           -Wimplicit-fallthrough -Wundef -Wwrite-strings
+CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+OPT     ?= -O2 -g
+# SAN=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer.
+ifeq ($(SAN),1)
+OPT      = -O1 -g -fno-omit-frame-pointer
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+ALL_CFLAGS  = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Icore -Igen \
+              -DMIRROR_VERSION='"$(VERSION)"' \
+              -DMIRROR_DATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+LIBS        = $(PKG_LIBS) -lm
+
+CORE_SRC = $(sort $(wildcard core/*.c))
+GEN_SRC  = $(sort $(filter-out gen/main.c,$(wildcard gen/*.c)))
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/core/store_schema_sql.o
+GEN_OBJ  = $(GEN_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ = $(BUILD)/gen/main.o
+
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps test check unit e2e example install uninstall clean \
+        memcheck bench
+.SUFFIXES:
+
+all: $(BUILD)/mirror
+
+$(BUILD)/mirror: $(MAIN_OBJ) $(BUILD)/libmirror.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libmirror.a $(LIBS)
+
+# One archive for core/ and gen/ (less main), so tests link what they use.
+$(BUILD)/libmirror.a: $(CORE_OBJ) $(GEN_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The store contract, compiled in so 'mirror init' needs no data files.
+$(BUILD)/core/store_schema_sql.c: core/store-schema.sql
+	@mkdir -p $(@D)
+	awk 'BEGIN { print "const char store_schema_sql[] =" } \
+	     { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); \
+	       print "\"" $$0 "\\n\"" } \
+	     END { print ";" }' $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/core/store_schema_sql.o: $(BUILD)/core/store_schema_sql.c
+	$(CC) $(CSTD) $(OPT) $(SANFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmirror.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< \
+	    $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS) \
+	    $(shell pkg-config --libs cmocka)
+
+-include $(CORE_OBJ:.o=.d) $(GEN_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+# Install what a fresh Debian machine lacks (a no-op when all is there).
+deps:
+	@sh scripts/install-deps.sh
+
+# make test: the suite plain, then the suite under ASan+UBSan.
+test: deps
+	$(MAKE) check BUILD=build
+	$(MAKE) check BUILD=build-san SAN=1
+
+check: $(BUILD)/mirror $(UNIT_BIN)
+	@sh tests/run.sh $(BUILD)
+
+example: deps $(BUILD)/mirror
+	@sh site-example/run.sh $(BUILD)
+
+memcheck: $(BUILD)/mirror $(UNIT_BIN)
+	@MIRROR_WRAP="valgrind --quiet --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite" sh tests/run.sh $(BUILD)
+
+install: $(BUILD)/mirror
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
+	install -m 755 $(BUILD)/mirror $(DESTDIR)$(BINDIR)/mirror
+	install -m 644 doc/mirror.1 $(DESTDIR)$(MANDIR)/mirror.1
+	cp -R templates themes $(DESTDIR)$(DATADIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/mirror $(DESTDIR)$(MANDIR)/mirror.1
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build build-san

@@ -1,0 +1,128 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "health.h"
+#include "xalloc.h"
+
+/* Run a one-integer query; text parameter ?1 is bound when p1 != NULL. */
+static int
+count(long long *out, mirror_store *st, const char *sql, const char *p1,
+    mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	*out = 0;
+	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
+	if (rc == SQLITE_OK && p1 != NULL)
+		rc = sqlite3_bind_text(stmt, 1, p1, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(stmt);
+		if (rc == SQLITE_ROW) {
+			*out = sqlite3_column_int64(stmt, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	if (rc != SQLITE_OK)
+		rc = store_fail(st, err, rc, "cannot count rows");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static int
+layer_counts(struct health_layer *l, mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	char sql[160];
+	size_t cap = 0;
+	int rc, n;
+
+	n = snprintf(sql, sizeof(sql), "SELECT coalesce(status, ''), count(*) "
+	    "FROM main.%s GROUP BY 1 ORDER BY 1", l->name);
+	if (n < 0 || (size_t)n >= sizeof(sql))
+		return mirror_fail(err, MIRROR_EIO, "internal: sql too long");
+	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (l->n_status == cap) {
+			cap = cap ? cap * 2 : 8;
+			l->by_status = xreallocarray(l->by_status, cap,
+			    sizeof(*l->by_status));
+		}
+		l->by_status[l->n_status].status =
+		    xstrdup((const char *)sqlite3_column_text(stmt, 0));
+		l->by_status[l->n_status].n = sqlite3_column_int64(stmt, 1);
+		l->total += l->by_status[l->n_status].n;
+		l->n_status++;
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(stmt);
+	return 0;
+fail:
+	rc = store_fail(st, err, rc, "cannot count a layer");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+int
+health_read(struct health *h, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	static const char *const names[3] = { "project_state", "entities",
+	    "memories" };
+	const struct store_features *f = store_features(st);
+	char ts[MIRROR_TS_LEN];
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	for (int i = 0; i < 3; i++) {
+		h->layers[i].name = names[i];
+		h->layers[i].trust = 3 - i;
+	}
+	rc = count(&h->projects, st, "SELECT count(*) FROM main.projects",
+	    NULL, err);
+	for (int i = 0; rc == 0 && i < 3; i++)
+		rc = layer_counts(&h->layers[i], st, err);
+	if (rc == 0)
+		rc = count(&h->relationships, st,
+		    "SELECT count(*) FROM main.relationships", NULL, err);
+	if (rc == 0 && f->mem_valid_until) {
+		mirror_format_ts(ts, now);
+		rc = count(&h->expired_memories, st, "SELECT count(*) FROM "
+		    "main.memories WHERE status = 'active' AND valid_until "
+		    "IS NOT NULL AND valid_until <> '' AND valid_until < ?1",
+		    ts, err);
+	}
+	if (rc == 0 && f->has_mirror_tables) {
+		rc = count(&h->open_conflicts_count, st, "SELECT count(*) "
+		    "FROM main.conflicts WHERE status = 'open'", NULL, err);
+		if (rc == 0)
+			rc = count(&h->resolved_conflicts, st, "SELECT count(*) "
+			    "FROM main.conflicts WHERE status = 'resolved'",
+			    NULL, err);
+		if (rc == 0)
+			rc = count(&h->dismissed_conflicts, st, "SELECT "
+			    "count(*) FROM main.conflicts WHERE status = "
+			    "'dismissed'", NULL, err);
+		if (rc == 0)
+			rc = count(&h->sweep_runs, st, "SELECT count(*) FROM "
+			    "main.sweep_runs", NULL, err);
+	}
+	return rc;
+}
+
+void
+health_free(struct health *h)
+{
+	for (int i = 0; i < 3; i++) {
+		for (size_t j = 0; j < h->layers[i].n_status; j++)
+			free(h->layers[i].by_status[j].status);
+		free(h->layers[i].by_status);
+		h->layers[i].by_status = NULL;
+		h->layers[i].n_status = 0;
+	}
+}

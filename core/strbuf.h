@@ -1,0 +1,30 @@
+/*
+ * strbuf.h: a growable, always NUL-terminated byte buffer.
+ *
+ * The buffer owns its memory; strbuf_free releases it and
+ * strbuf_detach hands it to the caller (who must then free it).
+ */
+#ifndef MIRROR_STRBUF_H
+#define MIRROR_STRBUF_H
+
+#include <stddef.h>
+
+typedef struct strbuf {
+	char *data;     /* NUL-terminated; never NULL after strbuf_init */
+	size_t len;     /* bytes used, not counting the NUL */
+	size_t cap;     /* bytes allocated */
+} strbuf;
+
+void strbuf_init(strbuf *sb);
+void strbuf_free(strbuf *sb);
+/* Return the contents and reset sb to empty. The caller must free. */
+char *strbuf_detach(strbuf *sb);
+void strbuf_reset(strbuf *sb);
+void strbuf_grow(strbuf *sb, size_t extra);
+void strbuf_add(strbuf *sb, const void *p, size_t n);
+void strbuf_puts(strbuf *sb, const char *s);
+void strbuf_putc(strbuf *sb, char c);
+void strbuf_printf(strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

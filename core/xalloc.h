@@ -1,0 +1,23 @@
+/*
+ * xalloc.h: allocation that cannot fail silently.
+ *
+ * Out of memory is not a recoverable condition for a command-line
+ * generator: these print one line and exit with status 3 (I/O failure)
+ * instead of returning NULL, so callers need no NULL checks.
+ */
+#ifndef MIRROR_XALLOC_H
+#define MIRROR_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grow an array of nmemb elements of size each; checks overflow. */
+void *xreallocarray(void *p, size_t nmemb, size_t size);
+/* Copy of s (NULL gives NULL). The caller must free the result. */
+char *xstrdup(const char *s);
+/* Copy of the first n bytes of s, NUL-terminated. Caller frees. */
+char *xstrndup(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * cli.h: the parsed command line, shared by every command.
+ *
+ * main.c parses all options once into struct mirror_opts (command line
+ * over config file over defaults); each command reads the fields it uses
+ * and rejects positionals it does not expect. Strings point into argv or
+ * into the config, which live until exit: commands never free them.
+ */
+#ifndef MIRROR_CLI_H
+#define MIRROR_CLI_H
+
+#include "error.h"
+
+struct mirror_opts {
+	const char *command;     /* "init", "sweep", ... */
+	const char *config;      /* --config FILE, or ./mirror.ini if present */
+	const char *store;       /* --store PATH / config store */
+	const char *out;         /* --out DIR / config out */
+	const char *repo;        /* --repo GITDIR / config repo */
+	const char *branch;      /* --branch B / config branch; "mirror" */
+	const char *author;      /* --author "Name <email>" / config author */
+	const char *templates;   /* --templates DIR / config templates */
+	const char *theme;       /* --theme NAME / config theme; "default" */
+	const char *base_url;    /* --base-url URL / config base_url */
+	const char *title;       /* --title TEXT / config title */
+	const char *status;      /* --status open|resolved|dismissed */
+	const char *project;     /* --project P */
+	const char *notes;       /* --notes TEXT */
+	const char *winner;      /* --winner MEMBER_ID */
+	const char *reason;      /* --reason TEXT */
+	const char *actor;       /* --actor NAME: who acts; default $USER */
+	int json;                /* --json */
+	int check;               /* --check: open conflicts exit 4 */
+	int no_sweep;            /* --no-sweep */
+	int quiet;               /* --quiet */
+	char **args;             /* positionals after the command */
+	int nargs;
+};
+
+/*
+ * A command: returns 0, or a negative mirror_status with err set
+ * (-MIRROR_ECONFLICTS for --check with open conflicts).
+ */
+typedef int mirror_command(const struct mirror_opts *o, mirror_error *err);
+
+mirror_command cmd_init, cmd_health, cmd_sweep, cmd_build, cmd_conflicts;
+
+/* Fail with MIRROR_EUSAGE unless --store (or config store) was given. */
+int cli_need_store(const struct mirror_opts *o, mirror_error *err);
+
+/* Fail with MIRROR_EUSAGE if more than max positionals were given. */
+int cli_max_args(const struct mirror_opts *o, int max, mirror_error *err);
+
+/*
+ * Read the config file at path into o, for every option not already set.
+ * Relative paths in it are taken relative to the file's directory.
+ * Returns 0, or -MIRROR_EINPUT naming file and line.
+ */
+int config_load(struct mirror_opts *o, const char *path, mirror_error *err);
+
+/* Free what config_load kept; the options pointing into it die too. */
+void config_free(void);
+
+#endif

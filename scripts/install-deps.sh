@@ -1,0 +1,35 @@
+#!/bin/sh
+# Install the Debian packages mirror needs to build and test, when missing.
+# A no-op when everything is present; as root it uses apt-get, otherwise
+# sudo if there is one.
+set -eu
+
+pkgs="gcc make pkg-config git sqlite3 libsqlite3-dev libcmark-gfm-dev
+libcmark-gfm-extensions-dev libgit2-dev libjansson-dev libcmocka-dev"
+# Packages for optional tooling (browser test, HTML validator, benchmarks)
+# are listed by the scripts that need them, through MIRROR_EXTRA_PKGS.
+pkgs="$pkgs ${MIRROR_EXTRA_PKGS:-}"
+
+missing=""
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing"
+if [ "$(id -u)" -eq 0 ]; then
+	sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+	sudo="sudo"
+else
+	echo "install-deps: need root to install:$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+$sudo apt-get install -y -q --no-install-recommends $missing >/dev/null

@@ -1,0 +1,91 @@
+# lib.sh: helpers for the end-to-end scripts (sourced, POSIX sh).
+#
+# Each t_*.sh script sources this, runs build/mirror ($MIRROR) on real
+# store files in a private scratch directory $T, and reports numbered
+# cases as "ok N - script: name" or "not ok N - script: name" followed by
+# what was seen. tests/run.sh counts those lines.
+
+: "${MIRROR:?run through tests/run.sh (make check)}"
+: "${MIRROR_TOP:?}"
+T_NAME=$(basename "$0" .sh)
+T_N=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/mirror-$T_NAME.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+
+# mirror ARGS...: run mirror, keep stdout in $T/out, stderr in $T/err and
+# the exit status in $RC. Never fails by itself.
+mirror() {
+	$MIRROR_WRAP "$MIRROR" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+}
+
+ok() {
+	T_N=$((T_N + 1))
+	echo "ok $T_N - $T_NAME: $1"
+}
+
+not_ok() {
+	T_N=$((T_N + 1))
+	echo "not ok $T_N - $T_NAME: $1"
+	shift
+	for line in "$@"; do echo "#   $line"; done
+	echo "#   last exit status: ${RC:-none}"
+	[ -f "$T/out" ] && sed -n '1,15s/^/#   out: /p' "$T/out"
+	[ -f "$T/err" ] && sed -n '1,5s/^/#   err: /p' "$T/err"
+}
+
+# expect NAME COMMAND...: a case that passes when COMMAND succeeds.
+expect() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
+}
+
+# expect_status NAME CODE: the last mirror run exited with CODE.
+expect_status() {
+	if [ "${RC:-x}" = "$2" ]; then ok "$1"; else
+		not_ok "$1" "expected exit status $2"; fi
+}
+
+# expect_error NAME CODE PATTERN: exit CODE, and stderr is exactly one
+# line "mirror: ..." matching the grep -E PATTERN.
+expect_error() {
+	lines=$(wc -l <"$T/err")
+	if [ "${RC:-x}" = "$2" ] && [ "$lines" -eq 1 ] &&
+	    grep -Eq "^mirror: .*$3" "$T/err"; then
+		ok "$1"
+	else
+		not_ok "$1" "expected exit $2 and one error line matching '$3'"
+	fi
+}
+
+# out_has PATTERN / err_has PATTERN: grep -E on the last run's output.
+out_has() { grep -Eq -- "$1" "$T/out"; }
+err_has() { grep -Eq -- "$1" "$T/err"; }
+
+# new_store PATH [SQL_FILE...]: a fresh store via mirror init, then the
+# SQL files applied with the sqlite3 shell.
+new_store() {
+	db=$1
+	shift
+	"$MIRROR" init --store "$db" --quiet >/dev/null || return 1
+	for f in "$@"; do sqlite3 -bail "$db" <"$f" || return 1; done
+}
+
+# sql DB STATEMENTS: run SQL with the sqlite3 shell, print the result.
+sql() { sqlite3 -bail "$1" "$2"; }
+
+# integrity_ok DB: PRAGMA integrity_check says ok.
+integrity_ok() { [ "$(sqlite3 "$1" 'PRAGMA integrity_check')" = ok ]; }
+
+# fingerprint FILE_OR_DIR: a checksum of bytes (recursively), to prove
+# that a failed run left something exactly as it was.
+fingerprint() {
+	if [ -d "$1" ]; then
+		(cd "$1" && find . -type f | LC_ALL=C sort | xargs -r sha256sum |
+		    sha256sum)
+	else
+		sha256sum <"$1"
+	fi
+}

@@ -1,0 +1,127 @@
+#!/bin/sh
+# Opening stores: init, health, and every bad store of SPEC section 7 that
+# reading can meet. Each bad case: its exit status, one error line naming
+# the file and the reason, and the file byte-identical afterwards.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+data="$MIRROR_TOP/tests/data"
+
+# --- the command line ---------------------------------------------------
+mirror --version
+expect "--version prints the version" out_has '^mirror [0-9]+\.[0-9]+'
+mirror --help
+expect "--help lists every command" sh -c "grep -q 'conflicts resolve' '$T/out' && grep -q 'health' '$T/out'"
+mirror
+expect_error "no command is a usage error" 1 'no command'
+mirror frobnicate
+expect_error "unknown command is a usage error" 1 "unknown command 'frobnicate'"
+mirror health --store x.db --bogus
+expect_error "unknown option is a usage error" 1 "unknown option '--bogus'"
+mirror health
+expect_error "health without --store is a usage error" 1 'store PATH is required'
+mirror health --store
+expect_error "an option missing its value is a usage error" 1 'needs a value'
+
+# --- init ---------------------------------------------------------------
+mirror init --store new.db
+expect_status "init creates a store" 0
+expect "init's store passes integrity_check" integrity_ok new.db
+expect "init creates the mirror-owned tables and stamps their version" \
+    test "$(sql new.db "SELECT value FROM mirror_meta WHERE key='schema_version'")" = 1
+expect "init leaves PRAGMA user_version to the store's owner" \
+    test "$(sql new.db 'PRAGMA user_version')" = 0
+before=$(fingerprint new.db)
+mirror init --store new.db
+expect_error "init refuses an existing file" 2 'new.db: already exists'
+expect "the refused file is unchanged" test "$before" = "$(fingerprint new.db)"
+echo precious > keep.txt
+ln -s keep.txt link.db
+mirror init --store link.db
+expect_error "init refuses a symlink to an existing file" 2 'link.db: already exists'
+expect "the symlink's target is unchanged" test "$(cat keep.txt)" = precious
+mirror init --store no/such/dir/x.db
+expect_error "init into a missing directory fails clearly" 2 'no/such/dir/x.db'
+expect "nothing is left behind" test ! -e no
+
+# --- health -------------------------------------------------------------
+new_store tiny.db "$data/tiny.sql"
+SOURCE_DATE_EPOCH=1700000000 mirror health --store tiny.db
+expect_status "health on a good store" 0
+expect "health counts each layer by status" sh -c "grep -q 'project_state  (trust 3): 3 = 2 active, 1 superseded' '$T/out' && grep -q 'entities       (trust 2): 2 = 1 active, 1 candidate' '$T/out'"
+expect "health reports open_conflicts_count" out_has '^open_conflicts_count: 0$'
+expect "health counts expired memories" out_has '1 active expired'
+SOURCE_DATE_EPOCH=1700000000 mirror health --store tiny.db --json
+expect "health --json is JSON with open_conflicts_count" sh -c "jq -e '.open_conflicts_count == 0 and .layers.memories.by_status.active == 2 and .layers.memories.expired == 1 and .projects == 2' '$T/out' >/dev/null"
+SOURCE_DATE_EPOCH=soon mirror health --store tiny.db
+expect_error "a bad SOURCE_DATE_EPOCH is a usage error" 1 'SOURCE_DATE_EPOCH'
+
+# A store whose memories lack every optional column still opens.
+sqlite3 minimal.db "CREATE TABLE projects(id TEXT PRIMARY KEY, name TEXT, aliases TEXT, description TEXT);
+CREATE TABLE project_state(id, project, category, key, value, source, confidence, status, created_at, updated_at);
+CREATE TABLE entities(id, entity_type, name, project, description, properties, status, confidence, source_refs, created_at, updated_at, extra_col);
+CREATE TABLE relationships(id, source_entity_id, target_entity_id, relationship_type, confidence, created_at);
+CREATE TABLE memories(id, memory_type, content, project, confidence, status, created_at, updated_at);
+CREATE TABLE unrelated(x); INSERT INTO memories VALUES('m','episodic','x','',1,'active','','');"
+before=$(fingerprint minimal.db)
+mirror health --store minimal.db --json
+expect "optional columns and tables may be missing, extra ones are ignored" sh -c "test $RC = 0 && jq -e '.layers.memories.total == 1' '$T/out' >/dev/null"
+expect "reading a store without mirror's tables does not create them" test "$before" = "$(fingerprint minimal.db)"
+
+# --- bad stores: exit 2, one line, nothing changed ----------------------
+mirror health --store missing.db
+expect_error "a missing store" 2 'missing.db: no such file'
+printf 'hello, not a database\n' > text.db
+mirror health --store text.db
+expect_error "a file that is not SQLite" 2 'text.db: not an SQLite database'
+: > empty.db
+mirror health --store empty.db
+expect_error "an empty file" 2 'empty.db: empty file'
+mkdir dir.db
+mirror health --store dir.db
+expect_error "a directory" 2 'dir.db: not a regular file'
+cp tiny.db corrupt.db
+# Keep the header, overwrite the schema page: a corrupt database.
+dd if=/dev/urandom of=corrupt.db bs=1 seek=100 count=3000 conv=notrunc 2>/dev/null
+before=$(fingerprint corrupt.db)
+mirror health --store corrupt.db
+expect_error "a corrupt store" 2 'corrupt.db: .*(malformed|not a database|corrupt)'
+expect "the corrupt store is untouched" test "$before" = "$(fingerprint corrupt.db)"
+head -c 8192 tiny.db > truncated.db
+mirror health --store truncated.db
+expect "a truncated store fails with exit 2 and one line" sh -c "test $RC = 2 && test \$(wc -l < '$T/err') = 1 && grep -q 'truncated.db' '$T/err'"
+
+cp tiny.db nomem.db
+sql nomem.db 'DROP TABLE memories'
+before=$(fingerprint nomem.db)
+mirror health --store nomem.db
+expect_error "a store missing a required table" 2 "nomem.db: missing required table 'memories'"
+expect "the store missing a table is untouched" test "$before" = "$(fingerprint nomem.db)"
+cp tiny.db nocol.db
+sql nocol.db 'ALTER TABLE entities DROP COLUMN properties'
+before=$(fingerprint nocol.db)
+mirror health --store nocol.db
+expect_error "a store missing a required column" 2 "nocol.db: table 'entities' lacks required column 'properties'"
+expect "the store missing a column is untouched" test "$before" = "$(fingerprint nocol.db)"
+cp tiny.db future.db
+sql future.db "UPDATE mirror_meta SET value = '99' WHERE key = 'schema_version'"
+mirror health --store future.db
+expect_error "a newer mirror schema version" 2 'future.db: mirror schema version 99 is newer'
+cp tiny.db badalias.db
+sql badalias.db "UPDATE projects SET aliases = '[\"p06\",' WHERE id = 'p06-polisher'"
+mirror health --store badalias.db
+expect_error "invalid JSON in aliases names the row" 2 "badalias.db: projects row 'p06-polisher': aliases is not a JSON array"
+cp tiny.db clash.db
+sql clash.db "UPDATE projects SET aliases = '[\"p05\"]' WHERE id = 'p06-polisher'"
+mirror health --store clash.db
+expect_error "an alias claimed by two projects" 2 "alias 'p05' of project 'p06-polisher' also names another project"
+
+# --- config file --------------------------------------------------------
+printf '# mirror config\n[mirror]\nstore = tiny.db\n' > mirror.ini
+mirror health --json
+expect "store comes from ./mirror.ini" sh -c "test $RC = 0 && jq -e '.projects == 2' '$T/out' >/dev/null"
+mkdir sub && printf 'store = ../tiny.db\n' > sub/site.ini
+mirror --config sub/site.ini health
+expect "paths in a config file are relative to the file" test "$RC" = 0
+printf 'store = tiny.db\nstroe = x\n' > bad.ini
+mirror --config bad.ini health
+expect_error "an unknown config key names file and line" 2 "config bad.ini:2: unknown key 'stroe'"
+rm mirror.ini
