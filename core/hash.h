@@ -1,0 +1,24 @@
+/*
+ * hash.h: a small non-cryptographic 64-bit hash (FNV-1a) for stable ids
+ * and snapshot checksums. Stable across machines and runs: the same
+ * bytes always give the same value, so ids derived from it never change.
+ */
+#ifndef MIRROR_HASH_H
+#define MIRROR_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MIRROR_HASH_INIT UINT64_C(0xcbf29ce484222325)
+
+/* Fold n bytes of p into h and return the new value. */
+uint64_t hash_add(uint64_t h, const void *p, size_t n);
+
+/* Fold a NUL-terminated string (NULL counts as empty) plus one
+ * separator byte, so ("ab","c") and ("a","bc") hash differently. */
+uint64_t hash_add_str(uint64_t h, const char *s);
+
+/* Write h as 16 lowercase hex digits and a NUL into out[17]. */
+void hash_hex(char out[17], uint64_t h);
+
+#endif

@@ -1,0 +1,253 @@
+/*
+ * test_core_basics.c: clock, hash, strbuf, error and store opening.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+#include "error.h"
+#include "hash.h"
+#include "store.h"
+#include "strbuf.h"
+
+/* 1: timestamps parse in every accepted form and round-trip. */
+static void
+test_ts_parse_format(void **state)
+{
+	char buf[MIRROR_TS_LEN];
+	time_t t;
+
+	(void)state;
+	assert_int_equal(mirror_parse_ts(&t, "2024-02-29 13:45:07"), 0);
+	mirror_format_ts(buf, t);
+	assert_string_equal(buf, "2024-02-29 13:45:07");
+	assert_int_equal(mirror_parse_ts(&t, "1970-01-01"), 0);
+	assert_int_equal((long long)t, 0);
+	assert_int_equal(mirror_parse_ts(&t, "2001-09-09T01:46:40Z"), 0);
+	assert_int_equal((long long)t, 1000000000LL);
+	assert_int_equal(mirror_parse_ts(&t, "2001-09-09T01:46:40.123Z"), 0);
+	assert_int_equal((long long)t, 1000000000LL);
+	assert_int_equal(mirror_parse_ts(&t, "yesterday"), -1);
+	assert_int_equal(mirror_parse_ts(&t, "2024-13-01"), -1);
+	assert_int_equal(mirror_parse_ts(&t, "2024-01-01 25:00:00"), -1);
+	assert_int_equal(mirror_parse_ts(&t, "2024-01-01 10:00:00 junk"), -1);
+	assert_int_equal(mirror_parse_ts(&t, NULL), -1);
+}
+
+/* 2: SOURCE_DATE_EPOCH drives the clock; garbage is refused. */
+static void
+test_clock_source_date_epoch(void **state)
+{
+	mirror_error err;
+	time_t t;
+
+	(void)state;
+	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+	assert_int_equal(mirror_clock(&t, &err), 0);
+	assert_int_equal((long long)t, 1700000000LL);
+	setenv("SOURCE_DATE_EPOCH", "17e8", 1);
+	assert_int_equal(mirror_clock(&t, &err), -MIRROR_EUSAGE);
+	assert_non_null(strstr(err.msg, "SOURCE_DATE_EPOCH"));
+	setenv("SOURCE_DATE_EPOCH", "-5", 1);
+	assert_int_equal(mirror_clock(&t, &err), -MIRROR_EUSAGE);
+	unsetenv("SOURCE_DATE_EPOCH");
+	assert_int_equal(mirror_clock(&t, &err), 0);
+	assert_true(t > 1700000000);
+}
+
+/* 3: hash values are fixed forever (ids derive from them). */
+static void
+test_hash_stable(void **state)
+{
+	char hex[17];
+
+	(void)state;
+	hash_hex(hex, hash_add(MIRROR_HASH_INIT, "", 0));
+	assert_string_equal(hex, "cbf29ce484222325");
+	hash_hex(hex, hash_add(MIRROR_HASH_INIT, "a", 1));
+	assert_string_equal(hex, "af63dc4c8601ec8c");
+	assert_true(hash_add_str(hash_add_str(MIRROR_HASH_INIT, "ab"), "c") !=
+	    hash_add_str(hash_add_str(MIRROR_HASH_INIT, "a"), "bc"));
+}
+
+/* 4: strbuf grows across many appends and printf past its capacity. */
+static void
+test_strbuf(void **state)
+{
+	strbuf sb;
+	char *s;
+
+	(void)state;
+	strbuf_init(&sb);
+	for (int i = 0; i < 1000; i++)
+		strbuf_printf(&sb, "%d,", i);
+	assert_int_equal(sb.len, strlen(sb.data));
+	assert_memory_equal(sb.data, "0,1,2,", 6);
+	assert_non_null(strstr(sb.data, ",999,"));
+	strbuf_reset(&sb);
+	strbuf_puts(&sb, "x");
+	strbuf_putc(&sb, 'y');
+	s = strbuf_detach(&sb);
+	assert_string_equal(s, "xy");
+	assert_int_equal(sb.len, 0);
+	free(s);
+	strbuf_free(&sb);
+}
+
+/* 5: errors keep to one line even when text has newlines. */
+static void
+test_error_one_line(void **state)
+{
+	mirror_error err;
+
+	(void)state;
+	assert_int_equal(mirror_fail(&err, MIRROR_EINPUT, "a\nb\r%s", "c\n"),
+	    -MIRROR_EINPUT);
+	assert_int_equal(err.status, MIRROR_EINPUT);
+	assert_string_equal(err.msg, "a b c ");
+	assert_int_equal(mirror_fail(NULL, MIRROR_EIO, "ignored"), -MIRROR_EIO);
+}
+
+static char dbpath[64];
+
+static int
+make_path(void **state)
+{
+	(void)state;
+	snprintf(dbpath, sizeof(dbpath), "/tmp/mirror-unit-%ld.db",
+	    (long)getpid());
+	unlink(dbpath);
+	return 0;
+}
+
+static int
+drop_path(void **state)
+{
+	(void)state;
+	unlink(dbpath);
+	return 0;
+}
+
+static void
+exec_sql(const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static const char *
+canonical_of(mirror_store *st, const char *name)
+{
+	static char buf[128];
+	sqlite3_stmt *stmt;
+	const char *r = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT canonical "
+	    "FROM temp.project_alias WHERE name = ?1", -1, &stmt, NULL),
+	    SQLITE_OK);
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		snprintf(buf, sizeof(buf), "%s", sqlite3_column_text(stmt, 0));
+		r = buf;
+	}
+	sqlite3_finalize(stmt);
+	return r;
+}
+
+/* 6: create, reopen, aliases resolve to canonical ids. */
+static void
+test_store_create_and_aliases(void **state)
+{
+	mirror_store *st;
+	mirror_error err;
+
+	(void)state;
+	assert_int_equal(store_create(dbpath, &err), 0);
+	assert_int_equal(store_create(dbpath, &err), -MIRROR_EINPUT);
+	exec_sql("INSERT INTO projects(id, name, aliases) VALUES"
+	    "('p05-interferometer', 'P05', '[\"p05\",\"interferometer\"]'),"
+	    "('p06-polisher', 'P06', '[\"p06-polisher\"]')");
+	assert_int_equal(store_open(&st, dbpath, STORE_READ, &err), 0);
+	assert_true(store_features(st)->has_mirror_tables);
+	assert_true(store_features(st)->mem_valid_until);
+	assert_string_equal(canonical_of(st, "p05"), "p05-interferometer");
+	assert_string_equal(canonical_of(st, "interferometer"),
+	    "p05-interferometer");
+	assert_string_equal(canonical_of(st, "p05-interferometer"),
+	    "p05-interferometer");
+	assert_string_equal(canonical_of(st, "p06-polisher"), "p06-polisher");
+	assert_null(canonical_of(st, "p07"));
+	store_close(st);
+}
+
+/* 7: a store without mirror's tables gains them only when writing. */
+static void
+test_store_write_adds_mirror_tables(void **state)
+{
+	mirror_store *st;
+	mirror_error err;
+
+	(void)state;
+	exec_sql("CREATE TABLE projects(id, name, aliases, description);"
+	    "CREATE TABLE project_state(id, project, category, key, value,"
+	    " source, confidence, status, created_at, updated_at);"
+	    "CREATE TABLE entities(id, entity_type, name, project, description,"
+	    " properties, status, confidence, source_refs, created_at,"
+	    " updated_at);"
+	    "CREATE TABLE relationships(id, source_entity_id, target_entity_id,"
+	    " relationship_type, confidence);"
+	    "CREATE TABLE memories(id, memory_type, content, project,"
+	    " confidence, status, created_at, updated_at);"
+	    "PRAGMA user_version = 42;");
+	assert_int_equal(store_open(&st, dbpath, STORE_READ, &err), 0);
+	assert_false(store_features(st)->has_mirror_tables);
+	assert_false(store_features(st)->has_audit);
+	assert_false(store_features(st)->mem_valid_until);
+	store_close(st);
+	assert_int_equal(store_open(&st, dbpath, STORE_WRITE, &err), 0);
+	assert_true(store_features(st)->has_mirror_tables);
+	assert_true(store_features(st)->has_audit);
+	store_close(st);
+	assert_int_equal(store_open(&st, dbpath, STORE_READ, &err), 0);
+	assert_true(store_features(st)->has_mirror_tables);
+	{
+		sqlite3_stmt *stmt;
+
+		/* The owner's user_version is never touched. */
+		assert_int_equal(sqlite3_prepare_v2(store_db(st),
+		    "PRAGMA user_version", -1, &stmt, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(stmt, 0), 42);
+		sqlite3_finalize(stmt);
+	}
+	store_close(st);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ts_parse_format),
+		cmocka_unit_test(test_clock_source_date_epoch),
+		cmocka_unit_test(test_hash_stable),
+		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_error_one_line),
+		cmocka_unit_test_setup_teardown(test_store_create_and_aliases,
+		    make_path, drop_path),
+		cmocka_unit_test_setup_teardown(
+		    test_store_write_adds_mirror_tables, make_path, drop_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
