@@ -1,0 +1,22 @@
+/*
+ * datadir.h: where the default templates and themes live.
+ *
+ * Candidates, first existing directory wins:
+ *   1. <directory of /proc/self/exe>/../SUB   (a build tree: build/mirror
+ *      finds the repository's templates/ and themes/)
+ *   2. MIRROR_DATADIR/SUB                        (compiled in by the
+ *      Makefile: $(PREFIX)/share/mirror after make install)
+ */
+#ifndef MIRROR_DATADIR_H
+#define MIRROR_DATADIR_H
+
+#include "error.h"
+
+/*
+ * Find the directory SUB (e.g. "templates", "themes/default").
+ * Returns 0 and a malloc'd path in *out (caller frees), or -MIRROR_EIO
+ * with *out NULL and err listing the places looked at.
+ */
+int datadir_find(char **out, const char *sub, mirror_error *err);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * output.h: the all-or-nothing output directory (SPEC section 5).
+ *
+ *   struct output *out;
+ *   if (output_begin(&out, "site", err) < 0) ...   (out is NULL)
+ *   output_write(out, "index.md", md, len, err);   (for every file)
+ *   output_commit(out, err);                       (swap it in)
+ *   output_free(out);                              (always)
+ *
+ * output_begin creates a staging directory next to DIR, in the same
+ * parent: ".<DIR>.mirror-stage-<pid>". Files are written there only.
+ * output_commit makes DIR the staged tree in one atomic step
+ * (renameat2 RENAME_EXCHANGE; a plain rename when DIR did not exist),
+ * then removes the old tree. Until then DIR is untouched, so a failed or
+ * killed build leaves DIR as it was; output_begin removes stale staging
+ * directories of builds that no longer run.
+ *
+ * Safety: DIR must be a real directory (not a symlink) or not exist, its
+ * parent must be writable, and a non-empty DIR must hold the marker file
+ * ".mirror-output" that every committed tree gets, so a mistyped --out
+ * can never replace a directory mirror did not write. The marker is not
+ * in the list of written paths.
+ *
+ * Reuse: when the previous DIR holds a byte-identical regular file at the
+ * same path, it is hard-linked into the staging tree instead of written
+ * (falling back to writing when linking fails), so a no-op rebuild writes
+ * 0 files. Files are never modified in place, so sharing inodes between
+ * the trees is safe.
+ */
+#ifndef MIRROR_OUTPUT_H
+#define MIRROR_OUTPUT_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+struct output;
+
+/*
+ * Start a build into dir. Returns 0 and *out, or < 0 with *out NULL:
+ * -MIRROR_EINPUT when dir is a symlink, not a directory, ".", "..", "/",
+ * non-empty without the marker, or its parent is missing or not
+ * writable; -MIRROR_EIO on other system errors.
+ */
+int output_begin(struct output **out, const char *dir, mirror_error *err);
+
+/*
+ * Write len bytes of data as relpath inside the staging tree (or link
+ * the identical old file). relpath is '/'-separated, relative, with no
+ * empty, "." or ".." components, no component starting with ".mirror"
+ * and every component at most 255 bytes; anything else is refused
+ * with -MIRROR_EINPUT (a bug upstream: names come from slugs). Missing
+ * directories are created one component at a time (mkdirat, then openat
+ * with O_NOFOLLOW|O_DIRECTORY); the file is created with
+ * O_EXCL|O_NOFOLLOW, so writing the same relpath twice is -MIRROR_EINPUT
+ * too. Returns 0, or -MIRROR_EIO on write/close errors naming the path.
+ */
+int output_write(struct output *out, const char *relpath, const void *data,
+    size_t len, mirror_error *err);
+
+/*
+ * Sync the staging tree, swap it in as DIR, remove the old tree.
+ * Returns 0, or -MIRROR_EIO with DIR as it was (a failure while removing
+ * the old tree after the swap is not an error: the next build cleans it).
+ * After a failure, output_free still removes the staging tree.
+ */
+int output_commit(struct output *out, mirror_error *err);
+
+/*
+ * Finish: if output_commit did not succeed, remove the staging tree and
+ * leave DIR exactly as it was. Frees out (NULL is fine).
+ */
+void output_free(struct output *out);
+
+/*
+ * Paths written so far (written or reused), sorted bytewise, no
+ * duplicates; owned by out and valid until output_free. *n gets the
+ * count.
+ */
+const char *const *output_paths(struct output *out, size_t *n);
+
+/* Files written anew and files hard-linked from the previous DIR. */
+size_t output_written(const struct output *out);
+size_t output_reused(const struct output *out);
+
+/* The final directory path, as given to output_begin (owned by out). */
+const char *output_dir(const struct output *out);
+
+#endif
