@@ -2,7 +2,7 @@
  * template.h: a small logic-less template engine (Mustache-like).
  *
  * Data model: a jansson object per page (the same objects can be written
- * as api/*.json). Syntax, with NAME a dotted path such as project.name:
+ * as the api/ JSON files). Syntax, with NAME a dotted path (project.name):
  *
  *   {{NAME}}             the value, escaped for the template's mode
  *   {{.}}                the current item inside #each
@@ -63,7 +63,7 @@
 #include "strbuf.h"
 
 enum tmpl_mode {
-	TMPL_MARKDOWN,   /* templates/*.md: values through escape_md */
+	TMPL_MARKDOWN,   /* templates/NAME.md: values through escape_md */
 	TMPL_HTML        /* theme layouts: values through escape_html */
 };
 

@@ -3,7 +3,7 @@
  *
  * A theme is a directory themes/<name>/ holding
  *   layout.html   an HTML-mode template (template.h) that wraps a page
- *   assets/*      plain files copied to the site as assets/<file>
+ *   assets/FILE   plain files copied to the site as assets/<file>
  *                 (names [A-Za-z0-9._-]+, not starting with '.'; no
  *                 subdirectories)
  *

@@ -1,0 +1,22 @@
+/*
+ * utf8.h: strict UTF-8 decoding shared by escape.c and slug.c.
+ */
+#ifndef MIRROR_UTF8_H
+#define MIRROR_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Decode one code point of s[0..len) (len > 0) into *cp and return the
+ * bytes it took (1-4). Overlong forms, surrogates, values above
+ * U+10FFFF and truncated sequences give *cp = -1 and return 1, so the
+ * caller replaces one bad byte and resynchronises.
+ */
+size_t utf8_decode(int32_t *cp, const unsigned char *s, size_t len);
+
+/* Append the UTF-8 encoding of cp (a valid scalar value) to out[4];
+ * returns the byte count. */
+size_t utf8_encode(unsigned char out[4], int32_t cp);
+
+#endif
