@@ -1,0 +1,440 @@
+/*
+ * conflict.c: reading conflicts for the pages and the review queue.
+ * The review actions (resolve, dismiss) are in review.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conflict.h"
+#include "factrow.h"
+#include "normalize.h"
+#include "slot.h"
+#include "xalloc.h"
+
+/* Prepared statements shared by every conflict read in one call. */
+struct reader {
+	mirror_store *st;
+	sqlite3_stmt *members;
+	sqlite3_stmt *earlier;
+};
+
+static char *
+col(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return t != NULL ? xstrdup((const char *)t) : NULL;
+}
+
+static char *
+col_or_empty(sqlite3_stmt *s, int i)
+{
+	char *v = col(s, i);
+
+	return v != NULL ? v : xstrdup("");
+}
+
+static void
+member_free(struct conflict_member *m)
+{
+	free(m->kind);
+	free(m->id);
+	free(m->value_then);
+	free(m->value_now);
+	free(m->status_now);
+	free(m->conflicts_with);
+	free(m->layer_type);
+	free(m->source);
+	free(m->created_at);
+	free(m->updated_at);
+	free(m->label);
+}
+
+void
+conflict_free(struct conflict *c)
+{
+	if (c == NULL)
+		return;
+	free(c->id);
+	free(c->detected_at);
+	free(c->slot_kind);
+	free(c->slot_key);
+	free(c->project);
+	free(c->status);
+	free(c->resolved_at);
+	free(c->resolution);
+	free(c->resolved_by);
+	free(c->description);
+	free(c->question);
+	for (size_t i = 0; i < c->n_members; i++)
+		member_free(&c->members[i]);
+	free(c->members);
+	for (size_t i = 0; i < c->n_earlier; i++)
+		free(c->earlier[i]);
+	free(c->earlier);
+	memset(c, 0, sizeof(*c));
+}
+
+void
+conflict_list_free(struct conflict_list *l)
+{
+	if (l == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		conflict_free(&l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
+
+static int
+reader_open(struct reader *r, mirror_store *st, mirror_error *err)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->st = st;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT member_kind, member_id, "
+	    "member_layer_trust, value_snapshot, conflicts_with "
+	    "FROM main.conflict_members WHERE conflict_id = ?1 "
+	    "ORDER BY member_layer_trust DESC, member_kind, member_id",
+	    -1, &r->members, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(store_db(st), "SELECT id FROM "
+		    "main.conflicts WHERE slot_kind = ?1 AND slot_key = ?2 "
+		    "AND id <> ?3 AND (detected_at < ?4 OR (detected_at = ?4 "
+		    "AND id < ?3)) ORDER BY detected_at DESC, id DESC",
+		    -1, &r->earlier, NULL);
+	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc,
+	    "cannot read conflicts");
+}
+
+static void
+reader_close(struct reader *r)
+{
+	sqlite3_finalize(r->members);
+	sqlite3_finalize(r->earlier);
+}
+
+/* Fill the current-row half of m from the store. */
+static int
+member_now(struct conflict_member *m, mirror_store *st, mirror_error *err)
+{
+	struct factrow row;
+	struct claim cl;
+	int rc;
+
+	rc = factrow_get(&row, st, m->kind, m->id, err);
+	if (rc <= 0) {
+		factrow_free(&row);
+		return rc;
+	}
+	/* A material's value is its name, whichever component names it. */
+	if (row.type != NULL && strcmp(row.type, "material") == 0)
+		row.f.component = row.name;
+	rc = slot_claim(&cl, &row.f, NULL, NULL, err);
+	if (rc < 0) {
+		/* A row whose properties broke since: it claims nothing. */
+		mirror_error_clear(err);
+		rc = 0;
+	}
+	m->value_now = rc == 1 ? xstrdup(cl.value) : xstrdup("");
+	claim_free(&cl);
+	m->status_now = row.status;
+	row.status = NULL;
+	m->layer_type = row.type;
+	row.type = NULL;
+	m->source = row.source;
+	row.source = NULL;
+	m->created_at = row.created_at;
+	row.created_at = NULL;
+	m->updated_at = row.updated_at;
+	row.updated_at = NULL;
+	if (row.f.layer == LAYER_MEMORY) {
+		m->label = row.text;
+		row.text = NULL;
+	} else {
+		m->label = row.name;
+		row.name = NULL;
+	}
+	factrow_free(&row);
+	return 0;
+}
+
+/*
+ * The trust order favours the highest-trust members when some member
+ * has lower trust and the highest-trust members agree among themselves.
+ */
+static void
+mark_favoured(struct conflict *c)
+{
+	int top = 0, lower = 0, agree = 1;
+	char *first = NULL;
+
+	for (size_t i = 0; i < c->n_members; i++)
+		if (c->members[i].trust > top)
+			top = c->members[i].trust;
+	for (size_t i = 0; i < c->n_members; i++) {
+		struct conflict_member *m = &c->members[i];
+		char *nv;
+
+		if (m->trust < top) {
+			lower = 1;
+			continue;
+		}
+		nv = norm_value(m->value_then);
+		if (first == NULL)
+			first = nv;
+		else {
+			agree &= strcmp(first, nv) == 0;
+			free(nv);
+		}
+	}
+	free(first);
+	for (size_t i = 0; i < c->n_members; i++)
+		c->members[i].favoured = lower && agree &&
+		    c->members[i].trust == top;
+}
+
+/* Fill members, earlier ids, description and question of c. */
+static int
+conflict_fill(struct conflict *c, struct reader *r, mirror_error *err)
+{
+	const char *qvalue = NULL;
+	size_t cap = 0;
+	int rc;
+
+	sqlite3_reset(r->members);
+	sqlite3_bind_text(r->members, 1, c->id, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(r->members)) == SQLITE_ROW) {
+		struct conflict_member *m;
+
+		if (c->n_members == cap) {
+			cap = cap ? cap * 2 : 4;
+			c->members = xreallocarray(c->members, cap,
+			    sizeof(*c->members));
+		}
+		m = &c->members[c->n_members++];
+		memset(m, 0, sizeof(*m));
+		m->kind = col_or_empty(r->members, 0);
+		m->id = col_or_empty(r->members, 1);
+		m->trust = sqlite3_column_int(r->members, 2);
+		m->value_then = col_or_empty(r->members, 3);
+		m->conflicts_with = col(r->members, 4);
+	}
+	sqlite3_reset(r->members);
+	if (rc != SQLITE_DONE)
+		return store_fail(r->st, err, rc, "cannot read conflict members");
+	for (size_t i = 0; i < c->n_members; i++)
+		if ((rc = member_now(&c->members[i], r->st, err)) < 0)
+			return rc;
+	mark_favoured(c);
+	cap = 0;
+	sqlite3_bind_text(r->earlier, 1, c->slot_kind, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(r->earlier, 2, c->slot_key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(r->earlier, 3, c->id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(r->earlier, 4, c->detected_at, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(r->earlier)) == SQLITE_ROW) {
+		if (c->n_earlier == cap) {
+			cap = cap ? cap * 2 : 4;
+			c->earlier = xreallocarray(c->earlier, cap,
+			    sizeof(*c->earlier));
+		}
+		c->earlier[c->n_earlier++] = col_or_empty(r->earlier, 0);
+	}
+	sqlite3_reset(r->earlier);
+	if (rc != SQLITE_DONE)
+		return store_fail(r->st, err, rc, "cannot read conflicts");
+	c->description = slot_describe(c->slot_kind, c->slot_key);
+	for (size_t i = 0; i < c->n_members && qvalue == NULL; i++)
+		if (c->members[i].favoured)
+			qvalue = c->members[i].value_then;
+	if (qvalue == NULL && c->n_members > 0)
+		qvalue = c->members[0].value_then;
+	c->question = slot_question(c->slot_kind, c->slot_key, qvalue);
+	return 0;
+}
+
+#define CONFLICT_COLS "id, detected_at, slot_kind, slot_key, project, " \
+	"status, resolved_at, resolution, resolved_by"
+
+static void
+conflict_row(struct conflict *c, sqlite3_stmt *s)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = col_or_empty(s, 0);
+	c->detected_at = col_or_empty(s, 1);
+	c->slot_kind = col_or_empty(s, 2);
+	c->slot_key = col_or_empty(s, 3);
+	c->project = col_or_empty(s, 4);
+	c->status = col_or_empty(s, 5);
+	c->resolved_at = col(s, 6);
+	c->resolution = col_or_empty(s, 7);
+	c->resolved_by = col_or_empty(s, 8);
+}
+
+int
+conflict_list(struct conflict_list *out, mirror_store *st,
+    const struct conflict_filter *filter, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	struct reader r;
+	size_t cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_mirror_tables)
+		return 0;
+	if ((rc = reader_open(&r, st, err)) < 0)
+		goto out;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT " CONFLICT_COLS
+	    " FROM main.conflicts WHERE (?1 IS NULL OR status = ?1) AND "
+	    "(?2 IS NULL OR project = coalesce((SELECT canonical FROM "
+	    "temp.project_alias WHERE name = ?2), ?2)) ORDER BY CASE status "
+	    "WHEN 'open' THEN 0 WHEN 'resolved' THEN 1 WHEN 'dismissed' "
+	    "THEN 2 ELSE 3 END, detected_at DESC, id", -1, &stmt, NULL);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(st, err, rc, "cannot read conflicts");
+		goto out;
+	}
+	if (filter != NULL && filter->status != NULL)
+		sqlite3_bind_text(stmt, 1, filter->status, -1, SQLITE_TRANSIENT);
+	if (filter != NULL && filter->project != NULL)
+		sqlite3_bind_text(stmt, 2, filter->project, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->items = xreallocarray(out->items, cap,
+			    sizeof(*out->items));
+		}
+		conflict_row(&out->items[out->n++], stmt);
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(st, err, rc, "cannot read conflicts");
+		goto out;
+	}
+	rc = 0;
+	for (size_t i = 0; i < out->n && rc == 0; i++)
+		rc = conflict_fill(&out->items[i], &r, err);
+out:
+	sqlite3_finalize(stmt);
+	reader_close(&r);
+	return rc;
+}
+
+int
+conflict_get(struct conflict *out, mirror_store *st, const char *id,
+    mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	struct reader r;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_mirror_tables)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: no conflict "
+		    "'%s' (no sweep has run on this store)", store_path(st), id);
+	if ((rc = reader_open(&r, st, err)) < 0)
+		goto out;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT " CONFLICT_COLS
+	    " FROM main.conflicts WHERE id = ?1", -1, &stmt, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	if (rc == SQLITE_DONE) {
+		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: no conflict "
+		    "'%s' (see mirror conflicts list)", store_path(st), id);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		rc = store_fail(st, err, rc, "cannot read a conflict");
+		goto out;
+	}
+	conflict_row(out, stmt);
+	rc = conflict_fill(out, &r, err);
+out:
+	sqlite3_finalize(stmt);
+	reader_close(&r);
+	return rc;
+}
+
+int
+conflict_disputed(struct disputed_list *out, mirror_store *st,
+    mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	size_t cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_mirror_tables)
+		return 0;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT m.member_kind, "
+	    "m.member_id, m.conflict_id FROM main.conflict_members m "
+	    "JOIN main.conflicts c ON c.id = m.conflict_id "
+	    "WHERE c.status = 'open' AND m.member_kind IS NOT NULL AND "
+	    "m.member_id IS NOT NULL ORDER BY 1, 2, 3", -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct disputed *d;
+
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->items = xreallocarray(out->items, cap,
+			    sizeof(*out->items));
+		}
+		d = &out->items[out->n++];
+		d->kind = col_or_empty(stmt, 0);
+		d->id = col_or_empty(stmt, 1);
+		d->conflict_id = col_or_empty(stmt, 2);
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(stmt);
+	return 0;
+fail:
+	rc = store_fail(st, err, rc, "cannot read open conflicts");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+const struct disputed *
+disputed_find(const struct disputed_list *l, const char *kind,
+    const char *id)
+{
+	size_t lo = 0, hi = l->n;
+
+	/* Lower bound of (kind, id): the entry with the smallest conflict. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->items[mid].kind, kind);
+
+		if (c == 0)
+			c = strcmp(l->items[mid].id, id);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < l->n && strcmp(l->items[lo].kind, kind) == 0 &&
+	    strcmp(l->items[lo].id, id) == 0)
+		return &l->items[lo];
+	return NULL;
+}
+
+void
+disputed_list_free(struct disputed_list *l)
+{
+	if (l == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->items[i].kind);
+		free(l->items[i].id);
+		free(l->items[i].conflict_id);
+	}
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
