@@ -95,8 +95,12 @@ escape_md(strbuf *sb, const char *s, size_t len)
 			strbuf_putc(sb, ' ');
 		pending = 0;
 		if (c == '@') {
-			/* An e-mail autolink is found in text after escapes. */
-			strbuf_add(sb, "&#64;", 5);
+			/*
+			 * cmark-gfm finds e-mail autolinks in text after
+			 * escapes are resolved; an invisible WORD JOINER
+			 * before '@' leaves no local part to link.
+			 */
+			strbuf_add(sb, "\xe2\x81\xa0\\@", 5);
 		} else if (is_ascii_punct(c)) {
 			char pair[2] = { '\\', (char)c };
 

@@ -32,7 +32,9 @@
  * bare www./http:/e-mail kind), table cell, heading, list, block quote,
  * code span or block, emphasis, strikethrough, footnote, raw HTML,
  * entity, hard line break or thematic break. How: every ASCII
- * punctuation character gets a backslash; '@' is written as "&#64;";
+ * punctuation character gets a backslash, and '@' also gets an
+ * invisible U+2060 WORD JOINER before it (cmark-gfm finds e-mail
+ * autolinks after escapes are resolved);
  * tab and newline become spaces; runs of whitespace collapse to one
  * space and leading/trailing whitespace is dropped (so the text can
  * never indent a code block or end in a hard break).
