@@ -1,0 +1,345 @@
+/*
+ * site.c: what every page family shares: writing a page's two twins,
+ * JSON files, fact items and the open-conflict markers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_out.h"
+#include "markdown.h"
+#include "output.h"
+#include "site.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+int
+site_render(struct site *s, mirror_error *err)
+{
+	int rc;
+
+	rc = site_index(s, err);
+	for (size_t i = 0; rc == 0 && i < s->n_projects; i++)
+		if (s->projects[i].id[0] != '\0')
+			rc = site_project(s, i, err);
+	if (rc == 0)
+		rc = site_conflict_pages(s, err);
+	if (rc == 0)
+		rc = site_extras(s, err);
+	if (rc == 0)
+		rc = theme_write_assets(s->th, s->out, err);
+	return rc;
+}
+
+/* "../" once per directory in path: the way back to the site root. */
+static void
+root_of(strbuf *sb, const char *path)
+{
+	for (const char *p = path; *p != '\0'; p++)
+		if (*p == '/')
+			strbuf_puts(sb, "../");
+}
+
+static json_t *
+nav_item(const char *href, const char *label, int current)
+{
+	return json_pack("{s:s, s:s, s:b}", "href", href, "label", label,
+	    "current", current);
+}
+
+int
+site_page(struct site *s, const char *path, const char *tname,
+    const char *title, json_t *data, mirror_error *err)
+{
+	const tmpl *t;
+	strbuf md, body, html, root, file;
+	json_t *page;
+	const char *base;
+	char footer[64];
+	int rc, n;
+
+	n = snprintf(footer, sizeof(footer), "store snapshot %s", s->snapshot);
+	if (n < 0 || (size_t)n >= sizeof(footer))
+		return mirror_fail(err, MIRROR_EIO, "internal: footer");
+	json_object_set_new(data, "site_title", json_string(s->title));
+	json_object_set_new(data, "snapshot", json_string(s->snapshot));
+	json_object_set_new(data, "footer", json_string(footer));
+	rc = tmpl_set_get(&t, s->tmpl, tname, err);
+	if (rc < 0)
+		return rc;
+	strbuf_init(&md);
+	strbuf_init(&body);
+	strbuf_init(&html);
+	strbuf_init(&root);
+	strbuf_init(&file);
+	page = NULL;
+	rc = tmpl_render(&md, t, data, NULL, err);
+	if (rc < 0)
+		goto out;
+	strbuf_printf(&file, "%s.md", path);
+	rc = output_write(s->out, file.data, md.data, md.len, err);
+	if (rc < 0)
+		goto out;
+	rc = markdown_to_html(&body, md.data, md.len, file.data, err);
+	if (rc < 0)
+		goto out;
+	root_of(&root, path);
+	base = strrchr(file.data, '/');
+	base = base != NULL ? base + 1 : file.data;
+	page = json_pack("{s:s, s:s, s:s, s:s, s:[o,o], s:s}",
+	    "title", title, "site_title", s->title, "root", root.data,
+	    "markdown", base, "nav",
+	    nav_item("index.html", "Projects", strcmp(path, "index") == 0),
+	    nav_item("conflicts/index.html", "Conflicts",
+	    strcmp(path, "conflicts/index") == 0),
+	    "footer", footer);
+	if (page == NULL) {
+		rc = mirror_fail(err, MIRROR_EIO, "internal: page %s", path);
+		goto out;
+	}
+	rc = theme_render(&html, s->th, page, body.data, err);
+	if (rc < 0)
+		goto out;
+	strbuf_reset(&file);
+	strbuf_printf(&file, "%s.html", path);
+	rc = output_write(s->out, file.data, html.data, html.len, err);
+	if (rc == 0)
+		s->pages++;
+out:
+	json_decref(page);
+	strbuf_free(&md);
+	strbuf_free(&body);
+	strbuf_free(&html);
+	strbuf_free(&root);
+	strbuf_free(&file);
+	return rc;
+}
+
+int
+site_json(struct site *s, const char *path, const json_t *v,
+    mirror_error *err)
+{
+	char *text = json_dumps(v, MIRROR_JSON_FLAGS);
+	strbuf sb;
+	int rc;
+
+	if (text == NULL)
+		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s", path);
+	strbuf_init(&sb);
+	strbuf_puts(&sb, text);
+	strbuf_putc(&sb, '\n');
+	free(text);
+	rc = output_write(s->out, path, sb.data, sb.len, err);
+	strbuf_free(&sb);
+	return rc;
+}
+
+const char *
+site_marker_of(const struct site *s, const char *kind, const char *id)
+{
+	const struct disputed *d = disputed_find(&s->disputed, kind, id);
+
+	return d != NULL ? d->conflict_id : NULL;
+}
+
+long
+site_project_index(const struct site *s, const char *id)
+{
+	size_t lo = 0, hi = s->n_projects;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->projects[mid].id, id);
+
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+json_t *
+site_date(const char *ts)
+{
+	if (ts == NULL)
+		return json_null();
+	return json_stringn(ts, strnlen(ts, 10));
+}
+
+/* "<layer>-<slug of id>": the element id of a fact. */
+static json_t *
+anchor(const char *layer, const char *id)
+{
+	char slug[SLUG_SIZE];
+	strbuf sb;
+	json_t *v;
+
+	if (strcmp(layer, "project_state") == 0)
+		layer = "state";
+	slug_make(slug, id);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s-%s", layer, slug);
+	v = json_string(sb.data);
+	strbuf_free(&sb);
+	return v;
+}
+
+json_t *
+site_anchor(const char *kind, const char *id)
+{
+	return anchor(kind, id);
+}
+
+static json_t *
+marker(const struct site *s, const char *kind, const char *id)
+{
+	const char *c = site_marker_of(s, kind, id);
+
+	return c != NULL ? json_string(c) : json_null();
+}
+
+const char *
+site_prop(const struct fact_entity *e, const char *key, char *buf,
+    size_t size)
+{
+	json_t *v = json_object_get(e->properties, key);
+	int n;
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		n = snprintf(buf, size, "%lld", (long long)json_integer_value(v));
+		return n < 0 || (size_t)n >= size ? "" : buf;
+	}
+	if (json_is_real(v)) {
+		n = snprintf(buf, size, "%.15g", json_real_value(v));
+		return n < 0 || (size_t)n >= size ? "" : buf;
+	}
+	return "";
+}
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The properties of e as "key: value; key: value" in key order (jansson
+ * keeps insertion order, which is the store's, not ours).
+ */
+static json_t *
+props_text(const struct fact_entity *e)
+{
+	size_t n = json_object_size(e->properties), k = 0;
+	const char **keys = xcalloc(n + 1, sizeof(char *));
+	const char *key;
+	json_t *v, *out;
+	strbuf sb;
+
+	json_object_foreach(e->properties, key, v)
+		keys[k++] = key;
+	qsort(keys, k, sizeof(char *), cmp_key);
+	strbuf_init(&sb);
+	for (size_t i = 0; i < k; i++) {
+		char *text;
+
+		v = json_object_get(e->properties, keys[i]);
+		if (i > 0)
+			strbuf_puts(&sb, "; ");
+		strbuf_printf(&sb, "%s: ", keys[i]);
+		if (json_is_string(v)) {
+			strbuf_puts(&sb, json_string_value(v));
+		} else {
+			text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY |
+			    JSON_SORT_KEYS);
+			strbuf_puts(&sb, text != NULL ? text : "?");
+			free(text);
+		}
+	}
+	free(keys);
+	out = json_string(sb.data);
+	strbuf_free(&sb);
+	return out;
+}
+
+/* value (+ unit) of an entity's properties, else its description. */
+static json_t *
+entity_value(const struct fact_entity *e)
+{
+	char b1[64], b2[64];
+	const char *v = site_prop(e, "value", b1, sizeof(b1));
+	const char *u = site_prop(e, "unit", b2, sizeof(b2));
+	strbuf sb;
+	json_t *out;
+
+	if (v[0] == '\0' && strcmp(e->type, "validation_claim") == 0)
+		v = site_prop(e, "verdict", b1, sizeof(b1));
+	if (v[0] == '\0')
+		return json_string(e->description);
+	strbuf_init(&sb);
+	strbuf_puts(&sb, v);
+	if (u[0] != '\0')
+		strbuf_printf(&sb, " %s", u);
+	out = json_string(sb.data);
+	strbuf_free(&sb);
+	return out;
+}
+
+json_t *
+site_state_item(const struct site *s, const struct fact_state *f)
+{
+	return json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:f, "
+	    "s:b, s:o, s:o, s:o, s:b}",
+	    "anchor", anchor("state", f->id), "layer", "state", "id", f->id,
+	    "label", f->key, "value", f->value, "category", f->category,
+	    "status", f->status, "source", f->source,
+	    "confidence", f->confidence,
+	    "active", strcmp(f->status, "active") == 0,
+	    "created", site_date(f->created_at),
+	    "updated", site_date(f->updated_at),
+	    "conflict", marker(s, "project_state", f->id),
+	    "expired", 0);
+}
+
+json_t *
+site_entity_item(const struct site *s, const struct fact_entity *e)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, e->id);
+	return json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, "
+	    "s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b}",
+	    "anchor", anchor("entity", e->id), "layer", "entity", "id", e->id,
+	    "label", e->name, "type", e->type, "value", entity_value(e),
+	    "description", e->description, "status", e->status,
+	    "properties", props_text(e), "source_refs", e->source_refs,
+	    "confidence", e->confidence,
+	    "active", strcmp(e->status, "active") == 0,
+	    "created", site_date(e->created_at),
+	    "updated", site_date(e->updated_at),
+	    "conflict", marker(s, "entity", e->id), "slug", slug,
+	    "notes", "", "page", "expired", 0);
+}
+
+json_t *
+site_memory_item(const struct site *s, const struct fact_memory *m)
+{
+	return json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, s:I, s:O, "
+	    "s:o, s:b, s:b, s:o, s:o, s:o}",
+	    "anchor", anchor("memory", m->id), "layer", "memory", "id", m->id,
+	    "label", m->type, "value", m->content, "status", m->status,
+	    "confidence", m->confidence,
+	    "reference_count", (json_int_t)m->reference_count,
+	    "domain_tags", m->domain_tags,
+	    "valid_until", m->valid_until ? json_string(m->valid_until) :
+	    json_null(),
+	    "expired", m->expired,
+	    "active", strcmp(m->status, "active") == 0 && !m->expired,
+	    "created", site_date(m->created_at),
+	    "updated", site_date(m->updated_at),
+	    "conflict", marker(s, "memory", m->id));
+}

@@ -1,0 +1,266 @@
+/*
+ * site_conflicts.c: the review queue conflicts/index, one page per
+ * conflict conflicts/<slug>, and api/conflicts.json plus
+ * api/conflicts/<slug>.json (the same objects the templates see).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "site.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+int
+site_conflicts_load(struct site *s, mirror_error *err)
+{
+	int rc;
+
+	rc = conflict_disputed(&s->disputed, s->st, err);
+	if (rc == 0)
+		rc = conflict_list(&s->conflicts, s->st, NULL, err);
+	s->open_conflicts = 0;
+	for (size_t i = 0; rc == 0 && i < s->conflicts.n; i++)
+		if (strcmp(s->conflicts.items[i].status, "open") == 0)
+			s->open_conflicts++;
+	return rc;
+}
+
+void
+site_conflicts_free(struct site *s)
+{
+	disputed_list_free(&s->disputed);
+	conflict_list_free(&s->conflicts);
+}
+
+/*
+ * A shell word for a command line the reviewer copies: bare when it is
+ * plainly safe, else single-quoted with ' written as '\''.
+ */
+static void
+shell_word(strbuf *sb, const char *w)
+{
+	int plain = w[0] != '\0' && w[0] != '-';
+
+	for (const char *p = w; *p != '\0' && plain; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-_.:/@+,", *p) != NULL;
+	if (plain) {
+		strbuf_puts(sb, w);
+		return;
+	}
+	strbuf_putc(sb, '\'');
+	for (const char *p = w; *p != '\0'; p++) {
+		if (*p == '\'')
+			strbuf_puts(sb, "'\\''");
+		else
+			strbuf_putc(sb, *p);
+	}
+	strbuf_putc(sb, '\'');
+}
+
+static json_t *
+str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static const char *
+layer_name(const char *kind)
+{
+	if (strcmp(kind, "project_state") == 0)
+		return "state";
+	return kind;
+}
+
+/* Where the member's fact is rendered: its project's overview, or the
+ * site index for the no-project group; both null when the row is gone. */
+static int
+member_place(json_t *m, struct site *s, const struct conflict_member *cm,
+    mirror_error *err)
+{
+	char *project = NULL;
+	long i;
+	int rc;
+
+	rc = facts_locate(&project, s->st, cm->kind, cm->id, err);
+	if (rc < 0)
+		return rc;
+	i = project != NULL ? site_project_index(s, project) : -1;
+	json_object_set_new(m, "on_index", json_boolean(i >= 0 &&
+	    project[0] == '\0'));
+	json_object_set_new(m, "project_slug", i >= 0 && project[0] != '\0' ?
+	    json_string(s->pslug[i]) : json_null());
+	json_object_set_new(m, "linked", json_boolean(i >= 0));
+	free(project);
+	return 0;
+}
+
+/* The JSON object of one conflict, for its page, the queue and api/. */
+static int
+conflict_json(json_t **out, struct site *s, const struct conflict *c,
+    mirror_error *err)
+{
+	char slug[SLUG_SIZE];
+	json_t *o, *members = json_array(), *earlier = json_array();
+	json_t *winners = json_array();
+	strbuf sb;
+	long pi = site_project_index(s, c->project);
+	const char *favoured = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	strbuf_init(&sb);
+	for (size_t k = 0; k < c->n_members; k++) {
+		const struct conflict_member *cm = &c->members[k];
+		json_t *m = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
+		    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
+		    "kind", cm->kind, "layer", layer_name(cm->kind), "id", cm->id,
+		    "anchor", site_anchor(cm->kind, cm->id), "trust", cm->trust,
+		    "value_then", cm->value_then,
+		    "value_now", str_or_null(cm->value_now),
+		    "status_now", str_or_null(cm->status_now),
+		    "conflicts_with", str_or_null(cm->conflicts_with),
+		    "favoured", cm->favoured,
+		    "type", str_or_null(cm->layer_type),
+		    "source", str_or_null(cm->source),
+		    "created", site_date(cm->created_at),
+		    "updated", site_date(cm->updated_at),
+		    "label", str_or_null(cm->label),
+		    "gone", cm->status_now == NULL);
+
+		if (m == NULL) {
+			rc = mirror_fail(err, MIRROR_EIO, "internal: conflict "
+			    "%s member %s", c->id, cm->id);
+			break;
+		}
+		rc = member_place(m, s, cm, err);
+		json_array_append_new(members, m);
+		if (rc < 0)
+			break;
+		if (cm->favoured && favoured == NULL)
+			favoured = cm->id;
+		strbuf_reset(&sb);
+		strbuf_puts(&sb, "mirror conflicts resolve ");
+		shell_word(&sb, c->id);
+		strbuf_puts(&sb, " --notes 'WHY' --winner ");
+		shell_word(&sb, cm->id);
+		json_array_append_new(winners, json_pack("{s:s, s:s, s:s}",
+		    "id", cm->id, "layer", layer_name(cm->kind),
+		    "command", sb.data));
+	}
+	for (size_t k = 0; k < c->n_earlier; k++) {
+		slug_make(slug, c->earlier[k]);
+		json_array_append_new(earlier, json_pack("{s:s, s:s}", "id",
+		    c->earlier[k], "slug", slug));
+	}
+	slug_make(slug, c->id);
+	o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:s, s:s, s:s, s:o, s:o, "
+	    "s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o, s:o}",
+	    "id", c->id, "slug", slug, "status", c->status,
+	    "open", strcmp(c->status, "open") == 0,
+	    "slot_kind", c->slot_kind, "slot_key", c->slot_key,
+	    "project", c->project,
+	    "project_name", pi >= 0 ? s->projects[pi].name : c->project,
+	    "project_slug", pi >= 0 && c->project[0] != '\0' ?
+	    json_string(s->pslug[pi]) : json_null(),
+	    "detected", site_date(c->detected_at),
+	    "detected_at", c->detected_at,
+	    "description", c->description, "question", c->question,
+	    "resolved_at", str_or_null(c->resolved_at),
+	    "resolution", c->resolution, "resolved_by", c->resolved_by,
+	    "favoured", str_or_null(favoured),
+	    "members", members, "earlier", earlier, "winners", winners);
+	if (o == NULL) {
+		strbuf_free(&sb);
+		return rc < 0 ? rc : mirror_fail(err, MIRROR_EIO,
+		    "internal: conflict %s", c->id);
+	}
+	strbuf_reset(&sb);
+	strbuf_puts(&sb, "mirror conflicts resolve ");
+	shell_word(&sb, c->id);
+	strbuf_puts(&sb, " --notes 'WHY'");
+	json_object_set_new(o, "resolve_command", json_string(sb.data));
+	strbuf_reset(&sb);
+	strbuf_puts(&sb, "mirror conflicts dismiss ");
+	shell_word(&sb, c->id);
+	strbuf_puts(&sb, " --reason 'WHY'");
+	json_object_set_new(o, "dismiss_command", json_string(sb.data));
+	strbuf_free(&sb);
+	if (rc < 0) {
+		json_decref(o);
+		return rc;
+	}
+	*out = o;
+	return 0;
+}
+
+int
+site_conflict_pages(struct site *s, mirror_error *err)
+{
+	static const char *const groups[] = { "open", "resolved",
+	    "dismissed" };
+	json_t *all = json_array(), *queue, *data;
+	strbuf path, title;
+	int rc = 0;
+
+	strbuf_init(&path);
+	strbuf_init(&title);
+	for (size_t i = 0; rc == 0 && i < s->conflicts.n; i++) {
+		const struct conflict *c = &s->conflicts.items[i];
+		json_t *o;
+
+		rc = conflict_json(&o, s, c, err);
+		if (rc < 0)
+			break;
+		json_array_append_new(all, o);
+		strbuf_reset(&path);
+		strbuf_printf(&path, "conflicts/%s", json_string_value(
+		    json_object_get(o, "slug")));
+		strbuf_reset(&title);
+		strbuf_printf(&title, "Conflict %s: %s", c->id, c->description);
+		data = json_pack("{s:O}", "conflict", o);
+		rc = site_page(s, path.data, "conflict.md", title.data, data,
+		    err);
+		json_decref(data);
+		if (rc < 0)
+			break;
+		strbuf_reset(&path);
+		strbuf_printf(&path, "api/conflicts/%s.json", json_string_value(
+		    json_object_get(o, "slug")));
+		rc = site_json(s, path.data, o, err);
+	}
+	if (rc < 0)
+		goto out;
+	/* The queue: open first, then resolved, then dismissed. */
+	queue = json_array();
+	for (size_t g = 0; g < sizeof(groups) / sizeof(*groups); g++) {
+		json_t *items = json_array(), *v;
+		size_t k;
+
+		json_array_foreach(all, k, v)
+			if (strcmp(json_string_value(json_object_get(v,
+			    "status")), groups[g]) == 0)
+				json_array_append(items, v);
+		json_array_append_new(queue, json_pack("{s:s, s:I, s:o}",
+		    "status", groups[g], "count",
+		    (json_int_t)json_array_size(items), "conflicts", items));
+	}
+	data = json_pack("{s:o, s:I, s:I}", "groups", queue,
+	    "open_conflicts_count", (json_int_t)s->open_conflicts,
+	    "total", (json_int_t)json_array_size(all));
+	rc = site_page(s, "conflicts/index", "conflicts.md",
+	    "Conflicts: the review queue", data, err);
+	json_decref(data);
+	if (rc == 0) {
+		data = json_pack("{s:I, s:O}", "open_conflicts_count",
+		    (json_int_t)s->open_conflicts, "conflicts", all);
+		rc = site_json(s, "api/conflicts.json", data, err);
+		json_decref(data);
+	}
+out:
+	json_decref(all);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	return rc;
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""linkcheck.py DIR: every relative link and #fragment in a built site
+resolves.
+
+Walks every .html and .md page under DIR. HTML: every href/src of a, link,
+img and script. Markdown: every inline link destination "](dest)". A link
+with a scheme or starting with "//" must not appear at all in pages built
+without --base-url (the site is relative everywhere), so it is reported.
+A relative link must name a file inside DIR; its #fragment must be an
+id="..." (HTML) or an explicit <a id="..."></a> anchor (Markdown) of that
+file. Prints one line per broken link and exits 1 if any; prints a count
+and exits 0 otherwise.
+"""
+import html.parser
+import os
+import re
+import sys
+import urllib.parse
+
+
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids = set()
+        self.links = []
+
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k == "id" and v is not None:
+                self.ids.add(v)
+            if k in ("href", "src") and v is not None and \
+                    tag in ("a", "link", "img", "script"):
+                self.links.append(v)
+
+
+MD_LINK = re.compile(r"(?<!\\)\]\(([^()\s]+)\)")
+MD_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+
+
+def parse(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if path.endswith(".html"):
+        p = Page()
+        p.feed(text)
+        return p.ids, p.links
+    return set(MD_ANCHOR.findall(text)), MD_LINK.findall(text)
+
+
+def main():
+    root = os.path.realpath(sys.argv[1])
+    cache = {}
+
+    def info(path):
+        if path not in cache:
+            cache[path] = parse(path)
+        return cache[path]
+
+    bad = 0
+    checked = 0
+    for d, _, files in os.walk(root):
+        for name in sorted(files):
+            if not name.endswith((".html", ".md")):
+                continue
+            page = os.path.join(d, name)
+            _, links = info(page)
+            for link in links:
+                checked += 1
+                u = urllib.parse.urlsplit(link)
+                where = os.path.relpath(page, root)
+                if u.scheme or link.startswith("//"):
+                    print(f"{where}: absolute link {link}")
+                    bad += 1
+                    continue
+                target = page
+                if u.path:
+                    target = os.path.realpath(os.path.join(
+                        d, urllib.parse.unquote(u.path)))
+                    if not (target == root or
+                            target.startswith(root + os.sep)):
+                        print(f"{where}: {link} leaves the site")
+                        bad += 1
+                        continue
+                    if os.path.isdir(target):
+                        target = os.path.join(target, "index.html")
+                    if not os.path.isfile(target):
+                        print(f"{where}: {link}: no such file")
+                        bad += 1
+                        continue
+                if u.fragment:
+                    if not target.endswith((".html", ".md")):
+                        continue
+                    ids, _ = info(target)
+                    frag = urllib.parse.unquote(u.fragment)
+                    if frag not in ids:
+                        print(f"{where}: {link}: no id '{frag}'")
+                        bad += 1
+    print(f"linkcheck: {checked} links checked, {bad} broken")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
