@@ -104,13 +104,14 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	char slug[SLUG_SIZE];
 	json_t *o, *members = json_array(), *earlier = json_array();
 	json_t *winners = json_array();
-	strbuf sb;
+	strbuf sb, fav;
 	long pi = site_project_index(s, c->project);
 	const char *favoured = NULL;
 	int rc = 0;
 
 	*out = NULL;
 	strbuf_init(&sb);
+	strbuf_init(&fav);
 	for (size_t k = 0; k < c->n_members; k++) {
 		const struct conflict_member *cm = &c->members[k];
 		json_t *m = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
@@ -138,8 +139,13 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 		json_array_append_new(members, m);
 		if (rc < 0)
 			break;
-		if (cm->favoured && favoured == NULL)
+		if (cm->favoured && favoured == NULL) {
 			favoured = cm->id;
+			strbuf_reset(&fav);
+			strbuf_printf(&fav, "%s %s: %s", layer_name(cm->kind),
+			    cm->id, cm->value_now != NULL ? cm->value_now :
+			    cm->value_then);
+		}
 		strbuf_reset(&sb);
 		strbuf_puts(&sb, "mirror conflicts resolve ");
 		shell_word(&sb, c->id);
@@ -169,8 +175,9 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	    "description", c->description, "question", c->question,
 	    "resolved_at", str_or_null(c->resolved_at),
 	    "resolution", c->resolution, "resolved_by", c->resolved_by,
-	    "favoured", str_or_null(favoured),
+	    "favoured", favoured != NULL ? json_string(fav.data) : json_null(),
 	    "members", members, "earlier", earlier, "winners", winners);
+	strbuf_free(&fav);
 	if (o == NULL) {
 		strbuf_free(&sb);
 		return rc < 0 ? rc : mirror_fail(err, MIRROR_EIO,

@@ -222,6 +222,27 @@ state_groups(const struct site *s, const struct project_facts *f,
 	return groups;
 }
 
+/*
+ * The architecture from the top down: systems, subsystems, components,
+ * interfaces (items arrive sorted by type name). Consumes items.
+ */
+static json_t *
+architecture(json_t *items)
+{
+	static const char *const order[] = { "system", "subsystem",
+	    "component", "interface" };
+	json_t *out = json_array(), *v;
+	size_t k;
+
+	for (size_t t = 0; t < sizeof(order) / sizeof(*order); t++)
+		json_array_foreach(items, k, v)
+			if (strcmp(json_string_value(json_object_get(v, "type")),
+			    order[t]) == 0)
+				json_array_append(out, v);
+	json_decref(items);
+	return out;
+}
+
 int
 site_project(struct site *s, size_t i, mirror_error *err)
 {
@@ -270,7 +291,9 @@ site_project(struct site *s, size_t i, mirror_error *err)
 		else
 			json_array_append_new(sec[section_of(e->type)], item);
 	}
-	for (size_t k = 0; k < N_SECTIONS; k++)
+	json_object_set_new(data, section_key[SEC_ARCH],
+	    architecture(sec[SEC_ARCH]));
+	for (size_t k = 1; k < N_SECTIONS; k++)
 		json_object_set_new(data, section_key[k], sec[k]);
 	for (size_t k = 0; k < f.n_mem; k++) {
 		json_t *item = site_memory_item(s, &f.mem[k]);
