@@ -188,8 +188,8 @@ json_quote(strbuf *sb, const char *s)
 	strbuf_putc(sb, '"');
 }
 
-static char *
-slot_json(const char *const *parts, size_t n)
+char *
+slot_key_json(const char *const *parts, size_t n)
 {
 	strbuf sb;
 
@@ -344,7 +344,7 @@ claim_set(struct claim *c, const char *kind, const char *const *parts,
 	char *norm = norm_value(value);
 
 	c->slot_kind = kind;
-	c->slot = slot_json(parts, n);
+	c->slot = slot_key_json(parts, n);
 	c->xkey = xkey != NULL ? xstrdup(xkey) : NULL;
 	c->value = value;
 	if (norm_prefix != NULL) {

@@ -9,6 +9,8 @@
 #ifndef MIRROR_SLOT_H
 #define MIRROR_SLOT_H
 
+#include <stddef.h>
+
 #include "error.h"
 
 /* Layers, numbered by trust: state (3) over entity (2) over memory (1). */
@@ -74,6 +76,10 @@ void claim_free(struct claim *c);
 char *slot_describe(const char *slot_kind, const char *slot_key);
 char *slot_question(const char *slot_kind, const char *slot_key,
     const char *value);
+
+/* The JSON array of strings parts[0..n) as slot keys are stored
+ * (compact, deterministic). Returns a new string the caller frees. */
+char *slot_key_json(const char *const *parts, size_t n);
 
 /* Trust of a member kind ("project_state" 3, "entity" 2, "memory" 1;
  * 0 for anything else) and the kind of a layer. */

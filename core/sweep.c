@@ -1,0 +1,1112 @@
+/*
+ * sweep.c: find contradicting facts and record them (SPEC 3.1-3.5).
+ *
+ * The sweep never compares rows pairwise across the store. It streams
+ * every taking-part row once, asks slot.c what the row claims, and
+ * writes one line per claim into TEMP sweep_claims with 64-bit hashes of
+ * its slot, cross-layer key and normalised value. SQL then finds the
+ * slots whose claims hold more than one value (GROUP BY ... HAVING
+ * count(DISTINCT norm_h) > 1 on covering indexes), and only those small
+ * groups are loaded into memory to decide members, time windows and
+ * conflicts_with, and to be reconciled with the conflicts already
+ * recorded. All of it is one BEGIN IMMEDIATE transaction.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "factrow.h"
+#include "hash.h"
+#include "normalize.h"
+#include "slot.h"
+#include "strbuf.h"
+#include "sweep.h"
+#include "xalloc.h"
+
+/* Give up after this many whole-transaction retries on SQLITE_BUSY. */
+#define SWEEP_MAX_ATTEMPTS 8
+
+/* One claim of a disagreeing slot, loaded from sweep_claims. */
+struct grow {
+	int layer;
+	char *kind, *id, *slot_kind, *slot, *xkey, *project, *value, *norm;
+	long long x_h;
+	int has_from, has_until;
+	long long from, until;
+	int member;                  /* disagrees with an overlapping row */
+	const char *conflicts_with;  /* id of the higher-trust row, or NULL */
+};
+
+struct group {
+	struct grow *r;
+	size_t n, cap;
+};
+
+struct sweep_ctx {
+	mirror_store *st;
+	sqlite3 *db;
+	time_t now;
+	char ts[MIRROR_TS_LEN];
+	struct sweep_run *run;
+	int busy;                    /* the last failure was a lock */
+	sqlite3_stmt *ins_claim, *known, *xdone_ins, *xdone_has, *seen_ins;
+	sqlite3_stmt *open_get, *closed_get, *cmembers_get, *conf_ins;
+	sqlite3_stmt *mem_ins, *cw_upd, *id_exists;
+};
+
+static int
+sfail(struct sweep_ctx *c, mirror_error *err, int rc, const char *what)
+{
+	int prim = rc & 0xff;
+
+	c->busy = prim == SQLITE_BUSY || prim == SQLITE_LOCKED;
+	return store_fail(c->st, err, rc, what);
+}
+
+static int
+exec(struct sweep_ctx *c, const char *sql, mirror_error *err)
+{
+	int rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : sfail(c, err, rc, "sweep");
+}
+
+static int
+prep(struct sweep_ctx *c, sqlite3_stmt **s, const char *sql,
+    mirror_error *err)
+{
+	int rc = sqlite3_prepare_v2(c->db, sql, -1, s, NULL);
+
+	return rc == SQLITE_OK ? 0 : sfail(c, err, rc, "sweep: prepare");
+}
+
+/* Step a statement that returns no row, then reset it. */
+static int
+step_done(struct sweep_ctx *c, sqlite3_stmt *s, mirror_error *err)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return 0;
+	return sfail(c, err, rc, "sweep: write");
+}
+
+static void
+bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v != NULL)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static const char *
+ctext(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+static long long
+h2(const char *a, const char *b)
+{
+	uint64_t h = hash_add_str(hash_add_str(MIRROR_HASH_INIT, a), b);
+
+	return (long long)(h >> 1);   /* a non-negative SQLite integer */
+}
+
+static long long
+h1(const char *a)
+{
+	return (long long)(hash_add_str(MIRROR_HASH_INIT, a) >> 1);
+}
+
+/* ---- setup ------------------------------------------------------------- */
+
+static const char temp_ddl[] =
+	"DROP TABLE IF EXISTS temp.sweep_claims;"
+	"DROP TABLE IF EXISTS temp.sweep_parent;"
+	"DROP TABLE IF EXISTS temp.sweep_xdone;"
+	"DROP TABLE IF EXISTS temp.sweep_seen;"
+	/* One line per claim; slot_h is NULL for state, whose slot is its
+	 * cross-layer key; x_h is NULL when the row has no such key. */
+	"CREATE TEMP TABLE sweep_claims (layer INTEGER, kind TEXT, id TEXT, "
+	"slot_kind TEXT, slot TEXT, slot_h INTEGER, xkey TEXT, x_h INTEGER, "
+	"project TEXT, value TEXT, norm TEXT, norm_h INTEGER, "
+	"vfrom INTEGER, vuntil INTEGER);"
+	"CREATE TEMP TABLE sweep_parent (child TEXT, parent TEXT);"
+	"CREATE TEMP TABLE sweep_xdone (x_h INTEGER PRIMARY KEY);"
+	"CREATE TEMP TABLE sweep_seen (id TEXT PRIMARY KEY) WITHOUT ROWID;";
+
+static const char temp_drop[] =
+	"DROP TABLE IF EXISTS temp.sweep_claims;"
+	"DROP TABLE IF EXISTS temp.sweep_parent;"
+	"DROP TABLE IF EXISTS temp.sweep_xdone;"
+	"DROP TABLE IF EXISTS temp.sweep_seen;";
+
+static int
+prepare_all(struct sweep_ctx *c, mirror_error *err)
+{
+	int rc;
+
+	if ((rc = prep(c, &c->ins_claim, "INSERT INTO temp.sweep_claims "
+	    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+	    "?14)", err)) < 0 ||
+	    (rc = prep(c, &c->known, "SELECT 1 FROM temp.sweep_claims "
+	    "WHERE x_h = ?1 AND layer > 1 LIMIT 1", err)) < 0 ||
+	    (rc = prep(c, &c->xdone_ins, "INSERT OR IGNORE INTO "
+	    "temp.sweep_xdone VALUES(?1)", err)) < 0 ||
+	    (rc = prep(c, &c->xdone_has, "SELECT 1 FROM temp.sweep_xdone "
+	    "WHERE x_h = ?1", err)) < 0 ||
+	    (rc = prep(c, &c->seen_ins, "INSERT OR IGNORE INTO "
+	    "temp.sweep_seen VALUES(?1)", err)) < 0 ||
+	    (rc = prep(c, &c->open_get, "SELECT id FROM main.conflicts "
+	    "WHERE slot_kind = ?1 AND slot_key = ?2 AND status = 'open'",
+	    err)) < 0 ||
+	    (rc = prep(c, &c->closed_get, "SELECT id FROM main.conflicts "
+	    "WHERE slot_kind = ?1 AND slot_key = ?2 AND status IN "
+	    "('resolved', 'dismissed') AND resolved_by <> 'sweep' "
+	    "ORDER BY detected_at DESC, id DESC", err)) < 0 ||
+	    (rc = prep(c, &c->cmembers_get, "SELECT member_kind, member_id, "
+	    "value_snapshot FROM main.conflict_members WHERE conflict_id = ?1",
+	    err)) < 0 ||
+	    (rc = prep(c, &c->conf_ins, "INSERT INTO main.conflicts(id, "
+	    "detected_at, slot_kind, slot_key, project, status, resolution, "
+	    "resolved_by) VALUES(?1, ?2, ?3, ?4, ?5, 'open', '', '')",
+	    err)) < 0 ||
+	    (rc = prep(c, &c->mem_ins, "INSERT OR IGNORE INTO "
+	    "main.conflict_members(conflict_id, member_kind, member_id, "
+	    "member_layer_trust, value_snapshot, conflicts_with) "
+	    "VALUES(?1, ?2, ?3, ?4, ?5, ?6)", err)) < 0 ||
+	    (rc = prep(c, &c->cw_upd, "UPDATE main.conflict_members SET "
+	    "conflicts_with = ?4 WHERE conflict_id = ?1 AND member_kind = ?2 "
+	    "AND member_id = ?3 AND conflicts_with IS NOT ?4", err)) < 0 ||
+	    (rc = prep(c, &c->id_exists, "SELECT 1 FROM main.conflicts "
+	    "WHERE id = ?1", err)) < 0)
+		return rc;
+	return 0;
+}
+
+static void
+finalize_all(struct sweep_ctx *c)
+{
+	sqlite3_stmt **all[] = { &c->ins_claim, &c->known, &c->xdone_ins,
+	    &c->xdone_has, &c->seen_ins, &c->open_get, &c->closed_get,
+	    &c->cmembers_get, &c->conf_ins, &c->mem_ins, &c->cw_upd,
+	    &c->id_exists };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		sqlite3_finalize(*all[i]);
+		*all[i] = NULL;
+	}
+}
+
+/* ---- scanning ---------------------------------------------------------- */
+
+/* Parse a window bound; unparsable or empty bounds are open. */
+static int
+bound(long long *out, const char *s)
+{
+	time_t t;
+
+	if (s == NULL || mirror_parse_ts(&t, s) != 0)
+		return 0;
+	*out = (long long)t;
+	return 1;
+}
+
+static int
+add_claim(struct sweep_ctx *c, const struct fact *f, const struct claim *cl,
+    mirror_error *err)
+{
+	sqlite3_stmt *s = c->ins_claim;
+	const char *project = f->project != NULL ? f->project : "";
+	long long v;
+
+	sqlite3_bind_int(s, 1, (int)f->layer);
+	bind_text(s, 2, slot_layer_kind(f->layer));
+	bind_text(s, 3, f->id);
+	bind_text(s, 4, cl->slot_kind);
+	bind_text(s, 5, cl->slot);
+	if (strcmp(cl->slot_kind, "cross_layer") == 0)
+		sqlite3_bind_null(s, 6);
+	else
+		sqlite3_bind_int64(s, 6, h2(cl->slot_kind, cl->slot));
+	bind_text(s, 7, cl->xkey);
+	if (cl->xkey != NULL)
+		sqlite3_bind_int64(s, 8, h2(project, cl->xkey));
+	else
+		sqlite3_bind_null(s, 8);
+	bind_text(s, 9, project);
+	bind_text(s, 10, cl->value);
+	bind_text(s, 11, cl->norm);
+	sqlite3_bind_int64(s, 12, h1(cl->norm));
+	if (bound(&v, cl->valid_from))
+		sqlite3_bind_int64(s, 13, v);
+	else
+		sqlite3_bind_null(s, 13);
+	if (bound(&v, cl->valid_until))
+		sqlite3_bind_int64(s, 14, v);
+	else
+		sqlite3_bind_null(s, 14);
+	return step_done(c, s, err);
+}
+
+/* slot_known_fn over the state and entity claims scanned so far. */
+static int
+known_key(void *arg, const char *project, const char *key, mirror_error *err)
+{
+	struct sweep_ctx *c = arg;
+	int rc;
+
+	sqlite3_bind_int64(c->known, 1, h2(project, key));
+	rc = sqlite3_step(c->known);
+	sqlite3_reset(c->known);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return sfail(c, err, rc, "sweep: match memory keys");
+}
+
+/* A required column that is NULL: one line naming table, row, column. */
+static int
+null_column(struct sweep_ctx *c, mirror_error *err, const char *table,
+    const char *id, const char *column)
+{
+	return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row '%s': %s is "
+	    "NULL", store_path(c->st), table, id != NULL ? id : "(NULL id)",
+	    column);
+}
+
+/*
+ * Stream one query. Columns: 0 id, 1 type, 2 project (canonical), 3 name,
+ * 4 text, 5 properties, 6 parent, 7 component, 8 valid_until. Columns
+ * listed in required must not be NULL.
+ */
+static int
+scan(struct sweep_ctx *c, enum fact_layer layer, const char *table,
+    const char *sql, const int *required, mirror_error *err)
+{
+	static const char *const colname[] = { "id", "type", "project",
+	    "name", "text", "properties", "parent", "component",
+	    "valid_until" };
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if ((rc = prep(c, &s, sql, err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct fact f;
+		struct claim cl;
+		long long vu;
+
+		for (const int *r = required; *r >= 0; r++)
+			if (sqlite3_column_type(s, *r) == SQLITE_NULL) {
+				rc = null_column(c, err, table, ctext(s, 0),
+				    colname[*r]);
+				goto out;
+			}
+		/* An expired memory takes no part (SPEC 3.1). */
+		if (layer == LAYER_MEMORY && bound(&vu, ctext(s, 8)) &&
+		    vu < (long long)c->now)
+			continue;
+		memset(&f, 0, sizeof(f));
+		f.layer = layer;
+		f.id = ctext(s, 0);
+		f.type = ctext(s, 1);
+		f.project = ctext(s, 2);
+		f.name = ctext(s, 3);
+		f.text = ctext(s, 4);
+		f.properties = ctext(s, 5);
+		f.parent = ctext(s, 6);
+		f.component = ctext(s, 7);
+		c->run->facts_scanned += f.component == NULL;
+		rc = slot_claim(&cl, &f, known_key, c, err);
+		if (rc < 0) {
+			char msg[sizeof(err->msg)];
+
+			/* slot.c names the row; add the store. */
+			if (!c->busy) {
+				snprintf(msg, sizeof(msg), "%s", err->msg);
+				rc = mirror_fail(err, -rc, "store %s: %s",
+				    store_path(c->st), msg);
+			}
+			goto out;
+		}
+		if (rc == 1) {
+			rc = add_claim(c, &f, &cl, err);
+			claim_free(&cl);
+			if (rc < 0)
+				goto out;
+		}
+	}
+	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read");
+out:
+	sqlite3_finalize(s);
+	return rc;
+}
+
+#define CANON(col) "coalesce((SELECT a.canonical FROM temp.project_alias a " \
+	"WHERE a.name = " col "), " col ", '')"
+
+static const char state_sql[] =
+	"SELECT s.id, s.category, " CANON("s.project") ", s.key, s.value, "
+	"NULL, NULL, NULL, NULL FROM main.project_state s "
+	"WHERE s.status = 'active'";
+
+static const char entity_sql[] =
+	"SELECT e.id, e.entity_type, " CANON("e.project") ", e.name, "
+	"e.description, e.properties, CASE WHEN e.entity_type IN "
+	"('subsystem', 'component') THEN (SELECT group_concat(parent, ', ') "
+	"FROM (SELECT parent FROM temp.sweep_parent WHERE child = e.id "
+	"ORDER BY parent)) END, NULL, NULL FROM main.entities e "
+	"WHERE e.status = 'active'";
+
+/* A component's uses_material edges: each claims its material. */
+static const char material_sql[] =
+	"SELECT m.id, m.entity_type, " CANON("c.project") ", m.name, "
+	"m.description, m.properties, NULL, c.name, NULL "
+	"FROM main.relationships r "
+	"JOIN main.entities c ON c.id = r.source_entity_id "
+	"JOIN main.entities m ON m.id = r.target_entity_id "
+	"WHERE r.relationship_type = 'uses_material' AND c.status = 'active' "
+	"AND m.status = 'active' AND m.entity_type = 'material'";
+
+static const char memory_sql[] =
+	"SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, m.content, "
+	"NULL, NULL, NULL, m.valid_until FROM main.memories m "
+	"WHERE m.status = 'active'";
+
+static const char memory_sql_no_expiry[] =
+	"SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, m.content, "
+	"NULL, NULL, NULL, NULL FROM main.memories m "
+	"WHERE m.status = 'active'";
+
+static int
+scan_all(struct sweep_ctx *c, mirror_error *err)
+{
+	static const int state_req[] = { 0, 3, 4, -1 };
+	static const int entity_req[] = { 0, 1, 3, -1 };
+	static const int memory_req[] = { 0, 1, 4, -1 };
+	int rc;
+
+	if ((rc = exec(c, "INSERT INTO temp.sweep_parent SELECT "
+	    "r.source_entity_id, p.name FROM main.relationships r "
+	    "JOIN main.entities p ON p.id = r.target_entity_id "
+	    "WHERE r.relationship_type = 'part_of' AND p.status = 'active' "
+	    "AND p.name IS NOT NULL;"
+	    "CREATE INDEX temp.sweep_parent_child ON "
+	    "sweep_parent(child, parent);", err)) < 0)
+		return rc;
+	if ((rc = scan(c, LAYER_STATE, "project_state", state_sql, state_req,
+	    err)) < 0 ||
+	    (rc = scan(c, LAYER_ENTITY, "entities", entity_sql, entity_req,
+	    err)) < 0 ||
+	    (rc = scan(c, LAYER_ENTITY, "entities", material_sql, entity_req,
+	    err)) < 0)
+		return rc;
+	/* Memories match keys of state and entities: index those first. */
+	if ((rc = exec(c, "CREATE INDEX temp.sweep_claims_x ON "
+	    "sweep_claims(x_h, norm_h, layer) WHERE x_h IS NOT NULL;", err)) < 0)
+		return rc;
+	if ((rc = scan(c, LAYER_MEMORY, "memories",
+	    store_features(c->st)->mem_valid_until ? memory_sql :
+	    memory_sql_no_expiry, memory_req, err)) < 0)
+		return rc;
+	return exec(c, "CREATE INDEX temp.sweep_claims_s ON "
+	    "sweep_claims(slot_h, norm_h) WHERE slot_h IS NOT NULL;", err);
+}
+
+/* ---- groups ------------------------------------------------------------ */
+
+static void
+group_clear(struct group *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		struct grow *r = &g->r[i];
+
+		free(r->kind);
+		free(r->id);
+		free(r->slot_kind);
+		free(r->slot);
+		free(r->xkey);
+		free(r->project);
+		free(r->value);
+		free(r->norm);
+	}
+	g->n = 0;
+}
+
+static char *
+dup_col(sqlite3_stmt *s, int i)
+{
+	const char *t = ctext(s, i);
+
+	return xstrdup(t != NULL ? t : "");
+}
+
+/* Load the rows of one hash group; columns as in group_sql. */
+static int
+group_load(struct sweep_ctx *c, struct group *g, sqlite3_stmt *s,
+    long long h, mirror_error *err)
+{
+	int rc;
+
+	group_clear(g);
+	sqlite3_bind_int64(s, 1, h);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct grow *r;
+
+		if (g->n == g->cap) {
+			g->cap = g->cap ? g->cap * 2 : 8;
+			g->r = xreallocarray(g->r, g->cap, sizeof(*g->r));
+		}
+		r = &g->r[g->n++];
+		memset(r, 0, sizeof(*r));
+		r->layer = sqlite3_column_int(s, 0);
+		r->kind = dup_col(s, 1);
+		r->id = dup_col(s, 2);
+		r->slot_kind = dup_col(s, 3);
+		r->slot = dup_col(s, 4);
+		r->xkey = dup_col(s, 5);
+		r->project = dup_col(s, 6);
+		r->value = dup_col(s, 7);
+		r->norm = dup_col(s, 8);
+		if ((r->has_from = sqlite3_column_type(s, 9) != SQLITE_NULL))
+			r->from = sqlite3_column_int64(s, 9);
+		if ((r->has_until = sqlite3_column_type(s, 10) != SQLITE_NULL))
+			r->until = sqlite3_column_int64(s, 10);
+		r->x_h = sqlite3_column_int64(s, 11);
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read slot");
+}
+
+/* Two validity windows [from, until) overlap; open bounds are infinite. */
+static int
+overlap(const struct grow *a, const struct grow *b)
+{
+	return (!a->has_from || !b->has_until || a->from < b->until) &&
+	    (!b->has_from || !a->has_until || b->from < a->until);
+}
+
+/*
+ * Mark the members of rows r[0..n) (sorted trust first): a row is a
+ * member when it disagrees with a row whose window overlaps its own. Its
+ * conflicts_with is the first (highest-trust) such row of higher trust.
+ * Returns the number of members.
+ */
+static size_t
+mark_members(struct grow *r, size_t n)
+{
+	size_t members = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		r[i].member = 0;
+		r[i].conflicts_with = NULL;
+		for (size_t j = 0; j < n; j++) {
+			if (j == i || strcmp(r[i].norm, r[j].norm) == 0 ||
+			    !overlap(&r[i], &r[j]))
+				continue;
+			r[i].member = 1;
+			if (r[j].layer > r[i].layer &&
+			    r[i].conflicts_with == NULL)
+				r[i].conflicts_with = r[j].id;
+		}
+		members += (size_t)r[i].member;
+	}
+	return members;
+}
+
+/* Drop rows repeating the (kind, id) of the row before (a material seen
+ * through its properties and through an edge). */
+static size_t
+dedupe(struct grow *r, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (k > 0 && strcmp(r[k - 1].kind, r[i].kind) == 0 &&
+		    strcmp(r[k - 1].id, r[i].id) == 0 &&
+		    strcmp(r[k - 1].norm, r[i].norm) == 0)
+			continue;
+		if (k != i) {
+			struct grow t = r[k];
+
+			r[k] = r[i];
+			r[i] = t;
+		}
+		k++;
+	}
+	return k;
+}
+
+/* ---- recording --------------------------------------------------------- */
+
+static int
+member_insert(struct sweep_ctx *c, const char *cid, const struct grow *r,
+    int *added, mirror_error *err)
+{
+	int rc;
+
+	bind_text(c->mem_ins, 1, cid);
+	bind_text(c->mem_ins, 2, r->kind);
+	bind_text(c->mem_ins, 3, r->id);
+	sqlite3_bind_int(c->mem_ins, 4, r->layer);
+	bind_text(c->mem_ins, 5, r->value);
+	bind_text(c->mem_ins, 6, r->conflicts_with);
+	if ((rc = step_done(c, c->mem_ins, err)) < 0)
+		return rc;
+	*added = sqlite3_changes(c->db) > 0;
+	if (*added)
+		return 0;
+	/* Already a member: keep conflicts_with current. */
+	bind_text(c->cw_upd, 1, cid);
+	bind_text(c->cw_upd, 2, r->kind);
+	bind_text(c->cw_upd, 3, r->id);
+	bind_text(c->cw_upd, 4, r->conflicts_with);
+	return step_done(c, c->cw_upd, err);
+}
+
+/*
+ * Is every member of r covered, with the same value, by closed conflict
+ * cid? Then a reviewer already decided this disagreement (SPEC 3.5).
+ */
+static int
+covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
+    size_t n, int *covered, mirror_error *err)
+{
+	size_t found = 0, members = 0;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		members += (size_t)r[i].member;
+	bind_text(c->cmembers_get, 1, cid);
+	while ((rc = sqlite3_step(c->cmembers_get)) == SQLITE_ROW) {
+		const char *k = ctext(c->cmembers_get, 0);
+		const char *id = ctext(c->cmembers_get, 1);
+		char *nv = norm_value(ctext(c->cmembers_get, 2));
+
+		for (size_t i = 0; i < n; i++)
+			if (r[i].member && k != NULL && id != NULL &&
+			    strcmp(r[i].kind, k) == 0 &&
+			    strcmp(r[i].id, id) == 0 &&
+			    strcmp(r[i].norm, nv) == 0)
+				found++;
+		free(nv);
+	}
+	sqlite3_reset(c->cmembers_get);
+	if (rc != SQLITE_DONE)
+		return sfail(c, err, rc, "sweep: read conflict members");
+	*covered = found == members;
+	return 0;
+}
+
+/* A short id stable for the slot and the time it was opened. */
+static int
+new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
+    char out[16], mirror_error *err)
+{
+	for (unsigned k = 0;; k++) {
+		uint64_t h = hash_add_str(hash_add_str(hash_add_str(
+		    MIRROR_HASH_INIT, kind), key), c->ts);
+		char hex[17];
+		int rc;
+
+		/* A taken id (same slot reopened within a second, or a hash
+		 * collision) moves on deterministically. */
+		if (k > 0)
+			h = hash_add(h, &k, sizeof(k));
+		hash_hex(hex, h);
+		snprintf(out, 16, "c%.10s", hex);
+		bind_text(c->id_exists, 1, out);
+		rc = sqlite3_step(c->id_exists);
+		sqlite3_reset(c->id_exists);
+		if (rc == SQLITE_DONE)
+			return 0;
+		if (rc != SQLITE_ROW)
+			return sfail(c, err, rc, "sweep: conflict ids");
+	}
+}
+
+/* Record one disagreeing slot whose members are marked in r[0..n). */
+static int
+record(struct sweep_ctx *c, const char *kind, const char *key,
+    const char *project, const struct grow *r, size_t n, mirror_error *err)
+{
+	char cid[16], **closed = NULL;
+	size_t nclosed = 0, cap = 0;
+	int rc, added, covered = 0;
+
+	bind_text(c->open_get, 1, kind);
+	bind_text(c->open_get, 2, key);
+	rc = sqlite3_step(c->open_get);
+	if (rc == SQLITE_ROW) {
+		snprintf(cid, sizeof(cid), "%s", ctext(c->open_get, 0));
+		sqlite3_reset(c->open_get);
+		bind_text(c->seen_ins, 1, cid);
+		if ((rc = step_done(c, c->seen_ins, err)) < 0)
+			return rc;
+		for (size_t i = 0; i < n; i++) {
+			if (!r[i].member)
+				continue;
+			if ((rc = member_insert(c, cid, &r[i], &added, err)) < 0)
+				return rc;
+			c->run->members_added += added;
+		}
+		return 0;
+	}
+	sqlite3_reset(c->open_get);
+	if (rc != SQLITE_DONE)
+		return sfail(c, err, rc, "sweep: read conflicts");
+
+	bind_text(c->closed_get, 1, kind);
+	bind_text(c->closed_get, 2, key);
+	while ((rc = sqlite3_step(c->closed_get)) == SQLITE_ROW) {
+		if (nclosed == cap) {
+			cap = cap ? cap * 2 : 4;
+			closed = xreallocarray(closed, cap, sizeof(*closed));
+		}
+		closed[nclosed++] = dup_col(c->closed_get, 0);
+	}
+	sqlite3_reset(c->closed_get);
+	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read conflicts");
+	for (size_t i = 0; rc == 0 && i < nclosed && !covered; i++)
+		rc = covered_by(c, closed[i], r, n, &covered, err);
+	for (size_t i = 0; i < nclosed; i++)
+		free(closed[i]);
+	free(closed);
+	if (rc < 0 || covered)
+		return rc;
+
+	if ((rc = new_conflict_id(c, kind, key, cid, err)) < 0)
+		return rc;
+	bind_text(c->conf_ins, 1, cid);
+	bind_text(c->conf_ins, 2, c->ts);
+	bind_text(c->conf_ins, 3, kind);
+	bind_text(c->conf_ins, 4, key);
+	bind_text(c->conf_ins, 5, project);
+	if ((rc = step_done(c, c->conf_ins, err)) < 0)
+		return rc;
+	bind_text(c->seen_ins, 1, cid);
+	if ((rc = step_done(c, c->seen_ins, err)) < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].member &&
+		    (rc = member_insert(c, cid, &r[i], &added, err)) < 0)
+			return rc;
+	c->run->conflicts_opened++;
+	return 0;
+}
+
+static int
+xdone(struct sweep_ctx *c, long long x_h, int *has, mirror_error *err)
+{
+	int rc;
+
+	sqlite3_bind_int64(c->xdone_has, 1, x_h);
+	rc = sqlite3_step(c->xdone_has);
+	sqlite3_reset(c->xdone_has);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return sfail(c, err, rc, "sweep: cross keys");
+	*has = rc == SQLITE_ROW;
+	return 0;
+}
+
+static const char group_cols[] =
+	"SELECT layer, kind, id, slot_kind, slot, xkey, project, value, norm, "
+	"vfrom, vuntil, coalesce(x_h, 0) FROM temp.sweep_claims ";
+
+/*
+ * Cross-layer keys: rows of two or more layers (or several state rows)
+ * sharing (project, key) with more than one value.
+ */
+static int
+find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
+{
+	sqlite3_stmt *cand = NULL, *rows = NULL;
+	char sql[512];
+	int rc, n;
+
+	n = snprintf(sql, sizeof(sql), "%sWHERE x_h = ?1 ORDER BY project, "
+	    "xkey, layer DESC, kind, id", group_cols);
+	if (n < 0 || (size_t)n >= sizeof(sql))
+		return mirror_fail(err, MIRROR_EIO, "internal: sql too long");
+	if ((rc = prep(c, &cand, "SELECT x_h FROM temp.sweep_claims WHERE "
+	    "x_h IS NOT NULL GROUP BY x_h HAVING count(DISTINCT norm_h) > 1 "
+	    "AND (max(layer) = 3 OR min(layer) < max(layer)) ORDER BY x_h",
+	    err)) < 0 || (rc = prep(c, &rows, sql, err)) < 0)
+		goto out;
+	while ((rc = sqlite3_step(cand)) == SQLITE_ROW) {
+		long long h = sqlite3_column_int64(cand, 0);
+
+		if ((rc = group_load(c, g, rows, h, err)) < 0)
+			goto out;
+		/* Split by the real (project, key) in case of a collision. */
+		for (size_t a = 0, b; a < g->n; a = b) {
+			struct grow *r = &g->r[a];
+			int layers = 0, state = 0;
+			size_t m;
+
+			for (b = a; b < g->n &&
+			    strcmp(g->r[b].project, r->project) == 0 &&
+			    strcmp(g->r[b].xkey, r->xkey) == 0; b++) {
+				layers |= 1 << g->r[b].layer;
+				state |= g->r[b].layer == LAYER_STATE;
+			}
+			m = dedupe(r, b - a);
+			if ((!state && (layers & (layers - 1)) == 0) ||
+			    mark_members(r, m) < 2)
+				continue;
+			{
+				const char *parts[2] = { r->project, r->xkey };
+				char *slot = slot_key_json(parts, 2);
+
+				sqlite3_bind_int64(c->xdone_ins, 1, r->x_h);
+				rc = step_done(c, c->xdone_ins, err);
+				if (rc == 0)
+					rc = record(c, "cross_layer", slot,
+					    r->project, r, m, err);
+				free(slot);
+				if (rc < 0)
+					goto out;
+			}
+		}
+	}
+	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: group");
+out:
+	sqlite3_finalize(cand);
+	sqlite3_finalize(rows);
+	return rc;
+}
+
+/* Same-layer slots (entity_slot, memory_slot) holding several values,
+ * unless their cross-layer key already made a cross_layer conflict. */
+static int
+find_own(struct sweep_ctx *c, struct group *g, mirror_error *err)
+{
+	sqlite3_stmt *cand = NULL, *rows = NULL;
+	char sql[512];
+	int rc, n;
+
+	n = snprintf(sql, sizeof(sql), "%sWHERE slot_h = ?1 ORDER BY "
+	    "slot_kind, slot, layer DESC, kind, id", group_cols);
+	if (n < 0 || (size_t)n >= sizeof(sql))
+		return mirror_fail(err, MIRROR_EIO, "internal: sql too long");
+	if ((rc = prep(c, &cand, "SELECT slot_h FROM temp.sweep_claims "
+	    "WHERE slot_h IS NOT NULL GROUP BY slot_h "
+	    "HAVING count(DISTINCT norm_h) > 1 ORDER BY slot_h", err)) < 0 ||
+	    (rc = prep(c, &rows, sql, err)) < 0)
+		goto out;
+	while ((rc = sqlite3_step(cand)) == SQLITE_ROW) {
+		long long h = sqlite3_column_int64(cand, 0);
+
+		if ((rc = group_load(c, g, rows, h, err)) < 0)
+			goto out;
+		for (size_t a = 0, b; a < g->n; a = b) {
+			struct grow *r = &g->r[a];
+			int joined = 0;
+			size_t m;
+
+			for (b = a; b < g->n &&
+			    strcmp(g->r[b].slot_kind, r->slot_kind) == 0 &&
+			    strcmp(g->r[b].slot, r->slot) == 0; b++)
+				;
+			m = dedupe(r, b - a);
+			for (size_t i = 0; i < m && !joined; i++)
+				if (r[i].xkey[0] != '\0' &&
+				    (rc = xdone(c, r[i].x_h, &joined, err)) < 0)
+					goto out;
+			if (joined || mark_members(r, m) < 2)
+				continue;
+			if ((rc = record(c, r->slot_kind, r->slot, r->project,
+			    r, m, err)) < 0)
+				goto out;
+		}
+	}
+	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: group");
+out:
+	sqlite3_finalize(cand);
+	sqlite3_finalize(rows);
+	return rc;
+}
+
+/* Why one member no longer disagrees, appended to sb ("" when it still
+ * claims what it claimed). */
+static int
+member_reason(struct sweep_ctx *c, strbuf *sb, const char *kind,
+    const char *id, const char *snapshot, mirror_error *err)
+{
+	struct factrow row;
+	struct claim cl;
+	const char *what = NULL;
+	char *ns = NULL;
+	long long vu;
+	int rc;
+
+	rc = factrow_get(&row, c->st, kind, id, err);
+	if (rc < 0)
+		goto out;
+	if (rc == 0)
+		what = "deleted";
+	else if (row.status == NULL || strcmp(row.status, "active") != 0)
+		what = row.status != NULL ? row.status : "without status";
+	else if (row.f.layer == LAYER_MEMORY && bound(&vu, row.valid_until) &&
+	    vu < (long long)c->now)
+		what = "expired";
+	if (what != NULL) {
+		strbuf_printf(sb, "%s%s %s %s", sb->len ? "; " : "", kind, id,
+		    what);
+		rc = 0;
+		goto out;
+	}
+	if (row.type != NULL && strcmp(row.type, "material") == 0)
+		row.f.component = row.name;
+	rc = slot_claim(&cl, &row.f, NULL, NULL, err);
+	if (rc < 0) {
+		mirror_error_clear(err);
+		rc = 0;
+		goto out;
+	}
+	ns = norm_value(snapshot);
+	if (rc == 0)
+		strbuf_printf(sb, "%s%s %s claims nothing now",
+		    sb->len ? "; " : "", kind, id);
+	else if (strcmp(cl.norm, ns) != 0)
+		strbuf_printf(sb, "%s%s %s now says '%s'", sb->len ? "; " : "",
+		    kind, id, cl.value);
+	claim_free(&cl);
+	rc = 0;
+out:
+	free(ns);
+	factrow_free(&row);
+	return rc;
+}
+
+/* Close every open conflict this sweep did not find again. */
+static int
+close_vanished(struct sweep_ctx *c, mirror_error *err)
+{
+	sqlite3_stmt *sel = NULL, *mem = NULL, *upd = NULL;
+	char **ids = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+
+	if ((rc = prep(c, &sel, "SELECT id FROM main.conflicts WHERE "
+	    "status = 'open' AND id NOT IN (SELECT id FROM temp.sweep_seen) "
+	    "ORDER BY id", err)) < 0 ||
+	    (rc = prep(c, &mem, "SELECT member_kind, member_id, value_snapshot "
+	    "FROM main.conflict_members WHERE conflict_id = ?1 ORDER BY "
+	    "member_layer_trust DESC, member_kind, member_id", err)) < 0 ||
+	    (rc = prep(c, &upd, "UPDATE main.conflicts SET status = "
+	    "'resolved', resolved_by = 'sweep', resolved_at = ?2, "
+	    "resolution = ?3 WHERE id = ?1", err)) < 0)
+		goto out;
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			ids = xreallocarray(ids, cap, sizeof(*ids));
+		}
+		ids[n++] = dup_col(sel, 0);
+	}
+	if (rc != SQLITE_DONE) {
+		rc = sfail(c, err, rc, "sweep: read open conflicts");
+		goto out;
+	}
+	rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		strbuf why, text;
+
+		strbuf_init(&why);
+		bind_text(mem, 1, ids[i]);
+		while ((rc = sqlite3_step(mem)) == SQLITE_ROW) {
+			char *k = dup_col(mem, 0), *id = dup_col(mem, 1);
+			char *snap = dup_col(mem, 2);
+
+			rc = member_reason(c, &why, k, id, snap, err);
+			free(k);
+			free(id);
+			free(snap);
+			if (rc < 0)
+				break;
+		}
+		sqlite3_reset(mem);
+		if (rc < 0 || rc != SQLITE_DONE) {
+			strbuf_free(&why);
+			if (rc >= 0)
+				rc = sfail(c, err, rc, "sweep: read members");
+			break;
+		}
+		strbuf_init(&text);
+		strbuf_printf(&text, "disagreement gone: %s", why.len ?
+		    why.data : "the rows no longer disagree (or now belong "
+		    "to another conflict)");
+		strbuf_free(&why);
+		bind_text(upd, 1, ids[i]);
+		bind_text(upd, 2, c->ts);
+		bind_text(upd, 3, text.data);
+		rc = step_done(c, upd, err);
+		strbuf_free(&text);
+		c->run->conflicts_closed++;
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(mem);
+	sqlite3_finalize(upd);
+	return rc;
+}
+
+static int
+count_open(struct sweep_ctx *c, long long *out, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if ((rc = prep(c, &s, "SELECT count(*) FROM main.conflicts WHERE "
+	    "status = 'open'", err)) < 0)
+		return rc;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(s, 0);
+		rc = 0;
+	} else
+		rc = sfail(c, err, rc, "sweep: count");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+static long long
+elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (long long)(t1.tv_sec - t0->tv_sec) * 1000 +
+	    (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* The sweep_runs row: id "sweep-<compact started_at>-<n>". */
+static int
+write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
+{
+	struct sweep_run *run = c->run;
+	sqlite3_stmt *cnt = NULL, *ins = NULL;
+	char compact[MIRROR_TS_LEN];
+	long long n = 0;
+	size_t k = 0;
+	time_t fin;
+	int rc;
+
+	for (const char *p = run->started_at; *p != '\0'; p++)
+		if (*p != '-' && *p != ':')
+			compact[k++] = *p == ' ' ? 'T' : *p;
+	compact[k] = '\0';
+	if ((rc = prep(c, &cnt, "SELECT count(*) FROM main.sweep_runs",
+	    err)) < 0 ||
+	    (rc = prep(c, &ins, "INSERT INTO main.sweep_runs(id, started_at, "
+	    "finished_at, duration_ms, rules_version, facts_scanned, "
+	    "conflicts_opened, members_added, conflicts_closed, open_after) "
+	    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+	    "ON CONFLICT(id) DO NOTHING", err)) < 0)
+		goto out;
+	if (sqlite3_step(cnt) == SQLITE_ROW)
+		n = sqlite3_column_int64(cnt, 0);
+	if (mirror_clock(&fin, err) < 0)
+		fin = c->now;
+	mirror_error_clear(err);
+	mirror_format_ts(run->finished_at, fin < c->now ? c->now : fin);
+	run->duration_ms = elapsed_ms(t0);
+	for (;;) {
+		snprintf(run->id, sizeof(run->id), "sweep-%s-%lld", compact,
+		    ++n);
+		bind_text(ins, 1, run->id);
+		bind_text(ins, 2, run->started_at);
+		bind_text(ins, 3, run->finished_at);
+		sqlite3_bind_int64(ins, 4, run->duration_ms);
+		bind_text(ins, 5, run->rules_version);
+		sqlite3_bind_int64(ins, 6, run->facts_scanned);
+		sqlite3_bind_int64(ins, 7, run->conflicts_opened);
+		sqlite3_bind_int64(ins, 8, run->members_added);
+		sqlite3_bind_int64(ins, 9, run->conflicts_closed);
+		sqlite3_bind_int64(ins, 10, run->open_after);
+		if ((rc = step_done(c, ins, err)) < 0)
+			goto out;
+		if (sqlite3_changes(c->db) > 0)
+			break;
+	}
+out:
+	sqlite3_finalize(cnt);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
+/* One attempt: the whole sweep in one write transaction. */
+static int
+sweep_once(struct sweep_ctx *c, mirror_error *err)
+{
+	struct timespec t0;
+	struct group g = { 0 };
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c->busy = 0;
+	if ((rc = exec(c, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	if ((rc = exec(c, temp_ddl, err)) < 0 ||
+	    (rc = prepare_all(c, err)) < 0 ||
+	    (rc = scan_all(c, err)) < 0 ||
+	    (rc = find_cross(c, &g, err)) < 0 ||
+	    (rc = find_own(c, &g, err)) < 0 ||
+	    (rc = close_vanished(c, err)) < 0 ||
+	    (rc = count_open(c, &c->run->open_after, err)) < 0)
+		goto fail;
+	finalize_all(c);
+	if ((rc = exec(c, temp_drop, err)) < 0 ||
+	    (rc = write_run(c, &t0, err)) < 0 ||
+	    (rc = exec(c, "COMMIT", err)) < 0)
+		goto fail;
+	group_clear(&g);
+	free(g.r);
+	return 0;
+fail:
+	group_clear(&g);
+	free(g.r);
+	finalize_all(c);
+	(void)sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int
+sweep_run(struct sweep_run *out, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	struct sweep_ctx c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.st = st;
+	c.db = store_db(st);
+	c.now = now;
+	mirror_format_ts(c.ts, now);
+	c.run = out;
+	/* Bigger pages for the TEMP claims table: fewer spills to disk. */
+	(void)sqlite3_exec(c.db, "PRAGMA temp.cache_size = -65536", NULL,
+	    NULL, NULL);
+	for (int attempt = 1;; attempt++) {
+		memset(out, 0, sizeof(*out));
+		out->rules_version = SWEEP_RULES_VERSION;
+		memcpy(out->started_at, c.ts, sizeof(c.ts));
+		out->attempts = attempt;
+		rc = sweep_once(&c, err);
+		if (rc == 0 || !c.busy || attempt == SWEEP_MAX_ATTEMPTS)
+			break;
+		mirror_error_clear(err);
+	}
+	return rc;
+}
