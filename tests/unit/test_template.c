@@ -1,0 +1,428 @@
+/*
+ * test_template.c: every syntax form, scopes, escaping per mode,
+ * standalone lines, errors with file:line:name, template sets.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "template.h"
+#include "xalloc.h"
+
+/* Render src (mode) with data (JSON text); return output or NULL with
+ * the error line in err. */
+static char *
+run(const char *src, enum tmpl_mode mode, const char *json, const char *raw,
+    mirror_error *err)
+{
+	json_t *data = NULL;
+	strbuf sb;
+	tmpl *t;
+	char *r = NULL;
+
+	if (json != NULL) {
+		data = json_loads(json, 0, NULL);
+		assert_non_null(data);
+	}
+	if (tmpl_parse(&t, "page.md", src, strlen(src), mode, err) < 0) {
+		assert_null(t);
+		json_decref(data);
+		return NULL;
+	}
+	strbuf_init(&sb);
+	if (tmpl_render(&sb, t, data, raw, err) == 0)
+		r = xstrdup(sb.data);
+	strbuf_free(&sb);
+	tmpl_free(t);
+	json_decref(data);
+	return r;
+}
+
+static void
+expect(const char *src, const char *json, const char *want)
+{
+	mirror_error err;
+	char *r = run(src, TMPL_MARKDOWN, json, NULL, &err);
+
+	if (r == NULL)
+		fail_msg("'%s': %s", src, err.msg);
+	assert_string_equal(r, want);
+	free(r);
+}
+
+static void
+expect_err(const char *src, enum tmpl_mode mode, const char *json,
+    const char *msg)
+{
+	mirror_error err;
+	char *r;
+
+	memset(&err, 0, sizeof(err));
+	r = run(src, mode, json, "<p>x</p>", &err);
+	if (r != NULL)
+		fail_msg("'%s' rendered '%s', expected error %s", src, r, msg);
+	assert_int_equal(err.status, MIRROR_EINPUT);
+	if (strcmp(err.msg, msg) != 0)
+		fail_msg("'%s': error '%s', expected '%s'", src, err.msg, msg);
+}
+
+/* 1: placeholders, dotted paths, value types. */
+static void
+test_values(void **state)
+{
+	(void)state;
+	expect("Hello {{name}}!", "{\"name\":\"Ada\"}", "Hello Ada!");
+	expect("{{ p.name }}/{{p.n}}", "{\"p\":{\"name\":\"x\",\"n\":42}}",
+	    "x/42");
+	expect("{{a}} {{b}} {{c}} {{d}}|", "{\"a\":true,\"b\":false,"
+	    "\"c\":null,\"d\":1.5}", "true false  1\\.5|");
+	expect("no tags at all\n", "{}", "no tags at all\n");
+	expect("", "{}", "");
+}
+
+/* 2: values are escaped for Markdown, or for HTML in HTML mode. */
+static void
+test_escaping(void **state)
+{
+	mirror_error err;
+	char *r;
+
+	(void)state;
+	expect("- {{v}}", "{\"v\":\"<b>*x*</b> [a](b)\"}",
+	    "- \\<b\\>\\*x\\*\\<\\/b\\> \\[a\\]\\(b\\)");
+	r = run("<p title=\"{{v}}\">{{v}}</p>", TMPL_HTML,
+	    "{\"v\":\"<\\\"'&>\"}", "", &err);
+	assert_non_null(r);
+	assert_string_equal(r, "<p title=\"&lt;&quot;&#39;&amp;&gt;\">"
+	    "&lt;&quot;&#39;&amp;&gt;</p>");
+	free(r);
+}
+
+/* 3: filters url, id, slug. */
+static void
+test_filters(void **state)
+{
+	(void)state;
+	expect("[x](projects/{{p|url}}/index.md)", "{\"p\":\"a b/../c\"}",
+	    "[x](projects/a%20b%2F..%2Fc/index.md)");
+	expect("<a id=\"state-{{s|id}}\"></a>", "{\"s\":\"s-1\"}",
+	    "<a id=\"state-s-1\"></a>");
+	expect("{{p|slug}} {{q|slug}}", "{\"p\":\"p05\",\"q\":\"A b\"}",
+	    "p05 a-b--fa95b919");
+	expect_err("{{s|id}}", TMPL_MARKDOWN, "{\"s\":\"a\\\"><script>\"}",
+	    "page.md:1: not an id ([a-z0-9-]+): 's'");
+	expect_err("{{s|id}}", TMPL_MARKDOWN, "{\"s\":\"\"}",
+	    "page.md:1: not an id ([a-z0-9-]+): 's'");
+	expect_err("{{s|id}}", TMPL_MARKDOWN, "{\"s\":5}",
+	    "page.md:1: not an id ([a-z0-9-]+): 's'");
+	expect_err("\n{{s|bold}}", TMPL_MARKDOWN, "{\"s\":1}",
+	    "page.md:2: unknown filter 'bold'");
+}
+
+/* 4: #each with ., @index, @number, @first, @last, else; scopes. */
+static void
+test_each(void **state)
+{
+	(void)state;
+	expect("{{#each xs}}{{@index}}{{@number}}{{.}}{{#unless @last}},"
+	    "{{/unless}}{{/each}}", "{\"xs\":[\"a\",\"b\",\"c\"]}",
+	    "01a,12b,23c");
+	expect("{{#each xs}}{{#if @first}}[{{/if}}{{n}}{{/each}}",
+	    "{\"xs\":[{\"n\":1},{\"n\":2}]}", "[12");
+	expect("{{#each xs}}x{{else}}none{{/each}}", "{\"xs\":[]}", "none");
+	expect("{{#each xs}}x{{else}}none{{/each}}", "{\"xs\":null}", "none");
+	/* Inner names shadow outer ones; outer ones stay visible. */
+	expect("{{#each ps}}{{name}}:{{#each cs}}{{name}}-{{title}};"
+	    "{{/each}}{{/each}}", "{\"title\":\"T\",\"ps\":[{\"name\":\"p\","
+	    "\"cs\":[{\"name\":\"c1\"},{\"name\":\"c2\",\"title\":\"own\"}]}]}",
+	    "p:c1-T;c2-own;");
+	/* @index in a nested loop's else refers to the outer loop. */
+	expect("{{#each a}}{{#each b}}x{{else}}{{@index}}{{/each}}{{/each}}",
+	    "{\"a\":[{\"b\":[]},{\"b\":[]}]}", "01");
+	expect_err("{{#each o}}x{{/each}}", TMPL_MARKDOWN, "{\"o\":{}}",
+	    "page.md:1: #each needs a list: 'o'");
+}
+
+/* 5: truthiness of #if / #unless, with else. */
+static void
+test_if(void **state)
+{
+	static const char *const falsy[] = {
+		"null", "false", "0", "0.0", "\"\"", "[]", "{}"
+	};
+	static const char *const truthy[] = {
+		"true", "1", "-1", "0.5", "\"0\"", "[0]", "{\"a\":null}"
+	};
+	char json[64];
+
+	(void)state;
+	for (size_t i = 0; i < 7; i++) {
+		snprintf(json, sizeof(json), "{\"v\":%s}", falsy[i]);
+		expect("{{#if v}}y{{else}}n{{/if}}", json, "n");
+		expect("{{#unless v}}y{{else}}n{{/unless}}", json, "y");
+		snprintf(json, sizeof(json), "{\"v\":%s}", truthy[i]);
+		expect("{{#if v}}y{{else}}n{{/if}}", json, "y");
+		expect("{{#unless v}}y{{/unless}}", json, "");
+	}
+}
+
+/* 6: comments and standalone lines leave no blank lines. */
+static void
+test_standalone(void **state)
+{
+	(void)state;
+	expect("# T\n{{! a comment\n   on two lines }}\n\n{{#each xs}}\n"
+	    "- {{.}}\n{{/each}}\n\nend\n", "{\"xs\":[\"a\",\"b\"]}",
+	    "# T\n\n- a\n- b\n\nend\n");
+	expect("  {{#if v}}  \nyes\n  {{else}}\nno\n\t{{/if}}\n", "{\"v\":1}",
+	    "yes\n");
+	/* Not standalone: text or another tag on the line. */
+	expect("a {{#if v}}b{{/if}}\n", "{\"v\":1}", "a b\n");
+	expect("{{#if v}}{{x}}{{/if}}\n", "{\"v\":1,\"x\":\"X\"}", "X\n");
+	/* A placeholder alone on a line is never standalone. */
+	expect("{{x}}\n", "{\"x\":\"\"}", "\n");
+	/* Last line without a newline. */
+	expect("a\n{{#if v}}\nb\n{{/if}}", "{\"v\":1}", "a\nb\n");
+}
+
+/* 7: parse errors name file, line and what. */
+static void
+test_parse_errors(void **state)
+{
+	(void)state;
+	expect_err("a\nb {{#loop x}}", TMPL_MARKDOWN, "{}",
+	    "page.md:2: unknown block tag '#loop x'");
+	expect_err("{{#if a}}\n{{/each}}", TMPL_MARKDOWN, "{}",
+	    "page.md:2: closes #if opened at line 1, not '/each'");
+	expect_err("\n\n{{#each a}}x", TMPL_MARKDOWN, "{}",
+	    "page.md:3: #each never closed: 'a'");
+	expect_err("{{/if}}", TMPL_MARKDOWN, "{}",
+	    "page.md:1: closing tag without an open block: '/if'");
+	expect_err("x {{name", TMPL_MARKDOWN, "{}",
+	    "page.md:1: unterminated tag '{{'");
+	expect_err("{{{content}}}", TMPL_MARKDOWN, "{}",
+	    "page.md:1: raw slot not allowed in a Markdown template: "
+	    "'content'");
+	expect_err("{{{title}}}", TMPL_HTML, "{}",
+	    "page.md:1: unknown raw slot (only {{{content}}} exists): 'title'");
+	expect_err("{{@index}}", TMPL_MARKDOWN, "{}",
+	    "page.md:1: only valid inside #each: '@index'");
+	expect_err("{{a..b}}", TMPL_MARKDOWN, "{}",
+	    "page.md:1: bad placeholder name 'a..b'");
+	expect_err("{{#if}}{{/if}}", TMPL_MARKDOWN, "{}",
+	    "page.md:1: block tag needs a name: 'if'");
+	expect_err("{{else}}", TMPL_MARKDOWN, "{}",
+	    "page.md:1: else outside a block: 'else'");
+	expect_err("{{#if a}}{{else}}{{else}}{{/if}}", TMPL_MARKDOWN, "{}",
+	    "page.md:1: second else in a block: 'else'");
+	expect_err("{{}}", TMPL_MARKDOWN, "{}", "page.md:1: empty tag '{{}}'");
+}
+
+/* 8: render errors: unknown names (also in #if), wrong types. */
+static void
+test_render_errors(void **state)
+{
+	(void)state;
+	expect_err("ok\n\n{{missing}}", TMPL_MARKDOWN, "{\"x\":1}",
+	    "page.md:3: unknown placeholder 'missing'");
+	expect_err("{{#if nope}}x{{/if}}", TMPL_MARKDOWN, "{}",
+	    "page.md:1: unknown placeholder 'nope'");
+	expect_err("{{p.nope}}", TMPL_MARKDOWN, "{\"p\":{\"a\":1}}",
+	    "page.md:1: unknown placeholder 'p.nope'");
+	expect_err("{{p}}", TMPL_MARKDOWN, "{\"p\":{\"a\":1}}",
+	    "page.md:1: an object where a value is needed: 'p'");
+	expect_err("{{#each xs}}{{.}}{{/each}}", TMPL_MARKDOWN,
+	    "{\"xs\":[[1]]}", "page.md:1: a list where a value is needed: '.'");
+}
+
+/* 9: the raw slot takes the caller's HTML unescaped, only in HTML. */
+static void
+test_raw(void **state)
+{
+	mirror_error err;
+	tmpl *t;
+	strbuf sb;
+	const char *src = "<title>{{t}}</title><main>{{{ content }}}</main>";
+	json_t *data;
+
+	(void)state;
+	assert_int_equal(tmpl_parse(&t, "layout.html", src, strlen(src),
+	    TMPL_HTML, &err), 0);
+	assert_int_equal(tmpl_has_raw(t), 1);
+	assert_string_equal(tmpl_name(t), "layout.html");
+	strbuf_init(&sb);
+	data = json_pack("{s:s,s:s}", "t", "<x>", "content", "<b>no</b>");
+	assert_int_equal(tmpl_render(&sb, t, data, "<p>body</p>", &err), 0);
+	json_decref(data);
+	assert_string_equal(sb.data, "<title>&lt;x&gt;</title><main><p>body</p>"
+	    "</main>");
+	strbuf_reset(&sb);
+	/* A content key in the data never fills the raw slot. */
+	assert_int_equal(tmpl_render(&sb, t, NULL, NULL, &err),
+	    -MIRROR_EINPUT);
+	assert_string_equal(err.msg, "layout.html:1: unknown placeholder 't'");
+	strbuf_free(&sb);
+	tmpl_free(t);
+}
+
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* 10: a set takes user files first and falls back per file. */
+static void
+test_set(void **state)
+{
+	char base[] = "/tmp/mirror-tmpl.XXXXXX", user[64], def[64], p[128];
+	mirror_error err;
+	const tmpl *a, *b, *a2;
+	tmpl_set *set;
+	json_t *data;
+	strbuf sb;
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	snprintf(user, sizeof(user), "%s/user", base);
+	snprintf(def, sizeof(def), "%s/def", base);
+	assert_int_equal(mkdir(user, 0755), 0);
+	assert_int_equal(mkdir(def, 0755), 0);
+	snprintf(p, sizeof(p), "%s/a.md", def);
+	write_file(p, "default a {{x}}\n");
+	snprintf(p, sizeof(p), "%s/b.md", def);
+	write_file(p, "default b\n");
+	snprintf(p, sizeof(p), "%s/a.md", user);
+	write_file(p, "user a {{x}}\n");
+	snprintf(p, sizeof(p), "%s/bad.md", user);
+	write_file(p, "line\n{{#wat}}\n");
+
+	assert_int_equal(tmpl_set_open(&set, user, def, &err), 0);
+	assert_int_equal(tmpl_set_get(&a, set, "a.md", &err), 0);
+	assert_int_equal(tmpl_set_get(&b, set, "b.md", &err), 0);
+	assert_int_equal(tmpl_set_get(&a2, set, "a.md", &err), 0);
+	assert_ptr_equal(a, a2);   /* parsed once */
+	strbuf_init(&sb);
+	data = json_pack("{s:s}", "x", "*");
+	assert_int_equal(tmpl_render(&sb, a, data, NULL, &err), 0);
+	json_decref(data);
+	assert_int_equal(tmpl_render(&sb, b, NULL, NULL, &err), 0);
+	assert_string_equal(sb.data, "user a \\*\ndefault b\n");
+	strbuf_free(&sb);
+	assert_int_equal(tmpl_set_get(&a, set, "c.md", &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "template 'c.md' not found"));
+	assert_int_equal(tmpl_set_get(&a, set, "bad.md", &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "/user/bad.md:2: unknown block tag "
+	    "'#wat'"));
+	assert_int_equal(tmpl_set_get(&a, set, "../a.md", &err),
+	    -MIRROR_EINPUT);
+	tmpl_set_free(set);
+	/* No user dir: defaults only; a missing user dir is an error. */
+	assert_int_equal(tmpl_set_open(&set, NULL, def, &err), 0);
+	assert_int_equal(tmpl_set_get(&a, set, "a.md", &err), 0);
+	tmpl_set_free(set);
+	snprintf(p, sizeof(p), "%s/nope", base);
+	assert_int_equal(tmpl_set_open(&set, p, def, &err), -MIRROR_EINPUT);
+	assert_null(set);
+
+	snprintf(p, sizeof(p), "rm -rf '%s'", base);
+	assert_int_equal(system(p), 0);
+}
+
+/* 11: the repository's templates/ and themes/ parse. */
+static void
+test_shipped_parse(void **state)
+{
+	static const char *const files[] = {
+		"themes/default/layout.html", "themes/plain/layout.html",
+	};
+	const char *top = getenv("MIRROR_TOP");
+	mirror_error err;
+	char path[4096];
+	tmpl *t;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", top ? top : ".", files[i]);
+		if (tmpl_load(&t, path, TMPL_HTML, &err) < 0)
+			fail_msg("%s", err.msg);
+		assert_int_equal(tmpl_has_raw(t), 1);
+		tmpl_free(t);
+	}
+}
+
+/* 12: rendering time is linear in the output. */
+static void
+test_linear(void **state)
+{
+	const char *src = "{{#each xs}}\n- <a id=\"e-{{id|id}}\"></a> {{v}}\n"
+	    "{{/each}}\n";
+	mirror_error err;
+	double t[2];
+	tmpl *tp;
+
+	(void)state;
+	assert_int_equal(tmpl_parse(&tp, "l.md", src, strlen(src),
+	    TMPL_MARKDOWN, &err), 0);
+	for (int k = 0; k < 2; k++) {
+		size_t n = k == 0 ? 2000 : 20000;
+		json_t *xs = json_array(), *data;
+		struct timespec a, b;
+		strbuf sb;
+
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(xs, json_pack("{s:s,s:s}", "id",
+			    "x-1", "v", "value with *stars* and |pipes|"));
+		data = json_pack("{s:o}", "xs", xs);
+		strbuf_init(&sb);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		assert_int_equal(tmpl_render(&sb, tp, data, NULL, &err), 0);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t[k] = (double)(b.tv_sec - a.tv_sec) +
+		    (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		assert_int_equal(sb.len, n * strlen("- <a id=\"e-x-1\"></a> value "
+		    "with \\*stars\\* and \\|pipes\\|\n"));
+		strbuf_free(&sb);
+		json_decref(data);
+	}
+	print_message("[ TIMING   ] 2000 items %.4fs, 20000 items %.4fs\n",
+	    t[0], t[1]);
+	assert_true(t[1] / (t[0] > 1e-6 ? t[0] : 1e-6) < 30.0);
+	tmpl_free(tp);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_each),
+		cmocka_unit_test(test_if),
+		cmocka_unit_test(test_standalone),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_render_errors),
+		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_shipped_parse),
+		cmocka_unit_test(test_linear),
+	};
+
+	return cmocka_run_group_tests_name("template", tests, NULL, NULL);
+}
