@@ -1,0 +1,188 @@
+/*
+ * test_markdown.c: safe mode, twin links, fact ids, disputed markers.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "markdown.h"
+#include "xalloc.h"
+
+static char *
+html(const char *md)
+{
+	mirror_error err;
+	strbuf sb;
+	char *r;
+
+	strbuf_init(&sb);
+	if (markdown_to_html(&sb, md, strlen(md), "t.md", &err) < 0)
+		fail_msg("%s", err.msg);
+	r = xstrdup(sb.data);
+	strbuf_free(&sb);
+	return r;
+}
+
+static void
+expect(const char *md, const char *want)
+{
+	char *r = html(md);
+
+	if (strcmp(r, want) != 0)
+		fail_msg("markdown '%s'\n got: %s\nwant: %s", md, r, want);
+	free(r);
+}
+
+/* 1: relative .md links point to the .html twin; others stay. */
+static void
+test_twin_links(void **state)
+{
+	(void)state;
+	expect("[a](x.md)", "<p><a href=\"x.html\">a</a></p>\n");
+	expect("[a](../../conflicts/c-1.md#m-2)",
+	    "<p><a href=\"../../conflicts/c-1.html#m-2\">a</a></p>\n");
+	expect("[a](projects/p%20q/index.md?x=1)",
+	    "<p><a href=\"projects/p%20q/index.html?x=1\">a</a></p>\n");
+	expect("[a](https://example.org/x.md)",
+	    "<p><a href=\"https://example.org/x.md\">a</a></p>\n");
+	expect("[a](/root/x.md)", "<p><a href=\"/root/x.md\">a</a></p>\n");
+	expect("[a](dir/.md)", "<p><a href=\"dir/.md\">a</a></p>\n");
+	expect("[a](x.mdx)", "<p><a href=\"x.mdx\">a</a></p>\n");
+	expect("[a](#frag)", "<p><a href=\"#frag\">a</a></p>\n");
+	expect("![i](x.md)", "<p><img src=\"x.md\" alt=\"i\" /></p>\n");
+}
+
+/* 2: list items and table rows led by an anchor get its id. */
+static void
+test_fact_ids(void **state)
+{
+	(void)state;
+	expect("- <a id=\"state-s1\"></a> key = value\n- plain\n",
+	    "<ul>\n<li id=\"state-s1\">key = value</li>\n<li>plain</li>\n"
+	    "</ul>\n");
+	/* Loose list: the id goes on the li, the paragraph stays. */
+	expect("- <a id=\"entity-e1\"></a> one\n\n- two\n",
+	    "<ul>\n<li id=\"entity-e1\">\n<p>one</p>\n</li>\n<li>\n<p>two</p>\n"
+	    "</li>\n</ul>\n");
+	expect("1. <a id=\"memory-m-1\"></a> first\n",
+	    "<ol>\n<li id=\"memory-m-1\">first</li>\n</ol>\n");
+	expect("| fact | v |\n|---|---|\n| <a id=\"entity-e2\"></a> x | y |\n",
+	    "<table>\n<thead>\n<tr>\n<th>fact</th>\n<th>v</th>\n</tr>\n</thead>"
+	    "\n<tbody>\n<tr id=\"entity-e2\">\n<td>x</td>\n<td>y</td>\n</tr>\n"
+	    "</tbody>\n</table>\n");
+	/* Nested lists: each item its own id. */
+	expect("- <a id=\"a\"></a> outer\n  - <a id=\"b\"></a> inner\n",
+	    "<ul>\n<li id=\"a\">outer\n<ul>\n<li id=\"b\">inner</li>\n</ul>\n"
+	    "</li>\n</ul>\n");
+}
+
+/* 3: anything else that looks like an anchor stays suppressed. */
+static void
+test_other_html_suppressed(void **state)
+{
+	(void)state;
+	/* Not at the start of the item. */
+	expect("- x <a id=\"s\"></a>\n",
+	    "<ul>\n<li>x <!-- raw HTML omitted --><!-- raw HTML omitted --></li>"
+	    "\n</ul>\n");
+	/* Not a list item. */
+	expect("<a id=\"s\"></a> para\n",
+	    "<p><!-- raw HTML omitted --><!-- raw HTML omitted --> para</p>\n");
+	/* An id that is not [a-z0-9-]+, or extra attributes. */
+	expect("- <a id=\"S\"></a> x\n",
+	    "<ul>\n<li><!-- raw HTML omitted --><!-- raw HTML omitted --> x</li>"
+	    "\n</ul>\n");
+	expect("- <a id=\"s\" onclick=\"x()\"></a> x\n",
+	    "<ul>\n<li><!-- raw HTML omitted --><!-- raw HTML omitted --> x</li>"
+	    "\n</ul>\n");
+	expect("- <a id=\"s\"><b></a> x\n",
+	    "<ul>\n<li><!-- raw HTML omitted --><!-- raw HTML omitted -->"
+	    "<!-- raw HTML omitted --> x</li>\n</ul>\n");
+	expect("<script>alert(1)</script>\n", "<!-- raw HTML omitted -->\n");
+	expect("[x](javascript:alert(1))", "<p><a href=\"\">x</a></p>\n");
+	expect("<div>\n- <a id=\"s\"></a> x\n</div>\n",
+	    "<!-- raw HTML omitted -->\n");
+}
+
+/* 4: the disputed marker. */
+static void
+test_disputed(void **state)
+{
+	(void)state;
+	expect("- <a id=\"state-s1\"></a> v [\xe2\x9a\xa0 disputed]"
+	    "(../../conflicts/c-1a2b.md)\n",
+	    "<ul>\n<li id=\"state-s1\">v <a class=\"disputed\" "
+	    "href=\"../../conflicts/c-1a2b.html\" aria-label=\"disputed: see "
+	    "conflict c-1a2b\">\xe2\x9a\xa0 disputed</a></li>\n</ul>\n");
+	expect("[\xe2\x9a\xa0 disputed](conflicts/c-9.md)",
+	    "<p><a class=\"disputed\" href=\"conflicts/c-9.html\" "
+	    "aria-label=\"disputed: see conflict c-9\">\xe2\x9a\xa0 disputed</a>"
+	    "</p>\n");
+	/* Other text, other directory, bad id, fragment: a plain link. */
+	expect("[disputed](conflicts/c-9.md)",
+	    "<p><a href=\"conflicts/c-9.html\">disputed</a></p>\n");
+	expect("[\xe2\x9a\xa0 disputed](other/c-9.md)",
+	    "<p><a href=\"other/c-9.html\">\xe2\x9a\xa0 disputed</a></p>\n");
+	expect("[\xe2\x9a\xa0 disputed](conflicts/C_9.md)",
+	    "<p><a href=\"conflicts/C_9.html\">\xe2\x9a\xa0 disputed</a></p>\n");
+	expect("[\xe2\x9a\xa0 disputed](conflicts/c-9.md#x)",
+	    "<p><a href=\"conflicts/c-9.html#x\">\xe2\x9a\xa0 disputed</a></p>\n");
+	expect("[\xe2\x9a\xa0 *disputed*](conflicts/c-9.md)",
+	    "<p><a href=\"conflicts/c-9.html\">\xe2\x9a\xa0 <em>disputed</em>"
+	    "</a></p>\n");
+}
+
+/* 5: the extensions are on (tables, strikethrough, autolinks) and
+ * tagfilter is too. */
+static void
+test_extensions(void **state)
+{
+	char *r;
+
+	(void)state;
+	expect("~~x~~", "<p><del>x</del></p>\n");
+	expect("see https://example.org",
+	    "<p>see <a href=\"https://example.org\">https://example.org</a></p>"
+	    "\n");
+	r = html("| a |\n|---|\n| b |\n");
+	assert_non_null(strstr(r, "<table>"));
+	free(r);
+}
+
+/* 6: the same input gives the same bytes; empty input is empty. */
+static void
+test_deterministic(void **state)
+{
+	const char *md = "# T\n\n- <a id=\"s\"></a> x [\xe2\x9a\xa0 disputed]"
+	    "(conflicts/c.md)\n\n| <a id=\"r\"></a> a |\n|---|\n";
+	char *a, *b;
+
+	(void)state;
+	a = html(md);
+	b = html(md);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	expect("", "");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_twin_links),
+		cmocka_unit_test(test_fact_ids),
+		cmocka_unit_test(test_other_html_suppressed),
+		cmocka_unit_test(test_disputed),
+		cmocka_unit_test(test_extensions),
+		cmocka_unit_test(test_deterministic),
+	};
+
+	return cmocka_run_group_tests_name("markdown", tests, NULL, NULL);
+}
