@@ -1,11 +1,151 @@
 /*
- * cmd_build.c: mirror build (being built; see the open issue).
+ * cmd_build.c: mirror build --store S --out DIR [--no-sweep] [--check]
+ *     [--templates DIR] [--theme NAME] [--base-url URL] [--title T]
+ *     [--quiet]
+ *
+ * The order is the contract:
+ *   1. open and parse templates and theme, so a template that does not
+ *      parse fails before anything is written;
+ *   2. sweep (unless --no-sweep): one write transaction of its own;
+ *   3. one consistent read (store_read_begin .. store_read_end) from
+ *      which every page, the snapshot checksum and the JSON come;
+ *   4. render into gen/output's staging directory, then output_commit
+ *      swaps it in: any failure before leaves DIR as it was;
+ *   5. [history] with --repo, commit the rendered tree (gen/history.h);
+ *   6. the summary line, and exit 4 under --check with open conflicts.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "clock.h"
+#include "facts.h"
+#include "hash.h"
+#include "output.h"
+#include "site.h"
+#include "store.h"
+#include "sweep.h"
+
+#define DEFAULT_TITLE "Human Mirror"
+
+/* Every template a build renders, parsed before anything is written. */
+static const char *const page_templates[] = { "index.md", "project.md",
+    "decisions.md", "subsystem.md", "conflicts.md", "conflict.md",
+    "404.md" };
+
+/*
+ * Steps 1 and 2: open templates and theme (parse errors stop the build
+ * before the sweep touches the store), then open the store, sweeping
+ * first unless --no-sweep. The sweep's connection is then used for the
+ * read, so a store that is read-only fails here only when a sweep needs
+ * to write.
+ */
+static int
+build_open(struct site *s, struct sweep_run *run, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	const tmpl *t;
+	int rc;
+
+	rc = tmpl_set_open(&s->tmpl, o->templates, NULL, err);
+	for (size_t i = 0; rc == 0 &&
+	    i < sizeof(page_templates) / sizeof(*page_templates); i++)
+		rc = tmpl_set_get(&t, s->tmpl, page_templates[i], err);
+	if (rc == 0)
+		rc = theme_open(&s->th, o->theme, err);
+	if (rc < 0)
+		return rc;
+	if (o->no_sweep)
+		return store_open(&s->st, o->store, STORE_READ, err);
+	rc = store_open(&s->st, o->store, STORE_WRITE, err);
+	if (rc == 0)
+		rc = sweep_run(run, s->st, s->now, err);
+	return rc;
+}
+
+/* Step 3: what every page needs, read inside the consistent read. */
+static int
+build_read(struct site *s, mirror_error *err)
+{
+	uint64_t sum;
+	int rc;
+
+	rc = facts_checksum(&sum, s->st, err);
+	if (rc < 0)
+		return rc;
+	hash_hex(s->snapshot, sum);
+	rc = facts_projects(&s->projects, &s->n_projects, s->st, err);
+	if (rc < 0)
+		return rc;
+	s->pslug = calloc(s->n_projects + 1, sizeof(*s->pslug));
+	if (s->pslug == NULL)
+		return mirror_fail(err, MIRROR_EIO, "out of memory");
+	for (size_t i = 0; i < s->n_projects; i++)
+		slug_make(s->pslug[i], s->projects[i].id);
+	return site_conflicts_load(s, err);
+}
+
+static int
+build_usage(const struct mirror_opts *o, mirror_error *err)
+{
+	int rc;
+
+	if ((rc = cli_need_store(o, err)) < 0 ||
+	    (rc = cli_max_args(o, 0, err)) < 0)
+		return rc;
+	if (o->out == NULL || o->out[0] == '\0')
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --out DIR is "
+		    "required (or 'out' in the config file)");
+	return 0;
+}
 
 int
 cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
-	return mirror_fail(err, MIRROR_EUSAGE, "%s: not implemented yet",
-	    o->command);
+	struct site s;
+	struct sweep_run run;
+	int rc, reading = 0;
+
+	memset(&s, 0, sizeof(s));
+	memset(&run, 0, sizeof(run));
+	s.title = o->title != NULL && o->title[0] != '\0' ? o->title :
+	    DEFAULT_TITLE;
+	s.base_url = o->base_url;
+	if ((rc = build_usage(o, err)) < 0 ||
+	    (rc = mirror_clock(&s.now, err)) < 0)
+		return rc;
+	rc = build_open(&s, &run, o, err);
+	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
+		reading = 1;
+	if (rc == 0)
+		rc = build_read(&s, err);
+	if (rc == 0)
+		rc = output_begin(&s.out, o->out, err);
+	if (rc == 0)
+		rc = site_render(&s, err);
+	if (reading)
+		store_read_end(s.st);
+	if (rc == 0)
+		rc = output_commit(s.out, err);
+	/* Step 5, history: with --repo, commit output_dir(s.out) to
+	 * o->branch here (gen/history.h), with s.snapshot as the store
+	 * checksum trailer and run.id (empty under --no-sweep) as the sweep
+	 * run trailer. */
+	if (rc == 0 && !o->quiet)
+		printf("built %s: %zu pages, %zu files written, %zu reused; "
+		    "%lld open conflicts; store snapshot %s\n", o->out,
+		    s.pages, output_written(s.out), output_reused(s.out),
+		    s.open_conflicts, s.snapshot);
+	if (rc == 0 && o->check && s.open_conflicts > 0)
+		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
+		    "conflicts (--check)", s.open_conflicts);
+	output_free(s.out);
+	site_conflicts_free(&s);
+	facts_projects_free(s.projects, s.n_projects);
+	free(s.pslug);
+	store_close(s.st);
+	theme_free(s.th);
+	tmpl_set_free(s.tmpl);
+	return rc;
 }

@@ -164,9 +164,16 @@ site_project_index(const struct site *s, const char *id)
 json_t *
 site_date(const char *ts)
 {
+	size_t n;
+
 	if (ts == NULL)
 		return json_null();
-	return json_stringn(ts, strnlen(ts, 10));
+	/* A store timestamp's date; anything else is cut at a character
+	 * boundary, never inside a UTF-8 sequence. */
+	n = strnlen(ts, 10);
+	while (n > 0 && ts[n] != '\0' && ((unsigned char)ts[n] & 0xc0) == 0x80)
+		n--;
+	return json_stringn(ts, n);
 }
 
 /* "<layer>-<slug of id>": the element id of a fact. */

@@ -1,0 +1,152 @@
+#!/bin/sh
+# Store text is inert (SPEC 5): every string of the hostile corpus
+# (tests/data/hostile/*.txt) goes into every text field of every layer,
+# of the project row and of a recorded open conflict, and the site must
+# show it as text in both twins: no script, image, iframe, table,
+# emphasis, heading, list, link or forged fact id / disputed marker, and
+# the build stays fast. Invalid UTF-8 is bad input (exit 2).
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+corpus="$MIRROR_TOP/tests/data/hostile"
+linkcheck="$MIRROR_TOP/tests/tools/linkcheck.py"
+export SOURCE_DATE_EPOCH=1700000000
+
+new_store h.db || exit 1
+# One project per corpus file; the file's text in every field. Row ids are
+# plain (h01-s ...) so the expected markers and anchors are known.
+python3 - "$corpus" h.sql <<'EOF' || exit 1
+import glob, json, os, sys
+corpus, out = sys.argv[1], sys.argv[2]
+def q(s): return "'" + s.replace("'", "''") + "'"
+rows = []
+for path in sorted(glob.glob(os.path.join(corpus, "*.txt"))):
+    name = os.path.basename(path)[:2]
+    if name == "31":            # invalid UTF-8: its own case below
+        continue
+    t = open(path, encoding="utf-8").read()
+    p = "h" + name
+    props = json.dumps({"target": t, "field": t, "value": t, "unit": t,
+                        "subsystem": t, "material": t})
+    rows += [
+      f"INSERT INTO projects VALUES({q(p)}, {q(t)}, {q(json.dumps([t]))}, {q(t)}, '2024-01-01');",
+      f"INSERT INTO project_state(id, project, category, key, value, source, created_at, updated_at) VALUES({q(p+'-s')}, {q(p)}, 'decision', {q(t)}, {q(t)}, {q(t)}, {q(t)}, {q(t)});",
+      f"INSERT INTO project_state(id, project, category, key, value, source) VALUES({q(p+'-s2')}, {q(p)}, {q(t)}, {q(t)}, {q(t)}, {q(t)});",
+      f"INSERT INTO entities(id, entity_type, name, project, description, properties, source_refs) VALUES({q(p+'-e')}, 'decision', {q(t)}, {q(p)}, {q(t)}, {q(props)}, {q(json.dumps([t]))});",
+      f"INSERT INTO entities(id, entity_type, name, project, description, properties) VALUES({q(p+'-sub')}, 'subsystem', {q(t)}, {q(p)}, {q(t)}, {q(props)});",
+      f"INSERT INTO entities(id, entity_type, name, project, description, properties) VALUES({q(p+'-x')}, {q(t)}, {q(t)}, {q(p)}, {q(t)}, {q(props)});",
+      f"INSERT INTO memories(id, memory_type, content, project, domain_tags) VALUES({q(p+'-m')}, 'knowledge', {q(t)}, {q(p)}, {q(json.dumps([t]))});",
+      f"INSERT INTO conflicts(id, slot_kind, slot_key, project, status) VALUES({q(p+'-c')}, 'cross_layer', {q(json.dumps([p, t]))}, {q(p)}, 'open');",
+      f"INSERT INTO conflict_members VALUES({q(p+'-c')}, 'project_state', {q(p+'-s')}, 3, {q(t)}, NULL);",
+      f"INSERT INTO conflict_members VALUES({q(p+'-c')}, 'entity', {q(p+'-e')}, 2, {q(t)}, {q(p+'-s')});",
+      f"INSERT INTO conflicts(id, slot_kind, slot_key, project, status, resolved_at, resolution, resolved_by) VALUES({q(p+'-d')}, 'memory_slot', {q(json.dumps([t]))}, {q(p)}, 'dismissed', '2024-01-02 00:00:00', {q(t)}, {q(t)});",
+    ]
+open(out, "w", encoding="utf-8").write("\n".join(rows) + "\n")
+EOF
+sqlite3 -bail h.db < h.sql || exit 1
+n=$(sqlite3 h.db 'SELECT count(*) FROM projects')
+
+start=$(date +%s)
+mirror build --store h.db --out site --no-sweep
+took=$(( $(date +%s) - start ))
+expect_status "the hostile store builds" 0
+expect "the hostile build is fast ($took s for $n projects)" test "$took" -le 20
+
+# Checks on every page, both twins, in one Python pass that names what
+# it found where.
+cat > check.py <<'EOF'
+import glob, html.parser, os, re, sys
+site = sys.argv[1]
+bad = []
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags = []
+        self.attrs = []
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs += attrs
+allowed = {"html", "head", "body", "meta", "title", "link", "header", "nav",
+           "main", "footer", "a", "p", "ul", "li", "strong", "em", "h1",
+           "h2", "h3", "hr", "span", "div", "small"}
+for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
+    text = open(path, encoding="utf-8").read()
+    p = P(); p.feed(text)
+    rel = os.path.relpath(path, site)
+    for t in set(p.tags) - allowed:
+        bad.append(f"{rel}: element <{t}>")
+    for k, v in p.attrs:
+        if k.startswith("on") or (v and re.match(r"\s*(javascript|data|vbscript):", v, re.I)):
+            bad.append(f"{rel}: attribute {k}={v!r}")
+        if k in ("href", "src") and v and re.match(r"[a-z]+:|//", v, re.I):
+            bad.append(f"{rel}: link leaves the site: {v}")
+    body = text.split("<main", 1)[-1]
+    # The templates' own emphasis is the status word; any other <em> came
+    # from store text.
+    body = re.sub(r"<em>(active|superseded|candidate|invalid)</em>", "", body)
+    if re.search(r"<em>|<del>|<blockquote|<table|<img|<code|<pre|<ol", body):
+        bad.append(f"{rel}: store text became markup")
+    if body.count("<h1") > 1:
+        bad.append(f"{rel}: a second h1")
+    ids = re.findall(r'<li id="([^"]*)"', text)
+    for i in ids:
+        if not re.fullmatch(r"(state|entity|memory|member-(state|entity|memory))-h\d\d-[a-z0-9]+", i):
+            bad.append(f"{rel}: unexpected fact id {i}")
+    for m in re.finditer(r'<a class="disputed" href="([^"]*)"', text):
+        if not re.search(r"conflicts/h\d\d-c\.html$", m.group(1)):
+            bad.append(f"{rel}: forged marker to {m.group(1)}")
+for path in glob.glob(os.path.join(site, "**", "*.md"), recursive=True):
+    rel = os.path.relpath(path, site)
+    for line in open(path, encoding="utf-8"):
+        rest = re.sub(r'^(\s*- )?<a id="[a-z0-9-]+"></a>', "", line)
+        if re.search(r"(?<!\\)<", rest):
+            bad.append(f"{rel}: raw '<' in {line[:80]!r}")
+            break
+for b in bad[:20]:
+    print(b)
+sys.exit(1 if bad else 0)
+EOF
+expect "every store string stays text in every HTML and Markdown page" python3 check.py site
+expect "no link leaves the site and every link resolves" python3 "$linkcheck" site
+expect "a genuine marker still renders for each open conflict" sh -c "
+    test \$(grep -l 'class=\"disputed\"' site/projects/*/index.html | wc -l) -eq $n"
+expect "the script text is shown, escaped, in the HTML" \
+    grep -q '&lt;script&gt;alert(&quot;xss&quot;)&lt;/script&gt;' site/projects/h01/index.html
+expect "the script text is shown, escaped, in the Markdown" \
+    grep -Fq '\<script\>alert\(\"xss\"\)\<\/script\>' site/projects/h01/index.md
+expect "the forged anchor is text, not an id" sh -c "
+    ! grep -q 'id=\"state-s1\"' site/projects/h21/index.html &&
+    grep -q '&lt;a id=&quot;state-s1&quot;&gt;' site/projects/h21/index.html"
+expect "JSON files carry the raw text, valid JSON" sh -c "
+    jq -e '.project.name | startswith(\"<script>\")' site/api/projects/h01.json >/dev/null"
+expect "the Atom feed stays well-formed" python3 -c "
+import xml.etree.ElementTree as E; E.parse('site/feed.xml')"
+expect "sitemap.xml stays well-formed" python3 -c "
+import xml.etree.ElementTree as E; E.parse('site/sitemap.xml')"
+mirror build --store h.db --out again --no-sweep
+expect "the hostile site is deterministic" diff -r site again
+
+# The sweep runs over the same text without trouble.
+cp h.db swept.db
+mirror build --store swept.db --out swept
+expect_status "the sweep and build run on hostile text" 0
+
+# --- invalid UTF-8 and invalid JSON are bad input, named -------------------
+new_store u.db || exit 1
+sqlite3 u.db "INSERT INTO memories(id, memory_type, content) VALUES('bad-utf8', 'knowledge', CAST(readfile('$corpus/31-invalid-utf8.txt') AS TEXT));"
+mirror build --store u.db --out usite --no-sweep
+expect_error "invalid UTF-8 names table, row and column" 2 "memories row 'bad-utf8': content is not valid UTF-8"
+expect "and writes nothing" test ! -e usite
+new_store j.db || exit 1
+sqlite3 j.db "INSERT INTO entities(id, entity_type, name, project, properties) VALUES('e-json', 'component', 'x', 'p', '{\"a\":');"
+mirror build --store j.db --out jsite --no-sweep
+expect_error "invalid JSON in properties names table and row" 2 "entities row 'e-json': properties is not valid JSON"
+new_store k.db || exit 1
+sqlite3 k.db "INSERT INTO entities(id, entity_type, name, project, properties) VALUES('e-arr', 'component', 'x', 'p', '[1]');"
+mirror build --store k.db --out ksite --no-sweep
+expect_error "properties that are not an object are bad input" 2 "entities row 'e-arr': properties is not a JSON object"
+new_store big.db || exit 1
+python3 -c "print(\"INSERT INTO project_state(id, project, category, key, value) VALUES('big', 'p', 'fact', 'k', '\" + 'x' * 3000000 + \"');\")" | sqlite3 big.db
+mirror build --store big.db --out bigsite --no-sweep
+expect_status "a value megabytes long builds" 0
+expect "and is cut on the page, with how much was cut" \
+    grep -q 'bytes more' bigsite/projects/p/index.md
+expect "the page stays small" test "$(wc -c < bigsite/projects/p/index.html)" -lt 100000
