@@ -362,6 +362,7 @@ INSERT INTO entities(id, entity_type, name, project, description, properties, st
  ('p05-art-layout', 'artifact', 'Bench layout drawing rev D', 'p05-interferometer', 'Top view with beam paths.', '{"path":"drawings/p05-bench-revD.pdf"}', 'active', 1.0, '[]', '2025-07-14 10:00:00', '2025-07-14 10:00:00'),
  ('p05-art-repeat-report', 'artifact', 'Repeatability report 2026-01', 'p05-interferometer', 'Ten runs, enclosure closed.', '{"path":"reports/p05-repeatability-2026-01.pdf"}', 'active', 1.0, '[]', '2026-01-26 10:00:00', '2026-01-26 10:00:00'),
  ('p05-art-fea-report', 'artifact', 'Mount FEA report', 'p05-interferometer', 'Lateral pad material study, GF-PTFE against PEEK.', '{"path":"reports/p05-mount-fea.pdf"}', 'active', 1.0, '[]', '2025-10-20 10:00:00', '2025-10-20 10:00:00'),
+ ('p05-art-lab-log', 'artifact', 'Lab log 2026-02-09', 'p05-interferometer', 'Repeatability runs with two enclosure panels removed.', '{"path":"logs/p05-2026-02-09.md"}', 'active', 1.0, '[]', '2026-02-09 10:00:00', '2026-02-09 10:00:00'),
  ('p05-art-session', 'artifact', 'Working session 2026-01-19', 'p05-interferometer', 'Session notes where the PEEK proposal came up.', '{"path":"sessions/p05-2026-01-19.md"}', 'active', 1.0, '[]', '2026-01-19 15:00:00', '2026-01-19 15:00:00'),
 
  -- p06: structure ------------------------------------------------------------
@@ -677,6 +678,8 @@ INSERT INTO temp.example_edge(src, type, dst) VALUES
  ('p05-res-mode1-b', 'supports', 'p05-vc-first-mode'),
  ('p05-res-mode1-a', 'supports', 'p05-vc-first-mode'),
  ('p05-vc-repeat-pass', 'evidenced_by', 'p05-art-repeat-report'),
+ ('p05-art-lab-log', 'supports', 'p05-vc-repeat-fail'),
+ ('p05-vc-repeat-fail', 'evidenced_by', 'p05-art-lab-log'),
  -- p05 provenance and supply
  ('p05-sys-bench', 'described_by', 'p05-art-layout'),
  ('p05-am-mount', 'described_by', 'p05-art-fea-report'),

@@ -11,4 +11,8 @@ mkdir -p "$BUILD/example"
 rm -f "$db" "$db-wal" "$db-shm"
 "$BUILD/mirror" init --store "$db" --quiet
 sqlite3 -bail "$db" < site-example/example.sql
+# site-example/mirror.ini names this repository for 'mirror build';
+# history accumulates across runs, so it is created only once.
+[ -d "$BUILD/example/history.git" ] ||
+	git init --bare -q "$BUILD/example/history.git"
 "$BUILD/mirror" health --store "$db"
