@@ -101,9 +101,11 @@ reader_open(struct reader *r, mirror_store *st, mirror_error *err)
 	    -1, &r->members, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(store_db(st), "SELECT id FROM "
+		    /* Opened in the same second: insertion order decides. */
 		    "main.conflicts WHERE slot_kind = ?1 AND slot_key = ?2 "
 		    "AND id <> ?3 AND (detected_at < ?4 OR (detected_at = ?4 "
-		    "AND id < ?3)) ORDER BY detected_at DESC, id DESC",
+		    "AND rowid < (SELECT rowid FROM main.conflicts WHERE id = "
+		    "?3))) ORDER BY detected_at DESC, rowid DESC",
 		    -1, &r->earlier, NULL);
 	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc,
 	    "cannot read conflicts");

@@ -290,9 +290,14 @@ static int
 scan(struct sweep_ctx *c, enum fact_layer layer, const char *table,
     const char *sql, const int *required, mirror_error *err)
 {
-	static const char *const colname[] = { "id", "type", "project",
-	    "name", "text", "properties", "parent", "component",
-	    "valid_until" };
+	/* The store's names of columns 0..4, per layer. */
+	static const char *const colname[4][5] = {
+		[LAYER_MEMORY] = { "id", "memory_type", "project", "-",
+		    "content" },
+		[LAYER_ENTITY] = { "id", "entity_type", "project", "name",
+		    "description" },
+		[LAYER_STATE] = { "id", "category", "project", "key", "value" },
+	};
 	sqlite3_stmt *s = NULL;
 	int rc;
 
@@ -306,7 +311,7 @@ scan(struct sweep_ctx *c, enum fact_layer layer, const char *table,
 		for (const int *r = required; *r >= 0; r++)
 			if (sqlite3_column_type(s, *r) == SQLITE_NULL) {
 				rc = null_column(c, err, table, ctext(s, 0),
-				    colname[*r]);
+				    colname[layer][*r]);
 				goto out;
 			}
 		/* An expired memory takes no part (SPEC 3.1). */
