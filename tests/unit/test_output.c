@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -376,6 +377,47 @@ test_empty_dir(void **state)
 	free(s);
 }
 
+/* 9: a build killed half-way (SIGKILL, no cleanup at all) leaves DIR
+ * as it was; the next build removes its staging directory. */
+static void
+test_killed(void **state)
+{
+	const char *v1[] = { "a.md", "A\n", "d/b.md", "B\n" };
+	mirror_error err;
+	struct output *o;
+	size_t w, r;
+	int status;
+	pid_t pid;
+	char *s;
+
+	(void)state;
+	build(v1, 4, &w, &r);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (output_begin(&o, site, &err) < 0)
+			_exit(1);
+		(void)output_write(o, "a.md", "changed", 7, &err);
+		(void)output_write(o, "d/new.md", "N", 1, &err);
+		raise(SIGKILL);
+		_exit(2);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	s = read_text(site, "a.md");
+	assert_string_equal(s, "A\n");
+	free(s);
+	assert_null(read_text(site, "d/new.md"));
+	s = ls_base();
+	assert_non_null(strstr(s, ".site.mirror-stage-"));   /* left behind */
+	free(s);
+	build(v1, 4, &w, &r);
+	assert_int_equal(w, 0);
+	s = ls_base();
+	assert_string_equal(s, "site ");
+	free(s);
+}
+
 int
 main(void)
 {
@@ -389,6 +431,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);
