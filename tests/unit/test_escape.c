@@ -401,6 +401,28 @@ test_corpus_table_and_list(void **state)
 			fail_msg("%s: %d cells, %d items: %.300s", c.name[i], tds,
 			    lis, html);
 		assert_non_null(strstr(html, "<tr id=\"entity-e1\">"));
+		/* The cell holds the whole value as text: nothing split off. */
+		{
+			strbuf want, got;
+			char *cell = strstr(html, "<tr id=\"entity-e1\">\n<td>");
+			char *end;
+
+			assert_non_null(cell);
+			cell += strlen("<tr id=\"entity-e1\">\n<td>");
+			end = strstr(cell, "</td>");
+			assert_non_null(end);
+			*end = '\0';
+			strbuf_init(&want);
+			strbuf_init(&got);
+			expected_text(&want, c.text[i].data, c.text[i].len);
+			decode_entities(&got, cell);
+			if (strcmp(got.data, want.data) != 0)
+				fail_msg("%s: cell text changed:\n got %.300s\n"
+				    "want %.300s", c.name[i], got.data, want.data);
+			*end = '<';
+			strbuf_free(&want);
+			strbuf_free(&got);
+		}
 		assert_non_null(strstr(html, "<li id=\"state-s1\">"));
 		/* Exactly one link: the template's marker. */
 		p = strstr(html, "<a ");
