@@ -1,0 +1,58 @@
+/*
+ * git_message.h: the commit message of a mirror build, in words.
+ *
+ *   2 conflicts opened, 1 resolved; 7 pages changed, 1 added
+ *
+ *   Pages added:
+ *     projects/p06/index
+ *   Pages changed:
+ *     conflicts/index
+ *     ...
+ *
+ *   Mirror-Sweep-Run: 20240101T000000-1a2b
+ *   Mirror-Store-Checksum: 9f86d081884c7d65
+ *
+ * A page is X.md and X.html together (or either alone, as 404.html):
+ * it counts once. A page is "added" when every changed twin is new,
+ * "removed" when every changed twin is gone, else "changed". Other
+ * files (JSON, sitemap, assets) are named in the subject only when no
+ * page changed. The last paragraph holds only git trailers, so
+ * 'git interpret-trailers --parse' reads them.
+ */
+#ifndef MIRROR_GIT_MESSAGE_H
+#define MIRROR_GIT_MESSAGE_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "strbuf.h"
+
+/* Pages listed in the body at most; the rest is "... and N more". */
+#define MGIT_MESSAGE_LIST_MAX 50
+
+enum mgit_change_kind { MGIT_ADDED = 'A', MGIT_CHANGED = 'M',
+    MGIT_REMOVED = 'D' };
+
+struct mgit_change {
+	const char *path;      /* '/'-separated, relative to the site */
+	int kind;              /* enum mgit_change_kind */
+};
+
+struct mgit_counts {
+	size_t pages_added, pages_changed, pages_removed;
+	size_t files_changed;  /* every changed path, pages included */
+};
+
+/*
+ * Append the message for the n changes (any order) to out and fill
+ * *counts. changes (what changed in the facts, in words) may be NULL or
+ * empty; run_id and checksum become trailers when not NULL or empty.
+ * Control characters in changes and paths are shown as spaces and '?'.
+ * Returns 0, or -MIRROR_EINPUT when a trailer value is not one plain
+ * line (it could forge other trailers).
+ */
+int mgit_message(strbuf *out, struct mgit_counts *counts,
+    const struct mgit_change *ch, size_t n, const char *changes,
+    const char *run_id, const char *checksum, mirror_error *err);
+
+#endif

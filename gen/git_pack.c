@@ -1,0 +1,342 @@
+/*
+ * git_pack.c: pack (v2) and index (v2) writer, without deltas.
+ *
+ * Pack: "PACK", version 2, object count (all big-endian 32-bit), then
+ * per object a type-and-size header (4 bits of size, then 7 per byte)
+ * and the zlib stream of its content; last the SHA-1 of all before.
+ * Index: magic, version 2, a 256-entry fan-out of counts by first byte,
+ * the sorted ids, their CRC-32s, their 31-bit offsets (with a table of
+ * 64-bit ones for packs past 2 GiB), the pack's SHA-1, its own SHA-1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "git_pack.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+static void
+put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+/* Write to the pack and hash what was written. */
+static int
+pack_out(struct mgit_pack *pk, const void *p, size_t n)
+{
+	if (fwrite(p, 1, n, pk->fp) != n)
+		return -1;
+	mgit_sha1_update(&pk->sha, p, n);
+	pk->offset += n;
+	return 0;
+}
+
+/* A temporary file in dir, opened for writing. Caller frees *path. */
+static FILE *
+tmp_file(char **path, const char *dir, const char *stem)
+{
+	strbuf sb;
+	FILE *fp;
+	int fd;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s/%s_XXXXXX", dir, stem);
+	*path = strbuf_detach(&sb);
+	strbuf_free(&sb);
+	fd = mkstemp(*path);
+	if (fd < 0) {
+		free(*path);
+		*path = NULL;
+		return NULL;
+	}
+	fp = fdopen(fd, "wb");
+	if (fp == NULL) {
+		int saved = errno;
+
+		close(fd);
+		unlink(*path);
+		free(*path);
+		*path = NULL;
+		errno = saved;
+	}
+	return fp;
+}
+
+/* Flush, sync and close fp, read-only like every git pack file. */
+static int
+close_synced(FILE *fp)
+{
+	int rc = 0;
+
+	if (fflush(fp) != 0 || fchmod(fileno(fp), 0444) != 0 ||
+	    fsync(fileno(fp)) != 0)
+		rc = -1;
+	if (fclose(fp) != 0)
+		rc = -1;
+	return rc;
+}
+
+int
+mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
+    size_t count, mirror_error *err)
+{
+	unsigned char hdr[12];
+	size_t n = strlen(objects_dir);
+
+	memset(pk, 0, sizeof(*pk));
+	if (count > UINT32_MAX)
+		return mirror_fail(err, MIRROR_EIO, "%s: too many objects for "
+		    "one pack", objects_dir);
+	while (n > 1 && objects_dir[n - 1] == '/')
+		n--;
+	pk->dir = xmalloc(n + sizeof("/pack"));
+	memcpy(pk->dir, objects_dir, n);
+	memcpy(pk->dir + n, "/pack", sizeof("/pack"));
+	if (mkdir(pk->dir, 0777) != 0 && errno != EEXIST)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->dir,
+		    strerror(errno));
+	pk->fp = tmp_file(&pk->tmp_pack, pk->dir, "tmp_pack");
+	if (pk->fp == NULL)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot create a pack "
+		    "file: %s", pk->dir, strerror(errno));
+	pk->z = xcalloc(1, sizeof(z_stream));
+	if (deflateInit((z_stream *)pk->z, Z_BEST_SPEED) != Z_OK) {
+		free(pk->z);
+		pk->z = NULL;
+		return mirror_fail(err, MIRROR_EIO, "zlib: cannot start "
+		    "compressing");
+	}
+	pk->count = count;
+	pk->entries = xcalloc(count ? count : 1, sizeof(*pk->entries));
+	mgit_sha1_init(&pk->sha);
+	memcpy(hdr, "PACK", 4);
+	put32(hdr + 4, 2);
+	put32(hdr + 8, (uint32_t)count);
+	if (pack_out(pk, hdr, sizeof(hdr)) < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
+		    strerror(errno));
+	return 0;
+}
+
+int
+mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
+    const void *data, size_t len, mirror_error *err)
+{
+	unsigned char hdr[16];
+	struct mgit_pack_entry *e;
+	z_stream *z = pk->z;
+	size_t nh = 0, bound;
+	uint64_t size = len;
+	uLong crc;
+	int zrc;
+
+	if (pk->n >= pk->count)
+		return mirror_fail(err, MIRROR_EIO, "%s: more objects than "
+		    "announced", pk->tmp_pack);
+	if (type < GIT_OBJECT_COMMIT || type > GIT_OBJECT_TAG)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot pack an object "
+		    "of type %d", pk->tmp_pack, (int)type);
+	hdr[nh++] = (unsigned char)(((unsigned)type << 4) | (size & 0x0f));
+	size >>= 4;
+	while (size != 0) {
+		hdr[nh - 1] |= 0x80;
+		hdr[nh++] = (unsigned char)(size & 0x7f);
+		size >>= 7;
+	}
+
+	if (len > UINT32_MAX || deflateReset(z) != Z_OK)
+		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
+		    "object of %zu bytes", len);
+	bound = deflateBound(z, (uLong)len);
+	if (bound > pk->zcap) {
+		free(pk->zbuf);
+		pk->zbuf = xmalloc(pk->zcap = bound);
+	}
+	/* One call: the whole object is in memory, the bound fits it. */
+	z->next_in = (Bytef *)(uintptr_t)data;
+	z->avail_in = (uInt)len;
+	z->next_out = pk->zbuf;
+	z->avail_out = (uInt)bound;
+	zrc = deflate(z, Z_FINISH);
+	if (zrc != Z_STREAM_END)
+		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
+		    "object of %zu bytes", len);
+
+	e = &pk->entries[pk->n++];
+	git_oid_cpy(&e->oid, oid);
+	e->offset = pk->offset;
+	crc = crc32(0L, hdr, (uInt)nh);
+	e->crc = (uint32_t)crc32(crc, pk->zbuf, (uInt)z->total_out);
+	if (pack_out(pk, hdr, nh) < 0 ||
+	    pack_out(pk, pk->zbuf, z->total_out) < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
+		    strerror(errno));
+	return 0;
+}
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+	const struct mgit_pack_entry *x = a, *y = b;
+
+	return git_oid_cmp(&x->oid, &y->oid);
+}
+
+/* Write the index of the finished pack to fp; sum is the pack's SHA-1. */
+static int
+write_index(FILE *fp, struct mgit_pack *pk, const unsigned char sum[20])
+{
+	struct mgit_sha1 sha;
+	unsigned char b[8], digest[20];
+	uint32_t fan[256];
+	size_t nlarge = 0;
+
+	memset(fan, 0, sizeof(fan));
+	for (size_t i = 0; i < pk->n; i++)
+		fan[pk->entries[i].oid.id[0]]++;
+	for (int i = 1; i < 256; i++)
+		fan[i] += fan[i - 1];
+	mgit_sha1_init(&sha);
+#define OUT(p, n) do { \
+	if (fwrite((p), 1, (n), fp) != (n)) \
+		return -1; \
+	mgit_sha1_update(&sha, (p), (n)); \
+} while (0)
+	OUT("\377tOc", 4);
+	put32(b, 2);
+	OUT(b, 4);
+	for (int i = 0; i < 256; i++) {
+		put32(b, fan[i]);
+		OUT(b, 4);
+	}
+	for (size_t i = 0; i < pk->n; i++)
+		OUT(pk->entries[i].oid.id, GIT_OID_RAWSZ);
+	for (size_t i = 0; i < pk->n; i++) {
+		put32(b, pk->entries[i].crc);
+		OUT(b, 4);
+	}
+	for (size_t i = 0; i < pk->n; i++) {
+		uint64_t off = pk->entries[i].offset;
+
+		put32(b, off < 0x80000000u ? (uint32_t)off :
+		    0x80000000u | (uint32_t)nlarge++);
+		OUT(b, 4);
+	}
+	for (size_t i = 0; i < pk->n; i++) {
+		uint64_t off = pk->entries[i].offset;
+
+		if (off < 0x80000000u)
+			continue;
+		put32(b, (uint32_t)(off >> 32));
+		put32(b + 4, (uint32_t)off);
+		OUT(b, 8);
+	}
+	OUT(sum, 20);
+#undef OUT
+	mgit_sha1_final(digest, &sha);
+	return fwrite(digest, 1, 20, fp) == 20 ? 0 : -1;
+}
+
+int
+mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
+{
+	unsigned char sum[20];
+	char *tmp_idx = NULL;
+	strbuf final_pack, final_idx;
+	FILE *fp;
+	git_oid name;
+	int rc = 0;
+
+	if (pk->n != pk->count)
+		return mirror_fail(err, MIRROR_EIO, "%s: %zu objects announced, "
+		    "%zu written", pk->tmp_pack, pk->count, pk->n);
+	mgit_sha1_final(sum, &pk->sha);
+	if (fwrite(sum, 1, 20, pk->fp) != 20) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
+		    strerror(errno));
+		return rc;
+	}
+	fp = pk->fp;
+	pk->fp = NULL;
+	if (close_synced(fp) < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
+		    strerror(errno));
+
+	qsort(pk->entries, pk->n, sizeof(*pk->entries), cmp_entry);
+	for (size_t i = 1; i < pk->n; i++)
+		if (git_oid_equal(&pk->entries[i - 1].oid, &pk->entries[i].oid))
+			return mirror_fail(err, MIRROR_EIO, "%s: an object was "
+			    "added twice", pk->tmp_pack);
+	fp = tmp_file(&tmp_idx, pk->dir, "tmp_idx");
+	if (fp == NULL)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot create an "
+		    "index file: %s", pk->dir, strerror(errno));
+	if (write_index(fp, pk, sum) < 0) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", tmp_idx,
+		    strerror(errno));
+		fclose(fp);
+	} else if (close_synced(fp) < 0) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", tmp_idx,
+		    strerror(errno));
+	}
+	if (rc < 0) {
+		unlink(tmp_idx);
+		free(tmp_idx);
+		return rc;
+	}
+
+	/* git names a pack by its checksum. */
+	git_oid_fromraw(&name, sum);
+	git_oid_tostr(pk->name, sizeof(pk->name), &name);
+	strbuf_init(&final_pack);
+	strbuf_init(&final_idx);
+	strbuf_printf(&final_pack, "%s/pack-%s.pack", pk->dir, pk->name);
+	strbuf_printf(&final_idx, "%s/pack-%s.idx", pk->dir, pk->name);
+	/* The index last: without it the pack is invisible to readers. */
+	if (rename(pk->tmp_pack, final_pack.data) != 0) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", final_pack.data,
+		    strerror(errno));
+		unlink(tmp_idx);
+	} else {
+		free(pk->tmp_pack);
+		pk->tmp_pack = NULL;
+		if (rename(tmp_idx, final_idx.data) != 0) {
+			rc = mirror_fail(err, MIRROR_EIO, "%s: %s",
+			    final_idx.data, strerror(errno));
+			unlink(tmp_idx);
+		}
+	}
+	if (rc < 0)
+		pk->name[0] = '\0';
+	free(tmp_idx);
+	strbuf_free(&final_pack);
+	strbuf_free(&final_idx);
+	return rc;
+}
+
+void
+mgit_pack_free(struct mgit_pack *pk)
+{
+	if (pk->fp != NULL)
+		fclose(pk->fp);
+	if (pk->tmp_pack != NULL)
+		unlink(pk->tmp_pack);
+	free(pk->tmp_pack);
+	free(pk->dir);
+	free(pk->entries);
+	free(pk->zbuf);
+	if (pk->z != NULL)
+		deflateEnd((z_stream *)pk->z);
+	free(pk->z);
+	memset(pk, 0, sizeof(*pk));
+}

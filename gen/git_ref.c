@@ -1,0 +1,257 @@
+/*
+ * git_ref.c: branch name, lock and checkout guards, compare-and-swap.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "git_ref.h"
+#include "git_repo.h"
+
+int
+mgit_branch_refname(char *out, const char *branch, mirror_error *err)
+{
+	int n, valid = 0;
+
+	out[0] = '\0';
+	if (branch == NULL || branch[0] == '\0')
+		return mirror_fail(err, MIRROR_EUSAGE, "--branch: an empty "
+		    "branch name");
+	n = snprintf(out, MGIT_REFNAME_MAX, "refs/heads/%s", branch);
+	if (n < 0 || n >= MGIT_REFNAME_MAX) {
+		out[0] = '\0';
+		return mirror_fail(err, MIRROR_EUSAGE, "--branch: the branch "
+		    "name is longer than %d bytes", MGIT_REFNAME_MAX - 12);
+	}
+	/* "HEAD" is a valid ref name but never a branch. */
+	if (git_reference_name_is_valid(&valid, out) < 0 || !valid ||
+	    strcmp(branch, "HEAD") == 0 || branch[0] == '-') {
+		out[0] = '\0';
+		return mirror_fail(err, MIRROR_EUSAGE, "--branch: '%s' is not "
+		    "a valid git branch name", branch);
+	}
+	return 0;
+}
+
+int
+mgit_check_lock(git_repository *repo, const char *repo_path,
+    const char *refname, mirror_error *err)
+{
+	char path[4096];
+	struct stat st;
+	int n;
+
+	/* Branches live in the common dir, shared by linked work trees. */
+	n = snprintf(path, sizeof(path), "%s%s.lock",
+	    git_repository_commondir(repo), refname);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return mirror_fail(err, MIRROR_EIO, "%s: the path of %s.lock "
+		    "is too long", repo_path, refname);
+	if (lstat(path, &st) == 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s is locked: %s "
+		    "exists (a git process is updating it, or one died; "
+		    "remove the file only if none is running)", repo_path,
+		    refname, path);
+	if (errno != ENOENT && errno != ENOTDIR)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", path,
+		    strerror(errno));
+	return 0;
+}
+
+/* *yes = 1 when r's HEAD is the symbolic ref refname (born or not). */
+static int
+head_is(int *yes, git_repository *r, const char *refname)
+{
+	git_reference *head = NULL;
+	int rc;
+
+	*yes = 0;
+	rc = git_reference_lookup(&head, r, "HEAD");
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc < 0)
+		return rc;
+	*yes = git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+	    strcmp(git_reference_symbolic_target(head), refname) == 0;
+	git_reference_free(head);
+	return 0;
+}
+
+static int
+refuse_checked_out(mirror_error *err, const char *repo_path,
+    const char *refname, const char *workdir)
+{
+	return mirror_fail(err, MIRROR_EIO, "%s: %s is checked out in the "
+	    "work tree %s; mirror will not move it under your files (the "
+	    "checkout would look like its changes were reverted): use "
+	    "another --branch or a bare repository", repo_path, refname,
+	    workdir != NULL ? workdir : "(unknown)");
+}
+
+int
+mgit_check_not_checked_out(git_repository *repo, const char *repo_path,
+    const char *refname, mirror_error *err)
+{
+	git_strarray names = { NULL, 0 };
+	git_repository *other = NULL;
+	int yes, rc = 0;
+
+	if (!git_repository_is_bare(repo)) {
+		if (head_is(&yes, repo, refname) < 0)
+			return mgit_fail(err, MIRROR_EIO, "%s: cannot read HEAD",
+			    repo_path);
+		if (yes)
+			return refuse_checked_out(err, repo_path, refname,
+			    git_repository_workdir(repo));
+	}
+	/* Opened through a linked work tree: the main one counts too. */
+	if (git_repository_is_worktree(repo) &&
+	    git_repository_open_ext(&other, git_repository_commondir(repo),
+	    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0) {
+		if (!git_repository_is_bare(other) &&
+		    head_is(&yes, other, refname) == 0 && yes)
+			rc = refuse_checked_out(err, repo_path, refname,
+			    git_repository_workdir(other));
+		git_repository_free(other);
+		other = NULL;
+		if (rc < 0)
+			return rc;
+	}
+	if (git_worktree_list(&names, repo) < 0)
+		return mgit_fail(err, MIRROR_EIO, "%s: cannot list work trees",
+		    repo_path);
+	for (size_t i = 0; i < names.count && rc == 0; i++) {
+		git_worktree *wt = NULL;
+
+		/* A pruned or broken work tree has no checkout to protect. */
+		if (git_worktree_lookup(&wt, repo, names.strings[i]) < 0)
+			continue;
+		if (git_repository_open_from_worktree(&other, wt) == 0) {
+			if (head_is(&yes, other, refname) == 0 && yes)
+				rc = refuse_checked_out(err, repo_path,
+				    refname, git_worktree_path(wt));
+			git_repository_free(other);
+			other = NULL;
+		}
+		git_worktree_free(wt);
+	}
+	git_strarray_dispose(&names);
+	git_error_clear();
+	return rc;
+}
+
+int
+mgit_read_tip(git_oid *tip, int *found, git_repository *repo,
+    const char *repo_path, const char *refname, mirror_error *err)
+{
+	git_reference *ref = NULL;
+	git_commit *commit = NULL;
+	int rc;
+
+	*found = 0;
+	memset(tip, 0, sizeof(*tip));
+	rc = git_reference_lookup(&ref, repo, refname);
+	if (rc == GIT_ENOTFOUND) {
+		git_error_clear();
+		return 0;
+	}
+	if (rc < 0)
+		return mgit_fail(err, MIRROR_EIO, "%s: cannot read %s",
+		    repo_path, refname);
+	if (git_reference_type(ref) != GIT_REFERENCE_DIRECT) {
+		git_reference_free(ref);
+		return mirror_fail(err, MIRROR_EIO, "%s: %s is a symbolic "
+		    "reference; mirror only moves a plain branch", repo_path,
+		    refname);
+	}
+	git_oid_cpy(tip, git_reference_target(ref));
+	git_reference_free(ref);
+	if (git_commit_lookup(&commit, repo, tip) < 0)
+		return mgit_fail(err, MIRROR_EIO, "%s: %s does not point to "
+		    "a readable commit", repo_path, refname);
+	git_commit_free(commit);
+	*found = 1;
+	return 0;
+}
+
+int
+mgit_ref_cas(git_repository *repo, const char *repo_path,
+    const char *refname, const git_oid *old_id, const git_oid *new_id,
+    const char *log_message, mirror_error *err)
+{
+	git_reference *ref = NULL;
+	char was[GIT_OID_HEXSZ + 1], now[GIT_OID_HEXSZ + 1];
+	git_oid cur;
+	int rc;
+
+	if (old_id != NULL)
+		rc = git_reference_create_matching(&ref, repo, refname,
+		    new_id, 1, old_id, log_message);
+	else
+		rc = git_reference_create(&ref, repo, refname, new_id, 0,
+		    log_message);
+	git_reference_free(ref);
+	if (rc == 0)
+		return 0;
+	if (rc == GIT_ELOCKED)
+		return mgit_fail(err, MIRROR_EIO, "%s: %s is locked by "
+		    "another process (its .lock file exists); the branch was "
+		    "not moved", repo_path, refname);
+	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS) {
+		if (old_id != NULL)
+			git_oid_tostr(was, sizeof(was), old_id);
+		else
+			snprintf(was, sizeof(was), "nothing");
+		if (git_reference_name_to_id(&cur, repo, refname) == 0)
+			git_oid_tostr(now, sizeof(now), &cur);
+		else
+			snprintf(now, sizeof(now), "nothing");
+		git_error_clear();
+		return mirror_fail(err, MIRROR_EIO, "%s: %s moved while "
+		    "mirror was building (it was %s, now it is %s: another "
+		    "writer?); the branch was not moved, run the build again",
+		    repo_path, refname, was, now);
+	}
+	return mgit_fail(err, MIRROR_EIO, "%s: cannot update %s", repo_path,
+	    refname);
+}
+
+int
+mgit_enable_reflog(git_repository *repo, const char *repo_path,
+    mirror_error *err)
+{
+	git_config *cfg = NULL, *local = NULL;
+	git_config_entry *entry = NULL;
+	int rc;
+
+	if (!git_repository_is_bare(repo))
+		return 0;
+	if (git_repository_config(&cfg, repo) < 0)
+		return mgit_fail(err, MIRROR_EIO, "%s: cannot read the "
+		    "repository config", repo_path);
+	rc = git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL);
+	if (rc < 0) {
+		rc = mgit_fail(err, MIRROR_EIO, "%s: no repository config "
+		    "file", repo_path);
+		goto out;
+	}
+	rc = git_config_get_entry(&entry, local, "core.logallrefupdates");
+	if (rc == 0)
+		goto out;
+	if (rc != GIT_ENOTFOUND) {
+		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot read "
+		    "core.logAllRefUpdates", repo_path);
+		goto out;
+	}
+	rc = git_config_set_bool(local, "core.logAllRefUpdates", 1);
+	if (rc < 0)
+		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot set "
+		    "core.logAllRefUpdates", repo_path);
+out:
+	git_config_entry_free(entry);
+	git_config_free(local);
+	git_config_free(cfg);
+	git_error_clear();
+	return rc < 0 ? rc : 0;
+}

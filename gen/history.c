@@ -1,0 +1,209 @@
+/*
+ * history.c: one mirror build as one commit (see history.h).
+ *
+ * Order matters for "nothing half-done": everything that can be checked
+ * (names, author, repository, lock, checkout) is checked before any
+ * object is written; objects are written before the branch moves; the
+ * branch moves last, by compare and swap.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "git_message.h"
+#include "git_ref.h"
+#include "git_repo.h"
+#include "git_sig.h"
+#include "git_tree.h"
+#include "history.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+void (*history_test_before_update)(void *arg);
+void *history_test_before_update_arg;
+
+/* The changed paths between two trees (old_tree NULL: all added). */
+static int
+tree_changes(struct mgit_change **out, size_t *n, git_repository *repo,
+    git_tree *old_tree, git_tree *new_tree, mirror_error *err)
+{
+	git_diff_options opts;
+	git_diff *diff = NULL;
+	struct mgit_change *ch;
+	size_t nd;
+
+	*out = NULL;
+	*n = 0;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	/* Names only: no content is read, no rename is guessed. */
+	opts.flags = GIT_DIFF_SKIP_BINARY_CHECK;
+	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &opts) < 0)
+		return mgit_fail(err, MIRROR_EIO, "cannot compare the new tree "
+		    "with the branch tip");
+	nd = git_diff_num_deltas(diff);
+	ch = xcalloc(nd ? nd : 1, sizeof(*ch));
+	for (size_t i = 0; i < nd; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		if (d->status == GIT_DELTA_ADDED) {
+			ch[i].path = xstrdup(d->new_file.path);
+			ch[i].kind = MGIT_ADDED;
+		} else if (d->status == GIT_DELTA_DELETED) {
+			ch[i].path = xstrdup(d->old_file.path);
+			ch[i].kind = MGIT_REMOVED;
+		} else {
+			ch[i].path = xstrdup(d->new_file.path);
+			ch[i].kind = MGIT_CHANGED;
+		}
+	}
+	git_diff_free(diff);
+	*out = ch;
+	*n = nd;
+	return 0;
+}
+
+static void
+free_changes(struct mgit_change *ch, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free((char *)(uintptr_t)ch[i].path);
+	free(ch);
+}
+
+/* The reflog line: "mirror: build[ (initial)]: <subject>". */
+static void
+reflog_message(strbuf *out, const char *message, int initial)
+{
+	const char *nl = strchr(message, '\n');
+
+	strbuf_puts(out, initial ? "mirror: build (initial): " :
+	    "mirror: build: ");
+	strbuf_add(out, message, nl != NULL ? (size_t)(nl - message) :
+	    strlen(message));
+}
+
+int
+history_commit(struct history_result *out,
+    const struct history_request *req, mirror_error *err)
+{
+	char refname[MGIT_REFNAME_MAX];
+	git_repository *repo = NULL;
+	git_signature *sig = NULL;
+	git_commit *parent = NULL;
+	const git_commit *parents[1];
+	git_tree *old_tree = NULL, *new_tree = NULL;
+	struct mgit_stage stage;
+	struct mgit_site_stats stats;
+	struct mgit_counts counts;
+	struct mgit_change *changes = NULL;
+	size_t nchanges = 0;
+	strbuf msg, logmsg;
+	git_oid tip, tree_id, commit_id;
+	const char *rp;
+	int have_tip = 0, rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&stage, 0, sizeof(stage));
+	strbuf_init(&msg);
+	strbuf_init(&logmsg);
+	if (req->repo_path == NULL || req->site_dir == NULL) {
+		rc = mirror_fail(err, MIRROR_EUSAGE, "history: a repository "
+		    "and a site directory are required");
+		goto out_early;
+	}
+	rp = req->repo_path;
+	if ((rc = mgit_init(err)) < 0)
+		goto out_early;
+	/* Usage errors first: they need no repository. */
+	if ((rc = mgit_branch_refname(refname, req->branch, err)) < 0)
+		goto out;
+	if (req->author != NULL) {
+		char *n, *e;
+
+		if ((rc = mgit_parse_author(&n, &e, req->author, err)) < 0)
+			goto out;
+		free(n);
+		free(e);
+	}
+	if ((rc = mgit_open(&repo, rp, err)) < 0 ||
+	    (rc = mgit_check_lock(repo, rp, refname, err)) < 0 ||
+	    (rc = mgit_check_not_checked_out(repo, rp, refname, err)) < 0 ||
+	    (rc = mgit_read_tip(&tip, &have_tip, repo, rp, refname,
+	    err)) < 0 ||
+	    (rc = mgit_signature(&sig, repo, rp, req->author,
+	    req->have_time ? req->time : time(NULL), err)) < 0)
+		goto out;
+	if (have_tip) {
+		if (git_commit_lookup(&parent, repo, &tip) < 0 ||
+		    git_commit_tree(&old_tree, parent) < 0) {
+			rc = mgit_fail(err, MIRROR_EIO, "%s: cannot read the "
+			    "tree of %s", rp, refname);
+			goto out;
+		}
+		git_oid_tostr(out->commit_id, sizeof(out->commit_id), &tip);
+	}
+
+	if ((rc = mgit_tree_from_dir(&tree_id, &stats, &stage, repo,
+	    req->site_dir, err)) < 0)
+		goto out;
+	out->files = stats.files;
+	if (have_tip && git_oid_equal(&tree_id, git_tree_id(old_tree))) {
+		/* Same tree: no commit, and nothing staged reaches the disk. */
+		mgit_stage_discard(&stage);
+		rc = 0;
+		goto out;
+	}
+
+	if (git_tree_lookup(&new_tree, repo, &tree_id) < 0) {
+		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot read back the new "
+		    "tree", rp);
+		goto out;
+	}
+	if ((rc = tree_changes(&changes, &nchanges, repo, old_tree,
+	    new_tree, err)) < 0 ||
+	    (rc = mgit_message(&msg, &counts, changes, nchanges,
+	    req->changes, req->sweep_run_id, req->store_checksum, err)) < 0)
+		goto out;
+	parents[0] = parent;
+	if (git_commit_create(&commit_id, repo, NULL, sig, sig, NULL,
+	    msg.data, new_tree, have_tip ? 1 : 0, parents) < 0) {
+		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot create the commit",
+		    rp);
+		goto out;
+	}
+	mgit_stage_note(&stage, &commit_id);
+	if ((rc = mgit_stage_flush(&stage, rp, err)) < 0)
+		goto out;
+	if (history_test_before_update != NULL)
+		history_test_before_update(history_test_before_update_arg);
+	reflog_message(&logmsg, msg.data, !have_tip);
+	if ((rc = mgit_enable_reflog(repo, rp, err)) < 0 ||
+	    (rc = mgit_ref_cas(repo, rp, refname, have_tip ? &tip : NULL,
+	    &commit_id, logmsg.data, err)) < 0)
+		goto out;
+
+	out->committed = 1;
+	git_oid_tostr(out->commit_id, sizeof(out->commit_id), &commit_id);
+	out->pages_added = counts.pages_added;
+	out->pages_changed = counts.pages_changed;
+	out->pages_removed = counts.pages_removed;
+	out->files_changed = counts.files_changed;
+	out->packed = stage.mempack != NULL;
+	out->new_blobs = stats.new_blobs;
+out:
+	free_changes(changes, nchanges);
+	git_tree_free(new_tree);
+	git_tree_free(old_tree);
+	git_commit_free(parent);
+	git_signature_free(sig);
+	mgit_stage_free(&stage);
+	git_repository_free(repo);
+	mgit_shutdown();
+out_early:
+	strbuf_free(&msg);
+	strbuf_free(&logmsg);
+	if (rc < 0 && out->committed == 0)
+		memset(out, 0, sizeof(*out));
+	return rc;
+}

@@ -1,0 +1,1034 @@
+/*
+ * test_history.c: committing a site with history_commit, judged by the
+ * git command line (rev-list, ls-tree, diff, fsck --strict, reflog,
+ * interpret-trailers, verify-pack), on repositories made by 'git init'.
+ *
+ * Every test works in its own scratch directory. HOME points at a
+ * directory whose .gitconfig names a "Global Person": mirror must never
+ * read it (its identity comes from the author or the repository).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "error.h"
+#include "git_message.h"
+#include "git_ref.h"
+#include "git_repo.h"
+#include "git_sha1.h"
+#include "git_sig.h"
+#include "history.h"
+#include "strbuf.h"
+
+#define AUTHOR "Mirror Bot <mirror@example.org>"
+#define T0 1700000000L
+
+static char root[] = "/tmp/mirror-history.XXXXXX";
+static char dir[4096];          /* this test's scratch directory */
+static char cwd0[4096];
+
+/* Run a shell command in dir; returns its exit status. */
+static int
+sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	int n, st;
+
+	va_start(ap, fmt);
+	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	st = system(cmd);
+	return st == -1 ? -1 : WEXITSTATUS(st);
+}
+
+/* Output of a shell command, trailing newlines dropped. Caller frees. */
+static char *
+cap(const char *fmt, ...)
+{
+	char cmd[8192];
+	strbuf sb;
+	va_list ap;
+	FILE *fp;
+	int n, c;
+
+	va_start(ap, fmt);
+	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	fp = popen(cmd, "r");
+	assert_non_null(fp);
+	strbuf_init(&sb);
+	while ((c = fgetc(fp)) != EOF)
+		strbuf_putc(&sb, (char)c);
+	pclose(fp);
+	while (sb.len > 0 && sb.data[sb.len - 1] == '\n')
+		sb.data[--sb.len] = '\0';
+	{
+		char *out = strbuf_detach(&sb);
+
+		strbuf_free(&sb);
+		return out;
+	}
+}
+
+/* Assert that the output of a command equals want. */
+static void
+cap_is(const char *want, const char *fmt, ...)
+{
+	char cmd[8192];
+	char *got;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	got = cap("%s", cmd);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "command: %s\nwant: [%s]\ngot:  [%s]\n", cmd,
+		    want, got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void
+put(const char *path, const char *content)
+{
+	FILE *fp;
+
+	assert_int_equal(sh("mkdir -p \"$(dirname '%s')\"", path), 0);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(content, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* A small site: twins, JSON, a dotfile, nested directories. */
+static void
+make_site(const char *site)
+{
+	char p[4096];
+
+#define PUT(rel, text) do { \
+	snprintf(p, sizeof(p), "%s/%s", site, rel); \
+	put(p, text); \
+} while (0)
+	PUT("index.md", "# Mirror\n\n- p05: 3 facts\n");
+	PUT("index.html", "<h1>Mirror</h1>\n<ul><li>p05: 3 facts</li></ul>\n");
+	PUT(".nojekyll", "");
+	PUT("404.html", "<p>not here</p>\n");
+	PUT("api/health.json", "{\"open_conflicts_count\": 1}\n");
+	PUT("projects/p05/index.md", "# p05\n\nmaterial: GF-PTFE\nmass: 4.8 kg\n"
+	    "heat: 20 W\n");
+	PUT("projects/p05/index.html", "<h1>p05</h1>\n<p>material: GF-PTFE</p>\n"
+	    "<p>mass: 4.8 kg</p>\n<p>heat: 20 W</p>\n");
+	PUT("conflicts/index.md", "# Conflicts\n\n- c1 open\n");
+	PUT("conflicts/index.html", "<h1>Conflicts</h1>\n<p>c1 open</p>\n");
+	PUT("themes/default/assets/css/site.css", "body { color: #222; }\n");
+#undef PUT
+}
+
+static int
+commit_at(struct history_result *r, const char *repo, const char *site,
+    const char *author, long t, mirror_error *err)
+{
+	struct history_request rq;
+
+	memset(&rq, 0, sizeof(rq));
+	rq.repo_path = repo;
+	rq.branch = "mirror";
+	rq.site_dir = site;
+	rq.author = author;
+	rq.have_time = 1;
+	rq.time = (time_t)t;
+	rq.changes = "2 conflicts opened, 1 resolved";
+	rq.sweep_run_id = "run-20231114-0001";
+	rq.store_checksum = "9f86d081884c7d65";
+	mirror_error_clear(err);
+	return history_commit(r, &rq, err);
+}
+
+static int
+setup(void **state)
+{
+	static int n;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/t%d", root, ++n);
+	if (mkdir(dir, 0777) != 0 || chdir(dir) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	history_test_before_update = NULL;
+	history_test_before_update_arg = NULL;
+	return chdir(cwd0);
+}
+
+/* ---- pure parts -------------------------------------------------- */
+
+static void
+hex20(char out[41], const unsigned char d[20])
+{
+	for (int i = 0; i < 20; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* SHA-1 matches the FIPS vectors and sha1sum on every padding edge. */
+static void
+test_sha1(void **state)
+{
+	struct mgit_sha1 c;
+	unsigned char d[20];
+	char hex[41], buf[200];
+
+	(void)state;
+	mgit_sha1_init(&c);
+	mgit_sha1_final(d, &c);
+	hex20(hex, d);
+	assert_string_equal(hex, "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+	mgit_sha1_init(&c);
+	mgit_sha1_update(&c, "abc", 3);
+	mgit_sha1_final(d, &c);
+	hex20(hex, d);
+	assert_string_equal(hex, "a9993e364706816aba3e25717850c26c9cd0d89d");
+	mgit_sha1_init(&c);
+	/* Fed in odd pieces: the buffering must not matter. */
+	mgit_sha1_update(&c, "abcdbcdecdefdefgefghfghighij", 28);
+	mgit_sha1_update(&c, "hijkijkljklmklmnlmnomnopnopq", 28);
+	mgit_sha1_final(d, &c);
+	hex20(hex, d);
+	assert_string_equal(hex, "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
+	for (size_t len = 54; len <= 130; len += 4) {
+		char *want;
+
+		memset(buf, 'x', len);
+		mgit_sha1_init(&c);
+		mgit_sha1_update(&c, buf, len);
+		mgit_sha1_final(d, &c);
+		hex20(hex, d);
+		want = cap("head -c %zu /dev/zero | tr '\\0' x | sha1sum | "
+		    "cut -c1-40", len);
+		assert_string_equal(hex, want);
+		free(want);
+	}
+}
+
+/* Subject in words, twins counted once, trailers last. */
+static void
+test_message_words(void **state)
+{
+	const struct mgit_change ch[] = {
+		{ "404.html", MGIT_CHANGED },
+		{ "api/health.json", MGIT_CHANGED },
+		{ "conflicts/c2.html", MGIT_ADDED },
+		{ "conflicts/c2.md", MGIT_ADDED },
+		{ "conflicts/index.html", MGIT_CHANGED },
+		{ "conflicts/index.md", MGIT_CHANGED },
+		{ "old.html", MGIT_REMOVED },
+		{ "old.md", MGIT_REMOVED },
+		{ "projects/p05/index.md", MGIT_CHANGED },
+		{ "projects/p06/index.md", MGIT_ADDED },
+		{ "projects/p06/index.html", MGIT_CHANGED },
+	};
+	struct mgit_counts c;
+	mirror_error err;
+	strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb);
+	assert_int_equal(mgit_message(&sb, &c, ch, 11, "2 conflicts opened, "
+	    "1 resolved", "run-7", "abc123", &err), 0);
+	assert_string_equal(sb.data,
+	    "2 conflicts opened, 1 resolved; 4 pages changed, 1 added, "
+	    "1 removed\n"
+	    "\n"
+	    "Pages added:\n"
+	    "  conflicts/c2\n"
+	    "Pages changed:\n"
+	    "  404\n"
+	    "  conflicts/index\n"
+	    "  projects/p05/index\n"
+	    "  projects/p06/index\n"
+	    "Pages removed:\n"
+	    "  old\n"
+	    "\n"
+	    "Mirror-Sweep-Run: run-7\n"
+	    "Mirror-Store-Checksum: abc123\n");
+	assert_int_equal(c.pages_added, 1);
+	assert_int_equal(c.pages_changed, 4);
+	assert_int_equal(c.pages_removed, 1);
+	assert_int_equal(c.files_changed, 11);
+	strbuf_free(&sb);
+}
+
+/* No fact words, only other files, singulars, no trailers. */
+static void
+test_message_edges(void **state)
+{
+	const struct mgit_change json[] = { { "api/health.json", 'M' } };
+	const struct mgit_change one[] = { { "index.md", MGIT_REMOVED } };
+	const struct mgit_change two[] = { { "a.json", 'M' }, { "b.css", 'A' } };
+	struct mgit_counts c;
+	mirror_error err;
+	strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb);
+	assert_int_equal(mgit_message(&sb, &c, json, 1, NULL, NULL, NULL,
+	    &err), 0);
+	assert_string_equal(sb.data, "1 file changed\n");
+	strbuf_reset(&sb);
+	assert_int_equal(mgit_message(&sb, &c, two, 2, "", "r", NULL, &err),
+	    0);
+	assert_string_equal(sb.data, "2 files changed\n\nMirror-Sweep-Run: r\n");
+	strbuf_reset(&sb);
+	assert_int_equal(mgit_message(&sb, &c, one, 1, "1 conflict closed",
+	    NULL, "x", &err), 0);
+	assert_string_equal(sb.data, "1 conflict closed; 1 page removed\n\n"
+	    "Pages removed:\n  index\n\nMirror-Store-Checksum: x\n");
+	strbuf_reset(&sb);
+	/* Store text cannot break the subject or forge a trailer. */
+	strbuf_reset(&sb);
+	assert_int_equal(mgit_message(&sb, &c, json, 1, "a\nMirror-Sweep-"
+	    "Run: forged", NULL, NULL, &err), 0);
+	assert_string_equal(sb.data, "a Mirror-Sweep-Run: forged; 1 file "
+	    "changed\n");
+	assert_int_equal(mgit_message(&sb, &c, json, 1, NULL, "a\nb", "x",
+	    &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "trailer"));
+	strbuf_free(&sb);
+}
+
+/* The body lists at most MGIT_MESSAGE_LIST_MAX pages. */
+static void
+test_message_cap(void **state)
+{
+	struct mgit_change ch[120];
+	char names[120][32];
+	struct mgit_counts c;
+	mirror_error err;
+	strbuf sb;
+	size_t lines = 0;
+
+	(void)state;
+	for (int i = 0; i < 120; i++) {
+		snprintf(names[i], sizeof(names[i]), "p/%03d.md", i);
+		ch[i].path = names[i];
+		ch[i].kind = MGIT_ADDED;
+	}
+	strbuf_init(&sb);
+	assert_int_equal(mgit_message(&sb, &c, ch, 120, NULL, NULL, NULL,
+	    &err), 0);
+	for (const char *p = sb.data; (p = strstr(p, "\n  p/")) != NULL; p++)
+		lines++;
+	assert_int_equal(lines, MGIT_MESSAGE_LIST_MAX);
+	assert_non_null(strstr(sb.data, "  ... and 70 more\n"));
+	assert_true(strncmp(sb.data, "120 pages added\n", 16) == 0);
+	strbuf_free(&sb);
+}
+
+static void
+test_author_parse(void **state)
+{
+	static const char *const bad[] = {
+		"Mirror Bot", "<a@b>", "Name <>", "Name a@b>", "Name <a@b",
+		"Name <a@b> x", "Na<me <a@b>", "Name <a<b>", "Name\n<a@b>",
+		"Name <a@b>>", "", "  <a@b>",
+	};
+	char *name, *email;
+	mirror_error err;
+
+	(void)state;
+	assert_int_equal(mgit_parse_author(&name, &email,
+	    "  Mirror Bot   < bot@example.org >  ", &err), 0);
+	assert_string_equal(name, "Mirror Bot");
+	assert_string_equal(email, "bot@example.org");
+	free(name);
+	free(email);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(mgit_parse_author(&name, &email, bad[i],
+		    &err), -MIRROR_EUSAGE);
+		assert_null(name);
+		assert_null(email);
+		assert_non_null(strstr(err.msg, "--author"));
+		assert_null(strchr(err.msg, '\n'));
+	}
+}
+
+static void
+test_branch_names(void **state)
+{
+	static const char *const bad[] = {
+		"", "a..b", "a b", "-x", "x.lock", "a~1", "a^", "a:b", "a?",
+		"a*", "a[", "/a", "a/", "a//b", "@{x", "HEAD", "a\\b",
+	};
+	char ref[MGIT_REFNAME_MAX];
+	mirror_error err;
+
+	(void)state;
+	assert_int_equal(mgit_init(&err), 0);
+	assert_int_equal(mgit_branch_refname(ref, "mirror", &err), 0);
+	assert_string_equal(ref, "refs/heads/mirror");
+	assert_int_equal(mgit_branch_refname(ref, "site/prod-1", &err), 0);
+	assert_string_equal(ref, "refs/heads/site/prod-1");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(mgit_branch_refname(ref, bad[i], &err),
+		    -MIRROR_EUSAGE);
+		assert_non_null(strstr(err.msg, "--branch"));
+	}
+	mgit_shutdown();
+}
+
+/* ---- commits judged by git ---------------------------------------- */
+
+/* First build: a root commit on a new branch of a bare repository. */
+static void
+test_first_commit_bare(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+	char *s;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	assert_int_equal(r.committed, 1);
+	assert_int_equal(strlen(r.commit_id), 40);
+	cap_is(r.commit_id, "git -C repo.git rev-parse mirror");
+	cap_is("1", "git -C repo.git rev-list --count mirror");
+	cap_is("", "git -C repo.git log -1 --format=%%P mirror");
+	/* The tree is exactly the site: dotfile and nested dirs included. */
+	cap_is(".nojekyll\n404.html\napi/health.json\nconflicts/index.html\n"
+	    "conflicts/index.md\nindex.html\nindex.md\n"
+	    "projects/p05/index.html\nprojects/p05/index.md\n"
+	    "themes/default/assets/css/site.css",
+	    "git -C repo.git ls-tree -r --name-only mirror");
+	/* ... and the same list as find(1) gives. */
+	cap_is("", "git -C repo.git ls-tree -r --name-only mirror > ls && "
+	    "cd site && find . -type f | sed 's|^./||' | LC_ALL=C sort | "
+	    "diff - ../ls");
+	cap_is("# p05\n\nmaterial: GF-PTFE\nmass: 4.8 kg\nheat: 20 W",
+	    "git -C repo.git show mirror:projects/p05/index.md");
+	assert_int_equal(sh("git -C repo.git fsck --strict --no-dangling "
+	    ">fsck.out 2>&1"), 0);
+	cap_is("", "grep -v '^notice: HEAD points to an unborn' fsck.out");
+	cap_is("2 conflicts opened, 1 resolved; 4 pages added",
+	    "git -C repo.git log -1 --format=%%s mirror");
+	cap_is("Mirror-Sweep-Run: run-20231114-0001\n"
+	    "Mirror-Store-Checksum: 9f86d081884c7d65",
+	    "git -C repo.git log -1 --format=%%B mirror | "
+	    "git interpret-trailers --parse");
+	cap_is("Mirror Bot <mirror@example.org> 1700000000 +0000|"
+	    "Mirror Bot <mirror@example.org> 1700000000 +0000",
+	    "git -C repo.git log -1 --format='%%an <%%ae> %%at %%ad|"
+	    "%%cn <%%ce> %%ct %%cd' --date=format:%%z mirror");
+	/* Reflogs were enabled on the bare repository, and used. */
+	cap_is("true", "git -C repo.git config core.logAllRefUpdates");
+	s = cap("git -C repo.git reflog show --format='%%H %%gs' mirror");
+	assert_true(strncmp(s, r.commit_id, 40) == 0);
+	assert_non_null(strstr(s, " mirror: build (initial): 2 conflicts "
+	    "opened, 1 resolved; 4 pages added"));
+	free(s);
+	assert_int_equal(r.pages_added, 4);
+	assert_int_equal(r.files_changed, 10);
+	assert_int_equal(r.files, 10);
+	assert_int_equal(r.packed, 0);
+}
+
+/* Unchanged site: no commit; changed: one commit, diff line by line. */
+static void
+test_unchanged_then_changed(void **state)
+{
+	struct history_result r1, r2, r3;
+	mirror_error err;
+	char *objs_before, *objs_after;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(commit_at(&r1, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	objs_before = cap("cd repo.git && find objects -type f | sort");
+	assert_int_equal(commit_at(&r2, "repo.git", "site", AUTHOR, T0 + 60,
+	    &err), 0);
+	assert_int_equal(r2.committed, 0);
+	assert_string_equal(r2.commit_id, r1.commit_id);
+	cap_is("1", "git -C repo.git rev-list --count mirror");
+	cap_is("1", "git -C repo.git reflog show mirror | wc -l");
+	objs_after = cap("cd repo.git && find objects -type f | sort");
+	assert_string_equal(objs_before, objs_after);
+	free(objs_before);
+	free(objs_after);
+
+	/* One fact changes in both twins; one page goes, one comes. */
+	put("site/projects/p05/index.md", "# p05\n\nmaterial: PEEK\n"
+	    "mass: 4.8 kg\nheat: 20 W\n");
+	put("site/projects/p05/index.html", "<h1>p05</h1>\n<p>material: "
+	    "PEEK</p>\n<p>mass: 4.8 kg</p>\n<p>heat: 20 W</p>\n");
+	assert_int_equal(sh("rm site/404.html && mkdir -p site/conflicts && "
+	    "echo '# c9' > site/conflicts/c9.md"), 0);
+	assert_int_equal(commit_at(&r3, "repo.git", "site", AUTHOR, T0 + 120,
+	    &err), 0);
+	assert_int_equal(r3.committed, 1);
+	cap_is("2", "git -C repo.git rev-list --count mirror");
+	cap_is(r1.commit_id, "git -C repo.git rev-parse mirror~1");
+	cap_is("A\tconflicts/c9.md\nD\t404.html\n"
+	    "M\tprojects/p05/index.html\nM\tprojects/p05/index.md",
+	    "git -C repo.git diff --name-status %s %s | LC_ALL=C sort",
+	    r1.commit_id, r3.commit_id);
+	/* A one-fact change is a one-line change, not a rewritten page. */
+	cap_is("-material: GF-PTFE\n+material: PEEK",
+	    "git -C repo.git diff -U0 %s %s -- projects/p05/index.md | "
+	    "grep '^[-+][^-+]'", r1.commit_id, r3.commit_id);
+	cap_is("2 conflicts opened, 1 resolved; 1 page changed, 1 added, "
+	    "1 removed", "git -C repo.git log -1 --format=%%s mirror");
+	cap_is("Pages added:\n  conflicts/c9\nPages changed:\n"
+	    "  projects/p05/index\nPages removed:\n  404",
+	    "git -C repo.git log -1 --format=%%b mirror | sed -n '/^Pages/,/^$/p'"
+	    " | sed '/^$/d'");
+	assert_int_equal(r3.pages_added, 1);
+	assert_int_equal(r3.pages_changed, 1);
+	assert_int_equal(r3.pages_removed, 1);
+	assert_int_equal(r3.files_changed, 4);
+	cap_is("2", "git -C repo.git reflog show mirror | wc -l");
+	assert_int_equal(sh("git -C repo.git fsck --strict --no-dangling "
+	    ">/dev/null 2>&1"), 0);
+}
+
+/* A non-bare repository: its work tree, index and HEAD stay as they are. */
+static void
+test_nonbare_untouched(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+	char *status0, *status1, *idx0, *idx1, *files0, *files1, *cfg0;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q -b main work && cd work && "
+	    "echo hello > README && echo draft > notes && git add README && "
+	    "git commit -qm init && echo edit >> README && "
+	    "echo staged > new && git add new"), 0);
+	status0 = cap("git -C work status --porcelain=v1 --untracked=all");
+	idx0 = cap("sha256sum work/.git/index");
+	cfg0 = cap("cat work/.git/config work/.git/HEAD");
+	files0 = cap("cd work && find . -path ./.git -prune -o -type f "
+	    "-print | LC_ALL=C sort | xargs sha256sum");
+	assert_int_equal(commit_at(&r, "work", "site", AUTHOR, T0, &err), 0);
+	assert_int_equal(r.committed, 1);
+	status1 = cap("git -C work status --porcelain=v1 --untracked=all");
+	idx1 = cap("sha256sum work/.git/index");
+	files1 = cap("cd work && find . -path ./.git -prune -o -type f "
+	    "-print | LC_ALL=C sort | xargs sha256sum");
+	assert_string_equal(status0, status1);
+	assert_string_equal(idx0, idx1);
+	assert_string_equal(files0, files1);
+	cap_is("refs/heads/main", "git -C work symbolic-ref HEAD");
+	cap_is(r.commit_id, "git -C work rev-parse mirror");
+	cap_is("1", "git -C work reflog show mirror | wc -l");
+	/* Config and HEAD are untouched. */
+	cap_is(cfg0, "cat work/.git/config work/.git/HEAD");
+	free(cfg0);
+	assert_int_equal(sh("git -C work fsck --strict --no-dangling "
+	    ">/dev/null 2>&1"), 0);
+	free(status0);
+	free(status1);
+	free(idx0);
+	free(idx1);
+	free(files0);
+	free(files1);
+}
+
+/* The branch checked out in a work tree is refused, born or not. */
+static void
+test_checked_out_refused(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+	char *before;
+
+	(void)state;
+	make_site("site");
+	/* Unborn: 'git init -b mirror' and nothing committed yet. */
+	assert_int_equal(sh("git init -q -b mirror fresh"), 0);
+	assert_int_equal(commit_at(&r, "fresh", "site", AUTHOR, T0, &err),
+	    -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "refs/heads/mirror is checked out"));
+	assert_non_null(strstr(err.msg, "--branch"));
+	assert_int_equal(sh("git -C fresh rev-parse -q --verify mirror "
+	    ">/dev/null"), 1);
+	/* Born. */
+	assert_int_equal(sh("git init -q -b mirror work && cd work && "
+	    "echo x > x && git add x && git commit -qm x"), 0);
+	before = cap("git -C work rev-parse mirror");
+	assert_int_equal(commit_at(&r, "work", "site", AUTHOR, T0, &err),
+	    -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "checked out"));
+	cap_is(before, "git -C work rev-parse mirror");
+	cap_is("", "git -C work status --porcelain");
+	free(before);
+	/* Checked out in a linked work tree of a bare repository. */
+	assert_int_equal(sh("git clone -q --bare work bare.git && "
+	    "git -C bare.git worktree add -q ../linked mirror"), 0);
+	assert_int_equal(commit_at(&r, "bare.git", "site", AUTHOR, T0, &err),
+	    -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "linked"));
+	/* Another branch of the same repository is fine. */
+	assert_int_equal(sh("git -C bare.git branch -q other mirror"), 0);
+	{
+		struct history_request rq;
+
+		memset(&rq, 0, sizeof(rq));
+		rq.repo_path = "work";
+		rq.branch = "site";
+		rq.site_dir = "site";
+		rq.author = AUTHOR;
+		assert_int_equal(history_commit(&r, &rq, &err), 0);
+		assert_int_equal(r.committed, 1);
+		cap_is(r.commit_id, "git -C work rev-parse site");
+	}
+}
+
+/* Compare and swap, called directly with a stale old value. */
+static void
+test_cas_direct(void **state)
+{
+	git_repository *repo = NULL;
+	git_oid a, b, c;
+	mirror_error err;
+	char *s;
+
+	(void)state;
+	assert_int_equal(sh("git init -q --bare r.git && "
+	    "t=$(git -C r.git hash-object -t tree -w /dev/null) && "
+	    "a=$(git -C r.git commit-tree -m a $t) && "
+	    "b=$(git -C r.git commit-tree -m b $t) && "
+	    "c=$(git -C r.git commit-tree -m c $t) && "
+	    "git -C r.git update-ref refs/heads/mirror $a && "
+	    "echo $a $b $c > ids"), 0);
+	s = cap("cut -d' ' -f1 ids");
+	assert_int_equal(git_oid_fromstr(&a, s), 0);
+	free(s);
+	s = cap("cut -d' ' -f2 ids");
+	assert_int_equal(git_oid_fromstr(&b, s), 0);
+	free(s);
+	s = cap("cut -d' ' -f3 ids");
+	assert_int_equal(git_oid_fromstr(&c, s), 0);
+	free(s);
+	assert_int_equal(mgit_init(&err), 0);
+	assert_int_equal(mgit_open(&repo, "r.git", &err), 0);
+	/* Stale: we believe the tip is b, it is a. */
+	assert_int_equal(mgit_ref_cas(repo, "r.git", "refs/heads/mirror", &b,
+	    &c, "mirror: build", &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "moved while mirror was building"));
+	s = cap("git -C r.git rev-parse mirror");
+	assert_int_equal(git_oid_streq(&a, s), 0);
+	free(s);
+	/* Creating a branch that appeared meanwhile also fails. */
+	assert_int_equal(mgit_ref_cas(repo, "r.git", "refs/heads/mirror",
+	    NULL, &c, "mirror: build", &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "it was nothing"));
+	/* The right old value moves it. */
+	assert_int_equal(mgit_ref_cas(repo, "r.git", "refs/heads/mirror", &a,
+	    &c, "mirror: build", &err), 0);
+	s = cap("git -C r.git rev-parse mirror");
+	assert_int_equal(git_oid_streq(&c, s), 0);
+	free(s);
+	git_repository_free(repo);
+	mgit_shutdown();
+}
+
+/* Another writer moves the branch between read and update. */
+static void
+move_branch(void *arg)
+{
+	(void)arg;
+	assert_int_equal(sh("git -C repo.git update-ref refs/heads/mirror "
+	    "$(git -C repo.git commit-tree -p mirror -m other "
+	    "$(git -C repo.git hash-object -t tree -w /dev/null))"), 0);
+	assert_int_equal(sh("git -C repo.git rev-parse mirror > theirs"), 0);
+}
+
+static void
+test_cas_concurrent_writer(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+	char *theirs;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	put("site/index.md", "# Mirror\n\nchanged\n");
+	history_test_before_update = move_branch;
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0 + 1,
+	    &err), -MIRROR_EIO);
+	history_test_before_update = NULL;
+	assert_non_null(strstr(err.msg, "refs/heads/mirror moved while"));
+	assert_int_equal(r.committed, 0);
+	theirs = cap("cat theirs");
+	cap_is(theirs, "git -C repo.git rev-parse mirror");
+	cap_is("other", "git -C repo.git log -1 --format=%%s mirror");
+	free(theirs);
+	/* The loser's objects are harmless: the repository is sound. */
+	assert_int_equal(sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
+	    0);
+}
+
+/* A stale lock file: exit 3, the lock stays, nothing is written. */
+static void
+test_stale_lock(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+	char *before, *after;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	put("site/index.md", "# changed\n");
+	put("repo.git/refs/heads/mirror.lock", "");
+	before = cap("cd repo.git && find . -type f | LC_ALL=C sort | "
+	    "xargs sha256sum");
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0 + 1,
+	    &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "refs/heads/mirror.lock exists"));
+	assert_null(strchr(err.msg, '\n'));
+	after = cap("cd repo.git && find . -type f | LC_ALL=C sort | "
+	    "xargs sha256sum");
+	assert_string_equal(before, after);
+	assert_int_equal(access("repo.git/refs/heads/mirror.lock", F_OK), 0);
+	free(before);
+	free(after);
+	/* Lock taken after the check (by a racing git): still refused. */
+	assert_int_equal(sh("rm repo.git/refs/heads/mirror.lock"), 0);
+	{
+		git_repository *repo = NULL;
+		git_oid tip;
+		int found;
+
+		assert_int_equal(mgit_init(&err), 0);
+		assert_int_equal(mgit_open(&repo, "repo.git", &err), 0);
+		assert_int_equal(mgit_read_tip(&tip, &found, repo, "repo.git",
+		    "refs/heads/mirror", &err), 0);
+		assert_int_equal(found, 1);
+		put("repo.git/refs/heads/mirror.lock", "");
+		assert_int_equal(mgit_ref_cas(repo, "repo.git",
+		    "refs/heads/mirror", &tip, &tip, "x", &err), -MIRROR_EIO);
+		assert_non_null(strstr(err.msg, "locked"));
+		git_repository_free(repo);
+		mgit_shutdown();
+	}
+	assert_int_equal(access("repo.git/refs/heads/mirror.lock", F_OK), 0);
+}
+
+/* The same site, author and time give the same commit id. */
+static void
+test_reproducible_id(void **state)
+{
+	struct history_result a, b, c;
+	mirror_error err;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare one.git && "
+	    "git init -q two && git init -q --bare three.git"), 0);
+	assert_int_equal(commit_at(&a, "one.git", "site", AUTHOR, T0, &err),
+	    0);
+	assert_int_equal(commit_at(&b, "two", "site", AUTHOR, T0, &err), 0);
+	assert_string_equal(a.commit_id, b.commit_id);
+	assert_int_equal(commit_at(&c, "three.git", "site", AUTHOR, T0 + 1,
+	    &err), 0);
+	assert_string_not_equal(a.commit_id, c.commit_id);
+	/* And the id is what git computes for these bytes. */
+	cap_is(a.commit_id, "git -C one.git cat-file commit mirror | "
+	    "git hash-object -t commit --stdin");
+}
+
+/* Paths that are not repositories; no discovery upwards. */
+static void
+test_not_a_repo(void **state)
+{
+	static const char *const paths[] = { "plain", "missing", "file",
+	    "repo/sub", "" };
+	struct history_result r;
+	mirror_error err;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("mkdir plain && touch file && git init -q repo && "
+	    "mkdir repo/sub"), 0);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		int rc = commit_at(&r, paths[i], "site", AUTHOR, T0, &err);
+
+		assert_int_equal(rc, paths[i][0] ? -MIRROR_EIO : -MIRROR_EUSAGE);
+		assert_non_null(strstr(err.msg, "not a git repository"));
+		if (paths[i][0] != '\0')
+			assert_true(strncmp(err.msg, paths[i],
+			    strlen(paths[i])) == 0);
+		assert_null(strchr(err.msg, '\n'));
+	}
+	cap_is("", "git -C repo for-each-ref");
+}
+
+/* Author: malformed is a usage error; else the REPOSITORY's config. */
+static void
+test_author_sources(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", "Bot bot@x", T0,
+	    &err), -MIRROR_EUSAGE);
+	assert_non_null(strstr(err.msg, "--author"));
+	/* HOME's .gitconfig names someone: not read, so no identity. */
+	assert_int_equal(commit_at(&r, "repo.git", "site", NULL, T0, &err),
+	    -MIRROR_EUSAGE);
+	assert_non_null(strstr(err.msg, "no commit author"));
+	assert_int_equal(sh("git -C repo.git rev-parse -q --verify mirror "
+	    ">/dev/null"), 1);
+	assert_int_equal(sh("git -C repo.git config user.name 'Repo Owner' &&"
+	    " git -C repo.git config user.email owner@example.org"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", NULL, T0, &err),
+	    0);
+	cap_is("Repo Owner <owner@example.org>|Repo Owner",
+	    "git -C repo.git log -1 --format='%%an <%%ae>|%%cn' mirror");
+	/* A forged header in the repository config is refused. */
+	assert_int_equal(sh("git -C repo.git config user.name 'A <b>'"), 0);
+	put("site/index.md", "changed\n");
+	assert_int_equal(commit_at(&r, "repo.git", "site", NULL, T0, &err),
+	    -MIRROR_EINPUT);
+}
+
+/* What a tree cannot hold is refused before anything is written. */
+static void
+test_site_refusals(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+
+	(void)state;
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	make_site("s1");
+	assert_int_equal(sh("ln -s index.md s1/link.md"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "s1", AUTHOR, T0, &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "s1/link.md: a symbolic link"));
+	make_site("s2");
+	assert_int_equal(sh("mkfifo s2/api/pipe"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "s2", AUTHOR, T0, &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "s2/api/pipe: a special file"));
+	make_site("s3");
+	assert_int_equal(sh("mkdir -p s3/.git && echo x > s3/.git/config"),
+	    0);
+	assert_int_equal(commit_at(&r, "repo.git", "s3", AUTHOR, T0, &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "s3/.git"));
+	assert_int_equal(commit_at(&r, "repo.git", "nosuch", AUTHOR, T0,
+	    &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "nosuch"));
+	/* None of it moved or created the branch. */
+	assert_int_equal(sh("git -C repo.git rev-parse -q --verify mirror "
+	    ">/dev/null"), 1);
+	assert_int_equal(sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
+	    0);
+}
+
+/* Modes and shapes: executable bit kept, empty directories left out. */
+static void
+test_tree_shapes(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+
+	(void)state;
+	assert_int_equal(sh("git init -q --bare repo.git && mkdir -p "
+	    "site/a/b/c site/empty/inner site/x && echo run > site/x/tool && "
+	    "chmod 755 site/x/tool && echo deep > site/a/b/c/deep.md"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	cap_is("100644 blob a/b/c/deep.md\n100755 blob x/tool",
+	    "git -C repo.git ls-tree -r mirror | awk '{print $1, $2, $4}'");
+	/* An empty site is a commit of the empty tree. */
+	assert_int_equal(sh("mkdir void"), 0);
+	{
+		struct history_request rq;
+
+		memset(&rq, 0, sizeof(rq));
+		rq.repo_path = "repo.git";
+		rq.branch = "empty";
+		rq.site_dir = "void";
+		rq.author = AUTHOR;
+		assert_int_equal(history_commit(&r, &rq, &err), 0);
+	}
+	cap_is("4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+	    "git -C repo.git rev-parse empty^{tree}");
+	assert_int_equal(sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
+	    0);
+}
+
+/* Many new files go into one pack that git reads and verifies. */
+static void
+test_pack_path(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+	char *s;
+
+	(void)state;
+	assert_int_equal(sh("git init -q --bare repo.git && mkdir -p site/p && "
+	    "i=0; while [ $i -lt 300 ]; do "
+	    "printf '# page %%d\\n\\nvalue: %%d kg\\n' $i $i > site/p/$i.md; "
+	    "printf '<p>%%d</p>\\n' $i > site/p/$i.html; i=$((i+1)); done && "
+	    "head -c 300000 /dev/urandom > site/big.bin && "
+	    "cp site/p/1.md site/p/dup.md"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	assert_int_equal(r.packed, 1);
+	assert_int_equal(r.files, 602);
+	cap_is("1", "ls repo.git/objects/pack/*.pack | wc -l");
+	cap_is("0", "find repo.git/objects -type f ! -path '*/pack/*' | wc -l");
+	cap_is("", "ls repo.git/objects/pack | grep tmp_");
+	assert_int_equal(sh("git verify-pack repo.git/objects/pack/*.idx "
+	    ">/dev/null"), 0);
+	/* 601 distinct blobs + 2 trees + 1 commit. */
+	cap_is("604", "git verify-pack -v repo.git/objects/pack/*.idx | "
+	    "grep -cE '^[0-9a-f]{40} (blob|tree|commit) '");
+	assert_int_equal(sh("git -C repo.git fsck --strict --full >/dev/null "
+	    "2>&1"), 0);
+	s = cap("git -C repo.git show mirror:p/299.md");
+	assert_string_equal(s, "# page 299\n\nvalue: 299 kg");
+	free(s);
+	cap_is("", "git -C repo.git cat-file blob mirror:big.bin | "
+	    "cmp - site/big.bin");
+	/* A small change after that is written loose. */
+	put("site/p/7.md", "# page 7\n\nvalue: 7.5 kg\n");
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0 + 1,
+	    &err), 0);
+	assert_int_equal(r.committed, 1);
+	assert_int_equal(r.packed, 0);
+	assert_int_equal(r.new_blobs, 1);
+	cap_is("1", "ls repo.git/objects/pack/*.pack | wc -l");
+	cap_is("-value: 7 kg\n+value: 7.5 kg", "git -C repo.git diff -U0 "
+	    "mirror~1 mirror | grep '^[-+][^-+]'");
+	assert_int_equal(sh("git -C repo.git fsck --strict --full >/dev/null "
+	    "2>&1"), 0);
+	/* Rebuilding the same big site writes nothing at all. */
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0 + 2,
+	    &err), 0);
+	assert_int_equal(r.committed, 0);
+	cap_is("2", "git -C repo.git rev-list --count mirror");
+}
+
+/* An explicit core.logAllRefUpdates=false on a bare repo is respected. */
+static void
+test_reflog_setting_respected(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git && "
+	    "git -C repo.git config core.logAllRefUpdates false"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	cap_is("false", "git -C repo.git config core.logAllRefUpdates");
+	cap_is("0", "git -C repo.git reflog show mirror 2>/dev/null | wc -l");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sha1),
+		cmocka_unit_test(test_message_words),
+		cmocka_unit_test(test_message_edges),
+		cmocka_unit_test(test_message_cap),
+		cmocka_unit_test(test_author_parse),
+		cmocka_unit_test(test_branch_names),
+		cmocka_unit_test_setup_teardown(test_first_commit_bare, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_unchanged_then_changed,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nonbare_untouched, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_checked_out_refused, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_cas_direct, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_cas_concurrent_writer,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_lock, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_reproducible_id, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_repo, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_author_sources, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_site_refusals, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_tree_shapes, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_pack_path, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_reflog_setting_respected,
+		    setup, teardown),
+	};
+	char home[4096], cfg[4200];
+	int rc;
+
+	if (mkdtemp(root) == NULL || getcwd(cwd0, sizeof(cwd0)) == NULL)
+		return 1;
+	/* The git CLI as judge: no user or system config of its own... */
+	snprintf(home, sizeof(home), "%s/home", root);
+	mkdir(home, 0777);
+	snprintf(cfg, sizeof(cfg), "%s/.gitconfig", home);
+	put(cfg, "[user]\n\tname = Global Person\n\temail = global@example.org\n"
+	    "[init]\n\tdefaultBranch = master\n");
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", home, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("TZ", "UTC", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_INDEX_FILE");
+	unsetenv("GIT_OBJECT_DIRECTORY");
+	unsetenv("SOURCE_DATE_EPOCH");
+	rc = cmocka_run_group_tests_name("history", tests, NULL, NULL);
+	if (chdir(cwd0) == 0 && rc == 0) {
+		char cmd[4200];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", root);
+	}
+	return rc;
+}
