@@ -8,6 +8,17 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
+/* The buffer's string for the caller to free; sb is released.
+ * (strbuf_detach leaves sb holding a fresh buffer.) */
+static char *
+sb_take(strbuf *sb)
+{
+	char *p = strbuf_detach(sb);
+
+	strbuf_free(sb);
+	return p;
+}
+
 static int
 is_lower_alnum(int c)
 {
@@ -58,7 +69,7 @@ norm_ident(const char *s)
 		pending = 0;
 		strbuf_putc(&sb, (char)c);
 	}
-	return strbuf_detach(&sb);
+	return sb_take(&sb);
 }
 
 /* Case-fold ASCII and collapse whitespace runs to one space, trimmed. */
@@ -202,7 +213,7 @@ norm_value(const char *s)
 		i++;
 	}
 	strbuf_free(&folded);
-	return strbuf_detach(&out);
+	return sb_take(&out);
 }
 
 static int

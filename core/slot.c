@@ -16,6 +16,17 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
+/* The buffer's string for the caller to free; sb is released.
+ * (strbuf_detach leaves sb holding a fresh buffer.) */
+static char *
+sb_take(strbuf *sb)
+{
+	char *p = strbuf_detach(sb);
+
+	strbuf_free(sb);
+	return p;
+}
+
 /* ---- the rules --------------------------------------------------------- */
 
 /*
@@ -201,7 +212,7 @@ slot_key_json(const char *const *parts, size_t n)
 		json_quote(&sb, parts[i]);
 	}
 	strbuf_putc(&sb, ']');
-	return strbuf_detach(&sb);
+	return sb_take(&sb);
 }
 
 static char *
@@ -319,7 +330,7 @@ entity_value(const struct entity_rule *r, const struct fact *f,
 		strbuf_printf(&sb, "%s %s", v, u);
 		free(v);
 		free(u);
-		return strbuf_detach(&sb);
+		return sb_take(&sb);
 	case V_METHOD_SOLVER:
 		v = prop_text(props, "method");
 		u = prop_text(props, "solver");
@@ -331,7 +342,7 @@ entity_value(const struct entity_rule *r, const struct fact *f,
 		strbuf_printf(&sb, "%s / %s", v, u);
 		free(v);
 		free(u);
-		return strbuf_detach(&sb);
+		return sb_take(&sb);
 	}
 	return NULL;
 }
@@ -353,7 +364,7 @@ claim_set(struct claim *c, const char *kind, const char *const *parts,
 		strbuf_init(&sb);
 		strbuf_printf(&sb, "%s%s", norm_prefix, norm);
 		free(norm);
-		norm = strbuf_detach(&sb);
+		norm = sb_take(&sb);
 	}
 	c->norm = norm;
 }
@@ -564,7 +575,7 @@ preference_claim(struct claim *c, const struct fact *f, const char *lower)
 	if (polarity < 0)
 		strbuf_puts(&sb, "not ");
 	strbuf_puts(&sb, head);
-	value = strbuf_detach(&sb);
+	value = sb_take(&sb);
 	{
 		const char *parts[3] = { f->project, "preference", topic };
 
@@ -791,7 +802,7 @@ slot_describe(const char *slot_kind, const char *slot_key)
 	if (n < 2 || slot_kind == NULL) {
 		strbuf_puts(&sb, slot_key != NULL ? slot_key : "");
 		json_decref(arr);
-		return strbuf_detach(&sb);
+		return sb_take(&sb);
 	}
 	if (strcmp(slot_kind, "cross_layer") == 0) {
 		put_words(&sb, parts[1]);
@@ -813,7 +824,7 @@ slot_describe(const char *slot_kind, const char *slot_key)
 	if (parts[0][0] != '\0')
 		strbuf_printf(&sb, " of %s", parts[0]);
 	json_decref(arr);
-	return strbuf_detach(&sb);
+	return sb_take(&sb);
 }
 
 char *
@@ -825,5 +836,5 @@ slot_question(const char *slot_kind, const char *slot_key, const char *value)
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "Is the %s %s?", d, value != NULL ? value : "");
 	free(d);
-	return strbuf_detach(&sb);
+	return sb_take(&sb);
 }
