@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "json_out.h"
 #include "markdown.h"
 #include "output.h"
@@ -76,11 +77,18 @@ site_page(struct site *s, const char *path, const char *tname,
 	rc = tmpl_render(&md, t, data, NULL, err);
 	if (rc < 0)
 		goto out;
-	strbuf_printf(&file, "%s.md", path);
-	rc = output_write(s->out, file.data, md.data, md.len, err);
+	/* The HTML twin gets the footer from the theme's layout; the .md
+	 * twin gets it here, so no template can forget it. */
+	rc = markdown_to_html(&body, md.data, md.len, path, err);
 	if (rc < 0)
 		goto out;
-	rc = markdown_to_html(&body, md.data, md.len, file.data, err);
+	while (md.len > 0 && md.data[md.len - 1] == '\n')
+		md.data[--md.len] = '\0';
+	strbuf_puts(&md, "\n\n---\n\n");
+	escape_md(&md, s->title, strlen(s->title));
+	strbuf_printf(&md, " · %s\n", footer);
+	strbuf_printf(&file, "%s.md", path);
+	rc = output_write(s->out, file.data, md.data, md.len, err);
 	if (rc < 0)
 		goto out;
 	root_of(&root, path);

@@ -1,0 +1,162 @@
+// site.test.js EXAMPLE_SITE HOSTILE_SITE SHOT_DIR
+//
+// Drives Debian's chromium (headless, through playwright-core) over two
+// built sites opened from file://, and prints one TAP line per case
+// ("ok N - t_site_browser: ..."), as tests/run.sh counts them.
+//
+//  1. The example: on the overview of the project of an open cross_layer
+//     conflict, the "⚠ disputed" marker sits inside the element of the
+//     trusted-state member (li#state-...), names the conflict in its
+//     accessible label; clicking it lands on the conflict page, which
+//     lists exactly the conflict's members (from api/conflicts/<id>.json)
+//     in trust order.
+//  2. The hostile corpus: every project overview loads with no script
+//     run (no dialog, no script element, no flag set), no request for
+//     anything but local files, and the text visible.
+//
+// Screenshots of the overview, the conflict page and one hostile page
+// go to SHOT_DIR for a person to look at.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [exampleSite, hostileSite, shotDir] = process.argv.slice(2).map(
+  (p) => path.resolve(p));
+let n = 0;
+let failed = 0;
+function check(name, cond, detail) {
+  n++;
+  if (cond) {
+    console.log(`ok ${n} - t_site_browser: ${name}`);
+  } else {
+    failed++;
+    console.log(`not ok ${n} - t_site_browser: ${name}`);
+    if (detail !== undefined) console.log(`#   ${detail}`);
+  }
+}
+const url = (site, rel) => 'file://' + path.join(site, rel);
+const json = (site, rel) =>
+  JSON.parse(fs.readFileSync(path.join(site, rel), 'utf8'));
+
+async function example(browser) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const offsite = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file://')) offsite.push(r.url());
+  });
+  // The SPEC 8 example: an open cross-layer conflict with a state member.
+  const all = json(exampleSite, 'api/conflicts.json').conflicts;
+  const fit = (x) => x.open && x.slot_kind === 'cross_layer' &&
+    x.project_slug && x.members.some((m) => m.kind === 'project_state');
+  const c = all.find((x) => fit(x) && /lateral support material/.test(x.question)) ||
+    all.find(fit);
+  check('the example has an open cross-layer conflict with a state member',
+    c !== undefined);
+  if (c === undefined) return page.close();
+  const state = c.members.find((m) => m.kind === 'project_state');
+  await page.goto(url(exampleSite, `projects/${c.project_slug}/index.html`));
+  const marker = page.locator(`li#${state.anchor} a.disputed`);
+  check(`the overview's ${state.anchor} element holds one disputed marker`,
+    (await marker.count()) === 1, `found ${await marker.count()}`);
+  if ((await marker.count()) !== 1) return page.close();
+  const label = await marker.getAttribute('aria-label');
+  check('the marker has an accessible label naming the conflict',
+    label !== null && label.includes(c.slug), `aria-label: ${label}`);
+  check('the marker reads "⚠ disputed"',
+    (await marker.innerText()).trim() === '⚠ disputed');
+  for (const m of c.members.filter((x) => x.linked && x.project_slug === c.project_slug)) {
+    const k = await page.locator(`li#${m.anchor} a.disputed`).count();
+    check(`member ${m.anchor} carries the marker on the overview`, k === 1,
+      `found ${k}`);
+  }
+  await page.locator(`li#${state.anchor}`).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shotDir, 'overview.png') });
+  await page.screenshot({ path: path.join(shotDir, 'overview-full.png'), fullPage: true });
+  await Promise.all([page.waitForURL(`**/conflicts/${c.slug}.html`), marker.click()]);
+  check('clicking the marker lands on the conflict page',
+    page.url().endsWith(`/conflicts/${c.slug}.html`), page.url());
+  const ids = await page.locator('[id^="member-"]').evaluateAll(
+    (els) => els.map((e) => e.id));
+  const want = json(exampleSite, `api/conflicts/${c.slug}.json`).members.map(
+    (m) => 'member-' + m.anchor);
+  check('the conflict page lists exactly the conflict\'s members, in trust order',
+    JSON.stringify(ids) === JSON.stringify(want),
+    `page ${JSON.stringify(ids)} vs ${JSON.stringify(want)}`);
+  const text = await page.locator('main').innerText();
+  check('the conflict page asks the reviewer\'s question',
+    text.includes(c.question));
+  await page.screenshot({ path: path.join(shotDir, 'conflict.png'), fullPage: true });
+  // Back to the fact through the member link.
+  await Promise.all([page.waitForURL(`**/index.html#${state.anchor}`),
+    page.locator(`#member-${state.anchor} a`).first().click()]);
+  check('a member link leads back to the fact on the overview',
+    page.url().endsWith(`#${state.anchor}`), page.url());
+  check('the example requested nothing from another host',
+    offsite.length === 0, offsite.join(' '));
+  await page.close();
+}
+
+async function hostile(browser) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const dialogs = [];
+  const offsite = [];
+  await context.addInitScript(() => {
+    // Any script the page itself runs would find this and could set it.
+    window.__mirrorScripts = 0;
+  });
+  const projects = fs.readdirSync(path.join(hostileSite, 'projects')).sort();
+  let loaded = 0;
+  let scripts = 0;
+  let shown = 0;
+  const page = await context.newPage();
+  let p = '';
+  page.on('dialog', (d) => { dialogs.push(`${p}: ${d.message()}`); d.dismiss(); });
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file://')) offsite.push(`${p}: ${r.url()}`);
+  });
+  for (p of projects) {
+    await page.goto(url(hostileSite, `projects/${p}/index.html`));
+    loaded++;
+    scripts += await page.evaluate(() => document.scripts.length +
+      document.querySelectorAll('iframe, object, embed, img, svg').length);
+    if ((await page.locator('main').innerText()).length > 0) shown++;
+    if (p === 'h01') {
+      check('the script text is visible as text',
+        (await page.locator('main').innerText()).includes('<script>alert("xss")</script>'));
+      await page.screenshot({ path: path.join(shotDir, 'hostile.png'), fullPage: true });
+    }
+  }
+  await page.close();
+  check(`all ${projects.length} hostile overviews load`,
+    loaded === projects.length && shown === projects.length);
+  check('no hostile page ran a script (no dialog)', dialogs.length === 0,
+    dialogs.slice(0, 5).join(' | '));
+  check('no hostile page holds a script, iframe, object, image or svg',
+    scripts === 0, `${scripts} found`);
+  check('no hostile page requested anything from another host',
+    offsite.length === 0, offsite.slice(0, 5).join(' '));
+  await context.close();
+}
+
+(async () => {
+  fs.mkdirSync(shotDir, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu',
+      '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  try {
+    await example(browser);
+    await hostile(browser);
+  } finally {
+    await browser.close();
+  }
+  process.exit(failed ? 1 : 0);
+})().catch((e) => {
+  console.log(`not ok ${n + 1} - t_site_browser: the browser run failed`);
+  console.log(`#   ${String(e && e.stack || e).split('\n').join('\n#   ')}`);
+  process.exit(1);
+});
