@@ -21,6 +21,9 @@
 #include "template.h"
 #include "xalloc.h"
 
+/* Rendering recurses once per nested block: bound it. */
+#define TMPL_MAX_DEPTH 64
+
 enum kind {
 	K_TEXT, K_VAR, K_RAW, K_EACH, K_IF, K_UNLESS, K_ELSE, K_CLOSE,
 	K_COMMENT
@@ -443,6 +446,11 @@ build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
 			    t->nodes[idx].pkind != P_DOT) {
 				rc = perr(t, g->line, err, "#each needs a list, "
 				    "not", g->body);
+				goto out;
+			}
+			if (depth > TMPL_MAX_DEPTH) {
+				rc = perr(t, g->line, err, "blocks nested too deep "
+				    "at", g->body);
 				goto out;
 			}
 			stack[depth].node = idx;

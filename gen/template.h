@@ -45,7 +45,8 @@
  *
  * Errors are one line, "FILE:LINE: what 'NAME'", status MIRROR_EINPUT:
  * at parse time for unknown or unbalanced block tags, bad names or
- * filters, unterminated tags, a raw slot in Markdown mode; at render time
+ * filters, unterminated tags, a raw slot in Markdown mode, blocks nested
+ * more than 64 deep; at render time
  * for names that resolve nowhere, wrong value types and |id mismatches.
  *
  * Costs: parse once, render many times; rendering is linear in the size

@@ -226,6 +226,17 @@ test_parse_errors(void **state)
 	expect_err("{{#if a}}{{else}}{{else}}{{/if}}", TMPL_MARKDOWN, "{}",
 	    "page.md:1: second else in a block: 'else'");
 	expect_err("{{}}", TMPL_MARKDOWN, "{}", "page.md:1: empty tag '{{}}'");
+	/* Deep nesting is refused, not a stack overflow. */
+	{
+		strbuf deep;
+
+		strbuf_init(&deep);
+		for (int i = 0; i < 100000; i++)
+			strbuf_puts(&deep, "{{#if a}}");
+		expect_err(deep.data, TMPL_MARKDOWN, "{\"a\":1}",
+		    "page.md:1: blocks nested too deep at 'a'");
+		strbuf_free(&deep);
+	}
 }
 
 /* 8: render errors: unknown names (also in #if), wrong types. */
@@ -366,6 +377,39 @@ test_shipped_parse(void **state)
 	}
 }
 
+/* Best of three renders of n items, in seconds. */
+static double
+time_render(const tmpl *tp, size_t n)
+{
+	json_t *xs = json_array(), *data;
+	mirror_error err;
+	double best = 1e9;
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(xs, json_pack("{s:s,s:s}", "id", "x-1",
+		    "v", "value with *stars* and |pipes|"));
+	data = json_pack("{s:o}", "xs", xs);
+	for (int k = 0; k < 3; k++) {
+		struct timespec a, b;
+		strbuf sb;
+		double t;
+
+		strbuf_init(&sb);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		assert_int_equal(tmpl_render(&sb, tp, data, NULL, &err), 0);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t = (double)(b.tv_sec - a.tv_sec) +
+		    (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		if (t < best)
+			best = t;
+		assert_int_equal(sb.len, n * strlen("- <a id=\"e-x-1\"></a> value "
+		    "with \\*stars\\* and \\|pipes\\|\n"));
+		strbuf_free(&sb);
+	}
+	json_decref(data);
+	return best;
+}
+
 /* 12: rendering time is linear in the output. */
 static void
 test_linear(void **state)
@@ -373,36 +417,17 @@ test_linear(void **state)
 	const char *src = "{{#each xs}}\n- <a id=\"e-{{id|id}}\"></a> {{v}}\n"
 	    "{{/each}}\n";
 	mirror_error err;
-	double t[2];
+	double small, big;
 	tmpl *tp;
 
 	(void)state;
 	assert_int_equal(tmpl_parse(&tp, "l.md", src, strlen(src),
 	    TMPL_MARKDOWN, &err), 0);
-	for (int k = 0; k < 2; k++) {
-		size_t n = k == 0 ? 2000 : 20000;
-		json_t *xs = json_array(), *data;
-		struct timespec a, b;
-		strbuf sb;
-
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(xs, json_pack("{s:s,s:s}", "id",
-			    "x-1", "v", "value with *stars* and |pipes|"));
-		data = json_pack("{s:o}", "xs", xs);
-		strbuf_init(&sb);
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		assert_int_equal(tmpl_render(&sb, tp, data, NULL, &err), 0);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		t[k] = (double)(b.tv_sec - a.tv_sec) +
-		    (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-		assert_int_equal(sb.len, n * strlen("- <a id=\"e-x-1\"></a> value "
-		    "with \\*stars\\* and \\|pipes\\|\n"));
-		strbuf_free(&sb);
-		json_decref(data);
-	}
-	print_message("[ TIMING   ] 2000 items %.4fs, 20000 items %.4fs\n",
-	    t[0], t[1]);
-	assert_true(t[1] / (t[0] > 1e-6 ? t[0] : 1e-6) < 30.0);
+	small = time_render(tp, 10000);
+	big = time_render(tp, 100000);
+	print_message("[ TIMING   ] 10000 items %.4fs, 100000 items %.4fs, "
+	    "ratio %.1f\n", small, big, big / small);
+	assert_true(big / small < 30.0);
 	tmpl_free(tp);
 }
 
