@@ -95,12 +95,19 @@ trimmed(const char *s, size_t n)
 	return xstrndup(s, n);
 }
 
+/* An error naming file:line; name is shown on one line, cut at 200. */
 static int
 perr(const tmpl *t, int line, mirror_error *err, const char *what,
     const char *name)
 {
+	char shown[204];
+	size_t i;
+
+	for (i = 0; name[i] != '\0' && i < 200; i++)
+		shown[i] = (unsigned char)name[i] < 0x20 ? ' ' : name[i];
+	strcpy(shown + i, name[i] != '\0' ? "..." : "");
 	return mirror_fail(err, MIRROR_EINPUT, "%s:%d: %s '%s'", t->name, line,
-	    what, name);
+	    what, shown);
 }
 
 /* Which block keyword w is: K_EACH, K_IF, K_UNLESS, or K_TEXT if none. */
@@ -243,7 +250,7 @@ classify(tmpl *t, struct tag *g, mirror_error *err)
 
 /* Decide whether g stands alone on its line; set cut0/cut1. */
 static void
-standalone(const tmpl *t, struct tag *tags, size_t n, size_t k)
+standalone(const tmpl *t, struct tag *tags, size_t k)
 {
 	struct tag *g = &tags[k];
 	const char *s = t->src;
@@ -267,7 +274,6 @@ standalone(const tmpl *t, struct tag *tags, size_t n, size_t k)
 	}
 	g->cut0 = ls;
 	g->cut1 = le < t->srclen ? le + 1 : le;
-	(void)n;
 }
 
 static int
@@ -487,12 +493,10 @@ build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
 			}
 			open_kind = t->nodes[top->node].kind;
 			if (open_kind != g->closes) {
-				char what[96];
-
-				snprintf(what, sizeof(what), "closes #%s opened at "
-				    "line %d, not", kind_word(open_kind),
-				    t->nodes[top->node].line);
-				rc = perr(t, g->line, err, what, g->body);
+				rc = mirror_fail(err, MIRROR_EINPUT, "%s:%d: closes "
+				    "#%s opened at line %d, not '%s'", t->name, g->line,
+				    kind_word(open_kind), t->nodes[top->node].line,
+				    g->body);
 				goto out;
 			}
 			if (top->is_each && !top->in_alt)
@@ -507,11 +511,9 @@ build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
 	add_text(t, &stack[depth - 1], pos, t->srclen, 0);
 	if (depth > 1) {
 		struct node *nd = &t->nodes[stack[depth - 1].node];
-		char what[32];
 
-		snprintf(what, sizeof(what), "#%s never closed:",
-		    kind_word(nd->kind));
-		rc = perr(t, nd->line, err, what, nd->name);
+		rc = mirror_fail(err, MIRROR_EINPUT, "%s:%d: #%s never closed: "
+		    "'%s'", t->name, nd->line, kind_word(nd->kind), nd->name);
 	}
 out:
 	free(stack);
@@ -558,7 +560,7 @@ tmpl_parse(tmpl **out, const char *name, const char *text, size_t len,
 	for (size_t k = 0; rc == 0 && k < n; k++)
 		rc = classify(t, &tags[k], err);
 	for (size_t k = 0; rc == 0 && k < n; k++)
-		standalone(t, tags, n, k);
+		standalone(t, tags, k);
 	if (rc == 0)
 		rc = build(t, tags, n, err);
 	for (size_t k = 0; k < n; k++)

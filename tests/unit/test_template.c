@@ -226,6 +226,9 @@ test_parse_errors(void **state)
 	expect_err("{{#if a}}{{else}}{{else}}{{/if}}", TMPL_MARKDOWN, "{}",
 	    "page.md:1: second else in a block: 'else'");
 	expect_err("{{}}", TMPL_MARKDOWN, "{}", "page.md:1: empty tag '{{}}'");
+	/* The error stays one line whatever the tag holds. */
+	expect_err("{{#loop\nx\ty}}", TMPL_MARKDOWN, "{}",
+	    "page.md:1: unknown block tag '#loop x y'");
 	/* Deep nesting is refused, not a stack overflow. */
 	{
 		strbuf deep;
