@@ -28,7 +28,9 @@ strbuf_detach(strbuf *sb)
 {
 	char *p = sb->data;
 
-	strbuf_init(sb);
+	/* Released, not re-initialised: a detach allocates nothing. */
+	sb->data = NULL;
+	sb->len = sb->cap = 0;
 	return p;
 }
 

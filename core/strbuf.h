@@ -17,7 +17,11 @@ typedef struct strbuf {
 
 void strbuf_init(strbuf *sb);
 void strbuf_free(strbuf *sb);
-/* Return the contents and reset sb to empty. The caller must free. */
+/*
+ * Return the contents; the caller must free them. sb is left released,
+ * as after strbuf_free (calling strbuf_free again is harmless); call
+ * strbuf_init before using it again.
+ */
 char *strbuf_detach(strbuf *sb);
 void strbuf_reset(strbuf *sb);
 void strbuf_grow(strbuf *sb, size_t extra);

@@ -98,8 +98,9 @@ test_strbuf(void **state)
 	s = strbuf_detach(&sb);
 	assert_string_equal(s, "xy");
 	assert_int_equal(sb.len, 0);
+	assert_null(sb.data);
 	free(s);
-	strbuf_free(&sb);
+	strbuf_free(&sb);   /* harmless after a detach */
 }
 
 /* 5: errors keep to one line even when text has newlines. */
