@@ -105,7 +105,7 @@ test_plain(void **state)
 
 	(void)state;
 	assert_html5(h);
-	assert_null(strstr(h, "<link"));
+	assert_null(strstr(h, "stylesheet"));
 	assert_null(strstr(h, "style"));
 	free(h);
 }
