@@ -32,7 +32,9 @@ clean_range(strbuf *sb, const unsigned char *s, size_t len, int keep_ws)
 			continue;
 		}
 		n = utf8_decode(&cp, s + i, len - i);
-		if (cp < 0)
+		/* Noncharacters are not allowed in HTML or XML text. */
+		if (cp < 0 || (cp >= 0xfdd0 && cp <= 0xfdef) ||
+		    (cp & 0xfffe) == 0xfffe)
 			strbuf_add(sb, fffd, sizeof(fffd));
 		else if (cp == '\t' || cp == '\n')
 			strbuf_putc(sb, keep_ws ? (char)cp : ' ');

@@ -4,9 +4,11 @@
  * Store text is data, never markup (SPEC section 5). Every function here
  * first cleans its input and then escapes it for one output context:
  *
- *   cleaning  invalid UTF-8 becomes U+FFFD; ASCII control characters
- *             (0x00-0x1f, 0x7f) except tab and newline are dropped, and
- *             so are the C1 controls U+0080-U+009F; a value longer than
+ *   cleaning  invalid UTF-8 and noncharacters (U+FDD0-U+FDEF, U+xFFFE,
+ *             U+xFFFF: not allowed in HTML or XML) become U+FFFD; ASCII
+ *             control characters (0x00-0x1f, 0x7f) except tab and
+ *             newline are dropped, and so are the C1 controls
+ *             U+0080-U+009F; a value longer than
  *             ESCAPE_MAX_FIELD bytes is cut at a UTF-8 boundary and gets
  *             the suffix " … (N bytes more)" (N counts the input bytes
  *             cut off). escape_url does not cap: it takes ids and slugs.

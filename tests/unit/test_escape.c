@@ -198,6 +198,12 @@ test_clean_utf8(void **state)
 	    "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" "d[efg\xef\xbf\xbd"
 	    "\xef\xbf\xbd");
 	free(r);
+	/* Noncharacters, which HTML and XML forbid, are replaced too. */
+	r = ehtml("a\xef\xbf\xbf" "b\xef\xb7\x90" "c\xf4\x8f\xbf\xbe" "d",
+	    14);
+	assert_string_equal(r, "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xef\xbf\xbd"
+	    "d");
+	free(r);
 	/* Tab and newline survive in HTML, not in Markdown. */
 	r = ehtml("a\tb\nc", 5);
 	assert_string_equal(r, "a\tb\nc");
