@@ -16,10 +16,28 @@
 #include "site.h"
 #include "strbuf.h"
 
+/*
+ * XML text: escaped as HTML, then without U+FFFE and U+FFFF, the two
+ * characters valid UTF-8 can hold that XML 1.0 forbids (escape_html has
+ * already dropped the control characters).
+ */
 static void
 xml(strbuf *sb, const char *s)
 {
+	size_t start = sb->len, j = start;
+
 	escape_html(sb, s, strlen(s));
+	for (size_t i = start; i < sb->len; i++) {
+		if (i + 2 < sb->len && (unsigned char)sb->data[i] == 0xef &&
+		    (unsigned char)sb->data[i + 1] == 0xbf &&
+		    ((unsigned char)sb->data[i + 2] & 0xfe) == 0xbe) {
+			i += 2;
+			continue;
+		}
+		sb->data[j++] = sb->data[i];
+	}
+	sb->len = j;
+	sb->data[j] = '\0';
 }
 
 /* 'YYYY-MM-DD HH:MM:SS' as RFC 3339 ('YYYY-MM-DDTHH:MM:SSZ'). */
