@@ -1,0 +1,237 @@
+/*
+ * test_facts.c: core/facts, the read model of the site: canonical
+ * projects, per-project loading and ordering, expiry, row checks and the
+ * snapshot checksum.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+#include "facts.h"
+#include "store.h"
+
+static char path[64];
+
+/* A fresh store at path with sql applied. */
+static void
+make_store(const char *sql)
+{
+	mirror_error err;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "/tmp/test_facts.%ld.db", (long)getpid());
+	unlink(path);
+	assert_int_equal(store_create(path, &err), 0);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static void
+exec_sql(const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static mirror_store *
+open_read(void)
+{
+	mirror_store *st;
+	mirror_error err;
+
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	return st;
+}
+
+static void
+close_read(mirror_store *st)
+{
+	store_read_end(st);
+	store_close(st);
+	unlink(path);
+}
+
+static const char base_sql[] =
+    "INSERT INTO projects(id, name, aliases, description) VALUES"
+    " ('p05', 'P05', '[\"interf\",\"p5\"]', 'bench');"
+    "INSERT INTO project_state(id, project, category, key, value, status,"
+    " created_at) VALUES"
+    " ('s2', 'p5', 'fact', 'b', 'x', 'active', '2024-01-02'),"
+    " ('s1', 'interf', 'decision', 'a', 'y', 'superseded', '2024-01-01'),"
+    " ('s3', 'ghost', 'fact', 'k', 'v', 'active', '2024-01-01');"
+    "INSERT INTO entities(id, entity_type, name, project, properties) VALUES"
+    " ('e2', 'component', 'Pad', 'p05', '{\"material\":\"PEEK\"}'),"
+    " ('e1', 'component', 'Arm', 'interf', '{}');"
+    "INSERT INTO relationships(id, source_entity_id, target_entity_id,"
+    " relationship_type) VALUES ('r1', 'e2', 'e1', 'part_of'),"
+    " ('r2', 'x1', 'x2', 'part_of');"
+    "INSERT INTO memories(id, memory_type, content, project, valid_until)"
+    " VALUES ('m1', 'knowledge', 'k', '', NULL),"
+    " ('m2', 'knowledge', 'old', 'p05', '2001-01-01 00:00:00'),"
+    " ('m3', 'knowledge', 'new', 'p05', '2030-01-01 00:00:00');";
+
+/* 1: projects are canonical, unlisted names kept, '' first, counts. */
+static void
+test_projects(void **state)
+{
+	struct fact_project *p;
+	mirror_error err;
+	mirror_store *st;
+	size_t n;
+
+	(void)state;
+	make_store(base_sql);
+	st = open_read();
+	assert_int_equal(facts_projects(&p, &n, st, &err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(p[0].id, "");
+	assert_int_equal(p[0].n_memories, 1);
+	assert_string_equal(p[1].id, "ghost");
+	assert_int_equal(p[1].listed, 0);
+	assert_string_equal(p[1].name, "ghost");
+	assert_string_equal(p[2].id, "p05");
+	assert_int_equal(p[2].n_state, 2);
+	assert_int_equal(p[2].n_entities, 2);
+	assert_int_equal(p[2].n_memories, 2);
+	assert_int_equal(p[2].n_aliases, 2);
+	assert_string_equal(p[2].aliases[0], "interf");
+	facts_projects_free(p, n);
+	close_read(st);
+}
+
+/* 2: one project's rows through its aliases, sorted, expiry by now. */
+static void
+test_load(void **state)
+{
+	struct project_facts f;
+	mirror_error err;
+	mirror_store *st;
+	time_t now;
+
+	(void)state;
+	make_store(base_sql);
+	st = open_read();
+	assert_int_equal(mirror_parse_ts(&now, "2024-06-01 00:00:00"), 0);
+	assert_int_equal(facts_load(&f, st, "p05", now, &err), 0);
+	assert_int_equal(f.n_state, 2);
+	assert_string_equal(f.state[0].id, "s1");    /* decision < fact */
+	assert_string_equal(f.state[0].project, "interf");
+	assert_int_equal(f.n_ent, 2);
+	assert_string_equal(f.ent[0].name, "Arm");
+	assert_string_equal(json_string_value(json_object_get(
+	    f.ent[1].properties, "material")), "PEEK");
+	assert_int_equal(f.n_rel, 1);                /* r2 is elsewhere */
+	assert_int_equal(f.n_mem, 2);
+	assert_string_equal(f.mem[0].id, "m2");
+	assert_int_equal(f.mem[0].expired, 1);
+	assert_int_equal(f.mem[1].expired, 0);
+	facts_free(&f);
+	assert_int_equal(facts_load(&f, st, "", now, &err), 0);
+	assert_int_equal(f.n_mem, 1);
+	assert_null(f.mem[0].valid_until);
+	facts_free(&f);
+	close_read(st);
+}
+
+/* 3: bad rows are errors naming table, row and column. */
+static void
+test_bad_rows(void **state)
+{
+	struct project_facts f;
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store("INSERT INTO entities(id, entity_type, name, project, "
+	    "properties) VALUES ('e9', 'x', 'n', 'p', '{\"a\":');");
+	st = open_read();
+	assert_int_equal(facts_load(&f, st, "p", 0, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "entities row 'e9': properties is "
+	    "not valid JSON"));
+	facts_free(&f);
+	close_read(st);
+
+	make_store("INSERT INTO memories(id, memory_type, content, project, "
+	    "valid_until) VALUES ('m9', 'k', 'c', 'p', 'soon');");
+	st = open_read();
+	assert_int_equal(facts_load(&f, st, "p", 0, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "memories row 'm9': valid_until"));
+	facts_free(&f);
+	close_read(st);
+
+	make_store("INSERT INTO memories(id, memory_type, content, project) "
+	    "VALUES ('m8', 'k', CAST(x'41ff42' AS TEXT), 'p');");
+	st = open_read();
+	assert_int_equal(facts_load(&f, st, "p", 0, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "memories row 'm8': content is not "
+	    "valid UTF-8"));
+	facts_free(&f);
+	close_read(st);
+}
+
+static uint64_t
+checksum(void)
+{
+	mirror_error err;
+	mirror_store *st;
+	uint64_t h;
+
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	assert_int_equal(facts_checksum(&h, st, &err), 0);
+	store_close(st);
+	return h;
+}
+
+/* 4: the checksum follows every fact and conflict, not sweep runs. */
+static void
+test_checksum(void **state)
+{
+	uint64_t a, b;
+
+	(void)state;
+	make_store(base_sql);
+	a = checksum();
+	assert_true(a == checksum());
+	exec_sql("INSERT INTO sweep_runs(id, started_at, rules_version) "
+	    "VALUES ('r', '2024-01-01', 'x')");
+	assert_true(a == checksum());
+	exec_sql("UPDATE project_state SET value = 'z' WHERE id = 's2'");
+	b = checksum();
+	assert_true(a != b);
+	exec_sql("UPDATE project_state SET value = 'x' WHERE id = 's2'");
+	assert_true(a == checksum());
+	exec_sql("INSERT INTO conflicts(id, slot_kind, slot_key) VALUES "
+	    "('c', 'cross_layer', '[]')");
+	assert_true(a != checksum());
+	/* NULL and '' differ. */
+	exec_sql("DELETE FROM conflicts; UPDATE memories SET valid_until = '' "
+	    "WHERE id = 'm1'");
+	assert_true(a != checksum());
+	unlink(path);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_projects),
+		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_bad_rows),
+		cmocka_unit_test(test_checksum),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
