@@ -106,6 +106,13 @@ memcheck: $(BUILD)/mirror $(UNIT_BIN)
 	@MIRROR_WRAP="valgrind --quiet --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite" sh tests/run.sh $(BUILD)
 
+# make bench: history_commit against 'git add -A && git commit'.
+$(BUILD)/bench_history: tests/bench/bench_history.c $(BUILD)/libmirror.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS)
+
+bench: $(BUILD)/bench_history
+	@$(BUILD)/bench_history 5000
+
 install: $(BUILD)/mirror
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 $(BUILD)/mirror $(DESTDIR)$(BINDIR)/mirror

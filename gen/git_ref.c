@@ -141,6 +141,62 @@ mgit_check_not_checked_out(git_repository *repo, const char *repo_path,
 	return rc;
 }
 
+/* Fail when ref "name" exists (a prefix that would hold refname). */
+static int
+prefix_taken(git_repository *repo, const char *repo_path,
+    const char *refname, const char *name, mirror_error *err)
+{
+	git_reference *ref = NULL;
+
+	if (git_reference_lookup(&ref, repo, name) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	git_reference_free(ref);
+	return mirror_fail(err, MIRROR_EIO, "%s: %s cannot be created: "
+	    "the branch %s exists and a ref cannot also be a folder",
+	    repo_path, refname, name);
+}
+
+int
+mgit_check_name_free(git_repository *repo, const char *repo_path,
+    const char *refname, mirror_error *err)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	char glob[MGIT_REFNAME_MAX + 2], prefix[MGIT_REFNAME_MAX];
+	int n, rc;
+
+	/* refs/heads/a/b needs refs/heads/a to be absent... */
+	for (const char *p = refname + sizeof("refs/heads/") - 1;
+	    (p = strchr(p, '/')) != NULL; p++) {
+		memcpy(prefix, refname, (size_t)(p - refname));
+		prefix[p - refname] = '\0';
+		if ((rc = prefix_taken(repo, repo_path, refname, prefix,
+		    err)) < 0)
+			return rc;
+	}
+	/* ... and refs/heads/a needs no refs/heads/a/... to exist. */
+	n = snprintf(glob, sizeof(glob), "%s/*", refname);
+	if (n < 0 || (size_t)n >= sizeof(glob))
+		return mirror_fail(err, MIRROR_EIO, "%s: ref name too long",
+		    refname);
+	if (git_reference_iterator_glob_new(&it, repo, glob) < 0)
+		return mgit_fail(err, MIRROR_EIO, "%s: cannot list refs",
+		    repo_path);
+	rc = git_reference_next(&ref, it);
+	git_reference_iterator_free(it);
+	if (rc == 0) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s cannot be created: "
+		    "the branch %s exists and a ref cannot also be a folder",
+		    repo_path, refname, git_reference_name(ref));
+		git_reference_free(ref);
+		return rc;
+	}
+	git_error_clear();
+	return 0;
+}
+
 int
 mgit_read_tip(git_oid *tip, int *found, git_repository *repo,
     const char *repo_path, const char *refname, mirror_error *err)
@@ -199,19 +255,26 @@ mgit_ref_cas(git_repository *repo, const char *repo_path,
 		    "another process (its .lock file exists); the branch was "
 		    "not moved", repo_path, refname);
 	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS) {
+		int exists = git_reference_name_to_id(&cur, repo, refname) == 0;
+
+		/* "refs/heads/a" when "refs/heads/a/b" exists, and the like. */
+		if (rc == GIT_EEXISTS && !exists)
+			return mgit_fail(err, MIRROR_EIO, "%s: cannot create %s",
+			    repo_path, refname);
 		if (old_id != NULL)
 			git_oid_tostr(was, sizeof(was), old_id);
 		else
-			snprintf(was, sizeof(was), "nothing");
-		if (git_reference_name_to_id(&cur, repo, refname) == 0)
+			memcpy(was, "nothing", sizeof("nothing"));
+		if (exists)
 			git_oid_tostr(now, sizeof(now), &cur);
 		else
-			snprintf(now, sizeof(now), "nothing");
+			memcpy(now, "nothing", sizeof("nothing"));
 		git_error_clear();
 		return mirror_fail(err, MIRROR_EIO, "%s: %s moved while "
 		    "mirror was building (it was %s, now it is %s: another "
-		    "writer?); the branch was not moved, run the build again",
-		    repo_path, refname, was, now);
+		    "writer?); the branch was not moved and the objects "
+		    "written are unreferenced ('git gc' prunes them): run the "
+		    "build again", repo_path, refname, was, now);
 	}
 	return mgit_fail(err, MIRROR_EIO, "%s: cannot update %s", repo_path,
 	    refname);

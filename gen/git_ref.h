@@ -44,6 +44,14 @@ int mgit_check_not_checked_out(git_repository *repo, const char *repo_path,
     const char *refname, mirror_error *err);
 
 /*
+ * Fail with -MIRROR_EIO when refname cannot exist next to the refs the
+ * repository has: "refs/heads/a" when "refs/heads/a/b" exists, or the
+ * other way round. Checked before anything is written.
+ */
+int mgit_check_name_free(git_repository *repo, const char *repo_path,
+    const char *refname, mirror_error *err);
+
+/*
  * Read the branch tip: *found = 1 and *tip set, or *found = 0 when the
  * branch does not exist yet. Returns 0, or -MIRROR_EIO when the ref is
  * symbolic, unreadable or does not point to a commit.

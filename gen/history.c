@@ -131,6 +131,8 @@ history_commit(struct history_result *out,
 	    (rc = mgit_check_not_checked_out(repo, rp, refname, err)) < 0 ||
 	    (rc = mgit_read_tip(&tip, &have_tip, repo, rp, refname,
 	    err)) < 0 ||
+	    (!have_tip && (rc = mgit_check_name_free(repo, rp, refname,
+	    err)) < 0) ||
 	    (rc = mgit_signature(&sig, repo, rp, req->author,
 	    req->have_time ? req->time : time(NULL), err)) < 0)
 		goto out;

@@ -946,6 +946,46 @@ test_pack_path(void **state)
 	cap_is("2", "git -C repo.git rev-list --count mirror");
 }
 
+/* A branch name taken by a directory of branches: a clear refusal. */
+static void
+test_branch_name_clash(void **state)
+{
+	struct history_request rq;
+	struct history_result r;
+	mirror_error err;
+	char *before;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git && "
+	    "git -C repo.git update-ref refs/heads/mirror/old "
+	    "$(git -C repo.git commit-tree -m x "
+	    "$(git -C repo.git hash-object -t tree -w /dev/null))"), 0);
+	memset(&rq, 0, sizeof(rq));
+	rq.repo_path = "repo.git";
+	rq.branch = "mirror";
+	rq.site_dir = "site";
+	rq.author = AUTHOR;
+	before = cap("cd repo.git && find . -type f | LC_ALL=C sort");
+	assert_int_equal(history_commit(&r, &rq, &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "repo.git: refs/heads/mirror cannot "
+	    "be created: the branch refs/heads/mirror/old exists"));
+	cap_is("refs/heads/mirror/old",
+	    "git -C repo.git for-each-ref --format='%%(refname)'");
+	/* Found before anything was written. */
+	cap_is(before, "cd repo.git && find . -type f | LC_ALL=C sort");
+	free(before);
+	/* The other way round: mirror/next while mirror exists. */
+	assert_int_equal(sh("git -C repo.git update-ref -d "
+	    "refs/heads/mirror/old && git -C repo.git update-ref "
+	    "refs/heads/mirror $(git -C repo.git commit-tree -m y "
+	    "$(git -C repo.git hash-object -t tree -w /dev/null))"), 0);
+	rq.branch = "mirror/next";
+	assert_int_equal(history_commit(&r, &rq, &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "refs/heads/mirror/next cannot be "
+	    "created: the branch refs/heads/mirror exists"));
+}
+
 /* An explicit core.logAllRefUpdates=false on a bare repo is respected. */
 static void
 test_reflog_setting_respected(void **state)
@@ -998,6 +1038,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tree_shapes, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_pack_path, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_branch_name_clash, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_reflog_setting_respected,
 		    setup, teardown),
