@@ -196,3 +196,25 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 	free(pages);
 	return 0;
 }
+
+void
+mgit_sweep_words(strbuf *out, long long opened, long long resolved,
+    long long members_added)
+{
+	const char *sep = "";
+
+	if (opened > 0) {
+		strbuf_printf(out, "%lld %s opened", opened, opened == 1 ?
+		    "conflict" : "conflicts");
+		sep = ", ";
+	}
+	if (resolved > 0) {
+		strbuf_printf(out, "%s%lld %sresolved", sep, resolved,
+		    opened > 0 ? "" : resolved == 1 ? "conflict " :
+		    "conflicts ");
+		sep = ", ";
+	}
+	if (members_added > 0)
+		strbuf_printf(out, "%s%lld %s added", sep, members_added,
+		    members_added == 1 ? "member" : "members");
+}

@@ -55,4 +55,14 @@ int mgit_message(strbuf *out, struct mgit_counts *counts,
     const struct mgit_change *ch, size_t n, const char *changes,
     const char *run_id, const char *checksum, mirror_error *err);
 
+/*
+ * Append what a sweep changed, in words, for history_request.changes:
+ * "2 conflicts opened, 1 resolved, 3 members added" (zero counts are
+ * left out; nothing at all when every count is zero). resolved counts
+ * the conflicts the sweep closed; members_added, the rows that joined
+ * conflicts already open.
+ */
+void mgit_sweep_words(strbuf *out, long long opened, long long resolved,
+    long long members_added);
+
 #endif

@@ -315,6 +315,34 @@ test_message_edges(void **state)
 	strbuf_free(&sb);
 }
 
+/* Sweep counts in words, for the subject. */
+static void
+test_sweep_words(void **state)
+{
+	static const struct {
+		long long o, r, m;
+		const char *want;
+	} cases[] = {
+		{ 2, 1, 0, "2 conflicts opened, 1 resolved" },
+		{ 1, 0, 0, "1 conflict opened" },
+		{ 0, 1, 0, "1 conflict resolved" },
+		{ 0, 3, 1, "3 conflicts resolved, 1 member added" },
+		{ 1, 2, 3, "1 conflict opened, 2 resolved, 3 members added" },
+		{ 0, 0, 2, "2 members added" },
+		{ 0, 0, 0, "" },
+	};
+	strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_reset(&sb);
+		mgit_sweep_words(&sb, cases[i].o, cases[i].r, cases[i].m);
+		assert_string_equal(sb.data, cases[i].want);
+	}
+	strbuf_free(&sb);
+}
+
 /* The body lists at most MGIT_MESSAGE_LIST_MAX pages. */
 static void
 test_message_cap(void **state)
@@ -605,6 +633,38 @@ test_checked_out_refused(void **state)
 		assert_int_equal(r.committed, 1);
 		cap_is(r.commit_id, "git -C work rev-parse site");
 	}
+}
+
+/* Opened through a linked work tree: every checkout still counts. */
+static void
+test_through_linked_worktree(void **state)
+{
+	struct history_request rq;
+	struct history_result r;
+	mirror_error err;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q -b main work && cd work && "
+	    "echo x > x && git add x && git commit -qm x && "
+	    "git worktree add -q -b feature ../linked"), 0);
+	memset(&rq, 0, sizeof(rq));
+	rq.repo_path = "linked";
+	rq.site_dir = "site";
+	rq.author = AUTHOR;
+	rq.branch = "main";
+	assert_int_equal(history_commit(&r, &rq, &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "refs/heads/main is checked out"));
+	rq.branch = "feature";
+	assert_int_equal(history_commit(&r, &rq, &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "refs/heads/feature is checked out"));
+	rq.branch = "mirror";
+	assert_int_equal(history_commit(&r, &rq, &err), 0);
+	assert_int_equal(r.committed, 1);
+	/* Branches are shared: the main checkout sees it. */
+	cap_is(r.commit_id, "git -C work rev-parse mirror");
+	cap_is("", "git -C work status --porcelain; "
+	    "git -C linked status --porcelain");
 }
 
 /* Compare and swap, called directly with a stale old value. */
@@ -1011,6 +1071,7 @@ main(void)
 		cmocka_unit_test(test_message_words),
 		cmocka_unit_test(test_message_edges),
 		cmocka_unit_test(test_message_cap),
+		cmocka_unit_test(test_sweep_words),
 		cmocka_unit_test(test_author_parse),
 		cmocka_unit_test(test_branch_names),
 		cmocka_unit_test_setup_teardown(test_first_commit_bare, setup,
@@ -1021,6 +1082,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_checked_out_refused, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_through_linked_worktree,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cas_direct, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_cas_concurrent_writer,
