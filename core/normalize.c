@@ -10,6 +10,17 @@
 
 /* The buffer's string for the caller to free; sb is released.
  * (strbuf_detach leaves sb holding a fresh buffer.) */
+/* strbuf_putc without a call when there is room (a hot path). */
+static inline void
+put(strbuf *sb, char c)
+{
+	if (sb->len + 1 < sb->cap) {
+		sb->data[sb->len++] = c;
+		sb->data[sb->len] = '\0';
+	} else
+		strbuf_putc(sb, c);
+}
+
 static char *
 sb_take(strbuf *sb)
 {
@@ -53,43 +64,49 @@ is_alpha(int c)
 char *
 norm_ident(const char *s)
 {
-	strbuf sb;
+	size_t n = s != NULL ? strlen(s) : 0, k = 0;
+	char *out = xmalloc(n + 1);
 	int pending = 0;
 
-	strbuf_init(&sb);
-	for (; s != NULL && *s != '\0'; s++) {
-		int c = to_lower((unsigned char)*s);
+	/* Written in place: this runs for every slot field of every row. */
+	for (size_t i = 0; i < n; i++) {
+		int c = to_lower((unsigned char)s[i]);
 
 		if (!is_lower_alnum(c)) {
-			pending = sb.len > 0;
+			pending = k > 0;
 			continue;
 		}
 		if (pending)
-			strbuf_putc(&sb, '_');
+			out[k++] = '_';
 		pending = 0;
-		strbuf_putc(&sb, (char)c);
+		out[k++] = (char)c;
 	}
-	return sb_take(&sb);
+	out[k] = '\0';
+	return out;
 }
 
 /* Case-fold ASCII and collapse whitespace runs to one space, trimmed. */
 static void
 fold_spaces(strbuf *out, const char *s)
 {
+	size_t n = s != NULL ? strlen(s) : 0, k = 0;
 	int space = 0;
 
-	for (; s != NULL && *s != '\0'; s++) {
-		int c = (unsigned char)*s;
+	strbuf_grow(out, n + 1);
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
 
 		if (is_space(c)) {
-			space = out->len > 0;
+			space = k > 0;
 			continue;
 		}
 		if (space)
-			strbuf_putc(out, ' ');
+			out->data[k++] = ' ';
 		space = 0;
-		strbuf_putc(out, (char)to_lower(c));
+		out->data[k++] = (char)to_lower(c);
 	}
+	out->len = k;
+	out->data[k] = '\0';
 }
 
 /* Drop a trailing period and matching surrounding quotes, repeatedly. */
@@ -166,18 +183,18 @@ number_at(strbuf *out, const char *s, size_t i, size_t *end)
 	if (neg && !((ie > ib && !(ie - ib == 1 && s[ib] == '0')) || fe > fb))
 		neg = 0;   /* -0 and -0.0 are 0 */
 	if (neg)
-		strbuf_putc(out, '-');
+		put(out, '-');
 	if (ie > ib)
 		strbuf_add(out, s + ib, ie - ib);
 	else
-		strbuf_putc(out, '0');
+		put(out, '0');
 	if (fe > fb) {
-		strbuf_putc(out, '.');
+		put(out, '.');
 		strbuf_add(out, s + fb, fe - fb);
 	}
 	/* A unit glued to the number is set apart: 4.8kg == 4.8 kg. */
 	if (is_alpha((unsigned char)s[j]) || s[j] == '%')
-		strbuf_putc(out, ' ');
+		put(out, ' ');
 	*end = j;
 	return 1;
 }
@@ -206,10 +223,10 @@ norm_value(const char *s)
 		if (is_lower_alnum(c) || c == '_' || c == '.') {
 			while (i < folded.len && (is_lower_alnum(
 			    (unsigned char)d[i]) || d[i] == '_' || d[i] == '.'))
-				strbuf_putc(&out, d[i++]);
+				put(&out, d[i++]);
 			continue;
 		}
-		strbuf_putc(&out, (char)c);
+		put(&out, (char)c);
 		i++;
 	}
 	strbuf_free(&folded);

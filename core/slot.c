@@ -18,6 +18,17 @@
 
 /* The buffer's string for the caller to free; sb is released.
  * (strbuf_detach leaves sb holding a fresh buffer.) */
+/* strbuf_putc without a call when there is room (a hot path). */
+static inline void
+put(strbuf *sb, char c)
+{
+	if (sb->len + 1 < sb->cap) {
+		sb->data[sb->len++] = c;
+		sb->data[sb->len] = '\0';
+	} else
+		strbuf_putc(sb, c);
+}
+
 static char *
 sb_take(strbuf *sb)
 {
@@ -183,20 +194,20 @@ static const struct {
 static void
 json_quote(strbuf *sb, const char *s)
 {
-	strbuf_putc(sb, '"');
+	put(sb, '"');
 	for (; s != NULL && *s != '\0'; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\') {
-			strbuf_putc(sb, '\\');
-			strbuf_putc(sb, (char)c);
+			put(sb, '\\');
+			put(sb, (char)c);
 		} else if (c < 0x20) {
 			strbuf_printf(sb, "\\u%04x", c);
 		} else {
-			strbuf_putc(sb, (char)c);
+			put(sb, (char)c);
 		}
 	}
-	strbuf_putc(sb, '"');
+	put(sb, '"');
 }
 
 char *

@@ -2,14 +2,14 @@
  * sweep.c: find contradicting facts and record them (SPEC 3.1-3.5).
  *
  * The sweep never compares rows pairwise across the store. It streams
- * every taking-part row once, asks slot.c what the row claims, and
- * writes one line per claim into TEMP sweep_claims with 64-bit hashes of
- * its slot, cross-layer key and normalised value. SQL then finds the
- * slots whose claims hold more than one value (GROUP BY ... HAVING
- * count(DISTINCT norm_h) > 1 on covering indexes), and only those small
- * groups are loaded into memory to decide members, time windows and
- * conflicts_with, and to be reconciled with the conflicts already
- * recorded. All of it is one BEGIN IMMEDIATE transaction.
+ * every taking-part row once, asks slot.c what the row claims, and keeps
+ * only a 40-byte record per claim: 64-bit hashes of its slot, its
+ * cross-layer key and its normalised value, plus the row's rowid. Sorting
+ * those records (O(n log n)) puts each slot's claims side by side; only
+ * the few slots holding more than one value are read again, in full, to
+ * decide members, time windows and conflicts_with, and to be reconciled
+ * with the conflicts already recorded. No row text is held beyond the
+ * slot being looked at. All of it is one BEGIN IMMEDIATE transaction.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,11 +28,31 @@
 /* Give up after this many whole-transaction retries on SQLITE_BUSY. */
 #define SWEEP_MAX_ATTEMPTS 8
 
-/* One claim of a disagreeing slot, loaded from sweep_claims. */
+/* Where a claim comes from; each source has a scan and a one-row query. */
+enum source { SRC_STATE, SRC_ENTITY, SRC_EDGE, SRC_MEMORY, SRC_N };
+
+/* One claim, compactly: what the grouping needs, and where to find the
+ * row again. A hash of 0 means "none". */
+struct rec {
+	uint64_t slot_h;      /* slot; 0 for state (its slot is its x key) */
+	uint64_t x_h;         /* cross-layer (project, key); 0 when none */
+	uint64_t norm_h;      /* normalised value */
+	sqlite3_int64 rowid;  /* in the source's table */
+	unsigned char src;    /* enum source */
+	unsigned char layer;  /* enum fact_layer */
+};
+
+/* A growable array of uint64 that is sorted once, then searched. */
+struct hset {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/* One claim of a disagreeing slot, read again in full. */
 struct grow {
 	int layer;
 	char *kind, *id, *slot_kind, *slot, *xkey, *project, *value, *norm;
-	long long x_h;
+	uint64_t x_h;
 	int has_from, has_until;
 	long long from, until;
 	int member;                  /* disagrees with an overlapping row */
@@ -51,7 +71,12 @@ struct sweep_ctx {
 	char ts[MIRROR_TS_LEN];
 	struct sweep_run *run;
 	int busy;                    /* the last failure was a lock */
-	sqlite3_stmt *ins_claim, *known, *xdone_ins, *xdone_has, *seen_ins;
+	struct rec *recs;
+	size_t nrecs, caprecs;
+	struct hset known;           /* x keys of state and entities */
+	struct hset xdone;           /* x keys that made a cross conflict */
+	sqlite3_stmt *one[SRC_N];    /* read one row again, by rowid */
+	sqlite3_stmt *seen_ins;
 	sqlite3_stmt *open_get, *closed_get, *cmembers_get, *conf_ins;
 	sqlite3_stmt *mem_ins, *cw_upd, *id_exists;
 };
@@ -109,41 +134,164 @@ ctext(sqlite3_stmt *s, int i)
 	return (const char *)sqlite3_column_text(s, i);
 }
 
-static long long
+/* Hashes as the records keep them; 0 is kept for "none". */
+static uint64_t
+nonzero(uint64_t h)
+{
+	return h != 0 ? h : 1;
+}
+
+static uint64_t
 h2(const char *a, const char *b)
 {
-	uint64_t h = hash_add_str(hash_add_str(MIRROR_HASH_INIT, a), b);
-
-	return (long long)(h >> 1);   /* a non-negative SQLite integer */
+	return nonzero(hash_add_str(hash_add_str(MIRROR_HASH_INIT, a), b));
 }
 
-static long long
+static uint64_t
 h1(const char *a)
 {
-	return (long long)(hash_add_str(MIRROR_HASH_INIT, a) >> 1);
+	return nonzero(hash_add_str(MIRROR_HASH_INIT, a));
 }
 
-/* ---- setup ------------------------------------------------------------- */
+static void
+hset_add(struct hset *s, uint64_t v)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 1024;
+		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+	}
+	s->v[s->n++] = v;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and drop repeats; then hset_has works. */
+static void
+hset_seal(struct hset *s)
+{
+	size_t k = 0;
+
+	if (s->n > 1)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
+	for (size_t i = 0; i < s->n; i++)
+		if (k == 0 || s->v[k - 1] != s->v[i])
+			s->v[k++] = s->v[i];
+	s->n = k;
+}
+
+static int
+hset_has(const struct hset *s, uint64_t v)
+{
+	return s->n > 0 && bsearch(&v, s->v, s->n, sizeof(*s->v),
+	    cmp_u64) != NULL;
+}
+
+static void
+hset_free(struct hset *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- the rows ---------------------------------------------------------- */
+
+/*
+ * Every query yields: 0 id, 1 type, 2 project (canonical), 3 name,
+ * 4 text, 5 properties, 6 parent, 7 component, 8 valid_until, 9 rowid.
+ */
+#define CANON(col) "coalesce((SELECT a.canonical FROM temp.project_alias a " \
+	"WHERE a.name = " col "), " col ", '')"
+
+#define STATE_SELECT \
+	"SELECT s.id, s.category, " CANON("s.project") ", s.key, s.value, " \
+	"NULL, NULL, NULL, NULL, s.rowid FROM main.project_state s "
+
+#define ENTITY_SELECT \
+	"SELECT e.id, e.entity_type, " CANON("e.project") ", e.name, " \
+	"e.description, e.properties, CASE WHEN e.entity_type IN " \
+	"('subsystem', 'component') THEN (SELECT group_concat(parent, ', ') " \
+	"FROM (SELECT parent FROM temp.sweep_parent WHERE child = e.id " \
+	"ORDER BY parent)) END, NULL, NULL, e.rowid FROM main.entities e "
+
+/* A component's uses_material edges: each claims its material. */
+#define EDGE_SELECT \
+	"SELECT m.id, m.entity_type, " CANON("c.project") ", m.name, " \
+	"m.description, m.properties, NULL, c.name, NULL, r.rowid " \
+	"FROM main.relationships r " \
+	"JOIN main.entities c ON c.id = r.source_entity_id " \
+	"JOIN main.entities m ON m.id = r.target_entity_id "
+
+#define EDGE_WHERE \
+	"r.relationship_type = 'uses_material' AND c.status = 'active' " \
+	"AND m.status = 'active' AND m.entity_type = 'material'"
+
+#define MEMORY_SELECT(vu) \
+	"SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, " \
+	"m.content, NULL, NULL, NULL, " vu ", m.rowid FROM main.memories m "
+
+static const char *const scan_sql[SRC_N] = {
+	[SRC_STATE] = STATE_SELECT "WHERE s.status = 'active'",
+	[SRC_ENTITY] = ENTITY_SELECT "WHERE e.status = 'active'",
+	[SRC_EDGE] = EDGE_SELECT "WHERE " EDGE_WHERE,
+	[SRC_MEMORY] = MEMORY_SELECT("m.valid_until")
+	    "WHERE m.status = 'active'",
+};
+
+static const char *const one_sql[SRC_N] = {
+	[SRC_STATE] = STATE_SELECT "WHERE s.rowid = ?1",
+	[SRC_ENTITY] = ENTITY_SELECT "WHERE e.rowid = ?1",
+	[SRC_EDGE] = EDGE_SELECT "WHERE r.rowid = ?1",
+	[SRC_MEMORY] = MEMORY_SELECT("NULL") "WHERE m.rowid = ?1",
+};
+
+/* For stores without the optional memories.valid_until. */
+static const char memory_scan_no_expiry[] =
+	MEMORY_SELECT("NULL") "WHERE m.status = 'active'";
+
+static const enum fact_layer src_layer[SRC_N] = {
+	[SRC_STATE] = LAYER_STATE, [SRC_ENTITY] = LAYER_ENTITY,
+	[SRC_EDGE] = LAYER_ENTITY, [SRC_MEMORY] = LAYER_MEMORY,
+};
+
+static const char *const src_table[SRC_N] = {
+	[SRC_STATE] = "project_state", [SRC_ENTITY] = "entities",
+	[SRC_EDGE] = "entities", [SRC_MEMORY] = "memories",
+};
+
+/* Column names of 0..4 in each layer's table, for error messages. */
+static const char *const colname[4][5] = {
+	[LAYER_MEMORY] = { "id", "memory_type", "project", "-", "content" },
+	[LAYER_ENTITY] = { "id", "entity_type", "project", "name",
+	    "description" },
+	[LAYER_STATE] = { "id", "category", "project", "key", "value" },
+};
+
+/* Columns that must not be NULL, per layer (-1 ends). */
+static const int required[4][4] = {
+	[LAYER_MEMORY] = { 0, 1, 4, -1 },
+	[LAYER_ENTITY] = { 0, 1, 3, -1 },
+	[LAYER_STATE] = { 0, 3, 4, -1 },
+};
 
 static const char temp_ddl[] =
-	"DROP TABLE IF EXISTS temp.sweep_claims;"
 	"DROP TABLE IF EXISTS temp.sweep_parent;"
-	"DROP TABLE IF EXISTS temp.sweep_xdone;"
 	"DROP TABLE IF EXISTS temp.sweep_seen;"
-	/* One line per claim; slot_h is NULL for state, whose slot is its
-	 * cross-layer key; x_h is NULL when the row has no such key. */
-	"CREATE TEMP TABLE sweep_claims (layer INTEGER, kind TEXT, id TEXT, "
-	"slot_kind TEXT, slot TEXT, slot_h INTEGER, xkey TEXT, x_h INTEGER, "
-	"project TEXT, value TEXT, norm TEXT, norm_h INTEGER, "
-	"vfrom INTEGER, vuntil INTEGER);"
 	"CREATE TEMP TABLE sweep_parent (child TEXT, parent TEXT);"
-	"CREATE TEMP TABLE sweep_xdone (x_h INTEGER PRIMARY KEY);"
-	"CREATE TEMP TABLE sweep_seen (id TEXT PRIMARY KEY) WITHOUT ROWID;";
+	"CREATE TEMP TABLE sweep_seen (id TEXT PRIMARY KEY) WITHOUT ROWID;"
+	"INSERT INTO temp.sweep_parent SELECT r.source_entity_id, p.name "
+	"FROM main.relationships r JOIN main.entities p "
+	"ON p.id = r.target_entity_id WHERE r.relationship_type = 'part_of' "
+	"AND p.status = 'active' AND p.name IS NOT NULL;"
+	"CREATE INDEX temp.sweep_parent_child ON sweep_parent(child, parent);";
 
 static const char temp_drop[] =
-	"DROP TABLE IF EXISTS temp.sweep_claims;"
 	"DROP TABLE IF EXISTS temp.sweep_parent;"
-	"DROP TABLE IF EXISTS temp.sweep_xdone;"
 	"DROP TABLE IF EXISTS temp.sweep_seen;";
 
 static int
@@ -151,16 +299,15 @@ prepare_all(struct sweep_ctx *c, mirror_error *err)
 {
 	int rc;
 
-	if ((rc = prep(c, &c->ins_claim, "INSERT INTO temp.sweep_claims "
-	    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-	    "?14)", err)) < 0 ||
-	    (rc = prep(c, &c->known, "SELECT 1 FROM temp.sweep_claims "
-	    "WHERE x_h = ?1 AND layer > 1 LIMIT 1", err)) < 0 ||
-	    (rc = prep(c, &c->xdone_ins, "INSERT OR IGNORE INTO "
-	    "temp.sweep_xdone VALUES(?1)", err)) < 0 ||
-	    (rc = prep(c, &c->xdone_has, "SELECT 1 FROM temp.sweep_xdone "
-	    "WHERE x_h = ?1", err)) < 0 ||
-	    (rc = prep(c, &c->seen_ins, "INSERT OR IGNORE INTO "
+	for (int i = 0; i < SRC_N; i++) {
+		const char *sql = one_sql[i];
+
+		if (i == SRC_MEMORY && !store_features(c->st)->mem_valid_until)
+			sql = MEMORY_SELECT("NULL") "WHERE m.rowid = ?1";
+		if ((rc = prep(c, &c->one[i], sql, err)) < 0)
+			return rc;
+	}
+	if ((rc = prep(c, &c->seen_ins, "INSERT OR IGNORE INTO "
 	    "temp.sweep_seen VALUES(?1)", err)) < 0 ||
 	    (rc = prep(c, &c->open_get, "SELECT id FROM main.conflicts "
 	    "WHERE slot_kind = ?1 AND slot_key = ?2 AND status = 'open'",
@@ -192,18 +339,19 @@ prepare_all(struct sweep_ctx *c, mirror_error *err)
 static void
 finalize_all(struct sweep_ctx *c)
 {
-	sqlite3_stmt **all[] = { &c->ins_claim, &c->known, &c->xdone_ins,
-	    &c->xdone_has, &c->seen_ins, &c->open_get, &c->closed_get,
+	sqlite3_stmt **all[] = { &c->seen_ins, &c->open_get, &c->closed_get,
 	    &c->cmembers_get, &c->conf_ins, &c->mem_ins, &c->cw_upd,
 	    &c->id_exists };
 
+	for (int i = 0; i < SRC_N; i++) {
+		sqlite3_finalize(c->one[i]);
+		c->one[i] = NULL;
+	}
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		sqlite3_finalize(*all[i]);
 		*all[i] = NULL;
 	}
 }
-
-/* ---- scanning ---------------------------------------------------------- */
 
 /* Parse a window bound; unparsable or empty bounds are open. */
 static int
@@ -217,135 +365,107 @@ bound(long long *out, const char *s)
 	return 1;
 }
 
-static int
-add_claim(struct sweep_ctx *c, const struct fact *f, const struct claim *cl,
-    mirror_error *err)
-{
-	sqlite3_stmt *s = c->ins_claim;
-	const char *project = f->project != NULL ? f->project : "";
-	long long v;
-
-	sqlite3_bind_int(s, 1, (int)f->layer);
-	bind_text(s, 2, slot_layer_kind(f->layer));
-	bind_text(s, 3, f->id);
-	bind_text(s, 4, cl->slot_kind);
-	bind_text(s, 5, cl->slot);
-	if (strcmp(cl->slot_kind, "cross_layer") == 0)
-		sqlite3_bind_null(s, 6);
-	else
-		sqlite3_bind_int64(s, 6, h2(cl->slot_kind, cl->slot));
-	bind_text(s, 7, cl->xkey);
-	if (cl->xkey != NULL)
-		sqlite3_bind_int64(s, 8, h2(project, cl->xkey));
-	else
-		sqlite3_bind_null(s, 8);
-	bind_text(s, 9, project);
-	bind_text(s, 10, cl->value);
-	bind_text(s, 11, cl->norm);
-	sqlite3_bind_int64(s, 12, h1(cl->norm));
-	if (bound(&v, cl->valid_from))
-		sqlite3_bind_int64(s, 13, v);
-	else
-		sqlite3_bind_null(s, 13);
-	if (bound(&v, cl->valid_until))
-		sqlite3_bind_int64(s, 14, v);
-	else
-		sqlite3_bind_null(s, 14);
-	return step_done(c, s, err);
-}
-
-/* slot_known_fn over the state and entity claims scanned so far. */
+/* slot_known_fn over the state and entity claims scanned before. */
 static int
 known_key(void *arg, const char *project, const char *key, mirror_error *err)
 {
 	struct sweep_ctx *c = arg;
-	int rc;
 
-	sqlite3_bind_int64(c->known, 1, h2(project, key));
-	rc = sqlite3_step(c->known);
-	sqlite3_reset(c->known);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return sfail(c, err, rc, "sweep: match memory keys");
-}
-
-/* A required column that is NULL: one line naming table, row, column. */
-static int
-null_column(struct sweep_ctx *c, mirror_error *err, const char *table,
-    const char *id, const char *column)
-{
-	return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row '%s': %s is "
-	    "NULL", store_path(c->st), table, id != NULL ? id : "(NULL id)",
-	    column);
+	(void)err;
+	return hset_has(&c->known, h2(project, key));
 }
 
 /*
- * Stream one query. Columns: 0 id, 1 type, 2 project (canonical), 3 name,
- * 4 text, 5 properties, 6 parent, 7 component, 8 valid_until. Columns
- * listed in required must not be NULL.
+ * Fill f from the current row of s and compute its claim. Returns 1 with
+ * *cl filled, 0 when the row claims nothing (or, in a scan, is an
+ * expired memory), < 0 with err naming the store and the row.
  */
 static int
-scan(struct sweep_ctx *c, enum fact_layer layer, const char *table,
-    const char *sql, const int *required, mirror_error *err)
+row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
+    struct fact *f, struct claim *cl, mirror_error *err)
 {
-	/* The store's names of columns 0..4, per layer. */
-	static const char *const colname[4][5] = {
-		[LAYER_MEMORY] = { "id", "memory_type", "project", "-",
-		    "content" },
-		[LAYER_ENTITY] = { "id", "entity_type", "project", "name",
-		    "description" },
-		[LAYER_STATE] = { "id", "category", "project", "key", "value" },
-	};
+	enum fact_layer layer = src_layer[src];
+	char msg[sizeof(err->msg)];
+	long long vu;
+	int rc;
+
+	memset(cl, 0, sizeof(*cl));
+	for (const int *r = required[layer]; *r >= 0; r++)
+		if (sqlite3_column_type(s, *r) == SQLITE_NULL) {
+			const char *id = ctext(s, 0);
+
+			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
+			    "'%s': %s is NULL", store_path(c->st),
+			    src_table[src], id != NULL ? id : "(NULL id)",
+			    colname[layer][*r]);
+		}
+	/* An expired memory takes no part (SPEC 3.1). */
+	if (layer == LAYER_MEMORY && bound(&vu, ctext(s, 8)) &&
+	    vu < (long long)c->now)
+		return 0;
+	memset(f, 0, sizeof(*f));
+	f->layer = layer;
+	f->id = ctext(s, 0);
+	f->type = ctext(s, 1);
+	f->project = ctext(s, 2);
+	f->name = ctext(s, 3);
+	f->text = ctext(s, 4);
+	f->properties = ctext(s, 5);
+	f->parent = ctext(s, 6);
+	f->component = ctext(s, 7);
+	rc = slot_claim(cl, f, known_key, c, err);
+	if (rc < 0) {
+		/* slot.c names the row; add the store. */
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		rc = mirror_fail(err, -rc, "store %s: %s", store_path(c->st),
+		    msg);
+	}
+	return rc;
+}
+
+static void
+rec_add(struct sweep_ctx *c, const struct fact *f, const struct claim *cl,
+    enum source src, sqlite3_int64 rowid)
+{
+	struct rec *r;
+
+	if (c->nrecs == c->caprecs) {
+		c->caprecs = c->caprecs ? c->caprecs * 2 : 4096;
+		c->recs = xreallocarray(c->recs, c->caprecs, sizeof(*c->recs));
+	}
+	r = &c->recs[c->nrecs++];
+	r->slot_h = strcmp(cl->slot_kind, "cross_layer") == 0 ? 0 :
+	    h2(cl->slot_kind, cl->slot);
+	r->x_h = cl->xkey != NULL ? h2(f->project, cl->xkey) : 0;
+	r->norm_h = h1(cl->norm);
+	r->rowid = rowid;
+	r->src = (unsigned char)src;
+	r->layer = (unsigned char)f->layer;
+}
+
+/* Stream one source, keeping a record per claim. */
+static int
+scan(struct sweep_ctx *c, enum source src, mirror_error *err)
+{
+	const char *sql = scan_sql[src];
 	sqlite3_stmt *s = NULL;
 	int rc;
 
+	if (src == SRC_MEMORY && !store_features(c->st)->mem_valid_until)
+		sql = memory_scan_no_expiry;
 	if ((rc = prep(c, &s, sql, err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct fact f;
 		struct claim cl;
-		long long vu;
 
-		for (const int *r = required; *r >= 0; r++)
-			if (sqlite3_column_type(s, *r) == SQLITE_NULL) {
-				rc = null_column(c, err, table, ctext(s, 0),
-				    colname[layer][*r]);
-				goto out;
-			}
-		/* An expired memory takes no part (SPEC 3.1). */
-		if (layer == LAYER_MEMORY && bound(&vu, ctext(s, 8)) &&
-		    vu < (long long)c->now)
-			continue;
-		memset(&f, 0, sizeof(f));
-		f.layer = layer;
-		f.id = ctext(s, 0);
-		f.type = ctext(s, 1);
-		f.project = ctext(s, 2);
-		f.name = ctext(s, 3);
-		f.text = ctext(s, 4);
-		f.properties = ctext(s, 5);
-		f.parent = ctext(s, 6);
-		f.component = ctext(s, 7);
-		c->run->facts_scanned += f.component == NULL;
-		rc = slot_claim(&cl, &f, known_key, c, err);
-		if (rc < 0) {
-			char msg[sizeof(err->msg)];
-
-			/* slot.c names the row; add the store. */
-			if (!c->busy) {
-				snprintf(msg, sizeof(msg), "%s", err->msg);
-				rc = mirror_fail(err, -rc, "store %s: %s",
-				    store_path(c->st), msg);
-			}
+		if (src != SRC_EDGE)
+			c->run->facts_scanned++;
+		if ((rc = row_claim(c, s, src, &f, &cl, err)) < 0)
 			goto out;
-		}
 		if (rc == 1) {
-			rc = add_claim(c, &f, &cl, err);
+			rec_add(c, &f, &cl, src, sqlite3_column_int64(s, 9));
 			claim_free(&cl);
-			if (rc < 0)
-				goto out;
 		}
 	}
 	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read");
@@ -354,75 +474,21 @@ out:
 	return rc;
 }
 
-#define CANON(col) "coalesce((SELECT a.canonical FROM temp.project_alias a " \
-	"WHERE a.name = " col "), " col ", '')"
-
-static const char state_sql[] =
-	"SELECT s.id, s.category, " CANON("s.project") ", s.key, s.value, "
-	"NULL, NULL, NULL, NULL FROM main.project_state s "
-	"WHERE s.status = 'active'";
-
-static const char entity_sql[] =
-	"SELECT e.id, e.entity_type, " CANON("e.project") ", e.name, "
-	"e.description, e.properties, CASE WHEN e.entity_type IN "
-	"('subsystem', 'component') THEN (SELECT group_concat(parent, ', ') "
-	"FROM (SELECT parent FROM temp.sweep_parent WHERE child = e.id "
-	"ORDER BY parent)) END, NULL, NULL FROM main.entities e "
-	"WHERE e.status = 'active'";
-
-/* A component's uses_material edges: each claims its material. */
-static const char material_sql[] =
-	"SELECT m.id, m.entity_type, " CANON("c.project") ", m.name, "
-	"m.description, m.properties, NULL, c.name, NULL "
-	"FROM main.relationships r "
-	"JOIN main.entities c ON c.id = r.source_entity_id "
-	"JOIN main.entities m ON m.id = r.target_entity_id "
-	"WHERE r.relationship_type = 'uses_material' AND c.status = 'active' "
-	"AND m.status = 'active' AND m.entity_type = 'material'";
-
-static const char memory_sql[] =
-	"SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, m.content, "
-	"NULL, NULL, NULL, m.valid_until FROM main.memories m "
-	"WHERE m.status = 'active'";
-
-static const char memory_sql_no_expiry[] =
-	"SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, m.content, "
-	"NULL, NULL, NULL, NULL FROM main.memories m "
-	"WHERE m.status = 'active'";
-
 static int
 scan_all(struct sweep_ctx *c, mirror_error *err)
 {
-	static const int state_req[] = { 0, 3, 4, -1 };
-	static const int entity_req[] = { 0, 1, 3, -1 };
-	static const int memory_req[] = { 0, 1, 4, -1 };
 	int rc;
 
-	if ((rc = exec(c, "INSERT INTO temp.sweep_parent SELECT "
-	    "r.source_entity_id, p.name FROM main.relationships r "
-	    "JOIN main.entities p ON p.id = r.target_entity_id "
-	    "WHERE r.relationship_type = 'part_of' AND p.status = 'active' "
-	    "AND p.name IS NOT NULL;"
-	    "CREATE INDEX temp.sweep_parent_child ON "
-	    "sweep_parent(child, parent);", err)) < 0)
+	if ((rc = scan(c, SRC_STATE, err)) < 0 ||
+	    (rc = scan(c, SRC_ENTITY, err)) < 0 ||
+	    (rc = scan(c, SRC_EDGE, err)) < 0)
 		return rc;
-	if ((rc = scan(c, LAYER_STATE, "project_state", state_sql, state_req,
-	    err)) < 0 ||
-	    (rc = scan(c, LAYER_ENTITY, "entities", entity_sql, entity_req,
-	    err)) < 0 ||
-	    (rc = scan(c, LAYER_ENTITY, "entities", material_sql, entity_req,
-	    err)) < 0)
-		return rc;
-	/* Memories match keys of state and entities: index those first. */
-	if ((rc = exec(c, "CREATE INDEX temp.sweep_claims_x ON "
-	    "sweep_claims(x_h, norm_h, layer) WHERE x_h IS NOT NULL;", err)) < 0)
-		return rc;
-	if ((rc = scan(c, LAYER_MEMORY, "memories",
-	    store_features(c->st)->mem_valid_until ? memory_sql :
-	    memory_sql_no_expiry, memory_req, err)) < 0)
-		return rc;
-	return exec(c, "CREATE INDEX temp.sweep_claims_s ON "
-	    "sweep_claims(slot_h, norm_h) WHERE slot_h IS NOT NULL;", err);
+	/* Memories only join keys that state or entities have. */
+	for (size_t i = 0; i < c->nrecs; i++)
+		if (c->recs[i].x_h != 0)
+			hset_add(&c->known, c->recs[i].x_h);
+	hset_seal(&c->known);
+	return scan(c, SRC_MEMORY, err);
 }
 
 /* ---- groups ------------------------------------------------------------ */
@@ -453,41 +519,91 @@ dup_col(sqlite3_stmt *s, int i)
 	return xstrdup(t != NULL ? t : "");
 }
 
-/* Load the rows of one hash group; columns as in group_sql. */
+/* Read the rows of recs[0..n) again and add their claims to g. */
 static int
-group_load(struct sweep_ctx *c, struct group *g, sqlite3_stmt *s,
-    long long h, mirror_error *err)
+group_load(struct sweep_ctx *c, struct group *g, const struct rec *recs,
+    size_t n, mirror_error *err)
 {
-	int rc;
+	int rc = 0;
 
 	group_clear(g);
-	sqlite3_bind_int64(s, 1, h);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		sqlite3_stmt *s = c->one[recs[i].src];
+		struct fact f;
+		struct claim cl;
 		struct grow *r;
 
-		if (g->n == g->cap) {
-			g->cap = g->cap ? g->cap * 2 : 8;
-			g->r = xreallocarray(g->r, g->cap, sizeof(*g->r));
+		sqlite3_bind_int64(s, 1, recs[i].rowid);
+		rc = sqlite3_step(s);
+		if (rc != SQLITE_ROW) {
+			sqlite3_reset(s);
+			return rc == SQLITE_DONE ? mirror_fail(err, MIRROR_EIO,
+			    "store %s: a row vanished during the sweep",
+			    store_path(c->st)) : sfail(c, err, rc,
+			    "sweep: read a row");
 		}
-		r = &g->r[g->n++];
-		memset(r, 0, sizeof(*r));
-		r->layer = sqlite3_column_int(s, 0);
-		r->kind = dup_col(s, 1);
-		r->id = dup_col(s, 2);
-		r->slot_kind = dup_col(s, 3);
-		r->slot = dup_col(s, 4);
-		r->xkey = dup_col(s, 5);
-		r->project = dup_col(s, 6);
-		r->value = dup_col(s, 7);
-		r->norm = dup_col(s, 8);
-		if ((r->has_from = sqlite3_column_type(s, 9) != SQLITE_NULL))
-			r->from = sqlite3_column_int64(s, 9);
-		if ((r->has_until = sqlite3_column_type(s, 10) != SQLITE_NULL))
-			r->until = sqlite3_column_int64(s, 10);
-		r->x_h = sqlite3_column_int64(s, 11);
+		rc = row_claim(c, s, (enum source)recs[i].src, &f, &cl, err);
+		if (rc == 1) {
+			if (g->n == g->cap) {
+				g->cap = g->cap ? g->cap * 2 : 8;
+				g->r = xreallocarray(g->r, g->cap,
+				    sizeof(*g->r));
+			}
+			r = &g->r[g->n++];
+			memset(r, 0, sizeof(*r));
+			r->layer = (int)f.layer;
+			r->kind = xstrdup(slot_layer_kind(f.layer));
+			r->id = xstrdup(f.id);
+			r->slot_kind = xstrdup(cl.slot_kind);
+			r->slot = xstrdup(cl.slot);
+			r->xkey = xstrdup(cl.xkey != NULL ? cl.xkey : "");
+			r->project = xstrdup(f.project != NULL ? f.project : "");
+			r->value = cl.value;
+			r->norm = cl.norm;
+			cl.value = cl.norm = NULL;
+			r->x_h = cl.xkey != NULL ? h2(r->project, cl.xkey) : 0;
+			r->has_from = bound(&r->from, cl.valid_from);
+			r->has_until = bound(&r->until, cl.valid_until);
+			claim_free(&cl);
+			rc = 0;
+		}
+		sqlite3_reset(s);
 	}
-	sqlite3_reset(s);
-	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read slot");
+	return rc < 0 ? rc : 0;
+}
+
+/* Claims of a cross-layer key in order: key, then trust, kind, id. */
+static int
+cmp_cross(const void *a, const void *b)
+{
+	const struct grow *x = a, *y = b;
+	int d;
+
+	if ((d = strcmp(x->project, y->project)) != 0 ||
+	    (d = strcmp(x->xkey, y->xkey)) != 0)
+		return d;
+	if (x->layer != y->layer)
+		return y->layer - x->layer;
+	if ((d = strcmp(x->kind, y->kind)) != 0)
+		return d;
+	return strcmp(x->id, y->id);
+}
+
+/* Claims of a slot in order: slot, then trust, kind, id. */
+static int
+cmp_own(const void *a, const void *b)
+{
+	const struct grow *x = a, *y = b;
+	int d;
+
+	if ((d = strcmp(x->slot_kind, y->slot_kind)) != 0 ||
+	    (d = strcmp(x->slot, y->slot)) != 0)
+		return d;
+	if (x->layer != y->layer)
+		return y->layer - x->layer;
+	if ((d = strcmp(x->kind, y->kind)) != 0)
+		return d;
+	return strcmp(x->id, y->id);
 }
 
 /* Two validity windows [from, until) overlap; open bounds are infinite. */
@@ -708,22 +824,28 @@ record(struct sweep_ctx *c, const char *kind, const char *key,
 }
 
 static int
-xdone(struct sweep_ctx *c, long long x_h, int *has, mirror_error *err)
+cmp_rec_x(const void *a, const void *b)
 {
-	int rc;
+	const struct rec *x = a, *y = b;
 
-	sqlite3_bind_int64(c->xdone_has, 1, x_h);
-	rc = sqlite3_step(c->xdone_has);
-	sqlite3_reset(c->xdone_has);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return sfail(c, err, rc, "sweep: cross keys");
-	*has = rc == SQLITE_ROW;
-	return 0;
+	if (x->x_h != y->x_h)
+		return x->x_h < y->x_h ? -1 : 1;
+	if (x->norm_h != y->norm_h)
+		return x->norm_h < y->norm_h ? -1 : 1;
+	return x->rowid < y->rowid ? -1 : x->rowid > y->rowid;
 }
 
-static const char group_cols[] =
-	"SELECT layer, kind, id, slot_kind, slot, xkey, project, value, norm, "
-	"vfrom, vuntil, coalesce(x_h, 0) FROM temp.sweep_claims ";
+static int
+cmp_rec_slot(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->slot_h != y->slot_h)
+		return x->slot_h < y->slot_h ? -1 : 1;
+	if (x->norm_h != y->norm_h)
+		return x->norm_h < y->norm_h ? -1 : 1;
+	return x->rowid < y->rowid ? -1 : x->rowid > y->rowid;
+}
 
 /*
  * Cross-layer keys: rows of two or more layers (or several state rows)
@@ -732,37 +854,38 @@ static const char group_cols[] =
 static int
 find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
 {
-	sqlite3_stmt *cand = NULL, *rows = NULL;
-	char sql[512];
-	int rc, n;
+	struct rec *v = c->recs;
+	size_t n = c->nrecs;
+	int rc = 0;
 
-	n = snprintf(sql, sizeof(sql), "%sWHERE x_h = ?1 ORDER BY project, "
-	    "xkey, layer DESC, kind, id", group_cols);
-	if (n < 0 || (size_t)n >= sizeof(sql))
-		return mirror_fail(err, MIRROR_EIO, "internal: sql too long");
-	if ((rc = prep(c, &cand, "SELECT x_h FROM temp.sweep_claims WHERE "
-	    "x_h IS NOT NULL GROUP BY x_h HAVING count(DISTINCT norm_h) > 1 "
-	    "AND (max(layer) = 3 OR min(layer) < max(layer)) ORDER BY x_h",
-	    err)) < 0 || (rc = prep(c, &rows, sql, err)) < 0)
-		goto out;
-	while ((rc = sqlite3_step(cand)) == SQLITE_ROW) {
-		long long h = sqlite3_column_int64(cand, 0);
+	qsort(v, n, sizeof(*v), cmp_rec_x);
+	for (size_t a = 0, b; a < n; a = b) {
+		int lo = 3, hi = 0;
 
-		if ((rc = group_load(c, g, rows, h, err)) < 0)
-			goto out;
+		for (b = a; b < n && v[b].x_h == v[a].x_h; b++) {
+			lo = v[b].layer < lo ? v[b].layer : lo;
+			hi = v[b].layer > hi ? v[b].layer : hi;
+		}
+		/* Sorted by value within the key: first and last differ. */
+		if (v[a].x_h == 0 || v[a].norm_h == v[b - 1].norm_h ||
+		    (hi != LAYER_STATE && lo == hi))
+			continue;
+		if ((rc = group_load(c, g, v + a, b - a, err)) < 0)
+			return rc;
+		qsort(g->r, g->n, sizeof(*g->r), cmp_cross);
 		/* Split by the real (project, key) in case of a collision. */
-		for (size_t a = 0, b; a < g->n; a = b) {
-			struct grow *r = &g->r[a];
+		for (size_t ga = 0, gb; ga < g->n; ga = gb) {
+			struct grow *r = &g->r[ga];
 			int layers = 0, state = 0;
 			size_t m;
 
-			for (b = a; b < g->n &&
-			    strcmp(g->r[b].project, r->project) == 0 &&
-			    strcmp(g->r[b].xkey, r->xkey) == 0; b++) {
-				layers |= 1 << g->r[b].layer;
-				state |= g->r[b].layer == LAYER_STATE;
+			for (gb = ga; gb < g->n &&
+			    strcmp(g->r[gb].project, r->project) == 0 &&
+			    strcmp(g->r[gb].xkey, r->xkey) == 0; gb++) {
+				layers |= 1 << g->r[gb].layer;
+				state |= g->r[gb].layer == LAYER_STATE;
 			}
-			m = dedupe(r, b - a);
+			m = dedupe(r, gb - ga);
 			if ((!state && (layers & (layers - 1)) == 0) ||
 			    mark_members(r, m) < 2)
 				continue;
@@ -770,22 +893,16 @@ find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
 				const char *parts[2] = { r->project, r->xkey };
 				char *slot = slot_key_json(parts, 2);
 
-				sqlite3_bind_int64(c->xdone_ins, 1, r->x_h);
-				rc = step_done(c, c->xdone_ins, err);
-				if (rc == 0)
-					rc = record(c, "cross_layer", slot,
-					    r->project, r, m, err);
+				hset_add(&c->xdone, r->x_h);
+				rc = record(c, "cross_layer", slot, r->project,
+				    r, m, err);
 				free(slot);
 				if (rc < 0)
-					goto out;
+					return rc;
 			}
 		}
 	}
-	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: group");
-out:
-	sqlite3_finalize(cand);
-	sqlite3_finalize(rows);
-	return rc;
+	return 0;
 }
 
 /* Same-layer slots (entity_slot, memory_slot) holding several values,
@@ -793,50 +910,41 @@ out:
 static int
 find_own(struct sweep_ctx *c, struct group *g, mirror_error *err)
 {
-	sqlite3_stmt *cand = NULL, *rows = NULL;
-	char sql[512];
-	int rc, n;
+	struct rec *v = c->recs;
+	size_t n = c->nrecs;
+	int rc = 0;
 
-	n = snprintf(sql, sizeof(sql), "%sWHERE slot_h = ?1 ORDER BY "
-	    "slot_kind, slot, layer DESC, kind, id", group_cols);
-	if (n < 0 || (size_t)n >= sizeof(sql))
-		return mirror_fail(err, MIRROR_EIO, "internal: sql too long");
-	if ((rc = prep(c, &cand, "SELECT slot_h FROM temp.sweep_claims "
-	    "WHERE slot_h IS NOT NULL GROUP BY slot_h "
-	    "HAVING count(DISTINCT norm_h) > 1 ORDER BY slot_h", err)) < 0 ||
-	    (rc = prep(c, &rows, sql, err)) < 0)
-		goto out;
-	while ((rc = sqlite3_step(cand)) == SQLITE_ROW) {
-		long long h = sqlite3_column_int64(cand, 0);
-
-		if ((rc = group_load(c, g, rows, h, err)) < 0)
-			goto out;
-		for (size_t a = 0, b; a < g->n; a = b) {
-			struct grow *r = &g->r[a];
+	hset_seal(&c->xdone);
+	qsort(v, n, sizeof(*v), cmp_rec_slot);
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a; b < n && v[b].slot_h == v[a].slot_h; b++)
+			;
+		if (v[a].slot_h == 0 || v[a].norm_h == v[b - 1].norm_h)
+			continue;
+		if ((rc = group_load(c, g, v + a, b - a, err)) < 0)
+			return rc;
+		qsort(g->r, g->n, sizeof(*g->r), cmp_own);
+		for (size_t ga = 0, gb; ga < g->n; ga = gb) {
+			struct grow *r = &g->r[ga];
 			int joined = 0;
 			size_t m;
 
-			for (b = a; b < g->n &&
-			    strcmp(g->r[b].slot_kind, r->slot_kind) == 0 &&
-			    strcmp(g->r[b].slot, r->slot) == 0; b++)
+			for (gb = ga; gb < g->n &&
+			    strcmp(g->r[gb].slot_kind, r->slot_kind) == 0 &&
+			    strcmp(g->r[gb].slot, r->slot) == 0; gb++)
 				;
-			m = dedupe(r, b - a);
+			m = dedupe(r, gb - ga);
 			for (size_t i = 0; i < m && !joined; i++)
-				if (r[i].xkey[0] != '\0' &&
-				    (rc = xdone(c, r[i].x_h, &joined, err)) < 0)
-					goto out;
+				joined = r[i].x_h != 0 &&
+				    hset_has(&c->xdone, r[i].x_h);
 			if (joined || mark_members(r, m) < 2)
 				continue;
 			if ((rc = record(c, r->slot_kind, r->slot, r->project,
 			    r, m, err)) < 0)
-				goto out;
+				return rc;
 		}
 	}
-	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: group");
-out:
-	sqlite3_finalize(cand);
-	sqlite3_finalize(rows);
-	return rc;
+	return 0;
 }
 
 /* Why one member no longer disagrees, appended to sb ("" when it still
@@ -1051,6 +1159,17 @@ out:
 	return rc;
 }
 
+/* Release what one attempt gathered. */
+static void
+ctx_reset(struct sweep_ctx *c)
+{
+	free(c->recs);
+	c->recs = NULL;
+	c->nrecs = c->caprecs = 0;
+	hset_free(&c->known);
+	hset_free(&c->xdone);
+}
+
 /* One attempt: the whole sweep in one write transaction. */
 static int
 sweep_once(struct sweep_ctx *c, mirror_error *err)
@@ -1078,10 +1197,12 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 		goto fail;
 	group_clear(&g);
 	free(g.r);
+	ctx_reset(c);
 	return 0;
 fail:
 	group_clear(&g);
 	free(g.r);
+	ctx_reset(c);
 	finalize_all(c);
 	(void)sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
@@ -1100,9 +1221,6 @@ sweep_run(struct sweep_run *out, mirror_store *st, time_t now,
 	c.now = now;
 	mirror_format_ts(c.ts, now);
 	c.run = out;
-	/* Bigger pages for the TEMP claims table: fewer spills to disk. */
-	(void)sqlite3_exec(c.db, "PRAGMA temp.cache_size = -65536", NULL,
-	    NULL, NULL);
 	for (int attempt = 1;; attempt++) {
 		memset(out, 0, sizeof(*out));
 		out->rules_version = SWEEP_RULES_VERSION;
