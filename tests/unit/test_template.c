@@ -398,9 +398,9 @@ time_render(const tmpl *tp, size_t n)
 		double t;
 
 		strbuf_init(&sb);
-		clock_gettime(CLOCK_MONOTONIC, &a);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 		assert_int_equal(tmpl_render(&sb, tp, data, NULL, &err), 0);
-		clock_gettime(CLOCK_MONOTONIC, &b);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 		t = (double)(b.tv_sec - a.tv_sec) +
 		    (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 		if (t < best)
@@ -430,7 +430,8 @@ test_linear(void **state)
 	big = time_render(tp, 100000);
 	print_message("[ TIMING   ] 10000 items %.4fs, 100000 items %.4fs, "
 	    "ratio %.1f\n", small, big, big / small);
-	assert_true(big / small < 30.0);
+	/* CPU time, best of three: linear is about 10, quadratic 100. */
+	assert_true(big / small < 40.0);
 	tmpl_free(tp);
 }
 
