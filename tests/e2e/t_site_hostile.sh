@@ -98,6 +98,22 @@ import xml.etree.ElementTree as E; E.parse('site/sitemap.xml')"
 mirror build --store h.db --out again --no-sweep
 expect "the hostile site is deterministic" diff -r site again
 
+# Linear time: three times the hostile store takes about three times as
+# long, not nine (a quadratic path would show here); the bound is loose
+# for a busy machine.
+new_store h3.db || exit 1
+python3 "$MIRROR_TOP/tests/tools/hostile_sql.py" "$corpus" h3.sql 3 &&
+    sqlite3 -bail h3.db < h3.sql || exit 1
+ms() { date +%s%N | cut -c1-13; }
+t0=$(ms); mirror build --store h.db --out lin1 --no-sweep --quiet; t1=$(ms)
+mirror build --store h3.db --out lin3 --no-sweep --quiet; t3=$(ms)
+one=$((t1 - t0)); three=$((t3 - t1))
+expect_status "the store three times as big builds" 0
+expect "with three times the pages" test \
+    "$(find lin3 -name '*.html' | wc -l)" -gt $(( $(find lin1 -name '*.html' | wc -l) * 5 / 2 ))
+expect "build time grows linearly with the store (${one} ms, x3: ${three} ms)" \
+    test "$three" -le $((one * 6 + 200))
+
 # The sweep runs over the same text without trouble.
 cp h.db swept.db
 mirror build --store swept.db --out swept
