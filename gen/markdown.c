@@ -212,7 +212,8 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m)
 			cmark_node *p = cmark_node_first_child(node);
 
 			if (p != NULL && cmark_node_get_type(p) ==
-			    CMARK_NODE_PARAGRAPH && (id = take_anchor(p)) != NULL)
+			    CMARK_NODE_PARAGRAPH &&
+			    (id = take_anchor(p)) != NULL)
 				mark(m, ext, node, id);
 		} else if (strcmp(cmark_node_get_type_string(node),
 		    "table_row") == 0) {
@@ -236,6 +237,66 @@ cr(cmark_strbuf *html)
 		cmark_strbuf_putc(html, '\n');
 }
 
+/* <li id="ID"> ... </li> */
+static void
+render_item(cmark_strbuf *html, const char *id, int entering)
+{
+	if (!entering) {
+		cmark_strbuf_puts(html, "</li>\n");
+		return;
+	}
+	cr(html);
+	cmark_strbuf_puts(html, "<li id=\"");
+	cmark_strbuf_puts(html, id);
+	cmark_strbuf_puts(html, "\">");
+}
+
+/* The disputed marker; the URL was checked to be (../)*conflicts/ID. */
+static void
+render_marker(cmark_strbuf *html, cmark_node *link, const char *id,
+    int entering)
+{
+	if (!entering) {
+		cmark_strbuf_puts(html, "</a>");
+		return;
+	}
+	cmark_strbuf_puts(html, "<a class=\"disputed\" href=\"");
+	cmark_strbuf_puts(html, cmark_node_get_url(link));
+	cmark_strbuf_puts(html, "\" aria-label=\"disputed: see conflict ");
+	cmark_strbuf_puts(html, id);
+	cmark_strbuf_puts(html, "\">");
+}
+
+/* Let the table extension render the row, then put the id into the
+ * "<tr" it wrote. */
+static void
+render_row(cmark_syntax_extension *table, cmark_html_renderer *r,
+    cmark_node *row, const char *id, cmark_event_type ev, int options)
+{
+	cmark_strbuf *html = r->html;
+	bufsize_t before = html->size;
+	size_t tn;
+	char *tail;
+
+	table->html_render_func(table, r, row, ev, options);
+	if (ev != CMARK_EVENT_ENTER)
+		return;
+	for (bufsize_t i = before; i + 3 <= html->size; i++) {
+		if (memcmp(html->ptr + i, "<tr", 3) != 0)
+			continue;
+		tn = (size_t)(html->size - i - 3);
+		tail = xmalloc(tn + 1);
+		memcpy(tail, html->ptr + i + 3, tn);
+		cmark_strbuf_truncate(html, i + 3);
+		cmark_strbuf_puts(html, " id=\"");
+		cmark_strbuf_puts(html, id);
+		cmark_strbuf_putc(html, '"');
+		cmark_strbuf_put(html, (unsigned char *)tail, (bufsize_t)tn);
+		free(tail);
+		return;
+	}
+}
+
 /* The html_render callback for the nodes the pass marked. */
 static void
 render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
@@ -243,63 +304,53 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 {
 	cmark_syntax_extension *table = cmark_syntax_extension_get_private(ext);
 	const char *id = cmark_node_get_user_data(node);
-	cmark_node_type type = cmark_node_get_type(node);
-	cmark_strbuf *html = r->html;
 	int entering = ev == CMARK_EVENT_ENTER;
 
-	if (type == CMARK_NODE_ITEM) {
-		if (entering) {
-			cr(html);
-			cmark_strbuf_puts(html, "<li id=\"");
-			cmark_strbuf_puts(html, id);
-			cmark_strbuf_puts(html, "\">");
-		} else {
-			cmark_strbuf_puts(html, "</li>\n");
-		}
-	} else if (type == CMARK_NODE_LINK) {
-		if (entering) {
-			cmark_strbuf_puts(html, "<a class=\"disputed\" href=\"");
-			cmark_strbuf_puts(html, cmark_node_get_url(node));
-			cmark_strbuf_puts(html, "\" aria-label=\"disputed: see "
-			    "conflict ");
-			cmark_strbuf_puts(html, id);
-			cmark_strbuf_puts(html, "\">");
-		} else {
-			cmark_strbuf_puts(html, "</a>");
-		}
-	} else if (table != NULL && table->html_render_func != NULL) {
-		bufsize_t before = html->size;
-
-		table->html_render_func(table, r, node, ev, options);
-		/* Add the id to the "<tr" the table extension just wrote. */
-		if (entering) {
-			for (bufsize_t i = before; i + 3 <= html->size; i++) {
-				if (memcmp(html->ptr + i, "<tr", 3) != 0)
-					continue;
-				size_t tn = (size_t)(html->size - i - 3);
-				char *tail = xmalloc(tn + 1);
-
-				memcpy(tail, html->ptr + i + 3, tn);
-				cmark_strbuf_truncate(html, i + 3);
-				cmark_strbuf_puts(html, " id=\"");
-				cmark_strbuf_puts(html, id);
-				cmark_strbuf_putc(html, '"');
-				cmark_strbuf_put(html, (unsigned char *)tail,
-				    (bufsize_t)tn);
-				free(tail);
-				break;
-			}
-		}
+	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_ITEM:
+		render_item(r->html, id, entering);
+		break;
+	case CMARK_NODE_LINK:
+		render_marker(r->html, node, id, entering);
+		break;
+	default:   /* a table row: the only other node the pass marks */
+		if (table != NULL && table->html_render_func != NULL)
+			render_row(table, r, node, id, ev, options);
+		break;
 	}
+}
+
+/* A parser with the GFM extensions attached, or NULL naming the one
+ * that is missing. */
+static cmark_parser *
+new_parser(int options, const char *name, mirror_error *err)
+{
+	static const char *const exts[] = {
+		"table", "strikethrough", "autolink", "tagfilter"
+	};
+	cmark_parser *parser;
+
+	cmark_gfm_core_extensions_ensure_registered();
+	parser = cmark_parser_new(options);
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		cmark_syntax_extension *e;
+
+		e = cmark_find_syntax_extension(exts[i]);
+		if (e == NULL) {
+			cmark_parser_free(parser);
+			(void)mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm "
+			    "lacks the %s extension", name, exts[i]);
+			return NULL;
+		}
+		cmark_parser_attach_syntax_extension(parser, e);
+	}
+	return parser;
 }
 
 int
 markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
     mirror_error *err)
 {
-	static const char *const exts[] = {
-		"table", "strikethrough", "autolink", "tagfilter"
-	};
 	const int options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8;
 	cmark_syntax_extension *mine;
 	cmark_parser *parser;
@@ -307,24 +358,14 @@ markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
 	cmark_node *doc;
 	char *html;
 
-	cmark_gfm_core_extensions_ensure_registered();
-	parser = cmark_parser_new(options);
-	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
-
-		if (e == NULL) {
-			cmark_parser_free(parser);
-			return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm lacks "
-			    "the %s extension", name, exts[i]);
-		}
-		cmark_parser_attach_syntax_extension(parser, e);
-	}
+	if ((parser = new_parser(options, name, err)) == NULL)
+		return -MIRROR_EIO;
 	cmark_parser_feed(parser, md, len);
 	doc = cmark_parser_finish(parser);
 	if (doc == NULL) {
 		cmark_parser_free(parser);
-		return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot parse "
-		    "the page", name);
+		return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "
+		    "parse the page", name);
 	}
 	mine = cmark_syntax_extension_new("mirror-ids");
 	cmark_syntax_extension_set_html_render_func(mine, render_marked);
@@ -338,8 +379,8 @@ markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
 	cmark_parser_free(parser);
 	cmark_syntax_extension_free(cmark_get_default_mem_allocator(), mine);
 	if (html == NULL)
-		return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot render "
-		    "the page", name);
+		return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "
+		    "render the page", name);
 	strbuf_puts(sb, html);
 	free(html);
 	return 0;

@@ -40,7 +40,14 @@ struct output {
 	size_t written, reused;
 };
 
-/* Remove name (a file or a whole tree) below dirfd; never follows links. */
+/* "." or "..", which readdir lists and nothing may touch. */
+static int
+is_dot(const char *name)
+{
+	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+}
+
+/* Remove name (a file or a whole tree) below at; never follows links. */
 static int
 remove_tree(int at, const char *name)
 {
@@ -63,7 +70,7 @@ remove_tree(int at, const char *name)
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+		if (is_dot(de->d_name))
 			continue;
 		if (remove_tree(dirfd(d), de->d_name) < 0)
 			rc = -1;
@@ -137,7 +144,7 @@ ours_or_empty(int fd)
 		return 0;
 	}
 	while ((de = readdir(d)) != NULL)
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+		if (!is_dot(de->d_name))
 			empty = 0;
 	closedir(d);
 	return empty;
@@ -204,13 +211,13 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 	}
 	if (fstatat(o->parent_fd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (S_ISLNK(st.st_mode)) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "%s: is a symbolic "
-			    "link; give the real directory", dir);
+			rc = mirror_fail(err, MIRROR_EINPUT, "%s: is a "
+			    "symbolic link; give the real directory", dir);
 			goto fail;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "%s: exists and is "
-			    "not a directory", dir);
+			rc = mirror_fail(err, MIRROR_EINPUT, "%s: exists and "
+			    "is not a directory", dir);
 			goto fail;
 		}
 		o->old_fd = openat(o->parent_fd, o->base, O_RDONLY |
@@ -221,9 +228,9 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 			goto fail;
 		}
 		if (!ours_or_empty(o->old_fd)) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "%s: not empty and "
-			    "not written by mirror (no %s); refusing to replace "
-			    "it", dir, MARKER);
+			rc = mirror_fail(err, MIRROR_EINPUT, "%s: not empty "
+			    "and not written by mirror (no %s); refusing to "
+			    "replace it", dir, MARKER);
 			goto fail;
 		}
 	} else if (errno != ENOENT) {
@@ -482,8 +489,8 @@ output_commit(struct output *o, mirror_error *err)
 	/* One syncfs instead of an fsync per file: the data must be on
 	 * disk before the rename makes it the site. */
 	if (syncfs(o->stage_fd) < 0)
-		return mirror_fail(err, MIRROR_EIO, "%s: cannot sync the staged "
-		    "site: %s", o->dir, strerror(errno));
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot sync the "
+		    "staged site: %s", o->dir, strerror(errno));
 	if (o->old_fd >= 0) {
 		if (renameat2(o->parent_fd, o->stage, o->parent_fd, o->base,
 		    RENAME_EXCHANGE) == 0) {
@@ -491,8 +498,8 @@ output_commit(struct output *o, mirror_error *err)
 			(void)remove_tree(o->parent_fd, o->stage);
 		} else if ((errno != EINVAL && errno != ENOSYS) ||
 		    swap_fallback(o) < 0) {
-			return mirror_fail(err, MIRROR_EIO, "%s: cannot swap in "
-			    "the new site: %s", o->dir, strerror(errno));
+			return mirror_fail(err, MIRROR_EIO, "%s: cannot swap "
+			    "in the new site: %s", o->dir, strerror(errno));
 		}
 	} else if (renameat2(o->parent_fd, o->stage, o->parent_fd, o->base,
 	    RENAME_NOREPLACE) < 0 && ((errno != EINVAL && errno != ENOSYS) ||

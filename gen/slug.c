@@ -44,7 +44,7 @@ clean_n(const char *s, size_t n)
 		if (c == '-') {
 			if (s[i - 1] == '-')
 				return 0;
-		} else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
+		} else if ((c < 'a' || c > 'z') && (c < '0' || c > '9')) {
 			return 0;
 		}
 	}

@@ -1,5 +1,6 @@
 /*
- * template.c: parse a template into a tree once; render it many times.
+ * template.c: parse a template into a tree, once (template_render.c
+ * renders it, template_set.c finds and caches template files).
  *
  * Parsing is two passes over the source. The first finds every tag
  * ({{...}} or {{{...}}}), classifies it and decides whether it stands
@@ -9,65 +10,25 @@
  * grows and rendering walks it without recursion into the parser.
  */
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "datadir.h"
-#include "escape.h"
-#include "slug.h"
-#include "template.h"
+#include "template_int.h"
 #include "xalloc.h"
-
-/* Rendering recurses once per nested block: bound it. */
-#define TMPL_MAX_DEPTH 64
-
-enum kind {
-	K_TEXT, K_VAR, K_RAW, K_EACH, K_IF, K_UNLESS, K_ELSE, K_CLOSE,
-	K_COMMENT
-};
-
-enum pkind { P_NAME, P_DOT, P_INDEX, P_NUMBER, P_FIRST, P_LAST };
-enum filter { F_NONE, F_URL, F_ID, F_SLUG };
-
-struct node {
-	enum kind kind;
-	int line;
-	size_t off, len;        /* K_TEXT: bytes of src */
-	enum pkind pkind;       /* K_VAR, K_EACH, K_IF, K_UNLESS */
-	char *name;             /* the path as written, for messages */
-	char **seg;             /* P_NAME: its dot-separated segments */
-	size_t nseg;
-	enum filter filter;
-	int body, alt, next;    /* child lists and sibling, -1 for none */
-};
-
-struct tmpl {
-	char *name;
-	char *src;
-	size_t srclen;
-	enum tmpl_mode mode;
-	struct node *nodes;
-	size_t n, cap;
-	int root;               /* first node of the top list, or -1 */
-	int has_raw;
-	int max_each;           /* deepest #each nesting */
-};
 
 /* A tag found by the first pass. */
 struct tag {
-	enum kind kind;
+	enum tkind kind;
 	int line;
 	size_t start, end;      /* the tag's bytes in src */
 	size_t cut0, cut1;      /* what it removes: [start,end) or its line */
 	char *body;             /* trimmed text between the braces */
-	enum kind closes;       /* K_CLOSE: which block it closes */
+	enum tkind closes;       /* K_CLOSE: which block it closes */
 };
 
 static const char *
-kind_word(enum kind k)
+kind_word(enum tkind k)
 {
 	switch (k) {
 	case K_EACH: return "each";
@@ -95,9 +56,8 @@ trimmed(const char *s, size_t n)
 	return xstrndup(s, n);
 }
 
-/* An error naming file:line; name is shown on one line, cut at 200. */
-static int
-perr(const tmpl *t, int line, mirror_error *err, const char *what,
+int
+tmpl_perr(const tmpl *t, int line, mirror_error *err, const char *what,
     const char *name)
 {
 	char shown[204];
@@ -111,7 +71,7 @@ perr(const tmpl *t, int line, mirror_error *err, const char *what,
 }
 
 /* Which block keyword w is: K_EACH, K_IF, K_UNLESS, or K_TEXT if none. */
-static enum kind
+static enum tkind
 block_word(const char *w, size_t n)
 {
 	if (n == 4 && memcmp(w, "each", 4) == 0)
@@ -128,7 +88,8 @@ static const char *
 find_close(const char *s, size_t len, size_t n)
 {
 	for (size_t i = 0; i + n <= len; i++) {
-		if (s[i] == '}' && s[i + 1] == '}' && (n == 2 || s[i + 2] == '}'))
+		if (s[i] == '}' && s[i + 1] == '}' &&
+		    (n == 2 || s[i + 2] == '}'))
 			return s + i;
 	}
 	return NULL;
@@ -166,8 +127,8 @@ find_tags(struct tag **out, size_t *nout, tmpl *t, mirror_error *err)
 		close = find_close(s + i + open_len, t->srclen - i - open_len,
 		    close_len);
 		if (close == NULL) {
-			rc = perr(t, line, err, "unterminated tag", open_len ==
-			    3 ? "{{{" : "{{");
+			rc = tmpl_perr(t, line, err, "unterminated tag",
+			    open_len == 3 ? "{{{" : "{{");
 			goto fail;
 		}
 		g.end = (size_t)(close - s) + close_len;
@@ -204,23 +165,25 @@ classify(tmpl *t, struct tag *g, mirror_error *err)
 		return 0;
 	if (braces == 3) {
 		if (t->mode != TMPL_HTML)
-			return perr(t, g->line, err, "raw slot not allowed in a "
-			    "Markdown template:", b);
+			return tmpl_perr(t, g->line, err, "raw slot not "
+			    "allowed in a Markdown template:", b);
 		if (strcmp(b, "content") != 0)
-			return perr(t, g->line, err, "unknown raw slot (only "
-			    "{{{content}}} exists):", b);
+			return tmpl_perr(t, g->line, err, "unknown raw slot "
+			    "(only {{{content}}} exists):", b);
 		g->kind = K_RAW;
 		return 0;
 	}
 	if (b[0] == '#' || b[0] == '/') {
 		size_t w = strcspn(b + 1, " \t\r\n");
-		enum kind k = block_word(b + 1, w);
+		enum tkind k = block_word(b + 1, w);
 
 		if (k == K_TEXT)
-			return perr(t, g->line, err, "unknown block tag", b);
+			return tmpl_perr(t, g->line, err, "unknown block tag",
+			    b);
 		if (b[0] == '/') {
 			if (b[1 + w] != '\0')
-				return perr(t, g->line, err, "bad closing tag", b);
+				return tmpl_perr(t, g->line, err,
+				    "bad closing tag", b);
 			g->kind = K_CLOSE;
 			g->closes = k;
 			return 0;
@@ -234,8 +197,8 @@ classify(tmpl *t, struct tag *g, mirror_error *err)
 			g->body = name;
 		}
 		if (g->body[0] == '\0')
-			return perr(t, g->line, err, "block tag needs a name:",
-			    kind_word(k));
+			return tmpl_perr(t, g->line, err, "block tag needs a "
+			    "name:", kind_word(k));
 		return 0;
 	}
 	if (strcmp(b, "else") == 0) {
@@ -243,7 +206,7 @@ classify(tmpl *t, struct tag *g, mirror_error *err)
 		return 0;
 	}
 	if (b[0] == '\0')
-		return perr(t, g->line, err, "empty tag", "{{}}");
+		return tmpl_perr(t, g->line, err, "empty tag", "{{}}");
 	g->kind = K_VAR;
 	return 0;
 }
@@ -277,9 +240,9 @@ standalone(const tmpl *t, struct tag *tags, size_t k)
 }
 
 static int
-new_node(tmpl *t, enum kind kind, int line)
+new_node(tmpl *t, enum tkind kind, int line)
 {
-	struct node *nd;
+	struct tnode *nd;
 
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 32;
@@ -298,14 +261,14 @@ static int
 parse_name(tmpl *t, int idx, const char *name, int line, int in_each,
     mirror_error *err)
 {
-	struct node *nd = &t->nodes[idx];
+	struct tnode *nd = &t->nodes[idx];
 	const char *p;
 
 	nd->name = xstrdup(name);
 	if (name[0] == '@' || strcmp(name, ".") == 0) {
 		if (!in_each)
-			return perr(t, line, err, "only valid inside #each:",
-			    name);
+			return tmpl_perr(t, line, err, "only valid inside "
+			    "#each:", name);
 		if (strcmp(name, ".") == 0)
 			nd->pkind = P_DOT;
 		else if (strcmp(name, "@index") == 0)
@@ -317,7 +280,8 @@ parse_name(tmpl *t, int idx, const char *name, int line, int in_each,
 		else if (strcmp(name, "@last") == 0)
 			nd->pkind = P_LAST;
 		else
-			return perr(t, line, err, "unknown placeholder", name);
+			return tmpl_perr(t, line, err, "unknown placeholder",
+			    name);
 		return 0;
 	}
 	nd->pkind = P_NAME;
@@ -327,7 +291,8 @@ parse_name(tmpl *t, int idx, const char *name, int line, int in_each,
 		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
 
 		if (w == 0 || (p[w] != '.' && p[w] != '\0'))
-			return perr(t, line, err, "bad placeholder name", name);
+			return tmpl_perr(t, line, err, "bad placeholder name",
+			    name);
 		nd->seg = xreallocarray(nd->seg, nd->nseg + 1,
 		    sizeof(*nd->seg));
 		nd->seg[nd->nseg++] = xstrndup(p, w);
@@ -348,7 +313,7 @@ parse_var(tmpl *t, int idx, char *body, int line, int in_each,
 
 	if (bar != NULL) {
 		char *f = trimmed(bar + 1, strlen(bar + 1));
-		struct node *nd = &t->nodes[idx];
+		struct tnode *nd = &t->nodes[idx];
 
 		if (strcmp(f, "url") == 0)
 			nd->filter = F_URL;
@@ -357,7 +322,7 @@ parse_var(tmpl *t, int idx, char *body, int line, int in_each,
 		else if (strcmp(f, "slug") == 0)
 			nd->filter = F_SLUG;
 		else
-			rc = perr(t, line, err, "unknown filter", f);
+			rc = tmpl_perr(t, line, err, "unknown filter", f);
 		free(f);
 		if (nd->filter == F_NONE)
 			return rc;
@@ -404,28 +369,104 @@ add_text(tmpl *t, struct open *o, size_t from, size_t to, int line)
 	append(t, o, idx);
 }
 
-/* Pass two: the tree. */
+/* The state of pass two: the open blocks, innermost last. */
+struct builder {
+	struct open *stack;
+	size_t depth;           /* stack[0] is the top level */
+	int each_depth;         /* #each bodies we are inside */
+};
+
+static int
+open_block(tmpl *t, struct builder *b, const struct tag *g,
+    mirror_error *err)
+{
+	struct open *o;
+	int idx;
+
+	idx = new_node(t, g->kind, g->line);
+	append(t, &b->stack[b->depth - 1], idx);
+	if (parse_name(t, idx, g->body, g->line, b->each_depth > 0, err) < 0)
+		return -MIRROR_EINPUT;
+	if (g->kind == K_EACH && t->nodes[idx].pkind != P_NAME &&
+	    t->nodes[idx].pkind != P_DOT)
+		return tmpl_perr(t, g->line, err, "#each needs a list, not",
+		    g->body);
+	if (b->depth > TMPL_MAX_DEPTH)
+		return tmpl_perr(t, g->line, err, "blocks nested too deep at",
+		    g->body);
+	o = &b->stack[b->depth++];
+	o->node = idx;
+	o->in_alt = 0;
+	o->tail = -1;
+	o->is_each = g->kind == K_EACH;
+	if (o->is_each && ++b->each_depth > t->max_each)
+		t->max_each = b->each_depth;
+	return 0;
+}
+
+static int
+else_block(tmpl *t, struct builder *b, const struct tag *g,
+    mirror_error *err)
+{
+	struct open *top = &b->stack[b->depth - 1];
+
+	if (b->depth == 1)
+		return tmpl_perr(t, g->line, err, "else outside a block:",
+		    "else");
+	if (top->in_alt)
+		return tmpl_perr(t, g->line, err, "second else in a block:",
+		    "else");
+	top->in_alt = 1;
+	top->tail = -1;
+	/* The else part of #each runs outside the loop. */
+	if (top->is_each)
+		b->each_depth--;
+	return 0;
+}
+
+static int
+close_block(tmpl *t, struct builder *b, const struct tag *g,
+    mirror_error *err)
+{
+	struct open *top = &b->stack[b->depth - 1];
+	const struct tnode *nd;
+
+	if (b->depth == 1)
+		return tmpl_perr(t, g->line, err, "closing tag without an open "
+		    "block:", g->body);
+	nd = &t->nodes[top->node];
+	if (nd->kind != g->closes)
+		return mirror_fail(err, MIRROR_EINPUT, "%s:%d: closes #%s "
+		    "opened at line %d, not '%s'", t->name, g->line,
+		    kind_word(nd->kind), nd->line, g->body);
+	if (top->is_each && !top->in_alt)
+		b->each_depth--;
+	b->depth--;
+	return 0;
+}
+
+/* Pass two: the tree, with the text between the tags' cuts. */
 static int
 build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
 {
-	struct open *stack;
-	size_t depth = 1, pos = 0;
-	int each_depth = 0, rc = 0;
+	struct builder b;
+	size_t pos = 0;
+	int rc = 0;
 
-	stack = xcalloc(n + 1, sizeof(*stack));
-	stack[0].node = -1;
-	stack[0].tail = -1;
+	b.stack = xcalloc(n + 1, sizeof(*b.stack));
+	b.stack[0].node = -1;
+	b.stack[0].tail = -1;
+	b.depth = 1;
+	b.each_depth = 0;
 	t->root = -1;
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; rc == 0 && k < n; k++) {
 		struct tag *g = &tags[k];
-		struct open *top = &stack[depth - 1];
+		struct open *top = &b.stack[b.depth - 1];
 		int idx;
 
 		add_text(t, top, pos, g->cut0, g->line);
 		pos = g->cut1;
 		switch (g->kind) {
-		case K_COMMENT:
-			break;
 		case K_RAW:
 			idx = new_node(t, K_RAW, g->line);
 			append(t, top, idx);
@@ -434,90 +475,35 @@ build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
 		case K_VAR:
 			idx = new_node(t, K_VAR, g->line);
 			append(t, top, idx);
-			rc = parse_var(t, idx, g->body, g->line, each_depth > 0,
-			    err);
-			if (rc < 0)
-				goto out;
+			rc = parse_var(t, idx, g->body, g->line,
+			    b.each_depth > 0, err);
 			break;
 		case K_EACH:
 		case K_IF:
 		case K_UNLESS:
-			idx = new_node(t, g->kind, g->line);
-			append(t, top, idx);
-			rc = parse_name(t, idx, g->body, g->line, each_depth > 0,
-			    err);
-			if (rc < 0)
-				goto out;
-			if (g->kind == K_EACH && t->nodes[idx].pkind != P_NAME &&
-			    t->nodes[idx].pkind != P_DOT) {
-				rc = perr(t, g->line, err, "#each needs a list, "
-				    "not", g->body);
-				goto out;
-			}
-			if (depth > TMPL_MAX_DEPTH) {
-				rc = perr(t, g->line, err, "blocks nested too deep "
-				    "at", g->body);
-				goto out;
-			}
-			stack[depth].node = idx;
-			stack[depth].in_alt = 0;
-			stack[depth].tail = -1;
-			stack[depth].is_each = g->kind == K_EACH;
-			depth++;
-			if (g->kind == K_EACH) {
-				each_depth++;
-				if (each_depth > t->max_each)
-					t->max_each = each_depth;
-			}
+			rc = open_block(t, &b, g, err);
 			break;
 		case K_ELSE:
-			if (depth == 1 || top->in_alt) {
-				rc = perr(t, g->line, err, depth == 1 ?
-				    "else outside a block:" : "second else in a block:",
-				    "else");
-				goto out;
-			}
-			top->in_alt = 1;
-			top->tail = -1;
-			/* The else part of #each runs outside the loop. */
-			if (top->is_each)
-				each_depth--;
+			rc = else_block(t, &b, g, err);
 			break;
-		case K_CLOSE: {
-			enum kind open_kind;
-
-			if (depth == 1) {
-				rc = perr(t, g->line, err, "closing tag without "
-				    "an open block:", g->body);
-				goto out;
-			}
-			open_kind = t->nodes[top->node].kind;
-			if (open_kind != g->closes) {
-				rc = mirror_fail(err, MIRROR_EINPUT, "%s:%d: closes "
-				    "#%s opened at line %d, not '%s'", t->name, g->line,
-				    kind_word(open_kind), t->nodes[top->node].line,
-				    g->body);
-				goto out;
-			}
-			if (top->is_each && !top->in_alt)
-				each_depth--;
-			depth--;
+		case K_CLOSE:
+			rc = close_block(t, &b, g, err);
 			break;
-		}
+		case K_COMMENT:
 		case K_TEXT:
 			break;
 		}
 	}
-	add_text(t, &stack[depth - 1], pos, t->srclen, 0);
-	if (depth > 1) {
-		struct node *nd = &t->nodes[stack[depth - 1].node];
+	if (rc == 0)
+		add_text(t, &b.stack[b.depth - 1], pos, t->srclen, 0);
+	if (rc == 0 && b.depth > 1) {
+		const struct tnode *nd = &t->nodes[b.stack[b.depth - 1].node];
 
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s:%d: #%s never closed: "
 		    "'%s'", t->name, nd->line, kind_word(nd->kind), nd->name);
 	}
-out:
-	free(stack);
-	return rc;
+	free(b.stack);
+	return rc < 0 ? -MIRROR_EINPUT : 0;
 }
 
 void
@@ -617,412 +603,4 @@ const char *
 tmpl_name(const tmpl *t)
 {
 	return t->name;
-}
-
-/* ---- rendering ---- */
-
-struct frame {
-	const json_t *item;
-	size_t index, count;
-};
-
-struct render {
-	const tmpl *t;
-	strbuf *sb;
-	const char *raw;
-	struct frame *stack;
-	size_t depth;
-	mirror_error *err;
-	json_t *tmp;            /* a value made for @index etc. */
-};
-
-static int
-rerr(struct render *r, const struct node *nd, const char *what)
-{
-	return perr(r->t, nd->line, r->err, what, nd->name);
-}
-
-/* Resolve nd's path to a value; specials give a fresh value in r->tmp. */
-static int
-lookup(const json_t **out, struct render *r, const struct node *nd)
-{
-	const struct frame *top = &r->stack[r->depth - 1];
-	const json_t *v = NULL;
-
-	json_decref(r->tmp);
-	r->tmp = NULL;
-	switch (nd->pkind) {
-	case P_DOT:
-		*out = top->item;
-		return 0;
-	case P_INDEX:
-		r->tmp = json_integer((json_int_t)top->index);
-		break;
-	case P_NUMBER:
-		r->tmp = json_integer((json_int_t)top->index + 1);
-		break;
-	case P_FIRST:
-		r->tmp = json_boolean(top->index == 0);
-		break;
-	case P_LAST:
-		r->tmp = json_boolean(top->index + 1 == top->count);
-		break;
-	case P_NAME:
-		for (size_t d = r->depth; d-- > 0;) {
-			if (json_is_object(r->stack[d].item)) {
-				v = json_object_get(r->stack[d].item, nd->seg[0]);
-				if (v != NULL)
-					break;
-			}
-		}
-		for (size_t k = 1; v != NULL && k < nd->nseg; k++)
-			v = json_is_object(v) ? json_object_get(v, nd->seg[k]) :
-			    NULL;
-		if (v == NULL)
-			return rerr(r, nd, "unknown placeholder");
-		*out = v;
-		return 0;
-	}
-	*out = r->tmp;
-	return 0;
-}
-
-static int
-truthy(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_NULL:
-	case JSON_FALSE:
-		return 0;
-	case JSON_TRUE:
-		return 1;
-	case JSON_INTEGER:
-		return json_integer_value(v) != 0;
-	case JSON_REAL:
-		return json_real_value(v) != 0.0;
-	case JSON_STRING:
-		return json_string_length(v) > 0;
-	case JSON_ARRAY:
-		return json_array_size(v) > 0;
-	case JSON_OBJECT:
-		return json_object_size(v) > 0;
-	}
-	return 0;
-}
-
-static int
-is_id(const char *s, size_t n)
-{
-	if (n == 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
-		    s[i] <= '9') || s[i] == '-'))
-			return 0;
-	return 1;
-}
-
-static int
-put_value(struct render *r, const struct node *nd, const json_t *v)
-{
-	char num[64];
-	const char *s;
-	size_t len;
-	int n;
-
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		s = json_string_value(v);
-		len = json_string_length(v);
-		break;
-	case JSON_INTEGER:
-		n = snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
-		    json_integer_value(v));
-		goto number;
-	case JSON_REAL:
-		n = snprintf(num, sizeof(num), "%.15g", json_real_value(v));
-	number:
-		if (n < 0 || (size_t)n >= sizeof(num))
-			return rerr(r, nd, "number too long:");
-		s = num;
-		len = (size_t)n;
-		break;
-	case JSON_TRUE:
-		s = "true";
-		len = 4;
-		break;
-	case JSON_FALSE:
-		s = "false";
-		len = 5;
-		break;
-	case JSON_NULL:
-		if (nd->filter == F_ID || nd->filter == F_SLUG)
-			return rerr(r, nd, "null where an id is needed:");
-		s = "";
-		len = 0;
-		break;
-	default:
-		return rerr(r, nd, json_is_array(v) ? "a list where a value "
-		    "is needed:" : "an object where a value is needed:");
-	}
-	switch (nd->filter) {
-	case F_URL:
-		escape_url(r->sb, s, len);
-		break;
-	case F_ID:
-		if (!json_is_string(v) || !is_id(s, len))
-			return rerr(r, nd, "not an id ([a-z0-9-]+):");
-		strbuf_add(r->sb, s, len);
-		break;
-	case F_SLUG: {
-		char slug[SLUG_SIZE];
-
-		slug_make_n(slug, s, len);
-		strbuf_puts(r->sb, slug);
-		break;
-	}
-	case F_NONE:
-		if (r->t->mode == TMPL_HTML)
-			escape_html(r->sb, s, len);
-		else
-			escape_md(r->sb, s, len);
-		break;
-	}
-	return 0;
-}
-
-static int render_list(struct render *r, int idx);
-
-static int
-render_each(struct render *r, const struct node *nd)
-{
-	const json_t *v;
-	size_t n;
-	int rc;
-
-	if ((rc = lookup(&v, r, nd)) < 0)
-		return rc;
-	if (!json_is_array(v) && !json_is_null(v))
-		return rerr(r, nd, "#each needs a list:");
-	n = json_is_array(v) ? json_array_size(v) : 0;
-	if (n == 0)
-		return render_list(r, nd->alt);
-	for (size_t i = 0; i < n; i++) {
-		r->stack[r->depth].item = json_array_get(v, i);
-		r->stack[r->depth].index = i;
-		r->stack[r->depth].count = n;
-		r->depth++;
-		rc = render_list(r, nd->body);
-		r->depth--;
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-static int
-render_list(struct render *r, int idx)
-{
-	const tmpl *t = r->t;
-	const json_t *v;
-	int rc;
-
-	for (; idx >= 0; idx = t->nodes[idx].next) {
-		const struct node *nd = &t->nodes[idx];
-
-		switch (nd->kind) {
-		case K_TEXT:
-			strbuf_add(r->sb, t->src + nd->off, nd->len);
-			break;
-		case K_RAW:
-			if (r->raw == NULL)
-				return rerr(r, nd, "no content for raw slot");
-			strbuf_puts(r->sb, r->raw);
-			break;
-		case K_VAR:
-			if ((rc = lookup(&v, r, nd)) < 0)
-				return rc;
-			if ((rc = put_value(r, nd, v)) < 0)
-				return rc;
-			break;
-		case K_IF:
-		case K_UNLESS: {
-			int yes;
-
-			if ((rc = lookup(&v, r, nd)) < 0)
-				return rc;
-			yes = truthy(v) == (nd->kind == K_IF);
-			if ((rc = render_list(r, yes ? nd->body : nd->alt)) < 0)
-				return rc;
-			break;
-		}
-		case K_EACH:
-			if ((rc = render_each(r, nd)) < 0)
-				return rc;
-			break;
-		default:
-			break;
-		}
-	}
-	return 0;
-}
-
-int
-tmpl_render(strbuf *sb, const tmpl *t, const json_t *data, const char *raw,
-    mirror_error *err)
-{
-	struct render r;
-	json_t *empty = NULL;
-	int rc;
-
-	if (data == NULL)
-		data = empty = json_object();
-	if (!json_is_object(data)) {
-		json_decref(empty);
-		return mirror_fail(err, MIRROR_EINPUT, "%s: data is not a "
-		    "JSON object", t->name);
-	}
-	memset(&r, 0, sizeof(r));
-	r.t = t;
-	r.sb = sb;
-	r.raw = raw;
-	r.err = err;
-	r.stack = xcalloc((size_t)t->max_each + 1, sizeof(*r.stack));
-	r.stack[0].item = data;
-	r.depth = 1;
-	rc = render_list(&r, t->root);
-	json_decref(r.tmp);
-	free(r.stack);
-	json_decref(empty);
-	return rc;
-}
-
-/* ---- template sets ---- */
-
-struct cached {
-	char *name;
-	tmpl *t;
-};
-
-struct tmpl_set {
-	char *user;             /* NULL: no overrides */
-	char *def;
-	struct cached *c;
-	size_t n, cap;
-};
-
-static int
-is_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-int
-tmpl_set_open(tmpl_set **out, const char *user_dir, const char *default_dir,
-    mirror_error *err)
-{
-	tmpl_set *set;
-	char *def = NULL;
-	int rc;
-
-	*out = NULL;
-	if (user_dir != NULL && !is_dir(user_dir))
-		return mirror_fail(err, MIRROR_EINPUT, "%s: templates "
-		    "directory not found", user_dir);
-	if (default_dir != NULL) {
-		def = xstrdup(default_dir);
-	} else if ((rc = datadir_find(&def, "templates", err)) < 0) {
-		return rc;
-	}
-	set = xcalloc(1, sizeof(*set));
-	set->user = user_dir != NULL ? xstrdup(user_dir) : NULL;
-	set->def = def;
-	*out = set;
-	return 0;
-}
-
-/* A plain file name: no '/', not empty, not hidden. */
-static int
-good_name(const char *name)
-{
-	return name[0] != '\0' && name[0] != '.' && strchr(name, '/') == NULL &&
-	    strlen(name) <= 255;
-}
-
-int
-tmpl_set_get(const tmpl **out, tmpl_set *set, const char *name,
-    mirror_error *err)
-{
-	enum tmpl_mode mode;
-	strbuf path;
-	size_t nl;
-	tmpl *t;
-	int rc;
-
-	*out = NULL;
-	if (!good_name(name))
-		return mirror_fail(err, MIRROR_EINPUT, "bad template name '%s'",
-		    name);
-	for (size_t i = 0; i < set->n; i++) {
-		if (strcmp(set->c[i].name, name) == 0) {
-			*out = set->c[i].t;
-			return 0;
-		}
-	}
-	nl = strlen(name);
-	mode = nl > 3 && strcmp(name + nl - 3, ".md") == 0 ? TMPL_MARKDOWN :
-	    TMPL_HTML;
-	strbuf_init(&path);
-	if (set->user != NULL)
-		strbuf_printf(&path, "%s/%s", set->user, name);
-	if (set->user == NULL || !is_file(path.data)) {
-		strbuf_reset(&path);
-		strbuf_printf(&path, "%s/%s", set->def, name);
-		if (!is_file(path.data)) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "template '%s' not "
-			    "found in %s%s%s", name, set->user != NULL ?
-			    set->user : "", set->user != NULL ? " or " : "",
-			    set->def);
-			strbuf_free(&path);
-			return rc;
-		}
-	}
-	rc = tmpl_load(&t, path.data, mode, err);
-	strbuf_free(&path);
-	if (rc < 0)
-		return rc;
-	if (set->n == set->cap) {
-		set->cap = set->cap ? set->cap * 2 : 16;
-		set->c = xreallocarray(set->c, set->cap, sizeof(*set->c));
-	}
-	set->c[set->n].name = xstrdup(name);
-	set->c[set->n].t = t;
-	set->n++;
-	*out = t;
-	return 0;
-}
-
-void
-tmpl_set_free(tmpl_set *set)
-{
-	if (set == NULL)
-		return;
-	for (size_t i = 0; i < set->n; i++) {
-		free(set->c[i].name);
-		tmpl_free(set->c[i].t);
-	}
-	free(set->c);
-	free(set->user);
-	free(set->def);
-	free(set);
 }

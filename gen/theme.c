@@ -76,7 +76,8 @@ list_assets(theme *th, mirror_error *err)
 		struct stat st;
 		strbuf f;
 
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+		if (de->d_name[0] == '.' && (de->d_name[1] == '\0' ||
+		    (de->d_name[1] == '.' && de->d_name[2] == '\0')))
 			continue;
 		strbuf_init(&f);
 		strbuf_printf(&f, "%s/%s", path.data, de->d_name);
@@ -125,8 +126,9 @@ theme_open(theme **out, const char *name, mirror_error *err)
 		strbuf sub;
 
 		if (!good_theme_name(name)) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "bad theme name '%s' "
-			    "(use [a-z0-9_-]+ or a directory path)", th->name);
+			rc = mirror_fail(err, MIRROR_EINPUT, "bad theme name "
+			    "'%s' (use [a-z0-9_-]+ or a directory path)",
+			    th->name);
 			goto fail;
 		}
 		strbuf_init(&sub);
@@ -134,9 +136,9 @@ theme_open(theme **out, const char *name, mirror_error *err)
 		rc = datadir_find(&th->dir, sub.data, err);
 		strbuf_free(&sub);
 		if (rc < 0) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "unknown theme '%s' "
-			    "(no themes/%s beside the executable or in the data "
-			    "directory)", name, name);
+			rc = mirror_fail(err, MIRROR_EINPUT, "unknown theme "
+			    "'%s' (no themes/%s beside the executable or in "
+			    "the data directory)", name, name);
 			goto fail;
 		}
 	}
@@ -205,7 +207,8 @@ theme_write_assets(const theme *th, struct output *out, mirror_error *err)
 		strbuf_printf(&dst, "assets/%s", th->assets[i]);
 		rc = slurp(&data, src.data, err);
 		if (rc == 0)
-			rc = output_write(out, dst.data, data.data, data.len, err);
+			rc = output_write(out, dst.data, data.data, data.len,
+			    err);
 	}
 	strbuf_free(&data);
 	strbuf_free(&src);
