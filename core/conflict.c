@@ -198,9 +198,99 @@ mark_favoured(struct conflict *c)
 		    c->members[i].trust == top;
 }
 
-/* Fill members, earlier ids, description and question of c. */
+/*
+ * Every conflict's slot, sorted by slot, then newest first, so that the
+ * earlier conflicts of each listed one are found by binary search
+ * instead of a query per conflict (the store has no index for it).
+ */
+struct slot_ix {
+	char *kind, *key, *id;
+};
+
+struct slot_index {
+	struct slot_ix *v;
+	size_t n;
+};
+
+static void
+slot_index_free(struct slot_index *x)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		free(x->v[i].kind);
+		free(x->v[i].key);
+		free(x->v[i].id);
+	}
+	free(x->v);
+	x->v = NULL;
+	x->n = 0;
+}
+
 static int
-conflict_fill(struct conflict *c, struct reader *r, mirror_error *err)
+slot_index_load(struct slot_index *x, mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0;
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT slot_kind, slot_key, id "
+	    "FROM main.conflicts WHERE slot_kind IS NOT NULL AND slot_key IS "
+	    "NOT NULL ORDER BY slot_kind, slot_key, detected_at DESC, "
+	    "rowid DESC", -1, &s, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (x->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			x->v = xreallocarray(x->v, cap, sizeof(*x->v));
+		}
+		x->v[x->n].kind = col_or_empty(s, 0);
+		x->v[x->n].key = col_or_empty(s, 1);
+		x->v[x->n].id = col_or_empty(s, 2);
+		x->n++;
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot read conflicts");
+}
+
+/* Fill c->earlier from the index: the entries after c in its slot run. */
+static void
+earlier_from_index(struct conflict *c, const struct slot_index *x)
+{
+	size_t lo = 0, hi = x->n, cap = 0;
+	int mine = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(x->v[mid].kind, c->slot_kind);
+
+		if (d == 0)
+			d = strcmp(x->v[mid].key, c->slot_key);
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < x->n && strcmp(x->v[i].kind,
+	    c->slot_kind) == 0 && strcmp(x->v[i].key, c->slot_key) == 0; i++) {
+		if (!mine) {
+			mine = strcmp(x->v[i].id, c->id) == 0;
+			continue;
+		}
+		if (c->n_earlier == cap) {
+			cap = cap ? cap * 2 : 4;
+			c->earlier = xreallocarray(c->earlier, cap,
+			    sizeof(*c->earlier));
+		}
+		c->earlier[c->n_earlier++] = xstrdup(x->v[i].id);
+	}
+}
+
+/* Fill members, earlier ids, description and question of c; the earlier
+ * ids come from ix when given, else from a query. */
+static int
+conflict_fill(struct conflict *c, struct reader *r,
+    const struct slot_index *ix, mirror_error *err)
 {
 	const char *qvalue = NULL;
 	size_t cap = 0;
@@ -232,6 +322,10 @@ conflict_fill(struct conflict *c, struct reader *r, mirror_error *err)
 			return rc;
 	mark_favoured(c);
 	cap = 0;
+	if (ix != NULL) {
+		earlier_from_index(c, ix);
+		goto words;
+	}
 	sqlite3_bind_text(r->earlier, 1, c->slot_kind, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(r->earlier, 2, c->slot_key, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(r->earlier, 3, c->id, -1, SQLITE_TRANSIENT);
@@ -247,6 +341,7 @@ conflict_fill(struct conflict *c, struct reader *r, mirror_error *err)
 	sqlite3_reset(r->earlier);
 	if (rc != SQLITE_DONE)
 		return store_fail(r->st, err, rc, "cannot read conflicts");
+words:
 	c->description = slot_describe(c->slot_kind, c->slot_key);
 	for (size_t i = 0; i < c->n_members && qvalue == NULL; i++)
 		if (c->members[i].favoured)
@@ -279,6 +374,7 @@ int
 conflict_list(struct conflict_list *out, mirror_store *st,
     const struct conflict_filter *filter, mirror_error *err)
 {
+	struct slot_index ix = { 0 };
 	sqlite3_stmt *stmt = NULL;
 	struct reader r;
 	size_t cap = 0;
@@ -315,10 +411,12 @@ conflict_list(struct conflict_list *out, mirror_store *st,
 		rc = store_fail(st, err, rc, "cannot read conflicts");
 		goto out;
 	}
-	rc = 0;
+	if ((rc = slot_index_load(&ix, st, err)) < 0)
+		goto out;
 	for (size_t i = 0; i < out->n && rc == 0; i++)
-		rc = conflict_fill(&out->items[i], &r, err);
+		rc = conflict_fill(&out->items[i], &r, &ix, err);
 out:
+	slot_index_free(&ix);
 	sqlite3_finalize(stmt);
 	reader_close(&r);
 	return rc;
@@ -354,7 +452,7 @@ conflict_get(struct conflict *out, mirror_store *st, const char *id,
 		goto out;
 	}
 	conflict_row(out, stmt);
-	rc = conflict_fill(out, &r, err);
+	rc = conflict_fill(out, &r, NULL, err);
 out:
 	sqlite3_finalize(stmt);
 	reader_close(&r);

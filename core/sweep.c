@@ -75,6 +75,8 @@ struct sweep_ctx {
 	size_t nrecs, caprecs;
 	struct hset known;           /* x keys of state and entities */
 	struct hset xdone;           /* x keys that made a cross conflict */
+	struct hset decided;         /* slots with a conflict a reviewer
+	                                closed, so most slots skip a lookup */
 	sqlite3_stmt *one[SRC_N];    /* read one row again, by rowid */
 	sqlite3_stmt *seen_ins;
 	sqlite3_stmt *open_get, *closed_get, *cmembers_get, *conf_ins;
@@ -783,6 +785,8 @@ record(struct sweep_ctx *c, const char *kind, const char *key,
 	sqlite3_reset(c->open_get);
 	if (rc != SQLITE_DONE)
 		return sfail(c, err, rc, "sweep: read conflicts");
+	if (!hset_has(&c->decided, h2(kind, key)))
+		goto open;
 
 	bind_text(c->closed_get, 1, kind);
 	bind_text(c->closed_get, 2, key);
@@ -802,7 +806,7 @@ record(struct sweep_ctx *c, const char *kind, const char *key,
 	free(closed);
 	if (rc < 0 || covered)
 		return rc;
-
+open:
 	if ((rc = new_conflict_id(c, kind, key, cid, err)) < 0)
 		return rc;
 	bind_text(c->conf_ins, 1, cid);
@@ -847,6 +851,79 @@ cmp_rec_slot(const void *a, const void *b)
 	return x->rowid < y->rowid ? -1 : x->rowid > y->rowid;
 }
 
+/* One key in the grouping table of pick(). */
+struct gslot {
+	uint64_t key;
+	uint64_t norm;          /* the first value seen */
+	unsigned char multi;    /* a second, different value was seen */
+	unsigned char layers;   /* a bit per layer seen */
+};
+
+static uint64_t
+rkey(const struct rec *r, int cross)
+{
+	return cross ? r->x_h : r->slot_h;
+}
+
+/*
+ * Copy into *out (caller frees) the records whose key (x_h when cross,
+ * else slot_h) holds more than one value, and for cross keys more than
+ * one layer or a state row, sorted by key, value and rowid. One pass
+ * through an open-addressing table, then a sort of the few records that
+ * qualify: O(n) time, O(n) transient memory of 24 bytes per key.
+ */
+static size_t
+pick(struct rec **out, const struct rec *v, size_t n, int cross)
+{
+	size_t cap = 1024, k = 0, ncand = 0;
+	struct gslot *t;
+	int shift = 64 - 10;
+
+	while (cap < 2 * n) {
+		cap <<= 1;
+		shift--;
+	}
+	t = xcalloc(cap, sizeof(*t));
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t key = rkey(&v[i], cross);
+			size_t pos;
+			struct gslot *g;
+
+			if (key == 0)
+				continue;
+			/* Fibonacci hashing spreads FNV's low bits. */
+			pos = (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >>
+			    shift);
+			while (t[pos].key != 0 && t[pos].key != key)
+				pos = (pos + 1) & (cap - 1);
+			g = &t[pos];
+			if (pass == 0) {
+				if (g->key == 0) {
+					g->key = key;
+					g->norm = v[i].norm_h;
+				} else if (g->norm != v[i].norm_h)
+					g->multi = 1;
+				g->layers |= (unsigned char)(1u << v[i].layer);
+				continue;
+			}
+			if (!g->multi || (cross &&
+			    !(g->layers & (1u << LAYER_STATE)) &&
+			    (g->layers & (g->layers - 1)) == 0))
+				continue;
+			if (k == ncand) {
+				ncand = ncand ? ncand * 2 : 64;
+				*out = xreallocarray(*out, ncand, sizeof(**out));
+			}
+			(*out)[k++] = v[i];
+		}
+	}
+	free(t);
+	if (k > 1)
+		qsort(*out, k, sizeof(**out), cross ? cmp_rec_x : cmp_rec_slot);
+	return k;
+}
+
 /*
  * Cross-layer keys: rows of two or more layers (or several state rows)
  * sharing (project, key) with more than one value.
@@ -854,11 +931,10 @@ cmp_rec_slot(const void *a, const void *b)
 static int
 find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
 {
-	struct rec *v = c->recs;
-	size_t n = c->nrecs;
+	struct rec *v = NULL;
+	size_t n = pick(&v, c->recs, c->nrecs, 1);
 	int rc = 0;
 
-	qsort(v, n, sizeof(*v), cmp_rec_x);
 	for (size_t a = 0, b; a < n; a = b) {
 		int lo = 3, hi = 0;
 
@@ -871,7 +947,7 @@ find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
 		    (hi != LAYER_STATE && lo == hi))
 			continue;
 		if ((rc = group_load(c, g, v + a, b - a, err)) < 0)
-			return rc;
+			goto out;
 		qsort(g->r, g->n, sizeof(*g->r), cmp_cross);
 		/* Split by the real (project, key) in case of a collision. */
 		for (size_t ga = 0, gb; ga < g->n; ga = gb) {
@@ -898,11 +974,13 @@ find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
 				    r, m, err);
 				free(slot);
 				if (rc < 0)
-					return rc;
+					goto out;
 			}
 		}
 	}
-	return 0;
+out:
+	free(v);
+	return rc;
 }
 
 /* Same-layer slots (entity_slot, memory_slot) holding several values,
@@ -910,19 +988,18 @@ find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
 static int
 find_own(struct sweep_ctx *c, struct group *g, mirror_error *err)
 {
-	struct rec *v = c->recs;
-	size_t n = c->nrecs;
+	struct rec *v = NULL;
+	size_t n = pick(&v, c->recs, c->nrecs, 0);
 	int rc = 0;
 
 	hset_seal(&c->xdone);
-	qsort(v, n, sizeof(*v), cmp_rec_slot);
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a; b < n && v[b].slot_h == v[a].slot_h; b++)
 			;
 		if (v[a].slot_h == 0 || v[a].norm_h == v[b - 1].norm_h)
 			continue;
 		if ((rc = group_load(c, g, v + a, b - a, err)) < 0)
-			return rc;
+			goto out;
 		qsort(g->r, g->n, sizeof(*g->r), cmp_own);
 		for (size_t ga = 0, gb; ga < g->n; ga = gb) {
 			struct grow *r = &g->r[ga];
@@ -941,10 +1018,12 @@ find_own(struct sweep_ctx *c, struct group *g, mirror_error *err)
 				continue;
 			if ((rc = record(c, r->slot_kind, r->slot, r->project,
 			    r, m, err)) < 0)
-				return rc;
+				goto out;
 		}
 	}
-	return 0;
+out:
+	free(v);
+	return rc;
 }
 
 /* Why one member no longer disagrees, appended to sb ("" when it still
@@ -1168,6 +1247,26 @@ ctx_reset(struct sweep_ctx *c)
 	c->nrecs = c->caprecs = 0;
 	hset_free(&c->known);
 	hset_free(&c->xdone);
+	hset_free(&c->decided);
+}
+
+/* Remember which slots have a conflict closed by a reviewer. */
+static int
+load_decided(struct sweep_ctx *c, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if ((rc = prep(c, &s, "SELECT slot_kind, slot_key FROM main.conflicts "
+	    "WHERE status IN ('resolved', 'dismissed') AND "
+	    "resolved_by <> 'sweep'", err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		hset_add(&c->decided, h2(ctext(s, 0), ctext(s, 1)));
+	sqlite3_finalize(s);
+	hset_seal(&c->decided);
+	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc,
+	    "sweep: read conflicts");
 }
 
 /* One attempt: the whole sweep in one write transaction. */
@@ -1184,6 +1283,7 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 		return rc;
 	if ((rc = exec(c, temp_ddl, err)) < 0 ||
 	    (rc = prepare_all(c, err)) < 0 ||
+	    (rc = load_decided(c, err)) < 0 ||
 	    (rc = scan_all(c, err)) < 0 ||
 	    (rc = find_cross(c, &g, err)) < 0 ||
 	    (rc = find_own(c, &g, err)) < 0 ||
