@@ -110,8 +110,9 @@ memcheck: $(BUILD)/mirror $(UNIT_BIN)
 $(BUILD)/bench_history: tests/bench/bench_history.c $(BUILD)/libmirror.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS)
 
-bench: $(BUILD)/bench_history
+bench: $(BUILD)/bench_history $(BUILD)/mirror
 	@$(BUILD)/bench_history 5000
+	@sh tests/bench/sweep.sh $(BUILD)
 
 install: $(BUILD)/mirror
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
