@@ -1,0 +1,327 @@
+/*
+ * test_sweep.c: the sweep and the conflict read API the page renderer
+ * uses (conflict_list, conflict_get, conflict_disputed/disputed_find),
+ * on real store files in a scratch directory.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "conflict.h"
+#include "store.h"
+#include "sweep.h"
+
+#define NOW ((time_t)1700000000)
+#define NOW_TS "2023-11-14 22:13:20"
+
+struct fixture {
+	char dir[64];
+	char path[96];
+	mirror_store *st;
+};
+
+static const char rows[] =
+	"INSERT INTO projects(id, name, aliases) VALUES"
+	" ('p05-interferometer', 'P05', '[\"p05\",\"interferometer\"]'),"
+	" ('p06', 'P06', '[]');"
+	"INSERT INTO project_state(id, project, category, key, value, source)"
+	" VALUES ('s1', 'p05', 'decision', 'lateral_support_material',"
+	" 'GF-PTFE', 'review 3');"
+	"INSERT INTO entities(id, entity_type, name, project, properties)"
+	" VALUES ('e1', 'decision', 'Lateral support material',"
+	" 'interferometer', '{\"target\":\"lateral support\","
+	"\"field\":\"material\",\"value\":\"PEEK\"}');"
+	"INSERT INTO memories(id, memory_type, content, project) VALUES"
+	" ('m1', 'preference', 'prefers rebase workflow', 'p06'),"
+	" ('m2', 'preference', 'prefers merge-commit workflow', 'p06'),"
+	" ('m3', 'preference', 'prefers small diffs', 'p06');";
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	mirror_error err;
+
+	strcpy(f->dir, "/tmp/mirror-test-sweep.XXXXXX");
+	if (f == NULL || mkdtemp(f->dir) == NULL)
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/s.db", f->dir);
+	if (store_create(f->path, &err) < 0 ||
+	    store_open(&f->st, f->path, STORE_WRITE, &err) < 0 ||
+	    sqlite3_exec(store_db(f->st), rows, NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	/* Reopen so that the alias table sees the projects. */
+	store_close(f->st);
+	if (store_open(&f->st, f->path, STORE_WRITE, &err) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	store_close(f->st);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+static void
+run_sql(struct fixture *f, const char *sql)
+{
+	assert_int_equal(sqlite3_exec(store_db(f->st), sql, NULL, NULL, NULL),
+	    SQLITE_OK);
+}
+
+/* 1: before any sweep there is nothing, and nothing is disputed. */
+static void
+test_empty(void **state)
+{
+	struct fixture *f = *state;
+	struct conflict_list l;
+	struct disputed_list d;
+	struct conflict c;
+	mirror_error err;
+
+	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
+	assert_int_equal(l.n, 0);
+	conflict_list_free(&l);
+	assert_int_equal(conflict_disputed(&d, f->st, &err), 0);
+	assert_int_equal(d.n, 0);
+	assert_null(disputed_find(&d, "entity", "e1"));
+	disputed_list_free(&d);
+	assert_int_equal(conflict_get(&c, f->st, "c123", &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "no conflict 'c123'"));
+	conflict_free(&c);
+}
+
+/* 2: the sweep records both conflicts; a second sweep changes nothing. */
+static void
+test_sweep_counts(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	mirror_error err;
+
+	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
+	assert_int_equal(run.facts_scanned, 5);
+	assert_int_equal(run.conflicts_opened, 2);
+	assert_int_equal(run.open_after, 2);
+	assert_string_equal(run.started_at, NOW_TS);
+	assert_string_equal(run.rules_version, "mirror-sweep/1");
+	assert_string_equal(run.id, "sweep-20231114T221320-1");
+	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
+	assert_int_equal(run.conflicts_opened, 0);
+	assert_int_equal(run.members_added, 0);
+	assert_int_equal(run.conflicts_closed, 0);
+	assert_int_equal(run.open_after, 2);
+	assert_string_equal(run.id, "sweep-20231114T221320-2");
+}
+
+/* The cross_layer conflict of l (the test fails when there is none). */
+static const struct conflict *
+cross_of(const struct conflict_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->items[i].slot_kind, "cross_layer") == 0)
+			return &l->items[i];
+	fail_msg("no cross_layer conflict");
+	return &l->items[0];
+}
+
+/* 3: conflict_get: members in trust order with everything the page
+ * shows; the question asks about the favoured value. */
+static void
+test_get(void **state)
+{
+	struct fixture *f = *state;
+	struct conflict_list l;
+	struct conflict c;
+	struct sweep_run run;
+	mirror_error err;
+	const struct conflict *x;
+
+	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
+	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
+	assert_int_equal(l.n, 2);
+	x = cross_of(&l);
+	assert_int_equal(conflict_get(&c, f->st, x->id, &err), 0);
+	assert_string_equal(c.slot_key,
+	    "[\"p05-interferometer\",\"lateral_support_material\"]");
+	assert_string_equal(c.project, "p05-interferometer");
+	assert_string_equal(c.status, "open");
+	assert_null(c.resolved_at);
+	assert_string_equal(c.detected_at, NOW_TS);
+	assert_string_equal(c.description,
+	    "lateral support material of p05-interferometer");
+	assert_string_equal(c.question, "Is the lateral support material of "
+	    "p05-interferometer GF-PTFE?");
+	assert_int_equal(c.n_members, 2);
+	assert_string_equal(c.members[0].kind, "project_state");
+	assert_string_equal(c.members[0].id, "s1");
+	assert_int_equal(c.members[0].trust, 3);
+	assert_true(c.members[0].favoured);
+	assert_null(c.members[0].conflicts_with);
+	assert_string_equal(c.members[0].source, "review 3");
+	assert_string_equal(c.members[0].label, "lateral_support_material");
+	assert_string_equal(c.members[0].layer_type, "decision");
+	assert_string_equal(c.members[1].kind, "entity");
+	assert_false(c.members[1].favoured);
+	assert_string_equal(c.members[1].conflicts_with, "s1");
+	assert_string_equal(c.members[1].value_then, "PEEK");
+	assert_string_equal(c.members[1].value_now, "PEEK");
+	assert_string_equal(c.members[1].status_now, "active");
+	assert_string_equal(c.members[1].label, "Lateral support material");
+	assert_int_equal(c.n_earlier, 0);
+	conflict_free(&c);
+	conflict_list_free(&l);
+
+	/* Value now follows the row; a deleted row has none. */
+	run_sql(f, "UPDATE entities SET properties = '{\"target\":\"lateral "
+	    "support\",\"field\":\"material\",\"value\":\"PEEK 450G\"}' "
+	    "WHERE id = 'e1'; DELETE FROM project_state WHERE id = 's1'");
+	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
+	x = cross_of(&l);
+	assert_null(x->members[0].value_now);
+	assert_null(x->members[0].status_now);
+	assert_string_equal(x->members[0].value_then, "GF-PTFE");
+	assert_string_equal(x->members[1].value_now, "PEEK 450G");
+	conflict_list_free(&l);
+}
+
+/* 4: the disputed markers: every member of an open conflict, sorted,
+ * found by binary search; closed conflicts mark nothing. */
+static void
+test_disputed(void **state)
+{
+	struct fixture *f = *state;
+	struct disputed_list d;
+	struct sweep_run run;
+	mirror_error err;
+	const struct disputed *e, *s, *m;
+
+	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
+	assert_int_equal(conflict_disputed(&d, f->st, &err), 0);
+	assert_int_equal(d.n, 4);
+	for (size_t i = 1; i < d.n; i++) {
+		int c = strcmp(d.items[i - 1].kind, d.items[i].kind);
+
+		assert_true(c < 0 || (c == 0 &&
+		    strcmp(d.items[i - 1].id, d.items[i].id) <= 0));
+	}
+	e = disputed_find(&d, "entity", "e1");
+	s = disputed_find(&d, "project_state", "s1");
+	m = disputed_find(&d, "memory", "m2");
+	assert_non_null(e);
+	assert_non_null(s);
+	assert_non_null(m);
+	assert_string_equal(e->conflict_id, s->conflict_id);
+	assert_string_not_equal(e->conflict_id, m->conflict_id);
+	assert_null(disputed_find(&d, "memory", "m3"));
+	assert_null(disputed_find(&d, "entity", "s1"));
+	assert_null(disputed_find(&d, "memory", "zz"));
+	assert_int_equal(conflict_dismiss(f->st, m->conflict_id, "fine",
+	    "tester", NOW_TS, &err), 0);
+	disputed_list_free(&d);
+	assert_int_equal(conflict_disputed(&d, f->st, &err), 0);
+	assert_int_equal(d.n, 2);
+	assert_null(disputed_find(&d, "memory", "m2"));
+	assert_non_null(disputed_find(&d, "entity", "e1"));
+	disputed_list_free(&d);
+}
+
+/* 5: the queue's order and filters; resolve and its errors. */
+static void
+test_list_and_review(void **state)
+{
+	struct fixture *f = *state;
+	struct conflict_filter flt = { NULL, NULL };
+	struct conflict_list l;
+	struct conflict c;
+	struct sweep_run run;
+	mirror_error err;
+	char xid[32], mid[32];
+	int sup = -1;
+
+	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
+	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
+	snprintf(xid, sizeof(xid), "%s", strcmp(l.items[0].slot_kind,
+	    "cross_layer") == 0 ? l.items[0].id : l.items[1].id);
+	snprintf(mid, sizeof(mid), "%s", strcmp(l.items[0].slot_kind,
+	    "cross_layer") == 0 ? l.items[1].id : l.items[0].id);
+	conflict_list_free(&l);
+
+	/* Errors change nothing. */
+	assert_int_equal(conflict_resolve(f->st, "nope", "n", NULL, "t",
+	    NOW_TS, &sup, &err), -MIRROR_EINPUT);
+	assert_int_equal(conflict_resolve(f->st, xid, "n", "m1", "t", NOW_TS,
+	    &sup, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "not a member"));
+
+	assert_int_equal(conflict_resolve(f->st, xid, "state wins", "s1",
+	    "tester", NOW_TS, &sup, &err), 0);
+	assert_int_equal(sup, 1);
+	assert_int_equal(conflict_resolve(f->st, xid, "again", NULL, "t",
+	    NOW_TS, &sup, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "is resolved, not open"));
+	assert_int_equal(conflict_get(&c, f->st, xid, &err), 0);
+	assert_string_equal(c.status, "resolved");
+	assert_string_equal(c.resolution, "state wins");
+	assert_string_equal(c.resolved_by, "tester");
+	assert_string_equal(c.resolved_at, NOW_TS);
+	assert_string_equal(c.members[1].status_now, "superseded");
+	assert_string_equal(c.members[0].status_now, "active");
+	conflict_free(&c);
+
+	/* Open first, then resolved. */
+	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.items[0].id, mid);
+	assert_string_equal(l.items[1].id, xid);
+	conflict_list_free(&l);
+	flt.status = "resolved";
+	assert_int_equal(conflict_list(&l, f->st, &flt, &err), 0);
+	assert_int_equal(l.n, 1);
+	conflict_list_free(&l);
+	flt.status = NULL;
+	flt.project = "interferometer";      /* an alias */
+	assert_int_equal(conflict_list(&l, f->st, &flt, &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.items[0].id, xid);
+	conflict_list_free(&l);
+
+	/* The resolved slot stays quiet; nothing reopens. */
+	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
+	assert_int_equal(run.conflicts_opened, 0);
+	assert_int_equal(run.open_after, 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_counts, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_get, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_disputed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_and_review, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
