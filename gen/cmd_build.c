@@ -26,6 +26,7 @@
 #include "site.h"
 #include "store.h"
 #include "sweep.h"
+#include "xalloc.h"
 
 #define DEFAULT_TITLE "Human Mirror"
 
@@ -78,9 +79,7 @@ build_read(struct site *s, mirror_error *err)
 	rc = facts_projects(&s->projects, &s->n_projects, s->st, err);
 	if (rc < 0)
 		return rc;
-	s->pslug = calloc(s->n_projects + 1, sizeof(*s->pslug));
-	if (s->pslug == NULL)
-		return mirror_fail(err, MIRROR_EIO, "out of memory");
+	s->pslug = xcalloc(s->n_projects + 1, sizeof(*s->pslug));
 	for (size_t i = 0; i < s->n_projects; i++)
 		slug_make(s->pslug[i], s->projects[i].id);
 	return site_conflicts_load(s, err);

@@ -104,7 +104,7 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	char slug[SLUG_SIZE];
 	json_t *o, *members = json_array(), *earlier = json_array();
 	json_t *winners = json_array();
-	strbuf sb, fav;
+	strbuf sb, fav, word;
 	long pi = site_project_index(s, c->project);
 	const char *favoured = NULL;
 	int rc = 0;
@@ -112,6 +112,7 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	*out = NULL;
 	strbuf_init(&sb);
 	strbuf_init(&fav);
+	strbuf_init(&word);
 	for (size_t k = 0; k < c->n_members; k++) {
 		const struct conflict_member *cm = &c->members[k];
 		json_t *m = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
@@ -150,7 +151,16 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 		strbuf_puts(&sb, "mirror conflicts resolve ");
 		shell_word(&sb, c->id);
 		strbuf_puts(&sb, " --notes 'WHY' --winner ");
-		shell_word(&sb, cm->id);
+		/* Two members of different layers may share an id: then the
+		 * winner is named kind:id, as conflict_resolve accepts. */
+		strbuf_reset(&word);
+		for (size_t j = 0; j < c->n_members; j++)
+			if (j != k && strcmp(c->members[j].id, cm->id) == 0) {
+				strbuf_printf(&word, "%s:", cm->kind);
+				break;
+			}
+		strbuf_puts(&word, cm->id);
+		shell_word(&sb, word.data);
 		json_array_append_new(winners, json_pack("{s:s, s:s, s:s}",
 		    "id", cm->id, "layer", layer_name(cm->kind),
 		    "command", sb.data));
@@ -178,6 +188,7 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	    "favoured", favoured != NULL ? json_string(fav.data) : json_null(),
 	    "members", members, "earlier", earlier, "winners", winners);
 	strbuf_free(&fav);
+	strbuf_free(&word);
 	if (o == NULL) {
 		strbuf_free(&sb);
 		return rc < 0 ? rc : mirror_fail(err, MIRROR_EIO,
