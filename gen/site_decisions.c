@@ -20,7 +20,7 @@
 
 struct entry {
 	char *slot;         /* normalised identifier */
-	const char *label;  /* the slot in words */
+	const char *layer;  /* "state" or "entity" */
 	const char *date;   /* created_at */
 	const char *id;
 	char *norm;         /* normalised value, for reversals */
@@ -89,6 +89,17 @@ cmp_entry(const void *a, const void *b)
 	return c;
 }
 
+/* The next entry after `after` in k's slot and layer, or n. */
+static size_t
+next_in_layer(const struct entry *ent, size_t n, size_t k, size_t after)
+{
+	for (size_t j = after + 1; j < n && strcmp(ent[j].slot, ent[k].slot) == 0;
+	    j++)
+		if (strcmp(ent[j].layer, ent[k].layer) == 0)
+			return j;
+	return n;
+}
+
 int
 site_decisions(struct site *s, size_t i, const struct project_facts *f,
     mirror_error *err)
@@ -106,7 +117,7 @@ site_decisions(struct site *s, size_t i, const struct project_facts *f,
 		if (strcmp(st->category, "decision") != 0)
 			continue;
 		ent[n].slot = norm_ident(st->key);
-		ent[n].label = st->key;
+		ent[n].layer = "state";
 		ent[n].date = st->created_at;
 		ent[n].id = st->id;
 		ent[n].norm = norm_value(st->value);
@@ -128,7 +139,7 @@ site_decisions(struct site *s, size_t i, const struct project_facts *f,
 		else
 			strbuf_puts(&words, e->name);
 		ent[n].slot = norm_ident(words.data);
-		ent[n].label = e->name;
+		ent[n].layer = "entity";
 		ent[n].date = e->created_at;
 		ent[n].id = e->id;
 		ent[n].item = site_entity_item(s, e);
@@ -140,17 +151,28 @@ site_decisions(struct site *s, size_t i, const struct project_facts *f,
 	qsort(ent, n, sizeof(*ent), cmp_entry);
 	for (size_t k = 0; k < n; k++) {
 		const char *back = NULL;
+		size_t pred;
 
 		if (k == 0 || strcmp(ent[k].slot, ent[k - 1].slot) != 0) {
+			/* The slot in words: its identifier with spaces. */
+			char *spaced = xstrdup(ent[k].slot);
+
+			for (char *c = spaced; *c != '\0'; c++)
+				if (*c == '_')
+					*c = ' ';
 			cur = json_pack("{s:s, s:s, s:[]}", "slot", ent[k].slot,
-			    "label", ent[k].label, "entries");
+			    "label", spaced, "entries");
+			free(spaced);
 			json_array_append_new(slots, cur);
 		}
-		/* Older entries of the slot follow k (newest first). */
-		if (k + 1 < n && strcmp(ent[k + 1].slot, ent[k].slot) == 0 &&
-		    strcmp(ent[k + 1].norm, ent[k].norm) != 0) {
-			for (size_t j = k + 2; j < n &&
-			    strcmp(ent[j].slot, ent[k].slot) == 0; j++)
+		/* Older entries of the slot follow k (newest first); each
+		 * layer's rows are one history, so compare within the layer:
+		 * k reverses when it differs from the layer's previous value
+		 * and equals an older one. */
+		pred = next_in_layer(ent, n, k, k);
+		if (pred < n && strcmp(ent[pred].norm, ent[k].norm) != 0) {
+			for (size_t j = next_in_layer(ent, n, k, pred); j < n;
+			    j = next_in_layer(ent, n, k, j))
 				if (strcmp(ent[j].norm, ent[k].norm) == 0) {
 					back = json_string_value(json_object_get(
 					    ent[j].item, "value"));

@@ -186,3 +186,13 @@ before=$(fingerprint ex2.db)
 mirror build --store ex2.db --out ex2 --no-sweep
 expect "--no-sweep leaves the store byte-identical" sh -c "
     test $RC = 0 && test '$before' = \"\$(cd '$T' && sha256sum < ex2.db)\""
+expect "the example's decision log marks SFP, SFP+, SFP as a reversal" sh -c "
+    f=ex1/projects/p04-gigabit/decisions.md
+    grep -q 'entity-p04-dec-formfactor-sfp-2.*reversal' \$f &&
+    ! grep -q 'entity-p04-dec-formfactor-sfp-1.*reversal' \$f &&
+    ! grep -q 'entity-p04-dec-formfactor-sfpplus.*reversal' \$f &&
+    grep -q '^## transceiver form factor' \$f"
+expect "superseded then active (SPEC 8): the log shows both, newest first" sh -c "
+    grep -A5 '^## phase shifter actuator' ex1/projects/p05-interferometer/decisions.md |
+    grep -o 'piezo stack\|stepper micrometer' | head -2 | tr '\n' ' ' |
+    grep -qx 'piezo stack stepper micrometer '"
