@@ -194,5 +194,5 @@ expect "the example's decision log marks SFP, SFP+, SFP as a reversal" sh -c "
     grep -q '^## transceiver form factor' \$f"
 expect "superseded then active (SPEC 8): the log shows both, newest first" sh -c "
     grep -A5 '^## phase shifter actuator' ex1/projects/p05-interferometer/decisions.md |
-    grep -o 'piezo stack\|stepper micrometer' | head -2 | tr '\n' ' ' |
+    grep -o 'piezo stack\|stepper micrometer' | uniq | head -2 | tr '\n' ' ' |
     grep -qx 'piezo stack stepper micrometer '"
