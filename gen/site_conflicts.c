@@ -177,7 +177,8 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	    "open", strcmp(c->status, "open") == 0,
 	    "slot_kind", c->slot_kind, "slot_key", c->slot_key,
 	    "project", c->project,
-	    "project_name", pi >= 0 ? s->projects[pi].name : c->project,
+	    "project_name", c->project[0] == '\0' ? "(no project)" :
+	    pi >= 0 ? s->projects[pi].name : c->project,
 	    "project_slug", pi >= 0 && c->project[0] != '\0' ?
 	    json_string(s->pslug[pi]) : json_null(),
 	    "detected", site_date(c->detected_at),
