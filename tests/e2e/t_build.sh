@@ -161,6 +161,17 @@ mirror build --store s.db --out themed --no-sweep --theme no-such-theme
 expect_error "an unknown theme is bad input" 2 'no-such-theme'
 expect "a failed build leaves no directory" test ! -e themed
 
+# --- the config file: one line for CI ---------------------------------------------
+printf 'store = s.db\nout = fromini\ntitle = From the ini\nbase_url = https://ci.example/site\ntheme = plain\n' > mirror.ini
+mirror build --no-sweep --quiet
+expect "mirror.ini gives store, out, title, base URL and theme" sh -c "
+    test $RC = 0 && grep -q '^# From the ini' fromini/index.md &&
+    grep -q '<loc>https://ci.example/site/index.html</loc>' fromini/sitemap.xml &&
+    ! test -d fromini/assets"
+mirror build --no-sweep --quiet --title 'Command line wins'
+expect "the command line wins over mirror.ini" grep -q '^# Command line wins' fromini/index.md
+rm mirror.ini
+
 # --- with the sweep, on the example ---------------------------------------------
 # The example's expected results assume a clock after 2026-06-30.
 export SOURCE_DATE_EPOCH=1793491200
