@@ -402,8 +402,9 @@ output_write(struct output *o, const char *relpath, const void *data,
 	}
 	/* Reuse the previous build's identical file by hard link. */
 	if (ofd >= 0) {
+		/* O_NONBLOCK: a FIFO planted there must not hang us. */
 		int f = openat(ofd, parts[n - 1], O_RDONLY | O_NOFOLLOW |
-		    O_CLOEXEC);
+		    O_NONBLOCK | O_CLOEXEC);
 
 		if (f >= 0) {
 			int same = same_content(f, data, len);

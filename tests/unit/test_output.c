@@ -286,7 +286,8 @@ test_relpath(void **state)
 	output_free(o);
 }
 
-/* 6: a symlink planted in the previous site is never followed. */
+/* 6: a symlink or FIFO planted in the previous site is never followed
+ * or opened for reading in a way that blocks. */
 static void
 test_planted_symlink(void **state)
 {
@@ -310,12 +311,17 @@ test_planted_symlink(void **state)
 	assert_int_equal(symlink(victim, path), 0);
 	snprintf(path, sizeof(path), "%s/b.md", site);
 	assert_int_equal(symlink("victim/b.md", path), 0);
+	/* A FIFO where a page was must not block the build. */
+	snprintf(path, sizeof(path), "%s/a.md", site);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0644), 0);
 
 	assert_int_equal(output_begin(&o, site, &err), 0);
 	put(o, "projects/b.md", "B\n");   /* same bytes as the victim */
 	put(o, "b.md", "B\n");
+	put(o, "a.md", "A\n");
 	assert_int_equal(output_commit(o, &err), 0);
-	assert_int_equal(output_written(o), 2);
+	assert_int_equal(output_written(o), 3);
 	assert_int_equal(output_reused(o), 0);
 	output_free(o);
 	s = read_text(victim, "b.md");
