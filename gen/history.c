@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "git_message.h"
 #include "git_ref.h"
 #include "git_repo.h"
@@ -71,6 +72,16 @@ free_changes(struct mgit_change *ch, size_t n)
 	free(ch);
 }
 
+/* A trailer value must be one plain line, or it could forge others. */
+static int
+plain_value(const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
 /* The reflog line: "mirror: build[ (initial)]: <subject>". */
 static void
 reflog_message(strbuf *out, const char *message, int initial)
@@ -101,6 +112,7 @@ history_commit(struct history_result *out,
 	strbuf msg, logmsg;
 	git_oid tip, tree_id, commit_id;
 	const char *rp;
+	time_t when;
 	int have_tip = 0, rc;
 
 	memset(out, 0, sizeof(*out));
@@ -113,6 +125,16 @@ history_commit(struct history_result *out,
 		goto out_early;
 	}
 	rp = req->repo_path;
+	if (!plain_value(req->sweep_run_id) ||
+	    !plain_value(req->store_checksum)) {
+		rc = mirror_fail(err, MIRROR_EINPUT, "history: the sweep run id "
+		    "or store checksum holds a control character");
+		goto out_early;
+	}
+	/* Without a given time: the run's clock, never a second reading. */
+	when = req->time;
+	if (!req->have_time && (rc = mirror_clock(&when, err)) < 0)
+		goto out_early;
 	if ((rc = mgit_init(err)) < 0)
 		goto out_early;
 	/* Usage errors first: they need no repository. */
@@ -133,8 +155,8 @@ history_commit(struct history_result *out,
 	    err)) < 0 ||
 	    (!have_tip && (rc = mgit_check_name_free(repo, rp, refname,
 	    err)) < 0) ||
-	    (rc = mgit_signature(&sig, repo, rp, req->author,
-	    req->have_time ? req->time : time(NULL), err)) < 0)
+	    (rc = mgit_signature(&sig, repo, rp, req->author, when,
+	    err)) < 0)
 		goto out;
 	if (have_tip) {
 		if (git_commit_lookup(&parent, repo, &tip) < 0 ||

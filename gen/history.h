@@ -18,7 +18,8 @@
  *  - Author = committer = req->author, else user.name/user.email of the
  *    repository's own config (global and system config are not read);
  *    the date is req->time when have_time (SOURCE_DATE_EPOCH), else
- *    now, in UTC: the same site, parent and time give the same id.
+ *    the run's clock (core/clock.h), in UTC: the same site, parent and
+ *    time give the same id.
  *  - The branch moves by compare and swap from the tip read at the
  *    start, with a reflog entry "mirror: build: <subject>" (bare
  *    repositories get core.logAllRefUpdates=true when it is unset).
@@ -67,7 +68,7 @@ struct history_result {
  * remain as unreferenced objects, which 'git gc' prunes):
  *   -MIRROR_EUSAGE  bad branch name, malformed author, no identity
  *   -MIRROR_EINPUT  site_dir holds a symlink, a special file or a name
- *                   git refuses
+ *                   git refuses; a trailer value that is not one line
  *   -MIRROR_EIO     not a repository, the branch is checked out, a lock
  *                   file, the branch moved meanwhile, read/write errors
  * Initialises and shuts down libgit2 itself. Nothing to free.

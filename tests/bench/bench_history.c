@@ -53,13 +53,20 @@ write_page(const char *site, int i, int v)
 	unsigned seed = (unsigned)i * 2654435761u;
 	int lines = 20 + i % 30;
 
-	snprintf(path, sizeof(path), "%s/projects/p%02d", site, i % 50);
+	if (snprintf(path, sizeof(path), "%s/projects/p%02d", site,
+	    i % 50) >= (int)sizeof(path))
+		return -1;
 	mkdir(path, 0777);
-	snprintf(path, sizeof(path), "%s/projects/p%02d/page%04d.md", site,
-	    i % 50, i);
+	if (snprintf(path, sizeof(path), "%s/projects/p%02d/page%04d.md",
+	    site, i % 50, i) >= (int)sizeof(path))
+		return -1;
 	md = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/projects/p%02d/page%04d.html", site,
-	    i % 50, i);
+	if (snprintf(path, sizeof(path), "%s/projects/p%02d/page%04d.html",
+	    site, i % 50, i) >= (int)sizeof(path)) {
+		if (md != NULL)
+			fclose(md);
+		return -1;
+	}
 	html = fopen(path, "w");
 	if (md == NULL || html == NULL)
 		return -1;

@@ -827,6 +827,35 @@ test_reproducible_id(void **state)
 	    "git hash-object -t commit --stdin");
 }
 
+/* A trailer value that is not one line is refused before any write. */
+static void
+test_bad_trailer_early(void **state)
+{
+	struct history_request rq;
+	struct history_result r;
+	mirror_error err;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	memset(&rq, 0, sizeof(rq));
+	rq.repo_path = "repo.git";
+	rq.branch = "mirror";
+	rq.site_dir = "site";
+	rq.author = AUTHOR;
+	rq.store_checksum = "abc\nMirror-Sweep-Run: forged";
+	assert_int_equal(history_commit(&r, &rq, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "control character"));
+	cap_is("0", "find repo.git/objects -type f | wc -l");
+	/* Without have_time the date is SOURCE_DATE_EPOCH's, via the clock. */
+	rq.store_checksum = "abc";
+	setenv("SOURCE_DATE_EPOCH", "1234567890", 1);
+	assert_int_equal(history_commit(&r, &rq, &err), 0);
+	unsetenv("SOURCE_DATE_EPOCH");
+	cap_is("1234567890 1234567890", "git -C repo.git log -1 "
+	    "--format='%%at %%ct' mirror");
+}
+
 /* Paths that are not repositories; no discovery upwards. */
 static void
 test_not_a_repo(void **state)
@@ -1091,6 +1120,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stale_lock, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_reproducible_id, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_bad_trailer_early, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_repo, setup,
 		    teardown),
