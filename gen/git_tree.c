@@ -102,12 +102,40 @@ mgit_stage_note(struct mgit_stage *stage, const git_oid *id)
 }
 
 struct walk {
+	git_repository *repo;
 	struct mgit_stage *stage;
 	git_odb *odb;
 	struct mgit_site_stats *stats;
 	mirror_error *err;
 	strbuf path;
 };
+
+/*
+ * Refuse, before anything is read or written, a name libgit2 would not
+ * put in a tree (".git" and its NTFS and HFS aliases, "..", ...): each
+ * goes into a throwaway tree builder as a gitlink, the one entry kind
+ * whose object need not exist, so only the name is judged.
+ */
+static int
+check_names(struct walk *w, char **names, size_t n)
+{
+	git_treebuilder *probe = NULL;
+	git_oid any;
+	int rc = 0;
+
+	if (git_treebuilder_new(&probe, w->repo, NULL) < 0)
+		return mgit_fail(w->err, MIRROR_EIO, "%s: cannot build a tree",
+		    w->path.data);
+	memset(&any, 0x01, sizeof(any));
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (git_treebuilder_insert(NULL, probe, names[i], &any,
+		    GIT_FILEMODE_COMMIT) < 0)
+			rc = mgit_fail(w->err, MIRROR_EINPUT, "%s/%s: git does "
+			    "not allow this name in a tree", w->path.data,
+			    names[i]);
+	git_treebuilder_free(probe);
+	return rc;
+}
 
 /* Fill dir (whose path is w->path) with its entries, recursively. */
 static int
@@ -146,6 +174,8 @@ walk_dir(struct walk *w, struct node *dir, int depth)
 	/* Sorted, so that reading and every message are deterministic. */
 	if (nnames > 0)
 		qsort(names, nnames, sizeof(*names), cmp_names);
+	if ((rc = check_names(w, names, nnames)) < 0)
+		goto out;
 	dir->kids = xcalloc(nnames ? nnames : 1, sizeof(*dir->kids));
 	for (size_t i = 0; i < nnames && rc == 0; i++) {
 		struct node *k = &dir->kids[dir->nkids++];
@@ -295,6 +325,7 @@ mgit_tree_from_dir(git_oid *tree, struct mgit_site_stats *stats,
 	if (!S_ISDIR(st.st_mode))
 		return mirror_fail(err, MIRROR_EIO, "%s: not a directory",
 		    dir);
+	w.repo = repo;
 	w.stage = stage;
 	w.odb = stage->odb;
 	w.stats = stats;

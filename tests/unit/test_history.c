@@ -938,7 +938,16 @@ test_site_refusals(void **state)
 	    0);
 	assert_int_equal(commit_at(&r, "repo.git", "s3", AUTHOR, T0, &err),
 	    -MIRROR_EINPUT);
-	assert_non_null(strstr(err.msg, "s3/.git"));
+	assert_non_null(strstr(err.msg, "s3/.git: git does not allow this "
+	    "name"));
+	/* A nested one is found before any blob is written, too. */
+	make_site("s4");
+	assert_int_equal(sh("mkdir -p s4/projects/.GIT && "
+	    "echo x > s4/projects/.GIT/x"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "s4", AUTHOR, T0, &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "s4/projects/.GIT: git does not"));
+	cap_is("0", "find repo.git/objects -type f | wc -l");
 	assert_int_equal(commit_at(&r, "repo.git", "nosuch", AUTHOR, T0,
 	    &err), -MIRROR_EIO);
 	assert_non_null(strstr(err.msg, "nosuch"));
