@@ -246,14 +246,13 @@ audit(struct review *r, const struct rmember *m, const char *action,
 	strbuf_init(&nb);
 	strbuf_printf(&nb, "conflict %s: %s", r->cid, note);
 	{
-		const char *p[8] = { id, m->id, m->kind, action, r->actor,
-		    before, after, nb.data };
+		const char *p[9] = { id, m->id, m->kind, action, r->actor,
+		    before, after, nb.data, r->now };
 
 		rc = run(r, "INSERT INTO main.memory_audit(id, memory_id, "
 		    "entity_kind, action, actor, before_json, after_json, note, "
 		    "timestamp) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-		    (const char *const[]){ p[0], p[1], p[2], p[3], p[4], p[5],
-		    p[6], p[7], r->now }, 9, NULL, err);
+		    p, 9, NULL, err);
 	}
 	strbuf_free(&nb);
 	return rc;

@@ -358,26 +358,16 @@ entity_value(const struct entity_rule *r, const struct fact *f,
 	return NULL;
 }
 
-/* Fill c with kind, slot parts, cross key, value; takes value. */
+/* Fill c with kind, slot parts, cross key and value (which c takes). */
 static void
 claim_set(struct claim *c, const char *kind, const char *const *parts,
-    size_t n, const char *xkey, char *value, const char *norm_prefix)
+    size_t n, const char *xkey, char *value)
 {
-	char *norm = norm_value(value);
-
 	c->slot_kind = kind;
 	c->slot = slot_key_json(parts, n);
 	c->xkey = xkey != NULL ? xstrdup(xkey) : NULL;
 	c->value = value;
-	if (norm_prefix != NULL) {
-		strbuf sb;
-
-		strbuf_init(&sb);
-		strbuf_printf(&sb, "%s%s", norm_prefix, norm);
-		free(norm);
-		norm = sb_take(&sb);
-	}
-	c->norm = norm;
+	c->norm = norm_value(value);
 }
 
 /* ---- entities ---------------------------------------------------------- */
@@ -432,10 +422,10 @@ entity_claim(struct claim *c, const struct fact *f, mirror_error *err)
 		x = norm_ident(xk.data);
 		strbuf_free(&xk);
 		claim_set(c, "entity_slot", parts, 2 + nf,
-		    x[0] != '\0' ? x : NULL, value, NULL);
+		    x[0] != '\0' ? x : NULL, value);
 		free(x);
 	} else {
-		claim_set(c, "entity_slot", parts, 2 + nf, NULL, value, NULL);
+		claim_set(c, "entity_slot", parts, 2 + nf, NULL, value);
 	}
 	value = NULL;
 	c->valid_from = prop_text(props, "valid_from");
@@ -590,7 +580,7 @@ preference_claim(struct claim *c, const struct fact *f, const char *lower)
 	{
 		const char *parts[3] = { f->project, "preference", topic };
 
-		claim_set(c, "memory_slot", parts, 3, NULL, value, NULL);
+		claim_set(c, "memory_slot", parts, 3, NULL, value);
 	}
 	free(topic);
 	free(head);
@@ -645,7 +635,7 @@ subject_claim(struct claim *c, const struct fact *f, slot_known_fn *known,
 	if (rc == 1) {
 		const char *parts[3] = { f->project, "key", key };
 
-		claim_set(c, "memory_slot", parts, 3, key, value, NULL);
+		claim_set(c, "memory_slot", parts, 3, key, value);
 		value = NULL;
 	}
 out:
@@ -676,7 +666,7 @@ memory_claim(struct claim *c, const struct fact *f, slot_known_fn *known,
 				    slot };
 
 				claim_set(c, "memory_slot", parts, 3, NULL,
-				    xstrdup(f->text), NULL);
+				    xstrdup(f->text));
 				rc = 1;
 			}
 			break;
@@ -711,8 +701,7 @@ slot_claim(struct claim *c, const struct fact *f, slot_known_fn *known,
 			free(key);
 			return 0;
 		}
-		claim_set(c, "cross_layer", parts, 2, key, xstrdup(f->text),
-		    NULL);
+		claim_set(c, "cross_layer", parts, 2, key, xstrdup(f->text));
 		free(key);
 		return 1;
 	}

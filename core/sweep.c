@@ -1029,8 +1029,9 @@ out:
 /* Why one member no longer disagrees, appended to sb ("" when it still
  * claims what it claimed). */
 static int
-member_reason(struct sweep_ctx *c, strbuf *sb, const char *kind,
-    const char *id, const char *snapshot, mirror_error *err)
+member_reason(struct sweep_ctx *c, strbuf *sb, sqlite3_stmt *moved,
+    const char *kind, const char *id, const char *snapshot,
+    mirror_error *err)
 {
 	struct factrow row;
 	struct claim cl;
@@ -1070,6 +1071,16 @@ member_reason(struct sweep_ctx *c, strbuf *sb, const char *kind,
 	else if (strcmp(cl.norm, ns) != 0)
 		strbuf_printf(sb, "%s%s %s now says '%s'", sb->len ? "; " : "",
 		    kind, id, cl.value);
+	else {
+		/* Unchanged, but counted in another conflict now (a slot
+		 * that joined a cross-layer conflict). */
+		bind_text(moved, 1, kind);
+		bind_text(moved, 2, id);
+		if (sqlite3_step(moved) == SQLITE_ROW)
+			strbuf_printf(sb, "%s%s %s is now in conflict %s",
+			    sb->len ? "; " : "", kind, id, ctext(moved, 0));
+		sqlite3_reset(moved);
+	}
 	claim_free(&cl);
 	rc = 0;
 out:
@@ -1082,7 +1093,7 @@ out:
 static int
 close_vanished(struct sweep_ctx *c, mirror_error *err)
 {
-	sqlite3_stmt *sel = NULL, *mem = NULL, *upd = NULL;
+	sqlite3_stmt *sel = NULL, *mem = NULL, *upd = NULL, *moved = NULL;
 	char **ids = NULL;
 	size_t n = 0, cap = 0;
 	int rc;
@@ -1093,6 +1104,10 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 	    (rc = prep(c, &mem, "SELECT member_kind, member_id, value_snapshot "
 	    "FROM main.conflict_members WHERE conflict_id = ?1 ORDER BY "
 	    "member_layer_trust DESC, member_kind, member_id", err)) < 0 ||
+	    (rc = prep(c, &moved, "SELECT m.conflict_id FROM "
+	    "main.conflict_members m JOIN temp.sweep_seen s ON s.id = "
+	    "m.conflict_id WHERE m.member_kind = ?1 AND m.member_id = ?2 "
+	    "ORDER BY 1 LIMIT 1", err)) < 0 ||
 	    (rc = prep(c, &upd, "UPDATE main.conflicts SET status = "
 	    "'resolved', resolved_by = 'sweep', resolved_at = ?2, "
 	    "resolution = ?3 WHERE id = ?1", err)) < 0)
@@ -1118,7 +1133,7 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 			char *k = dup_col(mem, 0), *id = dup_col(mem, 1);
 			char *snap = dup_col(mem, 2);
 
-			rc = member_reason(c, &why, k, id, snap, err);
+			rc = member_reason(c, &why, moved, k, id, snap, err);
 			free(k);
 			free(id);
 			free(snap);
@@ -1151,6 +1166,7 @@ out:
 	sqlite3_finalize(sel);
 	sqlite3_finalize(mem);
 	sqlite3_finalize(upd);
+	sqlite3_finalize(moved);
 	return rc;
 }
 

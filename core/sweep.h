@@ -26,7 +26,7 @@ struct sweep_run {
 	char finished_at[MIRROR_TS_LEN];
 	long long duration_ms;
 	const char *rules_version;          /* SWEEP_RULES_VERSION */
-	long long facts_scanned;            /* taking-part rows read */
+	long long facts_scanned;            /* active rows read */
 	long long conflicts_opened;
 	long long members_added;            /* to conflicts already open */
 	long long conflicts_closed;         /* by the sweep: disagreement gone */

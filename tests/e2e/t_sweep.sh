@@ -133,6 +133,22 @@ mirror sweep --store layers.db
 expect "a disagreement that returns opens a new conflict on the slot" \
     test "$(sql layers.db "SELECT group_concat(status, ',') FROM (SELECT status FROM conflicts WHERE slot_key LIKE '%optics%' ORDER BY status)")" = "open,resolved"
 
+# A same-layer conflict whose key then gains a trusted state row: the
+# disagreement moves into one cross_layer conflict, the old one is closed
+# saying where its rows went.
+new_store join.db
+sql join.db "INSERT INTO entities(id, entity_type, name, project, properties) VALUES
+ ('d1', 'decision', 'Gasket', 'p', '{\"target\":\"gasket\",\"field\":\"material\",\"value\":\"viton\"}'),
+ ('d2', 'decision', 'Gasket', 'p', '{\"target\":\"gasket\",\"field\":\"material\",\"value\":\"nitrile\"}')"
+"$MIRROR" sweep --store join.db --quiet
+sql join.db "INSERT INTO project_state(id, project, category, key, value) VALUES ('g1', 'p', 'decision', 'gasket_material', 'EPDM')"
+mirror sweep --store join.db --json
+xid=$(sql join.db "SELECT id FROM conflicts WHERE slot_kind = 'cross_layer'")
+expect "a key gaining a state row becomes one cross_layer conflict" \
+    test "$(conflicts join.db)" = 'cross_layer|["p","gasket_material"]|p|d1,d2,g1'
+expect "the entity_slot conflict is closed, naming the conflict its rows joined" \
+    test "$(sql join.db "SELECT status || '|' || resolution FROM conflicts WHERE slot_kind = 'entity_slot'")" = "resolved|disagreement gone: entity d1 is now in conflict $xid; entity d2 is now in conflict $xid"
+
 # --- --check --------------------------------------------------------------
 mirror sweep --store layers.db --check
 expect_error "sweep --check with open conflicts exits 4" 4 'open conflicts in layers.db'
