@@ -216,7 +216,9 @@ make_id(struct review *r, char out[32], const char *prefix,
 		if (k > 0)
 			h = hash_add(h, &k, sizeof(k));
 		hash_hex(hex, h);
-		snprintf(out, 32, "%s%.12s", prefix, hex);
+		n = snprintf(out, 32, "%s%.12s", prefix, hex);
+		if (n < 0 || n >= 32)
+			return mirror_fail(err, MIRROR_EIO, "internal: id");
 		rc = sqlite3_prepare_v2(r->db, sql, -1, &s, NULL);
 		if (rc == SQLITE_OK)
 			rc = sqlite3_bind_text(s, 1, out, -1, SQLITE_TRANSIENT);

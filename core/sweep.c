@@ -418,7 +418,7 @@ row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
 	rc = slot_claim(cl, f, known_key, c, err);
 	if (rc < 0) {
 		/* slot.c names the row; add the store. */
-		snprintf(msg, sizeof(msg), "%s", err->msg);
+		memcpy(msg, err->msg, sizeof(msg));
 		rc = mirror_fail(err, -rc, "store %s: %s", store_path(c->st),
 		    msg);
 	}
@@ -744,7 +744,9 @@ new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
 		if (k > 0)
 			h = hash_add(h, &k, sizeof(k));
 		hash_hex(hex, h);
-		snprintf(out, 16, "c%.10s", hex);
+		out[0] = 'c';
+		memcpy(out + 1, hex, 10);
+		out[11] = '\0';
 		bind_text(c->id_exists, 1, out);
 		rc = sqlite3_step(c->id_exists);
 		sqlite3_reset(c->id_exists);
@@ -768,19 +770,20 @@ record(struct sweep_ctx *c, const char *kind, const char *key,
 	bind_text(c->open_get, 2, key);
 	rc = sqlite3_step(c->open_get);
 	if (rc == SQLITE_ROW) {
-		snprintf(cid, sizeof(cid), "%s", ctext(c->open_get, 0));
+		/* Ids written by other tools may be of any length. */
+		char *open_id = dup_col(c->open_get, 0);
+
 		sqlite3_reset(c->open_get);
-		bind_text(c->seen_ins, 1, cid);
-		if ((rc = step_done(c, c->seen_ins, err)) < 0)
-			return rc;
-		for (size_t i = 0; i < n; i++) {
+		bind_text(c->seen_ins, 1, open_id);
+		rc = step_done(c, c->seen_ins, err);
+		for (size_t i = 0; i < n && rc == 0; i++) {
 			if (!r[i].member)
 				continue;
-			if ((rc = member_insert(c, cid, &r[i], &added, err)) < 0)
-				return rc;
-			c->run->members_added += added;
+			rc = member_insert(c, open_id, &r[i], &added, err);
+			c->run->members_added += rc == 0 && added;
 		}
-		return 0;
+		free(open_id);
+		return rc;
 	}
 	sqlite3_reset(c->open_get);
 	if (rc != SQLITE_DONE)
@@ -1231,8 +1234,13 @@ write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
 	mirror_format_ts(run->finished_at, fin < c->now ? c->now : fin);
 	run->duration_ms = elapsed_ms(t0);
 	for (;;) {
-		snprintf(run->id, sizeof(run->id), "sweep-%s-%lld", compact,
-		    ++n);
+		int w = snprintf(run->id, sizeof(run->id), "sweep-%s-%lld",
+		    compact, ++n);
+
+		if (w < 0 || (size_t)w >= sizeof(run->id)) {
+			rc = mirror_fail(err, MIRROR_EIO, "internal: run id");
+			goto out;
+		}
 		bind_text(ins, 1, run->id);
 		bind_text(ins, 2, run->started_at);
 		bind_text(ins, 3, run->finished_at);
