@@ -42,6 +42,11 @@ struct rec {
 	unsigned char layer;  /* enum fact_layer */
 };
 
+/* One line of temp.project_alias. */
+struct alias {
+	char *name, *canonical;
+};
+
 /* A growable array of uint64 that is sorted once, then searched. */
 struct hset {
 	uint64_t *v;
@@ -77,6 +82,8 @@ struct sweep_ctx {
 	struct hset xdone;           /* x keys that made a cross conflict */
 	struct hset decided;         /* slots with a conflict a reviewer
 	                                closed, so most slots skip a lookup */
+	struct alias *alias;         /* temp.project_alias, sorted by name */
+	size_t nalias;
 	sqlite3_stmt *one[SRC_N];    /* read one row again, by rowid */
 	sqlite3_stmt *seen_ins;
 	sqlite3_stmt *open_get, *closed_get, *cmembers_get, *conf_ins;
@@ -207,8 +214,9 @@ hset_free(struct hset *s)
  * Every query yields: 0 id, 1 type, 2 project (canonical), 3 name,
  * 4 text, 5 properties, 6 parent, 7 component, 8 valid_until, 9 rowid.
  */
-#define CANON(col) "coalesce((SELECT a.canonical FROM temp.project_alias a " \
-	"WHERE a.name = " col "), " col ", '')"
+/* The project as stored; row_claim canonicalises it through the alias
+ * map, which costs less than a correlated subquery per row. */
+#define CANON(col) col
 
 #define STATE_SELECT \
 	"SELECT s.id, s.category, " CANON("s.project") ", s.key, s.value, " \
@@ -367,6 +375,54 @@ bound(long long *out, const char *s)
 	return 1;
 }
 
+static int
+cmp_alias(const void *a, const void *b)
+{
+	return strcmp(((const struct alias *)a)->name,
+	    ((const struct alias *)b)->name);
+}
+
+/* Read temp.project_alias (built by store_open) into c->alias. */
+static int
+load_aliases(struct sweep_ctx *c, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0;
+	int rc;
+
+	if ((rc = prep(c, &s, "SELECT name, canonical FROM temp.project_alias "
+	    "WHERE name IS NOT NULL AND canonical IS NOT NULL ORDER BY name",
+	    err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (c->nalias == cap) {
+			cap = cap ? cap * 2 : 64;
+			c->alias = xreallocarray(c->alias, cap,
+			    sizeof(*c->alias));
+		}
+		c->alias[c->nalias].name = xstrdup(ctext(s, 0));
+		c->alias[c->nalias].canonical = xstrdup(ctext(s, 1));
+		c->nalias++;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: aliases");
+}
+
+/* The canonical project of a stored project name (SPEC 3.1): an alias
+ * maps to its project, an unlisted name stays, NULL is ''. */
+static const char *
+canonical(const struct sweep_ctx *c, const char *project)
+{
+	struct alias key, *hit;
+
+	if (project == NULL)
+		return "";
+	key.name = (char *)(uintptr_t)project;
+	hit = c->nalias > 0 ? bsearch(&key, c->alias, c->nalias,
+	    sizeof(*c->alias), cmp_alias) : NULL;
+	return hit != NULL ? hit->canonical : project;
+}
+
 /* slot_known_fn over the state and entity claims scanned before. */
 static int
 known_key(void *arg, const char *project, const char *key, mirror_error *err)
@@ -409,7 +465,7 @@ row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
 	f->layer = layer;
 	f->id = ctext(s, 0);
 	f->type = ctext(s, 1);
-	f->project = ctext(s, 2);
+	f->project = canonical(c, ctext(s, 2));
 	f->name = ctext(s, 3);
 	f->text = ctext(s, 4);
 	f->properties = ctext(s, 5);
@@ -1272,6 +1328,13 @@ ctx_reset(struct sweep_ctx *c)
 	hset_free(&c->known);
 	hset_free(&c->xdone);
 	hset_free(&c->decided);
+	for (size_t i = 0; i < c->nalias; i++) {
+		free(c->alias[i].name);
+		free(c->alias[i].canonical);
+	}
+	free(c->alias);
+	c->alias = NULL;
+	c->nalias = 0;
 }
 
 /* Remember which slots have a conflict closed by a reviewer. */
@@ -1308,6 +1371,7 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 	if ((rc = exec(c, temp_ddl, err)) < 0 ||
 	    (rc = prepare_all(c, err)) < 0 ||
 	    (rc = load_decided(c, err)) < 0 ||
+	    (rc = load_aliases(c, err)) < 0 ||
 	    (rc = scan_all(c, err)) < 0 ||
 	    (rc = find_cross(c, &g, err)) < 0 ||
 	    (rc = find_own(c, &g, err)) < 0 ||
