@@ -211,19 +211,18 @@ hset_free(struct hset *s)
 /* ---- the rows ---------------------------------------------------------- */
 
 /*
- * Every query yields: 0 id, 1 type, 2 project (canonical), 3 name,
- * 4 text, 5 properties, 6 parent, 7 component, 8 valid_until, 9 rowid.
+ * Every query yields: 0 id, 1 type, 2 project (as stored: row_claim
+ * canonicalises it through the alias map, cheaper than a subquery per
+ * row), 3 name, 4 text, 5 properties, 6 parent, 7 component,
+ * 8 valid_until, 9 rowid.
  */
-/* The project as stored; row_claim canonicalises it through the alias
- * map, which costs less than a correlated subquery per row. */
-#define CANON(col) col
 
 #define STATE_SELECT \
-	"SELECT s.id, s.category, " CANON("s.project") ", s.key, s.value, " \
+	"SELECT s.id, s.category, s.project, s.key, s.value, " \
 	"NULL, NULL, NULL, NULL, s.rowid FROM main.project_state s "
 
 #define ENTITY_SELECT \
-	"SELECT e.id, e.entity_type, " CANON("e.project") ", e.name, " \
+	"SELECT e.id, e.entity_type, e.project, e.name, " \
 	"e.description, e.properties, CASE WHEN e.entity_type IN " \
 	"('subsystem', 'component') THEN (SELECT group_concat(parent, ', ') " \
 	"FROM (SELECT parent FROM temp.sweep_parent WHERE child = e.id " \
@@ -231,7 +230,7 @@ hset_free(struct hset *s)
 
 /* A component's uses_material edges: each claims its material. */
 #define EDGE_SELECT \
-	"SELECT m.id, m.entity_type, " CANON("c.project") ", m.name, " \
+	"SELECT m.id, m.entity_type, c.project, m.name, " \
 	"m.description, m.properties, NULL, c.name, NULL, r.rowid " \
 	"FROM main.relationships r " \
 	"JOIN main.entities c ON c.id = r.source_entity_id " \
@@ -242,7 +241,7 @@ hset_free(struct hset *s)
 	"AND m.status = 'active' AND m.entity_type = 'material'"
 
 #define MEMORY_SELECT(vu) \
-	"SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, " \
+	"SELECT m.id, m.memory_type, m.project, NULL, " \
 	"m.content, NULL, NULL, NULL, " vu ", m.rowid FROM main.memories m "
 
 static const char *const scan_sql[SRC_N] = {
