@@ -207,3 +207,7 @@ expect "superseded then active (SPEC 8): the log shows both, newest first" sh -c
     grep -A5 '^## phase shifter actuator' ex1/projects/p05-interferometer/decisions.md |
     grep -o 'piezo stack\|stepper micrometer' | uniq | head -2 | tr '\n' ' ' |
     grep -qx 'piezo stack stepper micrometer '"
+expect "the example's gaps are the ones site-example/README.md lists" sh -c "
+    for p in p04-gigabit p05-interferometer p06-polisher; do
+        sed -n '/^## Gaps/,/^## /p' ex1/projects/\$p/index.md | grep -o '(#entity-[a-z0-9-]*)'
+    done | tr -d '()#' | tr '\n' ' ' | grep -qx 'entity-p04-cmp-core-reg entity-p04-cmp-fpga entity-p04-cmp-ref-osc entity-p04-cmp-sfp-module entity-p04-req-emc entity-p04-vc-emc entity-p05-cmp-camera entity-p05-cmp-laser entity-p05-cmp-lateral entity-p05-req-vibration entity-p05-vc-accuracy entity-p06-cmp-linear-axis entity-p06-cmp-controller entity-p06-cmp-spindle-motor entity-p06-req-noise entity-p06-vc-uniformity '"
