@@ -150,3 +150,17 @@ expect "list on a store without mirror's tables is empty" sh -c "test $RC = 0 &&
 mirror conflicts show c1 --store bare.db
 expect_error "show on a store without mirror's tables" 2 "no conflict 'c1'"
 expect "reading never creates mirror's tables" test "$before" = "$(fingerprint bare.db)"
+
+# --- hostile text: invalid UTF-8 and markup stay data ---------------------
+new_store bad.db
+sql bad.db "INSERT INTO memories(id, memory_type, content, project) VALUES
+ ('u1', 'preference', 'prefers ' || CAST(X'FE76696D' AS TEXT) || ' editors', 'p'),
+ ('u2', 'preference', 'prefers <script>x</script> editors', 'p')"
+"$MIRROR" sweep --store bad.db --quiet
+mirror conflicts list --store bad.db --json
+expect "list --json stays valid JSON with invalid UTF-8 in a value" sh -c \
+    "test $RC = 0 && jq -e 'length == 1 and (.[0].members | length) == 2' '$T/out' >/dev/null"
+u=$(sql bad.db "SELECT id FROM conflicts")
+mirror conflicts show "$u" --store bad.db
+expect "show prints hostile values as they are, on one line each" sh -c \
+    "test $RC = 0 && grep -qF 'value then: <script>x</script> editors' '$T/out'"
