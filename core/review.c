@@ -260,6 +260,23 @@ audit(struct review *r, const struct rmember *m, const char *action,
 	return rc;
 }
 
+/* Does main.table have column? (0 also when it cannot be told.) */
+static int
+has_column(struct review *r, const char *table, const char *column)
+{
+	sqlite3_stmt *s = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM pragma_table_info(?1) "
+	    "WHERE name = ?2", -1, &s, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(s, 1, table, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 2, column, -1, SQLITE_TRANSIENT);
+		found = sqlite3_step(s) == SQLITE_ROW;
+	}
+	sqlite3_finalize(s);
+	return found;
+}
+
 static const char *
 table_of(const char *kind)
 {
@@ -316,11 +333,17 @@ supersede(struct review *r, const struct rmember *winner,
 		if ((rc = make_id(r, rid, "rel-", "relationships", parts, 3,
 		    err)) < 0)
 			return rc;
+		/* created_at is optional in the contract; when present it
+		 * gets the run's clock, not SQLite's. */
 		rc = run(r, "INSERT INTO main.relationships(id, "
 		    "source_entity_id, target_entity_id, relationship_type, "
 		    "confidence) VALUES(?1, ?2, ?3, 'supersedes', 1.0)",
 		    (const char *const[]){ rid, winner->id, loser->id }, 3,
 		    NULL, err);
+		if (rc == 0 && has_column(r, "relationships", "created_at"))
+			rc = run(r, "UPDATE main.relationships SET created_at = "
+			    "?2 WHERE id = ?1", (const char *const[]){ rid,
+			    r->now }, 2, NULL, err);
 	}
 	return rc;
 }

@@ -87,7 +87,9 @@ mirror conflicts resolve "$seal" --notes "gasket" --winner e-seal-b --store r.db
 expect "resolve --json prints the closed conflict" sh -c \
     "jq -e '.id == \"$seal\" and .status == \"resolved\" and .members[0].status_now != null' '$T/out' >/dev/null"
 expect "an entity winner gets a supersedes relationship to the loser" \
-    test "$(sql r.db "SELECT source_entity_id || '>' || target_entity_id FROM relationships WHERE relationship_type = 'supersedes'")" = "e-seal-b>e-seal-a"
+    test "$(sql r.db "SELECT source_entity_id || '>' || target_entity_id || '|' || created_at FROM relationships WHERE relationship_type = 'supersedes'")" = "e-seal-b>e-seal-a|2023-11-14 22:13:20"
+expect "superseded rows get updated_at from the run's clock" \
+    test "$(sql r.db "SELECT updated_at FROM entities WHERE id = 'e-seal-a'")" = "2023-11-14 22:13:20"
 
 # --- resolve without a winner, then a re-sweep ----------------------------
 before=$(facts r.db)
