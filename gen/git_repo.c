@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "git_repo.h"
 
@@ -69,6 +70,25 @@ mgit_shutdown(void)
 }
 
 int
+mgit_foreign_repo(const char *path, uid_t euid)
+{
+	static const char *const marks[] = { "/.git", "/HEAD" };
+	char p[4096];
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		int n = snprintf(p, sizeof(p), "%s%s", path, marks[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(p))
+			return 0;
+		/* The directory's owner is what git checks. */
+		if (lstat(p, &st) == 0 && stat(path, &st) == 0)
+			return st.st_uid != euid;
+	}
+	return 0;
+}
+
+int
 mgit_open(git_repository **out, const char *path, mirror_error *err)
 {
 	struct stat st;
@@ -93,11 +113,21 @@ mgit_open(git_repository **out, const char *path, mirror_error *err)
 	 */
 	rc = git_repository_open_ext(out, path,
 	    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	/* libgit2 1.5 reports a refused owner as "not found": tell apart. */
+	if (rc < 0 && mgit_foreign_repo(path, geteuid()))
+		rc = GIT_EOWNER;
 	if (rc == GIT_ENOTFOUND) {
 		*out = NULL;
 		return mirror_fail(err, MIRROR_EIO, "%s: not a git "
 		    "repository (create one with 'git init --bare %s')",
 		    path, path);
+	}
+	if (rc == GIT_EOWNER) {
+		*out = NULL;
+		git_error_clear();
+		return mirror_fail(err, MIRROR_EIO, "%s: the repository is "
+		    "owned by another user; mirror, like git, will not write "
+		    "into it (run as its owner)", path);
 	}
 	if (rc < 0) {
 		*out = NULL;

@@ -11,6 +11,8 @@
 #ifndef MIRROR_GIT_REPO_H
 #define MIRROR_GIT_REPO_H
 
+#include <sys/types.h>
+
 #include <git2.h>
 
 #include "error.h"
@@ -30,6 +32,14 @@ void mgit_shutdown(void);
  * with one line naming path ("not a git repository", ...).
  */
 int mgit_open(git_repository **out, const char *path, mirror_error *err);
+
+/*
+ * 1 when path looks like a repository (holds .git or HEAD) but its
+ * directory is owned by another user than euid: libgit2, like git,
+ * refuses to open those (safe.directory, which would allow it, lives in
+ * the global config that mirror does not read). Else 0.
+ */
+int mgit_foreign_repo(const char *path, uid_t euid);
 
 /*
  * Record a libgit2 failure: the formatted prefix, then ": " and

@@ -880,6 +880,14 @@ test_not_a_repo(void **state)
 		assert_null(strchr(err.msg, '\n'));
 	}
 	cap_is("", "git -C repo for-each-ref");
+	/* Someone else's repository is told apart from no repository. */
+	assert_int_equal(sh("git init -q --bare bare.git"), 0);
+	assert_int_equal(mgit_foreign_repo("repo", geteuid()), 0);
+	assert_int_equal(mgit_foreign_repo("bare.git", geteuid()), 0);
+	assert_int_equal(mgit_foreign_repo("repo", geteuid() + 1), 1);
+	assert_int_equal(mgit_foreign_repo("bare.git", geteuid() + 1), 1);
+	assert_int_equal(mgit_foreign_repo("plain", geteuid() + 1), 0);
+	assert_int_equal(mgit_foreign_repo("missing", geteuid() + 1), 0);
 }
 
 /* Author: malformed is a usage error; else the REPOSITORY's config. */
