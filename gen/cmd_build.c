@@ -5,7 +5,9 @@
  *
  * The order is the contract:
  *   1. open and parse templates and theme, so a template that does not
- *      parse fails before anything is written;
+ *      parse fails before anything is written (with --templates, a
+ *      rehearsal render from the unswept store also finds placeholders
+ *      that name nothing);
  *   2. sweep (unless --no-sweep): one write transaction of its own;
  *   3. one consistent read (store_read_begin .. store_read_end) from
  *      which every page, the snapshot checksum and the JSON come;
@@ -35,36 +37,6 @@ static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystem.md", "conflicts.md", "conflict.md",
     "404.md" };
 
-/*
- * Steps 1 and 2: open templates and theme (parse errors stop the build
- * before the sweep touches the store), then open the store, sweeping
- * first unless --no-sweep. The sweep's connection is then used for the
- * read, so a store that is read-only fails here only when a sweep needs
- * to write.
- */
-static int
-build_open(struct site *s, struct sweep_run *run, const struct mirror_opts *o,
-    mirror_error *err)
-{
-	const tmpl *t;
-	int rc;
-
-	rc = tmpl_set_open(&s->tmpl, o->templates, NULL, err);
-	for (size_t i = 0; rc == 0 &&
-	    i < sizeof(page_templates) / sizeof(*page_templates); i++)
-		rc = tmpl_set_get(&t, s->tmpl, page_templates[i], err);
-	if (rc == 0)
-		rc = theme_open(&s->th, o->theme, err);
-	if (rc < 0)
-		return rc;
-	if (o->no_sweep)
-		return store_open(&s->st, o->store, STORE_READ, err);
-	rc = store_open(&s->st, o->store, STORE_WRITE, err);
-	if (rc == 0)
-		rc = sweep_run(run, s->st, s->now, err);
-	return rc;
-}
-
 /* Step 3: what every page needs, read inside the consistent read. */
 static int
 build_read(struct site *s, mirror_error *err)
@@ -83,6 +55,80 @@ build_read(struct site *s, mirror_error *err)
 	for (size_t i = 0; i < s->n_projects; i++)
 		slug_make(s->pslug[i], s->projects[i].id);
 	return site_conflicts_load(s, err);
+}
+
+/* Release what build_read filled in. */
+static void
+build_read_free(struct site *s)
+{
+	site_conflicts_free(s);
+	facts_projects_free(s->projects, s->n_projects);
+	s->projects = NULL;
+	s->n_projects = 0;
+	free(s->pslug);
+	s->pslug = NULL;
+}
+
+/*
+ * A render of the whole site from the store as it is, written nowhere:
+ * a placeholder that names nothing shows only while rendering, and the
+ * sweep must not write to the store of a build that will fail. Run only
+ * with --templates (the default templates are tested) and a sweep.
+ */
+static int
+build_rehearse(const struct site *s, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	struct site r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.now = s->now;
+	r.title = s->title;
+	r.base_url = s->base_url;
+	r.tmpl = s->tmpl;
+	r.th = s->th;
+	rc = store_open(&r.st, o->store, STORE_READ, err);
+	if (rc == 0 && (rc = store_read_begin(r.st, err)) == 0) {
+		rc = build_read(&r, err);
+		if (rc == 0)
+			rc = site_render(&r, err);
+		store_read_end(r.st);
+	}
+	build_read_free(&r);
+	store_close(r.st);
+	return rc;
+}
+
+/*
+ * Steps 1 and 2: open templates and theme (parse errors stop the build
+ * before the sweep touches the store; with --templates, a rehearsal
+ * render catches the rest), then open the store, sweeping first unless
+ * --no-sweep. The sweep's connection is then used for the read.
+ */
+static int
+build_open(struct site *s, struct sweep_run *run, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	const tmpl *t;
+	int rc;
+
+	rc = tmpl_set_open(&s->tmpl, o->templates, NULL, err);
+	for (size_t i = 0; rc == 0 &&
+	    i < sizeof(page_templates) / sizeof(*page_templates); i++)
+		rc = tmpl_set_get(&t, s->tmpl, page_templates[i], err);
+	if (rc == 0)
+		rc = theme_open(&s->th, o->theme, err);
+	if (rc < 0)
+		return rc;
+	if (o->no_sweep)
+		return store_open(&s->st, o->store, STORE_READ, err);
+	if (o->templates != NULL && (rc = build_rehearse(s, o, err)) < 0)
+		return rc;
+	rc = store_open(&s->st, o->store, STORE_WRITE, err);
+	if (rc == 0)
+		rc = sweep_run(run, s->st, s->now, err);
+	return rc;
 }
 
 static int
@@ -140,9 +186,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
 		    "conflicts (--check)", s.open_conflicts);
 	output_free(s.out);
-	site_conflicts_free(&s);
-	facts_projects_free(s.projects, s.n_projects);
-	free(s.pslug);
+	build_read_free(&s);
 	store_close(s.st);
 	theme_free(s.th);
 	tmpl_set_free(s.tmpl);

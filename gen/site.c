@@ -27,9 +27,18 @@ site_render(struct site *s, mirror_error *err)
 		rc = site_conflict_pages(s, err);
 	if (rc == 0)
 		rc = site_extras(s, err);
-	if (rc == 0)
+	if (rc == 0 && s->out != NULL)
 		rc = theme_write_assets(s->th, s->out, err);
 	return rc;
+}
+
+int
+site_write(struct site *s, const char *path, const void *data, size_t len,
+    mirror_error *err)
+{
+	if (s->out == NULL)
+		return 0;
+	return output_write(s->out, path, data, len, err);
 }
 
 /* "../" once per directory in path: the way back to the site root. */
@@ -88,7 +97,7 @@ site_page(struct site *s, const char *path, const char *tname,
 	escape_md(&md, s->title, strlen(s->title));
 	strbuf_printf(&md, " · %s\n", footer);
 	strbuf_printf(&file, "%s.md", path);
-	rc = output_write(s->out, file.data, md.data, md.len, err);
+	rc = site_write(s, file.data, md.data, md.len, err);
 	if (rc < 0)
 		goto out;
 	root_of(&root, path);
@@ -110,7 +119,7 @@ site_page(struct site *s, const char *path, const char *tname,
 		goto out;
 	strbuf_reset(&file);
 	strbuf_printf(&file, "%s.html", path);
-	rc = output_write(s->out, file.data, html.data, html.len, err);
+	rc = site_write(s, file.data, html.data, html.len, err);
 	if (rc == 0)
 		s->pages++;
 out:
@@ -137,7 +146,7 @@ site_json(struct site *s, const char *path, const json_t *v,
 	strbuf_puts(&sb, text);
 	strbuf_putc(&sb, '\n');
 	free(text);
-	rc = output_write(s->out, path, sb.data, sb.len, err);
+	rc = site_write(s, path, sb.data, sb.len, err);
 	strbuf_free(&sb);
 	return rc;
 }

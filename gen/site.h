@@ -36,7 +36,7 @@ struct site {
 	const char *base_url;         /* NULL or "" when relative */
 	tmpl_set *tmpl;
 	theme *th;
-	struct output *out;
+	struct output *out;           /* NULL: a rehearsal, render only */
 	struct fact_project *projects;  /* sorted by id; "" group first */
 	size_t n_projects;
 	char (*pslug)[SLUG_SIZE];     /* slug of projects[i] */
@@ -47,8 +47,10 @@ struct site {
 };
 
 /*
- * Render the whole site into s->out. Returns 0 or < 0 with err set;
- * on failure the caller drops the staging tree.
+ * Render the whole site into s->out (with s->out NULL: render every page
+ * and discard it, which finds every template error the data reaches).
+ * Returns 0 or < 0 with err set; on failure the caller drops the staging
+ * tree.
  */
 int site_render(struct site *s, mirror_error *err);
 
@@ -61,6 +63,13 @@ int site_render(struct site *s, mirror_error *err);
  */
 int site_page(struct site *s, const char *path, const char *tmpl,
     const char *title, json_t *data, mirror_error *err);
+
+/*
+ * Write len bytes as path in the output tree; with s->out NULL (a
+ * rehearsal) write nothing. Returns 0 or < 0 from output_write.
+ */
+int site_write(struct site *s, const char *path, const void *data,
+    size_t len, mirror_error *err);
 
 /* Write v (not consumed) as path, in the stable JSON format. */
 int site_json(struct site *s, const char *path, const json_t *v,

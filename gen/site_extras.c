@@ -129,7 +129,7 @@ feed(struct site *s, mirror_error *err)
 		strbuf_puts(&sb, "</summary>\n  </entry>\n");
 	}
 	strbuf_puts(&sb, "</feed>\n");
-	rc = output_write(s->out, "feed.xml", sb.data, sb.len, err);
+	rc = site_write(s, "feed.xml", sb.data, sb.len, err);
 	strbuf_free(&sb);
 	return rc;
 }
@@ -143,6 +143,8 @@ sitemap(struct site *s, mirror_error *err)
 	strbuf sb;
 	int rc;
 
+	if (s->out == NULL)
+		return 0;
 	paths = output_paths(s->out, &n);
 	strbuf_init(&sb);
 	strbuf_puts(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -159,7 +161,7 @@ sitemap(struct site *s, mirror_error *err)
 		strbuf_puts(&sb, "</loc></url>\n");
 	}
 	strbuf_puts(&sb, "</urlset>\n");
-	rc = output_write(s->out, "sitemap.xml", sb.data, sb.len, err);
+	rc = site_write(s, "sitemap.xml", sb.data, sb.len, err);
 	strbuf_free(&sb);
 	return rc;
 }
@@ -214,7 +216,7 @@ site_extras(struct site *s, mirror_error *err)
 	if (rc == 0)
 		rc = health(s, err);
 	if (rc == 0)
-		rc = output_write(s->out, ".nojekyll", "", 0, err);
+		rc = site_write(s, ".nojekyll", "", 0, err);
 	if (rc == 0)
 		rc = feed(s, err);
 	if (rc == 0)

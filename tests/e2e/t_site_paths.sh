@@ -65,13 +65,19 @@ mirror build --store s.db --out site --no-sweep --templates tpl
 expect_error "an unknown placeholder names template, line and name" 2 'project.md:4: .*project.nope'
 expect "the failed build leaves the site byte-identical" test "$before" = "$(fingerprint site)"
 expect "and leaves no staging directory behind" sh -c "! ls -a | grep -q mirror-stage"
+cp s.db swept.db
+mirror build --store swept.db --out site --templates tpl
+expect_error "with the sweep, too, the unknown placeholder fails the build" 2 'project.md:4: .*project.nope'
+expect "before the sweep wrote anything to the store" \
+    test "$(sql swept.db 'SELECT count(*) FROM sweep_runs')" = 0
+expect "and the site is still byte-identical" test "$before" = "$(fingerprint site)"
 printf '{{#each x}}\n' > tpl/project.md
 mirror build --store s.db --out site --templates tpl
 expect_error "a template that does not parse is bad input" 2 'project.md'
 expect "a template that does not parse stops before the sweep writes" \
     test "$(sql s.db 'SELECT count(*) FROM sweep_runs')" = 0
 printf '# {{site_title}} overridden\n' > tpl/project.md
-mirror build --store s.db --out site --no-sweep --templates tpl
+mirror build --store s.db --out site --templates tpl
 expect "--templates overrides one template, the others come from the default" sh -c "
     test $RC = 0 && grep -q '^# Human Mirror overridden' site/projects/p06-polisher/index.md &&
     grep -q '^# Conflict' site/conflicts/c-5e1a.md"
