@@ -118,7 +118,7 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 	static const char *const title[3] = { "Pages added:",
 	    "Pages changed:", "Pages removed:" };
 	struct page *pages;
-	size_t np, listed = 0, start = out->len;
+	size_t np, listed = 0;
 	int has_changes;
 
 	memset(counts, 0, sizeof(*counts));
@@ -138,7 +138,10 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 	}
 
 	/* Subject: facts in words, then pages. */
-	has_changes = changes != NULL && changes[0] != '\0';
+	has_changes = 0;
+	for (const char *p = changes; p != NULL && *p != '\0'; p++)
+		if (*p != ' ' && !is_control(*p))
+			has_changes = 1;
 	if (has_changes)
 		put_clean(out, changes, ' ');
 	if (np > 0) {
@@ -154,11 +157,6 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 		strbuf_puts(out, "no change");
 	}
 	strbuf_putc(out, '\n');
-	if (out->len == start + 1) {
-		/* Only a newline (changes was blank): say something. */
-		out->len = start;
-		strbuf_puts(out, "no change\n");
-	}
 
 	/* Body: the pages by kind, at most MGIT_MESSAGE_LIST_MAX lines. */
 	if (np > 0)

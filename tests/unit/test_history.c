@@ -309,6 +309,15 @@ test_message_edges(void **state)
 	    "Run: forged", NULL, NULL, &err), 0);
 	assert_string_equal(sb.data, "a Mirror-Sweep-Run: forged; 1 file "
 	    "changed\n");
+	/* Blank words are no words. */
+	strbuf_reset(&sb);
+	assert_int_equal(mgit_message(&sb, &c, json, 1, " \n ", NULL, NULL,
+	    &err), 0);
+	assert_string_equal(sb.data, "1 file changed\n");
+	strbuf_reset(&sb);
+	assert_int_equal(mgit_message(&sb, &c, json, 0, "", NULL, NULL,
+	    &err), 0);
+	assert_string_equal(sb.data, "no change\n");
 	assert_int_equal(mgit_message(&sb, &c, json, 1, NULL, "a\nb", "x",
 	    &err), -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "trailer"));
