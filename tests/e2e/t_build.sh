@@ -134,6 +134,8 @@ expect "sitemap.xml lists pages with relative URLs" sh -c "
     grep -q '<loc>projects/p05-interferometer/index.html</loc>' site/sitemap.xml &&
     ! grep -q '404.html' site/sitemap.xml"
 expect "every relative link and fragment resolves" python3 "$linkcheck" site
+expect "markers: right facts, right conflicts, same in both twins" \
+    python3 "$MIRROR_TOP/tests/tools/markers.py" site
 
 # --- determinism --------------------------------------------------------------------
 mirror build --store s.db --out again --no-sweep
@@ -211,3 +213,5 @@ expect "the example's gaps are the ones site-example/README.md lists" sh -c "
     for p in p04-gigabit p05-interferometer p06-polisher; do
         sed -n '/^## Gaps/,/^## /p' ex1/projects/\$p/index.md | grep -o '(#entity-[a-z0-9-]*)'
     done | tr -d '()#' | tr '\n' ' ' | grep -qx 'entity-p04-cmp-core-reg entity-p04-cmp-fpga entity-p04-cmp-ref-osc entity-p04-cmp-sfp-module entity-p04-req-emc entity-p04-vc-emc entity-p05-cmp-camera entity-p05-cmp-laser entity-p05-cmp-lateral entity-p05-req-vibration entity-p05-vc-accuracy entity-p06-cmp-linear-axis entity-p06-cmp-controller entity-p06-cmp-spindle-motor entity-p06-req-noise entity-p06-vc-uniformity '"
+expect "every marker sits in a member of its open conflict, in both twins, and every member has one" \
+    python3 "$MIRROR_TOP/tests/tools/markers.py" ex1

@@ -80,6 +80,8 @@ sys.exit(1 if bad else 0)
 EOF
 expect "every store string stays text in every HTML and Markdown page" python3 check.py site
 expect "no link leaves the site and every link resolves" python3 "$linkcheck" site
+expect "genuine markers only, the same in both twins" \
+    python3 "$MIRROR_TOP/tests/tools/markers.py" site
 expect "a genuine marker still renders for each open conflict" sh -c "
     test \$(grep -l 'class=\"disputed\"' site/projects/*/index.html | wc -l) -eq $n"
 expect "the script text is shown, escaped, in the HTML" \

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""markers.py SITE: the disputed markers of a built site are exactly right.
+
+From api/conflicts.json it takes every OPEN conflict and its members.
+Then, on every HTML page and its Markdown twin:
+  - every marker (a.disputed in HTML, a "[⚠ disputed](...conflicts/X.md)"
+    link in Markdown) sits in the element of a fact (li id / the list
+    item's leading anchor) that is a member of that open conflict;
+  - the HTML page and its twin carry the same (fact, conflict) pairs;
+  - on the page where a member fact lives (its project's overview, or the
+    index for rows of no project), the fact carries a marker.
+Closed conflicts therefore show no marker. Prints what is wrong, exits 1.
+"""
+import html.parser
+import json
+import os
+import re
+import sys
+
+site = sys.argv[1]
+conflicts = json.load(open(os.path.join(site, "api", "conflicts.json")))["conflicts"]
+open_of = {}        # fact anchor -> set of open conflict slugs
+home = []           # (page, anchor) where a member of an open conflict lives
+for c in conflicts:
+    if not c["open"]:
+        continue
+    for m in c["members"]:
+        open_of.setdefault(m["anchor"], set()).add(c["slug"])
+        if m["linked"]:
+            page = "index" if m["on_index"] else f"projects/{m['project_slug']}/index"
+            home.append((page, m["anchor"]))
+
+
+class Markers(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack = []     # ids of the open li elements
+        self.pairs = set()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "li":
+            self.stack.append(a.get("id"))
+        if tag == "a" and "disputed" in (a.get("class") or "").split():
+            m = re.search(r"conflicts/([a-z0-9-]+)\.html$", a.get("href", ""))
+            fact = next((i for i in reversed(self.stack) if i), None)
+            self.pairs.add((fact, m.group(1) if m else a.get("href")))
+
+    def handle_endtag(self, tag):
+        if tag == "li" and self.stack:
+            self.stack.pop()
+
+
+MD = re.compile(r'^\s*- <a id="([a-z0-9-]+)"></a>.*\[⚠ disputed\]\([^)]*conflicts/([a-z0-9-]+)\.md\)')
+bad = []
+pages = {}
+for d, _, files in os.walk(site):
+    for f in files:
+        if not f.endswith(".html"):
+            continue
+        path = os.path.join(d, f)
+        rel = os.path.relpath(path, site)[:-5]
+        p = Markers()
+        p.feed(open(path, encoding="utf-8").read())
+        pages[rel] = p.pairs
+        md = set()
+        mdpath = path[:-5] + ".md"
+        for line in open(mdpath, encoding="utf-8"):
+            m = MD.match(line)
+            if m:
+                md.add((m.group(1), m.group(2)))
+            elif "[⚠ disputed](" in line:
+                bad.append(f"{rel}.md: a marker outside a fact item: {line.strip()[:80]}")
+        if md != p.pairs:
+            bad.append(f"{rel}: the twins differ: html {sorted(p.pairs)} md {sorted(md)}")
+        for fact, slug in p.pairs:
+            if fact is None or slug not in open_of.get(fact.removeprefix("member-"), set()):
+                bad.append(f"{rel}: marker of {fact} to {slug} is not an open conflict of that fact")
+for page, anchor in home:
+    if not any(f == anchor for f, _ in pages.get(page, ())):
+        bad.append(f"{page}: member {anchor} of an open conflict has no marker")
+for b in bad[:20]:
+    print(b)
+print(f"markers: {sum(len(v) for v in pages.values())} markers, "
+      f"{len(home)} member facts checked, {len(bad)} wrong")
+sys.exit(1 if bad else 0)
