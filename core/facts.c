@@ -166,21 +166,21 @@ prepare(sqlite3_stmt **stmt, mirror_store *st, const char *sql,
 	return 0;
 }
 
-/* Grow *arr (of *n elements) by one zeroed element; returns it. */
+/*
+ * Make room for one more element of size in arr (holding *n of *cap),
+ * zero it and count it. Returns the (possibly moved) array; the new
+ * element is its last.
+ */
 static void *
-push(void *arrp, size_t *n, size_t *cap, size_t size)
+grow(void *arr, size_t *n, size_t *cap, size_t size)
 {
-	void **arr = arrp;
-	char *p;
-
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
-		*arr = xreallocarray(*arr, *cap, size);
+		arr = xreallocarray(arr, *cap, size);
 	}
-	p = (char *)*arr + *n * size;
-	memset(p, 0, size);
+	memset((char *)arr + *n * size, 0, size);
 	(*n)++;
-	return p;
+	return arr;
 }
 
 /* ---- projects ---------------------------------------------------------- */
@@ -280,7 +280,10 @@ facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 	if (rc < 0)
 		return rc;
 	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
-		struct fact_project *p = push(out, n, &cap, sizeof(**out));
+		struct fact_project *p;
+
+		*out = grow(*out, n, &cap, sizeof(**out));
+		p = &(*out)[*n - 1];
 
 		if ((rc = col_text(&p->id, &r, 0, "id", 0)) < 0)
 			goto out;
@@ -343,9 +346,10 @@ load_state(struct project_facts *f, mirror_store *st, const char *project,
 	if (rc < 0)
 		return rc;
 	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
-		struct fact_state *s = push(&f->state, &f->n_state, &cap,
-		    sizeof(*s));
+		struct fact_state *s;
 
+		f->state = grow(f->state, &f->n_state, &cap, sizeof(*s));
+		s = &f->state[f->n_state - 1];
 		r.id = NULL;
 		if ((rc = col_text(&s->id, &r, 0, "id", 0)) < 0)
 			goto out;
@@ -385,9 +389,10 @@ load_entities(struct project_facts *f, mirror_store *st,
 	if (rc < 0)
 		return rc;
 	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
-		struct fact_entity *e = push(&f->ent, &f->n_ent, &cap,
-		    sizeof(*e));
+		struct fact_entity *e;
 
+		f->ent = grow(f->ent, &f->n_ent, &cap, sizeof(*e));
+		e = &f->ent[f->n_ent - 1];
 		r.id = NULL;
 		if ((rc = col_text(&e->id, &r, 0, "id", 0)) < 0)
 			goto out;
@@ -433,9 +438,10 @@ load_rels(struct project_facts *f, mirror_store *st, const char *project,
 	if (rc < 0)
 		return rc;
 	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
-		struct fact_rel *x = push(&f->rel, &f->n_rel, &cap,
-		    sizeof(*x));
+		struct fact_rel *x;
 
+		f->rel = grow(f->rel, &f->n_rel, &cap, sizeof(*x));
+		x = &f->rel[f->n_rel - 1];
 		r.id = NULL;
 		if ((rc = col_text(&x->id, &r, 0, "id", 0)) < 0)
 			goto out;
@@ -489,10 +495,11 @@ load_memories(struct project_facts *f, mirror_store *st,
 	if (rc < 0)
 		return rc;
 	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
-		struct fact_memory *m = push(&f->mem, &f->n_mem, &cap,
-		    sizeof(*m));
+		struct fact_memory *m;
 		time_t until;
 
+		f->mem = grow(f->mem, &f->n_mem, &cap, sizeof(*m));
+		m = &f->mem[f->n_mem - 1];
 		r.id = NULL;
 		if ((rc = col_text(&m->id, &r, 0, "id", 0)) < 0)
 			goto out;
