@@ -314,9 +314,21 @@ entity_value(const struct fact_entity *e)
 }
 
 json_t *
+site_must(json_t *v, const char *what, const char *id)
+{
+	if (v != NULL)
+		return v;
+	/* Only out of memory or a bug gets here (core hands over valid
+	 * UTF-8, never NULL): fail like xalloc rather than drop a fact. */
+	fprintf(stderr, "mirror: internal: cannot build the page data of %s "
+	    "'%s'\n", what, id);
+	exit(MIRROR_EIO);
+}
+
+json_t *
 site_state_item(const struct site *s, const struct fact_state *f)
 {
-	return json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:f, "
+	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:f, "
 	    "s:b, s:o, s:o, s:o, s:b}",
 	    "anchor", anchor("state", f->id), "layer", "state", "id", f->id,
 	    "label", f->key, "value", f->value, "category", f->category,
@@ -326,7 +338,7 @@ site_state_item(const struct site *s, const struct fact_state *f)
 	    "created", site_date(f->created_at),
 	    "updated", site_date(f->updated_at),
 	    "conflict", marker(s, "project_state", f->id),
-	    "expired", 0);
+	    "expired", 0), "project_state row", f->id);
 }
 
 json_t *
@@ -335,7 +347,7 @@ site_entity_item(const struct site *s, const struct fact_entity *e)
 	char slug[SLUG_SIZE];
 
 	slug_make(slug, e->id);
-	return json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, "
+	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, "
 	    "s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b}",
 	    "anchor", anchor("entity", e->id), "layer", "entity", "id", e->id,
 	    "label", e->name, "type", e->type, "value", entity_value(e),
@@ -346,13 +358,13 @@ site_entity_item(const struct site *s, const struct fact_entity *e)
 	    "created", site_date(e->created_at),
 	    "updated", site_date(e->updated_at),
 	    "conflict", marker(s, "entity", e->id), "slug", slug,
-	    "notes", "", "page", "expired", 0);
+	    "notes", "", "page", "expired", 0), "entities row", e->id);
 }
 
 json_t *
 site_memory_item(const struct site *s, const struct fact_memory *m)
 {
-	return json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, s:I, s:O, "
+	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, s:I, s:O, "
 	    "s:o, s:b, s:b, s:o, s:o, s:o}",
 	    "anchor", anchor("memory", m->id), "layer", "memory", "id", m->id,
 	    "label", m->type, "value", m->content, "status", m->status,
@@ -365,5 +377,5 @@ site_memory_item(const struct site *s, const struct fact_memory *m)
 	    "active", strcmp(m->status, "active") == 0 && !m->expired,
 	    "created", site_date(m->created_at),
 	    "updated", site_date(m->updated_at),
-	    "conflict", marker(s, "memory", m->id));
+	    "conflict", marker(s, "memory", m->id)), "memories row", m->id);
 }

@@ -85,7 +85,14 @@ long site_project_index(const struct site *s, const char *id);
 /* The JSON string of a store timestamp's date part ("2024-01-31"). */
 json_t *site_date(const char *ts);
 
-/* Fact items: one JSON object per rendered fact (see site.c). */
+/*
+ * v, or when v is NULL (json_pack failed: out of memory) one line naming
+ * what and id on stderr and exit 3, like xalloc: a page must never lose
+ * a fact silently.
+ */
+json_t *site_must(json_t *v, const char *what, const char *id);
+
+/* Fact items: one JSON object per rendered fact (see templates/README). */
 json_t *site_state_item(const struct site *s, const struct fact_state *f);
 json_t *site_entity_item(const struct site *s, const struct fact_entity *e);
 json_t *site_memory_item(const struct site *s, const struct fact_memory *m);

@@ -158,12 +158,12 @@ project_header(const struct site *s, size_t i)
 
 	for (size_t k = 0; k < p->n_aliases; k++)
 		json_array_append_new(aliases, json_string(p->aliases[k]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:b, s:I, s:I, s:I}",
+	return site_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:b, s:I, s:I, s:I}",
 	    "id", p->id, "name", p->name, "slug", s->pslug[i],
 	    "description", p->description, "aliases", aliases,
 	    "listed", p->listed, "state_rows", (json_int_t)p->n_state,
 	    "entity_rows", (json_int_t)p->n_entities,
-	    "memory_rows", (json_int_t)p->n_memories);
+	    "memory_rows", (json_int_t)p->n_memories), "project", p->id);
 }
 
 /* The trusted state, grouped by category in the SPEC's order. */
