@@ -64,7 +64,8 @@ utf8_valid(const unsigned char *s, size_t n)
 				return 0;
 			cp = (cp << 6) | (s[i + k] & 0x3f);
 		}
-		if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		if ((len == 3 && (cp < 0x800 ||
+		    (cp >= 0xd800 && cp <= 0xdfff))) ||
 		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 			return 0;
 		i += len;
@@ -361,7 +362,8 @@ load_state(struct project_facts *f, mirror_store *st, const char *project,
 		    (rc = col_text(&s->source, &r, 5, "source", 0)) < 0 ||
 		    (rc = col_real(&s->confidence, &r, 6, "confidence")) < 0 ||
 		    (rc = col_text(&s->status, &r, 7, "status", 0)) < 0 ||
-		    (rc = col_text(&s->created_at, &r, 8, "created_at", 0)) < 0 ||
+		    (rc = col_text(&s->created_at, &r, 8, "created_at",
+		    0)) < 0 ||
 		    (rc = col_text(&s->updated_at, &r, 9, "updated_at", 0)) < 0)
 			goto out;
 	}
@@ -402,13 +404,16 @@ load_entities(struct project_facts *f, mirror_store *st,
 		    (rc = col_text(&e->project, &r, 3, "project", 0)) < 0 ||
 		    (rc = col_text(&e->description, &r, 4, "description",
 		    0)) < 0 ||
-		    (rc = col_json(&e->properties, &r, 5, "properties", 1)) < 0 ||
+		    (rc = col_json(&e->properties, &r, 5, "properties",
+		    1)) < 0 ||
 		    (rc = col_text(&e->status, &r, 6, "status", 0)) < 0 ||
 		    (rc = col_real(&e->confidence, &r, 7, "confidence")) < 0 ||
 		    (rc = col_json(&e->source_refs, &r, 8, "source_refs",
 		    0)) < 0 ||
-		    (rc = col_text(&e->created_at, &r, 9, "created_at", 0)) < 0 ||
-		    (rc = col_text(&e->updated_at, &r, 10, "updated_at", 0)) < 0)
+		    (rc = col_text(&e->created_at, &r, 9, "created_at",
+		    0)) < 0 ||
+		    (rc = col_text(&e->updated_at, &r, 10, "updated_at",
+		    0)) < 0)
 			goto out;
 	}
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
@@ -515,8 +520,10 @@ load_memories(struct project_facts *f, mirror_store *st,
 		    1)) < 0 ||
 		    (rc = col_text(&m->graduated_to, &r, 9,
 		    "graduated_to_entity_id", 1)) < 0 ||
-		    (rc = col_text(&m->created_at, &r, 10, "created_at", 0)) < 0 ||
-		    (rc = col_text(&m->updated_at, &r, 11, "updated_at", 0)) < 0)
+		    (rc = col_text(&m->created_at, &r, 10, "created_at",
+		    0)) < 0 ||
+		    (rc = col_text(&m->updated_at, &r, 11, "updated_at",
+		    0)) < 0)
 			goto out;
 		m->reference_count = sqlite3_column_int64(r.stmt, 6);
 		if (m->valid_until != NULL && m->valid_until[0] == '\0') {

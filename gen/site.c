@@ -141,7 +141,8 @@ site_json(struct site *s, const char *path, const json_t *v,
 	int rc;
 
 	if (text == NULL)
-		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s", path);
+		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s",
+		    path);
 	strbuf_init(&sb);
 	strbuf_puts(&sb, text);
 	strbuf_putc(&sb, '\n');
@@ -235,7 +236,8 @@ site_prop(const struct fact_entity *e, const char *key, char *buf,
 	if (json_is_string(v))
 		return json_string_value(v);
 	if (json_is_integer(v)) {
-		n = snprintf(buf, size, "%lld", (long long)json_integer_value(v));
+		n = snprintf(buf, size, "%lld",
+		    (long long)json_integer_value(v));
 		return n < 0 || (size_t)n >= size ? "" : buf;
 	}
 	if (json_is_real(v)) {
@@ -328,8 +330,8 @@ site_must(json_t *v, const char *what, const char *id)
 json_t *
 site_state_item(const struct site *s, const struct fact_state *f)
 {
-	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:f, "
-	    "s:b, s:o, s:o, s:o, s:b}",
+	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, "
+	    "s:s, s:f, s:b, s:o, s:o, s:o, s:b}",
 	    "anchor", anchor("state", f->id), "layer", "state", "id", f->id,
 	    "label", f->key, "value", f->value, "category", f->category,
 	    "status", f->status, "source", f->source,
@@ -347,8 +349,8 @@ site_entity_item(const struct site *s, const struct fact_entity *e)
 	char slug[SLUG_SIZE];
 
 	slug_make(slug, e->id);
-	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:o, "
-	    "s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b}",
+	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, "
+	    "s:s, s:o, s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b}",
 	    "anchor", anchor("entity", e->id), "layer", "entity", "id", e->id,
 	    "label", e->name, "type", e->type, "value", entity_value(e),
 	    "description", e->description, "status", e->status,
@@ -364,8 +366,8 @@ site_entity_item(const struct site *s, const struct fact_entity *e)
 json_t *
 site_memory_item(const struct site *s, const struct fact_memory *m)
 {
-	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, s:I, s:O, "
-	    "s:o, s:b, s:b, s:o, s:o, s:o}",
+	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, "
+	    "s:I, s:O, s:o, s:b, s:b, s:o, s:o, s:o}",
 	    "anchor", anchor("memory", m->id), "layer", "memory", "id", m->id,
 	    "label", m->type, "value", m->content, "status", m->status,
 	    "confidence", m->confidence,

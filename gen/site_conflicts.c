@@ -117,7 +117,8 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 		const struct conflict_member *cm = &c->members[k];
 		json_t *m = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
 		    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
-		    "kind", cm->kind, "layer", layer_name(cm->kind), "id", cm->id,
+		    "kind", cm->kind, "layer", layer_name(cm->kind),
+		    "id", cm->id,
 		    "anchor", site_anchor(cm->kind, cm->id), "trust", cm->trust,
 		    "value_then", cm->value_then,
 		    "value_now", str_or_null(cm->value_now),

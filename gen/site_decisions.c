@@ -93,8 +93,8 @@ cmp_entry(const void *a, const void *b)
 static size_t
 next_in_layer(const struct entry *ent, size_t n, size_t k, size_t after)
 {
-	for (size_t j = after + 1; j < n && strcmp(ent[j].slot, ent[k].slot) == 0;
-	    j++)
+	for (size_t j = after + 1;
+	    j < n && strcmp(ent[j].slot, ent[k].slot) == 0; j++)
 		if (strcmp(ent[j].layer, ent[k].layer) == 0)
 			return j;
 	return n;
@@ -174,8 +174,9 @@ site_decisions(struct site *s, size_t i, const struct project_facts *f,
 			for (size_t j = next_in_layer(ent, n, k, pred); j < n;
 			    j = next_in_layer(ent, n, k, j))
 				if (strcmp(ent[j].norm, ent[k].norm) == 0) {
-					back = json_string_value(json_object_get(
-					    ent[j].item, "value"));
+					back = json_string_value(
+					    json_object_get(ent[j].item,
+					    "value"));
 					break;
 				}
 		}

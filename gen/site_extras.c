@@ -124,7 +124,8 @@ feed(struct site *s, mirror_error *err)
 		rfc3339(&sb, c->resolved_at ? c->resolved_at : c->detected_at);
 		strbuf_puts(&sb, "</updated>\n    <link href=\"");
 		base(&sb, s);
-		strbuf_printf(&sb, "conflicts/%s.html\"/>\n    <summary>", slug);
+		strbuf_printf(&sb, "conflicts/%s.html\"/>\n    <summary>",
+		    slug);
 		xml(&sb, c->question);
 		strbuf_puts(&sb, "</summary>\n  </entry>\n");
 	}

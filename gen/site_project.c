@@ -158,7 +158,8 @@ project_header(const struct site *s, size_t i)
 
 	for (size_t k = 0; k < p->n_aliases; k++)
 		json_array_append_new(aliases, json_string(p->aliases[k]));
-	return site_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:b, s:I, s:I, s:I}",
+	return site_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:b, s:I, "
+	    "s:I, s:I}",
 	    "id", p->id, "name", p->name, "slug", s->pslug[i],
 	    "description", p->description, "aliases", aliases,
 	    "listed", p->listed, "state_rows", (json_int_t)p->n_state,
@@ -236,8 +237,8 @@ architecture(json_t *items)
 
 	for (size_t t = 0; t < sizeof(order) / sizeof(*order); t++)
 		json_array_foreach(items, k, v)
-			if (strcmp(json_string_value(json_object_get(v, "type")),
-			    order[t]) == 0)
+			if (strcmp(json_string_value(json_object_get(v,
+			    "type")), order[t]) == 0)
 				json_array_append(out, v);
 	json_decref(items);
 	return out;
