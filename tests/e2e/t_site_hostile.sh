@@ -101,7 +101,8 @@ mirror build --store h.db --out again --no-sweep
 expect "the hostile site is deterministic" diff -r site again
 
 # Linear time: three times the hostile store takes about three times as
-# long, not nine (a quadratic path would show here); the bound is loose
+# long, not nine (a quadratic path would show here); the bound (7x) is
+# loose
 # for a busy machine.
 new_store h3.db || exit 1
 python3 "$MIRROR_TOP/tests/tools/hostile_sql.py" "$corpus" h3.sql 3 &&
@@ -114,7 +115,7 @@ expect_status "the store three times as big builds" 0
 expect "with three times the pages" test \
     "$(find lin3 -name '*.html' | wc -l)" -gt $(( $(find lin1 -name '*.html' | wc -l) * 5 / 2 ))
 expect "build time grows linearly with the store (${one} ms, x3: ${three} ms)" \
-    test "$three" -le $((one * 6 + 200))
+    test "$three" -le $((one * 7 + 300))
 
 # The sweep runs over the same text without trouble.
 cp h.db swept.db
