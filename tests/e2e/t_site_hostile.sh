@@ -102,8 +102,7 @@ expect "the hostile site is deterministic" diff -r site again
 
 # Linear time: three times the hostile store takes about three times as
 # long, not nine (a quadratic path would show here); the bound (7x) is
-# loose
-# for a busy machine.
+# loose for a busy machine.
 new_store h3.db || exit 1
 python3 "$MIRROR_TOP/tests/tools/hostile_sql.py" "$corpus" h3.sql 3 &&
     sqlite3 -bail h3.db < h3.sql || exit 1
