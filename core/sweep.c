@@ -82,8 +82,10 @@ struct sweep_ctx {
 	struct hset xdone;           /* x keys that made a cross conflict */
 	struct hset decided;         /* slots with a conflict a reviewer
 	                                closed, so most slots skip a lookup */
-	struct alias *alias;         /* temp.project_alias, sorted by name */
+	struct alias *alias;         /* temp.project_alias */
 	size_t nalias;
+	size_t *alias_tab;           /* open addressing: index + 1, 0 empty */
+	size_t alias_mask;
 	sqlite3_stmt *one[SRC_N];    /* read one row again, by rowid */
 	sqlite3_stmt *seen_ins;
 	sqlite3_stmt *open_get, *closed_get, *cmembers_get, *conf_ins;
@@ -374,24 +376,16 @@ bound(long long *out, const char *s)
 	return 1;
 }
 
-static int
-cmp_alias(const void *a, const void *b)
-{
-	return strcmp(((const struct alias *)a)->name,
-	    ((const struct alias *)b)->name);
-}
-
-/* Read temp.project_alias (built by store_open) into c->alias. */
+/* Read temp.project_alias (built by store_open) into a hash table. */
 static int
 load_aliases(struct sweep_ctx *c, mirror_error *err)
 {
 	sqlite3_stmt *s = NULL;
-	size_t cap = 0;
+	size_t cap = 0, size = 16;
 	int rc;
 
 	if ((rc = prep(c, &s, "SELECT name, canonical FROM temp.project_alias "
-	    "WHERE name IS NOT NULL AND canonical IS NOT NULL ORDER BY name",
-	    err)) < 0)
+	    "WHERE name IS NOT NULL AND canonical IS NOT NULL", err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (c->nalias == cap) {
@@ -404,7 +398,20 @@ load_aliases(struct sweep_ctx *c, mirror_error *err)
 		c->nalias++;
 	}
 	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: aliases");
+	if (rc != SQLITE_DONE)
+		return sfail(c, err, rc, "sweep: aliases");
+	while (size < 4 * c->nalias)
+		size *= 2;
+	c->alias_tab = xcalloc(size, sizeof(*c->alias_tab));
+	c->alias_mask = size - 1;
+	for (size_t i = 0; i < c->nalias; i++) {
+		size_t pos = (size_t)h1(c->alias[i].name) & c->alias_mask;
+
+		while (c->alias_tab[pos] != 0)
+			pos = (pos + 1) & c->alias_mask;
+		c->alias_tab[pos] = i + 1;
+	}
+	return 0;
 }
 
 /* The canonical project of a stored project name (SPEC 3.1): an alias
@@ -412,14 +419,20 @@ load_aliases(struct sweep_ctx *c, mirror_error *err)
 static const char *
 canonical(const struct sweep_ctx *c, const char *project)
 {
-	struct alias key, *hit;
+	size_t pos;
 
 	if (project == NULL)
 		return "";
-	key.name = (char *)(uintptr_t)project;
-	hit = c->nalias > 0 ? bsearch(&key, c->alias, c->nalias,
-	    sizeof(*c->alias), cmp_alias) : NULL;
-	return hit != NULL ? hit->canonical : project;
+	if (c->alias_tab == NULL)
+		return project;
+	pos = (size_t)h1(project) & c->alias_mask;
+	for (; c->alias_tab[pos] != 0; pos = (pos + 1) & c->alias_mask) {
+		const struct alias *a = &c->alias[c->alias_tab[pos] - 1];
+
+		if (strcmp(a->name, project) == 0)
+			return a->canonical;
+	}
+	return project;
 }
 
 /* slot_known_fn over the state and entity claims scanned before. */
@@ -1332,7 +1345,9 @@ ctx_reset(struct sweep_ctx *c)
 		free(c->alias[i].canonical);
 	}
 	free(c->alias);
+	free(c->alias_tab);
 	c->alias = NULL;
+	c->alias_tab = NULL;
 	c->nalias = 0;
 }
 
