@@ -338,7 +338,9 @@ entity_value(const struct entity_rule *r, const struct fact *f,
 		if ((u = prop_text(props, "unit")) == NULL)
 			return v;
 		strbuf_init(&sb);
-		strbuf_printf(&sb, "%s %s", v, u);
+		strbuf_puts(&sb, v);
+		strbuf_putc(&sb, ' ');
+		strbuf_puts(&sb, u);
 		free(v);
 		free(u);
 		return sb_take(&sb);
@@ -415,8 +417,10 @@ entity_claim(struct claim *c, const struct fact *f, mirror_error *err)
 		char *x;
 
 		strbuf_init(&xk);
-		for (size_t i = 0; i < nf; i++)
-			strbuf_printf(&xk, "_%s", fields[i]);
+		for (size_t i = 0; i < nf; i++) {
+			strbuf_putc(&xk, '_');
+			strbuf_puts(&xk, fields[i]);
+		}
 		if (r->xkey == X_FIELDS_MATERIAL)
 			strbuf_puts(&xk, "_material");
 		x = norm_ident(xk.data);
