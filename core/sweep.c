@@ -4,12 +4,13 @@
  * The sweep never compares rows pairwise across the store. It streams
  * every taking-part row once, asks slot.c what the row claims, and keeps
  * only a 40-byte record per claim: 64-bit hashes of its slot, its
- * cross-layer key and its normalised value, plus the row's rowid. Sorting
- * those records (O(n log n)) puts each slot's claims side by side; only
- * the few slots holding more than one value are read again, in full, to
- * decide members, time windows and conflicts_with, and to be reconciled
- * with the conflicts already recorded. No row text is held beyond the
- * slot being looked at. All of it is one BEGIN IMMEDIATE transaction.
+ * cross-layer key and its normalised value, plus the row's rowid. One
+ * pass through a hash table keyed by slot (O(n)) finds the slots holding
+ * more than one value; only their records are sorted, and only their
+ * rows are read again, in full, to decide members, time windows and
+ * conflicts_with, and to be reconciled with the conflicts already
+ * recorded. No row text is held beyond the slot being looked at. All of
+ * it is one BEGIN IMMEDIATE transaction, retried whole on SQLITE_BUSY.
  */
 #include <stdint.h>
 #include <stdio.h>

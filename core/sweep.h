@@ -5,8 +5,9 @@
  * slot with the rules of slot.c, finds the slots whose rows disagree,
  * and records the result in the store's conflict tables, all in one
  * write transaction (BEGIN IMMEDIATE, retried whole on SQLITE_BUSY).
- * Rows are streamed through a TEMP table and grouped in SQL, so the
- * work is O(n log n) and memory stays bounded by the largest slot.
+ * Rows are streamed once and kept as 40-byte hashed records grouped in
+ * a hash table, so the work is O(n) plus a sort of the disagreeing few,
+ * and no row text is held beyond the slot being looked at.
  */
 #ifndef MIRROR_SWEEP_H
 #define MIRROR_SWEEP_H
