@@ -47,3 +47,23 @@ expect "every conflict holds exactly its pair" \
 expect "one sweep_runs row per sweep" \
     test "$(sql race.db "SELECT count(*) FROM sweep_runs")" = $((runs + 1))
 expect "the store is intact" integrity_ok race.db
+
+# A writer holding the write lock for a while: the sweep waits for it
+# (busy timeout) instead of failing, and then sees the writer's rows.
+sqlite3 race.db "BEGIN IMMEDIATE" \
+    "INSERT INTO memories(id, memory_type, content, project) VALUES
+     ('late-a', 'preference', 'prefers red pens', 'race'),
+     ('late-b', 'preference', 'prefers blue pens', 'race')" \
+    ".shell sleep 1.5" "COMMIT" &
+holder=$!
+# Wait until the lock is really held: taking it ourselves then fails.
+i=0
+while [ $i -lt 50 ] && sqlite3 race.db "BEGIN IMMEDIATE; ROLLBACK" 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+mirror sweep --store race.db --json
+wait $holder
+expect "a sweep waits for a writer holding the lock, then succeeds" test "$RC" = 0
+expect "... and records the rows that writer committed" \
+    test "$(sql race.db "SELECT count(*) FROM conflict_members WHERE member_id IN ('late-a', 'late-b')")" = 2
