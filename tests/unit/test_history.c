@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -764,6 +765,87 @@ test_cas_concurrent_writer(void **state)
 	    0);
 }
 
+/*
+ * Four processes commit to one branch at once, five times each: every
+ * commit that reports success is on the branch, which stays linear;
+ * every other attempt failed with a clear "moved" or "locked" error.
+ * No update is lost.
+ */
+static void
+test_concurrent_processes(void **state)
+{
+	enum { WRITERS = 4, ROUNDS = 5 };
+	pid_t pids[WRITERS];
+	char *ok_count, *lines, *bad;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	for (int c = 0; c < WRITERS; c++) {
+		pids[c] = fork();
+		assert_true(pids[c] >= 0);
+		if (pids[c] > 0)
+			continue;
+		for (int k = 0; k < ROUNDS; k++) {
+			struct history_result r;
+			mirror_error err;
+			char site[64], file[96], text[64], log[32];
+			FILE *fp;
+			int rc;
+
+			if (snprintf(site, sizeof(site), "s%d", c) >=
+			    (int)sizeof(site) ||
+			    snprintf(file, sizeof(file), "%s/writer.md", site) >=
+			    (int)sizeof(file) ||
+			    snprintf(log, sizeof(log), "w%d.log", c) >=
+			    (int)sizeof(log))
+				_exit(2);
+			if (k == 0 && sh("cp -R site %s", site) != 0)
+				_exit(2);
+			snprintf(text, sizeof(text), "writer %d round %d\n", c,
+			    k);
+			put(file, text);
+			rc = commit_at(&r, "repo.git", site, AUTHOR, T0 + k,
+			    &err);
+			fp = fopen(log, "a");
+			if (fp == NULL)
+				_exit(2);
+			if (rc == 0 && r.committed)
+				fprintf(fp, "ok %s\n", r.commit_id);
+			else
+				fprintf(fp, "fail %d %s\n", rc, err.msg);
+			if (fclose(fp) != 0)
+				_exit(2);
+		}
+		_exit(0);
+	}
+	for (int c = 0; c < WRITERS; c++) {
+		int st;
+
+		assert_int_equal(waitpid(pids[c], &st, 0), pids[c]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	lines = cap("cat w*.log | wc -l");
+	assert_string_equal(lines, "20");
+	free(lines);
+	/* Every success is on the branch, and the branch is only those. */
+	ok_count = cap("grep -c '^ok ' w*.log | awk -F: '{s += $2} END "
+	    "{print s}'");
+	cap_is(ok_count, "git -C repo.git rev-list --count mirror");
+	cap_is("", "grep '^ok ' w*.log | cut -d' ' -f2 | sort > ok.ids; "
+	    "git -C repo.git rev-list mirror | sort | diff - ok.ids");
+	cap_is("0", "git -C repo.git rev-list --min-parents=2 --count mirror");
+	assert_true(atoi(ok_count) >= 1);
+	free(ok_count);
+	/* Failures are the two race errors, with exit status 3. */
+	bad = cap("grep '^fail ' w*.log | grep -v '^[^ ]* -3 .*\\(moved "
+	    "while mirror was building\\|is locked\\)' || true");
+	assert_string_equal(bad, "");
+	free(bad);
+	assert_int_equal(sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
+	    0);
+}
+
 /* A stale lock file: exit 3, the lock stays, nothing is written. */
 static void
 test_stale_lock(void **state)
@@ -1142,6 +1224,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_cas_direct, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_cas_concurrent_writer,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_processes,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_lock, setup,
 		    teardown),
