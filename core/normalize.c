@@ -8,8 +8,6 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-/* The buffer's string for the caller to free; sb is released.
- * (strbuf_detach leaves sb holding a fresh buffer.) */
 /* strbuf_putc without a call when there is room (a hot path). */
 static inline void
 put(strbuf *sb, char c)
@@ -21,6 +19,8 @@ put(strbuf *sb, char c)
 		strbuf_putc(sb, c);
 }
 
+/* The buffer's string for the caller to free; sb is released.
+ * (strbuf_detach leaves sb holding a fresh buffer.) */
 static char *
 sb_take(strbuf *sb)
 {

@@ -1,8 +1,8 @@
 /*
  * slot.c: the slot rules of SPEC 3.2 and 3.4, as tables.
  *
- * To learn what a row claims, read the three tables below: state_rule
- * (trusted project state), entity_rules (one line per entity_type) and
+ * To learn what a row claims, read the rules below: the note on trusted
+ * project state, entity_rules (one line per entity_type) and
  * memory_rules with the cue words they use. The code after them only
  * interprets the tables.
  */
@@ -16,8 +16,6 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-/* The buffer's string for the caller to free; sb is released.
- * (strbuf_detach leaves sb holding a fresh buffer.) */
 /* strbuf_putc without a call when there is room (a hot path). */
 static inline void
 put(strbuf *sb, char c)
@@ -29,6 +27,8 @@ put(strbuf *sb, char c)
 		strbuf_putc(sb, c);
 }
 
+/* The buffer's string for the caller to free; sb is released.
+ * (strbuf_detach leaves sb holding a fresh buffer.) */
 static char *
 sb_take(strbuf *sb)
 {
