@@ -18,7 +18,9 @@ struct mgit_sha1 {
 	size_t nbuf;
 };
 
+/* Start a digest in c (no allocation: nothing to free). */
 void mgit_sha1_init(struct mgit_sha1 *c);
+/* Hash n more bytes at p; any split of the input gives the same digest. */
 void mgit_sha1_update(struct mgit_sha1 *c, const void *p, size_t n);
 /* Write the 20-byte digest to out; c must be initialised again to reuse. */
 void mgit_sha1_final(unsigned char out[20], struct mgit_sha1 *c);
