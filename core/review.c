@@ -14,7 +14,6 @@
 
 #include "conflict.h"
 #include "hash.h"
-#include "normalize.h"
 #include "slot.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -391,28 +390,20 @@ act(mirror_store *st, const char *id, const char *text, const char *winner,
 		goto fail;
 	skip = xcalloc(r.n + 1, sizeof(*skip));
 	if (winner != NULL) {
-		char *wn;
-
 		if ((rc = find_winner(&r, winner, &w, err)) < 0)
 			goto fail;
-		wn = norm_value(r.m[w].value);
+		/* SPEC 4: every other member becomes superseded, also one
+		 * that agrees with the winner: the winner now speaks for the
+		 * slot, and the audit trail says so for each row. */
 		for (size_t i = 0; i < r.n && rc == 0; i++) {
-			char *ln;
 			int done;
 
 			if (i == w)
 				continue;
-			/* A member saying what the winner says is not a loser. */
-			ln = norm_value(r.m[i].value);
-			if (strcmp(ln, wn) != 0) {
-				rc = supersede(&r, &r.m[w], &r.m[i], text,
-				    &done, err);
-				skip[i] = done;
-				count += done;
-			}
-			free(ln);
+			rc = supersede(&r, &r.m[w], &r.m[i], text, &done, err);
+			skip[i] = done;
+			count += done;
 		}
-		free(wn);
 		if (rc < 0)
 			goto fail;
 	}

@@ -67,13 +67,13 @@ expect "the failed commands left the store byte-identical" test "$before" = "$(f
 
 # --- resolve with a winner --------------------------------------------------
 mirror conflicts resolve "$lsm" --notes "pitch it is" --winner s-pad --actor alice --store r.db
-expect "resolve --winner succeeds and counts superseded rows" out_has "^resolved $lsm: 3 rows superseded\$"
-expect "every disagreeing member is superseded, the winner stays active" \
-    test "$(sql r.db "SELECT group_concat(id || '=' || status, ' ') FROM (SELECT id, status FROM entities WHERE id LIKE 'e-pad-%' UNION ALL SELECT id, status FROM memories WHERE id LIKE 'm-pad%' UNION ALL SELECT id, status FROM project_state WHERE id = 's-pad' ORDER BY id)")" = "e-pad-1=superseded e-pad-2=superseded m-pad=superseded m-pad-ok=active s-pad=active"
+expect "resolve --winner succeeds and counts superseded rows" out_has "^resolved $lsm: 4 rows superseded\$"
+expect "every other member is superseded (also one agreeing with the winner), the winner stays active" \
+    test "$(sql r.db "SELECT group_concat(id || '=' || status, ' ') FROM (SELECT id, status FROM entities WHERE id LIKE 'e-pad-%' UNION ALL SELECT id, status FROM memories WHERE id LIKE 'm-pad%' UNION ALL SELECT id, status FROM project_state WHERE id = 's-pad' ORDER BY id)")" = "e-pad-1=superseded e-pad-2=superseded m-pad=superseded m-pad-ok=superseded s-pad=active"
 expect "the conflict is resolved with the notes, by the actor, at the run clock" \
     test "$(sql r.db "SELECT status || '|' || resolution || '|' || resolved_by || '|' || resolved_at FROM conflicts WHERE id = '$lsm'")" = "resolved|pitch it is|alice|2023-11-14 22:13:20"
 expect "each superseded row has an audit row" \
-    test "$(sql r.db "SELECT group_concat(memory_id || ':' || entity_kind, ' ') FROM (SELECT * FROM memory_audit WHERE action = 'superseded' ORDER BY memory_id)")" = "e-pad-1:entity e-pad-2:entity m-pad:memory"
+    test "$(sql r.db "SELECT group_concat(memory_id || ':' || entity_kind, ' ') FROM (SELECT * FROM memory_audit WHERE action = 'superseded' ORDER BY memory_id)")" = "e-pad-1:entity e-pad-2:entity m-pad:memory m-pad-ok:memory"
 expect "audit rows carry actor, before/after and the conflict in the note" \
     test "$(sql r.db "SELECT actor || '|' || before_json || '|' || after_json || '|' || note FROM memory_audit WHERE memory_id = 'e-pad-1' AND action = 'superseded'")" = "alice|{\"status\":\"active\"}|{\"status\":\"superseded\",\"superseded_by\":\"s-pad\",\"superseded_by_kind\":\"project_state\"}|conflict $lsm: pitch it is"
 mirror conflicts resolve "$lsm" --notes again --store r.db
