@@ -30,6 +30,7 @@ struct output {
 	char *dir;              /* as given */
 	char *base;             /* last component of dir */
 	char *stage;            /* name of the staging dir in the parent */
+	char *stage_path;       /* parent/stage, for readers of the tree */
 	int parent_fd;
 	int stage_fd;
 	int old_fd;             /* the previous DIR, or -1 */
@@ -256,12 +257,20 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 		(void)unlinkat(o->parent_fd, o->stage, AT_REMOVEDIR);
 		goto fail;
 	}
+	{
+		strbuf sp;
+
+		strbuf_init(&sp);
+		strbuf_printf(&sp, "%s/%s", parent, o->stage);
+		o->stage_path = strbuf_detach(&sp);
+	}
 	free(parent);
 	*out = o;
 	return 0;
 fail:
 	free(parent);
 	free(o->stage);
+	free(o->stage_path);
 	o->stage = NULL;   /* nothing was created: keep output_free away */
 	output_free(o);
 	return rc;
@@ -530,6 +539,7 @@ output_free(struct output *o)
 		free(o->paths[i]);
 	free(o->paths);
 	free(o->stage);
+	free(o->stage_path);
 	free(o->base);
 	free(o->dir);
 	free(o);
@@ -569,4 +579,10 @@ const char *
 output_dir(const struct output *o)
 {
 	return o->dir;
+}
+
+const char *
+output_stage_dir(const struct output *out)
+{
+	return out->stage_path;
 }

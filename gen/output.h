@@ -83,6 +83,14 @@ const char *const *output_paths(struct output *out, size_t *n);
 size_t output_written(const struct output *out);
 size_t output_reused(const struct output *out);
 
+/*
+ * The staging directory's path (owned by out): the tree as written so
+ * far, for a reader that must see it before output_commit (the git
+ * history commits it before the swap, so a git failure leaves DIR as it
+ * was). It has no marker file; it is gone after output_commit.
+ */
+const char *output_stage_dir(const struct output *out);
+
 /* The final directory path, as given to output_begin (owned by out). */
 const char *output_dir(const struct output *out);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "hash.h"
 #include "json_out.h"
 #include "markdown.h"
 #include "output.h"
@@ -65,14 +66,29 @@ site_page(struct site *s, const char *path, const char *tname,
 	strbuf md, body, html, root, file;
 	json_t *page;
 	const char *base;
-	char footer[64];
+	char footer[64], snap[17];
 	int rc, n;
 
-	n = snprintf(footer, sizeof(footer), "store snapshot %s", s->snapshot);
+	/* The footer names the snapshot of what THIS page read: the
+	 * checksum of its data, not of the whole store, so a one-fact
+	 * change leaves every page that does not show the fact
+	 * byte-identical (and out of the commit's diff). */
+	{
+		char *canon = json_dumps(data, JSON_COMPACT | JSON_SORT_KEYS);
+		uint64_t h;
+
+		if (canon == NULL)
+			return mirror_fail(err, MIRROR_EIO, "internal: page %s",
+			    path);
+		h = hash_add_str(hash_add_str(MIRROR_HASH_INIT, tname), canon);
+		free(canon);
+		hash_hex(snap, h);
+	}
+	n = snprintf(footer, sizeof(footer), "store snapshot %s", snap);
 	if (n < 0 || (size_t)n >= sizeof(footer))
 		return mirror_fail(err, MIRROR_EIO, "internal: footer");
 	json_object_set_new(data, "site_title", json_string(s->title));
-	json_object_set_new(data, "snapshot", json_string(s->snapshot));
+	json_object_set_new(data, "snapshot", json_string(snap));
 	json_object_set_new(data, "footer", json_string(footer));
 	rc = tmpl_set_get(&t, s->tmpl, tname, err);
 	if (rc < 0)

@@ -42,10 +42,16 @@ for f in .nojekyll feed.xml sitemap.xml api/health.json api/conflicts.json \
     api/conflicts/c-5e1a.json api/projects/p05-interferometer.json; do
 	expect "$f is written" test -f "site/$f"
 done
-snap=$(sed -n 's/.*store snapshot \([0-9a-f]*\)$/\1/p' "$T/out")
-expect "every page's footer names the store snapshot" sh -c "
+expect "every page's footer names the snapshot of what it read" sh -c "
     cd site && for f in \$(find . -name '*.md' -o -name '*.html'); do
-        grep -q 'store snapshot $snap' \"\$f\" || { echo \$f; exit 1; }; done"
+        grep -Eq 'store snapshot [0-9a-f]{16}' \"\$f\" || { echo \$f; exit 1; }; done"
+expect "the twins of a page name the same snapshot" sh -c "
+    a=\$(grep -Eo 'store snapshot [0-9a-f]{16}' site/index.md)
+    b=\$(grep -Eo 'store snapshot [0-9a-f]{16}' site/index.html)
+    test -n \"\$a\" && test \"\$a\" = \"\$b\""
+expect "api/health.json names the whole store's checksum" sh -c "
+    snap=\$(sed -n 's/.*store snapshot \\([0-9a-f]*\\)\$/\\1/p' '$T/out')
+    test -n \"\$snap\" && jq -e --arg s \"\$snap\" '.snapshot == \$s' site/api/health.json >/dev/null"
 
 # --- the overview, in SPEC order --------------------------------------------
 expect "the overview has every section in SPEC order" sh -c "
