@@ -13,7 +13,8 @@
  *      which every page, the snapshot checksum and the JSON come;
  *   4. render into gen/output's staging directory, then output_commit
  *      swaps it in: any failure before leaves DIR as it was;
- *   5. [history] with --repo, commit the rendered tree (gen/history.h);
+ *   5. with --repo, commit the staged tree (gen/history.h) before the
+ *      swap, so a git failure leaves DIR as it was;
  *   6. the summary line, and exit 4 under --check with open conflicts.
  */
 #include <stdio.h>
@@ -23,10 +24,13 @@
 #include "cli.h"
 #include "clock.h"
 #include "facts.h"
+#include "git_message.h"
 #include "hash.h"
+#include "history.h"
 #include "output.h"
 #include "site.h"
 #include "store.h"
+#include "strbuf.h"
 #include "sweep.h"
 #include "xalloc.h"
 
@@ -131,6 +135,40 @@ build_open(struct site *s, struct sweep_run *run, const struct mirror_opts *o,
 	return rc;
 }
 
+/*
+ * Step 5: commit the staged tree to the branch, before the swap, so a
+ * git failure (not a repository, a lock, a race) leaves DIR as it was.
+ * If the swap then fails, the next build finds the tree committed and
+ * makes no second commit.
+ */
+static int
+build_history(struct history_result *res, const struct site *s,
+    const struct sweep_run *run, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	struct history_request req;
+	strbuf words;
+	int rc;
+
+	memset(&req, 0, sizeof(req));
+	strbuf_init(&words);
+	if (!o->no_sweep)
+		mgit_sweep_words(&words, run->conflicts_opened,
+		    run->conflicts_closed, run->members_added);
+	req.repo_path = o->repo;
+	req.branch = o->branch;
+	req.site_dir = output_stage_dir(s->out);
+	req.author = o->author;
+	req.have_time = 1;
+	req.time = s->now;
+	req.changes = words.data;
+	req.sweep_run_id = o->no_sweep ? NULL : run->id;
+	req.store_checksum = s->snapshot;
+	rc = history_commit(res, &req, err);
+	strbuf_free(&words);
+	return rc;
+}
+
 static int
 build_usage(const struct mirror_opts *o, mirror_error *err)
 {
@@ -150,9 +188,11 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
 	struct site s;
 	struct sweep_run run;
+	struct history_result hres;
 	int rc, reading = 0;
 
 	memset(&s, 0, sizeof(s));
+	memset(&hres, 0, sizeof(hres));
 	memset(&run, 0, sizeof(run));
 	s.title = o->title != NULL && o->title[0] != '\0' ? o->title :
 	    DEFAULT_TITLE;
@@ -171,17 +211,24 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		rc = site_render(&s, err);
 	if (reading)
 		store_read_end(s.st);
+	if (rc == 0 && o->repo != NULL)
+		rc = build_history(&hres, &s, &run, o, err);
 	if (rc == 0)
 		rc = output_commit(s.out, err);
-	/* Step 5, history: with --repo, commit output_dir(s.out) to
-	 * o->branch here (gen/history.h), with s.snapshot as the store
-	 * checksum trailer and run.id (empty under --no-sweep) as the sweep
-	 * run trailer. */
-	if (rc == 0 && !o->quiet)
+	if (rc == 0 && !o->quiet) {
 		printf("built %s: %zu pages, %zu files written, %zu reused; "
 		    "%lld open conflicts; store snapshot %s\n", o->out,
 		    s.pages, output_written(s.out), output_reused(s.out),
 		    s.open_conflicts, s.snapshot);
+		if (o->repo != NULL && hres.committed)
+			printf("committed %s to %s of %s: %zu pages changed, "
+			    "%zu added, %zu removed\n", hres.commit_id,
+			    o->branch, o->repo, hres.pages_changed,
+			    hres.pages_added, hres.pages_removed);
+		else if (o->repo != NULL)
+			printf("no commit: %s of %s already holds this site\n",
+			    o->branch, o->repo);
+	}
 	if (rc == 0 && o->check && s.open_conflicts > 0)
 		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
 		    "conflicts (--check)", s.open_conflicts);
