@@ -1,0 +1,105 @@
+#!/bin/sh
+# mirror build --repo: the rendered site becomes commits on a branch,
+# judged by the git command line (SPEC section 6).
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export HOME="$T"                 # no user's global git config leaks in
+export SOURCE_DATE_EPOCH=1793491200
+ex="$MIRROR_TOP/site-example/example.sql"
+author="Mirror Bot <bot@example.org>"
+new_store s.db "$ex" || exit 1
+git init -q --bare repo.git
+
+commits() { git --git-dir="$1" rev-list --count "${2:-mirror}" 2>/dev/null || echo 0; }
+
+# --- first build ------------------------------------------------------------
+mirror build --store s.db --out site --repo repo.git --author "$author"
+expect_status "a build with --repo succeeds" 0
+expect "it says what it committed" out_has '^committed [0-9a-f]{40} to mirror of repo.git: 0 pages changed, 44 added, 0 removed$'
+expect "the first build creates the branch with one commit" test "$(commits repo.git)" = 1
+expect "git fsck --strict finds nothing wrong" git --git-dir=repo.git fsck --strict --no-progress
+expect "the commit's tree is exactly the site (marker file left out)" sh -c "
+    git --git-dir=repo.git ls-tree -r --name-only mirror > tree.txt
+    (cd site && find . -type f ! -name .mirror-output | sed 's|^\./||' | LC_ALL=C sort) > files.txt
+    cmp -s tree.txt files.txt"
+expect "every committed file has the site's bytes" sh -c "
+    mkdir co && git --git-dir=repo.git archive mirror | tar -x -C co &&
+    diff -r -x .mirror-output co site >/dev/null"
+expect "the subject says what changed in words" test \
+    "$(git --git-dir=repo.git log -1 --format=%s mirror)" = "14 conflicts opened; 44 pages added"
+expect "the store checksum trailer matches api/health.json" test \
+    "$(git --git-dir=repo.git log -1 --format='%(trailers:key=Mirror-Store-Checksum,valueonly)' mirror | head -1)" = \
+    "$(jq -r .snapshot site/api/health.json)"
+expect "the sweep run trailer names the store's sweep run" test \
+    "$(git --git-dir=repo.git log -1 --format='%(trailers:key=Mirror-Sweep-Run,valueonly)' mirror | head -1)" = \
+    "$(sql s.db 'SELECT id FROM sweep_runs ORDER BY started_at DESC, id DESC LIMIT 1')"
+expect "author and date come from --author and SOURCE_DATE_EPOCH" test \
+    "$(git --git-dir=repo.git log -1 --format='%an <%ae> %at %cn' mirror)" = "$author 1793491200 Mirror Bot"
+expect "the bare repository keeps a reflog of the branch" sh -c \
+    "git --git-dir=repo.git reflog show mirror | grep -q 'mirror: build'"
+
+# --- unchanged store: no commit ---------------------------------------------
+mirror build --store s.db --out site --repo repo.git --author "$author"
+expect "an unchanged rebuild says so" out_has '^no commit: mirror of repo.git already holds this site$'
+expect "an unchanged rebuild makes no commit" test "$(commits repo.git)" = 1
+
+# --- one fact changes: a small diff -----------------------------------------
+sql s.db "UPDATE project_state SET value = 'XC7A200T' WHERE id = 'p04-st-fpga'"
+mirror build --store s.db --out site --repo repo.git --author "$author"
+expect "a changed fact makes one new commit" test "$(commits repo.git)" = 2
+git --git-dir=repo.git diff --stat mirror~1 mirror -- '*.md' > stat.txt
+expect "only the pages showing the fact change" test \
+    "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- '*.md' | tr '\n' ' ')" = \
+    "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- '*.md' | grep -E '^(conflicts/|projects/p04-gigabit/index.md)' | tr '\n' ' ')"
+expect "the overview's diff is the fact's line (and its footer)" sh -c "
+    git --git-dir=repo.git diff -U0 mirror~1 mirror -- projects/p04-gigabit/index.md |
+    grep -v -e '^+++ ' -e '^--- ' | grep '^[-+]' > lines.txt
+    test \$(grep -c . lines.txt) = 4 &&
+    grep -q '^+.*state-p04-st-fpga.*XC7A200T' lines.txt &&
+    grep -q '^-.*state-p04-st-fpga.*XC7A100T' lines.txt"
+expect "git fsck --strict is still clean" git --git-dir=repo.git fsck --strict --no-progress
+
+# --- reproducible: same store, same clock, same commit id --------------------
+new_store s2.db "$ex" && git init -q --bare repo2.git
+mirror build --store s2.db --out site2 --repo repo2.git --author "$author"
+new_store s3.db "$ex" && git init -q --bare repo3.git
+mirror build --store s3.db --out site3 --repo repo3.git --author "$author"
+expect "two builds of the same store under SOURCE_DATE_EPOCH give the same commit id" sh -c "
+    a=\$(git --git-dir=repo2.git rev-parse mirror) && b=\$(git --git-dir=repo3.git rev-parse mirror) &&
+    test \"\$a\" = \"\$b\""
+
+# --- bad repositories: exit 3, one line, nothing changed ---------------------
+sql s.db "UPDATE project_state SET value = 'XC7A35T' WHERE id = 'p04-st-fpga'"
+site_before=$(fingerprint site)
+tip=$(git --git-dir=repo.git rev-parse mirror)
+mkdir notrepo
+mirror build --store s.db --out site --repo notrepo --author "$author"
+expect_error "a --repo that is not a repository" 3 'notrepo'
+expect "the site is as it was after the git failure" test "$site_before" = "$(fingerprint site)"
+: > repo.git/refs/heads/mirror.lock
+mirror build --store s.db --out site --repo repo.git --author "$author"
+expect_error "a stale lock on the branch" 3 'mirror.lock'
+expect "the lock file is reported, not removed" test -f repo.git/refs/heads/mirror.lock
+expect "the branch did not move" test "$(git --git-dir=repo.git rev-parse mirror)" = "$tip"
+expect "the site is as it was after the lock failure" test "$site_before" = "$(fingerprint site)"
+rm repo.git/refs/heads/mirror.lock
+mirror build --store s.db --out site --repo repo.git --author "not an author"
+expect "a malformed --author is refused with one line" sh -c "test $RC = 1 -o $RC = 2 && test \$(wc -l < '$T/err') = 1"
+mirror build --store s.db --out site --repo repo.git --branch 'bad..name' --author "$author"
+expect_error "an invalid branch name is a usage error" 1 'bad\.\.name'
+
+# --- a non-bare repository: work tree and index untouched --------------------
+git init -q work
+(cd work && echo hello > README && git add README &&
+    git -c user.name=u -c user.email=u@e commit -qm init)
+git -C work config user.name "Repo Config"
+git -C work config user.email "repo@example.org"
+status_before=$(git -C work status --porcelain=v2 --branch; sha256sum work/.git/index)
+mirror build --store s.db --out site4 --repo work --branch pages
+expect_status "a non-bare repository works, author from its config" 0
+expect "the author came from the repository's config" test \
+    "$(git -C work log -1 --format='%an <%ae>' pages)" = "Repo Config <repo@example.org>"
+expect "the work tree and index are untouched" test \
+    "$status_before" = "$(git -C work status --porcelain=v2 --branch; sha256sum work/.git/index)"
+mirror build --store s.db --out site5 --repo work --branch "$(git -C work symbolic-ref --short HEAD)"
+expect_error "the checked-out branch is refused" 3 'checked out'
+expect "the refused build wrote no site" test ! -e site5
