@@ -16,3 +16,16 @@ sqlite3 -bail "$db" < site-example/example.sql
 [ -d "$BUILD/example/history.git" ] ||
 	git init --bare -q "$BUILD/example/history.git"
 "$BUILD/mirror" health --store "$db"
+# The example's clock: its expected conflicts and expiries are written
+# for 2026-11-01, and a fixed clock makes a rerun reproduce the same site
+# and commit (so the second run commits nothing).
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1793491200}
+export SOURCE_DATE_EPOCH
+echo
+"$BUILD/mirror" --config site-example/mirror.ini build --store "$db" \
+    --out "$BUILD/example/site" --repo "$BUILD/example/history.git"
+echo
+"$BUILD/mirror" conflicts list --store "$db" --status open
+echo
+echo "Browse: file://$top/$BUILD/example/site/index.html"
+echo "History: git --git-dir=$BUILD/example/history.git log -p mirror"
