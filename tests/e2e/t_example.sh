@@ -317,9 +317,16 @@ sh "$ex/run.sh" "$T/b" >run.out 2>run.err
 run_rc=$?
 expect "run.sh builds the example store and prints its health" \
     sh -c "test $run_rc = 0 && test ! -s run.err && grep -q '^projects: 3$' run.out && grep -q '^open_conflicts_count: ' run.out"
-expect "run.sh's store holds the same rows" \
-    test "$(sqlite3 b/example/store.db .dump | sha256sum)" = \
-    "$(sqlite3 again.db .dump | sha256sum)"
+facts_dump() {
+	for t in projects project_state entities relationships memories \
+	    memory_audit; do sqlite3 "$1" ".dump $t"; done | sha256sum
+}
+expect "run.sh's store holds the same facts" \
+    test "$(facts_dump b/example/store.db)" = "$(facts_dump again.db)"
+expect "run.sh builds the site with the example's 14 open conflicts" \
+    sh -c "test -f b/example/site/index.html && grep -q '14 open conflicts' run.out"
+expect "run.sh commits the site to the history repository" \
+    test "$(git --git-dir=b/example/history.git rev-list --count mirror)" = 1
 expect "run.sh makes the bare history repository mirror.ini names" \
     test "$(git --git-dir=b/example/history.git rev-parse --is-bare-repository)" = true
 mkdir site-example
