@@ -131,17 +131,11 @@ member_now(struct conflict_member *m, mirror_store *st, mirror_error *err)
 		factrow_free(&row);
 		return rc;
 	}
-	/* A material's value is its name, whichever component names it. */
-	if (row.type != NULL && strcmp(row.type, "material") == 0)
-		row.f.component = row.name;
-	rc = slot_claim(&cl, &row.f, NULL, NULL, err);
-	if (rc < 0) {
-		/* A row whose properties broke since: it claims nothing. */
-		mirror_error_clear(err);
-		rc = 0;
-	}
-	m->value_now = rc == 1 ? xstrdup(cl.value) : xstrdup("");
-	claim_free(&cl);
+	if (factrow_claim(&cl, &row) == 1) {
+		m->value_now = xstrdup(cl.value);
+		claim_free(&cl);
+	} else
+		m->value_now = xstrdup("");
 	m->status_now = row.status;
 	row.status = NULL;
 	m->layer_type = row.type;

@@ -121,3 +121,19 @@ factrow_free(struct factrow *r)
 	free(r->valid_until);
 	memset(r, 0, sizeof(*r));
 }
+
+int
+factrow_claim(struct claim *out, struct factrow *row)
+{
+	mirror_error ignored;
+	int rc;
+
+	/* A material's value is its name, whichever component names it. */
+	if (row->type != NULL && strcmp(row->type, "material") == 0)
+		row->f.component = row->name;
+	rc = slot_claim(out, &row->f, NULL, NULL, &ignored);
+	if (rc == 1)
+		return 1;
+	claim_free(out);
+	return 0;
+}

@@ -41,4 +41,12 @@ int factrow_get(struct factrow *out, mirror_store *st, const char *kind,
 
 void factrow_free(struct factrow *r);
 
+/*
+ * What row claims now, by the slot rules: 1 with *out filled (free it
+ * with claim_free), or 0 when it claims nothing, also when its
+ * properties broke since it was recorded (a row that cannot be read
+ * as a claim no longer disagrees with anything). Never fails.
+ */
+int factrow_claim(struct claim *out, struct factrow *row);
+
 #endif

@@ -19,17 +19,6 @@ put(strbuf *sb, char c)
 		strbuf_putc(sb, c);
 }
 
-/* The buffer's string for the caller to free; sb is released.
- * (strbuf_detach leaves sb holding a fresh buffer.) */
-static char *
-sb_take(strbuf *sb)
-{
-	char *p = strbuf_detach(sb);
-
-	strbuf_free(sb);
-	return p;
-}
-
 static int
 is_lower_alnum(int c)
 {
@@ -230,7 +219,7 @@ norm_value(const char *s)
 		i++;
 	}
 	strbuf_free(&folded);
-	return sb_take(&out);
+	return strbuf_detach(&out);
 }
 
 static int

@@ -27,17 +27,6 @@ put(strbuf *sb, char c)
 		strbuf_putc(sb, c);
 }
 
-/* The buffer's string for the caller to free; sb is released.
- * (strbuf_detach leaves sb holding a fresh buffer.) */
-static char *
-sb_take(strbuf *sb)
-{
-	char *p = strbuf_detach(sb);
-
-	strbuf_free(sb);
-	return p;
-}
-
 /* ---- the rules --------------------------------------------------------- */
 
 /*
@@ -223,7 +212,7 @@ slot_key_json(const char *const *parts, size_t n)
 		json_quote(&sb, parts[i]);
 	}
 	strbuf_putc(&sb, ']');
-	return sb_take(&sb);
+	return strbuf_detach(&sb);
 }
 
 static char *
@@ -343,7 +332,7 @@ entity_value(const struct entity_rule *r, const struct fact *f,
 		strbuf_puts(&sb, u);
 		free(v);
 		free(u);
-		return sb_take(&sb);
+		return strbuf_detach(&sb);
 	case V_METHOD_SOLVER:
 		v = prop_text(props, "method");
 		u = prop_text(props, "solver");
@@ -355,7 +344,7 @@ entity_value(const struct entity_rule *r, const struct fact *f,
 		strbuf_printf(&sb, "%s / %s", v, u);
 		free(v);
 		free(u);
-		return sb_take(&sb);
+		return strbuf_detach(&sb);
 	}
 	return NULL;
 }
@@ -580,7 +569,7 @@ preference_claim(struct claim *c, const struct fact *f, const char *lower)
 	if (polarity < 0)
 		strbuf_puts(&sb, "not ");
 	strbuf_puts(&sb, head);
-	value = sb_take(&sb);
+	value = strbuf_detach(&sb);
 	{
 		const char *parts[3] = { f->project, "preference", topic };
 
@@ -806,7 +795,7 @@ slot_describe(const char *slot_kind, const char *slot_key)
 	if (n < 2 || slot_kind == NULL) {
 		strbuf_puts(&sb, slot_key != NULL ? slot_key : "");
 		json_decref(arr);
-		return sb_take(&sb);
+		return strbuf_detach(&sb);
 	}
 	if (strcmp(slot_kind, "cross_layer") == 0) {
 		put_words(&sb, parts[1]);
@@ -828,7 +817,7 @@ slot_describe(const char *slot_kind, const char *slot_key)
 	if (parts[0][0] != '\0')
 		strbuf_printf(&sb, " of %s", parts[0]);
 	json_decref(arr);
-	return sb_take(&sb);
+	return strbuf_detach(&sb);
 }
 
 char *
@@ -840,5 +829,5 @@ slot_question(const char *slot_kind, const char *slot_key, const char *value)
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "Is the %s %s?", d, value != NULL ? value : "");
 	free(d);
-	return sb_take(&sb);
+	return strbuf_detach(&sb);
 }

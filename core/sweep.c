@@ -1128,19 +1128,14 @@ member_reason(struct sweep_ctx *c, strbuf *sb, sqlite3_stmt *moved,
 		rc = 0;
 		goto out;
 	}
-	if (row.type != NULL && strcmp(row.type, "material") == 0)
-		row.f.component = row.name;
-	rc = slot_claim(&cl, &row.f, NULL, NULL, err);
-	if (rc < 0) {
-		mirror_error_clear(err);
+	ns = norm_value(snapshot);
+	if (factrow_claim(&cl, &row) == 0) {
+		strbuf_printf(sb, "%s%s %s claims nothing now",
+		    sb->len ? "; " : "", kind, id);
 		rc = 0;
 		goto out;
 	}
-	ns = norm_value(snapshot);
-	if (rc == 0)
-		strbuf_printf(sb, "%s%s %s claims nothing now",
-		    sb->len ? "; " : "", kind, id);
-	else if (strcmp(cl.norm, ns) != 0)
+	if (strcmp(cl.norm, ns) != 0)
 		strbuf_printf(sb, "%s%s %s now says '%s'", sb->len ? "; " : "",
 		    kind, id, cl.value);
 	else {
