@@ -36,6 +36,12 @@ clean_range(strbuf *sb, const unsigned char *s, size_t len, int keep_ws)
 		if (cp < 0 || (cp >= 0xfdd0 && cp <= 0xfdef) ||
 		    (cp & 0xfffe) == 0xfffe)
 			strbuf_add(sb, fffd, sizeof(fffd));
+		/* Bidirectional embeddings, overrides and isolates reorder
+		 * how the text around them is shown ("Trojan Source"): a
+		 * reviewer must see a fact as stored, so they are dropped. */
+		else if ((cp >= 0x202a && cp <= 0x202e) ||
+		    (cp >= 0x2066 && cp <= 0x2069))
+			;
 		else if (cp == '\t' || cp == '\n')
 			strbuf_putc(sb, keep_ws ? (char)cp : ' ');
 		else if (cp >= 0x20 && cp != 0x7f && (cp < 0x80 || cp > 0x9f))

@@ -208,6 +208,13 @@ test_clean_utf8(void **state)
 	r = ehtml("a\tb\nc", 5);
 	assert_string_equal(r, "a\tb\nc");
 	free(r);
+	/* Bidi overrides and isolates (U+202E, U+2066, U+2069) are dropped,
+	 * so a value cannot show itself reordered; U+200F (a mark, not an
+	 * override) and other text stay. */
+	r = ehtml("PEEK\xe2\x80\xae" "EFTP\xe2\x81\xa6" "x\xe2\x81\xa9"
+	    "\xe2\x80\x8f" "y", 22);
+	assert_string_equal(r, "PEEKEFTPx\xe2\x80\x8fy");
+	free(r);
 }
 
 /* 4: values over the cap are cut at a character boundary. */
