@@ -4,6 +4,8 @@
  *     [--quiet]
  *
  * The order is the contract:
+ *   0. with --repo, every check of the repository that writes nothing,
+ *      so a bad repository stops the build before the sweep writes;
  *   1. open and parse templates and theme, so a template that does not
  *      parse fails before anything is written (with --templates, a
  *      rehearsal render from the unswept store also finds placeholders
@@ -135,6 +137,36 @@ build_open(struct site *s, struct sweep_run *run, const struct mirror_opts *o,
 	return rc;
 }
 
+/* The parts of a history request that come from the command line. */
+static void
+history_request_init(struct history_request *req,
+    const struct mirror_opts *o, time_t now)
+{
+	memset(req, 0, sizeof(*req));
+	req->repo_path = o->repo;
+	req->branch = o->branch;
+	req->author = o->author;
+	req->have_time = 1;
+	req->time = now;
+}
+
+/*
+ * Before the sweep writes anything: a --repo that is not a repository,
+ * holds a stale lock or has the branch checked out fails the build with
+ * the store, the site and the repository as they were.
+ */
+static int
+build_precheck_repo(const struct mirror_opts *o, time_t now,
+    mirror_error *err)
+{
+	struct history_request req;
+
+	if (o->repo == NULL)
+		return 0;
+	history_request_init(&req, o, now);
+	return history_check(&req, err);
+}
+
 /*
  * Step 5: commit the staged tree to the branch, before the swap, so a
  * git failure (not a repository, a lock, a race) leaves DIR as it was.
@@ -150,17 +182,12 @@ build_history(struct history_result *res, const struct site *s,
 	strbuf words;
 	int rc;
 
-	memset(&req, 0, sizeof(req));
+	history_request_init(&req, o, s->now);
 	strbuf_init(&words);
 	if (!o->no_sweep)
 		mgit_sweep_words(&words, run->conflicts_opened,
 		    run->conflicts_closed, run->members_added);
-	req.repo_path = o->repo;
-	req.branch = o->branch;
 	req.site_dir = output_stage_dir(s->out);
-	req.author = o->author;
-	req.have_time = 1;
-	req.time = s->now;
 	req.changes = words.data;
 	req.sweep_run_id = o->no_sweep ? NULL : run->id;
 	req.store_checksum = s->snapshot;
@@ -200,7 +227,9 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	if ((rc = build_usage(o, err)) < 0 ||
 	    (rc = mirror_clock(&s.now, err)) < 0)
 		return rc;
-	rc = build_open(&s, &run, o, err);
+	rc = build_precheck_repo(o, s.now, err);
+	if (rc == 0)
+		rc = build_open(&s, &run, o, err);
 	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
 		reading = 1;
 	if (rc == 0)

@@ -94,6 +94,70 @@ reflog_message(strbuf *out, const char *message, int initial)
 	    strlen(message));
 }
 
+/*
+ * Every check that needs no object written: the branch name, the author,
+ * the repository itself, a lock file, a checkout of the branch, a name
+ * clash, and an identity. On success *repo and *sig are the caller's to
+ * free, refname holds "refs/heads/<branch>" and *tip / *have_tip the
+ * branch's tip. libgit2 must be initialised. Returns 0 or < 0.
+ */
+static int
+open_guarded(git_repository **repo, git_signature **sig,
+    char refname[MGIT_REFNAME_MAX], git_oid *tip, int *have_tip,
+    const struct history_request *req, time_t when, mirror_error *err)
+{
+	const char *rp = req->repo_path;
+	int rc;
+
+	*repo = NULL;
+	*sig = NULL;
+	*have_tip = 0;
+	/* Usage errors first: they need no repository. */
+	if ((rc = mgit_branch_refname(refname, req->branch, err)) < 0)
+		return rc;
+	if (req->author != NULL) {
+		char *n, *e;
+
+		if ((rc = mgit_parse_author(&n, &e, req->author, err)) < 0)
+			return rc;
+		free(n);
+		free(e);
+	}
+	if ((rc = mgit_open(repo, rp, err)) < 0 ||
+	    (rc = mgit_check_lock(*repo, rp, refname, err)) < 0 ||
+	    (rc = mgit_check_not_checked_out(*repo, rp, refname, err)) < 0 ||
+	    (rc = mgit_read_tip(tip, have_tip, *repo, rp, refname,
+	    err)) < 0 ||
+	    (!*have_tip && (rc = mgit_check_name_free(*repo, rp, refname,
+	    err)) < 0) ||
+	    (rc = mgit_signature(sig, *repo, rp, req->author, when,
+	    err)) < 0)
+		return rc;
+	return 0;
+}
+
+int
+history_check(const struct history_request *req, mirror_error *err)
+{
+	char refname[MGIT_REFNAME_MAX];
+	git_repository *repo = NULL;
+	git_signature *sig = NULL;
+	git_oid tip;
+	int have_tip, rc;
+
+	if (req->repo_path == NULL)
+		return mirror_fail(err, MIRROR_EUSAGE, "history: a repository "
+		    "is required");
+	if ((rc = mgit_init(err)) < 0)
+		return rc;
+	rc = open_guarded(&repo, &sig, refname, &tip, &have_tip, req,
+	    req->time, err);
+	git_signature_free(sig);
+	git_repository_free(repo);
+	mgit_shutdown();
+	return rc;
+}
+
 int
 history_commit(struct history_result *out,
     const struct history_request *req, mirror_error *err)
@@ -137,26 +201,8 @@ history_commit(struct history_result *out,
 		goto out_early;
 	if ((rc = mgit_init(err)) < 0)
 		goto out_early;
-	/* Usage errors first: they need no repository. */
-	if ((rc = mgit_branch_refname(refname, req->branch, err)) < 0)
-		goto out;
-	if (req->author != NULL) {
-		char *n, *e;
-
-		if ((rc = mgit_parse_author(&n, &e, req->author, err)) < 0)
-			goto out;
-		free(n);
-		free(e);
-	}
-	if ((rc = mgit_open(&repo, rp, err)) < 0 ||
-	    (rc = mgit_check_lock(repo, rp, refname, err)) < 0 ||
-	    (rc = mgit_check_not_checked_out(repo, rp, refname, err)) < 0 ||
-	    (rc = mgit_read_tip(&tip, &have_tip, repo, rp, refname,
-	    err)) < 0 ||
-	    (!have_tip && (rc = mgit_check_name_free(repo, rp, refname,
-	    err)) < 0) ||
-	    (rc = mgit_signature(&sig, repo, rp, req->author, when,
-	    err)) < 0)
+	if ((rc = open_guarded(&repo, &sig, refname, &tip, &have_tip, req,
+	    when, err)) < 0)
 		goto out;
 	if (have_tip) {
 		if (git_commit_lookup(&parent, repo, &tip) < 0 ||

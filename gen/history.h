@@ -77,6 +77,18 @@ int history_commit(struct history_result *out,
     const struct history_request *req, mirror_error *err);
 
 /*
+ * Run every check history_commit makes before it writes anything (branch
+ * name, author, the repository, a stale lock, the branch checked out, a
+ * name clash, an identity), and nothing else: site_dir, changes and the
+ * trailers are not looked at. mirror build calls it before its sweep, so
+ * a bad --repo leaves the store as well as the site untouched. Returns 0
+ * or the negative status history_commit would return for the same
+ * reason. The branch can still move, or a lock appear, before the
+ * commit: history_commit checks again.
+ */
+int history_check(const struct history_request *req, mirror_error *err);
+
+/*
  * For tests only: when set, called after every object is written and
  * just before the branch is moved, so a test can move the branch in
  * between and see the compare and swap refuse. NULL in production.

@@ -70,17 +70,20 @@ expect "two builds of the same store under SOURCE_DATE_EPOCH give the same commi
 # --- bad repositories: exit 3, one line, nothing changed ---------------------
 sql s.db "UPDATE project_state SET value = 'XC7A35T' WHERE id = 'p04-st-fpga'"
 site_before=$(fingerprint site)
+store_before=$(fingerprint s.db)
 tip=$(git --git-dir=repo.git rev-parse mirror)
 mkdir notrepo
 mirror build --store s.db --out site --repo notrepo --author "$author"
 expect_error "a --repo that is not a repository" 3 'notrepo'
 expect "the site is as it was after the git failure" test "$site_before" = "$(fingerprint site)"
+expect "the store is as it was: the repository is checked before the sweep" test "$store_before" = "$(fingerprint s.db)"
 : > repo.git/refs/heads/mirror.lock
 mirror build --store s.db --out site --repo repo.git --author "$author"
 expect_error "a stale lock on the branch" 3 'mirror.lock'
 expect "the lock file is reported, not removed" test -f repo.git/refs/heads/mirror.lock
 expect "the branch did not move" test "$(git --git-dir=repo.git rev-parse mirror)" = "$tip"
 expect "the site is as it was after the lock failure" test "$site_before" = "$(fingerprint site)"
+expect "the store is as it was after the lock failure" test "$store_before" = "$(fingerprint s.db)"
 rm repo.git/refs/heads/mirror.lock
 mirror build --store s.db --out site --repo repo.git --author "not an author"
 expect "a malformed --author is refused with one line" sh -c "test $RC = 1 -o $RC = 2 && test \$(wc -l < '$T/err') = 1"
