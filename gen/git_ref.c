@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "git_ref.h"
 #include "git_repo.h"
@@ -280,41 +281,63 @@ mgit_ref_cas(git_repository *repo, const char *repo_path,
 	    refname);
 }
 
-int
-mgit_enable_reflog(git_repository *repo, const char *repo_path,
-    mirror_error *err)
+/*
+ * One try: 1 when core.logAllRefUpdates is set (by anyone), 0 when this
+ * call set it, GIT_ELOCKED when another process holds config.lock, or
+ * another negative libgit2 error.
+ */
+static int
+reflog_try(git_repository *repo)
 {
 	git_config *cfg = NULL, *local = NULL;
 	git_config_entry *entry = NULL;
 	int rc;
 
-	if (!git_repository_is_bare(repo))
-		return 0;
-	if (git_repository_config(&cfg, repo) < 0)
-		return mgit_fail(err, MIRROR_EIO, "%s: cannot read the "
-		    "repository config", repo_path);
+	/* A fresh config object each try, so a value another process has
+	 * just written is seen. */
+	if ((rc = git_repository_config(&cfg, repo)) < 0)
+		return rc;
 	rc = git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL);
-	if (rc < 0) {
-		rc = mgit_fail(err, MIRROR_EIO, "%s: no repository config "
-		    "file", repo_path);
-		goto out;
+	if (rc == 0) {
+		rc = git_config_get_entry(&entry, local,
+		    "core.logallrefupdates");
+		if (rc == 0)
+			rc = 1;
+		else if (rc == GIT_ENOTFOUND)
+			rc = git_config_set_bool(local, "core.logAllRefUpdates",
+			    1);
 	}
-	rc = git_config_get_entry(&entry, local, "core.logallrefupdates");
-	if (rc == 0)
-		goto out;
-	if (rc != GIT_ENOTFOUND) {
-		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot read "
-		    "core.logAllRefUpdates", repo_path);
-		goto out;
-	}
-	rc = git_config_set_bool(local, "core.logAllRefUpdates", 1);
-	if (rc < 0)
-		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot set "
-		    "core.logAllRefUpdates", repo_path);
-out:
 	git_config_entry_free(entry);
 	git_config_free(local);
 	git_config_free(cfg);
+	return rc;
+}
+
+int
+mgit_enable_reflog(git_repository *repo, const char *repo_path,
+    mirror_error *err)
+{
+	int rc = 0;
+
+	if (!git_repository_is_bare(repo))
+		return 0;
+	/* Two builds starting at once both find the setting missing; the
+	 * one that loses the race for config.lock waits for the other
+	 * (about a second at most) and then finds it set. */
+	for (int attempt = 0; attempt < 100; attempt++) {
+		rc = reflog_try(repo);
+		if (rc != GIT_ELOCKED)
+			break;
+		git_error_clear();
+		(void)nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 },
+		    NULL);
+	}
+	if (rc < 0) {
+		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot set "
+		    "core.logAllRefUpdates", repo_path);
+		git_error_clear();
+		return rc;
+	}
 	git_error_clear();
-	return rc < 0 ? rc : 0;
+	return 0;
 }
