@@ -345,6 +345,27 @@ out:
 	return rc;
 }
 
+/*
+ * How long to wait for another writer's lock: MIRROR_BUSY_TIMEOUT_MS
+ * when it is a sane number of milliseconds (tests shorten it, a busy
+ * installation may lengthen it), else MIRROR_BUSY_TIMEOUT_MS the macro.
+ */
+static int
+busy_timeout_ms(void)
+{
+	const char *s = getenv("MIRROR_BUSY_TIMEOUT_MS");
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return MIRROR_BUSY_TIMEOUT_MS;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v < 1 || v > 3600000)
+		return MIRROR_BUSY_TIMEOUT_MS;
+	return (int)v;
+}
+
 /* Tell a missing file, a directory and a non-SQLite file apart. */
 static int
 check_file(const char *path, mirror_error *err)
@@ -450,7 +471,7 @@ store_open(mirror_store **out, const char *path, enum store_mode mode,
 		goto fail;
 	}
 	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, MIRROR_BUSY_TIMEOUT_MS);
+	sqlite3_busy_timeout(st->db, busy_timeout_ms());
 	if (mode == STORE_WRITE && sqlite3_db_readonly(st->db, "main") == 1) {
 		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: read-only, "
 		    "but this command writes conflicts to it", path);

@@ -24,7 +24,8 @@
 /* Version of the mirror-owned tables this build reads and writes. */
 #define MIRROR_SCHEMA_VERSION 1
 
-/* How long a connection waits for another writer's lock, in ms. */
+/* How long a connection waits for another writer's lock, in ms
+ * (the environment variable of the same name overrides it). */
 #define MIRROR_BUSY_TIMEOUT_MS 10000
 
 enum store_mode {

@@ -31,6 +31,7 @@ run_json(const struct sweep_run *r)
 	json_object_set_new(o, "conflicts_closed",
 	    json_integer(r->conflicts_closed));
 	json_object_set_new(o, "open_after", json_integer(r->open_after));
+	json_object_set_new(o, "attempts", json_integer(r->attempts));
 	return o;
 }
 

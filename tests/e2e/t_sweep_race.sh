@@ -67,3 +67,41 @@ wait $holder
 expect "a sweep waits for a writer holding the lock, then succeeds" test "$RC" = 0
 expect "... and records the rows that writer committed" \
     test "$(sql race.db "SELECT count(*) FROM conflict_members WHERE member_id IN ('late-a', 'late-b')")" = 2
+
+# hold_lock SECONDS: another process holds the write lock that long, then
+# rolls back; returns once the lock is really held.
+hold_lock() {
+	sqlite3 race.db "BEGIN IMMEDIATE" ".shell sleep $1" "ROLLBACK" &
+	holder=$!
+	i=0
+	while [ $i -lt 50 ] && sqlite3 race.db "BEGIN IMMEDIATE; ROLLBACK" 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# A lock held longer than the busy timeout: the sweep's transaction is
+# retried whole (SPEC 3.5) and succeeds once the lock is gone.
+sql race.db "INSERT INTO memories(id, memory_type, content, project) VALUES
+    ('retry-a', 'preference', 'prefers green ink', 'race'),
+    ('retry-b', 'preference', 'prefers black ink', 'race')"
+hold_lock 0.8
+MIRROR_BUSY_TIMEOUT_MS=250 mirror sweep --store race.db --json
+wait $holder
+expect "a sweep outlasting its busy timeout retries the whole transaction" \
+    sh -c "test $RC = 0 && jq -e '.attempts >= 2 and .conflicts_opened == 1' '$T/out' >/dev/null"
+expect "... and the retried sweep recorded the conflict once" \
+    test "$(sql race.db "SELECT count(*) FROM conflict_members WHERE member_id IN ('retry-a', 'retry-b')")" = 2
+
+# A lock that outlasts every retry: exit 3, one line, nothing written.
+sql race.db "INSERT INTO memories(id, memory_type, content, project) VALUES
+    ('stuck-a', 'preference', 'prefers tea', 'race'),
+    ('stuck-b', 'preference', 'prefers coffee', 'race')"
+runs_before=$(sql race.db "SELECT count(*) FROM sweep_runs")
+hold_lock 3
+MIRROR_BUSY_TIMEOUT_MS=50 mirror sweep --store race.db
+wait $holder
+expect_error "a store locked past every retry fails with exit 3" 3 'race.db'
+expect "... and the sweep wrote nothing: no run, no conflict" sh -c "
+    test \$(sqlite3 race.db 'SELECT count(*) FROM sweep_runs') = $runs_before &&
+    test \$(sqlite3 race.db \"SELECT count(*) FROM conflict_members WHERE member_id LIKE 'stuck-%'\") = 0"
