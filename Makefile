@@ -106,13 +106,16 @@ memcheck: $(BUILD)/mirror $(UNIT_BIN)
 	@MIRROR_WRAP="valgrind --quiet --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite" sh tests/run.sh $(BUILD)
 
-# make bench: history_commit against 'git add -A && git commit'.
+# make bench: every phase on generated stores of 10k and 100k facts
+# (BENCH=full adds 1M) beside Hugo, cmark-gfm and the git command line;
+# a table on stdout and $(BUILD)/bench/results.json (tests/bench/bench.py).
+# bench_history times history_commit alone (also by hand: FILES).
 $(BUILD)/bench_history: tests/bench/bench_history.c $(BUILD)/libmirror.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS)
 
 bench: $(BUILD)/bench_history $(BUILD)/mirror
-	@$(BUILD)/bench_history 5000
-	@sh tests/bench/sweep.sh $(BUILD)
+	@MIRROR_EXTRA_PKGS="hugo cmark-gfm" sh scripts/install-deps.sh
+	@python3 tests/bench/bench.py $(BUILD) S M $(if $(filter full,$(BENCH)),L)
 
 install: $(BUILD)/mirror
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)

@@ -1,7 +1,12 @@
 /*
  * bench_history.c: history_commit against the git command line.
  *
- *   bench_history [FILES]      (make bench; FILES defaults to 5000)
+ *   bench_history [FILES]      (FILES defaults to 5000)
+ *   bench_history --site DIR REPO
+ *
+ * The second form (tests/bench/bench.py) commits the existing site DIR
+ * to branch mirror of the bare repository REPO, once, as 'mirror build
+ * --repo' does, and prints the seconds history_commit took.
  *
  * Generates a site of FILES small pages (Markdown and HTML twins in 50
  * project directories), then times, each the median of three runs:
@@ -120,14 +125,31 @@ mirror_commit(const char *repo, const char *site, long t)
 	return 0;
 }
 
+/* bench_history --site DIR REPO: one timed history_commit. */
+static int
+site_commit(const char *site, const char *repo)
+{
+	double t = now();
+
+	if (mirror_commit(repo, site, 1) < 0)
+		return 2;
+	printf("%.6f\n", now() - t);
+	return fflush(stdout) == 0 ? 0 : 2;
+}
+
 int
 main(int argc, char **argv)
 {
-	int files = argc > 1 ? atoi(argv[1]) : 5000;
-	int pages = files / 2;
+	int files;
+
+	if (argc == 4 && strcmp(argv[1], "--site") == 0)
+		return site_commit(argv[2], argv[3]);
+	files = argc > 1 ? atoi(argv[1]) : 5000;
+	int pages;
 	double m1[RUNS], m2[RUNS], g1[RUNS], g2[RUNS], t;
 	char site[64], path[128];
 
+	pages = files / 2;
 	if (pages < 1 || mkdtemp(top) == NULL)
 		return 2;
 	setenv("HOME", top, 1);

@@ -1,0 +1,430 @@
+#!/usr/bin/env python3
+"""make bench: every phase of mirror beside what a user would use instead.
+
+    python3 tests/bench/bench.py BUILD [S M L ...]     (make bench)
+
+For each size it generates a store (tests/bench/store_gen.sql, cached
+under BUILD/bench/ by size and generator checksum) and measures, with
+the binary BUILD/mirror:
+
+  sweep_s     mirror sweep of the fresh store (records the conflicts)
+  render_s    mirror build --no-sweep of the swept store into a new DIR
+              (Markdown, HTML, JSON: read, render, write)
+  commit_s    history_commit of that site into a fresh bare repository
+              (BUILD/bench_history --site: what build --repo adds)
+  total_s     mirror build --repo of the fresh store into a new DIR and a
+              fresh bare repository: sweep, render, commit, swap
+  peak_rss_mb the largest resident set of that build (wait4 rusage)
+  noop_*      the same build again: time, files written, commits made
+  one_change_* one active state value UPDATEd, build again: files
+              written, lines changed in the commit's .md diff
+  hugo_s      hugo on the site's own .md files (minimal layout)
+  cmark_s     the cmark-gfm command line over the same .md files
+  git_cli_s   git add -A && git commit of the site into a fresh repo
+
+A phase that takes under 2 s is run 3 times and its median kept.
+Prints a table and writes BUILD/bench/results.json.
+"""
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+SIZES = {"S": 10_000, "M": 100_000, "L": 1_000_000}
+SHORT = 2.0          # a phase under this many seconds gets 3 runs
+EPOCH = "1700000000"  # SOURCE_DATE_EPOCH: the same pages every run
+AUTHOR = "Bench <bench@example.org>"
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+GEN_SQL = os.path.join(TOP, "tests", "bench", "store_gen.sql")
+
+
+def die(msg):
+    sys.exit("bench: " + msg)
+
+
+def run(argv, cwd=None, stdin=None, stdout=subprocess.PIPE):
+    """Run argv; return (seconds, stdout text); exit on failure."""
+    env = dict(os.environ, SOURCE_DATE_EPOCH=EPOCH, GIT_CONFIG_NOSYSTEM="1",
+               LC_ALL="C")
+    t = time.perf_counter()
+    p = subprocess.Popen(argv, cwd=cwd, stdin=stdin, stdout=stdout,
+                         stderr=subprocess.PIPE, env=env)
+    out, err = p.communicate()
+    secs = time.perf_counter() - t
+    if p.returncode != 0:
+        die("%s failed (%d): %s" % (" ".join(argv), p.returncode,
+                                    (err or b"").decode(errors="replace")
+                                    .strip()))
+    return secs, (out or b"").decode(errors="replace")
+
+
+def run_rss(argv):
+    """Run argv; return (seconds, stdout text, peak RSS MiB) via wait4."""
+    env = dict(os.environ, SOURCE_DATE_EPOCH=EPOCH, GIT_CONFIG_NOSYSTEM="1",
+               LC_ALL="C")
+    r, w = os.pipe()
+    t = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(w, 1)
+        os.close(r)
+        os.close(w)
+        os.execve(argv[0], argv, env)
+    os.close(w)
+    with os.fdopen(r) as f:
+        out = f.read()
+    _, status, ru = os.wait4(pid, 0)
+    secs = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        die("%s failed" % " ".join(argv))
+    return secs, out, ru.ru_maxrss / 1024.0
+
+
+def timed(fn):
+    """Median of 3 runs of fn() -> seconds when the first is short."""
+    first = fn()
+    if first >= SHORT:
+        return first
+    return statistics.median([first, fn(), fn()])
+
+
+def rmtree(path):
+    if os.path.lexists(path):
+        shutil.rmtree(path)
+
+
+def bare_repo(path):
+    rmtree(path)
+    run(["git", "init", "-q", "--bare", path])
+
+
+def summary(out):
+    """(pages, files written) from mirror build's first line."""
+    words = out.split("\n")[0].split()
+    # built DIR: N pages, W files written, R reused; ...
+    i = words.index("pages,")
+    return int(words[i - 1]), int(words[i + 1])
+
+
+class Bench:
+    def __init__(self, build):
+        self.build = build
+        self.mirror = os.path.join(TOP, build, "mirror")
+        self.hist = os.path.join(TOP, build, "bench_history")
+        self.dir = os.path.join(TOP, build, "bench")
+        os.makedirs(self.dir, exist_ok=True)
+        with open(GEN_SQL, "rb") as f:
+            self.gen_sum = hashlib.sha1(f.read()).hexdigest()[:12]
+
+    def path(self, *parts):
+        return os.path.join(self.dir, *parts)
+
+    def store(self, facts):
+        """The generated store of facts rows (cached), and its fact count."""
+        db = self.path("store-%d-%s.db" % (facts, self.gen_sum))
+        if not os.path.exists(db):
+            print("bench: generating %d facts into %s" % (facts, db),
+                  flush=True)
+            tmp = db + ".tmp"
+            for p in (tmp,):
+                if os.path.exists(p):
+                    os.unlink(p)
+            run([self.mirror, "init", "--store", tmp, "--quiet"])
+            with open(GEN_SQL) as f:
+                sql = ("CREATE TEMP TABLE bench_n(n); INSERT INTO bench_n "
+                       "VALUES(%d);\n" % facts) + f.read()
+            p = subprocess.run(["sqlite3", "-bail", tmp], input=sql.encode(),
+                               stdout=subprocess.DEVNULL)
+            if p.returncode != 0:
+                die("generator failed on %s" % tmp)
+            os.rename(tmp, db)
+        _, n = run(["sqlite3", db, "SELECT (SELECT count(*) FROM "
+                    "project_state) + (SELECT count(*) FROM entities) + "
+                    "(SELECT count(*) FROM memories)"])
+        return db, int(n)
+
+    def fresh_copy(self, base, name):
+        dst = self.path(name)
+        shutil.copyfile(base, dst)
+        return dst
+
+    def size(self, label, facts):
+        base, nfacts = self.store(facts)
+        r = {"size": label, "facts": nfacts}
+        m = self.mirror
+
+        # 1. sweep, on a fresh copy each run
+        def sweep():
+            db = self.fresh_copy(base, "sweep.db")
+            return run([m, "sweep", "--store", db])[0]
+        r["sweep_s"] = timed(sweep)
+        swept = self.path("sweep.db")
+
+        # 2. render and write, no sweep, into a new DIR each run
+        site = self.path("site")
+
+        def render():
+            rmtree(site)
+            return run([m, "build", "--no-sweep", "--store", swept,
+                        "--out", site, "--quiet"])[0]
+        r["render_s"] = timed(render)
+
+        # 3. commit of that very site into a fresh bare repository
+        repo = self.path("commit.git")
+
+        def commit():
+            bare_repo(repo)
+            _, out = run([self.hist, "--site", site, repo])
+            return float(out)
+        r["commit_s"] = timed(commit)
+
+        # 4. the whole build a user runs: sweep, render, commit
+        out = self.path("out")
+        hist = self.path("history.git")
+        build = [m, "build", "--store", self.path("total.db"), "--out", out,
+                 "--repo", hist, "--author", AUTHOR]
+
+        def total():
+            self.fresh_copy(base, "total.db")
+            rmtree(out)
+            bare_repo(hist)
+            secs, text, rss = run_rss(build)
+            total.rss.append(rss)
+            total.text = text
+            return secs
+        total.rss = []
+        r["total_s"] = timed(total)
+        r["peak_rss_mb"] = round(max(total.rss), 1)
+        r["pages"] = summary(total.text)[0]
+
+        # 5. no-op rebuild: same store, DIR and repository
+        def commits():
+            return int(run(["git", "--git-dir", hist, "rev-list", "--count",
+                            "mirror"])[1])
+        before = commits()
+        noop_out = []
+
+        def noop():
+            secs, text = run(build)
+            noop_out.append(text)
+            return secs
+        r["noop_s"] = timed(noop)
+        r["noop_files_written"] = max(summary(t)[1] for t in noop_out)
+        r["noop_commits"] = commits() - before
+
+        # 6. one fact changes: an active state value no conflict touches
+        # (key_2 of the fifth project: no decision, memory or duplicate
+        # names that key), then the same build again
+        fid = run(["sqlite3", self.path("total.db"),
+                   "SELECT id FROM project_state WHERE key = 'key_2' AND "
+                   "status = 'active' ORDER BY rowid LIMIT 1 OFFSET 4"])[1]
+        fid = fid.strip()
+        run(["sqlite3", self.path("total.db"),
+             "UPDATE project_state SET value = '2.75 mm', updated_at = "
+             "'2025-01-01 00:00:00' WHERE id = '%s'" % fid])
+        secs, text = run(build)
+        r["one_change_s"] = secs
+        r["one_change_files_written"] = summary(text)[1]
+        _, diff = run(["git", "--git-dir", hist, "diff", "--numstat",
+                       "mirror~1", "mirror", "--", "*.md"])
+        r["one_change_md_lines"] = sum(
+            int(a) + int(d) for a, d, _ in
+            (line.split("\t", 2) for line in diff.splitlines()))
+        r["one_change_md_files"] = len(diff.splitlines())
+
+        # 7. the peers, on the pages of step 2
+        r["hugo_s"], r["hugo_pages"] = self.hugo(site)
+        r["cmark_s"] = self.cmark(site)
+        r["git_cli_s"] = self.git_cli(site)
+        r["ratio_vs_hugo"] = round(r["render_s"] / r["hugo_s"], 3)
+        r["ratio_vs_git_cli"] = round(r["commit_s"] / r["git_cli_s"], 3)
+        for k, v in r.items():
+            if isinstance(v, float) and k.endswith("_s"):
+                r[k] = round(v, 3)
+        return r
+
+    def md_files(self, site):
+        files = []
+        for d, _, names in os.walk(site):
+            files += [os.path.join(d, n) for n in names if n.endswith(".md")]
+        return sorted(files)
+
+    def hugo(self, site):
+        """Hugo over the site's .md files; (seconds, pages rendered)."""
+        h = self.path("hugo")
+        rmtree(h)
+        content = os.path.join(h, "content")
+        for src in self.md_files(site):
+            rel = os.path.relpath(src, site)
+            # index.md would make a leaf bundle that swallows its
+            # siblings as resources; _index.md is a page of its own
+            if os.path.basename(rel) == "index.md":
+                rel = os.path.join(os.path.dirname(rel), "_index.md")
+            dst = os.path.join(content, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(src, dst)
+        page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
+                "<title>{{ .Title }}</title></head><body>{{ .Content }}"
+                "</body></html>\n")
+        for name in ("_default/single.html", "_default/list.html",
+                     "index.html"):
+            p = os.path.join(h, "layouts", name)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w") as f:
+                f.write(page)
+        with open(os.path.join(h, "config.toml"), "w") as f:
+            f.write('baseURL = "http://example.org/"\n'
+                    'disableKinds = ["taxonomy", "term", "RSS", "sitemap",'
+                    ' "robotsTXT", "404"]\n'
+                    '[markup.goldmark.renderer]\nunsafe = true\n')
+        pub = os.path.join(h, "public")
+
+        def once():
+            rmtree(pub)
+            rmtree(os.path.join(h, "resources"))
+            return run(["hugo", "--quiet", "--source", h,
+                        "--destination", pub])[0]
+        secs = timed(once)
+        pages = sum(1 for d, _, ns in os.walk(pub) for n in ns
+                    if n.endswith(".html"))
+        return secs, pages
+
+    def cmark(self, site):
+        """cmark-gfm over the same .md files (xargs batches them)."""
+        listing = self.path("md-files.txt")
+        with open(listing, "w") as f:
+            f.write("\0".join(self.md_files(site)))
+
+        def once():
+            with open(listing) as f:
+                return run(["xargs", "-0", "cmark-gfm", "-e", "table",
+                            "-e", "strikethrough", "-e", "autolink",
+                            "-e", "tagfilter", "--to", "html"], stdin=f,
+                           stdout=subprocess.DEVNULL)[0]
+        return timed(once)
+
+    def git_cli(self, site):
+        """git add -A && git commit of a copy of the site, fresh repo."""
+        wt = self.path("gitcli")
+
+        def once():
+            rmtree(wt)
+            shutil.copytree(site, wt)
+            run(["git", "init", "-q", wt])
+            t = time.perf_counter()
+            run(["git", "-C", wt, "add", "-A"])
+            run(["git", "-C", wt, "-c", "user.name=Bench", "-c",
+                 "user.email=bench@example.org", "commit", "-q", "-m",
+                 "bench"])
+            return time.perf_counter() - t
+        return timed(once)
+
+
+COLS = [("size", "size", "%s"), ("facts", "facts", "%d"),
+        ("pages", "pages", "%d"), ("sweep_s", "sweep", "%.2f"),
+        ("render_s", "render", "%.2f"), ("commit_s", "commit", "%.2f"),
+        ("total_s", "total", "%.2f"), ("peak_rss_mb", "RSS MB", "%.0f"),
+        ("noop_s", "no-op", "%.2f"), ("noop_files_written", "noop W", "%d"),
+        ("noop_commits", "noop C", "%d"),
+        ("one_change_files_written", "1-chg W", "%d"),
+        ("one_change_md_lines", "1-chg md", "%d"),
+        ("hugo_s", "hugo", "%.2f"), ("ratio_vs_hugo", "/hugo", "%.2f"),
+        ("cmark_s", "cmark", "%.2f"), ("git_cli_s", "git cli", "%.2f"),
+        ("ratio_vs_git_cli", "/git", "%.2f")]
+KEYS = ["size", "facts", "pages", "sweep_s", "render_s", "commit_s",
+        "total_s", "peak_rss_mb", "noop_s", "noop_files_written",
+        "noop_commits", "one_change_files_written", "one_change_md_lines",
+        "hugo_s", "cmark_s", "git_cli_s", "ratio_vs_hugo",
+        "ratio_vs_git_cli"]
+
+
+def table(rows):
+    head = [c[1] for c in COLS]
+    cells = [[fmt % r[k] for k, _, fmt in COLS] for r in rows]
+    width = [max(len(x) for x in col) for col in zip(head, *cells)]
+    lines = ["| " + " | ".join(h.rjust(w) for h, w in zip(head, width)) +
+             " |", "|" + "|".join("-" * (w + 1) + ":" for w in width) + "|"]
+    for c in cells:
+        lines.append("| " + " | ".join(x.rjust(w) for x, w in
+                                       zip(c, width)) + " |")
+    return "\n".join(lines)
+
+
+def targets(r):
+    """The issue's targets, one line each: met or missed, and the figure."""
+    def mark(ok):
+        return "met   " if ok else "MISSED"
+    out = [
+        "%s %s ratio_vs_hugo %.2f (target <= 0.33)" % (
+            mark(r["ratio_vs_hugo"] <= 0.33), r["size"], r["ratio_vs_hugo"]),
+        "%s %s commit %.2f s vs git CLI %.2f s: %.2f (target <= 0.5)" % (
+            mark(r["ratio_vs_git_cli"] <= 0.5), r["size"], r["commit_s"],
+            r["git_cli_s"], r["ratio_vs_git_cli"]),
+        "%s %s no-op %.2f s = %.1f%% of the full build, %d files, "
+        "%d commits (target < 5%%, 0, 0)" % (
+            mark(r["noop_s"] < 0.05 * r["total_s"] and
+                 r["noop_files_written"] == 0 and r["noop_commits"] == 0),
+            r["size"], r["noop_s"], 100 * r["noop_s"] / r["total_s"],
+            r["noop_files_written"], r["noop_commits"]),
+        "       %s one-fact change: %d files written, %d .md files and "
+        "%d .md lines in the commit" % (
+            r["size"], r["one_change_files_written"],
+            r["one_change_md_files"], r["one_change_md_lines"]),
+    ]
+    if r["size"] == "L":
+        out.append("%s L sweep %.2f s (< 5), build %.2f s (< 60), "
+                   "peak RSS %.0f MB (< 256)" % (
+                       mark(r["sweep_s"] < 5 and r["total_s"] < 60 and
+                            r["peak_rss_mb"] < 256),
+                       r["sweep_s"], r["total_s"], r["peak_rss_mb"]))
+    return out
+
+
+def main():
+    if len(sys.argv) < 2:
+        die("usage: tests/bench/bench.py BUILD [S M L ...]")
+    b = Bench(sys.argv[1])
+    labels = sys.argv[2:] or ["S", "M"]
+    for tool in ("hugo", "cmark-gfm", "git", "sqlite3", "xargs"):
+        if shutil.which(tool) is None:
+            die("%s is not installed (make bench installs hugo and "
+                "cmark-gfm through scripts/install-deps.sh)" % tool)
+    rows = []
+    for label in labels:
+        if label not in SIZES:
+            die("unknown size %s (S, M or L)" % label)
+        t = time.perf_counter()
+        print("bench: size %s (%d facts)" % (label, SIZES[label]),
+              flush=True)
+        r = b.size(label, SIZES[label])
+        r["bench_wall_s"] = round(time.perf_counter() - t, 1)
+        rows.append(r)
+        if r["hugo_pages"] < r["pages"]:
+            print("bench: warning: hugo rendered %d pages of %d" % (
+                r["hugo_pages"], r["pages"]))
+    load = os.getloadavg()
+    res = [dict((k, r[k]) for k in KEYS) for r in rows]
+    path = b.path("results.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(res, f, indent=2)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    print()
+    print(table(rows))
+    print()
+    for r in rows:
+        print("\n".join(targets(r)))
+    print("\nseconds are wall time; 'W' files written, 'C' commits made; "
+          "load average after the run %.2f %.2f %.2f on %d cores" % (
+              load[0], load[1], load[2], os.cpu_count() or 0))
+    print("results: %s" % os.path.relpath(path, TOP))
+
+
+if __name__ == "__main__":
+    main()
