@@ -24,6 +24,7 @@
 #include <cmark-gfm/syntax_extension.h>
 
 #include "markdown.h"
+#include "slug.h"
 #include "xalloc.h"
 
 #define DISPUTED_TEXT "\xe2\x9a\xa0 disputed"
@@ -34,18 +35,6 @@ struct marked {
 	cmark_syntax_extension **orig;
 	size_t n, cap;
 };
-
-static int
-is_id(const char *s, size_t n)
-{
-	if (n == 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
-		    s[i] <= '9') || s[i] == '-'))
-			return 0;
-	return 1;
-}
 
 static void
 free_user_data(cmark_mem *mem, void *p)
@@ -112,7 +101,7 @@ take_anchor(cmark_node *block)
 	lit += sizeof(pre) - 1;
 	n = strlen(lit);
 	if (n < sizeof(post) - 1 || strcmp(lit + n - 2, post) != 0 ||
-	    !is_id(lit, n - 2))
+	    !slug_alphabet_only(lit, n - 2))
 		return NULL;
 	id = xstrndup(lit, n - 2);
 	next = cmark_node_next(close);
@@ -190,7 +179,7 @@ disputed_id(cmark_node *link)
 		return NULL;
 	u += sizeof(dir) - 1;
 	n = strlen(u);
-	if (n < 4 || strcmp(u + n - 3, ".md") != 0 || !is_id(u, n - 3))
+	if (n < 4 || strcmp(u + n - 3, ".md") != 0 || !slug_alphabet_only(u, n - 3))
 		return NULL;
 	return xstrndup(u, n - 3);
 }

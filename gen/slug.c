@@ -52,6 +52,18 @@ clean_n(const char *s, size_t n)
 }
 
 int
+slug_alphabet_only(const char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
+		    s[i] <= '9') || s[i] == '-'))
+			return 0;
+	return 1;
+}
+
+int
 slug_is_clean(const char *s)
 {
 	return s != NULL && clean_n(s, strlen(s));

@@ -36,6 +36,12 @@ void slug_make(char out[SLUG_SIZE], const char *id);
 /* Same, for id of len bytes (may hold NUL bytes). */
 void slug_make_n(char out[SLUG_SIZE], const char *id, size_t len);
 
+/*
+ * 1 when s[0..n) is non-empty and only a-z, 0-9 and '-': the alphabet
+ * of slugs, and so of every file name part and element id mirror makes.
+ */
+int slug_alphabet_only(const char *s, size_t n);
+
 /* 1 when s is a clean slug of itself (slug_make(s) == s), else 0. */
 int slug_is_clean(const char *s);
 

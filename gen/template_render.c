@@ -105,18 +105,6 @@ truthy(const json_t *v)
 }
 
 static int
-is_id(const char *s, size_t n)
-{
-	if (n == 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
-		    s[i] <= '9') || s[i] == '-'))
-			return 0;
-	return 1;
-}
-
-static int
 put_value(struct render *r, const struct tnode *nd, const json_t *v)
 {
 	char num[64];
@@ -164,7 +152,7 @@ put_value(struct render *r, const struct tnode *nd, const json_t *v)
 		escape_url(r->sb, s, len);
 		break;
 	case F_ID:
-		if (!json_is_string(v) || !is_id(s, len))
+		if (!json_is_string(v) || !slug_alphabet_only(s, len))
 			return rerr(r, nd, "not an id ([a-z0-9-]+):");
 		strbuf_add(r->sb, s, len);
 		break;

@@ -181,6 +181,22 @@ test_bytes(void **state)
 	assert_string_equal(a, "x--cbf29ce4");
 }
 
+/* 6: the alphabet check that guards ids in templates and markup. */
+static void
+test_alphabet(void **state)
+{
+	(void)state;
+	assert_true(slug_alphabet_only("state-s1", 8));
+	assert_true(slug_alphabet_only("etc--b2d9fe41", 13));
+	assert_false(slug_alphabet_only("", 0));
+	assert_false(slug_alphabet_only("State", 5));
+	assert_false(slug_alphabet_only("a b", 3));
+	assert_false(slug_alphabet_only("x\"y", 3));
+	assert_false(slug_alphabet_only("a_b", 3));
+	/* Only the first n bytes count. */
+	assert_true(slug_alphabet_only("abc\"", 3));
+}
+
 int
 main(void)
 {
@@ -190,6 +206,7 @@ main(void)
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_distinct),
 		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_alphabet),
 	};
 
 	return cmocka_run_group_tests_name("slug", tests, NULL, NULL);
