@@ -50,7 +50,7 @@ expect "the store is intact" integrity_ok race.db
 
 # A writer holding the write lock for a while: the sweep waits for it
 # (busy timeout) instead of failing, and then sees the writer's rows.
-sqlite3 race.db "BEGIN IMMEDIATE" \
+sqlite3 race.db ".timeout 5000" "BEGIN IMMEDIATE" \
     "INSERT INTO memories(id, memory_type, content, project) VALUES
      ('late-a', 'preference', 'prefers red pens', 'race'),
      ('late-b', 'preference', 'prefers blue pens', 'race')" \
@@ -69,9 +69,10 @@ expect "... and records the rows that writer committed" \
     test "$(sql race.db "SELECT count(*) FROM conflict_members WHERE member_id IN ('late-a', 'late-b')")" = 2
 
 # hold_lock SECONDS: another process holds the write lock that long, then
-# rolls back; returns once the lock is really held.
+# rolls back; returns once the lock is really held. The holder has a busy
+# timeout: without one, its BEGIN could collide with our probe and fail.
 hold_lock() {
-	sqlite3 race.db "BEGIN IMMEDIATE" ".shell sleep $1" "ROLLBACK" &
+	sqlite3 race.db ".timeout 5000" "BEGIN IMMEDIATE" ".shell sleep $1" "ROLLBACK" &
 	holder=$!
 	i=0
 	while [ $i -lt 50 ] && sqlite3 race.db "BEGIN IMMEDIATE; ROLLBACK" 2>/dev/null; do
