@@ -30,6 +30,7 @@
 #include "hash.h"
 #include "history.h"
 #include "output.h"
+#include "progress.h"
 #include "site.h"
 #include "store.h"
 #include "strbuf.h"
@@ -216,6 +217,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	struct site s;
 	struct sweep_run run;
 	struct history_result hres;
+	struct progress prog;
 	int rc, reading = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -236,8 +238,14 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		rc = build_read(&s, err);
 	if (rc == 0)
 		rc = output_begin(&s.out, o->out, err);
-	if (rc == 0)
+	if (rc == 0) {
+		/* On a terminal only; cleared before any other output. */
+		progress_init(&prog, !o->quiet);
+		s.progress = &prog;
 		rc = site_render(&s, err);
+		progress_end(&prog);
+		s.progress = NULL;
+	}
 	if (reading)
 		store_read_end(s.st);
 	if (rc == 0 && o->repo != NULL)

@@ -11,6 +11,7 @@
 #include "json_out.h"
 #include "markdown.h"
 #include "output.h"
+#include "progress.h"
 #include "site.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -18,12 +19,22 @@
 int
 site_render(struct site *s, mirror_error *err)
 {
+	size_t named = 0;
 	int rc;
 
 	rc = site_index(s, err);
+	/* Progress per phase: how many pages a project has is known only
+	 * once its facts are loaded, so that phase counts projects. */
+	for (size_t i = 0; i < s->n_projects; i++)
+		named += s->projects[i].id[0] != '\0';
+	progress_phase(s->progress, "projects", named, 0);
 	for (size_t i = 0; rc == 0 && i < s->n_projects; i++)
-		if (s->projects[i].id[0] != '\0')
+		if (s->projects[i].id[0] != '\0') {
 			rc = site_project(s, i, err);
+			progress_item(s->progress);
+		}
+	/* One page per conflict, then the queue. */
+	progress_phase(s->progress, "conflict pages", s->conflicts.n + 1, 1);
 	if (rc == 0)
 		rc = site_conflict_pages(s, err);
 	if (rc == 0)
@@ -136,8 +147,10 @@ site_page(struct site *s, const char *path, const char *tname,
 	strbuf_reset(&file);
 	strbuf_printf(&file, "%s.html", path);
 	rc = site_write(s, file.data, html.data, html.len, err);
-	if (rc == 0)
+	if (rc == 0) {
 		s->pages++;
+		progress_page(s->progress);
+	}
 out:
 	json_decref(page);
 	strbuf_free(&md);

@@ -27,6 +27,7 @@
 #include "theme.h"
 
 struct output;
+struct progress;
 
 struct site {
 	mirror_store *st;
@@ -44,6 +45,7 @@ struct site {
 	struct conflict_list conflicts; /* all, in review-queue order */
 	long long open_conflicts;
 	size_t pages;                 /* pages (twins) rendered */
+	struct progress *progress;    /* NULL: no progress line */
 };
 
 /*

@@ -1,0 +1,142 @@
+#!/bin/sh
+# publish.sh: what CI runs to publish the Human Mirror. The GitHub
+# Actions workflow and the GitLab CI job in this directory call only this
+# script, and tests/e2e/t_publish.sh runs it, so what is tested is what
+# CI does.
+#
+#   sh site-example/ci/publish.sh [STEP...]      (default: deps make site)
+#
+# Steps, run in the order given:
+#   deps    install the Debian packages mirror needs (scripts/install-deps.sh;
+#           apt-get as root, else sudo; a no-op when all are there)
+#   make    build mirror from the source tree ($MIRROR_SRC) with make
+#   site    sweep the store and render the site into $MIRROR_OUT; open
+#           conflicts do not stop it ("flag, never block")
+#   branch  commit the rendered site to branch $MIRROR_BRANCH of the
+#           repository $MIRROR_REPO and push it to $MIRROR_REMOTE (fetching
+#           the branch from there first, so history continues)
+#   check   exit 4 when conflicts are open (mirror sweep --check): an
+#           optional gate, for a job of its own
+#
+# Environment (all optional):
+#   MIRROR_SRC        mirror's source tree                   (.)
+#   MIRROR_BIN        the mirror binary         ($MIRROR_SRC/build/mirror)
+#   MIRROR_CONFIG     a mirror.ini; its settings apply where the variables
+#                     below are not set
+#   MIRROR_STORE      the fact store
+#   MIRROR_STORE_SQL  SQL to create the store from when it does not exist
+#                     (the bundled example keeps its store as SQL)
+#   MIRROR_OUT        the site directory                     (public)
+#   MIRROR_BASE_URL   where the site is served, for absolute URLs in
+#                     sitemap.xml and feed.xml (pages stay relative)
+#   MIRROR_TITLE      the site's title
+#   MIRROR_REPO       the git repository to commit to         (.)
+#   MIRROR_BRANCH     the branch                              (mirror)
+#   MIRROR_AUTHOR     "Name <email>" of the commits (else git config)
+#   MIRROR_REMOTE     remote name or URL to fetch and push    (origin);
+#                     empty: commit only, push nothing
+#
+# Exit status: the failing command's (mirror: 1 usage, 2 bad input, 3 I/O
+# or git, 4 open conflicts under check).
+set -eu
+
+src=${MIRROR_SRC:-.}
+bin=${MIRROR_BIN:-$src/build/mirror}
+out=${MIRROR_OUT:-public}
+repo=${MIRROR_REPO:-.}
+branch=${MIRROR_BRANCH:-mirror}
+remote=${MIRROR_REMOTE-origin}
+
+say() { printf 'publish: %s\n' "$*"; }
+
+# mirror_args: the options every mirror command here gets, as "$@".
+# Only what is set is passed, so a mirror.ini fills in the rest.
+mirror_cmd() {
+	cmd=$1
+	shift
+	set -- "$cmd" "$@"
+	[ -n "${MIRROR_STORE:-}" ] && set -- "$@" --store "$MIRROR_STORE"
+	if [ -n "${MIRROR_CONFIG:-}" ]; then
+		"$bin" --config "$MIRROR_CONFIG" "$@"
+	else
+		"$bin" "$@"
+	fi
+}
+
+# A store kept as SQL (like the example) is created on first use.
+ensure_store() {
+	[ -n "${MIRROR_STORE_SQL:-}" ] || return 0
+	: "${MIRROR_STORE:?MIRROR_STORE_SQL needs MIRROR_STORE}"
+	[ -e "$MIRROR_STORE" ] && return 0
+	mkdir -p "$(dirname "$MIRROR_STORE")"
+	say "creating $MIRROR_STORE from $MIRROR_STORE_SQL"
+	"$bin" init --store "$MIRROR_STORE" --quiet
+	sqlite3 -bail "$MIRROR_STORE" <"$MIRROR_STORE_SQL"
+}
+
+# build ARGS: mirror build with the site options from the environment.
+build() {
+	set -- --out "$out" "$@"
+	[ -n "${MIRROR_BASE_URL:-}" ] && set -- "$@" --base-url "$MIRROR_BASE_URL"
+	[ -n "${MIRROR_TITLE:-}" ] && set -- "$@" --title "$MIRROR_TITLE"
+	mirror_cmd build "$@"
+}
+
+step_deps() {
+	sh "$src/scripts/install-deps.sh"
+}
+
+step_make() {
+	make -C "$src" -j2
+}
+
+step_site() {
+	ensure_store
+	build
+}
+
+step_branch() {
+	ensure_store
+	# Continue the branch's history from the remote: fetch its tip into
+	# the local branch (never the checked-out one: mirror refuses that
+	# branch, and so does git fetch).
+	if [ -n "$remote" ] &&
+	    git -C "$repo" ls-remote --exit-code --heads "$remote" \
+	    "refs/heads/$branch" >/dev/null; then
+		git -C "$repo" fetch -q "$remote" \
+		    "+refs/heads/$branch:refs/heads/$branch"
+	fi
+	if [ -n "${MIRROR_AUTHOR:-}" ]; then
+		build --repo "$repo" --branch "$branch" --author "$MIRROR_AUTHOR"
+	else
+		build --repo "$repo" --branch "$branch"
+	fi
+	if [ -n "$remote" ]; then
+		# A fast-forward of the fetched tip; an unchanged site made
+		# no commit, and the push then sends nothing.
+		git -C "$repo" push -q "$remote" \
+		    "refs/heads/$branch:refs/heads/$branch"
+		say "pushed $branch to $remote"
+	fi
+}
+
+step_check() {
+	ensure_store
+	mirror_cmd sweep --check
+}
+
+[ $# -gt 0 ] || set -- deps make site
+for step in "$@"; do
+	case $step in
+	deps | make | site | branch | check) ;;
+	*)
+		echo "publish: unknown step '$step' (deps make site branch" \
+		    "check)" >&2
+		exit 1
+		;;
+	esac
+done
+for step in "$@"; do
+	say "step $step"
+	"step_$step"
+done
