@@ -36,8 +36,10 @@
 #   MIRROR_REMOTE     remote name or URL to fetch and push    (origin);
 #                     empty: commit only, push nothing
 #
-# Exit status: the failing command's (mirror: 1 usage, 2 bad input, 3 I/O
-# or git, 4 open conflicts under check).
+# Exit status: 1 for an unknown step, 3 when the remote's branches cannot
+# be read (before anything is committed), else the failing command's
+# (mirror: 1 usage, 2 bad input, 3 I/O or git, 4 open conflicts under
+# check).
 set -eu
 
 src=${MIRROR_SRC:-.}
@@ -96,16 +98,27 @@ step_site() {
 }
 
 step_branch() {
-	ensure_store
 	# Continue the branch's history from the remote: fetch its tip into
 	# the local branch (never the checked-out one: mirror refuses that
 	# branch, and so does git fetch).
-	if [ -n "$remote" ] &&
-	    git -C "$repo" ls-remote --exit-code --heads "$remote" \
-	    "refs/heads/$branch" >/dev/null; then
-		git -C "$repo" fetch -q "$remote" \
-		    "+refs/heads/$branch:refs/heads/$branch"
+	# An unreachable remote stops here, before anything is committed:
+	# a commit on a stale tip would only be refused by the push.
+	if [ -n "$remote" ]; then
+		st=0
+		git -C "$repo" ls-remote --exit-code --heads "$remote" \
+		    "refs/heads/$branch" >/dev/null || st=$?
+		case $st in
+		0) git -C "$repo" fetch -q "$remote" \
+		    "+refs/heads/$branch:refs/heads/$branch" ;;
+		2) say "$remote has no branch $branch yet: starting it" ;;
+		*)
+			echo "publish: cannot read branches of $remote" \
+			    "(git ls-remote exit $st)" >&2
+			exit 3
+			;;
+		esac
 	fi
+	ensure_store
 	if [ -n "${MIRROR_AUTHOR:-}" ]; then
 		build --repo "$repo" --branch "$branch" --author "$MIRROR_AUTHOR"
 	else

@@ -101,6 +101,13 @@ publish() {
 	RC=$?
 }
 
+git clone -q -b main origin.git lost || exit 1
+MIRROR_REMOTE="$T/no-such-remote.git" publish lost branch
+expect "branch: an unreachable remote is exit 3 before any commit" sh -c "
+    test $RC = 3 && grep -q 'cannot read branches of' '$T/err' &&
+    ! git -C lost rev-parse -q --verify refs/heads/mirror >/dev/null &&
+    test ! -e public && test ! -e store.db"
+
 publish work bogus
 expect "an unknown step is a usage error and runs nothing" sh -c "
     test $RC = 1 && grep -q \"unknown step 'bogus'\" '$T/err' && test ! -e store.db"
