@@ -19,6 +19,7 @@ progress_init(struct progress *p, int enabled)
 {
 	memset(p, 0, sizeof(*p));
 	p->enabled = enabled && isatty(STDERR_FILENO);
+	p->interval_ns = PROGRESS_INTERVAL_NS;
 }
 
 /* Nanoseconds from a to b. */
@@ -41,7 +42,7 @@ draw(struct progress *p)
 		return;
 	if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
 		return;
-	if (p->drawn && elapsed_ns(&p->last, &now) < PROGRESS_INTERVAL_NS)
+	if (p->drawn && elapsed_ns(&p->last, &now) < p->interval_ns)
 		return;
 	if (p->phase != NULL)
 		n = snprintf(line, sizeof(line), "rendering pages: %zu done, "

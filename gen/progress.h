@@ -25,6 +25,7 @@ struct progress {
 	int drawn;               /* a line is on the screen */
 	size_t width;            /* columns of the line on the screen */
 	struct timespec last;    /* when it was drawn (monotonic) */
+	long long interval_ns;   /* least time between draws (100 ms) */
 	size_t pages;            /* pages rendered, every phase */
 	const char *phase;       /* "projects", "conflict pages" or NULL */
 	size_t done, total;      /* items of the phase */
