@@ -372,10 +372,15 @@ def targets(r):
                  r["noop_files_written"] == 0 and r["noop_commits"] == 0),
             r["size"], r["noop_s"], 100 * r["noop_s"] / r["total_s"],
             r["noop_files_written"], r["noop_commits"]),
-        "       %s one-fact change: %d files written, %d .md files and "
-        "%d .md lines in the commit" % (
-            r["size"], r["one_change_files_written"],
+        "       %s one-fact change: %.2f s, %d files written, %d .md files "
+        "and %d .md lines in the commit" % (
+            r["size"], r["one_change_s"], r["one_change_files_written"],
             r["one_change_md_files"], r["one_change_md_lines"]),
+        "       %s per page: mirror %.2f ms (render+write), hugo %.2f ms "
+        "(%d pages), cmark-gfm %.2f ms" % (
+            r["size"], 1000 * r["render_s"] / r["pages"],
+            1000 * r["hugo_s"] / r["pages"], r["hugo_pages"],
+            1000 * r["cmark_s"] / r["pages"]),
     ]
     if r["size"] == "L":
         out.append("%s L sweep %.2f s (< 5), build %.2f s (< 60), "
