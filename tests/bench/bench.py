@@ -22,13 +22,16 @@ the binary BUILD/mirror:
   cmark_s     the cmark-gfm command line over the same .md files
   git_cli_s   git add -A && git commit of the site into a fresh repo
 
-A phase that takes under 2 s is run 3 times and its median kept.
+A phase that takes under 2 s is run 3 times and its median kept. A
+command that runs longer than BENCH_TIMEOUT seconds (default 900) is
+stopped: that size's remaining figures are null and the next size runs.
 Prints a table and writes BUILD/bench/results.json.
 """
 import hashlib
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -38,6 +41,11 @@ SIZES = {"S": 10_000, "M": 100_000, "L": 1_000_000}
 SHORT = 2.0          # a phase under this many seconds gets 3 runs
 EPOCH = "1700000000"  # SOURCE_DATE_EPOCH: the same pages every run
 AUTHOR = "Bench <bench@example.org>"
+TIMEOUT = float(os.environ.get("BENCH_TIMEOUT", "900"))
+
+
+class Timeout(Exception):
+    pass
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -55,7 +63,13 @@ def run(argv, cwd=None, stdin=None, stdout=subprocess.PIPE):
     t = time.perf_counter()
     p = subprocess.Popen(argv, cwd=cwd, stdin=stdin, stdout=stdout,
                          stderr=subprocess.PIPE, env=env)
-    out, err = p.communicate()
+    try:
+        out, err = p.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise Timeout("%s: over %.0f s" % (os.path.basename(argv[0]),
+                                           TIMEOUT))
     secs = time.perf_counter() - t
     if p.returncode != 0:
         die("%s failed (%d): %s" % (" ".join(argv), p.returncode,
@@ -77,9 +91,23 @@ def run_rss(argv):
         os.close(w)
         os.execve(argv[0], argv, env)
     os.close(w)
-    with os.fdopen(r) as f:
-        out = f.read()
-    _, status, ru = os.wait4(pid, 0)
+    # the child's peak RSS needs wait4, so the timeout is an alarm here
+    def expire(signum, frame):
+        os.kill(pid, signal.SIGKILL)
+        raise Timeout("%s: over %.0f s" % (os.path.basename(argv[0]),
+                                           TIMEOUT))
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, TIMEOUT)
+    try:
+        with os.fdopen(r) as f:
+            out = f.read()
+        _, status, ru = os.wait4(pid, 0)
+    except Timeout:
+        os.waitpid(pid, 0)
+        raise
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
     secs = time.perf_counter() - t
     if os.waitstatus_to_exitcode(status) != 0:
         die("%s failed" % " ".join(argv))
@@ -155,8 +183,21 @@ class Bench:
         return dst
 
     def size(self, label, facts):
+        """One row of results: every key present, None where stopped."""
         base, nfacts = self.store(facts)
-        r = {"size": label, "facts": nfacts}
+        r = dict.fromkeys(KEYS + ["one_change_s", "one_change_md_files",
+                                  "hugo_pages"])
+        r.update(size=label, facts=nfacts)
+        try:
+            self.phases(r, base)
+        except Timeout as e:
+            print("bench: %s stopped: %s" % (label, e), flush=True)
+        for k, v in r.items():
+            if isinstance(v, float) and k.endswith("_s"):
+                r[k] = round(v, 3)
+        return r
+
+    def phases(self, r, base):
         m = self.mirror
 
         # 1. sweep, on a fresh copy each run
@@ -244,10 +285,6 @@ class Bench:
         r["git_cli_s"] = self.git_cli(site)
         r["ratio_vs_hugo"] = round(r["render_s"] / r["hugo_s"], 3)
         r["ratio_vs_git_cli"] = round(r["commit_s"] / r["git_cli_s"], 3)
-        for k, v in r.items():
-            if isinstance(v, float) and k.endswith("_s"):
-                r[k] = round(v, 3)
-        return r
 
     def md_files(self, site):
         files = []
@@ -346,7 +383,8 @@ KEYS = ["size", "facts", "pages", "sweep_s", "render_s", "commit_s",
 
 def table(rows):
     head = [c[1] for c in COLS]
-    cells = [[fmt % r[k] for k, _, fmt in COLS] for r in rows]
+    cells = [["-" if r[k] is None else fmt % r[k] for k, _, fmt in COLS]
+             for r in rows]
     width = [max(len(x) for x in col) for col in zip(head, *cells)]
     lines = ["| " + " | ".join(h.rjust(w) for h, w in zip(head, width)) +
              " |", "|" + "|".join("-" * (w + 1) + ":" for w in width) + "|"]
@@ -358,6 +396,10 @@ def table(rows):
 
 def targets(r):
     """The issue's targets, one line each: met or missed, and the figure."""
+    if any(r[k] is None for k in KEYS):
+        return ["MISSED %s stopped after %.0f s; measured: %s" % (
+            r["size"], TIMEOUT, ", ".join(
+                "%s %s" % (k, r[k]) for k in KEYS[3:] if r[k] is not None))]
     def mark(ok):
         return "met   " if ok else "MISSED"
     out = [
@@ -410,7 +452,7 @@ def main():
         r = b.size(label, SIZES[label])
         r["bench_wall_s"] = round(time.perf_counter() - t, 1)
         rows.append(r)
-        if r["hugo_pages"] < r["pages"]:
+        if r["hugo_pages"] is not None and r["hugo_pages"] < r["pages"]:
             print("bench: warning: hugo rendered %d pages of %d" % (
                 r["hugo_pages"], r["pages"]))
     load = os.getloadavg()
