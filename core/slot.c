@@ -336,10 +336,11 @@ entity_value(const struct entity_rule *r, const struct fact *f,
 	case V_METHOD_SOLVER:
 		v = prop_text(props, "method");
 		u = prop_text(props, "solver");
-		if (v == NULL || u == NULL) {
-			free(v);
-			return v != NULL ? v : u;
-		}
+		/* One of the two alone is the value. */
+		if (v == NULL)
+			return u;
+		if (u == NULL)
+			return v;
 		strbuf_init(&sb);
 		strbuf_printf(&sb, "%s / %s", v, u);
 		free(v);

@@ -184,6 +184,12 @@ test_structure(void **state)
 	    "{\"solver\":\"Nastran\"}"), 1);
 	expect(&c, "entity_slot", "[\"p05\",\"analysis_model\",\"\","
 	    "\"fem\"]", NULL, "Nastran");
+	/* A method without a solver is the value alone (this once returned
+	 * freed memory: a double free in the sweep on real stores). */
+	assert_int_equal(ent(&c, "analysis_model", "FEM",
+	    "{\"method\":\"modal FEA\"}"), 1);
+	expect(&c, "entity_slot", "[\"p05\",\"analysis_model\",\"\","
+	    "\"fem\"]", NULL, "modal FEA");
 }
 
 static void
