@@ -643,6 +643,19 @@ group_load(struct sweep_ctx *c, struct group *g, const struct rec *recs,
 	return rc < 0 ? rc : 0;
 }
 
+/* The order within one group: highest trust first, then kind, id. */
+static int
+cmp_trust_kind_id(const struct grow *x, const struct grow *y)
+{
+	int d;
+
+	if (x->layer != y->layer)
+		return y->layer - x->layer;
+	if ((d = strcmp(x->kind, y->kind)) != 0)
+		return d;
+	return strcmp(x->id, y->id);
+}
+
 /* Claims of a cross-layer key in order: key, then trust, kind, id. */
 static int
 cmp_cross(const void *a, const void *b)
@@ -653,11 +666,7 @@ cmp_cross(const void *a, const void *b)
 	if ((d = strcmp(x->project, y->project)) != 0 ||
 	    (d = strcmp(x->xkey, y->xkey)) != 0)
 		return d;
-	if (x->layer != y->layer)
-		return y->layer - x->layer;
-	if ((d = strcmp(x->kind, y->kind)) != 0)
-		return d;
-	return strcmp(x->id, y->id);
+	return cmp_trust_kind_id(x, y);
 }
 
 /* Claims of a slot in order: slot, then trust, kind, id. */
@@ -670,11 +679,7 @@ cmp_own(const void *a, const void *b)
 	if ((d = strcmp(x->slot_kind, y->slot_kind)) != 0 ||
 	    (d = strcmp(x->slot, y->slot)) != 0)
 		return d;
-	if (x->layer != y->layer)
-		return y->layer - x->layer;
-	if ((d = strcmp(x->kind, y->kind)) != 0)
-		return d;
-	return strcmp(x->id, y->id);
+	return cmp_trust_kind_id(x, y);
 }
 
 /* Two validity windows [from, until) overlap; open bounds are infinite. */
