@@ -8,17 +8,6 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-/* strbuf_putc without a call when there is room (a hot path). */
-static inline void
-put(strbuf *sb, char c)
-{
-	if (sb->len + 1 < sb->cap) {
-		sb->data[sb->len++] = c;
-		sb->data[sb->len] = '\0';
-	} else
-		strbuf_putc(sb, c);
-}
-
 static int
 is_lower_alnum(int c)
 {
@@ -172,18 +161,18 @@ number_at(strbuf *out, const char *s, size_t i, size_t *end)
 	if (neg && !((ie > ib && !(ie - ib == 1 && s[ib] == '0')) || fe > fb))
 		neg = 0;   /* -0 and -0.0 are 0 */
 	if (neg)
-		put(out, '-');
+		strbuf_putc(out, '-');
 	if (ie > ib)
 		strbuf_add(out, s + ib, ie - ib);
 	else
-		put(out, '0');
+		strbuf_putc(out, '0');
 	if (fe > fb) {
-		put(out, '.');
+		strbuf_putc(out, '.');
 		strbuf_add(out, s + fb, fe - fb);
 	}
 	/* A unit glued to the number is set apart: 4.8kg == 4.8 kg. */
 	if (is_alpha((unsigned char)s[j]) || s[j] == '%')
-		put(out, ' ');
+		strbuf_putc(out, ' ');
 	*end = j;
 	return 1;
 }
@@ -212,10 +201,10 @@ norm_value(const char *s)
 		if (is_lower_alnum(c) || c == '_' || c == '.') {
 			while (i < folded.len && (is_lower_alnum(
 			    (unsigned char)d[i]) || d[i] == '_' || d[i] == '.'))
-				put(&out, d[i++]);
+				strbuf_putc(&out, d[i++]);
 			continue;
 		}
-		put(&out, (char)c);
+		strbuf_putc(&out, (char)c);
 		i++;
 	}
 	strbuf_free(&folded);

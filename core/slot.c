@@ -16,17 +16,6 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-/* strbuf_putc without a call when there is room (a hot path). */
-static inline void
-put(strbuf *sb, char c)
-{
-	if (sb->len + 1 < sb->cap) {
-		sb->data[sb->len++] = c;
-		sb->data[sb->len] = '\0';
-	} else
-		strbuf_putc(sb, c);
-}
-
 /* ---- the rules --------------------------------------------------------- */
 
 /*
@@ -183,20 +172,20 @@ static const struct {
 static void
 json_quote(strbuf *sb, const char *s)
 {
-	put(sb, '"');
+	strbuf_putc(sb, '"');
 	for (; s != NULL && *s != '\0'; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\') {
-			put(sb, '\\');
-			put(sb, (char)c);
+			strbuf_putc(sb, '\\');
+			strbuf_putc(sb, (char)c);
 		} else if (c < 0x20) {
 			strbuf_printf(sb, "\\u%04x", c);
 		} else {
-			put(sb, (char)c);
+			strbuf_putc(sb, (char)c);
 		}
 	}
-	put(sb, '"');
+	strbuf_putc(sb, '"');
 }
 
 char *

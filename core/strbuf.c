@@ -68,11 +68,6 @@ strbuf_puts(strbuf *sb, const char *s)
 	strbuf_add(sb, s, strlen(s));
 }
 
-void
-strbuf_putc(strbuf *sb, char c)
-{
-	strbuf_add(sb, &c, 1);
-}
 
 void
 strbuf_printf(strbuf *sb, const char *fmt, ...)
