@@ -16,6 +16,7 @@ struct reader {
 	mirror_store *st;
 	sqlite3_stmt *members;
 	sqlite3_stmt *earlier;
+	struct factrow_reader *rows;    /* the members' rows now */
 };
 
 static char *
@@ -48,6 +49,7 @@ member_free(struct conflict_member *m)
 	free(m->created_at);
 	free(m->updated_at);
 	free(m->label);
+	free(m->project);
 }
 
 void
@@ -107,8 +109,9 @@ reader_open(struct reader *r, mirror_store *st, mirror_error *err)
 		    "AND rowid < (SELECT rowid FROM main.conflicts WHERE id = "
 		    "?3))) ORDER BY detected_at DESC, rowid DESC",
 		    -1, &r->earlier, NULL);
-	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc,
-	    "cannot read conflicts");
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot read conflicts");
+	return factrow_reader_open(&r->rows, st, err);
 }
 
 static void
@@ -116,17 +119,19 @@ reader_close(struct reader *r)
 {
 	sqlite3_finalize(r->members);
 	sqlite3_finalize(r->earlier);
+	factrow_reader_close(r->rows);
 }
 
 /* Fill the current-row half of m from the store. */
 static int
-member_now(struct conflict_member *m, mirror_store *st, mirror_error *err)
+member_now(struct conflict_member *m, struct factrow_reader *rows,
+    mirror_error *err)
 {
 	struct factrow row;
 	struct claim cl;
 	int rc;
 
-	rc = factrow_get(&row, st, m->kind, m->id, err);
+	rc = factrow_read(&row, rows, m->kind, m->id, err);
 	if (rc <= 0) {
 		factrow_free(&row);
 		return rc;
@@ -146,6 +151,8 @@ member_now(struct conflict_member *m, mirror_store *st, mirror_error *err)
 	row.created_at = NULL;
 	m->updated_at = row.updated_at;
 	row.updated_at = NULL;
+	m->project = row.project;
+	row.project = NULL;
 	if (row.f.layer == LAYER_MEMORY) {
 		m->label = row.text;
 		row.text = NULL;
@@ -312,7 +319,7 @@ conflict_fill(struct conflict *c, struct reader *r,
 	if (rc != SQLITE_DONE)
 		return store_fail(r->st, err, rc, "cannot read conflict members");
 	for (size_t i = 0; i < c->n_members; i++)
-		if ((rc = member_now(&c->members[i], r->st, err)) < 0)
+		if ((rc = member_now(&c->members[i], r->rows, err)) < 0)
 			return rc;
 	mark_favoured(c);
 	cap = 0;

@@ -35,6 +35,8 @@ struct conflict_member {
 	char *updated_at;      /* NULL when gone */
 	char *label;           /* entity name, state key, memory content;
 	                          NULL when gone */
+	char *project;         /* the row's canonical project now ("" for
+	                          none); NULL when gone */
 };
 
 /* One conflict with its members and the earlier conflicts on its slot. */

@@ -10,21 +10,28 @@
 #define CANON(col) "coalesce((SELECT a.canonical FROM temp.project_alias a " \
 	"WHERE a.name = " col "), " col ", '')"
 
+/* The part_of parent of entity e, from the reader's TEMP table. */
+#define PARENT_OF_E \
+	"(SELECT group_concat(parent, ', ') FROM (SELECT parent FROM " \
+	"temp.factrow_parent WHERE child = e.id ORDER BY parent))"
+
+enum { Q_STATE, Q_ENTITY, Q_MEMORY, Q_N };
+
 static const struct {
 	const char *kind;
 	enum fact_layer layer;
 	const char *sql;
-} queries[] = {
-	{ "project_state", LAYER_STATE,
+} queries[Q_N] = {
+	[Q_STATE] = { "project_state", LAYER_STATE,
 	  "SELECT s.id, s.category, " CANON("s.project") ", s.key, s.value, "
 	  "NULL, NULL, s.status, s.source, s.created_at, s.updated_at, NULL "
 	  "FROM main.project_state s WHERE s.id = ?1" },
-	{ "entity", LAYER_ENTITY,
+	[Q_ENTITY] = { "entity", LAYER_ENTITY,
 	  "SELECT e.id, e.entity_type, " CANON("e.project") ", e.name, "
-	  "e.description, e.properties, " FACTROW_PARENT_SQL ", e.status, "
+	  "e.description, e.properties, " PARENT_OF_E ", e.status, "
 	  "e.source_refs, e.created_at, e.updated_at, NULL "
 	  "FROM main.entities e WHERE e.id = ?1" },
-	{ "memory", LAYER_MEMORY,
+	[Q_MEMORY] = { "memory", LAYER_MEMORY,
 	  "SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, "
 	  "m.content, NULL, NULL, m.status, m.memory_type, m.created_at, "
 	  "m.updated_at, m.valid_until FROM main.memories m WHERE m.id = ?1" },
@@ -36,6 +43,26 @@ static const char memory_sql_no_expiry[] =
 	"m.content, NULL, NULL, m.status, m.memory_type, m.created_at, "
 	"m.updated_at, NULL FROM main.memories m WHERE m.id = ?1";
 
+/*
+ * One parent table per connection: filled on a reader's first entity
+ * lookup (one pass over the relationships, so n lookups cost n index
+ * probes, not n scans) and emptied on close. Never dropped: a DROP
+ * fails while the caller (the sweep) has statements running.
+ */
+static const char parent_fill[] =
+	"CREATE TEMP TABLE IF NOT EXISTS factrow_parent (child TEXT, "
+	"parent TEXT);"
+	"CREATE INDEX IF NOT EXISTS temp.factrow_parent_child "
+	"ON factrow_parent(child, parent);"
+	"DELETE FROM temp.factrow_parent;"
+	"INSERT INTO temp.factrow_parent " FACTROW_PARENT_ROWS ";";
+
+struct factrow_reader {
+	mirror_store *st;
+	sqlite3_stmt *stmt[Q_N];   /* prepared on first use */
+	int have_parents;
+};
+
 static char *
 col(sqlite3_stmt *s, int i)
 {
@@ -45,61 +72,119 @@ col(sqlite3_stmt *s, int i)
 }
 
 int
-factrow_get(struct factrow *r, mirror_store *st, const char *kind,
-    const char *id, mirror_error *err)
+factrow_reader_open(struct factrow_reader **out, mirror_store *st,
+    mirror_error *err)
 {
-	sqlite3_stmt *stmt = NULL;
-	const char *sql;
-	int rc;
-	size_t q;
+	(void)err;
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->st = st;
+	return 0;
+}
 
-	memset(r, 0, sizeof(*r));
-	for (q = 0; q < sizeof(queries) / sizeof(queries[0]); q++)
-		if (strcmp(queries[q].kind, kind) == 0)
-			break;
-	if (q == sizeof(queries) / sizeof(queries[0]))
-		return mirror_fail(err, MIRROR_EINPUT, "unknown member kind "
-		    "'%s'", kind);
-	sql = queries[q].sql;
-	if (queries[q].layer == LAYER_MEMORY &&
-	    !store_features(st)->mem_valid_until)
-		sql = memory_sql_no_expiry;
-	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(stmt);
-	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(stmt);
+void
+factrow_reader_close(struct factrow_reader *r)
+{
+	if (r == NULL)
+		return;
+	for (int q = 0; q < Q_N; q++)
+		sqlite3_finalize(r->stmt[q]);
+	if (r->have_parents)
+		sqlite3_exec(store_db(r->st), "DELETE FROM temp.factrow_parent",
+		    NULL, NULL, NULL);
+	free(r);
+}
+
+/* The statement of query q, prepared (and the parent table built) on
+ * first use. Returns 0 or < 0 with err set. */
+static int
+reader_stmt(sqlite3_stmt **out, struct factrow_reader *r, int q,
+    mirror_error *err)
+{
+	const char *sql = queries[q].sql;
+	int rc;
+
+	if (r->stmt[q] != NULL) {
+		*out = r->stmt[q];
 		return 0;
 	}
+	if (q == Q_ENTITY && !r->have_parents) {
+		rc = sqlite3_exec(store_db(r->st), parent_fill, NULL, NULL,
+		    NULL);
+		if (rc != SQLITE_OK)
+			return store_fail(r->st, err, rc, "cannot read a fact");
+		r->have_parents = 1;
+	}
+	if (q == Q_MEMORY && !store_features(r->st)->mem_valid_until)
+		sql = memory_sql_no_expiry;
+	rc = sqlite3_prepare_v2(store_db(r->st), sql, -1, &r->stmt[q], NULL);
+	if (rc != SQLITE_OK)
+		return store_fail(r->st, err, rc, "cannot read a fact");
+	*out = r->stmt[q];
+	return 0;
+}
+
+int
+factrow_read(struct factrow *out, struct factrow_reader *r,
+    const char *kind, const char *id, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc, q;
+
+	memset(out, 0, sizeof(*out));
+	for (q = 0; q < Q_N; q++)
+		if (strcmp(queries[q].kind, kind) == 0)
+			break;
+	if (q == Q_N)
+		return mirror_fail(err, MIRROR_EINPUT, "unknown member kind "
+		    "'%s'", kind);
+	if ((rc = reader_stmt(&stmt, r, q, err)) < 0)
+		return rc;
+	rc = sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
 	if (rc != SQLITE_ROW) {
-		rc = store_fail(st, err, rc, "cannot read a fact");
-		sqlite3_finalize(stmt);
+		rc = rc == SQLITE_DONE ? 0 :
+		    store_fail(r->st, err, rc, "cannot read a fact");
+		sqlite3_reset(stmt);
 		return rc;
 	}
-	r->id = col(stmt, 0);
-	r->type = col(stmt, 1);
-	r->project = col(stmt, 2);
-	r->name = col(stmt, 3);
-	r->text = col(stmt, 4);
-	r->properties = col(stmt, 5);
-	r->parent = col(stmt, 6);
-	r->status = col(stmt, 7);
-	r->source = col(stmt, 8);
-	r->created_at = col(stmt, 9);
-	r->updated_at = col(stmt, 10);
-	r->valid_until = col(stmt, 11);
-	sqlite3_finalize(stmt);
-	r->f.layer = queries[q].layer;
-	r->f.id = r->id;
-	r->f.type = r->type;
-	r->f.project = r->project;
-	r->f.name = r->name;
-	r->f.text = r->text;
-	r->f.properties = r->properties;
-	r->f.parent = r->parent;
+	out->id = col(stmt, 0);
+	out->type = col(stmt, 1);
+	out->project = col(stmt, 2);
+	out->name = col(stmt, 3);
+	out->text = col(stmt, 4);
+	out->properties = col(stmt, 5);
+	out->parent = col(stmt, 6);
+	out->status = col(stmt, 7);
+	out->source = col(stmt, 8);
+	out->created_at = col(stmt, 9);
+	out->updated_at = col(stmt, 10);
+	out->valid_until = col(stmt, 11);
+	sqlite3_reset(stmt);
+	out->f.layer = queries[q].layer;
+	out->f.id = out->id;
+	out->f.type = out->type;
+	out->f.project = out->project;
+	out->f.name = out->name;
+	out->f.text = out->text;
+	out->f.properties = out->properties;
+	out->f.parent = out->parent;
 	return 1;
+}
+
+int
+factrow_get(struct factrow *out, mirror_store *st, const char *kind,
+    const char *id, mirror_error *err)
+{
+	struct factrow_reader *r;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = factrow_reader_open(&r, st, err)) < 0)
+		return rc;
+	rc = factrow_read(out, r, kind, id, err);
+	factrow_reader_close(r);
+	return rc;
 }
 
 void

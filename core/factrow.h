@@ -9,16 +9,17 @@
 #include "store.h"
 
 /*
- * SQL giving the part_of parent of entity alias e: the names of its
- * active part_of targets, sorted and joined with ", ". The sweep and
- * factrow_get must agree on it, so it lives here once.
+ * The rows behind an entity's part_of parent: (child id, parent name) for
+ * every part_of edge to an active, named entity. A child's parent is the
+ * names of its rows, sorted and joined with ", ". The sweep and
+ * factrow_read both build their TEMP parent tables from this, so the two
+ * agree.
  */
-#define FACTROW_PARENT_SQL \
-	"(SELECT group_concat(pn, ', ') FROM (SELECT p.name AS pn " \
-	"FROM main.relationships r JOIN main.entities p " \
-	"ON p.id = r.target_entity_id WHERE r.source_entity_id = e.id " \
-	"AND r.relationship_type = 'part_of' AND p.status = 'active' " \
-	"ORDER BY p.name))"
+#define FACTROW_PARENT_ROWS \
+	"SELECT r.source_entity_id, p.name FROM main.relationships r " \
+	"JOIN main.entities p ON p.id = r.target_entity_id " \
+	"WHERE r.relationship_type = 'part_of' AND p.status = 'active' " \
+	"AND p.name IS NOT NULL"
 
 /* A row and its bookkeeping. Every string is owned by the fact_row. */
 struct factrow {
@@ -31,11 +32,30 @@ struct factrow {
 	char *valid_until;      /* memories only, else NULL */
 };
 
+/* Lookups of many rows inside one read, with statements kept. */
+struct factrow_reader;
+
+/*
+ * Start many lookups on st (inside the caller's read transaction; the
+ * reader must be closed before it ends). Returns 0 with *out set, or < 0
+ * with err set and *out NULL. The caller must factrow_reader_close it.
+ */
+int factrow_reader_open(struct factrow_reader **out, mirror_store *st,
+    mirror_error *err);
+
+/* Finalize the statements and drop the reader's TEMP table. NULL is fine. */
+void factrow_reader_close(struct factrow_reader *r);
+
 /*
  * Read the row kind ("project_state", "entity", "memory") / id into
- * *out, project canonicalised. Returns 1 found, 0 when no such row, or
- * < 0 with err set. The caller must factrow_free(out) in every case.
+ * *out, project canonicalised ("" for none). Returns 1 found, 0 when no
+ * such row, or < 0 with err set. The caller must factrow_free(out) in
+ * every case.
  */
+int factrow_read(struct factrow *out, struct factrow_reader *r,
+    const char *kind, const char *id, mirror_error *err);
+
+/* factrow_read through a reader of its own: for a single lookup. */
 int factrow_get(struct factrow *out, mirror_store *st, const char *kind,
     const char *id, mirror_error *err);
 

@@ -149,15 +149,13 @@ col_json(json_t **out, struct row *r, int i, const char *col,
 	return 0;
 }
 
-/* Prepare sql with ?1 bound to p1 (when not NULL). */
+/* Prepare sql; what names the failure. Returns 0 or < 0 with err set. */
 static int
 prepare(sqlite3_stmt **stmt, mirror_store *st, const char *sql,
-    const char *p1, const char *what, mirror_error *err)
+    const char *what, mirror_error *err)
 {
 	int rc = sqlite3_prepare_v2(store_db(st), sql, -1, stmt, NULL);
 
-	if (rc == SQLITE_OK && p1 != NULL)
-		rc = sqlite3_bind_text(*stmt, 1, p1, -1, SQLITE_TRANSIENT);
 	if (rc != SQLITE_OK) {
 		rc = store_fail(st, err, rc, what);
 		sqlite3_finalize(*stmt);
@@ -168,17 +166,16 @@ prepare(sqlite3_stmt **stmt, mirror_store *st, const char *sql,
 }
 
 /*
- * Make room for one more element of size in arr (holding *n of *cap),
- * zero it and count it. Returns the (possibly moved) array; the new
+ * Append one zeroed element of size to arr, which holds *n. The capacity
+ * follows from *n (16, doubled whenever *n reaches a power of two), so
+ * no count of it is kept. Returns the (possibly moved) array; the new
  * element is its last.
  */
 static void *
-grow(void *arr, size_t *n, size_t *cap, size_t size)
+push(void *arr, size_t *n, size_t size)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		arr = xreallocarray(arr, *cap, size);
-	}
+	if (*n == 0 || (*n >= 16 && (*n & (*n - 1)) == 0))
+		arr = xreallocarray(arr, *n == 0 ? 16 : *n * 2, size);
 	memset((char *)arr + *n * size, 0, size);
 	(*n)++;
 	return arr;
@@ -228,7 +225,7 @@ check_null_projects(mirror_store *st, mirror_error *err)
 	    "main.project_state WHERE project IS NULL UNION ALL "
 	    "SELECT 'entities', id FROM main.entities WHERE project IS NULL "
 	    "UNION ALL SELECT 'memories', id FROM main.memories WHERE "
-	    "project IS NULL LIMIT 1", NULL, "cannot read projects", err);
+	    "project IS NULL LIMIT 1", "cannot read projects", err);
 	if (rc < 0)
 		return rc;
 	rc = sqlite3_step(stmt);
@@ -269,7 +266,6 @@ facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 	    " LEFT JOIN main.projects pr ON pr.id = ids.p"
 	    " LEFT JOIN g ON g.p = ids.p ORDER BY ids.p";
 	struct row r = { st, NULL, "projects", NULL, err };
-	size_t cap = 0;
 	int rc;
 
 	*out = NULL;
@@ -277,13 +273,13 @@ facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 	rc = check_null_projects(st, err);
 	if (rc < 0)
 		return rc;
-	rc = prepare(&r.stmt, st, sql, NULL, "cannot list projects", err);
+	rc = prepare(&r.stmt, st, sql, "cannot list projects", err);
 	if (rc < 0)
 		return rc;
 	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
 		struct fact_project *p;
 
-		*out = grow(*out, n, &cap, sizeof(**out));
+		*out = push(*out, n, sizeof(**out));
 		p = &(*out)[*n - 1];
 
 		if ((rc = col_text(&p->id, &r, 0, "id", 0)) < 0)
@@ -327,222 +323,299 @@ facts_projects_free(struct fact_project *p, size_t n)
 	free(p);
 }
 
-/* ---- one project ------------------------------------------------------- */
+/* ---- one project at a time --------------------------------------------- */
 
+/*
+ * Each table is read once per build, ordered by canonical project first
+ * (its last column), so the reader walks the four cursors forward as the
+ * pages ask for projects in id order. Filtering per project instead made
+ * a build projects x rows: no index can serve coalesce(alias, project).
+ */
+enum { T_STATE, T_ENT, T_REL, T_MEM, T_N };
+
+static const char *const table_name[T_N] = { "project_state", "entities",
+    "relationships", "memories" };
+static const char *const read_what[T_N] = { "cannot read project_state",
+    "cannot read entities", "cannot read relationships",
+    "cannot read memories" };
+
+static const char state_sql[] = "SELECT s.id, s.project, s.category, "
+    "s.key, s.value, s.source, s.confidence, s.status, s.created_at, "
+    "s.updated_at, " CANON("s") " FROM main.project_state s"
+    JOIN_ALIAS("s") "ORDER BY " CANON("s") ", s.category, s.key, "
+    "s.created_at, s.id";
+
+static const char entity_sql[] = "SELECT e.id, e.entity_type, e.name, "
+    "e.project, e.description, e.properties, e.status, e.confidence, "
+    "e.source_refs, e.created_at, e.updated_at, " CANON("e")
+    " FROM main.entities e" JOIN_ALIAS("e") "ORDER BY " CANON("e") ", "
+    "e.entity_type, e.name, e.id";
+
+/* A relationship is listed under the project of each of its ends. */
+static const char rel_sql[] = "WITH ent(id, p) AS (SELECT e.id, "
+    CANON("e") " FROM main.entities e" JOIN_ALIAS("e") ") "
+    "SELECT r.id, r.source_entity_id, r.target_entity_id, "
+    "r.relationship_type, r.confidence, x.p FROM main.relationships r "
+    "JOIN ent x ON x.id = r.source_entity_id UNION "
+    "SELECT r.id, r.source_entity_id, r.target_entity_id, "
+    "r.relationship_type, r.confidence, x.p FROM main.relationships r "
+    "JOIN ent x ON x.id = r.target_entity_id "
+    "ORDER BY 6, 4, 2, 3, 1";
+
+struct facts_reader {
+	mirror_store *st;
+	time_t now;
+	sqlite3_stmt *stmt[T_N];
+	int pending[T_N];       /* the current row is not consumed yet */
+	int done[T_N];          /* stepped past the last row */
+	char *last;             /* the project read last; NULL before */
+};
+
+/* SQLite's BINARY order of a (n bytes) against NUL-terminated b. */
 static int
-load_state(struct project_facts *f, mirror_store *st, const char *project,
+binary_cmp(const unsigned char *a, size_t n, const char *b)
+{
+	size_t m = strlen(b);
+	int c = memcmp(a, b, n < m ? n : m);
+
+	return c != 0 ? c : (n > m) - (n < m);
+}
+
+/*
+ * Move cursor t to the first row of project (skipping rows of projects
+ * before it). Returns 1 when that row belongs to project, 0 when the
+ * table has no (more) rows of it, or < 0 with err set.
+ */
+static int
+cursor_seek(struct facts_reader *r, int t, const char *project,
     mirror_error *err)
 {
-	static const char sql[] = "SELECT s.id, s.project, s.category, "
-	    "s.key, s.value, s.source, s.confidence, s.status, s.created_at, "
-	    "s.updated_at FROM main.project_state s" JOIN_ALIAS("s")
-	    "WHERE " CANON("s") " = ?1 ORDER BY s.category, s.key, "
-	    "s.created_at, s.id";
-	struct row r = { st, NULL, "project_state", NULL, err };
-	size_t cap = 0;
-	int rc;
+	sqlite3_stmt *stmt = r->stmt[t];
+	int last = sqlite3_column_count(stmt) - 1;
 
-	rc = prepare(&r.stmt, st, sql, project, "cannot read project_state",
-	    err);
-	if (rc < 0)
-		return rc;
-	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
-		struct fact_state *s;
+	for (;;) {
+		const unsigned char *p;
+		int c, rc;
 
-		f->state = grow(f->state, &f->n_state, &cap, sizeof(*s));
-		s = &f->state[f->n_state - 1];
-		r.id = NULL;
-		if ((rc = col_text(&s->id, &r, 0, "id", 0)) < 0)
-			goto out;
-		r.id = s->id;
-		if ((rc = col_text(&s->project, &r, 1, "project", 0)) < 0 ||
-		    (rc = col_text(&s->category, &r, 2, "category", 0)) < 0 ||
-		    (rc = col_text(&s->key, &r, 3, "key", 0)) < 0 ||
-		    (rc = col_text(&s->value, &r, 4, "value", 0)) < 0 ||
-		    (rc = col_text(&s->source, &r, 5, "source", 0)) < 0 ||
-		    (rc = col_real(&s->confidence, &r, 6, "confidence")) < 0 ||
-		    (rc = col_text(&s->status, &r, 7, "status", 0)) < 0 ||
-		    (rc = col_text(&s->created_at, &r, 8, "created_at",
-		    0)) < 0 ||
-		    (rc = col_text(&s->updated_at, &r, 9, "updated_at", 0)) < 0)
-			goto out;
+		if (r->done[t])
+			return 0;
+		if (!r->pending[t]) {
+			rc = sqlite3_step(stmt);
+			if (rc == SQLITE_DONE) {
+				r->done[t] = 1;
+				return 0;
+			}
+			if (rc != SQLITE_ROW)
+				return store_fail(r->st, err, rc,
+				    read_what[t]);
+			r->pending[t] = 1;
+		}
+		p = sqlite3_column_text(stmt, last);
+		c = p == NULL ? -1 : binary_cmp(p, (size_t)sqlite3_column_bytes(
+		    stmt, last), project);
+		if (c == 0)
+			return 1;
+		if (c > 0)
+			return 0;
+		r->pending[t] = 0;  /* a project before this one */
 	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot read project_state");
-out:
-	sqlite3_finalize(r.stmt);
-	return rc;
 }
 
+/* Read the current row of r into a new element of f. Each returns 0 or
+ * -MIRROR_EINPUT naming the row. */
 static int
-load_entities(struct project_facts *f, mirror_store *st,
-    const char *project, mirror_error *err)
+state_row(struct project_facts *f, struct row *r, time_t now)
 {
-	static const char sql[] = "SELECT e.id, e.entity_type, e.name, "
-	    "e.project, e.description, e.properties, e.status, e.confidence, "
-	    "e.source_refs, e.created_at, e.updated_at FROM main.entities e"
-	    JOIN_ALIAS("e") "WHERE " CANON("e") " = ?1 ORDER BY "
-	    "e.entity_type, e.name, e.id";
-	struct row r = { st, NULL, "entities", NULL, err };
-	size_t cap = 0;
+	struct fact_state *s;
 	int rc;
 
-	rc = prepare(&r.stmt, st, sql, project, "cannot read entities", err);
-	if (rc < 0)
+	(void)now;
+	f->state = push(f->state, &f->n_state, sizeof(*s));
+	s = &f->state[f->n_state - 1];
+	if ((rc = col_text(&s->id, r, 0, "id", 0)) < 0)
 		return rc;
-	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
-		struct fact_entity *e;
-
-		f->ent = grow(f->ent, &f->n_ent, &cap, sizeof(*e));
-		e = &f->ent[f->n_ent - 1];
-		r.id = NULL;
-		if ((rc = col_text(&e->id, &r, 0, "id", 0)) < 0)
-			goto out;
-		r.id = e->id;
-		if ((rc = col_text(&e->type, &r, 1, "entity_type", 0)) < 0 ||
-		    (rc = col_text(&e->name, &r, 2, "name", 0)) < 0 ||
-		    (rc = col_text(&e->project, &r, 3, "project", 0)) < 0 ||
-		    (rc = col_text(&e->description, &r, 4, "description",
-		    0)) < 0 ||
-		    (rc = col_json(&e->properties, &r, 5, "properties",
-		    1)) < 0 ||
-		    (rc = col_text(&e->status, &r, 6, "status", 0)) < 0 ||
-		    (rc = col_real(&e->confidence, &r, 7, "confidence")) < 0 ||
-		    (rc = col_json(&e->source_refs, &r, 8, "source_refs",
-		    0)) < 0 ||
-		    (rc = col_text(&e->created_at, &r, 9, "created_at",
-		    0)) < 0 ||
-		    (rc = col_text(&e->updated_at, &r, 10, "updated_at",
-		    0)) < 0)
-			goto out;
-	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot read entities");
-out:
-	sqlite3_finalize(r.stmt);
-	return rc;
+	r->id = s->id;
+	if ((rc = col_text(&s->project, r, 1, "project", 0)) < 0 ||
+	    (rc = col_text(&s->category, r, 2, "category", 0)) < 0 ||
+	    (rc = col_text(&s->key, r, 3, "key", 0)) < 0 ||
+	    (rc = col_text(&s->value, r, 4, "value", 0)) < 0 ||
+	    (rc = col_text(&s->source, r, 5, "source", 0)) < 0 ||
+	    (rc = col_real(&s->confidence, r, 6, "confidence")) < 0 ||
+	    (rc = col_text(&s->status, r, 7, "status", 0)) < 0 ||
+	    (rc = col_text(&s->created_at, r, 8, "created_at", 0)) < 0 ||
+	    (rc = col_text(&s->updated_at, r, 9, "updated_at", 0)) < 0)
+		return rc;
+	return 0;
 }
 
 static int
-load_rels(struct project_facts *f, mirror_store *st, const char *project,
-    mirror_error *err)
+entity_row(struct project_facts *f, struct row *r, time_t now)
 {
-	static const char sql[] = "WITH mine(id) AS (SELECT e.id FROM "
-	    "main.entities e" JOIN_ALIAS("e") "WHERE " CANON("e") " = ?1) "
-	    "SELECT r.id, r.source_entity_id, r.target_entity_id, "
-	    "r.relationship_type, r.confidence FROM main.relationships r "
-	    "WHERE r.source_entity_id IN mine OR r.target_entity_id IN mine "
-	    "ORDER BY r.relationship_type, r.source_entity_id, "
-	    "r.target_entity_id, r.id";
-	struct row r = { st, NULL, "relationships", NULL, err };
-	size_t cap = 0;
+	struct fact_entity *e;
 	int rc;
 
-	rc = prepare(&r.stmt, st, sql, project, "cannot read relationships",
-	    err);
-	if (rc < 0)
+	(void)now;
+	f->ent = push(f->ent, &f->n_ent, sizeof(*e));
+	e = &f->ent[f->n_ent - 1];
+	if ((rc = col_text(&e->id, r, 0, "id", 0)) < 0)
 		return rc;
-	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
-		struct fact_rel *x;
-
-		f->rel = grow(f->rel, &f->n_rel, &cap, sizeof(*x));
-		x = &f->rel[f->n_rel - 1];
-		r.id = NULL;
-		if ((rc = col_text(&x->id, &r, 0, "id", 0)) < 0)
-			goto out;
-		r.id = x->id;
-		if ((rc = col_text(&x->source, &r, 1, "source_entity_id",
-		    0)) < 0 ||
-		    (rc = col_text(&x->target, &r, 2, "target_entity_id",
-		    0)) < 0 ||
-		    (rc = col_text(&x->type, &r, 3, "relationship_type",
-		    0)) < 0 ||
-		    (rc = col_real(&x->confidence, &r, 4, "confidence")) < 0)
-			goto out;
-	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot read relationships");
-out:
-	sqlite3_finalize(r.stmt);
-	return rc;
+	r->id = e->id;
+	if ((rc = col_text(&e->type, r, 1, "entity_type", 0)) < 0 ||
+	    (rc = col_text(&e->name, r, 2, "name", 0)) < 0 ||
+	    (rc = col_text(&e->project, r, 3, "project", 0)) < 0 ||
+	    (rc = col_text(&e->description, r, 4, "description", 0)) < 0 ||
+	    (rc = col_json(&e->properties, r, 5, "properties", 1)) < 0 ||
+	    (rc = col_text(&e->status, r, 6, "status", 0)) < 0 ||
+	    (rc = col_real(&e->confidence, r, 7, "confidence")) < 0 ||
+	    (rc = col_json(&e->source_refs, r, 8, "source_refs", 0)) < 0 ||
+	    (rc = col_text(&e->created_at, r, 9, "created_at", 0)) < 0 ||
+	    (rc = col_text(&e->updated_at, r, 10, "updated_at", 0)) < 0)
+		return rc;
+	return 0;
 }
 
-/* The memories query, with absent optional columns replaced by defaults. */
 static int
-memories_sql(char *buf, size_t size, mirror_store *st, const char *where)
+rel_row(struct project_facts *f, struct row *r, time_t now)
+{
+	struct fact_rel *x;
+	int rc;
+
+	(void)now;
+	f->rel = push(f->rel, &f->n_rel, sizeof(*x));
+	x = &f->rel[f->n_rel - 1];
+	if ((rc = col_text(&x->id, r, 0, "id", 0)) < 0)
+		return rc;
+	r->id = x->id;
+	if ((rc = col_text(&x->source, r, 1, "source_entity_id", 0)) < 0 ||
+	    (rc = col_text(&x->target, r, 2, "target_entity_id", 0)) < 0 ||
+	    (rc = col_text(&x->type, r, 3, "relationship_type", 0)) < 0 ||
+	    (rc = col_real(&x->confidence, r, 4, "confidence")) < 0)
+		return rc;
+	return 0;
+}
+
+static int
+memory_row(struct project_facts *f, struct row *r, time_t now)
+{
+	struct fact_memory *m;
+	time_t until;
+	int rc;
+
+	f->mem = push(f->mem, &f->n_mem, sizeof(*m));
+	m = &f->mem[f->n_mem - 1];
+	if ((rc = col_text(&m->id, r, 0, "id", 0)) < 0)
+		return rc;
+	r->id = m->id;
+	if ((rc = col_text(&m->type, r, 1, "memory_type", 0)) < 0 ||
+	    (rc = col_text(&m->content, r, 2, "content", 0)) < 0 ||
+	    (rc = col_text(&m->project, r, 3, "project", 0)) < 0 ||
+	    (rc = col_real(&m->confidence, r, 4, "confidence")) < 0 ||
+	    (rc = col_text(&m->status, r, 5, "status", 0)) < 0 ||
+	    (rc = col_json(&m->domain_tags, r, 7, "domain_tags", 0)) < 0 ||
+	    (rc = col_text(&m->valid_until, r, 8, "valid_until", 1)) < 0 ||
+	    (rc = col_text(&m->graduated_to, r, 9, "graduated_to_entity_id",
+	    1)) < 0 ||
+	    (rc = col_text(&m->created_at, r, 10, "created_at", 0)) < 0 ||
+	    (rc = col_text(&m->updated_at, r, 11, "updated_at", 0)) < 0)
+		return rc;
+	m->reference_count = sqlite3_column_int64(r->stmt, 6);
+	if (m->valid_until != NULL && m->valid_until[0] == '\0') {
+		free(m->valid_until);
+		m->valid_until = NULL;
+	}
+	if (m->valid_until != NULL) {
+		if (mirror_parse_ts(&until, m->valid_until) < 0)
+			return row_fail(r, "valid_until",
+			    "is not a timestamp (YYYY-MM-DD HH:MM:SS)");
+		m->expired = until < now;
+	}
+	return 0;
+}
+
+static int (*const row_reader[T_N])(struct project_facts *, struct row *,
+    time_t) = { state_row, entity_row, rel_row, memory_row };
+
+/* The memories query, with absent optional columns replaced by defaults
+ * and tail (a column list starting with ", ", or "") appended. */
+static int
+memories_sql(char *buf, size_t size, mirror_store *st, const char *tail,
+    const char *rest)
 {
 	const struct store_features *ft = store_features(st);
 	int n;
 
 	n = snprintf(buf, size, "SELECT m.id, m.memory_type, m.content, "
 	    "m.project, m.confidence, m.status, %s, %s, %s, %s, "
-	    "m.created_at, m.updated_at FROM main.memories m%s",
+	    "m.created_at, m.updated_at%s FROM main.memories m%s",
 	    ft->mem_reference_count ? "m.reference_count" : "0",
 	    ft->mem_domain_tags ? "m.domain_tags" : "'[]'",
 	    ft->mem_valid_until ? "m.valid_until" : "NULL",
-	    ft->mem_graduated ? "m.graduated_to_entity_id" : "NULL", where);
+	    ft->mem_graduated ? "m.graduated_to_entity_id" : "NULL", tail,
+	    rest);
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-static int
-load_memories(struct project_facts *f, mirror_store *st,
-    const char *project, time_t now, mirror_error *err)
+int
+facts_reader_open(struct facts_reader **out, mirror_store *st, time_t now,
+    mirror_error *err)
 {
-	struct row r = { st, NULL, "memories", NULL, err };
-	char sql[1024];
-	size_t cap = 0;
+	struct facts_reader *r = xcalloc(1, sizeof(*r));
+	char mem_sql[1024];
 	int rc;
 
-	if (memories_sql(sql, sizeof(sql), st, JOIN_ALIAS("m") "WHERE "
-	    CANON("m") " = ?1 ORDER BY m.memory_type, m.created_at, m.id") < 0)
+	*out = r;
+	r->st = st;
+	r->now = now;
+	if (memories_sql(mem_sql, sizeof(mem_sql), st, ", " CANON("m"),
+	    JOIN_ALIAS("m") "ORDER BY " CANON("m") ", m.memory_type, "
+	    "m.created_at, m.id") < 0)
 		return mirror_fail(err, MIRROR_EIO, "internal: memories sql");
-	rc = prepare(&r.stmt, st, sql, project, "cannot read memories", err);
-	if (rc < 0)
-		return rc;
-	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
-		struct fact_memory *m;
-		time_t until;
+	{
+		const char *const sql[T_N] = { state_sql, entity_sql, rel_sql,
+		    mem_sql };
 
-		f->mem = grow(f->mem, &f->n_mem, &cap, sizeof(*m));
-		m = &f->mem[f->n_mem - 1];
-		r.id = NULL;
-		if ((rc = col_text(&m->id, &r, 0, "id", 0)) < 0)
-			goto out;
-		r.id = m->id;
-		if ((rc = col_text(&m->type, &r, 1, "memory_type", 0)) < 0 ||
-		    (rc = col_text(&m->content, &r, 2, "content", 0)) < 0 ||
-		    (rc = col_text(&m->project, &r, 3, "project", 0)) < 0 ||
-		    (rc = col_real(&m->confidence, &r, 4, "confidence")) < 0 ||
-		    (rc = col_text(&m->status, &r, 5, "status", 0)) < 0 ||
-		    (rc = col_json(&m->domain_tags, &r, 7, "domain_tags",
-		    0)) < 0 ||
-		    (rc = col_text(&m->valid_until, &r, 8, "valid_until",
-		    1)) < 0 ||
-		    (rc = col_text(&m->graduated_to, &r, 9,
-		    "graduated_to_entity_id", 1)) < 0 ||
-		    (rc = col_text(&m->created_at, &r, 10, "created_at",
-		    0)) < 0 ||
-		    (rc = col_text(&m->updated_at, &r, 11, "updated_at",
-		    0)) < 0)
-			goto out;
-		m->reference_count = sqlite3_column_int64(r.stmt, 6);
-		if (m->valid_until != NULL && m->valid_until[0] == '\0') {
-			free(m->valid_until);
-			m->valid_until = NULL;
-		}
-		if (m->valid_until != NULL) {
-			if (mirror_parse_ts(&until, m->valid_until) < 0) {
-				rc = row_fail(&r, "valid_until",
-				    "is not a timestamp (YYYY-MM-DD HH:MM:SS)");
-				goto out;
-			}
-			m->expired = until < now;
+		for (int t = 0; t < T_N; t++)
+			if ((rc = prepare(&r->stmt[t], st, sql[t], read_what[t],
+			    err)) < 0)
+				return rc;
+	}
+	return 0;
+}
+
+void
+facts_reader_close(struct facts_reader *r)
+{
+	if (r == NULL)
+		return;
+	for (int t = 0; t < T_N; t++)
+		sqlite3_finalize(r->stmt[t]);
+	free(r->last);
+	free(r);
+}
+
+int
+facts_read_project(struct project_facts *out, struct facts_reader *r,
+    const char *project, mirror_error *err)
+{
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (r->last != NULL && strcmp(project, r->last) <= 0)
+		return mirror_fail(err, MIRROR_EIO, "internal: project '%s' "
+		    "read after '%s'", project, r->last);
+	free(r->last);
+	r->last = xstrdup(project);
+	for (int t = 0; rc == 0 && t < T_N; t++) {
+		struct row row = { r->st, r->stmt[t], table_name[t], NULL,
+		    err };
+
+		while ((rc = cursor_seek(r, t, project, err)) == 1) {
+			row.id = NULL;
+			r->pending[t] = 0;
+			if ((rc = row_reader[t](out, &row, r->now)) < 0)
+				break;
 		}
 	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot read memories");
-out:
-	sqlite3_finalize(r.stmt);
 	return rc;
 }
 
@@ -550,16 +623,14 @@ int
 facts_load(struct project_facts *out, mirror_store *st, const char *project,
     time_t now, mirror_error *err)
 {
+	struct facts_reader *r;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = load_state(out, st, project, err);
+	rc = facts_reader_open(&r, st, now, err);
 	if (rc == 0)
-		rc = load_entities(out, st, project, err);
-	if (rc == 0)
-		rc = load_rels(out, st, project, err);
-	if (rc == 0)
-		rc = load_memories(out, st, project, now, err);
+		rc = facts_read_project(out, r, project, err);
+	facts_reader_close(r);
 	return rc;
 }
 
@@ -601,107 +672,83 @@ facts_free(struct project_facts *f)
 	memset(f, 0, sizeof(*f));
 }
 
-int
-facts_locate(char **project, mirror_store *st, const char *kind,
-    const char *id, mirror_error *err)
-{
-	const char *sql;
-	sqlite3_stmt *stmt = NULL;
-	int rc;
-
-	*project = NULL;
-	if (strcmp(kind, "project_state") == 0)
-		sql = "SELECT " CANON("t") " FROM main.project_state t"
-		    JOIN_ALIAS("t") "WHERE t.id = ?1 LIMIT 1";
-	else if (strcmp(kind, "entity") == 0)
-		sql = "SELECT " CANON("t") " FROM main.entities t"
-		    JOIN_ALIAS("t") "WHERE t.id = ?1 LIMIT 1";
-	else if (strcmp(kind, "memory") == 0)
-		sql = "SELECT " CANON("t") " FROM main.memories t"
-		    JOIN_ALIAS("t") "WHERE t.id = ?1 LIMIT 1";
-	else
-		return 0;
-	rc = prepare(&stmt, st, sql, id, "cannot locate a fact", err);
-	if (rc < 0)
-		return rc;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		const char *p = (const char *)sqlite3_column_text(stmt, 0);
-
-		*project = xstrdup(p != NULL ? p : "");
-		rc = 0;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		rc = store_fail(st, err, rc, "cannot locate a fact");
-	}
-	sqlite3_finalize(stmt);
-	return rc;
-}
-
 /* ---- snapshot checksum ------------------------------------------------- */
 
-/* Fold every column of every row of sql's result into *h. */
+/* A 64-bit finalizer (splitmix64): spreads a row hash over all bits
+ * before rows are summed, so near-equal rows do not cancel out. */
+static uint64_t
+mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+/*
+ * Fold sql's result into *h as a multiset of rows: each row hashed on
+ * its own (every column with a type tag, so NULL, '' and 0 differ),
+ * the row hashes summed, and the sum and row count folded in. The sum
+ * does not depend on row order, so no table is sorted: a table scan
+ * per table is the whole cost. Returns 0 or < 0 with err set.
+ */
 static int
 hash_query(uint64_t *h, mirror_store *st, const char *sql, mirror_error *err)
 {
 	sqlite3_stmt *stmt = NULL;
+	uint64_t sum = 0, rows = 0;
 	int rc, ncol;
 
-	rc = prepare(&stmt, st, sql, NULL, "cannot compute the snapshot "
-	    "checksum", err);
+	rc = prepare(&stmt, st, sql, "cannot compute the snapshot checksum",
+	    err);
 	if (rc < 0)
 		return rc;
 	ncol = sqlite3_column_count(stmt);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		uint64_t rh = MIRROR_HASH_INIT;
+
 		for (int i = 0; i < ncol; i++) {
 			unsigned char type = (unsigned char)
 			    sqlite3_column_type(stmt, i);
 			const void *p;
 			int n;
 
-			/* Type tag: NULL, '' and 0 must hash differently. */
-			*h = hash_add(*h, &type, 1);
+			rh = hash_add(rh, &type, 1);
 			if (type == SQLITE_NULL)
 				continue;
 			p = sqlite3_column_text(stmt, i);
 			n = sqlite3_column_bytes(stmt, i);
-			*h = hash_add(*h, p, (size_t)n);
-			*h = hash_add_str(*h, NULL);
+			rh = hash_add(rh, p, (size_t)n);
+			rh = hash_add_str(rh, NULL);
 		}
-		*h = hash_add_str(*h, NULL);
+		sum += mix64(rh);
+		rows++;
 	}
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
 	    "cannot compute the snapshot checksum");
 	sqlite3_finalize(stmt);
+	*h = hash_add(*h, &sum, sizeof(sum));
+	*h = hash_add(*h, &rows, sizeof(rows));
 	return rc;
 }
 
 int
 facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err)
 {
-	/* Ordered by every column: ties between duplicate ids (a store
-	 * without its PRIMARY KEYs) still have one order. */
 	static const char *const fixed[] = {
-	    "SELECT id, name, aliases, description FROM main.projects "
-	    "ORDER BY 1, 2, 3, 4",
+	    "SELECT id, name, aliases, description FROM main.projects",
 	    "SELECT id, project, category, key, value, source, confidence, "
-	    "status, created_at, updated_at FROM main.project_state "
-	    "ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10",
+	    "status, created_at, updated_at FROM main.project_state",
 	    "SELECT id, entity_type, name, project, description, properties, "
 	    "status, confidence, source_refs, created_at, updated_at FROM "
-	    "main.entities ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11",
+	    "main.entities",
 	    "SELECT id, source_entity_id, target_entity_id, "
-	    "relationship_type, confidence FROM main.relationships "
-	    "ORDER BY 1, 2, 3, 4, 5",
+	    "relationship_type, confidence FROM main.relationships",
 	};
 	static const char *const conflicts[] = {
 	    "SELECT id, detected_at, slot_kind, slot_key, project, status, "
-	    "resolved_at, resolution, resolved_by FROM main.conflicts "
-	    "ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9",
+	    "resolved_at, resolution, resolved_by FROM main.conflicts",
 	    "SELECT conflict_id, member_kind, member_id, member_layer_trust, "
-	    "value_snapshot, conflicts_with FROM main.conflict_members "
-	    "ORDER BY 1, 2, 3, 4, 5, 6",
+	    "value_snapshot, conflicts_with FROM main.conflict_members",
 	};
 	char sql[1024];
 	uint64_t h = MIRROR_HASH_INIT;
@@ -709,8 +756,7 @@ facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err)
 
 	for (size_t i = 0; rc == 0 && i < sizeof(fixed) / sizeof(*fixed); i++)
 		rc = hash_query(&h, st, fixed[i], err);
-	if (rc == 0 && memories_sql(sql, sizeof(sql), st,
-	    " ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12") < 0)
+	if (rc == 0 && memories_sql(sql, sizeof(sql), st, "", "") < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "internal: memories sql");
 	if (rc == 0)
 		rc = hash_query(&h, st, sql, err);
@@ -718,5 +764,26 @@ facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err)
 	    i < sizeof(conflicts) / sizeof(*conflicts); i++)
 		rc = hash_query(&h, st, conflicts[i], err);
 	*out = h;
+	return rc;
+}
+
+int
+facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	char ts[MIRROR_TS_LEN];
+	long long any = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	mirror_format_ts(ts, now);
+	if (store_features(st)->mem_valid_until)
+		rc = store_count(&out->expired, st, "SELECT count(*) FROM "
+		    "main.memories WHERE valid_until IS NOT NULL AND "
+		    "valid_until <> '' AND valid_until < ?1", ts, err);
+	if (rc == 0 && store_features(st)->has_mirror_tables)
+		rc = store_count(&any, st, "SELECT EXISTS (SELECT 1 FROM "
+		    "main.conflicts)", NULL, err);
+	out->any_conflicts = any != 0;
 	return rc;
 }

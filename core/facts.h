@@ -98,25 +98,40 @@ int facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 void facts_projects_free(struct fact_project *p, size_t n);
 
 /*
- * Fill *out with every row (all statuses) of canonical project id,
- * memories flagged expired against now. Returns 0, or -MIRROR_EINPUT
- * naming table, row id and column for a NULL in a required column,
- * invalid UTF-8 or invalid JSON (properties, source_refs, domain_tags),
- * or the store's error. The caller frees with facts_free, also after a
- * failure.
+ * Reading projects one after another: each table is read once, in
+ * canonical project order, so a build costs one pass over the store
+ * whatever the number of projects.
  */
+struct facts_reader;
+
+/*
+ * Start reading inside the caller's consistent read (close the reader
+ * before store_read_end); memories are flagged expired against now.
+ * Returns 0, or < 0 with err set. *out is set in both cases and the
+ * caller must facts_reader_close it.
+ */
+int facts_reader_open(struct facts_reader **out, mirror_store *st,
+    time_t now, mirror_error *err);
+
+void facts_reader_close(struct facts_reader *r);   /* NULL is fine */
+
+/*
+ * Fill *out with every row (all statuses) of canonical project id.
+ * Projects must be asked for in strictly increasing strcmp order (the
+ * order of facts_projects); asking out of order is -MIRROR_EIO (a bug).
+ * Returns 0, or -MIRROR_EINPUT naming table, row id and column for a
+ * NULL in a required column, invalid UTF-8 or invalid JSON (properties,
+ * source_refs, domain_tags), or the store's error. The caller frees with
+ * facts_free, also after a failure.
+ */
+int facts_read_project(struct project_facts *out, struct facts_reader *r,
+    const char *project, mirror_error *err);
+
+/* facts_read_project through a reader of its own: one project. */
 int facts_load(struct project_facts *out, mirror_store *st,
     const char *project, time_t now, mirror_error *err);
 
 void facts_free(struct project_facts *f);
-
-/*
- * Find the row of kind ("project_state", "entity", "memory") with id and
- * set *project to its canonical project (caller frees; NULL when the row
- * does not exist). Returns 0 or < 0 with err set.
- */
-int facts_locate(char **project, mirror_store *st, const char *kind,
-    const char *id, mirror_error *err);
 
 /*
  * Set *out to the store snapshot checksum: a hash of every column of
@@ -126,5 +141,20 @@ int facts_locate(char **project, mirror_store *st, const char *kind,
  * or membership does, and only then. Returns 0 or < 0 with err set.
  */
 int facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err);
+
+/* What, besides the snapshot, decides the pages at a given time. */
+struct facts_clock {
+	long long expired;      /* memories (any status) with valid_until
+	                           before now: the rows fixed, the count only
+	                           grows, so it names the expired set */
+	int any_conflicts;      /* 0: the feed is dated by the clock */
+};
+
+/*
+ * Fill *out for now (expired is 0 when the store has no valid_until).
+ * Returns 0 or < 0 with err set.
+ */
+int facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
+    mirror_error *err);
 
 #endif

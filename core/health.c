@@ -6,31 +6,6 @@
 #include "health.h"
 #include "xalloc.h"
 
-/* Run a one-integer query; text parameter ?1 is bound when p1 != NULL. */
-static int
-count(long long *out, mirror_store *st, const char *sql, const char *p1,
-    mirror_error *err)
-{
-	sqlite3_stmt *stmt = NULL;
-	int rc;
-
-	*out = 0;
-	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
-	if (rc == SQLITE_OK && p1 != NULL)
-		rc = sqlite3_bind_text(stmt, 1, p1, -1, SQLITE_TRANSIENT);
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(stmt);
-		if (rc == SQLITE_ROW) {
-			*out = sqlite3_column_int64(stmt, 0);
-			rc = SQLITE_OK;
-		}
-	}
-	if (rc != SQLITE_OK)
-		rc = store_fail(st, err, rc, "cannot count rows");
-	sqlite3_finalize(stmt);
-	return rc;
-}
-
 static int
 layer_counts(struct health_layer *l, mirror_store *st, mirror_error *err)
 {
@@ -83,34 +58,35 @@ health_read(struct health *h, mirror_store *st, time_t now,
 		h->layers[i].name = names[i];
 		h->layers[i].trust = 3 - i;
 	}
-	rc = count(&h->projects, st, "SELECT count(*) FROM main.projects",
-	    NULL, err);
+	rc = store_count(&h->projects, st, "SELECT count(*) FROM "
+	    "main.projects", NULL, err);
 	for (int i = 0; rc == 0 && i < 3; i++)
 		rc = layer_counts(&h->layers[i], st, err);
 	if (rc == 0)
-		rc = count(&h->relationships, st,
+		rc = store_count(&h->relationships, st,
 		    "SELECT count(*) FROM main.relationships", NULL, err);
 	if (rc == 0 && f->mem_valid_until) {
 		mirror_format_ts(ts, now);
-		rc = count(&h->expired_memories, st, "SELECT count(*) FROM "
-		    "main.memories WHERE status = 'active' AND valid_until "
-		    "IS NOT NULL AND valid_until <> '' AND valid_until < ?1",
-		    ts, err);
+		rc = store_count(&h->expired_memories, st, "SELECT count(*) "
+		    "FROM main.memories WHERE status = 'active' AND "
+		    "valid_until IS NOT NULL AND valid_until <> '' AND "
+		    "valid_until < ?1", ts, err);
 	}
 	if (rc == 0 && f->has_mirror_tables) {
-		rc = count(&h->open_conflicts_count, st, "SELECT count(*) "
-		    "FROM main.conflicts WHERE status = 'open'", NULL, err);
+		rc = store_count(&h->open_conflicts_count, st, "SELECT "
+		    "count(*) FROM main.conflicts WHERE status = 'open'", NULL,
+		    err);
 		if (rc == 0)
-			rc = count(&h->resolved_conflicts, st, "SELECT count(*) "
-			    "FROM main.conflicts WHERE status = 'resolved'",
-			    NULL, err);
+			rc = store_count(&h->resolved_conflicts, st, "SELECT "
+			    "count(*) FROM main.conflicts WHERE status = "
+			    "'resolved'", NULL, err);
 		if (rc == 0)
-			rc = count(&h->dismissed_conflicts, st, "SELECT "
+			rc = store_count(&h->dismissed_conflicts, st, "SELECT "
 			    "count(*) FROM main.conflicts WHERE status = "
 			    "'dismissed'", NULL, err);
 		if (rc == 0)
-			rc = count(&h->sweep_runs, st, "SELECT count(*) FROM "
-			    "main.sweep_runs", NULL, err);
+			rc = store_count(&h->sweep_runs, st, "SELECT count(*) "
+			    "FROM main.sweep_runs", NULL, err);
 	}
 	return rc;
 }

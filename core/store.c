@@ -567,3 +567,27 @@ store_read_end(mirror_store *st)
 {
 	(void)sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
 }
+
+int
+store_count(long long *out, mirror_store *st, const char *sql, const char *p1,
+    mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	*out = 0;
+	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
+	if (rc == SQLITE_OK && p1 != NULL)
+		rc = sqlite3_bind_text(stmt, 1, p1, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(stmt);
+		if (rc == SQLITE_ROW) {
+			*out = sqlite3_column_int64(stmt, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	if (rc != SQLITE_OK)
+		rc = store_fail(st, err, rc, "cannot count rows");
+	sqlite3_finalize(stmt);
+	return rc;
+}

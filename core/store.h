@@ -86,6 +86,14 @@ void store_read_end(mirror_store *st);
  * message". Returns -MIRROR_EINPUT, or -MIRROR_EIO for I/O, full-disk
  * and lock failures.
  */
+/*
+ * Set *out to the one integer sql returns, with text parameter ?1 bound
+ * to p1 when not NULL. Returns 0 or < 0 with err set ("cannot count
+ * rows").
+ */
+int store_count(long long *out, mirror_store *st, const char *sql,
+    const char *p1, mirror_error *err);
+
 int store_fail(mirror_store *st, mirror_error *err, int rc, const char *what);
 
 #endif

@@ -296,10 +296,7 @@ static const char temp_ddl[] =
 	"DROP TABLE IF EXISTS temp.sweep_seen;"
 	"CREATE TEMP TABLE sweep_parent (child TEXT, parent TEXT);"
 	"CREATE TEMP TABLE sweep_seen (id TEXT PRIMARY KEY) WITHOUT ROWID;"
-	"INSERT INTO temp.sweep_parent SELECT r.source_entity_id, p.name "
-	"FROM main.relationships r JOIN main.entities p "
-	"ON p.id = r.target_entity_id WHERE r.relationship_type = 'part_of' "
-	"AND p.status = 'active' AND p.name IS NOT NULL;"
+	"INSERT INTO temp.sweep_parent " FACTROW_PARENT_ROWS ";"
 	"CREATE INDEX temp.sweep_parent_child ON sweep_parent(child, parent);";
 
 static const char temp_drop[] =

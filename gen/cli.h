@@ -32,6 +32,7 @@ struct mirror_opts {
 	int json;                /* --json */
 	int check;               /* --check: open conflicts exit 4 */
 	int no_sweep;            /* --no-sweep */
+	int force;               /* --force: render even when unchanged */
 	int quiet;               /* --quiet */
 	char **args;             /* positionals after the command */
 	int nargs;

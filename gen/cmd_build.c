@@ -23,8 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_stamp.h"
 #include "cli.h"
 #include "clock.h"
+#include "datadir.h"
 #include "facts.h"
 #include "git_message.h"
 #include "hash.h"
@@ -44,17 +46,25 @@ static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystem.md", "conflicts.md", "conflict.md",
     "404.md" };
 
-/* Step 3: what every page needs, read inside the consistent read. */
+/* Step 3a: the snapshot checksum, inside the consistent read. */
 static int
-build_read(struct site *s, mirror_error *err)
+build_snapshot(struct site *s, mirror_error *err)
 {
 	uint64_t sum;
 	int rc;
 
 	rc = facts_checksum(&sum, s->st, err);
-	if (rc < 0)
-		return rc;
-	hash_hex(s->snapshot, sum);
+	if (rc == 0)
+		hash_hex(s->snapshot, sum);
+	return rc;
+}
+
+/* Step 3b: what every page needs, read inside the consistent read. */
+static int
+build_read(struct site *s, mirror_error *err)
+{
+	int rc;
+
 	rc = facts_projects(&s->projects, &s->n_projects, s->st, err);
 	if (rc < 0)
 		return rc;
@@ -97,7 +107,9 @@ build_rehearse(const struct site *s, const struct mirror_opts *o,
 	r.th = s->th;
 	rc = store_open(&r.st, o->store, STORE_READ, err);
 	if (rc == 0 && (rc = store_read_begin(r.st, err)) == 0) {
-		rc = build_read(&r, err);
+		rc = build_snapshot(&r, err);
+		if (rc == 0)
+			rc = build_read(&r, err);
 		if (rc == 0)
 			rc = site_render(&r, err);
 		store_read_end(r.st);
@@ -197,6 +209,41 @@ build_history(struct history_result *res, const struct site *s,
 	return rc;
 }
 
+/*
+ * Step 3c: the build's stamp (gen/build_stamp.h) into *st, and 1 when
+ * DIR, and with --repo the branch, already hold it: then there is
+ * nothing to render, write or commit. Returns 1, 0, or < 0 with err set.
+ */
+static int
+build_unchanged(struct stamp *held, struct stamp *st, const struct site *s,
+    const struct mirror_opts *o, mirror_error *err)
+{
+	struct stamp_inputs in;
+	struct facts_clock clock;
+	char *def = NULL;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	in.snapshot = s->snapshot;
+	in.title = s->title;
+	in.base_url = s->base_url;
+	in.user_templates = o->templates;
+	in.theme_dir = theme_dir(s->th);
+	rc = facts_clock_read(&clock, s->st, s->now, err);
+	in.expired = clock.expired;
+	in.any_conflicts = clock.any_conflicts;
+	if (rc == 0)
+		rc = datadir_find(&def, "templates", err);
+	in.default_templates = def;
+	if (rc == 0)
+		rc = stamp_make(st, &in, err);
+	free(def);
+	if (rc < 0 || o->force)
+		return rc;
+	return stamp_in_dir(held, o->out, st) &&
+	    (o->repo == NULL || stamp_in_repo(o->repo, o->branch, st));
+}
+
 static int
 build_usage(const struct mirror_opts *o, mirror_error *err)
 {
@@ -218,7 +265,8 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	struct sweep_run run;
 	struct history_result hres;
 	struct progress prog;
-	int rc, reading = 0;
+	struct stamp stamp, held;
+	int rc, reading = 0, unchanged = 0;
 
 	memset(&s, 0, sizeof(s));
 	memset(&hres, 0, sizeof(hres));
@@ -234,6 +282,14 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		rc = build_open(&s, &run, o, err);
 	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
 		reading = 1;
+	if (rc == 0)
+		rc = build_snapshot(&s, err);
+	if (rc == 0 && (rc = build_unchanged(&held, &stamp, &s, o, err)) == 1) {
+		unchanged = 1;
+		rc = 0;
+		goto done;
+	}
+	s.stamp = &stamp;
 	if (rc == 0)
 		rc = build_read(&s, err);
 	if (rc == 0)
@@ -263,6 +319,21 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 			    o->branch, o->repo, hres.pages_changed,
 			    hres.pages_added, hres.pages_removed);
 		else if (o->repo != NULL)
+			printf("no commit: %s of %s already holds this site\n",
+			    o->branch, o->repo);
+	}
+done:
+	if (unchanged) {
+		if (reading)
+			store_read_end(s.st);
+		s.open_conflicts = held.open_conflicts;
+		if (!o->quiet)
+			printf("built %s: %lld pages, 0 files written, %lld "
+			    "reused; %lld open conflicts; store snapshot %s "
+			    "(unchanged: nothing rendered)\n", o->out,
+			    held.pages, held.files, held.open_conflicts,
+			    s.snapshot);
+		if (!o->quiet && o->repo != NULL)
 			printf("no commit: %s of %s already holds this site\n",
 			    o->branch, o->repo);
 	}

@@ -22,7 +22,7 @@ static const char usage_text[] =
 "  health --store S [--json]      counts per layer and open conflicts\n"
 "  sweep --store S [--json] [--check]\n"
 "                                 find contradictions, record conflicts\n"
-"  build --store S --out DIR [--no-sweep] [--check]\n"
+"  build --store S --out DIR [--no-sweep] [--check] [--force]\n"
 "        [--repo GITDIR [--branch B] [--author 'Name <email>']]\n"
 "        [--templates DIR] [--theme NAME] [--base-url URL] [--title T]\n"
 "                                 render the site (and commit it)\n"
@@ -77,6 +77,7 @@ static const struct option_def options[] = {
 	{ "--json", OPT(json), 1 },
 	{ "--check", OPT(check), 1 },
 	{ "--no-sweep", OPT(no_sweep), 1 },
+	{ "--force", OPT(force), 1 },
 	{ "--quiet", OPT(quiet), 1 },
 };
 

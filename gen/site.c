@@ -2,10 +2,12 @@
  * site.c: what every page family shares: writing a page's two twins,
  * JSON files, fact items and the open-conflict markers.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_stamp.h"
 #include "escape.h"
 #include "hash.h"
 #include "json_out.h"
@@ -16,13 +18,34 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
+/* The build's stamp, last, so it counts every other file. */
+static int
+write_stamp(struct site *s, mirror_error *err)
+{
+	size_t n;
+	char *text;
+	int rc;
+
+	(void)output_paths(s->out, &n);
+	s->stamp->pages = (long long)s->pages;
+	s->stamp->files = (long long)n + 1;
+	s->stamp->open_conflicts = s->open_conflicts;
+	text = stamp_text(s->stamp);
+	rc = site_write(s, STAMP_PATH, text, strlen(text), err);
+	free(text);
+	return rc;
+}
+
 int
 site_render(struct site *s, mirror_error *err)
 {
 	size_t named = 0;
 	int rc;
 
-	rc = site_index(s, err);
+	/* Projects are read in id order, the index's "" group first. */
+	rc = facts_reader_open(&s->facts, s->st, s->now, err);
+	if (rc == 0)
+		rc = site_index(s, err);
 	/* Progress per phase: how many pages a project has is known only
 	 * once its facts are loaded, so that phase counts projects. */
 	for (size_t i = 0; i < s->n_projects; i++)
@@ -41,6 +64,10 @@ site_render(struct site *s, mirror_error *err)
 		rc = site_extras(s, err);
 	if (rc == 0 && s->out != NULL)
 		rc = theme_write_assets(s->th, s->out, err);
+	if (rc == 0 && s->out != NULL && s->stamp != NULL)
+		rc = write_stamp(s, err);
+	facts_reader_close(s->facts);
+	s->facts = NULL;
 	return rc;
 }
 
@@ -69,6 +96,58 @@ nav_item(const char *href, const char *label, int current)
 	    "current", current);
 }
 
+/*
+ * Fold v into h: a type tag per value, strings with their terminator,
+ * numbers as their bytes, arrays and objects with their size and, for
+ * objects, every key in insertion order (the order the page code built
+ * them in, so the same data always hashes the same). Walking the tree
+ * costs a fraction of serialising it.
+ */
+static uint64_t
+hash_json(uint64_t h, const json_t *v)
+{
+	unsigned char tag = (unsigned char)json_typeof(v);
+	const char *key;
+	json_t *item;
+	json_int_t i;
+	double d;
+	size_t n, k;
+
+	h = hash_add(h, &tag, 1);
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		n = json_object_size(v);
+		h = hash_add(h, &n, sizeof(n));
+		json_object_foreach((json_t *)(uintptr_t)v, key, item) {
+			h = hash_add_str(h, key);
+			h = hash_json(h, item);
+		}
+		break;
+	case JSON_ARRAY:
+		n = json_array_size(v);
+		h = hash_add(h, &n, sizeof(n));
+		json_array_foreach(v, k, item)
+			h = hash_json(h, item);
+		break;
+	case JSON_STRING:
+		n = json_string_length(v);
+		h = hash_add(h, &n, sizeof(n));
+		h = hash_add(h, json_string_value(v), n);
+		break;
+	case JSON_INTEGER:
+		i = json_integer_value(v);
+		h = hash_add(h, &i, sizeof(i));
+		break;
+	case JSON_REAL:
+		d = json_real_value(v);
+		h = hash_add(h, &d, sizeof(d));
+		break;
+	default:                /* true, false, null: the tag says it */
+		break;
+	}
+	return h;
+}
+
 int
 site_page(struct site *s, const char *path, const char *tname,
     const char *title, json_t *data, mirror_error *err)
@@ -84,17 +163,7 @@ site_page(struct site *s, const char *path, const char *tname,
 	 * checksum of its data, not of the whole store, so a one-fact
 	 * change leaves every page that does not show the fact
 	 * byte-identical (and out of the commit's diff). */
-	{
-		char *canon = json_dumps(data, JSON_COMPACT | JSON_SORT_KEYS);
-		uint64_t h;
-
-		if (canon == NULL)
-			return mirror_fail(err, MIRROR_EIO, "internal: page %s",
-			    path);
-		h = hash_add_str(hash_add_str(MIRROR_HASH_INIT, tname), canon);
-		free(canon);
-		hash_hex(snap, h);
-	}
+	hash_hex(snap, hash_json(hash_add_str(MIRROR_HASH_INIT, tname), data));
 	n = snprintf(footer, sizeof(footer), "store snapshot %s", snap);
 	if (n < 0 || (size_t)n >= sizeof(footer))
 		return mirror_fail(err, MIRROR_EIO, "internal: footer");

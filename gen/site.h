@@ -28,6 +28,7 @@
 
 struct output;
 struct progress;
+struct stamp;
 
 struct site {
 	mirror_store *st;
@@ -44,6 +45,9 @@ struct site {
 	struct disputed_list disputed;  /* members of open conflicts */
 	struct conflict_list conflicts; /* all, in review-queue order */
 	long long open_conflicts;
+	struct facts_reader *facts;   /* open during site_render */
+	struct stamp *stamp;          /* written last as api/build.json;
+	                                 NULL: none (a rehearsal) */
 	size_t pages;                 /* pages (twins) rendered */
 	struct progress *progress;    /* NULL: no progress line */
 };

@@ -75,25 +75,16 @@ layer_name(const char *kind)
 
 /* Where the member's fact is rendered: its project's overview, or the
  * site index for the no-project group; both null when the row is gone. */
-static int
-member_place(json_t *m, struct site *s, const struct conflict_member *cm,
-    mirror_error *err)
+static void
+member_place(json_t *m, struct site *s, const struct conflict_member *cm)
 {
-	char *project = NULL;
-	long i;
-	int rc;
+	long i = cm->project != NULL ? site_project_index(s, cm->project) : -1;
 
-	rc = facts_locate(&project, s->st, cm->kind, cm->id, err);
-	if (rc < 0)
-		return rc;
-	i = project != NULL ? site_project_index(s, project) : -1;
 	json_object_set_new(m, "on_index", json_boolean(i >= 0 &&
-	    project[0] == '\0'));
-	json_object_set_new(m, "project_slug", i >= 0 && project[0] != '\0' ?
-	    json_string(s->pslug[i]) : json_null());
+	    cm->project[0] == '\0'));
+	json_object_set_new(m, "project_slug", i >= 0 &&
+	    cm->project[0] != '\0' ? json_string(s->pslug[i]) : json_null());
 	json_object_set_new(m, "linked", json_boolean(i >= 0));
-	free(project);
-	return 0;
 }
 
 /* The JSON object of one conflict, for its page, the queue and api/. */
@@ -137,10 +128,8 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 			    "%s member %s", c->id, cm->id);
 			break;
 		}
-		rc = member_place(m, s, cm, err);
+		member_place(m, s, cm);
 		json_array_append_new(members, m);
-		if (rc < 0)
-			break;
 		if (cm->favoured && favoured == NULL) {
 			favoured = cm->id;
 			strbuf_reset(&fav);

@@ -32,7 +32,7 @@ loose_facts(json_t **out, struct site *s, mirror_error *err)
 	json_t *items = json_array();
 	int rc;
 
-	rc = facts_load(&f, s->st, "", s->now, err);
+	rc = facts_read_project(&f, s->facts, "", err);
 	for (size_t k = 0; rc == 0 && k < f.n_state; k++)
 		json_array_append_new(items, site_state_item(s, &f.state[k]));
 	for (size_t k = 0; rc == 0 && k < f.n_ent; k++)

@@ -254,7 +254,7 @@ site_project(struct site *s, size_t i, mirror_error *err)
 	strbuf path, title, notes;
 	int rc;
 
-	rc = facts_load(&f, s->st, p->id, s->now, err);
+	rc = facts_read_project(&f, s->facts, p->id, err);
 	if (rc < 0) {
 		facts_free(&f);
 		return rc;

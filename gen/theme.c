@@ -222,6 +222,12 @@ theme_name(const theme *th)
 	return th->name;
 }
 
+const char *
+theme_dir(const theme *th)
+{
+	return th->dir;
+}
+
 void
 theme_free(theme *th)
 {

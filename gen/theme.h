@@ -61,6 +61,9 @@ int theme_write_assets(const theme *th, struct output *out,
 /* The theme's name as given to theme_open (owned by th). */
 const char *theme_name(const theme *th);
 
+/* The directory the theme was read from (owned by th). */
+const char *theme_dir(const theme *th);
+
 void theme_free(theme *th);
 
 #endif

@@ -147,10 +147,48 @@ expect "markers: right facts, right conflicts, same in both twins" \
 mirror build --store s.db --out again --no-sweep
 expect "a second build is byte-identical (diff -r)" diff -r site again
 SOURCE_DATE_EPOCH=1700000600 mirror build --store s.db --out later --no-sweep
-expect "no page depends on the clock (nothing expired in between)" diff -r site again
+expect "no page depends on the clock (nothing expired in between)" diff -r site later
+inodes() { find "$1" -type f -printf '%i %T@ %p\n' | sort; }
+inodes site > before.txt
 mirror build --store s.db --out site --no-sweep
 expect "rebuilding into the same directory rewrites nothing" \
     grep -q ', 0 files written' "$T/out"
+
+# --- an unchanged build renders nothing (api/build.json) ----------------------
+expect "an unchanged store, templates and options render nothing" \
+    out_has '^built site: [0-9]+ pages, 0 files written, [0-9]+ reused; 1 open conflicts; store snapshot [0-9a-f]{16} \(unchanged: nothing rendered\)$'
+inodes site > after.txt
+expect "and leave every file of DIR as it was (inode, mtime)" cmp before.txt after.txt
+expect "api/build.json names the snapshot, the inputs and the counts" sh -c "
+    jq -e --arg s \"\$(jq -r .snapshot site/api/health.json)\" \
+      '.store_snapshot == \$s and (.inputs | test(\"^[0-9a-f]{16}\$\")) and
+       .open_conflicts == 1 and .pages == $(find site -name '*.md' | wc -l) and
+       .files == $(find site -type f ! -name .mirror-output | wc -l)' \
+      site/api/build.json >/dev/null"
+mirror build --store s.db --out site --no-sweep --force
+expect "--force renders anyway (and reuses every identical file)" sh -c "
+    test $RC = 0 && grep -q ', 0 files written' '$T/out' &&
+    ! grep -q unchanged '$T/out'"
+mirror build --store s.db --out site --no-sweep --title 'Another title'
+expect "another --title renders again" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' &&
+    grep -q '^# Another title' site/index.md"
+mkdir tpl && cp "$MIRROR_TOP/templates/index.md" tpl/
+mirror build --store s.db --out site --no-sweep --templates tpl
+mirror build --store s.db --out site --no-sweep --templates tpl
+expect "the same user templates twice: the second renders nothing" \
+    out_has 'unchanged: nothing rendered'
+printf '\nA line of our own.\n' >> tpl/index.md
+mirror build --store s.db --out site --no-sweep --templates tpl
+expect "an edited template renders again" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' &&
+    grep -q 'A line of our own' site/index.md"
+sqlite3 s.db "UPDATE project_state SET value = value || ' (edited)' WHERE rowid = (SELECT min(rowid) FROM project_state)"
+mirror build --store s.db --out site --no-sweep --templates tpl
+expect "a changed fact renders again" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' && grep -q '(edited)' -r site"
+sqlite3 s.db "UPDATE project_state SET value = replace(value, ' (edited)', '') WHERE rowid = (SELECT min(rowid) FROM project_state)"
+rm -r tpl before.txt after.txt
 
 # --- options ---------------------------------------------------------------------------
 mirror build --store s.db --out titled --no-sweep --quiet --title 'Optics <Mirror>' \

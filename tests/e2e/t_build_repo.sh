@@ -41,6 +41,19 @@ expect "the bare repository keeps a reflog of the branch" sh -c \
 mirror build --store s.db --out site --repo repo.git --author "$author"
 expect "an unchanged rebuild says so" out_has '^no commit: mirror of repo.git already holds this site$'
 expect "an unchanged rebuild makes no commit" test "$(commits repo.git)" = 1
+expect "and renders nothing: DIR and the branch hold this build" \
+    out_has 'unchanged: nothing rendered'
+git init -q --bare other.git
+mirror build --store s.db --out site --repo other.git --author "$author"
+expect "DIR holds the build but another repository does not: render and commit" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' && test $(commits other.git) = 1 &&
+    test \"\$(git --git-dir=other.git rev-parse mirror^{tree})\" = \"\$(git --git-dir=repo.git rev-parse mirror^{tree})\""
+mv site site.kept
+mirror build --store s.db --out site --repo repo.git --author "$author"
+expect "the branch holds the build but DIR is gone: render, no second commit" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' && test -f site/index.html &&
+    grep -q '^no commit:' '$T/out' && test $(commits repo.git) = 1"
+rm -rf site.kept other.git
 
 # --- one fact changes: a small diff -----------------------------------------
 sql s.db "UPDATE project_state SET value = 'XC7A200T' WHERE id = 'p04-st-fpga'"

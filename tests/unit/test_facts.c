@@ -223,6 +223,99 @@ test_checksum(void **state)
 	unlink(path);
 }
 
+/* 5: one reader walks every project in order and gives what a reader
+ * per project gives; a project asked out of order is a bug, refused. */
+static void
+test_reader(void **state)
+{
+	static const char *const order[] = { "", "ghost", "p05" };
+	struct project_facts f, g;
+	struct facts_reader *r;
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	st = open_read();
+	assert_int_equal(facts_reader_open(&r, st, 0, &err), 0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(facts_read_project(&f, r, order[i], &err), 0);
+		assert_int_equal(facts_load(&g, st, order[i], 0, &err), 0);
+		assert_int_equal(f.n_state, g.n_state);
+		assert_int_equal(f.n_ent, g.n_ent);
+		assert_int_equal(f.n_rel, g.n_rel);
+		assert_int_equal(f.n_mem, g.n_mem);
+		for (size_t k = 0; k < f.n_state; k++)
+			assert_string_equal(f.state[k].id, g.state[k].id);
+		for (size_t k = 0; k < f.n_mem; k++)
+			assert_string_equal(f.mem[k].id, g.mem[k].id);
+		facts_free(&f);
+		facts_free(&g);
+	}
+	/* A project with no rows between two with rows reads empty. */
+	assert_int_equal(facts_read_project(&f, r, "zz", &err), 0);
+	assert_int_equal(f.n_state + f.n_ent + f.n_rel + f.n_mem, 0);
+	facts_free(&f);
+	assert_int_equal(facts_read_project(&f, r, "p05", &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "'p05' read after 'zz'"));
+	facts_free(&f);
+	facts_reader_close(r);
+	close_read(st);
+}
+
+/* 6: the checksum is of the rows, not of the order they were written
+ * in; a row written twice still counts twice. */
+static void
+test_checksum_order(void **state)
+{
+	uint64_t a;
+
+	(void)state;
+	make_store("INSERT INTO project_state(id, project, category, key, "
+	    "value) VALUES ('s1', 'p', 'fact', 'a', '1'), "
+	    "('s2', 'p', 'fact', 'b', '2');");
+	a = checksum();
+	make_store("INSERT INTO project_state(id, project, category, key, "
+	    "value) VALUES ('s2', 'p', 'fact', 'b', '2'), "
+	    "('s1', 'p', 'fact', 'a', '1');");
+	assert_true(a == checksum());
+	/* Two values swapped between rows is a different store. */
+	exec_sql("UPDATE project_state SET value = CASE id WHEN 's1' THEN '2' "
+	    "ELSE '1' END");
+	assert_true(a != checksum());
+	unlink(path);
+}
+
+/* 7: what the clock decides: expired memories (any status) and whether
+ * the store has conflicts at all. */
+static void
+test_clock(void **state)
+{
+	struct facts_clock c;
+	mirror_error err;
+	mirror_store *st;
+	time_t now;
+
+	(void)state;
+	make_store(base_sql);
+	st = open_read();
+	assert_int_equal(mirror_parse_ts(&now, "2024-06-01 00:00:00"), 0);
+	assert_int_equal(facts_clock_read(&c, st, now, &err), 0);
+	assert_int_equal(c.expired, 1);              /* m2 */
+	assert_int_equal(c.any_conflicts, 0);
+	assert_int_equal(mirror_parse_ts(&now, "2031-01-01 00:00:00"), 0);
+	assert_int_equal(facts_clock_read(&c, st, now, &err), 0);
+	assert_int_equal(c.expired, 2);              /* m2, m3 */
+	store_read_end(st);
+	store_close(st);
+	exec_sql("INSERT INTO conflicts(id, slot_kind, slot_key) VALUES "
+	    "('c', 'cross_layer', '[]')");
+	st = open_read();
+	assert_int_equal(facts_clock_read(&c, st, now, &err), 0);
+	assert_int_equal(c.any_conflicts, 1);
+	close_read(st);
+}
+
 int
 main(void)
 {
@@ -231,6 +324,9 @@ main(void)
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_checksum),
+		cmocka_unit_test(test_reader),
+		cmocka_unit_test(test_checksum_order),
+		cmocka_unit_test(test_clock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
