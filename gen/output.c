@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -25,6 +27,15 @@
 #define MARKER ".mirror-output"
 #define MARKER_TEXT "This directory is written by mirror and replaced " \
     "whole on every build.\n"
+#define LOCK_SUFFIX ".mirror-lock"
+#define LOCK_WAIT_MS 300000L   /* the wait's default bound: 5 minutes */
+
+/* A held DIR lock (see output_lock), or fd -1. */
+struct dir_lock {
+	int fd;                 /* the locked file */
+	int parent_fd;          /* the directory holding it */
+	char *name;             /* ".<base>.mirror-lock" */
+};
 
 struct output {
 	char *dir;              /* as given */
@@ -35,6 +46,7 @@ struct output {
 	int stage_fd;
 	int old_fd;             /* the previous DIR, or -1 */
 	int committed;
+	struct dir_lock lock;   /* DIR's lock, held until output_free */
 	char **paths;
 	size_t n, cap;
 	int sorted;
@@ -163,16 +175,204 @@ close_fds(struct output *o)
 	o->stage_fd = o->old_fd = o->parent_fd = -1;
 }
 
-int
-output_begin(struct output **out, const char *dir, mirror_error *err)
+/* Taken by output_lock ahead of output_begin, which takes it over. */
+static struct dir_lock early_lock = { -1, -1, NULL };
+
+/*
+ * How long to wait for another build's lock: MIRROR_LOCK_TIMEOUT_MS
+ * when it is a sane number of milliseconds (0: do not wait), else
+ * LOCK_WAIT_MS.
+ */
+static long
+lock_wait_ms(void)
 {
-	struct output *o;
+	const char *s = getenv("MIRROR_LOCK_TIMEOUT_MS");
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return LOCK_WAIT_MS;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v < 0 || v > 86400000L)
+		return LOCK_WAIT_MS;
+	return v;
+}
+
+/* Whether fd is still the file called name in dir_fd. */
+static int
+lock_current(int fd, int dir_fd, const char *name)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && fstatat(dir_fd, name, &b,
+	    AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino;
+}
+
+/* The pid the holder wrote into the lock file fd, or 0 if unknown. */
+static long
+lock_holder(int fd)
+{
+	char buf[32], *end;
+	ssize_t n;
+	long pid;
+
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	errno = 0;
+	pid = strtol(buf, &end, 10);
+	return errno == 0 && end != buf && pid > 0 ? pid : 0;
+}
+
+/* Let go of lk, removing its file first (see output_lock). */
+static void
+lock_release(struct dir_lock *lk)
+{
+	if (lk->fd >= 0) {
+		(void)unlinkat(lk->parent_fd, lk->name, 0);
+		close(lk->fd);
+	}
+	if (lk->parent_fd >= 0)
+		close(lk->parent_fd);
+	free(lk->name);
+	lk->fd = lk->parent_fd = -1;
+	lk->name = NULL;
+}
+
+/* lock_try's answers besides -errno. */
+enum { LOCK_BUSY, LOCK_HELD, LOCK_GONE, LOCK_ODD };
+
+/*
+ * Open name in parent_fd and try to lock it once. Returns LOCK_HELD
+ * with *fd locked; LOCK_BUSY with *fd open and locked by another
+ * process; LOCK_GONE when the lock was had on a file its holder has just
+ * removed (try again); LOCK_ODD when name is not a regular file; or
+ * -errno. *fd is -1 unless LOCK_HELD or LOCK_BUSY.
+ */
+static int
+lock_try(int *fd, int parent_fd, const char *name)
+{
 	struct stat st;
-	char *copy, *slash, *parent;
-	size_t len;
 	int rc;
 
-	*out = NULL;
+	/* O_NONBLOCK: a FIFO planted there must not hang us. */
+	*fd = openat(parent_fd, name, O_RDWR | O_CREAT | O_NOFOLLOW |
+	    O_NONBLOCK | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return -errno;
+	if (fstat(*fd, &st) < 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = LOCK_ODD;
+	else if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		rc = lock_current(*fd, parent_fd, name) ? LOCK_HELD : LOCK_GONE;
+	else
+		rc = errno == EWOULDBLOCK || errno == EINTR ? LOCK_BUSY : -errno;
+	if (rc != LOCK_HELD && rc != LOCK_BUSY) {
+		close(*fd);
+		*fd = -1;
+	}
+	return rc;
+}
+
+/* Milliseconds on the monotonic clock. */
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0;
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Take the lock of DIR (dir as given; base its last component, in the
+ * directory parent_fd whose path is parent), waiting for another holder
+ * up to MIRROR_LOCK_TIMEOUT_MS. Returns 0 with *lk holding it, or
+ * -MIRROR_EIO naming the lock file (and its holder, after the wait).
+ */
+static int
+lock_take(struct dir_lock *lk, int parent_fd, const char *parent,
+    const char *base, const char *dir, mirror_error *err)
+{
+	long long start = now_ms(), waited;
+	long limit = lock_wait_ms(), step = 2;
+	int fd = -1, told = 0, rc, n;
+	char pid[32];
+	strbuf name;
+
+	strbuf_init(&name);
+	strbuf_printf(&name, ".%s" LOCK_SUFFIX, base);
+	while ((rc = lock_try(&fd, parent_fd, name.data)) != LOCK_HELD) {
+		if (rc == LOCK_GONE)
+			continue;
+		if (rc == LOCK_ODD || rc < 0) {
+			rc = mirror_fail(err, MIRROR_EIO, "%s: cannot lock "
+			    "%s/%s: %s", dir, parent, name.data, rc < 0 ?
+			    strerror(-rc) : "not a regular file");
+			goto out;
+		}
+		waited = now_ms() - start;
+		if (waited >= limit) {
+			rc = mirror_fail(err, MIRROR_EIO, "%s: another build "
+			    "is writing it: %s/%s is held by pid %ld (waited "
+			    "%lld ms; MIRROR_LOCK_TIMEOUT_MS sets the wait)",
+			    dir, parent, name.data, lock_holder(fd), waited);
+			close(fd);
+			goto out;
+		}
+		/* Waiting is not a failure: said on a terminal only. */
+		if (!told && isatty(STDERR_FILENO)) {
+			fprintf(stderr, "mirror: %s: waiting for the build of "
+			    "pid %ld to finish (lock %s/%s)\n", dir,
+			    lock_holder(fd), parent, name.data);
+			told = 1;
+		}
+		close(fd);
+		(void)nanosleep(&(struct timespec){ 0, step * 1000000L }, NULL);
+		step = step < 50 ? step * 2 : 50;
+	}
+	/* The pid only names the holder in a waiter's message: failing to
+	 * write it costs that and nothing else. */
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (n > 0 && (size_t)n < sizeof(pid) && ftruncate(fd, 0) == 0)
+		(void)!pwrite(fd, pid, (size_t)n, 0);
+	lk->parent_fd = fcntl(parent_fd, F_DUPFD_CLOEXEC, 0);
+	if (lk->parent_fd < 0) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", dir,
+		    strerror(errno));
+		(void)unlinkat(parent_fd, name.data, 0);
+		close(fd);
+		goto out;
+	}
+	lk->fd = fd;
+	lk->name = strbuf_detach(&name);
+	rc = 0;
+out:
+	strbuf_free(&name);
+	return rc;
+}
+
+/*
+ * Split dir into its parent's path and its last component and open the
+ * parent, which must be a writable directory. Returns 0 with *parent,
+ * *base (the caller frees both) and *parent_fd, or < 0 with nothing to
+ * free.
+ */
+static int
+open_parent(char **parent, char **base, int *parent_fd, const char *dir,
+    mirror_error *err)
+{
+	char *copy, *slash;
+	size_t len;
+	int rc = 0;
+
+	*parent = *base = NULL;
+	*parent_fd = -1;
 	if (dir == NULL || dir[0] == '\0')
 		return mirror_fail(err, MIRROR_EUSAGE, "no output directory");
 	copy = xstrdup(dir);
@@ -181,35 +381,99 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 		copy[--len] = '\0';
 	slash = strrchr(copy, '/');
 	if (slash == NULL) {
-		parent = xstrdup(".");
+		*parent = xstrdup(".");
 		slash = copy - 1;
 	} else {
-		parent = slash == copy ? xstrdup("/") : xstrndup(copy,
+		*parent = slash == copy ? xstrdup("/") : xstrndup(copy,
 		    (size_t)(slash - copy));
 	}
-	o = xcalloc(1, sizeof(*o));
-	o->parent_fd = o->stage_fd = o->old_fd = -1;
-	o->dir = xstrdup(dir);
-	o->base = xstrdup(slash + 1);
+	*base = xstrdup(slash + 1);
 	free(copy);
-	if (o->base[0] == '\0' || strcmp(o->base, ".") == 0 ||
-	    strcmp(o->base, "..") == 0) {
+	if ((*base)[0] == '\0' || strcmp(*base, ".") == 0 ||
+	    strcmp(*base, "..") == 0) {
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: not usable as an "
 		    "output directory (name a directory, not . or .. or /)",
 		    dir);
-		goto fail;
-	}
-	o->parent_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (o->parent_fd < 0) {
+	} else if ((*parent_fd = open(*parent, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) < 0) {
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: parent directory %s: "
-		    "%s", dir, parent, strerror(errno));
-		goto fail;
-	}
-	if (faccessat(o->parent_fd, ".", W_OK | X_OK, AT_EACCESS) < 0) {
+		    "%s", dir, *parent, strerror(errno));
+	} else if (faccessat(*parent_fd, ".", W_OK | X_OK, AT_EACCESS) < 0) {
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: parent directory %s "
-		    "is not writable", dir, parent);
-		goto fail;
+		    "is not writable", dir, *parent);
 	}
+	if (rc < 0) {
+		if (*parent_fd >= 0)
+			close(*parent_fd);
+		*parent_fd = -1;
+		free(*parent);
+		free(*base);
+		*parent = *base = NULL;
+	}
+	return rc;
+}
+
+int
+output_lock(const char *dir, mirror_error *err)
+{
+	char *parent, *base;
+	int parent_fd, rc;
+
+	if (early_lock.fd >= 0)
+		return 0;
+	if ((rc = open_parent(&parent, &base, &parent_fd, dir, err)) < 0)
+		return rc;
+	rc = lock_take(&early_lock, parent_fd, parent, base, dir, err);
+	close(parent_fd);
+	free(parent);
+	free(base);
+	return rc;
+}
+
+void
+output_unlock(void)
+{
+	lock_release(&early_lock);
+}
+
+/*
+ * Hold DIR's lock in o: take over the one output_lock took for the same
+ * directory, else take it now. Returns 0 or < 0.
+ */
+static int
+lock_own(struct output *o, const char *parent, mirror_error *err)
+{
+	if (early_lock.fd >= 0 && lock_current(early_lock.fd, o->parent_fd,
+	    early_lock.name)) {
+		o->lock = early_lock;
+		early_lock.fd = early_lock.parent_fd = -1;
+		early_lock.name = NULL;
+		return 0;
+	}
+	return lock_take(&o->lock, o->parent_fd, parent, o->base, o->dir,
+	    err);
+}
+
+int
+output_begin(struct output **out, const char *dir, mirror_error *err)
+{
+	struct output *o;
+	struct stat st;
+	char *parent, *base;
+	int parent_fd, rc;
+
+	*out = NULL;
+	if ((rc = open_parent(&parent, &base, &parent_fd, dir, err)) < 0)
+		return rc;
+	o = xcalloc(1, sizeof(*o));
+	o->stage_fd = o->old_fd = -1;
+	o->lock.fd = o->lock.parent_fd = -1;
+	o->parent_fd = parent_fd;
+	o->dir = xstrdup(dir);
+	o->base = base;
+	/* Before DIR is looked at: another build may be swapping it. */
+	if ((rc = lock_own(o, parent, err)) < 0)
+		goto fail;
 	if (fstatat(o->parent_fd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (S_ISLNK(st.st_mode)) {
 			rc = mirror_fail(err, MIRROR_EINPUT, "%s: is a "
@@ -525,6 +789,7 @@ output_commit(struct output *o, mirror_error *err)
 void
 output_free(struct output *o)
 {
+	output_unlock();
 	if (o == NULL)
 		return;
 	if (!o->committed && o->stage != NULL && o->parent_fd >= 0) {
@@ -535,6 +800,7 @@ output_free(struct output *o)
 		(void)remove_tree(o->parent_fd, o->stage);
 	}
 	close_fds(o);
+	lock_release(&o->lock);
 	for (size_t i = 0; i < o->n; i++)
 		free(o->paths[i]);
 	free(o->paths);

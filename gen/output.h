@@ -21,6 +21,12 @@
  * can never replace a directory mirror did not write. The marker is not
  * in the list of written paths.
  *
+ * Turns: builds into one DIR take turns. output_begin takes DIR's lock
+ * (see output_lock) before it looks at DIR, and output_free lets it go,
+ * so a second build waits for the first to finish (or fails after a
+ * bounded wait, naming the lock and its holder); neither sees the other's
+ * staging tree or swap.
+ *
  * Reuse: when the previous DIR holds a byte-identical regular file at the
  * same path, it is hard-linked into the staging tree instead of written
  * (falling back to writing when linking fails), so a no-op rebuild writes
@@ -43,6 +49,30 @@ struct output;
  * writable; -MIRROR_EIO on other system errors.
  */
 int output_begin(struct output **out, const char *dir, mirror_error *err);
+
+/*
+ * Take DIR's lock without starting a build, so a caller can take its
+ * turn before it does anything else (a build's sweep, say); output_begin
+ * for the same DIR then takes it over, and output_free (or
+ * output_unlock) lets it go. The lock is an exclusive flock(2) on
+ * ".<DIR>.mirror-lock" beside DIR, created when missing and holding the
+ * holder's pid; the kernel drops it when the holder dies, however it
+ * dies, so a killed build never blocks the next. The holder removes the
+ * file before letting go (a waiter that then gets the lock on the
+ * removed file sees the name no longer leads to it and tries again), so
+ * nothing stays beside DIR after a build. Waits for another holder up to
+ * MIRROR_LOCK_TIMEOUT_MS from the environment (default 300000, 0: do
+ * not wait), saying so once on stderr when it is a terminal. Returns 0
+ * (also when this process already holds a lock taken this way), or
+ * -MIRROR_EIO naming the lock file and the holder's pid when the wait
+ * ran out, or output_begin's -MIRROR_EINPUT when DIR's parent is not a
+ * writable directory.
+ */
+int output_lock(const char *dir, mirror_error *err);
+
+/* Let go of the lock output_lock took, if output_begin did not take it
+ * over. Harmless when nothing is held. */
+void output_unlock(void);
 
 /*
  * Write len bytes of data as relpath inside the staging tree (or link
@@ -68,7 +98,8 @@ int output_commit(struct output *out, mirror_error *err);
 
 /*
  * Finish: if output_commit did not succeed, remove the staging tree and
- * leave DIR exactly as it was. Frees out (NULL is fine).
+ * leave DIR exactly as it was. Then let go of DIR's lock (and of one
+ * output_lock took). Frees out (NULL is fine).
  */
 void output_free(struct output *out);
 
