@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""fact_writer.py: another process writing facts into a store at a steady
+rate, as agents do while mirror sweeps and builds (WAL mode).
+
+    fact_writer.py STORE STOPFILE [--interval SECONDS] [--max-ops N]
+
+One operation per transaction, one every --interval seconds, until
+STOPFILE exists or --max-ops operations are done. The operations cycle
+through what changes the conflicts (project 'race'):
+  0  a new disagreeing pair of preferences (a new memory_slot conflict)
+  1  a third value on an earlier pair's topic (a member added)
+  2  a state row and a knowledge memory contradicting it (cross_layer)
+  3  an earlier pair's second row superseded (a conflict may close)
+  4  an earlier state row changed to agree (a cross_layer conflict closes)
+Every operation is a function of its number: a rerun writes the same.
+Prints "ops N failures M" at the end; a failure (the store stayed locked
+past the busy timeout, or any error) is also printed as "failed: ...".
+Exit 0 when nothing failed, 1 otherwise.
+"""
+import argparse
+import os
+import sqlite3
+import sys
+import time
+
+
+def op_sql(k):
+    """(statements, parameters) of operation k."""
+    kind, j = k % 5, k // 5
+    if kind == 0:
+        return (["INSERT INTO memories(id, memory_type, content, project) "
+                 "VALUES (:id || '-a', 'preference', 'prefers tool-a' || :n "
+                 "|| ' for task' || :n, 'race'), (:id || '-b', 'preference',"
+                 " 'prefers tool-b' || :n || ' for task' || :n, 'race')"],
+                {"id": "w%d" % j, "n": str(j)})
+    if kind == 1:
+        return (["INSERT INTO memories(id, memory_type, content, project) "
+                 "VALUES (:id, 'preference', 'prefers tool-c' || :c "
+                 "|| ' for task' || :n, 'race')"],
+                {"id": "w%d-c%d" % (j // 2, j), "c": str(j),
+                 "n": str(j // 2)})
+    if kind == 2:
+        return (["INSERT INTO project_state(id, project, category, key, "
+                 "value) VALUES (:id, 'race', 'fact', 'key' || :n, "
+                 ":n || '.5 mm')",
+                 "INSERT INTO memories(id, memory_type, content, project) "
+                 "VALUES (:id || '-m', 'knowledge', 'key' || :n || ' is ' "
+                 "|| :n || '.75 mm', 'race')"],
+                {"id": "s%d" % j, "n": str(j)})
+    if kind == 3:
+        return (["UPDATE memories SET status = 'superseded' WHERE id = :id"],
+                {"id": "w%d-b" % (j // 3)})
+    return (["UPDATE project_state SET value = :n || '.75 mm' "
+             "WHERE id = :id"], {"id": "s%d" % (j // 3), "n": str(j // 3)})
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("store")
+    ap.add_argument("stopfile")
+    ap.add_argument("--interval", type=float, default=0.02)
+    ap.add_argument("--max-ops", type=int, default=100000)
+    a = ap.parse_args()
+
+    con = sqlite3.connect(a.store, timeout=20, isolation_level=None)
+    if con.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
+        print("failed: the store is not in WAL mode")
+        return 1
+    failures = 0
+    k = 0
+    next_at = time.monotonic()
+    while k < a.max_ops and not os.path.exists(a.stopfile):
+        stmts, params = op_sql(k)
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            for stmt in stmts:
+                con.execute(stmt, params)
+            con.execute("COMMIT")
+        except sqlite3.Error as e:
+            failures += 1
+            print("failed: op %d: %s" % (k, e))
+            try:
+                con.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        k += 1
+        # A steady rate: the next write is due one interval after the
+        # last was due, however long the last one waited for the lock.
+        next_at += a.interval
+        time.sleep(max(0.0, next_at - time.monotonic()))
+    con.close()
+    print("ops %d failures %d" % (k, failures))
+    return 0 if failures == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
