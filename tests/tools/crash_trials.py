@@ -1,0 +1,406 @@
+#!/usr/bin/env python3
+"""crash_trials.py: kill 'mirror build --repo' with SIGKILL at moments
+spread over its whole run and check what every kill leaves behind.
+
+    crash_trials.py MIRROR BASE WORK [--seed N] [--max-trials N]
+                    [--min-trials N] [--budget SECONDS]
+
+BASE holds the starting point of every trial: store.db (version B of the
+facts, not swept yet), site/ (the site mirror built from version A) and
+repo.git (a bare repository whose branch 'mirror' holds version A's
+commit). Every trial copies BASE to WORK/trial and runs
+
+    mirror build --store store.db --out site --repo repo.git
+
+there and kills it. First once or twice at each event a build meets,
+the moment it is seen (polled every 0.2 ms): the store's journal appears
+(inside the sweep's transaction), the staging directory appears
+(render), a pack is being written (history commit), the branch has moved
+(before the swap), site/ is a new directory (removing the old tree).
+Then after delays spread over [0, 1.1 * T] (T: the slower of two
+undisturbed runs) by golden-ratio steps from an offset drawn from
+random.Random(seed), until the time budget is spent: any prefix of that
+sequence is spread evenly over the run.
+
+After each kill, checked against one undisturbed reference run:
+  - site/ is exactly A's tree or exactly B's (file list, modes, bytes);
+  - the repository passes 'git fsck --strict' and the branch points at
+    A's commit or at the reference run's B commit;
+  - the store passes PRAGMA integrity_check, and conflicts,
+    conflict_members and sweep_runs equal either their state before the
+    build or after the reference run (all of the sweep or none of it);
+then the build runs again undisturbed: it exits 0, site/ is B's tree,
+the branch's tree is B's, the conflicts are the reference's, and no
+staging directory or lock file is left beside site/.
+
+Prints one JSON object on stdout: counts of trials, of kills per phase
+and of every kind of violation, with the first few violations spelled
+out. The caller (tests/e2e/t_crash.sh) asserts on it. Exit 0 when the
+trials ran (whatever they found), 2 when the reference run failed.
+"""
+import argparse
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+
+BRANCH = "refs/heads/mirror"
+AUTHOR = "Crash Test <crash@example.org>"
+
+
+def tree_hash(top):
+    """A hash of every entry under top: path, kind, exec bit, bytes.
+
+    Returns (hash, number of regular files). A symlink or any other
+    non-regular entry is hashed as such, so it can never pass as a
+    regular file."""
+    h = hashlib.sha256()
+    files = 0
+    entries = []
+    for dirpath, dirnames, filenames in os.walk(top):
+        for name in dirnames + filenames:
+            entries.append(os.path.relpath(os.path.join(dirpath, name), top))
+    for rel in sorted(entries):
+        st = os.lstat(os.path.join(top, rel))
+        if stat.S_ISDIR(st.st_mode):
+            h.update(b"d %s\0" % rel.encode())
+        elif stat.S_ISREG(st.st_mode):
+            files += 1
+            with open(os.path.join(top, rel), "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+            h.update(b"f %s %d %s\0" % (rel.encode(),
+                     1 if st.st_mode & 0o111 else 0, digest.encode()))
+        else:
+            h.update(b"? %s %o\0" % (rel.encode(), st.st_mode))
+    return h.hexdigest(), files
+
+
+def store_state(db):
+    """(integrity_check result, hash of conflicts and conflict_members,
+    hash of sweep_runs, number of sweep runs).
+
+    sweep_runs' duration_ms is the only column that depends on the
+    machine's speed; it is left out."""
+    con = sqlite3.connect(db, timeout=30)
+    try:
+        integrity = con.execute("PRAGMA integrity_check").fetchone()[0]
+        hashes = []
+        for qs in (("SELECT * FROM conflicts ORDER BY id",
+                    "SELECT * FROM conflict_members ORDER BY 1, 2, 3"),
+                   ("SELECT id, started_at, finished_at, rules_version, "
+                    "facts_scanned, conflicts_opened, members_added, "
+                    "conflicts_closed, open_after FROM sweep_runs "
+                    "ORDER BY id",)):
+            h = hashlib.sha256()
+            for q in qs:
+                for row in con.execute(q):
+                    h.update(repr(row).encode())
+                h.update(b"|")
+            hashes.append(h.hexdigest())
+        runs = con.execute("SELECT count(*) FROM sweep_runs").fetchone()[0]
+    finally:
+        con.close()
+    return integrity, hashes[0], hashes[1], runs
+
+
+def git(repo, *args):
+    p = subprocess.run(["git", "-C", repo] + list(args),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    return p.returncode, p.stdout.strip(), p.stderr.strip()
+
+
+def tip(repo):
+    rc, out, _ = git(repo, "rev-parse", "--verify", "-q", BRANCH)
+    return out if rc == 0 else None
+
+
+def tip_tree(repo):
+    rc, out, _ = git(repo, "rev-parse", "--verify", "-q", BRANCH + "^{tree}")
+    return out if rc == 0 else None
+
+
+def stage_dirs(parent):
+    """Staging or fallback directories mirror left beside site/."""
+    return sorted(n for n in os.listdir(parent)
+                  if n.startswith(".site.mirror-stage-") or
+                  n.startswith(".site.mirror-old-"))
+
+
+def leftovers(parent):
+    """Anything mirror keeps beside site/ while building: staging and
+    fallback directories, the lock file."""
+    return sorted(n for n in os.listdir(parent)
+                  if n.startswith(".site.mirror-"))
+
+
+def ref_locks(repo):
+    """Lock files libgit2 or git leave when killed holding them."""
+    found = []
+    for dirpath, _, filenames in os.walk(repo):
+        found += [os.path.relpath(os.path.join(dirpath, n), repo)
+                  for n in filenames if n.endswith(".lock")]
+    return sorted(found)
+
+
+def build_cmd(mirror):
+    return [mirror, "build", "--store", "store.db", "--out", "site",
+            "--repo", "repo.git", "--author", AUTHOR, "--quiet"]
+
+
+def fresh_copy(base, work):
+    if os.path.exists(work):
+        shutil.rmtree(work)
+    # cp -a keeps the hard links between files of site/ as they are.
+    subprocess.run(["cp", "-a", base, work], check=True)
+
+
+def run_clean(mirror, cwd):
+    t0 = time.monotonic()
+    p = subprocess.run(build_cmd(mirror), cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    return p.returncode, time.monotonic() - t0, p.stderr.strip()
+
+
+def classify(st, ref):
+    """The phase a kill landed in, from what it left behind."""
+    if st["exited"]:
+        return "finished"
+    if st["runs"] == ref["runs_before"]:
+        return "sweep"
+    if st["site"] == ref["site_b"]:
+        return "cleanup" if st["stages"] else "swapped"
+    if st["tip"] == ref["commit_b"]:
+        return "swap"
+    if not st["stages"]:
+        return "read"
+    stage = os.path.join(st["dir"], st["stages"][0])
+    # The marker is written last, in output_commit: without it, a stage
+    # holding every page means the history commit was running.
+    _, n = tree_hash(stage)
+    return "commit" if n >= ref["files_b"] - 1 else "render"
+
+
+CHECKS = ("site", "fsck", "branch", "integrity", "store", "stale_lock",
+          "rebuild_exit", "rebuild_site", "rebuild_tree", "rebuild_store",
+          "stale_stage", "fsck_after")
+
+
+def make_triggers(ref):
+    """Events a kill can wait for, each a predicate on the trial dir and
+    the inode its site/ had at the start, in the order a build meets
+    them."""
+    def sweep(d, _ino):
+        # The store is in rollback-journal mode: the journal appears
+        # when the sweep's transaction first writes a page.
+        return os.path.exists(os.path.join(d, "store.db-journal"))
+
+    def render(d, _ino):
+        return bool(stage_dirs(d))
+
+    def commit(d, _ino):
+        # From 100 new objects on, history writes one pack, named
+        # tmp_pack_* while it is being written.
+        pack = os.path.join(d, "repo.git", "objects", "pack")
+        return any(n.startswith("tmp_pack") for n in os.listdir(pack))
+
+    def swap(d, _ino):
+        try:
+            with open(os.path.join(d, "repo.git", BRANCH)) as f:
+                return f.read().strip() != ref["commit_a"]
+        except OSError:
+            return False
+
+    def cleanup(d, ino):
+        try:
+            return os.stat(os.path.join(d, "site")).st_ino != ino
+        except OSError:
+            return False
+
+    return {"sweep": sweep, "render": render, "commit": commit,
+            "swap": swap, "cleanup": cleanup}
+
+
+def wait_for(p, pred, d, ino, limit):
+    """Poll pred(d, ino) until it holds, p exits or limit seconds pass."""
+    end = time.monotonic() + limit
+    while p.poll() is None and time.monotonic() < end:
+        if pred(d, ino):
+            return
+        time.sleep(0.0002)
+
+
+def one_trial(mirror, trial, ref, T, kind, what, triggers):
+    """Run one build in trial, kill it (after what seconds, or when the
+    event what is seen), check what it left, rebuild and check again.
+    Returns (phase, [(check, text)...], [lock files the kill left])."""
+    problems = []
+    repo = os.path.join(trial, "repo.git")
+    ino = os.stat(os.path.join(trial, "site")).st_ino
+    p = subprocess.Popen(build_cmd(mirror), cwd=trial,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if kind == "timed":
+        time.sleep(what)
+    else:
+        wait_for(p, triggers[what], trial, ino, 5 + 4 * T)
+    exited = p.poll() is not None
+    if not exited:
+        os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+
+    st = {"dir": trial, "exited": exited}
+    st["site"], _ = tree_hash(os.path.join(trial, "site"))
+    st["stages"] = stage_dirs(trial)
+    st["tip"] = tip(repo)
+    integrity, c, r, st["runs"] = store_state(os.path.join(trial,
+                                                            "store.db"))
+    st["store"] = (c, r)
+    phase = classify(st, ref)
+    if st["site"] not in (ref["site_a"], ref["site_b"]):
+        problems.append(("site", "site/ is neither A's tree nor B's"))
+    rc, out, err = git(repo, "fsck", "--strict", "--no-dangling")
+    if rc != 0:
+        problems.append(("fsck", "git fsck: %s %s" % (out, err)))
+    if st["tip"] not in (ref["commit_a"], ref["commit_b"]):
+        problems.append(("branch", "branch at %s" % st["tip"]))
+    if integrity != "ok":
+        problems.append(("integrity", integrity))
+    if st["store"] not in (ref["store_before"], ref["store_after"]):
+        problems.append(("store", "conflict tables are neither before "
+                         "nor after the sweep (%d sweep runs)" % st["runs"]))
+    locks = ref_locks(repo)
+    if locks:
+        # A kill inside libgit2's ref update leaves its .lock file, and
+        # git's rule is mirror's: a lock file is never removed behind the
+        # user's back. The next build must refuse, naming it; then the
+        # user removes it.
+        rc, _, err = run_clean(mirror, trial)
+        if rc != 3 or "\n" in err or not all(lk in err for lk in locks):
+            problems.append(("stale_lock", "%s: the next build said: "
+                             "exit %d: %s" % (" ".join(locks), rc, err)))
+        for lk in locks:
+            os.unlink(os.path.join(repo, lk))
+
+    rc, _, err = run_clean(mirror, trial)
+    if rc != 0:
+        problems.append(("rebuild_exit", "exit %d: %s" % (rc, err)))
+        return phase, problems, locks
+    if tree_hash(os.path.join(trial, "site"))[0] != ref["site_b"]:
+        problems.append(("rebuild_site", "site/ is not B's tree"))
+    if tip_tree(repo) != ref["tree_b"]:
+        problems.append(("rebuild_tree", "the branch's tree is not B's"))
+    left = leftovers(trial)
+    if left:
+        problems.append(("stale_stage", " ".join(left)))
+    # A second sweep of the same facts adds a sweep_runs row and nothing
+    # else: compare the conflicts, not the runs.
+    integrity, c, _, runs = store_state(os.path.join(trial, "store.db"))
+    if integrity != "ok" or c != ref["store_after"][0]:
+        problems.append(("rebuild_store", "integrity %s; the conflicts "
+                         "differ from the reference run's (%d sweep runs)"
+                         % (integrity, runs)))
+    rc, out, err = git(repo, "fsck", "--strict", "--no-dangling")
+    if rc != 0:
+        problems.append(("fsck_after", "git fsck: %s %s" % (out, err)))
+    return phase, problems, locks
+
+
+def snapshot(ref, d, site, store):
+    """Record in ref what a build left in d: site_<site>, files_<site>,
+    commit_<site>, tree_<site>; store_<store> (the conflict and run
+    hashes) and runs_<store>."""
+    ref["site_" + site], ref["files_" + site] = \
+        tree_hash(os.path.join(d, "site"))
+    ref["commit_" + site] = tip(os.path.join(d, "repo.git"))
+    ref["tree_" + site] = tip_tree(os.path.join(d, "repo.git"))
+    _, c, r, ref["runs_" + store] = store_state(os.path.join(d, "store.db"))
+    ref["store_" + store] = (c, r)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mirror")
+    ap.add_argument("base")
+    ap.add_argument("work")
+    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--max-trials", type=int, default=40)
+    ap.add_argument("--min-trials", type=int, default=10)
+    ap.add_argument("--budget", type=float, default=40.0)
+    a = ap.parse_args()
+
+    base = os.path.abspath(a.base)
+    os.makedirs(a.work, exist_ok=True)
+    trial = os.path.join(os.path.abspath(a.work), "trial")
+
+    ref = {}
+    snapshot(ref, base, "a", "before")
+
+    # The reference: two undisturbed runs, the slower one's time is T.
+    durations = []
+    for _ in range(2):
+        fresh_copy(base, trial)
+        rc, dt, err = run_clean(a.mirror, trial)
+        if rc != 0:
+            print(json.dumps({"error": "reference run failed: exit %d: %s"
+                              % (rc, err)}))
+            return 2
+        durations.append(dt)
+    T = max(durations)
+    snapshot(ref, trial, "b", "after")
+
+    triggers = make_triggers(ref)
+    # First every event (a kill the moment it is seen; twice when a run
+    # is short), then timed kills until the budget is spent.
+    repeat = 2 if T < 0.8 else 1
+    plan = [("event", name) for name in triggers for _ in range(repeat)]
+    offset = random.Random(a.seed).random()
+    phases, events, details, stale = {}, {}, [], []
+    bad = dict.fromkeys(CHECKS, 0)
+    started = time.monotonic()
+    i = 0
+    while i < a.max_trials:
+        if i < len(plan):
+            kind, what = plan[i]
+            label = what
+        elif i >= a.min_trials and time.monotonic() - started > a.budget:
+            break
+        else:
+            # Golden-ratio steps: every prefix of the sequence is spread
+            # evenly over [0, 1.1 T], wherever the budget stops it.
+            kind = "timed"
+            what = 1.1 * T * ((offset + (i - len(plan)) * 0.6180339887)
+                              % 1.0)
+            label = "%.3f s" % what
+        fresh_copy(base, trial)
+        phase, problems, locks = one_trial(a.mirror, trial, ref, T, kind,
+                                           what, triggers)
+        phases[phase] = phases.get(phase, 0) + 1
+        stale += locks
+        if kind == "event":
+            events.setdefault(what, []).append(phase)
+        for check, text in problems:
+            bad[check] += 1
+            if len(details) < 12:
+                details.append("trial %d (%s %s, landed in %s): %s: %s"
+                               % (i, kind, label, phase, check, text))
+        i += 1
+
+    print(json.dumps({"trials": i, "T": round(T, 3), "seed": a.seed,
+                      "phases": phases, "events": events, "bad": bad,
+                      "stale_ref_locks": stale,
+                      "details": details, "files_a": ref["files_a"],
+                      "files_b": ref["files_b"],
+                      "commit_a": ref["commit_a"],
+                      "commit_b": ref["commit_b"]}, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
