@@ -8,6 +8,7 @@
 #define _GNU_SOURCE   /* renameat2, RENAME_EXCHANGE, syncfs */
 
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -51,6 +52,8 @@ struct output {
 	size_t n, cap;
 	int sorted;
 	size_t written, reused;
+	pthread_mutex_t mu;     /* paths and counts: site_pool's workers
+	                           write pages at once */
 };
 
 /* "." or "..", which readdir lists and nothing may touch. */
@@ -466,6 +469,7 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 	if ((rc = open_parent(&parent, &base, &parent_fd, dir, err)) < 0)
 		return rc;
 	o = xcalloc(1, sizeof(*o));
+	pthread_mutex_init(&o->mu, NULL);
 	o->stage_fd = o->old_fd = -1;
 	o->lock.fd = o->lock.parent_fd = -1;
 	o->parent_fd = parent_fd;
@@ -685,7 +689,9 @@ output_write(struct output *o, const char *relpath, const void *data,
 			close(f);
 			if (same && linkat(ofd, parts[n - 1], dfd, parts[n - 1],
 			    0) == 0) {
+				pthread_mutex_lock(&o->mu);
 				o->reused++;
+				pthread_mutex_unlock(&o->mu);
 				goto done;
 			}
 		}
@@ -700,14 +706,18 @@ output_write(struct output *o, const char *relpath, const void *data,
 		rc = e;
 		goto sysfail;
 	}
+	pthread_mutex_lock(&o->mu);
 	o->written++;
+	pthread_mutex_unlock(&o->mu);
 done:
+	pthread_mutex_lock(&o->mu);
 	if (o->n == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 64;
 		o->paths = xreallocarray(o->paths, o->cap, sizeof(*o->paths));
 	}
 	o->paths[o->n++] = xstrdup(relpath);
 	o->sorted = 0;
+	pthread_mutex_unlock(&o->mu);
 	goto out;
 sysfail:
 	rc = mirror_fail(err, MIRROR_EIO, "%s/%s: cannot write: %s", o->dir,
@@ -808,6 +818,7 @@ output_free(struct output *o)
 	free(o->stage_path);
 	free(o->base);
 	free(o->dir);
+	pthread_mutex_destroy(&o->mu);
 	free(o);
 }
 

@@ -15,6 +15,7 @@
 #include "output.h"
 #include "progress.h"
 #include "site.h"
+#include "site_pool.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -36,26 +37,63 @@ write_stamp(struct site *s, mirror_error *err)
 	return rc;
 }
 
+/* Pool work for projects: the facts are read here, in id order. */
+static int
+project_load(struct site *s, void *ctx, size_t i, void **payload,
+    mirror_error *err)
+{
+	struct project_facts *f = xcalloc(1, sizeof(*f));
+
+	(void)ctx;
+	*payload = f;
+	if (s->projects[i].id[0] == '\0')
+		return 0;           /* the no-project group is on the index */
+	return facts_read_project(f, s->facts, s->projects[i].id, err);
+}
+
+static int
+project_render(struct site *s, void *ctx, size_t i, void *payload,
+    mirror_error *err)
+{
+	(void)ctx;
+	if (s->projects[i].id[0] == '\0')
+		return 0;
+	return site_project_pages(s, i, payload, err);
+}
+
+static void
+project_drop(void *payload)
+{
+	if (payload != NULL)
+		facts_free(payload);
+	free(payload);
+}
+
+void
+site_progress_item(struct site *s)
+{
+	pthread_mutex_lock(&s->lock);
+	progress_item(s->progress);
+	pthread_mutex_unlock(&s->lock);
+}
+
 int
 site_render(struct site *s, mirror_error *err)
 {
-	size_t named = 0;
+	const struct site_work projects = { s->n_projects, project_load,
+	    project_render, project_drop, NULL, 1 };
 	int rc;
 
+	pthread_mutex_init(&s->lock, NULL);
 	/* Projects are read in id order, the index's "" group first. */
 	rc = facts_reader_open(&s->facts, s->st, s->now, err);
 	if (rc == 0)
 		rc = site_index(s, err);
 	/* Progress per phase: how many pages a project has is known only
 	 * once its facts are loaded, so that phase counts projects. */
-	for (size_t i = 0; i < s->n_projects; i++)
-		named += s->projects[i].id[0] != '\0';
-	progress_phase(s->progress, "projects", named, 0);
-	for (size_t i = 0; rc == 0 && i < s->n_projects; i++)
-		if (s->projects[i].id[0] != '\0') {
-			rc = site_project(s, i, err);
-			progress_item(s->progress);
-		}
+	progress_phase(s->progress, "projects", s->n_projects, 0);
+	if (rc == 0)
+		rc = site_pool_run(s, &projects, err);
 	/* One page per conflict, then the queue. */
 	progress_phase(s->progress, "conflict pages", s->conflicts.n + 1, 1);
 	if (rc == 0)
@@ -68,6 +106,7 @@ site_render(struct site *s, mirror_error *err)
 		rc = write_stamp(s, err);
 	facts_reader_close(s->facts);
 	s->facts = NULL;
+	pthread_mutex_destroy(&s->lock);
 	return rc;
 }
 
@@ -217,8 +256,10 @@ site_page(struct site *s, const char *path, const char *tname,
 	strbuf_printf(&file, "%s.html", path);
 	rc = site_write(s, file.data, html.data, html.len, err);
 	if (rc == 0) {
+		pthread_mutex_lock(&s->lock);
 		s->pages++;
 		progress_page(s->progress);
+		pthread_mutex_unlock(&s->lock);
 	}
 out:
 	json_decref(page);

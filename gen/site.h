@@ -12,6 +12,7 @@
 #ifndef MIRROR_SITE_H
 #define MIRROR_SITE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -50,6 +51,8 @@ struct site {
 	                                 NULL: none (a rehearsal) */
 	size_t pages;                 /* pages (twins) rendered */
 	struct progress *progress;    /* NULL: no progress line */
+	pthread_mutex_t lock;         /* pages and progress, while
+	                                 site_render's workers run */
 };
 
 /*
@@ -109,16 +112,22 @@ const char *site_prop(const struct fact_entity *e, const char *key,
 
 /* Page families. Each returns 0 or < 0 with err set. */
 int site_index(struct site *s, mirror_error *err);
-int site_project(struct site *s, size_t i, mirror_error *err);
 int site_conflict_pages(struct site *s, mirror_error *err);
 int site_extras(struct site *s, mirror_error *err);  /* 404, sitemap,
                                                        feed, health */
 
-/* The project's pages, called by site_project with its loaded facts. */
+/* One project's pages from its facts (f stays the caller's). */
+int site_project_pages(struct site *s, size_t i, const struct project_facts *f,
+    mirror_error *err);
+
+/* The project's pages, called by site_project_pages. */
 int site_decisions(struct site *s, size_t i, const struct project_facts *f,
     mirror_error *err);
 int site_subsystems(struct site *s, size_t i, const struct project_facts *f,
     mirror_error *err);
+
+/* One item of progress, under s->lock. */
+void site_progress_item(struct site *s);
 
 /* Load s->disputed, s->conflicts and s->open_conflicts from the store;
  * site_conflicts_free releases them (also after a failure). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "site.h"
+#include "site_pool.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -204,41 +205,76 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	return 0;
 }
 
-int
-site_conflict_pages(struct site *s, mirror_error *err)
+/* Pool work: nothing to read; conflict i's page and JSON, its object
+ * kept in ctx's slot i for the queue. */
+static int
+conflict_load(struct site *s, void *ctx, size_t i, void **payload,
+    mirror_error *err)
 {
-	static const char *const groups[] = { "open", "resolved",
-	    "dismissed" };
-	json_t *all = json_array(), *queue, *data;
-	strbuf path, title;
-	int rc = 0;
+	(void)s;
+	(void)ctx;
+	(void)i;
+	(void)err;
+	*payload = NULL;
+	return 0;
+}
 
+static int
+conflict_render(struct site *s, void *ctx, size_t i, void *payload,
+    mirror_error *err)
+{
+	const struct conflict *c = &s->conflicts.items[i];
+	json_t **objs = ctx, *o, *data;
+	strbuf path, title;
+	int rc;
+
+	(void)payload;
+	rc = conflict_json(&o, s, c, err);
+	if (rc < 0)
+		return rc;
+	objs[i] = o;
 	strbuf_init(&path);
 	strbuf_init(&title);
-	for (size_t i = 0; rc == 0 && i < s->conflicts.n; i++) {
-		const struct conflict *c = &s->conflicts.items[i];
-		json_t *o;
-
-		rc = conflict_json(&o, s, c, err);
-		if (rc < 0)
-			break;
-		json_array_append_new(all, o);
-		strbuf_reset(&path);
-		strbuf_printf(&path, "conflicts/%s", json_string_value(
-		    json_object_get(o, "slug")));
-		strbuf_reset(&title);
-		strbuf_printf(&title, "Conflict %s: %s", c->id, c->description);
-		data = json_pack("{s:O}", "conflict", o);
-		rc = site_page(s, path.data, "conflict.md", title.data, data,
-		    err);
-		json_decref(data);
-		if (rc < 0)
-			break;
+	strbuf_printf(&path, "conflicts/%s", json_string_value(
+	    json_object_get(o, "slug")));
+	strbuf_printf(&title, "Conflict %s: %s", c->id, c->description);
+	data = json_pack("{s:O}", "conflict", o);
+	rc = site_page(s, path.data, "conflict.md", title.data, data, err);
+	json_decref(data);
+	if (rc == 0) {
 		strbuf_reset(&path);
 		strbuf_printf(&path, "api/conflicts/%s.json", json_string_value(
 		    json_object_get(o, "slug")));
 		rc = site_json(s, path.data, o, err);
 	}
+	strbuf_free(&path);
+	strbuf_free(&title);
+	return rc;
+}
+
+static void
+conflict_drop(void *payload)
+{
+	(void)payload;
+}
+
+int
+site_conflict_pages(struct site *s, mirror_error *err)
+{
+	static const char *const groups[] = { "open", "resolved",
+	    "dismissed" };
+	json_t **objs = xcalloc(s->conflicts.n + 1, sizeof(*objs));
+	const struct site_work pages = { s->conflicts.n, conflict_load,
+	    conflict_render, conflict_drop, objs, 0 };
+	json_t *all = json_array(), *queue, *data;
+	int rc;
+
+	rc = site_pool_run(s, &pages, err);
+	/* In the queue's order, whichever worker made each. */
+	for (size_t i = 0; i < s->conflicts.n; i++)
+		if (objs[i] != NULL)
+			json_array_append_new(all, objs[i]);
+	free(objs);
 	if (rc < 0)
 		goto out;
 	/* The queue: open first, then resolved, then dismissed. */
@@ -269,7 +305,5 @@ site_conflict_pages(struct site *s, mirror_error *err)
 	}
 out:
 	json_decref(all);
-	strbuf_free(&path);
-	strbuf_free(&title);
 	return rc;
 }

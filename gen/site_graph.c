@@ -7,8 +7,9 @@
 #include "site_graph.h"
 #include "xalloc.h"
 
-/* qsort has no context argument in C11: the arrays being sorted. */
-static const struct project_facts *sort_f;
+/* qsort has no context argument in C11: the arrays being sorted, one
+ * per thread (site_pool renders projects on several). */
+static _Thread_local const struct project_facts *sort_f;
 
 static int
 cmp_ent(const void *a, const void *b)

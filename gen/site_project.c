@@ -245,21 +245,16 @@ architecture(json_t *items)
 }
 
 int
-site_project(struct site *s, size_t i, mirror_error *err)
+site_project_pages(struct site *s, size_t i,
+    const struct project_facts *f, mirror_error *err)
 {
 	const struct fact_project *p = &s->projects[i];
-	struct project_facts f;
 	struct site_graph g;
 	json_t *data, *sec[N_SECTIONS], *inactive, *memories, *gaps;
 	strbuf path, title, notes;
 	int rc;
 
-	rc = facts_read_project(&f, s->facts, p->id, err);
-	if (rc < 0) {
-		facts_free(&f);
-		return rc;
-	}
-	graph_init(&g, &f);
+	graph_init(&g, f);
 	strbuf_init(&path);
 	strbuf_init(&title);
 	strbuf_init(&notes);
@@ -268,12 +263,12 @@ site_project(struct site *s, size_t i, mirror_error *err)
 	gaps = json_array();
 	data = json_object();
 	json_object_set_new(data, "project", project_header(s, i));
-	json_object_set_new(data, "state_groups", state_groups(s, &f,
+	json_object_set_new(data, "state_groups", state_groups(s, f,
 	    inactive));
 	for (size_t k = 0; k < N_SECTIONS; k++)
 		sec[k] = json_array();
-	for (size_t k = 0; k < f.n_ent; k++) {
-		const struct fact_entity *e = &f.ent[k];
+	for (size_t k = 0; k < f->n_ent; k++) {
+		const struct fact_entity *e = &f->ent[k];
 		json_t *item = site_entity_item(s, e);
 		const char *gap;
 
@@ -296,8 +291,8 @@ site_project(struct site *s, size_t i, mirror_error *err)
 	    architecture(sec[SEC_ARCH]));
 	for (size_t k = 1; k < N_SECTIONS; k++)
 		json_object_set_new(data, section_key[k], sec[k]);
-	for (size_t k = 0; k < f.n_mem; k++) {
-		json_t *item = site_memory_item(s, &f.mem[k]);
+	for (size_t k = 0; k < f->n_mem; k++) {
+		json_t *item = site_memory_item(s, &f->mem[k]);
 
 		if (json_is_true(json_object_get(item, "active")))
 			json_array_append_new(memories, item);
@@ -317,14 +312,13 @@ site_project(struct site *s, size_t i, mirror_error *err)
 		rc = site_json(s, path.data, data, err);
 	}
 	if (rc == 0)
-		rc = site_decisions(s, i, &f, err);
+		rc = site_decisions(s, i, f, err);
 	if (rc == 0)
-		rc = site_subsystems(s, i, &f, err);
+		rc = site_subsystems(s, i, f, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);
 	strbuf_free(&notes);
 	graph_free(&g);
-	facts_free(&f);
 	return rc;
 }

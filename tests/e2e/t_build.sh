@@ -146,6 +146,11 @@ expect "markers: right facts, right conflicts, same in both twins" \
 # --- determinism --------------------------------------------------------------------
 mirror build --store s.db --out again --no-sweep
 expect "a second build is byte-identical (diff -r)" diff -r site again
+MIRROR_JOBS=1 mirror build --store s.db --out serial --no-sweep
+MIRROR_JOBS=7 mirror build --store s.db --out seven --no-sweep
+expect "one worker or seven: byte-identical sites (diff -r)" sh -c "
+    diff -r site serial && diff -r site seven"
+rm -rf serial seven
 SOURCE_DATE_EPOCH=1700000600 mirror build --store s.db --out later --no-sweep
 expect "no page depends on the clock (nothing expired in between)" diff -r site later
 inodes() { find "$1" -type f -printf '%i %T@ %p\n' | sort; }
