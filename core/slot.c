@@ -596,7 +596,9 @@ subject_claim(struct claim *c, const struct fact *f, slot_known_fn *known,
 		size_t n = strlen(subject_articles[i]);
 
 		if (strncmp(subj, subject_articles[i], n) == 0) {
-			subj += n;
+			/* In "An is x" the article's space begins the
+			 * separator: the subject is empty, not negative. */
+			subj = subj + n < sep_at ? subj + n : sep_at;
 			break;
 		}
 	}

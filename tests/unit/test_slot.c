@@ -424,6 +424,30 @@ test_describe(void **state)
 	assert_int_equal(slot_kind_trust("other"), 0);
 }
 
+/*
+ * Inputs the fuzzer (tests/fuzz/fuzz_slot.c) found. A memory whose
+ * subject is only an article ("An is ...", "The are ...") took a
+ * negative length for the key (a crash in the sweep); it states no
+ * subject, so it claims nothing. With a subject it still works.
+ */
+static void
+test_fuzz_regressions(void **state)
+{
+	static const char *const bare[] = {
+		"An is aEe B", "the is great", "The are fine", "a = 5",
+	};
+	struct claim c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bare) / sizeof(bare[0]); i++) {
+		assert_int_equal(mem(&c, "knowledge", bare[i]), 0);
+		assert_null(c.slot);
+	}
+	assert_int_equal(mem(&c, "knowledge", "An aperture is 150 mm"), 1);
+	expect(&c, "memory_slot", "[\"p05\",\"key\",\"aperture\"]",
+	    "aperture", "150 mm");
+}
+
 int
 main(void)
 {
@@ -440,6 +464,7 @@ main(void)
 		cmocka_unit_test(test_preference),
 		cmocka_unit_test(test_subject_memories),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_fuzz_regressions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
