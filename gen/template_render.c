@@ -217,8 +217,10 @@ render_list(struct render *r, int idx)
 			strbuf_add(r->sb, t->src + nd->off, nd->len);
 			break;
 		case K_RAW:
+			/* The raw slot's node has no name: say what it is. */
 			if (r->raw == NULL)
-				return rerr(r, nd, "no content for raw slot");
+				return tmpl_perr(t, nd->line, r->err,
+				    "no content for raw slot", "{{{content}}}");
 			strbuf_puts(r->sb, r->raw);
 			break;
 		case K_VAR:

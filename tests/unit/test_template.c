@@ -435,6 +435,31 @@ test_linear(void **state)
 	tmpl_free(tp);
 }
 
+/*
+ * 13: inputs the fuzzer (tests/fuzz/fuzz_template.c) found. A layout
+ * rendered without raw content is a clean error naming the slot: it
+ * used to pass the slot node's NULL name to the message (a crash).
+ */
+static void
+test_fuzz_regressions(void **state)
+{
+	const char *src = "<main>\n{{{content}}}\n</main>";
+	mirror_error err;
+	tmpl *t;
+	strbuf sb;
+
+	(void)state;
+	assert_int_equal(tmpl_parse(&t, "layout.html", src, strlen(src),
+	    TMPL_HTML, &err), 0);
+	strbuf_init(&sb);
+	assert_int_equal(tmpl_render(&sb, t, NULL, NULL, &err),
+	    -MIRROR_EINPUT);
+	assert_string_equal(err.msg, "layout.html:2: no content for raw slot "
+	    "'{{{content}}}'");
+	strbuf_free(&sb);
+	tmpl_free(t);
+}
+
 int
 main(void)
 {
@@ -451,6 +476,7 @@ main(void)
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_shipped_parse),
 		cmocka_unit_test(test_linear),
+		cmocka_unit_test(test_fuzz_regressions),
 	};
 
 	return cmocka_run_group_tests_name("template", tests, NULL, NULL);
