@@ -82,17 +82,62 @@ is_ascii_punct(unsigned char c)
 	    (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
 }
 
+/*
+ * Bytes of the whitespace character starting at s[0..n), or 0: space
+ * and the non-ASCII spaces cmark-gfm counts as Unicode whitespace
+ * (U+00A0, U+1680, U+2000-U+200A, U+202F, U+205F, U+3000). Clean text
+ * holds no other ASCII whitespace in escape_md.
+ */
+static size_t
+space_at(const unsigned char *s, size_t n)
+{
+	if (n >= 1 && s[0] == ' ')
+		return 1;
+	if (n >= 2 && s[0] == 0xc2 && s[1] == 0xa0)
+		return 2;
+	if (n < 3)
+		return 0;
+	if ((s[0] == 0xe1 && s[1] == 0x9a && s[2] == 0x80) ||
+	    (s[0] == 0xe2 && s[1] == 0x80 && (s[2] <= 0x8a || s[2] == 0xaf)) ||
+	    (s[0] == 0xe2 && s[1] == 0x81 && s[2] == 0x9f) ||
+	    (s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x80))
+		return 3;
+	return 0;
+}
+
+/* Bytes of the whitespace character ending at s[n), or 0. */
+static size_t
+space_before(const unsigned char *s, size_t n)
+{
+	for (size_t k = 1; k <= 3 && k <= n; k++)
+		if (space_at(s + n - k, k) == k)
+			return k;
+	return 0;
+}
+
 void
 escape_md(strbuf *sb, const char *s, size_t len)
 {
 	strbuf tmp;
 	int pending = 0;   /* whitespace seen since the last output */
-	size_t start = sb->len;
+	size_t start = sb->len, b = 0, e, k;
+	const unsigned char *u;
 
 	strbuf_init(&tmp);
 	clean(&tmp, s, len, ESCAPE_MAX_FIELD, 0);
-	strbuf_grow(sb, tmp.len + tmp.len / 4);
-	for (size_t i = 0; i < tmp.len; i++) {
+	/*
+	 * Unicode whitespace at either end goes too, like spaces: next to
+	 * it a template's "**" cannot open or close emphasis (CommonMark
+	 * flanking rules), so "**{{label}}**" would show its asterisks.
+	 */
+	u = (const unsigned char *)tmp.data;
+	e = tmp.len;
+	while ((k = space_at(u + b, e - b)) > 0)
+		b += k;
+	while (e > b && (k = space_before(u + b, e - b)) > 0)
+		e -= k;
+	strbuf_grow(sb, e - b + (e - b) / 4);
+	for (size_t i = b; i < e; i++) {
 		unsigned char c = (unsigned char)tmp.data[i];
 
 		if (c == ' ') {

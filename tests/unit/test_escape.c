@@ -540,6 +540,48 @@ test_linear_time(void **state)
 	assert_true(big / small < 40.0);
 }
 
+/*
+ * 11: inputs the fuzzer (tests/fuzz/fuzz_escape.c) found. Unicode
+ * whitespace at either end of a value (U+00A0, U+3000, ...) is trimmed
+ * like spaces: next to it the template's "**" could not open or close
+ * emphasis, so "**{{label}}**:" showed its asterisks. Inner Unicode
+ * whitespace stays.
+ */
+static void
+test_fuzz_regressions(void **state)
+{
+	static const char *const edged[] = {
+		"\xc2\xa0" "edge value\xe3\x80\x80",
+		" \xe2\x80\x80 \xe2\x80\xaf" "edge value\xe1\x9a\x80 \xc2\xa0",
+		"\xe2\x81\x9f" "edge value\xe2\x80\x8a",
+	};
+	char *r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(edged) / sizeof(edged[0]); i++) {
+		char *e = emd(edged[i], strlen(edged[i]));
+		strbuf doc;
+		char *html;
+
+		assert_string_equal(e, "edge value");
+		strbuf_init(&doc);
+		strbuf_printf(&doc, "- <a id=\"state-x\"></a>**%s**: Z\n", e);
+		html = to_html(doc.data);
+		assert_string_equal(html, "<ul>\n<li id=\"state-x\"><strong>"
+		    "edge value</strong>: Z</li>\n</ul>\n");
+		free(html);
+		strbuf_free(&doc);
+		free(e);
+	}
+	r = emd("a\xc2\xa0" "b \xe3\x80\x80 c", 10);
+	assert_string_equal(r, "a\xc2\xa0" "b \xe3\x80\x80 c");
+	free(r);
+	/* Only whitespace: nothing at all. */
+	r = emd("\xc2\xa0 \xe3\x80\x80", 6);
+	assert_string_equal(r, "");
+	free(r);
+}
+
 int
 main(void)
 {
@@ -554,6 +596,7 @@ main(void)
 		cmocka_unit_test(test_corpus_table_and_list),
 		cmocka_unit_test(test_corpus_html),
 		cmocka_unit_test(test_linear_time),
+		cmocka_unit_test(test_fuzz_regressions),
 	};
 
 	return cmocka_run_group_tests_name("escape", tests, NULL, NULL);
