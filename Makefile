@@ -117,6 +117,43 @@ bench: $(BUILD)/bench_history $(BUILD)/mirror
 	@MIRROR_EXTRA_PKGS="hugo cmark-gfm" sh scripts/install-deps.sh
 	@python3 tests/bench/bench.py $(BUILD) S M $(if $(filter full,$(BENCH)),L)
 
+# ---- make fuzz (tests/fuzz/README.md) -------------------------------------
+# libFuzzer harnesses for slot extraction, value normalisation, the
+# template engine and escaping, built with clang under ASan+UBSan in
+# $(FUZZ_BUILD)/ (the whole library too, with -fsanitize=fuzzer-no-link).
+# Each target runs FUZZ_SECONDS on a scratch copy of its seed corpus
+# tests/fuzz/corpus/<t>/ (the committed corpus never grows by itself);
+# FUZZ_TARGETS=slot runs one. Not part of make test.
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= slot normalize template escape
+# -Wformat-truncation=2 is gcc's alone: clang rejects the unknown option.
+FUZZ_WARN     = $(filter-out -Wformat-truncation=%,$(WARN))
+FUZZ_BINS     = $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+
+.PHONY: fuzz fuzz-build fuzz-bins
+
+# fuzz-build only builds $(FUZZ_BUILD)/fuzz_<t>, e.g. to replay a crash:
+# build-fuzz/fuzz_slot build-fuzz/fuzz-crashes/slot/crash-...
+fuzz-build:
+	@MIRROR_EXTRA_PKGS="clang libclang-rt-14-dev" sh scripts/install-deps.sh
+	@$(MAKE) --no-print-directory fuzz-bins BUILD=$(FUZZ_BUILD) \
+	    CC=$(FUZZ_CC) WARN="$(FUZZ_WARN)" \
+	    OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+	    FUZZ_TARGETS="$(FUZZ_TARGETS)"
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-bins: $(FUZZ_BINS)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/common.h $(BUILD)/libmirror.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libmirror.a \
+	    -fsanitize=fuzzer,address,undefined $(LDFLAGS) $(LIBS)
+# ---- end of make fuzz -----------------------------------------------------
+
 install: $(BUILD)/mirror
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 $(BUILD)/mirror $(DESTDIR)$(BINDIR)/mirror

@@ -1,0 +1,330 @@
+/*
+ * fuzz_escape.c: libFuzzer harness for gen/escape.c and, through it,
+ * gen/markdown.c (cmark-gfm with mirror's pass).
+ *
+ * Input: any bytes, one store value (invalid UTF-8, NULs, controls and
+ * all). Asserts, per escaper:
+ *   - escape_md: valid UTF-8, one line, no leading, trailing or double
+ *     space, every ASCII punctuation character behind a backslash (and
+ *     '@' behind a WORD JOINER too);
+ *   - escape_html: valid UTF-8, no < > " ' left, every & starts one of
+ *     the five entities it writes;
+ *   - escape_url: only A-Z a-z 0-9 - . _ ~ and %XX, never "." or "..",
+ *     and percent-decoding gives back the cleaned value;
+ *   - escape_clean: valid UTF-8 with no control character but tab and
+ *     newline, no C1 control, bidi override or noncharacter.
+ * Then the Markdown value is put into the places the templates put
+ * values (a paragraph; a fact list item with its anchor, in bold, in
+ * italics; a table row with an anchor; link text; a heading) and
+ * rendered to HTML. The HTML must be exactly the HTML of the same page
+ * with a plain word in the value's place, that word replaced by the
+ * cleaned value as text (whitespace collapsed, HTML-escaped): so data
+ * forms no tag, link, image, table cell, emphasis, heading or entity of
+ * its own, loses no character, and mirror's own markup (the li/tr ids,
+ * the bold label) stays whatever the value is. The page is valid UTF-8.
+ * ASan/UBSan watch every call for memory errors and leaks.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "error.h"
+#include "escape.h"
+#include "markdown.h"
+#include "strbuf.h"
+
+#define MARK "QfuzzmarkQ"
+
+/* Where templates put values; '@' stands for the value. */
+static const struct {
+	const char *md;
+	int needs_text;   /* the context needs a non-empty value */
+} contexts[] = {
+	{ "A @ Z\n", 0 },
+	{ "- <a id=\"state-x\"></a>**@**: Z \xc2\xb7 *active*\n", 1 },
+	{ "- <a id=\"entity-y\"></a>2026-01-01 \xc2\xb7 **@** \xc2\xb7 "
+	  "entity\n", 1 },
+	{ "- <a id=\"memory-z\"></a>A \xc2\xb7 *@*\n", 1 },
+	{ "| key | value |\n|---|---|\n| <a id=\"state-t\"></a>k | @ |\n", 0 },
+	{ "- [@](../projects/p/index.md) \xc2\xb7 Z\n", 0 },
+	{ "# @\n", 0 },
+};
+
+static int
+is_punct(unsigned char c)
+{
+	return (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) ||
+	    (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
+}
+
+static void
+check_md(const strbuf *md)
+{
+	const char *s = md->data;
+	size_t n = md->len;
+
+	FUZZ_CHECK(fuzz_utf8_valid(s, n), "escape_md: invalid UTF-8");
+	FUZZ_CHECK(memchr(s, '\n', n) == NULL && memchr(s, '\t', n) == NULL,
+	    "escape_md: newline or tab in [%s]", s);
+	FUZZ_CHECK(n == 0 || (s[0] != ' ' && s[n - 1] != ' '),
+	    "escape_md: edge space in [%s]", s);
+	FUZZ_CHECK(strstr(s, "  ") == NULL, "escape_md: double space");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\') {
+			FUZZ_CHECK(i + 1 < n && is_punct((unsigned char)s[i + 1]),
+			    "escape_md: lone backslash in [%s]", s);
+			if (s[i + 1] == '@')
+				FUZZ_CHECK(i >= 3 && memcmp(s + i - 3,
+				    "\xe2\x81\xa0", 3) == 0,
+				    "escape_md: '@' without word joiner");
+			i++;
+			continue;
+		}
+		FUZZ_CHECK(!is_punct(c), "escape_md: bare '%c' in [%s]", c, s);
+	}
+}
+
+static void
+check_html(const strbuf *h)
+{
+	static const char *const ents[] = {
+		"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"
+	};
+
+	FUZZ_CHECK(fuzz_utf8_valid(h->data, h->len), "escape_html: UTF-8");
+	for (size_t i = 0; i < h->len; i++) {
+		char c = h->data[i];
+		int ok = 0;
+
+		FUZZ_CHECK(c != '<' && c != '>' && c != '"' && c != '\'',
+		    "escape_html: bare '%c'", c);
+		if (c != '&')
+			continue;
+		for (size_t k = 0; k < sizeof(ents) / sizeof(ents[0]); k++)
+			ok |= strncmp(h->data + i, ents[k],
+			    strlen(ents[k])) == 0;
+		FUZZ_CHECK(ok, "escape_html: bare '&'");
+	}
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Checks the URL segment u and that it decodes to clean (the value
+ * cleaned with no cap, tab and newline as spaces). */
+static void
+check_url(const strbuf *u, const strbuf *clean)
+{
+	strbuf dec;
+
+	strbuf_init(&dec);
+	FUZZ_CHECK(strcmp(u->data, ".") != 0 && strcmp(u->data, "..") != 0,
+	    "escape_url: a dot segment");
+	for (size_t i = 0; i < u->len; i++) {
+		char c = u->data[i];
+
+		if (c == '%') {
+			FUZZ_CHECK(i + 2 < u->len &&
+			    hexval(u->data[i + 1]) >= 0 &&
+			    hexval(u->data[i + 2]) >= 0, "escape_url: bad %%");
+			strbuf_putc(&dec, (char)(hexval(u->data[i + 1]) * 16 +
+			    hexval(u->data[i + 2])));
+			i += 2;
+			continue;
+		}
+		FUZZ_CHECK((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+		    c == '~', "escape_url: bare 0x%02x", (unsigned char)c);
+		strbuf_putc(&dec, c);
+	}
+	FUZZ_CHECK(dec.len == clean->len && memcmp(dec.data, clean->data,
+	    dec.len) == 0, "escape_url: does not decode to the value");
+	strbuf_free(&dec);
+}
+
+/* Unicode whitespace as CommonMark has it, less the ASCII kind. */
+static const char *const uspaces[] = {
+	"\xc2\xa0", "\xe1\x9a\x80", "\xe2\x80\x80", "\xe2\x80\x81",
+	"\xe2\x80\x82", "\xe2\x80\x83", "\xe2\x80\x84", "\xe2\x80\x85",
+	"\xe2\x80\x86", "\xe2\x80\x87", "\xe2\x80\x88", "\xe2\x80\x89",
+	"\xe2\x80\x8a", "\xe2\x80\xaf", "\xe2\x81\x9f", "\xe3\x80\x80",
+};
+
+/* Length of the whitespace starting at s[i] (end 1: ending there). */
+static size_t
+ws_len(const char *s, size_t n, size_t i, int end)
+{
+	if (!end && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))
+		return 1;
+	if (end && (s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n'))
+		return 1;
+	for (size_t k = 0; k < sizeof(uspaces) / sizeof(uspaces[0]); k++) {
+		size_t l = strlen(uspaces[k]);
+
+		if (!end && i + l <= n && memcmp(s + i, uspaces[k], l) == 0)
+			return l;
+		if (end && i >= l && memcmp(s + i - l, uspaces[k], l) == 0)
+			return l;
+	}
+	return 0;
+}
+
+/* The value as cmark-gfm should show it: trimmed of all whitespace,
+ * ASCII whitespace runs collapsed, a WORD JOINER before '@', then
+ * HTML-escaped as cmark-gfm escapes text. */
+static void
+expected_text(strbuf *out, const strbuf *clean)
+{
+	const char *s = clean->data;
+	size_t b = 0, e = clean->len, k;
+	int space = 0;
+
+	while (b < e && (k = ws_len(s, e, b, 0)) > 0)
+		b += k;
+	while (e > b && (k = ws_len(s, e, e, 1)) > 0)
+		e -= k;
+	for (size_t i = b; i < e; i++) {
+		char c = s[i];
+
+		if (c == ' ' || c == '\t' || c == '\n') {
+			space = 1;
+			continue;
+		}
+		if (space)
+			strbuf_putc(out, ' ');
+		space = 0;
+		switch (c) {
+		case '&': strbuf_puts(out, "&amp;"); break;
+		case '<': strbuf_puts(out, "&lt;"); break;
+		case '>': strbuf_puts(out, "&gt;"); break;
+		case '"': strbuf_puts(out, "&quot;"); break;
+		case '@': strbuf_puts(out, "\xe2\x81\xa0@"); break;
+		default: strbuf_putc(out, c); break;
+		}
+	}
+}
+
+/* ctx with '@' replaced by val, rendered to HTML into out. */
+static void
+render(strbuf *out, const char *ctx, const char *val)
+{
+	strbuf md;
+	mirror_error err;
+	const char *at = strchr(ctx, '@');
+
+	strbuf_init(&md);
+	strbuf_add(&md, ctx, (size_t)(at - ctx));
+	strbuf_puts(&md, val);
+	strbuf_puts(&md, at + 1);
+	FUZZ_CHECK(markdown_to_html(out, md.data, md.len, "fuzz.md", &err) ==
+	    0, "markdown_to_html failed: %s", err.msg);
+	strbuf_free(&md);
+}
+
+static void
+check_contexts(const strbuf *md, const strbuf *text)
+{
+	for (size_t k = 0; k < sizeof(contexts) / sizeof(contexts[0]); k++) {
+		strbuf got, skel, want;
+		const char *m;
+
+		if (contexts[k].needs_text && text->len == 0)
+			continue;
+		strbuf_init(&got);
+		strbuf_init(&skel);
+		strbuf_init(&want);
+		render(&got, contexts[k].md, md->data);
+		render(&skel, contexts[k].md, MARK);
+		m = strstr(skel.data, MARK);
+		FUZZ_CHECK(m != NULL, "context %zu lost the mark", k);
+		strbuf_add(&want, skel.data, (size_t)(m - skel.data));
+		strbuf_add(&want, text->data, text->len);
+		strbuf_puts(&want, m + strlen(MARK));
+		FUZZ_CHECK(fuzz_utf8_valid(got.data, got.len),
+		    "context %zu: invalid UTF-8 HTML", k);
+		FUZZ_CHECK(got.len == want.len && memcmp(got.data, want.data,
+		    got.len) == 0, "context %zu: data changed the page:\n"
+		    "want %s\ngot  %s", k, want.data, got.data);
+		strbuf_free(&got);
+		strbuf_free(&skel);
+		strbuf_free(&want);
+	}
+}
+
+static void
+check_clean(const strbuf *c)
+{
+	FUZZ_CHECK(fuzz_utf8_valid(c->data, c->len), "escape_clean: UTF-8");
+	for (size_t i = 0; i < c->len; i++) {
+		unsigned char b = (unsigned char)c->data[i];
+
+		FUZZ_CHECK(b == '\t' || b == '\n' || (b >= 0x20 && b != 0x7f),
+		    "escape_clean: control 0x%02x", b);
+		/* C1 controls are U+0080-U+009F: 0xc2 0x80-0x9f. */
+		FUZZ_CHECK(!(b == 0xc2 && i + 1 < c->len &&
+		    (unsigned char)c->data[i + 1] <= 0x9f),
+		    "escape_clean: C1 control");
+		/* Bidi U+202A-202E, U+2066-2069; nonchars U+FDD0-FDEF. */
+		if (b == 0xe2 && i + 2 < c->len) {
+			unsigned char b1 = (unsigned char)c->data[i + 1];
+			unsigned char b2 = (unsigned char)c->data[i + 2];
+
+			FUZZ_CHECK(!(b1 == 0x80 && b2 >= 0xaa && b2 <= 0xae) &&
+			    !(b1 == 0x81 && b2 >= 0xa6 && b2 <= 0xa9),
+			    "escape_clean: bidi control");
+		}
+		FUZZ_CHECK(!(b == 0xef && i + 2 < c->len &&
+		    (unsigned char)c->data[i + 1] == 0xb7 &&
+		    (unsigned char)c->data[i + 2] >= 0x90 &&
+		    (unsigned char)c->data[i + 2] <= 0xaf),
+		    "escape_clean: noncharacter");
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *s = (const char *)data;
+	strbuf md, html, url, clean, flat, text;
+
+	if (size > 2 * ESCAPE_MAX_FIELD)
+		return 0;
+	strbuf_init(&md);
+	strbuf_init(&html);
+	strbuf_init(&url);
+	strbuf_init(&clean);
+	strbuf_init(&flat);
+	strbuf_init(&text);
+	escape_md(&md, s, size);
+	check_md(&md);
+	escape_html(&html, s, size);
+	check_html(&html);
+	escape_clean(&clean, s, size, 0);
+	check_clean(&clean);
+	escape_clean(&flat, s, size, SIZE_MAX);
+	for (size_t i = 0; i < flat.len; i++)
+		if (flat.data[i] == '\t' || flat.data[i] == '\n')
+			flat.data[i] = ' ';
+	escape_url(&url, s, size);
+	check_url(&url, &flat);
+	expected_text(&text, &clean);
+	check_contexts(&md, &text);
+	strbuf_free(&md);
+	strbuf_free(&html);
+	strbuf_free(&url);
+	strbuf_free(&clean);
+	strbuf_free(&flat);
+	strbuf_free(&text);
+	return 0;
+}
