@@ -1,0 +1,374 @@
+// blns.test.js SITE SHOT_DIR [N]: every page of a site built from the Big
+// List of Naughty Strings (tests/browser/blns_store.js), loaded in Debian's
+// chromium (headless, through playwright-core). Prints one TAP line per
+// case ("ok N - t_site_blns: ..."), numbered on from N (default 0), as
+// tests/run.sh counts them.
+//
+// The site is served from 127.0.0.1 by a tiny server in this process, with
+// a report-only Content-Security-Policy that forbids every script, inline
+// style, plugin, frame and foreign source: report-only, so nothing is
+// blocked and a script the escaping let through would still run, and
+// would be seen by the hooks below as well as by the policy.
+//
+// Pages load BATCH at a time, each in an iframe of a blank page of the
+// same origin (served without a policy), each a document of its own with
+// its own policy and hooks: a top-level navigation per page cost about
+// four times as long, and some 1,500 pages must load.
+//
+// On every page:
+//  - no script ran: alert/confirm/prompt/print are hooked before the page
+//    loads, and dialogs, console messages, page errors and CSP violation
+//    events are collected; the page ends at its own URL (no refresh);
+//  - no markup came from store text: only the elements the templates and
+//    the layout write, no on* or style attribute, no javascript:/data:
+//    link, no link with a scheme or to another host;
+//  - no request left for another host (every request is recorded; the
+//    browser resolves no host but 127.0.0.1, so a foreign one fails at
+//    once, with no network);
+//  - its facts render: the fact elements (ids state-/entity-/memory-,
+//    member- on conflict pages) are exactly the anchors of its .md twin,
+//    in order, each visible and non-empty; on project overviews and
+//    conflict pages they are also exactly the facts of the page's JSON
+//    (api/), and each shows the letters and digits of its label and value.
+//
+// A canary page with a script, an event handler, a javascript: link, an
+// inline style and a foreign image goes through the same checks first, to
+// show that each of them can fail.
+'use strict';
+const fs = require('fs');
+const http = require('http');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [site, shotDir] = process.argv.slice(2, 4).map((p) => path.resolve(p));
+const NAME = 't_site_blns';
+let n = Number(process.argv[4] || 0);
+let failed = 0;
+function check(name, cond, detail) {
+  n++;
+  if (cond) {
+    console.log(`ok ${n} - ${NAME}: ${name}`);
+  } else {
+    failed++;
+    console.log(`not ok ${n} - ${NAME}: ${name}`);
+    if (detail !== undefined) console.log(`#   ${String(detail).slice(0, 2000)}`);
+  }
+}
+
+const BATCH = 20;
+const HARNESS = '/__harness.html';
+const CSP = "default-src 'self'; script-src 'none'; style-src 'self'; " +
+  "img-src 'self' data:; object-src 'none'; frame-src 'none'; " +
+  "base-uri 'none'; form-action 'none'";
+const CANARY = '/__canary/index.html';
+const CANARY_HTML = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>canary</title></head><body><main>
+<p style="color: red">inline style</p>
+<script>alert("canary")</script>
+<img src="http://198.51.100.7/x.png" onerror="console.log('handler')" alt="">
+<a href="javascript:alert(1)">link</a>
+</main></body></html>`;
+const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css',
+  '.json': 'application/json', '.md': 'text/markdown; charset=utf-8',
+  '.xml': 'application/xml' };
+
+// Serve SITE (and the canary) with the report-only policy.
+function serve() {
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const head = { 'Content-Security-Policy-Report-Only': CSP };
+    if (rel === HARNESS) {
+      res.writeHead(200, { 'Content-Type': TYPES['.html'] });
+      res.end('<!DOCTYPE html><html lang="en"><title>harness</title><body></body></html>');
+      return;
+    }
+    if (rel === CANARY) {
+      res.writeHead(200, { ...head, 'Content-Type': TYPES['.html'] });
+      res.end(CANARY_HTML);
+      return;
+    }
+    const file = path.join(site, rel);
+    if (!file.startsWith(site + path.sep) || !fs.existsSync(file) ||
+        !fs.statSync(file).isFile()) {
+      res.writeHead(404, head);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { ...head,
+      'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    res.end(fs.readFileSync(file));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// Runs before any script of the page: records what a page script would do.
+function hooks() {
+  const seen = { calls: [], violations: [] };
+  Object.defineProperty(window, '__mirrorSeen', { value: seen });
+  for (const f of ['alert', 'confirm', 'prompt', 'print', 'open']) {
+    window[f] = (...a) => { seen.calls.push(`${f}(${a.join(',')})`); };
+  }
+  document.addEventListener('securitypolicyviolation', (e) => {
+    seen.violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`);
+  });
+}
+
+// In a page's window w: what it holds (for the checks in check()).
+function inspect(w) {
+  const doc = w.document;
+  const allowed = new Set(['html', 'head', 'body', 'meta', 'title', 'link',
+    'header', 'nav', 'main', 'footer', 'a', 'p', 'ul', 'li', 'strong', 'em',
+    'h1', 'h2', 'h3', 'hr', 'span', 'div', 'small']);
+  const markup = [];
+  for (const el of doc.querySelectorAll('*')) {
+    const tag = el.localName;
+    if (!allowed.has(tag)) markup.push(`<${tag}>`);
+    for (const a of el.attributes) {
+      const v = a.value.trim();
+      if (a.name.startsWith('on') || a.name === 'style' ||
+          a.name === 'srcdoc' || a.name === 'formaction') {
+        markup.push(`${tag}[${a.name}]`);
+      } else if (a.name === 'href' || a.name === 'src' || a.name === 'action') {
+        const icon = tag === 'link' && v === 'data:,';
+        if (!icon && /^([a-z][a-z0-9+.-]*:|\/\/)/i.test(v.replace(/[\s\u0000-\u001f]/g, ''))) {
+          markup.push(`${tag}[${a.name}=${v.slice(0, 60)}]`);
+        }
+      }
+    }
+  }
+  const facts = [];
+  for (const el of doc.querySelectorAll('[id]')) {
+    if (!/^(state|entity|memory|member)-/.test(el.id)) continue;
+    facts.push({ id: el.id, text: el.textContent,
+      visible: el.getClientRects().length > 0 && el.textContent.trim() !== '' });
+  }
+  const seen = w.__mirrorSeen || { calls: ['hooks missing'], violations: [] };
+  const nav = w.performance.getEntriesByType('navigation')[0];
+  return { markup, facts, calls: seen.calls, violations: seen.violations,
+    scripts: doc.scripts.length, url: w.location.href,
+    status: nav ? nav.responseStatus : 0 };
+}
+
+// In the harness page: load every URL in an iframe of its own, wait for
+// all of them and for the violation events they queued, and return
+// inspect() of each (src: its source, as functions cannot be passed).
+async function loadAll([urls, src]) {
+  const look = (0, eval)(`(${src})`);
+  document.body.textContent = '';
+  const frames = urls.map((u) => new Promise((resolve) => {
+    const f = document.createElement('iframe');
+    f.width = 1100;
+    f.height = 900;
+    f.onload = () => resolve(f);
+    f.src = u;
+    document.body.appendChild(f);
+  }));
+  const loaded = await Promise.all(frames);
+  await new Promise((r) => setTimeout(r, 50));
+  return loaded.map((f) => look(f.contentWindow));
+}
+
+// The letters and digits of a text: what must survive escaping, Markdown
+// and HTML whatever punctuation, controls or marks were around them.
+const skeleton = (s) => (s || '').normalize('NFC').replace(/[^\p{L}\p{N}]/gu, '');
+
+// The fact anchors a page's JSON lists, with the texts each must show.
+function expected(rel) {
+  let m = rel.match(/^projects\/([^/]+)\/index\.html$/);
+  if (m) {
+    const data = JSON.parse(fs.readFileSync(
+      path.join(site, 'api/projects', `${m[1]}.json`), 'utf8'));
+    const out = [];
+    const walk = (v, key) => {
+      if (key === 'gaps' || v === null || typeof v !== 'object') return;
+      if (Array.isArray(v)) { v.forEach((x) => walk(x, '')); return; }
+      if (typeof v.anchor === 'string') {
+        out.push({ id: v.anchor, texts: [v.label, v.value] });
+        return;
+      }
+      for (const [k, x] of Object.entries(v)) walk(x, k);
+    };
+    walk(data, '');
+    return { ordered: false, facts: out };
+  }
+  m = rel.match(/^conflicts\/([^/]+)\.html$/);
+  if (m && m[1] !== 'index') {
+    const c = JSON.parse(fs.readFileSync(
+      path.join(site, 'api/conflicts', `${m[1]}.json`), 'utf8'));
+    const members = (c.conflict || c).members;
+    return { ordered: true, facts: members.map((x) => ({ id: `member-${x.anchor}`,
+      texts: [x.value_then, x.gone ? '' : x.value_now] })) };
+  }
+  return null;
+}
+
+const mdAnchors = (rel) => [...fs.readFileSync(
+  path.join(site, rel.replace(/\.html$/, '.md')), 'utf8')
+  .matchAll(/<a id="([a-z0-9-]+)"><\/a>/g)].map((x) => x[1]);
+
+// What went wrong on page rel (got: its inspect()), by kind.
+function verify(origin, rel, got, bag) {
+  const url = `${origin}/${rel}`;
+  const bad = { load: [], script: [], markup: [], facts: [], json: [], text: [] };
+  if (got.status !== 200 || got.url !== url) {
+    bad.load.push(`${rel}: status ${got.status}, at ${got.url}`);
+  }
+  for (const x of [...got.calls, ...got.violations]) bad.script.push(`${rel}: ${x}`);
+  if (got.scripts) bad.script.push(`${rel}: ${got.scripts} script elements`);
+  for (const x of got.markup) bad.markup.push(`${rel}: ${x}`);
+  const ids = got.facts.map((f) => f.id);
+  if (rel !== CANARY.slice(1)) {
+    const want = mdAnchors(rel);
+    if (JSON.stringify(ids) !== JSON.stringify(want)) {
+      bad.facts.push(`${rel}: page ${JSON.stringify(ids)} vs .md ${JSON.stringify(want)}`);
+    }
+  }
+  for (const f of got.facts) {
+    if (!f.visible) bad.facts.push(`${rel}: ${f.id} not visible`);
+  }
+  const exp = expected(rel);
+  if (exp) {
+    const want = exp.facts.map((f) => f.id);
+    const a = exp.ordered ? ids : [...ids].sort();
+    const b = exp.ordered ? want : [...want].sort();
+    if (JSON.stringify(a) !== JSON.stringify(b)) {
+      bad.json.push(`${rel}: page ${JSON.stringify(a)} vs JSON ${JSON.stringify(b)}`);
+    }
+    const byId = new Map(got.facts.map((f) => [f.id, skeleton(f.text)]));
+    for (const f of exp.facts) {
+      const shown = byId.get(f.id);
+      if (shown === undefined) continue;
+      for (const t of f.texts) {
+        if (!shown.includes(skeleton(t))) {
+          bad.text.push(`${rel}#${f.id}: ${JSON.stringify(t).slice(0, 80)} not shown`);
+        }
+      }
+      bag.texts += f.texts.length;
+    }
+    bag.json += exp.facts.length;
+  }
+  bag.facts += got.facts.length;
+  return bad;
+}
+
+// Load pages rels (BATCH at a time) in the harness page and verify each;
+// returns what went wrong, by kind, over all of them.
+async function probe(page, origin, rels, bag) {
+  const bad = { load: [], script: [], markup: [], facts: [], json: [], text: [] };
+  for (let i = 0; i < rels.length; i += BATCH) {
+    const part = rels.slice(i, i + BATCH);
+    bag.current = `${part[0]}..${part[part.length - 1]}`;
+    const got = await page.evaluate(loadAll,
+      [part.map((r) => `${origin}/${r}`), inspect.toString()]);
+    part.forEach((rel, k) => {
+      const b = verify(origin, rel, got[k], bag);
+      for (const key of Object.keys(bad)) bad[key].push(...b[key]);
+    });
+  }
+  return bad;
+}
+
+function pagesOf(dir, rel = '') {
+  const out = [];
+  for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...pagesOf(dir, r));
+    else if (e.name.endsWith('.html')) out.push(r);
+  }
+  return out;
+}
+
+async function run(browser, origin) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  await context.addInitScript(hooks);
+  const bag = { current: '', offsite: [], events: [], facts: 0, json: 0, texts: 0 };
+  const watch = (page) => {
+    page.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(`${origin}/`) && u !== 'data:,') bag.offsite.push(`${bag.current}: ${u}`);
+    });
+    page.on('dialog', (d) => { bag.events.push(`${bag.current}: dialog ${d.message()}`); d.dismiss(); });
+    page.on('console', (m) => bag.events.push(`${bag.current}: console ${m.text()}`));
+    page.on('pageerror', (e) => bag.events.push(`${bag.current}: error ${e.message}`));
+    page.on('popup', (p) => bag.events.push(`${bag.current}: popup ${p.url()}`));
+  };
+
+  const page = await context.newPage();
+  watch(page);
+  await page.goto(`${origin}${HARNESS}`);
+  // The canary: each check below must be able to fail.
+  const cbad = await probe(page, origin, [CANARY.slice(1)], bag);
+  check('the checks see a script run on a canary page',
+    cbad.script.some((x) => x.includes('alert(canary)')), cbad.script.join(' | '));
+  check('the checks see a CSP violation (inline script, handler or style) on the canary',
+    cbad.script.some((x) => /script-src|style-src/.test(x)), cbad.script.join(' | '));
+  check('the checks see forbidden markup on the canary (script, img, on*, style, javascript:)',
+    ['<script>', '<img>', 'img[onerror]', 'p[style]', 'a[href=javascript'].every(
+      (k) => cbad.markup.some((x) => x.includes(k))), cbad.markup.join(' | '));
+  check('the checks see a request for another host from the canary',
+    bag.offsite.some((x) => x.includes('198.51.100.7')), bag.offsite.join(' | '));
+  bag.offsite = [];
+  bag.events = [];
+  bag.facts = bag.json = bag.texts = 0;
+
+  const pages = pagesOf(site).sort();
+  const t0 = Date.now();
+  const bad = await probe(page, origin, pages, bag);
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  await page.close();
+  const first = (xs) => xs.slice(0, 5).join(' | ');
+  const projects = pages.filter((p) => /^projects\/[^/]+\/index\.html$/.test(p)).length;
+  const conflicts = pages.filter((p) => /^conflicts\/c/.test(p)).length;
+  check(`all ${pages.length} pages load at their own URL (${secs} s)`,
+    pages.length > 0 && bad.load.length === 0, first(bad.load));
+  check('no page ran a script (no hooked call, dialog, console message, error, popup or CSP violation)',
+    bad.script.length === 0 && bag.events.length === 0,
+    first([...bad.script, ...bag.events]));
+  check('no page holds markup from store text (only the layout\'s elements, no on*/style attribute, no scheme link)',
+    bad.markup.length === 0, first(bad.markup));
+  check('no page requested anything from another host',
+    bag.offsite.length === 0, first(bag.offsite));
+  check(`every page shows exactly the facts of its .md twin, visible (${bag.facts} fact elements)`,
+    bag.facts > 0 && bad.facts.length === 0, first(bad.facts));
+  check(`the ${projects} overviews and ${conflicts} conflict pages show exactly the facts of their JSON (${bag.json})`,
+    projects > 0 && conflicts > 0 && bag.json > 0 && bad.json.length === 0, first(bad.json));
+  check(`every fact shows the letters and digits of its label and value (${bag.texts} texts)`,
+    bag.texts > 0 && bad.text.length === 0, first(bad.text));
+
+  const shot = await context.newPage();
+  const xss = pages.find((p) => p.startsWith('projects/script-alert-123-script--'));
+  if (xss) {
+    await shot.goto(`${origin}/${xss}`);
+    await shot.screenshot({ path: path.join(shotDir, 'blns.png'), fullPage: true });
+  }
+  await shot.close();
+  await context.close();
+}
+
+(async () => {
+  fs.mkdirSync(shotDir, { recursive: true });
+  const server = await serve();
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu',
+      '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run',
+      // Another host fails at once, with no network: its request is still
+      // seen (and counted) by the checks.
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+  });
+  try {
+    await run(browser, origin);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  process.exit(failed ? 1 : 0);
+})().catch((e) => {
+  console.log(`not ok ${n + 1} - ${NAME}: the browser run failed`);
+  console.log(`#   ${String(e && e.stack || e).split('\n').join('\n#   ')}`);
+  process.exit(1);
+});
