@@ -416,17 +416,66 @@ open_parent(char **parent, char **base, int *parent_fd, const char *dir,
 	return rc;
 }
 
+/*
+ * Open DIR (base in parent_fd) as the previous site: *old_fd gets it, or
+ * -1 when DIR does not exist. Returns 0, or -MIRROR_EINPUT when DIR is a
+ * symbolic link, not a directory, or non-empty without the marker.
+ */
+static int
+open_old(int *old_fd, int parent_fd, const char *base, const char *dir,
+    mirror_error *err)
+{
+	struct stat st;
+
+	*old_fd = -1;
+	if (fstatat(parent_fd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return mirror_fail(err, MIRROR_EINPUT, "%s: %s", dir,
+		    strerror(errno));
+	}
+	if (S_ISLNK(st.st_mode))
+		return mirror_fail(err, MIRROR_EINPUT, "%s: is a symbolic "
+		    "link; give the real directory", dir);
+	if (!S_ISDIR(st.st_mode))
+		return mirror_fail(err, MIRROR_EINPUT, "%s: exists and is not "
+		    "a directory", dir);
+	*old_fd = openat(parent_fd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (*old_fd < 0)
+		return mirror_fail(err, MIRROR_EINPUT, "%s: %s", dir,
+		    strerror(errno));
+	if (!ours_or_empty(*old_fd)) {
+		close(*old_fd);
+		*old_fd = -1;
+		return mirror_fail(err, MIRROR_EINPUT, "%s: not empty and not "
+		    "written by mirror (no %s); refusing to replace it", dir,
+		    MARKER);
+	}
+	return 0;
+}
+
 int
 output_lock(const char *dir, mirror_error *err)
 {
 	char *parent, *base;
-	int parent_fd, rc;
+	int parent_fd, old_fd, rc;
 
 	if (early_lock.fd >= 0)
 		return 0;
 	if ((rc = open_parent(&parent, &base, &parent_fd, dir, err)) < 0)
 		return rc;
 	rc = lock_take(&early_lock, parent_fd, parent, base, dir, err);
+	if (rc == 0 && (rc = open_old(&old_fd, parent_fd, base, dir,
+	    err)) < 0)
+		lock_release(&early_lock);
+	if (rc == 0) {
+		if (old_fd >= 0)
+			close(old_fd);
+		/* A build that finds nothing to do still tidies up after
+		 * killed ones. */
+		clean_stale(parent_fd, base);
+	}
 	close(parent_fd);
 	free(parent);
 	free(base);
@@ -461,7 +510,6 @@ int
 output_begin(struct output **out, const char *dir, mirror_error *err)
 {
 	struct output *o;
-	struct stat st;
 	char *parent, *base;
 	int parent_fd, rc;
 
@@ -476,37 +524,9 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 	o->dir = xstrdup(dir);
 	o->base = base;
 	/* Before DIR is looked at: another build may be swapping it. */
-	if ((rc = lock_own(o, parent, err)) < 0)
+	if ((rc = lock_own(o, parent, err)) < 0 ||
+	    (rc = open_old(&o->old_fd, o->parent_fd, o->base, dir, err)) < 0)
 		goto fail;
-	if (fstatat(o->parent_fd, o->base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		if (S_ISLNK(st.st_mode)) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "%s: is a "
-			    "symbolic link; give the real directory", dir);
-			goto fail;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "%s: exists and "
-			    "is not a directory", dir);
-			goto fail;
-		}
-		o->old_fd = openat(o->parent_fd, o->base, O_RDONLY |
-		    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (o->old_fd < 0) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "%s: %s", dir,
-			    strerror(errno));
-			goto fail;
-		}
-		if (!ours_or_empty(o->old_fd)) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "%s: not empty "
-			    "and not written by mirror (no %s); refusing to "
-			    "replace it", dir, MARKER);
-			goto fail;
-		}
-	} else if (errno != ENOENT) {
-		rc = mirror_fail(err, MIRROR_EINPUT, "%s: %s", dir,
-		    strerror(errno));
-		goto fail;
-	}
 	clean_stale(o->parent_fd, o->base);
 	{
 		strbuf name;

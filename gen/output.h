@@ -54,7 +54,10 @@ int output_begin(struct output **out, const char *dir, mirror_error *err);
  * Take DIR's lock without starting a build, so a caller can take its
  * turn before it does anything else (a build's sweep, say); output_begin
  * for the same DIR then takes it over, and output_free (or
- * output_unlock) lets it go. The lock is an exclusive flock(2) on
+ * output_unlock) lets it go. With the lock held it checks DIR as
+ * output_begin does (so a bad DIR is found before anything is written)
+ * and removes what killed builds left beside DIR (so does a build that
+ * then finds nothing to render). The lock is an exclusive flock(2) on
  * ".<DIR>.mirror-lock" beside DIR, created when missing and holding the
  * holder's pid; the kernel drops it when the holder dies, however it
  * dies, so a killed build never blocks the next. The holder removes the
@@ -65,8 +68,8 @@ int output_begin(struct output **out, const char *dir, mirror_error *err);
  * not wait), saying so once on stderr when it is a terminal. Returns 0
  * (also when this process already holds a lock taken this way), or
  * -MIRROR_EIO naming the lock file and the holder's pid when the wait
- * ran out, or output_begin's -MIRROR_EINPUT when DIR's parent is not a
- * writable directory.
+ * ran out, or output_begin's -MIRROR_EINPUT for a DIR it would refuse
+ * (holding no lock then).
  */
 int output_lock(const char *dir, mirror_error *err);
 
