@@ -277,7 +277,12 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	if ((rc = build_usage(o, err)) < 0 ||
 	    (rc = mirror_clock(&s.now, err)) < 0)
 		return rc;
-	rc = build_precheck_repo(o, s.now, err);
+	/* DIR's turn first (gen/output.h): a second build into the same DIR
+	 * waits here, before its checks and its sweep, and a bad DIR stops
+	 * the build before anything is written. output_free lets go. */
+	rc = output_lock(o->out, err);
+	if (rc == 0)
+		rc = build_precheck_repo(o, s.now, err);
 	if (rc == 0)
 		rc = build_open(&s, &run, o, err);
 	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
