@@ -174,7 +174,11 @@ hold_lock() {
 	done
 	holder_pid=$(cat .pub.mirror-lock)
 }
+# A change to build, so that the build has work to do.
+sql two.db "UPDATE project_state SET value = value || ' held'
+    WHERE key = 'key_3' AND status = 'active'"
 before=$(fingerprint pub)
+store_before=$(fingerprint two.db)
 hold_lock 60
 MIRROR_LOCK_TIMEOUT_MS=200 mirror build --store two.db --out pub \
     --repo two.git --author "$AUTHOR" --quiet
@@ -183,6 +187,8 @@ wait "$holder"
 expect_error "a lock held past the wait: exit 3, one line naming the lock and its holder" \
     3 "pub: another build is writing it: \./\.pub\.mirror-lock is held by pid $holder_pid "
 expect "... and DIR is as it was" test "$(fingerprint pub)" = "$before"
+expect "... and the store: the build waited before its sweep" \
+    test "$(fingerprint two.db)" = "$store_before"
 
 sql two.db "UPDATE project_state SET value = value || ' late'
     WHERE key = 'key_3' AND status = 'active'"
