@@ -102,9 +102,11 @@ check: $(BUILD)/mirror $(UNIT_BIN)
 example: deps $(BUILD)/mirror
 	@sh site-example/run.sh $(BUILD)
 
+# make memcheck: the suite with every unit test and mirror run under
+# valgrind; its reports go to $(BUILD)/memcheck/<pid>.log and any error in
+# any of them fails the target (tests/tools/memcheck.sh).
 memcheck: $(BUILD)/mirror $(UNIT_BIN)
-	@MIRROR_WRAP="valgrind --quiet --error-exitcode=99 --leak-check=full \
-	    --errors-for-leak-kinds=definite" sh tests/run.sh $(BUILD)
+	@sh tests/tools/memcheck.sh $(BUILD)
 
 # make bench: every phase on generated stores of 10k and 100k facts
 # (BENCH=full adds 1M) beside Hugo, cmark-gfm and the git command line;
