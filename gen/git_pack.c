@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -128,24 +129,12 @@ mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
 	return 0;
 }
 
-int
-mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
-    const void *data, size_t len, mirror_error *err)
+/* The entry header of an object: type and size, 7 bits a byte. */
+static size_t
+entry_header(unsigned char hdr[16], git_object_t type, uint64_t size)
 {
-	unsigned char hdr[16];
-	struct mgit_pack_entry *e;
-	z_stream *z = pk->z;
-	size_t nh = 0, bound;
-	uint64_t size = len;
-	uLong crc;
-	int zrc;
+	size_t nh = 0;
 
-	if (pk->n >= pk->count)
-		return mirror_fail(err, MIRROR_EIO, "%s: more objects than "
-		    "announced", pk->tmp_pack);
-	if (type < GIT_OBJECT_COMMIT || type > GIT_OBJECT_TAG)
-		return mirror_fail(err, MIRROR_EIO, "%s: cannot pack an object "
-		    "of type %d", pk->tmp_pack, (int)type);
 	hdr[nh++] = (unsigned char)(((unsigned)type << 4) | (size & 0x0f));
 	size >>= 4;
 	while (size != 0) {
@@ -153,35 +142,177 @@ mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 		hdr[nh++] = (unsigned char)(size & 0x7f);
 		size >>= 7;
 	}
+	return nh;
+}
 
-	if (len > UINT32_MAX || deflateReset(z) != Z_OK)
+/* Refuse what cannot be an entry. Returns 0 or -MIRROR_EIO. */
+static int
+check_object(struct mgit_pack *pk, git_object_t type, size_t len,
+    mirror_error *err)
+{
+	if (pk->n >= pk->count)
+		return mirror_fail(err, MIRROR_EIO, "%s: more objects than "
+		    "announced", pk->tmp_pack);
+	if (type < GIT_OBJECT_COMMIT || type > GIT_OBJECT_TAG)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot pack an object "
+		    "of type %d", pk->tmp_pack, (int)type);
+	if (len > UINT32_MAX)
 		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
 		    "object of %zu bytes", len);
+	return 0;
+}
+
+/*
+ * Compress len bytes of data with z into *buf (grown to deflateBound,
+ * *cap its size); *out gets the compressed length. Returns 0 or -1.
+ */
+static int
+compress_into(unsigned char **buf, size_t *cap, size_t *out, z_stream *z,
+    const void *data, size_t len)
+{
+	size_t bound;
+
+	if (deflateReset(z) != Z_OK)
+		return -1;
 	bound = deflateBound(z, (uLong)len);
-	if (bound > pk->zcap) {
-		free(pk->zbuf);
-		pk->zbuf = xmalloc(pk->zcap = bound);
+	if (bound > *cap) {
+		free(*buf);
+		*buf = xmalloc(*cap = bound);
 	}
 	/* One call: the whole object is in memory, the bound fits it. */
 	z->next_in = (Bytef *)(uintptr_t)data;
 	z->avail_in = (uInt)len;
-	z->next_out = pk->zbuf;
+	z->next_out = *buf;
 	z->avail_out = (uInt)bound;
-	zrc = deflate(z, Z_FINISH);
-	if (zrc != Z_STREAM_END)
-		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
-		    "object of %zu bytes", len);
+	if (deflate(z, Z_FINISH) != Z_STREAM_END)
+		return -1;
+	*out = z->total_out;
+	return 0;
+}
 
-	e = &pk->entries[pk->n++];
+/* Append the entry: header, then zlen compressed bytes. */
+static int
+write_entry(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
+    size_t len, const unsigned char *zdata, size_t zlen, mirror_error *err)
+{
+	unsigned char hdr[16];
+	struct mgit_pack_entry *e = &pk->entries[pk->n++];
+	size_t nh = entry_header(hdr, type, len);
+	uLong crc;
+
 	git_oid_cpy(&e->oid, oid);
 	e->offset = pk->offset;
 	crc = crc32(0L, hdr, (uInt)nh);
-	e->crc = (uint32_t)crc32(crc, pk->zbuf, (uInt)z->total_out);
-	if (pack_out(pk, hdr, nh) < 0 ||
-	    pack_out(pk, pk->zbuf, z->total_out) < 0)
+	e->crc = (uint32_t)crc32(crc, zdata, (uInt)zlen);
+	if (pack_out(pk, hdr, nh) < 0 || pack_out(pk, zdata, zlen) < 0)
 		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
 		    strerror(errno));
 	return 0;
+}
+
+int
+mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
+    const void *data, size_t len, mirror_error *err)
+{
+	size_t zlen;
+	int rc;
+
+	if ((rc = check_object(pk, type, len, err)) < 0)
+		return rc;
+	if (compress_into(&pk->zbuf, &pk->zcap, &zlen, pk->z, data, len) < 0)
+		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
+		    "object of %zu bytes", len);
+	return write_entry(pk, oid, type, len, pk->zbuf, zlen, err);
+}
+
+/* One thread's share of mgit_pack_add_many: every jobs-th object. */
+struct zwork {
+	const struct mgit_pack_obj *objs;
+	size_t n, first, step;
+	unsigned char **out;       /* compressed bytes per object */
+	size_t *outlen;
+	int failed;
+};
+
+static void *
+compress_share(void *arg)
+{
+	struct zwork *w = arg;
+	z_stream z;
+
+	memset(&z, 0, sizeof(z));
+	if (deflateInit(&z, Z_BEST_SPEED) != Z_OK) {
+		w->failed = 1;
+		return NULL;
+	}
+	for (size_t i = w->first; i < w->n && !w->failed; i += w->step) {
+		size_t cap = 0;
+
+		if (compress_into(&w->out[i], &cap, &w->outlen[i], &z,
+		    w->objs[i].data, w->objs[i].len) < 0)
+			w->failed = 1;
+	}
+	deflateEnd(&z);
+	return NULL;
+}
+
+int
+mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
+    size_t n, int jobs, mirror_error *err)
+{
+	unsigned char **out;
+	size_t *outlen;
+	struct zwork *w;
+	pthread_t *tid;
+	int *started, rc = 0;
+
+	if (jobs > (int)n)
+		jobs = (int)n;
+	if (jobs <= 1) {
+		for (size_t i = 0; i < n && rc == 0; i++)
+			rc = mgit_pack_add(pk, &objs[i].oid, objs[i].type,
+			    objs[i].data, objs[i].len, err);
+		return rc;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (objs[i].len > UINT32_MAX ||
+		    objs[i].type < GIT_OBJECT_COMMIT ||
+		    objs[i].type > GIT_OBJECT_TAG)
+			return check_object(pk, objs[i].type, objs[i].len, err);
+	out = xcalloc(n, sizeof(*out));
+	outlen = xcalloc(n, sizeof(*outlen));
+	w = xcalloc((size_t)jobs, sizeof(*w));
+	tid = xcalloc((size_t)jobs, sizeof(*tid));
+	started = xcalloc((size_t)jobs, sizeof(*started));
+	for (int t = 0; t < jobs; t++) {
+		w[t] = (struct zwork){ objs, n, (size_t)t, (size_t)jobs, out,
+		    outlen, 0 };
+		started[t] = pthread_create(&tid[t], NULL, compress_share,
+		    &w[t]) == 0;
+		if (!started[t])
+			compress_share(&w[t]);    /* no thread: do it here */
+	}
+	for (int t = 0; t < jobs; t++) {
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		if (w[t].failed && rc == 0)
+			rc = mirror_fail(err, MIRROR_EIO, "zlib: cannot "
+			    "compress an object");
+	}
+	/* Written in the given order: the pack is the sequential one. */
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if ((rc = check_object(pk, objs[i].type, objs[i].len,
+		    err)) == 0)
+			rc = write_entry(pk, &objs[i].oid, objs[i].type,
+			    objs[i].len, out[i], outlen[i], err);
+	for (size_t i = 0; i < n; i++)
+		free(out[i]);
+	free(out);
+	free(outlen);
+	free(w);
+	free(tid);
+	free(started);
+	return rc;
 }
 
 static int

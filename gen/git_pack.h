@@ -60,6 +60,22 @@ int mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
 int mgit_pack_add(struct mgit_pack *pk, const git_oid *oid,
     git_object_t type, const void *data, size_t len, mirror_error *err);
 
+/* One object for mgit_pack_add_many; data is borrowed. */
+struct mgit_pack_obj {
+	git_oid oid;
+	git_object_t type;
+	const void *data;
+	size_t len;
+};
+
+/*
+ * Add n objects as n calls of mgit_pack_add would, in the same order and
+ * with the same bytes, compressing on up to jobs threads (jobs <= 1: on
+ * this one). Returns 0 or -MIRROR_EIO.
+ */
+int mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
+    size_t n, int jobs, mirror_error *err);
+
 /*
  * Finish: trailer, index, fsync, rename into place; pk->name is then
  * the pack's name. Returns 0 or -MIRROR_EIO. Call mgit_pack_free in

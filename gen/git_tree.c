@@ -20,11 +20,14 @@
 #include "git_pack.h"
 #include "git_repo.h"
 #include "git_tree.h"
+#include "jobs.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
 /* Deeper than any site; stops a runaway recursion on a strange tree. */
 #define MAX_DEPTH 64
+/* Objects compressed together by mgit_stage_flush. */
+#define PACK_BATCH 256
 
 struct node {
 	char *name;
@@ -391,18 +394,32 @@ mgit_stage_flush(struct mgit_stage *stage, const char *repo_path,
 	strbuf_printf(&objects, "%sobjects",
 	    git_repository_commondir(stage->repo));
 	rc = mgit_pack_begin(&pk, objects.data, n, err);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		git_object_t type;
-		void *data = NULL;
-		size_t len;
+	/* In batches, so compression runs on every core while at most a
+	 * batch of objects is held twice (mempack copy, compressed). */
+	for (size_t i = 0; i < n && rc == 0; i += PACK_BATCH) {
+		struct mgit_pack_obj batch[PACK_BATCH];
+		void *data[PACK_BATCH];
+		size_t nb = n - i < PACK_BATCH ? n - i : PACK_BATCH, got;
 
-		if (mp->read(&data, &len, &type, mp, &stage->ids[i]) < 0) {
-			rc = mgit_fail(err, MIRROR_EIO, "%s: a staged object "
-			    "is missing", repo_path);
-			break;
+		for (got = 0; got < nb; got++) {
+			struct mgit_pack_obj *o = &batch[got];
+			size_t len;
+
+			git_oid_cpy(&o->oid, &stage->ids[i + got]);
+			if (mp->read(&data[got], &len, &o->type, mp,
+			    &o->oid) < 0) {
+				rc = mgit_fail(err, MIRROR_EIO, "%s: a staged "
+				    "object is missing", repo_path);
+				break;
+			}
+			o->data = data[got];
+			o->len = len;
 		}
-		rc = mgit_pack_add(&pk, &stage->ids[i], type, data, len, err);
-		git_odb_backend_data_free(mp, data);
+		if (rc == 0)
+			rc = mgit_pack_add_many(&pk, batch, nb, mirror_jobs(),
+			    err);
+		for (size_t k = 0; k < got; k++)
+			git_odb_backend_data_free(mp, data[k]);
 	}
 	if (rc == 0)
 		rc = mgit_pack_finish(&pk, err);

@@ -5,8 +5,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "jobs.h"
 #include "site.h"
 #include "site_pool.h"
 #include "xalloc.h"
@@ -14,7 +14,6 @@
 /* Items loaded ahead of the workers: enough to keep them busy, few
  * enough that a large project's facts are not held many times over. */
 #define QUEUE_MAX 4
-#define JOBS_MAX 64
 
 struct job {
 	size_t i;
@@ -34,23 +33,6 @@ struct pool {
 	int rc;
 	mirror_error err;
 };
-
-int
-site_jobs(void)
-{
-	const char *env = getenv("MIRROR_JOBS");
-	long n;
-
-	if (env != NULL && env[0] != '\0') {
-		char *end;
-
-		n = strtol(env, &end, 10);
-		if (*end == '\0' && n >= 1 && n <= JOBS_MAX)
-			return (int)n;
-	}
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 8 ? 8 : (int)n;
-}
 
 /* Record rc/e as the pool's failure unless one is there already. */
 static void
@@ -119,7 +101,7 @@ site_pool_run(struct site *s, const struct site_work *w, mirror_error *err)
 {
 	struct pool p;
 	pthread_t *tid;
-	int jobs = site_jobs(), started = 0, rc = 0;
+	int jobs = mirror_jobs(), started = 0, rc = 0;
 
 	if (jobs == 1 || w->n < 2)
 		return run_here(s, w, err);

@@ -38,16 +38,10 @@ struct site_work {
 };
 
 /*
- * The number of worker threads: MIRROR_JOBS when set (1 to 64), else
- * the online cores (at most 8).
- */
-int site_jobs(void);
-
-/*
- * Run w over every item with site_jobs() workers (1: on this thread,
- * no threads). Stops loading at the first failure and returns it, with
- * err set: the error of the item that failed first in time. Returns 0
- * when every item rendered.
+ * Run w over every item with mirror_jobs() workers (jobs.h; 1: on
+ * this thread, no threads). Stops loading at the first failure and
+ * returns it, with err set: the error of the item that failed first in
+ * time. Returns 0 when every item rendered.
  */
 int site_pool_run(struct site *s, const struct site_work *w,
     mirror_error *err);

@@ -1117,6 +1117,17 @@ test_pack_path(void **state)
 	/* 601 distinct blobs + 2 trees + 1 commit. */
 	cap_is("604", "git verify-pack -v repo.git/objects/pack/*.idx | "
 	    "grep -cE '^[0-9a-f]{40} (blob|tree|commit) '");
+	/* Compressed on one thread or on many (in batches of 256), the
+	 * pack is byte for byte the same: its name is its checksum. */
+	assert_int_equal(sh("git init -q --bare one.git"), 0);
+	setenv("MIRROR_JOBS", "1", 1);
+	assert_int_equal(commit_at(&r, "one.git", "site", AUTHOR, T0, &err),
+	    0);
+	unsetenv("MIRROR_JOBS");
+	assert_int_equal(r.packed, 1);
+	cap_is(s = cap("cd repo.git/objects/pack && ls *.pack"),
+	    "cd one.git/objects/pack && ls *.pack");
+	free(s);
 	assert_int_equal(sh("git -C repo.git fsck --strict --full >/dev/null "
 	    "2>&1"), 0);
 	s = cap("git -C repo.git show mirror:p/299.md");

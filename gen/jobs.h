@@ -1,0 +1,14 @@
+/*
+ * jobs.h: how many threads the CPU-bound parts of a build use (page
+ * rendering, pack compression).
+ */
+#ifndef MIRROR_JOBS_H
+#define MIRROR_JOBS_H
+
+/*
+ * MIRROR_JOBS from the environment when it is a number from 1 to 64,
+ * else the online cores (at most 8). Never less than 1.
+ */
+int mirror_jobs(void);
+
+#endif
