@@ -339,26 +339,29 @@ static const char *const read_what[T_N] = { "cannot read project_state",
     "cannot read entities", "cannot read relationships",
     "cannot read memories" };
 
-static const char state_sql[] = "SELECT s.id, s.project, s.category, "
-    "s.key, s.value, s.source, s.confidence, s.status, s.created_at, "
-    "s.updated_at, " CANON("s") " FROM main.project_state s"
-    JOIN_ALIAS("s") "ORDER BY " CANON("s") ", s.category, s.key, "
-    "s.created_at, s.id";
+/* The columns each row reader takes, in its order. */
+#define STATE_COLS "s.id, s.project, s.category, s.key, s.value, " \
+    "s.source, s.confidence, s.status, s.created_at, s.updated_at"
+#define ENTITY_COLS "e.id, e.entity_type, e.name, e.project, " \
+    "e.description, e.properties, e.status, e.confidence, " \
+    "e.source_refs, e.created_at, e.updated_at"
+#define REL_COLS "r.id, r.source_entity_id, r.target_entity_id, " \
+    "r.relationship_type, r.confidence"
 
-static const char entity_sql[] = "SELECT e.id, e.entity_type, e.name, "
-    "e.project, e.description, e.properties, e.status, e.confidence, "
-    "e.source_refs, e.created_at, e.updated_at, " CANON("e")
+static const char state_sql[] = "SELECT " STATE_COLS ", " CANON("s")
+    " FROM main.project_state s" JOIN_ALIAS("s") "ORDER BY " CANON("s")
+    ", s.category, s.key, s.created_at, s.id";
+
+static const char entity_sql[] = "SELECT " ENTITY_COLS ", " CANON("e")
     " FROM main.entities e" JOIN_ALIAS("e") "ORDER BY " CANON("e") ", "
     "e.entity_type, e.name, e.id";
 
 /* A relationship is listed under the project of each of its ends. */
 static const char rel_sql[] = "WITH ent(id, p) AS (SELECT e.id, "
     CANON("e") " FROM main.entities e" JOIN_ALIAS("e") ") "
-    "SELECT r.id, r.source_entity_id, r.target_entity_id, "
-    "r.relationship_type, r.confidence, x.p FROM main.relationships r "
+    "SELECT " REL_COLS ", x.p FROM main.relationships r "
     "JOIN ent x ON x.id = r.source_entity_id UNION "
-    "SELECT r.id, r.source_entity_id, r.target_entity_id, "
-    "r.relationship_type, r.confidence, x.p FROM main.relationships r "
+    "SELECT " REL_COLS ", x.p FROM main.relationships r "
     "JOIN ent x ON x.id = r.target_entity_id "
     "ORDER BY 6, 4, 2, 3, 1";
 
@@ -631,6 +634,68 @@ facts_load(struct project_facts *out, mirror_store *st, const char *project,
 	if (rc == 0)
 		rc = facts_read_project(out, r, project, err);
 	facts_reader_close(r);
+	return rc;
+}
+
+/*
+ * Read sql's rows through the row reader of table t, keeping none.
+ * Returns 0 or the first row's error.
+ */
+static int
+check_rows(mirror_store *st, int t, const char *sql, time_t now,
+    mirror_error *err)
+{
+	struct row r = { st, NULL, table_name[t], NULL, err };
+	struct project_facts f;
+	int rc;
+
+	memset(&f, 0, sizeof(f));
+	if ((rc = prepare(&r.stmt, st, sql, read_what[t], err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
+		r.id = NULL;
+		if ((rc = row_reader[t](&f, &r, now)) < 0)
+			break;
+		/* Keep memory flat: drop what was read every 1024 rows. */
+		if (f.n_state + f.n_ent + f.n_rel + f.n_mem >= 1024)
+			facts_free(&f);
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = store_fail(st, err, rc, read_what[t]);
+	facts_free(&f);
+	sqlite3_finalize(r.stmt);
+	return rc;
+}
+
+int
+facts_check(mirror_store *st, time_t now, mirror_error *err)
+{
+	struct fact_project *p = NULL;
+	char mem_sql[1024];
+	size_t n = 0;
+	int rc;
+
+	rc = facts_projects(&p, &n, st, err);
+	facts_projects_free(p, n);
+	if (rc == 0)
+		rc = check_rows(st, T_STATE, "SELECT " STATE_COLS " FROM "
+		    "main.project_state s", now, err);
+	if (rc == 0)
+		rc = check_rows(st, T_ENT, "SELECT " ENTITY_COLS " FROM "
+		    "main.entities e", now, err);
+	/* Only what a page lists: an edge with an end in some project. */
+	if (rc == 0)
+		rc = check_rows(st, T_REL, "SELECT " REL_COLS " FROM "
+		    "main.relationships r WHERE r.source_entity_id IN (SELECT "
+		    "id FROM main.entities) OR r.target_entity_id IN (SELECT "
+		    "id FROM main.entities)", now, err);
+	if (rc == 0 && memories_sql(mem_sql, sizeof(mem_sql), st, "",
+	    " ") < 0)
+		rc = mirror_fail(err, MIRROR_EIO, "internal: memories sql");
+	if (rc == 0)
+		rc = check_rows(st, T_MEM, mem_sql, now, err);
 	return rc;
 }
 

@@ -134,6 +134,16 @@ int facts_load(struct project_facts *out, mirror_store *st,
 void facts_free(struct project_facts *f);
 
 /*
+ * Read every row the pages would read (projects, the three layers, the
+ * relationships with an end in a project) and check it as
+ * facts_read_project does, keeping nothing: so a build can refuse a bad
+ * store before its sweep writes to it. Returns 0, or the first bad
+ * row's -MIRROR_EINPUT naming table, row id and column, or the store's
+ * error.
+ */
+int facts_check(mirror_store *st, time_t now, mirror_error *err);
+
+/*
  * Set *out to the store snapshot checksum: a hash of every column of
  * every row of the tables mirror reads (projects, project_state,
  * entities, relationships, memories, conflicts, conflict_members), each

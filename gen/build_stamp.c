@@ -183,36 +183,51 @@ stamp_text(const struct stamp *s)
 	return strbuf_detach(&sb);
 }
 
-/* 1 when text (len bytes) is a stamp with want's keys; *held filled. */
+/* 1 when text (len bytes) is a stamp of this mirror version, with
+ * *held filled from it; else 0. */
 static int
-stamp_parse(struct stamp *held, const char *text, size_t len,
-    const struct stamp *want)
+stamp_parse(struct stamp *held, const char *text, size_t len)
 {
 	const char *version, *snap, *inputs;
 	json_int_t pages, files, open;
 	json_t *o = json_loadb(text, len, 0, NULL);
-	int same;
+	int ok;
 
 	if (o == NULL)
 		return 0;
-	same = json_unpack(o, "{s:s, s:s, s:s, s:I, s:I, s:I}", "mirror",
+	ok = json_unpack(o, "{s:s, s:s, s:s, s:I, s:I, s:I}", "mirror",
 	    &version, "store_snapshot", &snap, "inputs", &inputs, "pages",
 	    &pages, "files", &files, "open_conflicts", &open) == 0 &&
 	    strcmp(version, MIRROR_VERSION) == 0 &&
-	    strcmp(snap, want->snapshot) == 0 &&
-	    strcmp(inputs, want->inputs) == 0;
-	if (same) {
-		*held = *want;
+	    strlen(snap) == sizeof(held->snapshot) - 1 &&
+	    strlen(inputs) == sizeof(held->inputs) - 1;
+	if (ok) {
+		memcpy(held->snapshot, snap, sizeof(held->snapshot));
+		memcpy(held->inputs, inputs, sizeof(held->inputs));
 		held->pages = pages;
 		held->files = files;
 		held->open_conflicts = open;
 	}
 	json_decref(o);
-	return same;
+	return ok;
+}
+
+/* Whether held's keys are want's. */
+static int
+stamp_same(const struct stamp *held, const struct stamp *want)
+{
+	return strcmp(held->snapshot, want->snapshot) == 0 &&
+	    strcmp(held->inputs, want->inputs) == 0;
 }
 
 int
 stamp_in_dir(struct stamp *held, const char *dir, const struct stamp *want)
+{
+	return stamp_load_dir(held, dir) && stamp_same(held, want);
+}
+
+int
+stamp_load_dir(struct stamp *held, const char *dir)
 {
 	char buf[STAMP_MAX];
 	ssize_t got = -1;
@@ -236,7 +251,7 @@ stamp_in_dir(struct stamp *held, const char *dir, const struct stamp *want)
 		close(dfd);
 	if (got <= 0 || (size_t)got >= sizeof(buf))
 		return 0;
-	return stamp_parse(held, buf, (size_t)got, want);
+	return stamp_parse(held, buf, (size_t)got);
 }
 
 int
@@ -267,7 +282,7 @@ stamp_in_repo(const char *repo_path, const char *branch,
 	    git_blob_lookup(&blob, repo, git_tree_entry_id(entry)) == 0 &&
 	    git_blob_rawsize(blob) < STAMP_MAX)
 		same = stamp_parse(&held, git_blob_rawcontent(blob),
-		    (size_t)git_blob_rawsize(blob), want);
+		    (size_t)git_blob_rawsize(blob)) && stamp_same(&held, want);
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
 	git_tree_free(tree);

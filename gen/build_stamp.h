@@ -65,6 +65,12 @@ int stamp_in_dir(struct stamp *held, const char *dir,
     const struct stamp *want);
 
 /*
+ * 1 when the site in dir holds a stamp of this mirror version, whatever
+ * its keys, with *held filled from it; else 0. Never fails.
+ */
+int stamp_load_dir(struct stamp *held, const char *dir);
+
+/*
  * 1 when the tip of branch in the repository at repo holds a stamp
  * whose keys equal want's (the tip's tree was committed whole, so it is
  * this site); else 0, also on any git error (history_check has already

@@ -10,7 +10,8 @@
  *      parse fails before anything is written (with --templates, a
  *      rehearsal render from the unswept store also finds placeholders
  *      that name nothing);
- *   2. sweep (unless --no-sweep): one write transaction of its own;
+ *   2. sweep (unless --no-sweep): one write transaction of its own,
+ *      after a read that checks every row the pages will read;
  *   3. one consistent read (store_read_begin .. store_read_end) from
  *      which every page, the snapshot checksum and the JSON come;
  *   4. render into gen/output's staging directory, then output_commit
@@ -120,6 +121,32 @@ build_rehearse(const struct site *s, const struct mirror_opts *o,
 }
 
 /*
+ * Before the sweep: a row the pages cannot show (bad JSON, bad UTF-8, a
+ * NULL) stops the build before the sweep writes, so a failed build
+ * leaves the store as it was, also for rows the sweep never reads. A
+ * store whose checksum is the snapshot DIR's last build read (its rows
+ * passed then) is not read twice. Returns 0 or < 0 with err set.
+ */
+static int
+build_check(struct site *s, const struct mirror_opts *o, mirror_error *err)
+{
+	struct stamp held;
+	uint64_t sum;
+	char hex[17];
+	int rc;
+
+	if (!o->force && stamp_load_dir(&held, o->out)) {
+		rc = facts_checksum(&sum, s->st, err);
+		if (rc < 0)
+			return rc;
+		hash_hex(hex, sum);
+		if (strcmp(hex, held.snapshot) == 0)
+			return 0;
+	}
+	return facts_check(s->st, s->now, err);
+}
+
+/*
  * Steps 1 and 2: open templates and theme (parse errors stop the build
  * before the sweep touches the store; with --templates, a rehearsal
  * render catches the rest), then open the store, sweeping first unless
@@ -145,6 +172,10 @@ build_open(struct site *s, struct sweep_run *run, const struct mirror_opts *o,
 	if (o->templates != NULL && (rc = build_rehearse(s, o, err)) < 0)
 		return rc;
 	rc = store_open(&s->st, o->store, STORE_WRITE, err);
+	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
+		rc = build_check(s, o, err);
+		store_read_end(s->st);
+	}
 	if (rc == 0)
 		rc = sweep_run(run, s->st, s->now, err);
 	return rc;

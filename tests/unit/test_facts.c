@@ -316,6 +316,40 @@ test_clock(void **state)
 	close_read(st);
 }
 
+/* 8: facts_check reads every row a page would read and keeps none:
+ * good stores pass, a bad row anywhere (here a vendor no sweep reads,
+ * and an inactive memory) is named. */
+static void
+test_check(void **state)
+{
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	st = open_read();
+	assert_int_equal(facts_check(st, 0, &err), 0);
+	close_read(st);
+
+	make_store("INSERT INTO entities(id, entity_type, name, project, "
+	    "properties, status) VALUES ('v1', 'vendor', 'n', 'p', '[1', "
+	    "'superseded');");
+	st = open_read();
+	assert_int_equal(facts_check(st, 0, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "entities row 'v1': properties is "
+	    "not valid JSON"));
+	close_read(st);
+
+	make_store("INSERT INTO memories(id, memory_type, content, project, "
+	    "status) VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'p', "
+	    "'invalid');");
+	st = open_read();
+	assert_int_equal(facts_check(st, 0, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "memories row 'm7': content is not "
+	    "valid UTF-8"));
+	close_read(st);
+}
+
 int
 main(void)
 {
@@ -327,6 +361,7 @@ main(void)
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_checksum_order),
 		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
