@@ -2,10 +2,13 @@
  * git_ref.c: branch name, lock and checkout guards, compare-and-swap.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "git_ref.h"
 #include "git_repo.h"
@@ -240,15 +243,31 @@ mgit_ref_cas(git_repository *repo, const char *repo_path,
 	git_reference *ref = NULL;
 	char was[GIT_OID_HEXSZ + 1], now[GIT_OID_HEXSZ + 1];
 	git_oid cur;
-	int rc;
+	int rc, dfd;
 
+	/*
+	 * libgit2 checks that a branch to be created does not exist before
+	 * it takes the ref's lock, so two first commits could both win
+	 * (seen under valgrind: 10 commits reported, 8 on the branch).
+	 * Between mirror processes the repository directory's flock makes
+	 * the check and the update one step; the ref's own lock still
+	 * guards against git itself.
+	 */
+	dfd = open(git_repository_commondir(repo), O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC);
+	if (dfd >= 0)
+		(void)flock(dfd, LOCK_EX);
 	if (old_id != NULL)
 		rc = git_reference_create_matching(&ref, repo, refname,
 		    new_id, 1, old_id, log_message);
+	else if (git_reference_name_to_id(&cur, repo, refname) == 0)
+		rc = GIT_EMODIFIED;
 	else
 		rc = git_reference_create(&ref, repo, refname, new_id, 0,
 		    log_message);
 	git_reference_free(ref);
+	if (dfd >= 0)
+		close(dfd);         /* lets the flock go */
 	if (rc == 0)
 		return 0;
 	if (rc == GIT_ELOCKED)
