@@ -68,11 +68,17 @@ expect "a sweep waits for a writer holding the lock, then succeeds" test "$RC" =
 expect "... and records the rows that writer committed" \
     test "$(sql race.db "SELECT count(*) FROM conflict_members WHERE member_id IN ('late-a', 'late-b')")" = 2
 
+# Under valgrind (make memcheck sets MIRROR_WRAP) mirror takes seconds to
+# start, so every lock hold and busy timeout below is ten times longer:
+# the same races, on valgrind's clock.
+if [ -n "$MIRROR_WRAP" ]; then SLOW=10; else SLOW=1; fi
+scaled() { awk -v s="$1" -v k="$SLOW" 'BEGIN { print s * k }'; }
+
 # hold_lock SECONDS: another process holds the write lock that long, then
 # rolls back; returns once the lock is really held. The holder has a busy
 # timeout: without one, its BEGIN could collide with our probe and fail.
 hold_lock() {
-	sqlite3 race.db ".timeout 5000" "BEGIN IMMEDIATE" ".shell sleep $1" "ROLLBACK" &
+	sqlite3 race.db ".timeout 5000" "BEGIN IMMEDIATE" ".shell sleep $(scaled "$1")" "ROLLBACK" &
 	holder=$!
 	i=0
 	while [ $i -lt 50 ] && sqlite3 race.db "BEGIN IMMEDIATE; ROLLBACK" 2>/dev/null; do
@@ -87,7 +93,7 @@ sql race.db "INSERT INTO memories(id, memory_type, content, project) VALUES
     ('retry-a', 'preference', 'prefers green ink', 'race'),
     ('retry-b', 'preference', 'prefers black ink', 'race')"
 hold_lock 0.8
-MIRROR_BUSY_TIMEOUT_MS=250 mirror sweep --store race.db --json
+MIRROR_BUSY_TIMEOUT_MS=$(scaled 250) mirror sweep --store race.db --json
 wait $holder
 expect "a sweep outlasting its busy timeout retries the whole transaction" \
     sh -c "test $RC = 0 && jq -e '.attempts >= 2 and .conflicts_opened == 1' '$T/out' >/dev/null"
@@ -100,7 +106,7 @@ sql race.db "INSERT INTO memories(id, memory_type, content, project) VALUES
     ('stuck-b', 'preference', 'prefers coffee', 'race')"
 runs_before=$(sql race.db "SELECT count(*) FROM sweep_runs")
 hold_lock 3
-MIRROR_BUSY_TIMEOUT_MS=50 mirror sweep --store race.db
+MIRROR_BUSY_TIMEOUT_MS=$(scaled 50) mirror sweep --store race.db
 wait $holder
 expect_error "a store locked past every retry fails with exit 3" 3 'race.db'
 expect "... and the sweep wrote nothing: no run, no conflict" sh -c "
