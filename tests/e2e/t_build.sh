@@ -188,6 +188,11 @@ mirror build --store s.db --out site --no-sweep --templates tpl
 expect "an edited template renders again" sh -c "
     test $RC = 0 && ! grep -q unchanged '$T/out' &&
     grep -q 'A line of our own' site/index.md"
+mkdir -p elsewhere/deeper && cp -r tpl elsewhere/deeper/tpl
+mirror build --store s.db --out site2 --no-sweep --templates elsewhere/deeper/tpl
+expect "the same templates in another place stamp the same site (diff -r)" \
+    diff -r site site2
+rm -rf elsewhere site2
 sqlite3 s.db "UPDATE project_state SET value = value || ' (edited)' WHERE rowid = (SELECT min(rowid) FROM project_state)"
 mirror build --store s.db --out site --no-sweep --templates tpl
 expect "a changed fact renders again" sh -c "
