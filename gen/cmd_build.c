@@ -1,11 +1,12 @@
 /*
  * cmd_build.c: mirror build --store S --out DIR [--no-sweep] [--check]
- *     [--templates DIR] [--theme NAME] [--base-url URL] [--title T]
- *     [--quiet]
+ *     [--force] [--repo GITDIR ...] [--templates DIR] [--theme NAME]
+ *     [--base-url URL] [--title T] [--quiet]
  *
  * The order is the contract:
- *   0. with --repo, every check of the repository that writes nothing,
- *      so a bad repository stops the build before the sweep writes;
+ *   0. DIR's lock (a second build into DIR waits here), then with
+ *      --repo every check of the repository that writes nothing, so a
+ *      bad DIR or repository stops the build before the sweep writes;
  *   1. open and parse templates and theme, so a template that does not
  *      parse fails before anything is written (with --templates, a
  *      rehearsal render from the unswept store also finds placeholders
@@ -13,7 +14,9 @@
  *   2. sweep (unless --no-sweep): one write transaction of its own,
  *      after a read that checks every row the pages will read;
  *   3. one consistent read (store_read_begin .. store_read_end) from
- *      which every page, the snapshot checksum and the JSON come;
+ *      which every page, the snapshot checksum and the JSON come; when
+ *      DIR (and the branch) already hold this build's stamp
+ *      (gen/build_stamp.h), nothing is rendered, written or committed;
  *   4. render into gen/output's staging directory, then output_commit
  *      swaps it in: any failure before leaves DIR as it was;
  *   5. with --repo, commit the staged tree (gen/history.h) before the
