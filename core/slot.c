@@ -371,6 +371,10 @@ entity_claim(struct claim *c, const struct fact *f, mirror_error *err)
 		return 0;
 	props = json_loads(f->properties != NULL ? f->properties : "{}", 0,
 	    &jerr);
+	if (props == NULL)
+		return mirror_fail(err, MIRROR_EINPUT, "entities row '%s': "
+		    "properties is not valid JSON (line %d, column %d: %s)",
+		    f->id, jerr.line, jerr.column, jerr.text);
 	if (!json_is_object(props)) {
 		json_decref(props);
 		return mirror_fail(err, MIRROR_EINPUT, "entities row '%s': "

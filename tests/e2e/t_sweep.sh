@@ -161,8 +161,12 @@ cp seeds.db badjson.db
 sql badjson.db "INSERT INTO entities(id, entity_type, name, project, properties) VALUES ('e-broken', 'decision', 'x', 'ex5', '{not json')"
 before=$(fingerprint badjson.db)
 mirror sweep --store badjson.db
-expect_error "an entity with invalid properties JSON is named" 2 "badjson.db: entities row 'e-broken': properties is not a JSON object"
+expect_error "an entity with invalid properties JSON is named" 2 "badjson.db: entities row 'e-broken': properties is not valid JSON \(line 1, column"
 expect "the store with a bad row is unchanged" test "$before" = "$(fingerprint badjson.db)"
+cp seeds.db arrjson.db
+sql arrjson.db "INSERT INTO entities(id, entity_type, name, project, properties) VALUES ('e-arr', 'decision', 'x', 'ex5', '[1, 2]')"
+mirror sweep --store arrjson.db
+expect_error "properties that are JSON but not an object are named so" 2 "arrjson.db: entities row 'e-arr': properties is not a JSON object"
 cp seeds.db nullkey.db
 sqlite3 nullkey.db "ALTER TABLE project_state RENAME TO ps_old; CREATE TABLE project_state(id, project, category, key, value, source, confidence, status, created_at, updated_at); INSERT INTO project_state SELECT * FROM ps_old; DROP TABLE ps_old; INSERT INTO project_state(id, project, category, key, value, status) VALUES ('s-null', 'ex2', 'fact', NULL, 'v', 'active')"
 before=$(fingerprint nullkey.db)
