@@ -124,27 +124,64 @@ build_rehearse(const struct site *s, const struct mirror_opts *o,
 }
 
 /*
- * Before the sweep: a row the pages cannot show (bad JSON, bad UTF-8, a
- * NULL) stops the build before the sweep writes, so a failed build
- * leaves the store as it was, also for rows the sweep never reads. A
- * store whose checksum is the snapshot DIR's last build read (its rows
- * passed then) is not read twice. Returns 0 or < 0 with err set.
+ * Step 3c: the build's stamp (gen/build_stamp.h) into *st, and 1 when
+ * DIR, and with --repo the branch, already hold it: then there is
+ * nothing to render, write or commit. Returns 1, 0, or < 0 with err set.
  */
 static int
-build_check(struct site *s, const struct mirror_opts *o, mirror_error *err)
+build_unchanged(struct stamp *held, struct stamp *st, const struct site *s,
+    const struct mirror_opts *o, mirror_error *err)
 {
-	struct stamp held;
-	uint64_t sum;
-	char hex[17];
+	struct stamp_inputs in;
+	struct facts_clock clock;
+	char *def = NULL;
 	int rc;
 
-	if (!o->force && stamp_load_dir(&held, o->out)) {
+	memset(&in, 0, sizeof(in));
+	in.snapshot = s->snapshot;
+	in.title = s->title;
+	in.base_url = s->base_url;
+	in.user_templates = o->templates;
+	in.theme_dir = theme_dir(s->th);
+	rc = facts_clock_read(&clock, s->st, s->now, err);
+	in.expired = clock.expired;
+	in.any_conflicts = clock.any_conflicts;
+	if (rc == 0)
+		rc = datadir_find(&def, "templates", err);
+	in.default_templates = def;
+	if (rc == 0)
+		rc = stamp_make(st, &in, err);
+	free(def);
+	if (rc < 0 || o->force)
+		return rc;
+	return stamp_in_dir(held, o->out, st) &&
+	    (o->repo == NULL || stamp_in_repo(o->repo, o->branch, st));
+}
+
+/*
+ * Before the sweep, in a read: 1 when nothing is to be done (the
+ * store's checksum is the snapshot DIR's last build read, and its stamp,
+ * the branch's too, holds every other input: the sweep would change
+ * nothing but sweep_runs, SPEC 3.5, and the site would be the same);
+ * else every row the pages will read is checked, so a bad row stops the
+ * build before the sweep writes, also a row the sweep never reads (a
+ * store whose checksum is the last build's snapshot passed that check
+ * then). Returns 1, 0, or < 0 with err set.
+ */
+static int
+build_check(struct stamp *held, struct stamp *st, struct site *s,
+    const struct mirror_opts *o, mirror_error *err)
+{
+	uint64_t sum;
+	int rc;
+
+	if (!o->force && stamp_load_dir(held, o->out)) {
 		rc = facts_checksum(&sum, s->st, err);
 		if (rc < 0)
 			return rc;
-		hash_hex(hex, sum);
-		if (strcmp(hex, held.snapshot) == 0)
-			return 0;
+		hash_hex(s->snapshot, sum);
+		if (strcmp(s->snapshot, held->snapshot) == 0)
+			return build_unchanged(held, st, s, o, err);
 	}
 	return facts_check(s->st, s->now, err);
 }
@@ -154,10 +191,11 @@ build_check(struct site *s, const struct mirror_opts *o, mirror_error *err)
  * before the sweep touches the store; with --templates, a rehearsal
  * render catches the rest), then open the store, sweeping first unless
  * --no-sweep. The sweep's connection is then used for the read.
+ * Returns 0, 1 when there is nothing to do (build_check), or < 0.
  */
 static int
-build_open(struct site *s, struct sweep_run *run, const struct mirror_opts *o,
-    mirror_error *err)
+build_open(struct site *s, struct sweep_run *run, struct stamp *held,
+    struct stamp *st, const struct mirror_opts *o, mirror_error *err)
 {
 	const tmpl *t;
 	int rc;
@@ -172,16 +210,16 @@ build_open(struct site *s, struct sweep_run *run, const struct mirror_opts *o,
 		return rc;
 	if (o->no_sweep)
 		return store_open(&s->st, o->store, STORE_READ, err);
-	if (o->templates != NULL && (rc = build_rehearse(s, o, err)) < 0)
-		return rc;
 	rc = store_open(&s->st, o->store, STORE_WRITE, err);
 	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
-		rc = build_check(s, o, err);
+		rc = build_check(held, st, s, o, err);
 		store_read_end(s->st);
 	}
-	if (rc == 0)
-		rc = sweep_run(run, s->st, s->now, err);
-	return rc;
+	if (rc != 0)
+		return rc;          /* 1: nothing to do, no sweep */
+	if (o->templates != NULL && (rc = build_rehearse(s, o, err)) < 0)
+		return rc;
+	return sweep_run(run, s->st, s->now, err);
 }
 
 /* The parts of a history request that come from the command line. */
@@ -243,41 +281,6 @@ build_history(struct history_result *res, const struct site *s,
 	return rc;
 }
 
-/*
- * Step 3c: the build's stamp (gen/build_stamp.h) into *st, and 1 when
- * DIR, and with --repo the branch, already hold it: then there is
- * nothing to render, write or commit. Returns 1, 0, or < 0 with err set.
- */
-static int
-build_unchanged(struct stamp *held, struct stamp *st, const struct site *s,
-    const struct mirror_opts *o, mirror_error *err)
-{
-	struct stamp_inputs in;
-	struct facts_clock clock;
-	char *def = NULL;
-	int rc;
-
-	memset(&in, 0, sizeof(in));
-	in.snapshot = s->snapshot;
-	in.title = s->title;
-	in.base_url = s->base_url;
-	in.user_templates = o->templates;
-	in.theme_dir = theme_dir(s->th);
-	rc = facts_clock_read(&clock, s->st, s->now, err);
-	in.expired = clock.expired;
-	in.any_conflicts = clock.any_conflicts;
-	if (rc == 0)
-		rc = datadir_find(&def, "templates", err);
-	in.default_templates = def;
-	if (rc == 0)
-		rc = stamp_make(st, &in, err);
-	free(def);
-	if (rc < 0 || o->force)
-		return rc;
-	return stamp_in_dir(held, o->out, st) &&
-	    (o->repo == NULL || stamp_in_repo(o->repo, o->branch, st));
-}
-
 static int
 build_usage(const struct mirror_opts *o, mirror_error *err)
 {
@@ -317,8 +320,12 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	rc = output_lock(o->out, err);
 	if (rc == 0)
 		rc = build_precheck_repo(o, s.now, err);
-	if (rc == 0)
-		rc = build_open(&s, &run, o, err);
+	if (rc == 0 && (rc = build_open(&s, &run, &held, &stamp, o,
+	    err)) == 1) {
+		unchanged = 2;      /* before the sweep: none was run */
+		rc = 0;
+		goto done;
+	}
 	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
 		reading = 1;
 	if (rc == 0)
@@ -369,9 +376,10 @@ done:
 		if (!o->quiet)
 			printf("built %s: %lld pages, 0 files written, %lld "
 			    "reused; %lld open conflicts; store snapshot %s "
-			    "(unchanged: nothing rendered)\n", o->out,
-			    held.pages, held.files, held.open_conflicts,
-			    s.snapshot);
+			    "(unchanged: %s)\n", o->out, held.pages,
+			    held.files, held.open_conflicts, s.snapshot,
+			    unchanged == 2 ? "no sweep, nothing rendered" :
+			    "nothing rendered");
 		if (!o->quiet && o->repo != NULL)
 			printf("no commit: %s of %s already holds this site\n",
 			    o->branch, o->repo);

@@ -240,9 +240,22 @@ expect "the build sweeps first: the example's 14 conflicts are open" sh -c "
 expect "the sweep is recorded in the store" \
     test "$(sql ex1.db 'SELECT count(*) FROM sweep_runs')" = 1
 mirror build --store ex1.db --out ex1
-expect "a second build sweeps again and changes no file" sh -c "
+expect "a second build of an unchanged store neither sweeps nor writes" sh -c "
     test $RC = 0 && grep -q ', 0 files written' '$T/out' &&
+    grep -q '(unchanged: no sweep, nothing rendered)\$' '$T/out' &&
+    test \"\$(sqlite3 ex1.db 'SELECT count(*) FROM sweep_runs')\" = 1"
+mirror build --store ex1.db --out ex1 --force
+expect "--force sweeps (and records it) and renders" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' &&
     test \"\$(sqlite3 ex1.db 'SELECT count(*) FROM sweep_runs')\" = 2"
+sql ex1.db "INSERT INTO memories(id, memory_type, content, project)
+    VALUES ('m-late', 'knowledge', 'a late note', 'p05-interferometer')"
+mirror build --store ex1.db --out ex1
+expect "a changed store sweeps again" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' &&
+    test \"\$(sqlite3 ex1.db 'SELECT count(*) FROM sweep_runs')\" = 3"
+sql ex1.db "DELETE FROM memories WHERE id = 'm-late'"
+mirror build --store ex1.db --out ex1 --quiet
 mirror build --store ex2.db --out ex2
 expect "two copies of a store give byte-identical sites (diff -r)" diff -r ex1 ex2
 expect "the example site's links all resolve" python3 "$linkcheck" ex1

@@ -42,7 +42,7 @@ mirror build --store s.db --out site --repo repo.git --author "$author"
 expect "an unchanged rebuild says so" out_has '^no commit: mirror of repo.git already holds this site$'
 expect "an unchanged rebuild makes no commit" test "$(commits repo.git)" = 1
 expect "and renders nothing: DIR and the branch hold this build" \
-    out_has 'unchanged: nothing rendered'
+    out_has 'unchanged: no sweep, nothing rendered'
 git init -q --bare other.git
 mirror build --store s.db --out site --repo other.git --author "$author"
 expect "DIR holds the build but another repository does not: render and commit" sh -c "
