@@ -685,7 +685,8 @@ facts_check(mirror_store *st, time_t now, mirror_error *err)
 	if (rc == 0)
 		rc = check_rows(st, T_ENT, "SELECT " ENTITY_COLS " FROM "
 		    "main.entities e", now, err);
-	/* Only what a page lists: an edge with an end in some project. */
+	/* Only what the reader returns: an edge with an end in some
+	 * project. */
 	if (rc == 0)
 		rc = check_rows(st, T_REL, "SELECT " REL_COLS " FROM "
 		    "main.relationships r WHERE r.source_entity_id IN (SELECT "

@@ -134,12 +134,12 @@ int facts_load(struct project_facts *out, mirror_store *st,
 void facts_free(struct project_facts *f);
 
 /*
- * Read every row the pages would read (projects, the three layers, the
- * relationships with an end in a project) and check it as
- * facts_read_project does, keeping nothing: so a build can refuse a bad
- * store before its sweep writes to it. Returns 0, or the first bad
- * row's -MIRROR_EINPUT naming table, row id and column, or the store's
- * error.
+ * Read every row facts_projects and facts_read_project would read
+ * (projects, the three layers, the relationships with an end in a
+ * project) and check it as they do, keeping nothing: so a build can
+ * refuse a bad store before its sweep writes to it. Returns 0, or the
+ * first bad row's -MIRROR_EINPUT naming table, row id and column, or
+ * the store's error.
  */
 int facts_check(mirror_store *st, time_t now, mirror_error *err);
 
@@ -147,17 +147,18 @@ int facts_check(mirror_store *st, time_t now, mirror_error *err);
  * Set *out to the store snapshot checksum: a hash of every column of
  * every row of the tables mirror reads (projects, project_state,
  * entities, relationships, memories, conflicts, conflict_members), each
- * table in primary-key order, so it changes whenever any fact, conflict
- * or membership does, and only then. Returns 0 or < 0 with err set.
+ * table taken as a multiset of rows (their order does not matter), so
+ * it changes whenever any fact, conflict or membership does, and only
+ * then. Returns 0 or < 0 with err set.
  */
 int facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err);
 
-/* What, besides the snapshot, decides the pages at a given time. */
+/* What, besides the snapshot checksum, the clock decides in a read. */
 struct facts_clock {
 	long long expired;      /* memories (any status) with valid_until
 	                           before now: the rows fixed, the count only
 	                           grows, so it names the expired set */
-	int any_conflicts;      /* 0: the feed is dated by the clock */
+	int any_conflicts;      /* 1 when conflicts holds any row */
 };
 
 /*

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "env.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -353,17 +354,8 @@ out:
 static int
 busy_timeout_ms(void)
 {
-	const char *s = getenv("MIRROR_BUSY_TIMEOUT_MS");
-	char *end;
-	long v;
-
-	if (s == NULL || *s == '\0')
-		return MIRROR_BUSY_TIMEOUT_MS;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end != '\0' || errno != 0 || v < 1 || v > 3600000)
-		return MIRROR_BUSY_TIMEOUT_MS;
-	return (int)v;
+	return (int)env_long("MIRROR_BUSY_TIMEOUT_MS", 1, 3600000,
+	    MIRROR_BUSY_TIMEOUT_MS);
 }
 
 /* Tell a missing file, a directory and a non-SQLite file apart. */

@@ -145,12 +145,13 @@ entry_header(unsigned char hdr[16], git_object_t type, uint64_t size)
 	return nh;
 }
 
-/* Refuse what cannot be an entry. Returns 0 or -MIRROR_EIO. */
+/* Refuse what cannot be the entry after the next ahead ones (ahead: 0
+ * for the next entry itself). Returns 0 or -MIRROR_EIO. */
 static int
-check_object(struct mgit_pack *pk, git_object_t type, size_t len,
-    mirror_error *err)
+check_object(struct mgit_pack *pk, size_t ahead, git_object_t type,
+    size_t len, mirror_error *err)
 {
-	if (pk->n >= pk->count)
+	if (pk->n + ahead >= pk->count)
 		return mirror_fail(err, MIRROR_EIO, "%s: more objects than "
 		    "announced", pk->tmp_pack);
 	if (type < GIT_OBJECT_COMMIT || type > GIT_OBJECT_TAG)
@@ -217,7 +218,7 @@ mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 	size_t zlen;
 	int rc;
 
-	if ((rc = check_object(pk, type, len, err)) < 0)
+	if ((rc = check_object(pk, 0, type, len, err)) < 0)
 		return rc;
 	if (compress_into(&pk->zbuf, &pk->zcap, &zlen, pk->z, data, len) < 0)
 		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
@@ -275,10 +276,9 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 		return rc;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (objs[i].len > UINT32_MAX ||
-		    objs[i].type < GIT_OBJECT_COMMIT ||
-		    objs[i].type > GIT_OBJECT_TAG)
-			return check_object(pk, objs[i].type, objs[i].len, err);
+		if ((rc = check_object(pk, i, objs[i].type, objs[i].len,
+		    err)) < 0)
+			return rc;
 	out = xcalloc(n, sizeof(*out));
 	outlen = xcalloc(n, sizeof(*outlen));
 	w = xcalloc((size_t)jobs, sizeof(*w));
@@ -301,10 +301,8 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 	}
 	/* Written in the given order: the pack is the sequential one. */
 	for (size_t i = 0; i < n && rc == 0; i++)
-		if ((rc = check_object(pk, objs[i].type, objs[i].len,
-		    err)) == 0)
-			rc = write_entry(pk, &objs[i].oid, objs[i].type,
-			    objs[i].len, out[i], outlen[i], err);
+		rc = write_entry(pk, &objs[i].oid, objs[i].type, objs[i].len,
+		    out[i], outlen[i], err);
 	for (size_t i = 0; i < n; i++)
 		free(out[i]);
 	free(out);

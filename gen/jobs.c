@@ -1,9 +1,9 @@
 /*
  * jobs.c: the number of worker threads (see jobs.h).
  */
-#include <stdlib.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "jobs.h"
 
 #define JOBS_MAX 64
@@ -12,16 +12,9 @@
 int
 mirror_jobs(void)
 {
-	const char *env = getenv("MIRROR_JOBS");
-	long n;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (env != NULL && env[0] != '\0') {
-		char *end;
-
-		n = strtol(env, &end, 10);
-		if (*end == '\0' && n >= 1 && n <= JOBS_MAX)
-			return (int)n;
-	}
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : (int)n;
+	cores = cores < 1 ? 1 : cores > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX :
+	    cores;
+	return (int)env_long("MIRROR_JOBS", 1, JOBS_MAX, cores);
 }

@@ -8,9 +8,9 @@
 #define _GNU_SOURCE   /* renameat2, RENAME_EXCHANGE, syncfs */
 
 #include <dirent.h>
-#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "output.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -189,17 +190,7 @@ static struct dir_lock early_lock = { -1, -1, NULL };
 static long
 lock_wait_ms(void)
 {
-	const char *s = getenv("MIRROR_LOCK_TIMEOUT_MS");
-	char *end;
-	long v;
-
-	if (s == NULL || *s == '\0')
-		return LOCK_WAIT_MS;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end != '\0' || errno != 0 || v < 0 || v > 86400000L)
-		return LOCK_WAIT_MS;
-	return v;
+	return env_long("MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L, LOCK_WAIT_MS);
 }
 
 /* Whether fd is still the file called name in dir_fd. */

@@ -205,20 +205,8 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	return 0;
 }
 
-/* Pool work: nothing to read; conflict i's page and JSON, its object
+/* Pool work (nothing to load): conflict i's page and JSON, its object
  * kept in ctx's slot i for the queue. */
-static int
-conflict_load(struct site *s, void *ctx, size_t i, void **payload,
-    mirror_error *err)
-{
-	(void)s;
-	(void)ctx;
-	(void)i;
-	(void)err;
-	*payload = NULL;
-	return 0;
-}
-
 static int
 conflict_render(struct site *s, void *ctx, size_t i, void *payload,
     mirror_error *err)
@@ -252,20 +240,14 @@ conflict_render(struct site *s, void *ctx, size_t i, void *payload,
 	return rc;
 }
 
-static void
-conflict_drop(void *payload)
-{
-	(void)payload;
-}
-
 int
 site_conflict_pages(struct site *s, mirror_error *err)
 {
 	static const char *const groups[] = { "open", "resolved",
 	    "dismissed" };
 	json_t **objs = xcalloc(s->conflicts.n + 1, sizeof(*objs));
-	const struct site_work pages = { s->conflicts.n, conflict_load,
-	    conflict_render, conflict_drop, objs, 0 };
+	const struct site_work pages = { s->conflicts.n, NULL, conflict_render,
+	    NULL, objs, 0 };
 	json_t *all = json_array(), *queue, *data;
 	int rc;
 

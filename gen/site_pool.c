@@ -47,6 +47,21 @@ pool_fail(struct pool *p, int rc, const mirror_error *e)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* w's load and drop, where a work without them loads nothing. */
+static int
+load(struct site *s, const struct site_work *w, size_t i, void **payload,
+    mirror_error *err)
+{
+	return w->load != NULL ? w->load(s, w->ctx, i, payload, err) : 0;
+}
+
+static void
+drop(const struct site_work *w, void *payload)
+{
+	if (w->drop != NULL)
+		w->drop(payload);
+}
+
 static void *
 worker(void *arg)
 {
@@ -73,7 +88,7 @@ worker(void *arg)
 		if (!skip && (rc = p->w->render(p->s, p->w->ctx, j.i,
 		    j.payload, &e)) < 0)
 			pool_fail(p, rc, &e);
-		p->w->drop(j.payload);
+		drop(p->w, j.payload);
 	}
 }
 
@@ -86,10 +101,10 @@ run_here(struct site *s, const struct site_work *w, mirror_error *err)
 	for (size_t i = 0; rc == 0 && i < w->n; i++) {
 		void *payload = NULL;
 
-		rc = w->load(s, w->ctx, i, &payload, err);
+		rc = load(s, w, i, &payload, err);
 		if (rc == 0)
 			rc = w->render(s, w->ctx, i, payload, err);
-		w->drop(payload);
+		drop(w, payload);
 		if (w->progress)
 			site_progress_item(s);
 	}
@@ -131,8 +146,8 @@ site_pool_run(struct site *s, const struct site_work *w, mirror_error *err)
 		pthread_mutex_unlock(&p.mu);
 		if (failed)
 			break;
-		if ((rc = w->load(s, w->ctx, i, &payload, &e)) < 0) {
-			w->drop(payload);
+		if ((rc = load(s, w, i, &payload, &e)) < 0) {
+			drop(w, payload);
 			pool_fail(&p, rc, &e);
 			break;
 		}

@@ -23,15 +23,15 @@ struct site_work {
 	size_t n;
 	/*
 	 * On the calling thread, in item order: load item i into *payload
-	 * (may be NULL to load nothing). Returns 0 or < 0 with err set; the
-	 * payload is dropped either way.
+	 * (left NULL to load nothing; load itself may be NULL). Returns 0 or
+	 * < 0 with err set; the payload is dropped either way.
 	 */
 	int (*load)(struct site *s, void *ctx, size_t i, void **payload,
 	    mirror_error *err);
 	/* On a worker: render item i. Returns 0 or < 0 with err set. */
 	int (*render)(struct site *s, void *ctx, size_t i, void *payload,
 	    mirror_error *err);
-	/* Release a payload (NULL is fine). */
+	/* Release a payload (NULL is fine); NULL when there is none. */
 	void (*drop)(void *payload);
 	void *ctx;       /* passed to load and render */
 	int progress;    /* 1: one progress_item per item loaded */
