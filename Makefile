@@ -32,6 +32,9 @@ OPT      = -O1 -g -fno-omit-frame-pointer
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all
 endif
 
+# pkg-config is asked when this Makefile is read, so targets that install
+# the packages first (test, example) run the build in a second make that
+# reads it again after 'deps': on a fresh machine the first run works.
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -50,7 +53,7 @@ MAIN_OBJ = $(BUILD)/gen/main.o
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test check unit e2e example install uninstall clean \
+.PHONY: all deps pkgs-present test check unit e2e example example-run install uninstall clean \
         memcheck bench
 .SUFFIXES:
 
@@ -64,7 +67,7 @@ $(BUILD)/libmirror.a: $(CORE_OBJ) $(GEN_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | pkgs-present
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -85,6 +88,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmirror.a
 	    $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS) \
 	    $(shell pkg-config --libs cmocka)
 
+# A plain 'make' on a machine without the -dev packages says what to run
+# instead of failing on a missing header.
+pkgs-present:
+	@pkg-config --exists $(PKGS) || { echo "make: missing build" \
+	    "packages (pkg-config: $(PKGS)); run 'make deps' first" \
+	    "('make example' and 'make test' do)" >&2; exit 1; }
+
 -include $(CORE_OBJ:.o=.d) $(GEN_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
 # Install what a fresh Debian machine lacks (a no-op when all is there).
@@ -99,7 +109,10 @@ test: deps
 check: $(BUILD)/mirror $(UNIT_BIN)
 	@sh tests/run.sh $(BUILD)
 
-example: deps $(BUILD)/mirror
+example: deps
+	@$(MAKE) --no-print-directory example-run
+
+example-run: $(BUILD)/mirror
 	@sh site-example/run.sh $(BUILD)
 
 # make memcheck: the suite with every unit test and mirror run under

@@ -1,11 +1,13 @@
 /*
  * datadir.h: where the default templates and themes live.
  *
- * Candidates, first existing directory wins:
- *   1. <directory of /proc/self/exe>/../SUB   (a build tree: build/mirror
- *      finds the repository's templates/ and themes/)
- *   2. MIRROR_DATADIR/SUB                        (compiled in by the
- *      Makefile: $(PREFIX)/share/mirror after make install)
+ * Candidates, first existing directory wins (EXE is the directory of
+ * /proc/self/exe, symlinks resolved):
+ *   1. EXE/../share/mirror/SUB  (an install, wherever its tree now is)
+ *   2. EXE/../SUB               (a build tree: build/mirror finds the
+ *                                repository's templates/ and themes/)
+ *   3. MIRROR_DATADIR/SUB       (compiled in by the Makefile: the last
+ *                                resort, for a binary copied alone)
  */
 #ifndef MIRROR_DATADIR_H
 #define MIRROR_DATADIR_H

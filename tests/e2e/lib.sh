@@ -89,3 +89,26 @@ fingerprint() {
 		sha256sum <"$1"
 	fi
 }
+
+# as_nobody ARGS...: run mirror ARGS as the unprivileged user nobody (root
+# ignores file modes, so read-only cases need another user). The checkout
+# may live in a directory nobody cannot enter (/root, a 0700 home), so the
+# binary, its templates and themes are copied into $T first, laid out as
+# an install (bin/, share/mirror/), and $T is opened to others. Output as
+# the mirror function: $T/out, $T/err, $RC.
+as_nobody() {
+	if [ ! -x "$T/nobody/bin/mirror" ]; then
+		mkdir -p "$T/nobody/bin" "$T/nobody/share/mirror" &&
+		cp "$MIRROR" "$T/nobody/bin/mirror" &&
+		cp -R "$MIRROR_TOP/templates" "$MIRROR_TOP/themes" \
+		    "$T/nobody/share/mirror/" &&
+		chmod -R a+rX "$T/nobody" && chmod 755 "$T" || {
+			echo "as_nobody: cannot copy mirror into $T" >"$T/err"
+			RC=99
+			return
+		}
+	fi
+	setpriv --reuid=65534 --regid=65534 --clear-groups $MIRROR_WRAP \
+	    "$T/nobody/bin/mirror" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+}

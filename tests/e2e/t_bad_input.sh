@@ -90,9 +90,7 @@ try_store() {
 nobody() {
 	code=$1 pattern=$2
 	shift 2
-	setpriv --reuid=65534 --regid=65534 --clear-groups $MIRROR_WRAP \
-	    "$MIRROR" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
+	as_nobody "$@"
 	result "$code" "$pattern" "$1 as nobody"
 }
 
