@@ -799,22 +799,53 @@ covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
 	return 0;
 }
 
-/* A short id stable for the slot and the time it was opened. */
+/* splitmix64's finaliser: spreads FNV's weak low bits before a sum. */
+static uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= UINT64_C(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+/*
+ * The id of a new conflict on slot (kind, key) whose members are marked
+ * in r[0..n): 'c' and 10 hex digits of a hash of the slot and of every
+ * member's (table, id, normalised value) as first detected. It depends on
+ * the data alone, never on the clock or the order of rows, so the same
+ * store swept at any time gets the same ids; a later conflict on a slot
+ * that was decided differs in its members or their values (an identical
+ * one is covered by the decision and never opened), so it gets another
+ * id. A taken id (a hash collision, or an id that another tool wrote)
+ * moves on deterministically. Returns 0, or a negative mirror_status.
+ */
 static int
 new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
-    char out[16], mirror_error *err)
+    const struct grow *r, size_t n, char out[16], mirror_error *err)
 {
+	uint64_t members = 0, base;
+	char mhex[17];
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].member)
+			members += mix64(hash_add_str(hash_add_str(hash_add_str(
+			    MIRROR_HASH_INIT, r[i].kind), r[i].id), r[i].norm));
+	/* As text, so the id is the same on every byte order. */
+	hash_hex(mhex, members);
+	base = hash_add_str(hash_add_str(hash_add_str(MIRROR_HASH_INIT, kind),
+	    key), mhex);
 	for (unsigned k = 0;; k++) {
-		uint64_t h = hash_add_str(hash_add_str(hash_add_str(
-		    MIRROR_HASH_INIT, kind), key), c->ts);
-		char hex[17];
+		uint64_t h = base;
+		char hex[17], kdec[16];
 		int rc;
 
-		/* A taken id (same slot reopened within a second, or a hash
-		 * collision) moves on deterministically. */
-		if (k > 0)
-			h = hash_add(h, &k, sizeof(k));
-		hash_hex(hex, h);
+		if (k > 0) {
+			snprintf(kdec, sizeof(kdec), "%u", k);
+			h = hash_add_str(h, kdec);
+		}
+		hash_hex(hex, mix64(h));
 		out[0] = 'c';
 		memcpy(out + 1, hex, 10);
 		out[11] = '\0';
@@ -881,7 +912,7 @@ record(struct sweep_ctx *c, const char *kind, const char *key,
 	if (rc < 0 || covered)
 		return rc;
 open:
-	if ((rc = new_conflict_id(c, kind, key, cid, err)) < 0)
+	if ((rc = new_conflict_id(c, kind, key, r, n, cid, err)) < 0)
 		return rc;
 	bind_text(c->conf_ins, 1, cid);
 	bind_text(c->conf_ins, 2, c->ts);

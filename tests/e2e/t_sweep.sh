@@ -196,3 +196,31 @@ mirror sweep --store missing.db
 expect_error "a missing store" 2 'missing.db: no such file'
 mirror sweep
 expect_error "sweep without --store is a usage error" 1 'store PATH is required'
+
+# --- conflict ids depend on the data, never on the clock --------------------
+# ids DB: "id|slot_kind|slot_key" of every conflict, sorted.
+ids() { sql "$1" "SELECT id || '|' || slot_kind || '|' || slot_key FROM conflicts ORDER BY slot_kind, slot_key, id"; }
+new_store day1.db "$data/seeds.sql" && cp day1.db day2.db
+SOURCE_DATE_EPOCH=1700000000 mirror sweep --store day1.db
+SOURCE_DATE_EPOCH=1700086400 mirror sweep --store day2.db
+expect "the same store swept one day apart gets the same conflict ids" \
+    test "$(ids day1.db)" = "$(ids day2.db)" -a -n "$(ids day1.db)"
+expect "... while the dates of the sweeps differ" \
+    test "$(sql day1.db 'SELECT group_concat(detected_at) FROM conflicts')" != \
+    "$(sql day2.db 'SELECT group_concat(detected_at) FROM conflicts')"
+# A decided slot that disagrees again gets a new id, the same one on
+# every clock: resolve ex7 on both, change a member's value, sweep again.
+for d in day1 day2; do
+	id=$(sql $d.db "SELECT id FROM conflicts WHERE project = 'ex7'")
+	SOURCE_DATE_EPOCH=1700100000 "$MIRROR" conflicts resolve "$id" \
+	    --notes 'checked on the scale' --store $d.db >/dev/null 2>&1
+	sql $d.db "UPDATE entities SET properties = json_set(properties, '$.value', 5.1) WHERE id = 'e-par-b'"
+done
+SOURCE_DATE_EPOCH=1700200000 mirror sweep --store day1.db
+SOURCE_DATE_EPOCH=1700300000 mirror sweep --store day2.db
+expect "a decided slot that disagrees again opens a conflict with another id" \
+    test "$(sql day1.db "SELECT count(DISTINCT id) FROM conflicts WHERE project = 'ex7'")" = 2
+expect "... and that id too is the same whatever the clock" \
+    test "$(ids day1.db)" = "$(ids day2.db)"
+expect "conflict ids are 'c' and ten hex digits" \
+    test "$(sql day1.db "SELECT count(*) FROM conflicts WHERE id NOT GLOB 'c[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'")" = 0
