@@ -9,7 +9,6 @@
 
 #include "build_stamp.h"
 #include "escape.h"
-#include "hash.h"
 #include "json_out.h"
 #include "markdown.h"
 #include "output.h"
@@ -135,58 +134,6 @@ nav_item(const char *href, const char *label, int current)
 	    "current", current);
 }
 
-/*
- * Fold v into h: a type tag per value, strings with their terminator,
- * numbers as their bytes, arrays and objects with their size and, for
- * objects, every key in insertion order (the order the page code built
- * them in, so the same data always hashes the same). Walking the tree
- * costs a fraction of serialising it.
- */
-static uint64_t
-hash_json(uint64_t h, const json_t *v)
-{
-	unsigned char tag = (unsigned char)json_typeof(v);
-	const char *key;
-	json_t *item;
-	json_int_t i;
-	double d;
-	size_t n, k;
-
-	h = hash_add(h, &tag, 1);
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		n = json_object_size(v);
-		h = hash_add(h, &n, sizeof(n));
-		json_object_foreach((json_t *)(uintptr_t)v, key, item) {
-			h = hash_add_str(h, key);
-			h = hash_json(h, item);
-		}
-		break;
-	case JSON_ARRAY:
-		n = json_array_size(v);
-		h = hash_add(h, &n, sizeof(n));
-		json_array_foreach(v, k, item)
-			h = hash_json(h, item);
-		break;
-	case JSON_STRING:
-		n = json_string_length(v);
-		h = hash_add(h, &n, sizeof(n));
-		h = hash_add(h, json_string_value(v), n);
-		break;
-	case JSON_INTEGER:
-		i = json_integer_value(v);
-		h = hash_add(h, &i, sizeof(i));
-		break;
-	case JSON_REAL:
-		d = json_real_value(v);
-		h = hash_add(h, &d, sizeof(d));
-		break;
-	default:                /* true, false, null: the tag says it */
-		break;
-	}
-	return h;
-}
-
 int
 site_page(struct site *s, const char *path, const char *tname,
     const char *title, json_t *data, mirror_error *err)
@@ -195,20 +142,14 @@ site_page(struct site *s, const char *path, const char *tname,
 	strbuf md, body, html, root, file;
 	json_t *page;
 	const char *base;
-	char footer[64], snap[17];
-	int rc, n;
+	int rc;
 
-	/* The footer names the snapshot of what THIS page read: the
-	 * checksum of its data, not of the whole store, so a one-fact
-	 * change leaves every page that does not show the fact
-	 * byte-identical (and out of the commit's diff). */
-	hash_hex(snap, hash_json(hash_add_str(MIRROR_HASH_INIT, tname), data));
-	n = snprintf(footer, sizeof(footer), "store snapshot %s", snap);
-	if (n < 0 || (size_t)n >= sizeof(footer))
-		return mirror_fail(err, MIRROR_EIO, "internal: footer");
+	/* The same footer on every page: a one-fact change leaves every
+	 * page that does not show the fact byte-identical (and out of the
+	 * commit's diff). The store snapshot is named once, in
+	 * api/health.json and the commit's trailer. */
 	json_object_set_new(data, "site_title", json_string(s->title));
-	json_object_set_new(data, "snapshot", json_string(snap));
-	json_object_set_new(data, "footer", json_string(footer));
+	json_object_set_new(data, "footer", json_string(SITE_FOOTER));
 	rc = tmpl_set_get(&t, s->tmpl, tname, err);
 	if (rc < 0)
 		return rc;
@@ -230,7 +171,7 @@ site_page(struct site *s, const char *path, const char *tname,
 		md.data[--md.len] = '\0';
 	strbuf_puts(&md, "\n\n---\n\n");
 	escape_md(&md, s->title, strlen(s->title));
-	strbuf_printf(&md, " · %s\n", footer);
+	strbuf_printf(&md, " · %s\n", SITE_FOOTER);
 	strbuf_printf(&file, "%s.md", path);
 	rc = site_write(s, file.data, md.data, md.len, err);
 	if (rc < 0)
@@ -244,7 +185,7 @@ site_page(struct site *s, const char *path, const char *tname,
 	    nav_item("index.html", "Projects", strcmp(path, "index") == 0),
 	    nav_item("conflicts/index.html", "Conflicts",
 	    strcmp(path, "conflicts/index") == 0),
-	    "footer", footer);
+	    "footer", SITE_FOOTER);
 	if (page == NULL) {
 		rc = mirror_fail(err, MIRROR_EIO, "internal: page %s", path);
 		goto out;
