@@ -12,11 +12,22 @@
 #   make    build mirror from the source tree ($MIRROR_SRC) with make
 #   site    sweep the store and render the site into $MIRROR_OUT; open
 #           conflicts do not stop it ("flag, never block")
-#   branch  commit the rendered site to branch $MIRROR_BRANCH of the
-#           repository $MIRROR_REPO and push it to $MIRROR_REMOTE (fetching
-#           the branch from there first, so history continues)
-#   check   exit 4 when conflicts are open (mirror sweep --check): an
-#           optional gate, for a job of its own
+#   branch  the same render, committed to branch $MIRROR_BRANCH of the
+#           repository $MIRROR_REPO in the same run, and pushed to
+#           $MIRROR_REMOTE (the branch is fetched from there first, so
+#           history continues). Use it instead of site, not after it: one
+#           render gives both the site and the commit.
+#   check   exit 4 when conflicts are open: an optional gate. It reads
+#           $MIRROR_OUT/api/health.json when a site is there (so it needs
+#           neither the binary nor the store: a later CI job can run it on
+#           the Pages artifact), else runs mirror sweep --check.
+#
+# The clock: when SOURCE_DATE_EPOCH is not set, it is taken from the last
+# commit of the checkout (git log -1 --format=%ct), else from the store
+# file's modification time. Memories expire against it and the mirror
+# commit is dated by it, so rebuilding an unchanged checkout gives the
+# same site and the same commit (none: the branch already holds it). Set
+# SOURCE_DATE_EPOCH yourself to choose another clock.
 #
 # Environment (all optional):
 #   MIRROR_SRC        mirror's source tree                   (.)
@@ -37,9 +48,9 @@
 #                     empty: commit only, push nothing
 #
 # Exit status: 1 for an unknown step, 3 when the remote's branches cannot
-# be read (before anything is committed), else the failing command's
-# (mirror: 1 usage, 2 bad input, 3 I/O or git, 4 open conflicts under
-# check).
+# be read (before anything is committed), 4 from check while conflicts
+# are open, else the failing command's (mirror: 1 usage, 2 bad input,
+# 3 I/O or git).
 set -eu
 
 src=${MIRROR_SRC:-.}
@@ -50,6 +61,24 @@ branch=${MIRROR_BRANCH:-mirror}
 remote=${MIRROR_REMOTE-origin}
 
 say() { printf 'publish: %s\n' "$*"; }
+
+# set_epoch: SOURCE_DATE_EPOCH from the checkout's last commit or the
+# store's mtime, unless the environment sets it.
+set_epoch() {
+	[ -n "${SOURCE_DATE_EPOCH:-}" ] && return 0
+	from=
+	if t=$(git log -1 --format=%ct 2>/dev/null) && [ -n "$t" ]; then
+		from="the last commit"
+	elif [ -n "${MIRROR_STORE:-}" ] && t=$(stat -c %Y "$MIRROR_STORE" \
+	    2>/dev/null); then
+		from="the store's modification time"
+	else
+		return 0
+	fi
+	SOURCE_DATE_EPOCH=$t
+	export SOURCE_DATE_EPOCH
+	say "SOURCE_DATE_EPOCH=$t (from $from)"
+}
 
 # mirror_args: the options every mirror command here gets, as "$@".
 # Only what is set is passed, so a mirror.ini fills in the rest.
@@ -94,6 +123,7 @@ step_make() {
 
 step_site() {
 	ensure_store
+	set_epoch
 	build
 }
 
@@ -119,6 +149,7 @@ step_branch() {
 		esac
 	fi
 	ensure_store
+	set_epoch
 	if [ -n "${MIRROR_AUTHOR:-}" ]; then
 		build --repo "$repo" --branch "$branch" --author "$MIRROR_AUTHOR"
 	else
@@ -134,7 +165,25 @@ step_branch() {
 }
 
 step_check() {
+	health="$out/api/health.json"
+	if [ -f "$health" ]; then
+		n=$(sed -n 's/^ *"open_conflicts_count": *\([0-9][0-9]*\).*/\1/p' \
+		    "$health")
+		case $n in
+		'' | *[!0-9]*)
+			echo "publish: no open_conflicts_count in $health" >&2
+			exit 2
+			;;
+		0) say "no open conflicts ($health)" ;;
+		*)
+			echo "publish: $n open conflicts ($health)" >&2
+			exit 4
+			;;
+		esac
+		return 0
+	fi
 	ensure_store
+	set_epoch
 	mirror_cmd sweep --check
 }
 
