@@ -74,6 +74,88 @@ layer_name(const char *kind)
 	return kind;
 }
 
+/*
+ * A member's sources as a list of strings, for a page to show as words:
+ * an entity's source_refs is a JSON array of strings; a state row's or a
+ * memory's source is one string. Returns a new array (empty for NULL or
+ * "", or for a JSON array with nothing but non-strings).
+ */
+static json_t *
+sources_list(const char *source)
+{
+	json_t *out = json_array(), *parsed, *v;
+	size_t i;
+
+	if (source == NULL || source[0] == '\0')
+		return out;
+	parsed = source[0] == '[' ? json_loads(source, JSON_REJECT_DUPLICATES,
+	    NULL) : NULL;
+	if (!json_is_array(parsed)) {
+		json_decref(parsed);
+		json_array_append_new(out, json_string(source));
+		return out;
+	}
+	json_array_foreach(parsed, i, v)
+		if (json_is_string(v) && json_string_length(v) > 0)
+			json_array_append(out, v);
+	json_decref(parsed);
+	return out;
+}
+
+/* The layer's name in a sentence, singular or plural. */
+static const char *
+layer_words(const char *kind, size_t n)
+{
+	if (strcmp(kind, "project_state") == 0)
+		return n == 1 ? "trusted project state row" :
+		    "trusted project state rows";
+	if (strcmp(kind, "entity") == 0)
+		return n == 1 ? "engineering entity" : "engineering entities";
+	return n == 1 ? "memory" : "memories";
+}
+
+/*
+ * What kind of disagreement c is, in words, into sb: which layers its
+ * members come from, and which one the trust order favours (the highest
+ * layer, when the members span several).
+ */
+static void
+kind_words(strbuf *sb, const struct conflict *c)
+{
+	static const char *const order[] = { "project_state", "entity",
+	    "memory" };
+	size_t count[3] = { 0, 0, 0 }, layers = 0, top = 3;
+
+	for (size_t k = 0; k < c->n_members; k++)
+		for (size_t l = 0; l < 3; l++)
+			if (strcmp(c->members[k].kind, order[l]) == 0)
+				count[l]++;
+	for (size_t l = 0; l < 3; l++)
+		if (count[l] > 0) {
+			layers++;
+			if (top == 3)
+				top = l;
+		}
+	if (layers <= 1) {
+		strbuf_printf(sb, "Within one layer: %zu %s disagree, all of "
+		    "the same trust, so the trust order favours none of them.",
+		    top < 3 ? count[top] : c->n_members, top < 3 ?
+		    layer_words(order[top], count[top]) : "facts");
+		return;
+	}
+	strbuf_puts(sb, "Across layers: ");
+	for (size_t l = 0, said = 0; l < 3; l++) {
+		if (count[l] == 0)
+			continue;
+		if (said++ > 0)
+			strbuf_puts(sb, said == layers ? " and " : ", ");
+		strbuf_printf(sb, "%zu %s", count[l], layer_words(order[l],
+		    count[l]));
+	}
+	strbuf_printf(sb, " disagree; the trust order favours the %s.",
+	    layer_words(order[top], 1));
+}
+
 /* Where the member's fact is rendered: its project's overview, or the
  * site index for the no-project group; both null when the row is gone. */
 static void
@@ -130,6 +212,7 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 			break;
 		}
 		member_place(m, s, cm);
+		json_object_set_new(m, "sources", sources_list(cm->source));
 		json_array_append_new(members, m);
 		if (cm->favoured && favoured == NULL) {
 			favoured = cm->id;
@@ -152,9 +235,13 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 			}
 		strbuf_puts(&word, cm->id);
 		shell_word(&sb, word.data);
-		json_array_append_new(winners, json_pack("{s:s, s:s, s:s}",
-		    "id", cm->id, "layer", layer_name(cm->kind),
-		    "command", sb.data));
+		strbuf_reset(&word);
+		strbuf_printf(&word, "keep the %s %s: %s", layer_words(
+		    cm->kind, 1), cm->id, cm->value_now != NULL ?
+		    cm->value_now : cm->value_then);
+		json_array_append_new(winners, json_pack("{s:s, s:s, s:s, "
+		    "s:s}", "id", cm->id, "layer", layer_name(cm->kind),
+		    "command", sb.data, "keeps", word.data));
 	}
 	for (size_t k = 0; k < c->n_earlier; k++) {
 		slug_make(slug, c->earlier[k]);
@@ -186,6 +273,12 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 		return rc < 0 ? rc : mirror_fail(err, MIRROR_EIO,
 		    "internal: conflict %s", c->id);
 	}
+	strbuf_reset(&sb);
+	kind_words(&sb, c);
+	json_object_set_new(o, "kind_words", json_string(sb.data));
+	strbuf_reset(&sb);
+	strbuf_printf(&sb, "Conflict: %s", c->description);
+	json_object_set_new(o, "title", json_string(sb.data));
 	strbuf_reset(&sb);
 	strbuf_puts(&sb, "mirror conflicts resolve ");
 	shell_word(&sb, c->id);
@@ -225,7 +318,7 @@ conflict_render(struct site *s, void *ctx, size_t i, void *payload,
 	strbuf_init(&title);
 	strbuf_printf(&path, "conflicts/%s", json_string_value(
 	    json_object_get(o, "slug")));
-	strbuf_printf(&title, "Conflict %s: %s", c->id, c->description);
+	strbuf_printf(&title, "Conflict: %s", c->description);
 	data = json_pack("{s:O}", "conflict", o);
 	rc = site_page(s, path.data, "conflict.md", title.data, data, err);
 	json_decref(data);

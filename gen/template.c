@@ -321,6 +321,8 @@ parse_var(tmpl *t, int idx, char *body, int line, int in_each,
 			nd->filter = F_ID;
 		else if (strcmp(f, "slug") == 0)
 			nd->filter = F_SLUG;
+		else if (strcmp(f, "code") == 0)
+			nd->filter = F_CODE;
 		else
 			rc = tmpl_perr(t, line, err, "unknown filter", f);
 		free(f);
@@ -332,6 +334,73 @@ parse_var(tmpl *t, int idx, char *body, int line, int in_each,
 	rc = parse_name(t, idx, name, line, in_each, err);
 	free(name);
 	return rc;
+}
+
+/*
+ * Where fenced code blocks are in a Markdown template's own text, read
+ * line by line as the tags are met (offsets only grow, so a template is
+ * scanned once). A fence is up to three spaces, then three or more '`'
+ * or '~'; it closes on a line of the same character, at least as many,
+ * and nothing but blanks after them (CommonMark 4.5).
+ */
+struct fence_scan {
+	size_t pos;        /* start of the next line to read */
+	int open;          /* inside a fenced block */
+	char ch;           /* its fence character */
+	size_t len;        /* its fence length */
+};
+
+/* Read the fence of the line at s[0..n): its character and length, and
+ * whether only blanks follow it. Returns 0 when the line is no fence. */
+static size_t
+fence_of(const char *s, size_t n, char *ch, int *bare)
+{
+	size_t i = 0, k;
+
+	while (i < n && i < 3 && s[i] == ' ')
+		i++;
+	if (i == n || (s[i] != '`' && s[i] != '~'))
+		return 0;
+	*ch = s[i];
+	for (k = i; k < n && s[k] == *ch; k++)
+		;
+	if (k - i < 3)
+		return 0;
+	*bare = 1;
+	for (size_t j = k; j < n; j++) {
+		if (!is_blank(s[j]) && s[j] != '\r')
+			*bare = 0;
+		/* An info string of a backtick fence holds no backtick. */
+		if (*ch == '`' && s[j] == '`')
+			return 0;
+	}
+	return k - i;
+}
+
+/* 1 when offset off (on a later line than every line read so far) lies
+ * inside a fenced code block of t's text, else 0. */
+static int
+in_fence(const tmpl *t, struct fence_scan *fs, size_t off)
+{
+	for (;;) {
+		const char *nl = memchr(t->src + fs->pos, '\n', off - fs->pos);
+		size_t n;
+		char ch = 0;
+		int bare = 0;
+
+		if (nl == NULL)
+			return fs->open;
+		n = (size_t)(nl - (t->src + fs->pos));
+		n = fence_of(t->src + fs->pos, n, &ch, &bare);
+		if (!fs->open && n > 0) {
+			fs->open = 1;
+			fs->ch = ch;
+			fs->len = n;
+		} else if (fs->open && n >= fs->len && ch == fs->ch && bare) {
+			fs->open = 0;
+		}
+		fs->pos = (size_t)(nl - t->src) + 1;
+	}
 }
 
 /* An open block while building: its node and the list being filled. */
@@ -450,6 +519,7 @@ static int
 build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
 {
 	struct builder b;
+	struct fence_scan fs = { 0, 0, 0, 0 };
 	size_t pos = 0;
 	int rc = 0;
 
@@ -477,6 +547,13 @@ build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
 			append(t, top, idx);
 			rc = parse_var(t, idx, g->body, g->line,
 			    b.each_depth > 0, err);
+			/* Verbatim text is safe only where Markdown reads
+			 * none: inside a fenced code block. */
+			if (rc == 0 && t->nodes[idx].filter == F_CODE &&
+			    t->mode == TMPL_MARKDOWN &&
+			    !in_fence(t, &fs, g->start))
+				rc = tmpl_perr(t, g->line, err, "|code outside "
+				    "a fenced code block:", g->body);
 			break;
 		case K_EACH:
 		case K_IF:

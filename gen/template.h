@@ -10,6 +10,10 @@
  *   {{NAME|id}}          the value as-is; it must match [a-z0-9-]+, else
  *                        a render error (for element ids and fragments)
  *   {{NAME|slug}}        slug_make() of the value (gen/slug.h)
+ *   {{NAME|code}}        the value verbatim on one line (escape_code_line),
+ *                        for a command a reader copies; allowed only
+ *                        inside a fenced code block of the template
+ *                        (a parse error elsewhere); escape_html in HTML
  *   {{@index}} {{@number}}  0-based / 1-based position inside #each
  *   {{#each NAME}}...{{else}}...{{/each}}   loop over an array (null is
  *                        empty); the optional else part renders when it

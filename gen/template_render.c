@@ -104,6 +104,45 @@ truthy(const json_t *v)
 	return 0;
 }
 
+
+/*
+ * The |code filter in Markdown mode: s cleaned (escape_clean, capped as
+ * every field) and put on one line, whitespace runs as one space, with no
+ * escaping: the parser allows it only inside a fenced code block, where
+ * Markdown reads nothing but the closing fence. Being one line, it could
+ * close the fence only if it began with a fence character: then four
+ * spaces go first (a line indented four spaces closes no fence).
+ */
+static void
+code_line(strbuf *sb, const char *s, size_t len)
+{
+	strbuf clean;
+	size_t i = 0, n;
+	int space = 0;
+
+	strbuf_init(&clean);
+	escape_clean(&clean, s, len, 0);
+	n = clean.len;
+	while (i < n && (clean.data[i] == ' ' || clean.data[i] == '\t' ||
+	    clean.data[i] == '\n'))
+		i++;
+	if (i < n && (clean.data[i] == '`' || clean.data[i] == '~'))
+		strbuf_puts(sb, "    ");
+	for (; i < n; i++) {
+		char c = clean.data[i];
+
+		if (c == ' ' || c == '\t' || c == '\n') {
+			space = 1;
+			continue;
+		}
+		if (space)
+			strbuf_putc(sb, ' ');
+		space = 0;
+		strbuf_putc(sb, c);
+	}
+	strbuf_free(&clean);
+}
+
 static int
 put_value(struct render *r, const struct tnode *nd, const json_t *v)
 {
@@ -163,6 +202,12 @@ put_value(struct render *r, const struct tnode *nd, const json_t *v)
 		strbuf_puts(r->sb, slug);
 		break;
 	}
+	case F_CODE:
+		if (r->t->mode == TMPL_HTML)
+			escape_html(r->sb, s, len);
+		else
+			code_line(r->sb, s, len);
+		break;
 	case F_NONE:
 		if (r->t->mode == TMPL_HTML)
 			escape_html(r->sb, s, len);

@@ -97,6 +97,17 @@ expect "the conflict page asks the yes/no question" \
 expect "the conflict page gives the exact resolve and dismiss commands" sh -c "
     grep -q \"mirror conflicts resolve c-5e1a --notes 'WHY' --winner s1\" site/conflicts/c-5e1a.html &&
     grep -q \"mirror conflicts dismiss c-5e1a --reason 'WHY'\" site/conflicts/c-5e1a.html"
+expect "the conflict page is titled by its slot, not its hash (page and tab)" sh -c "
+    grep -q '<h1>Conflict: lateral support material of p05-interferometer</h1>' site/conflicts/c-5e1a.html &&
+    grep -q '<title>Conflict: lateral support material of p05-interferometer' site/conflicts/c-5e1a.html"
+expect "the conflict page says what kind of disagreement it is, in words" \
+    grep -q 'Across layers: 1 trusted project state row and 1 engineering entity disagree; the trust order favours the trusted project state row.' site/conflicts/c-5e1a.html
+expect "the members stand side by side in one table, a row each, trust order first" sh -c "
+    test \$(grep -c '<table>' site/conflicts/c-5e1a.html) = 1 &&
+    grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td>state, trust 3 · <strong>favoured</strong></td>' &&
+    grep -A4 '<tr id=\"member-entity-e1\">' site/conflicts/c-5e1a.html | grep -q '<td>PEEK</td>'"
+expect "the review commands stand in fenced sh blocks of the .md" sh -c "
+    sed -n '/^\`\`\`sh\$/,/^\`\`\`\$/p' site/conflicts/c-5e1a.md | grep -qx \"mirror conflicts dismiss c-5e1a --reason 'WHY'\""
 expect "a closed conflict's members carry no marker" sh -c "
     grep -q 'id=\"memory-m1\"' site/index.html && ! grep -q 'disputed' site/index.html"
 expect "the closed conflict's page shows its resolution" \
@@ -279,3 +290,31 @@ expect "the example's gaps are the ones site-example/README.md lists" sh -c "
     done | tr -d '()#' | tr '\n' ' ' | grep -qx 'entity-p04-cmp-core-reg entity-p04-cmp-fpga entity-p04-cmp-ref-osc entity-p04-cmp-sfp-module entity-p04-req-emc entity-p04-vc-emc entity-p05-cmp-camera entity-p05-cmp-laser entity-p05-cmp-lateral entity-p05-req-vibration entity-p05-vc-accuracy entity-p06-cmp-linear-axis entity-p06-cmp-controller entity-p06-cmp-spindle-motor entity-p06-req-noise entity-p06-vc-uniformity '"
 expect "every marker sits in a member of its open conflict, in both twins, and every member has one" \
     python3 "$MIRROR_TOP/tests/tools/markers.py" ex1
+
+# --- the conflict page's commands run as pasted --------------------------------
+# Rows whose ids need a shell's quoting: every command line of the page's
+# fenced sh blocks, pasted into sh as it stands (mirror finding the store
+# as through mirror.ini), does what its comment says.
+new_store q.db "$data/tiny.sql" || exit 1
+sql q.db "UPDATE project_state SET id = 'it''s \$(touch pwned) \"s1\"' WHERE id = 's1';
+    UPDATE entities SET source_refs = '[\"mount FEA report\",\"meeting 2026-01-19\"]' WHERE id = 'e1'"
+mirror build --store q.db --out qsite
+qc=$(sql q.db "SELECT id FROM conflicts WHERE status = 'open' AND slot_kind = 'cross_layer'")
+expect "a member's sources read as a list, not JSON" \
+    grep -q '<td>mount FEA report; meeting 2026-01-19</td>' "qsite/conflicts/$qc.html"
+mkdir -p shim && printf '#!/bin/sh\nexec %s "$@" --store %s\n' "$MIRROR" "$T/q.db" >shim/mirror &&
+    chmod +x shim/mirror
+sed -n '/^```sh$/,/^```$/p' "qsite/conflicts/$qc.md" | grep '^mirror conflicts resolve .* --winner ' |
+    head -1 >keep.sh
+expect "the first winner command names the state row, quoted for sh" test \
+    "$(cat keep.sh)" = "mirror conflicts resolve $qc --notes 'WHY' --winner 'it'\\''s \$(touch pwned) \"s1\"'"
+PATH="$T/shim:$PATH" sh keep.sh >"$T/out" 2>"$T/err"
+RC=$?
+expect_status "the pasted command runs" 0
+expect "... and keeps the row whose id needed quoting" test \
+    "$(sql q.db "SELECT status || '|' || resolution FROM conflicts WHERE id = '$qc'")" = 'resolved|WHY'
+expect "... and supersedes the other member" test \
+    "$(sql q.db "SELECT status FROM entities WHERE id = 'e1'")" = superseded
+expect "... while the kept row stays active" test \
+    "$(sql q.db "SELECT status FROM project_state WHERE id LIKE 'it''s%'")" = active
+expect "nothing in the id was run by the shell" test ! -e pwned

@@ -25,7 +25,9 @@ expect "the hostile build is fast ($took s for $n projects)" test "$took" -le 20
 # Checks on every page, both twins, in one Python pass that names what
 # it found where.
 cat > check.py <<'EOF'
-import glob, html.parser, os, re, sys
+import glob, html.parser, json, os, re, sys
+sys.path.insert(0, os.path.join(os.environ["MIRROR_TOP"], "tests", "tools"))
+from mdfence import outside_fences
 site = sys.argv[1]
 bad = []
 class P(html.parser.HTMLParser):
@@ -43,7 +45,13 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     text = open(path, encoding="utf-8").read()
     p = P(); p.feed(text)
     rel = os.path.relpath(path, site)
-    for t in set(p.tags) - allowed:
+    conflict_page = re.fullmatch(r"conflicts/(.+)\.html", rel)
+    if conflict_page and conflict_page.group(1) == "index":
+        conflict_page = None
+    # Counted against the conflict's JSON below.
+    page_allowed = allowed | ({"table", "thead", "tbody", "tr", "th", "td",
+                               "pre", "code"} if conflict_page else set())
+    for t in set(p.tags) - page_allowed:
         bad.append(f"{rel}: element <{t}>")
     for k, v in p.attrs:
         if (k, v) == ("href", "data:,"):    # the layout's empty icon
@@ -56,6 +64,17 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     # The templates' own emphasis is the status word; any other <em> came
     # from store text.
     body = re.sub(r"<em>(active|superseded|candidate|invalid)</em>", "", body)
+    # A conflict page's template makes one table, a row per member, and
+    # with the conflict open two <pre><code> blocks of commands: count
+    # them against its JSON, then nothing else may be markup.
+    if conflict_page:
+        c = json.load(open(os.path.join(site, "api", "conflicts", conflict_page.group(1) + ".json")))
+        want = {"<table": 1, "<tr": 1 + len(c["members"]),
+                "<pre": 2 if c["open"] else 0, "<code": 2 if c["open"] else 0}
+        for tag, n in want.items():
+            if body.count(tag) != n:
+                bad.append(f"{rel}: {body.count(tag)} {tag}>, not {n}")
+        body = re.sub(r"<pre>.*?</pre>|</?(table|thead|tbody|tr|th|td)>|<tr id=\"[^\"]*\">", "", body, flags=re.S)
     if re.search(r"<em>|<del>|<blockquote|<table|<img|<code|<pre|<ol", body):
         bad.append(f"{rel}: store text became markup")
     if body.count("<h1") > 1:
@@ -69,8 +88,8 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
             bad.append(f"{rel}: forged marker to {m.group(1)}")
 for path in glob.glob(os.path.join(site, "**", "*.md"), recursive=True):
     rel = os.path.relpath(path, site)
-    for line in open(path, encoding="utf-8"):
-        rest = re.sub(r'^(\s*- )?<a id="[a-z0-9-]+"></a>', "", line)
+    for _, line in outside_fences(open(path, encoding="utf-8")):
+        rest = re.sub(r'^(\s*- |\| )?<a id="[a-z0-9-]+"></a>', "", line)
         if re.search(r"(?<!\\)<", rest):
             bad.append(f"{rel}: raw '<' in {line[:80]!r}")
             break

@@ -18,6 +18,8 @@ import re
 import sys
 import urllib.parse
 
+from mdfence import text_outside_fences
+
 
 class Page(html.parser.HTMLParser):
     def __init__(self):
@@ -49,6 +51,8 @@ def parse(path):
         p = Page()
         p.feed(text)
         return p.ids, p.links
+    # Fenced code is text: what looks like a link there is none.
+    text = text_outside_fences(text)
     return set(MD_ANCHOR.findall(text)), MD_LINK.findall(text)
 
 

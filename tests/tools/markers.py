@@ -17,6 +17,8 @@ import os
 import re
 import sys
 
+from mdfence import outside_fences
+
 site = sys.argv[1]
 conflicts = json.load(open(os.path.join(site, "api", "conflicts.json")))["conflicts"]
 open_of = {}        # fact anchor -> set of open conflict slugs
@@ -65,7 +67,7 @@ for d, _, files in os.walk(site):
         pages[rel] = p.pairs
         md = set()
         mdpath = path[:-5] + ".md"
-        for line in open(mdpath, encoding="utf-8"):
+        for _, line in outside_fences(open(mdpath, encoding="utf-8")):
             m = MD.match(line)
             if m:
                 md.add((m.group(1), m.group(2)))

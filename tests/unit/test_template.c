@@ -460,6 +460,49 @@ test_fuzz_regressions(void **state)
 	tmpl_free(t);
 }
 
+/* |code: verbatim, one line, only inside a fenced code block. */
+static void
+test_code_filter(void **state)
+{
+	(void)state;
+	/* Verbatim: no Markdown escaping, whitespace runs as one space. */
+	expect("```sh\n{{c|code}}\n```\n",
+	    "{\"c\": \"mirror x --notes 'a*b' [c](d) <e>\\n  f\"}",
+	    "```sh\nmirror x --notes 'a*b' [c](d) <e> f\n```\n");
+	/* A value that could close the fence is indented out of reach. */
+	expect("```\n{{c|code}}\n```\n", "{\"c\": \"```\"}",
+	    "```\n    ```\n```\n");
+	expect("~~~~\n{{c|code}}\n~~~~\n", "{\"c\": \" ~~~~ x\"}",
+	    "~~~~\n    ~~~~ x\n~~~~\n");
+	/* Inside #each, in a fence opened by tildes or indented. */
+	expect("   ~~~\n{{#each l}}\n{{.|code}}\n{{/each}}\n~~~\n",
+	    "{\"l\": [\"a_b\", \"c*d\"]}", "   ~~~\na_b\nc*d\n~~~\n");
+	/* Outside a fence: a parse error, wherever it stands. */
+	expect_err("{{c|code}}\n", TMPL_MARKDOWN, "{\"c\": \"x\"}",
+	    "page.md:1: |code outside a fenced code block: 'c|code'");
+	expect_err("```\nx\n```\n\n{{c|code}}\n", TMPL_MARKDOWN,
+	    "{\"c\": \"x\"}",
+	    "page.md:5: |code outside a fenced code block: 'c|code'");
+	/* The fence's opening line is not inside it; two backticks are
+	 * no fence; a closing fence must be as long as the opening. */
+	expect_err("```{{c|code}}\n```\n", TMPL_MARKDOWN, "{\"c\": \"x\"}",
+	    "page.md:1: |code outside a fenced code block: 'c|code'");
+	expect_err("``\n{{c|code}}\n``\n", TMPL_MARKDOWN, "{\"c\": \"x\"}",
+	    "page.md:2: |code outside a fenced code block: 'c|code'");
+	expect("````\n```\n{{c|code}}\n````\n", "{\"c\": \"x\"}",
+	    "````\n```\nx\n````\n");
+	/* In HTML mode it is escaped as any value. */
+	{
+		mirror_error err;
+		char *r = run("<p>{{c|code}}</p>", TMPL_HTML,
+		    "{\"c\": \"<b>&\"}", NULL, &err);
+
+		assert_non_null(r);
+		assert_string_equal(r, "<p>&lt;b&gt;&amp;</p>");
+		free(r);
+	}
+}
+
 int
 main(void)
 {
@@ -477,6 +520,7 @@ main(void)
 		cmocka_unit_test(test_shipped_parse),
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_fuzz_regressions),
+		cmocka_unit_test(test_code_filter),
 	};
 
 	return cmocka_run_group_tests_name("template", tests, NULL, NULL);
