@@ -116,18 +116,18 @@ bad(struct parse *p, const char *fmt, ...)
 static int
 bad(struct parse *p, const char *fmt, ...)
 {
-	char what[1024];
+	char msg[sizeof(p->err->msg)];
 	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	/* A long value in the message is cut: the line stays one line. */
-	if (n < 0)
-		what[0] = '\0';
-	return mirror_fail(p->err, MIRROR_EINPUT, "config %s:%d: %s", p->path,
-	    p->lineno, what);
+	n = snprintf(msg, sizeof(msg), "config %s:%d: ", p->path, p->lineno);
+	/* A cut message still names the place: it stays one line. */
+	if (n >= 0 && (size_t)n < sizeof(msg)) {
+		va_start(ap, fmt);
+		(void)vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return mirror_fail(p->err, MIRROR_EINPUT, "%s", msg);
 }
 
 /*

@@ -132,12 +132,27 @@ test_no_section_and_empty(void **state)
 	config_free();
 }
 
+struct title_case {
+	const char *line, *title;
+};
+
+/* Load each line alone and check the title it gives. */
+static void
+check_titles(const struct title_case *cases, size_t n)
+{
+	struct mirror_opts o;
+
+	for (size_t i = 0; i < n; i++) {
+		memset(&o, 0, sizeof(o));
+		load_ok(&o, cases[i].line);
+		assert_string_equal(o.title, cases[i].title);
+	}
+}
+
 static void
 test_comments_after_values(void **state)
 {
-	static const struct {
-		const char *line, *title;
-	} cases[] = {
+	static const struct title_case cases[] = {
 		{ "title = Plant # note\n", "Plant" },
 		{ "title = Plant ; note\n", "Plant" },
 		{ "title = Plant\t# note\n", "Plant" },
@@ -150,11 +165,7 @@ test_comments_after_values(void **state)
 	struct mirror_opts o;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memset(&o, 0, sizeof(o));
-		load_ok(&o, cases[i].line);
-		assert_string_equal(o.title, cases[i].title);
-	}
+	check_titles(cases, sizeof(cases) / sizeof(cases[0]));
 	memset(&o, 0, sizeof(o));
 	load_ok(&o, "base_url = https://example.org/#top # the top\n");
 	assert_string_equal(o.base_url, "https://example.org/#top");
@@ -164,9 +175,7 @@ test_comments_after_values(void **state)
 static void
 test_quoted(void **state)
 {
-	static const struct {
-		const char *line, *title;
-	} cases[] = {
+	static const struct title_case cases[] = {
 		{ "title = \"  Plant # 1 ; ok  \"\n", "  Plant # 1 ; ok  " },
 		{ "title = \"say \\\"hi\\\" \\\\ back\"\n",
 		    "say \"hi\" \\ back" },
@@ -174,14 +183,9 @@ test_quoted(void **state)
 		{ "title = \"x\";c\n", "x" },
 		{ "title = \"é ü 日本\"\n", "é ü 日本" },
 	};
-	struct mirror_opts o;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memset(&o, 0, sizeof(o));
-		load_ok(&o, cases[i].line);
-		assert_string_equal(o.title, cases[i].title);
-	}
+	check_titles(cases, sizeof(cases) / sizeof(cases[0]));
 	config_free();
 }
 
