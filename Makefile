@@ -181,3 +181,18 @@ uninstall:
 
 clean:
 	rm -rf build build-san
+
+# ---- make deb --------------------------------------------------------------
+# A Debian package of what make install puts under PREFIX=/usr:
+# $(BUILD)/$(DEB_PACKAGE)_$(VERSION)_<arch>.deb, built by scripts/mkdeb.sh
+# with dpkg-deb (Depends from dpkg-shlibdeps when dpkg-dev is there).
+# Reproducible: root:root, fixed modes, every mtime SOURCE_DATE_EPOCH
+# (else the last commit's time). Tested by tests/e2e/t_deb.sh.
+DEB_PACKAGE ?= mirror
+
+.PHONY: deb
+
+deb: $(BUILD)/mirror
+	@MAKE="$(MAKE)" PACKAGE="$(DEB_PACKAGE)" VERSION="$(VERSION)" \
+	    sh scripts/mkdeb.sh $(BUILD)
+# ---- end of make deb -------------------------------------------------------

@@ -22,6 +22,7 @@ struct theme {
 	size_t n_assets;
 };
 
+/* 1 when s is a built-in theme's name: [a-z0-9_-]{1,64}; else 0. */
 static int
 good_theme_name(const char *s)
 {
@@ -32,6 +33,14 @@ good_theme_name(const char *s)
 		    *s == '-' || *s == '_'))
 			return 0;
 	return 1;
+}
+
+/* 1 when theme_open would take name as a name or a path; else 0. */
+int
+theme_name_ok(const char *name)
+{
+	return name != NULL && (strchr(name, '/') != NULL ||
+	    good_theme_name(name));
 }
 
 static int

@@ -44,6 +44,13 @@ typedef struct theme theme;
 int theme_open(theme **out, const char *name, mirror_error *err);
 
 /*
+ * 1 when theme_open would accept name as it is spelt: [a-z0-9_-]+ (at
+ * most 64 bytes), or a path holding '/'; else 0. Whether the theme
+ * exists is theme_open's business.
+ */
+int theme_name_ok(const char *name);
+
+/*
  * Append the page to sb: the layout rendered with page (see above) and
  * body_html in the raw slot. Returns 0, or -MIRROR_EINPUT (a key the
  * layout needs is missing; err names layout.html:line and the key).
