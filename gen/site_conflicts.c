@@ -333,6 +333,37 @@ conflict_render(struct site *s, void *ctx, size_t i, void *payload,
 	return rc;
 }
 
+/* qsort order of conflict objects: by id (ids are unique). */
+static int
+cmp_conflict_id(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+
+	return strcmp(json_string_value(json_object_get(x, "id")),
+	    json_string_value(json_object_get(y, "id")));
+}
+
+/*
+ * A new array holding the conflict objects of all (borrowed, one more
+ * reference each) sorted by id: api/conflicts.json lists them so, not
+ * grouped by status, so that a resolution changes one field of one entry
+ * instead of moving it between groups.
+ */
+static json_t *
+by_id(json_t *all)
+{
+	size_t n = json_array_size(all), i;
+	json_t **v = xcalloc(n + 1, sizeof(*v)), *out = json_array(), *x;
+
+	json_array_foreach(all, i, x)
+		v[i] = x;
+	qsort(v, n, sizeof(*v), cmp_conflict_id);
+	for (i = 0; i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	return out;
+}
+
 int
 site_conflict_pages(struct site *s, mirror_error *err)
 {
@@ -373,8 +404,8 @@ site_conflict_pages(struct site *s, mirror_error *err)
 	    "Conflicts: the review queue", data, err);
 	json_decref(data);
 	if (rc == 0) {
-		data = json_pack("{s:I, s:O}", "open_conflicts_count",
-		    (json_int_t)s->open_conflicts, "conflicts", all);
+		data = json_pack("{s:I, s:o}", "open_conflicts_count",
+		    (json_int_t)s->open_conflicts, "conflicts", by_id(all));
 		rc = site_json(s, "api/conflicts.json", data, err);
 		json_decref(data);
 	}

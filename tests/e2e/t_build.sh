@@ -131,7 +131,7 @@ expect "the subsystem page lists components, materials, requirements, decisions"
 # --- JSON, feed, sitemap --------------------------------------------------------
 expect "api/health.json has open_conflicts_count" \
     jq -e '.open_conflicts_count == 1' site/api/health.json
-expect "api/conflicts.json lists both conflicts, open first" \
+expect "api/conflicts.json lists both conflicts, by id" \
     jq -e '.open_conflicts_count == 1 and ([.conflicts[].id] == ["c-5e1a","c-77b0"])' site/api/conflicts.json
 expect "api/conflicts/<id>.json has the members in trust order" \
     jq -e '[.members[].id] == ["s1","e1"] and .members[1].conflicts_with == "s1"' site/api/conflicts/c-5e1a.json
@@ -318,3 +318,19 @@ expect "... and supersedes the other member" test \
 expect "... while the kept row stays active" test \
     "$(sql q.db "SELECT status FROM project_state WHERE id LIKE 'it''s%'")" = active
 expect "nothing in the id was run by the shell" test ! -e pwned
+
+# --- api/conflicts.json keeps its order through a decision --------------------
+new_store o.db "$data/site.sql" || exit 1
+# A third conflict whose id sorts first: open, so grouping by status would
+# put it before c-5e1a and move it when dismissed.
+sql o.db "INSERT INTO conflicts VALUES ('c-0a00', '2024-03-03 12:00:00', 'entity_slot', '[\"p06-polisher\",\"x\"]', 'p06-polisher', 'open', NULL, '', '')"
+mirror build --store o.db --out osite --no-sweep
+cp osite/api/conflicts.json before.json
+SOURCE_DATE_EPOCH=1700000100 "$MIRROR" conflicts dismiss c-0a00 --reason 'not real' --actor alice --store o.db >/dev/null 2>&1
+mirror build --store o.db --out osite --no-sweep
+expect "api/conflicts.json lists conflicts by id, whatever their status" \
+    sh -c "jq -e '[.conflicts[].id] == [\"c-0a00\",\"c-5e1a\",\"c-77b0\"]' osite/api/conflicts.json >/dev/null"
+expect "a dismissal changes that entry's fields in place, nothing else" sh -c "
+    jq -e --slurpfile b before.json '(.conflicts | map(del(.status, .open, .resolved_at, .resolution, .resolved_by))) ==
+        (\$b[0].conflicts | map(del(.status, .open, .resolved_at, .resolution, .resolved_by)))
+        and .conflicts[0].status == \"dismissed\" and .conflicts[0].resolved_by == \"alice\"' osite/api/conflicts.json >/dev/null"
