@@ -16,6 +16,7 @@
 #include "git_ref.h"
 #include "git_repo.h"
 #include "git_sig.h"
+#include "git_sign.h"
 #include "git_tree.h"
 #include "history.h"
 #include "strbuf.h"
@@ -152,9 +153,48 @@ history_check(const struct history_request *req, mirror_error *err)
 		return rc;
 	rc = open_guarded(&repo, &sig, refname, &tip, &have_tip, req,
 	    req->time, err);
+	if (rc == 0 && req->sign_key != NULL)
+		rc = mgit_sign_check(req->sign_key, err);
 	git_signature_free(sig);
 	git_repository_free(repo);
 	mgit_shutdown();
+	return rc;
+}
+
+/*
+ * Write the commit object: signed with req->sign_key when given (the
+ * object's bytes go to ssh-keygen, the signature into its gpgsig
+ * header, as git does), else plain. Returns 0 with *id, or < 0.
+ */
+static int
+create_commit(git_oid *id, git_repository *repo, const git_signature *sig,
+    const char *message, const git_tree *tree, size_t nparents,
+    const git_commit *parents[], const struct history_request *req,
+    mirror_error *err)
+{
+	git_buf buf = GIT_BUF_INIT;
+	strbuf signature;
+	int rc;
+
+	if (req->sign_key == NULL) {
+		if (git_commit_create(id, repo, NULL, sig, sig, NULL, message,
+		    tree, nparents, parents) < 0)
+			return mgit_fail(err, MIRROR_EIO, "%s: cannot create "
+			    "the commit", req->repo_path);
+		return 0;
+	}
+	if (git_commit_create_buffer(&buf, repo, sig, sig, NULL, message,
+	    tree, nparents, parents) < 0)
+		return mgit_fail(err, MIRROR_EIO, "%s: cannot create the "
+		    "commit", req->repo_path);
+	strbuf_init(&signature);
+	rc = mgit_sign(&signature, req->sign_key, buf.ptr, buf.size, err);
+	if (rc == 0 && git_commit_create_with_signature(id, repo, buf.ptr,
+	    signature.data, "gpgsig") < 0)
+		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot write the signed "
+		    "commit", req->repo_path);
+	strbuf_free(&signature);
+	git_buf_dispose(&buf);
 	return rc;
 }
 
@@ -236,12 +276,9 @@ history_commit(struct history_result *out,
 	    req->changes, req->sweep_run_id, req->store_checksum, err)) < 0)
 		goto out;
 	parents[0] = parent;
-	if (git_commit_create(&commit_id, repo, NULL, sig, sig, NULL,
-	    msg.data, new_tree, have_tip ? 1 : 0, parents) < 0) {
-		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot create the commit",
-		    rp);
+	if ((rc = create_commit(&commit_id, repo, sig, msg.data, new_tree,
+	    have_tip ? 1 : 0, parents, req, err)) < 0)
 		goto out;
-	}
 	mgit_stage_note(&stage, &commit_id);
 	if ((rc = mgit_stage_flush(&stage, rp, err)) < 0)
 		goto out;

@@ -23,6 +23,8 @@
  *  - The branch moves by compare and swap from the tip read at the
  *    start, with a reflog entry "mirror: build: <subject>" (bare
  *    repositories get core.logAllRefUpdates=true when it is unset).
+ *  - With req->sign_key, the commit carries an SSH signature in its
+ *    gpgsig header (git_sign.h), so 'git verify-commit' checks it.
  *  - Refused, with nothing changed: a branch checked out in a work tree
  *    of the repository (moving it would make that checkout look
  *    reverted), a stale refs/heads/<branch>.lock (reported, never
@@ -48,6 +50,9 @@ struct history_request {
 	const char *changes;        /* facts in words; may be NULL or "" */
 	const char *sweep_run_id;   /* trailer; may be NULL */
 	const char *store_checksum; /* trailer; may be NULL */
+	const char *sign_key;       /* SSH private key: sign each commit as
+	                               git does with gpg.format=ssh
+	                               (git_sign.h); NULL: unsigned */
 };
 
 struct history_result {
@@ -79,7 +84,8 @@ int history_commit(struct history_result *out,
 /*
  * Run every check history_commit makes before it writes anything (branch
  * name, author, the repository, a stale lock, the branch checked out, a
- * name clash, an identity), and nothing else: site_dir, changes and the
+ * name clash, an identity, a signing key that cannot sign), and nothing
+ * else: site_dir, changes and the
  * trailers are not looked at. mirror build calls it before its sweep, so
  * a bad --repo leaves the store as well as the site untouched. Returns 0
  * or the negative status history_commit would return for the same

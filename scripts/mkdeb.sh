@@ -127,6 +127,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends
+Suggests: openssh-client
 Section: utils
 Priority: optional
 Description: static site generator for a project fact store
