@@ -32,7 +32,7 @@ const struct cli_option_def cli_options[CLI_NOPTIONS] = {
 	[CLI_TEMPLATES] = { "--templates", "DIR",
 	    "templates that override the bundled ones", OFF(templates) },
 	[CLI_THEME] = { "--theme", "NAME",
-	    "the theme: default, or a directory under themes/",
+	    "default, plain, or a theme directory (a path with /)",
 	    OFF(theme) },
 	[CLI_BASE_URL] = { "--base-url", "URL",
 	    "absolute http(s) URL the site is served from", OFF(base_url) },
