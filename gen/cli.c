@@ -102,7 +102,8 @@ const struct cli_command cli_commands[] = {
 	    "print the counts as one JSON object",
 	    "0  success\n" EXIT_USAGE
 	    "2  bad store: missing, not SQLite, not the contract\n" EXIT_IO,
-	    "mirror health --store facts.db --json | jq .open_conflicts_count" },
+	    "mirror health --store facts.db --json |\n"
+	    "    jq .open_conflicts_count" },
 	{ "sweep", NULL, cmd_sweep, STORE | CLI_BIT(CLI_CHECK),
 	    "find contradictions, record them as conflicts",
 	    "mirror sweep --store PATH [--check] [--json]",
@@ -119,9 +120,11 @@ const struct cli_command cli_commands[] = {
 	    CLI_BIT(CLI_BASE_URL) | CLI_BIT(CLI_TITLE) |
 	    CLI_BIT(CLI_NO_SWEEP) | CLI_BIT(CLI_CHECK) | CLI_BIT(CLI_FORCE),
 	    "sweep, then render the site into DIR (and commit it)",
-	    "mirror build --store PATH --out DIR [--no-sweep] [--check] [--force]\n"
+	    "mirror build --store PATH --out DIR [--no-sweep] [--check] "
+	    "[--force]\n"
 	    "    [--repo GITDIR [--branch B] [--author 'NAME <EMAIL>']]\n"
-	    "    [--templates DIR] [--theme NAME] [--base-url URL] [--title TEXT]",
+	    "    [--templates DIR] [--theme NAME] [--base-url URL] "
+	    "[--title TEXT]",
 	    "Sweep (unless --no-sweep), then render the whole site into DIR,\n"
 	    "which is replaced only when the new site is complete. With\n"
 	    "--repo, the site is also committed to the branch first. When DIR\n"
@@ -233,8 +236,10 @@ find_command(const char *name, const char *sub)
 	for (size_t i = 0; i < cli_ncommands; i++) {
 		const struct cli_command *c = &cli_commands[i];
 
-		if (strcmp(c->name, name) == 0 && (sub == NULL ?
-		    c->sub == NULL : c->sub != NULL && strcmp(c->sub, sub) == 0))
+		if (strcmp(c->name, name) != 0)
+			continue;
+		if (sub == NULL ? c->sub == NULL :
+		    c->sub != NULL && strcmp(c->sub, sub) == 0)
 			return c;
 	}
 	return NULL;
@@ -390,7 +395,7 @@ resolve(const struct cli_command **out, const char *name, const char *sub,
 	if (*out != NULL && (*out = find_command(name, sub)) != NULL)
 		return 0;
 	strbuf_init(&sb);
-	if (sub == NULL) {
+	if (find_command(name, NULL) == NULL) {
 		strbuf_printf(&sb, "unknown command '%s'", name);
 		did_you_mean_command(&sb, NULL, name);
 		strbuf_puts(&sb, " (see mirror help)");

@@ -108,7 +108,8 @@ global_help(strbuf *sb)
 	    "(store, config file,\ntemplate, unknown project, conflict or "
 	    "status), 3 I/O or git failure,\n4 open conflicts remain with "
 	    "--check.\n\n"
-	    "See 'mirror help COMMAND' for a command's options, and mirror(1).\n");
+	    "See 'mirror help COMMAND' for a command's options, and "
+	    "mirror(1).\n");
 }
 
 /* The help of one command, subcommand or group. */

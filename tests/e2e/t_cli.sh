@@ -97,6 +97,9 @@ expect "no help text is wider than 79 columns" test ! -s wide.txt
 mirror biuld
 expect "an unknown command names the nearest one" exact_error 1 \
     "mirror: unknown command 'biuld'; did you mean 'build'? (see mirror help)"
+mirror biuld site
+expect "an unknown command with an argument is still the command" exact_error 1 \
+    "mirror: unknown command 'biuld'; did you mean 'build'? (see mirror help)"
 mirror helth --store s.db
 expect "a dropped letter is near too" exact_error 1 \
     "mirror: unknown command 'helth'; did you mean 'health'? (see mirror help)"
