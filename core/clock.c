@@ -79,3 +79,13 @@ mirror_parse_ts(time_t *t, const char *s)
 	    h * 3600LL + mi * 60LL + se);
 	return 0;
 }
+
+long long
+mirror_monotonic_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0;
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}

@@ -22,6 +22,12 @@
  */
 int mirror_clock(time_t *now, mirror_error *err);
 
+/*
+ * Milliseconds on the monotonic clock, for durations only (0 if the
+ * clock cannot be read).
+ */
+long long mirror_monotonic_ms(void);
+
 /* Format t as 'YYYY-MM-DD HH:MM:SS' (UTC) into buf[MIRROR_TS_LEN]. */
 void mirror_format_ts(char buf[MIRROR_TS_LEN], time_t t);
 

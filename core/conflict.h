@@ -73,11 +73,25 @@ struct conflict_filter {
 	const char *project;   /* a project id or alias (canonicalised) */
 };
 
+/* How many conflicts have each status. */
+struct conflict_counts {
+	long long open, resolved, dismissed;
+};
+
+/*
+ * Count the conflicts of st by status (all 0 before the first sweep).
+ * Returns 0 or < 0 with err set.
+ */
+int conflict_counts(struct conflict_counts *out, mirror_store *st,
+    mirror_error *err);
+
 /*
  * Fill *out with every conflict that passes filter (which may be NULL),
  * sorted open first, then resolved, then dismissed; within each by
  * detected_at descending, then id. Members are read with their rows'
- * current state. Returns 0 or < 0 with err set; the caller must
+ * current state. A filter naming a project that is neither a project id
+ * or alias of st nor the project of a conflict is -MIRROR_EINPUT "no
+ * project 'P' in STORE". Returns 0 or < 0 with err set; the caller must
  * conflict_list_free(out) in both cases.
  */
 int conflict_list(struct conflict_list *out, mirror_store *st,

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "conflict.h"
 #include "health.h"
 #include "xalloc.h"
 
@@ -73,17 +74,12 @@ health_read(struct health *h, mirror_store *st, time_t now,
 		    "valid_until < ?1", ts, err);
 	}
 	if (rc == 0 && f->has_mirror_tables) {
-		rc = store_count(&h->open_conflicts_count, st, "SELECT "
-		    "count(*) FROM main.conflicts WHERE status = 'open'", NULL,
-		    err);
-		if (rc == 0)
-			rc = store_count(&h->resolved_conflicts, st, "SELECT "
-			    "count(*) FROM main.conflicts WHERE status = "
-			    "'resolved'", NULL, err);
-		if (rc == 0)
-			rc = store_count(&h->dismissed_conflicts, st, "SELECT "
-			    "count(*) FROM main.conflicts WHERE status = "
-			    "'dismissed'", NULL, err);
+		struct conflict_counts cc;
+
+		rc = conflict_counts(&cc, st, err);
+		h->open_conflicts_count = cc.open;
+		h->resolved_conflicts = cc.resolved;
+		h->dismissed_conflicts = cc.dismissed;
 		if (rc == 0)
 			rc = store_count(&h->sweep_runs, st, "SELECT count(*) "
 			    "FROM main.sweep_runs", NULL, err);

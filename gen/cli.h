@@ -1,15 +1,26 @@
 /*
  * cli.h: the parsed command line, shared by every command.
  *
- * main.c parses all options once into struct mirror_opts (command line
- * over config file over defaults); each command reads the fields it uses
- * and rejects positionals it does not expect. Strings point into argv or
- * into the config, which live until exit: commands never free them.
+ * gen/cli.c parses all options once into struct mirror_opts (command
+ * line over config file over defaults) and refuses, before any command
+ * runs, an option the command does not take; each command reads the
+ * fields it uses and rejects positionals it does not expect. Strings
+ * point into argv or into the config, which live until exit: commands
+ * never free them.
  */
 #ifndef MIRROR_CLI_H
 #define MIRROR_CLI_H
 
 #include "error.h"
+
+/* Every option, numbered for mirror_opts.given (gen/cli.c's table). */
+enum cli_option {
+	CLI_STORE, CLI_OUT, CLI_REPO, CLI_BRANCH, CLI_AUTHOR, CLI_TEMPLATES,
+	CLI_THEME, CLI_BASE_URL, CLI_TITLE, CLI_STATUS, CLI_PROJECT,
+	CLI_NOTES, CLI_WINNER, CLI_REASON, CLI_ACTOR, CLI_NO_SWEEP,
+	CLI_CHECK, CLI_FORCE, CLI_JSON, CLI_QUIET, CLI_CONFIG, CLI_HELP,
+	CLI_VERSION, CLI_NOPTIONS
+};
 
 struct mirror_opts {
 	const char *command;     /* "init", "sweep", ... */
@@ -36,6 +47,10 @@ struct mirror_opts {
 	int quiet;               /* --quiet */
 	char **args;             /* positionals after the command */
 	int nargs;
+	int help;                /* --help, -h */
+	int version;             /* --version */
+	unsigned long given;     /* 1UL << CLI_x for each option given on
+	                            the command line (not the config) */
 };
 
 /*
@@ -46,11 +61,34 @@ typedef int mirror_command(const struct mirror_opts *o, mirror_error *err);
 
 mirror_command cmd_init, cmd_health, cmd_sweep, cmd_build, cmd_conflicts;
 
+/* 1 when option opt was given on the command line, else 0. */
+int cli_given(const struct mirror_opts *o, enum cli_option opt);
+
 /* Fail with MIRROR_EUSAGE unless --store (or config store) was given. */
 int cli_need_store(const struct mirror_opts *o, mirror_error *err);
 
 /* Fail with MIRROR_EUSAGE if more than max positionals were given. */
 int cli_max_args(const struct mirror_opts *o, int max, mirror_error *err);
+
+/*
+ * Parse argv into o: options before or after the command, as
+ * "--name value" or "--name=value"; "--" ends the options. Returns 0,
+ * or -MIRROR_EUSAGE naming an unknown option (and the nearest one).
+ */
+int cli_parse(struct mirror_opts *o, int argc, char **argv,
+    mirror_error *err);
+
+/*
+ * Everything before the config file is read: --version, --help and
+ * 'mirror help [COMMAND [SUBCOMMAND]]' print to stdout and set *run to
+ * NULL; otherwise *run is the command o names, once its subcommand is
+ * known and every option given on the command line is one it takes.
+ * Returns 0, or -MIRROR_EUSAGE naming an unknown or missing command or
+ * subcommand (and the nearest one) or an option the command does not
+ * take; -MIRROR_EIO when stdout cannot be written.
+ */
+int cli_prepare(mirror_command **run, const struct mirror_opts *o,
+    mirror_error *err);
 
 /*
  * Read the config file at path into o, for every option not already set.

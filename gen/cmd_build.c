@@ -26,15 +26,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "build_stamp.h"
 #include "cli.h"
 #include "clock.h"
+#include "conflict.h"
 #include "datadir.h"
 #include "facts.h"
 #include "git_message.h"
 #include "hash.h"
 #include "history.h"
+#include "json_out.h"
 #include "output.h"
 #include "progress.h"
 #include "site.h"
@@ -187,15 +190,16 @@ build_check(struct stamp *held, struct stamp *st, struct site *s,
 }
 
 /*
- * Steps 1 and 2: open templates and theme (parse errors stop the build
- * before the sweep touches the store; with --templates, a rehearsal
- * render catches the rest), then open the store, sweeping first unless
- * --no-sweep. The sweep's connection is then used for the read.
- * Returns 0, 1 when there is nothing to do (build_check), or < 0.
+ * Step 1 and what step 2 needs: open templates and theme (parse errors
+ * stop the build before the sweep touches the store; with --templates,
+ * a rehearsal render catches the rest), then open the store, for
+ * writing unless --no-sweep. The caller sweeps on the same connection,
+ * which is then used for the read. Returns 0, 1 when there is nothing
+ * to do (build_check), or < 0.
  */
 static int
-build_open(struct site *s, struct sweep_run *run, struct stamp *held,
-    struct stamp *st, const struct mirror_opts *o, mirror_error *err)
+build_open(struct site *s, struct stamp *held, struct stamp *st,
+    const struct mirror_opts *o, mirror_error *err)
 {
 	const tmpl *t;
 	int rc;
@@ -219,7 +223,7 @@ build_open(struct site *s, struct sweep_run *run, struct stamp *held,
 		return rc;          /* 1: nothing to do, no sweep */
 	if (o->templates != NULL && (rc = build_rehearse(s, o, err)) < 0)
 		return rc;
-	return sweep_run(run, s->st, s->now, err);
+	return 0;
 }
 
 /* The parts of a history request that come from the command line. */
@@ -281,18 +285,198 @@ build_history(struct history_result *res, const struct site *s,
 	return rc;
 }
 
+/*
+ * 1 when base (after "http://" or "https://") is a host, an optional
+ * port and an optional path of URL characters: no blank, control or
+ * non-ASCII byte, no quote, '<', '>', '\\', query or fragment.
+ */
 static int
-build_usage(const struct mirror_opts *o, mirror_error *err)
+url_rest_ok(const char *rest)
+{
+	size_t host = strcspn(rest, "/");
+
+	if (host == 0 || rest[0] == '.' || rest[0] == ':' ||
+	    strspn(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-:[]") != host)
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)rest + host;
+	    *p != '\0'; p++)
+		if (*p <= 0x20 || *p >= 0x7f || strchr("\"'<>\\`{}|^?#", *p))
+			return 0;
+	return 1;
+}
+
+/*
+ * The base URL the site's absolute links use, into *out (NULL: relative
+ * links, also for ""): an absolute http(s) URL, its trailing slashes
+ * dropped, so "https://h/p" and "https://h/p/" build the same site. The
+ * caller frees *out. Returns 0, or -MIRROR_EUSAGE naming --base-url
+ * (-MIRROR_EINPUT naming base_url when the config file gave it).
+ */
+static int
+build_base_url(char **out, const struct mirror_opts *o, mirror_error *err)
+{
+	const char *u = o->base_url, *rest = NULL;
+	size_t n;
+
+	*out = NULL;
+	if (u == NULL || u[0] == '\0')
+		return 0;
+	if (strncasecmp(u, "https://", 8) == 0)
+		rest = u + 8;
+	else if (strncasecmp(u, "http://", 7) == 0)
+		rest = u + 7;
+	if (rest == NULL || !url_rest_ok(rest)) {
+		if (cli_given(o, CLI_BASE_URL))
+			return mirror_fail(err, MIRROR_EUSAGE, "build: "
+			    "--base-url '%s' is not an absolute http(s) URL "
+			    "(like https://example.org/mirror)", u);
+		return mirror_fail(err, MIRROR_EINPUT, "config %s: base_url "
+		    "'%s' is not an absolute http(s) URL (like "
+		    "https://example.org/mirror)", o->config, u);
+	}
+	n = strlen(u);
+	while (n > 0 && u[n - 1] == '/')
+		n--;
+	*out = xstrndup(u, n);
+	return 0;
+}
+
+/*
+ * What the command line asks must make sense before anything runs:
+ * --store, --out, no positionals, --branch and --author only with a
+ * repository to commit to, a valid base URL (into *base_url, see
+ * build_base_url). Returns 0 or < 0.
+ */
+static int
+build_usage(char **base_url, const struct mirror_opts *o, mirror_error *err)
 {
 	int rc;
 
+	*base_url = NULL;
 	if ((rc = cli_need_store(o, err)) < 0 ||
 	    (rc = cli_max_args(o, 0, err)) < 0)
 		return rc;
 	if (o->out == NULL || o->out[0] == '\0')
 		return mirror_fail(err, MIRROR_EUSAGE, "build: --out DIR is "
 		    "required (or 'out' in the config file)");
-	return 0;
+	/* From a shared config file they are harmless; typed, a mistake. */
+	if (o->repo == NULL && cli_given(o, CLI_BRANCH))
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --branch has "
+		    "no effect without --repo");
+	if (o->repo == NULL && cli_given(o, CLI_AUTHOR))
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --author has "
+		    "no effect without --repo");
+	return build_base_url(base_url, o, err);
+}
+
+/* The phases of a build that --json times. */
+enum phase { PH_LOCK, PH_CHECK, PH_SWEEP, PH_READ, PH_RENDER, PH_COMMIT,
+    PH_SWAP, PH_N };
+static const char *const phase_names[PH_N] = { "lock", "check", "sweep",
+    "read", "render", "commit", "swap" };
+
+/* What a build did, for its summary and --json. */
+struct build_report {
+	int unchanged;            /* 1 nothing rendered, 2 nor swept */
+	int swept;
+	long long pages, written, reused;
+	struct conflict_counts counts;
+	struct history_result hres;
+	long long start, mark, ms[PH_N];
+};
+
+/* Close phase ph: the time since the last lap is its own. */
+static void
+lap(struct build_report *r, enum phase ph)
+{
+	long long now = mirror_monotonic_ms();
+
+	r->ms[ph] += now - r->mark;
+	r->mark = now;
+}
+
+/* The build as one JSON object (build --json). */
+static json_t *
+build_json(const struct build_report *r, const struct site *s,
+    const struct sweep_run *run, const struct mirror_opts *o)
+{
+	json_t *v = json_object(), *t = json_object(), *changes = json_null();
+
+	for (int i = 0; i < PH_N; i++)
+		json_object_set_new(t, phase_names[i], json_integer(r->ms[i]));
+	json_object_set_new(t, "total", json_integer(r->mark - r->start));
+	if (r->hres.committed)
+		changes = json_pack("{s:I, s:I, s:I, s:I}", "pages_added",
+		    (json_int_t)r->hres.pages_added, "pages_changed",
+		    (json_int_t)r->hres.pages_changed, "pages_removed",
+		    (json_int_t)r->hres.pages_removed, "files_changed",
+		    (json_int_t)r->hres.files_changed);
+	json_object_set_new(v, "store", json_string(o->store));
+	json_object_set_new(v, "out", json_string(o->out));
+	json_object_set_new(v, "snapshot", json_string(s->snapshot));
+	json_object_set_new(v, "rendered", json_boolean(!r->unchanged));
+	json_object_set_new(v, "sweep", r->swept ? json_sweep_run(run) :
+	    json_null());
+	json_object_set_new(v, "pages", json_integer(r->pages));
+	json_object_set_new(v, "files", json_pack("{s:I, s:I}", "written",
+	    (json_int_t)r->written, "reused", (json_int_t)r->reused));
+	json_object_set_new(v, "conflicts", json_pack("{s:I, s:I, s:I}",
+	    "open", (json_int_t)r->counts.open, "resolved",
+	    (json_int_t)r->counts.resolved, "dismissed",
+	    (json_int_t)r->counts.dismissed));
+	json_object_set_new(v, "repo", o->repo != NULL ?
+	    json_string(o->repo) : json_null());
+	json_object_set_new(v, "branch", o->repo != NULL ?
+	    json_string(o->branch) : json_null());
+	json_object_set_new(v, "commit", r->hres.committed ?
+	    json_string(r->hres.commit_id) : json_null());
+	json_object_set_new(v, "changes", changes);
+	json_object_set_new(v, "timings_ms", t);
+	return v;
+}
+
+/* The summary lines of a build (neither --json nor --quiet). */
+static void
+build_print(const struct build_report *r, const struct site *s,
+    const struct mirror_opts *o)
+{
+	printf("built %s: %lld pages, %lld files written, %lld reused; "
+	    "%lld open conflicts; store snapshot %s", o->out, r->pages,
+	    r->written, r->reused, s->open_conflicts, s->snapshot);
+	if (r->unchanged)
+		printf(" (unchanged: %s)", r->unchanged == 2 ?
+		    "no sweep, nothing rendered" : "nothing rendered");
+	putchar('\n');
+	if (o->repo != NULL && r->hres.committed)
+		printf("committed %s to %s of %s: %zu pages changed, "
+		    "%zu added, %zu removed\n", r->hres.commit_id,
+		    o->branch, o->repo, r->hres.pages_changed,
+		    r->hres.pages_added, r->hres.pages_removed);
+	else if (o->repo != NULL)
+		printf("no commit: %s of %s already holds this site\n",
+		    o->branch, o->repo);
+}
+
+/*
+ * The conflicts by status for --json, in a read of its own unless one
+ * is open (reading). Returns 0 or < 0.
+ */
+static int
+build_counts(struct build_report *r, const struct site *s, int reading,
+    const struct mirror_opts *o, mirror_error *err)
+{
+	int rc;
+
+	if (!o->json || s->st == NULL)
+		return 0;
+	if (reading)
+		return conflict_counts(&r->counts, s->st, err);
+	if ((rc = store_read_begin(s->st, err)) < 0)
+		return rc;
+	rc = conflict_counts(&r->counts, s->st, err);
+	store_read_end(s->st);
+	return rc;
 }
 
 int
@@ -300,44 +484,56 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
 	struct site s;
 	struct sweep_run run;
-	struct history_result hres;
+	struct build_report r;
 	struct progress prog;
 	struct stamp stamp, held;
-	int rc, reading = 0, unchanged = 0;
+	char *base_url = NULL;
+	int rc, reading = 0;
 
 	memset(&s, 0, sizeof(s));
-	memset(&hres, 0, sizeof(hres));
+	memset(&r, 0, sizeof(r));
 	memset(&run, 0, sizeof(run));
+	r.start = r.mark = mirror_monotonic_ms();
 	s.title = o->title != NULL && o->title[0] != '\0' ? o->title :
 	    DEFAULT_TITLE;
-	s.base_url = o->base_url;
-	if ((rc = build_usage(o, err)) < 0 ||
+	if ((rc = build_usage(&base_url, o, err)) < 0 ||
 	    (rc = mirror_clock(&s.now, err)) < 0)
-		return rc;
+		goto out;
+	s.base_url = base_url;
 	/* DIR's turn first (gen/output.h): a second build into the same DIR
 	 * waits here, before its checks and its sweep, and a bad DIR stops
 	 * the build before anything is written. output_free lets go. */
 	rc = output_lock(o->out, err);
+	lap(&r, PH_LOCK);
 	if (rc == 0)
 		rc = build_precheck_repo(o, s.now, err);
-	if (rc == 0 && (rc = build_open(&s, &run, &held, &stamp, o,
-	    err)) == 1) {
-		unchanged = 2;      /* before the sweep: none was run */
+	if (rc == 0 && (rc = build_open(&s, &held, &stamp, o, err)) == 1) {
+		r.unchanged = 2;    /* before the sweep: none was run */
 		rc = 0;
+		lap(&r, PH_CHECK);
 		goto done;
 	}
+	lap(&r, PH_CHECK);
+	if (rc == 0 && !o->no_sweep) {
+		rc = sweep_run(&run, s.st, s.now, err);
+		r.swept = rc == 0;
+	}
+	lap(&r, PH_SWEEP);
 	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
 		reading = 1;
 	if (rc == 0)
 		rc = build_snapshot(&s, err);
 	if (rc == 0 && (rc = build_unchanged(&held, &stamp, &s, o, err)) == 1) {
-		unchanged = 1;
+		r.unchanged = 1;
 		rc = 0;
 		goto done;
 	}
 	s.stamp = &stamp;
 	if (rc == 0)
 		rc = build_read(&s, err);
+	if (rc == 0)
+		rc = build_counts(&r, &s, reading, o, err);
+	lap(&r, PH_READ);
 	if (rc == 0)
 		rc = output_begin(&s.out, o->out, err);
 	if (rc == 0) {
@@ -350,47 +546,42 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	}
 	if (reading)
 		store_read_end(s.st);
+	reading = 0;
+	lap(&r, PH_RENDER);
 	if (rc == 0 && o->repo != NULL)
-		rc = build_history(&hres, &s, &run, o, err);
+		rc = build_history(&r.hres, &s, &run, o, err);
+	lap(&r, PH_COMMIT);
 	if (rc == 0)
 		rc = output_commit(s.out, err);
-	if (rc == 0 && !o->quiet) {
-		printf("built %s: %zu pages, %zu files written, %zu reused; "
-		    "%lld open conflicts; store snapshot %s\n", o->out,
-		    s.pages, output_written(s.out), output_reused(s.out),
-		    s.open_conflicts, s.snapshot);
-		if (o->repo != NULL && hres.committed)
-			printf("committed %s to %s of %s: %zu pages changed, "
-			    "%zu added, %zu removed\n", hres.commit_id,
-			    o->branch, o->repo, hres.pages_changed,
-			    hres.pages_added, hres.pages_removed);
-		else if (o->repo != NULL)
-			printf("no commit: %s of %s already holds this site\n",
-			    o->branch, o->repo);
+	lap(&r, PH_SWAP);
+	if (rc == 0) {
+		r.pages = (long long)s.pages;
+		r.written = (long long)output_written(s.out);
+		r.reused = (long long)output_reused(s.out);
 	}
 done:
-	if (unchanged) {
+	if (r.unchanged) {
+		s.open_conflicts = held.open_conflicts;
+		r.pages = held.pages;
+		r.reused = held.files;
+		rc = build_counts(&r, &s, reading, o, err);
 		if (reading)
 			store_read_end(s.st);
-		s.open_conflicts = held.open_conflicts;
-		if (!o->quiet)
-			printf("built %s: %lld pages, 0 files written, %lld "
-			    "reused; %lld open conflicts; store snapshot %s "
-			    "(unchanged: %s)\n", o->out, held.pages,
-			    held.files, held.open_conflicts, s.snapshot,
-			    unchanged == 2 ? "no sweep, nothing rendered" :
-			    "nothing rendered");
-		if (!o->quiet && o->repo != NULL)
-			printf("no commit: %s of %s already holds this site\n",
-			    o->branch, o->repo);
+		lap(&r, PH_READ);
 	}
+	if (rc == 0 && o->json)
+		rc = json_out_print(build_json(&r, &s, &run, o), err);
+	else if (rc == 0 && !o->quiet)
+		build_print(&r, &s, o);
 	if (rc == 0 && o->check && s.open_conflicts > 0)
 		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
 		    "conflicts (--check)", s.open_conflicts);
+out:
 	output_free(s.out);
 	build_read_free(&s);
 	store_close(s.st);
 	theme_free(s.th);
 	tmpl_set_free(s.tmpl);
+	free(base_url);
 	return rc;
 }

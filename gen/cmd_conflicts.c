@@ -21,6 +21,7 @@
 #include "conflict.h"
 #include "json_out.h"
 #include "strbuf.h"
+#include "suggest.h"
 #include "xalloc.h"
 
 /* A JSON string for store text; bytes that are not UTF-8 become '?'. */
@@ -223,11 +224,25 @@ print_conflict(const struct conflict *c)
 	}
 }
 
+/*
+ * Refuse a --status that is not open, resolved or dismissed, naming the
+ * nearest. Returns 0 or -MIRROR_EINPUT (an unknown status is bad input,
+ * like an unknown conflict or project).
+ */
 static int
-valid_status(const char *s)
+check_status(const char *status, mirror_error *err)
 {
-	return strcmp(s, "open") == 0 || strcmp(s, "resolved") == 0 ||
-	    strcmp(s, "dismissed") == 0;
+	static const char *const valid[] = { "open", "resolved", "dismissed" };
+	const char *near;
+
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
+		if (strcmp(status, valid[i]) == 0)
+			return 0;
+	near = suggest_nearest(status, valid, sizeof(valid) / sizeof(valid[0]));
+	return mirror_fail(err, MIRROR_EINPUT, "conflicts list: unknown "
+	    "status '%s'%s%s%s (open, resolved or dismissed)", status,
+	    near != NULL ? "; did you mean '" : "", near != NULL ? near : "",
+	    near != NULL ? "'?" : "");
 }
 
 static int
@@ -240,10 +255,8 @@ do_list(const struct mirror_opts *o, mirror_error *err)
 
 	if ((rc = cli_max_args(o, 1, err)) < 0)
 		return rc;
-	if (o->status != NULL && !valid_status(o->status))
-		return mirror_fail(err, MIRROR_EUSAGE, "conflicts list: "
-		    "--status must be open, resolved or dismissed, not '%s'",
-		    o->status);
+	if (o->status != NULL && (rc = check_status(o->status, err)) < 0)
+		return rc;
 	if ((rc = store_open(&st, o->store, STORE_READ, err)) < 0)
 		return rc;
 	if ((rc = store_read_begin(st, err)) == 0) {
@@ -258,7 +271,7 @@ do_list(const struct mirror_opts *o, mirror_error *err)
 				json_array_append_new(a,
 				    conflict_json(&l.items[i]));
 			rc = json_out_print(a, err);
-		} else
+		} else if (!o->quiet)
 			print_list(&l);
 	}
 	conflict_list_free(&l);
@@ -266,10 +279,13 @@ do_list(const struct mirror_opts *o, mirror_error *err)
 	return rc;
 }
 
-/* Read conflict id from st and print it (text or JSON). */
+/*
+ * Read conflict id from st and print it (text or JSON; with superseded
+ * >= 0, the JSON has it as "superseded"). Returns 0 or < 0.
+ */
 static int
 show_one(const struct mirror_opts *o, mirror_store *st, const char *id,
-    mirror_error *err)
+    int superseded, mirror_error *err)
 {
 	struct conflict c = { 0 };
 	int rc;
@@ -279,9 +295,14 @@ show_one(const struct mirror_opts *o, mirror_store *st, const char *id,
 		store_read_end(st);
 	}
 	if (rc == 0) {
-		if (o->json)
-			rc = json_out_print(conflict_json(&c), err);
-		else
+		if (o->json) {
+			json_t *v = conflict_json(&c);
+
+			if (superseded >= 0)
+				json_object_set_new(v, "superseded",
+				    json_integer(superseded));
+			rc = json_out_print(v, err);
+		} else if (!o->quiet)
 			print_conflict(&c);
 	}
 	conflict_free(&c);
@@ -307,7 +328,7 @@ do_show(const struct mirror_opts *o, mirror_error *err)
 		return rc;
 	if ((rc = store_open(&st, o->store, STORE_READ, err)) < 0)
 		return rc;
-	rc = show_one(o, st, o->args[1], err);
+	rc = show_one(o, st, o->args[1], -1, err);
 	store_close(st);
 	return rc;
 }
@@ -338,9 +359,6 @@ do_close(const struct mirror_opts *o, int dismiss, mirror_error *err)
 	if (text == NULL || text[0] == '\0')
 		return mirror_fail(err, MIRROR_EUSAGE, "conflicts %s: %s TEXT "
 		    "is required", sub, dismiss ? "--reason" : "--notes");
-	if (dismiss && o->winner != NULL)
-		return mirror_fail(err, MIRROR_EUSAGE, "conflicts dismiss: "
-		    "--winner belongs to resolve");
 	if ((rc = mirror_clock(&now, err)) < 0)
 		return rc;
 	mirror_format_ts(ts, now);
@@ -353,7 +371,8 @@ do_close(const struct mirror_opts *o, int dismiss, mirror_error *err)
 		    actor_of(o), ts, &superseded, err);
 	if (rc == 0) {
 		if (o->json)
-			rc = show_one(o, st, o->args[1], err);
+			rc = show_one(o, st, o->args[1], dismiss ? -1 :
+			    superseded, err);
 		else if (!o->quiet)
 			printf("%s %s%s", dismiss ? "dismissed" : "resolved",
 			    o->args[1], dismiss ? "\n" : "");
@@ -371,9 +390,9 @@ cmd_conflicts(const struct mirror_opts *o, mirror_error *err)
 	const char *sub = o->nargs > 0 ? o->args[0] : NULL;
 	int rc;
 
-	if (sub == NULL)
-		return mirror_fail(err, MIRROR_EUSAGE, "conflicts: give list, "
-		    "show, resolve or dismiss (see mirror --help)");
+	if (sub == NULL)        /* cli_prepare refuses it first */
+		return mirror_fail(err, MIRROR_EUSAGE, "conflicts: give a "
+		    "subcommand (see mirror help conflicts)");
 	if ((rc = cli_need_store(o, err)) < 0)
 		return rc;
 	if (strcmp(sub, "list") == 0)
@@ -385,5 +404,5 @@ cmd_conflicts(const struct mirror_opts *o, mirror_error *err)
 	if (strcmp(sub, "dismiss") == 0)
 		return do_close(o, 1, err);
 	return mirror_fail(err, MIRROR_EUSAGE, "conflicts: unknown "
-	    "subcommand '%s' (list, show, resolve, dismiss)", sub);
+	    "subcommand '%s' (see mirror help conflicts)", sub);
 }

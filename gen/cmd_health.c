@@ -1,5 +1,5 @@
 /*
- * cmd_health.c: mirror health --store S [--json]
+ * cmd_health.c: mirror health --store S [--json] [--quiet]
  */
 #include <stdio.h>
 
@@ -10,6 +10,7 @@
 #include "health.h"
 #include "json_out.h"
 
+/* The counts of h, read from the store at path, as one JSON object. */
 static json_t *
 health_json(const struct health *h, const char *path)
 {
@@ -45,6 +46,7 @@ health_json(const struct health *h, const char *path)
 	return root;
 }
 
+/* The counts of h as text, one line per layer. */
 static void
 health_print(const struct health *h, const char *path)
 {
@@ -90,7 +92,7 @@ cmd_health(const struct mirror_opts *o, mirror_error *err)
 	if (rc == 0) {
 		if (o->json)
 			rc = json_out_print(health_json(&h, o->store), err);
-		else
+		else if (!o->quiet)
 			health_print(&h, o->store);
 	}
 	health_free(&h);

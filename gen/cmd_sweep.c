@@ -7,33 +7,10 @@
  */
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "cli.h"
 #include "clock.h"
 #include "json_out.h"
 #include "sweep.h"
-
-static json_t *
-run_json(const struct sweep_run *r)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "id", json_string(r->id));
-	json_object_set_new(o, "started_at", json_string(r->started_at));
-	json_object_set_new(o, "finished_at", json_string(r->finished_at));
-	json_object_set_new(o, "duration_ms", json_integer(r->duration_ms));
-	json_object_set_new(o, "rules_version", json_string(r->rules_version));
-	json_object_set_new(o, "facts_scanned", json_integer(r->facts_scanned));
-	json_object_set_new(o, "conflicts_opened",
-	    json_integer(r->conflicts_opened));
-	json_object_set_new(o, "members_added", json_integer(r->members_added));
-	json_object_set_new(o, "conflicts_closed",
-	    json_integer(r->conflicts_closed));
-	json_object_set_new(o, "open_after", json_integer(r->open_after));
-	json_object_set_new(o, "attempts", json_integer(r->attempts));
-	return o;
-}
 
 int
 cmd_sweep(const struct mirror_opts *o, mirror_error *err)
@@ -54,7 +31,7 @@ cmd_sweep(const struct mirror_opts *o, mirror_error *err)
 	if (rc < 0)
 		return rc;
 	if (o->json)
-		rc = json_out_print(run_json(&run), err);
+		rc = json_out_print(json_sweep_run(&run), err);
 	else if (!o->quiet)
 		printf("sweep %s: %lld facts scanned; %lld conflicts opened, "
 		    "%lld members added, %lld closed; %lld open\n", run.id,

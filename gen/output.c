@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "env.h"
 #include "output.h"
 #include "strbuf.h"
@@ -272,17 +273,6 @@ lock_try(int *fd, int parent_fd, const char *name)
 	return rc;
 }
 
-/* Milliseconds on the monotonic clock. */
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
-		return 0;
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Take the lock of DIR (dir as given; base its last component, in the
  * directory parent_fd whose path is parent), waiting for another holder
@@ -293,7 +283,7 @@ static int
 lock_take(struct dir_lock *lk, int parent_fd, const char *parent,
     const char *base, const char *dir, mirror_error *err)
 {
-	long long start = now_ms(), waited;
+	long long start = mirror_monotonic_ms(), waited;
 	long limit = lock_wait_ms(), step = 2;
 	int fd = -1, told = 0, rc, n;
 	char pid[32];
@@ -310,7 +300,7 @@ lock_take(struct dir_lock *lk, int parent_fd, const char *parent,
 			    strerror(-rc) : "not a regular file");
 			goto out;
 		}
-		waited = now_ms() - start;
+		waited = mirror_monotonic_ms() - start;
 		if (waited >= limit) {
 			rc = mirror_fail(err, MIRROR_EIO, "%s: another build "
 			    "is writing it: %s/%s is held by pid %ld (waited "

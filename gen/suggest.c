@@ -1,5 +1,5 @@
 /*
- * suggest.c: the nearest known name to a misspelt one (suggest.h).
+ * suggest.c: the nearest valid word (see suggest.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -7,10 +7,20 @@
 #include "suggest.h"
 #include "xalloc.h"
 
-static unsigned char
-lower(char c)
+/* s past its leading dashes. */
+static const char *
+undash(const char *s)
 {
-	return (unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+	while (*s == '-')
+		s++;
+	return s;
+}
+
+/* ASCII lower case, whatever the locale. */
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
 }
 
 static size_t
@@ -21,12 +31,16 @@ min3(size_t a, size_t b, size_t c)
 	return m < c ? m : c;
 }
 
-/* Returns the distance; three rows of (strlen(b) + 1) counters. */
 size_t
 suggest_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), *prev2, *prev, *cur, *t, d;
+	size_t la, lb, d, *prev2, *prev, *cur, *tmp;
 
+	a = undash(a);
+	b = undash(b);
+	la = strlen(a);
+	lb = strlen(b);
+	/* Three rows of the matrix: i-2, i-1 and i. */
 	prev2 = xcalloc(lb + 1, sizeof(*prev2));
 	prev = xcalloc(lb + 1, sizeof(*prev));
 	cur = xcalloc(lb + 1, sizeof(*cur));
@@ -35,19 +49,22 @@ suggest_distance(const char *a, const char *b)
 	for (size_t i = 1; i <= la; i++) {
 		cur[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t cost = lower(a[i - 1]) != lower(b[j - 1]);
+			int ca = lower((unsigned char)a[i - 1]);
+			int cb = lower((unsigned char)b[j - 1]);
+			size_t cost = ca != cb;
 
 			cur[j] = min3(prev[j] + 1, cur[j - 1] + 1,
 			    prev[j - 1] + cost);
-			if (i > 1 && j > 1 && lower(a[i - 1]) ==
-			    lower(b[j - 2]) && lower(a[i - 2]) ==
-			    lower(b[j - 1]) && prev2[j - 2] + 1 < cur[j])
+			if (i > 1 && j > 1 &&
+			    ca == lower((unsigned char)b[j - 2]) &&
+			    lower((unsigned char)a[i - 2]) == cb &&
+			    prev2[j - 2] + 1 < cur[j])
 				cur[j] = prev2[j - 2] + 1;
 		}
-		t = prev2;
+		tmp = prev2;
 		prev2 = prev;
 		prev = cur;
-		cur = t;
+		cur = tmp;
 	}
 	d = prev[lb];
 	free(prev2);
@@ -56,20 +73,39 @@ suggest_distance(const char *a, const char *b)
 	return d;
 }
 
-/* Returns one of cands, or NULL when none is close enough. */
+/* 1 when word is a prefix of cand (dashes and case as suggest.h says). */
+static int
+is_prefix(const char *word, const char *cand)
+{
+	word = undash(word);
+	cand = undash(cand);
+	for (; *word != '\0'; word++, cand++)
+		if (lower((unsigned char)*word) != lower((unsigned char)*cand))
+			return 0;
+	return 1;
+}
+
 const char *
 suggest_nearest(const char *word, const char *const *cands, size_t n)
 {
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	const char *best = NULL, *prefixed = NULL;
+	size_t len = strlen(undash(word)), bestd = (size_t)-1, limit;
+	int n_prefixed = 0;
 
+	limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
 	for (size_t i = 0; i < n; i++) {
 		size_t d = suggest_distance(word, cands[i]);
 
-		if (d <= 2 && 2 * d <= strlen(cands[i]) && d < best_d) {
+		if (d < bestd) {
+			bestd = d;
 			best = cands[i];
-			best_d = d;
+		}
+		if (len >= 3 && is_prefix(word, cands[i])) {
+			prefixed = cands[i];
+			n_prefixed++;
 		}
 	}
-	return best;
+	if (n_prefixed == 1)
+		return prefixed;
+	return best != NULL && bestd <= limit ? best : NULL;
 }

@@ -32,7 +32,7 @@ expect "--project takes an alias and filters" sh -c \
 mirror conflicts list --store r.db --status resolved
 expect "--status filters (none resolved yet)" out_has '^no conflicts$'
 mirror conflicts list --store r.db --status closed
-expect_error "an unknown --status is a usage error" 1 "--status must be open, resolved or dismissed"
+expect_error "an unknown --status is bad input naming the valid ones" 2 "unknown status 'closed' \(open, resolved or dismissed\)"
 
 # --- show -----------------------------------------------------------------
 mirror conflicts show "$lsm" --store r.db
