@@ -29,6 +29,9 @@ const struct cli_option_def cli_options[CLI_NOPTIONS] = {
 	[CLI_AUTHOR] = { "--author", "'NAME <EMAIL>'",
 	    "the commit's author (default: the repository's user)",
 	    OFF(author) },
+	[CLI_SIGN_KEY] = { "--sign-key", "FILE",
+	    "sign each commit with this SSH key; needs --repo",
+	    OFF(sign_key) },
 	[CLI_TEMPLATES] = { "--templates", "DIR",
 	    "templates that override the bundled ones", OFF(templates) },
 	[CLI_THEME] = { "--theme", "NAME",
@@ -116,13 +119,14 @@ const struct cli_command cli_commands[] = {
 	    "mirror sweep --store facts.db --check" },
 	{ "build", NULL, cmd_build, STORE | CLI_BIT(CLI_OUT) |
 	    CLI_BIT(CLI_REPO) | CLI_BIT(CLI_BRANCH) | CLI_BIT(CLI_AUTHOR) |
-	    CLI_BIT(CLI_TEMPLATES) | CLI_BIT(CLI_THEME) |
+	    CLI_BIT(CLI_SIGN_KEY) | CLI_BIT(CLI_TEMPLATES) | CLI_BIT(CLI_THEME) |
 	    CLI_BIT(CLI_BASE_URL) | CLI_BIT(CLI_TITLE) |
 	    CLI_BIT(CLI_NO_SWEEP) | CLI_BIT(CLI_CHECK) | CLI_BIT(CLI_FORCE),
 	    "sweep, then render the site into DIR (and commit it)",
 	    "mirror build --store PATH --out DIR [--no-sweep] [--check] "
 	    "[--force]\n"
-	    "    [--repo GITDIR [--branch B] [--author 'NAME <EMAIL>']]\n"
+	    "    [--repo GITDIR [--branch B] [--author 'NAME <EMAIL>']\n"
+	    "     [--sign-key FILE]]\n"
 	    "    [--templates DIR] [--theme NAME] [--base-url URL] "
 	    "[--title TEXT]",
 	    "Sweep (unless --no-sweep), then render the whole site into DIR,\n"

@@ -19,7 +19,7 @@ enum cli_option {
 	CLI_THEME, CLI_BASE_URL, CLI_TITLE, CLI_STATUS, CLI_PROJECT,
 	CLI_NOTES, CLI_WINNER, CLI_REASON, CLI_ACTOR, CLI_NO_SWEEP,
 	CLI_CHECK, CLI_FORCE, CLI_JSON, CLI_QUIET, CLI_CONFIG, CLI_HELP,
-	CLI_VERSION, CLI_NOPTIONS
+	CLI_VERSION, CLI_SIGN_KEY, CLI_NOPTIONS
 };
 
 struct mirror_opts {
@@ -30,6 +30,8 @@ struct mirror_opts {
 	const char *repo;        /* --repo GITDIR / config repo */
 	const char *branch;      /* --branch B / config branch; "mirror" */
 	const char *author;      /* --author "Name <email>" / config author */
+	const char *sign_key;    /* --sign-key FILE / config sign_key: SSH
+	                            key that signs each commit */
 	const char *templates;   /* --templates DIR / config templates */
 	const char *theme;       /* --theme NAME / config theme; "default" */
 	const char *base_url;    /* --base-url URL / config base_url */

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "build_stamp.h"
 #include "cli.h"
@@ -38,6 +37,7 @@
 #include "hash.h"
 #include "history.h"
 #include "json_out.h"
+#include "optcheck.h"
 #include "output.h"
 #include "progress.h"
 #include "site.h"
@@ -235,6 +235,7 @@ history_request_init(struct history_request *req,
 	req->repo_path = o->repo;
 	req->branch = o->branch;
 	req->author = o->author;
+	req->sign_key = o->sign_key;
 	req->have_time = 1;
 	req->time = now;
 }
@@ -286,55 +287,25 @@ build_history(struct history_result *res, const struct site *s,
 }
 
 /*
- * 1 when base (after "http://" or "https://") is a host, an optional
- * port and an optional path of URL characters: no blank, control or
- * non-ASCII byte, no quote, '<', '>', '\\', query or fragment.
- */
-static int
-url_rest_ok(const char *rest)
-{
-	size_t host = strcspn(rest, "/");
-
-	if (host == 0 || rest[0] == '.' || rest[0] == ':' ||
-	    strspn(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789.-:[]") != host)
-		return 0;
-	for (const unsigned char *p = (const unsigned char *)rest + host;
-	    *p != '\0'; p++)
-		if (*p <= 0x20 || *p >= 0x7f || strchr("\"'<>\\`{}|^?#", *p))
-			return 0;
-	return 1;
-}
-
-/*
  * The base URL the site's absolute links use, into *out (NULL: relative
  * links, also for ""): an absolute http(s) URL, its trailing slashes
  * dropped, so "https://h/p" and "https://h/p/" build the same site. The
- * caller frees *out. Returns 0, or -MIRROR_EUSAGE naming --base-url
- * (-MIRROR_EINPUT naming base_url when the config file gave it).
+ * caller frees *out. Returns 0, or -MIRROR_EUSAGE from
+ * optcheck_base_url (a config file's value was checked as it was read).
  */
 static int
 build_base_url(char **out, const struct mirror_opts *o, mirror_error *err)
 {
-	const char *u = o->base_url, *rest = NULL;
+	const char *u = o->base_url;
 	size_t n;
+	int rc;
 
 	*out = NULL;
 	if (u == NULL || u[0] == '\0')
 		return 0;
-	if (strncasecmp(u, "https://", 8) == 0)
-		rest = u + 8;
-	else if (strncasecmp(u, "http://", 7) == 0)
-		rest = u + 7;
-	if (rest == NULL || !url_rest_ok(rest)) {
-		if (cli_given(o, CLI_BASE_URL))
-			return mirror_fail(err, MIRROR_EUSAGE, "build: "
-			    "--base-url '%s' is not an absolute http(s) URL "
-			    "(like https://example.org/mirror)", u);
-		return mirror_fail(err, MIRROR_EINPUT, "config %s: base_url "
-		    "'%s' is not an absolute http(s) URL (like "
-		    "https://example.org/mirror)", o->config, u);
-	}
+	/* The config file's value was checked when it was read. */
+	if ((rc = optcheck_base_url(u, err)) < 0)
+		return rc;
 	n = strlen(u);
 	while (n > 0 && u[n - 1] == '/')
 		n--;
@@ -366,6 +337,9 @@ build_usage(char **base_url, const struct mirror_opts *o, mirror_error *err)
 		    "no effect without --repo");
 	if (o->repo == NULL && cli_given(o, CLI_AUTHOR))
 		return mirror_fail(err, MIRROR_EUSAGE, "build: --author has "
+		    "no effect without --repo");
+	if (o->repo == NULL && cli_given(o, CLI_SIGN_KEY))
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --sign-key has "
 		    "no effect without --repo");
 	return build_base_url(base_url, o, err);
 }

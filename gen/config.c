@@ -81,6 +81,7 @@ static const struct config_key keys[] = {
 	{ "repo", OPT(repo), KEY_PATH },
 	{ "branch", OPT(branch), KEY_BRANCH },
 	{ "author", OPT(author), KEY_AUTHOR },
+	{ "sign_key", OPT(sign_key), KEY_PATH },
 	{ "templates", OPT(templates), KEY_PATH },
 	{ "theme", OPT(theme), KEY_THEME },
 	{ "base_url", OPT(base_url), KEY_URL },

@@ -3,6 +3,7 @@
  * the config file (optcheck.h).
  */
 #include <stddef.h>
+#include <string.h>
 #include <strings.h>
 
 #include "optcheck.h"
@@ -27,12 +28,21 @@ optcheck_base_url(const char *url, mirror_error *err)
 		host = url + 7;
 	else
 		return mirror_fail(err, MIRROR_EUSAGE, "--base-url: '%s' is "
-		    "not an absolute http:// or https:// URL", url);
-	for (n = 0; host[n] != '\0' && host[n] != '/' && host[n] != '?' &&
-	    host[n] != '#'; n++)
-		;
-	if (n == 0 || host[0] == ':' || host[0] == '@')
+		    "not an absolute http(s) URL (like "
+		    "https://example.org/mirror)", url);
+	n = strcspn(host, "/");
+	if (n == 0 || host[0] == '.' || host[0] == ':' ||
+	    strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-:[]") != n)
 		return mirror_fail(err, MIRROR_EUSAGE, "--base-url: '%s' has "
-		    "no host name", url);
+		    "no valid host name", url);
+	/* Page paths are appended to it: a query or fragment would end up
+	 * in the middle of every link. */
+	for (const unsigned char *p = (const unsigned char *)host + n;
+	    *p != '\0'; p++)
+		if (*p >= 0x7f || strchr("\"'<>\\`{}|^?#", *p) != NULL)
+			return mirror_fail(err, MIRROR_EUSAGE, "--base-url: "
+			    "'%s' holds '%c' or a non-ASCII byte (no query, "
+			    "fragment or quote)", url, *p < 0x7f ? *p : '?');
 	return 0;
 }

@@ -15,7 +15,9 @@
 
 /*
  * --base-url: an absolute http:// or https:// URL (scheme in any case)
- * with a non-empty host and no blank or control character.
+ * with a host name (letters, digits, '.', '-', a port, an IPv6 literal)
+ * and a path of URL characters: no blank, control or non-ASCII byte, no
+ * quote, '<', '>', '\\', query or fragment (page paths are appended).
  */
 int optcheck_base_url(const char *url, mirror_error *err);
 

@@ -94,7 +94,7 @@ bad "an unknown key suggests the nearest" \
     "config bad.ini:3: unknown key 'titel' (did you mean 'title'?)"
 printf 'store = s.db\nout = badsite\ncolour = red\n' > bad.ini
 bad "an unknown key far from any lists the known keys" \
-    "config bad.ini:3: unknown key 'colour' (known: store, out, repo, branch, author, templates, theme, base_url, title)"
+    "config bad.ini:3: unknown key 'colour' (known: store, out, repo, branch, author, sign_key, templates, theme, base_url, title)"
 printf '[site]\nstore = s.db\nout = badsite\n' > bad.ini
 bad "an unknown section" \
     "config bad.ini:1: unknown section [site] (the only section is [mirror])"
@@ -123,7 +123,7 @@ printf 'store = s.db\nout =   # nowhere\n' > bad.ini
 bad "an empty path" "config bad.ini:2: empty value for 'out'"
 printf 'store = s.db\nout = badsite\nbase_url = example.org/site\n' > bad.ini
 bad "base_url must be an absolute http(s) URL" \
-    "config bad.ini:3: base_url: 'example.org/site' is not an absolute http:// or https:// URL"
+    "config bad.ini:3: base_url: 'example.org/site' is not an absolute http(s) URL (like https://example.org/mirror)"
 printf 'store = s.db\nout = badsite\nrepo = r.git\nauthor = Mirror Bot\n' > bad.ini
 bad "author must be 'Name <email>'" \
     "config bad.ini:4: author: 'Mirror Bot' is not of the form 'Name <email>'"

@@ -167,8 +167,8 @@ test_comments_after_values(void **state)
 	(void)state;
 	check_titles(cases, sizeof(cases) / sizeof(cases[0]));
 	memset(&o, 0, sizeof(o));
-	load_ok(&o, "base_url = https://example.org/#top # the top\n");
-	assert_string_equal(o.base_url, "https://example.org/#top");
+	load_ok(&o, "title = C# # the language\n");
+	assert_string_equal(o.title, "C#");
 	config_free();
 }
 
@@ -316,7 +316,7 @@ static const struct bad_case {
 	    "'base_url'?)" },
 	{ "colour = red\n", 0,
 	    "config c.ini:1: unknown key 'colour' (known: store, out, repo, "
-	    "branch, author, templates, theme, base_url, title)" },
+	    "branch, author, sign_key, templates, theme, base_url, title)" },
 	{ "[site]\ntitle = x\n", 0,
 	    "config c.ini:1: unknown section [site] (the only section is "
 	    "[mirror])" },
@@ -360,12 +360,12 @@ static const struct bad_case {
 	{ "title =\n", 0, "config c.ini:1: empty value for 'title'" },
 	{ "base_url = example.org\n", 0,
 	    "config c.ini:1: base_url: 'example.org' is not an absolute "
-	    "http:// or https:// URL" },
+	    "http(s) URL (like https://example.org/mirror)" },
 	{ "base_url = /site/\n", 0,
-	    "config c.ini:1: base_url: '/site/' is not an absolute http:// "
-	    "or https:// URL" },
+	    "config c.ini:1: base_url: '/site/' is not an absolute http(s) "
+	    "URL (like https://example.org/mirror)" },
 	{ "base_url = https:///x\n", 0,
-	    "config c.ini:1: base_url: 'https:///x' has no host name" },
+	    "config c.ini:1: base_url: 'https:///x' has no valid host name" },
 	{ "base_url = \"https://x/a b\"\n", 0,
 	    "config c.ini:1: base_url: 'https://x/a b' holds a blank or "
 	    "control character" },
@@ -477,10 +477,11 @@ static void
 test_base_url_and_theme_checks(void **state)
 {
 	static const char *const good[] = { "http://x", "https://x/",
-	    "HTTPS://example.org:8080/a/b?q#f", "http://[::1]/" };
+	    "HTTPS://example.org:8080/a/b", "http://[::1]/" };
 	static const char *const bad[] = { "", "x", "ftp://x/", "//x/",
 	    "https://", "http://:80/", "http://x/ y", "http://x/\t",
-	    "https:/x" };
+	    "https:/x", "https://x/a?q", "https://x/a#f", "https://x/\"a",
+	    "https://x/\xc3\xa9", "https://us@x/", "https://.x/" };
 	mirror_error err;
 
 	(void)state;
