@@ -121,6 +121,28 @@ function inspect(w) {
     'header', 'nav', 'main', 'footer', 'a', 'p', 'ul', 'li', 'strong', 'em',
     'h1', 'h2', 'h3', 'hr', 'span', 'div', 'small']);
   const markup = [];
+  // A conflict page's template makes one table (a header row and a row
+  // per member, seven cells each) and, when open, two <pre><code> blocks
+  // of commands: those, exactly, and nothing else of their kind.
+  const conflictPage = /\/conflicts\/(?!index\.html$)[^/]+\.html$/.test(w.location.pathname);
+  if (conflictPage) {
+    for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'pre', 'code']) allowed.add(t);
+    const tables = doc.querySelectorAll('table');
+    const rows = doc.querySelectorAll('tr');
+    const pres = doc.querySelectorAll('pre');
+    if (tables.length !== 1) markup.push(`${tables.length} tables`);
+    for (const r of rows) {
+      const head = r.parentElement.localName === 'thead';
+      if (!head && !/^member-(state|entity|memory)-/.test(r.id)) markup.push(`<tr id=${r.id}>`);
+      if (r.children.length !== 7) markup.push(`<tr> of ${r.children.length} cells`);
+    }
+    if (pres.length !== 0 && pres.length !== 2) markup.push(`${pres.length} <pre>`);
+    for (const p of pres) {
+      if (p.children.length !== 1 || p.firstElementChild.localName !== 'code' ||
+          p.firstElementChild.children.length !== 0) markup.push('<pre> holding markup');
+    }
+    if (doc.querySelectorAll('code').length !== pres.length) markup.push('<code> outside <pre>');
+  }
   for (const el of doc.querySelectorAll('*')) {
     const tag = el.localName;
     if (!allowed.has(tag)) markup.push(`<${tag}>`);

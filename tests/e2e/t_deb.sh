@@ -14,7 +14,7 @@ arch=$(dpkg --print-architecture)
 deb="$top/$build/${pkg}_${version}_${arch}.deb"
 
 # --- the package ------------------------------------------------------------
-make -s -C "$top" deb BUILD="$build" >"$T/out" 2>"$T/err"
+make -s --no-print-directory -C "$top" deb BUILD="$build" >"$T/out" 2>"$T/err"
 RC=$?
 expect_status "make deb succeeds" 0
 expect "make deb names the package it wrote" \
@@ -57,11 +57,11 @@ expect "the binary is mode 755, other files 644" sh -c "
          \$1 ~ /^-/ && \$6 != \"./usr/bin/mirror\" && \$1 != \"-rw-r--r--\" { exit 1 }' listing"
 
 # Reproducible: SOURCE_DATE_EPOCH sets every mtime; two runs, same bytes.
-SOURCE_DATE_EPOCH=1700000000 make -s -C "$top" deb BUILD="$build" >/dev/null 2>&1
+SOURCE_DATE_EPOCH=1700000000 make -s --no-print-directory -C "$top" deb BUILD="$build" >/dev/null 2>&1
 sum1=$(sha256sum <"$deb")
 expect "SOURCE_DATE_EPOCH is every file's mtime" test \
     "$(dpkg-deb -c "$deb" | awk '{ print $4, $5 }' | sort -u)" = "2023-11-14 22:13"
-SOURCE_DATE_EPOCH=1700000000 make -s -C "$top" deb BUILD="$build" >/dev/null 2>&1
+SOURCE_DATE_EPOCH=1700000000 make -s --no-print-directory -C "$top" deb BUILD="$build" >/dev/null 2>&1
 expect "two builds give the same bytes" test "$(sha256sum <"$deb")" = "$sum1"
 
 if command -v lintian >/dev/null 2>&1; then
