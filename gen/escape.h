@@ -28,18 +28,48 @@
 #define ESCAPE_MAX_FIELD 4096
 
 /*
- * Markdown inline text (GitHub-flavoured, as cmark-gfm parses it), for
- * both a paragraph and a table cell. Whatever s holds, the result reads
- * as plain text: it can never open a link, image, autolink (also the
- * bare www./http:/e-mail kind), table cell, heading, list, block quote,
- * code span or block, emphasis, strikethrough, footnote, raw HTML,
- * entity, hard line break or thematic break. How: every ASCII
- * punctuation character gets a backslash, and '@' also gets an
- * invisible U+2060 WORD JOINER before it (cmark-gfm finds e-mail
- * autolinks after escapes are resolved);
- * tab and newline become spaces; runs of whitespace collapse to one
- * space and leading/trailing whitespace is dropped (so the text can
- * never indent a code block or end in a hard break).
+ * Markdown inline text (GitHub-flavoured, as cmark-gfm 0.29 parses it
+ * with the site's extensions), for a paragraph, a list item, a table
+ * cell, bold, italics, link text or a heading alike. Whatever s holds,
+ * the result reads as plain text: it can never open or close a link,
+ * image, autolink (also the bare www./http(s)://ftp:// kind), table
+ * cell, heading, list, block quote, code span or block, emphasis,
+ * strikethrough, footnote, raw HTML, entity, hard line break or
+ * thematic break, nor join the template's own markup around it; and
+ * parsed, it gives back exactly the cleaned value, with whitespace
+ * collapsed: tab and newline become spaces, runs of spaces one space,
+ * and whitespace (also Unicode whitespace) at either end goes, so the
+ * text can never indent a code block or end in a hard break.
+ *
+ * Escaping is minimal, by backslash only, and only where a character
+ * could form Markdown where it stands, so the .md twin shows a value as
+ * stored ("GF-PTFE (rev B), 4.8 kg at 2026-11-01 00:00:00" stays
+ * byte for byte) and git log -S finds it:
+ *   always      ` [ ] |
+ *   where       * _ ~ in a run that could open or close emphasis or
+ *               strikethrough (CommonMark's flanking rules; '_' inside
+ *               a word never can; tildes in runs of 3 to 99 cannot);
+ *               < before a letter, '/', '!', '?' or an e-mail autolink's
+ *               local part; & before an entity's name or number;
+ *               \ before punctuation; the '.' of "www." at a word's
+ *               start and the ':' of "://" (extended autolinks)
+ *   at the start (the value may begin a line)
+ *               # + - = > : and "12." / "12)" that would begin a heading,
+ *               list item, block quote, thematic break, setext underline
+ *               or table delimiter row
+ *   at the end  ! \ & < and trailing "#"s after a space (the template
+ *               text after a value could complete an image, escape, entity
+ *               or tag, or a heading would drop them)
+ *   at either edge, * _ ~ runs count as flanking (the template's text
+ *   there is unknown). Nothing else: - . : ( ) , / ' " @ % + and the
+ *   rest of running text stay as they are.
+ *
+ * An e-mail address stays text in the site's HTML because the site runs
+ * cmark-gfm without the autolink extension (markdown.h): that extension
+ * finds addresses in text after escapes and entities are resolved, so
+ * only changing the text could stop it. A git host that renders the .md
+ * with it shows an address as a mailto: link to exactly its own text.
+ * Runs in one pass with bounded look-around: linear in len.
  */
 void escape_md(strbuf *sb, const char *s, size_t len);
 

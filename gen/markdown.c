@@ -314,8 +314,9 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 static cmark_parser *
 new_parser(int options, const char *name, mirror_error *err)
 {
+	/* No "autolink": see markdown.h. */
 	static const char *const exts[] = {
-		"table", "strikethrough", "autolink", "tagfilter"
+		"table", "strikethrough", "tagfilter"
 	};
 	cmark_parser *parser;
 

@@ -2,9 +2,13 @@
  * markdown.h: Markdown -> HTML with cmark-gfm, plus the mirror's links,
  * fact ids and disputed markers.
  *
- * cmark-gfm runs with the table, strikethrough, autolink and tagfilter
- * extensions and WITHOUT CMARK_OPT_UNSAFE: raw HTML and javascript:,
- * vbscript:, file: and data: (except images) URLs are suppressed. One
+ * cmark-gfm runs with the table, strikethrough and tagfilter extensions
+ * and WITHOUT CMARK_OPT_UNSAFE: raw HTML and javascript:, vbscript:,
+ * file: and data: (except images) URLs are suppressed. The autolink
+ * extension stays off: it finds e-mail addresses in text after escapes
+ * and entities are resolved, so no escaping can keep an address in
+ * store text from becoming a link (escape.h); bare "www." and "http://"
+ * are text too, and a template writes <https://...> or [text](url). One
  * pass over the tree, between parsing and rendering, adds what safe mode
  * cannot:
  *

@@ -67,7 +67,7 @@ expect "gaps: a requirement nothing satisfies" \
 expect "gaps: a validation claim nothing supports" \
     grep -q 'Pad stiffness ok.*validation claim nothing supports' $p05/index.md
 expect "a component shows its material" \
-    grep -q 'Support pad.*material\\: PEEK' $p05/index.md
+    grep -q 'Support pad.*material: PEEK' $p05/index.md
 expect "an expired memory is not active" sh -c \
     "grep -A100 '^## Not active' site/projects/p06-polisher/index.md | grep -q 'memory-m3.*expired'"
 expect "candidates are listed as not active" sh -c \
@@ -213,7 +213,7 @@ mirror build --store s.db --out titled --no-sweep --quiet --title 'Optics <Mirro
     --base-url 'https://example.org/m/'
 expect "--quiet prints nothing" test ! -s "$T/out"
 expect "--title names the site, escaped" sh -c "
-    grep -q '^# Optics \\\\<Mirror\\\\>' titled/index.md &&
+    grep -q '^# Optics \\\\<Mirror>' titled/index.md &&
     grep -q 'Optics &lt;Mirror&gt;' titled/index.html"
 expect "--base-url makes sitemap URLs absolute" \
     grep -q '<loc>https://example.org/m/projects/p05-interferometer/index.html</loc>' titled/sitemap.xml

@@ -5,8 +5,8 @@
  * Input: any bytes, one store value (invalid UTF-8, NULs, controls and
  * all). Asserts, per escaper:
  *   - escape_md: valid UTF-8, one line, no leading, trailing or double
- *     space, every ASCII punctuation character behind a backslash (and
- *     '@' behind a WORD JOINER too);
+ *     space, and taking out its backslash escapes (a backslash before
+ *     ASCII punctuation) gives back the value as text exactly;
  *   - escape_html: valid UTF-8, no < > " ' left, every & starts one of
  *     the five entities it writes;
  *   - escape_url: only A-Z a-z 0-9 - . _ ~ and %XX, never "." or "..",
@@ -59,11 +59,14 @@ is_punct(unsigned char c)
 	    (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
 }
 
+/* md is one clean line whose backslash escapes, taken out, leave
+ * plain (the value as text) exactly. */
 static void
-check_md(const strbuf *md)
+check_md(const strbuf *md, const strbuf *plain)
 {
 	const char *s = md->data;
 	size_t n = md->len;
+	strbuf un;
 
 	FUZZ_CHECK(fuzz_utf8_valid(s, n), "escape_md: invalid UTF-8");
 	FUZZ_CHECK(memchr(s, '\n', n) == NULL && memchr(s, '\t', n) == NULL,
@@ -71,21 +74,17 @@ check_md(const strbuf *md)
 	FUZZ_CHECK(n == 0 || (s[0] != ' ' && s[n - 1] != ' '),
 	    "escape_md: edge space in [%s]", s);
 	FUZZ_CHECK(strstr(s, "  ") == NULL, "escape_md: double space");
+	strbuf_init(&un);
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\\') {
-			FUZZ_CHECK(i + 1 < n && is_punct((unsigned char)s[i + 1]),
-			    "escape_md: lone backslash in [%s]", s);
-			if (s[i + 1] == '@')
-				FUZZ_CHECK(i >= 3 && memcmp(s + i - 3,
-				    "\xe2\x81\xa0", 3) == 0,
-				    "escape_md: '@' without word joiner");
+		if (s[i] == '\\' && i + 1 < n &&
+		    is_punct((unsigned char)s[i + 1]))
 			i++;
-			continue;
-		}
-		FUZZ_CHECK(!is_punct(c), "escape_md: bare '%c' in [%s]", c, s);
+		strbuf_putc(&un, s[i]);
 	}
+	FUZZ_CHECK(un.len == plain->len && memcmp(un.data, plain->data,
+	    un.len) == 0, "escape_md: [%s] is not the value [%s]", s,
+	    plain->data);
+	strbuf_free(&un);
 }
 
 static void
@@ -181,10 +180,10 @@ ws_len(const char *s, size_t n, size_t i, int end)
 }
 
 /* The value as cmark-gfm should show it: trimmed of all whitespace,
- * ASCII whitespace runs collapsed, a WORD JOINER before '@', then
- * HTML-escaped as cmark-gfm escapes text. */
+ * ASCII whitespace runs collapsed; HTML-escaped as cmark-gfm escapes
+ * text into out, as is into plain. */
 static void
-expected_text(strbuf *out, const strbuf *clean)
+expected_text(strbuf *out, strbuf *plain, const strbuf *clean)
 {
 	const char *s = clean->data;
 	size_t b = 0, e = clean->len, k;
@@ -201,15 +200,17 @@ expected_text(strbuf *out, const strbuf *clean)
 			space = 1;
 			continue;
 		}
-		if (space)
+		if (space) {
 			strbuf_putc(out, ' ');
+			strbuf_putc(plain, ' ');
+		}
 		space = 0;
+		strbuf_putc(plain, c);
 		switch (c) {
 		case '&': strbuf_puts(out, "&amp;"); break;
 		case '<': strbuf_puts(out, "&lt;"); break;
 		case '>': strbuf_puts(out, "&gt;"); break;
 		case '"': strbuf_puts(out, "&quot;"); break;
-		case '@': strbuf_puts(out, "\xe2\x81\xa0@"); break;
 		default: strbuf_putc(out, c); break;
 		}
 	}
@@ -306,7 +307,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
-	strbuf md, html, url, clean, flat, text;
+	strbuf md, html, url, clean, flat, text, plain;
 
 	if (size > 2 * ESCAPE_MAX_FIELD)
 		return 0;
@@ -316,8 +317,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strbuf_init(&clean);
 	strbuf_init(&flat);
 	strbuf_init(&text);
+	strbuf_init(&plain);
 	escape_md(&md, s, size);
-	check_md(&md);
 	escape_html(&html, s, size);
 	check_html(&html);
 	escape_clean(&clean, s, size, 0);
@@ -328,7 +329,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			flat.data[i] = ' ';
 	escape_url(&url, s, size);
 	check_url(&url, &flat);
-	expected_text(&text, &clean);
+	expected_text(&text, &plain, &clean);
+	check_md(&md, &plain);
 	check_contexts(&md, &text);
 	strbuf_free(&md);
 	strbuf_free(&html);
@@ -336,5 +338,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strbuf_free(&clean);
 	strbuf_free(&flat);
 	strbuf_free(&text);
+	strbuf_free(&plain);
 	return 0;
 }

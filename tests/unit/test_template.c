@@ -85,7 +85,7 @@ test_values(void **state)
 	expect("{{ p.name }}/{{p.n}}", "{\"p\":{\"name\":\"x\",\"n\":42}}",
 	    "x/42");
 	expect("{{a}} {{b}} {{c}} {{d}}|", "{\"a\":true,\"b\":false,"
-	    "\"c\":null,\"d\":1.5}", "true false  1\\.5|");
+	    "\"c\":null,\"d\":1.5}", "true false  1.5|");
 	expect("no tags at all\n", "{}", "no tags at all\n");
 	expect("", "{}", "");
 }
@@ -99,7 +99,7 @@ test_escaping(void **state)
 
 	(void)state;
 	expect("- {{v}}", "{\"v\":\"<b>*x*</b> [a](b)\"}",
-	    "- \\<b\\>\\*x\\*\\<\\/b\\> \\[a\\]\\(b\\)");
+	    "- \\<b>\\*x\\*\\</b> \\[a\\](b)");
 	r = run("<p title=\"{{v}}\">{{v}}</p>", TMPL_HTML,
 	    "{\"v\":\"<\\\"'&>\"}", "", &err);
 	assert_non_null(r);
