@@ -1,8 +1,8 @@
 /*
  * test_config.c: the strict config file (gen/config.c): its syntax,
  * every error with its exact one-line message, and no fixed limits.
- * Also the helpers it shares with the command line (suggest.h,
- * optcheck.h, theme_name_ok).
+ * Also the checks it shares with the command line (optcheck.h,
+ * theme_name_ok); the suggestions are tested in test_suggest.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +19,6 @@
 #include "cli.h"
 #include "optcheck.h"
 #include "strbuf.h"
-#include "suggest.h"
 #include "theme.h"
 #include "xalloc.h"
 
@@ -452,28 +451,6 @@ test_not_a_regular_file(void **state)
 }
 
 static void
-test_suggest(void **state)
-{
-	static const char *const keys[] = { "store", "out", "title",
-	    "base_url" };
-
-	(void)state;
-	assert_int_equal(suggest_distance("", ""), 0);
-	assert_int_equal(suggest_distance("title", "title"), 0);
-	assert_int_equal(suggest_distance("TITLE", "title"), 0);
-	assert_int_equal(suggest_distance("titel", "title"), 1);
-	assert_int_equal(suggest_distance("tile", "title"), 1);
-	assert_int_equal(suggest_distance("kitten", "sitting"), 3);
-	assert_int_equal(suggest_distance("", "abc"), 3);
-	assert_string_equal(suggest_nearest("titel", keys, 4), "title");
-	assert_string_equal(suggest_nearest("ot", keys, 4), "out");
-	assert_string_equal(suggest_nearest("baseurl", keys, 4), "base_url");
-	assert_null(suggest_nearest("o", keys, 4));
-	assert_null(suggest_nearest("colour", keys, 4));
-	assert_null(suggest_nearest("x", keys, 0));
-}
-
-static void
 test_base_url_and_theme_checks(void **state)
 {
 	static const char *const good[] = { "http://x", "https://x/",
@@ -516,7 +493,6 @@ main(void)
 		cmocka_unit_test(test_no_limits),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_not_a_regular_file),
-		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_base_url_and_theme_checks),
 	};
 
