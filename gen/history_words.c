@@ -190,7 +190,7 @@ parse(const char *text, size_t len)
 
 	if (text == NULL)
 		return NULL;
-	j = json_loadb(text, len, 0, NULL);
+	j = json_loadb(text, len, JSON_ALLOW_NUL, NULL);
 	if (j != NULL && !json_is_object(j)) {
 		json_decref(j);
 		j = NULL;
@@ -540,7 +540,7 @@ put_values(strbuf *sb, json_t *c, int with_ids)
 			dup = seen.len > 0 && strstr(seen.data, key.data) !=
 			    NULL;
 			if (!dup)
-				strbuf_add(&seen, key.data, key.len - 1);
+				strbuf_add(&seen, key.data, key.len);
 			strbuf_free(&key);
 			if (dup) {
 				free(v);
