@@ -88,7 +88,10 @@ u8len(unsigned char c)
 	return c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
 }
 
-/* 1 when the (cleaned) text at s is whitespace that could break a line. */
+/*
+ * The length of the whitespace character at s (cleaned text, left bytes
+ * left) that could break or space a line: 1 or 3; 0 for anything else.
+ */
 static size_t
 space_at(const char *s, size_t left)
 {

@@ -378,6 +378,18 @@ test_explained(void **state)
 	free(np2);
 }
 
+/* A project twin with facts a to h: a's value va, the others' vr. */
+static char *
+eight(const char *slug, const char *va, const char *vr)
+{
+	return project(slug, fact("state", "a", "a", va, "active"),
+	    fact("state", "b", "b", vr, "active"), fact("state", "c", "c", vr,
+	    "active"), fact("state", "d", "d", vr, "active"), fact("state",
+	    "e", "e", vr, "active"), fact("state", "f", "f", vr, "active"),
+	    fact("state", "g", "g", vr, "active"), fact("state", "h", "h", vr,
+	    "active"), NULL);
+}
+
 /* Counts in words, at most three project names. */
 static void
 test_counts(void **state)
@@ -397,31 +409,8 @@ test_counts(void **state)
 
 		assert_true(n > 0 && (size_t)n < sizeof(path));
 		/* p05 gets 8 changes, the others one each: 12. */
-		texts[nt++] = project(slugs[i], fact("state", "a", "a", "1",
-		    "active"), fact("state", "b", "b", "1", "active"),
-		    fact("state", "c", "c", "1", "active"), fact("state", "d",
-		    "d", "1", "active"), fact("state", "e", "e", "1", "active"),
-		    fact("state", "f", "f", "1", "active"), fact("state", "g",
-		    "g", "1", "active"), fact("state", "h", "h", "1", "active"),
-		    NULL);
-		if (i == 0)
-			texts[nt++] = project(slugs[i], fact("state", "a", "a",
-			    "2", "active"), fact("state", "b", "b", "2",
-			    "active"), fact("state", "c", "c", "2", "active"),
-			    fact("state", "d", "d", "2", "active"),
-			    fact("state", "e", "e", "2", "active"),
-			    fact("state", "f", "f", "2", "active"),
-			    fact("state", "g", "g", "2", "active"),
-			    fact("state", "h", "h", "2", "active"), NULL);
-		else
-			texts[nt++] = project(slugs[i], fact("state", "a", "a",
-			    "2", "active"), fact("state", "b", "b", "1",
-			    "active"), fact("state", "c", "c", "1", "active"),
-			    fact("state", "d", "d", "1", "active"),
-			    fact("state", "e", "e", "1", "active"),
-			    fact("state", "f", "f", "1", "active"),
-			    fact("state", "g", "g", "1", "active"),
-			    fact("state", "h", "h", "1", "active"), NULL);
+		texts[nt++] = eight(slugs[i], "1", "1");
+		texts[nt++] = eight(slugs[i], "2", i == 0 ? "2" : "1");
 		f[nf++] = file(strdup(path), texts[nt - 2], texts[nt - 1]);
 	}
 	for (int i = 0; i < 3; i++) {
