@@ -414,7 +414,7 @@ test_counts(void **state)
 		f[nf++] = file(strdup(path), texts[nt - 2], texts[nt - 1]);
 	}
 	for (int i = 0; i < 3; i++) {
-		char path[64], id[8];
+		char path[64], id[16];
 		int n = snprintf(path, sizeof(path), "api/conflicts/c%d.json",
 		    i);
 
