@@ -53,6 +53,16 @@ plain_line(const char *s)
 	return 1;
 }
 
+/* 1 when s is lines, each ending in '\n', with no other control. */
+static int
+plain_lines(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (is_control(*s) && !(*s == '\n' && s[1] != '\n'))
+			return 0;
+	return 1;
+}
+
 /* "7 pages changed, 2 added, 1 removed": the first count names pages. */
 static void
 put_page_summary(strbuf *out, const struct mgit_counts *c)
@@ -112,7 +122,8 @@ collect_pages(struct page **out, const struct mgit_change *ch, size_t n)
 int
 mgit_message(strbuf *out, struct mgit_counts *counts,
     const struct mgit_change *ch, size_t n, const char *changes,
-    const char *run_id, const char *checksum, mirror_error *err)
+    const struct hw_words *words, const char *run_id, const char *checksum,
+    mirror_error *err)
 {
 	static const int order[3] = { MGIT_ADDED, MGIT_CHANGED, MGIT_REMOVED };
 	static const char *const title[3] = { "Pages added:",
@@ -122,8 +133,13 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 	int has_changes;
 
 	memset(counts, 0, sizeof(*counts));
+	if (words != NULL && words->subject.len == 0)
+		words = NULL;       /* nothing in words: count pages */
 	if ((run_id != NULL && !plain_line(run_id)) ||
-	    (checksum != NULL && !plain_line(checksum)))
+	    (checksum != NULL && !plain_line(checksum)) ||
+	    (words != NULL && (!plain_line(words->subject.data) ||
+	    !plain_lines(words->body.data) ||
+	    !plain_lines(words->trailers.data))))
 		return mirror_fail(err, MIRROR_EINPUT, "commit message: a "
 		    "trailer value holds a control character");
 	counts->files_changed = n;
@@ -137,7 +153,18 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 			counts->pages_changed++;
 	}
 
-	/* Subject: facts in words, then pages. */
+	/* Subject: the change itself, from the facts and conflicts. */
+	if (words != NULL) {
+		strbuf_puts(out, words->subject.data);
+		strbuf_putc(out, '\n');
+		if (words->body.len > 0) {
+			strbuf_putc(out, '\n');
+			strbuf_puts(out, words->body.data);
+		}
+		goto pages;
+	}
+
+	/* Or: what the sweep said, then pages. */
 	has_changes = 0;
 	for (const char *p = changes; p != NULL && *p != '\0'; p++)
 		if (*p != ' ' && !is_control(*p))
@@ -158,6 +185,7 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 	}
 	strbuf_putc(out, '\n');
 
+pages:
 	/* Body: the pages by kind, at most MGIT_MESSAGE_LIST_MAX lines. */
 	if (np > 0)
 		strbuf_putc(out, '\n');
@@ -181,13 +209,16 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 		strbuf_printf(out, "  ... and %zu more\n", np - listed);
 
 	if ((run_id != NULL && run_id[0] != '\0') ||
-	    (checksum != NULL && checksum[0] != '\0')) {
+	    (checksum != NULL && checksum[0] != '\0') ||
+	    (words != NULL && words->trailers.len > 0)) {
 		strbuf_putc(out, '\n');
 		if (run_id != NULL && run_id[0] != '\0')
 			strbuf_printf(out, "Mirror-Sweep-Run: %s\n", run_id);
 		if (checksum != NULL && checksum[0] != '\0')
 			strbuf_printf(out, "Mirror-Store-Checksum: %s\n",
 			    checksum);
+		if (words != NULL)
+			strbuf_puts(out, words->trailers.data);
 	}
 	for (size_t i = 0; i < np; i++)
 		free(pages[i].key);

@@ -1,16 +1,23 @@
 /*
  * git_message.h: the commit message of a mirror build, in words.
  *
- *   2 conflicts opened, 1 resolved; 7 pages changed, 1 added
+ *   p06-polisher spindle_max_speed: 300 rpm → 320 rpm
  *
- *   Pages added:
- *     projects/p06/index
+ *   Project p06-polisher:
+ *     spindle_max_speed [p06-st-spindle-max, state] changed: 300 rpm → 320 rpm
+ *
  *   Pages changed:
- *     conflicts/index
+ *     conflicts/cdbabf1c8eb
  *     ...
  *
- *   Mirror-Sweep-Run: 20240101T000000-1a2b
+ *   Mirror-Sweep-Run: sweep-20261101T000000-2
  *   Mirror-Store-Checksum: 9f86d081884c7d65
+ *   Resolved-by: alice
+ *
+ * The subject and the facts and conflicts part come from
+ * history_words.h; when no fact or conflict changed (a template or a
+ * theme), the subject counts pages as before:
+ * "2 conflicts opened; 7 pages changed, 1 added".
  *
  * A page is X.md and X.html together (or either alone, as 404.html):
  * it counts once. A page is "added" when every changed twin is new,
@@ -25,6 +32,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "history_words.h"
 #include "strbuf.h"
 
 /* Pages listed in the body at most; the rest is "... and N more". */
@@ -45,15 +53,18 @@ struct mgit_counts {
 
 /*
  * Append the message for the n changes (any order) to out and fill
- * *counts. changes (what changed in the facts, in words) may be NULL or
- * empty; run_id and checksum become trailers when not NULL or empty.
- * Control characters in changes and paths are shown as spaces and '?'.
- * Returns 0, or -MIRROR_EINPUT when a trailer value is not one plain
- * line (it could forge other trailers).
+ * *counts. words (hw_describe's result) may be NULL: when it has a
+ * subject, that subject, its body and its trailers are used; otherwise
+ * changes (what changed, in words; may be NULL or empty) goes before the
+ * page count in the subject. run_id and checksum become trailers when
+ * not NULL or empty. Control characters in changes and paths are shown
+ * as spaces and '?'. Returns 0, or -MIRROR_EINPUT when a trailer value is
+ * not one plain line (it could forge other trailers).
  */
 int mgit_message(strbuf *out, struct mgit_counts *counts,
     const struct mgit_change *ch, size_t n, const char *changes,
-    const char *run_id, const char *checksum, mirror_error *err);
+    const struct hw_words *words, const char *run_id, const char *checksum,
+    mirror_error *err);
 
 /*
  * Append what a sweep changed, in words, for history_request.changes:

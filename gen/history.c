@@ -6,7 +6,9 @@
  * object is written; objects are written before the branch moves; the
  * branch moves last, by compare and swap.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,6 +21,7 @@
 #include "git_sign.h"
 #include "git_tree.h"
 #include "history.h"
+#include "history_words.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -71,6 +74,122 @@ free_changes(struct mgit_change *ch, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free((char *)(uintptr_t)ch[i].path);
 	free(ch);
+}
+
+/*
+ * The texts of one changed file for history_words: *text and *len from
+ * the blob at path in tree (NULL tree or no such entry: *text = NULL).
+ * Returns 0 or -MIRROR_EIO.
+ */
+static int
+old_text(char **text, size_t *len, git_repository *repo, git_tree *tree,
+    const char *path, mirror_error *err)
+{
+	git_tree_entry *te = NULL;
+	git_blob *blob = NULL;
+	int rc;
+
+	*text = NULL;
+	*len = 0;
+	if (tree == NULL)
+		return 0;
+	rc = git_tree_entry_bypath(&te, tree, path);
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc < 0 || git_blob_lookup(&blob, repo, git_tree_entry_id(te)) < 0) {
+		git_tree_entry_free(te);
+		return mgit_fail(err, MIRROR_EIO, "cannot read %s from the "
+		    "branch tip", path);
+	}
+	*len = (size_t)git_blob_rawsize(blob);
+	*text = xmalloc(*len + 1);
+	memcpy(*text, git_blob_rawcontent(blob), *len);
+	(*text)[*len] = '\0';
+	git_blob_free(blob);
+	git_tree_entry_free(te);
+	return 0;
+}
+
+/*
+ * The new text of path: the file under site_dir the tree was made from.
+ * Returns 0 with *text (the caller's to free) and *len, or -MIRROR_EIO.
+ */
+static int
+new_text(char **text, size_t *len, const char *site_dir, const char *path,
+    mirror_error *err)
+{
+	strbuf file, data;
+	char buf[65536];
+	size_t got;
+	FILE *f;
+	int rc = 0;
+
+	*text = NULL;
+	*len = 0;
+	strbuf_init(&file);
+	strbuf_init(&data);
+	strbuf_printf(&file, "%s/%s", site_dir, path);
+	if ((f = fopen(file.data, "rb")) == NULL) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", file.data,
+		    strerror(errno));
+		goto out;
+	}
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&data, buf, got);
+	if (ferror(f))
+		rc = mirror_fail(err, MIRROR_EIO, "%s: read error", file.data);
+	fclose(f);
+	if (rc == 0) {
+		*len = data.len;
+		*text = strbuf_detach(&data);
+	}
+out:
+	strbuf_free(&file);
+	strbuf_free(&data);
+	return rc;
+}
+
+/*
+ * What the changed project and conflict twins say changed, in words,
+ * into w (hw_init'ed). Reads only the files hw_wants. Returns 0 or
+ * -MIRROR_EIO.
+ */
+static int
+describe(struct hw_words *w, git_repository *repo, git_tree *old_tree,
+    const char *site_dir, const struct mgit_change *ch, size_t n,
+    mirror_error *err)
+{
+	struct hw_file *files = xcalloc(n ? n : 1, sizeof(*files));
+	size_t nf = 0;
+	int initial = old_tree == NULL, rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct hw_file *f = &files[nf];
+		char *o = NULL, *t = NULL;
+
+		if (!hw_wants(ch[i].path, initial))
+			continue;
+		f->path = ch[i].path;
+		if (ch[i].kind != MGIT_ADDED && (rc = old_text(&o,
+		    &f->old_len, repo, old_tree, ch[i].path, err)) < 0)
+			break;
+		if (ch[i].kind != MGIT_REMOVED && (rc = new_text(&t,
+		    &f->new_len, site_dir, ch[i].path, err)) < 0) {
+			free(o);
+			break;
+		}
+		f->old_text = o;
+		f->new_text = t;
+		nf++;
+	}
+	if (rc == 0)
+		hw_describe(w, files, nf, initial);
+	for (size_t i = 0; i < nf; i++) {
+		free((char *)(uintptr_t)files[i].old_text);
+		free((char *)(uintptr_t)files[i].new_text);
+	}
+	free(files);
+	return rc;
 }
 
 /* A trailer value must be one plain line, or it could forge others. */
@@ -212,6 +331,7 @@ history_commit(struct history_result *out,
 	struct mgit_site_stats stats;
 	struct mgit_counts counts;
 	struct mgit_change *changes = NULL;
+	struct hw_words words;
 	size_t nchanges = 0;
 	strbuf msg, logmsg;
 	git_oid tip, tree_id, commit_id;
@@ -221,6 +341,7 @@ history_commit(struct history_result *out,
 
 	memset(out, 0, sizeof(*out));
 	memset(&stage, 0, sizeof(stage));
+	hw_init(&words);
 	strbuf_init(&msg);
 	strbuf_init(&logmsg);
 	if (req->repo_path == NULL || req->site_dir == NULL) {
@@ -272,8 +393,11 @@ history_commit(struct history_result *out,
 	}
 	if ((rc = tree_changes(&changes, &nchanges, repo, old_tree,
 	    new_tree, err)) < 0 ||
+	    (rc = describe(&words, repo, old_tree, req->site_dir, changes,
+	    nchanges, err)) < 0 ||
 	    (rc = mgit_message(&msg, &counts, changes, nchanges,
-	    req->changes, req->sweep_run_id, req->store_checksum, err)) < 0)
+	    req->changes, &words, req->sweep_run_id, req->store_checksum,
+	    err)) < 0)
 		goto out;
 	parents[0] = parent;
 	if ((rc = create_commit(&commit_id, repo, sig, msg.data, new_tree,
@@ -308,6 +432,7 @@ out:
 	git_repository_free(repo);
 	mgit_shutdown();
 out_early:
+	hw_free(&words);
 	strbuf_free(&msg);
 	strbuf_free(&logmsg);
 	if (rc < 0 && out->committed == 0)

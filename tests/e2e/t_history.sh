@@ -45,6 +45,8 @@ commit 1700000100
 +- aperture = 160 mm
 commit 1700000000
 +- aperture = 150 mm"
+expect "the subjects say what changed, newest first" test "$(git -C r.git log --format=%s mirror | sed 1d)" = "p05-interferometer aperture: 150 mm $(printf '\342\206\222') 160 mm
+first mirror of the store: 2 projects, 20 facts (7 project_state, 9 entities, 4 memories), 1 open conflict"
 expect "the reflog has all three builds" test "$(git -C r.git reflog show mirror | wc -l)" = 3
 expect "git fsck --strict after three builds" sh -c "git -C r.git fsck --strict --no-progress 2>fsck.err"
 

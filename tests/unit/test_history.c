@@ -254,7 +254,7 @@ test_message_words(void **state)
 	(void)state;
 	strbuf_init(&sb);
 	assert_int_equal(mgit_message(&sb, &c, ch, 11, "2 conflicts opened, "
-	    "1 resolved", "run-7", "abc123", &err), 0);
+	    "1 resolved", NULL, "run-7", "abc123", &err), 0);
 	assert_string_equal(sb.data,
 	    "2 conflicts opened, 1 resolved; 4 pages changed, 1 added, "
 	    "1 removed\n"
@@ -292,35 +292,36 @@ test_message_edges(void **state)
 	(void)state;
 	strbuf_init(&sb);
 	assert_int_equal(mgit_message(&sb, &c, json, 1, NULL, NULL, NULL,
-	    &err), 0);
+	    NULL, &err), 0);
 	assert_string_equal(sb.data, "1 file changed\n");
 	strbuf_reset(&sb);
-	assert_int_equal(mgit_message(&sb, &c, two, 2, "", "r", NULL, &err),
+	assert_int_equal(mgit_message(&sb, &c, two, 2, "", NULL, "r", NULL,
+	    &err),
 	    0);
 	assert_string_equal(sb.data, "2 files changed\n\nMirror-Sweep-Run: r\n");
 	strbuf_reset(&sb);
 	assert_int_equal(mgit_message(&sb, &c, one, 1, "1 conflict closed",
-	    NULL, "x", &err), 0);
+	    NULL, NULL, "x", &err), 0);
 	assert_string_equal(sb.data, "1 conflict closed; 1 page removed\n\n"
 	    "Pages removed:\n  index\n\nMirror-Store-Checksum: x\n");
 	strbuf_reset(&sb);
 	/* Store text cannot break the subject or forge a trailer. */
 	strbuf_reset(&sb);
 	assert_int_equal(mgit_message(&sb, &c, json, 1, "a\nMirror-Sweep-"
-	    "Run: forged", NULL, NULL, &err), 0);
+	    "Run: forged", NULL, NULL, NULL, &err), 0);
 	assert_string_equal(sb.data, "a Mirror-Sweep-Run: forged; 1 file "
 	    "changed\n");
 	/* Blank words are no words. */
 	strbuf_reset(&sb);
 	assert_int_equal(mgit_message(&sb, &c, json, 1, " \n ", NULL, NULL,
-	    &err), 0);
+	    NULL, &err), 0);
 	assert_string_equal(sb.data, "1 file changed\n");
 	strbuf_reset(&sb);
-	assert_int_equal(mgit_message(&sb, &c, json, 0, "", NULL, NULL,
+	assert_int_equal(mgit_message(&sb, &c, json, 0, "", NULL, NULL, NULL,
 	    &err), 0);
 	assert_string_equal(sb.data, "no change\n");
-	assert_int_equal(mgit_message(&sb, &c, json, 1, NULL, "a\nb", "x",
-	    &err), -MIRROR_EINPUT);
+	assert_int_equal(mgit_message(&sb, &c, json, 1, NULL, NULL, "a\nb",
+	    "x", &err), -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "trailer"));
 	strbuf_free(&sb);
 }
@@ -372,7 +373,7 @@ test_message_cap(void **state)
 	}
 	strbuf_init(&sb);
 	assert_int_equal(mgit_message(&sb, &c, ch, 120, NULL, NULL, NULL,
-	    &err), 0);
+	    NULL, &err), 0);
 	for (const char *p = sb.data; (p = strstr(p, "\n  p/")) != NULL; p++)
 		lines++;
 	assert_int_equal(lines, MGIT_MESSAGE_LIST_MAX);

@@ -1,0 +1,205 @@
+#!/bin/sh
+# mirror build --repo: each commit message says what changed in words
+# (SPEC section 6, doc/history.md), on a store of our own
+# (tests/data/site.sql) and on the bundled example: a one-fact change, a
+# resolution by --actor with --winner, a dismissal and an auto-close each
+# make one commit whose subject and body say exactly that; git log
+# --grep=<id> and git log -S'<value>' find them; store text cannot forge
+# a trailer. git is the judge throughout.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export HOME="$T" GIT_CONFIG_NOSYSTEM=1
+A='Mirror Bot <mirror@example.org>'
+ARROW=$(printf '\342\206\222')
+
+# build STORE REPO EPOCH [ARGS]: one build with --repo; the message of
+# the branch tip goes to subject.txt, body.txt and trailers.txt.
+build() {
+	s=$1 r=$2 e=$3
+	shift 3
+	SOURCE_DATE_EPOCH=$e mirror build --store "$s" --out "site-$s" \
+	    --repo "$r" --author "$A" "$@"
+	git -C "$r" log -1 --format=%s mirror > subject.txt
+	git -C "$r" log -1 --format=%b mirror > body.txt
+	git -C "$r" log -1 --format=%B mirror |
+	    git interpret-trailers --parse > trailers.txt
+}
+subject_is() { [ "$(cat subject.txt)" = "$1" ]; }
+body_has() { grep -qxF -- "$1" body.txt; }
+commits() { git -C "$1" rev-list --count mirror; }
+# id_of STORE DESCRIPTION: a conflict's id, read from the site's JSON.
+id_of() {
+	jq -r --arg d "$2" '.conflicts[] | select(.description == $d) | .id' \
+	    "site-$1/api/conflicts.json"
+}
+
+# === a store of our own ======================================================
+new_store s.db "$MIRROR_TOP/tests/data/site.sql" || exit 1
+git init -q --bare r.git
+build s.db r.git 1700000000
+expect "the first commit summarises the store" subject_is \
+    "first mirror of the store: 2 projects, 20 facts (7 project_state, 9 entities, 4 memories), 1 open conflict"
+expect "its body counts facts per layer and lists the open conflict" sh -c \
+    "grep -qxF '  project_state (trust 3): 7 facts: 5 active, 2 superseded' body.txt &&
+     grep -qxF '  conflict on lateral support material [c-5e1a] open: GF-PTFE [s1] vs PEEK [e1]' body.txt"
+
+n=$(commits r.git)
+sql s.db "UPDATE project_state SET value='160 mm' WHERE id='s2'"
+build s.db r.git 1700000100
+expect "a one-fact change is one commit" test "$(commits r.git)" = $((n + 1))
+expect "its subject is the change" subject_is \
+    "p05-interferometer aperture: 150 mm $ARROW 160 mm"
+expect "its body names the fact by key and id" body_has \
+    "  aperture [s2, state] changed: 150 mm $ARROW 160 mm"
+expect "the page list and the two trailers follow" sh -c \
+    "grep -qxF 'Pages changed:' body.txt && test \$(wc -l < trailers.txt) = 2"
+
+sql s.db "INSERT INTO project_state(id, project, category, key, value, status) VALUES('s8', 'p06-polisher', 'status', 'phase', 'build', 'active')"
+build s.db r.git 1700000200
+expect "a new disagreeing fact: the subject is the conflict it opens" \
+    subject_is "p06-polisher: conflict opened on phase (design vs build)"
+cphase=$(id_of s.db 'phase of p06-polisher')
+expect "the body names the new fact and the conflict with their ids" sh -c \
+    "grep -qxF '  phase [s8, state] added: build' body.txt &&
+     grep -qxF '  conflict on phase [$cphase] opened: design [s6] vs build [s8]' body.txt"
+
+n=$(commits r.git)
+mirror conflicts dismiss "$cphase" --store s.db --actor bob --reason 'the phases overlap'
+build s.db r.git 1700000300
+expect "a dismissal is one commit" test "$(commits r.git)" = $((n + 1))
+expect "a dismissal says who" subject_is \
+    "p06-polisher: conflict on phase dismissed by bob"
+expect "... and why, in the body" body_has \
+    "  conflict on phase [$cphase] dismissed by bob; reason: the phases overlap"
+expect "a dismissal adds a Dismissed-by trailer" test "$(tail -1 trailers.txt)" = "Dismissed-by: bob"
+
+n=$(commits r.git)
+mirror conflicts resolve c-5e1a --store s.db --actor alice --winner s1 --notes 'design review 3 stands'
+build s.db r.git 1700000400
+expect "a resolution is one commit" test "$(commits r.git)" = $((n + 1))
+expect "a resolution says who and which value won" subject_is \
+    "p05-interferometer: conflict on lateral support material resolved by alice (kept GF-PTFE)"
+expect "the body: the loser retired, the winner and the notes" sh -c \
+    "grep -qxF '  Lateral support material [e1, entity] retired: active $ARROW superseded (PEEK)' body.txt &&
+     grep -qxF '  conflict on lateral support material [c-5e1a] resolved by alice: kept GF-PTFE [s1]; notes: design review 3 stands' body.txt"
+expect "git reads exactly three trailers, Resolved-by last" test "$(cat trailers.txt | cut -d: -f1 | tr '\n' ' ')" = \
+    "Mirror-Sweep-Run Mirror-Store-Checksum Resolved-by "
+expect "the reflog line is the subject" test \
+    "$(git -C r.git reflog show -1 --format=%gs mirror)" = "mirror: build: $(cat subject.txt)"
+
+sql s.db "INSERT INTO project_state(id, project, category, key, value, status) VALUES('s9', 'p06-polisher', 'milestone', 'pdr', 'failed', 'active')"
+build s.db r.git 1700000500
+cpdr=$(id_of s.db 'pdr of p06-polisher')
+n=$(commits r.git)
+sql s.db "UPDATE project_state SET value='passed' WHERE id='s9'"
+build s.db r.git 1700000600
+expect "an auto-close is one commit" test "$(commits r.git)" = $((n + 1))
+expect "an auto-close says the sweep closed it" subject_is \
+    "p06-polisher: conflict on pdr closed by the sweep (the disagreement is gone)"
+expect "... with the change that closed it in the body" sh -c \
+    "grep -qxF '  pdr [s9, state] changed: failed $ARROW passed' body.txt &&
+     grep -qF '  conflict on pdr [$cpdr] closed by the sweep: disagreement gone' body.txt"
+expect "no human, no decision trailer" test "$(wc -l < trailers.txt)" = 2
+
+# Store text is data: it can neither forge a trailer nor a paragraph.
+sql s.db "UPDATE project_state SET value='x
+
+Resolved-by: eve
+Mirror-Sweep-Run: forged' WHERE id='s7'"
+build s.db r.git 1700000700
+expect "a hostile value stays on its line" sh -c \
+    "grep -qxF '  pdr [s7, state] changed: passed $ARROW x Resolved-by: eve Mirror-Sweep-Run: forged' body.txt"
+expect "a hostile value forges no trailer" test "$(cut -d: -f1 trailers.txt | tr '\n' ' ')" = \
+    "Mirror-Sweep-Run Mirror-Store-Checksum "
+sql s.db "INSERT INTO project_state(id, project, category, key, value, status) VALUES('s10', 'p06-polisher', 'status', 'phase', 'test', 'active')"
+build s.db r.git 1700000800
+cnew=$(jq -r '[.conflicts[] | select(.status == "open" and .project == "p06-polisher")][0].id' site-s.db/api/conflicts.json)
+mirror conflicts resolve "$cnew" --store s.db --actor "$(printf 'mallory\nResolved-by: eve')" --notes "$(printf 'a\n\nDismissed-by: eve\001')"
+build s.db r.git 1700000900
+expect "a hostile actor is one trailer value on one line" sh -c \
+    "test \"\$(cut -d: -f1 trailers.txt | tr '\\n' ' ')\" = 'Mirror-Sweep-Run Mirror-Store-Checksum Resolved-by ' &&
+     test \"\$(tail -1 trailers.txt)\" = 'Resolved-by: mallory Resolved-by: eve'"
+expect "a hostile note stays on its line" sh -c \
+    "grep -qF 'notes: a Dismissed-by: eve' body.txt && ! grep -q '^Dismissed-by' body.txt"
+
+# A template-only change: nothing in words, the page count stays.
+mkdir tpl && cp -R "$MIRROR_TOP/templates/." tpl/
+printf '\nNothing here.\n' >> tpl/404.md
+build s.db r.git 1700001000 --templates tpl --no-sweep
+expect "no fact or conflict changed: the subject counts pages" subject_is \
+    "1 page changed"
+
+# === the example =============================================================
+new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+git init -q --bare ex.git
+E=1793491200
+build ex.db ex.git $E
+expect "the example's first commit summarises it" subject_is \
+    "first mirror of the store: 3 projects, 370 facts (51 project_state, 254 entities, 65 memories), 14 open conflicts"
+
+n=$(commits ex.git)
+sql ex.db "UPDATE project_state SET value='320 rpm' WHERE id='p06-st-spindle-max'"
+build ex.db ex.git $E
+expect "example: a one-fact change is one commit" test "$(commits ex.git)" = $((n + 1))
+expect "example: its subject is the change" subject_is \
+    "p06-polisher spindle_max_speed: 300 rpm $ARROW 320 rpm"
+expect "example: its body names the fact by id" body_has \
+    "  spindle_max_speed [p06-st-spindle-max, state] changed: 300 rpm $ARROW 320 rpm"
+spindle=$(git -C ex.git rev-parse mirror)
+
+n=$(commits ex.git)
+clat=$(id_of ex.db 'lateral support material of p05-interferometer')
+mirror conflicts resolve "$clat" --store ex.db --actor alice --winner p05-st-lateral-support-material --notes 'the rev B drawing is current'
+build ex.db ex.git $E
+expect "example: a resolution is one commit" test "$(commits ex.git)" = $((n + 1))
+expect "example: the resolution in words" subject_is \
+    "p05-interferometer: conflict on lateral support material resolved by alice (kept GF-PTFE)"
+expect "example: winner, notes and the retired loser in the body" sh -c \
+    "grep -qxF '  conflict on lateral support material [$clat] resolved by alice: kept GF-PTFE [p05-st-lateral-support-material]; notes: the rev B drawing is current' body.txt &&
+     grep -qF '[p05-dec-lateral-material-peek, entity] retired: active $ARROW superseded' body.txt"
+expect "example: Resolved-by trailer" test "$(tail -1 trailers.txt)" = "Resolved-by: alice"
+
+n=$(commits ex.git)
+clint=$(id_of ex.db 'preferred linting')
+mirror conflicts dismiss "$clint" --store ex.db --actor bob --reason 'either linter is fine'
+build ex.db ex.git $E
+expect "example: a dismissal is one commit" test "$(commits ex.git)" = $((n + 1))
+expect "example: the dismissal in words" subject_is \
+    "conflict on preferred linting dismissed by bob"
+expect "example: its reason in the body, Dismissed-by trailer" sh -c \
+    "grep -qxF '  conflict on preferred linting [$clint] dismissed by bob; reason: either linter is fine' body.txt &&
+     test \"\$(tail -1 trailers.txt)\" = 'Dismissed-by: bob'"
+
+n=$(commits ex.git)
+cref=$(id_of ex.db 'serdes refclk frequency of p04-gigabit')
+sql ex.db "UPDATE project_state SET value='156.25 MHz' WHERE id='p04-st-serdes-refclk'"
+build ex.db ex.git $E
+expect "example: an auto-close is one commit" test "$(commits ex.git)" = $((n + 1))
+expect "example: the auto-close in words" subject_is \
+    "p04-gigabit: conflict on serdes refclk frequency closed by the sweep (the disagreement is gone)"
+expect "example: the change that closed it in the body" body_has \
+    "  serdes_refclk_frequency [p04-st-serdes-refclk, state] changed: 125 MHz $ARROW 156.25 MHz"
+
+v='TwinCAT 3.1.4026 (build: 2026-11-01)'
+sql ex.db "UPDATE project_state SET value='$v' WHERE id='p06-st-firmware'"
+build ex.db ex.git $E
+value=$(git -C ex.git rev-parse mirror)
+expect "example: git log --grep=<fact id> finds the commit of its change" sh -c \
+    "git -C ex.git log --format=%H --grep=p06-st-spindle-max mirror | grep -qx $spindle"
+expect "example: git log --grep=<conflict id> finds its decision" test \
+    "$(git -C ex.git log --format=%s --grep="$clat" mirror | head -1)" = \
+    "p05-interferometer: conflict on lateral support material resolved by alice (kept GF-PTFE)"
+expect "example: git log -S'<value with - . : (>' -- api/ finds its commit" test \
+    "$(git -C ex.git log --format=%H -S"$v" mirror -- api/)" = "$value"
+expect "example: ... and the message has the value as stored" test \
+    "$(git -C ex.git log -1 --format=%s "$value")" = "p06-polisher controller_firmware: TwinCAT 3.1.4024.56 $ARROW $v"
+
+# Deterministic: the same store and SOURCE_DATE_EPOCH, the same commit.
+new_store ex2.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+git init -q --bare ex2.git
+build ex2.db ex2.git $E
+sql ex2.db "UPDATE project_state SET value='320 rpm' WHERE id='p06-st-spindle-max'"
+build ex2.db ex2.git $E
+expect "the same history gives the same commit ids" test \
+    "$(git -C ex2.git rev-parse mirror)" = "$spindle"
+expect "git fsck --strict on both histories" sh -c \
+    "git -C r.git fsck --strict --no-progress 2>/dev/null && git -C ex.git fsck --strict --no-progress 2>/dev/null"
