@@ -829,6 +829,11 @@ facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err)
 	for (size_t i = 0; rc == 0 && store_features(st)->has_mirror_tables &&
 	    i < sizeof(conflicts) / sizeof(*conflicts); i++)
 		rc = hash_query(&h, st, conflicts[i], err);
+	/* Pages and messages name who last changed a fact. */
+	if (rc == 0 && store_features(st)->has_audit)
+		rc = hash_query(&h, st, "SELECT id, memory_id, entity_kind, "
+		    "action, actor, note, timestamp FROM main.memory_audit",
+		    err);
 	*out = h;
 	return rc;
 }

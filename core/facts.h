@@ -146,7 +146,8 @@ int facts_check(mirror_store *st, time_t now, mirror_error *err);
 /*
  * Set *out to the store snapshot checksum: a hash of every column of
  * every row of the tables mirror reads (projects, project_state,
- * entities, relationships, memories, conflicts, conflict_members), each
+ * entities, relationships, memories, conflicts, conflict_members,
+ * memory_audit), each
  * table taken as a multiset of rows (their order does not matter), so
  * it changes whenever any fact, conflict or membership does, and only
  * then. Returns 0 or < 0 with err set.

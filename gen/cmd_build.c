@@ -78,6 +78,9 @@ build_read(struct site *s, mirror_error *err)
 	s->pslug = xcalloc(s->n_projects + 1, sizeof(*s->pslug));
 	for (size_t i = 0; i < s->n_projects; i++)
 		slug_make(s->pslug[i], s->projects[i].id);
+	rc = audit_latest(&s->audit, s->st, err);
+	if (rc < 0)
+		return rc;
 	return site_conflicts_load(s, err);
 }
 
@@ -86,6 +89,7 @@ static void
 build_read_free(struct site *s)
 {
 	site_conflicts_free(s);
+	audit_list_free(&s->audit);
 	facts_projects_free(s->projects, s->n_projects);
 	s->projects = NULL;
 	s->n_projects = 0;

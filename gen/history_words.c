@@ -352,6 +352,38 @@ put_value(strbuf *sb, json_t *o, const char *key)
 	free(v);
 }
 
+/*
+ * Who changed fact n, when the store's audit says so and it is news (o,
+ * the fact before, did not already name the same change): " — by ACTOR
+ * (ACTION: NOTE)" on the body line and " (by ACTOR)" on the subject.
+ * Nothing when the audit names no actor: the message then says nothing
+ * about who.
+ */
+static void
+put_changed_by(strbuf *line, strbuf *subj, json_t *o, json_t *n)
+{
+	json_t *nb = n != NULL ? json_object_get(n, "changed_by") : NULL;
+	json_t *ob = o != NULL ? json_object_get(o, "changed_by") : NULL;
+	char *actor, *action, *note;
+
+	if (!json_is_object(nb) || (ob != NULL && json_equal(ob, nb)))
+		return;
+	actor = field(nb, "actor");
+	action = field(nb, "action");
+	note = field(nb, "note");
+	if (actor[0] != '\0') {
+		strbuf_printf(line, " \xe2\x80\x94 by %s", actor);
+		if (action[0] != '\0' && note[0] != '\0')
+			strbuf_printf(line, " (%s: %s)", action, note);
+		else if (action[0] != '\0' || note[0] != '\0')
+			strbuf_printf(line, " (%s)", action[0] ? action : note);
+		strbuf_printf(subj, " (by %s)", actor);
+	}
+	free(actor);
+	free(action);
+	free(note);
+}
+
 static void
 fact_event(struct events *es, int kind, const char *project, json_t *o,
     json_t *n)
@@ -414,6 +446,7 @@ fact_event(struct events *es, int kind, const char *project, json_t *o,
 		}
 		break;
 	}
+	put_changed_by(&line, &subj, o, n);
 	e->line = strbuf_detach(&line);
 	e->subject = strbuf_detach(&subj);
 	free(id);

@@ -409,11 +409,44 @@ site_must(json_t *v, const char *what, const char *id)
 	exit(MIRROR_EIO);
 }
 
+/* A new JSON string of s cleaned for output (valid UTF-8, no control
+ * characters, capped: audit rows are not checked as facts are). */
+static json_t *
+clean_string(const char *s)
+{
+	strbuf sb;
+	json_t *v;
+
+	strbuf_init(&sb);
+	escape_clean(&sb, s, strlen(s), 0);
+	v = json_string(sb.data != NULL ? sb.data : "");
+	strbuf_free(&sb);
+	return v;
+}
+
+/*
+ * Who last changed fact kind/id (kind as memory_audit names it), for
+ * pages and commit messages: {"actor", "action", "note", "at"}, or null
+ * when the store's audit says nothing of it.
+ */
+static json_t *
+changed_by(const struct site *s, const char *kind, const char *id)
+{
+	const struct fact_audit *a = audit_find(&s->audit, kind, id);
+
+	if (a == NULL)
+		return json_null();
+	return site_must(json_pack("{s:o, s:o, s:o, s:o}",
+	    "actor", clean_string(a->actor), "action", clean_string(a->action),
+	    "note", clean_string(a->note), "at", clean_string(a->timestamp)),
+	    "memory_audit row of", id);
+}
+
 json_t *
 site_state_item(const struct site *s, const struct fact_state *f)
 {
 	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, "
-	    "s:s, s:f, s:b, s:o, s:o, s:o, s:b}",
+	    "s:s, s:f, s:b, s:o, s:o, s:o, s:b, s:o}",
 	    "anchor", anchor("state", f->id), "layer", "state", "id", f->id,
 	    "label", f->key, "value", f->value, "category", f->category,
 	    "status", f->status, "source", f->source,
@@ -422,7 +455,8 @@ site_state_item(const struct site *s, const struct fact_state *f)
 	    "created", site_date(f->created_at),
 	    "updated", site_date(f->updated_at),
 	    "conflict", marker(s, "project_state", f->id),
-	    "expired", 0), "project_state row", f->id);
+	    "expired", 0, "changed_by", changed_by(s, "project_state", f->id)),
+	    "project_state row", f->id);
 }
 
 json_t *
@@ -432,7 +466,7 @@ site_entity_item(const struct site *s, const struct fact_entity *e)
 
 	slug_make(slug, e->id);
 	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, "
-	    "s:s, s:o, s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b}",
+	    "s:s, s:o, s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b, s:o}",
 	    "anchor", anchor("entity", e->id), "layer", "entity", "id", e->id,
 	    "label", e->name, "type", e->type, "value", entity_value(e),
 	    "description", e->description, "status", e->status,
@@ -442,14 +476,16 @@ site_entity_item(const struct site *s, const struct fact_entity *e)
 	    "created", site_date(e->created_at),
 	    "updated", site_date(e->updated_at),
 	    "conflict", marker(s, "entity", e->id), "slug", slug,
-	    "notes", "", "page", "expired", 0), "entities row", e->id);
+	    "notes", "", "page", "expired", 0,
+	    "changed_by", changed_by(s, "entity", e->id)), "entities row",
+	    e->id);
 }
 
 json_t *
 site_memory_item(const struct site *s, const struct fact_memory *m)
 {
 	return site_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, "
-	    "s:I, s:O, s:o, s:b, s:b, s:o, s:o, s:o}",
+	    "s:I, s:O, s:o, s:b, s:b, s:o, s:o, s:o, s:o}",
 	    "anchor", anchor("memory", m->id), "layer", "memory", "id", m->id,
 	    "label", m->type, "value", m->content, "status", m->status,
 	    "confidence", m->confidence,
@@ -461,5 +497,7 @@ site_memory_item(const struct site *s, const struct fact_memory *m)
 	    "active", strcmp(m->status, "active") == 0 && !m->expired,
 	    "created", site_date(m->created_at),
 	    "updated", site_date(m->updated_at),
-	    "conflict", marker(s, "memory", m->id)), "memories row", m->id);
+	    "conflict", marker(s, "memory", m->id),
+	    "changed_by", changed_by(s, "memory", m->id)), "memories row",
+	    m->id);
 }

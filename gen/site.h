@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "audit.h"
 #include "conflict.h"
 #include "facts.h"
 #include "slug.h"
@@ -50,6 +51,7 @@ struct site {
 	char (*pslug)[SLUG_SIZE];     /* slug of projects[i] */
 	struct disputed_list disputed;  /* members of open conflicts */
 	struct conflict_list conflicts; /* all, in review-queue order */
+	struct audit_list audit;        /* who last changed each fact */
 	long long open_conflicts;
 	struct facts_reader *facts;   /* open during site_render */
 	struct stamp *stamp;          /* written last as api/build.json;

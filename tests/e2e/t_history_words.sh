@@ -79,7 +79,7 @@ expect "a resolution is one commit" test "$(commits r.git)" = $((n + 1))
 expect "a resolution says who and which value won" subject_is \
     "p05-interferometer: conflict on lateral support material resolved by alice (kept GF-PTFE)"
 expect "the body: the loser retired, the winner and the notes" sh -c \
-    "grep -qxF '  Lateral support material [e1, entity] retired: active $ARROW superseded (PEEK)' body.txt &&
+    "grep -qxF '  Lateral support material [e1, entity] retired: active $ARROW superseded (PEEK) $(printf '\342\200\224') by alice (superseded: conflict c-5e1a: design review 3 stands)' body.txt &&
      grep -qxF '  conflict on lateral support material [c-5e1a] resolved by alice: kept GF-PTFE [s1]; notes: design review 3 stands' body.txt"
 expect "git reads exactly three trailers, Resolved-by last" test "$(cat trailers.txt | cut -d: -f1 | tr '\n' ' ')" = \
     "Mirror-Sweep-Run Mirror-Store-Checksum Resolved-by "
@@ -203,3 +203,30 @@ expect "the same history gives the same commit ids" test \
     "$(git -C ex2.git rev-parse mirror)" = "$spindle"
 expect "git fsck --strict on both histories" sh -c \
     "git -C r.git fsck --strict --no-progress 2>/dev/null && git -C ex.git fsck --strict --no-progress 2>/dev/null"
+
+# === who changed a fact, where the store's audit says so ==============
+sql s.db "UPDATE project_state SET value='170 mm' WHERE id='s2';
+    INSERT INTO memory_audit(id, memory_id, entity_kind, action, actor, note, timestamp)
+    VALUES ('a-1', 's2', 'project_state', 'updated', 'bob', 'measured on the bench', '2024-05-01 10:00:00')"
+build s.db r.git 1700000900
+expect "an audited change: the subject names who" subject_is \
+    "p05-interferometer aperture: 160 mm $ARROW 170 mm (by bob)"
+expect "... and the body who, what and why" body_has \
+    "  aperture [s2, state] changed: 160 mm $ARROW 170 mm $(printf '\342\200\224') by bob (updated: measured on the bench)"
+expect "the fact's JSON names its latest audit row" sh -c \
+    "jq -e '[.. | objects | select(.layer == \"state\" and .id == \"s2\") | .changed_by] | unique == [{\"actor\":\"bob\",\"action\":\"updated\",\"note\":\"measured on the bench\",\"at\":\"2024-05-01 10:00:00\"}]' site-s.db/api/projects/p05-interferometer.json >/dev/null"
+# The latest row wins; a hostile actor stays one line and forges nothing.
+sql s.db "UPDATE project_state SET value='180 mm' WHERE id='s2';
+    INSERT INTO memory_audit(id, memory_id, entity_kind, action, actor, note, timestamp)
+    VALUES ('a-0', 's2', 'project_state', 'updated', 'old', '', '2024-01-01 00:00:00'),
+           ('a-2', 's2', 'project_state', 'updated', 'eve
+Resolved-by: mallory', '', '2024-06-01 00:00:00')"
+build s.db r.git 1700001000
+expect "the latest audit row names who, on one line" subject_is \
+    "p05-interferometer aperture: 170 mm $ARROW 180 mm (by eve Resolved-by: mallory)"
+expect "... and forges no trailer" test "$(wc -l < trailers.txt)" = 2
+# A change the audit does not name says nothing about who.
+sql s.db "UPDATE project_state SET value='190 mm' WHERE id='s2'"
+build s.db r.git 1700001100
+expect "an unaudited change names nobody" subject_is \
+    "p05-interferometer aperture: 180 mm $ARROW 190 mm"

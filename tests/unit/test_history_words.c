@@ -723,6 +723,62 @@ test_initial(void **state)
 	free(p);
 }
 
+/* Who changed a fact: named when its audit row is new, not when the row
+ * was already there before; nothing without an actor. */
+static void
+test_changed_by(void **state)
+{
+	json_t *f0 = fact("state", "s2", "aperture", "150 mm", "active");
+	json_t *f1 = fact("state", "s2", "aperture", "160 mm", "active");
+	json_t *f2 = fact("state", "s2", "aperture", "170 mm", "active");
+	json_t *f3 = fact("state", "s2", "aperture", "180 mm", "active");
+	char *p0, *p1, *p2, *p3;
+	struct hw_words w;
+
+	(void)state;
+	json_object_set_new(f1, "changed_by", json_pack("{s:s, s:s, s:s, s:s}",
+	    "actor", "bob", "action", "updated", "note", "measured",
+	    "at", "2024-05-01 10:00:00"));
+	json_object_set(f2, "changed_by", json_object_get(f1, "changed_by"));
+	json_object_set_new(f3, "changed_by", json_pack("{s:s, s:s, s:s, s:s}",
+	    "actor", "", "action", "updated", "note", "", "at", "x"));
+	p0 = project("p05", f0, NULL);
+	p1 = project("p05", f1, NULL);
+	p2 = project("p05", f2, NULL);
+	p3 = project("p05", f3, NULL);
+	{
+		struct hw_file f[] = { file("api/projects/p05.json", p0, p1) };
+
+		describe(&w, f, 1, 0);
+		assert_string_equal(w.subject.data, "p05 aperture: 150 mm "
+		    "\xe2\x86\x92 160 mm (by bob)");
+		assert_string_equal(w.body.data, "Project p05:\n  aperture "
+		    "[s2, state] changed: 150 mm \xe2\x86\x92 160 mm "
+		    "\xe2\x80\x94 by bob (updated: measured)\n");
+		hw_free(&w);
+	}
+	{	/* The same audit row as before: someone changed it since. */
+		struct hw_file f[] = { file("api/projects/p05.json", p1, p2) };
+
+		describe(&w, f, 1, 0);
+		assert_string_equal(w.subject.data, "p05 aperture: 160 mm "
+		    "\xe2\x86\x92 170 mm");
+		hw_free(&w);
+	}
+	{	/* An audit row that names nobody. */
+		struct hw_file f[] = { file("api/projects/p05.json", p2, p3) };
+
+		describe(&w, f, 1, 0);
+		assert_string_equal(w.subject.data, "p05 aperture: 170 mm "
+		    "\xe2\x86\x92 180 mm");
+		hw_free(&w);
+	}
+	free(p0);
+	free(p1);
+	free(p2);
+	free(p3);
+}
+
 int
 main(void)
 {
@@ -739,6 +795,7 @@ main(void)
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_initial),
+		cmocka_unit_test(test_changed_by),
 	};
 
 	return cmocka_run_group_tests_name("history_words", tests, NULL,
