@@ -230,3 +230,13 @@ sql s.db "UPDATE project_state SET value='190 mm' WHERE id='s2'"
 build s.db r.git 1700001100
 expect "an unaudited change names nobody" subject_is \
     "p05-interferometer aperture: 180 mm $ARROW 190 mm"
+# Audit rows are not checked as facts are: invalid UTF-8 and control
+# characters in them are cleaned, never a failed build or broken JSON.
+sql s.db "UPDATE project_state SET value='200 mm' WHERE id='s2';
+    INSERT INTO memory_audit(id, memory_id, entity_kind, action, actor, note, timestamp)
+    VALUES ('a-3', 's2', 'project_state', 'updated', CAST(X'6576ff65' AS TEXT), CAST(X'6e6f0774' AS TEXT), '2024-07-01 00:00:00')"
+build s.db r.git 1700001200
+expect "an audit row with invalid UTF-8 still builds and commits" sh -c \
+    "[ $RC = 0 ] && jq -e '[.. | objects | select(.id == \"s2\") | .changed_by.actor] | unique == [\"ev\\ufffde\"]' site-s.db/api/projects/p05-interferometer.json >/dev/null"
+expect "... and the subject names the cleaned actor" subject_is \
+    "p05-interferometer aperture: 190 mm $ARROW 200 mm (by ev$(printf '\357\277\275')e)"
