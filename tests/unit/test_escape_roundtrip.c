@@ -345,6 +345,7 @@ outline(strbuf *out, const char *md, int forge, int *mails)
 		strbuf_putc(out, ' ');
 	}
 	flush_text(out, &text);
+	strbuf_free(&text);
 	cmark_iter_free(it);
 	cmark_node_free(doc);
 	cmark_parser_free(p);
