@@ -354,7 +354,7 @@ out:
 static int
 busy_timeout_ms(void)
 {
-	return (int)env_long("MIRROR_BUSY_TIMEOUT_MS", 1, 3600000,
+	return (int)env_long("MIRROR_BUSY_TIMEOUT_MS",
 	    MIRROR_BUSY_TIMEOUT_MS);
 }
 

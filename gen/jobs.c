@@ -6,7 +6,6 @@
 #include "env.h"
 #include "jobs.h"
 
-#define JOBS_MAX 64
 #define JOBS_DEFAULT_MAX 8
 
 int
@@ -16,5 +15,5 @@ mirror_jobs(void)
 
 	cores = cores < 1 ? 1 : cores > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX :
 	    cores;
-	return (int)env_long("MIRROR_JOBS", 1, JOBS_MAX, cores);
+	return (int)env_long("MIRROR_JOBS", cores);
 }

@@ -11,10 +11,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "env.h"
 
 /*
- * Parse the command line, handle help and --version, read the config
- * file and run the command. Returns 0 or a negative mirror_status.
+ * Parse the command line, handle help and --version, check the
+ * environment's tunables, read the config file and run the command.
+ * Returns 0 or a negative mirror_status.
  */
 static int
 run(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
@@ -24,6 +26,9 @@ run(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
 
 	if ((rc = cli_parse(o, argc, argv, err)) < 0 ||
 	    (rc = cli_prepare(&cmd, o, err)) < 0 || cmd == NULL)
+		return rc;
+	/* A mistyped tunable is refused before anything runs. */
+	if ((rc = env_check(err)) < 0)
 		return rc;
 	if (o->config != NULL) {
 		rc = config_load(o, o->config, err);

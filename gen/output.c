@@ -23,6 +23,7 @@
 
 #include "clock.h"
 #include "env.h"
+#include "hash.h"
 #include "output.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -99,6 +100,30 @@ remove_tree(int at, const char *name)
 	return rc;
 }
 
+/* DIR names longer than this get a shortened, hashed side name. */
+#define SIDE_BASE_MAX 200
+
+/*
+ * Append the part of the names beside DIR (its lock, staging and old
+ * directories: ".<side>.mirror-lock", ...) that stands for base: base
+ * itself, or, when base is so long that those names would pass NAME_MAX
+ * (255 bytes), its first bytes and a hash of all of it.
+ */
+static void
+side_name(strbuf *out, const char *base)
+{
+	size_t len = strlen(base);
+	char hex[17];
+
+	if (len <= SIDE_BASE_MAX) {
+		strbuf_puts(out, base);
+		return;
+	}
+	hash_hex(hex, hash_add_str(MIRROR_HASH_INIT, base));
+	strbuf_add(out, base, SIDE_BASE_MAX - 17);
+	strbuf_printf(out, "~%s", hex);
+}
+
 /*
  * Remove staging (and fallback) directories of builds into base whose
  * process is gone: ".<base>.mirror-stage-<pid>", ".<base>.mirror-old-<pid>".
@@ -108,7 +133,8 @@ clean_stale(int parent_fd, const char *base)
 {
 	static const char *const kinds[] = { ".mirror-stage-", ".mirror-old-" };
 	struct dirent *de;
-	size_t blen = strlen(base);
+	strbuf side;
+	size_t blen;
 	DIR *d;
 	int fd;
 
@@ -118,12 +144,15 @@ clean_stale(int parent_fd, const char *base)
 			close(fd);
 		return;
 	}
+	strbuf_init(&side);
+	side_name(&side, base);
+	blen = side.len;
 	while ((de = readdir(d)) != NULL) {
 		const char *n = de->d_name, *rest;
 		char *end;
 		long pid;
 
-		if (n[0] != '.' || strncmp(n + 1, base, blen) != 0)
+		if (n[0] != '.' || strncmp(n + 1, side.data, blen) != 0)
 			continue;
 		rest = n + 1 + blen;
 		for (size_t k = 0; k < 2; k++) {
@@ -141,6 +170,7 @@ clean_stale(int parent_fd, const char *base)
 		}
 	}
 	closedir(d);
+	strbuf_free(&side);
 }
 
 /* Whether the directory fd is empty or holds the marker. */
@@ -191,7 +221,7 @@ static struct dir_lock early_lock = { -1, -1, NULL };
 static long
 lock_wait_ms(void)
 {
-	return env_long("MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L, LOCK_WAIT_MS);
+	return env_long("MIRROR_LOCK_TIMEOUT_MS", LOCK_WAIT_MS);
 }
 
 /* Whether fd is still the file called name in dir_fd. */
@@ -238,13 +268,51 @@ lock_release(struct dir_lock *lk)
 }
 
 /* lock_try's answers besides -errno. */
-enum { LOCK_BUSY, LOCK_HELD, LOCK_GONE, LOCK_ODD };
+enum { LOCK_BUSY, LOCK_HELD, LOCK_GONE, LOCK_ODD, LOCK_LINKED,
+    LOCK_FOREIGN };
+
+/* Why lock_try refused a file it found there, for the message. */
+static const char *
+lock_refusal(int rc)
+{
+	switch (rc) {
+	case LOCK_ODD:
+		return "not a regular file";
+	case LOCK_LINKED:
+		return "a file with other names (hard links), not mirror's "
+		    "lock: remove it";
+	default:
+		return "a file holding something other than a mirror lock "
+		    "(a pid): remove it if it is stale";
+	}
+}
+
+/*
+ * Whether the locked file fd is mirror's: empty, or a pid and a newline
+ * as lock_take writes them (a lock a crashed build left). Anything else
+ * is someone's file, never to be truncated.
+ */
+static int
+lock_is_ours(int fd)
+{
+	char buf[40];
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+	ssize_t i = 0;
+
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return 0;
+	while (i < n && buf[i] >= '0' && buf[i] <= '9')
+		i++;
+	return i == n || (i > 0 && i + 1 == n && buf[i] == '\n');
+}
 
 /*
  * Open name in parent_fd and try to lock it once. Returns LOCK_HELD
  * with *fd locked; LOCK_BUSY with *fd open and locked by another
  * process; LOCK_GONE when the lock was had on a file its holder has just
- * removed (try again); LOCK_ODD when name is not a regular file; or
+ * removed (try again); LOCK_ODD when name is not a regular file,
+ * LOCK_LINKED when it has other names, LOCK_FOREIGN when it holds
+ * something lock_take never writes (none of them is touched); or
  * -errno. *fd is -1 unless LOCK_HELD or LOCK_BUSY.
  */
 static int
@@ -262,8 +330,11 @@ lock_try(int *fd, int parent_fd, const char *name)
 		rc = -errno;
 	else if (!S_ISREG(st.st_mode))
 		rc = LOCK_ODD;
+	else if (st.st_nlink != 1)
+		rc = LOCK_LINKED;       /* another name: someone's file */
 	else if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
-		rc = lock_current(*fd, parent_fd, name) ? LOCK_HELD : LOCK_GONE;
+		rc = !lock_current(*fd, parent_fd, name) ? LOCK_GONE :
+		    lock_is_ours(*fd) ? LOCK_HELD : LOCK_FOREIGN;
 	else
 		rc = errno == EWOULDBLOCK || errno == EINTR ? LOCK_BUSY : -errno;
 	if (rc != LOCK_HELD && rc != LOCK_BUSY) {
@@ -290,14 +361,16 @@ lock_take(struct dir_lock *lk, int parent_fd, const char *parent,
 	strbuf name;
 
 	strbuf_init(&name);
-	strbuf_printf(&name, ".%s" LOCK_SUFFIX, base);
+	strbuf_putc(&name, '.');
+	side_name(&name, base);
+	strbuf_puts(&name, LOCK_SUFFIX);
 	while ((rc = lock_try(&fd, parent_fd, name.data)) != LOCK_HELD) {
 		if (rc == LOCK_GONE)
 			continue;
-		if (rc == LOCK_ODD || rc < 0) {
+		if (rc != LOCK_BUSY) {
 			rc = mirror_fail(err, MIRROR_EIO, "%s: cannot lock "
 			    "%s/%s: %s", dir, parent, name.data, rc < 0 ?
-			    strerror(-rc) : "not a regular file");
+			    strerror(-rc) : lock_refusal(rc));
 			goto out;
 		}
 		waited = mirror_monotonic_ms() - start;
@@ -513,8 +586,9 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 		strbuf name;
 
 		strbuf_init(&name);
-		strbuf_printf(&name, ".%s.mirror-stage-%ld", o->base,
-		    (long)getpid());
+		strbuf_putc(&name, '.');
+		side_name(&name, o->base);
+		strbuf_printf(&name, ".mirror-stage-%ld", (long)getpid());
 		o->stage = strbuf_detach(&name);
 		strbuf_free(&name);
 	}
@@ -742,7 +816,9 @@ swap_fallback(struct output *o)
 	int rc = 0;
 
 	strbuf_init(&old);
-	strbuf_printf(&old, ".%s.mirror-old-%ld", o->base, (long)getpid());
+	strbuf_putc(&old, '.');
+	side_name(&old, o->base);
+	strbuf_printf(&old, ".mirror-old-%ld", (long)getpid());
 	if (renameat(o->parent_fd, o->base, o->parent_fd, old.data) < 0) {
 		rc = -1;
 	} else if (renameat(o->parent_fd, o->stage, o->parent_fd,

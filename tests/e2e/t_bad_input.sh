@@ -309,3 +309,62 @@ chown -R 65534:65534 nb parent/site repo.git
 nobody 2 'parent/site: parent directory parent is not writable' build --store nb/out.db --out parent/site --repo repo.git --author "$author"
 chown -R 0:0 nb parent/site repo.git
 end "output directory a symlink or not writable: exit 2 naming it"
+
+# 16. A file already named like DIR's lock that is not mirror's: a hard
+# link to another file, or a file holding something other than a pid.
+# Refused, and never truncated or written.
+cp base.db lk.db
+sql lk.db "UPDATE project_state SET value = 'changed' WHERE rowid = 1"
+printf 'precious data\n' > precious.txt
+ln precious.txt .site.mirror-lock
+begin lk.db site repo.git precious.txt
+try_build 3 '\.site\.mirror-lock: a file with other names \(hard links\)' lk.db
+end "a hard link where DIR's lock goes: exit 3 naming it, the file untouched"
+rm .site.mirror-lock
+printf 'my notes\n' > .site.mirror-lock
+begin lk.db site repo.git .site.mirror-lock
+try_build 3 '\.site\.mirror-lock: a file holding something other than a mirror lock' lk.db
+end "a foreign file where DIR's lock goes: exit 3 naming it, not truncated"
+# A lock a crashed build left (its pid, no holder) is taken over.
+printf '999999\n' > .site.mirror-lock
+mirror build --store lk.db --out site --repo repo.git --author "$author"
+expect "a stale lock with a dead build's pid is taken over" test "$RC" = 0
+rm -f .site.mirror-lock
+
+# 17. A DIR name near NAME_MAX (255 bytes): its lock and staging names
+# are shortened with a hash, so it builds, twice (the second reuses it).
+long=$(printf 'd%.0s' $(seq 1 250))
+mirror build --store base.db --out "$long" --no-sweep
+expect "a 250-byte DIR name builds" sh -c "[ $RC = 0 ] && test -f '$long/index.html'"
+mirror build --store base.db --out "$long" --no-sweep --force
+expect "... and builds again into the same DIR, leaving no side files" sh -c \
+    "[ $RC = 0 ] && test \$(ls -A | grep -c '^\.d.*mirror-\(stage\|old\|lock\)') = 0"
+
+# 18. Tunables from the environment: a bad value is a usage error naming
+# the variable, before anything runs.
+for v in MIRROR_JOBS=abc MIRROR_JOBS=0 MIRROR_JOBS=65 MIRROR_BUSY_TIMEOUT_MS=-5 \
+    MIRROR_BUSY_TIMEOUT_MS=' 10' MIRROR_LOCK_TIMEOUT_MS=1e3; do
+	name=${v%%=*}
+	begin base.db site repo.git
+	env "$v" "$MIRROR" build --store base.db --out site --repo repo.git \
+	    --author "$author" >"$T/out" 2>"$T/err"
+	RC=$?
+	result 1 "environment variable $name='.*' is not a whole number of [a-z]+ from [0-9]+ to [0-9]+" "$v"
+	end "$v: exit 1 naming the variable, nothing touched"
+done
+
+MIRROR_JOBS= MIRROR_LOCK_TIMEOUT_MS= mirror build --store base.db --out emptyenv --no-sweep
+expect "an empty tunable (VAR= cmd) means unset" test "$RC" = 0
+
+# 19. A base URL that is not http(s) with a host never reaches the
+# sitemap or the feed.
+for u in 'javascript:alert(1)//' 'data:text/html,x' 'https://' 'http://x/"onmouseover="a'; do
+	begin base.db site repo.git
+	try_build 1 "--base-url: '" base.db --base-url "$u"
+	end "--base-url '$u': exit 1, nothing written"
+done
+
+# 20. A config file that starts with a UTF-8 byte-order mark is read.
+printf '\357\273\277store = base.db\nout = bomsite\n' > bom.ini
+mirror --config bom.ini build --no-sweep
+expect "a config file with a UTF-8 BOM is read" sh -c "[ $RC = 0 ] && test -f bomsite/index.html"
