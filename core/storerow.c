@@ -21,8 +21,6 @@ storerow_text_problem(const unsigned char *s, size_t n)
 {
 	size_t i = 0;
 
-	if (memchr(s, '\0', n) != NULL)
-		return "contains a NUL byte";
 	while (i < n) {
 		unsigned c = s[i];
 		size_t len;
@@ -56,6 +54,9 @@ storerow_text_problem(const unsigned char *s, size_t n)
 			return "is not valid UTF-8 text";
 		i += len;
 	}
+	/* Valid UTF-8, but C strings and pages end at a NUL. */
+	if (memchr(s, '\0', n) != NULL)
+		return "contains a NUL byte";
 	return NULL;
 }
 
