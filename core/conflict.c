@@ -9,6 +9,7 @@
 #include "factrow.h"
 #include "normalize.h"
 #include "slot.h"
+#include "storerow.h"
 #include "xalloc.h"
 
 /* Prepared statements shared by every conflict read in one call. */
@@ -19,20 +20,19 @@ struct reader {
 	struct factrow_reader *rows;    /* the members' rows now */
 };
 
-static char *
-col(sqlite3_stmt *s, int i)
+/*
+ * Copy text column i of a conflicts row (id NULL until read) into *out
+ * through the one column checker: NULL allowed only when nullable.
+ * Returns 0 or -MIRROR_EINPUT naming store, table, row and column.
+ */
+static int
+ctext(char **out, mirror_store *st, sqlite3_stmt *s, const char *table,
+    const char *id, int i, const char *col, int nullable, mirror_error *err)
 {
-	const unsigned char *t = sqlite3_column_text(s, i);
+	struct store_row r = { .st = st, .stmt = s, .table = table, .id = id,
+	    .err = err };
 
-	return t != NULL ? xstrdup((const char *)t) : NULL;
-}
-
-static char *
-col_or_empty(sqlite3_stmt *s, int i)
-{
-	char *v = col(s, i);
-
-	return v != NULL ? v : xstrdup("");
+	return storerow_text(out, &r, i, col, nullable);
 }
 
 static void
@@ -243,13 +243,20 @@ slot_index_load(struct slot_index *x, mirror_store *st, mirror_error *err)
 			cap = cap ? cap * 2 : 64;
 			x->v = xreallocarray(x->v, cap, sizeof(*x->v));
 		}
-		x->v[x->n].kind = col_or_empty(s, 0);
-		x->v[x->n].key = col_or_empty(s, 1);
-		x->v[x->n].id = col_or_empty(s, 2);
+		memset(&x->v[x->n], 0, sizeof(x->v[x->n]));
 		x->n++;
+		if ((rc = ctext(&x->v[x->n - 1].id, st, s, "conflicts", NULL,
+		    2, "id", 0, err)) < 0 ||
+		    (rc = ctext(&x->v[x->n - 1].kind, st, s, "conflicts",
+		    x->v[x->n - 1].id, 0, "slot_kind", 0, err)) < 0 ||
+		    (rc = ctext(&x->v[x->n - 1].key, st, s, "conflicts",
+		    x->v[x->n - 1].id, 1, "slot_key", 0, err)) < 0)
+			break;
 		rc = SQLITE_OK;
 	}
 	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
 	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
 	    "cannot read conflicts");
 }
@@ -287,6 +294,35 @@ earlier_from_index(struct conflict *c, const struct slot_index *x)
 	}
 }
 
+/*
+ * Fill the stored half of m from row (member_kind, member_id,
+ * member_layer_trust, value_snapshot, conflicts_with), every column
+ * checked; row->id names the conflict. Returns 0 or -MIRROR_EINPUT.
+ */
+static int
+member_row(struct conflict_member *m, struct store_row *row)
+{
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	row->member = NULL;
+	if ((rc = storerow_text(&m->id, row, 1, "member_id", 0)) < 0)
+		return rc;
+	row->member = m->id;
+	if ((rc = storerow_enum(&m->kind, row, 0, "member_kind",
+	    storerow_member_kinds)) < 0 ||
+	    (rc = storerow_text(&m->value_then, row, 3, "value_snapshot",
+	    0)) < 0 ||
+	    (rc = storerow_text(&m->conflicts_with, row, 4, "conflicts_with",
+	    1)) < 0)
+		return rc;
+	if (sqlite3_column_type(row->stmt, 2) != SQLITE_INTEGER)
+		return storerow_fail(row, "member_layer_trust",
+		    "is not an integer");
+	m->trust = sqlite3_column_int(row->stmt, 2);
+	return 0;
+}
+
 /* Fill members, earlier ids, description and question of c; the earlier
  * ids come from ix when given, else from a query. */
 static int
@@ -300,7 +336,10 @@ conflict_fill(struct conflict *c, struct reader *r,
 	sqlite3_reset(r->members);
 	sqlite3_bind_text(r->members, 1, c->id, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(r->members)) == SQLITE_ROW) {
+		struct store_row row = { .st = r->st, .stmt = r->members,
+		    .table = "conflict_members", .id = c->id, .err = err };
 		struct conflict_member *m;
+
 
 		if (c->n_members == cap) {
 			cap = cap ? cap * 2 : 4;
@@ -308,14 +347,12 @@ conflict_fill(struct conflict *c, struct reader *r,
 			    sizeof(*c->members));
 		}
 		m = &c->members[c->n_members++];
-		memset(m, 0, sizeof(*m));
-		m->kind = col_or_empty(r->members, 0);
-		m->id = col_or_empty(r->members, 1);
-		m->trust = sqlite3_column_int(r->members, 2);
-		m->value_then = col_or_empty(r->members, 3);
-		m->conflicts_with = col(r->members, 4);
+		if ((rc = member_row(m, &row)) < 0)
+			break;
 	}
 	sqlite3_reset(r->members);
+	if (rc < 0)
+		return rc;
 	if (rc != SQLITE_DONE)
 		return store_fail(r->st, err, rc, "cannot read conflict members");
 	for (size_t i = 0; i < c->n_members; i++)
@@ -337,9 +374,14 @@ conflict_fill(struct conflict *c, struct reader *r,
 			c->earlier = xreallocarray(c->earlier, cap,
 			    sizeof(*c->earlier));
 		}
-		c->earlier[c->n_earlier++] = col_or_empty(r->earlier, 0);
+		if ((rc = ctext(&c->earlier[c->n_earlier], r->st, r->earlier,
+		    "conflicts", NULL, 0, "id", 0, err)) < 0)
+			break;
+		c->n_earlier++;
 	}
 	sqlite3_reset(r->earlier);
+	if (rc < 0)
+		return rc;
 	if (rc != SQLITE_DONE)
 		return store_fail(r->st, err, rc, "cannot read conflicts");
 words:
@@ -356,19 +398,36 @@ words:
 #define CONFLICT_COLS "id, detected_at, slot_kind, slot_key, project, " \
 	"status, resolved_at, resolution, resolved_by"
 
-static void
-conflict_row(struct conflict *c, sqlite3_stmt *s)
+/*
+ * Fill c from the conflicts row s, every column checked. Returns 0 or
+ * -MIRROR_EINPUT naming store, table, row and column.
+ */
+static int
+conflict_row(struct conflict *c, mirror_store *st, sqlite3_stmt *s,
+    mirror_error *err)
 {
+	struct store_row r = { .st = st, .stmt = s, .table = "conflicts",
+	    .err = err };
+	int rc;
+
 	memset(c, 0, sizeof(*c));
-	c->id = col_or_empty(s, 0);
-	c->detected_at = col_or_empty(s, 1);
-	c->slot_kind = col_or_empty(s, 2);
-	c->slot_key = col_or_empty(s, 3);
-	c->project = col_or_empty(s, 4);
-	c->status = col_or_empty(s, 5);
-	c->resolved_at = col(s, 6);
-	c->resolution = col_or_empty(s, 7);
-	c->resolved_by = col_or_empty(s, 8);
+	if ((rc = storerow_text(&c->id, &r, 0, "id", 0)) < 0)
+		return rc;
+	r.id = c->id;
+	if ((rc = storerow_text(&c->detected_at, &r, 1, "detected_at",
+	    0)) < 0 ||
+	    (rc = storerow_enum(&c->slot_kind, &r, 2, "slot_kind",
+	    storerow_slot_kinds)) < 0 ||
+	    (rc = storerow_text(&c->slot_key, &r, 3, "slot_key", 0)) < 0 ||
+	    (rc = storerow_text(&c->project, &r, 4, "project", 0)) < 0 ||
+	    (rc = storerow_enum(&c->status, &r, 5, "status",
+	    storerow_conflict_status)) < 0 ||
+	    (rc = storerow_text(&c->resolved_at, &r, 6, "resolved_at",
+	    1)) < 0 ||
+	    (rc = storerow_text(&c->resolution, &r, 7, "resolution", 0)) < 0 ||
+	    (rc = storerow_text(&c->resolved_by, &r, 8, "resolved_by", 0)) < 0)
+		return rc;
+	return 0;
 }
 
 /*
@@ -451,7 +510,9 @@ conflict_list(struct conflict_list *out, mirror_store *st,
 			out->items = xreallocarray(out->items, cap,
 			    sizeof(*out->items));
 		}
-		conflict_row(&out->items[out->n++], stmt);
+		if ((rc = conflict_row(&out->items[out->n++], st, stmt,
+		    err)) < 0)
+			goto out;
 	}
 	if (rc != SQLITE_DONE) {
 		rc = store_fail(st, err, rc, "cannot read conflicts");
@@ -465,6 +526,62 @@ out:
 	slot_index_free(&ix);
 	sqlite3_finalize(stmt);
 	reader_close(&r);
+	return rc;
+}
+
+int
+conflict_check(mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (!store_features(st)->has_mirror_tables)
+		return 0;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT " CONFLICT_COLS
+	    " FROM main.conflicts", -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot read conflicts");
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct conflict c;
+
+		rc = conflict_row(&c, st, stmt, err);
+		conflict_free(&c);
+		if (rc < 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(st, err, rc, "cannot read conflicts");
+		goto out;
+	}
+	sqlite3_finalize(stmt);
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT member_kind, member_id, "
+	    "member_layer_trust, value_snapshot, conflicts_with, conflict_id "
+	    "FROM main.conflict_members", -1, &stmt, NULL);
+	if (rc != SQLITE_OK) {
+		stmt = NULL;
+		rc = store_fail(st, err, rc, "cannot read conflict members");
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct store_row row = { .st = st, .stmt = stmt,
+		    .table = "conflict_members", .err = err };
+		struct conflict_member m;
+		char *cid = NULL;
+
+		rc = storerow_text(&cid, &row, 5, "conflict_id", 0);
+		row.id = cid;
+		memset(&m, 0, sizeof(m));
+		if (rc == 0)
+			rc = member_row(&m, &row);
+		member_free(&m);
+		free(cid);
+		if (rc < 0)
+			goto out;
+	}
+	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot read conflict members");
+out:
+	sqlite3_finalize(stmt);
 	return rc;
 }
 
@@ -497,8 +614,8 @@ conflict_get(struct conflict *out, mirror_store *st, const char *id,
 		rc = store_fail(st, err, rc, "cannot read a conflict");
 		goto out;
 	}
-	conflict_row(out, stmt);
-	rc = conflict_fill(out, &r, NULL, err);
+	if ((rc = conflict_row(out, st, stmt, err)) == 0)
+		rc = conflict_fill(out, &r, NULL, err);
 out:
 	sqlite3_finalize(stmt);
 	reader_close(&r);
@@ -509,6 +626,8 @@ int
 conflict_disputed(struct disputed_list *out, mirror_store *st,
     mirror_error *err)
 {
+	struct store_row row = { .st = st, .table = "conflict_members",
+	    .err = err };
 	sqlite3_stmt *stmt = NULL;
 	size_t cap = 0;
 	int rc;
@@ -523,6 +642,7 @@ conflict_disputed(struct disputed_list *out, mirror_store *st,
 	    "m.member_id IS NOT NULL ORDER BY 1, 2, 3", -1, &stmt, NULL);
 	if (rc != SQLITE_OK)
 		goto fail;
+	row.stmt = stmt;
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct disputed *d;
 
@@ -532,9 +652,23 @@ conflict_disputed(struct disputed_list *out, mirror_store *st,
 			    sizeof(*out->items));
 		}
 		d = &out->items[out->n++];
-		d->kind = col_or_empty(stmt, 0);
-		d->id = col_or_empty(stmt, 1);
-		d->conflict_id = col_or_empty(stmt, 2);
+		memset(d, 0, sizeof(*d));
+		row.id = NULL;
+		row.member = NULL;
+		if ((rc = storerow_text(&d->conflict_id, &row, 2,
+		    "conflict_id", 0)) < 0)
+			break;
+		row.id = d->conflict_id;
+		if ((rc = storerow_text(&d->id, &row, 1, "member_id", 0)) < 0)
+			break;
+		row.member = d->id;
+		if ((rc = storerow_enum(&d->kind, &row, 0, "member_kind",
+		    storerow_member_kinds)) < 0)
+			break;
+	}
+	if (rc < 0) {
+		sqlite3_finalize(stmt);
+		return rc;
 	}
 	if (rc != SQLITE_DONE)
 		goto fail;

@@ -100,6 +100,14 @@ int conflict_list(struct conflict_list *out, mirror_store *st,
 void conflict_list_free(struct conflict_list *l);
 
 /*
+ * Read every row of conflicts and conflict_members as conflict_list and
+ * the sweep read them, keeping nothing: so a build or a sweep refuses
+ * bad text mirror once wrote before it writes. Returns 0 or the first
+ * bad row's -MIRROR_EINPUT naming store, table, row and column.
+ */
+int conflict_check(mirror_store *st, mirror_error *err);
+
+/*
  * Fill *out with conflict id. Returns 0, -MIRROR_EINPUT with "no
  * conflict 'id'" when there is none, or < 0 on failure. The caller must
  * conflict_free(out) in every case.

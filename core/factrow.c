@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "factrow.h"
+#include "storerow.h"
 #include "xalloc.h"
 
 #define CANON(col) "coalesce((SELECT a.canonical FROM temp.project_alias a " \
@@ -19,19 +20,20 @@ enum { Q_STATE, Q_ENTITY, Q_MEMORY, Q_N };
 
 static const struct {
 	const char *kind;
+	const char *table;
 	enum fact_layer layer;
 	const char *sql;
 } queries[Q_N] = {
-	[Q_STATE] = { "project_state", LAYER_STATE,
+	[Q_STATE] = { "project_state", "project_state", LAYER_STATE,
 	  "SELECT s.id, s.category, " CANON("s.project") ", s.key, s.value, "
 	  "NULL, NULL, s.status, s.source, s.created_at, s.updated_at, NULL "
 	  "FROM main.project_state s WHERE s.id = ?1" },
-	[Q_ENTITY] = { "entity", LAYER_ENTITY,
+	[Q_ENTITY] = { "entity", "entities", LAYER_ENTITY,
 	  "SELECT e.id, e.entity_type, " CANON("e.project") ", e.name, "
 	  "e.description, e.properties, " PARENT_OF_E ", e.status, "
 	  "e.source_refs, e.created_at, e.updated_at, NULL "
 	  "FROM main.entities e WHERE e.id = ?1" },
-	[Q_MEMORY] = { "memory", LAYER_MEMORY,
+	[Q_MEMORY] = { "memory", "memories", LAYER_MEMORY,
 	  "SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, "
 	  "m.content, NULL, NULL, m.status, m.memory_type, m.created_at, "
 	  "m.updated_at, m.valid_until FROM main.memories m WHERE m.id = ?1" },
@@ -62,14 +64,6 @@ struct factrow_reader {
 	sqlite3_stmt *stmt[Q_N];   /* prepared on first use */
 	int have_parents;
 };
-
-static char *
-col(sqlite3_stmt *s, int i)
-{
-	const unsigned char *t = sqlite3_column_text(s, i);
-
-	return t != NULL ? xstrdup((const char *)t) : NULL;
-}
 
 int
 factrow_reader_open(struct factrow_reader **out, mirror_store *st,
@@ -127,6 +121,7 @@ int
 factrow_read(struct factrow *out, struct factrow_reader *r,
     const char *kind, const char *id, mirror_error *err)
 {
+	struct store_row row = { .st = r->st, .err = err };
 	sqlite3_stmt *stmt = NULL;
 	int rc, q;
 
@@ -135,8 +130,9 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 		if (strcmp(queries[q].kind, kind) == 0)
 			break;
 	if (q == Q_N)
-		return mirror_fail(err, MIRROR_EINPUT, "unknown member kind "
-		    "'%s'", kind);
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: unknown "
+		    "member kind '%s' (valid: project_state, entity, memory)",
+		    store_path(r->st), kind);
 	if ((rc = reader_stmt(&stmt, r, q, err)) < 0)
 		return rc;
 	rc = sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
@@ -148,18 +144,32 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 		sqlite3_reset(stmt);
 		return rc;
 	}
-	out->id = col(stmt, 0);
-	out->type = col(stmt, 1);
-	out->project = col(stmt, 2);
-	out->name = col(stmt, 3);
-	out->text = col(stmt, 4);
-	out->properties = col(stmt, 5);
-	out->parent = col(stmt, 6);
-	out->status = col(stmt, 7);
-	out->source = col(stmt, 8);
-	out->created_at = col(stmt, 9);
-	out->updated_at = col(stmt, 10);
-	out->valid_until = col(stmt, 11);
+	row.stmt = stmt;
+	row.table = queries[q].table;
+	row.id = id;
+	{
+		/* Columns the query names; NULL where a layer has none. */
+		static const char *const names[Q_N][12] = {
+		    { "id", "category", "project", "key", "value", "-", "-",
+		      "status", "source", "created_at", "updated_at", "-" },
+		    { "id", "entity_type", "project", "name", "description",
+		      "properties", "part_of parent", "status", "source_refs",
+		      "created_at", "updated_at", "-" },
+		    { "id", "memory_type", "project", "-", "content", "-", "-",
+		      "status", "memory_type", "created_at", "updated_at",
+		      "valid_until" } };
+		char **dst[12] = { &out->id, &out->type, &out->project,
+		    &out->name, &out->text, &out->properties, &out->parent,
+		    &out->status, &out->source, &out->created_at,
+		    &out->updated_at, &out->valid_until };
+
+		for (int i = 0; i < 12; i++)
+			if ((rc = storerow_text(dst[i], &row, i, names[q][i],
+			    1)) < 0) {
+				sqlite3_reset(stmt);
+				return rc;
+			}
+	}
 	sqlite3_reset(stmt);
 	out->f.layer = queries[q].layer;
 	out->f.id = out->id;

@@ -13,141 +13,16 @@
 #include <string.h>
 
 #include "clock.h"
+#include "conflict.h"
 #include "facts.h"
 #include "hash.h"
+#include "storerow.h"
 #include "xalloc.h"
 
 /* The canonical project of table alias t (joined to project_alias a). */
 #define CANON(t) "coalesce(a.canonical, " t ".project)"
 #define JOIN_ALIAS(t) " LEFT JOIN temp.project_alias a ON a.name = " \
 	t ".project "
-
-/* One row being read: what the error messages name. */
-struct row {
-	mirror_store *st;
-	sqlite3_stmt *stmt;
-	const char *table;
-	const char *id;         /* the row's id once read */
-	mirror_error *err;
-};
-
-/* 1 when s[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
-static int
-utf8_valid(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned c = s[i];
-		size_t len;
-		unsigned cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if (c >= 0xc2 && c <= 0xdf) {
-			len = 2;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			len = 3;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			len = 4;
-			cp = c & 0x07;
-		} else {
-			return 0;
-		}
-		if (n - i < len)
-			return 0;
-		for (size_t k = 1; k < len; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return 0;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if ((len == 3 && (cp < 0x800 ||
-		    (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-			return 0;
-		i += len;
-	}
-	return 1;
-}
-
-static int
-row_fail(struct row *r, const char *col, const char *what)
-{
-	return mirror_fail(r->err, MIRROR_EINPUT, "store %s: %s row '%s': "
-	    "%s %s", store_path(r->st), r->table, r->id ? r->id : "?",
-	    col, what);
-}
-
-/*
- * Copy text column i into *out. NULL is an error unless nullable (then
- * *out stays NULL). Returns 0 or -MIRROR_EINPUT.
- */
-static int
-col_text(char **out, struct row *r, int i, const char *col, int nullable)
-{
-	const unsigned char *s;
-	int n;
-
-	*out = NULL;
-	if (sqlite3_column_type(r->stmt, i) == SQLITE_NULL)
-		return nullable ? 0 : row_fail(r, col, "is NULL");
-	s = sqlite3_column_text(r->stmt, i);
-	n = sqlite3_column_bytes(r->stmt, i);
-	if (s == NULL)
-		return mirror_fail(r->err, MIRROR_EIO, "store %s: out of "
-		    "memory reading %s", store_path(r->st), r->table);
-	if (!utf8_valid(s, (size_t)n) || strlen((const char *)s) != (size_t)n)
-		return row_fail(r, col, "is not valid UTF-8 text");
-	*out = xstrndup((const char *)s, (size_t)n);
-	return 0;
-}
-
-static int
-col_real(double *out, struct row *r, int i, const char *col)
-{
-	*out = 0;
-	if (sqlite3_column_type(r->stmt, i) == SQLITE_NULL)
-		return row_fail(r, col, "is NULL");
-	*out = sqlite3_column_double(r->stmt, i);
-	return 0;
-}
-
-/*
- * Parse JSON column i into *out, which must be an object (want_object)
- * or an array. Returns 0 or -MIRROR_EINPUT naming the row.
- */
-static int
-col_json(json_t **out, struct row *r, int i, const char *col,
-    int want_object)
-{
-	json_error_t jerr;
-	char *text, msg[256];
-	int rc, n;
-
-	*out = NULL;
-	rc = col_text(&text, r, i, col, 0);
-	if (rc < 0)
-		return rc;
-	*out = json_loads(text, JSON_DECODE_ANY, &jerr);
-	free(text);
-	if (*out == NULL) {
-		n = snprintf(msg, sizeof(msg), "is not valid JSON (line %d, "
-		    "column %d: %s)", jerr.line, jerr.column, jerr.text);
-		if (n < 0 || (size_t)n >= sizeof(msg))
-			return row_fail(r, col, "is not valid JSON");
-		return row_fail(r, col, msg);
-	}
-	if (want_object ? !json_is_object(*out) : !json_is_array(*out)) {
-		json_decref(*out);
-		*out = NULL;
-		return row_fail(r, col, want_object ? "is not a JSON object" :
-		    "is not a JSON array");
-	}
-	return 0;
-}
 
 /* Prepare sql; what names the failure. Returns 0 or < 0 with err set. */
 static int
@@ -190,20 +65,20 @@ cmp_str(const void *a, const void *b)
 }
 
 static int
-project_aliases(struct fact_project *p, struct row *r, int i)
+project_aliases(struct fact_project *p, struct store_row *r, int i)
 {
 	json_t *arr, *v;
 	size_t k;
 	int rc;
 
-	rc = col_json(&arr, r, i, "aliases", 0);
+	rc = storerow_json(&arr, r, i, "aliases", 0);
 	if (rc < 0)
 		return rc;
 	p->aliases = xcalloc(json_array_size(arr) + 1, sizeof(char *));
 	json_array_foreach(arr, k, v) {
 		if (!json_is_string(v)) {
 			json_decref(arr);
-			return row_fail(r, "aliases", "holds a non-string");
+			return storerow_fail(r, "aliases", "holds a non-string");
 		}
 		if (strcmp(json_string_value(v), p->id) == 0)
 			continue;
@@ -265,7 +140,7 @@ facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 	    " coalesce(g.n1, 0), coalesce(g.na, 0) FROM ids"
 	    " LEFT JOIN main.projects pr ON pr.id = ids.p"
 	    " LEFT JOIN g ON g.p = ids.p ORDER BY ids.p";
-	struct row r = { st, NULL, "projects", NULL, err };
+	struct store_row r = { .st = st, .table = "projects", .err = err };
 	int rc;
 
 	*out = NULL;
@@ -282,7 +157,7 @@ facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 		*out = push(*out, n, sizeof(**out));
 		p = &(*out)[*n - 1];
 
-		if ((rc = col_text(&p->id, &r, 0, "id", 0)) < 0)
+		if ((rc = storerow_text(&p->id, &r, 0, "id", 0)) < 0)
 			goto out;
 		r.id = p->id;
 		p->listed = sqlite3_column_int(r.stmt, 1);
@@ -296,9 +171,9 @@ facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 			p->aliases = xcalloc(1, sizeof(char *));
 			continue;
 		}
-		if ((rc = col_text(&p->name, &r, 2, "name", 0)) < 0 ||
+		if ((rc = storerow_text(&p->name, &r, 2, "name", 0)) < 0 ||
 		    (rc = project_aliases(p, &r, 3)) < 0 ||
-		    (rc = col_text(&p->description, &r, 4, "description",
+		    (rc = storerow_text(&p->description, &r, 4, "description",
 		    0)) < 0)
 			goto out;
 	}
@@ -427,7 +302,7 @@ cursor_seek(struct facts_reader *r, int t, const char *project,
 /* Read the current row of r into a new element of f. Each returns 0 or
  * -MIRROR_EINPUT naming the row. */
 static int
-state_row(struct project_facts *f, struct row *r, time_t now)
+state_row(struct project_facts *f, struct store_row *r, time_t now)
 {
 	struct fact_state *s;
 	int rc;
@@ -435,24 +310,24 @@ state_row(struct project_facts *f, struct row *r, time_t now)
 	(void)now;
 	f->state = push(f->state, &f->n_state, sizeof(*s));
 	s = &f->state[f->n_state - 1];
-	if ((rc = col_text(&s->id, r, 0, "id", 0)) < 0)
+	if ((rc = storerow_text(&s->id, r, 0, "id", 0)) < 0)
 		return rc;
 	r->id = s->id;
-	if ((rc = col_text(&s->project, r, 1, "project", 0)) < 0 ||
-	    (rc = col_text(&s->category, r, 2, "category", 0)) < 0 ||
-	    (rc = col_text(&s->key, r, 3, "key", 0)) < 0 ||
-	    (rc = col_text(&s->value, r, 4, "value", 0)) < 0 ||
-	    (rc = col_text(&s->source, r, 5, "source", 0)) < 0 ||
-	    (rc = col_real(&s->confidence, r, 6, "confidence")) < 0 ||
-	    (rc = col_text(&s->status, r, 7, "status", 0)) < 0 ||
-	    (rc = col_text(&s->created_at, r, 8, "created_at", 0)) < 0 ||
-	    (rc = col_text(&s->updated_at, r, 9, "updated_at", 0)) < 0)
+	if ((rc = storerow_text(&s->project, r, 1, "project", 0)) < 0 ||
+	    (rc = storerow_text(&s->category, r, 2, "category", 0)) < 0 ||
+	    (rc = storerow_text(&s->key, r, 3, "key", 0)) < 0 ||
+	    (rc = storerow_text(&s->value, r, 4, "value", 0)) < 0 ||
+	    (rc = storerow_text(&s->source, r, 5, "source", 0)) < 0 ||
+	    (rc = storerow_real(&s->confidence, r, 6, "confidence")) < 0 ||
+	    (rc = storerow_text(&s->status, r, 7, "status", 0)) < 0 ||
+	    (rc = storerow_text(&s->created_at, r, 8, "created_at", 0)) < 0 ||
+	    (rc = storerow_text(&s->updated_at, r, 9, "updated_at", 0)) < 0)
 		return rc;
 	return 0;
 }
 
 static int
-entity_row(struct project_facts *f, struct row *r, time_t now)
+entity_row(struct project_facts *f, struct store_row *r, time_t now)
 {
 	struct fact_entity *e;
 	int rc;
@@ -460,25 +335,25 @@ entity_row(struct project_facts *f, struct row *r, time_t now)
 	(void)now;
 	f->ent = push(f->ent, &f->n_ent, sizeof(*e));
 	e = &f->ent[f->n_ent - 1];
-	if ((rc = col_text(&e->id, r, 0, "id", 0)) < 0)
+	if ((rc = storerow_text(&e->id, r, 0, "id", 0)) < 0)
 		return rc;
 	r->id = e->id;
-	if ((rc = col_text(&e->type, r, 1, "entity_type", 0)) < 0 ||
-	    (rc = col_text(&e->name, r, 2, "name", 0)) < 0 ||
-	    (rc = col_text(&e->project, r, 3, "project", 0)) < 0 ||
-	    (rc = col_text(&e->description, r, 4, "description", 0)) < 0 ||
-	    (rc = col_json(&e->properties, r, 5, "properties", 1)) < 0 ||
-	    (rc = col_text(&e->status, r, 6, "status", 0)) < 0 ||
-	    (rc = col_real(&e->confidence, r, 7, "confidence")) < 0 ||
-	    (rc = col_json(&e->source_refs, r, 8, "source_refs", 0)) < 0 ||
-	    (rc = col_text(&e->created_at, r, 9, "created_at", 0)) < 0 ||
-	    (rc = col_text(&e->updated_at, r, 10, "updated_at", 0)) < 0)
+	if ((rc = storerow_text(&e->type, r, 1, "entity_type", 0)) < 0 ||
+	    (rc = storerow_text(&e->name, r, 2, "name", 0)) < 0 ||
+	    (rc = storerow_text(&e->project, r, 3, "project", 0)) < 0 ||
+	    (rc = storerow_text(&e->description, r, 4, "description", 0)) < 0 ||
+	    (rc = storerow_json(&e->properties, r, 5, "properties", 1)) < 0 ||
+	    (rc = storerow_text(&e->status, r, 6, "status", 0)) < 0 ||
+	    (rc = storerow_real(&e->confidence, r, 7, "confidence")) < 0 ||
+	    (rc = storerow_json(&e->source_refs, r, 8, "source_refs", 0)) < 0 ||
+	    (rc = storerow_text(&e->created_at, r, 9, "created_at", 0)) < 0 ||
+	    (rc = storerow_text(&e->updated_at, r, 10, "updated_at", 0)) < 0)
 		return rc;
 	return 0;
 }
 
 static int
-rel_row(struct project_facts *f, struct row *r, time_t now)
+rel_row(struct project_facts *f, struct store_row *r, time_t now)
 {
 	struct fact_rel *x;
 	int rc;
@@ -486,19 +361,19 @@ rel_row(struct project_facts *f, struct row *r, time_t now)
 	(void)now;
 	f->rel = push(f->rel, &f->n_rel, sizeof(*x));
 	x = &f->rel[f->n_rel - 1];
-	if ((rc = col_text(&x->id, r, 0, "id", 0)) < 0)
+	if ((rc = storerow_text(&x->id, r, 0, "id", 0)) < 0)
 		return rc;
 	r->id = x->id;
-	if ((rc = col_text(&x->source, r, 1, "source_entity_id", 0)) < 0 ||
-	    (rc = col_text(&x->target, r, 2, "target_entity_id", 0)) < 0 ||
-	    (rc = col_text(&x->type, r, 3, "relationship_type", 0)) < 0 ||
-	    (rc = col_real(&x->confidence, r, 4, "confidence")) < 0)
+	if ((rc = storerow_text(&x->source, r, 1, "source_entity_id", 0)) < 0 ||
+	    (rc = storerow_text(&x->target, r, 2, "target_entity_id", 0)) < 0 ||
+	    (rc = storerow_text(&x->type, r, 3, "relationship_type", 0)) < 0 ||
+	    (rc = storerow_real(&x->confidence, r, 4, "confidence")) < 0)
 		return rc;
 	return 0;
 }
 
 static int
-memory_row(struct project_facts *f, struct row *r, time_t now)
+memory_row(struct project_facts *f, struct store_row *r, time_t now)
 {
 	struct fact_memory *m;
 	time_t until;
@@ -506,20 +381,20 @@ memory_row(struct project_facts *f, struct row *r, time_t now)
 
 	f->mem = push(f->mem, &f->n_mem, sizeof(*m));
 	m = &f->mem[f->n_mem - 1];
-	if ((rc = col_text(&m->id, r, 0, "id", 0)) < 0)
+	if ((rc = storerow_text(&m->id, r, 0, "id", 0)) < 0)
 		return rc;
 	r->id = m->id;
-	if ((rc = col_text(&m->type, r, 1, "memory_type", 0)) < 0 ||
-	    (rc = col_text(&m->content, r, 2, "content", 0)) < 0 ||
-	    (rc = col_text(&m->project, r, 3, "project", 0)) < 0 ||
-	    (rc = col_real(&m->confidence, r, 4, "confidence")) < 0 ||
-	    (rc = col_text(&m->status, r, 5, "status", 0)) < 0 ||
-	    (rc = col_json(&m->domain_tags, r, 7, "domain_tags", 0)) < 0 ||
-	    (rc = col_text(&m->valid_until, r, 8, "valid_until", 1)) < 0 ||
-	    (rc = col_text(&m->graduated_to, r, 9, "graduated_to_entity_id",
+	if ((rc = storerow_text(&m->type, r, 1, "memory_type", 0)) < 0 ||
+	    (rc = storerow_text(&m->content, r, 2, "content", 0)) < 0 ||
+	    (rc = storerow_text(&m->project, r, 3, "project", 0)) < 0 ||
+	    (rc = storerow_real(&m->confidence, r, 4, "confidence")) < 0 ||
+	    (rc = storerow_text(&m->status, r, 5, "status", 0)) < 0 ||
+	    (rc = storerow_json(&m->domain_tags, r, 7, "domain_tags", 0)) < 0 ||
+	    (rc = storerow_text(&m->valid_until, r, 8, "valid_until", 1)) < 0 ||
+	    (rc = storerow_text(&m->graduated_to, r, 9, "graduated_to_entity_id",
 	    1)) < 0 ||
-	    (rc = col_text(&m->created_at, r, 10, "created_at", 0)) < 0 ||
-	    (rc = col_text(&m->updated_at, r, 11, "updated_at", 0)) < 0)
+	    (rc = storerow_text(&m->created_at, r, 10, "created_at", 0)) < 0 ||
+	    (rc = storerow_text(&m->updated_at, r, 11, "updated_at", 0)) < 0)
 		return rc;
 	m->reference_count = sqlite3_column_int64(r->stmt, 6);
 	if (m->valid_until != NULL && m->valid_until[0] == '\0') {
@@ -528,14 +403,14 @@ memory_row(struct project_facts *f, struct row *r, time_t now)
 	}
 	if (m->valid_until != NULL) {
 		if (mirror_parse_ts(&until, m->valid_until) < 0)
-			return row_fail(r, "valid_until",
+			return storerow_fail(r, "valid_until",
 			    "is not a timestamp (YYYY-MM-DD HH:MM:SS)");
 		m->expired = until < now;
 	}
 	return 0;
 }
 
-static int (*const row_reader[T_N])(struct project_facts *, struct row *,
+static int (*const row_reader[T_N])(struct project_facts *, struct store_row *,
     time_t) = { state_row, entity_row, rel_row, memory_row };
 
 /* The memories query, with absent optional columns replaced by defaults
@@ -609,8 +484,8 @@ facts_read_project(struct project_facts *out, struct facts_reader *r,
 	free(r->last);
 	r->last = xstrdup(project);
 	for (int t = 0; rc == 0 && t < T_N; t++) {
-		struct row row = { r->st, r->stmt[t], table_name[t], NULL,
-		    err };
+		struct store_row row = { .st = r->st, .stmt = r->stmt[t],
+		    .table = table_name[t], .err = err };
 
 		while ((rc = cursor_seek(r, t, project, err)) == 1) {
 			row.id = NULL;
@@ -645,7 +520,7 @@ static int
 check_rows(mirror_store *st, int t, const char *sql, time_t now,
     mirror_error *err)
 {
-	struct row r = { st, NULL, table_name[t], NULL, err };
+	struct store_row r = { .st = st, .table = table_name[t], .err = err };
 	struct project_facts f;
 	int rc;
 
@@ -697,6 +572,9 @@ facts_check(mirror_store *st, time_t now, mirror_error *err)
 		rc = mirror_fail(err, MIRROR_EIO, "internal: memories sql");
 	if (rc == 0)
 		rc = check_rows(st, T_MEM, mem_sql, now, err);
+	/* The pages read conflicts too. */
+	if (rc == 0)
+		rc = conflict_check(st, err);
 	return rc;
 }
 

@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "conflict.h"
 #include "health.h"
+#include "storerow.h"
 #include "xalloc.h"
 
 static int
@@ -15,21 +16,34 @@ layer_counts(struct health_layer *l, mirror_store *st, mirror_error *err)
 	size_t cap = 0;
 	int rc, n;
 
-	n = snprintf(sql, sizeof(sql), "SELECT coalesce(status, ''), count(*) "
-	    "FROM main.%s GROUP BY 1 ORDER BY 1", l->name);
+	n = snprintf(sql, sizeof(sql), "SELECT coalesce(status, ''), count(*), "
+	    "min(id) FROM main.%s GROUP BY 1 ORDER BY 1", l->name);
 	if (n < 0 || (size_t)n >= sizeof(sql))
 		return mirror_fail(err, MIRROR_EIO, "internal: sql too long");
 	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
 	if (rc != SQLITE_OK)
 		goto fail;
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		/* A row of the group (min id) names where bad text is. */
+		struct store_row row = { .st = st, .stmt = stmt,
+		    .table = l->name, .err = err };
+		char *id = NULL, *status = NULL;
+
+		rc = storerow_text(&id, &row, 2, "id", 1);
+		row.id = id;
+		if (rc == 0)
+			rc = storerow_text(&status, &row, 0, "status", 0);
+		free(id);
+		if (rc < 0) {
+			sqlite3_finalize(stmt);
+			return rc;
+		}
 		if (l->n_status == cap) {
 			cap = cap ? cap * 2 : 8;
 			l->by_status = xreallocarray(l->by_status, cap,
 			    sizeof(*l->by_status));
 		}
-		l->by_status[l->n_status].status =
-		    xstrdup((const char *)sqlite3_column_text(stmt, 0));
+		l->by_status[l->n_status].status = status;
 		l->by_status[l->n_status].n = sqlite3_column_int64(stmt, 1);
 		l->total += l->by_status[l->n_status].n;
 		l->n_status++;
@@ -39,7 +53,9 @@ layer_counts(struct health_layer *l, mirror_store *st, mirror_error *err)
 	sqlite3_finalize(stmt);
 	return 0;
 fail:
-	rc = store_fail(st, err, rc, "cannot count a layer");
+	n = snprintf(sql, sizeof(sql), "cannot count %s", l->name);
+	rc = store_fail(st, err, rc, n < 0 || (size_t)n >= sizeof(sql) ?
+	    "cannot count a layer" : sql);
 	sqlite3_finalize(stmt);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "hash.h"
 #include "slot.h"
 #include "strbuf.h"
+#include "storerow.h"
 #include "xalloc.h"
 
 struct rmember {
@@ -106,12 +107,17 @@ load_open(struct review *r, mirror_error *err)
 		return rc;
 	}
 	{
-		const char *status = (const char *)sqlite3_column_text(s, 0);
+		struct store_row row = { .st = r->st, .stmt = s,
+		    .table = "conflicts", .id = r->cid, .err = err };
+		char *status = NULL;
 
-		if (status == NULL || strcmp(status, "open") != 0) {
+		rc = storerow_enum(&status, &row, 0, "status",
+		    storerow_conflict_status);
+		if (rc == 0 && strcmp(status, "open") != 0)
 			rc = mirror_fail(err, MIRROR_EINPUT, "conflict '%s' is "
-			    "%s, not open; nothing changed", r->cid,
-			    status != NULL ? status : "without status");
+			    "%s, not open; nothing changed", r->cid, status);
+		free(status);
+		if (rc < 0) {
 			sqlite3_finalize(s);
 			return rc;
 		}
@@ -125,24 +131,30 @@ load_open(struct review *r, mirror_error *err)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_text(s, 1, r->cid, -1, SQLITE_TRANSIENT);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_row row = { .st = r->st, .stmt = s,
+		    .table = "conflict_members", .id = r->cid, .err = err };
 		struct rmember *m;
-		const unsigned char *t;
 
 		if (r->n == cap) {
 			cap = cap ? cap * 2 : 4;
 			r->m = xreallocarray(r->m, cap, sizeof(*r->m));
 		}
 		m = &r->m[r->n++];
-		t = sqlite3_column_text(s, 0);
-		m->kind = xstrdup(t != NULL ? (const char *)t : "");
-		t = sqlite3_column_text(s, 1);
-		m->id = xstrdup(t != NULL ? (const char *)t : "");
-		t = sqlite3_column_text(s, 2);
-		m->value = xstrdup(t != NULL ? (const char *)t : "");
+		memset(m, 0, sizeof(*m));
+		if ((rc = storerow_text(&m->id, &row, 1, "member_id", 0)) < 0)
+			break;
+		row.member = m->id;
+		if ((rc = storerow_enum(&m->kind, &row, 0, "member_kind",
+		    storerow_member_kinds)) < 0 ||
+		    (rc = storerow_text(&m->value, &row, 2, "value_snapshot",
+		    0)) < 0)
+			break;
 		m->trust = sqlite3_column_int(s, 3);
 		rc = SQLITE_OK;
 	}
 	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
 	if (rc != SQLITE_DONE)
 		return store_fail(r->st, err, rc, "cannot read conflict members");
 	return 0;

@@ -2,11 +2,13 @@
  * store.c: open, check and create fact stores.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -23,7 +25,20 @@ struct mirror_store {
 	char *path;
 	enum store_mode mode;
 	struct store_features feat;
+	/* The query budget: VM time the running statement has used. */
+	long long budget_ns;        /* 0: none (store_create) */
+	long long used_ns;
+	struct timespec last;       /* the last progress call or start */
+	int tripped;                /* the budget stopped the statement */
 };
+
+/* Progress-handler calls further apart than this are time the caller
+ * spent between steps of a cursor, not time inside SQLite. */
+#define BUDGET_GAP_NS 100000000LL
+
+/* Tables mirror writes in a sweep: no trigger may sit on them. */
+static const char *const mirror_written[] = { "conflicts",
+    "conflict_members", "sweep_runs", "mirror_meta" };
 
 /* Columns every store must have; NULL ends each list. */
 struct table_contract {
@@ -68,12 +83,183 @@ store_fail(mirror_store *st, mirror_error *err, int rc, const char *what)
 	int status = MIRROR_EINPUT;
 	int prim = rc & 0xff;
 
+	if (st->db != NULL && rc == (sqlite3_extended_errcode(st->db) & 0xff))
+		rc = sqlite3_extended_errcode(st->db);
+	if (rc == SQLITE_READONLY_ROLLBACK || rc == SQLITE_READONLY_RECOVERY)
+		return mirror_fail(err, MIRROR_EIO, "store %s: %s: a crashed "
+		    "writer left %s%s behind, which a read-only open cannot "
+		    "roll back; run mirror once with write access to the "
+		    "store and its directory, or run sqlite3 %s "
+		    "'PRAGMA integrity_check' as its owner", st->path, what,
+		    st->path, rc == SQLITE_READONLY_ROLLBACK ? "-journal" :
+		    "-wal", st->path);
+	if (prim == SQLITE_INTERRUPT && st->tripped)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: %s: a query "
+		    "ran past its budget of %lld ms (a hostile view, trigger "
+		    "or a store too large? MIRROR_QUERY_TIMEOUT_MS sets it)",
+		    st->path, what, st->budget_ns / 1000000);
 	if (prim == SQLITE_IOERR || prim == SQLITE_FULL ||
 	    prim == SQLITE_BUSY || prim == SQLITE_LOCKED ||
 	    prim == SQLITE_NOMEM || prim == SQLITE_CANTOPEN)
 		status = MIRROR_EIO;
 	return mirror_fail(err, status, "store %s: %s: %s", st->path, what,
 	    st->db != NULL ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+}
+
+/* Nanoseconds from a to b. */
+static long long
+ns_between(const struct timespec *a, const struct timespec *b)
+{
+	return (long long)(b->tv_sec - a->tv_sec) * 1000000000LL +
+	    (b->tv_nsec - a->tv_nsec);
+}
+
+/*
+ * sqlite3_trace_v2 callback: a statement starts running (not a trigger's
+ * sub-statement, whose text begins with "--"), so its budget starts
+ * afresh. Always returns 0.
+ */
+static int
+budget_trace(unsigned type, void *ctx, void *p, void *x)
+{
+	mirror_store *st = ctx;
+	const char *sql = x;
+
+	(void)p;
+	if (type == SQLITE_TRACE_STMT &&
+	    (sql == NULL || strncmp(sql, "--", 2) != 0)) {
+		st->used_ns = 0;
+		st->tripped = 0;
+		clock_gettime(CLOCK_MONOTONIC, &st->last);
+	}
+	return 0;
+}
+
+/*
+ * sqlite3_progress_handler callback: add the time since the last call
+ * to the running statement's use (a long gap is the caller's time
+ * between steps, not the statement's). Returns 1, which interrupts the
+ * statement, once the budget is spent; else 0.
+ */
+static int
+budget_progress(void *ctx)
+{
+	mirror_store *st = ctx;
+	struct timespec now;
+	long long d;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	d = ns_between(&st->last, &now);
+	st->last = now;
+	if (d > 0 && d < BUDGET_GAP_NS)
+		st->used_ns += d;
+	if (st->used_ns > st->budget_ns) {
+		st->tripped = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Put every statement on st->db under the query budget. */
+static void
+budget_install(mirror_store *st)
+{
+	st->budget_ns = env_long("MIRROR_QUERY_TIMEOUT_MS", 1, 86400000L,
+	    MIRROR_QUERY_TIMEOUT_MS) * 1000000LL;
+	clock_gettime(CLOCK_MONOTONIC, &st->last);
+	(void)sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, budget_trace, st);
+	sqlite3_progress_handler(st->db, 1000, budget_progress, st);
+}
+
+/*
+ * Set *type to what name is in st's main schema: "table", "view",
+ * "virtual table", or "" when absent. Returns 0 or < 0 with err set.
+ */
+static int
+schema_kind(mirror_store *st, const char *name, const char **type,
+    mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	*type = "";
+	rc = sqlite3_prepare_v2(st->db, "SELECT type, sql LIKE 'CREATE "
+	    "VIRTUAL%' FROM main.sqlite_schema WHERE type IN ('table', "
+	    "'view') AND name = ?1 COLLATE NOCASE", -1, &stmt, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(stmt, 0);
+
+		if (t != NULL && strcmp(t, "view") == 0)
+			*type = "view";
+		else if (sqlite3_column_int(stmt, 1))
+			*type = "virtual table";
+		else
+			*type = "table";
+		rc = SQLITE_DONE;
+	}
+	if (rc != SQLITE_DONE)
+		rc = store_fail(st, err, rc, "cannot read the schema");
+	else
+		rc = 0;
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/*
+ * A contract table must be a plain table: a view (or a virtual table)
+ * of that name is bad input naming it. Returns 0 or < 0.
+ */
+static int
+check_is_table(mirror_store *st, const char *table, mirror_error *err)
+{
+	const char *type;
+	int rc;
+
+	rc = schema_kind(st, table, &type, err);
+	if (rc < 0)
+		return rc;
+	if (strcmp(type, "view") == 0 || strcmp(type, "virtual table") == 0)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: %s is a %s, "
+		    "not a table (mirror reads its contract tables only as "
+		    "tables)", st->path, table, type);
+	return 0;
+}
+
+int
+store_check_triggers(mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(st->db, "SELECT name, tbl_name FROM "
+	    "main.sqlite_schema WHERE type = 'trigger' AND lower(tbl_name) "
+	    "IN (?1, ?2, ?3, ?4) ORDER BY name LIMIT 1", -1, &stmt, NULL);
+	for (int i = 0; rc == SQLITE_OK && i < (int)(sizeof(mirror_written) /
+	    sizeof(*mirror_written)); i++)
+		rc = sqlite3_bind_text(stmt, i + 1, mirror_written[i], -1,
+		    SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+		const char *tbl = (const char *)sqlite3_column_text(stmt, 1);
+
+		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: table %s "
+		    "carries trigger '%s', which mirror did not create; "
+		    "mirror does not write to a store with triggers on its "
+		    "own tables (see doc/reliability.md, drop the trigger)",
+		    st->path, tbl ? tbl : "?", name ? name : "?");
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = store_fail(st, err, rc, "cannot read the schema");
+	}
+	sqlite3_finalize(stmt);
+	return rc;
 }
 
 /*
@@ -125,6 +311,9 @@ check_table(mirror_store *st, const struct table_contract *tc,
 	unsigned found;
 	int rc;
 
+	rc = check_is_table(st, tc->table, err);
+	if (rc < 0)
+		return rc;
 	rc = table_columns(st, tc->table, tc->required, present, &found, err);
 	if (rc < 0)
 		return rc;
@@ -183,6 +372,9 @@ read_mirror_version(mirror_store *st, int *version, mirror_error *err)
 	int has, rc;
 
 	*version = 0;
+	rc = check_is_table(st, "mirror_meta", err);
+	if (rc < 0)
+		return rc;
 	rc = table_columns(st, "mirror_meta", cols, &has, &found, err);
 	if (rc < 0 || !has)
 		return rc;
@@ -428,6 +620,12 @@ check_schema(mirror_store *st, mirror_error *err)
 		return mirror_fail(err, MIRROR_EINPUT, "store %s: mirror_meta "
 		    "is present but mirror's conflict tables are not",
 		    st->path);
+	/* Decided in doc/reliability.md: a trigger on a table mirror
+	 * writes could change facts inside the sweep's transaction, after
+	 * they were checked; mirror creates none, so any is refused. */
+	if (st->mode == STORE_WRITE &&
+	    (rc = store_check_triggers(st, err)) < 0)
+		return rc;
 	if (st->mode == STORE_WRITE &&
 	    (version == 0 || mirror_present != (int)NELEM(mirror_owned) ||
 	    !st->feat.has_audit)) {
@@ -439,6 +637,67 @@ check_schema(mirror_store *st, mirror_error *err)
 	}
 	st->feat.has_mirror_tables = mirror_present == (int)NELEM(mirror_owned);
 	return 0;
+}
+
+/* 1 when this process may write path and create files beside it
+ * (what rolling back a journal needs), else 0. */
+static int
+writable(const char *path)
+{
+	char *copy = xstrdup(path);
+	int ok;
+
+	ok = access(path, W_OK) == 0 &&
+	    access(dirname(copy), W_OK | X_OK) == 0;
+	free(copy);
+	return ok;
+}
+
+/*
+ * Open st->db on st->path with flags and configure it (extended codes,
+ * busy timeout, the query budget), then read the header. Returns the
+ * SQLite code of the first failure, or SQLITE_OK.
+ */
+static int
+store_connect(mirror_store *st, int flags)
+{
+	int rc;
+
+	rc = sqlite3_open_v2(st->path, &st->db, flags, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, busy_timeout_ms());
+	budget_install(st);
+	return sqlite3_exec(st->db, "SELECT count(*) FROM main.sqlite_schema",
+	    NULL, NULL, NULL);
+}
+
+/*
+ * A read-only connection cannot roll back a hot journal (or recover a
+ * WAL) that a crashed writer left. When this process may write the store
+ * and its directory, do what SQLite's own shell does: open it read-write
+ * once, read, close (SQLite rolls the journal back, restoring the last
+ * committed state), then connect read-only again. Returns the SQLite
+ * code of the read-only connection's first read.
+ */
+static int
+connect_read(mirror_store *st, int flags)
+{
+	int rc = store_connect(st, flags);
+
+	if ((rc == SQLITE_READONLY_ROLLBACK || rc == SQLITE_READONLY_RECOVERY) &&
+	    writable(st->path)) {
+		sqlite3_close(st->db);
+		st->db = NULL;
+		rc = store_connect(st, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
+		sqlite3_close(st->db);
+		st->db = NULL;
+		if (rc != SQLITE_OK)
+			return store_connect(st, flags);
+		rc = store_connect(st, flags);
+	}
+	return rc;
 }
 
 int
@@ -457,13 +716,12 @@ store_open(mirror_store **out, const char *path, enum store_mode mode,
 	st->mode = mode;
 	flags = (mode == STORE_WRITE ? SQLITE_OPEN_READWRITE :
 	    SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
-	rc = sqlite3_open_v2(path, &st->db, flags, NULL);
+	rc = mode == STORE_WRITE ? store_connect(st, flags) : connect_read(st, flags);
 	if (rc != SQLITE_OK) {
-		rc = store_fail(st, err, rc, "cannot open");
+		rc = store_fail(st, err, rc, st->db != NULL ?
+		    "cannot read the database" : "cannot open");
 		goto fail;
 	}
-	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, busy_timeout_ms());
 	if (mode == STORE_WRITE && sqlite3_db_readonly(st->db, "main") == 1) {
 		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: read-only, "
 		    "but this command writes conflicts to it", path);

@@ -28,8 +28,19 @@
  * (the environment variable of the same name overrides it). */
 #define MIRROR_BUSY_TIMEOUT_MS 10000
 
+/*
+ * How long one statement may run inside SQLite, in ms (the environment
+ * variable of the same name overrides it): time spent in SQLite's VM
+ * from the statement's first step, the caller's time between steps not
+ * counted. A statement past it fails, -MIRROR_EINPUT, naming what was
+ * being read: a view or trigger that never ends cannot hang mirror.
+ */
+#define MIRROR_QUERY_TIMEOUT_MS 30000
+
 enum store_mode {
-	STORE_READ,   /* read-only connection: never changes the file */
+	STORE_READ,   /* read-only connection: never changes the file but
+	                 to roll back a hot journal a crashed writer left,
+	                 when the store and its directory are writable */
 	STORE_WRITE   /* read-write: the sweep and the review commands */
 };
 
@@ -82,11 +93,6 @@ int store_read_begin(mirror_store *st, mirror_error *err);
 void store_read_end(mirror_store *st);
 
 /*
- * Record a failed SQLite call on st in err: "store PATH: WHAT: sqlite's
- * message". Returns -MIRROR_EINPUT, or -MIRROR_EIO for I/O, full-disk
- * and lock failures.
- */
-/*
  * Set *out to the one integer sql returns, with text parameter ?1 bound
  * to p1 when not NULL. Returns 0 or < 0 with err set ("cannot count
  * rows").
@@ -94,6 +100,21 @@ void store_read_end(mirror_store *st);
 int store_count(long long *out, mirror_store *st, const char *sql,
     const char *p1, mirror_error *err);
 
+/*
+ * Record a failed SQLite call on st in err: "store PATH: WHAT: sqlite's
+ * message". Returns -MIRROR_EINPUT, or -MIRROR_EIO for I/O, full-disk
+ * and lock failures and for a hot journal a read-only connection cannot
+ * roll back (the message names the journal and how to recover); a
+ * statement stopped by the query budget is -MIRROR_EINPUT saying so.
+ */
 int store_fail(mirror_store *st, mirror_error *err, int rc, const char *what);
+
+/*
+ * Refuse triggers on the tables mirror writes (conflicts,
+ * conflict_members, sweep_runs, mirror_meta): mirror creates none, and
+ * one could change facts inside the sweep's transaction after they were
+ * checked. Returns 0, or -MIRROR_EINPUT naming the table and trigger.
+ */
+int store_check_triggers(mirror_store *st, mirror_error *err);
 
 #endif

@@ -18,10 +18,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "conflict.h"
 #include "factrow.h"
 #include "hash.h"
 #include "normalize.h"
 #include "slot.h"
+#include "storerow.h"
 #include "strbuf.h"
 #include "sweep.h"
 #include "xalloc.h"
@@ -467,6 +469,32 @@ row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
 			    src_table[src], id != NULL ? id : "(NULL id)",
 			    colname[layer][*r]);
 		}
+	/* What the slot rules read is checked as every reader checks it. */
+	for (int i = 0; i < 8; i++) {
+		const unsigned char *t;
+		const char *bad;
+
+		if (sqlite3_column_type(s, i) == SQLITE_NULL)
+			continue;
+		t = sqlite3_column_text(s, i);
+		if (t == NULL)
+			return mirror_fail(err, MIRROR_EIO, "store %s: out of "
+			    "memory reading %s", store_path(c->st),
+			    src_table[src]);
+		bad = storerow_text_problem(t,
+		    (size_t)sqlite3_column_bytes(s, i));
+		if (bad != NULL) {
+			const char *id = i == 0 ? NULL : ctext(s, 0);
+
+			static const char *const more[3] = { "properties",
+			    "part_of parent", "component" };
+
+			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
+			    "'%s': %s %s", store_path(c->st), src_table[src],
+			    id != NULL ? id : "?", i < 5 ? colname[layer][i] :
+			    more[i - 5], bad);
+		}
+	}
 	/* An expired memory takes no part (SPEC 3.1). */
 	if (layer == LAYER_MEMORY && bound(&vu, ctext(s, 8)) &&
 	    vu < (long long)c->now)
@@ -585,6 +613,23 @@ dup_col(sqlite3_stmt *s, int i)
 	const char *t = ctext(s, i);
 
 	return xstrdup(t != NULL ? t : "");
+}
+
+/*
+ * Copy column i of a row mirror wrote (conflicts, conflict_members)
+ * into *out through the one column checker, against valid when not
+ * NULL. Returns 0 or -MIRROR_EINPUT naming store, table, row, column.
+ */
+static int
+checked_col(char **out, struct sweep_ctx *c, sqlite3_stmt *s, int i,
+    const char *table, const char *id, const char *member, const char *col,
+    const char *const *valid, mirror_error *err)
+{
+	struct store_row r = { .st = c->st, .stmt = s, .table = table,
+	    .id = id, .member = member, .err = err };
+
+	return valid != NULL ? storerow_enum(out, &r, i, col, valid) :
+	    storerow_text(out, &r, i, col, 0);
 }
 
 /* Read the rows of recs[0..n) again and add their claims to g. */
@@ -1217,7 +1262,10 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 			cap = cap ? cap * 2 : 8;
 			ids = xreallocarray(ids, cap, sizeof(*ids));
 		}
-		ids[n++] = dup_col(sel, 0);
+		if ((rc = checked_col(&ids[n], c, sel, 0, "conflicts", NULL,
+		    NULL, "id", NULL, err)) < 0)
+			goto out;
+		n++;
 	}
 	if (rc != SQLITE_DONE) {
 		rc = sfail(c, err, rc, "sweep: read open conflicts");
@@ -1230,10 +1278,21 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 		strbuf_init(&why);
 		bind_text(mem, 1, ids[i]);
 		while ((rc = sqlite3_step(mem)) == SQLITE_ROW) {
-			char *k = dup_col(mem, 0), *id = dup_col(mem, 1);
-			char *snap = dup_col(mem, 2);
+			char *k = NULL, *id = NULL, *snap = NULL;
 
-			rc = member_reason(c, &why, moved, k, id, snap, err);
+			rc = checked_col(&id, c, mem, 1, "conflict_members",
+			    ids[i], NULL, "member_id", NULL, err);
+			if (rc == 0)
+				rc = checked_col(&k, c, mem, 0,
+				    "conflict_members", ids[i], id,
+				    "member_kind", storerow_member_kinds, err);
+			if (rc == 0)
+				rc = checked_col(&snap, c, mem, 2,
+				    "conflict_members", ids[i], id,
+				    "value_snapshot", NULL, err);
+			if (rc == 0)
+				rc = member_reason(c, &why, moved, k, id, snap,
+				    err);
 			free(k);
 			free(id);
 			free(snap);
@@ -1411,7 +1470,10 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 	c->busy = 0;
 	if ((rc = exec(c, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	if ((rc = exec(c, temp_ddl, err)) < 0 ||
+	/* Checked at open, and again under the write lock. */
+	if ((rc = store_check_triggers(c->st, err)) < 0 ||
+	    (rc = conflict_check(c->st, err)) < 0 ||
+	    (rc = exec(c, temp_ddl, err)) < 0 ||
 	    (rc = prepare_all(c, err)) < 0 ||
 	    (rc = load_decided(c, err)) < 0 ||
 	    (rc = load_aliases(c, err)) < 0 ||

@@ -64,6 +64,7 @@ expect "version B of the store is written" test $? = 0
 
 python3 "$MIRROR_TOP/tests/tools/crash_trials.py" "$MIRROR" base work \
     --budget "${CRASH_BUDGET:-30}" --max-trials "${CRASH_MAX_TRIALS:-40}" \
+    --writer-trials "${CRASH_WRITER_TRIALS:-12}" \
     >"$T/out" 2>"$T/err"
 RC=$?
 expect "the trials ran (reference run, then kills)" test "$RC" = 0
@@ -77,6 +78,7 @@ jq_is() {
 }
 
 echo "# $(jq -c '{trials, T, seed, phases, events, stale_ref_locks}' "$T/out" 2>/dev/null)"
+echo "# writer: $(jq -c '.writer | del(.details)' "$T/out" 2>/dev/null)"
 jq_is "a run lasts long enough to be cut at many points" '.T >= 0.05'
 jq_is "at least 10 kills" '.trials >= 10'
 jq_is "the old and the new site differ (the change adds and removes pages)" \
@@ -103,3 +105,25 @@ jq_is "... and a repository git fsck --strict passes" '.bad.fsck_after == 0'
 jq_is "kills landed in every phase: sweep, render, commit, swap, cleanup" \
     '[.phases.sweep, .phases.render, .phases.commit, .phases.swap,
       .phases.cleanup] | all(. != null and . > 0)'
+
+# A killed writer (issue 16): SIGKILLed inside BEGIN IMMEDIATE in
+# rollback-journal mode; every read-only command, then a build, on what
+# it left, with no manual step.
+wjq_is() {
+	if jq -e ".writer | $2" "$T/out" >/dev/null 2>&1; then ok "$1"; else
+		not_ok "$1" "jq: .writer | $2" \
+		    "$(jq -r '.writer.details[]?' "$T/out" 2>/dev/null | head -6)"
+	fi
+}
+wjq_is "killed writers: at least 10 kills inside the transaction" \
+    '.kills >= 10 and .kills == .trials'
+wjq_is "killed writers: most kills leave a hot journal" \
+    '.hot_journals * 2 >= .kills'
+wjq_is "killed writers: health, conflicts list, build --no-sweep and a build all exit 0 (no manual step)" \
+    '.failed_runs == 0 and .runs == 4 * .trials'
+wjq_is "killed writers: every run rolls the journal back (none left)" \
+    '.journal_left == 0'
+wjq_is "killed writers: every read-only run finds the old store, byte for byte" \
+    '.outcomes.old == 3 * .trials and .outcomes.new == 0 and .outcomes.other == 0'
+wjq_is "killed writers: the build's store passes integrity_check" \
+    '.build_integrity == 0'

@@ -158,9 +158,13 @@ new_store bad.db
 sql bad.db "INSERT INTO memories(id, memory_type, content, project) VALUES
  ('u1', 'preference', 'prefers ' || CAST(X'FE76696D' AS TEXT) || ' editors', 'p'),
  ('u2', 'preference', 'prefers <script>x</script> editors', 'p')"
+mirror sweep --store bad.db --quiet
+expect_error "the sweep refuses invalid UTF-8 in a fact, naming table, row and column" 2 \
+    "store bad\.db: memories row 'u1': content is not valid UTF-8"
+sql bad.db "UPDATE memories SET content = 'prefers vim editors' WHERE id = 'u1'"
 "$MIRROR" sweep --store bad.db --quiet
 mirror conflicts list --store bad.db --json
-expect "list --json stays valid JSON with invalid UTF-8 in a value" sh -c \
+expect "list --json is JSON with markup in a value" sh -c \
     "test $RC = 0 && jq -e 'length == 1 and (.[0].members | length) == 2' '$T/out' >/dev/null"
 u=$(sql bad.db "SELECT id FROM conflicts")
 mirror conflicts show "$u" --store bad.db

@@ -33,6 +33,19 @@ then the build runs again undisturbed: it exits 0, site/ is B's tree,
 the branch's tree is B's, the conflicts are the reference's, and no
 staging directory or lock file is left beside site/.
 
+Then the killed WRITER (--writer-trials N): a writer in rollback-journal
+mode (tests/tools/fact_writer.py --kill-in-transaction) is SIGKILLed inside
+BEGIN IMMEDIATE after a number of operations drawn as above from
+[1, 1200], on a copy of BASE's store, leaving a hot journal whenever its
+pages reached the file. On a fresh copy of what each kill left, every
+read-only command (health, conflicts list, build --no-sweep) and then a
+build with its sweep run with no manual step: each must exit 0, leave no
+journal, and find the old store (byte-identical to BASE's: all of the
+killed transaction or none of it, and a transaction that never committed
+must be none); the build's store must pass integrity_check. Counted under
+"writer": trials, kills, hot journals, outcomes old/new/other, runs that
+failed (each would have needed a manual step).
+
 Prints one JSON object on stdout: counts of trials, of kills per phase
 and of every kind of violation, with the first few violations spelled
 out. The caller (tests/e2e/t_crash.sh) asserts on it. Exit 0 when the
@@ -324,6 +337,101 @@ def snapshot(ref, d, site, store):
     ref["store_" + store] = (c, r)
 
 
+WRITER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "fact_writer.py")
+READ_ONLY = (["health"], ["conflicts", "list"],
+             ["build", "--no-sweep", "--out", "ro-site"])
+
+
+def file_sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def writer_outcome(db, old_sha):
+    """'old' when db is byte-identical to the store before the writer,
+    'new' when it holds the killed writer's rows, else 'other'."""
+    if file_sha(db) == old_sha:
+        return "old"
+    con = sqlite3.connect(db, timeout=30)
+    try:
+        n = con.execute("SELECT count(*) FROM memories WHERE "
+                        "project = 'crash'").fetchone()[0]
+    finally:
+        con.close()
+    return "new" if n > 0 else "other"
+
+
+def restore(killed, d):
+    """d/store.db (and its journal) as the kill left them."""
+    for suffix in ("", "-journal"):
+        dst = os.path.join(d, "store.db" + suffix)
+        if os.path.exists(dst):
+            os.unlink(dst)
+        src = os.path.join(killed, "store.db" + suffix)
+        if os.path.exists(src):
+            shutil.copy2(src, dst)
+
+
+def writer_trials(mirror, base, work, n, seed):
+    """Kill n writers mid-transaction; run every read-only command and a
+    build on what each left. Returns the "writer" summary."""
+    d = os.path.join(work, "writer")
+    killed = os.path.join(work, "killed")
+    old_sha = file_sha(os.path.join(base, "store.db"))
+    out = {"trials": 0, "kills": 0, "hot_journals": 0, "runs": 0,
+           "outcomes": {"old": 0, "new": 0, "other": 0},
+           "failed_runs": 0, "journal_left": 0, "build_integrity": 0,
+           "details": []}
+    offset = random.Random(seed).random()
+    for i in range(n):
+        ops = 1 + int(1199 * ((offset + i * 0.6180339887) % 1.0))
+        fresh_copy(base, d)
+        p = subprocess.run([sys.executable, WRITER, "store.db",
+                            os.path.join(d, "no-stop"),
+                            "--kill-in-transaction", "--ops", str(ops)],
+                           cwd=d, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+        out["trials"] += 1
+        if p.returncode == -signal.SIGKILL:
+            out["kills"] += 1
+        elif len(out["details"]) < 12:
+            out["details"].append("trial %d: writer exit %d: %s"
+                                  % (i, p.returncode, p.stderr[-200:]))
+        journal = os.path.join(d, "store.db-journal")
+        if os.path.exists(journal) and os.path.getsize(journal) > 0:
+            out["hot_journals"] += 1
+        if os.path.exists(killed):
+            shutil.rmtree(killed)
+        os.makedirs(killed)
+        restore(d, killed)
+        for cmd in READ_ONLY + (None,):
+            restore(killed, d)
+            argv = ([mirror] + cmd + ["--store", "store.db"]
+                    if cmd is not None else build_cmd(mirror))
+            r = subprocess.run(argv, cwd=d, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+            out["runs"] += 1
+            what = " ".join(cmd) if cmd is not None else "build"
+            if r.returncode != 0:
+                out["failed_runs"] += 1
+                if len(out["details"]) < 12:
+                    out["details"].append("trial %d (%d ops): %s: exit %d:"
+                                          " %s" % (i, ops, what,
+                                                   r.returncode,
+                                                   r.stderr.strip()))
+            if os.path.exists(journal):
+                out["journal_left"] += 1
+            if cmd is not None:
+                out["outcomes"][writer_outcome(
+                    os.path.join(d, "store.db"), old_sha)] += 1
+            else:
+                integrity = store_state(os.path.join(d, "store.db"))[0]
+                if integrity != "ok":
+                    out["build_integrity"] += 1
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mirror")
@@ -333,6 +441,7 @@ def main():
     ap.add_argument("--max-trials", type=int, default=40)
     ap.add_argument("--min-trials", type=int, default=10)
     ap.add_argument("--budget", type=float, default=40.0)
+    ap.add_argument("--writer-trials", type=int, default=0)
     a = ap.parse_args()
 
     base = os.path.abspath(a.base)
@@ -392,7 +501,10 @@ def main():
                                % (i, kind, label, phase, check, text))
         i += 1
 
+    writer = writer_trials(a.mirror, base, os.path.abspath(a.work),
+                           a.writer_trials, a.seed)
     print(json.dumps({"trials": i, "T": round(T, 3), "seed": a.seed,
+                      "writer": writer,
                       "phases": phases, "events": events, "bad": bad,
                       "stale_ref_locks": stale,
                       "details": details, "files_a": ref["files_a"],

@@ -16,9 +16,19 @@ Every operation is a function of its number: a rerun writes the same.
 Prints "ops N failures M" at the end; a failure (the store stayed locked
 past the busy timeout, or any error) is also printed as "failed: ...".
 Exit 0 when nothing failed, 1 otherwise.
+
+    fact_writer.py STORE STOPFILE --kill-in-transaction [--ops N]
+
+A writer that crashes: rollback-journal mode (journal_mode DELETE) and a
+page cache of a few pages, so the file is written before the commit;
+BEGIN IMMEDIATE, N operations (default 400; operation k also pads its
+rows so pages spill), then SIGKILL to itself inside the transaction. It
+leaves a hot journal behind, as a writer killed by the OOM killer or a
+power cut does. Never returns.
 """
 import argparse
 import os
+import signal
 import sqlite3
 import sys
 import time
@@ -54,13 +64,38 @@ def op_sql(k):
              "WHERE id = :id"], {"id": "s%d" % (j // 3), "n": str(j // 3)})
 
 
+def die_in_transaction(store, ops):
+    """Write ops operations in one rollback-journal transaction, then
+    SIGKILL this process before COMMIT."""
+    con = sqlite3.connect(store, timeout=20, isolation_level=None)
+    con.execute("PRAGMA journal_mode = DELETE")
+    con.execute("PRAGMA cache_size = 4")
+    con.execute("BEGIN IMMEDIATE")
+    for k in range(ops):
+        stmts, params = op_sql(k)
+        for stmt in stmts:
+            try:
+                con.execute(stmt, params)
+            except sqlite3.IntegrityError:
+                pass        # an id the store already has: skip it
+        con.execute("INSERT OR IGNORE INTO memories(id, memory_type, content, "
+                    "project) VALUES (?, 'episodic', ?, 'crash')",
+                    ("pad%d" % k, "x" * 400))
+    os.kill(os.getpid(), signal.SIGKILL)
+    return 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("store")
     ap.add_argument("stopfile")
     ap.add_argument("--interval", type=float, default=0.02)
     ap.add_argument("--max-ops", type=int, default=100000)
+    ap.add_argument("--kill-in-transaction", action="store_true")
+    ap.add_argument("--ops", type=int, default=400)
     a = ap.parse_args()
+    if a.kill_in_transaction:
+        return die_in_transaction(a.store, a.ops)
 
     con = sqlite3.connect(a.store, timeout=20, isolation_level=None)
     if con.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
