@@ -17,6 +17,7 @@ static const struct tunable {
 	{ "MIRROR_BUSY_TIMEOUT_MS", 1, 3600000, "milliseconds" },
 	{ "MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L, "milliseconds" },
 	{ "MIRROR_JOBS", 1, 64, "threads" },
+	{ "MIRROR_QUERY_TIMEOUT_MS", 1, 86400000L, "milliseconds" },
 };
 #define NTUNABLES (sizeof(tunables) / sizeof(tunables[0]))
 

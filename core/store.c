@@ -164,7 +164,7 @@ budget_progress(void *ctx)
 static void
 budget_install(mirror_store *st)
 {
-	st->budget_ns = env_long("MIRROR_QUERY_TIMEOUT_MS", 1, 86400000L,
+	st->budget_ns = env_long("MIRROR_QUERY_TIMEOUT_MS",
 	    MIRROR_QUERY_TIMEOUT_MS) * 1000000LL;
 	clock_gettime(CLOCK_MONOTONIC, &st->last);
 	(void)sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, budget_trace, st);

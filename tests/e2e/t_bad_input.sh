@@ -343,7 +343,8 @@ expect "... and builds again into the same DIR, leaving no side files" sh -c \
 # 18. Tunables from the environment: a bad value is a usage error naming
 # the variable, before anything runs.
 for v in MIRROR_JOBS=abc MIRROR_JOBS=0 MIRROR_JOBS=65 MIRROR_BUSY_TIMEOUT_MS=-5 \
-    MIRROR_BUSY_TIMEOUT_MS=' 10' MIRROR_LOCK_TIMEOUT_MS=1e3; do
+    MIRROR_BUSY_TIMEOUT_MS=' 10' MIRROR_LOCK_TIMEOUT_MS=1e3 \
+    MIRROR_QUERY_TIMEOUT_MS=0; do
 	name=${v%%=*}
 	begin base.db site repo.git
 	env "$v" "$MIRROR" build --store base.db --out site --repo repo.git \
