@@ -57,6 +57,7 @@
 #include "suggest.h"
 #include "theme.h"
 #include "utf8.h"
+#include "userfile.h"
 #include "xalloc.h"
 
 enum key_kind {
@@ -403,47 +404,6 @@ parse_key(struct parse *p, char *s)
 	return 0;
 }
 
-/*
- * Read the whole of path into *buf (a regular file only: a directory or
- * FIFO is refused before any read, so nothing blocks). Returns 0, or
- * -MIRROR_EINPUT naming the file.
- */
-static int
-read_file(strbuf *buf, const char *path, mirror_error *err)
-{
-	struct stat st;
-	char chunk[65536];
-	ssize_t n;
-	int fd, rc = 0;
-
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return mirror_fail(err, MIRROR_EINPUT, "config %s: %s", path,
-		    strerror(errno));
-	if (fstat(fd, &st) < 0) {
-		rc = mirror_fail(err, MIRROR_EINPUT, "config %s: %s", path,
-		    strerror(errno));
-	} else if (!S_ISREG(st.st_mode)) {
-		rc = mirror_fail(err, MIRROR_EINPUT, "config %s: not a "
-		    "regular file (%s)", path, S_ISDIR(st.st_mode) ?
-		    "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
-		    "a device or socket");
-	}
-	while (rc == 0) {
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			rc = mirror_fail(err, MIRROR_EINPUT, "config %s: %s",
-			    path, strerror(errno));
-		if (n <= 0)
-			break;
-		strbuf_add(buf, chunk, (size_t)n);
-	}
-	close(fd);
-	return rc;
-}
-
 /* Parse every line of buf (changed in place); returns 0 or < 0. */
 static int
 parse_all(struct parse *p, strbuf *buf)
@@ -504,7 +464,8 @@ config_load(struct mirror_opts *o, const char *path, mirror_error *err)
 	else
 		p.dir[0] = '\0';
 	strbuf_init(&buf);
-	rc = read_file(&buf, path, err);
+	/* A regular file, never a link, FIFO or device (userfile.h). */
+	rc = userfile_read(&buf, path, "config", 0, 0, err);
 	if (rc == 0)
 		rc = parse_all(&p, &buf);
 	strbuf_free(&buf);

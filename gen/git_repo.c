@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "git_check.h"
 #include "git_repo.h"
 
 int
@@ -106,6 +107,13 @@ mgit_open(git_repository **out, const char *path, mirror_error *err)
 	if (!S_ISDIR(st.st_mode))
 		return mirror_fail(err, MIRROR_EIO, "%s: not a directory "
 		    "(not a git repository)", path);
+	/*
+	 * The repository's own files before libgit2 reads any: a FIFO as
+	 * config, an include or packed-refs would hang it; a bad value
+	 * or line would fail only when the branch is moved.
+	 */
+	if ((rc = mgit_check_files(path, err)) < 0)
+		return rc;
 	/*
 	 * NO_SEARCH: path itself must be the repository (or hold .git);
 	 * a directory inside someone's checkout is not silently taken to

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "template_int.h"
+#include "userfile.h"
 #include "xalloc.h"
 
 /* A tag found by the first pass. */
@@ -638,36 +639,26 @@ tmpl_parse(tmpl **out, const char *name, const char *text, size_t len,
 }
 
 int
+tmpl_load_user(tmpl **out, const char *path, const char *what,
+    enum tmpl_mode mode, int flags, mirror_error *err)
+{
+	strbuf sb;
+	int rc;
+
+	*out = NULL;
+	strbuf_init(&sb);
+	rc = userfile_read(&sb, path, what, (size_t)16 << 20, flags, err);
+	if (rc == 0)
+		rc = tmpl_parse(out, path, sb.data, sb.len, mode, err);
+	strbuf_free(&sb);
+	return rc;
+}
+
+int
 tmpl_load(tmpl **out, const char *path, enum tmpl_mode mode,
     mirror_error *err)
 {
-	FILE *f;
-	strbuf sb;
-	char buf[8192];
-	size_t got;
-	int rc, bad;
-
-	*out = NULL;
-	f = fopen(path, "rb");
-	if (f == NULL)
-		return mirror_fail(err, MIRROR_EINPUT, "%s: cannot read "
-		    "template: %s", path, strerror(errno));
-	strbuf_init(&sb);
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
-		strbuf_add(&sb, buf, got);
-		if (sb.len > (size_t)16 << 20)
-			break;
-	}
-	bad = ferror(f);
-	fclose(f);
-	if (bad || sb.len > (size_t)16 << 20) {
-		strbuf_free(&sb);
-		return mirror_fail(err, MIRROR_EINPUT, "%s: %s", path, bad ?
-		    "cannot read template" : "template larger than 16 MiB");
-	}
-	rc = tmpl_parse(out, path, sb.data, sb.len, mode, err);
-	strbuf_free(&sb);
-	return rc;
+	return tmpl_load_user(out, path, "templates", mode, 0, err);
 }
 
 int

@@ -84,11 +84,23 @@ int tmpl_parse(tmpl **out, const char *name, const char *text, size_t len,
     enum tmpl_mode mode, mirror_error *err);
 
 /*
- * Read and parse the file at path (mode as given). Returns 0, or
- * -MIRROR_EINPUT (unreadable or bad template) with *out NULL.
+ * Read and parse the file at path (mode as given), opened as a user
+ * file (userfile.h: a regular file, never a symbolic link, FIFO or
+ * device; "templates PATH: ..." when refused). Returns 0, or
+ * -MIRROR_EINPUT (refused, unreadable, over 16 MiB or a bad template)
+ * with *out NULL.
  */
 int tmpl_load(tmpl **out, const char *path, enum tmpl_mode mode,
     mirror_error *err);
+
+/*
+ * tmpl_load with what naming the file's origin in a refusal ("templates",
+ * "theme") and flags as for userfile_open (USERFILE_MISSING_OK). Returns
+ * 0 with *out, 1 with *out NULL when the file does not exist and flags
+ * allow it, or -MIRROR_EINPUT with *out NULL.
+ */
+int tmpl_load_user(tmpl **out, const char *path, const char *what,
+    enum tmpl_mode mode, int flags, mirror_error *err);
 
 /*
  * Render t with data (a JSON object; NULL acts as {}) and append the

@@ -9,6 +9,7 @@
 
 #include "datadir.h"
 #include "template.h"
+#include "userfile.h"
 #include "xalloc.h"
 
 
@@ -25,14 +26,6 @@ struct tmpl_set {
 };
 
 static int
-is_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int
 is_dir(const char *path)
 {
 	struct stat st;
@@ -40,6 +33,7 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Returns 0 with *out, or -MIRROR_EINPUT (no such directory). */
 int
 tmpl_set_open(tmpl_set **out, const char *user_dir, const char *default_dir,
     mirror_error *err)
@@ -95,21 +89,27 @@ tmpl_set_get(const tmpl **out, tmpl_set *set, const char *name,
 	nl = strlen(name);
 	mode = nl > 3 && strcmp(name + nl - 3, ".md") == 0 ? TMPL_MARKDOWN :
 	    TMPL_HTML;
+	/*
+	 * Only a user file that does not exist falls back to the default;
+	 * one that is there but is a link, FIFO or directory is refused.
+	 */
 	strbuf_init(&path);
-	if (set->user != NULL)
+	rc = 1;
+	if (set->user != NULL) {
 		strbuf_printf(&path, "%s/%s", set->user, name);
-	if (set->user == NULL || !is_file(path.data)) {
+		rc = tmpl_load_user(&t, path.data, "templates", mode,
+		    USERFILE_MISSING_OK, err);
+	}
+	if (rc == 1) {
 		strbuf_reset(&path);
 		strbuf_printf(&path, "%s/%s", set->def, name);
+		rc = tmpl_load_user(&t, path.data, "templates", mode,
+		    USERFILE_MISSING_OK, err);
 	}
-	if (!is_file(path.data)) {
+	if (rc == 1)
 		rc = mirror_fail(err, MIRROR_EINPUT, "template '%s' not found "
 		    "in %s%s%s", name, set->user != NULL ? set->user : "",
 		    set->user != NULL ? " or " : "", set->def);
-		strbuf_free(&path);
-		return rc;
-	}
-	rc = tmpl_load(&t, path.data, mode, err);
 	strbuf_free(&path);
 	if (rc < 0)
 		return rc;

@@ -3,15 +3,18 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "datadir.h"
 #include "output.h"
 #include "template.h"
 #include "theme.h"
+#include "userfile.h"
 #include "xalloc.h"
 
 struct theme {
@@ -20,6 +23,7 @@ struct theme {
 	tmpl *layout;
 	char **assets;          /* file names in assets/, sorted */
 	size_t n_assets;
+	int assets_fd;          /* dir/assets, opened once; -1: none */
 };
 
 /* 1 when s is a built-in theme's name: [a-z0-9_-]{1,64}; else 0. */
@@ -62,43 +66,70 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* List dir/assets (missing is fine: no assets). */
+/*
+ * Open dir/assets (never through a symbolic link: a link to ~/.ssh would
+ * publish its files) and list it: every entry must be a regular file
+ * with a safe name, none followed. A missing assets/ means no assets.
+ * Returns 0, or -MIRROR_EINPUT naming the entry.
+ */
 static int
 list_assets(theme *th, mirror_error *err)
 {
 	struct dirent *de;
+	struct stat st;
 	strbuf path;
 	size_t cap = 0;
 	DIR *d;
-	int rc = 0;
+	int rc = 0, fd;
 
 	strbuf_init(&path);
 	strbuf_printf(&path, "%s/assets", th->dir);
-	d = opendir(path.data);
-	if (d == NULL) {
-		rc = errno == ENOENT ? 0 : mirror_fail(err, MIRROR_EINPUT,
-		    "%s: %s", path.data, strerror(errno));
+	th->assets_fd = open(path.data, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_NONBLOCK | O_CLOEXEC);
+	if (th->assets_fd < 0) {
+		if (errno == ENOENT)
+			rc = 0;
+		else if (lstat(path.data, &st) == 0 && !S_ISDIR(st.st_mode))
+			rc = mirror_fail(err, MIRROR_EINPUT, "theme %s: %s, "
+			    "not a directory", path.data,
+			    userfile_kind(st.st_mode));
+		else
+			rc = mirror_fail(err, MIRROR_EINPUT, "theme %s: %s",
+			    path.data, strerror(errno));
+		strbuf_free(&path);
+		return rc;
+	}
+	if ((fd = dup(th->assets_fd)) < 0 || (d = fdopendir(fd)) == NULL) {
+		rc = mirror_fail(err, MIRROR_EIO, "theme %s: %s", path.data,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		strbuf_free(&path);
 		return rc;
 	}
 	while ((de = readdir(d)) != NULL) {
-		struct stat st;
-		strbuf f;
-
 		if (de->d_name[0] == '.' && (de->d_name[1] == '\0' ||
 		    (de->d_name[1] == '.' && de->d_name[2] == '\0')))
 			continue;
-		strbuf_init(&f);
-		strbuf_printf(&f, "%s/%s", path.data, de->d_name);
-		if (!good_asset_name(de->d_name) || stat(f.data, &st) < 0 ||
-		    !S_ISREG(st.st_mode)) {
-			rc = mirror_fail(err, MIRROR_EINPUT, "%s: not a usable "
-			    "theme asset (plain files named [A-Za-z0-9._-]+)",
-			    f.data);
-			strbuf_free(&f);
+		if (!good_asset_name(de->d_name)) {
+			rc = mirror_fail(err, MIRROR_EINPUT, "%s/%s: not a "
+			    "usable theme asset (plain files named "
+			    "[A-Za-z0-9._-]+)", path.data, de->d_name);
 			break;
 		}
-		strbuf_free(&f);
+		if (fstatat(th->assets_fd, de->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) < 0) {
+			rc = mirror_fail(err, MIRROR_EINPUT, "theme %s/%s: %s",
+			    path.data, de->d_name, strerror(errno));
+			break;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			rc = mirror_fail(err, MIRROR_EINPUT, "theme %s/%s: %s, "
+			    "not a regular file (theme assets are plain files "
+			    "in assets/)", path.data, de->d_name,
+			    userfile_kind(st.st_mode));
+			break;
+		}
 		if (th->n_assets == cap) {
 			cap = cap ? cap * 2 : 8;
 			th->assets = xreallocarray(th->assets, cap,
@@ -113,6 +144,10 @@ list_assets(theme *th, mirror_error *err)
 	return rc;
 }
 
+/*
+ * Open the theme name (a built-in name or a directory path). Returns 0
+ * with *out, or -MIRROR_EINPUT (unknown, a bad layout, a refused file).
+ */
 int
 theme_open(theme **out, const char *name, mirror_error *err)
 {
@@ -123,6 +158,7 @@ theme_open(theme **out, const char *name, mirror_error *err)
 
 	*out = NULL;
 	th = xcalloc(1, sizeof(*th));
+	th->assets_fd = -1;
 	th->name = xstrdup(name != NULL ? name : "");
 	if (name != NULL && strchr(name, '/') != NULL) {
 		if (stat(name, &st) < 0 || !S_ISDIR(st.st_mode)) {
@@ -153,7 +189,8 @@ theme_open(theme **out, const char *name, mirror_error *err)
 	}
 	strbuf_init(&path);
 	strbuf_printf(&path, "%s/layout.html", th->dir);
-	rc = tmpl_load(&th->layout, path.data, TMPL_HTML, err);
+	rc = tmpl_load_user(&th->layout, path.data, "theme", TMPL_HTML, 0,
+	    err);
 	if (rc == 0 && !tmpl_has_raw(th->layout))
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: the layout has no "
 		    "{{{content}}} slot for the page", path.data);
@@ -177,28 +214,11 @@ theme_render(strbuf *sb, const theme *th, const json_t *page,
 	    body_html : "", err);
 }
 
-/* Read a whole file into sb; 0 or -MIRROR_EIO. */
-static int
-slurp(strbuf *sb, const char *path, mirror_error *err)
-{
-	char buf[8192];
-	size_t got;
-	FILE *f;
-	int bad;
-
-	f = fopen(path, "rb");
-	if (f == NULL)
-		return mirror_fail(err, MIRROR_EIO, "%s: %s", path,
-		    strerror(errno));
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(sb, buf, got);
-	bad = ferror(f);
-	fclose(f);
-	if (bad)
-		return mirror_fail(err, MIRROR_EIO, "%s: read error", path);
-	return 0;
-}
-
+/*
+ * Copy every asset listed by theme_open into out's assets/, each read
+ * through the directory opened then, never through a link. Returns 0
+ * or < 0 (a refused or unreadable asset: -MIRROR_EINPUT).
+ */
 int
 theme_write_assets(const theme *th, struct output *out, mirror_error *err)
 {
@@ -214,7 +234,8 @@ theme_write_assets(const theme *th, struct output *out, mirror_error *err)
 		strbuf_reset(&dst);
 		strbuf_printf(&src, "%s/assets/%s", th->dir, th->assets[i]);
 		strbuf_printf(&dst, "assets/%s", th->assets[i]);
-		rc = slurp(&data, src.data, err);
+		rc = userfile_readat(&data, th->assets_fd, th->assets[i],
+		    "theme", src.data, 0, 0, err);
 		if (rc == 0)
 			rc = output_write(out, dst.data, data.data, data.len,
 			    err);
@@ -245,6 +266,8 @@ theme_free(theme *th)
 	for (size_t i = 0; i < th->n_assets; i++)
 		free(th->assets[i]);
 	free(th->assets);
+	if (th->assets_fd >= 0)
+		close(th->assets_fd);
 	tmpl_free(th->layout);
 	free(th->dir);
 	free(th->name);

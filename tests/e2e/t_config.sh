@@ -141,14 +141,14 @@ printf 'store = s.db\nout = badsite\ntitle = \033[31mred\n' > bad.ini
 bad "a control character" "config bad.ini:3: a control character 0x1b (column 9)"
 
 rm -rf bad.ini && mkdir bad.ini
-bad "a directory is refused" "config bad.ini: not a regular file (a directory)"
+bad "a directory is refused" "config bad.ini: a directory, not a regular file"
 rmdir bad.ini && mkfifo bad.ini
 rm -rf badsite
 RC=x
 timeout 20 "$MIRROR" --config bad.ini build >"$T/out" 2>"$T/err"
 RC=$?
 expect_line "a FIFO is refused at once, not read (no hang)" 2 \
-    "config bad.ini: not a regular file (a FIFO)"
+    "config bad.ini: a FIFO, not a regular file"
 rm -f bad.ini
 mirror --config nosuch.ini health
 expect_line "a missing file" 2 "config nosuch.ini: No such file or directory"

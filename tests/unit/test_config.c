@@ -433,16 +433,21 @@ test_not_a_regular_file(void **state)
 	(void)state;
 	assert_int_equal(mkdir("dir.ini", 0755), 0);
 	assert_int_equal(config_load(&o, "dir.ini", &err), -MIRROR_EINPUT);
-	assert_string_equal(err.msg, "config dir.ini: not a regular file "
-	    "(a directory)");
+	assert_string_equal(err.msg, "config dir.ini: a directory, not a "
+	    "regular file");
 	/* A FIFO with no writer: refused at once, never read (no hang). */
 	assert_int_equal(mkfifo("fifo.ini", 0644), 0);
 	assert_int_equal(config_load(&o, "fifo.ini", &err), -MIRROR_EINPUT);
-	assert_string_equal(err.msg, "config fifo.ini: not a regular file "
-	    "(a FIFO)");
+	assert_string_equal(err.msg, "config fifo.ini: a FIFO, not a regular "
+	    "file");
 	assert_int_equal(config_load(&o, "/dev/null", &err), -MIRROR_EINPUT);
-	assert_string_equal(err.msg, "config /dev/null: not a regular file "
-	    "(a device or socket)");
+	assert_string_equal(err.msg, "config /dev/null: a character device, "
+	    "not a regular file");
+	/* A link is never followed, even to a good config file. */
+	assert_int_equal(symlink("/dev/null", "link.ini"), 0);
+	assert_int_equal(config_load(&o, "link.ini", &err), -MIRROR_EINPUT);
+	assert_string_equal(err.msg, "config link.ini: a symbolic link, not a "
+	    "regular file");
 	assert_int_equal(config_load(&o, "nosuch.ini", &err), -MIRROR_EINPUT);
 	assert_string_equal(err.msg, "config nosuch.ini: No such file or "
 	    "directory");
