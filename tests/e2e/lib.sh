@@ -90,6 +90,21 @@ fingerprint() {
 	fi
 }
 
+# state PATH...: per PATH one line "PATH HASH", the hash over the bytes
+# of every file under it and the names in it (so a file added or removed
+# shows too); "PATH missing" when it does not exist.
+state() {
+	for p in "$@"; do
+		if [ -e "$p" ] || [ -L "$p" ]; then
+			printf '%s %s\n' "$p" "$( (fingerprint "$p"
+			    if [ -d "$p" ]; then (cd "$p" && find . | LC_ALL=C sort); fi) |
+			    sha256sum | cut -c1-16)"
+		else
+			printf '%s missing\n' "$p"
+		fi
+	done
+}
+
 # as_nobody ARGS...: run mirror ARGS as the unprivileged user nobody (root
 # ignores file modes, so read-only cases need another user). The checkout
 # may live in a directory nobody cannot enter (/root, a 0700 home), so the

@@ -29,21 +29,6 @@ fi
 # would show as a change.
 cp good.db base.db
 
-# state PATH...: per PATH one line "PATH HASH", the hash over the bytes
-# of every file under it and the names in it (so a file added or removed
-# shows too); "PATH missing" when it does not exist.
-state() {
-	for p in "$@"; do
-		if [ -e "$p" ] || [ -L "$p" ]; then
-			printf '%s %s\n' "$p" "$( (fingerprint "$p"
-			    if [ -d "$p" ]; then (cd "$p" && find . | LC_ALL=C sort); fi) |
-			    sha256sum | cut -c1-16)"
-		else
-			printf '%s missing\n' "$p"
-		fi
-	done
-}
-
 # begin PATH...: a new case; remember the state of PATHs.
 begin() {
 	why=""

@@ -33,20 +33,6 @@ printf '%s\n' "$marker" > marker
 cp -R "$MIRROR_TOP/templates" tpl
 cp -R "$MIRROR_TOP/themes/default" th
 
-# state PATH...: per PATH one line "PATH HASH" over the bytes and names
-# under it; "PATH missing" when it does not exist.
-state() {
-	for p in "$@"; do
-		if [ -e "$p" ] || [ -L "$p" ]; then
-			printf '%s %s\n' "$p" "$( (fingerprint "$p"
-			    if [ -d "$p" ]; then (cd "$p" && find . | LC_ALL=C sort); fi) |
-			    sha256sum | cut -c1-16)"
-		else
-			printf '%s missing\n' "$p"
-		fi
-	done
-}
-
 # begin REPO: a new case building into site and REPO.
 begin() {
 	why=""

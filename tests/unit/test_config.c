@@ -16,22 +16,21 @@
 
 #include <cmocka.h>
 
+#include "scratch.h"
+
 #include "cli.h"
 #include "optcheck.h"
 #include "strbuf.h"
 #include "theme.h"
 #include "xalloc.h"
 
-static char tmpdir[] = "/tmp/mirror-test-config.XXXXXX";
-static char olddir[4096];
 
 /* Every test runs in a scratch directory, so paths in messages are short. */
 static int
 setup(void **state)
 {
 	(void)state;
-	if (getcwd(olddir, sizeof(olddir)) == NULL ||
-	    mkdtemp(tmpdir) == NULL || chdir(tmpdir) < 0)
+	if (scratch_enter("config") < 0)
 		return -1;
 	return 0;
 }
@@ -39,16 +38,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[8192];
-	int n;
-
 	(void)state;
-	if (chdir(olddir) < 0)
-		return -1;
-	n = snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (n < 0 || (size_t)n >= sizeof(cmd))
-		return -1;
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_leave();
 }
 
 static void

@@ -16,17 +16,16 @@
 
 #include <cmocka.h>
 
+#include "scratch.h"
+
 #include "git_check.h"
 
-static char tmpdir[] = "/tmp/mirror-test-git-check.XXXXXX";
-static char olddir[4096];
 
 static int
 setup(void **state)
 {
 	(void)state;
-	if (getcwd(olddir, sizeof(olddir)) == NULL ||
-	    mkdtemp(tmpdir) == NULL || chdir(tmpdir) < 0)
+	if (scratch_enter("git-check") < 0)
 		return -1;
 	return 0;
 }
@@ -34,16 +33,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[8192];
-	int n;
-
 	(void)state;
-	if (chdir(olddir) < 0)
-		return -1;
-	n = snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (n < 0 || (size_t)n >= sizeof(cmd))
-		return -1;
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_leave();
 }
 
 static void

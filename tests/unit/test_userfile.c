@@ -17,12 +17,12 @@
 
 #include <cmocka.h>
 
+#include "scratch.h"
+
 #include "strbuf.h"
 #include "template.h"
 #include "userfile.h"
 
-static char tmpdir[] = "/tmp/mirror-test-userfile.XXXXXX";
-static char olddir[4096];
 
 /* Every test runs in a scratch directory, so paths in messages are short. */
 static int
@@ -31,8 +31,7 @@ setup(void **state)
 	FILE *f;
 
 	(void)state;
-	if (getcwd(olddir, sizeof(olddir)) == NULL ||
-	    mkdtemp(tmpdir) == NULL || chdir(tmpdir) < 0)
+	if (scratch_enter("userfile") < 0)
 		return -1;
 	if ((f = fopen("plain", "w")) == NULL)
 		return -1;
@@ -47,16 +46,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[8192];
-	int n;
-
 	(void)state;
-	if (chdir(olddir) < 0)
-		return -1;
-	n = snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (n < 0 || (size_t)n >= sizeof(cmd))
-		return -1;
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_leave();
 }
 
 /* Read path with flags; the status, and err.msg when it failed. */

@@ -1,0 +1,46 @@
+/*
+ * scratch.h: a scratch directory for a unit-test binary whose tests
+ * work with real files: scratch_enter makes /tmp/mirror-test-NAME.XXXXXX
+ * and enters it (so paths in messages are short), scratch_leave goes
+ * back and removes it. For a cmocka group's setup and teardown.
+ */
+#ifndef MIRROR_TEST_SCRATCH_H
+#define MIRROR_TEST_SCRATCH_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char scratch_dir[128];
+static char scratch_old[4096];
+
+/* Make and enter the scratch directory. Returns 0 or -1. */
+static inline int
+scratch_enter(const char *name)
+{
+	int n = snprintf(scratch_dir, sizeof(scratch_dir),
+	    "/tmp/mirror-test-%s.XXXXXX", name);
+
+	if (n < 0 || (size_t)n >= sizeof(scratch_dir) ||
+	    getcwd(scratch_old, sizeof(scratch_old)) == NULL ||
+	    mkdtemp(scratch_dir) == NULL || chdir(scratch_dir) < 0)
+		return -1;
+	return 0;
+}
+
+/* Leave the scratch directory and remove it. Returns 0 or -1. */
+static inline int
+scratch_leave(void)
+{
+	char cmd[sizeof(scratch_dir) + 16];
+	int n;
+
+	if (chdir(scratch_old) < 0)
+		return -1;
+	n = snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch_dir);
+	if (n < 0 || (size_t)n >= sizeof(cmd))
+		return -1;
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+#endif
