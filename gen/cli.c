@@ -87,7 +87,7 @@ const struct cli_option_def cli_options[CLI_NOPTIONS] = {
 #define EXIT_CHECK "4  open conflicts remain, with --check\n"
 
 const struct cli_command cli_commands[] = {
-	{ "init", NULL, cmd_init, STORE,
+	{ "init", NULL, 1, STORE,
 	    "create a new, empty fact store",
 	    "mirror init --store PATH",
 	    "Create a new store with the contract schema. Refuses to touch\n"
@@ -96,7 +96,7 @@ const struct cli_command cli_commands[] = {
 	    "0  the store was created\n" EXIT_USAGE
 	    "2  PATH already exists\n" EXIT_IO,
 	    "mirror init --store facts.db" },
-	{ "health", NULL, cmd_health, STORE,
+	{ "health", NULL, 1, STORE,
 	    "counts per layer, relationships and conflicts",
 	    "mirror health --store PATH [--json]",
 	    "Print the facts per layer and status, expired memories,\n"
@@ -107,7 +107,7 @@ const struct cli_command cli_commands[] = {
 	    "2  bad store: missing, not SQLite, not the contract\n" EXIT_IO,
 	    "mirror health --store facts.db --json |\n"
 	    "    jq .open_conflicts_count" },
-	{ "sweep", NULL, cmd_sweep, STORE | CLI_BIT(CLI_CHECK),
+	{ "sweep", NULL, 1, STORE | CLI_BIT(CLI_CHECK),
 	    "find contradictions, record them as conflicts",
 	    "mirror sweep --store PATH [--check] [--json]",
 	    "Run the cross-layer sweep in one transaction: open a conflict\n"
@@ -117,7 +117,7 @@ const struct cli_command cli_commands[] = {
 	    "0  success (open conflicts are flagged, never blocking)\n"
 	    EXIT_USAGE "2  bad store or a bad row in it\n" EXIT_IO EXIT_CHECK,
 	    "mirror sweep --store facts.db --check" },
-	{ "build", NULL, cmd_build, STORE | CLI_BIT(CLI_OUT) |
+	{ "build", NULL, 1, STORE | CLI_BIT(CLI_OUT) |
 	    CLI_BIT(CLI_REPO) | CLI_BIT(CLI_BRANCH) | CLI_BIT(CLI_AUTHOR) |
 	    CLI_BIT(CLI_SIGN_KEY) | CLI_BIT(CLI_TEMPLATES) | CLI_BIT(CLI_THEME) |
 	    CLI_BIT(CLI_BASE_URL) | CLI_BIT(CLI_TITLE) |
@@ -140,7 +140,7 @@ const struct cli_command cli_commands[] = {
 	    "3  I/O or git failure; DIR, the store and the branch as they "
 	    "were\n" EXIT_CHECK,
 	    "mirror build --store facts.db --out site --repo site.git" },
-	{ "conflicts", NULL, NULL, 0,
+	{ "conflicts", NULL, 0, 0,
 	    "the review queue: list, show, resolve, dismiss",
 	    "mirror conflicts list [--status S] [--project P]\n"
 	    "mirror conflicts show ID\n"
@@ -153,7 +153,7 @@ const struct cli_command cli_commands[] = {
 	    "0  success\n" EXIT_USAGE "2  bad store, or no such conflict, "
 	    "project or status\n" EXIT_IO,
 	    "mirror conflicts list --status open" },
-	{ "conflicts", "list", cmd_conflicts, STORE | CLI_BIT(CLI_STATUS) |
+	{ "conflicts", "list", 1, STORE | CLI_BIT(CLI_STATUS) |
 	    CLI_BIT(CLI_PROJECT),
 	    "list conflicts, open first, newest first",
 	    "mirror conflicts list [--status open|resolved|dismissed]\n"
@@ -164,7 +164,7 @@ const struct cli_command cli_commands[] = {
 	    "0  success (also when none match)\n" EXIT_USAGE
 	    "2  bad store, or no such status or project\n" EXIT_IO,
 	    "mirror conflicts list --status open --project p05" },
-	{ "conflicts", "show", cmd_conflicts, STORE,
+	{ "conflicts", "show", 1, STORE,
 	    "one conflict with its members, trust order first",
 	    "mirror conflicts show ID",
 	    "Print one conflict: its slot, the question it asks, each member\n"
@@ -174,7 +174,7 @@ const struct cli_command cli_commands[] = {
 	    "0  success\n" EXIT_USAGE "2  bad store, or no conflict ID\n"
 	    EXIT_IO,
 	    "mirror conflicts show c1a2b3c4d5" },
-	{ "conflicts", "resolve", cmd_conflicts, STORE | CLI_BIT(CLI_NOTES) |
+	{ "conflicts", "resolve", 1, STORE | CLI_BIT(CLI_NOTES) |
 	    CLI_BIT(CLI_WINNER) | CLI_BIT(CLI_ACTOR),
 	    "close a conflict, optionally naming the winner",
 	    "mirror conflicts resolve ID --notes TEXT [--winner MEMBER_ID]\n"
@@ -187,7 +187,7 @@ const struct cli_command cli_commands[] = {
 	    EXIT_IO,
 	    "mirror conflicts resolve c1a2b3c4d5 --notes 'PEEK was chosen' \\\n"
 	    "    --winner p05-dec-lateral-material" },
-	{ "conflicts", "dismiss", cmd_conflicts, STORE | CLI_BIT(CLI_REASON) |
+	{ "conflicts", "dismiss", 1, STORE | CLI_BIT(CLI_REASON) |
 	    CLI_BIT(CLI_ACTOR),
 	    "close a conflict as not a real one",
 	    "mirror conflicts dismiss ID --reason TEXT [--actor NAME]",
@@ -197,7 +197,7 @@ const struct cli_command cli_commands[] = {
 	    "0  success\n" EXIT_USAGE
 	    "2  bad store, no conflict ID, or not open\n" EXIT_IO,
 	    "mirror conflicts dismiss c1a2b3c4d5 --reason 'two materials'" },
-	{ "help", NULL, NULL, CLI_BIT(CLI_CONFIG) | CLI_BIT(CLI_HELP) |
+	{ "help", NULL, 0, CLI_BIT(CLI_CONFIG) | CLI_BIT(CLI_HELP) |
 	    CLI_BIT(CLI_VERSION),
 	    "print the help of a command",
 	    "mirror help [COMMAND [SUBCOMMAND]]",
@@ -470,13 +470,13 @@ check_takes(const struct cli_command *c, const struct mirror_opts *o,
 }
 
 int
-cli_prepare(mirror_command **run, const struct mirror_opts *o,
+cli_prepare(const char **command, const struct mirror_opts *o,
     mirror_error *err)
 {
 	const struct cli_command *c;
 	int rc;
 
-	*run = NULL;
+	*command = NULL;
 	if (o->help && (o->command == NULL ||
 	    strcmp(o->command, "help") == 0) && o->nargs == 0)
 		return cli_help_print(stdout, NULL, err);
@@ -493,10 +493,10 @@ cli_prepare(mirror_command **run, const struct mirror_opts *o,
 		return rc;
 	if (o->help)
 		return cli_help_print(stdout, c, err);
-	if (c->run == NULL)
+	if (!c->runs)
 		return missing_sub(c->name, err);
 	if ((rc = check_takes(c, o, err)) < 0)
 		return rc;
-	*run = c->run;
+	*command = c->name;
 	return 0;
 }

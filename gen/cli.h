@@ -82,14 +82,15 @@ int cli_parse(struct mirror_opts *o, int argc, char **argv,
 
 /*
  * Everything before the config file is read: --version, --help and
- * 'mirror help [COMMAND [SUBCOMMAND]]' print to stdout and set *run to
- * NULL; otherwise *run is the command o names, once its subcommand is
- * known and every option given on the command line is one it takes.
+ * 'mirror help [COMMAND [SUBCOMMAND]]' print to stdout and set *command
+ * to NULL; otherwise *command is the name of the command to run ("build",
+ * "conflicts", ...), once its subcommand is known and every option given
+ * on the command line is one it takes (main.c maps it to its function).
  * Returns 0, or -MIRROR_EUSAGE naming an unknown or missing command or
  * subcommand (and the nearest one) or an option the command does not
  * take; -MIRROR_EIO when stdout cannot be written.
  */
-int cli_prepare(mirror_command **run, const struct mirror_opts *o,
+int cli_prepare(const char **command, const struct mirror_opts *o,
     mirror_error *err);
 
 /*

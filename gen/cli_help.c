@@ -73,7 +73,7 @@ common_takes(const char *group)
 	unsigned long mask = ~0UL;
 
 	for (size_t i = 0; i < cli_ncommands; i++)
-		if (cli_commands[i].run != NULL && (group == NULL ||
+		if (cli_commands[i].runs && (group == NULL ||
 		    strcmp(cli_commands[i].name, group) == 0))
 			mask &= cli_commands[i].takes;
 	return mask;
@@ -93,7 +93,7 @@ global_help(strbuf *sb)
 		const struct cli_command *c = &cli_commands[i];
 		strbuf left;
 
-		if (c->run == NULL && strcmp(c->name, "help") != 0)
+		if (!c->runs && strcmp(c->name, "help") != 0)
 			continue;       /* a group: its subcommands follow */
 		strbuf_init(&left);
 		strbuf_puts(&left, c->name);
@@ -116,7 +116,7 @@ global_help(strbuf *sb)
 static void
 command_help(strbuf *sb, const struct cli_command *c)
 {
-	int group = c->run == NULL && c->sub == NULL &&
+	int group = !c->runs && c->sub == NULL &&
 	    strcmp(c->name, "help") != 0;
 
 	put_lines(sb, "usage: ", "       ", c->usage);

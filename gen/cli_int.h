@@ -27,7 +27,7 @@ extern const struct cli_option_def cli_options[CLI_NOPTIONS];
 struct cli_command {
 	const char *name;       /* "build", "conflicts" */
 	const char *sub;        /* "list" for conflicts list; NULL */
-	mirror_command *run;    /* NULL for help and the conflicts group */
+	int runs;               /* 0 for help and the conflicts group */
 	unsigned long takes;    /* CLI_BIT of each option it takes */
 	const char *summary;    /* one line for the command list */
 	const char *usage;      /* synopsis lines, "mirror ..." */

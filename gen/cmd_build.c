@@ -457,13 +457,97 @@ build_counts(struct build_report *r, const struct site *s, int reading,
 	return rc;
 }
 
+/*
+ * Step 1: what the command line asks (build_usage), the site's title
+ * and base URL (into *base_url, the caller frees it) and the run's
+ * clock, into s. Returns 0 or < 0 with err set.
+ */
+static int
+build_begin(struct site *s, char **base_url, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	int rc;
+
+	s->title = o->title != NULL && o->title[0] != '\0' ? o->title :
+	    DEFAULT_TITLE;
+	if ((rc = build_usage(base_url, o, err)) < 0 ||
+	    (rc = mirror_clock(&s->now, err)) < 0)
+		return rc;
+	s->base_url = *base_url;
+	return 0;
+}
+
+/*
+ * Step 4: render the whole site into DIR's staging tree, with the
+ * progress line on a terminal (cleared before any other output).
+ * Returns 0 or < 0 with err set.
+ */
+static int
+build_render(struct site *s, const struct mirror_opts *o, mirror_error *err)
+{
+	struct progress prog;
+	int rc;
+
+	if ((rc = output_begin(&s->out, o->out, err)) < 0)
+		return rc;
+	progress_init(&prog, !o->quiet);
+	s->progress = &prog;
+	rc = site_render(s, err);
+	progress_end(&prog);
+	s->progress = NULL;
+	return rc;
+}
+
+/*
+ * For an unchanged build (r->unchanged set): what DIR holds, from its
+ * stamp held, and the conflicts by status, read now (inside the read
+ * that reading says is open, which is then ended). Returns 0 or < 0.
+ */
+static int
+build_report_held(struct build_report *r, struct site *s,
+    const struct stamp *held, int reading, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	int rc;
+
+	s->open_conflicts = held->open_conflicts;
+	r->pages = held->pages;
+	r->reused = held->files;
+	rc = build_counts(r, s, reading, o, err);
+	if (reading)
+		store_read_end(s->st);
+	lap(r, PH_READ);
+	return rc;
+}
+
+/*
+ * Step 6: say what the build did (JSON with --json, a summary unless
+ * --quiet), and under --check fail on open conflicts. Returns 0,
+ * -MIRROR_ECONFLICTS, or < 0 when stdout cannot be written.
+ */
+static int
+build_report_out(struct build_report *r, struct site *s,
+    const struct sweep_run *run, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	int rc = 0;
+
+	if (o->json)
+		rc = json_out_print(build_json(r, s, run, o), err);
+	else if (!o->quiet)
+		build_print(r, s, o);
+	if (rc == 0 && o->check && s->open_conflicts > 0)
+		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
+		    "conflicts (--check)", s->open_conflicts);
+	return rc;
+}
+
 int
 cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
 	struct site s;
 	struct sweep_run run;
 	struct build_report r;
-	struct progress prog;
 	struct stamp stamp, held;
 	char *base_url = NULL;
 	int rc, reading = 0;
@@ -472,12 +556,8 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	memset(&r, 0, sizeof(r));
 	memset(&run, 0, sizeof(run));
 	r.start = r.mark = mirror_monotonic_ms();
-	s.title = o->title != NULL && o->title[0] != '\0' ? o->title :
-	    DEFAULT_TITLE;
-	if ((rc = build_usage(&base_url, o, err)) < 0 ||
-	    (rc = mirror_clock(&s.now, err)) < 0)
+	if ((rc = build_begin(&s, &base_url, o, err)) < 0)
 		goto out;
-	s.base_url = base_url;
 	/* DIR's turn first (gen/output.h): a second build into the same DIR
 	 * waits here, before its checks and its sweep, and a bad DIR stops
 	 * the build before anything is written. output_free lets go. */
@@ -513,15 +593,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		rc = build_counts(&r, &s, reading, o, err);
 	lap(&r, PH_READ);
 	if (rc == 0)
-		rc = output_begin(&s.out, o->out, err);
-	if (rc == 0) {
-		/* On a terminal only; cleared before any other output. */
-		progress_init(&prog, !o->quiet);
-		s.progress = &prog;
-		rc = site_render(&s, err);
-		progress_end(&prog);
-		s.progress = NULL;
-	}
+		rc = build_render(&s, o, err);
 	if (reading)
 		store_read_end(s.st);
 	reading = 0;
@@ -538,22 +610,10 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		r.reused = (long long)output_reused(s.out);
 	}
 done:
-	if (r.unchanged) {
-		s.open_conflicts = held.open_conflicts;
-		r.pages = held.pages;
-		r.reused = held.files;
-		rc = build_counts(&r, &s, reading, o, err);
-		if (reading)
-			store_read_end(s.st);
-		lap(&r, PH_READ);
-	}
-	if (rc == 0 && o->json)
-		rc = json_out_print(build_json(&r, &s, &run, o), err);
-	else if (rc == 0 && !o->quiet)
-		build_print(&r, &s, o);
-	if (rc == 0 && o->check && s.open_conflicts > 0)
-		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
-		    "conflicts (--check)", s.open_conflicts);
+	if (r.unchanged)
+		rc = build_report_held(&r, &s, &held, reading, o, err);
+	if (rc == 0)
+		rc = build_report_out(&r, &s, &run, o, err);
 out:
 	output_free(s.out);
 	build_read_free(&s);

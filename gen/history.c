@@ -317,6 +317,99 @@ create_commit(git_oid *id, git_repository *repo, const git_signature *sig,
 	return rc;
 }
 
+/* The commit tip and its tree, into *parent and *tree. Returns 0, or
+ * -MIRROR_EIO naming the repository rp and refname. */
+static int
+read_tip(git_commit **parent, git_tree **tree, git_repository *repo,
+    const git_oid *tip, const char *rp, const char *refname,
+    mirror_error *err)
+{
+	if (git_commit_lookup(parent, repo, tip) < 0 ||
+	    git_commit_tree(tree, *parent) < 0)
+		return mgit_fail(err, MIRROR_EIO, "%s: cannot read the tree of "
+		    "%s", rp, refname);
+	return 0;
+}
+
+/*
+ * What history_commit checks of req before it touches anything: a
+ * repository and a site, and trailer values that are one plain line;
+ * and the commit's time into *when: req->time, or without one the run's
+ * clock (never a second reading). Returns 0, or -MIRROR_EUSAGE /
+ * -MIRROR_EINPUT naming what is wrong.
+ */
+static int
+request_ok(time_t *when, const struct history_request *req,
+    mirror_error *err)
+{
+	if (req->repo_path == NULL || req->site_dir == NULL)
+		return mirror_fail(err, MIRROR_EUSAGE, "history: a repository "
+		    "and a site directory are required");
+	if (!plain_value(req->sweep_run_id) ||
+	    !plain_value(req->store_checksum))
+		return mirror_fail(err, MIRROR_EINPUT, "history: the sweep run "
+		    "id or store checksum holds a control character");
+	*when = req->time;
+	return req->have_time ? 0 : mirror_clock(when, err);
+}
+
+/*
+ * The message of the commit from old_tree (NULL: the first) to
+ * new_tree, into msg: what changed, in words, then the pages and the
+ * trailers (git_message.h, history_words.h); *counts gets the page
+ * counts. Returns 0 or < 0 with err set.
+ */
+static int
+compose_message(strbuf *msg, struct mgit_counts *counts,
+    git_repository *repo, git_tree *old_tree, git_tree *new_tree,
+    const struct history_request *req, mirror_error *err)
+{
+	struct mgit_change *changes = NULL;
+	struct hw_words words;
+	size_t nchanges = 0;
+	int rc;
+
+	hw_init(&words);
+	if ((rc = tree_changes(&changes, &nchanges, repo, old_tree,
+	    new_tree, err)) == 0 &&
+	    (rc = describe(&words, repo, old_tree, req->site_dir, changes,
+	    nchanges, err)) == 0)
+		rc = mgit_message(msg, counts, changes, nchanges,
+		    req->changes, &words, req->sweep_run_id,
+		    req->store_checksum, err);
+	free_changes(changes, nchanges);
+	hw_free(&words);
+	return rc;
+}
+
+/*
+ * Make commit_id, written and staged, the tip of refname: the staged
+ * objects reach the disk, then the branch moves by compare and swap from
+ * tip (NULL: it must not exist) with a reflog line from msg. Returns 0
+ * or < 0 with err set.
+ */
+static int
+publish_commit(git_repository *repo, struct mgit_stage *stage,
+    const char *refname, const git_oid *tip, const git_oid *commit_id,
+    const char *msg, const struct history_request *req, mirror_error *err)
+{
+	strbuf logmsg;
+	int rc;
+
+	mgit_stage_note(stage, commit_id);
+	if ((rc = mgit_stage_flush(stage, req->repo_path, err)) < 0)
+		return rc;
+	if (history_test_before_update != NULL)
+		history_test_before_update(history_test_before_update_arg);
+	strbuf_init(&logmsg);
+	reflog_message(&logmsg, msg, tip == NULL);
+	if ((rc = mgit_enable_reflog(repo, req->repo_path, err)) == 0)
+		rc = mgit_ref_cas(repo, req->repo_path, refname, tip,
+		    commit_id, logmsg.data, err);
+	strbuf_free(&logmsg);
+	return rc;
+}
+
 int
 history_commit(struct history_result *out,
     const struct history_request *req, mirror_error *err)
@@ -330,88 +423,48 @@ history_commit(struct history_result *out,
 	struct mgit_stage stage;
 	struct mgit_site_stats stats;
 	struct mgit_counts counts;
-	struct mgit_change *changes = NULL;
-	struct hw_words words;
-	size_t nchanges = 0;
-	strbuf msg, logmsg;
+	strbuf msg;
 	git_oid tip, tree_id, commit_id;
-	const char *rp;
+	const char *rp = req->repo_path;
 	time_t when;
 	int have_tip = 0, rc;
 
 	memset(out, 0, sizeof(*out));
 	memset(&stage, 0, sizeof(stage));
-	hw_init(&words);
 	strbuf_init(&msg);
-	strbuf_init(&logmsg);
-	if (req->repo_path == NULL || req->site_dir == NULL) {
-		rc = mirror_fail(err, MIRROR_EUSAGE, "history: a repository "
-		    "and a site directory are required");
-		goto out_early;
-	}
-	rp = req->repo_path;
-	if (!plain_value(req->sweep_run_id) ||
-	    !plain_value(req->store_checksum)) {
-		rc = mirror_fail(err, MIRROR_EINPUT, "history: the sweep run id "
-		    "or store checksum holds a control character");
-		goto out_early;
-	}
-	/* Without a given time: the run's clock, never a second reading. */
-	when = req->time;
-	if (!req->have_time && (rc = mirror_clock(&when, err)) < 0)
-		goto out_early;
-	if ((rc = mgit_init(err)) < 0)
+	if ((rc = request_ok(&when, req, err)) < 0 ||
+	    (rc = mgit_init(err)) < 0)
 		goto out_early;
 	if ((rc = open_guarded(&repo, &sig, refname, &tip, &have_tip, req,
 	    when, err)) < 0)
 		goto out;
 	if (have_tip) {
-		if (git_commit_lookup(&parent, repo, &tip) < 0 ||
-		    git_commit_tree(&old_tree, parent) < 0) {
-			rc = mgit_fail(err, MIRROR_EIO, "%s: cannot read the "
-			    "tree of %s", rp, refname);
+		if ((rc = read_tip(&parent, &old_tree, repo, &tip, rp,
+		    refname, err)) < 0)
 			goto out;
-		}
 		git_oid_tostr(out->commit_id, sizeof(out->commit_id), &tip);
 	}
-
 	if ((rc = mgit_tree_from_dir(&tree_id, &stats, &stage, repo,
 	    req->site_dir, err)) < 0)
 		goto out;
 	out->files = stats.files;
+	/* Same tree: no commit, and nothing staged reaches the disk. */
 	if (have_tip && git_oid_equal(&tree_id, git_tree_id(old_tree))) {
-		/* Same tree: no commit, and nothing staged reaches the disk. */
 		mgit_stage_discard(&stage);
-		rc = 0;
 		goto out;
 	}
-
 	if (git_tree_lookup(&new_tree, repo, &tree_id) < 0) {
 		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot read back the new "
 		    "tree", rp);
 		goto out;
 	}
-	if ((rc = tree_changes(&changes, &nchanges, repo, old_tree,
-	    new_tree, err)) < 0 ||
-	    (rc = describe(&words, repo, old_tree, req->site_dir, changes,
-	    nchanges, err)) < 0 ||
-	    (rc = mgit_message(&msg, &counts, changes, nchanges,
-	    req->changes, &words, req->sweep_run_id, req->store_checksum,
-	    err)) < 0)
-		goto out;
 	parents[0] = parent;
-	if ((rc = create_commit(&commit_id, repo, sig, msg.data, new_tree,
-	    have_tip ? 1 : 0, parents, req, err)) < 0)
-		goto out;
-	mgit_stage_note(&stage, &commit_id);
-	if ((rc = mgit_stage_flush(&stage, rp, err)) < 0)
-		goto out;
-	if (history_test_before_update != NULL)
-		history_test_before_update(history_test_before_update_arg);
-	reflog_message(&logmsg, msg.data, !have_tip);
-	if ((rc = mgit_enable_reflog(repo, rp, err)) < 0 ||
-	    (rc = mgit_ref_cas(repo, rp, refname, have_tip ? &tip : NULL,
-	    &commit_id, logmsg.data, err)) < 0)
+	if ((rc = compose_message(&msg, &counts, repo, old_tree, new_tree,
+	    req, err)) < 0 ||
+	    (rc = create_commit(&commit_id, repo, sig, msg.data, new_tree,
+	    have_tip ? 1 : 0, parents, req, err)) < 0 ||
+	    (rc = publish_commit(repo, &stage, refname, have_tip ? &tip :
+	    NULL, &commit_id, msg.data, req, err)) < 0)
 		goto out;
 
 	out->committed = 1;
@@ -423,7 +476,6 @@ history_commit(struct history_result *out,
 	out->packed = stage.mempack != NULL;
 	out->new_blobs = stats.new_blobs;
 out:
-	free_changes(changes, nchanges);
 	git_tree_free(new_tree);
 	git_tree_free(old_tree);
 	git_commit_free(parent);
@@ -432,9 +484,7 @@ out:
 	git_repository_free(repo);
 	mgit_shutdown();
 out_early:
-	hw_free(&words);
 	strbuf_free(&msg);
-	strbuf_free(&logmsg);
 	if (rc < 0 && out->committed == 0)
 		memset(out, 0, sizeof(*out));
 	return rc;

@@ -8,10 +8,23 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "env.h"
+
+/* The function that runs each command cli_prepare names. */
+static const struct {
+	const char *name;
+	mirror_command *run;
+} runners[] = {
+	{ "init", cmd_init },
+	{ "health", cmd_health },
+	{ "sweep", cmd_sweep },
+	{ "build", cmd_build },
+	{ "conflicts", cmd_conflicts },
+};
 
 /*
  * Parse the command line, handle help and --version, check the
@@ -21,12 +34,19 @@
 static int
 run(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
 {
-	mirror_command *cmd;
+	mirror_command *cmd = NULL;
+	const char *name;
 	int rc;
 
 	if ((rc = cli_parse(o, argc, argv, err)) < 0 ||
-	    (rc = cli_prepare(&cmd, o, err)) < 0 || cmd == NULL)
+	    (rc = cli_prepare(&name, o, err)) < 0 || name == NULL)
 		return rc;
+	for (size_t i = 0; i < sizeof(runners) / sizeof(runners[0]); i++)
+		if (strcmp(runners[i].name, name) == 0)
+			cmd = runners[i].run;
+	if (cmd == NULL)
+		return mirror_fail(err, MIRROR_EIO, "internal: no runner for "
+		    "'%s'", name);
 	/* A mistyped tunable is refused before anything runs. */
 	if ((rc = env_check(err)) < 0)
 		return rc;
