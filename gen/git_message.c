@@ -119,18 +119,97 @@ collect_pages(struct page **out, const struct mgit_change *ch, size_t n)
 	return merged;
 }
 
+/*
+ * The subject without words: what the sweep said (changes), then the
+ * page counts, or the file count when no page changed; "no change" when
+ * there is nothing at all. One line, newline included.
+ */
+static void
+put_counted_subject(strbuf *out, const char *changes,
+    const struct mgit_counts *counts, size_t np, size_t n)
+{
+	int has_changes = 0;
+
+	for (const char *p = changes; p != NULL && *p != '\0'; p++)
+		if (*p != ' ' && !is_control(*p))
+			has_changes = 1;
+	if (has_changes)
+		put_clean(out, changes, ' ');
+	if (np > 0) {
+		if (has_changes)
+			strbuf_puts(out, "; ");
+		put_page_summary(out, counts);
+	} else if (n > 0) {
+		if (has_changes)
+			strbuf_puts(out, "; ");
+		strbuf_printf(out, "%zu %s changed", n, n == 1 ? "file" :
+		    "files");
+	} else if (!has_changes) {
+		strbuf_puts(out, "no change");
+	}
+	strbuf_putc(out, '\n');
+}
+
+/* The pages[0..np) by kind, at most MGIT_MESSAGE_LIST_MAX lines, then
+ * "... and N more". */
+static void
+put_page_list(strbuf *out, const struct page *pages, size_t np)
+{
+	static const int order[3] = { MGIT_ADDED, MGIT_CHANGED, MGIT_REMOVED };
+	static const char *const title[3] = { "Pages added:",
+	    "Pages changed:", "Pages removed:" };
+	size_t listed = 0;
+
+	if (np > 0)
+		strbuf_putc(out, '\n');
+	for (int k = 0; k < 3; k++) {
+		int titled = 0;
+
+		for (size_t i = 0; i < np; i++) {
+			if (pages[i].kind != order[k] ||
+			    listed >= MGIT_MESSAGE_LIST_MAX)
+				continue;
+			if (!titled)
+				strbuf_printf(out, "%s\n", title[k]);
+			titled = 1;
+			strbuf_puts(out, "  ");
+			put_clean(out, pages[i].key, '?');
+			strbuf_putc(out, '\n');
+			listed++;
+		}
+	}
+	if (np > listed)
+		strbuf_printf(out, "  ... and %zu more\n", np - listed);
+}
+
+/* The trailer paragraph: the sweep run, the store checksum and the
+ * words' own trailers (Resolved-by: ...), when there is any. */
+static void
+put_trailers(strbuf *out, const char *run_id, const char *checksum,
+    const struct hw_words *words)
+{
+	int has_run = run_id != NULL && run_id[0] != '\0';
+	int has_sum = checksum != NULL && checksum[0] != '\0';
+
+	if (!has_run && !has_sum && (words == NULL || words->trailers.len == 0))
+		return;
+	strbuf_putc(out, '\n');
+	if (has_run)
+		strbuf_printf(out, "Mirror-Sweep-Run: %s\n", run_id);
+	if (has_sum)
+		strbuf_printf(out, "Mirror-Store-Checksum: %s\n", checksum);
+	if (words != NULL)
+		strbuf_puts(out, words->trailers.data);
+}
+
 int
 mgit_message(strbuf *out, struct mgit_counts *counts,
     const struct mgit_change *ch, size_t n, const char *changes,
     const struct hw_words *words, const char *run_id, const char *checksum,
     mirror_error *err)
 {
-	static const int order[3] = { MGIT_ADDED, MGIT_CHANGED, MGIT_REMOVED };
-	static const char *const title[3] = { "Pages added:",
-	    "Pages changed:", "Pages removed:" };
 	struct page *pages;
-	size_t np, listed = 0;
-	int has_changes;
+	size_t np;
 
 	memset(counts, 0, sizeof(*counts));
 	if (words != NULL && words->subject.len == 0)
@@ -152,74 +231,16 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 		else
 			counts->pages_changed++;
 	}
-
-	/* Subject: the change itself, from the facts and conflicts. */
 	if (words != NULL) {
-		strbuf_puts(out, words->subject.data);
-		strbuf_putc(out, '\n');
-		if (words->body.len > 0) {
-			strbuf_putc(out, '\n');
-			strbuf_puts(out, words->body.data);
-		}
-		goto pages;
+		/* Subject: the change itself, from the facts and conflicts. */
+		strbuf_printf(out, "%s\n", words->subject.data);
+		if (words->body.len > 0)
+			strbuf_printf(out, "\n%s", words->body.data);
+	} else {
+		put_counted_subject(out, changes, counts, np, n);
 	}
-
-	/* Or: what the sweep said, then pages. */
-	has_changes = 0;
-	for (const char *p = changes; p != NULL && *p != '\0'; p++)
-		if (*p != ' ' && !is_control(*p))
-			has_changes = 1;
-	if (has_changes)
-		put_clean(out, changes, ' ');
-	if (np > 0) {
-		if (has_changes)
-			strbuf_puts(out, "; ");
-		put_page_summary(out, counts);
-	} else if (n > 0) {
-		if (has_changes)
-			strbuf_puts(out, "; ");
-		strbuf_printf(out, "%zu %s changed", n, n == 1 ? "file" :
-		    "files");
-	} else if (!has_changes) {
-		strbuf_puts(out, "no change");
-	}
-	strbuf_putc(out, '\n');
-
-pages:
-	/* Body: the pages by kind, at most MGIT_MESSAGE_LIST_MAX lines. */
-	if (np > 0)
-		strbuf_putc(out, '\n');
-	for (int k = 0; k < 3; k++) {
-		int titled = 0;
-
-		for (size_t i = 0; i < np; i++) {
-			if (pages[i].kind != order[k] ||
-			    listed >= MGIT_MESSAGE_LIST_MAX)
-				continue;
-			if (!titled)
-				strbuf_printf(out, "%s\n", title[k]);
-			titled = 1;
-			strbuf_puts(out, "  ");
-			put_clean(out, pages[i].key, '?');
-			strbuf_putc(out, '\n');
-			listed++;
-		}
-	}
-	if (np > listed)
-		strbuf_printf(out, "  ... and %zu more\n", np - listed);
-
-	if ((run_id != NULL && run_id[0] != '\0') ||
-	    (checksum != NULL && checksum[0] != '\0') ||
-	    (words != NULL && words->trailers.len > 0)) {
-		strbuf_putc(out, '\n');
-		if (run_id != NULL && run_id[0] != '\0')
-			strbuf_printf(out, "Mirror-Sweep-Run: %s\n", run_id);
-		if (checksum != NULL && checksum[0] != '\0')
-			strbuf_printf(out, "Mirror-Store-Checksum: %s\n",
-			    checksum);
-		if (words != NULL)
-			strbuf_puts(out, words->trailers.data);
-	}
+	put_page_list(out, pages, np);
+	put_trailers(out, run_id, checksum, words);
 	for (size_t i = 0; i < np; i++)
 		free(pages[i].key);
 	free(pages);
