@@ -1234,6 +1234,44 @@ out:
 	return rc;
 }
 
+/*
+ * Why conflict cid, open but not found again, is gone, into why: each
+ * member's reason (member_reason), its rows read through mem (checked
+ * column by column) and moved. Returns 0 or < 0 with err set.
+ */
+static int
+vanished_reason(struct sweep_ctx *c, strbuf *why, sqlite3_stmt *mem,
+    sqlite3_stmt *moved, const char *cid, mirror_error *err)
+{
+	int rc;
+
+	bind_text(mem, 1, cid);
+	while ((rc = sqlite3_step(mem)) == SQLITE_ROW) {
+		char *k = NULL, *id = NULL, *snap = NULL;
+
+		rc = checked_col(&id, c, mem, 1, "conflict_members", cid, NULL,
+		    "member_id", NULL, err);
+		if (rc == 0)
+			rc = checked_col(&k, c, mem, 0, "conflict_members", cid,
+			    id, "member_kind", storerow_member_kinds, err);
+		if (rc == 0)
+			rc = checked_col(&snap, c, mem, 2, "conflict_members",
+			    cid, id, "value_snapshot", NULL, err);
+		if (rc == 0)
+			rc = member_reason(c, why, moved, k, id, snap, err);
+		free(k);
+		free(id);
+		free(snap);
+		if (rc < 0)
+			break;
+	}
+	sqlite3_reset(mem);
+	if (rc < 0)
+		return rc;
+	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read "
+	    "members");
+}
+
 /* Close every open conflict this sweep did not find again. */
 static int
 close_vanished(struct sweep_ctx *c, mirror_error *err)
@@ -1276,34 +1314,9 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 		strbuf why, text;
 
 		strbuf_init(&why);
-		bind_text(mem, 1, ids[i]);
-		while ((rc = sqlite3_step(mem)) == SQLITE_ROW) {
-			char *k = NULL, *id = NULL, *snap = NULL;
-
-			rc = checked_col(&id, c, mem, 1, "conflict_members",
-			    ids[i], NULL, "member_id", NULL, err);
-			if (rc == 0)
-				rc = checked_col(&k, c, mem, 0,
-				    "conflict_members", ids[i], id,
-				    "member_kind", storerow_member_kinds, err);
-			if (rc == 0)
-				rc = checked_col(&snap, c, mem, 2,
-				    "conflict_members", ids[i], id,
-				    "value_snapshot", NULL, err);
-			if (rc == 0)
-				rc = member_reason(c, &why, moved, k, id, snap,
-				    err);
-			free(k);
-			free(id);
-			free(snap);
-			if (rc < 0)
-				break;
-		}
-		sqlite3_reset(mem);
-		if (rc < 0 || rc != SQLITE_DONE) {
+		if ((rc = vanished_reason(c, &why, mem, moved, ids[i],
+		    err)) < 0) {
 			strbuf_free(&why);
-			if (rc >= 0)
-				rc = sfail(c, err, rc, "sweep: read members");
 			break;
 		}
 		strbuf_init(&text);
