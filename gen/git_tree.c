@@ -140,21 +140,23 @@ check_names(struct walk *w, char **names, size_t n)
 	return rc;
 }
 
-/* Fill dir (whose path is w->path) with its entries, recursively. */
+/*
+ * The names in directory w->path but . and .., sorted (so that reading
+ * and every message are deterministic), into *names[0..*n) (the caller
+ * frees each and the array, also on failure). Returns 0, or
+ * -MIRROR_EIO naming the directory.
+ */
 static int
-walk_dir(struct walk *w, struct node *dir, int depth)
+list_dir(char ***names, size_t *n, struct walk *w)
 {
-	char **names = NULL;
-	size_t nnames = 0, cap = 0, base = w->path.len;
 	struct dirent *de;
-	DIR *d;
+	size_t cap = 0;
 	int rc = 0;
+	DIR *d;
 
-	if (depth > MAX_DEPTH)
-		return mirror_fail(w->err, MIRROR_EINPUT, "%s: directories "
-		    "nested deeper than %d levels", w->path.data, MAX_DEPTH);
-	d = opendir(w->path.data);
-	if (d == NULL)
+	*names = NULL;
+	*n = 0;
+	if ((d = opendir(w->path.data)) == NULL)
 		return mirror_fail(w->err, MIRROR_EIO, "%s: %s", w->path.data,
 		    strerror(errno));
 	errno = 0;
@@ -162,22 +164,61 @@ walk_dir(struct walk *w, struct node *dir, int depth)
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0)
 			continue;
-		if (nnames == cap)
-			names = xreallocarray(names, cap = cap ? cap * 2 : 16,
-			    sizeof(*names));
-		names[nnames++] = xstrdup(de->d_name);
+		if (*n == cap)
+			*names = xreallocarray(*names, cap = cap ? cap * 2 :
+			    16, sizeof(**names));
+		(*names)[(*n)++] = xstrdup(de->d_name);
 		errno = 0;
 	}
 	if (errno != 0)
 		rc = mirror_fail(w->err, MIRROR_EIO, "%s: %s", w->path.data,
 		    strerror(errno));
 	closedir(d);
-	if (rc < 0)
-		goto out;
-	/* Sorted, so that reading and every message are deterministic. */
-	if (nnames > 0)
-		qsort(names, nnames, sizeof(*names), cmp_names);
-	if ((rc = check_names(w, names, nnames)) < 0)
+	if (rc == 0 && *n > 0)
+		qsort(*names, *n, sizeof(**names), cmp_names);
+	return rc;
+}
+
+/*
+ * The regular file w->path (st its lstat) as blob k: read, hashed and
+ * counted; its content kept only when the repository lacks it (known
+ * content is neither kept nor rewritten). Returns 0 or -MIRROR_EIO.
+ */
+static int
+walk_file(struct walk *w, struct node *k, const struct stat *st)
+{
+	k->mode = (st->st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE :
+	    GIT_FILEMODE_BLOB;
+	if (read_file(&k->data, &k->len, w->path.data, st->st_size) < 0)
+		return mirror_fail(w->err, MIRROR_EIO, "%s: %s", w->path.data,
+		    strerror(errno));
+	if (git_odb_hash(&k->oid, k->data, k->len, GIT_OBJECT_BLOB) < 0)
+		return mgit_fail(w->err, MIRROR_EIO, "%s: cannot hash",
+		    w->path.data);
+	w->stats->files++;
+	w->stats->bytes += k->len;
+	if (git_odb_exists(w->odb, &k->oid)) {
+		free(k->data);
+		k->data = NULL;
+	} else {
+		w->stats->new_blobs++;
+	}
+	return 0;
+}
+
+/* Fill dir (whose path is w->path) with its entries, recursively. */
+static int
+walk_dir(struct walk *w, struct node *dir, int depth)
+{
+	char **names = NULL;
+	size_t nnames = 0, base = w->path.len;
+	int rc = 0;
+
+	if (depth > MAX_DEPTH)
+		return mirror_fail(w->err, MIRROR_EINPUT, "%s: directories "
+		    "nested deeper than %d levels", w->path.data, MAX_DEPTH);
+	if ((rc = list_dir(&names, &nnames, w)) < 0 ||
+	    (rc = check_names(w, names, nnames)) < 0)
 		goto out;
 	dir->kids = xcalloc(nnames ? nnames : 1, sizeof(*dir->kids));
 	for (size_t i = 0; i < nnames && rc == 0; i++) {
@@ -197,27 +238,7 @@ walk_dir(struct walk *w, struct node *dir, int depth)
 			k->is_dir = 1;
 			rc = walk_dir(w, k, depth + 1);
 		} else if (S_ISREG(st.st_mode)) {
-			k->mode = (st.st_mode & S_IXUSR) ?
-			    GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
-			if (read_file(&k->data, &k->len, w->path.data,
-			    st.st_size) < 0) {
-				rc = mirror_fail(w->err, MIRROR_EIO, "%s: %s",
-				    w->path.data, strerror(errno));
-			} else if (git_odb_hash(&k->oid, k->data, k->len,
-			    GIT_OBJECT_BLOB) < 0) {
-				rc = mgit_fail(w->err, MIRROR_EIO, "%s: cannot "
-				    "hash", w->path.data);
-			} else {
-				w->stats->files++;
-				w->stats->bytes += k->len;
-				/* Known content is not kept, nor rewritten. */
-				if (git_odb_exists(w->odb, &k->oid)) {
-					free(k->data);
-					k->data = NULL;
-				} else {
-					w->stats->new_blobs++;
-				}
-			}
+			rc = walk_file(w, k, &st);
 		} else {
 			rc = mirror_fail(w->err, MIRROR_EINPUT, "%s: %s; only "
 			    "regular files and directories can be committed",
