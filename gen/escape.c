@@ -549,3 +549,54 @@ escape_clean(strbuf *sb, const char *s, size_t len, size_t max)
 		max = ESCAPE_MAX_FIELD;
 	clean(sb, s, len, max == SIZE_MAX ? 0 : max, 1);
 }
+
+/* The length of the whitespace (space, tab, newline, U+2028, U+2029) at
+ * s[0..left), or 0. */
+static size_t
+line_space_at(const char *s, size_t left)
+{
+	if (*s == ' ' || *s == '\t' || *s == '\n')
+		return 1;
+	if (left >= 3 && (unsigned char)s[0] == 0xe2 &&
+	    (unsigned char)s[1] == 0x80 &&
+	    ((unsigned char)s[2] == 0xa8 || (unsigned char)s[2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+void
+escape_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
+{
+	strbuf c;
+	size_t i = 0, kept = 0, start = sb->len;
+	int pending = 0;
+
+	strbuf_init(&c);
+	escape_clean(&c, s, len, max);
+	while (i < c.len) {
+		size_t sp = line_space_at(c.data + i, c.len - i), k;
+
+		if (sp > 0) {
+			pending = sb->len > start;
+			i += sp;
+			continue;
+		}
+		if (chars > 0 && kept + (pending ? 1 : 0) >= chars) {
+			strbuf_puts(sb, "\xe2\x80\xa6");
+			break;
+		}
+		if (pending) {
+			strbuf_putc(sb, ' ');
+			kept++;
+			pending = 0;
+		}
+		/* One character: a lead byte and its continuations. */
+		for (k = 1; i + k < c.len &&
+		    ((unsigned char)c.data[i + k] & 0xc0) == 0x80; k++)
+			;
+		strbuf_add(sb, c.data + i, k);
+		kept++;
+		i += k;
+	}
+	strbuf_free(&c);
+}

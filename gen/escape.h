@@ -97,4 +97,14 @@ void escape_url(strbuf *sb, const char *s, size_t len);
  */
 void escape_clean(strbuf *sb, const char *s, size_t len, size_t max);
 
+/*
+ * s cleaned as escape_clean does (max: its byte cap) and folded onto one
+ * line: every run of spaces, tabs, newlines, U+2028 and U+2029 becomes
+ * one space, and none leads or trails. With chars > 0, at most chars
+ * characters are kept, then "…". No escaping: for a commit message, or
+ * a line of a fenced code block.
+ */
+void escape_line(strbuf *sb, const char *s, size_t len, size_t max,
+    size_t chars);
+
 #endif

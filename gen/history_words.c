@@ -81,30 +81,6 @@ hw_wants(const char *path, int initial)
 	    json_under(path, CONFLICTS_DIR);
 }
 
-/* Length of the UTF-8 sequence led by byte c (1 for a stray byte). */
-static size_t
-u8len(unsigned char c)
-{
-	return c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-}
-
-/*
- * The length of the whitespace character at s (cleaned text, left bytes
- * left) that could break or space a line: 1 or 3; 0 for anything else.
- */
-static size_t
-space_at(const char *s, size_t left)
-{
-	if (*s == ' ' || *s == '\t' || *s == '\n')
-		return 1;
-	/* U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR */
-	if (left >= 3 && (unsigned char)s[0] == 0xe2 &&
-	    (unsigned char)s[1] == 0x80 &&
-	    ((unsigned char)s[2] == 0xa8 || (unsigned char)s[2] == 0xa9))
-		return 3;
-	return 0;
-}
-
 /*
  * Store text as one plain line: cleaned, whitespace runs as one space,
  * trimmed, at most HW_VALUE_MAX characters then "…". Returns a new
@@ -113,38 +89,10 @@ space_at(const char *s, size_t left)
 static char *
 one_line(const char *s, size_t len)
 {
-	strbuf c, out;
-	size_t i = 0, chars = 0;
-	int pending = 0;
+	strbuf out;
 
-	strbuf_init(&c);
 	strbuf_init(&out);
-	escape_clean(&c, s, len, SIZE_MAX);
-	while (i < c.len) {
-		size_t sp = space_at(c.data + i, c.len - i), k;
-
-		if (sp > 0) {
-			pending = out.len > 0;
-			i += sp;
-			continue;
-		}
-		if (chars + (pending ? 1 : 0) >= HW_VALUE_MAX) {
-			strbuf_puts(&out, ELLIPSIS);
-			break;
-		}
-		if (pending) {
-			strbuf_putc(&out, ' ');
-			chars++;
-			pending = 0;
-		}
-		k = u8len((unsigned char)c.data[i]);
-		if (k > c.len - i)
-			k = c.len - i;
-		strbuf_add(&out, c.data + i, k);
-		chars++;
-		i += k;
-	}
-	strbuf_free(&c);
+	escape_line(&out, s, len, SIZE_MAX, HW_VALUE_MAX);
 	return strbuf_detach(&out);
 }
 

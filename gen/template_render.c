@@ -106,41 +106,24 @@ truthy(const json_t *v)
 
 
 /*
- * The |code filter in Markdown mode: s cleaned (escape_clean, capped as
- * every field) and put on one line, whitespace runs as one space, with no
- * escaping: the parser allows it only inside a fenced code block, where
- * Markdown reads nothing but the closing fence. Being one line, it could
- * close the fence only if it began with a fence character: then four
- * spaces go first (a line indented four spaces closes no fence).
+ * The |code filter in Markdown mode: s on one line, cleaned and folded
+ * (escape_line, capped as every field), with no escaping: the parser
+ * allows it only inside a fenced code block, where Markdown reads
+ * nothing but the closing fence. Being one line, it could close the
+ * fence only if it began with a fence character: then four spaces go
+ * first (a line indented four spaces closes no fence).
  */
 static void
 code_line(strbuf *sb, const char *s, size_t len)
 {
-	strbuf clean;
-	size_t i = 0, n;
-	int space = 0;
+	strbuf line;
 
-	strbuf_init(&clean);
-	escape_clean(&clean, s, len, 0);
-	n = clean.len;
-	while (i < n && (clean.data[i] == ' ' || clean.data[i] == '\t' ||
-	    clean.data[i] == '\n'))
-		i++;
-	if (i < n && (clean.data[i] == '`' || clean.data[i] == '~'))
+	strbuf_init(&line);
+	escape_line(&line, s, len, 0, 0);
+	if (line.len > 0 && (line.data[0] == '`' || line.data[0] == '~'))
 		strbuf_puts(sb, "    ");
-	for (; i < n; i++) {
-		char c = clean.data[i];
-
-		if (c == ' ' || c == '\t' || c == '\n') {
-			space = 1;
-			continue;
-		}
-		if (space)
-			strbuf_putc(sb, ' ');
-		space = 0;
-		strbuf_putc(sb, c);
-	}
-	strbuf_free(&clean);
+	strbuf_add(sb, line.data, line.len);
+	strbuf_free(&line);
 }
 
 static int
