@@ -2,13 +2,15 @@
  * scratch.h: a scratch directory for a unit-test binary whose tests
  * work with real files: scratch_enter makes /tmp/mirror-test-NAME.XXXXXX
  * and enters it (so paths in messages are short), scratch_leave goes
- * back and removes it. For a cmocka group's setup and teardown.
+ * back and removes it. For a cmocka group's setup and teardown;
+ * scratch_write puts a file there. Include after <cmocka.h>.
  */
 #ifndef MIRROR_TEST_SCRATCH_H
 #define MIRROR_TEST_SCRATCH_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static char scratch_dir[128];
@@ -41,6 +43,17 @@ scratch_leave(void)
 	if (n < 0 || (size_t)n >= sizeof(cmd))
 		return -1;
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Write len bytes of text to path (replacing it), or fail the test. */
+static inline void
+scratch_write(const char *path, const char *text, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(text, 1, len, fp), len);
+	assert_int_equal(fclose(fp), 0);
 }
 
 #endif

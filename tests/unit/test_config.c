@@ -24,15 +24,12 @@
 #include "theme.h"
 #include "xalloc.h"
 
-
 /* Every test runs in a scratch directory, so paths in messages are short. */
 static int
 setup(void **state)
 {
 	(void)state;
-	if (scratch_enter("config") < 0)
-		return -1;
-	return 0;
+	return scratch_enter("config");
 }
 
 static int
@@ -42,22 +39,12 @@ teardown(void **state)
 	return scratch_leave();
 }
 
-static void
-write_file(const char *path, const char *text, size_t len)
-{
-	FILE *fp = fopen(path, "wb");
-
-	assert_non_null(fp);
-	assert_int_equal(fwrite(text, 1, len, fp), len);
-	assert_int_equal(fclose(fp), 0);
-}
-
 /* Load text (len bytes) as path into *o; returns config_load's result. */
 static int
 load_n(struct mirror_opts *o, const char *path, const char *text, size_t len,
     mirror_error *err)
 {
-	write_file(path, text, len);
+	scratch_write(path, text, len);
 	mirror_error_clear(err);
 	return config_load(o, path, err);
 }

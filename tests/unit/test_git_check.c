@@ -20,14 +20,11 @@
 
 #include "git_check.h"
 
-
 static int
 setup(void **state)
 {
 	(void)state;
-	if (scratch_enter("git-check") < 0)
-		return -1;
-	return 0;
+	return scratch_enter("git-check");
 }
 
 static int
@@ -37,14 +34,11 @@ teardown(void **state)
 	return scratch_leave();
 }
 
+/* Write text (a string) to path. */
 static void
 put(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	scratch_write(path, text, strlen(text));
 }
 
 static void

@@ -23,7 +23,6 @@
 #include "template.h"
 #include "userfile.h"
 
-
 /* Every test runs in a scratch directory, so paths in messages are short. */
 static int
 setup(void **state)
