@@ -44,11 +44,11 @@ ALL_CFLAGS  = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Icore -Igen \
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lm
 
-CORE_SRC = $(sort $(wildcard core/*.c))
-GEN_SRC  = $(sort $(filter-out gen/main.c,$(wildcard gen/*.c)))
-CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/core/store_schema_sql.o
+CORE_SRC = $(sort $(wildcard core/*/*.c))
+GEN_SRC  = $(sort $(filter-out gen/cli/main.c,$(wildcard gen/*/*.c)))
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/core/store/store_schema_sql.o
 GEN_OBJ  = $(GEN_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ = $(BUILD)/gen/main.o
+MAIN_OBJ = $(BUILD)/gen/cli/main.o
 
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -72,14 +72,14 @@ $(BUILD)/%.o: %.c | pkgs-present
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The store contract, compiled in so 'mirror init' needs no data files.
-$(BUILD)/core/store_schema_sql.c: core/store-schema.sql
+$(BUILD)/core/store/store_schema_sql.c: core/store/store-schema.sql
 	@mkdir -p $(@D)
 	awk 'BEGIN { print "const char store_schema_sql[] =" } \
 	     { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); \
 	       print "\"" $$0 "\\n\"" } \
 	     END { print ";" }' $< > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/core/store_schema_sql.o: $(BUILD)/core/store_schema_sql.c
+$(BUILD)/core/store/store_schema_sql.o: $(BUILD)/core/store/store_schema_sql.c
 	$(CC) $(CSTD) $(OPT) $(SANFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmirror.a

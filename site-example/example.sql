@@ -8,7 +8,7 @@
 --     #             sqlite3 -bail build/example/store.db < site-example/example.sql
 --
 -- It fills the store-owned tables of store contract version 1
--- (../core/store-schema.sql) and leaves the mirror-owned ones (conflicts,
+-- (../core/store/store-schema.sql) and leaves the mirror-owned ones (conflicts,
 -- conflict_members, sweep_runs) empty for the sweep to fill.
 --
 -- Three acceptance projects, with facts in all three layers:

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "history.h"
+#include "git/history.h"
 
 #define RUNS 3
 

@@ -87,7 +87,7 @@ SELECT 'e-' || tn || '-' || o, tn,
     WHEN 'parameter' THEN json_object('scope', 'unit ' || (l / 2),
         'value', CASE WHEN l % 2 = 1 AND (l / 2 + pr) % 4 = 1 THEN 4.82
             ELSE 4.8 END, 'unit', 'kg')
-    -- method and solver both: with method alone, core/slot.c
+    -- method and solver both: with method alone, core/sweep/slot.c
     -- (V_METHOD_SOLVER) frees the value it returns (reported, not ours)
     WHEN 'analysis_model' THEN json_object('subsystem', 'sub ' || (l % 5),
         'method', 'FEA', 'solver', 'CalculiX')

@@ -347,7 +347,7 @@ expect "--version after a command is the version too" sh -c \
 
 # --- the option table, the help texts and the man page agree ---------------------
 man="$MIRROR_TOP/doc/mirror.1"
-sed -n 's/^	\[CLI_[A-Z_]*\] = { "\(--[a-z-]*\)".*/\1/p' "$MIRROR_TOP/gen/cli.c" | sort >table.txt
+sed -n 's/^	\[CLI_[A-Z_]*\] = { "\(--[a-z-]*\)".*/\1/p' "$MIRROR_TOP/gen/cli/cli.c" | sort >table.txt
 cat help-*.txt | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | sort -u >helped.txt
 expect "the option table has every option (24)" test "$(wc -l <table.txt)" = 24
 expect "every option in the table is in some command's help, and no other" \
@@ -360,7 +360,7 @@ expect "every command and subcommand is in the man page" sh -c "
 	    grep -q \"^\\.It Cm \$c\" '$man' || exit 1
     done"
 expect "every environment variable mirror reads is in the man page" sh -c "
-    cd '$MIRROR_TOP' && for v in \$(grep -ho 'getenv(\"[A-Z_]*\"\\|env_long(\"[A-Z_]*\"' core/*.c gen/*.c | grep -o '\"[A-Z_]*\"' | tr -d '\"' | sort -u); do
+    cd '$MIRROR_TOP' && for v in \$(grep -ho 'getenv(\"[A-Z_]*\"\\|env_long(\"[A-Z_]*\"' core/*/*.c gen/*/*.c | grep -o '\"[A-Z_]*\"' | tr -d '\"' | sort -u); do
 	    grep -q \"^\\.It Ev \$v\$\" '$man' || { echo \"missing \$v\"; exit 1; }
     done"
 if command -v man >/dev/null 2>&1; then

@@ -2,7 +2,7 @@
 # The config file (--config FILE or ./mirror.ini), as a user meets it:
 # comments and quotes reach the built page as documented, and every
 # mistake is one line "mirror: config FILE:LINE: what", exit 2, with
-# nothing built. The syntax is documented at the top of gen/config.c.
+# nothing built. The syntax is documented at the top of gen/cli/config.c.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1700000000
 

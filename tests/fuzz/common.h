@@ -2,7 +2,7 @@
  * common.h: helpers shared by the libFuzzer harnesses (tests/fuzz/).
  *
  * The checks here are written independently of the code under test (a
- * UTF-8 validator of its own rather than gen/utf8.c), so a harness never
+ * UTF-8 validator of its own rather than core/util/utf8.c), so a harness never
  * trusts the module it is fuzzing to judge its own output.
  */
 #ifndef MIRROR_FUZZ_COMMON_H

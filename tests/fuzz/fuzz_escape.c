@@ -1,6 +1,6 @@
 /*
- * fuzz_escape.c: libFuzzer harness for gen/escape.c and, through it,
- * gen/markdown.c (cmark-gfm with mirror's pass).
+ * fuzz_escape.c: libFuzzer harness for gen/render/escape.c and, through it,
+ * gen/render/markdown.c (cmark-gfm with mirror's pass).
  *
  * Input: any bytes, one store value (invalid UTF-8, NULs, controls and
  * all). Asserts, per escaper:
@@ -30,10 +30,10 @@
 #include <string.h>
 
 #include "common.h"
-#include "error.h"
-#include "escape.h"
-#include "markdown.h"
-#include "strbuf.h"
+#include "render/escape.h"
+#include "render/markdown.h"
+#include "util/error.h"
+#include "util/strbuf.h"
 
 #define MARK "QfuzzmarkQ"
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_normalize.c: libFuzzer harness for core/normalize.c.
+ * fuzz_normalize.c: libFuzzer harness for core/sweep/normalize.c.
  *
  * Input: any bytes, taken as one C string (cut at the first NUL, as the
  * store's text reaches the sweep). Asserts, for norm_value:
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "normalize.h"
+#include "sweep/normalize.h"
 
 static void
 check_value(const char *in)

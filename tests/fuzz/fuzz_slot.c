@@ -1,5 +1,5 @@
 /*
- * fuzz_slot.c: libFuzzer harness for the slot rule table (core/slot.c).
+ * fuzz_slot.c: libFuzzer harness for the slot rule table (core/sweep/slot.c).
  *
  * Input: one fact row as lines, the last field running to the end:
  *
@@ -37,8 +37,8 @@
 #include <jansson.h>
 
 #include "common.h"
-#include "normalize.h"
-#include "slot.h"
+#include "sweep/normalize.h"
+#include "sweep/slot.h"
 
 static int
 known_cb(void *arg, const char *project, const char *key,

@@ -1,6 +1,6 @@
 /*
  * fuzz_template.c: libFuzzer harness for the template engine
- * (gen/template.c, gen/template_render.c).
+ * (gen/render/template.c, gen/render/template_render.c).
  *
  * Input: M TEMPLATE \0 JSON. M picks the mode ('h' HTML, anything else
  * Markdown; in HTML mode a second run renders with no raw content);
@@ -29,9 +29,9 @@
 #include <jansson.h>
 
 #include "common.h"
-#include "error.h"
-#include "strbuf.h"
-#include "template.h"
+#include "render/template.h"
+#include "util/error.h"
+#include "util/strbuf.h"
 
 #define FUZZ_NAME "fuzz.tpl"
 #define RAW "<p>raw \xe2\x9a\xa0 content</p>"

@@ -6,7 +6,7 @@ CommonMark 4.5: up to three spaces, then three or more '`' or '~'
 (a backtick fence's info string holds no backtick); the block closes on
 a line of the same character, at least as many, and only blanks after.
 mirror's templates open the only fences: store text placed in one is a
-single line that never starts with a fence character (gen/template.h,
+single line that never starts with a fence character (gen/render/template.h,
 |code), so it cannot close one.
 """
 import re

@@ -1,5 +1,5 @@
 /*
- * test_config.c: the strict config file (gen/config.c): its syntax,
+ * test_config.c: the strict config file (gen/cli/config.c): its syntax,
  * every error with its exact one-line message, and no fixed limits.
  * Also the checks it shares with the command line (optcheck.h,
  * theme_name_ok); the suggestions are tested in test_suggest.c.
@@ -18,11 +18,11 @@
 
 #include "scratch.h"
 
-#include "cli.h"
-#include "optcheck.h"
-#include "strbuf.h"
-#include "theme.h"
-#include "xalloc.h"
+#include "cli/cli.h"
+#include "cli/optcheck.h"
+#include "render/theme.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* Every test runs in a scratch directory, so paths in messages are short. */
 static int

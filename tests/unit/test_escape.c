@@ -18,10 +18,10 @@
 
 #include <cmocka.h>
 
-#include "escape.h"
-#include "markdown.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "render/escape.h"
+#include "render/markdown.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct corpus {
 	char **name;

@@ -39,10 +39,10 @@
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
 
-#include "escape.h"
-#include "markdown.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "render/escape.h"
+#include "render/markdown.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define MARK "QplainwordQ"
 #define NRANDOM 4000

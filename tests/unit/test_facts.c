@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "clock.h"
-#include "facts.h"
-#include "store.h"
+#include "store/facts.h"
+#include "store/store.h"
+#include "util/clock.h"
 
 static char path[64];
 

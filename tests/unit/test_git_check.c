@@ -1,6 +1,6 @@
 /*
  * test_git_check.c: the repository checks made before libgit2 reads a
- * file (gen/git_check.c): config values as git parses them, includes
+ * file (gen/git/git_check.c): config values as git parses them, includes
  * followed as libgit2 follows them, packed-refs lines as libgit2 reads
  * them; a missing file is never an error.
  */
@@ -18,7 +18,7 @@
 
 #include "scratch.h"
 
-#include "git_check.h"
+#include "git/git_check.h"
 
 static int
 setup(void **state)

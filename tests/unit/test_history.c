@@ -20,14 +20,14 @@
 
 #include <cmocka.h>
 
-#include "error.h"
-#include "git_message.h"
-#include "git_ref.h"
-#include "git_repo.h"
-#include "git_sha1.h"
-#include "git_sig.h"
-#include "history.h"
-#include "strbuf.h"
+#include "git/git_message.h"
+#include "git/git_ref.h"
+#include "git/git_repo.h"
+#include "git/git_sha1.h"
+#include "git/git_sig.h"
+#include "git/history.h"
+#include "util/error.h"
+#include "util/strbuf.h"
 
 #define AUTHOR "Mirror Bot <mirror@example.org>"
 #define T0 1700000000L

@@ -15,9 +15,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "git_message.h"
-#include "history_words.h"
-#include "strbuf.h"
+#include "git/git_message.h"
+#include "git/history_words.h"
+#include "util/strbuf.h"
 
 /* One fact object as the project twins hold it. */
 static json_t *

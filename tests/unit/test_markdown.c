@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "markdown.h"
-#include "xalloc.h"
+#include "render/markdown.h"
+#include "util/xalloc.h"
 
 static char *
 html(const char *md)

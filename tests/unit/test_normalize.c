@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "normalize.h"
+#include "sweep/normalize.h"
 
 static void
 ident_is(const char *in, const char *want)

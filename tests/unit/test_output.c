@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "output.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "out/output.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static char base[64];   /* a fresh scratch dir per test */
 static char site[128];  /* base/site */

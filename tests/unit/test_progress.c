@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "cli/progress.h"
 
 struct pty {
 	int master, slave, saved;

@@ -1,5 +1,5 @@
 /*
- * test_sign.c: SSH signatures of commit objects (gen/git_sign.h), checked
+ * test_sign.c: SSH signatures of commit objects (gen/git/git_sign.h), checked
  * with ssh-keygen's own verifier.
  */
 #include <setjmp.h>
@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "error.h"
-#include "git_sign.h"
-#include "strbuf.h"
+#include "git/git_sign.h"
+#include "util/error.h"
+#include "util/strbuf.h"
 
 static char dir[64];        /* scratch: keys and files */
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "slot.h"
+#include "sweep/slot.h"
 
 /* Claim of one row; returns slot_claim's result, *c filled on 1. */
 static int

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "slug.h"
-#include "xalloc.h"
+#include "render/slug.h"
+#include "util/xalloc.h"
 
 /* The shape every slug has: [a-z0-9]+(-[a-z0-9]+)*, optional --hash. */
 static void

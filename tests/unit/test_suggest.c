@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "suggest.h"
-#include "xalloc.h"
+#include "util/suggest.h"
+#include "util/xalloc.h"
 
 static const char *const commands[] = { "init", "health", "sweep", "build",
     "conflicts", "help" };

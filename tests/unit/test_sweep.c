@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "conflict.h"
-#include "store.h"
-#include "sweep.h"
+#include "store/store.h"
+#include "sweep/conflict.h"
+#include "sweep/sweep.h"
 
 #define NOW ((time_t)1700000000)
 #define NOW_TS "2023-11-14 22:13:20"

@@ -16,8 +16,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "template.h"
-#include "xalloc.h"
+#include "render/template.h"
+#include "util/xalloc.h"
 
 /* Render src (mode) with data (JSON text); return output or NULL with
  * the error line in err. */

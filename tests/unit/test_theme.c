@@ -15,9 +15,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "output.h"
-#include "theme.h"
-#include "xalloc.h"
+#include "out/output.h"
+#include "render/theme.h"
+#include "util/xalloc.h"
 
 static const char *
 top(void)

@@ -1,0 +1,104 @@
+/*
+ * audit.c: the latest memory_audit row of each fact (audit.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store/audit.h"
+#include "util/xalloc.h"
+
+/* Column i of stmt as a new string ("" for NULL). */
+static char *
+col(sqlite3_stmt *stmt, int i)
+{
+	const unsigned char *s = sqlite3_column_text(stmt, i);
+
+	return xstrndup(s != NULL ? (const char *)s : "",
+	    (size_t)sqlite3_column_bytes(stmt, i));
+}
+
+int
+audit_latest(struct audit_list *out, mirror_store *st, mirror_error *err)
+{
+	/* One pass over the table: the window keeps each fact's newest row;
+	 * the order is the byte order audit_find searches in. */
+	static const char sql[] =
+	    "SELECT entity_kind, memory_id, action, actor, note, timestamp "
+	    "FROM (SELECT *, row_number() OVER (PARTITION BY entity_kind, "
+	    "memory_id ORDER BY timestamp DESC, id DESC) AS rn FROM "
+	    "main.memory_audit) WHERE rn = 1 "
+	    "ORDER BY entity_kind COLLATE BINARY, memory_id COLLATE BINARY";
+	sqlite3_stmt *stmt = NULL;
+	size_t cap = 0;
+	int rc;
+
+	out->items = NULL;
+	out->n = 0;
+	if (!store_features(st)->has_audit)
+		return 0;
+	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot read memory_audit");
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct fact_audit *a;
+
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			out->items = xreallocarray(out->items, cap,
+			    sizeof(*out->items));
+		}
+		a = &out->items[out->n++];
+		a->kind = col(stmt, 0);
+		a->id = col(stmt, 1);
+		a->action = col(stmt, 2);
+		a->actor = col(stmt, 3);
+		a->note = col(stmt, 4);
+		a->timestamp = col(stmt, 5);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		audit_list_free(out);
+		return store_fail(st, err, rc, "cannot read memory_audit");
+	}
+	return 0;
+}
+
+void
+audit_list_free(struct audit_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->items[i].kind);
+		free(l->items[i].id);
+		free(l->items[i].action);
+		free(l->items[i].actor);
+		free(l->items[i].note);
+		free(l->items[i].timestamp);
+	}
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
+
+const struct fact_audit *
+audit_find(const struct audit_list *l, const char *kind, const char *id)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct fact_audit *a = &l->items[mid];
+		int c = strcmp(a->kind, kind);
+
+		if (c == 0)
+			c = strcmp(a->id, id);
+		if (c == 0)
+			return a;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

@@ -1,0 +1,72 @@
+/*
+ * factrow.h: one row of any layer, read by kind and id, as the slot rules
+ * and the review pages need it (core-internal).
+ */
+#ifndef MIRROR_FACTROW_H
+#define MIRROR_FACTROW_H
+
+#include "store/store.h"
+#include "sweep/slot.h"
+
+/*
+ * The rows behind an entity's part_of parent: (child id, parent name) for
+ * every part_of edge to an active, named entity. A child's parent is the
+ * names of its rows, sorted and joined with ", ". The sweep and
+ * factrow_read both build their TEMP parent tables from this, so the two
+ * agree.
+ */
+#define FACTROW_PARENT_ROWS \
+	"SELECT r.source_entity_id, p.name FROM main.relationships r " \
+	"JOIN main.entities p ON p.id = r.target_entity_id " \
+	"WHERE r.relationship_type = 'part_of' AND p.status = 'active' " \
+	"AND p.name IS NOT NULL"
+
+/* A row and its bookkeeping. Every string is owned by the fact_row. */
+struct factrow {
+	struct fact f;          /* its strings point into the fields below */
+	char *id, *type, *project, *name, *text, *properties, *parent;
+	char *status;
+	char *source;           /* state.source, entities.source_refs,
+	                           memories.memory_type */
+	char *created_at, *updated_at;
+	char *valid_until;      /* memories only, else NULL */
+};
+
+/* Lookups of many rows inside one read, with statements kept. */
+struct factrow_reader;
+
+/*
+ * Start many lookups on st (inside the caller's read transaction; the
+ * reader must be closed before it ends). Returns 0 with *out set, or < 0
+ * with err set and *out NULL. The caller must factrow_reader_close it.
+ */
+int factrow_reader_open(struct factrow_reader **out, mirror_store *st,
+    mirror_error *err);
+
+/* Finalize the statements and drop the reader's TEMP table. NULL is fine. */
+void factrow_reader_close(struct factrow_reader *r);
+
+/*
+ * Read the row kind ("project_state", "entity", "memory") / id into
+ * *out, project canonicalised ("" for none). Returns 1 found, 0 when no
+ * such row, or < 0 with err set. The caller must factrow_free(out) in
+ * every case.
+ */
+int factrow_read(struct factrow *out, struct factrow_reader *r,
+    const char *kind, const char *id, mirror_error *err);
+
+/* factrow_read through a reader of its own: for a single lookup. */
+int factrow_get(struct factrow *out, mirror_store *st, const char *kind,
+    const char *id, mirror_error *err);
+
+void factrow_free(struct factrow *r);
+
+/*
+ * What row claims now, by the slot rules: 1 with *out filled (free it
+ * with claim_free), or 0 when it claims nothing, also when its
+ * properties broke since it was recorded (a row that cannot be read
+ * as a claim no longer disagrees with anything). Never fails.
+ */
+int factrow_claim(struct claim *out, struct factrow *row);
+
+#endif

@@ -1,0 +1,172 @@
+/*
+ * facts.h: the read model of the fact store, one project at a time.
+ *
+ * The site generator asks core for facts through this module and never
+ * runs SQL itself. Projects are canonical: a row whose project is an
+ * alias (TEMP project_alias) belongs to the canonical project, a row
+ * naming an unlisted project is kept under that name, and rows with
+ * project '' form the "no project" group (id ""). Every list is sorted
+ * by a total order on store columns, so two reads of the same store give
+ * the same arrays. All calls must run inside one store_read_begin /
+ * store_read_end so every part comes from the same snapshot.
+ *
+ * Store text is returned as read: valid UTF-8, never NULL (NULL in a
+ * required column is an error), and it is data, never markup: escaping
+ * is the caller's job.
+ */
+#ifndef MIRROR_FACTS_H
+#define MIRROR_FACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "store/store.h"
+
+/* A project as listed on the index. */
+struct fact_project {
+	char *id;               /* canonical id; "" = the no-project group */
+	char *name;             /* display name; the id when not listed */
+	char *description;      /* "" when not listed */
+	char **aliases;         /* sorted; from projects.aliases */
+	size_t n_aliases;
+	int listed;             /* 1 when a projects row exists */
+	long long n_state;      /* rows per layer, every status */
+	long long n_entities;
+	long long n_memories;
+	long long n_active;     /* rows with status 'active' in all layers */
+};
+
+/* Layer 3: a project_state row. */
+struct fact_state {
+	char *id, *project, *category, *key, *value, *source, *status;
+	char *created_at, *updated_at;
+	double confidence;
+};
+
+/* Layer 2: an entities row; properties is a JSON object. */
+struct fact_entity {
+	char *id, *type, *name, *project, *description, *status;
+	char *created_at, *updated_at;
+	json_t *properties;     /* object, owned */
+	json_t *source_refs;    /* array, owned */
+	double confidence;
+};
+
+/* A relationship with at least one end in the project. */
+struct fact_rel {
+	char *id, *source, *target, *type;
+	double confidence;
+};
+
+/* Layer 1: a memories row. */
+struct fact_memory {
+	char *id, *type, *content, *project, *status;
+	char *created_at, *updated_at;
+	char *valid_until;      /* NULL: no expiry (or no such column) */
+	char *graduated_to;     /* NULL when none */
+	json_t *domain_tags;    /* array, owned */
+	long long reference_count;
+	double confidence;
+	int expired;            /* valid_until lies before the run's clock */
+};
+
+/* Everything one project holds. */
+struct project_facts {
+	struct fact_state *state;     /* by category, key, created_at, id */
+	size_t n_state;
+	struct fact_entity *ent;      /* by entity_type, name, id */
+	size_t n_ent;
+	struct fact_rel *rel;         /* by type, source, target, id */
+	size_t n_rel;
+	struct fact_memory *mem;      /* by memory_type, created_at, id */
+	size_t n_mem;
+};
+
+/*
+ * Set *out to an array of *n projects sorted by id (the no-project
+ * group, id "", first when it has rows): every row of projects, plus
+ * every canonical project name found in a layer but not listed.
+ * Returns 0 or < 0 with err set (-MIRROR_EINPUT for bad aliases JSON).
+ * The caller frees with facts_projects_free, also after a failure.
+ */
+int facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
+    mirror_error *err);
+
+void facts_projects_free(struct fact_project *p, size_t n);
+
+/*
+ * Reading projects one after another: each table is read once, in
+ * canonical project order, so a build costs one pass over the store
+ * whatever the number of projects.
+ */
+struct facts_reader;
+
+/*
+ * Start reading inside the caller's consistent read (close the reader
+ * before store_read_end); memories are flagged expired against now.
+ * Returns 0, or < 0 with err set. *out is set in both cases and the
+ * caller must facts_reader_close it.
+ */
+int facts_reader_open(struct facts_reader **out, mirror_store *st,
+    time_t now, mirror_error *err);
+
+void facts_reader_close(struct facts_reader *r);   /* NULL is fine */
+
+/*
+ * Fill *out with every row (all statuses) of canonical project id.
+ * Projects must be asked for in strictly increasing strcmp order (the
+ * order of facts_projects); asking out of order is -MIRROR_EIO (a bug).
+ * Returns 0, or -MIRROR_EINPUT naming table, row id and column for a
+ * NULL in a required column, invalid UTF-8 or invalid JSON (properties,
+ * source_refs, domain_tags), or the store's error. The caller frees with
+ * facts_free, also after a failure.
+ */
+int facts_read_project(struct project_facts *out, struct facts_reader *r,
+    const char *project, mirror_error *err);
+
+/* facts_read_project through a reader of its own: one project. */
+int facts_load(struct project_facts *out, mirror_store *st,
+    const char *project, time_t now, mirror_error *err);
+
+void facts_free(struct project_facts *f);
+
+/*
+ * Read every row facts_projects and facts_read_project would read
+ * (projects, the three layers, the relationships with an end in a
+ * project) and check it as they do, keeping nothing: so a build can
+ * refuse a bad store before its sweep writes to it. Returns 0, or the
+ * first bad row's -MIRROR_EINPUT naming table, row id and column, or
+ * the store's error.
+ */
+int facts_check(mirror_store *st, time_t now, mirror_error *err);
+
+/*
+ * Set *out to the store snapshot checksum: a hash of every column of
+ * every row of the tables mirror reads (projects, project_state,
+ * entities, relationships, memories, conflicts, conflict_members,
+ * memory_audit), each
+ * table taken as a multiset of rows (their order does not matter), so
+ * it changes whenever any fact, conflict or membership does, and only
+ * then. Returns 0 or < 0 with err set.
+ */
+int facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err);
+
+/* What, besides the snapshot checksum, the clock decides in a read. */
+struct facts_clock {
+	long long expired;      /* memories (any status) with valid_until
+	                           before now: the rows fixed, the count only
+	                           grows, so it names the expired set */
+	int any_conflicts;      /* 1 when conflicts holds any row */
+};
+
+/*
+ * Fill *out for now (expired is 0 when the store has no valid_until).
+ * Returns 0 or < 0 with err set.
+ */
+int facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
+    mirror_error *err);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * health.h: counts that tell whether a store is in shape.
+ */
+#ifndef MIRROR_HEALTH_H
+#define MIRROR_HEALTH_H
+
+#include <time.h>
+
+#include "store/store.h"
+
+/* One status and how many rows of a layer carry it. */
+struct status_count {
+	char *status;           /* owned by the health struct */
+	long long n;
+};
+
+struct health_layer {
+	const char *name;       /* "project_state", "entities", "memories" */
+	int trust;              /* 3, 2, 1 */
+	long long total;
+	struct status_count *by_status;   /* sorted by status */
+	size_t n_status;
+};
+
+struct health {
+	long long projects;               /* rows in projects */
+	struct health_layer layers[3];    /* trust order: state first */
+	long long relationships;
+	long long expired_memories;       /* active, valid_until < now */
+	long long open_conflicts_count;
+	long long resolved_conflicts;
+	long long dismissed_conflicts;
+	long long sweep_runs;
+};
+
+/*
+ * Fill *out from st, with now deciding which memories have expired.
+ * Returns 0 or < 0 with err set. The caller must health_free(out),
+ * also after a failure.
+ */
+int health_read(struct health *out, mirror_store *st, time_t now,
+    mirror_error *err);
+
+void health_free(struct health *h);
+
+#endif

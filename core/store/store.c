@@ -1,0 +1,843 @@
+/*
+ * store.c: open, check and create fact stores.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "store/store.h"
+#include "util/env.h"
+#include "util/xalloc.h"
+
+/* The contract's DDL, generated at build time from core/store/store-schema.sql. */
+extern const char store_schema_sql[];
+
+struct mirror_store {
+	sqlite3 *db;
+	char *path;
+	enum store_mode mode;
+	struct store_features feat;
+	/* The query budget: VM time the running statement has used. */
+	long long budget_ns;        /* 0: none (store_create) */
+	long long used_ns;
+	struct timespec last;       /* the last progress call or start */
+	int tripped;                /* the budget stopped the statement */
+};
+
+/* Progress-handler calls further apart than this are time the caller
+ * spent between steps of a cursor, not time inside SQLite. */
+#define BUDGET_GAP_NS 100000000LL
+
+/* Tables mirror writes in a sweep: no trigger may sit on them. */
+static const char *const mirror_written[] = { "conflicts",
+    "conflict_members", "sweep_runs", "mirror_meta" };
+
+/* Columns every store must have; NULL ends each list. */
+struct table_contract {
+	const char *table;
+	int optional_table;
+	const char *required[12];
+};
+
+static const struct table_contract store_owned[] = {
+	{ "projects", 0, { "id", "name", "aliases", "description", NULL } },
+	{ "project_state", 0, { "id", "project", "category", "key", "value",
+	    "source", "confidence", "status", "created_at", "updated_at",
+	    NULL } },
+	{ "entities", 0, { "id", "entity_type", "name", "project",
+	    "description", "properties", "status", "confidence",
+	    "source_refs", "created_at", "updated_at", NULL } },
+	{ "relationships", 0, { "id", "source_entity_id", "target_entity_id",
+	    "relationship_type", "confidence", NULL } },
+	{ "memories", 0, { "id", "memory_type", "content", "project",
+	    "confidence", "status", "created_at", "updated_at", NULL } },
+	{ "memory_audit", 1, { "id", "memory_id", "entity_kind", "action",
+	    "actor", "before_json", "after_json", "note", "timestamp",
+	    NULL } },
+};
+
+static const struct table_contract mirror_owned[] = {
+	{ "conflicts", 0, { "id", "detected_at", "slot_kind", "slot_key",
+	    "project", "status", "resolved_at", "resolution", "resolved_by",
+	    NULL } },
+	{ "conflict_members", 0, { "conflict_id", "member_kind", "member_id",
+	    "member_layer_trust", "value_snapshot", "conflicts_with", NULL } },
+	{ "sweep_runs", 0, { "id", "started_at", "finished_at", "duration_ms",
+	    "rules_version", "facts_scanned", "conflicts_opened",
+	    "members_added", "conflicts_closed", "open_after", NULL } },
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+int
+store_fail(mirror_store *st, mirror_error *err, int rc, const char *what)
+{
+	int status = MIRROR_EINPUT;
+	int prim = rc & 0xff;
+
+	if (st->db != NULL && rc == (sqlite3_extended_errcode(st->db) & 0xff))
+		rc = sqlite3_extended_errcode(st->db);
+	if (rc == SQLITE_READONLY_ROLLBACK || rc == SQLITE_READONLY_RECOVERY)
+		return mirror_fail(err, MIRROR_EIO, "store %s: %s: a crashed "
+		    "writer left %s%s behind, which a read-only open cannot "
+		    "roll back; run mirror once with write access to the "
+		    "store and its directory, or run sqlite3 %s "
+		    "'PRAGMA integrity_check' as its owner", st->path, what,
+		    st->path, rc == SQLITE_READONLY_ROLLBACK ? "-journal" :
+		    "-wal", st->path);
+	if (prim == SQLITE_INTERRUPT && st->tripped)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: %s: a query "
+		    "ran past its budget of %lld ms (a hostile view, trigger "
+		    "or a store too large? MIRROR_QUERY_TIMEOUT_MS sets it)",
+		    st->path, what, st->budget_ns / 1000000);
+	if (prim == SQLITE_IOERR || prim == SQLITE_FULL ||
+	    prim == SQLITE_BUSY || prim == SQLITE_LOCKED ||
+	    prim == SQLITE_NOMEM || prim == SQLITE_CANTOPEN)
+		status = MIRROR_EIO;
+	return mirror_fail(err, status, "store %s: %s: %s", st->path, what,
+	    st->db != NULL ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+}
+
+/* Nanoseconds from a to b. */
+static long long
+ns_between(const struct timespec *a, const struct timespec *b)
+{
+	return (long long)(b->tv_sec - a->tv_sec) * 1000000000LL +
+	    (b->tv_nsec - a->tv_nsec);
+}
+
+/*
+ * sqlite3_trace_v2 callback: a statement starts running (not a trigger's
+ * sub-statement, whose text begins with "--"), so its budget starts
+ * afresh. Always returns 0.
+ */
+static int
+budget_trace(unsigned type, void *ctx, void *p, void *x)
+{
+	mirror_store *st = ctx;
+	const char *sql = x;
+
+	(void)p;
+	if (type == SQLITE_TRACE_STMT &&
+	    (sql == NULL || strncmp(sql, "--", 2) != 0)) {
+		st->used_ns = 0;
+		st->tripped = 0;
+		clock_gettime(CLOCK_MONOTONIC, &st->last);
+	}
+	return 0;
+}
+
+/*
+ * sqlite3_progress_handler callback: add the time since the last call
+ * to the running statement's use (a long gap is the caller's time
+ * between steps, not the statement's). Returns 1, which interrupts the
+ * statement, once the budget is spent; else 0.
+ */
+static int
+budget_progress(void *ctx)
+{
+	mirror_store *st = ctx;
+	struct timespec now;
+	long long d;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	d = ns_between(&st->last, &now);
+	st->last = now;
+	if (d > 0 && d < BUDGET_GAP_NS)
+		st->used_ns += d;
+	if (st->used_ns > st->budget_ns) {
+		st->tripped = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Put every statement on st->db under the query budget. */
+static void
+budget_install(mirror_store *st)
+{
+	st->budget_ns = env_long("MIRROR_QUERY_TIMEOUT_MS",
+	    MIRROR_QUERY_TIMEOUT_MS) * 1000000LL;
+	clock_gettime(CLOCK_MONOTONIC, &st->last);
+	(void)sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, budget_trace, st);
+	sqlite3_progress_handler(st->db, 1000, budget_progress, st);
+}
+
+/*
+ * Set *type to what name is in st's main schema: "table", "view",
+ * "virtual table", or "" when absent. Returns 0 or < 0 with err set.
+ */
+static int
+schema_kind(mirror_store *st, const char *name, const char **type,
+    mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	*type = "";
+	rc = sqlite3_prepare_v2(st->db, "SELECT type, sql LIKE 'CREATE "
+	    "VIRTUAL%' FROM main.sqlite_schema WHERE type IN ('table', "
+	    "'view') AND name = ?1 COLLATE NOCASE", -1, &stmt, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(stmt, 0);
+
+		if (t != NULL && strcmp(t, "view") == 0)
+			*type = "view";
+		else if (sqlite3_column_int(stmt, 1))
+			*type = "virtual table";
+		else
+			*type = "table";
+		rc = SQLITE_DONE;
+	}
+	if (rc != SQLITE_DONE)
+		rc = store_fail(st, err, rc, "cannot read the schema");
+	else
+		rc = 0;
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/*
+ * A contract table must be a plain table: a view (or a virtual table)
+ * of that name is bad input naming it. Returns 0 or < 0.
+ */
+static int
+check_is_table(mirror_store *st, const char *table, mirror_error *err)
+{
+	const char *type;
+	int rc;
+
+	rc = schema_kind(st, table, &type, err);
+	if (rc < 0)
+		return rc;
+	if (strcmp(type, "view") == 0 || strcmp(type, "virtual table") == 0)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: %s is a %s, "
+		    "not a table (mirror reads its contract tables only as "
+		    "tables)", st->path, table, type);
+	return 0;
+}
+
+int
+store_check_triggers(mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(st->db, "SELECT name, tbl_name FROM "
+	    "main.sqlite_schema WHERE type = 'trigger' AND lower(tbl_name) "
+	    "IN (?1, ?2, ?3, ?4) ORDER BY name LIMIT 1", -1, &stmt, NULL);
+	for (int i = 0; rc == SQLITE_OK && i < (int)(sizeof(mirror_written) /
+	    sizeof(*mirror_written)); i++)
+		rc = sqlite3_bind_text(stmt, i + 1, mirror_written[i], -1,
+		    SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+		const char *tbl = (const char *)sqlite3_column_text(stmt, 1);
+
+		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: table %s "
+		    "carries trigger '%s', which mirror did not create; "
+		    "mirror does not write to a store with triggers on its "
+		    "own tables (see doc/reliability.md, drop the trigger)",
+		    st->path, tbl ? tbl : "?", name ? name : "?");
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = store_fail(st, err, rc, "cannot read the schema");
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/*
+ * Set *has to whether table exists, and fill cols (a NULL-terminated
+ * list) into *found as a bitmask of present columns. Returns 0 or < 0.
+ */
+static int
+table_columns(mirror_store *st, const char *table, const char *const *cols,
+    int *has, unsigned *found, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	char sql[128];
+	int rc, n;
+
+	*has = 0;
+	*found = 0;
+	n = snprintf(sql, sizeof(sql), "PRAGMA main.table_info(\"%s\")", table);
+	if (n < 0 || (size_t)n >= sizeof(sql))
+		return mirror_fail(err, MIRROR_EIO, "table name too long");
+	rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(stmt, 1);
+
+		*has = 1;
+		for (unsigned i = 0; cols[i] != NULL; i++)
+			if (name != NULL && strcmp(name, cols[i]) == 0)
+				*found |= 1u << i;
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(stmt);
+	return 0;
+fail:
+	rc = store_fail(st, err, rc, "cannot read the schema");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/*
+ * Check one table against its contract. *present tells whether it
+ * exists. A missing table is an error unless optional or allow_missing.
+ */
+static int
+check_table(mirror_store *st, const struct table_contract *tc,
+    int allow_missing, int *present, mirror_error *err)
+{
+	unsigned found;
+	int rc;
+
+	rc = check_is_table(st, tc->table, err);
+	if (rc < 0)
+		return rc;
+	rc = table_columns(st, tc->table, tc->required, present, &found, err);
+	if (rc < 0)
+		return rc;
+	if (!*present) {
+		if (tc->optional_table || allow_missing)
+			return 0;
+		return mirror_fail(err, MIRROR_EINPUT,
+		    "store %s: missing required table '%s' "
+		    "(not a mirror fact store?)", st->path, tc->table);
+	}
+	for (unsigned i = 0; tc->required[i] != NULL; i++)
+		if (!(found & (1u << i)))
+			return mirror_fail(err, MIRROR_EINPUT,
+			    "store %s: table '%s' lacks required column '%s'",
+			    st->path, tc->table, tc->required[i]);
+	return 0;
+}
+
+static int
+check_memory_options(mirror_store *st, mirror_error *err)
+{
+	static const char *const opt[] = { "reference_count", "domain_tags",
+	    "valid_until", "graduated_to_entity_id", NULL };
+	unsigned found;
+	int has, rc;
+
+	rc = table_columns(st, "memories", opt, &has, &found, err);
+	if (rc < 0)
+		return rc;
+	st->feat.mem_reference_count = (found & 1u) != 0;
+	st->feat.mem_domain_tags = (found & 2u) != 0;
+	st->feat.mem_valid_until = (found & 4u) != 0;
+	st->feat.mem_graduated = (found & 8u) != 0;
+	return 0;
+}
+
+/* Run sql (no result rows) on st. */
+static int
+exec(mirror_store *st, const char *sql, const char *what, mirror_error *err)
+{
+	int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc, what);
+}
+
+/*
+ * Read mirror_meta.schema_version into *version (0 when mirror_meta is
+ * absent). Returns 0 or < 0.
+ */
+static int
+read_mirror_version(mirror_store *st, int *version, mirror_error *err)
+{
+	static const char *const cols[] = { "key", "value", NULL };
+	sqlite3_stmt *stmt = NULL;
+	unsigned found;
+	int has, rc;
+
+	*version = 0;
+	rc = check_is_table(st, "mirror_meta", err);
+	if (rc < 0)
+		return rc;
+	rc = table_columns(st, "mirror_meta", cols, &has, &found, err);
+	if (rc < 0 || !has)
+		return rc;
+	if (found != 3u)
+		return mirror_fail(err, MIRROR_EINPUT,
+		    "store %s: table 'mirror_meta' is not mirror's "
+		    "(needs columns key, value)", st->path);
+	rc = sqlite3_prepare_v2(st->db, "SELECT value FROM mirror_meta "
+	    "WHERE key = 'schema_version'", -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(stmt, 0);
+		char *end;
+		long n;
+
+		errno = 0;
+		n = v != NULL ? strtol(v, &end, 10) : 0;
+		if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 ||
+		    n < 1 || n > 1000000) {
+			sqlite3_finalize(stmt);
+			return mirror_fail(err, MIRROR_EINPUT,
+			    "store %s: mirror_meta.schema_version '%s' is not "
+			    "a version number", st->path, v ? v : "NULL");
+		}
+		*version = (int)n;
+	} else if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(stmt);
+	return 0;
+fail:
+	rc = store_fail(st, err, rc, "cannot read mirror_meta");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/*
+ * Create whatever of the contract is missing (optional memory_audit and
+ * the mirror-owned tables) and stamp mirror_meta, in one transaction.
+ * Every statement of the contract is CREATE ... IF NOT EXISTS, and the
+ * required store-owned tables were checked to exist before, so this
+ * never touches the store's own data.
+ */
+static int
+create_mirror_tables(mirror_store *st, mirror_error *err)
+{
+	char sql[256];
+	int rc, n;
+
+	rc = exec(st, "BEGIN IMMEDIATE", "cannot lock the store to add "
+	    "mirror's tables", err);
+	if (rc < 0)
+		return rc;
+	rc = exec(st, store_schema_sql, "cannot create mirror's tables", err);
+	if (rc == 0)
+		rc = exec(st, "CREATE TABLE IF NOT EXISTS mirror_meta ("
+		    "key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+		    "cannot create mirror_meta", err);
+	if (rc == 0) {
+		n = snprintf(sql, sizeof(sql), "INSERT OR REPLACE INTO "
+		    "mirror_meta(key, value) VALUES('schema_version', '%d')",
+		    MIRROR_SCHEMA_VERSION);
+		if (n < 0 || (size_t)n >= sizeof(sql))
+			rc = mirror_fail(err, MIRROR_EIO, "internal: sql");
+		else
+			rc = exec(st, sql, "cannot write mirror_meta", err);
+	}
+	if (rc == 0)
+		return exec(st, "COMMIT", "cannot commit mirror's tables", err);
+	(void)sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/*
+ * Build TEMP project_alias from projects.aliases. An alias that names
+ * another project, or that two projects claim, is ambiguous and an
+ * error naming both projects.
+ */
+static int
+load_aliases(mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *sel = NULL, *ins = NULL;
+	int rc;
+
+	rc = exec(st, "CREATE TEMP TABLE project_alias ("
+	    "name TEXT PRIMARY KEY, canonical TEXT NOT NULL) WITHOUT ROWID",
+	    "cannot create the alias table", err);
+	if (rc < 0)
+		return rc;
+	rc = exec(st, "INSERT OR IGNORE INTO temp.project_alias "
+	    "SELECT id, id FROM main.projects WHERE id IS NOT NULL",
+	    "cannot read projects", err);
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_prepare_v2(st->db, "SELECT id, aliases FROM main.projects "
+	    "WHERE id IS NOT NULL ORDER BY id", -1, &sel, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(st->db, "INSERT INTO temp.project_alias"
+		    "(name, canonical) VALUES(?1, ?2) ON CONFLICT(name) DO "
+		    "UPDATE SET canonical = canonical WHERE canonical = ?2 "
+		    "RETURNING canonical", -1, &ins, NULL);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(st, err, rc, "cannot read projects");
+		goto out;
+	}
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(sel, 0);
+		const char *text = (const char *)sqlite3_column_text(sel, 1);
+		json_error_t jerr;
+		json_t *arr, *v;
+		size_t i;
+
+		arr = json_loads(text ? text : "[]", JSON_REJECT_DUPLICATES,
+		    &jerr);
+		if (arr == NULL || !json_is_array(arr)) {
+			json_decref(arr);
+			rc = mirror_fail(err, MIRROR_EINPUT, "store %s: projects "
+			    "row '%s': aliases is not a JSON array of strings",
+			    st->path, id);
+			goto out;
+		}
+		json_array_foreach(arr, i, v) {
+			const char *alias = json_string_value(v);
+			int r;
+
+			if (alias == NULL) {
+				rc = mirror_fail(err, MIRROR_EINPUT, "store %s: "
+				    "projects row '%s': alias %zu is not a "
+				    "string", st->path, id, i);
+				json_decref(arr);
+				goto out;
+			}
+			if (strcmp(alias, id) == 0)
+				continue;
+			sqlite3_bind_text(ins, 1, alias, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(ins, 2, id, -1, SQLITE_TRANSIENT);
+			r = sqlite3_step(ins);
+			sqlite3_reset(ins);
+			if (r == SQLITE_DONE) {
+				/* Upsert found a row owned by another project. */
+				rc = mirror_fail(err, MIRROR_EINPUT, "store %s: "
+				    "alias '%s' of project '%s' also names "
+				    "another project", st->path, alias, id);
+				json_decref(arr);
+				goto out;
+			}
+			if (r != SQLITE_ROW) {
+				json_decref(arr);
+				rc = store_fail(st, err, r, "cannot load aliases");
+				goto out;
+			}
+		}
+		json_decref(arr);
+	}
+	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot read projects");
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
+/*
+ * How long to wait for another writer's lock: MIRROR_BUSY_TIMEOUT_MS
+ * when it is a sane number of milliseconds (tests shorten it, a busy
+ * installation may lengthen it), else MIRROR_BUSY_TIMEOUT_MS the macro.
+ */
+static int
+busy_timeout_ms(void)
+{
+	return (int)env_long("MIRROR_BUSY_TIMEOUT_MS",
+	    MIRROR_BUSY_TIMEOUT_MS);
+}
+
+/* Tell a missing file, a directory and a non-SQLite file apart. */
+static int
+check_file(const char *path, mirror_error *err)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &sb) != 0)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: %s", path,
+		    errno == ENOENT ? "no such file (create one with "
+		    "'mirror init')" : strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return mirror_fail(err, MIRROR_EINPUT,
+		    "store %s: not a regular file", path);
+	if (sb.st_size == 0)
+		return mirror_fail(err, MIRROR_EINPUT,
+		    "store %s: empty file, not a fact store", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: %s", path,
+		    strerror(errno));
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n != (ssize_t)sizeof(head) || memcmp(head, magic, 16) != 0)
+		return mirror_fail(err, MIRROR_EINPUT,
+		    "store %s: not an SQLite database", path);
+	return 0;
+}
+
+static int
+check_schema(mirror_store *st, mirror_error *err)
+{
+	int rc, present, version, mirror_present = 0;
+
+	/* Touch the header first: corruption shows here, with its name. */
+	rc = exec(st, "SELECT count(*) FROM sqlite_schema",
+	    "cannot read the database", err);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < NELEM(store_owned); i++) {
+		rc = check_table(st, &store_owned[i], 0, &present, err);
+		if (rc < 0)
+			return rc;
+		if (strcmp(store_owned[i].table, "memory_audit") == 0)
+			st->feat.has_audit = present;
+	}
+	rc = check_memory_options(st, err);
+	if (rc < 0)
+		return rc;
+	rc = read_mirror_version(st, &version, err);
+	if (rc < 0)
+		return rc;
+	if (version > MIRROR_SCHEMA_VERSION)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: mirror "
+		    "schema version %d is newer than this mirror understands "
+		    "(%d); upgrade mirror", st->path, version,
+		    MIRROR_SCHEMA_VERSION);
+	for (size_t i = 0; i < NELEM(mirror_owned); i++) {
+		rc = check_table(st, &mirror_owned[i], 1, &present, err);
+		if (rc < 0)
+			return rc;
+		mirror_present += present;
+	}
+	if (version != 0 && mirror_present != (int)NELEM(mirror_owned))
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: mirror_meta "
+		    "is present but mirror's conflict tables are not",
+		    st->path);
+	/* Decided in doc/reliability.md: a trigger on a table mirror
+	 * writes could change facts inside the sweep's transaction, after
+	 * they were checked; mirror creates none, so any is refused. */
+	if (st->mode == STORE_WRITE &&
+	    (rc = store_check_triggers(st, err)) < 0)
+		return rc;
+	if (st->mode == STORE_WRITE &&
+	    (version == 0 || mirror_present != (int)NELEM(mirror_owned) ||
+	    !st->feat.has_audit)) {
+		rc = create_mirror_tables(st, err);
+		if (rc < 0)
+			return rc;
+		st->feat.has_audit = 1;
+		mirror_present = NELEM(mirror_owned);
+	}
+	st->feat.has_mirror_tables = mirror_present == (int)NELEM(mirror_owned);
+	return 0;
+}
+
+/* 1 when this process may write path and create files beside it
+ * (what rolling back a journal needs), else 0. */
+static int
+writable(const char *path)
+{
+	char *copy = xstrdup(path);
+	int ok;
+
+	ok = access(path, W_OK) == 0 &&
+	    access(dirname(copy), W_OK | X_OK) == 0;
+	free(copy);
+	return ok;
+}
+
+/*
+ * Open st->db on st->path with flags and configure it (extended codes,
+ * busy timeout, the query budget), then read the header. Returns the
+ * SQLite code of the first failure, or SQLITE_OK.
+ */
+static int
+store_connect(mirror_store *st, int flags)
+{
+	int rc;
+
+	rc = sqlite3_open_v2(st->path, &st->db, flags, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, busy_timeout_ms());
+	budget_install(st);
+	return sqlite3_exec(st->db, "SELECT count(*) FROM main.sqlite_schema",
+	    NULL, NULL, NULL);
+}
+
+/*
+ * A read-only connection cannot roll back a hot journal (or recover a
+ * WAL) that a crashed writer left. When this process may write the store
+ * and its directory, do what SQLite's own shell does: open it read-write
+ * once, read, close (SQLite rolls the journal back, restoring the last
+ * committed state), then connect read-only again. Returns the SQLite
+ * code of the read-only connection's first read.
+ */
+static int
+connect_read(mirror_store *st, int flags)
+{
+	int rc = store_connect(st, flags);
+
+	if ((rc == SQLITE_READONLY_ROLLBACK || rc == SQLITE_READONLY_RECOVERY) &&
+	    writable(st->path)) {
+		sqlite3_close(st->db);
+		st->db = NULL;
+		rc = store_connect(st, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX);
+		sqlite3_close(st->db);
+		st->db = NULL;
+		if (rc != SQLITE_OK)
+			return store_connect(st, flags);
+		rc = store_connect(st, flags);
+	}
+	return rc;
+}
+
+int
+store_open(mirror_store **out, const char *path, enum store_mode mode,
+    mirror_error *err)
+{
+	mirror_store *st;
+	int flags, rc;
+
+	*out = NULL;
+	rc = check_file(path, err);
+	if (rc < 0)
+		return rc;
+	st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	st->mode = mode;
+	flags = (mode == STORE_WRITE ? SQLITE_OPEN_READWRITE :
+	    SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
+	rc = mode == STORE_WRITE ? store_connect(st, flags) : connect_read(st, flags);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(st, err, rc, st->db != NULL ?
+		    "cannot read the database" : "cannot open");
+		goto fail;
+	}
+	if (mode == STORE_WRITE && sqlite3_db_readonly(st->db, "main") == 1) {
+		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: read-only, "
+		    "but this command writes conflicts to it", path);
+		goto fail;
+	}
+	/* Foreign keys matter for ON DELETE CASCADE of conflict members. */
+	rc = exec(st, "PRAGMA foreign_keys = ON", "cannot configure", err);
+	if (rc == 0)
+		rc = check_schema(st, err);
+	if (rc == 0)
+		rc = load_aliases(st, err);
+	if (rc < 0)
+		goto fail;
+	*out = st;
+	return 0;
+fail:
+	store_close(st);
+	return rc;
+}
+
+int
+store_create(const char *path, mirror_error *err)
+{
+	mirror_store st = { 0 };
+	char *pathcopy;
+	int fd, rc;
+
+	/* O_EXCL: an existing file, or a link to one, is never touched. */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: %s", path,
+		    errno == EEXIST ? "already exists; init refuses to touch "
+		    "an existing file" : strerror(errno));
+	close(fd);
+	st.path = pathcopy = xstrdup(path);
+	rc = sqlite3_open_v2(path, &st.db, SQLITE_OPEN_READWRITE, NULL);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(&st, err, rc, "cannot create");
+		goto out;
+	}
+	sqlite3_busy_timeout(st.db, MIRROR_BUSY_TIMEOUT_MS);
+	rc = create_mirror_tables(&st, err);
+out:
+	sqlite3_close(st.db);
+	free(pathcopy);
+	if (rc < 0)
+		(void)unlink(path);
+	return rc;
+}
+
+void
+store_close(mirror_store *st)
+{
+	if (st == NULL)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+sqlite3 *
+store_db(const mirror_store *st)
+{
+	return st->db;
+}
+
+const char *
+store_path(const mirror_store *st)
+{
+	return st->path;
+}
+
+const struct store_features *
+store_features(const mirror_store *st)
+{
+	return &st->feat;
+}
+
+int
+store_read_begin(mirror_store *st, mirror_error *err)
+{
+	int rc = exec(st, "BEGIN", "cannot begin a read", err);
+
+	/* A deferred transaction takes its snapshot at the first read. */
+	if (rc == 0)
+		rc = exec(st, "SELECT count(*) FROM main.sqlite_schema",
+		    "cannot begin a read", err);
+	return rc;
+}
+
+void
+store_read_end(mirror_store *st)
+{
+	(void)sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+}
+
+int
+store_count(long long *out, mirror_store *st, const char *sql, const char *p1,
+    mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	*out = 0;
+	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
+	if (rc == SQLITE_OK && p1 != NULL)
+		rc = sqlite3_bind_text(stmt, 1, p1, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(stmt);
+		if (rc == SQLITE_ROW) {
+			*out = sqlite3_column_int64(stmt, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	if (rc != SQLITE_OK)
+		rc = store_fail(st, err, rc, "cannot count rows");
+	sqlite3_finalize(stmt);
+	return rc;
+}

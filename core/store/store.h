@@ -1,0 +1,120 @@
+/*
+ * store.h: opening a fact store (SQLite, laid out as in store-schema.sql).
+ *
+ * core/ is the only part of mirror that speaks SQL. A mirror_store is
+ * one connection with busy_timeout set, whose schema has been checked
+ * against the store contract:
+ *   - the store-owned tables and their required columns must exist
+ *     (extra tables and columns are ignored, optional columns noted);
+ *   - the mirror-owned tables (conflicts, conflict_members, sweep_runs)
+ *     are versioned in a table of mirror's own, mirror_meta, and never
+ *     through PRAGMA user_version, which belongs to the store's owner.
+ *     STORE_WRITE creates them when missing; STORE_READ treats missing
+ *     mirror tables as "no conflicts yet".
+ *   - TEMP table project_alias(name, canonical) maps every project id
+ *     and alias to its canonical id, for joins in core's queries.
+ */
+#ifndef MIRROR_STORE_H
+#define MIRROR_STORE_H
+
+#include <sqlite3.h>
+
+#include "util/error.h"
+
+/* Version of the mirror-owned tables this build reads and writes. */
+#define MIRROR_SCHEMA_VERSION 1
+
+/* How long a connection waits for another writer's lock, in ms
+ * (the environment variable of the same name overrides it). */
+#define MIRROR_BUSY_TIMEOUT_MS 10000
+
+/*
+ * How long one statement may run inside SQLite, in ms (the environment
+ * variable of the same name overrides it): time spent in SQLite's VM
+ * from the statement's first step, the caller's time between steps not
+ * counted. A statement past it fails, -MIRROR_EINPUT, naming what was
+ * being read: a view or trigger that never ends cannot hang mirror.
+ */
+#define MIRROR_QUERY_TIMEOUT_MS 30000
+
+enum store_mode {
+	STORE_READ,   /* read-only connection: never changes the file but
+	                 to roll back a hot journal a crashed writer left,
+	                 when the store and its directory are writable */
+	STORE_WRITE   /* read-write: the sweep and the review commands */
+};
+
+typedef struct mirror_store mirror_store;
+
+/* Optional parts of the contract that this store has. */
+struct store_features {
+	int has_mirror_tables;      /* conflicts, conflict_members, sweep_runs */
+	int has_audit;              /* memory_audit */
+	int mem_reference_count;    /* memories.reference_count */
+	int mem_domain_tags;        /* memories.domain_tags */
+	int mem_valid_until;        /* memories.valid_until */
+	int mem_graduated;          /* memories.graduated_to_entity_id */
+};
+
+/*
+ * Open the store at path. On success *out holds a store the caller must
+ * release with store_close. On failure returns -MIRROR_EINPUT (missing,
+ * not SQLite, corrupt, wrong schema, read-only when STORE_WRITE) or
+ * -MIRROR_EIO, with err naming the file and the reason; nothing in the
+ * file has been changed.
+ */
+int store_open(mirror_store **out, const char *path, enum store_mode mode,
+    mirror_error *err);
+
+/*
+ * Create a new, empty store at path with the whole contract schema and
+ * the mirror-owned tables. Refuses (-MIRROR_EINPUT) when anything exists
+ * at path; on any failure removes what it created.
+ */
+int store_create(const char *path, mirror_error *err);
+
+/* Close the connection and free st (NULL is a no-op). */
+void store_close(mirror_store *st);
+
+/* The connection, for core's own modules. Owned by st. */
+sqlite3 *store_db(const mirror_store *st);
+
+/* The path given to store_open. Owned by st. */
+const char *store_path(const mirror_store *st);
+
+const struct store_features *store_features(const mirror_store *st);
+
+/*
+ * Begin and end one consistent read (a deferred transaction with its
+ * snapshot taken at once), so that everything read between the two calls
+ * comes from the same state of the store. Return 0 or -MIRROR_EINPUT.
+ */
+int store_read_begin(mirror_store *st, mirror_error *err);
+void store_read_end(mirror_store *st);
+
+/*
+ * Set *out to the one integer sql returns, with text parameter ?1 bound
+ * to p1 when not NULL. Returns 0 or < 0 with err set ("cannot count
+ * rows").
+ */
+int store_count(long long *out, mirror_store *st, const char *sql,
+    const char *p1, mirror_error *err);
+
+/*
+ * Record a failed SQLite call on st in err: "store PATH: WHAT: sqlite's
+ * message". Returns -MIRROR_EINPUT, or -MIRROR_EIO for I/O, full-disk
+ * and lock failures and for a hot journal a read-only connection cannot
+ * roll back (the message names the journal and how to recover); a
+ * statement stopped by the query budget is -MIRROR_EINPUT saying so.
+ */
+int store_fail(mirror_store *st, mirror_error *err, int rc, const char *what);
+
+/*
+ * Refuse triggers on the tables mirror writes (conflicts,
+ * conflict_members, sweep_runs, mirror_meta): mirror creates none, and
+ * one could change facts inside the sweep's transaction after they were
+ * checked. Returns 0, or -MIRROR_EINPUT naming the table and trigger.
+ */
+int store_check_triggers(mirror_store *st, mirror_error *err);
+
+#endif

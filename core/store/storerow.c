@@ -1,0 +1,159 @@
+/*
+ * storerow.c: the one reader of store columns (see storerow.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/storerow.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+const char *const storerow_member_kinds[] = { "project_state", "entity",
+    "memory", NULL };
+const char *const storerow_slot_kinds[] = { "memory_slot", "entity_slot",
+    "cross_layer", NULL };
+const char *const storerow_conflict_status[] = { "open", "resolved",
+    "dismissed", NULL };
+
+const char *
+storerow_text_problem(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned c = s[i];
+		size_t len;
+		unsigned cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if (c >= 0xc2 && c <= 0xdf) {
+			len = 2;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			len = 3;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			len = 4;
+			cp = c & 0x07;
+		} else {
+			return "is not valid UTF-8 text";
+		}
+		if (n - i < len)
+			return "is not valid UTF-8 text";
+		for (size_t k = 1; k < len; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return "is not valid UTF-8 text";
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		if ((len == 3 && (cp < 0x800 ||
+		    (cp >= 0xd800 && cp <= 0xdfff))) ||
+		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+			return "is not valid UTF-8 text";
+		i += len;
+	}
+	/* Valid UTF-8, but C strings and pages end at a NUL. */
+	if (memchr(s, '\0', n) != NULL)
+		return "contains a NUL byte";
+	return NULL;
+}
+
+int
+storerow_fail(struct store_row *r, const char *col, const char *what)
+{
+	if (r->member != NULL)
+		return mirror_fail(r->err, MIRROR_EINPUT, "store %s: %s row "
+		    "'%s' member '%s': %s %s", store_path(r->st), r->table,
+		    r->id ? r->id : "?", r->member, col, what);
+	return mirror_fail(r->err, MIRROR_EINPUT, "store %s: %s row '%s': "
+	    "%s %s", store_path(r->st), r->table, r->id ? r->id : "?", col,
+	    what);
+}
+
+int
+storerow_text(char **out, struct store_row *r, int i, const char *col,
+    int nullable)
+{
+	const unsigned char *s;
+	const char *bad;
+	int n;
+
+	*out = NULL;
+	if (sqlite3_column_type(r->stmt, i) == SQLITE_NULL)
+		return nullable ? 0 : storerow_fail(r, col, "is NULL");
+	s = sqlite3_column_text(r->stmt, i);
+	n = sqlite3_column_bytes(r->stmt, i);
+	if (s == NULL)
+		return mirror_fail(r->err, MIRROR_EIO, "store %s: out of "
+		    "memory reading %s", store_path(r->st), r->table);
+	if ((bad = storerow_text_problem(s, (size_t)n)) != NULL)
+		return storerow_fail(r, col, bad);
+	*out = xstrndup((const char *)s, (size_t)n);
+	return 0;
+}
+
+int
+storerow_enum(char **out, struct store_row *r, int i, const char *col,
+    const char *const *valid)
+{
+	strbuf sb;
+	int rc;
+
+	rc = storerow_text(out, r, i, col, 0);
+	if (rc < 0)
+		return rc;
+	for (const char *const *v = valid; *v != NULL; v++)
+		if (strcmp(*out, *v) == 0)
+			return 0;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "is '%s', not one of", *out);
+	for (const char *const *v = valid; *v != NULL; v++)
+		strbuf_printf(&sb, "%s %s", v == valid ? "" : ",", *v);
+	rc = storerow_fail(r, col, sb.data);
+	strbuf_free(&sb);
+	free(*out);
+	*out = NULL;
+	return rc;
+}
+
+int
+storerow_real(double *out, struct store_row *r, int i, const char *col)
+{
+	*out = 0;
+	if (sqlite3_column_type(r->stmt, i) == SQLITE_NULL)
+		return storerow_fail(r, col, "is NULL");
+	*out = sqlite3_column_double(r->stmt, i);
+	return 0;
+}
+
+int
+storerow_json(json_t **out, struct store_row *r, int i, const char *col,
+    int want_object)
+{
+	json_error_t jerr;
+	char *text, msg[256];
+	int rc, n;
+
+	*out = NULL;
+	rc = storerow_text(&text, r, i, col, 0);
+	if (rc < 0)
+		return rc;
+	*out = json_loads(text, JSON_DECODE_ANY, &jerr);
+	free(text);
+	if (*out == NULL) {
+		n = snprintf(msg, sizeof(msg), "is not valid JSON (line %d, "
+		    "column %d: %s)", jerr.line, jerr.column, jerr.text);
+		if (n < 0 || (size_t)n >= sizeof(msg))
+			return storerow_fail(r, col, "is not valid JSON");
+		return storerow_fail(r, col, msg);
+	}
+	if (want_object ? !json_is_object(*out) : !json_is_array(*out)) {
+		json_decref(*out);
+		*out = NULL;
+		return storerow_fail(r, col, want_object ?
+		    "is not a JSON object" : "is not a JSON array");
+	}
+	return 0;
+}

@@ -1,0 +1,720 @@
+/*
+ * conflict.c: reading conflicts for the pages and the review queue.
+ * The review actions (resolve, dismiss) are in review.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/factrow.h"
+#include "store/storerow.h"
+#include "sweep/conflict.h"
+#include "sweep/normalize.h"
+#include "sweep/slot.h"
+#include "util/xalloc.h"
+
+/* Prepared statements shared by every conflict read in one call. */
+struct reader {
+	mirror_store *st;
+	sqlite3_stmt *members;
+	sqlite3_stmt *earlier;
+	struct factrow_reader *rows;    /* the members' rows now */
+};
+
+/*
+ * Copy text column i of a conflicts row (id NULL until read) into *out
+ * through the one column checker: NULL allowed only when nullable.
+ * Returns 0 or -MIRROR_EINPUT naming store, table, row and column.
+ */
+static int
+ctext(char **out, mirror_store *st, sqlite3_stmt *s, const char *table,
+    const char *id, int i, const char *col, int nullable, mirror_error *err)
+{
+	struct store_row r = { .st = st, .stmt = s, .table = table, .id = id,
+	    .err = err };
+
+	return storerow_text(out, &r, i, col, nullable);
+}
+
+static void
+member_free(struct conflict_member *m)
+{
+	free(m->kind);
+	free(m->id);
+	free(m->value_then);
+	free(m->value_now);
+	free(m->status_now);
+	free(m->conflicts_with);
+	free(m->layer_type);
+	free(m->source);
+	free(m->created_at);
+	free(m->updated_at);
+	free(m->label);
+	free(m->project);
+}
+
+void
+conflict_free(struct conflict *c)
+{
+	if (c == NULL)
+		return;
+	free(c->id);
+	free(c->detected_at);
+	free(c->slot_kind);
+	free(c->slot_key);
+	free(c->project);
+	free(c->status);
+	free(c->resolved_at);
+	free(c->resolution);
+	free(c->resolved_by);
+	free(c->description);
+	free(c->question);
+	for (size_t i = 0; i < c->n_members; i++)
+		member_free(&c->members[i]);
+	free(c->members);
+	for (size_t i = 0; i < c->n_earlier; i++)
+		free(c->earlier[i]);
+	free(c->earlier);
+	memset(c, 0, sizeof(*c));
+}
+
+void
+conflict_list_free(struct conflict_list *l)
+{
+	if (l == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		conflict_free(&l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
+
+static int
+reader_open(struct reader *r, mirror_store *st, mirror_error *err)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->st = st;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT member_kind, member_id, "
+	    "member_layer_trust, value_snapshot, conflicts_with "
+	    "FROM main.conflict_members WHERE conflict_id = ?1 "
+	    "ORDER BY member_layer_trust DESC, member_kind, member_id",
+	    -1, &r->members, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(store_db(st), "SELECT id FROM "
+		    /* Opened in the same second: insertion order decides. */
+		    "main.conflicts WHERE slot_kind = ?1 AND slot_key = ?2 "
+		    "AND id <> ?3 AND (detected_at < ?4 OR (detected_at = ?4 "
+		    "AND rowid < (SELECT rowid FROM main.conflicts WHERE id = "
+		    "?3))) ORDER BY detected_at DESC, rowid DESC",
+		    -1, &r->earlier, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot read conflicts");
+	return factrow_reader_open(&r->rows, st, err);
+}
+
+static void
+reader_close(struct reader *r)
+{
+	sqlite3_finalize(r->members);
+	sqlite3_finalize(r->earlier);
+	factrow_reader_close(r->rows);
+}
+
+/* Fill the current-row half of m from the store. */
+static int
+member_now(struct conflict_member *m, struct factrow_reader *rows,
+    mirror_error *err)
+{
+	struct factrow row;
+	struct claim cl;
+	int rc;
+
+	rc = factrow_read(&row, rows, m->kind, m->id, err);
+	if (rc <= 0) {
+		factrow_free(&row);
+		return rc;
+	}
+	if (factrow_claim(&cl, &row) == 1) {
+		m->value_now = xstrdup(cl.value);
+		claim_free(&cl);
+	} else
+		m->value_now = xstrdup("");
+	m->status_now = row.status;
+	row.status = NULL;
+	m->layer_type = row.type;
+	row.type = NULL;
+	m->source = row.source;
+	row.source = NULL;
+	m->created_at = row.created_at;
+	row.created_at = NULL;
+	m->updated_at = row.updated_at;
+	row.updated_at = NULL;
+	m->project = row.project;
+	row.project = NULL;
+	if (row.f.layer == LAYER_MEMORY) {
+		m->label = row.text;
+		row.text = NULL;
+	} else {
+		m->label = row.name;
+		row.name = NULL;
+	}
+	factrow_free(&row);
+	return 0;
+}
+
+/*
+ * The trust order favours the highest-trust members when some member
+ * has lower trust and the highest-trust members agree among themselves.
+ */
+static void
+mark_favoured(struct conflict *c)
+{
+	int top = 0, lower = 0, agree = 1;
+	char *first = NULL;
+
+	for (size_t i = 0; i < c->n_members; i++)
+		if (c->members[i].trust > top)
+			top = c->members[i].trust;
+	for (size_t i = 0; i < c->n_members; i++) {
+		struct conflict_member *m = &c->members[i];
+		char *nv;
+
+		if (m->trust < top) {
+			lower = 1;
+			continue;
+		}
+		nv = norm_value(m->value_then);
+		if (first == NULL)
+			first = nv;
+		else {
+			agree &= strcmp(first, nv) == 0;
+			free(nv);
+		}
+	}
+	free(first);
+	for (size_t i = 0; i < c->n_members; i++)
+		c->members[i].favoured = lower && agree &&
+		    c->members[i].trust == top;
+}
+
+/*
+ * Every conflict's slot, sorted by slot, then newest first, so that the
+ * earlier conflicts of each listed one are found by binary search
+ * instead of a query per conflict (the store has no index for it).
+ */
+struct slot_ix {
+	char *kind, *key, *id;
+};
+
+struct slot_index {
+	struct slot_ix *v;
+	size_t n;
+};
+
+static void
+slot_index_free(struct slot_index *x)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		free(x->v[i].kind);
+		free(x->v[i].key);
+		free(x->v[i].id);
+	}
+	free(x->v);
+	x->v = NULL;
+	x->n = 0;
+}
+
+static int
+slot_index_load(struct slot_index *x, mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0;
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT slot_kind, slot_key, id "
+	    "FROM main.conflicts WHERE slot_kind IS NOT NULL AND slot_key IS "
+	    "NOT NULL ORDER BY slot_kind, slot_key, detected_at DESC, "
+	    "rowid DESC", -1, &s, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (x->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			x->v = xreallocarray(x->v, cap, sizeof(*x->v));
+		}
+		memset(&x->v[x->n], 0, sizeof(x->v[x->n]));
+		x->n++;
+		if ((rc = ctext(&x->v[x->n - 1].id, st, s, "conflicts", NULL,
+		    2, "id", 0, err)) < 0 ||
+		    (rc = ctext(&x->v[x->n - 1].kind, st, s, "conflicts",
+		    x->v[x->n - 1].id, 0, "slot_kind", 0, err)) < 0 ||
+		    (rc = ctext(&x->v[x->n - 1].key, st, s, "conflicts",
+		    x->v[x->n - 1].id, 1, "slot_key", 0, err)) < 0)
+			break;
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
+	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot read conflicts");
+}
+
+/* Fill c->earlier from the index: the entries after c in its slot run. */
+static void
+earlier_from_index(struct conflict *c, const struct slot_index *x)
+{
+	size_t lo = 0, hi = x->n, cap = 0;
+	int mine = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(x->v[mid].kind, c->slot_kind);
+
+		if (d == 0)
+			d = strcmp(x->v[mid].key, c->slot_key);
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < x->n && strcmp(x->v[i].kind,
+	    c->slot_kind) == 0 && strcmp(x->v[i].key, c->slot_key) == 0; i++) {
+		if (!mine) {
+			mine = strcmp(x->v[i].id, c->id) == 0;
+			continue;
+		}
+		if (c->n_earlier == cap) {
+			cap = cap ? cap * 2 : 4;
+			c->earlier = xreallocarray(c->earlier, cap,
+			    sizeof(*c->earlier));
+		}
+		c->earlier[c->n_earlier++] = xstrdup(x->v[i].id);
+	}
+}
+
+/*
+ * Fill the stored half of m from row (member_kind, member_id,
+ * member_layer_trust, value_snapshot, conflicts_with), every column
+ * checked; row->id names the conflict. Returns 0 or -MIRROR_EINPUT.
+ */
+static int
+member_row(struct conflict_member *m, struct store_row *row)
+{
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	row->member = NULL;
+	if ((rc = storerow_text(&m->id, row, 1, "member_id", 0)) < 0)
+		return rc;
+	row->member = m->id;
+	if ((rc = storerow_enum(&m->kind, row, 0, "member_kind",
+	    storerow_member_kinds)) < 0 ||
+	    (rc = storerow_text(&m->value_then, row, 3, "value_snapshot",
+	    0)) < 0 ||
+	    (rc = storerow_text(&m->conflicts_with, row, 4, "conflicts_with",
+	    1)) < 0)
+		return rc;
+	if (sqlite3_column_type(row->stmt, 2) != SQLITE_INTEGER)
+		return storerow_fail(row, "member_layer_trust",
+		    "is not an integer");
+	m->trust = sqlite3_column_int(row->stmt, 2);
+	return 0;
+}
+
+/* Fill members, earlier ids, description and question of c; the earlier
+ * ids come from ix when given, else from a query. */
+static int
+conflict_fill(struct conflict *c, struct reader *r,
+    const struct slot_index *ix, mirror_error *err)
+{
+	const char *qvalue = NULL;
+	size_t cap = 0;
+	int rc;
+
+	sqlite3_reset(r->members);
+	sqlite3_bind_text(r->members, 1, c->id, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(r->members)) == SQLITE_ROW) {
+		struct store_row row = { .st = r->st, .stmt = r->members,
+		    .table = "conflict_members", .id = c->id, .err = err };
+		struct conflict_member *m;
+
+
+		if (c->n_members == cap) {
+			cap = cap ? cap * 2 : 4;
+			c->members = xreallocarray(c->members, cap,
+			    sizeof(*c->members));
+		}
+		m = &c->members[c->n_members++];
+		if ((rc = member_row(m, &row)) < 0)
+			break;
+	}
+	sqlite3_reset(r->members);
+	if (rc < 0)
+		return rc;
+	if (rc != SQLITE_DONE)
+		return store_fail(r->st, err, rc, "cannot read conflict members");
+	for (size_t i = 0; i < c->n_members; i++)
+		if ((rc = member_now(&c->members[i], r->rows, err)) < 0)
+			return rc;
+	mark_favoured(c);
+	cap = 0;
+	if (ix != NULL) {
+		earlier_from_index(c, ix);
+		goto words;
+	}
+	sqlite3_bind_text(r->earlier, 1, c->slot_kind, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(r->earlier, 2, c->slot_key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(r->earlier, 3, c->id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(r->earlier, 4, c->detected_at, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(r->earlier)) == SQLITE_ROW) {
+		if (c->n_earlier == cap) {
+			cap = cap ? cap * 2 : 4;
+			c->earlier = xreallocarray(c->earlier, cap,
+			    sizeof(*c->earlier));
+		}
+		if ((rc = ctext(&c->earlier[c->n_earlier], r->st, r->earlier,
+		    "conflicts", NULL, 0, "id", 0, err)) < 0)
+			break;
+		c->n_earlier++;
+	}
+	sqlite3_reset(r->earlier);
+	if (rc < 0)
+		return rc;
+	if (rc != SQLITE_DONE)
+		return store_fail(r->st, err, rc, "cannot read conflicts");
+words:
+	c->description = slot_describe(c->slot_kind, c->slot_key);
+	for (size_t i = 0; i < c->n_members && qvalue == NULL; i++)
+		if (c->members[i].favoured)
+			qvalue = c->members[i].value_then;
+	if (qvalue == NULL && c->n_members > 0)
+		qvalue = c->members[0].value_then;
+	c->question = slot_question(c->slot_kind, c->slot_key, qvalue);
+	return 0;
+}
+
+#define CONFLICT_COLS "id, detected_at, slot_kind, slot_key, project, " \
+	"status, resolved_at, resolution, resolved_by"
+
+/*
+ * Fill c from the conflicts row s, every column checked. Returns 0 or
+ * -MIRROR_EINPUT naming store, table, row and column.
+ */
+static int
+conflict_row(struct conflict *c, mirror_store *st, sqlite3_stmt *s,
+    mirror_error *err)
+{
+	struct store_row r = { .st = st, .stmt = s, .table = "conflicts",
+	    .err = err };
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if ((rc = storerow_text(&c->id, &r, 0, "id", 0)) < 0)
+		return rc;
+	r.id = c->id;
+	if ((rc = storerow_text(&c->detected_at, &r, 1, "detected_at",
+	    0)) < 0 ||
+	    (rc = storerow_enum(&c->slot_kind, &r, 2, "slot_kind",
+	    storerow_slot_kinds)) < 0 ||
+	    (rc = storerow_text(&c->slot_key, &r, 3, "slot_key", 0)) < 0 ||
+	    (rc = storerow_text(&c->project, &r, 4, "project", 0)) < 0 ||
+	    (rc = storerow_enum(&c->status, &r, 5, "status",
+	    storerow_conflict_status)) < 0 ||
+	    (rc = storerow_text(&c->resolved_at, &r, 6, "resolved_at",
+	    1)) < 0 ||
+	    (rc = storerow_text(&c->resolution, &r, 7, "resolution", 0)) < 0 ||
+	    (rc = storerow_text(&c->resolved_by, &r, 8, "resolved_by", 0)) < 0)
+		return rc;
+	return 0;
+}
+
+/*
+ * 0 when name is a project id or alias of st, or the project of a
+ * recorded conflict (its project row may be gone); else -MIRROR_EINPUT
+ * "no project 'name' in STORE", or < 0 when the store cannot be read.
+ */
+static int
+project_known(mirror_store *st, const char *name, mirror_error *err)
+{
+	long long n;
+	int rc;
+
+	rc = store_count(&n, st, "SELECT count(*) FROM temp.project_alias "
+	    "WHERE name = ?1", name, err);
+	if (rc == 0 && n == 0 && store_features(st)->has_mirror_tables)
+		rc = store_count(&n, st, "SELECT count(*) FROM main.conflicts "
+		    "WHERE project = ?1", name, err);
+	if (rc == 0 && n == 0)
+		rc = mirror_fail(err, MIRROR_EINPUT, "no project '%s' in %s",
+		    name, store_path(st));
+	return rc;
+}
+
+int
+conflict_counts(struct conflict_counts *out, mirror_store *st,
+    mirror_error *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_mirror_tables)
+		return 0;
+	rc = store_count(&out->open, st, "SELECT count(*) FROM "
+	    "main.conflicts WHERE status = 'open'", NULL, err);
+	if (rc == 0)
+		rc = store_count(&out->resolved, st, "SELECT count(*) FROM "
+		    "main.conflicts WHERE status = 'resolved'", NULL, err);
+	if (rc == 0)
+		rc = store_count(&out->dismissed, st, "SELECT count(*) FROM "
+		    "main.conflicts WHERE status = 'dismissed'", NULL, err);
+	return rc;
+}
+
+int
+conflict_list(struct conflict_list *out, mirror_store *st,
+    const struct conflict_filter *filter, mirror_error *err)
+{
+	struct slot_index ix = { 0 };
+	sqlite3_stmt *stmt = NULL;
+	struct reader r;
+	size_t cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (filter != NULL && filter->project != NULL &&
+	    (rc = project_known(st, filter->project, err)) < 0)
+		return rc;
+	if (!store_features(st)->has_mirror_tables)
+		return 0;
+	if ((rc = reader_open(&r, st, err)) < 0)
+		goto out;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT " CONFLICT_COLS
+	    " FROM main.conflicts WHERE (?1 IS NULL OR status = ?1) AND "
+	    "(?2 IS NULL OR project = coalesce((SELECT canonical FROM "
+	    "temp.project_alias WHERE name = ?2), ?2)) ORDER BY CASE status "
+	    "WHEN 'open' THEN 0 WHEN 'resolved' THEN 1 WHEN 'dismissed' "
+	    "THEN 2 ELSE 3 END, detected_at DESC, id", -1, &stmt, NULL);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(st, err, rc, "cannot read conflicts");
+		goto out;
+	}
+	if (filter != NULL && filter->status != NULL)
+		sqlite3_bind_text(stmt, 1, filter->status, -1, SQLITE_TRANSIENT);
+	if (filter != NULL && filter->project != NULL)
+		sqlite3_bind_text(stmt, 2, filter->project, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->items = xreallocarray(out->items, cap,
+			    sizeof(*out->items));
+		}
+		if ((rc = conflict_row(&out->items[out->n++], st, stmt,
+		    err)) < 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(st, err, rc, "cannot read conflicts");
+		goto out;
+	}
+	if ((rc = slot_index_load(&ix, st, err)) < 0)
+		goto out;
+	for (size_t i = 0; i < out->n && rc == 0; i++)
+		rc = conflict_fill(&out->items[i], &r, &ix, err);
+out:
+	slot_index_free(&ix);
+	sqlite3_finalize(stmt);
+	reader_close(&r);
+	return rc;
+}
+
+int
+conflict_check(mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (!store_features(st)->has_mirror_tables)
+		return 0;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT " CONFLICT_COLS
+	    " FROM main.conflicts", -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot read conflicts");
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct conflict c;
+
+		rc = conflict_row(&c, st, stmt, err);
+		conflict_free(&c);
+		if (rc < 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(st, err, rc, "cannot read conflicts");
+		goto out;
+	}
+	sqlite3_finalize(stmt);
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT member_kind, member_id, "
+	    "member_layer_trust, value_snapshot, conflicts_with, conflict_id "
+	    "FROM main.conflict_members", -1, &stmt, NULL);
+	if (rc != SQLITE_OK) {
+		stmt = NULL;
+		rc = store_fail(st, err, rc, "cannot read conflict members");
+		goto out;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct store_row row = { .st = st, .stmt = stmt,
+		    .table = "conflict_members", .err = err };
+		struct conflict_member m;
+		char *cid = NULL;
+
+		rc = storerow_text(&cid, &row, 5, "conflict_id", 0);
+		row.id = cid;
+		memset(&m, 0, sizeof(m));
+		if (rc == 0)
+			rc = member_row(&m, &row);
+		member_free(&m);
+		free(cid);
+		if (rc < 0)
+			goto out;
+	}
+	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot read conflict members");
+out:
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+int
+conflict_get(struct conflict *out, mirror_store *st, const char *id,
+    mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	struct reader r;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_mirror_tables)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: no conflict "
+		    "'%s' (no sweep has run on this store)", store_path(st), id);
+	if ((rc = reader_open(&r, st, err)) < 0)
+		goto out;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT " CONFLICT_COLS
+	    " FROM main.conflicts WHERE id = ?1", -1, &stmt, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	if (rc == SQLITE_DONE) {
+		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: no conflict "
+		    "'%s' (see mirror conflicts list)", store_path(st), id);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		rc = store_fail(st, err, rc, "cannot read a conflict");
+		goto out;
+	}
+	if ((rc = conflict_row(out, st, stmt, err)) == 0)
+		rc = conflict_fill(out, &r, NULL, err);
+out:
+	sqlite3_finalize(stmt);
+	reader_close(&r);
+	return rc;
+}
+
+int
+conflict_disputed(struct disputed_list *out, mirror_store *st,
+    mirror_error *err)
+{
+	struct store_row row = { .st = st, .table = "conflict_members",
+	    .err = err };
+	sqlite3_stmt *stmt = NULL;
+	size_t cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_mirror_tables)
+		return 0;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT m.member_kind, "
+	    "m.member_id, m.conflict_id FROM main.conflict_members m "
+	    "JOIN main.conflicts c ON c.id = m.conflict_id "
+	    "WHERE c.status = 'open' AND m.member_kind IS NOT NULL AND "
+	    "m.member_id IS NOT NULL ORDER BY 1, 2, 3", -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	row.stmt = stmt;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct disputed *d;
+
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->items = xreallocarray(out->items, cap,
+			    sizeof(*out->items));
+		}
+		d = &out->items[out->n++];
+		memset(d, 0, sizeof(*d));
+		row.id = NULL;
+		row.member = NULL;
+		if ((rc = storerow_text(&d->conflict_id, &row, 2,
+		    "conflict_id", 0)) < 0)
+			break;
+		row.id = d->conflict_id;
+		if ((rc = storerow_text(&d->id, &row, 1, "member_id", 0)) < 0)
+			break;
+		row.member = d->id;
+		if ((rc = storerow_enum(&d->kind, &row, 0, "member_kind",
+		    storerow_member_kinds)) < 0)
+			break;
+	}
+	if (rc < 0) {
+		sqlite3_finalize(stmt);
+		return rc;
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(stmt);
+	return 0;
+fail:
+	rc = store_fail(st, err, rc, "cannot read open conflicts");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+const struct disputed *
+disputed_find(const struct disputed_list *l, const char *kind,
+    const char *id)
+{
+	size_t lo = 0, hi = l->n;
+
+	/* Lower bound of (kind, id): the entry with the smallest conflict. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->items[mid].kind, kind);
+
+		if (c == 0)
+			c = strcmp(l->items[mid].id, id);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < l->n && strcmp(l->items[lo].kind, kind) == 0 &&
+	    strcmp(l->items[lo].id, id) == 0)
+		return &l->items[lo];
+	return NULL;
+}
+
+void
+disputed_list_free(struct disputed_list *l)
+{
+	if (l == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->items[i].kind);
+		free(l->items[i].id);
+		free(l->items[i].conflict_id);
+	}
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}

@@ -1,0 +1,1541 @@
+/*
+ * sweep.c: find contradicting facts and record them (SPEC 3.1-3.5).
+ *
+ * The sweep never compares rows pairwise across the store. It streams
+ * every taking-part row once, asks slot.c what the row claims, and keeps
+ * only a 40-byte record per claim: 64-bit hashes of its slot, its
+ * cross-layer key and its normalised value, plus the row's rowid. One
+ * pass through a hash table keyed by slot (O(n)) finds the slots holding
+ * more than one value; only their records are sorted, and only their
+ * rows are read again, in full, to decide members, time windows and
+ * conflicts_with, and to be reconciled with the conflicts already
+ * recorded. No row text is held beyond the slot being looked at. All of
+ * it is one BEGIN IMMEDIATE transaction, retried whole on SQLITE_BUSY.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store/factrow.h"
+#include "store/storerow.h"
+#include "sweep/conflict.h"
+#include "sweep/normalize.h"
+#include "sweep/slot.h"
+#include "sweep/sweep.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Give up after this many whole-transaction retries on SQLITE_BUSY. */
+#define SWEEP_MAX_ATTEMPTS 8
+
+/* Where a claim comes from; each source has a scan and a one-row query. */
+enum source { SRC_STATE, SRC_ENTITY, SRC_EDGE, SRC_MEMORY, SRC_N };
+
+/* One claim, compactly: what the grouping needs, and where to find the
+ * row again. A hash of 0 means "none". */
+struct rec {
+	uint64_t slot_h;      /* slot; 0 for state (its slot is its x key) */
+	uint64_t x_h;         /* cross-layer (project, key); 0 when none */
+	uint64_t norm_h;      /* normalised value */
+	sqlite3_int64 rowid;  /* in the source's table */
+	unsigned char src;    /* enum source */
+	unsigned char layer;  /* enum fact_layer */
+};
+
+/* One line of temp.project_alias. */
+struct alias {
+	char *name, *canonical;
+};
+
+/* A growable array of uint64 that is sorted once, then searched. */
+struct hset {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/* One claim of a disagreeing slot, read again in full. */
+struct grow {
+	int layer;
+	char *kind, *id, *slot_kind, *slot, *xkey, *project, *value, *norm;
+	uint64_t x_h;
+	int has_from, has_until;
+	long long from, until;
+	int member;                  /* disagrees with an overlapping row */
+	const char *conflicts_with;  /* id of the higher-trust row, or NULL */
+};
+
+struct group {
+	struct grow *r;
+	size_t n, cap;
+};
+
+struct sweep_ctx {
+	mirror_store *st;
+	sqlite3 *db;
+	time_t now;
+	char ts[MIRROR_TS_LEN];
+	struct sweep_run *run;
+	int busy;                    /* the last failure was a lock */
+	struct rec *recs;
+	size_t nrecs, caprecs;
+	struct hset known;           /* x keys of state and entities */
+	struct hset xdone;           /* x keys that made a cross conflict */
+	struct hset decided;         /* slots with a conflict a reviewer
+	                                closed, so most slots skip a lookup */
+	struct alias *alias;         /* temp.project_alias */
+	size_t nalias;
+	size_t *alias_tab;           /* open addressing: index + 1, 0 empty */
+	size_t alias_mask;
+	sqlite3_stmt *one[SRC_N];    /* read one row again, by rowid */
+	sqlite3_stmt *seen_ins;
+	sqlite3_stmt *open_get, *closed_get, *cmembers_get, *conf_ins;
+	sqlite3_stmt *mem_ins, *cw_upd, *id_exists;
+};
+
+static int
+sfail(struct sweep_ctx *c, mirror_error *err, int rc, const char *what)
+{
+	int prim = rc & 0xff;
+
+	c->busy = prim == SQLITE_BUSY || prim == SQLITE_LOCKED;
+	return store_fail(c->st, err, rc, what);
+}
+
+static int
+exec(struct sweep_ctx *c, const char *sql, mirror_error *err)
+{
+	int rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : sfail(c, err, rc, "sweep");
+}
+
+static int
+prep(struct sweep_ctx *c, sqlite3_stmt **s, const char *sql,
+    mirror_error *err)
+{
+	int rc = sqlite3_prepare_v2(c->db, sql, -1, s, NULL);
+
+	return rc == SQLITE_OK ? 0 : sfail(c, err, rc, "sweep: prepare");
+}
+
+/* Step a statement that returns no row, then reset it. */
+static int
+step_done(struct sweep_ctx *c, sqlite3_stmt *s, mirror_error *err)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return 0;
+	return sfail(c, err, rc, "sweep: write");
+}
+
+static void
+bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v != NULL)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static const char *
+ctext(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+/* Hashes as the records keep them; 0 is kept for "none". */
+static uint64_t
+nonzero(uint64_t h)
+{
+	return h != 0 ? h : 1;
+}
+
+static uint64_t
+h2(const char *a, const char *b)
+{
+	return nonzero(hash_add_str(hash_add_str(MIRROR_HASH_INIT, a), b));
+}
+
+static uint64_t
+h1(const char *a)
+{
+	return nonzero(hash_add_str(MIRROR_HASH_INIT, a));
+}
+
+static void
+hset_add(struct hset *s, uint64_t v)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 1024;
+		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+	}
+	s->v[s->n++] = v;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and drop repeats; then hset_has works. */
+static void
+hset_seal(struct hset *s)
+{
+	size_t k = 0;
+
+	if (s->n > 1)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
+	for (size_t i = 0; i < s->n; i++)
+		if (k == 0 || s->v[k - 1] != s->v[i])
+			s->v[k++] = s->v[i];
+	s->n = k;
+}
+
+static int
+hset_has(const struct hset *s, uint64_t v)
+{
+	return s->n > 0 && bsearch(&v, s->v, s->n, sizeof(*s->v),
+	    cmp_u64) != NULL;
+}
+
+static void
+hset_free(struct hset *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- the rows ---------------------------------------------------------- */
+
+/*
+ * Every query yields: 0 id, 1 type, 2 project (as stored: row_claim
+ * canonicalises it through the alias map, cheaper than a subquery per
+ * row), 3 name, 4 text, 5 properties, 6 parent, 7 component,
+ * 8 valid_until, 9 rowid.
+ */
+
+#define STATE_SELECT \
+	"SELECT s.id, s.category, s.project, s.key, s.value, " \
+	"NULL, NULL, NULL, NULL, s.rowid FROM main.project_state s "
+
+#define ENTITY_SELECT \
+	"SELECT e.id, e.entity_type, e.project, e.name, " \
+	"e.description, e.properties, CASE WHEN e.entity_type IN " \
+	"('subsystem', 'component') THEN (SELECT group_concat(parent, ', ') " \
+	"FROM (SELECT parent FROM temp.sweep_parent WHERE child = e.id " \
+	"ORDER BY parent)) END, NULL, NULL, e.rowid FROM main.entities e "
+
+/* A component's uses_material edges: each claims its material. */
+#define EDGE_SELECT \
+	"SELECT m.id, m.entity_type, c.project, m.name, " \
+	"m.description, m.properties, NULL, c.name, NULL, r.rowid " \
+	"FROM main.relationships r " \
+	"JOIN main.entities c ON c.id = r.source_entity_id " \
+	"JOIN main.entities m ON m.id = r.target_entity_id "
+
+#define EDGE_WHERE \
+	"r.relationship_type = 'uses_material' AND c.status = 'active' " \
+	"AND m.status = 'active' AND m.entity_type = 'material'"
+
+#define MEMORY_SELECT(vu) \
+	"SELECT m.id, m.memory_type, m.project, NULL, " \
+	"m.content, NULL, NULL, NULL, " vu ", m.rowid FROM main.memories m "
+
+static const char *const scan_sql[SRC_N] = {
+	[SRC_STATE] = STATE_SELECT "WHERE s.status = 'active'",
+	[SRC_ENTITY] = ENTITY_SELECT "WHERE e.status = 'active'",
+	[SRC_EDGE] = EDGE_SELECT "WHERE " EDGE_WHERE,
+	[SRC_MEMORY] = MEMORY_SELECT("m.valid_until")
+	    "WHERE m.status = 'active'",
+};
+
+static const char *const one_sql[SRC_N] = {
+	[SRC_STATE] = STATE_SELECT "WHERE s.rowid = ?1",
+	[SRC_ENTITY] = ENTITY_SELECT "WHERE e.rowid = ?1",
+	[SRC_EDGE] = EDGE_SELECT "WHERE r.rowid = ?1",
+	[SRC_MEMORY] = MEMORY_SELECT("NULL") "WHERE m.rowid = ?1",
+};
+
+/* For stores without the optional memories.valid_until. */
+static const char memory_scan_no_expiry[] =
+	MEMORY_SELECT("NULL") "WHERE m.status = 'active'";
+
+static const enum fact_layer src_layer[SRC_N] = {
+	[SRC_STATE] = LAYER_STATE, [SRC_ENTITY] = LAYER_ENTITY,
+	[SRC_EDGE] = LAYER_ENTITY, [SRC_MEMORY] = LAYER_MEMORY,
+};
+
+static const char *const src_table[SRC_N] = {
+	[SRC_STATE] = "project_state", [SRC_ENTITY] = "entities",
+	[SRC_EDGE] = "entities", [SRC_MEMORY] = "memories",
+};
+
+/* Column names of 0..4 in each layer's table, for error messages. */
+static const char *const colname[4][5] = {
+	[LAYER_MEMORY] = { "id", "memory_type", "project", "-", "content" },
+	[LAYER_ENTITY] = { "id", "entity_type", "project", "name",
+	    "description" },
+	[LAYER_STATE] = { "id", "category", "project", "key", "value" },
+};
+
+/* Columns that must not be NULL, per layer (-1 ends). */
+static const int required[4][4] = {
+	[LAYER_MEMORY] = { 0, 1, 4, -1 },
+	[LAYER_ENTITY] = { 0, 1, 3, -1 },
+	[LAYER_STATE] = { 0, 3, 4, -1 },
+};
+
+static const char temp_ddl[] =
+	"DROP TABLE IF EXISTS temp.sweep_parent;"
+	"DROP TABLE IF EXISTS temp.sweep_seen;"
+	"CREATE TEMP TABLE sweep_parent (child TEXT, parent TEXT);"
+	"CREATE TEMP TABLE sweep_seen (id TEXT PRIMARY KEY) WITHOUT ROWID;"
+	"INSERT INTO temp.sweep_parent " FACTROW_PARENT_ROWS ";"
+	"CREATE INDEX temp.sweep_parent_child ON sweep_parent(child, parent);";
+
+static const char temp_drop[] =
+	"DROP TABLE IF EXISTS temp.sweep_parent;"
+	"DROP TABLE IF EXISTS temp.sweep_seen;";
+
+static int
+prepare_all(struct sweep_ctx *c, mirror_error *err)
+{
+	int rc;
+
+	for (int i = 0; i < SRC_N; i++) {
+		const char *sql = one_sql[i];
+
+		if (i == SRC_MEMORY && !store_features(c->st)->mem_valid_until)
+			sql = MEMORY_SELECT("NULL") "WHERE m.rowid = ?1";
+		if ((rc = prep(c, &c->one[i], sql, err)) < 0)
+			return rc;
+	}
+	if ((rc = prep(c, &c->seen_ins, "INSERT OR IGNORE INTO "
+	    "temp.sweep_seen VALUES(?1)", err)) < 0 ||
+	    (rc = prep(c, &c->open_get, "SELECT id FROM main.conflicts "
+	    "WHERE slot_kind = ?1 AND slot_key = ?2 AND status = 'open'",
+	    err)) < 0 ||
+	    (rc = prep(c, &c->closed_get, "SELECT id FROM main.conflicts "
+	    "WHERE slot_kind = ?1 AND slot_key = ?2 AND status IN "
+	    "('resolved', 'dismissed') AND resolved_by <> 'sweep' "
+	    "ORDER BY detected_at DESC, id DESC", err)) < 0 ||
+	    (rc = prep(c, &c->cmembers_get, "SELECT member_kind, member_id, "
+	    "value_snapshot FROM main.conflict_members WHERE conflict_id = ?1",
+	    err)) < 0 ||
+	    (rc = prep(c, &c->conf_ins, "INSERT INTO main.conflicts(id, "
+	    "detected_at, slot_kind, slot_key, project, status, resolution, "
+	    "resolved_by) VALUES(?1, ?2, ?3, ?4, ?5, 'open', '', '')",
+	    err)) < 0 ||
+	    (rc = prep(c, &c->mem_ins, "INSERT OR IGNORE INTO "
+	    "main.conflict_members(conflict_id, member_kind, member_id, "
+	    "member_layer_trust, value_snapshot, conflicts_with) "
+	    "VALUES(?1, ?2, ?3, ?4, ?5, ?6)", err)) < 0 ||
+	    (rc = prep(c, &c->cw_upd, "UPDATE main.conflict_members SET "
+	    "conflicts_with = ?4 WHERE conflict_id = ?1 AND member_kind = ?2 "
+	    "AND member_id = ?3 AND conflicts_with IS NOT ?4", err)) < 0 ||
+	    (rc = prep(c, &c->id_exists, "SELECT 1 FROM main.conflicts "
+	    "WHERE id = ?1", err)) < 0)
+		return rc;
+	return 0;
+}
+
+static void
+finalize_all(struct sweep_ctx *c)
+{
+	sqlite3_stmt **all[] = { &c->seen_ins, &c->open_get, &c->closed_get,
+	    &c->cmembers_get, &c->conf_ins, &c->mem_ins, &c->cw_upd,
+	    &c->id_exists };
+
+	for (int i = 0; i < SRC_N; i++) {
+		sqlite3_finalize(c->one[i]);
+		c->one[i] = NULL;
+	}
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		sqlite3_finalize(*all[i]);
+		*all[i] = NULL;
+	}
+}
+
+/* Parse a window bound; unparsable or empty bounds are open. */
+static int
+bound(long long *out, const char *s)
+{
+	time_t t;
+
+	if (s == NULL || mirror_parse_ts(&t, s) != 0)
+		return 0;
+	*out = (long long)t;
+	return 1;
+}
+
+/* Read temp.project_alias (built by store_open) into a hash table. */
+static int
+load_aliases(struct sweep_ctx *c, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0, size = 16;
+	int rc;
+
+	if ((rc = prep(c, &s, "SELECT name, canonical FROM temp.project_alias "
+	    "WHERE name IS NOT NULL AND canonical IS NOT NULL", err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (c->nalias == cap) {
+			cap = cap ? cap * 2 : 64;
+			c->alias = xreallocarray(c->alias, cap,
+			    sizeof(*c->alias));
+		}
+		c->alias[c->nalias].name = xstrdup(ctext(s, 0));
+		c->alias[c->nalias].canonical = xstrdup(ctext(s, 1));
+		c->nalias++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return sfail(c, err, rc, "sweep: aliases");
+	while (size < 4 * c->nalias)
+		size *= 2;
+	c->alias_tab = xcalloc(size, sizeof(*c->alias_tab));
+	c->alias_mask = size - 1;
+	for (size_t i = 0; i < c->nalias; i++) {
+		size_t pos = (size_t)h1(c->alias[i].name) & c->alias_mask;
+
+		while (c->alias_tab[pos] != 0)
+			pos = (pos + 1) & c->alias_mask;
+		c->alias_tab[pos] = i + 1;
+	}
+	return 0;
+}
+
+/* The canonical project of a stored project name (SPEC 3.1): an alias
+ * maps to its project, an unlisted name stays, NULL is ''. */
+static const char *
+canonical(const struct sweep_ctx *c, const char *project)
+{
+	size_t pos;
+
+	if (project == NULL)
+		return "";
+	if (c->alias_tab == NULL)
+		return project;
+	pos = (size_t)h1(project) & c->alias_mask;
+	for (; c->alias_tab[pos] != 0; pos = (pos + 1) & c->alias_mask) {
+		const struct alias *a = &c->alias[c->alias_tab[pos] - 1];
+
+		if (strcmp(a->name, project) == 0)
+			return a->canonical;
+	}
+	return project;
+}
+
+/* slot_known_fn over the state and entity claims scanned before. */
+static int
+known_key(void *arg, const char *project, const char *key, mirror_error *err)
+{
+	struct sweep_ctx *c = arg;
+
+	(void)err;
+	return hset_has(&c->known, h2(project, key));
+}
+
+/*
+ * Fill f from the current row of s and compute its claim. Returns 1 with
+ * *cl filled, 0 when the row claims nothing (or, in a scan, is an
+ * expired memory), < 0 with err naming the store and the row.
+ */
+static int
+row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
+    struct fact *f, struct claim *cl, mirror_error *err)
+{
+	enum fact_layer layer = src_layer[src];
+	char msg[sizeof(err->msg)];
+	long long vu;
+	int rc;
+
+	memset(cl, 0, sizeof(*cl));
+	for (const int *r = required[layer]; *r >= 0; r++)
+		if (sqlite3_column_type(s, *r) == SQLITE_NULL) {
+			const char *id = ctext(s, 0);
+
+			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
+			    "'%s': %s is NULL", store_path(c->st),
+			    src_table[src], id != NULL ? id : "(NULL id)",
+			    colname[layer][*r]);
+		}
+	/* What the slot rules read is checked as every reader checks it. */
+	for (int i = 0; i < 8; i++) {
+		const unsigned char *t;
+		const char *bad;
+
+		if (sqlite3_column_type(s, i) == SQLITE_NULL)
+			continue;
+		t = sqlite3_column_text(s, i);
+		if (t == NULL)
+			return mirror_fail(err, MIRROR_EIO, "store %s: out of "
+			    "memory reading %s", store_path(c->st),
+			    src_table[src]);
+		bad = storerow_text_problem(t,
+		    (size_t)sqlite3_column_bytes(s, i));
+		if (bad != NULL) {
+			const char *id = i == 0 ? NULL : ctext(s, 0);
+
+			static const char *const more[3] = { "properties",
+			    "part_of parent", "component" };
+
+			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
+			    "'%s': %s %s", store_path(c->st), src_table[src],
+			    id != NULL ? id : "?", i < 5 ? colname[layer][i] :
+			    more[i - 5], bad);
+		}
+	}
+	/* An expired memory takes no part (SPEC 3.1). */
+	if (layer == LAYER_MEMORY && bound(&vu, ctext(s, 8)) &&
+	    vu < (long long)c->now)
+		return 0;
+	memset(f, 0, sizeof(*f));
+	f->layer = layer;
+	f->id = ctext(s, 0);
+	f->type = ctext(s, 1);
+	f->project = canonical(c, ctext(s, 2));
+	f->name = ctext(s, 3);
+	f->text = ctext(s, 4);
+	f->properties = ctext(s, 5);
+	f->parent = ctext(s, 6);
+	f->component = ctext(s, 7);
+	rc = slot_claim(cl, f, known_key, c, err);
+	if (rc < 0) {
+		/* slot.c names the row; add the store. */
+		memcpy(msg, err->msg, sizeof(msg));
+		rc = mirror_fail(err, -rc, "store %s: %s", store_path(c->st),
+		    msg);
+	}
+	return rc;
+}
+
+static void
+rec_add(struct sweep_ctx *c, const struct fact *f, const struct claim *cl,
+    enum source src, sqlite3_int64 rowid)
+{
+	struct rec *r;
+
+	if (c->nrecs == c->caprecs) {
+		c->caprecs = c->caprecs ? c->caprecs * 2 : 4096;
+		c->recs = xreallocarray(c->recs, c->caprecs, sizeof(*c->recs));
+	}
+	r = &c->recs[c->nrecs++];
+	r->slot_h = strcmp(cl->slot_kind, "cross_layer") == 0 ? 0 :
+	    h2(cl->slot_kind, cl->slot);
+	r->x_h = cl->xkey != NULL ? h2(f->project, cl->xkey) : 0;
+	r->norm_h = h1(cl->norm);
+	r->rowid = rowid;
+	r->src = (unsigned char)src;
+	r->layer = (unsigned char)f->layer;
+}
+
+/* Stream one source, keeping a record per claim. */
+static int
+scan(struct sweep_ctx *c, enum source src, mirror_error *err)
+{
+	const char *sql = scan_sql[src];
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if (src == SRC_MEMORY && !store_features(c->st)->mem_valid_until)
+		sql = memory_scan_no_expiry;
+	if ((rc = prep(c, &s, sql, err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct fact f;
+		struct claim cl;
+
+		if (src != SRC_EDGE)
+			c->run->facts_scanned++;
+		if ((rc = row_claim(c, s, src, &f, &cl, err)) < 0)
+			goto out;
+		if (rc == 1) {
+			rec_add(c, &f, &cl, src, sqlite3_column_int64(s, 9));
+			claim_free(&cl);
+		}
+	}
+	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read");
+out:
+	sqlite3_finalize(s);
+	return rc;
+}
+
+static int
+scan_all(struct sweep_ctx *c, mirror_error *err)
+{
+	int rc;
+
+	if ((rc = scan(c, SRC_STATE, err)) < 0 ||
+	    (rc = scan(c, SRC_ENTITY, err)) < 0 ||
+	    (rc = scan(c, SRC_EDGE, err)) < 0)
+		return rc;
+	/* Memories only join keys that state or entities have. */
+	for (size_t i = 0; i < c->nrecs; i++)
+		if (c->recs[i].x_h != 0)
+			hset_add(&c->known, c->recs[i].x_h);
+	hset_seal(&c->known);
+	return scan(c, SRC_MEMORY, err);
+}
+
+/* ---- groups ------------------------------------------------------------ */
+
+static void
+group_clear(struct group *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		struct grow *r = &g->r[i];
+
+		free(r->kind);
+		free(r->id);
+		free(r->slot_kind);
+		free(r->slot);
+		free(r->xkey);
+		free(r->project);
+		free(r->value);
+		free(r->norm);
+	}
+	g->n = 0;
+}
+
+static char *
+dup_col(sqlite3_stmt *s, int i)
+{
+	const char *t = ctext(s, i);
+
+	return xstrdup(t != NULL ? t : "");
+}
+
+/*
+ * Copy column i of a row mirror wrote (conflicts, conflict_members)
+ * into *out through the one column checker, against valid when not
+ * NULL. Returns 0 or -MIRROR_EINPUT naming store, table, row, column.
+ */
+static int
+checked_col(char **out, struct sweep_ctx *c, sqlite3_stmt *s, int i,
+    const char *table, const char *id, const char *member, const char *col,
+    const char *const *valid, mirror_error *err)
+{
+	struct store_row r = { .st = c->st, .stmt = s, .table = table,
+	    .id = id, .member = member, .err = err };
+
+	return valid != NULL ? storerow_enum(out, &r, i, col, valid) :
+	    storerow_text(out, &r, i, col, 0);
+}
+
+/* Read the rows of recs[0..n) again and add their claims to g. */
+static int
+group_load(struct sweep_ctx *c, struct group *g, const struct rec *recs,
+    size_t n, mirror_error *err)
+{
+	int rc = 0;
+
+	group_clear(g);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		sqlite3_stmt *s = c->one[recs[i].src];
+		struct fact f;
+		struct claim cl;
+		struct grow *r;
+
+		sqlite3_bind_int64(s, 1, recs[i].rowid);
+		rc = sqlite3_step(s);
+		if (rc != SQLITE_ROW) {
+			sqlite3_reset(s);
+			return rc == SQLITE_DONE ? mirror_fail(err, MIRROR_EIO,
+			    "store %s: a row vanished during the sweep",
+			    store_path(c->st)) : sfail(c, err, rc,
+			    "sweep: read a row");
+		}
+		rc = row_claim(c, s, (enum source)recs[i].src, &f, &cl, err);
+		if (rc == 1) {
+			if (g->n == g->cap) {
+				g->cap = g->cap ? g->cap * 2 : 8;
+				g->r = xreallocarray(g->r, g->cap,
+				    sizeof(*g->r));
+			}
+			r = &g->r[g->n++];
+			memset(r, 0, sizeof(*r));
+			r->layer = (int)f.layer;
+			r->kind = xstrdup(slot_layer_kind(f.layer));
+			r->id = xstrdup(f.id);
+			r->slot_kind = xstrdup(cl.slot_kind);
+			r->slot = xstrdup(cl.slot);
+			r->xkey = xstrdup(cl.xkey != NULL ? cl.xkey : "");
+			r->project = xstrdup(f.project != NULL ? f.project : "");
+			r->value = cl.value;
+			r->norm = cl.norm;
+			cl.value = cl.norm = NULL;
+			r->x_h = cl.xkey != NULL ? h2(r->project, cl.xkey) : 0;
+			r->has_from = bound(&r->from, cl.valid_from);
+			r->has_until = bound(&r->until, cl.valid_until);
+			claim_free(&cl);
+			rc = 0;
+		}
+		sqlite3_reset(s);
+	}
+	return rc < 0 ? rc : 0;
+}
+
+/* The order within one group: highest trust first, then kind, id. */
+static int
+cmp_trust_kind_id(const struct grow *x, const struct grow *y)
+{
+	int d;
+
+	if (x->layer != y->layer)
+		return y->layer - x->layer;
+	if ((d = strcmp(x->kind, y->kind)) != 0)
+		return d;
+	return strcmp(x->id, y->id);
+}
+
+/* Claims of a cross-layer key in order: key, then trust, kind, id. */
+static int
+cmp_cross(const void *a, const void *b)
+{
+	const struct grow *x = a, *y = b;
+	int d;
+
+	if ((d = strcmp(x->project, y->project)) != 0 ||
+	    (d = strcmp(x->xkey, y->xkey)) != 0)
+		return d;
+	return cmp_trust_kind_id(x, y);
+}
+
+/* Claims of a slot in order: slot, then trust, kind, id. */
+static int
+cmp_own(const void *a, const void *b)
+{
+	const struct grow *x = a, *y = b;
+	int d;
+
+	if ((d = strcmp(x->slot_kind, y->slot_kind)) != 0 ||
+	    (d = strcmp(x->slot, y->slot)) != 0)
+		return d;
+	return cmp_trust_kind_id(x, y);
+}
+
+/* Two validity windows [from, until) overlap; open bounds are infinite. */
+static int
+overlap(const struct grow *a, const struct grow *b)
+{
+	return (!a->has_from || !b->has_until || a->from < b->until) &&
+	    (!b->has_from || !a->has_until || b->from < a->until);
+}
+
+/*
+ * Mark the members of rows r[0..n) (sorted trust first): a row is a
+ * member when it disagrees with a row whose window overlaps its own. Its
+ * conflicts_with is the first (highest-trust) such row of higher trust.
+ * Returns the number of members.
+ */
+static size_t
+mark_members(struct grow *r, size_t n)
+{
+	size_t members = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		r[i].member = 0;
+		r[i].conflicts_with = NULL;
+		for (size_t j = 0; j < n; j++) {
+			if (j == i || strcmp(r[i].norm, r[j].norm) == 0 ||
+			    !overlap(&r[i], &r[j]))
+				continue;
+			r[i].member = 1;
+			if (r[j].layer > r[i].layer &&
+			    r[i].conflicts_with == NULL)
+				r[i].conflicts_with = r[j].id;
+		}
+		members += (size_t)r[i].member;
+	}
+	return members;
+}
+
+/* Drop rows repeating the (kind, id) of the row before (a material seen
+ * through its properties and through an edge). */
+static size_t
+dedupe(struct grow *r, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (k > 0 && strcmp(r[k - 1].kind, r[i].kind) == 0 &&
+		    strcmp(r[k - 1].id, r[i].id) == 0 &&
+		    strcmp(r[k - 1].norm, r[i].norm) == 0)
+			continue;
+		if (k != i) {
+			struct grow t = r[k];
+
+			r[k] = r[i];
+			r[i] = t;
+		}
+		k++;
+	}
+	return k;
+}
+
+/* ---- recording --------------------------------------------------------- */
+
+static int
+member_insert(struct sweep_ctx *c, const char *cid, const struct grow *r,
+    int *added, mirror_error *err)
+{
+	int rc;
+
+	bind_text(c->mem_ins, 1, cid);
+	bind_text(c->mem_ins, 2, r->kind);
+	bind_text(c->mem_ins, 3, r->id);
+	sqlite3_bind_int(c->mem_ins, 4, r->layer);
+	bind_text(c->mem_ins, 5, r->value);
+	bind_text(c->mem_ins, 6, r->conflicts_with);
+	if ((rc = step_done(c, c->mem_ins, err)) < 0)
+		return rc;
+	*added = sqlite3_changes(c->db) > 0;
+	if (*added)
+		return 0;
+	/* Already a member: keep conflicts_with current. */
+	bind_text(c->cw_upd, 1, cid);
+	bind_text(c->cw_upd, 2, r->kind);
+	bind_text(c->cw_upd, 3, r->id);
+	bind_text(c->cw_upd, 4, r->conflicts_with);
+	return step_done(c, c->cw_upd, err);
+}
+
+/*
+ * Is every member of r covered, with the same value, by closed conflict
+ * cid? Then a reviewer already decided this disagreement (SPEC 3.5).
+ */
+static int
+covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
+    size_t n, int *covered, mirror_error *err)
+{
+	size_t found = 0, members = 0;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		members += (size_t)r[i].member;
+	bind_text(c->cmembers_get, 1, cid);
+	while ((rc = sqlite3_step(c->cmembers_get)) == SQLITE_ROW) {
+		const char *k = ctext(c->cmembers_get, 0);
+		const char *id = ctext(c->cmembers_get, 1);
+		char *nv = norm_value(ctext(c->cmembers_get, 2));
+
+		for (size_t i = 0; i < n; i++)
+			if (r[i].member && k != NULL && id != NULL &&
+			    strcmp(r[i].kind, k) == 0 &&
+			    strcmp(r[i].id, id) == 0 &&
+			    strcmp(r[i].norm, nv) == 0)
+				found++;
+		free(nv);
+	}
+	sqlite3_reset(c->cmembers_get);
+	if (rc != SQLITE_DONE)
+		return sfail(c, err, rc, "sweep: read conflict members");
+	*covered = found == members;
+	return 0;
+}
+
+/* splitmix64's finaliser: spreads FNV's weak low bits before a sum. */
+static uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= UINT64_C(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+/*
+ * The id of a new conflict on slot (kind, key) whose members are marked
+ * in r[0..n): 'c' and 10 hex digits of a hash of the slot and of every
+ * member's (table, id, normalised value) as first detected. It depends on
+ * the data alone, never on the clock or the order of rows, so the same
+ * store swept at any time gets the same ids; a later conflict on a slot
+ * that was decided differs in its members or their values (an identical
+ * one is covered by the decision and never opened), so it gets another
+ * id. A taken id (a hash collision, or an id that another tool wrote)
+ * moves on deterministically. Returns 0, or a negative mirror_status.
+ */
+static int
+new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
+    const struct grow *r, size_t n, char out[16], mirror_error *err)
+{
+	uint64_t members = 0, base;
+	char mhex[17];
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].member)
+			members += mix64(hash_add_str(hash_add_str(hash_add_str(
+			    MIRROR_HASH_INIT, r[i].kind), r[i].id), r[i].norm));
+	/* As text, so the id is the same on every byte order. */
+	hash_hex(mhex, members);
+	base = hash_add_str(hash_add_str(hash_add_str(MIRROR_HASH_INIT, kind),
+	    key), mhex);
+	for (unsigned k = 0;; k++) {
+		uint64_t h = base;
+		char hex[17], kdec[16];
+		int rc;
+
+		if (k > 0) {
+			snprintf(kdec, sizeof(kdec), "%u", k);
+			h = hash_add_str(h, kdec);
+		}
+		hash_hex(hex, mix64(h));
+		out[0] = 'c';
+		memcpy(out + 1, hex, 10);
+		out[11] = '\0';
+		bind_text(c->id_exists, 1, out);
+		rc = sqlite3_step(c->id_exists);
+		sqlite3_reset(c->id_exists);
+		if (rc == SQLITE_DONE)
+			return 0;
+		if (rc != SQLITE_ROW)
+			return sfail(c, err, rc, "sweep: conflict ids");
+	}
+}
+
+/* Record one disagreeing slot whose members are marked in r[0..n). */
+static int
+record(struct sweep_ctx *c, const char *kind, const char *key,
+    const char *project, const struct grow *r, size_t n, mirror_error *err)
+{
+	char cid[16], **closed = NULL;
+	size_t nclosed = 0, cap = 0;
+	int rc, added, covered = 0;
+
+	bind_text(c->open_get, 1, kind);
+	bind_text(c->open_get, 2, key);
+	rc = sqlite3_step(c->open_get);
+	if (rc == SQLITE_ROW) {
+		/* Ids written by other tools may be of any length. */
+		char *open_id = dup_col(c->open_get, 0);
+
+		sqlite3_reset(c->open_get);
+		bind_text(c->seen_ins, 1, open_id);
+		rc = step_done(c, c->seen_ins, err);
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			if (!r[i].member)
+				continue;
+			rc = member_insert(c, open_id, &r[i], &added, err);
+			c->run->members_added += rc == 0 && added;
+		}
+		free(open_id);
+		return rc;
+	}
+	sqlite3_reset(c->open_get);
+	if (rc != SQLITE_DONE)
+		return sfail(c, err, rc, "sweep: read conflicts");
+	if (!hset_has(&c->decided, h2(kind, key)))
+		goto open;
+
+	bind_text(c->closed_get, 1, kind);
+	bind_text(c->closed_get, 2, key);
+	while ((rc = sqlite3_step(c->closed_get)) == SQLITE_ROW) {
+		if (nclosed == cap) {
+			cap = cap ? cap * 2 : 4;
+			closed = xreallocarray(closed, cap, sizeof(*closed));
+		}
+		closed[nclosed++] = dup_col(c->closed_get, 0);
+	}
+	sqlite3_reset(c->closed_get);
+	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read conflicts");
+	for (size_t i = 0; rc == 0 && i < nclosed && !covered; i++)
+		rc = covered_by(c, closed[i], r, n, &covered, err);
+	for (size_t i = 0; i < nclosed; i++)
+		free(closed[i]);
+	free(closed);
+	if (rc < 0 || covered)
+		return rc;
+open:
+	if ((rc = new_conflict_id(c, kind, key, r, n, cid, err)) < 0)
+		return rc;
+	bind_text(c->conf_ins, 1, cid);
+	bind_text(c->conf_ins, 2, c->ts);
+	bind_text(c->conf_ins, 3, kind);
+	bind_text(c->conf_ins, 4, key);
+	bind_text(c->conf_ins, 5, project);
+	if ((rc = step_done(c, c->conf_ins, err)) < 0)
+		return rc;
+	bind_text(c->seen_ins, 1, cid);
+	if ((rc = step_done(c, c->seen_ins, err)) < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].member &&
+		    (rc = member_insert(c, cid, &r[i], &added, err)) < 0)
+			return rc;
+	c->run->conflicts_opened++;
+	return 0;
+}
+
+static int
+cmp_rec_x(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->x_h != y->x_h)
+		return x->x_h < y->x_h ? -1 : 1;
+	if (x->norm_h != y->norm_h)
+		return x->norm_h < y->norm_h ? -1 : 1;
+	return x->rowid < y->rowid ? -1 : x->rowid > y->rowid;
+}
+
+static int
+cmp_rec_slot(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->slot_h != y->slot_h)
+		return x->slot_h < y->slot_h ? -1 : 1;
+	if (x->norm_h != y->norm_h)
+		return x->norm_h < y->norm_h ? -1 : 1;
+	return x->rowid < y->rowid ? -1 : x->rowid > y->rowid;
+}
+
+/* One key in the grouping table of pick(). */
+struct gslot {
+	uint64_t key;
+	uint64_t norm;          /* the first value seen */
+	unsigned char multi;    /* a second, different value was seen */
+	unsigned char layers;   /* a bit per layer seen */
+};
+
+static uint64_t
+rkey(const struct rec *r, int cross)
+{
+	return cross ? r->x_h : r->slot_h;
+}
+
+/*
+ * Copy into *out (caller frees) the records whose key (x_h when cross,
+ * else slot_h) holds more than one value, and for cross keys more than
+ * one layer or a state row, sorted by key, value and rowid. One pass
+ * through an open-addressing table, then a sort of the few records that
+ * qualify: O(n) time, O(n) transient memory of 24 bytes per key.
+ */
+static size_t
+pick(struct rec **out, const struct rec *v, size_t n, int cross)
+{
+	size_t cap = 1024, k = 0, ncand = 0;
+	struct gslot *t;
+	int shift = 64 - 10;
+
+	while (cap < 2 * n) {
+		cap <<= 1;
+		shift--;
+	}
+	t = xcalloc(cap, sizeof(*t));
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t key = rkey(&v[i], cross);
+			size_t pos;
+			struct gslot *g;
+
+			if (key == 0)
+				continue;
+			/* Fibonacci hashing spreads FNV's low bits. */
+			pos = (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >>
+			    shift);
+			while (t[pos].key != 0 && t[pos].key != key)
+				pos = (pos + 1) & (cap - 1);
+			g = &t[pos];
+			if (pass == 0) {
+				if (g->key == 0) {
+					g->key = key;
+					g->norm = v[i].norm_h;
+				} else if (g->norm != v[i].norm_h)
+					g->multi = 1;
+				g->layers |= (unsigned char)(1u << v[i].layer);
+				continue;
+			}
+			if (!g->multi || (cross &&
+			    !(g->layers & (1u << LAYER_STATE)) &&
+			    (g->layers & (g->layers - 1)) == 0))
+				continue;
+			if (k == ncand) {
+				ncand = ncand ? ncand * 2 : 64;
+				*out = xreallocarray(*out, ncand, sizeof(**out));
+			}
+			(*out)[k++] = v[i];
+		}
+	}
+	free(t);
+	if (k > 1)
+		qsort(*out, k, sizeof(**out), cross ? cmp_rec_x : cmp_rec_slot);
+	return k;
+}
+
+/*
+ * Cross-layer keys: rows of two or more layers (or several state rows)
+ * sharing (project, key) with more than one value.
+ */
+static int
+find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
+{
+	struct rec *v = NULL;
+	size_t n = pick(&v, c->recs, c->nrecs, 1);
+	int rc = 0;
+
+	for (size_t a = 0, b; a < n; a = b) {
+		int lo = 3, hi = 0;
+
+		for (b = a; b < n && v[b].x_h == v[a].x_h; b++) {
+			lo = v[b].layer < lo ? v[b].layer : lo;
+			hi = v[b].layer > hi ? v[b].layer : hi;
+		}
+		/* Sorted by value within the key: first and last differ. */
+		if (v[a].x_h == 0 || v[a].norm_h == v[b - 1].norm_h ||
+		    (hi != LAYER_STATE && lo == hi))
+			continue;
+		if ((rc = group_load(c, g, v + a, b - a, err)) < 0)
+			goto out;
+		qsort(g->r, g->n, sizeof(*g->r), cmp_cross);
+		/* Split by the real (project, key) in case of a collision. */
+		for (size_t ga = 0, gb; ga < g->n; ga = gb) {
+			struct grow *r = &g->r[ga];
+			int layers = 0, state = 0;
+			size_t m;
+
+			for (gb = ga; gb < g->n &&
+			    strcmp(g->r[gb].project, r->project) == 0 &&
+			    strcmp(g->r[gb].xkey, r->xkey) == 0; gb++) {
+				layers |= 1 << g->r[gb].layer;
+				state |= g->r[gb].layer == LAYER_STATE;
+			}
+			m = dedupe(r, gb - ga);
+			if ((!state && (layers & (layers - 1)) == 0) ||
+			    mark_members(r, m) < 2)
+				continue;
+			{
+				const char *parts[2] = { r->project, r->xkey };
+				char *slot = slot_key_json(parts, 2);
+
+				hset_add(&c->xdone, r->x_h);
+				rc = record(c, "cross_layer", slot, r->project,
+				    r, m, err);
+				free(slot);
+				if (rc < 0)
+					goto out;
+			}
+		}
+	}
+out:
+	free(v);
+	return rc;
+}
+
+/* Same-layer slots (entity_slot, memory_slot) holding several values,
+ * unless their cross-layer key already made a cross_layer conflict. */
+static int
+find_own(struct sweep_ctx *c, struct group *g, mirror_error *err)
+{
+	struct rec *v = NULL;
+	size_t n = pick(&v, c->recs, c->nrecs, 0);
+	int rc = 0;
+
+	hset_seal(&c->xdone);
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a; b < n && v[b].slot_h == v[a].slot_h; b++)
+			;
+		if (v[a].slot_h == 0 || v[a].norm_h == v[b - 1].norm_h)
+			continue;
+		if ((rc = group_load(c, g, v + a, b - a, err)) < 0)
+			goto out;
+		qsort(g->r, g->n, sizeof(*g->r), cmp_own);
+		for (size_t ga = 0, gb; ga < g->n; ga = gb) {
+			struct grow *r = &g->r[ga];
+			int joined = 0;
+			size_t m;
+
+			for (gb = ga; gb < g->n &&
+			    strcmp(g->r[gb].slot_kind, r->slot_kind) == 0 &&
+			    strcmp(g->r[gb].slot, r->slot) == 0; gb++)
+				;
+			m = dedupe(r, gb - ga);
+			for (size_t i = 0; i < m && !joined; i++)
+				joined = r[i].x_h != 0 &&
+				    hset_has(&c->xdone, r[i].x_h);
+			if (joined || mark_members(r, m) < 2)
+				continue;
+			if ((rc = record(c, r->slot_kind, r->slot, r->project,
+			    r, m, err)) < 0)
+				goto out;
+		}
+	}
+out:
+	free(v);
+	return rc;
+}
+
+/* Why one member no longer disagrees, appended to sb ("" when it still
+ * claims what it claimed). */
+static int
+member_reason(struct sweep_ctx *c, strbuf *sb, sqlite3_stmt *moved,
+    const char *kind, const char *id, const char *snapshot,
+    mirror_error *err)
+{
+	struct factrow row;
+	struct claim cl;
+	const char *what = NULL;
+	char *ns = NULL;
+	long long vu;
+	int rc;
+
+	rc = factrow_get(&row, c->st, kind, id, err);
+	if (rc < 0)
+		goto out;
+	if (rc == 0)
+		what = "deleted";
+	else if (row.status == NULL || strcmp(row.status, "active") != 0)
+		what = row.status != NULL ? row.status : "without status";
+	else if (row.f.layer == LAYER_MEMORY && bound(&vu, row.valid_until) &&
+	    vu < (long long)c->now)
+		what = "expired";
+	if (what != NULL) {
+		strbuf_printf(sb, "%s%s %s %s", sb->len ? "; " : "", kind, id,
+		    what);
+		rc = 0;
+		goto out;
+	}
+	ns = norm_value(snapshot);
+	if (factrow_claim(&cl, &row) == 0) {
+		strbuf_printf(sb, "%s%s %s claims nothing now",
+		    sb->len ? "; " : "", kind, id);
+		rc = 0;
+		goto out;
+	}
+	if (strcmp(cl.norm, ns) != 0)
+		strbuf_printf(sb, "%s%s %s now says '%s'", sb->len ? "; " : "",
+		    kind, id, cl.value);
+	else {
+		/* Unchanged, but counted in another conflict now (a slot
+		 * that joined a cross-layer conflict). */
+		bind_text(moved, 1, kind);
+		bind_text(moved, 2, id);
+		if (sqlite3_step(moved) == SQLITE_ROW)
+			strbuf_printf(sb, "%s%s %s is now in conflict %s",
+			    sb->len ? "; " : "", kind, id, ctext(moved, 0));
+		sqlite3_reset(moved);
+	}
+	claim_free(&cl);
+	rc = 0;
+out:
+	free(ns);
+	factrow_free(&row);
+	return rc;
+}
+
+/*
+ * Why conflict cid, open but not found again, is gone, into why: each
+ * member's reason (member_reason), its rows read through mem (checked
+ * column by column) and moved. Returns 0 or < 0 with err set.
+ */
+static int
+vanished_reason(struct sweep_ctx *c, strbuf *why, sqlite3_stmt *mem,
+    sqlite3_stmt *moved, const char *cid, mirror_error *err)
+{
+	int rc;
+
+	bind_text(mem, 1, cid);
+	while ((rc = sqlite3_step(mem)) == SQLITE_ROW) {
+		char *k = NULL, *id = NULL, *snap = NULL;
+
+		rc = checked_col(&id, c, mem, 1, "conflict_members", cid, NULL,
+		    "member_id", NULL, err);
+		if (rc == 0)
+			rc = checked_col(&k, c, mem, 0, "conflict_members", cid,
+			    id, "member_kind", storerow_member_kinds, err);
+		if (rc == 0)
+			rc = checked_col(&snap, c, mem, 2, "conflict_members",
+			    cid, id, "value_snapshot", NULL, err);
+		if (rc == 0)
+			rc = member_reason(c, why, moved, k, id, snap, err);
+		free(k);
+		free(id);
+		free(snap);
+		if (rc < 0)
+			break;
+	}
+	sqlite3_reset(mem);
+	if (rc < 0)
+		return rc;
+	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read "
+	    "members");
+}
+
+/* Close every open conflict this sweep did not find again. */
+static int
+close_vanished(struct sweep_ctx *c, mirror_error *err)
+{
+	sqlite3_stmt *sel = NULL, *mem = NULL, *upd = NULL, *moved = NULL;
+	char **ids = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+
+	if ((rc = prep(c, &sel, "SELECT id FROM main.conflicts WHERE "
+	    "status = 'open' AND id NOT IN (SELECT id FROM temp.sweep_seen) "
+	    "ORDER BY id", err)) < 0 ||
+	    (rc = prep(c, &mem, "SELECT member_kind, member_id, value_snapshot "
+	    "FROM main.conflict_members WHERE conflict_id = ?1 ORDER BY "
+	    "member_layer_trust DESC, member_kind, member_id", err)) < 0 ||
+	    (rc = prep(c, &moved, "SELECT m.conflict_id FROM "
+	    "main.conflict_members m JOIN temp.sweep_seen s ON s.id = "
+	    "m.conflict_id WHERE m.member_kind = ?1 AND m.member_id = ?2 "
+	    "ORDER BY 1 LIMIT 1", err)) < 0 ||
+	    (rc = prep(c, &upd, "UPDATE main.conflicts SET status = "
+	    "'resolved', resolved_by = 'sweep', resolved_at = ?2, "
+	    "resolution = ?3 WHERE id = ?1", err)) < 0)
+		goto out;
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			ids = xreallocarray(ids, cap, sizeof(*ids));
+		}
+		if ((rc = checked_col(&ids[n], c, sel, 0, "conflicts", NULL,
+		    NULL, "id", NULL, err)) < 0)
+			goto out;
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = sfail(c, err, rc, "sweep: read open conflicts");
+		goto out;
+	}
+	rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		strbuf why, text;
+
+		strbuf_init(&why);
+		if ((rc = vanished_reason(c, &why, mem, moved, ids[i],
+		    err)) < 0) {
+			strbuf_free(&why);
+			break;
+		}
+		strbuf_init(&text);
+		strbuf_printf(&text, "disagreement gone: %s", why.len ?
+		    why.data : "the rows no longer disagree (or now belong "
+		    "to another conflict)");
+		strbuf_free(&why);
+		bind_text(upd, 1, ids[i]);
+		bind_text(upd, 2, c->ts);
+		bind_text(upd, 3, text.data);
+		rc = step_done(c, upd, err);
+		strbuf_free(&text);
+		c->run->conflicts_closed++;
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(mem);
+	sqlite3_finalize(upd);
+	sqlite3_finalize(moved);
+	return rc;
+}
+
+static int
+count_open(struct sweep_ctx *c, long long *out, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if ((rc = prep(c, &s, "SELECT count(*) FROM main.conflicts WHERE "
+	    "status = 'open'", err)) < 0)
+		return rc;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(s, 0);
+		rc = 0;
+	} else
+		rc = sfail(c, err, rc, "sweep: count");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+static long long
+elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (long long)(t1.tv_sec - t0->tv_sec) * 1000 +
+	    (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* The sweep_runs row: id "sweep-<compact started_at>-<n>". */
+static int
+write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
+{
+	struct sweep_run *run = c->run;
+	sqlite3_stmt *cnt = NULL, *ins = NULL;
+	char compact[MIRROR_TS_LEN];
+	long long n = 0;
+	size_t k = 0;
+	time_t fin;
+	int rc;
+
+	for (const char *p = run->started_at; *p != '\0'; p++)
+		if (*p != '-' && *p != ':')
+			compact[k++] = *p == ' ' ? 'T' : *p;
+	compact[k] = '\0';
+	if ((rc = prep(c, &cnt, "SELECT count(*) FROM main.sweep_runs",
+	    err)) < 0 ||
+	    (rc = prep(c, &ins, "INSERT INTO main.sweep_runs(id, started_at, "
+	    "finished_at, duration_ms, rules_version, facts_scanned, "
+	    "conflicts_opened, members_added, conflicts_closed, open_after) "
+	    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+	    "ON CONFLICT(id) DO NOTHING", err)) < 0)
+		goto out;
+	if (sqlite3_step(cnt) == SQLITE_ROW)
+		n = sqlite3_column_int64(cnt, 0);
+	if (mirror_clock(&fin, err) < 0)
+		fin = c->now;
+	mirror_error_clear(err);
+	mirror_format_ts(run->finished_at, fin < c->now ? c->now : fin);
+	run->duration_ms = elapsed_ms(t0);
+	for (;;) {
+		int w = snprintf(run->id, sizeof(run->id), "sweep-%s-%lld",
+		    compact, ++n);
+
+		if (w < 0 || (size_t)w >= sizeof(run->id)) {
+			rc = mirror_fail(err, MIRROR_EIO, "internal: run id");
+			goto out;
+		}
+		bind_text(ins, 1, run->id);
+		bind_text(ins, 2, run->started_at);
+		bind_text(ins, 3, run->finished_at);
+		sqlite3_bind_int64(ins, 4, run->duration_ms);
+		bind_text(ins, 5, run->rules_version);
+		sqlite3_bind_int64(ins, 6, run->facts_scanned);
+		sqlite3_bind_int64(ins, 7, run->conflicts_opened);
+		sqlite3_bind_int64(ins, 8, run->members_added);
+		sqlite3_bind_int64(ins, 9, run->conflicts_closed);
+		sqlite3_bind_int64(ins, 10, run->open_after);
+		if ((rc = step_done(c, ins, err)) < 0)
+			goto out;
+		if (sqlite3_changes(c->db) > 0)
+			break;
+	}
+out:
+	sqlite3_finalize(cnt);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
+/* Release what one attempt gathered. */
+static void
+ctx_reset(struct sweep_ctx *c)
+{
+	free(c->recs);
+	c->recs = NULL;
+	c->nrecs = c->caprecs = 0;
+	hset_free(&c->known);
+	hset_free(&c->xdone);
+	hset_free(&c->decided);
+	for (size_t i = 0; i < c->nalias; i++) {
+		free(c->alias[i].name);
+		free(c->alias[i].canonical);
+	}
+	free(c->alias);
+	free(c->alias_tab);
+	c->alias = NULL;
+	c->alias_tab = NULL;
+	c->nalias = 0;
+}
+
+/* Remember which slots have a conflict closed by a reviewer. */
+static int
+load_decided(struct sweep_ctx *c, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if ((rc = prep(c, &s, "SELECT slot_kind, slot_key FROM main.conflicts "
+	    "WHERE status IN ('resolved', 'dismissed') AND "
+	    "resolved_by <> 'sweep'", err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		hset_add(&c->decided, h2(ctext(s, 0), ctext(s, 1)));
+	sqlite3_finalize(s);
+	hset_seal(&c->decided);
+	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc,
+	    "sweep: read conflicts");
+}
+
+/* One attempt: the whole sweep in one write transaction. */
+static int
+sweep_once(struct sweep_ctx *c, mirror_error *err)
+{
+	struct timespec t0;
+	struct group g = { 0 };
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c->busy = 0;
+	if ((rc = exec(c, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	/* Checked at open, and again under the write lock. */
+	if ((rc = store_check_triggers(c->st, err)) < 0 ||
+	    (rc = conflict_check(c->st, err)) < 0 ||
+	    (rc = exec(c, temp_ddl, err)) < 0 ||
+	    (rc = prepare_all(c, err)) < 0 ||
+	    (rc = load_decided(c, err)) < 0 ||
+	    (rc = load_aliases(c, err)) < 0 ||
+	    (rc = scan_all(c, err)) < 0 ||
+	    (rc = find_cross(c, &g, err)) < 0 ||
+	    (rc = find_own(c, &g, err)) < 0 ||
+	    (rc = close_vanished(c, err)) < 0 ||
+	    (rc = count_open(c, &c->run->open_after, err)) < 0)
+		goto fail;
+	finalize_all(c);
+	if ((rc = exec(c, temp_drop, err)) < 0 ||
+	    (rc = write_run(c, &t0, err)) < 0 ||
+	    (rc = exec(c, "COMMIT", err)) < 0)
+		goto fail;
+	group_clear(&g);
+	free(g.r);
+	ctx_reset(c);
+	return 0;
+fail:
+	group_clear(&g);
+	free(g.r);
+	ctx_reset(c);
+	finalize_all(c);
+	(void)sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int
+sweep_run(struct sweep_run *out, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	struct sweep_ctx c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.st = st;
+	c.db = store_db(st);
+	c.now = now;
+	mirror_format_ts(c.ts, now);
+	c.run = out;
+	for (int attempt = 1;; attempt++) {
+		memset(out, 0, sizeof(*out));
+		out->rules_version = SWEEP_RULES_VERSION;
+		memcpy(out->started_at, c.ts, sizeof(c.ts));
+		out->attempts = attempt;
+		rc = sweep_once(&c, err);
+		if (rc == 0 || !c.busy || attempt == SWEEP_MAX_ATTEMPTS)
+			break;
+		mirror_error_clear(err);
+	}
+	return rc;
+}

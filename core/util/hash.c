@@ -1,0 +1,37 @@
+#include <string.h>
+
+#include "util/hash.h"
+
+uint64_t
+hash_add(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+uint64_t
+hash_add_str(uint64_t h, const char *s)
+{
+	static const unsigned char sep = 0xff;   /* never in UTF-8 text */
+
+	if (s != NULL)
+		h = hash_add(h, s, strlen(s));
+	return hash_add(h, &sep, 1);
+}
+
+void
+hash_hex(char out[17], uint64_t h)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (int i = 15; i >= 0; i--) {
+		out[i] = digits[h & 0xf];
+		h >>= 4;
+	}
+	out[16] = '\0';
+}

@@ -1,0 +1,67 @@
+/*
+ * userfile.h: the one way mirror opens a file the user supplies (a
+ * template, a theme's layout and assets, the config file).
+ *
+ * Such a file may come from a pull request a CI job builds, so it is
+ * opened as what it claims to be: a regular file, the last component
+ * never followed when it is a symbolic link (a link to /etc/shadow would
+ * publish and commit the target), and never a FIFO, device, socket or
+ * directory (a FIFO would hang the build, a device could be read
+ * forever). Directories on the way may be symbolic links: pointing
+ * --templates or a theme path at a linked directory is the user's
+ * choice. Every refusal is one line, status MIRROR_EINPUT:
+ *
+ *   templates t/index.md: a symbolic link, not a regular file
+ */
+#ifndef MIRROR_USERFILE_H
+#define MIRROR_USERFILE_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "util/error.h"
+#include "util/strbuf.h"
+
+/* A missing file is not an error: the call returns 1 instead. */
+#define USERFILE_MISSING_OK 0x1
+
+/*
+ * What kind of file mode is, for a message: "a symbolic link", "a FIFO",
+ * "a directory", "a character device", "a block device", "a socket",
+ * "a regular file" or "an unknown kind of file". Never NULL.
+ */
+const char *userfile_kind(mode_t mode);
+
+/*
+ * Open name, relative to the directory dirfd (AT_FDCWD: the working
+ * directory; name may then be any path), for reading: a regular file,
+ * never through a symbolic link as the file itself, never blocking.
+ * what ("templates", "theme", "config") and shown (the path as the user
+ * would write it; NULL: name) make the message. Returns 0 and *fd (the
+ * caller closes it); 1 and *fd = -1 when the file does not exist and
+ * flags hold USERFILE_MISSING_OK; or -MIRROR_EINPUT naming what, the
+ * file and what it is instead.
+ */
+int userfile_openat(int *fd, int dirfd, const char *name, const char *what,
+    const char *shown, int flags, mirror_error *err);
+
+/* userfile_openat relative to the working directory. */
+int userfile_open(int *fd, const char *path, const char *what, int flags,
+    mirror_error *err);
+
+/*
+ * Append the whole of the file userfile_openat(dirfd, name, ...) opens
+ * to sb. max > 0 caps its size (larger: -MIRROR_EINPUT, "larger than
+ * N MiB"). Returns 0, 1 when missing and USERFILE_MISSING_OK, or
+ * -MIRROR_EINPUT (refused, unreadable or too large; sb then holds
+ * nothing new).
+ */
+int userfile_readat(strbuf *sb, int dirfd, const char *name,
+    const char *what, const char *shown, size_t max, int flags,
+    mirror_error *err);
+
+/* userfile_readat relative to the working directory. */
+int userfile_read(strbuf *sb, const char *path, const char *what,
+    size_t max, int flags, mirror_error *err);
+
+#endif

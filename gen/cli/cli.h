@@ -1,0 +1,106 @@
+/*
+ * cli.h: the parsed command line, shared by every command.
+ *
+ * gen/cli/cli.c parses all options once into struct mirror_opts (command
+ * line over config file over defaults) and refuses, before any command
+ * runs, an option the command does not take; each command reads the
+ * fields it uses and rejects positionals it does not expect. Strings
+ * point into argv or into the config, which live until exit: commands
+ * never free them.
+ */
+#ifndef MIRROR_CLI_H
+#define MIRROR_CLI_H
+
+#include "util/error.h"
+
+/* Every option, numbered for mirror_opts.given (gen/cli/cli.c's table). */
+enum cli_option {
+	CLI_STORE, CLI_OUT, CLI_REPO, CLI_BRANCH, CLI_AUTHOR, CLI_TEMPLATES,
+	CLI_THEME, CLI_BASE_URL, CLI_TITLE, CLI_STATUS, CLI_PROJECT,
+	CLI_NOTES, CLI_WINNER, CLI_REASON, CLI_ACTOR, CLI_NO_SWEEP,
+	CLI_CHECK, CLI_FORCE, CLI_JSON, CLI_QUIET, CLI_CONFIG, CLI_HELP,
+	CLI_VERSION, CLI_SIGN_KEY, CLI_NOPTIONS
+};
+
+struct mirror_opts {
+	const char *command;     /* "init", "sweep", ... */
+	const char *config;      /* --config FILE, or ./mirror.ini if present */
+	const char *store;       /* --store PATH / config store */
+	const char *out;         /* --out DIR / config out */
+	const char *repo;        /* --repo GITDIR / config repo */
+	const char *branch;      /* --branch B / config branch; "mirror" */
+	const char *author;      /* --author "Name <email>" / config author */
+	const char *sign_key;    /* --sign-key FILE / config sign_key: SSH
+	                            key that signs each commit */
+	const char *templates;   /* --templates DIR / config templates */
+	const char *theme;       /* --theme NAME / config theme; "default" */
+	const char *base_url;    /* --base-url URL / config base_url */
+	const char *title;       /* --title TEXT / config title */
+	const char *status;      /* --status open|resolved|dismissed */
+	const char *project;     /* --project P */
+	const char *notes;       /* --notes TEXT */
+	const char *winner;      /* --winner MEMBER_ID */
+	const char *reason;      /* --reason TEXT */
+	const char *actor;       /* --actor NAME: who acts; default $USER */
+	int json;                /* --json */
+	int check;               /* --check: open conflicts exit 4 */
+	int no_sweep;            /* --no-sweep */
+	int force;               /* --force: render even when unchanged */
+	int quiet;               /* --quiet */
+	char **args;             /* positionals after the command */
+	int nargs;
+	int help;                /* --help, -h */
+	int version;             /* --version */
+	unsigned long given;     /* 1UL << CLI_x for each option given on
+	                            the command line (not the config) */
+};
+
+/*
+ * A command: returns 0, or a negative mirror_status with err set
+ * (-MIRROR_ECONFLICTS for --check with open conflicts).
+ */
+typedef int mirror_command(const struct mirror_opts *o, mirror_error *err);
+
+mirror_command cmd_init, cmd_health, cmd_sweep, cmd_build, cmd_conflicts;
+
+/* 1 when option opt was given on the command line, else 0. */
+int cli_given(const struct mirror_opts *o, enum cli_option opt);
+
+/* Fail with MIRROR_EUSAGE unless --store (or config store) was given. */
+int cli_need_store(const struct mirror_opts *o, mirror_error *err);
+
+/* Fail with MIRROR_EUSAGE if more than max positionals were given. */
+int cli_max_args(const struct mirror_opts *o, int max, mirror_error *err);
+
+/*
+ * Parse argv into o: options before or after the command, as
+ * "--name value" or "--name=value"; "--" ends the options. Returns 0,
+ * or -MIRROR_EUSAGE naming an unknown option (and the nearest one).
+ */
+int cli_parse(struct mirror_opts *o, int argc, char **argv,
+    mirror_error *err);
+
+/*
+ * Everything before the config file is read: --version, --help and
+ * 'mirror help [COMMAND [SUBCOMMAND]]' print to stdout and set *command
+ * to NULL; otherwise *command is the name of the command to run ("build",
+ * "conflicts", ...), once its subcommand is known and every option given
+ * on the command line is one it takes (main.c maps it to its function).
+ * Returns 0, or -MIRROR_EUSAGE naming an unknown or missing command or
+ * subcommand (and the nearest one) or an option the command does not
+ * take; -MIRROR_EIO when stdout cannot be written.
+ */
+int cli_prepare(const char **command, const struct mirror_opts *o,
+    mirror_error *err);
+
+/*
+ * Read the config file at path into o, for every option not already set.
+ * Relative paths in it are taken relative to the file's directory.
+ * Returns 0, or -MIRROR_EINPUT naming file and line.
+ */
+int config_load(struct mirror_opts *o, const char *path, mirror_error *err);
+
+/* Free what config_load kept; the options pointing into it die too. */
+void config_free(void);
+
+#endif

@@ -1,0 +1,625 @@
+/*
+ * cmd_build.c: mirror build --store S --out DIR [--no-sweep] [--check]
+ *     [--force] [--repo GITDIR ...] [--templates DIR] [--theme NAME]
+ *     [--base-url URL] [--title T] [--quiet]
+ *
+ * The order is the contract:
+ *   0. DIR's lock (a second build into DIR waits here), then with
+ *      --repo every check of the repository that writes nothing, so a
+ *      bad DIR or repository stops the build before the sweep writes;
+ *   1. open and parse templates and theme, so a template that does not
+ *      parse fails before anything is written (with --templates, a
+ *      rehearsal render from the unswept store also finds placeholders
+ *      that name nothing);
+ *   2. sweep (unless --no-sweep): one write transaction of its own,
+ *      after a read that checks every row the pages will read;
+ *   3. one consistent read (store_read_begin .. store_read_end) from
+ *      which every page, the snapshot checksum and the JSON come; when
+ *      DIR (and the branch) already hold this build's stamp
+ *      (gen/out/build_stamp.h), nothing is rendered, written or committed;
+ *   4. render into gen/output's staging directory, then output_commit
+ *      swaps it in: any failure before leaves DIR as it was;
+ *   5. with --repo, commit the staged tree (gen/git/history.h) before the
+ *      swap, so a git failure leaves DIR as it was;
+ *   6. the summary line, and exit 4 under --check with open conflicts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/optcheck.h"
+#include "cli/progress.h"
+#include "git/git_message.h"
+#include "git/history.h"
+#include "out/build_stamp.h"
+#include "out/output.h"
+#include "render/datadir.h"
+#include "site/json_out.h"
+#include "site/site.h"
+#include "store/facts.h"
+#include "store/store.h"
+#include "sweep/conflict.h"
+#include "sweep/sweep.h"
+#include "util/clock.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define DEFAULT_TITLE "Human Mirror"
+
+/* Every template a build renders, parsed before anything is written. */
+static const char *const page_templates[] = { "index.md", "project.md",
+    "decisions.md", "subsystem.md", "conflicts.md", "conflict.md",
+    "404.md" };
+
+/* Step 3a: the snapshot checksum, inside the consistent read. */
+static int
+build_snapshot(struct site *s, mirror_error *err)
+{
+	uint64_t sum;
+	int rc;
+
+	rc = facts_checksum(&sum, s->st, err);
+	if (rc == 0)
+		hash_hex(s->snapshot, sum);
+	return rc;
+}
+
+/* Step 3b: what every page needs, read inside the consistent read. */
+static int
+build_read(struct site *s, mirror_error *err)
+{
+	int rc;
+
+	rc = facts_projects(&s->projects, &s->n_projects, s->st, err);
+	if (rc < 0)
+		return rc;
+	s->pslug = xcalloc(s->n_projects + 1, sizeof(*s->pslug));
+	for (size_t i = 0; i < s->n_projects; i++)
+		slug_make(s->pslug[i], s->projects[i].id);
+	rc = audit_latest(&s->audit, s->st, err);
+	if (rc < 0)
+		return rc;
+	return site_conflicts_load(s, err);
+}
+
+/* Release what build_read filled in. */
+static void
+build_read_free(struct site *s)
+{
+	site_conflicts_free(s);
+	audit_list_free(&s->audit);
+	facts_projects_free(s->projects, s->n_projects);
+	s->projects = NULL;
+	s->n_projects = 0;
+	free(s->pslug);
+	s->pslug = NULL;
+}
+
+/*
+ * A render of the whole site from the store as it is, written nowhere:
+ * a placeholder that names nothing shows only while rendering, and the
+ * sweep must not write to the store of a build that will fail. Run only
+ * with --templates (the default templates are tested) and a sweep.
+ */
+static int
+build_rehearse(const struct site *s, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	struct site r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.now = s->now;
+	r.title = s->title;
+	r.base_url = s->base_url;
+	r.tmpl = s->tmpl;
+	r.th = s->th;
+	rc = store_open(&r.st, o->store, STORE_READ, err);
+	if (rc == 0 && (rc = store_read_begin(r.st, err)) == 0) {
+		rc = build_snapshot(&r, err);
+		if (rc == 0)
+			rc = build_read(&r, err);
+		if (rc == 0)
+			rc = site_render(&r, err);
+		store_read_end(r.st);
+	}
+	build_read_free(&r);
+	store_close(r.st);
+	return rc;
+}
+
+/*
+ * Step 3c: the build's stamp (gen/out/build_stamp.h) into *st, and 1 when
+ * DIR, and with --repo the branch, already hold it: then there is
+ * nothing to render, write or commit. Returns 1, 0, or < 0 with err set.
+ */
+static int
+build_unchanged(struct stamp *held, struct stamp *st, const struct site *s,
+    const struct mirror_opts *o, mirror_error *err)
+{
+	struct stamp_inputs in;
+	struct facts_clock clock;
+	char *def = NULL;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	in.snapshot = s->snapshot;
+	in.title = s->title;
+	in.base_url = s->base_url;
+	in.user_templates = o->templates;
+	in.theme_dir = theme_dir(s->th);
+	rc = facts_clock_read(&clock, s->st, s->now, err);
+	in.expired = clock.expired;
+	in.any_conflicts = clock.any_conflicts;
+	if (rc == 0)
+		rc = datadir_find(&def, "templates", err);
+	in.default_templates = def;
+	if (rc == 0)
+		rc = stamp_make(st, &in, err);
+	free(def);
+	if (rc < 0 || o->force)
+		return rc;
+	return stamp_in_dir(held, o->out, st) &&
+	    (o->repo == NULL || stamp_in_repo(o->repo, o->branch, st));
+}
+
+/*
+ * Before the sweep, in a read: 1 when nothing is to be done (the
+ * store's checksum is the snapshot DIR's last build read, and its stamp,
+ * the branch's too, holds every other input: the sweep would change
+ * nothing but sweep_runs, SPEC 3.5, and the site would be the same);
+ * else every row the pages will read is checked, so a bad row stops the
+ * build before the sweep writes, also a row the sweep never reads (a
+ * store whose checksum is the last build's snapshot passed that check
+ * then). Returns 1, 0, or < 0 with err set.
+ */
+static int
+build_check(struct stamp *held, struct stamp *st, struct site *s,
+    const struct mirror_opts *o, mirror_error *err)
+{
+	uint64_t sum;
+	int rc;
+
+	if (!o->force && stamp_load_dir(held, o->out)) {
+		rc = facts_checksum(&sum, s->st, err);
+		if (rc < 0)
+			return rc;
+		hash_hex(s->snapshot, sum);
+		if (strcmp(s->snapshot, held->snapshot) == 0)
+			return build_unchanged(held, st, s, o, err);
+	}
+	return facts_check(s->st, s->now, err);
+}
+
+/*
+ * Step 1 and what step 2 needs: open templates and theme (parse errors
+ * stop the build before the sweep touches the store; with --templates,
+ * a rehearsal render catches the rest), then open the store, for
+ * writing unless --no-sweep. The caller sweeps on the same connection,
+ * which is then used for the read. Returns 0, 1 when there is nothing
+ * to do (build_check), or < 0.
+ */
+static int
+build_open(struct site *s, struct stamp *held, struct stamp *st,
+    const struct mirror_opts *o, mirror_error *err)
+{
+	const tmpl *t;
+	int rc;
+
+	rc = tmpl_set_open(&s->tmpl, o->templates, NULL, err);
+	for (size_t i = 0; rc == 0 &&
+	    i < sizeof(page_templates) / sizeof(*page_templates); i++)
+		rc = tmpl_set_get(&t, s->tmpl, page_templates[i], err);
+	if (rc == 0)
+		rc = theme_open(&s->th, o->theme, err);
+	if (rc < 0)
+		return rc;
+	if (o->no_sweep)
+		return store_open(&s->st, o->store, STORE_READ, err);
+	rc = store_open(&s->st, o->store, STORE_WRITE, err);
+	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
+		rc = build_check(held, st, s, o, err);
+		store_read_end(s->st);
+	}
+	if (rc != 0)
+		return rc;          /* 1: nothing to do, no sweep */
+	if (o->templates != NULL && (rc = build_rehearse(s, o, err)) < 0)
+		return rc;
+	return 0;
+}
+
+/* The parts of a history request that come from the command line. */
+static void
+history_request_init(struct history_request *req,
+    const struct mirror_opts *o, time_t now)
+{
+	memset(req, 0, sizeof(*req));
+	req->repo_path = o->repo;
+	req->branch = o->branch;
+	req->author = o->author;
+	req->sign_key = o->sign_key;
+	req->have_time = 1;
+	req->time = now;
+}
+
+/*
+ * Before the sweep writes anything: a --repo that is not a repository,
+ * holds a stale lock or has the branch checked out fails the build with
+ * the store, the site and the repository as they were.
+ */
+static int
+build_precheck_repo(const struct mirror_opts *o, time_t now,
+    mirror_error *err)
+{
+	struct history_request req;
+
+	if (o->repo == NULL)
+		return 0;
+	history_request_init(&req, o, now);
+	return history_check(&req, err);
+}
+
+/*
+ * Step 5: commit the staged tree to the branch, before the swap, so a
+ * git failure (not a repository, a lock, a race) leaves DIR as it was.
+ * If the swap then fails, the next build finds the tree committed and
+ * makes no second commit.
+ */
+static int
+build_history(struct history_result *res, const struct site *s,
+    const struct sweep_run *run, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	struct history_request req;
+	strbuf words;
+	int rc;
+
+	history_request_init(&req, o, s->now);
+	strbuf_init(&words);
+	if (!o->no_sweep)
+		mgit_sweep_words(&words, run->conflicts_opened,
+		    run->conflicts_closed, run->members_added);
+	req.site_dir = output_stage_dir(s->out);
+	req.changes = words.data;
+	req.sweep_run_id = o->no_sweep ? NULL : run->id;
+	req.store_checksum = s->snapshot;
+	rc = history_commit(res, &req, err);
+	strbuf_free(&words);
+	return rc;
+}
+
+/*
+ * The base URL the site's absolute links use, into *out (NULL: relative
+ * links, also for ""): an absolute http(s) URL, its trailing slashes
+ * dropped, so "https://h/p" and "https://h/p/" build the same site. The
+ * caller frees *out. Returns 0, or -MIRROR_EUSAGE from
+ * optcheck_base_url (a config file's value was checked as it was read).
+ */
+static int
+build_base_url(char **out, const struct mirror_opts *o, mirror_error *err)
+{
+	const char *u = o->base_url;
+	size_t n;
+	int rc;
+
+	*out = NULL;
+	if (u == NULL || u[0] == '\0')
+		return 0;
+	/* The config file's value was checked when it was read. */
+	if ((rc = optcheck_base_url(u, err)) < 0)
+		return rc;
+	n = strlen(u);
+	while (n > 0 && u[n - 1] == '/')
+		n--;
+	*out = xstrndup(u, n);
+	return 0;
+}
+
+/*
+ * What the command line asks must make sense before anything runs:
+ * --store, --out, no positionals, --branch and --author only with a
+ * repository to commit to, a valid base URL (into *base_url, see
+ * build_base_url). Returns 0 or < 0.
+ */
+static int
+build_usage(char **base_url, const struct mirror_opts *o, mirror_error *err)
+{
+	int rc;
+
+	*base_url = NULL;
+	if ((rc = cli_need_store(o, err)) < 0 ||
+	    (rc = cli_max_args(o, 0, err)) < 0)
+		return rc;
+	if (o->out == NULL || o->out[0] == '\0')
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --out DIR is "
+		    "required (or 'out' in the config file)");
+	/* From a shared config file they are harmless; typed, a mistake. */
+	if (o->repo == NULL && cli_given(o, CLI_BRANCH))
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --branch has "
+		    "no effect without --repo");
+	if (o->repo == NULL && cli_given(o, CLI_AUTHOR))
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --author has "
+		    "no effect without --repo");
+	if (o->repo == NULL && cli_given(o, CLI_SIGN_KEY))
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --sign-key has "
+		    "no effect without --repo");
+	return build_base_url(base_url, o, err);
+}
+
+/* The phases of a build that --json times. */
+enum phase { PH_LOCK, PH_CHECK, PH_SWEEP, PH_READ, PH_RENDER, PH_COMMIT,
+    PH_SWAP, PH_N };
+static const char *const phase_names[PH_N] = { "lock", "check", "sweep",
+    "read", "render", "commit", "swap" };
+
+/* What a build did, for its summary and --json. */
+struct build_report {
+	int unchanged;            /* 1 nothing rendered, 2 nor swept */
+	int swept;
+	long long pages, written, reused;
+	struct conflict_counts counts;
+	struct history_result hres;
+	long long start, mark, ms[PH_N];
+};
+
+/* Close phase ph: the time since the last lap is its own. */
+static void
+lap(struct build_report *r, enum phase ph)
+{
+	long long now = mirror_monotonic_ms();
+
+	r->ms[ph] += now - r->mark;
+	r->mark = now;
+}
+
+/* The build as one JSON object (build --json). */
+static json_t *
+build_json(const struct build_report *r, const struct site *s,
+    const struct sweep_run *run, const struct mirror_opts *o)
+{
+	json_t *v = json_object(), *t = json_object(), *changes = json_null();
+
+	for (int i = 0; i < PH_N; i++)
+		json_object_set_new(t, phase_names[i], json_integer(r->ms[i]));
+	json_object_set_new(t, "total", json_integer(r->mark - r->start));
+	if (r->hres.committed)
+		changes = json_pack("{s:I, s:I, s:I, s:I}", "pages_added",
+		    (json_int_t)r->hres.pages_added, "pages_changed",
+		    (json_int_t)r->hres.pages_changed, "pages_removed",
+		    (json_int_t)r->hres.pages_removed, "files_changed",
+		    (json_int_t)r->hres.files_changed);
+	json_object_set_new(v, "store", json_string(o->store));
+	json_object_set_new(v, "out", json_string(o->out));
+	json_object_set_new(v, "snapshot", json_string(s->snapshot));
+	json_object_set_new(v, "rendered", json_boolean(!r->unchanged));
+	json_object_set_new(v, "sweep", r->swept ? json_sweep_run(run) :
+	    json_null());
+	json_object_set_new(v, "pages", json_integer(r->pages));
+	json_object_set_new(v, "files", json_pack("{s:I, s:I}", "written",
+	    (json_int_t)r->written, "reused", (json_int_t)r->reused));
+	json_object_set_new(v, "conflicts", json_pack("{s:I, s:I, s:I}",
+	    "open", (json_int_t)r->counts.open, "resolved",
+	    (json_int_t)r->counts.resolved, "dismissed",
+	    (json_int_t)r->counts.dismissed));
+	json_object_set_new(v, "repo", o->repo != NULL ?
+	    json_string(o->repo) : json_null());
+	json_object_set_new(v, "branch", o->repo != NULL ?
+	    json_string(o->branch) : json_null());
+	json_object_set_new(v, "commit", r->hres.committed ?
+	    json_string(r->hres.commit_id) : json_null());
+	json_object_set_new(v, "changes", changes);
+	json_object_set_new(v, "timings_ms", t);
+	return v;
+}
+
+/* The summary lines of a build (neither --json nor --quiet). */
+static void
+build_print(const struct build_report *r, const struct site *s,
+    const struct mirror_opts *o)
+{
+	printf("built %s: %lld pages, %lld files written, %lld reused; "
+	    "%lld open conflicts; store snapshot %s", o->out, r->pages,
+	    r->written, r->reused, s->open_conflicts, s->snapshot);
+	if (r->unchanged)
+		printf(" (unchanged: %s)", r->unchanged == 2 ?
+		    "no sweep, nothing rendered" : "nothing rendered");
+	putchar('\n');
+	if (o->repo != NULL && r->hres.committed)
+		printf("committed %s to %s of %s: %zu pages changed, "
+		    "%zu added, %zu removed\n", r->hres.commit_id,
+		    o->branch, o->repo, r->hres.pages_changed,
+		    r->hres.pages_added, r->hres.pages_removed);
+	else if (o->repo != NULL)
+		printf("no commit: %s of %s already holds this site\n",
+		    o->branch, o->repo);
+}
+
+/*
+ * The conflicts by status for --json, in a read of its own unless one
+ * is open (reading). Returns 0 or < 0.
+ */
+static int
+build_counts(struct build_report *r, const struct site *s, int reading,
+    const struct mirror_opts *o, mirror_error *err)
+{
+	int rc;
+
+	if (!o->json || s->st == NULL)
+		return 0;
+	if (reading)
+		return conflict_counts(&r->counts, s->st, err);
+	if ((rc = store_read_begin(s->st, err)) < 0)
+		return rc;
+	rc = conflict_counts(&r->counts, s->st, err);
+	store_read_end(s->st);
+	return rc;
+}
+
+/*
+ * Step 1: what the command line asks (build_usage), the site's title
+ * and base URL (into *base_url, the caller frees it) and the run's
+ * clock, into s. Returns 0 or < 0 with err set.
+ */
+static int
+build_begin(struct site *s, char **base_url, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	int rc;
+
+	s->title = o->title != NULL && o->title[0] != '\0' ? o->title :
+	    DEFAULT_TITLE;
+	if ((rc = build_usage(base_url, o, err)) < 0 ||
+	    (rc = mirror_clock(&s->now, err)) < 0)
+		return rc;
+	s->base_url = *base_url;
+	return 0;
+}
+
+/*
+ * Step 4: render the whole site into DIR's staging tree, with the
+ * progress line on a terminal (cleared before any other output).
+ * Returns 0 or < 0 with err set.
+ */
+static int
+build_render(struct site *s, const struct mirror_opts *o, mirror_error *err)
+{
+	struct progress prog;
+	int rc;
+
+	if ((rc = output_begin(&s->out, o->out, err)) < 0)
+		return rc;
+	progress_init(&prog, !o->quiet);
+	s->progress = &prog;
+	rc = site_render(s, err);
+	progress_end(&prog);
+	s->progress = NULL;
+	return rc;
+}
+
+/*
+ * For an unchanged build (r->unchanged set): what DIR holds, from its
+ * stamp held, and the conflicts by status, read now (inside the read
+ * that reading says is open, which is then ended). Returns 0 or < 0.
+ */
+static int
+build_report_held(struct build_report *r, struct site *s,
+    const struct stamp *held, int reading, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	int rc;
+
+	s->open_conflicts = held->open_conflicts;
+	r->pages = held->pages;
+	r->reused = held->files;
+	rc = build_counts(r, s, reading, o, err);
+	if (reading)
+		store_read_end(s->st);
+	lap(r, PH_READ);
+	return rc;
+}
+
+/*
+ * Step 6: say what the build did (JSON with --json, a summary unless
+ * --quiet), and under --check fail on open conflicts. Returns 0,
+ * -MIRROR_ECONFLICTS, or < 0 when stdout cannot be written.
+ */
+static int
+build_report_out(struct build_report *r, struct site *s,
+    const struct sweep_run *run, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	int rc = 0;
+
+	if (o->json)
+		rc = json_out_print(build_json(r, s, run, o), err);
+	else if (!o->quiet)
+		build_print(r, s, o);
+	if (rc == 0 && o->check && s->open_conflicts > 0)
+		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
+		    "conflicts (--check)", s->open_conflicts);
+	return rc;
+}
+
+int
+cmd_build(const struct mirror_opts *o, mirror_error *err)
+{
+	struct site s;
+	struct sweep_run run;
+	struct build_report r;
+	struct stamp stamp, held;
+	char *base_url = NULL;
+	int rc, reading = 0;
+
+	memset(&s, 0, sizeof(s));
+	memset(&r, 0, sizeof(r));
+	memset(&run, 0, sizeof(run));
+	r.start = r.mark = mirror_monotonic_ms();
+	if ((rc = build_begin(&s, &base_url, o, err)) < 0)
+		goto out;
+	/* DIR's turn first (gen/out/output.h): a second build into the same DIR
+	 * waits here, before its checks and its sweep, and a bad DIR stops
+	 * the build before anything is written. output_free lets go. */
+	rc = output_lock(o->out, err);
+	lap(&r, PH_LOCK);
+	if (rc == 0)
+		rc = build_precheck_repo(o, s.now, err);
+	if (rc == 0 && (rc = build_open(&s, &held, &stamp, o, err)) == 1) {
+		r.unchanged = 2;    /* before the sweep: none was run */
+		rc = 0;
+		lap(&r, PH_CHECK);
+		goto done;
+	}
+	lap(&r, PH_CHECK);
+	if (rc == 0 && !o->no_sweep) {
+		rc = sweep_run(&run, s.st, s.now, err);
+		r.swept = rc == 0;
+	}
+	lap(&r, PH_SWEEP);
+	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
+		reading = 1;
+	if (rc == 0)
+		rc = build_snapshot(&s, err);
+	if (rc == 0 && (rc = build_unchanged(&held, &stamp, &s, o, err)) == 1) {
+		r.unchanged = 1;
+		rc = 0;
+		goto done;
+	}
+	s.stamp = &stamp;
+	if (rc == 0)
+		rc = build_read(&s, err);
+	if (rc == 0)
+		rc = build_counts(&r, &s, reading, o, err);
+	lap(&r, PH_READ);
+	if (rc == 0)
+		rc = build_render(&s, o, err);
+	if (reading)
+		store_read_end(s.st);
+	reading = 0;
+	lap(&r, PH_RENDER);
+	if (rc == 0 && o->repo != NULL)
+		rc = build_history(&r.hres, &s, &run, o, err);
+	lap(&r, PH_COMMIT);
+	if (rc == 0)
+		rc = output_commit(s.out, err);
+	lap(&r, PH_SWAP);
+	if (rc == 0) {
+		r.pages = (long long)s.pages;
+		r.written = (long long)output_written(s.out);
+		r.reused = (long long)output_reused(s.out);
+	}
+done:
+	if (r.unchanged)
+		rc = build_report_held(&r, &s, &held, reading, o, err);
+	if (rc == 0)
+		rc = build_report_out(&r, &s, &run, o, err);
+out:
+	output_free(s.out);
+	build_read_free(&s);
+	store_close(s.st);
+	theme_free(s.th);
+	tmpl_set_free(s.tmpl);
+	free(base_url);
+	return rc;
+}

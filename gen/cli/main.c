@@ -1,0 +1,88 @@
+/*
+ * main.c: the mirror command line.
+ *
+ * Parses options into struct mirror_opts (gen/cli/cli.c), reads the config
+ * file, runs one command and turns its result into the exit status of
+ * SPEC section 2: 0 success, 1 usage, 2 bad input, 3 I/O or git, 4 open
+ * conflicts under --check. Every failure prints exactly one line to stderr.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "util/env.h"
+
+/* The function that runs each command cli_prepare names. */
+static const struct {
+	const char *name;
+	mirror_command *run;
+} runners[] = {
+	{ "init", cmd_init },
+	{ "health", cmd_health },
+	{ "sweep", cmd_sweep },
+	{ "build", cmd_build },
+	{ "conflicts", cmd_conflicts },
+};
+
+/*
+ * Parse the command line, handle help and --version, check the
+ * environment's tunables, read the config file and run the command.
+ * Returns 0 or a negative mirror_status.
+ */
+static int
+run(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
+{
+	mirror_command *cmd = NULL;
+	const char *name;
+	int rc;
+
+	if ((rc = cli_parse(o, argc, argv, err)) < 0 ||
+	    (rc = cli_prepare(&name, o, err)) < 0 || name == NULL)
+		return rc;
+	for (size_t i = 0; i < sizeof(runners) / sizeof(runners[0]); i++)
+		if (strcmp(runners[i].name, name) == 0)
+			cmd = runners[i].run;
+	if (cmd == NULL)
+		return mirror_fail(err, MIRROR_EIO, "internal: no runner for "
+		    "'%s'", name);
+	/* A mistyped tunable is refused before anything runs. */
+	if ((rc = env_check(err)) < 0)
+		return rc;
+	if (o->config != NULL) {
+		rc = config_load(o, o->config, err);
+	} else if (access("mirror.ini", F_OK) == 0) {
+		o->config = "mirror.ini";
+		rc = config_load(o, o->config, err);
+	}
+	if (rc < 0)
+		return rc;
+	if (o->branch == NULL)
+		o->branch = "mirror";
+	if (o->theme == NULL)
+		o->theme = "default";
+	return cmd(o, err);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct mirror_opts o = { 0 };
+	mirror_error err;
+	int rc;
+
+	mirror_error_clear(&err);
+	rc = run(&o, argc, argv, &err);
+	free(o.args);
+	config_free();
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "mirror: cannot write to standard output\n");
+		return MIRROR_EIO;
+	}
+	if (rc >= 0)
+		return 0;
+	if (err.msg[0] != '\0')
+		fprintf(stderr, "mirror: %s\n", err.msg);
+	return -rc;
+}

@@ -1,0 +1,471 @@
+/*
+ * git_pack.c: pack (v2) and index (v2) writer, without deltas.
+ *
+ * Pack: "PACK", version 2, object count (all big-endian 32-bit), then
+ * per object a type-and-size header (4 bits of size, then 7 per byte)
+ * and the zlib stream of its content; last the SHA-1 of all before.
+ * Index: magic, version 2, a 256-entry fan-out of counts by first byte,
+ * the sorted ids, their CRC-32s, their 31-bit offsets (with a table of
+ * 64-bit ones for packs past 2 GiB), the pack's SHA-1, its own SHA-1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "git/git_pack.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static void
+put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+/* Write to the pack and hash what was written. */
+static int
+pack_out(struct mgit_pack *pk, const void *p, size_t n)
+{
+	if (fwrite(p, 1, n, pk->fp) != n)
+		return -1;
+	mgit_sha1_update(&pk->sha, p, n);
+	pk->offset += n;
+	return 0;
+}
+
+/* A temporary file in dir, opened for writing. Caller frees *path. */
+static FILE *
+tmp_file(char **path, const char *dir, const char *stem)
+{
+	strbuf sb;
+	FILE *fp;
+	int fd;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s/%s_XXXXXX", dir, stem);
+	*path = strbuf_detach(&sb);
+	strbuf_free(&sb);
+	fd = mkstemp(*path);
+	if (fd < 0) {
+		free(*path);
+		*path = NULL;
+		return NULL;
+	}
+	fp = fdopen(fd, "wb");
+	if (fp == NULL) {
+		int saved = errno;
+
+		close(fd);
+		unlink(*path);
+		free(*path);
+		*path = NULL;
+		errno = saved;
+	}
+	return fp;
+}
+
+/* Flush, sync and close fp, read-only like every git pack file. */
+static int
+close_synced(FILE *fp)
+{
+	int rc = 0;
+
+	if (fflush(fp) != 0 || fchmod(fileno(fp), 0444) != 0 ||
+	    fsync(fileno(fp)) != 0)
+		rc = -1;
+	if (fclose(fp) != 0)
+		rc = -1;
+	return rc;
+}
+
+int
+mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
+    size_t count, mirror_error *err)
+{
+	unsigned char hdr[12];
+	size_t n = strlen(objects_dir);
+
+	memset(pk, 0, sizeof(*pk));
+	if (count > UINT32_MAX)
+		return mirror_fail(err, MIRROR_EIO, "%s: too many objects for "
+		    "one pack", objects_dir);
+	while (n > 1 && objects_dir[n - 1] == '/')
+		n--;
+	pk->dir = xmalloc(n + sizeof("/pack"));
+	memcpy(pk->dir, objects_dir, n);
+	memcpy(pk->dir + n, "/pack", sizeof("/pack"));
+	if (mkdir(pk->dir, 0777) != 0 && errno != EEXIST)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->dir,
+		    strerror(errno));
+	pk->fp = tmp_file(&pk->tmp_pack, pk->dir, "tmp_pack");
+	if (pk->fp == NULL)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot create a pack "
+		    "file: %s", pk->dir, strerror(errno));
+	pk->z = xcalloc(1, sizeof(z_stream));
+	if (deflateInit((z_stream *)pk->z, Z_BEST_SPEED) != Z_OK) {
+		free(pk->z);
+		pk->z = NULL;
+		return mirror_fail(err, MIRROR_EIO, "zlib: cannot start "
+		    "compressing");
+	}
+	pk->count = count;
+	pk->entries = xcalloc(count ? count : 1, sizeof(*pk->entries));
+	mgit_sha1_init(&pk->sha);
+	memcpy(hdr, "PACK", 4);
+	put32(hdr + 4, 2);
+	put32(hdr + 8, (uint32_t)count);
+	if (pack_out(pk, hdr, sizeof(hdr)) < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
+		    strerror(errno));
+	return 0;
+}
+
+/* The entry header of an object: type and size, 7 bits a byte. */
+static size_t
+entry_header(unsigned char hdr[16], git_object_t type, uint64_t size)
+{
+	size_t nh = 0;
+
+	hdr[nh++] = (unsigned char)(((unsigned)type << 4) | (size & 0x0f));
+	size >>= 4;
+	while (size != 0) {
+		hdr[nh - 1] |= 0x80;
+		hdr[nh++] = (unsigned char)(size & 0x7f);
+		size >>= 7;
+	}
+	return nh;
+}
+
+/* Refuse what cannot be the entry after the next ahead ones (ahead: 0
+ * for the next entry itself). Returns 0 or -MIRROR_EIO. */
+static int
+check_object(struct mgit_pack *pk, size_t ahead, git_object_t type,
+    size_t len, mirror_error *err)
+{
+	if (pk->n + ahead >= pk->count)
+		return mirror_fail(err, MIRROR_EIO, "%s: more objects than "
+		    "announced", pk->tmp_pack);
+	if (type < GIT_OBJECT_COMMIT || type > GIT_OBJECT_TAG)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot pack an object "
+		    "of type %d", pk->tmp_pack, (int)type);
+	if (len > UINT32_MAX)
+		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
+		    "object of %zu bytes", len);
+	return 0;
+}
+
+/*
+ * Compress len bytes of data with z into *buf (grown to deflateBound,
+ * *cap its size); *out gets the compressed length. Returns 0 or -1.
+ */
+static int
+compress_into(unsigned char **buf, size_t *cap, size_t *out, z_stream *z,
+    const void *data, size_t len)
+{
+	size_t bound;
+
+	if (deflateReset(z) != Z_OK)
+		return -1;
+	bound = deflateBound(z, (uLong)len);
+	if (bound > *cap) {
+		free(*buf);
+		*buf = xmalloc(*cap = bound);
+	}
+	/* One call: the whole object is in memory, the bound fits it. */
+	z->next_in = (Bytef *)(uintptr_t)data;
+	z->avail_in = (uInt)len;
+	z->next_out = *buf;
+	z->avail_out = (uInt)bound;
+	if (deflate(z, Z_FINISH) != Z_STREAM_END)
+		return -1;
+	*out = z->total_out;
+	return 0;
+}
+
+/* Append the entry: header, then zlen compressed bytes. */
+static int
+write_entry(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
+    size_t len, const unsigned char *zdata, size_t zlen, mirror_error *err)
+{
+	unsigned char hdr[16];
+	struct mgit_pack_entry *e = &pk->entries[pk->n++];
+	size_t nh = entry_header(hdr, type, len);
+	uLong crc;
+
+	git_oid_cpy(&e->oid, oid);
+	e->offset = pk->offset;
+	crc = crc32(0L, hdr, (uInt)nh);
+	e->crc = (uint32_t)crc32(crc, zdata, (uInt)zlen);
+	if (pack_out(pk, hdr, nh) < 0 || pack_out(pk, zdata, zlen) < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
+		    strerror(errno));
+	return 0;
+}
+
+int
+mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
+    const void *data, size_t len, mirror_error *err)
+{
+	size_t zlen;
+	int rc;
+
+	if ((rc = check_object(pk, 0, type, len, err)) < 0)
+		return rc;
+	if (compress_into(&pk->zbuf, &pk->zcap, &zlen, pk->z, data, len) < 0)
+		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
+		    "object of %zu bytes", len);
+	return write_entry(pk, oid, type, len, pk->zbuf, zlen, err);
+}
+
+/* One thread's share of mgit_pack_add_many: every jobs-th object. */
+struct zwork {
+	const struct mgit_pack_obj *objs;
+	size_t n, first, step;
+	unsigned char **out;       /* compressed bytes per object */
+	size_t *outlen;
+	int failed;
+};
+
+static void *
+compress_share(void *arg)
+{
+	struct zwork *w = arg;
+	z_stream z;
+
+	memset(&z, 0, sizeof(z));
+	if (deflateInit(&z, Z_BEST_SPEED) != Z_OK) {
+		w->failed = 1;
+		return NULL;
+	}
+	for (size_t i = w->first; i < w->n && !w->failed; i += w->step) {
+		size_t cap = 0;
+
+		if (compress_into(&w->out[i], &cap, &w->outlen[i], &z,
+		    w->objs[i].data, w->objs[i].len) < 0)
+			w->failed = 1;
+	}
+	deflateEnd(&z);
+	return NULL;
+}
+
+int
+mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
+    size_t n, int jobs, mirror_error *err)
+{
+	unsigned char **out;
+	size_t *outlen;
+	struct zwork *w;
+	pthread_t *tid;
+	int *started, rc = 0;
+
+	if (jobs > (int)n)
+		jobs = (int)n;
+	if (jobs <= 1) {
+		for (size_t i = 0; i < n && rc == 0; i++)
+			rc = mgit_pack_add(pk, &objs[i].oid, objs[i].type,
+			    objs[i].data, objs[i].len, err);
+		return rc;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((rc = check_object(pk, i, objs[i].type, objs[i].len,
+		    err)) < 0)
+			return rc;
+	out = xcalloc(n, sizeof(*out));
+	outlen = xcalloc(n, sizeof(*outlen));
+	w = xcalloc((size_t)jobs, sizeof(*w));
+	tid = xcalloc((size_t)jobs, sizeof(*tid));
+	started = xcalloc((size_t)jobs, sizeof(*started));
+	for (int t = 0; t < jobs; t++) {
+		w[t] = (struct zwork){ objs, n, (size_t)t, (size_t)jobs, out,
+		    outlen, 0 };
+		started[t] = pthread_create(&tid[t], NULL, compress_share,
+		    &w[t]) == 0;
+		if (!started[t])
+			compress_share(&w[t]);    /* no thread: do it here */
+	}
+	for (int t = 0; t < jobs; t++) {
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		if (w[t].failed && rc == 0)
+			rc = mirror_fail(err, MIRROR_EIO, "zlib: cannot "
+			    "compress an object");
+	}
+	/* Written in the given order: the pack is the sequential one. */
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = write_entry(pk, &objs[i].oid, objs[i].type, objs[i].len,
+		    out[i], outlen[i], err);
+	for (size_t i = 0; i < n; i++)
+		free(out[i]);
+	free(out);
+	free(outlen);
+	free(w);
+	free(tid);
+	free(started);
+	return rc;
+}
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+	const struct mgit_pack_entry *x = a, *y = b;
+
+	return git_oid_cmp(&x->oid, &y->oid);
+}
+
+/* Write the index of the finished pack to fp; sum is the pack's SHA-1. */
+static int
+write_index(FILE *fp, struct mgit_pack *pk, const unsigned char sum[20])
+{
+	struct mgit_sha1 sha;
+	unsigned char b[8], digest[20];
+	uint32_t fan[256];
+	size_t nlarge = 0;
+
+	memset(fan, 0, sizeof(fan));
+	for (size_t i = 0; i < pk->n; i++)
+		fan[pk->entries[i].oid.id[0]]++;
+	for (int i = 1; i < 256; i++)
+		fan[i] += fan[i - 1];
+	mgit_sha1_init(&sha);
+#define OUT(p, n) do { \
+	if (fwrite((p), 1, (n), fp) != (n)) \
+		return -1; \
+	mgit_sha1_update(&sha, (p), (n)); \
+} while (0)
+	OUT("\377tOc", 4);
+	put32(b, 2);
+	OUT(b, 4);
+	for (int i = 0; i < 256; i++) {
+		put32(b, fan[i]);
+		OUT(b, 4);
+	}
+	for (size_t i = 0; i < pk->n; i++)
+		OUT(pk->entries[i].oid.id, GIT_OID_RAWSZ);
+	for (size_t i = 0; i < pk->n; i++) {
+		put32(b, pk->entries[i].crc);
+		OUT(b, 4);
+	}
+	for (size_t i = 0; i < pk->n; i++) {
+		uint64_t off = pk->entries[i].offset;
+
+		put32(b, off < 0x80000000u ? (uint32_t)off :
+		    0x80000000u | (uint32_t)nlarge++);
+		OUT(b, 4);
+	}
+	for (size_t i = 0; i < pk->n; i++) {
+		uint64_t off = pk->entries[i].offset;
+
+		if (off < 0x80000000u)
+			continue;
+		put32(b, (uint32_t)(off >> 32));
+		put32(b + 4, (uint32_t)off);
+		OUT(b, 8);
+	}
+	OUT(sum, 20);
+#undef OUT
+	mgit_sha1_final(digest, &sha);
+	return fwrite(digest, 1, 20, fp) == 20 ? 0 : -1;
+}
+
+int
+mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
+{
+	unsigned char sum[20];
+	char *tmp_idx = NULL;
+	strbuf final_pack, final_idx;
+	FILE *fp;
+	git_oid name;
+	int rc = 0;
+
+	if (pk->n != pk->count)
+		return mirror_fail(err, MIRROR_EIO, "%s: %zu objects announced, "
+		    "%zu written", pk->tmp_pack, pk->count, pk->n);
+	mgit_sha1_final(sum, &pk->sha);
+	if (fwrite(sum, 1, 20, pk->fp) != 20) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
+		    strerror(errno));
+		return rc;
+	}
+	fp = pk->fp;
+	pk->fp = NULL;
+	if (close_synced(fp) < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
+		    strerror(errno));
+
+	qsort(pk->entries, pk->n, sizeof(*pk->entries), cmp_entry);
+	for (size_t i = 1; i < pk->n; i++)
+		if (git_oid_equal(&pk->entries[i - 1].oid, &pk->entries[i].oid))
+			return mirror_fail(err, MIRROR_EIO, "%s: an object was "
+			    "added twice", pk->tmp_pack);
+	fp = tmp_file(&tmp_idx, pk->dir, "tmp_idx");
+	if (fp == NULL)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot create an "
+		    "index file: %s", pk->dir, strerror(errno));
+	if (write_index(fp, pk, sum) < 0) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", tmp_idx,
+		    strerror(errno));
+		fclose(fp);
+	} else if (close_synced(fp) < 0) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", tmp_idx,
+		    strerror(errno));
+	}
+	if (rc < 0) {
+		unlink(tmp_idx);
+		free(tmp_idx);
+		return rc;
+	}
+
+	/* git names a pack by its checksum. */
+	git_oid_fromraw(&name, sum);
+	git_oid_tostr(pk->name, sizeof(pk->name), &name);
+	strbuf_init(&final_pack);
+	strbuf_init(&final_idx);
+	strbuf_printf(&final_pack, "%s/pack-%s.pack", pk->dir, pk->name);
+	strbuf_printf(&final_idx, "%s/pack-%s.idx", pk->dir, pk->name);
+	/* The index last: without it the pack is invisible to readers. */
+	if (rename(pk->tmp_pack, final_pack.data) != 0) {
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", final_pack.data,
+		    strerror(errno));
+		unlink(tmp_idx);
+	} else {
+		free(pk->tmp_pack);
+		pk->tmp_pack = NULL;
+		if (rename(tmp_idx, final_idx.data) != 0) {
+			rc = mirror_fail(err, MIRROR_EIO, "%s: %s",
+			    final_idx.data, strerror(errno));
+			unlink(tmp_idx);
+		}
+	}
+	if (rc < 0)
+		pk->name[0] = '\0';
+	free(tmp_idx);
+	strbuf_free(&final_pack);
+	strbuf_free(&final_idx);
+	return rc;
+}
+
+void
+mgit_pack_free(struct mgit_pack *pk)
+{
+	if (pk->fp != NULL)
+		fclose(pk->fp);
+	if (pk->tmp_pack != NULL)
+		unlink(pk->tmp_pack);
+	free(pk->tmp_pack);
+	free(pk->dir);
+	free(pk->entries);
+	free(pk->zbuf);
+	if (pk->z != NULL)
+		deflateEnd((z_stream *)pk->z);
+	free(pk->z);
+	memset(pk, 0, sizeof(*pk));
+}

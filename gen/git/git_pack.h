@@ -1,0 +1,89 @@
+/*
+ * git_pack.h: write objects as one git pack file and its index (v2).
+ *
+ * Why not libgit2's packbuilder: it searches for deltas between every
+ * object and its neighbours, which for thousands of fresh pages costs
+ * more than all else together; 'git gc' finds deltas later anyway.
+ * Here every object is stored whole, zlib-compressed at the fastest
+ * level, as git's own loose objects are.
+ *
+ * The pack and index are written under temporary names in
+ * <objects>/pack/, flushed to disk, then renamed, the index last: a
+ * reader sees a complete pack or none. A failure removes the temporary
+ * files.
+ */
+#ifndef MIRROR_GIT_PACK_H
+#define MIRROR_GIT_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <git2.h>
+
+#include "git/git_sha1.h"
+#include "util/error.h"
+
+struct mgit_pack_entry {
+	git_oid oid;
+	uint64_t offset;   /* of the entry in the pack */
+	uint32_t crc;      /* CRC-32 of the entry's bytes */
+};
+
+struct mgit_pack {
+	char *dir;                       /* <objects>/pack */
+	char *tmp_pack;                  /* temporary .pack path */
+	FILE *fp;
+	struct mgit_sha1 sha;            /* over every byte written */
+	uint64_t offset;
+	struct mgit_pack_entry *entries;
+	size_t n, count;                 /* added so far, announced */
+	void *z;                         /* zlib stream, reused */
+	unsigned char *zbuf;             /* deflate output */
+	size_t zcap;
+	char name[GIT_OID_HEXSZ + 1];    /* pack-<name>.pack, when done */
+};
+
+/*
+ * Start a pack of exactly count objects in objects_dir/pack (created if
+ * missing). Returns 0, or -MIRROR_EIO naming the path; in both cases
+ * call mgit_pack_free at the end.
+ */
+int mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
+    size_t count, mirror_error *err);
+
+/*
+ * Append one object (commit, tree, blob or tag) of id oid; the caller
+ * vouches that oid is the id of (type, data). Every oid must be added
+ * once, count times in all. Returns 0 or -MIRROR_EIO.
+ */
+int mgit_pack_add(struct mgit_pack *pk, const git_oid *oid,
+    git_object_t type, const void *data, size_t len, mirror_error *err);
+
+/* One object for mgit_pack_add_many; data is borrowed. */
+struct mgit_pack_obj {
+	git_oid oid;
+	git_object_t type;
+	const void *data;
+	size_t len;
+};
+
+/*
+ * Add n objects as n calls of mgit_pack_add would, in the same order and
+ * with the same bytes, compressing on up to jobs threads (jobs <= 1: on
+ * this one). Returns 0 or -MIRROR_EIO.
+ */
+int mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
+    size_t n, int jobs, mirror_error *err);
+
+/*
+ * Finish: trailer, index, fsync, rename into place; pk->name is then
+ * the pack's name. Returns 0 or -MIRROR_EIO. Call mgit_pack_free in
+ * every case afterwards (it removes what a failure left).
+ */
+int mgit_pack_finish(struct mgit_pack *pk, mirror_error *err);
+
+/* Free pk; an unfinished pack's temporary file is removed. */
+void mgit_pack_free(struct mgit_pack *pk);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * git_sig.h: who and when a mirror commit is by.
+ *
+ * The identity comes from --author "Name <email>", else from the
+ * repository's OWN config (user.name, user.email); the user's global
+ * and system git config are never read (see git_repo.h). The time is
+ * the caller's (SOURCE_DATE_EPOCH when set), always in UTC, so that a
+ * rebuild of the same store gives the same commit id.
+ */
+#ifndef MIRROR_GIT_SIG_H
+#define MIRROR_GIT_SIG_H
+
+#include <time.h>
+
+#include <git2.h>
+
+#include "util/error.h"
+
+/*
+ * Split author, "Name <email>", into *name and *email (trimmed; the
+ * caller frees both). Returns 0, or -MIRROR_EUSAGE naming what is wrong:
+ * no "<...>", an empty name or email, text after '>', a stray '<' or
+ * '>', or a control character; *name and *email are then NULL.
+ */
+int mgit_parse_author(char **name, char **email, const char *author,
+    mirror_error *err);
+
+/*
+ * Make the commit signature for time when (UTC): from author when it is
+ * not NULL, else from the repository config. Also sets the repository's
+ * identity for reflog entries. Returns 0 and *out (free with
+ * git_signature_free), or -MIRROR_EUSAGE (bad or missing identity) or
+ * -MIRROR_EIO.
+ */
+int mgit_signature(git_signature **out, git_repository *repo,
+    const char *repo_path, const char *author, time_t when,
+    mirror_error *err);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * history.h: commit the rendered site to a git branch (SPEC section 6).
+ *
+ * One call turns the files under site_dir into a commit on branch of
+ * the repository at repo_path, with libgit2 and from memory: blobs and
+ * trees go straight into the object database, never through a work tree
+ * or an index, so bare and non-bare repositories work alike and a
+ * user's checkout and index are never touched.
+ *
+ *  - The tree is exactly the regular files under site_dir (dotfiles
+ *    included, empty directories left out as git does); a symlink or a
+ *    special file is an error.
+ *  - The first build creates the branch with a root commit; later ones
+ *    use the tip as parent. When the tree equals the tip's, nothing is
+ *    written and no commit is made.
+ *  - The message says what changed (see git_message.h) and ends with
+ *    the Mirror-Sweep-Run and Mirror-Store-Checksum trailers.
+ *  - Author = committer = req->author, else user.name/user.email of the
+ *    repository's own config (global and system config are not read);
+ *    the date is req->time when have_time (SOURCE_DATE_EPOCH), else
+ *    the run's clock (core/util/clock.h), in UTC: the same site, parent and
+ *    time give the same id.
+ *  - The branch moves by compare and swap from the tip read at the
+ *    start, with a reflog entry "mirror: build: <subject>" (bare
+ *    repositories get core.logAllRefUpdates=true when it is unset).
+ *  - With req->sign_key, the commit carries an SSH signature in its
+ *    gpgsig header (git_sign.h), so 'git verify-commit' checks it.
+ *  - Refused, with nothing changed: a branch checked out in a work tree
+ *    of the repository (moving it would make that checkout look
+ *    reverted), a stale refs/heads/<branch>.lock (reported, never
+ *    removed), a branch that moved meanwhile.
+ */
+#ifndef MIRROR_HISTORY_H
+#define MIRROR_HISTORY_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include <git2.h>
+
+#include "util/error.h"
+
+struct history_request {
+	const char *repo_path;      /* GITDIR: bare or non-bare repository */
+	const char *branch;         /* e.g. "mirror" */
+	const char *site_dir;       /* the rendered site, read from disk */
+	const char *author;         /* "Name <email>", or NULL: repo config */
+	int have_time;              /* 1: use time (SOURCE_DATE_EPOCH) */
+	time_t time;
+	const char *changes;        /* facts in words; may be NULL or "" */
+	const char *sweep_run_id;   /* trailer; may be NULL */
+	const char *store_checksum; /* trailer; may be NULL */
+	const char *sign_key;       /* SSH private key: sign each commit as
+	                               git does with gpg.format=ssh
+	                               (git_sign.h); NULL: unsigned */
+};
+
+struct history_result {
+	int committed;              /* 1: new commit; 0: tree unchanged */
+	char commit_id[GIT_OID_HEXSZ + 1]; /* new commit, else the tip
+	                                      ("" when neither exists) */
+	size_t pages_added, pages_changed, pages_removed;
+	size_t files_changed;       /* changed paths, pages included */
+	size_t files;               /* files in the committed tree */
+	size_t new_blobs;           /* files the repository lacked */
+	int packed;                 /* 1: new objects went into one pack */
+};
+
+/*
+ * Commit req->site_dir to req->branch of req->repo_path. Returns 0 with
+ * *out filled, or a negative mirror_status with err set to one line and
+ * the branch, work tree, index and config as they were (new objects may
+ * remain as unreferenced objects, which 'git gc' prunes):
+ *   -MIRROR_EUSAGE  bad branch name, malformed author, no identity
+ *   -MIRROR_EINPUT  site_dir holds a symlink, a special file or a name
+ *                   git refuses; a trailer value that is not one line
+ *   -MIRROR_EIO     not a repository, the branch is checked out, a lock
+ *                   file, the branch moved meanwhile, read/write errors
+ * Initialises and shuts down libgit2 itself. Nothing to free.
+ */
+int history_commit(struct history_result *out,
+    const struct history_request *req, mirror_error *err);
+
+/*
+ * Run every check history_commit makes before it writes anything (branch
+ * name, author, the repository, a stale lock, the branch checked out, a
+ * name clash, an identity, a signing key that cannot sign), and nothing
+ * else: site_dir, changes and the
+ * trailers are not looked at. mirror build calls it before its sweep, so
+ * a bad --repo leaves the store as well as the site untouched. Returns 0
+ * or the negative status history_commit would return for the same
+ * reason. The branch can still move, or a lock appear, before the
+ * commit: history_commit checks again.
+ */
+int history_check(const struct history_request *req, mirror_error *err);
+
+/*
+ * For tests only: when set, called after every object is written and
+ * just before the branch is moved, so a test can move the branch in
+ * between and see the compare and swap refuse. NULL in production.
+ */
+extern void (*history_test_before_update)(void *arg);
+extern void *history_test_before_update_arg;
+
+#endif

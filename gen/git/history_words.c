@@ -1,0 +1,1105 @@
+/*
+ * history_words.c: the facts and conflicts a commit changed, in words
+ * (see history_words.h). Pure: texts in, strings out.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "git/history_words.h"
+#include "render/escape.h"
+#include "util/xalloc.h"
+
+#define PROJECTS_DIR "api/projects/"
+#define CONFLICTS_DIR "api/conflicts/"
+#define HEALTH_PATH "api/health.json"
+#define ELLIPSIS "\xe2\x80\xa6"   /* … */
+#define ARROW " \xe2\x86\x92 "    /* → */
+
+/* In the order the body lists them, facts first. */
+enum ev_kind {
+	EV_CHANGED, EV_ADDED, EV_RETIRED, EV_STATUS, EV_REMOVED,
+	EV_OPENED, EV_OPEN_NOW, EV_JOINED, EV_RESOLVED, EV_DISMISSED,
+	EV_CLOSED, EV_CSTATUS, EV_CGONE
+};
+
+struct event {
+	int kind;
+	char *project;          /* slug; NULL: no project */
+	char *key;              /* fact or conflict id, for the order */
+	size_t seq;             /* input order, the last tie-break */
+	char *line;             /* body line, no indent, no newline */
+	char *subject;          /* the subject when it is the one change */
+	char *trailer;          /* "Resolved-by: x", or NULL */
+	char **ids;             /* conflict: every member id, old and new */
+	size_t nids;
+	size_t joined;          /* EV_JOINED: members that joined */
+};
+
+struct events {
+	struct event *v;
+	size_t n, cap;
+};
+
+void
+hw_init(struct hw_words *w)
+{
+	strbuf_init(&w->subject);
+	strbuf_init(&w->body);
+	strbuf_init(&w->trailers);
+	w->fact_events = 0;
+	w->conflict_events = 0;
+}
+
+void
+hw_free(struct hw_words *w)
+{
+	strbuf_free(&w->subject);
+	strbuf_free(&w->body);
+	strbuf_free(&w->trailers);
+}
+
+/* 1 when s starts with pre and ends in ".json" with a name between. */
+static int
+json_under(const char *s, const char *pre)
+{
+	size_t n = strlen(s), p = strlen(pre);
+
+	return n > p + 5 && strncmp(s, pre, p) == 0 &&
+	    strcmp(s + n - 5, ".json") == 0 && strchr(s + p, '/') == NULL;
+}
+
+int
+hw_wants(const char *path, int initial)
+{
+	if (initial)
+		return strcmp(path, HEALTH_PATH) == 0 ||
+		    json_under(path, CONFLICTS_DIR);
+	return json_under(path, PROJECTS_DIR) ||
+	    json_under(path, CONFLICTS_DIR);
+}
+
+/*
+ * Store text as one plain line: cleaned, whitespace runs as one space,
+ * trimmed, at most HW_VALUE_MAX characters then "…". Returns a new
+ * string, never NULL.
+ */
+static char *
+one_line(const char *s, size_t len)
+{
+	strbuf out;
+
+	strbuf_init(&out);
+	escape_line(&out, s, len, SIZE_MAX, HW_VALUE_MAX);
+	return strbuf_detach(&out);
+}
+
+/* A member of o as one plain line ("" when missing or null). */
+static char *
+field(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	char *d, *r;
+
+	if (v == NULL || json_is_null(v))
+		return xstrdup("");
+	if (json_is_string(v))
+		return one_line(json_string_value(v), json_string_length(v));
+	d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	r = one_line(d != NULL ? d : "", d != NULL ? strlen(d) : 0);
+	free(d);
+	return r;
+}
+
+/* The raw string member key of o, or NULL. Borrowed from o. */
+static const char *
+raw(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* Do a and b differ in member key? A missing member equals null. */
+static int
+differs(json_t *a, json_t *b, const char *key)
+{
+	json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
+
+	if (x == NULL)
+		x = json_null();
+	if (y == NULL)
+		y = json_null();
+	return !json_equal(x, y);
+}
+
+/* Parse text as a JSON object; NULL for no text or not an object. */
+static json_t *
+parse(const char *text, size_t len)
+{
+	json_t *j;
+
+	if (text == NULL)
+		return NULL;
+	j = json_loadb(text, len, JSON_ALLOW_NUL, NULL);
+	if (j != NULL && !json_is_object(j)) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
+}
+
+static struct event *
+ev_new(struct events *es, int kind, const char *project, const char *key)
+{
+	struct event *e;
+
+	if (es->n == es->cap) {
+		es->cap = es->cap ? es->cap * 2 : 16;
+		es->v = xreallocarray(es->v, es->cap, sizeof(*es->v));
+	}
+	e = &es->v[es->n];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->project = project != NULL ? xstrdup(project) : NULL;
+	e->key = xstrdup(key != NULL ? key : "");
+	e->seq = es->n++;
+	return e;
+}
+
+static void
+events_free(struct events *es)
+{
+	for (size_t i = 0; i < es->n; i++) {
+		struct event *e = &es->v[i];
+
+		free(e->project);
+		free(e->key);
+		free(e->line);
+		free(e->subject);
+		free(e->trailer);
+		for (size_t k = 0; k < e->nids; k++)
+			free(e->ids[k]);
+		free(e->ids);
+	}
+	free(es->v);
+}
+
+static int
+is_conflict_kind(int k)
+{
+	return k >= EV_OPENED;
+}
+
+/* ---- facts ------------------------------------------------------------ */
+
+struct fact {
+	const char *anchor;     /* borrowed from the document */
+	json_t *o;
+	size_t seq;
+};
+
+struct facts {
+	struct fact *v;
+	size_t n, cap;
+};
+
+static int
+is_fact(json_t *o)
+{
+	static const char *const keys[] = { "anchor", "layer", "id", "label",
+	    "value", "status" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_get(o, keys[i]) == NULL)
+			return 0;
+	return json_is_string(json_object_get(o, "anchor"));
+}
+
+/* Every fact object under v, in document order. */
+static void
+walk(struct facts *fs, json_t *v)
+{
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *c;
+
+		if (is_fact(v)) {
+			if (fs->n == fs->cap) {
+				fs->cap = fs->cap ? fs->cap * 2 : 64;
+				fs->v = xreallocarray(fs->v, fs->cap,
+				    sizeof(*fs->v));
+			}
+			fs->v[fs->n].anchor = raw(v, "anchor");
+			fs->v[fs->n].o = v;
+			fs->v[fs->n].seq = fs->n;
+			fs->n++;
+			return;
+		}
+		json_object_foreach(v, k, c)
+			walk(fs, c);
+	} else if (json_is_array(v)) {
+		size_t i;
+		json_t *c;
+
+		json_array_foreach(v, i, c)
+			walk(fs, c);
+	}
+}
+
+static int
+cmp_fact(const void *a, const void *b)
+{
+	const struct fact *x = a, *y = b;
+	int c = strcmp(x->anchor, y->anchor);
+
+	if (c != 0)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The facts of doc (may be NULL), sorted by anchor, one per anchor. */
+static void
+collect_facts(struct facts *fs, json_t *doc)
+{
+	size_t m = 0;
+
+	memset(fs, 0, sizeof(*fs));
+	if (doc == NULL)
+		return;
+	walk(fs, doc);
+	if (fs->n == 0)
+		return;
+	qsort(fs->v, fs->n, sizeof(*fs->v), cmp_fact);
+	for (size_t i = 0; i < fs->n; i++)
+		if (m == 0 || strcmp(fs->v[m - 1].anchor, fs->v[i].anchor) != 0)
+			fs->v[m++] = fs->v[i];
+	fs->n = m;
+}
+
+/* "label [id, layer]" of a fact, appended to sb. */
+static void
+put_fact_name(strbuf *sb, json_t *f)
+{
+	char *label = field(f, "label"), *id = field(f, "id");
+	char *layer = field(f, "layer");
+
+	strbuf_printf(sb, "%s [%s%s%s]", label[0] ? label : "(no label)", id,
+	    layer[0] ? ", " : "", layer);
+	free(label);
+	free(id);
+	free(layer);
+}
+
+static void
+put_value(strbuf *sb, json_t *o, const char *key)
+{
+	char *v = field(o, key);
+
+	strbuf_puts(sb, v[0] ? v : "(empty)");
+	free(v);
+}
+
+/*
+ * Who changed fact n, when the store's audit says so and it is news (o,
+ * the fact before, did not already name the same change): " — by ACTOR
+ * (ACTION: NOTE)" on the body line and " (by ACTOR)" on the subject.
+ * Nothing when the audit names no actor: the message then says nothing
+ * about who.
+ */
+static void
+put_changed_by(strbuf *line, strbuf *subj, json_t *o, json_t *n)
+{
+	json_t *nb = n != NULL ? json_object_get(n, "changed_by") : NULL;
+	json_t *ob = o != NULL ? json_object_get(o, "changed_by") : NULL;
+	char *actor, *action, *note;
+
+	if (!json_is_object(nb) || (ob != NULL && json_equal(ob, nb)))
+		return;
+	actor = field(nb, "actor");
+	action = field(nb, "action");
+	note = field(nb, "note");
+	if (actor[0] != '\0') {
+		strbuf_printf(line, " \xe2\x80\x94 by %s", actor);
+		if (action[0] != '\0' && note[0] != '\0')
+			strbuf_printf(line, " (%s: %s)", action, note);
+		else if (action[0] != '\0' || note[0] != '\0')
+			strbuf_printf(line, " (%s)", action[0] ? action : note);
+		strbuf_printf(subj, " (by %s)", actor);
+	}
+	free(actor);
+	free(action);
+	free(note);
+}
+
+static void
+fact_event(struct events *es, int kind, const char *project, json_t *o,
+    json_t *n)
+{
+	json_t *f = n != NULL ? n : o;
+	char *id = field(f, "id"), *label = field(f, "label");
+	struct event *e = ev_new(es, kind, project, id);
+	strbuf line, subj;
+
+	strbuf_init(&line);
+	strbuf_init(&subj);
+	put_fact_name(&line, f);
+	strbuf_printf(&subj, "%s %s", project, label[0] ? label : id);
+	switch (kind) {
+	case EV_ADDED:
+		strbuf_puts(&line, " added: ");
+		put_value(&line, n, "value");
+		strbuf_puts(&subj, " added: ");
+		put_value(&subj, n, "value");
+		break;
+	case EV_REMOVED:
+		strbuf_puts(&line, " removed (was: ");
+		put_value(&line, o, "value");
+		strbuf_puts(&line, ")");
+		strbuf_puts(&subj, " removed (was: ");
+		put_value(&subj, o, "value");
+		strbuf_puts(&subj, ")");
+		break;
+	case EV_RETIRED:
+	case EV_STATUS:
+		strbuf_puts(&line, kind == EV_RETIRED ? " retired: " :
+		    " status: ");
+		put_value(&line, o, "status");
+		strbuf_puts(&line, ARROW);
+		put_value(&line, n, "status");
+		strbuf_puts(&line, " (");
+		put_value(&line, n, "value");
+		strbuf_puts(&line, ")");
+		strbuf_puts(&subj, kind == EV_RETIRED ? " retired (" :
+		    " status (");
+		put_value(&subj, o, "status");
+		strbuf_puts(&subj, ARROW);
+		put_value(&subj, n, "status");
+		strbuf_puts(&subj, ")");
+		break;
+	default:        /* EV_CHANGED: the value, and the status if it moved */
+		strbuf_puts(&line, " changed: ");
+		put_value(&line, o, "value");
+		strbuf_puts(&line, ARROW);
+		put_value(&line, n, "value");
+		strbuf_puts(&subj, ": ");
+		put_value(&subj, o, "value");
+		strbuf_puts(&subj, ARROW);
+		put_value(&subj, n, "value");
+		if (differs(o, n, "status")) {
+			strbuf_puts(&line, "; status ");
+			put_value(&line, o, "status");
+			strbuf_puts(&line, ARROW);
+			put_value(&line, n, "status");
+		}
+		break;
+	}
+	put_changed_by(&line, &subj, o, n);
+	e->line = strbuf_detach(&line);
+	e->subject = strbuf_detach(&subj);
+	free(id);
+	free(label);
+}
+
+/* The project's slug: from the document, else the file name. */
+static char *
+project_slug(json_t *a, json_t *b, const char *path)
+{
+	const char *s = raw(json_object_get(a, "project"), "slug");
+	const char *base = strrchr(path, '/');
+
+	if (s == NULL)
+		s = raw(json_object_get(b, "project"), "slug");
+	if (s != NULL && s[0] != '\0')
+		return one_line(s, strlen(s));
+	base = base != NULL ? base + 1 : path;
+	return one_line(base, strlen(base) - 5);   /* less ".json" */
+}
+
+static int
+is_active(json_t *o, const char *key)
+{
+	const char *s = raw(o, key);
+
+	return s != NULL && strcmp(s, "active") == 0;
+}
+
+static void
+project_events(struct events *es, const struct hw_file *f)
+{
+	json_t *od = parse(f->old_text, f->old_len);
+	json_t *nd = parse(f->new_text, f->new_len);
+	struct facts of, nf;
+	char *slug = project_slug(nd, od, f->path);
+	size_t i = 0, j = 0;
+
+	collect_facts(&of, od);
+	collect_facts(&nf, nd);
+	while (i < of.n || j < nf.n) {
+		int c = i >= of.n ? 1 : j >= nf.n ? -1 :
+		    strcmp(of.v[i].anchor, nf.v[j].anchor);
+
+		if (c < 0) {
+			fact_event(es, EV_REMOVED, slug, of.v[i++].o, NULL);
+			continue;
+		}
+		if (c > 0) {
+			fact_event(es, EV_ADDED, slug, NULL, nf.v[j++].o);
+			continue;
+		}
+		if (differs(of.v[i].o, nf.v[j].o, "value"))
+			fact_event(es, EV_CHANGED, slug, of.v[i].o, nf.v[j].o);
+		else if (differs(of.v[i].o, nf.v[j].o, "status"))
+			fact_event(es, is_active(of.v[i].o, "status") ?
+			    EV_RETIRED : EV_STATUS, slug, of.v[i].o,
+			    nf.v[j].o);
+		i++;
+		j++;
+	}
+	free(of.v);
+	free(nf.v);
+	free(slug);
+	json_decref(od);
+	json_decref(nd);
+}
+
+/* ---- conflicts -------------------------------------------------------- */
+
+/* The member of conflict c with id, or NULL. */
+static json_t *
+member(json_t *c, const char *id)
+{
+	size_t i;
+	json_t *m;
+
+	json_array_foreach(json_object_get(c, "members"), i, m) {
+		const char *mid = raw(m, "id");
+
+		if (mid != NULL && id != NULL && strcmp(mid, id) == 0)
+			return m;
+	}
+	return NULL;
+}
+
+/* The slot in words: the description, less " of <project>". */
+static char *
+slot_words(json_t *c)
+{
+	const char *d = raw(c, "description"), *p = raw(c, "project");
+	size_t dl, pl;
+
+	if (d == NULL)
+		return field(c, "id");
+	dl = strlen(d);
+	pl = p != NULL ? strlen(p) : 0;
+	if (pl > 0 && dl > pl + 4 && memcmp(d + dl - pl - 4, " of ", 4) == 0 &&
+	    memcmp(d + dl - pl, p, pl) == 0)
+		dl -= pl + 4;
+	return one_line(d, dl);
+}
+
+/* "300 rpm [a] vs 350 rpm [b]" (with_ids) or "300 rpm vs 350 rpm". */
+static void
+put_values(strbuf *sb, json_t *c, int with_ids)
+{
+	strbuf seen;
+	size_t i;
+	json_t *m;
+	int first = 1;
+
+	strbuf_init(&seen);
+	json_array_foreach(json_object_get(c, "members"), i, m) {
+		char *v = field(m, json_object_get(m, "value_now") != NULL &&
+		    !json_is_null(json_object_get(m, "value_now")) ?
+		    "value_now" : "value_then");
+		char *id = field(m, "id");
+
+		if (!with_ids) {
+			/* Each value once; '\n' cannot occur in one. */
+			strbuf key;
+			int dup;
+
+			strbuf_init(&key);
+			strbuf_printf(&key, "\n%s\n", v);
+			dup = seen.len > 0 && strstr(seen.data, key.data) !=
+			    NULL;
+			if (!dup)
+				strbuf_add(&seen, key.data, key.len);
+			strbuf_free(&key);
+			if (dup) {
+				free(v);
+				free(id);
+				continue;
+			}
+		}
+		strbuf_printf(sb, "%s%s", first ? "" : " vs ",
+		    v[0] ? v : "(empty)");
+		if (with_ids)
+			strbuf_printf(sb, " [%s]", id);
+		first = 0;
+		free(v);
+		free(id);
+	}
+	strbuf_free(&seen);
+}
+
+/* Every member id of a and b (either may be NULL) into e->ids. */
+static void
+note_members(struct event *e, json_t *a, json_t *b)
+{
+	json_t *docs[2] = { a, b };
+
+	for (int d = 0; d < 2; d++) {
+		size_t i;
+		json_t *m;
+
+		json_array_foreach(json_object_get(docs[d], "members"), i, m) {
+			const char *id = raw(m, "id");
+
+			if (id == NULL)
+				continue;
+			e->ids = xreallocarray(e->ids, e->nids + 1,
+			    sizeof(*e->ids));
+			e->ids[e->nids++] = xstrdup(id);
+		}
+	}
+}
+
+/*
+ * The winner of a resolution: the one member still active in nc while
+ * at least one other went active -> superseded (old state from oc, or
+ * value_then's era, active, when oc is NULL). NULL when none.
+ */
+static json_t *
+winner(json_t *oc, json_t *nc)
+{
+	json_t *m, *win = NULL;
+	size_t i, active = 0, went = 0;
+
+	json_array_foreach(json_object_get(nc, "members"), i, m) {
+		json_t *was = oc != NULL ? member(oc, raw(m, "id")) : NULL;
+		int was_active = was != NULL ? is_active(was, "status_now") :
+		    oc == NULL;
+		const char *now = raw(m, "status_now");
+
+		if (!was_active)
+			continue;
+		if (is_active(m, "status_now")) {
+			win = m;
+			active++;
+		} else if (now != NULL && strcmp(now, "superseded") == 0)
+			went++;
+	}
+	return active == 1 && went > 0 ? win : NULL;
+}
+
+/* "p05-interferometer: " or "" for a conflict without a project. */
+static void
+put_prefix(strbuf *sb, const char *project)
+{
+	if (project != NULL)
+		strbuf_printf(sb, "%s: ", project);
+}
+
+/* "Key: value", value one plain line already. Returns a new string. */
+static char *
+trailer(const char *key, const char *value)
+{
+	strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s: %s", key, value);
+	return strbuf_detach(&sb);
+}
+
+static void
+decision_event(struct events *es, const char *project, json_t *oc,
+    json_t *nc, const char *slot)
+{
+	const char *st = raw(nc, "status"), *by = raw(nc, "resolved_by");
+	char *id = field(nc, "id"), *actor = field(nc, "resolved_by");
+	char *why = field(nc, "resolution");
+	int kind, sweep = by != NULL && strcmp(by, "sweep") == 0;
+	struct event *e;
+	strbuf line, subj;
+	json_t *w;
+
+	if (st != NULL && strcmp(st, "resolved") == 0)
+		kind = sweep ? EV_CLOSED : EV_RESOLVED;
+	else if (st != NULL && strcmp(st, "dismissed") == 0)
+		kind = EV_DISMISSED;
+	else
+		kind = EV_CSTATUS;
+	if (actor[0] == '\0') {
+		free(actor);
+		actor = xstrdup("unknown");
+	}
+	e = ev_new(es, kind, project, id);
+	note_members(e, oc, nc);
+	strbuf_init(&line);
+	strbuf_init(&subj);
+	put_prefix(&subj, project);
+	strbuf_printf(&line, "conflict on %s [%s]", slot, id);
+	switch (kind) {
+	case EV_RESOLVED:
+		w = winner(oc, nc);
+		strbuf_printf(&line, " resolved by %s", actor);
+		strbuf_printf(&subj, "conflict on %s resolved by %s", slot,
+		    actor);
+		if (w != NULL) {
+			char *wid = field(w, "id");
+
+			strbuf_puts(&line, ": kept ");
+			put_value(&line, w, "value_now");
+			strbuf_printf(&line, " [%s]", wid);
+			strbuf_puts(&subj, " (kept ");
+			put_value(&subj, w, "value_now");
+			strbuf_puts(&subj, ")");
+			free(wid);
+		}
+		strbuf_printf(&line, "; notes: %s", why[0] ? why : "(none)");
+		e->trailer = trailer("Resolved-by", actor);
+		break;
+	case EV_DISMISSED:
+		strbuf_printf(&line, " dismissed by %s; reason: %s", actor,
+		    why[0] ? why : "(none)");
+		strbuf_printf(&subj, "conflict on %s dismissed by %s", slot,
+		    actor);
+		e->trailer = trailer("Dismissed-by", actor);
+		break;
+	case EV_CLOSED:
+		strbuf_printf(&line, " closed by the sweep: %s",
+		    why[0] ? why : "the disagreement is gone");
+		strbuf_printf(&subj, "conflict on %s closed by the sweep (the "
+		    "disagreement is gone)", slot);
+		break;
+	default: {
+		char *os = oc != NULL ? field(oc, "status") : xstrdup("none");
+		char *ns = field(nc, "status");
+
+		strbuf_printf(&line, " status: %s" ARROW "%s", os, ns);
+		strbuf_printf(&subj, "conflict on %s: status %s" ARROW "%s",
+		    slot, os, ns);
+		free(os);
+		free(ns);
+		break;
+	}
+	}
+	e->line = strbuf_detach(&line);
+	e->subject = strbuf_detach(&subj);
+	free(id);
+	free(actor);
+	free(why);
+}
+
+static void
+conflict_events(struct events *es, const struct hw_file *f, int initial)
+{
+	json_t *oc = parse(f->old_text, f->old_len);
+	json_t *nc = parse(f->new_text, f->new_len);
+	json_t *c = nc != NULL ? nc : oc;
+	const char *ps = raw(c, "project_slug");
+	char *project = ps != NULL && ps[0] ? one_line(ps, strlen(ps)) : NULL;
+	char *slot, *id;
+	const char *ost = raw(oc, "status"), *nst = raw(nc, "status");
+	struct event *e;
+	strbuf line, subj;
+
+	if (c == NULL) {
+		free(project);
+		return;
+	}
+	slot = slot_words(c);
+	id = field(c, "id");
+	strbuf_init(&line);
+	strbuf_init(&subj);
+	if (initial) {
+		if (nc != NULL && nst != NULL && strcmp(nst, "open") == 0) {
+			e = ev_new(es, EV_OPEN_NOW, project, id);
+			strbuf_printf(&line, "conflict on %s [%s] open: ", slot,
+			    id);
+			put_values(&line, nc, 1);
+			e->line = strbuf_detach(&line);
+		}
+	} else if (nc == NULL) {
+		e = ev_new(es, EV_CGONE, project, id);
+		note_members(e, oc, NULL);
+		strbuf_printf(&line, "conflict on %s [%s] is gone from the "
+		    "store", slot, id);
+		put_prefix(&subj, project);
+		strbuf_printf(&subj, "conflict on %s is gone from the store",
+		    slot);
+		e->line = strbuf_detach(&line);
+		e->subject = strbuf_detach(&subj);
+	} else {
+		if (oc == NULL) {
+			e = ev_new(es, EV_OPENED, project, id);
+			note_members(e, NULL, nc);
+			strbuf_printf(&line, "conflict on %s [%s] opened: ",
+			    slot, id);
+			put_values(&line, nc, 1);
+			put_prefix(&subj, project);
+			strbuf_printf(&subj, "conflict opened on %s (", slot);
+			put_values(&subj, nc, 0);
+			strbuf_puts(&subj, ")");
+			e->line = strbuf_detach(&line);
+			e->subject = strbuf_detach(&subj);
+			strbuf_init(&line);
+			strbuf_init(&subj);
+		} else {
+			/* Members that joined a conflict already recorded. */
+			size_t i;
+			json_t *m;
+
+			e = NULL;
+			json_array_foreach(json_object_get(nc, "members"), i,
+			    m) {
+				char *mid;
+
+				if (member(oc, raw(m, "id")) != NULL)
+					continue;
+				if (e == NULL) {
+					e = ev_new(es, EV_JOINED, project, id);
+					note_members(e, oc, nc);
+					strbuf_printf(&line, "conflict on %s "
+					    "[%s] joined by", slot, id);
+				}
+				mid = field(m, "id");
+				strbuf_printf(&line, "%s ", e->joined ? ";" :
+				    "");
+				put_value(&line, m, "value_now");
+				strbuf_printf(&line, " [%s]", mid);
+				free(mid);
+				e->joined++;
+			}
+			if (e != NULL) {
+				put_prefix(&subj, project);
+				if (e->joined == 1)
+					strbuf_printf(&subj, "a member joined "
+					    "the conflict on %s", slot);
+				else
+					strbuf_printf(&subj, "%zu members "
+					    "joined the conflict on %s",
+					    e->joined, slot);
+				e->line = strbuf_detach(&line);
+				e->subject = strbuf_detach(&subj);
+				strbuf_init(&line);
+				strbuf_init(&subj);
+			}
+		}
+		/* A decision, or a conflict recorded already decided. */
+		if (nst != NULL && (ost != NULL ? strcmp(ost, nst) != 0 :
+		    strcmp(nst, "open") != 0))
+			decision_event(es, project, oc, nc, slot);
+	}
+	strbuf_free(&line);
+	strbuf_free(&subj);
+	free(slot);
+	free(id);
+	free(project);
+	json_decref(oc);
+	json_decref(nc);
+}
+
+/* ---- the message ------------------------------------------------------ */
+
+static int
+cmp_opt(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return (a == NULL) - (b == NULL);     /* no project last */
+	return strcmp(a, b);
+}
+
+static int
+cmp_event(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+	int c = cmp_opt(x->project, y->project);
+
+	if (c != 0)
+		return c;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if ((c = strcmp(x->key, y->key)) != 0)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Does conflict event c name fact id among its members? */
+static int
+explains(const struct event *c, const char *id)
+{
+	for (size_t i = 0; i < c->nids; i++)
+		if (strcmp(c->ids[i], id) == 0)
+			return 1;
+	return 0;
+}
+
+/* ", N word" / "N noun word" for a count, when it is not 0. */
+static void
+put_count(strbuf *sb, int *first_of_noun, size_t n, const char *noun,
+    const char *nouns, const char *word)
+{
+	if (n == 0)
+		return;
+	if (sb->len > 0)
+		strbuf_puts(sb, ", ");
+	if (*first_of_noun)
+		strbuf_printf(sb, "%zu %s %s", n, n == 1 ? noun : nouns, word);
+	else
+		strbuf_printf(sb, "%zu %s", n, word);
+	*first_of_noun = 0;
+}
+
+/* "12 facts changed, 3 conflicts opened, 1 resolved — a, b and 2 more". */
+static void
+counts_subject(strbuf *sb, const struct events *es)
+{
+	size_t k[EV_CGONE + 1] = { 0 }, members = 0, nproj = 0, shown = 0;
+	const char *last = NULL;
+	int f = 1, c = 1, m = 1;
+
+	for (size_t i = 0; i < es->n; i++) {
+		k[es->v[i].kind]++;
+		members += es->v[i].joined;
+	}
+	put_count(sb, &f, k[EV_CHANGED] + k[EV_STATUS], "fact", "facts",
+	    "changed");
+	put_count(sb, &f, k[EV_ADDED], "fact", "facts", "added");
+	put_count(sb, &f, k[EV_RETIRED], "fact", "facts", "retired");
+	put_count(sb, &f, k[EV_REMOVED], "fact", "facts", "removed");
+	put_count(sb, &c, k[EV_OPENED], "conflict", "conflicts", "opened");
+	put_count(sb, &c, k[EV_RESOLVED], "conflict", "conflicts",
+	    "resolved");
+	put_count(sb, &c, k[EV_DISMISSED], "conflict", "conflicts",
+	    "dismissed");
+	put_count(sb, &c, k[EV_CLOSED], "conflict", "conflicts",
+	    "closed by the sweep");
+	put_count(sb, &c, k[EV_CSTATUS], "conflict", "conflicts",
+	    "changed status");
+	put_count(sb, &c, k[EV_CGONE], "conflict", "conflicts", "gone");
+	put_count(sb, &m, members, "member", "members", "joined");
+
+	/* Events are sorted by project: count the distinct names. */
+	for (size_t i = 0; i < es->n; i++) {
+		const char *p = es->v[i].project;
+
+		if (p == NULL || (last != NULL && strcmp(last, p) == 0))
+			continue;
+		if (nproj < HW_SUBJECT_PROJECTS) {
+			strbuf_printf(sb, "%s%s", nproj == 0 ?
+			    " \xe2\x80\x94 " : ", ", p);
+			shown++;
+		}
+		nproj++;
+		last = p;
+	}
+	if (nproj > shown)
+		strbuf_printf(sb, " and %zu more", nproj - shown);
+}
+
+/* The subject: the one change, or counts. */
+static void
+put_subject(struct hw_words *w, const struct events *es)
+{
+	const struct event *one = NULL;
+	size_t nconf = 0, nfact = 0;
+
+	for (size_t i = 0; i < es->n; i++) {
+		if (is_conflict_kind(es->v[i].kind)) {
+			nconf++;
+			one = &es->v[i];
+		} else
+			nfact++;
+	}
+	if (nconf == 0 && nfact == 1)
+		one = &es->v[0];
+	else if (nconf == 1) {
+		for (size_t i = 0; i < es->n && one != NULL; i++)
+			if (!is_conflict_kind(es->v[i].kind) &&
+			    !explains(one, es->v[i].key))
+				one = NULL;
+	} else
+		one = NULL;
+	if (one != NULL && one->subject != NULL)
+		strbuf_puts(&w->subject, one->subject);
+	else
+		counts_subject(&w->subject, es);
+}
+
+/* The body: a heading per project, at most HW_BODY_LINES lines. */
+static void
+put_body(struct hw_words *w, const struct events *es, size_t used)
+{
+	const char *group = NULL;
+	int grouped = 0;
+	size_t i;
+
+	for (i = 0; i < es->n; i++) {
+		const struct event *e = &es->v[i];
+		int heading = !grouped || cmp_opt(group, e->project) != 0;
+
+		if (e->line == NULL)
+			continue;
+		if (used + (heading ? 2 : 1) > HW_BODY_LINES)
+			break;
+		if (heading) {
+			/* A space in every heading: never a trailer key. */
+			if (e->project != NULL)
+				strbuf_printf(&w->body, "Project %s:\n",
+				    e->project);
+			else
+				strbuf_puts(&w->body, "No project:\n");
+			group = e->project;
+			grouped = 1;
+			used++;
+		}
+		strbuf_printf(&w->body, "  %s\n", e->line);
+		used++;
+	}
+	if (i < es->n)
+		strbuf_printf(&w->body, "  " ELLIPSIS " and %zu more\n",
+		    es->n - i);
+}
+
+/* Trailers of human decisions, by conflict id. */
+static void
+put_trailers(struct hw_words *w, struct events *es)
+{
+	const struct event **t = xcalloc(es->n ? es->n : 1, sizeof(*t));
+	size_t nt = 0;
+
+	for (size_t i = 0; i < es->n; i++)
+		if (es->v[i].trailer != NULL)
+			t[nt++] = &es->v[i];
+	/* Bubble into key order: decisions are few. */
+	for (size_t i = 1; i < nt; i++)
+		for (size_t j = i; j > 0 && strcmp(t[j - 1]->key, t[j]->key) >
+		    0; j--) {
+			const struct event *x = t[j];
+
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	for (size_t i = 0; i < nt; i++)
+		strbuf_printf(&w->trailers, "%s\n", t[i]->trailer);
+	free(t);
+}
+
+/* "name: 43 active, 1 invalid" from a {"status": count} object. */
+static void
+put_by_status(strbuf *sb, json_t *by)
+{
+	const char *k;
+	json_t *v;
+	int first = 1;
+
+	json_object_foreach(by, k, v) {
+		char *name = one_line(k, strlen(k));
+
+		strbuf_printf(sb, "%s%lld %s", first ? "" : ", ",
+		    (long long)json_integer_value(v), name);
+		free(name);
+		first = 0;
+	}
+}
+
+/*
+ * The first commit: subject and store lines from api/health.json.
+ * Returns the body lines written (0 when health is not usable).
+ */
+static size_t
+initial_summary(struct hw_words *w, const struct hw_file *health)
+{
+	json_t *h = health != NULL ? parse(health->new_text,
+	    health->new_len) : NULL;
+	json_t *layers = json_object_get(h, "layers"), *l;
+	long long total = 0;
+	size_t lines = 0;
+	const char *k;
+	int first = 1;
+
+	if (h == NULL || !json_is_object(layers)) {
+		json_decref(h);
+		return 0;
+	}
+	json_object_foreach(layers, k, l)
+		total += json_integer_value(json_object_get(l, "total"));
+	strbuf_printf(&w->subject, "first mirror of the store: %lld %s, %lld "
+	    "%s (", (long long)json_integer_value(json_object_get(h,
+	    "projects")), json_integer_value(json_object_get(h,
+	    "projects")) == 1 ? "project" : "projects", total, total == 1 ?
+	    "fact" : "facts");
+	strbuf_puts(&w->body, "The store:\n");
+	lines++;
+	json_object_foreach(layers, k, l) {
+		char *name = one_line(k, strlen(k));
+		long long n = json_integer_value(json_object_get(l, "total"));
+
+		strbuf_printf(&w->subject, "%s%lld %s", first ? "" : ", ", n,
+		    name);
+		strbuf_printf(&w->body, "  %s (trust %lld): %lld %s: ", name,
+		    (long long)json_integer_value(json_object_get(l, "trust")),
+		    n, n == 1 ? "fact" : "facts");
+		put_by_status(&w->body, json_object_get(l, "by_status"));
+		strbuf_putc(&w->body, '\n');
+		lines++;
+		first = 0;
+		free(name);
+	}
+	strbuf_printf(&w->subject, "), %lld open %s",
+	    (long long)json_integer_value(json_object_get(h,
+	    "open_conflicts_count")), json_integer_value(json_object_get(h,
+	    "open_conflicts_count")) == 1 ? "conflict" : "conflicts");
+	strbuf_printf(&w->body, "  conflicts: %lld open, %lld resolved, "
+	    "%lld dismissed\n", (long long)json_integer_value(json_object_get(
+	    h, "open_conflicts_count")), (long long)json_integer_value(
+	    json_object_get(h, "resolved_conflicts")),
+	    (long long)json_integer_value(json_object_get(h,
+	    "dismissed_conflicts")));
+	lines++;
+	json_decref(h);
+	return lines;
+}
+
+void
+hw_describe(struct hw_words *w, const struct hw_file *files, size_t n,
+    int initial)
+{
+	struct events es;
+	const struct hw_file *health = NULL;
+	size_t used = 0;
+
+	memset(&es, 0, sizeof(es));
+	for (size_t i = 0; i < n; i++) {
+		const char *p = files[i].path;
+
+		if (p == NULL || !hw_wants(p, initial))
+			continue;
+		if (initial && strcmp(p, HEALTH_PATH) == 0)
+			health = &files[i];
+		else if (json_under(p, PROJECTS_DIR))
+			project_events(&es, &files[i]);
+		else
+			conflict_events(&es, &files[i], initial);
+	}
+	if (es.n > 0)
+		qsort(es.v, es.n, sizeof(*es.v), cmp_event);
+	for (size_t i = 0; i < es.n; i++) {
+		if (is_conflict_kind(es.v[i].kind))
+			w->conflict_events++;
+		else
+			w->fact_events++;
+	}
+	if (initial) {
+		used = initial_summary(w, health);
+		if (used > 0)
+			put_body(w, &es, used);
+	} else if (es.n > 0) {
+		put_subject(w, &es);
+		put_body(w, &es, 0);
+		put_trailers(w, &es);
+	}
+	events_free(&es);
+}

@@ -1,0 +1,88 @@
+/*
+ * history_words.h: what a mirror commit changed in the facts and
+ * conflicts, in words, worked out from the JSON twins alone.
+ *
+ * The input is the changed files of one commit, each as its path in the
+ * site and its text before and after (NULL: the file was added or
+ * removed). Only api/projects/<slug>.json and api/conflicts/<slug>.json
+ * are read (and api/health.json for the first commit): hw_wants says
+ * which, so the caller reads no other blob. No libgit2 here.
+ *
+ *   facts     the JSON objects of a project file that hold "anchor",
+ *             "layer", "id", "label", "value" and "status", deduplicated
+ *             by anchor (first in document order); compared by anchor:
+ *             added, changed (value), retired (active -> not active),
+ *             status changed, removed.
+ *   conflicts one file each: opened (new file), members joined, resolved
+ *             (the winner is the one member still active when the others
+ *             went active -> superseded), dismissed, closed by the sweep
+ *             (resolved_by "sweep"), other status changes, gone.
+ *
+ * Output, for git_message.c:
+ *
+ *   subject   one line: the change itself when it is one thing (one fact
+ *             event, or one conflict event whose members explain every
+ *             fact event), else counts in words with at most
+ *             HW_SUBJECT_PROJECTS project names; "" when no fact or
+ *             conflict changed (the caller keeps its page count). The
+ *             first commit (initial) summarises api/health.json instead.
+ *   body      lines grouped per project (a heading "Project slug:",
+ *             "No project:" or, first commit, "The store:", then lines
+ *             indented by two spaces; a heading holds a space, so git
+ *             never takes it for a trailer), each fact and conflict named by its
+ *             label or slot in words and by its [id]; at most
+ *             HW_BODY_LINES lines, then "  … and N more". No blank line.
+ *   trailers  "Resolved-by: NAME" / "Dismissed-by: NAME" lines, one per
+ *             human decision, ordered by conflict id.
+ *
+ * Store text is data: every value is cleaned (escape_clean), its
+ * whitespace runs (newlines included) collapsed to one space, and cut at
+ * HW_VALUE_MAX characters with "…", so no value can start a line, open a
+ * paragraph or forge a trailer. Same input, same output, byte for byte.
+ */
+#ifndef MIRROR_HISTORY_WORDS_H
+#define MIRROR_HISTORY_WORDS_H
+
+#include <stddef.h>
+
+#include "util/strbuf.h"
+
+#define HW_VALUE_MAX 120       /* characters of a value, then "…" */
+#define HW_BODY_LINES 60       /* lines of the facts and conflicts part */
+#define HW_SUBJECT_PROJECTS 3  /* project names in a counts subject */
+
+struct hw_file {
+	const char *path;       /* '/'-separated, relative to the site */
+	const char *old_text;   /* NULL: added in this commit */
+	size_t old_len;
+	const char *new_text;   /* NULL: removed in this commit */
+	size_t new_len;
+};
+
+struct hw_words {
+	strbuf subject;         /* no newline; "" when nothing in words */
+	strbuf body;            /* '\n'-terminated lines, or "" */
+	strbuf trailers;        /* '\n'-terminated trailer lines, or "" */
+	size_t fact_events;     /* what was found, for callers and tests */
+	size_t conflict_events;
+};
+
+void hw_init(struct hw_words *w);
+void hw_free(struct hw_words *w);
+
+/*
+ * Does the message need the texts of path? Returns 1 for the project
+ * and conflict twins (and api/health.json when initial), else 0.
+ */
+int hw_wants(const char *path, int initial);
+
+/*
+ * Describe the n changed files (any order; files hw_wants refuses are
+ * skipped) into w, which hw_init prepared. initial: the first commit,
+ * with no parent. Text that is not JSON of the expected shape counts as
+ * no facts and no conflict, so this never fails: it returns nothing.
+ */
+void hw_describe(struct hw_words *w, const struct hw_file *files, size_t n,
+    int initial);
+
+#endif

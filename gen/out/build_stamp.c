@@ -1,0 +1,295 @@
+/*
+ * build_stamp.c: the inputs of a build, hashed, and where a previous
+ * build left them (see build_stamp.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "git/git_ref.h"
+#include "git/git_repo.h"
+#include "out/build_stamp.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* A stamp larger than this is not ours. */
+#define STAMP_MAX 4096
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Fold the whole file name (below dirfd) into *h. Returns 0 or -errno. */
+static int
+hash_file(uint64_t *h, int dirfd, const char *name)
+{
+	char buf[65536];
+	ssize_t got;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((got = read(fd, buf, sizeof(buf))) > 0)
+		*h = hash_add(*h, buf, (size_t)got);
+	if (got < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Fold every file below dirfd into *h, names sorted, directories
+ * recursed, so the same tree always hashes the same. Returns 0, or
+ * -errno with *bad naming the entry that failed (owned by the caller).
+ */
+static int
+hash_tree(uint64_t *h, int dirfd, char **bad)
+{
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	DIR *d;
+	int fd, rc = 0;
+
+	if ((fd = dup(dirfd)) < 0 || (d = fdopendir(fd)) == NULL) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		*bad = xstrdup(".");
+		return rc;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			names = xreallocarray(names, cap, sizeof(*names));
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+
+		if (rc < 0)
+			goto next;
+		*h = hash_add_str(*h, names[i]);
+		if (fstatat(dirfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			rc = -errno;
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd, names[i], O_RDONLY |
+			    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			rc = sub < 0 ? -errno : hash_tree(h, sub, bad);
+			if (sub >= 0)
+				close(sub);
+		} else if (S_ISREG(st.st_mode)) {
+			rc = hash_file(h, dirfd, names[i]);
+		}
+		if (rc < 0 && *bad == NULL)
+			*bad = xstrdup(names[i]);
+next:
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* Fold the tree at path (NULL: nothing) into *h. Returns 0 or < 0. */
+static int
+hash_dir(uint64_t *h, const char *path, mirror_error *err)
+{
+	char *bad = NULL;
+	int fd, rc;
+
+	/* The contents decide, not where they are: a checkout elsewhere (CI,
+	 * an installed copy) must stamp the same site the same. */
+	*h = hash_add_str(*h, path != NULL ? "tree" : NULL);
+	if (path == NULL)
+		return 0;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot read: %s",
+		    path, strerror(errno));
+	rc = hash_tree(h, fd, &bad);
+	close(fd);
+	if (rc < 0)
+		rc = mirror_fail(err, MIRROR_EIO, "%s: cannot read %s: %s",
+		    path, bad != NULL ? bad : "?", strerror(-rc));
+	free(bad);
+	return rc;
+}
+
+int
+stamp_make(struct stamp *out, const struct stamp_inputs *in,
+    mirror_error *err)
+{
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	uint64_t h = MIRROR_HASH_INIT;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	h = hash_add_str(h, MIRROR_VERSION);
+	h = hash_add_str(h, in->title);
+	h = hash_add_str(h, in->base_url != NULL ? in->base_url : "");
+	h = hash_add(h, &in->expired, sizeof(in->expired));
+	/* The feed's date of a site without conflicts follows it. */
+	h = hash_add_str(h, in->any_conflicts ? NULL : epoch);
+	if ((rc = hash_dir(&h, in->user_templates, err)) < 0 ||
+	    (rc = hash_dir(&h, in->default_templates, err)) < 0 ||
+	    (rc = hash_dir(&h, in->theme_dir, err)) < 0)
+		return rc;
+	hash_hex(out->inputs, h);
+	memcpy(out->snapshot, in->snapshot, sizeof(out->snapshot) - 1);
+	return 0;
+}
+
+char *
+stamp_text(const struct stamp *s)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I}",
+	    "mirror", MIRROR_VERSION, "store_snapshot", s->snapshot,
+	    "inputs", s->inputs, "pages", (json_int_t)s->pages,
+	    "files", (json_int_t)s->files,
+	    "open_conflicts", (json_int_t)s->open_conflicts);
+	char *text = o != NULL ? json_dumps(o, JSON_INDENT(2) |
+	    JSON_PRESERVE_ORDER) : NULL;
+	strbuf sb;
+
+	json_decref(o);
+	if (text == NULL) {
+		fprintf(stderr, "mirror: out of memory (build stamp)\n");
+		exit(MIRROR_EIO);
+	}
+	strbuf_init(&sb);
+	strbuf_puts(&sb, text);
+	strbuf_putc(&sb, '\n');
+	free(text);
+	return strbuf_detach(&sb);
+}
+
+/* 1 when text (len bytes) is a stamp of this mirror version, with
+ * *held filled from it; else 0. */
+static int
+stamp_parse(struct stamp *held, const char *text, size_t len)
+{
+	const char *version, *snap, *inputs;
+	json_int_t pages, files, open;
+	json_t *o = json_loadb(text, len, 0, NULL);
+	int ok;
+
+	if (o == NULL)
+		return 0;
+	ok = json_unpack(o, "{s:s, s:s, s:s, s:I, s:I, s:I}", "mirror",
+	    &version, "store_snapshot", &snap, "inputs", &inputs, "pages",
+	    &pages, "files", &files, "open_conflicts", &open) == 0 &&
+	    strcmp(version, MIRROR_VERSION) == 0 &&
+	    strlen(snap) == sizeof(held->snapshot) - 1 &&
+	    strlen(inputs) == sizeof(held->inputs) - 1;
+	if (ok) {
+		memcpy(held->snapshot, snap, sizeof(held->snapshot));
+		memcpy(held->inputs, inputs, sizeof(held->inputs));
+		held->pages = pages;
+		held->files = files;
+		held->open_conflicts = open;
+	}
+	json_decref(o);
+	return ok;
+}
+
+/* Whether held's keys are want's. */
+static int
+stamp_same(const struct stamp *held, const struct stamp *want)
+{
+	return strcmp(held->snapshot, want->snapshot) == 0 &&
+	    strcmp(held->inputs, want->inputs) == 0;
+}
+
+int
+stamp_in_dir(struct stamp *held, const char *dir, const struct stamp *want)
+{
+	return stamp_load_dir(held, dir) && stamp_same(held, want);
+}
+
+int
+stamp_load_dir(struct stamp *held, const char *dir)
+{
+	char buf[STAMP_MAX];
+	ssize_t got = -1;
+	int dfd, afd = -1, fd = -1;
+
+	/* Every component without following links, as output.c writes. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd >= 0)
+		afd = openat(dfd, "api", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (afd >= 0)
+		fd = openat(afd, "build.json", O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		got = read(fd, buf, sizeof(buf));
+	if (fd >= 0)
+		close(fd);
+	if (afd >= 0)
+		close(afd);
+	if (dfd >= 0)
+		close(dfd);
+	if (got <= 0 || (size_t)got >= sizeof(buf))
+		return 0;
+	return stamp_parse(held, buf, (size_t)got);
+}
+
+int
+stamp_in_repo(const char *repo_path, const char *branch,
+    const struct stamp *want)
+{
+	char refname[MGIT_REFNAME_MAX];
+	git_repository *repo = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	git_blob *blob = NULL;
+	mirror_error ignored;
+	struct stamp held;
+	git_oid tip;
+	int found = 0, same = 0;
+
+	if (mgit_init(&ignored) < 0)
+		return 0;
+	if (mgit_branch_refname(refname, branch, &ignored) == 0 &&
+	    mgit_open(&repo, repo_path, &ignored) == 0 &&
+	    mgit_read_tip(&tip, &found, repo, repo_path, refname,
+	    &ignored) == 0 && found &&
+	    git_commit_lookup(&commit, repo, &tip) == 0 &&
+	    git_commit_tree(&tree, commit) == 0 &&
+	    git_tree_entry_bypath(&entry, tree, STAMP_PATH) == 0 &&
+	    git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
+	    git_blob_lookup(&blob, repo, git_tree_entry_id(entry)) == 0 &&
+	    git_blob_rawsize(blob) < STAMP_MAX)
+		same = stamp_parse(&held, git_blob_rawcontent(blob),
+		    (size_t)git_blob_rawsize(blob)) && stamp_same(&held, want);
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	git_repository_free(repo);
+	mgit_shutdown();
+	return same;
+}

@@ -1,0 +1,82 @@
+/*
+ * build_stamp.h: what decides a build's output, written into the site as
+ * api/build.json, so an unchanged store skips the render.
+ *
+ * The stamp is a small JSON object: mirror's version, the store snapshot
+ * checksum, and one hash over every other input (the template and theme
+ * files, title, base URL, the number of expired memories, and
+ * SOURCE_DATE_EPOCH when it dates the feed of a store without
+ * conflicts), plus the page and file counts and open
+ * conflicts of the build that wrote it. Two builds whose keys (version,
+ * snapshot, inputs) agree write byte-identical sites, so when DIR (and,
+ * with --repo, the branch's tip) already holds a stamp with the same
+ * keys, the build has nothing to do.
+ */
+#ifndef MIRROR_BUILD_STAMP_H
+#define MIRROR_BUILD_STAMP_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "util/error.h"
+
+/* The path of the stamp inside the site. */
+#define STAMP_PATH "api/build.json"
+
+struct stamp_inputs {
+	const char *snapshot;           /* store checksum, hex */
+	const char *title;
+	const char *base_url;           /* NULL or "" when relative */
+	const char *user_templates;     /* --templates DIR, or NULL */
+	const char *default_templates;  /* the bundled templates */
+	const char *theme_dir;
+	long long expired;              /* facts_clock_read at the run's */
+	int any_conflicts;              /* now */
+};
+
+/* A stamp's keys, and what the build that wrote it counted. */
+struct stamp {
+	char inputs[17];                /* hash of the inputs, hex */
+	char snapshot[17];
+	long long pages, files, open_conflicts;
+};
+
+/*
+ * Fill out->inputs and out->snapshot from in (reading every template and
+ * theme file). Returns 0, or -MIRROR_EIO naming a file that cannot be
+ * read.
+ */
+int stamp_make(struct stamp *out, const struct stamp_inputs *in,
+    mirror_error *err);
+
+/*
+ * The stamp as JSON text (with a final newline) into *text; the caller
+ * must free it. Never fails (out of memory exits, like xalloc).
+ */
+char *stamp_text(const struct stamp *s);
+
+/*
+ * 1 when the site in dir holds a stamp whose keys equal want's, with
+ * *held filled from it; 0 when it does not (no such file, another
+ * version, a symlink anywhere on the way, unparsable: a full build
+ * then decides). Never fails.
+ */
+int stamp_in_dir(struct stamp *held, const char *dir,
+    const struct stamp *want);
+
+/*
+ * 1 when the site in dir holds a stamp of this mirror version, whatever
+ * its keys, with *held filled from it; else 0. Never fails.
+ */
+int stamp_load_dir(struct stamp *held, const char *dir);
+
+/*
+ * 1 when the tip of branch in the repository at repo holds a stamp
+ * whose keys equal want's (the tip's tree was committed whole, so it is
+ * this site); else 0, also on any git error (history_check has already
+ * vetted the repository, and a full build reports what is wrong).
+ */
+int stamp_in_repo(const char *repo, const char *branch,
+    const struct stamp *want);
+
+#endif

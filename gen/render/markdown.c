@@ -1,0 +1,377 @@
+/*
+ * markdown.c: cmark-gfm in safe mode, plus one pass over the tree that
+ * rewrites twin links and gives fact elements their ids.
+ *
+ * Mechanism for ids and markers: cmark-gfm lets a node carry a syntax
+ * extension, and the HTML renderer hands such a node to the extension's
+ * html_render callback instead of rendering it itself. The pass sets our
+ * own extension on exactly the list items, table rows and links it
+ * recognises (the id travels as node user data); the callback writes
+ * <li id=...>, <tr id=...> or the disputed <a ...> and the renderer
+ * still renders their children as usual, escaped. Nothing else changes,
+ * so every other raw HTML stays suppressed by safe mode. Table rows
+ * belong to the table extension: the callback lets it render the row and
+ * only adds the id to the "<tr" it wrote, and the pass puts the table
+ * extension back before the tree is freed (it frees the row's data).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm/render.h>
+#include <cmark-gfm/syntax_extension.h>
+
+#include "render/markdown.h"
+#include "render/slug.h"
+#include "util/xalloc.h"
+
+#define DISPUTED_TEXT "\xe2\x9a\xa0 disputed"
+
+/* What the pass marked, so the extension can be put back after. */
+struct marked {
+	cmark_node **nodes;
+	cmark_syntax_extension **orig;
+	size_t n, cap;
+};
+
+static void
+free_user_data(cmark_mem *mem, void *p)
+{
+	(void)mem;
+	free(p);
+}
+
+static void
+mark(struct marked *m, cmark_syntax_extension *ext, cmark_node *node,
+    char *data)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 16;
+		m->nodes = xreallocarray(m->nodes, m->cap, sizeof(*m->nodes));
+		m->orig = xreallocarray(m->orig, m->cap, sizeof(*m->orig));
+	}
+	m->nodes[m->n] = node;
+	m->orig[m->n] = cmark_node_get_syntax_extension(node);
+	m->n++;
+	cmark_node_set_user_data(node, data);
+	cmark_node_set_user_data_free_func(node, free_user_data);
+	cmark_node_set_syntax_extension(node, ext);
+}
+
+static void
+unmark(struct marked *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		cmark_node_set_syntax_extension(m->nodes[i], m->orig[i]);
+	free(m->nodes);
+	free(m->orig);
+}
+
+/*
+ * If block (a paragraph or table cell) starts with <a id="ID"></a>,
+ * remove that anchor (and one space after it) and return ID (caller
+ * frees); else NULL.
+ */
+static char *
+take_anchor(cmark_node *block)
+{
+	static const char pre[] = "<a id=\"", post[] = "\">";
+	cmark_node *open, *close, *next;
+	const char *lit;
+	size_t n;
+	char *id;
+
+	if (block == NULL)
+		return NULL;
+	open = cmark_node_first_child(block);
+	if (open == NULL || cmark_node_get_type(open) != CMARK_NODE_HTML_INLINE)
+		return NULL;
+	close = cmark_node_next(open);
+	if (close == NULL || cmark_node_get_type(close) !=
+	    CMARK_NODE_HTML_INLINE)
+		return NULL;
+	lit = cmark_node_get_literal(close);
+	if (lit == NULL || strcmp(lit, "</a>") != 0)
+		return NULL;
+	lit = cmark_node_get_literal(open);
+	if (lit == NULL || strncmp(lit, pre, sizeof(pre) - 1) != 0)
+		return NULL;
+	lit += sizeof(pre) - 1;
+	n = strlen(lit);
+	if (n < sizeof(post) - 1 || strcmp(lit + n - 2, post) != 0 ||
+	    !slug_alphabet_only(lit, n - 2))
+		return NULL;
+	id = xstrndup(lit, n - 2);
+	next = cmark_node_next(close);
+	cmark_node_free(open);
+	cmark_node_free(close);
+	if (next != NULL && cmark_node_get_type(next) == CMARK_NODE_TEXT) {
+		lit = cmark_node_get_literal(next);
+		if (lit != NULL && lit[0] == ' ') {
+			char *rest = xstrdup(lit + 1);
+
+			cmark_node_set_literal(next, rest);
+			free(rest);
+		}
+	}
+	return id;
+}
+
+/* Length of a URL scheme ("http:" -> 4), or 0 when it has none. */
+static size_t
+scheme_len(const char *u)
+{
+	size_t i = 0;
+
+	if (!((u[0] >= 'a' && u[0] <= 'z') || (u[0] >= 'A' && u[0] <= 'Z')))
+		return 0;
+	while (u[i] != '\0' && u[i] != ':' && u[i] != '/' && u[i] != '?' &&
+	    u[i] != '#')
+		i++;
+	return u[i] == ':' ? i : 0;
+}
+
+/* Rewrite a relative X.md[#frag] link to X.html[#frag]. */
+static void
+twin_link(cmark_node *link)
+{
+	const char *u = cmark_node_get_url(link);
+	size_t path;
+	char *nu;
+
+	if (u == NULL || u[0] == '/' || scheme_len(u) > 0)
+		return;
+	path = strcspn(u, "?#");
+	if (path < 4 || memcmp(u + path - 3, ".md", 3) != 0 ||
+	    u[path - 4] == '/')
+		return;
+	nu = xmalloc(strlen(u) + 3);
+	memcpy(nu, u, path - 3);
+	memcpy(nu + path - 3, ".html", 5);
+	strcpy(nu + path + 2, u + path);
+	cmark_node_set_url(link, nu);
+	free(nu);
+}
+
+/*
+ * If link is a disputed marker, return the conflict id (caller frees).
+ * Checked on the .md URL, before twin_link: (../)*conflicts/ID.md.
+ */
+static char *
+disputed_id(cmark_node *link)
+{
+	static const char dir[] = "conflicts/";
+	cmark_node *c = cmark_node_first_child(link);
+	const char *u = cmark_node_get_url(link), *lit;
+	size_t n;
+
+	if (c == NULL || cmark_node_next(c) != NULL ||
+	    cmark_node_get_type(c) != CMARK_NODE_TEXT)
+		return NULL;
+	lit = cmark_node_get_literal(c);
+	if (lit == NULL || strcmp(lit, DISPUTED_TEXT) != 0 || u == NULL)
+		return NULL;
+	while (strncmp(u, "../", 3) == 0)
+		u += 3;
+	if (strncmp(u, dir, sizeof(dir) - 1) != 0)
+		return NULL;
+	u += sizeof(dir) - 1;
+	n = strlen(u);
+	if (n < 4 || strcmp(u + n - 3, ".md") != 0 || !slug_alphabet_only(u, n - 3))
+		return NULL;
+	return xstrndup(u, n - 3);
+}
+
+static void
+pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(node);
+		char *id;
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (type == CMARK_NODE_ITEM) {
+			cmark_node *p = cmark_node_first_child(node);
+
+			if (p != NULL && cmark_node_get_type(p) ==
+			    CMARK_NODE_PARAGRAPH &&
+			    (id = take_anchor(p)) != NULL)
+				mark(m, ext, node, id);
+		} else if (strcmp(cmark_node_get_type_string(node),
+		    "table_row") == 0) {
+			id = take_anchor(cmark_node_first_child(node));
+			if (id != NULL)
+				mark(m, ext, node, id);
+		} else if (type == CMARK_NODE_LINK) {
+			id = disputed_id(node);
+			twin_link(node);
+			if (id != NULL)
+				mark(m, ext, node, id);
+		}
+	}
+	cmark_iter_free(it);
+}
+
+static void
+cr(cmark_strbuf *html)
+{
+	if (html->size > 0 && html->ptr[html->size - 1] != '\n')
+		cmark_strbuf_putc(html, '\n');
+}
+
+/* <li id="ID"> ... </li> */
+static void
+render_item(cmark_strbuf *html, const char *id, int entering)
+{
+	if (!entering) {
+		cmark_strbuf_puts(html, "</li>\n");
+		return;
+	}
+	cr(html);
+	cmark_strbuf_puts(html, "<li id=\"");
+	cmark_strbuf_puts(html, id);
+	cmark_strbuf_puts(html, "\">");
+}
+
+/* The disputed marker; the URL was checked to be (../)*conflicts/ID. */
+static void
+render_marker(cmark_strbuf *html, cmark_node *link, const char *id,
+    int entering)
+{
+	if (!entering) {
+		cmark_strbuf_puts(html, "</a>");
+		return;
+	}
+	cmark_strbuf_puts(html, "<a class=\"disputed\" href=\"");
+	cmark_strbuf_puts(html, cmark_node_get_url(link));
+	cmark_strbuf_puts(html, "\" aria-label=\"disputed: see conflict ");
+	cmark_strbuf_puts(html, id);
+	cmark_strbuf_puts(html, "\">");
+}
+
+/* Let the table extension render the row, then put the id into the
+ * "<tr" it wrote. */
+static void
+render_row(cmark_syntax_extension *table, cmark_html_renderer *r,
+    cmark_node *row, const char *id, cmark_event_type ev, int options)
+{
+	cmark_strbuf *html = r->html;
+	bufsize_t before = html->size;
+	size_t tn;
+	char *tail;
+
+	table->html_render_func(table, r, row, ev, options);
+	if (ev != CMARK_EVENT_ENTER)
+		return;
+	for (bufsize_t i = before; i + 3 <= html->size; i++) {
+		if (memcmp(html->ptr + i, "<tr", 3) != 0)
+			continue;
+		tn = (size_t)(html->size - i - 3);
+		tail = xmalloc(tn + 1);
+		memcpy(tail, html->ptr + i + 3, tn);
+		cmark_strbuf_truncate(html, i + 3);
+		cmark_strbuf_puts(html, " id=\"");
+		cmark_strbuf_puts(html, id);
+		cmark_strbuf_putc(html, '"');
+		cmark_strbuf_put(html, (unsigned char *)tail, (bufsize_t)tn);
+		free(tail);
+		return;
+	}
+}
+
+/* The html_render callback for the nodes the pass marked. */
+static void
+render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
+    cmark_node *node, cmark_event_type ev, int options)
+{
+	cmark_syntax_extension *table = cmark_syntax_extension_get_private(ext);
+	const char *id = cmark_node_get_user_data(node);
+	int entering = ev == CMARK_EVENT_ENTER;
+
+	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_ITEM:
+		render_item(r->html, id, entering);
+		break;
+	case CMARK_NODE_LINK:
+		render_marker(r->html, node, id, entering);
+		break;
+	default:   /* a table row: the only other node the pass marks */
+		if (table != NULL && table->html_render_func != NULL)
+			render_row(table, r, node, id, ev, options);
+		break;
+	}
+}
+
+/* A parser with the GFM extensions attached, or NULL naming the one
+ * that is missing. */
+static cmark_parser *
+new_parser(int options, const char *name, mirror_error *err)
+{
+	/* No "autolink": see markdown.h. */
+	static const char *const exts[] = {
+		"table", "strikethrough", "tagfilter"
+	};
+	cmark_parser *parser;
+
+	cmark_gfm_core_extensions_ensure_registered();
+	parser = cmark_parser_new(options);
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		cmark_syntax_extension *e;
+
+		e = cmark_find_syntax_extension(exts[i]);
+		if (e == NULL) {
+			cmark_parser_free(parser);
+			(void)mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm "
+			    "lacks the %s extension", name, exts[i]);
+			return NULL;
+		}
+		cmark_parser_attach_syntax_extension(parser, e);
+	}
+	return parser;
+}
+
+int
+markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
+    mirror_error *err)
+{
+	const int options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8;
+	cmark_syntax_extension *mine;
+	cmark_parser *parser;
+	struct marked m = { 0 };
+	cmark_node *doc;
+	char *html;
+
+	if ((parser = new_parser(options, name, err)) == NULL)
+		return -MIRROR_EIO;
+	cmark_parser_feed(parser, md, len);
+	doc = cmark_parser_finish(parser);
+	if (doc == NULL) {
+		cmark_parser_free(parser);
+		return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "
+		    "parse the page", name);
+	}
+	mine = cmark_syntax_extension_new("mirror-ids");
+	cmark_syntax_extension_set_html_render_func(mine, render_marked);
+	cmark_syntax_extension_set_private(mine,
+	    cmark_find_syntax_extension("table"), NULL);
+	pass(doc, mine, &m);
+	html = cmark_render_html(doc, options,
+	    cmark_parser_get_syntax_extensions(parser));
+	unmark(&m);
+	cmark_node_free(doc);
+	cmark_parser_free(parser);
+	cmark_syntax_extension_free(cmark_get_default_mem_allocator(), mine);
+	if (html == NULL)
+		return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "
+		    "render the page", name);
+	strbuf_puts(sb, html);
+	free(html);
+	return 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * theme.h: the HTML side of a page.
+ *
+ * A theme is a directory themes/<name>/ holding
+ *   layout.html   an HTML-mode template (template.h) that wraps a page
+ *   assets/FILE   plain files copied to the site as assets/<file>
+ *                 (names [A-Za-z0-9._-]+, not starting with '.'; no
+ *                 subdirectories)
+ *
+ * The layout is rendered with a JSON object that the caller builds per
+ * page. Every theme may use these keys, so the caller must provide all of
+ * them (null where there is nothing):
+ *   title        string  the page title ("Conflict c-1a2b: ...")
+ *   site_title   string  the site title (--title / config)
+ *   root         string  relative path from the page to the site root:
+ *                        "" at the root, "../../" for projects/x/index
+ *   markdown     string  file name of this page's .md twin ("index.md")
+ *   nav          array   of {"href": path relative to the root,
+ *                        "label": text, "current": true|false}
+ *   footer       string  the store snapshot line (no clock)
+ * and the raw slot {{{content}}} receives the page body that
+ * markdown_to_html produced. Themes: "default" (responsive, print and
+ * dark mode, no JavaScript) and "plain" (for text browsers).
+ */
+#ifndef MIRROR_THEME_H
+#define MIRROR_THEME_H
+
+#include <jansson.h>
+
+#include "util/error.h"
+#include "util/strbuf.h"
+
+struct output;
+typedef struct theme theme;
+
+/*
+ * Open the theme called name: [a-z0-9_-]+ is looked up as
+ * themes/<name> (datadir.h); a name holding '/' is taken as a directory
+ * path (a user's own theme). Parses layout.html and lists the assets.
+ * Returns 0 and *out (free with theme_free), or -MIRROR_EINPUT with
+ * *out NULL when the theme does not exist, the layout does not parse or
+ * lacks {{{content}}}, or an asset name is not allowed.
+ */
+int theme_open(theme **out, const char *name, mirror_error *err);
+
+/*
+ * 1 when theme_open would accept name as it is spelt: [a-z0-9_-]+ (at
+ * most 64 bytes), or a path holding '/'; else 0. Whether the theme
+ * exists is theme_open's business.
+ */
+int theme_name_ok(const char *name);
+
+/*
+ * Append the page to sb: the layout rendered with page (see above) and
+ * body_html in the raw slot. Returns 0, or -MIRROR_EINPUT (a key the
+ * layout needs is missing; err names layout.html:line and the key).
+ */
+int theme_render(strbuf *sb, const theme *th, const json_t *page,
+    const char *body_html, mirror_error *err);
+
+/*
+ * Write every asset to out as "assets/<file>". Returns 0, or < 0 from
+ * reading the asset (-MIRROR_EIO) or from output_write.
+ */
+int theme_write_assets(const theme *th, struct output *out,
+    mirror_error *err);
+
+/* The theme's name as given to theme_open (owned by th). */
+const char *theme_name(const theme *th);
+
+/* The directory the theme was read from (owned by th). */
+const char *theme_dir(const theme *th);
+
+void theme_free(theme *th);
+
+#endif

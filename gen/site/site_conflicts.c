@@ -1,0 +1,415 @@
+/*
+ * site_conflicts.c: the review queue conflicts/index, one page per
+ * conflict conflicts/<slug>, and api/conflicts.json plus
+ * api/conflicts/<slug>.json (the same objects the templates see).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "site/site.h"
+#include "site/site_pool.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+int
+site_conflicts_load(struct site *s, mirror_error *err)
+{
+	int rc;
+
+	rc = conflict_disputed(&s->disputed, s->st, err);
+	if (rc == 0)
+		rc = conflict_list(&s->conflicts, s->st, NULL, err);
+	s->open_conflicts = 0;
+	for (size_t i = 0; rc == 0 && i < s->conflicts.n; i++)
+		if (strcmp(s->conflicts.items[i].status, "open") == 0)
+			s->open_conflicts++;
+	return rc;
+}
+
+void
+site_conflicts_free(struct site *s)
+{
+	disputed_list_free(&s->disputed);
+	conflict_list_free(&s->conflicts);
+}
+
+/*
+ * A shell word for a command line the reviewer copies: bare when it is
+ * plainly safe, else single-quoted with ' written as '\''.
+ */
+static void
+shell_word(strbuf *sb, const char *w)
+{
+	int plain = w[0] != '\0' && w[0] != '-';
+
+	for (const char *p = w; *p != '\0' && plain; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-_.:/@+,", *p) != NULL;
+	if (plain) {
+		strbuf_puts(sb, w);
+		return;
+	}
+	strbuf_putc(sb, '\'');
+	for (const char *p = w; *p != '\0'; p++) {
+		if (*p == '\'')
+			strbuf_puts(sb, "'\\''");
+		else
+			strbuf_putc(sb, *p);
+	}
+	strbuf_putc(sb, '\'');
+}
+
+static json_t *
+str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static const char *
+layer_name(const char *kind)
+{
+	if (strcmp(kind, "project_state") == 0)
+		return "state";
+	return kind;
+}
+
+/*
+ * A member's sources as a list of strings, for a page to show as words:
+ * an entity's source_refs is a JSON array of strings; a state row's or a
+ * memory's source is one string. Returns a new array (empty for NULL or
+ * "", or for a JSON array with nothing but non-strings).
+ */
+static json_t *
+sources_list(const char *source)
+{
+	json_t *out = json_array(), *parsed, *v;
+	size_t i;
+
+	if (source == NULL || source[0] == '\0')
+		return out;
+	parsed = source[0] == '[' ? json_loads(source, JSON_REJECT_DUPLICATES,
+	    NULL) : NULL;
+	if (!json_is_array(parsed)) {
+		json_decref(parsed);
+		json_array_append_new(out, json_string(source));
+		return out;
+	}
+	json_array_foreach(parsed, i, v)
+		if (json_is_string(v) && json_string_length(v) > 0)
+			json_array_append(out, v);
+	json_decref(parsed);
+	return out;
+}
+
+/* The layer's name in a sentence, singular or plural. */
+static const char *
+layer_words(const char *kind, size_t n)
+{
+	if (strcmp(kind, "project_state") == 0)
+		return n == 1 ? "trusted project state row" :
+		    "trusted project state rows";
+	if (strcmp(kind, "entity") == 0)
+		return n == 1 ? "engineering entity" : "engineering entities";
+	return n == 1 ? "memory" : "memories";
+}
+
+/*
+ * What kind of disagreement c is, in words, into sb: which layers its
+ * members come from, and which one the trust order favours (the highest
+ * layer, when the members span several).
+ */
+static void
+kind_words(strbuf *sb, const struct conflict *c)
+{
+	static const char *const order[] = { "project_state", "entity",
+	    "memory" };
+	size_t count[3] = { 0, 0, 0 }, layers = 0, top = 3;
+
+	for (size_t k = 0; k < c->n_members; k++)
+		for (size_t l = 0; l < 3; l++)
+			if (strcmp(c->members[k].kind, order[l]) == 0)
+				count[l]++;
+	for (size_t l = 0; l < 3; l++)
+		if (count[l] > 0) {
+			layers++;
+			if (top == 3)
+				top = l;
+		}
+	if (layers <= 1) {
+		strbuf_printf(sb, "Within one layer: %zu %s disagree, all of "
+		    "the same trust, so the trust order favours none of them.",
+		    top < 3 ? count[top] : c->n_members, top < 3 ?
+		    layer_words(order[top], count[top]) : "facts");
+		return;
+	}
+	strbuf_puts(sb, "Across layers: ");
+	for (size_t l = 0, said = 0; l < 3; l++) {
+		if (count[l] == 0)
+			continue;
+		if (said++ > 0)
+			strbuf_puts(sb, said == layers ? " and " : ", ");
+		strbuf_printf(sb, "%zu %s", count[l], layer_words(order[l],
+		    count[l]));
+	}
+	strbuf_printf(sb, " disagree; the trust order favours the %s.",
+	    layer_words(order[top], 1));
+}
+
+/* Where the member's fact is rendered: its project's overview, or the
+ * site index for the no-project group; both null when the row is gone. */
+static void
+member_place(json_t *m, struct site *s, const struct conflict_member *cm)
+{
+	long i = cm->project != NULL ? site_project_index(s, cm->project) : -1;
+
+	json_object_set_new(m, "on_index", json_boolean(i >= 0 &&
+	    cm->project[0] == '\0'));
+	json_object_set_new(m, "project_slug", i >= 0 &&
+	    cm->project[0] != '\0' ? json_string(s->pslug[i]) : json_null());
+	json_object_set_new(m, "linked", json_boolean(i >= 0));
+}
+
+/* The JSON object of one conflict, for its page, the queue and api/. */
+static int
+conflict_json(json_t **out, struct site *s, const struct conflict *c,
+    mirror_error *err)
+{
+	char slug[SLUG_SIZE];
+	json_t *o, *members = json_array(), *earlier = json_array();
+	json_t *winners = json_array();
+	strbuf sb, fav, word;
+	long pi = site_project_index(s, c->project);
+	const char *favoured = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	strbuf_init(&sb);
+	strbuf_init(&fav);
+	strbuf_init(&word);
+	for (size_t k = 0; k < c->n_members; k++) {
+		const struct conflict_member *cm = &c->members[k];
+		json_t *m = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
+		    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
+		    "kind", cm->kind, "layer", layer_name(cm->kind),
+		    "id", cm->id,
+		    "anchor", site_anchor(cm->kind, cm->id), "trust", cm->trust,
+		    "value_then", cm->value_then,
+		    "value_now", str_or_null(cm->value_now),
+		    "status_now", str_or_null(cm->status_now),
+		    "conflicts_with", str_or_null(cm->conflicts_with),
+		    "favoured", cm->favoured,
+		    "type", str_or_null(cm->layer_type),
+		    "source", str_or_null(cm->source),
+		    "created", site_date(cm->created_at),
+		    "updated", site_date(cm->updated_at),
+		    "label", str_or_null(cm->label),
+		    "gone", cm->status_now == NULL);
+
+		if (m == NULL) {
+			rc = mirror_fail(err, MIRROR_EIO, "internal: conflict "
+			    "%s member %s", c->id, cm->id);
+			break;
+		}
+		member_place(m, s, cm);
+		json_object_set_new(m, "sources", sources_list(cm->source));
+		json_array_append_new(members, m);
+		if (cm->favoured && favoured == NULL) {
+			favoured = cm->id;
+			strbuf_reset(&fav);
+			strbuf_printf(&fav, "%s %s: %s", layer_name(cm->kind),
+			    cm->id, cm->value_now != NULL ? cm->value_now :
+			    cm->value_then);
+		}
+		strbuf_reset(&sb);
+		strbuf_puts(&sb, "mirror conflicts resolve ");
+		shell_word(&sb, c->id);
+		strbuf_puts(&sb, " --notes 'WHY' --winner ");
+		/* Two members of different layers may share an id: then the
+		 * winner is named kind:id, as conflict_resolve accepts. */
+		strbuf_reset(&word);
+		for (size_t j = 0; j < c->n_members; j++)
+			if (j != k && strcmp(c->members[j].id, cm->id) == 0) {
+				strbuf_printf(&word, "%s:", cm->kind);
+				break;
+			}
+		strbuf_puts(&word, cm->id);
+		shell_word(&sb, word.data);
+		strbuf_reset(&word);
+		strbuf_printf(&word, "keep the %s %s: %s", layer_words(
+		    cm->kind, 1), cm->id, cm->value_now != NULL ?
+		    cm->value_now : cm->value_then);
+		json_array_append_new(winners, json_pack("{s:s, s:s, s:s, "
+		    "s:s}", "id", cm->id, "layer", layer_name(cm->kind),
+		    "command", sb.data, "keeps", word.data));
+	}
+	for (size_t k = 0; k < c->n_earlier; k++) {
+		slug_make(slug, c->earlier[k]);
+		json_array_append_new(earlier, json_pack("{s:s, s:s}", "id",
+		    c->earlier[k], "slug", slug));
+	}
+	slug_make(slug, c->id);
+	o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:s, s:s, s:s, s:o, s:o, "
+	    "s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o, s:o}",
+	    "id", c->id, "slug", slug, "status", c->status,
+	    "open", strcmp(c->status, "open") == 0,
+	    "slot_kind", c->slot_kind, "slot_key", c->slot_key,
+	    "project", c->project,
+	    "project_name", c->project[0] == '\0' ? "(no project)" :
+	    pi >= 0 ? s->projects[pi].name : c->project,
+	    "project_slug", pi >= 0 && c->project[0] != '\0' ?
+	    json_string(s->pslug[pi]) : json_null(),
+	    "detected", site_date(c->detected_at),
+	    "detected_at", c->detected_at,
+	    "description", c->description, "question", c->question,
+	    "resolved_at", str_or_null(c->resolved_at),
+	    "resolution", c->resolution, "resolved_by", c->resolved_by,
+	    "favoured", favoured != NULL ? json_string(fav.data) : json_null(),
+	    "members", members, "earlier", earlier, "winners", winners);
+	strbuf_free(&fav);
+	strbuf_free(&word);
+	if (o == NULL) {
+		strbuf_free(&sb);
+		return rc < 0 ? rc : mirror_fail(err, MIRROR_EIO,
+		    "internal: conflict %s", c->id);
+	}
+	strbuf_reset(&sb);
+	kind_words(&sb, c);
+	json_object_set_new(o, "kind_words", json_string(sb.data));
+	strbuf_reset(&sb);
+	strbuf_printf(&sb, "Conflict: %s", c->description);
+	json_object_set_new(o, "title", json_string(sb.data));
+	strbuf_reset(&sb);
+	strbuf_puts(&sb, "mirror conflicts resolve ");
+	shell_word(&sb, c->id);
+	strbuf_puts(&sb, " --notes 'WHY'");
+	json_object_set_new(o, "resolve_command", json_string(sb.data));
+	strbuf_reset(&sb);
+	strbuf_puts(&sb, "mirror conflicts dismiss ");
+	shell_word(&sb, c->id);
+	strbuf_puts(&sb, " --reason 'WHY'");
+	json_object_set_new(o, "dismiss_command", json_string(sb.data));
+	strbuf_free(&sb);
+	if (rc < 0) {
+		json_decref(o);
+		return rc;
+	}
+	*out = o;
+	return 0;
+}
+
+/* Pool work (nothing to load): conflict i's page and JSON, its object
+ * kept in ctx's slot i for the queue. */
+static int
+conflict_render(struct site *s, void *ctx, size_t i, void *payload,
+    mirror_error *err)
+{
+	const struct conflict *c = &s->conflicts.items[i];
+	json_t **objs = ctx, *o, *data;
+	strbuf path, title;
+	int rc;
+
+	(void)payload;
+	rc = conflict_json(&o, s, c, err);
+	if (rc < 0)
+		return rc;
+	objs[i] = o;
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_printf(&path, "conflicts/%s", json_string_value(
+	    json_object_get(o, "slug")));
+	strbuf_printf(&title, "Conflict: %s", c->description);
+	data = json_pack("{s:O}", "conflict", o);
+	rc = site_page(s, path.data, "conflict.md", title.data, data, err);
+	json_decref(data);
+	if (rc == 0) {
+		strbuf_reset(&path);
+		strbuf_printf(&path, "api/conflicts/%s.json", json_string_value(
+		    json_object_get(o, "slug")));
+		rc = site_json(s, path.data, o, err);
+	}
+	strbuf_free(&path);
+	strbuf_free(&title);
+	return rc;
+}
+
+/* qsort order of conflict objects: by id (ids are unique). */
+static int
+cmp_conflict_id(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+
+	return strcmp(json_string_value(json_object_get(x, "id")),
+	    json_string_value(json_object_get(y, "id")));
+}
+
+/*
+ * A new array holding the conflict objects of all (borrowed, one more
+ * reference each) sorted by id: api/conflicts.json lists them so, not
+ * grouped by status, so that a resolution changes one field of one entry
+ * instead of moving it between groups.
+ */
+static json_t *
+by_id(json_t *all)
+{
+	size_t n = json_array_size(all), i;
+	json_t **v = xcalloc(n + 1, sizeof(*v)), *out = json_array(), *x;
+
+	json_array_foreach(all, i, x)
+		v[i] = x;
+	qsort(v, n, sizeof(*v), cmp_conflict_id);
+	for (i = 0; i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	return out;
+}
+
+int
+site_conflict_pages(struct site *s, mirror_error *err)
+{
+	static const char *const groups[] = { "open", "resolved",
+	    "dismissed" };
+	json_t **objs = xcalloc(s->conflicts.n + 1, sizeof(*objs));
+	const struct site_work pages = { s->conflicts.n, NULL, conflict_render,
+	    NULL, objs, 0 };
+	json_t *all = json_array(), *queue, *data;
+	int rc;
+
+	rc = site_pool_run(s, &pages, err);
+	/* In the queue's order, whichever worker made each. */
+	for (size_t i = 0; i < s->conflicts.n; i++)
+		if (objs[i] != NULL)
+			json_array_append_new(all, objs[i]);
+	free(objs);
+	if (rc < 0)
+		goto out;
+	/* The queue: open first, then resolved, then dismissed. */
+	queue = json_array();
+	for (size_t g = 0; g < sizeof(groups) / sizeof(*groups); g++) {
+		json_t *items = json_array(), *v;
+		size_t k;
+
+		json_array_foreach(all, k, v)
+			if (strcmp(json_string_value(json_object_get(v,
+			    "status")), groups[g]) == 0)
+				json_array_append(items, v);
+		json_array_append_new(queue, json_pack("{s:s, s:I, s:o}",
+		    "status", groups[g], "count",
+		    (json_int_t)json_array_size(items), "conflicts", items));
+	}
+	data = json_pack("{s:o, s:I, s:I}", "groups", queue,
+	    "open_conflicts_count", (json_int_t)s->open_conflicts,
+	    "total", (json_int_t)json_array_size(all));
+	rc = site_page(s, "conflicts/index", "conflicts.md",
+	    "Conflicts: the review queue", data, err);
+	json_decref(data);
+	if (rc == 0) {
+		data = json_pack("{s:I, s:o}", "open_conflicts_count",
+		    (json_int_t)s->open_conflicts, "conflicts", by_id(all));
+		rc = site_json(s, "api/conflicts.json", data, err);
+		json_decref(data);
+	}
+out:
+	json_decref(all);
+	return rc;
+}

@@ -1,0 +1,206 @@
+/*
+ * site_decisions.c: projects/<slug>/decisions, the decision log.
+ *
+ * A decision slot is a trusted-state key of category "decision", or the
+ * (target, field) of a decision entity; both are normalised as SPEC 3.3
+ * normalises identifiers, so state "lateral_support_material" and the
+ * entity (lateral support, material) share one slot, as the sweep's
+ * cross-layer key does. Each slot lists every row, superseded ones
+ * included, newest first; an entry whose value returns to one the slot
+ * had before the previous change (A, then B, then A) is marked as a
+ * reversal.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "site/site.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct entry {
+	char *slot;         /* normalised identifier */
+	const char *layer;  /* "state" or "entity" */
+	const char *date;   /* created_at */
+	const char *id;
+	char *norm;         /* normalised value, for reversals */
+	json_t *item;
+};
+
+/* SPEC 3.3 identifiers: lower case, runs of other characters one '_'. */
+static char *
+norm_ident(const char *s)
+{
+	strbuf sb;
+	int sep = 0;
+
+	strbuf_init(&sb);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)tolower((unsigned char)*s);
+
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			if (sep && sb.len > 0)
+				strbuf_putc(&sb, '_');
+			sep = 0;
+			strbuf_putc(&sb, (char)c);
+		} else {
+			sep = 1;
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/* Values: ASCII case folded, whitespace collapsed, trailing '.' cut. */
+static char *
+norm_value(const char *s)
+{
+	strbuf sb;
+	int space = 0;
+
+	strbuf_init(&sb);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (isspace(c)) {
+			space = 1;
+			continue;
+		}
+		if (space && sb.len > 0)
+			strbuf_putc(&sb, ' ');
+		space = 0;
+		strbuf_putc(&sb, (char)tolower(c));
+	}
+	if (sb.len > 0 && sb.data[sb.len - 1] == '.')
+		sb.data[--sb.len] = '\0';
+	return strbuf_detach(&sb);
+}
+
+/* Slot, then newest first (created_at, then id, both descending). */
+static int
+cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->slot, y->slot);
+
+	if (c == 0)
+		c = strcmp(y->date, x->date);
+	if (c == 0)
+		c = strcmp(y->id, x->id);
+	return c;
+}
+
+/* The next entry after `after` in k's slot and layer, or n. */
+static size_t
+next_in_layer(const struct entry *ent, size_t n, size_t k, size_t after)
+{
+	for (size_t j = after + 1;
+	    j < n && strcmp(ent[j].slot, ent[k].slot) == 0; j++)
+		if (strcmp(ent[j].layer, ent[k].layer) == 0)
+			return j;
+	return n;
+}
+
+int
+site_decisions(struct site *s, size_t i, const struct project_facts *f,
+    mirror_error *err)
+{
+	struct entry *ent = xcalloc(f->n_state + f->n_ent + 1, sizeof(*ent));
+	size_t n = 0;
+	json_t *data, *slots = json_array(), *cur = NULL;
+	strbuf path, title, words;
+	int rc;
+
+	strbuf_init(&words);
+	for (size_t k = 0; k < f->n_state; k++) {
+		const struct fact_state *st = &f->state[k];
+
+		if (strcmp(st->category, "decision") != 0)
+			continue;
+		ent[n].slot = norm_ident(st->key);
+		ent[n].layer = "state";
+		ent[n].date = st->created_at;
+		ent[n].id = st->id;
+		ent[n].norm = norm_value(st->value);
+		ent[n].item = site_state_item(s, st);
+		n++;
+	}
+	for (size_t k = 0; k < f->n_ent; k++) {
+		const struct fact_entity *e = &f->ent[k];
+		char b1[64], b2[64];
+		const char *tg, *fd;
+
+		if (strcmp(e->type, "decision") != 0)
+			continue;
+		tg = site_prop(e, "target", b1, sizeof(b1));
+		fd = site_prop(e, "field", b2, sizeof(b2));
+		strbuf_reset(&words);
+		if (tg[0] != '\0' || fd[0] != '\0')
+			strbuf_printf(&words, "%s %s", tg, fd);
+		else
+			strbuf_puts(&words, e->name);
+		ent[n].slot = norm_ident(words.data);
+		ent[n].layer = "entity";
+		ent[n].date = e->created_at;
+		ent[n].id = e->id;
+		ent[n].item = site_entity_item(s, e);
+		ent[n].norm = norm_value(json_string_value(json_object_get(
+		    ent[n].item, "value")));
+		n++;
+	}
+	strbuf_free(&words);
+	qsort(ent, n, sizeof(*ent), cmp_entry);
+	for (size_t k = 0; k < n; k++) {
+		const char *back = NULL;
+		size_t pred;
+
+		if (k == 0 || strcmp(ent[k].slot, ent[k - 1].slot) != 0) {
+			/* The slot in words: its identifier with spaces. */
+			char *spaced = xstrdup(ent[k].slot);
+
+			for (char *c = spaced; *c != '\0'; c++)
+				if (*c == '_')
+					*c = ' ';
+			cur = json_pack("{s:s, s:s, s:[]}", "slot", ent[k].slot,
+			    "label", spaced, "entries");
+			free(spaced);
+			json_array_append_new(slots, cur);
+		}
+		/* Older entries of the slot follow k (newest first); each
+		 * layer's rows are one history, so compare within the layer:
+		 * k reverses when it differs from the layer's previous value
+		 * and equals an older one. */
+		pred = next_in_layer(ent, n, k, k);
+		if (pred < n && strcmp(ent[pred].norm, ent[k].norm) != 0) {
+			for (size_t j = next_in_layer(ent, n, k, pred); j < n;
+			    j = next_in_layer(ent, n, k, j))
+				if (strcmp(ent[j].norm, ent[k].norm) == 0) {
+					back = json_string_value(
+					    json_object_get(ent[j].item,
+					    "value"));
+					break;
+				}
+		}
+		json_object_set_new(ent[k].item, "reversal",
+		    json_boolean(back != NULL));
+		json_array_append_new(json_object_get(cur, "entries"),
+		    ent[k].item);
+	}
+	for (size_t k = 0; k < n; k++) {
+		free(ent[k].slot);
+		free(ent[k].norm);
+	}
+	free(ent);
+
+	data = json_pack("{s:{s:s, s:s, s:s}, s:o}", "project", "id",
+	    s->projects[i].id, "name", s->projects[i].name, "slug",
+	    s->pslug[i], "slots", slots);
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_printf(&path, "projects/%s/decisions", s->pslug[i]);
+	strbuf_printf(&title, "%s: decision log", s->projects[i].name);
+	rc = site_page(s, path.data, "decisions.md", title.data, data, err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	return rc;
+}

@@ -1,0 +1,37 @@
+/*
+ * site_graph.h: lookups over one project's entities and relationships
+ * (by id, edges by source or target), so pages that walk the graph stay
+ * O(n log n) in the size of the project.
+ */
+#ifndef MIRROR_SITE_GRAPH_H
+#define MIRROR_SITE_GRAPH_H
+
+#include <stddef.h>
+
+#include "store/facts.h"
+
+struct site_graph {
+	const struct project_facts *f;
+	size_t *by_id;       /* entity indexes sorted by id */
+	size_t *by_source;   /* relationship indexes sorted by source, type */
+	size_t *by_target;   /* relationship indexes sorted by target, type */
+};
+
+/* Build the indexes over f (which must outlive g). Never fails. */
+void graph_init(struct site_graph *g, const struct project_facts *f);
+void graph_free(struct site_graph *g);
+
+/* The entity with id, or NULL (an edge into another project). */
+const struct fact_entity *graph_entity(const struct site_graph *g,
+    const char *id);
+
+/*
+ * Call fn(other_entity_id, arg) for every relationship of type whose
+ * source (outgoing) or target (!outgoing) is id, in the order of the
+ * other end's id. Returns the number of calls.
+ */
+size_t graph_each(const struct site_graph *g, const char *id,
+    const char *type, int outgoing,
+    void (*fn)(const char *other, void *arg), void *arg);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * site_index.c: the site's index page.
+ *
+ * Every project with its fact counts and open conflicts, and the global
+ * open_conflicts_count. Rows with project '' belong to no project: they
+ * have no overview of their own (there is no project to describe, and
+ * '' has no honest slug), so their facts are listed on the index itself,
+ * where conflict pages link to them.
+ */
+#include <string.h>
+
+#include "site/site.h"
+
+/* Open conflicts of canonical project id. */
+static long long
+open_in(const struct site *s, const char *id)
+{
+	long long n = 0;
+
+	for (size_t i = 0; i < s->conflicts.n; i++)
+		if (strcmp(s->conflicts.items[i].status, "open") == 0 &&
+		    strcmp(s->conflicts.items[i].project, id) == 0)
+			n++;
+	return n;
+}
+
+/* The no-project group's facts, every status, in layer order. */
+static int
+loose_facts(json_t **out, struct site *s, mirror_error *err)
+{
+	struct project_facts f;
+	json_t *items = json_array();
+	int rc;
+
+	rc = facts_read_project(&f, s->facts, "", err);
+	for (size_t k = 0; rc == 0 && k < f.n_state; k++)
+		json_array_append_new(items, site_state_item(s, &f.state[k]));
+	for (size_t k = 0; rc == 0 && k < f.n_ent; k++)
+		json_array_append_new(items, site_entity_item(s, &f.ent[k]));
+	for (size_t k = 0; rc == 0 && k < f.n_mem; k++)
+		json_array_append_new(items, site_memory_item(s, &f.mem[k]));
+	facts_free(&f);
+	*out = items;
+	return rc;
+}
+
+int
+site_index(struct site *s, mirror_error *err)
+{
+	json_t *projects = json_array(), *loose = NULL, *data;
+	int rc;
+
+	for (size_t i = 0; i < s->n_projects; i++) {
+		const struct fact_project *p = &s->projects[i];
+
+		if (p->id[0] == '\0')
+			continue;
+		json_array_append_new(projects, json_pack("{s:s, s:s, s:s, "
+		    "s:s, s:b, s:I, s:I, s:I, s:I, s:I}",
+		    "id", p->id, "name", p->name, "slug", s->pslug[i],
+		    "description", p->description, "listed", p->listed,
+		    "state_rows", (json_int_t)p->n_state,
+		    "entity_rows", (json_int_t)p->n_entities,
+		    "memory_rows", (json_int_t)p->n_memories,
+		    "active_rows", (json_int_t)p->n_active,
+		    "open_conflicts", (json_int_t)open_in(s, p->id)));
+	}
+	rc = loose_facts(&loose, s, err);
+	data = json_pack("{s:o, s:o, s:I, s:I, s:I}", "projects", projects,
+	    "loose", loose, "loose_open_conflicts",
+	    (json_int_t)open_in(s, ""),
+	    "open_conflicts_count", (json_int_t)s->open_conflicts,
+	    "conflicts_total", (json_int_t)s->conflicts.n);
+	if (rc == 0)
+		rc = site_page(s, "index", "index.md", s->title, data, err);
+	json_decref(data);
+	return rc;
+}

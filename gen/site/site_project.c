@@ -1,0 +1,324 @@
+/*
+ * site_project.c: projects/<slug>/index, the project overview, and
+ * api/projects/<slug>.json (the same object the template sees).
+ *
+ * Sections in SPEC 5's order: header, trusted state by category,
+ * system architecture, decisions, requirements and constraints,
+ * materials, parameters/results/validation, vendors, active memories,
+ * gaps; then (not in the SPEC list, so that every fact of the project
+ * has an anchor to link to) other entities and the facts that are not
+ * active. Each fact appears exactly once on the page.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "site/site.h"
+#include "site/site_graph.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Trusted-state categories in the SPEC's order; others follow by name. */
+static const char *const category_order[] = { "decision", "requirement",
+    "status", "fact", "milestone", "config", "contact" };
+#define N_CATEGORIES (sizeof(category_order) / sizeof(*category_order))
+
+enum section {
+	SEC_ARCH, SEC_DECISIONS, SEC_REQS, SEC_MATERIALS, SEC_ANALYSIS,
+	SEC_VENDORS, SEC_OTHER, N_SECTIONS
+};
+
+static const char *const section_key[N_SECTIONS] = { "architecture",
+    "decisions", "requirements", "materials", "analysis", "vendors",
+    "other_entities" };
+
+static enum section
+section_of(const char *type)
+{
+	static const struct { const char *type; enum section sec; } map[] = {
+		{ "system", SEC_ARCH }, { "subsystem", SEC_ARCH },
+		{ "component", SEC_ARCH }, { "interface", SEC_ARCH },
+		{ "decision", SEC_DECISIONS },
+		{ "requirement", SEC_REQS }, { "constraint", SEC_REQS },
+		{ "material", SEC_MATERIALS },
+		{ "parameter", SEC_ANALYSIS }, { "result", SEC_ANALYSIS },
+		{ "validation_claim", SEC_ANALYSIS },
+		{ "analysis_model", SEC_ANALYSIS },
+		{ "vendor", SEC_VENDORS },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
+		if (strcmp(map[i].type, type) == 0)
+			return map[i].sec;
+	return SEC_OTHER;
+}
+
+/* Collecting the names at the other ends of edges into one line. */
+struct names {
+	const struct site_graph *g;
+	strbuf *sb;
+	size_t n;
+};
+
+static void
+add_name(const char *other, void *arg)
+{
+	struct names *nm = arg;
+	const struct fact_entity *e = graph_entity(nm->g, other);
+
+	strbuf_puts(nm->sb, nm->n++ ? ", " : "");
+	strbuf_puts(nm->sb, e != NULL ? e->name : other);
+}
+
+/* Append "label: a, b" for the edges of type at e (outgoing or not). */
+static size_t
+edge_note(strbuf *sb, const struct site_graph *g, const char *id,
+    const char *type, int outgoing, const char *label)
+{
+	struct names nm = { g, sb, 0 };
+	size_t mark = sb->len;
+
+	if (sb->len > 0)
+		strbuf_puts(sb, "; ");
+	strbuf_printf(sb, "%s: ", label);
+	if (graph_each(g, id, type, outgoing, add_name, &nm) == 0) {
+		sb->len = mark;
+		sb->data[mark] = '\0';
+	}
+	return nm.n;
+}
+
+/* Append "label: value" for a string property, when present. */
+static int
+prop_note(strbuf *sb, const struct fact_entity *e, const char *key,
+    const char *label)
+{
+	char buf[64];
+	const char *v = site_prop(e, key, buf, sizeof(buf));
+
+	if (v[0] == '\0')
+		return 0;
+	strbuf_printf(sb, "%s%s: %s", sb->len ? "; " : "", label, v);
+	return 1;
+}
+
+/*
+ * What the overview says about an entity beyond its value: its place in
+ * the structure, its material, interfaces, what a decision affects, what
+ * satisfies a requirement. *gap gets why it is a gap ("" when none).
+ */
+static void
+entity_notes(strbuf *sb, const char **gap, const struct site_graph *g,
+    const struct fact_entity *e)
+{
+	const char *t = e->type;
+
+	*gap = "";
+	if (strcmp(t, "subsystem") == 0 || strcmp(t, "component") == 0 ||
+	    strcmp(t, "system") == 0 || strcmp(t, "interface") == 0) {
+		if (edge_note(sb, g, e->id, "part_of", 1, "part of") == 0 &&
+		    edge_note(sb, g, e->id, "contains", 0, "part of") == 0)
+			prop_note(sb, e, strcmp(t, "component") == 0 ?
+			    "subsystem" : "part_of", "part of");
+		if (edge_note(sb, g, e->id, "uses_material", 1,
+		    "material") == 0 && !prop_note(sb, e, "material",
+		    "material") && strcmp(t, "component") == 0 &&
+		    strcmp(e->status, "active") == 0)
+			*gap = "component with no material";
+		edge_note(sb, g, e->id, "interfaces_with", 1, "interfaces");
+		edge_note(sb, g, e->id, "interfaces_with", 0, "interfaced by");
+	} else if (strcmp(t, "decision") == 0) {
+		prop_note(sb, e, "target", "target");
+		prop_note(sb, e, "field", "field");
+		edge_note(sb, g, e->id, "affected_by_decision", 0, "affects");
+	} else if (strcmp(t, "requirement") == 0 ||
+	    strcmp(t, "constraint") == 0) {
+		prop_note(sb, e, "target", "target");
+		edge_note(sb, g, e->id, "constrained_by", 0, "constrains");
+		if (edge_note(sb, g, e->id, "satisfies", 0,
+		    "satisfied by") == 0 && strcmp(t, "requirement") == 0 &&
+		    strcmp(e->status, "active") == 0)
+			*gap = "requirement nothing satisfies";
+	} else if (strcmp(t, "validation_claim") == 0) {
+		if (edge_note(sb, g, e->id, "supports", 0,
+		    "supported by") == 0 && strcmp(e->status, "active") == 0)
+			*gap = "validation claim nothing supports";
+	} else if (strcmp(t, "material") == 0) {
+		edge_note(sb, g, e->id, "uses_material", 0, "used by");
+	} else if (strcmp(t, "result") == 0) {
+		prop_note(sb, e, "model", "model");
+	}
+}
+
+static json_t *
+project_header(const struct site *s, size_t i)
+{
+	const struct fact_project *p = &s->projects[i];
+	json_t *aliases = json_array();
+
+	for (size_t k = 0; k < p->n_aliases; k++)
+		json_array_append_new(aliases, json_string(p->aliases[k]));
+	return site_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:b, s:I, "
+	    "s:I, s:I}",
+	    "id", p->id, "name", p->name, "slug", s->pslug[i],
+	    "description", p->description, "aliases", aliases,
+	    "listed", p->listed, "state_rows", (json_int_t)p->n_state,
+	    "entity_rows", (json_int_t)p->n_entities,
+	    "memory_rows", (json_int_t)p->n_memories), "project", p->id);
+}
+
+/* The trusted state, grouped by category in the SPEC's order. */
+static json_t *
+state_groups(const struct site *s, const struct project_facts *f,
+    json_t *inactive)
+{
+	json_t *groups = json_array(), *rest = json_array();
+
+	for (size_t c = 0; c <= N_CATEGORIES; c++) {
+		json_t *items = json_array();
+		const char *name = c < N_CATEGORIES ? category_order[c] : NULL;
+
+		for (size_t k = 0; k < f->n_state; k++) {
+			const struct fact_state *st = &f->state[k];
+			int known = 0;
+
+			for (size_t j = 0; j < N_CATEGORIES; j++)
+				known |= strcmp(st->category,
+				    category_order[j]) == 0;
+			if (name != NULL ? strcmp(st->category, name) != 0 :
+			    known)
+				continue;
+			if (strcmp(st->status, "active") != 0) {
+				json_array_append_new(inactive,
+				    site_state_item(s, st));
+				continue;
+			}
+			/* Unknown categories: one group each, by name. */
+			if (name == NULL) {
+				size_t n = json_array_size(rest);
+				json_t *last = n ? json_array_get(rest, n - 1) :
+				    NULL;
+
+				if (last == NULL || strcmp(json_string_value(
+				    json_object_get(last, "category")),
+				    st->category) != 0) {
+					last = json_pack("{s:s, s:[]}",
+					    "category", st->category, "items");
+					json_array_append_new(rest, last);
+				}
+				json_array_append_new(json_object_get(last,
+				    "items"), site_state_item(s, st));
+				continue;
+			}
+			json_array_append_new(items, site_state_item(s, st));
+		}
+		if (name != NULL && json_array_size(items) > 0)
+			json_array_append_new(groups, json_pack("{s:s, s:o}",
+			    "category", name, "items", items));
+		else
+			json_decref(items);
+	}
+	json_array_extend(groups, rest);
+	json_decref(rest);
+	return groups;
+}
+
+/*
+ * The architecture from the top down: systems, subsystems, components,
+ * interfaces (items arrive sorted by type name). Consumes items.
+ */
+static json_t *
+architecture(json_t *items)
+{
+	static const char *const order[] = { "system", "subsystem",
+	    "component", "interface" };
+	json_t *out = json_array(), *v;
+	size_t k;
+
+	for (size_t t = 0; t < sizeof(order) / sizeof(*order); t++)
+		json_array_foreach(items, k, v)
+			if (strcmp(json_string_value(json_object_get(v,
+			    "type")), order[t]) == 0)
+				json_array_append(out, v);
+	json_decref(items);
+	return out;
+}
+
+int
+site_project_pages(struct site *s, size_t i,
+    const struct project_facts *f, mirror_error *err)
+{
+	const struct fact_project *p = &s->projects[i];
+	struct site_graph g;
+	json_t *data, *sec[N_SECTIONS], *inactive, *memories, *gaps;
+	strbuf path, title, notes;
+	int rc;
+
+	graph_init(&g, f);
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_init(&notes);
+	inactive = json_array();
+	memories = json_array();
+	gaps = json_array();
+	data = json_object();
+	json_object_set_new(data, "project", project_header(s, i));
+	json_object_set_new(data, "state_groups", state_groups(s, f,
+	    inactive));
+	for (size_t k = 0; k < N_SECTIONS; k++)
+		sec[k] = json_array();
+	for (size_t k = 0; k < f->n_ent; k++) {
+		const struct fact_entity *e = &f->ent[k];
+		json_t *item = site_entity_item(s, e);
+		const char *gap;
+
+		strbuf_reset(&notes);
+		entity_notes(&notes, &gap, &g, e);
+		json_object_set_new(item, "notes", json_string(notes.data));
+		if (strcmp(e->type, "subsystem") == 0)
+			json_object_set(item, "page",
+			    json_object_get(item, "slug"));
+		if (gap[0] != '\0')
+			json_array_append_new(gaps, json_pack("{s:s, s:O, s:s}",
+			    "label", e->name, "anchor",
+			    json_object_get(item, "anchor"), "why", gap));
+		if (strcmp(e->status, "active") != 0)
+			json_array_append_new(inactive, item);
+		else
+			json_array_append_new(sec[section_of(e->type)], item);
+	}
+	json_object_set_new(data, section_key[SEC_ARCH],
+	    architecture(sec[SEC_ARCH]));
+	for (size_t k = 1; k < N_SECTIONS; k++)
+		json_object_set_new(data, section_key[k], sec[k]);
+	for (size_t k = 0; k < f->n_mem; k++) {
+		json_t *item = site_memory_item(s, &f->mem[k]);
+
+		if (json_is_true(json_object_get(item, "active")))
+			json_array_append_new(memories, item);
+		else
+			json_array_append_new(inactive, item);
+	}
+	json_object_set_new(data, "memories", memories);
+	json_object_set_new(data, "gaps", gaps);
+	json_object_set_new(data, "inactive", inactive);
+
+	strbuf_printf(&path, "projects/%s/index", s->pslug[i]);
+	strbuf_printf(&title, "%s: overview", p->name);
+	rc = site_page(s, path.data, "project.md", title.data, data, err);
+	if (rc == 0) {
+		strbuf_reset(&path);
+		strbuf_printf(&path, "api/projects/%s.json", s->pslug[i]);
+		rc = site_json(s, path.data, data, err);
+	}
+	if (rc == 0)
+		rc = site_decisions(s, i, f, err);
+	if (rc == 0)
+		rc = site_subsystems(s, i, f, err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	strbuf_free(&notes);
+	graph_free(&g);
+	return rc;
+}

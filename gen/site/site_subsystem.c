@@ -1,0 +1,160 @@
+/*
+ * site_subsystem.c: projects/<slug>/subsystems/<slug>, one page per
+ * subsystem entity: its components (part_of / contains edges, or a
+ * component whose "subsystem" property names it), the materials they
+ * use, the interfaces of the subsystem and its components, the
+ * requirements and constraints on them, and the decisions affecting them
+ * (affected_by_decision edges, or a decision whose target names them).
+ * Every entity appears once on a page, in the first list that claims it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "site/site.h"
+#include "site/site_graph.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+enum list { L_COMP, L_MAT, L_IFACE, L_REQ, L_DEC, N_LISTS };
+static const char *const list_key[N_LISTS] = { "components", "materials",
+    "interfaces", "requirements", "decisions" };
+
+struct sub {
+	const struct site *s;
+	const struct site_graph *g;
+	char *seen;              /* per entity index: already listed */
+	size_t *members;         /* the subsystem and its components */
+	size_t n_members;
+	json_t *lists[N_LISTS];
+	enum list want;          /* the list add_other fills */
+};
+
+static void
+add(struct sub *b, const struct fact_entity *e, enum list l)
+{
+	size_t k = (size_t)(e - b->g->f->ent);
+
+	if (b->seen[k])
+		return;
+	b->seen[k] = 1;
+	json_array_append_new(b->lists[l], site_entity_item(b->s, e));
+	if (l == L_COMP)
+		b->members[b->n_members++] = k;
+}
+
+/* graph_each callback: list the entity at the other end. */
+static void
+add_other(const char *other, void *arg)
+{
+	struct sub *b = arg;
+	const struct fact_entity *e = graph_entity(b->g, other);
+	enum list l = b->want;
+
+	if (e == NULL)
+		return;
+	if (l == L_COMP && strcmp(e->type, "interface") == 0)
+		l = L_IFACE;
+	if (l == L_REQ && strcmp(e->type, "requirement") != 0 &&
+	    strcmp(e->type, "constraint") != 0)
+		return;
+	if (l == L_DEC && strcmp(e->type, "decision") != 0)
+		return;
+	add(b, e, l);
+}
+
+static void
+each(struct sub *b, const char *id, const char *type, int out, enum list l)
+{
+	b->want = l;
+	graph_each(b->g, id, type, out, add_other, b);
+}
+
+static int
+names(const struct fact_entity *e, const char *key, const char *name)
+{
+	char buf[64];
+
+	return strcasecmp(site_prop(e, key, buf, sizeof(buf)), name) == 0;
+}
+
+static int
+one_page(struct site *s, size_t i, const struct site_graph *g,
+    const struct fact_entity *sub, mirror_error *err)
+{
+	const struct project_facts *f = g->f;
+	struct sub b = { s, g, NULL, NULL, 0, { NULL }, L_COMP };
+	json_t *data;
+	strbuf path, title;
+	size_t self = (size_t)(sub - f->ent);
+	int rc;
+
+	b.seen = xcalloc(f->n_ent + 1, 1);
+	b.members = xcalloc(f->n_ent + 1, sizeof(size_t));
+	for (int l = 0; l < N_LISTS; l++)
+		b.lists[l] = json_array();
+	b.seen[self] = 1;
+	b.members[b.n_members++] = self;
+	each(&b, sub->id, "part_of", 0, L_COMP);
+	each(&b, sub->id, "contains", 1, L_COMP);
+	for (size_t k = 0; k < f->n_ent; k++)
+		if (strcmp(f->ent[k].type, "component") == 0 &&
+		    names(&f->ent[k], "subsystem", sub->name))
+			add(&b, &f->ent[k], L_COMP);
+	/* members grows while L_COMP items are added; none are below. */
+	for (size_t m = 0; m < b.n_members; m++) {
+		const char *id = f->ent[b.members[m]].id;
+
+		each(&b, id, "uses_material", 1, L_MAT);
+		each(&b, id, "interfaces_with", 1, L_IFACE);
+		each(&b, id, "interfaces_with", 0, L_IFACE);
+		each(&b, id, "constrained_by", 1, L_REQ);
+		each(&b, id, "satisfies", 1, L_REQ);
+		each(&b, id, "affected_by_decision", 1, L_DEC);
+	}
+	for (size_t k = 0; k < f->n_ent; k++) {
+		const struct fact_entity *e = &f->ent[k];
+
+		if ((strcmp(e->type, "requirement") == 0 ||
+		    strcmp(e->type, "constraint") == 0) &&
+		    names(e, "target", sub->name))
+			add(&b, e, L_REQ);
+		else if (strcmp(e->type, "decision") == 0 &&
+		    names(e, "target", sub->name))
+			add(&b, e, L_DEC);
+	}
+	data = json_pack("{s:{s:s, s:s, s:s}, s:o}", "project", "id",
+	    s->projects[i].id, "name", s->projects[i].name, "slug",
+	    s->pslug[i], "subsystem", site_entity_item(s, sub));
+	for (int l = 0; l < N_LISTS; l++)
+		json_object_set_new(data, list_key[l], b.lists[l]);
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_printf(&path, "projects/%s/subsystems/%s", s->pslug[i],
+	    json_string_value(json_object_get(json_object_get(data,
+	    "subsystem"), "slug")));
+	strbuf_printf(&title, "%s: subsystem %s", s->projects[i].name,
+	    sub->name);
+	rc = site_page(s, path.data, "subsystem.md", title.data, data, err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	free(b.seen);
+	free(b.members);
+	return rc;
+}
+
+int
+site_subsystems(struct site *s, size_t i, const struct project_facts *f,
+    mirror_error *err)
+{
+	struct site_graph g;
+	int rc = 0;
+
+	graph_init(&g, f);
+	for (size_t k = 0; rc == 0 && k < f->n_ent; k++)
+		if (strcmp(f->ent[k].type, "subsystem") == 0)
+			rc = one_page(s, i, &g, &f->ent[k], err);
+	graph_free(&g);
+	return rc;
+}
