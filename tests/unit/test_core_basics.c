@@ -1,5 +1,6 @@
 /*
- * test_core_basics.c: clock, hash, strbuf, error and store opening.
+ * test_core_basics.c: clock, hash, strbuf, error, the growable array and
+ * store opening.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,11 +13,12 @@
 
 #include <cmocka.h>
 
-#include "clock.h"
-#include "error.h"
-#include "hash.h"
-#include "store.h"
-#include "strbuf.h"
+#include "store/store.h"
+#include "util/array.h"
+#include "util/clock.h"
+#include "util/error.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
 
 /* 1: timestamps parse in every accepted form and round-trip. */
 static void
@@ -235,6 +237,38 @@ test_store_write_adds_mirror_tables(void **state)
 	store_close(st);
 }
 
+/* The growable array: pushes keep every element, in order, through
+ * many reallocations; a reserve gives room without changing the count,
+ * and a smaller reserve is a no-op. */
+static void
+test_array_grows(void **state)
+{
+	size_t *v = NULL, n = 0, cap = 0, i;
+	char *c = NULL;
+	size_t nc = 0, capc = 0;
+
+	(void)state;
+	for (i = 0; i < 10000; i++)
+		ARRAY_PUSH(v, n, cap) = i * 3;
+	assert_int_equal(n, 10000);
+	assert_true(cap >= n);
+	for (i = 0; i < n; i++)
+		assert_int_equal(v[i], i * 3);
+	free(v);
+
+	ARRAY_RESERVE(c, capc, 100);
+	assert_non_null(c);
+	assert_true(capc >= 100);
+	assert_int_equal(nc, 0);
+	i = capc;
+	ARRAY_RESERVE(c, capc, 5);
+	assert_int_equal(capc, i);
+	ARRAY_PUSH(c, nc, capc) = 'x';
+	assert_int_equal(nc, 1);
+	assert_int_equal(c[0], 'x');
+	free(c);
+}
+
 int
 main(void)
 {
@@ -244,6 +278,7 @@ main(void)
 		cmocka_unit_test(test_hash_stable),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_error_one_line),
+		cmocka_unit_test(test_array_grows),
 		cmocka_unit_test_setup_teardown(test_store_create_and_aliases,
 		    make_path, drop_path),
 		cmocka_unit_test_setup_teardown(
