@@ -4,6 +4,7 @@
 #   make test             install what is missing, then run every test
 #                         twice: plain and under ASan+UBSan
 #   make example          build the example store and run mirror on it
+#   make golden           regenerate the golden pages under tests/golden/
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Objects go under $(BUILD) (default build/); BUILD=build-x gives a
@@ -54,7 +55,7 @@ UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps pkgs-present test check unit e2e example example-run install uninstall clean \
-        memcheck bench
+        memcheck bench golden
 .SUFFIXES:
 
 all: $(BUILD)/mirror
@@ -131,6 +132,19 @@ $(BUILD)/bench_history: tests/bench/bench_history.c $(BUILD)/libmirror.a
 bench: $(BUILD)/bench_history $(BUILD)/mirror
 	@MIRROR_EXTRA_PKGS="hugo cmark-gfm" sh scripts/install-deps.sh
 	@python3 tests/bench/bench.py $(BUILD) S M $(if $(filter full,$(BENCH)),L)
+
+# make golden: render the golden store as tests/golden/run.sh does (in
+# $(BUILD)/golden/), replace tests/golden/site/ and history.txt with the
+# result and show what changed: a change of output is a diff to review
+# (tests/e2e/t_golden.sh compares them in make check).
+golden: $(BUILD)/mirror
+	@rm -rf $(BUILD)/golden
+	@sh tests/golden/run.sh $(BUILD)/mirror $(BUILD)/golden
+	@rm -rf tests/golden/site
+	@cp -R $(BUILD)/golden/site tests/golden/site
+	@cp $(BUILD)/golden/history.txt tests/golden/history.txt
+	@echo "golden: tests/golden/ regenerated; git status:"
+	@git status --short -uall tests/golden
 
 # ---- make fuzz (tests/fuzz/README.md) -------------------------------------
 # libFuzzer harnesses for slot extraction, value normalisation, the
