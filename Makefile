@@ -55,7 +55,7 @@ UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps pkgs-present test check unit e2e example example-run install uninstall clean \
-        memcheck bench golden
+        memcheck bench golden golden-bench
 .SUFFIXES:
 
 all: $(BUILD)/mirror
@@ -145,6 +145,13 @@ golden: $(BUILD)/mirror
 	@cp $(BUILD)/golden/history.txt tests/golden/history.txt
 	@echo "golden: tests/golden/ regenerated; git status:"
 	@git status --short -uall tests/golden
+
+# make golden-bench: build the bench stores S and M and the example and
+# compare the digests of their sites and commits to
+# tests/golden/bench-digests.txt (UPDATE=1 rewrites it). Not part of
+# make test (about a minute).
+golden-bench: $(BUILD)/mirror
+	@sh tests/golden/bench.sh $(BUILD) $(if $(UPDATE),update)
 
 # ---- make fuzz (tests/fuzz/README.md) -------------------------------------
 # libFuzzer harnesses for slot extraction, value normalisation, the

@@ -7,6 +7,9 @@
 # the differing files and a unified diff of the first of them. Output
 # changed on purpose is regenerated with 'make golden' and reviewed as a
 # diff under tests/golden/.
+#
+# Also the example site (site-example/run.sh, as 'make example' runs it,
+# on a fresh history) against its digests in tests/golden/bench-digests.txt.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 golden="$MIRROR_TOP/tests/golden"
 unset SOURCE_DATE_EPOCH
@@ -41,6 +44,12 @@ same() {
 	done | head -n 120 | sed 's/^/#   /'
 }
 
+# recorded NAME KIND: the digest bench-digests.txt records.
+recorded() {
+	awk -v n="$1" -v k="$2" '$1 == n && $2 == k { print $3 }' \
+	    "$golden/bench-digests.txt"
+}
+
 for jobs in default 1; do
 	if [ "$jobs" = default ]; then
 		unset MIRROR_JOBS
@@ -57,3 +66,20 @@ for jobs in default 1; do
 	    "$golden/history.txt" "$T/jobs-$jobs/history.txt"
 done
 unset MIRROR_JOBS
+
+# The example, by site-example/run.sh itself: it runs BUILD/mirror and
+# writes BUILD/example/.
+mkdir -p "$T/ex" && ln -s "$MIRROR" "$T/ex/mirror"
+sh "$MIRROR_TOP/site-example/run.sh" "$T/ex" >"$T/out" 2>"$T/err"
+RC=$?
+expect_status "the example builds" 0
+# lib.sh's fingerprint is the digest bench.sh records: sha256 over the
+# sorted list of the site's files and their sha256.
+site=$(fingerprint "$T/ex/example/site" | cut -d' ' -f1)
+want=$(recorded example site)
+expect "the example site has the recorded digest ($want)" \
+    test "$site" = "$want"
+commit=$(git --git-dir="$T/ex/example/history.git" rev-parse mirror)
+want=$(recorded example commit)
+expect "the example's first commit has the recorded id ($want)" \
+    test "$commit" = "$want"
