@@ -14,7 +14,7 @@
 #include "render/markdown.h"
 #include "site/json_out.h"
 #include "site/site.h"
-#include "site/site_pool.h"
+#include "util/pool.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -38,12 +38,11 @@ write_stamp(struct site *s, mirror_error *err)
 
 /* Pool work for projects: the facts are read here, in id order. */
 static int
-project_load(struct site *s, void *ctx, size_t i, void **payload,
-    mirror_error *err)
+project_load(void *arg, size_t i, void **payload, mirror_error *err)
 {
+	struct site *s = arg;
 	struct project_facts *f = xcalloc(1, sizeof(*f));
 
-	(void)ctx;
 	*payload = f;
 	if (s->projects[i].id[0] == '\0')
 		return 0;           /* the no-project group is on the index */
@@ -51,10 +50,10 @@ project_load(struct site *s, void *ctx, size_t i, void **payload,
 }
 
 static int
-project_render(struct site *s, void *ctx, size_t i, void *payload,
-    mirror_error *err)
+project_render(void *arg, size_t i, void *payload, mirror_error *err)
 {
-	(void)ctx;
+	struct site *s = arg;
+
 	if (s->projects[i].id[0] == '\0')
 		return 0;
 	return site_project_pages(s, i, payload, err);
@@ -68,9 +67,13 @@ project_drop(void *payload)
 	free(payload);
 }
 
-void
-site_progress_item(struct site *s)
+/* One project done, on the progress line (under s->lock: the workers
+ * count pages meanwhile). */
+static void
+project_done(void *arg)
 {
+	struct site *s = arg;
+
 	pthread_mutex_lock(&s->lock);
 	progress_item(s->progress);
 	pthread_mutex_unlock(&s->lock);
@@ -79,8 +82,8 @@ site_progress_item(struct site *s)
 int
 site_render(struct site *s, mirror_error *err)
 {
-	const struct site_work projects = { s->n_projects, project_load,
-	    project_render, project_drop, NULL, 1 };
+	const struct pool_work projects = { s->n_projects, project_load,
+	    project_render, project_drop, s, project_done, s };
 	int rc;
 
 	pthread_mutex_init(&s->lock, NULL);
@@ -92,7 +95,7 @@ site_render(struct site *s, mirror_error *err)
 	 * once its facts are loaded, so that phase counts projects. */
 	progress_phase(s->progress, "projects", s->n_projects, 0);
 	if (rc == 0)
-		rc = site_pool_run(s, &projects, err);
+		rc = pool_run(&projects, err);
 	/* One page per conflict, then the queue. */
 	progress_phase(s->progress, "conflict pages", s->conflicts.n + 1, 1);
 	if (rc == 0)

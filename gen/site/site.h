@@ -132,9 +132,6 @@ int site_decisions(struct site *s, size_t i, const struct project_facts *f,
 int site_subsystems(struct site *s, size_t i, const struct project_facts *f,
     mirror_error *err);
 
-/* One item of progress, under s->lock. */
-void site_progress_item(struct site *s);
-
 /* Load s->disputed, s->conflicts and s->open_conflicts from the store;
  * site_conflicts_free releases them (also after a failure). */
 int site_conflicts_load(struct site *s, mirror_error *err);

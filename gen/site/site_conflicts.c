@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "site/site.h"
-#include "site/site_pool.h"
+#include "util/pool.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -298,14 +298,21 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	return 0;
 }
 
-/* Pool work (nothing to load): conflict i's page and JSON, its object
- * kept in ctx's slot i for the queue. */
+/* The pool's work: conflicts' pages and JSON, each object kept in
+ * objs[i] for the queue. */
+struct conflict_run {
+	struct site *s;
+	json_t **objs;
+};
+
+/* Pool work (nothing to load): conflict i's page and JSON. */
 static int
-conflict_render(struct site *s, void *ctx, size_t i, void *payload,
-    mirror_error *err)
+conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
 {
+	struct conflict_run *cr = arg;
+	struct site *s = cr->s;
 	const struct conflict *c = &s->conflicts.items[i];
-	json_t **objs = ctx, *o, *data;
+	json_t **objs = cr->objs, *o, *data;
 	strbuf path, title;
 	int rc;
 
@@ -370,12 +377,13 @@ site_conflict_pages(struct site *s, mirror_error *err)
 	static const char *const groups[] = { "open", "resolved",
 	    "dismissed" };
 	json_t **objs = xcalloc(s->conflicts.n + 1, sizeof(*objs));
-	const struct site_work pages = { s->conflicts.n, NULL, conflict_render,
-	    NULL, objs, 0 };
+	struct conflict_run cr = { s, objs };
+	const struct pool_work pages = { s->conflicts.n, NULL,
+	    conflict_render, NULL, &cr, NULL, NULL };
 	json_t *all = json_array(), *queue, *data;
 	int rc;
 
-	rc = site_pool_run(s, &pages, err);
+	rc = pool_run(&pages, err);
 	/* In the queue's order, whichever worker made each. */
 	for (size_t i = 0; i < s->conflicts.n; i++)
 		if (objs[i] != NULL)
