@@ -7,32 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "site/site.h"
+#include "site/items.h"
+#include "site/site_conflicts.h"
 #include "util/pool.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-int
-site_conflicts_load(struct site *s, mirror_error *err)
-{
-	int rc;
-
-	rc = conflict_disputed(&s->disputed, s->st, err);
-	if (rc == 0)
-		rc = conflict_list(&s->conflicts, s->st, NULL, err);
-	s->open_conflicts = 0;
-	for (size_t i = 0; rc == 0 && i < s->conflicts.n; i++)
-		if (strcmp(s->conflicts.items[i].status, "open") == 0)
-			s->open_conflicts++;
-	return rc;
-}
-
-void
-site_conflicts_free(struct site *s)
-{
-	disputed_list_free(&s->disputed);
-	conflict_list_free(&s->conflicts);
-}
 
 /*
  * A shell word for a command line the reviewer copies: bare when it is
@@ -159,27 +138,29 @@ kind_words(strbuf *sb, const struct conflict *c)
 /* Where the member's fact is rendered: its project's overview, or the
  * site index for the no-project group; both null when the row is gone. */
 static void
-member_place(json_t *m, struct site *s, const struct conflict_member *cm)
+member_place(json_t *o, const struct site_model *m,
+    const struct conflict_member *cm)
 {
-	long i = cm->project != NULL ? site_project_index(s, cm->project) : -1;
+	long i = cm->project != NULL ? model_project_index(m, cm->project) :
+	    -1;
 
-	json_object_set_new(m, "on_index", json_boolean(i >= 0 &&
+	json_object_set_new(o, "on_index", json_boolean(i >= 0 &&
 	    cm->project[0] == '\0'));
-	json_object_set_new(m, "project_slug", i >= 0 &&
-	    cm->project[0] != '\0' ? json_string(s->pslug[i]) : json_null());
-	json_object_set_new(m, "linked", json_boolean(i >= 0));
+	json_object_set_new(o, "project_slug", i >= 0 &&
+	    cm->project[0] != '\0' ? json_string(m->pslug[i]) : json_null());
+	json_object_set_new(o, "linked", json_boolean(i >= 0));
 }
 
 /* The JSON object of one conflict, for its page, the queue and api/. */
 static int
-conflict_json(json_t **out, struct site *s, const struct conflict *c,
-    mirror_error *err)
+conflict_json(json_t **out, const struct site_model *m,
+    const struct conflict *c, mirror_error *err)
 {
 	char slug[SLUG_SIZE];
 	json_t *o, *members = json_array(), *earlier = json_array();
 	json_t *winners = json_array();
 	strbuf sb, fav, word;
-	long pi = site_project_index(s, c->project);
+	long pi = model_project_index(m, c->project);
 	const char *favoured = NULL;
 	int rc = 0;
 
@@ -189,11 +170,11 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	strbuf_init(&word);
 	for (size_t k = 0; k < c->n_members; k++) {
 		const struct conflict_member *cm = &c->members[k];
-		json_t *m = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
+		json_t *v = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
 		    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
 		    "kind", cm->kind, "layer", layer_name(cm->kind),
 		    "id", cm->id,
-		    "anchor", site_anchor(cm->kind, cm->id), "trust", cm->trust,
+		    "anchor", item_anchor(cm->kind, cm->id), "trust", cm->trust,
 		    "value_then", cm->value_then,
 		    "value_now", str_or_null(cm->value_now),
 		    "status_now", str_or_null(cm->status_now),
@@ -201,19 +182,19 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 		    "favoured", cm->favoured,
 		    "type", str_or_null(cm->layer_type),
 		    "source", str_or_null(cm->source),
-		    "created", site_date(cm->created_at),
-		    "updated", site_date(cm->updated_at),
+		    "created", item_date(cm->created_at),
+		    "updated", item_date(cm->updated_at),
 		    "label", str_or_null(cm->label),
 		    "gone", cm->status_now == NULL);
 
-		if (m == NULL) {
+		if (v == NULL) {
 			rc = mirror_fail(err, MIRROR_EIO, "internal: conflict "
 			    "%s member %s", c->id, cm->id);
 			break;
 		}
-		member_place(m, s, cm);
-		json_object_set_new(m, "sources", sources_list(cm->source));
-		json_array_append_new(members, m);
+		member_place(v, m, cm);
+		json_object_set_new(v, "sources", sources_list(cm->source));
+		json_array_append_new(members, v);
 		if (cm->favoured && favoured == NULL) {
 			favoured = cm->id;
 			strbuf_reset(&fav);
@@ -256,10 +237,10 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	    "slot_kind", c->slot_kind, "slot_key", c->slot_key,
 	    "project", c->project,
 	    "project_name", c->project[0] == '\0' ? "(no project)" :
-	    pi >= 0 ? s->projects[pi].name : c->project,
+	    pi >= 0 ? m->projects[pi].name : c->project,
 	    "project_slug", pi >= 0 && c->project[0] != '\0' ?
-	    json_string(s->pslug[pi]) : json_null(),
-	    "detected", site_date(c->detected_at),
+	    json_string(m->pslug[pi]) : json_null(),
+	    "detected", item_date(c->detected_at),
 	    "detected_at", c->detected_at,
 	    "description", c->description, "question", c->question,
 	    "resolved_at", str_or_null(c->resolved_at),
@@ -298,42 +279,42 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	return 0;
 }
 
-/* The pool's work: conflicts' pages and JSON, each object kept in
+/* The pool's work: one conflict's page and JSON, its object kept in
  * objs[i] for the queue. */
 struct conflict_run {
-	struct site *s;
+	const struct page_ctx *pc;
 	json_t **objs;
 };
 
-/* Pool work (nothing to load): conflict i's page and JSON. */
+/* Pool work (nothing to load): conflict i's page and api/ JSON. */
 static int
 conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
 {
 	struct conflict_run *cr = arg;
-	struct site *s = cr->s;
-	const struct conflict *c = &s->conflicts.items[i];
-	json_t **objs = cr->objs, *o, *data;
+	const struct page_ctx *pc = cr->pc;
+	const struct conflict *c = &pc->m->conflicts.items[i];
+	const char *slug;
+	json_t *o, *data;
 	strbuf path, title;
 	int rc;
 
 	(void)payload;
-	rc = conflict_json(&o, s, c, err);
+	rc = conflict_json(&o, pc->m, c, err);
 	if (rc < 0)
 		return rc;
-	objs[i] = o;
+	cr->objs[i] = o;
+	slug = json_string_value(json_object_get(o, "slug"));
 	strbuf_init(&path);
 	strbuf_init(&title);
-	strbuf_printf(&path, "conflicts/%s", json_string_value(
-	    json_object_get(o, "slug")));
+	strbuf_printf(&path, "conflicts/%s", slug);
 	strbuf_printf(&title, "Conflict: %s", c->description);
 	data = json_pack("{s:O}", "conflict", o);
-	rc = site_page(s, path.data, "conflict.md", title.data, data, err);
+	rc = page_write(pc, path.data, "conflict.md", title.data, data, err);
 	json_decref(data);
 	if (rc == 0) {
 		strbuf_reset(&path);
-		strbuf_printf(&path, "api/conflicts/%s.json", json_string_value(
-		    json_object_get(o, "slug")));
-		rc = site_json(s, path.data, o, err);
+		strbuf_printf(&path, "api/conflicts/%s.json", slug);
+		rc = page_json(pc, path.data, o, err);
 	}
 	strbuf_free(&path);
 	strbuf_free(&title);
@@ -372,20 +353,23 @@ by_id(json_t *all)
 }
 
 int
-site_conflict_pages(struct site *s, mirror_error *err)
+conflict_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	static const char *const groups[] = { "open", "resolved",
 	    "dismissed" };
-	json_t **objs = xcalloc(s->conflicts.n + 1, sizeof(*objs));
-	struct conflict_run cr = { s, objs };
-	const struct pool_work pages = { s->conflicts.n, NULL,
+	const struct site_model *m = pc->m;
+	json_t **objs = xcalloc(m->conflicts.n + 1, sizeof(*objs));
+	struct conflict_run cr = { pc, objs };
+	const struct pool_work pages = { m->conflicts.n, NULL,
 	    conflict_render, NULL, &cr, NULL, NULL };
 	json_t *all = json_array(), *queue, *data;
 	int rc;
 
+	/* One page per conflict, then the queue. */
+	page_phase(pc, "conflict pages", m->conflicts.n + 1, 1);
 	rc = pool_run(&pages, err);
 	/* In the queue's order, whichever worker made each. */
-	for (size_t i = 0; i < s->conflicts.n; i++)
+	for (size_t i = 0; i < m->conflicts.n; i++)
 		if (objs[i] != NULL)
 			json_array_append_new(all, objs[i]);
 	free(objs);
@@ -406,15 +390,15 @@ site_conflict_pages(struct site *s, mirror_error *err)
 		    (json_int_t)json_array_size(items), "conflicts", items));
 	}
 	data = json_pack("{s:o, s:I, s:I}", "groups", queue,
-	    "open_conflicts_count", (json_int_t)s->open_conflicts,
+	    "open_conflicts_count", (json_int_t)m->open_conflicts,
 	    "total", (json_int_t)json_array_size(all));
-	rc = site_page(s, "conflicts/index", "conflicts.md",
+	rc = page_write(pc, "conflicts/index", "conflicts.md",
 	    "Conflicts: the review queue", data, err);
 	json_decref(data);
 	if (rc == 0) {
 		data = json_pack("{s:I, s:o}", "open_conflicts_count",
-		    (json_int_t)s->open_conflicts, "conflicts", by_id(all));
-		rc = site_json(s, "api/conflicts.json", data, err);
+		    (json_int_t)m->open_conflicts, "conflicts", by_id(all));
+		rc = page_json(pc, "api/conflicts.json", data, err);
 		json_decref(data);
 	}
 out:

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "site/site.h"
+#include "site/items.h"
+#include "site/site_decisions.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -101,9 +102,10 @@ next_in_layer(const struct entry *ent, size_t n, size_t k, size_t after)
 }
 
 int
-site_decisions(struct site *s, size_t i, const struct project_facts *f,
-    mirror_error *err)
+decision_page(const struct page_ctx *pc, size_t i,
+    const struct project_facts *f, mirror_error *err)
 {
+	const struct site_model *m = pc->m;
 	struct entry *ent = xcalloc(f->n_state + f->n_ent + 1, sizeof(*ent));
 	size_t n = 0;
 	json_t *data, *slots = json_array(), *cur = NULL;
@@ -121,7 +123,7 @@ site_decisions(struct site *s, size_t i, const struct project_facts *f,
 		ent[n].date = st->created_at;
 		ent[n].id = st->id;
 		ent[n].norm = norm_value(st->value);
-		ent[n].item = site_state_item(s, st);
+		ent[n].item = item_state(m, st);
 		n++;
 	}
 	for (size_t k = 0; k < f->n_ent; k++) {
@@ -131,8 +133,8 @@ site_decisions(struct site *s, size_t i, const struct project_facts *f,
 
 		if (strcmp(e->type, "decision") != 0)
 			continue;
-		tg = site_prop(e, "target", b1, sizeof(b1));
-		fd = site_prop(e, "field", b2, sizeof(b2));
+		tg = item_prop(e, "target", b1, sizeof(b1));
+		fd = item_prop(e, "field", b2, sizeof(b2));
 		strbuf_reset(&words);
 		if (tg[0] != '\0' || fd[0] != '\0')
 			strbuf_printf(&words, "%s %s", tg, fd);
@@ -142,7 +144,7 @@ site_decisions(struct site *s, size_t i, const struct project_facts *f,
 		ent[n].layer = "entity";
 		ent[n].date = e->created_at;
 		ent[n].id = e->id;
-		ent[n].item = site_entity_item(s, e);
+		ent[n].item = item_entity(m, e);
 		ent[n].norm = norm_value(json_string_value(json_object_get(
 		    ent[n].item, "value")));
 		n++;
@@ -192,13 +194,13 @@ site_decisions(struct site *s, size_t i, const struct project_facts *f,
 	free(ent);
 
 	data = json_pack("{s:{s:s, s:s, s:s}, s:o}", "project", "id",
-	    s->projects[i].id, "name", s->projects[i].name, "slug",
-	    s->pslug[i], "slots", slots);
+	    m->projects[i].id, "name", m->projects[i].name, "slug",
+	    m->pslug[i], "slots", slots);
 	strbuf_init(&path);
 	strbuf_init(&title);
-	strbuf_printf(&path, "projects/%s/decisions", s->pslug[i]);
-	strbuf_printf(&title, "%s: decision log", s->projects[i].name);
-	rc = site_page(s, path.data, "decisions.md", title.data, data, err);
+	strbuf_printf(&path, "projects/%s/decisions", m->pslug[i]);
+	strbuf_printf(&title, "%s: decision log", m->projects[i].name);
+	rc = page_write(pc, path.data, "decisions.md", title.data, data, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);
