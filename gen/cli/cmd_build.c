@@ -55,7 +55,7 @@ static const char *const page_templates[] = { "index.md", "project.md",
 
 /* Step 3a: the snapshot checksum, inside the consistent read. */
 static int
-build_snapshot(struct site *s, mirror_error *err)
+build_snapshot(struct site_model *s, mirror_error *err)
 {
 	uint64_t sum;
 	int rc;
@@ -66,37 +66,6 @@ build_snapshot(struct site *s, mirror_error *err)
 	return rc;
 }
 
-/* Step 3b: what every page needs, read inside the consistent read. */
-static int
-build_read(struct site *s, mirror_error *err)
-{
-	int rc;
-
-	rc = facts_projects(&s->projects, &s->n_projects, s->st, err);
-	if (rc < 0)
-		return rc;
-	s->pslug = xcalloc(s->n_projects + 1, sizeof(*s->pslug));
-	for (size_t i = 0; i < s->n_projects; i++)
-		slug_make(s->pslug[i], s->projects[i].id);
-	rc = audit_latest(&s->audit, s->st, err);
-	if (rc < 0)
-		return rc;
-	return site_conflicts_load(s, err);
-}
-
-/* Release what build_read filled in. */
-static void
-build_read_free(struct site *s)
-{
-	site_conflicts_free(s);
-	audit_list_free(&s->audit);
-	facts_projects_free(s->projects, s->n_projects);
-	s->projects = NULL;
-	s->n_projects = 0;
-	free(s->pslug);
-	s->pslug = NULL;
-}
-
 /*
  * A render of the whole site from the store as it is, written nowhere:
  * a placeholder that names nothing shows only while rendering, and the
@@ -104,28 +73,28 @@ build_read_free(struct site *s)
  * with --templates (the default templates are tested) and a sweep.
  */
 static int
-build_rehearse(const struct site *s, const struct mirror_opts *o,
-    mirror_error *err)
+build_rehearse(const struct site_model *s, const struct site_opts *so,
+    const struct mirror_opts *o, mirror_error *err)
 {
-	struct site r;
+	const struct site_opts ro = { so->tmpl, so->th, NULL, NULL, NULL };
+	struct site_model r;
+	size_t pages;
 	int rc;
 
 	memset(&r, 0, sizeof(r));
 	r.now = s->now;
 	r.title = s->title;
 	r.base_url = s->base_url;
-	r.tmpl = s->tmpl;
-	r.th = s->th;
 	rc = store_open(&r.st, o->store, STORE_READ, err);
 	if (rc == 0 && (rc = store_read_begin(r.st, err)) == 0) {
 		rc = build_snapshot(&r, err);
 		if (rc == 0)
-			rc = build_read(&r, err);
+			rc = site_model_read(&r, err);
 		if (rc == 0)
-			rc = site_render(&r, err);
+			rc = site_render(&pages, &r, &ro, err);
 		store_read_end(r.st);
 	}
-	build_read_free(&r);
+	site_model_free(&r);
 	store_close(r.st);
 	return rc;
 }
@@ -136,7 +105,8 @@ build_rehearse(const struct site *s, const struct mirror_opts *o,
  * nothing to render, write or commit. Returns 1, 0, or < 0 with err set.
  */
 static int
-build_unchanged(struct stamp *held, struct stamp *st, const struct site *s,
+build_unchanged(struct stamp *held, struct stamp *st,
+    const struct site_model *s, const struct site_opts *so,
     const struct mirror_opts *o, mirror_error *err)
 {
 	struct stamp_inputs in;
@@ -149,7 +119,7 @@ build_unchanged(struct stamp *held, struct stamp *st, const struct site *s,
 	in.title = s->title;
 	in.base_url = s->base_url;
 	in.user_templates = o->templates;
-	in.theme_dir = theme_dir(s->th);
+	in.theme_dir = theme_dir(so->th);
 	rc = facts_clock_read(&clock, s->st, s->now, err);
 	in.expired = clock.expired;
 	in.any_conflicts = clock.any_conflicts;
@@ -176,8 +146,9 @@ build_unchanged(struct stamp *held, struct stamp *st, const struct site *s,
  * then). Returns 1, 0, or < 0 with err set.
  */
 static int
-build_check(struct stamp *held, struct stamp *st, struct site *s,
-    const struct mirror_opts *o, mirror_error *err)
+build_check(struct stamp *held, struct stamp *st, struct site_model *s,
+    const struct site_opts *so, const struct mirror_opts *o,
+    mirror_error *err)
 {
 	uint64_t sum;
 	int rc;
@@ -188,7 +159,7 @@ build_check(struct stamp *held, struct stamp *st, struct site *s,
 			return rc;
 		hash_hex(s->snapshot, sum);
 		if (strcmp(s->snapshot, held->snapshot) == 0)
-			return build_unchanged(held, st, s, o, err);
+			return build_unchanged(held, st, s, so, o, err);
 	}
 	return facts_check(s->st, s->now, err);
 }
@@ -202,30 +173,30 @@ build_check(struct stamp *held, struct stamp *st, struct site *s,
  * to do (build_check), or < 0.
  */
 static int
-build_open(struct site *s, struct stamp *held, struct stamp *st,
-    const struct mirror_opts *o, mirror_error *err)
+build_open(struct site_model *s, struct site_opts *so, struct stamp *held,
+    struct stamp *st, const struct mirror_opts *o, mirror_error *err)
 {
 	const tmpl *t;
 	int rc;
 
-	rc = tmpl_set_open(&s->tmpl, o->templates, NULL, err);
+	rc = tmpl_set_open(&so->tmpl, o->templates, NULL, err);
 	for (size_t i = 0; rc == 0 &&
 	    i < sizeof(page_templates) / sizeof(*page_templates); i++)
-		rc = tmpl_set_get(&t, s->tmpl, page_templates[i], err);
+		rc = tmpl_set_get(&t, so->tmpl, page_templates[i], err);
 	if (rc == 0)
-		rc = theme_open(&s->th, o->theme, err);
+		rc = theme_open(&so->th, o->theme, err);
 	if (rc < 0)
 		return rc;
 	if (o->no_sweep)
 		return store_open(&s->st, o->store, STORE_READ, err);
 	rc = store_open(&s->st, o->store, STORE_WRITE, err);
 	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
-		rc = build_check(held, st, s, o, err);
+		rc = build_check(held, st, s, so, o, err);
 		store_read_end(s->st);
 	}
 	if (rc != 0)
 		return rc;          /* 1: nothing to do, no sweep */
-	if (o->templates != NULL && (rc = build_rehearse(s, o, err)) < 0)
+	if (o->templates != NULL && (rc = build_rehearse(s, so, o, err)) < 0)
 		return rc;
 	return 0;
 }
@@ -268,9 +239,9 @@ build_precheck_repo(const struct mirror_opts *o, time_t now,
  * makes no second commit.
  */
 static int
-build_history(struct history_result *res, const struct site *s,
-    const struct sweep_run *run, const struct mirror_opts *o,
-    mirror_error *err)
+build_history(struct history_result *res, const struct site_model *s,
+    const struct output *out, const struct sweep_run *run,
+    const struct mirror_opts *o, mirror_error *err)
 {
 	struct history_request req;
 	strbuf words;
@@ -281,7 +252,7 @@ build_history(struct history_result *res, const struct site *s,
 	if (!o->no_sweep)
 		mgit_sweep_words(&words, run->conflicts_opened,
 		    run->conflicts_closed, run->members_added);
-	req.site_dir = output_stage_dir(s->out);
+	req.site_dir = output_stage_dir(out);
 	req.changes = words.data;
 	req.sweep_run_id = o->no_sweep ? NULL : run->id;
 	req.store_checksum = s->snapshot;
@@ -376,7 +347,7 @@ lap(struct build_report *r, enum phase ph)
 
 /* The build as one JSON object (build --json). */
 static json_t *
-build_json(const struct build_report *r, const struct site *s,
+build_json(const struct build_report *r, const struct site_model *s,
     const struct sweep_run *run, const struct mirror_opts *o)
 {
 	json_t *v = json_object(), *t = json_object(), *changes = json_null();
@@ -416,7 +387,7 @@ build_json(const struct build_report *r, const struct site *s,
 
 /* The summary lines of a build (neither --json nor --quiet). */
 static void
-build_print(const struct build_report *r, const struct site *s,
+build_print(const struct build_report *r, const struct site_model *s,
     const struct mirror_opts *o)
 {
 	printf("built %s: %lld pages, %lld files written, %lld reused; "
@@ -441,7 +412,7 @@ build_print(const struct build_report *r, const struct site *s,
  * is open (reading). Returns 0 or < 0.
  */
 static int
-build_counts(struct build_report *r, const struct site *s, int reading,
+build_counts(struct build_report *r, const struct site_model *s, int reading,
     const struct mirror_opts *o, mirror_error *err)
 {
 	int rc;
@@ -463,7 +434,7 @@ build_counts(struct build_report *r, const struct site *s, int reading,
  * clock, into s. Returns 0 or < 0 with err set.
  */
 static int
-build_begin(struct site *s, char **base_url, const struct mirror_opts *o,
+build_begin(struct site_model *s, char **base_url, const struct mirror_opts *o,
     mirror_error *err)
 {
 	int rc;
@@ -477,24 +448,48 @@ build_begin(struct site *s, char **base_url, const struct mirror_opts *o,
 	return 0;
 }
 
+/* The progress line as the site reports to it (struct site_progress). */
+static void
+on_phase(void *p, const char *name, size_t total, int per_page)
+{
+	progress_phase(p, name, total, per_page);
+}
+
+static void
+on_page(void *p)
+{
+	progress_page(p);
+}
+
+static void
+on_item(void *p)
+{
+	progress_item(p);
+}
+
 /*
  * Step 4: render the whole site into DIR's staging tree, with the
- * progress line on a terminal (cleared before any other output).
- * Returns 0 or < 0 with err set.
+ * progress line on a terminal (cleared before any other output); *pages
+ * gets the number of pages. Returns 0 or < 0 with err set.
  */
 static int
-build_render(struct site *s, const struct mirror_opts *o, mirror_error *err)
+build_render(long long *pages, struct site_model *s, struct site_opts *so,
+    const struct mirror_opts *o, mirror_error *err)
 {
 	struct progress prog;
+	const struct site_progress hooks = { on_phase, on_page, on_item,
+	    &prog };
+	size_t n = 0;
 	int rc;
 
-	if ((rc = output_begin(&s->out, o->out, err)) < 0)
+	if ((rc = output_begin(&so->out, o->out, err)) < 0)
 		return rc;
 	progress_init(&prog, !o->quiet);
-	s->progress = &prog;
-	rc = site_render(s, err);
+	so->progress = &hooks;
+	rc = site_render(&n, s, so, err);
 	progress_end(&prog);
-	s->progress = NULL;
+	so->progress = NULL;
+	*pages = (long long)n;
 	return rc;
 }
 
@@ -504,7 +499,7 @@ build_render(struct site *s, const struct mirror_opts *o, mirror_error *err)
  * that reading says is open, which is then ended). Returns 0 or < 0.
  */
 static int
-build_report_held(struct build_report *r, struct site *s,
+build_report_held(struct build_report *r, struct site_model *s,
     const struct stamp *held, int reading, const struct mirror_opts *o,
     mirror_error *err)
 {
@@ -526,7 +521,7 @@ build_report_held(struct build_report *r, struct site *s,
  * -MIRROR_ECONFLICTS, or < 0 when stdout cannot be written.
  */
 static int
-build_report_out(struct build_report *r, struct site *s,
+build_report_out(struct build_report *r, const struct site_model *s,
     const struct sweep_run *run, const struct mirror_opts *o,
     mirror_error *err)
 {
@@ -545,7 +540,8 @@ build_report_out(struct build_report *r, struct site *s,
 int
 cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
-	struct site s;
+	struct site_model s;
+	struct site_opts so = { NULL, NULL, NULL, NULL, NULL };
 	struct sweep_run run;
 	struct build_report r;
 	struct stamp stamp, held;
@@ -565,7 +561,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	lap(&r, PH_LOCK);
 	if (rc == 0)
 		rc = build_precheck_repo(o, s.now, err);
-	if (rc == 0 && (rc = build_open(&s, &held, &stamp, o, err)) == 1) {
+	if (rc == 0 && (rc = build_open(&s, &so, &held, &stamp, o, err)) == 1) {
 		r.unchanged = 2;    /* before the sweep: none was run */
 		rc = 0;
 		lap(&r, PH_CHECK);
@@ -581,33 +577,33 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		reading = 1;
 	if (rc == 0)
 		rc = build_snapshot(&s, err);
-	if (rc == 0 && (rc = build_unchanged(&held, &stamp, &s, o, err)) == 1) {
+	if (rc == 0 &&
+	    (rc = build_unchanged(&held, &stamp, &s, &so, o, err)) == 1) {
 		r.unchanged = 1;
 		rc = 0;
 		goto done;
 	}
-	s.stamp = &stamp;
+	so.stamp = &stamp;
 	if (rc == 0)
-		rc = build_read(&s, err);
+		rc = site_model_read(&s, err);
 	if (rc == 0)
 		rc = build_counts(&r, &s, reading, o, err);
 	lap(&r, PH_READ);
 	if (rc == 0)
-		rc = build_render(&s, o, err);
+		rc = build_render(&r.pages, &s, &so, o, err);
 	if (reading)
 		store_read_end(s.st);
 	reading = 0;
 	lap(&r, PH_RENDER);
 	if (rc == 0 && o->repo != NULL)
-		rc = build_history(&r.hres, &s, &run, o, err);
+		rc = build_history(&r.hres, &s, so.out, &run, o, err);
 	lap(&r, PH_COMMIT);
 	if (rc == 0)
-		rc = output_commit(s.out, err);
+		rc = output_commit(so.out, err);
 	lap(&r, PH_SWAP);
 	if (rc == 0) {
-		r.pages = (long long)s.pages;
-		r.written = (long long)output_written(s.out);
-		r.reused = (long long)output_reused(s.out);
+		r.written = (long long)output_written(so.out);
+		r.reused = (long long)output_reused(so.out);
 	}
 done:
 	if (r.unchanged)
@@ -615,11 +611,11 @@ done:
 	if (rc == 0)
 		rc = build_report_out(&r, &s, &run, o, err);
 out:
-	output_free(s.out);
-	build_read_free(&s);
+	output_free(so.out);
+	site_model_free(&s);
 	store_close(s.st);
-	theme_free(s.th);
-	tmpl_set_free(s.tmpl);
+	theme_free(so.th);
+	tmpl_set_free(so.tmpl);
 	free(base_url);
 	return rc;
 }

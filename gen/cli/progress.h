@@ -46,7 +46,7 @@ void progress_init(struct progress *p, int enabled);
 void progress_phase(struct progress *p, const char *phase, size_t total,
     int per_page);
 
-/* One page was rendered (site_page calls this). */
+/* One page was rendered (the site reports each through cmd_build). */
 void progress_page(struct progress *p);
 
 /* One item of the phase is done. */

@@ -55,7 +55,7 @@ struct output {
 	size_t n, cap;
 	int sorted;
 	size_t written, reused;
-	pthread_mutex_t mu;     /* paths and counts: site_pool's workers
+	pthread_mutex_t mu;     /* paths and counts: the pool's workers
 	                           write pages at once */
 };
 

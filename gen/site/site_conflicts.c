@@ -7,32 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "site/site.h"
-#include "site/site_pool.h"
+#include "site/items.h"
+#include "site/site_conflicts.h"
+#include "util/pool.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-int
-site_conflicts_load(struct site *s, mirror_error *err)
-{
-	int rc;
-
-	rc = conflict_disputed(&s->disputed, s->st, err);
-	if (rc == 0)
-		rc = conflict_list(&s->conflicts, s->st, NULL, err);
-	s->open_conflicts = 0;
-	for (size_t i = 0; rc == 0 && i < s->conflicts.n; i++)
-		if (strcmp(s->conflicts.items[i].status, "open") == 0)
-			s->open_conflicts++;
-	return rc;
-}
-
-void
-site_conflicts_free(struct site *s)
-{
-	disputed_list_free(&s->disputed);
-	conflict_list_free(&s->conflicts);
-}
 
 /*
  * A shell word for a command line the reviewer copies: bare when it is
@@ -159,95 +138,119 @@ kind_words(strbuf *sb, const struct conflict *c)
 /* Where the member's fact is rendered: its project's overview, or the
  * site index for the no-project group; both null when the row is gone. */
 static void
-member_place(json_t *m, struct site *s, const struct conflict_member *cm)
+member_place(json_t *o, const struct site_model *m,
+    const struct conflict_member *cm)
 {
-	long i = cm->project != NULL ? site_project_index(s, cm->project) : -1;
+	long i = cm->project != NULL ? model_project_index(m, cm->project) :
+	    -1;
 
-	json_object_set_new(m, "on_index", json_boolean(i >= 0 &&
+	json_object_set_new(o, "on_index", json_boolean(i >= 0 &&
 	    cm->project[0] == '\0'));
-	json_object_set_new(m, "project_slug", i >= 0 &&
-	    cm->project[0] != '\0' ? json_string(s->pslug[i]) : json_null());
-	json_object_set_new(m, "linked", json_boolean(i >= 0));
+	json_object_set_new(o, "project_slug", i >= 0 &&
+	    cm->project[0] != '\0' ? json_string(m->pslug[i]) : json_null());
+	json_object_set_new(o, "linked", json_boolean(i >= 0));
 }
 
-/* The JSON object of one conflict, for its page, the queue and api/. */
-static int
-conflict_json(json_t **out, struct site *s, const struct conflict *c,
-    mirror_error *err)
+/* The JSON object of member cm, or NULL when json_pack fails. */
+static json_t *
+member_json(const struct site_model *m, const struct conflict_member *cm)
 {
-	char slug[SLUG_SIZE];
-	json_t *o, *members = json_array(), *earlier = json_array();
-	json_t *winners = json_array();
-	strbuf sb, fav, word;
-	long pi = site_project_index(s, c->project);
-	const char *favoured = NULL;
-	int rc = 0;
+	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
+	    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
+	    "kind", cm->kind, "layer", layer_name(cm->kind),
+	    "id", cm->id,
+	    "anchor", item_anchor(cm->kind, cm->id), "trust", cm->trust,
+	    "value_then", cm->value_then,
+	    "value_now", str_or_null(cm->value_now),
+	    "status_now", str_or_null(cm->status_now),
+	    "conflicts_with", str_or_null(cm->conflicts_with),
+	    "favoured", cm->favoured,
+	    "type", str_or_null(cm->layer_type),
+	    "source", str_or_null(cm->source),
+	    "created", item_date(cm->created_at),
+	    "updated", item_date(cm->updated_at),
+	    "label", str_or_null(cm->label),
+	    "gone", cm->status_now == NULL);
 
-	*out = NULL;
-	strbuf_init(&sb);
-	strbuf_init(&fav);
+	if (o == NULL)
+		return NULL;
+	member_place(o, m, cm);
+	json_object_set_new(o, "sources", sources_list(cm->source));
+	return o;
+}
+
+/* The member's value as it is now, else as it was when detected. */
+static const char *
+member_value(const struct conflict_member *cm)
+{
+	return cm->value_now != NULL ? cm->value_now : cm->value_then;
+}
+
+/* The command line that resolves c for its member k, and what it keeps. */
+static json_t *
+winner_json(const struct conflict *c, size_t k)
+{
+	const struct conflict_member *cm = &c->members[k];
+	strbuf cmd, word;
+	json_t *o;
+
+	strbuf_init(&cmd);
 	strbuf_init(&word);
-	for (size_t k = 0; k < c->n_members; k++) {
-		const struct conflict_member *cm = &c->members[k];
-		json_t *m = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
-		    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
-		    "kind", cm->kind, "layer", layer_name(cm->kind),
-		    "id", cm->id,
-		    "anchor", site_anchor(cm->kind, cm->id), "trust", cm->trust,
-		    "value_then", cm->value_then,
-		    "value_now", str_or_null(cm->value_now),
-		    "status_now", str_or_null(cm->status_now),
-		    "conflicts_with", str_or_null(cm->conflicts_with),
-		    "favoured", cm->favoured,
-		    "type", str_or_null(cm->layer_type),
-		    "source", str_or_null(cm->source),
-		    "created", site_date(cm->created_at),
-		    "updated", site_date(cm->updated_at),
-		    "label", str_or_null(cm->label),
-		    "gone", cm->status_now == NULL);
-
-		if (m == NULL) {
-			rc = mirror_fail(err, MIRROR_EIO, "internal: conflict "
-			    "%s member %s", c->id, cm->id);
+	strbuf_puts(&cmd, "mirror conflicts resolve ");
+	shell_word(&cmd, c->id);
+	strbuf_puts(&cmd, " --notes 'WHY' --winner ");
+	/* Two members of different layers may share an id: then the
+	 * winner is named kind:id, as conflict_resolve accepts. */
+	for (size_t j = 0; j < c->n_members; j++)
+		if (j != k && strcmp(c->members[j].id, cm->id) == 0) {
+			strbuf_printf(&word, "%s:", cm->kind);
 			break;
 		}
-		member_place(m, s, cm);
-		json_object_set_new(m, "sources", sources_list(cm->source));
-		json_array_append_new(members, m);
-		if (cm->favoured && favoured == NULL) {
-			favoured = cm->id;
-			strbuf_reset(&fav);
-			strbuf_printf(&fav, "%s %s: %s", layer_name(cm->kind),
-			    cm->id, cm->value_now != NULL ? cm->value_now :
-			    cm->value_then);
-		}
-		strbuf_reset(&sb);
-		strbuf_puts(&sb, "mirror conflicts resolve ");
-		shell_word(&sb, c->id);
-		strbuf_puts(&sb, " --notes 'WHY' --winner ");
-		/* Two members of different layers may share an id: then the
-		 * winner is named kind:id, as conflict_resolve accepts. */
-		strbuf_reset(&word);
-		for (size_t j = 0; j < c->n_members; j++)
-			if (j != k && strcmp(c->members[j].id, cm->id) == 0) {
-				strbuf_printf(&word, "%s:", cm->kind);
-				break;
-			}
-		strbuf_puts(&word, cm->id);
-		shell_word(&sb, word.data);
-		strbuf_reset(&word);
-		strbuf_printf(&word, "keep the %s %s: %s", layer_words(
-		    cm->kind, 1), cm->id, cm->value_now != NULL ?
-		    cm->value_now : cm->value_then);
-		json_array_append_new(winners, json_pack("{s:s, s:s, s:s, "
-		    "s:s}", "id", cm->id, "layer", layer_name(cm->kind),
-		    "command", sb.data, "keeps", word.data));
-	}
+	strbuf_puts(&word, cm->id);
+	shell_word(&cmd, word.data);
+	strbuf_reset(&word);
+	strbuf_printf(&word, "keep the %s %s: %s", layer_words(cm->kind, 1),
+	    cm->id, member_value(cm));
+	o = json_pack("{s:s, s:s, s:s, s:s}", "id", cm->id, "layer",
+	    layer_name(cm->kind), "command", cmd.data, "keeps", word.data);
+	strbuf_free(&cmd);
+	strbuf_free(&word);
+	return o;
+}
+
+/* The earlier conflicts of the same slot, with their page slugs. */
+static json_t *
+earlier_json(const struct conflict *c)
+{
+	char slug[SLUG_SIZE];
+	json_t *earlier = json_array();
+
 	for (size_t k = 0; k < c->n_earlier; k++) {
 		slug_make(slug, c->earlier[k]);
 		json_array_append_new(earlier, json_pack("{s:s, s:s}", "id",
 		    c->earlier[k], "slug", slug));
 	}
+	return earlier;
+}
+
+/*
+ * The fields of c itself, with its members, winners and the member the
+ * trust order favours (fav, NULL for none); consumes members and
+ * winners. NULL when json_pack fails.
+ */
+static json_t *
+conflict_head(const struct site_model *m, const struct conflict *c,
+    const struct conflict_member *fav, json_t *members, json_t *winners)
+{
+	char slug[SLUG_SIZE];
+	long pi = model_project_index(m, c->project);
+	strbuf sb;
+	json_t *o;
+
+	strbuf_init(&sb);
+	if (fav != NULL)
+		strbuf_printf(&sb, "%s %s: %s", layer_name(fav->kind), fav->id,
+		    member_value(fav));
 	slug_make(slug, c->id);
 	o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:s, s:s, s:s, s:o, s:o, "
 	    "s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o, s:o}",
@@ -256,77 +259,117 @@ conflict_json(json_t **out, struct site *s, const struct conflict *c,
 	    "slot_kind", c->slot_kind, "slot_key", c->slot_key,
 	    "project", c->project,
 	    "project_name", c->project[0] == '\0' ? "(no project)" :
-	    pi >= 0 ? s->projects[pi].name : c->project,
+	    pi >= 0 ? m->projects[pi].name : c->project,
 	    "project_slug", pi >= 0 && c->project[0] != '\0' ?
-	    json_string(s->pslug[pi]) : json_null(),
-	    "detected", site_date(c->detected_at),
+	    json_string(m->pslug[pi]) : json_null(),
+	    "detected", item_date(c->detected_at),
 	    "detected_at", c->detected_at,
 	    "description", c->description, "question", c->question,
 	    "resolved_at", str_or_null(c->resolved_at),
 	    "resolution", c->resolution, "resolved_by", c->resolved_by,
-	    "favoured", favoured != NULL ? json_string(fav.data) : json_null(),
-	    "members", members, "earlier", earlier, "winners", winners);
-	strbuf_free(&fav);
-	strbuf_free(&word);
-	if (o == NULL) {
-		strbuf_free(&sb);
-		return rc < 0 ? rc : mirror_fail(err, MIRROR_EIO,
-		    "internal: conflict %s", c->id);
+	    "favoured", fav != NULL ? json_string(sb.data) : json_null(),
+	    "members", members, "earlier", earlier_json(c),
+	    "winners", winners);
+	strbuf_free(&sb);
+	return o;
+}
+
+/* Set key of o to a new string: prefix, c's id as a shell word, suffix. */
+static void
+set_command(json_t *o, const char *key, const char *prefix,
+    const struct conflict *c, const char *suffix)
+{
+	strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, prefix);
+	shell_word(&sb, c->id);
+	strbuf_puts(&sb, suffix);
+	json_object_set_new(o, key, json_string(sb.data));
+	strbuf_free(&sb);
+}
+
+/* The JSON object of one conflict, for its page, the queue and api/.
+ * Returns 0 with *out set, or < 0 with err set. */
+static int
+conflict_json(json_t **out, const struct site_model *m,
+    const struct conflict *c, mirror_error *err)
+{
+	json_t *o, *members = json_array(), *winners = json_array();
+	const struct conflict_member *fav = NULL;
+	strbuf sb;
+
+	*out = NULL;
+	for (size_t k = 0; k < c->n_members; k++) {
+		const struct conflict_member *cm = &c->members[k];
+		json_t *v = member_json(m, cm);
+
+		if (v == NULL) {
+			json_decref(members);
+			json_decref(winners);
+			return mirror_fail(err, MIRROR_EIO, "internal: "
+			    "conflict %s member %s", c->id, cm->id);
+		}
+		json_array_append_new(members, v);
+		if (cm->favoured && fav == NULL)
+			fav = cm;
+		json_array_append_new(winners, winner_json(c, k));
 	}
-	strbuf_reset(&sb);
+	o = conflict_head(m, c, fav, members, winners);
+	if (o == NULL)
+		return mirror_fail(err, MIRROR_EIO, "internal: conflict %s",
+		    c->id);
+	strbuf_init(&sb);
 	kind_words(&sb, c);
 	json_object_set_new(o, "kind_words", json_string(sb.data));
 	strbuf_reset(&sb);
 	strbuf_printf(&sb, "Conflict: %s", c->description);
 	json_object_set_new(o, "title", json_string(sb.data));
-	strbuf_reset(&sb);
-	strbuf_puts(&sb, "mirror conflicts resolve ");
-	shell_word(&sb, c->id);
-	strbuf_puts(&sb, " --notes 'WHY'");
-	json_object_set_new(o, "resolve_command", json_string(sb.data));
-	strbuf_reset(&sb);
-	strbuf_puts(&sb, "mirror conflicts dismiss ");
-	shell_word(&sb, c->id);
-	strbuf_puts(&sb, " --reason 'WHY'");
-	json_object_set_new(o, "dismiss_command", json_string(sb.data));
 	strbuf_free(&sb);
-	if (rc < 0) {
-		json_decref(o);
-		return rc;
-	}
+	set_command(o, "resolve_command", "mirror conflicts resolve ", c,
+	    " --notes 'WHY'");
+	set_command(o, "dismiss_command", "mirror conflicts dismiss ", c,
+	    " --reason 'WHY'");
 	*out = o;
 	return 0;
 }
 
-/* Pool work (nothing to load): conflict i's page and JSON, its object
- * kept in ctx's slot i for the queue. */
+/* The pool's work: one conflict's page and JSON, its object kept in
+ * objs[i] for the queue. */
+struct conflict_run {
+	const struct page_ctx *pc;
+	json_t **objs;
+};
+
+/* Pool work (nothing to load): conflict i's page and api/ JSON. */
 static int
-conflict_render(struct site *s, void *ctx, size_t i, void *payload,
-    mirror_error *err)
+conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
 {
-	const struct conflict *c = &s->conflicts.items[i];
-	json_t **objs = ctx, *o, *data;
+	struct conflict_run *cr = arg;
+	const struct page_ctx *pc = cr->pc;
+	const struct conflict *c = &pc->m->conflicts.items[i];
+	const char *slug;
+	json_t *o, *data;
 	strbuf path, title;
 	int rc;
 
 	(void)payload;
-	rc = conflict_json(&o, s, c, err);
+	rc = conflict_json(&o, pc->m, c, err);
 	if (rc < 0)
 		return rc;
-	objs[i] = o;
+	cr->objs[i] = o;
+	slug = json_string_value(json_object_get(o, "slug"));
 	strbuf_init(&path);
 	strbuf_init(&title);
-	strbuf_printf(&path, "conflicts/%s", json_string_value(
-	    json_object_get(o, "slug")));
+	strbuf_printf(&path, "conflicts/%s", slug);
 	strbuf_printf(&title, "Conflict: %s", c->description);
 	data = json_pack("{s:O}", "conflict", o);
-	rc = site_page(s, path.data, "conflict.md", title.data, data, err);
+	rc = page_write(pc, path.data, "conflict.md", title.data, data, err);
 	json_decref(data);
 	if (rc == 0) {
 		strbuf_reset(&path);
-		strbuf_printf(&path, "api/conflicts/%s.json", json_string_value(
-		    json_object_get(o, "slug")));
-		rc = site_json(s, path.data, o, err);
+		strbuf_printf(&path, "api/conflicts/%s.json", slug);
+		rc = page_json(pc, path.data, o, err);
 	}
 	strbuf_free(&path);
 	strbuf_free(&title);
@@ -364,27 +407,14 @@ by_id(json_t *all)
 	return out;
 }
 
-int
-site_conflict_pages(struct site *s, mirror_error *err)
+/* The queue: open first, then resolved, then dismissed (of all). */
+static json_t *
+queue_groups(json_t *all)
 {
 	static const char *const groups[] = { "open", "resolved",
 	    "dismissed" };
-	json_t **objs = xcalloc(s->conflicts.n + 1, sizeof(*objs));
-	const struct site_work pages = { s->conflicts.n, NULL, conflict_render,
-	    NULL, objs, 0 };
-	json_t *all = json_array(), *queue, *data;
-	int rc;
+	json_t *queue = json_array();
 
-	rc = site_pool_run(s, &pages, err);
-	/* In the queue's order, whichever worker made each. */
-	for (size_t i = 0; i < s->conflicts.n; i++)
-		if (objs[i] != NULL)
-			json_array_append_new(all, objs[i]);
-	free(objs);
-	if (rc < 0)
-		goto out;
-	/* The queue: open first, then resolved, then dismissed. */
-	queue = json_array();
 	for (size_t g = 0; g < sizeof(groups) / sizeof(*groups); g++) {
 		json_t *items = json_array(), *v;
 		size_t k;
@@ -397,19 +427,53 @@ site_conflict_pages(struct site *s, mirror_error *err)
 		    "status", groups[g], "count",
 		    (json_int_t)json_array_size(items), "conflicts", items));
 	}
-	data = json_pack("{s:o, s:I, s:I}", "groups", queue,
-	    "open_conflicts_count", (json_int_t)s->open_conflicts,
+	return queue;
+}
+
+/* The review queue's page and api/conflicts.json, from every conflict's
+ * object (all, in queue order). Returns 0 or < 0 with err set. */
+static int
+queue_pages(const struct page_ctx *pc, json_t *all, mirror_error *err)
+{
+	json_int_t open = (json_int_t)pc->m->open_conflicts;
+	json_t *data;
+	int rc;
+
+	data = json_pack("{s:o, s:I, s:I}", "groups", queue_groups(all),
+	    "open_conflicts_count", open,
 	    "total", (json_int_t)json_array_size(all));
-	rc = site_page(s, "conflicts/index", "conflicts.md",
+	rc = page_write(pc, "conflicts/index", "conflicts.md",
 	    "Conflicts: the review queue", data, err);
 	json_decref(data);
-	if (rc == 0) {
-		data = json_pack("{s:I, s:o}", "open_conflicts_count",
-		    (json_int_t)s->open_conflicts, "conflicts", by_id(all));
-		rc = site_json(s, "api/conflicts.json", data, err);
-		json_decref(data);
-	}
-out:
+	if (rc < 0)
+		return rc;
+	data = json_pack("{s:I, s:o}", "open_conflicts_count", open,
+	    "conflicts", by_id(all));
+	rc = page_json(pc, "api/conflicts.json", data, err);
+	json_decref(data);
+	return rc;
+}
+
+int
+conflict_pages(const struct page_ctx *pc, mirror_error *err)
+{
+	size_t n = pc->m->conflicts.n;
+	struct conflict_run cr = { pc, xcalloc(n + 1, sizeof(json_t *)) };
+	const struct pool_work work = { n, NULL, conflict_render, NULL, &cr,
+	    NULL, NULL };
+	json_t *all = json_array();
+	int rc;
+
+	/* One page per conflict, then the queue. */
+	page_phase(pc, "conflict pages", n + 1, 1);
+	rc = pool_run(&work, err);
+	/* In the queue's order, whichever worker made each. */
+	for (size_t i = 0; i < n; i++)
+		if (cr.objs[i] != NULL)
+			json_array_append_new(all, cr.objs[i]);
+	free(cr.objs);
+	if (rc == 0)
+		rc = queue_pages(pc, all, err);
 	json_decref(all);
 	return rc;
 }

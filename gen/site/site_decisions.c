@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "site/site.h"
+#include "site/items.h"
+#include "site/site_decisions.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -100,105 +102,153 @@ next_in_layer(const struct entry *ent, size_t n, size_t k, size_t after)
 	return n;
 }
 
-int
-site_decisions(struct site *s, size_t i, const struct project_facts *f,
-    mirror_error *err)
-{
-	struct entry *ent = xcalloc(f->n_state + f->n_ent + 1, sizeof(*ent));
-	size_t n = 0;
-	json_t *data, *slots = json_array(), *cur = NULL;
-	strbuf path, title, words;
-	int rc;
+/* The entries of a log, in a growing array. */
+struct entries {
+	struct entry *v;
+	size_t n, cap;
+};
 
-	strbuf_init(&words);
+/* Every decision row of the trusted state, as an entry. */
+static void
+state_entries(struct entries *es, const struct site_model *m,
+    const struct project_facts *f)
+{
 	for (size_t k = 0; k < f->n_state; k++) {
 		const struct fact_state *st = &f->state[k];
+		struct entry *e;
 
 		if (strcmp(st->category, "decision") != 0)
 			continue;
-		ent[n].slot = norm_ident(st->key);
-		ent[n].layer = "state";
-		ent[n].date = st->created_at;
-		ent[n].id = st->id;
-		ent[n].norm = norm_value(st->value);
-		ent[n].item = site_state_item(s, st);
-		n++;
+		e = &ARRAY_PUSH(es->v, es->n, es->cap);
+		e->slot = norm_ident(st->key);
+		e->layer = "state";
+		e->date = st->created_at;
+		e->id = st->id;
+		e->norm = norm_value(st->value);
+		e->item = item_state(m, st);
 	}
+}
+
+/* Every decision entity, as an entry: its slot is (target, field), or
+ * its name when it has neither. */
+static void
+entity_entries(struct entries *es, const struct site_model *m,
+    const struct project_facts *f)
+{
+	strbuf words;
+
+	strbuf_init(&words);
 	for (size_t k = 0; k < f->n_ent; k++) {
-		const struct fact_entity *e = &f->ent[k];
+		const struct fact_entity *d = &f->ent[k];
 		char b1[64], b2[64];
 		const char *tg, *fd;
+		struct entry *e;
 
-		if (strcmp(e->type, "decision") != 0)
+		if (strcmp(d->type, "decision") != 0)
 			continue;
-		tg = site_prop(e, "target", b1, sizeof(b1));
-		fd = site_prop(e, "field", b2, sizeof(b2));
+		tg = item_prop(d, "target", b1, sizeof(b1));
+		fd = item_prop(d, "field", b2, sizeof(b2));
 		strbuf_reset(&words);
 		if (tg[0] != '\0' || fd[0] != '\0')
 			strbuf_printf(&words, "%s %s", tg, fd);
 		else
-			strbuf_puts(&words, e->name);
-		ent[n].slot = norm_ident(words.data);
-		ent[n].layer = "entity";
-		ent[n].date = e->created_at;
-		ent[n].id = e->id;
-		ent[n].item = site_entity_item(s, e);
-		ent[n].norm = norm_value(json_string_value(json_object_get(
-		    ent[n].item, "value")));
-		n++;
+			strbuf_puts(&words, d->name);
+		e = &ARRAY_PUSH(es->v, es->n, es->cap);
+		e->slot = norm_ident(words.data);
+		e->layer = "entity";
+		e->date = d->created_at;
+		e->id = d->id;
+		e->item = item_entity(m, d);
+		e->norm = norm_value(json_string_value(json_object_get(
+		    e->item, "value")));
 	}
 	strbuf_free(&words);
-	qsort(ent, n, sizeof(*ent), cmp_entry);
+}
+
+/* A new slot object for ent's slot, its identifier in words. */
+static json_t *
+slot_json(const struct entry *ent)
+{
+	char *spaced = xstrdup(ent->slot);
+	json_t *slot;
+
+	for (char *c = spaced; *c != '\0'; c++)
+		if (*c == '_')
+			*c = ' ';
+	slot = json_pack("{s:s, s:s, s:[]}", "slot", ent->slot, "label",
+	    spaced, "entries");
+	free(spaced);
+	return slot;
+}
+
+/*
+ * Whether entry k reverses its slot: older entries of the slot follow k
+ * (newest first); each layer's rows are one history, so compare within
+ * the layer: k reverses when it differs from the layer's previous value
+ * and equals an older one.
+ */
+static int
+reverses(const struct entry *ent, size_t n, size_t k)
+{
+	size_t pred = next_in_layer(ent, n, k, k);
+
+	if (pred == n || strcmp(ent[pred].norm, ent[k].norm) == 0)
+		return 0;
+	for (size_t j = next_in_layer(ent, n, k, pred); j < n;
+	    j = next_in_layer(ent, n, k, j))
+		if (strcmp(ent[j].norm, ent[k].norm) == 0)
+			return 1;
+	return 0;
+}
+
+/* The slots of the sorted entries, each with its entries (whose items
+ * it takes over). */
+static json_t *
+slots_json(const struct entry *ent, size_t n)
+{
+	json_t *slots = json_array(), *cur = NULL;
+
 	for (size_t k = 0; k < n; k++) {
-		const char *back = NULL;
-		size_t pred;
-
 		if (k == 0 || strcmp(ent[k].slot, ent[k - 1].slot) != 0) {
-			/* The slot in words: its identifier with spaces. */
-			char *spaced = xstrdup(ent[k].slot);
-
-			for (char *c = spaced; *c != '\0'; c++)
-				if (*c == '_')
-					*c = ' ';
-			cur = json_pack("{s:s, s:s, s:[]}", "slot", ent[k].slot,
-			    "label", spaced, "entries");
-			free(spaced);
+			cur = slot_json(&ent[k]);
 			json_array_append_new(slots, cur);
 		}
-		/* Older entries of the slot follow k (newest first); each
-		 * layer's rows are one history, so compare within the layer:
-		 * k reverses when it differs from the layer's previous value
-		 * and equals an older one. */
-		pred = next_in_layer(ent, n, k, k);
-		if (pred < n && strcmp(ent[pred].norm, ent[k].norm) != 0) {
-			for (size_t j = next_in_layer(ent, n, k, pred); j < n;
-			    j = next_in_layer(ent, n, k, j))
-				if (strcmp(ent[j].norm, ent[k].norm) == 0) {
-					back = json_string_value(
-					    json_object_get(ent[j].item,
-					    "value"));
-					break;
-				}
-		}
 		json_object_set_new(ent[k].item, "reversal",
-		    json_boolean(back != NULL));
+		    json_boolean(reverses(ent, n, k)));
 		json_array_append_new(json_object_get(cur, "entries"),
 		    ent[k].item);
 	}
-	for (size_t k = 0; k < n; k++) {
-		free(ent[k].slot);
-		free(ent[k].norm);
-	}
-	free(ent);
+	return slots;
+}
 
+int
+decision_page(const struct page_ctx *pc, size_t i,
+    const struct project_facts *f, mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	struct entries es = { NULL, 0, 0 };
+	json_t *data, *slots;
+	strbuf path, title;
+	int rc;
+
+	state_entries(&es, m, f);
+	entity_entries(&es, m, f);
+	if (es.n > 0)
+		qsort(es.v, es.n, sizeof(*es.v), cmp_entry);
+	slots = slots_json(es.v, es.n);
+	for (size_t k = 0; k < es.n; k++) {
+		free(es.v[k].slot);
+		free(es.v[k].norm);
+	}
+	free(es.v);
 	data = json_pack("{s:{s:s, s:s, s:s}, s:o}", "project", "id",
-	    s->projects[i].id, "name", s->projects[i].name, "slug",
-	    s->pslug[i], "slots", slots);
+	    m->projects[i].id, "name", m->projects[i].name, "slug",
+	    m->pslug[i], "slots", slots);
 	strbuf_init(&path);
 	strbuf_init(&title);
-	strbuf_printf(&path, "projects/%s/decisions", s->pslug[i]);
-	strbuf_printf(&title, "%s: decision log", s->projects[i].name);
-	rc = site_page(s, path.data, "decisions.md", title.data, data, err);
+	strbuf_printf(&path, "projects/%s/decisions", m->pslug[i]);
+	strbuf_printf(&title, "%s: decision log", m->projects[i].name);
+	rc = page_write(pc, path.data, "decisions.md", title.data, data, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);

@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/output.h"
 #include "render/escape.h"
-#include "site/site.h"
+#include "site/site_extras.h"
 #include "store/health.h"
 #include "util/clock.h"
 #include "util/strbuf.h"
@@ -56,29 +55,30 @@ rfc3339(strbuf *sb, const char *ts)
 
 /* base_url without trailing '/', or "" for relative links. */
 static void
-base(strbuf *sb, const struct site *s)
+url_base(strbuf *sb, const struct site_model *m)
 {
 	size_t n;
 
-	if (s->base_url == NULL || s->base_url[0] == '\0')
+	if (m->base_url == NULL || m->base_url[0] == '\0')
 		return;
-	n = strlen(s->base_url);
-	while (n > 0 && s->base_url[n - 1] == '/')
+	n = strlen(m->base_url);
+	while (n > 0 && m->base_url[n - 1] == '/')
 		n--;
-	escape_html(sb, s->base_url, n);
+	escape_html(sb, m->base_url, n);
 	strbuf_putc(sb, '/');
 }
 
 static int
-feed(struct site *s, mirror_error *err)
+feed(const struct page_ctx *pc, mirror_error *err)
 {
+	const struct site_model *m = pc->m;
 	const char *newest = NULL;
 	char slug[SLUG_SIZE];
 	strbuf sb;
 	int rc;
 
-	for (size_t i = 0; i < s->conflicts.n; i++) {
-		const struct conflict *c = &s->conflicts.items[i];
+	for (size_t i = 0; i < m->conflicts.n; i++) {
+		const struct conflict *c = &m->conflicts.items[i];
 		const char *t = c->resolved_at ? c->resolved_at :
 		    c->detected_at;
 
@@ -88,13 +88,13 @@ feed(struct site *s, mirror_error *err)
 	strbuf_init(&sb);
 	strbuf_puts(&sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 	    "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>");
-	xml(&sb, s->title);
+	xml(&sb, m->title);
 	strbuf_puts(&sb, ": conflicts</title>\n  <id>");
-	if (s->base_url != NULL && s->base_url[0] != '\0') {
-		base(&sb, s);
+	if (m->base_url != NULL && m->base_url[0] != '\0') {
+		url_base(&sb, m);
 		strbuf_puts(&sb, "feed.xml");
 	} else {
-		slug_make(slug, s->title);
+		slug_make(slug, m->title);
 		strbuf_printf(&sb, "urn:mirror:%s:conflicts", slug);
 	}
 	strbuf_puts(&sb, "</id>\n  <updated>");
@@ -103,15 +103,15 @@ feed(struct site *s, mirror_error *err)
 	} else {
 		char ts[MIRROR_TS_LEN];
 
-		mirror_format_ts(ts, getenv("SOURCE_DATE_EPOCH") ? s->now : 0);
+		mirror_format_ts(ts, getenv("SOURCE_DATE_EPOCH") ? m->now : 0);
 		rfc3339(&sb, ts);
 	}
 	strbuf_puts(&sb, "</updated>\n  <author><name>mirror</name></author>\n"
 	    "  <link rel=\"alternate\" href=\"");
-	base(&sb, s);
+	url_base(&sb, m);
 	strbuf_puts(&sb, "conflicts/index.html\"/>\n");
-	for (size_t i = 0; i < s->conflicts.n; i++) {
-		const struct conflict *c = &s->conflicts.items[i];
+	for (size_t i = 0; i < m->conflicts.n; i++) {
+		const struct conflict *c = &m->conflicts.items[i];
 
 		slug_make(slug, c->id);
 		strbuf_puts(&sb, "  <entry>\n    <title>");
@@ -123,30 +123,29 @@ feed(struct site *s, mirror_error *err)
 		strbuf_puts(&sb, "</id>\n    <updated>");
 		rfc3339(&sb, c->resolved_at ? c->resolved_at : c->detected_at);
 		strbuf_puts(&sb, "</updated>\n    <link href=\"");
-		base(&sb, s);
+		url_base(&sb, m);
 		strbuf_printf(&sb, "conflicts/%s.html\"/>\n    <summary>",
 		    slug);
 		xml(&sb, c->question);
 		strbuf_puts(&sb, "</summary>\n  </entry>\n");
 	}
 	strbuf_puts(&sb, "</feed>\n");
-	rc = site_write(s, "feed.xml", sb.data, sb.len, err);
+	rc = page_file(pc, "feed.xml", sb.data, sb.len, err);
 	strbuf_free(&sb);
 	return rc;
 }
 
 /* Every HTML page but 404.html, in path order. */
 static int
-sitemap(struct site *s, mirror_error *err)
+sitemap(const struct page_ctx *pc, mirror_error *err)
 {
 	const char *const *paths;
 	size_t n;
 	strbuf sb;
 	int rc;
 
-	if (s->out == NULL)
-		return 0;
-	paths = output_paths(s->out, &n);
+	if (!page_paths(&paths, &n, pc))
+		return 0;       /* a rehearsal writes no files to list */
 	strbuf_init(&sb);
 	strbuf_puts(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
@@ -157,24 +156,25 @@ sitemap(struct site *s, mirror_error *err)
 		    strcmp(paths[i], "404.html") == 0)
 			continue;
 		strbuf_puts(&sb, "  <url><loc>");
-		base(&sb, s);
+		url_base(&sb, pc->m);
 		xml(&sb, paths[i]);
 		strbuf_puts(&sb, "</loc></url>\n");
 	}
 	strbuf_puts(&sb, "</urlset>\n");
-	rc = site_write(s, "sitemap.xml", sb.data, sb.len, err);
+	rc = page_file(pc, "sitemap.xml", sb.data, sb.len, err);
 	strbuf_free(&sb);
 	return rc;
 }
 
 static int
-health(struct site *s, mirror_error *err)
+health(const struct page_ctx *pc, mirror_error *err)
 {
+	const struct site_model *m = pc->m;
 	struct health h;
 	json_t *o, *layers;
 	int rc;
 
-	rc = health_read(&h, s->st, s->now, err);
+	rc = health_read(&h, m->st, m->now, err);
 	if (rc < 0) {
 		health_free(&h);
 		return rc;
@@ -193,7 +193,7 @@ health(struct site *s, mirror_error *err)
 	/* No sweep_runs: each build's sweep adds one, and an unchanged
 	 * store must give an unchanged site. */
 	o = json_pack("{s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I}",
-	    "snapshot", s->snapshot, "projects", (json_int_t)h.projects,
+	    "snapshot", m->snapshot, "projects", (json_int_t)h.projects,
 	    "layers", layers,
 	    "relationships", (json_int_t)h.relationships,
 	    "expired_memories", (json_int_t)h.expired_memories,
@@ -201,26 +201,26 @@ health(struct site *s, mirror_error *err)
 	    "resolved_conflicts", (json_int_t)h.resolved_conflicts,
 	    "dismissed_conflicts", (json_int_t)h.dismissed_conflicts);
 	health_free(&h);
-	rc = site_json(s, "api/health.json", o, err);
+	rc = page_json(pc, "api/health.json", o, err);
 	json_decref(o);
 	return rc;
 }
 
 int
-site_extras(struct site *s, mirror_error *err)
+extra_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	json_t *data = json_object();
 	int rc;
 
-	rc = site_page(s, "404", "404.md", "Page not found", data, err);
+	rc = page_write(pc, "404", "404.md", "Page not found", data, err);
 	json_decref(data);
 	if (rc == 0)
-		rc = health(s, err);
+		rc = health(pc, err);
 	if (rc == 0)
-		rc = site_write(s, ".nojekyll", "", 0, err);
+		rc = page_file(pc, ".nojekyll", "", 0, err);
 	if (rc == 0)
-		rc = feed(s, err);
+		rc = feed(pc, err);
 	if (rc == 0)
-		rc = sitemap(s, err);
+		rc = sitemap(pc, err);
 	return rc;
 }

@@ -8,7 +8,7 @@
 #include "util/xalloc.h"
 
 /* qsort has no context argument in C11: the arrays being sorted, one
- * per thread (site_pool renders projects on several). */
+ * per thread (the pool renders projects on several). */
 static _Thread_local const struct project_facts *sort_f;
 
 static int

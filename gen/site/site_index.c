@@ -9,70 +9,72 @@
  */
 #include <string.h>
 
-#include "site/site.h"
+#include "site/items.h"
+#include "site/site_index.h"
 
 /* Open conflicts of canonical project id. */
 static long long
-open_in(const struct site *s, const char *id)
+open_in(const struct site_model *m, const char *id)
 {
 	long long n = 0;
 
-	for (size_t i = 0; i < s->conflicts.n; i++)
-		if (strcmp(s->conflicts.items[i].status, "open") == 0 &&
-		    strcmp(s->conflicts.items[i].project, id) == 0)
+	for (size_t i = 0; i < m->conflicts.n; i++)
+		if (strcmp(m->conflicts.items[i].status, "open") == 0 &&
+		    strcmp(m->conflicts.items[i].project, id) == 0)
 			n++;
 	return n;
 }
 
 /* The no-project group's facts, every status, in layer order. */
 static int
-loose_facts(json_t **out, struct site *s, mirror_error *err)
+loose_facts(json_t **out, const struct site_model *m, mirror_error *err)
 {
 	struct project_facts f;
 	json_t *items = json_array();
 	int rc;
 
-	rc = facts_read_project(&f, s->facts, "", err);
+	rc = facts_read_project(&f, m->facts, "", err);
 	for (size_t k = 0; rc == 0 && k < f.n_state; k++)
-		json_array_append_new(items, site_state_item(s, &f.state[k]));
+		json_array_append_new(items, item_state(m, &f.state[k]));
 	for (size_t k = 0; rc == 0 && k < f.n_ent; k++)
-		json_array_append_new(items, site_entity_item(s, &f.ent[k]));
+		json_array_append_new(items, item_entity(m, &f.ent[k]));
 	for (size_t k = 0; rc == 0 && k < f.n_mem; k++)
-		json_array_append_new(items, site_memory_item(s, &f.mem[k]));
+		json_array_append_new(items, item_memory(m, &f.mem[k]));
 	facts_free(&f);
 	*out = items;
 	return rc;
 }
 
 int
-site_index(struct site *s, mirror_error *err)
+index_pages(const struct page_ctx *pc, mirror_error *err)
 {
+	const struct site_model *m = pc->m;
 	json_t *projects = json_array(), *loose = NULL, *data;
 	int rc;
 
-	for (size_t i = 0; i < s->n_projects; i++) {
-		const struct fact_project *p = &s->projects[i];
+	for (size_t i = 0; i < m->n_projects; i++) {
+		const struct fact_project *p = &m->projects[i];
 
 		if (p->id[0] == '\0')
 			continue;
 		json_array_append_new(projects, json_pack("{s:s, s:s, s:s, "
 		    "s:s, s:b, s:I, s:I, s:I, s:I, s:I}",
-		    "id", p->id, "name", p->name, "slug", s->pslug[i],
+		    "id", p->id, "name", p->name, "slug", m->pslug[i],
 		    "description", p->description, "listed", p->listed,
 		    "state_rows", (json_int_t)p->n_state,
 		    "entity_rows", (json_int_t)p->n_entities,
 		    "memory_rows", (json_int_t)p->n_memories,
 		    "active_rows", (json_int_t)p->n_active,
-		    "open_conflicts", (json_int_t)open_in(s, p->id)));
+		    "open_conflicts", (json_int_t)open_in(m, p->id)));
 	}
-	rc = loose_facts(&loose, s, err);
+	rc = loose_facts(&loose, m, err);
 	data = json_pack("{s:o, s:o, s:I, s:I, s:I}", "projects", projects,
 	    "loose", loose, "loose_open_conflicts",
-	    (json_int_t)open_in(s, ""),
-	    "open_conflicts_count", (json_int_t)s->open_conflicts,
-	    "conflicts_total", (json_int_t)s->conflicts.n);
+	    (json_int_t)open_in(m, ""),
+	    "open_conflicts_count", (json_int_t)m->open_conflicts,
+	    "conflicts_total", (json_int_t)m->conflicts.n);
 	if (rc == 0)
-		rc = site_page(s, "index", "index.md", s->title, data, err);
+		rc = page_write(pc, "index", "index.md", m->title, data, err);
 	json_decref(data);
 	return rc;
 }

@@ -13,8 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "site/site.h"
+#include "site/items.h"
+#include "site/site_decisions.h"
 #include "site/site_graph.h"
+#include "site/site_project.h"
+#include "site/site_subsystem.h"
+#include "util/pool.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -94,7 +98,7 @@ prop_note(strbuf *sb, const struct fact_entity *e, const char *key,
     const char *label)
 {
 	char buf[64];
-	const char *v = site_prop(e, key, buf, sizeof(buf));
+	const char *v = item_prop(e, key, buf, sizeof(buf));
 
 	if (v[0] == '\0')
 		return 0;
@@ -151,16 +155,16 @@ entity_notes(strbuf *sb, const char **gap, const struct site_graph *g,
 }
 
 static json_t *
-project_header(const struct site *s, size_t i)
+project_header(const struct site_model *m, size_t i)
 {
-	const struct fact_project *p = &s->projects[i];
+	const struct fact_project *p = &m->projects[i];
 	json_t *aliases = json_array();
 
 	for (size_t k = 0; k < p->n_aliases; k++)
 		json_array_append_new(aliases, json_string(p->aliases[k]));
-	return site_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:b, s:I, "
+	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:b, s:I, "
 	    "s:I, s:I}",
-	    "id", p->id, "name", p->name, "slug", s->pslug[i],
+	    "id", p->id, "name", p->name, "slug", m->pslug[i],
 	    "description", p->description, "aliases", aliases,
 	    "listed", p->listed, "state_rows", (json_int_t)p->n_state,
 	    "entity_rows", (json_int_t)p->n_entities,
@@ -169,7 +173,7 @@ project_header(const struct site *s, size_t i)
 
 /* The trusted state, grouped by category in the SPEC's order. */
 static json_t *
-state_groups(const struct site *s, const struct project_facts *f,
+state_groups(const struct site_model *m, const struct project_facts *f,
     json_t *inactive)
 {
 	json_t *groups = json_array(), *rest = json_array();
@@ -190,7 +194,7 @@ state_groups(const struct site *s, const struct project_facts *f,
 				continue;
 			if (strcmp(st->status, "active") != 0) {
 				json_array_append_new(inactive,
-				    site_state_item(s, st));
+				    item_state(m, st));
 				continue;
 			}
 			/* Unknown categories: one group each, by name. */
@@ -207,10 +211,10 @@ state_groups(const struct site *s, const struct project_facts *f,
 					json_array_append_new(rest, last);
 				}
 				json_array_append_new(json_object_get(last,
-				    "items"), site_state_item(s, st));
+				    "items"), item_state(m, st));
 				continue;
 			}
-			json_array_append_new(items, site_state_item(s, st));
+			json_array_append_new(items, item_state(m, st));
 		}
 		if (name != NULL && json_array_size(items) > 0)
 			json_array_append_new(groups, json_pack("{s:s, s:o}",
@@ -244,36 +248,29 @@ architecture(json_t *items)
 	return out;
 }
 
-int
-site_project_pages(struct site *s, size_t i,
-    const struct project_facts *f, mirror_error *err)
+/*
+ * The entities of f into data's sections (architecture first, from the
+ * top down), the inactive ones onto inactive, and the gaps the
+ * overview names onto gaps.
+ */
+static void
+entity_sections(json_t *data, json_t *inactive, json_t *gaps,
+    const struct site_model *m, const struct site_graph *g)
 {
-	const struct fact_project *p = &s->projects[i];
-	struct site_graph g;
-	json_t *data, *sec[N_SECTIONS], *inactive, *memories, *gaps;
-	strbuf path, title, notes;
-	int rc;
+	const struct project_facts *f = g->f;
+	json_t *sec[N_SECTIONS];
+	strbuf notes;
 
-	graph_init(&g, f);
-	strbuf_init(&path);
-	strbuf_init(&title);
 	strbuf_init(&notes);
-	inactive = json_array();
-	memories = json_array();
-	gaps = json_array();
-	data = json_object();
-	json_object_set_new(data, "project", project_header(s, i));
-	json_object_set_new(data, "state_groups", state_groups(s, f,
-	    inactive));
 	for (size_t k = 0; k < N_SECTIONS; k++)
 		sec[k] = json_array();
 	for (size_t k = 0; k < f->n_ent; k++) {
 		const struct fact_entity *e = &f->ent[k];
-		json_t *item = site_entity_item(s, e);
+		json_t *item = item_entity(m, e);
 		const char *gap;
 
 		strbuf_reset(&notes);
-		entity_notes(&notes, &gap, &g, e);
+		entity_notes(&notes, &gap, g, e);
 		json_object_set_new(item, "notes", json_string(notes.data));
 		if (strcmp(e->type, "subsystem") == 0)
 			json_object_set(item, "page",
@@ -291,8 +288,24 @@ site_project_pages(struct site *s, size_t i,
 	    architecture(sec[SEC_ARCH]));
 	for (size_t k = 1; k < N_SECTIONS; k++)
 		json_object_set_new(data, section_key[k], sec[k]);
+	strbuf_free(&notes);
+}
+
+/* The overview's data: every fact of the project, in SPEC 5's order. */
+static json_t *
+overview_json(const struct site_model *m, size_t i,
+    const struct site_graph *g)
+{
+	const struct project_facts *f = g->f;
+	json_t *data = json_object(), *inactive = json_array();
+	json_t *memories = json_array(), *gaps = json_array();
+
+	json_object_set_new(data, "project", project_header(m, i));
+	json_object_set_new(data, "state_groups", state_groups(m, f,
+	    inactive));
+	entity_sections(data, inactive, gaps, m, g);
 	for (size_t k = 0; k < f->n_mem; k++) {
-		json_t *item = site_memory_item(s, &f->mem[k]);
+		json_t *item = item_memory(m, &f->mem[k]);
 
 		if (json_is_true(json_object_get(item, "active")))
 			json_array_append_new(memories, item);
@@ -302,23 +315,97 @@ site_project_pages(struct site *s, size_t i,
 	json_object_set_new(data, "memories", memories);
 	json_object_set_new(data, "gaps", gaps);
 	json_object_set_new(data, "inactive", inactive);
+	return data;
+}
 
-	strbuf_printf(&path, "projects/%s/index", s->pslug[i]);
-	strbuf_printf(&title, "%s: overview", p->name);
-	rc = site_page(s, path.data, "project.md", title.data, data, err);
+/* Project i's overview and its api/ JSON. Returns 0 or < 0. */
+static int
+overview_page(const struct page_ctx *pc, size_t i,
+    const struct site_graph *g, mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	json_t *data = overview_json(m, i, g);
+	strbuf path, title;
+	int rc;
+
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_printf(&path, "projects/%s/index", m->pslug[i]);
+	strbuf_printf(&title, "%s: overview", m->projects[i].name);
+	rc = page_write(pc, path.data, "project.md", title.data, data, err);
 	if (rc == 0) {
 		strbuf_reset(&path);
-		strbuf_printf(&path, "api/projects/%s.json", s->pslug[i]);
-		rc = site_json(s, path.data, data, err);
+		strbuf_printf(&path, "api/projects/%s.json", m->pslug[i]);
+		rc = page_json(pc, path.data, data, err);
 	}
-	if (rc == 0)
-		rc = site_decisions(s, i, f, err);
-	if (rc == 0)
-		rc = site_subsystems(s, i, f, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);
-	strbuf_free(&notes);
+	return rc;
+}
+
+/* What the pool's callbacks are handed. */
+struct project_run {
+	const struct page_ctx *pc;
+};
+
+/* Pool work for projects: the facts are read here, in id order. */
+static int
+project_load(void *arg, size_t i, void **payload, mirror_error *err)
+{
+	const struct site_model *m = ((struct project_run *)arg)->pc->m;
+	struct project_facts *f = xcalloc(1, sizeof(*f));
+
+	*payload = f;
+	if (m->projects[i].id[0] == '\0')
+		return 0;           /* the no-project group is on the index */
+	return facts_read_project(f, m->facts, m->projects[i].id, err);
+}
+
+/* On a worker: project i's overview, decision log and subsystems. */
+static int
+project_render(void *arg, size_t i, void *payload, mirror_error *err)
+{
+	const struct page_ctx *pc = ((struct project_run *)arg)->pc;
+	struct site_graph g;
+	int rc;
+
+	if (pc->m->projects[i].id[0] == '\0')
+		return 0;
+	graph_init(&g, payload);
+	rc = overview_page(pc, i, &g, err);
+	if (rc == 0)
+		rc = decision_page(pc, i, payload, err);
+	if (rc == 0)
+		rc = subsystem_pages(pc, i, &g, err);
 	graph_free(&g);
 	return rc;
+}
+
+static void
+project_drop(void *payload)
+{
+	if (payload != NULL)
+		facts_free(payload);
+	free(payload);
+}
+
+/* One project done, on the progress line. */
+static void
+project_done(void *arg)
+{
+	page_item(((struct project_run *)arg)->pc);
+}
+
+int
+project_pages(const struct page_ctx *pc, mirror_error *err)
+{
+	struct project_run run = { pc };
+	const struct pool_work work = { pc->m->n_projects, project_load,
+	    project_render, project_drop, &run, project_done, &run };
+
+	/* How many pages a project has is known only once its facts are
+	 * loaded, so this phase counts projects. */
+	page_phase(pc, "projects", pc->m->n_projects, 0);
+	return pool_run(&work, err);
 }

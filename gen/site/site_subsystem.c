@@ -11,8 +11,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "site/site.h"
-#include "site/site_graph.h"
+#include "site/items.h"
+#include "site/site_subsystem.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -21,11 +22,11 @@ static const char *const list_key[N_LISTS] = { "components", "materials",
     "interfaces", "requirements", "decisions" };
 
 struct sub {
-	const struct site *s;
+	const struct site_model *m;
 	const struct site_graph *g;
 	char *seen;              /* per entity index: already listed */
 	size_t *members;         /* the subsystem and its components */
-	size_t n_members;
+	size_t n_members, cap_members;
 	json_t *lists[N_LISTS];
 	enum list want;          /* the list add_other fills */
 };
@@ -38,9 +39,9 @@ add(struct sub *b, const struct fact_entity *e, enum list l)
 	if (b->seen[k])
 		return;
 	b->seen[k] = 1;
-	json_array_append_new(b->lists[l], site_entity_item(b->s, e));
+	json_array_append_new(b->lists[l], item_entity(b->m, e));
 	if (l == L_COMP)
-		b->members[b->n_members++] = k;
+		ARRAY_PUSH(b->members, b->n_members, b->cap_members) = k;
 }
 
 /* graph_each callback: list the entity at the other end. */
@@ -75,26 +76,26 @@ names(const struct fact_entity *e, const char *key, const char *name)
 {
 	char buf[64];
 
-	return strcasecmp(site_prop(e, key, buf, sizeof(buf)), name) == 0;
+	return strcasecmp(item_prop(e, key, buf, sizeof(buf)), name) == 0;
 }
 
 static int
-one_page(struct site *s, size_t i, const struct site_graph *g,
+one_page(const struct page_ctx *pc, size_t i, const struct site_graph *g,
     const struct fact_entity *sub, mirror_error *err)
 {
+	const struct site_model *m = pc->m;
 	const struct project_facts *f = g->f;
-	struct sub b = { s, g, NULL, NULL, 0, { NULL }, L_COMP };
+	struct sub b = { m, g, NULL, NULL, 0, 0, { NULL }, L_COMP };
 	json_t *data;
 	strbuf path, title;
 	size_t self = (size_t)(sub - f->ent);
 	int rc;
 
 	b.seen = xcalloc(f->n_ent + 1, 1);
-	b.members = xcalloc(f->n_ent + 1, sizeof(size_t));
 	for (int l = 0; l < N_LISTS; l++)
 		b.lists[l] = json_array();
 	b.seen[self] = 1;
-	b.members[b.n_members++] = self;
+	ARRAY_PUSH(b.members, b.n_members, b.cap_members) = self;
 	each(&b, sub->id, "part_of", 0, L_COMP);
 	each(&b, sub->id, "contains", 1, L_COMP);
 	for (size_t k = 0; k < f->n_ent; k++)
@@ -102,8 +103,8 @@ one_page(struct site *s, size_t i, const struct site_graph *g,
 		    names(&f->ent[k], "subsystem", sub->name))
 			add(&b, &f->ent[k], L_COMP);
 	/* members grows while L_COMP items are added; none are below. */
-	for (size_t m = 0; m < b.n_members; m++) {
-		const char *id = f->ent[b.members[m]].id;
+	for (size_t k = 0; k < b.n_members; k++) {
+		const char *id = f->ent[b.members[k]].id;
 
 		each(&b, id, "uses_material", 1, L_MAT);
 		each(&b, id, "interfaces_with", 1, L_IFACE);
@@ -124,18 +125,18 @@ one_page(struct site *s, size_t i, const struct site_graph *g,
 			add(&b, e, L_DEC);
 	}
 	data = json_pack("{s:{s:s, s:s, s:s}, s:o}", "project", "id",
-	    s->projects[i].id, "name", s->projects[i].name, "slug",
-	    s->pslug[i], "subsystem", site_entity_item(s, sub));
+	    m->projects[i].id, "name", m->projects[i].name, "slug",
+	    m->pslug[i], "subsystem", item_entity(m, sub));
 	for (int l = 0; l < N_LISTS; l++)
 		json_object_set_new(data, list_key[l], b.lists[l]);
 	strbuf_init(&path);
 	strbuf_init(&title);
-	strbuf_printf(&path, "projects/%s/subsystems/%s", s->pslug[i],
+	strbuf_printf(&path, "projects/%s/subsystems/%s", m->pslug[i],
 	    json_string_value(json_object_get(json_object_get(data,
 	    "subsystem"), "slug")));
-	strbuf_printf(&title, "%s: subsystem %s", s->projects[i].name,
+	strbuf_printf(&title, "%s: subsystem %s", m->projects[i].name,
 	    sub->name);
-	rc = site_page(s, path.data, "subsystem.md", title.data, data, err);
+	rc = page_write(pc, path.data, "subsystem.md", title.data, data, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);
@@ -145,16 +146,14 @@ one_page(struct site *s, size_t i, const struct site_graph *g,
 }
 
 int
-site_subsystems(struct site *s, size_t i, const struct project_facts *f,
-    mirror_error *err)
+subsystem_pages(const struct page_ctx *pc, size_t i,
+    const struct site_graph *g, mirror_error *err)
 {
-	struct site_graph g;
+	const struct project_facts *f = g->f;
 	int rc = 0;
 
-	graph_init(&g, f);
 	for (size_t k = 0; rc == 0 && k < f->n_ent; k++)
 		if (strcmp(f->ent[k].type, "subsystem") == 0)
-			rc = one_page(s, i, &g, &f->ent[k], err);
-	graph_free(&g);
+			rc = one_page(pc, i, g, &f->ent[k], err);
 	return rc;
 }

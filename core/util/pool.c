@@ -1,0 +1,210 @@
+/*
+ * pool.c: a bounded queue between the thread that loads items and the
+ * workers that run them (see pool.h).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/jobs.h"
+#include "util/pool.h"
+#include "util/xalloc.h"
+
+/* Items loaded ahead of the workers: enough to keep them busy, few
+ * enough that a large item's payload is not held many times over. */
+#define QUEUE_MAX 4
+
+struct job {
+	size_t i;
+	void *payload;
+};
+
+struct pool {
+	const struct pool_work *w;
+	pthread_mutex_t mu;
+	pthread_cond_t more;     /* a job was queued, or closing */
+	pthread_cond_t room;     /* a job was taken */
+	struct job q[QUEUE_MAX];
+	size_t head, len;
+	int closing;
+	int failed;              /* the first failure is in err */
+	int rc;
+	mirror_error err;
+};
+
+/* Record rc/e as the pool's failure unless one is there already. */
+static void
+pool_fail(struct pool *p, int rc, const mirror_error *e)
+{
+	pthread_mutex_lock(&p->mu);
+	if (!p->failed) {
+		p->failed = 1;
+		p->rc = rc;
+		p->err = *e;
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* w's load, drop and progress, where a work without them does nothing. */
+static int
+load(const struct pool_work *w, size_t i, void **payload, mirror_error *err)
+{
+	return w->load != NULL ? w->load(w->arg, i, payload, err) : 0;
+}
+
+static void
+drop(const struct pool_work *w, void *payload)
+{
+	if (w->drop != NULL)
+		w->drop(payload);
+}
+
+static void
+tick(const struct pool_work *w)
+{
+	if (w->progress != NULL)
+		w->progress(w->progress_arg);
+}
+
+/* Take the next job into *j; 0 when the queue is closed and empty. */
+static int
+take(struct pool *p, struct job *j, int *skip)
+{
+	pthread_mutex_lock(&p->mu);
+	while (p->len == 0 && !p->closing)
+		pthread_cond_wait(&p->more, &p->mu);
+	if (p->len == 0) {
+		pthread_mutex_unlock(&p->mu);
+		return 0;
+	}
+	*j = p->q[p->head];
+	p->head = (p->head + 1) % QUEUE_MAX;
+	p->len--;
+	*skip = p->failed;
+	pthread_cond_signal(&p->room);
+	pthread_mutex_unlock(&p->mu);
+	return 1;
+}
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+	struct job j;
+	int skip;
+
+	while (take(p, &j, &skip)) {
+		mirror_error e;
+		int rc;
+
+		if (!skip && (rc = p->w->run(p->w->arg, j.i, j.payload,
+		    &e)) < 0)
+			pool_fail(p, rc, &e);
+		drop(p->w, j.payload);
+	}
+	return NULL;
+}
+
+/* Queue item i with its payload, waiting for room. */
+static void
+put(struct pool *p, size_t i, void *payload)
+{
+	pthread_mutex_lock(&p->mu);
+	while (p->len == QUEUE_MAX)
+		pthread_cond_wait(&p->room, &p->mu);
+	p->q[(p->head + p->len) % QUEUE_MAX] = (struct job){ i, payload };
+	p->len++;
+	pthread_cond_signal(&p->more);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Every item on this thread: MIRROR_JOBS=1, or no thread could start. */
+static int
+run_here(const struct pool_work *w, mirror_error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < w->n; i++) {
+		void *payload = NULL;
+
+		rc = load(w, i, &payload, err);
+		if (rc == 0)
+			rc = w->run(w->arg, i, payload, err);
+		drop(w, payload);
+		tick(w);
+	}
+	return rc;
+}
+
+/* Load every item in order and queue it, until one fails anywhere. */
+static void
+feed(struct pool *p)
+{
+	const struct pool_work *w = p->w;
+
+	for (size_t i = 0; i < w->n; i++) {
+		void *payload = NULL;
+		mirror_error e;
+		int rc, failed;
+
+		pthread_mutex_lock(&p->mu);
+		failed = p->failed;
+		pthread_mutex_unlock(&p->mu);
+		if (failed)
+			return;
+		if ((rc = load(w, i, &payload, &e)) < 0) {
+			drop(w, payload);
+			pool_fail(p, rc, &e);
+			return;
+		}
+		put(p, i, payload);
+		tick(w);
+	}
+}
+
+/* Let the workers finish what is queued, then wait for them. */
+static void
+close_and_join(struct pool *p, const pthread_t *tid, int started)
+{
+	pthread_mutex_lock(&p->mu);
+	p->closing = 1;
+	pthread_cond_broadcast(&p->more);
+	pthread_mutex_unlock(&p->mu);
+	for (int k = 0; k < started; k++)
+		pthread_join(tid[k], NULL);
+}
+
+int
+pool_run(const struct pool_work *w, mirror_error *err)
+{
+	struct pool p;
+	pthread_t *tid;
+	int jobs = mirror_jobs(), started = 0, rc = 0;
+
+	if (jobs == 1 || w->n < 2)
+		return run_here(w, err);
+	memset(&p, 0, sizeof(p));
+	p.w = w;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.more, NULL);
+	pthread_cond_init(&p.room, NULL);
+	tid = xcalloc((size_t)jobs, sizeof(*tid));
+	while (started < jobs &&
+	    pthread_create(&tid[started], NULL, worker, &p) == 0)
+		started++;
+	if (started == 0) {
+		rc = run_here(w, err);
+	} else {
+		feed(&p);
+		close_and_join(&p, tid, started);
+		if (p.failed) {
+			*err = p.err;
+			rc = p.rc;
+		}
+	}
+	free(tid);
+	pthread_cond_destroy(&p.room);
+	pthread_cond_destroy(&p.more);
+	pthread_mutex_destroy(&p.mu);
+	return rc;
+}

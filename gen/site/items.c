@@ -1,0 +1,248 @@
+/*
+ * items.c: the JSON of fact items (see items.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/escape.h"
+#include "site/items.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+json_t *
+item_date(const char *ts)
+{
+	size_t n;
+
+	if (ts == NULL)
+		return json_null();
+	/* A store timestamp's date; anything else is cut at a character
+	 * boundary, never inside a UTF-8 sequence. */
+	n = strnlen(ts, 10);
+	while (n > 0 && ts[n] != '\0' && ((unsigned char)ts[n] & 0xc0) == 0x80)
+		n--;
+	return json_stringn(ts, n);
+}
+
+/* "<layer>-<slug of id>", the layer named as in an anchor. */
+json_t *
+item_anchor(const char *layer, const char *id)
+{
+	char slug[SLUG_SIZE];
+	strbuf sb;
+	json_t *v;
+
+	if (strcmp(layer, "project_state") == 0)
+		layer = "state";
+	slug_make(slug, id);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s-%s", layer, slug);
+	v = json_string(sb.data);
+	strbuf_free(&sb);
+	return v;
+}
+
+static json_t *
+marker(const struct site_model *m, const char *kind, const char *id)
+{
+	const char *c = model_marker_of(m, kind, id);
+
+	return c != NULL ? json_string(c) : json_null();
+}
+
+const char *
+item_prop(const struct fact_entity *e, const char *key, char *buf,
+    size_t size)
+{
+	json_t *v = json_object_get(e->properties, key);
+	int n;
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		n = snprintf(buf, size, "%lld",
+		    (long long)json_integer_value(v));
+		return n < 0 || (size_t)n >= size ? "" : buf;
+	}
+	if (json_is_real(v)) {
+		n = snprintf(buf, size, "%.15g", json_real_value(v));
+		return n < 0 || (size_t)n >= size ? "" : buf;
+	}
+	return "";
+}
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The properties of e as "key: value; key: value" in key order (jansson
+ * keeps insertion order, which is the store's, not ours).
+ */
+static json_t *
+props_text(const struct fact_entity *e)
+{
+	size_t n = json_object_size(e->properties), k = 0;
+	const char **keys = xcalloc(n + 1, sizeof(char *));
+	const char *key;
+	json_t *v, *out;
+	strbuf sb;
+
+	json_object_foreach(e->properties, key, v)
+		keys[k++] = key;
+	qsort(keys, k, sizeof(char *), cmp_key);
+	strbuf_init(&sb);
+	for (size_t i = 0; i < k; i++) {
+		char *text;
+
+		v = json_object_get(e->properties, keys[i]);
+		if (i > 0)
+			strbuf_puts(&sb, "; ");
+		strbuf_printf(&sb, "%s: ", keys[i]);
+		if (json_is_string(v)) {
+			strbuf_puts(&sb, json_string_value(v));
+		} else {
+			text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY |
+			    JSON_SORT_KEYS);
+			strbuf_puts(&sb, text != NULL ? text : "?");
+			free(text);
+		}
+	}
+	free(keys);
+	out = json_string(sb.data);
+	strbuf_free(&sb);
+	return out;
+}
+
+/* value (+ unit) of an entity's properties, else its description. */
+static json_t *
+entity_value(const struct fact_entity *e)
+{
+	char b1[64], b2[64];
+	const char *v = item_prop(e, "value", b1, sizeof(b1));
+	const char *u = item_prop(e, "unit", b2, sizeof(b2));
+	strbuf sb;
+	json_t *out;
+
+	if (v[0] == '\0' && strcmp(e->type, "validation_claim") == 0)
+		v = item_prop(e, "verdict", b1, sizeof(b1));
+	if (v[0] == '\0')
+		return json_string(e->description);
+	strbuf_init(&sb);
+	strbuf_puts(&sb, v);
+	if (u[0] != '\0')
+		strbuf_printf(&sb, " %s", u);
+	out = json_string(sb.data);
+	strbuf_free(&sb);
+	return out;
+}
+
+json_t *
+item_must(json_t *v, const char *what, const char *id)
+{
+	if (v != NULL)
+		return v;
+	/* Only out of memory or a bug gets here (core hands over valid
+	 * UTF-8, never NULL): fail like xalloc rather than drop a fact. */
+	fprintf(stderr, "mirror: internal: cannot build the page data of %s "
+	    "'%s'\n", what, id);
+	exit(MIRROR_EIO);
+}
+
+/* A new JSON string of s cleaned for output (valid UTF-8, no control
+ * characters, capped: audit rows are not checked as facts are). */
+static json_t *
+clean_string(const char *s)
+{
+	strbuf sb;
+	json_t *v;
+
+	strbuf_init(&sb);
+	escape_clean(&sb, s, strlen(s), 0);
+	v = json_string(sb.data != NULL ? sb.data : "");
+	strbuf_free(&sb);
+	return v;
+}
+
+/*
+ * Who last changed fact kind/id (kind as memory_audit names it), for
+ * pages and commit messages: {"actor", "action", "note", "at"}, or null
+ * when the store's audit says nothing of it.
+ */
+static json_t *
+changed_by(const struct site_model *m, const char *kind, const char *id)
+{
+	const struct fact_audit *a = audit_find(&m->audit, kind, id);
+
+	if (a == NULL)
+		return json_null();
+	return item_must(json_pack("{s:o, s:o, s:o, s:o}",
+	    "actor", clean_string(a->actor), "action", clean_string(a->action),
+	    "note", clean_string(a->note), "at", clean_string(a->timestamp)),
+	    "memory_audit row of", id);
+}
+
+json_t *
+item_state(const struct site_model *m, const struct fact_state *f)
+{
+	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, "
+	    "s:s, s:f, s:b, s:o, s:o, s:o, s:b, s:o}",
+	    "anchor", item_anchor("state", f->id), "layer", "state",
+	    "id", f->id, "label", f->key, "value", f->value,
+	    "category", f->category,
+	    "status", f->status, "source", f->source,
+	    "confidence", f->confidence,
+	    "active", strcmp(f->status, "active") == 0,
+	    "created", item_date(f->created_at),
+	    "updated", item_date(f->updated_at),
+	    "conflict", marker(m, "project_state", f->id),
+	    "expired", 0, "changed_by", changed_by(m, "project_state", f->id)),
+	    "project_state row", f->id);
+}
+
+json_t *
+item_entity(const struct site_model *m, const struct fact_entity *e)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, e->id);
+	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, "
+	    "s:s, s:o, s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b, s:o}",
+	    "anchor", item_anchor("entity", e->id), "layer", "entity",
+	    "id", e->id, "label", e->name, "type", e->type,
+	    "value", entity_value(e),
+	    "description", e->description, "status", e->status,
+	    "properties", props_text(e), "source_refs", e->source_refs,
+	    "confidence", e->confidence,
+	    "active", strcmp(e->status, "active") == 0,
+	    "created", item_date(e->created_at),
+	    "updated", item_date(e->updated_at),
+	    "conflict", marker(m, "entity", e->id), "slug", slug,
+	    "notes", "", "page", "expired", 0,
+	    "changed_by", changed_by(m, "entity", e->id)), "entities row",
+	    e->id);
+}
+
+json_t *
+item_memory(const struct site_model *m, const struct fact_memory *f)
+{
+	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, "
+	    "s:I, s:O, s:o, s:b, s:b, s:o, s:o, s:o, s:o}",
+	    "anchor", item_anchor("memory", f->id), "layer", "memory",
+	    "id", f->id, "label", f->type, "value", f->content,
+	    "status", f->status, "confidence", f->confidence,
+	    "reference_count", (json_int_t)f->reference_count,
+	    "domain_tags", f->domain_tags,
+	    "valid_until", f->valid_until ? json_string(f->valid_until) :
+	    json_null(),
+	    "expired", f->expired,
+	    "active", strcmp(f->status, "active") == 0 && !f->expired,
+	    "created", item_date(f->created_at),
+	    "updated", item_date(f->updated_at),
+	    "conflict", marker(m, "memory", f->id),
+	    "changed_by", changed_by(m, "memory", f->id)), "memories row",
+	    f->id);
+}

@@ -1,0 +1,43 @@
+/*
+ * items.h: the JSON of facts, as every page shows them.
+ *
+ * One object per rendered fact (see templates/README): its anchor, its
+ * value in words, its dates, the open conflict it belongs to and who
+ * last changed it. Building one never fails: out of memory exits, as
+ * xalloc does (item_must), since a page must never lose a fact silently.
+ */
+#ifndef MIRROR_SITE_ITEMS_H
+#define MIRROR_SITE_ITEMS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "site/model.h"
+
+/* Fact items: new JSON objects (see templates/README). */
+json_t *item_state(const struct site_model *m, const struct fact_state *f);
+json_t *item_entity(const struct site_model *m, const struct fact_entity *e);
+json_t *item_memory(const struct site_model *m, const struct fact_memory *f);
+
+/* The element id of a fact: "state-<slug>", "entity-...", "memory-...",
+ * for a conflict member kind ("project_state", "entity", "memory"). */
+json_t *item_anchor(const char *kind, const char *id);
+
+/* The JSON string of a store timestamp's date part ("2024-01-31"), or
+ * null for NULL. */
+json_t *item_date(const char *ts);
+
+/*
+ * v, or when v is NULL (json_pack failed: out of memory) one line naming
+ * what and id on stderr and exit 3, like xalloc: a page must never lose
+ * a fact silently.
+ */
+json_t *item_must(json_t *v, const char *what, const char *id);
+
+/* A string property of e, in buf when it is a number ("" when absent or
+ * neither a string nor a number). */
+const char *item_prop(const struct fact_entity *e, const char *key,
+    char *buf, size_t size);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * model.c: reading the site's model from the store (see model.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "site/model.h"
+#include "util/xalloc.h"
+
+/* The disputed members, every conflict and how many are open. */
+static int
+conflicts_read(struct site_model *m, mirror_error *err)
+{
+	int rc;
+
+	rc = conflict_disputed(&m->disputed, m->st, err);
+	if (rc == 0)
+		rc = conflict_list(&m->conflicts, m->st, NULL, err);
+	m->open_conflicts = 0;
+	for (size_t i = 0; rc == 0 && i < m->conflicts.n; i++)
+		if (strcmp(m->conflicts.items[i].status, "open") == 0)
+			m->open_conflicts++;
+	return rc;
+}
+
+int
+site_model_read(struct site_model *m, mirror_error *err)
+{
+	int rc;
+
+	rc = facts_projects(&m->projects, &m->n_projects, m->st, err);
+	if (rc < 0)
+		return rc;
+	m->pslug = xcalloc(m->n_projects + 1, sizeof(*m->pslug));
+	for (size_t i = 0; i < m->n_projects; i++)
+		slug_make(m->pslug[i], m->projects[i].id);
+	rc = audit_latest(&m->audit, m->st, err);
+	if (rc < 0)
+		return rc;
+	return conflicts_read(m, err);
+}
+
+void
+site_model_free(struct site_model *m)
+{
+	disputed_list_free(&m->disputed);
+	conflict_list_free(&m->conflicts);
+	audit_list_free(&m->audit);
+	facts_projects_free(m->projects, m->n_projects);
+	m->projects = NULL;
+	m->n_projects = 0;
+	free(m->pslug);
+	m->pslug = NULL;
+}
+
+long
+model_project_index(const struct site_model *m, const char *id)
+{
+	size_t lo = 0, hi = m->n_projects;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(m->projects[mid].id, id);
+
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+const char *
+model_marker_of(const struct site_model *m, const char *kind,
+    const char *id)
+{
+	const struct disputed *d = disputed_find(&m->disputed, kind, id);
+
+	return d != NULL ? d->conflict_id : NULL;
+}

@@ -1,0 +1,58 @@
+/*
+ * model.h: what a build's site shows, read once and then only read.
+ *
+ * The caller sets the first five fields (the store, inside one
+ * consistent read, the run's clock, the snapshot checksum, the title and
+ * base URL), site_model_read fills the rest from the store, and
+ * site_render opens the facts reader for the length of a render. Page
+ * families see the model as const: every page's bytes come from it and
+ * from the page's own facts, never from another page.
+ */
+#ifndef MIRROR_SITE_MODEL_H
+#define MIRROR_SITE_MODEL_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "render/slug.h"
+#include "store/audit.h"
+#include "store/facts.h"
+#include "store/store.h"
+#include "sweep/conflict.h"
+
+struct site_model {
+	mirror_store *st;             /* inside one consistent read */
+	time_t now;                   /* the run's clock (core/util/clock.h) */
+	char snapshot[17];            /* store checksum, hex */
+	const char *title;            /* site title */
+	const char *base_url;         /* NULL or "" when relative */
+
+	struct fact_project *projects;  /* sorted by id; "" group first */
+	size_t n_projects;
+	char (*pslug)[SLUG_SIZE];     /* slug of projects[i] */
+	struct disputed_list disputed;  /* members of open conflicts */
+	struct conflict_list conflicts; /* all, in review-queue order */
+	struct audit_list audit;        /* who last changed each fact */
+	long long open_conflicts;
+
+	struct facts_reader *facts;   /* open during site_render: projects
+	                                 are read in id order, on the thread
+	                                 that runs the families */
+};
+
+/*
+ * Fill m's projects, slugs, audit, disputed members, conflicts and open
+ * count from m->st (inside the caller's read). Returns 0 or < 0 with err
+ * set; site_model_free releases what was read, also after a failure.
+ */
+int site_model_read(struct site_model *m, mirror_error *err);
+void site_model_free(struct site_model *m);
+
+/* The index in m->projects of canonical project id, or -1. */
+long model_project_index(const struct site_model *m, const char *id);
+
+/* The open conflict that fact (kind, id) belongs to, or NULL. */
+const char *model_marker_of(const struct site_model *m, const char *kind,
+    const char *id);
+
+#endif

@@ -1,0 +1,15 @@
+/*
+ * site_project.h: the page family of projects (see families.c): each
+ * project's overview, decision log and subsystem pages, rendered on
+ * every core.
+ */
+#ifndef MIRROR_SITE_PROJECT_H
+#define MIRROR_SITE_PROJECT_H
+
+#include "site/page.h"
+
+/* Every project's pages, its facts read in id order. Returns 0 or < 0
+ * with err set. */
+int project_pages(const struct page_ctx *pc, mirror_error *err);
+
+#endif
