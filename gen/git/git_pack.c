@@ -321,9 +321,10 @@ cmp_entry(const void *a, const void *b)
 	return git_oid_cmp(&x->oid, &y->oid);
 }
 
-/* Write the index of the finished pack to fp; sum is the pack's SHA-1. */
+/* The index after its sort: fan-out, ids, CRCs, offsets, checksums. */
 static int
-write_index(FILE *fp, struct mgit_pack *pk, const unsigned char sum[20])
+write_sorted(FILE *fp, const struct mgit_pack_entry *e, size_t n,
+    const unsigned char pack_sum[20])
 {
 	struct mgit_sha1 sha;
 	unsigned char b[8], digest[20];
@@ -331,15 +332,15 @@ write_index(FILE *fp, struct mgit_pack *pk, const unsigned char sum[20])
 	size_t nlarge = 0;
 
 	memset(fan, 0, sizeof(fan));
-	for (size_t i = 0; i < pk->n; i++)
-		fan[pk->entries[i].oid.id[0]]++;
+	for (size_t i = 0; i < n; i++)
+		fan[e[i].oid.id[0]]++;
 	for (int i = 1; i < 256; i++)
 		fan[i] += fan[i - 1];
 	mgit_sha1_init(&sha);
-#define OUT(p, n) do { \
-	if (fwrite((p), 1, (n), fp) != (n)) \
+#define OUT(p, len) do { \
+	if (fwrite((p), 1, (len), fp) != (len)) \
 		return -1; \
-	mgit_sha1_update(&sha, (p), (n)); \
+	mgit_sha1_update(&sha, (p), (len)); \
 } while (0)
 	OUT("\377tOc", 4);
 	put32(b, 2);
@@ -348,21 +349,21 @@ write_index(FILE *fp, struct mgit_pack *pk, const unsigned char sum[20])
 		put32(b, fan[i]);
 		OUT(b, 4);
 	}
-	for (size_t i = 0; i < pk->n; i++)
-		OUT(pk->entries[i].oid.id, GIT_OID_RAWSZ);
-	for (size_t i = 0; i < pk->n; i++) {
-		put32(b, pk->entries[i].crc);
+	for (size_t i = 0; i < n; i++)
+		OUT(e[i].oid.id, GIT_OID_RAWSZ);
+	for (size_t i = 0; i < n; i++) {
+		put32(b, e[i].crc);
 		OUT(b, 4);
 	}
-	for (size_t i = 0; i < pk->n; i++) {
-		uint64_t off = pk->entries[i].offset;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = e[i].offset;
 
 		put32(b, off < 0x80000000u ? (uint32_t)off :
 		    0x80000000u | (uint32_t)nlarge++);
 		OUT(b, 4);
 	}
-	for (size_t i = 0; i < pk->n; i++) {
-		uint64_t off = pk->entries[i].offset;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = e[i].offset;
 
 		if (off < 0x80000000u)
 			continue;
@@ -370,10 +371,29 @@ write_index(FILE *fp, struct mgit_pack *pk, const unsigned char sum[20])
 		put32(b + 4, (uint32_t)off);
 		OUT(b, 8);
 	}
-	OUT(sum, 20);
+	OUT(pack_sum, 20);
 #undef OUT
 	mgit_sha1_final(digest, &sha);
 	return fwrite(digest, 1, 20, fp) == 20 ? 0 : -1;
+}
+
+int
+mgit_pack_write_index(FILE *fp, const char *path,
+    struct mgit_pack_entry *entries, size_t n,
+    const unsigned char pack_sum[20], mirror_error *err)
+{
+	if (n > UINT32_MAX)
+		return mirror_fail(err, MIRROR_EIO, "%s: too many objects for "
+		    "one pack", path);
+	qsort(entries, n, sizeof(*entries), cmp_entry);
+	for (size_t i = 1; i < n; i++)
+		if (git_oid_equal(&entries[i - 1].oid, &entries[i].oid))
+			return mirror_fail(err, MIRROR_EIO, "%s: an object was "
+			    "added twice", path);
+	if (write_sorted(fp, entries, n, pack_sum) < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", path,
+		    strerror(errno));
+	return 0;
 }
 
 int
@@ -401,18 +421,12 @@ mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
 		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
 		    strerror(errno));
 
-	qsort(pk->entries, pk->n, sizeof(*pk->entries), cmp_entry);
-	for (size_t i = 1; i < pk->n; i++)
-		if (git_oid_equal(&pk->entries[i - 1].oid, &pk->entries[i].oid))
-			return mirror_fail(err, MIRROR_EIO, "%s: an object was "
-			    "added twice", pk->tmp_pack);
 	fp = tmp_file(&tmp_idx, pk->dir, "tmp_idx");
 	if (fp == NULL)
 		return mirror_fail(err, MIRROR_EIO, "%s: cannot create an "
 		    "index file: %s", pk->dir, strerror(errno));
-	if (write_index(fp, pk, sum) < 0) {
-		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", tmp_idx,
-		    strerror(errno));
+	if ((rc = mgit_pack_write_index(fp, tmp_idx, pk->entries, pk->n, sum,
+	    err)) < 0) {
 		fclose(fp);
 	} else if (close_synced(fp) < 0) {
 		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", tmp_idx,

@@ -83,6 +83,16 @@ int mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
  */
 int mgit_pack_finish(struct mgit_pack *pk, mirror_error *err);
 
+/*
+ * Write to fp (path names it in messages) the index of a pack of n
+ * entries, sorted here by id, whose checksum is pack_sum: what
+ * mgit_pack_finish writes, the file not synced or closed. Returns 0,
+ * or -MIRROR_EIO when an id occurs twice or writing fails.
+ */
+int mgit_pack_write_index(FILE *fp, const char *path,
+    struct mgit_pack_entry *entries, size_t n,
+    const unsigned char pack_sum[20], mirror_error *err);
+
 /* Free pk; an unfinished pack's temporary file is removed. */
 void mgit_pack_free(struct mgit_pack *pk);
 
