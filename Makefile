@@ -124,12 +124,19 @@ memcheck: $(BUILD)/mirror $(UNIT_BIN)
 # make bench: every phase on generated stores of 10k and 100k facts
 # (BENCH=full adds 1M) beside Hugo, cmark-gfm and the git command line;
 # a table on stdout and $(BUILD)/bench/results.json (tests/bench/bench.py).
-# bench_history times history_commit alone (also by hand: FILES).
+# bench_history times history_commit alone (also by hand: FILES), and
+# the SHA-1 candidates and pack index writers; the candidates need
+# nettle and OpenSSL (BENCH_PKGS, installed by the bench alone).
+BENCH_PKGS = nettle libcrypto
 $(BUILD)/bench_history: tests/bench/bench_history.c $(BUILD)/libmirror.a
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags $(BENCH_PKGS)) -o $@ $< \
+	    $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS) \
+	    $(shell pkg-config --libs $(BENCH_PKGS))
 
-bench: $(BUILD)/bench_history $(BUILD)/mirror
-	@MIRROR_EXTRA_PKGS="hugo cmark-gfm" sh scripts/install-deps.sh
+bench:
+	@MIRROR_EXTRA_PKGS="hugo cmark-gfm nettle-dev libssl-dev" \
+	    sh scripts/install-deps.sh
+	@$(MAKE) --no-print-directory $(BUILD)/bench_history $(BUILD)/mirror
 	@python3 tests/bench/bench.py $(BUILD) S M $(if $(filter full,$(BENCH)),L)
 
 # ---- make fuzz (tests/fuzz/README.md) -------------------------------------
