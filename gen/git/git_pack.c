@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nettle/sha1.h>
 #include <zlib.h>
 
 #include "git/git_pack.h"
@@ -37,7 +38,7 @@ pack_out(struct mgit_pack *pk, const void *p, size_t n)
 {
 	if (fwrite(p, 1, n, pk->fp) != n)
 		return -1;
-	mgit_sha1_update(&pk->sha, p, n);
+	sha1_update(&pk->sha, n, p);
 	pk->offset += n;
 	return 0;
 }
@@ -119,7 +120,7 @@ mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
 	}
 	pk->count = count;
 	pk->entries = xcalloc(count ? count : 1, sizeof(*pk->entries));
-	mgit_sha1_init(&pk->sha);
+	sha1_init(&pk->sha);
 	memcpy(hdr, "PACK", 4);
 	put32(hdr + 4, 2);
 	put32(hdr + 8, (uint32_t)count);
@@ -326,8 +327,8 @@ static int
 write_sorted(FILE *fp, const struct mgit_pack_entry *e, size_t n,
     const unsigned char pack_sum[20])
 {
-	struct mgit_sha1 sha;
-	unsigned char b[8], digest[20];
+	struct sha1_ctx sha;
+	unsigned char b[8], digest[SHA1_DIGEST_SIZE];
 	uint32_t fan[256];
 	size_t nlarge = 0;
 
@@ -336,11 +337,11 @@ write_sorted(FILE *fp, const struct mgit_pack_entry *e, size_t n,
 		fan[e[i].oid.id[0]]++;
 	for (int i = 1; i < 256; i++)
 		fan[i] += fan[i - 1];
-	mgit_sha1_init(&sha);
+	sha1_init(&sha);
 #define OUT(p, len) do { \
 	if (fwrite((p), 1, (len), fp) != (len)) \
 		return -1; \
-	mgit_sha1_update(&sha, (p), (len)); \
+	sha1_update(&sha, (len), (const uint8_t *)(p)); \
 } while (0)
 	OUT("\377tOc", 4);
 	put32(b, 2);
@@ -373,8 +374,9 @@ write_sorted(FILE *fp, const struct mgit_pack_entry *e, size_t n,
 	}
 	OUT(pack_sum, 20);
 #undef OUT
-	mgit_sha1_final(digest, &sha);
-	return fwrite(digest, 1, 20, fp) == 20 ? 0 : -1;
+	sha1_digest(&sha, sizeof(digest), digest);
+	return fwrite(digest, 1, sizeof(digest), fp) == sizeof(digest) ? 0 :
+	    -1;
 }
 
 int
@@ -399,7 +401,7 @@ mgit_pack_write_index(FILE *fp, const char *path,
 int
 mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
 {
-	unsigned char sum[20];
+	unsigned char sum[SHA1_DIGEST_SIZE];
 	char *tmp_idx = NULL;
 	strbuf final_pack, final_idx;
 	FILE *fp;
@@ -409,8 +411,8 @@ mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
 	if (pk->n != pk->count)
 		return mirror_fail(err, MIRROR_EIO, "%s: %zu objects announced, "
 		    "%zu written", pk->tmp_pack, pk->count, pk->n);
-	mgit_sha1_final(sum, &pk->sha);
-	if (fwrite(sum, 1, 20, pk->fp) != 20) {
+	sha1_digest(&pk->sha, sizeof(sum), sum);
+	if (fwrite(sum, 1, sizeof(sum), pk->fp) != sizeof(sum)) {
 		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
 		    strerror(errno));
 		return rc;

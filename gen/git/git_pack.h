@@ -7,6 +7,12 @@
  * Here every object is stored whole, zlib-compressed at the fastest
  * level, as git's own loose objects are.
  *
+ * The checksums that end the pack and its index are nettle's SHA-1,
+ * without collision detection: they check mirror's own bytes and name
+ * the pack file, never an object, as recent git computes them too.
+ * Object ids come from libgit2 (git_odb_hash), whose SHA-1 detects
+ * collision attacks.
+ *
  * The pack and index are written under temporary names in
  * <objects>/pack/, flushed to disk, then renamed, the index last: a
  * reader sees a complete pack or none. A failure removes the temporary
@@ -20,8 +26,8 @@
 #include <stdio.h>
 
 #include <git2.h>
+#include <nettle/sha1.h>
 
-#include "git/git_sha1.h"
 #include "util/error.h"
 
 struct mgit_pack_entry {
@@ -34,7 +40,7 @@ struct mgit_pack {
 	char *dir;                       /* <objects>/pack */
 	char *tmp_pack;                  /* temporary .pack path */
 	FILE *fp;
-	struct mgit_sha1 sha;            /* over every byte written */
+	struct sha1_ctx sha;             /* over every byte written */
 	uint64_t offset;
 	struct mgit_pack_entry *entries;
 	size_t n, count;                 /* added so far, announced */

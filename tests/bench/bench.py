@@ -14,7 +14,7 @@ the binary BUILD/mirror:
               (BUILD/bench_history --site: what build --repo adds)
   *_mb_s      SHA-1 throughput on that site's files hashed as git blobs
               (bench_history --hash): sha1dc (git_odb_hash, the object
-              ids), nettle (the pack checksums), openssl, hand
+              ids), nettle (the pack checksums), openssl
   idx_*_ms    the index of that commit's pack (bench_history --index):
               mirror's writer against libgit2's git_indexer
   total_s     mirror build --repo of the fresh store into a new DIR and a
@@ -402,7 +402,7 @@ KEYS = ["size", "facts", "pages", "sweep_s", "render_s", "commit_s",
         "noop_commits", "one_change_files_written", "one_change_md_lines",
         "hugo_s", "cmark_s", "git_cli_s", "ratio_vs_hugo",
         "ratio_vs_git_cli"]
-HASHES = ["sha1dc", "nettle", "openssl", "hand"]
+HASHES = ["sha1dc", "nettle", "openssl"]
 KEYS += [k + "_mb_s" for k in HASHES] + ["idx_mirror_ms", "idx_indexer_ms"]
 
 

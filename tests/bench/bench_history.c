@@ -13,9 +13,9 @@
  * --hash reads every file under DIR and prints, per SHA-1 candidate,
  * "name MB/s" hashing each as a git blob ("blob <len>\0" and the bytes):
  * sha1dc (git_odb_hash, libgit2's collision-detecting SHA-1, which
- * makes mirror's object ids), nettle, openssl (EVP), hand (the former
- * hand-written one); each the median of three timings of at least
- * 64 MB. Also "files N" and "bytes N".
+ * makes mirror's object ids), nettle (the pack and index checksums),
+ * openssl (EVP); each the median of three timings of at least 64 MB.
+ * Also "files N" and "bytes N".
  *
  * --index takes the one pack in REPO and prints the median seconds of
  * three runs of each way to write its index: "mirror" (CRC-32 of each
@@ -51,7 +51,6 @@
 #include <zlib.h>
 
 #include "git/git_pack.h"
-#include "git/git_sha1.h"
 #include "git/history.h"
 #include "util/array.h"
 #include "util/strbuf.h"
@@ -280,21 +279,6 @@ hash_openssl(const struct blob *b)
 	sink += d[0];
 }
 
-static void
-hash_hand(const struct blob *b)
-{
-	struct mgit_sha1 c;
-	unsigned char d[20];
-	char hdr[32];
-	size_t nh = blob_header(hdr, b->len);
-
-	mgit_sha1_init(&c);
-	mgit_sha1_update(&c, hdr, nh);
-	mgit_sha1_update(&c, b->data, b->len);
-	mgit_sha1_final(d, &c);
-	sink += d[0];
-}
-
 /* MB/s of fn over every blob: the median of RUNS timings. */
 static double
 throughput(void (*fn)(const struct blob *))
@@ -326,7 +310,6 @@ hash_bench(const char *dir)
 		{ "sha1dc", hash_sha1dc },
 		{ "nettle", hash_nettle },
 		{ "openssl", hash_openssl },
-		{ "hand", hash_hand },
 	};
 
 	if (nftw(dir, keep_file, 16, FTW_PHYS) != 0 || nblobs == 0)
