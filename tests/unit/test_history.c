@@ -1070,6 +1070,10 @@ test_pack_path(void **state)
 	/* 601 distinct blobs + 2 trees + 1 commit. */
 	cap_is("604", "git verify-pack -v repo.git/objects/pack/*.idx | "
 	    "grep -cE '^[0-9a-f]{40} (blob|tree|commit) '");
+	/* git's own index writer makes the same index, byte for byte. */
+	assert_int_equal(sh("cp repo.git/objects/pack/*.pack check.pack && "
+	    "git index-pack check.pack >/dev/null && "
+	    "cmp check.idx repo.git/objects/pack/*.idx"), 0);
 	/* Compressed on one thread or on many (in batches of 256), the
 	 * pack is byte for byte the same: its name is its checksum. */
 	assert_int_equal(sh("git init -q --bare one.git"), 0);
