@@ -31,7 +31,7 @@
 #include "util/xalloc.h"
 
 #define EDGES 131          /* lengths 0 to 130 */
-#define SMALL 2000         /* random lengths under 16 KiB */
+#define SMALL 2000         /* random lengths under 32 KiB */
 #define LARGE 24           /* random lengths up to 1 MiB */
 #define NBLOBS (EDGES + SMALL + LARGE)
 
@@ -61,8 +61,8 @@ blob_len(size_t i)
 /* SHA-1 of head (nh bytes) then data (n bytes), fed in random pieces;
  * hex digest in out. */
 static void
-nettle_hex(char out[41], const void *head, size_t nh, const unsigned char *data,
-    size_t n)
+nettle_hex(char out[41], const void *head, size_t nh,
+    const unsigned char *data, size_t n)
 {
 	struct sha1_ctx c;
 	uint8_t d[SHA1_DIGEST_SIZE];
