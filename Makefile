@@ -18,7 +18,7 @@ MANDIR   = $(PREFIX)/share/man/man1
 DATADIR  = $(PREFIX)/share/mirror
 
 VERSION  = 0.1.0
-PKGS     = libcmark-gfm libgit2 sqlite3 jansson zlib
+PKGS     = libcmark-gfm libgit2 sqlite3 jansson zlib nettle
 
 CC      ?= cc
 WARN     = -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wcast-qual \
@@ -125,12 +125,19 @@ memcheck: $(BUILD)/mirror $(UNIT_BIN)
 # make bench: every phase on generated stores of 10k and 100k facts
 # (BENCH=full adds 1M) beside Hugo, cmark-gfm and the git command line;
 # a table on stdout and $(BUILD)/bench/results.json (tests/bench/bench.py).
-# bench_history times history_commit alone (also by hand: FILES).
+# bench_history times history_commit alone (also by hand: FILES), and
+# the SHA-1 candidates and pack index writers; OpenSSL, one of the
+# candidates, is linked into the bench alone (BENCH_PKGS).
+BENCH_PKGS = libcrypto
 $(BUILD)/bench_history: tests/bench/bench_history.c $(BUILD)/libmirror.a
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags $(BENCH_PKGS)) -o $@ $< \
+	    $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS) \
+	    $(shell pkg-config --libs $(BENCH_PKGS))
 
-bench: $(BUILD)/bench_history $(BUILD)/mirror
-	@MIRROR_EXTRA_PKGS="hugo cmark-gfm" sh scripts/install-deps.sh
+bench:
+	@MIRROR_EXTRA_PKGS="hugo cmark-gfm libssl-dev" \
+	    sh scripts/install-deps.sh
+	@$(MAKE) --no-print-directory $(BUILD)/bench_history $(BUILD)/mirror
 	@python3 tests/bench/bench.py $(BUILD) S M $(if $(filter full,$(BENCH)),L)
 
 # make golden: render the golden store as tests/golden/run.sh does (in

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nettle/sha1.h>
 #include <zlib.h>
 
 #include "git/git_pack.h"
@@ -37,7 +38,7 @@ pack_out(struct mgit_pack *pk, const void *p, size_t n)
 {
 	if (fwrite(p, 1, n, pk->fp) != n)
 		return -1;
-	mgit_sha1_update(&pk->sha, p, n);
+	sha1_update(&pk->sha, n, p);
 	pk->offset += n;
 	return 0;
 }
@@ -119,7 +120,7 @@ mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
 	}
 	pk->count = count;
 	pk->entries = xcalloc(count ? count : 1, sizeof(*pk->entries));
-	mgit_sha1_init(&pk->sha);
+	sha1_init(&pk->sha);
 	memcpy(hdr, "PACK", 4);
 	put32(hdr + 4, 2);
 	put32(hdr + 8, (uint32_t)count);
@@ -321,25 +322,26 @@ cmp_entry(const void *a, const void *b)
 	return git_oid_cmp(&x->oid, &y->oid);
 }
 
-/* Write the index of the finished pack to fp; sum is the pack's SHA-1. */
+/* The index after its sort: fan-out, ids, CRCs, offsets, checksums. */
 static int
-write_index(FILE *fp, struct mgit_pack *pk, const unsigned char sum[20])
+write_sorted(FILE *fp, const struct mgit_pack_entry *e, size_t n,
+    const unsigned char pack_sum[20])
 {
-	struct mgit_sha1 sha;
-	unsigned char b[8], digest[20];
+	struct sha1_ctx sha;
+	unsigned char b[8], digest[SHA1_DIGEST_SIZE];
 	uint32_t fan[256];
 	size_t nlarge = 0;
 
 	memset(fan, 0, sizeof(fan));
-	for (size_t i = 0; i < pk->n; i++)
-		fan[pk->entries[i].oid.id[0]]++;
+	for (size_t i = 0; i < n; i++)
+		fan[e[i].oid.id[0]]++;
 	for (int i = 1; i < 256; i++)
 		fan[i] += fan[i - 1];
-	mgit_sha1_init(&sha);
-#define OUT(p, n) do { \
-	if (fwrite((p), 1, (n), fp) != (n)) \
+	sha1_init(&sha);
+#define OUT(p, len) do { \
+	if (fwrite((p), 1, (len), fp) != (len)) \
 		return -1; \
-	mgit_sha1_update(&sha, (p), (n)); \
+	sha1_update(&sha, (len), (const uint8_t *)(p)); \
 } while (0)
 	OUT("\377tOc", 4);
 	put32(b, 2);
@@ -348,21 +350,21 @@ write_index(FILE *fp, struct mgit_pack *pk, const unsigned char sum[20])
 		put32(b, fan[i]);
 		OUT(b, 4);
 	}
-	for (size_t i = 0; i < pk->n; i++)
-		OUT(pk->entries[i].oid.id, GIT_OID_RAWSZ);
-	for (size_t i = 0; i < pk->n; i++) {
-		put32(b, pk->entries[i].crc);
+	for (size_t i = 0; i < n; i++)
+		OUT(e[i].oid.id, GIT_OID_RAWSZ);
+	for (size_t i = 0; i < n; i++) {
+		put32(b, e[i].crc);
 		OUT(b, 4);
 	}
-	for (size_t i = 0; i < pk->n; i++) {
-		uint64_t off = pk->entries[i].offset;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = e[i].offset;
 
 		put32(b, off < 0x80000000u ? (uint32_t)off :
 		    0x80000000u | (uint32_t)nlarge++);
 		OUT(b, 4);
 	}
-	for (size_t i = 0; i < pk->n; i++) {
-		uint64_t off = pk->entries[i].offset;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = e[i].offset;
 
 		if (off < 0x80000000u)
 			continue;
@@ -370,16 +372,36 @@ write_index(FILE *fp, struct mgit_pack *pk, const unsigned char sum[20])
 		put32(b + 4, (uint32_t)off);
 		OUT(b, 8);
 	}
-	OUT(sum, 20);
+	OUT(pack_sum, 20);
 #undef OUT
-	mgit_sha1_final(digest, &sha);
-	return fwrite(digest, 1, 20, fp) == 20 ? 0 : -1;
+	sha1_digest(&sha, sizeof(digest), digest);
+	return fwrite(digest, 1, sizeof(digest), fp) == sizeof(digest) ? 0 :
+	    -1;
+}
+
+int
+mgit_pack_write_index(FILE *fp, const char *path,
+    struct mgit_pack_entry *entries, size_t n,
+    const unsigned char pack_sum[20], mirror_error *err)
+{
+	if (n > UINT32_MAX)
+		return mirror_fail(err, MIRROR_EIO, "%s: too many objects for "
+		    "one pack", path);
+	qsort(entries, n, sizeof(*entries), cmp_entry);
+	for (size_t i = 1; i < n; i++)
+		if (git_oid_equal(&entries[i - 1].oid, &entries[i].oid))
+			return mirror_fail(err, MIRROR_EIO, "%s: an object was "
+			    "added twice", path);
+	if (write_sorted(fp, entries, n, pack_sum) < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", path,
+		    strerror(errno));
+	return 0;
 }
 
 int
 mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
 {
-	unsigned char sum[20];
+	unsigned char sum[SHA1_DIGEST_SIZE];
 	char *tmp_idx = NULL;
 	strbuf final_pack, final_idx;
 	FILE *fp;
@@ -389,8 +411,8 @@ mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
 	if (pk->n != pk->count)
 		return mirror_fail(err, MIRROR_EIO, "%s: %zu objects announced, "
 		    "%zu written", pk->tmp_pack, pk->count, pk->n);
-	mgit_sha1_final(sum, &pk->sha);
-	if (fwrite(sum, 1, 20, pk->fp) != 20) {
+	sha1_digest(&pk->sha, sizeof(sum), sum);
+	if (fwrite(sum, 1, sizeof(sum), pk->fp) != sizeof(sum)) {
 		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
 		    strerror(errno));
 		return rc;
@@ -401,18 +423,12 @@ mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
 		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
 		    strerror(errno));
 
-	qsort(pk->entries, pk->n, sizeof(*pk->entries), cmp_entry);
-	for (size_t i = 1; i < pk->n; i++)
-		if (git_oid_equal(&pk->entries[i - 1].oid, &pk->entries[i].oid))
-			return mirror_fail(err, MIRROR_EIO, "%s: an object was "
-			    "added twice", pk->tmp_pack);
 	fp = tmp_file(&tmp_idx, pk->dir, "tmp_idx");
 	if (fp == NULL)
 		return mirror_fail(err, MIRROR_EIO, "%s: cannot create an "
 		    "index file: %s", pk->dir, strerror(errno));
-	if (write_index(fp, pk, sum) < 0) {
-		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", tmp_idx,
-		    strerror(errno));
+	if ((rc = mgit_pack_write_index(fp, tmp_idx, pk->entries, pk->n, sum,
+	    err)) < 0) {
 		fclose(fp);
 	} else if (close_synced(fp) < 0) {
 		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", tmp_idx,

@@ -12,6 +12,11 @@ the binary BUILD/mirror:
               (Markdown, HTML, JSON: read, render, write)
   commit_s    history_commit of that site into a fresh bare repository
               (BUILD/bench_history --site: what build --repo adds)
+  *_mb_s      SHA-1 throughput on that site's files hashed as git blobs
+              (bench_history --hash): sha1dc (git_odb_hash, the object
+              ids), nettle (the pack checksums), openssl
+  idx_*_ms    the index of that commit's pack (bench_history --index):
+              mirror's writer against libgit2's git_indexer
   total_s     mirror build --repo of the fresh store into a new DIR and a
               fresh bare repository: sweep, render, commit, swap
   peak_rss_mb the largest resident set of that build (wait4 rusage)
@@ -132,6 +137,12 @@ def bare_repo(path):
     run(["git", "init", "-q", "--bare", path])
 
 
+def keyed(out):
+    """{key: float} from lines "key value" (bench_history's output)."""
+    return dict((k, float(v)) for k, v in
+                (line.split() for line in out.splitlines() if line))
+
+
 def summary(out):
     """(pages, files written) from mirror build's first line."""
     words = out.split("\n")[0].split()
@@ -186,7 +197,8 @@ class Bench:
         """One row of results: every key present, None where stopped."""
         base, nfacts = self.store(facts)
         r = dict.fromkeys(KEYS + ["one_change_s", "one_change_md_files",
-                                  "hugo_pages"])
+                                  "hugo_pages", "hash_files", "hash_bytes",
+                                  "pack_objects"])
         r.update(size=label, facts=nfacts)
         try:
             self.phases(r, base)
@@ -224,6 +236,17 @@ class Bench:
             _, out = run([self.hist, "--site", site, repo])
             return float(out)
         r["commit_s"] = timed(commit)
+
+        # 3b. parts of the commit: SHA-1 on the site's files, and the
+        # index of the commit's pack written two ways
+        h = keyed(run([self.hist, "--hash", site])[1])
+        for k in HASHES:
+            r[k + "_mb_s"] = h[k]
+        r["hash_files"], r["hash_bytes"] = int(h["files"]), int(h["bytes"])
+        ix = keyed(run([self.hist, "--index", repo])[1])
+        r["idx_mirror_ms"] = round(1000 * ix["mirror"], 2)
+        r["idx_indexer_ms"] = round(1000 * ix["indexer"], 2)
+        r["pack_objects"] = int(ix["objects"])
 
         # 4. the whole build a user runs: sweep, render, commit
         out = self.path("out")
@@ -379,6 +402,8 @@ KEYS = ["size", "facts", "pages", "sweep_s", "render_s", "commit_s",
         "noop_commits", "one_change_files_written", "one_change_md_lines",
         "hugo_s", "cmark_s", "git_cli_s", "ratio_vs_hugo",
         "ratio_vs_git_cli"]
+HASHES = ["sha1dc", "nettle", "openssl"]
+KEYS += [k + "_mb_s" for k in HASHES] + ["idx_mirror_ms", "idx_indexer_ms"]
 
 
 def table(rows):
@@ -423,6 +448,12 @@ def targets(r):
             r["size"], 1000 * r["render_s"] / r["pages"],
             1000 * r["hugo_s"] / r["pages"], r["hugo_pages"],
             1000 * r["cmark_s"] / r["pages"]),
+        "       %s SHA-1 of the site's %d files (%.1f MB) as blobs: %s MB/s" %
+        (r["size"], r["hash_files"], r["hash_bytes"] / 1e6, ", ".join(
+            "%s %.0f" % (k, r[k + "_mb_s"]) for k in HASHES)),
+        "       %s index of the commit's pack (%d objects): mirror %.1f ms, "
+        "git_indexer %.1f ms" % (r["size"], r["pack_objects"],
+                                 r["idx_mirror_ms"], r["idx_indexer_ms"]),
     ]
     if r["size"] == "L":
         out.append("%s L sweep %.2f s (< 5), build %.2f s (< 60), "

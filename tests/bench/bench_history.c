@@ -3,10 +3,27 @@
  *
  *   bench_history [FILES]      (FILES defaults to 5000)
  *   bench_history --site DIR REPO
+ *   bench_history --hash DIR
+ *   bench_history --index REPO
  *
  * The second form (tests/bench/bench.py) commits the existing site DIR
  * to branch mirror of the bare repository REPO, once, as 'mirror build
  * --repo' does, and prints the seconds history_commit took.
+ *
+ * --hash reads every file under DIR and prints, per SHA-1 candidate,
+ * "name MB/s" hashing each as a git blob ("blob <len>\0" and the bytes):
+ * sha1dc (git_odb_hash, libgit2's collision-detecting SHA-1, which
+ * makes mirror's object ids), nettle (the pack and index checksums),
+ * openssl (EVP); each the median of three timings of at least 64 MB.
+ * Also "files N" and "bytes N".
+ *
+ * --index takes the one pack in REPO and prints the median seconds of
+ * three runs of each way to write its index: "mirror" (CRC-32 of each
+ * entry, then mgit_pack_write_index: what the pack writer adds to the
+ * pack) and "indexer" (libgit2's git_indexer fed the pack's bytes:
+ * it inflates and hashes every object, then writes pack and index),
+ * "objects N", and "identical 1" when both indexes equal REPO's byte
+ * for byte (else exits 1).
  *
  * Generates a site of FILES small pages (Markdown and HTML twins in 50
  * project directories), then times, each the median of three runs:
@@ -18,6 +35,9 @@
  * Prints both and the ratio; exits 1 when history_commit is not at least
  * twice as fast as git on the first build (the product target).
  */
+#define _XOPEN_SOURCE 700       /* nftw */
+#include <dirent.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +45,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <git2.h>
+#include <nettle/sha1.h>
+#include <openssl/evp.h>
+#include <zlib.h>
+
+#include "git/git_pack.h"
 #include "git/history.h"
+#include "util/array.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define RUNS 3
 
@@ -137,6 +166,417 @@ site_commit(const char *site, const char *repo)
 	return fflush(stdout) == 0 ? 0 : 2;
 }
 
+/* ---- --hash DIR ---------------------------------------------------- */
+
+struct blob {
+	unsigned char *data;
+	size_t len;
+};
+
+static struct blob *blobs;
+static size_t nblobs, capblobs, blob_bytes;
+
+/*
+ * Read the file at path whole into *data and *len (the caller frees
+ * *data). Returns 0, or -1 with errno set.
+ */
+static int
+slurp(unsigned char **data, size_t *len, const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t cap = 0, n = 0, got;
+	unsigned char *p = NULL;
+
+	*data = NULL;
+	*len = 0;
+	if (fp == NULL)
+		return -1;
+	do {
+		ARRAY_RESERVE(p, cap, n + 65536);
+		got = fread(p + n, 1, cap - n, fp);
+		n += got;
+	} while (got > 0);
+	if (ferror(fp)) {
+		fclose(fp);
+		free(p);
+		return -1;
+	}
+	fclose(fp);
+	*data = p;
+	*len = n;
+	return 0;
+}
+
+/* nftw: keep each regular file in blobs. Returns 0, or -1 to stop. */
+static int
+keep_file(const char *path, const struct stat *st, int flag,
+    struct FTW *ftw)
+{
+	struct blob b;
+
+	(void)ftw;
+	if (flag != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	if (slurp(&b.data, &b.len, path) < 0) {
+		perror(path);
+		return -1;
+	}
+	ARRAY_PUSH(blobs, nblobs, capblobs) = b;
+	blob_bytes += b.len;
+	return 0;
+}
+
+/* The object header of a blob of len bytes; returns its length. */
+static size_t
+blob_header(char hdr[32], size_t len)
+{
+	return (size_t)snprintf(hdr, 32, "blob %zu", len) + 1;
+}
+
+static unsigned sink;   /* keeps the digests from being optimised out */
+
+static void
+hash_sha1dc(const struct blob *b)
+{
+	git_oid oid;
+
+	if (git_odb_hash(&oid, b->data, b->len, GIT_OBJECT_BLOB) < 0)
+		exit(2);
+	sink += oid.id[0];
+}
+
+static void
+hash_nettle(const struct blob *b)
+{
+	struct sha1_ctx c;
+	uint8_t d[SHA1_DIGEST_SIZE];
+	char hdr[32];
+	size_t nh = blob_header(hdr, b->len);
+
+	sha1_init(&c);
+	sha1_update(&c, nh, (const uint8_t *)hdr);
+	sha1_update(&c, b->len, b->data);
+	sha1_digest(&c, sizeof(d), d);
+	sink += d[0];
+}
+
+static EVP_MD *evp_sha1;
+static EVP_MD_CTX *evp_ctx;
+
+static void
+hash_openssl(const struct blob *b)
+{
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned int nd;
+	char hdr[32];
+	size_t nh = blob_header(hdr, b->len);
+
+	if (EVP_DigestInit_ex(evp_ctx, evp_sha1, NULL) != 1 ||
+	    EVP_DigestUpdate(evp_ctx, hdr, nh) != 1 ||
+	    EVP_DigestUpdate(evp_ctx, b->data, b->len) != 1 ||
+	    EVP_DigestFinal_ex(evp_ctx, d, &nd) != 1)
+		exit(2);
+	sink += d[0];
+}
+
+/* MB/s of fn over every blob: the median of RUNS timings. */
+static double
+throughput(void (*fn)(const struct blob *))
+{
+	size_t passes = blob_bytes >= 64000000 ? 1 :
+	    64000000 / (blob_bytes + 1) + 1;
+	double secs[RUNS];
+
+	for (int k = 0; k < RUNS; k++) {
+		double t = now();
+
+		for (size_t p = 0; p < passes; p++)
+			for (size_t i = 0; i < nblobs; i++)
+				fn(&blobs[i]);
+		secs[k] = now() - t;
+	}
+	qsort(secs, RUNS, sizeof(double), cmp_double);
+	return (double)blob_bytes * (double)passes / 1e6 / secs[RUNS / 2];
+}
+
+/* bench_history --hash DIR: SHA-1 throughput on DIR's files. */
+static int
+hash_bench(const char *dir)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(const struct blob *);
+	} cand[] = {
+		{ "sha1dc", hash_sha1dc },
+		{ "nettle", hash_nettle },
+		{ "openssl", hash_openssl },
+	};
+
+	if (nftw(dir, keep_file, 16, FTW_PHYS) != 0 || nblobs == 0)
+		return 2;
+	git_libgit2_init();
+	evp_sha1 = EVP_MD_fetch(NULL, "SHA1", NULL);
+	evp_ctx = EVP_MD_CTX_new();
+	if (evp_sha1 == NULL || evp_ctx == NULL)
+		return 2;
+	printf("files %zu\nbytes %zu\n", nblobs, blob_bytes);
+	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++)
+		printf("%s %.1f\n", cand[i].name, throughput(cand[i].fn));
+	EVP_MD_CTX_free(evp_ctx);
+	EVP_MD_free(evp_sha1);
+	for (size_t i = 0; i < nblobs; i++)
+		free(blobs[i].data);
+	free(blobs);
+	git_libgit2_shutdown();
+	return fflush(stdout) == 0 && sink != 1 ? 0 : 2;
+}
+
+/* ---- --index REPO --------------------------------------------------- */
+
+static uint32_t
+get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
+
+static int
+cmp_offset(const void *a, const void *b)
+{
+	const struct mgit_pack_entry *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * The entries of the index idx (ilen bytes, version 2) in *e and *n,
+ * in pack order, CRCs zeroed: what the pack writer knows before its
+ * index. Returns 0, or -1 when idx is not such an index.
+ */
+static int
+parse_index(struct mgit_pack_entry **e, size_t *n, const unsigned char *idx,
+    size_t ilen)
+{
+	const unsigned char *ids, *off, *large;
+
+	*e = NULL;
+	*n = 0;
+	if (ilen < 8 + 1024 + 40 || memcmp(idx, "\377tOc", 4) != 0 ||
+	    get32(idx + 4) != 2)
+		return -1;
+	*n = get32(idx + 8 + 4 * 255);
+	if (ilen < 8 + 1024 + 40 + *n * 28)
+		return -1;
+	ids = idx + 8 + 1024;
+	off = ids + *n * 24;
+	large = off + *n * 4;
+	*e = xcalloc(*n ? *n : 1, sizeof(**e));
+	for (size_t i = 0; i < *n; i++) {
+		uint32_t o = get32(off + 4 * i);
+
+		git_oid_fromraw(&(*e)[i].oid, ids + 20 * i);
+		if (o & 0x80000000u) {
+			const unsigned char *l = large + 8 * (o & 0x7fffffffu);
+
+			if (l + 8 > idx + ilen - 40)
+				return -1;
+			(*e)[i].offset = (uint64_t)get32(l) << 32 | get32(l + 4);
+		} else {
+			(*e)[i].offset = o;
+		}
+	}
+	qsort(*e, *n, sizeof(**e), cmp_offset);
+	return 0;
+}
+
+/* Whether the file at path holds exactly the len bytes at want. */
+static int
+same_file(const char *path, const unsigned char *want, size_t len)
+{
+	unsigned char *got;
+	size_t n;
+	int same;
+
+	if (slurp(&got, &n, path) < 0)
+		return 0;
+	same = n == len && memcmp(got, want, len) == 0;
+	free(got);
+	return same;
+}
+
+/*
+ * One run of mirror's way: CRC-32 of each entry of pack (plen bytes),
+ * then the index into path. Returns the seconds, or -1 on failure.
+ */
+static double
+index_mirror(const char *path, const struct mgit_pack_entry *pristine,
+    size_t n, const unsigned char *pack, size_t plen)
+{
+	struct mgit_pack_entry *e = xcalloc(n ? n : 1, sizeof(*e));
+	mirror_error err;
+	double t;
+	FILE *fp;
+	int rc;
+
+	memcpy(e, pristine, n * sizeof(*e));
+	t = now();
+	for (size_t i = 0; i < n; i++) {
+		uint64_t end = i + 1 < n ? e[i + 1].offset : plen - 20;
+
+		e[i].crc = (uint32_t)crc32(0L, pack + e[i].offset,
+		    (uInt)(end - e[i].offset));
+	}
+	if ((fp = fopen(path, "wb")) == NULL) {
+		free(e);
+		return -1;
+	}
+	rc = mgit_pack_write_index(fp, path, e, n, pack + plen - 20, &err);
+	if (fclose(fp) != 0 || rc < 0) {
+		fprintf(stderr, "bench: %s\n", rc < 0 ? err.msg : path);
+		free(e);
+		return -1;
+	}
+	t = now() - t;
+	free(e);
+	return t;
+}
+
+/*
+ * One run of libgit2's way: git_indexer in dir, fed the pack in 64 KiB
+ * pieces as a stream would. *name gets the pack's name (a hex id).
+ * Returns the seconds, or -1 on failure.
+ */
+static double
+index_libgit2(char name[GIT_OID_HEXSZ + 1], const char *dir,
+    const unsigned char *pack, size_t plen)
+{
+	git_indexer_progress st;
+	git_indexer *ix;
+	double t = now();
+	int rc;
+
+	if (git_indexer_new(&ix, dir, 0444, NULL, NULL) < 0)
+		return -1;
+	rc = 0;
+	for (size_t o = 0; o < plen && rc == 0; o += 65536)
+		rc = git_indexer_append(ix, pack + o, plen - o < 65536 ?
+		    plen - o : 65536, &st);
+	if (rc == 0)
+		rc = git_indexer_commit(ix, &st);
+	t = now() - t;
+	if (rc == 0)
+		snprintf(name, GIT_OID_HEXSZ + 1, "%s", git_indexer_name(ix));
+	else
+		fprintf(stderr, "bench: git_indexer: %s\n",
+		    git_error_last()->message);
+	git_indexer_free(ix);
+	return rc == 0 ? t : -1;
+}
+
+/*
+ * The path of REPO's one pack without its extension ("...pack-<id>")
+ * in *sb. Returns 0, or -1 when there is not exactly one index.
+ */
+static int
+find_pack(strbuf *sb, const char *repo)
+{
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
+	strbuf_printf(sb, "%s/objects/pack", repo);
+	if ((d = opendir(sb->data)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 4 && strcmp(de->d_name + n - 4, ".idx") == 0 &&
+		    found++ == 0) {
+			strbuf_putc(sb, '/');
+			strbuf_add(sb, de->d_name, n - 4);
+		}
+	}
+	closedir(d);
+	return found == 1 ? 0 : -1;
+}
+
+/*
+ * Read REPO's one pack and its index into *pack and *idx (the caller
+ * frees both). Returns 0 or -1.
+ */
+static int
+read_pack(unsigned char **pack, size_t *plen, unsigned char **idx,
+    size_t *ilen, const char *repo)
+{
+	strbuf stem, path;
+	int rc = -1;
+
+	*pack = *idx = NULL;
+	strbuf_init(&stem);
+	strbuf_init(&path);
+	if (find_pack(&stem, repo) == 0) {
+		strbuf_printf(&path, "%s.idx", stem.data);
+		if (slurp(idx, ilen, path.data) == 0) {
+			strbuf_reset(&path);
+			strbuf_printf(&path, "%s.pack", stem.data);
+			rc = slurp(pack, plen, path.data);
+		}
+	}
+	strbuf_free(&stem);
+	strbuf_free(&path);
+	return rc == 0 && *plen >= 32 ? 0 : -1;
+}
+
+/* bench_history --index REPO: mirror's index writer against libgit2's. */
+static int
+index_bench(const char *repo)
+{
+	unsigned char *idx = NULL, *pack = NULL;
+	struct mgit_pack_entry *e = NULL;
+	double tm[RUNS], ti[RUNS];
+	char name[GIT_OID_HEXSZ + 1], mine[128], theirs[128], cmd[160];
+	size_t ilen = 0, plen = 0, n = 0;
+	int identical = 1, made = 0, rc = 2;
+
+	git_libgit2_init();
+	if (read_pack(&pack, &plen, &idx, &ilen, repo) < 0 ||
+	    parse_index(&e, &n, idx, ilen) < 0) {
+		fprintf(stderr, "bench: %s: cannot read its pack\n", repo);
+		goto done;
+	}
+	if (mkdtemp(top) == NULL)
+		goto done;
+	made = 1;
+	/* top is a short fixed template: these cannot be cut off. */
+	snprintf(mine, sizeof(mine), "%s/mirror.idx", top);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	for (int k = 0; k < RUNS; k++) {
+		if ((tm[k] = index_mirror(mine, e, n, pack, plen)) < 0 ||
+		    (ti[k] = index_libgit2(name, top, pack, plen)) < 0)
+			goto done;
+		snprintf(theirs, sizeof(theirs), "%s/pack-%s.idx", top, name);
+		identical &= same_file(mine, idx, ilen) &&
+		    same_file(theirs, idx, ilen);
+		/* The next indexer run must not find its files there. */
+		snprintf(theirs, sizeof(theirs), "rm -f '%s'/*", top);
+		if (run(theirs) < 0)
+			goto done;
+	}
+	qsort(tm, RUNS, sizeof(double), cmp_double);
+	qsort(ti, RUNS, sizeof(double), cmp_double);
+	printf("objects %zu\nmirror %.6f\nindexer %.6f\nidentical %d\n", n,
+	    tm[RUNS / 2], ti[RUNS / 2], identical);
+	rc = identical ? 0 : 1;
+done:
+	if (made)
+		run(cmd);
+	free(e);
+	free(idx);
+	free(pack);
+	git_libgit2_shutdown();
+	return fflush(stdout) == 0 ? rc : 2;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -144,6 +584,10 @@ main(int argc, char **argv)
 
 	if (argc == 4 && strcmp(argv[1], "--site") == 0)
 		return site_commit(argv[2], argv[3]);
+	if (argc == 3 && strcmp(argv[1], "--hash") == 0)
+		return hash_bench(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "--index") == 0)
+		return index_bench(argv[2]);
 	files = argc > 1 ? atoi(argv[1]) : 5000;
 	int pages;
 	double m1[RUNS], m2[RUNS], g1[RUNS], g2[RUNS], t;
