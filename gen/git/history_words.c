@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "git/history_words.h"
-#include "render/escape.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 #define PROJECTS_DIR "api/projects/"
@@ -92,7 +92,7 @@ one_line(const char *s, size_t len)
 	strbuf out;
 
 	strbuf_init(&out);
-	escape_line(&out, s, len, SIZE_MAX, HW_VALUE_MAX);
+	text_line(&out, s, len, SIZE_MAX, HW_VALUE_MAX);
 	return strbuf_detach(&out);
 }
 

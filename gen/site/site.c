@@ -16,6 +16,7 @@
 #include "site/site.h"
 #include "site/site_pool.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* The build's stamp, last, so it counts every other file. */
@@ -418,7 +419,7 @@ clean_string(const char *s)
 	json_t *v;
 
 	strbuf_init(&sb);
-	escape_clean(&sb, s, strlen(s), 0);
+	text_clean(&sb, s, strlen(s), 0, 0);
 	v = json_string(sb.data != NULL ? sb.data : "");
 	strbuf_free(&sb);
 	return v;
