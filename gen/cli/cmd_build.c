@@ -131,6 +131,26 @@ build_rehearse(const struct site *s, const struct mirror_opts *o,
 }
 
 /*
+ * 1 when the tip of the --repo branch holds the stamp st (the tip's
+ * tree was committed whole, so it is this site); else 0, also on any
+ * git error: history_check has vetted the repository already, and a
+ * full build reports what is wrong.
+ */
+static int
+build_stamp_in_branch(const struct stamp *st, const struct mirror_opts *o)
+{
+	mirror_error ignored;
+	char *text;
+	size_t len;
+	int same;
+
+	same = history_tip_file(&text, &len, o->repo, o->branch, STAMP_PATH,
+	    &ignored) == 1 && stamp_in_text(text, len, st);
+	free(text);
+	return same;
+}
+
+/*
  * Step 3c: the build's stamp (gen/out/build_stamp.h) into *st, and 1 when
  * DIR, and with --repo the branch, already hold it: then there is
  * nothing to render, write or commit. Returns 1, 0, or < 0 with err set.
@@ -162,7 +182,7 @@ build_unchanged(struct stamp *held, struct stamp *st, const struct site *s,
 	if (rc < 0 || o->force)
 		return rc;
 	return stamp_in_dir(held, o->out, st) &&
-	    (o->repo == NULL || stamp_in_repo(o->repo, o->branch, st));
+	    (o->repo == NULL || build_stamp_in_branch(st, o));
 }
 
 /*

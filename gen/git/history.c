@@ -77,12 +77,12 @@ free_changes(struct mgit_change *ch, size_t n)
 }
 
 /*
- * The texts of one changed file for history_words: *text and *len from
- * the blob at path in tree (NULL tree or no such entry: *text = NULL).
- * Returns 0 or -MIRROR_EIO.
+ * The blob at path in tree into *text (NUL-terminated, the caller's to
+ * free) and *len; *text = NULL for a NULL tree or no such entry. Returns
+ * 0 or -MIRROR_EIO.
  */
 static int
-old_text(char **text, size_t *len, git_repository *repo, git_tree *tree,
+tree_text(char **text, size_t *len, git_repository *repo, git_tree *tree,
     const char *path, mirror_error *err)
 {
 	git_tree_entry *te = NULL;
@@ -170,7 +170,7 @@ describe(struct hw_words *w, git_repository *repo, git_tree *old_tree,
 		if (!hw_wants(ch[i].path, initial))
 			continue;
 		f->path = ch[i].path;
-		if (ch[i].kind != MGIT_ADDED && (rc = old_text(&o,
+		if (ch[i].kind != MGIT_ADDED && (rc = tree_text(&o,
 		    &f->old_len, repo, old_tree, ch[i].path, err)) < 0)
 			break;
 		if (ch[i].kind != MGIT_REMOVED && (rc = new_text(&t,
@@ -329,6 +329,35 @@ read_tip(git_commit **parent, git_tree **tree, git_repository *repo,
 		return mgit_fail(err, MIRROR_EIO, "%s: cannot read the tree of "
 		    "%s", rp, refname);
 	return 0;
+}
+
+int
+history_tip_file(char **text, size_t *len, const char *repo_path,
+    const char *branch, const char *path, mirror_error *err)
+{
+	char refname[MGIT_REFNAME_MAX];
+	git_repository *repo = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_oid tip;
+	int found = 0, rc;
+
+	*text = NULL;
+	*len = 0;
+	if ((rc = mgit_init(err)) < 0)
+		return rc;
+	if ((rc = mgit_branch_refname(refname, branch, err)) == 0 &&
+	    (rc = mgit_open(&repo, repo_path, err)) == 0 &&
+	    (rc = mgit_read_tip(&tip, &found, repo, repo_path, refname,
+	    err)) == 0 && found &&
+	    (rc = read_tip(&commit, &tree, repo, &tip, repo_path, refname,
+	    err)) == 0)
+		rc = tree_text(text, len, repo, tree, path, err);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	git_repository_free(repo);
+	mgit_shutdown();
+	return rc < 0 ? rc : *text != NULL;
 }
 
 /*

@@ -82,6 +82,19 @@ int history_commit(struct history_result *out,
     const struct history_request *req, mirror_error *err);
 
 /*
+ * The file at path (a blob, '/'-separated) in the tree of the tip of
+ * branch in the repository at repo_path: a build reads what the last
+ * commit holds without a checkout. Returns 1 with *text (NUL-terminated
+ * after its *len bytes; the caller frees it), 0 with *text NULL when the
+ * branch does not exist yet or its tree has no such path, or < 0 with
+ * err set: -MIRROR_EUSAGE for a bad branch name, -MIRROR_EIO when the
+ * repository, the branch or the entry cannot be read (a directory at
+ * path included). Initialises and shuts down libgit2 itself.
+ */
+int history_tip_file(char **text, size_t *len, const char *repo_path,
+    const char *branch, const char *path, mirror_error *err);
+
+/*
  * Run every check history_commit makes before it writes anything (branch
  * name, author, the repository, a stale lock, the branch checked out, a
  * name clash, an identity, a signing key that cannot sign), and nothing
