@@ -30,7 +30,6 @@
 #include "cli/cli.h"
 #include "cli/optcheck.h"
 #include "cli/progress.h"
-#include "git/git_message.h"
 #include "git/history.h"
 #include "out/build_stamp.h"
 #include "out/output.h"
@@ -293,21 +292,17 @@ build_history(struct history_result *res, const struct site *s,
     mirror_error *err)
 {
 	struct history_request req;
-	strbuf words;
-	int rc;
 
 	history_request_init(&req, o, s->now);
-	strbuf_init(&words);
-	if (!o->no_sweep)
-		mgit_sweep_words(&words, run->conflicts_opened,
-		    run->conflicts_closed, run->members_added);
 	req.site_dir = output_stage_dir(s->out);
-	req.changes = words.data;
-	req.sweep_run_id = o->no_sweep ? NULL : run->id;
 	req.store_checksum = s->snapshot;
-	rc = history_commit(res, &req, err);
-	strbuf_free(&words);
-	return rc;
+	if (!o->no_sweep) {
+		req.sweep_run_id = run->id;
+		req.conflicts_opened = run->conflicts_opened;
+		req.conflicts_closed = run->conflicts_closed;
+		req.members_added = run->members_added;
+	}
+	return history_commit(res, &req, err);
 }
 
 /*

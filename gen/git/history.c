@@ -395,18 +395,23 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
 {
 	struct mgit_change *changes = NULL;
 	struct hw_words words;
+	strbuf sweep;
 	size_t nchanges = 0;
 	int rc;
 
 	hw_init(&words);
+	strbuf_init(&sweep);
+	mgit_sweep_words(&sweep, req->conflicts_opened, req->conflicts_closed,
+	    req->members_added);
 	if ((rc = tree_changes(&changes, &nchanges, repo, old_tree,
 	    new_tree, err)) == 0 &&
 	    (rc = describe(&words, repo, old_tree, req->site_dir, changes,
 	    nchanges, err)) == 0)
 		rc = mgit_message(msg, counts, changes, nchanges,
-		    req->changes, &words, req->sweep_run_id,
+		    sweep.data, &words, req->sweep_run_id,
 		    req->store_checksum, err);
 	free_changes(changes, nchanges);
+	strbuf_free(&sweep);
 	hw_free(&words);
 	return rc;
 }

@@ -47,7 +47,9 @@ struct history_request {
 	const char *author;         /* "Name <email>", or NULL: repo config */
 	int have_time;              /* 1: use time (SOURCE_DATE_EPOCH) */
 	time_t time;
-	const char *changes;        /* facts in words; may be NULL or "" */
+	/* What the run's sweep changed, in the subject when no fact or
+	 * conflict did (mgit_sweep_words); all 0 without a sweep. */
+	long long conflicts_opened, conflicts_closed, members_added;
 	const char *sweep_run_id;   /* trailer; may be NULL */
 	const char *store_checksum; /* trailer; may be NULL */
 	const char *sign_key;       /* SSH private key: sign each commit as

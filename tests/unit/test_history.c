@@ -153,7 +153,8 @@ commit_at(struct history_result *r, const char *repo, const char *site,
 	rq.author = author;
 	rq.have_time = 1;
 	rq.time = (time_t)t;
-	rq.changes = "2 conflicts opened, 1 resolved";
+	rq.conflicts_opened = 2;
+	rq.conflicts_closed = 1;
 	rq.sweep_run_id = "run-20231114-0001";
 	rq.store_checksum = "9f86d081884c7d65";
 	mirror_error_clear(err);
