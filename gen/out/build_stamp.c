@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "out/build_stamp.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -75,11 +76,7 @@ hash_tree(uint64_t *h, int dirfd, char **bad)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			names = xreallocarray(names, cap, sizeof(*names));
-		}
-		names[n++] = xstrdup(de->d_name);
+		ARRAY_PUSH(names, n, cap) = xstrdup(de->d_name);
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), cmp_name);
