@@ -1213,6 +1213,40 @@ test_reflog_setting_respected(void **state)
 	cap_is("0", "git -C repo.git reflog show mirror 2>/dev/null | wc -l");
 }
 
+/* history_tip_file: a file of the tip, none, no branch, a directory. */
+static void
+test_tip_file(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+	char *text;
+	size_t len;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
+	    "index.md", &err), 0);
+	assert_null(text);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
+	    "api/health.json", &err), 1);
+	assert_string_equal(text, "{\"open_conflicts_count\": 1}\n");
+	assert_int_equal(len, strlen(text));
+	free(text);
+	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
+	    "api/build.json", &err), 0);
+	assert_null(text);
+	assert_true(history_tip_file(&text, &len, "repo.git", "mirror", "api",
+	    &err) < 0);
+	assert_null(text);
+	assert_int_equal(history_tip_file(&text, &len, "repo.git", "a..b",
+	    "index.md", &err), -MIRROR_EUSAGE);
+	assert_int_equal(history_tip_file(&text, &len, "nothing", "mirror",
+	    "index.md", &err), -MIRROR_EIO);
+}
+
 int
 main(void)
 {
@@ -1260,6 +1294,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_reflog_setting_respected,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tip_file, setup,
+		    teardown),
 	};
 	char home[4096], cfg[4200];
 	int rc;
