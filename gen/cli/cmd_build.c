@@ -30,7 +30,6 @@
 #include "cli/cli.h"
 #include "cli/optcheck.h"
 #include "cli/progress.h"
-#include "git/git_message.h"
 #include "git/history.h"
 #include "out/build_stamp.h"
 #include "out/output.h"
@@ -100,6 +99,26 @@ build_rehearse(const struct site_model *s, const struct site_opts *so,
 }
 
 /*
+ * 1 when the tip of the --repo branch holds the stamp st (the tip's
+ * tree was committed whole, so it is this site); else 0, also on any
+ * git error: history_check has vetted the repository already, and a
+ * full build reports what is wrong.
+ */
+static int
+build_stamp_in_branch(const struct stamp *st, const struct mirror_opts *o)
+{
+	mirror_error ignored;
+	char *text;
+	size_t len;
+	int same;
+
+	same = history_tip_file(&text, &len, o->repo, o->branch, STAMP_PATH,
+	    &ignored) == 1 && stamp_in_text(text, len, st);
+	free(text);
+	return same;
+}
+
+/*
  * Step 3c: the build's stamp (gen/out/build_stamp.h) into *st, and 1 when
  * DIR, and with --repo the branch, already hold it: then there is
  * nothing to render, write or commit. Returns 1, 0, or < 0 with err set.
@@ -132,7 +151,7 @@ build_unchanged(struct stamp *held, struct stamp *st,
 	if (rc < 0 || o->force)
 		return rc;
 	return stamp_in_dir(held, o->out, st) &&
-	    (o->repo == NULL || stamp_in_repo(o->repo, o->branch, st));
+	    (o->repo == NULL || build_stamp_in_branch(st, o));
 }
 
 /*
@@ -244,21 +263,17 @@ build_history(struct history_result *res, const struct site_model *s,
     const struct mirror_opts *o, mirror_error *err)
 {
 	struct history_request req;
-	strbuf words;
-	int rc;
 
 	history_request_init(&req, o, s->now);
-	strbuf_init(&words);
-	if (!o->no_sweep)
-		mgit_sweep_words(&words, run->conflicts_opened,
-		    run->conflicts_closed, run->members_added);
 	req.site_dir = output_stage_dir(out);
-	req.changes = words.data;
-	req.sweep_run_id = o->no_sweep ? NULL : run->id;
 	req.store_checksum = s->snapshot;
-	rc = history_commit(res, &req, err);
-	strbuf_free(&words);
-	return rc;
+	if (!o->no_sweep) {
+		req.sweep_run_id = run->id;
+		req.conflicts_opened = run->conflicts_opened;
+		req.conflicts_closed = run->conflicts_closed;
+		req.members_added = run->members_added;
+	}
+	return history_commit(res, &req, err);
 }
 
 /*

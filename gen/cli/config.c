@@ -54,6 +54,7 @@
 #include "git/git_repo.h"
 #include "git/git_sig.h"
 #include "render/theme.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/userfile.h"
@@ -438,11 +439,7 @@ parse_all(struct parse *p, strbuf *buf)
 static void
 own(char *v)
 {
-	if (n_owned == cap_owned) {
-		cap_owned = cap_owned ? cap_owned * 2 : 16;
-		owned = xreallocarray(owned, cap_owned, sizeof(*owned));
-	}
-	owned[n_owned++] = v;
+	ARRAY_PUSH(owned, n_owned, cap_owned) = v;
 }
 
 /* Returns 0, or -MIRROR_EINPUT naming file and line; see cli.h. */

@@ -20,6 +20,7 @@
 #include "git/git_pack.h"
 #include "git/git_repo.h"
 #include "git/git_tree.h"
+#include "util/array.h"
 #include "util/jobs.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -73,8 +74,7 @@ read_file(char **data, size_t *len, const char *path, off_t hint)
 		return -1;
 	buf = xmalloc(cap);
 	for (;;) {
-		if (n == cap)
-			buf = xreallocarray(buf, cap *= 2, 1);
+		ARRAY_RESERVE(buf, cap, n + 1);    /* doubles when full */
 		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -98,10 +98,7 @@ read_file(char **data, size_t *len, const char *path, off_t hint)
 void
 mgit_stage_note(struct mgit_stage *stage, const git_oid *id)
 {
-	if (stage->nids == stage->capids)
-		stage->ids = xreallocarray(stage->ids, stage->capids =
-		    stage->capids ? stage->capids * 2 : 64, sizeof(*stage->ids));
-	git_oid_cpy(&stage->ids[stage->nids++], id);
+	git_oid_cpy(&ARRAY_PUSH(stage->ids, stage->nids, stage->capids), id);
 }
 
 struct walk {
@@ -164,10 +161,7 @@ list_dir(char ***names, size_t *n, struct walk *w)
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0)
 			continue;
-		if (*n == cap)
-			*names = xreallocarray(*names, cap = cap ? cap * 2 :
-			    16, sizeof(**names));
-		(*names)[(*n)++] = xstrdup(de->d_name);
+		ARRAY_PUSH(*names, *n, cap) = xstrdup(de->d_name);
 		errno = 0;
 	}
 	if (errno != 0)

@@ -77,12 +77,12 @@ free_changes(struct mgit_change *ch, size_t n)
 }
 
 /*
- * The texts of one changed file for history_words: *text and *len from
- * the blob at path in tree (NULL tree or no such entry: *text = NULL).
- * Returns 0 or -MIRROR_EIO.
+ * The blob at path in tree into *text (NUL-terminated, the caller's to
+ * free) and *len; *text = NULL for a NULL tree or no such entry. Returns
+ * 0 or -MIRROR_EIO.
  */
 static int
-old_text(char **text, size_t *len, git_repository *repo, git_tree *tree,
+tree_text(char **text, size_t *len, git_repository *repo, git_tree *tree,
     const char *path, mirror_error *err)
 {
 	git_tree_entry *te = NULL;
@@ -170,7 +170,7 @@ describe(struct hw_words *w, git_repository *repo, git_tree *old_tree,
 		if (!hw_wants(ch[i].path, initial))
 			continue;
 		f->path = ch[i].path;
-		if (ch[i].kind != MGIT_ADDED && (rc = old_text(&o,
+		if (ch[i].kind != MGIT_ADDED && (rc = tree_text(&o,
 		    &f->old_len, repo, old_tree, ch[i].path, err)) < 0)
 			break;
 		if (ch[i].kind != MGIT_REMOVED && (rc = new_text(&t,
@@ -331,6 +331,35 @@ read_tip(git_commit **parent, git_tree **tree, git_repository *repo,
 	return 0;
 }
 
+int
+history_tip_file(char **text, size_t *len, const char *repo_path,
+    const char *branch, const char *path, mirror_error *err)
+{
+	char refname[MGIT_REFNAME_MAX];
+	git_repository *repo = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_oid tip;
+	int found = 0, rc;
+
+	*text = NULL;
+	*len = 0;
+	if ((rc = mgit_init(err)) < 0)
+		return rc;
+	if ((rc = mgit_branch_refname(refname, branch, err)) == 0 &&
+	    (rc = mgit_open(&repo, repo_path, err)) == 0 &&
+	    (rc = mgit_read_tip(&tip, &found, repo, repo_path, refname,
+	    err)) == 0 && found &&
+	    (rc = read_tip(&commit, &tree, repo, &tip, repo_path, refname,
+	    err)) == 0)
+		rc = tree_text(text, len, repo, tree, path, err);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	git_repository_free(repo);
+	mgit_shutdown();
+	return rc < 0 ? rc : *text != NULL;
+}
+
 /*
  * What history_commit checks of req before it touches anything: a
  * repository and a site, and trailer values that are one plain line;
@@ -366,18 +395,23 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
 {
 	struct mgit_change *changes = NULL;
 	struct hw_words words;
+	strbuf sweep;
 	size_t nchanges = 0;
 	int rc;
 
 	hw_init(&words);
+	strbuf_init(&sweep);
+	mgit_sweep_words(&sweep, req->conflicts_opened, req->conflicts_closed,
+	    req->members_added);
 	if ((rc = tree_changes(&changes, &nchanges, repo, old_tree,
 	    new_tree, err)) == 0 &&
 	    (rc = describe(&words, repo, old_tree, req->site_dir, changes,
 	    nchanges, err)) == 0)
 		rc = mgit_message(msg, counts, changes, nchanges,
-		    req->changes, &words, req->sweep_run_id,
+		    sweep.data, &words, req->sweep_run_id,
 		    req->store_checksum, err);
 	free_changes(changes, nchanges);
+	strbuf_free(&sweep);
 	hw_free(&words);
 	return rc;
 }

@@ -47,7 +47,9 @@ struct history_request {
 	const char *author;         /* "Name <email>", or NULL: repo config */
 	int have_time;              /* 1: use time (SOURCE_DATE_EPOCH) */
 	time_t time;
-	const char *changes;        /* facts in words; may be NULL or "" */
+	/* What the run's sweep changed, in the subject when no fact or
+	 * conflict did (mgit_sweep_words); all 0 without a sweep. */
+	long long conflicts_opened, conflicts_closed, members_added;
 	const char *sweep_run_id;   /* trailer; may be NULL */
 	const char *store_checksum; /* trailer; may be NULL */
 	const char *sign_key;       /* SSH private key: sign each commit as
@@ -80,6 +82,19 @@ struct history_result {
  */
 int history_commit(struct history_result *out,
     const struct history_request *req, mirror_error *err);
+
+/*
+ * The file at path (a blob, '/'-separated) in the tree of the tip of
+ * branch in the repository at repo_path: a build reads what the last
+ * commit holds without a checkout. Returns 1 with *text (NUL-terminated
+ * after its *len bytes; the caller frees it), 0 with *text NULL when the
+ * branch does not exist yet or its tree has no such path, or < 0 with
+ * err set: -MIRROR_EUSAGE for a bad branch name, -MIRROR_EIO when the
+ * repository, the branch or the entry cannot be read (a directory at
+ * path included). Initialises and shuts down libgit2 itself.
+ */
+int history_tip_file(char **text, size_t *len, const char *repo_path,
+    const char *branch, const char *path, mirror_error *err);
 
 /*
  * Run every check history_commit makes before it writes anything (branch

@@ -9,7 +9,8 @@
 #include <jansson.h>
 
 #include "git/history_words.h"
-#include "render/escape.h"
+#include "util/array.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 #define PROJECTS_DIR "api/projects/"
@@ -34,7 +35,7 @@ struct event {
 	char *subject;          /* the subject when it is the one change */
 	char *trailer;          /* "Resolved-by: x", or NULL */
 	char **ids;             /* conflict: every member id, old and new */
-	size_t nids;
+	size_t nids, capids;
 	size_t joined;          /* EV_JOINED: members that joined */
 };
 
@@ -92,7 +93,7 @@ one_line(const char *s, size_t len)
 	strbuf out;
 
 	strbuf_init(&out);
-	escape_line(&out, s, len, SIZE_MAX, HW_VALUE_MAX);
+	text_line(&out, s, len, SIZE_MAX, HW_VALUE_MAX);
 	return strbuf_detach(&out);
 }
 
@@ -154,17 +155,21 @@ ev_new(struct events *es, int kind, const char *project, const char *key)
 {
 	struct event *e;
 
-	if (es->n == es->cap) {
-		es->cap = es->cap ? es->cap * 2 : 16;
-		es->v = xreallocarray(es->v, es->cap, sizeof(*es->v));
-	}
-	e = &es->v[es->n];
+	e = &ARRAY_PUSH(es->v, es->n, es->cap);
 	memset(e, 0, sizeof(*e));
 	e->kind = kind;
 	e->project = project != NULL ? xstrdup(project) : NULL;
 	e->key = xstrdup(key != NULL ? key : "");
-	e->seq = es->n++;
+	e->seq = es->n - 1;
 	return e;
+}
+
+/* Give e its body line and subject, taken from line and subj. */
+static void
+ev_words(struct event *e, strbuf *line, strbuf *subj)
+{
+	e->line = strbuf_detach(line);
+	e->subject = strbuf_detach(subj);
 }
 
 static void
@@ -225,15 +230,11 @@ walk(struct facts *fs, json_t *v)
 		json_t *c;
 
 		if (is_fact(v)) {
-			if (fs->n == fs->cap) {
-				fs->cap = fs->cap ? fs->cap * 2 : 64;
-				fs->v = xreallocarray(fs->v, fs->cap,
-				    sizeof(*fs->v));
-			}
-			fs->v[fs->n].anchor = raw(v, "anchor");
-			fs->v[fs->n].o = v;
-			fs->v[fs->n].seq = fs->n;
-			fs->n++;
+			struct fact *f = &ARRAY_PUSH(fs->v, fs->n, fs->cap);
+
+			f->anchor = raw(v, "anchor");
+			f->o = v;
+			f->seq = fs->n - 1;
 			return;
 		}
 		json_object_foreach(v, k, c)
@@ -395,8 +396,7 @@ fact_event(struct events *es, int kind, const char *project, json_t *o,
 		break;
 	}
 	put_changed_by(&line, &subj, o, n);
-	e->line = strbuf_detach(&line);
-	e->subject = strbuf_detach(&subj);
+	ev_words(e, &line, &subj);
 	free(id);
 	free(label);
 }
@@ -558,9 +558,7 @@ note_members(struct event *e, json_t *a, json_t *b)
 
 			if (id == NULL)
 				continue;
-			e->ids = xreallocarray(e->ids, e->nids + 1,
-			    sizeof(*e->ids));
-			e->ids[e->nids++] = xstrdup(id);
+			ARRAY_PUSH(e->ids, e->nids, e->capids) = xstrdup(id);
 		}
 	}
 }
@@ -612,12 +610,22 @@ trailer(const char *key, const char *value)
 	return strbuf_detach(&sb);
 }
 
+/* One conflict file, before and after, as the event makers read it. */
+struct cfile {
+	json_t *oc, *nc;        /* before and after; NULL: none */
+	char *project;          /* slug, one line; NULL: no project */
+	char *id;               /* one line */
+	char *slot;             /* slot_words */
+};
+
+/* A status change of cf: resolved, dismissed, closed by the sweep. */
 static void
-decision_event(struct events *es, const char *project, json_t *oc,
-    json_t *nc, const char *slot)
+decision_event(struct events *es, const struct cfile *cf)
 {
+	json_t *nc = cf->nc;
 	const char *st = raw(nc, "status"), *by = raw(nc, "resolved_by");
-	char *id = field(nc, "id"), *actor = field(nc, "resolved_by");
+	const char *slot = cf->slot;
+	char *actor = field(nc, "resolved_by");
 	char *why = field(nc, "resolution");
 	int kind, sweep = by != NULL && strcmp(by, "sweep") == 0;
 	struct event *e;
@@ -634,15 +642,15 @@ decision_event(struct events *es, const char *project, json_t *oc,
 		free(actor);
 		actor = xstrdup("unknown");
 	}
-	e = ev_new(es, kind, project, id);
-	note_members(e, oc, nc);
+	e = ev_new(es, kind, cf->project, cf->id);
+	note_members(e, cf->oc, nc);
 	strbuf_init(&line);
 	strbuf_init(&subj);
-	put_prefix(&subj, project);
-	strbuf_printf(&line, "conflict on %s [%s]", slot, id);
+	put_prefix(&subj, cf->project);
+	strbuf_printf(&line, "conflict on %s [%s]", slot, cf->id);
 	switch (kind) {
 	case EV_RESOLVED:
-		w = winner(oc, nc);
+		w = winner(cf->oc, nc);
 		strbuf_printf(&line, " resolved by %s", actor);
 		strbuf_printf(&subj, "conflict on %s resolved by %s", slot,
 		    actor);
@@ -674,7 +682,8 @@ decision_event(struct events *es, const char *project, json_t *oc,
 		    "disagreement is gone)", slot);
 		break;
 	default: {
-		char *os = oc != NULL ? field(oc, "status") : xstrdup("none");
+		char *os = cf->oc != NULL ? field(cf->oc, "status") :
+		    xstrdup("none");
 		char *ns = field(nc, "status");
 
 		strbuf_printf(&line, " status: %s" ARROW "%s", os, ns);
@@ -685,120 +694,146 @@ decision_event(struct events *es, const char *project, json_t *oc,
 		break;
 	}
 	}
-	e->line = strbuf_detach(&line);
-	e->subject = strbuf_detach(&subj);
-	free(id);
+	ev_words(e, &line, &subj);
 	free(actor);
 	free(why);
 }
 
+/* The first commit lists each open conflict, with its members. */
+static void
+open_now_event(struct events *es, const struct cfile *cf)
+{
+	struct event *e = ev_new(es, EV_OPEN_NOW, cf->project, cf->id);
+	strbuf line;
+
+	strbuf_init(&line);
+	strbuf_printf(&line, "conflict on %s [%s] open: ", cf->slot, cf->id);
+	put_values(&line, cf->nc, 1);
+	e->line = strbuf_detach(&line);
+}
+
+/* A conflict file removed: the conflict left the store. */
+static void
+gone_event(struct events *es, const struct cfile *cf)
+{
+	struct event *e = ev_new(es, EV_CGONE, cf->project, cf->id);
+	strbuf line, subj;
+
+	note_members(e, cf->oc, NULL);
+	strbuf_init(&line);
+	strbuf_init(&subj);
+	strbuf_printf(&line, "conflict on %s [%s] is gone from the store",
+	    cf->slot, cf->id);
+	put_prefix(&subj, cf->project);
+	strbuf_printf(&subj, "conflict on %s is gone from the store",
+	    cf->slot);
+	ev_words(e, &line, &subj);
+}
+
+/* A conflict file added: the sweep opened the conflict. */
+static void
+opened_event(struct events *es, const struct cfile *cf)
+{
+	struct event *e = ev_new(es, EV_OPENED, cf->project, cf->id);
+	strbuf line, subj;
+
+	note_members(e, NULL, cf->nc);
+	strbuf_init(&line);
+	strbuf_init(&subj);
+	strbuf_printf(&line, "conflict on %s [%s] opened: ", cf->slot,
+	    cf->id);
+	put_values(&line, cf->nc, 1);
+	put_prefix(&subj, cf->project);
+	strbuf_printf(&subj, "conflict opened on %s (", cf->slot);
+	put_values(&subj, cf->nc, 0);
+	strbuf_puts(&subj, ")");
+	ev_words(e, &line, &subj);
+}
+
+/* Members that joined a conflict already recorded: one event, or none. */
+static void
+joined_event(struct events *es, const struct cfile *cf)
+{
+	struct event *e = NULL;
+	strbuf line, subj;
+	size_t i;
+	json_t *m;
+
+	strbuf_init(&line);
+	json_array_foreach(json_object_get(cf->nc, "members"), i, m) {
+		char *mid;
+
+		if (member(cf->oc, raw(m, "id")) != NULL)
+			continue;
+		if (e == NULL) {
+			e = ev_new(es, EV_JOINED, cf->project, cf->id);
+			note_members(e, cf->oc, cf->nc);
+			strbuf_printf(&line, "conflict on %s [%s] joined by",
+			    cf->slot, cf->id);
+		}
+		mid = field(m, "id");
+		strbuf_printf(&line, "%s ", e->joined ? ";" : "");
+		put_value(&line, m, "value_now");
+		strbuf_printf(&line, " [%s]", mid);
+		free(mid);
+		e->joined++;
+	}
+	if (e == NULL) {
+		strbuf_free(&line);
+		return;
+	}
+	strbuf_init(&subj);
+	put_prefix(&subj, cf->project);
+	if (e->joined == 1)
+		strbuf_printf(&subj, "a member joined the conflict on %s",
+		    cf->slot);
+	else
+		strbuf_printf(&subj, "%zu members joined the conflict on %s",
+		    e->joined, cf->slot);
+	ev_words(e, &line, &subj);
+}
+
+/*
+ * The events of one conflict file: in the first commit, the conflict
+ * if open; later, gone, opened or joined, then a decision when the
+ * status moved (or the conflict was recorded already decided).
+ */
 static void
 conflict_events(struct events *es, const struct hw_file *f, int initial)
 {
-	json_t *oc = parse(f->old_text, f->old_len);
-	json_t *nc = parse(f->new_text, f->new_len);
-	json_t *c = nc != NULL ? nc : oc;
-	const char *ps = raw(c, "project_slug");
-	char *project = ps != NULL && ps[0] ? one_line(ps, strlen(ps)) : NULL;
-	char *slot, *id;
-	const char *ost = raw(oc, "status"), *nst = raw(nc, "status");
-	struct event *e;
-	strbuf line, subj;
+	struct cfile cf;
+	json_t *c;
+	const char *ps, *ost, *nst;
 
-	if (c == NULL) {
-		free(project);
+	cf.oc = parse(f->old_text, f->old_len);
+	cf.nc = parse(f->new_text, f->new_len);
+	if ((c = cf.nc != NULL ? cf.nc : cf.oc) == NULL)
 		return;
-	}
-	slot = slot_words(c);
-	id = field(c, "id");
-	strbuf_init(&line);
-	strbuf_init(&subj);
+	ps = raw(c, "project_slug");
+	ost = raw(cf.oc, "status");
+	nst = raw(cf.nc, "status");
+	cf.project = ps != NULL && ps[0] ? one_line(ps, strlen(ps)) : NULL;
+	cf.slot = slot_words(c);
+	cf.id = field(c, "id");
 	if (initial) {
-		if (nc != NULL && nst != NULL && strcmp(nst, "open") == 0) {
-			e = ev_new(es, EV_OPEN_NOW, project, id);
-			strbuf_printf(&line, "conflict on %s [%s] open: ", slot,
-			    id);
-			put_values(&line, nc, 1);
-			e->line = strbuf_detach(&line);
-		}
-	} else if (nc == NULL) {
-		e = ev_new(es, EV_CGONE, project, id);
-		note_members(e, oc, NULL);
-		strbuf_printf(&line, "conflict on %s [%s] is gone from the "
-		    "store", slot, id);
-		put_prefix(&subj, project);
-		strbuf_printf(&subj, "conflict on %s is gone from the store",
-		    slot);
-		e->line = strbuf_detach(&line);
-		e->subject = strbuf_detach(&subj);
+		if (cf.nc != NULL && nst != NULL && strcmp(nst, "open") == 0)
+			open_now_event(es, &cf);
+	} else if (cf.nc == NULL) {
+		gone_event(es, &cf);
 	} else {
-		if (oc == NULL) {
-			e = ev_new(es, EV_OPENED, project, id);
-			note_members(e, NULL, nc);
-			strbuf_printf(&line, "conflict on %s [%s] opened: ",
-			    slot, id);
-			put_values(&line, nc, 1);
-			put_prefix(&subj, project);
-			strbuf_printf(&subj, "conflict opened on %s (", slot);
-			put_values(&subj, nc, 0);
-			strbuf_puts(&subj, ")");
-			e->line = strbuf_detach(&line);
-			e->subject = strbuf_detach(&subj);
-			strbuf_init(&line);
-			strbuf_init(&subj);
-		} else {
-			/* Members that joined a conflict already recorded. */
-			size_t i;
-			json_t *m;
-
-			e = NULL;
-			json_array_foreach(json_object_get(nc, "members"), i,
-			    m) {
-				char *mid;
-
-				if (member(oc, raw(m, "id")) != NULL)
-					continue;
-				if (e == NULL) {
-					e = ev_new(es, EV_JOINED, project, id);
-					note_members(e, oc, nc);
-					strbuf_printf(&line, "conflict on %s "
-					    "[%s] joined by", slot, id);
-				}
-				mid = field(m, "id");
-				strbuf_printf(&line, "%s ", e->joined ? ";" :
-				    "");
-				put_value(&line, m, "value_now");
-				strbuf_printf(&line, " [%s]", mid);
-				free(mid);
-				e->joined++;
-			}
-			if (e != NULL) {
-				put_prefix(&subj, project);
-				if (e->joined == 1)
-					strbuf_printf(&subj, "a member joined "
-					    "the conflict on %s", slot);
-				else
-					strbuf_printf(&subj, "%zu members "
-					    "joined the conflict on %s",
-					    e->joined, slot);
-				e->line = strbuf_detach(&line);
-				e->subject = strbuf_detach(&subj);
-				strbuf_init(&line);
-				strbuf_init(&subj);
-			}
-		}
-		/* A decision, or a conflict recorded already decided. */
+		if (cf.oc == NULL)
+			opened_event(es, &cf);
+		else
+			joined_event(es, &cf);
 		if (nst != NULL && (ost != NULL ? strcmp(ost, nst) != 0 :
 		    strcmp(nst, "open") != 0))
-			decision_event(es, project, oc, nc, slot);
+			decision_event(es, &cf);
 	}
-	strbuf_free(&line);
-	strbuf_free(&subj);
-	free(slot);
-	free(id);
-	free(project);
-	json_decref(oc);
-	json_decref(nc);
+	free(cf.slot);
+	free(cf.id);
+	free(cf.project);
+	json_decref(cf.oc);
+	json_decref(cf.nc);
 }
 
 /* ---- the message ------------------------------------------------------ */

@@ -35,7 +35,7 @@
  *   trailers  "Resolved-by: NAME" / "Dismissed-by: NAME" lines, one per
  *             human decision, ordered by conflict id.
  *
- * Store text is data: every value is cleaned (escape_clean), its
+ * Store text is data: every value is cleaned (text_clean), its
  * whitespace runs (newlines included) collapsed to one space, and cut at
  * HW_VALUE_MAX characters with "…", so no value can start a line, open a
  * paragraph or forge a trailer. Same input, same output, byte for byte.

@@ -13,9 +13,8 @@
 
 #include <jansson.h>
 
-#include "git/git_ref.h"
-#include "git/git_repo.h"
 #include "out/build_stamp.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -77,11 +76,7 @@ hash_tree(uint64_t *h, int dirfd, char **bad)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			names = xreallocarray(names, cap, sizeof(*names));
-		}
-		names[n++] = xstrdup(de->d_name);
+		ARRAY_PUSH(names, n, cap) = xstrdup(de->d_name);
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), cmp_name);
@@ -257,39 +252,10 @@ stamp_load_dir(struct stamp *held, const char *dir)
 }
 
 int
-stamp_in_repo(const char *repo_path, const char *branch,
-    const struct stamp *want)
+stamp_in_text(const char *text, size_t len, const struct stamp *want)
 {
-	char refname[MGIT_REFNAME_MAX];
-	git_repository *repo = NULL;
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
-	git_tree_entry *entry = NULL;
-	git_blob *blob = NULL;
-	mirror_error ignored;
 	struct stamp held;
-	git_oid tip;
-	int found = 0, same = 0;
 
-	if (mgit_init(&ignored) < 0)
-		return 0;
-	if (mgit_branch_refname(refname, branch, &ignored) == 0 &&
-	    mgit_open(&repo, repo_path, &ignored) == 0 &&
-	    mgit_read_tip(&tip, &found, repo, repo_path, refname,
-	    &ignored) == 0 && found &&
-	    git_commit_lookup(&commit, repo, &tip) == 0 &&
-	    git_commit_tree(&tree, commit) == 0 &&
-	    git_tree_entry_bypath(&entry, tree, STAMP_PATH) == 0 &&
-	    git_tree_entry_type(entry) == GIT_OBJECT_BLOB &&
-	    git_blob_lookup(&blob, repo, git_tree_entry_id(entry)) == 0 &&
-	    git_blob_rawsize(blob) < STAMP_MAX)
-		same = stamp_parse(&held, git_blob_rawcontent(blob),
-		    (size_t)git_blob_rawsize(blob)) && stamp_same(&held, want);
-	git_blob_free(blob);
-	git_tree_entry_free(entry);
-	git_tree_free(tree);
-	git_commit_free(commit);
-	git_repository_free(repo);
-	mgit_shutdown();
-	return same;
+	return len < STAMP_MAX && stamp_parse(&held, text, len) &&
+	    stamp_same(&held, want);
 }

@@ -71,12 +71,10 @@ int stamp_in_dir(struct stamp *held, const char *dir,
 int stamp_load_dir(struct stamp *held, const char *dir);
 
 /*
- * 1 when the tip of branch in the repository at repo holds a stamp
- * whose keys equal want's (the tip's tree was committed whole, so it is
- * this site); else 0, also on any git error (history_check has already
- * vetted the repository, and a full build reports what is wrong).
+ * 1 when text (len bytes, as a stamp file holds it: the caller reads
+ * the branch tip's through gen/git) is a stamp of this mirror version
+ * whose keys equal want's; else 0. Never fails.
  */
-int stamp_in_repo(const char *repo, const char *branch,
-    const struct stamp *want);
+int stamp_in_text(const char *text, size_t len, const struct stamp *want);
 
 #endif

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "out/output.h"
+#include "util/array.h"
 #include "util/clock.h"
 #include "util/env.h"
 #include "util/hash.h"
@@ -619,11 +620,25 @@ fail:
 	return rc;
 }
 
-/* Check relpath and split it into components in a fresh array. */
+static void
+free_parts(char **parts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(parts[i]);
+	free(parts);
+}
+
+/*
+ * Check relpath and split it into components in a fresh array: *parts
+ * (free with free_parts) and *n. Returns 0, or -1 with *parts NULL when
+ * relpath is empty, too long, or has an empty, ".", ".." or ".mirror*"
+ * component.
+ */
 static int
 split_path(char ***parts, size_t *n, const char *relpath)
 {
 	const char *p = relpath;
+	size_t cap = 0;
 
 	*parts = NULL;
 	*n = 0;
@@ -635,15 +650,12 @@ split_path(char ***parts, size_t *n, const char *relpath)
 		if (w == 0 || w > 255 || (w == 1 && p[0] == '.') ||
 		    (w == 2 && p[0] == '.' && p[1] == '.') ||
 		    (w >= 7 && strncmp(p, ".mirror", 7) == 0)) {
-			for (size_t i = 0; i < *n; i++)
-				free((*parts)[i]);
-			free(*parts);
+			free_parts(*parts, *n);
 			*parts = NULL;
 			*n = 0;
 			return -1;
 		}
-		*parts = xreallocarray(*parts, *n + 1, sizeof(**parts));
-		(*parts)[(*n)++] = xstrndup(p, w);
+		ARRAY_PUSH(*parts, *n, cap) = xstrndup(p, w);
 		if (p[w] == '\0')
 			return 0;
 		p += w + 1;
@@ -713,13 +725,91 @@ create_file(int dirfd, const char *name, const void *data, size_t len)
 	return 0;
 }
 
+/* Close dfd and ofd unless they are o's own stage and old tree. */
+static void
+close_dirs(const struct output *o, int dfd, int ofd)
+{
+	if (dfd != o->stage_fd)
+		close(dfd);
+	if (ofd >= 0 && ofd != o->old_fd)
+		close(ofd);
+}
+
+/*
+ * Step down the directories parts[0..n-1) of a path: *dfd from the
+ * stage, each made when missing, and *ofd alongside in the previous
+ * build (-1 where it has no such directory). Both start as o's stage
+ * and old tree and end as the file's directories, for the caller to
+ * close_dirs, also on error. Returns 0 or -errno.
+ */
+static int
+open_dirs(int *dfd, int *ofd, const struct output *o, char *const *parts,
+    size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		int nfd, nofd = -1;
+
+		if (mkdirat(*dfd, parts[i], 0755) < 0 && errno != EEXIST)
+			return -errno;
+		nfd = openat(*dfd, parts[i], O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0)
+			return -errno;
+		if (*ofd >= 0)
+			nofd = openat(*ofd, parts[i], O_RDONLY | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC);
+		close_dirs(o, *dfd, *ofd);
+		*dfd = nfd;
+		*ofd = nofd;
+	}
+	return 0;
+}
+
+/*
+ * Reuse the previous build's identical file: 1 when name in ofd holds
+ * exactly data[0..len) and is now hard-linked as name in dfd; 0 when
+ * it is not there, differs or cannot be linked (then it is written).
+ */
+static int
+reuse_file(int dfd, int ofd, const char *name, const void *data,
+    size_t len)
+{
+	int f, same;
+
+	if (ofd < 0)
+		return 0;
+	/* O_NONBLOCK: a FIFO planted there must not hang us. */
+	f = openat(ofd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC);
+	if (f < 0)
+		return 0;
+	same = same_content(f, data, len);
+	close(f);
+	return same && linkat(ofd, name, dfd, name, 0) == 0;
+}
+
+/* Count a file of the stage, reused or written, and list relpath. */
+static void
+note_file(struct output *o, const char *relpath, int reused)
+{
+	pthread_mutex_lock(&o->mu);
+	if (reused)
+		o->reused++;
+	else
+		o->written++;
+	ARRAY_PUSH(o->paths, o->n, o->cap) = xstrdup(relpath);
+	o->sorted = 0;
+	pthread_mutex_unlock(&o->mu);
+}
+
 int
 output_write(struct output *o, const char *relpath, const void *data,
     size_t len, mirror_error *err)
 {
 	char **parts;
+	const char *name;
 	size_t n;
-	int dfd, ofd, rc = 0, e;
+	int dfd, ofd, rc, reused = 0;
 
 	if (o->committed)
 		return mirror_fail(err, MIRROR_EIO, "%s: output already "
@@ -727,84 +817,22 @@ output_write(struct output *o, const char *relpath, const void *data,
 	if (split_path(&parts, &n, relpath) < 0)
 		return mirror_fail(err, MIRROR_EINPUT, "'%s': not a safe "
 		    "relative output path", relpath != NULL ? relpath : "");
+	name = parts[n - 1];
 	dfd = o->stage_fd;
 	ofd = o->old_fd;
-	for (size_t i = 0; i + 1 < n; i++) {
-		int nfd, nofd = -1;
-
-		if (mkdirat(dfd, parts[i], 0755) < 0 && errno != EEXIST) {
-			rc = -errno;
-			goto sysfail;
-		}
-		nfd = openat(dfd, parts[i], O_RDONLY | O_DIRECTORY |
-		    O_NOFOLLOW | O_CLOEXEC);
-		if (nfd < 0) {
-			rc = -errno;
-			goto sysfail;
-		}
-		if (ofd >= 0)
-			nofd = openat(ofd, parts[i], O_RDONLY | O_DIRECTORY |
-			    O_NOFOLLOW | O_CLOEXEC);
-		if (dfd != o->stage_fd)
-			close(dfd);
-		if (ofd >= 0 && ofd != o->old_fd)
-			close(ofd);
-		dfd = nfd;
-		ofd = nofd;
-	}
-	/* Reuse the previous build's identical file by hard link. */
-	if (ofd >= 0) {
-		/* O_NONBLOCK: a FIFO planted there must not hang us. */
-		int f = openat(ofd, parts[n - 1], O_RDONLY | O_NOFOLLOW |
-		    O_NONBLOCK | O_CLOEXEC);
-
-		if (f >= 0) {
-			int same = same_content(f, data, len);
-
-			close(f);
-			if (same && linkat(ofd, parts[n - 1], dfd, parts[n - 1],
-			    0) == 0) {
-				pthread_mutex_lock(&o->mu);
-				o->reused++;
-				pthread_mutex_unlock(&o->mu);
-				goto done;
-			}
-		}
-	}
-	e = create_file(dfd, parts[n - 1], data, len);
-	if (e == -EEXIST) {
+	if ((rc = open_dirs(&dfd, &ofd, o, parts, n)) == 0 &&
+	    !(reused = reuse_file(dfd, ofd, name, data, len)))
+		rc = create_file(dfd, name, data, len);
+	if (rc == 0)
+		note_file(o, relpath, reused);
+	else if (rc == -EEXIST)         /* create_file: O_EXCL */
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: written twice in one "
 		    "build", relpath);
-		goto out;
-	}
-	if (e < 0) {
-		rc = e;
-		goto sysfail;
-	}
-	pthread_mutex_lock(&o->mu);
-	o->written++;
-	pthread_mutex_unlock(&o->mu);
-done:
-	pthread_mutex_lock(&o->mu);
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 64;
-		o->paths = xreallocarray(o->paths, o->cap, sizeof(*o->paths));
-	}
-	o->paths[o->n++] = xstrdup(relpath);
-	o->sorted = 0;
-	pthread_mutex_unlock(&o->mu);
-	goto out;
-sysfail:
-	rc = mirror_fail(err, MIRROR_EIO, "%s/%s: cannot write: %s", o->dir,
-	    relpath, strerror(-rc));
-out:
-	if (dfd != o->stage_fd)
-		close(dfd);
-	if (ofd >= 0 && ofd != o->old_fd)
-		close(ofd);
-	for (size_t i = 0; i < n; i++)
-		free(parts[i]);
-	free(parts);
+	else
+		rc = mirror_fail(err, MIRROR_EIO, "%s/%s: cannot write: %s",
+		    o->dir, relpath, strerror(-rc));
+	close_dirs(o, dfd, ofd);
+	free_parts(parts, n);
 	return rc;
 }
 

@@ -1,79 +1,17 @@
 /*
  * escape.c: clean store text, then escape it for one output context.
  *
- * Two linear passes: clean() makes valid, control-free, capped UTF-8;
- * the escapers then only look at ASCII bytes (every byte of a multi-byte
- * UTF-8 sequence is >= 0x80 and passes through unchanged).
+ * Two linear passes: text_clean (util/text.h) makes valid, control-free,
+ * capped UTF-8; the escapers then only look at ASCII bytes (every byte
+ * of a multi-byte UTF-8 sequence is >= 0x80 and passes through
+ * unchanged).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "render/escape.h"
-#include "util/utf8.h"
-
-/* Keep tab and newline when keep_ws; drop every other control. */
-static void
-clean_range(strbuf *sb, const unsigned char *s, size_t len, int keep_ws)
-{
-	static const unsigned char fffd[] = { 0xef, 0xbf, 0xbd };
-	size_t i = 0, run = 0, n;
-	int32_t cp;
-
-	strbuf_grow(sb, len);
-	while (i < len) {
-		/* Fast path: a run of printable ASCII is copied at once. */
-		run = i;
-		while (run < len && s[run] >= 0x20 && s[run] < 0x7f)
-			run++;
-		if (run > i) {
-			strbuf_add(sb, s + i, run - i);
-			i = run;
-			continue;
-		}
-		n = utf8_decode(&cp, s + i, len - i);
-		/* Noncharacters are not allowed in HTML or XML text. */
-		if (cp < 0 || (cp >= 0xfdd0 && cp <= 0xfdef) ||
-		    (cp & 0xfffe) == 0xfffe)
-			strbuf_add(sb, fffd, sizeof(fffd));
-		/* Bidirectional embeddings, overrides and isolates reorder
-		 * how the text around them is shown ("Trojan Source"): a
-		 * reviewer must see a fact as stored, so they are dropped. */
-		else if ((cp >= 0x202a && cp <= 0x202e) ||
-		    (cp >= 0x2066 && cp <= 0x2069))
-			;
-		else if (cp == '\t' || cp == '\n')
-			strbuf_putc(sb, keep_ws ? (char)cp : ' ');
-		else if (cp >= 0x20 && cp != 0x7f && (cp < 0x80 || cp > 0x9f))
-			strbuf_add(sb, s + i, n);
-		i += n;
-	}
-}
-
-/*
- * Clean s into sb. max == 0 means no cap. A capped value is cut at a
- * UTF-8 boundary and gets " … (N bytes more)".
- */
-static void
-clean(strbuf *sb, const char *s, size_t len, size_t max, int keep_ws)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t cut = len;
-
-	if (s == NULL)
-		return;
-	if (max > 0 && len > max) {
-		size_t floor = max > 3 ? max - 3 : 0;
-
-		/* Back off continuation bytes so no character is split. */
-		cut = max;
-		while (cut > floor && (u[cut] & 0xc0) == 0x80)
-			cut--;
-	}
-	clean_range(sb, u, cut, keep_ws);
-	if (cut < len)
-		strbuf_printf(sb, " \xe2\x80\xa6 (%zu bytes more)", len - cut);
-}
+#include "util/text.h"
 
 static int
 is_ascii_punct(unsigned char c)
@@ -424,7 +362,7 @@ md_flatten(strbuf *flat, const char *s, size_t len)
 	int pending = 0;
 
 	strbuf_init(&tmp);
-	clean(&tmp, s, len, ESCAPE_MAX_FIELD, 0);
+	text_clean(&tmp, s, len, 0, TEXT_SPACES);
 	/*
 	 * Unicode whitespace at either end goes too, like spaces: next to
 	 * it a template's "**" cannot open or close emphasis (CommonMark
@@ -495,7 +433,7 @@ escape_html(strbuf *sb, const char *s, size_t len)
 	strbuf tmp;
 
 	strbuf_init(&tmp);
-	clean(&tmp, s, len, ESCAPE_MAX_FIELD, 1);
+	text_clean(&tmp, s, len, 0, 0);
 	strbuf_grow(sb, tmp.len + tmp.len / 8);
 	for (size_t i = 0; i < tmp.len; i++) {
 		switch (tmp.data[i]) {
@@ -517,7 +455,7 @@ escape_url(strbuf *sb, const char *s, size_t len)
 	strbuf tmp;
 
 	strbuf_init(&tmp);
-	clean(&tmp, s, len, 0, 0);
+	text_clean(&tmp, s, len, SIZE_MAX, TEXT_SPACES);
 	if ((tmp.len == 1 && tmp.data[0] == '.') ||
 	    (tmp.len == 2 && tmp.data[0] == '.' && tmp.data[1] == '.')) {
 		/* "." and ".." would climb; encoded they are plain names. */
@@ -540,63 +478,4 @@ escape_url(strbuf *sb, const char *s, size_t len)
 		}
 	}
 	strbuf_free(&tmp);
-}
-
-void
-escape_clean(strbuf *sb, const char *s, size_t len, size_t max)
-{
-	if (max == 0)
-		max = ESCAPE_MAX_FIELD;
-	clean(sb, s, len, max == SIZE_MAX ? 0 : max, 1);
-}
-
-/* The length of the whitespace (space, tab, newline, U+2028, U+2029) at
- * s[0..left), or 0. */
-static size_t
-line_space_at(const char *s, size_t left)
-{
-	if (*s == ' ' || *s == '\t' || *s == '\n')
-		return 1;
-	if (left >= 3 && (unsigned char)s[0] == 0xe2 &&
-	    (unsigned char)s[1] == 0x80 &&
-	    ((unsigned char)s[2] == 0xa8 || (unsigned char)s[2] == 0xa9))
-		return 3;
-	return 0;
-}
-
-void
-escape_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
-{
-	strbuf c;
-	size_t i = 0, kept = 0, start = sb->len;
-	int pending = 0;
-
-	strbuf_init(&c);
-	escape_clean(&c, s, len, max);
-	while (i < c.len) {
-		size_t sp = line_space_at(c.data + i, c.len - i), k;
-
-		if (sp > 0) {
-			pending = sb->len > start;
-			i += sp;
-			continue;
-		}
-		if (chars > 0 && kept + (pending ? 1 : 0) >= chars) {
-			strbuf_puts(sb, "\xe2\x80\xa6");
-			break;
-		}
-		if (pending) {
-			strbuf_putc(sb, ' ');
-			kept++;
-			pending = 0;
-		}
-		/* One character: a lead byte and its continuations. */
-		for (k = 1; i + k < c.len &&
-		    ((unsigned char)c.data[i + k] & 0xc0) == 0x80; k++)
-			;
-		strbuf_add(sb, c.data + i, k);
-		kept++;
-		i += k;
-	}
-	strbuf_free(&c);
 }

@@ -1,17 +1,11 @@
 /*
- * escape.h: the only way store text reaches output.
+ * escape.h: the only way store text reaches Markdown, HTML or a URL.
  *
  * Store text is data, never markup (SPEC section 5). Every function here
- * first cleans its input and then escapes it for one output context:
- *
- *   cleaning  invalid UTF-8 and noncharacters (U+FDD0-U+FDEF, U+xFFFE,
- *             U+xFFFF: not allowed in HTML or XML) become U+FFFD; ASCII
- *             control characters (0x00-0x1f, 0x7f) except tab and
- *             newline are dropped, and so are the C1 controls
- *             U+0080-U+009F; a value longer than
- *             ESCAPE_MAX_FIELD bytes is cut at a UTF-8 boundary and gets
- *             the suffix " … (N bytes more)" (N counts the input bytes
- *             cut off). escape_url does not cap: it takes ids and slugs.
+ * first cleans its input (text_clean, util/text.h: valid UTF-8 without
+ * controls, longer values cut at TEXT_MAX_FIELD bytes; escape_url does
+ * not cap: it takes ids and slugs) and then escapes it for one output
+ * context.
  *
  * Each function appends to sb (never resets it), never fails, and runs in
  * time linear in len. s need not be NUL-terminated and may hold NUL
@@ -23,9 +17,6 @@
 #include <stddef.h>
 
 #include "util/strbuf.h"
-
-/* Longest value, in input bytes, that escape_md/escape_html keep whole. */
-#define ESCAPE_MAX_FIELD 4096
 
 /*
  * Markdown inline text (GitHub-flavoured, as cmark-gfm 0.29 parses it
@@ -89,22 +80,5 @@ void escape_html(strbuf *sb, const char *s, size_t len);
  * size cap does not.
  */
 void escape_url(strbuf *sb, const char *s, size_t len);
-
-/*
- * Cleaning only (no escaping, no collapsing): for plain text outputs
- * such as a git commit message. max is the cap in input bytes
- * (0: ESCAPE_MAX_FIELD; SIZE_MAX: no cap).
- */
-void escape_clean(strbuf *sb, const char *s, size_t len, size_t max);
-
-/*
- * s cleaned as escape_clean does (max: its byte cap) and folded onto one
- * line: every run of spaces, tabs, newlines, U+2028 and U+2029 becomes
- * one space, and none leads or trails. With chars > 0, at most chars
- * characters are kept, then "…". No escaping: for a commit message, or
- * a line of a fenced code block.
- */
-void escape_line(strbuf *sb, const char *s, size_t len, size_t max,
-    size_t chars);
 
 #endif

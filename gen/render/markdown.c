@@ -25,14 +25,17 @@
 
 #include "render/markdown.h"
 #include "render/slug.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 #define DISPUTED_TEXT "\xe2\x9a\xa0 disputed"
 
 /* What the pass marked, so the extension can be put back after. */
 struct marked {
-	cmark_node **nodes;
-	cmark_syntax_extension **orig;
+	struct marked_node {
+		cmark_node *node;
+		cmark_syntax_extension *orig;   /* its extension before */
+	} *v;
 	size_t n, cap;
 };
 
@@ -47,14 +50,10 @@ static void
 mark(struct marked *m, cmark_syntax_extension *ext, cmark_node *node,
     char *data)
 {
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 16;
-		m->nodes = xreallocarray(m->nodes, m->cap, sizeof(*m->nodes));
-		m->orig = xreallocarray(m->orig, m->cap, sizeof(*m->orig));
-	}
-	m->nodes[m->n] = node;
-	m->orig[m->n] = cmark_node_get_syntax_extension(node);
-	m->n++;
+	struct marked_node *mn = &ARRAY_PUSH(m->v, m->n, m->cap);
+
+	mn->node = node;
+	mn->orig = cmark_node_get_syntax_extension(node);
 	cmark_node_set_user_data(node, data);
 	cmark_node_set_user_data_free_func(node, free_user_data);
 	cmark_node_set_syntax_extension(node, ext);
@@ -64,9 +63,8 @@ static void
 unmark(struct marked *m)
 {
 	for (size_t i = 0; i < m->n; i++)
-		cmark_node_set_syntax_extension(m->nodes[i], m->orig[i]);
-	free(m->nodes);
-	free(m->orig);
+		cmark_node_set_syntax_extension(m->v[i].node, m->v[i].orig);
+	free(m->v);
 }
 
 /*

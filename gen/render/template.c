@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "render/template_int.h"
+#include "util/array.h"
 #include "util/userfile.h"
 #include "util/xalloc.h"
 
@@ -135,11 +136,7 @@ find_tags(struct tag **out, size_t *nout, tmpl *t, mirror_error *err)
 		g.end = (size_t)(close - s) + close_len;
 		g.body = trimmed(s + i + open_len, (size_t)(close - s) - i -
 		    open_len);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 32;
-			tags = xreallocarray(tags, cap, sizeof(*tags));
-		}
-		tags[n++] = g;
+		ARRAY_PUSH(tags, n, cap) = g;
 		i = g.end;
 	}
 	*out = tags;
@@ -243,18 +240,13 @@ standalone(const tmpl *t, struct tag *tags, size_t k)
 static int
 new_node(tmpl *t, enum tkind kind, int line)
 {
-	struct tnode *nd;
+	struct tnode *nd = &ARRAY_PUSH(t->nodes, t->n, t->cap);
 
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 32;
-		t->nodes = xreallocarray(t->nodes, t->cap, sizeof(*t->nodes));
-	}
-	nd = &t->nodes[t->n];
 	memset(nd, 0, sizeof(*nd));
 	nd->kind = kind;
 	nd->line = line;
 	nd->body = nd->alt = nd->next = -1;
-	return (int)t->n++;
+	return (int)(t->n - 1);
 }
 
 /* Parse a name ("a.b", ".", "@index") into node nd; in_each gates @. */
@@ -264,6 +256,7 @@ parse_name(tmpl *t, int idx, const char *name, int line, int in_each,
 {
 	struct tnode *nd = &t->nodes[idx];
 	const char *p;
+	size_t cap = 0;
 
 	nd->name = xstrdup(name);
 	if (name[0] == '@' || strcmp(name, ".") == 0) {
@@ -294,9 +287,7 @@ parse_name(tmpl *t, int idx, const char *name, int line, int in_each,
 		if (w == 0 || (p[w] != '.' && p[w] != '\0'))
 			return tmpl_perr(t, line, err, "bad placeholder name",
 			    name);
-		nd->seg = xreallocarray(nd->seg, nd->nseg + 1,
-		    sizeof(*nd->seg));
-		nd->seg[nd->nseg++] = xstrndup(p, w);
+		ARRAY_PUSH(nd->seg, nd->nseg, cap) = xstrndup(p, w);
 		if (p[w] == '\0')
 			break;
 		p += w + 1;

@@ -13,6 +13,7 @@
 #include "render/escape.h"
 #include "render/slug.h"
 #include "render/template_int.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 
@@ -107,7 +108,7 @@ truthy(const json_t *v)
 
 /*
  * The |code filter in Markdown mode: s on one line, cleaned and folded
- * (escape_line, capped as every field), with no escaping: the parser
+ * (text_line, capped as every field), with no escaping: the parser
  * allows it only inside a fenced code block, where Markdown reads
  * nothing but the closing fence. Being one line, it could close the
  * fence only if it began with a fence character: then four spaces go
@@ -119,7 +120,7 @@ code_line(strbuf *sb, const char *s, size_t len)
 	strbuf line;
 
 	strbuf_init(&line);
-	escape_line(&line, s, len, 0, 0);
+	text_line(&line, s, len, 0, 0);
 	if (line.len > 0 && (line.data[0] == '`' || line.data[0] == '~'))
 		strbuf_puts(sb, "    ");
 	strbuf_add(sb, line.data, line.len);

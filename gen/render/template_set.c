@@ -9,6 +9,7 @@
 
 #include "render/datadir.h"
 #include "render/template.h"
+#include "util/array.h"
 #include "util/userfile.h"
 #include "util/xalloc.h"
 
@@ -71,6 +72,7 @@ tmpl_set_get(const tmpl **out, tmpl_set *set, const char *name,
     mirror_error *err)
 {
 	enum tmpl_mode mode;
+	struct cached *c;
 	strbuf path;
 	size_t nl;
 	tmpl *t;
@@ -113,13 +115,9 @@ tmpl_set_get(const tmpl **out, tmpl_set *set, const char *name,
 	strbuf_free(&path);
 	if (rc < 0)
 		return rc;
-	if (set->n == set->cap) {
-		set->cap = set->cap ? set->cap * 2 : 16;
-		set->c = xreallocarray(set->c, set->cap, sizeof(*set->c));
-	}
-	set->c[set->n].name = xstrdup(name);
-	set->c[set->n].t = t;
-	set->n++;
+	c = &ARRAY_PUSH(set->c, set->n, set->cap);
+	c->name = xstrdup(name);
+	c->t = t;
 	*out = t;
 	return 0;
 }

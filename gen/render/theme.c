@@ -14,6 +14,7 @@
 #include "render/datadir.h"
 #include "render/template.h"
 #include "render/theme.h"
+#include "util/array.h"
 #include "util/userfile.h"
 #include "util/xalloc.h"
 
@@ -130,12 +131,8 @@ list_assets(theme *th, mirror_error *err)
 			    userfile_kind(st.st_mode));
 			break;
 		}
-		if (th->n_assets == cap) {
-			cap = cap ? cap * 2 : 8;
-			th->assets = xreallocarray(th->assets, cap,
-			    sizeof(*th->assets));
-		}
-		th->assets[th->n_assets++] = xstrdup(de->d_name);
+		ARRAY_PUSH(th->assets, th->n_assets, cap) =
+		    xstrdup(de->d_name);
 	}
 	closedir(d);
 	strbuf_free(&path);

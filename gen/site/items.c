@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/escape.h"
 #include "site/items.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 json_t *
@@ -161,7 +161,7 @@ clean_string(const char *s)
 	json_t *v;
 
 	strbuf_init(&sb);
-	escape_clean(&sb, s, strlen(s), 0);
+	text_clean(&sb, s, strlen(s), 0, 0);
 	v = json_string(sb.data != NULL ? sb.data : "");
 	strbuf_free(&sb);
 	return v;

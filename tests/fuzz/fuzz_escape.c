@@ -11,7 +11,7 @@
  *     the five entities it writes;
  *   - escape_url: only A-Z a-z 0-9 - . _ ~ and %XX, never "." or "..",
  *     and percent-decoding gives back the cleaned value;
- *   - escape_clean: valid UTF-8 with no control character but tab and
+ *   - text_clean: valid UTF-8 with no control character but tab and
  *     newline, no C1 control, bidi override or noncharacter.
  * Then the Markdown value is put into the places the templates put
  * values (a paragraph; a fact list item with its anchor, in bold, in
@@ -34,6 +34,7 @@
 #include "render/markdown.h"
 #include "util/error.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 #define MARK "QfuzzmarkQ"
 
@@ -276,16 +277,16 @@ check_contexts(const strbuf *md, const strbuf *text)
 static void
 check_clean(const strbuf *c)
 {
-	FUZZ_CHECK(fuzz_utf8_valid(c->data, c->len), "escape_clean: UTF-8");
+	FUZZ_CHECK(fuzz_utf8_valid(c->data, c->len), "text_clean: UTF-8");
 	for (size_t i = 0; i < c->len; i++) {
 		unsigned char b = (unsigned char)c->data[i];
 
 		FUZZ_CHECK(b == '\t' || b == '\n' || (b >= 0x20 && b != 0x7f),
-		    "escape_clean: control 0x%02x", b);
+		    "text_clean: control 0x%02x", b);
 		/* C1 controls are U+0080-U+009F: 0xc2 0x80-0x9f. */
 		FUZZ_CHECK(!(b == 0xc2 && i + 1 < c->len &&
 		    (unsigned char)c->data[i + 1] <= 0x9f),
-		    "escape_clean: C1 control");
+		    "text_clean: C1 control");
 		/* Bidi U+202A-202E, U+2066-2069; nonchars U+FDD0-FDEF. */
 		if (b == 0xe2 && i + 2 < c->len) {
 			unsigned char b1 = (unsigned char)c->data[i + 1];
@@ -293,13 +294,13 @@ check_clean(const strbuf *c)
 
 			FUZZ_CHECK(!(b1 == 0x80 && b2 >= 0xaa && b2 <= 0xae) &&
 			    !(b1 == 0x81 && b2 >= 0xa6 && b2 <= 0xa9),
-			    "escape_clean: bidi control");
+			    "text_clean: bidi control");
 		}
 		FUZZ_CHECK(!(b == 0xef && i + 2 < c->len &&
 		    (unsigned char)c->data[i + 1] == 0xb7 &&
 		    (unsigned char)c->data[i + 2] >= 0x90 &&
 		    (unsigned char)c->data[i + 2] <= 0xaf),
-		    "escape_clean: noncharacter");
+		    "text_clean: noncharacter");
 	}
 }
 
@@ -309,7 +310,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *s = (const char *)data;
 	strbuf md, html, url, clean, flat, text, plain;
 
-	if (size > 2 * ESCAPE_MAX_FIELD)
+	if (size > 2 * TEXT_MAX_FIELD)
 		return 0;
 	strbuf_init(&md);
 	strbuf_init(&html);
@@ -321,9 +322,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	escape_md(&md, s, size);
 	escape_html(&html, s, size);
 	check_html(&html);
-	escape_clean(&clean, s, size, 0);
+	text_clean(&clean, s, size, 0, 0);
 	check_clean(&clean);
-	escape_clean(&flat, s, size, SIZE_MAX);
+	text_clean(&flat, s, size, SIZE_MAX, 0);
 	for (size_t i = 0; i < flat.len; i++)
 		if (flat.data[i] == '\t' || flat.data[i] == '\n')
 			flat.data[i] = ' ';

@@ -21,6 +21,7 @@
 #include "render/escape.h"
 #include "render/markdown.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 struct corpus {
@@ -267,10 +268,10 @@ test_cap(void **state)
 	strbuf_init(&want);
 	for (int i = 0; i < 2000; i++)
 		strbuf_puts(&in, "\xe2\x82\xac");   /* 3 bytes each */
-	for (int i = 0; i < ESCAPE_MAX_FIELD / 3; i++)
+	for (int i = 0; i < TEXT_MAX_FIELD / 3; i++)
 		strbuf_puts(&want, "\xe2\x82\xac");
 	strbuf_printf(&want, " \xe2\x80\xa6 (%d bytes more)",
-	    6000 - ESCAPE_MAX_FIELD / 3 * 3);
+	    6000 - TEXT_MAX_FIELD / 3 * 3);
 	r = ehtml(in.data, in.len);
 	assert_string_equal(r, want.data);
 	free(r);
@@ -355,7 +356,7 @@ expected_text(strbuf *out, const char *s, size_t n)
 	int pending = 0;
 
 	strbuf_init(&clean);
-	escape_clean(&clean, s, n, 0);
+	text_clean(&clean, s, n, 0, 0);
 	for (size_t i = 0; i < clean.len; i++) {
 		char c = clean.data[i];
 

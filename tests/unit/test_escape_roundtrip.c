@@ -42,6 +42,7 @@
 #include "render/escape.h"
 #include "render/markdown.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 #define MARK "QplainwordQ"
@@ -206,7 +207,7 @@ uspace(const char *s, size_t n)
 }
 
 /*
- * The text the value must show: cleaned (escape_clean), tab and newline
+ * The text the value must show: cleaned (text_clean), tab and newline
  * as spaces, whitespace trimmed at both ends, runs of spaces as one.
  */
 static void
@@ -217,7 +218,7 @@ value_text(strbuf *out, const strbuf *in)
 	int pending = 0;
 
 	strbuf_init(&c);
-	escape_clean(&c, in->data, in->len, 0);
+	text_clean(&c, in->data, in->len, 0, 0);
 	for (size_t i = 0; i < c.len; i++)
 		if (c.data[i] == '\t' || c.data[i] == '\n')
 			c.data[i] = ' ';

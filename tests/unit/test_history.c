@@ -152,7 +152,8 @@ commit_at(struct history_result *r, const char *repo, const char *site,
 	rq.author = author;
 	rq.have_time = 1;
 	rq.time = (time_t)t;
-	rq.changes = "2 conflicts opened, 1 resolved";
+	rq.conflicts_opened = 2;
+	rq.conflicts_closed = 1;
 	rq.sweep_run_id = "run-20231114-0001";
 	rq.store_checksum = "9f86d081884c7d65";
 	mirror_error_clear(err);
@@ -1168,6 +1169,40 @@ test_reflog_setting_respected(void **state)
 	cap_is("0", "git -C repo.git reflog show mirror 2>/dev/null | wc -l");
 }
 
+/* history_tip_file: a file of the tip, none, no branch, a directory. */
+static void
+test_tip_file(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+	char *text;
+	size_t len;
+
+	(void)state;
+	make_site("site");
+	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
+	    "index.md", &err), 0);
+	assert_null(text);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
+	    "api/health.json", &err), 1);
+	assert_string_equal(text, "{\"open_conflicts_count\": 1}\n");
+	assert_int_equal(len, strlen(text));
+	free(text);
+	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
+	    "api/build.json", &err), 0);
+	assert_null(text);
+	assert_true(history_tip_file(&text, &len, "repo.git", "mirror", "api",
+	    &err) < 0);
+	assert_null(text);
+	assert_int_equal(history_tip_file(&text, &len, "repo.git", "a..b",
+	    "index.md", &err), -MIRROR_EUSAGE);
+	assert_int_equal(history_tip_file(&text, &len, "nothing", "mirror",
+	    "index.md", &err), -MIRROR_EIO);
+}
+
 int
 main(void)
 {
@@ -1214,6 +1249,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_reflog_setting_respected,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tip_file, setup,
+		    teardown),
 	};
 	char home[4096], cfg[4200];
 	int rc;

@@ -1,0 +1,53 @@
+/*
+ * text.h: store text made safe to show as plain text.
+ *
+ * Store text is data (SPEC section 5): before it reaches any output it
+ * is cleaned. Cleaning makes valid UTF-8 free of controls:
+ *
+ *   invalid UTF-8 and noncharacters (U+FDD0-U+FDEF, U+xFFFE, U+xFFFF:
+ *   not allowed in HTML or XML) become U+FFFD; ASCII control
+ *   characters (0x00-0x1f, 0x7f) except tab and newline are dropped,
+ *   and so are the C1 controls U+0080-U+009F and the bidirectional
+ *   embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069);
+ *   a value longer than its cap is cut at a UTF-8 boundary and gets
+ *   the suffix " … (N bytes more)" (N counts the input bytes cut off).
+ *
+ * Cleaning escapes nothing: render/escape.h cleans and then escapes for
+ * Markdown, HTML or a URL; the plain text outputs (a git commit
+ * message, a line of a fenced code block) take the text as cleaned
+ * here. Each function appends to sb (never resets it), never fails, and
+ * runs in time linear in len. s need not be NUL-terminated and may hold
+ * NUL bytes (they are dropped as control characters). s == NULL is
+ * empty.
+ */
+#ifndef MIRROR_TEXT_H
+#define MIRROR_TEXT_H
+
+#include <stddef.h>
+
+#include "util/strbuf.h"
+
+/* Longest value, in input bytes, that a field keeps whole. */
+#define TEXT_MAX_FIELD 4096
+
+/* text_clean flags. */
+#define TEXT_SPACES 1u          /* tab and newline become spaces */
+
+/*
+ * Clean s into sb. max is the cap in input bytes (0: TEXT_MAX_FIELD;
+ * SIZE_MAX: no cap). Tab and newline are kept, or become spaces with
+ * TEXT_SPACES in flags.
+ */
+void text_clean(strbuf *sb, const char *s, size_t len, size_t max,
+    unsigned flags);
+
+/*
+ * s cleaned as text_clean does (max: its byte cap) and folded onto one
+ * line: every run of spaces, tabs, newlines, U+2028 and U+2029 becomes
+ * one space, and none leads or trails. With chars > 0, at most chars
+ * characters are kept, then "…".
+ */
+void text_line(strbuf *sb, const char *s, size_t len, size_t max,
+    size_t chars);
+
+#endif
