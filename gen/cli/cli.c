@@ -413,9 +413,19 @@ resolve(const struct cli_command **out, const char *name, const char *sub,
 	return rc;
 }
 
+/* Ask for the help of c (NULL: the global usage). Returns 0. */
+static int
+want_help(struct cli_plan *plan, const struct cli_command *c)
+{
+	plan->help = 1;
+	plan->help_on = c;
+	return 0;
+}
+
 /* 'mirror help [COMMAND [SUBCOMMAND]]'. Returns 0 or < 0. */
 static int
-help_command(const struct mirror_opts *o, mirror_error *err)
+help_command(struct cli_plan *plan, const struct mirror_opts *o,
+    mirror_error *err)
 {
 	const struct cli_command *c = NULL;
 	int rc;
@@ -424,14 +434,14 @@ help_command(const struct mirror_opts *o, mirror_error *err)
 		return mirror_fail(err, MIRROR_EUSAGE, "help: unexpected "
 		    "argument '%s'", o->args[2]);
 	if (o->nargs == 0 || strcmp(o->args[0], "help") == 0)
-		return cli_help_print(stdout, NULL, err);
+		return want_help(plan, NULL);
 	if ((rc = resolve(&c, o->args[0], o->nargs > 1 ? o->args[1] : NULL,
 	    err)) < 0)
 		return rc;
 	if (o->nargs > 1 && c->sub == NULL)
 		return mirror_fail(err, MIRROR_EUSAGE, "help: %s has no "
 		    "subcommand '%s'", c->name, o->args[1]);
-	return cli_help_print(stdout, c, err);
+	return want_help(plan, c);
 }
 
 /* The subcommand of group is missing: name them all. */
@@ -470,33 +480,35 @@ check_takes(const struct cli_command *c, const struct mirror_opts *o,
 }
 
 int
-cli_prepare(const char **command, const struct mirror_opts *o,
+cli_prepare(struct cli_plan *plan, const struct mirror_opts *o,
     mirror_error *err)
 {
 	const struct cli_command *c;
 	int rc;
 
-	*command = NULL;
+	memset(plan, 0, sizeof(*plan));
 	if (o->help && (o->command == NULL ||
 	    strcmp(o->command, "help") == 0) && o->nargs == 0)
-		return cli_help_print(stdout, NULL, err);
-	if (o->version && !o->help)
-		return cli_version_print(o->json, err);
+		return want_help(plan, NULL);
+	if (o->version && !o->help) {
+		plan->version = 1;
+		return 0;
+	}
 	if (o->command == NULL)
 		return mirror_fail(err, MIRROR_EUSAGE, "no command given (see "
 		    "mirror help)");
 	if (strcmp(o->command, "help") == 0)
 		return (rc = check_takes(find_command("help", NULL), o,
-		    err)) < 0 ? rc : help_command(o, err);
+		    err)) < 0 ? rc : help_command(plan, o, err);
 	if ((rc = resolve(&c, o->command, o->nargs > 0 ? o->args[0] : NULL,
 	    err)) < 0)
 		return rc;
 	if (o->help)
-		return cli_help_print(stdout, c, err);
+		return want_help(plan, c);
 	if (!c->runs)
 		return missing_sub(c->name, err);
 	if ((rc = check_takes(c, o, err)) < 0)
 		return rc;
-	*command = c->name;
+	plan->command = c->name;
 	return 0;
 }

@@ -80,17 +80,28 @@ int cli_max_args(const struct mirror_opts *o, int max, mirror_error *err);
 int cli_parse(struct mirror_opts *o, int argc, char **argv,
     mirror_error *err);
 
+struct cli_command;
+
+/* What the command line asks for (cli_prepare): one of them. */
+struct cli_plan {
+	const char *command;    /* the command to run ("build", ...), or NULL */
+	int version;            /* print the versions (--version) */
+	int help;               /* print help ... */
+	const struct cli_command *help_on;  /* ... of this command; NULL: the
+	                                       global usage */
+};
+
 /*
- * Everything before the config file is read: --version, --help and
- * 'mirror help [COMMAND [SUBCOMMAND]]' print to stdout and set *command
- * to NULL; otherwise *command is the name of the command to run ("build",
- * "conflicts", ...), once its subcommand is known and every option given
- * on the command line is one it takes (main.c maps it to its function).
+ * Everything before the config file is read: what the command line asks
+ * for, into *plan: --version, --help or 'mirror help [COMMAND
+ * [SUBCOMMAND]]' (main.c prints them with cli_help.c), or the name of the
+ * command to run, once its subcommand is known and every option given on
+ * the command line is one it takes (main.c maps it to its function).
  * Returns 0, or -MIRROR_EUSAGE naming an unknown or missing command or
  * subcommand (and the nearest one) or an option the command does not
- * take; -MIRROR_EIO when stdout cannot be written.
+ * take.
  */
-int cli_prepare(const char **command, const struct mirror_opts *o,
+int cli_prepare(struct cli_plan *plan, const struct mirror_opts *o,
     mirror_error *err);
 
 /*

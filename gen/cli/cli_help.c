@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 #include "cli/cli_int.h"
-#include "site/json_out.h"
+#include "cli/json_out.h"
 #include "util/strbuf.h"
 
 /* Width of the option column, "--author 'NAME <EMAIL>'" and a blank. */

@@ -1,6 +1,7 @@
 /*
  * cli_int.h: the option and command tables of gen/cli/cli.c, shared with
- * the help texts of gen/cli/cli_help.c. Not for commands: they see
+ * the help texts of gen/cli/cli_help.c, and the help printers main.c
+ * calls when cli_prepare asks for them. Not for commands: they see
  * struct mirror_opts (cli.h) only.
  */
 #ifndef MIRROR_CLI_INT_H

@@ -28,13 +28,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/json_out.h"
 #include "cli/optcheck.h"
 #include "cli/progress.h"
 #include "git/history.h"
 #include "out/build_stamp.h"
 #include "out/output.h"
 #include "render/datadir.h"
-#include "site/json_out.h"
 #include "site/site.h"
 #include "store/facts.h"
 #include "store/store.h"
@@ -555,17 +555,14 @@ build_report_out(struct build_report *r, const struct site_model *s,
 int
 cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
-	struct site_model s;
+	struct site_model s = { 0 };
 	struct site_opts so = { NULL, NULL, NULL, NULL, NULL };
-	struct sweep_run run;
-	struct build_report r;
+	struct sweep_run run = { 0 };
+	struct build_report r = { 0 };
 	struct stamp stamp, held;
 	char *base_url = NULL;
 	int rc, reading = 0;
 
-	memset(&s, 0, sizeof(s));
-	memset(&r, 0, sizeof(r));
-	memset(&run, 0, sizeof(run));
 	r.start = r.mark = mirror_monotonic_ms();
 	if ((rc = build_begin(&s, &base_url, o, err)) < 0)
 		goto out;

@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
-#include "site/json_out.h"
+#include "cli/json_out.h"
 #include "sweep/conflict.h"
 #include "util/clock.h"
 #include "util/strbuf.h"

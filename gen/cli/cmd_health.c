@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
-#include "site/json_out.h"
+#include "cli/json_out.h"
 #include "store/health.h"
 #include "util/clock.h"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "site/json_out.h"
+#include "cli/json_out.h"
 #include "sweep/sweep.h"
 #include "util/clock.h"
 

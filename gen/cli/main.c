@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_int.h"
 #include "util/env.h"
 
 /* The function that runs each command cli_prepare names. */
@@ -35,18 +36,22 @@ static int
 run(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
 {
 	mirror_command *cmd = NULL;
-	const char *name;
+	struct cli_plan plan;
 	int rc;
 
 	if ((rc = cli_parse(o, argc, argv, err)) < 0 ||
-	    (rc = cli_prepare(&name, o, err)) < 0 || name == NULL)
+	    (rc = cli_prepare(&plan, o, err)) < 0)
 		return rc;
+	if (plan.version)
+		return cli_version_print(o->json, err);
+	if (plan.help)
+		return cli_help_print(stdout, plan.help_on, err);
 	for (size_t i = 0; i < sizeof(runners) / sizeof(runners[0]); i++)
-		if (strcmp(runners[i].name, name) == 0)
+		if (strcmp(runners[i].name, plan.command) == 0)
 			cmd = runners[i].run;
 	if (cmd == NULL)
 		return mirror_fail(err, MIRROR_EIO, "internal: no runner for "
-		    "'%s'", name);
+		    "'%s'", plan.command);
 	/* A mistyped tunable is refused before anything runs. */
 	if ((rc = env_check(err)) < 0)
 		return rc;

@@ -8,8 +8,8 @@
 #include "out/output.h"
 #include "render/escape.h"
 #include "render/markdown.h"
-#include "site/json_out.h"
 #include "site/page.h"
+#include "util/jsonfmt.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -9,13 +9,7 @@
 #include <jansson.h>
 
 #include "util/error.h"
-
-/*
- * Flags for every JSON mirror writes: two-space indent, keys in
- * insertion order, '/' not escaped, so output is stable and diffable.
- */
-#define MIRROR_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | \
-    JSON_ENSURE_ASCII)
+#include "util/jsonfmt.h"
 
 struct sweep_run;
 

@@ -1,7 +1,7 @@
 /*
  * json_out.c: printing --json results (see json_out.h).
  */
-#include "site/json_out.h"
+#include "cli/json_out.h"
 #include "sweep/sweep.h"
 
 int
