@@ -53,7 +53,7 @@ MAIN_OBJ = $(BUILD)/gen/main.o
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps pkgs-present test check test-bins manifest unit e2e example \
+.PHONY: all deps pkgs-present test check test-bins manifest mutants unit e2e example \
         example-run install uninstall clean memcheck bench
 .SUFFIXES:
 
@@ -117,6 +117,13 @@ test-bins: $(BUILD)/mirror $(UNIT_BIN)
 # (tests/run.sh --update-manifest). After adding or removing tests.
 manifest: test-bins
 	@sh tests/run.sh --update-manifest $(BUILD)
+
+# make mutants: each tests/mutants/*.patch alone on a scratch clone of
+# HEAD, built and tested; the suite must fail on every one that is not
+# marked equivalent (tests/mutants/README.md, tests/tools/mutants.sh).
+# MUTANTS=tests/mutants/20-x.patch tries some. Not part of make test.
+mutants:
+	@sh tests/tools/mutants.sh $(BUILD) $(MUTANTS)
 
 example: deps
 	@$(MAKE) --no-print-directory example-run
