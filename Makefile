@@ -54,8 +54,8 @@ MAIN_OBJ = $(BUILD)/gen/cli/main.o
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps pkgs-present test check unit e2e example example-run install uninstall clean \
-        memcheck bench golden golden-bench
+.PHONY: all deps pkgs-present test check test-bins manifest mutants unit e2e example \
+        example-run install uninstall clean memcheck bench golden golden-bench
 .SUFFIXES:
 
 all: $(BUILD)/mirror
@@ -107,8 +107,24 @@ test: deps
 	$(MAKE) check BUILD=build
 	$(MAKE) check BUILD=build-san SAN=1
 
-check: $(BUILD)/mirror $(UNIT_BIN)
+check: test-bins
 	@sh tests/run.sh $(BUILD)
+
+# What the suite runs: the binary and every unit test binary.
+test-bins: $(BUILD)/mirror $(UNIT_BIN)
+
+# make manifest: the suite once; when all of it passed, tests/manifest is
+# rewritten with the cases each test file reported, else left alone
+# (tests/run.sh --update-manifest). After adding or removing tests.
+manifest: test-bins
+	@sh tests/run.sh --update-manifest $(BUILD)
+
+# make mutants: each tests/mutants/*.patch alone on a scratch clone of
+# HEAD, built and tested; the suite must fail on every one that is not
+# marked equivalent (tests/mutants/README.md, tests/tools/mutants.sh).
+# MUTANTS=tests/mutants/20-x.patch tries some. Not part of make test.
+mutants:
+	@sh tests/tools/mutants.sh $(BUILD) $(MUTANTS)
 
 example: deps
 	@$(MAKE) --no-print-directory example-run

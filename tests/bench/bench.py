@@ -27,6 +27,11 @@ the binary BUILD/mirror:
   cmark_s     the cmark-gfm command line over the same .md files
   git_cli_s   git add -A && git commit of the site into a fresh repo
 
+and once, whatever the sizes: mirror build --no-sweep of the hostile
+corpus (tests/tools/hostile_sql.py) and of three copies of it, whose
+times should be about 3 apart, not 9 (tests/e2e/t_site_hostile.sh
+counts the pages and bytes; times belong here).
+
 A phase that takes under 2 s is run 3 times and its median kept. A
 command that runs longer than BENCH_TIMEOUT seconds (default 900) is
 stopped: that size's remaining figures are null and the next size runs.
@@ -309,6 +314,29 @@ class Bench:
         r["ratio_vs_hugo"] = round(r["render_s"] / r["hugo_s"], 3)
         r["ratio_vs_git_cli"] = round(r["commit_s"] / r["git_cli_s"], 3)
 
+    def hostile(self):
+        """Render seconds of the hostile corpus once and three times."""
+        corpus = os.path.join(TOP, "tests", "data", "hostile")
+        tool = os.path.join(TOP, "tests", "tools", "hostile_sql.py")
+        secs = []
+        for copies in (1, 3):
+            db = self.path("hostile-%d.db" % copies)
+            sql = self.path("hostile-%d.sql" % copies)
+            site = self.path("hostile-%d" % copies)
+            if os.path.exists(db):
+                os.unlink(db)
+            run([sys.executable, tool, corpus, sql, str(copies)])
+            run([self.mirror, "init", "--store", db, "--quiet"])
+            with open(sql) as f:
+                run(["sqlite3", "-bail", db], stdin=f)
+
+            def once():
+                rmtree(site)
+                return run([self.mirror, "build", "--no-sweep", "--store",
+                            db, "--out", site, "--quiet"])[0]
+            secs.append(timed(once))
+        return secs
+
     def md_files(self, site):
         files = []
         for d, _, names in os.walk(site):
@@ -486,6 +514,14 @@ def main():
         if r["hugo_pages"] is not None and r["hugo_pages"] < r["pages"]:
             print("bench: warning: hugo rendered %d pages of %d" % (
                 r["hugo_pages"], r["pages"]))
+    try:
+        one, three = b.hostile()
+        ratio = three / one
+        hostile = "%s hostile corpus x3 %.2f s vs x1 %.2f s: %.1f times " \
+            "(target <= 5: linear is 3, quadratic 9)" % (
+                "met   " if ratio <= 5 else "MISSED", three, one, ratio)
+    except Timeout as e:
+        hostile = "MISSED hostile corpus stopped: %s" % e
     load = os.getloadavg()
     res = [dict((k, r[k]) for k in KEYS) for r in rows]
     path = b.path("results.json")
@@ -498,6 +534,7 @@ def main():
     print()
     for r in rows:
         print("\n".join(targets(r)))
+    print(hostile)
     print("\nseconds are wall time; 'W' files written, 'C' commits made; "
           "load average after the run %.2f %.2f %.2f on %d cores" % (
               load[0], load[1], load[2], os.cpu_count() or 0))

@@ -363,9 +363,6 @@ expect "every environment variable mirror reads is in the man page" sh -c "
     cd '$MIRROR_TOP' && for v in \$(grep -ho 'getenv(\"[A-Z_]*\"\\|env_long(\"[A-Z_]*\"' core/*/*.c gen/*/*.c | grep -o '\"[A-Z_]*\"' | tr -d '\"' | sort -u); do
 	    grep -q \"^\\.It Ev \$v\$\" '$man' || { echo \"missing \$v\"; exit 1; }
     done"
-if command -v man >/dev/null 2>&1; then
-	expect "man --warnings formats the page without a word" sh -c \
-	    "[ -z \"\$(man --warnings -l '$man' 2>&1 >/dev/null)\" ]"
-else
-	ok "man --warnings formats the page without a word (no man here: skipped)"
-fi
+# man-db is a test package of scripts/install-deps.sh: no man, a failure.
+expect "man --warnings formats the page without a word" sh -c \
+    "command -v man >/dev/null && [ -z \"\$(man --warnings -l '$man' 2>&1 >/dev/null)\" ]"

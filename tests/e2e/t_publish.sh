@@ -138,7 +138,13 @@ publish work site
 expect "site: creates the store from SQL and builds the site" sh -c "
     test $RC = 0 && test -f public/index.html && test -f public/index.md &&
     grep -q '; 14 open conflicts;' '$T/out'"
-expect "site: open conflicts do not stop publication" test "$RC" = 0
+expect "site: open conflicts do not stop publication: the store's 14 open conflicts each published, both twins" sh -c "
+    test $RC = 0 &&
+    ids=\$(sqlite3 '$T/store.db' \"SELECT id FROM conflicts WHERE status = 'open'\") &&
+    test \$(echo \"\$ids\" | wc -l) = 14 &&
+    for id in \$ids; do
+        test -s public/conflicts/\$id.html && test -s public/conflicts/\$id.md || exit 1
+    done"
 expect "sitemap.xml has absolute URLs under the base URL" sh -c "
     grep -q '<loc>${base}index.html</loc>' public/sitemap.xml &&
     grep -q '<loc>${base}projects/p05-interferometer/index.html</loc>' public/sitemap.xml &&

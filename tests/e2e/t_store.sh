@@ -118,9 +118,16 @@ expect_error "an alias claimed by two projects" 2 "alias 'p05' of project 'p06-p
 printf '# mirror config\n[mirror]\nstore = tiny.db\n' > mirror.ini
 mirror health --json
 expect "store comes from ./mirror.ini" sh -c "test $RC = 0 && jq -e '.projects == 2' '$T/out' >/dev/null"
-mkdir sub && printf 'store = ../tiny.db\n' > sub/site.ini
-mirror --config sub/site.ini health
-expect "paths in a config file are relative to the file" test "$RC" = 0
+# Two stores at the same relative path: stores/s.db beside the config
+# file (one project) and stores/s.db from the working directory (none).
+mkdir -p sub/stores stores
+new_store sub/stores/s.db || exit 1
+sql sub/stores/s.db "INSERT INTO projects(id, name) VALUES('beside-config', 'B')"
+new_store stores/s.db || exit 1
+printf 'store = stores/s.db\n' > sub/site.ini
+mirror --config sub/site.ini health --json
+expect "paths in a config file are relative to the file, not the working directory" \
+    sh -c "test $RC = 0 && jq -e '.store == \"sub/stores/s.db\" and .projects == 1' '$T/out' >/dev/null"
 printf 'store = tiny.db\nstroe = x\n' > bad.ini
 mirror --config bad.ini health
 expect_error "an unknown config key names file and line" 2 "config bad.ini:2: unknown key 'stroe'"

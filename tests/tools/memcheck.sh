@@ -11,8 +11,8 @@
 # uninitialised values, bad frees, definite leaks) or when a test fails;
 # the last line says which.
 #
-# Scripts whose checks cannot mean anything under valgrind say so on a
-# '#' line where they leave them out (t_site_blns.sh: the browser part).
+# Every script runs all its cases under valgrind too: tests/run.sh holds
+# each to its count in tests/manifest.
 set -u
 BUILD=${1:?usage: tests/tools/memcheck.sh BUILD}
 top=$(cd "$(dirname "$0")/../.." && pwd)

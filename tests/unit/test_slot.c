@@ -328,6 +328,10 @@ test_preference(void **state)
 	assert_int_equal(mem(&c, "preference", "uses ruff for linting"), 1);
 	expect(&c, "memory_slot", "[\"p05\",\"preference\",\"linting\"]",
 	    NULL, "ruff");
+	/* ... "for" as a whole word only: "formatting" is no "for matting". */
+	assert_int_equal(mem(&c, "preference", "uses black formatting"), 1);
+	expect(&c, "memory_slot", "[\"p05\",\"preference\",\"formatting\"]",
+	    NULL, "black formatting");
 	/* Polarity: "never use X" and "use X" share a slot and disagree. */
 	mem_pair("preference", "never uses tabs", "uses tabs", 1, 0);
 	mem_pair("preference", "avoids tabs", "never uses tabs", 1, 1);
