@@ -24,6 +24,7 @@
 #include "sweep/normalize.h"
 #include "sweep/slot.h"
 #include "sweep/sweep.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -170,11 +171,7 @@ h1(const char *a)
 static void
 hset_add(struct hset *s, uint64_t v)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 1024;
-		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
-	}
-	s->v[s->n++] = v;
+	ARRAY_PUSH(s->v, s->n, s->cap) = v;
 }
 
 static int
@@ -388,14 +385,10 @@ load_aliases(struct sweep_ctx *c, mirror_error *err)
 	    "WHERE name IS NOT NULL AND canonical IS NOT NULL", err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (c->nalias == cap) {
-			cap = cap ? cap * 2 : 64;
-			c->alias = xreallocarray(c->alias, cap,
-			    sizeof(*c->alias));
-		}
-		c->alias[c->nalias].name = xstrdup(ctext(s, 0));
-		c->alias[c->nalias].canonical = xstrdup(ctext(s, 1));
-		c->nalias++;
+		struct alias *a = &ARRAY_PUSH(c->alias, c->nalias, cap);
+
+		a->name = xstrdup(ctext(s, 0));
+		a->canonical = xstrdup(ctext(s, 1));
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
@@ -523,13 +516,8 @@ static void
 rec_add(struct sweep_ctx *c, const struct fact *f, const struct claim *cl,
     enum source src, sqlite3_int64 rowid)
 {
-	struct rec *r;
+	struct rec *r = &ARRAY_PUSH(c->recs, c->nrecs, c->caprecs);
 
-	if (c->nrecs == c->caprecs) {
-		c->caprecs = c->caprecs ? c->caprecs * 2 : 4096;
-		c->recs = xreallocarray(c->recs, c->caprecs, sizeof(*c->recs));
-	}
-	r = &c->recs[c->nrecs++];
 	r->slot_h = strcmp(cl->slot_kind, "cross_layer") == 0 ? 0 :
 	    h2(cl->slot_kind, cl->slot);
 	r->x_h = cl->xkey != NULL ? h2(f->project, cl->xkey) : 0;
@@ -657,12 +645,7 @@ group_load(struct sweep_ctx *c, struct group *g, const struct rec *recs,
 		}
 		rc = row_claim(c, s, (enum source)recs[i].src, &f, &cl, err);
 		if (rc == 1) {
-			if (g->n == g->cap) {
-				g->cap = g->cap ? g->cap * 2 : 8;
-				g->r = xreallocarray(g->r, g->cap,
-				    sizeof(*g->r));
-			}
-			r = &g->r[g->n++];
+			r = &ARRAY_PUSH(g->r, g->n, g->cap);
 			memset(r, 0, sizeof(*r));
 			r->layer = (int)f.layer;
 			r->kind = xstrdup(slot_layer_kind(f.layer));
@@ -940,13 +923,8 @@ record(struct sweep_ctx *c, const char *kind, const char *key,
 
 	bind_text(c->closed_get, 1, kind);
 	bind_text(c->closed_get, 2, key);
-	while ((rc = sqlite3_step(c->closed_get)) == SQLITE_ROW) {
-		if (nclosed == cap) {
-			cap = cap ? cap * 2 : 4;
-			closed = xreallocarray(closed, cap, sizeof(*closed));
-		}
-		closed[nclosed++] = dup_col(c->closed_get, 0);
-	}
+	while ((rc = sqlite3_step(c->closed_get)) == SQLITE_ROW)
+		ARRAY_PUSH(closed, nclosed, cap) = dup_col(c->closed_get, 0);
 	sqlite3_reset(c->closed_get);
 	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read conflicts");
 	for (size_t i = 0; rc == 0 && i < nclosed && !covered; i++)
@@ -1061,11 +1039,7 @@ pick(struct rec **out, const struct rec *v, size_t n, int cross)
 			    !(g->layers & (1u << LAYER_STATE)) &&
 			    (g->layers & (g->layers - 1)) == 0))
 				continue;
-			if (k == ncand) {
-				ncand = ncand ? ncand * 2 : 64;
-				*out = xreallocarray(*out, ncand, sizeof(**out));
-			}
-			(*out)[k++] = v[i];
+			ARRAY_PUSH(*out, k, ncand) = v[i];
 		}
 	}
 	free(t);
@@ -1296,10 +1270,7 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 	    "resolution = ?3 WHERE id = ?1", err)) < 0)
 		goto out;
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 8;
-			ids = xreallocarray(ids, cap, sizeof(*ids));
-		}
+		ARRAY_RESERVE(ids, cap, n + 1);
 		if ((rc = checked_col(&ids[n], c, sel, 0, "conflicts", NULL,
 		    NULL, "id", NULL, err)) < 0)
 			goto out;
