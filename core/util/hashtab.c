@@ -145,7 +145,8 @@ hashtab_put(struct hashtab *t, uint64_t key, int *added)
 	while ((k = key_of(slot(t, pos))) != 0 && k != key)
 		pos = (pos + 1) & (t->cap - 1);
 	e = slot(t, pos);
-	*added = k == 0;
+	if (added != NULL)
+		*added = k == 0;
 	if (k == 0) {
 		memcpy(e, &key, sizeof(key));
 		t->n++;

@@ -3,10 +3,11 @@
  *
  *	struct seen { uint64_t key; size_t count; };	key first, always
  *	struct hashtab t;
+ *	struct seen *s;
  *	int added;
  *
  *	hashtab_init(&t, sizeof(struct seen));
- *	s = hashtab_put(&t, h, &added);		find or make
+ *	s = hashtab_put(&t, h, &added);		find, or make zeroed
  *	s->count++;
  *	s = hashtab_get(&t, h);			find, or NULL
  *	hashtab_free(&t);
@@ -17,7 +18,8 @@
  * marks an empty slot and is never a key: callers map a hash of 0 to 1
  * (hashtab_get finds nothing for it; hashtab_put and hashtab_add abort,
  * as on any bug).
- * A set is an entry of the key alone; a map puts its value after it.
+ * A set is an entry of the key alone (hashtab_put(&t, h, NULL) adds h);
+ * a map puts its value after the key.
  * When the key is the hash of a longer key (a string), two long keys can
  * share a hash: hashtab_add keeps both, and the caller walks the entries
  * of a hash with hashtab_get and hashtab_next to find its own.
@@ -61,7 +63,7 @@ void *hashtab_next(const struct hashtab *t, const void *prev);
 
 /*
  * The entry of key (not 0): the one there is, *added set to 0, or a new
- * one, zeroed but for its key, *added set to 1.
+ * one, zeroed but for its key, *added set to 1 (added may be NULL).
  */
 void *hashtab_put(struct hashtab *t, uint64_t key, int *added);
 
