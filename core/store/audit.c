@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "store/audit.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 /* Column i of stmt as a new string ("" for NULL). */
@@ -44,12 +45,7 @@ audit_latest(struct audit_list *out, mirror_store *st, mirror_error *err)
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct fact_audit *a;
 
-		if (out->n == cap) {
-			cap = cap ? cap * 2 : 64;
-			out->items = xreallocarray(out->items, cap,
-			    sizeof(*out->items));
-		}
-		a = &out->items[out->n++];
+		a = &ARRAY_PUSH(out->items, out->n, cap);
 		a->kind = col(stmt, 0);
 		a->id = col(stmt, 1);
 		a->action = col(stmt, 2);

@@ -8,6 +8,7 @@
  * and column, because a page silently missing a fact is worse than a
  * build that stops and says why.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +16,18 @@
 #include "store/facts.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
+#include "util/array.h"
 #include "util/clock.h"
 #include "util/hash.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* The canonical project of table alias t (joined to project_alias a). */
 #define CANON(t) "coalesce(a.canonical, " t ".project)"
 #define JOIN_ALIAS(t) " LEFT JOIN temp.project_alias a ON a.name = " \
 	t ".project "
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Prepare sql; what names the failure. Returns 0 or < 0 with err set. */
 static int
@@ -38,22 +43,6 @@ prepare(sqlite3_stmt **stmt, mirror_store *st, const char *sql,
 		return rc;
 	}
 	return 0;
-}
-
-/*
- * Append one zeroed element of size to arr, which holds *n. The capacity
- * follows from *n (16, doubled whenever *n reaches a power of two), so
- * no count of it is kept. Returns the (possibly moved) array; the new
- * element is its last.
- */
-static void *
-push(void *arr, size_t *n, size_t size)
-{
-	if (*n == 0 || (*n >= 16 && (*n & (*n - 1)) == 0))
-		arr = xreallocarray(arr, *n == 0 ? 16 : *n * 2, size);
-	memset((char *)arr + *n * size, 0, size);
-	(*n)++;
-	return arr;
 }
 
 /* ---- projects ---------------------------------------------------------- */
@@ -141,6 +130,7 @@ facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 	    " LEFT JOIN main.projects pr ON pr.id = ids.p"
 	    " LEFT JOIN g ON g.p = ids.p ORDER BY ids.p";
 	struct store_row r = { .st = st, .table = "projects", .err = err };
+	size_t cap = 0;
 	int rc;
 
 	*out = NULL;
@@ -154,9 +144,8 @@ facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
 		struct fact_project *p;
 
-		*out = push(*out, n, sizeof(**out));
-		p = &(*out)[*n - 1];
-
+		p = &ARRAY_PUSH(*out, *n, cap);
+		memset(p, 0, sizeof(*p));
 		if ((rc = storerow_text(&p->id, &r, 0, "id", 0)) < 0)
 			goto out;
 		r.id = p->id;
@@ -208,37 +197,281 @@ facts_projects_free(struct fact_project *p, size_t n)
  */
 enum { T_STATE, T_ENT, T_REL, T_MEM, T_N };
 
-static const char *const table_name[T_N] = { "project_state", "entities",
-    "relationships", "memories" };
-static const char *const read_what[T_N] = { "cannot read project_state",
-    "cannot read entities", "cannot read relationships",
-    "cannot read memories" };
+/* How a column becomes its field; each kind is checked by storerow.h. */
+enum col_kind {
+	COL_TEXT,               /* text; NULL is an error */
+	COL_TEXT_NULL,          /* text, or NULL kept */
+	COL_REAL,               /* a number; NULL is an error */
+	COL_OBJECT,             /* a JSON object */
+	COL_ARRAY,              /* a JSON array */
+	COL_INT                 /* as SQLite converts it, unchecked */
+};
 
-/* The columns each row reader takes, in its order. */
-#define STATE_COLS "s.id, s.project, s.category, s.key, s.value, " \
-    "s.source, s.confidence, s.status, s.created_at, s.updated_at"
-#define ENTITY_COLS "e.id, e.entity_type, e.name, e.project, " \
-    "e.description, e.properties, e.status, e.confidence, " \
-    "e.source_refs, e.created_at, e.updated_at"
-#define REL_COLS "r.id, r.source_entity_id, r.target_entity_id, " \
-    "r.relationship_type, r.confidence"
+/* The C type of the field each kind fills (FIELD checks it). */
+#define CTYPE_COL_TEXT char *
+#define CTYPE_COL_TEXT_NULL char *
+#define CTYPE_COL_REAL double
+#define CTYPE_COL_OBJECT json_t *
+#define CTYPE_COL_ARRAY json_t *
+#define CTYPE_COL_INT long long
 
-static const char state_sql[] = "SELECT " STATE_COLS ", " CANON("s")
-    " FROM main.project_state s" JOIN_ALIAS("s") "ORDER BY " CANON("s")
-    ", s.category, s.key, s.created_at, s.id";
+/*
+ * A column the facts read: its name in the store (and in errors), its
+ * kind, where its field lies in the row's struct, and for an optional
+ * column what stands in when the store lacks it (NULL: required) and
+ * where struct store_features says whether it has it.
+ */
+struct column {
+	const char *name;
+	enum col_kind kind;
+	size_t off;
+	const char *absent;
+	size_t feature;
+};
 
-static const char entity_sql[] = "SELECT " ENTITY_COLS ", " CANON("e")
-    " FROM main.entities e" JOIN_ALIAS("e") "ORDER BY " CANON("e") ", "
-    "e.entity_type, e.name, e.id";
+/* offsetof(type, field), refused at compile time unless the field is
+ * of the C type that kind fills. */
+#define FIELD_OFF(type, field, kind) (offsetof(type, field) + \
+	0 * sizeof((CTYPE_##kind *){ &((type *)0)->field }))
 
-/* A relationship is listed under the project of each of its ends. */
-static const char rel_sql[] = "WITH ent(id, p) AS (SELECT e.id, "
-    CANON("e") " FROM main.entities e" JOIN_ALIAS("e") ") "
-    "SELECT " REL_COLS ", x.p FROM main.relationships r "
-    "JOIN ent x ON x.id = r.source_entity_id UNION "
-    "SELECT " REL_COLS ", x.p FROM main.relationships r "
-    "JOIN ent x ON x.id = r.target_entity_id "
-    "ORDER BY 6, 4, 2, 3, 1";
+/* A required column, and an optional one with its stand-in and flag. */
+#define FIELD(type, field, col, kind) \
+	{ col, kind, FIELD_OFF(type, field, kind), NULL, 0 }
+#define OPTIONAL(type, field, col, kind, absent, flag) \
+	{ col, kind, FIELD_OFF(type, field, kind), absent, \
+	    offsetof(struct store_features, flag) }
+
+/*
+ * A table read into struct project_facts: one entry per table and one
+ * reader, read_row, for all of them. Its SQL names its column list
+ * @COLS, which table_sql writes from cols, so the SELECT and the field
+ * each column fills are said once. The first column is the row's id,
+ * which errors name.
+ */
+struct table {
+	const char *name;
+	char alias;                /* of the table in its SQL */
+	const char *what;          /* the failure of its SELECT */
+	const char *read_sql;      /* rows in page order, canonical project
+	                              as the last column */
+	const char *all_sql;       /* every row, for the checksum */
+	const char *check_sql;     /* what facts_check reads; NULL: all_sql */
+	const struct column *cols;
+	size_t ncols;
+	size_t size;               /* of the row's struct */
+	size_t rows, n;            /* of its array and count in project_facts */
+	/* What no column kind says, after the columns (NULL: nothing):
+	 * returns 0 or -MIRROR_EINPUT naming the row. */
+	int (*finish)(void *row, struct store_row *r, time_t now);
+};
+
+static const struct column state_cols[] = {
+	FIELD(struct fact_state, id, "id", COL_TEXT),
+	FIELD(struct fact_state, project, "project", COL_TEXT),
+	FIELD(struct fact_state, category, "category", COL_TEXT),
+	FIELD(struct fact_state, key, "key", COL_TEXT),
+	FIELD(struct fact_state, value, "value", COL_TEXT),
+	FIELD(struct fact_state, source, "source", COL_TEXT),
+	FIELD(struct fact_state, confidence, "confidence", COL_REAL),
+	FIELD(struct fact_state, status, "status", COL_TEXT),
+	FIELD(struct fact_state, created_at, "created_at", COL_TEXT),
+	FIELD(struct fact_state, updated_at, "updated_at", COL_TEXT),
+};
+
+static const struct column entity_cols[] = {
+	FIELD(struct fact_entity, id, "id", COL_TEXT),
+	FIELD(struct fact_entity, type, "entity_type", COL_TEXT),
+	FIELD(struct fact_entity, name, "name", COL_TEXT),
+	FIELD(struct fact_entity, project, "project", COL_TEXT),
+	FIELD(struct fact_entity, description, "description", COL_TEXT),
+	FIELD(struct fact_entity, properties, "properties", COL_OBJECT),
+	FIELD(struct fact_entity, status, "status", COL_TEXT),
+	FIELD(struct fact_entity, confidence, "confidence", COL_REAL),
+	FIELD(struct fact_entity, source_refs, "source_refs", COL_ARRAY),
+	FIELD(struct fact_entity, created_at, "created_at", COL_TEXT),
+	FIELD(struct fact_entity, updated_at, "updated_at", COL_TEXT),
+};
+
+static const struct column rel_cols[] = {
+	FIELD(struct fact_rel, id, "id", COL_TEXT),
+	FIELD(struct fact_rel, source, "source_entity_id", COL_TEXT),
+	FIELD(struct fact_rel, target, "target_entity_id", COL_TEXT),
+	FIELD(struct fact_rel, type, "relationship_type", COL_TEXT),
+	FIELD(struct fact_rel, confidence, "confidence", COL_REAL),
+};
+
+static const struct column memory_cols[] = {
+	FIELD(struct fact_memory, id, "id", COL_TEXT),
+	FIELD(struct fact_memory, type, "memory_type", COL_TEXT),
+	FIELD(struct fact_memory, content, "content", COL_TEXT),
+	FIELD(struct fact_memory, project, "project", COL_TEXT),
+	FIELD(struct fact_memory, confidence, "confidence", COL_REAL),
+	FIELD(struct fact_memory, status, "status", COL_TEXT),
+	OPTIONAL(struct fact_memory, reference_count, "reference_count",
+	    COL_INT, "0", mem_reference_count),
+	OPTIONAL(struct fact_memory, domain_tags, "domain_tags", COL_ARRAY,
+	    "'[]'", mem_domain_tags),
+	OPTIONAL(struct fact_memory, valid_until, "valid_until",
+	    COL_TEXT_NULL, "NULL", mem_valid_until),
+	OPTIONAL(struct fact_memory, graduated_to, "graduated_to_entity_id",
+	    COL_TEXT_NULL, "NULL", mem_graduated),
+	FIELD(struct fact_memory, created_at, "created_at", COL_TEXT),
+	FIELD(struct fact_memory, updated_at, "updated_at", COL_TEXT),
+};
+
+static int memory_expiry(void *row, struct store_row *r, time_t now);
+
+#define ROWS(field, n) offsetof(struct project_facts, field), \
+	offsetof(struct project_facts, n)
+
+static const struct table tables[T_N] = {
+	[T_STATE] = { "project_state", 's', "cannot read project_state",
+	    "SELECT @COLS, " CANON("s") " FROM main.project_state s"
+	    JOIN_ALIAS("s") "ORDER BY " CANON("s") ", s.category, s.key, "
+	    "s.created_at, s.id",
+	    "SELECT @COLS FROM main.project_state s", NULL,
+	    state_cols, NELEM(state_cols), sizeof(struct fact_state),
+	    ROWS(state, n_state), NULL },
+	[T_ENT] = { "entities", 'e', "cannot read entities",
+	    "SELECT @COLS, " CANON("e") " FROM main.entities e"
+	    JOIN_ALIAS("e") "ORDER BY " CANON("e") ", e.entity_type, e.name, "
+	    "e.id",
+	    "SELECT @COLS FROM main.entities e", NULL,
+	    entity_cols, NELEM(entity_cols), sizeof(struct fact_entity),
+	    ROWS(ent, n_ent), NULL },
+	/* A relationship is listed under the project of each of its ends
+	 * (column 6, after its five); facts_check reads what the pages
+	 * do: an edge with an end in some project. */
+	[T_REL] = { "relationships", 'r', "cannot read relationships",
+	    "WITH ent(id, p) AS (SELECT e.id, " CANON("e") " FROM "
+	    "main.entities e" JOIN_ALIAS("e") ") "
+	    "SELECT @COLS, x.p FROM main.relationships r "
+	    "JOIN ent x ON x.id = r.source_entity_id UNION "
+	    "SELECT @COLS, x.p FROM main.relationships r "
+	    "JOIN ent x ON x.id = r.target_entity_id "
+	    "ORDER BY 6, 4, 2, 3, 1",
+	    "SELECT @COLS FROM main.relationships r",
+	    "SELECT @COLS FROM main.relationships r WHERE r.source_entity_id "
+	    "IN (SELECT id FROM main.entities) OR r.target_entity_id IN "
+	    "(SELECT id FROM main.entities)",
+	    rel_cols, NELEM(rel_cols), sizeof(struct fact_rel),
+	    ROWS(rel, n_rel), NULL },
+	[T_MEM] = { "memories", 'm', "cannot read memories",
+	    "SELECT @COLS, " CANON("m") " FROM main.memories m"
+	    JOIN_ALIAS("m") "ORDER BY " CANON("m") ", m.memory_type, "
+	    "m.created_at, m.id",
+	    "SELECT @COLS FROM main.memories m", NULL,
+	    memory_cols, NELEM(memory_cols), sizeof(struct fact_memory),
+	    ROWS(mem, n_mem), memory_expiry },
+};
+
+/*
+ * Write into sb the SQL tmpl of t, each @COLS replaced by t's columns as
+ * "alias.name", an optional column the store lacks by its stand-in.
+ */
+static void
+table_sql(strbuf *sb, const struct table *t, mirror_store *st,
+    const char *tmpl)
+{
+	static const char mark[] = "@COLS";
+	const struct store_features *ft = store_features(st);
+	const char *p;
+
+	strbuf_reset(sb);
+	while ((p = strstr(tmpl, mark)) != NULL) {
+		strbuf_add(sb, tmpl, (size_t)(p - tmpl));
+		for (size_t i = 0; i < t->ncols; i++) {
+			const struct column *c = &t->cols[i];
+			const int *has = (const int *)((const char *)ft +
+			    c->feature);
+
+			if (i > 0)
+				strbuf_puts(sb, ", ");
+			if (c->absent != NULL && !*has)
+				strbuf_puts(sb, c->absent);
+			else
+				strbuf_printf(sb, "%c.%s", t->alias, c->name);
+		}
+		tmpl = p + sizeof(mark) - 1;
+	}
+	strbuf_puts(sb, tmpl);
+}
+
+/* Read column i of r into field, as c says. Returns 0 or < 0 as
+ * storerow.h's readers do. */
+static int
+read_col(void *field, const struct column *c, struct store_row *r, int i)
+{
+	switch (c->kind) {
+	case COL_TEXT:
+	case COL_TEXT_NULL:
+		return storerow_text(field, r, i, c->name,
+		    c->kind == COL_TEXT_NULL);
+	case COL_REAL:
+		return storerow_real(field, r, i, c->name);
+	case COL_OBJECT:
+	case COL_ARRAY:
+		return storerow_json(field, r, i, c->name,
+		    c->kind == COL_OBJECT);
+	case COL_INT:
+		break;
+	}
+	*(long long *)field = sqlite3_column_int64(r->stmt, i);
+	return 0;
+}
+
+/*
+ * Read the current row of r into a new, zeroed element of t's array in
+ * f, whose room is *cap: column by column in SELECT order, then t's
+ * finish. The element is counted in before it is read, so facts_free
+ * frees what a bad row left half read. Returns 0 or -MIRROR_EINPUT
+ * naming the table, the row and the column.
+ */
+static int
+read_row(struct project_facts *f, size_t *cap, const struct table *t,
+    struct store_row *r, time_t now)
+{
+	size_t *n = (size_t *)((char *)f + t->n);
+	char *row;
+	void *v;
+	int rc;
+
+	/* f's array pointers are of their own types: copied, not cast. */
+	memcpy(&v, (char *)f + t->rows, sizeof(v));
+	v = array_reserve(v, cap, *n + 1, t->size);
+	memcpy((char *)f + t->rows, &v, sizeof(v));
+	row = (char *)v + (*n)++ * t->size;
+	memset(row, 0, t->size);
+	for (size_t i = 0; i < t->ncols; i++) {
+		if ((rc = read_col(row + t->cols[i].off, &t->cols[i], r,
+		    (int)i)) < 0)
+			return rc;
+		if (i == 0)
+			r->id = *(char **)(row + t->cols[0].off);
+	}
+	return t->finish != NULL ? t->finish(row, r, now) : 0;
+}
+
+/* struct table's finish for memories: an empty valid_until is none; any
+ * other must be a timestamp, and flags the memory expired before now. */
+static int
+memory_expiry(void *row, struct store_row *r, time_t now)
+{
+	struct fact_memory *m = row;
+	time_t until;
+
+	if (m->valid_until != NULL && m->valid_until[0] == '\0') {
+		free(m->valid_until);
+		m->valid_until = NULL;
+	}
+	if (m->valid_until != NULL) {
+		if (mirror_parse_ts(&until, m->valid_until) < 0)
+			return storerow_fail(r, "valid_until",
+			    "is not a timestamp (YYYY-MM-DD HH:MM:SS)");
+		m->expired = until < now;
+	}
+	return 0;
+}
 
 struct facts_reader {
 	mirror_store *st;
@@ -285,7 +518,7 @@ cursor_seek(struct facts_reader *r, int t, const char *project,
 			}
 			if (rc != SQLITE_ROW)
 				return store_fail(r->st, err, rc,
-				    read_what[t]);
+				    tables[t].what);
 			r->pending[t] = 1;
 		}
 		p = sqlite3_column_text(stmt, last);
@@ -299,138 +532,22 @@ cursor_seek(struct facts_reader *r, int t, const char *project,
 	}
 }
 
-/* Read the current row of r into a new element of f. Each returns 0 or
- * -MIRROR_EINPUT naming the row. */
+/*
+ * Prepare into *stmt the SQL tmpl of table t for st. Returns 0 or < 0
+ * with err set.
+ */
 static int
-state_row(struct project_facts *f, struct store_row *r, time_t now)
+prepare_table(sqlite3_stmt **stmt, mirror_store *st, int t,
+    const char *tmpl, mirror_error *err)
 {
-	struct fact_state *s;
+	strbuf sql;
 	int rc;
 
-	(void)now;
-	f->state = push(f->state, &f->n_state, sizeof(*s));
-	s = &f->state[f->n_state - 1];
-	if ((rc = storerow_text(&s->id, r, 0, "id", 0)) < 0)
-		return rc;
-	r->id = s->id;
-	if ((rc = storerow_text(&s->project, r, 1, "project", 0)) < 0 ||
-	    (rc = storerow_text(&s->category, r, 2, "category", 0)) < 0 ||
-	    (rc = storerow_text(&s->key, r, 3, "key", 0)) < 0 ||
-	    (rc = storerow_text(&s->value, r, 4, "value", 0)) < 0 ||
-	    (rc = storerow_text(&s->source, r, 5, "source", 0)) < 0 ||
-	    (rc = storerow_real(&s->confidence, r, 6, "confidence")) < 0 ||
-	    (rc = storerow_text(&s->status, r, 7, "status", 0)) < 0 ||
-	    (rc = storerow_text(&s->created_at, r, 8, "created_at", 0)) < 0 ||
-	    (rc = storerow_text(&s->updated_at, r, 9, "updated_at", 0)) < 0)
-		return rc;
-	return 0;
-}
-
-static int
-entity_row(struct project_facts *f, struct store_row *r, time_t now)
-{
-	struct fact_entity *e;
-	int rc;
-
-	(void)now;
-	f->ent = push(f->ent, &f->n_ent, sizeof(*e));
-	e = &f->ent[f->n_ent - 1];
-	if ((rc = storerow_text(&e->id, r, 0, "id", 0)) < 0)
-		return rc;
-	r->id = e->id;
-	if ((rc = storerow_text(&e->type, r, 1, "entity_type", 0)) < 0 ||
-	    (rc = storerow_text(&e->name, r, 2, "name", 0)) < 0 ||
-	    (rc = storerow_text(&e->project, r, 3, "project", 0)) < 0 ||
-	    (rc = storerow_text(&e->description, r, 4, "description", 0)) < 0 ||
-	    (rc = storerow_json(&e->properties, r, 5, "properties", 1)) < 0 ||
-	    (rc = storerow_text(&e->status, r, 6, "status", 0)) < 0 ||
-	    (rc = storerow_real(&e->confidence, r, 7, "confidence")) < 0 ||
-	    (rc = storerow_json(&e->source_refs, r, 8, "source_refs", 0)) < 0 ||
-	    (rc = storerow_text(&e->created_at, r, 9, "created_at", 0)) < 0 ||
-	    (rc = storerow_text(&e->updated_at, r, 10, "updated_at", 0)) < 0)
-		return rc;
-	return 0;
-}
-
-static int
-rel_row(struct project_facts *f, struct store_row *r, time_t now)
-{
-	struct fact_rel *x;
-	int rc;
-
-	(void)now;
-	f->rel = push(f->rel, &f->n_rel, sizeof(*x));
-	x = &f->rel[f->n_rel - 1];
-	if ((rc = storerow_text(&x->id, r, 0, "id", 0)) < 0)
-		return rc;
-	r->id = x->id;
-	if ((rc = storerow_text(&x->source, r, 1, "source_entity_id", 0)) < 0 ||
-	    (rc = storerow_text(&x->target, r, 2, "target_entity_id", 0)) < 0 ||
-	    (rc = storerow_text(&x->type, r, 3, "relationship_type", 0)) < 0 ||
-	    (rc = storerow_real(&x->confidence, r, 4, "confidence")) < 0)
-		return rc;
-	return 0;
-}
-
-static int
-memory_row(struct project_facts *f, struct store_row *r, time_t now)
-{
-	struct fact_memory *m;
-	time_t until;
-	int rc;
-
-	f->mem = push(f->mem, &f->n_mem, sizeof(*m));
-	m = &f->mem[f->n_mem - 1];
-	if ((rc = storerow_text(&m->id, r, 0, "id", 0)) < 0)
-		return rc;
-	r->id = m->id;
-	if ((rc = storerow_text(&m->type, r, 1, "memory_type", 0)) < 0 ||
-	    (rc = storerow_text(&m->content, r, 2, "content", 0)) < 0 ||
-	    (rc = storerow_text(&m->project, r, 3, "project", 0)) < 0 ||
-	    (rc = storerow_real(&m->confidence, r, 4, "confidence")) < 0 ||
-	    (rc = storerow_text(&m->status, r, 5, "status", 0)) < 0 ||
-	    (rc = storerow_json(&m->domain_tags, r, 7, "domain_tags", 0)) < 0 ||
-	    (rc = storerow_text(&m->valid_until, r, 8, "valid_until", 1)) < 0 ||
-	    (rc = storerow_text(&m->graduated_to, r, 9, "graduated_to_entity_id",
-	    1)) < 0 ||
-	    (rc = storerow_text(&m->created_at, r, 10, "created_at", 0)) < 0 ||
-	    (rc = storerow_text(&m->updated_at, r, 11, "updated_at", 0)) < 0)
-		return rc;
-	m->reference_count = sqlite3_column_int64(r->stmt, 6);
-	if (m->valid_until != NULL && m->valid_until[0] == '\0') {
-		free(m->valid_until);
-		m->valid_until = NULL;
-	}
-	if (m->valid_until != NULL) {
-		if (mirror_parse_ts(&until, m->valid_until) < 0)
-			return storerow_fail(r, "valid_until",
-			    "is not a timestamp (YYYY-MM-DD HH:MM:SS)");
-		m->expired = until < now;
-	}
-	return 0;
-}
-
-static int (*const row_reader[T_N])(struct project_facts *, struct store_row *,
-    time_t) = { state_row, entity_row, rel_row, memory_row };
-
-/* The memories query, with absent optional columns replaced by defaults
- * and tail (a column list starting with ", ", or "") appended. */
-static int
-memories_sql(char *buf, size_t size, mirror_store *st, const char *tail,
-    const char *rest)
-{
-	const struct store_features *ft = store_features(st);
-	int n;
-
-	n = snprintf(buf, size, "SELECT m.id, m.memory_type, m.content, "
-	    "m.project, m.confidence, m.status, %s, %s, %s, %s, "
-	    "m.created_at, m.updated_at%s FROM main.memories m%s",
-	    ft->mem_reference_count ? "m.reference_count" : "0",
-	    ft->mem_domain_tags ? "m.domain_tags" : "'[]'",
-	    ft->mem_valid_until ? "m.valid_until" : "NULL",
-	    ft->mem_graduated ? "m.graduated_to_entity_id" : "NULL", tail,
-	    rest);
-	return n < 0 || (size_t)n >= size ? -1 : 0;
+	strbuf_init(&sql);
+	table_sql(&sql, &tables[t], st, tmpl);
+	rc = prepare(stmt, st, sql.data, tables[t].what, err);
+	strbuf_free(&sql);
+	return rc;
 }
 
 int
@@ -438,25 +555,15 @@ facts_reader_open(struct facts_reader **out, mirror_store *st, time_t now,
     mirror_error *err)
 {
 	struct facts_reader *r = xcalloc(1, sizeof(*r));
-	char mem_sql[1024];
 	int rc;
 
 	*out = r;
 	r->st = st;
 	r->now = now;
-	if (memories_sql(mem_sql, sizeof(mem_sql), st, ", " CANON("m"),
-	    JOIN_ALIAS("m") "ORDER BY " CANON("m") ", m.memory_type, "
-	    "m.created_at, m.id") < 0)
-		return mirror_fail(err, MIRROR_EIO, "internal: memories sql");
-	{
-		const char *const sql[T_N] = { state_sql, entity_sql, rel_sql,
-		    mem_sql };
-
-		for (int t = 0; t < T_N; t++)
-			if ((rc = prepare(&r->stmt[t], st, sql[t], read_what[t],
-			    err)) < 0)
-				return rc;
-	}
+	for (int t = 0; t < T_N; t++)
+		if ((rc = prepare_table(&r->stmt[t], st, t, tables[t].read_sql,
+		    err)) < 0)
+			return rc;
 	return 0;
 }
 
@@ -485,12 +592,14 @@ facts_read_project(struct project_facts *out, struct facts_reader *r,
 	r->last = xstrdup(project);
 	for (int t = 0; rc == 0 && t < T_N; t++) {
 		struct store_row row = { .st = r->st, .stmt = r->stmt[t],
-		    .table = table_name[t], .err = err };
+		    .table = tables[t].name, .err = err };
+		size_t cap = 0;
 
 		while ((rc = cursor_seek(r, t, project, err)) == 1) {
 			row.id = NULL;
 			r->pending[t] = 0;
-			if ((rc = row_reader[t](out, &row, r->now)) < 0)
+			if ((rc = read_row(out, &cap, &tables[t], &row,
+			    r->now)) < 0)
 				break;
 		}
 	}
@@ -513,32 +622,37 @@ facts_load(struct project_facts *out, mirror_store *st, const char *project,
 }
 
 /*
- * Read sql's rows through the row reader of table t, keeping none.
- * Returns 0 or the first row's error.
+ * Read the rows facts_check reads of table t (its check_sql, else its
+ * all_sql) as the pages would, keeping none. Returns 0 or the first
+ * row's error.
  */
 static int
-check_rows(mirror_store *st, int t, const char *sql, time_t now,
-    mirror_error *err)
+check_rows(mirror_store *st, int t, time_t now, mirror_error *err)
 {
-	struct store_row r = { .st = st, .table = table_name[t], .err = err };
+	const struct table *tb = &tables[t];
+	struct store_row r = { .st = st, .table = tb->name, .err = err };
 	struct project_facts f;
+	size_t cap = 0;
 	int rc;
 
 	memset(&f, 0, sizeof(f));
-	if ((rc = prepare(&r.stmt, st, sql, read_what[t], err)) < 0)
+	if ((rc = prepare_table(&r.stmt, st, t, tb->check_sql != NULL ?
+	    tb->check_sql : tb->all_sql, err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(r.stmt)) == SQLITE_ROW) {
 		r.id = NULL;
-		if ((rc = row_reader[t](&f, &r, now)) < 0)
+		if ((rc = read_row(&f, &cap, tb, &r, now)) < 0)
 			break;
 		/* Keep memory flat: drop what was read every 1024 rows. */
-		if (f.n_state + f.n_ent + f.n_rel + f.n_mem >= 1024)
+		if (f.n_state + f.n_ent + f.n_rel + f.n_mem >= 1024) {
 			facts_free(&f);
+			cap = 0;
+		}
 	}
 	if (rc == SQLITE_DONE)
 		rc = 0;
 	else if (rc > 0)
-		rc = store_fail(st, err, rc, read_what[t]);
+		rc = store_fail(st, err, rc, tb->what);
 	facts_free(&f);
 	sqlite3_finalize(r.stmt);
 	return rc;
@@ -548,30 +662,13 @@ int
 facts_check(mirror_store *st, time_t now, mirror_error *err)
 {
 	struct fact_project *p = NULL;
-	char mem_sql[1024];
 	size_t n = 0;
 	int rc;
 
 	rc = facts_projects(&p, &n, st, err);
 	facts_projects_free(p, n);
-	if (rc == 0)
-		rc = check_rows(st, T_STATE, "SELECT " STATE_COLS " FROM "
-		    "main.project_state s", now, err);
-	if (rc == 0)
-		rc = check_rows(st, T_ENT, "SELECT " ENTITY_COLS " FROM "
-		    "main.entities e", now, err);
-	/* Only what the reader returns: an edge with an end in some
-	 * project. */
-	if (rc == 0)
-		rc = check_rows(st, T_REL, "SELECT " REL_COLS " FROM "
-		    "main.relationships r WHERE r.source_entity_id IN (SELECT "
-		    "id FROM main.entities) OR r.target_entity_id IN (SELECT "
-		    "id FROM main.entities)", now, err);
-	if (rc == 0 && memories_sql(mem_sql, sizeof(mem_sql), st, "",
-	    " ") < 0)
-		rc = mirror_fail(err, MIRROR_EIO, "internal: memories sql");
-	if (rc == 0)
-		rc = check_rows(st, T_MEM, mem_sql, now, err);
+	for (int t = 0; rc == 0 && t < T_N; t++)
+		rc = check_rows(st, t, now, err);
 	/* The pages read conflicts too. */
 	if (rc == 0)
 		rc = conflict_check(st, err);
@@ -678,34 +775,27 @@ hash_query(uint64_t *h, mirror_store *st, const char *sql, mirror_error *err)
 int
 facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err)
 {
-	static const char *const fixed[] = {
-	    "SELECT id, name, aliases, description FROM main.projects",
-	    "SELECT id, project, category, key, value, source, confidence, "
-	    "status, created_at, updated_at FROM main.project_state",
-	    "SELECT id, entity_type, name, project, description, properties, "
-	    "status, confidence, source_refs, created_at, updated_at FROM "
-	    "main.entities",
-	    "SELECT id, source_entity_id, target_entity_id, "
-	    "relationship_type, confidence FROM main.relationships",
-	};
 	static const char *const conflicts[] = {
 	    "SELECT id, detected_at, slot_kind, slot_key, project, status, "
 	    "resolved_at, resolution, resolved_by FROM main.conflicts",
 	    "SELECT conflict_id, member_kind, member_id, member_layer_trust, "
 	    "value_snapshot, conflicts_with FROM main.conflict_members",
 	};
-	char sql[1024];
 	uint64_t h = MIRROR_HASH_INIT;
-	int rc = 0;
+	strbuf sql;
+	int rc;
 
-	for (size_t i = 0; rc == 0 && i < sizeof(fixed) / sizeof(*fixed); i++)
-		rc = hash_query(&h, st, fixed[i], err);
-	if (rc == 0 && memories_sql(sql, sizeof(sql), st, "", "") < 0)
-		rc = mirror_fail(err, MIRROR_EIO, "internal: memories sql");
-	if (rc == 0)
-		rc = hash_query(&h, st, sql, err);
+	rc = hash_query(&h, st, "SELECT id, name, aliases, description FROM "
+	    "main.projects", err);
+	/* The layers and relationships: every column the pages read. */
+	strbuf_init(&sql);
+	for (int t = 0; rc == 0 && t < T_N; t++) {
+		table_sql(&sql, &tables[t], st, tables[t].all_sql);
+		rc = hash_query(&h, st, sql.data, err);
+	}
+	strbuf_free(&sql);
 	for (size_t i = 0; rc == 0 && store_features(st)->has_mirror_tables &&
-	    i < sizeof(conflicts) / sizeof(*conflicts); i++)
+	    i < NELEM(conflicts); i++)
 		rc = hash_query(&h, st, conflicts[i], err);
 	/* Pages and messages name who last changed a fact. */
 	if (rc == 0 && store_features(st)->has_audit)

@@ -5,6 +5,7 @@
 #include "store/health.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
+#include "util/array.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
 
@@ -28,6 +29,7 @@ layer_counts(struct health_layer *l, mirror_store *st, mirror_error *err)
 		struct store_row row = { .st = st, .stmt = stmt,
 		    .table = l->name, .err = err };
 		char *id = NULL, *status = NULL;
+		struct status_count *b;
 
 		rc = storerow_text(&id, &row, 2, "id", 1);
 		row.id = id;
@@ -38,15 +40,10 @@ layer_counts(struct health_layer *l, mirror_store *st, mirror_error *err)
 			sqlite3_finalize(stmt);
 			return rc;
 		}
-		if (l->n_status == cap) {
-			cap = cap ? cap * 2 : 8;
-			l->by_status = xreallocarray(l->by_status, cap,
-			    sizeof(*l->by_status));
-		}
-		l->by_status[l->n_status].status = status;
-		l->by_status[l->n_status].n = sqlite3_column_int64(stmt, 1);
-		l->total += l->by_status[l->n_status].n;
-		l->n_status++;
+		b = &ARRAY_PUSH(l->by_status, l->n_status, cap);
+		b->status = status;
+		b->n = sqlite3_column_int64(stmt, 1);
+		l->total += b->n;
 	}
 	if (rc != SQLITE_DONE)
 		goto fail;

@@ -450,9 +450,63 @@ create_mirror_tables(mirror_store *st, mirror_error *err)
 }
 
 /*
+ * Add to TEMP project_alias, through ins, the aliases of project id
+ * (text: its aliases column, NULL for none). Returns 0, -MIRROR_EINPUT
+ * when they are not a JSON array of strings or one names another
+ * project, or the store's error.
+ */
+static int
+add_aliases(mirror_store *st, sqlite3_stmt *ins, const char *id,
+    const char *text, mirror_error *err)
+{
+	json_error_t jerr;
+	json_t *arr, *v;
+	size_t i;
+	int rc = 0;
+
+	arr = json_loads(text ? text : "[]", JSON_REJECT_DUPLICATES, &jerr);
+	if (arr == NULL || !json_is_array(arr)) {
+		json_decref(arr);
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: projects row "
+		    "'%s': aliases is not a JSON array of strings", st->path,
+		    id);
+	}
+	json_array_foreach(arr, i, v) {
+		const char *alias = json_string_value(v);
+
+		if (alias == NULL) {
+			rc = mirror_fail(err, MIRROR_EINPUT, "store %s: "
+			    "projects row '%s': alias %zu is not a string",
+			    st->path, id, i);
+			break;
+		}
+		if (strcmp(alias, id) == 0)
+			continue;
+		sqlite3_bind_text(ins, 1, alias, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(ins, 2, id, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		if (rc == SQLITE_DONE) {
+			/* Upsert found a row owned by another project. */
+			rc = mirror_fail(err, MIRROR_EINPUT, "store %s: alias "
+			    "'%s' of project '%s' also names another project",
+			    st->path, alias, id);
+			break;
+		}
+		if (rc != SQLITE_ROW) {
+			rc = store_fail(st, err, rc, "cannot load aliases");
+			break;
+		}
+		rc = 0;
+	}
+	json_decref(arr);
+	return rc;
+}
+
+/*
  * Build TEMP project_alias from projects.aliases. An alias that names
  * another project, or that two projects claim, is ambiguous and an
- * error naming both projects.
+ * error naming both projects. Returns 0 or < 0 with err set.
  */
 static int
 load_aliases(mirror_store *st, mirror_error *err)
@@ -481,55 +535,11 @@ load_aliases(mirror_store *st, mirror_error *err)
 		rc = store_fail(st, err, rc, "cannot read projects");
 		goto out;
 	}
-	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(sel, 0);
-		const char *text = (const char *)sqlite3_column_text(sel, 1);
-		json_error_t jerr;
-		json_t *arr, *v;
-		size_t i;
-
-		arr = json_loads(text ? text : "[]", JSON_REJECT_DUPLICATES,
-		    &jerr);
-		if (arr == NULL || !json_is_array(arr)) {
-			json_decref(arr);
-			rc = mirror_fail(err, MIRROR_EINPUT, "store %s: projects "
-			    "row '%s': aliases is not a JSON array of strings",
-			    st->path, id);
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW)
+		if ((rc = add_aliases(st, ins,
+		    (const char *)sqlite3_column_text(sel, 0),
+		    (const char *)sqlite3_column_text(sel, 1), err)) < 0)
 			goto out;
-		}
-		json_array_foreach(arr, i, v) {
-			const char *alias = json_string_value(v);
-			int r;
-
-			if (alias == NULL) {
-				rc = mirror_fail(err, MIRROR_EINPUT, "store %s: "
-				    "projects row '%s': alias %zu is not a "
-				    "string", st->path, id, i);
-				json_decref(arr);
-				goto out;
-			}
-			if (strcmp(alias, id) == 0)
-				continue;
-			sqlite3_bind_text(ins, 1, alias, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_text(ins, 2, id, -1, SQLITE_TRANSIENT);
-			r = sqlite3_step(ins);
-			sqlite3_reset(ins);
-			if (r == SQLITE_DONE) {
-				/* Upsert found a row owned by another project. */
-				rc = mirror_fail(err, MIRROR_EINPUT, "store %s: "
-				    "alias '%s' of project '%s' also names "
-				    "another project", st->path, alias, id);
-				json_decref(arr);
-				goto out;
-			}
-			if (r != SQLITE_ROW) {
-				json_decref(arr);
-				rc = store_fail(st, err, r, "cannot load aliases");
-				goto out;
-			}
-		}
-		json_decref(arr);
-	}
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
 	    "cannot read projects");
 out:

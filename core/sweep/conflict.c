@@ -10,6 +10,7 @@
 #include "sweep/conflict.h"
 #include "sweep/normalize.h"
 #include "sweep/slot.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 /* Prepared statements shared by every conflict read in one call. */
@@ -239,18 +240,15 @@ slot_index_load(struct slot_index *x, mirror_store *st, mirror_error *err)
 	    "NOT NULL ORDER BY slot_kind, slot_key, detected_at DESC, "
 	    "rowid DESC", -1, &s, NULL);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (x->n == cap) {
-			cap = cap ? cap * 2 : 64;
-			x->v = xreallocarray(x->v, cap, sizeof(*x->v));
-		}
-		memset(&x->v[x->n], 0, sizeof(x->v[x->n]));
-		x->n++;
-		if ((rc = ctext(&x->v[x->n - 1].id, st, s, "conflicts", NULL,
-		    2, "id", 0, err)) < 0 ||
-		    (rc = ctext(&x->v[x->n - 1].kind, st, s, "conflicts",
-		    x->v[x->n - 1].id, 0, "slot_kind", 0, err)) < 0 ||
-		    (rc = ctext(&x->v[x->n - 1].key, st, s, "conflicts",
-		    x->v[x->n - 1].id, 1, "slot_key", 0, err)) < 0)
+		struct slot_ix *e = &ARRAY_PUSH(x->v, x->n, cap);
+
+		memset(e, 0, sizeof(*e));
+		if ((rc = ctext(&e->id, st, s, "conflicts", NULL, 2, "id", 0,
+		    err)) < 0 ||
+		    (rc = ctext(&e->kind, st, s, "conflicts", e->id, 0,
+		    "slot_kind", 0, err)) < 0 ||
+		    (rc = ctext(&e->key, st, s, "conflicts", e->id, 1,
+		    "slot_key", 0, err)) < 0)
 			break;
 		rc = SQLITE_OK;
 	}
@@ -285,12 +283,8 @@ earlier_from_index(struct conflict *c, const struct slot_index *x)
 			mine = strcmp(x->v[i].id, c->id) == 0;
 			continue;
 		}
-		if (c->n_earlier == cap) {
-			cap = cap ? cap * 2 : 4;
-			c->earlier = xreallocarray(c->earlier, cap,
-			    sizeof(*c->earlier));
-		}
-		c->earlier[c->n_earlier++] = xstrdup(x->v[i].id);
+		ARRAY_PUSH(c->earlier, c->n_earlier, cap) =
+		    xstrdup(x->v[i].id);
 	}
 }
 
@@ -340,13 +334,7 @@ conflict_fill(struct conflict *c, struct reader *r,
 		    .table = "conflict_members", .id = c->id, .err = err };
 		struct conflict_member *m;
 
-
-		if (c->n_members == cap) {
-			cap = cap ? cap * 2 : 4;
-			c->members = xreallocarray(c->members, cap,
-			    sizeof(*c->members));
-		}
-		m = &c->members[c->n_members++];
+		m = &ARRAY_PUSH(c->members, c->n_members, cap);
 		if ((rc = member_row(m, &row)) < 0)
 			break;
 	}
@@ -369,11 +357,7 @@ conflict_fill(struct conflict *c, struct reader *r,
 	sqlite3_bind_text(r->earlier, 3, c->id, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(r->earlier, 4, c->detected_at, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(r->earlier)) == SQLITE_ROW) {
-		if (c->n_earlier == cap) {
-			cap = cap ? cap * 2 : 4;
-			c->earlier = xreallocarray(c->earlier, cap,
-			    sizeof(*c->earlier));
-		}
+		ARRAY_RESERVE(c->earlier, cap, c->n_earlier + 1);
 		if ((rc = ctext(&c->earlier[c->n_earlier], r->st, r->earlier,
 		    "conflicts", NULL, 0, "id", 0, err)) < 0)
 			break;
@@ -505,13 +489,8 @@ conflict_list(struct conflict_list *out, mirror_store *st,
 	if (filter != NULL && filter->project != NULL)
 		sqlite3_bind_text(stmt, 2, filter->project, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if (out->n == cap) {
-			cap = cap ? cap * 2 : 16;
-			out->items = xreallocarray(out->items, cap,
-			    sizeof(*out->items));
-		}
-		if ((rc = conflict_row(&out->items[out->n++], st, stmt,
-		    err)) < 0)
+		if ((rc = conflict_row(&ARRAY_PUSH(out->items, out->n, cap),
+		    st, stmt, err)) < 0)
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
@@ -646,12 +625,7 @@ conflict_disputed(struct disputed_list *out, mirror_store *st,
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct disputed *d;
 
-		if (out->n == cap) {
-			cap = cap ? cap * 2 : 16;
-			out->items = xreallocarray(out->items, cap,
-			    sizeof(*out->items));
-		}
-		d = &out->items[out->n++];
+		d = &ARRAY_PUSH(out->items, out->n, cap);
 		memset(d, 0, sizeof(*d));
 		row.id = NULL;
 		row.member = NULL;

@@ -15,6 +15,7 @@
 #include "store/storerow.h"
 #include "sweep/conflict.h"
 #include "sweep/slot.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -135,11 +136,7 @@ load_open(struct review *r, mirror_error *err)
 		    .table = "conflict_members", .id = r->cid, .err = err };
 		struct rmember *m;
 
-		if (r->n == cap) {
-			cap = cap ? cap * 2 : 4;
-			r->m = xreallocarray(r->m, cap, sizeof(*r->m));
-		}
-		m = &r->m[r->n++];
+		m = &ARRAY_PUSH(r->m, r->n, cap);
 		memset(m, 0, sizeof(*m));
 		if ((rc = storerow_text(&m->id, &row, 1, "member_id", 0)) < 0)
 			break;

@@ -24,7 +24,9 @@
 #include "sweep/normalize.h"
 #include "sweep/slot.h"
 #include "sweep/sweep.h"
+#include "util/array.h"
 #include "util/hash.h"
+#include "util/hashtab.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -50,10 +52,10 @@ struct alias {
 	char *name, *canonical;
 };
 
-/* A growable array of uint64 that is sorted once, then searched. */
-struct hset {
-	uint64_t *v;
-	size_t n, cap;
+/* An entry of the alias table: a hash of name, and where it is. */
+struct alias_ent {
+	uint64_t key;
+	size_t i;                    /* in sweep_ctx.alias */
 };
 
 /* One claim of a disagreeing slot, read again in full. */
@@ -81,14 +83,14 @@ struct sweep_ctx {
 	int busy;                    /* the last failure was a lock */
 	struct rec *recs;
 	size_t nrecs, caprecs;
-	struct hset known;           /* x keys of state and entities */
-	struct hset xdone;           /* x keys that made a cross conflict */
-	struct hset decided;         /* slots with a conflict a reviewer
+	/* Sets of hashes (hashtab entries of the key alone). */
+	struct hashtab known;        /* x keys of state and entities */
+	struct hashtab xdone;        /* x keys that made a cross conflict */
+	struct hashtab decided;      /* slots with a conflict a reviewer
 	                                closed, so most slots skip a lookup */
 	struct alias *alias;         /* temp.project_alias */
 	size_t nalias;
-	size_t *alias_tab;           /* open addressing: index + 1, 0 empty */
-	size_t alias_mask;
+	struct hashtab alias_tab;    /* of alias_ent, by hash of name */
 	sqlite3_stmt *one[SRC_N];    /* read one row again, by rowid */
 	sqlite3_stmt *seen_ins;
 	sqlite3_stmt *open_get, *closed_get, *cmembers_get, *conf_ins;
@@ -167,50 +169,11 @@ h1(const char *a)
 	return nonzero(hash_add_str(MIRROR_HASH_INIT, a));
 }
 
-static void
-hset_add(struct hset *s, uint64_t v)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 1024;
-		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
-	}
-	s->v[s->n++] = v;
-}
-
+/* Whether set s holds hash h. */
 static int
-cmp_u64(const void *a, const void *b)
+has(const struct hashtab *s, uint64_t h)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort and drop repeats; then hset_has works. */
-static void
-hset_seal(struct hset *s)
-{
-	size_t k = 0;
-
-	if (s->n > 1)
-		qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
-	for (size_t i = 0; i < s->n; i++)
-		if (k == 0 || s->v[k - 1] != s->v[i])
-			s->v[k++] = s->v[i];
-	s->n = k;
-}
-
-static int
-hset_has(const struct hset *s, uint64_t v)
-{
-	return s->n > 0 && bsearch(&v, s->v, s->n, sizeof(*s->v),
-	    cmp_u64) != NULL;
-}
-
-static void
-hset_free(struct hset *s)
-{
-	free(s->v);
-	memset(s, 0, sizeof(*s));
+	return hashtab_get(s, h) != NULL;
 }
 
 /* ---- the rows ---------------------------------------------------------- */
@@ -381,37 +344,24 @@ static int
 load_aliases(struct sweep_ctx *c, mirror_error *err)
 {
 	sqlite3_stmt *s = NULL;
-	size_t cap = 0, size = 16;
+	size_t cap = 0;
 	int rc;
 
 	if ((rc = prep(c, &s, "SELECT name, canonical FROM temp.project_alias "
 	    "WHERE name IS NOT NULL AND canonical IS NOT NULL", err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (c->nalias == cap) {
-			cap = cap ? cap * 2 : 64;
-			c->alias = xreallocarray(c->alias, cap,
-			    sizeof(*c->alias));
-		}
-		c->alias[c->nalias].name = xstrdup(ctext(s, 0));
-		c->alias[c->nalias].canonical = xstrdup(ctext(s, 1));
-		c->nalias++;
+		struct alias *a = &ARRAY_PUSH(c->alias, c->nalias, cap);
+		struct alias_ent *e;
+
+		a->name = xstrdup(ctext(s, 0));
+		a->canonical = xstrdup(ctext(s, 1));
+		/* Two names may share a hash: each gets its entry. */
+		e = hashtab_add(&c->alias_tab, h1(a->name));
+		e->i = c->nalias - 1;
 	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return sfail(c, err, rc, "sweep: aliases");
-	while (size < 4 * c->nalias)
-		size *= 2;
-	c->alias_tab = xcalloc(size, sizeof(*c->alias_tab));
-	c->alias_mask = size - 1;
-	for (size_t i = 0; i < c->nalias; i++) {
-		size_t pos = (size_t)h1(c->alias[i].name) & c->alias_mask;
-
-		while (c->alias_tab[pos] != 0)
-			pos = (pos + 1) & c->alias_mask;
-		c->alias_tab[pos] = i + 1;
-	}
-	return 0;
+	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: aliases");
 }
 
 /* The canonical project of a stored project name (SPEC 3.1): an alias
@@ -419,15 +369,15 @@ load_aliases(struct sweep_ctx *c, mirror_error *err)
 static const char *
 canonical(const struct sweep_ctx *c, const char *project)
 {
-	size_t pos;
+	const struct alias_ent *e;
 
 	if (project == NULL)
 		return "";
-	if (c->alias_tab == NULL)
+	if (c->nalias == 0)
 		return project;
-	pos = (size_t)h1(project) & c->alias_mask;
-	for (; c->alias_tab[pos] != 0; pos = (pos + 1) & c->alias_mask) {
-		const struct alias *a = &c->alias[c->alias_tab[pos] - 1];
+	for (e = hashtab_get(&c->alias_tab, h1(project)); e != NULL;
+	    e = hashtab_next(&c->alias_tab, e)) {
+		const struct alias *a = &c->alias[e->i];
 
 		if (strcmp(a->name, project) == 0)
 			return a->canonical;
@@ -442,7 +392,7 @@ known_key(void *arg, const char *project, const char *key, mirror_error *err)
 	struct sweep_ctx *c = arg;
 
 	(void)err;
-	return hset_has(&c->known, h2(project, key));
+	return has(&c->known, h2(project, key));
 }
 
 /*
@@ -523,13 +473,8 @@ static void
 rec_add(struct sweep_ctx *c, const struct fact *f, const struct claim *cl,
     enum source src, sqlite3_int64 rowid)
 {
-	struct rec *r;
+	struct rec *r = &ARRAY_PUSH(c->recs, c->nrecs, c->caprecs);
 
-	if (c->nrecs == c->caprecs) {
-		c->caprecs = c->caprecs ? c->caprecs * 2 : 4096;
-		c->recs = xreallocarray(c->recs, c->caprecs, sizeof(*c->recs));
-	}
-	r = &c->recs[c->nrecs++];
 	r->slot_h = strcmp(cl->slot_kind, "cross_layer") == 0 ? 0 :
 	    h2(cl->slot_kind, cl->slot);
 	r->x_h = cl->xkey != NULL ? h2(f->project, cl->xkey) : 0;
@@ -582,8 +527,7 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 	/* Memories only join keys that state or entities have. */
 	for (size_t i = 0; i < c->nrecs; i++)
 		if (c->recs[i].x_h != 0)
-			hset_add(&c->known, c->recs[i].x_h);
-	hset_seal(&c->known);
+			(void)hashtab_put(&c->known, c->recs[i].x_h, NULL);
 	return scan(c, SRC_MEMORY, err);
 }
 
@@ -657,12 +601,7 @@ group_load(struct sweep_ctx *c, struct group *g, const struct rec *recs,
 		}
 		rc = row_claim(c, s, (enum source)recs[i].src, &f, &cl, err);
 		if (rc == 1) {
-			if (g->n == g->cap) {
-				g->cap = g->cap ? g->cap * 2 : 8;
-				g->r = xreallocarray(g->r, g->cap,
-				    sizeof(*g->r));
-			}
-			r = &g->r[g->n++];
+			r = &ARRAY_PUSH(g->r, g->n, g->cap);
 			memset(r, 0, sizeof(*r));
 			r->layer = (int)f.layer;
 			r->kind = xstrdup(slot_layer_kind(f.layer));
@@ -935,18 +874,13 @@ record(struct sweep_ctx *c, const char *kind, const char *key,
 	sqlite3_reset(c->open_get);
 	if (rc != SQLITE_DONE)
 		return sfail(c, err, rc, "sweep: read conflicts");
-	if (!hset_has(&c->decided, h2(kind, key)))
+	if (!has(&c->decided, h2(kind, key)))
 		goto open;
 
 	bind_text(c->closed_get, 1, kind);
 	bind_text(c->closed_get, 2, key);
-	while ((rc = sqlite3_step(c->closed_get)) == SQLITE_ROW) {
-		if (nclosed == cap) {
-			cap = cap ? cap * 2 : 4;
-			closed = xreallocarray(closed, cap, sizeof(*closed));
-		}
-		closed[nclosed++] = dup_col(c->closed_get, 0);
-	}
+	while ((rc = sqlite3_step(c->closed_get)) == SQLITE_ROW)
+		ARRAY_PUSH(closed, nclosed, cap) = dup_col(c->closed_get, 0);
 	sqlite3_reset(c->closed_get);
 	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read conflicts");
 	for (size_t i = 0; rc == 0 && i < nclosed && !covered; i++)
@@ -1001,7 +935,7 @@ cmp_rec_slot(const void *a, const void *b)
 	return x->rowid < y->rowid ? -1 : x->rowid > y->rowid;
 }
 
-/* One key in the grouping table of pick(). */
+/* One key in the grouping table of pick(): a hashtab entry. */
 struct gslot {
 	uint64_t key;
 	uint64_t norm;          /* the first value seen */
@@ -1015,60 +949,52 @@ rkey(const struct rec *r, int cross)
 	return cross ? r->x_h : r->slot_h;
 }
 
+/* Whether the records of g take part: more than one value, and for a
+ * cross key more than one layer or a state row. */
+static int
+picked(const struct gslot *g, int cross)
+{
+	return g->multi && (!cross || (g->layers & (1u << LAYER_STATE)) ||
+	    (g->layers & (g->layers - 1)) != 0);
+}
+
 /*
  * Copy into *out (caller frees) the records whose key (x_h when cross,
  * else slot_h) holds more than one value, and for cross keys more than
- * one layer or a state row, sorted by key, value and rowid. One pass
- * through an open-addressing table, then a sort of the few records that
- * qualify: O(n) time, O(n) transient memory of 24 bytes per key.
+ * one layer or a state row, sorted by key, value and rowid; returns
+ * their number. One pass through a hash table, then a sort of the few
+ * records that qualify: O(n) time, O(n) transient memory of 24 bytes
+ * per key.
  */
 static size_t
 pick(struct rec **out, const struct rec *v, size_t n, int cross)
 {
-	size_t cap = 1024, k = 0, ncand = 0;
-	struct gslot *t;
-	int shift = 64 - 10;
+	struct hashtab t;
+	size_t k = 0, cap = 0;
 
-	while (cap < 2 * n) {
-		cap <<= 1;
-		shift--;
-	}
-	t = xcalloc(cap, sizeof(*t));
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < n; i++) {
-			uint64_t key = rkey(&v[i], cross);
-			size_t pos;
-			struct gslot *g;
+	hashtab_init(&t, sizeof(struct gslot));
+	hashtab_reserve(&t, n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t key = rkey(&v[i], cross);
+		struct gslot *g;
+		int added;
 
-			if (key == 0)
-				continue;
-			/* Fibonacci hashing spreads FNV's low bits. */
-			pos = (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >>
-			    shift);
-			while (t[pos].key != 0 && t[pos].key != key)
-				pos = (pos + 1) & (cap - 1);
-			g = &t[pos];
-			if (pass == 0) {
-				if (g->key == 0) {
-					g->key = key;
-					g->norm = v[i].norm_h;
-				} else if (g->norm != v[i].norm_h)
-					g->multi = 1;
-				g->layers |= (unsigned char)(1u << v[i].layer);
-				continue;
-			}
-			if (!g->multi || (cross &&
-			    !(g->layers & (1u << LAYER_STATE)) &&
-			    (g->layers & (g->layers - 1)) == 0))
-				continue;
-			if (k == ncand) {
-				ncand = ncand ? ncand * 2 : 64;
-				*out = xreallocarray(*out, ncand, sizeof(**out));
-			}
-			(*out)[k++] = v[i];
-		}
+		if (key == 0)
+			continue;
+		g = hashtab_put(&t, key, &added);
+		if (added)
+			g->norm = v[i].norm_h;
+		else if (g->norm != v[i].norm_h)
+			g->multi = 1;
+		g->layers |= (unsigned char)(1u << v[i].layer);
 	}
-	free(t);
+	for (size_t i = 0; i < n; i++) {
+		const struct gslot *g = hashtab_get(&t, rkey(&v[i], cross));
+
+		if (g != NULL && picked(g, cross))
+			ARRAY_PUSH(*out, k, cap) = v[i];
+	}
+	hashtab_free(&t);
 	if (k > 1)
 		qsort(*out, k, sizeof(**out), cross ? cmp_rec_x : cmp_rec_slot);
 	return k;
@@ -1119,7 +1045,7 @@ find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
 				const char *parts[2] = { r->project, r->xkey };
 				char *slot = slot_key_json(parts, 2);
 
-				hset_add(&c->xdone, r->x_h);
+				(void)hashtab_put(&c->xdone, r->x_h, NULL);
 				rc = record(c, "cross_layer", slot, r->project,
 				    r, m, err);
 				free(slot);
@@ -1142,7 +1068,6 @@ find_own(struct sweep_ctx *c, struct group *g, mirror_error *err)
 	size_t n = pick(&v, c->recs, c->nrecs, 0);
 	int rc = 0;
 
-	hset_seal(&c->xdone);
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a; b < n && v[b].slot_h == v[a].slot_h; b++)
 			;
@@ -1163,7 +1088,7 @@ find_own(struct sweep_ctx *c, struct group *g, mirror_error *err)
 			m = dedupe(r, gb - ga);
 			for (size_t i = 0; i < m && !joined; i++)
 				joined = r[i].x_h != 0 &&
-				    hset_has(&c->xdone, r[i].x_h);
+				    has(&c->xdone, r[i].x_h);
 			if (joined || mark_members(r, m) < 2)
 				continue;
 			if ((rc = record(c, r->slot_kind, r->slot, r->project,
@@ -1296,10 +1221,7 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 	    "resolution = ?3 WHERE id = ?1", err)) < 0)
 		goto out;
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 8;
-			ids = xreallocarray(ids, cap, sizeof(*ids));
-		}
+		ARRAY_RESERVE(ids, cap, n + 1);
 		if ((rc = checked_col(&ids[n], c, sel, 0, "conflicts", NULL,
 		    NULL, "id", NULL, err)) < 0)
 			goto out;
@@ -1438,17 +1360,16 @@ ctx_reset(struct sweep_ctx *c)
 	free(c->recs);
 	c->recs = NULL;
 	c->nrecs = c->caprecs = 0;
-	hset_free(&c->known);
-	hset_free(&c->xdone);
-	hset_free(&c->decided);
+	hashtab_free(&c->known);
+	hashtab_free(&c->xdone);
+	hashtab_free(&c->decided);
+	hashtab_free(&c->alias_tab);
 	for (size_t i = 0; i < c->nalias; i++) {
 		free(c->alias[i].name);
 		free(c->alias[i].canonical);
 	}
 	free(c->alias);
-	free(c->alias_tab);
 	c->alias = NULL;
-	c->alias_tab = NULL;
 	c->nalias = 0;
 }
 
@@ -1464,9 +1385,9 @@ load_decided(struct sweep_ctx *c, mirror_error *err)
 	    "resolved_by <> 'sweep'", err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		hset_add(&c->decided, h2(ctext(s, 0), ctext(s, 1)));
+		(void)hashtab_put(&c->decided, h2(ctext(s, 0), ctext(s, 1)),
+		    NULL);
 	sqlite3_finalize(s);
-	hset_seal(&c->decided);
 	return rc == SQLITE_DONE ? 0 : sfail(c, err, rc,
 	    "sweep: read conflicts");
 }
@@ -1522,6 +1443,10 @@ sweep_run(struct sweep_run *out, mirror_store *st, time_t now,
 	int rc;
 
 	memset(&c, 0, sizeof(c));
+	hashtab_init(&c.known, sizeof(uint64_t));
+	hashtab_init(&c.xdone, sizeof(uint64_t));
+	hashtab_init(&c.decided, sizeof(uint64_t));
+	hashtab_init(&c.alias_tab, sizeof(struct alias_ent));
 	c.st = st;
 	c.db = store_db(st);
 	c.now = now;

@@ -24,8 +24,10 @@
  */
 void *array_reserve(void *v, size_t *cap, size_t need, size_t size);
 
+/* The test for room is inline: only a growth costs a call. */
 #define ARRAY_RESERVE(v, cap, need) \
-	((v) = array_reserve((v), &(cap), (need), sizeof(*(v))))
+	((v) = (need) <= (cap) ? (v) : \
+	    array_reserve((v), &(cap), (need), sizeof(*(v))))
 
 /* The new last element of v (an lvalue), n incremented. */
 #define ARRAY_PUSH(v, n, cap) \

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -44,13 +45,7 @@ strbuf_reset(strbuf *sb)
 void
 strbuf_grow(strbuf *sb, size_t extra)
 {
-	size_t need = sb->len + extra + 1;
-
-	if (need <= sb->cap)
-		return;
-	while (sb->cap < need)
-		sb->cap = sb->cap < 4096 ? sb->cap * 2 : sb->cap + sb->cap / 2;
-	sb->data = xrealloc(sb->data, sb->cap);
+	ARRAY_RESERVE(sb->data, sb->cap, sb->len + extra + 1);
 }
 
 void

@@ -350,6 +350,66 @@ test_check(void **state)
 	close_read(st);
 }
 
+/* facts_load of project p must fail naming want. */
+static void
+load_fails(const char *want)
+{
+	struct project_facts f;
+	mirror_error err;
+	mirror_store *st = open_read();
+
+	assert_int_equal(facts_load(&f, st, "p", 0, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, want));
+	facts_free(&f);
+	close_read(st);
+}
+
+/* 9: the column table: a store without memories' optional columns
+ * reads their stand-ins, and a bad value of each kind of column names
+ * its table, row and column. */
+static void
+test_columns(void **state)
+{
+#define bare_memories "DROP TABLE memories; CREATE TABLE memories (id TEXT, " \
+	"memory_type TEXT, content TEXT, project TEXT, confidence REAL, " \
+	"status TEXT, created_at TEXT, updated_at TEXT);"
+	struct project_facts f;
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(bare_memories "INSERT INTO memories VALUES ('m1', 'k', "
+	    "'c', 'p', 0.5, 'active', '2024-01-01', '2024-01-02');");
+	st = open_read();
+	assert_int_equal(facts_load(&f, st, "p", 0, &err), 0);
+	assert_int_equal(f.n_mem, 1);
+	assert_string_equal(f.mem[0].updated_at, "2024-01-02");
+	assert_true(f.mem[0].confidence == 0.5);
+	assert_int_equal(f.mem[0].reference_count, 0);
+	assert_true(json_is_array(f.mem[0].domain_tags));
+	assert_int_equal(json_array_size(f.mem[0].domain_tags), 0);
+	assert_null(f.mem[0].valid_until);
+	assert_null(f.mem[0].graduated_to);
+	facts_free(&f);
+	assert_int_equal(facts_check(st, 0, &err), 0);
+	close_read(st);
+
+	make_store(bare_memories "INSERT INTO memories VALUES ('m2', 'k', "
+	    "NULL, 'p', 1, 'active', '', '');");
+	load_fails("memories row 'm2': content is NULL");
+	make_store("INSERT INTO entities(id, entity_type, name, project, "
+	    "source_refs) VALUES ('e1', 'x', 'n', 'p', '{}');");
+	load_fails("entities row 'e1': source_refs is not a JSON array");
+	make_store("INSERT INTO entities(id, entity_type, name, project) "
+	    "VALUES ('e1', 'x', 'n', 'p'); DROP TABLE relationships; "
+	    "CREATE TABLE relationships (id TEXT, source_entity_id TEXT, "
+	    "target_entity_id TEXT, relationship_type TEXT, confidence REAL);"
+	    "INSERT INTO relationships VALUES ('r1', 'e1', 'e1', 'part_of', "
+	    "NULL);");
+	load_fails("relationships row 'r1': confidence is NULL");
+#undef bare_memories
+}
+
 int
 main(void)
 {
@@ -362,6 +422,7 @@ main(void)
 		cmocka_unit_test(test_checksum_order),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
