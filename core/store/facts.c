@@ -15,9 +15,8 @@
 
 #include "store/facts.h"
 #include "store/storerow.h"
-#include "sweep/conflict.h"
+#include "sys/clock.h"
 #include "util/array.h"
-#include "util/clock.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -669,9 +668,6 @@ facts_check(mirror_store *st, time_t now, mirror_error *err)
 	facts_projects_free(p, n);
 	for (int t = 0; rc == 0 && t < T_N; t++)
 		rc = check_rows(st, t, now, err);
-	/* The pages read conflicts too. */
-	if (rc == 0)
-		rc = conflict_check(st, err);
 	return rc;
 }
 

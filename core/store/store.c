@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "store/store.h"
-#include "util/env.h"
+#include "sys/env.h"
 #include "util/xalloc.h"
 
 /* The contract's DDL, generated at build time from core/store/store-schema.sql. */

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/factrow.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
+#include "sweep/factrow.h"
 #include "sweep/normalize.h"
 #include "sweep/slot.h"
 #include "util/array.h"

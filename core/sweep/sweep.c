@@ -18,9 +18,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "store/factrow.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
+#include "sweep/factrow.h"
 #include "sweep/normalize.h"
 #include "sweep/slot.h"
 #include "sweep/sweep.h"

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "store/store.h"
-#include "util/clock.h"
+#include "sys/clock.h"
 
 /* Version of the rules, written into every sweep_runs row. */
 #define SWEEP_RULES_VERSION "mirror-sweep/1"

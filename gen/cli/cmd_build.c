@@ -40,7 +40,7 @@
 #include "store/store.h"
 #include "sweep/conflict.h"
 #include "sweep/sweep.h"
-#include "util/clock.h"
+#include "sys/clock.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -180,7 +180,10 @@ build_check(struct stamp *held, struct stamp *st, struct site_model *s,
 		if (strcmp(s->snapshot, held->snapshot) == 0)
 			return build_unchanged(held, st, s, so, o, err);
 	}
-	return facts_check(s->st, s->now, err);
+	/* The pages read conflicts too. */
+	if ((rc = facts_check(s->st, s->now, err)) < 0)
+		return rc;
+	return conflict_check(s->st, err);
 }
 
 /*

@@ -19,7 +19,7 @@
 #include "cli/cli.h"
 #include "cli/json_out.h"
 #include "sweep/conflict.h"
-#include "util/clock.h"
+#include "sys/clock.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"

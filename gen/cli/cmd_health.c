@@ -7,8 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/json_out.h"
-#include "store/health.h"
-#include "util/clock.h"
+#include "sweep/health.h"
+#include "sys/clock.h"
 
 /* The counts of h, read from the store at path, as one JSON object. */
 static json_t *

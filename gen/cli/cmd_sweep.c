@@ -10,7 +10,7 @@
 #include "cli/cli.h"
 #include "cli/json_out.h"
 #include "sweep/sweep.h"
-#include "util/clock.h"
+#include "sys/clock.h"
 
 int
 cmd_sweep(const struct mirror_opts *o, mirror_error *err)

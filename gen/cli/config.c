@@ -54,10 +54,10 @@
 #include "git/git_repo.h"
 #include "git/git_sig.h"
 #include "render/theme.h"
+#include "sys/userfile.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
-#include "util/userfile.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 

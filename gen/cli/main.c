@@ -13,7 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_int.h"
-#include "util/env.h"
+#include "sys/env.h"
 
 /* The function that runs each command cli_prepare names. */
 static const struct {

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "git/git_check.h"
+#include "sys/userfile.h"
 #include "util/strbuf.h"
-#include "util/userfile.h"
 #include "util/xalloc.h"
 
 /* libgit2 stops at this depth of includes (MAX_INCLUDE_DEPTH). */

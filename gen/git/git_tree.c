@@ -20,8 +20,8 @@
 #include "git/git_pack.h"
 #include "git/git_repo.h"
 #include "git/git_tree.h"
+#include "sys/jobs.h"
 #include "util/array.h"
-#include "util/jobs.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

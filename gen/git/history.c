@@ -21,7 +21,7 @@
 #include "git/git_tree.h"
 #include "git/history.h"
 #include "git/history_words.h"
-#include "util/clock.h"
+#include "sys/clock.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

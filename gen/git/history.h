@@ -18,7 +18,7 @@
  *  - Author = committer = req->author, else user.name/user.email of the
  *    repository's own config (global and system config are not read);
  *    the date is req->time when have_time (SOURCE_DATE_EPOCH), else
- *    the run's clock (core/util/clock.h), in UTC: the same site, parent and
+ *    the run's clock (core/sys/clock.h), in UTC: the same site, parent and
  *    time give the same id.
  *  - The branch moves by compare and swap from the tip read at the
  *    start, with a reflog entry "mirror: build: <subject>" (bare

@@ -22,9 +22,9 @@
 #include <unistd.h>
 
 #include "out/output.h"
+#include "sys/clock.h"
+#include "sys/env.h"
 #include "util/array.h"
-#include "util/clock.h"
-#include "util/env.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

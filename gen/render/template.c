@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "render/template_int.h"
+#include "sys/userfile.h"
 #include "util/array.h"
-#include "util/userfile.h"
 #include "util/xalloc.h"
 
 /* A tag found by the first pass. */

@@ -9,8 +9,8 @@
 
 #include "render/datadir.h"
 #include "render/template.h"
+#include "sys/userfile.h"
 #include "util/array.h"
-#include "util/userfile.h"
 #include "util/xalloc.h"
 
 

@@ -14,8 +14,8 @@
 #include "render/datadir.h"
 #include "render/template.h"
 #include "render/theme.h"
+#include "sys/userfile.h"
 #include "util/array.h"
-#include "util/userfile.h"
 #include "util/xalloc.h"
 
 struct theme {

@@ -18,7 +18,7 @@
  *      last);
  *   3. a new template goes into templates/ and into the list of
  *      templates cmd_build parses before anything is written;
- *   4. to render on every core, hand core/util/pool.h a struct
+ *   4. to render on every core, hand core/sys/pool.h a struct
  *      pool_work, as site_project.c and site_conflicts.c do: whatever
  *      the workers write must depend on their own item alone, so the
  *      site stays byte-identical for any MIRROR_JOBS.

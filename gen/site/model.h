@@ -22,7 +22,7 @@
 
 struct site_model {
 	mirror_store *st;             /* inside one consistent read */
-	time_t now;                   /* the run's clock (core/util/clock.h) */
+	time_t now;                   /* the run's clock (core/sys/clock.h) */
 	char snapshot[17];            /* store checksum, hex */
 	const char *title;            /* site title */
 	const char *base_url;         /* NULL or "" when relative */

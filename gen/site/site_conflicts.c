@@ -9,7 +9,7 @@
 
 #include "site/items.h"
 #include "site/site_conflicts.h"
-#include "util/pool.h"
+#include "sys/pool.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -11,8 +11,8 @@
 
 #include "render/escape.h"
 #include "site/site_extras.h"
-#include "store/health.h"
-#include "util/clock.h"
+#include "sweep/health.h"
+#include "sys/clock.h"
 #include "util/strbuf.h"
 
 /*

@@ -18,7 +18,7 @@
 #include "site/site_graph.h"
 #include "site/site_project.h"
 #include "site/site_subsystem.h"
-#include "util/pool.h"
+#include "sys/pool.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

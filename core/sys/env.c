@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/env.h"
+#include "sys/env.h"
 
 /* Every tunable and the values it may take. */
 static const struct tunable {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/factrow.h"
 #include "store/storerow.h"
+#include "sweep/factrow.h"
 #include "util/xalloc.h"
 
 #define CANON(col) "coalesce((SELECT a.canonical FROM temp.project_alias a " \

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/clock.h"
+#include "sys/clock.h"
 
 int
 mirror_clock(time_t *now, mirror_error *err)

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/userfile.h"
+#include "sys/userfile.h"
 
 const char *
 userfile_kind(mode_t mode)

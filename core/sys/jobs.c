@@ -3,8 +3,8 @@
  */
 #include <unistd.h>
 
-#include "util/env.h"
-#include "util/jobs.h"
+#include "sys/env.h"
+#include "sys/jobs.h"
 
 #define JOBS_DEFAULT_MAX 8
 

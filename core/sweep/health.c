@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/health.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
+#include "sweep/health.h"
+#include "sys/clock.h"
 #include "util/array.h"
-#include "util/clock.h"
 #include "util/xalloc.h"
 
 static int

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/jobs.h"
-#include "util/pool.h"
+#include "sys/jobs.h"
+#include "sys/pool.h"
 #include "util/xalloc.h"
 
 /* Items loaded ahead of the workers: enough to keep them busy, few

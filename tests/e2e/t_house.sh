@@ -1,0 +1,94 @@
+#!/bin/sh
+# The shape of the source tree (doc/architecture.md), checked from the
+# code's own includes and calls by tests/tools/house.py: stages include
+# only the stages below them, no circle of files, at most 12 .c files a
+# folder, no function over 80 lines. Then the checker itself on a small
+# tree with one planted fault of each kind, so it is seen to catch them.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+
+house() {
+	python3 "$MIRROR_TOP/tests/tools/house.py" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+}
+
+house "$MIRROR_TOP"
+expect_status "the tree has the shape doc/architecture.md draws" 0
+expect "... and the checker saw every stage" \
+    sh -c "grep -c '^core/\|^gen/' '$T/out' | grep -qx 9"
+
+# A scratch tree: util <- store, and a clean pair of files in util.
+mk() {
+	mkdir -p "$T/h/$(dirname "$1")"
+	printf '%s\n' "$2" >"$T/h/$1"
+}
+fresh_tree() {
+	rm -rf "$T/h"
+	mk core/util/a.h '#include "util/b.h"'
+	mk core/util/a.c '#include "util/a.h"
+int
+a_one(void)
+{
+	return b_one();
+}'
+	mk core/util/b.h 'int b_one(void);'
+	mk core/util/b.c '#include "util/b.h"
+int
+b_one(void)
+{
+	return 1;
+}'
+	mk core/store/s.c '#include "util/a.h"'
+	for d in core/sweep gen/out gen/render gen/git gen/site gen/cli; do
+		mkdir -p "$T/h/$d"
+	done
+}
+
+fresh_tree
+house "$T/h"
+expect_status "a clean scratch tree passes" 0
+
+fresh_tree
+mk core/util/c.c '#include "store/s.h"'
+mk core/store/s.h 'int s_one(void);'
+house "$T/h"
+expect_status "an include running up a stage fails" 1
+expect "... and names the file, the line and the rule" \
+    grep -q '^house: core/util/c.c:1: includes store/s.h, but core/util may include only itself' "$T/out"
+
+fresh_tree
+mk core/util/b.c '#include "util/b.h"
+int
+b_one(void)
+{
+	return a_one();
+}'
+house "$T/h"
+expect_status "a circle of two files (by calls) fails" 1
+expect "... and names the circle" \
+    grep -q '^house: circle of 2 files: core/util/a.c -> core/util/b.c' "$T/out"
+
+fresh_tree
+body=$(i=0; while [ $i -lt 79 ]; do echo '	(void)0;'; i=$((i + 1)); done)
+mk core/util/b.c "#include \"util/b.h\"
+int
+b_one(void)
+{
+$body
+}"
+house "$T/h"
+expect_status "a function of 82 lines fails" 1
+expect "... and names it with its length" \
+    grep -q '^house: core/util/b.c:3: b_one is 82 lines (at most 80)' "$T/out"
+
+fresh_tree
+i=0
+while [ $i -lt 13 ]; do mk "gen/out/o$i.c" '/* empty */'; i=$((i + 1)); done
+house "$T/h"
+expect_status "a folder of 13 .c files fails" 1
+expect "... and names the folder" \
+    grep -q '^house: gen/out: 13 .c files (at most 12)' "$T/out"
+
+fresh_tree
+mk gen/extra/x.c '/* stray */'
+house "$T/h"
+expect_status "a source file outside the stage folders fails" 1

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""house.py: check the shape of the source tree against doc/architecture.md.
+
+    python3 tests/tools/house.py [TOP]
+
+Reads every .c and .h under core/ and gen/ of TOP (default: the checkout
+this file is in) and checks, from the code's own #include lines:
+
+  1. each stage folder includes only the stages below it (STAGES);
+  2. no circle of files: a.c uses b.c when a.c or a.h includes b.h, or
+     when a.c names a function that b.c defines (a call, or a pointer
+     to it in a table); no file reaches itself through such uses. A
+     private header with no .c of its own (template_int.h) belongs to the .c
+     whose name starts its name (template.c);
+  3. no folder holds more than MAX_C .c files;
+  4. no function is longer than MAX_FN lines (from the line with its
+     name to its closing brace, KNF: the name starts a line).
+
+Prints one line per stage (files, lines, what it includes) and one line
+per violation; exits 1 when there is any violation, 0 otherwise.
+"""
+import os
+import re
+import sys
+
+MAX_C = 12
+MAX_FN = 80
+
+# Each stage and the stages it may include (its own is always allowed).
+# The order is the pipeline's: util <- sys <- store <- sweep <- site ->
+# render -> out; git stands beside them on util and sys alone; cli sits
+# on top.
+STAGES = {
+    "core/util": [],
+    "core/sys": ["core/util"],
+    "core/store": ["core/util", "core/sys"],
+    "core/sweep": ["core/util", "core/sys", "core/store"],
+    "gen/out": ["core/util", "core/sys"],
+    "gen/render": ["core/util", "core/sys", "gen/out"],
+    "gen/git": ["core/util", "core/sys"],
+    "gen/site": ["core/util", "core/sys", "core/store", "core/sweep",
+                 "gen/render", "gen/out"],
+    "gen/cli": ["core/util", "core/sys", "core/store", "core/sweep",
+                "gen/site", "gen/render", "gen/out", "gen/git"],
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+FN_START = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\(")
+
+
+def sources(top):
+    """Every .c/.h under core/ and gen/, as paths relative to top."""
+    out = []
+    for root in ("core", "gen"):
+        for d, _, files in os.walk(os.path.join(top, root)):
+            for f in files:
+                if f.endswith((".c", ".h")):
+                    out.append(os.path.relpath(os.path.join(d, f), top))
+    return sorted(out)
+
+
+def resolve(top, path, inc):
+    """The tree path an include names: beside the file, else from the
+    stage roots (-Icore -Igen); None when it is none of ours."""
+    cands = [os.path.join(os.path.dirname(path), inc),
+             os.path.join("core", inc), os.path.join("gen", inc)]
+    for c in cands:
+        c = os.path.normpath(c)
+        if os.path.isfile(os.path.join(top, c)):
+            return c
+    return None
+
+
+def unit_of(top, f):
+    """The .c a file belongs to: its own, the .c whose stem starts a
+    private header's stem (template_int.h: template.c), else itself."""
+    stem = f[:-2]
+    if os.path.isfile(os.path.join(top, stem + ".c")):
+        return stem + ".c"
+    d, base = os.path.split(stem)
+    best = None
+    for c in sorted(os.listdir(os.path.join(top, d))):
+        if c.endswith(".c") and base.startswith(c[:-2] + "_"):
+            if best is None or len(c) > len(best):
+                best = c
+    return os.path.join(d, best) if best else f
+
+
+def code_only(text):
+    """text without comments, string and character literals, and member
+    names (s->x, s.x), so a word there is no use of a function."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
+    text = re.sub(r'"(\\.|[^"\\\n])*"' + r"|'(\\.|[^'\\\n])*'", " ", text)
+    return re.sub(r"(->|\.)\s*[A-Za-z_]\w*", " ", text)
+
+
+def defined(text):
+    """Names of the functions text defines with external linkage."""
+    out, prev = [], ""
+    for line in text.split("\n"):
+        if (FN_START.match(line) and not line.rstrip().endswith(";") and
+                not prev.startswith("static")):
+            out.append(line.split("(")[0])
+        prev = line
+    return out
+
+
+def stage_of(path):
+    return os.path.dirname(path)
+
+
+def circles(edges):
+    """Strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def long_functions(text):
+    """(name, first line, length) of every function over MAX_FN lines."""
+    out, name, start = [], None, 0
+    for n, line in enumerate(text.split("\n"), 1):
+        if name is None and FN_START.match(line) and not line.rstrip().endswith(";"):
+            name, start = line.split("(")[0], n
+        elif name is not None and line.startswith("}"):
+            if n - start + 1 > MAX_FN:
+                out.append((name, start, n - start + 1))
+            name = None
+        elif name is not None and line.rstrip().endswith(";") and n == start:
+            name = None
+    return out
+
+
+def main():
+    top = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                          os.path.join(os.path.dirname(__file__), "..", ".."))
+    files = sources(top)
+    bad = []
+    unit = {}        # file -> its unit (the .c of the same stem, else itself)
+    for f in files:
+        unit[f] = unit_of(top, f)
+    defs = {}        # non-static function name -> the .c defining it
+    texts = {}
+    for f in files:
+        texts[f] = open(os.path.join(top, f), encoding="utf-8").read()
+        if f.endswith(".c"):
+            for name in defined(texts[f]):
+                defs[name] = f
+    uses = re.compile(r"\b(" + "|".join(sorted(defs)) + r")\b") if defs else None
+    edges = {}
+    reach = {}
+    lines = {}
+    for f in files:
+        st = stage_of(f)
+        if st not in STAGES:
+            bad.append("%s: not in a stage folder (%s)" % (f, ", ".join(STAGES)))
+            continue
+        text = texts[f]
+        lines[st] = lines.get(st, 0) + text.count("\n")
+        for n, inc in ((text.count("\n", 0, m.start()) + 1, m.group(1))
+                       for m in INCLUDE.finditer(text)):
+            dest = resolve(top, f, inc)
+            if dest is None:
+                continue
+            ds = stage_of(dest)
+            reach.setdefault(st, set()).add(ds)
+            if ds != st and ds not in STAGES[st]:
+                bad.append("%s:%d: includes %s, but %s may include only %s" %
+                           (f, n, inc, st, ", ".join(STAGES[st]) or "itself"))
+            a, b = unit[f], unit[dest]
+            if a != b:
+                edges.setdefault(a, set()).add(b)
+        if f.endswith(".c") and uses is not None:
+            for m in uses.finditer(code_only(text)):
+                dest = defs[m.group(1)]
+                if dest != f:
+                    edges.setdefault(f, set()).add(dest)
+        if f.endswith(".c"):
+            for name, start, length in long_functions(text):
+                bad.append("%s:%d: %s is %d lines (at most %d)" %
+                           (f, start, name, length, MAX_FN))
+    for comp in circles(edges):
+        bad.append("circle of %d files: %s" % (len(comp), " -> ".join(comp)))
+    for st in STAGES:
+        ncs = sum(1 for f in files if stage_of(f) == st and f.endswith(".c"))
+        if ncs > MAX_C:
+            bad.append("%s: %d .c files (at most %d)" % (st, ncs, MAX_C))
+        print("%-11s %2d .c %6d lines  includes %s" % (
+            st, ncs, lines.get(st, 0),
+            ", ".join(sorted(reach.get(st, set()) - {st})) or "nothing"))
+    for b in bad:
+        print("house: " + b)
+    print("house: %d problem%s" % (len(bad), "" if len(bad) == 1 else "s"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
