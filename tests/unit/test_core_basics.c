@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "store/store.h"
+#include "sys/clock.h"
 #include "util/array.h"
-#include "util/clock.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/strbuf.h"

@@ -16,7 +16,7 @@
 
 #include "store/facts.h"
 #include "store/store.h"
-#include "util/clock.h"
+#include "sys/clock.h"
 
 static char path[64];
 

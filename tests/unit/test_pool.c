@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <pthread.h>
 
-#include "util/pool.h"
+#include "sys/pool.h"
 #include "util/xalloc.h"
 
 #define N_ITEMS 50

@@ -1,5 +1,5 @@
 /*
- * test_userfile.c: the one opener of user-supplied files (core/util/userfile.c):
+ * test_userfile.c: the one opener of user-supplied files (core/sys/userfile.c):
  * a regular file is read; a symbolic link (even to a regular file), a
  * FIFO, a directory or a device is refused at once with one line naming
  * what, the file and its kind; only a missing file may be "not there".
@@ -20,8 +20,8 @@
 #include "scratch.h"
 
 #include "render/template.h"
+#include "sys/userfile.h"
 #include "util/strbuf.h"
-#include "util/userfile.h"
 
 /* Every test runs in a scratch directory, so paths in messages are short. */
 static int
