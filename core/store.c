@@ -396,10 +396,12 @@ read_mirror_version(mirror_store *st, int *version, mirror_error *err)
 		n = v != NULL ? strtol(v, &end, 10) : 0;
 		if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 ||
 		    n < 1 || n > 1000000) {
-			sqlite3_finalize(stmt);
-			return mirror_fail(err, MIRROR_EINPUT,
+			/* v lives in stmt: say so before finalizing it. */
+			rc = mirror_fail(err, MIRROR_EINPUT,
 			    "store %s: mirror_meta.schema_version '%s' is not "
 			    "a version number", st->path, v ? v : "NULL");
+			sqlite3_finalize(stmt);
+			return rc;
 		}
 		*version = (int)n;
 	} else if (rc != SQLITE_DONE)
