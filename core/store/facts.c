@@ -814,8 +814,8 @@ facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
 	mirror_format_ts(ts, now);
 	if (store_features(st)->mem_valid_until)
 		rc = store_count(&out->expired, st, "SELECT count(*) FROM "
-		    "main.memories WHERE valid_until IS NOT NULL AND "
-		    "valid_until <> '' AND valid_until < ?1", ts, err);
+		    "main.memories WHERE mirror_ts(valid_until) < "
+		    "mirror_ts(?1)", ts, err);
 	if (rc == 0 && store_features(st)->has_mirror_tables)
 		rc = store_count(&any, st, "SELECT EXISTS (SELECT 1 FROM "
 		    "main.conflicts)", NULL, err);

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "store/store.h"
+#include "sys/clock.h"
 #include "sys/env.h"
 #include "util/xalloc.h"
 
@@ -396,10 +397,12 @@ read_mirror_version(mirror_store *st, int *version, mirror_error *err)
 		n = v != NULL ? strtol(v, &end, 10) : 0;
 		if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 ||
 		    n < 1 || n > 1000000) {
-			sqlite3_finalize(stmt);
-			return mirror_fail(err, MIRROR_EINPUT,
+			/* v lives in stmt: say so before finalizing it. */
+			rc = mirror_fail(err, MIRROR_EINPUT,
 			    "store %s: mirror_meta.schema_version '%s' is not "
 			    "a version number", st->path, v ? v : "NULL");
+			sqlite3_finalize(stmt);
+			return rc;
 		}
 		*version = (int)n;
 	} else if (rc != SQLITE_DONE)
@@ -664,9 +667,28 @@ writable(const char *path)
 }
 
 /*
+ * SQL function mirror_ts(text): the seconds since 1970 of a store
+ * timestamp as mirror_parse_ts reads it (the sweep's and the pages'
+ * reading), NULL when it is not one. Comparing the text instead would
+ * put '2023-11-14T01:00:00Z' after '2023-11-14 22:00:00'.
+ */
+static void
+sql_mirror_ts(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	time_t t;
+
+	(void)argc;
+	if (s != NULL && mirror_parse_ts(&t, s) == 0)
+		sqlite3_result_int64(ctx, (sqlite3_int64)t);
+	else
+		sqlite3_result_null(ctx);
+}
+
+/*
  * Open st->db on st->path with flags and configure it (extended codes,
- * busy timeout, the query budget), then read the header. Returns the
- * SQLite code of the first failure, or SQLITE_OK.
+ * busy timeout, the query budget, mirror_ts), then read the header.
+ * Returns the SQLite code of the first failure, or SQLITE_OK.
  */
 static int
 store_connect(mirror_store *st, int flags)
@@ -679,6 +701,11 @@ store_connect(mirror_store *st, int flags)
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, busy_timeout_ms());
 	budget_install(st);
+	rc = sqlite3_create_function(st->db, "mirror_ts", 1, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL, sql_mirror_ts,
+	    NULL, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
 	return sqlite3_exec(st->db, "SELECT count(*) FROM main.sqlite_schema",
 	    NULL, NULL, NULL);
 }

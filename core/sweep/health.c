@@ -83,8 +83,7 @@ health_read(struct health *h, mirror_store *st, time_t now,
 		mirror_format_ts(ts, now);
 		rc = store_count(&h->expired_memories, st, "SELECT count(*) "
 		    "FROM main.memories WHERE status = 'active' AND "
-		    "valid_until IS NOT NULL AND valid_until <> '' AND "
-		    "valid_until < ?1", ts, err);
+		    "mirror_ts(valid_until) < mirror_ts(?1)", ts, err);
 	}
 	if (rc == 0 && f->has_mirror_tables) {
 		struct conflict_counts cc;

@@ -271,13 +271,17 @@ test_checksum_order(void **state)
 	uint64_t a;
 
 	(void)state;
+	/* Fixed times: the defaults (CURRENT_TIMESTAMP) of two stores
+	 * made a second apart differ, and the checksum reads them. */
 	make_store("INSERT INTO project_state(id, project, category, key, "
-	    "value) VALUES ('s1', 'p', 'fact', 'a', '1'), "
-	    "('s2', 'p', 'fact', 'b', '2');");
+	    "value, created_at, updated_at) VALUES "
+	    "('s1', 'p', 'fact', 'a', '1', '2024-01-01', '2024-01-01'), "
+	    "('s2', 'p', 'fact', 'b', '2', '2024-01-01', '2024-01-01');");
 	a = checksum();
 	make_store("INSERT INTO project_state(id, project, category, key, "
-	    "value) VALUES ('s2', 'p', 'fact', 'b', '2'), "
-	    "('s1', 'p', 'fact', 'a', '1');");
+	    "value, created_at, updated_at) VALUES "
+	    "('s2', 'p', 'fact', 'b', '2', '2024-01-01', '2024-01-01'), "
+	    "('s1', 'p', 'fact', 'a', '1', '2024-01-01', '2024-01-01');");
 	assert_true(a == checksum());
 	/* Two values swapped between rows is a different store. */
 	exec_sql("UPDATE project_state SET value = CASE id WHEN 's1' THEN '2' "
