@@ -45,7 +45,7 @@ pool_fail(struct pool *p, int rc, const mirror_error *e)
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* w's load, drop and progress, where a work without them does nothing. */
+/* w's load, drop and loaded, where a work without them does nothing. */
 static int
 load(const struct pool_work *w, size_t i, void **payload, mirror_error *err)
 {
@@ -62,8 +62,8 @@ drop(const struct pool_work *w, void *payload)
 static void
 tick(const struct pool_work *w)
 {
-	if (w->progress != NULL)
-		w->progress(w->progress_arg);
+	if (w->loaded != NULL)
+		w->loaded(w->loaded_arg);
 }
 
 /* Take the next job into *j; 0 when the queue is closed and empty. */

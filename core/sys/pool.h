@@ -31,8 +31,8 @@ struct pool_work {
 	void (*drop)(void *payload);
 	void *arg;                       /* passed to load and run */
 	/* On the calling thread, once per item loaded; NULL: none. */
-	void (*progress)(void *progress_arg);
-	void *progress_arg;
+	void (*loaded)(void *loaded_arg);
+	void *loaded_arg;
 };
 
 /*

@@ -45,7 +45,7 @@ jstr(const char *s)
 }
 
 static json_t *
-member_json(const struct conflict_member *m)
+show_member_json(const struct conflict_member *m)
 {
 	json_t *o = json_object();
 
@@ -66,7 +66,7 @@ member_json(const struct conflict_member *m)
 }
 
 static json_t *
-conflict_json(const struct conflict *c)
+show_conflict_json(const struct conflict *c)
 {
 	json_t *o = json_object(), *ms = json_array(), *ea = json_array();
 
@@ -82,7 +82,7 @@ conflict_json(const struct conflict *c)
 	json_object_set_new(o, "resolution", jstr(c->resolution));
 	json_object_set_new(o, "resolved_by", jstr(c->resolved_by));
 	for (size_t i = 0; i < c->n_members; i++)
-		json_array_append_new(ms, member_json(&c->members[i]));
+		json_array_append_new(ms, show_member_json(&c->members[i]));
 	json_object_set_new(o, "members", ms);
 	for (size_t i = 0; i < c->n_earlier; i++)
 		json_array_append_new(ea, jstr(c->earlier[i]));
@@ -269,7 +269,7 @@ do_list(const struct mirror_opts *o, mirror_error *err)
 
 			for (size_t i = 0; i < l.n; i++)
 				json_array_append_new(a,
-				    conflict_json(&l.items[i]));
+				    show_conflict_json(&l.items[i]));
 			rc = json_out_print(a, err);
 		} else if (!o->quiet)
 			print_list(&l);
@@ -296,7 +296,7 @@ show_one(const struct mirror_opts *o, mirror_store *st, const char *id,
 	}
 	if (rc == 0) {
 		if (o->json) {
-			json_t *v = conflict_json(&c);
+			json_t *v = show_conflict_json(&c);
 
 			if (superseded >= 0)
 				json_object_set_new(v, "superseded",

@@ -34,7 +34,7 @@ static const struct {
 	const char *key;        /* lower case, as libgit2 stores it */
 	const char *shown;      /* as git's documentation spells it */
 	enum vtype type;
-} known[] = {
+} known_keys[] = {
 	{ "core.bare", "core.bare", V_BOOL },
 	{ "core.filemode", "core.fileMode", V_BOOL },
 	{ "core.fsyncobjectfiles", "core.fsyncObjectFiles", V_BOOL },
@@ -82,12 +82,12 @@ mgit_check_value(const char *where, const char *key, const char *value,
 	const char *want;
 	int good;
 
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		if (strcmp(key, known[i].key) != 0)
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++) {
+		if (strcmp(key, known_keys[i].key) != 0)
 			continue;
 		if (value == NULL)
 			return 0;   /* a key alone is "true" */
-		switch (known[i].type) {
+		switch (known_keys[i].type) {
 		case V_BOOL:
 			good = is_bool(value);
 			want = "a boolean (true/false, yes/no, on/off, 1/0)";
@@ -106,7 +106,7 @@ mgit_check_value(const char *where, const char *key, const char *value,
 		if (good)
 			return 0;
 		return mirror_fail(err, MIRROR_EINPUT, "%s: %s = '%.100s' is "
-		    "not %s", where, known[i].shown, value, want);
+		    "not %s", where, known_keys[i].shown, value, want);
 	}
 	return 0;
 }
@@ -189,7 +189,7 @@ static int scan_config(const char *path, const char *shown, int depth,
     mirror_error *err);
 
 static int
-is_space(int c)
+cfg_space(int c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
@@ -214,7 +214,7 @@ strip_comments(char *line, int in_quotes)
 		}
 		backslashes = *p == '\\' ? backslashes + 1 : 0;
 	}
-	while (p > line && is_space((unsigned char)p[-1]))
+	while (p > line && cfg_space((unsigned char)p[-1]))
 		p--;
 	*p = '\0';
 	return quotes;
@@ -331,7 +331,7 @@ header(strbuf *section, char *p)
 	for (p++; *p != ']'; p++) {
 		if (*p == '\0')
 			return NULL;
-		if (is_space((unsigned char)*p))
+		if (cfg_space((unsigned char)*p))
 			break;
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.')
 			return NULL;
@@ -339,7 +339,7 @@ header(strbuf *section, char *p)
 	}
 	if (*p == ']')
 		return p + 1;
-	while (is_space((unsigned char)*p))
+	while (cfg_space((unsigned char)*p))
 		p++;
 	if (*p++ != '"')
 		return NULL;
@@ -376,7 +376,7 @@ scan_text(struct scan *s, char *buf, size_t len)
 		p = line;
 		line = nl != NULL ? nl + 1 : end;
 restart:
-		while (is_space((unsigned char)*p))
+		while (cfg_space((unsigned char)*p))
 			p++;
 		if (*p == '\0' || *p == ';' || *p == '#')
 			continue;
@@ -396,7 +396,7 @@ restart:
 			strbuf_printf(&key, "%s.", section.data);
 		for (char *c = name; c < p; c++)
 			strbuf_putc(&key, (char)tolower((unsigned char)*c));
-		while (is_space((unsigned char)*p))
+		while (cfg_space((unsigned char)*p))
 			p++;
 		if (*p == '\0') {
 			rc = variable(s, lineno, key.data, NULL);
@@ -404,7 +404,7 @@ restart:
 		}
 		if (*p++ != '=')
 			break;
-		while (is_space((unsigned char)*p))
+		while (cfg_space((unsigned char)*p))
 			p++;
 		strbuf_reset(&val);
 		if (unescape(&val, &multi, p) < 0)

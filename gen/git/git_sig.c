@@ -9,18 +9,18 @@
 #include "util/xalloc.h"
 
 static int
-is_space(char c)
+sig_space(char c)
 {
 	return c == ' ' || c == '\t';
 }
 
 /* Copy of [s, e) with surrounding blanks trimmed. Caller frees. */
 static char *
-trimmed(const char *s, const char *e)
+sig_trimmed(const char *s, const char *e)
 {
-	while (s < e && is_space(*s))
+	while (s < e && sig_space(*s))
 		s++;
-	while (e > s && is_space(e[-1]))
+	while (e > s && sig_space(e[-1]))
 		e--;
 	return xstrndup(s, (size_t)(e - s));
 }
@@ -39,7 +39,7 @@ mgit_parse_author(char **name, char **email, const char *author,
 			return mirror_fail(err, MIRROR_EUSAGE, "--author: a "
 			    "control character in '%s'", author);
 	end = author + strlen(author);
-	while (end > author && is_space(end[-1]))
+	while (end > author && sig_space(end[-1]))
 		end--;
 	lt = strchr(author, '<');
 	gt = strchr(author, '>');
@@ -52,8 +52,8 @@ mgit_parse_author(char **name, char **email, const char *author,
 	if (strchr(lt + 1, '<') != NULL || strchr(gt + 1, '>') != NULL)
 		return mirror_fail(err, MIRROR_EUSAGE, "--author: more than "
 		    "one '<' or '>' in '%s'", author);
-	*name = trimmed(author, lt);
-	*email = trimmed(lt + 1, gt);
+	*name = sig_trimmed(author, lt);
+	*email = sig_trimmed(lt + 1, gt);
 	if ((*name)[0] == '\0' || (*email)[0] == '\0') {
 		int no_name = (*name)[0] == '\0';
 

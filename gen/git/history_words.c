@@ -136,7 +136,7 @@ differs(json_t *a, json_t *b, const char *key)
 
 /* Parse text as a JSON object; NULL for no text or not an object. */
 static json_t *
-parse(const char *text, size_t len)
+parse_json(const char *text, size_t len)
 {
 	json_t *j;
 
@@ -427,8 +427,8 @@ is_active(json_t *o, const char *key)
 static void
 project_events(struct events *es, const struct hw_file *f)
 {
-	json_t *od = parse(f->old_text, f->old_len);
-	json_t *nd = parse(f->new_text, f->new_len);
+	json_t *od = parse_json(f->old_text, f->old_len);
+	json_t *nd = parse_json(f->new_text, f->new_len);
 	struct facts of, nf;
 	char *slug = project_slug(nd, od, f->path);
 	size_t i = 0, j = 0;
@@ -805,8 +805,8 @@ conflict_events(struct events *es, const struct hw_file *f, int initial)
 	json_t *c;
 	const char *ps, *ost, *nst;
 
-	cf.oc = parse(f->old_text, f->old_len);
-	cf.nc = parse(f->new_text, f->new_len);
+	cf.oc = parse_json(f->old_text, f->old_len);
+	cf.nc = parse_json(f->new_text, f->new_len);
 	if ((c = cf.nc != NULL ? cf.nc : cf.oc) == NULL)
 		return;
 	ps = raw(c, "project_slug");
@@ -1047,7 +1047,7 @@ put_by_status(strbuf *sb, json_t *by)
 static size_t
 initial_summary(struct hw_words *w, const struct hw_file *health)
 {
-	json_t *h = health != NULL ? parse(health->new_text,
+	json_t *h = health != NULL ? parse_json(health->new_text,
 	    health->new_len) : NULL;
 	json_t *layers = json_object_get(h, "layers"), *l;
 	long long total = 0;
