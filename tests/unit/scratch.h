@@ -3,14 +3,17 @@
  * work with real files: scratch_enter makes /tmp/mirror-test-NAME.XXXXXX
  * and enters it (so paths in messages are short), scratch_leave goes
  * back and removes it. For a cmocka group's setup and teardown;
- * scratch_write puts a file there. Include after <cmocka.h>.
+ * scratch_write puts a file there, scratch_sh runs a shell command.
+ * Include after <cmocka.h>.
  */
 #ifndef MIRROR_TEST_SCRATCH_H
 #define MIRROR_TEST_SCRATCH_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char scratch_dir[128];
@@ -54,6 +57,26 @@ scratch_write(const char *path, const char *text, size_t len)
 	assert_non_null(fp);
 	assert_int_equal(fwrite(text, 1, len, fp), len);
 	assert_int_equal(fclose(fp), 0);
+}
+
+/*
+ * Run the shell command line fmt (printf-style; it must fit 8 KiB, or
+ * the test fails). Returns its exit status, or -1 when it could not be
+ * run or was killed.
+ */
+static inline int
+scratch_sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	int n, st;
+
+	va_start(ap, fmt);
+	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	st = system(cmd);
+	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
 
 #endif

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "scratch.h"
+
 #include "git/git_message.h"
 #include "git/git_ref.h"
 #include "git/git_repo.h"
@@ -35,21 +37,6 @@ static char root[] = "/tmp/mirror-history.XXXXXX";
 static char dir[4096];          /* this test's scratch directory */
 static char cwd0[4096];
 
-/* Run a shell command in dir; returns its exit status. */
-static int
-sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-	int n, st;
-
-	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && (size_t)n < sizeof(cmd));
-	st = system(cmd);
-	return st == -1 ? -1 : WEXITSTATUS(st);
-}
 
 /* Output of a shell command, trailing newlines dropped. Caller frees. */
 static char *
@@ -107,7 +94,7 @@ put(const char *path, const char *content)
 {
 	FILE *fp;
 
-	assert_int_equal(sh("mkdir -p \"$(dirname '%s')\"", path), 0);
+	assert_int_equal(scratch_sh("mkdir -p \"$(dirname '%s')\"", path), 0);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
 	fputs(content, fp);
@@ -399,7 +386,7 @@ test_first_commit_bare(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
 	    0);
 	assert_int_equal(r.committed, 1);
@@ -419,7 +406,7 @@ test_first_commit_bare(void **state)
 	    "diff - ../ls");
 	cap_is("# p05\n\nmaterial: GF-PTFE\nmass: 4.8 kg\nheat: 20 W",
 	    "git -C repo.git show mirror:projects/p05/index.md");
-	assert_int_equal(sh("git -C repo.git fsck --strict --no-dangling "
+	assert_int_equal(scratch_sh("git -C repo.git fsck --strict --no-dangling "
 	    ">fsck.out 2>&1"), 0);
 	cap_is("", "grep -v '^notice: HEAD points to an unborn' fsck.out");
 	cap_is("2 conflicts opened, 1 resolved; 4 pages added",
@@ -455,7 +442,7 @@ test_unchanged_then_changed(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
 	assert_int_equal(commit_at(&r1, "repo.git", "site", AUTHOR, T0, &err),
 	    0);
 	objs_before = cap("cd repo.git && find objects -type f | sort");
@@ -475,7 +462,7 @@ test_unchanged_then_changed(void **state)
 	    "mass: 4.8 kg\nheat: 20 W\n");
 	put("site/projects/p05/index.html", "<h1>p05</h1>\n<p>material: "
 	    "PEEK</p>\n<p>mass: 4.8 kg</p>\n<p>heat: 20 W</p>\n");
-	assert_int_equal(sh("rm site/404.html && mkdir -p site/conflicts && "
+	assert_int_equal(scratch_sh("rm site/404.html && mkdir -p site/conflicts && "
 	    "echo '# c9' > site/conflicts/c9.md"), 0);
 	assert_int_equal(commit_at(&r3, "repo.git", "site", AUTHOR, T0 + 120,
 	    &err), 0);
@@ -501,7 +488,7 @@ test_unchanged_then_changed(void **state)
 	assert_int_equal(r3.pages_removed, 1);
 	assert_int_equal(r3.files_changed, 4);
 	cap_is("2", "git -C repo.git reflog show mirror | wc -l");
-	assert_int_equal(sh("git -C repo.git fsck --strict --no-dangling "
+	assert_int_equal(scratch_sh("git -C repo.git fsck --strict --no-dangling "
 	    ">/dev/null 2>&1"), 0);
 }
 
@@ -515,7 +502,7 @@ test_nonbare_untouched(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q -b main work && cd work && "
+	assert_int_equal(scratch_sh("git init -q -b main work && cd work && "
 	    "echo hello > README && echo draft > notes && git add README && "
 	    "git commit -qm init && echo edit >> README && "
 	    "echo staged > new && git add new"), 0);
@@ -539,7 +526,7 @@ test_nonbare_untouched(void **state)
 	/* Config and HEAD are untouched. */
 	cap_is(cfg0, "cat work/.git/config work/.git/HEAD");
 	free(cfg0);
-	assert_int_equal(sh("git -C work fsck --strict --no-dangling "
+	assert_int_equal(scratch_sh("git -C work fsck --strict --no-dangling "
 	    ">/dev/null 2>&1"), 0);
 	free(status0);
 	free(status1);
@@ -560,15 +547,15 @@ test_checked_out_refused(void **state)
 	(void)state;
 	make_site("site");
 	/* Unborn: 'git init -b mirror' and nothing committed yet. */
-	assert_int_equal(sh("git init -q -b mirror fresh"), 0);
+	assert_int_equal(scratch_sh("git init -q -b mirror fresh"), 0);
 	assert_int_equal(commit_at(&r, "fresh", "site", AUTHOR, T0, &err),
 	    -MIRROR_EIO);
 	assert_non_null(strstr(err.msg, "refs/heads/mirror is checked out"));
 	assert_non_null(strstr(err.msg, "--branch"));
-	assert_int_equal(sh("git -C fresh rev-parse -q --verify mirror "
+	assert_int_equal(scratch_sh("git -C fresh rev-parse -q --verify mirror "
 	    ">/dev/null"), 1);
 	/* Born. */
-	assert_int_equal(sh("git init -q -b mirror work && cd work && "
+	assert_int_equal(scratch_sh("git init -q -b mirror work && cd work && "
 	    "echo x > x && git add x && git commit -qm x"), 0);
 	before = cap("git -C work rev-parse mirror");
 	assert_int_equal(commit_at(&r, "work", "site", AUTHOR, T0, &err),
@@ -578,13 +565,13 @@ test_checked_out_refused(void **state)
 	cap_is("", "git -C work status --porcelain");
 	free(before);
 	/* Checked out in a linked work tree of a bare repository. */
-	assert_int_equal(sh("git clone -q --bare work bare.git && "
+	assert_int_equal(scratch_sh("git clone -q --bare work bare.git && "
 	    "git -C bare.git worktree add -q ../linked mirror"), 0);
 	assert_int_equal(commit_at(&r, "bare.git", "site", AUTHOR, T0, &err),
 	    -MIRROR_EIO);
 	assert_non_null(strstr(err.msg, "linked"));
 	/* Another branch of the same repository is fine. */
-	assert_int_equal(sh("git -C bare.git branch -q other mirror"), 0);
+	assert_int_equal(scratch_sh("git -C bare.git branch -q other mirror"), 0);
 	{
 		struct history_request rq;
 
@@ -609,7 +596,7 @@ test_through_linked_worktree(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q -b main work && cd work && "
+	assert_int_equal(scratch_sh("git init -q -b main work && cd work && "
 	    "echo x > x && git add x && git commit -qm x && "
 	    "git worktree add -q -b feature ../linked"), 0);
 	memset(&rq, 0, sizeof(rq));
@@ -641,7 +628,7 @@ test_cas_direct(void **state)
 	char *s;
 
 	(void)state;
-	assert_int_equal(sh("git init -q --bare r.git && "
+	assert_int_equal(scratch_sh("git init -q --bare r.git && "
 	    "t=$(git -C r.git hash-object -t tree -w /dev/null) && "
 	    "a=$(git -C r.git commit-tree -m a $t) && "
 	    "b=$(git -C r.git commit-tree -m b $t) && "
@@ -685,10 +672,10 @@ static void
 move_branch(void *arg)
 {
 	(void)arg;
-	assert_int_equal(sh("git -C repo.git update-ref refs/heads/mirror "
+	assert_int_equal(scratch_sh("git -C repo.git update-ref refs/heads/mirror "
 	    "$(git -C repo.git commit-tree -p mirror -m other "
 	    "$(git -C repo.git hash-object -t tree -w /dev/null))"), 0);
-	assert_int_equal(sh("git -C repo.git rev-parse mirror > theirs"), 0);
+	assert_int_equal(scratch_sh("git -C repo.git rev-parse mirror > theirs"), 0);
 }
 
 static void
@@ -700,7 +687,7 @@ test_cas_concurrent_writer(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
 	    0);
 	put("site/index.md", "# Mirror\n\nchanged\n");
@@ -715,7 +702,7 @@ test_cas_concurrent_writer(void **state)
 	cap_is("other", "git -C repo.git log -1 --format=%%s mirror");
 	free(theirs);
 	/* The loser's objects are harmless: the repository is sound. */
-	assert_int_equal(sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
+	assert_int_equal(scratch_sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
 	    0);
 }
 
@@ -734,7 +721,7 @@ test_concurrent_processes(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
 	for (int c = 0; c < WRITERS; c++) {
 		pids[c] = fork();
 		assert_true(pids[c] >= 0);
@@ -754,7 +741,7 @@ test_concurrent_processes(void **state)
 			    snprintf(log, sizeof(log), "w%d.log", c) >=
 			    (int)sizeof(log))
 				_exit(2);
-			if (k == 0 && sh("cp -R site %s", site) != 0)
+			if (k == 0 && scratch_sh("cp -R site %s", site) != 0)
 				_exit(2);
 			snprintf(text, sizeof(text), "writer %d round %d\n", c,
 			    k);
@@ -796,7 +783,7 @@ test_concurrent_processes(void **state)
 	    "while mirror was building\\|is locked\\)' || true");
 	assert_string_equal(bad, "");
 	free(bad);
-	assert_int_equal(sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
+	assert_int_equal(scratch_sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
 	    0);
 }
 
@@ -810,7 +797,7 @@ test_stale_lock(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
 	    0);
 	put("site/index.md", "# changed\n");
@@ -828,7 +815,7 @@ test_stale_lock(void **state)
 	free(before);
 	free(after);
 	/* Lock taken after the check (by a racing git): still refused. */
-	assert_int_equal(sh("rm repo.git/refs/heads/mirror.lock"), 0);
+	assert_int_equal(scratch_sh("rm repo.git/refs/heads/mirror.lock"), 0);
 	{
 		git_repository *repo = NULL;
 		git_oid tip;
@@ -858,7 +845,7 @@ test_reproducible_id(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare one.git && "
+	assert_int_equal(scratch_sh("git init -q --bare one.git && "
 	    "git init -q two && git init -q --bare three.git"), 0);
 	assert_int_equal(commit_at(&a, "one.git", "site", AUTHOR, T0, &err),
 	    0);
@@ -882,7 +869,7 @@ test_bad_trailer_early(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
 	memset(&rq, 0, sizeof(rq));
 	rq.repo_path = "repo.git";
 	rq.branch = "mirror";
@@ -912,7 +899,7 @@ test_not_a_repo(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("mkdir plain && touch file && git init -q repo && "
+	assert_int_equal(scratch_sh("mkdir plain && touch file && git init -q repo && "
 	    "mkdir repo/sub"), 0);
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		int rc = commit_at(&r, paths[i], "site", AUTHOR, T0, &err);
@@ -926,7 +913,7 @@ test_not_a_repo(void **state)
 	}
 	cap_is("", "git -C repo for-each-ref");
 	/* Someone else's repository is told apart from no repository. */
-	assert_int_equal(sh("git init -q --bare bare.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare bare.git"), 0);
 	assert_int_equal(mgit_foreign_repo("repo", geteuid()), 0);
 	assert_int_equal(mgit_foreign_repo("bare.git", geteuid()), 0);
 	assert_int_equal(mgit_foreign_repo("repo", geteuid() + 1), 1);
@@ -944,7 +931,7 @@ test_author_sources(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "site", "Bot bot@x", T0,
 	    &err), -MIRROR_EUSAGE);
 	assert_non_null(strstr(err.msg, "--author"));
@@ -952,16 +939,16 @@ test_author_sources(void **state)
 	assert_int_equal(commit_at(&r, "repo.git", "site", NULL, T0, &err),
 	    -MIRROR_EUSAGE);
 	assert_non_null(strstr(err.msg, "no commit author"));
-	assert_int_equal(sh("git -C repo.git rev-parse -q --verify mirror "
+	assert_int_equal(scratch_sh("git -C repo.git rev-parse -q --verify mirror "
 	    ">/dev/null"), 1);
-	assert_int_equal(sh("git -C repo.git config user.name 'Repo Owner' &&"
+	assert_int_equal(scratch_sh("git -C repo.git config user.name 'Repo Owner' &&"
 	    " git -C repo.git config user.email owner@example.org"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "site", NULL, T0, &err),
 	    0);
 	cap_is("Repo Owner <owner@example.org>|Repo Owner",
 	    "git -C repo.git log -1 --format='%%an <%%ae>|%%cn' mirror");
 	/* A forged header in the repository config is refused. */
-	assert_int_equal(sh("git -C repo.git config user.name 'A <b>'"), 0);
+	assert_int_equal(scratch_sh("git -C repo.git config user.name 'A <b>'"), 0);
 	put("site/index.md", "changed\n");
 	assert_int_equal(commit_at(&r, "repo.git", "site", NULL, T0, &err),
 	    -MIRROR_EINPUT);
@@ -975,19 +962,19 @@ test_site_refusals(void **state)
 	mirror_error err;
 
 	(void)state;
-	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
 	make_site("s1");
-	assert_int_equal(sh("ln -s index.md s1/link.md"), 0);
+	assert_int_equal(scratch_sh("ln -s index.md s1/link.md"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "s1", AUTHOR, T0, &err),
 	    -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "s1/link.md: a symbolic link"));
 	make_site("s2");
-	assert_int_equal(sh("mkfifo s2/api/pipe"), 0);
+	assert_int_equal(scratch_sh("mkfifo s2/api/pipe"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "s2", AUTHOR, T0, &err),
 	    -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "s2/api/pipe: a special file"));
 	make_site("s3");
-	assert_int_equal(sh("mkdir -p s3/.git && echo x > s3/.git/config"),
+	assert_int_equal(scratch_sh("mkdir -p s3/.git && echo x > s3/.git/config"),
 	    0);
 	assert_int_equal(commit_at(&r, "repo.git", "s3", AUTHOR, T0, &err),
 	    -MIRROR_EINPUT);
@@ -995,7 +982,7 @@ test_site_refusals(void **state)
 	    "name"));
 	/* A nested one is found before any blob is written, too. */
 	make_site("s4");
-	assert_int_equal(sh("mkdir -p s4/projects/.GIT && "
+	assert_int_equal(scratch_sh("mkdir -p s4/projects/.GIT && "
 	    "echo x > s4/projects/.GIT/x"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "s4", AUTHOR, T0, &err),
 	    -MIRROR_EINPUT);
@@ -1005,9 +992,9 @@ test_site_refusals(void **state)
 	    &err), -MIRROR_EIO);
 	assert_non_null(strstr(err.msg, "nosuch"));
 	/* None of it moved or created the branch. */
-	assert_int_equal(sh("git -C repo.git rev-parse -q --verify mirror "
+	assert_int_equal(scratch_sh("git -C repo.git rev-parse -q --verify mirror "
 	    ">/dev/null"), 1);
-	assert_int_equal(sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
+	assert_int_equal(scratch_sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
 	    0);
 }
 
@@ -1019,7 +1006,7 @@ test_tree_shapes(void **state)
 	mirror_error err;
 
 	(void)state;
-	assert_int_equal(sh("git init -q --bare repo.git && mkdir -p "
+	assert_int_equal(scratch_sh("git init -q --bare repo.git && mkdir -p "
 	    "site/a/b/c site/empty/inner site/x && echo run > site/x/tool && "
 	    "chmod 755 site/x/tool && echo deep > site/a/b/c/deep.md"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
@@ -1027,7 +1014,7 @@ test_tree_shapes(void **state)
 	cap_is("100644 blob a/b/c/deep.md\n100755 blob x/tool",
 	    "git -C repo.git ls-tree -r mirror | awk '{print $1, $2, $4}'");
 	/* An empty site is a commit of the empty tree. */
-	assert_int_equal(sh("mkdir void"), 0);
+	assert_int_equal(scratch_sh("mkdir void"), 0);
 	{
 		struct history_request rq;
 
@@ -1040,7 +1027,7 @@ test_tree_shapes(void **state)
 	}
 	cap_is("4b825dc642cb6eb9a060e54bf8d69288fbee4904",
 	    "git -C repo.git rev-parse empty^{tree}");
-	assert_int_equal(sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
+	assert_int_equal(scratch_sh("git -C repo.git fsck --strict >/dev/null 2>&1"),
 	    0);
 }
 
@@ -1053,7 +1040,7 @@ test_pack_path(void **state)
 	char *s;
 
 	(void)state;
-	assert_int_equal(sh("git init -q --bare repo.git && mkdir -p site/p && "
+	assert_int_equal(scratch_sh("git init -q --bare repo.git && mkdir -p site/p && "
 	    "i=0; while [ $i -lt 300 ]; do "
 	    "printf '# page %%d\\n\\nvalue: %%d kg\\n' $i $i > site/p/$i.md; "
 	    "printf '<p>%%d</p>\\n' $i > site/p/$i.html; i=$((i+1)); done && "
@@ -1066,18 +1053,18 @@ test_pack_path(void **state)
 	cap_is("1", "ls repo.git/objects/pack/*.pack | wc -l");
 	cap_is("0", "find repo.git/objects -type f ! -path '*/pack/*' | wc -l");
 	cap_is("", "ls repo.git/objects/pack | grep tmp_");
-	assert_int_equal(sh("git verify-pack repo.git/objects/pack/*.idx "
+	assert_int_equal(scratch_sh("git verify-pack repo.git/objects/pack/*.idx "
 	    ">/dev/null"), 0);
 	/* 601 distinct blobs + 2 trees + 1 commit. */
 	cap_is("604", "git verify-pack -v repo.git/objects/pack/*.idx | "
 	    "grep -cE '^[0-9a-f]{40} (blob|tree|commit) '");
 	/* git's own index writer makes the same index, byte for byte. */
-	assert_int_equal(sh("cp repo.git/objects/pack/*.pack check.pack && "
+	assert_int_equal(scratch_sh("cp repo.git/objects/pack/*.pack check.pack && "
 	    "git index-pack check.pack >/dev/null && "
 	    "cmp check.idx repo.git/objects/pack/*.idx"), 0);
 	/* Compressed on one thread or on many (in batches of 256), the
 	 * pack is byte for byte the same: its name is its checksum. */
-	assert_int_equal(sh("git init -q --bare one.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare one.git"), 0);
 	setenv("MIRROR_JOBS", "1", 1);
 	assert_int_equal(commit_at(&r, "one.git", "site", AUTHOR, T0, &err),
 	    0);
@@ -1086,7 +1073,7 @@ test_pack_path(void **state)
 	cap_is(s = cap("cd repo.git/objects/pack && ls *.pack"),
 	    "cd one.git/objects/pack && ls *.pack");
 	free(s);
-	assert_int_equal(sh("git -C repo.git fsck --strict --full >/dev/null "
+	assert_int_equal(scratch_sh("git -C repo.git fsck --strict --full >/dev/null "
 	    "2>&1"), 0);
 	s = cap("git -C repo.git show mirror:p/299.md");
 	assert_string_equal(s, "# page 299\n\nvalue: 299 kg");
@@ -1103,7 +1090,7 @@ test_pack_path(void **state)
 	cap_is("1", "ls repo.git/objects/pack/*.pack | wc -l");
 	cap_is("-value: 7 kg\n+value: 7.5 kg", "git -C repo.git diff -U0 "
 	    "mirror~1 mirror | grep '^[-+][^-+]'");
-	assert_int_equal(sh("git -C repo.git fsck --strict --full >/dev/null "
+	assert_int_equal(scratch_sh("git -C repo.git fsck --strict --full >/dev/null "
 	    "2>&1"), 0);
 	/* Rebuilding the same big site writes nothing at all. */
 	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0 + 2,
@@ -1123,7 +1110,7 @@ test_branch_name_clash(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git && "
+	assert_int_equal(scratch_sh("git init -q --bare repo.git && "
 	    "git -C repo.git update-ref refs/heads/mirror/old "
 	    "$(git -C repo.git commit-tree -m x "
 	    "$(git -C repo.git hash-object -t tree -w /dev/null))"), 0);
@@ -1142,7 +1129,7 @@ test_branch_name_clash(void **state)
 	cap_is(before, "cd repo.git && find . -type f | LC_ALL=C sort");
 	free(before);
 	/* The other way round: mirror/next while mirror exists. */
-	assert_int_equal(sh("git -C repo.git update-ref -d "
+	assert_int_equal(scratch_sh("git -C repo.git update-ref -d "
 	    "refs/heads/mirror/old && git -C repo.git update-ref "
 	    "refs/heads/mirror $(git -C repo.git commit-tree -m y "
 	    "$(git -C repo.git hash-object -t tree -w /dev/null))"), 0);
@@ -1161,7 +1148,7 @@ test_reflog_setting_respected(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git && "
+	assert_int_equal(scratch_sh("git init -q --bare repo.git && "
 	    "git -C repo.git config core.logAllRefUpdates false"), 0);
 	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
 	    0);
@@ -1180,7 +1167,7 @@ test_tip_file(void **state)
 
 	(void)state;
 	make_site("site");
-	assert_int_equal(sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
 	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
 	    "index.md", &err), 0);
 	assert_null(text);

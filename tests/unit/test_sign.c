@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "scratch.h"
+
 #include "git/git_sign.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -28,20 +30,6 @@ static const char commit[] =
     "\n"
     "p06-polisher spindle_max_speed: 300 rpm \xe2\x86\x92 320 rpm\n";
 
-/* Run a shell command line; its exit status. */
-static int
-sh(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && (size_t)n < sizeof(cmd));
-	return system(cmd);
-}
 
 static int
 setup(void **state)
@@ -50,7 +38,7 @@ setup(void **state)
 	snprintf(dir, sizeof(dir), "/tmp/mirror-sign-test.XXXXXX");
 	if (mkdtemp(dir) == NULL)
 		return -1;
-	return sh("ssh-keygen -q -t ed25519 -N '' -C mirror -f %s/key && "
+	return scratch_sh("ssh-keygen -q -t ed25519 -N '' -C mirror -f %s/key && "
 	    "ssh-keygen -q -t ed25519 -N secret -C locked -f %s/locked",
 	    dir, dir) == 0 ? 0 : -1;
 }
@@ -59,7 +47,7 @@ static int
 teardown(void **state)
 {
 	(void)state;
-	return sh("rm -rf %s", dir) == 0 ? 0 : -1;
+	return scratch_sh("rm -rf %s", dir) == 0 ? 0 : -1;
 }
 
 /* Write s to dir/name. */
@@ -96,13 +84,13 @@ test_sign_verifies(void **state)
 	assert_non_null(strstr(a.data, "-----END SSH SIGNATURE-----"));
 	put("sig", a.data, a.len);
 	put("data", commit, sizeof(commit) - 1);
-	assert_int_equal(sh("ssh-keygen -Y check-novalidate -n git -s %s/sig "
+	assert_int_equal(scratch_sh("ssh-keygen -Y check-novalidate -n git -s %s/sig "
 	    "< %s/data >/dev/null 2>&1", dir, dir), 0);
 	/* Another namespace or one changed byte: refused. */
-	assert_int_not_equal(sh("ssh-keygen -Y check-novalidate -n file "
+	assert_int_not_equal(scratch_sh("ssh-keygen -Y check-novalidate -n file "
 	    "-s %s/sig < %s/data >/dev/null 2>&1", dir, dir), 0);
 	put("data", commit, sizeof(commit) - 2);
-	assert_int_not_equal(sh("ssh-keygen -Y check-novalidate -n git -s "
+	assert_int_not_equal(scratch_sh("ssh-keygen -Y check-novalidate -n git -s "
 	    "%s/sig < %s/data >/dev/null 2>&1", dir, dir), 0);
 	/* Ed25519 is deterministic: a rebuild gives the same commit id. */
 	assert_int_equal(mgit_sign(&b, key, commit, sizeof(commit) - 1,
