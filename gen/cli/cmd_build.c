@@ -169,14 +169,11 @@ build_check(struct stamp *held, struct stamp *st, struct site_model *s,
     const struct site_opts *so, const struct mirror_opts *o,
     mirror_error *err)
 {
-	uint64_t sum;
 	int rc;
 
 	if (!o->force && stamp_load_dir(held, o->out)) {
-		rc = facts_checksum(&sum, s->st, err);
-		if (rc < 0)
+		if ((rc = build_snapshot(s, err)) < 0)
 			return rc;
-		hash_hex(s->snapshot, sum);
 		if (strcmp(s->snapshot, held->snapshot) == 0)
 			return build_unchanged(held, st, s, so, o, err);
 	}
