@@ -259,13 +259,16 @@ build_precheck_repo(const struct mirror_opts *o, time_t now,
  */
 static int
 build_history(struct history_result *res, const struct site_model *s,
-    const struct output *out, const struct sweep_run *run,
+    struct output *out, const struct sweep_run *run,
     const struct mirror_opts *o, mirror_error *err)
 {
 	struct history_request req;
 
 	history_request_init(&req, o, s->now);
 	req.site_dir = output_stage_dir(out);
+	if (req.site_dir == NULL)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot lay out the "
+		    "new site for the commit", o->out);
 	req.store_checksum = s->snapshot;
 	if (!o->no_sweep) {
 		req.sweep_run_id = run->id;

@@ -1,37 +1,55 @@
 /*
- * output.h: the all-or-nothing output directory (SPEC section 5).
+ * output.h: the output directory, updated in place at the cost of the
+ * change, old-or-new across a crash (SPEC section 5).
  *
  *   struct output *out;
  *   if (output_begin(&out, "site", err) < 0) ...   (out is NULL)
- *   output_write(out, "index.md", md, len, err);   (for every file)
- *   output_commit(out, err);                       (swap it in)
+ *   output_keep(out, paths, n)                     (pages known unchanged)
+ *   output_write(out, "index.md", md, len, err);   (every other file)
+ *   output_files(out, &files); output_removed(...) (the git stage)
+ *   output_commit(out, err);                       (DIR becomes the site)
  *   output_free(out);                              (always)
  *
- * output_begin creates a staging directory next to DIR, in the same
- * parent: ".<DIR>.mirror-stage-<pid>". Files are written there only.
- * output_commit makes DIR the staged tree in one atomic step
- * (renameat2 RENAME_EXCHANGE; a plain rename when DIR did not exist),
- * then removes the old tree. Until then DIR is untouched, so a failed or
- * killed build leaves DIR as it was; output_begin removes stale staging
- * directories of builds that no longer run.
+ * output_begin lists DIR's regular files once. A file written with the
+ * bytes DIR already holds at that path is kept where it is; any other is
+ * written into a flat staging directory beside DIR, in the same parent:
+ * ".<DIR>.mirror-stage-<pid>/<n>". Nothing in DIR changes before
+ * output_commit. output_commit writes a journal beside DIR,
+ * ".<DIR>.mirror-journal" (each staged file and the path it becomes,
+ * each path to remove, the new marker, an end line), puts every staged
+ * byte and the journal on disk (syncfs, fsync), and only then applies
+ * it: renames the staged files into place, removes the files the new
+ * site lacks and the directories they leave empty, writes the marker,
+ * syncs, and removes the journal and the staging directory. A build
+ * that changes nothing writes nothing into DIR.
+ *
+ * Crash: a failed or killed build leaves DIR as it was until its journal
+ * is complete. From then on DIR is the new site's: the next build into
+ * DIR (output_lock or output_begin), before it does anything else,
+ * applies a complete journal again (a file already renamed is skipped,
+ * so this can run any number of times) and throws away an incomplete
+ * one with its staging directory. A reader that looks at DIR between a
+ * kill inside the apply step and that next build may see a mix of the
+ * old site and the new one; once the next build has started, DIR is
+ * exactly the old site or the new one.
  *
  * Safety: DIR must be a real directory (not a symlink) or not exist, its
  * parent must be writable, and a non-empty DIR must hold the marker file
- * ".mirror-output" that every committed tree gets, so a mistyped --out
- * can never replace a directory mirror did not write. The marker is not
- * in the list of written paths.
+ * ".mirror-output" that every committed build writes, so a mistyped
+ * --out can never touch a directory mirror did not write. Every path in
+ * DIR is opened below DIR's descriptor without following any symbolic
+ * link (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or one component
+ * at a time with O_NOFOLLOW); a link or another file planted where the
+ * new site needs a directory is replaced, never followed. The marker is
+ * not in the list of written paths; its first line is fixed text, and a
+ * second line "tree <hex>" records the git tree DIR's content was
+ * committed as (output_base_tree).
  *
  * Turns: builds into one DIR take turns. output_begin takes DIR's lock
  * (see output_lock) before it looks at DIR, and output_free lets it go,
  * so a second build waits for the first to finish (or fails after a
  * bounded wait, naming the lock and its holder); neither sees the other's
- * staging tree or swap.
- *
- * Reuse: when the previous DIR holds a byte-identical regular file at the
- * same path, it is hard-linked into the staging tree instead of written
- * (falling back to writing when linking fails), so a no-op rebuild writes
- * 0 files. Files are never modified in place, so sharing inodes between
- * the trees is safe.
+ * staging directory or journal.
  */
 #ifndef MIRROR_OUTPUT_H
 #define MIRROR_OUTPUT_H
@@ -43,10 +61,14 @@
 struct output;
 
 /*
- * Start a build into dir. Returns 0 and *out, or < 0 with *out NULL:
+ * Start a build into dir: take DIR's lock, finish or throw away what a
+ * killed build left (see Crash above), check DIR, remove stale staging
+ * directories of dead builds, read the marker, list DIR's files and
+ * make the staging directory. Returns 0 and *out, or < 0 with *out NULL:
  * -MIRROR_EINPUT when dir is a symlink, not a directory, ".", "..", "/",
  * non-empty without the marker, or its parent is missing or not
- * writable; -MIRROR_EIO on other system errors.
+ * writable; -MIRROR_EIO on other system errors (a journal beside DIR
+ * that is damaged or cannot be applied among them).
  */
 int output_begin(struct output **out, const char *dir, mirror_error *err);
 
@@ -54,22 +76,23 @@ int output_begin(struct output **out, const char *dir, mirror_error *err);
  * Take DIR's lock without starting a build, so a caller can take its
  * turn before it does anything else (a build's sweep, say); output_begin
  * for the same DIR then takes it over, and output_free (or
- * output_unlock) lets it go. With the lock held it checks DIR as
- * output_begin does (so a bad DIR is found before anything is written)
- * and removes what killed builds left beside DIR (so does a build that
- * then finds nothing to render). The lock is an exclusive flock(2) on
- * ".<DIR>.mirror-lock" beside DIR, created when missing and holding the
- * holder's pid; the kernel drops it when the holder dies, however it
- * dies, so a killed build never blocks the next. The holder removes the
- * file before letting go (a waiter that then gets the lock on the
- * removed file sees the name no longer leads to it and tries again), so
- * nothing stays beside DIR after a build. Waits for another holder up to
+ * output_unlock) lets it go. With the lock held it finishes or throws
+ * away what a killed build left, as output_begin does, checks DIR (so a
+ * bad DIR is found before anything is written) and removes stale
+ * staging directories (so does a build that then finds nothing to
+ * render). The lock is an exclusive flock(2) on ".<DIR>.mirror-lock"
+ * beside DIR, created when missing and holding the holder's pid; the
+ * kernel drops it when the holder dies, however it dies, so a killed
+ * build never blocks the next. The holder removes the file before
+ * letting go (a waiter that then gets the lock on the removed file sees
+ * the name no longer leads to it and tries again), so nothing stays
+ * beside DIR after a build. Waits for another holder up to
  * MIRROR_LOCK_TIMEOUT_MS from the environment (default 300000, 0: do
  * not wait), saying so once on stderr when it is a terminal. Returns 0
  * (also when this process already holds a lock taken this way), or
  * -MIRROR_EIO naming the lock file and the holder's pid when the wait
- * ran out, or output_begin's -MIRROR_EINPUT for a DIR it would refuse
- * (holding no lock then).
+ * ran out, or output_begin's errors for a DIR it would refuse (holding
+ * no lock then).
  */
 int output_lock(const char *dir, mirror_error *err);
 
@@ -78,52 +101,111 @@ int output_lock(const char *dir, mirror_error *err);
 void output_unlock(void);
 
 /*
- * Write len bytes of data as relpath inside the staging tree (or link
- * the identical old file). relpath is '/'-separated, relative, with no
- * empty, "." or ".." components, no component starting with ".mirror"
- * and every component at most 255 bytes; anything else is refused
- * with -MIRROR_EINPUT (a bug upstream: names come from slugs). Missing
- * directories are created one component at a time (mkdirat, then openat
- * with O_NOFOLLOW|O_DIRECTORY); the file is created with
- * O_EXCL|O_NOFOLLOW, so writing the same relpath twice is -MIRROR_EINPUT
- * too. Returns 0, or -MIRROR_EIO on write/close errors naming the path.
+ * The file relpath of the new site, len bytes of data: kept as it is
+ * when DIR holds a regular file with exactly these bytes there (counted
+ * as reused, nothing written), else written into the staging directory.
+ * relpath is '/'-separated, relative, with no empty, "." or ".."
+ * component, no component starting with ".mirror" and every component at
+ * most 255 bytes; anything else is refused with -MIRROR_EINPUT (a bug
+ * upstream: names come from slugs), and so is a relpath written (or
+ * kept) twice in one build. A relpath that is a directory of the new
+ * site, or below one of its files, is -MIRROR_EIO; so are write errors,
+ * naming the path. Returns 0 or < 0. Safe to call from several threads
+ * at once.
  */
 int output_write(struct output *out, const char *relpath, const void *data,
     size_t len, mirror_error *err);
 
 /*
- * Sync the staging tree, swap it in as DIR, remove the old tree.
- * Returns 0, or -MIRROR_EIO with DIR as it was (a failure while removing
- * the old tree after the swap is not an error: the next build cleans it).
- * After a failure, output_free still removes the staging tree.
+ * Keep the n files relpaths as the previous build left them, without
+ * reading them: 1 when DIR held every one as a regular file when
+ * output_begin listed it and none was written or kept yet in this build
+ * (then all are kept: counted as reused and listed by output_paths);
+ * else 0 and none is (the caller output_writes them). No system call.
+ * Safe to call from several threads at once, with output_write.
+ */
+int output_keep(struct output *out, const char *const *relpaths, size_t n);
+
+/*
+ * The previous build's file relpath in DIR (opened below DIR without
+ * following any link, a regular file only): 1 with *data (NUL-terminated
+ * after its *len bytes; the caller frees it); 0 with *data NULL when DIR
+ * held no regular file there; -MIRROR_EINPUT for a relpath output_write
+ * would refuse, -MIRROR_EIO when it cannot be read. Safe from several
+ * threads.
+ */
+int output_read_prev(char **data, size_t *len, struct output *out,
+    const char *relpath, mirror_error *err);
+
+/* A file of the new site (see output_files). */
+struct output_file {
+	const char *path;       /* relpath */
+	const char *disk;       /* where its bytes are now: the staged file
+	                           (written) or DIR/relpath (kept) */
+	int changed;            /* 1 written in this build, 0 kept */
+};
+
+/*
+ * Every file of the new site, written or kept, sorted bytewise by path,
+ * into *files (owned by out); returns the count. Valid from the end of
+ * the render until output_commit or the next output_files call.
+ */
+size_t output_files(struct output *out, const struct output_file **files);
+
+/*
+ * The paths DIR holds as regular files that this build neither kept nor
+ * wrote (the files the new site lacks), sorted bytewise; owned by out,
+ * valid as output_files' answer. *n gets the count.
+ */
+const char *const *output_removed(struct output *out, size_t *n);
+
+/*
+ * The git tree id (hex) DIR's content was last committed as, from the
+ * marker's "tree" line as output_begin found it; NULL when it has none
+ * (DIR is new, or the last build into it made no commit).
+ */
+const char *output_base_tree(const struct output *out);
+
+/*
+ * The tree id the new site is committed as, for the marker output_commit
+ * writes; NULL (the default: a build that commits nothing) or anything
+ * but 40 or 64 lowercase hex digits clears it.
+ */
+void output_set_tree(struct output *out, const char *hex);
+
+/*
+ * Make DIR the new site: write and sync the journal, apply it (see
+ * above). Returns 0, or -MIRROR_EIO: with DIR as it was when the
+ * journal could not be written (or an output_write failed), else with
+ * the journal left for the next build to finish (a failure while
+ * applying it).
  */
 int output_commit(struct output *out, mirror_error *err);
 
 /*
- * Finish: if output_commit did not succeed, remove the staging tree and
- * leave DIR exactly as it was. Then let go of DIR's lock (and of one
+ * Finish: if the journal was never written, remove the staging directory
+ * (DIR is exactly as it was). Then let go of DIR's lock (and of one
  * output_lock took). Frees out (NULL is fine).
  */
 void output_free(struct output *out);
 
 /*
- * Paths written so far (written or reused), sorted bytewise, no
- * duplicates; owned by out and valid until output_free. *n gets the
- * count.
+ * Paths written or kept so far, sorted bytewise, no duplicates; owned by
+ * out and valid until output_free. *n gets the count.
  */
 const char *const *output_paths(struct output *out, size_t *n);
 
-/* Files written anew and files hard-linked from the previous DIR. */
+/* Files written anew (staged) and files kept as DIR held them. */
 size_t output_written(const struct output *out);
 size_t output_reused(const struct output *out);
 
 /*
- * The staging directory's path (owned by out): the tree as written so
- * far, for a reader that must see it before output_commit (the git
- * history commits it before the swap, so a git failure leaves DIR as it
- * was). It has no marker file; it is gone after output_commit.
+ * A directory holding the whole new site as a tree (the staged files and
+ * hard links to the kept ones), made on the first call after the render
+ * (owned by out; NULL when it cannot be made): for a reader that wants a
+ * tree of files. Gone after output_commit.
  */
-const char *output_stage_dir(const struct output *out);
+const char *output_stage_dir(struct output *out);
 
 /* The final directory path, as given to output_begin (owned by out). */
 const char *output_dir(const struct output *out);

@@ -2,13 +2,16 @@
 # Crash consistency: 'mirror build --repo' killed with SIGKILL, many
 # times (tests/tools/crash_trials.py): once at each event of a build (in
 # the sweep's transaction, on the staging directory's appearance, while
-# the pack is written, after the branch moved, during the old tree's
-# removal), then at moments spread over the whole run from a fixed seed.
-# Every kill must leave the old site or the new one, complete; a git
+# the pack is written, when the output directory's journal appears, when
+# applying it has begun), then at moments spread over the whole run from
+# a fixed seed. Every kill must leave the old site or the new one,
+# complete, or a complete journal whose roll-forward (the first thing the
+# next build into the directory does) gives the new one; a git
 # repository that 'git fsck --strict' passes with the branch at the old
 # commit or the new; a store that passes integrity_check and holds all of
 # the sweep or none of it. The next build then succeeds, yields the new
-# site and leaves nothing beside it (staging directory, lock file).
+# site and leaves nothing beside it (staging directory, journal, lock
+# file).
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 # Facts in the generated store: enough for a run of about half a second
@@ -77,14 +80,16 @@ jq_is() {
 	fi
 }
 
-echo "# $(jq -c '{trials, T, seed, phases, events, stale_ref_locks}' "$T/out" 2>/dev/null)"
+echo "# $(jq -c '{trials, T, seed, phases, events, journals, stale_ref_locks}' "$T/out" 2>/dev/null)"
 echo "# writer: $(jq -c '.writer | del(.details)' "$T/out" 2>/dev/null)"
 jq_is "a run lasts long enough to be cut at many points" '.T >= 0.05'
 jq_is "at least 10 kills" '.trials >= 10'
 jq_is "the old and the new site differ (the change adds and removes pages)" \
     '.commit_a != .commit_b and .files_a != .files_b'
-jq_is "after every kill the site is exactly the old one or the new one" \
+jq_is "after every kill the site is exactly the old one or the new one, or a complete journal is beside it" \
     '.bad.site == 0'
+jq_is "a kill while the journal was applied left it complete, and its roll-forward alone gives the new site" \
+    '.journals.whole > 0 and .bad.rollforward == 0'
 jq_is "after every kill git fsck --strict is clean" '.bad.fsck == 0'
 jq_is "after every kill the branch is at the old commit or the new" \
     '.bad.branch == 0'
@@ -99,12 +104,12 @@ jq_is "... yields the new site" '.bad.rebuild_site == 0'
 jq_is "... commits the new site's tree" '.bad.rebuild_tree == 0'
 jq_is "... records exactly the reference run's conflicts" \
     '.bad.rebuild_store == 0'
-jq_is "... leaves nothing beside the site (staging directory, lock file)" \
+jq_is "... leaves nothing beside the site (staging directory, journal, lock file)" \
     '.bad.stale_stage == 0'
 jq_is "... and a repository git fsck --strict passes" '.bad.fsck_after == 0'
-jq_is "kills landed in every phase: sweep, render, commit, swap, cleanup" \
-    '[.phases.sweep, .phases.render, .phases.commit, .phases.swap,
-      .phases.cleanup] | all(. != null and . > 0)'
+jq_is "kills landed in every phase: sweep, render, commit, journal, apply" \
+    '[.phases.sweep, .phases.render, .phases.commit, .phases.journal,
+      .phases.apply] | all(. != null and . > 0)'
 
 # A killed writer (issue 16): SIGKILLed inside BEGIN IMMEDIATE in
 # rollback-journal mode; every read-only command, then a build, on what

@@ -15,23 +15,29 @@ commit). Every trial copies BASE to WORK/trial and runs
 there and kills it. First once or twice at each event a build meets,
 the moment it is seen (polled every 0.2 ms): the store's journal appears
 (inside the sweep's transaction), the staging directory appears
-(render), a pack is being written (history commit), the branch has moved
-(before the swap), site/ is a new directory (removing the old tree).
+(render), a pack is being written (history commit), site/'s journal
+appears beside it (the new site is decided, DIR not touched yet), the
+first file the new site drops is gone from site/ (applying the journal).
 Then after delays spread over [0, 1.1 * T] (T: the slower of two
 undisturbed runs) by golden-ratio steps from an offset drawn from
 random.Random(seed), until the time budget is spent: any prefix of that
 sequence is spread evenly over the run.
 
 After each kill, checked against one undisturbed reference run:
-  - site/ is exactly A's tree or exactly B's (file list, modes, bytes);
+  - site/ is exactly A's tree or exactly B's (file list, modes, bytes),
+    or a complete journal is beside it (a kill while it was applied);
+  - with a complete journal, on a copy of what the kill left, a
+    'build --no-sweep' (no --repo) whose stamp check finds nothing to
+    render rolls the journal forward first and so leaves B's tree;
   - the repository passes 'git fsck --strict' and the branch points at
     A's commit or at the reference run's B commit;
   - the store passes PRAGMA integrity_check, and conflicts,
     conflict_members and sweep_runs equal either their state before the
     build or after the reference run (all of the sweep or none of it);
-then the build runs again undisturbed: it exits 0, site/ is B's tree,
-the branch's tree is B's, the conflicts are the reference's, and no
-staging directory or lock file is left beside site/.
+then the build runs again undisturbed (its roll-forward first): it
+exits 0, site/ is B's tree, the branch's tree is B's, the conflicts are
+the reference's, and no staging directory, journal or lock file is left
+beside site/.
 
 Then the killed WRITER (--writer-trials N): a writer in rollback-journal
 mode (tests/tools/fact_writer.py --kill-in-transaction) is SIGKILLed inside
@@ -68,30 +74,38 @@ BRANCH = "refs/heads/mirror"
 AUTHOR = "Crash Test <crash@example.org>"
 
 
-def tree_hash(top):
-    """A hash of every entry under top: path, kind, exec bit, bytes.
-
-    Returns (hash, number of regular files). A symlink or any other
-    non-regular entry is hashed as such, so it can never pass as a
-    regular file."""
-    h = hashlib.sha256()
-    files = 0
+def tree_files(top):
+    """Every entry under top, sorted: (path, "d" for a directory, the
+    sha256 of a regular file's bytes with its exec bit, or "?" and the
+    mode of anything else, so a symlink never passes as a file)."""
     entries = []
     for dirpath, dirnames, filenames in os.walk(top):
         for name in dirnames + filenames:
             entries.append(os.path.relpath(os.path.join(dirpath, name), top))
+    out = []
     for rel in sorted(entries):
         st = os.lstat(os.path.join(top, rel))
         if stat.S_ISDIR(st.st_mode):
-            h.update(b"d %s\0" % rel.encode())
+            out.append((rel, "d"))
         elif stat.S_ISREG(st.st_mode):
-            files += 1
             with open(os.path.join(top, rel), "rb") as f:
                 digest = hashlib.sha256(f.read()).hexdigest()
-            h.update(b"f %s %d %s\0" % (rel.encode(),
-                     1 if st.st_mode & 0o111 else 0, digest.encode()))
+            out.append((rel, "f %d %s" % (1 if st.st_mode & 0o111 else 0,
+                                          digest)))
         else:
-            h.update(b"? %s %o\0" % (rel.encode(), st.st_mode))
+            out.append((rel, "? %o" % st.st_mode))
+    return out
+
+
+def tree_hash(top):
+    """A hash of every entry under top: path, kind, exec bit, bytes.
+
+    Returns (hash, number of regular files)."""
+    h = hashlib.sha256()
+    files = 0
+    for rel, kind in tree_files(top):
+        files += kind.startswith("f ")
+        h.update(b"%s %s\0" % (kind.encode(), rel.encode()))
     return h.hexdigest(), files
 
 
@@ -141,15 +155,28 @@ def tip_tree(repo):
 
 
 def stage_dirs(parent):
-    """Staging or fallback directories mirror left beside site/."""
+    """Staging directories mirror left beside site/."""
     return sorted(n for n in os.listdir(parent)
-                  if n.startswith(".site.mirror-stage-") or
-                  n.startswith(".site.mirror-old-"))
+                  if n.startswith(".site.mirror-stage-"))
+
+
+JOURNAL = ".site.mirror-journal"
+
+
+def journal_state(parent):
+    """None when site/ has no journal beside it, else "whole" when it
+    ends with its end line, "part" when it does not."""
+    try:
+        with open(os.path.join(parent, JOURNAL), "rb") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None
+    return "whole" if text.endswith(b"\nend\n") else "part"
 
 
 def leftovers(parent):
-    """Anything mirror keeps beside site/ while building: staging and
-    fallback directories, the lock file."""
+    """Anything mirror keeps beside site/ while building: staging
+    directories, the journal, the lock file."""
     return sorted(n for n in os.listdir(parent)
                   if n.startswith(".site.mirror-"))
 
@@ -188,22 +215,25 @@ def classify(st, ref):
         return "finished"
     if st["runs"] == ref["runs_before"]:
         return "sweep"
+    if st["journal"] is not None:
+        # In place: DIR untouched yet, or being updated.
+        return "journal" if st["site"] == ref["site_a"] else "apply"
     if st["site"] == ref["site_b"]:
-        return "cleanup" if st["stages"] else "swapped"
+        return "cleanup" if st["stages"] else "done"
     if st["tip"] == ref["commit_b"]:
-        return "swap"
+        return "journal"        # the branch moved, the journal not yet
     if not st["stages"]:
         return "read"
+    # The stage holds the changed files, named by number: all of them
+    # staged means the render is over and the history commit runs.
     stage = os.path.join(st["dir"], st["stages"][0])
-    # The marker is written last, in output_commit: without it, a stage
-    # holding every page means the history commit was running.
-    _, n = tree_hash(stage)
-    return "commit" if n >= ref["files_b"] - 1 else "render"
+    n = sum(1 for name in os.listdir(stage) if name.isdigit())
+    return "commit" if n >= ref["changed"] else "render"
 
 
-CHECKS = ("site", "fsck", "branch", "integrity", "store", "stale_lock",
-          "rebuild_exit", "rebuild_site", "rebuild_tree", "rebuild_store",
-          "stale_stage", "fsck_after")
+CHECKS = ("site", "rollforward", "fsck", "branch", "integrity", "store",
+          "stale_lock", "rebuild_exit", "rebuild_site", "rebuild_tree",
+          "rebuild_store", "stale_stage", "fsck_after")
 
 
 def make_triggers(ref):
@@ -224,21 +254,16 @@ def make_triggers(ref):
         pack = os.path.join(d, "repo.git", "objects", "pack")
         return any(n.startswith("tmp_pack") for n in os.listdir(pack))
 
-    def swap(d, _ino):
-        try:
-            with open(os.path.join(d, "repo.git", BRANCH)) as f:
-                return f.read().strip() != ref["commit_a"]
-        except OSError:
-            return False
+    def journal(d, _ino):
+        return os.path.exists(os.path.join(d, JOURNAL))
 
-    def cleanup(d, ino):
-        try:
-            return os.stat(os.path.join(d, "site")).st_ino != ino
-        except OSError:
-            return False
+    def apply(d, _ino):
+        # Removals come first: the first path B lacks goes first.
+        return not os.path.exists(os.path.join(d, "site",
+                                               ref["first_gone"]))
 
     return {"sweep": sweep, "render": render, "commit": commit,
-            "swap": swap, "cleanup": cleanup}
+            "journal": journal, "apply": apply}
 
 
 def wait_for(p, pred, d, ino, limit):
@@ -253,7 +278,8 @@ def wait_for(p, pred, d, ino, limit):
 def one_trial(mirror, trial, ref, T, kind, what, triggers):
     """Run one build in trial, kill it (after what seconds, or when the
     event what is seen), check what it left, rebuild and check again.
-    Returns (phase, [(check, text)...], [lock files the kill left])."""
+    Returns (phase, [(check, text)...], [lock files the kill left],
+    the journal the kill left: None, "whole" or "part")."""
     problems = []
     repo = os.path.join(trial, "repo.git")
     ino = os.stat(os.path.join(trial, "site")).st_ino
@@ -271,13 +297,19 @@ def one_trial(mirror, trial, ref, T, kind, what, triggers):
     st = {"dir": trial, "exited": exited}
     st["site"], _ = tree_hash(os.path.join(trial, "site"))
     st["stages"] = stage_dirs(trial)
+    st["journal"] = journal_state(trial)
     st["tip"] = tip(repo)
     integrity, c, r, st["runs"] = store_state(os.path.join(trial,
                                                             "store.db"))
     st["store"] = (c, r)
     phase = classify(st, ref)
-    if st["site"] not in (ref["site_a"], ref["site_b"]):
-        problems.append(("site", "site/ is neither A's tree nor B's"))
+    if (st["site"] not in (ref["site_a"], ref["site_b"]) and
+            st["journal"] != "whole"):
+        problems.append(("site", "site/ is neither A's tree nor B's, and "
+                         "no complete journal is beside it (journal: %s)"
+                         % st["journal"]))
+    if st["journal"] == "whole":
+        problems += roll_forward(mirror, trial, ref)
     rc, out, err = git(repo, "fsck", "--strict", "--no-dangling")
     if rc != 0:
         problems.append(("fsck", "git fsck: %s %s" % (out, err)))
@@ -304,7 +336,7 @@ def one_trial(mirror, trial, ref, T, kind, what, triggers):
     rc, _, err = run_clean(mirror, trial)
     if rc != 0:
         problems.append(("rebuild_exit", "exit %d: %s" % (rc, err)))
-        return phase, problems, locks
+        return phase, problems, locks, st["journal"]
     if tree_hash(os.path.join(trial, "site"))[0] != ref["site_b"]:
         problems.append(("rebuild_site", "site/ is not B's tree"))
     if tip_tree(repo) != ref["tree_b"]:
@@ -322,7 +354,43 @@ def one_trial(mirror, trial, ref, T, kind, what, triggers):
     rc, out, err = git(repo, "fsck", "--strict", "--no-dangling")
     if rc != 0:
         problems.append(("fsck_after", "git fsck: %s %s" % (out, err)))
-    return phase, problems, locks
+    return phase, problems, locks, st["journal"]
+
+
+def roll_forward(mirror, trial, ref):
+    """On a copy of trial, a build that renders nothing (no sweep, no
+    repository, the stamp of B's site once the journal is rolled
+    forward) must leave B's tree. Returns the problems found."""
+    copy = trial + "-rollforward"
+    fresh_copy(trial, copy)
+    p = subprocess.run([mirror, "build", "--store", "store.db", "--out",
+                        "site", "--no-sweep", "--json"], cwd=copy,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    try:
+        rendered = json.loads(p.stdout).get("rendered")
+    except ValueError:
+        rendered = None
+    site, _ = tree_hash(os.path.join(copy, "site"))
+    shutil.rmtree(copy)
+    if p.returncode != 0 or rendered is not False or site != ref["site_b"]:
+        return [("rollforward", "the journal's roll-forward: exit %d, "
+                 "rendered %s, site/ %s B's tree: %s" % (
+                     p.returncode, rendered,
+                     "is" if site == ref["site_b"] else "is not",
+                     p.stderr.strip()))]
+    return []
+
+
+def changes(a, b):
+    """(files of B that A lacks or holds other bytes of, the first path
+    of a file of A that B lacks) for the trees a and b."""
+    fa = dict(e for e in tree_files(a) if e[1].startswith("f "))
+    fb = dict(e for e in tree_files(b) if e[1].startswith("f "))
+    changed = sum(1 for p, k in fb.items() if fa.get(p) != k and
+                  p != ".mirror-output")
+    gone = sorted(p for p in fa if p not in fb)
+    return changed, gone[0] if gone else None
 
 
 def snapshot(ref, d, site, store):
@@ -463,6 +531,11 @@ def main():
         durations.append(dt)
     T = max(durations)
     snapshot(ref, trial, "b", "after")
+    ref["changed"], ref["first_gone"] = changes(
+        os.path.join(base, "site"), os.path.join(trial, "site"))
+    if ref["first_gone"] is None:
+        print(json.dumps({"error": "version B removes no file of A"}))
+        return 2
 
     triggers = make_triggers(ref)
     # First every event (a kill the moment it is seen; twice when a run
@@ -470,7 +543,7 @@ def main():
     repeat = 2 if T < 0.8 else 1
     plan = [("event", name) for name in triggers for _ in range(repeat)]
     offset = random.Random(a.seed).random()
-    phases, events, details, stale = {}, {}, [], []
+    phases, events, details, stale, journals = {}, {}, [], [], {}
     bad = dict.fromkeys(CHECKS, 0)
     started = time.monotonic()
     i = 0
@@ -488,9 +561,11 @@ def main():
                               % 1.0)
             label = "%.3f s" % what
         fresh_copy(base, trial)
-        phase, problems, locks = one_trial(a.mirror, trial, ref, T, kind,
-                                           what, triggers)
+        phase, problems, locks, journal = one_trial(a.mirror, trial, ref,
+                                                    T, kind, what, triggers)
         phases[phase] = phases.get(phase, 0) + 1
+        if journal is not None:
+            journals[journal] = journals.get(journal, 0) + 1
         stale += locks
         if kind == "event":
             events.setdefault(what, []).append(phase)
@@ -506,6 +581,7 @@ def main():
     print(json.dumps({"trials": i, "T": round(T, 3), "seed": a.seed,
                       "writer": writer,
                       "phases": phases, "events": events, "bad": bad,
+                      "journals": journals,
                       "stale_ref_locks": stale,
                       "details": details, "files_a": ref["files_a"],
                       "files_b": ref["files_b"],

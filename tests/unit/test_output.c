@@ -1,5 +1,7 @@
 /*
- * test_output.c: the staged, all-or-nothing output directory.
+ * test_output.c: the output directory updated in place under a journal:
+ * kept and staged files, the lists for the git stage, the marker's tree
+ * line, and what the next build does with a killed build's journal.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "out/out_fs.h"
+#include "out/out_journal.h"
 #include "out/output.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -61,21 +65,55 @@ read_text(const char *dir, const char *rel)
 	return xstrdup(buf);
 }
 
-/* Entries of base as one sorted line ("a b c"), to see staging dirs. */
+/* What the shell command line cmd prints (at most 4 KiB). */
 static char *
-ls_base(void)
+sh_out(const char *cmd)
 {
-	char cmd[256], buf[1024];
+	char buf[4096];
 	size_t n;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "ls -A '%s' | sort | tr '\\n' ' '", base);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	n = fread(buf, 1, sizeof(buf) - 1, p);
 	pclose(p);
 	buf[n] = '\0';
 	return xstrdup(buf);
+}
+
+/* Entries of base as one sorted line ("a b c"), to see staging dirs. */
+static char *
+ls_base(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | sort | tr '\\n' ' '", base);
+	return sh_out(cmd);
+}
+
+/* got (freed here) must be want. */
+static void
+expect_eq(char *got, const char *want)
+{
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* The entries of base must be want (as ls_base gives them). */
+static void
+expect_base(const char *want)
+{
+	expect_eq(ls_base(), want);
+}
+
+/* Wait for the child pid, which must die of SIGKILL. */
+static void
+wait_killed(pid_t pid)
+{
+	int status;
+
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
 static void
@@ -138,9 +176,7 @@ test_first_build(void **state)
 	s = read_text(site, ".mirror-output");
 	assert_non_null(s);
 	free(s);
-	s = ls_base();
-	assert_string_equal(s, "site ");
-	free(s);
+	expect_base("site ");
 }
 
 /* 2: a no-op rebuild writes nothing and hard-links everything; a change
@@ -171,9 +207,7 @@ test_reuse(void **state)
 	assert_string_equal(s, "B2\n");
 	free(s);
 	assert_null(read_text(site, "old.md"));
-	s = ls_base();
-	assert_string_equal(s, "site ");
-	free(s);
+	expect_base("site ");
 }
 
 /* 3: a build that is not committed leaves DIR exactly as it was. */
@@ -196,9 +230,7 @@ test_abort(void **state)
 	assert_string_equal(s, "A\n");
 	free(s);
 	assert_null(read_text(site, "new.md"));
-	s = ls_base();
-	assert_string_equal(s, "site ");
-	free(s);
+	expect_base("site ");
 }
 
 /* 4: DIR that is a symlink, a file, foreign, ".", or has no parent. */
@@ -247,9 +279,7 @@ test_refused(void **state)
 	snprintf(path, sizeof(path), "%s/thesis.tex/site", site);
 	assert_int_equal(output_begin(&o, path, &err), -MIRROR_EINPUT);
 	/* Nothing was created by the refusals. */
-	s = ls_base();
-	assert_string_equal(s, "real site ");
-	free(s);
+	expect_base("real site ");
 }
 
 /* 5: only safe relative paths are written. */
@@ -340,7 +370,7 @@ test_planted_symlink(void **state)
 static void
 test_stale(void **state)
 {
-	char stale[256], live[512], *s;
+	char stale[256], live[512];
 	mirror_error err;
 	struct output *o;
 	pid_t dead = 999999;
@@ -358,9 +388,7 @@ test_stale(void **state)
 	put(o, "a.md", "A");
 	assert_int_equal(output_commit(o, &err), 0);
 	output_free(o);
-	s = ls_base();
-	assert_string_equal(s, ".site.mirror-stage-1 site ");
-	free(s);
+	expect_base(".site.mirror-stage-1 site ");
 }
 
 /* 8: an empty existing directory is taken; trailing slashes are fine. */
@@ -392,7 +420,6 @@ test_killed(void **state)
 	mirror_error err;
 	struct output *o;
 	size_t w, r;
-	int status;
 	pid_t pid;
 	char *s;
 
@@ -408,8 +435,7 @@ test_killed(void **state)
 		raise(SIGKILL);
 		_exit(2);
 	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	wait_killed(pid);
 	s = read_text(site, "a.md");
 	assert_string_equal(s, "A\n");
 	free(s);
@@ -419,9 +445,440 @@ test_killed(void **state)
 	free(s);
 	build(v1, 4, &w, &r);
 	assert_int_equal(w, 0);
-	s = ls_base();
-	assert_string_equal(s, "site ");
+	expect_base("site ");
+}
+
+/*
+ * DIR as one string: every entry below it but the marker, sorted, a
+ * regular file as "path=bytes;", anything else as "path;" (directories
+ * too, so an empty one left behind shows).
+ */
+static char *
+site_state(void)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && find . ! -name . ! -name "
+	    ".mirror-output | LC_ALL=C sort | while read -r f; do "
+	    "if [ -f \"$f\" ] && [ ! -L \"$f\" ]; then printf '%%s=%%s;' "
+	    "\"${f#./}\" \"$(cat \"$f\")\"; else printf '%%s;' \"${f#./}\"; "
+	    "fi; done", site);
+	return sh_out(cmd);
+}
+
+static void
+expect_state(const char *want)
+{
+	expect_eq(site_state(), want);
+}
+
+/* Two versions of a site: v2 changes a.md, keeps d/b.md and keep.md,
+ * drops old/x.md (and so old/), adds n/new.md and n/new2.md. Applying
+ * v2's journal: step 0 the journal is in place, 1 the removal, 2 to 4
+ * the renames (a.md, n/new.md, n/new2.md), 5 the marker. */
+static const char *const v1[] = { "a.md", "A", "d/b.md", "B", "keep.md", "K",
+    "old/x.md", "X" };
+static const char *const v2[] = { "a.md", "A2", "d/b.md", "B", "keep.md",
+    "K", "n/new.md", "N", "n/new2.md", "N2" };
+#define V1_STATE "a.md=A;d;d/b.md=B;keep.md=K;old;old/x.md=X;"
+#define V2_STATE "a.md=A2;d;d/b.md=B;keep.md=K;n;n/new.md=N;n/new2.md=N2;"
+#define TREE_A "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+#define TREE_B "0123456789abcdef0123456789abcdef01234567"
+
+static size_t kill_step;
+
+static void
+kill_at(size_t step)
+{
+	if (step == kill_step)
+		raise(SIGKILL);
+}
+
+/* Build files (n strings, path and bytes in turn) with the marker's tree
+ * tree in a child process killed at step at of the journal (see v2). */
+static void
+build_killed(const char *const *files, size_t n, const char *tree,
+    size_t at)
+{
+	mirror_error err;
+	struct output *o;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		kill_step = at;
+		out_journal_test_step = kill_at;
+		if (output_begin(&o, site, &err) < 0)
+			_exit(1);
+		for (size_t i = 0; i < n; i += 2)
+			(void)output_write(o, files[i], files[i + 1],
+			    strlen(files[i + 1]), &err);
+		output_set_tree(o, tree);
+		(void)output_commit(o, &err);
+		_exit(2);
+	}
+	wait_killed(pid);
+}
+
+/* DIR holds v1, and a build of v2 (with tree) was killed the moment its
+ * journal was in place. */
+static void
+v2_journaled(const char *tree)
+{
+	size_t w, r;
+
+	build(v1, 8, &w, &r);
+	build_killed(v2, 10, tree, 0);
+}
+
+/* The base's entries that are mirror's side files (journal, stage). */
+static int
+side_files(void)
+{
+	char *s = ls_base();
+	int any = strstr(s, "mirror-journal") != NULL ||
+	    strstr(s, "mirror-stage") != NULL;
+
 	free(s);
+	return any;
+}
+
+/* 10: output_keep keeps all of a list or none of it. */
+static void
+test_keep(void **state)
+{
+	const char *ok[] = { "a.md", "d/b.md" };
+	const char *partial[] = { "keep.md", "missing.md" };
+	const char *twice[] = { "keep.md", "keep.md" };
+	const char *written[] = { "old/x.md" };
+	const char *const *paths;
+	struct stat st1, st2;
+	mirror_error err;
+	struct output *o;
+	char path[256];
+	size_t w, r, n;
+
+	(void)state;
+	build(v1, 8, &w, &r);
+	snprintf(path, sizeof(path), "%s/a.md", site);
+	assert_int_equal(stat(path, &st1), 0);
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	assert_int_equal(output_keep(o, ok, 2), 1);
+	/* A missing file: nothing kept, keep.md still free to keep. */
+	assert_int_equal(output_keep(o, partial, 2), 0);
+	assert_int_equal(output_keep(o, twice, 2), 0);
+	assert_int_equal(output_keep(o, partial, 1), 1);
+	/* Kept already, or written already: no. */
+	assert_int_equal(output_keep(o, ok, 1), 0);
+	put(o, "old/x.md", "X2");
+	assert_int_equal(output_keep(o, written, 1), 0);
+	paths = output_paths(o, &n);
+	assert_int_equal(n, 4);
+	assert_string_equal(paths[0], "a.md");
+	assert_string_equal(paths[3], "old/x.md");
+	assert_int_equal(output_reused(o), 3);
+	assert_int_equal(output_written(o), 1);
+	assert_int_equal(output_commit(o, &err), 0);
+	output_free(o);
+	expect_state("a.md=A;d;d/b.md=B;keep.md=K;old;old/x.md=X2;");
+	assert_int_equal(stat(path, &st2), 0);
+	assert_int_equal(st1.st_ino, st2.st_ino);   /* not rewritten */
+	assert_false(side_files());
+	/* Kept, then written: refused, and the build cannot commit. */
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	assert_int_equal(output_keep(o, ok, 1), 1);
+	assert_int_equal(output_write(o, "a.md", "A!", 2, &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "written twice"));
+	assert_int_equal(output_commit(o, &err), -MIRROR_EIO);
+	output_free(o);
+	expect_state("a.md=A;d;d/b.md=B;keep.md=K;old;old/x.md=X2;");
+	assert_false(side_files());
+}
+
+/* 11: output_read_prev reads the previous build's file, safely. */
+static void
+test_read_prev(void **state)
+{
+	char *data, path[256];
+	mirror_error err;
+	struct output *o;
+	size_t len, w, r;
+
+	(void)state;
+	assert_int_equal(output_begin(&o, site, &err), 0);   /* no DIR */
+	assert_int_equal(output_read_prev(&data, &len, o, "a.md", &err), 0);
+	assert_null(data);
+	output_free(o);
+	build(v1, 8, &w, &r);
+	snprintf(path, sizeof(path), "%s/link.md", site);
+	assert_int_equal(symlink("a.md", path), 0);
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	assert_int_equal(output_read_prev(&data, &len, o, "d/b.md", &err), 1);
+	assert_int_equal(len, 1);
+	assert_string_equal(data, "B");
+	free(data);
+	/* Written in this build: still the previous build's bytes. */
+	put(o, "a.md", "new");
+	assert_int_equal(output_read_prev(&data, &len, o, "a.md", &err), 1);
+	assert_string_equal(data, "A");
+	free(data);
+	assert_int_equal(output_read_prev(&data, &len, o, "none.md", &err), 0);
+	assert_int_equal(output_read_prev(&data, &len, o, "link.md", &err), 0);
+	assert_int_equal(output_read_prev(&data, &len, o, "d", &err), 0);
+	assert_int_equal(output_read_prev(&data, &len, o, "../x", &err),
+	    -MIRROR_EINPUT);
+	assert_int_equal(output_read_prev(&data, &len, o, ".mirror-output",
+	    &err), -MIRROR_EINPUT);
+	/* The stepwise way, as without openat2, reads the same. */
+	out_fs_test_no_openat2 = 1;
+	assert_int_equal(output_read_prev(&data, &len, o, "d/b.md", &err), 1);
+	assert_string_equal(data, "B");
+	free(data);
+	out_fs_test_no_openat2 = 0;
+	output_free(o);
+}
+
+/* 12: the lists for the git stage; a removed file's directory goes. */
+static void
+test_files_removed(void **state)
+{
+	const char *keep[] = { "keep.md" };
+	const struct output_file *f;
+	const char *const *rm;
+	mirror_error err;
+	struct output *o;
+	size_t n, w, r;
+	char want[256], *s;
+
+	(void)state;
+	build(v1, 8, &w, &r);
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	assert_int_equal(output_keep(o, keep, 1), 1);
+	for (size_t i = 0; i < 10; i += 2)
+		if (strcmp(v2[i], "keep.md") != 0)
+			put(o, v2[i], v2[i + 1]);
+	n = output_files(o, &f);
+	assert_int_equal(n, 5);
+	assert_string_equal(f[0].path, "a.md");
+	assert_int_equal(f[0].changed, 1);
+	s = read_text("/", f[0].disk);
+	assert_string_equal(s, "A2");       /* the staged bytes */
+	free(s);
+	assert_string_equal(f[1].path, "d/b.md");
+	assert_int_equal(f[1].changed, 0);  /* identical: kept */
+	snprintf(want, sizeof(want), "%s/d/b.md", site);
+	assert_string_equal(f[1].disk, want);
+	assert_string_equal(f[2].path, "keep.md");
+	assert_int_equal(f[2].changed, 0);
+	assert_string_equal(f[3].path, "n/new.md");
+	assert_string_equal(f[4].path, "n/new2.md");
+	assert_int_equal(f[4].changed, 1);
+	rm = output_removed(o, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(rm[0], "old/x.md");
+	assert_int_equal(output_commit(o, &err), 0);
+	output_free(o);
+	expect_state(V2_STATE);
+	assert_false(side_files());
+}
+
+/* 13: the marker's tree line: read at begin, written at commit, cleared
+ * by a build that sets none; a build that changes nothing writes
+ * nothing, not even the marker. */
+static void
+test_tree_marker(void **state)
+{
+	struct stat st1, st2;
+	mirror_error err;
+	struct output *o;
+	char path[256], *s;
+
+	(void)state;
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	assert_null(output_base_tree(o));
+	put(o, "a.md", "A");
+	output_set_tree(o, TREE_A);
+	assert_int_equal(output_commit(o, &err), 0);
+	output_free(o);
+	s = read_text(site, ".mirror-output");
+	assert_string_equal(s, "This directory is written by mirror and "
+	    "replaced whole on every build.\ntree " TREE_A "\n");
+	free(s);
+	snprintf(path, sizeof(path), "%s/.mirror-output", site);
+	assert_int_equal(stat(path, &st1), 0);
+	/* The same files, the same tree: DIR untouched. */
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	assert_string_equal(output_base_tree(o), TREE_A);
+	put(o, "a.md", "A");
+	output_set_tree(o, TREE_A);
+	assert_int_equal(output_commit(o, &err), 0);
+	output_free(o);
+	assert_int_equal(stat(path, &st2), 0);
+	assert_int_equal(st1.st_ino, st2.st_ino);
+	assert_false(side_files());
+	/* Only the tree changes: the marker does. A malformed id clears. */
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	put(o, "a.md", "A");
+	output_set_tree(o, TREE_B);
+	assert_int_equal(output_commit(o, &err), 0);
+	output_free(o);
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	assert_string_equal(output_base_tree(o), TREE_B);
+	put(o, "a.md", "A");
+	output_set_tree(o, "0123456789ABCDEF0123456789abcdef01234567");
+	assert_int_equal(output_commit(o, &err), 0);
+	output_free(o);
+	s = read_text(site, ".mirror-output");
+	assert_string_equal(s, "This directory is written by mirror and "
+	    "replaced whole on every build.\n");
+	free(s);
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	assert_null(output_base_tree(o));
+	output_free(o);
+}
+
+/* 14: killed once its journal was in place: DIR is still the old site,
+ * and the next output_begin makes it the new one before anything. */
+static void
+test_journal_begin(void **state)
+{
+	mirror_error err;
+	struct output *o;
+	char *s;
+
+	(void)state;
+	v2_journaled(TREE_B);
+	expect_state(V1_STATE);
+	s = ls_base();
+	assert_non_null(strstr(s, ".site.mirror-journal"));
+	free(s);
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	expect_state(V2_STATE);
+	assert_string_equal(output_base_tree(o), TREE_B);
+	output_free(o);
+	expect_base("site ");
+}
+
+/* 15: killed in the middle of applying it (a mix), then output_lock:
+ * the roll-forward comes first; killed again while rolling forward,
+ * the next one still finishes it (every step can be done again). */
+static void
+test_journal_lock(void **state)
+{
+	mirror_error err;
+	size_t w, r;
+	pid_t pid;
+
+	(void)state;
+	build(v1, 8, &w, &r);
+	build_killed(v2, 10, TREE_B, 2);
+	expect_state("a.md=A2;d;d/b.md=B;keep.md=K;");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		kill_step = 3;      /* n/new.md renamed, n/new2.md not */
+		out_journal_test_step = kill_at;
+		(void)output_lock(site, &err);
+		_exit(2);
+	}
+	wait_killed(pid);
+	expect_state("a.md=A2;d;d/b.md=B;keep.md=K;n;n/new.md=N;");
+	assert_int_equal(output_lock(site, &err), 0);
+	expect_state(V2_STATE);
+	assert_false(side_files());
+	output_unlock();
+	expect_base("site ");
+}
+
+/* 16: a journal without its end line is thrown away with its staging
+ * directory: DIR stays the old site. A damaged whole one is refused. */
+static void
+test_journal_incomplete(void **state)
+{
+	char cmd[512];
+	mirror_error err;
+	struct output *o;
+
+	(void)state;
+	v2_journaled(NULL);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && sed -i '$d' .site.mirror-journal "
+	    "&& tail -n 1 .site.mirror-journal | grep -q '^put '", base);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	expect_state(V1_STATE);
+	/* This build's own lock and staging directory, nothing else. */
+	snprintf(cmd, sizeof(cmd), ".site.mirror-lock .site.mirror-stage-%ld "
+	    "site ", (long)getpid());
+	expect_base(cmd);
+	put(o, "a.md", "A");
+	assert_int_equal(output_commit(o, &err), 0);
+	output_free(o);
+	/* Whole, but a line no build writes: named, nothing touched. */
+	build_killed(v2, 10, NULL, 0);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && sed -i '4s/^put /mv /' "
+	    ".site.mirror-journal", base);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(output_begin(&o, site, &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, ".site.mirror-journal"));
+	assert_non_null(strstr(err.msg, "damaged (line 4)"));
+	expect_state("a.md=A;");
+}
+
+/* 17: a symlink planted after the kill where the journal needs a
+ * directory is replaced by one, never followed. */
+static void
+test_journal_symlink(void **state)
+{
+	char path[256], victim[256];
+	mirror_error err;
+	struct output *o;
+
+	(void)state;
+	v2_journaled(NULL);
+	snprintf(victim, sizeof(victim), "%s/victim", base);
+	assert_int_equal(mkdir(victim, 0755), 0);
+	snprintf(path, sizeof(path), "%s/n", site);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	output_free(o);
+	expect_state(V2_STATE);
+	expect_base("site victim ");
+	assert_int_equal(rmdir(victim), 0);     /* still empty */
+}
+
+/* The journal steps a build took (out_journal_test_step). */
+static size_t steps_seen;
+
+static void
+count_step(size_t step)
+{
+	(void)step;
+	steps_seen++;
+}
+
+/* 18: a rebuild that changes nothing writes no journal; one change
+ * is one rename (and the marker). */
+static void
+test_no_change(void **state)
+{
+	const char *v1b[] = { "a.md", "A", "d/b.md", "B", "keep.md", "K",
+	    "old/x.md", "X!" };
+	size_t w, r;
+
+	(void)state;
+	build(v1, 8, &w, &r);
+	out_journal_test_step = count_step;
+	steps_seen = 0;
+	build(v1, 8, &w, &r);
+	assert_int_equal(w, 0);
+	assert_int_equal(r, 4);
+	assert_int_equal(steps_seen, 0);
+	build(v1b, 8, &w, &r);
+	out_journal_test_step = NULL;
+	assert_int_equal(w, 1);
+	assert_int_equal(steps_seen, 3);    /* journal, rename, marker */
+	expect_state("a.md=A;d;d/b.md=B;keep.md=K;old;old/x.md=X!;");
 }
 
 int
@@ -438,6 +895,21 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_prev, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_files_removed, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_tree_marker, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_journal_begin, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_journal_lock, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_journal_incomplete, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_journal_symlink, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_no_change, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);

@@ -1,0 +1,33 @@
+/*
+ * out_lock.h: DIR's lock file, ".<DIR>.mirror-lock" beside DIR (gen/out's
+ * own; output_lock in output.h says what it promises).
+ */
+#ifndef MIRROR_OUT_LOCK_H
+#define MIRROR_OUT_LOCK_H
+
+#include "util/error.h"
+
+/* A held DIR lock, or fd -1. */
+struct out_lock {
+	int fd;                 /* the locked file */
+	int parent_fd;          /* the directory holding it */
+	char *name;             /* ".<base>.mirror-lock" */
+};
+
+/*
+ * Take the lock of DIR (dir as given; base its last component, in the
+ * directory parent_fd whose path is parent), waiting for another holder
+ * up to MIRROR_LOCK_TIMEOUT_MS. Returns 0 with *lk holding it, or
+ * -MIRROR_EIO naming the lock file (and its holder, after the wait).
+ */
+int out_lock_take(struct out_lock *lk, int parent_fd, const char *parent,
+    const char *base, const char *dir, mirror_error *err);
+
+/* Let go of lk, removing its file first; lk is then empty (fd -1).
+ * Harmless on an empty one. */
+void out_lock_release(struct out_lock *lk);
+
+/* 1 when fd is still the file called name in dir_fd, else 0. */
+int out_lock_current(int fd, int dir_fd, const char *name);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * out_site.h: the output directory as a build finds it (gen/out's own;
+ * output.h is the face): its parent, the checks that refuse it, its
+ * marker, the regular files it holds, what dead builds left beside it.
+ */
+#ifndef MIRROR_OUT_SITE_H
+#define MIRROR_OUT_SITE_H
+
+#include "out/out_fs.h"
+#include "util/error.h"
+
+/* The marker every DIR mirror wrote holds: this first line, then
+ * "tree <hex>\n" when the content was last committed as that tree. */
+#define OUT_MARKER ".mirror-output"
+#define OUT_MARKER_TEXT "This directory is written by mirror and " \
+    "replaced whole on every build.\n"
+
+/*
+ * Split dir into its parent's path and its last component and open the
+ * parent, which must be a writable directory. Returns 0 with *parent,
+ * *base (the caller frees both) and *parent_fd, or < 0 with nothing to
+ * free: -MIRROR_EUSAGE for no dir, -MIRROR_EINPUT for ".", "..", "/" or
+ * a parent that is missing or not writable.
+ */
+int out_open_parent(char **parent, char **base, int *parent_fd,
+    const char *dir, mirror_error *err);
+
+/*
+ * Open DIR (base in parent_fd): *dir_fd gets it, or -1 when DIR does not
+ * exist. Returns 0, or -MIRROR_EINPUT when DIR is a symbolic link or not
+ * a directory.
+ */
+int out_site_open(int *dir_fd, int parent_fd, const char *base,
+    const char *dir, mirror_error *err);
+
+/* 0 when the directory dir_fd is empty or holds the marker, else
+ * -MIRROR_EINPUT: mirror never writes into a directory it did not make. */
+int out_site_ours(int dir_fd, const char *dir, mirror_error *err);
+
+/* Remove staging directories beside DIR of builds whose process is gone
+ * (".<base>.mirror-stage-<pid>", and ".<base>.mirror-old-<pid>" of
+ * older versions). */
+void out_clean_stale(int parent_fd, const char *base);
+
+/* The marker of dir_fd (-1: none) into *text (the caller frees it):
+ * 1, or 0 with *text NULL when there is none or it is not a small
+ * regular file. */
+int out_marker_read(char **text, int dir_fd);
+
+/* 1 when hex is a git object id: 40 or 64 lowercase hex digits. */
+int out_tree_ok(const char *hex);
+
+/* The tree id of a marker's "tree" line (a fresh string), or NULL. */
+char *out_marker_tree(const char *text);
+
+/* The text of the marker for tree (NULL: none); the caller frees it. */
+char *out_marker_text(const char *tree);
+
+/*
+ * Every regular file below dir_fd (DIR) into files (relpaths, value 0),
+ * and every other entry that is not a directory (a link, a FIFO...)
+ * into junk, in one walk (getdents, with d_type); a path no build could
+ * write (a ".mirror*" component: the marker) is left out. Returns 0 or
+ * -MIRROR_EIO naming the directory that cannot be read.
+ */
+int out_site_list(struct out_set *files, struct out_set *junk, int dir_fd,
+    const char *dir, mirror_error *err);
+
+#endif
