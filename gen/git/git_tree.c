@@ -35,10 +35,11 @@ struct node {
 	int is_dir;
 	git_filemode_t mode;     /* files: blob or executable blob */
 	git_oid oid;
+	const char *disk;        /* files of a list: where to read them */
 	char *data;              /* content of a new blob, until written */
 	size_t len;
-	struct node *kids;       /* directories: sorted by name */
-	size_t nkids;
+	struct node *kids;       /* directories (sorted by name when walked) */
+	size_t nkids, capkids;
 };
 
 static void
@@ -95,6 +96,79 @@ read_file(char **data, size_t *len, const char *path, off_t hint)
 	return 0;
 }
 
+/*
+ * Read fd (st its fstat) whole into *data (the caller frees) and *len:
+ * st_size + 1 bytes are asked for, so a file that is as long as fstat
+ * says takes one read. Returns 0, or -1 with errno set.
+ */
+static int
+read_fd(char **data, size_t *len, int fd, const struct stat *st)
+{
+	size_t cap = (size_t)st->st_size + 1, n = 0;
+	char *buf = xmalloc(cap);
+	ssize_t r;
+
+	for (;;) {
+		ARRAY_RESERVE(buf, cap, n + 1);    /* doubles when full */
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		/* Short of the room, and exactly the size: the end. */
+		if (n < cap && n == (size_t)st->st_size)
+			break;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+/*
+ * Read the regular file at disk whole: one open (that follows no
+ * symbolic link and never waits on a FIFO), one fstat, its reads, one
+ * close. Returns 0 with *data (the caller frees), *len and *mode (blob
+ * or executable blob); -MIRROR_EINPUT for a symbolic link or a special
+ * file, -MIRROR_EIO when it cannot be read; the message names disk.
+ */
+static int
+read_regular(char **data, size_t *len, git_filemode_t *mode,
+    const char *disk, mirror_error *err)
+{
+	struct stat st;
+	int fd, rc = 0;
+
+	*data = NULL;
+	*len = 0;
+	fd = open(disk, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		return mirror_fail(err, MIRROR_EINPUT, "%s: a symbolic link; "
+		    "only regular files and directories can be committed",
+		    disk);
+	if (fd < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", disk,
+		    strerror(errno));
+	if (fstat(fd, &st) != 0)
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", disk,
+		    strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		rc = mirror_fail(err, MIRROR_EINPUT, "%s: %s; only regular "
+		    "files and directories can be committed", disk,
+		    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+	else if (read_fd(data, len, fd, &st) < 0)
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", disk,
+		    strerror(errno));
+	close(fd);
+	*mode = (rc == 0 && (st.st_mode & S_IXUSR)) ?
+	    GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+	return rc;
+}
+
 void
 mgit_stage_note(struct mgit_stage *stage, const git_oid *id)
 {
@@ -130,9 +204,9 @@ check_names(struct walk *w, char **names, size_t n)
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (git_treebuilder_insert(NULL, probe, names[i], &any,
 		    GIT_FILEMODE_COMMIT) < 0)
-			rc = mgit_fail(w->err, MIRROR_EINPUT, "%s/%s: git does "
+			rc = mgit_fail(w->err, MIRROR_EINPUT, "%s%s%s: git does "
 			    "not allow this name in a tree", w->path.data,
-			    names[i]);
+			    w->path.len > 0 ? "/" : "", names[i]);
 	git_treebuilder_free(probe);
 	return rc;
 }
@@ -173,6 +247,8 @@ list_dir(char ***names, size_t *n, struct walk *w)
 	return rc;
 }
 
+static int hash_blob(struct walk *w, struct node *k);
+
 /*
  * The regular file w->path (st its lstat) as blob k: read, hashed and
  * counted; its content kept only when the repository lacks it (known
@@ -186,6 +262,27 @@ walk_file(struct walk *w, struct node *k, const struct stat *st)
 	if (read_file(&k->data, &k->len, w->path.data, st->st_size) < 0)
 		return mirror_fail(w->err, MIRROR_EIO, "%s: %s", w->path.data,
 		    strerror(errno));
+	return hash_blob(w, k);
+}
+
+/* The file k of a list (site path w->path) read from k->disk, then as
+ * walk_file. Returns 0 or < 0 with w->err set. */
+static int
+read_blob(struct walk *w, struct node *k)
+{
+	int rc;
+
+	if ((rc = read_regular(&k->data, &k->len, &k->mode, k->disk,
+	    w->err)) < 0)
+		return rc;
+	return hash_blob(w, k);
+}
+
+/* Hash k's content, count it, and keep it only when the repository
+ * lacks it. Returns 0 or -MIRROR_EIO. */
+static int
+hash_blob(struct walk *w, struct node *k)
+{
 	if (git_odb_hash(&k->oid, k->data, k->len, GIT_OBJECT_BLOB) < 0)
 		return mgit_fail(w->err, MIRROR_EIO, "%s: cannot hash",
 		    w->path.data);
@@ -271,7 +368,8 @@ write_tree(git_oid *out, int *empty, struct walk *w, git_repository *repo,
 
 		w->path.len = base;
 		w->path.data[base] = '\0';
-		strbuf_putc(&w->path, '/');
+		if (base > 0)
+			strbuf_putc(&w->path, '/');
 		strbuf_puts(&w->path, k->name);
 		if (k->is_dir) {
 			rc = write_tree(&k->oid, &sub_empty, w, repo, k, 0);
@@ -320,6 +418,197 @@ write_tree(git_oid *out, int *empty, struct walk *w, git_repository *repo,
 	return rc;
 }
 
+/*
+ * Write the tree of root, read and hashed, into w->repo: through the
+ * stage's mempack when MGIT_PACK_THRESHOLD files were new, else loose.
+ * Returns 0 with *tree, or < 0 with w->err set.
+ */
+static int
+write_staged(git_oid *tree, struct walk *w, struct node *root)
+{
+	struct mgit_stage *stage = w->stage;
+	int empty;
+
+	if (w->stats->new_blobs >= MGIT_PACK_THRESHOLD &&
+	    stage->mempack == NULL) {
+		/* Above loose and packed (priorities 1, 2): writes land here. */
+		if (git_mempack_new(&stage->mempack) < 0)
+			return mgit_fail(w->err, MIRROR_EIO, "cannot stage "
+			    "objects in memory");
+		if (git_odb_add_backend(stage->odb, stage->mempack, 999) < 0) {
+			stage->mempack->free(stage->mempack);
+			stage->mempack = NULL;
+			return mgit_fail(w->err, MIRROR_EIO, "cannot stage "
+			    "objects in memory");
+		}
+	}
+	return write_tree(tree, &empty, w, w->repo, root, 1);
+}
+
+/*
+ * path as a tree can hold it: not empty, no leading, trailing or
+ * doubled '/', at most MAX_DEPTH directories deep. Returns 0 or
+ * -MIRROR_EINPUT naming it.
+ */
+static int
+check_path(const char *path, mirror_error *err)
+{
+	size_t n = strlen(path), depth = 0;
+
+	for (const char *p = path; *p != '\0'; p++)
+		depth += *p == '/';
+	if (n == 0 || path[0] == '/' || path[n - 1] == '/' ||
+	    strstr(path, "//") != NULL)
+		return mirror_fail(err, MIRROR_EINPUT, "history: \"%s\" is "
+		    "not a file's path inside the site", path);
+	if (depth > MAX_DEPTH)
+		return mirror_fail(err, MIRROR_EINPUT, "%s: directories "
+		    "nested deeper than %d levels", path, MAX_DEPTH);
+	return 0;
+}
+
+/*
+ * The directory kid of dir named by the len bytes at name: dir's last
+ * kid when it is that directory (a list sorted by strcmp keeps each
+ * directory's files together), else a new last kid. Returns it.
+ */
+static struct node *
+dir_kid(struct node *dir, const char *name, size_t len)
+{
+	struct node *k;
+
+	if (dir->nkids > 0) {
+		k = &dir->kids[dir->nkids - 1];
+		if (k->is_dir && strncmp(k->name, name, len) == 0 &&
+		    k->name[len] == '\0')
+			return k;
+	}
+	k = &ARRAY_PUSH(dir->kids, dir->nkids, dir->capkids);
+	memset(k, 0, sizeof(*k));
+	k->name = xstrndup(name, len);
+	k->is_dir = 1;
+	return k;
+}
+
+/*
+ * The files of the list as nodes under root, nothing read yet. Returns
+ * 0, -MIRROR_EUSAGE when the list is out of order or names a path
+ * twice, or -MIRROR_EINPUT for a malformed path.
+ */
+static int
+list_nodes(struct node *root, const struct history_file *files, size_t n,
+    mirror_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *p = files[i].path, *slash;
+		struct node *dir = root, *k;
+		int rc;
+
+		if ((rc = check_path(p, err)) < 0)
+			return rc;
+		if (i > 0 && strcmp(files[i - 1].path, p) >= 0)
+			return mirror_fail(err, MIRROR_EUSAGE, "history: the "
+			    "site's files are not sorted by path, each once "
+			    "(\"%s\" after \"%s\")", p, files[i - 1].path);
+		while ((slash = strchr(p, '/')) != NULL) {
+			dir = dir_kid(dir, p, (size_t)(slash - p));
+			p = slash + 1;
+		}
+		k = &ARRAY_PUSH(dir->kids, dir->nkids, dir->capkids);
+		memset(k, 0, sizeof(*k));
+		k->name = xstrdup(p);
+		k->disk = files[i].disk;
+	}
+	return 0;
+}
+
+/*
+ * Judge the names of dir (whose site path is w->path) and read every
+ * file below it: names git refuses are found before any file of the
+ * directory is read. Returns 0 or < 0 with w->err set.
+ */
+static int
+read_nodes(struct walk *w, struct node *dir)
+{
+	char **names = xcalloc(dir->nkids ? dir->nkids : 1, sizeof(*names));
+	size_t base = w->path.len;
+	int rc;
+
+	for (size_t i = 0; i < dir->nkids; i++)
+		names[i] = dir->kids[i].name;
+	rc = check_names(w, names, dir->nkids);
+	if (dir->nkids > 1)
+		qsort(names, dir->nkids, sizeof(*names), cmp_names);
+	/* A list can name "a" and "a/b": a tree cannot. */
+	for (size_t i = 1; i < dir->nkids && rc == 0; i++)
+		if (strcmp(names[i - 1], names[i]) == 0)
+			rc = mirror_fail(w->err, MIRROR_EINPUT, "%s%s%s: both "
+			    "a file and a directory", w->path.data,
+			    base > 0 ? "/" : "", names[i]);
+	free(names);
+	for (size_t i = 0; i < dir->nkids && rc == 0; i++) {
+		struct node *k = &dir->kids[i];
+
+		w->path.len = base;
+		w->path.data[base] = '\0';
+		if (base > 0)
+			strbuf_putc(&w->path, '/');
+		strbuf_puts(&w->path, k->name);
+		if (k->is_dir)
+			rc = read_nodes(w, k);
+		else
+			rc = read_blob(w, k);
+	}
+	w->path.len = base;
+	w->path.data[base] = '\0';
+	return rc;
+}
+
+/*
+ * Start w for a tree of repo through stage (its odb opened on first
+ * use), stats zeroed, w->path empty. Returns 0 (free w->path later), or
+ * -MIRROR_EIO.
+ */
+static int
+walk_init(struct walk *w, struct mgit_site_stats *stats,
+    struct mgit_stage *stage, git_repository *repo, mirror_error *err)
+{
+	memset(stats, 0, sizeof(*stats));
+	stage->repo = repo;
+	if (stage->odb == NULL && git_repository_odb(&stage->odb, repo) < 0)
+		return mgit_fail(err, MIRROR_EIO, "cannot open the object "
+		    "database");
+	w->repo = repo;
+	w->stage = stage;
+	w->odb = stage->odb;
+	w->stats = stats;
+	w->err = err;
+	strbuf_init(&w->path);
+	return 0;
+}
+
+int
+mgit_tree_from_files(git_oid *tree, struct mgit_site_stats *stats,
+    struct mgit_stage *stage, git_repository *repo,
+    const struct history_file *files, size_t n, mirror_error *err)
+{
+	struct node root;
+	struct walk w;
+	int rc;
+
+	memset(tree, 0, sizeof(*tree));
+	memset(&root, 0, sizeof(root));
+	if ((rc = walk_init(&w, stats, stage, repo, err)) < 0)
+		return rc;
+	root.is_dir = 1;
+	if ((rc = list_nodes(&root, files, n, err)) == 0 &&
+	    (rc = read_nodes(&w, &root)) == 0)
+		rc = write_staged(tree, &w, &root);
+	node_free(&root);
+	strbuf_free(&w.path);
+	return rc;
+}
+
 int
 mgit_tree_from_dir(git_oid *tree, struct mgit_site_stats *stats,
     struct mgit_stage *stage, git_repository *repo, const char *dir,
@@ -328,49 +617,29 @@ mgit_tree_from_dir(git_oid *tree, struct mgit_site_stats *stats,
 	struct node root;
 	struct walk w;
 	struct stat st;
-	int empty, rc;
+	int rc;
 
 	memset(tree, 0, sizeof(*tree));
-	memset(stats, 0, sizeof(*stats));
 	memset(&root, 0, sizeof(root));
-	stage->repo = repo;
-	if (stage->odb == NULL && git_repository_odb(&stage->odb, repo) < 0)
-		return mgit_fail(err, MIRROR_EIO, "cannot open the object "
-		    "database");
+	if ((rc = walk_init(&w, stats, stage, repo, err)) < 0)
+		return rc;
 	if (stat(dir, &st) != 0)
-		return mirror_fail(err, MIRROR_EIO, "%s: %s", dir,
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", dir,
 		    strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return mirror_fail(err, MIRROR_EIO, "%s: not a directory",
-		    dir);
-	w.repo = repo;
-	w.stage = stage;
-	w.odb = stage->odb;
-	w.stats = stats;
-	w.err = err;
-	strbuf_init(&w.path);
+	else if (!S_ISDIR(st.st_mode))
+		rc = mirror_fail(err, MIRROR_EIO, "%s: not a directory", dir);
+	if (rc < 0) {
+		strbuf_free(&w.path);
+		return rc;
+	}
 	strbuf_puts(&w.path, dir);
 	/* "site/" and "site" name the same files; keep messages tidy. */
 	while (w.path.len > 1 && w.path.data[w.path.len - 1] == '/')
 		w.path.data[--w.path.len] = '\0';
 	root.is_dir = 1;
 	rc = walk_dir(&w, &root, 0);
-	if (rc == 0 && stats->new_blobs >= MGIT_PACK_THRESHOLD &&
-	    stage->mempack == NULL) {
-		/* Above loose and packed (priorities 1, 2): writes land here. */
-		if (git_mempack_new(&stage->mempack) < 0) {
-			rc = mgit_fail(err, MIRROR_EIO, "cannot stage objects "
-			    "in memory");
-		} else if (git_odb_add_backend(stage->odb, stage->mempack,
-		    999) < 0) {
-			stage->mempack->free(stage->mempack);
-			stage->mempack = NULL;
-			rc = mgit_fail(err, MIRROR_EIO, "cannot stage objects "
-			    "in memory");
-		}
-	}
 	if (rc == 0)
-		rc = write_tree(tree, &empty, &w, repo, &root, 1);
+		rc = write_staged(tree, &w, &root);
 	node_free(&root);
 	strbuf_free(&w.path);
 	return rc;

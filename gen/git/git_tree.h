@@ -22,6 +22,7 @@
 
 #include <git2.h>
 
+#include "git/site_file.h"
 #include "util/error.h"
 
 /* New blobs from which the stage is one pack instead of loose objects
@@ -59,6 +60,18 @@ struct mgit_site_stats {
 int mgit_tree_from_dir(git_oid *tree, struct mgit_site_stats *stats,
     struct mgit_stage *stage, git_repository *repo, const char *dir,
     mirror_error *err);
+
+/*
+ * As mgit_tree_from_dir, for the site given as the list files[0..n):
+ * each file read from its disk path (a symlink or a special file there
+ * is -MIRROR_EINPUT), stored at its path. Returns as mgit_tree_from_dir;
+ * also -MIRROR_EUSAGE when the list is not sorted by strcmp of path or
+ * names a path twice, -MIRROR_EINPUT for a malformed path or a path
+ * that is both a file and a directory.
+ */
+int mgit_tree_from_files(git_oid *tree, struct mgit_site_stats *stats,
+    struct mgit_stage *stage, git_repository *repo,
+    const struct history_file *files, size_t n, mirror_error *err);
 
 /* Note an object written into the odb after mgit_tree_from_dir (the
  * commit), so that mgit_stage_flush packs it too. */

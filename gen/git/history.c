@@ -110,14 +110,22 @@ tree_text(char **text, size_t *len, git_repository *repo, git_tree *tree,
 	return 0;
 }
 
+static int
+cmp_file_path(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct history_file *)elem)->path);
+}
+
 /*
- * The new text of path: the file under site_dir the tree was made from.
- * Returns 0 with *text (the caller's to free) and *len, or -MIRROR_EIO.
+ * The new text of path: the file the tree was made from, req->files'
+ * disk for path, else path under req->site_dir. Returns 0 with *text
+ * (the caller's to free) and *len, or -MIRROR_EIO.
  */
 static int
-new_text(char **text, size_t *len, const char *site_dir, const char *path,
-    mirror_error *err)
+new_text(char **text, size_t *len, const struct history_request *req,
+    const char *path, mirror_error *err)
 {
+	const struct history_file *hf = NULL;
 	strbuf file, data;
 	char buf[65536];
 	size_t got;
@@ -128,7 +136,16 @@ new_text(char **text, size_t *len, const char *site_dir, const char *path,
 	*len = 0;
 	strbuf_init(&file);
 	strbuf_init(&data);
-	strbuf_printf(&file, "%s/%s", site_dir, path);
+	if (req->files == NULL)
+		strbuf_printf(&file, "%s/%s", req->site_dir, path);
+	else if ((hf = bsearch(path, req->files, req->n_files,
+	    sizeof(*req->files), cmp_file_path)) != NULL)
+		strbuf_puts(&file, hf->disk);
+	else {
+		rc = mirror_fail(err, MIRROR_EIO, "history: %s is in the new "
+		    "tree but not in the site's files", path);
+		goto out;
+	}
 	if ((f = fopen(file.data, "rb")) == NULL) {
 		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", file.data,
 		    strerror(errno));
@@ -156,8 +173,8 @@ out:
  */
 static int
 describe(struct hw_words *w, git_repository *repo, git_tree *old_tree,
-    const char *site_dir, const struct mgit_change *ch, size_t n,
-    mirror_error *err)
+    const struct history_request *req, const struct mgit_change *ch,
+    size_t n, mirror_error *err)
 {
 	struct hw_file *files = xcalloc(n ? n : 1, sizeof(*files));
 	size_t nf = 0;
@@ -174,7 +191,7 @@ describe(struct hw_words *w, git_repository *repo, git_tree *old_tree,
 		    &f->old_len, repo, old_tree, ch[i].path, err)) < 0)
 			break;
 		if (ch[i].kind != MGIT_REMOVED && (rc = new_text(&t,
-		    &f->new_len, site_dir, ch[i].path, err)) < 0) {
+		    &f->new_len, req, ch[i].path, err)) < 0) {
 			free(o);
 			break;
 		}
@@ -371,9 +388,10 @@ static int
 request_ok(time_t *when, const struct history_request *req,
     mirror_error *err)
 {
-	if (req->repo_path == NULL || req->site_dir == NULL)
+	if (req->repo_path == NULL ||
+	    (req->site_dir == NULL && req->files == NULL))
 		return mirror_fail(err, MIRROR_EUSAGE, "history: a repository "
-		    "and a site directory are required");
+		    "and a site (directory or list of files) are required");
 	if (!plain_value(req->sweep_run_id) ||
 	    !plain_value(req->store_checksum))
 		return mirror_fail(err, MIRROR_EINPUT, "history: the sweep run "
@@ -405,8 +423,8 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
 	    req->members_added);
 	if ((rc = tree_changes(&changes, &nchanges, repo, old_tree,
 	    new_tree, err)) == 0 &&
-	    (rc = describe(&words, repo, old_tree, req->site_dir, changes,
-	    nchanges, err)) == 0)
+	    (rc = describe(&words, repo, old_tree, req, changes, nchanges,
+	    err)) == 0)
 		rc = mgit_message(msg, counts, changes, nchanges,
 		    sweep.data, &words, req->sweep_run_id,
 		    req->store_checksum, err);
@@ -444,6 +462,22 @@ publish_commit(git_repository *repo, struct mgit_stage *stage,
 	return rc;
 }
 
+/*
+ * The tree of the site, req->files or else req->site_dir, written
+ * through stage (git_tree.h). Returns 0 with *tree and *stats, or < 0.
+ */
+static int
+site_tree(git_oid *tree, struct mgit_site_stats *stats,
+    struct mgit_stage *stage, git_repository *repo,
+    const struct history_request *req, mirror_error *err)
+{
+	if (req->files != NULL)
+		return mgit_tree_from_files(tree, stats, stage, repo,
+		    req->files, req->n_files, err);
+	return mgit_tree_from_dir(tree, stats, stage, repo, req->site_dir,
+	    err);
+}
+
 int
 history_commit(struct history_result *out,
     const struct history_request *req, mirror_error *err)
@@ -478,10 +512,10 @@ history_commit(struct history_result *out,
 			goto out;
 		git_oid_tostr(out->commit_id, sizeof(out->commit_id), &tip);
 	}
-	if ((rc = mgit_tree_from_dir(&tree_id, &stats, &stage, repo,
-	    req->site_dir, err)) < 0)
+	if ((rc = site_tree(&tree_id, &stats, &stage, repo, req, err)) < 0)
 		goto out;
 	out->files = stats.files;
+	git_oid_tostr(out->tree_id, sizeof(out->tree_id), &tree_id);
 	/* Same tree: no commit, and nothing staged reaches the disk. */
 	if (have_tip && git_oid_equal(&tree_id, git_tree_id(old_tree))) {
 		mgit_stage_discard(&stage);

@@ -1,15 +1,16 @@
 /*
  * history.h: commit the rendered site to a git branch (SPEC section 6).
  *
- * One call turns the files under site_dir into a commit on branch of
- * the repository at repo_path, with libgit2 and from memory: blobs and
- * trees go straight into the object database, never through a work tree
- * or an index, so bare and non-bare repositories work alike and a
- * user's checkout and index are never touched.
+ * One call turns the site into a commit on branch of the repository at
+ * repo_path, with libgit2 and from memory: blobs and trees go straight
+ * into the object database, never through a work tree or an index, so
+ * bare and non-bare repositories work alike and a user's checkout and
+ * index are never touched.
  *
- *  - The tree is exactly the regular files under site_dir (dotfiles
- *    included, empty directories left out as git does); a symlink or a
- *    special file is an error.
+ *  - The site is either req->files, a list of its files (path in the
+ *    site, file on disk), or without one every regular file under
+ *    req->site_dir (dotfiles included). Empty directories are left out,
+ *    as git does; a symlink or a special file is an error.
  *  - The first build creates the branch with a root commit; later ones
  *    use the tip as parent. When the tree equals the tip's, nothing is
  *    written and no commit is made.
@@ -38,12 +39,31 @@
 
 #include <git2.h>
 
+#include "git/site_file.h"   /* struct history_file */
 #include "util/error.h"
 
+/*
+ * Every string and array of a request stays the caller's: history_commit
+ * reads them during the call and keeps nothing.
+ */
 struct history_request {
 	const char *repo_path;      /* GITDIR: bare or non-bare repository */
 	const char *branch;         /* e.g. "mirror" */
-	const char *site_dir;       /* the rendered site, read from disk */
+	const char *site_dir;       /* the rendered site, read from disk
+	                               (when files is NULL) */
+	/* The whole new site as a list, sorted by strcmp of path, each
+	 * path once; NULL: every file under site_dir. A file is read from
+	 * disk with the same safety as under site_dir: a symlink or a
+	 * special file there is refused (-MIRROR_EINPUT). */
+	const struct history_file *files;
+	size_t n_files;
+	const char *const *removed; /* paths of base_tree that are not in
+	                               the new site (sorted by strcmp) */
+	size_t n_removed;
+	const char *base_tree;      /* hex id of the tree the unchanged
+	                               files come from (the tree of the
+	                               commit the output directory was last
+	                               built for), or NULL */
 	const char *author;         /* "Name <email>", or NULL: repo config */
 	int have_time;              /* 1: use time (SOURCE_DATE_EPOCH) */
 	time_t time;
@@ -61,6 +81,9 @@ struct history_result {
 	int committed;              /* 1: new commit; 0: tree unchanged */
 	char commit_id[GIT_OID_HEXSZ + 1]; /* new commit, else the tip
 	                                      ("" when neither exists) */
+	char tree_id[GIT_OID_HEXSZ + 1];   /* the tree of commit_id: the
+	                                      site as committed (the next
+	                                      build's base_tree) */
 	size_t pages_added, pages_changed, pages_removed;
 	size_t files_changed;       /* changed paths, pages included */
 	size_t files;               /* files in the committed tree */
@@ -69,13 +92,17 @@ struct history_result {
 };
 
 /*
- * Commit req->site_dir to req->branch of req->repo_path. Returns 0 with
+ * Commit the site (req->files, else req->site_dir) to req->branch of
+ * req->repo_path. Returns 0 with
  * *out filled, or a negative mirror_status with err set to one line and
  * the branch, work tree, index and config as they were (new objects may
  * remain as unreferenced objects, which 'git gc' prunes):
- *   -MIRROR_EUSAGE  bad branch name, malformed author, no identity
- *   -MIRROR_EINPUT  site_dir holds a symlink, a special file or a name
- *                   git refuses; a trailer value that is not one line
+ *   -MIRROR_EUSAGE  bad branch name, malformed author, no identity;
+ *                   files not sorted, a path listed twice
+ *   -MIRROR_EINPUT  the site holds a symlink, a special file or a name
+ *                   git refuses (a malformed path, a path that is both
+ *                   a file and a directory); a trailer value that is
+ *                   not one line
  *   -MIRROR_EIO     not a repository, the branch is checked out, a lock
  *                   file, the branch moved meanwhile, read/write errors
  * Initialises and shuts down libgit2 itself. Nothing to free.

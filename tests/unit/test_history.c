@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "scratch.h"
+#include "gitcap.h"
 
 #include "git/git_message.h"
 #include "git/git_ref.h"
@@ -34,72 +35,8 @@
 #define T0 1700000000L
 
 static char root[] = "/tmp/mirror-history.XXXXXX";
-static char dir[4096];          /* this test's scratch directory */
 static char cwd0[4096];
 
-
-/* Output of a shell command, trailing newlines dropped. Caller frees. */
-static char *
-cap(const char *fmt, ...)
-{
-	char cmd[8192];
-	strbuf sb;
-	va_list ap;
-	FILE *fp;
-	int n, c;
-
-	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && (size_t)n < sizeof(cmd));
-	fp = popen(cmd, "r");
-	assert_non_null(fp);
-	strbuf_init(&sb);
-	while ((c = fgetc(fp)) != EOF)
-		strbuf_putc(&sb, (char)c);
-	pclose(fp);
-	while (sb.len > 0 && sb.data[sb.len - 1] == '\n')
-		sb.data[--sb.len] = '\0';
-	{
-		char *out = strbuf_detach(&sb);
-
-		strbuf_free(&sb);
-		return out;
-	}
-}
-
-/* Assert that the output of a command equals want. */
-static void
-cap_is(const char *want, const char *fmt, ...)
-{
-	char cmd[8192];
-	char *got;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && (size_t)n < sizeof(cmd));
-	got = cap("%s", cmd);
-	if (strcmp(got, want) != 0)
-		fprintf(stderr, "command: %s\nwant: [%s]\ngot:  [%s]\n", cmd,
-		    want, got);
-	assert_string_equal(got, want);
-	free(got);
-}
-
-static void
-put(const char *path, const char *content)
-{
-	FILE *fp;
-
-	assert_int_equal(scratch_sh("mkdir -p \"$(dirname '%s')\"", path), 0);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(content, fp);
-	assert_int_equal(fclose(fp), 0);
-}
 
 /* A small site: twins, JSON, a dotfile, nested directories. */
 static void
@@ -150,13 +87,8 @@ commit_at(struct history_result *r, const char *repo, const char *site,
 static int
 setup(void **state)
 {
-	static int n;
-
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/t%d", root, ++n);
-	if (mkdir(dir, 0777) != 0 || chdir(dir) != 0)
-		return -1;
-	return 0;
+	return gitcap_enter(root);
 }
 
 static int
@@ -1239,33 +1171,11 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tip_file, setup,
 		    teardown),
 	};
-	char home[4096], cfg[4200];
 	int rc;
 
 	if (mkdtemp(root) == NULL || getcwd(cwd0, sizeof(cwd0)) == NULL)
 		return 1;
-	/* The git CLI as judge: no user or system config of its own... */
-	snprintf(home, sizeof(home), "%s/home", root);
-	mkdir(home, 0777);
-	snprintf(cfg, sizeof(cfg), "%s/.gitconfig", home);
-	put(cfg, "[user]\n\tname = Global Person\n\temail = global@example.org\n"
-	    "[init]\n\tdefaultBranch = master\n");
-	setenv("HOME", home, 1);
-	setenv("XDG_CONFIG_HOME", home, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	setenv("TZ", "UTC", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	unsetenv("GIT_INDEX_FILE");
-	unsetenv("GIT_OBJECT_DIRECTORY");
-	unsetenv("SOURCE_DATE_EPOCH");
+	gitcap_env(root);
 	rc = cmocka_run_group_tests_name("history", tests, NULL, NULL);
-	if (chdir(cwd0) == 0 && rc == 0) {
-		char cmd[4200];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", root);
-	}
-	return rc;
+	return gitcap_finish(rc, root, cwd0);
 }
