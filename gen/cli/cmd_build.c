@@ -17,10 +17,13 @@
  *      which every page, the snapshot checksum and the JSON come; when
  *      DIR (and the branch) already hold this build's stamp
  *      (gen/out/build_stamp.h), nothing is rendered, written or committed;
- *   4. render into gen/output's staging directory, then output_commit
- *      swaps it in: any failure before leaves DIR as it was;
- *   5. with --repo, commit the staged tree (gen/git/history.h) before the
- *      swap, so a git failure leaves DIR as it was;
+ *   4. render: files DIR holds byte for byte stay, the others go into
+ *      gen/out's staging directory; then output_commit moves them into
+ *      DIR under a journal: any failure before leaves DIR as it was;
+ *   5. with --repo, commit the new site (gen/git/history.h: the changed
+ *      files, the removed ones, the tree DIR was last committed as)
+ *      before output_commit, so a git failure leaves DIR as it was; DIR's
+ *      marker then records the committed tree (none without --repo);
  *   6. the summary line, and exit 4 under --check with open conflicts.
  */
 #include <stdio.h>
@@ -252,10 +255,14 @@ build_precheck_repo(const struct mirror_opts *o, time_t now,
 }
 
 /*
- * Step 5: commit the staged tree to the branch, before the swap, so a
- * git failure (not a repository, a lock, a race) leaves DIR as it was.
- * If the swap then fails, the next build finds the tree committed and
- * makes no second commit.
+ * Step 5: commit the new site to the branch, before output_commit, so a
+ * git failure (not a repository, a lock, a race) leaves DIR as it was:
+ * every file with where its bytes are now and whether this build wrote
+ * it, the files DIR held that the site lacks, and the tree DIR was last
+ * committed as, for the unchanged files. The committed tree (also when
+ * the branch held it already) goes into DIR's marker. If output_commit
+ * then fails, the next build finds the tree committed and makes no
+ * second commit.
  */
 static int
 build_history(struct history_result *res, const struct site_model *s,
@@ -263,12 +270,21 @@ build_history(struct history_result *res, const struct site_model *s,
     const struct mirror_opts *o, mirror_error *err)
 {
 	struct history_request req;
+	const struct output_file *files;
+	struct history_file *hf;
+	int rc;
 
 	history_request_init(&req, o, s->now);
-	req.site_dir = output_stage_dir(out);
-	if (req.site_dir == NULL)
-		return mirror_fail(err, MIRROR_EIO, "%s: cannot lay out the "
-		    "new site for the commit", o->out);
+	req.n_files = output_files(out, &files);
+	hf = xcalloc(req.n_files + 1, sizeof(*hf));
+	for (size_t i = 0; i < req.n_files; i++) {
+		hf[i].path = files[i].path;
+		hf[i].disk = files[i].disk;
+		hf[i].changed = files[i].changed;
+	}
+	req.files = hf;
+	req.removed = output_removed(out, &req.n_removed);
+	req.base_tree = output_base_tree(out);
 	req.store_checksum = s->snapshot;
 	if (!o->no_sweep) {
 		req.sweep_run_id = run->id;
@@ -276,7 +292,11 @@ build_history(struct history_result *res, const struct site_model *s,
 		req.conflicts_closed = run->conflicts_closed;
 		req.members_added = run->members_added;
 	}
-	return history_commit(res, &req, err);
+	rc = history_commit(res, &req, err);
+	free(hf);
+	if (rc == 0)
+		output_set_tree(out, res->tree_id);
+	return rc;
 }
 
 /*
@@ -337,7 +357,8 @@ build_usage(char **base_url, const struct mirror_opts *o, mirror_error *err)
 	return build_base_url(base_url, o, err);
 }
 
-/* The phases of a build that --json times. */
+/* The phases of a build that --json times ("swap": output_commit, which
+ * moves the changed files into DIR). */
 enum phase { PH_LOCK, PH_CHECK, PH_SWEEP, PH_READ, PH_RENDER, PH_COMMIT,
     PH_SWAP, PH_N };
 static const char *const phase_names[PH_N] = { "lock", "check", "sweep",
@@ -486,9 +507,10 @@ on_item(void *p)
 }
 
 /*
- * Step 4: render the whole site into DIR's staging tree, with the
- * progress line on a terminal (cleared before any other output); *pages
- * gets the number of pages. Returns 0 or < 0 with err set.
+ * Step 4: render the whole site (gen/out keeps what DIR holds already
+ * and stages the rest), with the progress line on a terminal (cleared
+ * before any other output); *pages gets the number of pages. Returns 0
+ * or < 0 with err set.
  */
 static int
 build_render(long long *pages, struct site_model *s, struct site_opts *so,

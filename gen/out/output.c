@@ -32,7 +32,6 @@ struct output {
 	char *base;             /* last component of dir */
 	char *stage;            /* name of the staging dir in the parent */
 	char *stage_path;       /* parent/stage */
-	char *tree_path;        /* output_stage_dir's tree, or NULL */
 	int parent_fd;
 	int stage_fd;
 	int dir_fd;             /* DIR, or -1 when it does not exist */
@@ -615,7 +614,6 @@ output_free(struct output *o)
 	free(o->new_tree);
 	free(o->stage);
 	free(o->stage_path);
-	free(o->tree_path);
 	free(o->top);
 	free(o->base);
 	free(o->dir);
@@ -653,53 +651,4 @@ const char *
 output_dir(const struct output *o)
 {
 	return o->dir;
-}
-
-/* Link file f of the new site into the tree below tree (t: its open
- * directories; d: DIR's). Returns 0 or -errno. */
-static int
-link_into(struct out_dirs *t, struct out_dirs *d, const struct output *o,
-    const struct output_file *f)
-{
-	const char *name, *staged;
-	size_t dl = out_split_last(&name, f->path);
-	int tfd = out_dirs_get(t, f->path, dl, 1), from;
-
-	if (tfd < 0)
-		return tfd;
-	(void)out_split_last(&staged, f->disk);
-	from = f->changed ? o->stage_fd : out_dirs_get(d, f->path, dl, 0);
-	if (from < 0)
-		return from;
-	return linkat(from, f->changed ? staged : name, tfd, name, 0) < 0 ?
-	    -errno : 0;
-}
-
-const char *
-output_stage_dir(struct output *o)
-{
-	const struct output_file *files;
-	struct out_dirs t, d;
-	size_t n = output_files(o, &files);
-	int tfd, rc = 0;
-	strbuf sb;
-
-	if (o->tree_path != NULL)
-		return o->tree_path;
-	if (mkdirat(o->stage_fd, "tree", 0755) < 0 || (tfd = openat(o->stage_fd,
-	    "tree", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return NULL;
-	out_dirs_init(&t, tfd);
-	out_dirs_init(&d, o->dir_fd);
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = link_into(&t, &d, o, &files[i]);
-	out_dirs_free(&d);
-	out_dirs_free(&t);
-	close(tfd);
-	if (rc < 0)
-		return NULL;
-	strbuf_init(&sb);
-	strbuf_printf(&sb, "%s/tree", o->stage_path);
-	o->tree_path = strbuf_detach(&sb);
-	return o->tree_path;
 }

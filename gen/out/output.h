@@ -199,14 +199,6 @@ const char *const *output_paths(struct output *out, size_t *n);
 size_t output_written(const struct output *out);
 size_t output_reused(const struct output *out);
 
-/*
- * A directory holding the whole new site as a tree (the staged files and
- * hard links to the kept ones), made on the first call after the render
- * (owned by out; NULL when it cannot be made): for a reader that wants a
- * tree of files. Gone after output_commit.
- */
-const char *output_stage_dir(struct output *out);
-
 /* The final directory path, as given to output_begin (owned by out). */
 const char *output_dir(const struct output *out);
 

@@ -2,16 +2,16 @@
 # Crash consistency: 'mirror build --repo' killed with SIGKILL, many
 # times (tests/tools/crash_trials.py): once at each event of a build (in
 # the sweep's transaction, on the staging directory's appearance, while
-# the pack is written, when the output directory's journal appears, when
-# applying it has begun), then at moments spread over the whole run from
-# a fixed seed. Every kill must leave the old site or the new one,
-# complete, or a complete journal whose roll-forward (the first thing the
-# next build into the directory does) gives the new one; a git
-# repository that 'git fsck --strict' passes with the branch at the old
-# commit or the new; a store that passes integrity_check and holds all of
-# the sweep or none of it. The next build then succeeds, yields the new
-# site and leaves nothing beside it (staging directory, journal, lock
-# file).
+# the pack is written, after the branch moved while the output
+# directory's journal is written, once applying it has begun), then at
+# moments spread over the whole run from a fixed seed. Every kill must
+# leave the old site or the new one, complete, or a complete journal
+# whose roll-forward (the first thing the next build into the directory
+# does) gives the new one; a git repository that 'git fsck --strict'
+# passes with the branch at the old commit or the new; a store that
+# passes integrity_check and holds all of the sweep or none of it. The
+# next build then succeeds, yields the new site and leaves nothing beside
+# it (staging directory, journal, lock file).
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 # Facts in the generated store: enough for a run of about half a second
@@ -29,6 +29,22 @@ git init -q --bare base/repo.git
 mirror build --store base/store.db --out base/site --repo base/repo.git \
     --author 'Crash Test <crash@example.org>' --quiet
 expect "version A builds and commits" test "$RC" = 0
+# The marker's second line is the tree DIR was committed as: the next
+# build's base for its commit. A build without --repo clears it (on a
+# copy: it writes nothing else, the files being the same).
+expect "the site's marker records the tree it was committed as" \
+    test "$(sed -n 2p base/site/.mirror-output)" = \
+    "tree $(git --git-dir=base/repo.git rev-parse 'mirror^{tree}')"
+cp -a base norepo
+ino=$(stat -c %i norepo/site/index.md)
+mirror build --store norepo/store.db --out norepo/site --no-sweep --force \
+    --quiet
+expect "a build without --repo drops the tree line and rewrites no file" \
+    sh -c "test $RC = 0 && test \"\$(cat norepo/site/.mirror-output)\" = \
+    \"\$(sed -n 1p base/site/.mirror-output)\" && \
+    test \$(stat -c %i norepo/site/index.md) = $ino && \
+    diff -r -x .mirror-output base/site norepo/site >/dev/null"
+rm -rf norepo
 
 # Version B: a project goes (its pages go), one comes (pages added, a new
 # conflict), state values and descriptions change in every project (over

@@ -15,9 +15,9 @@ commit). Every trial copies BASE to WORK/trial and runs
 there and kills it. First once or twice at each event a build meets,
 the moment it is seen (polled every 0.2 ms): the store's journal appears
 (inside the sweep's transaction), the staging directory appears
-(render), a pack is being written (history commit), site/'s journal
-appears beside it (the new site is decided, DIR not touched yet), the
-first file the new site drops is gone from site/ (applying the journal).
+(render), a pack is being written (history commit), the branch has
+moved (site/'s journal is being written, DIR not touched yet), the first
+file the new site drops is gone from site/ (applying the journal).
 Then after delays spread over [0, 1.1 * T] (T: the slower of two
 undisturbed runs) by golden-ratio steps from an offset drawn from
 random.Random(seed), until the time budget is spent: any prefix of that
@@ -255,7 +255,15 @@ def make_triggers(ref):
         return any(n.startswith("tmp_pack") for n in os.listdir(pack))
 
     def journal(d, _ino):
-        return os.path.exists(os.path.join(d, JOURNAL))
+        # The commit is made: the journal is being written (or is in
+        # place, DIR not touched yet).
+        if os.path.exists(os.path.join(d, JOURNAL)):
+            return True
+        try:
+            with open(os.path.join(d, "repo.git", BRANCH)) as f:
+                return f.read().strip() != ref["commit_a"]
+        except OSError:
+            return False
 
     def apply(d, _ino):
         # Removals come first: the first path B lacks goes first.
