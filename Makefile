@@ -139,8 +139,10 @@ memcheck: $(BUILD)/mirror $(UNIT_BIN)
 	@sh tests/tools/memcheck.sh $(BUILD)
 
 # make bench: every phase on generated stores of 10k and 100k facts
-# (BENCH=full adds 1M) beside Hugo, cmark-gfm and the git command line;
-# a table on stdout and $(BUILD)/bench/results.json (tests/bench/bench.py).
+# (BENCH=full adds 1M) beside Hugo, cmark-gfm and the git command line,
+# then build --repo of 10k and 100k one-fact projects (the projects
+# rows); tables on stdout and $(BUILD)/bench/results.json
+# (tests/bench/bench.py).
 # bench_history times history_commit alone (also by hand: FILES), and
 # the SHA-1 candidates and pack index writers; OpenSSL, one of the
 # candidates, is linked into the bench alone (BENCH_PKGS).
@@ -154,7 +156,8 @@ bench:
 	@MIRROR_EXTRA_PKGS="hugo cmark-gfm libssl-dev" \
 	    sh scripts/install-deps.sh
 	@$(MAKE) --no-print-directory $(BUILD)/bench_history $(BUILD)/mirror
-	@python3 tests/bench/bench.py $(BUILD) S M $(if $(filter full,$(BENCH)),L)
+	@python3 tests/bench/bench.py $(BUILD) S M \
+	    $(if $(filter full,$(BENCH)),L) P
 
 # make golden: render the golden store as tests/golden/run.sh does (in
 # $(BUILD)/golden/), replace tests/golden/site/ and history.txt with the

@@ -856,6 +856,13 @@ store_read_end(mirror_store *st)
 }
 
 int
+store_step(mirror_store *st, sqlite3_stmt *stmt)
+{
+	clock_gettime(CLOCK_MONOTONIC, &st->last);
+	return sqlite3_step(stmt);
+}
+
+int
 store_count(long long *out, mirror_store *st, const char *sql, const char *p1,
     mirror_error *err)
 {

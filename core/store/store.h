@@ -101,6 +101,16 @@ int store_count(long long *out, mirror_store *st, const char *sql,
     const char *p1, mirror_error *err);
 
 /*
+ * sqlite3_step(stmt), stmt prepared on st, with the query budget's clock
+ * restarted first: the caller's time since the statement's last step is
+ * not the statement's. A plain sqlite3_step tells the caller's time from
+ * SQLite's by the gap between progress calls alone, so a cursor stepped
+ * between many short pieces of work (a page a project) would be charged
+ * for them all. Returns what sqlite3_step returns.
+ */
+int store_step(mirror_store *st, sqlite3_stmt *stmt);
+
+/*
  * Record a failed SQLite call on st in err: "store PATH: WHAT: sqlite's
  * message". Returns -MIRROR_EINPUT, or -MIRROR_EIO for I/O, full-disk
  * and lock failures and for a hot journal a read-only connection cannot

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """make bench: every phase of mirror beside what a user would use instead.
 
-    python3 tests/bench/bench.py BUILD [S M L ...]     (make bench)
+    python3 tests/bench/bench.py BUILD [S M L P ...]     (make bench)
 
-For each size it generates a store (tests/bench/store_gen.sql, cached
-under BUILD/bench/ by size and generator checksum) and measures, with
-the binary BUILD/mirror:
+S, M and L are sizes in facts (10,000, 100,000, 1,000,000; make bench
+runs S M P, BENCH=full adds L). For each size it generates a store
+(tests/bench/store_gen.sql, cached under BUILD/bench/ by size and
+generator checksum) and measures, with the binary BUILD/mirror:
 
   sweep_s     mirror sweep of the fresh store (records the conflicts)
   render_s    mirror build --no-sweep of the swept store into a new DIR
@@ -19,13 +20,26 @@ the binary BUILD/mirror:
               mirror's writer against libgit2's git_indexer
   total_s     mirror build --repo of the fresh store into a new DIR and a
               fresh bare repository: sweep, render, commit, swap
-  peak_rss_mb the largest resident set of that build (wait4 rusage)
-  noop_*      the same build again: time, files written, commits made
-  one_change_* one active state value UPDATEd, build again: files
+  noop_*      the same build again: time, time as a percentage of
+              total_s (noop_pct), files written, commits made
+  one_change_* one active state value UPDATEd, build again: time, time
+              as a percentage of total_s (one_change_pct), files
               written, lines changed in the commit's .md diff
+  *_rss_mb    the peak resident set (wait4 rusage ru_maxrss, MiB; the
+              largest of a phase's runs) of the sweep, render, commit
+              (the bench_history process), no-op and one-change phases;
+              peak_rss_mb is that of the full build (total_s)
   hugo_s      hugo on the site's own .md files (minimal layout)
   cmark_s     the cmark-gfm command line over the same .md files
   git_cli_s   git add -A && git commit of the site into a fresh repo
+
+P is the projects rows: for each N in BENCH_PROJECTS (default "10000
+100000") a store of N projects with one fact each
+(tests/bench/projects_gen.sql, cached likewise), built with mirror
+build --repo into a new DIR and a fresh bare repository: total_s and
+peak_rss_mb of that build, and its pages (size "PN" in the results).
+What grows there is the number of projects alone, so a cost per
+project that is not constant shows in it.
 
 and once, whatever the sizes: mirror build --no-sweep of the hostile
 corpus (tests/tools/hostile_sql.py) and of three copies of it, whose
@@ -34,8 +48,10 @@ counts the pages and bytes; times belong here).
 
 A phase that takes under 2 s is run 3 times and its median kept. A
 command that runs longer than BENCH_TIMEOUT seconds (default 900) is
-stopped: that size's remaining figures are null and the next size runs.
-Prints a table and writes BUILD/bench/results.json.
+stopped: that size's or projects row's remaining figures are null and
+the next one runs. Prints the tables (times, peak RSS per phase, the
+projects rows) and writes BUILD/bench/results.json: one object per
+size, then one per projects row.
 """
 import hashlib
 import json
@@ -45,6 +61,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 SIZES = {"S": 10_000, "M": 100_000, "L": 1_000_000}
@@ -59,7 +76,6 @@ class Timeout(Exception):
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-GEN_SQL = os.path.join(TOP, "tests", "bench", "store_gen.sql")
 
 
 def die(msg):
@@ -93,13 +109,18 @@ def run_rss(argv):
     env = dict(os.environ, SOURCE_DATE_EPOCH=EPOCH, GIT_CONFIG_NOSYSTEM="1",
                LC_ALL="C")
     r, w = os.pipe()
+    errf = tempfile.TemporaryFile()
     t = time.perf_counter()
     pid = os.fork()
     if pid == 0:
-        os.dup2(w, 1)
-        os.close(r)
-        os.close(w)
-        os.execve(argv[0], argv, env)
+        try:
+            os.dup2(w, 1)
+            os.dup2(errf.fileno(), 2)
+            os.close(r)
+            os.close(w)
+            os.execve(argv[0], argv, env)
+        finally:
+            os._exit(127)
     os.close(w)
     # the child's peak RSS needs wait4, so the timeout is an alarm here
     def expire(signum, frame):
@@ -119,8 +140,12 @@ def run_rss(argv):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
     secs = time.perf_counter() - t
+    with errf:
+        errf.seek(0)
+        err = errf.read().decode(errors="replace").strip()
     if os.waitstatus_to_exitcode(status) != 0:
-        die("%s failed" % " ".join(argv))
+        die("%s failed (%d): %s" % (" ".join(argv),
+                                    os.waitstatus_to_exitcode(status), err))
     return secs, out, ru.ru_maxrss / 1024.0
 
 
@@ -130,6 +155,19 @@ def timed(fn):
     if first >= SHORT:
         return first
     return statistics.median([first, fn(), fn()])
+
+
+def timed_rss(fn):
+    """(seconds as timed() takes them, the largest RSS MiB) of the runs
+    of fn() -> (seconds, peak RSS MiB)."""
+    rss = []
+
+    def once():
+        secs, mb = fn()
+        rss.append(mb)
+        return secs
+    secs = timed(once)
+    return secs, round(max(rss), 1)
 
 
 def rmtree(path):
@@ -163,35 +201,40 @@ class Bench:
         self.hist = os.path.join(TOP, build, "bench_history")
         self.dir = os.path.join(TOP, build, "bench")
         os.makedirs(self.dir, exist_ok=True)
-        with open(GEN_SQL, "rb") as f:
-            self.gen_sum = hashlib.sha1(f.read()).hexdigest()[:12]
 
     def path(self, *parts):
         return os.path.join(self.dir, *parts)
 
-    def store(self, facts):
-        """The generated store of facts rows (cached), and its fact count."""
-        db = self.path("store-%d-%s.db" % (facts, self.gen_sum))
+    def generate(self, gen, table, n, name):
+        """The store the generator gen (a file under tests/bench/) makes
+        from n, given in TEMP table table: cached as BUILD/bench/
+        name-n-checksum.db. Returns (path, facts)."""
+        with open(os.path.join(TOP, "tests", "bench", gen), "rb") as f:
+            text = f.read()
+        db = self.path("%s-%d-%s.db" % (
+            name, n, hashlib.sha1(text).hexdigest()[:12]))
         if not os.path.exists(db):
-            print("bench: generating %d facts into %s" % (facts, db),
+            print("bench: generating %s %d into %s" % (gen, n, db),
                   flush=True)
             tmp = db + ".tmp"
-            for p in (tmp,):
-                if os.path.exists(p):
-                    os.unlink(p)
+            if os.path.exists(tmp):
+                os.unlink(tmp)
             run([self.mirror, "init", "--store", tmp, "--quiet"])
-            with open(GEN_SQL) as f:
-                sql = ("CREATE TEMP TABLE bench_n(n); INSERT INTO bench_n "
-                       "VALUES(%d);\n" % facts) + f.read()
-            p = subprocess.run(["sqlite3", "-bail", tmp], input=sql.encode(),
+            sql = ("CREATE TEMP TABLE %s(n); INSERT INTO %s VALUES(%d);\n"
+                   % (table, table, n)).encode() + text
+            p = subprocess.run(["sqlite3", "-bail", tmp], input=sql,
                                stdout=subprocess.DEVNULL)
             if p.returncode != 0:
                 die("generator failed on %s" % tmp)
             os.rename(tmp, db)
-        _, n = run(["sqlite3", db, "SELECT (SELECT count(*) FROM "
-                    "project_state) + (SELECT count(*) FROM entities) + "
-                    "(SELECT count(*) FROM memories)"])
-        return db, int(n)
+        _, facts = run(["sqlite3", db, "SELECT (SELECT count(*) FROM "
+                        "project_state) + (SELECT count(*) FROM entities) + "
+                        "(SELECT count(*) FROM memories)"])
+        return db, int(facts)
+
+    def store(self, facts):
+        """The generated store of facts rows (cached), and its fact count."""
+        return self.generate("store_gen.sql", "bench_n", facts, "store")
 
     def fresh_copy(self, base, name):
         dst = self.path(name)
@@ -201,17 +244,15 @@ class Bench:
     def size(self, label, facts):
         """One row of results: every key present, None where stopped."""
         base, nfacts = self.store(facts)
-        r = dict.fromkeys(KEYS + ["one_change_s", "one_change_md_files",
-                                  "hugo_pages", "hash_files", "hash_bytes",
+        r = dict.fromkeys(KEYS + ["one_change_md_files", "hugo_pages",
+                                  "hash_files", "hash_bytes",
                                   "pack_objects"])
         r.update(size=label, facts=nfacts)
         try:
             self.phases(r, base)
         except Timeout as e:
             print("bench: %s stopped: %s" % (label, e), flush=True)
-        for k, v in r.items():
-            if isinstance(v, float) and k.endswith("_s"):
-                r[k] = round(v, 3)
+        rounded(r)
         return r
 
     def phases(self, r, base):
@@ -220,8 +261,8 @@ class Bench:
         # 1. sweep, on a fresh copy each run
         def sweep():
             db = self.fresh_copy(base, "sweep.db")
-            return run([m, "sweep", "--store", db])[0]
-        r["sweep_s"] = timed(sweep)
+            return run_rss([m, "sweep", "--store", db])[::2]
+        r["sweep_s"], r["sweep_rss_mb"] = timed_rss(sweep)
         swept = self.path("sweep.db")
 
         # 2. render and write, no sweep, into a new DIR each run
@@ -229,18 +270,18 @@ class Bench:
 
         def render():
             rmtree(site)
-            return run([m, "build", "--no-sweep", "--store", swept,
-                        "--out", site, "--quiet"])[0]
-        r["render_s"] = timed(render)
+            return run_rss([m, "build", "--no-sweep", "--store", swept,
+                            "--out", site, "--quiet"])[::2]
+        r["render_s"], r["render_rss_mb"] = timed_rss(render)
 
         # 3. commit of that very site into a fresh bare repository
         repo = self.path("commit.git")
 
         def commit():
             bare_repo(repo)
-            _, out = run([self.hist, "--site", site, repo])
-            return float(out)
-        r["commit_s"] = timed(commit)
+            _, out, rss = run_rss([self.hist, "--site", site, repo])
+            return float(out), rss
+        r["commit_s"], r["commit_rss_mb"] = timed_rss(commit)
 
         # 3b. parts of the commit: SHA-1 on the site's files, and the
         # index of the commit's pack written two ways
@@ -258,34 +299,31 @@ class Bench:
         hist = self.path("history.git")
         build = [m, "build", "--store", self.path("total.db"), "--out", out,
                  "--repo", hist, "--author", AUTHOR]
+        texts = []
+
+        def rebuild():
+            secs, text, rss = run_rss(build)
+            texts.append(text)
+            return secs, rss
 
         def total():
             self.fresh_copy(base, "total.db")
             rmtree(out)
             bare_repo(hist)
-            secs, text, rss = run_rss(build)
-            total.rss.append(rss)
-            total.text = text
-            return secs
-        total.rss = []
-        r["total_s"] = timed(total)
-        r["peak_rss_mb"] = round(max(total.rss), 1)
-        r["pages"] = summary(total.text)[0]
+            return rebuild()
+        r["total_s"], r["peak_rss_mb"] = timed_rss(total)
+        r["pages"] = summary(texts[-1])[0]
 
         # 5. no-op rebuild: same store, DIR and repository
         def commits():
             return int(run(["git", "--git-dir", hist, "rev-list", "--count",
                             "mirror"])[1])
         before = commits()
-        noop_out = []
-
-        def noop():
-            secs, text = run(build)
-            noop_out.append(text)
-            return secs
-        r["noop_s"] = timed(noop)
-        r["noop_files_written"] = max(summary(t)[1] for t in noop_out)
+        del texts[:]
+        r["noop_s"], r["noop_rss_mb"] = timed_rss(rebuild)
+        r["noop_files_written"] = max(summary(t)[1] for t in texts)
         r["noop_commits"] = commits() - before
+        r["noop_pct"] = 100 * r["noop_s"] / r["total_s"]
 
         # 6. one fact changes: an active state value no conflict touches
         # (key_2 of the fifth project: no decision, memory or duplicate
@@ -297,9 +335,9 @@ class Bench:
         run(["sqlite3", self.path("total.db"),
              "UPDATE project_state SET value = '2.75 mm', updated_at = "
              "'2025-01-01 00:00:00' WHERE id = '%s'" % fid])
-        secs, text = run(build)
-        r["one_change_s"] = secs
-        r["one_change_files_written"] = summary(text)[1]
+        r["one_change_s"], r["one_change_rss_mb"] = rebuild()
+        r["one_change_pct"] = 100 * r["one_change_s"] / r["total_s"]
+        r["one_change_files_written"] = summary(texts[-1])[1]
         _, diff = run(["git", "--git-dir", hist, "diff", "--numstat",
                        "mirror~1", "mirror", "--", "*.md"])
         r["one_change_md_lines"] = sum(
@@ -313,6 +351,40 @@ class Bench:
         r["git_cli_s"] = self.git_cli(site)
         r["ratio_vs_hugo"] = round(r["render_s"] / r["hugo_s"], 3)
         r["ratio_vs_git_cli"] = round(r["commit_s"] / r["git_cli_s"], 3)
+
+    def projects(self, n):
+        """A projects row: a store of n projects of one fact each
+        (tests/bench/projects_gen.sql, cached), built as a user would,
+        mirror build --repo into a new DIR and a fresh bare repository:
+        its time and peak RSS; None where stopped."""
+        base, facts = self.generate("projects_gen.sql", "bench_projects",
+                                    n, "projects")
+        r = dict.fromkeys(PROJECT_KEYS)
+        r.update(size="P%d" % n, projects=n, facts=facts)
+        out = self.path("projects-out")
+        hist = self.path("projects.git")
+        db = self.path("projects.db")
+
+        def once():
+            self.fresh_copy(base, "projects.db")
+            rmtree(out)
+            bare_repo(hist)
+            secs, text, rss = run_rss([
+                self.mirror, "build", "--store", db, "--out", out,
+                "--repo", hist, "--author", AUTHOR])
+            once.text = text
+            return secs, rss
+        try:
+            r["total_s"], r["peak_rss_mb"] = timed_rss(once)
+            r["pages"] = summary(once.text)[0]
+        except Timeout as e:
+            print("bench: P%d stopped: %s" % (n, e), flush=True)
+        finally:
+            # five files a project: not left behind for the next row
+            rmtree(out)
+            rmtree(hist)
+        rounded(r)
+        return r
 
     def hostile(self):
         """Render seconds of the hostile corpus once and three times."""
@@ -417,26 +489,57 @@ class Bench:
 COLS = [("size", "size", "%s"), ("facts", "facts", "%d"),
         ("pages", "pages", "%d"), ("sweep_s", "sweep", "%.2f"),
         ("render_s", "render", "%.2f"), ("commit_s", "commit", "%.2f"),
-        ("total_s", "total", "%.2f"), ("peak_rss_mb", "RSS MB", "%.0f"),
-        ("noop_s", "no-op", "%.2f"), ("noop_files_written", "noop W", "%d"),
+        ("total_s", "total", "%.2f"),
+        ("noop_s", "no-op", "%.2f"), ("noop_pct", "noop %", "%.1f"),
+        ("noop_files_written", "noop W", "%d"),
         ("noop_commits", "noop C", "%d"),
+        ("one_change_s", "1-chg", "%.2f"),
+        ("one_change_pct", "1-chg %", "%.1f"),
         ("one_change_files_written", "1-chg W", "%d"),
         ("one_change_md_lines", "1-chg md", "%d"),
         ("hugo_s", "hugo", "%.2f"), ("ratio_vs_hugo", "/hugo", "%.2f"),
         ("cmark_s", "cmark", "%.2f"), ("git_cli_s", "git cli", "%.2f"),
         ("ratio_vs_git_cli", "/git", "%.2f")]
+# Peak RSS of each phase, MiB (wait4's ru_maxrss; the largest of a
+# phase's runs).
+RSS_COLS = [("size", "size", "%s"), ("sweep_rss_mb", "sweep", "%.0f"),
+            ("render_rss_mb", "render", "%.0f"),
+            ("commit_rss_mb", "commit", "%.0f"),
+            ("peak_rss_mb", "total", "%.0f"),
+            ("noop_rss_mb", "no-op", "%.0f"),
+            ("one_change_rss_mb", "1-chg", "%.0f")]
+PROJECT_COLS = [("size", "size", "%s"), ("projects", "projects", "%d"),
+                ("facts", "facts", "%d"), ("pages", "pages", "%d"),
+                ("total_s", "build --repo", "%.2f"),
+                ("peak_rss_mb", "RSS MB", "%.0f")]
 KEYS = ["size", "facts", "pages", "sweep_s", "render_s", "commit_s",
-        "total_s", "peak_rss_mb", "noop_s", "noop_files_written",
-        "noop_commits", "one_change_files_written", "one_change_md_lines",
+        "total_s", "noop_s", "noop_pct", "noop_files_written",
+        "noop_commits", "one_change_s", "one_change_pct",
+        "one_change_files_written", "one_change_md_lines",
         "hugo_s", "cmark_s", "git_cli_s", "ratio_vs_hugo",
         "ratio_vs_git_cli"]
+KEYS += [k for k, _, _ in RSS_COLS[1:]]
 HASHES = ["sha1dc", "nettle", "openssl"]
 KEYS += [k + "_mb_s" for k in HASHES] + ["idx_mirror_ms", "idx_indexer_ms"]
+PROJECT_KEYS = [k for k, _, _ in PROJECT_COLS]
+# The projects rows' sizes (BENCH_PROJECTS="N ..." sets them).
+PROJECTS = [int(n) for n in
+            os.environ.get("BENCH_PROJECTS", "10000 100000").split()]
 
 
-def table(rows):
-    head = [c[1] for c in COLS]
-    cells = [["-" if r[k] is None else fmt % r[k] for k, _, fmt in COLS]
+def rounded(r):
+    """Round r's figures in place: seconds to ms, percentages and MiB to
+    a tenth."""
+    for k, v in r.items():
+        if isinstance(v, float) and k.endswith("_s"):
+            r[k] = round(v, 3)
+        elif isinstance(v, float) and k.endswith(("_pct", "_rss_mb")):
+            r[k] = round(v, 1)
+
+
+def table(rows, cols):
+    head = [c[1] for c in cols]
+    cells = [["-" if r[k] is None else fmt % r[k] for k, _, fmt in cols]
              for r in rows]
     width = [max(len(x) for x in col) for col in zip(head, *cells)]
     lines = ["| " + " | ".join(h.rjust(w) for h, w in zip(head, width)) +
@@ -465,12 +568,13 @@ def targets(r):
         "%d commits (target < 5%%, 0, 0)" % (
             mark(r["noop_s"] < 0.05 * r["total_s"] and
                  r["noop_files_written"] == 0 and r["noop_commits"] == 0),
-            r["size"], r["noop_s"], 100 * r["noop_s"] / r["total_s"],
+            r["size"], r["noop_s"], r["noop_pct"],
             r["noop_files_written"], r["noop_commits"]),
-        "       %s one-fact change: %.2f s, %d files written, %d .md files "
-        "and %d .md lines in the commit" % (
-            r["size"], r["one_change_s"], r["one_change_files_written"],
-            r["one_change_md_files"], r["one_change_md_lines"]),
+        "       %s one-fact change: %.2f s = %.1f%% of the full build, %d "
+        "files written, %d .md files and %d .md lines in the commit" % (
+            r["size"], r["one_change_s"], r["one_change_pct"],
+            r["one_change_files_written"], r["one_change_md_files"],
+            r["one_change_md_lines"]),
         "       %s per page: mirror %.2f ms (render+write), hugo %.2f ms "
         "(%d pages), cmark-gfm %.2f ms" % (
             r["size"], 1000 * r["render_s"] / r["pages"],
@@ -492,19 +596,37 @@ def targets(r):
     return out
 
 
+def project_target(r):
+    """The line of a projects row: its build, against 30 s at 100,000."""
+    if r["total_s"] is None:
+        return "MISSED %s stopped after %.0f s" % (r["size"], TIMEOUT)
+    line = "%s build --repo of %d one-fact projects: %.2f s, peak RSS " \
+        "%.0f MB" % (r["size"], r["projects"], r["total_s"],
+                     r["peak_rss_mb"])
+    if r["projects"] != 100000:
+        return "       " + line
+    return "%s %s (target < 30 s)" % (
+        "met   " if r["total_s"] < 30 else "MISSED", line)
+
+
 def main():
     if len(sys.argv) < 2:
-        die("usage: tests/bench/bench.py BUILD [S M L ...]")
+        die("usage: tests/bench/bench.py BUILD [S M L P ...]")
     b = Bench(sys.argv[1])
-    labels = sys.argv[2:] or ["S", "M"]
+    labels = sys.argv[2:] or ["S", "M", "P"]
     for tool in ("hugo", "cmark-gfm", "git", "sqlite3", "xargs"):
         if shutil.which(tool) is None:
             die("%s is not installed (make bench installs hugo and "
                 "cmark-gfm through scripts/install-deps.sh)" % tool)
-    rows = []
+    rows, prows = [], []
     for label in labels:
+        if label == "P":
+            for n in PROJECTS:
+                print("bench: projects row (%d projects)" % n, flush=True)
+                prows.append(b.projects(n))
+            continue
         if label not in SIZES:
-            die("unknown size %s (S, M or L)" % label)
+            die("unknown size %s (S, M, L or P)" % label)
         t = time.perf_counter()
         print("bench: size %s (%d facts)" % (label, SIZES[label]),
               flush=True)
@@ -524,16 +646,25 @@ def main():
         hostile = "MISSED hostile corpus stopped: %s" % e
     load = os.getloadavg()
     res = [dict((k, r[k]) for k in KEYS) for r in rows]
+    res += [dict((k, r[k]) for k in PROJECT_KEYS) for r in prows]
     path = b.path("results.json")
     with open(path + ".tmp", "w") as f:
         json.dump(res, f, indent=2)
         f.write("\n")
     os.replace(path + ".tmp", path)
-    print()
-    print(table(rows))
+    if rows:
+        print()
+        print(table(rows, COLS))
+        print("\npeak RSS per phase, MB:")
+        print(table(rows, RSS_COLS))
+    if prows:
+        print("\none-fact projects:")
+        print(table(prows, PROJECT_COLS))
     print()
     for r in rows:
         print("\n".join(targets(r)))
+    for r in prows:
+        print(project_target(r))
     print(hostile)
     print("\nseconds are wall time; 'W' files written, 'C' commits made; "
           "load average after the run %.2f %.2f %.2f on %d cores" % (

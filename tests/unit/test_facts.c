@@ -414,6 +414,134 @@ test_columns(void **state)
 #undef bare_memories
 }
 
+/* sqlite3_progress_handler callback: count one VM instruction. */
+static int
+count_step(void *ctx)
+{
+	(*(long long *)ctx)++;
+	return 0;
+}
+
+/*
+ * A store of n projects: three in four listed (one alias each), one fact
+ * each but every fourth listed one, the facts spread over the three
+ * layers, a state fact in four under its project's alias.
+ */
+static void
+make_projects(int n)
+{
+	char sql[1024];
+	int k;
+
+	k = snprintf(sql, sizeof(sql), "CREATE TEMP TABLE n AS WITH "
+	    "RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c "
+	    "WHERE i < %d) SELECT i FROM c;"
+	    "INSERT INTO projects(id, name, aliases) SELECT "
+	    "printf('q%%05d', i), 'Q' || i, json_array('alias' || i) FROM n "
+	    "WHERE i %% 4 <> 3;"
+	    "CREATE TEMP VIEW f AS SELECT i, printf('q%%05d', i) p FROM n "
+	    "WHERE i %% 4 <> 2;"
+	    "INSERT INTO project_state(id, project, category, key, value) "
+	    "SELECT 's' || i, CASE i %% 4 WHEN 0 THEN 'alias' || i ELSE p "
+	    "END, 'fact', 'k', 'v' FROM f WHERE i %% 3 = 0;"
+	    "INSERT INTO entities(id, entity_type, name, project) SELECT "
+	    "'e' || i, 'component', 'c', p FROM f WHERE i %% 3 = 1;"
+	    "INSERT INTO memories(id, memory_type, content, project) SELECT "
+	    "'m' || i, 'knowledge', 'k', p FROM f WHERE i %% 3 = 2;", n - 1);
+	assert_true(k > 0 && (size_t)k < sizeof(sql));
+	make_store(sql);
+}
+
+/* The VM instructions facts_projects runs on a store of n projects
+ * (make_projects), whose first four it checks. */
+static long long
+projects_steps(int n)
+{
+	struct fact_project *p;
+	mirror_error err;
+	mirror_store *st;
+	long long steps = 0;
+	size_t np;
+
+	make_projects(n);
+	st = open_read();
+	/* Replaces the query budget's handler, for this store only. */
+	sqlite3_progress_handler(store_db(st), 1, count_step, &steps);
+	assert_int_equal(facts_projects(&p, &np, st, &err), 0);
+	assert_int_equal(np, (size_t)n);
+	assert_string_equal(p[0].id, "q00000");     /* state via alias */
+	assert_int_equal(p[0].listed, 1);
+	assert_int_equal(p[0].n_state, 1);
+	assert_int_equal(p[0].n_active, 1);
+	assert_int_equal(p[1].n_entities, 1);
+	assert_int_equal(p[1].n_state + p[1].n_memories, 0);
+	assert_int_equal(p[2].listed, 1);           /* listed, no facts */
+	assert_string_equal(p[2].name, "Q2");
+	assert_int_equal(p[2].n_state + p[2].n_entities + p[2].n_memories +
+	    p[2].n_active, 0);
+	assert_int_equal(p[3].listed, 0);           /* a fact, no listing */
+	assert_string_equal(p[3].name, "q00003");
+	assert_int_equal(p[3].n_state, 1);
+	facts_projects_free(p, np);
+	close_read(st);
+	return steps;
+}
+
+/* 10: listing the projects costs SQLite about the same per project
+ * whatever their number: four times the projects, about four times the
+ * VM instructions (a plan that scans the projects once per project
+ * takes sixteen). */
+static void
+test_projects_linear(void **state)
+{
+	long long small, big;
+
+	(void)state;
+	small = projects_steps(1000);
+	big = projects_steps(4000);
+	assert_true(small > 0);
+	assert_true(big < 6 * small);
+	assert_true(big > 3 * small);
+}
+
+/*
+ * 11: the query budget counts the time a cursor spends in SQLite, not
+ * the caller's between reads: projects read with a pause after each,
+ * the pauses (short ones, as a page's render is) together far past the
+ * budget, SQLite's own time far below it.
+ */
+static void
+test_reader_budget(void **state)
+{
+	struct project_facts f;
+	struct facts_reader *r;
+	mirror_error err;
+	mirror_store *st;
+	char id[16];
+
+	(void)state;
+	/* 12 projects of 100 state rows: every read steps the cursor past
+	 * a progress call (one in 1,000 VM instructions). */
+	make_store("CREATE TEMP TABLE n AS WITH RECURSIVE c(i) AS (SELECT 0 "
+	    "UNION ALL SELECT i + 1 FROM c WHERE i < 1199) SELECT i FROM c;"
+	    "INSERT INTO project_state(id, project, category, key, value) "
+	    "SELECT 's' || i, printf('p%02d', i / 100), 'fact', 'k' || i, 'v' "
+	    "FROM n");
+	assert_int_equal(setenv("MIRROR_QUERY_TIMEOUT_MS", "300", 1), 0);
+	st = open_read();
+	assert_int_equal(unsetenv("MIRROR_QUERY_TIMEOUT_MS"), 0);
+	assert_int_equal(facts_reader_open(&r, st, 0, &err), 0);
+	for (int i = 0; i < 12; i++) {
+		assert_true(snprintf(id, sizeof(id), "p%02d", i) < (int)sizeof(id));
+		assert_int_equal(facts_read_project(&f, r, id, &err), 0);
+		assert_int_equal(f.n_state, 100);
+		facts_free(&f);
+		usleep(60000);      /* 12 x 60 ms: past 300, each under 100 */
+	}
+	facts_reader_close(r);
+	close_read(st);
+}
+
 int
 main(void)
 {
@@ -427,6 +555,8 @@ main(void)
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_projects_linear),
+		cmocka_unit_test(test_reader_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
