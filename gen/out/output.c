@@ -968,3 +968,85 @@ output_stage_dir(const struct output *out)
 {
 	return out->stage_path;
 }
+
+/* Hard-link relpath from the previous tree into the stage: 0 or -1. */
+static int
+keep_one(struct output *o, const char *relpath)
+{
+	char **parts;
+	size_t n;
+	int dfd, ofd, rc = -1;
+	struct stat st;
+
+	if (o->old_fd < 0 || split_path(&parts, &n, relpath) < 0)
+		return -1;
+	dfd = o->stage_fd;
+	ofd = o->old_fd;
+	if (open_dirs(&dfd, &ofd, o, parts, n) == 0 && ofd >= 0 &&
+	    fstatat(ofd, parts[n - 1], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode) && linkat(ofd, parts[n - 1], dfd,
+	    parts[n - 1], 0) == 0)
+		rc = 0;
+	close_dirs(o, dfd, ofd);
+	free_parts(parts, n);
+	return rc;
+}
+
+int
+output_keep(struct output *o, const char *const *relpaths, size_t n)
+{
+	struct stat st;
+	strbuf p;
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_init(&p);
+		strbuf_printf(&p, "%s/%s", o->dir, relpaths[i]);
+		if (stat(p.data, &st) < 0) {
+			strbuf_free(&p);
+			return 0;
+		}
+		strbuf_free(&p);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (keep_one(o, relpaths[i]) < 0)
+			return 0;
+	for (size_t i = 0; i < n; i++)
+		note_file(o, relpaths[i], 1);
+	return 1;
+}
+
+int
+output_read_prev(char **data, size_t *len, struct output *o,
+    const char *relpath, mirror_error *err)
+{
+	char **parts;
+	size_t n;
+	int dfd, ofd, f, rc = 0;
+	strbuf sb;
+
+	*data = NULL;
+	*len = 0;
+	(void)err;
+	if (o->old_fd < 0 || split_path(&parts, &n, relpath) < 0)
+		return 0;
+	dfd = o->stage_fd;
+	ofd = o->old_fd;
+	strbuf_init(&sb);
+	if (open_dirs(&dfd, &ofd, o, parts, n) == 0 && ofd >= 0 &&
+	    (f = openat(ofd, parts[n - 1], O_RDONLY | O_NOFOLLOW |
+	    O_NONBLOCK | O_CLOEXEC)) >= 0) {
+		char buf[65536];
+		ssize_t got;
+
+		while ((got = read(f, buf, sizeof(buf))) > 0)
+			strbuf_add(&sb, buf, (size_t)got);
+		close(f);
+		*len = sb.len;
+		*data = strbuf_detach(&sb);
+		rc = 1;
+	}
+	strbuf_free(&sb);
+	close_dirs(o, dfd, ofd);
+	free_parts(parts, n);
+	return rc;
+}

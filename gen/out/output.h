@@ -113,6 +113,15 @@ void output_free(struct output *out);
  */
 const char *const *output_paths(struct output *out, size_t *n);
 
+/* 1 when DIR holds every one of relpaths from the previous build: they
+ * stay as they are (counted as reused); else 0, nothing kept. */
+int output_keep(struct output *o, const char *const *relpaths, size_t n);
+
+/* The previous build's file relpath: 1 with *data (the caller frees
+ * it), 0 when there is none, < 0 with err set. */
+int output_read_prev(char **data, size_t *len, struct output *o,
+    const char *relpath, mirror_error *err);
+
 /* Files written anew and files hard-linked from the previous DIR. */
 size_t output_written(const struct output *out);
 size_t output_reused(const struct output *out);
