@@ -78,7 +78,7 @@ static int
 build_rehearse(const struct site_model *s, const struct site_opts *so,
     const struct mirror_opts *o, mirror_error *err)
 {
-	const struct site_opts ro = { so->tmpl, so->th, NULL, NULL, NULL };
+	const struct site_opts ro = { .tmpl = so->tmpl, .th = so->th };
 	struct site_model r;
 	size_t pages;
 	int rc;
@@ -581,7 +581,7 @@ int
 cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
 	struct site_model s = { 0 };
-	struct site_opts so = { NULL, NULL, NULL, NULL, NULL };
+	struct site_opts so = { 0 };
 	struct sweep_run run = { 0 };
 	struct build_report r = { 0 };
 	struct stamp stamp, held;
@@ -621,6 +621,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		goto done;
 	}
 	so.stamp = &stamp;
+	so.fresh = o->force;
 	if (rc == 0)
 		rc = site_model_read(&s, err);
 	if (rc == 0)

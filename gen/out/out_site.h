@@ -13,7 +13,7 @@
  * "tree <hex>\n" when the content was last committed as that tree. */
 #define OUT_MARKER ".mirror-output"
 #define OUT_MARKER_TEXT "This directory is written by mirror and " \
-    "replaced whole on every build.\n"
+    "brought up to date by every build.\n"
 
 /*
  * Split dir into its parent's path and its last component and open the

@@ -9,6 +9,7 @@
 #include "render/escape.h"
 #include "render/markdown.h"
 #include "site/page.h"
+#include "out/record.h"
 #include "util/jsonfmt.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -163,13 +164,35 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
 	return rc;
 }
 
+/*
+ * 1 when the writer's record holds data's digest for unit (a page's path,
+ * or a JSON file's) and the output directory still holds all n files,
+ * which then stay as they are; 0 when they are to be written. The new
+ * digest goes into the record either way.
+ */
+static int
+page_kept(const struct page_ctx *pc, const char *unit, const char *tname,
+    const char *title, const json_t *data, const char *const *files,
+    size_t n)
+{
+	struct page_record *rec = pc->w->record;
+	char hex[DIGEST_HEX + 1];
+
+	if (rec == NULL || pc->w->out == NULL)
+		return 0;
+	record_digest(hex, rec, unit, tname, title, data);
+	record_put(rec, unit, hex);
+	return record_same(rec, unit, hex) &&
+	    output_keep(pc->w->out, files, n);
+}
+
 int
 page_write(const struct page_ctx *pc, const char *path, const char *tname,
     const char *title, json_t *data, mirror_error *err)
 {
 	const tmpl *t;
-	strbuf md, body, file;
-	int rc;
+	strbuf md, body, file, html;
+	int rc, kept;
 
 	/* The same footer on every page: a one-fact change leaves every
 	 * page that does not show the fact byte-identical (and out of the
@@ -177,13 +200,25 @@ page_write(const struct page_ctx *pc, const char *path, const char *tname,
 	 * api/health.json and the commit's trailer. */
 	json_object_set_new(data, "site_title", json_string(pc->m->title));
 	json_object_set_new(data, "footer", json_string(SITE_FOOTER));
+	strbuf_init(&file);
+	strbuf_init(&html);
+	strbuf_printf(&file, "%s.md", path);
+	strbuf_printf(&html, "%s.html", path);
+	kept = page_kept(pc, path, tname, title, data, (const char *[]){
+	    file.data, html.data }, 2);
+	strbuf_free(&html);
+	if (kept) {
+		page_done(pc);
+		strbuf_free(&file);
+		return 0;
+	}
 	rc = tmpl_set_get(&t, pc->w->tmpl, tname, err);
-	if (rc < 0)
+	if (rc < 0) {
+		strbuf_free(&file);
 		return rc;
+	}
 	strbuf_init(&md);
 	strbuf_init(&body);
-	strbuf_init(&file);
-	strbuf_printf(&file, "%s.md", path);
 	rc = tmpl_render(&md, t, data, NULL, err);
 	if (rc == 0)
 		rc = markdown_to_html(&body, md.data, md.len, path, err);
@@ -203,10 +238,13 @@ int
 page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err)
 {
-	char *text = json_dumps(v, MIRROR_JSON_FLAGS);
+	char *text;
 	size_t len;
 	int rc;
 
+	if (page_kept(pc, path, "json", NULL, v, &path, 1))
+		return 0;
+	text = json_dumps(v, MIRROR_JSON_FLAGS);
 	if (text == NULL)
 		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s",
 		    path);

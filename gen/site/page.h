@@ -28,6 +28,7 @@
 	"api/health.json names the store snapshot."
 
 struct output;
+struct page_record;
 
 /*
  * How a render reports its progress: the caller's callbacks, each
@@ -47,6 +48,8 @@ struct site_writer {
 	tmpl_set *tmpl;
 	theme *th;
 	struct output *out;           /* NULL: a rehearsal, render only */
+	struct page_record *record;   /* digests of the inputs of each
+	                                 page (out/record.h); NULL: render all */
 	const struct site_progress *progress;  /* NULL: none */
 	pthread_mutex_t lock;         /* pages and progress */
 	size_t pages;                 /* pages (twins) written */
@@ -69,13 +72,16 @@ void writer_free(struct site_writer *w);
  * rendered with data as path.md, and that Markdown through cmark-gfm
  * wrapped in the theme's layout as path.html. path has no extension
  * ("projects/p05/index"). Adds the keys every template may use to data
- * (site_title, footer). Returns 0 or < 0 with err set.
+ * (site_title, footer). When the writer's record says the page's inputs
+ * are those its files in the output directory were rendered from, the
+ * files stay and nothing is rendered. Returns 0 or < 0 with err set.
  */
 int page_write(const struct page_ctx *pc, const char *path,
     const char *tname, const char *title, json_t *data, mirror_error *err);
 
-/* Write v (not consumed) as path, in the stable JSON format. Returns 0
- * or < 0 with err set. */
+/* Write v (not consumed) as path, in the stable JSON format, unless
+ * the record says the file holds it already. Returns 0 or < 0 with err
+ * set. */
 int page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err);
 

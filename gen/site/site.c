@@ -8,6 +8,7 @@
 #include "out/build_stamp.h"
 #include "out/output.h"
 #include "site/families.h"
+#include "out/record.h"
 #include "site/site.h"
 
 /* The build's stamp, last, so it counts every other file. */
@@ -52,14 +53,22 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 
 	*pages = 0;
 	writer_init(&w, o->tmpl, o->th, o->out, o->progress);
+	/* A page is rendered again only when its inputs changed; the
+	 * stamp's hash of the site-wide inputs is part of each digest. */
+	rc = o->out != NULL && o->stamp != NULL ? record_open(&w.record,
+	    o->out, o->stamp->inputs, o->fresh, err) : 0;
 	/* Projects are read in id order, the index's "" group first. */
-	rc = facts_reader_open(&m->facts, m->st, m->now, err);
+	if (rc == 0)
+		rc = facts_reader_open(&m->facts, m->st, m->now, err);
 	if (rc == 0)
 		rc = all_families(&pc, err);
 	if (rc == 0 && o->out != NULL)
 		rc = theme_write_assets(o->th, o->out, err);
+	if (rc == 0 && w.record != NULL)
+		rc = record_write(w.record, o->out, err);
 	if (rc == 0 && o->out != NULL && o->stamp != NULL)
 		rc = write_stamp(o, w.pages, m, err);
+	record_free(w.record);
 	facts_reader_close(m->facts);
 	m->facts = NULL;
 	*pages = w.pages;

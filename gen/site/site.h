@@ -28,6 +28,8 @@ struct site_opts {
 	struct output *out;           /* NULL: a rehearsal, render only */
 	struct stamp *stamp;          /* written last as api/build.json;
 	                                 NULL: none (a rehearsal) */
+	int fresh;                    /* 1 (--force): ignore the record of
+	                                 the previous build (out/record.h) */
 	const struct site_progress *progress;  /* NULL: no progress */
 };
 

@@ -703,7 +703,7 @@ test_tree_marker(void **state)
 	output_free(o);
 	s = read_text(site, ".mirror-output");
 	assert_string_equal(s, "This directory is written by mirror and "
-	    "replaced whole on every build.\ntree " TREE_A "\n");
+	    "brought up to date by every build.\ntree " TREE_A "\n");
 	free(s);
 	snprintf(path, sizeof(path), "%s/.mirror-output", site);
 	assert_int_equal(stat(path, &st1), 0);
@@ -731,7 +731,7 @@ test_tree_marker(void **state)
 	output_free(o);
 	s = read_text(site, ".mirror-output");
 	assert_string_equal(s, "This directory is written by mirror and "
-	    "replaced whole on every build.\n");
+	    "brought up to date by every build.\n");
 	free(s);
 	assert_int_equal(output_begin(&o, site, &err), 0);
 	assert_null(output_base_tree(o));

@@ -1,0 +1,73 @@
+/*
+ * record.h: what each page was last rendered from, so an unchanged page
+ * is not rendered again.
+ *
+ * A page is a pure function of its inputs: the JSON object its family
+ * builds, its path, template and title, and the site-wide inputs the
+ * build's stamp hashes (mirror's version, every template and theme
+ * file, title, base URL; gen/out/build_stamp.h). Its digest is SHA-256
+ * over all of them (the JSON walked value by value, each string with
+ * its length, so no two inputs hash alike by running together). The
+ * digests of one build go into the site itself as api/pages.tsv, one
+ * "digest TAB path" line per page in path order, so a checkout of the
+ * output directory or of the branch carries them to the next build.
+ *
+ * The next build renders a page only when its digest differs from the
+ * recorded one or the output directory lacks one of its files; else the
+ * files stay as they are (output_keep). A record that is missing, of
+ * another format or unreadable counts as empty: every page is rendered
+ * and compared byte for byte, as a build with --force does.
+ */
+#ifndef MIRROR_OUT_RECORD_H
+#define MIRROR_OUT_RECORD_H
+
+#include <jansson.h>
+
+#include "util/error.h"
+
+/* Where the record lives in the site, and its first line. */
+#define RECORD_PATH "api/pages.tsv"
+#define RECORD_HEADER "# mirror page inputs 1: sha-256 of each page's " \
+	"data, template and site inputs\n"
+
+/* A digest as hex: 128 bits of SHA-256, plenty against chance. */
+#define DIGEST_HEX 32
+
+struct output;
+struct page_record;
+
+/*
+ * Start a record for a build whose site-wide inputs hash to key (the
+ * stamp's inputs), reading the previous build's from out (NULL: a
+ * rehearsal, nothing read). With fresh set (--force) the previous one is
+ * ignored. Returns 0 with *out (free with record_free), or < 0 with err
+ * set when the previous record exists but cannot be read.
+ */
+int record_open(struct page_record **rec, struct output *out,
+    const char *key, int fresh, mirror_error *err);
+
+/* Free r (NULL is fine). */
+void record_free(struct page_record *r);
+
+/*
+ * The digest of a page into hex: r's key, path, tname, title and data
+ * (not consumed; objects walked in their own key order). Thread-safe.
+ */
+void record_digest(char hex[DIGEST_HEX + 1], const struct page_record *r,
+    const char *path, const char *tname, const char *title,
+    const json_t *data);
+
+/* 1 when the previous build recorded hex for path, else 0. Thread-safe
+ * (the previous record is only read). */
+int record_same(const struct page_record *r, const char *path,
+    const char *hex);
+
+/* Note hex as path's digest in this build. Thread-safe. */
+void record_put(struct page_record *r, const char *path, const char *hex);
+
+/* Write this build's record as RECORD_PATH into out. Returns 0 or < 0
+ * with err set. */
+int record_write(struct page_record *r, struct output *out,
+    mirror_error *err);
+
+#endif

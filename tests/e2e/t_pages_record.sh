@@ -1,0 +1,96 @@
+#!/bin/sh
+# t_pages_record.sh: a build renders only the pages whose inputs changed.
+#
+# Each page's inputs (its data, template, title and the site-wide inputs)
+# are digested into api/pages.tsv; the next build renders a page again
+# only when its digest changed or a file of it is missing, and the result
+# is always the site a --force build writes. (tests/e2e/t_incremental.sh
+# checks that on hundreds of random edits; this script checks each rule.)
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export SOURCE_DATE_EPOCH=1793491200
+
+new_store s.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+
+# sums DIR: "sha256  path" of every file under DIR, sorted.
+sums() { (cd "$1" && find . -type f ! -name .mirror-output | LC_ALL=C sort |
+    xargs sha256sum); }
+
+# same_as_force DIR: DIR holds exactly what a --force build of the store
+# writes into a fresh directory (same options as DIR's builds).
+same_as_force() {
+	rm -rf "$T/full"
+	"$MIRROR" build --store s.db --out "$T/full" --no-sweep --force \
+	    --quiet "$@" >/dev/null 2>&1 &&
+	    [ "$(sums site)" = "$(sums "$T/full")" ]
+}
+
+mirror build --store s.db --out site --quiet
+expect "the first build succeeds" test "$RC" = 0
+
+# Every page (its .md twin) and every JSON file but the stamp, once.
+units=$(cd site && { find . -name '*.md'
+    find api -name '*.json' ! -name build.json; } | wc -l)
+lines=$(grep -vc '^#' site/api/pages.tsv)
+expect "the record lists every page and JSON file once ($lines of $units)" \
+    test "$lines" = "$units" -a "$(cut -f2 site/api/pages.tsv | sort |
+    uniq -d | wc -l)" = 0 -a "$(head -1 site/api/pages.tsv | cut -c1-22)" = \
+    '# mirror page inputs 1'
+
+# One fact changes: only the files that show it (and the record, the
+# stamp and health, which name the store's snapshot) are written.
+sums site >before
+sql s.db "UPDATE project_state SET value = 'bring-up, round 2'
+    WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --json
+sums site >after
+changed=$(diff before after | sed -n 's/^> [0-9a-f]*  \.\///p' | sort |
+    tr '\n' ' ')
+expect "a one-fact change writes only what shows it: $changed" test \
+    "$changed" = "api/build.json api/health.json api/pages.tsv \
+api/projects/p04-gigabit.json projects/p04-gigabit/index.html \
+projects/p04-gigabit/index.md "
+expect "the build says so: 6 files written" test \
+    "$(jq .files.written "$T/out")" = 6
+expect "the incremental site is the --force build's" same_as_force
+
+# A file of an unchanged page that went missing is written again.
+rm site/projects/p05-interferometer/index.html
+sql s.db "UPDATE project_state SET value = 'bring-up, round 3'
+    WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --quiet
+expect "a missing file of an unchanged page is rendered again" \
+    test -f site/projects/p05-interferometer/index.html
+expect "... and the site is the --force build's" same_as_force
+
+# A page whose inputs did not change is not rendered: a hand edit stays
+# until its inputs change, and --force renders every page.
+echo 'edited by hand' >>site/projects/p05-interferometer/index.md
+sql s.db "UPDATE project_state SET value = 'bring-up, round 4'
+    WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --quiet
+expect "an unchanged page is kept, not rendered" grep -q 'edited by hand' \
+    site/projects/p05-interferometer/index.md
+mirror build --store s.db --out site --quiet --force
+expect "--force renders every page again" same_as_force
+
+# A template change renders every page made with it.
+cp -R "$MIRROR_TOP/templates" tpl
+printf '\nReviewed weekly.\n' >>tpl/project.md
+mirror build --store s.db --out site --quiet --templates tpl
+n=$(grep -l 'Reviewed weekly' site/projects/*/index.md | wc -l)
+expect "a template change renders every page made with it ($n projects)" \
+    test "$n" = "$(ls -d site/projects/*/ | wc -l)" -a "$n" -gt 1
+expect "... and the site is the --force build's" same_as_force \
+    --templates tpl
+
+# A damaged record is not trusted: every page is rendered.
+printf '# mirror page inputs 1: x\nnot a digest\n' >site/api/pages.tsv
+echo 'edited by hand' >>site/projects/p05-interferometer/index.md
+sql s.db "UPDATE project_state SET value = 'bring-up, round 5'
+    WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --quiet --templates tpl
+expect "a damaged record renders every page (the hand edit is gone)" \
+    test "$RC" = 0 -a "$(grep -c 'edited by hand' \
+    site/projects/p05-interferometer/index.md)" = 0
+expect "... and the site is the --force build's" same_as_force \
+    --templates tpl
