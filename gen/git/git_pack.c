@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "git/git_pack.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -32,13 +33,12 @@ put32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
-/* Write to the pack and hash what was written. */
+/* Write to the pack (hashed by mgit_pack_finish). */
 static int
 pack_out(struct mgit_pack *pk, const void *p, size_t n)
 {
 	if (fwrite(p, 1, n, pk->fp) != n)
 		return -1;
-	sha1_update(&pk->sha, n, p);
 	pk->offset += n;
 	return 0;
 }
@@ -90,15 +90,12 @@ close_synced(FILE *fp)
 
 int
 mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
-    size_t count, mirror_error *err)
+    mirror_error *err)
 {
 	unsigned char hdr[12];
 	size_t n = strlen(objects_dir);
 
 	memset(pk, 0, sizeof(*pk));
-	if (count > UINT32_MAX)
-		return mirror_fail(err, MIRROR_EIO, "%s: too many objects for "
-		    "one pack", objects_dir);
 	while (n > 1 && objects_dir[n - 1] == '/')
 		n--;
 	pk->dir = xmalloc(n + sizeof("/pack"));
@@ -118,12 +115,9 @@ mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
 		return mirror_fail(err, MIRROR_EIO, "zlib: cannot start "
 		    "compressing");
 	}
-	pk->count = count;
-	pk->entries = xcalloc(count ? count : 1, sizeof(*pk->entries));
-	sha1_init(&pk->sha);
 	memcpy(hdr, "PACK", 4);
 	put32(hdr + 4, 2);
-	put32(hdr + 8, (uint32_t)count);
+	put32(hdr + 8, 0);          /* the count, once known */
 	if (pack_out(pk, hdr, sizeof(hdr)) < 0)
 		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
 		    strerror(errno));
@@ -146,15 +140,14 @@ entry_header(unsigned char hdr[16], git_object_t type, uint64_t size)
 	return nh;
 }
 
-/* Refuse what cannot be the entry after the next ahead ones (ahead: 0
- * for the next entry itself). Returns 0 or -MIRROR_EIO. */
+/* Refuse what cannot be an entry. Returns 0 or -MIRROR_EIO. */
 static int
-check_object(struct mgit_pack *pk, size_t ahead, git_object_t type,
-    size_t len, mirror_error *err)
+check_object(struct mgit_pack *pk, git_object_t type, size_t len,
+    mirror_error *err)
 {
-	if (pk->n + ahead >= pk->count)
-		return mirror_fail(err, MIRROR_EIO, "%s: more objects than "
-		    "announced", pk->tmp_pack);
+	if (pk->n >= UINT32_MAX)
+		return mirror_fail(err, MIRROR_EIO, "%s: too many objects for "
+		    "one pack", pk->tmp_pack);
 	if (type < GIT_OBJECT_COMMIT || type > GIT_OBJECT_TAG)
 		return mirror_fail(err, MIRROR_EIO, "%s: cannot pack an object "
 		    "of type %d", pk->tmp_pack, (int)type);
@@ -198,7 +191,7 @@ write_entry(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
     size_t len, const unsigned char *zdata, size_t zlen, mirror_error *err)
 {
 	unsigned char hdr[16];
-	struct mgit_pack_entry *e = &pk->entries[pk->n++];
+	struct mgit_pack_entry *e = &ARRAY_PUSH(pk->entries, pk->n, pk->cap);
 	size_t nh = entry_header(hdr, type, len);
 	uLong crc;
 
@@ -219,7 +212,7 @@ mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 	size_t zlen;
 	int rc;
 
-	if ((rc = check_object(pk, 0, type, len, err)) < 0)
+	if ((rc = check_object(pk, type, len, err)) < 0)
 		return rc;
 	if (compress_into(&pk->zbuf, &pk->zcap, &zlen, pk->z, data, len) < 0)
 		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
@@ -277,7 +270,7 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 		return rc;
 	}
 	for (size_t i = 0; i < n; i++)
-		if ((rc = check_object(pk, i, objs[i].type, objs[i].len,
+		if ((rc = check_object(pk, objs[i].type, objs[i].len,
 		    err)) < 0)
 			return rc;
 	out = xcalloc(n, sizeof(*out));
@@ -398,6 +391,45 @@ mgit_pack_write_index(FILE *fp, const char *path,
 	return 0;
 }
 
+/*
+ * The object count into the header, then the SHA-1 of the whole pack
+ * so far, read back, into sum. Returns 0, or -1 with errno set.
+ */
+static int
+seal(unsigned char sum[SHA1_DIGEST_SIZE], struct mgit_pack *pk)
+{
+	enum { CHUNK = 1 << 20 };
+	unsigned char count[4], *buf;
+	struct sha1_ctx sha;
+	uint64_t at = 0;
+	int fd = fileno(pk->fp), saved;
+
+	put32(count, (uint32_t)pk->n);
+	if (fflush(pk->fp) != 0 || pwrite(fd, count, 4, 8) != 4)
+		return -1;
+	buf = xmalloc(CHUNK);
+	sha1_init(&sha);
+	while (at < pk->offset) {
+		size_t want = pk->offset - at < CHUNK ?
+		    (size_t)(pk->offset - at) : CHUNK;
+		ssize_t got = pread(fd, buf, want, (off_t)at);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			saved = got < 0 ? errno : EIO;
+			free(buf);
+			errno = saved;
+			return -1;
+		}
+		sha1_update(&sha, (size_t)got, buf);
+		at += (uint64_t)got;
+	}
+	free(buf);
+	sha1_digest(&sha, SHA1_DIGEST_SIZE, sum);
+	return 0;
+}
+
 int
 mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
 {
@@ -408,15 +440,10 @@ mgit_pack_finish(struct mgit_pack *pk, mirror_error *err)
 	git_oid name;
 	int rc = 0;
 
-	if (pk->n != pk->count)
-		return mirror_fail(err, MIRROR_EIO, "%s: %zu objects announced, "
-		    "%zu written", pk->tmp_pack, pk->count, pk->n);
-	sha1_digest(&pk->sha, sizeof(sum), sum);
-	if (fwrite(sum, 1, sizeof(sum), pk->fp) != sizeof(sum)) {
-		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
+	if (seal(sum, pk) < 0 ||
+	    fwrite(sum, 1, sizeof(sum), pk->fp) != sizeof(sum))
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
 		    strerror(errno));
-		return rc;
-	}
 	fp = pk->fp;
 	pk->fp = NULL;
 	if (close_synced(fp) < 0)

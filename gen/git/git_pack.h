@@ -18,6 +18,11 @@
  * them so too. Object ids come from libgit2 (git_odb_hash), whose
  * SHA-1 detects collision attacks.
  *
+ * Objects stream into the pack as they are added: their number is not
+ * known in advance. mgit_pack_finish writes it into the header, then
+ * reads the pack back for its checksum (SHA-1 runs from the first
+ * byte, so the header must be final first).
+ *
  * The pack and index are written under temporary names in
  * <objects>/pack/, flushed to disk, then renamed, the index last: a
  * reader sees a complete pack or none. A failure removes the temporary
@@ -45,10 +50,9 @@ struct mgit_pack {
 	char *dir;                       /* <objects>/pack */
 	char *tmp_pack;                  /* temporary .pack path */
 	FILE *fp;
-	struct sha1_ctx sha;             /* over every byte written */
-	uint64_t offset;
+	uint64_t offset;                 /* bytes written */
 	struct mgit_pack_entry *entries;
-	size_t n, count;                 /* added so far, announced */
+	size_t n, cap;                   /* added so far, room */
 	void *z;                         /* zlib stream, reused */
 	unsigned char *zbuf;             /* deflate output */
 	size_t zcap;
@@ -56,17 +60,17 @@ struct mgit_pack {
 };
 
 /*
- * Start a pack of exactly count objects in objects_dir/pack (created if
- * missing). Returns 0, or -MIRROR_EIO naming the path; in both cases
- * call mgit_pack_free at the end.
+ * Start a pack in objects_dir/pack (created if missing). Returns 0, or
+ * -MIRROR_EIO naming the path; in both cases call mgit_pack_free at the
+ * end.
  */
 int mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
-    size_t count, mirror_error *err);
+    mirror_error *err);
 
 /*
  * Append one object (commit, tree, blob or tag) of id oid; the caller
  * vouches that oid is the id of (type, data). Every oid must be added
- * once, count times in all. Returns 0 or -MIRROR_EIO.
+ * once. Returns 0 or -MIRROR_EIO.
  */
 int mgit_pack_add(struct mgit_pack *pk, const git_oid *oid,
     git_object_t type, const void *data, size_t len, mirror_error *err);
@@ -88,9 +92,10 @@ int mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
     size_t n, int jobs, mirror_error *err);
 
 /*
- * Finish: trailer, index, fsync, rename into place; pk->name is then
- * the pack's name. Returns 0 or -MIRROR_EIO. Call mgit_pack_free in
- * every case afterwards (it removes what a failure left).
+ * Finish: the object count into the header, the checksum (the pack
+ * read back) as trailer, index, fsync, rename into place; pk->name is
+ * then the pack's name. Returns 0 or -MIRROR_EIO. Call mgit_pack_free
+ * in every case afterwards (it removes what a failure left).
  */
 int mgit_pack_finish(struct mgit_pack *pk, mirror_error *err);
 

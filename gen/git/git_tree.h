@@ -1,19 +1,19 @@
 /*
- * git_tree.h: a directory on disk as a git tree, built from memory.
+ * git_tree.h: a site given as a list of files, as a git tree.
  *
- * Every regular file under the directory becomes a blob and every
- * directory a tree, written straight into the object database with
- * git_odb_write and git_treebuilder: no work tree, no index. Objects the
- * repository already has are not written again.
+ * Blobs and trees go straight into the object database through the
+ * stage (git_stage.h): no work tree, no index. Objects the repository
+ * already has are not written again.
  *
- * Where new objects go (the "stage"): a few of them are written as
- * loose objects, as git does; from MGIT_PACK_THRESHOLD new files on,
- * they are collected in memory (libgit2's mempack backend) and written
- * as ONE pack file when the commit is ready, which for thousands of
- * pages is much faster than one file per object. Nothing reaches the
- * disk for a tree that turns out equal to the branch tip's. Objects
- * written before a later failure (e.g. of the branch update) are
- * unreferenced and harmless: 'git gc' removes them.
+ * Two ways to the same tree id:
+ *  - in full, every file of the list is read and hashed and every tree
+ *    built (mgit_tree_from_files);
+ *  - as an edit of a base tree, only the files marked changed are read
+ *    and hashed, the removed ones dropped, and only the trees on the
+ *    paths above a change rewritten: every other subtree keeps its id
+ *    from the base, unread (mgit_tree_edit). The edit also gives the
+ *    change list a tree-to-tree diff would.
+ * Either way a directory left without a file disappears, as in git.
  */
 #ifndef MIRROR_GIT_TREE_H
 #define MIRROR_GIT_TREE_H
@@ -22,73 +22,44 @@
 
 #include <git2.h>
 
+#include "git/git_message.h"
+#include "git/git_stage.h"
 #include "git/site_file.h"
 #include "util/error.h"
 
-/* New blobs from which the stage is one pack instead of loose objects
- * (git's own transfer.unpackLimit default). */
-#ifndef MGIT_PACK_THRESHOLD
-#define MGIT_PACK_THRESHOLD 100
-#endif
-
-struct mgit_stage {
-	git_repository *repo;
-	git_odb *odb;              /* the repository's, referenced */
-	git_odb_backend *mempack;  /* owned by odb; NULL: loose objects */
-	git_oid *ids;              /* objects written, maybe staged */
-	size_t nids, capids;
-	size_t objects;            /* objects in the written pack */
-	char pack_name[GIT_OID_HEXSZ + 1]; /* the written pack, or "" */
-};
-
-struct mgit_site_stats {
-	size_t files;       /* regular files in the tree */
-	size_t dirs;        /* non-empty directories, the root included */
-	size_t new_blobs;   /* files whose content the repository lacked */
-	size_t bytes;       /* bytes of all files */
-};
+/* mgit_tree_edit's answer when the edit does not fit its base. */
+#define MGIT_TREE_STALE 1
 
 /*
- * Write the tree of every regular file under dir (dotfiles included;
- * empty directories are left out, as git does) into repo and set *tree.
- * stage must be zeroed by the caller; afterwards it must be finished
- * with mgit_stage_flush or mgit_stage_discard, then mgit_stage_free.
- * Returns 0; -MIRROR_EINPUT when dir holds something a tree cannot hold
- * (a symlink, a device, a FIFO, a name git refuses such as ".git"),
- * -MIRROR_EIO for a read or write failure; the message names the path.
+ * Write the tree of files[0..n) through stage into *tree: each file
+ * read from its disk path and stored at its path. Returns 0;
+ * -MIRROR_EUSAGE when the list is not sorted by strcmp of path or names
+ * a path twice; -MIRROR_EINPUT for a malformed path (empty, a leading,
+ * trailing or doubled '/', deeper than MGIT_MAX_DEPTH), a path that is
+ * both a file and a directory, a name git refuses, a symbolic link or
+ * special file on disk; -MIRROR_EIO for a read or write failure. The
+ * message names the path (the disk path for what is on disk).
  */
-int mgit_tree_from_dir(git_oid *tree, struct mgit_site_stats *stats,
-    struct mgit_stage *stage, git_repository *repo, const char *dir,
-    mirror_error *err);
-
-/*
- * As mgit_tree_from_dir, for the site given as the list files[0..n):
- * each file read from its disk path (a symlink or a special file there
- * is -MIRROR_EINPUT), stored at its path. Returns as mgit_tree_from_dir;
- * also -MIRROR_EUSAGE when the list is not sorted by strcmp of path or
- * names a path twice, -MIRROR_EINPUT for a malformed path or a path
- * that is both a file and a directory.
- */
-int mgit_tree_from_files(git_oid *tree, struct mgit_site_stats *stats,
-    struct mgit_stage *stage, git_repository *repo,
+int mgit_tree_from_files(git_oid *tree, struct mgit_stage *stage,
     const struct history_file *files, size_t n, mirror_error *err);
 
-/* Note an object written into the odb after mgit_tree_from_dir (the
- * commit), so that mgit_stage_flush packs it too. */
-void mgit_stage_note(struct mgit_stage *stage, const git_oid *id);
-
 /*
- * Make staged objects permanent: write the in-memory objects as one
- * pack (with its index, see git_pack.h) into the repository. Does
- * nothing for loose objects. Returns 0 or -MIRROR_EIO.
+ * The same tree as mgit_tree_from_files(files, n) would give, made as
+ * an edit of base, whose content the caller vouches for: a file with
+ * changed == 0 is in base byte for byte, removed[0..nremoved) are the
+ * paths of base that are not in files. Only files with changed == 1
+ * are read. Returns 0 with *tree and, in *changes[0..*nchanges) (the
+ * caller frees each path and the array), the paths that differ from
+ * base (a changed file whose blob equals base's is no change);
+ * MGIT_TREE_STALE, with nothing useful made, when base contradicts the
+ * lists (a removed path that base lacks, a new directory where base has
+ * a file...): the caller then commits in full; or the errors of
+ * mgit_tree_from_files (also -MIRROR_EUSAGE for a path both in files
+ * and removed).
  */
-int mgit_stage_flush(struct mgit_stage *stage, const char *repo_path,
-    mirror_error *err);
-
-/* Drop staged in-memory objects without writing them. */
-void mgit_stage_discard(struct mgit_stage *stage);
-
-/* Release the stage's references (before git_repository_free). */
-void mgit_stage_free(struct mgit_stage *stage);
+int mgit_tree_edit(git_oid *tree, struct mgit_change **changes,
+    size_t *nchanges, struct mgit_stage *stage, git_tree *base,
+    const struct history_file *files, size_t n,
+    const char *const *removed, size_t nremoved, mirror_error *err);
 
 #endif

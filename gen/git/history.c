@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "git/git_files.h"
 #include "git/git_message.h"
 #include "git/git_ref.h"
 #include "git/git_repo.h"
@@ -27,6 +28,28 @@
 
 void (*history_test_before_update)(void *arg);
 void *history_test_before_update_arg;
+
+/* The site being committed: the caller's list, or one of site_dir. */
+struct site {
+	const struct history_file *files;   /* sorted by path */
+	size_t n;
+	struct history_file *owned;         /* mgit_files_of_dir's, or NULL */
+};
+
+/* One history_commit's state, freed by commit_ctx_free. */
+struct commit_ctx {
+	const struct history_request *req;
+	char refname[MGIT_REFNAME_MAX];
+	git_signature *sig;
+	git_oid tip;                /* when parent */
+	git_commit *parent;         /* the tip, or NULL */
+	git_tree *old_tree;         /* its tree, or NULL */
+	struct site site;
+	struct mgit_stage stage;
+	struct mgit_change *changes; /* from an edit, or NULL: diff */
+	size_t nchanges;
+	int incremental;            /* the tree is an edit of the base */
+};
 
 /* The changed paths between two trees (old_tree NULL: all added). */
 static int
@@ -110,6 +133,7 @@ tree_text(char **text, size_t *len, git_repository *repo, git_tree *tree,
 	return 0;
 }
 
+/* bsearch: the path key against a file's path, as strcmp. */
 static int
 cmp_file_path(const void *key, const void *elem)
 {
@@ -117,53 +141,30 @@ cmp_file_path(const void *key, const void *elem)
 }
 
 /*
- * The new text of path: the file the tree was made from, req->files'
- * disk for path, else path under req->site_dir. Returns 0 with *text
- * (the caller's to free) and *len, or -MIRROR_EIO.
+ * The new text of path: the file of the site the tree was made from,
+ * read as the tree read it. Returns 0 with *text (NUL-terminated, the
+ * caller's to free) and *len, or < 0.
  */
 static int
-new_text(char **text, size_t *len, const struct history_request *req,
+new_text(char **text, size_t *len, const struct site *site,
     const char *path, mirror_error *err)
 {
-	const struct history_file *hf = NULL;
-	strbuf file, data;
-	char buf[65536];
-	size_t got;
-	FILE *f;
-	int rc = 0;
+	const struct history_file *hf;
+	git_filemode_t mode;
+	int rc;
 
 	*text = NULL;
 	*len = 0;
-	strbuf_init(&file);
-	strbuf_init(&data);
-	if (req->files == NULL)
-		strbuf_printf(&file, "%s/%s", req->site_dir, path);
-	else if ((hf = bsearch(path, req->files, req->n_files,
-	    sizeof(*req->files), cmp_file_path)) != NULL)
-		strbuf_puts(&file, hf->disk);
-	else {
-		rc = mirror_fail(err, MIRROR_EIO, "history: %s is in the new "
+	hf = bsearch(path, site->files, site->n, sizeof(*site->files),
+	    cmp_file_path);
+	if (hf == NULL)
+		return mirror_fail(err, MIRROR_EIO, "history: %s is in the new "
 		    "tree but not in the site's files", path);
-		goto out;
-	}
-	if ((f = fopen(file.data, "rb")) == NULL) {
-		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", file.data,
-		    strerror(errno));
-		goto out;
-	}
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&data, buf, got);
-	if (ferror(f))
-		rc = mirror_fail(err, MIRROR_EIO, "%s: read error", file.data);
-	fclose(f);
-	if (rc == 0) {
-		*len = data.len;
-		*text = strbuf_detach(&data);
-	}
-out:
-	strbuf_free(&file);
-	strbuf_free(&data);
-	return rc;
+	if ((rc = mgit_read_file(text, len, &mode, hf->disk, err)) < 0)
+		return rc;
+	*text = xrealloc(*text, *len + 1);
+	(*text)[*len] = '\0';
+	return 0;
 }
 
 /*
@@ -173,8 +174,8 @@ out:
  */
 static int
 describe(struct hw_words *w, git_repository *repo, git_tree *old_tree,
-    const struct history_request *req, const struct mgit_change *ch,
-    size_t n, mirror_error *err)
+    const struct site *site, const struct mgit_change *ch, size_t n,
+    mirror_error *err)
 {
 	struct hw_file *files = xcalloc(n ? n : 1, sizeof(*files));
 	size_t nf = 0;
@@ -191,7 +192,7 @@ describe(struct hw_words *w, git_repository *repo, git_tree *old_tree,
 		    &f->old_len, repo, old_tree, ch[i].path, err)) < 0)
 			break;
 		if (ch[i].kind != MGIT_REMOVED && (rc = new_text(&t,
-		    &f->new_len, req, ch[i].path, err)) < 0) {
+		    &f->new_len, site, ch[i].path, err)) < 0) {
 			free(o);
 			break;
 		}
@@ -402,40 +403,43 @@ request_ok(time_t *when, const struct history_request *req,
 
 /*
  * The message of the commit from old_tree (NULL: the first) to
- * new_tree, into msg: what changed, in words, then the pages and the
- * trailers (git_message.h, history_words.h); *counts gets the page
- * counts. Returns 0 or < 0 with err set.
+ * new_tree, into msg: what changed (changes[0..nchanges) when known,
+ * else a tree-to-tree diff), in words, then the pages and the trailers
+ * (git_message.h, history_words.h); *counts gets the page counts.
+ * Returns 0 or < 0 with err set.
  */
 static int
 compose_message(strbuf *msg, struct mgit_counts *counts,
     git_repository *repo, git_tree *old_tree, git_tree *new_tree,
-    const struct history_request *req, mirror_error *err)
+    const struct mgit_change *changes, size_t nchanges,
+    const struct site *site, const struct history_request *req,
+    mirror_error *err)
 {
-	struct mgit_change *changes = NULL;
+	struct mgit_change *diffed = NULL;
 	struct hw_words words;
 	strbuf sweep;
-	size_t nchanges = 0;
-	int rc;
+	int rc = 0;
 
 	hw_init(&words);
 	strbuf_init(&sweep);
 	mgit_sweep_words(&sweep, req->conflicts_opened, req->conflicts_closed,
 	    req->members_added);
-	if ((rc = tree_changes(&changes, &nchanges, repo, old_tree,
-	    new_tree, err)) == 0 &&
-	    (rc = describe(&words, repo, old_tree, req, changes, nchanges,
-	    err)) == 0)
+	if (changes == NULL && (rc = tree_changes(&diffed, &nchanges, repo,
+	    old_tree, new_tree, err)) == 0)
+		changes = diffed;
+	if (rc == 0 && (rc = describe(&words, repo, old_tree, site, changes,
+	    nchanges, err)) == 0)
 		rc = mgit_message(msg, counts, changes, nchanges,
 		    sweep.data, &words, req->sweep_run_id,
 		    req->store_checksum, err);
-	free_changes(changes, nchanges);
+	free_changes(diffed, diffed != NULL ? nchanges : 0);
 	strbuf_free(&sweep);
 	hw_free(&words);
 	return rc;
 }
 
 /*
- * Make commit_id, written and staged, the tip of refname: the staged
+ * Make commit_id, staged with the rest, the tip of refname: the staged
  * objects reach the disk, then the branch moves by compare and swap from
  * tip (NULL: it must not exist) with a reflog line from msg. Returns 0
  * or < 0 with err set.
@@ -448,7 +452,6 @@ publish_commit(git_repository *repo, struct mgit_stage *stage,
 	strbuf logmsg;
 	int rc;
 
-	mgit_stage_note(stage, commit_id);
 	if ((rc = mgit_stage_flush(stage, req->repo_path, err)) < 0)
 		return rc;
 	if (history_test_before_update != NULL)
@@ -463,96 +466,178 @@ publish_commit(git_repository *repo, struct mgit_stage *stage,
 }
 
 /*
- * The tree of the site, req->files or else req->site_dir, written
- * through stage (git_tree.h). Returns 0 with *tree and *stats, or < 0.
+ * The site of req: req->files, or every file under req->site_dir.
+ * Returns 0 (site_free later) or < 0.
  */
 static int
-site_tree(git_oid *tree, struct mgit_site_stats *stats,
-    struct mgit_stage *stage, git_repository *repo,
+site_open(struct site *site, git_repository *repo,
     const struct history_request *req, mirror_error *err)
 {
-	if (req->files != NULL)
-		return mgit_tree_from_files(tree, stats, stage, repo,
-		    req->files, req->n_files, err);
-	return mgit_tree_from_dir(tree, stats, stage, repo, req->site_dir,
+	int rc;
+
+	memset(site, 0, sizeof(*site));
+	if (req->files != NULL) {
+		site->files = req->files;
+		site->n = req->n_files;
+		return 0;
+	}
+	if ((rc = mgit_files_of_dir(&site->owned, &site->n, repo,
+	    req->site_dir, err)) < 0)
+		return rc;
+	site->files = site->owned;
+	return 0;
+}
+
+/* Free what site_open made. */
+static void
+site_free(struct site *site)
+{
+	mgit_files_free(site->owned, site->owned != NULL ? site->n : 0);
+	memset(site, 0, sizeof(*site));
+}
+
+/* Free what a history_commit holds, the stage before the repository. */
+static void
+commit_ctx_free(struct commit_ctx *c)
+{
+	free_changes(c->changes, c->nchanges);
+	mgit_stage_free(&c->stage);     /* before the odb's repository */
+	site_free(&c->site);
+	git_tree_free(c->old_tree);
+	git_commit_free(c->parent);
+	git_signature_free(c->sig);
+}
+
+/* Whether the tree old (the tip's, or NULL) is req->base_tree. */
+static int
+is_base(const git_tree *old, const struct history_request *req)
+{
+	git_oid base;
+
+	return old != NULL && req->files != NULL && req->base_tree != NULL &&
+	    git_oid_fromstr(&base, req->base_tree) == 0 &&
+	    git_oid_equal(&base, git_tree_id(old));
+}
+
+/*
+ * The tree of c's site through its stage into *tree: an edit of
+ * old_tree when it is req->base_tree (c->changes then what changed,
+ * c->incremental 1), else in full (c->changes NULL). Returns 0 or < 0.
+ */
+static int
+site_tree(git_oid *tree, struct commit_ctx *c, git_tree *old_tree,
+    const struct history_request *req, mirror_error *err)
+{
+	int rc;
+
+	c->changes = NULL;
+	c->nchanges = 0;
+	c->incremental = is_base(old_tree, req);
+	if (c->incremental) {
+		rc = mgit_tree_edit(tree, &c->changes, &c->nchanges, &c->stage,
+		    old_tree, c->site.files, c->site.n, req->removed,
+		    req->n_removed, err);
+		if (rc != MGIT_TREE_STALE)
+			return rc;
+		c->incremental = 0;
+		/* The lists contradict the base: read everything. */
+		mirror_error_clear(err);
+	}
+	return mgit_tree_from_files(tree, &c->stage, c->site.files, c->site.n,
 	    err);
+}
+
+/*
+ * The commit of the tree, once known to differ from the tip: its
+ * message, the commit object, the stage flushed and the branch moved.
+ * Returns 0 with *commit_id and *counts, or < 0.
+ */
+static int
+commit_tree(git_oid *commit_id, struct mgit_counts *counts,
+    git_repository *repo, const git_oid *tree_id, struct commit_ctx *c,
+    mirror_error *err)
+{
+	const git_commit *parents[1];
+	git_tree *new_tree = NULL;
+	strbuf msg;
+	int rc;
+
+	if (git_tree_lookup(&new_tree, repo, tree_id) < 0)
+		return mgit_fail(err, MIRROR_EIO, "%s: cannot read back the new "
+		    "tree", c->req->repo_path);
+	strbuf_init(&msg);
+	parents[0] = c->parent;
+	if ((rc = compose_message(&msg, counts, repo, c->old_tree, new_tree,
+	    c->changes, c->nchanges, &c->site, c->req, err)) == 0 &&
+	    (rc = create_commit(commit_id, repo, c->sig, msg.data, new_tree,
+	    c->parent != NULL ? 1 : 0, parents, c->req, err)) == 0)
+		rc = publish_commit(repo, &c->stage, c->refname,
+		    c->parent != NULL ? &c->tip : NULL, commit_id, msg.data,
+		    c->req, err);
+	strbuf_free(&msg);
+	git_tree_free(new_tree);
+	return rc;
+}
+
+/* What history_commit reports of a commit made. */
+static void
+fill_result(struct history_result *out, const git_oid *commit_id,
+    const struct mgit_counts *counts, const struct mgit_stage *stage)
+{
+	out->committed = 1;
+	git_oid_tostr(out->commit_id, sizeof(out->commit_id), commit_id);
+	out->pages_added = counts->pages_added;
+	out->pages_changed = counts->pages_changed;
+	out->pages_removed = counts->pages_removed;
+	out->files_changed = counts->files_changed;
+	out->packed = stage->packed;
+	out->new_blobs = stage->new_blobs;
 }
 
 int
 history_commit(struct history_result *out,
     const struct history_request *req, mirror_error *err)
 {
-	char refname[MGIT_REFNAME_MAX];
-	git_repository *repo = NULL;
-	git_signature *sig = NULL;
-	git_commit *parent = NULL;
-	const git_commit *parents[1];
-	git_tree *old_tree = NULL, *new_tree = NULL;
-	struct mgit_stage stage;
-	struct mgit_site_stats stats;
+	struct commit_ctx c;
 	struct mgit_counts counts;
-	strbuf msg;
-	git_oid tip, tree_id, commit_id;
-	const char *rp = req->repo_path;
+	git_repository *repo = NULL;
+	git_oid tree_id, commit_id;
 	time_t when;
 	int have_tip = 0, rc;
 
 	memset(out, 0, sizeof(*out));
-	memset(&stage, 0, sizeof(stage));
-	strbuf_init(&msg);
+	memset(&c, 0, sizeof(c));
+	c.req = req;
 	if ((rc = request_ok(&when, req, err)) < 0 ||
 	    (rc = mgit_init(err)) < 0)
 		goto out_early;
-	if ((rc = open_guarded(&repo, &sig, refname, &tip, &have_tip, req,
-	    when, err)) < 0)
+	if ((rc = open_guarded(&repo, &c.sig, c.refname, &c.tip, &have_tip,
+	    req, when, err)) < 0)
 		goto out;
 	if (have_tip) {
-		if ((rc = read_tip(&parent, &old_tree, repo, &tip, rp,
-		    refname, err)) < 0)
+		if ((rc = read_tip(&c.parent, &c.old_tree, repo, &c.tip,
+		    req->repo_path, c.refname, err)) < 0)
 			goto out;
-		git_oid_tostr(out->commit_id, sizeof(out->commit_id), &tip);
+		git_oid_tostr(out->commit_id, sizeof(out->commit_id), &c.tip);
 	}
-	if ((rc = site_tree(&tree_id, &stats, &stage, repo, req, err)) < 0)
+	if ((rc = site_open(&c.site, repo, req, err)) < 0 ||
+	    (rc = mgit_stage_open(&c.stage, repo, err)) < 0 ||
+	    (rc = site_tree(&tree_id, &c, c.old_tree, req, err)) < 0)
 		goto out;
-	out->files = stats.files;
+	out->files = c.site.n;
+	out->incremental = c.incremental;
 	git_oid_tostr(out->tree_id, sizeof(out->tree_id), &tree_id);
 	/* Same tree: no commit, and nothing staged reaches the disk. */
-	if (have_tip && git_oid_equal(&tree_id, git_tree_id(old_tree))) {
-		mgit_stage_discard(&stage);
+	if (have_tip && git_oid_equal(&tree_id, git_tree_id(c.old_tree)))
 		goto out;
-	}
-	if (git_tree_lookup(&new_tree, repo, &tree_id) < 0) {
-		rc = mgit_fail(err, MIRROR_EIO, "%s: cannot read back the new "
-		    "tree", rp);
-		goto out;
-	}
-	parents[0] = parent;
-	if ((rc = compose_message(&msg, &counts, repo, old_tree, new_tree,
-	    req, err)) < 0 ||
-	    (rc = create_commit(&commit_id, repo, sig, msg.data, new_tree,
-	    have_tip ? 1 : 0, parents, req, err)) < 0 ||
-	    (rc = publish_commit(repo, &stage, refname, have_tip ? &tip :
-	    NULL, &commit_id, msg.data, req, err)) < 0)
-		goto out;
-
-	out->committed = 1;
-	git_oid_tostr(out->commit_id, sizeof(out->commit_id), &commit_id);
-	out->pages_added = counts.pages_added;
-	out->pages_changed = counts.pages_changed;
-	out->pages_removed = counts.pages_removed;
-	out->files_changed = counts.files_changed;
-	out->packed = stage.mempack != NULL;
-	out->new_blobs = stats.new_blobs;
+	if ((rc = commit_tree(&commit_id, &counts, repo, &tree_id, &c,
+	    err)) == 0)
+		fill_result(out, &commit_id, &counts, &c.stage);
 out:
-	git_tree_free(new_tree);
-	git_tree_free(old_tree);
-	git_commit_free(parent);
-	git_signature_free(sig);
-	mgit_stage_free(&stage);
+	commit_ctx_free(&c);
 	git_repository_free(repo);
 	mgit_shutdown();
 out_early:
-	strbuf_free(&msg);
 	if (rc < 0 && out->committed == 0)
 		memset(out, 0, sizeof(*out));
 	return rc;

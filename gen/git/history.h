@@ -11,6 +11,18 @@
  *    site, file on disk), or without one every regular file under
  *    req->site_dir (dotfiles included). Empty directories are left out,
  *    as git does; a symlink or a special file is an error.
+ *  - At the cost of the change: when req->base_tree is the tree of the
+ *    branch tip, the new tree is made as an edit of it: only the files
+ *    marked changed are read and hashed, the removed ones dropped, and
+ *    only the trees on the paths above a change rewritten (every other
+ *    subtree keeps its id, unread); the change list for the message
+ *    comes from that edit. Otherwise (no base_tree, no tip, the branch
+ *    moved, lists that contradict the base) every file is read: the
+ *    tree, the message and so the commit are the same either way.
+ *  - With flat memory: new objects are held only until there are
+ *    MGIT_PACK_THRESHOLD new blobs (then loose objects), or stream into
+ *    one pack file as they are made (git_stage.h): a commit holds about
+ *    the largest file and the new trees, not the site.
  *  - The first build creates the branch with a root commit; later ones
  *    use the tip as parent. When the tree equals the tip's, nothing is
  *    written and no commit is made.
@@ -44,7 +56,13 @@
 
 /*
  * Every string and array of a request stays the caller's: history_commit
- * reads them during the call and keeps nothing.
+ * reads them during the call and keeps nothing. The caller vouches for
+ * the incremental fields: a file with changed == 0 is byte for byte the
+ * blob at its path in base_tree, and removed lists exactly the paths of
+ * base_tree not in files (a removed path base_tree lacks makes the
+ * commit a full one; a file wrongly marked unchanged is committed as
+ * base_tree has it). Mark a file changed when in doubt: one whose blob
+ * turns out equal to base_tree's is no change.
  */
 struct history_request {
 	const char *repo_path;      /* GITDIR: bare or non-bare repository */
@@ -58,7 +76,8 @@ struct history_request {
 	const struct history_file *files;
 	size_t n_files;
 	const char *const *removed; /* paths of base_tree that are not in
-	                               the new site (sorted by strcmp) */
+	                               the new site (any order; a path
+	                               also in files is -MIRROR_EUSAGE) */
 	size_t n_removed;
 	const char *base_tree;      /* hex id of the tree the unchanged
 	                               files come from (the tree of the
@@ -89,6 +108,9 @@ struct history_result {
 	size_t files;               /* files in the committed tree */
 	size_t new_blobs;           /* files the repository lacked */
 	int packed;                 /* 1: new objects went into one pack */
+	int incremental;            /* 1: the tree was made as an edit of
+	                               base_tree (only changed files read);
+	                               0: in full */
 };
 
 /*
@@ -98,7 +120,8 @@ struct history_result {
  * the branch, work tree, index and config as they were (new objects may
  * remain as unreferenced objects, which 'git gc' prunes):
  *   -MIRROR_EUSAGE  bad branch name, malformed author, no identity;
- *                   files not sorted, a path listed twice
+ *                   files not sorted, a path listed twice (in files,
+ *                   or in files and removed)
  *   -MIRROR_EINPUT  the site holds a symlink, a special file or a name
  *                   git refuses (a malformed path, a path that is both
  *                   a file and a directory); a trailer value that is

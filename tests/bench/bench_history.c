@@ -2,6 +2,7 @@
  * bench_history.c: history_commit against the git command line.
  *
  *   bench_history [FILES]      (FILES defaults to 5000)
+ *   bench_history --incremental [FILES]
  *   bench_history --site DIR REPO
  *   bench_history --hash DIR
  *   bench_history --index REPO
@@ -9,6 +10,14 @@
  * The second form (tests/bench/bench.py) commits the existing site DIR
  * to branch mirror of the bare repository REPO, once, as 'mirror build
  * --repo' does, and prints the seconds history_commit took.
+ *
+ * --incremental commits a generated site of FILES files (default
+ * 10000) given as a list (history_request.files) into a fresh bare
+ * repository, changes one file, and commits again: in full (every file
+ * read and hashed) and incrementally (base_tree, only the changed file
+ * read), each into its own copy of the repository, in a child process
+ * of its own. Prints per commit "name seconds peak-RSS-MB" (the median
+ * of three runs; the peak is the child's): "first", "full", "incr".
  *
  * --hash reads every file under DIR and prints, per SHA-1 candidate,
  * "name MB/s" hashing each as a git blob ("blob <len>\0" and the bytes):
@@ -38,6 +47,8 @@
 #define _XOPEN_SOURCE 700       /* nftw */
 #include <dirent.h>
 #include <ftw.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +70,10 @@
 #define RUNS 3
 
 static char top[] = "/tmp/mirror-bench.XXXXXX";
+
+/* The generated site as a list, sorted by path; strings owned here. */
+static struct history_file *site_files;
+static size_t n_site_files;
 
 static double
 now(void)
@@ -132,8 +147,13 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * history_commit at time t of the directory site, or with site NULL of
+ * the generated list (site_files) with base (NULL: in full). Returns 0,
+ * or -1 when it failed or committed nothing.
+ */
 static int
-mirror_commit(const char *repo, const char *site, long t)
+bench_commit(const char *repo, const char *site, const char *base, long t)
 {
 	struct history_request rq;
 	struct history_result r;
@@ -143,12 +163,18 @@ mirror_commit(const char *repo, const char *site, long t)
 	rq.repo_path = repo;
 	rq.branch = "mirror";
 	rq.site_dir = site;
+	if (site == NULL) {
+		rq.files = site_files;
+		rq.n_files = n_site_files;
+		rq.base_tree = base;
+	}
 	rq.author = "Bench <bench@example.org>";
 	rq.have_time = 1;
 	rq.time = (time_t)t;
 	rq.store_checksum = "0";
 	if (history_commit(&r, &rq, &err) < 0 || !r.committed) {
-		fprintf(stderr, "bench: %s\n", err.msg);
+		fprintf(stderr, "bench: %s\n", r.committed ? err.msg :
+		    "nothing committed");
 		return -1;
 	}
 	return 0;
@@ -160,9 +186,144 @@ site_commit(const char *site, const char *repo)
 {
 	double t = now();
 
-	if (mirror_commit(repo, site, 1) < 0)
+	if (bench_commit(repo, site, NULL, 1) < 0)
 		return 2;
 	printf("%.6f\n", now() - t);
+	return fflush(stdout) == 0 ? 0 : 2;
+}
+
+/* ---- --incremental [FILES] ----------------------------------------- */
+
+static int
+cmp_file(const void *a, const void *b)
+{
+	return strcmp(((const struct history_file *)a)->path,
+	    ((const struct history_file *)b)->path);
+}
+
+/* The list of the pages write_page made under site, all unchanged. */
+static void
+list_pages(const char *site, int pages)
+{
+	size_t cap = 0;
+	char path[256];
+
+	for (int i = 0; i < pages; i++)
+		for (int twin = 0; twin < 2; twin++) {
+			struct history_file *f = &ARRAY_PUSH(site_files,
+			    n_site_files, cap);
+
+			/* Short fixed parts: cannot be cut off. */
+			snprintf(path, sizeof(path), "projects/p%02d/page%04d.%s",
+			    i % 50, i, twin ? "html" : "md");
+			f->path = xstrdup(path);
+			snprintf(path, sizeof(path), "%s/projects/p%02d/"
+			    "page%04d.%s", site, i % 50, i, twin ? "html" : "md");
+			f->disk = xstrdup(path);
+			f->changed = 0;
+		}
+	qsort(site_files, n_site_files, sizeof(*site_files), cmp_file);
+}
+
+/*
+ * One bench_commit of the list in a child process: *secs its time, *mb
+ * the child's peak RSS in MB. Returns 0 or -1.
+ */
+static int
+timed_commit(double *secs, double *mb, const char *repo, const char *base,
+    long t)
+{
+	struct rusage ru;
+	double t0 = now();
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0)
+		_exit(bench_commit(repo, NULL, base, t) == 0 ? 0 : 1);
+	if (wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		return -1;
+	*secs = now() - t0;
+	*mb = (double)ru.ru_maxrss / 1024.0;
+	return 0;
+}
+
+/* Print "name seconds MB", the medians of RUNS runs. */
+static void
+report(const char *name, double *secs, double *mb)
+{
+	qsort(secs, RUNS, sizeof(double), cmp_double);
+	qsort(mb, RUNS, sizeof(double), cmp_double);
+	printf("%-6s %8.3f s %8.1f MB\n", name, secs[RUNS / 2], mb[RUNS / 2]);
+}
+
+/* The tree of branch mirror of bare.git into base. Returns 0 or -1. */
+static int
+tip_tree(char base[GIT_OID_HEXSZ + 1])
+{
+	FILE *fp = popen("git -C bare.git rev-parse mirror^{tree}", "r");
+	int ok = fp != NULL && fgets(base, GIT_OID_HEXSZ + 1, fp) != NULL &&
+	    strlen(base) == GIT_OID_HEXSZ;
+
+	if (fp != NULL)
+		pclose(fp);
+	return ok ? 0 : -1;
+}
+
+/* bench_history --incremental FILES: full and incremental commits. */
+static int
+incremental_bench(int files)
+{
+	double s[3][RUNS], mb[3][RUNS];
+	char site[64], base[GIT_OID_HEXSZ + 1], cmd[160];
+	struct history_file *one;
+	int pages = files / 2;
+
+	if (pages < 1 || mkdtemp(top) == NULL || chdir(top) != 0)
+		return 2;
+	setenv("HOME", top, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	snprintf(site, sizeof(site), "%s/site", top);
+	mkdir(site, 0777);
+	mkdir("site/projects", 0777);
+	for (int i = 0; i < pages; i++)
+		if (write_page(site, i, 0) < 0)
+			return 2;
+	list_pages(site, pages);
+	one = &site_files[n_site_files / 2];
+	for (int k = 0; k < RUNS; k++) {
+		if (run("rm -rf bare.git && git init -q --bare bare.git") < 0 ||
+		    timed_commit(&s[0][k], &mb[0][k], "bare.git", NULL, 1) < 0 ||
+		    tip_tree(base) < 0 ||
+		    run("rm -rf full.git incr.git && cp -R bare.git full.git "
+		    "&& cp -R bare.git incr.git") < 0)
+			return 2;
+		/* One file changes. */
+		snprintf(cmd, sizeof(cmd), "echo 'changed %d' >> '%s'", k,
+		    one->disk);
+		if (run(cmd) < 0)
+			return 2;
+		one->changed = 1;
+		if (timed_commit(&s[1][k], &mb[1][k], "full.git", NULL, 2) < 0 ||
+		    timed_commit(&s[2][k], &mb[2][k], "incr.git", base, 2) < 0)
+			return 2;
+		one->changed = 0;
+	}
+	printf("history, %zu files as a list, one changed (median of %d):\n",
+	    n_site_files, RUNS);
+	report("first", s[0], mb[0]);
+	report("full", s[1], mb[1]);
+	report("incr", s[2], mb[2]);
+	for (size_t i = 0; i < n_site_files; i++) {
+		free((char *)(uintptr_t)site_files[i].path);
+		free((char *)(uintptr_t)site_files[i].disk);
+	}
+	free(site_files);
+	if (snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top) < (int)sizeof(cmd))
+		run(cmd);
 	return fflush(stdout) == 0 ? 0 : 2;
 }
 
@@ -588,6 +749,8 @@ main(int argc, char **argv)
 		return hash_bench(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "--index") == 0)
 		return index_bench(argv[2]);
+	if (argc >= 2 && argc <= 3 && strcmp(argv[1], "--incremental") == 0)
+		return incremental_bench(argc == 3 ? atoi(argv[2]) : 10000);
 	files = argc > 1 ? atoi(argv[1]) : 5000;
 	int pages;
 	double m1[RUNS], m2[RUNS], g1[RUNS], g2[RUNS], t;
@@ -615,13 +778,13 @@ main(int argc, char **argv)
 		if (run("rm -rf bare.git && git init -q --bare bare.git") < 0)
 			return 2;
 		t = now();
-		if (mirror_commit("bare.git", "site", 1) < 0)
+		if (bench_commit("bare.git", "site", NULL, 1) < 0)
 			return 2;
 		m1[k] = now() - t;
 		for (int i = 0; i < pages; i += 100)
 			write_page(site, i, k + 1);
 		t = now();
-		if (mirror_commit("bare.git", "site", 2) < 0)
+		if (bench_commit("bare.git", "site", NULL, 2) < 0)
 			return 2;
 		m2[k] = now() - t;
 		for (int i = 0; i < pages; i += 100)

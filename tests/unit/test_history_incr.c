@@ -327,31 +327,349 @@ test_list_refusals(void **state)
 	    "mirror >/dev/null"), 1);
 }
 
-/* Many new files from a list: one pack that git verifies. */
-static void
-test_list_pack(void **state)
+/* ---- incremental against full ------------------------------------ */
+
+/*
+ * From the commit of site in b.git (its tree base): commit the site as
+ * it is now in full into f.git and as an edit (changed: the paths
+ * marked changed, removed: the paths gone, both NULL-terminated) into
+ * i.git, both copies of b.git, and assert the same commit: same tree,
+ * same message; the edit made incrementally or not as said. Returns
+ * whether a commit was made.
+ */
+static int
+same_both_ways(const char *base, const char *const *changed,
+    const char *const *removed, int incremental)
 {
-	struct history_result a, b;
+	struct history_result f, i;
+	struct flist fl;
+	mirror_error err;
+	size_t nremoved = 0;
+
+	while (removed != NULL && removed[nremoved] != NULL)
+		nremoved++;
+	assert_int_equal(scratch_sh("rm -rf f.git i.git && cp -R b.git f.git "
+	    "&& cp -R b.git i.git"), 0);
+	flist_of(&fl, "site", NULL);
+	assert_int_equal(commit_list(&f, "f.git", &fl, NULL, 0, NULL, T0 + 9,
+	    &err), 0);
+	flist_free(&fl);
+	flist_of(&fl, "site", changed);
+	assert_int_equal(commit_list(&i, "i.git", &fl, removed, nremoved, base,
+	    T0 + 9, &err), 0);
+	flist_free(&fl);
+	assert_int_equal(i.committed, f.committed);
+	assert_string_equal(i.tree_id, f.tree_id);
+	assert_string_equal(i.commit_id, f.commit_id);
+	assert_int_equal(i.files_changed, f.files_changed);
+	assert_int_equal(i.files, f.files);
+	assert_int_equal(f.incremental, 0);
+	assert_int_equal(i.incremental, incremental);
+	return i.committed;
+}
+
+/* The first commit of site into b.git; its tree into base. */
+static void
+first_commit(char base[GIT_OID_HEXSZ + 1])
+{
+	struct history_result r;
+	struct flist fl;
+	mirror_error err;
+
+	make_site("site");
+	assert_int_equal(scratch_sh("git init -q --bare b.git"), 0);
+	flist_of(&fl, "site", NULL);
+	assert_int_equal(commit_list(&r, "b.git", &fl, NULL, 0, NULL, T0,
+	    &err), 0);
+	flist_free(&fl);
+	memcpy(base, r.tree_id, GIT_OID_HEXSZ + 1);
+}
+
+/* Changes deep down, in words, and of a file's mode. */
+static void
+test_incr_changes(void **state)
+{
+	static const char *const deep[] = { "deep/d1/d2/d3/leaf.md",
+	    "api/projects/p1.json", "tools/run.sh", NULL };
+	char base[GIT_OID_HEXSZ + 1];
+
+	(void)state;
+	first_commit(base);
+	put("site/deep/d1/d2/d3/leaf.md", "# leaf, changed\n");
+	put_project("site/api/projects/p1.json", "p1", "better");
+	assert_int_equal(scratch_sh("chmod 644 site/tools/run.sh"), 0);
+	assert_int_equal(same_both_ways(base, deep, NULL, 1), 1);
+	cap_is("p1 k: ok \xe2\x86\x92 better",
+	    "git -C i.git log -1 --format=%%s mirror");
+	cap_is("M\tapi/projects/p1.json\nM\tdeep/d1/d2/d3/leaf.md\n"
+	    "M\ttools/run.sh", "git -C i.git diff --name-status mirror~1 "
+	    "mirror");
+	/* The subtrees no change is under keep their ids. */
+	cap_is("", "git -C i.git diff --name-only mirror~1 mirror -- "
+	    "projects a");
+}
+
+/* Added in new directories, removed until directories are empty. */
+static void
+test_incr_add_remove(void **state)
+{
+	static const char *const added[] = { "new/dir/x.md", "new/y.md",
+	    NULL };
+	static const char *const gone[] = { "deep/d1/d2/d3/leaf.md",
+	    "projects/p2/index.md", NULL };
+	char base[GIT_OID_HEXSZ + 1];
+
+	(void)state;
+	first_commit(base);
+	assert_int_equal(scratch_sh("mkdir -p site/new/dir && echo x > "
+	    "site/new/dir/x.md && echo y > site/new/y.md && "
+	    "rm -r site/deep/d1/d2/d3 site/projects/p2"), 0);
+	assert_int_equal(same_both_ways(base, added, gone, 1), 1);
+	/* As git does: the emptied directories are gone. */
+	cap_is("deep/d1/d2/other.md\nnew/dir/x.md\nnew/y.md\n"
+	    "projects/p1/index.html\nprojects/p1/index.md",
+	    "git -C i.git ls-tree -r --name-only mirror | "
+	    "grep -E '^(deep|new|projects)/'");
+	cap_is("", "git -C i.git ls-tree -r -d --name-only mirror | "
+	    "grep -E 'd3|p2'");
+	assert_int_equal(scratch_sh("git -C i.git fsck --strict --no-dangling "
+	    ">/dev/null 2>&1"), 0);
+}
+
+/* A file becomes a directory, a directory a file. */
+static void
+test_incr_file_dir_swap(void **state)
+{
+	static const char *const changed[] = { "a", "a.md/inner.md", NULL };
+	static const char *const gone[] = { "a.md", "a/x.md", NULL };
+	char base[GIT_OID_HEXSZ + 1];
+
+	(void)state;
+	first_commit(base);
+	assert_int_equal(scratch_sh("rm -r site/a site/a.md && echo now-a-file "
+	    "> site/a && mkdir site/a.md && echo in > site/a.md/inner.md"), 0);
+	assert_int_equal(same_both_ways(base, changed, gone, 1), 1);
+	cap_is("100644 blob a\n040000 tree a.md",
+	    "git -C i.git ls-tree mirror | awk '$4 ~ /^a(\\.md)?$/ "
+	    "{print $1, $2, $4}'");
+}
+
+/* A file marked changed that is not: no change, maybe no commit. */
+static void
+test_incr_identical(void **state)
+{
+	static const char *const same[] = { "index.md", "a/x.md", NULL };
+	static const char *const one[] = { "index.md", "a-b.md", NULL };
+	struct history_result r;
+	struct flist fl;
+	char base[GIT_OID_HEXSZ + 1];
+	mirror_error err;
+
+	(void)state;
+	first_commit(base);
+	assert_int_equal(same_both_ways(base, same, NULL, 1), 0);
+	flist_of(&fl, "site", same);
+	assert_int_equal(commit_list(&r, "i.git", &fl, NULL, 0, base, T0 + 9,
+	    &err), 0);
+	assert_int_equal(r.committed, 0);
+	assert_string_equal(r.tree_id, base);
+	flist_free(&fl);
+	/* With one real change beside it: only that one is named. */
+	put("site/a-b.md", "# a-b, changed\n");
+	assert_int_equal(same_both_ways(base, one, NULL, 1), 1);
+	cap_is("M\ta-b.md", "git -C i.git diff --name-status mirror~1 mirror");
+	cap_is("1 conflict opened; 1 page changed",
+	    "git -C i.git log -1 --format=%%s mirror");
+}
+
+/*
+ * The base is not the tip (the branch moved, the output directory was
+ * built without the repository), or the lists contradict it: the
+ * commit is made in full, and right.
+ */
+static void
+test_incr_not_the_tip(void **state)
+{
+	static const char *const none[] = { NULL };
+	static const char *const ghost[] = { "never/was.md", NULL };
+	char base[GIT_OID_HEXSZ + 1];
+	struct history_result r;
 	struct flist fl;
 	mirror_error err;
 
 	(void)state;
-	assert_int_equal(scratch_sh("git init -q --bare l.git && "
-	    "git init -q --bare d.git && mkdir -p site/p && i=0; "
-	    "while [ $i -lt 150 ]; do printf '# %%d\\n' $i > site/p/$i.md; "
-	    "i=$((i+1)); done && cp site/p/1.md site/p/dup.md"), 0);
+	first_commit(base);
+	/* The branch moves on: base is now the tip's parent's tree. */
+	put("site/index.md", "# Mirror, moved\n");
 	flist_of(&fl, "site", NULL);
-	assert_int_equal(commit_list(&a, "l.git", &fl, NULL, 0, NULL, T0,
+	assert_int_equal(commit_list(&r, "b.git", &fl, NULL, 0, NULL, T0 + 1,
 	    &err), 0);
+	flist_free(&fl);
+	/* Nothing marked changed: an edit of base would miss both. */
+	put("site/index.md", "# Mirror, again\n");
+	put("site/a-b.md", "# a-b, changed\n");
+	assert_int_equal(same_both_ways(base, none, NULL, 0), 1);
+	cap_is("M\ta-b.md\nM\tindex.md",
+	    "git -C i.git diff --name-status mirror~1 mirror");
+	/* Garbage for a base: the same. */
+	assert_int_equal(same_both_ways("not-a-tree-id", none, NULL, 0), 1);
+	/* A removed path the base lacks: not an edit of it, in full. */
+	assert_int_equal(scratch_sh("git -C b.git rev-parse mirror^{tree} "
+	    ">tip"), 0);
+	{
+		char *tip = cap("cat tip");
+
+		assert_int_equal(same_both_ways(tip, none, ghost, 0), 1);
+		free(tip);
+	}
+}
+
+/* An edit reads the changed files only; in full every file is read. */
+static void
+test_incr_reads_changed_only(void **state)
+{
+	char base[GIT_OID_HEXSZ + 1], disk[4096];
+	struct history_result r;
+	struct flist fl, moved;
+	mirror_error err;
+
+	(void)state;
+	first_commit(base);
+	put("site/a-b.md", "# a-b, changed\n");
+	flist_of(&fl, "site", NULL);
+	memset(&moved, 0, sizeof(moved));
+	for (size_t i = 0; i < fl.n; i++) {
+		int changed = strcmp(fl.f[i].path, "a-b.md") == 0;
+
+		assert_true((size_t)snprintf(disk, sizeof(disk), "%s%s",
+		    changed ? "site/" : "nowhere/", fl.f[i].path) <
+		    sizeof(disk));
+		flist_add(&moved, fl.f[i].path, disk, changed);
+	}
+	flist_free(&fl);
+	assert_int_equal(scratch_sh("cp -R b.git i.git && cp -R b.git f.git"),
+	    0);
+	assert_int_equal(commit_list(&r, "f.git", &moved, NULL, 0, NULL,
+	    T0 + 9, &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "nowhere/"));
+	assert_non_null(strstr(err.msg, "No such file"));
+	assert_int_equal(commit_list(&r, "i.git", &moved, NULL, 0, base,
+	    T0 + 9, &err), 0);
+	assert_int_equal(r.committed, 1);
+	assert_int_equal(r.incremental, 1);
+	assert_int_equal(r.new_blobs, 1);
+	cap_is("M\ta-b.md", "git -C i.git diff --name-status mirror~1 mirror");
+	flist_free(&moved);
+}
+
+/* A symlink or a FIFO as a changed file's disk, a path both kept and
+ * removed: refused, no commit. */
+static void
+test_incr_refusals(void **state)
+{
+	char base[GIT_OID_HEXSZ + 1], *tip;
+	struct history_result r;
+	struct flist fl;
+	mirror_error err;
+
+	(void)state;
+	first_commit(base);
+	tip = cap("git -C b.git rev-parse mirror");
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(scratch_sh("rm -f site/a-b.md && %s",
+		    k == 0 ? "ln -s index.md site/a-b.md" :
+		    "mkfifo site/a-b.md"), 0);
+		{
+			static const char *const c[] = { "a-b.md", NULL };
+
+			flist_of(&fl, "site", c);
+		}
+		assert_int_equal(commit_list(&r, "b.git", &fl, NULL, 0, base,
+		    T0 + 9, &err), -MIRROR_EINPUT);
+		assert_non_null(strstr(err.msg, k == 0 ?
+		    "site/a-b.md: a symbolic link" :
+		    "site/a-b.md: a special file"));
+		flist_free(&fl);
+		cap_is(tip, "git -C b.git rev-parse mirror");
+	}
+	/* A path both in the site and removed. */
+	{
+		static const char *const c[] = { "index.md", NULL };
+		static const char *const twice[] = { "index.md" };
+
+		flist_of(&fl, "site", c);
+		assert_int_equal(commit_list(&r, "b.git", &fl, twice, 1, base,
+		    T0 + 9, &err), -MIRROR_EUSAGE);
+		assert_non_null(strstr(err.msg, "\"index.md\" is named twice"));
+		flist_free(&fl);
+	}
+	cap_is(tip, "git -C b.git rev-parse mirror");
+	cap_is("", "ls b.git/objects/pack | grep tmp_");
+	free(tip);
+}
+
+/* Streamed packs: valid, the same on one thread or many, and edits
+ * of a packed tree. */
+static void
+test_incr_stream_pack(void **state)
+{
+	static const char *const one[] = { "p/7.md", NULL };
+	struct history_result a, b;
+	struct flist fl;
+	mirror_error err;
+	char *s;
+
+	(void)state;
+	assert_int_equal(scratch_sh("git init -q --bare b.git && "
+	    "git init -q --bare one.git && git init -q --bare d.git && "
+	    "mkdir -p site/p site/q && i=0; "
+	    "while [ $i -lt 300 ]; do printf '# %%d\\n' $i > site/p/$i.md; "
+	    "printf '<p>%%d</p>\\n' $i > site/q/$i.html; i=$((i+1)); done && "
+	    "head -c 3000000 /dev/urandom > site/big.bin && "
+	    "cp site/p/1.md site/p/dup.md"), 0);
+	flist_of(&fl, "site", NULL);
+	assert_int_equal(commit_list(&a, "b.git", &fl, NULL, 0, NULL, T0,
+	    &err), 0);
+	setenv("MIRROR_JOBS", "1", 1);
+	assert_int_equal(commit_list(&b, "one.git", &fl, NULL, 0, NULL, T0,
+	    &err), 0);
+	unsetenv("MIRROR_JOBS");
+	flist_free(&fl);
+	assert_int_equal(a.packed, 1);
+	/* The duplicate counts as new, once stored. */
+	assert_int_equal(a.new_blobs, 602);
 	assert_int_equal(commit_dir(&b, "d.git", "site", T0, &err), 0);
 	assert_string_equal(a.commit_id, b.commit_id);
-	assert_int_equal(a.packed, 1);
-	cap_is("0", "find l.git/objects -type f ! -path '*/pack/*' | wc -l");
-	assert_int_equal(scratch_sh("git verify-pack l.git/objects/pack/*.idx "
-	    ">/dev/null"), 0);
-	assert_int_equal(scratch_sh("git -C l.git fsck --strict --full "
+	cap_is("0", "find b.git/objects -type f ! -path '*/pack/*' | wc -l");
+	cap_is(s = cap("cd b.git/objects/pack && ls *.pack"),
+	    "cd one.git/objects/pack && ls *.pack");
+	free(s);
+	/* 601 blobs, 3 trees, 1 commit; git's index is ours, byte for
+	 * byte; fsck reads every object. */
+	cap_is("605", "git verify-pack -v b.git/objects/pack/*.idx | "
+	    "grep -cE '^[0-9a-f]{40} (blob|tree|commit) '");
+	assert_int_equal(scratch_sh("cp b.git/objects/pack/*.pack check.pack "
+	    "&& git index-pack check.pack >/dev/null && "
+	    "cmp check.idx b.git/objects/pack/*.idx"), 0);
+	assert_int_equal(scratch_sh("git -C b.git fsck --strict --full "
 	    "--no-dangling >/dev/null 2>&1"), 0);
+	cap_is("", "git -C b.git cat-file blob mirror:big.bin | "
+	    "cmp - site/big.bin");
+	/* One change as an edit: loose, its trees too. */
+	put("site/p/7.md", "# seven\n");
+	flist_of(&fl, "site", one);
+	assert_int_equal(commit_list(&b, "b.git", &fl, NULL, 0, a.tree_id,
+	    T0 + 1, &err), 0);
 	flist_free(&fl);
+	assert_int_equal(b.packed, 0);
+	assert_int_equal(b.new_blobs, 1);
+	/* The blob, two trees, the commit. */
+	cap_is("4", "find b.git/objects -type f ! -path '*/pack/*' | "
+	    "grep -c .");
+	assert_int_equal(b.incremental, 1);
+	cap_is("M\tp/7.md", "git -C b.git diff --name-status mirror~1 mirror");
+	assert_int_equal(scratch_sh("git -C b.git fsck --strict --full "
+	    "--no-dangling >/dev/null 2>&1"), 0);
 }
 
 int
@@ -364,7 +682,21 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_list_refusals, setup,
 		    teardown),
-		cmocka_unit_test_setup_teardown(test_list_pack, setup,
+		cmocka_unit_test_setup_teardown(test_incr_changes, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_incr_add_remove, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_incr_file_dir_swap, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_incr_identical, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_incr_not_the_tip, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_incr_reads_changed_only, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_incr_refusals, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_incr_stream_pack, setup,
 		    teardown),
 	};
 	int rc;

@@ -1,0 +1,290 @@
+/*
+ * git_files.c: read a site's file safely; list a site directory.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "git/git_files.h"
+#include "git/git_repo.h"
+#include "util/array.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/*
+ * Read fd (st its fstat) whole into *data (the caller frees) and *len:
+ * st_size + 1 bytes are asked for, so a file as long as fstat says
+ * takes one read. Returns 0, or -1 with errno set.
+ */
+static int
+read_fd(char **data, size_t *len, int fd, const struct stat *st)
+{
+	size_t cap = (size_t)st->st_size + 1, n = 0;
+	char *buf = xmalloc(cap);
+	ssize_t r;
+
+	for (;;) {
+		ARRAY_RESERVE(buf, cap, n + 1);    /* doubles when full */
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int saved = errno;
+
+			free(buf);
+			errno = saved;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		/* Short of the room, and exactly the size: the end. */
+		if (n < cap && n == (size_t)st->st_size)
+			break;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+int
+mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
+    const char *disk, mirror_error *err)
+{
+	struct stat st;
+	int fd, rc = 0;
+
+	*data = NULL;
+	*len = 0;
+	*mode = GIT_FILEMODE_BLOB;
+	fd = open(disk, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		return mirror_fail(err, MIRROR_EINPUT, "%s: a symbolic link; "
+		    "only regular files and directories can be committed",
+		    disk);
+	if (fd < 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", disk,
+		    strerror(errno));
+	if (fstat(fd, &st) != 0)
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", disk,
+		    strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		rc = mirror_fail(err, MIRROR_EINPUT, "%s: %s; only regular "
+		    "files and directories can be committed", disk,
+		    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+	else if (read_fd(data, len, fd, &st) < 0)
+		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", disk,
+		    strerror(errno));
+	else if (st.st_mode & S_IXUSR)
+		*mode = GIT_FILEMODE_BLOB_EXECUTABLE;
+	close(fd);
+	return rc;
+}
+
+int
+mgit_check_name(git_treebuilder *probe, const char *where, int wlen,
+    const char *name, mirror_error *err)
+{
+	git_oid any;
+
+	/* A gitlink is the one entry whose object need not exist, so only
+	 * the name is judged. */
+	memset(&any, 0x01, sizeof(any));
+	if (git_treebuilder_insert(NULL, probe, name, &any,
+	    GIT_FILEMODE_COMMIT) < 0)
+		return mgit_fail(err, MIRROR_EINPUT, "%.*s%s%s: git does not "
+		    "allow this name in a tree", wlen, where, wlen > 0 ? "/" :
+		    "", name);
+	if (git_treebuilder_remove(probe, name) < 0)
+		return mgit_fail(err, MIRROR_EIO, "cannot build a tree");
+	return 0;
+}
+
+struct walk {
+	git_treebuilder *probe;
+	struct history_file *files;
+	size_t n, cap;
+	strbuf disk;            /* the directory being read, then names */
+	size_t top;             /* length of dir and its '/' in disk */
+	mirror_error *err;
+};
+
+/* One name of a directory and its d_type (DT_UNKNOWN: ask lstat). */
+struct dent {
+	char *name;
+	unsigned char type;
+};
+
+/* qsort: entries by name, as strcmp. */
+static int
+cmp_dents(const void *a, const void *b)
+{
+	return strcmp(((const struct dent *)a)->name,
+	    ((const struct dent *)b)->name);
+}
+
+/* qsort: files by path, as strcmp. */
+static int
+cmp_files(const void *a, const void *b)
+{
+	return strcmp(((const struct history_file *)a)->path,
+	    ((const struct history_file *)b)->path);
+}
+
+/*
+ * The names in directory w->disk but . and .., sorted (so that reading
+ * and every message are deterministic), into *ents[0..*n) (the caller
+ * frees each name and the array, also on failure). Returns 0, or
+ * -MIRROR_EIO naming the directory.
+ */
+static int
+list_dir(struct dent **ents, size_t *n, struct walk *w)
+{
+	struct dirent *de;
+	size_t cap = 0;
+	int rc = 0;
+	DIR *d;
+
+	*ents = NULL;
+	*n = 0;
+	if ((d = opendir(w->disk.data)) == NULL)
+		return mirror_fail(w->err, MIRROR_EIO, "%s: %s", w->disk.data,
+		    strerror(errno));
+	errno = 0;
+	while ((de = readdir(d)) != NULL) {
+		struct dent *e;
+
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		e = &ARRAY_PUSH(*ents, *n, cap);
+		e->name = xstrdup(de->d_name);
+		e->type = de->d_type;
+		errno = 0;
+	}
+	if (errno != 0)
+		rc = mirror_fail(w->err, MIRROR_EIO, "%s: %s", w->disk.data,
+		    strerror(errno));
+	closedir(d);
+	if (rc == 0 && *n > 1)
+		qsort(*ents, *n, sizeof(**ents), cmp_dents);
+	return rc;
+}
+
+/*
+ * The entry e of directory w->disk, its path now in w->disk: a
+ * directory (walked), a regular file (listed) or a refusal. Returns 0
+ * or < 0 with w->err set.
+ */
+static int walk_dir(struct walk *w, int depth);
+
+static int
+walk_entry(struct walk *w, const struct dent *e, int depth)
+{
+	unsigned char type = e->type;
+	struct history_file *f;
+	struct stat st;
+
+	if (type == DT_UNKNOWN) {
+		if (lstat(w->disk.data, &st) != 0)
+			return mirror_fail(w->err, MIRROR_EIO, "%s: %s",
+			    w->disk.data, strerror(errno));
+		type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ?
+		    DT_REG : S_ISLNK(st.st_mode) ? DT_LNK : DT_FIFO;
+	}
+	if (type == DT_DIR)
+		return walk_dir(w, depth + 1);
+	if (type != DT_REG)
+		return mirror_fail(w->err, MIRROR_EINPUT, "%s: %s; only "
+		    "regular files and directories can be committed",
+		    w->disk.data, type == DT_LNK ? "a symbolic link" :
+		    "a special file");
+	f = &ARRAY_PUSH(w->files, w->n, w->cap);
+	f->disk = xstrdup(w->disk.data);
+	f->path = f->disk + w->top;
+	f->changed = 1;
+	return 0;
+}
+
+/* List directory w->disk, recursively. Returns 0 or < 0. */
+static int
+walk_dir(struct walk *w, int depth)
+{
+	struct dent *ents = NULL;
+	size_t n = 0, base = w->disk.len;
+	int rc;
+
+	if (depth > MGIT_MAX_DEPTH)
+		return mirror_fail(w->err, MIRROR_EINPUT, "%s: directories "
+		    "nested deeper than %d levels", w->disk.data,
+		    MGIT_MAX_DEPTH);
+	rc = list_dir(&ents, &n, w);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = mgit_check_name(w->probe, w->disk.data, (int)base,
+		    ents[i].name, w->err);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		strbuf_putc(&w->disk, '/');
+		strbuf_puts(&w->disk, ents[i].name);
+		rc = walk_entry(w, &ents[i], depth);
+		w->disk.len = base;
+		w->disk.data[base] = '\0';
+	}
+	for (size_t i = 0; i < n; i++)
+		free(ents[i].name);
+	free(ents);
+	return rc;
+}
+
+void
+mgit_files_free(struct history_file *files, size_t n)
+{
+	/* path points into disk. */
+	for (size_t i = 0; i < n; i++)
+		free((char *)(uintptr_t)files[i].disk);
+	free(files);
+}
+
+int
+mgit_files_of_dir(struct history_file **files, size_t *n,
+    git_repository *repo, const char *dir, mirror_error *err)
+{
+	struct walk w;
+	struct stat st;
+	int rc = 0;
+
+	*files = NULL;
+	*n = 0;
+	memset(&w, 0, sizeof(w));
+	w.err = err;
+	if (stat(dir, &st) != 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: %s", dir,
+		    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return mirror_fail(err, MIRROR_EIO, "%s: not a directory",
+		    dir);
+	if (git_treebuilder_new(&w.probe, repo, NULL) < 0)
+		return mgit_fail(err, MIRROR_EIO, "cannot build a tree");
+	strbuf_init(&w.disk);
+	strbuf_puts(&w.disk, dir);
+	/* "site/" and "site" name the same files; keep messages tidy. */
+	while (w.disk.len > 1 && w.disk.data[w.disk.len - 1] == '/')
+		w.disk.data[--w.disk.len] = '\0';
+	w.top = w.disk.len + 1;
+	rc = walk_dir(&w, 0);
+	git_treebuilder_free(w.probe);
+	strbuf_free(&w.disk);
+	if (rc < 0) {
+		mgit_files_free(w.files, w.n);
+		return rc;
+	}
+	if (w.n > 1)
+		qsort(w.files, w.n, sizeof(*w.files), cmp_files);
+	*files = w.files;
+	*n = w.n;
+	return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * git_files.h: the files of a site, as the commit reads them.
+ *
+ * A file is read with one open (that follows no symbolic link and never
+ * waits on a FIFO), one fstat, its reads and one close: a symbolic link
+ * or a special file is refused, never read. A site directory becomes
+ * the list history_request.files would give (struct history_file),
+ * checked as a tree will hold it: only regular files and directories,
+ * no name git refuses.
+ */
+#ifndef MIRROR_GIT_FILES_H
+#define MIRROR_GIT_FILES_H
+
+#include <stddef.h>
+
+#include <git2.h>
+
+#include "git/site_file.h"
+#include "util/error.h"
+
+/* Deeper than any site; stops a runaway recursion on a strange tree. */
+#define MGIT_MAX_DEPTH 64
+
+/*
+ * Read the regular file at disk whole. Returns 0 with *data (the
+ * caller frees it), *len and *mode (blob, or executable blob when the
+ * owner may run it); -MIRROR_EINPUT for a symbolic link, a directory or
+ * a special file; -MIRROR_EIO when it cannot be read. The message names
+ * disk.
+ */
+int mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
+    const char *disk, mirror_error *err);
+
+/*
+ * Every regular file under dir (dotfiles included) as *files[0..*n),
+ * sorted by strcmp of path, each disk "dir/path"; empty directories
+ * give nothing. Names are judged by repo's rules before any file of
+ * their directory is listed. Returns 0 (free with mgit_files_free), or
+ * -MIRROR_EINPUT (a symbolic link, a special file, a name git refuses,
+ * too deep) or -MIRROR_EIO (dir unreadable, not a directory), naming
+ * the path under dir; *files is then NULL.
+ */
+int mgit_files_of_dir(struct history_file **files, size_t *n,
+    git_repository *repo, const char *dir, mirror_error *err);
+
+/* Free a list of mgit_files_of_dir. */
+void mgit_files_free(struct history_file *files, size_t n);
+
+/*
+ * Judge name as an entry of a tree of repo, with probe a tree builder
+ * of repo kept for it (names are put in and taken out again). The
+ * first wlen bytes of where name the name's directory in the message
+ * (0: the top). Returns 0 or -MIRROR_EINPUT ("where/name: git does not
+ * allow this name in a tree"), or -MIRROR_EIO.
+ */
+int mgit_check_name(git_treebuilder *probe, const char *where, int wlen,
+    const char *name, mirror_error *err);
+
+#endif

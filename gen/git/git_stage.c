@@ -1,0 +1,377 @@
+/*
+ * git_stage.c: the stage as an object database backend (git_stage.h).
+ *
+ * Every object the stage holds is an entry of a hash table keyed by the
+ * first 8 bytes of its id; the queue lists, in arrival order, the ids
+ * not yet written anywhere. Loose, the queue is everything, written at
+ * the flush; packed, the queue is the batch being gathered, written to
+ * the pack when full. A blob's bytes are freed once packed; trees and
+ * the commit keep theirs for reads.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2/sys/odb_backend.h>
+
+#include "git/git_pack.h"
+#include "git/git_repo.h"
+#include "git/git_stage.h"
+#include "sys/jobs.h"
+#include "util/array.h"
+#include "util/hashtab.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Above loose and packed (priorities 1, 2): writes land here. */
+#define STAGE_PRIORITY 999
+
+struct stage_obj {
+	uint64_t key;           /* the id's first 8 bytes (0 made 1) */
+	git_oid id;
+	git_object_t type;
+	size_t len;
+	char *data;             /* NULL once a blob is packed */
+};
+
+struct mgit_stage_be {
+	git_odb_backend parent;      /* first: what libgit2 is given */
+	struct hashtab objs;         /* struct stage_obj */
+	git_oid *queue;              /* held, not yet written, in order */
+	size_t nqueue, capqueue, queue_bytes;
+	git_oid *all;                /* every object held */
+	size_t nall, capall;
+	size_t blobs;                /* new blobs, once per file */
+	strbuf objects_dir;
+	struct mgit_pack pk;
+	int packing;                 /* pk begun */
+	int passthrough;             /* flushing loose: step aside */
+	mirror_error err;            /* the first failure of a write */
+};
+
+/* The table key of id: its first 8 bytes, never 0. */
+static uint64_t
+key_of(const git_oid *id)
+{
+	uint64_t k;
+
+	memcpy(&k, id->id, sizeof(k));
+	return k != 0 ? k : 1;
+}
+
+/* The entry of id, or NULL. */
+static struct stage_obj *
+find(const struct mgit_stage_be *be, const git_oid *id)
+{
+	struct stage_obj *o;
+
+	for (o = hashtab_get(&be->objs, key_of(id)); o != NULL;
+	    o = hashtab_next(&be->objs, o))
+		if (git_oid_equal(&o->id, id))
+			return o;
+	return NULL;
+}
+
+/* The entry of id, which the stage holds (anything else is a bug). */
+static struct stage_obj *
+held(const struct mgit_stage_be *be, const git_oid *id)
+{
+	struct stage_obj *o = find(be, id);
+
+	if (o == NULL)
+		abort();
+	return o;
+}
+
+/*
+ * Write the queue to the pack, compressed on every core, and free the
+ * packed blobs' bytes. Returns 0 or -MIRROR_EIO with err set.
+ */
+static int
+pack_queue(struct mgit_stage_be *be, mirror_error *err)
+{
+	struct mgit_pack_obj *objs;
+	int rc;
+
+	if (be->nqueue == 0)
+		return 0;
+	objs = xcalloc(be->nqueue, sizeof(*objs));
+	for (size_t i = 0; i < be->nqueue; i++) {
+		const struct stage_obj *o = held(be, &be->queue[i]);
+
+		git_oid_cpy(&objs[i].oid, &o->id);
+		objs[i].type = o->type;
+		objs[i].data = o->data;
+		objs[i].len = o->len;
+	}
+	rc = mgit_pack_add_many(&be->pk, objs, be->nqueue, mirror_jobs(),
+	    err);
+	for (size_t i = 0; i < be->nqueue && rc == 0; i++) {
+		struct stage_obj *o = held(be, &be->queue[i]);
+
+		if (o->type == GIT_OBJECT_BLOB) {
+			free(o->data);
+			o->data = NULL;
+		}
+	}
+	free(objs);
+	be->nqueue = 0;
+	be->queue_bytes = 0;
+	return rc;
+}
+
+/*
+ * Count a new blob (a file whose content the repository lacked, once
+ * per file, as git's unpackLimit counts), and start the pack when they
+ * reach MGIT_PACK_THRESHOLD. Returns 0 or -MIRROR_EIO with err set.
+ */
+static int
+count_blob(struct mgit_stage_be *be, mirror_error *err)
+{
+	int rc;
+
+	if (++be->blobs < MGIT_PACK_THRESHOLD || be->packing)
+		return 0;
+	if ((rc = mgit_pack_begin(&be->pk, be->objects_dir.data, err)) < 0)
+		return rc;
+	be->packing = 1;
+	return 0;
+}
+
+/*
+ * Hold the new object id (data taken over), then write what the pack
+ * should have by now: everything once MGIT_PACK_THRESHOLD blobs came,
+ * then each full batch. Returns 0 or -MIRROR_EIO with err set.
+ */
+static int
+hold(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
+    char *data, size_t len, mirror_error *err)
+{
+	struct stage_obj *o = hashtab_add(&be->objs, key_of(id));
+	int rc;
+
+	git_oid_cpy(&o->id, id);
+	o->type = type;
+	o->len = len;
+	o->data = data;
+	git_oid_cpy(&ARRAY_PUSH(be->queue, be->nqueue, be->capqueue), id);
+	git_oid_cpy(&ARRAY_PUSH(be->all, be->nall, be->capall), id);
+	be->queue_bytes += len;
+	if (type == GIT_OBJECT_BLOB && (rc = count_blob(be, err)) < 0)
+		return rc;
+	if (be->packing && (be->nqueue >= MGIT_STAGE_BATCH ||
+	    be->queue_bytes >= MGIT_STAGE_BATCH_BYTES))
+		return pack_queue(be, err);
+	return 0;
+}
+
+/* ---- the backend's callbacks ------------------------------------- */
+
+/* The object id, copied for libgit2: 0, GIT_ENOTFOUND or -1. */
+static int
+be_read(void **data, size_t *len, git_object_t *type, git_odb_backend *b,
+    const git_oid *id)
+{
+	struct mgit_stage_be *be = (struct mgit_stage_be *)b;
+	const struct stage_obj *o = be->passthrough ? NULL : find(be, id);
+
+	/* A packed blob is read by no step of a commit: not found here. */
+	if (o == NULL || o->data == NULL)
+		return GIT_ENOTFOUND;
+	if ((*data = git_odb_backend_data_alloc(b, o->len ? o->len : 1)) ==
+	    NULL)
+		return -1;
+	memcpy(*data, o->data, o->len);
+	*len = o->len;
+	*type = o->type;
+	return 0;
+}
+
+/* The size and type of object id: 0 or GIT_ENOTFOUND. */
+static int
+be_read_header(size_t *len, git_object_t *type, git_odb_backend *b,
+    const git_oid *id)
+{
+	struct mgit_stage_be *be = (struct mgit_stage_be *)b;
+	const struct stage_obj *o = be->passthrough ? NULL : find(be, id);
+
+	if (o == NULL)
+		return GIT_ENOTFOUND;
+	*len = o->len;
+	*type = o->type;
+	return 0;
+}
+
+/* 1 when the stage holds id, else 0. */
+static int
+be_exists(git_odb_backend *b, const git_oid *id)
+{
+	struct mgit_stage_be *be = (struct mgit_stage_be *)b;
+
+	return !be->passthrough && find(be, id) != NULL;
+}
+
+/* Hold a copy of a new object: 0, GIT_PASSTHROUGH while flushing loose
+ * objects, or -1 with libgit2's error set from the stage's. */
+static int
+be_write(git_odb_backend *b, const git_oid *id, const void *data,
+    size_t len, git_object_t type)
+{
+	struct mgit_stage_be *be = (struct mgit_stage_be *)b;
+	char *copy;
+
+	if (be->passthrough)
+		return GIT_PASSTHROUGH;
+	if (be->err.status != 0)
+		return -1;
+	copy = xmalloc(len ? len : 1);
+	memcpy(copy, data, len);
+	if (hold(be, id, type, copy, len, &be->err) < 0) {
+		git_error_set_str(GIT_ERROR_ODB, be->err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Free the backend and all it holds; a temporary pack is removed. */
+static void
+be_free(git_odb_backend *b)
+{
+	struct mgit_stage_be *be = (struct mgit_stage_be *)b;
+
+	for (size_t i = 0; i < be->nall; i++)
+		free(held(be, &be->all[i])->data);
+	hashtab_free(&be->objs);
+	free(be->queue);
+	free(be->all);
+	mgit_pack_free(&be->pk);    /* a temporary pack is removed */
+	strbuf_free(&be->objects_dir);
+	free(be);
+}
+
+/* ---- the stage ---------------------------------------------------- */
+
+int
+mgit_stage_open(struct mgit_stage *stage, git_repository *repo,
+    mirror_error *err)
+{
+	struct mgit_stage_be *be;
+
+	memset(stage, 0, sizeof(*stage));
+	stage->repo = repo;
+	if (git_repository_odb(&stage->odb, repo) < 0)
+		return mgit_fail(err, MIRROR_EIO, "cannot open the object "
+		    "database");
+	be = xcalloc(1, sizeof(*be));
+	git_odb_init_backend(&be->parent, GIT_ODB_BACKEND_VERSION);
+	be->parent.read = be_read;
+	be->parent.read_header = be_read_header;
+	be->parent.exists = be_exists;
+	be->parent.write = be_write;
+	be->parent.free = be_free;
+	hashtab_init(&be->objs, sizeof(struct stage_obj));
+	strbuf_init(&be->objects_dir);
+	strbuf_printf(&be->objects_dir, "%sobjects",
+	    git_repository_commondir(repo));
+	mirror_error_clear(&be->err);
+	if (git_odb_add_backend(stage->odb, &be->parent, STAGE_PRIORITY) < 0) {
+		be_free(&be->parent);
+		return mgit_fail(err, MIRROR_EIO, "cannot stage objects");
+	}
+	stage->be = be;
+	return 0;
+}
+
+int
+mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
+    char *data, size_t len, mirror_error *err)
+{
+	struct mgit_stage_be *be = stage->be;
+	int rc;
+
+	*fresh = 0;
+	if (find(be, id) != NULL) {
+		*fresh = 1;               /* new in this commit, held once */
+		stage->new_blobs++;
+		free(data);
+		rc = count_blob(be, err);
+		stage->packed = be->packing;
+		return rc;
+	}
+	/* No refresh on a miss: a pack added meanwhile costs a copy. */
+	if (git_odb_exists_ext(stage->odb, id, GIT_ODB_LOOKUP_NO_REFRESH)) {
+		free(data);
+		return 0;
+	}
+	*fresh = 1;
+	stage->new_blobs++;
+	rc = hold(be, id, GIT_OBJECT_BLOB, data, len, err);
+	stage->packed = be->packing;
+	return rc;
+}
+
+/* Write the queue as loose objects through the repository's own
+ * backend, the stage stepping aside. Returns 0 or -MIRROR_EIO. */
+static int
+flush_loose(struct mgit_stage *stage, const char *repo_path,
+    mirror_error *err)
+{
+	struct mgit_stage_be *be = stage->be;
+	int rc = 0;
+
+	be->passthrough = 1;
+	for (size_t i = 0; i < be->nqueue && rc == 0; i++) {
+		const struct stage_obj *o = held(be, &be->queue[i]);
+		git_oid got;
+
+		if (git_odb_write(&got, stage->odb, o->data, o->len,
+		    o->type) < 0 || !git_oid_equal(&got, &o->id))
+			rc = mgit_fail(err, MIRROR_EIO, "%s: cannot write an "
+			    "object", repo_path);
+	}
+	be->passthrough = 0;
+	be->nqueue = 0;
+	return rc;
+}
+
+int
+mgit_stage_flush(struct mgit_stage *stage, const char *repo_path,
+    mirror_error *err)
+{
+	struct mgit_stage_be *be = stage->be;
+	int rc;
+
+	if (be->err.status != 0) {
+		*err = be->err;
+		return -be->err.status;
+	}
+	if (!be->packing)
+		return flush_loose(stage, repo_path, err);
+	if ((rc = pack_queue(be, err)) < 0 ||
+	    (rc = mgit_pack_finish(&be->pk, err)) < 0)
+		return rc;
+	memcpy(stage->pack_name, be->pk.name, sizeof(stage->pack_name));
+	return 0;
+}
+
+void
+mgit_stage_discard(struct mgit_stage *stage)
+{
+	struct mgit_stage_be *be = stage->be;
+
+	if (be == NULL)
+		return;
+	be->nqueue = 0;
+	if (be->packing)
+		mgit_pack_free(&be->pk);    /* removes the temporary file */
+	be->packing = 0;
+}
+
+void
+mgit_stage_free(struct mgit_stage *stage)
+{
+	mgit_stage_discard(stage);
+	/* The backend belongs to the odb and dies with it. */
+	git_odb_free(stage->odb);
+	memset(stage, 0, sizeof(*stage));
+}

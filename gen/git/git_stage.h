@@ -1,0 +1,88 @@
+/*
+ * git_stage.h: where the new objects of one commit go until it is made.
+ *
+ * The stage is an object database backend of its own, put in front of
+ * the repository's (git_odb_add_backend), so every object libgit2
+ * writes during the commit (trees, the commit) lands here, and blobs
+ * come in directly with their id (mgit_stage_blob). Reads of what it
+ * holds are answered from it, so trees can be read back and compared.
+ *
+ *  - Loose, as git does for a few objects: while fewer than
+ *    MGIT_PACK_THRESHOLD new blobs came in, objects are held in memory
+ *    and written as loose objects by mgit_stage_flush.
+ *  - Packed, from MGIT_PACK_THRESHOLD new blobs on: the held objects and
+ *    every later one stream into ONE pack file (git_pack.h) as they
+ *    come, compressed a batch at a time (at most MGIT_STAGE_BATCH
+ *    objects or MGIT_STAGE_BATCH_BYTES bytes, on every core); a blob's
+ *    bytes are freed once written. mgit_stage_flush completes the pack.
+ *
+ * So memory is bounded by the batch and the largest file, plus every
+ * new tree and the commit (kept for reads), not by the sum of blobs.
+ * Nothing reaches the objects directory before mgit_stage_flush but a
+ * temporary pack file, which mgit_stage_discard and a failure remove.
+ * Objects written before a later failure (e.g. of the branch update)
+ * are unreferenced and harmless: 'git gc' removes them.
+ */
+#ifndef MIRROR_GIT_STAGE_H
+#define MIRROR_GIT_STAGE_H
+
+#include <stddef.h>
+
+#include <git2.h>
+
+#include "util/error.h"
+
+/* New blobs from which the stage is one pack instead of loose objects
+ * (git's own transfer.unpackLimit default). */
+#ifndef MGIT_PACK_THRESHOLD
+#define MGIT_PACK_THRESHOLD 100
+#endif
+/* Objects, and bytes, compressed together at most. */
+#define MGIT_STAGE_BATCH 256
+#define MGIT_STAGE_BATCH_BYTES (16u << 20)
+
+struct mgit_stage_be;    /* the backend (git_stage.c) */
+
+struct mgit_stage {
+	git_repository *repo;
+	git_odb *odb;              /* the repository's, referenced */
+	struct mgit_stage_be *be;  /* owned by odb */
+	size_t new_blobs;          /* blobs the repository lacked */
+	int packed;                /* 1: a pack is (being) written */
+	char pack_name[GIT_OID_HEXSZ + 1]; /* the written pack, or "" */
+};
+
+/*
+ * Put a stage in front of repo's object database. *stage is filled
+ * (any earlier content ignored). Returns 0, or -MIRROR_EIO; in both
+ * cases call mgit_stage_free at the end.
+ */
+int mgit_stage_open(struct mgit_stage *stage, git_repository *repo,
+    mirror_error *err);
+
+/*
+ * The blob id (hashed by the caller) of len bytes at data, which the
+ * stage takes over (it frees data, also on failure). *fresh = 1 when
+ * the repository lacked it before this commit (a blob staged earlier in
+ * this commit counts again), else 0. A blob already held is not stored
+ * twice. Returns 0 or -MIRROR_EIO.
+ */
+int mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
+    char *data, size_t len, mirror_error *err);
+
+/*
+ * Make the staged objects permanent in the repository at repo_path:
+ * complete the pack (with its index, git_pack.h), or write the held
+ * objects loose. Returns 0 or -MIRROR_EIO.
+ */
+int mgit_stage_flush(struct mgit_stage *stage, const char *repo_path,
+    mirror_error *err);
+
+/* Drop what is staged, writing nothing (a temporary pack is removed). */
+void mgit_stage_discard(struct mgit_stage *stage);
+
+/* Release the stage (before git_repository_free); what was neither
+ * flushed nor discarded is discarded. */
+void mgit_stage_free(struct mgit_stage *stage);
+
+#endif
