@@ -127,9 +127,34 @@ record_free(struct page_record *r)
 	free(r);
 }
 
+/*
+ * A SHA-256 fed through a buffer: a page's data is thousands of short
+ * values, and a call into the hash per value cost more than the hashing.
+ */
+struct feeder {
+	struct sha256_ctx c;
+	size_t n;                       /* bytes waiting in buf */
+	unsigned char buf[4096];
+};
+
+static void
+feed_bytes(struct feeder *f, const void *p, size_t n)
+{
+	if (f->n + n > sizeof(f->buf)) {
+		sha256_update(&f->c, f->n, f->buf);
+		f->n = 0;
+		if (n > sizeof(f->buf)) {
+			sha256_update(&f->c, n, p);
+			return;
+		}
+	}
+	memcpy(f->buf + f->n, p, n);
+	f->n += n;
+}
+
 /* Feed one input: its kind, its length, its bytes. */
 static void
-feed(struct sha256_ctx *c, char kind, const void *p, size_t n)
+feed(struct feeder *f, char kind, const void *p, size_t n)
 {
 	unsigned char head[9];
 	uint64_t len = n;
@@ -137,20 +162,20 @@ feed(struct sha256_ctx *c, char kind, const void *p, size_t n)
 	head[0] = (unsigned char)kind;
 	for (int i = 0; i < 8; i++)
 		head[1 + i] = (unsigned char)(len >> (8 * i));
-	sha256_update(c, sizeof(head), head);
+	feed_bytes(f, head, sizeof(head));
 	if (n > 0)
-		sha256_update(c, n, p);
+		feed_bytes(f, p, n);
 }
 
 static void
-feed_str(struct sha256_ctx *c, char kind, const char *s)
+feed_str(struct feeder *f, char kind, const char *s)
 {
-	feed(c, kind, s, s != NULL ? strlen(s) : 0);
+	feed(f, kind, s, s != NULL ? strlen(s) : 0);
 }
 
 /* Feed a JSON value, each container with its size, depth first. */
 static void
-feed_json(struct sha256_ctx *c, const json_t *v)
+feed_json(struct feeder *f, const json_t *v)
 {
 	const char *k;
 	json_t *x;
@@ -161,38 +186,38 @@ feed_json(struct sha256_ctx *c, const json_t *v)
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
 		n = json_object_size(v);
-		feed(c, '{', &n, sizeof(n));
+		feed(f, '{', &n, sizeof(n));
 		/* jansson's iterator takes a non-const object to read. */
 		json_object_foreach((json_t *)(uintptr_t)v, k, x) {
-			feed_str(c, 'k', k);
-			feed_json(c, x);
+			feed_str(f, 'k', k);
+			feed_json(f, x);
 		}
 		break;
 	case JSON_ARRAY:
 		n = json_array_size(v);
-		feed(c, '[', &n, sizeof(n));
+		feed(f, '[', &n, sizeof(n));
 		for (size_t j = 0; j < n; j++)
-			feed_json(c, json_array_get(v, j));
+			feed_json(f, json_array_get(v, j));
 		break;
 	case JSON_STRING:
-		feed(c, 's', json_string_value(v), json_string_length(v));
+		feed(f, 's', json_string_value(v), json_string_length(v));
 		break;
 	case JSON_INTEGER:
 		i = json_integer_value(v);
-		feed(c, 'i', &i, sizeof(i));
+		feed(f, 'i', &i, sizeof(i));
 		break;
 	case JSON_REAL:
 		d = json_real_value(v);
-		feed(c, 'r', &d, sizeof(d));
+		feed(f, 'r', &d, sizeof(d));
 		break;
 	case JSON_TRUE:
-		feed(c, 't', NULL, 0);
+		feed(f, 't', NULL, 0);
 		break;
 	case JSON_FALSE:
-		feed(c, 'f', NULL, 0);
+		feed(f, 'f', NULL, 0);
 		break;
 	default:
-		feed(c, 'n', NULL, 0);
+		feed(f, 'n', NULL, 0);
 		break;
 	}
 }
@@ -204,16 +229,18 @@ record_digest(char hex[DIGEST_HEX + 1], const struct page_record *r,
 {
 	static const char digits[] = "0123456789abcdef";
 	unsigned char sum[SHA256_DIGEST_SIZE];
-	struct sha256_ctx c;
+	struct feeder f;
 
-	sha256_init(&c);
-	feed_str(&c, 'K', r->key);
-	feed_str(&c, 'P', path);
-	feed_str(&c, 'T', tname);
-	feed_str(&c, 'H', title);
+	sha256_init(&f.c);
+	f.n = 0;
+	feed_str(&f, 'K', r->key);
+	feed_str(&f, 'P', path);
+	feed_str(&f, 'T', tname);
+	feed_str(&f, 'H', title);
 	if (data != NULL)
-		feed_json(&c, data);
-	sha256_digest(&c, sizeof(sum), sum);
+		feed_json(&f, data);
+	sha256_update(&f.c, f.n, f.buf);
+	sha256_digest(&f.c, sizeof(sum), sum);
 	for (int i = 0; i < DIGEST_HEX / 2; i++) {
 		hex[2 * i] = digits[sum[i] >> 4];
 		hex[2 * i + 1] = digits[sum[i] & 15];

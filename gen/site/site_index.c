@@ -7,22 +7,37 @@
  * '' has no honest slug), so their facts are listed on the index itself,
  * where conflict pages link to them.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "site/items.h"
 #include "site/site_index.h"
+#include "util/xalloc.h"
 
-/* Open conflicts of canonical project id. */
+/*
+ * The open conflicts of each project, in one pass over the conflicts:
+ * *counts (the caller frees it) has one count per m->projects entry,
+ * and the return value is the count of the no-project group "".
+ */
 static long long
-open_in(const struct site_model *m, const char *id)
+open_counts(long long **counts, const struct site_model *m)
 {
-	long long n = 0;
+	long long loose = 0;
 
-	for (size_t i = 0; i < m->conflicts.n; i++)
-		if (strcmp(m->conflicts.items[i].status, "open") == 0 &&
-		    strcmp(m->conflicts.items[i].project, id) == 0)
-			n++;
-	return n;
+	*counts = xcalloc(m->n_projects ? m->n_projects : 1,
+	    sizeof(**counts));
+	for (size_t i = 0; i < m->conflicts.n; i++) {
+		const char *project = m->conflicts.items[i].project;
+		long k;
+
+		if (strcmp(m->conflicts.items[i].status, "open") != 0)
+			continue;
+		if (project[0] == '\0')
+			loose++;
+		else if ((k = model_project_index(m, project)) >= 0)
+			(*counts)[k]++;
+	}
+	return loose;
 }
 
 /* The no-project group's facts, every status, in layer order. */
@@ -50,6 +65,7 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	json_t *projects = json_array(), *loose = NULL, *data;
+	long long *open, loose_open = open_counts(&open, m);
 	int rc;
 
 	for (size_t i = 0; i < m->n_projects; i++) {
@@ -65,16 +81,17 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 		    "entity_rows", (json_int_t)p->n_entities,
 		    "memory_rows", (json_int_t)p->n_memories,
 		    "active_rows", (json_int_t)p->n_active,
-		    "open_conflicts", (json_int_t)open_in(m, p->id)));
+		    "open_conflicts", (json_int_t)open[i]));
 	}
 	rc = loose_facts(&loose, m, err);
 	data = json_pack("{s:o, s:o, s:I, s:I, s:I}", "projects", projects,
 	    "loose", loose, "loose_open_conflicts",
-	    (json_int_t)open_in(m, ""),
+	    (json_int_t)loose_open,
 	    "open_conflicts_count", (json_int_t)m->open_conflicts,
 	    "conflicts_total", (json_int_t)m->conflicts.n);
 	if (rc == 0)
 		rc = page_write(pc, "index", "index.md", m->title, data, err);
 	json_decref(data);
+	free(open);
 	return rc;
 }
