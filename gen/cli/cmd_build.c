@@ -150,6 +150,7 @@ build_unchanged(struct stamp *held, struct stamp *st,
 	in.default_templates = def;
 	if (rc == 0)
 		rc = stamp_make(st, &in, err);
+	st->swept = !o->no_sweep;
 	free(def);
 	if (rc < 0 || o->force)
 		return rc;

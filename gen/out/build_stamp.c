@@ -159,9 +159,10 @@ stamp_make(struct stamp *out, const struct stamp_inputs *in,
 char *
 stamp_text(const struct stamp *s)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I}",
+	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:I}",
 	    "mirror", MIRROR_VERSION, "store_snapshot", s->snapshot,
-	    "inputs", s->inputs, "pages", (json_int_t)s->pages,
+	    "inputs", s->inputs, "swept", s->swept,
+	    "pages", (json_int_t)s->pages,
 	    "files", (json_int_t)s->files,
 	    "open_conflicts", (json_int_t)s->open_conflicts);
 	char *text = o != NULL ? json_dumps(o, JSON_INDENT(2) |
@@ -188,13 +189,14 @@ stamp_parse(struct stamp *held, const char *text, size_t len)
 	const char *version, *snap, *inputs;
 	json_int_t pages, files, open;
 	json_t *o = json_loadb(text, len, 0, NULL);
-	int ok;
+	int ok, swept = 0;      /* a stamp that does not say: not swept */
 
 	if (o == NULL)
 		return 0;
-	ok = json_unpack(o, "{s:s, s:s, s:s, s:I, s:I, s:I}", "mirror",
-	    &version, "store_snapshot", &snap, "inputs", &inputs, "pages",
-	    &pages, "files", &files, "open_conflicts", &open) == 0 &&
+	ok = json_unpack(o, "{s:s, s:s, s:s, s?b, s:I, s:I, s:I}", "mirror",
+	    &version, "store_snapshot", &snap, "inputs", &inputs, "swept",
+	    &swept, "pages", &pages, "files", &files, "open_conflicts",
+	    &open) == 0 &&
 	    strcmp(version, MIRROR_VERSION) == 0 &&
 	    strlen(snap) == sizeof(held->snapshot) - 1 &&
 	    strlen(inputs) == sizeof(held->inputs) - 1;
@@ -204,17 +206,20 @@ stamp_parse(struct stamp *held, const char *text, size_t len)
 		held->pages = pages;
 		held->files = files;
 		held->open_conflicts = open;
+		held->swept = swept;
 	}
 	json_decref(o);
 	return ok;
 }
 
-/* Whether held's keys are want's. */
+/* Whether held's keys are want's, and held swept when want does (a
+ * site built from the store unswept is no site of the swept store). */
 static int
 stamp_same(const struct stamp *held, const struct stamp *want)
 {
 	return strcmp(held->snapshot, want->snapshot) == 0 &&
-	    strcmp(held->inputs, want->inputs) == 0;
+	    strcmp(held->inputs, want->inputs) == 0 &&
+	    (held->swept || !want->swept);
 }
 
 int

@@ -10,7 +10,9 @@
  * conflicts of the build that wrote it. Two builds whose keys (version,
  * snapshot, inputs) agree write byte-identical sites, so when DIR (and,
  * with --repo, the branch's tip) already holds a stamp with the same
- * keys, the build has nothing to do.
+ * keys, the build has nothing to do; unless it sweeps and the stamp's
+ * build did not ("swept": false, --no-sweep): the store may hold
+ * conflicts no sweep has recorded yet.
  */
 #ifndef MIRROR_BUILD_STAMP_H
 #define MIRROR_BUILD_STAMP_H
@@ -39,6 +41,10 @@ struct stamp {
 	char inputs[17];                /* hash of the inputs, hex */
 	char snapshot[17];
 	long long pages, files, open_conflicts;
+	int swept;                      /* 1: the build swept the store
+	                                   first; a sweeping build never
+	                                   counts a --no-sweep build's site
+	                                   as its own */
 };
 
 /*

@@ -16,23 +16,19 @@
 #   INCR_SEED    the random seed (printed; a failure names the step)
 #   INCR_KEEP    a directory to copy the trials' work tree to when they
 #                diverge (stores, sites, repositories, templates, theme)
-#   INCR_UNSWEPT=1  no 'mirror sweep' between a --no-sweep build and the
-#                next build with the sweep. Today's mirror fails then: a
-#                build after 'build --no-sweep' of the same store skips
-#                its sweep (the stamp does not say the store was not
-#                swept), so conflicts go unrecorded and unshown.
+# A build with the sweep follows a --no-sweep build of the same store
+# directly (--unswept): the stamp says whether its build swept, so that
+# build sweeps and shows the conflicts B's does.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 EDITS=${INCR_EDITS:-200}
 SEED=${INCR_SEED:-20261101}
-UNSWEPT=
-[ "${INCR_UNSWEPT:-0}" = 1 ] && UNSWEPT=--unswept
 
 new_store base.db "$MIRROR_TOP/site-example/example.sql"
 expect "the example store loads" test $? = 0
 
 python3 "$MIRROR_TOP/tests/tools/incr_trials.py" "$MIRROR" "$MIRROR_TOP" \
     base.db work --edits "$EDITS" --seed "$SEED" \
-    ${INCR_KEEP:+--keep "$INCR_KEEP"} $UNSWEPT \
+    ${INCR_KEEP:+--keep "$INCR_KEEP"} --unswept \
     >"$T/trials.json" 2>"$T/trials.err"
 RC=$?
 echo "# seed $SEED, $EDITS edits: $(jq -c '{edits, seconds, pair_ms,

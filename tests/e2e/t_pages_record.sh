@@ -15,13 +15,18 @@ new_store s.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 sums() { (cd "$1" && find . -type f ! -name .mirror-output | LC_ALL=C sort |
     xargs sha256sum); }
 
-# same_as_force DIR: DIR holds exactly what a --force build of the store
-# writes into a fresh directory (same options as DIR's builds).
+# same_as_force [OPTION...]: site holds exactly what a --force build of
+# the store writes into a fresh directory (with OPTIONs, as site's last
+# build had them); that build does not sweep (the store is swept), so
+# its stamp alone may say "swept": false.
 same_as_force() {
 	rm -rf "$T/full"
 	"$MIRROR" build --store s.db --out "$T/full" --no-sweep --force \
 	    --quiet "$@" >/dev/null 2>&1 &&
-	    [ "$(sums site)" = "$(sums "$T/full")" ]
+	    [ "$(sums site | grep -v ' ./api/build.json$')" = \
+	    "$(sums "$T/full" | grep -v ' ./api/build.json$')" ] &&
+	    [ "$(jq -S 'del(.swept)' site/api/build.json)" = \
+	    "$(jq -S 'del(.swept)' "$T/full/api/build.json")" ]
 }
 
 mirror build --store s.db --out site --quiet
@@ -94,3 +99,14 @@ expect "a damaged record renders every page (the hand edit is gone)" \
     site/projects/p05-interferometer/index.md)" = 0
 expect "... and the site is the --force build's" same_as_force \
     --templates tpl
+
+# A build with the sweep never takes a --no-sweep build's site as its
+# own: the stamp says whether its build swept.
+new_store u.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+mirror build --store u.db --out usite --no-sweep --quiet
+expect "a --no-sweep build stamps its site unswept" \
+    test "$RC" = 0 -a "$(jq .swept usite/api/build.json)" = false
+mirror build --store u.db --out usite --check
+expect "the next build sweeps and shows the conflicts (--check: exit 4)" \
+    test "$RC" = 4 -a "$(jq .swept usite/api/build.json)" = true -a \
+    "$(jq .open_conflicts usite/api/build.json)" = 14

@@ -33,10 +33,10 @@ always sweeps, which adds a sweep_runs row and nothing else). That is
 checked too ("store"), so a site difference is never blamed on the
 render when the sweeps disagreed. One step in ten builds both with
 --no-sweep instead: the store as it is, stale conflicts and all, which
-is another path into the page digests. Before the next build with the
-sweep, 'mirror sweep' runs on both stores, as a separate job would:
-without it (--unswept, INCR_UNSWEPT=1) the trials find what today's
-mirror does there (see catch_up).
+is another path into the page digests. With --unswept (what
+t_incremental.sh runs) the next build with the sweep follows directly;
+without it, 'mirror sweep' runs on both stores first, as a separate job
+would (see catch_up).
 
 Each step applies one edit, drawn from random.Random(seed) (a failure
 prints the seed and the step; INCR_SEED/INCR_EDITS in t_incremental.sh):
@@ -1173,10 +1173,10 @@ class Trials:
     def catch_up(self, n, e):
         """'mirror sweep' on both stores, before the first build with the
         sweep that follows a --no-sweep build. Without it (--unswept)
-        that build may find the store's snapshot and every input as the
-        --no-sweep build left them, and skip its sweep: today's mirror
-        does (the stamp does not say whether the build that wrote it
-        swept), so its site lacks the conflicts that B's sweep opens."""
+        that build finds the store's snapshot and every input as the
+        --no-sweep build left them; mirror once skipped its sweep there
+        (its stamp did not say whether the build that wrote it swept),
+        and its site lacked the conflicts that B's sweep opens."""
         self.catch_ups += 1
         outs = []
         for side in ("A", "B"):
