@@ -31,7 +31,8 @@ mirror build --store base/store.db --out base/site --repo base/repo.git \
 expect "version A builds and commits" test "$RC" = 0
 # The marker's second line is the tree DIR was committed as: the next
 # build's base for its commit. A build without --repo clears it (on a
-# copy: it writes nothing else, the files being the same).
+# copy: it writes nothing else, the files being the same, but for the
+# stamp, which says this --no-sweep build did not sweep).
 expect "the site's marker records the tree it was committed as" \
     test "$(sed -n 2p base/site/.mirror-output)" = \
     "tree $(git --git-dir=base/repo.git rev-parse 'mirror^{tree}')"
@@ -39,11 +40,12 @@ cp -a base norepo
 ino=$(stat -c %i norepo/site/index.md)
 mirror build --store norepo/store.db --out norepo/site --no-sweep --force \
     --quiet
-expect "a build without --repo drops the tree line and rewrites no file" \
+expect "a build without --repo drops the tree line and rewrites no page" \
     sh -c "test $RC = 0 && test \"\$(cat norepo/site/.mirror-output)\" = \
     \"\$(sed -n 1p base/site/.mirror-output)\" && \
     test \$(stat -c %i norepo/site/index.md) = $ino && \
-    diff -r -x .mirror-output base/site norepo/site >/dev/null"
+    diff -r -x .mirror-output -x build.json base/site norepo/site \
+    >/dev/null && test \"\$(jq .swept norepo/site/api/build.json)\" = false"
 rm -rf norepo
 
 # Version B: a project goes (its pages go), one comes (pages added, a new
