@@ -304,6 +304,26 @@ run_edit(git_oid *tree, struct edit *e, struct op *ops, size_t n,
 	return rc;
 }
 
+/*
+ * Start e over stage for files (checked to be in path order), with *tree
+ * zeroed. Returns 0 or < 0 with err set.
+ */
+static int
+edit_start(struct edit *e, git_oid *tree, struct mgit_stage *stage,
+    const struct history_file *files, size_t n, mirror_error *err)
+{
+	int rc;
+
+	memset(tree, 0, sizeof(*tree));
+	if ((rc = check_order(files, n, err)) < 0)
+		return rc;
+	memset(e, 0, sizeof(*e));
+	e->repo = stage->repo;
+	e->stage = stage;
+	e->err = err;
+	return 0;
+}
+
 int
 mgit_tree_from_files(git_oid *tree, struct mgit_stage *stage,
     const struct history_file *files, size_t n, mirror_error *err)
@@ -312,13 +332,8 @@ mgit_tree_from_files(git_oid *tree, struct mgit_stage *stage,
 	struct op *ops;
 	int rc;
 
-	memset(tree, 0, sizeof(*tree));
-	if ((rc = check_order(files, n, err)) < 0)
+	if ((rc = edit_start(&e, tree, stage, files, n, err)) < 0)
 		return rc;
-	memset(&e, 0, sizeof(e));
-	e.repo = stage->repo;
-	e.stage = stage;
-	e.err = err;
 	ops = xcalloc(n ? n : 1, sizeof(*ops));
 	for (size_t i = 0; i < n; i++) {
 		ops[i].path = files[i].path;
@@ -344,15 +359,10 @@ mgit_tree_edit(git_oid *tree, struct mgit_change **changes,
 	size_t nops = 0, cap = 0;
 	int rc;
 
-	memset(tree, 0, sizeof(*tree));
 	*changes = NULL;
 	*nchanges = 0;
-	if ((rc = check_order(files, n, err)) < 0)
+	if ((rc = edit_start(&e, tree, stage, files, n, err)) < 0)
 		return rc;
-	memset(&e, 0, sizeof(e));
-	e.repo = stage->repo;
-	e.stage = stage;
-	e.err = err;
 	e.record = 1;
 	for (size_t i = 0; i < n; i++)
 		if (files[i].changed)

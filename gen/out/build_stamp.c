@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "out/build_stamp.h"
+#include "out/out_fs.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -233,22 +234,16 @@ stamp_load_dir(struct stamp *held, const char *dir)
 {
 	char buf[STAMP_MAX];
 	ssize_t got = -1;
-	int dfd, afd = -1, fd = -1;
+	int dfd, fd = -1;
 
 	/* Every component without following links, as output.c writes. */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd >= 0)
-		afd = openat(dfd, "api", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
-	if (afd >= 0)
-		fd = openat(afd, "build.json", O_RDONLY | O_NOFOLLOW |
-		    O_NONBLOCK | O_CLOEXEC);
+		fd = out_open_beneath(dfd, STAMP_PATH, O_RDONLY | O_NONBLOCK);
 	if (fd >= 0)
 		got = read(fd, buf, sizeof(buf));
 	if (fd >= 0)
 		close(fd);
-	if (afd >= 0)
-		close(afd);
 	if (dfd >= 0)
 		close(dfd);
 	if (got <= 0 || (size_t)got >= sizeof(buf))

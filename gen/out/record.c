@@ -8,20 +8,12 @@
 
 #include <nettle/sha2.h>
 
+#include "out/out_fs.h"
 #include "out/output.h"
 #include "out/record.h"
 #include "util/array.h"
-#include "util/hash.h"
-#include "util/hashtab.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-/* A page of the previous record: its path points into the text. */
-struct prev_page {
-	uint64_t key;                   /* hash of path, never 0 */
-	const char *path;
-	char hex[DIGEST_HEX + 1];
-};
 
 /* A page of this build's record. */
 struct new_page {
@@ -31,21 +23,13 @@ struct new_page {
 
 struct page_record {
 	char key[17];                   /* the stamp's inputs */
-	char *text;                     /* the previous record, split */
-	struct hashtab prev;            /* of struct prev_page */
+	char *text;                     /* the previous record */
+	struct out_set prev;            /* its paths, each valued with the
+	                                   offset of its digest in text */
 	struct new_page *pages;
 	size_t n, cap;
 	pthread_mutex_t mu;             /* pages: pool threads put at once */
 };
-
-/* The table key of path: its hash, never 0. */
-static uint64_t
-path_key(const char *path)
-{
-	uint64_t h = hash_add_str(MIRROR_HASH_INIT, path);
-
-	return h != 0 ? h : 1;
-}
 
 /* Whether s is n lowercase hex digits. */
 static int
@@ -59,32 +43,31 @@ is_hex(const char *s, size_t n)
 }
 
 /*
- * Fill r->prev from r->text, splitting it in place. A record of another
- * format, or with a line that is not "digest TAB path", is dropped whole:
- * every page is then rendered.
+ * Fill r->prev from r->text. A record of another format, or with a line
+ * that is not "digest TAB path", is dropped whole: every page is then
+ * rendered.
  */
 static void
 parse_prev(struct page_record *r)
 {
 	size_t hl = strlen(RECORD_HEADER);
-	char *p = r->text, *nl;
+	const char *p = r->text, *nl;
 
 	if (strncmp(p, RECORD_HEADER, hl) != 0)
 		return;
 	for (p += hl; *p != '\0'; p = nl + 1) {
-		struct prev_page *e;
+		const char *path = p + DIGEST_HEX + 1;
 
 		nl = strchr(p, '\n');
 		if (nl == NULL || nl - p < DIGEST_HEX + 2 ||
 		    p[DIGEST_HEX] != '\t' || !is_hex(p, DIGEST_HEX)) {
-			hashtab_free(&r->prev);
-			hashtab_init(&r->prev, sizeof(struct prev_page));
+			out_set_free(&r->prev);
+			out_set_init(&r->prev);
 			return;
 		}
-		*nl = '\0';
-		e = hashtab_add(&r->prev, path_key(p + DIGEST_HEX + 1));
-		e->path = p + DIGEST_HEX + 1;
-		memcpy(e->hex, p, DIGEST_HEX);
+		if (out_set_find(&r->prev, path, (size_t)(nl - path)) < 0)
+			out_set_add(&r->prev, path, (size_t)(nl - path),
+			    (long)(p - r->text));
 	}
 }
 
@@ -98,7 +81,7 @@ record_open(struct page_record **rec, struct output *out, const char *key,
 
 	if (key != NULL && strlen(key) < sizeof(r->key))
 		memcpy(r->key, key, strlen(key) + 1);
-	hashtab_init(&r->prev, sizeof(struct prev_page));
+	out_set_init(&r->prev);
 	pthread_mutex_init(&r->mu, NULL);
 	if (out != NULL && !fresh)
 		rc = output_read_prev(&r->text, &len, out, RECORD_PATH, err);
@@ -121,7 +104,7 @@ record_free(struct page_record *r)
 	for (size_t i = 0; i < r->n; i++)
 		free(r->pages[i].path);
 	free(r->pages);
-	hashtab_free(&r->prev);
+	out_set_free(&r->prev);
 	free(r->text);
 	pthread_mutex_destroy(&r->mu);
 	free(r);
@@ -251,13 +234,10 @@ record_digest(char hex[DIGEST_HEX + 1], const struct page_record *r,
 int
 record_same(const struct page_record *r, const char *path, const char *hex)
 {
-	const struct prev_page *e;
+	long i = out_set_find(&r->prev, path, strlen(path));
 
-	for (e = hashtab_get(&r->prev, path_key(path)); e != NULL;
-	    e = hashtab_next(&r->prev, e))
-		if (strcmp(e->path, path) == 0)
-			return memcmp(e->hex, hex, DIGEST_HEX) == 0;
-	return 0;
+	return i >= 0 && memcmp(r->text + r->prev.val[i], hex,
+	    DIGEST_HEX) == 0;
 }
 
 void
