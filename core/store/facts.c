@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/digest.h"
 #include "store/facts.h"
 #include "store/storerow.h"
 #include "sys/clock.h"
@@ -27,6 +28,18 @@
 	t ".project "
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The canonical project of the row of table whose id is id: a scalar
+ * subquery, NULL when there is no such row. */
+#define FACT_PROJECT(table, id) "(SELECT coalesce(a.canonical, x.project) " \
+	"FROM main." table " x LEFT JOIN temp.project_alias a ON a.name = " \
+	"x.project WHERE x.id = " id ")"
+/* The same for a fact named by a conflict member's or an audit row's
+ * kind (storerow_member_kinds) and id. */
+#define KIND_PROJECT(kind, id) "CASE " kind " WHEN 'project_state' THEN " \
+	FACT_PROJECT("project_state", id) " WHEN 'entity' THEN " \
+	FACT_PROJECT("entities", id) " WHEN 'memory' THEN " \
+	FACT_PROJECT("memories", id) " END"
 
 /* Prepare sql; what names the failure. Returns 0 or < 0 with err set. */
 static int
@@ -108,6 +121,64 @@ check_null_projects(mirror_store *st, mirror_error *err)
 }
 
 /*
+ * Fill p from the current row of r (id, listed, name, aliases,
+ * description, then the counts of state, entities, memories and active
+ * rows), checking each column. Returns 0 or -MIRROR_EINPUT naming the
+ * row; p holds what was read either way (facts_projects_free).
+ */
+static int
+project_row(struct fact_project *p, struct store_row *r)
+{
+	int rc;
+
+	if ((rc = storerow_text(&p->id, r, 0, "id", 0)) < 0)
+		return rc;
+	r->id = p->id;
+	p->listed = sqlite3_column_int(r->stmt, 1);
+	p->n_state = sqlite3_column_int64(r->stmt, 5);
+	p->n_entities = sqlite3_column_int64(r->stmt, 6);
+	p->n_memories = sqlite3_column_int64(r->stmt, 7);
+	p->n_active = sqlite3_column_int64(r->stmt, 8);
+	if (!p->listed) {
+		p->name = xstrdup(p->id);
+		p->description = xstrdup("");
+		p->aliases = xcalloc(1, sizeof(char *));
+		return 0;
+	}
+	if ((rc = storerow_text(&p->name, r, 2, "name", 0)) < 0 ||
+	    (rc = project_aliases(p, r, 3)) < 0)
+		return rc;
+	return storerow_text(&p->description, r, 4, "description", 0);
+}
+
+/*
+ * Check the projects rows of the scope (facts_scope_set) as
+ * facts_projects reads them. Returns 0 or < 0 with err set.
+ */
+static int
+check_scoped_projects(mirror_store *st, mirror_error *err)
+{
+	struct store_row r = { .st = st, .table = "projects", .err = err };
+	int rc;
+
+	rc = prepare(&r.stmt, st, "SELECT id, 1, name, aliases, description, "
+	    "0, 0, 0, 0 FROM main.projects WHERE id IN (SELECT p FROM "
+	    "temp.mirror_scope)", "cannot list projects", err);
+	while (rc == 0 && (rc = store_step(st, r.stmt)) == SQLITE_ROW) {
+		struct fact_project *p = xcalloc(1, sizeof(*p));
+
+		r.id = NULL;
+		rc = project_row(p, &r);
+		facts_projects_free(p, 1);
+	}
+	if (rc > 0)
+		rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+		    "cannot list projects");
+	sqlite3_finalize(r.stmt);
+	return rc;
+}
+
+/*
  * One stream of rows, a row per listed project and one per layer row
  * under its canonical project, grouped once: a sort of the rows read,
  * then a lookup per project for its listing. (Grouping the layers apart
@@ -149,24 +220,7 @@ facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
 
 		p = &ARRAY_PUSH(*out, *n, cap);
 		memset(p, 0, sizeof(*p));
-		if ((rc = storerow_text(&p->id, &r, 0, "id", 0)) < 0)
-			goto out;
-		r.id = p->id;
-		p->listed = sqlite3_column_int(r.stmt, 1);
-		p->n_state = sqlite3_column_int64(r.stmt, 5);
-		p->n_entities = sqlite3_column_int64(r.stmt, 6);
-		p->n_memories = sqlite3_column_int64(r.stmt, 7);
-		p->n_active = sqlite3_column_int64(r.stmt, 8);
-		if (!p->listed) {
-			p->name = xstrdup(p->id);
-			p->description = xstrdup("");
-			p->aliases = xcalloc(1, sizeof(char *));
-			continue;
-		}
-		if ((rc = storerow_text(&p->name, &r, 2, "name", 0)) < 0 ||
-		    (rc = project_aliases(p, &r, 3)) < 0 ||
-		    (rc = storerow_text(&p->description, &r, 4, "description",
-		    0)) < 0)
+		if ((rc = project_row(p, &r)) < 0)
 			goto out;
 	}
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
@@ -259,6 +313,9 @@ struct table {
 	                              as the last column */
 	const char *all_sql;       /* every row, for the checksum */
 	const char *check_sql;     /* what facts_check reads; NULL: all_sql */
+	const char *digest_sql;    /* all_sql's rows with their salt and
+	                              owners (store/digest.h) */
+	int nsalt;
 	const struct column *cols;
 	size_t ncols;
 	size_t size;               /* of the row's struct */
@@ -330,16 +387,20 @@ static int memory_expiry(void *row, struct store_row *r, time_t now);
 static const struct table tables[T_N] = {
 	[T_STATE] = { "project_state", 's', "cannot read project_state",
 	    "SELECT @COLS, " CANON("s") " FROM main.project_state s"
-	    JOIN_ALIAS("s") "ORDER BY " CANON("s") ", s.category, s.key, "
-	    "s.created_at, s.id",
+	    JOIN_ALIAS("s") "@SCOPE ORDER BY " CANON("s") ", s.category, "
+	    "s.key, s.created_at, s.id",
 	    "SELECT @COLS FROM main.project_state s", NULL,
+	    "SELECT @COLS, " CANON("s") " FROM main.project_state s"
+	    JOIN_ALIAS("s"), 0,
 	    state_cols, NELEM(state_cols), sizeof(struct fact_state),
 	    ROWS(state, n_state), NULL },
 	[T_ENT] = { "entities", 'e', "cannot read entities",
 	    "SELECT @COLS, " CANON("e") " FROM main.entities e"
-	    JOIN_ALIAS("e") "ORDER BY " CANON("e") ", e.entity_type, e.name, "
-	    "e.id",
+	    JOIN_ALIAS("e") "@SCOPE ORDER BY " CANON("e") ", e.entity_type, "
+	    "e.name, e.id",
 	    "SELECT @COLS FROM main.entities e", NULL,
+	    "SELECT @COLS, " CANON("e") " FROM main.entities e"
+	    JOIN_ALIAS("e"), 0,
 	    entity_cols, NELEM(entity_cols), sizeof(struct fact_entity),
 	    ROWS(ent, n_ent), NULL },
 	/* A relationship is listed under the project of each of its ends
@@ -347,7 +408,7 @@ static const struct table tables[T_N] = {
 	 * do: an edge with an end in some project. */
 	[T_REL] = { "relationships", 'r', "cannot read relationships",
 	    "WITH ent(id, p) AS (SELECT e.id, " CANON("e") " FROM "
-	    "main.entities e" JOIN_ALIAS("e") ") "
+	    "main.entities e" JOIN_ALIAS("e") "@SCOPE) "
 	    "SELECT @COLS, x.p FROM main.relationships r "
 	    "JOIN ent x ON x.id = r.source_entity_id UNION "
 	    "SELECT @COLS, x.p FROM main.relationships r "
@@ -357,45 +418,82 @@ static const struct table tables[T_N] = {
 	    "SELECT @COLS FROM main.relationships r WHERE r.source_entity_id "
 	    "IN (SELECT id FROM main.entities) OR r.target_entity_id IN "
 	    "(SELECT id FROM main.entities)",
+	    "SELECT @COLS, " FACT_PROJECT("entities", "r.source_entity_id")
+	    ", " FACT_PROJECT("entities", "r.target_entity_id") " FROM "
+	    "main.relationships r", 0,
 	    rel_cols, NELEM(rel_cols), sizeof(struct fact_rel),
 	    ROWS(rel, n_rel), NULL },
+	/* Whether a memory has expired is the clock's, not the row's: a
+	 * salt of its project's digest (@EXPIRED, see facts_digest). */
 	[T_MEM] = { "memories", 'm', "cannot read memories",
 	    "SELECT @COLS, " CANON("m") " FROM main.memories m"
-	    JOIN_ALIAS("m") "ORDER BY " CANON("m") ", m.memory_type, "
+	    JOIN_ALIAS("m") "@SCOPE ORDER BY " CANON("m") ", m.memory_type, "
 	    "m.created_at, m.id",
 	    "SELECT @COLS FROM main.memories m", NULL,
+	    "SELECT @COLS, @EXPIRED, " CANON("m") " FROM main.memories m"
+	    JOIN_ALIAS("m"), 1,
 	    memory_cols, NELEM(memory_cols), sizeof(struct fact_memory),
 	    ROWS(mem, n_mem), memory_expiry },
 };
 
+/* t's columns as "alias.name", an optional column the store lacks by
+ * its stand-in, onto sb. */
+static void
+cols_sql(strbuf *sb, const struct table *t, mirror_store *st)
+{
+	const struct store_features *ft = store_features(st);
+
+	for (size_t i = 0; i < t->ncols; i++) {
+		const struct column *c = &t->cols[i];
+		const int *has = (const int *)((const char *)ft + c->feature);
+
+		if (i > 0)
+			strbuf_puts(sb, ", ");
+		if (c->absent != NULL && !*has)
+			strbuf_puts(sb, c->absent);
+		else
+			strbuf_printf(sb, "%c.%s", t->alias, c->name);
+	}
+}
+
 /*
- * Write into sb the SQL tmpl of t, each @COLS replaced by t's columns as
- * "alias.name", an optional column the store lacks by its stand-in.
+ * Write into sb the SQL tmpl of t with its marks replaced: @COLS by t's
+ * columns (cols_sql); @SCOPE by a WHERE that keeps the projects of TEMP
+ * mirror_scope when scoped, else by nothing (relationships: the
+ * entities of those projects); @EXPIRED by whether a memory's
+ * valid_until lies before the timestamp bound as ?1.
  */
 static void
 table_sql(strbuf *sb, const struct table *t, mirror_store *st,
-    const char *tmpl)
+    const char *tmpl, int scoped)
 {
-	static const char mark[] = "@COLS";
-	const struct store_features *ft = store_features(st);
+	static const char *const marks[] = { "@COLS", "@SCOPE", "@EXPIRED" };
 	const char *p;
 
 	strbuf_reset(sb);
-	while ((p = strstr(tmpl, mark)) != NULL) {
-		strbuf_add(sb, tmpl, (size_t)(p - tmpl));
-		for (size_t i = 0; i < t->ncols; i++) {
-			const struct column *c = &t->cols[i];
-			const int *has = (const int *)((const char *)ft +
-			    c->feature);
+	while ((p = strchr(tmpl, '@')) != NULL) {
+		size_t k = 0;
 
-			if (i > 0)
-				strbuf_puts(sb, ", ");
-			if (c->absent != NULL && !*has)
-				strbuf_puts(sb, c->absent);
-			else
-				strbuf_printf(sb, "%c.%s", t->alias, c->name);
-		}
-		tmpl = p + sizeof(mark) - 1;
+		while (k < NELEM(marks) && strncmp(p, marks[k],
+		    strlen(marks[k])) != 0)
+			k++;
+		strbuf_add(sb, tmpl, (size_t)(p - tmpl));
+		if (k == 0)
+			cols_sql(sb, t, st);
+		else if (k == 1 && scoped)
+			/* By the raw name, so rows are filtered before
+			 * the alias join; an edge's scope is that of its
+			 * entities. */
+			strbuf_printf(sb, " WHERE %c.project IN (SELECT name "
+			    "FROM temp.mirror_scope_names) ",
+			    t->alias == 'r' ? 'e' : t->alias);
+		else if (k == 2)
+			strbuf_puts(sb, store_features(st)->mem_valid_until ?
+			    "mirror_ts(m.valid_until) < mirror_ts(?1)" :
+			    "NULL");
+		else if (k == NELEM(marks))
+			strbuf_putc(sb, '@');
+		tmpl = p + (k < NELEM(marks) ? strlen(marks[k]) : 1);
 	}
 	strbuf_puts(sb, tmpl);
 }
@@ -541,21 +639,22 @@ cursor_seek(struct facts_reader *r, int t, const char *project,
  */
 static int
 prepare_table(sqlite3_stmt **stmt, mirror_store *st, int t,
-    const char *tmpl, mirror_error *err)
+    const char *tmpl, int scoped, mirror_error *err)
 {
 	strbuf sql;
 	int rc;
 
 	strbuf_init(&sql);
-	table_sql(&sql, &tables[t], st, tmpl);
+	table_sql(&sql, &tables[t], st, tmpl, scoped);
 	rc = prepare(stmt, st, sql.data, tables[t].what, err);
 	strbuf_free(&sql);
 	return rc;
 }
 
-int
-facts_reader_open(struct facts_reader **out, mirror_store *st, time_t now,
-    mirror_error *err)
+/* facts_reader_open, of every project or (scoped) of mirror_scope's. */
+static int
+reader_open(struct facts_reader **out, mirror_store *st, time_t now,
+    int scoped, mirror_error *err)
 {
 	struct facts_reader *r = xcalloc(1, sizeof(*r));
 	int rc;
@@ -565,9 +664,58 @@ facts_reader_open(struct facts_reader **out, mirror_store *st, time_t now,
 	r->now = now;
 	for (int t = 0; t < T_N; t++)
 		if ((rc = prepare_table(&r->stmt[t], st, t, tables[t].read_sql,
-		    err)) < 0)
+		    scoped, err)) < 0)
 			return rc;
 	return 0;
+}
+
+int
+facts_reader_open(struct facts_reader **out, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	return reader_open(out, st, now, 0, err);
+}
+
+int
+facts_reader_open_scoped(struct facts_reader **out, mirror_store *st,
+    time_t now, mirror_error *err)
+{
+	return reader_open(out, st, now, 1, err);
+}
+
+int
+facts_scope_set(mirror_store *st, const char *const *ids, size_t n,
+    mirror_error *err)
+{
+	static const char what[] = "cannot limit the read to projects";
+	sqlite3_stmt *ins = NULL;
+	int rc;
+
+	rc = sqlite3_exec(store_db(st), "DROP TABLE IF EXISTS "
+	    "temp.mirror_scope; DROP TABLE IF EXISTS temp.mirror_scope_names; "
+	    "CREATE TEMP TABLE mirror_scope(p TEXT PRIMARY KEY) WITHOUT "
+	    "ROWID; CREATE TEMP TABLE mirror_scope_names(name TEXT PRIMARY "
+	    "KEY) WITHOUT ROWID", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(store_db(st), "INSERT OR IGNORE INTO "
+		    "temp.mirror_scope(p) VALUES(?1)", -1, &ins, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
+		rc = sqlite3_bind_text(ins, 1, ids[i], -1, SQLITE_STATIC);
+		if (rc == SQLITE_OK && (rc = sqlite3_step(ins)) == SQLITE_DONE)
+			rc = SQLITE_OK;
+		sqlite3_reset(ins);
+	}
+	sqlite3_finalize(ins);
+	/* Every name a row may file a scoped project under: its aliases
+	 * (and its own id, when listed), or the id of an unlisted one. */
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(store_db(st), "INSERT INTO "
+		    "temp.mirror_scope_names SELECT name FROM "
+		    "temp.project_alias WHERE canonical IN (SELECT p FROM "
+		    "temp.mirror_scope) UNION SELECT p FROM temp.mirror_scope "
+		    "WHERE p NOT IN (SELECT name FROM temp.project_alias)",
+		    NULL, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc, what);
 }
 
 void
@@ -640,7 +788,7 @@ check_rows(mirror_store *st, int t, time_t now, mirror_error *err)
 
 	memset(&f, 0, sizeof(f));
 	if ((rc = prepare_table(&r.stmt, st, t, tb->check_sql != NULL ?
-	    tb->check_sql : tb->all_sql, err)) < 0)
+	    tb->check_sql : tb->all_sql, 0, err)) < 0)
 		return rc;
 	while ((rc = store_step(st, r.stmt)) == SQLITE_ROW) {
 		r.id = NULL;
@@ -672,6 +820,31 @@ facts_check(mirror_store *st, time_t now, mirror_error *err)
 	facts_projects_free(p, n);
 	for (int t = 0; rc == 0 && t < T_N; t++)
 		rc = check_rows(st, t, now, err);
+	return rc;
+}
+
+int
+facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
+    size_t n, mirror_error *err)
+{
+	struct facts_reader *r = NULL;
+	int rc;
+
+	/* A row of no project (NULL) would have changed the rows of no
+	 * project, which the caller scopes nothing for. */
+	rc = facts_scope_set(st, ids, n, err);
+	if (rc == 0)
+		rc = check_scoped_projects(st, err);
+	if (rc == 0)
+		rc = facts_reader_open_scoped(&r, st, now, err);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct project_facts f;
+
+		/* ids is sorted, as the reader asks. */
+		rc = facts_read_project(&f, r, ids[i], err);
+		facts_free(&f);
+	}
+	facts_reader_close(r);
 	return rc;
 }
 
@@ -713,96 +886,71 @@ facts_free(struct project_facts *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* ---- snapshot checksum ------------------------------------------------- */
+/* ---- snapshot checksum and projects' digests --------------------------- */
 
-/* A 64-bit finalizer (splitmix64): spreads a row hash over all bits
- * before rows are summed, so near-equal rows do not cancel out. */
-static uint64_t
-mix64(uint64_t x)
+/* The conflict tables and the audit, with their owners (digest.h). */
+static const struct {
+	const char *sql;
+	int nhash;
+	int audit;              /* 1: memory_audit, else a conflict table */
+} extra_digests[] = {
+	{ "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
+	  "c.status, c.resolved_at, c.resolution, c.resolved_by, "
+	  CANON("c") " FROM main.conflicts c" JOIN_ALIAS("c"), 9, 0 },
+	/* A member belongs to its conflict's project and to its fact's,
+	 * which differ once an alias moved the fact. */
+	{ "SELECT cm.conflict_id, cm.member_kind, cm.member_id, "
+	  "cm.member_layer_trust, cm.value_snapshot, cm.conflicts_with, "
+	  "(SELECT " CANON("c") " FROM main.conflicts c" JOIN_ALIAS("c")
+	  "WHERE c.id = cm.conflict_id), "
+	  KIND_PROJECT("cm.member_kind", "cm.member_id")
+	  " FROM main.conflict_members cm", 6, 0 },
+	/* Pages and messages name who last changed a fact. */
+	{ "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
+	  "au.note, au.timestamp, " KIND_PROJECT("au.entity_kind",
+	  "au.memory_id") " FROM main.memory_audit au", 7, 1 },
+};
+
+int
+facts_digest(struct store_digest *out, mirror_store *st, time_t now,
+    mirror_error *err)
 {
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
+	const struct store_features *ft = store_features(st);
+	char ts[MIRROR_TS_LEN];
+	strbuf sql;
+	int rc;
 
-/*
- * Fold sql's result into *h as a multiset of rows: each row hashed on
- * its own (every column with a type tag, so NULL, '' and 0 differ),
- * the row hashes summed, and the sum and row count folded in. The sum
- * does not depend on row order, so no table is sorted: a table scan
- * per table is the whole cost. Returns 0 or < 0 with err set.
- */
-static int
-hash_query(uint64_t *h, mirror_store *st, const char *sql, mirror_error *err)
-{
-	sqlite3_stmt *stmt = NULL;
-	uint64_t sum = 0, rows = 0;
-	int rc, ncol;
-
-	rc = prepare(&stmt, st, sql, "cannot compute the snapshot checksum",
-	    err);
-	if (rc < 0)
-		return rc;
-	ncol = sqlite3_column_count(stmt);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		uint64_t rh = MIRROR_HASH_INIT;
-
-		for (int i = 0; i < ncol; i++) {
-			unsigned char type = (unsigned char)
-			    sqlite3_column_type(stmt, i);
-			const void *p;
-			int n;
-
-			rh = hash_add(rh, &type, 1);
-			if (type == SQLITE_NULL)
-				continue;
-			p = sqlite3_column_text(stmt, i);
-			n = sqlite3_column_bytes(stmt, i);
-			rh = hash_add(rh, p, (size_t)n);
-			rh = hash_add_str(rh, NULL);
-		}
-		sum += mix64(rh);
-		rows++;
+	mirror_format_ts(ts, now);
+	digest_init(out);
+	rc = digest_fold(out, st, "SELECT id, name, aliases, description, id "
+	    "FROM main.projects", 0, 4, 0, NULL, err);
+	/* The layers and relationships: every column the pages read. */
+	strbuf_init(&sql);
+	for (int t = 0; rc == 0 && t < T_N; t++) {
+		table_sql(&sql, &tables[t], st, tables[t].digest_sql, 0);
+		rc = digest_fold(out, st, sql.data, 1 + t,
+		    (int)tables[t].ncols, tables[t].nsalt, ts, err);
 	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot compute the snapshot checksum");
-	sqlite3_finalize(stmt);
-	*h = hash_add(*h, &sum, sizeof(sum));
-	*h = hash_add(*h, &rows, sizeof(rows));
+	strbuf_free(&sql);
+	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++)
+		if (extra_digests[i].audit ? ft->has_audit :
+		    ft->has_mirror_tables)
+			rc = digest_fold(out, st, extra_digests[i].sql,
+			    1 + T_N + (int)i, extra_digests[i].nhash, 0, NULL,
+			    err);
+	digest_finish(out);
 	return rc;
 }
 
 int
 facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err)
 {
-	static const char *const conflicts[] = {
-	    "SELECT id, detected_at, slot_kind, slot_key, project, status, "
-	    "resolved_at, resolution, resolved_by FROM main.conflicts",
-	    "SELECT conflict_id, member_kind, member_id, member_layer_trust, "
-	    "value_snapshot, conflicts_with FROM main.conflict_members",
-	};
-	uint64_t h = MIRROR_HASH_INIT;
-	strbuf sql;
+	struct store_digest d;
 	int rc;
 
-	rc = hash_query(&h, st, "SELECT id, name, aliases, description FROM "
-	    "main.projects", err);
-	/* The layers and relationships: every column the pages read. */
-	strbuf_init(&sql);
-	for (int t = 0; rc == 0 && t < T_N; t++) {
-		table_sql(&sql, &tables[t], st, tables[t].all_sql);
-		rc = hash_query(&h, st, sql.data, err);
-	}
-	strbuf_free(&sql);
-	for (size_t i = 0; rc == 0 && store_features(st)->has_mirror_tables &&
-	    i < NELEM(conflicts); i++)
-		rc = hash_query(&h, st, conflicts[i], err);
-	/* Pages and messages name who last changed a fact. */
-	if (rc == 0 && store_features(st)->has_audit)
-		rc = hash_query(&h, st, "SELECT id, memory_id, entity_kind, "
-		    "action, actor, note, timestamp FROM main.memory_audit",
-		    err);
-	*out = h;
+	rc = facts_digest(&d, st, 0, err);
+	*out = d.snapshot;
+	digest_free(&d);
 	return rc;
 }
 

@@ -113,6 +113,23 @@ struct facts_reader;
 int facts_reader_open(struct facts_reader **out, mirror_store *st,
     time_t now, mirror_error *err);
 
+/*
+ * facts_reader_open for the projects of the last facts_scope_set only:
+ * the store's other rows are neither read nor checked, so reading a few
+ * projects costs a scan of the tables without a sort. Ask it only for
+ * projects of the scope (others read as empty).
+ */
+int facts_reader_open_scoped(struct facts_reader **out, mirror_store *st,
+    time_t now, mirror_error *err);
+
+/*
+ * Set the scope of scoped reads and checks to the canonical project ids
+ * ids[0..n) (a TEMP table of st's connection, replaced by each call).
+ * Returns 0 or < 0 with err set.
+ */
+int facts_scope_set(mirror_store *st, const char *const *ids, size_t n,
+    mirror_error *err);
+
 void facts_reader_close(struct facts_reader *r);   /* NULL is fine */
 
 /*
@@ -144,6 +161,16 @@ void facts_free(struct project_facts *f);
 int facts_check(mirror_store *st, time_t now, mirror_error *err);
 
 /*
+ * facts_check for the canonical projects ids[0..n) (sorted by strcmp,
+ * no duplicates) and the projects table alone: a build whose other
+ * projects are unchanged since a build that checked them (their digests,
+ * facts_digest, are those it recorded) need not read them again. Sets
+ * the scope (facts_scope_set) to ids. Returns as facts_check.
+ */
+int facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
+    size_t n, mirror_error *err);
+
+/*
  * Set *out to the store snapshot checksum: a hash of every column of
  * every row of the tables mirror reads (projects, project_state,
  * entities, relationships, memories, conflicts, conflict_members,
@@ -153,6 +180,20 @@ int facts_check(mirror_store *st, time_t now, mirror_error *err);
  * then. Returns 0 or < 0 with err set.
  */
 int facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err);
+
+struct store_digest;
+
+/*
+ * In one pass: into out->snapshot facts_checksum's value, and into
+ * out's projects the digest of what each canonical project holds
+ * (store/digest.h): its projects row, its rows of the three layers
+ * (with each memory's expiry at now), the relationships with an end in
+ * its entities, its conflicts, their members and the facts' audit rows.
+ * Rows that belong to no project go into out->loose. Returns 0 or < 0
+ * with err set; the caller digest_frees out in both cases.
+ */
+int facts_digest(struct store_digest *out, mirror_store *st, time_t now,
+    mirror_error *err);
 
 /* What, besides the snapshot checksum, the clock decides in a read. */
 struct facts_clock {

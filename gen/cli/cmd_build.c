@@ -37,8 +37,10 @@
 #include "git/history.h"
 #include "out/build_stamp.h"
 #include "out/output.h"
+#include "out/record.h"
 #include "render/datadir.h"
 #include "site/site.h"
+#include "store/digest.h"
 #include "store/facts.h"
 #include "store/store.h"
 #include "sweep/conflict.h"
@@ -55,16 +57,17 @@ static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystem.md", "conflicts.md", "conflict.md",
     "404.md" };
 
-/* Step 3a: the snapshot checksum, inside the consistent read. */
+/* Step 3a: the snapshot checksum and the projects' digests, inside the
+ * consistent read. Returns 0 or < 0 with err set. */
 static int
 build_snapshot(struct site_model *s, mirror_error *err)
 {
-	uint64_t sum;
 	int rc;
 
-	rc = facts_checksum(&sum, s->st, err);
+	digest_free(&s->digest);
+	rc = facts_digest(&s->digest, s->st, s->now, err);
 	if (rc == 0)
-		hash_hex(s->snapshot, sum);
+		hash_hex(s->snapshot, s->digest.snapshot);
 	return rc;
 }
 
@@ -173,18 +176,26 @@ build_check(struct stamp *held, struct stamp *st, struct site_model *s,
     const struct site_opts *so, const struct mirror_opts *o,
     mirror_error *err)
 {
-	int rc;
+	const char **ids = NULL;
+	size_t n = 0;
+	int rc, have = !o->force && stamp_load_dir(held, o->out);
 
-	if (!o->force && stamp_load_dir(held, o->out)) {
+	if (have || record_has_lines(so->record)) {
 		if ((rc = build_snapshot(s, err)) < 0)
 			return rc;
-		if (strcmp(s->snapshot, held->snapshot) == 0)
+		if (have && strcmp(s->snapshot, held->snapshot) == 0)
 			return build_unchanged(held, st, s, so, o, err);
 	}
+	/* Only the projects whose rows changed since the last build into
+	 * DIR, which read (and so checked) every row of the others. */
+	if (record_has_lines(so->record) &&
+	    site_changed_projects(&ids, &n, so->record, &s->digest))
+		rc = facts_check_scoped(s->st, s->now, ids, n, err);
+	else
+		rc = facts_check(s->st, s->now, err);
+	free(ids);
 	/* The pages read conflicts too. */
-	if ((rc = facts_check(s->st, s->now, err)) < 0)
-		return rc;
-	return conflict_check(s->st, err);
+	return rc < 0 ? rc : conflict_check(s->st, err);
 }
 
 /*
@@ -578,6 +589,24 @@ build_report_out(struct build_report *r, const struct site_model *s,
 	return rc;
 }
 
+/*
+ * DIR's turn first (gen/out/output.h): a second build into the same DIR
+ * waits here, before its checks and its sweep, and a bad DIR stops the
+ * build before anything is written (output_free lets go). With the
+ * lock, DIR is as its last build left it: its record (so->record, also
+ * on failure) says what each project's pages were rendered from.
+ * Returns 0 or < 0 with err set.
+ */
+static int
+build_lock(struct site_opts *so, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	int rc = output_lock(o->out, err);
+
+	so->record = record_load(o->out, o->force);
+	return rc;
+}
+
 int
 cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
@@ -592,10 +621,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	r.start = r.mark = mirror_monotonic_ms();
 	if ((rc = build_begin(&s, &base_url, o, err)) < 0)
 		goto out;
-	/* DIR's turn first (gen/out/output.h): a second build into the same DIR
-	 * waits here, before its checks and its sweep, and a bad DIR stops
-	 * the build before anything is written. output_free lets go. */
-	rc = output_lock(o->out, err);
+	rc = build_lock(&so, o, err);
 	lap(&r, PH_LOCK);
 	if (rc == 0)
 		rc = build_precheck_repo(o, s.now, err);
@@ -622,7 +648,6 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		goto done;
 	}
 	so.stamp = &stamp;
-	so.fresh = o->force;
 	if (rc == 0)
 		rc = site_model_read(&s, err);
 	if (rc == 0)
@@ -651,6 +676,7 @@ done:
 		rc = build_report_out(&r, &s, &run, o, err);
 out:
 	output_free(so.out);
+	record_free(so.record);
 	site_model_free(&s);
 	store_close(s.st);
 	theme_free(so.th);

@@ -1,10 +1,13 @@
 /*
  * record.c: the digests of the inputs of every page (see record.h).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <nettle/sha2.h>
 
@@ -26,6 +29,9 @@ struct page_record {
 	char *text;                     /* the previous record */
 	struct out_set prev;            /* its paths, each valued with the
 	                                   offset of its digest in text */
+	size_t *lines;                  /* offsets of its lines, in path
+	                                   order */
+	size_t n_lines;
 	struct new_page *pages;
 	size_t n, cap;
 	pthread_mutex_t mu;             /* pages: pool threads put at once */
@@ -42,47 +48,77 @@ is_hex(const char *s, size_t n)
 	return 1;
 }
 
+/* Forget the previous record: every page is rendered. */
+static void
+drop_prev(struct page_record *r)
+{
+	out_set_free(&r->prev);
+	out_set_init(&r->prev);
+	free(r->lines);
+	r->lines = NULL;
+	r->n_lines = 0;
+}
+
 /*
- * Fill r->prev from r->text. A record of another format, or with a line
- * that is not "digest TAB path", is dropped whole: every page is then
- * rendered.
+ * Fill r->prev and r->lines from r->text. A record of another format,
+ * with a line that is not "digest TAB path", or out of path order (as
+ * record_write writes it) is dropped whole: every page is then rendered.
  */
 static void
 parse_prev(struct page_record *r)
 {
-	size_t hl = strlen(RECORD_HEADER);
-	const char *p = r->text, *nl;
+	size_t hl = strlen(RECORD_HEADER), cap = 0;
+	const char *p = r->text, *nl, *last = NULL;
+	size_t last_len = 0;
 
 	if (strncmp(p, RECORD_HEADER, hl) != 0)
 		return;
 	for (p += hl; *p != '\0'; p = nl + 1) {
 		const char *path = p + DIGEST_HEX + 1;
+		size_t len;
 
 		nl = strchr(p, '\n');
 		if (nl == NULL || nl - p < DIGEST_HEX + 2 ||
-		    p[DIGEST_HEX] != '\t' || !is_hex(p, DIGEST_HEX)) {
-			out_set_free(&r->prev);
-			out_set_init(&r->prev);
-			return;
+		    p[DIGEST_HEX] != '\t' || !is_hex(p, DIGEST_HEX))
+			goto doubtful;
+		len = (size_t)(nl - path);
+		if (last != NULL) {
+			int c = memcmp(last, path, len < last_len ? len :
+			    last_len);
+
+			if (c > 0 || (c == 0 && last_len >= len))
+				goto doubtful;
 		}
-		if (out_set_find(&r->prev, path, (size_t)(nl - path)) < 0)
-			out_set_add(&r->prev, path, (size_t)(nl - path),
-			    (long)(p - r->text));
+		last = path;
+		last_len = len;
+		out_set_add(&r->prev, path, len, (long)(p - r->text));
+		ARRAY_PUSH(r->lines, r->n_lines, cap) = (size_t)(p - r->text);
 	}
+	return;
+doubtful:
+	drop_prev(r);
+}
+
+/* A record with key, empty: nothing read yet. */
+static struct page_record *
+record_new(const char *key)
+{
+	struct page_record *r = xcalloc(1, sizeof(*r));
+
+	record_set_key(r, key);
+	out_set_init(&r->prev);
+	pthread_mutex_init(&r->mu, NULL);
+	return r;
 }
 
 int
 record_open(struct page_record **rec, struct output *out, const char *key,
     int fresh, mirror_error *err)
 {
-	struct page_record *r = xcalloc(1, sizeof(*r));
+	struct page_record *r = record_new(key);
 	size_t len;
 	int rc = 0;
 
-	if (key != NULL && strlen(key) < sizeof(r->key))
-		memcpy(r->key, key, strlen(key) + 1);
-	out_set_init(&r->prev);
-	pthread_mutex_init(&r->mu, NULL);
 	if (out != NULL && !fresh)
 		rc = output_read_prev(&r->text, &len, out, RECORD_PATH, err);
 	if (rc < 0) {
@@ -96,6 +132,89 @@ record_open(struct page_record **rec, struct output *out, const char *key,
 	return 0;
 }
 
+struct page_record *
+record_load(const char *dir, int fresh)
+{
+	struct page_record *r = record_new(NULL);
+	size_t len;
+	int dfd = -1, fd = -1;
+
+	/* Every component without following links, as output.c writes. */
+	if (!fresh)
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (dfd >= 0)
+		fd = out_open_beneath(dfd, RECORD_PATH, O_RDONLY |
+		    O_NONBLOCK);
+	if (fd >= 0 && out_read_fd(&r->text, &len, fd) < 0)
+		r->text = NULL;
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	if (r->text != NULL)
+		parse_prev(r);
+	return r;
+}
+
+int
+record_has_lines(const struct page_record *r)
+{
+	return r != NULL && r->n_lines > 0;
+}
+
+void
+record_set_key(struct page_record *r, const char *key)
+{
+	if (key != NULL && strlen(key) < sizeof(r->key))
+		memcpy(r->key, key, strlen(key) + 1);
+}
+
+int
+record_prev(char hex[DIGEST_HEX + 1], const struct page_record *r,
+    const char *path)
+{
+	long i = out_set_find(&r->prev, path, strlen(path));
+
+	if (i < 0)
+		return 0;
+	memcpy(hex, r->text + r->prev.val[i], DIGEST_HEX);
+	hex[DIGEST_HEX] = '\0';
+	return 1;
+}
+
+size_t
+record_prev_under(const struct page_record *r, const char *prefix,
+    void (*each)(void *arg, const char *path, size_t len,
+    const char *hex), void *arg)
+{
+	size_t lo = 0, hi = r->n_lines, pl = strlen(prefix), n = 0;
+
+	/* The first line whose path is not before prefix. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *path = r->text + r->lines[mid] + DIGEST_HEX + 1;
+
+		if (strncmp(path, prefix, pl) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < r->n_lines; lo++) {
+		const char *hex = r->text + r->lines[lo];
+		const char *path = hex + DIGEST_HEX + 1;
+		size_t len = (size_t)(strchr(path, '\n') - path);
+
+		if (len < pl || memcmp(path, prefix, pl) != 0)
+			break;
+		if (len == pl)
+			continue;       /* the prefix's own line */
+		each(arg, path, len, hex);
+		n++;
+	}
+	return n;
+}
+
 void
 record_free(struct page_record *r)
 {
@@ -105,6 +224,7 @@ record_free(struct page_record *r)
 		free(r->pages[i].path);
 	free(r->pages);
 	out_set_free(&r->prev);
+	free(r->lines);
 	free(r->text);
 	pthread_mutex_destroy(&r->mu);
 	free(r);

@@ -46,6 +46,40 @@ struct page_record;
 int record_open(struct page_record **rec, struct output *out,
     const char *key, int fresh, mirror_error *err);
 
+/*
+ * The previous build's record, read from the output directory dir (as
+ * the next build will find it once output_lock has rolled a killed
+ * build's journal forward), before any output_begin: a build decides
+ * from it, before its sweep, which projects changed. fresh, or a record
+ * missing or doubtful, gives an empty one. Never fails; the key is set
+ * later (record_set_key), before any record_digest.
+ */
+struct page_record *record_load(const char *dir, int fresh);
+
+/* 1 when r (NULL is fine) holds any line of the previous build. */
+int record_has_lines(const struct page_record *r);
+
+/* Set r's key: the stamp's inputs hash, part of every digest. */
+void record_set_key(struct page_record *r, const char *key);
+
+/*
+ * 1 with the previous build's digest of path into hex (which may be
+ * the digest of a whole folder, see the record of a project in
+ * gen/site/site_project.c), 0 when it recorded none. Thread-safe.
+ */
+int record_prev(char hex[DIGEST_HEX + 1], const struct page_record *r,
+    const char *path);
+
+/*
+ * Call each(arg, path, len, hex) for every path the previous build
+ * recorded below prefix (prefix itself excluded), in path order; path
+ * is not NUL-terminated (len bytes) and hex is DIGEST_HEX digits, both
+ * in r's text. Returns how many. Thread-safe: O(log n) to find them.
+ */
+size_t record_prev_under(const struct page_record *r, const char *prefix,
+    void (*each)(void *arg, const char *path, size_t len,
+    const char *hex), void *arg);
+
 /* Free r (NULL is fine). */
 void record_free(struct page_record *r);
 

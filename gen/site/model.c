@@ -51,6 +51,7 @@ site_model_free(struct site_model *m)
 	m->n_projects = 0;
 	free(m->pslug);
 	m->pslug = NULL;
+	digest_free(&m->digest);
 }
 
 long

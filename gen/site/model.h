@@ -16,6 +16,7 @@
 
 #include "render/slug.h"
 #include "store/audit.h"
+#include "store/digest.h"
 #include "store/facts.h"
 #include "store/store.h"
 #include "sweep/conflict.h"
@@ -24,6 +25,10 @@ struct site_model {
 	mirror_store *st;             /* inside one consistent read */
 	time_t now;                   /* the run's clock (core/sys/clock.h) */
 	char snapshot[17];            /* store checksum, hex */
+	struct store_digest digest;   /* the snapshot and each project's
+	                                 digest (core/store/digest.h), set
+	                                 with snapshot; site_model_free
+	                                 frees it */
 	const char *title;            /* site title */
 	const char *base_url;         /* NULL or "" when relative */
 

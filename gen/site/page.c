@@ -186,6 +186,80 @@ page_kept(const struct page_ctx *pc, const char *unit, const char *tname,
 	    output_keep(pc->w->out, files, n);
 }
 
+/* The pages of a folder as page_keep_folder gathers them. */
+struct folder_pages {
+	strbuf names;           /* each file's path and NUL, one by one */
+	size_t n;               /* pages (two files each) */
+};
+
+static void
+gather_page(void *arg, const char *path, size_t len, const char *hex)
+{
+	struct folder_pages *fp = arg;
+
+	(void)hex;
+	strbuf_add(&fp->names, path, len);
+	strbuf_add(&fp->names, ".md", 4);
+	strbuf_add(&fp->names, path, len);
+	strbuf_add(&fp->names, ".html", 6);
+	fp->n++;
+}
+
+/* Put the previous digest of each page again (a kept page's inputs are
+ * the previous build's). */
+static void
+put_again(void *arg, const char *path, size_t len, const char *hex)
+{
+	struct page_record *rec = arg;
+	char p[1024], h[DIGEST_HEX + 1];
+
+	if (len >= sizeof(p))
+		return;     /* never: output paths are far shorter */
+	memcpy(p, path, len);
+	p[len] = '\0';
+	memcpy(h, hex, DIGEST_HEX);
+	h[DIGEST_HEX] = '\0';
+	record_put(rec, p, h);
+}
+
+int
+page_keep_folder(const struct page_ctx *pc, const char *folder,
+    const char *json, const char *unit_hex)
+{
+	struct page_record *rec = pc->w->record;
+	struct folder_pages fp = { .n = 0 };
+	char prev[DIGEST_HEX + 1], json_hex[DIGEST_HEX + 1];
+	const char **files;
+	size_t nf = 0;
+	int kept = 0;
+
+	if (rec == NULL || pc->w->out == NULL)
+		return 0;
+	record_put(rec, folder, unit_hex);
+	if (!record_prev(prev, rec, folder) || strcmp(prev, unit_hex) != 0 ||
+	    !record_prev(json_hex, rec, json))
+		return 0;
+	strbuf_init(&fp.names);
+	record_prev_under(rec, folder, gather_page, &fp);
+	files = xcalloc(2 * fp.n + 1, sizeof(*files));
+	for (size_t off = 0; off < fp.names.len; nf++) {
+		files[nf] = fp.names.data + off;
+		off += strlen(files[nf]) + 1;
+	}
+	files[nf++] = json;
+	if (fp.n > 0 && output_keep(pc->w->out, files, nf)) {
+		record_prev_under(rec, folder, put_again, rec);
+		record_put(rec, json, json_hex);
+		pthread_mutex_lock(&pc->w->lock);
+		pc->w->pages += fp.n;
+		pthread_mutex_unlock(&pc->w->lock);
+		kept = 1;
+	}
+	free(files);
+	strbuf_free(&fp.names);
+	return kept;
+}
+
 int
 page_write(const struct page_ctx *pc, const char *path, const char *tname,
     const char *title, json_t *data, mirror_error *err)

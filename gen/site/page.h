@@ -50,6 +50,10 @@ struct site_writer {
 	struct output *out;           /* NULL: a rehearsal, render only */
 	struct page_record *record;   /* digests of the inputs of each
 	                                 page (out/record.h); NULL: render all */
+	unsigned char *kept;          /* per project of the model: 1 when its
+	                                 pages were kept whole (site.c), so
+	                                 its facts are not even read; NULL:
+	                                 none */
 	const struct site_progress *progress;  /* NULL: none */
 	pthread_mutex_t lock;         /* pages and progress */
 	size_t pages;                 /* pages (twins) written */
@@ -78,6 +82,17 @@ void writer_free(struct site_writer *w);
  */
 int page_write(const struct page_ctx *pc, const char *path,
     const char *tname, const char *title, json_t *data, mirror_error *err);
+
+/*
+ * Keep, as the previous build left them, every page the record lists
+ * below folder ("projects/p05/": both twins of each) and the JSON file
+ * json, when the record holds unit_hex for folder itself and DIR still
+ * holds every one of those files: then they are counted, recorded with
+ * their digests again and 1 is returned. Else 0, and nothing is kept
+ * (the caller renders them). unit_hex goes into the record either way.
+ */
+int page_keep_folder(const struct page_ctx *pc, const char *folder,
+    const char *json, const char *unit_hex);
 
 /* Write v (not consumed) as path, in the stable JSON format, unless
  * the record says the file holds it already. Returns 0 or < 0 with err

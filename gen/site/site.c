@@ -1,6 +1,9 @@
 /*
  * site.c: the driver: every page family in turn (families.c), then the
- * theme's assets and the build's stamp.
+ * theme's assets and the build's stamp. Before the families, the plan:
+ * each project whose digest (core/store/digest.h) and the site's inputs
+ * are those its pages were last rendered from keeps its pages whole, and
+ * only the other projects' facts are read.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +13,13 @@
 #include "site/families.h"
 #include "out/record.h"
 #include "site/site.h"
+#include "util/array.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* The record's line for the rows of no project. */
+#define LOOSE_UNIT "projects/"
 
 /* The build's stamp, last, so it counts every other file. */
 static int
@@ -43,22 +53,133 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 	return rc;
 }
 
+/* The record's line of project id: its folder "projects/<slug>/". */
+static void
+unit_path(strbuf *sb, const char *id)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, id);
+	strbuf_reset(sb);
+	strbuf_printf(sb, "projects/%s/", slug);
+}
+
+/* A unit's digest: the project's (or the loose rows') digest, then the
+ * site's inputs (key), as DIGEST_HEX digits. */
+static void
+unit_hex(char hex[DIGEST_HEX + 1], uint64_t digest, const char *key)
+{
+	char h[17];
+
+	hash_hex(h, digest);
+	memcpy(hex, h, 16);
+	memset(hex + 16, '0', DIGEST_HEX - 16);
+	if (key != NULL && strlen(key) == 16)
+		memcpy(hex + 16, key, 16);
+	hex[DIGEST_HEX] = '\0';
+}
+
+/*
+ * Before the families: record each project's unit, keep the pages of
+ * those whose unit is unchanged (w->kept), and limit the facts reader
+ * to the others and the no-project group. Returns 0 or < 0.
+ */
+static int
+plan_projects(struct site_model *m, const struct page_ctx *pc,
+    const struct site_opts *o, mirror_error *err)
+{
+	const struct store_digest *d = &m->digest;
+	const char *key = o->stamp->inputs;
+	const char **scope = xcalloc(d->n + 1, sizeof(*scope));
+	size_t n_scope = 0, n_kept = 0;
+	char hex[DIGEST_HEX + 1];
+	strbuf unit, json;
+	int rc = 0;
+
+	pc->w->kept = xcalloc(m->n_projects + 1, 1);
+	unit_hex(hex, d->loose, key);
+	record_put(pc->w->record, LOOSE_UNIT, hex);
+	strbuf_init(&unit);
+	strbuf_init(&json);
+	scope[n_scope++] = "";
+	for (size_t k = 0; k < d->n; k++) {
+		const char *id = d->p[k].project;
+		long i = model_project_index(m, id);
+
+		unit_path(&unit, id);
+		unit_hex(hex, d->p[k].sum, key);
+		if (i < 0 || id[0] == '\0') {
+			record_put(pc->w->record, unit.data, hex);
+			continue;
+		}
+		strbuf_reset(&json);
+		strbuf_printf(&json, "api/projects/%s.json", m->pslug[i]);
+		if (page_keep_folder(pc, unit.data, json.data, hex)) {
+			pc->w->kept[i] = 1;
+			n_kept++;
+		} else {
+			scope[n_scope++] = id;
+		}
+	}
+	/* Nothing kept: the whole store is read, no scope to look up. */
+	if (n_kept > 0)
+		rc = facts_scope_set(m->st, scope, n_scope, err);
+	if (rc == 0)
+		rc = n_kept > 0 ? facts_reader_open_scoped(&m->facts, m->st,
+		    m->now, err) : 0;
+	free(scope);
+	strbuf_free(&unit);
+	strbuf_free(&json);
+	return rc;
+}
+
+int
+site_changed_projects(const char ***ids, size_t *n,
+    const struct page_record *r, const struct store_digest *d)
+{
+	char prev[DIGEST_HEX + 1], hex[DIGEST_HEX + 1];
+	size_t cap = 0;
+	strbuf unit;
+
+	*ids = NULL;
+	*n = 0;
+	unit_hex(hex, d->loose, NULL);
+	if (r == NULL || !record_prev(prev, r, LOOSE_UNIT) ||
+	    memcmp(prev, hex, 16) != 0)
+		return 0;
+	strbuf_init(&unit);
+	for (size_t k = 0; k < d->n; k++) {
+		unit_path(&unit, d->p[k].project);
+		unit_hex(hex, d->p[k].sum, NULL);
+		if (!record_prev(prev, r, unit.data) ||
+		    memcmp(prev, hex, 16) != 0)
+			ARRAY_PUSH(*ids, *n, cap) = d->p[k].project;
+	}
+	strbuf_free(&unit);
+	if (*ids == NULL)
+		*ids = xcalloc(1, sizeof(**ids));
+	return 1;
+}
+
 int
 site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
     mirror_error *err)
 {
 	struct site_writer w;
 	const struct page_ctx pc = { m, &w };
-	int rc;
+	int rc = 0;
 
 	*pages = 0;
 	writer_init(&w, o->tmpl, o->th, o->out, o->progress);
 	/* A page is rendered again only when its inputs changed; the
 	 * stamp's hash of the site-wide inputs is part of each digest. */
-	rc = o->out != NULL && o->stamp != NULL ? record_open(&w.record,
-	    o->out, o->stamp->inputs, o->fresh, err) : 0;
+	if (o->out != NULL && o->stamp != NULL && o->record != NULL) {
+		w.record = o->record;
+		record_set_key(w.record, o->stamp->inputs);
+		rc = plan_projects(m, &pc, o, err);
+	}
 	/* Projects are read in id order, the index's "" group first. */
-	if (rc == 0)
+	if (rc == 0 && m->facts == NULL)
 		rc = facts_reader_open(&m->facts, m->st, m->now, err);
 	if (rc == 0)
 		rc = all_families(&pc, err);
@@ -68,10 +189,10 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 		rc = record_write(w.record, o->out, err);
 	if (rc == 0 && o->out != NULL && o->stamp != NULL)
 		rc = write_stamp(o, w.pages, m, err);
-	record_free(w.record);
 	facts_reader_close(m->facts);
 	m->facts = NULL;
 	*pages = w.pages;
+	free(w.kept);
 	writer_free(&w);
 	return rc;
 }

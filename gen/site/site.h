@@ -19,6 +19,7 @@
 #include "site/page.h"
 
 struct output;
+struct page_record;
 struct stamp;
 
 /* What a render writes with: the caller's, borrowed for the render. */
@@ -28,8 +29,11 @@ struct site_opts {
 	struct output *out;           /* NULL: a rehearsal, render only */
 	struct stamp *stamp;          /* written last as api/build.json;
 	                                 NULL: none (a rehearsal) */
-	int fresh;                    /* 1 (--force): ignore the record of
-	                                 the previous build (out/record.h) */
+	struct page_record *record;   /* the previous build's record
+	                                 (out/record.h: record_load, empty
+	                                 with --force), which the render
+	                                 fills with this build's; NULL: every
+	                                 page is rendered and none recorded */
 	const struct site_progress *progress;  /* NULL: no progress */
 };
 
@@ -42,5 +46,15 @@ struct site_opts {
  */
 int site_render(size_t *pages, struct site_model *m,
     const struct site_opts *o, mirror_error *err);
+
+/*
+ * The canonical projects of d whose digest differs from the one the
+ * record r (of the last build into DIR) holds, into *ids (pointers into
+ * d, sorted; the caller frees the array alone) and *n: 1 then, also
+ * with none changed. 0 (*ids NULL) when r cannot tell: no record, or
+ * the rows of no project changed; then every project counts as changed.
+ */
+int site_changed_projects(const char ***ids, size_t *n,
+    const struct page_record *r, const struct store_digest *d);
 
 #endif

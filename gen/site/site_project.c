@@ -344,6 +344,13 @@ overview_page(const struct page_ctx *pc, size_t i,
 	return rc;
 }
 
+/* 1 when project i's pages were kept whole, before the render. */
+static int
+pc_kept(const struct page_ctx *pc, size_t i)
+{
+	return pc->w->kept != NULL && pc->w->kept[i];
+}
+
 /* What the pool's callbacks are handed. */
 struct project_run {
 	const struct page_ctx *pc;
@@ -359,6 +366,8 @@ project_load(void *arg, size_t i, void **payload, mirror_error *err)
 	*payload = f;
 	if (m->projects[i].id[0] == '\0')
 		return 0;           /* the no-project group is on the index */
+	if (pc_kept(((struct project_run *)arg)->pc, i))
+		return 0;           /* its pages stay (site.c's plan) */
 	return facts_read_project(f, m->facts, m->projects[i].id, err);
 }
 
@@ -370,7 +379,7 @@ project_render(void *arg, size_t i, void *payload, mirror_error *err)
 	struct site_graph g;
 	int rc;
 
-	if (pc->m->projects[i].id[0] == '\0')
+	if (pc->m->projects[i].id[0] == '\0' || pc_kept(pc, i))
 		return 0;
 	graph_init(&g, payload);
 	rc = overview_page(pc, i, &g, err);

@@ -35,11 +35,19 @@ expect "the first build succeeds" test "$RC" = 0
 # Every page (its .md twin) and every JSON file but the stamp, once.
 units=$(cd site && { find . -name '*.md'
     find api -name '*.json' ! -name build.json; } | wc -l)
-lines=$(grep -vc '^#' site/api/pages.tsv)
+lines=$(grep -v '^#' site/api/pages.tsv | grep -vc '/$')
 expect "the record lists every page and JSON file once ($lines of $units)" \
     test "$lines" = "$units" -a "$(cut -f2 site/api/pages.tsv | sort |
     uniq -d | wc -l)" = 0 -a "$(head -1 site/api/pages.tsv | cut -c1-22)" = \
     '# mirror page inputs 1'
+# ... and a line per project folder (its rows' digest), one for the rows
+# of no project ("projects/x--cbf29ce4/", the slug of ""), and one for
+# the rows of none ("projects/").
+folders=$(cd site && ls -d projects/*/ | sed 's,$,,' | LC_ALL=C sort)
+expect "the record has a line for each project's folder and the rows of none" \
+    test "$(grep '/$' site/api/pages.tsv | cut -f2 | LC_ALL=C sort |
+    tr '\n' ' ')" = "projects/ $(printf '%s\n' $folders \
+    projects/x--cbf29ce4/ | LC_ALL=C sort | tr '\n' ' ')"
 
 # One fact changes: only the files that show it (and the record, the
 # stamp and health, which name the store's snapshot) are written.
@@ -77,6 +85,34 @@ expect "an unchanged page is kept, not rendered" grep -q 'edited by hand' \
     site/projects/p05-interferometer/index.md
 mirror build --store s.db --out site --quiet --force
 expect "--force renders every page again" same_as_force
+
+# Two levels: a project whose folder line (the digest of its rows) is
+# unchanged keeps every page without reading its facts, whatever its
+# pages' lines say; one whose folder line differs is read, and each of
+# its pages is rendered when its own line differs.
+sed -i 's/^[0-9a-f]\{8\}\(.*\tprojects\/p06-polisher\/index\)$/00000000\1/' \
+    site/api/pages.tsv
+echo 'edited by hand' >>site/projects/p06-polisher/index.md
+echo 'edited by hand' >>site/projects/p06-polisher/decisions.md
+sql s.db "UPDATE project_state SET value = 'bring-up, round 4b'
+    WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --quiet
+expect "an unchanged project keeps its pages whole (its page lines unread)" \
+    test "$RC" = 0 -a "$(grep -c 'edited by hand' \
+    site/projects/p06-polisher/index.md)" = 1
+sed -i 's/^[0-9a-f]\{8\}\(.*\tprojects\/p06-polisher\/index\)$/00000000\1/
+    s/^[0-9a-f]\{8\}\(.*\tprojects\/p06-polisher\/\)$/00000000\1/' \
+    site/api/pages.tsv
+sql s.db "UPDATE project_state SET value = 'bring-up, round 4c'
+    WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --quiet
+expect "a project whose folder line differs renders the pages whose line does" \
+    test "$RC" = 0 -a "$(grep -c 'edited by hand' \
+    site/projects/p06-polisher/index.md)" = 0
+expect "... and keeps the others" \
+    grep -q 'edited by hand' site/projects/p06-polisher/decisions.md
+mirror build --store s.db --out site --quiet --force
+expect "... and --force renders every page again" same_as_force
 
 # A template change renders every page made with it.
 cp -R "$MIRROR_TOP/templates" tpl

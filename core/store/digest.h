@@ -1,0 +1,63 @@
+/*
+ * digest.h: the store's snapshot checksum, and beside it a digest of
+ * what belongs to each canonical project, taken in one pass.
+ *
+ * A query's rows are folded as a multiset (their order does not
+ * matter): the first nhash columns of each row make its hash, the
+ * snapshot sums those hashes; then nsalt columns that only the projects'
+ * digests see (a memory's expiry at the run's clock: the row did not
+ * change, what the pages show of it did); then the row's owners, the
+ * canonical ids of the projects it belongs to (a relationship belongs to
+ * the projects of both its ends). A NULL owner column is no owner; a row
+ * with none belongs to no project and goes into the "loose" digest.
+ *
+ * Two stores whose rows agree for project p have equal digests for p,
+ * whatever else differs; any row of p that differs, appears or goes
+ * changes p's digest (up to 64-bit collisions).
+ */
+#ifndef MIRROR_DIGEST_H
+#define MIRROR_DIGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* One canonical project's digest. */
+struct project_digest {
+	char *project;          /* owned; "" is the no-project group */
+	uint64_t sum;
+};
+
+/* A store's digests; digest_free releases them. */
+struct store_digest {
+	uint64_t snapshot;              /* facts_checksum's value */
+	struct project_digest *p;       /* sorted by project (strcmp) */
+	size_t n;
+	uint64_t loose;                 /* the rows of no project */
+	/* While folding: projects by hash of their id, the loose rows. */
+	struct hashtab *acc;
+	uint64_t loose_sum, loose_rows;
+};
+
+/* An empty digest, ready for digest_fold. */
+void digest_init(struct store_digest *d);
+
+/*
+ * Fold the rows of sql into d as described above (nhash, nsalt, then
+ * owner columns; table tells the tables apart in the projects' digests).
+ * sql's one parameter, if it has one, is bound to param. Returns 0 or
+ * < 0 with err set (what names the failure).
+ */
+int digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
+    int table, int nhash, int nsalt, const char *param, mirror_error *err);
+
+/* Finish d after the last fold: the projects sorted into d->p. */
+void digest_finish(struct store_digest *d);
+
+/* The digest of project id in d, or 0 when d has no row of it. */
+uint64_t digest_of(const struct store_digest *d, const char *id);
+
+void digest_free(struct store_digest *d);   /* d stays valid, empty */
+
+#endif

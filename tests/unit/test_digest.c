@@ -1,0 +1,356 @@
+/*
+ * test_digest.c: core/store/digest and the scoped reads of facts.h: the
+ * snapshot checksum with a digest per canonical project beside it,
+ * which rows belong to which project, and reading or checking only the
+ * projects whose digest changed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "store/digest.h"
+#include "store/facts.h"
+#include "store/store.h"
+#include "sys/clock.h"
+
+static char path[64];
+
+static void
+exec_sql(const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* A fresh store at path with sql applied. */
+static void
+make_store(const char *sql)
+{
+	mirror_error err;
+
+	snprintf(path, sizeof(path), "/tmp/test_digest.%ld.db",
+	    (long)getpid());
+	unlink(path);
+	assert_int_equal(store_create(path, &err), 0);
+	exec_sql(sql);
+}
+
+/* Two projects, an alias, rows of no project, an edge across projects
+ * and one to nowhere, a conflict, audit rows. */
+static const char base_sql[] =
+    "INSERT INTO projects(id, name, aliases, description) VALUES"
+    " ('p05', 'P05', '[\"interf\",\"p5\"]', 'bench'),"
+    " ('p06', 'P06', '[]', 'polisher');"
+    "INSERT INTO project_state(id, project, category, key, value, status,"
+    " created_at) VALUES"
+    " ('s1', 'p5', 'fact', 'b', 'x', 'active', '2024-01-02'),"
+    " ('s2', 'p06', 'fact', 'k', 'v', 'active', '2024-01-01'),"
+    " ('s3', 'ghost', 'fact', 'k', 'v', 'active', '2024-01-01');"
+    "INSERT INTO entities(id, entity_type, name, project, properties) VALUES"
+    " ('e1', 'component', 'Arm', 'interf', '{}'),"
+    " ('e2', 'component', 'Pad', 'p05', '{}'),"
+    " ('e6', 'component', 'Head', 'p06', '{}');"
+    "INSERT INTO relationships(id, source_entity_id, target_entity_id,"
+    " relationship_type) VALUES ('r1', 'e2', 'e1', 'part_of'),"
+    " ('r2', 'e6', 'e2', 'interfaces_with'),"
+    " ('r3', 'x1', 'x2', 'part_of');"
+    "INSERT INTO memories(id, memory_type, content, project, valid_until)"
+    " VALUES ('m1', 'knowledge', 'k', '', NULL),"
+    " ('m2', 'knowledge', 'soon', 'p05', '2030-01-01 00:00:00');"
+    "INSERT INTO conflicts(id, slot_kind, slot_key, project) VALUES"
+    " ('c1', 'cross_layer', '[\"p05\",\"k\"]', 'p05');"
+    "INSERT INTO conflict_members(conflict_id, member_kind, member_id,"
+    " member_layer_trust, value_snapshot) VALUES"
+    " ('c1', 'project_state', 's1', 3, 'x'),"
+    " ('c1', 'project_state', 's2', 3, 'v');"
+    "INSERT INTO memory_audit(id, memory_id, entity_kind, action, actor)"
+    " VALUES ('a1', 's2', 'project_state', 'update', 'ada'),"
+    " ('a2', 'gone', 'memory', 'update', 'ada');";
+
+/* The digests of the store at path, at now. */
+static void
+digest_at(struct store_digest *d, time_t now)
+{
+	mirror_error err;
+	mirror_store *st;
+
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_digest(d, st, now, &err), 0);
+	store_read_end(st);
+	store_close(st);
+}
+
+/* What one edit changed: the projects whose digest differs, as
+ * "a,b," (the loose rows as "*,"), and whether the snapshot did. */
+struct diff {
+	char changed[256];
+	int snapshot;
+};
+
+static void
+edit_diff(struct diff *out, const char *sql, time_t before, time_t after)
+{
+	struct store_digest a, b;
+	size_t i = 0, j = 0;
+
+	memset(out, 0, sizeof(*out));
+	digest_at(&a, before);
+	if (sql != NULL)
+		exec_sql(sql);
+	digest_at(&b, after);
+	out->snapshot = a.snapshot != b.snapshot;
+	if (a.loose != b.loose)
+		strcat(out->changed, "*,");
+	while (i < a.n || j < b.n) {
+		int c = i == a.n ? 1 : j == b.n ? -1 :
+		    strcmp(a.p[i].project, b.p[j].project);
+		const char *id = c <= 0 ? a.p[i].project : b.p[j].project;
+
+		if (c != 0 || a.p[i].sum != b.p[j].sum) {
+			strcat(out->changed, id[0] ? id : "\"\"");
+			strcat(out->changed, ",");
+		}
+		i += c <= 0;
+		j += c >= 0;
+	}
+	digest_free(&a);
+	digest_free(&b);
+}
+
+/* The snapshot is facts_checksum's; one digest per canonical project. */
+static void
+test_snapshot_and_projects(void **state)
+{
+	struct store_digest d;
+	mirror_error err;
+	mirror_store *st;
+	uint64_t sum;
+
+	(void)state;
+	make_store(base_sql);
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	assert_int_equal(facts_checksum(&sum, st, &err), 0);
+	store_close(st);
+	digest_at(&d, 0);
+	assert_true(d.snapshot == sum);
+	assert_int_equal(d.n, 4);
+	assert_string_equal(d.p[0].project, "");
+	assert_string_equal(d.p[1].project, "ghost");
+	assert_string_equal(d.p[2].project, "p05");
+	assert_string_equal(d.p[3].project, "p06");
+	assert_true(digest_of(&d, "p05") == d.p[2].sum);
+	assert_true(digest_of(&d, "interf") == 0);
+	digest_free(&d);
+	unlink(path);
+}
+
+/* A row changes its own project's digest and no other. */
+static void
+test_rows_belong(void **state)
+{
+	struct diff df;
+
+	(void)state;
+	make_store(base_sql);
+	edit_diff(&df, "UPDATE project_state SET value = 'y' WHERE id = 's3'",
+	    0, 0);
+	assert_string_equal(df.changed, "ghost,");
+	assert_true(df.snapshot);
+	/* Filed under an alias: the canonical project's. */
+	edit_diff(&df, "UPDATE entities SET name = 'Arm2' WHERE id = 'e1'", 0,
+	    0);
+	assert_string_equal(df.changed, "p05,");
+	edit_diff(&df, "UPDATE memories SET content = 'q' WHERE id = 'm1'", 0,
+	    0);
+	assert_string_equal(df.changed, "\"\",");
+	edit_diff(&df, "UPDATE projects SET description = 'd' WHERE id = "
+	    "'p06'", 0, 0);
+	assert_string_equal(df.changed, "p06,");
+	/* Nothing changed, nothing differs. */
+	edit_diff(&df, NULL, 0, 0);
+	assert_string_equal(df.changed, "");
+	assert_false(df.snapshot);
+	unlink(path);
+}
+
+/* An alias dropped moves its rows: both projects change. */
+static void
+test_alias_moves_rows(void **state)
+{
+	struct diff df;
+
+	(void)state;
+	make_store(base_sql);
+	edit_diff(&df, "UPDATE projects SET aliases = '[\"interf\"]' WHERE "
+	    "id = 'p05'", 0, 0);
+	/* p5 is a project of its own now, holding s1. */
+	assert_string_equal(df.changed, "p05,p5,");
+	unlink(path);
+}
+
+/* An edge belongs to the projects of both ends; one to no entity, and
+ * an audit row of no fact, to no project. */
+static void
+test_edges_and_audit(void **state)
+{
+	struct diff df;
+
+	(void)state;
+	make_store(base_sql);
+	edit_diff(&df, "UPDATE relationships SET confidence = 0.5 WHERE "
+	    "id = 'r2'", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
+	edit_diff(&df, "UPDATE relationships SET confidence = 0.5 WHERE "
+	    "id = 'r1'", 0, 0);
+	assert_string_equal(df.changed, "p05,");
+	edit_diff(&df, "UPDATE relationships SET confidence = 0.5 WHERE "
+	    "id = 'r3'", 0, 0);
+	assert_string_equal(df.changed, "*,");
+	edit_diff(&df, "UPDATE memory_audit SET actor = 'bo' WHERE id = 'a1'",
+	    0, 0);
+	assert_string_equal(df.changed, "p06,");
+	edit_diff(&df, "UPDATE memory_audit SET actor = 'bo' WHERE id = 'a2'",
+	    0, 0);
+	assert_string_equal(df.changed, "*,");
+	unlink(path);
+}
+
+/* A conflict is its project's; a member is also its fact's project's. */
+static void
+test_conflicts_belong(void **state)
+{
+	struct diff df;
+
+	(void)state;
+	make_store(base_sql);
+	edit_diff(&df, "UPDATE conflicts SET status = 'dismissed' WHERE "
+	    "id = 'c1'", 0, 0);
+	assert_string_equal(df.changed, "p05,");
+	edit_diff(&df, "UPDATE conflict_members SET value_snapshot = 'w' "
+	    "WHERE member_id = 's2'", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
+	unlink(path);
+}
+
+/* A memory expiring changes its project's digest, not the snapshot:
+ * the row is the same, what the pages and the sweep make of it is not. */
+static void
+test_expiry_is_a_salt(void **state)
+{
+	time_t before, after;
+	struct diff df;
+
+	(void)state;
+	make_store(base_sql);
+	assert_int_equal(mirror_parse_ts(&before, "2029-12-31 23:59:59"), 0);
+	assert_int_equal(mirror_parse_ts(&after, "2030-01-01 00:00:01"), 0);
+	edit_diff(&df, NULL, before, after);
+	assert_string_equal(df.changed, "p05,");
+	assert_false(df.snapshot);
+	/* A clock that moves without crossing it changes nothing. */
+	edit_diff(&df, NULL, 0, before);
+	assert_string_equal(df.changed, "");
+	unlink(path);
+}
+
+/* A scoped reader reads what the full one does for its projects. */
+static void
+test_scoped_reader(void **state)
+{
+	static const char *const scope[] = { "", "p05" };
+	struct project_facts f, g;
+	struct facts_reader *r;
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_scope_set(st, scope, 2, &err), 0);
+	assert_int_equal(facts_reader_open_scoped(&r, st, 0, &err), 0);
+	assert_int_equal(facts_read_project(&f, r, "", &err), 0);
+	assert_int_equal(f.n_mem, 1);
+	facts_free(&f);
+	assert_int_equal(facts_read_project(&f, r, "p05", &err), 0);
+	assert_int_equal(facts_load(&g, st, "p05", 0, &err), 0);
+	assert_int_equal(f.n_state, g.n_state);
+	assert_int_equal(f.n_ent, g.n_ent);
+	assert_int_equal(f.n_rel, g.n_rel);
+	assert_int_equal(f.n_mem, g.n_mem);
+	assert_int_equal(f.n_state, 1);          /* s1, filed under p5 */
+	assert_string_equal(f.state[0].id, "s1");
+	assert_int_equal(f.n_ent, 2);            /* e1 under interf, e2 */
+	assert_int_equal(f.n_rel, 2);            /* r1, and r2 from p06 */
+	for (size_t i = 0; i < f.n_rel; i++)
+		assert_string_equal(f.rel[i].id, g.rel[i].id);
+	facts_free(&f);
+	facts_free(&g);
+	/* Out of scope: read as empty. */
+	assert_int_equal(facts_read_project(&f, r, "p06", &err), 0);
+	assert_int_equal(f.n_state + f.n_ent + f.n_rel + f.n_mem, 0);
+	facts_free(&f);
+	facts_reader_close(r);
+	store_read_end(st);
+	store_close(st);
+	unlink(path);
+}
+
+/* facts_check_scoped reads the scope's rows, and its projects rows. */
+static void
+test_check_scoped(void **state)
+{
+	static const char *const p05[] = { "p05" }, *const ghost[] = {
+	    "ghost" }, *const p06[] = { "p06" };
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	exec_sql("INSERT INTO memories(id, memory_type, content, project) "
+	    "VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'ghost');"
+	    "UPDATE projects SET name = CAST(x'ff' AS TEXT) WHERE id = 'p06'");
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_check_scoped(st, 0, p05, 1, &err), 0);
+	assert_int_equal(facts_check_scoped(st, 0, ghost, 1, &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "memories row 'm7': content is not "
+	    "valid UTF-8"));
+	assert_int_equal(facts_check_scoped(st, 0, p06, 1, &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "projects row 'p06': name"));
+	/* The whole check finds both. */
+	assert_int_equal(facts_check(st, 0, &err), -MIRROR_EINPUT);
+	store_read_end(st);
+	store_close(st);
+	unlink(path);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_snapshot_and_projects),
+		cmocka_unit_test(test_rows_belong),
+		cmocka_unit_test(test_alias_moves_rows),
+		cmocka_unit_test(test_edges_and_audit),
+		cmocka_unit_test(test_conflicts_belong),
+		cmocka_unit_test(test_expiry_is_a_salt),
+		cmocka_unit_test(test_scoped_reader),
+		cmocka_unit_test(test_check_scoped),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
