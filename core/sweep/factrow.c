@@ -8,8 +8,7 @@
 #include "sweep/factrow.h"
 #include "util/xalloc.h"
 
-#define CANON(col) "coalesce((SELECT a.canonical FROM temp.project_alias a " \
-	"WHERE a.name = " col "), " col ", '')"
+#define CANON(col) FACTROW_CANON(col)
 
 /* The part_of parent of entity e, from the reader's TEMP table. */
 #define PARENT_OF_E \

@@ -21,6 +21,14 @@
 	"WHERE r.relationship_type = 'part_of' AND p.status = 'active' " \
 	"AND p.name IS NOT NULL"
 
+/*
+ * SQL for the canonical project of a stored project name col, as the
+ * sweep's canonical() computes it: an alias maps to its project (TEMP
+ * project_alias), an unlisted name stays, NULL is ''.
+ */
+#define FACTROW_CANON(col) "coalesce((SELECT a.canonical FROM " \
+	"temp.project_alias a WHERE a.name = " col "), " col ", '')"
+
 /* A row and its bookkeeping. Every string is owned by the fact_row. */
 struct factrow {
 	struct fact f;          /* its strings point into the fields below */

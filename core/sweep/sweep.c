@@ -22,6 +22,7 @@
 #include "sweep/conflict.h"
 #include "sweep/factrow.h"
 #include "sweep/normalize.h"
+#include "sweep/scope.h"
 #include "sweep/slot.h"
 #include "sweep/sweep.h"
 #include "util/array.h"
@@ -80,6 +81,7 @@ struct sweep_ctx {
 	time_t now;
 	char ts[MIRROR_TS_LEN];
 	struct sweep_run *run;
+	const struct sweep_scope *scope;  /* NULL: every project */
 	int busy;                    /* the last failure was a lock */
 	struct rec *recs;
 	size_t nrecs, caprecs;
@@ -212,12 +214,21 @@ has(const struct hashtab *s, uint64_t h)
 	"SELECT m.id, m.memory_type, m.project, NULL, " \
 	"m.content, NULL, NULL, NULL, " vu ", m.rowid FROM main.memories m "
 
-static const char *const scan_sql[SRC_N] = {
-	[SRC_STATE] = STATE_SELECT "WHERE s.status = 'active'",
-	[SRC_ENTITY] = ENTITY_SELECT "WHERE e.status = 'active'",
-	[SRC_EDGE] = EDGE_SELECT "WHERE " EDGE_WHERE,
-	[SRC_MEMORY] = MEMORY_SELECT("m.valid_until")
-	    "WHERE m.status = 'active'",
+/* The scans of every row, each followed by st, en, ed, me (a scope). */
+#define SCANS(st, en, ed, me) { \
+	[SRC_STATE] = STATE_SELECT "WHERE s.status = 'active'" st, \
+	[SRC_ENTITY] = ENTITY_SELECT "WHERE e.status = 'active'" en, \
+	[SRC_EDGE] = EDGE_SELECT "WHERE " EDGE_WHERE ed, \
+	[SRC_MEMORY] = MEMORY_SELECT("m.valid_until") \
+	    "WHERE m.status = 'active'" me, \
+}
+
+/* [0] every row, [1] the rows of a scoped sweep (scope.h); an edge's
+ * claim belongs to its component's project. */
+static const char *const scan_sql[2][SRC_N] = {
+	SCANS("", "", "", ""),
+	SCANS(SCOPE_HAS("s.project"), SCOPE_HAS("e.project"),
+	    SCOPE_HAS("c.project"), SCOPE_HAS("m.project")),
 };
 
 static const char *const one_sql[SRC_N] = {
@@ -228,8 +239,11 @@ static const char *const one_sql[SRC_N] = {
 };
 
 /* For stores without the optional memories.valid_until. */
-static const char memory_scan_no_expiry[] =
-	MEMORY_SELECT("NULL") "WHERE m.status = 'active'";
+static const char *const memory_scan_no_expiry[2] = {
+	MEMORY_SELECT("NULL") "WHERE m.status = 'active'",
+	MEMORY_SELECT("NULL") "WHERE m.status = 'active'"
+	    SCOPE_HAS("m.project"),
+};
 
 static const enum fact_layer src_layer[SRC_N] = {
 	[SRC_STATE] = LAYER_STATE, [SRC_ENTITY] = LAYER_ENTITY,
@@ -266,7 +280,8 @@ static const char temp_ddl[] =
 
 static const char temp_drop[] =
 	"DROP TABLE IF EXISTS temp.sweep_parent;"
-	"DROP TABLE IF EXISTS temp.sweep_seen;";
+	"DROP TABLE IF EXISTS temp.sweep_seen;"
+	SCOPE_DROP;
 
 static int
 prepare_all(struct sweep_ctx *c, mirror_error *err)
@@ -488,12 +503,13 @@ rec_add(struct sweep_ctx *c, const struct fact *f, const struct claim *cl,
 static int
 scan(struct sweep_ctx *c, enum source src, mirror_error *err)
 {
-	const char *sql = scan_sql[src];
+	int scoped = c->scope != NULL;
+	const char *sql = scan_sql[scoped][src];
 	sqlite3_stmt *s = NULL;
 	int rc;
 
 	if (src == SRC_MEMORY && !store_features(c->st)->mem_valid_until)
-		sql = memory_scan_no_expiry;
+		sql = memory_scan_no_expiry[scoped];
 	if ((rc = prep(c, &s, sql, err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -515,11 +531,20 @@ out:
 	return rc;
 }
 
+/*
+ * Scan every source into c->recs. A scoped sweep first builds its scope
+ * (scope.c) and reports the active rows of the whole store, as a full
+ * sweep does. Returns 0 or < 0 with err set.
+ */
 static int
 scan_all(struct sweep_ctx *c, mirror_error *err)
 {
 	int rc;
 
+	if (c->scope != NULL &&
+	    (rc = scope_build(c->db, c->scope->projects,
+	    c->scope->n)) != SQLITE_OK)
+		return sfail(c, err, rc, "sweep: scope");
 	if ((rc = scan(c, SRC_STATE, err)) < 0 ||
 	    (rc = scan(c, SRC_ENTITY, err)) < 0 ||
 	    (rc = scan(c, SRC_EDGE, err)) < 0)
@@ -528,7 +553,12 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 	for (size_t i = 0; i < c->nrecs; i++)
 		if (c->recs[i].x_h != 0)
 			(void)hashtab_put(&c->known, c->recs[i].x_h, NULL);
-	return scan(c, SRC_MEMORY, err);
+	if ((rc = scan(c, SRC_MEMORY, err)) < 0)
+		return rc;
+	if (c->scope != NULL && (rc = scope_count_facts(c->db,
+	    &c->run->facts_scanned)) != SQLITE_OK)
+		return sfail(c, err, rc, "sweep: count facts");
+	return 0;
 }
 
 /* ---- groups ------------------------------------------------------------ */
@@ -1439,10 +1469,22 @@ int
 sweep_run(struct sweep_run *out, mirror_store *st, time_t now,
     mirror_error *err)
 {
+	return sweep_run_scoped(out, st, now, NULL, err);
+}
+
+int
+sweep_run_scoped(struct sweep_run *out, mirror_store *st, time_t now,
+    const struct sweep_scope *scope, mirror_error *err)
+{
 	struct sweep_ctx c;
 	int rc;
 
+	for (size_t i = 0; scope != NULL && i < scope->n; i++)
+		if (scope->projects == NULL || scope->projects[i] == NULL)
+			return mirror_fail(err, MIRROR_EINPUT, "sweep: project "
+			    "%zu of the scope is NULL", i);
 	memset(&c, 0, sizeof(c));
+	c.scope = scope;
 	hashtab_init(&c.known, sizeof(uint64_t));
 	hashtab_init(&c.xdone, sizeof(uint64_t));
 	hashtab_init(&c.decided, sizeof(uint64_t));

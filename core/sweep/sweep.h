@@ -12,6 +12,7 @@
 #ifndef MIRROR_SWEEP_H
 #define MIRROR_SWEEP_H
 
+#include <stddef.h>
 #include <time.h>
 
 #include "store/store.h"
@@ -36,12 +37,46 @@ struct sweep_run {
 };
 
 /*
+ * The projects a scoped sweep is limited to: projects[0..n), canonical
+ * project ids ("" is the group of memories of no project; an alias
+ * stands for its project), in any order, repeats allowed. The strings
+ * stay the caller's; the sweep copies what it needs. n == 0 is an empty
+ * scope (projects may then be NULL): nothing is swept.
+ */
+struct sweep_scope {
+	const char *const *projects;
+	size_t n;
+};
+
+/*
  * Run one sweep on st (opened STORE_WRITE) with now as the run's clock
  * (it decides expiry and every timestamp written). Fills *out. Returns 0,
  * or < 0 with err set and the store unchanged: -MIRROR_EINPUT for a bad
  * row (named in err), -MIRROR_EIO when the store stays locked.
+ * The same as sweep_run_scoped with scope NULL.
  */
 int sweep_run(struct sweep_run *out, mirror_store *st, time_t now,
     mirror_error *err);
+
+/*
+ * Run one sweep limited to scope (NULL: every project, which is
+ * sweep_run). Contract (doc/sweep.md, "Scoped sweeps"): when every
+ * project outside the scope is unchanged since the last sweep that
+ * recorded its conflicts (its rows in the three layers, the edges with
+ * an end in its entities, its conflicts and their members, the audit
+ * rows of its facts, its projects row and which of its memories have
+ * expired at now), everything it writes to conflicts and
+ * conflict_members is what sweep_run would write, and its sweep_runs
+ * row carries the numbers sweep_run would report (facts_scanned counts
+ * the whole store, open_after every open conflict). It reads the rows
+ * of the scope's projects, widened to the projects whose rows read a
+ * row of the scope (uses_material and part_of edges), and to the
+ * projects of every open conflict touching them (sweep.c, scope.c).
+ * An empty scope writes its sweep_runs row and nothing else. Fills
+ * *out; returns 0, or < 0 like sweep_run, and -MIRROR_EINPUT for a
+ * scope naming a NULL project.
+ */
+int sweep_run_scoped(struct sweep_run *out, mirror_store *st, time_t now,
+    const struct sweep_scope *scope, mirror_error *err);
 
 #endif
