@@ -863,6 +863,12 @@ store_step(mirror_store *st, sqlite3_stmt *stmt)
 }
 
 int
+store_data_version(long long *out, mirror_store *st, mirror_error *err)
+{
+	return store_count(out, st, "PRAGMA main.data_version", NULL, err);
+}
+
+int
 store_count(long long *out, mirror_store *st, const char *sql, const char *p1,
     mirror_error *err)
 {

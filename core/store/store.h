@@ -111,6 +111,14 @@ int store_count(long long *out, mirror_store *st, const char *sql,
 int store_step(mirror_store *st, sqlite3_stmt *stmt);
 
 /*
+ * PRAGMA data_version of st's connection into *out: two reads of it
+ * give the same number unless another connection committed a change
+ * in between (this connection's own writes do not count). Returns 0 or
+ * < 0 with err set.
+ */
+int store_data_version(long long *out, mirror_store *st, mirror_error *err);
+
+/*
  * Record a failed SQLite call on st in err: "store PATH: WHAT: sqlite's
  * message". Returns -MIRROR_EINPUT, or -MIRROR_EIO for I/O, full-disk
  * and lock failures and for a hot journal a read-only connection cannot

@@ -769,14 +769,19 @@ member_insert(struct sweep_ctx *c, const char *cid, const struct grow *r,
 	if ((rc = step_done(c, c->mem_ins, err)) < 0)
 		return rc;
 	*added = sqlite3_changes(c->db) > 0;
-	if (*added)
+	if (*added) {
+		c->run->rows_written++;
 		return 0;
+	}
 	/* Already a member: keep conflicts_with current. */
 	bind_text(c->cw_upd, 1, cid);
 	bind_text(c->cw_upd, 2, r->kind);
 	bind_text(c->cw_upd, 3, r->id);
 	bind_text(c->cw_upd, 4, r->conflicts_with);
-	return step_done(c, c->cw_upd, err);
+	if ((rc = step_done(c, c->cw_upd, err)) < 0)
+		return rc;
+	c->run->rows_written += sqlite3_changes(c->db);
+	return 0;
 }
 
 /*
@@ -938,6 +943,7 @@ open:
 		    (rc = member_insert(c, cid, &r[i], &added, err)) < 0)
 			return rc;
 	c->run->conflicts_opened++;
+	c->run->rows_written++;
 	return 0;
 }
 
@@ -1282,6 +1288,7 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 		rc = step_done(c, upd, err);
 		strbuf_free(&text);
 		c->run->conflicts_closed++;
+		c->run->rows_written++;
 	}
 out:
 	for (size_t i = 0; i < n; i++)

@@ -33,6 +33,10 @@ struct sweep_run {
 	long long members_added;            /* to conflicts already open */
 	long long conflicts_closed;         /* by the sweep: disagreement gone */
 	long long open_after;               /* open conflicts after the run */
+	long long rows_written;             /* rows of conflicts and
+	                                       conflict_members inserted or
+	                                       changed: 0 when the run left
+	                                       them as they were */
 	int attempts;                       /* 1, or more after SQLITE_BUSY */
 };
 

@@ -57,6 +57,21 @@ static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystem.md", "conflicts.md", "conflict.md",
     "404.md" };
 
+/*
+ * What the check before the sweep found changed since the last build
+ * into DIR, so the sweep, and the digest after it, can do less.
+ */
+struct build_changes {
+	const char **ids;       /* the changed projects, sorted (pointers
+	                           into the model's digest, valid until the
+	                           next build_snapshot) */
+	size_t n;
+	int scoped;             /* 1: ids is all that changed */
+	int swept_before;       /* 1: that build swept (its stamp says so) */
+	int digested;           /* 1: the model's digest was taken then */
+	long long version;      /* the store's data_version then */
+};
+
 /* Step 3a: the snapshot checksum and the projects' digests, inside the
  * consistent read. Returns 0 or < 0 with err set. */
 static int
@@ -172,30 +187,67 @@ build_unchanged(struct stamp *held, struct stamp *st,
  * then). Returns 1, 0, or < 0 with err set.
  */
 static int
-build_check(struct stamp *held, struct stamp *st, struct site_model *s,
-    const struct site_opts *so, const struct mirror_opts *o,
-    mirror_error *err)
+build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
+    struct site_model *s, const struct site_opts *so,
+    const struct mirror_opts *o, mirror_error *err)
 {
-	const char **ids = NULL;
-	size_t n = 0;
 	int rc, have = !o->force && stamp_load_dir(held, o->out);
 
+	ch->swept_before = have && held->swept;
 	if (have || record_has_lines(so->record)) {
-		if ((rc = build_snapshot(s, err)) < 0)
+		if ((rc = build_snapshot(s, err)) < 0 ||
+		    (rc = store_data_version(&ch->version, s->st, err)) < 0)
 			return rc;
+		ch->digested = 1;
 		if (have && strcmp(s->snapshot, held->snapshot) == 0)
 			return build_unchanged(held, st, s, so, o, err);
 	}
 	/* Only the projects whose rows changed since the last build into
 	 * DIR, which read (and so checked) every row of the others. */
-	if (record_has_lines(so->record) &&
-	    site_changed_projects(&ids, &n, so->record, &s->digest))
-		rc = facts_check_scoped(s->st, s->now, ids, n, err);
+	if (ch->digested)
+		ch->scoped = site_changed_projects(&ch->ids, &ch->n,
+		    so->record, &s->digest);
+	if (ch->scoped)
+		rc = facts_check_scoped(s->st, s->now, ch->ids, ch->n, err);
 	else
 		rc = facts_check(s->st, s->now, err);
-	free(ids);
 	/* The pages read conflicts too. */
 	return rc < 0 ? rc : conflict_check(s->st, err);
+}
+
+/*
+ * Step 2: the sweep, of the changed projects alone when the last build
+ * into DIR swept and its record tells which changed (core/sweep/sweep.h:
+ * the others are as that sweep left them). Returns 0 or < 0.
+ */
+static int
+build_sweep(struct sweep_run *run, const struct build_changes *ch,
+    const struct site_model *s, mirror_error *err)
+{
+	const struct sweep_scope scope = { ch->ids, ch->n };
+
+	return sweep_run_scoped(run, s->st, s->now, ch->scoped &&
+	    ch->swept_before ? &scope : NULL, err);
+}
+
+/*
+ * Step 3a after the sweep, inside the read: the digest the check took
+ * stands when the sweep wrote no conflict and no other connection
+ * committed since (data_version); else it is taken again. Returns 0 or
+ * < 0 with err set.
+ */
+static int
+build_snapshot_after(struct site_model *s, const struct build_changes *ch,
+    const struct sweep_run *run, mirror_error *err)
+{
+	long long v;
+	int rc;
+
+	if (!ch->digested || run->rows_written != 0)
+		return build_snapshot(s, err);
+	if ((rc = store_data_version(&v, s->st, err)) < 0)
+		return rc;
+	return v == ch->version ? 0 : build_snapshot(s, err);
 }
 
 /*
@@ -207,8 +259,9 @@ build_check(struct stamp *held, struct stamp *st, struct site_model *s,
  * to do (build_check), or < 0.
  */
 static int
-build_open(struct site_model *s, struct site_opts *so, struct stamp *held,
-    struct stamp *st, const struct mirror_opts *o, mirror_error *err)
+build_open(struct build_changes *ch, struct site_model *s,
+    struct site_opts *so, struct stamp *held, struct stamp *st,
+    const struct mirror_opts *o, mirror_error *err)
 {
 	const tmpl *t;
 	int rc;
@@ -225,7 +278,7 @@ build_open(struct site_model *s, struct site_opts *so, struct stamp *held,
 		return store_open(&s->st, o->store, STORE_READ, err);
 	rc = store_open(&s->st, o->store, STORE_WRITE, err);
 	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
-		rc = build_check(held, st, s, so, o, err);
+		rc = build_check(ch, held, st, s, so, o, err);
 		store_read_end(s->st);
 	}
 	if (rc != 0)
@@ -614,6 +667,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	struct site_opts so = { 0 };
 	struct sweep_run run = { 0 };
 	struct build_report r = { 0 };
+	struct build_changes ch = { 0 };
 	struct stamp stamp, held;
 	char *base_url = NULL;
 	int rc, reading = 0;
@@ -625,7 +679,8 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	lap(&r, PH_LOCK);
 	if (rc == 0)
 		rc = build_precheck_repo(o, s.now, err);
-	if (rc == 0 && (rc = build_open(&s, &so, &held, &stamp, o, err)) == 1) {
+	if (rc == 0 && (rc = build_open(&ch, &s, &so, &held, &stamp, o,
+	    err)) == 1) {
 		r.unchanged = 2;    /* before the sweep: none was run */
 		rc = 0;
 		lap(&r, PH_CHECK);
@@ -633,14 +688,14 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	}
 	lap(&r, PH_CHECK);
 	if (rc == 0 && !o->no_sweep) {
-		rc = sweep_run(&run, s.st, s.now, err);
+		rc = build_sweep(&run, &ch, &s, err);
 		r.swept = rc == 0;
 	}
 	lap(&r, PH_SWEEP);
 	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
 		reading = 1;
 	if (rc == 0)
-		rc = build_snapshot(&s, err);
+		rc = build_snapshot_after(&s, &ch, &run, err);
 	if (rc == 0 &&
 	    (rc = build_unchanged(&held, &stamp, &s, &so, o, err)) == 1) {
 		r.unchanged = 1;
@@ -675,6 +730,7 @@ done:
 	if (rc == 0)
 		rc = build_report_out(&r, &s, &run, o, err);
 out:
+	free(ch.ids);
 	output_free(so.out);
 	record_free(so.record);
 	site_model_free(&s);

@@ -146,3 +146,29 @@ mirror build --store u.db --out usite --check
 expect "the next build sweeps and shows the conflicts (--check: exit 4)" \
     test "$RC" = 4 -a "$(jq .swept usite/api/build.json)" = true -a \
     "$(jq .open_conflicts usite/api/build.json)" = 14
+
+# Only the projects whose digest changed are swept; a memory that
+# expires changes its project's digest (the row is the same, the clock
+# moved), so the next build sweeps that project and closes the conflict
+# the memory was half of, as a --force build does.
+new_store x.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+SOURCE_DATE_EPOCH=1795000000 mirror build --store x.db --out xsite --quiet
+cid=$(sql x.db "SELECT id FROM conflicts WHERE slot_kind = 'memory_slot'
+    AND status = 'open' ORDER BY id LIMIT 1")
+mid=$(sql x.db "SELECT member_id FROM conflict_members WHERE
+    conflict_id = '$cid' AND member_kind = 'memory' ORDER BY member_id
+    LIMIT 1")
+sql x.db "UPDATE memories SET valid_until = '2026-11-20 00:00:00'
+    WHERE id = '$mid'"
+SOURCE_DATE_EPOCH=1795000000 mirror build --store x.db --out xsite --quiet
+expect "a memory that will expire leaves its conflict open ($cid)" \
+    test "$RC" = 0 -a "$(sql x.db "SELECT status FROM conflicts
+    WHERE id = '$cid'")" = open
+# A fact of another project changes too: the build sweeps by project.
+sql x.db "UPDATE project_state SET value = 'bring-up, round 9'
+    WHERE id = 'p04-st-phase'"
+SOURCE_DATE_EPOCH=1795300000 mirror build --store x.db --out xsite --json
+expect "once it has expired the next build sweeps its project and closes it" \
+    test "$RC" = 0 -a "$(jq .sweep.conflicts_closed "$T/out")" = 1 -a \
+    "$(sql x.db "SELECT status FROM conflicts WHERE id = '$cid'")" = \
+    resolved
