@@ -15,6 +15,7 @@ struct acc_entry {
 	uint64_t key;
 	char *project;
 	uint64_t sum, rows;
+	long long counts[DIGEST_COUNTS], active;
 };
 
 /* A 64-bit finalizer (splitmix64): spreads a row hash over all bits
@@ -69,11 +70,17 @@ project_entry(struct store_digest *d, const char *project, size_t len)
 	return e;
 }
 
+/* How a row is counted besides its hash (digest_fold's count). */
+struct row_count {
+	int count;              /* -1: not counted */
+	int active;             /* its flag */
+};
+
 /* Add one row's hash rh to each distinct owner in columns [from, ncol)
- * of stmt, or to the loose rows when it has none. */
+ * of stmt, counted as rc says, or to the loose rows when it has none. */
 static void
 add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
-    uint64_t rh)
+    uint64_t rh, const struct row_count *rc)
 {
 	int owned = 0;
 
@@ -98,6 +105,10 @@ add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
 		e = project_entry(d, p, len);
 		e->sum += rh;
 		e->rows++;
+		if (rc->count >= 0) {
+			e->counts[rc->count]++;
+			e->active += rc->active;
+		}
 		owned = 1;
 	}
 	if (!owned) {
@@ -108,7 +119,8 @@ add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
 
 int
 digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
-    int table, int nhash, int nsalt, const char *param, mirror_error *err)
+    int table, int nhash, int nsalt, int count, const char *param,
+    mirror_error *err)
 {
 	static const char what[] = "cannot compute the snapshot checksum";
 	sqlite3_stmt *stmt = NULL;
@@ -128,6 +140,7 @@ digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
 	ncol = sqlite3_column_count(stmt);
 	while ((rc = store_step(st, stmt)) == SQLITE_ROW) {
 		uint64_t rh = MIRROR_HASH_INIT, ph;
+		struct row_count cnt = { count, 0 };
 		int i;
 
 		for (i = 0; i < nhash && i < ncol; i++)
@@ -138,7 +151,9 @@ digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
 		ph = hash_add(rh, &tag, 1);
 		for (; i < nhash + nsalt && i < ncol; i++)
 			ph = hash_col(ph, stmt, i);
-		add_owners(d, stmt, i, ncol, mix64(ph));
+		if (count >= 0 && i < ncol)
+			cnt.active = sqlite3_column_int(stmt, i++) != 0;
+		add_owners(d, stmt, i, ncol, mix64(ph), &cnt);
 	}
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc, what);
 	sqlite3_finalize(stmt);
@@ -179,6 +194,8 @@ digest_finish(struct store_digest *d)
 		if (e->key == 0)
 			continue;
 		d->p[d->n].project = e->project;
+		memcpy(d->p[d->n].rows, e->counts, sizeof(e->counts));
+		d->p[d->n].active = e->active;
 		d->p[d->n++].sum = seal(e->sum, e->rows);
 	}
 	qsort(d->p, d->n, sizeof(*d->p), cmp_project);

@@ -23,10 +23,16 @@
 
 #include "store/store.h"
 
-/* One canonical project's digest. */
+/* How many kinds of rows a digest counts per project. */
+#define DIGEST_COUNTS 3
+
+/* One canonical project's digest, and what it holds. */
 struct project_digest {
 	char *project;          /* owned; "" is the no-project group */
 	uint64_t sum;
+	long long rows[DIGEST_COUNTS];  /* rows counted per kind (see
+	                                   digest_fold's count) */
+	long long active;       /* of those, rows whose flag was true */
 };
 
 /* A store's digests; digest_free releases them. */
@@ -46,11 +52,14 @@ void digest_init(struct store_digest *d);
 /*
  * Fold the rows of sql into d as described above (nhash, nsalt, then
  * owner columns; table tells the tables apart in the projects' digests).
- * sql's one parameter, if it has one, is bound to param. Returns 0 or
- * < 0 with err set (what names the failure).
+ * With count in [0, DIGEST_COUNTS), each row is also counted in its
+ * owners' rows[count], and the column after the salts is a flag (not an
+ * owner) whose true rows are counted in active. sql's one parameter, if
+ * it has one, is bound to param. Returns 0 or < 0 with err set.
  */
 int digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
-    int table, int nhash, int nsalt, const char *param, mirror_error *err);
+    int table, int nhash, int nsalt, int count, const char *param,
+    mirror_error *err);
 
 /* Finish d after the last fold: the projects sorted into d->p. */
 void digest_finish(struct store_digest *d);

@@ -230,6 +230,71 @@ out:
 	return rc;
 }
 
+/* Push onto out the project of digest e, unlisted: its id for a name. */
+static void
+push_unlisted(struct fact_project **out, size_t *n, size_t *cap,
+    const struct project_digest *e)
+{
+	struct fact_project *p = &ARRAY_PUSH(*out, *n, *cap);
+
+	memset(p, 0, sizeof(*p));
+	p->id = xstrdup(e->project);
+	p->name = xstrdup(e->project);
+	p->description = xstrdup("");
+	p->aliases = xcalloc(1, sizeof(char *));
+	p->n_state = e->rows[0];
+	p->n_entities = e->rows[1];
+	p->n_memories = e->rows[2];
+	p->n_active = e->active;
+}
+
+int
+facts_projects_digested(struct fact_project **out, size_t *n,
+    mirror_store *st, const struct store_digest *d, mirror_error *err)
+{
+	struct store_row r = { .st = st, .table = "projects", .err = err };
+	size_t cap = 0, k = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = check_null_projects(st, err)) < 0 ||
+	    (rc = prepare(&r.stmt, st, "SELECT id, 1, name, aliases, "
+	    "description, 0, 0, 0, 0 FROM main.projects WHERE id IS NOT NULL "
+	    "ORDER BY id", "cannot list projects", err)) < 0)
+		return rc;
+	/* Two lists in id order, merged: the listed projects, and the
+	 * digest's projects that hold rows of a layer. */
+	for (rc = store_step(st, r.stmt);; rc = store_step(st, r.stmt)) {
+		const char *id = rc == SQLITE_ROW ?
+		    (const char *)sqlite3_column_text(r.stmt, 0) : NULL;
+		struct fact_project *p;
+
+		for (; k < d->n && (id == NULL ||
+		    strcmp(d->p[k].project, id) < 0); k++)
+			if (d->p[k].rows[0] + d->p[k].rows[1] +
+			    d->p[k].rows[2] > 0)
+				push_unlisted(out, n, &cap, &d->p[k]);
+		if (id == NULL)
+			break;
+		p = &ARRAY_PUSH(*out, *n, cap);
+		memset(p, 0, sizeof(*p));
+		if ((rc = project_row(p, &r)) < 0)
+			goto out;
+		if (k < d->n && strcmp(d->p[k].project, p->id) == 0) {
+			p->n_state = d->p[k].rows[0];
+			p->n_entities = d->p[k].rows[1];
+			p->n_memories = d->p[k].rows[2];
+			p->n_active = d->p[k++].active;
+		}
+	}
+	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot list projects");
+out:
+	sqlite3_finalize(r.stmt);
+	return rc;
+}
+
 void
 facts_projects_free(struct fact_project *p, size_t n)
 {
@@ -313,9 +378,12 @@ struct table {
 	                              as the last column */
 	const char *all_sql;       /* every row, for the checksum */
 	const char *check_sql;     /* what facts_check reads; NULL: all_sql */
-	const char *digest_sql;    /* all_sql's rows with their salt and
-	                              owners (store/digest.h) */
+	const char *digest_sql;    /* all_sql's rows with their salt, the
+	                              active flag when counted, and owners
+	                              (store/digest.h) */
 	int nsalt;
+	int count;                 /* the digest's count of its rows, -1:
+	                              none */
 	const struct column *cols;
 	size_t ncols;
 	size_t size;               /* of the row's struct */
@@ -390,8 +458,8 @@ static const struct table tables[T_N] = {
 	    JOIN_ALIAS("s") "@SCOPE ORDER BY " CANON("s") ", s.category, "
 	    "s.key, s.created_at, s.id",
 	    "SELECT @COLS FROM main.project_state s", NULL,
-	    "SELECT @COLS, " CANON("s") " FROM main.project_state s"
-	    JOIN_ALIAS("s"), 0,
+	    "SELECT @COLS, s.status = 'active', " CANON("s") " FROM "
+	    "main.project_state s" JOIN_ALIAS("s"), 0, 0,
 	    state_cols, NELEM(state_cols), sizeof(struct fact_state),
 	    ROWS(state, n_state), NULL },
 	[T_ENT] = { "entities", 'e', "cannot read entities",
@@ -399,8 +467,8 @@ static const struct table tables[T_N] = {
 	    JOIN_ALIAS("e") "@SCOPE ORDER BY " CANON("e") ", e.entity_type, "
 	    "e.name, e.id",
 	    "SELECT @COLS FROM main.entities e", NULL,
-	    "SELECT @COLS, " CANON("e") " FROM main.entities e"
-	    JOIN_ALIAS("e"), 0,
+	    "SELECT @COLS, e.status = 'active', " CANON("e") " FROM "
+	    "main.entities e" JOIN_ALIAS("e"), 0, 1,
 	    entity_cols, NELEM(entity_cols), sizeof(struct fact_entity),
 	    ROWS(ent, n_ent), NULL },
 	/* A relationship is listed under the project of each of its ends
@@ -420,7 +488,7 @@ static const struct table tables[T_N] = {
 	    "(SELECT id FROM main.entities)",
 	    "SELECT @COLS, " FACT_PROJECT("entities", "r.source_entity_id")
 	    ", " FACT_PROJECT("entities", "r.target_entity_id") " FROM "
-	    "main.relationships r", 0,
+	    "main.relationships r", 0, -1,
 	    rel_cols, NELEM(rel_cols), sizeof(struct fact_rel),
 	    ROWS(rel, n_rel), NULL },
 	/* Whether a memory has expired is the clock's, not the row's: a
@@ -430,8 +498,8 @@ static const struct table tables[T_N] = {
 	    JOIN_ALIAS("m") "@SCOPE ORDER BY " CANON("m") ", m.memory_type, "
 	    "m.created_at, m.id",
 	    "SELECT @COLS FROM main.memories m", NULL,
-	    "SELECT @COLS, @EXPIRED, " CANON("m") " FROM main.memories m"
-	    JOIN_ALIAS("m"), 1,
+	    "SELECT @COLS, @EXPIRED, m.status = 'active', " CANON("m") " FROM "
+	    "main.memories m" JOIN_ALIAS("m"), 1, 2,
 	    memory_cols, NELEM(memory_cols), sizeof(struct fact_memory),
 	    ROWS(mem, n_mem), memory_expiry },
 };
@@ -923,21 +991,22 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 	mirror_format_ts(ts, now);
 	digest_init(out);
 	rc = digest_fold(out, st, "SELECT id, name, aliases, description, id "
-	    "FROM main.projects", 0, 4, 0, NULL, err);
+	    "FROM main.projects", 0, 4, 0, -1, NULL, err);
 	/* The layers and relationships: every column the pages read. */
 	strbuf_init(&sql);
 	for (int t = 0; rc == 0 && t < T_N; t++) {
 		table_sql(&sql, &tables[t], st, tables[t].digest_sql, 0);
 		rc = digest_fold(out, st, sql.data, 1 + t,
-		    (int)tables[t].ncols, tables[t].nsalt, ts, err);
+		    (int)tables[t].ncols, tables[t].nsalt, tables[t].count,
+		    ts, err);
 	}
 	strbuf_free(&sql);
 	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++)
 		if (extra_digests[i].audit ? ft->has_audit :
 		    ft->has_mirror_tables)
 			rc = digest_fold(out, st, extra_digests[i].sql,
-			    1 + T_N + (int)i, extra_digests[i].nhash, 0, NULL,
-			    err);
+			    1 + T_N + (int)i, extra_digests[i].nhash, 0, -1,
+			    NULL, err);
 	digest_finish(out);
 	return rc;
 }

@@ -95,6 +95,17 @@ struct project_facts {
 int facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
     mirror_error *err);
 
+struct store_digest;
+
+/*
+ * facts_projects from d, a facts_digest of the same read (which counted
+ * every project's rows per layer and its active rows), and the projects
+ * table alone: the same array without a second pass over the layers.
+ * Returns as facts_projects.
+ */
+int facts_projects_digested(struct fact_project **out, size_t *n,
+    mirror_store *st, const struct store_digest *d, mirror_error *err);
+
 void facts_projects_free(struct fact_project *p, size_t n);
 
 /*
@@ -180,8 +191,6 @@ int facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
  * then. Returns 0 or < 0 with err set.
  */
 int facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err);
-
-struct store_digest;
 
 /*
  * In one pass: into out->snapshot facts_checksum's value, and into

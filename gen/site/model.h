@@ -1,9 +1,9 @@
 /*
  * model.h: what a build's site shows, read once and then only read.
  *
- * The caller sets the first five fields (the store, inside one
- * consistent read, the run's clock, the snapshot checksum, the title and
- * base URL), site_model_read fills the rest from the store, and
+ * The caller sets the first six fields (the store, inside one
+ * consistent read, the run's clock, the snapshot checksum and digest of
+ * that read, the title and base URL), site_model_read fills the rest, and
  * site_render opens the facts reader for the length of a render. Page
  * families see the model as const: every page's bytes come from it and
  * from the page's own facts, never from another page.
