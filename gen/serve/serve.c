@@ -256,7 +256,8 @@ answer_path(struct MHD_Connection *c, serve *s, const char *url)
 /*
  * 1 when the Host header (NULL: none, as HTTP/1.0 may send) is one a
  * browser on this machine sends to a server bound to the loopback:
- * 127.0.0.1, localhost or [::1], with the bound port. A page of another
+ * 127.0.0.1, localhost or [::1], with the bound port (which a browser
+ * leaves out when it is 80). A page of another
  * site whose name was made to point at 127.0.0.1 (DNS rebinding) sends
  * its own name, and is refused.
  */
@@ -271,7 +272,8 @@ host_ok(const serve *s, const char *host)
 		return 1;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(want, sizeof(want), "%s:%u", names[i], s->port);
-		if (strcasecmp(host, want) == 0)
+		if (strcasecmp(host, want) == 0 ||
+		    (s->port == 80 && strcasecmp(host, names[i]) == 0))
 			return 1;
 	}
 	return 0;
