@@ -32,7 +32,7 @@ umask 022
 # names directly (libgit2's own dependencies come with libgit2-1.5).
 fallback_depends="libc6, libcmark-gfm0.29.0.gfm.6,
  libcmark-gfm-extensions0.29.0.gfm.6, libgit2-1.5, libjansson4,
- libnettle8, libsqlite3-0, zlib1g"
+ libmicrohttpd12, libnettle8, libsqlite3-0, zlib1g"
 
 die() {
 	echo "mkdeb: $*" >&2

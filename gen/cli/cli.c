@@ -75,6 +75,12 @@ const struct cli_option_def cli_options[CLI_NOPTIONS] = {
 	    "print this help (also -h)", OFF(help) },
 	[CLI_VERSION] = { "--version", NULL,
 	    "print the versions of mirror and its libraries", OFF(version) },
+	[CLI_PORT] = { "--port", "N",
+	    "port to serve on (default 1313; 0: any free port)",
+	    OFF(port) },
+	[CLI_BIND] = { "--bind", "ADDR",
+	    "address to serve on (default 127.0.0.1: this machine)",
+	    OFF(bind) },
 };
 
 /* Options every command takes. */
@@ -140,6 +146,24 @@ const struct cli_command cli_commands[] = {
 	    "3  I/O or git failure; DIR, the store and the branch as they "
 	    "were\n" EXIT_CHECK,
 	    "mirror build --store facts.db --out site --repo site.git" },
+	{ "serve", NULL, 1, STORE | CLI_BIT(CLI_TEMPLATES) |
+	    CLI_BIT(CLI_THEME) | CLI_BIT(CLI_BASE_URL) | CLI_BIT(CLI_TITLE) |
+	    CLI_BIT(CLI_NO_SWEEP) | CLI_BIT(CLI_PORT) | CLI_BIT(CLI_BIND),
+	    "preview the site, rebuilt as the store changes",
+	    "mirror serve --store PATH [--port N] [--bind ADDR] [--no-sweep]\n"
+	    "    [--templates DIR] [--theme NAME] [--base-url URL] "
+	    "[--title TEXT]",
+	    "Build the site as 'mirror build' does into a temporary directory\n"
+	    "and serve it at http://127.0.0.1:N/ until Ctrl-C, which removes\n"
+	    "the directory. When the store, the templates or the theme change,\n"
+	    "the site is rebuilt and open pages reload; a failed build is\n"
+	    "shown on each page while the last good site stays served. Only\n"
+	    "served pages get the reload script, never a built site.",
+	    "print URL, port and directory as JSON once serving",
+	    "0  stopped by Ctrl-C or SIGTERM\n" EXIT_USAGE
+	    "2  bad store, config file, template or theme at the first build\n"
+	    "3  I/O failure, or the address or port cannot be listened on\n",
+	    "mirror serve --store facts.db --port 8000" },
 	{ "conflicts", NULL, 0, 0,
 	    "the review queue: list, show, resolve, dismiss",
 	    "mirror conflicts list [--status S] [--project P]\n"

@@ -16,8 +16,8 @@
 /* Every option, numbered for mirror_opts.given (gen/cli/cli.c's table). */
 enum cli_option {
 	CLI_STORE, CLI_OUT, CLI_REPO, CLI_BRANCH, CLI_AUTHOR, CLI_TEMPLATES,
-	CLI_THEME, CLI_BASE_URL, CLI_TITLE, CLI_STATUS, CLI_PROJECT,
-	CLI_NOTES, CLI_WINNER, CLI_REASON, CLI_ACTOR, CLI_NO_SWEEP,
+	CLI_THEME, CLI_BASE_URL, CLI_TITLE, CLI_PORT, CLI_BIND, CLI_STATUS,
+	CLI_PROJECT, CLI_NOTES, CLI_WINNER, CLI_REASON, CLI_ACTOR, CLI_NO_SWEEP,
 	CLI_CHECK, CLI_FORCE, CLI_JSON, CLI_QUIET, CLI_CONFIG, CLI_HELP,
 	CLI_VERSION, CLI_SIGN_KEY, CLI_NOPTIONS
 };
@@ -42,6 +42,8 @@ struct mirror_opts {
 	const char *winner;      /* --winner MEMBER_ID */
 	const char *reason;      /* --reason TEXT */
 	const char *actor;       /* --actor NAME: who acts; default $USER */
+	const char *port;        /* --port N: serve's port; "1313" */
+	const char *bind;        /* --bind ADDR: serve's address; 127.0.0.1 */
 	int json;                /* --json */
 	int check;               /* --check: open conflicts exit 4 */
 	int no_sweep;            /* --no-sweep */
@@ -61,7 +63,8 @@ struct mirror_opts {
  */
 typedef int mirror_command(const struct mirror_opts *o, mirror_error *err);
 
-mirror_command cmd_init, cmd_health, cmd_sweep, cmd_build, cmd_conflicts;
+mirror_command cmd_init, cmd_health, cmd_sweep, cmd_build, cmd_conflicts,
+    cmd_serve;
 
 /* 1 when option opt was given on the command line, else 0. */
 int cli_given(const struct mirror_opts *o, enum cli_option opt);

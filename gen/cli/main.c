@@ -25,6 +25,7 @@ static const struct {
 	{ "sweep", cmd_sweep },
 	{ "build", cmd_build },
 	{ "conflicts", cmd_conflicts },
+	{ "serve", cmd_serve },
 };
 
 /*

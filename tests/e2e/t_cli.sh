@@ -28,7 +28,7 @@ new_store s.db "$data/site.sql" || exit 1
 new_store r.db "$data/sweep/layers.sql" || exit 1
 
 # --- help ---------------------------------------------------------------------
-for c in init health sweep build; do
+for c in init health sweep build serve; do
 	mirror "$c" --help
 	cp "$T/out" "help-$c.txt"
 	expect "$c --help prints synopsis, options, exit status, example" sh -c "
@@ -78,7 +78,7 @@ expect "mirror help prints the global usage" sh -c "
     head -1 '$T/out' | grep -qx 'usage: mirror \\[--config FILE\\] COMMAND \\[options\\]' &&
     grep -q \"See 'mirror help COMMAND'\" '$T/out'"
 expect "the global usage lists every command and subcommand" sh -c "
-    for c in init health sweep build 'conflicts list' 'conflicts show' \
+    for c in init health sweep build serve 'conflicts list' 'conflicts show' \
         'conflicts resolve' 'conflicts dismiss' help; do
 	    grep -q \"^  \$c \" help-global.txt || exit 1
     done"
@@ -349,13 +349,13 @@ expect "--version after a command is the version too" sh -c \
 man="$MIRROR_TOP/doc/mirror.1"
 sed -n 's/^	\[CLI_[A-Z_]*\] = { "\(--[a-z-]*\)".*/\1/p' "$MIRROR_TOP/gen/cli/cli.c" | sort >table.txt
 cat help-*.txt | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | sort -u >helped.txt
-expect "the option table has every option (24)" test "$(wc -l <table.txt)" = 24
+expect "the option table has every option (26)" test "$(wc -l <table.txt)" = 26
 expect "every option in the table is in some command's help, and no other" \
     cmp -s table.txt helped.txt
 expect "every option in the table is in the man page" sh -c "
     while read -r o; do grep -q \"^\\.It Fl \${o#-}\\b\" '$man' || { echo \"missing \$o\"; exit 1; }; done <table.txt"
 expect "every command and subcommand is in the man page" sh -c "
-    for c in init health sweep build 'conflicts list' 'conflicts show' \
+    for c in init health sweep build serve 'conflicts list' 'conflicts show' \
         'conflicts resolve' 'conflicts dismiss' help; do
 	    grep -q \"^\\.It Cm \$c\" '$man' || exit 1
     done"

@@ -14,7 +14,7 @@ house() {
 house "$MIRROR_TOP"
 expect_status "the tree has the shape doc/architecture.md draws" 0
 expect "... and the checker saw every stage" \
-    sh -c "grep -c '^core/\|^gen/' '$T/out' | grep -qx 9"
+    sh -c "grep -c '^core/\|^gen/' '$T/out' | grep -qx 10"
 
 # A scratch tree: util <- store, and a clean pair of files in util.
 mk() {
@@ -38,7 +38,7 @@ b_one(void)
 	return 1;
 }'
 	mk core/store/s.c '#include "util/a.h"'
-	for d in core/sweep gen/out gen/render gen/git gen/site gen/cli; do
+	for d in core/sweep gen/out gen/render gen/git gen/serve gen/site gen/cli; do
 		mkdir -p "$T/h/$d"
 	done
 }

@@ -38,10 +38,11 @@ STAGES = {
     "gen/out": ["core/util", "core/sys"],
     "gen/render": ["core/util", "core/sys", "gen/out"],
     "gen/git": ["core/util", "core/sys"],
+    "gen/serve": ["core/util", "core/sys", "gen/out"],
     "gen/site": ["core/util", "core/sys", "core/store", "core/sweep",
                  "gen/render", "gen/out"],
     "gen/cli": ["core/util", "core/sys", "core/store", "core/sweep",
-                "gen/site", "gen/render", "gen/out", "gen/git"],
+                "gen/site", "gen/render", "gen/out", "gen/git", "gen/serve"],
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -1,0 +1,378 @@
+/*
+ * cmd_serve.c: mirror serve --store S [--port N] [--bind ADDR]
+ *     [--no-sweep] [--templates DIR] [--theme NAME] [--base-url URL]
+ *     [--title T] [--json] [--quiet]
+ *
+ * The preview server, wired from the stages:
+ *   1. a temporary directory (in $TMPDIR, else /tmp) whose site/ every
+ *      build writes, through cmd_build itself: the same code path, the
+ *      same checks, the same incremental writes;
+ *   2. the first build; when it fails, serve exits with its status;
+ *   3. gen/serve serves site/ on --bind (127.0.0.1) and --port (1313);
+ *   4. every POLL_MS the inputs are fingerprinted (the store, its WAL,
+ *      PRAGMA data_version, the templates and the theme directories);
+ *      a change, once it has settled, runs a build. When the build
+ *      changed the site's files, or its error came, went or changed,
+ *      gen/serve's generation goes up and open pages reload; a failed
+ *      build leaves the last good site served, its error on stderr and
+ *      in a banner on every page;
+ *   5. SIGINT or SIGTERM: stop serving, remove the temporary directory,
+ *      exit 0. (A second signal kills at once.)
+ * A build's own sweep changes the store, so the next poll builds once
+ * more: that build finds nothing changed (build_stamp.h) and, the site
+ * being the same, reloads nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "cli/json_out.h"
+#include "out/out_fs.h"
+#include "render/datadir.h"
+#include "serve/serve.h"
+#include "serve/serve_watch.h"
+#include "store/store.h"
+#include "sys/clock.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define DEFAULT_PORT 1313
+#define DEFAULT_BIND "127.0.0.1"
+#define POLL_MS 250             /* how often the inputs are looked at */
+#define SETTLE_MS 100           /* a change is built once it holds this */
+
+static volatile sig_atomic_t stopping;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+/* SIGINT and SIGTERM end the loop (a second one kills: SA_RESETHAND);
+ * SIGPIPE is ignored, a closed connection is gen/serve's business. */
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART | SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Sleep ms milliseconds, or less when a signal asks to stop. */
+static void
+nap(long ms)
+{
+	for (long left = ms; left > 0 && !stopping; left -= 50) {
+		struct timespec ts = { 0, (left < 50 ? left : 50) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* --port into *port: a decimal number 0..65535, 0 for any free port.
+ * Returns 0 or -MIRROR_EUSAGE. */
+static int
+parse_port(unsigned *port, const char *s, mirror_error *err)
+{
+	unsigned long v = 0;
+
+	*port = DEFAULT_PORT;
+	if (s == NULL)
+		return 0;
+	if (s[0] == '\0' || strlen(s) > 5 || strspn(s, "0123456789") !=
+	    strlen(s) || (v = strtoul(s, NULL, 10)) > 65535)
+		return mirror_fail(err, MIRROR_EUSAGE, "--port: '%s' is not a "
+		    "port number (0 to 65535; 0: any free port)", s);
+	*port = (unsigned)v;
+	return 0;
+}
+
+/* What the site is built from, looked at every POLL_MS. */
+struct watch {
+	const char *store;
+	char *wal;              /* the store's -wal file */
+	char *templates;        /* the bundled templates */
+	const char *user_templates;     /* --templates, or NULL */
+	char *theme;            /* the theme's directory, or NULL */
+	mirror_store *st;       /* for PRAGMA data_version, or NULL */
+	dev_t dev;              /* the store file st has open */
+	ino_t ino;
+};
+
+/* The paths of w for the options o. */
+static void
+watch_init(struct watch *w, const struct mirror_opts *o)
+{
+	mirror_error ignored;
+	strbuf sb;
+
+	memset(w, 0, sizeof(*w));
+	w->store = o->store;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s-wal", o->store);
+	w->wal = strbuf_detach(&sb);
+	(void)datadir_find(&w->templates, "templates", &ignored);
+	w->user_templates = o->templates;
+	if (strchr(o->theme, '/') != NULL) {
+		w->theme = xstrdup(o->theme);
+	} else {
+		strbuf_init(&sb);
+		strbuf_printf(&sb, "themes/%s", o->theme);
+		(void)datadir_find(&w->theme, sb.data, &ignored);
+		strbuf_free(&sb);
+	}
+}
+
+static void
+watch_free(struct watch *w)
+{
+	store_close(w->st);
+	free(w->wal);
+	free(w->templates);
+	free(w->theme);
+}
+
+/*
+ * PRAGMA data_version of the store (it changes with every commit of
+ * another connection, also within the same second and size), folded
+ * into h, on a connection opened on the store file as it is now: a
+ * store replaced by another file gets a new one. Nothing when the store
+ * cannot be opened. Returns the new value.
+ */
+static uint64_t
+watch_data_version(struct watch *w, uint64_t h)
+{
+	mirror_error ignored;
+	struct stat st;
+	long long v;
+
+	if (stat(w->store, &st) < 0)
+		st.st_ino = 0;
+	if (w->st != NULL && (st.st_dev != w->dev || st.st_ino != w->ino)) {
+		store_close(w->st);
+		w->st = NULL;
+	}
+	if (w->st == NULL && st.st_ino != 0 &&
+	    store_open(&w->st, w->store, STORE_READ, &ignored) < 0)
+		w->st = NULL;
+	w->dev = st.st_dev;
+	w->ino = st.st_ino;
+	if (w->st == NULL)
+		return h;
+	if (store_count(&v, w->st, "PRAGMA data_version", NULL,
+	    &ignored) < 0) {
+		store_close(w->st);
+		w->st = NULL;
+		return h;
+	}
+	return hash_add(h, &v, sizeof(v));
+}
+
+/* One fingerprint of everything w watches: equal means unchanged. */
+static uint64_t
+watch_sample(struct watch *w)
+{
+	uint64_t v[5];
+
+	v[0] = serve_fingerprint(w->store);
+	v[1] = serve_fingerprint(w->wal);
+	v[2] = serve_fingerprint(w->templates);
+	v[3] = serve_fingerprint(w->user_templates);
+	v[4] = serve_fingerprint(w->theme);
+	return watch_data_version(w, hash_add(MIRROR_HASH_INIT, v,
+	    sizeof(v)));
+}
+
+/*
+ * Build the site into b->out (cmd_build with b), and tell s (NULL
+ * before the first build serves) what came of it; *gen holds the
+ * generation the last build left. Says on stderr when a later build
+ * failed, and unless quiet on stdout when pages reload after one that
+ * worked. Returns cmd_build's result, with err set when < 0.
+ */
+static int
+rebuild(serve *s, unsigned long *gen, const struct mirror_opts *b, int quiet,
+    mirror_error *err)
+{
+	uint64_t before = serve_fingerprint(b->out);
+	long long t0 = mirror_monotonic_ms();
+	unsigned long was = *gen;
+	int rc, changed;
+
+	mirror_error_clear(err);
+	rc = cmd_build(b, err);
+	changed = rc == 0 && serve_fingerprint(b->out) != before;
+	if (s == NULL)
+		return rc;      /* the first build: main says why it failed */
+	if (rc < 0)
+		fprintf(stderr, "mirror: serve: the build failed: %s\n",
+		    err->msg);
+	*gen = serve_publish(s, changed, rc < 0 ? err->msg : NULL);
+	if (rc == 0 && *gen != was && !quiet) {
+		printf("rebuilt in %lld ms: %s (generation %lu)\n",
+		    mirror_monotonic_ms() - t0, changed ? "pages reload" :
+		    "the build works again", *gen);
+		fflush(stdout);
+	}
+	return rc;
+}
+
+/*
+ * Step 4: until a signal, build whenever what w watches has changed and
+ * held still for SETTLE_MS (an agent writing many facts gets one build,
+ * not one per fact).
+ */
+static void
+serve_loop(serve *s, struct watch *w, const struct mirror_opts *b,
+    uint64_t seen, int quiet)
+{
+	unsigned long gen = serve_publish(s, 0, NULL);
+	mirror_error err;
+
+	while (!stopping) {
+		uint64_t now;
+
+		nap(POLL_MS);
+		if (stopping || (now = watch_sample(w)) == seen)
+			continue;
+		for (int i = 0; i < 20 && !stopping; i++) {
+			uint64_t again;
+
+			nap(SETTLE_MS);
+			if ((again = watch_sample(w)) == now)
+				break;
+			now = again;
+		}
+		seen = now;
+		if (!stopping)
+			(void)rebuild(s, &gen, b, quiet, &err);
+	}
+}
+
+/* Step 1: a new temporary directory into *dir and its site/ into
+ * *site (the caller frees both). Returns 0 or -MIRROR_EIO. */
+static int
+make_tmpdir(char **dir, char **site, mirror_error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	strbuf sb;
+
+	*dir = *site = NULL;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s/mirror-serve.XXXXXX",
+	    tmp != NULL && tmp[0] == '/' ? tmp : "/tmp");
+	if (mkdtemp(sb.data) == NULL) {
+		int e = errno;
+
+		mirror_fail(err, MIRROR_EIO, "serve: cannot create a "
+		    "temporary directory %s: %s", sb.data, strerror(e));
+		strbuf_free(&sb);
+		return -MIRROR_EIO;
+	}
+	*dir = strbuf_detach(&sb);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s/site", *dir);
+	*site = strbuf_detach(&sb);
+	return 0;
+}
+
+/* Step 3's one line (or JSON document): where the site is served.
+ * Returns 0 or < 0 when stdout cannot be written. */
+static int
+say_serving(const serve *s, const char *site, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	const char *url = serve_url(s);
+	int rc;
+
+	if (o->json) {
+		rc = json_out_print(json_pack("{s:s, s:i, s:s}", "url", url,
+		    "port", atoi(strrchr(url, ':') + 1), "dir", site), err);
+	} else {
+		if (!o->quiet)
+			printf("site: %s (removed on exit)\n", site);
+		printf("serving %s (Ctrl-C to stop)\n", url);
+		rc = 0;
+	}
+	if (rc == 0 && fflush(stdout) != 0)
+		return mirror_fail(err, MIRROR_EIO, "cannot write to standard "
+		    "output");
+	return rc;
+}
+
+/*
+ * The options of every build: the command line's and the config file's,
+ * with --out the temporary site, and nothing that prints, fails on
+ * conflicts or commits (a config file's repo is not serve's).
+ */
+static void
+build_options(struct mirror_opts *b, const struct mirror_opts *o,
+    const char *site)
+{
+	*b = *o;
+	b->out = site;
+	b->repo = NULL;
+	b->author = NULL;
+	b->sign_key = NULL;
+	b->quiet = 1;
+	b->json = 0;
+	b->check = 0;
+	b->force = 0;
+	b->nargs = 0;
+}
+
+int
+cmd_serve(const struct mirror_opts *o, mirror_error *err)
+{
+	struct serve_opts so = { NULL, NULL, 0 };
+	struct mirror_opts b;
+	struct watch w;
+	serve *s = NULL;
+	char *dir = NULL, *site = NULL;
+	unsigned long gen = 0;
+	uint64_t seen;
+	int rc;
+
+	if ((rc = cli_need_store(o, err)) < 0 ||
+	    (rc = cli_max_args(o, 0, err)) < 0 ||
+	    (rc = parse_port(&so.port, o->port, err)) < 0)
+		return rc;
+	so.bind = o->bind != NULL ? o->bind : DEFAULT_BIND;
+	if ((rc = make_tmpdir(&dir, &site, err)) < 0)
+		return rc;
+	catch_signals();
+	build_options(&b, o, site);
+	watch_init(&w, o);
+	seen = watch_sample(&w);
+	so.root = site;
+	if ((rc = rebuild(NULL, &gen, &b, o->quiet, err)) == 0 && !stopping &&
+	    (rc = serve_start(&s, &so, err)) == 0 &&
+	    (rc = say_serving(s, site, o, err)) == 0)
+		serve_loop(s, &w, &b, seen, o->quiet || o->json);
+	serve_stop(s);
+	watch_free(&w);
+	if (out_remove_tree(AT_FDCWD, dir) < 0 && rc == 0)
+		rc = mirror_fail(err, MIRROR_EIO, "serve: cannot remove %s: %s",
+		    dir, strerror(errno));
+	free(dir);
+	free(site);
+	return rc;
+}

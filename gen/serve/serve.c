@@ -1,0 +1,439 @@
+/*
+ * serve.c: the preview server's HTTP side, on libmicrohttpd (see
+ * serve.h). Requests are answered on the library's one internal thread;
+ * the generation and the last build error are the only state shared
+ * with the thread that builds, under a mutex.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "out/out_fs.h"
+#include "serve/serve.h"
+#include "serve/serve_path.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct serve {
+	struct MHD_Daemon *d;
+	char *root;
+	int loopback;           /* bound to 127.0.0.0/8 or ::1 */
+	unsigned port;          /* the port bound */
+	char url[80];
+	pthread_mutex_t mu;     /* guards gen and error */
+	unsigned long gen;
+	char error[1024];       /* "" when the last build succeeded */
+};
+
+/* What a page the site lacks says when there is no 404.html either. */
+static const char missing_page[] = "<!DOCTYPE html>\n<html lang=\"en\">"
+    "<head><meta charset=\"utf-8\"><title>Not found</title></head>\n"
+    "<body><h1>Not found</h1>\n<p>mirror serve has no such page (yet).</p>"
+    "\n</body></html>\n";
+
+/* The body of a 405 (libmicrohttpd takes a buffer it may not free). */
+static char not_allowed[] = "405 Method Not Allowed\n";
+
+/* Append s to sb with &, <, >, " and ' as character references. */
+static void
+put_escaped(strbuf *sb, const char *s)
+{
+	for (; *s != '\0'; s++)
+		switch (*s) {
+		case '&': strbuf_puts(sb, "&amp;"); break;
+		case '<': strbuf_puts(sb, "&lt;"); break;
+		case '>': strbuf_puts(sb, "&gt;"); break;
+		case '"': strbuf_puts(sb, "&quot;"); break;
+		case '\'': strbuf_puts(sb, "&#39;"); break;
+		default: strbuf_putc(sb, *s);
+		}
+}
+
+/*
+ * The text served pages get before </body>: the banner of the last
+ * build error when there is one, then the script that polls the
+ * generation (the only JavaScript mirror ever sends).
+ */
+static void
+put_snippet(strbuf *sb, serve *s)
+{
+	unsigned long gen;
+
+	pthread_mutex_lock(&s->mu);
+	gen = s->gen;
+	if (s->error[0] != '\0') {
+		strbuf_puts(sb, "<div role=\"alert\" style=\"position:fixed;"
+		    "z-index:2147483647;top:0;left:0;right:0;margin:0;"
+		    "padding:1em;background:#8b0000;color:#fff;"
+		    "font:1rem/1.4 monospace;white-space:pre-wrap\">"
+		    "mirror serve: the last build failed; this is the last "
+		    "good site.\n");
+		put_escaped(sb, s->error);
+		strbuf_puts(sb, "</div>\n");
+	}
+	pthread_mutex_unlock(&s->mu);
+	strbuf_printf(sb, "<script>/* mirror serve: reload when the site is "
+	    "rebuilt (never in a built site) */\n(function () {\n"
+	    "\tvar v = \"%lu\";\n\tfunction poll() {\n"
+	    "\t\tfetch(\"%s?v=\" + v, { cache: \"no-store\" })\n"
+	    "\t\t.then(function (r) { return r.text(); })\n"
+	    "\t\t.then(function (t) {\n"
+	    "\t\t\tif (t.trim() !== v) location.reload();\n"
+	    "\t\t\telse setTimeout(poll, 500);\n"
+	    "\t\t}, function () { setTimeout(poll, 2000); });\n\t}\n"
+	    "\tsetTimeout(poll, 500);\n})();\n</script>\n", gen,
+	    SERVE_RELOAD_PATH);
+}
+
+/* Queue r (NULL: out of memory) with status and the headers every
+ * answer has, and release it. Returns what MHD_queue_response does. */
+static enum MHD_Result
+queue(struct MHD_Connection *c, unsigned status, struct MHD_Response *r,
+    const char *type)
+{
+	enum MHD_Result ret;
+
+	if (r == NULL)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* A short plain-text answer with status: "STATUS what\n". */
+static enum MHD_Result
+answer_text(struct MHD_Connection *c, unsigned status, const char *what)
+{
+	char body[128];
+	int n = snprintf(body, sizeof(body), "%u %s\n", status, what);
+
+	return queue(c, status, MHD_create_response_from_buffer((size_t)n,
+	    body, MHD_RESPMEM_MUST_COPY), "text/plain; charset=utf-8");
+}
+
+/* html[0..len) with the snippet injected, as an answer with status. */
+static enum MHD_Result
+answer_html(struct MHD_Connection *c, serve *s, unsigned status,
+    const char *html, size_t len)
+{
+	strbuf sb, snip;
+	size_t n;
+
+	strbuf_init(&snip);
+	put_snippet(&snip, s);
+	strbuf_init(&sb);
+	serve_inject(&sb, html, len, snip.data);
+	strbuf_free(&snip);
+	n = sb.len;
+	return queue(c, status, MHD_create_response_from_buffer(n,
+	    strbuf_detach(&sb), MHD_RESPMEM_MUST_FREE),
+	    "text/html; charset=utf-8");
+}
+
+/*
+ * The regular file fd (owned: closed here) at path, with status: an
+ * HTML page read and injected, any other file sent as it is.
+ */
+static enum MHD_Result
+answer_file(struct MHD_Connection *c, serve *s, unsigned status, int fd,
+    const char *path, const struct stat *st)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	char *data;
+	size_t len;
+
+	if (serve_is_html(path)) {
+		if (out_read_fd(&data, &len, fd) < 0) {
+			close(fd);
+			return answer_text(c, 500, "Internal Server Error");
+		}
+		close(fd);
+		ret = answer_html(c, s, status, data, len);
+		free(data);
+		return ret;
+	}
+	r = MHD_create_response_from_fd((size_t)st->st_size, fd);
+	if (r == NULL)
+		close(fd);
+	return queue(c, status, r, serve_content_type(path));
+}
+
+/*
+ * Open path (checked by serve_path) below the root without following a
+ * link, into *fd with its *st. Returns 0, or -errno (-ELOOP: a link).
+ */
+static int
+open_below(int *fd, struct stat *st, const serve *s, const char *path)
+{
+	int root, e;
+
+	*fd = -1;
+	root = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return -errno;
+	*fd = out_open_beneath(root, path, O_RDONLY | O_NONBLOCK);
+	close(root);
+	if (*fd < 0)
+		return *fd;
+	if (fstat(*fd, st) < 0) {
+		e = errno;
+		close(*fd);
+		*fd = -1;
+		return -e;
+	}
+	return 0;
+}
+
+/* The answer for a path the site lacks: its 404.html, else a page of
+ * our own, both with status 404 and the snippet. */
+static enum MHD_Result
+answer_missing(struct MHD_Connection *c, serve *s)
+{
+	struct stat st;
+	int fd;
+
+	if (open_below(&fd, &st, s, "404.html") == 0) {
+		if (S_ISREG(st.st_mode))
+			return answer_file(c, s, 404, fd, "404.html", &st);
+		close(fd);
+	}
+	return answer_html(c, s, 404, missing_page, sizeof(missing_page) - 1);
+}
+
+/* GET or HEAD of the file url names. */
+static enum MHD_Result
+answer_path(struct MHD_Connection *c, serve *s, const char *url)
+{
+	struct MHD_Response *r;
+	struct stat st;
+	char *path, *loc;
+	int rc, fd;
+
+	if ((rc = serve_path(&path, url)) == 414)
+		return answer_text(c, 414, "URI Too Long");
+	if (rc == 400)
+		return answer_text(c, 400, "Bad Request");
+	if (rc != 0 || open_below(&fd, &st, s, path) < 0) {
+		free(path);
+		return answer_missing(c, s);
+	}
+	if (S_ISREG(st.st_mode)) {
+		enum MHD_Result ret = answer_file(c, s, 200, fd, path, &st);
+
+		free(path);
+		return ret;
+	}
+	close(fd);
+	free(path);
+	if (!S_ISDIR(st.st_mode))
+		return answer_missing(c, s);
+	/* A directory named without its '/': relative links need it. */
+	loc = xmalloc(strlen(url) + 2);
+	strcpy(loc, url);
+	strcat(loc, "/");
+	r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	if (r != NULL)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, loc);
+	free(loc);
+	return queue(c, 301, r, "text/plain; charset=utf-8");
+}
+
+/*
+ * 1 when the Host header (NULL: none, as HTTP/1.0 may send) is one a
+ * browser on this machine sends to a server bound to the loopback:
+ * 127.0.0.1, localhost or [::1], with the bound port (which a browser
+ * leaves out when it is 80). A page of another
+ * site whose name was made to point at 127.0.0.1 (DNS rebinding) sends
+ * its own name, and is refused.
+ */
+static int
+host_ok(const serve *s, const char *host)
+{
+	static const char *const names[] = { "127.0.0.1", "localhost",
+	    "[::1]" };
+	char want[64];
+
+	if (!s->loopback || host == NULL)
+		return 1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(want, sizeof(want), "%s:%u", names[i], s->port);
+		if (strcasecmp(host, want) == 0 ||
+		    (s->port == 80 && strcasecmp(host, names[i]) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* libmicrohttpd's callback for each request (its first call: the
+ * answer is queued at once, an upload never read). */
+static enum MHD_Result
+on_request(void *cls, struct MHD_Connection *c, const char *url,
+    const char *method, const char *version, const char *upload_data,
+    size_t *upload_data_size, void **con_cls)
+{
+	serve *s = cls;
+	char gen[32];
+	int n;
+
+	(void)version;
+	(void)upload_data;
+	(void)upload_data_size;
+	(void)con_cls;
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+		struct MHD_Response *r = MHD_create_response_from_buffer(
+		    sizeof(not_allowed) - 1, not_allowed,
+		    MHD_RESPMEM_PERSISTENT);
+
+		if (r != NULL)
+			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW,
+			    "GET, HEAD");
+		return queue(c, 405, r, "text/plain; charset=utf-8");
+	}
+	if (!host_ok(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_HOST)))
+		return answer_text(c, 403, "Forbidden: not a local Host");
+	if (strcmp(url, SERVE_RELOAD_PATH) != 0)
+		return answer_path(c, s, url);
+	pthread_mutex_lock(&s->mu);
+	n = snprintf(gen, sizeof(gen), "%lu\n", s->gen);
+	pthread_mutex_unlock(&s->mu);
+	return queue(c, 200, MHD_create_response_from_buffer((size_t)n, gen,
+	    MHD_RESPMEM_MUST_COPY), "text/plain; charset=utf-8");
+}
+
+/* libmicrohttpd's unescaper, made to leave the path as sent: serve_path
+ * decodes it, so an escaped '/' or NUL is seen and refused. Returns
+ * the length of s. */
+static size_t
+keep_escapes(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	return strlen(s);
+}
+
+/*
+ * The address o->bind with port o->port into *sa (*len its size) and
+ * its text for a URL into host. Returns 0 or -MIRROR_EUSAGE.
+ */
+static int
+parse_bind(struct sockaddr_storage *sa, socklen_t *len, char *host,
+    size_t hostsz, int *loopback, const struct serve_opts *o,
+    mirror_error *err)
+{
+	struct sockaddr_in *v4 = (struct sockaddr_in *)(void *)sa;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)(void *)sa;
+
+	memset(sa, 0, sizeof(*sa));
+	if (inet_pton(AF_INET, o->bind, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)o->port);
+		*len = sizeof(*v4);
+		*loopback = (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+		snprintf(host, hostsz, "%s", o->bind);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, o->bind, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)o->port);
+		*len = sizeof(*v6);
+		*loopback = IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
+		snprintf(host, hostsz, "[%s]", o->bind);
+		return 0;
+	}
+	return mirror_fail(err, MIRROR_EUSAGE, "--bind: '%s' is not a "
+	    "numeric IPv4 or IPv6 address (such as 127.0.0.1 or ::1)",
+	    o->bind);
+}
+
+int
+serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
+{
+	struct sockaddr_storage sa;
+	const union MHD_DaemonInfo *info;
+	socklen_t salen;
+	char host[INET6_ADDRSTRLEN + 3];
+	serve *s;
+	int rc;
+
+	*out = NULL;
+	s = xcalloc(1, sizeof(*s));
+	if ((rc = parse_bind(&sa, &salen, host, sizeof(host), &s->loopback,
+	    o, err)) < 0) {
+		free(s);
+		return rc;
+	}
+	s->root = xstrdup(o->root);
+	s->gen = 1;
+	pthread_mutex_init(&s->mu, NULL);
+	errno = 0;
+	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+	    MHD_USE_AUTO | (sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+	    (uint16_t)o->port, NULL, NULL, on_request, s,
+	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+	    MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+	    MHD_OPTION_END);
+	if (s->d == NULL) {
+		rc = mirror_fail(err, MIRROR_EIO, "serve: cannot listen on "
+		    "%s:%u%s%s", host, o->port, errno != 0 ? ": " : "",
+		    errno != 0 ? strerror(errno) : "");
+		serve_stop(s);
+		return rc;
+	}
+	info = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+	s->port = info != NULL ? info->port : o->port;
+	snprintf(s->url, sizeof(s->url), "http://%s:%u/", host, s->port);
+	*out = s;
+	return 0;
+}
+
+const char *
+serve_url(const serve *s)
+{
+	return s->url;
+}
+
+unsigned long
+serve_publish(serve *s, int changed, const char *error)
+{
+	unsigned long gen;
+
+	if (error == NULL)
+		error = "";
+	pthread_mutex_lock(&s->mu);
+	if (changed || strcmp(error, s->error) != 0)
+		s->gen++;
+	snprintf(s->error, sizeof(s->error), "%s", error);
+	gen = s->gen;
+	pthread_mutex_unlock(&s->mu);
+	return gen;
+}
+
+void
+serve_stop(serve *s)
+{
+	if (s == NULL)
+		return;
+	if (s->d != NULL)
+		MHD_stop_daemon(s->d);
+	pthread_mutex_destroy(&s->mu);
+	free(s->root);
+	free(s);
+}

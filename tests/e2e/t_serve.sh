@@ -1,0 +1,234 @@
+#!/bin/sh
+# mirror serve (issue 20, point 6): the preview server builds the store
+# with mirror build's own code into a temporary directory, serves it on
+# 127.0.0.1 only, rebuilds when the store or the templates change and
+# tells open pages to reload (the script is in served pages only, never
+# on disk nor in a built site); a failed build is shown on the pages
+# while the last good site stays served; hostile requests get a clean
+# 4xx and the server stays up; SIGINT and SIGTERM remove the directory.
+# Waits are bounded polls in steps of 0.1 s, never a fixed sleep.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+data="$MIRROR_TOP/tests/data"
+pid=""
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$T"' EXIT
+mkdir -p tmp tpl
+cp "$MIRROR_TOP"/templates/*.md tpl/
+new_store s.db "$data/site.sql" || exit 1
+cp s.db built.db
+
+# serves: how many temporary directories of serve are in $T/tmp (where
+# valgrind, under make memcheck, keeps files of its own too).
+serves() { ls -d tmp/mirror-serve.* 2>/dev/null | wc -l; }
+
+# start_serve OUT ERR ARGS...: mirror serve ARGS in the background ($pid),
+# its temporary directories under $T/tmp; returns once it prints
+# "serving URL (Ctrl-C to stop)" ($url), 1 if it exits or 60 s pass.
+start_serve() {
+	o=$1 e=$2
+	shift 2
+	TMPDIR="$T/tmp" $MIRROR_WRAP "$MIRROR" serve "$@" >"$o" 2>"$e" &
+	pid=$!
+	url=""
+	i=0
+	while [ $i -lt 600 ]; do
+		url=$(sed -n 's/^serving \(http:[^ ]*\) (Ctrl-C to stop)$/\1/p' "$o")
+		[ -n "$url" ] && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# eventually COMMAND...: COMMAND succeeds within 60 s (polled every 0.1 s).
+eventually() {
+	i=0
+	while [ $i -lt 600 ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# get PATH [CURL_ARGS...]: request $url/PATH as it is spelt (no dot
+# segments removed): $code, the body in body, the headers in hdr.
+get() {
+	p=$1
+	shift
+	code=$(curl -s --path-as-is --max-time 20 -o body -D hdr \
+	    -w '%{http_code}' "$@" "$url$p")
+}
+# header NAME: the value of header NAME in the last answer.
+header() { grep -i "^$1:" hdr | head -1 | cut -d' ' -f2- | tr -d '\r'; }
+# served PATH TEXT: PATH is served with TEXT in it.
+served() { get "$1" && [ "$code" = 200 ] && grep -q -- "$2" body; }
+
+start_serve serve.out serve.err --store s.db --port 0 --templates tpl
+expect "serve prints 'serving http://127.0.0.1:PORT/ (Ctrl-C to stop)'" \
+    sh -c "echo '$url' | grep -Eqx 'http://127\\.0\\.0\\.1:[1-9][0-9]*/'"
+port=${url#http://127.0.0.1:}
+port=${port%/}
+dir=$(ls -d tmp/mirror-serve.* 2>/dev/null)
+expect "the site is built in one temporary directory of \$TMPDIR, named" sh -c "
+    [ $(serves) = 1 ] && [ -f '$dir/site/index.html' ] &&
+    grep -qx 'site: $T/$dir/site (removed on exit)' serve.out"
+
+# --- the site as a browser gets it ----------------------------------------
+get ""
+expect "the index is served: 200, text/html; charset=utf-8" sh -c "
+    [ '$code' = 200 ] && [ '$(header Content-Type)' = 'text/html; charset=utf-8' ] &&
+    grep -q '<h1' body"
+expect "every answer says Cache-Control: no-store" \
+    test "$(header Cache-Control)" = no-store
+get projects/p05-interferometer/
+cp body project.html
+expect "a project page is served as HTML with its facts" sh -c "
+    [ '$code' = 200 ] && [ '$(header Content-Type)' = 'text/html; charset=utf-8' ] &&
+    grep -q '150 mm' project.html"
+types=""
+for f in index.md api/health.json assets/style.css sitemap.xml; do
+	get "$f"
+	types="$types$code $(header Content-Type);"
+done
+expect "Markdown, JSON, CSS and XML get their Content-Type" test "$types" = \
+    "200 text/markdown; charset=utf-8;200 application/json;200 text/css; charset=utf-8;200 application/xml;"
+get projects
+expect "a directory without its slash is redirected to it" sh -c "
+    [ '$code' = 301 ] && [ '$(header Location)' = /projects/ ]"
+get "" -I
+expect "HEAD answers 200 with the length and no body" sh -c "
+    [ '$code' = 200 ] && [ -n '$(header Content-Length)' ] &&
+    ! grep -q '<html' body"
+
+# --- the reload script: in served pages only --------------------------------
+expect "served HTML polls /__mirror/reload in a script just before </body>" sh -c "
+    grep -q 'fetch(\"/__mirror/reload?v=' project.html &&
+    [ \$(grep -c '<script' project.html) = 1 ] &&
+    sed -n '/<script/,\$p' project.html | grep -q '^</body>'"
+expect "the files on disk have no script: it is added as pages are sent" sh -c "
+    ! grep -rlq -e '<script' -e __mirror '$dir/site'"
+mirror build --store built.db --out built --quiet
+expect "a site of mirror build holds no script and no reload endpoint" sh -c "
+    [ $RC = 0 ] && [ -f built/index.html ] && ! grep -rlq -e '<script' -e __mirror built"
+get __mirror/reload
+gen1=$(tr -d '\n' <body)
+expect "/__mirror/reload answers the generation, a number" sh -c "
+    [ '$code' = 200 ] && echo '$gen1' | grep -Eqx '[0-9]+'"
+
+# --- a change of the store shows without a manual rebuild -----------------
+sql s.db "UPDATE project_state SET value = '175 mm' WHERE id = 's2'"
+expect "a fact changed in the store shows in the served page by itself" \
+    eventually served projects/p05-interferometer/ '175 mm'
+# (The files change a moment before the generation does: polled too.)
+expect "the generation went up, so open pages reload; serve says so" \
+    eventually sh -c "[ \$(curl -s '${url}__mirror/reload') -gt '$gen1' ] &&
+        grep -q '^rebuilt in [0-9]* ms: pages reload' serve.out"
+
+# --- a failed build: shown on the pages, the last good site stays ------------
+echo '{{#if never_closed}}' >>tpl/index.md
+expect "a template that breaks: every page shows the build error" \
+    eventually served "" 'role="alert"'
+expect "... with the error's words, escaped, and on stderr too" sh -c "
+    grep -q 'never closed: &#39;never_closed&#39;' body &&
+    grep -q '^mirror: serve: the build failed: .*index.md' serve.err"
+expect "... while the last good site is still served" \
+    served projects/p05-interferometer/ '175 mm'
+cp "$MIRROR_TOP/templates/index.md" tpl/index.md
+expect "the template mended: the banner goes, pages reload" \
+    eventually sh -c "curl -s '$url' | grep -q '<h1' &&
+        ! curl -s '$url' | grep -q 'role=\"alert\"'"
+
+# --- hostile requests: a clean 4xx, nothing outside the site ---------------
+# hostile NAME CODE PATH [CURL_ARGS...]
+hostile() {
+	name=$1 want=$2 p=$3
+	shift 3
+	get "$p" "$@"
+	if [ "$code" = "$want" ] && ! grep -q 'root:' body; then
+		ok "$name: $want"
+	else
+		not_ok "$name: $want" "got $code for '$p'"
+	fi
+}
+hostile "/../etc/passwd" 400 "../etc/passwd"
+hostile "/%2e%2e/%2e%2e/etc/passwd" 400 "%2e%2e/%2e%2e/etc/passwd"
+hostile "an escaped dot segment inside a path" 400 \
+    "projects/%2E%2E/%2E%2E/%2E%2E/etc/passwd"
+hostile "an escaped NUL" 400 "index.html%00.md"
+hostile "an escaped slash" 400 "projects%2Fp05-interferometer/index.html"
+hostile "a broken escape" 400 "%zz"
+hostile "mirror's own marker file" 404 ".mirror-output"
+hostile "a 10 kB path" 414 "$(head -c 10240 /dev/zero | tr '\0' a)"
+hostile "POST" 405 "" -d 'x=1'
+expect "... and a 405 says Allow: GET, HEAD" test "$(header Allow)" = "GET, HEAD"
+hostile "DELETE" 405 "index.html" -X DELETE
+hostile "a Host of another site (DNS rebinding)" 403 "" -H 'Host: evil.example'
+ln -s /etc/passwd "$dir/site/leak.html"
+ln -s /etc "$dir/site/etc"
+hostile "a symbolic link planted in the site" 404 "leak.html"
+hostile "a path through a planted link to a directory" 404 "etc/passwd"
+rm -f "$dir/site/leak.html" "$dir/site/etc"
+get ""
+expect "the server is still up and serving after all of them" test "$code" = 200
+
+# --- 127.0.0.1 only ---------------------------------------------------------
+hexport=$(printf '%04X' "$port")
+listen=$(awk -v p=":$hexport" '$4 == "0A" && substr($2, length($2) - 4) == p { print $2 }' \
+    /proc/net/tcp /proc/net/tcp6 2>/dev/null | sort -u)
+expect "it listens on 127.0.0.1 alone (/proc/net/tcp, tcp6)" \
+    test "$listen" = "0100007F:$hexport"
+other=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -E '^[0-9.]+$' |
+    grep -v '^127\.' | head -1)
+if [ -n "$other" ]; then
+	expect "another address of this machine ($other) is refused" sh -c "
+	    ! curl -s --max-time 5 -o /dev/null 'http://$other:$port/'"
+else
+	expect "another local address (127.0.0.2) is refused" sh -c "
+	    ! curl -s --max-time 5 -o /dev/null 'http://127.0.0.2:$port/'"
+fi
+TMPDIR="$T/tmp" $MIRROR_WRAP "$MIRROR" serve --store s.db --port "$port" \
+    >busy.out 2>busy.err
+RC=$?
+expect "a port in use: exit 3, one line, its temporary directory gone" sh -c "
+    [ $RC = 3 ] && [ \$(wc -l <busy.err) = 1 ] &&
+    grep -q '^mirror: serve: cannot listen on 127.0.0.1:$port' busy.err &&
+    [ \$(ls -d tmp/mirror-serve.* | wc -l) = 1 ]"
+
+# --- Ctrl-C ------------------------------------------------------------------
+kill -INT "$pid"
+wait "$pid"
+RC=$?
+pid=""
+expect "SIGINT stops it with exit status 0" test "$RC" = 0
+expect "... its temporary directory is gone" test "$(serves)" = 0
+expect "... and nothing listens on the port any more" sh -c "
+    ! curl -s --max-time 5 -o /dev/null '$url'"
+
+# --- --json, SIGTERM --------------------------------------------------------
+TMPDIR="$T/tmp" $MIRROR_WRAP "$MIRROR" serve --store s.db --port 0 --json \
+    >json.out 2>json.err &
+pid=$!
+eventually grep -q '"url"' json.out
+expect "--json prints one document: url, port and dir" sh -c "
+    [ \$(jq -s length json.out) = 1 ] &&
+    jq -e '(.url | startswith(\"http://127.0.0.1:\")) and
+        (.port | type) == \"number\" and (.dir | endswith(\"/site\"))' json.out >/dev/null"
+kill -TERM "$pid"
+wait "$pid"
+RC=$?
+pid=""
+expect "SIGTERM stops it with exit status 0, its directory gone" sh -c "
+    [ $RC = 0 ] && [ $(serves) = 0 ] && [ ! -s json.err ]"
+
+# --- usage ---------------------------------------------------------------------
+TMPDIR="$T/tmp" mirror serve --store s.db --port 65536
+expect_error "--port out of range is a usage error" 1 "--port: '65536' is not a port number"
+TMPDIR="$T/tmp" mirror serve --store s.db --bind localhost
+expect_error "--bind takes a numeric address" 1 "--bind: 'localhost' is not a numeric"
+TMPDIR="$T/tmp" mirror serve --store s.db --repo r.git
+expect_error "serve does not take --repo" 1 "serve does not take --repo"
+TMPDIR="$T/tmp" mirror serve --store missing.db --port 0
+expect "a store that is not there: exit 2 before serving" sh -c "
+    [ $RC = 2 ] && ! grep -q serving '$T/out'"
+expect "no failed start leaves a temporary directory" test "$(serves)" = 0
