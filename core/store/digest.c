@@ -10,12 +10,34 @@
 #include "util/hashtab.h"
 #include "util/xalloc.h"
 
-/* A project while folding: keyed by the hash of its id. */
-struct acc_entry {
-	uint64_t key;
+/* A project while folding (allocated alone, so the alias and entity
+ * tables can point at it while the tables grow). */
+struct proj {
 	char *project;
+	size_t len;
 	uint64_t sum, rows;
 	long long counts[DIGEST_COUNTS], active;
+};
+
+/* The projects by the hash of their id. */
+struct acc_entry {
+	uint64_t key;
+	struct proj *p;
+};
+
+/* An alias (or a project's own id) and the project it names. */
+struct alias_entry {
+	uint64_t key;
+	char *name;
+	size_t len;
+	struct proj *canon;
+};
+
+/* An entity, by the hash of its id, and its project. The 64-bit hash
+ * stands for the id: two ids sharing one are a 2^-64 chance. */
+struct ent_entry {
+	uint64_t key;
+	struct proj *owner;
 };
 
 /* A 64-bit finalizer (splitmix64): spreads a row hash over all bits
@@ -35,6 +57,10 @@ digest_init(struct store_digest *d)
 	d->snapshot = MIRROR_HASH_INIT;
 	d->acc = xcalloc(1, sizeof(*d->acc));
 	hashtab_init(d->acc, sizeof(struct acc_entry));
+	d->alias = xcalloc(1, sizeof(*d->alias));
+	hashtab_init(d->alias, sizeof(struct alias_entry));
+	d->ent = xcalloc(1, sizeof(*d->ent));
+	hashtab_init(d->ent, sizeof(struct ent_entry));
 }
 
 /* Fold column i of stmt (its type, then its bytes) into h. */
@@ -52,86 +78,167 @@ hash_col(uint64_t h, sqlite3_stmt *stmt, int i)
 	return hash_add_str(h, NULL);
 }
 
-/* The entry of project (len bytes) in d, made on first sight. */
-static struct acc_entry *
-project_entry(struct store_digest *d, const char *project, size_t len)
+/* The hash of len bytes at p as a table key (never 0). */
+static uint64_t
+key_of(const void *p, size_t len)
 {
-	uint64_t k = hash_add(MIRROR_HASH_INIT, project, len);
-	struct acc_entry *e;
+	uint64_t k = hash_add(MIRROR_HASH_INIT, p, len);
 
-	k = k != 0 ? k : 1;
-	for (e = hashtab_get(d->acc, k); e != NULL;
-	    e = hashtab_next(d->acc, e))
-		if (strlen(e->project) == len &&
-		    memcmp(e->project, project, len) == 0)
-			return e;
-	e = hashtab_add(d->acc, k);
-	e->project = xstrndup(project, len);
-	return e;
+	return k != 0 ? k : 1;
 }
 
-/* How a row is counted besides its hash (digest_fold's count). */
+/* The project (len bytes) in d, made on first sight. */
+static struct proj *
+project_entry(struct store_digest *d, const char *project, size_t len)
+{
+	uint64_t k = key_of(project, len);
+	struct acc_entry *e;
+	struct proj *p;
+
+	for (e = hashtab_get(d->acc, k); e != NULL;
+	    e = hashtab_next(d->acc, e))
+		if (e->p->len == len && memcmp(e->p->project, project,
+		    len) == 0)
+			return e->p;
+	p = xcalloc(1, sizeof(*p));
+	p->project = xstrndup(project, len);
+	p->len = len;
+	e = hashtab_add(d->acc, k);
+	e->p = p;
+	return p;
+}
+
+int
+digest_aliases(struct store_digest *d, mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT name, canonical FROM "
+	    "temp.project_alias", -1, &stmt, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+		const char *canon = (const char *)sqlite3_column_text(stmt, 1);
+		size_t nl = (size_t)sqlite3_column_bytes(stmt, 0);
+		struct alias_entry *a;
+
+		if (name == NULL || canon == NULL)
+			continue;
+		a = hashtab_add(d->alias, key_of(name, nl));
+		a->name = xstrndup(name, nl);
+		a->len = nl;
+		a->canon = project_entry(d, canon,
+		    (size_t)sqlite3_column_bytes(stmt, 1));
+		rc = SQLITE_OK;
+	}
+	if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc,
+	    "cannot read the project aliases");
+}
+
+/* The project entry that owner column i of stmt (of kind k) names, or
+ * NULL when it names none. */
+static struct proj *
+owner_of(struct store_digest *d, sqlite3_stmt *stmt, int i, char k)
+{
+	const char *p = (const char *)sqlite3_column_text(stmt, i);
+	size_t len = (size_t)sqlite3_column_bytes(stmt, i);
+	uint64_t key;
+
+	if (p == NULL)
+		return NULL;
+	key = key_of(p, len);
+	if (k == 'e') {
+		struct ent_entry *x = hashtab_get(d->ent, key);
+
+		return x != NULL ? x->owner : NULL;
+	}
+	if (k == 'p')
+		for (struct alias_entry *a = hashtab_get(d->alias, key);
+		    a != NULL; a = hashtab_next(d->alias, a))
+			if (a->len == len && memcmp(a->name, p, len) == 0)
+				return a->canon;
+	return project_entry(d, p, len);
+}
+
+/* How a row is counted besides its hash (digest_query's count). */
 struct row_count {
 	int count;              /* -1: not counted */
 	int active;             /* its flag */
 };
 
-/* Add one row's hash rh to each distinct owner in columns [from, ncol)
- * of stmt, counted as rc says, or to the loose rows when it has none. */
-static void
+/*
+ * Add one row's hash rh to each distinct owner in columns [from, ncol)
+ * of stmt (kinds in q->owners), counted as rc says, or to the loose
+ * rows when it has none. Returns the first owner, or NULL.
+ */
+static struct proj *
 add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
-    uint64_t rh, const struct row_count *rc)
+    const struct digest_query *q, uint64_t rh, const struct row_count *rc)
 {
-	int owned = 0;
+	struct proj *seen[4], *first = NULL;
+	int n = 0;
 
-	for (int i = from; i < ncol; i++) {
-		const char *p = (const char *)sqlite3_column_text(stmt, i);
-		size_t len = (size_t)sqlite3_column_bytes(stmt, i);
-		int seen = 0;
-		struct acc_entry *e;
+	for (int i = from; i < ncol && q->owners[i - from] != '\0'; i++) {
+		struct proj *e = owner_of(d, stmt, i, q->owners[i - from]);
+		int dup = 0;
 
-		if (p == NULL)
-			continue;
 		/* Both ends of an edge in one project count once. */
-		for (int j = from; j < i && !seen; j++) {
-			const char *q = (const char *)sqlite3_column_text(
-			    stmt, j);
-
-			seen = q != NULL && (size_t)sqlite3_column_bytes(stmt,
-			    j) == len && memcmp(p, q, len) == 0;
-		}
-		if (seen)
+		for (int j = 0; j < n; j++)
+			dup |= seen[j] == e;
+		if (e == NULL || dup || n == (int)(sizeof(seen) /
+		    sizeof(*seen)))
 			continue;
-		e = project_entry(d, p, len);
+		seen[n++] = e;
+		first = first != NULL ? first : e;
 		e->sum += rh;
 		e->rows++;
 		if (rc->count >= 0) {
 			e->counts[rc->count]++;
 			e->active += rc->active;
 		}
-		owned = 1;
 	}
-	if (!owned) {
+	if (n == 0) {
 		d->loose_sum += rh;
 		d->loose_rows++;
 	}
+	return first;
+}
+
+/* Note that the entity of column 0 of stmt belongs to owner. */
+static void
+register_entity(struct store_digest *d, sqlite3_stmt *stmt,
+    struct proj *owner)
+{
+	const void *id = sqlite3_column_text(stmt, 0);
+	struct ent_entry *x;
+	int added;
+
+	if (id == NULL || owner == NULL)
+		return;
+	x = hashtab_put(d->ent, key_of(id, (size_t)sqlite3_column_bytes(stmt,
+	    0)), &added);
+	if (added)
+		x->owner = owner;
 }
 
 int
-digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
-    int table, int nhash, int nsalt, int count, const char *param,
-    mirror_error *err)
+digest_fold(struct store_digest *d, mirror_store *st,
+    const struct digest_query *q, mirror_error *err)
 {
 	static const char what[] = "cannot compute the snapshot checksum";
 	sqlite3_stmt *stmt = NULL;
 	uint64_t sum = 0, rows = 0;
-	unsigned char tag = (unsigned char)table;
+	unsigned char tag = (unsigned char)q->table;
 	int rc, ncol;
 
-	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
-	if (rc == SQLITE_OK && param != NULL &&
+	rc = sqlite3_prepare_v2(store_db(st), q->sql, -1, &stmt, NULL);
+	if (rc == SQLITE_OK && q->param != NULL &&
 	    sqlite3_bind_parameter_count(stmt) > 0)
-		rc = sqlite3_bind_text(stmt, 1, param, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_bind_text(stmt, 1, q->param, -1,
+		    SQLITE_TRANSIENT);
 	if (rc != SQLITE_OK) {
 		rc = store_fail(st, err, rc, what);
 		sqlite3_finalize(stmt);
@@ -140,20 +247,23 @@ digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
 	ncol = sqlite3_column_count(stmt);
 	while ((rc = store_step(st, stmt)) == SQLITE_ROW) {
 		uint64_t rh = MIRROR_HASH_INIT, ph;
-		struct row_count cnt = { count, 0 };
+		struct row_count cnt = { q->count, 0 };
+		struct proj *owner;
 		int i;
 
-		for (i = 0; i < nhash && i < ncol; i++)
+		for (i = 0; i < q->nhash && i < ncol; i++)
 			rh = hash_col(rh, stmt, i);
 		sum += mix64(rh);
 		rows++;
 		/* The projects see the table and the salt too. */
 		ph = hash_add(rh, &tag, 1);
-		for (; i < nhash + nsalt && i < ncol; i++)
+		for (; i < q->nhash + q->nsalt && i < ncol; i++)
 			ph = hash_col(ph, stmt, i);
-		if (count >= 0 && i < ncol)
+		if (q->count >= 0 && i < ncol)
 			cnt.active = sqlite3_column_int(stmt, i++) != 0;
-		add_owners(d, stmt, i, ncol, mix64(ph), &cnt);
+		owner = add_owners(d, stmt, i, ncol, q, mix64(ph), &cnt);
+		if (q->entities)
+			register_entity(d, stmt, owner);
 	}
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc, what);
 	sqlite3_finalize(stmt);
@@ -178,6 +288,28 @@ seal(uint64_t sum, uint64_t rows)
 	return hash_add(h, &rows, sizeof(rows));
 }
 
+/* Free the alias and entity tables (the projects stay in d->acc). */
+static void
+drop_maps(struct store_digest *d)
+{
+	const struct hashtab *t = d->alias;
+
+	for (size_t i = 0; t != NULL && i < t->cap; i++) {
+		struct alias_entry *a = (struct alias_entry *)(void *)(t->slots +
+		    i * t->size);
+
+		if (a->key != 0)
+			free(a->name);
+	}
+	if (d->alias != NULL)
+		hashtab_free(d->alias);
+	if (d->ent != NULL)
+		hashtab_free(d->ent);
+	free(d->alias);
+	free(d->ent);
+	d->alias = d->ent = NULL;
+}
+
 void
 digest_finish(struct store_digest *d)
 {
@@ -185,6 +317,7 @@ digest_finish(struct store_digest *d)
 
 	if (t == NULL)
 		return;
+	drop_maps(d);
 	d->p = xcalloc(t->n + 1, sizeof(*d->p));
 	d->n = 0;
 	for (size_t i = 0; i < t->cap; i++) {
@@ -193,10 +326,11 @@ digest_finish(struct store_digest *d)
 
 		if (e->key == 0)
 			continue;
-		d->p[d->n].project = e->project;
-		memcpy(d->p[d->n].rows, e->counts, sizeof(e->counts));
-		d->p[d->n].active = e->active;
-		d->p[d->n++].sum = seal(e->sum, e->rows);
+		d->p[d->n].project = e->p->project;
+		memcpy(d->p[d->n].rows, e->p->counts, sizeof(e->p->counts));
+		d->p[d->n].active = e->p->active;
+		d->p[d->n++].sum = seal(e->p->sum, e->p->rows);
+		free(e->p);
 	}
 	qsort(d->p, d->n, sizeof(*d->p), cmp_project);
 	d->loose = seal(d->loose_sum, d->loose_rows);

@@ -41,8 +41,9 @@ struct store_digest {
 	struct project_digest *p;       /* sorted by project (strcmp) */
 	size_t n;
 	uint64_t loose;                 /* the rows of no project */
-	/* While folding: projects by hash of their id, the loose rows. */
-	struct hashtab *acc;
+	/* While folding: projects by hash of their id, the loose rows, the
+	 * aliases (name to project) and each entity's project. */
+	struct hashtab *acc, *alias, *ent;
 	uint64_t loose_sum, loose_rows;
 };
 
@@ -50,16 +51,38 @@ struct store_digest {
 void digest_init(struct store_digest *d);
 
 /*
- * Fold the rows of sql into d as described above (nhash, nsalt, then
- * owner columns; table tells the tables apart in the projects' digests).
- * With count in [0, DIGEST_COUNTS), each row is also counted in its
- * owners' rows[count], and the column after the salts is a flag (not an
- * owner) whose true rows are counted in active. sql's one parameter, if
- * it has one, is bound to param. Returns 0 or < 0 with err set.
+ * Read st's TEMP project_alias (name, canonical) for the owner columns
+ * of kind 'p'. Returns 0 or < 0 with err set.
  */
-int digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
-    int table, int nhash, int nsalt, int count, const char *param,
+int digest_aliases(struct store_digest *d, mirror_store *st,
     mirror_error *err);
+
+/* One query folded into a digest. */
+struct digest_query {
+	const char *sql;
+	int table;              /* tells the tables apart in the projects'
+	                           digests */
+	int nhash, nsalt;       /* hashed columns, then salt columns */
+	int count;              /* in [0, DIGEST_COUNTS): each row is counted
+	                           in its owners' rows[count], and the column
+	                           after the salts is a flag (not an owner)
+	                           whose true rows count in active; -1: no */
+	const char *owners;     /* one letter per owner column: 'c' a
+	                           canonical project id, 'p' a row's project
+	                           column (mapped through the aliases), 'e'
+	                           an entity id (its project, as an earlier
+	                           fold with entities set registered it) */
+	int entities;           /* 1: register column 0 (an entity id) as
+	                           belonging to the row's first owner */
+	const char *param;      /* bound to sql's one parameter, if any */
+};
+
+/*
+ * Fold the rows of q->sql into d as described above. Returns 0 or < 0
+ * with err set.
+ */
+int digest_fold(struct store_digest *d, mirror_store *st,
+    const struct digest_query *q, mirror_error *err);
 
 /* Finish d after the last fold: the projects sorted into d->p. */
 void digest_finish(struct store_digest *d);

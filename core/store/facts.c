@@ -380,7 +380,8 @@ struct table {
 	const char *check_sql;     /* what facts_check reads; NULL: all_sql */
 	const char *digest_sql;    /* all_sql's rows with their salt, the
 	                              active flag when counted, and owners
-	                              (store/digest.h) */
+	                              (store/digest.h: a row's project, or
+	                              an edge's two entities) */
 	int nsalt;
 	int count;                 /* the digest's count of its rows, -1:
 	                              none */
@@ -458,8 +459,8 @@ static const struct table tables[T_N] = {
 	    JOIN_ALIAS("s") "@SCOPE ORDER BY " CANON("s") ", s.category, "
 	    "s.key, s.created_at, s.id",
 	    "SELECT @COLS FROM main.project_state s", NULL,
-	    "SELECT @COLS, s.status = 'active', " CANON("s") " FROM "
-	    "main.project_state s" JOIN_ALIAS("s"), 0, 0,
+	    "SELECT @COLS, s.status = 'active', s.project FROM "
+	    "main.project_state s", 0, 0,
 	    state_cols, NELEM(state_cols), sizeof(struct fact_state),
 	    ROWS(state, n_state), NULL },
 	[T_ENT] = { "entities", 'e', "cannot read entities",
@@ -467,8 +468,8 @@ static const struct table tables[T_N] = {
 	    JOIN_ALIAS("e") "@SCOPE ORDER BY " CANON("e") ", e.entity_type, "
 	    "e.name, e.id",
 	    "SELECT @COLS FROM main.entities e", NULL,
-	    "SELECT @COLS, e.status = 'active', " CANON("e") " FROM "
-	    "main.entities e" JOIN_ALIAS("e"), 0, 1,
+	    "SELECT @COLS, e.status = 'active', e.project FROM "
+	    "main.entities e", 0, 1,
 	    entity_cols, NELEM(entity_cols), sizeof(struct fact_entity),
 	    ROWS(ent, n_ent), NULL },
 	/* A relationship is listed under the project of each of its ends
@@ -486,8 +487,7 @@ static const struct table tables[T_N] = {
 	    "SELECT @COLS FROM main.relationships r WHERE r.source_entity_id "
 	    "IN (SELECT id FROM main.entities) OR r.target_entity_id IN "
 	    "(SELECT id FROM main.entities)",
-	    "SELECT @COLS, " FACT_PROJECT("entities", "r.source_entity_id")
-	    ", " FACT_PROJECT("entities", "r.target_entity_id") " FROM "
+	    "SELECT @COLS, r.source_entity_id, r.target_entity_id FROM "
 	    "main.relationships r", 0, -1,
 	    rel_cols, NELEM(rel_cols), sizeof(struct fact_rel),
 	    ROWS(rel, n_rel), NULL },
@@ -498,8 +498,8 @@ static const struct table tables[T_N] = {
 	    JOIN_ALIAS("m") "@SCOPE ORDER BY " CANON("m") ", m.memory_type, "
 	    "m.created_at, m.id",
 	    "SELECT @COLS FROM main.memories m", NULL,
-	    "SELECT @COLS, @EXPIRED, m.status = 'active', " CANON("m") " FROM "
-	    "main.memories m" JOIN_ALIAS("m"), 1, 2,
+	    "SELECT @COLS, @EXPIRED, m.status = 'active', m.project FROM "
+	    "main.memories m", 1, 2,
 	    memory_cols, NELEM(memory_cols), sizeof(struct fact_memory),
 	    ROWS(mem, n_mem), memory_expiry },
 };
@@ -956,15 +956,19 @@ facts_free(struct project_facts *f)
 
 /* ---- snapshot checksum and projects' digests --------------------------- */
 
+/* What owns a row of each table (digest_query's owners). */
+static const char *const owner_kinds[T_N] = { "p", "p", "ee", "p" };
+
 /* The conflict tables and the audit, with their owners (digest.h). */
 static const struct {
 	const char *sql;
 	int nhash;
+	const char *owners;
 	int audit;              /* 1: memory_audit, else a conflict table */
 } extra_digests[] = {
 	{ "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
-	  "c.status, c.resolved_at, c.resolution, c.resolved_by, "
-	  CANON("c") " FROM main.conflicts c" JOIN_ALIAS("c"), 9, 0 },
+	  "c.status, c.resolved_at, c.resolution, c.resolved_by, c.project "
+	  "FROM main.conflicts c", 9, "p", 0 },
 	/* A member belongs to its conflict's project and to its fact's,
 	 * which differ once an alias moved the fact. */
 	{ "SELECT cm.conflict_id, cm.member_kind, cm.member_id, "
@@ -972,11 +976,11 @@ static const struct {
 	  "(SELECT " CANON("c") " FROM main.conflicts c" JOIN_ALIAS("c")
 	  "WHERE c.id = cm.conflict_id), "
 	  KIND_PROJECT("cm.member_kind", "cm.member_id")
-	  " FROM main.conflict_members cm", 6, 0 },
+	  " FROM main.conflict_members cm", 6, "cc", 0 },
 	/* Pages and messages name who last changed a fact. */
 	{ "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
 	  "au.note, au.timestamp, " KIND_PROJECT("au.entity_kind",
-	  "au.memory_id") " FROM main.memory_audit au", 7, 1 },
+	  "au.memory_id") " FROM main.memory_audit au", 7, "c", 1 },
 };
 
 int
@@ -984,29 +988,36 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
     mirror_error *err)
 {
 	const struct store_features *ft = store_features(st);
+	struct digest_query q = { "SELECT id, name, aliases, description, "
+	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL };
 	char ts[MIRROR_TS_LEN];
 	strbuf sql;
 	int rc;
 
 	mirror_format_ts(ts, now);
 	digest_init(out);
-	rc = digest_fold(out, st, "SELECT id, name, aliases, description, id "
-	    "FROM main.projects", 0, 4, 0, -1, NULL, err);
+	rc = digest_aliases(out, st, err);
+	if (rc == 0)
+		rc = digest_fold(out, st, &q, err);
 	/* The layers and relationships: every column the pages read. */
 	strbuf_init(&sql);
 	for (int t = 0; rc == 0 && t < T_N; t++) {
 		table_sql(&sql, &tables[t], st, tables[t].digest_sql, 0);
-		rc = digest_fold(out, st, sql.data, 1 + t,
+		q = (struct digest_query){ sql.data, 1 + t,
 		    (int)tables[t].ncols, tables[t].nsalt, tables[t].count,
-		    ts, err);
+		    owner_kinds[t], t == T_ENT, ts };
+		rc = digest_fold(out, st, &q, err);
 	}
 	strbuf_free(&sql);
-	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++)
-		if (extra_digests[i].audit ? ft->has_audit :
-		    ft->has_mirror_tables)
-			rc = digest_fold(out, st, extra_digests[i].sql,
-			    1 + T_N + (int)i, extra_digests[i].nhash, 0, -1,
-			    NULL, err);
+	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
+		if (!(extra_digests[i].audit ? ft->has_audit :
+		    ft->has_mirror_tables))
+			continue;
+		q = (struct digest_query){ extra_digests[i].sql,
+		    1 + T_N + (int)i, extra_digests[i].nhash, 0, -1,
+		    extra_digests[i].owners, 0, NULL };
+		rc = digest_fold(out, st, &q, err);
+	}
 	digest_finish(out);
 	return rc;
 }
