@@ -100,45 +100,45 @@ const findings = (list) => list.slice(0, 12).map((f) =>
     page.on('request', (r) => {
       if (!r.url().startsWith('file://') && !r.url().startsWith('data:')) offsite.push(r.url());
     });
-    const axe = new Map();     // kind/scheme -> findings
+    const axe = new Map();     // kind/scheme/width -> findings
     const wide = new Map();    // kind/width -> pages that scroll sideways
     const bg = {};             // the body's background per scheme, index page
-    for (const w of WIDTHS) {
-      await page.setViewportSize({ width: w, height: 900 });
-      for (const [kind, list] of byKind) {
-        const over = [];
-        for (const [i, rel] of list.entries()) {
-          await page.emulateMedia({ colorScheme: 'light' });
-          await page.goto('file://' + path.join(site, rel));
-          const m = await page.evaluate(() => [
-            document.documentElement.scrollWidth, window.innerWidth]);
-          if (m[0] > m[1]) over.push(`${rel}: scrollWidth ${m[0]} > ${m[1]}`);
+    // Each page is loaded once, axe added once; the views follow by
+    // resizing and emulating (the layout and styles follow at once).
+    const VIEWS = [[1280, 'light'], [1280, 'dark'], [390, 'light']];
+    for (const [kind, list] of byKind) {
+      for (const v of VIEWS) axe.set(`${kind}/${v[1]}/${v[0]}`, []);
+      for (const w of WIDTHS) wide.set(`${kind}/${w}`, []);
+      for (const [i, rel] of list.entries()) {
+        await page.setViewportSize({ width: VIEWS[0][0], height: 900 });
+        await page.emulateMedia({ colorScheme: VIEWS[0][1] });
+        await page.goto('file://' + path.join(site, rel));
+        await page.addScriptTag({ path: axeSource });
+        for (const [w, scheme] of VIEWS) {
+          await page.setViewportSize({ width: w, height: 900 });
+          await page.emulateMedia({ colorScheme: scheme });
+          if (scheme === 'light') {
+            const m = await page.evaluate(() => [
+              document.documentElement.scrollWidth, window.innerWidth]);
+            if (m[0] > m[1]) wide.get(`${kind}/${w}`).push(`${rel}: scrollWidth ${m[0]} > ${m[1]}`);
+          }
+          if (kind === 'index' && w === 1280) {
+            bg[scheme] = await page.evaluate(() =>
+              getComputedStyle(document.body).backgroundColor);
+          }
           if (i === 0) {
-            await page.screenshot({ path: path.join(shotDir, `${kind}-${w}.png`) });
+            const name = `${kind}-${w}${scheme === 'dark' ? '-dark' : ''}.png`;
+            await page.screenshot({ path: path.join(shotDir, name) });
           }
-          // axe at the desktop width in both schemes, on one load, and
-          // on a phone in the light one.
-          await page.addScriptTag({ path: axeSource });
-          for (const scheme of w === 1280 ? SCHEMES : ['light']) {
-            await page.emulateMedia({ colorScheme: scheme });
-            if (kind === 'index') {
-              bg[scheme] = await page.evaluate(() =>
-                getComputedStyle(document.body).backgroundColor);
-            }
-            const key = `${kind}/${scheme}/${w}`;
-            if (!axe.has(key)) axe.set(key, []);
-            for (const v of await axeRun(page)) axe.get(key).push({ page: rel, ...v });
-          }
-          if (i === 0 && w === 1280) {
-            await page.screenshot({ path: path.join(shotDir, `${kind}-${w}-dark.png`) });
+          for (const f of await axeRun(page)) {
+            axe.get(`${kind}/${scheme}/${w}`).push({ page: rel, ...f });
           }
         }
-        wide.set(`${kind}/${w}`, over);
       }
     }
     for (const [kind, list] of byKind) {
       const what = kind === 'other' ? 'pages of any other kind' : `${kind} pages`;
-      for (const [scheme, w] of [['light', 1280], ['dark', 1280], ['light', 390]]) {
+      for (const [w, scheme] of VIEWS) {
         const f = axe.get(`${kind}/${scheme}/${w}`) || [];
         check(`axe-core: no violation on the ${what} (${list.length}), ${scheme} mode, ${w} px`,
           f.length === 0, findings(f));
