@@ -55,7 +55,8 @@ UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps pkgs-present test check test-bins manifest mutants unit e2e example \
-        example-run install uninstall clean memcheck bench golden golden-bench
+        example-run install uninstall clean memcheck bench golden golden-bench \
+        screenshots
 .SUFFIXES:
 
 all: $(BUILD)/mirror
@@ -131,6 +132,12 @@ example: deps
 
 example-run: $(BUILD)/mirror
 	@sh site-example/run.sh $(BUILD)
+
+# make screenshots: the README's pictures of the example, the index and
+# a project overview, rewritten in doc/screenshots/ (headless chromium;
+# tests/browser/screenshots.sh). Commit them when the pages change.
+screenshots: deps $(BUILD)/mirror
+	@sh tests/browser/screenshots.sh $(BUILD)
 
 # make memcheck: the suite with every unit test and mirror run under
 # valgrind; its reports go to $(BUILD)/memcheck/<pid>.log and any error in

@@ -1,0 +1,23 @@
+#!/bin/sh
+# screenshots.sh BUILD: 'make screenshots'. Builds the example site with
+# BUILD/mirror and its pinned clock into BUILD/screenshots/site, and
+# writes the README's pictures, doc/screenshots/index.png and
+# project.png (1280x900, light mode; tests/browser/screenshots.js),
+# squeezed by optipng. Installs what is missing first (ensure.sh, and
+# Debian's optipng).
+set -eu
+BUILD=${1:-build}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+sh tests/browser/ensure.sh
+MIRROR_EXTRA_PKGS=optipng sh scripts/install-deps.sh
+work="$BUILD/screenshots"
+rm -rf "$work/site" "$work/store.db"
+mkdir -p "$work"
+"$BUILD/mirror" init --store "$work/store.db" --quiet
+sqlite3 -bail "$work/store.db" < site-example/example.sql
+SOURCE_DATE_EPOCH=1793491200 "$BUILD/mirror" build --store "$work/store.db" \
+    --out "$work/site" --quiet
+node tests/browser/screenshots.js "$work/site" doc/screenshots
+optipng -quiet -o2 -strip all doc/screenshots/index.png doc/screenshots/project.png
+ls -l doc/screenshots/index.png doc/screenshots/project.png
