@@ -16,6 +16,8 @@ struct acc_entry {
 	char *project;
 	uint64_t sum, rows;
 	long long counts[DIGEST_COUNTS], active;
+	long long latest;       /* -1 until a counted row has a time */
+	int seen;               /* latest is set */
 };
 
 /* A 64-bit finalizer (splitmix64): spreads a row hash over all bits
@@ -74,6 +76,8 @@ project_entry(struct store_digest *d, const char *project, size_t len)
 struct row_count {
 	int count;              /* -1: not counted */
 	int active;             /* its flag */
+	int has_time;           /* 1 when time is a time */
+	long long time;         /* its time column (seconds) */
 };
 
 /* Add one row's hash rh to each distinct owner in columns [from, ncol)
@@ -108,6 +112,9 @@ add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
 		if (rc->count >= 0) {
 			e->counts[rc->count]++;
 			e->active += rc->active;
+			if (rc->has_time && (!e->seen || rc->time > e->latest))
+				e->latest = rc->time;
+			e->seen |= rc->has_time;
 		}
 		owned = 1;
 	}
@@ -140,7 +147,7 @@ digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
 	ncol = sqlite3_column_count(stmt);
 	while ((rc = store_step(st, stmt)) == SQLITE_ROW) {
 		uint64_t rh = MIRROR_HASH_INIT, ph;
-		struct row_count cnt = { count, 0 };
+		struct row_count cnt = { count, 0, 0, 0 };
 		int i;
 
 		for (i = 0; i < nhash && i < ncol; i++)
@@ -151,8 +158,12 @@ digest_fold(struct store_digest *d, mirror_store *st, const char *sql,
 		ph = hash_add(rh, &tag, 1);
 		for (; i < nhash + nsalt && i < ncol; i++)
 			ph = hash_col(ph, stmt, i);
-		if (count >= 0 && i < ncol)
+		if (count >= 0 && i + 1 < ncol) {
 			cnt.active = sqlite3_column_int(stmt, i++) != 0;
+			cnt.has_time = sqlite3_column_type(stmt, i) ==
+			    SQLITE_INTEGER;
+			cnt.time = sqlite3_column_int64(stmt, i++);
+		}
 		add_owners(d, stmt, i, ncol, mix64(ph), &cnt);
 	}
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc, what);
@@ -196,6 +207,7 @@ digest_finish(struct store_digest *d)
 		d->p[d->n].project = e->project;
 		memcpy(d->p[d->n].rows, e->counts, sizeof(e->counts));
 		d->p[d->n].active = e->active;
+		d->p[d->n].latest = e->seen ? e->latest : -1;
 		d->p[d->n++].sum = seal(e->sum, e->rows);
 	}
 	qsort(d->p, d->n, sizeof(*d->p), cmp_project);

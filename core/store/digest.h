@@ -33,6 +33,8 @@ struct project_digest {
 	long long rows[DIGEST_COUNTS];  /* rows counted per kind (see
 	                                   digest_fold's count) */
 	long long active;       /* of those, rows whose flag was true */
+	long long latest;       /* the greatest time column of those rows
+	                           (seconds), -1 when none had one */
 };
 
 /* A store's digests; digest_free releases them. */
@@ -53,8 +55,9 @@ void digest_init(struct store_digest *d);
  * Fold the rows of sql into d as described above (nhash, nsalt, then
  * owner columns; table tells the tables apart in the projects' digests).
  * With count in [0, DIGEST_COUNTS), each row is also counted in its
- * owners' rows[count], and the column after the salts is a flag (not an
- * owner) whose true rows are counted in active. sql's one parameter, if
+ * owners' rows[count], the column after the salts is a flag (not an
+ * owner) whose true rows are counted in active, and the one after it a
+ * time in seconds (or NULL) whose greatest value is kept in latest. sql's one parameter, if
  * it has one, is bound to param. Returns 0 or < 0 with err set.
  */
 int digest_fold(struct store_digest *d, mirror_store *st, const char *sql,

@@ -148,6 +148,9 @@ stamp_make(struct stamp *out, const struct stamp_inputs *in,
 	h = hash_add(h, &in->expired, sizeof(in->expired));
 	/* The feed's date of a site without conflicts follows it. */
 	h = hash_add_str(h, in->any_conflicts ? NULL : epoch);
+	/* The review queue's ages follow the day. */
+	if (in->any_conflicts)
+		h = hash_add(h, &in->day, sizeof(in->day));
 	if ((rc = hash_dir(&h, in->user_templates, err)) < 0 ||
 	    (rc = hash_dir(&h, in->default_templates, err)) < 0 ||
 	    (rc = hash_dir(&h, in->theme_dir, err)) < 0)
