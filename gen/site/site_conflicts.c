@@ -437,7 +437,7 @@ queue_age(strbuf *sb, const struct site_model *m, const struct conflict *c)
 	else if (d == 0)
 		strbuf_puts(sb, "closed the day it was detected");
 	else
-		strbuf_printf(sb, "%s %lld %s", open ? "open for" : "was open",
+		strbuf_printf(sb, "%s %lld %s", open ? "open for" : "was open for",
 		    d, d == 1 ? "day" : "days");
 	return d;
 }
