@@ -216,14 +216,16 @@ stamp_parse(struct stamp *held, const char *text, size_t len)
 	return ok;
 }
 
-/* Whether held's keys are want's, and held swept when want does (a
- * site built from the store unswept is no site of the swept store). */
+/* Whether held's keys are want's, and held swept exactly when want does
+ * (a site built from the store unswept is no site of the swept store;
+ * and the stamp a --no-sweep build writes says "swept": false, as the
+ * same build with --force would). */
 static int
 stamp_same(const struct stamp *held, const struct stamp *want)
 {
 	return strcmp(held->snapshot, want->snapshot) == 0 &&
 	    strcmp(held->inputs, want->inputs) == 0 &&
-	    (held->swept || !want->swept);
+	    held->swept == want->swept;
 }
 
 int
