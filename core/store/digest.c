@@ -17,6 +17,7 @@ struct proj {
 	size_t len;
 	uint64_t sum, rows;
 	long long counts[DIGEST_COUNTS], active;
+	long long latest;       /* -1 until a counted row has a time */
 };
 
 /* The projects by the hash of their id. */
@@ -103,6 +104,7 @@ project_entry(struct store_digest *d, const char *project, size_t len)
 	p = xcalloc(1, sizeof(*p));
 	p->project = xstrndup(project, len);
 	p->len = len;
+	p->latest = -1;
 	e = hashtab_add(d->acc, k);
 	e->p = p;
 	return p;
@@ -167,6 +169,7 @@ owner_of(struct store_digest *d, sqlite3_stmt *stmt, int i, char k)
 struct row_count {
 	int count;              /* -1: not counted */
 	int active;             /* its flag */
+	long long time;         /* its time column (seconds), -1: none */
 };
 
 /*
@@ -198,6 +201,8 @@ add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
 		if (rc->count >= 0) {
 			e->counts[rc->count]++;
 			e->active += rc->active;
+			if (rc->time > e->latest)
+				e->latest = rc->time;
 		}
 	}
 	if (n == 0) {
@@ -247,7 +252,7 @@ digest_fold(struct store_digest *d, mirror_store *st,
 	ncol = sqlite3_column_count(stmt);
 	while ((rc = store_step(st, stmt)) == SQLITE_ROW) {
 		uint64_t rh = MIRROR_HASH_INIT, ph;
-		struct row_count cnt = { q->count, 0 };
+		struct row_count cnt = { q->count, 0, -1 };
 		struct proj *owner;
 		int i;
 
@@ -259,8 +264,12 @@ digest_fold(struct store_digest *d, mirror_store *st,
 		ph = hash_add(rh, &tag, 1);
 		for (; i < q->nhash + q->nsalt && i < ncol; i++)
 			ph = hash_col(ph, stmt, i);
-		if (q->count >= 0 && i < ncol)
+		if (q->count >= 0 && i + 1 < ncol) {
 			cnt.active = sqlite3_column_int(stmt, i++) != 0;
+			if (sqlite3_column_type(stmt, i) == SQLITE_INTEGER)
+				cnt.time = sqlite3_column_int64(stmt, i);
+			i++;
+		}
 		owner = add_owners(d, stmt, i, ncol, q, mix64(ph), &cnt);
 		if (q->entities)
 			register_entity(d, stmt, owner);
@@ -329,6 +338,7 @@ digest_finish(struct store_digest *d)
 		d->p[d->n].project = e->p->project;
 		memcpy(d->p[d->n].rows, e->p->counts, sizeof(e->p->counts));
 		d->p[d->n].active = e->p->active;
+		d->p[d->n].latest = e->p->latest;
 		d->p[d->n++].sum = seal(e->p->sum, e->p->rows);
 		free(e->p);
 	}

@@ -33,6 +33,8 @@ struct project_digest {
 	long long rows[DIGEST_COUNTS];  /* rows counted per kind (see
 	                                   digest_fold's count) */
 	long long active;       /* of those, rows whose flag was true */
+	long long latest;       /* the greatest time column of those rows
+	                           (seconds), -1 when none had one */
 };
 
 /* A store's digests; digest_free releases them. */
@@ -64,9 +66,11 @@ struct digest_query {
 	                           digests */
 	int nhash, nsalt;       /* hashed columns, then salt columns */
 	int count;              /* in [0, DIGEST_COUNTS): each row is counted
-	                           in its owners' rows[count], and the column
+	                           in its owners' rows[count]; the column
 	                           after the salts is a flag (not an owner)
-	                           whose true rows count in active; -1: no */
+	                           whose true rows count in active, the one
+	                           after it a time in seconds (or NULL) whose
+	                           greatest value is kept in latest; -1: no */
 	const char *owners;     /* one letter per owner column: 'c' a
 	                           canonical project id, 'p' a row's project
 	                           column (mapped through the aliases), 'e'

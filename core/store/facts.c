@@ -246,6 +246,7 @@ push_unlisted(struct fact_project **out, size_t *n, size_t *cap,
 	p->n_entities = e->rows[1];
 	p->n_memories = e->rows[2];
 	p->n_active = e->active;
+	p->latest = e->latest;
 }
 
 int
@@ -281,10 +282,12 @@ facts_projects_digested(struct fact_project **out, size_t *n,
 		memset(p, 0, sizeof(*p));
 		if ((rc = project_row(p, &r)) < 0)
 			goto out;
+		p->latest = -1;
 		if (k < d->n && strcmp(d->p[k].project, p->id) == 0) {
 			p->n_state = d->p[k].rows[0];
 			p->n_entities = d->p[k].rows[1];
 			p->n_memories = d->p[k].rows[2];
+			p->latest = d->p[k].latest;
 			p->n_active = d->p[k++].active;
 		}
 	}
@@ -379,7 +382,8 @@ struct table {
 	const char *all_sql;       /* every row, for the checksum */
 	const char *check_sql;     /* what facts_check reads; NULL: all_sql */
 	const char *digest_sql;    /* all_sql's rows with their salt, the
-	                              active flag when counted, and owners
+	                              active flag and updated_at (seconds)
+	                              when counted, and owners
 	                              (store/digest.h: a row's project, or
 	                              an edge's two entities) */
 	int nsalt;
@@ -459,7 +463,8 @@ static const struct table tables[T_N] = {
 	    JOIN_ALIAS("s") "@SCOPE ORDER BY " CANON("s") ", s.category, "
 	    "s.key, s.created_at, s.id",
 	    "SELECT @COLS FROM main.project_state s", NULL,
-	    "SELECT @COLS, s.status = 'active', s.project FROM "
+	    "SELECT @COLS, s.status = 'active', mirror_ts(s.updated_at), "
+	    "s.project FROM "
 	    "main.project_state s", 0, 0,
 	    state_cols, NELEM(state_cols), sizeof(struct fact_state),
 	    ROWS(state, n_state), NULL },
@@ -468,7 +473,8 @@ static const struct table tables[T_N] = {
 	    JOIN_ALIAS("e") "@SCOPE ORDER BY " CANON("e") ", e.entity_type, "
 	    "e.name, e.id",
 	    "SELECT @COLS FROM main.entities e", NULL,
-	    "SELECT @COLS, e.status = 'active', e.project FROM "
+	    "SELECT @COLS, e.status = 'active', mirror_ts(e.updated_at), "
+	    "e.project FROM "
 	    "main.entities e", 0, 1,
 	    entity_cols, NELEM(entity_cols), sizeof(struct fact_entity),
 	    ROWS(ent, n_ent), NULL },
@@ -498,7 +504,8 @@ static const struct table tables[T_N] = {
 	    JOIN_ALIAS("m") "@SCOPE ORDER BY " CANON("m") ", m.memory_type, "
 	    "m.created_at, m.id",
 	    "SELECT @COLS FROM main.memories m", NULL,
-	    "SELECT @COLS, @EXPIRED, m.status = 'active', m.project FROM "
+	    "SELECT @COLS, @EXPIRED, m.status = 'active', "
+	    "mirror_ts(m.updated_at), m.project FROM "
 	    "main.memories m", 1, 2,
 	    memory_cols, NELEM(memory_cols), sizeof(struct fact_memory),
 	    ROWS(mem, n_mem), memory_expiry },

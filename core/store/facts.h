@@ -37,6 +37,10 @@ struct fact_project {
 	long long n_entities;
 	long long n_memories;
 	long long n_active;     /* rows with status 'active' in all layers */
+	long long latest;       /* the newest updated_at of its rows, in
+	                           seconds since 1970, any status; -1 when
+	                           none is a timestamp (facts_projects_digested
+	                           alone sets it: 0 elsewhere) */
 };
 
 /* Layer 3: a project_state row. */

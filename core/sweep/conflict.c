@@ -51,6 +51,7 @@ member_free(struct conflict_member *m)
 	free(m->updated_at);
 	free(m->label);
 	free(m->project);
+	free(m->slot_words);
 }
 
 void
@@ -137,6 +138,7 @@ member_now(struct conflict_member *m, struct factrow_reader *rows,
 		factrow_free(&row);
 		return rc;
 	}
+	m->slot_words = slot_words(&row.f);
 	if (factrow_claim(&cl, &row) == 1) {
 		m->value_now = xstrdup(cl.value);
 		claim_free(&cl);

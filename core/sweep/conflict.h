@@ -37,6 +37,9 @@ struct conflict_member {
 	                          NULL when gone */
 	char *project;         /* the row's canonical project now ("" for
 	                          none); NULL when gone */
+	char *slot_words;      /* the slot in the row's own words, case
+	                          kept (slot_words); NULL when gone, for a
+	                          memory or a row with no slot */
 };
 
 /* One conflict with its members and the earlier conflicts on its slot. */

@@ -754,16 +754,19 @@ put_words(strbuf *sb, const char *ident)
 		strbuf_putc(sb, *ident == '_' ? ' ' : *ident);
 }
 
-/* Expand {1}..{3} in tmpl from fields. */
+/* Expand {1}..{3} in tmpl from fields: identifiers in words, or with
+ * raw the fields as they are. */
 static void
 put_template(strbuf *sb, const char *tmpl, const char *const *fields,
-    size_t nf)
+    size_t nf, int raw)
 {
 	for (const char *p = tmpl; *p != '\0'; p++) {
 		if (p[0] == '{' && p[1] >= '1' && p[1] <= '3' && p[2] == '}') {
 			size_t k = (size_t)(p[1] - '1');
 
-			if (k < nf)
+			if (k < nf && raw)
+				strbuf_puts(sb, fields[k]);
+			else if (k < nf)
 				put_words(sb, fields[k]);
 			p += 2;
 			continue;
@@ -800,13 +803,13 @@ slot_describe(const char *slot_kind, const char *slot_key)
 			if (strcmp(entity_rules[i].type, parts[1]) == 0)
 				tmpl = entity_rules[i].describe;
 		put_template(&sb, tmpl != NULL ? tmpl : "{1} {2} {3}",
-		    parts + 2, n - 2);
+		    parts + 2, n - 2, 0);
 	} else if (strcmp(slot_kind, "memory_slot") == 0 && n >= 3) {
 		for (size_t i = 0; i < NELEM(memory_words); i++)
 			if (strcmp(memory_words[i].type, parts[1]) == 0)
 				tmpl = memory_words[i].describe;
 		put_template(&sb, tmpl != NULL ? tmpl : "{1}", parts + 2,
-		    n - 2);
+		    n - 2, 0);
 	} else {
 		strbuf_puts(&sb, slot_key);
 	}
@@ -825,5 +828,39 @@ slot_question(const char *slot_kind, const char *slot_key, const char *value)
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "Is the %s %s?", d, value != NULL ? value : "");
 	free(d);
+	return strbuf_detach(&sb);
+}
+
+char *
+slot_words(const struct fact *f)
+{
+	const struct entity_rule *r = NULL;
+	const char *fields[3];
+	char *raw[3] = { NULL, NULL, NULL };
+	json_t *props;
+	size_t nf;
+	strbuf sb;
+
+	if (f->layer == LAYER_STATE)
+		return f->name != NULL && f->name[0] != '\0' ?
+		    xstrdup(f->name) : NULL;
+	for (size_t i = 0; f->layer == LAYER_ENTITY && i < NELEM(entity_rules);
+	    i++)
+		if (f->type != NULL && strcmp(entity_rules[i].type, f->type) == 0)
+			r = &entity_rules[i];
+	if (r == NULL)
+		return NULL;
+	props = json_loads(f->properties != NULL ? f->properties : "{}", 0,
+	    NULL);
+	for (nf = 0; nf < 3 && r->fields[nf] != NULL; nf++) {
+		raw[nf] = field_text(r->fields[nf], f, json_is_object(props) ?
+		    props : NULL);
+		fields[nf] = raw[nf] != NULL ? raw[nf] : "";
+	}
+	strbuf_init(&sb);
+	put_template(&sb, r->describe, fields, nf, 1);
+	for (size_t i = 0; i < nf; i++)
+		free(raw[i]);
+	json_decref(props);
 	return strbuf_detach(&sb);
 }

@@ -77,6 +77,17 @@ char *slot_describe(const char *slot_kind, const char *slot_key);
 char *slot_question(const char *slot_kind, const char *slot_key,
     const char *value);
 
+/*
+ * The slot f claims in its own words, the case of its keys and names
+ * kept: a state row's key as stored; an entity's slot fields as its
+ * properties (or name) write them, worded as slot_describe words its
+ * type ("result first mode frequency of model Bench modal FEA"), without
+ * the project. NULL for a memory (matched in lower case, its words are
+ * slot_describe's) and for a row no rule gives a slot. A new string the
+ * caller frees.
+ */
+char *slot_words(const struct fact *f);
+
 /* The JSON array of strings parts[0..n) as slot keys are stored
  * (compact, deterministic). Returns a new string the caller frees. */
 char *slot_key_json(const char *const *parts, size_t n);

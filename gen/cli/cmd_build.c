@@ -163,6 +163,7 @@ build_unchanged(struct stamp *held, struct stamp *st,
 	rc = facts_clock_read(&clock, s->st, s->now, err);
 	in.expired = clock.expired;
 	in.any_conflicts = clock.any_conflicts;
+	in.day = (long long)s->now / 86400;
 	if (rc == 0)
 		rc = datadir_find(&def, "templates", err);
 	in.default_templates = def;

@@ -145,13 +145,19 @@ stamp_make(struct stamp *out, const struct stamp_inputs *in,
 	h = hash_add_str(h, MIRROR_VERSION);
 	h = hash_add_str(h, in->title);
 	h = hash_add_str(h, in->base_url != NULL ? in->base_url : "");
-	h = hash_add(h, &in->expired, sizeof(in->expired));
-	/* The feed's date of a site without conflicts follows it. */
-	h = hash_add_str(h, in->any_conflicts ? NULL : epoch);
 	if ((rc = hash_dir(&h, in->user_templates, err)) < 0 ||
 	    (rc = hash_dir(&h, in->default_templates, err)) < 0 ||
 	    (rc = hash_dir(&h, in->theme_dir, err)) < 0)
 		return rc;
+	/* What renders the data: the key of every page's digest. What the
+	 * clock decides is in the pages' data already. */
+	hash_hex(out->render, h);
+	h = hash_add(h, &in->expired, sizeof(in->expired));
+	/* The feed's date of a site without conflicts follows it. */
+	h = hash_add_str(h, in->any_conflicts ? NULL : epoch);
+	/* The review queue's ages follow the day. */
+	if (in->any_conflicts)
+		h = hash_add(h, &in->day, sizeof(in->day));
 	hash_hex(out->inputs, h);
 	memcpy(out->snapshot, in->snapshot, sizeof(out->snapshot) - 1);
 	return 0;
@@ -213,14 +219,16 @@ stamp_parse(struct stamp *held, const char *text, size_t len)
 	return ok;
 }
 
-/* Whether held's keys are want's, and held swept when want does (a
- * site built from the store unswept is no site of the swept store). */
+/* Whether held's keys are want's, and held swept exactly when want does
+ * (a site built from the store unswept is no site of the swept store;
+ * and the stamp a --no-sweep build writes says "swept": false, as the
+ * same build with --force would). */
 static int
 stamp_same(const struct stamp *held, const struct stamp *want)
 {
 	return strcmp(held->snapshot, want->snapshot) == 0 &&
 	    strcmp(held->inputs, want->inputs) == 0 &&
-	    (held->swept || !want->swept);
+	    held->swept == want->swept;
 }
 
 int

@@ -4,9 +4,10 @@
  *
  * The stamp is a small JSON object: mirror's version, the store snapshot
  * checksum, and one hash over every other input (the template and theme
- * files, title, base URL, the number of expired memories, and
+ * files, title, base URL, the number of expired memories,
  * SOURCE_DATE_EPOCH when it dates the feed of a store without
- * conflicts), plus the page and file counts and open
+ * conflicts, and the run's day when it dates the age of conflicts),
+ * plus the page and file counts and open
  * conflicts of the build that wrote it. Two builds whose keys (version,
  * snapshot, inputs) agree write byte-identical sites, so when DIR (and,
  * with --repo, the branch's tip) already holds a stamp with the same
@@ -34,11 +35,19 @@ struct stamp_inputs {
 	const char *theme_dir;
 	long long expired;              /* facts_clock_read at the run's */
 	int any_conflicts;              /* now */
+	long long day;                  /* the run's UTC day (now / 86400):
+	                                   with conflicts, the review queue
+	                                   shows their age by it */
 };
 
 /* A stamp's keys, and what the build that wrote it counted. */
 struct stamp {
 	char inputs[17];                /* hash of the inputs, hex */
+	char render[17];                /* of those that render the data
+	                                   (version, title, base URL,
+	                                   templates, theme: not the clock),
+	                                   the key of every page's digest
+	                                   (out/record.h); not in the file */
 	char snapshot[17];
 	long long pages, files, open_conflicts;
 	int swept;                      /* 1: the build swept the store

@@ -2,6 +2,9 @@
  * markdown.c: cmark-gfm in safe mode, plus one pass over the tree that
  * rewrites twin links and gives fact elements their ids.
  *
+ * The same mechanism puts a figure the caller made (an SVG chart) where
+ * its template wrote "<!-- figure:NAME -->" as an HTML block.
+ *
  * Mechanism for ids and markers: cmark-gfm lets a node carry a syntax
  * extension, and the HTML renderer hands such a node to the extension's
  * html_render callback instead of rendering it itself. The pass sets our
@@ -182,8 +185,36 @@ disputed_id(cmark_node *link)
 	return xstrndup(u, n - 3);
 }
 
+/*
+ * If block is an HTML block that is exactly "<!-- figure:NAME -->" and
+ * figs has NAME, return a copy of that figure's HTML (caller frees);
+ * else NULL.
+ */
+static char *
+figure_of(cmark_node *block, const struct md_figure *figs, size_t nfigs)
+{
+	static const char pre[] = "<!-- figure:", post[] = " -->";
+	const char *lit = cmark_node_get_literal(block);
+	size_t n;
+
+	if (lit == NULL || strncmp(lit, pre, sizeof(pre) - 1) != 0)
+		return NULL;
+	lit += sizeof(pre) - 1;
+	n = strcspn(lit, " \n");
+	if (strncmp(lit + n, post, sizeof(post) - 1) != 0 ||
+	    strspn(lit + n + sizeof(post) - 1, "\n") !=
+	    strlen(lit + n + sizeof(post) - 1))
+		return NULL;
+	for (size_t i = 0; i < nfigs; i++)
+		if (strlen(figs[i].name) == n &&
+		    memcmp(figs[i].name, lit, n) == 0)
+			return xstrdup(figs[i].html);
+	return NULL;
+}
+
 static void
-pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m)
+pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
+    const struct md_figure *figs, size_t nfigs)
 {
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
@@ -212,6 +243,9 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m)
 			twin_link(node);
 			if (id != NULL)
 				mark(m, ext, node, id);
+		} else if (type == CMARK_NODE_HTML_BLOCK &&
+		    (id = figure_of(node, figs, nfigs)) != NULL) {
+			mark(m, ext, node, id);
 		}
 	}
 	cmark_iter_free(it);
@@ -300,6 +334,10 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 	case CMARK_NODE_LINK:
 		render_marker(r->html, node, id, entering);
 		break;
+	case CMARK_NODE_HTML_BLOCK:     /* a figure: its HTML, as it is */
+		cr(r->html);
+		cmark_strbuf_puts(r->html, id);
+		break;
 	default:   /* a table row: the only other node the pass marks */
 		if (table != NULL && table->html_render_func != NULL)
 			render_row(table, r, node, id, ev, options);
@@ -339,6 +377,14 @@ int
 markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
     mirror_error *err)
 {
+	return markdown_to_html_figures(sb, md, len, name, NULL, 0, err);
+}
+
+int
+markdown_to_html_figures(strbuf *sb, const char *md, size_t len,
+    const char *name, const struct md_figure *figs, size_t nfigs,
+    mirror_error *err)
+{
 	const int options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8;
 	cmark_syntax_extension *mine;
 	cmark_parser *parser;
@@ -359,7 +405,7 @@ markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
 	cmark_syntax_extension_set_html_render_func(mine, render_marked);
 	cmark_syntax_extension_set_private(mine,
 	    cmark_find_syntax_extension("table"), NULL);
-	pass(doc, mine, &m);
+	pass(doc, mine, &m, figs, nfigs);
 	html = cmark_render_html(doc, options,
 	    cmark_parser_get_syntax_extensions(parser));
 	unmark(&m);

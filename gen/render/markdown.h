@@ -33,6 +33,13 @@
  *        <a class="disputed" href="../conflicts/ID.html"
  *           aria-label="disputed: see conflict ID">⚠ disputed</a>
  *
+ *  (d) Figures. An HTML block that is exactly "<!-- figure:NAME -->"
+ *      (a line of its own in the template), when the caller passes a
+ *      figure named NAME, renders as that figure's HTML, as it is (the
+ *      caller made it, from data it escaped: an SVG chart); with no such
+ *      figure it stays suppressed like any raw HTML. The .md twin keeps
+ *      the comment, which Markdown readers do not show.
+ *
  * Output is deterministic and the whole call is linear in practice for
  * text that came through escape_md (see the timing test).
  */
@@ -51,5 +58,16 @@
  */
 int markdown_to_html(strbuf *sb, const char *md, size_t len,
     const char *name, mirror_error *err);
+
+/* A figure for (d): its name (matching [a-z0-9-]+) and its HTML. */
+struct md_figure {
+	const char *name;
+	const char *html;
+};
+
+/* markdown_to_html with the nfigs figures figs (see (d) above). */
+int markdown_to_html_figures(strbuf *sb, const char *md, size_t len,
+    const char *name, const struct md_figure *figs, size_t nfigs,
+    mirror_error *err);
 
 #endif

@@ -246,3 +246,16 @@ item_memory(const struct site_model *m, const struct fact_memory *f)
 	    "changed_by", changed_by(m, "memory", f->id)), "memories row",
 	    f->id);
 }
+
+json_t *
+item_count(long long n, const char *one, const char *many)
+{
+	strbuf sb;
+	json_t *v;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%lld %s", n, n == 1 ? one : many);
+	v = json_string(sb.data);
+	strbuf_free(&sb);
+	return v;
+}

@@ -40,4 +40,8 @@ json_t *item_must(json_t *v, const char *what, const char *id);
 const char *item_prop(const struct fact_entity *e, const char *key,
     char *buf, size_t size);
 
+/* The JSON string "N noun": "1 memory", "3 memories", "0 memories"
+ * (one for n == 1, else many). */
+json_t *item_count(long long n, const char *one, const char *many);
+
 #endif

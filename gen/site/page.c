@@ -264,6 +264,14 @@ int
 page_write(const struct page_ctx *pc, const char *path, const char *tname,
     const char *title, json_t *data, mirror_error *err)
 {
+	return page_write_figures(pc, path, tname, title, data, NULL, 0, err);
+}
+
+int
+page_write_figures(const struct page_ctx *pc, const char *path,
+    const char *tname, const char *title, json_t *data,
+    const struct md_figure *figs, size_t nfigs, mirror_error *err)
+{
 	const tmpl *t;
 	strbuf md, body, file, html;
 	int rc, kept;
@@ -295,7 +303,8 @@ page_write(const struct page_ctx *pc, const char *path, const char *tname,
 	strbuf_init(&body);
 	rc = tmpl_render(&md, t, data, NULL, err);
 	if (rc == 0)
-		rc = markdown_to_html(&body, md.data, md.len, path, err);
+		rc = markdown_to_html_figures(&body, md.data, md.len, path,
+		    figs, nfigs, err);
 	if (rc == 0)
 		rc = write_md(pc, file.data, &md, err);
 	if (rc == 0)

@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "render/markdown.h"
 #include "render/template.h"
 #include "render/theme.h"
 #include "site/model.h"
@@ -82,6 +83,17 @@ void writer_free(struct site_writer *w);
  */
 int page_write(const struct page_ctx *pc, const char *path,
     const char *tname, const char *title, json_t *data, mirror_error *err);
+
+/*
+ * page_write, with figures for the HTML twin (render/markdown.h (d): an
+ * SVG chart where the template writes "<!-- figure:NAME -->"). Every
+ * figure must be a function of data alone: only data is digested, so a
+ * page whose data is unchanged keeps its files. Returns 0 or < 0 with
+ * err set.
+ */
+int page_write_figures(const struct page_ctx *pc, const char *path,
+    const char *tname, const char *title, json_t *data,
+    const struct md_figure *figs, size_t nfigs, mirror_error *err);
 
 /*
  * Keep, as the previous build left them, every page the record lists

@@ -89,7 +89,7 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
     const struct site_opts *o, mirror_error *err)
 {
 	const struct store_digest *d = &m->digest;
-	const char *key = o->stamp->inputs;
+	const char *key = o->stamp->render;
 	const char **scope = xcalloc(d->n + 1, sizeof(*scope));
 	size_t n_scope = 0, n_kept = 0;
 	char hex[DIGEST_HEX + 1];
@@ -175,7 +175,7 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	 * stamp's hash of the site-wide inputs is part of each digest. */
 	if (o->out != NULL && o->stamp != NULL && o->record != NULL) {
 		w.record = o->record;
-		record_set_key(w.record, o->stamp->inputs);
+		record_set_key(w.record, o->stamp->render);
 		rc = plan_projects(m, &pc, o, err);
 	}
 	/* Projects are read in id order, the index's "" group first. */

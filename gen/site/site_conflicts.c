@@ -9,6 +9,7 @@
 
 #include "site/items.h"
 #include "site/site_conflicts.h"
+#include "sys/clock.h"
 #include "sys/pool.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -407,25 +408,200 @@ by_id(json_t *all)
 	return out;
 }
 
-/* The queue: open first, then resolved, then dismissed (of all). */
-static json_t *
-queue_groups(json_t *all)
+/* The UTC day (days since 1970) of store timestamp ts, or -1. */
+static long long
+day_of_ts(const char *ts)
 {
-	static const char *const groups[] = { "open", "resolved",
-	    "dismissed" };
+	time_t t;
+
+	if (ts == NULL || mirror_parse_ts(&t, ts) < 0 || t < 0)
+		return -1;
+	return (long long)t / 86400;
+}
+
+/*
+ * How old c is, in words, into sb, and in days (returned): an open one
+ * since it was detected, by the run's clock; a closed one how long it
+ * was open.
+ */
+static long long
+queue_age(strbuf *sb, const struct site_model *m, const struct conflict *c)
+{
+	int open = strcmp(c->status, "open") == 0;
+	long long from = day_of_ts(c->detected_at), to = open ?
+	    (long long)m->now / 86400 : day_of_ts(c->resolved_at), d;
+
+	d = from < 0 || to < from ? 0 : to - from;
+	if (open && d == 0)
+		strbuf_puts(sb, "detected today");
+	else if (d == 0)
+		strbuf_puts(sb, "closed the day it was detected");
+	else
+		strbuf_printf(sb, "%s %lld %s", open ? "open for" : "was open for",
+		    d, d == 1 ? "day" : "days");
+	return d;
+}
+
+/* What the trust order favours in c, in words, into sb. */
+static void
+queue_favours(strbuf *sb, const struct conflict *c)
+{
+	for (size_t k = 0; k < c->n_members; k++) {
+		const struct conflict_member *cm = &c->members[k];
+
+		if (!cm->favoured)
+			continue;
+		strbuf_printf(sb, "the %s %s: %s", layer_words(cm->kind, 1),
+		    cm->id, member_value(cm));
+		return;
+	}
+	strbuf_puts(sb, "none: no member outranks the others");
+}
+
+/* The slot of c as the store wrote it: the words of its first member
+ * (trust order) that has some, else the slot in words without " of
+ * <project>" (the queue groups by project). A new JSON string. */
+static json_t *
+queue_slot(const struct conflict *c)
+{
+	size_t n = strlen(c->description), p = strlen(c->project);
+
+	for (size_t k = 0; k < c->n_members; k++)
+		if (c->members[k].slot_words != NULL)
+			return json_string(c->members[k].slot_words);
+	if (p > 0 && n > p + 4 && strcmp(c->description + n - p,
+	    c->project) == 0 && memcmp(c->description + n - p - 4, " of ",
+	    4) == 0)
+		n -= p + 4;
+	return json_stringn(c->description, n);
+}
+
+/* One entry of the queue (see templates/README.md). */
+static json_t *
+queue_entry(const struct site_model *m, const struct conflict *c)
+{
+	char slug[SLUG_SIZE];
+	strbuf age, fav;
+	long long days;
+	json_t *o;
+
+	strbuf_init(&age);
+	strbuf_init(&fav);
+	days = queue_age(&age, m, c);
+	queue_favours(&fav, c);
+	slug_make(slug, c->id);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:I, s:o, s:s, "
+	    "s:o, s:o}", "id", c->id, "slug", slug, "status", c->status,
+	    "question", c->question, "slot", queue_slot(c),
+	    "age", age.data, "age_days", (json_int_t)days,
+	    "members", (json_int_t)c->n_members, "members_words",
+	    item_count((long long)c->n_members, "member", "members"),
+	    "favours", fav.data, "detected", item_date(c->detected_at),
+	    "closed", item_date(c->resolved_at));
+	strbuf_free(&age);
+	strbuf_free(&fav);
+	return item_must(o, "conflict", c->id);
+}
+
+/* qsort order of the conflicts of one status: by project, then oldest
+ * first, then by id. */
+static int
+cmp_queue(const void *a, const void *b)
+{
+	const struct conflict *x = *(const struct conflict *const *)a,
+	    *y = *(const struct conflict *const *)b;
+	int c = strcmp(x->project, y->project);
+
+	if (c == 0)
+		c = strcmp(x->detected_at, y->detected_at);
+	return c != 0 ? c : strcmp(x->id, y->id);
+}
+
+/* qsort order of project groups: most conflicts first, then by name,
+ * then by project id. */
+static int
+cmp_group(const void *a, const void *b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	json_int_t nx = json_integer_value(json_object_get(x, "count")),
+	    ny = json_integer_value(json_object_get(y, "count"));
+	int c;
+
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	c = strcmp(json_string_value(json_object_get(x, "name")),
+	    json_string_value(json_object_get(y, "name")));
+	return c != 0 ? c : strcmp(json_string_value(json_object_get(x,
+	    "project")), json_string_value(json_object_get(y, "project")));
+}
+
+/* The group of project c->project, holding the entries list. */
+static json_t *
+queue_group(const struct site_model *m, const struct conflict *c,
+    json_t *entries)
+{
+	long pi = model_project_index(m, c->project);
+	size_t n = json_array_size(entries);
+
+	return item_must(json_pack("{s:s, s:s, s:o, s:I, s:o, s:o}",
+	    "project", c->project, "name", c->project[0] == '\0' ?
+	    "(no project)" : pi >= 0 ? m->projects[pi].name : c->project,
+	    "slug", pi >= 0 && c->project[0] != '\0' ?
+	    json_string(m->pslug[pi]) : json_null(),
+	    "count", (json_int_t)n, "count_words", item_count((long long)n,
+	    "conflict", "conflicts"), "conflicts", entries), "project",
+	    c->project);
+}
+
+/* The conflicts of status, grouped by project (cmp_group), each group
+ * oldest first. */
+static json_t *
+queue_projects(const struct site_model *m, const char *status, size_t *count)
+{
+	const struct conflict **v = xcalloc(m->conflicts.n + 1, sizeof(*v));
+	json_t **g = xcalloc(m->conflicts.n + 1, sizeof(*g)), *out, *entries;
+	size_t n = 0, ng = 0;
+
+	for (size_t i = 0; i < m->conflicts.n; i++)
+		if (strcmp(m->conflicts.items[i].status, status) == 0)
+			v[n++] = &m->conflicts.items[i];
+	qsort(v, n, sizeof(*v), cmp_queue);
+	for (size_t i = 0; i < n; ) {
+		size_t j = i;
+
+		entries = json_array();
+		for (; j < n && strcmp(v[j]->project, v[i]->project) == 0; j++)
+			json_array_append_new(entries, queue_entry(m, v[j]));
+		g[ng++] = queue_group(m, v[i], entries);
+		i = j;
+	}
+	qsort(g, ng, sizeof(*g), cmp_group);
+	out = json_array();
+	for (size_t i = 0; i < ng; i++)
+		json_array_append_new(out, g[i]);
+	free(g);
+	free(v);
+	*count = n;
+	return out;
+}
+
+/* The queue: open first, then resolved, then dismissed. */
+static json_t *
+queue_groups(const struct site_model *m)
+{
+	static const char *const groups[][2] = { { "open", "Open" },
+	    { "resolved", "Resolved" }, { "dismissed", "Dismissed" } };
 	json_t *queue = json_array();
 
 	for (size_t g = 0; g < sizeof(groups) / sizeof(*groups); g++) {
-		json_t *items = json_array(), *v;
-		size_t k;
+		size_t n;
+		json_t *projects = queue_projects(m, groups[g][0], &n);
 
-		json_array_foreach(all, k, v)
-			if (strcmp(json_string_value(json_object_get(v,
-			    "status")), groups[g]) == 0)
-				json_array_append(items, v);
-		json_array_append_new(queue, json_pack("{s:s, s:I, s:o}",
-		    "status", groups[g], "count",
-		    (json_int_t)json_array_size(items), "conflicts", items));
+		json_array_append_new(queue, item_must(json_pack("{s:s, s:s, "
+		    "s:I, s:o, s:o}", "status", groups[g][0], "heading",
+		    groups[g][1], "count", (json_int_t)n, "count_words",
+		    item_count((long long)n, "conflict", "conflicts"),
+		    "projects", projects), "queue", groups[g][0]));
 	}
 	return queue;
 }
@@ -439,9 +615,12 @@ queue_pages(const struct page_ctx *pc, json_t *all, mirror_error *err)
 	json_t *data;
 	int rc;
 
-	data = json_pack("{s:o, s:I, s:I}", "groups", queue_groups(all),
-	    "open_conflicts_count", open,
-	    "total", (json_int_t)json_array_size(all));
+	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o}", "groups",
+	    queue_groups(pc->m), "open_conflicts_count", open,
+	    "total", (json_int_t)json_array_size(all), "open_words",
+	    item_count(open, "open conflict", "open conflicts"),
+	    "total_words", item_count((long long)json_array_size(all),
+	    "conflict", "conflicts")), "page", "conflicts/index");
 	rc = page_write(pc, "conflicts/index", "conflicts.md",
 	    "Conflicts: the review queue", data, err);
 	json_decref(data);

@@ -172,6 +172,7 @@ health(const struct page_ctx *pc, mirror_error *err)
 	const struct site_model *m = pc->m;
 	struct health h;
 	json_t *o, *layers;
+	json_int_t listed = 0;
 	int rc;
 
 	rc = health_read(&h, m->st, m->now, err);
@@ -192,8 +193,12 @@ health(const struct page_ctx *pc, mirror_error *err)
 	}
 	/* No sweep_runs: each build's sweep adds one, and an unchanged
 	 * store must give an unchanged site. */
+	/* The projects the index lists: every project with a projects
+	 * row or with rows of its own, not only the projects rows. */
+	for (size_t i = 0; i < m->n_projects; i++)
+		listed += m->projects[i].id[0] != '\0';
 	o = json_pack("{s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I}",
-	    "snapshot", m->snapshot, "projects", (json_int_t)h.projects,
+	    "snapshot", m->snapshot, "projects", listed,
 	    "layers", layers,
 	    "relationships", (json_int_t)h.relationships,
 	    "expired_memories", (json_int_t)h.expired_memories,

@@ -1,0 +1,34 @@
+/*
+ * chart.h: a small line chart as inline SVG, for a page's HTML twin.
+ *
+ * The chart draws in currentColor (the text colour of the page, so it
+ * follows a theme's dark mode and prints black), with no script and no
+ * style of its own; role="img" with a <title> and <desc> give it a name
+ * and a text alternative. Coordinates are integers: the same points give
+ * the same bytes on every machine.
+ */
+#ifndef MIRROR_CHART_H
+#define MIRROR_CHART_H
+
+#include <stddef.h>
+
+#include "util/strbuf.h"
+
+/* One point: x on a linear scale (days, say), its value, and the label
+ * its x gets on the axis when it is the first or the last point. */
+struct chart_point {
+	long long x;
+	long long value;
+	const char *label;
+};
+
+/*
+ * Append to sb a <figure> holding an SVG step chart of the n points p
+ * (sorted by x; n may be 0: axes only), each value holding until the
+ * next point. id (matching [a-z0-9-]+) prefixes the ids of the title and
+ * description; title and desc are text, escaped here.
+ */
+void chart_svg(strbuf *sb, const char *id, const struct chart_point *p,
+    size_t n, const char *title, const char *desc);
+
+#endif
