@@ -14,6 +14,7 @@
  * only adds the id to the "<tr" it wrote, and the pass puts the table
  * extension back before the tree is freed (it frees the row's data).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,16 @@
 
 #define DISPUTED_TEXT "\xe2\x9a\xa0 disputed"
 
+/* What the render callback is handed (the extension's private data):
+ * the table extension, to render marked rows, and the page's figure. */
+struct render_ctx {
+	cmark_syntax_extension *table;
+	const char *figure;             /* NULL: the placeholder is dropped */
+};
+
+/* The user data of a marked figure placeholder (ids are never empty). */
+static char figure_mark[] = "";
+
 /* What the pass marked, so the extension can be put back after. */
 struct marked {
 	struct marked_node {
@@ -43,7 +54,8 @@ static void
 free_user_data(cmark_mem *mem, void *p)
 {
 	(void)mem;
-	free(p);
+	if (p != figure_mark)
+		free(p);
 }
 
 static void
@@ -115,6 +127,19 @@ take_anchor(cmark_node *block)
 		}
 	}
 	return id;
+}
+
+/* 1 when node is an HTML block holding exactly MARKDOWN_FIGURE (and the
+ * line's end): the placeholder a template writes; store text cannot
+ * make one, as escape_md escapes '<'. */
+static int
+is_figure(cmark_node *node)
+{
+	const char *lit = cmark_node_get_literal(node);
+	size_t n = sizeof(MARKDOWN_FIGURE) - 1;
+
+	return lit != NULL && strncmp(lit, MARKDOWN_FIGURE, n) == 0 &&
+	    strspn(lit + n, "\n") == strlen(lit + n);
 }
 
 /* Length of a URL scheme ("http:" -> 4), or 0 when it has none. */
@@ -193,9 +218,17 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m)
 		cmark_node_type type = cmark_node_get_type(node);
 		char *id;
 
+		/* A heading's anchor is its own child: taken on the way out,
+		 * once the iterator is past the children it frees. */
+		if (ev == CMARK_EVENT_EXIT && type == CMARK_NODE_HEADING &&
+		    (id = take_anchor(node)) != NULL)
+			mark(m, ext, node, id);
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
-		if (type == CMARK_NODE_ITEM) {
+		if (type == CMARK_NODE_HTML_BLOCK) {
+			if (is_figure(node))
+				mark(m, ext, node, figure_mark);
+		} else if (type == CMARK_NODE_ITEM) {
 			cmark_node *p = cmark_node_first_child(node);
 
 			if (p != NULL && cmark_node_get_type(p) ==
@@ -234,6 +267,28 @@ render_item(cmark_strbuf *html, const char *id, int entering)
 	}
 	cr(html);
 	cmark_strbuf_puts(html, "<li id=\"");
+	cmark_strbuf_puts(html, id);
+	cmark_strbuf_puts(html, "\">");
+}
+
+/* <hN id="ID"> ... </hN> */
+static void
+render_heading(cmark_strbuf *html, cmark_node *node, const char *id,
+    int entering)
+{
+	char tag[16];
+
+	snprintf(tag, sizeof(tag), "h%d", cmark_node_get_heading_level(node));
+	if (!entering) {
+		cmark_strbuf_puts(html, "</");
+		cmark_strbuf_puts(html, tag);
+		cmark_strbuf_puts(html, ">\n");
+		return;
+	}
+	cr(html);
+	cmark_strbuf_putc(html, '<');
+	cmark_strbuf_puts(html, tag);
+	cmark_strbuf_puts(html, " id=\"");
 	cmark_strbuf_puts(html, id);
 	cmark_strbuf_puts(html, "\">");
 }
@@ -289,11 +344,22 @@ static void
 render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
     cmark_node *node, cmark_event_type ev, int options)
 {
-	cmark_syntax_extension *table = cmark_syntax_extension_get_private(ext);
+	const struct render_ctx *rc = cmark_syntax_extension_get_private(ext);
+	cmark_syntax_extension *table = rc->table;
 	const char *id = cmark_node_get_user_data(node);
 	int entering = ev == CMARK_EVENT_ENTER;
 
 	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_HTML_BLOCK:     /* the figure placeholder */
+		if (entering && rc->figure != NULL) {
+			cr(r->html);
+			cmark_strbuf_puts(r->html, rc->figure);
+			cr(r->html);
+		}
+		break;
+	case CMARK_NODE_HEADING:
+		render_heading(r->html, node, id, entering);
+		break;
 	case CMARK_NODE_ITEM:
 		render_item(r->html, id, entering);
 		break;
@@ -339,7 +405,15 @@ int
 markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
     mirror_error *err)
 {
+	return markdown_to_html_figure(sb, md, len, name, NULL, err);
+}
+
+int
+markdown_to_html_figure(strbuf *sb, const char *md, size_t len,
+    const char *name, const char *figure, mirror_error *err)
+{
 	const int options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8;
+	struct render_ctx rctx = { NULL, figure };
 	cmark_syntax_extension *mine;
 	cmark_parser *parser;
 	struct marked m = { 0 };
@@ -357,8 +431,8 @@ markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
 	}
 	mine = cmark_syntax_extension_new("mirror-ids");
 	cmark_syntax_extension_set_html_render_func(mine, render_marked);
-	cmark_syntax_extension_set_private(mine,
-	    cmark_find_syntax_extension("table"), NULL);
+	rctx.table = cmark_find_syntax_extension("table");
+	cmark_syntax_extension_set_private(mine, &rctx, NULL);
 	pass(doc, mine, &m);
 	html = cmark_render_html(doc, options,
 	    cmark_parser_get_syntax_extensions(parser));

@@ -22,7 +22,8 @@
  *      templates write with {{x|id}}) renders as <li id="ID">; the anchor
  *      itself is dropped from the HTML (GitHub still shows it in the .md
  *      twin). The same holds for a table row whose first cell starts
- *      with such an anchor: <tr id="ID">. Store text can never produce
+ *      with such an anchor: <tr id="ID">, and for a heading whose text
+ *      starts with one: <h2 id="ID"> (a table of contents links it). Store text can never produce
  *      this anchor because escape_md escapes '<'. All other raw HTML stays
  *      suppressed.
  *
@@ -32,6 +33,13 @@
  *      renders as
  *        <a class="disputed" href="../conflicts/ID.html"
  *           aria-label="disputed: see conflict ID">⚠ disputed</a>
+ *
+ *  (d) The figure. An HTML block that is exactly MARKDOWN_FIGURE on a
+ *      line of its own (a template's placeholder: store text cannot
+ *      make one) renders as the caller's figure, HTML that gen/render
+ *      made from the page's data (markdown_to_html_figure), or as
+ *      nothing. So a picture reaches the HTML twin while the .md twin
+ *      shows an HTML comment, invisible on a git host.
  *
  * Output is deterministic and the whole call is linear in practice for
  * text that came through escape_md (see the timing test).
@@ -51,5 +59,16 @@
  */
 int markdown_to_html(strbuf *sb, const char *md, size_t len,
     const char *name, mirror_error *err);
+
+/* The placeholder line of (d). */
+#define MARKDOWN_FIGURE "<!-- the HTML page shows a diagram here -->"
+
+/*
+ * markdown_to_html, with figure (NULL: none) in place of the
+ * placeholder; figure is trusted HTML (never store text unescaped).
+ * Returns as markdown_to_html.
+ */
+int markdown_to_html_figure(strbuf *sb, const char *md, size_t len,
+    const char *name, const char *figure, mirror_error *err);
 
 #endif

@@ -264,8 +264,16 @@ int
 page_write(const struct page_ctx *pc, const char *path, const char *tname,
     const char *title, json_t *data, mirror_error *err)
 {
+	return page_write_figure(pc, path, tname, title, data, NULL, err);
+}
+
+int
+page_write_figure(const struct page_ctx *pc, const char *path,
+    const char *tname, const char *title, json_t *data, page_figure_fn fig,
+    mirror_error *err)
+{
 	const tmpl *t;
-	strbuf md, body, file, html;
+	strbuf md, body, file, html, figure;
 	int rc, kept;
 
 	/* The same footer on every page: a one-fact change leaves every
@@ -293,9 +301,13 @@ page_write(const struct page_ctx *pc, const char *path, const char *tname,
 	}
 	strbuf_init(&md);
 	strbuf_init(&body);
+	strbuf_init(&figure);
+	if (fig != NULL)
+		fig(&figure, data);
 	rc = tmpl_render(&md, t, data, NULL, err);
 	if (rc == 0)
-		rc = markdown_to_html(&body, md.data, md.len, path, err);
+		rc = markdown_to_html_figure(&body, md.data, md.len, path,
+		    fig != NULL ? figure.data : NULL, err);
 	if (rc == 0)
 		rc = write_md(pc, file.data, &md, err);
 	if (rc == 0)
@@ -304,6 +316,7 @@ page_write(const struct page_ctx *pc, const char *path, const char *tname,
 		page_done(pc);
 	strbuf_free(&md);
 	strbuf_free(&body);
+	strbuf_free(&figure);
 	strbuf_free(&file);
 	return rc;
 }

@@ -21,6 +21,7 @@
 #include "render/theme.h"
 #include "site/model.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 
 /* The footer of every page, .md and .html alike: the same text on every
  * page of every build, so it never shows in a diff. */
@@ -82,6 +83,22 @@ void writer_free(struct site_writer *w);
  */
 int page_write(const struct page_ctx *pc, const char *path,
     const char *tname, const char *title, json_t *data, mirror_error *err);
+
+/*
+ * Makes a page's figure (HTML, gen/render/diagram.h) from the page's
+ * data alone, so the page stays a function of what its digest covers.
+ * Appends to sb; never fails.
+ */
+typedef void (*page_figure_fn)(strbuf *sb, const json_t *data);
+
+/*
+ * page_write, and when the page is rendered, fig's HTML from data in
+ * place of the template's figure placeholder (render/markdown.h) in the
+ * HTML twin; fig NULL is page_write. Returns as page_write.
+ */
+int page_write_figure(const struct page_ctx *pc, const char *path,
+    const char *tname, const char *title, json_t *data, page_figure_fn fig,
+    mirror_error *err);
 
 /*
  * Keep, as the previous build left them, every page the record lists
