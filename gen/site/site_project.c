@@ -234,7 +234,7 @@ open_conflicts(const struct site_model *m, size_t i)
 }
 
 /* What the "Not active" table says of a fact: its kind in words
- * ("trusted state: decision", "component", "memory: episodic") and its
+ * ("trusted state: decision", "component", "memory") and its
  * status, "expired" for an expired memory that is otherwise active. */
 static void
 inactive_words(json_t *item)
@@ -253,8 +253,7 @@ inactive_words(json_t *item)
 		strbuf_puts(&sb, json_string_value(json_object_get(item,
 		    "type")));
 	else
-		strbuf_printf(&sb, "memory: %s", json_string_value(
-		    json_object_get(item, "label")));
+		strbuf_puts(&sb, "memory");    /* its label is its type */
 	json_object_set_new(item, "kind", json_string(sb.data));
 	strbuf_reset(&sb);
 	if (expired && strcmp(status, "active") == 0)
