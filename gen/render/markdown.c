@@ -17,6 +17,7 @@
  * only adds the id to the "<tr" it wrote, and the pass puts the table
  * extension back before the tree is freed (it frees the row's data).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +225,11 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
 		cmark_node_type type = cmark_node_get_type(node);
 		char *id;
 
+		/* A heading's anchor is its own child: taken on the way out,
+		 * once the iterator is past the children it frees. */
+		if (ev == CMARK_EVENT_EXIT && type == CMARK_NODE_HEADING &&
+		    (id = take_anchor(node)) != NULL)
+			mark(m, ext, node, id);
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
 		if (type == CMARK_NODE_ITEM) {
@@ -268,6 +274,28 @@ render_item(cmark_strbuf *html, const char *id, int entering)
 	}
 	cr(html);
 	cmark_strbuf_puts(html, "<li id=\"");
+	cmark_strbuf_puts(html, id);
+	cmark_strbuf_puts(html, "\">");
+}
+
+/* <hN id="ID"> ... </hN> */
+static void
+render_heading(cmark_strbuf *html, cmark_node *node, const char *id,
+    int entering)
+{
+	char tag[16];
+
+	snprintf(tag, sizeof(tag), "h%d", cmark_node_get_heading_level(node));
+	if (!entering) {
+		cmark_strbuf_puts(html, "</");
+		cmark_strbuf_puts(html, tag);
+		cmark_strbuf_puts(html, ">\n");
+		return;
+	}
+	cr(html);
+	cmark_strbuf_putc(html, '<');
+	cmark_strbuf_puts(html, tag);
+	cmark_strbuf_puts(html, " id=\"");
 	cmark_strbuf_puts(html, id);
 	cmark_strbuf_puts(html, "\">");
 }
@@ -328,6 +356,9 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 	int entering = ev == CMARK_EVENT_ENTER;
 
 	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_HEADING:
+		render_heading(r->html, node, id, entering);
+		break;
 	case CMARK_NODE_ITEM:
 		render_item(r->html, id, entering);
 		break;

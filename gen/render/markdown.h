@@ -22,8 +22,10 @@
  *      templates write with {{x|id}}) renders as <li id="ID">; the anchor
  *      itself is dropped from the HTML (GitHub still shows it in the .md
  *      twin). The same holds for a table row whose first cell starts
- *      with such an anchor: <tr id="ID">. Store text can never produce
- *      this anchor because escape_md escapes '<'. All other raw HTML stays
+ *      with such an anchor: <tr id="ID">, and for a heading whose text
+ *      starts with one: <h2 id="ID"> (a table of contents links it).
+ *      Store text can never produce this anchor because escape_md
+ *      escapes '<'. All other raw HTML stays
  *      suppressed.
  *
  *  (c) Disputed markers. A link whose text is exactly "⚠ disputed" and

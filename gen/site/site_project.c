@@ -9,10 +9,14 @@
  * has an anchor to link to) other entities and the facts that are not
  * active. Each fact appears exactly once on the page.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "render/diagram.h"
+#include "render/markdown.h"
 #include "site/items.h"
 #include "site/site_decisions.h"
 #include "site/site_graph.h"
@@ -154,6 +158,112 @@ entity_notes(strbuf *sb, const char **gap, const struct site_graph *g,
 	}
 }
 
+/* "1 gap", "2 gaps": n and the noun in the right number. */
+static json_t *
+count_words(long long n, const char *one, const char *many)
+{
+	strbuf sb;
+	json_t *v;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%lld %s", n, n == 1 ? one : many);
+	v = json_string(sb.data);
+	strbuf_free(&sb);
+	return v;
+}
+
+/* An entity's source_refs as one line: the strings of an array joined
+ * by ", ", a string as it is, anything else as compact JSON. */
+static json_t *
+sources_text(const json_t *refs)
+{
+	strbuf sb;
+	json_t *v, *out;
+	size_t k;
+
+	if (json_is_string(refs))
+		return json_string(json_string_value(refs));
+	strbuf_init(&sb);
+	if (json_is_array(refs)) {
+		json_array_foreach(refs, k, v) {
+			char *text = json_is_string(v) ? NULL : json_dumps(v,
+			    JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+
+			strbuf_puts(&sb, k > 0 ? ", " : "");
+			strbuf_puts(&sb, text != NULL ? text :
+			    json_is_string(v) ? json_string_value(v) : "?");
+			free(text);
+		}
+	} else if (refs != NULL && !json_is_null(refs)) {
+		char *text = json_dumps(refs, JSON_COMPACT | JSON_ENCODE_ANY |
+		    JSON_SORT_KEYS);
+
+		strbuf_puts(&sb, text != NULL ? text : "?");
+		free(text);
+	}
+	out = json_string(sb.data != NULL ? sb.data : "");
+	strbuf_free(&sb);
+	return out;
+}
+
+/*
+ * The open conflicts of project i, in the review queue's order: each
+ * id, slug and question (the conflict page's), for "Disputed here".
+ */
+static json_t *
+open_conflicts(const struct site_model *m, size_t i)
+{
+	const char *pid = m->projects[i].id;
+	json_t *out = json_array();
+
+	/* The list holds open conflicts first. */
+	for (size_t k = 0; k < m->conflicts.n; k++) {
+		const struct conflict *c = &m->conflicts.items[k];
+		char slug[SLUG_SIZE];
+
+		if (strcmp(c->status, "open") != 0)
+			break;
+		if (strcmp(c->project, pid) != 0)
+			continue;
+		slug_make(slug, c->id);
+		json_array_append_new(out, item_must(json_pack("{s:s, s:s, "
+		    "s:s}", "id", c->id, "slug", slug, "question",
+		    c->question), "conflict", c->id));
+	}
+	return out;
+}
+
+/* What the "Not active" table says of a fact: its kind in words
+ * ("trusted state: decision", "component", "memory") and its
+ * status, "expired" for an expired memory that is otherwise active. */
+static void
+inactive_words(json_t *item)
+{
+	const char *layer = json_string_value(json_object_get(item, "layer"));
+	const char *status = json_string_value(json_object_get(item,
+	    "status"));
+	int expired = json_is_true(json_object_get(item, "expired"));
+	strbuf sb;
+
+	strbuf_init(&sb);
+	if (strcmp(layer, "state") == 0)
+		strbuf_printf(&sb, "trusted state: %s", json_string_value(
+		    json_object_get(item, "category")));
+	else if (strcmp(layer, "entity") == 0)
+		strbuf_puts(&sb, json_string_value(json_object_get(item,
+		    "type")));
+	else
+		strbuf_puts(&sb, "memory");    /* its label is its type */
+	json_object_set_new(item, "kind", json_string(sb.data));
+	strbuf_reset(&sb);
+	if (expired && strcmp(status, "active") == 0)
+		strbuf_puts(&sb, "expired");
+	else
+		strbuf_printf(&sb, "%s%s", status, expired ? ", expired" : "");
+	json_object_set_new(item, "status_words", json_string(sb.data));
+	strbuf_free(&sb);
+}
+
 static json_t *
 project_header(const struct site_model *m, size_t i)
 {
@@ -162,13 +272,23 @@ project_header(const struct site_model *m, size_t i)
 
 	for (size_t k = 0; k < p->n_aliases; k++)
 		json_array_append_new(aliases, json_string(p->aliases[k]));
-	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:b, s:I, "
-	    "s:I, s:I}",
+	json_t *o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:b, "
+	    "s:I, s:I, s:I}",
 	    "id", p->id, "name", p->name, "slug", m->pslug[i],
 	    "description", p->description, "aliases", aliases,
 	    "listed", p->listed, "state_rows", (json_int_t)p->n_state,
 	    "entity_rows", (json_int_t)p->n_entities,
 	    "memory_rows", (json_int_t)p->n_memories), "project", p->id);
+	strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%lld trusted state row%s, %lld entit%s, "
+	    "%lld memor%s", (long long)p->n_state, p->n_state == 1 ? "" :
+	    "s", (long long)p->n_entities, p->n_entities == 1 ? "y" : "ies",
+	    (long long)p->n_memories, p->n_memories == 1 ? "y" : "ies");
+	json_object_set_new(o, "rows", json_string(sb.data));
+	strbuf_free(&sb);
+	return o;
 }
 
 /* The trusted state, grouped by category in the SPEC's order. */
@@ -248,6 +368,303 @@ architecture(json_t *items)
 	return out;
 }
 
+/* The picture's limits: deeper nodes are drawn one level up, and the
+ * nodes after the first DIAGRAM_NODES (in pre-order) are left out. */
+#define DIAGRAM_DEPTH 5
+#define DIAGRAM_NODES 200
+
+/* A node's key (its entity's id or name) for lookups. */
+struct node_key {
+	const char *key;
+	size_t k;
+};
+
+/* The tree of a project's systems, subsystems and components. */
+struct tree {
+	const struct site_model *m;
+	const struct site_graph *g;
+	json_t *items;            /* the architecture items, in order */
+	size_t n;                 /* the first n of them are tree nodes */
+	const struct fact_entity **ent;   /* per node */
+	struct node_key *by_id, *by_name; /* sorted */
+	size_t *parent;           /* per node, SIZE_MAX for a root */
+	size_t self;              /* the node parent_edge asks about */
+	size_t found;             /* what parent_edge found */
+	const char *conflict;     /* what other_conflict found */
+};
+
+static int
+cmp_id(const void *a, const void *b)
+{
+	const struct node_key *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c != 0 ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	const struct node_key *x = a, *y = b;
+	int c = strcasecmp(x->key, y->key);
+
+	return c != 0 ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+/* The first node (in node order) whose entity id (by_name: name, any
+ * case) is key, or SIZE_MAX. */
+static size_t
+tree_find(const struct tree *t, const char *key, int by_name)
+{
+	const struct node_key *v = by_name ? t->by_name : t->by_id;
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = by_name ? strcasecmp(v[mid].key, key) :
+		    strcmp(v[mid].key, key);
+
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->n && (by_name ? strcasecmp(v[lo].key, key) :
+	    strcmp(v[lo].key, key)) == 0)
+		return v[lo].k;
+	return SIZE_MAX;
+}
+
+/* graph_each callback: the first other end that is a node. */
+static void
+parent_edge(const char *other, void *arg)
+{
+	struct tree *t = arg;
+	size_t k = tree_find(t, other, 0);
+
+	if (t->found == SIZE_MAX && k != SIZE_MAX && k != t->self)
+		t->found = k;
+}
+
+/* Node k's parent: a part_of edge, a contains edge, else the node a
+ * component's "subsystem" (or any node's "part_of") property names. */
+static size_t
+parent_of(struct tree *t, size_t k)
+{
+	const struct fact_entity *e = t->ent[k];
+	char buf[64];
+	const char *name;
+	size_t q;
+
+	t->self = k;
+	t->found = SIZE_MAX;
+	graph_each(t->g, e->id, "part_of", 1, parent_edge, t);
+	if (t->found == SIZE_MAX)
+		graph_each(t->g, e->id, "contains", 0, parent_edge, t);
+	if (t->found != SIZE_MAX)
+		return t->found;
+	name = item_prop(e, "subsystem", buf, sizeof(buf));
+	if (name[0] == '\0' || strcmp(e->type, "component") != 0)
+		name = item_prop(e, "part_of", buf, sizeof(buf));
+	q = name[0] != '\0' ? tree_find(t, name, 1) : SIZE_MAX;
+	return q != k ? q : SIZE_MAX;
+}
+
+/* Parents for every node, any circle cut where it closes (that node
+ * becomes a root), so the result is a forest. */
+static void
+tree_parents(struct tree *t)
+{
+	unsigned char *state = xcalloc(t->n + 1, 1);
+
+	for (size_t k = 0; k < t->n; k++)
+		t->parent[k] = parent_of(t, k);
+	for (size_t k = 0; k < t->n; k++) {
+		size_t j = k;
+
+		while (j != SIZE_MAX && state[j] == 0) {
+			state[j] = 1;
+			j = t->parent[j];
+		}
+		if (j != SIZE_MAX && state[j] == 1)
+			t->parent[j] = SIZE_MAX;
+		for (j = k; j != SIZE_MAX && state[j] == 1; j = t->parent[j])
+			state[j] = 2;
+	}
+	free(state);
+}
+
+/* A node's second line into sb: its materials, else "no material"
+ * for a component, else its type. */
+static void
+node_detail(strbuf *sb, const struct tree *t, const struct fact_entity *e)
+{
+	struct names nm = { t->g, sb, 0 };
+	char buf[64];
+	const char *v;
+
+	strbuf_reset(sb);
+	if (graph_each(t->g, e->id, "uses_material", 1, add_name, &nm) > 0)
+		return;
+	v = item_prop(e, "material", buf, sizeof(buf));
+	strbuf_puts(sb, v[0] != '\0' ? v : strcmp(e->type, "component") ==
+	    0 ? "no material" : e->type);
+}
+
+/* graph_each callback: the first open conflict among the other ends. */
+static void
+other_conflict(const char *other, void *arg)
+{
+	struct tree *t = arg;
+	const char *c = model_marker_of(t->m, "entity", other);
+
+	if (t->conflict == NULL)
+		t->conflict = c;
+}
+
+/* The open conflict a node shows: its own, a material's, else that of
+ * a decision affecting it; or NULL. */
+static const char *
+node_conflict(struct tree *t, const struct fact_entity *e)
+{
+	t->conflict = model_marker_of(t->m, "entity", e->id);
+	if (t->conflict == NULL)
+		graph_each(t->g, e->id, "uses_material", 1, other_conflict, t);
+	if (t->conflict == NULL)
+		graph_each(t->g, e->id, "affected_by_decision", 1,
+		    other_conflict, t);
+	return t->conflict;
+}
+
+/* The diagram's node for tree node k at depth. */
+static json_t *
+diagram_node(struct tree *t, size_t k, size_t depth, strbuf *sb)
+{
+	const struct fact_entity *e = t->ent[k];
+	const char *c = node_conflict(t, e);
+	char slug[SLUG_SIZE];
+
+	node_detail(sb, t, e);
+	if (c != NULL)
+		slug_make(slug, c);
+	return item_must(json_pack("{s:O, s:s, s:s, s:I, s:s, s:o}",
+	    "anchor", json_object_get(json_array_get(t->items, k), "anchor"),
+	    "label", e->name, "kind", e->type,
+	    "depth", (json_int_t)(depth < DIAGRAM_DEPTH ? depth :
+	    DIAGRAM_DEPTH), "detail", sb->data != NULL ? sb->data : "",
+	    "conflict_slug", c != NULL ? json_string(slug) : json_null()),
+	    "diagram node", e->id);
+}
+
+/*
+ * Walk the forest in pre-order (roots and children in node order):
+ * the diagram's nodes onto diagram (the first DIAGRAM_NODES), and
+ * each node's item onto ordered.
+ */
+static void
+tree_walk(struct tree *t, json_t *diagram, json_t *ordered)
+{
+	size_t *first = xcalloc(t->n + 1, sizeof(size_t));
+	size_t *next = xcalloc(t->n + 1, sizeof(size_t));
+	size_t *stack = xcalloc(t->n + 1, sizeof(size_t));
+	size_t *depth = xcalloc(t->n + 1, sizeof(size_t));
+	size_t sp = 0;
+	strbuf sb;
+
+	strbuf_init(&sb);
+	for (size_t k = 0; k <= t->n; k++)
+		first[k] = SIZE_MAX;
+	/* Children lists in node order: built backwards. Roots hang
+	 * below the virtual node t->n. */
+	for (size_t k = t->n; k-- > 0;) {
+		size_t q = t->parent[k] != SIZE_MAX ? t->parent[k] : t->n;
+
+		next[k] = first[q];
+		first[q] = k;
+	}
+	for (size_t k = first[t->n]; k != SIZE_MAX; k = next[k])
+		stack[sp++] = k;
+	/* The stack holds roots reversed: push in reverse order. */
+	for (size_t a = 0, b = sp; b > a + 1; a++, b--) {
+		size_t x = stack[a];
+
+		stack[a] = stack[b - 1];
+		stack[b - 1] = x;
+	}
+	while (sp > 0) {
+		size_t k = stack[--sp], top = sp;
+
+		json_array_append(ordered, json_array_get(t->items, k));
+		if (json_array_size(diagram) < DIAGRAM_NODES)
+			json_array_append_new(diagram, diagram_node(t, k,
+			    depth[k], &sb));
+		for (size_t c = first[k]; c != SIZE_MAX; c = next[c]) {
+			depth[c] = depth[k] + 1;
+			stack[sp++] = c;
+		}
+		for (size_t a = top, b = sp; b > a + 1; a++, b--) {
+			size_t x = stack[a];
+
+			stack[a] = stack[b - 1];
+			stack[b - 1] = x;
+		}
+	}
+	strbuf_free(&sb);
+	free(first);
+	free(next);
+	free(stack);
+	free(depth);
+}
+
+/*
+ * The architecture items (consumed) in the tree's pre-order, interfaces
+ * last; data gets "diagram" (the picture's nodes, pre-order, with depth)
+ * and "diagram_more" (how many nodes the picture leaves out).
+ */
+static json_t *
+architecture_tree(json_t *data, json_t *items, const struct site_model *m,
+    const struct site_graph *g)
+{
+	struct tree t = { .m = m, .g = g };
+	json_t *ordered = json_array(), *diagram = json_array();
+	size_t total;
+
+	t.items = architecture(items);
+	total = json_array_size(t.items);
+	t.ent = xcalloc(total + 1, sizeof(*t.ent));
+	for (t.n = 0; t.n < total; t.n++) {
+		json_t *v = json_array_get(t.items, t.n);
+
+		if (strcmp(json_string_value(json_object_get(v, "type")),
+		    "interface") == 0)
+			break;
+		t.ent[t.n] = graph_entity(g, json_string_value(
+		    json_object_get(v, "id")));
+	}
+	t.by_id = xcalloc(t.n + 1, sizeof(*t.by_id));
+	t.by_name = xcalloc(t.n + 1, sizeof(*t.by_name));
+	t.parent = xcalloc(t.n + 1, sizeof(size_t));
+	for (size_t k = 0; k < t.n; k++) {
+		t.by_id[k] = (struct node_key){ t.ent[k]->id, k };
+		t.by_name[k] = (struct node_key){ t.ent[k]->name, k };
+	}
+	qsort(t.by_id, t.n, sizeof(*t.by_id), cmp_id);
+	qsort(t.by_name, t.n, sizeof(*t.by_name), cmp_name);
+	tree_parents(&t);
+	tree_walk(&t, diagram, ordered);
+	for (size_t k = t.n; k < total; k++)
+		json_array_append(ordered, json_array_get(t.items, k));
+	json_object_set_new(data, "diagram", diagram);
+	json_object_set_new(data, "diagram_more", json_integer(
+	    (json_int_t)(t.n - json_array_size(diagram))));
+	json_decref(t.items);
+	free(t.ent);
+	free(t.by_id);
+	free(t.by_name);
+	free(t.parent);
+	return ordered;
+}
+
 /*
  * The entities of f into data's sections (architecture first, from the
  * top down), the inactive ones onto inactive, and the gaps the
@@ -272,6 +689,8 @@ entity_sections(json_t *data, json_t *inactive, json_t *gaps,
 		strbuf_reset(&notes);
 		entity_notes(&notes, &gap, g, e);
 		json_object_set_new(item, "notes", json_string(notes.data));
+		json_object_set_new(item, "source", sources_text(
+		    e->source_refs));
 		if (strcmp(e->type, "subsystem") == 0)
 			json_object_set(item, "page",
 			    json_object_get(item, "slug"));
@@ -285,7 +704,7 @@ entity_sections(json_t *data, json_t *inactive, json_t *gaps,
 			json_array_append_new(sec[section_of(e->type)], item);
 	}
 	json_object_set_new(data, section_key[SEC_ARCH],
-	    architecture(sec[SEC_ARCH]));
+	    architecture_tree(data, sec[SEC_ARCH], m, g));
 	for (size_t k = 1; k < N_SECTIONS; k++)
 		json_object_set_new(data, section_key[k], sec[k]);
 	strbuf_free(&notes);
@@ -299,23 +718,129 @@ overview_json(const struct site_model *m, size_t i,
 	const struct project_facts *f = g->f;
 	json_t *data = json_object(), *inactive = json_array();
 	json_t *memories = json_array(), *gaps = json_array();
+	json_t *disputed, *item;
+	size_t k;
 
 	json_object_set_new(data, "project", project_header(m, i));
 	json_object_set_new(data, "state_groups", state_groups(m, f,
 	    inactive));
 	entity_sections(data, inactive, gaps, m, g);
-	for (size_t k = 0; k < f->n_mem; k++) {
-		json_t *item = item_memory(m, &f->mem[k]);
-
+	for (k = 0; k < f->n_mem; k++) {
+		item = item_memory(m, &f->mem[k]);
 		if (json_is_true(json_object_get(item, "active")))
 			json_array_append_new(memories, item);
 		else
 			json_array_append_new(inactive, item);
 	}
+	json_array_foreach(inactive, k, item)
+		inactive_words(item);
+	disputed = open_conflicts(m, i);
+	json_object_set_new(data, "disputed_words", count_words((long long)
+	    json_array_size(disputed), "open conflict", "open conflicts"));
+	json_object_set_new(data, "disputed", disputed);
+	json_object_set_new(data, "gaps_words", count_words((long long)
+	    json_array_size(gaps), "gap", "gaps"));
 	json_object_set_new(data, "memories", memories);
 	json_object_set_new(data, "gaps", gaps);
 	json_object_set_new(data, "inactive", inactive);
 	return data;
+}
+
+/* Append "n noun" to sb, the noun in the right number; n == 0 adds
+ * nothing. Returns 1 when it added. */
+static int
+put_count(strbuf *sb, size_t n, const char *one, const char *many,
+    int comma)
+{
+	if (n == 0)
+		return 0;
+	strbuf_printf(sb, "%s%zu %s", comma ? ", " : "", n, n == 1 ? one :
+	    many);
+	return 1;
+}
+
+/* The diagram's accessible name, from its nodes: "System architecture
+ * of NAME: 1 system, 7 subsystems, 14 components; 2 disputed". */
+static void
+figure_title(strbuf *sb, const json_t *data, const json_t *nodes)
+{
+	static const char *const kinds[][2] = { { "system", "systems" },
+	    { "subsystem", "subsystems" }, { "component", "components" } };
+	size_t count[3] = { 0 }, disputed = 0, k;
+	const json_t *v;
+	int any = 0;
+
+	json_array_foreach(nodes, k, v) {
+		const char *kind = json_string_value(json_object_get(v,
+		    "kind"));
+
+		for (size_t j = 0; j < 3; j++)
+			count[j] += kind != NULL && strcmp(kind,
+			    kinds[j][0]) == 0;
+		disputed += !json_is_null(json_object_get(v,
+		    "conflict_slug"));
+	}
+	strbuf_printf(sb, "System architecture of %s: ", json_string_value(
+	    json_object_get(json_object_get(data, "project"), "name")));
+	for (size_t j = 0; j < 3; j++)
+		any |= put_count(sb, count[j], kinds[j][0], kinds[j][1], any);
+	if (disputed > 0)
+		strbuf_printf(sb, "; %zu disputed", disputed);
+}
+
+/*
+ * The HTML twin's picture of the architecture (the figure "diagram" of
+ * render/markdown.h), from data's "diagram" alone: an SVG in a figure with its caption; nothing
+ * when the project has no systems, subsystems or components.
+ */
+static void
+overview_figure(strbuf *sb, const json_t *data)
+{
+	const json_t *nodes = json_object_get(data, "diagram"), *v;
+	size_t n = json_array_size(nodes), k;
+	struct diagram_node *dn;
+	json_int_t more = json_integer_value(json_object_get(data,
+	    "diagram_more"));
+	char **href;
+	strbuf title;
+
+	if (n == 0)
+		return;
+	dn = xcalloc(n, sizeof(*dn));
+	href = xcalloc(n, sizeof(*href));
+	json_array_foreach(nodes, k, v) {
+		const char *slug = json_string_value(json_object_get(v,
+		    "conflict_slug"));
+
+		if (slug != NULL) {
+			href[k] = xmalloc(strlen(slug) + 32);
+			sprintf(href[k], "../../conflicts/%s.html", slug);
+		}
+		dn[k] = (struct diagram_node){ json_string_value(
+		    json_object_get(v, "label")), json_string_value(
+		    json_object_get(v, "detail")), json_string_value(
+		    json_object_get(v, "kind")), href[k],
+		    (size_t)json_integer_value(json_object_get(v, "depth")) };
+	}
+	strbuf_init(&title);
+	figure_title(&title, data, nodes);
+	strbuf_puts(sb, "<figure class=\"diagram-figure\">\n");
+	diagram_svg(sb, &(struct diagram){ "architecture-diagram",
+	    title.data, dn, n });
+	strbuf_puts(sb, "\n<figcaption>Each component shows its materials. "
+	    "\xe2\x9a\xa0 marks a node in an open conflict (its own, its "
+	    "material's or that of a decision on it) and links to the "
+	    "conflict.");
+	if (more > 0)
+		strbuf_printf(sb, " %lld more are left out of the picture.",
+		    (long long)more);
+	strbuf_puts(sb, " The list below holds the same.</figcaption>\n"
+	    "</figure>");
+	for (k = 0; k < n; k++)
+		free(href[k]);
+	free(href);
+	free(dn);
+	strbuf_free(&title);
 }
 
 /* Project i's overview and its api/ JSON. Returns 0 or < 0. */
@@ -325,14 +850,17 @@ overview_page(const struct page_ctx *pc, size_t i,
 {
 	const struct site_model *m = pc->m;
 	json_t *data = overview_json(m, i, g);
-	strbuf path, title;
+	strbuf path, title, fig;
 	int rc;
 
 	strbuf_init(&path);
 	strbuf_init(&title);
+	strbuf_init(&fig);
 	strbuf_printf(&path, "projects/%s/index", m->pslug[i]);
 	strbuf_printf(&title, "%s: overview", m->projects[i].name);
-	rc = page_write(pc, path.data, "project.md", title.data, data, err);
+	overview_figure(&fig, data);
+	rc = page_write_figures(pc, path.data, "project.md", title.data, data,
+	    &(struct md_figure){ "diagram", fig.data }, 1, err);
 	if (rc == 0) {
 		strbuf_reset(&path);
 		strbuf_printf(&path, "api/projects/%s.json", m->pslug[i]);
@@ -341,6 +869,7 @@ overview_page(const struct page_ctx *pc, size_t i,
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);
+	strbuf_free(&fig);
 	return rc;
 }
 

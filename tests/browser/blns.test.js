@@ -165,6 +165,25 @@ function inspect(w) {
       }
     }
   }
+  // A project overview's template makes tables whose body rows are
+  // facts, and one figure holding the architecture's SVG (its links go
+  // to conflict pages only).
+  const projectPage = /\/projects\/[^/]+\/index\.html$/.test(w.location.pathname);
+  if (projectPage) {
+    for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure',
+      'figcaption', 'svg', 'title', 'defs', 'clipPath', 'rect', 'g', 'path',
+      'text']) allowed.add(t);
+    for (const r of doc.querySelectorAll('tr')) {
+      const head = r.parentElement.localName === 'thead';
+      if (!head && !/^(state|entity|memory)-/.test(r.id)) markup.push(`<tr id=${r.id}>`);
+    }
+    if (doc.querySelectorAll('figure').length > 1) markup.push('more than one figure');
+    for (const a of doc.querySelectorAll('svg a')) {
+      if (!/^\.\.\/\.\.\/conflicts\/[a-z0-9-]+\.html$/.test(a.getAttribute('href'))) {
+        markup.push(`svg link to ${a.getAttribute('href')}`);
+      }
+    }
+  }
   for (const el of doc.querySelectorAll('*')) {
     const tag = el.localName;
     if (!allowed.has(tag)) markup.push(`<${tag}>`);
@@ -225,7 +244,7 @@ function expected(rel) {
       path.join(site, 'api/projects', `${m[1]}.json`), 'utf8'));
     const out = [];
     const walk = (v, key) => {
-      if (key === 'gaps' || v === null || typeof v !== 'object') return;
+      if (key === 'gaps' || key === 'diagram' || v === null || typeof v !== 'object') return;
       if (Array.isArray(v)) { v.forEach((x) => walk(x, '')); return; }
       if (typeof v.anchor === 'string') {
         out.push({ id: v.anchor, texts: [v.label, v.value] });
@@ -249,7 +268,8 @@ function expected(rel) {
 
 const mdAnchors = (rel) => [...fs.readFileSync(
   path.join(site, rel.replace(/\.html$/, '.md')), 'utf8')
-  .matchAll(/<a id="([a-z0-9-]+)"><\/a>/g)].map((x) => x[1]);
+  .matchAll(/<a id="([a-z0-9-]+)"><\/a>/g)].map((x) => x[1])
+  .filter((id) => /^(state|entity|memory|member)-/.test(id));
 
 // What went wrong on page rel (got: its inspect()), by kind.
 function verify(origin, rel, got, bag) {

@@ -52,12 +52,12 @@ expect "api/health.json names the whole store's checksum" sh -c "
 
 # --- the overview, in SPEC order --------------------------------------------
 expect "the overview has every section in SPEC order" sh -c "
-    grep -n '^## ' $p05/index.md | cut -d: -f2- | tr '\n' '|' |
-    grep -q '^## Trusted project state|## System architecture|## Decisions|## Requirements and constraints|## Materials|## Parameters, results and validation claims|## Vendors|## Active memories|## Gaps|'"
+    grep -n '^## ' $p05/index.md | cut -d: -f2- | sed 's/<a id=\"[a-z]*\"><\/a>//' | tr '\n' '|' |
+    grep -q '^## Disputed here|## Trusted project state|## System architecture|## Decisions|## Requirements and constraints|## Materials|## Parameters, results and validation claims|## Vendors|## Active memories|## Gaps|'"
 expect "trusted state is grouped by category, decision before fact" sh -c "
     grep -n '^### ' $p05/index.md | cut -d: -f2- | tr '\n' '|' |
     grep -q '^### decision|### fact|\$'"
-expect "aliases are listed in the header" grep -q 'Aliases: interferometer, p05' $p05/index.md
+expect "aliases are listed in the header" grep -q 'Project id p05-interferometer (also interferometer, p05)' $p05/index.md
 expect "rows under an alias belong to the canonical project" \
     grep -q '<a id="entity-e1"></a>' $p05/index.md
 expect "gaps: a component with no material" \
@@ -69,21 +69,24 @@ expect "gaps: a validation claim nothing supports" \
 expect "a component shows its material" \
     grep -q 'Support pad.*material: PEEK' $p05/index.md
 expect "an expired memory is not active" sh -c \
-    "grep -A100 '^## Not active' site/projects/p06-polisher/index.md | grep -q 'memory-m3.*expired'"
+    "grep -A100 'Not active' site/projects/p06-polisher/index.md | grep -q 'memory-m3.* | expired | '"
 expect "candidates are listed as not active" sh -c \
-    "grep -A100 '^## Not active' $p05/index.md | grep -q 'entity-e9.*candidate'"
+    "grep -A100 'Not active' $p05/index.md | grep -q 'entity-e9.* | candidate | '"
 
 # --- markers (SPEC 8, cross-layer example) ------------------------------------
 md_marker='\[⚠ disputed\]\(\.\./\.\./conflicts/c-5e1a\.md\)'
 html_marker='<a class="disputed" href="\.\./\.\./conflicts/c-5e1a\.html" aria-label="[^"]*c-5e1a[^"]*">⚠ disputed</a>'
 expect "the state fact's .md item carries the marker" \
-    grep -Eq "^- <a id=\"state-s1\"></a>.*$md_marker" $p05/index.md
+    grep -Eq "^\| <a id=\"state-s1\"></a>.*$md_marker" $p05/index.md
 expect "the entity fact's .md item carries the marker" \
-    grep -Eq "^- <a id=\"entity-e1\"></a>.*$md_marker" $p05/index.md
-expect "the state fact's HTML element holds a.disputed" \
-    grep -Eq "<li id=\"state-s1\">[^<]*(<[^l/][^>]*>[^<]*)*.*$html_marker.*</li>" $p05/index.html
-expect "the entity fact's HTML element holds a.disputed" \
-    grep -Eq "<li id=\"entity-e1\">.*$html_marker.*</li>" $p05/index.html
+    grep -Eq "^\| <a id=\"entity-e1\"></a>.*$md_marker" $p05/index.md
+# One table row a line: tr -d joins the HTML, sed breaks it after rows.
+expect "the state fact's HTML element holds a.disputed" sh -c "
+    tr -d '\n' < $p05/index.html | sed 's|</tr>|&\\n|g' |
+    grep -Eq '<tr id=\"state-s1\">.*$html_marker.*</tr>'"
+expect "the entity fact's HTML element holds a.disputed" sh -c "
+    tr -d '\n' < $p05/index.html | sed 's|</tr>|&\\n|g' |
+    grep -Eq '<tr id=\"entity-e1\">.*$html_marker.*</tr>'"
 expect "exactly two markers on the overview (no other fact is disputed)" \
     test "$(grep -c 'class="disputed"' $p05/index.html)" = 2
 expect "the conflict page lists both members, trust order first" sh -c "
@@ -268,8 +271,9 @@ mirror build --store ex2.db --out ex2
 expect "two copies of a store give byte-identical sites (diff -r)" diff -r ex1 ex2
 expect "the example site's links all resolve" python3 "$linkcheck" ex1
 expect "the SPEC 8 pair is disputed on the p05 overview" sh -c "
-    grep -q '<li id=\"state-p05-st-lateral-support-material\">.*class=\"disputed\"' ex1/projects/p05-interferometer/index.html &&
-    grep -q '<li id=\"entity-p05-dec-lateral-material-peek\">.*class=\"disputed\"' ex1/projects/p05-interferometer/index.html"
+    tr -d '\n' < ex1/projects/p05-interferometer/index.html | sed 's|</tr>|&\\n|g' > rows.txt &&
+    grep -q '<tr id=\"state-p05-st-lateral-support-material\">.*class=\"disputed\"' rows.txt &&
+    grep -q '<tr id=\"entity-p05-dec-lateral-material-peek\">.*class=\"disputed\"' rows.txt"
 before=$(fingerprint ex2.db)
 mirror build --store ex2.db --out ex2 --no-sweep
 expect "--no-sweep leaves the store byte-identical" sh -c "
@@ -286,7 +290,7 @@ expect "superseded then active (SPEC 8): the log shows both, newest first" sh -c
     grep -qx 'piezo stack stepper micrometer '"
 expect "the example's gaps are the ones site-example/README.md lists" sh -c "
     for p in p04-gigabit p05-interferometer p06-polisher; do
-        sed -n '/^## Gaps/,/^## /p' ex1/projects/\$p/index.md | grep -o '(#entity-[a-z0-9-]*)'
+        sed -n '/^## .*Gaps$/,/^## /p' ex1/projects/\$p/index.md | grep -o '(#entity-[a-z0-9-]*)'
     done | tr -d '()#' | tr '\n' ' ' | grep -qx 'entity-p04-cmp-core-reg entity-p04-cmp-fpga entity-p04-cmp-ref-osc entity-p04-cmp-sfp-module entity-p04-req-emc entity-p04-vc-emc entity-p05-cmp-camera entity-p05-cmp-laser entity-p05-cmp-lateral entity-p05-req-vibration entity-p05-vc-accuracy entity-p06-cmp-linear-axis entity-p06-cmp-controller entity-p06-cmp-spindle-motor entity-p06-req-noise entity-p06-vc-uniformity '"
 expect "every marker sits in a member of its open conflict, in both twins, and every member has one" \
     python3 "$MIRROR_TOP/tests/tools/markers.py" ex1

@@ -67,7 +67,8 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     conflict_page = re.fullmatch(r"conflicts/(.+)\.html", rel)
     if conflict_page and conflict_page.group(1) == "index":
         conflict_page = None
-    # Counted against the conflict's JSON below.
+    project_page = re.fullmatch(r"projects/([^/]+)/index\.html", rel)
+    # Counted against the conflict's (the project's) JSON below.
     page_allowed = allowed | ({"table", "thead", "tbody", "tr", "th", "td",
                                "pre", "code"} if conflict_page else set())
     # The index: the projects table, a row per project, and the chart
@@ -76,6 +77,10 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
         page_allowed = page_allowed | {"table", "thead", "tbody", "tr",
                                        "th", "td", "figure", "svg", "desc",
                                        "g", "path", "circle", "text"}
+    if project_page:
+        page_allowed |= {"table", "thead", "tbody", "tr", "th", "td",
+                         "figure", "figcaption", "svg", "title", "defs",
+                         "clippath", "rect", "g", "path", "text"}
     for t in set(p.tags) - page_allowed:
         bad.append(f"{rel}: element <{t}>")
     for k, v in p.attrs:
@@ -109,11 +114,40 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                        f"{body.count('<tr')} rows for {projects} projects")
         body = re.sub(r'<figure class="chart">.*?</figure>|</?(table|thead|tbody|tr|th|td)>',
                       "", body, flags=re.S)
-    if re.search(r"<em>|<del>|<blockquote|<table|<img|<code|<pre|<ol", body):
+    # A project overview's template makes one table per state category
+    # and per non-empty entity section, a row per fact and a header row
+    # each, and one figure when the project has a diagram, whose links
+    # go only to the conflicts its JSON names: count them, then nothing
+    # else may be markup.
+    if project_page:
+        d = json.load(open(os.path.join(site, "api", "projects", project_page.group(1) + ".json")))
+        lists = [g["items"] for g in d["state_groups"]] + [d[k] for k in (
+            "decisions", "requirements", "materials", "analysis", "vendors",
+            "memories", "other_entities", "inactive") if d[k]]
+        want = {"<table": len(lists), "<tr": sum(1 + len(l) for l in lists),
+                "<figure": 1 if d["diagram"] else 0,
+                "<svg": 1 if d["diagram"] else 0}
+        for tag, n in want.items():
+            if body.count(tag) != n:
+                bad.append(f"{rel}: {body.count(tag)} {tag}, not {n}")
+        svg = "".join(re.findall(r'<svg.*?</svg>', body, flags=re.S))
+        hrefs = re.findall(r'<a href="([^"]*)"', svg)
+        if svg.count('rx="6"') != len(d["diagram"]) or hrefs != [
+                f"../../conflicts/{n['conflict_slug']}.html"
+                for n in d["diagram"] if n["conflict_slug"]]:
+            bad.append(f"{rel}: the diagram's boxes or links are not its JSON's")
+        try:
+            if svg:
+                import xml.etree.ElementTree as E
+                E.fromstring(svg)
+        except E.ParseError as e:
+            bad.append(f"{rel}: the diagram is not well-formed XML: {e}")
+        body = re.sub(r'<figure class="diagram-figure">.*?</figure>|</?(table|thead|tbody|tr|th|td)>|<tr id="[^"]*">', "", body, flags=re.S)
+    if re.search(r"<em>|<del>|<blockquote|<table|<img|<code|<pre|<ol|<svg|<figure", body):
         bad.append(f"{rel}: store text became markup")
     if body.count("<h1") > 1:
         bad.append(f"{rel}: a second h1")
-    ids = re.findall(r'<li id="([^"]*)"', text)
+    ids = re.findall(r'<(?:li|tr) id="([^"]*)"', text)
     for i in ids:
         if not re.fullmatch(r"(state|entity|memory|member-(state|entity|memory))-h\d\d-[a-z0-9]+", i):
             bad.append(f"{rel}: unexpected fact id {i}")
@@ -123,8 +157,9 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
 for path in glob.glob(os.path.join(site, "**", "*.md"), recursive=True):
     rel = os.path.relpath(path, site)
     for _, line in outside_fences(open(path, encoding="utf-8")):
-        rest = re.sub(r'^(\s*- |\| )?<a id="[a-z0-9-]+"></a>', "", line)
-        # A template's figure line (the chart of the HTML twin).
+        rest = re.sub(r'^(\s*- |\| |#+ )?<a id="[a-z0-9-]+"></a>', "", line)
+        # A template's figure line (the chart or the diagram of the HTML
+        # twin).
         rest = re.sub(r'^<!-- figure:[a-z0-9-]+ -->$', "", rest.rstrip("\n"))
         # A bare '<' is text unless it could start a tag, comment,
         # declaration, processing instruction or autolink.

@@ -16,8 +16,8 @@ expect_status "the plain theme builds" 0
 w3m -dump -cols 80 "plain/$p05.html" >dump.txt 2>&1
 expect "w3m shows the site navigation as the first line" sh -c "
     head -1 dump.txt | grep -q '^Human Mirror | Projects | Conflicts\$'"
-expect "w3m shows the disputed fact with its marker on one item" \
-    grep -Eq '^ +• lateral_support_material = GF-PTFE ⚠ disputed' dump.txt
+expect "w3m shows the disputed fact with its marker on its table row" \
+    grep -Eq '^lateral_support_material +GF-PTFE ⚠' dump.txt
 expect "no line is wider than the 80-column terminal" python3 -c "
 import sys
 sys.exit(any(len(l.rstrip('\\n')) > 80 for l in open('dump.txt', encoding='utf-8')))"
@@ -36,7 +36,7 @@ mirror build --store s.db --out default --no-sweep
 expect_status "the default theme builds" 0
 w3m -dump -cols 80 "default/$p05.html" >dump2.txt 2>&1
 expect "the default theme's content reads without CSS or JavaScript" \
-    grep -Eq '^ +• lateral_support_material = GF-PTFE ⚠ disputed' dump2.txt
+    grep -Eq '^lateral_support_material +GF-PTFE ⚠' dump2.txt
 expect "no page of any theme holds a script" \
     sh -c "! grep -rqi '<script' default plain"
 expect "the stylesheet every page links is there" sh -c "

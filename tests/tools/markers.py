@@ -4,8 +4,8 @@
 From api/conflicts.json it takes every OPEN conflict and its members.
 Then, on every HTML page and its Markdown twin:
   - every marker (a.disputed in HTML, a "[⚠ disputed](...conflicts/X.md)"
-    link in Markdown) sits in the element of a fact (li id / the list
-    item's leading anchor) that is a member of that open conflict;
+    link in Markdown) sits in the element of a fact (li or tr id / the
+    list item's or table row's leading anchor) that is a member of that open conflict;
   - the HTML page and its twin carry the same (fact, conflict) pairs;
   - on the page where a member fact lives (its project's overview, or the
     index for rows of no project), the fact carries a marker.
@@ -41,7 +41,7 @@ class Markers(html.parser.HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "li":
+        if tag in ("li", "tr"):
             self.stack.append(a.get("id"))
         if tag == "a" and "disputed" in (a.get("class") or "").split():
             m = re.search(r"conflicts/([a-z0-9-]+)\.html$", a.get("href", ""))
@@ -49,11 +49,11 @@ class Markers(html.parser.HTMLParser):
             self.pairs.add((fact, m.group(1) if m else a.get("href")))
 
     def handle_endtag(self, tag):
-        if tag == "li" and self.stack:
+        if tag in ("li", "tr") and self.stack:
             self.stack.pop()
 
 
-MD = re.compile(r'^\s*- <a id="([a-z0-9-]+)"></a>.*\[⚠ disputed\]\([^)]*conflicts/([a-z0-9-]+)\.md\)')
+MD = re.compile(r'^\s*(?:- |\| )<a id="([a-z0-9-]+)"></a>.*\[⚠ disputed\]\([^)]*conflicts/([a-z0-9-]+)\.md\)')
 bad = []
 pages = {}
 for d, _, files in os.walk(site):

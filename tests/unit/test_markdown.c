@@ -176,6 +176,53 @@ test_deterministic(void **state)
 	expect("", "");
 }
 
+/* 7: a heading that starts with an anchor gets its id; an anchor that
+ * is not exactly the template's form, or text, stays suppressed. */
+static void
+test_heading_ids(void **state)
+{
+	(void)state;
+	expect("## <a id=\"state\"></a>Trusted state\n",
+	    "<h2 id=\"state\">Trusted state</h2>\n");
+	expect("### <a id=\"a-1\"></a> x *y*\n",
+	    "<h3 id=\"a-1\">x <em>y</em></h3>\n");
+	expect("## <a id=\"Bad\"></a>t\n",
+	    "<h2><!-- raw HTML omitted --><!-- raw HTML omitted -->t</h2>\n");
+	expect("## t <a id=\"x\"></a>\n",
+	    "<h2>t <!-- raw HTML omitted --><!-- raw HTML omitted --></h2>\n");
+	expect("## \\<a id=\"x\"\\>\\</a\\>t\n",
+	    "<h2>&lt;a id=&quot;x&quot;&gt;&lt;/a&gt;t</h2>\n");
+}
+
+/* 8: "<!-- figure:NAME -->" becomes the caller's figure NAME (also an
+ * empty one), or stays suppressed when the caller has none; any other
+ * HTML block (the placeholder with more on its line, or escaped) stays
+ * suppressed. */
+static void
+test_figure(void **state)
+{
+	const char *md = "a\n\n<!-- figure:diagram -->\n\nb\n";
+	const struct md_figure figs[] = { { "chart", "<i>no</i>" },
+	    { "diagram", "<svg></svg>" } }, none[] = { { "diagram", "" } };
+	mirror_error err;
+	strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb);
+	assert_int_equal(markdown_to_html_figures(&sb, md, strlen(md), "t",
+	    figs, 2, &err), 0);
+	assert_string_equal(sb.data, "<p>a</p>\n<svg></svg>\n<p>b</p>\n");
+	strbuf_reset(&sb);
+	assert_int_equal(markdown_to_html_figures(&sb, md, strlen(md), "t",
+	    none, 1, &err), 0);
+	assert_string_equal(sb.data, "<p>a</p>\n<p>b</p>\n");
+	strbuf_free(&sb);
+	expect(md, "<p>a</p>\n<!-- raw HTML omitted -->\n<p>b</p>\n");
+	expect("<!-- figure:diagram --> x\n", "<!-- raw HTML omitted -->\n");
+	expect("\\<!-- figure:diagram -->\n",
+	    "<p>&lt;!-- figure:diagram --&gt;</p>\n");
+}
+
 int
 main(void)
 {
@@ -186,6 +233,8 @@ main(void)
 		cmocka_unit_test(test_disputed),
 		cmocka_unit_test(test_extensions),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_heading_ids),
+		cmocka_unit_test(test_figure),
 	};
 
 	return cmocka_run_group_tests_name("markdown", tests, NULL, NULL);
