@@ -411,7 +411,9 @@ conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
 	strbuf_init(&path);
 	strbuf_init(&title);
 	strbuf_printf(&path, "conflicts/%s", slug);
-	strbuf_printf(&title, "Conflict: %s", c->description);
+	/* With its id: conflicts of one slot (an earlier one closed, a
+	 * later one open) get distinct titles. */
+	strbuf_printf(&title, "Conflict: %s (%s)", c->description, c->id);
 	data = json_pack("{s:O}", "conflict", o);
 	rc = page_write(pc, path.data, "conflict.md", title.data, data, err);
 	json_decref(data);
