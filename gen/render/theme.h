@@ -22,7 +22,7 @@
  *                        base URL with '/', else "/"
  *   standalone   bool    true on the not-found page without a base URL:
  *                        the layout must then need no file of the site
- *                        (no stylesheet link; inline what it needs)
+ *                        (no stylesheet link)
  *   markdown     string  this page's .md twin ("index.md"; on the
  *                        not-found page root + "404.md")
  *   nav          array   of {"href": path relative to the root,

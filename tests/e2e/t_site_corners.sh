@@ -49,9 +49,9 @@ hrefs site/404.html > h404
 expect "404.html without a base URL links only from the server's root" \
     sh -c "! grep -v '^/' h404 | grep -vx -e '#main' -e 'data:,' &&
         grep -qx '/index.html' h404 && grep -qx '/keys/index.html' h404"
-expect "404.html without a base URL needs no file of the site (no stylesheet)" \
+expect "404.html without a base URL needs no file of the site (no stylesheet, no inline style)" \
     sh -c "! grep -q 'rel=\"stylesheet\"' site/404.html &&
-        grep -q '<style>' site/404.html"
+        ! grep -q '<style' site/404.html && ! grep -q ' src=' site/404.html"
 hrefs based/404.html > hb404
 expect "404.html with a base URL links absolutely under it, stylesheet too" \
     sh -c "! grep -v '^$base' hb404 | grep -vx -e '#main' -e 'data:,' &&

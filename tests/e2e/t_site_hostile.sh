@@ -70,8 +70,6 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     # Counted against the conflict's JSON below.
     page_allowed = allowed | ({"table", "thead", "tbody", "tr", "th", "td",
                                "pre", "code"} if conflict_page else set())
-    # 404.html without a base URL carries its few styles inline.
-    page_allowed |= {"style"} if rel == "404.html" else set()
     for t in set(p.tags) - page_allowed:
         bad.append(f"{rel}: element <{t}>")
     for k, v in p.attrs:
