@@ -6,7 +6,8 @@ set -eu
 
 pkgs="gcc make pkg-config git sqlite3 libsqlite3-dev libcmark-gfm-dev
 libcmark-gfm-extensions-dev libgit2-dev libjansson-dev nettle-dev libcmocka-dev
-libmicrohttpd-dev jq man-db w3m python3-yaml openssh-client curl"
+libmicrohttpd-dev jq man-db w3m python3-yaml openssh-client curl
+python3-jsonschema libxml2-utils"
 # Packages for optional tooling (browser test, HTML validator, benchmarks)
 # are listed by the scripts that need them, through MIRROR_EXTRA_PKGS.
 pkgs="$pkgs ${MIRROR_EXTRA_PKGS:-}"

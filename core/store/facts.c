@@ -1061,3 +1061,71 @@ facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
 	out->any_conflicts = any != 0;
 	return rc;
 }
+
+/* ---- names: every state key and entity name, for the A-Z index -------- */
+
+void
+facts_names_free(struct fact_name *v, size_t n)
+{
+	for (size_t i = 0; v != NULL && i < n; i++) {
+		free(v[i].name);
+		free(v[i].project);
+		free(v[i].id);
+		free(v[i].kind);
+		free(v[i].status);
+	}
+	free(v);
+}
+
+/* One row of the names query into v; its layer (column 2) tells the
+ * table and column the error names. Returns 0 or < 0 with err set. */
+static int
+name_row(struct fact_name *v, struct store_row *r)
+{
+	int state = sqlite3_column_int(r->stmt, 2) == 3;
+	int rc;
+
+	r->table = state ? "project_state" : "entities";
+	r->id = NULL;
+	v->layer = state ? "state" : "entity";
+	if ((rc = storerow_text(&v->id, r, 3, "id", 0)) < 0)
+		return rc;
+	r->id = v->id;
+	if ((rc = storerow_text(&v->name, r, 0, state ? "key" : "name",
+	    0)) < 0 ||
+	    (rc = storerow_text(&v->project, r, 1, "project", 0)) < 0 ||
+	    (rc = storerow_text(&v->kind, r, 4, state ? "category" :
+	    "entity_type", 0)) < 0 ||
+	    (rc = storerow_text(&v->status, r, 5, "status", 0)) < 0)
+		return rc;
+	return 0;
+}
+
+int
+facts_names(struct fact_name **out, size_t *n, mirror_store *st,
+    mirror_error *err)
+{
+	static const char sql[] = "SELECT s.key, " CANON("s") ", 3, s.id, "
+	    "s.category, s.status FROM main.project_state s" JOIN_ALIAS("s")
+	    "UNION ALL SELECT e.name, " CANON("e") ", 2, e.id, "
+	    "e.entity_type, e.status FROM main.entities e" JOIN_ALIAS("e");
+	struct store_row r = { .st = st, .table = "project_state",
+	    .err = err };
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = prepare(&r.stmt, st, sql, "cannot list keys and names", err);
+	while (rc == 0 && (rc = store_step(st, r.stmt)) == SQLITE_ROW) {
+		struct fact_name *v = &ARRAY_PUSH(*out, *n, cap);
+
+		memset(v, 0, sizeof(*v));
+		rc = name_row(v, &r);
+	}
+	if (rc > 0)
+		rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+		    "cannot list keys and names");
+	sqlite3_finalize(r.stmt);
+	return rc;
+}

@@ -223,4 +223,25 @@ struct facts_clock {
 int facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
     mirror_error *err);
 
+/* A state key or an entity name, as the A-Z index lists it. */
+struct fact_name {
+	char *name;             /* project_state.key or entities.name */
+	char *project;          /* canonical project ("" for none) */
+	const char *layer;      /* "state" or "entity" (static) */
+	char *id, *kind;        /* the row's id; its category or entity_type */
+	char *status;
+};
+
+/*
+ * Every project_state key and entities name of the store, whatever its
+ * status, with its canonical project, into *out and *n, in no order (the
+ * caller sorts). Inside the caller's consistent read; text checked as
+ * facts_read_project checks it. Returns 0 or < 0 with err set naming
+ * table, row and column; the caller frees with facts_names_free, also
+ * after a failure.
+ */
+int facts_names(struct fact_name **out, size_t *n, mirror_store *st,
+    mirror_error *err);
+void facts_names_free(struct fact_name *v, size_t n);
+
 #endif

@@ -404,15 +404,176 @@ new_parser(int options, const char *name, mirror_error *err)
 	return parser;
 }
 
+/* 1 when s holds a character that is more than a separator between
+ * links: not whitespace, nor one of the punctuation marks of a nav line. */
+static int
+own_text(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (strchr(" \t\n|,;:()", *s) != NULL)
+			continue;
+		if (strncmp(s, "\xc2\xb7", 2) == 0) {      /* U+00B7 middle dot */
+			s++;
+			continue;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* What para_text found in a paragraph. */
+#define PARA_OWN 1       /* text outside links (own_text) */
+#define PARA_LINKS 2     /* at least one link */
+
+/*
+ * The text of paragraph para into sb (spaces for line breaks, no raw
+ * HTML). Returns PARA_OWN and PARA_LINKS or'ed as they hold: a line of
+ * links and separators alone, such as a page's nav line, is PARA_LINKS.
+ */
+static int
+para_text(strbuf *sb, cmark_node *para)
+{
+	cmark_iter *it = cmark_iter_new(para);
+	cmark_event_type ev;
+	int links = 0, found = 0;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		const char *lit;
+
+		if (t == CMARK_NODE_LINK) {
+			links += ev == CMARK_EVENT_ENTER ? 1 : -1;
+			found |= PARA_LINKS;
+			continue;
+		}
+		if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) {
+			strbuf_putc(sb, ' ');
+			continue;
+		}
+		if (t != CMARK_NODE_TEXT && t != CMARK_NODE_CODE)
+			continue;
+		lit = cmark_node_get_literal(n);
+		if (lit == NULL)
+			continue;
+		strbuf_puts(sb, lit);
+		if (links == 0 && own_text(lit))
+			found |= PARA_OWN;
+	}
+	cmark_iter_free(it);
+	return found;
+}
+
+/*
+ * How well paragraph p (top-level when top) sums a page up, its text
+ * into sb: 1 a top-level paragraph without links, 2 the first paragraph
+ * of a list item without links, 3 any with text outside links, 0 none.
+ */
+static int
+para_rank(strbuf *sb, cmark_node *p, int top)
+{
+	int f;
+
+	strbuf_reset(sb);
+	f = para_text(sb, p);
+	if (!(f & PARA_OWN))
+		return 0;
+	if (!(f & PARA_LINKS))
+		return top ? 1 : 2;
+	return 3;
+}
+
+/*
+ * The best summary of doc into best (para_rank; the earliest of a rank):
+ * first in the page's lead, the blocks before its first heading below
+ * the title, then anywhere at the top level.
+ */
+static void
+best_paragraph(strbuf *best, cmark_node *doc)
+{
+	int rank = 4, r;
+	strbuf t;
+
+	strbuf_init(&t);
+	for (cmark_node *n = cmark_node_first_child(doc); n != NULL &&
+	    rank > 1; n = cmark_node_next(n)) {
+		cmark_node_type ty = cmark_node_get_type(n);
+
+		if (ty == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) > 1)
+			break;
+		if (ty == CMARK_NODE_PARAGRAPH)
+			r = para_rank(&t, n, 1);
+		else if (ty == CMARK_NODE_LIST && cmark_node_first_child(n) &&
+		    cmark_node_get_type(cmark_node_first_child(
+		    cmark_node_first_child(n))) == CMARK_NODE_PARAGRAPH)
+			r = para_rank(&t, cmark_node_first_child(
+			    cmark_node_first_child(n)), 0);
+		else
+			continue;
+		if (r > 0 && r < rank) {
+			rank = r;
+			strbuf_reset(best);
+			strbuf_add(best, t.data, t.len);
+		}
+	}
+	for (cmark_node *n = cmark_node_first_child(doc); n != NULL &&
+	    rank == 4; n = cmark_node_next(n))
+		if (cmark_node_get_type(n) == CMARK_NODE_PARAGRAPH &&
+		    para_rank(&t, n, 1) > 0) {
+			rank = 3;
+			strbuf_add(best, t.data, t.len);
+		}
+	strbuf_free(&t);
+}
+
+/*
+ * The page's summary into sum: best_paragraph's text, whitespace
+ * collapsed, cut at a word before MARKDOWN_SUMMARY_MAX bytes with "…".
+ * Nothing when no paragraph has text of its own.
+ */
+static void
+summarise(strbuf *sum, cmark_node *doc)
+{
+	strbuf t;
+	size_t j = 0, cut = 0;
+
+	strbuf_init(&t);
+	best_paragraph(&t, doc);
+	for (size_t i = 0; i < t.len; i++) {      /* collapse whitespace */
+		int sp = t.data[i] == ' ' || t.data[i] == '\t' ||
+		    t.data[i] == '\n';
+
+		if (sp && (j == 0 || t.data[j - 1] == ' '))
+			continue;
+		t.data[j++] = sp ? ' ' : t.data[i];
+	}
+	while (j > 0 && t.data[j - 1] == ' ')
+		j--;
+	if (j > MARKDOWN_SUMMARY_MAX) {
+		for (size_t i = 0; i < MARKDOWN_SUMMARY_MAX; i++)
+			if (t.data[i] == ' ')
+				cut = i;
+		if (cut == 0)      /* one long word: at a character's start */
+			for (cut = MARKDOWN_SUMMARY_MAX;
+			    ((unsigned char)t.data[cut] & 0xc0) == 0x80; cut--)
+				;
+		strbuf_add(sum, t.data, cut);
+		strbuf_puts(sum, "\xe2\x80\xa6");
+	} else {
+		strbuf_add(sum, t.data, j);
+	}
+	strbuf_free(&t);
+}
+
 int
 markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
     mirror_error *err)
 {
-	return markdown_to_html_figures(sb, md, len, name, NULL, 0, err);
+	return markdown_render(sb, NULL, md, len, name, NULL, 0, err);
 }
 
 int
-markdown_to_html_figures(strbuf *sb, const char *md, size_t len,
+markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
     const char *name, const struct md_figure *figs, size_t nfigs,
     mirror_error *err)
 {
@@ -436,6 +597,8 @@ markdown_to_html_figures(strbuf *sb, const char *md, size_t len,
 	cmark_syntax_extension_set_html_render_func(mine, render_marked);
 	cmark_syntax_extension_set_private(mine,
 	    cmark_find_syntax_extension("table"), NULL);
+	if (summary != NULL)
+		summarise(summary, doc);
 	pass(doc, mine, &m, figs, nfigs);
 	html = cmark_render_html(doc, options,
 	    cmark_parser_get_syntax_extensions(parser));

@@ -67,9 +67,23 @@ struct md_figure {
 	const char *html;
 };
 
-/* markdown_to_html with the nfigs figures figs (see (d) above). */
-int markdown_to_html_figures(strbuf *sb, const char *md, size_t len,
-    const char *name, const struct md_figure *figs, size_t nfigs,
-    mirror_error *err);
+/* The longest summary markdown_render writes, in bytes before its "…". */
+#define MARKDOWN_SUMMARY_MAX 160
+
+/*
+ * markdown_to_html with the nfigs figures figs (see (d) above), and when
+ * summary is not NULL, the page's summary appended to it as plain text
+ * (not escaped), for a <meta name="description">: from the page's lead
+ * (what comes before its first heading below the title), the first
+ * top-level paragraph without links, else the first list item's
+ * paragraph without links, else the first paragraph with text outside
+ * links (so a nav line of links and separators is never it); else the
+ * first such top-level paragraph anywhere. Whitespace collapsed, cut at
+ * a word before MARKDOWN_SUMMARY_MAX bytes and ended with "…"; nothing
+ * when no paragraph qualifies. Returns as markdown_to_html.
+ */
+int markdown_render(strbuf *sb, strbuf *summary, const char *md,
+    size_t len, const char *name, const struct md_figure *figs,
+    size_t nfigs, mirror_error *err);
 
 #endif

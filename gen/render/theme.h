@@ -12,9 +12,19 @@
  * them (null where there is nothing):
  *   title        string  the page title ("Conflict c-1a2b: ...")
  *   site_title   string  the site title (--title / config)
+ *   head_title   string  the <title>: "title · site_title", or the site
+ *                        title alone when the two are the same (index)
+ *   description  string  the page's summary for <meta name="description">
+ *                        (markdown_render), else its title
  *   root         string  relative path from the page to the site root:
- *                        "" at the root, "../../" for projects/x/index
- *   markdown     string  file name of this page's .md twin ("index.md")
+ *                        "" at the root, "../../" for projects/x/index;
+ *                        on the not-found page (served at any depth) the
+ *                        base URL with '/', else "/"
+ *   standalone   bool    true on the not-found page without a base URL:
+ *                        the layout must then need no file of the site
+ *                        (no stylesheet link)
+ *   markdown     string  this page's .md twin ("index.md"; on the
+ *                        not-found page root + "404.md")
  *   nav          array   of {"href": path relative to the root,
  *                        "label": text, "current": true|false}
  *   footer       string  the store snapshot line (no clock)

@@ -1,5 +1,28 @@
 /*
- * families.h: the page families of a site, in the order they render.
+ * families.h: the page families of a site, in the order they render:
+ * the one table of them is families[] in site.c.
+ *
+ * The driver (site.c) walks this table in order and hands each family
+ * a struct page_ctx (page.h): the model, const, and the writer. A
+ * family writes its pages with page.h and builds the JSON of facts with
+ * items.h; it never calls back into the driver, and no family calls
+ * another (a family may be made of parts, as projects are of the
+ * overview, site_decisions.c and site_subsystem.c, called one way).
+ *
+ * To add a page family:
+ *   1. write site_<name>.c and site_<name>.h declaring one function
+ *      int <name>_pages(const struct page_ctx *pc, mirror_error *err);
+ *      it returns 0 or < 0 with err set;
+ *   2. include its header in site.c and add a row to families[] where its
+ *      pages belong in the order (the order is part of the output: the
+ *      sitemap of the extras lists what came before it, so extras stay
+ *      last);
+ *   3. a new template goes into templates/ and into the list of
+ *      templates cmd_build parses before anything is written;
+ *   4. to render on every core, hand core/sys/pool.h a struct
+ *      pool_work, as site_project.c and site_conflicts.c do: whatever
+ *      the workers write must depend on their own item alone, so the
+ *      site stays byte-identical for any MIRROR_JOBS.
  */
 #ifndef MIRROR_SITE_FAMILIES_H
 #define MIRROR_SITE_FAMILIES_H

@@ -210,12 +210,14 @@ item_entity(const struct site_model *m, const struct fact_entity *e)
 
 	slug_make(slug, e->id);
 	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, "
-	    "s:s, s:o, s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b, s:o}",
+	    "s:s, s:O, s:o, s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b, "
+	    "s:o}",
 	    "anchor", item_anchor("entity", e->id), "layer", "entity",
 	    "id", e->id, "label", e->name, "type", e->type,
 	    "value", entity_value(e),
 	    "description", e->description, "status", e->status,
-	    "properties", props_text(e), "source_refs", e->source_refs,
+	    "properties", e->properties, "properties_text", props_text(e),
+	    "source_refs", e->source_refs,
 	    "confidence", e->confidence,
 	    "active", strcmp(e->status, "active") == 0,
 	    "created", item_date(e->created_at),

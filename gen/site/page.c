@@ -126,30 +126,83 @@ write_md(const struct page_ctx *pc, const char *file, strbuf *md,
 }
 
 /*
+ * The way from a page at path back to the site root, into root: "../"
+ * per directory; for the not-found page, which a web server sends for a
+ * missing URL at any depth, the base URL with a '/' when there is one,
+ * else "/" (the server's root). Returns 1 for the not-found page without
+ * a base URL, whose layout then needs no file of the site (standalone).
+ */
+static int
+page_root(strbuf *root, const struct site_model *m, const char *path)
+{
+	size_t n;
+
+	if (strcmp(path, SITE_NOT_FOUND) != 0) {
+		root_of(root, path);
+		return 0;
+	}
+	if (m->base_url == NULL || m->base_url[0] == '\0') {
+		strbuf_putc(root, '/');
+		return 1;
+	}
+	n = strlen(m->base_url);
+	while (n > 0 && m->base_url[n - 1] == '/')
+		n--;
+	strbuf_add(root, m->base_url, n);
+	strbuf_putc(root, '/');
+	return 0;
+}
+
+/*
+ * The text of the page's <title>: its own title and the site's, or the
+ * site's alone when they are the same (the index).
+ */
+static void
+head_title(strbuf *sb, const char *title, const char *site_title)
+{
+	strbuf_puts(sb, title);
+	if (site_title[0] != '\0' && strcmp(title, site_title) != 0)
+		strbuf_printf(sb, " \xc2\xb7 %s", site_title);
+}
+
+/*
  * The .html twin: body, the Markdown as HTML, in the theme's layout,
  * as path.html; mdfile is the .md twin's path, which the layout links
- * to. Returns 0 or < 0 with err set.
+ * to; desc is the page's summary for its description. Returns 0 or < 0
+ * with err set.
  */
 static int
 write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
-    const char *title, const char *body, mirror_error *err)
+    const char *title, const char *desc, const char *body,
+    mirror_error *err)
 {
 	const char *base = strrchr(mdfile, '/');
-	strbuf html, root, file;
+	strbuf html, root, file, head;
 	json_t *page;
-	int rc;
+	int rc, alone;
 
 	strbuf_init(&html);
 	strbuf_init(&root);
 	strbuf_init(&file);
-	root_of(&root, path);
-	page = json_pack("{s:s, s:s, s:s, s:s, s:[o,o], s:s}",
-	    "title", title, "site_title", pc->m->title, "root", root.data,
-	    "markdown", base != NULL ? base + 1 : mdfile, "nav",
+	strbuf_init(&head);
+	alone = page_root(&root, pc->m, path);
+	head_title(&head, title, pc->m->title);
+	/* The not-found page links its twin from the root as well. */
+	strbuf_printf(&file, "%s%s", strcmp(path, SITE_NOT_FOUND) == 0 ?
+	    root.data : "", base != NULL ? base + 1 : mdfile);
+	page = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:[o,o,o], "
+	    "s:s}", "title", title, "site_title", pc->m->title,
+	    "head_title", head.data, "description", desc[0] != '\0' ? desc :
+	    title, "root", root.data, "standalone", alone,
+	    "markdown", file.data, "nav",
 	    nav_item("index.html", "Projects", strcmp(path, "index") == 0),
 	    nav_item("conflicts/index.html", "Conflicts",
 	    strcmp(path, "conflicts/index") == 0),
+	    nav_item("keys/index.html", "A\xe2\x80\x93Z",
+	    strncmp(path, "keys/", 5) == 0),
 	    "footer", SITE_FOOTER);
+	strbuf_reset(&file);
+	strbuf_free(&head);
 	if (page == NULL)
 		rc = mirror_fail(err, MIRROR_EIO, "internal: page %s", path);
 	else
@@ -273,7 +326,7 @@ page_write_figures(const struct page_ctx *pc, const char *path,
     const struct md_figure *figs, size_t nfigs, mirror_error *err)
 {
 	const tmpl *t;
-	strbuf md, body, file, html;
+	strbuf md, body, file, html, desc;
 	int rc, kept;
 
 	/* The same footer on every page: a one-fact change leaves every
@@ -301,18 +354,21 @@ page_write_figures(const struct page_ctx *pc, const char *path,
 	}
 	strbuf_init(&md);
 	strbuf_init(&body);
+	strbuf_init(&desc);
 	rc = tmpl_render(&md, t, data, NULL, err);
 	if (rc == 0)
-		rc = markdown_to_html_figures(&body, md.data, md.len, path,
+		rc = markdown_render(&body, &desc, md.data, md.len, path,
 		    figs, nfigs, err);
 	if (rc == 0)
 		rc = write_md(pc, file.data, &md, err);
 	if (rc == 0)
-		rc = write_html(pc, path, file.data, title, body.data, err);
+		rc = write_html(pc, path, file.data, title, desc.data,
+		    body.data, err);
 	if (rc == 0)
 		page_done(pc);
 	strbuf_free(&md);
 	strbuf_free(&body);
+	strbuf_free(&desc);
 	strbuf_free(&file);
 	return rc;
 }

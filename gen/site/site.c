@@ -1,5 +1,6 @@
 /*
- * site.c: the driver: every page family in turn (families.c), then the
+ * site.c: the driver: every page family in turn (the table families[],
+ * families.h says how to add one), then the
  * theme's assets and the build's stamp. Before the families, the plan:
  * each project whose digest (core/store/digest.h) and the site's inputs
  * are those its pages were last rendered from keeps its pages whole, and
@@ -13,10 +14,32 @@
 #include "site/families.h"
 #include "out/record.h"
 #include "site/site.h"
+#include "site/site_atoz.h"
+#include "site/site_conflicts.h"
+#include "site/site_extras.h"
+#include "site/site_index.h"
+#include "site/site_project.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+
+/* The page families, in render order: extras last, since the sitemap
+ * lists what was written before it. */
+static const struct page_family families[] = {
+	{ "index", index_pages },
+	{ "projects", project_pages },
+	{ "conflicts", conflict_pages },
+	{ "atoz", atoz_pages },
+	{ "extras", extra_pages },
+};
+
+const struct page_family *
+page_families(size_t *n)
+{
+	*n = sizeof(families) / sizeof(*families);
+	return families;
+}
 
 /* The record's line for the rows of no project. */
 #define LOOSE_UNIT "projects/"

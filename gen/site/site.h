@@ -3,7 +3,7 @@
  *
  * The caller holds the model (model.h: the store inside one consistent
  * read and what every page shows) and what pages are written with
- * (struct site_opts); site_render walks the page families (families.c)
+ * (struct site_opts); site_render walks the page families (families.h)
  * and hands each the model, read-only, and a writer. Each family builds
  * one JSON object per page, which is both what the Markdown template is
  * rendered with and, for the api/ JSON files, what is written.

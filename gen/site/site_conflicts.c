@@ -82,6 +82,52 @@ sources_list(const char *source)
 	return out;
 }
 
+/*
+ * A member's sources (a sources_list array, borrowed) as one line of
+ * text, "a; b"; null when there are none. Returns a new JSON value.
+ */
+static json_t *
+sources_line(const json_t *list)
+{
+	json_t *v;
+	size_t i;
+	strbuf sb;
+
+	if (json_array_size(list) == 0)
+		return json_null();
+	strbuf_init(&sb);
+	json_array_foreach(list, i, v) {
+		if (i > 0)
+			strbuf_puts(&sb, "; ");
+		strbuf_puts(&sb, json_string_value(v));
+	}
+	v = json_string(sb.data);
+	strbuf_free(&sb);
+	return v;
+}
+
+/*
+ * The slot key as the sweep stored it, a JSON array of strings, as that
+ * array (a new value); a key that is not such an array (written by
+ * another tool) becomes the one-element array of its text.
+ */
+static json_t *
+slot_key_array(const char *key)
+{
+	json_t *v = json_loads(key, JSON_REJECT_DUPLICATES, NULL), *x;
+	size_t i;
+
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, x)
+			if (!json_is_string(x))
+				break;
+		if (i == json_array_size(v))
+			return v;
+	}
+	json_decref(v);
+	return json_pack("[s]", key);
+}
+
 /* The layer's name in a sentence, singular or plural. */
 static const char *
 layer_words(const char *kind, size_t n)
@@ -156,6 +202,7 @@ member_place(json_t *o, const struct site_model *m,
 static json_t *
 member_json(const struct site_model *m, const struct conflict_member *cm)
 {
+	json_t *sources = sources_list(cm->source);
 	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
 	    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
 	    "kind", cm->kind, "layer", layer_name(cm->kind),
@@ -167,16 +214,18 @@ member_json(const struct site_model *m, const struct conflict_member *cm)
 	    "conflicts_with", str_or_null(cm->conflicts_with),
 	    "favoured", cm->favoured,
 	    "type", str_or_null(cm->layer_type),
-	    "source", str_or_null(cm->source),
+	    "source", sources_line(sources),
 	    "created", item_date(cm->created_at),
 	    "updated", item_date(cm->updated_at),
 	    "label", str_or_null(cm->label),
 	    "gone", cm->status_now == NULL);
 
-	if (o == NULL)
+	if (o == NULL) {
+		json_decref(sources);
 		return NULL;
+	}
 	member_place(o, m, cm);
-	json_object_set_new(o, "sources", sources_list(cm->source));
+	json_object_set_new(o, "sources", sources);
 	return o;
 }
 
@@ -253,11 +302,11 @@ conflict_head(const struct site_model *m, const struct conflict *c,
 		strbuf_printf(&sb, "%s %s: %s", layer_name(fav->kind), fav->id,
 		    member_value(fav));
 	slug_make(slug, c->id);
-	o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:s, s:s, s:s, s:o, s:o, "
+	o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:o, s:s, s:s, s:o, s:o, "
 	    "s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:o, s:o}",
 	    "id", c->id, "slug", slug, "status", c->status,
 	    "open", strcmp(c->status, "open") == 0,
-	    "slot_kind", c->slot_kind, "slot_key", c->slot_key,
+	    "slot_kind", c->slot_kind, "slot_key", slot_key_array(c->slot_key),
 	    "project", c->project,
 	    "project_name", c->project[0] == '\0' ? "(no project)" :
 	    pi >= 0 ? m->projects[pi].name : c->project,
@@ -363,7 +412,9 @@ conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
 	strbuf_init(&path);
 	strbuf_init(&title);
 	strbuf_printf(&path, "conflicts/%s", slug);
-	strbuf_printf(&title, "Conflict: %s", c->description);
+	/* With its id: conflicts of one slot (an earlier one closed, a
+	 * later one open) get distinct titles. */
+	strbuf_printf(&title, "Conflict: %s (%s)", c->description, c->id);
 	data = json_pack("{s:O}", "conflict", o);
 	rc = page_write(pc, path.data, "conflict.md", title.data, data, err);
 	json_decref(data);

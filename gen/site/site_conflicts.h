@@ -1,5 +1,5 @@
 /*
- * site_conflicts.h: the page family of conflicts (see families.c): the
+ * site_conflicts.h: the page family of conflicts (see families.h): the
  * review queue, one page per conflict, and their api/ JSON.
  */
 #ifndef MIRROR_SITE_CONFLICTS_H

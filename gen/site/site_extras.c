@@ -107,9 +107,14 @@ feed(const struct page_ctx *pc, mirror_error *err)
 		rfc3339(&sb, ts);
 	}
 	strbuf_puts(&sb, "</updated>\n  <author><name>mirror</name></author>\n"
-	    "  <link rel=\"alternate\" href=\"");
+	    "  <link rel=\"alternate\" type=\"text/html\" href=\"");
 	url_base(&sb, m);
-	strbuf_puts(&sb, "conflicts/index.html\"/>\n");
+	/* Without a base URL, relative: an IRI reference, resolved
+	 * against the feed's own address (RFC 4287, 4.2.7.1). */
+	strbuf_puts(&sb, "conflicts/index.html\"/>\n  <link rel=\"self\" "
+	    "type=\"application/atom+xml\" href=\"");
+	url_base(&sb, m);
+	strbuf_puts(&sb, "feed.xml\"/>\n");
 	for (size_t i = 0; i < m->conflicts.n; i++) {
 		const struct conflict *c = &m->conflicts.items[i];
 

@@ -1,6 +1,6 @@
 /*
  * site_extras.h: the page family of the files around the pages (see
- * families.c): 404, api/health.json, .nojekyll, feed.xml, sitemap.xml.
+ * families.h): 404, api/health.json, .nojekyll, feed.xml, sitemap.xml.
  */
 #ifndef MIRROR_SITE_EXTRAS_H
 #define MIRROR_SITE_EXTRAS_H

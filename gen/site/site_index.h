@@ -1,5 +1,5 @@
 /*
- * site_index.h: the page family of the site's index (see families.c).
+ * site_index.h: the page family of the site's index (see families.h).
  */
 #ifndef MIRROR_SITE_INDEX_H
 #define MIRROR_SITE_INDEX_H

@@ -1,5 +1,5 @@
 /*
- * site_project.h: the page family of projects (see families.c): each
+ * site_project.h: the page family of projects (see families.h): each
  * project's overview, decision log and subsystem pages, rendered on
  * every core.
  */

@@ -6,7 +6,11 @@ Walks every .html and .md page under DIR. HTML: every href/src of a, link,
 img and script. Markdown: every inline link destination "](dest)". A link
 with a scheme or starting with "//" must not appear at all (the site is
 relative everywhere, also with --base-url), so it is reported; the one
-exception is the layout's empty icon <link href="data:,">.
+exception is the layout's empty icon <link href="data:,">. The other
+exception is 404.html, which a web server sends for a missing URL at any
+depth: its links start at the site's base URL (the address feed.xml's
+rel="self" link gives, less "feed.xml"), else at "/", and are checked as
+links from the site root.
 A relative link must name a file inside DIR; its #fragment must be an
 id="..." (HTML) or an explicit <a id="..."></a> anchor (Markdown) of that
 file. Prints one line per broken link and exits 1 if any; prints a count
@@ -56,8 +60,23 @@ def parse(path):
     return set(MD_ANCHOR.findall(text)), MD_LINK.findall(text)
 
 
+def site_base(root):
+    """Where 404.html's links start: feed.xml's self link less
+    "feed.xml" when it is absolute, else "/"."""
+    try:
+        with open(os.path.join(root, "feed.xml"), encoding="utf-8") as f:
+            m = re.search(r'<link rel="self"[^>]* href="([^"]*)feed\.xml"',
+                          f.read())
+    except OSError:
+        m = None
+    if m and urllib.parse.urlsplit(m.group(1)).scheme:
+        return m.group(1)
+    return "/"
+
+
 def main():
     root = os.path.realpath(sys.argv[1])
+    d = root
     cache = {}
 
     def info(path):
@@ -67,6 +86,7 @@ def main():
 
     bad = 0
     checked = 0
+    base = site_base(root)
     for d, _, files in os.walk(root):
         for name in sorted(files):
             if not name.endswith((".html", ".md")):
@@ -77,7 +97,15 @@ def main():
                 checked += 1
                 u = urllib.parse.urlsplit(link)
                 where = os.path.relpath(page, root)
-                if u.scheme or link.startswith("//"):
+                if where == "404.html" and not link.startswith("#"):
+                    if not link.startswith(base):
+                        print(f"{where}: {link} does not start at {base}")
+                        bad += 1
+                        continue
+                    link = "./" + link[len(base):]
+                    u = urllib.parse.urlsplit(link)
+                    d = root
+                elif u.scheme or link.startswith("//"):
                     print(f"{where}: absolute link {link}")
                     bad += 1
                     continue

@@ -209,11 +209,11 @@ test_figure(void **state)
 
 	(void)state;
 	strbuf_init(&sb);
-	assert_int_equal(markdown_to_html_figures(&sb, md, strlen(md), "t",
+	assert_int_equal(markdown_render(&sb, NULL, md, strlen(md), "t",
 	    figs, 2, &err), 0);
 	assert_string_equal(sb.data, "<p>a</p>\n<svg></svg>\n<p>b</p>\n");
 	strbuf_reset(&sb);
-	assert_int_equal(markdown_to_html_figures(&sb, md, strlen(md), "t",
+	assert_int_equal(markdown_render(&sb, NULL, md, strlen(md), "t",
 	    none, 1, &err), 0);
 	assert_string_equal(sb.data, "<p>a</p>\n<p>b</p>\n");
 	strbuf_free(&sb);

@@ -30,8 +30,11 @@ top(void)
 static json_t *
 page(void)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:[{s:s,s:s,s:b},{s:s,s:s,s:b}],"
-	    "s:s}", "title", "Conflict <c-1>", "site_title", "Mirror & Co",
+	return json_pack("{s:s,s:s,s:s,s:s,s:b,s:s,s:s,"
+	    "s:[{s:s,s:s,s:b},{s:s,s:s,s:b}],s:s}", "title", "Conflict <c-1>",
+	    "site_title", "Mirror & Co",
+	    "head_title", "Conflict <c-1> \xc2\xb7 Mirror & Co",
+	    "description", "Is the \"pad\" <PEEK>?", "standalone", 0,
 	    "root", "../", "markdown", "c-1.md", "nav", "href", "index.html",
 	    "label", "Home", "current", 0, "href", "conflicts/index.html",
 	    "label", "Conflicts", "current", 1, "footer",
@@ -70,7 +73,10 @@ assert_html5(const char *h)
 	assert_non_null(strstr(h, "<meta charset=\"utf-8\">"));
 	assert_non_null(strstr(h, "<meta name=\"viewport\" content=\"width="
 	    "device-width, initial-scale=1\">"));
-	assert_non_null(strstr(h, "<title>Conflict &lt;c-1&gt;"));
+	assert_non_null(strstr(h, "<title>Conflict &lt;c-1&gt; \xc2\xb7 "
+	    "Mirror &amp; Co</title>"));
+	assert_non_null(strstr(h, "<meta name=\"description\" content=\"Is "
+	    "the &quot;pad&quot; &lt;PEEK&gt;?\">"));
 	assert_non_null(strstr(h, "Mirror &amp; Co"));
 	assert_non_null(strstr(h, "\n<p>body</p>\n"));
 	assert_non_null(strstr(h, "href=\"../conflicts/index.html\""));

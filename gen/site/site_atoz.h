@@ -1,0 +1,16 @@
+/*
+ * site_atoz.h: the page family of the A-Z index (see families.h): every
+ * trusted state key and entity name of every project, by first letter,
+ * each linking to its facts, so a fact can be found without search or
+ * JavaScript.
+ */
+#ifndef MIRROR_SITE_ATOZ_H
+#define MIRROR_SITE_ATOZ_H
+
+#include "site/page.h"
+
+/* keys/index (the letters) and keys/<letter> (a page per first letter
+ * that has names). Returns 0 or < 0 with err set. */
+int atoz_pages(const struct page_ctx *pc, mirror_error *err);
+
+#endif

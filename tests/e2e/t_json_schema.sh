@@ -1,0 +1,91 @@
+#!/bin/sh
+# The JSON API has stated shapes: every JSON file under api/ of the
+# example site and of a 10,000-fact bench site is valid against its
+# schema in doc/schema/ (tests/tools/json_schema.py, Debian's
+# python3-jsonschema); arrays are arrays and objects objects, never JSON
+# text inside a string; and the check can fail.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export SOURCE_DATE_EPOCH=1793491200
+check="$MIRROR_TOP/tests/tools/json_schema.py"
+schemas="$MIRROR_TOP/doc/schema"
+# Debian's python3 has python3-jsonschema; another python3 first on PATH
+# may not.
+py=python3
+python3 -c 'import jsonschema' 2>/dev/null || py=/usr/bin/python3
+
+new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+mirror build --store ex.db --out ex --quiet
+expect_status "the example site builds" 0
+new_store bench.db || exit 1
+{ echo "CREATE TEMP TABLE bench_n(n); INSERT INTO bench_n VALUES(10000);"
+  cat "$MIRROR_TOP/tests/bench/store_gen.sql"; } | sqlite3 -bail bench.db >/dev/null
+mirror build --store bench.db --out bench --quiet
+expect_status "the 10,000-fact bench site builds" 0
+
+$py "$check" "$schemas" ex > ex.log 2>&1
+expect "every JSON file of the example site is valid against its schema" \
+    test $? -eq 0
+sed -n '1,8s/^/#   /p' ex.log
+$py "$check" "$schemas" bench > bench.log 2>&1
+expect "every JSON file of the bench site is valid against its schema" \
+    test $? -eq 0
+sed -n '1,8s/^/#   /p' bench.log
+expect "the bench site has conflict and project files to check" \
+    sh -c "ls bench/api/conflicts/*.json bench/api/projects/*.json | wc -l | grep -qv '^0$'"
+
+# No string anywhere in api/ is JSON text: an array or object inside a
+# string is the shape the schemas forbid.
+$py - ex bench > packed.log <<'PY'
+import json, os, sys
+bad = 0
+for site in sys.argv[1:]:
+    for d, _, files in os.walk(os.path.join(site, "api")):
+        for n in files:
+            if not n.endswith(".json"):
+                continue
+            def walk(v, where):
+                global bad
+                if isinstance(v, dict):
+                    for k, x in v.items():
+                        walk(x, where + "." + k)
+                elif isinstance(v, list):
+                    for x in v:
+                        walk(x, where + "[]")
+                elif isinstance(v, str) and v[:1] in "[{":
+                    try:
+                        json.loads(v)
+                    except ValueError:
+                        return
+                    print(f"{d}/{n}: {where} holds JSON text")
+                    bad += 1
+            walk(json.load(open(os.path.join(d, n))), "$")
+sys.exit(1 if bad else 0)
+PY
+expect "no string in api/ holds JSON text (slot_key, source, properties)" \
+    test $? -eq 0
+sed -n '1,5s/^/#   /p' packed.log
+expect "slot_key is an array and a member's source one line of text" \
+    sh -c "jq -e '[.conflicts[] | (.slot_key | type == \"array\") and
+        all(.members[]; (.source | type) != \"array\" and
+        (.sources | type == \"array\"))] | all' ex/api/conflicts.json >/dev/null"
+
+# The check can fail: a conflict whose slot_key is JSON text again, a
+# project whose properties are a string, an api/ file of no known kind.
+mkdir -p broken/api/conflicts broken/api/projects
+c=$(ls ex/api/conflicts | head -1)
+jq '.slot_key |= tojson' "ex/api/conflicts/$c" > "broken/api/conflicts/$c"
+$py "$check" "$schemas" broken > b1.log 2>&1
+expect "a slot_key packed into a string fails the check" \
+    sh -c "test $? -eq 1 && grep -q slot_key b1.log"
+rm -f broken/api/conflicts/*
+p=$(ls ex/api/projects | tail -1)
+jq '(.architecture[0].properties) |= tojson' "ex/api/projects/$p" > "broken/api/projects/$p"
+$py "$check" "$schemas" broken > b2.log 2>&1
+expect "entity properties packed into a string fail the check" \
+    sh -c "test $? -eq 1 && grep -q properties b2.log"
+rm -f broken/api/projects/*
+echo '{}' > broken/api/other.json
+$py "$check" "$schemas" broken > b3.log 2>&1
+expect "an api/ file of no known kind fails the check" \
+    sh -c "test $? -eq 1 && grep -q 'no schema' b3.log"
+exit 0
