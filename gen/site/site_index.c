@@ -273,7 +273,7 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	history_chart(&svg, data);
 	fig.html = svg.data;
 	if (rc == 0)
-		rc = page_write_figures(pc, "index", "index.md", "Dashboard",
+		rc = page_write_figures(pc, "index", "index.md", m->title,
 		    data, &fig, 1, err);
 	strbuf_free(&svg);
 	json_decref(data);

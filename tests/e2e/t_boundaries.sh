@@ -36,8 +36,9 @@ expect "... one second earlier, one fewer (valid_until = now is not expired)" \
 SOURCE_DATE_EPOCH=$NOW mirror build --store exp.db --out site
 expired_ids() {
 	[ -f site/projects/p/index.md ] || { echo "no page"; return; }
+	# A fact is a table row; an expired memory's status cell says so.
 	grep -o 'id="memory-[^"]*".*' site/projects/p/index.md |
-	    grep ' expired$' | sed 's/id="memory-\([^"]*\)".*/\1/' | sort | tr '\n' ' '
+	    grep '| expired |' | sed 's/id="memory-\([^"]*\)".*/\1/' | sort | tr '\n' ' '
 }
 expect "the page marks exactly those memories expired" \
     test "$(expired_ids)" = "m-before m-day m-t "

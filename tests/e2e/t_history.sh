@@ -37,14 +37,15 @@ SOURCE_DATE_EPOCH=1700000200 mirror build --store s.db --out site --repo r.git -
 expect "three builds, three commits, one line of history" test "$(git -C r.git rev-list --count --min-parents=0 --max-parents=1 mirror)" = 3
 git -C r.git log -p --format='commit %at' mirror -- projects/p05-interferometer/index.md |
     grep -E '^(commit|[-+].*aperture)' > facts.log
-expect "git log -p on the overview is the fact's history, newest first" test "$(sed 's/<[^>]*>//g; s/\*\*//g; s/ · .*//' facts.log)" = "commit 1700000200
--- aperture = 160 mm
-+- aperture = 170 mm
+# A fact is a table row: "| key | value | source | confidence | updated |".
+expect "git log -p on the overview is the fact's history, newest first" test "$(sed 's/<[^>]*>//g; s/\*\*//g; s/^\([-+]\)| \([^|]*\) | \([^|]*\) |.*/\1 \2 = \3/' facts.log)" = "commit 1700000200
+- aperture = 160 mm
++ aperture = 170 mm
 commit 1700000100
--- aperture = 150 mm
-+- aperture = 160 mm
+- aperture = 150 mm
++ aperture = 160 mm
 commit 1700000000
-+- aperture = 150 mm"
++ aperture = 150 mm"
 expect "the subjects say what changed, newest first" test "$(git -C r.git log --format=%s mirror | sed 1d)" = "p05-interferometer aperture: 150 mm $(printf '\342\206\222') 160 mm
 first mirror of the store: 2 projects, 20 facts (7 project_state, 9 entities, 4 memories), 1 open conflict"
 expect "the reflog has all three builds" test "$(git -C r.git reflog show mirror | wc -l)" = 3

@@ -366,13 +366,16 @@ def one_trial(mirror, trial, ref, T, kind, what, triggers):
 
 
 def roll_forward(mirror, trial, ref):
-    """On a copy of trial, a build that renders nothing (no sweep, no
-    repository, the stamp of B's site once the journal is rolled
-    forward) must leave B's tree. Returns the problems found."""
+    """On a copy of trial, a build that renders nothing (no repository;
+    once the journal is rolled forward DIR holds B's stamp, which says
+    the store was swept, so the build neither sweeps nor renders) must
+    leave B's tree. (A --no-sweep build renders there: its stamp says
+    "swept": false, as a --force --no-sweep build's would.) Returns the
+    problems found."""
     copy = trial + "-rollforward"
     fresh_copy(trial, copy)
     p = subprocess.run([mirror, "build", "--store", "store.db", "--out",
-                        "site", "--no-sweep", "--json"], cwd=copy,
+                        "site", "--json"], cwd=copy,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     try:
