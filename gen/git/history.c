@@ -608,6 +608,10 @@ history_commit(struct history_result *out,
 	memset(out, 0, sizeof(*out));
 	memset(&c, 0, sizeof(c));
 	c.req = req;
+	/* The commit holds new trees and a batch of blobs at a time: on
+	 * top of what the caller's threads freed and kept, that made the
+	 * peak of a build. */
+	xtrim();
 	if ((rc = request_ok(&when, req, err)) < 0 ||
 	    (rc = mgit_init(err)) < 0)
 		goto out_early;

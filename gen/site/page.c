@@ -238,23 +238,30 @@ int
 page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err)
 {
-	char *text;
+	char buf[16384], *text = buf;
 	size_t len;
 	int rc;
 
 	if (page_kept(pc, path, "json", NULL, v, &path, 1))
 		return 0;
-	text = json_dumps(v, MIRROR_JSON_FLAGS);
-	if (text == NULL)
+	/* Into buf, else a second pass into exactly the room it needs:
+	 * api/conflicts.json is tens of megabytes at a million facts, and
+	 * a growing buffer held up to three times that. */
+	len = json_dumpb(v, buf, sizeof(buf) - 1, MIRROR_JSON_FLAGS);
+	if (len >= sizeof(buf) - 1) {
+		text = xmalloc(len + 1);
+		if (json_dumpb(v, text, len, MIRROR_JSON_FLAGS) != len)
+			len = 0;
+	}
+	if (len == 0) {
+		if (text != buf)
+			free(text);
 		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s",
 		    path);
-	/* The newline goes on in place: api/conflicts.json is tens of
-	 * megabytes at a million facts, and a copy doubled the peak. */
-	len = strlen(text);
-	text = xrealloc(text, len + 2);
+	}
 	text[len++] = '\n';
-	text[len] = '\0';
 	rc = page_file(pc, path, text, len, err);
-	free(text);
+	if (text != buf)
+		free(text);
 	return rc;
 }
