@@ -234,34 +234,34 @@ page_write(const struct page_ctx *pc, const char *path, const char *tname,
 	return rc;
 }
 
+/* json_dump_callback's sink: append to the strbuf arg. Returns 0. */
+static int
+dump_to(const char *buf, size_t size, void *arg)
+{
+	strbuf_add(arg, buf, size);
+	return 0;
+}
+
 int
 page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err)
 {
-	char buf[16384], *text = buf;
-	size_t len;
+	strbuf text;
 	int rc;
 
 	if (page_kept(pc, path, "json", NULL, v, &path, 1))
 		return 0;
-	/* Into buf, else a second pass into exactly the room it needs:
-	 * api/conflicts.json is tens of megabytes at a million facts, and
-	 * a growing buffer held up to three times that. */
-	len = json_dumpb(v, buf, sizeof(buf) - 1, MIRROR_JSON_FLAGS);
-	if (len >= sizeof(buf) - 1) {
-		text = xmalloc(len + 1);
-		if (json_dumpb(v, text, len, MIRROR_JSON_FLAGS) != len)
-			len = 0;
-	}
-	if (len == 0) {
-		if (text != buf)
-			free(text);
+	/* Straight into one buffer: json_dumps copied its whole text once
+	 * more (api/conflicts.json is tens of megabytes at a million
+	 * facts), and the newline a third time. */
+	strbuf_init(&text);
+	if (json_dump_callback(v, dump_to, &text, MIRROR_JSON_FLAGS) != 0) {
+		strbuf_free(&text);
 		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s",
 		    path);
 	}
-	text[len++] = '\n';
-	rc = page_file(pc, path, text, len, err);
-	if (text != buf)
-		free(text);
+	strbuf_putc(&text, '\n');
+	rc = page_file(pc, path, text.data, text.len, err);
+	strbuf_free(&text);
 	return rc;
 }
