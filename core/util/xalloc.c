@@ -1,6 +1,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 
 #include "util/error.h"
@@ -65,4 +68,12 @@ xstrndup(const char *s, size_t n)
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
+}
+
+void
+xtrim(void)
+{
+#ifdef __GLIBC__
+	(void)malloc_trim(0);
+#endif
 }

@@ -19,5 +19,12 @@ void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 /* Copy of the first n bytes of s, NUL-terminated. Caller frees. */
 char *xstrndup(const char *s, size_t n);
+/*
+ * Give the free memory of every heap (each thread's arena too) back to
+ * the system, so a phase that allocates on one thread does not pile on
+ * what other threads freed and kept. Nothing to return; a no-op where
+ * the C library cannot.
+ */
+void xtrim(void);
 
 #endif

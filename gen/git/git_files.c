@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,63 @@ mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
 		*mode = GIT_FILEMODE_BLOB_EXECUTABLE;
 	close(fd);
 	return rc;
+}
+
+/* One thread's share of mgit_read_many: every step-th file from first. */
+struct read_share {
+	struct mgit_read *r;
+	size_t n, first, step;
+};
+
+/* Read and hash the share's files (a thread's start). Returns NULL. */
+static void *
+read_share(void *arg)
+{
+	struct read_share *w = arg;
+
+	for (size_t i = w->first; i < w->n; i += w->step) {
+		struct mgit_read *r = &w->r[i];
+
+		if (r->disk == NULL)
+			continue;
+		r->rc = mgit_read_file(&r->data, &r->len, &r->mode, r->disk,
+		    &r->err);
+		if (r->rc == 0 && git_odb_hash(&r->id, r->data, r->len,
+		    GIT_OBJECT_BLOB) < 0) {
+			free(r->data);
+			r->data = NULL;
+			r->rc = mgit_fail(&r->err, MIRROR_EIO, "%s: cannot hash",
+			    r->disk);
+		}
+	}
+	return NULL;
+}
+
+void
+mgit_read_many(struct mgit_read *r, size_t n, int jobs)
+{
+	struct read_share w[16];
+	pthread_t tid[16];
+	int started[16];
+
+	if (jobs > 16)
+		jobs = 16;
+	if (jobs > (int)n)
+		jobs = (int)n;
+	if (jobs < 1)
+		jobs = 1;
+	for (int t = 0; t < jobs; t++) {
+		w[t] = (struct read_share){ r, n, (size_t)t, (size_t)jobs };
+		started[t] = t > 0 && pthread_create(&tid[t], NULL, read_share,
+		    &w[t]) == 0;
+	}
+	for (int t = 0; t < jobs; t++)
+		if (!started[t])
+			read_share(&w[t]);      /* this thread's share, or no
+			                           thread could start */
+	for (int t = 0; t < jobs; t++)
+		if (started[t])
+			pthread_join(tid[t], NULL);
 }
 
 int

@@ -31,6 +31,25 @@
 int mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
     const char *disk, mirror_error *err);
 
+/* A file to read and hash as a blob ahead of its turn (mgit_read_many). */
+struct mgit_read {
+	const char *disk;       /* in: the file; NULL: nothing to read */
+	char *data;             /* out: its bytes (the taker frees them) */
+	size_t len;
+	git_filemode_t mode;
+	git_oid id;             /* its blob id */
+	int rc;                 /* 0, or < 0 with err set */
+	mirror_error err;
+};
+
+/*
+ * Read (as mgit_read_file) and hash as a blob every r[i] with a disk,
+ * i < n, on up to jobs threads at once (the reads of many files wait on
+ * the disk together). Each r[i] gets its data, len, mode and id, or rc
+ * < 0 with err naming the file. Nothing to return: look at each rc.
+ */
+void mgit_read_many(struct mgit_read *r, size_t n, int jobs);
+
 /*
  * Every regular file under dir (dotfiles included) as *files[0..*n),
  * sorted by strcmp of path, each disk "dir/path"; empty directories

@@ -16,6 +16,7 @@
 #include "git/git_files.h"
 #include "git/git_repo.h"
 #include "git/git_tree.h"
+#include "sys/jobs.h"
 #include "util/array.h"
 #include "util/xalloc.h"
 
@@ -24,11 +25,17 @@ struct op {
 	const char *disk;        /* store it from there; NULL: drop it */
 };
 
+/* Files read and hashed ahead, a batch at a time on every core. */
+#define READ_AHEAD 128
+
 struct edit {
+	struct mgit_read *ahead; /* ahead[k]: ops[ahead_lo + k] */
+	size_t ahead_lo, ahead_n;
 	git_repository *repo;
 	struct mgit_stage *stage;
 	git_treebuilder *probe;  /* judges names (mgit_check_name) */
 	const struct op *ops;
+	size_t nops;
 	int record;              /* 1: fill ch (an edit) */
 	struct mgit_change *ch;
 	size_t nch, capch;
@@ -114,6 +121,45 @@ entry_kind(git_treebuilder *bld, const char *name)
 	return git_tree_entry_type(te) == GIT_OBJECT_TREE;
 }
 
+/* Free what e read ahead and nobody took. */
+static void
+ahead_drop(struct edit *e)
+{
+	for (size_t k = 0; k < e->ahead_n; k++)
+		free(e->ahead[k].data);
+	e->ahead_n = 0;
+}
+
+/*
+ * The file op read and hashed, from e's batch read ahead (the next
+ * batch of ops from op on read first when op is not in it): *got, its
+ * data the caller's to take. Returns 0, or < 0 with e->err set.
+ */
+static int
+ahead_take(struct mgit_read **got, struct edit *e, const struct op *op)
+{
+	size_t i = (size_t)(op - e->ops);
+
+	if (i < e->ahead_lo || i >= e->ahead_lo + e->ahead_n) {
+		ahead_drop(e);
+		if (e->ahead == NULL)
+			e->ahead = xcalloc(READ_AHEAD, sizeof(*e->ahead));
+		e->ahead_lo = i;
+		for (size_t k = 0; k < READ_AHEAD && i + k < e->nops; k++) {
+			memset(&e->ahead[k], 0, sizeof(e->ahead[k]));
+			e->ahead[k].disk = e->ops[i + k].disk;
+			e->ahead_n = k + 1;
+		}
+		mgit_read_many(e->ahead, e->ahead_n, mirror_jobs());
+	}
+	*got = &e->ahead[i - e->ahead_lo];
+	if ((*got)->rc < 0) {
+		*e->err = (*got)->err;
+		return (*got)->rc;
+	}
+	return 0;
+}
+
 /*
  * Store the file op as entry name of bld: read, hashed, staged, and
  * recorded as added or changed unless bld held that very blob. Returns
@@ -124,23 +170,21 @@ put_file(struct edit *e, git_treebuilder *bld, const char *name,
     const struct op *op)
 {
 	const git_tree_entry *te = git_treebuilder_get(bld, name);
+	struct mgit_read *got;
 	git_filemode_t mode;
 	git_oid id;
-	char *data;
-	size_t len;
 	int fresh, rc;
 
 	if (te != NULL && git_tree_entry_type(te) == GIT_OBJECT_TREE)
 		return MGIT_TREE_STALE;
-	if ((rc = mgit_read_file(&data, &len, &mode, op->disk, e->err)) < 0)
+	if ((rc = ahead_take(&got, e, op)) < 0)
 		return rc;
-	if (git_odb_hash(&id, data, len, GIT_OBJECT_BLOB) < 0) {
-		free(data);
-		return mgit_fail(e->err, MIRROR_EIO, "%s: cannot hash",
-		    op->disk);
-	}
-	if ((rc = mgit_stage_blob(&fresh, e->stage, &id, data, len,
-	    e->err)) < 0)
+	mode = got->mode;
+	git_oid_cpy(&id, &got->id);
+	rc = mgit_stage_blob(&fresh, e->stage, &id, got->data, got->len,
+	    e->err);
+	got->data = NULL;       /* the stage's now */
+	if (rc < 0)
 		return rc;
 	if (te == NULL)
 		record(e, op->path, MGIT_ADDED);
@@ -296,11 +340,15 @@ run_edit(git_oid *tree, struct edit *e, struct op *ops, size_t n,
 	if (n > 1)
 		qsort(ops, n, sizeof(*ops), cmp_tree_order);
 	e->ops = ops;
+	e->nops = n;
 	if (git_treebuilder_new(&e->probe, e->repo, NULL) < 0)
 		return mgit_fail(e->err, MIRROR_EIO, "cannot build a tree");
 	rc = edit_dir(e, base, 0, n, 0, tree, &empty);
 	git_treebuilder_free(e->probe);
 	e->probe = NULL;
+	ahead_drop(e);
+	free(e->ahead);
+	e->ahead = NULL;
 	return rc;
 }
 

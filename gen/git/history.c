@@ -168,6 +168,23 @@ new_text(char **text, size_t *len, const struct site *site,
 }
 
 /*
+ * The changes of a first commit: every file of site, added, in path
+ * order (as a diff against no tree lists them); the paths stay the
+ * site's. The caller frees the array.
+ */
+static struct mgit_change *
+all_added(const struct site *site)
+{
+	struct mgit_change *ch = xcalloc(site->n ? site->n : 1, sizeof(*ch));
+
+	for (size_t i = 0; i < site->n; i++) {
+		ch[i].path = site->files[i].path;
+		ch[i].kind = MGIT_ADDED;
+	}
+	return ch;
+}
+
+/*
  * What the changed project and conflict twins say changed, in words,
  * into w (hw_init'ed). Reads only the files hw_wants. Returns 0 or
  * -MIRROR_EIO.
@@ -415,7 +432,7 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
     const struct site *site, const struct history_request *req,
     mirror_error *err)
 {
-	struct mgit_change *diffed = NULL;
+	struct mgit_change *diffed = NULL, *added = NULL;
 	struct hw_words words;
 	strbuf sweep;
 	int rc = 0;
@@ -424,15 +441,22 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
 	strbuf_init(&sweep);
 	mgit_sweep_words(&sweep, req->conflicts_opened, req->conflicts_closed,
 	    req->members_added);
-	if (changes == NULL && (rc = tree_changes(&diffed, &nchanges, repo,
-	    old_tree, new_tree, err)) == 0)
+	if (changes == NULL && old_tree == NULL) {
+		/* A first commit adds every file: no diff of the whole tree
+		 * (100,000 projects: 500,000 deltas held at once). */
+		changes = added = all_added(site);
+		nchanges = site->n;
+	} else if (changes == NULL && (rc = tree_changes(&diffed, &nchanges,
+	    repo, old_tree, new_tree, err)) == 0) {
 		changes = diffed;
+	}
 	if (rc == 0 && (rc = describe(&words, repo, old_tree, site, changes,
 	    nchanges, err)) == 0)
 		rc = mgit_message(msg, counts, changes, nchanges,
 		    sweep.data, &words, req->sweep_run_id,
 		    req->store_checksum, err);
 	free_changes(diffed, diffed != NULL ? nchanges : 0);
+	free(added);
 	strbuf_free(&sweep);
 	hw_free(&words);
 	return rc;
@@ -608,6 +632,10 @@ history_commit(struct history_result *out,
 	memset(out, 0, sizeof(*out));
 	memset(&c, 0, sizeof(c));
 	c.req = req;
+	/* The commit holds new trees and a batch of blobs at a time: on
+	 * top of what the caller's threads freed and kept, that made the
+	 * peak of a build. */
+	xtrim();
 	if ((rc = request_ok(&when, req, err)) < 0 ||
 	    (rc = mgit_init(err)) < 0)
 		goto out_early;

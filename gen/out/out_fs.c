@@ -206,9 +206,10 @@ out_read_fd(char **data, size_t *len, int fd)
 	return 0;
 }
 
-/* out_open_beneath the old way: one component at a time, O_NOFOLLOW. */
+/* out_open_beneath the old way: one component at a time, O_NOFOLLOW;
+ * mode for O_CREAT. Returns the descriptor or -errno. */
 static int
-open_stepwise(int dirfd, const char *relpath, int flags)
+open_stepwise(int dirfd, const char *relpath, int flags, mode_t mode)
 {
 	const char *p = relpath, *slash;
 	int fd = dirfd, next, e;
@@ -234,23 +235,26 @@ open_stepwise(int dirfd, const char *relpath, int flags)
 		fd = next;
 		p = slash + 1;
 	}
-	next = openat(fd, p, flags | O_NOFOLLOW | O_CLOEXEC);
+	next = openat(fd, p, flags | O_NOFOLLOW | O_CLOEXEC, mode);
 	e = errno;
 	if (fd != dirfd)
 		close(fd);
 	return next < 0 ? -e : next;
 }
 
-int
-out_open_beneath(int dirfd, const char *relpath, int flags)
+/* out_open_beneath with mode for O_CREAT (0 otherwise). Returns the
+ * descriptor or -errno. */
+static int
+open_beneath(int dirfd, const char *relpath, int flags, mode_t mode)
 {
 	struct open_how how;
 	long fd;
 
 	if (__atomic_load_n(&out_fs_test_no_openat2, __ATOMIC_RELAXED))
-		return open_stepwise(dirfd, relpath, flags);
+		return open_stepwise(dirfd, relpath, flags, mode);
 	memset(&how, 0, sizeof(how));
 	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
+	how.mode = (flags & O_CREAT) ? (uint64_t)mode : 0;
 	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
 	    RESOLVE_NO_MAGICLINKS;
 	fd = syscall(SYS_openat2, dirfd, relpath, &how, sizeof(how));
@@ -259,9 +263,70 @@ out_open_beneath(int dirfd, const char *relpath, int flags)
 	if (errno == ENOSYS || errno == E2BIG) {
 		/* An older kernel: the stepwise way from now on. */
 		__atomic_store_n(&out_fs_test_no_openat2, 1, __ATOMIC_RELAXED);
-		return open_stepwise(dirfd, relpath, flags);
+		return open_stepwise(dirfd, relpath, flags, mode);
 	}
 	return -errno;
+}
+
+int
+out_open_beneath(int dirfd, const char *relpath, int flags)
+{
+	return open_beneath(dirfd, relpath, flags, 0);
+}
+
+/*
+ * Make the directories of relpath below dirfd that are missing, each
+ * in its parent opened beneath dirfd (no link followed); one made
+ * meanwhile by another thread is fine. Returns 0 or -errno.
+ */
+static int
+make_parents(int dirfd, const char *relpath)
+{
+	char *path = xstrdup(relpath), *s = path;
+	const char *name;
+	int rc = 0;
+
+	while (rc == 0 && (s = strchr(s, '/')) != NULL) {
+		size_t dl;
+		int at = dirfd;
+
+		*s = '\0';
+		dl = out_split_last(&name, path);
+		if (dl > 0) {
+			path[dl] = '\0';
+			at = open_beneath(dirfd, path, O_RDONLY | O_DIRECTORY, 0);
+			path[dl] = '/';
+		}
+		if (at < 0)
+			rc = at;
+		else if (mkdirat(at, name, 0755) < 0 && errno != EEXIST)
+			rc = -errno;
+		if (at >= 0 && at != dirfd)
+			close(at);
+		*s++ = '/';
+	}
+	free(path);
+	return rc;
+}
+
+int
+out_create_beneath(int dirfd, const char *relpath, const void *data,
+    size_t len)
+{
+	const int flags = O_WRONLY | O_CREAT | O_EXCL;
+	int fd = open_beneath(dirfd, relpath, flags, 0644), e;
+
+	if (fd == -ENOENT && strchr(relpath, '/') != NULL &&
+	    (fd = make_parents(dirfd, relpath)) == 0)
+		fd = open_beneath(dirfd, relpath, flags, 0644);
+	if (fd < 0)
+		return fd;
+	if (write_all(fd, data, len) < 0) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	return close(fd) < 0 ? -errno : 0;
 }
 
 void

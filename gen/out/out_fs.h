@@ -76,6 +76,16 @@ int out_read_fd(char **data, size_t *len, int fd);
  */
 int out_open_beneath(int dirfd, const char *relpath, int flags);
 
+/*
+ * Create the new file relpath (a path out_path_ok accepts) below dirfd,
+ * as out_open_beneath opens (no link followed), making its missing
+ * directories, and write data[0..len) to it. Returns 0 or -errno
+ * (-EEXIST when something is there already). Safe from several threads
+ * at once.
+ */
+int out_create_beneath(int dirfd, const char *relpath, const void *data,
+    size_t len);
+
 /* For tests: 1 makes out_open_beneath take the one-component-at-a-time
  * way, as on a kernel without openat2. */
 extern int out_fs_test_no_openat2;

@@ -19,7 +19,8 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define JOURNAL_HEAD "mirror-journal 1"
+#define JOURNAL_HEAD "mirror-journal 2"
+#define JOURNAL_HEAD_1 "mirror-journal 1"   /* read only */
 #define JOURNAL_SUFFIX ".mirror-journal"
 #define STAGE_INFIX ".mirror-stage-"
 #define STAGED_JOURNAL "journal"        /* in the stage, before its move */
@@ -115,7 +116,8 @@ journal_text(const struct out_journal *j)
 		strbuf_putc(&sb, '\n');
 	}
 	for (size_t i = 0; i < j->n_puts; i++) {
-		strbuf_printf(&sb, "put %ld ", j->puts[i].n);
+		strbuf_puts(&sb, j->puts[i].n == OUT_PUT_DIR ? "putdir " :
+		    "put ");
 		put_path(&sb, j->puts[i].path);
 		strbuf_putc(&sb, '\n');
 	}
@@ -154,14 +156,16 @@ out_journal_write(int parent_fd, int stage_fd, const char *base,
 	return rc;
 }
 
-/* Rename from (in from_fd) to to (in to_fd), replacing a directory in
- * the way (never following a link). Returns 0 or -errno. */
+/* Rename from (in from_fd) to to (in to_fd), a file or a directory,
+ * replacing what is in the way (never following a link). Returns 0 or
+ * -errno. */
 static int
 rename_in(int from_fd, const char *from, int to_fd, const char *to)
 {
 	if (renameat(from_fd, from, to_fd, to) == 0)
 		return 0;
-	if (errno != EISDIR && errno != ENOTEMPTY && errno != EEXIST)
+	if (errno != EISDIR && errno != ENOTEMPTY && errno != EEXIST &&
+	    errno != ENOTDIR)
 		return -errno;
 	if (out_remove_tree(to_fd, to) < 0 ||
 	    renameat(from_fd, from, to_fd, to) < 0)
@@ -228,40 +232,70 @@ apply_dels(int dir_fd, const struct out_journal *j, size_t *k,
 	return rc;
 }
 
-/* Rename j's staged files (in stage_fd) into DIR (dir_fd), each
- * directory made once. A staged file already gone was renamed by an
- * earlier try. Returns 0 or -MIRROR_EIO. */
+/*
+ * Where the put pt's staged file or directory is now: its directory's
+ * descriptor (stage_fd, or one of src, the stage's site tree) and
+ * *from its name there (num: room for a journal 1 number). Returns the
+ * descriptor, or -errno (-ENOENT: not there, moved by an earlier try).
+ */
+static int
+put_source(const char **from, char *num, size_t numsz, struct out_dirs *src,
+    int stage_fd, const struct out_put *pt)
+{
+	size_t dl;
+	int n;
+
+	if (pt->n >= 0) {
+		n = snprintf(num, numsz, "%ld", pt->n);
+		*from = num;
+		return n < 0 || (size_t)n >= numsz ? -EOVERFLOW : stage_fd;
+	}
+	if (src->top < 0)
+		return -ENOENT;
+	dl = out_split_last(from, pt->path);
+	return out_dirs_get(src, pt->path, dl, 0);
+}
+
+/* Rename j's staged files and directories (in stage_fd) into DIR
+ * (dir_fd), each directory made once. One already gone was renamed by
+ * an earlier try. Returns 0 or -MIRROR_EIO. */
 static int
 apply_puts(int dir_fd, int stage_fd, const struct out_journal *j,
     size_t *k, const char *dir, mirror_error *err)
 {
-	struct out_dirs d;
-	const char *name;
+	struct out_dirs d, src;
+	const char *name, *from;
 	char num[24];
 	int rc = 0;
 
 	out_dirs_init(&d, dir_fd);
+	out_dirs_init(&src, openat(stage_fd, OUT_STAGED_SITE, O_RDONLY |
+	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 	for (size_t i = 0; rc == 0 && i < j->n_puts; i++) {
 		const char *p = j->puts[i].path;
 		size_t dl = out_split_last(&name, p);
-		int fd = out_dirs_get(&d, p, dl, 1), n, e;
+		int fd = out_dirs_get(&d, p, dl, 1), sfd, e;
 
-		n = snprintf(num, sizeof(num), "%ld", j->puts[i].n);
-		if (n < 0 || (size_t)n >= sizeof(num))
-			fd = -EOVERFLOW;
 		if (fd < 0) {
 			rc = mirror_fail(err, MIRROR_EIO, "%s/%.*s: cannot make "
 			    "the directory: %s", dir, (int)dl, p,
 			    strerror(-fd));
 			break;
 		}
-		e = rename_in(stage_fd, num, fd, name);
+		sfd = put_source(&from, num, sizeof(num), &src, stage_fd,
+		    &j->puts[i]);
+		/* Gone from the stage: an earlier try moved it. */
+		e = sfd == -ENOENT || sfd == -ENOTDIR ? 0 : sfd < 0 ? sfd :
+		    rename_in(sfd, from, fd, name);
 		if (e < 0 && e != -ENOENT)
 			rc = mirror_fail(err, MIRROR_EIO, "%s/%s: cannot move "
 			    "into place: %s", dir, p, strerror(-e));
 		step_done(k);
 	}
 	out_dirs_free(&d);
+	out_dirs_free(&src);
+	if (src.top >= 0)
+		close(src.top);
 	return rc;
 }
 
@@ -351,6 +385,23 @@ unescape(char *s)
 	return 0;
 }
 
+/* A put line of a journal 2 (NUL-terminated, no newline) into j.
+ * Returns 0, or -1 when it is none. */
+static int
+parse_put2(struct out_journal *j, char *line)
+{
+	long n = strncmp(line, "putdir ", 7) == 0 ? OUT_PUT_DIR :
+	    strncmp(line, "put ", 4) == 0 ? OUT_PUT_FILE : 0;
+	char *path = line + (n == OUT_PUT_DIR ? 7 : 4);
+
+	if (n == 0 || unescape(path) < 0 || !out_path_ok(path))
+		return -1;
+	ARRAY_RESERVE(j->puts, j->puts_cap, j->n_puts + 1);
+	j->puts[j->n_puts].n = n;
+	j->puts[j->n_puts++].path = path;
+	return 0;
+}
+
 /* One line of a journal (NUL-terminated, no newline) into j. Returns 0,
  * or -1 when it is not a line the journal holds there (line: its
  * number, from 1). */
@@ -360,8 +411,11 @@ parse_line(struct out_journal *j, char *line, size_t no, const char *base)
 	char *end;
 	long n;
 
-	if (no == 1)
-		return strcmp(line, JOURNAL_HEAD) == 0 ? 0 : -1;
+	if (no == 1) {
+		j->version = strcmp(line, JOURNAL_HEAD) == 0 ? 2 :
+		    strcmp(line, JOURNAL_HEAD_1) == 0 ? 1 : 0;
+		return j->version > 0 ? 0 : -1;
+	}
 	if (no == 2) {
 		j->stage = line + 6;
 		return strncmp(line, "stage ", 6) == 0 &&
@@ -376,6 +430,8 @@ parse_line(struct out_journal *j, char *line, size_t no, const char *base)
 		ARRAY_PUSH(j->dels, j->n_dels, j->dels_cap) = line + 4;
 		return unescape(line + 4) == 0 && out_path_ok(line + 4) ? 0 : -1;
 	}
+	if (j->version == 2)
+		return parse_put2(j, line);
 	if (strncmp(line, "put ", 4) != 0 || line[4] < '0' || line[4] > '9')
 		return -1;
 	errno = 0;

@@ -6,19 +6,26 @@
  * directory, the marker's new tree line, every path to remove and every
  * staged file to rename into place, and ends with a line "end":
  *
- *	mirror-journal 1
+ *	mirror-journal 2
  *	stage .site.mirror-stage-4242
  *	tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904	(or "tree -")
  *	del projects/p3/index.md
- *	put 17 projects/p4/index.md
+ *	put projects/p4/index.md
+ *	putdir projects/p5
  *	end
  *
- * (a '%' or a newline in a path is written %25, %0A). It is written
- * into the staging directory and synced with everything staged, then
- * renamed beside DIR and the parent synced: a journal there is whole.
- * Applying it removes, renames and writes the marker; each step can be
- * done again (a staged file already renamed is skipped), so a build
- * killed in the middle is finished by the next one.
+ * (a '%' or a newline in a path is written %25, %0A). The staging
+ * directory holds the staged files at their paths below its "site"
+ * directory: "put P" renames site/P into DIR as P; "putdir D" renames
+ * the directory site/D, all of it new (DIR had nothing at D), in one
+ * step. (A journal "mirror-journal 1", of an older build, names flat
+ * staged files instead: "put 17 P" renames the stage's file "17".) The
+ * journal is written into the staging directory and synced with
+ * everything staged, then renamed beside DIR and the parent synced: a
+ * journal there is whole. Applying it removes, renames and writes the
+ * marker; each step can be done again (a staged file or directory
+ * already renamed is skipped), so a build killed in the middle is
+ * finished by the next one.
  */
 #ifndef MIRROR_OUT_JOURNAL_H
 #define MIRROR_OUT_JOURNAL_H
@@ -27,7 +34,13 @@
 
 #include "util/error.h"
 
-/* A staged file: the stage's file "<n>" becomes path in DIR. */
+/* The staging directory's tree of staged files, and its kinds of put. */
+#define OUT_STAGED_SITE "site"
+#define OUT_PUT_FILE (-1L)      /* site/<path> is a file */
+#define OUT_PUT_DIR (-2L)       /* site/<path> is a new directory */
+
+/* A staged file or directory that becomes path in DIR: n is
+ * OUT_PUT_FILE, OUT_PUT_DIR, or (journal 1) the stage's file "<n>". */
 struct out_put {
 	long n;
 	const char *path;
@@ -42,6 +55,7 @@ struct out_journal {
 	size_t n_dels, dels_cap;
 	char *text;             /* a read journal's text, its strings'
 	                           storage; NULL when the caller's */
+	int version;            /* a read journal's: 1 or 2 */
 };
 
 void out_journal_init(struct out_journal *j);

@@ -235,11 +235,16 @@ out_marker_text(const char *tree)
 	return strbuf_detach(&sb);
 }
 
+/* Where out_site_list puts what it finds. */
+struct listing {
+	struct out_set *files, *junk, *dirs;
+};
+
 /* One directory of out_site_list: fd (taken over) is the directory of
  * rel ("" at the top). Returns 0 or < 0. */
 static int
-list_dir(struct out_set *files, struct out_set *junk, int fd, strbuf *rel,
-    const char *dir, mirror_error *err)
+list_dir(const struct listing *l, int fd, strbuf *rel, const char *dir,
+    mirror_error *err)
 {
 	size_t at = rel->len;
 	struct dirent *de;
@@ -268,16 +273,17 @@ list_dir(struct out_set *files, struct out_set *junk, int fd, strbuf *rel,
 			    S_ISREG(st.st_mode) ? DT_REG :
 			    S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
 		if (type == DT_REG && out_path_ok(rel->data)) {
-			out_set_add(files, rel->data, rel->len, 0);
+			out_set_add(l->files, rel->data, rel->len, 0);
 		} else if (type == DT_DIR) {
+			if (out_path_ok(rel->data))
+				out_set_add(l->dirs, rel->data, rel->len, 0);
 			sub = openat(dirfd(d), de->d_name, O_RDONLY |
 			    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			rc = sub < 0 ? mirror_fail(err, MIRROR_EIO, "%s/%s: "
 			    "cannot open: %s", dir, rel->data,
-			    strerror(errno)) : list_dir(files, junk, sub, rel,
-			    dir, err);
+			    strerror(errno)) : list_dir(l, sub, rel, dir, err);
 		} else if (out_path_ok(rel->data)) {
-			out_set_add(junk, rel->data, rel->len, 0);
+			out_set_add(l->junk, rel->data, rel->len, 0);
 		}
 		rel->len = at;
 		rel->data[at] = '\0';
@@ -290,9 +296,10 @@ list_dir(struct out_set *files, struct out_set *junk, int fd, strbuf *rel,
 }
 
 int
-out_site_list(struct out_set *files, struct out_set *junk, int dir_fd,
-    const char *dir, mirror_error *err)
+out_site_list(struct out_set *files, struct out_set *junk,
+    struct out_set *dirs, int dir_fd, const char *dir, mirror_error *err)
 {
+	const struct listing l = { files, junk, dirs };
 	strbuf rel;
 	int fd, rc;
 
@@ -303,7 +310,7 @@ out_site_list(struct out_set *files, struct out_set *junk, int dir_fd,
 		return mirror_fail(err, MIRROR_EIO, "%s: cannot open: %s", dir,
 		    strerror(errno));
 	strbuf_init(&rel);
-	rc = list_dir(files, junk, fd, &rel, dir, err);
+	rc = list_dir(&l, fd, &rel, dir, err);
 	strbuf_free(&rel);
 	return rc;
 }

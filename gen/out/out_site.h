@@ -58,12 +58,12 @@ char *out_marker_text(const char *tree);
 
 /*
  * Every regular file below dir_fd (DIR) into files (relpaths, value 0),
- * and every other entry that is not a directory (a link, a FIFO...)
+ * every directory into dirs, and every other entry (a link, a FIFO...)
  * into junk, in one walk (getdents, with d_type); a path no build could
  * write (a ".mirror*" component: the marker) is left out. Returns 0 or
  * -MIRROR_EIO naming the directory that cannot be read.
  */
-int out_site_list(struct out_set *files, struct out_set *junk, int dir_fd,
-    const char *dir, mirror_error *err);
+int out_site_list(struct out_set *files, struct out_set *junk,
+    struct out_set *dirs, int dir_fd, const char *dir, mirror_error *err);
 
 #endif

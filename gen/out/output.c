@@ -22,7 +22,8 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* A file of the new site, besides its staged file's number: */
+/* A file of the new site: */
+#define STAGED 0L       /* written into the stage's site tree */
 #define KEPT (-1L)      /* DIR's file, kept */
 #define PENDING (-2L)   /* claimed, being written */
 
@@ -34,6 +35,7 @@ struct output {
 	char *stage_path;       /* parent/stage */
 	int parent_fd;
 	int stage_fd;
+	int site_fd;            /* the stage's tree of staged files */
 	int dir_fd;             /* DIR, or -1 when it does not exist */
 	int journaled;          /* the journal is in place: DIR is the
 	                           new site's (the next build finishes it) */
@@ -43,10 +45,12 @@ struct output {
 	struct out_set prev;    /* DIR's regular files; value 1: in the
 	                           new site, 2: being kept (output_keep) */
 	struct out_set junk;    /* DIR's links, FIFOs and such */
-	struct out_set files;   /* the new site; value: staged file's
-	                           number, KEPT or PENDING */
+	struct out_set old_dirs; /* DIR's directories */
+	struct out_set files;   /* the new site; value: STAGED, KEPT or
+	                           PENDING */
 	struct out_set dirs;    /* the new site's directories */
-	long next_stage;
+	struct out_set moved;   /* the journal's new directories, moved
+	                           in whole */
 	const char **paths;     /* output_paths: into files.v */
 	size_t n_paths, paths_cap;
 	int sorted;
@@ -141,8 +145,8 @@ lock_own(struct output *o, const char *parent, mirror_error *err)
 	    err);
 }
 
-/* Make o's staging directory beside DIR (parent: its path). Returns 0
- * or -MIRROR_EIO. */
+/* Make o's staging directory beside DIR (parent: its path), and its
+ * tree of staged files. Returns 0 or -MIRROR_EIO. */
 static int
 make_stage(struct output *o, const char *parent, mirror_error *err)
 {
@@ -155,11 +159,14 @@ make_stage(struct output *o, const char *parent, mirror_error *err)
 	o->stage = strbuf_detach(&sb);
 	if (mkdirat(o->parent_fd, o->stage, 0755) < 0 ||
 	    (o->stage_fd = openat(o->parent_fd, o->stage, O_RDONLY |
+	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+	    mkdirat(o->stage_fd, OUT_STAGED_SITE, 0755) < 0 ||
+	    (o->site_fd = openat(o->stage_fd, OUT_STAGED_SITE, O_RDONLY |
 	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		int rc = mirror_fail(err, MIRROR_EIO, "%s/%s: cannot create the "
 		    "staging directory: %s", parent, o->stage, strerror(errno));
 
-		(void)unlinkat(o->parent_fd, o->stage, AT_REMOVEDIR);
+		(void)out_remove_tree(o->parent_fd, o->stage);
 		free(o->stage);
 		o->stage = NULL;    /* nothing of ours: output_free keeps off */
 		return rc;
@@ -179,7 +186,7 @@ output_new(const char *dir, char *base, int parent_fd)
 	size_t len = strlen(dir);
 
 	pthread_mutex_init(&o->mu, NULL);
-	o->stage_fd = o->dir_fd = -1;
+	o->stage_fd = o->site_fd = o->dir_fd = -1;
 	o->lock.fd = o->lock.parent_fd = -1;
 	o->parent_fd = parent_fd;
 	o->dir = xstrdup(dir);
@@ -189,8 +196,10 @@ output_new(const char *dir, char *base, int parent_fd)
 	o->base = base;
 	out_set_init(&o->prev);
 	out_set_init(&o->junk);
+	out_set_init(&o->old_dirs);
 	out_set_init(&o->files);
 	out_set_init(&o->dirs);
+	out_set_init(&o->moved);
 	return o;
 }
 
@@ -213,8 +222,8 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 	out_clean_stale(o->parent_fd, o->base);
 	if (out_marker_read(&o->old_marker, o->dir_fd))
 		o->base_tree = out_marker_tree(o->old_marker);
-	if ((rc = out_site_list(&o->prev, &o->junk, o->dir_fd, dir,
-	    err)) < 0 || (rc = make_stage(o, parent, err)) < 0)
+	if ((rc = out_site_list(&o->prev, &o->junk, &o->old_dirs, o->dir_fd,
+	    dir, err)) < 0 || (rc = make_stage(o, parent, err)) < 0)
 		goto fail;
 	free(parent);
 	*out = o;
@@ -313,10 +322,8 @@ int
 output_write(struct output *o, const char *relpath, const void *data,
     size_t len, mirror_error *err)
 {
-	char name[24];
 	size_t idx = 0;
-	long val;
-	int rc, n;
+	int rc;
 
 	if (o->journaled || o->committed)
 		return mirror_fail(err, MIRROR_EIO, "%s: output already "
@@ -338,13 +345,8 @@ output_write(struct output *o, const char *relpath, const void *data,
 		return 0;
 	}
 	if (rc == 0) {
-		pthread_mutex_lock(&o->mu);
-		val = o->next_stage++;
-		pthread_mutex_unlock(&o->mu);
-		n = snprintf(name, sizeof(name), "%ld", val);
-		rc = n < 0 || (size_t)n >= sizeof(name) ? -EOVERFLOW :
-		    out_create_file(o->stage_fd, name, data, len, OUT_EXCL);
-		claim_done(o, idx, val, rc);
+		rc = out_create_beneath(o->site_fd, relpath, data, len);
+		claim_done(o, idx, STAGED, rc);
 	}
 	if (rc < 0)
 		return write_failed(o, mirror_fail(err, MIRROR_EIO, "%s/%s: "
@@ -457,7 +459,8 @@ output_files(struct output *o, const struct output_file **files)
 		if (v == KEPT)
 			strbuf_printf(&sb, "%s/%s", o->top, o->files.v[i]);
 		else
-			strbuf_printf(&sb, "%s/%ld", o->stage_path, v);
+			strbuf_printf(&sb, "%s/%s/%s", o->stage_path,
+			    OUT_STAGED_SITE, o->files.v[i]);
 		o->list[n].path = o->files.v[i];
 		o->list[n].changed = v != KEPT;
 		o->list[n].disk = o->disk[n] = sb.data;
@@ -528,22 +531,62 @@ output_set_tree(struct output *o, const char *hex)
 	o->new_tree = out_tree_ok(hex) ? xstrdup(hex) : NULL;
 }
 
-/* The journal of o's build into *j: its staged files, sorted by path,
- * and what DIR holds that the new site lacks (files, and the links or
- * FIFOs in its way), sorted. Its strings are o's. Under o->mu. */
+/* 1 when DIR had nothing at d[0..len) (a directory of the new site):
+ * all of it is new, staged, and can be moved in whole. */
+static int
+dir_new(const struct output *o, const char *d, size_t len)
+{
+	return out_set_find(&o->old_dirs, d, len) < 0 &&
+	    out_set_find(&o->prev, d, len) < 0 &&
+	    out_set_find(&o->junk, d, len) < 0;
+}
+
+/* The length of the topmost directory above path that dir_new says is
+ * new, or 0 when none is. */
+static size_t
+new_top(const struct output *o, const char *path)
+{
+	for (const char *s = path; (s = strchr(s, '/')) != NULL; s++)
+		if (dir_new(o, path, (size_t)(s - path)))
+			return (size_t)(s - path);
+	return 0;
+}
+
+/* Add the put of o's staged file path to j: the file itself, or the
+ * new directory above it (once, named in o->moved). Under o->mu. */
 static void
-journal_of(struct out_journal *j, const struct output *o)
+journal_put(struct out_journal *j, struct output *o, const char *path)
+{
+	size_t top = new_top(o, path), at;
+	long n = OUT_PUT_FILE;
+
+	if (top > 0) {
+		if (out_set_find(&o->moved, path, top) >= 0)
+			return;
+		at = out_set_add(&o->moved, path, top, 0);
+		path = o->moved.v[at];
+		n = OUT_PUT_DIR;
+	}
+	ARRAY_RESERVE(j->puts, j->puts_cap, j->n_puts + 1);
+	j->puts[j->n_puts].n = n;
+	j->puts[j->n_puts++].path = path;
+}
+
+/* The journal of o's build into *j: its staged files and new
+ * directories, sorted by path, and what DIR holds that the new site
+ * lacks (files, and the links or FIFOs in its way), sorted. Its strings
+ * are o's. Under o->mu. */
+static void
+journal_of(struct out_journal *j, struct output *o)
 {
 	out_journal_init(j);
 	j->stage = o->stage;
 	j->tree = o->new_tree;
-	for (size_t i = 0; i < o->files.n; i++) {
-		if (o->files.val[i] < 0)
-			continue;
-		ARRAY_RESERVE(j->puts, j->puts_cap, j->n_puts + 1);
-		j->puts[j->n_puts].n = o->files.val[i];
-		j->puts[j->n_puts++].path = o->files.v[i];
-	}
+	out_set_free(&o->moved);
+	out_set_init(&o->moved);
+	for (size_t i = 0; i < o->files.n; i++)
+		if (o->files.val[i] == STAGED)
+			journal_put(j, o, o->files.v[i]);
 	if (j->n_puts > 1)
 		qsort(j->puts, j->n_puts, sizeof(*j->puts), cmp_put);
 	unclaimed(&j->dels, &j->n_dels, &j->dels_cap, o, &o->prev);
@@ -596,6 +639,8 @@ output_free(struct output *o)
 	 * build's to finish. */
 	if (!o->journaled && o->stage != NULL)
 		(void)out_remove_tree(o->parent_fd, o->stage);
+	if (o->site_fd >= 0)
+		close(o->site_fd);
 	if (o->stage_fd >= 0)
 		close(o->stage_fd);
 	if (o->dir_fd >= 0)
@@ -607,8 +652,10 @@ output_free(struct output *o)
 	free(o->paths);
 	out_set_free(&o->prev);
 	out_set_free(&o->junk);
+	out_set_free(&o->old_dirs);
 	out_set_free(&o->files);
 	out_set_free(&o->dirs);
+	out_set_free(&o->moved);
 	free(o->old_marker);
 	free(o->base_tree);
 	free(o->new_tree);

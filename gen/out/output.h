@@ -12,16 +12,18 @@
  *
  * output_begin lists DIR's regular files once. A file written with the
  * bytes DIR already holds at that path is kept where it is; any other is
- * written into a flat staging directory beside DIR, in the same parent:
- * ".<DIR>.mirror-stage-<pid>/<n>". Nothing in DIR changes before
- * output_commit. output_commit writes a journal beside DIR,
- * ".<DIR>.mirror-journal" (each staged file and the path it becomes,
- * each path to remove, the new marker, an end line), puts every staged
- * byte and the journal on disk (syncfs, fsync), and only then applies
- * it: renames the staged files into place, removes the files the new
- * site lacks and the directories they leave empty, writes the marker,
- * syncs, and removes the journal and the staging directory. A build
- * that changes nothing writes nothing into DIR.
+ * written at its path below a staging directory beside DIR, in the same
+ * parent: ".<DIR>.mirror-stage-<pid>/site/<relpath>". Nothing in DIR
+ * changes before output_commit. output_commit writes a journal beside
+ * DIR, ".<DIR>.mirror-journal" (each staged file, or each directory
+ * DIR lacks that is all staged, and the path it becomes, each path to
+ * remove, the new marker, an end line), puts every staged byte and the
+ * journal on disk (syncfs, fsync), and only then applies it: removes
+ * the files the new site lacks and the directories they leave empty,
+ * renames the staged files and new directories into place (a new
+ * directory in one rename, however many files it holds), writes the
+ * marker, syncs, and removes the journal and the staging directory. A
+ * build that changes nothing writes nothing into DIR.
  *
  * Crash: a failed or killed build leaves DIR as it was until its journal
  * is complete. From then on DIR is the new site's: the next build into

@@ -373,27 +373,34 @@ page_write_figures(const struct page_ctx *pc, const char *path,
 	return rc;
 }
 
+/* json_dump_callback's sink: append to the strbuf arg. Returns 0. */
+static int
+dump_to(const char *buf, size_t size, void *arg)
+{
+	strbuf_add(arg, buf, size);
+	return 0;
+}
+
 int
 page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err)
 {
-	char *text;
-	size_t len;
+	strbuf text;
 	int rc;
 
 	if (page_kept(pc, path, "json", NULL, v, &path, 1))
 		return 0;
-	text = json_dumps(v, MIRROR_JSON_FLAGS);
-	if (text == NULL)
+	/* Straight into one buffer: json_dumps copied its whole text once
+	 * more (api/conflicts.json is tens of megabytes at a million
+	 * facts), and the newline a third time. */
+	strbuf_init(&text);
+	if (json_dump_callback(v, dump_to, &text, MIRROR_JSON_FLAGS) != 0) {
+		strbuf_free(&text);
 		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s",
 		    path);
-	/* The newline goes on in place: api/conflicts.json is tens of
-	 * megabytes at a million facts, and a copy doubled the peak. */
-	len = strlen(text);
-	text = xrealloc(text, len + 2);
-	text[len++] = '\n';
-	text[len] = '\0';
-	rc = page_file(pc, path, text, len, err);
-	free(text);
+	}
+	strbuf_putc(&text, '\n');
+	rc = page_file(pc, path, text.data, text.len, err);
+	strbuf_free(&text);
 	return rc;
 }

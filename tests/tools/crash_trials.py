@@ -224,10 +224,11 @@ def classify(st, ref):
         return "journal"        # the branch moved, the journal not yet
     if not st["stages"]:
         return "read"
-    # The stage holds the changed files, named by number: all of them
-    # staged means the render is over and the history commit runs.
-    stage = os.path.join(st["dir"], st["stages"][0])
-    n = sum(1 for name in os.listdir(stage) if name.isdigit())
+    # The stage holds the changed files at their paths below its site/:
+    # all of them staged means the render is over and the history
+    # commit runs.
+    stage = os.path.join(st["dir"], st["stages"][0], "site")
+    n = sum(len(files) for _, _, files in os.walk(stage))
     return "commit" if n >= ref["changed"] else "render"
 
 
