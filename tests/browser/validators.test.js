@@ -1,13 +1,15 @@
-// validators.test.js SITE SHOT_DIR
+// validators.test.js SITE SHOT_DIR NAME [PER_KIND]
 //
 // axe-core and the layout checks over every HTML page of a built site
-// (the example), opened from file:// in Debian's chromium (headless,
-// through playwright-core). Prints one TAP line per case ("ok N -
-// t_site_validators: ..."), as tests/run.sh counts them; the count is the
-// same for any site, so tests/manifest can hold it:
+// (the example), or over the PER_KIND largest pages of each kind (a
+// 10,000-fact bench site), opened from file:// in Debian's chromium
+// (headless, through playwright-core). Prints one TAP line per case ("ok
+// N - t_site_validators: NAME: ..."), as tests/run.sh counts them; the
+// count is the same for any site, so tests/manifest can hold it:
 //
 //  - per page kind (index, project overview, decisions, subsystem,
-//    conflict, queue, 404, then "other": any page of a kind added later)
+//    conflict, queue, 404, A-Z, then "other": any page of a kind added
+//    later)
 //    and view (light and dark, through emulateMedia, 1280 px wide; light
 //    390 px wide): axe-core, every rule it runs by default, finds no
 //    violation on any page of the kind; a finding names the rule, its
@@ -25,17 +27,19 @@ const fs = require('fs');
 const path = require('path');
 const { launch } = require('./chromium.js');
 
-const [site, shotDir] = process.argv.slice(2).map((p) => path.resolve(p));
+const [site, shotDir] = process.argv.slice(2, 4).map((p) => path.resolve(p));
+const siteName = process.argv[4] || path.basename(site);
+const perKind = Number(process.argv[5]) || Infinity;
 const axeSource = path.join(__dirname, 'node_modules/axe-core/axe.min.js');
 let n = 0;
 let failed = 0;
 function check(name, cond, detail) {
   n++;
   if (cond) {
-    console.log(`ok ${n} - t_site_validators: ${name}`);
+    console.log(`ok ${n} - t_site_validators: ${siteName}: ${name}`);
   } else {
     failed++;
-    console.log(`not ok ${n} - t_site_validators: ${name}`);
+    console.log(`not ok ${n} - t_site_validators: ${siteName}: ${name}`);
     if (detail) console.log('#   ' + String(detail).split('\n').join('\n#   '));
   }
 }
@@ -50,6 +54,7 @@ const KINDS = [
   ['conflict', /^conflicts\/(?!index\.html$)[^/]+\.html$/],
   ['queue', /^conflicts\/index\.html$/],
   ['404', /^404\.html$/],
+  ['A–Z', /^keys\/[^/]+\.html$/],
 ];
 const kindOf = (rel) => (KINDS.find(([, re]) => re.test(rel)) || ['other'])[0];
 const WIDTHS = [390, 1280];
@@ -89,8 +94,9 @@ const findings = (list) => list.slice(0, 12).map((f) =>
   for (const p of pages) byKind.get(kindOf(p)).push(p);
   // Screenshots show the largest page of each kind (the most to look at).
   const bytes = (p) => fs.statSync(path.join(site, p)).size;
-  for (const list of byKind.values()) {
+  for (const [kind, list] of byKind) {
     list.sort((a, b) => bytes(b) - bytes(a) || (a < b ? -1 : 1));
+    byKind.set(kind, list.slice(0, perKind));
   }
 
   const b = await launch({ viewport: { width: 1280, height: 900 } });
@@ -178,7 +184,7 @@ const findings = (list) => list.slice(0, 12).map((f) =>
   }
   process.exit(failed ? 1 : 0);
 })().catch((e) => {
-  console.log(`not ok ${n + 1} - t_site_validators: the browser run failed`);
+  console.log(`not ok ${n + 1} - t_site_validators: ${siteName}: the browser run failed`);
   console.log(`#   ${String(e && e.stack || e).split('\n').join('\n#   ')}`);
   process.exit(1);
 });

@@ -73,6 +73,16 @@ new_store() {
 	for f in "$@"; do sqlite3 -bail "$db" <"$f" || return 1; done
 }
 
+# bench_store PATH [FACTS]: a fresh store filled by the benchmarks'
+# generator (tests/bench/store_gen.sql) with FACTS facts, 10,000 unless
+# told: 50 projects, their subsystems, decisions and conflicts.
+bench_store() {
+	new_store "$1" || return 1
+	{ echo "CREATE TEMP TABLE bench_n(n); INSERT INTO bench_n VALUES(${2:-10000});"
+	  cat "$MIRROR_TOP/tests/bench/store_gen.sql"; } |
+	    sqlite3 -bail "$1" >/dev/null
+}
+
 # sql DB STATEMENTS: run SQL with the sqlite3 shell, print the result.
 sql() { sqlite3 -bail "$1" "$2"; }
 

@@ -16,9 +16,7 @@ python3 -c 'import jsonschema' 2>/dev/null || py=/usr/bin/python3
 new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 mirror build --store ex.db --out ex --quiet
 expect_status "the example site builds" 0
-new_store bench.db || exit 1
-{ echo "CREATE TEMP TABLE bench_n(n); INSERT INTO bench_n VALUES(10000);"
-  cat "$MIRROR_TOP/tests/bench/store_gen.sql"; } | sqlite3 -bail bench.db >/dev/null
+bench_store bench.db || exit 1
 mirror build --store bench.db --out bench --quiet
 expect_status "the 10,000-fact bench site builds" 0
 

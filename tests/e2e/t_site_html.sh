@@ -1,9 +1,10 @@
 #!/bin/sh
-# HTML validity: every HTML page of four sites (the site test store after
+# HTML validity: every HTML page of five sites (the site test store after
 # a sweep, the example in the default and the plain theme, the hostile
-# corpus) passes the Nu HTML checker (vnu.jar from npm's vnu-jar, on the
-# system's Java) with no error: one JVM over all of them, a case per
-# site naming each error's page, line and message.
+# corpus, a 10,000-fact bench site of 475 pages) passes the Nu HTML
+# checker (vnu.jar from npm's vnu-jar, on the system's Java) with no
+# error: one JVM over all of them, a case per site naming each error's
+# page, line and message.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1700000000
 vnu="$MIRROR_TOP/tests/browser/node_modules/vnu-jar/build/dist/vnu.jar"
@@ -26,15 +27,18 @@ python3 "$MIRROR_TOP/tests/tools/hostile_sql.py" "$MIRROR_TOP/tests/data/hostile
     sqlite3 -bail h.db < h.sql || exit 1
 mirror build --store h.db --out hostile --no-sweep --quiet
 expect_status "the hostile site builds" 0
+bench_store b.db || exit 1
+SOURCE_DATE_EPOCH=1793491200 mirror build --store b.db --out bench10k --quiet
+expect_status "the 10,000-fact bench site builds" 0
 # A page with errors goes into the same run: the check can fail.
 printf '<!DOCTYPE html><html><body><p><div></p></body></html>\n' > broken.html
 # One JVM for every page; each error is a line '"file:PATH":L.C-L.C:
 # error: MESSAGE' on stdout, PATH absolute and physical.
-find site example example-plain hostile -name '*.html' | LC_ALL=C sort > pages
+find site example example-plain hostile bench10k -name '*.html' | LC_ALL=C sort > pages
 java -Xss4m -XX:TieredStopAtLevel=1 -jar "$vnu" --errors-only --format gnu --stdout \
     $(cat pages) broken.html > vnu.log 2> vnu.err
 here=$(pwd -P)
-for s in site example example-plain hostile; do
+for s in site example example-plain hostile bench10k; do
 	n=$(grep -c "^$s/" pages)
 	grep "^\"file:$here/$s/" vnu.log | sed "s|^\"file:$here/||; s|\":| |" > "vnu-$s.log"
 	if [ "$n" -gt 0 ] && [ ! -s "vnu-$s.log" ]; then

@@ -1,12 +1,14 @@
 #!/bin/sh
 # The project overview that can be scanned (issue 20, item 2), on the
-# example site: at the top what is disputed here (each open conflict's
-# question, linked) and the gaps count, a table of contents whose links
-# reach headings, facts as table rows with their ids and markers, the
-# architecture as an SVG diagram in the HTML twin (well-formed, titled,
-# scaled by a viewBox, disputed nodes linked to open conflicts of the
-# project, the same bytes on every build) with the list below it and in
-# the .md twin, plurals right and "expired" in words.
+# example site and on a 10,000-fact bench site (the same checks, each
+# case named with its site): at the top what is disputed here (each open
+# conflict's question, linked) and the gaps count, a table of contents
+# whose links reach headings, facts as table rows with their ids and
+# markers, the architecture as an SVG diagram in the HTML twin
+# (well-formed, titled, scaled by a viewBox, disputed nodes linked to
+# open conflicts of the project, the same bytes on every build) with the
+# list below it and in the .md twin, plurals right and "expired" in
+# words. The checks are tests/tools/site_overview.py.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 
@@ -16,103 +18,35 @@ mirror build --store ex.db --out site --quiet
 expect_status "the example builds" 0
 p05=site/projects/p05-interferometer
 
-cat > check.py <<'EOF'
-import glob, json, os, re, sys
-import xml.etree.ElementTree as E
-site, what = sys.argv[1], sys.argv[2]
-conflicts = json.load(open(os.path.join(site, "api", "conflicts.json")))["conflicts"]
-bad = []
-for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html"))):
-    slug = path.split(os.sep)[-2]
-    html = open(path, encoding="utf-8").read()
-    md = open(path[:-5] + ".md", encoding="utf-8").read()
-    d = json.load(open(os.path.join(site, "api", "projects", slug + ".json")))
-    pid = d["project"]["id"]
-    want = [c for c in conflicts if c["open"] and c["project"] == pid]
-    svgs = re.findall(r"<svg.*?</svg>", html, flags=re.S)
-    if what == "disputed":
-        # Each open conflict of the project, its question linked, in
-        # the queue's order; and only those.
-        got = re.findall(r'^- \[(.*)\]\(\.\./\.\./conflicts/([a-z0-9-]+)\.md\)$',
-                         md.split("## <a id=\"disputed\"></a>Disputed here", 1)[1]
-                         .split("\n## ", 1)[0], flags=re.M)
-        if [s for _, s in got] != [c["slug"] for c in want]:
-            bad.append(f"{slug}: disputed {[s for _, s in got]} vs {[c['slug'] for c in want]}")
-        for q, s in got:
-            c = json.load(open(os.path.join(site, "api", "conflicts", s + ".json")))
-            if q != c["question"]:
-                bad.append(f"{slug}: {q!r} is not the question of {s}")
-        n = len(d["gaps"])
-        words = "No gaps found." if n == 0 else f"[{n} gap{'s' if n != 1 else ''}](#gaps)"
-        if words not in md.split("## <a id=\"state\">")[0]:
-            bad.append(f"{slug}: no {words!r} at the top")
-    elif what == "toc":
-        toc = re.search(r"^\*\*Contents:\*\* (.*)$", md, flags=re.M)
-        ids = set(re.findall(r'<h[23] id="([a-z-]+)">', html))
-        frags = re.findall(r"\]\(#([a-z-]+)\)", toc.group(1)) if toc else []
-        if len(frags) < 9 or not set(frags) <= ids:
-            bad.append(f"{slug}: contents {frags} vs heading ids {sorted(ids)}")
-    elif what == "rows":
-        # Every fact of the overview but the architecture list is a
-        # table row with its id; every architecture item a list item.
-        rows = set(re.findall(r'<tr id="([a-z0-9-]+)"', html))
-        items = set(re.findall(r'<li id="([a-z0-9-]+)"', html))
-        facts = [f["anchor"] for g in d["state_groups"] for f in g["items"]]
-        for k in ("decisions", "requirements", "materials", "analysis",
-                  "vendors", "memories", "other_entities", "inactive"):
-            facts += [f["anchor"] for f in d[k]]
-        arch = [f["anchor"] for f in d["architecture"]]
-        if set(facts) != rows or set(arch) != items:
-            bad.append(f"{slug}: rows {len(rows)}/{len(facts)}, items {len(items)}/{len(arch)}")
-    elif what == "svg":
-        if len(svgs) != (1 if d["diagram"] else 0):
-            bad.append(f"{slug}: {len(svgs)} diagrams for {len(d['diagram'])} nodes")
-        for s in svgs:
-            root = E.fromstring(s)
-            ns = "{http://www.w3.org/2000/svg}"
-            title = root.find(ns + "title")
-            vb = root.get("viewBox", "").split()
-            links = [a.get("href") for a in root.iter(ns + "a")]
-            if title is None or root.get("aria-labelledby") != title.get("id") or \
-                    not title.text.startswith("System architecture of "):
-                bad.append(f"{slug}: the diagram has no title it is labelled by")
-            if root.get("role") != ("group" if links else "img"):
-                bad.append(f"{slug}: role {root.get('role')} with {len(links)} links")
-            if len(vb) != 4 or vb[2:] != [root.get("width"), root.get("height")]:
-                bad.append(f"{slug}: viewBox {vb}")
-            opened = {f"../../conflicts/{c['slug']}.html" for c in want}
-            if not set(links) <= opened:
-                bad.append(f"{slug}: diagram links {set(links) - opened} are no open conflict of it")
-            boxes = len(re.findall(r'rx="6"', s))
-            if boxes != len(d["diagram"]):
-                bad.append(f"{slug}: {boxes} boxes for {len(d['diagram'])} nodes")
-            for n in d["diagram"]:
-                if n["label"][:20] not in s:
-                    bad.append(f"{slug}: node {n['label']!r} not drawn")
-        if "<svg" in md or ("<!-- figure:diagram -->" in md) != bool(d["diagram"]):
-            bad.append(f"{slug}: the .md twin holds SVG, or its placeholder is wrong")
-    elif what == "words":
-        for w in (r"\b1 memories", r"\b1 entities", r"\b1 trusted state rows",
-                  r"\b1 open conflicts", r"\b1 gaps", r"referenced 1 times",
-                  r"\*active\*"):
-            for f, text in (("html", html), ("md", md)):
-                if re.search(w, text):
-                    bad.append(f"{slug}.{f}: {w}")
-for b in bad[:20]:
-    print(b)
-sys.exit(1 if bad else 0)
-EOF
-expect "the example has overviews with diagrams and disputed nodes" sh -c "
+check="$MIRROR_TOP/tests/tools/site_overview.py"
+bench_store b.db || exit 1
+cp b.db b2.db
+mirror build --store b.db --out bench10k --quiet
+expect_status "the 10,000-fact bench site builds" 0
+
+# overviews DIR NAME: the checks that hold on any site, named with NAME.
+overviews() {
+	expect "$2: 'Disputed here' asks each open conflict's question, linked, and counts the gaps" \
+	    python3 "$check" "$1" disputed
+	expect "$2: the contents link to the ids of the section headings" \
+	    python3 "$check" "$1" toc
+	expect "$2: every fact is a table row with its id, the architecture a list item" \
+	    python3 "$check" "$1" rows
+	expect "$2: the diagram is well-formed SVG: titled, scaled, linked only to open conflicts, one box a node" \
+	    python3 "$check" "$1" svg
+	expect "$2: no plural slips and no '*active*' beside 'expired'" \
+	    python3 "$check" "$1" words
+	expect "$2: the Markdown tables stay tables: every row has the header's cells" \
+	    python3 "$check" "$1" tables
+}
+overviews site example
+overviews bench10k bench10k
+expect "example: overviews with diagrams and disputed nodes" sh -c "
     test \$(grep -l '<svg class=\"diagram\"' site/projects/*/index.html | wc -l) -eq 3 &&
     grep -q 'diagram-disputed' $p05/index.html"
-expect "'Disputed here' asks each open conflict's question, linked, and counts the gaps" \
-    python3 check.py site disputed
-expect "the contents link to the ids of the section headings" python3 check.py site toc
-expect "every fact is a table row with its id, the architecture a list item" \
-    python3 check.py site rows
-expect "the diagram is well-formed SVG: titled, scaled, linked only to open conflicts, one box a node" \
-    python3 check.py site svg
-expect "no plural slips and no '*active*' beside 'expired'" python3 check.py site words
+expect "bench10k: each of the 50 overviews has a diagram and a contents line" sh -c "
+    test \$(grep -l '<svg class=\"diagram\"' bench10k/projects/*/index.html | wc -l) -eq 50 &&
+    test \$(grep -l '^\*\*Contents:\*\* ' bench10k/projects/*/index.md | wc -l) -eq 50"
 expect "the lateral support and its mirror mount are disputed in the picture" sh -c "
     grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>⚠ disputed: Lateral support (no material); see its conflict</title>' $p05/index.html &&
     grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>⚠ disputed: Mirror mount (subsystem); see its conflict</title>' $p05/index.html"
@@ -122,18 +56,9 @@ expect "the architecture list follows the picture: a subsystem, then its compone
     grep -A2 'entity-p05-sub-refoptics\"></a>' $p05/index.md | grep -c 'part of: Reference optics' | grep -qx 2"
 expect "an expired memory says 'expired', not its status" sh -c "
     grep -Eq '^\| <a id=\"memory-mem-know-sfp-stock\"></a>\*\*knowledge\*\* \| .* \| memory \| expired \| ' site/projects/p04-gigabit/index.md"
-expect "the Markdown tables stay tables: every row has the header's cells" python3 -c "
-import glob, re
-for p in glob.glob('site/projects/*/index.md'):
-    cols = None
-    for line in open(p, encoding='utf-8'):
-        if not line.startswith('| '):
-            cols = None
-            continue
-        n = len(re.findall(r'(?<!\\\\)\|', line))
-        cols = cols or n
-        assert n == cols, (p, line)
-"
 mirror build --store ex2.db --out site2 --quiet
-expect "a second store gives the same overviews, diagrams and all" \
+expect "example: a second store gives the same overviews, diagrams and all" \
     diff -r site/projects site2/projects
+mirror build --store b2.db --out bench2 --quiet
+expect "bench10k: a second store gives the same overviews, diagrams and all" \
+    diff -r bench10k/projects bench2/projects

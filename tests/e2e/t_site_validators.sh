@@ -1,9 +1,10 @@
 #!/bin/sh
 # The validators, kept at zero: axe-core over every HTML page of the
-# example site (default theme) in light and dark mode, and no page that
-# scrolls sideways at 390 or 1280 px, in one headless chromium
+# example site (default theme) and over the largest page of each kind of
+# a 10,000-fact bench site, in light and dark mode, and no page that
+# scrolls sideways at 390 or 1280 px, in one headless chromium a site
 # (tests/browser/validators.test.js; screenshots of each page kind go to
-# BUILD/screenshots/validators/); feed.xml and sitemap.xml against the
+# BUILD/screenshots/validators/ and validators-bench10k/); feed.xml and sitemap.xml against the
 # schemas of Atom and of sitemaps (tests/data/schemas/, xmllint). The Nu
 # HTML checker runs over the same pages in t_site_html.sh, in its one JVM.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
@@ -44,13 +45,28 @@ sed '0,/<id>urn:mirror:conflict:/{/<id>urn:mirror:conflict:/d}' example/feed.xml
 expect "the schemas reject an entry without an id and a relative URL (the checks can fail)" \
     sh -c "! xmllint --noout --relaxng '$schemas/atom.rng' noid.xml 2>/dev/null &&
         ! xmllint --noout --schema '$schemas/sitemap.xsd' example/sitemap.xml 2>/dev/null"
-node "$MIRROR_TOP/tests/browser/validators.test.js" example "$shots" \
-    > browser.log 2>&1
-status=$?
-# The browser's own numbering continues after the cases above.
-awk -v base="$T_N" '/^(not )?ok [0-9]+ /{ sub(/ok [0-9]+ /, "ok " base + (++k) " ") } { print }' browser.log
-T_N=$((T_N + $(grep -c '^\(not \)\{0,1\}ok' browser.log)))
-if [ "$status" -ne 0 ] && ! grep -q '^not ok' browser.log; then
-	RC=$status
-	not_ok "the browser run ends cleanly" "$(tail -5 browser.log)"
-fi
+bench_store b.db || exit 1
+mirror build --store b.db --out bench10k --quiet
+expect_status "the 10,000-fact bench site builds" 0
+mirror build --store b.db --out bench10k-published --base-url https://example.org/mirror/ --quiet --no-sweep
+valid "bench10k: feed.xml is valid Atom, with and without --base-url" \
+    --relaxng "$schemas/atom.rng" bench10k/feed.xml bench10k-published/feed.xml
+valid "bench10k: sitemap.xml with --base-url is a valid sitemap" \
+    --schema "$schemas/sitemap.xsd" bench10k-published/sitemap.xml
+# browser SITE NAME SHOTS [PER_KIND]: validators.test.js on SITE, its
+# numbering continuing after the cases above.
+browser() {
+	node "$MIRROR_TOP/tests/browser/validators.test.js" "$1" "$3" "$2" $4 \
+	    > browser.log 2>&1
+	status=$?
+	awk -v base="$T_N" '/^(not )?ok [0-9]+ /{ sub(/ok [0-9]+ /, "ok " base + (++k) " ") } { print }' browser.log
+	T_N=$((T_N + $(grep -c '^\(not \)\{0,1\}ok' browser.log)))
+	if [ "$status" -ne 0 ] && ! grep -q '^not ok' browser.log; then
+		RC=$status
+		not_ok "$2: the browser run ends cleanly" "$(tail -5 browser.log)"
+	fi
+}
+browser example example "$shots"
+# The bench site's 475 pages: the largest page of each kind (the most
+# rows, the widest tables), kept fast.
+browser bench10k bench10k "$shots-bench10k" 1

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""site_dashboard.py SITE CASE [ARG]: one named check of the index as a
+dashboard and of the review queue (issue 20, items 1 and 3) on a built
+site; prints what it found wrong and exits 1, else exits 0.
+
+Cases for any site: headline, title, order, counts, plurals, chart,
+queue. Cases that know the example store (site-example/): history,
+case, entry. Used by tests/e2e/t_site_dashboard.sh on the example and on
+a 10,000-fact bench site.
+"""
+import glob, json, os, re, sys
+site, case = sys.argv[1], sys.argv[2]
+def read(p): return open(os.path.join(site, p), encoding="utf-8").read()
+def js(p): return json.load(open(os.path.join(site, p), encoding="utf-8"))
+conflicts = js("api/conflicts.json")["conflicts"]
+health = js("api/health.json")
+index = read("index.md")
+queue = read("conflicts/index.md")
+rows = [l for l in index.splitlines() if l.startswith("| [")]
+def cells(l): return [c.strip() for c in re.split(r"(?<!\\)\|", l)[1:-1]]
+bad = []
+open_n = sum(c["status"] == "open" for c in conflicts)
+if case == "headline":
+    want = "## %d open conflict%s" % (open_n, "" if open_n == 1 else "s")
+    first = [l for l in index.splitlines() if l.startswith("## ")][0]
+    if first != want:
+        bad.append("first heading %r, not %r" % (first, want))
+    if "open_conflicts_count" in index:
+        bad.append("a raw field name on the index")
+    if health["open_conflicts_count"] != open_n:
+        bad.append("health.json says %d open" % health["open_conflicts_count"])
+elif case == "title":
+    t = re.search(r"<title>(.*?)</title>", read("index.html")).group(1)
+    a, _, b = t.partition(" · ")
+    if a == b:
+        bad.append("the tab says %r" % t)
+elif case == "order":
+    if "most first, then by name" not in index:
+        bad.append("no caption states the order")
+    keys = [(-int(cells(l)[4]), re.match(r"\[(.*?)\]", cells(l)[0]).group(1)) for l in rows]
+    if keys != sorted(keys) or len(keys) < 2:
+        bad.append("rows out of order: %r" % keys)
+    if len({k[0] for k in keys}) < 2:
+        bad.append("the example should have projects with different counts")
+elif case == "counts":
+    if len(rows) != health["projects"]:
+        bad.append("%d table rows, health.json says %d projects" % (len(rows), health["projects"]))
+    total = 0
+    for l in rows:
+        c = cells(l)
+        slug = re.search(r"\(projects/([^/]+)/index\.md\)", c[0]).group(1)
+        p = js("api/projects/%s.json" % slug)["project"]
+        mine = sum(x["status"] == "open" and x["project"] == p["id"] for x in conflicts)
+        got = [int(c[1]), int(c[2]), int(c[3]), int(c[4])]
+        want = [p["state_rows"], p["entity_rows"], p["memory_rows"], mine]
+        if got != want:
+            bad.append("%s: row %r, JSON and conflicts say %r" % (slug, got, want))
+        if not re.fullmatch(r"\d{4}-\d\d-\d\d", c[5]):
+            bad.append("%s: latest change %r" % (slug, c[5]))
+        total += int(c[4])
+    loose = sum(x["status"] == "open" and x["project"] == "" for x in conflicts)
+    if total + loose != open_n:
+        bad.append("the table's open conflicts (%d) + %d of no project != %d" % (total, loose, open_n))
+elif case == "plurals":
+    for name, text in (("index.md", index), ("conflicts/index.md", queue)):
+        m = re.search(r"\b1 (memories|conflicts|open conflicts|members|days|projects|entities)\b|\(1 open conflicts\)|\b(?:[02-9]|\d\d+) (memory|conflict|open conflict|member|day|project)\b(?! (?:row|pressure))", text)
+        if m:
+            bad.append("%s: %r" % (name, m.group(0)))
+elif case == "chart":
+    html = read("index.html")
+    figs = re.findall(r'<figure class="chart">\s*<svg [^>]*role="img"[^>]*aria-labelledby="([^"]*)".*?</svg>\s*</figure>', html, re.S)
+    if len(figs) != 1:
+        bad.append("%d charts with role=img" % len(figs))
+    desc = re.search(r'<desc id="open-history-desc">(.*?)</desc>', html)
+    title = re.search(r'<svg.*?<title id="open-history-title">([^<]+)</title>', html, re.S)
+    alt = [l for l in index.splitlines() if l.startswith("Open conflicts after each day")]
+    if not desc or not title or not alt:
+        bad.append("no title, desc or text alternative")
+    elif desc.group(1).replace("&#39;", "'") != alt[0]:
+        bad.append("desc %r != the .md's sentence %r" % (desc.group(1), alt[0]))
+    if "<script" in html or "currentColor" not in html:
+        bad.append("a script, or colours not from currentColor")
+    if "<!-- figure:open-history -->" not in index or "figure:" in html:
+        bad.append("the figure line is not where it belongs")
+elif case == "history":
+    alt = [l for l in index.splitlines() if l.startswith("Open conflicts after each day")]
+    want = "Open conflicts after each day's sweeps: %s from 2026-11-01, %d from 2026-11-04." % (sys.argv[3], open_n)
+    if alt != [want]:
+        bad.append("history %r, not %r" % (alt, want))
+    if not re.search(r'<path stroke-width="2" d="M\d+ \d+ H\d+ V\d+"/>', read("index.html")):
+        bad.append("no step line of two points")
+elif case == "queue":
+    heads = re.findall(r"^## (Open|Resolved|Dismissed)", queue, re.M)
+    if heads != ["Open", "Resolved", "Dismissed"]:
+        bad.append("groups %r" % heads)
+    opened = queue.split("## Resolved")[0]
+    for c in conflicts:
+        q = js("api/conflicts/%s.json" % c["id"])
+        if c["status"] == "open" and "[%s](%s.md)" % (q["question"], c["id"]) not in opened:
+            bad.append("%s: its question is not in the open group" % c["id"])
+    projects = re.findall(r"^### (.*): (\d+) conflicts?$", opened, re.M)
+    names = [p[0] for p in projects]
+    if len(names) != len(set(names)) or not names:
+        bad.append("projects not grouped: %r" % names)
+    for name, n in projects:
+        sect = opened.split("### %s:" % name)[1].split("###")[0]
+        if sect.count("\n- [") != int(n):
+            bad.append("%s: %d entries, heading says %s" % (name, sect.count("\n- ["), n))
+elif case == "case":
+    for want in ("slot: result first mode frequency of model Bench modal FEA ·",
+                 "slot: layer count constraint on PCB stackup ·",
+                 "slot: serdes_refclk_frequency ·"):
+        if want not in queue:
+            bad.append("missing %r" % want)
+elif case == "entry":
+    want = ("- slot: lateral_support_material · %s · 2 members · the trust "
+            "order favours the trusted project state row "
+            "p05-st-lateral-support-material: GF-PTFE · " % sys.argv[3])
+    if want not in queue:
+        bad.append("no entry %r" % want)
+    if "the trust order favours none: no member outranks the others" not in queue:
+        bad.append("no entry favouring none")
+for b in bad[:10]:
+    print(b)
+sys.exit(1 if bad else 0)

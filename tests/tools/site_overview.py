@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""site_overview.py SITE CASE: one named check over every project
+overview of a built site (issue 20, item 2); prints what it found wrong
+and exits 1, else exits 0.
+
+Cases: disputed (what is disputed here, linked, and the gaps count), toc
+(the contents link to heading ids), rows (facts as table rows with their
+ids), svg (the diagram well-formed, linked only to the project's open
+conflicts), words (plurals, no "*active*" beside "expired"), tables
+(every Markdown table row has the header's cells). Used by
+tests/e2e/t_site_overview.sh on the example and on a 10,000-fact bench
+site.
+"""
+import glob, json, os, re, sys
+import xml.etree.ElementTree as E
+site, what = sys.argv[1], sys.argv[2]
+conflicts = json.load(open(os.path.join(site, "api", "conflicts.json")))["conflicts"]
+bad = []
+for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html"))):
+    slug = path.split(os.sep)[-2]
+    html = open(path, encoding="utf-8").read()
+    md = open(path[:-5] + ".md", encoding="utf-8").read()
+    d = json.load(open(os.path.join(site, "api", "projects", slug + ".json")))
+    pid = d["project"]["id"]
+    want = [c for c in conflicts if c["open"] and c["project"] == pid]
+    svgs = re.findall(r"<svg.*?</svg>", html, flags=re.S)
+    if what == "disputed":
+        # Each open conflict of the project, its question linked, in
+        # the queue's order; and only those.
+        got = re.findall(r'^- \[(.*)\]\(\.\./\.\./conflicts/([a-z0-9-]+)\.md\)$',
+                         md.split("## <a id=\"disputed\"></a>Disputed here", 1)[1]
+                         .split("\n## ", 1)[0], flags=re.M)
+        if [s for _, s in got] != [c["slug"] for c in want]:
+            bad.append(f"{slug}: disputed {[s for _, s in got]} vs {[c['slug'] for c in want]}")
+        for q, s in got:
+            c = json.load(open(os.path.join(site, "api", "conflicts", s + ".json")))
+            if q != c["question"]:
+                bad.append(f"{slug}: {q!r} is not the question of {s}")
+        n = len(d["gaps"])
+        words = "No gaps found." if n == 0 else f"[{n} gap{'s' if n != 1 else ''}](#gaps)"
+        if words not in md.split("## <a id=\"state\">")[0]:
+            bad.append(f"{slug}: no {words!r} at the top")
+    elif what == "toc":
+        toc = re.search(r"^\*\*Contents:\*\* (.*)$", md, flags=re.M)
+        ids = set(re.findall(r'<h[23] id="([a-z-]+)">', html))
+        frags = re.findall(r"\]\(#([a-z-]+)\)", toc.group(1)) if toc else []
+        if len(frags) < 9 or not set(frags) <= ids:
+            bad.append(f"{slug}: contents {frags} vs heading ids {sorted(ids)}")
+    elif what == "rows":
+        # Every fact of the overview but the architecture list is a
+        # table row with its id; every architecture item a list item.
+        rows = set(re.findall(r'<tr id="([a-z0-9-]+)"', html))
+        items = set(re.findall(r'<li id="([a-z0-9-]+)"', html))
+        facts = [f["anchor"] for g in d["state_groups"] for f in g["items"]]
+        for k in ("decisions", "requirements", "materials", "analysis",
+                  "vendors", "memories", "other_entities", "inactive"):
+            facts += [f["anchor"] for f in d[k]]
+        arch = [f["anchor"] for f in d["architecture"]]
+        if set(facts) != rows or set(arch) != items:
+            bad.append(f"{slug}: rows {len(rows)}/{len(facts)}, items {len(items)}/{len(arch)}")
+    elif what == "svg":
+        if len(svgs) != (1 if d["diagram"] else 0):
+            bad.append(f"{slug}: {len(svgs)} diagrams for {len(d['diagram'])} nodes")
+        for s in svgs:
+            root = E.fromstring(s)
+            ns = "{http://www.w3.org/2000/svg}"
+            title = root.find(ns + "title")
+            vb = root.get("viewBox", "").split()
+            links = [a.get("href") for a in root.iter(ns + "a")]
+            if title is None or root.get("aria-labelledby") != title.get("id") or \
+                    not title.text.startswith("System architecture of "):
+                bad.append(f"{slug}: the diagram has no title it is labelled by")
+            if root.get("role") != ("group" if links else "img"):
+                bad.append(f"{slug}: role {root.get('role')} with {len(links)} links")
+            if len(vb) != 4 or vb[2:] != [root.get("width"), root.get("height")]:
+                bad.append(f"{slug}: viewBox {vb}")
+            opened = {f"../../conflicts/{c['slug']}.html" for c in want}
+            if not set(links) <= opened:
+                bad.append(f"{slug}: diagram links {set(links) - opened} are no open conflict of it")
+            boxes = len(re.findall(r'rx="6"', s))
+            if boxes != len(d["diagram"]):
+                bad.append(f"{slug}: {boxes} boxes for {len(d['diagram'])} nodes")
+            for n in d["diagram"]:
+                if n["label"][:20] not in s:
+                    bad.append(f"{slug}: node {n['label']!r} not drawn")
+        if "<svg" in md or ("<!-- figure:diagram -->" in md) != bool(d["diagram"]):
+            bad.append(f"{slug}: the .md twin holds SVG, or its placeholder is wrong")
+    elif what == "tables":
+        cols = None
+        for line in md.splitlines():
+            if not line.startswith("| "):
+                cols = None
+                continue
+            n = len(re.findall(r"(?<!\\)\|", line))
+            cols = cols or n
+            if n != cols:
+                bad.append(f"{slug}.md: {n} cells, not {cols}: {line[:60]!r}")
+    elif what == "words":
+        for w in (r"\b1 memories", r"\b1 entities", r"\b1 trusted state rows",
+                  r"\b1 open conflicts", r"\b1 gaps", r"referenced 1 times",
+                  r"\*active\*"):
+            for f, text in (("html", html), ("md", md)):
+                if re.search(w, text):
+                    bad.append(f"{slug}.{f}: {w}")
+for b in bad[:20]:
+    print(b)
+sys.exit(1 if bad else 0)
