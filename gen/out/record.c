@@ -163,6 +163,12 @@ record_has_lines(const struct page_record *r)
 	return r != NULL && r->n_lines > 0;
 }
 
+const char *
+record_key(const struct page_record *r)
+{
+	return r->key;
+}
+
 void
 record_set_key(struct page_record *r, const char *key)
 {

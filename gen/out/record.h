@@ -59,6 +59,9 @@ struct page_record *record_load(const char *dir, int fresh);
 /* 1 when r (NULL is fine) holds any line of the previous build. */
 int record_has_lines(const struct page_record *r);
 
+/* r's key (16 hex digits, or "" before record_set_key). */
+const char *record_key(const struct page_record *r);
+
 /* Set r's key: the stamp's inputs hash, part of every digest. */
 void record_set_key(struct page_record *r, const char *key);
 

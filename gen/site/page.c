@@ -10,6 +10,7 @@
 #include "render/markdown.h"
 #include "site/page.h"
 #include "out/record.h"
+#include "util/hash.h"
 #include "util/jsonfmt.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -275,6 +276,24 @@ put_again(void *arg, const char *path, size_t len, const char *hex)
 	record_put(rec, p, h);
 }
 
+void
+page_folder_digest(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
+    uint64_t h1, uint64_t h2)
+{
+	const char *key = pc->w->record != NULL ?
+	    record_key(pc->w->record) : "";
+	char a[17], b[17];
+
+	hex[0] = '\0';
+	if (strlen(key) != 16)
+		return;
+	hash_hex(a, h1 ^ hash_add(MIRROR_HASH_INIT, key, 16));
+	hash_hex(b, h2);
+	memcpy(hex, a, 16);
+	memcpy(hex + 16, b, 16);
+	hex[DIGEST_HEX] = '\0';
+}
+
 int
 page_keep_folder(const struct page_ctx *pc, const char *folder,
     const char *json, const char *unit_hex)
@@ -290,7 +309,7 @@ page_keep_folder(const struct page_ctx *pc, const char *folder,
 		return 0;
 	record_put(rec, folder, unit_hex);
 	if (!record_prev(prev, rec, folder) || strcmp(prev, unit_hex) != 0 ||
-	    !record_prev(json_hex, rec, json))
+	    (json != NULL && !record_prev(json_hex, rec, json)))
 		return 0;
 	strbuf_init(&fp.names);
 	record_prev_under(rec, folder, gather_page, &fp);
@@ -299,10 +318,12 @@ page_keep_folder(const struct page_ctx *pc, const char *folder,
 		files[nf] = fp.names.data + off;
 		off += strlen(files[nf]) + 1;
 	}
-	files[nf++] = json;
+	if (json != NULL)
+		files[nf++] = json;
 	if (fp.n > 0 && output_keep(pc->w->out, files, nf)) {
 		record_prev_under(rec, folder, put_again, rec);
-		record_put(rec, json, json_hex);
+		if (json != NULL)
+			record_put(rec, json, json_hex);
 		pthread_mutex_lock(&pc->w->lock);
 		pc->w->pages += fp.n;
 		pthread_mutex_unlock(&pc->w->lock);

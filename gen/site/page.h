@@ -14,9 +14,11 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
+#include "out/record.h"
 #include "render/markdown.h"
 #include "render/template.h"
 #include "render/theme.h"
@@ -102,13 +104,22 @@ int page_write_figures(const struct page_ctx *pc, const char *path,
 /*
  * Keep, as the previous build left them, every page the record lists
  * below folder ("projects/p05/": both twins of each) and the JSON file
- * json, when the record holds unit_hex for folder itself and DIR still
+ * json (NULL: none), when the record holds unit_hex for folder itself and DIR still
  * holds every one of those files: then they are counted, recorded with
  * their digests again and 1 is returned. Else 0, and nothing is kept
  * (the caller renders them). unit_hex goes into the record either way.
  */
 int page_keep_folder(const struct page_ctx *pc, const char *folder,
     const char *json, const char *unit_hex);
+
+/*
+ * The digest of a folder whose pages come from a whole-store list (the
+ * A–Z index): h1 and h2, two hashes of what its pages show, and the
+ * render key of this build, as a unit line's DIGEST_HEX digits into
+ * hex, for page_keep_folder. "" when the writer keeps no record.
+ */
+void page_folder_digest(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
+    uint64_t h1, uint64_t h2);
 
 /* Write v (not consumed) as path, in the stable JSON format, unless
  * the record says the file holds it already. Returns 0 or < 0 with err

@@ -12,11 +12,13 @@
  * with a Latin letter such as "Ü" goes under its base letter, as slugs
  * map it), "0-9", and "other" for the rest.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "site/items.h"
 #include "site/site_atoz.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -245,6 +247,49 @@ write_pages(const struct page_ctx *pc, const struct entry *e, size_t n,
 	return rc;
 }
 
+/* Fold s (NULL counts as empty) into both hashes. */
+static void
+mix2(uint64_t h[2], const char *s)
+{
+	h[0] = hash_add_str(h[0], s);
+	h[1] = hash_add_str(h[1], s);
+}
+
+/*
+ * 1 when the A–Z pages were kept as the last build wrote them: every
+ * input of theirs (each name's fact, in page order, with its project's
+ * name and slug) hashes as it did then, and DIR holds their files
+ * (page_keep_folder); else 0, and the caller writes them. A one-fact
+ * change elsewhere costs one pass over the names, not their pages.
+ */
+static int
+atoz_kept(const struct page_ctx *pc, const struct entry *e, size_t n)
+{
+	const struct site_model *m = pc->m;
+	uint64_t h[2] = { MIRROR_HASH_INIT, ~MIRROR_HASH_INIT };
+	char hex[DIGEST_HEX + 1];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fact_name *f = e[i].f;
+		long k = model_project_index(m, f->project);
+
+		for (int j = 0; j < 2; j++) {
+			h[j] = hash_add(h[j], &e[i].b, sizeof(e[i].b));
+			h[j] = hash_add(h[j], &k, sizeof(k));
+		}
+		mix2(h, f->name);
+		mix2(h, f->layer);
+		mix2(h, f->id);
+		mix2(h, f->kind);
+		mix2(h, f->status);
+		mix2(h, f->project);
+		mix2(h, k >= 0 ? m->projects[k].name : NULL);
+		mix2(h, k >= 0 ? m->pslug[k] : NULL);
+	}
+	page_folder_digest(hex, pc, h[0], h[1]);
+	return hex[0] != '\0' && page_keep_folder(pc, "keys/", NULL, hex);
+}
+
 int
 atoz_pages(const struct page_ctx *pc, mirror_error *err)
 {
@@ -264,7 +309,9 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 		e[i].b = bucket_of(names[i].name);
 	}
 	qsort(e, n, sizeof(*e), cmp_entry);
-	rc = write_pages(pc, e, n, err);
+	/* Its pages stay when what they show is what they showed. */
+	if (!atoz_kept(pc, e, n))
+		rc = write_pages(pc, e, n, err);
 	free(e);
 	facts_names_free(names, n);
 	return rc;

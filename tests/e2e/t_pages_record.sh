@@ -41,12 +41,13 @@ expect "the record lists every page and JSON file once ($lines of $units)" \
     uniq -d | wc -l)" = 0 -a "$(head -1 site/api/pages.tsv | cut -c1-22)" = \
     '# mirror page inputs 1'
 # ... and a line per project folder (its rows' digest), one for the rows
-# of no project ("projects/x--cbf29ce4/", the slug of ""), and one for
-# the rows of none ("projects/").
+# of no project ("projects/x--cbf29ce4/", the slug of ""), one for the
+# rows of none ("projects/"), and one for the A-Z pages ("keys/": what
+# they show, the store's keys and names).
 folders=$(cd site && ls -d projects/*/ | sed 's,$,,' | LC_ALL=C sort)
-expect "the record has a line for each project's folder and the rows of none" \
+expect "the record has a line for each project's folder, the rows of none and A-Z" \
     test "$(grep '/$' site/api/pages.tsv | cut -f2 | LC_ALL=C sort |
-    tr '\n' ' ')" = "projects/ $(printf '%s\n' $folders \
+    tr '\n' ' ')" = "$(printf '%s\n' keys/ projects/ $folders \
     projects/x--cbf29ce4/ | LC_ALL=C sort | tr '\n' ' ')"
 
 # One fact changes: only the files that show it (and the record, the
@@ -65,6 +66,15 @@ projects/p04-gigabit/index.md "
 expect "the build says so: 6 files written" test \
     "$(jq .files.written "$T/out")" = 6
 expect "the incremental site is the --force build's" same_as_force
+
+# A key renamed: the A-Z pages are built again (the index and the letter
+# pages that show it), with the project's.
+sql s.db "UPDATE project_state SET key = 'phase_now' WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --json
+expect "a renamed key writes the A-Z pages again" test "$RC" = 0 -a \
+    "$(grep -c 'phase_now' site/keys/p.md)" -ge 1
+sql s.db "UPDATE project_state SET key = 'phase' WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --quiet
 
 # A file of an unchanged page that went missing is written again.
 rm site/projects/p05-interferometer/index.html
