@@ -177,8 +177,7 @@ watch_data_version(struct watch *w, uint64_t h)
 	w->ino = st.st_ino;
 	if (w->st == NULL)
 		return h;
-	if (store_count(&v, w->st, "PRAGMA data_version", NULL,
-	    &ignored) < 0) {
+	if (store_data_version(&v, w->st, &ignored) < 0) {
 		store_close(w->st);
 		w->st = NULL;
 		return h;

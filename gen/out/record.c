@@ -111,27 +111,6 @@ record_new(const char *key)
 	return r;
 }
 
-int
-record_open(struct page_record **rec, struct output *out, const char *key,
-    int fresh, mirror_error *err)
-{
-	struct page_record *r = record_new(key);
-	size_t len;
-	int rc = 0;
-
-	if (out != NULL && !fresh)
-		rc = output_read_prev(&r->text, &len, out, RECORD_PATH, err);
-	if (rc < 0) {
-		record_free(r);
-		*rec = NULL;
-		return rc;
-	}
-	if (r->text != NULL)
-		parse_prev(r);
-	*rec = r;
-	return 0;
-}
-
 struct page_record *
 record_load(const char *dir, int fresh)
 {

@@ -37,22 +37,13 @@ struct output;
 struct page_record;
 
 /*
- * Start a record for a build whose site-wide inputs hash to key (the
- * stamp's inputs), reading the previous build's from out (NULL: a
- * rehearsal, nothing read). With fresh set (--force) the previous one is
- * ignored. Returns 0 with *out (free with record_free), or < 0 with err
- * set when the previous record exists but cannot be read.
- */
-int record_open(struct page_record **rec, struct output *out,
-    const char *key, int fresh, mirror_error *err);
-
-/*
  * The previous build's record, read from the output directory dir (as
  * the next build will find it once output_lock has rolled a killed
  * build's journal forward), before any output_begin: a build decides
- * from it, before its sweep, which projects changed. fresh, or a record
- * missing or doubtful, gives an empty one. Never fails; the key is set
- * later (record_set_key), before any record_digest.
+ * from it, before its sweep, which projects changed. fresh (--force;
+ * dir is then not read and may be NULL), or a record missing or
+ * doubtful, gives an empty one. Never fails; the key is set later
+ * (record_set_key), before any record_digest. record_free frees it.
  */
 struct page_record *record_load(const char *dir, int fresh);
 

@@ -111,20 +111,6 @@ cmp_entry(const void *pa, const void *pb)
 	return strcmp(a->f->id, b->f->id);
 }
 
-/* "1 name", "2 names". Returns a new JSON string. */
-static json_t *
-count_words(size_t n)
-{
-	strbuf sb;
-	json_t *v;
-
-	strbuf_init(&sb);
-	strbuf_printf(&sb, "%zu %s", n, n == 1 ? "name" : "names");
-	v = json_string(sb.data);
-	strbuf_free(&sb);
-	return v;
-}
-
 /* One fact of a name: where it is and what it is. A new object. */
 static json_t *
 fact_json(const struct site_model *m, const struct fact_name *f)
@@ -178,8 +164,9 @@ letters_json(const size_t *count, int cur)
 		bucket_names(b, slug, label);
 		json_array_append_new(letters, json_pack("{s:s, s:s, s:I, s:o, "
 		    "s:b}", "label", label, "slug", slug, "count",
-		    (json_int_t)count[b], "count_words", count_words(count[b]),
-		    "current", b == cur));
+		    (json_int_t)count[b], "count_words", item_count(
+		    (long long)count[b], "name", "names"), "current",
+		    b == cur));
 	}
 	return letters;
 }
@@ -201,8 +188,8 @@ letter_page(const struct page_ctx *pc, const struct entry *e, size_t n,
 	strbuf_printf(&path, "keys/%s", slug);
 	strbuf_printf(&title, "Keys and names: %s", label);
 	data = json_pack("{s:s, s:s, s:o, s:o, s:o}", "label", label,
-	    "slug", slug, "count_words", count_words(distinct),
-	    "letters", letters_json(count, b), "names", names);
+	    "slug", slug, "count_words", item_count((long long)distinct,
+	    "name", "names"), "letters", letters_json(count, b), "names", names);
 	rc = page_write(pc, path.data, "atoz_letter.md", title.data, data,
 	    err);
 	json_decref(data);
@@ -235,7 +222,8 @@ write_pages(const struct page_ctx *pc, const struct entry *e, size_t n,
 	for (int b = 0; b < N_BUCKETS; b++)
 		total += count[b];
 	data = json_pack("{s:o, s:o, s:I}", "letters", letters_json(count,
-	    -1), "count_words", count_words(total), "facts", (json_int_t)n);
+	    -1), "count_words", item_count((long long)total, "name",
+	    "names"), "facts", (json_int_t)n);
 	rc = page_write(pc, "keys/index", "atoz.md",
 	    "Keys and names A\xe2\x80\x93Z", data, err);
 	json_decref(data);

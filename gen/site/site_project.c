@@ -158,20 +158,6 @@ entity_notes(strbuf *sb, const char **gap, const struct site_graph *g,
 	}
 }
 
-/* "1 gap", "2 gaps": n and the noun in the right number. */
-static json_t *
-count_words(long long n, const char *one, const char *many)
-{
-	strbuf sb;
-	json_t *v;
-
-	strbuf_init(&sb);
-	strbuf_printf(&sb, "%lld %s", n, n == 1 ? one : many);
-	v = json_string(sb.data);
-	strbuf_free(&sb);
-	return v;
-}
-
 /* An entity's source_refs as one line: the strings of an array joined
  * by ", ", a string as it is, anything else as compact JSON. */
 static json_t *
@@ -735,10 +721,10 @@ overview_json(const struct site_model *m, size_t i,
 	json_array_foreach(inactive, k, item)
 		inactive_words(item);
 	disputed = open_conflicts(m, i);
-	json_object_set_new(data, "disputed_words", count_words((long long)
+	json_object_set_new(data, "disputed_words", item_count((long long)
 	    json_array_size(disputed), "open conflict", "open conflicts"));
 	json_object_set_new(data, "disputed", disputed);
-	json_object_set_new(data, "gaps_words", count_words((long long)
+	json_object_set_new(data, "gaps_words", item_count((long long)
 	    json_array_size(gaps), "gap", "gaps"));
 	json_object_set_new(data, "memories", memories);
 	json_object_set_new(data, "gaps", gaps);
@@ -790,8 +776,9 @@ figure_title(strbuf *sb, const json_t *data, const json_t *nodes)
 
 /*
  * The HTML twin's picture of the architecture (the figure "diagram" of
- * render/markdown.h), from data's "diagram" alone: an SVG in a figure with its caption; nothing
- * when the project has no systems, subsystems or components.
+ * render/markdown.h), from data's "diagram" alone: an SVG in a figure
+ * with its caption; nothing when the project has no systems, subsystems
+ * or components.
  */
 static void
 overview_figure(strbuf *sb, const json_t *data)
