@@ -39,7 +39,8 @@ struct mirror_store {
 
 /* Tables mirror writes in a sweep: no trigger may sit on them. */
 static const char *const mirror_written[] = { "conflicts",
-    "conflict_members", "sweep_runs", "mirror_meta" };
+    "conflict_members", "sweep_runs", "mirror_meta", "rule_violations",
+    "violation_facts", "rule_runs" };
 
 /* Columns every store must have; NULL ends each list. */
 struct table_contract {
@@ -74,6 +75,18 @@ static const struct table_contract mirror_owned[] = {
 	{ "sweep_runs", 0, { "id", "started_at", "finished_at", "duration_ms",
 	    "rules_version", "facts_scanned", "conflicts_opened",
 	    "members_added", "conflicts_closed", "open_after", NULL } },
+};
+
+/* Schema version 2: the rules' tables. A version 1 store read-only has
+ * none (no violations yet); opened for writing it gains them. */
+static const struct table_contract rule_owned[] = {
+	{ "rule_violations", 0, { "id", "rule_id", "severity", "project",
+	    "facts", "message", "status", "detected_at", "opened_run",
+	    "closed_at", "closed_run", NULL } },
+	{ "violation_facts", 0, { "violation_id", "layer", "fact_id", NULL } },
+	{ "rule_runs", 0, { "sweep_run", "rule_id", "origin", "severity",
+	    "label", "description", "query", "status", "error", "hits",
+	    "duration_ms", NULL } },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -238,7 +251,8 @@ store_check_triggers(mirror_store *st, mirror_error *err)
 
 	rc = sqlite3_prepare_v2(st->db, "SELECT name, tbl_name FROM "
 	    "main.sqlite_schema WHERE type = 'trigger' AND lower(tbl_name) "
-	    "IN (?1, ?2, ?3, ?4) ORDER BY name LIMIT 1", -1, &stmt, NULL);
+	    "IN (?1, ?2, ?3, ?4, ?5, ?6, ?7) ORDER BY name LIMIT 1", -1, &stmt,
+	    NULL);
 	for (int i = 0; rc == SQLITE_OK && i < (int)(sizeof(mirror_written) /
 	    sizeof(*mirror_written)); i++)
 		rc = sqlite3_bind_text(stmt, i + 1, mirror_written[i], -1,
@@ -598,7 +612,7 @@ check_file(const char *path, mirror_error *err)
 static int
 check_schema(mirror_store *st, mirror_error *err)
 {
-	int rc, present, version, mirror_present = 0;
+	int rc, present, version, mirror_present = 0, rule_present = 0;
 
 	/* Touch the header first: corruption shows here, with its name. */
 	rc = exec(st, "SELECT count(*) FROM sqlite_schema",
@@ -633,6 +647,16 @@ check_schema(mirror_store *st, mirror_error *err)
 		return mirror_fail(err, MIRROR_EINPUT, "store %s: mirror_meta "
 		    "is present but mirror's conflict tables are not",
 		    st->path);
+	for (size_t i = 0; i < NELEM(rule_owned); i++) {
+		rc = check_table(st, &rule_owned[i], 1, &present, err);
+		if (rc < 0)
+			return rc;
+		rule_present += present;
+	}
+	if (version >= 2 && rule_present != (int)NELEM(rule_owned))
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: mirror_meta "
+		    "says schema version %d but mirror's rule tables are not "
+		    "all there", st->path, version);
 	/* Decided in doc/reliability.md: a trigger on a table mirror
 	 * writes could change facts inside the sweep's transaction, after
 	 * they were checked; mirror creates none, so any is refused. */
@@ -640,15 +664,20 @@ check_schema(mirror_store *st, mirror_error *err)
 	    (rc = store_check_triggers(st, err)) < 0)
 		return rc;
 	if (st->mode == STORE_WRITE &&
-	    (version == 0 || mirror_present != (int)NELEM(mirror_owned) ||
-	    !st->feat.has_audit)) {
+	    (version < MIRROR_SCHEMA_VERSION ||
+	    mirror_present != (int)NELEM(mirror_owned) ||
+	    rule_present != (int)NELEM(rule_owned) || !st->feat.has_audit)) {
+		/* Also the migration from version 1: every statement of
+		 * the contract is CREATE ... IF NOT EXISTS. */
 		rc = create_mirror_tables(st, err);
 		if (rc < 0)
 			return rc;
 		st->feat.has_audit = 1;
 		mirror_present = NELEM(mirror_owned);
+		rule_present = NELEM(rule_owned);
 	}
 	st->feat.has_mirror_tables = mirror_present == (int)NELEM(mirror_owned);
+	st->feat.has_rule_tables = rule_present == (int)NELEM(rule_owned);
 	return 0;
 }
 

@@ -6,7 +6,8 @@
  * against the store contract:
  *   - the store-owned tables and their required columns must exist
  *     (extra tables and columns are ignored, optional columns noted);
- *   - the mirror-owned tables (conflicts, conflict_members, sweep_runs)
+ *   - the mirror-owned tables (conflicts, conflict_members, sweep_runs;
+ *     from version 2 also rule_violations, violation_facts, rule_runs)
  *     are versioned in a table of mirror's own, mirror_meta, and never
  *     through PRAGMA user_version, which belongs to the store's owner.
  *     STORE_WRITE creates them when missing; STORE_READ treats missing
@@ -22,7 +23,7 @@
 #include "util/error.h"
 
 /* Version of the mirror-owned tables this build reads and writes. */
-#define MIRROR_SCHEMA_VERSION 1
+#define MIRROR_SCHEMA_VERSION 2
 
 /* How long a connection waits for another writer's lock, in ms
  * (the environment variable of the same name overrides it). */
@@ -49,6 +50,8 @@ typedef struct mirror_store mirror_store;
 /* Optional parts of the contract that this store has. */
 struct store_features {
 	int has_mirror_tables;      /* conflicts, conflict_members, sweep_runs */
+	int has_rule_tables;        /* rule_violations, violation_facts,
+	                               rule_runs (schema version 2) */
 	int has_audit;              /* memory_audit */
 	int mem_reference_count;    /* memories.reference_count */
 	int mem_domain_tags;        /* memories.domain_tags */

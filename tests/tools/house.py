@@ -27,21 +27,23 @@ MAX_C = 12
 MAX_FN = 80
 
 # Each stage and the stages it may include (its own is always allowed).
-# The order is the pipeline's: util <- sys <- store <- sweep <- site ->
+# The order is the pipeline's: util <- sys <- store <- rules <- sweep <- site ->
 # render -> out; git stands beside them on util and sys alone; cli sits
 # on top.
 STAGES = {
     "core/util": [],
     "core/sys": ["core/util"],
     "core/store": ["core/util", "core/sys"],
-    "core/sweep": ["core/util", "core/sys", "core/store"],
+    "core/rules": ["core/util", "core/sys", "core/store"],
+    "core/sweep": ["core/util", "core/sys", "core/store", "core/rules"],
     "gen/out": ["core/util", "core/sys"],
     "gen/render": ["core/util", "core/sys", "gen/out"],
     "gen/git": ["core/util", "core/sys"],
     "gen/serve": ["core/util", "core/sys", "gen/out"],
-    "gen/site": ["core/util", "core/sys", "core/store", "core/sweep",
-                 "gen/render", "gen/out"],
-    "gen/cli": ["core/util", "core/sys", "core/store", "core/sweep",
+    "gen/site": ["core/util", "core/sys", "core/store", "core/rules",
+                 "core/sweep", "gen/render", "gen/out"],
+    "gen/cli": ["core/util", "core/sys", "core/store", "core/rules",
+                "core/sweep",
                 "gen/site", "gen/render", "gen/out", "gen/git", "gen/serve"],
 }
 

@@ -599,6 +599,42 @@ test_schema_version(void **state)
 	store_close(st);
 }
 
+/*
+ * Schema version 1 had no rule tables. Such a store opens read-only
+ * with has_rule_tables 0 (no violations yet), and opened for writing
+ * it gains them and is stamped with this version; a store stamped 2 or
+ * later without them is refused, naming them.
+ */
+static void
+test_schema_migration_v1(void **state)
+{
+	mirror_store *st = NULL;
+	mirror_error err;
+	char v[32];
+
+	(void)state;
+	fresh(NULL);
+	raw_sql("DROP TABLE rule_runs");
+	raw_sql("DROP TABLE violation_facts");
+	raw_sql("DROP TABLE rule_violations");
+	set_version("1");
+	assert_int_equal(store_open(&st, store_path_, STORE_READ, &err), 0);
+	assert_int_equal(store_features(st)->has_rule_tables, 0);
+	assert_int_equal(store_features(st)->has_mirror_tables, 1);
+	store_close(st);
+	st = open_write();
+	assert_int_equal(store_features(st)->has_rule_tables, 1);
+	snprintf(v, sizeof(v), "%d", MIRROR_SCHEMA_VERSION);
+	assert_string_equal(q(st, "SELECT value FROM mirror_meta WHERE key = "
+	    "'schema_version'"), v);
+	assert_string_equal(q(st, "SELECT count(*) FROM sqlite_schema WHERE "
+	    "name IN ('rule_violations', 'violation_facts', 'rule_runs', "
+	    "'rule_violations_one_open')"), "4");
+	store_close(st);
+	raw_sql("DROP TABLE rule_runs");
+	open_expect(-MIRROR_EINPUT, "rule tables are not all there");
+}
+
 /* ---- 07: UTF-8 ---------------------------------------------------------- */
 
 static void
@@ -976,6 +1012,7 @@ main(void)
 		cmocka_unit_test(test_earlier_same_second),
 		cmocka_unit_test(test_supersedes_entities_only),
 		cmocka_unit_test(test_schema_version),
+		cmocka_unit_test(test_schema_migration_v1),
 		cmocka_unit_test(test_utf8_boundaries),
 		cmocka_unit_test(test_expiry_at_now),
 		cmocka_unit_test(test_expiry_everywhere),
