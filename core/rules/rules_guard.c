@@ -177,11 +177,18 @@ guard_auth(void *ctx, int action, const char *a3, const char *a4,
 	default:
 		break;
 	}
-	if (g->denied[0] != '\0')
+	if (g->denied[0] != '\0' && !g->weak)
 		return SQLITE_DENY;
+	g->weak = a3 != NULL && strcmp(a3, "sqlite_master") == 0;
 	if (action == SQLITE_FUNCTION)
 		w = snprintf(g->denied, sizeof(g->denied), "the function "
 		    "%s()", a4 != NULL ? a4 : "?");
+	else if ((action == SQLITE_INSERT || action == SQLITE_DELETE) &&
+	    a3 != NULL && (strcmp(a3, "sqlite_master") == 0 ||
+	    strcmp(a3, "sqlite_temp_master") == 0))
+		w = snprintf(g->denied, sizeof(g->denied), "%s of a table, "
+		    "index, view or trigger", action == SQLITE_INSERT ?
+		    "CREATE" : "DROP");
 	else if (action == SQLITE_UPDATE && a3 != NULL &&
 	    strcmp(a3, "sqlite_master") == 0)
 		/* A table-valued function other than json_each and
@@ -202,6 +209,7 @@ void
 guard_arm(struct rule_guard *g, sqlite3 *db)
 {
 	g->denied[0] = '\0';
+	g->weak = 0;
 	g->old_length = sqlite3_limit(db, SQLITE_LIMIT_LENGTH,
 	    RULE_MAX_LENGTH);
 	sqlite3_set_authorizer(db, guard_auth, g);

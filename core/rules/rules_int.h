@@ -25,6 +25,8 @@
 struct rule_guard {
 	struct hashtab tables;      /* hashes of lowercased readable names */
 	char denied[256];           /* the first refusal, "" when none */
+	int weak;                   /* 1: it was of sqlite_master, which
+	                               a later refusal explains better */
 	int old_length;             /* SQLITE_LIMIT_LENGTH before arming */
 };
 

@@ -201,18 +201,21 @@ prepare_rule(struct run_ctx *c, const struct rule *r, sqlite3_stmt **s,
 {
 	static const char *const want[3] = { "project", "facts", "message" };
 	const char *tail = NULL;
-	int rc;
+	int rc, off;
 
 	*s = NULL;
 	rc = sqlite3_prepare_v2(c->db, r->query, -1, s, &tail);
 	if (rc != SQLITE_OK && store_broke(c->db, rc))
 		return store_fail(c->st, err, rc, "rules: prepare");
+	/* Where SQLite does not say, the statement's first line. */
+	off = sqlite3_error_offset(c->db);
+	if (off < 0)
+		off = 0;
 	if (rc != SQLITE_OK && c->guard.denied[0] != '\0')
-		return why_at(why, r, sqlite3_error_offset(c->db), "refused: "
-		    "a rule may only read (%s)", c->guard.denied);
+		return why_at(why, r, off, "refused: a rule may only read (%s)",
+		    c->guard.denied);
 	if (rc != SQLITE_OK)
-		return why_at(why, r, sqlite3_error_offset(c->db), "%s",
-		    sqlite3_errmsg(c->db));
+		return why_at(why, r, off, "%s", sqlite3_errmsg(c->db));
 	if (*s == NULL)
 		return why_at(why, r, -1, "%s", "no SQL statement");
 	if (tail != NULL && !only_comments(tail))

@@ -447,7 +447,8 @@ parse_key(struct parse *p, char *s)
 		for (k = 0; k < N_KEYS; k++)
 			strbuf_printf(&known, "%s%s", k > 0 ? ", " : "",
 			    keys[k].name);
-		rc = bad(p, "unknown key '%s' (known: %s)", s, known.data);
+		rc = bad(p, "unknown key '%s' (known: %s, param.RULE.NAME)",
+		    s, known.data);
 		strbuf_free(&known);
 		return rc;
 	}

@@ -242,7 +242,7 @@ expect_error "an unknown conflict is exit 2" 2 "no conflict 'NOSUCH'"
 # --- --json on every command ------------------------------------------------------
 mirror init --store j.db --json
 expect "init --json: the store and its schema version" one_json \
-    '.store == "j.db" and .schema_version == 1'
+    '.store == "j.db" and .schema_version == 2'
 mirror health --store r.db --json
 expect "health --json: counts, with open_conflicts_count" one_json \
     '.store == "r.db" and .open_conflicts_count == 5 and .resolved_conflicts == 0 and .sweep_runs == 1 and .layers.project_state.trust == 3'
@@ -349,7 +349,7 @@ expect "--version after a command is the version too" sh -c \
 man="$MIRROR_TOP/doc/mirror.1"
 sed -n 's/^	\[CLI_[A-Z_]*\] = { "\(--[a-z-]*\)".*/\1/p' "$MIRROR_TOP/gen/cli/cli.c" | sort >table.txt
 cat help-*.txt | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | sort -u >helped.txt
-expect "the option table has every option (26)" test "$(wc -l <table.txt)" = 26
+expect "the option table has every option (27)" test "$(wc -l <table.txt)" = 27
 expect "every option in the table is in some command's help, and no other" \
     cmp -s table.txt helped.txt
 expect "every option in the table is in the man page" sh -c "
