@@ -32,6 +32,7 @@
 
 #include "store/store.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 
 /* A rule's budget of SQLite time, in ms (the environment variable of
  * the same name overrides it). */
@@ -99,6 +100,8 @@ struct rule_counts {
 	long long failed;           /* rules that failed (also unreadable) */
 	long long rows_written;     /* rows of rule_violations and
 	                               violation_facts inserted or changed */
+	strbuf told;                /* the failures' lines, to be told by
+	                               rules_tell once the run committed */
 };
 
 /* An empty set; never fails. */
@@ -152,14 +155,26 @@ int rules_id_ok(const char *s);
 void rules_digest(const struct rule_set *rs, long long day, char out[17]);
 
 /*
+ * Write the lines of k->told to rs->diag (NULL: stderr) and free them:
+ * after the transaction committed, so a sweep retried after a lock tells
+ * each failure once. Returns nothing.
+ */
+void rules_tell(const struct rule_set *rs, struct rule_counts *k);
+
+/* Free k->told without telling it (a run rolled back). */
+void rules_counts_free(struct rule_counts *k);
+
+/*
  * Run every rule of rs that is not off or replaced, then the rows of
  * the store's mirror_rules when it has that table, on st (opened
  * STORE_WRITE, inside the caller's write transaction, with the rule
  * tables present), over the whole store, as sweep run run_id at now
  * ("YYYY-MM-DD HH:MM:SS"). Each rule gets a rule_runs row; its hits
  * open, keep (message and project updated) or close its violations;
- * a rule that fails keeps its open violations, and is told on
- * rs->diag as "mirror: rule ID (ORIGIN): reason". Open violations of
+ * a rule that fails keeps its open violations, and gets one line
+ * "mirror: rule ID (ORIGIN): reason" in out->told (the caller frees
+ * it with rules_tell or rules_counts_free, also when this fails).
+ * Open violations of
  * rules no longer in the set (or off) are closed, unless a rule with
  * no readable id failed. Fills *out. Returns 0 (also when rules
  * failed), or < 0 with err set when the store itself fails (the

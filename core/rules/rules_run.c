@@ -438,18 +438,32 @@ canon_hits(struct run_ctx *c, struct result *res, mirror_error *err)
 	return 0;
 }
 
-/* Tell one failure on the set's diag: "mirror: rule ID (ORIGIN): why". */
+/* One failure into the run's told lines: "mirror: rule ID (ORIGIN):
+ * why", why folded onto one line. */
 static void
 tell(const struct run_ctx *c, const char *id, const char *origin,
     const char *why)
 {
-	strbuf line;
+	strbuf *sb = &c->rec.out->told;
 
-	strbuf_init(&line);
-	text_line(&line, why, strlen(why), TEXT_MAX_FIELD, 0);
-	fprintf(c->rs->diag != NULL ? c->rs->diag : stderr, "mirror: rule "
-	    "%s (%s): %s\n", id != NULL ? id : "?", origin, line.data);
-	strbuf_free(&line);
+	strbuf_printf(sb, "mirror: rule %s (%s): ", id != NULL ? id : "?",
+	    origin);
+	text_line(sb, why, strlen(why), TEXT_MAX_FIELD, 0);
+	strbuf_putc(sb, '\n');
+}
+
+void
+rules_tell(const struct rule_set *rs, struct rule_counts *k)
+{
+	if (k->told.len > 0)
+		fputs(k->told.data, rs->diag != NULL ? rs->diag : stderr);
+	rules_counts_free(k);
+}
+
+void
+rules_counts_free(struct rule_counts *k)
+{
+	strbuf_free(&k->told);
 }
 
 static const char *
@@ -664,6 +678,7 @@ rules_run(struct rule_counts *out, mirror_store *st,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	strbuf_init(&out->told);
 	if (!store_features(st)->has_rule_tables)
 		return mirror_fail(err, MIRROR_EINPUT, "store %s: no rule "
 		    "tables (open it for writing first)", store_path(st));
@@ -677,7 +692,6 @@ rules_run(struct rule_counts *out, mirror_store *st,
 	c.rec = (struct rule_rec){ .st = st, .db = c.db, .run_id = run_id,
 	    .now = now, .out = out };
 	rules_init(&c.store_rules);
-	c.store_rules.diag = rs->diag;
 	rc = rec_prepare(&c.rec, err);
 	if (rc == 0 && (rc = sqlite3_prepare_v2(c.db, "SELECT canonical FROM "
 	    "temp.project_alias WHERE name = ?1 LIMIT 1", -1, &c.alias,

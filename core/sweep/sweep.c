@@ -83,6 +83,7 @@ struct sweep_ctx {
 	struct sweep_run *run;
 	const struct sweep_scope *scope;  /* NULL: every project */
 	const struct rule_set *rules;     /* NULL: none run */
+	struct rule_counts rk;            /* what they did this attempt */
 	int busy;                    /* the last failure was a lock */
 	struct rec *recs;
 	size_t nrecs, caprecs;
@@ -1425,23 +1426,23 @@ write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
 static int
 run_rules(struct sweep_ctx *c, mirror_error *err)
 {
-	struct rule_counts k;
+	struct rule_counts *k = &c->rk;
 	int rc;
 
 	if (c->rules == NULL)
 		return 0;
-	rc = rules_run(&k, c->st, c->rules, c->run->id, c->ts, err);
+	rc = rules_run(k, c->st, c->rules, c->run->id, c->ts, err);
 	if (rc < 0) {
 		int prim = sqlite3_errcode(c->db) & 0xff;
 
 		c->busy = prim == SQLITE_BUSY || prim == SQLITE_LOCKED;
 		return rc;
 	}
-	c->run->violations_opened = k.opened;
-	c->run->violations_closed = k.closed;
-	c->run->violations_open_after = k.open_after;
-	c->run->rules_failed = k.failed;
-	c->run->rows_written += k.rows_written;
+	c->run->violations_opened = k->opened;
+	c->run->violations_closed = k->closed;
+	c->run->violations_open_after = k->open_after;
+	c->run->rules_failed = k->failed;
+	c->run->rows_written += k->rows_written;
 	return 0;
 }
 
@@ -1519,8 +1520,12 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 	group_clear(&g);
 	free(g.r);
 	ctx_reset(c);
+	/* Committed: the rules' failures are told, once. */
+	if (c->rules != NULL)
+		rules_tell(c->rules, &c->rk);
 	return 0;
 fail:
+	rules_counts_free(&c->rk);
 	group_clear(&g);
 	free(g.r);
 	ctx_reset(c);
