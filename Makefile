@@ -5,7 +5,8 @@
 #                         twice: plain and under ASan+UBSan
 #   make example          build the example store and run mirror on it
 #   make golden           regenerate the golden pages under tests/golden/
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=  (binary, man page, templates,
+#                         themes and the starter rules rules/*.sql)
 #
 # Objects go under $(BUILD) (default build/); BUILD=build-x gives a
 # separate tree, so two builds never share object files.
@@ -228,6 +229,9 @@ install: $(BUILD)/mirror
 	install -m 755 $(BUILD)/mirror $(DESTDIR)$(BINDIR)/mirror
 	install -m 644 doc/mirror.1 $(DESTDIR)$(MANDIR)/mirror.1
 	cp -R templates themes $(DESTDIR)$(DATADIR)/
+	for f in rules/*.sql; do [ ! -f "$$f" ] || { install -d \
+	    $(DESTDIR)$(DATADIR)/rules && install -m 644 "$$f" \
+	    $(DESTDIR)$(DATADIR)/rules/; } || exit 1; done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mirror $(DESTDIR)$(MANDIR)/mirror.1

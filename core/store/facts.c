@@ -966,16 +966,20 @@ facts_free(struct project_facts *f)
 /* What owns a row of each table (digest_query's owners). */
 static const char *const owner_kinds[T_N] = { "p", "p", "ee", "p" };
 
-/* The conflict tables and the audit, with their owners (digest.h). */
+/* What an extra digest needs of the store. */
+enum extra_needs { NEEDS_MIRROR, NEEDS_AUDIT, NEEDS_RULES };
+
+/* The conflict tables, the audit and the rules' violations, with their
+ * owners (digest.h). */
 static const struct {
 	const char *sql;
 	int nhash;
 	const char *owners;
-	int audit;              /* 1: memory_audit, else a conflict table */
+	enum extra_needs needs;
 } extra_digests[] = {
 	{ "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
 	  "c.status, c.resolved_at, c.resolution, c.resolved_by, c.project "
-	  "FROM main.conflicts c", 9, "p", 0 },
+	  "FROM main.conflicts c", 9, "p", NEEDS_MIRROR },
 	/* A member belongs to its conflict's project and to its fact's,
 	 * which differ once an alias moved the fact. */
 	{ "SELECT cm.conflict_id, cm.member_kind, cm.member_id, "
@@ -983,11 +987,21 @@ static const struct {
 	  "(SELECT " CANON("c") " FROM main.conflicts c" JOIN_ALIAS("c")
 	  "WHERE c.id = cm.conflict_id), "
 	  KIND_PROJECT("cm.member_kind", "cm.member_id")
-	  " FROM main.conflict_members cm", 6, "cc", 0 },
+	  " FROM main.conflict_members cm", 6, "cc", NEEDS_MIRROR },
 	/* Pages and messages name who last changed a fact. */
 	{ "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
 	  "au.note, au.timestamp, " KIND_PROJECT("au.entity_kind",
-	  "au.memory_id") " FROM main.memory_audit au", 7, "c", 1 },
+	  "au.memory_id") " FROM main.memory_audit au", 7, "c", NEEDS_AUDIT },
+	/* Violations (project canonical already), and each fact they
+	 * name, which belongs to the violation's project and its own. */
+	{ "SELECT v.id, v.rule_id, v.severity, v.project, v.facts, "
+	  "v.message, v.status, v.detected_at, v.opened_run, v.closed_at, "
+	  "v.closed_run, v.project FROM main.rule_violations v", 11, "c",
+	  NEEDS_RULES },
+	{ "SELECT vf.violation_id, vf.layer, vf.fact_id, (SELECT v.project "
+	  "FROM main.rule_violations v WHERE v.id = vf.violation_id), "
+	  KIND_PROJECT("vf.layer", "vf.fact_id")
+	  " FROM main.violation_facts vf", 3, "cc", NEEDS_RULES },
 };
 
 int
@@ -998,6 +1012,7 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 	struct digest_query q = { "SELECT id, name, aliases, description, "
 	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL };
 	char ts[MIRROR_TS_LEN];
+	long long violations = 0;
 	strbuf sql;
 	int rc;
 
@@ -1016,8 +1031,14 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 		rc = digest_fold(out, st, &q, err);
 	}
 	strbuf_free(&sql);
+	/* A store no rule has flagged keeps the checksum it had before
+	 * there were rules. */
+	if (rc == 0 && ft->has_rule_tables)
+		rc = store_count(&violations, st, "SELECT EXISTS (SELECT 1 "
+		    "FROM main.rule_violations)", NULL, err);
 	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
-		if (!(extra_digests[i].audit ? ft->has_audit :
+		if (!(extra_digests[i].needs == NEEDS_AUDIT ? ft->has_audit :
+		    extra_digests[i].needs == NEEDS_RULES ? violations != 0 :
 		    ft->has_mirror_tables))
 			continue;
 		q = (struct digest_query){ extra_digests[i].sql,

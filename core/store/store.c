@@ -174,12 +174,26 @@ budget_progress(void *ctx)
 	return 0;
 }
 
+void
+store_budget_set(mirror_store *st, long long ms)
+{
+	if (ms <= 0)
+		ms = env_long("MIRROR_QUERY_TIMEOUT_MS",
+		    MIRROR_QUERY_TIMEOUT_MS);
+	st->budget_ns = ms * 1000000LL;
+}
+
+int
+store_budget_tripped(const mirror_store *st)
+{
+	return st->tripped;
+}
+
 /* Put every statement on st->db under the query budget. */
 static void
 budget_install(mirror_store *st)
 {
-	st->budget_ns = env_long("MIRROR_QUERY_TIMEOUT_MS",
-	    MIRROR_QUERY_TIMEOUT_MS) * 1000000LL;
+	store_budget_set(st, 0);
 	clock_gettime(CLOCK_MONOTONIC, &st->last);
 	(void)sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, budget_trace, st);
 	sqlite3_progress_handler(st->db, 1000, budget_progress, st);

@@ -114,6 +114,17 @@ int store_count(long long *out, mirror_store *st, const char *sql,
 int store_step(mirror_store *st, sqlite3_stmt *stmt);
 
 /*
+ * Set the query budget of the statements st starts from now on to ms
+ * milliseconds of SQLite time (ms <= 0: back to MIRROR_QUERY_TIMEOUT_MS
+ * or its variable), so a caller can hold one statement to a budget of
+ * its own (core/rules: each rule). Returns nothing.
+ */
+void store_budget_set(mirror_store *st, long long ms);
+
+/* 1 when the budget stopped the statement that ran last on st, else 0. */
+int store_budget_tripped(const mirror_store *st);
+
+/*
  * PRAGMA data_version of st's connection into *out: two reads of it
  * give the same number unless another connection committed a change
  * in between (this connection's own writes do not count). Returns 0 or

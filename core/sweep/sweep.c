@@ -82,6 +82,8 @@ struct sweep_ctx {
 	char ts[MIRROR_TS_LEN];
 	struct sweep_run *run;
 	const struct sweep_scope *scope;  /* NULL: every project */
+	const struct rule_set *rules;     /* NULL: none run */
+	struct rule_counts rk;            /* what they did this attempt */
 	int busy;                    /* the last failure was a lock */
 	struct rec *recs;
 	size_t nrecs, caprecs;
@@ -1330,16 +1332,20 @@ elapsed_ms(const struct timespec *t0)
 	    (t1.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
-/* The sweep_runs row: id "sweep-<compact started_at>-<n>". */
+/*
+ * The run's id into run->id: "sweep-<compact started_at>-<n>", n one
+ * more than the rows of sweep_runs, moved on while taken. Run inside
+ * the write transaction, before anything records the id. Returns 0, or
+ * < 0 with err set.
+ */
 static int
-write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
+pick_run_id(struct sweep_ctx *c, mirror_error *err)
 {
 	struct sweep_run *run = c->run;
-	sqlite3_stmt *cnt = NULL, *ins = NULL;
+	sqlite3_stmt *cnt = NULL, *taken = NULL;
 	char compact[MIRROR_TS_LEN];
 	long long n = 0;
 	size_t k = 0;
-	time_t fin;
 	int rc;
 
 	for (const char *p = run->started_at; *p != '\0'; p++)
@@ -1348,19 +1354,11 @@ write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
 	compact[k] = '\0';
 	if ((rc = prep(c, &cnt, "SELECT count(*) FROM main.sweep_runs",
 	    err)) < 0 ||
-	    (rc = prep(c, &ins, "INSERT INTO main.sweep_runs(id, started_at, "
-	    "finished_at, duration_ms, rules_version, facts_scanned, "
-	    "conflicts_opened, members_added, conflicts_closed, open_after) "
-	    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
-	    "ON CONFLICT(id) DO NOTHING", err)) < 0)
+	    (rc = prep(c, &taken, "SELECT 1 FROM main.sweep_runs WHERE id = "
+	    "?1", err)) < 0)
 		goto out;
 	if (sqlite3_step(cnt) == SQLITE_ROW)
 		n = sqlite3_column_int64(cnt, 0);
-	if (mirror_clock(&fin, err) < 0)
-		fin = c->now;
-	mirror_error_clear(err);
-	mirror_format_ts(run->finished_at, fin < c->now ? c->now : fin);
-	run->duration_ms = elapsed_ms(t0);
 	for (;;) {
 		int w = snprintf(run->id, sizeof(run->id), "sweep-%s-%lld",
 		    compact, ++n);
@@ -1369,25 +1367,83 @@ write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
 			rc = mirror_fail(err, MIRROR_EIO, "internal: run id");
 			goto out;
 		}
-		bind_text(ins, 1, run->id);
-		bind_text(ins, 2, run->started_at);
-		bind_text(ins, 3, run->finished_at);
-		sqlite3_bind_int64(ins, 4, run->duration_ms);
-		bind_text(ins, 5, run->rules_version);
-		sqlite3_bind_int64(ins, 6, run->facts_scanned);
-		sqlite3_bind_int64(ins, 7, run->conflicts_opened);
-		sqlite3_bind_int64(ins, 8, run->members_added);
-		sqlite3_bind_int64(ins, 9, run->conflicts_closed);
-		sqlite3_bind_int64(ins, 10, run->open_after);
-		if ((rc = step_done(c, ins, err)) < 0)
-			goto out;
-		if (sqlite3_changes(c->db) > 0)
+		bind_text(taken, 1, run->id);
+		rc = sqlite3_step(taken);
+		sqlite3_reset(taken);
+		if (rc == SQLITE_DONE) {
+			rc = 0;
 			break;
+		}
+		if (rc != SQLITE_ROW) {
+			rc = sfail(c, err, rc, "sweep: run id");
+			break;
+		}
 	}
 out:
 	sqlite3_finalize(cnt);
+	sqlite3_finalize(taken);
+	return rc;
+}
+
+/* The sweep_runs row, under the id pick_run_id chose. Returns 0 or < 0. */
+static int
+write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
+{
+	struct sweep_run *run = c->run;
+	sqlite3_stmt *ins = NULL;
+	time_t fin;
+	int rc;
+
+	if ((rc = prep(c, &ins, "INSERT INTO main.sweep_runs(id, started_at, "
+	    "finished_at, duration_ms, rules_version, facts_scanned, "
+	    "conflicts_opened, members_added, conflicts_closed, open_after) "
+	    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", err)) < 0)
+		return rc;
+	if (mirror_clock(&fin, err) < 0)
+		fin = c->now;
+	mirror_error_clear(err);
+	mirror_format_ts(run->finished_at, fin < c->now ? c->now : fin);
+	run->duration_ms = elapsed_ms(t0);
+	bind_text(ins, 1, run->id);
+	bind_text(ins, 2, run->started_at);
+	bind_text(ins, 3, run->finished_at);
+	sqlite3_bind_int64(ins, 4, run->duration_ms);
+	bind_text(ins, 5, run->rules_version);
+	sqlite3_bind_int64(ins, 6, run->facts_scanned);
+	sqlite3_bind_int64(ins, 7, run->conflicts_opened);
+	sqlite3_bind_int64(ins, 8, run->members_added);
+	sqlite3_bind_int64(ins, 9, run->conflicts_closed);
+	sqlite3_bind_int64(ins, 10, run->open_after);
+	rc = step_done(c, ins, err);
 	sqlite3_finalize(ins);
 	return rc;
+}
+
+/*
+ * The rules, when the caller gave a set, as this run (pick_run_id has
+ * chosen its id); their counts into the run. Returns 0 or < 0.
+ */
+static int
+run_rules(struct sweep_ctx *c, mirror_error *err)
+{
+	struct rule_counts *k = &c->rk;
+	int rc;
+
+	if (c->rules == NULL)
+		return 0;
+	rc = rules_run(k, c->st, c->rules, c->run->id, c->ts, err);
+	if (rc < 0) {
+		int prim = sqlite3_errcode(c->db) & 0xff;
+
+		c->busy = prim == SQLITE_BUSY || prim == SQLITE_LOCKED;
+		return rc;
+	}
+	c->run->violations_opened = k->opened;
+	c->run->violations_closed = k->closed;
+	c->run->violations_open_after = k->open_after;
+	c->run->rules_failed = k->failed;
+	c->run->rows_written += k->rows_written;
+	return 0;
 }
 
 /* Release what one attempt gathered. */
@@ -1456,14 +1512,20 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 		goto fail;
 	finalize_all(c);
 	if ((rc = exec(c, temp_drop, err)) < 0 ||
+	    (rc = pick_run_id(c, err)) < 0 ||
+	    (rc = run_rules(c, err)) < 0 ||
 	    (rc = write_run(c, &t0, err)) < 0 ||
 	    (rc = exec(c, "COMMIT", err)) < 0)
 		goto fail;
 	group_clear(&g);
 	free(g.r);
 	ctx_reset(c);
+	/* Committed: the rules' failures are told, once. */
+	if (c->rules != NULL)
+		rules_tell(c->rules, &c->rk);
 	return 0;
 fail:
+	rules_counts_free(&c->rk);
 	group_clear(&g);
 	free(g.r);
 	ctx_reset(c);
@@ -1483,6 +1545,14 @@ int
 sweep_run_scoped(struct sweep_run *out, mirror_store *st, time_t now,
     const struct sweep_scope *scope, mirror_error *err)
 {
+	return sweep_run_rules(out, st, now, scope, NULL, err);
+}
+
+int
+sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
+    const struct sweep_scope *scope, const struct rule_set *rules,
+    mirror_error *err)
+{
 	struct sweep_ctx c;
 	int rc;
 
@@ -1492,6 +1562,7 @@ sweep_run_scoped(struct sweep_run *out, mirror_store *st, time_t now,
 			    "%zu of the scope is NULL", i);
 	memset(&c, 0, sizeof(c));
 	c.scope = scope;
+	c.rules = rules;
 	hashtab_init(&c.known, sizeof(uint64_t));
 	hashtab_init(&c.xdone, sizeof(uint64_t));
 	hashtab_init(&c.decided, sizeof(uint64_t));

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "rules/rules.h"
 #include "store/store.h"
 #include "sys/clock.h"
 
@@ -33,8 +34,14 @@ struct sweep_run {
 	long long members_added;            /* to conflicts already open */
 	long long conflicts_closed;         /* by the sweep: disagreement gone */
 	long long open_after;               /* open conflicts after the run */
-	long long rows_written;             /* rows of conflicts and
-	                                       conflict_members inserted or
+	long long violations_opened;        /* rule violations (rules.h) */
+	long long violations_closed;
+	long long violations_open_after;    /* open violations after the run */
+	long long rules_failed;             /* rules that failed this run */
+	long long rows_written;             /* rows of conflicts,
+	                                       conflict_members,
+	                                       rule_violations and
+	                                       violation_facts inserted or
 	                                       changed: 0 when the run left
 	                                       them as they were */
 	int attempts;                       /* 1, or more after SQLITE_BUSY */
@@ -82,5 +89,18 @@ int sweep_run(struct sweep_run *out, mirror_store *st, time_t now,
  */
 int sweep_run_scoped(struct sweep_run *out, mirror_store *st, time_t now,
     const struct sweep_scope *scope, mirror_error *err);
+
+/*
+ * sweep_run_scoped, then, in the same transaction, every rule of rules
+ * over the WHOLE store whatever the scope (rules are cross-project:
+ * core/rules/rules.h, rules_run), recording violations and one rule_runs
+ * row per rule as this run. rules NULL runs none and leaves the rule
+ * tables alone (sweep_run and sweep_run_scoped); an empty set closes
+ * every open violation. A rule that fails never fails the sweep.
+ * Returns as sweep_run_scoped does.
+ */
+int sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
+    const struct sweep_scope *scope, const struct rule_set *rules,
+    mirror_error *err);
 
 #endif

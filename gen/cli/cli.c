@@ -34,6 +34,9 @@ const struct cli_option_def cli_options[CLI_NOPTIONS] = {
 	    OFF(sign_key) },
 	[CLI_TEMPLATES] = { "--templates", "DIR",
 	    "templates that override the bundled ones", OFF(templates) },
+	[CLI_RULES] = { "--rules", "DIR",
+	    "run the rules of DIR/*.sql too (see doc/rules.md)",
+	    OFF(rules) },
 	[CLI_THEME] = { "--theme", "NAME",
 	    "default, plain, or a theme directory (a path with /)",
 	    OFF(theme) },
@@ -113,12 +116,14 @@ const struct cli_command cli_commands[] = {
 	    "2  bad store: missing, not SQLite, not the contract\n" EXIT_IO,
 	    "mirror health --store facts.db --json |\n"
 	    "    jq .open_conflicts_count" },
-	{ "sweep", NULL, 1, STORE | CLI_BIT(CLI_CHECK),
+	{ "sweep", NULL, 1, STORE | CLI_BIT(CLI_CHECK) | CLI_BIT(CLI_RULES),
 	    "find contradictions, record them as conflicts",
-	    "mirror sweep --store PATH [--check] [--json]",
+	    "mirror sweep --store PATH [--rules DIR] [--check] [--json]",
 	    "Run the cross-layer sweep in one transaction: open a conflict\n"
 	    "for each slot whose facts disagree, add new members to open\n"
-	    "ones, close those that no longer disagree, and record the run.",
+	    "ones, close those that no longer disagree, then run every rule\n"
+	    "(the starter set and --rules DIR) and record its violations,\n"
+	    "and record the run. A rule that fails is told, never blocking.",
 	    "print the sweep run record as JSON",
 	    "0  success (open conflicts are flagged, never blocking)\n"
 	    EXIT_USAGE "2  bad store or a bad row in it\n" EXIT_IO EXIT_CHECK,
@@ -126,7 +131,7 @@ const struct cli_command cli_commands[] = {
 	{ "build", NULL, 1, STORE | CLI_BIT(CLI_OUT) |
 	    CLI_BIT(CLI_REPO) | CLI_BIT(CLI_BRANCH) | CLI_BIT(CLI_AUTHOR) |
 	    CLI_BIT(CLI_SIGN_KEY) | CLI_BIT(CLI_TEMPLATES) | CLI_BIT(CLI_THEME) |
-	    CLI_BIT(CLI_BASE_URL) | CLI_BIT(CLI_TITLE) |
+	    CLI_BIT(CLI_BASE_URL) | CLI_BIT(CLI_TITLE) | CLI_BIT(CLI_RULES) |
 	    CLI_BIT(CLI_NO_SWEEP) | CLI_BIT(CLI_CHECK) | CLI_BIT(CLI_FORCE),
 	    "sweep, then render the site into DIR (and commit it)",
 	    "mirror build --store PATH --out DIR [--no-sweep] [--check] "
@@ -134,7 +139,8 @@ const struct cli_command cli_commands[] = {
 	    "    [--repo GITDIR [--branch B] [--author 'NAME <EMAIL>']\n"
 	    "     [--sign-key FILE]]\n"
 	    "    [--templates DIR] [--theme NAME] [--base-url URL] "
-	    "[--title TEXT]",
+	    "[--title TEXT]\n"
+	    "    [--rules DIR]",
 	    "Sweep (unless --no-sweep), then render the whole site into DIR,\n"
 	    "which is replaced only when the new site is complete. With\n"
 	    "--repo, the site is also committed to the branch first. When DIR\n"
@@ -146,19 +152,21 @@ const struct cli_command cli_commands[] = {
 	    "3  I/O or git failure; DIR, the store and the branch as they "
 	    "were\n" EXIT_CHECK,
 	    "mirror build --store facts.db --out site --repo site.git" },
-	{ "serve", NULL, 1, STORE | CLI_BIT(CLI_TEMPLATES) |
+	{ "serve", NULL, 1, STORE | CLI_BIT(CLI_TEMPLATES) | CLI_BIT(CLI_RULES) |
 	    CLI_BIT(CLI_THEME) | CLI_BIT(CLI_BASE_URL) | CLI_BIT(CLI_TITLE) |
 	    CLI_BIT(CLI_NO_SWEEP) | CLI_BIT(CLI_PORT) | CLI_BIT(CLI_BIND),
 	    "preview the site, rebuilt as the store changes",
 	    "mirror serve --store PATH [--port N] [--bind ADDR] [--no-sweep]\n"
 	    "    [--templates DIR] [--theme NAME] [--base-url URL] "
-	    "[--title TEXT]",
+	    "[--title TEXT]\n"
+	    "    [--rules DIR]",
 	    "Build the site as 'mirror build' does into a temporary directory\n"
 	    "and serve it at http://127.0.0.1:N/ until Ctrl-C, which removes\n"
-	    "the directory. When the store, the templates or the theme change,\n"
-	    "the site is rebuilt and open pages reload; a failed build is\n"
-	    "shown on each page while the last good site stays served. Only\n"
-	    "served pages get the reload script, never a built site.",
+	    "the directory. When the store, the templates, the theme or the\n"
+	    "rules change, the site is rebuilt and open pages reload; a\n"
+	    "failed build is shown on each page while the last good site\n"
+	    "stays served. Only served pages get the reload script, never a\n"
+	    "built site.",
 	    "print URL, port and directory as JSON once serving",
 	    "0  stopped by Ctrl-C or SIGTERM\n" EXIT_USAGE
 	    "2  bad store, config file, template or theme at the first build\n"

@@ -19,7 +19,12 @@ enum cli_option {
 	CLI_THEME, CLI_BASE_URL, CLI_TITLE, CLI_PORT, CLI_BIND, CLI_STATUS,
 	CLI_PROJECT, CLI_NOTES, CLI_WINNER, CLI_REASON, CLI_ACTOR, CLI_NO_SWEEP,
 	CLI_CHECK, CLI_FORCE, CLI_JSON, CLI_QUIET, CLI_CONFIG, CLI_HELP,
-	CLI_VERSION, CLI_SIGN_KEY, CLI_NOPTIONS
+	CLI_VERSION, CLI_SIGN_KEY, CLI_RULES, CLI_NOPTIONS
+};
+
+/* A rule's parameter from the config file: param.RULE.NAME = VALUE. */
+struct cli_param {
+	const char *rule, *name, *value;
 };
 
 struct mirror_opts {
@@ -33,6 +38,9 @@ struct mirror_opts {
 	const char *sign_key;    /* --sign-key FILE / config sign_key: SSH
 	                            key that signs each commit */
 	const char *templates;   /* --templates DIR / config templates */
+	const char *rules;       /* --rules DIR / config rules */
+	const struct cli_param *params;  /* config param.RULE.NAME */
+	size_t nparams;
 	const char *theme;       /* --theme NAME / config theme; "default" */
 	const char *base_url;    /* --base-url URL / config base_url */
 	const char *title;       /* --title TEXT / config title */
@@ -68,6 +76,18 @@ mirror_command cmd_init, cmd_health, cmd_sweep, cmd_build, cmd_conflicts,
 
 /* 1 when option opt was given on the command line, else 0. */
 int cli_given(const struct mirror_opts *o, enum cli_option opt);
+
+struct rule_set;
+
+/*
+ * The rules a sweep runs, into rs (the caller frees it with
+ * rules_free): the starter set (rules/ of the data directory, none when
+ * it is missing), then every *.sql of --rules DIR, with the config's
+ * parameters. Returns 0, or -MIRROR_EINPUT when --rules DIR cannot be
+ * read (rs then holds nothing).
+ */
+int cli_rules_load(struct rule_set *rs, const struct mirror_opts *o,
+    mirror_error *err);
 
 /* Fail with MIRROR_EUSAGE unless --store (or config store) was given. */
 int cli_need_store(const struct mirror_opts *o, mirror_error *err);

@@ -1,7 +1,7 @@
 /*
  * cmd_build.c: mirror build --store S --out DIR [--no-sweep] [--check]
  *     [--force] [--repo GITDIR ...] [--templates DIR] [--theme NAME]
- *     [--base-url URL] [--title T] [--quiet]
+ *     [--base-url URL] [--title T] [--rules DIR] [--quiet]
  *
  * The order is the contract:
  *   0. DIR's lock (a second build into DIR waits here), then with
@@ -39,6 +39,7 @@
 #include "out/output.h"
 #include "out/record.h"
 #include "render/datadir.h"
+#include "rules/rules.h"
 #include "site/site.h"
 #include "store/digest.h"
 #include "store/facts.h"
@@ -70,6 +71,8 @@ struct build_changes {
 	int swept_before;       /* 1: that build swept (its stamp says so) */
 	int digested;           /* 1: the model's digest was taken then */
 	long long version;      /* the store's data_version then */
+	struct rule_set rules;  /* what the sweep runs (none with
+	                           --no-sweep) */
 };
 
 /* Step 3a: the snapshot checksum and the projects' digests, inside the
@@ -146,12 +149,13 @@ build_stamp_in_branch(const struct stamp *st, const struct mirror_opts *o)
  */
 static int
 build_unchanged(struct stamp *held, struct stamp *st,
-    const struct site_model *s, const struct site_opts *so,
-    const struct mirror_opts *o, mirror_error *err)
+    const struct build_changes *ch, const struct site_model *s,
+    const struct site_opts *so, const struct mirror_opts *o,
+    mirror_error *err)
 {
 	struct stamp_inputs in;
 	struct facts_clock clock;
-	char *def = NULL;
+	char *def = NULL, rules[17];
 	int rc;
 
 	memset(&in, 0, sizeof(in));
@@ -160,6 +164,10 @@ build_unchanged(struct stamp *held, struct stamp *st,
 	in.base_url = s->base_url;
 	in.user_templates = o->templates;
 	in.theme_dir = theme_dir(so->th);
+	if (ch->rules.n > 0) {
+		rules_digest(&ch->rules, (long long)s->now / 86400, rules);
+		in.rules = rules;
+	}
 	rc = facts_clock_read(&clock, s->st, s->now, err);
 	in.expired = clock.expired;
 	in.any_conflicts = clock.any_conflicts;
@@ -201,7 +209,7 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 			return rc;
 		ch->digested = 1;
 		if (have && strcmp(s->snapshot, held->snapshot) == 0)
-			return build_unchanged(held, st, s, so, o, err);
+			return build_unchanged(held, st, ch, s, so, o, err);
 	}
 	/* Only the projects whose rows changed since the last build into
 	 * DIR, which read (and so checked) every row of the others. */
@@ -227,8 +235,8 @@ build_sweep(struct sweep_run *run, const struct build_changes *ch,
 {
 	const struct sweep_scope scope = { ch->ids, ch->n };
 
-	return sweep_run_scoped(run, s->st, s->now, ch->scoped &&
-	    ch->swept_before ? &scope : NULL, err);
+	return sweep_run_rules(run, s->st, s->now, ch->scoped &&
+	    ch->swept_before ? &scope : NULL, &ch->rules, err);
 }
 
 /*
@@ -277,6 +285,10 @@ build_open(struct build_changes *ch, struct site_model *s,
 		return rc;
 	if (o->no_sweep)
 		return store_open(&s->st, o->store, STORE_READ, err);
+	/* A rules directory that cannot be read stops the build here; a
+	 * rule that cannot be read is the sweep's to tell. */
+	if ((rc = cli_rules_load(&ch->rules, o, err)) < 0)
+		return rc;
 	rc = store_open(&s->st, o->store, STORE_WRITE, err);
 	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
 		rc = build_check(ch, held, st, s, so, o, err);
@@ -698,7 +710,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	if (rc == 0)
 		rc = build_snapshot_after(&s, &ch, &run, err);
 	if (rc == 0 &&
-	    (rc = build_unchanged(&held, &stamp, &s, &so, o, err)) == 1) {
+	    (rc = build_unchanged(&held, &stamp, &ch, &s, &so, o, err)) == 1) {
 		r.unchanged = 1;
 		rc = 0;
 		goto done;
@@ -732,6 +744,7 @@ done:
 		rc = build_report_out(&r, &s, &run, o, err);
 out:
 	free(ch.ids);
+	rules_free(&ch.rules);
 	output_free(so.out);
 	record_free(so.record);
 	site_model_free(&s);

@@ -1,7 +1,7 @@
 /*
  * cmd_serve.c: mirror serve --store S [--port N] [--bind ADDR]
- *     [--no-sweep] [--templates DIR] [--theme NAME] [--base-url URL]
- *     [--title T] [--json] [--quiet]
+ *     [--no-sweep] [--rules DIR] [--templates DIR] [--theme NAME]
+ *     [--base-url URL] [--title T] [--json] [--quiet]
  *
  * The preview server, wired from the stages:
  *   1. a temporary directory (in $TMPDIR, else /tmp) whose site/ every
@@ -10,11 +10,11 @@
  *   2. the first build; when it fails, serve exits with its status;
  *   3. gen/serve serves site/ on --bind (127.0.0.1) and --port (1313);
  *   4. every POLL_MS the inputs are fingerprinted (the store, its WAL,
- *      PRAGMA data_version, the templates and the theme directories);
- *      a change, once it has settled, runs a build. When the build
- *      changed the site's files, or its error came, went or changed,
- *      gen/serve's generation goes up and open pages reload; a failed
- *      build leaves the last good site served, its error on stderr and
+ *      PRAGMA data_version, the templates, the theme and the rules
+ *      directories); a change, once it has settled, runs a build. When
+ *      the build changed the site's files, or its error came, went or
+ *      changed, gen/serve's generation goes up and open pages reload; a
+ *      failed build leaves the last good site served, its error on stderr and
  *      in a banner on every page;
  *   5. SIGINT or SIGTERM: stop serving, remove the temporary directory,
  *      exit 0. (A second signal kills at once.)
@@ -112,6 +112,8 @@ struct watch {
 	char *templates;        /* the bundled templates */
 	const char *user_templates;     /* --templates, or NULL */
 	char *theme;            /* the theme's directory, or NULL */
+	char *rules;            /* the starter rules, or NULL */
+	const char *user_rules; /* --rules, or NULL */
 	mirror_store *st;       /* for PRAGMA data_version, or NULL */
 	dev_t dev;              /* the store file st has open */
 	ino_t ino;
@@ -131,6 +133,8 @@ watch_init(struct watch *w, const struct mirror_opts *o)
 	w->wal = strbuf_detach(&sb);
 	(void)datadir_find(&w->templates, "templates", &ignored);
 	w->user_templates = o->templates;
+	(void)datadir_find(&w->rules, "rules", &ignored);
+	w->user_rules = o->rules;
 	if (strchr(o->theme, '/') != NULL) {
 		w->theme = xstrdup(o->theme);
 	} else {
@@ -148,6 +152,7 @@ watch_free(struct watch *w)
 	free(w->wal);
 	free(w->templates);
 	free(w->theme);
+	free(w->rules);
 }
 
 /*
@@ -189,13 +194,15 @@ watch_data_version(struct watch *w, uint64_t h)
 static uint64_t
 watch_sample(struct watch *w)
 {
-	uint64_t v[5];
+	uint64_t v[7];
 
 	v[0] = serve_fingerprint(w->store);
 	v[1] = serve_fingerprint(w->wal);
 	v[2] = serve_fingerprint(w->templates);
 	v[3] = serve_fingerprint(w->user_templates);
 	v[4] = serve_fingerprint(w->theme);
+	v[5] = serve_fingerprint(w->rules);
+	v[6] = serve_fingerprint(w->user_rules);
 	return watch_data_version(w, hash_add(MIRROR_HASH_INIT, v,
 	    sizeof(v)));
 }

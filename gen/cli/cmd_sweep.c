@@ -1,42 +1,83 @@
 /*
- * cmd_sweep.c: mirror sweep --store S [--json] [--check] [--quiet]
+ * cmd_sweep.c: mirror sweep --store S [--rules DIR] [--json] [--check]
+ *     [--quiet]
  *
- * Runs the cross-layer sweep (core/sweep/sweep.h) and prints its sweep_runs
- * record. With --check, open conflicts left after the sweep make the
- * command fail with exit status 4, for CI.
+ * Runs the cross-layer sweep and every rule (core/sweep/sweep.h,
+ * core/rules/rules.h) and prints its sweep_runs record. With --check,
+ * open conflicts left after the sweep make the command fail with exit
+ * status 4, for CI. Also the one loader of the rules a command runs
+ * (cli_rules_load), for sweep, build and serve.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cli.h"
 #include "cli/json_out.h"
+#include "render/datadir.h"
+#include "rules/rules.h"
 #include "sweep/sweep.h"
 #include "sys/clock.h"
+
+int
+cli_rules_load(struct rule_set *rs, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	mirror_error ignored;
+	char *starter = NULL;
+	int rc = 0;
+
+	rules_init(rs);
+	/* No starter directory anywhere: no starter rules. */
+	if (datadir_find(&starter, "rules", &ignored) == 0)
+		rc = rules_load_dir(rs, starter, "rules", RULE_STARTER, 1,
+		    err);
+	free(starter);
+	if (rc >= 0 && o->rules != NULL)
+		rc = rules_load_dir(rs, o->rules, o->rules, RULE_USER, 0, err);
+	for (size_t i = 0; rc >= 0 && i < o->nparams; i++)
+		rc = rules_override(rs, o->params[i].rule, o->params[i].name,
+		    o->params[i].value, err);
+	if (rc < 0)
+		rules_free(rs);
+	return rc < 0 ? rc : 0;
+}
 
 int
 cmd_sweep(const struct mirror_opts *o, mirror_error *err)
 {
 	mirror_store *st = NULL;
+	struct rule_set rules;
 	struct sweep_run run;
 	time_t now;
 	int rc;
 
 	if ((rc = cli_need_store(o, err)) < 0 ||
 	    (rc = cli_max_args(o, 0, err)) < 0 ||
-	    (rc = mirror_clock(&now, err)) < 0)
+	    (rc = mirror_clock(&now, err)) < 0 ||
+	    (rc = cli_rules_load(&rules, o, err)) < 0)
 		return rc;
-	if ((rc = store_open(&st, o->store, STORE_WRITE, err)) < 0)
-		return rc;
-	rc = sweep_run(&run, st, now, err);
+	if ((rc = store_open(&st, o->store, STORE_WRITE, err)) == 0)
+		rc = sweep_run_rules(&run, st, now, NULL, &rules, err);
 	store_close(st);
+	if (rc == 0 && !o->json && !o->quiet) {
+		printf("sweep %s: %lld facts scanned; %lld conflicts opened, "
+		    "%lld members added, %lld closed; %lld open", run.id,
+		    run.facts_scanned, run.conflicts_opened, run.members_added,
+		    run.conflicts_closed, run.open_after);
+		/* Checks are told when there are rules or violations. */
+		if (rules.n > 0 || run.violations_closed > 0 ||
+		    run.violations_open_after > 0 || run.rules_failed > 0)
+			printf("; checks: %lld opened, %lld closed, %lld open, "
+			    "%lld rules failed", run.violations_opened,
+			    run.violations_closed, run.violations_open_after,
+			    run.rules_failed);
+		putchar('\n');
+	}
+	rules_free(&rules);
 	if (rc < 0)
 		return rc;
 	if (o->json)
 		rc = json_out_print(json_sweep_run(&run), err);
-	else if (!o->quiet)
-		printf("sweep %s: %lld facts scanned; %lld conflicts opened, "
-		    "%lld members added, %lld closed; %lld open\n", run.id,
-		    run.facts_scanned, run.conflicts_opened, run.members_added,
-		    run.conflicts_closed, run.open_after);
 	if (rc == 0 && o->check && run.open_after > 0)
 		rc = mirror_fail(err, MIRROR_ECONFLICTS, "sweep --check: %lld "
 		    "open conflict%s in %s (see mirror conflicts list)",

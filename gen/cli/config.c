@@ -19,10 +19,14 @@
  *   - "key = value": blanks around key and value are dropped. Keys are
  *     lower case, each at most once in the file:
  *       store out repo templates     paths; relative ones are taken
- *                                    relative to the file's directory
+ *       rules sign_key               relative to the file's directory
  *       theme                        a name ([a-z0-9_-]+), or a path
  *                                    (holding '/', resolved as above)
  *       branch author base_url title text
+ *       param.RULE.NAME              a value for parameter NAME of rule
+ *                                    RULE (doc/rules.md), over the
+ *                                    rule's default; may repeat for
+ *                                    other rules and names
  *   - An unquoted value ends at a '#' or ';' that starts it or follows
  *     a blank: "title = Plant # note" is "Plant", "title = C#" is "C#".
  *     Quotes and backslashes inside it are kept as they are.
@@ -54,6 +58,7 @@
 #include "git/git_repo.h"
 #include "git/git_sig.h"
 #include "render/theme.h"
+#include "rules/rules.h"
 #include "sys/userfile.h"
 #include "util/array.h"
 #include "util/strbuf.h"
@@ -85,6 +90,7 @@ static const struct config_key keys[] = {
 	{ "author", OPT(author), KEY_AUTHOR },
 	{ "sign_key", OPT(sign_key), KEY_PATH },
 	{ "templates", OPT(templates), KEY_PATH },
+	{ "rules", OPT(rules), KEY_PATH },
 	{ "theme", OPT(theme), KEY_THEME },
 	{ "base_url", OPT(base_url), KEY_URL },
 	{ "title", OPT(title), KEY_TEXT },
@@ -97,6 +103,12 @@ static const struct config_key keys[] = {
 static char **owned;
 static size_t n_owned, cap_owned;
 
+/* One param.RULE.NAME key of the file, and its line. */
+struct param_kv {
+	char *rule, *name, *value;
+	int line;
+};
+
 /* One file being read. */
 struct parse {
 	const char *path;         /* as given, for messages */
@@ -105,6 +117,8 @@ struct parse {
 	int section_line;         /* of "[mirror]", 0 before it */
 	int key_line[N_KEYS];     /* where each key was set, 0 if not */
 	char *val[N_KEYS];        /* its value (paths resolved), or NULL */
+	struct param_kv *params;  /* param.RULE.NAME keys */
+	size_t nparams, cap_params;
 	mirror_error *err;
 };
 
@@ -353,6 +367,49 @@ check_value(char **out, struct parse *p, size_t k, const char *val)
 	return 0;
 }
 
+/*
+ * "param.RULE.NAME = value": key is the part before '=' (blanks
+ * dropped), v the text after it. Returns 0 or -MIRROR_EINPUT.
+ */
+static int
+parse_param(struct parse *p, const char *key, char *v)
+{
+	const char *rule = key + 6, *dot = strchr(rule, '.');
+	struct param_kv *c;
+	char *r, *val;
+
+	if (dot == NULL)
+		return bad(p, "%s: want param.RULE.NAME", key);
+	r = xstrndup(rule, (size_t)(dot - rule));
+	for (size_t i = 0; i < p->nparams; i++)
+		if (strcmp(p->params[i].rule, r) == 0 &&
+		    strcmp(p->params[i].name, dot + 1) == 0) {
+			free(r);
+			return bad(p, "duplicate key '%s' (first set at line "
+			    "%d)", key, p->params[i].line);
+		}
+	if (!rules_id_ok(r) || !rules_param_name_ok(dot + 1)) {
+		free(r);
+		return bad(p, "%s: want param.RULE.NAME with RULE a rule id "
+		    "and NAME [A-Za-z_][A-Za-z0-9_]*", key);
+	}
+	if ((val = parse_value(p, skip_blanks(v))) == NULL) {
+		free(r);
+		return -MIRROR_EINPUT;
+	}
+	if (val[0] == '\0') {
+		free(r);
+		free(val);
+		return bad(p, "empty value for '%s'", key);
+	}
+	c = &ARRAY_PUSH(p->params, p->nparams, p->cap_params);
+	c->rule = r;
+	c->name = xstrdup(dot + 1);
+	c->value = val;
+	c->line = p->lineno;
+	return 0;
+}
+
 /* "key = value" at s; returns 0 or -MIRROR_EINPUT. */
 static int
 parse_key(struct parse *p, char *s)
@@ -372,6 +429,8 @@ parse_key(struct parse *p, char *s)
 	*e = '\0';
 	if (s[0] == '\0')
 		return bad(p, "empty key before '='");
+	if (strncmp(s, "param.", 6) == 0)
+		return parse_param(p, s, eq + 1);
 	for (k = 0; k < N_KEYS; k++)
 		if (strcmp(keys[k].name, s) == 0)
 			break;
@@ -388,7 +447,8 @@ parse_key(struct parse *p, char *s)
 		for (k = 0; k < N_KEYS; k++)
 			strbuf_printf(&known, "%s%s", k > 0 ? ", " : "",
 			    keys[k].name);
-		rc = bad(p, "unknown key '%s' (known: %s)", s, known.data);
+		rc = bad(p, "unknown key '%s' (known: %s, param.RULE.NAME)",
+		    s, known.data);
 		strbuf_free(&known);
 		return rc;
 	}
@@ -442,6 +502,33 @@ own(char *v)
 	ARRAY_PUSH(owned, n_owned, cap_owned) = v;
 }
 
+/*
+ * The file's param.RULE.NAME keys into o when use (the command line
+ * has none); their strings are kept until config_free either way.
+ */
+static void
+config_params(struct mirror_opts *o, struct parse *p, int use)
+{
+	struct cli_param *v = NULL;
+
+	if (use && p->nparams > 0)
+		v = xreallocarray(NULL, p->nparams, sizeof(*v));
+	for (size_t i = 0; i < p->nparams; i++) {
+		own(p->params[i].rule);
+		own(p->params[i].name);
+		own(p->params[i].value);
+		if (v != NULL)
+			v[i] = (struct cli_param){ p->params[i].rule,
+			    p->params[i].name, p->params[i].value };
+	}
+	free(p->params);
+	if (v != NULL) {
+		own((char *)v);
+		o->params = v;
+		o->nparams = p->nparams;
+	}
+}
+
 /* Returns 0, or -MIRROR_EINPUT naming file and line; see cli.h. */
 int
 config_load(struct mirror_opts *o, const char *path, mirror_error *err)
@@ -467,6 +554,7 @@ config_load(struct mirror_opts *o, const char *path, mirror_error *err)
 		rc = parse_all(&p, &buf);
 	strbuf_free(&buf);
 	free(p.dir);
+	config_params(o, &p, rc == 0 && o->params == NULL);
 	for (size_t k = 0; k < N_KEYS; k++) {
 		const char **field = (const char **)(void *)
 		    ((char *)o + keys[k].offset);

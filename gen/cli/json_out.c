@@ -35,6 +35,13 @@ json_sweep_run(const struct sweep_run *r)
 	json_object_set_new(o, "conflicts_closed",
 	    json_integer(r->conflicts_closed));
 	json_object_set_new(o, "open_after", json_integer(r->open_after));
+	json_object_set_new(o, "violations_opened",
+	    json_integer(r->violations_opened));
+	json_object_set_new(o, "violations_closed",
+	    json_integer(r->violations_closed));
+	json_object_set_new(o, "violations_open_after",
+	    json_integer(r->violations_open_after));
+	json_object_set_new(o, "rules_failed", json_integer(r->rules_failed));
 	json_object_set_new(o, "attempts", json_integer(r->attempts));
 	return o;
 }

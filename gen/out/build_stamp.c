@@ -149,6 +149,10 @@ stamp_make(struct stamp *out, const struct stamp_inputs *in,
 	    (rc = hash_dir(&h, in->default_templates, err)) < 0 ||
 	    (rc = hash_dir(&h, in->theme_dir, err)) < 0)
 		return rc;
+	/* The rules decide the violations and the pages that explain
+	 * them (their text): another set renders every page again. */
+	if (in->rules != NULL)
+		h = hash_add_str(h, in->rules);
 	/* What renders the data: the key of every page's digest. What the
 	 * clock decides is in the pages' data already. */
 	hash_hex(out->render, h);

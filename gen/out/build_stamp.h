@@ -33,6 +33,8 @@ struct stamp_inputs {
 	const char *user_templates;     /* --templates DIR, or NULL */
 	const char *default_templates;  /* the bundled templates */
 	const char *theme_dir;
+	const char *rules;              /* digest of the rules a sweep runs
+	                                   (hex), or NULL when none */
 	long long expired;              /* facts_clock_read at the run's */
 	int any_conflicts;              /* now */
 	long long day;                  /* the run's UTC day (now / 86400):

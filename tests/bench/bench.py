@@ -8,7 +8,11 @@ runs S M P, BENCH=full adds L). For each size it generates a store
 (tests/bench/store_gen.sql, cached under BUILD/bench/ by size and
 generator checksum) and measures, with the binary BUILD/mirror:
 
-  sweep_s     mirror sweep of the fresh store (records the conflicts)
+  sweep_s     mirror sweep of the fresh store (records the conflicts,
+              runs the starter rules of rules/ and records violations)
+  sweep_norules_s  the same sweep with every starter rule turned off
+              (--rules of a directory that sets each one's severity
+              off), and rules_pct what the rules add to it, in percent
   render_s    mirror build --no-sweep of the swept store into a new DIR
               (Markdown, HTML, JSON: read, render, write)
   commit_s    history_commit of that site into a fresh bare repository
@@ -241,6 +245,29 @@ class Bench:
         shutil.copyfile(base, dst)
         return dst
 
+    def rules_off(self):
+        """A rules directory turning off every starter rule (the ids
+        of rules/*.sql): the sweep without rules. Returns its path."""
+        d = self.path("rules-off")
+        rmtree(d)
+        os.makedirs(d)
+        ids = []
+        starter = os.path.join(TOP, "rules")
+        for name in sorted(os.listdir(starter)) if os.path.isdir(
+                starter) else []:
+            if not name.endswith(".sql"):
+                continue
+            with open(os.path.join(starter, name), encoding="utf-8") as f:
+                for line in f:
+                    w = line.split()
+                    if len(w) >= 3 and w[0] == "--" and w[1] == "rule:":
+                        ids.append(w[2])
+        with open(os.path.join(d, "off.sql"), "w") as f:
+            for i in ids:
+                f.write("-- rule: %s\n-- severity: off\n-- description: "
+                        "off for the bench\nSELECT 1;\n\n" % i)
+        return d
+
     def size(self, label, facts):
         """One row of results: every key present, None where stopped."""
         base, nfacts = self.store(facts)
@@ -263,6 +290,15 @@ class Bench:
             db = self.fresh_copy(base, "sweep.db")
             return run_rss([m, "sweep", "--store", db])[::2]
         r["sweep_s"], r["sweep_rss_mb"] = timed_rss(sweep)
+        off = self.rules_off()
+
+        def sweep_norules():
+            db = self.fresh_copy(base, "sweep-norules.db")
+            return run_rss([m, "sweep", "--store", db, "--rules",
+                            off])[0]
+        r["sweep_norules_s"] = timed(sweep_norules)
+        r["rules_pct"] = 100.0 * (r["sweep_s"] - r["sweep_norules_s"]) / \
+            r["sweep_norules_s"]
         swept = self.path("sweep.db")
 
         # 2. render and write, no sweep, into a new DIR each run
@@ -488,6 +524,8 @@ class Bench:
 
 COLS = [("size", "size", "%s"), ("facts", "facts", "%d"),
         ("pages", "pages", "%d"), ("sweep_s", "sweep", "%.2f"),
+        ("sweep_norules_s", "no rules", "%.2f"),
+        ("rules_pct", "rules %", "%.1f"),
         ("render_s", "render", "%.2f"), ("commit_s", "commit", "%.2f"),
         ("total_s", "total", "%.2f"),
         ("noop_s", "no-op", "%.2f"), ("noop_pct", "noop %", "%.1f"),
@@ -512,7 +550,8 @@ PROJECT_COLS = [("size", "size", "%s"), ("projects", "projects", "%d"),
                 ("facts", "facts", "%d"), ("pages", "pages", "%d"),
                 ("total_s", "build --repo", "%.2f"),
                 ("peak_rss_mb", "RSS MB", "%.0f")]
-KEYS = ["size", "facts", "pages", "sweep_s", "render_s", "commit_s",
+KEYS = ["size", "facts", "pages", "sweep_s", "sweep_norules_s",
+        "rules_pct", "render_s", "commit_s",
         "total_s", "noop_s", "noop_pct", "noop_files_written",
         "noop_commits", "one_change_s", "one_change_pct",
         "one_change_files_written", "one_change_md_lines",
@@ -559,6 +598,11 @@ def targets(r):
     def mark(ok):
         return "met   " if ok else "MISSED"
     out = [
+        "%s %s the rules add %.1f%% to the sweep: %.2f s vs %.2f s with "
+        "every starter rule off (target <= 10%% at M)" % (
+            mark(r["rules_pct"] <= 10) if r["size"] == "M" else "      ",
+            r["size"], r["rules_pct"], r["sweep_s"],
+            r["sweep_norules_s"]),
         "%s %s ratio_vs_hugo %.2f (target <= 0.33)" % (
             mark(r["ratio_vs_hugo"] <= 0.33), r["size"], r["ratio_vs_hugo"]),
         "%s %s commit %.2f s vs git CLI %.2f s: %.2f (target <= 0.5)" % (

@@ -349,7 +349,7 @@ expect "--version after a command is the version too" sh -c \
 man="$MIRROR_TOP/doc/mirror.1"
 sed -n 's/^	\[CLI_[A-Z_]*\] = { "\(--[a-z-]*\)".*/\1/p' "$MIRROR_TOP/gen/cli/cli.c" | sort >table.txt
 cat help-*.txt | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | sort -u >helped.txt
-expect "the option table has every option (26)" test "$(wc -l <table.txt)" = 26
+expect "the option table has every option (27)" test "$(wc -l <table.txt)" = 27
 expect "every option in the table is in some command's help, and no other" \
     cmp -s table.txt helped.txt
 expect "every option in the table is in the man page" sh -c "

@@ -94,7 +94,7 @@ bad "an unknown key suggests the nearest" \
     "config bad.ini:3: unknown key 'titel' (did you mean 'title'?)"
 printf 'store = s.db\nout = badsite\ncolour = red\n' > bad.ini
 bad "an unknown key far from any lists the known keys" \
-    "config bad.ini:3: unknown key 'colour' (known: store, out, repo, branch, author, sign_key, templates, theme, base_url, title)"
+    "config bad.ini:3: unknown key 'colour' (known: store, out, repo, branch, author, sign_key, templates, rules, theme, base_url, title, param.RULE.NAME)"
 printf '[site]\nstore = s.db\nout = badsite\n' > bad.ini
 bad "an unknown section" \
     "config bad.ini:1: unknown section [site] (the only section is [mirror])"

@@ -40,12 +40,13 @@ expect "dpkg-deb -I reads the control file" sh -c "
 	echo ./usr/share/man/man1/mirror.1.gz
 	echo "./usr/share/doc/$pkg/copyright"
 	echo "./usr/share/doc/$pkg/changelog.gz"
-	(cd "$top" && find templates themes -type f) |
+	(cd "$top" && find templates themes -type f &&
+	    { [ ! -d rules ] || find rules -maxdepth 1 -type f -name '*.sql'; }) |
 	    sed 's|^|./usr/share/mirror/|'
 } | LC_ALL=C sort >want
 dpkg-deb -c "$deb" >listing
 awk '$1 !~ /^d/ { print $6 }' listing | LC_ALL=C sort >got
-expect "the package holds exactly the binary, man page, templates, themes and doc" \
+expect "the package holds exactly the binary, man page, templates, themes, rules and doc" \
     cmp -s want got
 [ -s got ] && ! cmp -s want got && diff want got | sed 's/^/# /'
 awk '$1 ~ /^d/ { print $6 }' listing | grep -v -e '^\./$' -e '^\./usr/' >stray

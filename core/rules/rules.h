@@ -1,0 +1,187 @@
+/*
+ * rules.h: declarative consistency rules (doc/rules.md).
+ *
+ * A rule is a read-only SQL query kept as data, with an id, a severity,
+ * a label, a description and named parameters. Rules come from .sql
+ * files (the starter set shipped with mirror, then the user's rules
+ * directory) and from the optional store-owned table mirror_rules. The
+ * sweep runs every rule over the whole store inside its write
+ * transaction (core/sweep/sweep.c calls rules_run) and records what each
+ * returns in the mirror-owned tables rule_violations, violation_facts
+ * and rule_runs (core/store/store-schema.sql, schema version 2).
+ *
+ * Who owns what:
+ *   - struct rule_set owns every rule and every string in it; the
+ *     caller owns the set (rules_init .. rules_free) and keeps it
+ *     while a sweep runs with it. Loading never fails because of a
+ *     rule: a rule that cannot be read is kept in the set with its
+ *     error, and every sweep reports it (flag, never block).
+ *   - rules_run owns nothing after it returns: the rows of mirror_rules
+ *     it read live for the call alone. It writes only rule_violations,
+ *     violation_facts and rule_runs, and reads the store with every
+ *     rule under an authorizer that allows reading alone, a budget
+ *     (MIRROR_RULE_TIMEOUT_MS of SQLite time) and a cap on its rows.
+ *   - reading violations back for the pages is core/rules/violation.h's,
+ *     not this header's.
+ */
+#ifndef MIRROR_RULES_H
+#define MIRROR_RULES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "store/store.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+
+/* A rule's budget of SQLite time, in ms (the environment variable of
+ * the same name overrides it). */
+#define MIRROR_RULE_TIMEOUT_MS 2000
+
+/* The most rows one rule may return; one more and it fails. */
+#define RULE_MAX_ROWS 10000
+
+/* The most facts one violation may name. */
+#define RULE_MAX_FACTS 1000
+
+/* The longest rule file read, in bytes. */
+#define RULE_MAX_FILE (4 * 1024 * 1024)
+
+/* The longest rule id, in bytes. */
+#define RULE_ID_MAX 64
+
+enum rule_severity { RULE_OFF, RULE_WARN, RULE_ERROR };
+
+/* Where a rule came from; a later tier's rule replaces an earlier
+ * tier's rule of the same id. */
+enum rule_tier { RULE_STARTER, RULE_USER, RULE_STORE };
+
+struct rule_param {
+	char *name;                 /* without the ':' */
+	char *value;                /* bound as an integer when it is one */
+};
+
+struct rule {
+	char *id;                   /* NULL when the header names none */
+	char *origin;               /* "FILE:LINE", or "store:mirror_rules" */
+	enum rule_tier tier;
+	enum rule_severity severity;
+	char *label;                /* "" when not given: the id shows */
+	char *description;
+	char *query;                /* the statement, as written */
+	int sql_line;               /* the file's line the statement starts
+	                               at (0: not from a file) */
+	struct rule_param *params;  /* the header's defaults, in order */
+	size_t nparams;
+	char *error;                /* NULL, or why the rule cannot run */
+	int replaced;               /* 1: a later tier's rule of its id
+	                               runs instead */
+};
+
+/* A parameter given outside the rule (param.RULE.NAME in mirror.ini). */
+struct rule_override {
+	char *rule, *name, *value;
+};
+
+struct rule_set {
+	struct rule *v;
+	size_t n, cap;
+	struct rule_override *over;
+	size_t nover, capover;
+	FILE *diag;                 /* where failures are told, one line
+	                               each (NULL: stderr) */
+};
+
+/* What rules_run did, for struct sweep_run. */
+struct rule_counts {
+	long long opened;           /* violations opened */
+	long long closed;           /* violations closed */
+	long long open_after;       /* open violations after the run */
+	long long failed;           /* rules that failed (also unreadable) */
+	long long rows_written;     /* rows of rule_violations and
+	                               violation_facts inserted or changed */
+	strbuf told;                /* the failures' lines, to be told by
+	                               rules_tell once the run committed */
+};
+
+/* An empty set; never fails. */
+void rules_init(struct rule_set *rs);
+
+/* Free every rule and override of rs; rs is empty again. */
+void rules_free(struct rule_set *rs);
+
+/*
+ * Add the rules of every regular "*.sql" file directly in dir, in name
+ * order (strcmp), as tier; shown is how dir is named in origins ("rules"
+ * for the starter set, dir itself for the user's). A rule of tier
+ * RULE_USER replaces a starter rule of the same id. A rule that cannot
+ * be read is added with its error (rules_run reports it); so is a file
+ * that cannot be opened. Returns 0, 1 when dir does not exist and
+ * missing_ok, or -MIRROR_EINPUT when dir cannot be listed (or is
+ * missing and not missing_ok).
+ */
+int rules_load_dir(struct rule_set *rs, const char *dir, const char *shown,
+    enum rule_tier tier, int missing_ok, mirror_error *err);
+
+/*
+ * Add the rules of the text of one file, text[0..len), named file in
+ * origins, as tier (rules_load_dir reads each file with it). Never
+ * fails: errors stay with their rules.
+ */
+void rules_load_text(struct rule_set *rs, const char *text, size_t len,
+    const char *file, enum rule_tier tier);
+
+/*
+ * Give parameter name of rule the value, over its header's default.
+ * Returns 0, or -MIRROR_EINPUT when rule or name is not a valid id.
+ */
+int rules_override(struct rule_set *rs, const char *rule, const char *name,
+    const char *value, mirror_error *err);
+
+/* 1 when s is a parameter name ([A-Za-z_][A-Za-z0-9_]*, not "now"),
+ * else 0. */
+int rules_param_name_ok(const char *s);
+
+/* 1 when s is a valid rule id ([a-z0-9][a-z0-9-]*, at most
+ * RULE_ID_MAX bytes), else 0. */
+int rules_id_ok(const char *s);
+
+/*
+ * A hash of everything in rs that decides what a sweep records (each
+ * rule's id, origin, severity, texts, parameters, error; the overrides)
+ * as 16 hex digits into out, with day folded in when a rule reads :now
+ * (its results may then change from one day to the next). Never fails.
+ */
+void rules_digest(const struct rule_set *rs, long long day, char out[17]);
+
+/*
+ * Write the lines of k->told to rs->diag (NULL: stderr) and free them:
+ * after the transaction committed, so a sweep retried after a lock tells
+ * each failure once. Returns nothing.
+ */
+void rules_tell(const struct rule_set *rs, struct rule_counts *k);
+
+/* Free k->told without telling it (a run rolled back). */
+void rules_counts_free(struct rule_counts *k);
+
+/*
+ * Run every rule of rs that is not off or replaced, then the rows of
+ * the store's mirror_rules when it has that table, on st (opened
+ * STORE_WRITE, inside the caller's write transaction, with the rule
+ * tables present), over the whole store, as sweep run run_id at now
+ * ("YYYY-MM-DD HH:MM:SS"). Each rule gets a rule_runs row; its hits
+ * open, keep (message and project updated) or close its violations;
+ * a rule that fails keeps its open violations, and gets one line
+ * "mirror: rule ID (ORIGIN): reason" in out->told (the caller frees
+ * it with rules_tell or rules_counts_free, also when this fails).
+ * Open violations of
+ * rules no longer in the set (or off) are closed, unless a rule with
+ * no readable id failed. Fills *out. Returns 0 (also when rules
+ * failed), or < 0 with err set when the store itself fails (the
+ * caller rolls back).
+ */
+int rules_run(struct rule_counts *out, mirror_store *st,
+    const struct rule_set *rs, const char *run_id, const char *now,
+    mirror_error *err);
+
+#endif

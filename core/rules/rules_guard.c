@@ -1,0 +1,223 @@
+/*
+ * rules_guard.c: the authorizer every rule runs under (see rules_int.h
+ * and doc/rules.md, "Safe by construction").
+ *
+ * Allowed: SELECT, recursive CTEs, reading a column of a table or view
+ * of main or temp (and of sqlite_schema, json_each, json_tree), and the
+ * functions listed below, all of them pure. Everything else is refused
+ * at prepare time: INSERT, UPDATE, DELETE, every CREATE, DROP and
+ * ALTER, ATTACH and DETACH, PRAGMA and the pragma_* table-valued
+ * functions (their names are not tables of the store), transactions
+ * and savepoints, ANALYZE, REINDEX, load_extension(), random(),
+ * randomblob(), zeroblob() and any function an extension or another
+ * connection may have added.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/rules_int.h"
+#include "util/hash.h"
+
+/* Pure functions a rule may call (lower case; json* and jsonb* too). */
+static const char *const pure[] = {
+	"->", "->>", "abs", "acos", "acosh", "asin", "asinh", "atan",
+	"atan2", "atanh", "avg", "ceil", "ceiling", "char", "coalesce",
+	"concat", "concat_ws", "cos", "cosh", "count", "cume_dist", "date",
+	"datetime", "degrees", "dense_rank", "exp", "first_value", "floor",
+	"format", "glob", "group_concat", "hex", "ifnull", "iif", "instr",
+	"julianday", "lag", "last_value", "lead", "length", "like",
+	"likelihood", "likely", "ln", "log", "log10", "log2", "lower",
+	"ltrim", "max", "min", "mirror_ts", "mod", "nth_value", "ntile",
+	"nullif", "octet_length", "percent_rank", "pi", "pow", "power",
+	"printf", "quote", "radians", "rank", "replace", "round",
+	"row_number", "rtrim", "sign", "sin", "sinh", "sqrt", "strftime",
+	"string_agg", "substr", "substring", "sum", "tan", "tanh", "time",
+	"timediff", "total", "trim", "trunc", "typeof", "unhex", "unicode",
+	"unixepoch", "unlikely", "upper",
+};
+
+/* Readable names that are not in sqlite_schema. */
+static const char *const builtin_tables[] = { "sqlite_schema",
+    "sqlite_master", "sqlite_temp_schema", "sqlite_temp_master",
+    "json_each", "json_tree" };
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The hash of name in lower case (never 0). */
+static uint64_t
+name_hash(const char *name)
+{
+	uint64_t h = MIRROR_HASH_INIT;
+
+	for (const char *p = name; *p != '\0'; p++) {
+		char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+
+		h = hash_add(h, &c, 1);
+	}
+	return h != 0 ? h : 1;
+}
+
+int
+guard_init(struct rule_guard *g, sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	memset(g, 0, sizeof(*g));
+	hashtab_init(&g->tables, sizeof(uint64_t));
+	for (size_t i = 0; i < NELEM(builtin_tables); i++)
+		(void)hashtab_put(&g->tables, name_hash(builtin_tables[i]),
+		    NULL);
+	rc = sqlite3_prepare_v2(db, "SELECT name FROM main.sqlite_schema "
+	    "WHERE type IN ('table', 'view') UNION ALL SELECT name FROM "
+	    "temp.sqlite_schema WHERE type IN ('table', 'view')", -1, &s,
+	    NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	/* The first use of an eponymous virtual table on a connection
+	 * registers it, which SQLite authorizes as an UPDATE of
+	 * sqlite_master: json_each and json_tree are registered here, so
+	 * that every other table-valued function (pragma_*, dbstat) is
+	 * refused by that UPDATE or by its name. */
+	rc = sqlite3_exec(db, "SELECT 1 FROM json_each('[]'), "
+	    "json_tree('[]')", NULL, NULL, NULL);
+	while (rc == SQLITE_OK) {
+		rc = sqlite3_step(s);
+		if (rc != SQLITE_ROW)
+			break;
+		if (sqlite3_column_text(s, 0) != NULL)
+			(void)hashtab_put(&g->tables, name_hash((const char *)
+			    sqlite3_column_text(s, 0)), NULL);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+void
+guard_free(struct rule_guard *g)
+{
+	hashtab_free(&g->tables);
+}
+
+/* 1 when the function name is one of pure[] or json*; else 0. */
+static int
+is_pure(const char *name)
+{
+	if (name == NULL)
+		return 0;
+	if (strncasecmp(name, "json", 4) == 0)
+		return 1;
+	for (size_t i = 0; i < NELEM(pure); i++)
+		if (strcasecmp(name, pure[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* What action is, in words, for the message of a refusal. */
+static const char *
+action_words(int action)
+{
+	switch (action) {
+	case SQLITE_INSERT: return "INSERT into";
+	case SQLITE_UPDATE: return "UPDATE of";
+	case SQLITE_DELETE: return "DELETE from";
+	case SQLITE_ATTACH: return "ATTACH of";
+	case SQLITE_DETACH: return "DETACH of";
+	case SQLITE_PRAGMA: return "PRAGMA";
+	case SQLITE_TRANSACTION: return "transaction control";
+	case SQLITE_SAVEPOINT: return "SAVEPOINT";
+	case SQLITE_FUNCTION: return "the function";
+	case SQLITE_READ: return "reading";
+	case SQLITE_ALTER_TABLE: return "ALTER TABLE";
+	case SQLITE_ANALYZE: return "ANALYZE";
+	case SQLITE_REINDEX: return "REINDEX";
+	case SQLITE_CREATE_VTABLE: return "CREATE VIRTUAL TABLE";
+	case SQLITE_DROP_VTABLE: return "DROP VIRTUAL TABLE";
+	default:
+		break;
+	}
+	if ((action >= SQLITE_CREATE_INDEX && action <= SQLITE_CREATE_VIEW))
+		return "CREATE";
+	if (action >= SQLITE_DROP_INDEX && action <= SQLITE_DROP_VIEW)
+		return "DROP";
+	return "a statement other than SELECT";
+}
+
+/*
+ * The authorizer (sqlite3_set_authorizer): SQLITE_OK for what a rule
+ * may do, SQLITE_DENY for the rest, keeping the first refusal.
+ */
+static int
+guard_auth(void *ctx, int action, const char *a3, const char *a4,
+    const char *dbname, const char *trigger)
+{
+	struct rule_guard *g = ctx;
+	int w = 0;
+
+	(void)trigger;
+	switch (action) {
+	case SQLITE_SELECT:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_READ:
+		/* No schema: a common table expression of the rule's. */
+		if (dbname == NULL)
+			return SQLITE_OK;
+		if ((strcmp(dbname, "main") == 0 ||
+		    strcmp(dbname, "temp") == 0) && a3 != NULL &&
+		    hashtab_get(&g->tables, name_hash(a3)) != NULL)
+			return SQLITE_OK;
+		break;
+	case SQLITE_FUNCTION:
+		if (is_pure(a4))
+			return SQLITE_OK;
+		break;
+	default:
+		break;
+	}
+	if (g->denied[0] != '\0' && !g->weak)
+		return SQLITE_DENY;
+	g->weak = a3 != NULL && strcmp(a3, "sqlite_master") == 0;
+	if (action == SQLITE_FUNCTION)
+		w = snprintf(g->denied, sizeof(g->denied), "the function "
+		    "%s()", a4 != NULL ? a4 : "?");
+	else if ((action == SQLITE_INSERT || action == SQLITE_DELETE) &&
+	    a3 != NULL && (strcmp(a3, "sqlite_master") == 0 ||
+	    strcmp(a3, "sqlite_temp_master") == 0))
+		w = snprintf(g->denied, sizeof(g->denied), "%s of a table, "
+		    "index, view or trigger", action == SQLITE_INSERT ?
+		    "CREATE" : "DROP");
+	else if (action == SQLITE_UPDATE && a3 != NULL &&
+	    strcmp(a3, "sqlite_master") == 0)
+		/* A table-valued function other than json_each and
+		 * json_tree registering itself (see guard_init). */
+		w = snprintf(g->denied, sizeof(g->denied), "a table-valued "
+		    "function: PRAGMA or an extension's; only json_each and "
+		    "json_tree are allowed");
+	else
+		w = snprintf(g->denied, sizeof(g->denied), "%s%s%s",
+		    action_words(action), a3 != NULL ? " " : "",
+		    a3 != NULL ? a3 : "");
+	if (w < 0 || (size_t)w >= sizeof(g->denied))
+		g->denied[sizeof(g->denied) - 1] = '\0';
+	return SQLITE_DENY;
+}
+
+void
+guard_arm(struct rule_guard *g, sqlite3 *db)
+{
+	g->denied[0] = '\0';
+	g->weak = 0;
+	g->old_length = sqlite3_limit(db, SQLITE_LIMIT_LENGTH,
+	    RULE_MAX_LENGTH);
+	sqlite3_set_authorizer(db, guard_auth, g);
+}
+
+void
+guard_disarm(struct rule_guard *g, sqlite3 *db)
+{
+	sqlite3_set_authorizer(db, NULL, NULL);
+	(void)sqlite3_limit(db, SQLITE_LIMIT_LENGTH, g->old_length);
+}

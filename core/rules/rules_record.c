@@ -1,0 +1,359 @@
+/*
+ * rules_record.c: a rule's hits into rule_violations and
+ * violation_facts, and its rule_runs row (see rules_int.h and the
+ * tables' comments in core/store/store-schema.sql).
+ *
+ * A violation is its rule and its set of facts. The rule's open
+ * violations (one per set: a unique index) are read sorted by facts and
+ * walked beside the hits, sorted the same way: a set in both stays open
+ * with its id (its message and project brought up to date), a hit alone
+ * opens a violation, an open violation alone is closed. A closed row is
+ * never opened again: a later hit on the same set opens a new row, whose
+ * id moves on from the one the closed row holds.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "rules/rules_int.h"
+#include "util/array.h"
+#include "util/hash.h"
+#include "util/xalloc.h"
+
+static int
+rfail(struct rule_rec *rec, mirror_error *err, int rc, const char *what)
+{
+	return store_fail(rec->st, err, rc, what);
+}
+
+/* Step a statement that returns no row, then reset it. */
+static int
+step_done(struct rule_rec *rec, sqlite3_stmt *s, mirror_error *err)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return 0;
+	return rfail(rec, err, rc, "rules: write");
+}
+
+static void
+bind(sqlite3_stmt *s, int i, const char *v)
+{
+	sqlite3_bind_text(s, i, v != NULL ? v : "", -1, SQLITE_TRANSIENT);
+}
+
+int
+rec_prepare(struct rule_rec *rec, mirror_error *err)
+{
+	static const struct {
+		size_t off;
+		const char *sql;
+	} stmts[] = {
+		{ offsetof(struct rule_rec, open_get), "SELECT id, facts, "
+		  "message, project FROM main.rule_violations WHERE rule_id = "
+		  "?1 AND status = 'open' ORDER BY facts" },
+		{ offsetof(struct rule_rec, ins), "INSERT INTO "
+		  "main.rule_violations(id, rule_id, severity, project, facts, "
+		  "message, status, detected_at, opened_run) VALUES(?1, ?2, "
+		  "?3, ?4, ?5, ?6, 'open', ?7, ?8)" },
+		{ offsetof(struct rule_rec, fact_ins), "INSERT OR IGNORE INTO "
+		  "main.violation_facts(violation_id, layer, fact_id) "
+		  "VALUES(?1, ?2, ?3)" },
+		{ offsetof(struct rule_rec, upd), "UPDATE main.rule_violations "
+		  "SET message = ?2, project = ?3 WHERE id = ?1" },
+		{ offsetof(struct rule_rec, close1), "UPDATE "
+		  "main.rule_violations SET status = 'closed', closed_at = ?2, "
+		  "closed_run = ?3 WHERE id = ?1 AND status = 'open'" },
+		{ offsetof(struct rule_rec, close_rule), "UPDATE "
+		  "main.rule_violations SET status = 'closed', closed_at = ?2, "
+		  "closed_run = ?3 WHERE rule_id = ?1 AND status = 'open'" },
+		{ offsetof(struct rule_rec, id_exists), "SELECT 1 FROM "
+		  "main.rule_violations WHERE id = ?1" },
+		{ offsetof(struct rule_rec, run_ins), "INSERT INTO "
+		  "main.rule_runs(sweep_run, rule_id, origin, severity, label, "
+		  "description, query, status, error, hits, duration_ms) "
+		  "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)" },
+	};
+
+	for (size_t i = 0; i < sizeof(stmts) / sizeof(*stmts); i++) {
+		sqlite3_stmt **s = (sqlite3_stmt **)(void *)
+		    ((char *)rec + stmts[i].off);
+		int rc = sqlite3_prepare_v2(rec->db, stmts[i].sql, -1, s,
+		    NULL);
+
+		if (rc != SQLITE_OK)
+			return rfail(rec, err, rc, "rules: prepare");
+	}
+	return 0;
+}
+
+void
+rec_finalize(struct rule_rec *rec)
+{
+	sqlite3_stmt **all[] = { &rec->open_get, &rec->ins, &rec->fact_ins,
+	    &rec->upd, &rec->close1, &rec->id_exists, &rec->close_rule,
+	    &rec->run_ins };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++) {
+		sqlite3_finalize(*all[i]);
+		*all[i] = NULL;
+	}
+}
+
+/* splitmix64's finaliser: spreads FNV's weak bits. */
+static uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= UINT64_C(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+/*
+ * The id of a new violation of rule_id on facts: "chk-" and 12 hex
+ * digits of a hash of both, moved on deterministically while taken (by
+ * a closed violation of the same set, or a collision). Returns 0, or
+ * < 0 with err set.
+ */
+static int
+new_id(struct rule_rec *rec, const char *rule_id, const char *facts,
+    char out[17], mirror_error *err)
+{
+	uint64_t base = hash_add_str(hash_add_str(MIRROR_HASH_INIT, rule_id),
+	    facts);
+
+	for (unsigned k = 0;; k++) {
+		uint64_t h = base;
+		char hex[17], kdec[16];
+		int rc, w;
+
+		if (k > 0) {
+			w = snprintf(kdec, sizeof(kdec), "%u", k);
+			if (w < 0 || (size_t)w >= sizeof(kdec))
+				return mirror_fail(err, MIRROR_EIO, "internal: "
+				    "violation id");
+			h = hash_add_str(h, kdec);
+		}
+		hash_hex(hex, mix64(h));
+		memcpy(out, "chk-", 4);
+		memcpy(out + 4, hex, 12);
+		out[16] = '\0';
+		bind(rec->id_exists, 1, out);
+		rc = sqlite3_step(rec->id_exists);
+		sqlite3_reset(rec->id_exists);
+		if (rc == SQLITE_DONE)
+			return 0;
+		if (rc != SQLITE_ROW)
+			return rfail(rec, err, rc, "rules: violation ids");
+	}
+}
+
+/* The violation_facts rows of id from its facts (canonical JSON). */
+static int
+insert_facts(struct rule_rec *rec, const char *id, const char *facts,
+    mirror_error *err)
+{
+	json_t *a = json_loads(facts, 0, NULL);
+	size_t i;
+	json_t *v;
+	int rc = 0;
+
+	json_array_foreach(a, i, v) {
+		const char *s = json_string_value(v);
+		const char *colon = s != NULL ? strchr(s, ':') : NULL;
+
+		if (colon == NULL)
+			continue;       /* made canonical: never */
+		bind(rec->fact_ins, 1, id);
+		sqlite3_bind_text(rec->fact_ins, 2, s, (int)(colon - s),
+		    SQLITE_TRANSIENT);
+		bind(rec->fact_ins, 3, colon + 1);
+		if ((rc = step_done(rec, rec->fact_ins, err)) < 0)
+			break;
+		rec->out->rows_written++;
+	}
+	json_decref(a);
+	return rc;
+}
+
+/* Open a violation of rule_id for hit h. */
+static int
+open_one(struct rule_rec *rec, const char *rule_id, const char *severity,
+    const struct rule_hit *h, mirror_error *err)
+{
+	char id[17];
+	int rc;
+
+	if ((rc = new_id(rec, rule_id, h->facts, id, err)) < 0)
+		return rc;
+	bind(rec->ins, 1, id);
+	bind(rec->ins, 2, rule_id);
+	bind(rec->ins, 3, severity);
+	bind(rec->ins, 4, h->project);
+	bind(rec->ins, 5, h->facts);
+	bind(rec->ins, 6, h->message);
+	bind(rec->ins, 7, rec->now);
+	bind(rec->ins, 8, rec->run_id);
+	if ((rc = step_done(rec, rec->ins, err)) < 0)
+		return rc;
+	rec->out->opened++;
+	rec->out->rows_written++;
+	return insert_facts(rec, id, h->facts, err);
+}
+
+/* The open violation id is hit again by h: bring it up to date. */
+static int
+keep_one(struct rule_rec *rec, const char *id, const char *message,
+    const char *project, const struct rule_hit *h, mirror_error *err)
+{
+	int rc;
+
+	if (strcmp(message, h->message) == 0 &&
+	    strcmp(project, h->project) == 0)
+		return 0;
+	bind(rec->upd, 1, id);
+	bind(rec->upd, 2, h->message);
+	bind(rec->upd, 3, h->project);
+	if ((rc = step_done(rec, rec->upd, err)) == 0)
+		rec->out->rows_written++;
+	return rc;
+}
+
+/* Close the open violation id. */
+static int
+close_one(struct rule_rec *rec, const char *id, mirror_error *err)
+{
+	int rc;
+
+	bind(rec->close1, 1, id);
+	bind(rec->close1, 2, rec->now);
+	bind(rec->close1, 3, rec->run_id);
+	if ((rc = step_done(rec, rec->close1, err)) == 0) {
+		rec->out->closed++;
+		rec->out->rows_written++;
+	}
+	return rc;
+}
+
+/* A column as text, "" for NULL. */
+static const char *
+col(sqlite3_stmt *s, int i)
+{
+	const char *v = (const char *)sqlite3_column_text(s, i);
+
+	return v != NULL ? v : "";
+}
+
+/* An open violation as the store holds it. */
+struct open_v {
+	char *id, *facts, *message, *project;
+};
+
+/*
+ * rule_id's open violations, sorted by facts, into out[0..n) (the
+ * caller frees them). Returns 0, or < 0 with err set.
+ */
+static int
+load_open(struct rule_rec *rec, const char *rule_id, struct open_v **out,
+    size_t *n, mirror_error *err)
+{
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	bind(rec->open_get, 1, rule_id);
+	while ((rc = sqlite3_step(rec->open_get)) == SQLITE_ROW) {
+		struct open_v *v = &ARRAY_PUSH(*out, *n, cap);
+
+		v->id = xstrdup(col(rec->open_get, 0));
+		v->facts = xstrdup(col(rec->open_get, 1));
+		v->message = xstrdup(col(rec->open_get, 2));
+		v->project = xstrdup(col(rec->open_get, 3));
+	}
+	sqlite3_reset(rec->open_get);
+	return rc == SQLITE_DONE ? 0 : rfail(rec, err, rc,
+	    "rules: read violations");
+}
+
+int
+rec_violations(struct rule_rec *rec, const char *rule_id,
+    const char *severity, const struct rule_hit *hits, size_t n,
+    mirror_error *err)
+{
+	struct open_v *ov;
+	size_t nov, i = 0, j = 0;
+	int rc;
+
+	if ((rc = load_open(rec, rule_id, &ov, &nov, err)) < 0)
+		goto out;
+	while (rc == 0 && (i < n || j < nov)) {
+		int c = i == n ? 1 : j == nov ? -1 :
+		    strcmp(hits[i].facts, ov[j].facts);
+
+		if (c < 0)
+			rc = open_one(rec, rule_id, severity, &hits[i++], err);
+		else if (c > 0)
+			rc = close_one(rec, ov[j++].id, err);
+		else {
+			rc = keep_one(rec, ov[j].id, ov[j].message,
+			    ov[j].project, &hits[i], err);
+			i++;
+			j++;
+		}
+	}
+out:
+	for (size_t k = 0; k < nov; k++) {
+		free(ov[k].id);
+		free(ov[k].facts);
+		free(ov[k].message);
+		free(ov[k].project);
+	}
+	free(ov);
+	return rc;
+}
+
+int
+rec_close_rule(struct rule_rec *rec, const char *rule_id, mirror_error *err)
+{
+	int rc;
+
+	bind(rec->close_rule, 1, rule_id);
+	bind(rec->close_rule, 2, rec->now);
+	bind(rec->close_rule, 3, rec->run_id);
+	if ((rc = step_done(rec, rec->close_rule, err)) == 0) {
+		long long k = sqlite3_changes(rec->db);
+
+		rec->out->closed += k;
+		rec->out->rows_written += k;
+	}
+	return rc;
+}
+
+int
+rec_run_row(struct rule_rec *rec, const struct rule_run_row *row,
+    mirror_error *err)
+{
+	sqlite3_stmt *s = rec->run_ins;
+
+	bind(s, 1, rec->run_id);
+	bind(s, 2, row->rule_id);
+	bind(s, 3, row->origin);
+	bind(s, 4, row->severity);
+	bind(s, 5, row->label);
+	bind(s, 6, row->description);
+	bind(s, 7, row->query);
+	bind(s, 8, row->error == NULL ? "ok" : "failed");
+	bind(s, 9, row->error);
+	sqlite3_bind_int64(s, 10, row->hits);
+	sqlite3_bind_int64(s, 11, row->duration_ms);
+	return step_done(rec, s, err);
+}

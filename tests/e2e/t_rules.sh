@@ -1,0 +1,102 @@
+#!/bin/sh
+# Rules end to end (doc/rules.md): a .sql dropped into a directory runs
+# with 'mirror sweep --rules DIR' and 'mirror build --rules DIR', its
+# violations land in rule_violations and violation_facts with a
+# rule_runs row; a hostile rule is refused with one stderr line naming
+# the rule, its file and line, while the others run and the store's own
+# rows stay as they were; the config's rules and param keys; sweep
+# --json against doc/schema/sweep.schema.json.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export SOURCE_DATE_EPOCH=1793491200
+py=python3
+python3 -c 'import jsonschema' 2>/dev/null || py=/usr/bin/python3
+
+# store_rows DB: every row of the store-owned tables, for comparison.
+store_rows() {
+	sql "$1" "SELECT * FROM projects; SELECT * FROM project_state;
+	    SELECT * FROM entities; SELECT * FROM relationships;
+	    SELECT * FROM memories; SELECT * FROM memory_audit;
+	    SELECT type, name, sql FROM sqlite_schema ORDER BY name"
+}
+
+new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+mkdir mine
+cp "$MIRROR_TOP/tests/rules/no-material.sql" mine/
+before=$(store_rows ex.db)
+mirror sweep --store ex.db --rules mine
+expect_status "sweep --rules DIR succeeds" 0
+expect "the rule's violations are open, one per component" \
+    test "$(sql ex.db "SELECT count(*) FROM rule_violations WHERE rule_id = 'test-no-material' AND status = 'open'")" -gt 0
+expect "each violation names its fact in violation_facts" \
+    test "$(sql ex.db "SELECT count(*) FROM rule_violations v WHERE NOT EXISTS (SELECT 1 FROM violation_facts f WHERE f.violation_id = v.id AND '[\"' || f.layer || ':' || f.fact_id || '\"]' = v.facts)")" = 0
+expect "violation ids are chk- and 12 hex digits" \
+    test "$(sql ex.db "SELECT count(*) FROM rule_violations WHERE id NOT GLOB 'chk-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]' OR length(id) <> 16")" = 0
+expect "the rule has an ok rule_runs row of this run, with its origin and label" \
+    test "$(sql ex.db "SELECT status || '|' || origin || '|' || label || '|' || (sweep_run = (SELECT id FROM sweep_runs)) FROM rule_runs")" = "ok|mine/no-material.sql:3|no material|1"
+expect "the summary line counts the checks" \
+    out_has '; checks: [0-9]+ opened, 0 closed, [0-9]+ open, 0 rules failed$'
+ids=$(sql ex.db "SELECT id FROM rule_violations ORDER BY id")
+
+cp "$MIRROR_TOP/tests/rules/hostile.sql" mine/
+mirror sweep --store ex.db --rules mine --json
+expect_status "a hostile rule does not fail the sweep" 0
+expect "the hostile rule is one stderr line naming the rule, its file and line" \
+    test "$(cat "$T/err")" = "mirror: rule test-writer (mine/hostile.sql:3): line 6: refused: a rule may only read (DELETE from memories)"
+expect "the other rule's violations are kept with the same ids" \
+    test "$(sql ex.db "SELECT id FROM rule_violations WHERE status = 'open' ORDER BY id")" = "$ids"
+expect "the hostile rule's run is failed with the reason" \
+    test "$(sql ex.db "SELECT status || '|' || error FROM rule_runs WHERE rule_id = 'test-writer'")" = "failed|line 6: refused: a rule may only read (DELETE from memories)"
+expect "the store's own rows are as they were" test "$before" = "$(store_rows ex.db)"
+expect "the store passes PRAGMA integrity_check" integrity_ok ex.db
+expect "sweep --json counts the failed rule and the open violations" sh -c \
+    "jq -e '.rules_failed == 1 and .violations_opened == 0 and .violations_open_after > 0' '$T/out' >/dev/null"
+$py -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
+    "$MIRROR_TOP/doc/schema/sweep.schema.json" "$T/out" 2>schema.log
+expect "sweep --json is valid against doc/schema/sweep.schema.json" test $? -eq 0
+
+# Without the directory the rule is gone: its violations close.
+mirror sweep --store ex.db --json
+expect "a rule no longer given has its violations closed" sh -c \
+    "jq -e '.violations_closed > 0 and .violations_open_after == 0' '$T/out' >/dev/null"
+
+# build --rules DIR: the sweep it runs records the violations again
+# (new rows: closed ones are history), and one more build with the same
+# store and rules is a no-op.
+rm mine/hostile.sql
+mirror build --store ex.db --out site --rules mine --json
+expect_status "build --rules DIR succeeds" 0
+expect "build's sweep reopened the violations as new rows" sh -c \
+    "jq -e '.sweep.violations_opened > 0 and .sweep.rules_failed == 0' '$T/out' >/dev/null"
+expect "reopened violations get other ids" \
+    test "$(sql ex.db "SELECT count(*) FROM rule_violations WHERE status = 'open' AND id IN (SELECT id FROM rule_violations WHERE status = 'closed')")" = 0
+mirror build --store ex.db --out site --rules mine --json
+expect "the same store and rules again: nothing to do" sh -c \
+    "jq -e '.rendered == false' '$T/out' >/dev/null"
+printf '\n-- rule: test-memo\n-- severity: warn\n-- description: every memory\nSELECT project, json_array(%s || id) AS facts, content AS message FROM memories WHERE status = %s;\n' \
+    "'memory:'" "'active'" > mine/memo.sql
+mirror build --store ex.db --out site --rules mine --json
+expect "a new rule file makes the build sweep again" sh -c \
+    "jq -e '.rendered == true and .sweep.violations_opened > 0' '$T/out' >/dev/null"
+
+# mirror.ini: rules = DIR and param.RULE.NAME.
+cat > mine/param.sql <<'SQL'
+-- rule: test-param
+-- severity: warn
+-- description: a parameter's value, as the message
+-- param: word = default
+SELECT '' AS project, '["memory:x"]' AS facts, :word AS message;
+SQL
+printf 'rules = mine\nparam.test-param.word = "from ini"\n' > mirror.ini
+mirror sweep --store ex.db
+expect_status "a config with rules and a param key works" 0
+expect "the config's param overrides the rule's default" \
+    test "$(sql ex.db "SELECT message FROM rule_violations WHERE rule_id = 'test-param' AND status = 'open'")" = "from ini"
+printf 'rules = mine\nparam.Bad!.word = 1\n' > mirror.ini
+mirror sweep --store ex.db
+expect_error "a param key with a bad rule id is refused with its line" 2 \
+    "config mirror.ini:2: param.Bad!.word: want param.RULE.NAME"
+rm mirror.ini
+mirror sweep --store ex.db --rules nowhere
+expect_error "a --rules directory that does not exist is exit 2" 2 \
+    "rules nowhere: cannot read the directory"

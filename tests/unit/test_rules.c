@@ -1,0 +1,795 @@
+/*
+ * test_rules.c: declarative rules (core/rules/rules.h): reading rule
+ * files with every header error and its line, hostile rules refused by
+ * the guard, the budget and the row cap while the other rules still run
+ * and the store stays as it was, the shape of a result, the life of a
+ * violation, parameters, the store's own mirror_rules, and the digest.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rules/rules.h"
+#include "store/store.h"
+#include "sweep/sweep.h"
+#include "util/strbuf.h"
+
+#define NOW ((time_t)1700000000)
+
+struct fixture {
+	char dir[64];
+	char path[96];
+	mirror_store *st;
+	FILE *diag;
+};
+
+static const char rows[] =
+	"INSERT INTO projects(id, name, aliases) VALUES"
+	" ('p05-interferometer', 'P05', '[\"p05\"]'), ('p06', 'P06', '[]');"
+	"INSERT INTO entities(id, entity_type, name, project, properties)"
+	" VALUES ('e1', 'component', 'Mount', 'p05', '{}'),"
+	" ('e2', 'component', 'Lens', 'p05-interferometer',"
+	" '{\"material\":\"BK7\"}'),"
+	" ('e3', 'component', 'Arm', 'p06', '{}');"
+	"INSERT INTO memories(id, memory_type, content, project) VALUES"
+	" ('m1', 'preference', 'prefers rebase', 'p06');";
+
+/* The rule most tests run: components with no material property. */
+#define NO_MATERIAL \
+	"-- rule: no-material\n" \
+	"-- severity: warn\n" \
+	"-- label: no material\n" \
+	"-- description: A component with no material.\n" \
+	"SELECT project, json_array('entity:' || id) AS facts,\n" \
+	"       'component ' || name || ' has no material' AS message\n" \
+	"FROM entities WHERE entity_type = 'component'\n" \
+	"  AND json_extract(properties, '$.material') IS NULL;\n"
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	mirror_error err;
+
+	if (f == NULL)
+		return -1;
+	strcpy(f->dir, "/tmp/mirror-test-rules.XXXXXX");
+	if (mkdtemp(f->dir) == NULL)
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/s.db", f->dir);
+	if (store_create(f->path, &err) < 0 ||
+	    store_open(&f->st, f->path, STORE_WRITE, &err) < 0 ||
+	    sqlite3_exec(store_db(f->st), rows, NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	store_close(f->st);
+	if (store_open(&f->st, f->path, STORE_WRITE, &err) < 0)
+		return -1;
+	f->diag = tmpfile();
+	*state = f;
+	return f->diag != NULL ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	store_close(f->st);
+	fclose(f->diag);
+	unsetenv("MIRROR_RULE_TIMEOUT_MS");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+static void
+run_sql(struct fixture *f, const char *sql)
+{
+	assert_int_equal(sqlite3_exec(store_db(f->st), sql, NULL, NULL, NULL),
+	    SQLITE_OK);
+}
+
+/* The one value sql returns, as text ("" for none), in a static buffer. */
+static const char *
+q(struct fixture *f, const char *sql)
+{
+	static char buf[4096];
+	sqlite3_stmt *s;
+
+	buf[0] = '\0';
+	assert_int_equal(sqlite3_prepare_v2(store_db(f->st), sql, -1, &s,
+	    NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		snprintf(buf, sizeof(buf), "%s", sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return buf;
+}
+
+/* Every row of the store-owned tables and the schema, as one text. */
+static char *
+dump(struct fixture *f)
+{
+	static const char *const tables[] = { "projects", "project_state",
+	    "entities", "relationships", "memories", "memory_audit" };
+	strbuf sb;
+
+	strbuf_init(&sb);
+	for (size_t t = 0; t < sizeof(tables) / sizeof(*tables); t++) {
+		char sql[128];
+		sqlite3_stmt *s;
+
+		snprintf(sql, sizeof(sql), "SELECT * FROM %s ORDER BY rowid",
+		    tables[t]);
+		assert_int_equal(sqlite3_prepare_v2(store_db(f->st), sql, -1,
+		    &s, NULL), SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW)
+			for (int i = 0; i < sqlite3_column_count(s); i++)
+				strbuf_printf(&sb, "%s|", sqlite3_column_text(s,
+				    i) ? (const char *)sqlite3_column_text(s,
+				    i) : "NULL");
+		sqlite3_finalize(s);
+	}
+	strbuf_puts(&sb, q(f, "SELECT group_concat(type || name || "
+	    "coalesce(sql, ''), ';') FROM (SELECT * FROM sqlite_schema "
+	    "ORDER BY name)"));
+	return strbuf_detach(&sb);
+}
+
+/* Everything written to the fixture's diag since the last call. */
+static char *
+diag_text(struct fixture *f)
+{
+	strbuf sb;
+	char buf[512];
+
+	strbuf_init(&sb);
+	rewind(f->diag);
+	while (fgets(buf, sizeof(buf), f->diag) != NULL)
+		strbuf_puts(&sb, buf);
+	rewind(f->diag);
+	assert_int_equal(ftruncate(fileno(f->diag), 0), 0);
+	return strbuf_detach(&sb);
+}
+
+/* Load text as file name, tier user, into rs with the fixture's diag. */
+static void
+load(struct fixture *f, struct rule_set *rs, const char *text)
+{
+	rules_init(rs);
+	rs->diag = f != NULL ? f->diag : NULL;
+	rules_load_text(rs, text, strlen(text), "t/x.sql", RULE_USER);
+}
+
+/* One sweep with rs at NOW + days. */
+static void
+sweep(struct fixture *f, struct sweep_run *run, const struct rule_set *rs,
+    int days)
+{
+	mirror_error err;
+
+	err.msg[0] = '\0';
+	assert_int_equal(sweep_run_rules(run, f->st, NOW + days * 86400,
+	    NULL, rs, &err), 0);
+}
+
+/* ---- reading rule files ------------------------------------------------ */
+
+/* 1: two rules with a free comment before them, continuations, params. */
+static void
+test_parse_ok(void **state)
+{
+	struct rule_set rs;
+	const char *text =
+	    "-- The rules of a team. Free words.\n"
+	    "\n"
+	    NO_MATERIAL
+	    "\n"
+	    "-- Above the header: the author's.\n"
+	    "-- rule: stale-state\n"
+	    "-- severity: error\n"
+	    "-- description: A trusted value not touched for a long time\n"
+	    "--   while its project moved on.\n"
+	    "-- param: days = 90\n"
+	    "-- param: kind = decision\n"
+	    "SELECT '' AS project, '[\"project_state:s1\"]' AS facts,\n"
+	    "  'x' AS message WHERE :days > 0 AND :kind <> ''; -- trailing\n";
+
+	(void)state;
+	load(NULL, &rs, text);
+	assert_int_equal(rs.n, 2);
+	assert_null(rs.v[0].error);
+	assert_string_equal(rs.v[0].id, "no-material");
+	assert_int_equal(rs.v[0].severity, RULE_WARN);
+	assert_string_equal(rs.v[0].label, "no material");
+	assert_string_equal(rs.v[0].origin, "t/x.sql:3");
+	assert_int_equal(rs.v[0].sql_line, 7);
+	assert_non_null(strstr(rs.v[0].query, "IS NULL;"));
+	assert_null(rs.v[1].error);
+	assert_string_equal(rs.v[1].id, "stale-state");
+	assert_int_equal(rs.v[1].severity, RULE_ERROR);
+	assert_string_equal(rs.v[1].origin, "t/x.sql:13");
+	assert_string_equal(rs.v[1].description, "A trusted value not touched "
+	    "for a long time while its project moved on.");
+	assert_int_equal(rs.v[1].nparams, 2);
+	assert_string_equal(rs.v[1].params[0].name, "days");
+	assert_string_equal(rs.v[1].params[0].value, "90");
+	assert_string_equal(rs.v[1].params[1].value, "decision");
+	rules_free(&rs);
+}
+
+/* 2: every header error, each with its line. */
+static void
+test_parse_errors(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "-- rule: a\n-- description: d\nSELECT 1;\n",
+		  "line 1: no '-- severity:' line" },
+		{ "-- rule: a\n-- severity: fatal\n-- description: d\n"
+		  "SELECT 1;\n", "line 2: severity: 'fatal' is not error" },
+		{ "-- rule: a\n-- severty: warn\n-- description: d\nSELECT 1;\n",
+		  "line 2: unknown header key 'severty' (did you mean "
+		  "'severity'?)" },
+		{ "-- rule: a\n-- severity: warn\n-- severity: off\n"
+		  "-- description: d\nSELECT 1;\n",
+		  "line 3: a second 'severity' (the first is at line 2)" },
+		{ "-- rule: Bad_Id\n-- severity: warn\n-- description: d\n"
+		  "SELECT 1;\n", "line 1: rule: bad id 'Bad_Id'" },
+		{ "-- rule: a\n-- severity: warn\nSELECT 1;\n",
+		  "line 1: no '-- description:' line" },
+		{ "\n\n-- rule: a\n-- severity: warn\n-- description: d\n",
+		  "line 3: a header with no SQL statement after it" },
+		{ "\nSELECT 1;\n", "line 2: an SQL statement with no '-- rule:' "
+		  "header above it" },
+		{ "-- rule: a\n-- severity: warn\n-- description: d\n"
+		  "SELECT 1\nFROM entities\n",
+		  "line 4: the statement is not ended by ';' (the file ends at "
+		  "line 5)" },
+		{ "-- rule: a\n-- severity: warn\n-- description: d\n"
+		  "-- param: x\nSELECT 1;\n", "line 4: param: want 'NAME = "
+		  "VALUE'" },
+		{ "-- rule: a\n-- severity: warn\n-- description: d\n"
+		  "-- param: now = 1\nSELECT 1;\n", "line 4: param: bad name "
+		  "'now'" },
+		{ "-- rule: a\n--   more\n-- severity: warn\n"
+		  "-- description: d\nSELECT 1;\n", "line 2: a continuation "
+		  "line" },
+		{ "-- rule: a\n-- severity: warn\n-- description: d\n"
+		  "-- just words here\nSELECT 1;\n", "line 4: not a header "
+		  "line" },
+		{ "-- rule: a\n-- severity: warn\n-- label:\n"
+		  "-- description: d\nSELECT 1;\n", "line 3: label: empty" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct rule_set rs;
+
+		load(NULL, &rs, cases[i].text);
+		assert_int_equal(rs.n, 1);
+		if (rs.v[0].error == NULL ||
+		    strstr(rs.v[0].error, cases[i].want) == NULL)
+			fail_msg("case %zu: want '%s', got '%s'", i,
+			    cases[i].want, rs.v[0].error ? rs.v[0].error :
+			    "(none)");
+		rules_free(&rs);
+	}
+	{
+		struct rule_set rs;
+		const char nul[] = "-- rule: a\0\n";
+
+		rules_init(&rs);
+		rules_load_text(&rs, nul, sizeof(nul) - 1, "t/n.sql",
+		    RULE_USER);
+		assert_int_equal(rs.n, 1);
+		assert_non_null(strstr(rs.v[0].error, "NUL byte"));
+		rules_free(&rs);
+	}
+}
+
+/* 3: a user rule replaces the starter rule of its id; off turns off. */
+static void
+test_override(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	const char *off = "-- rule: no-material\n-- severity: off\n"
+	    "-- description: not for us\nSELECT 1;\n";
+	char *d;
+
+	rules_init(&rs);
+	rs.diag = f->diag;
+	rules_load_text(&rs, NO_MATERIAL, strlen(NO_MATERIAL), "rules/a.sql",
+	    RULE_STARTER);
+	rules_load_text(&rs, off, strlen(off), "mine/b.sql", RULE_USER);
+	assert_int_equal(rs.v[0].replaced, 1);
+	assert_int_equal(rs.v[1].replaced, 0);
+	sweep(f, &run, &rs, 0);
+	assert_int_equal(run.violations_opened, 0);
+	assert_string_equal(q(f, "SELECT count(*) FROM rule_runs"), "0");
+	rules_free(&rs);
+	/* Two of one tier: the second is told, the first runs. */
+	rules_init(&rs);
+	rs.diag = f->diag;
+	rules_load_text(&rs, NO_MATERIAL, strlen(NO_MATERIAL), "mine/a.sql",
+	    RULE_USER);
+	rules_load_text(&rs, NO_MATERIAL, strlen(NO_MATERIAL), "mine/b.sql",
+	    RULE_USER);
+	sweep(f, &run, &rs, 0);
+	assert_int_equal(run.violations_opened, 2);
+	assert_int_equal(run.rules_failed, 1);
+	d = diag_text(f);
+	assert_string_equal(d, "mirror: rule no-material (mine/b.sql:1): the "
+	    "id no-material is taken by another rule, which runs instead\n");
+	free(d);
+	rules_free(&rs);
+}
+
+/* ---- hostile rules ------------------------------------------------------ */
+
+/* A hostile rule and the words its failure must hold. */
+static const struct {
+	const char *sql, *want;
+} hostile[] = {
+	{ "INSERT INTO entities(id, entity_type, name) VALUES('x', 'c', 'x');",
+	  "refused: a rule may only read (INSERT into entities)" },
+	{ "UPDATE entities SET name = 'x';", "(UPDATE of entities)" },
+	{ "DELETE FROM memories;", "(DELETE from memories)" },
+	{ "CREATE TABLE evil(x);", "(CREATE of a table, index, view" },
+	{ "CREATE TEMP VIEW v AS SELECT 1;", "(CREATE of a table" },
+	{ "DROP TABLE memories;", "(DROP of a table, index" },
+	{ "ATTACH DATABASE ':memory:' AS x;", "(ATTACH of :memory:)" },
+	{ "PRAGMA journal_mode = OFF;", "(PRAGMA journal_mode)" },
+	{ "SELECT name AS project, '[\"entity:e1\"]' AS facts, '' AS message "
+	  "FROM pragma_table_info('entities');", "a table-valued function" },
+	{ "SELECT load_extension('/nonexistent.so') AS project, "
+	  "'[\"entity:e1\"]' AS facts, '' AS message;",
+	  "(the function load_extension())" },
+	{ "SELECT '' AS project, json_array('entity:' || hex(randomblob(4))) "
+	  "AS facts, '' AS message;", "(the function randomblob())" },
+	{ "BEGIN;", "(transaction control" },
+	{ "SAVEPOINT s;", "(SAVEPOINT BEGIN)" },
+	{ "SELECT 1 AS project, '[\"entity:e1\"]' AS facts, '' AS message; "
+	  "DELETE FROM entities;", "more than one statement" },
+	{ "VACUUM;", "" },
+	{ "ANALYZE;", "(ANALYZE" },
+};
+
+/* 4: every hostile rule is refused and told; the good rule between
+ * them records its violations; the store is as it was. */
+static void
+test_hostile(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	strbuf text;
+	char *before, *after, *d;
+	size_t n = sizeof(hostile) / sizeof(*hostile);
+
+	strbuf_init(&text);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_printf(&text, "-- rule: hostile-%zu\n-- severity: error\n"
+		    "-- description: hostile\n%s\n\n", i, hostile[i].sql);
+		if (i == n / 2)
+			strbuf_printf(&text, "%s\n", NO_MATERIAL);
+	}
+	load(f, &rs, text.data);
+	strbuf_free(&text);
+	before = dump(f);
+	sweep(f, &run, &rs, 0);
+	after = dump(f);
+	assert_string_equal(before, after);
+	assert_string_equal(q(f, "PRAGMA integrity_check"), "ok");
+	assert_int_equal(run.rules_failed, (long long)n);
+	assert_int_equal(run.violations_opened, 2);
+	assert_string_equal(q(f, "SELECT group_concat(facts, ' ') FROM (SELECT "
+	    "facts FROM rule_violations WHERE status = 'open' ORDER BY facts)"),
+	    "[\"entity:e1\"] [\"entity:e3\"]");
+	d = diag_text(f);
+	for (size_t i = 0; i < n; i++) {
+		char want[512], sql[128];
+
+		snprintf(want, sizeof(want), "mirror: rule hostile-%zu (t/x.sql:",
+		    i);
+		if (strstr(d, want) == NULL)
+			fail_msg("no line for hostile-%zu in:\n%s", i, d);
+		snprintf(sql, sizeof(sql), "SELECT error FROM rule_runs WHERE "
+		    "rule_id = 'hostile-%zu' AND status = 'failed'", i);
+		if (strstr(q(f, sql), hostile[i].want) == NULL ||
+		    q(f, sql)[0] == '\0')
+			fail_msg("hostile-%zu: want '%s', got '%s'", i,
+			    hostile[i].want, q(f, sql));
+	}
+	assert_string_equal(q(f, "SELECT status FROM rule_runs WHERE rule_id = "
+	    "'no-material'"), "ok");
+	free(d);
+	free(before);
+	free(after);
+	rules_free(&rs);
+}
+
+/* 5: a recursive CTE that never ends runs out of its budget, and 10^6
+ * rows hit the cap (with the default budget: a loaded machine must not
+ * make it a budget failure); the good rule still runs and the store is
+ * as it was. */
+static void
+test_budget_and_cap(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	char *before, *after, *d;
+
+	load(f, &rs, "-- rule: forever\n-- severity: error\n"
+	    "-- description: never ends\n"
+	    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)\n"
+	    "SELECT '' AS project, json_array('entity:e' || max(i)) AS facts,\n"
+	    "  '' AS message FROM n;\n\n" NO_MATERIAL);
+	setenv("MIRROR_RULE_TIMEOUT_MS", "300", 1);
+	before = dump(f);
+	sweep(f, &run, &rs, 0);
+	unsetenv("MIRROR_RULE_TIMEOUT_MS");
+	assert_int_equal(run.rules_failed, 1);
+	assert_int_equal(run.violations_opened, 2);
+	d = diag_text(f);
+	assert_string_equal(d, "mirror: rule forever (t/x.sql:1): ran past "
+	    "its budget of 300 ms (MIRROR_RULE_TIMEOUT_MS sets it)\n");
+	free(d);
+	rules_free(&rs);
+	load(f, &rs, "-- rule: million\n-- severity: warn\n"
+	    "-- description: too many\n"
+	    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n\n"
+	    "  WHERE i < 1000000)\n"
+	    "SELECT '' AS project, json_array('memory:m' || i) AS facts,\n"
+	    "  'm' AS message FROM n;\n\n" NO_MATERIAL);
+	sweep(f, &run, &rs, 0);
+	after = dump(f);
+	assert_string_equal(before, after);
+	assert_int_equal(run.rules_failed, 1);
+	assert_int_equal(run.violations_open_after, 2);
+	d = diag_text(f);
+	assert_string_equal(d, "mirror: rule million (t/x.sql:1): returned "
+	    "more than 10000 rows (the cap; narrow the query)\n");
+	assert_string_equal(q(f, "SELECT hits FROM rule_runs WHERE rule_id = "
+	    "'million'"), "10001");
+	assert_string_equal(q(f, "SELECT count(*) FROM rule_violations"), "2");
+	free(d);
+	free(before);
+	free(after);
+	rules_free(&rs);
+}
+
+/* 6: the wrong shape, each told with its row; a rule that fails keeps
+ * the violations it had open. */
+static void
+test_shape(void **state)
+{
+	static const struct {
+		const char *select, *want;
+	} cases[] = {
+		{ "SELECT '' AS project, '[\"entity:e1\"]' AS fact, '' AS "
+		  "message", "the result has no column 'facts'" },
+		{ "SELECT '' AS project, 'entity:e1' AS facts, '' AS message",
+		  "row 1: facts is not a JSON array" },
+		{ "SELECT '' AS project, '[\"thing:e1\"]' AS facts, '' AS "
+		  "message", "row 1: fact 1 is not \"LAYER:ID\"" },
+		{ "SELECT '' AS project, '[]' AS facts, '' AS message",
+		  "row 1: facts is not a JSON array of 1" },
+		{ "SELECT '' AS project, '[\"entity:e1\", 3]' AS facts, '' AS "
+		  "message", "row 1: fact 2 is not" },
+		{ "SELECT '' AS project, '[\"entity:\"]' AS facts, '' AS "
+		  "message", "row 1: fact 1 is not" },
+		{ "SELECT * FROM nosuchtable", "line 4: no such table: "
+		  "nosuchtable" },
+		{ "SELECT '' AS project, ? AS facts, '' AS message",
+		  "a positional parameter ?" },
+		{ "SELECT '' AS project, :x AS facts, '' AS message",
+		  "parameter :x has no value" },
+	};
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+
+	load(f, &rs, NO_MATERIAL);
+	sweep(f, &run, &rs, 0);
+	rules_free(&rs);
+	assert_int_equal(run.violations_open_after, 2);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char text[1024], *d;
+
+		snprintf(text, sizeof(text), "-- rule: no-material\n"
+		    "-- severity: warn\n-- description: d\n%s;\n",
+		    cases[i].select);
+		load(f, &rs, text);
+		sweep(f, &run, &rs, 0);
+		d = diag_text(f);
+		if (strstr(d, cases[i].want) == NULL)
+			fail_msg("case %zu: want '%s' in '%s'", i,
+			    cases[i].want, d);
+		assert_int_equal(run.rules_failed, 1);
+		assert_int_equal(run.violations_closed, 0);
+		assert_int_equal(run.violations_open_after, 2);
+		free(d);
+		rules_free(&rs);
+	}
+}
+
+/* ---- the life of a violation -------------------------------------------- */
+
+/* 7: open, kept (same id, nothing written), message updated, closed by
+ * itself, reopened as a new row with another id. */
+static void
+test_lifecycle(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	char id1[64], id2[64];
+
+	load(f, &rs, NO_MATERIAL);
+	sweep(f, &run, &rs, 0);
+	assert_int_equal(run.violations_opened, 2);
+	assert_true(run.rows_written > 0);
+	snprintf(id1, sizeof(id1), "%s", q(f, "SELECT id FROM rule_violations "
+	    "WHERE facts = '[\"entity:e1\"]'"));
+	assert_int_equal(strlen(id1), 16);
+	assert_memory_equal(id1, "chk-", 4);
+	/* The project is canonical: e1's is the alias p05. */
+	assert_string_equal(q(f, "SELECT project FROM rule_violations WHERE "
+	    "id = (SELECT id FROM rule_violations WHERE facts = "
+	    "'[\"entity:e1\"]')"), "p05-interferometer");
+	assert_string_equal(q(f, "SELECT layer || ':' || fact_id FROM "
+	    "violation_facts WHERE violation_id = (SELECT id FROM "
+	    "rule_violations WHERE facts = '[\"entity:e1\"]')"), "entity:e1");
+	sweep(f, &run, &rs, 1);
+	assert_int_equal(run.violations_opened, 0);
+	assert_int_equal(run.rows_written, 0);
+	assert_string_equal(q(f, "SELECT id FROM rule_violations WHERE facts = "
+	    "'[\"entity:e1\"]'"), id1);
+	run_sql(f, "UPDATE entities SET name = 'Base' WHERE id = 'e1'");
+	sweep(f, &run, &rs, 2);
+	assert_int_equal(run.rows_written, 1);
+	assert_string_equal(q(f, "SELECT message FROM rule_violations WHERE "
+	    "id = (SELECT id FROM rule_violations WHERE facts = "
+	    "'[\"entity:e1\"]')"), "component Base has no material");
+	run_sql(f, "UPDATE entities SET properties = '{\"material\":\"Al\"}' "
+	    "WHERE id = 'e1'");
+	sweep(f, &run, &rs, 3);
+	assert_int_equal(run.violations_closed, 1);
+	assert_int_equal(run.violations_open_after, 1);
+	assert_string_equal(q(f, "SELECT status || ' ' || closed_at || ' ' || "
+	    "(closed_run = (SELECT max(id) FROM sweep_runs)) FROM "
+	    "rule_violations WHERE facts = '[\"entity:e1\"]'"),
+	    "closed 2023-11-17 22:13:20 1");
+	run_sql(f, "UPDATE entities SET properties = '{}' WHERE id = 'e1'");
+	sweep(f, &run, &rs, 4);
+	assert_int_equal(run.violations_opened, 1);
+	snprintf(id2, sizeof(id2), "%s", q(f, "SELECT id FROM rule_violations "
+	    "WHERE facts = '[\"entity:e1\"]' AND status = 'open'"));
+	assert_string_not_equal(id1, id2);
+	assert_string_equal(q(f, "SELECT count(*) FROM rule_violations WHERE "
+	    "facts = '[\"entity:e1\"]'"), "2");
+	assert_string_equal(q(f, "SELECT count(*) FROM rule_runs"), "5");
+	rules_free(&rs);
+}
+
+/* 8: facts in any order, with repeats, are one violation; the ids are
+ * the same on another store and in a scoped sweep; gone rules close. */
+static void
+test_identity_and_scope(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	mirror_error err;
+	const char *p = "p06";
+	const struct sweep_scope scope = { &p, 1 };
+	char id[64];
+
+	load(f, &rs, "-- rule: pair\n-- severity: error\n-- description: d\n"
+	    "SELECT 'p05' AS project, '[\"memory:m1\", \"entity:e2\", "
+	    "\"memory:m1\"]' AS facts, 'one' AS message UNION ALL\n"
+	    "SELECT 'p05', '[\"entity:e2\", \"memory:m1\"]', 'two';\n");
+	assert_int_equal(sweep_run_rules(&run, f->st, NOW, &scope, &rs, &err),
+	    0);
+	assert_int_equal(run.violations_opened, 1);
+	assert_string_equal(q(f, "SELECT facts || ' ' || message || ' ' || "
+	    "project FROM rule_violations"), "[\"entity:e2\",\"memory:m1\"] "
+	    "one p05-interferometer");
+	snprintf(id, sizeof(id), "%s", q(f, "SELECT id FROM rule_violations"));
+	sweep(f, &run, &rs, 1);
+	assert_string_equal(q(f, "SELECT id FROM rule_violations"), id);
+	assert_int_equal(run.rows_written, 0);
+	rules_free(&rs);
+	/* The rule is gone: its violation closes. */
+	load(f, &rs, "");
+	sweep(f, &run, &rs, 2);
+	assert_int_equal(run.violations_closed, 1);
+	rules_free(&rs);
+	/* A rule that cannot be named fails: nothing else closes. */
+	load(f, &rs, NO_MATERIAL "SELECT 1;\n");
+	sweep(f, &run, &rs, 3);
+	assert_int_equal(run.violations_open_after, 2);
+	rules_free(&rs);
+	load(f, &rs, "-- rule: broken\n-- description: d\nSELECT 1;\n");
+	sweep(f, &run, &rs, 4);
+	assert_int_equal(run.violations_closed, 2);
+	free(diag_text(f));
+	rules_free(&rs);
+}
+
+/* 9: parameters: the default, an override, :now, integers bound as
+ * integers. */
+static void
+test_params(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	mirror_error err;
+
+	load(f, &rs, "-- rule: p\n-- severity: warn\n-- description: d\n"
+	    "-- param: n = 2\n-- param: word = two\n"
+	    "SELECT '' AS project, '[\"entity:e1\"]' AS facts,\n"
+	    "  typeof(:n) || ' ' || (:n + 1) || ' ' || :word || ' ' || :now\n"
+	    "  AS message;\n");
+	sweep(f, &run, &rs, 0);
+	assert_string_equal(q(f, "SELECT message FROM rule_violations"),
+	    "integer 3 two 2023-11-14 22:13:20");
+	assert_int_equal(rules_override(&rs, "p", "word", "three", &err), 0);
+	assert_int_equal(rules_override(&rs, "p", "n", "x1", &err), 0);
+	sweep(f, &run, &rs, 0);
+	assert_string_equal(q(f, "SELECT message FROM rule_violations"),
+	    "text 1 three 2023-11-14 22:13:20");
+	assert_int_equal(rules_override(&rs, "P!", "n", "1", &err),
+	    -MIRROR_EINPUT);
+	assert_int_equal(rules_override(&rs, "p", "now", "1", &err),
+	    -MIRROR_EINPUT);
+	rules_free(&rs);
+}
+
+/* 10: the store's mirror_rules run after the files; an id a file rule
+ * holds is refused; a table of the wrong shape is told. */
+static void
+test_store_rules(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	char *d;
+
+	run_sql(f, "CREATE TABLE mirror_rules(id TEXT, severity TEXT, label "
+	    "TEXT, description TEXT, query TEXT);"
+	    "INSERT INTO mirror_rules VALUES ('memo', 'warn', 'memo', "
+	    "'a memory', 'SELECT project, json_array(''memory:'' || id) AS "
+	    "facts, content AS message FROM memories'),"
+	    "('no-material', 'error', '', 'dup', 'SELECT 1'),"
+	    "('quiet', 'off', '', 'off', 'SELECT 1');");
+	load(f, &rs, NO_MATERIAL);
+	sweep(f, &run, &rs, 0);
+	assert_int_equal(run.violations_opened, 3);
+	assert_int_equal(run.rules_failed, 1);
+	assert_string_equal(q(f, "SELECT origin || ' ' || label FROM rule_runs "
+	    "WHERE rule_id = 'memo'"), "store:mirror_rules memo");
+	d = diag_text(f);
+	assert_string_equal(d, "mirror: rule no-material (store:mirror_rules): "
+	    "the id no-material is taken by another rule, which runs "
+	    "instead\n");
+	free(d);
+	run_sql(f, "DROP TABLE mirror_rules; CREATE TABLE mirror_rules(id "
+	    "TEXT, sql TEXT)");
+	sweep(f, &run, &rs, 1);
+	d = diag_text(f);
+	assert_non_null(strstr(d, "mirror: rule ? (store:mirror_rules): no "
+	    "such column"));
+	/* Its rules' violations stay: their rules could not be read. */
+	assert_int_equal(run.violations_open_after, 3);
+	free(d);
+	rules_free(&rs);
+}
+
+/* 11: the digest follows the rules, and the day only with :now. */
+static void
+test_digest(void **state)
+{
+	struct rule_set a, b;
+	char h1[17], h2[17], h3[17];
+	mirror_error err;
+
+	(void)state;
+	load(NULL, &a, NO_MATERIAL);
+	rules_digest(&a, 1, h1);
+	rules_digest(&a, 2, h2);
+	assert_string_equal(h1, h2);
+	assert_int_equal(rules_override(&a, "no-material", "x", "1", &err), 0);
+	rules_digest(&a, 1, h3);
+	assert_string_not_equal(h1, h3);
+	load(NULL, &b, "-- rule: t\n-- severity: warn\n-- description: d\n"
+	    "SELECT :now;\n");
+	rules_digest(&b, 1, h1);
+	rules_digest(&b, 2, h2);
+	assert_string_not_equal(h1, h2);
+	rules_free(&a);
+	rules_free(&b);
+}
+
+/* 12: a rules directory: *.sql in name order, others skipped, a missing
+ * directory is none when allowed. */
+static void
+test_load_dir(void **state)
+{
+	struct fixture *f = *state;
+	struct rule_set rs;
+	mirror_error err;
+	char dir[128], path[192];
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "%s/rules", f->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/b.sql", dir);
+	fp = fopen(path, "w");
+	fputs(NO_MATERIAL, fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/a.sql", dir);
+	fp = fopen(path, "w");
+	fputs("SELECT 1;\n", fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/c.txt", dir);
+	fp = fopen(path, "w");
+	fputs("SELECT 1;\n", fp);
+	fclose(fp);
+	rules_init(&rs);
+	assert_int_equal(rules_load_dir(&rs, dir, "mine", RULE_USER, 0, &err),
+	    0);
+	assert_int_equal(rs.n, 2);
+	assert_string_equal(rs.v[0].origin, "mine/a.sql:1");
+	assert_non_null(rs.v[0].error);
+	assert_string_equal(rs.v[1].origin, "mine/b.sql:1");
+	assert_null(rs.v[1].error);
+	rules_free(&rs);
+	snprintf(path, sizeof(path), "%s/none", f->dir);
+	assert_int_equal(rules_load_dir(&rs, path, "x", RULE_USER, 1, &err), 1);
+	assert_int_equal(rules_load_dir(&rs, path, "x", RULE_USER, 0, &err),
+	    -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "cannot read the directory"));
+	rules_free(&rs);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test_setup_teardown(test_override, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_budget_and_cap, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_shape, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lifecycle, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_identity_and_scope, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_params, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_rules, setup,
+		    teardown),
+		cmocka_unit_test(test_digest),
+		cmocka_unit_test_setup_teardown(test_load_dir, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
