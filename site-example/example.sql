@@ -26,6 +26,8 @@
 -- used in site-example/README.md, which lists each expected conflict with
 -- its slot and members. Rows marked "-- no conflict:" are near misses that
 -- must NOT be flagged (duplicates, history, candidates, expiry, windows).
+-- Rows marked "-- CHECK rule:" are what a starter rule (../rules/) must
+-- find besides the gaps; site-example/README.md lists them.
 --
 -- Timestamps are fixed and spread over 2025-2026 so every output is
 -- deterministic. Expiry is judged against the run's clock: the expected
@@ -552,6 +554,7 @@ INSERT INTO temp.example_edge(src, type, dst) VALUES
  ('p04-cmp-core-reg', 'affected_by_decision', 'p04-dec-core-reg-buck'),
  ('p04-cmp-fpga', 'affected_by_decision', 'p04-dec-hdl'),
  ('p04-sub-fpga', 'affected_by_decision', 'p04-dec-mgmt'),
+ -- CHECK supersede-chain: SFP -> SFP+ -> SFP (reverted), the head.
  ('p04-dec-formfactor-sfpplus', 'supersedes', 'p04-dec-formfactor-sfp-1'),
  ('p04-dec-formfactor-sfp-2', 'supersedes', 'p04-dec-formfactor-sfpplus'),
  ('p04-dec-core-reg-buck', 'supersedes', 'p04-dec-core-reg-ldo'),
