@@ -44,21 +44,20 @@ expect "every starter rule parses, with its documented id and severity" \
     grep -qx 'claim-unsupported warn component-without-material warn decision-outside-window warn edge-outside-window warn requirement-unsatisfied warn result-before-model warn stale-entity warn stale-state warn supersede-chain warn supersede-cycle error supersedes-missing error '"
 
 # ---- the gaps -------------------------------------------------------------
-new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
-mirror build --store ex.db --out ex --quiet
-expect_status "the example builds" 0
-python3 "$tool" gaps "$rules" ex.db "$now" ex >"$T/out" 2>"$T/err"
-RC=$?
-expect "example: the gap rules list the overviews' 16 gaps, no more" \
-    sh -c "[ $RC -eq 0 ] && grep -qx '16 gaps' '$T/out'"
-
-new_store ge.db "$data/gaps_edges.sql" || exit 1
-mirror build --store ge.db --out ge --quiet
-expect_status "the store of the gaps' corner cases builds" 0
-python3 "$tool" gaps "$rules" ge.db "$now" ge >"$T/out" 2>"$T/err"
-RC=$?
-expect "corner cases: the gap rules list the overviews' 18 gaps, no more" \
-    sh -c "[ $RC -eq 0 ] && grep -qx '18 gaps' '$T/out'"
+# gaps NAME SQL DIR N: build the site of a store made from SQL into DIR
+# (store DIR.db); then a case that passes when the gap rules list its
+# overviews' N gaps, no more.
+gaps() {
+	new_store "$3.db" "$2" || exit 1
+	mirror build --store "$3.db" --out "$3" --quiet
+	expect_status "$1: the site builds" 0
+	python3 "$tool" gaps "$rules" "$3.db" "$now" "$3" >"$T/out" 2>"$T/err"
+	RC=$?
+	expect "$1: the gap rules list the overviews' $4 gaps, no more" \
+	    sh -c "[ $RC -eq 0 ] && grep -qx '$4 gaps' '$T/out'"
+}
+gaps example "$MIRROR_TOP/site-example/example.sql" ex 16
+gaps "corner cases" "$data/gaps_edges.sql" ge 18
 
 # The comparison can fail: without "rows of no project are left out" the
 # component rule names one more gap than the pages.
