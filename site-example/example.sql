@@ -139,10 +139,10 @@ INSERT INTO project_state(id, project, category, key, value, source, confidence,
  ('p06-st-safety-officer', 'p06-polisher', 'contact', 'safety_officer', 'Ines Kovač <ines.kovac@example.org>', 'risk assessment rev 2', 1.0, 'active', '2026-04-20 16:00:00', '2026-04-20 16:00:00'),
  ('p06-st-firmware', 'p06-polisher', 'config', 'controller_firmware', 'TwinCAT 3.1.4024.56', 'controller export', 1.0, 'active', '2026-03-16 09:00:00', '2026-03-16 09:00:00'),
  ('p06-st-recipes', 'p06-polisher', 'config', 'recipe_dir', '/srv/p06/recipes', 'lab IT', 0.9, 'active', '2026-03-16 09:00:00', '2026-03-16 09:00:00'),
- -- CHECK stale-state: the spindle got new bearings in 2026-09 (family
+ -- CHECK stale-state: the spindle got new bearings in 2026-06 (family
  -- 'spindle'), while spindle_max_speed (p06-st-spindle-max, 2025-04-14)
  -- was never revisited.
- ('p06-st-spindle-bearings', 'p06-polisher', 'fact', 'spindle_bearings', 'hybrid ceramic, fitted 2026-09-14', 'service report 2026-09', 1.0, 'active', '2026-09-14 10:00:00', '2026-09-14 10:00:00');
+ ('p06-st-spindle-bearings', 'p06-polisher', 'fact', 'spindle_bearings', 'hybrid ceramic, fitted 2026-06-15', 'service report 2026-06', 1.0, 'active', '2026-06-15 10:00:00', '2026-06-15 10:00:00');
 
 -- ===========================================================================
 -- Layer 2: entities
