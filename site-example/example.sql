@@ -26,6 +26,8 @@
 -- used in site-example/README.md, which lists each expected conflict with
 -- its slot and members. Rows marked "-- no conflict:" are near misses that
 -- must NOT be flagged (duplicates, history, candidates, expiry, windows).
+-- Rows marked "-- CHECK rule:" are what a starter rule (../rules/) must
+-- find besides the gaps; site-example/README.md lists them.
 --
 -- Timestamps are fixed and spread over 2025-2026 so every output is
 -- deterministic. Expiry is judged against the run's clock: the expected
@@ -136,7 +138,11 @@ INSERT INTO project_state(id, project, category, key, value, source, confidence,
  ('p06-st-process-eng', 'p06-polisher', 'contact', 'process_engineer', 'Jonas Weber <jonas.weber@example.org>', 'project charter', 1.0, 'active', '2025-03-10 09:30:00', '2025-03-10 09:30:00'),
  ('p06-st-safety-officer', 'p06-polisher', 'contact', 'safety_officer', 'Ines Kovač <ines.kovac@example.org>', 'risk assessment rev 2', 1.0, 'active', '2026-04-20 16:00:00', '2026-04-20 16:00:00'),
  ('p06-st-firmware', 'p06-polisher', 'config', 'controller_firmware', 'TwinCAT 3.1.4024.56', 'controller export', 1.0, 'active', '2026-03-16 09:00:00', '2026-03-16 09:00:00'),
- ('p06-st-recipes', 'p06-polisher', 'config', 'recipe_dir', '/srv/p06/recipes', 'lab IT', 0.9, 'active', '2026-03-16 09:00:00', '2026-03-16 09:00:00');
+ ('p06-st-recipes', 'p06-polisher', 'config', 'recipe_dir', '/srv/p06/recipes', 'lab IT', 0.9, 'active', '2026-03-16 09:00:00', '2026-03-16 09:00:00'),
+ -- CHECK stale-state: the spindle got new bearings in 2026-06 (family
+ -- 'spindle'), while spindle_max_speed (p06-st-spindle-max, 2025-04-14)
+ -- was never revisited.
+ ('p06-st-spindle-bearings', 'p06-polisher', 'fact', 'spindle_bearings', 'hybrid ceramic, fitted 2026-06-15', 'service report 2026-06', 1.0, 'active', '2026-06-15 10:00:00', '2026-06-15 10:00:00');
 
 -- ===========================================================================
 -- Layer 2: entities
@@ -232,6 +238,9 @@ INSERT INTO entities(id, entity_type, name, project, description, properties, st
  ('p04-res-eye', 'result', 'Eye height at the SFP', 'p04-gigabit', 'Worst corner.', '{"model":"SerDes channel simulation","key":"eye height","value":"180","unit":"mV"}', 'active', 1.0, '["SI report 2025-06"]', '2025-06-05 10:00:00', '2025-06-05 10:00:00'),
  ('p04-res-tj-old', 'result', 'FPGA junction temperature (no heatsink)', 'p04-gigabit', 'First run, bare package.', '{"model":"Board thermal model","key":"FPGA junction temperature","value":"97","unit":"°C"}', 'superseded', 1.0, '["thermal review 2025-08"]', '2025-08-18 10:00:00', '2025-09-08 10:00:00'),
  ('p04-res-tj', 'result', 'FPGA junction temperature', 'p04-gigabit', 'With the pin-fin heatsink and gap pad.', '{"model":"Board thermal model","key":"FPGA junction temperature","value":"78","unit":"°C"}', 'active', 1.0, '["thermal review 2025-09"]', '2025-09-08 10:00:00', '2025-09-08 10:00:00'),
+ -- CHECK edge-outside-window: the ripple run (2025-10-06) depends on the
+ -- rev A/B switching frequency p04-par-fsw-1, valid until 2025-08-31.
+ ('p04-res-ripple', 'result', 'Core regulator output ripple', 'p04-gigabit', 'Simulated with the rev B switching frequency.', '{"key":"output ripple","value":"12","unit":"mV"}', 'active', 0.9, '["power notes 2025-10"]', '2025-10-06 10:00:00', '2025-10-06 10:00:00'),
  ('p04-vc-ber', 'validation_claim', 'BER below 1e-12 over a 24 h soak', 'p04-gigabit', 'Board #2, 10 km spool, PRBS7.', '{"key":"link BER soak","verdict":"pass"}', 'active', 1.0, '["BER soak report 2025-10"]', '2025-10-27 10:00:00', '2025-10-27 10:00:00'),
  ('p04-vc-thermal', 'validation_claim', 'Thermal margin at 50 °C ambient', 'p04-gigabit', 'Junction stays below 85 °C.', '{"key":"thermal at 50 °C ambient","verdict":"pass"}', 'active', 0.9, '["thermal review 2025-09"]', '2025-09-08 10:00:00', '2025-09-08 10:00:00'),
  -- gap: nothing supports this claim yet.
@@ -344,6 +353,9 @@ INSERT INTO entities(id, entity_type, name, project, description, properties, st
  ('p05-res-mode1-a', 'result', 'Bench first mode (run 1)', 'p05-interferometer', 'Run of 2025-07-14.', '{"model":"Bench modal FEA","key":"first mode frequency","value":"142","unit":"Hz"}', 'active', 1.0, '["bench FEA notes"]', '2025-07-14 10:00:00', '2025-07-14 10:00:00'),
  ('p05-res-mode1-b', 'result', 'Bench first mode (run 2)', 'p05-interferometer', 'Run of 2025-11-10 with the Invar struts modelled.', '{"model":"Bench modal FEA","key":"first mode frequency","value":"138","unit":"Hz"}', 'active', 1.0, '["bench FEA notes"]', '2025-11-10 10:00:00', '2025-11-10 10:00:00'),
  ('p05-res-surface', 'result', 'Mount-induced surface error', 'p05-interferometer', 'With PEEK lateral pads.', '{"model":"Mount deformation FEA","key":"surface error","value":"6.3","unit":"nm rms"}', 'active', 1.0, '["mount FEA report"]', '2025-10-20 10:00:00', '2025-10-20 10:00:00'),
+ -- CHECK result-before-model: a preliminary number recorded 2025-09-15,
+ -- before its model p05-am-mount (2025-10-20) was.
+ ('p05-res-surface-prelim', 'result', 'Mount-induced surface error (preliminary)', 'p05-interferometer', 'Hand estimate before the FEA.', '{"model":"Mount deformation FEA","key":"surface error (hand estimate)","value":"5","unit":"nm rms"}', 'active', 0.6, '["mount notes 2025-09"]', '2025-09-15 10:00:00', '2025-09-15 10:00:00'),
  ('p05-res-drift', 'result', 'Cavity drift per hour', 'p05-interferometer', 'At 0.1 K/h enclosure stability.', '{"model":"Thermal drift model","key":"drift per hour","value":"3","unit":"nm"}', 'active', 1.0, '["thermal drift notes"]', '2025-06-16 10:00:00', '2025-06-16 10:00:00'),
  -- CONFLICT 12: two active claims on (wavefront repeatability test): pass vs fail.
  ('p05-vc-repeat-pass', 'validation_claim', 'Repeatability test, enclosure closed', 'p05-interferometer', '1.6 nm rms over ten runs.', '{"key":"wavefront repeatability test","verdict":"pass"}', 'active', 1.0, '["repeatability report 2026-01"]', '2026-01-26 10:00:00', '2026-01-26 10:00:00'),
@@ -423,6 +435,9 @@ INSERT INTO entities(id, entity_type, name, project, description, properties, st
  ('p06-dec-arm-drive-screw', 'decision', 'Stroke arm drive: ball screw', 'p06-polisher', 'Cheap, but reversal marks at 2 Hz stroke.', '{"target":"stroke arm","field":"drive","value":"ball screw"}', 'superseded', 1.0, '["concept review 2025-03-24"]', '2025-03-24 10:00:00', '2025-06-03 11:00:00'),
  ('p06-dec-arm-drive-linear', 'decision', 'Stroke arm drive: linear motor', 'p06-polisher', 'No backlash at the stroke reversal.', '{"target":"stroke arm","field":"drive","value":"linear motor"}', 'active', 1.0, '["design review 2025-06-03"]', '2025-06-03 11:00:00', '2025-06-03 11:00:00'),
  ('p06-dec-platform', 'decision', 'Control platform: Beckhoff TwinCAT 3', 'p06-polisher', 'Same platform as the lab''s grinding machine.', '{"target":"control","field":"platform","value":"Beckhoff TwinCAT 3"}', 'active', 1.0, '["concept review 2025-03-24"]', '2025-03-24 10:00:00', '2025-03-24 10:00:00'),
+ -- CHECK decision-outside-window: decided 2026-02-10 (its "date"), it names
+ -- the 2025 supply limit p06-con-power-2025, valid until 2025-12-31.
+ ('p06-dec-spindle-derate', 'decision', 'Spindle derating: 2.2 kW', 'p06-polisher', 'Run the spindle at the old supply limit until the motor is re-rated.', '{"target":"spindle","field":"derating","value":"2.2 kW","date":"2026-02-10"}', 'active', 0.8, '["commissioning meeting 2026-02-10"]', '2026-02-12 10:00:00', '2026-02-12 10:00:00'),
  -- p06: materials ----------------------------------------------------------------
  ('p06-mat-granite', 'material', 'Black granite (Nero Assoluto)', 'p06-polisher', 'Lapped to 5 µm.', '{"component":"Granite base"}', 'active', 1.0, '["granite quote"]', '2025-03-24 10:00:00', '2025-03-24 10:00:00'),
  ('p06-mat-frame', 'material', 'Structural steel S355', 'p06-polisher', 'Welded and stress-relieved.', '{"component":"Welded frame"}', 'active', 1.0, '["machine frame drawing rev A"]', '2025-03-24 10:00:00', '2025-03-24 10:00:00'),
@@ -539,6 +554,7 @@ INSERT INTO temp.example_edge(src, type, dst) VALUES
  ('p04-cmp-core-reg', 'affected_by_decision', 'p04-dec-core-reg-buck'),
  ('p04-cmp-fpga', 'affected_by_decision', 'p04-dec-hdl'),
  ('p04-sub-fpga', 'affected_by_decision', 'p04-dec-mgmt'),
+ -- CHECK supersede-chain: SFP -> SFP+ -> SFP (reverted), the head.
  ('p04-dec-formfactor-sfpplus', 'supersedes', 'p04-dec-formfactor-sfp-1'),
  ('p04-dec-formfactor-sfp-2', 'supersedes', 'p04-dec-formfactor-sfpplus'),
  ('p04-dec-core-reg-buck', 'supersedes', 'p04-dec-core-reg-ldo'),
@@ -564,6 +580,7 @@ INSERT INTO temp.example_edge(src, type, dst) VALUES
  ('p04-res-eye', 'depends_on', 'p04-am-si'),
  ('p04-res-tj', 'depends_on', 'p04-am-thermal'),
  ('p04-res-tj', 'supersedes', 'p04-res-tj-old'),
+ ('p04-res-ripple', 'depends_on', 'p04-par-fsw-1'),
  ('p04-req-ber', 'validated_by', 'p04-vc-ber'),
  ('p04-req-ambient', 'validated_by', 'p04-vc-thermal'),
  ('p04-req-emc', 'validated_by', 'p04-vc-emc'),
@@ -751,6 +768,7 @@ INSERT INTO temp.example_edge(src, type, dst) VALUES
  ('p06-cmp-load-cell', 'affected_by_decision', 'p06-dec-pressure-bellows'),
  ('p06-cmp-linear-axis', 'affected_by_decision', 'p06-dec-arm-drive-linear'),
  ('p06-sub-control', 'affected_by_decision', 'p06-dec-platform'),
+ ('p06-con-power-2025', 'affected_by_decision', 'p06-dec-spindle-derate'),
  ('p06-dec-abrasive-ceria', 'supersedes', 'p06-dec-abrasive-zirconia'),
  ('p06-dec-arm-drive-linear', 'supersedes', 'p06-dec-arm-drive-screw'),
  ('p06-cmp-pad', 'satisfies', 'p06-req-figure'),

@@ -25,7 +25,7 @@ expect "every committed file has the site's bytes" sh -c "
     mkdir co && git --git-dir=repo.git archive mirror | tar -x -C co &&
     diff -r -x .mirror-output co site >/dev/null"
 expect "the subject says what changed in words" test \
-    "$(git --git-dir=repo.git log -1 --format=%s mirror)" = "first mirror of the store: 4 projects, 370 facts (51 project_state, 254 entities, 65 memories), 14 open conflicts"
+    "$(git --git-dir=repo.git log -1 --format=%s mirror)" = "first mirror of the store: 4 projects, 374 facts (52 project_state, 257 entities, 65 memories), 14 open conflicts"
 expect "the store checksum trailer matches api/health.json" test \
     "$(git --git-dir=repo.git log -1 --format='%(trailers:key=Mirror-Store-Checksum,valueonly)' mirror | head -1)" = \
     "$(jq -r .snapshot site/api/health.json)"

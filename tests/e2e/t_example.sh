@@ -47,12 +47,12 @@ SOURCE_DATE_EPOCH=$EPOCH mirror health --store ex.db --json
 expect "mirror health --json reads the example with no error" \
     sh -c "test $RC = 0 && test ! -s '$T/err' && jq -e . '$T/out' >/dev/null"
 expect "health counts match site-example/README.md" jqe '
-  .projects == 3 and .relationships == 285 and .open_conflicts_count == 0 and
-  .layers.project_state.total == 51 and
-  .layers.project_state.by_status == {"active":43,"invalid":1,"superseded":7} and
-  .layers.entities.total == 254 and
+  .projects == 3 and .relationships == 287 and .open_conflicts_count == 0 and
+  .layers.project_state.total == 52 and
+  .layers.project_state.by_status == {"active":44,"invalid":1,"superseded":7} and
+  .layers.entities.total == 257 and
   .layers.entities.by_status ==
-      {"active":240,"candidate":3,"invalid":2,"superseded":9} and
+      {"active":243,"candidate":3,"invalid":2,"superseded":9} and
   .layers.memories.total == 65 and
   .layers.memories.by_status == {"active":51,"candidate":4,"graduated":2,
                                  "invalid":4,"superseded":4} and

@@ -134,7 +134,7 @@ git init -q --bare ex.git
 E=1793491200
 build ex.db ex.git $E
 expect "the example's first commit summarises it" subject_is \
-    "first mirror of the store: 4 projects, 370 facts (51 project_state, 254 entities, 65 memories), 14 open conflicts"
+    "first mirror of the store: 4 projects, 374 facts (52 project_state, 257 entities, 65 memories), 14 open conflicts"
 
 n=$(commits ex.git)
 sql ex.db "UPDATE project_state SET value='320 rpm' WHERE id='p06-st-spindle-max'"
