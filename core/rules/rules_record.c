@@ -106,17 +106,6 @@ rec_finalize(struct rule_rec *rec)
 	}
 }
 
-/* splitmix64's finaliser: spreads FNV's weak bits. */
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= UINT64_C(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
 /*
  * The id of a new violation of rule_id on facts: "chk-" and 12 hex
  * digits of a hash of both, moved on deterministically while taken (by
@@ -131,18 +120,10 @@ new_id(struct rule_rec *rec, const char *rule_id, const char *facts,
 	    facts);
 
 	for (unsigned k = 0;; k++) {
-		uint64_t h = base;
-		char hex[17], kdec[16];
-		int rc, w;
+		char hex[17];
+		int rc;
 
-		if (k > 0) {
-			w = snprintf(kdec, sizeof(kdec), "%u", k);
-			if (w < 0 || (size_t)w >= sizeof(kdec))
-				return mirror_fail(err, MIRROR_EIO, "internal: "
-				    "violation id");
-			h = hash_add_str(h, kdec);
-		}
-		hash_hex(hex, mix64(h));
+		hash_hex(hex, hash_nth(base, k));
 		memcpy(out, "chk-", 4);
 		memcpy(out + 4, hex, 12);
 		out[16] = '\0';

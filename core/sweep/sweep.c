@@ -820,17 +820,6 @@ covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
 	return 0;
 }
 
-/* splitmix64's finaliser: spreads FNV's weak low bits before a sum. */
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= UINT64_C(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
 /*
  * The id of a new conflict on slot (kind, key) whose members are marked
  * in r[0..n): 'c' and 10 hex digits of a hash of the slot and of every
@@ -851,22 +840,17 @@ new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
 
 	for (size_t i = 0; i < n; i++)
 		if (r[i].member)
-			members += mix64(hash_add_str(hash_add_str(hash_add_str(
+			members += hash_mix(hash_add_str(hash_add_str(hash_add_str(
 			    MIRROR_HASH_INIT, r[i].kind), r[i].id), r[i].norm));
 	/* As text, so the id is the same on every byte order. */
 	hash_hex(mhex, members);
 	base = hash_add_str(hash_add_str(hash_add_str(MIRROR_HASH_INIT, kind),
 	    key), mhex);
 	for (unsigned k = 0;; k++) {
-		uint64_t h = base;
-		char hex[17], kdec[16];
+		char hex[17];
 		int rc;
 
-		if (k > 0) {
-			snprintf(kdec, sizeof(kdec), "%u", k);
-			h = hash_add_str(h, kdec);
-		}
-		hash_hex(hex, mix64(h));
+		hash_hex(hex, hash_nth(base, k));
 		out[0] = 'c';
 		memcpy(out + 1, hex, 10);
 		out[11] = '\0';
