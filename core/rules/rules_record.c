@@ -119,22 +119,8 @@ new_id(struct rule_rec *rec, const char *rule_id, const char *facts,
 	uint64_t base = hash_add_str(hash_add_str(MIRROR_HASH_INIT, rule_id),
 	    facts);
 
-	for (unsigned k = 0;; k++) {
-		char hex[17];
-		int rc;
-
-		hash_hex(hex, hash_nth(base, k));
-		memcpy(out, "chk-", 4);
-		memcpy(out + 4, hex, 12);
-		out[16] = '\0';
-		bind(rec->id_exists, 1, out);
-		rc = sqlite3_step(rec->id_exists);
-		sqlite3_reset(rec->id_exists);
-		if (rc == SQLITE_DONE)
-			return 0;
-		if (rc != SQLITE_ROW)
-			return rfail(rec, err, rc, "rules: violation ids");
-	}
+	return store_free_id(out, 17, rec->st, rec->id_exists, "chk-", 12,
+	    base, err);
 }
 
 /* The violation_facts rows of id from its facts (canonical JSON). */

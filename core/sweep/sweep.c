@@ -846,22 +846,7 @@ new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
 	hash_hex(mhex, members);
 	base = hash_add_str(hash_add_str(hash_add_str(MIRROR_HASH_INIT, kind),
 	    key), mhex);
-	for (unsigned k = 0;; k++) {
-		char hex[17];
-		int rc;
-
-		hash_hex(hex, hash_nth(base, k));
-		out[0] = 'c';
-		memcpy(out + 1, hex, 10);
-		out[11] = '\0';
-		bind_text(c->id_exists, 1, out);
-		rc = sqlite3_step(c->id_exists);
-		sqlite3_reset(c->id_exists);
-		if (rc == SQLITE_DONE)
-			return 0;
-		if (rc != SQLITE_ROW)
-			return sfail(c, err, rc, "sweep: conflict ids");
-	}
+	return store_free_id(out, 16, c->st, c->id_exists, "c", 10, base, err);
 }
 
 /* Record one disagreeing slot whose members are marked in r[0..n). */
