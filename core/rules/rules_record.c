@@ -24,6 +24,7 @@
 #include "util/hash.h"
 #include "util/xalloc.h"
 
+/* A failed SQLite call on the store: store_fail's -MIRROR_* status. */
 static int
 rfail(struct rule_rec *rec, mirror_error *err, int rc, const char *what)
 {
@@ -42,6 +43,7 @@ step_done(struct rule_rec *rec, sqlite3_stmt *s, mirror_error *err)
 	return rfail(rec, err, rc, "rules: write");
 }
 
+/* Bind v (NULL as '') to parameter i of s; returns nothing. */
 static void
 bind(sqlite3_stmt *s, int i, const char *v)
 {

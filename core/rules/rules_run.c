@@ -55,6 +55,7 @@ struct result {
 	long long rows;
 };
 
+/* Free res's hits; res is empty again. */
 static void
 result_free(struct result *res)
 {
@@ -467,13 +468,15 @@ rules_counts_free(struct rule_counts *k)
 	strbuf_free(&k->told);
 }
 
+/* "warn" or "error" for s (never called with RULE_OFF). */
 static const char *
 severity_word(enum rule_severity s)
 {
 	return s == RULE_WARN ? "warn" : "error";
 }
 
-/* 1 when id already has a rule_runs row in this run; else 0. */
+/* The id as recorded when id already has a rule_runs row in this run,
+ * else NULL. */
 static const char *
 ran_already(const struct run_ctx *c, const char *id)
 {
