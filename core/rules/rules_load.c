@@ -144,6 +144,7 @@ rule_error(struct rule *r, int lineno, const char *fmt, ...)
 	r->error = strbuf_detach(&sb);
 }
 
+/* 1 when c is a space or a tab, else 0. */
 static int
 is_blank(char c)
 {

@@ -24,6 +24,7 @@
 #include "util/hash.h"
 #include "util/xalloc.h"
 
+/* A failed SQLite call on the store: store_fail's -MIRROR_* status. */
 static int
 rfail(struct rule_rec *rec, mirror_error *err, int rc, const char *what)
 {
@@ -42,6 +43,7 @@ step_done(struct rule_rec *rec, sqlite3_stmt *s, mirror_error *err)
 	return rfail(rec, err, rc, "rules: write");
 }
 
+/* Bind v (NULL as '') to parameter i of s; returns nothing. */
 static void
 bind(sqlite3_stmt *s, int i, const char *v)
 {
@@ -106,17 +108,6 @@ rec_finalize(struct rule_rec *rec)
 	}
 }
 
-/* splitmix64's finaliser: spreads FNV's weak bits. */
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= UINT64_C(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
 /*
  * The id of a new violation of rule_id on facts: "chk-" and 12 hex
  * digits of a hash of both, moved on deterministically while taken (by
@@ -130,30 +121,8 @@ new_id(struct rule_rec *rec, const char *rule_id, const char *facts,
 	uint64_t base = hash_add_str(hash_add_str(MIRROR_HASH_INIT, rule_id),
 	    facts);
 
-	for (unsigned k = 0;; k++) {
-		uint64_t h = base;
-		char hex[17], kdec[16];
-		int rc, w;
-
-		if (k > 0) {
-			w = snprintf(kdec, sizeof(kdec), "%u", k);
-			if (w < 0 || (size_t)w >= sizeof(kdec))
-				return mirror_fail(err, MIRROR_EIO, "internal: "
-				    "violation id");
-			h = hash_add_str(h, kdec);
-		}
-		hash_hex(hex, mix64(h));
-		memcpy(out, "chk-", 4);
-		memcpy(out + 4, hex, 12);
-		out[16] = '\0';
-		bind(rec->id_exists, 1, out);
-		rc = sqlite3_step(rec->id_exists);
-		sqlite3_reset(rec->id_exists);
-		if (rc == SQLITE_DONE)
-			return 0;
-		if (rc != SQLITE_ROW)
-			return rfail(rec, err, rc, "rules: violation ids");
-	}
+	return store_free_id(out, 17, rec->st, rec->id_exists, "chk-", 12,
+	    base, err);
 }
 
 /* The violation_facts rows of id from its facts (canonical JSON). */

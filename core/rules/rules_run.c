@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "rules/rules_int.h"
+#include "sys/clock.h"
 #include "sys/env.h"
 #include "util/array.h"
 #include "util/strbuf.h"
@@ -54,6 +55,7 @@ struct result {
 	long long rows;
 };
 
+/* Free res's hits; res is empty again. */
 static void
 result_free(struct result *res)
 {
@@ -466,24 +468,15 @@ rules_counts_free(struct rule_counts *k)
 	strbuf_free(&k->told);
 }
 
+/* "warn" or "error" for s (never called with RULE_OFF). */
 static const char *
 severity_word(enum rule_severity s)
 {
 	return s == RULE_WARN ? "warn" : "error";
 }
 
-/* Milliseconds since t0. */
-static long long
-ms_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (long long)(t1.tv_sec - t0->tv_sec) * 1000 +
-	    (t1.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
-/* 1 when id already has a rule_runs row in this run; else 0. */
+/* The id as recorded when id already has a rule_runs row in this run,
+ * else NULL. */
 static const char *
 ran_already(const struct run_ctx *c, const char *id)
 {
@@ -503,12 +496,11 @@ do_rule(struct run_ctx *c, const struct rule *r, mirror_error *err)
 {
 	struct rule_run_row row;
 	struct result res = { 0 };
-	struct timespec t0;
+	long long t0 = mirror_monotonic_ms();
 	strbuf why;
 	int rc = 1;
 
 	strbuf_init(&why);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (r->id != NULL && ran_already(c, r->id))
 		strbuf_printf(&why, "the id %s is taken by another rule, which "
 		    "runs instead", r->id);
@@ -529,7 +521,8 @@ do_rule(struct run_ctx *c, const struct rule *r, mirror_error *err)
 		row = (struct rule_run_row){ r->id, r->origin,
 		    severity_word(r->severity), r->label[0] != '\0' ?
 		    r->label : r->id, r->description, r->query,
-		    rc > 0 ? why.data : NULL, res.rows, ms_since(&t0) };
+		    rc > 0 ? why.data : NULL, res.rows,
+		    mirror_monotonic_ms() - t0 };
 		ARRAY_PUSH(c->ran, c->nran, c->capran) = r->id;
 		rc = rec_run_row(&c->rec, &row, err);
 	}

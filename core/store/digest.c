@@ -41,16 +41,6 @@ struct ent_entry {
 	struct proj *owner;
 };
 
-/* A 64-bit finalizer (splitmix64): spreads a row hash over all bits
- * before rows are summed, so near-equal rows do not cancel out. */
-static uint64_t
-mix64(uint64_t x)
-{
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
 void
 digest_init(struct store_digest *d)
 {
@@ -258,7 +248,7 @@ digest_fold(struct store_digest *d, mirror_store *st,
 
 		for (i = 0; i < q->nhash && i < ncol; i++)
 			rh = hash_col(rh, stmt, i);
-		sum += mix64(rh);
+		sum += hash_mix(rh);
 		rows++;
 		/* The projects see the table and the salt too. */
 		ph = hash_add(rh, &tag, 1);
@@ -270,7 +260,7 @@ digest_fold(struct store_digest *d, mirror_store *st,
 				cnt.time = sqlite3_column_int64(stmt, i);
 			i++;
 		}
-		owner = add_owners(d, stmt, i, ncol, q, mix64(ph), &cnt);
+		owner = add_owners(d, stmt, i, ncol, q, hash_mix(ph), &cnt);
 		if (q->entities)
 			register_entity(d, stmt, owner);
 	}

@@ -16,6 +16,7 @@
 #include "store/store.h"
 #include "sys/clock.h"
 #include "sys/env.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 /* The contract's DDL, generated at build time from core/store/store-schema.sql. */
@@ -172,6 +173,33 @@ budget_progress(void *ctx)
 		return 1;
 	}
 	return 0;
+}
+
+int
+store_free_id(char *out, size_t size, mirror_store *st,
+    sqlite3_stmt *taken, const char *prefix, size_t hexlen, uint64_t base,
+    mirror_error *err)
+{
+	size_t plen = strlen(prefix);
+
+	if (hexlen > 16 || plen + hexlen + 1 > size)
+		return mirror_fail(err, MIRROR_EIO, "internal: id too long");
+	for (unsigned k = 0;; k++) {
+		char hex[17];
+		int rc;
+
+		hash_hex(hex, hash_nth(base, k));
+		memcpy(out, prefix, plen);
+		memcpy(out + plen, hex, hexlen);
+		out[plen + hexlen] = '\0';
+		sqlite3_bind_text(taken, 1, out, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(taken);
+		sqlite3_reset(taken);
+		if (rc == SQLITE_DONE)
+			return 0;
+		if (rc != SQLITE_ROW)
+			return store_fail(st, err, rc, "new ids");
+	}
 }
 
 void

@@ -820,17 +820,6 @@ covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
 	return 0;
 }
 
-/* splitmix64's finaliser: spreads FNV's weak low bits before a sum. */
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= UINT64_C(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
 /*
  * The id of a new conflict on slot (kind, key) whose members are marked
  * in r[0..n): 'c' and 10 hex digits of a hash of the slot and of every
@@ -851,33 +840,13 @@ new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
 
 	for (size_t i = 0; i < n; i++)
 		if (r[i].member)
-			members += mix64(hash_add_str(hash_add_str(hash_add_str(
+			members += hash_mix(hash_add_str(hash_add_str(hash_add_str(
 			    MIRROR_HASH_INIT, r[i].kind), r[i].id), r[i].norm));
 	/* As text, so the id is the same on every byte order. */
 	hash_hex(mhex, members);
 	base = hash_add_str(hash_add_str(hash_add_str(MIRROR_HASH_INIT, kind),
 	    key), mhex);
-	for (unsigned k = 0;; k++) {
-		uint64_t h = base;
-		char hex[17], kdec[16];
-		int rc;
-
-		if (k > 0) {
-			snprintf(kdec, sizeof(kdec), "%u", k);
-			h = hash_add_str(h, kdec);
-		}
-		hash_hex(hex, mix64(h));
-		out[0] = 'c';
-		memcpy(out + 1, hex, 10);
-		out[11] = '\0';
-		bind_text(c->id_exists, 1, out);
-		rc = sqlite3_step(c->id_exists);
-		sqlite3_reset(c->id_exists);
-		if (rc == SQLITE_DONE)
-			return 0;
-		if (rc != SQLITE_ROW)
-			return sfail(c, err, rc, "sweep: conflict ids");
-	}
+	return store_free_id(out, 16, c->st, c->id_exists, "c", 10, base, err);
 }
 
 /* Record one disagreeing slot whose members are marked in r[0..n). */

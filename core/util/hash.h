@@ -18,6 +18,17 @@ uint64_t hash_add(uint64_t h, const void *p, size_t n);
  * separator byte, so ("ab","c") and ("a","bc") hash differently. */
 uint64_t hash_add_str(uint64_t h, const char *s);
 
+/* splitmix64's finaliser: spreads h's bits (FNV's low bits are weak)
+ * over all 64, e.g. before hashes are summed or cut short. */
+uint64_t hash_mix(uint64_t h);
+
+/*
+ * The k-th candidate of an id made from base, mixed (hash_mix): base for
+ * k 0, else base with k's decimal digits folded in (text, so the same on
+ * every byte order). A taken id moves on to the next k.
+ */
+uint64_t hash_nth(uint64_t base, unsigned k);
+
 /* Write h as 16 lowercase hex digits and a NUL into out[17]. */
 void hash_hex(char out[17], uint64_t h);
 

@@ -293,7 +293,15 @@ static const struct bad_case {
 	    "'base_url'?)" },
 	{ "colour = red\n", 0,
 	    "config c.ini:1: unknown key 'colour' (known: store, out, repo, "
-	    "branch, author, sign_key, templates, theme, base_url, title)" },
+	    "branch, author, sign_key, templates, rules, theme, base_url, "
+	    "title, param.RULE.NAME)" },
+	{ "param.a.x = 1\nparam.a.x = 2\n", 0,
+	    "config c.ini:2: duplicate key 'param.a.x' (first set at line "
+	    "1)" },
+	{ "param.a = 1\n", 0,
+	    "config c.ini:1: param.a: want param.RULE.NAME" },
+	{ "param.a.x =\n", 0, "config c.ini:1: empty value for "
+	    "'param.a.x'" },
 	{ "[site]\ntitle = x\n", 0,
 	    "config c.ini:1: unknown section [site] (the only section is "
 	    "[mirror])" },
