@@ -28,11 +28,11 @@ expect_status "sweep --rules DIR succeeds" 0
 expect "the rule's violations are open, one per component" \
     test "$(sql ex.db "SELECT count(*) FROM rule_violations WHERE rule_id = 'test-no-material' AND status = 'open'")" -gt 0
 expect "each violation names its fact in violation_facts" \
-    test "$(sql ex.db "SELECT count(*) FROM rule_violations v WHERE NOT EXISTS (SELECT 1 FROM violation_facts f WHERE f.violation_id = v.id AND '[\"' || f.layer || ':' || f.fact_id || '\"]' = v.facts)")" = 0
+    test "$(sql ex.db "SELECT count(*) FROM rule_violations v WHERE NOT EXISTS (SELECT 1 FROM violation_facts f WHERE f.violation_id = v.id AND '[\"' || f.layer || ':' || f.fact_id || '\"]' = v.facts) AND v.rule_id = 'test-no-material'")" = 0
 expect "violation ids are chk- and 12 hex digits" \
     test "$(sql ex.db "SELECT count(*) FROM rule_violations WHERE id NOT GLOB 'chk-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]' OR length(id) <> 16")" = 0
 expect "the rule has an ok rule_runs row of this run, with its origin and label" \
-    test "$(sql ex.db "SELECT status || '|' || origin || '|' || label || '|' || (sweep_run = (SELECT id FROM sweep_runs)) FROM rule_runs")" = "ok|mine/no-material.sql:3|no material|1"
+    test "$(sql ex.db "SELECT status || '|' || origin || '|' || label || '|' || (sweep_run = (SELECT id FROM sweep_runs)) FROM rule_runs WHERE rule_id = 'test-no-material'")" = "ok|mine/no-material.sql:3|no material|1"
 expect "the summary line counts the checks" \
     out_has '; checks: [0-9]+ opened, 0 closed, [0-9]+ open, 0 rules failed$'
 ids=$(sql ex.db "SELECT id FROM rule_violations ORDER BY id")
@@ -57,8 +57,9 @@ expect "sweep --json is valid against doc/schema/sweep.schema.json" test $? -eq 
 
 # Without the directory the rule is gone: its violations close.
 mirror sweep --store ex.db --json
+left=$(sql ex.db "SELECT count(*) FROM rule_violations WHERE rule_id LIKE 'test-%' AND status = 'open'")
 expect "a rule no longer given has its violations closed" sh -c \
-    "jq -e '.violations_closed > 0 and .violations_open_after == 0' '$T/out' >/dev/null"
+    "test '$left' = 0 && jq -e '.violations_closed > 0' '$T/out' >/dev/null"
 
 # build --rules DIR: the sweep it runs records the violations again
 # (new rows: closed ones are history), and one more build with the same
