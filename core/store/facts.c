@@ -966,16 +966,25 @@ facts_free(struct project_facts *f)
 /* What owns a row of each table (digest_query's owners). */
 static const char *const owner_kinds[T_N] = { "p", "p", "ee", "p" };
 
-/* The conflict tables and the audit, with their owners (digest.h). */
+/* The latest run of rule r.rule_id's columns the pages show: a scalar
+ * subquery of rule_runs (the last row written for the rule). */
+#define RULE_LATEST(col, rule) "(SELECT x." col " FROM main.rule_runs x " \
+	"WHERE x.rule_id = " rule " ORDER BY x.rowid DESC LIMIT 1)"
+
+/* What an extra digest query needs of the store. */
+enum { NEED_MIRROR, NEED_AUDIT, NEED_RULES };
+
+/* The conflict tables, the audit and the rule tables, with their owners
+ * (digest.h). */
 static const struct {
 	const char *sql;
 	int nhash;
 	const char *owners;
-	int audit;              /* 1: memory_audit, else a conflict table */
+	int needs;              /* NEED_* */
 } extra_digests[] = {
 	{ "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
 	  "c.status, c.resolved_at, c.resolution, c.resolved_by, c.project "
-	  "FROM main.conflicts c", 9, "p", 0 },
+	  "FROM main.conflicts c", 9, "p", NEED_MIRROR },
 	/* A member belongs to its conflict's project and to its fact's,
 	 * which differ once an alias moved the fact. */
 	{ "SELECT cm.conflict_id, cm.member_kind, cm.member_id, "
@@ -983,11 +992,35 @@ static const struct {
 	  "(SELECT " CANON("c") " FROM main.conflicts c" JOIN_ALIAS("c")
 	  "WHERE c.id = cm.conflict_id), "
 	  KIND_PROJECT("cm.member_kind", "cm.member_id")
-	  " FROM main.conflict_members cm", 6, "cc", 0 },
+	  " FROM main.conflict_members cm", 6, "cc", NEED_MIRROR },
 	/* Pages and messages name who last changed a fact. */
 	{ "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
 	  "au.note, au.timestamp, " KIND_PROJECT("au.entity_kind",
-	  "au.memory_id") " FROM main.memory_audit au", 7, "c", 1 },
+	  "au.memory_id") " FROM main.memory_audit au", 7, "c", NEED_AUDIT },
+	/* A violation belongs to its project; the overview lists it (its
+	 * Gaps) under its rule's label. */
+	{ "SELECT v.id, v.rule_id, v.severity, v.project, v.facts, "
+	  "v.message, v.status, v.detected_at, v.opened_run, v.closed_at, "
+	  "v.closed_run, " RULE_LATEST("label", "v.rule_id") ", v.project "
+	  "FROM main.rule_violations v", 12, "p", NEED_RULES },
+	/* A violation's fact carries the marker, with the rule's label and
+	 * while the violation is open, on the page of the fact's project (a
+	 * relationship's: both ends'); the violation's project lists it. */
+	{ "SELECT vf.violation_id, vf.layer, vf.fact_id, v.status, "
+	  RULE_LATEST("label", "v.rule_id") ", "
+	  "v.project, " KIND_PROJECT("vf.layer", "vf.fact_id") ", "
+	  "(SELECT r.source_entity_id FROM main.relationships r WHERE "
+	  "vf.layer = 'relationship' AND r.id = vf.fact_id), "
+	  "(SELECT r.target_entity_id FROM main.relationships r WHERE "
+	  "vf.layer = 'relationship' AND r.id = vf.fact_id) "
+	  "FROM main.violation_facts vf LEFT JOIN main.rule_violations v "
+	  "ON v.id = vf.violation_id", 5, "pcee", NEED_RULES },
+	/* Each rule's latest run as the pages explain it (not its run id,
+	 * hits or time, which every sweep writes anew): of no project. */
+	{ "SELECT r.rule_id, r.origin, r.severity, r.label, r.description, "
+	  "r.query, r.status, r.error, NULL FROM main.rule_runs r WHERE "
+	  "r.rowid = (SELECT x.rowid FROM main.rule_runs x WHERE x.rule_id "
+	  "= r.rule_id ORDER BY x.rowid DESC LIMIT 1)", 8, "c", NEED_RULES },
 };
 
 int
@@ -1017,8 +1050,10 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 	}
 	strbuf_free(&sql);
 	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
-		if (!(extra_digests[i].audit ? ft->has_audit :
-		    ft->has_mirror_tables))
+		int needs = extra_digests[i].needs;
+
+		if (!(needs == NEED_AUDIT ? ft->has_audit : needs == NEED_RULES ?
+		    ft->has_rule_tables : ft->has_mirror_tables))
 			continue;
 		q = (struct digest_query){ extra_digests[i].sql,
 		    1 + T_N + (int)i, extra_digests[i].nhash, 0, -1,

@@ -55,6 +55,7 @@
 /* Every template a build renders, parsed before anything is written. */
 static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystem.md", "conflicts.md", "conflict.md",
+    "checks.md", "check.md",
     "atoz.md", "atoz_letter.md", "404.md" };
 
 /*
