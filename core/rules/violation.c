@@ -41,7 +41,12 @@ static const char *const fact_sql[] = {
 	"status, detected_at, opened_run, closed_at, closed_run"
 
 #define RUN_COLS "sweep_run, rule_id, origin, severity, label, " \
-	"description, query, status, error, hits, duration_ms"
+	"description, query, status, error, hits, duration_ms, " \
+	"sweep_run = " LATEST_RUN
+
+/* The newest sweep run that ran rules: the run of the last row. */
+#define LATEST_RUN "(SELECT l.sweep_run FROM main.rule_runs l " \
+	"ORDER BY l.rowid DESC LIMIT 1)"
 
 /* Statements shared by the reads of one call. */
 struct vreader {
@@ -463,14 +468,12 @@ violation_counts(struct violation_counts *out, mirror_store *st,
 		rc = store_count(&out->closed, st, "SELECT count(*) FROM "
 		    "main.rule_violations WHERE status <> 'open'", NULL, err);
 	if (rc == 0)
-		rc = store_count(&out->rules, st, "SELECT count(DISTINCT "
-		    "rule_id) FROM main.rule_runs", NULL, err);
+		rc = store_count(&out->rules, st, "SELECT count(*) FROM "
+		    "main.rule_runs WHERE sweep_run = " LATEST_RUN, NULL, err);
 	if (rc == 0)
 		rc = store_count(&out->rules_failed, st, "SELECT count(*) "
-		    "FROM main.rule_runs r WHERE r.status <> 'ok' AND "
-		    "r.sweep_run = (SELECT x.sweep_run FROM main.rule_runs x "
-		    "WHERE x.rule_id = r.rule_id ORDER BY x.rowid DESC "
-		    "LIMIT 1)", NULL, err);
+		    "FROM main.rule_runs WHERE status <> 'ok' AND sweep_run = "
+		    LATEST_RUN, NULL, err);
 	return rc;
 }
 
@@ -536,6 +539,7 @@ run_row(struct rule_run *u, mirror_store *st, sqlite3_stmt *s,
 	    (rc = run_int(&u->hits, &r, 9, "hits")) < 0 ||
 	    (rc = run_int(&u->duration_ms, &r, 10, "duration_ms")) < 0)
 		return rc;
+	u->current = sqlite3_column_int(s, 11) == 1;
 	if (u->label[0] == '\0') {
 		free(u->label);
 		u->label = xstrdup(u->rule_id);

@@ -81,6 +81,8 @@ struct rule_run {
 	char *error;           /* '' when ok */
 	long long hits;
 	long long duration_ms;
+	int current;           /* 1 when the row is of the latest sweep run
+	                          that ran rules: the rule is still in the set */
 };
 
 struct rule_run_list {
@@ -91,8 +93,9 @@ struct rule_run_list {
 /* Open violations by severity, all closed ones, failed rules. */
 struct violation_counts {
 	long long open_error, open_warn, closed;
-	long long rules_failed;  /* rules whose latest run failed */
-	long long rules;         /* rules with a run */
+	long long rules_failed;  /* rules that failed in the latest sweep
+	                            run that ran rules */
+	long long rules;         /* rules that ran in it */
 };
 
 /*
@@ -128,8 +131,9 @@ int violation_get(struct violation *out, mirror_store *st, const char *id,
 void violation_free(struct violation *v);
 
 /*
- * Fill *out with the latest rule_runs row of every rule (the row of the
- * newest sweep run that ran it), sorted by rule id. Returns 0 or < 0
+ * Fill *out with the latest rule_runs row of every rule that ever ran
+ * (the row of the newest sweep run that ran it, current when that is the
+ * newest sweep run that ran any rule), sorted by rule id. Returns 0 or < 0
  * with err set; the caller must rule_run_list_free(out) in both cases.
  */
 int rule_runs_latest(struct rule_run_list *out, mirror_store *st,

@@ -1016,11 +1016,14 @@ static const struct {
 	  "FROM main.violation_facts vf LEFT JOIN main.rule_violations v "
 	  "ON v.id = vf.violation_id", 5, "pcee", NEED_RULES },
 	/* Each rule's latest run as the pages explain it (not its run id,
-	 * hits or time, which every sweep writes anew): of no project. */
+	 * hits or time, which every sweep writes anew), and whether the latest
+ * sweep ran it: of no project. */
 	{ "SELECT r.rule_id, r.origin, r.severity, r.label, r.description, "
-	  "r.query, r.status, r.error, NULL FROM main.rule_runs r WHERE "
+	  "r.query, r.status, r.error, r.sweep_run = (SELECT l.sweep_run "
+	  "FROM main.rule_runs l ORDER BY l.rowid DESC LIMIT 1), NULL "
+	  "FROM main.rule_runs r WHERE "
 	  "r.rowid = (SELECT x.rowid FROM main.rule_runs x WHERE x.rule_id "
-	  "= r.rule_id ORDER BY x.rowid DESC LIMIT 1)", 8, "c", NEED_RULES },
+	  "= r.rule_id ORDER BY x.rowid DESC LIMIT 1)", 9, "c", NEED_RULES },
 };
 
 int

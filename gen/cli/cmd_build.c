@@ -38,6 +38,7 @@
 #include "out/build_stamp.h"
 #include "out/output.h"
 #include "out/record.h"
+#include "rules/violation.h"
 #include "render/datadir.h"
 #include "site/site.h"
 #include "store/digest.h"
@@ -437,6 +438,7 @@ struct build_report {
 	int swept;
 	long long pages, written, reused;
 	struct conflict_counts counts;
+	struct violation_counts checks;   /* read for --check */
 	struct history_result hres;
 	long long start, mark, ms[PH_N];
 };
@@ -514,8 +516,9 @@ build_print(const struct build_report *r, const struct site_model *s,
 }
 
 /*
- * The conflicts by status for --json, in a read of its own unless one
- * is open (reading). Returns 0 or < 0.
+ * The conflicts by status for --json and the rules' violations for
+ * --check, in a read of its own unless one is open (reading). Returns 0
+ * or < 0.
  */
 static int
 build_counts(struct build_report *r, const struct site_model *s, int reading,
@@ -523,14 +526,15 @@ build_counts(struct build_report *r, const struct site_model *s, int reading,
 {
 	int rc;
 
-	if (!o->json || s->st == NULL)
+	if ((!o->json && !o->check) || s->st == NULL)
 		return 0;
-	if (reading)
-		return conflict_counts(&r->counts, s->st, err);
-	if ((rc = store_read_begin(s->st, err)) < 0)
+	if (!reading && (rc = store_read_begin(s->st, err)) < 0)
 		return rc;
 	rc = conflict_counts(&r->counts, s->st, err);
-	store_read_end(s->st);
+	if (rc == 0 && o->check)
+		rc = violation_counts(&r->checks, s->st, err);
+	if (!reading)
+		store_read_end(s->st);
 	return rc;
 }
 
@@ -624,7 +628,8 @@ build_report_held(struct build_report *r, struct site_model *s,
 
 /*
  * Step 6: say what the build did (JSON with --json, a summary unless
- * --quiet), and under --check fail on open conflicts. Returns 0,
+ * --quiet), and under --check fail on open conflicts, open violations
+ * of error rules and failed rules. Returns 0,
  * -MIRROR_ECONFLICTS, or < 0 when stdout cannot be written.
  */
 static int
@@ -641,6 +646,8 @@ build_report_out(struct build_report *r, const struct site_model *s,
 	if (rc == 0 && o->check && s->open_conflicts > 0)
 		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
 		    "conflicts (--check)", s->open_conflicts);
+	if (rc == 0 && o->check)
+		rc = cli_check_rules(&r->checks, "build --check", o->store, err);
 	return rc;
 }
 

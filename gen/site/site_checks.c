@@ -181,7 +181,8 @@ check_render(void *arg, size_t i, void *payload, mirror_error *err)
 	return rc;
 }
 
-/* The rules' latest runs, failed ones alone when failed_only. */
+/* The rules of the latest sweep run, failed ones alone when
+ * failed_only. */
 static json_t *
 runs_json(const struct site_model *m, int failed_only)
 {
@@ -190,7 +191,8 @@ runs_json(const struct site_model *m, int failed_only)
 	for (size_t k = 0; k < m->runs.n; k++) {
 		const struct rule_run *r = &m->runs.items[k];
 
-		if (failed_only && strcmp(r->status, "ok") == 0)
+		if (!r->current || (failed_only && strcmp(r->status,
+		    "ok") == 0))
 			continue;
 		json_array_append_new(out, rule_json(m, r->rule_id));
 	}

@@ -504,14 +504,15 @@ health(const struct page_ctx *pc, mirror_error *err)
 	 * row or with rows of its own, not only the projects rows. */
 	for (size_t i = 0; i < m->n_projects; i++)
 		listed += m->projects[i].id[0] != '\0';
-	o = json_pack("{s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I}",
+	o = json_pack("{s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:o}",
 	    "snapshot", m->snapshot, "projects", listed,
 	    "layers", layers,
 	    "relationships", (json_int_t)h.relationships,
 	    "expired_memories", (json_int_t)h.expired_memories,
 	    "open_conflicts_count", (json_int_t)h.open_conflicts_count,
 	    "resolved_conflicts", (json_int_t)h.resolved_conflicts,
-	    "dismissed_conflicts", (json_int_t)h.dismissed_conflicts);
+	    "dismissed_conflicts", (json_int_t)h.dismissed_conflicts,
+	    "checks", health_checks_json(&h.checks));
 	health_free(&h);
 	rc = page_json(pc, "api/health.json", o, err);
 	json_decref(o);

@@ -49,7 +49,7 @@ expect "build's help lists each option it takes, one line each" sh -c "
 expect "health's help lists no option health does not take" sh -c "
     ! grep -Eq '^  --(out|repo|notes|winner|status|check|force)\\b' help-health.txt"
 expect "sweep's help gives exit status 4 for --check" \
-    grep -q '^  4  open conflicts remain, with --check$' help-sweep.txt
+    grep -q '^  4  open conflicts, open error checks or failed rules, with --check$' help-sweep.txt
 expect "each --json line says what the command prints" sh -c "
     grep -q '^  --json  *print the sweep run record as JSON$' help-sweep.txt &&
     grep -q '^  --json  *print pages, conflicts, commit, timings as JSON$' help-build.txt"
