@@ -214,8 +214,10 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 		rc = facts_check_scoped(s->st, s->now, ch->ids, ch->n, err);
 	else
 		rc = facts_check(s->st, s->now, err);
-	/* The pages read conflicts too. */
-	return rc < 0 ? rc : conflict_check(s->st, err);
+	/* The pages read conflicts and the rules' violations too. */
+	if (rc == 0)
+		rc = conflict_check(s->st, err);
+	return rc < 0 ? rc : violation_check(s->st, err);
 }
 
 /*

@@ -370,6 +370,36 @@ url_base(strbuf *sb, const struct site_model *m)
 	strbuf_putc(sb, '/');
 }
 
+/* The feed's entry of each violation: opened, and closed when it is. */
+static void
+feed_checks(strbuf *sb, const struct site_model *m)
+{
+	char slug[SLUG_SIZE];
+
+	for (size_t i = 0; i < m->violations.n; i++) {
+		const struct violation *v = &m->violations.items[i];
+
+		slug_make(slug, v->id);
+		strbuf_printf(sb, "  <entry>\n    <title>check %s: ",
+		    strcmp(v->status, "open") == 0 ? "failing" :
+		    "passing again");
+		xml(sb, model_rule_label(m, v->rule_id));
+		strbuf_puts(sb, ": ");
+		xml(sb, v->message);
+		strbuf_puts(sb, "</title>\n    <id>urn:mirror:check:");
+		escape_url(sb, v->id, strlen(v->id));
+		strbuf_puts(sb, "</id>\n    <updated>");
+		rfc3339(sb, v->closed_at ? v->closed_at : v->detected_at);
+		strbuf_puts(sb, "</updated>\n    <link href=\"");
+		url_base(sb, m);
+		strbuf_printf(sb, "checks/%s.html\"/>\n    <summary>", slug);
+		xml(sb, v->severity);
+		strbuf_puts(sb, ": ");
+		xml(sb, v->message);
+		strbuf_puts(sb, "</summary>\n  </entry>\n");
+	}
+}
+
 static int
 feed(const struct page_ctx *pc, mirror_error *err)
 {
@@ -383,6 +413,13 @@ feed(const struct page_ctx *pc, mirror_error *err)
 		const struct conflict *c = &m->conflicts.items[i];
 		const char *t = c->resolved_at ? c->resolved_at :
 		    c->detected_at;
+
+		if (newest == NULL || strcmp(t, newest) > 0)
+			newest = t;
+	}
+	for (size_t i = 0; i < m->violations.n; i++) {
+		const struct violation *v = &m->violations.items[i];
+		const char *t = v->closed_at ? v->closed_at : v->detected_at;
 
 		if (newest == NULL || strcmp(t, newest) > 0)
 			newest = t;
@@ -436,6 +473,7 @@ feed(const struct page_ctx *pc, mirror_error *err)
 		xml(&sb, c->question);
 		strbuf_puts(&sb, "</summary>\n  </entry>\n");
 	}
+	feed_checks(&sb, m);
 	strbuf_puts(&sb, "</feed>\n");
 	rc = page_file(pc, "feed.xml", sb.data, sb.len, err);
 	strbuf_free(&sb);
