@@ -61,8 +61,8 @@ const struct cli_option_def cli_options[CLI_NOPTIONS] = {
 	    "render the store as it is, without sweeping first",
 	    OFF(no_sweep) },
 	[CLI_CHECK] = { "--check", NULL,
-	    "exit 4 when open conflicts, error checks or failed rules "
-	    "remain", OFF(check) },
+	    "exit 4 on open conflicts, error checks, failed rules",
+	    OFF(check) },
 	[CLI_FORCE] = { "--force", NULL,
 	    "render even when DIR already holds this build", OFF(force) },
 	[CLI_JSON] = { "--json", NULL,

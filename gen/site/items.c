@@ -284,18 +284,27 @@ item_count(long long n, const char *one, const char *many)
 json_t *
 item_violation(const struct site_model *m, const struct violation *v)
 {
+	const struct violation_fact *f = NULL;
 	char slug[SLUG_SIZE];
 
+	/* The first fact shown on the violation's project's page. */
+	for (size_t k = 0; k < v->n_facts && f == NULL; k++)
+		if (v->fact[k].project != NULL && strcmp(v->fact[k].layer,
+		    "relationship") != 0 && strcmp(v->fact[k].project,
+		    v->project) == 0)
+			f = &v->fact[k];
 	slug_make(slug, v->id);
 	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, "
-	    "s:s, s:b, s:o, s:o, s:I}", "id", v->id, "slug", slug,
+	    "s:s, s:b, s:o, s:o, s:I, s:o, s:o}", "id", v->id, "slug", slug,
 	    "rule", v->rule_id, "label", model_rule_label(m, v->rule_id),
 	    "severity", v->severity, "error", strcmp(v->severity,
 	    "error") == 0, "message", v->message, "status", v->status,
 	    "open", strcmp(v->status, "open") == 0,
 	    "detected", item_date(v->detected_at),
 	    "closed", item_date(v->closed_at), "facts",
-	    (json_int_t)v->n_facts), "violation", v->id);
+	    (json_int_t)v->n_facts, "fact_label", f != NULL ?
+	    json_string(f->label) : json_null(), "fact_anchor", f != NULL ?
+	    item_anchor(f->layer, f->id) : json_null()), "violation", v->id);
 }
 
 json_t *

@@ -31,7 +31,8 @@ json_t *item_check(const struct site_model *m, const char *layer,
 /*
  * The short JSON of violation v, as lists show it: {id, slug, rule,
  * label, severity, error, message, status, open, detected, closed,
- * facts (their count)}. A new object.
+ * facts (their count), fact_label and fact_anchor (its first fact shown
+ * on its project's page, or null)}. A new object.
  */
 json_t *item_violation(const struct site_model *m, const struct violation *v);
 
