@@ -242,7 +242,7 @@ expect_error "an unknown conflict is exit 2" 2 "no conflict 'NOSUCH'"
 # --- --json on every command ------------------------------------------------------
 mirror init --store j.db --json
 expect "init --json: the store and its schema version" one_json \
-    '.store == "j.db" and .schema_version == 1'
+    '.store == "j.db" and .schema_version == 2'
 mirror health --store r.db --json
 expect "health --json: counts, with open_conflicts_count" one_json \
     '.store == "r.db" and .open_conflicts_count == 5 and .resolved_conflicts == 0 and .sweep_runs == 1 and .layers.project_state.trust == 3'

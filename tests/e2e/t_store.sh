@@ -26,7 +26,7 @@ mirror init --store new.db
 expect_status "init creates a store" 0
 expect "init's store passes integrity_check" integrity_ok new.db
 expect "init creates the mirror-owned tables and stamps their version" \
-    test "$(sql new.db "SELECT value FROM mirror_meta WHERE key='schema_version'")" = 1
+    test "$(sql new.db "SELECT value FROM mirror_meta WHERE key='schema_version'")" = 2
 expect "init leaves PRAGMA user_version to the store's owner" \
     test "$(sql new.db 'PRAGMA user_version')" = 0
 before=$(fingerprint new.db)
