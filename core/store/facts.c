@@ -966,20 +966,25 @@ facts_free(struct project_facts *f)
 /* What owns a row of each table (digest_query's owners). */
 static const char *const owner_kinds[T_N] = { "p", "p", "ee", "p" };
 
-/* What an extra digest needs of the store. */
-enum extra_needs { NEEDS_MIRROR, NEEDS_AUDIT, NEEDS_RULES };
+/* The latest run of rule r.rule_id's columns the pages show: a scalar
+ * subquery of rule_runs (the last row written for the rule). */
+#define RULE_LATEST(col, rule) "(SELECT x." col " FROM main.rule_runs x " \
+	"WHERE x.rule_id = " rule " ORDER BY x.rowid DESC LIMIT 1)"
 
-/* The conflict tables, the audit and the rules' violations, with their
- * owners (digest.h). */
+/* What an extra digest query needs of the store. */
+enum { NEED_MIRROR, NEED_AUDIT, NEED_RULES };
+
+/* The conflict tables, the audit and the rule tables, with their owners
+ * (digest.h). */
 static const struct {
 	const char *sql;
 	int nhash;
 	const char *owners;
-	enum extra_needs needs;
+	int needs;              /* NEED_* */
 } extra_digests[] = {
 	{ "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
 	  "c.status, c.resolved_at, c.resolution, c.resolved_by, c.project "
-	  "FROM main.conflicts c", 9, "p", NEEDS_MIRROR },
+	  "FROM main.conflicts c", 9, "p", NEED_MIRROR },
 	/* A member belongs to its conflict's project and to its fact's,
 	 * which differ once an alias moved the fact. */
 	{ "SELECT cm.conflict_id, cm.member_kind, cm.member_id, "
@@ -987,21 +992,38 @@ static const struct {
 	  "(SELECT " CANON("c") " FROM main.conflicts c" JOIN_ALIAS("c")
 	  "WHERE c.id = cm.conflict_id), "
 	  KIND_PROJECT("cm.member_kind", "cm.member_id")
-	  " FROM main.conflict_members cm", 6, "cc", NEEDS_MIRROR },
+	  " FROM main.conflict_members cm", 6, "cc", NEED_MIRROR },
 	/* Pages and messages name who last changed a fact. */
 	{ "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
 	  "au.note, au.timestamp, " KIND_PROJECT("au.entity_kind",
-	  "au.memory_id") " FROM main.memory_audit au", 7, "c", NEEDS_AUDIT },
-	/* Violations (project canonical already), and each fact they
-	 * name, which belongs to the violation's project and its own. */
+	  "au.memory_id") " FROM main.memory_audit au", 7, "c", NEED_AUDIT },
+	/* A violation belongs to its project; the overview lists it (its
+	 * Gaps) under its rule's label. */
 	{ "SELECT v.id, v.rule_id, v.severity, v.project, v.facts, "
 	  "v.message, v.status, v.detected_at, v.opened_run, v.closed_at, "
-	  "v.closed_run, v.project FROM main.rule_violations v", 11, "c",
-	  NEEDS_RULES },
-	{ "SELECT vf.violation_id, vf.layer, vf.fact_id, (SELECT v.project "
-	  "FROM main.rule_violations v WHERE v.id = vf.violation_id), "
-	  KIND_PROJECT("vf.layer", "vf.fact_id")
-	  " FROM main.violation_facts vf", 3, "cc", NEEDS_RULES },
+	  "v.closed_run, " RULE_LATEST("label", "v.rule_id") ", v.project "
+	  "FROM main.rule_violations v", 12, "p", NEED_RULES },
+	/* A violation's fact carries the marker, with the rule's label and
+	 * while the violation is open, on the page of the fact's project (a
+	 * relationship's: both ends'); the violation's project lists it. */
+	{ "SELECT vf.violation_id, vf.layer, vf.fact_id, v.status, "
+	  RULE_LATEST("label", "v.rule_id") ", "
+	  "v.project, " KIND_PROJECT("vf.layer", "vf.fact_id") ", "
+	  "(SELECT r.source_entity_id FROM main.relationships r WHERE "
+	  "vf.layer = 'relationship' AND r.id = vf.fact_id), "
+	  "(SELECT r.target_entity_id FROM main.relationships r WHERE "
+	  "vf.layer = 'relationship' AND r.id = vf.fact_id) "
+	  "FROM main.violation_facts vf LEFT JOIN main.rule_violations v "
+	  "ON v.id = vf.violation_id", 5, "pcee", NEED_RULES },
+	/* Each rule's latest run as the pages explain it (not its run id,
+	 * hits or time, which every sweep writes anew), and whether the latest
+ * sweep ran it: of no project. */
+	{ "SELECT r.rule_id, r.origin, r.severity, r.label, r.description, "
+	  "r.query, r.status, r.error, r.sweep_run = (SELECT l.sweep_run "
+	  "FROM main.rule_runs l ORDER BY l.rowid DESC LIMIT 1), NULL "
+	  "FROM main.rule_runs r WHERE "
+	  "r.rowid = (SELECT x.rowid FROM main.rule_runs x WHERE x.rule_id "
+	  "= r.rule_id ORDER BY x.rowid DESC LIMIT 1)", 9, "c", NEED_RULES },
 };
 
 int
@@ -1012,7 +1034,6 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 	struct digest_query q = { "SELECT id, name, aliases, description, "
 	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL };
 	char ts[MIRROR_TS_LEN];
-	long long violations = 0;
 	strbuf sql;
 	int rc;
 
@@ -1031,15 +1052,11 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 		rc = digest_fold(out, st, &q, err);
 	}
 	strbuf_free(&sql);
-	/* A store no rule has flagged keeps the checksum it had before
-	 * there were rules. */
-	if (rc == 0 && ft->has_rule_tables)
-		rc = store_count(&violations, st, "SELECT EXISTS (SELECT 1 "
-		    "FROM main.rule_violations)", NULL, err);
 	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
-		if (!(extra_digests[i].needs == NEEDS_AUDIT ? ft->has_audit :
-		    extra_digests[i].needs == NEEDS_RULES ? violations != 0 :
-		    ft->has_mirror_tables))
+		int needs = extra_digests[i].needs;
+
+		if (!(needs == NEED_AUDIT ? ft->has_audit : needs == NEED_RULES ?
+		    ft->has_rule_tables : ft->has_mirror_tables))
 			continue;
 		q = (struct digest_query){ extra_digests[i].sql,
 		    1 + T_N + (int)i, extra_digests[i].nhash, 0, -1,

@@ -96,7 +96,18 @@ health_read(struct health *h, mirror_store *st, time_t now,
 			rc = store_count(&h->sweep_runs, st, "SELECT count(*) "
 			    "FROM main.sweep_runs", NULL, err);
 	}
+	if (rc == 0)
+		rc = violation_counts(&h->checks, st, err);
 	return rc;
+}
+
+json_t *
+health_checks_json(const struct violation_counts *c)
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "open_error",
+	    (json_int_t)c->open_error, "open_warn", (json_int_t)c->open_warn,
+	    "closed", (json_int_t)c->closed, "rules_failed",
+	    (json_int_t)c->rules_failed);
 }
 
 void

@@ -6,6 +6,9 @@
 
 #include <time.h>
 
+#include <jansson.h>
+
+#include "rules/violation.h"
 #include "store/store.h"
 
 /* One status and how many rows of a layer carry it. */
@@ -31,7 +34,12 @@ struct health {
 	long long resolved_conflicts;
 	long long dismissed_conflicts;
 	long long sweep_runs;
+	struct violation_counts checks;   /* the rules' violations */
 };
+
+/* The rules' counts of c as one JSON object: open_error, open_warn,
+ * closed, rules_failed. A new object, NULL when out of memory. */
+json_t *health_checks_json(const struct violation_counts *c);
 
 /*
  * Fill *out from st, with now deciding which memories have expired.

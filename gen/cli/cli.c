@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli_int.h"
+#include "rules/violation.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -63,7 +64,8 @@ const struct cli_option_def cli_options[CLI_NOPTIONS] = {
 	    "render the store as it is, without sweeping first",
 	    OFF(no_sweep) },
 	[CLI_CHECK] = { "--check", NULL,
-	    "exit 4 when open conflicts remain", OFF(check) },
+	    "exit 4 on open conflicts, error checks, failed rules",
+	    OFF(check) },
 	[CLI_FORCE] = { "--force", NULL,
 	    "render even when DIR already holds this build", OFF(force) },
 	[CLI_JSON] = { "--json", NULL,
@@ -93,7 +95,8 @@ const struct cli_option_def cli_options[CLI_NOPTIONS] = {
 
 #define EXIT_USAGE "1  usage error: an unknown, misplaced or invalid option\n"
 #define EXIT_IO "3  I/O failure\n"
-#define EXIT_CHECK "4  open conflicts remain, with --check\n"
+#define EXIT_CHECK "4  open conflicts, open error checks or failed rules, " \
+	"with --check\n"
 
 const struct cli_command cli_commands[] = {
 	{ "init", NULL, 1, STORE,
@@ -245,6 +248,21 @@ int
 cli_given(const struct mirror_opts *o, enum cli_option opt)
 {
 	return (o->given & CLI_BIT(opt)) != 0;
+}
+
+int
+cli_check_rules(const struct violation_counts *c, const char *what,
+    const char *store, mirror_error *err)
+{
+	if (c->open_error > 0)
+		return mirror_fail(err, MIRROR_ECONFLICTS, "%s: %lld open "
+		    "violation%s of error rules in %s (see its Checks page)",
+		    what, c->open_error, c->open_error == 1 ? "" : "s", store);
+	if (c->rules_failed > 0)
+		return mirror_fail(err, MIRROR_ECONFLICTS, "%s: %lld rule%s "
+		    "failed in the latest sweep of %s", what, c->rules_failed,
+		    c->rules_failed == 1 ? "" : "s", store);
+	return 0;
 }
 
 int

@@ -92,6 +92,16 @@ int cli_rules_load(struct rule_set *rs, const struct mirror_opts *o,
 /* Fail with MIRROR_EUSAGE unless --store (or config store) was given. */
 int cli_need_store(const struct mirror_opts *o, mirror_error *err);
 
+struct violation_counts;
+
+/*
+ * --check's verdict on the rules: -MIRROR_ECONFLICTS naming what (the
+ * command's words) and the store when c has an open violation of an
+ * error rule or a rule that failed in the latest sweep run, else 0.
+ */
+int cli_check_rules(const struct violation_counts *c, const char *what,
+    const char *store, mirror_error *err);
+
 /* Fail with MIRROR_EUSAGE if more than max positionals were given. */
 int cli_max_args(const struct mirror_opts *o, int max, mirror_error *err);
 

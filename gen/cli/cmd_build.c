@@ -38,6 +38,7 @@
 #include "out/build_stamp.h"
 #include "out/output.h"
 #include "out/record.h"
+#include "rules/violation.h"
 #include "render/datadir.h"
 #include "rules/rules.h"
 #include "site/site.h"
@@ -56,6 +57,7 @@
 /* Every template a build renders, parsed before anything is written. */
 static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystem.md", "conflicts.md", "conflict.md",
+    "checks.md", "check.md",
     "atoz.md", "atoz_letter.md", "404.md" };
 
 /*
@@ -220,8 +222,10 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 		rc = facts_check_scoped(s->st, s->now, ch->ids, ch->n, err);
 	else
 		rc = facts_check(s->st, s->now, err);
-	/* The pages read conflicts too. */
-	return rc < 0 ? rc : conflict_check(s->st, err);
+	/* The pages read conflicts and the rules' violations too. */
+	if (rc == 0)
+		rc = conflict_check(s->st, err);
+	return rc < 0 ? rc : violation_check(s->st, err);
 }
 
 /*
@@ -448,6 +452,7 @@ struct build_report {
 	int swept;
 	long long pages, written, reused;
 	struct conflict_counts counts;
+	struct violation_counts checks;   /* read for --check */
 	struct history_result hres;
 	long long start, mark, ms[PH_N];
 };
@@ -525,8 +530,9 @@ build_print(const struct build_report *r, const struct site_model *s,
 }
 
 /*
- * The conflicts by status for --json, in a read of its own unless one
- * is open (reading). Returns 0 or < 0.
+ * The conflicts by status for --json and the rules' violations for
+ * --check, in a read of its own unless one is open (reading). Returns 0
+ * or < 0.
  */
 static int
 build_counts(struct build_report *r, const struct site_model *s, int reading,
@@ -534,14 +540,15 @@ build_counts(struct build_report *r, const struct site_model *s, int reading,
 {
 	int rc;
 
-	if (!o->json || s->st == NULL)
+	if ((!o->json && !o->check) || s->st == NULL)
 		return 0;
-	if (reading)
-		return conflict_counts(&r->counts, s->st, err);
-	if ((rc = store_read_begin(s->st, err)) < 0)
+	if (!reading && (rc = store_read_begin(s->st, err)) < 0)
 		return rc;
 	rc = conflict_counts(&r->counts, s->st, err);
-	store_read_end(s->st);
+	if (rc == 0 && o->check)
+		rc = violation_counts(&r->checks, s->st, err);
+	if (!reading)
+		store_read_end(s->st);
 	return rc;
 }
 
@@ -635,7 +642,8 @@ build_report_held(struct build_report *r, struct site_model *s,
 
 /*
  * Step 6: say what the build did (JSON with --json, a summary unless
- * --quiet), and under --check fail on open conflicts. Returns 0,
+ * --quiet), and under --check fail on open conflicts, open violations
+ * of error rules and failed rules. Returns 0,
  * -MIRROR_ECONFLICTS, or < 0 when stdout cannot be written.
  */
 static int
@@ -652,6 +660,8 @@ build_report_out(struct build_report *r, const struct site_model *s,
 	if (rc == 0 && o->check && s->open_conflicts > 0)
 		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
 		    "conflicts (--check)", s->open_conflicts);
+	if (rc == 0 && o->check)
+		rc = cli_check_rules(&r->checks, "build --check", o->store, err);
 	return rc;
 }
 

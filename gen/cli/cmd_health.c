@@ -67,6 +67,7 @@ health_json(const struct health *h, const char *path)
 	json_object_set_new(root, "dismissed_conflicts",
 	    json_integer(h->dismissed_conflicts));
 	json_object_set_new(root, "sweep_runs", json_integer(h->sweep_runs));
+	json_object_set_new(root, "checks", health_checks_json(&h->checks));
 	return root;
 }
 
@@ -91,6 +92,10 @@ health_print(const struct health *h, const char *path)
 	printf("conflicts: %lld open, %lld resolved, %lld dismissed "
 	    "(%lld sweep runs)\n", h->open_conflicts_count,
 	    h->resolved_conflicts, h->dismissed_conflicts, h->sweep_runs);
+	printf("checks: %lld open (%lld error, %lld warn), %lld closed; "
+	    "%lld of %lld rules failed\n", h->checks.open_error +
+	    h->checks.open_warn, h->checks.open_error, h->checks.open_warn,
+	    h->checks.closed, h->checks.rules_failed, h->checks.rules);
 	printf("open_conflicts_count: %lld\n", h->open_conflicts_count);
 }
 

@@ -4,8 +4,9 @@
  *
  * Runs the cross-layer sweep and every rule (core/sweep/sweep.h,
  * core/rules/rules.h) and prints its sweep_runs record. With --check,
- * open conflicts left after the sweep make the command fail with exit
- * status 4, for CI. Also the one loader of the rules a command runs
+ * open conflicts left after the sweep, an open violation of an error
+ * rule or a rule that failed make the command fail with exit status 4,
+ * for CI. Also the one loader of the rules a command runs
  * (cli_rules_load), for sweep, build and serve.
  */
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "cli/json_out.h"
 #include "render/datadir.h"
 #include "rules/rules.h"
+#include "rules/violation.h"
 #include "sweep/sweep.h"
 #include "sys/clock.h"
 
@@ -48,6 +50,7 @@ cmd_sweep(const struct mirror_opts *o, mirror_error *err)
 	mirror_store *st = NULL;
 	struct rule_set rules;
 	struct sweep_run run;
+	struct violation_counts vc;
 	time_t now;
 	int rc;
 
@@ -58,6 +61,8 @@ cmd_sweep(const struct mirror_opts *o, mirror_error *err)
 		return rc;
 	if ((rc = store_open(&st, o->store, STORE_WRITE, err)) == 0)
 		rc = sweep_run_rules(&run, st, now, NULL, &rules, err);
+	if (rc == 0 && o->check)
+		rc = violation_counts(&vc, st, err);
 	store_close(st);
 	if (rc == 0 && !o->json && !o->quiet) {
 		printf("sweep %s: %lld facts scanned; %lld conflicts opened, "
@@ -82,5 +87,7 @@ cmd_sweep(const struct mirror_opts *o, mirror_error *err)
 		rc = mirror_fail(err, MIRROR_ECONFLICTS, "sweep --check: %lld "
 		    "open conflict%s in %s (see mirror conflicts list)",
 		    run.open_after, run.open_after == 1 ? "" : "s", o->store);
+	if (rc == 0 && o->check)
+		rc = cli_check_rules(&vc, "sweep --check", o->store, err);
 	return rc;
 }

@@ -15,6 +15,7 @@
 
 #define PROJECTS_DIR "api/projects/"
 #define CONFLICTS_DIR "api/conflicts/"
+#define CHECKS_DIR "api/checks/"
 #define HEALTH_PATH "api/health.json"
 #define ELLIPSIS "\xe2\x80\xa6"   /* … */
 #define ARROW " \xe2\x86\x92 "    /* → */
@@ -23,7 +24,8 @@
 enum ev_kind {
 	EV_CHANGED, EV_ADDED, EV_RETIRED, EV_STATUS, EV_REMOVED,
 	EV_OPENED, EV_OPEN_NOW, EV_JOINED, EV_RESOLVED, EV_DISMISSED,
-	EV_CLOSED, EV_CSTATUS, EV_CGONE
+	EV_CLOSED, EV_CSTATUS, EV_CGONE,
+	EV_KOPENED, EV_KCLOSED          /* a rule's violation opened, closed */
 };
 
 struct event {
@@ -79,7 +81,7 @@ hw_wants(const char *path, int initial)
 		return strcmp(path, HEALTH_PATH) == 0 ||
 		    json_under(path, CONFLICTS_DIR);
 	return json_under(path, PROJECTS_DIR) ||
-	    json_under(path, CONFLICTS_DIR);
+	    json_under(path, CONFLICTS_DIR) || json_under(path, CHECKS_DIR);
 }
 
 /*
@@ -836,6 +838,53 @@ conflict_events(struct events *es, const struct hw_file *f, int initial)
 	json_decref(cf.nc);
 }
 
+/* ---- checks ----------------------------------------------------------- */
+
+/*
+ * The event of one violation file: newly failing when it is open now
+ * and was not (or did not exist), passing again when it went from open
+ * to closed; nothing else (a rule's words changing is no event).
+ */
+static void
+check_events(struct events *es, const struct hw_file *f)
+{
+	json_t *oc = parse_json(f->old_text, f->old_len);
+	json_t *nc = parse_json(f->new_text, f->new_len);
+	const char *ost = raw(oc, "status"), *nst = raw(nc, "status");
+	const char *ps = raw(nc, "project_slug");
+	char *project = NULL, *id, *label, *msg;
+	int open = nst != NULL && strcmp(nst, "open") == 0;
+	int was = ost != NULL && strcmp(ost, "open") == 0;
+	struct event *e;
+	strbuf line, subj;
+
+	if (nc == NULL || open == was || (!open && ost == NULL)) {
+		json_decref(oc);
+		json_decref(nc);
+		return;
+	}
+	if (ps != NULL && ps[0] != '\0')
+		project = one_line(ps, strlen(ps));
+	id = field(nc, "id");
+	label = field(nc, "label");
+	msg = field(nc, "message");
+	e = ev_new(es, open ? EV_KOPENED : EV_KCLOSED, project, id);
+	strbuf_init(&line);
+	strbuf_init(&subj);
+	strbuf_printf(&line, "\xe2\x9a\x91 check %s: %s: %s [%s]", open ?
+	    "newly failing" : "passing again", label, msg, id);
+	put_prefix(&subj, project);
+	strbuf_printf(&subj, "check %s: %s (%s)", open ? "newly failing" :
+	    "passing again", label, msg);
+	ev_words(e, &line, &subj);
+	free(project);
+	free(id);
+	free(label);
+	free(msg);
+	json_decref(oc);
+	json_decref(nc);
+}
+
 /* ---- the message ------------------------------------------------------ */
 
 static int
@@ -891,9 +940,9 @@ put_count(strbuf *sb, int *first_of_noun, size_t n, const char *noun,
 static void
 counts_subject(strbuf *sb, const struct events *es)
 {
-	size_t k[EV_CGONE + 1] = { 0 }, members = 0, nproj = 0, shown = 0;
+	size_t k[EV_KCLOSED + 1] = { 0 }, members = 0, nproj = 0, shown = 0;
 	const char *last = NULL;
-	int f = 1, c = 1, m = 1;
+	int f = 1, c = 1, m = 1, v = 1;
 
 	for (size_t i = 0; i < es->n; i++) {
 		k[es->v[i].kind]++;
@@ -915,6 +964,8 @@ counts_subject(strbuf *sb, const struct events *es)
 	    "changed status");
 	put_count(sb, &c, k[EV_CGONE], "conflict", "conflicts", "gone");
 	put_count(sb, &m, members, "member", "members", "joined");
+	put_count(sb, &v, k[EV_KOPENED], "check", "checks", "newly failing");
+	put_count(sb, &v, k[EV_KCLOSED], "check", "checks", "passing again");
 
 	/* Events are sorted by project: count the distinct names. */
 	for (size_t i = 0; i < es->n; i++) {
@@ -1116,6 +1167,8 @@ hw_describe(struct hw_words *w, const struct hw_file *files, size_t n,
 			health = &files[i];
 		else if (json_under(p, PROJECTS_DIR))
 			project_events(&es, &files[i]);
+		else if (json_under(p, CHECKS_DIR))
+			check_events(&es, &files[i]);
 		else
 			conflict_events(&es, &files[i], initial);
 	}

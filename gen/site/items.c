@@ -51,6 +51,22 @@ marker(const struct site_model *m, const char *kind, const char *id)
 	return c != NULL ? json_string(c) : json_null();
 }
 
+json_t *
+item_check(const struct site_model *m, const char *layer, const char *id)
+{
+	size_t n;
+	const struct flagged *f = model_check_of(m, layer, id, &n);
+	char slug[SLUG_SIZE];
+
+	if (f == NULL)
+		return json_null();
+	slug_make(slug, f->violation_id);
+	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:I}", "id",
+	    f->violation_id, "slug", slug, "rule", f->rule_id, "label",
+	    model_rule_label(m, f->rule_id), "count", (json_int_t)n),
+	    "violation", f->violation_id);
+}
+
 const char *
 item_prop(const struct fact_entity *e, const char *key, char *buf,
     size_t size)
@@ -189,7 +205,7 @@ json_t *
 item_state(const struct site_model *m, const struct fact_state *f)
 {
 	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, "
-	    "s:s, s:f, s:b, s:o, s:o, s:o, s:b, s:o}",
+	    "s:s, s:f, s:b, s:o, s:o, s:o, s:b, s:o, s:o}",
 	    "anchor", item_anchor("state", f->id), "layer", "state",
 	    "id", f->id, "label", f->key, "value", f->value,
 	    "category", f->category,
@@ -199,7 +215,8 @@ item_state(const struct site_model *m, const struct fact_state *f)
 	    "created", item_date(f->created_at),
 	    "updated", item_date(f->updated_at),
 	    "conflict", marker(m, "project_state", f->id),
-	    "expired", 0, "changed_by", changed_by(m, "project_state", f->id)),
+	    "expired", 0, "changed_by", changed_by(m, "project_state", f->id),
+	    "check", item_check(m, "project_state", f->id)),
 	    "project_state row", f->id);
 }
 
@@ -211,7 +228,7 @@ item_entity(const struct site_model *m, const struct fact_entity *e)
 	slug_make(slug, e->id);
 	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, "
 	    "s:s, s:O, s:o, s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b, "
-	    "s:o}",
+	    "s:o, s:o}",
 	    "anchor", item_anchor("entity", e->id), "layer", "entity",
 	    "id", e->id, "label", e->name, "type", e->type,
 	    "value", entity_value(e),
@@ -224,7 +241,8 @@ item_entity(const struct site_model *m, const struct fact_entity *e)
 	    "updated", item_date(e->updated_at),
 	    "conflict", marker(m, "entity", e->id), "slug", slug,
 	    "notes", "", "page", "expired", 0,
-	    "changed_by", changed_by(m, "entity", e->id)), "entities row",
+	    "changed_by", changed_by(m, "entity", e->id),
+	    "check", item_check(m, "entity", e->id)), "entities row",
 	    e->id);
 }
 
@@ -232,7 +250,7 @@ json_t *
 item_memory(const struct site_model *m, const struct fact_memory *f)
 {
 	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, "
-	    "s:I, s:O, s:o, s:b, s:b, s:o, s:o, s:o, s:o}",
+	    "s:I, s:O, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:o}",
 	    "anchor", item_anchor("memory", f->id), "layer", "memory",
 	    "id", f->id, "label", f->type, "value", f->content,
 	    "status", f->status, "confidence", f->confidence,
@@ -245,7 +263,8 @@ item_memory(const struct site_model *m, const struct fact_memory *f)
 	    "created", item_date(f->created_at),
 	    "updated", item_date(f->updated_at),
 	    "conflict", marker(m, "memory", f->id),
-	    "changed_by", changed_by(m, "memory", f->id)), "memories row",
+	    "changed_by", changed_by(m, "memory", f->id),
+	    "check", item_check(m, "memory", f->id)), "memories row",
 	    f->id);
 }
 
@@ -260,4 +279,94 @@ item_count(long long n, const char *one, const char *many)
 	v = json_string(sb.data);
 	strbuf_free(&sb);
 	return v;
+}
+
+json_t *
+item_violation(const struct site_model *m, const struct violation *v)
+{
+	const struct violation_fact *f = NULL;
+	char slug[SLUG_SIZE];
+
+	/* The first fact shown on the violation's project's page. */
+	for (size_t k = 0; k < v->n_facts && f == NULL; k++)
+		if (v->fact[k].project != NULL && strcmp(v->fact[k].layer,
+		    "relationship") != 0 && strcmp(v->fact[k].project,
+		    v->project) == 0)
+			f = &v->fact[k];
+	slug_make(slug, v->id);
+	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, "
+	    "s:s, s:b, s:o, s:o, s:I, s:o, s:o}", "id", v->id, "slug", slug,
+	    "rule", v->rule_id, "label", model_rule_label(m, v->rule_id),
+	    "severity", v->severity, "error", strcmp(v->severity,
+	    "error") == 0, "message", v->message, "status", v->status,
+	    "open", strcmp(v->status, "open") == 0,
+	    "detected", item_date(v->detected_at),
+	    "closed", item_date(v->closed_at), "facts",
+	    (json_int_t)v->n_facts, "fact_label", f != NULL ?
+	    json_string(f->label) : json_null(), "fact_anchor", f != NULL ?
+	    item_anchor(f->layer, f->id) : json_null()), "violation", v->id);
+}
+
+json_t *
+item_open_checks(const struct site_model *m, const char *project)
+{
+	json_t *out = json_array();
+
+	/* The list holds open violations first. */
+	for (size_t k = 0; k < m->violations.n; k++) {
+		const struct violation *v = &m->violations.items[k];
+
+		if (strcmp(v->status, "open") != 0)
+			break;
+		if (strcmp(v->project, project) == 0)
+			json_array_append_new(out, item_violation(m, v));
+	}
+	return out;
+}
+
+json_t *
+item_sources(const char *source)
+{
+	json_t *out = json_array(), *parsed, *v;
+	size_t i;
+
+	if (source == NULL || source[0] == '\0')
+		return out;
+	parsed = source[0] == '[' ? json_loads(source, JSON_REJECT_DUPLICATES,
+	    NULL) : NULL;
+	if (!json_is_array(parsed)) {
+		json_decref(parsed);
+		json_array_append_new(out, json_string(source));
+		return out;
+	}
+	json_array_foreach(parsed, i, v)
+		if (json_is_string(v) && json_string_length(v) > 0)
+			json_array_append(out, v);
+	json_decref(parsed);
+	return out;
+}
+
+/* qsort order of objects: by their "id" (ids are unique). */
+static int
+cmp_item_id(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+
+	return strcmp(json_string_value(json_object_get(x, "id")),
+	    json_string_value(json_object_get(y, "id")));
+}
+
+json_t *
+item_by_id(json_t *all)
+{
+	size_t n = json_array_size(all), i;
+	json_t **v = xcalloc(n + 1, sizeof(*v)), *out = json_array(), *x;
+
+	json_array_foreach(all, i, x)
+		v[i] = x;
+	qsort(v, n, sizeof(*v), cmp_item_id);
+	for (i = 0; i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	return out;
 }

@@ -20,6 +20,42 @@ json_t *item_state(const struct site_model *m, const struct fact_state *f);
 json_t *item_entity(const struct site_model *m, const struct fact_entity *e);
 json_t *item_memory(const struct site_model *m, const struct fact_memory *f);
 
+/*
+ * The check marker of fact (layer, id), a violation_facts layer: null
+ * when no open violation names it, else a new object {id, slug, rule,
+ * label, count} of its first open violation (smallest id).
+ */
+json_t *item_check(const struct site_model *m, const char *layer,
+    const char *id);
+
+/*
+ * The short JSON of violation v, as lists show it: {id, slug, rule,
+ * label, severity, error, message, status, open, detected, closed,
+ * facts (their count), fact_label and fact_anchor (its first fact shown
+ * on its project's page, or null)}. A new object.
+ */
+json_t *item_violation(const struct site_model *m, const struct violation *v);
+
+/* The open violations of canonical project id, as item_violation
+ * objects, by severity, then rule, then id. A new array. */
+json_t *item_open_checks(const struct site_model *m, const char *project);
+
+/*
+ * A fact's sources as a list of strings, for a page to show as words:
+ * an entity's source_refs is a JSON array of strings; a state row's or a
+ * memory's source is one string. Returns a new array (empty for NULL or
+ * "", or for a JSON array with nothing but non-strings).
+ */
+json_t *item_sources(const char *source);
+
+/*
+ * A new array holding the objects of all (borrowed, one more reference
+ * each) sorted by their "id": api/conflicts.json and api/checks.json
+ * list them so, not grouped by status, so that a review or a closing
+ * changes one field of one entry instead of moving it between groups.
+ */
+json_t *item_by_id(json_t *all);
+
 /* The element id of a fact: "state-<slug>", "entity-...", "memory-...",
  * for a conflict member kind ("project_state", "entity", "memory"). */
 json_t *item_anchor(const char *kind, const char *id);

@@ -39,7 +39,16 @@ site_model_read(struct site_model *m, mirror_error *err)
 	rc = audit_latest(&m->audit, m->st, err);
 	if (rc < 0)
 		return rc;
-	return conflicts_read(m, err);
+	rc = conflicts_read(m, err);
+	if (rc == 0)
+		rc = violation_flagged(&m->flagged, m->st, err);
+	if (rc == 0)
+		rc = violation_list(&m->violations, m->st, NULL, err);
+	if (rc == 0)
+		rc = rule_runs_latest(&m->runs, m->st, err);
+	if (rc == 0)
+		rc = violation_counts(&m->vcounts, m->st, err);
+	return rc;
 }
 
 void
@@ -48,6 +57,9 @@ site_model_free(struct site_model *m)
 	disputed_list_free(&m->disputed);
 	conflict_list_free(&m->conflicts);
 	audit_list_free(&m->audit);
+	flagged_list_free(&m->flagged);
+	violation_list_free(&m->violations);
+	rule_run_list_free(&m->runs);
 	facts_projects_free(m->projects, m->n_projects);
 	m->projects = NULL;
 	m->n_projects = 0;
@@ -82,4 +94,19 @@ model_marker_of(const struct site_model *m, const char *kind,
 	const struct disputed *d = disputed_find(&m->disputed, kind, id);
 
 	return d != NULL ? d->conflict_id : NULL;
+}
+
+const struct flagged *
+model_check_of(const struct site_model *m, const char *layer,
+    const char *id, size_t *n)
+{
+	return flagged_find(&m->flagged, layer, id, n);
+}
+
+const char *
+model_rule_label(const struct site_model *m, const char *rule_id)
+{
+	const struct rule_run *r = rule_run_find(&m->runs, rule_id);
+
+	return r != NULL ? r->label : rule_id;
 }

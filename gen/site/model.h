@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "render/slug.h"
+#include "rules/violation.h"
 #include "store/audit.h"
 #include "store/digest.h"
 #include "store/facts.h"
@@ -39,6 +40,10 @@ struct site_model {
 	struct conflict_list conflicts; /* all, in review-queue order */
 	struct audit_list audit;        /* who last changed each fact */
 	long long open_conflicts;
+	struct flagged_list flagged;    /* facts of open violations */
+	struct violation_list violations; /* all, open first (violation.h) */
+	struct rule_run_list runs;      /* the latest run of each rule */
+	struct violation_counts vcounts;
 
 	struct facts_reader *facts;   /* open during site_render: projects
 	                                 are read in id order, on the thread
@@ -46,8 +51,9 @@ struct site_model {
 };
 
 /*
- * Fill m's projects, slugs, audit, disputed members, conflicts and open
- * count from m->st (inside the caller's read). Returns 0 or < 0 with err
+ * Fill m's projects, slugs, audit, disputed members, conflicts, open
+ * count, violations, their flagged facts and the rules' latest runs
+ * from m->st (inside the caller's read). Returns 0 or < 0 with err
  * set; site_model_free releases what was read, also after a failure.
  */
 int site_model_read(struct site_model *m, mirror_error *err);
@@ -59,5 +65,17 @@ long model_project_index(const struct site_model *m, const char *id);
 /* The open conflict that fact (kind, id) belongs to, or NULL. */
 const char *model_marker_of(const struct site_model *m, const char *kind,
     const char *id);
+
+/*
+ * The first open violation (smallest id) naming fact (layer, id), or
+ * NULL; *n (may be NULL) gets how many open violations name it. layer is
+ * a violation_facts layer: project_state, entity, memory, relationship.
+ */
+const struct flagged *model_check_of(const struct site_model *m,
+    const char *layer, const char *id, size_t *n);
+
+/* The marker's words for rule_id: its latest run's label, else the id. */
+const char *model_rule_label(const struct site_model *m,
+    const char *rule_id);
 
 #endif

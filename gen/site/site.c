@@ -15,8 +15,8 @@
 #include "out/record.h"
 #include "site/site.h"
 #include "site/site_atoz.h"
+#include "site/site_checks.h"
 #include "site/site_conflicts.h"
-#include "site/site_extras.h"
 #include "site/site_index.h"
 #include "site/site_project.h"
 #include "util/array.h"
@@ -30,6 +30,7 @@ static const struct page_family families[] = {
 	{ "index", index_pages },
 	{ "projects", project_pages },
 	{ "conflicts", conflict_pages },
+	{ "checks", check_pages },
 	{ "atoz", atoz_pages },
 	{ "extras", extra_pages },
 };

@@ -55,35 +55,7 @@ layer_name(const char *kind)
 }
 
 /*
- * A member's sources as a list of strings, for a page to show as words:
- * an entity's source_refs is a JSON array of strings; a state row's or a
- * memory's source is one string. Returns a new array (empty for NULL or
- * "", or for a JSON array with nothing but non-strings).
- */
-static json_t *
-sources_list(const char *source)
-{
-	json_t *out = json_array(), *parsed, *v;
-	size_t i;
-
-	if (source == NULL || source[0] == '\0')
-		return out;
-	parsed = source[0] == '[' ? json_loads(source, JSON_REJECT_DUPLICATES,
-	    NULL) : NULL;
-	if (!json_is_array(parsed)) {
-		json_decref(parsed);
-		json_array_append_new(out, json_string(source));
-		return out;
-	}
-	json_array_foreach(parsed, i, v)
-		if (json_is_string(v) && json_string_length(v) > 0)
-			json_array_append(out, v);
-	json_decref(parsed);
-	return out;
-}
-
-/*
- * A member's sources (a sources_list array, borrowed) as one line of
+ * A member's sources (an item_sources array, borrowed) as one line of
  * text, "a; b"; null when there are none. Returns a new JSON value.
  */
 static json_t *
@@ -202,7 +174,7 @@ member_place(json_t *o, const struct site_model *m,
 static json_t *
 member_json(const struct site_model *m, const struct conflict_member *cm)
 {
-	json_t *sources = sources_list(cm->source);
+	json_t *sources = item_sources(cm->source);
 	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
 	    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
 	    "kind", cm->kind, "layer", layer_name(cm->kind),
@@ -428,37 +400,6 @@ conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
 	return rc;
 }
 
-/* qsort order of conflict objects: by id (ids are unique). */
-static int
-cmp_conflict_id(const void *a, const void *b)
-{
-	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-
-	return strcmp(json_string_value(json_object_get(x, "id")),
-	    json_string_value(json_object_get(y, "id")));
-}
-
-/*
- * A new array holding the conflict objects of all (borrowed, one more
- * reference each) sorted by id: api/conflicts.json lists them so, not
- * grouped by status, so that a resolution changes one field of one entry
- * instead of moving it between groups.
- */
-static json_t *
-by_id(json_t *all)
-{
-	size_t n = json_array_size(all), i;
-	json_t **v = xcalloc(n + 1, sizeof(*v)), *out = json_array(), *x;
-
-	json_array_foreach(all, i, x)
-		v[i] = x;
-	qsort(v, n, sizeof(*v), cmp_conflict_id);
-	for (i = 0; i < n; i++)
-		json_array_append(out, v[i]);
-	free(v);
-	return out;
-}
-
 /* The UTC day (days since 1970) of store timestamp ts, or -1. */
 static long long
 day_of_ts(const char *ts)
@@ -678,7 +619,7 @@ queue_pages(const struct page_ctx *pc, json_t *all, mirror_error *err)
 	if (rc < 0)
 		return rc;
 	data = json_pack("{s:I, s:o}", "open_conflicts_count", open,
-	    "conflicts", by_id(all));
+	    "conflicts", item_by_id(all));
 	rc = page_json(pc, "api/conflicts.json", data, err);
 	json_decref(data);
 	return rc;

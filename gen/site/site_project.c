@@ -5,8 +5,8 @@
  * Sections in SPEC 5's order: header, trusted state by category,
  * system architecture, decisions, requirements and constraints,
  * materials, parameters/results/validation, vendors, active memories,
- * gaps; then (not in the SPEC list, so that every fact of the project
- * has an anchor to link to) other entities and the facts that are not
+ * gaps (the project's open violations of the rules); then (not in the
+ * SPEC list, so that every fact of the project has an anchor to link to) other entities and the facts that are not
  * active. Each fact appears exactly once on the page.
  */
 #include <stdint.h>
@@ -113,15 +113,15 @@ prop_note(strbuf *sb, const struct fact_entity *e, const char *key,
 /*
  * What the overview says about an entity beyond its value: its place in
  * the structure, its material, interfaces, what a decision affects, what
- * satisfies a requirement. *gap gets why it is a gap ("" when none).
+ * satisfies a requirement. (What is missing is the rules' to say: the
+ * overview's Gaps are the project's open violations.)
  */
 static void
-entity_notes(strbuf *sb, const char **gap, const struct site_graph *g,
+entity_notes(strbuf *sb, const struct site_graph *g,
     const struct fact_entity *e)
 {
 	const char *t = e->type;
 
-	*gap = "";
 	if (strcmp(t, "subsystem") == 0 || strcmp(t, "component") == 0 ||
 	    strcmp(t, "system") == 0 || strcmp(t, "interface") == 0) {
 		if (edge_note(sb, g, e->id, "part_of", 1, "part of") == 0 &&
@@ -129,10 +129,8 @@ entity_notes(strbuf *sb, const char **gap, const struct site_graph *g,
 			prop_note(sb, e, strcmp(t, "component") == 0 ?
 			    "subsystem" : "part_of", "part of");
 		if (edge_note(sb, g, e->id, "uses_material", 1,
-		    "material") == 0 && !prop_note(sb, e, "material",
-		    "material") && strcmp(t, "component") == 0 &&
-		    strcmp(e->status, "active") == 0)
-			*gap = "component with no material";
+		    "material") == 0)
+			prop_note(sb, e, "material", "material");
 		edge_note(sb, g, e->id, "interfaces_with", 1, "interfaces");
 		edge_note(sb, g, e->id, "interfaces_with", 0, "interfaced by");
 	} else if (strcmp(t, "decision") == 0) {
@@ -143,14 +141,9 @@ entity_notes(strbuf *sb, const char **gap, const struct site_graph *g,
 	    strcmp(t, "constraint") == 0) {
 		prop_note(sb, e, "target", "target");
 		edge_note(sb, g, e->id, "constrained_by", 0, "constrains");
-		if (edge_note(sb, g, e->id, "satisfies", 0,
-		    "satisfied by") == 0 && strcmp(t, "requirement") == 0 &&
-		    strcmp(e->status, "active") == 0)
-			*gap = "requirement nothing satisfies";
+		edge_note(sb, g, e->id, "satisfies", 0, "satisfied by");
 	} else if (strcmp(t, "validation_claim") == 0) {
-		if (edge_note(sb, g, e->id, "supports", 0,
-		    "supported by") == 0 && strcmp(e->status, "active") == 0)
-			*gap = "validation claim nothing supports";
+		edge_note(sb, g, e->id, "supports", 0, "supported by");
 	} else if (strcmp(t, "material") == 0) {
 		edge_note(sb, g, e->id, "uses_material", 0, "used by");
 	} else if (strcmp(t, "result") == 0) {
@@ -653,11 +646,10 @@ architecture_tree(json_t *data, json_t *items, const struct site_model *m,
 
 /*
  * The entities of f into data's sections (architecture first, from the
- * top down), the inactive ones onto inactive, and the gaps the
- * overview names onto gaps.
+ * top down), the inactive ones onto inactive.
  */
 static void
-entity_sections(json_t *data, json_t *inactive, json_t *gaps,
+entity_sections(json_t *data, json_t *inactive,
     const struct site_model *m, const struct site_graph *g)
 {
 	const struct project_facts *f = g->f;
@@ -670,20 +662,15 @@ entity_sections(json_t *data, json_t *inactive, json_t *gaps,
 	for (size_t k = 0; k < f->n_ent; k++) {
 		const struct fact_entity *e = &f->ent[k];
 		json_t *item = item_entity(m, e);
-		const char *gap;
 
 		strbuf_reset(&notes);
-		entity_notes(&notes, &gap, g, e);
+		entity_notes(&notes, g, e);
 		json_object_set_new(item, "notes", json_string(notes.data));
 		json_object_set_new(item, "source", sources_text(
 		    e->source_refs));
 		if (strcmp(e->type, "subsystem") == 0)
 			json_object_set(item, "page",
 			    json_object_get(item, "slug"));
-		if (gap[0] != '\0')
-			json_array_append_new(gaps, json_pack("{s:s, s:O, s:s}",
-			    "label", e->name, "anchor",
-			    json_object_get(item, "anchor"), "why", gap));
 		if (strcmp(e->status, "active") != 0)
 			json_array_append_new(inactive, item);
 		else
@@ -703,14 +690,14 @@ overview_json(const struct site_model *m, size_t i,
 {
 	const struct project_facts *f = g->f;
 	json_t *data = json_object(), *inactive = json_array();
-	json_t *memories = json_array(), *gaps = json_array();
+	json_t *memories = json_array(), *gaps;
 	json_t *disputed, *item;
 	size_t k;
 
 	json_object_set_new(data, "project", project_header(m, i));
 	json_object_set_new(data, "state_groups", state_groups(m, f,
 	    inactive));
-	entity_sections(data, inactive, gaps, m, g);
+	entity_sections(data, inactive, m, g);
 	for (k = 0; k < f->n_mem; k++) {
 		item = item_memory(m, &f->mem[k]);
 		if (json_is_true(json_object_get(item, "active")))
@@ -724,8 +711,10 @@ overview_json(const struct site_model *m, size_t i,
 	json_object_set_new(data, "disputed_words", item_count((long long)
 	    json_array_size(disputed), "open conflict", "open conflicts"));
 	json_object_set_new(data, "disputed", disputed);
+	/* The Gaps: what the rules find open in this project. */
+	gaps = item_open_checks(m, m->projects[i].id);
 	json_object_set_new(data, "gaps_words", item_count((long long)
-	    json_array_size(gaps), "gap", "gaps"));
+	    json_array_size(gaps), "open check", "open checks"));
 	json_object_set_new(data, "memories", memories);
 	json_object_set_new(data, "gaps", gaps);
 	json_object_set_new(data, "inactive", inactive);

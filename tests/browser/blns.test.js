@@ -148,7 +148,7 @@ function inspect(w) {
   // SVG elements hold no markup of the store's (its text is dates and
   // counts).
   const indexPage = /\/index\.html$/.test(w.location.pathname) &&
-    !/\/(projects|conflicts|keys)\//.test(w.location.pathname);
+    !/\/(projects|conflicts|keys|checks)\//.test(w.location.pathname);
   if (indexPage) {
     for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure', 'svg',
       'desc', 'g', 'path', 'circle', 'text']) allowed.add(t);

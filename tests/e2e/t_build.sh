@@ -60,12 +60,27 @@ expect "trusted state is grouped by category, decision before fact" sh -c "
 expect "aliases are listed in the header" grep -q 'Project id p05-interferometer (also interferometer, p05)' $p05/index.md
 expect "rows under an alias belong to the canonical project" \
     grep -q '<a id="entity-e1"></a>' $p05/index.md
-expect "gaps: a component with no material" \
-    grep -q 'Edge clamp.*component with no material' $p05/index.md
-expect "gaps: a requirement nothing satisfies" \
-    grep -q 'Mass cap.*requirement nothing satisfies' $p05/index.md
-expect "gaps: a validation claim nothing supports" \
-    grep -q 'Pad stiffness ok.*validation claim nothing supports' $p05/index.md
+# The Gaps are the project's open violations of the rules (doc/rules.md),
+# here written straight into a copy of the store and built unswept.
+cp s.db gaps.db
+sql gaps.db "INSERT INTO rule_runs VALUES ('g', 'component-without-material',
+  'x.sql:1', 'warn', 'no material', 'd', 'q', 'ok', '', 1, 0);
+INSERT INTO rule_violations(id, rule_id, severity, project, facts, message,
+  detected_at) SELECT 'chk-' || id, 'component-without-material', 'warn',
+  'p05-interferometer', json_array('entity:' || id),
+  'component ' || name || ' has no material', '2024-01-01'
+  FROM entities WHERE name IN ('Edge clamp', 'Mass cap');
+INSERT INTO violation_facts SELECT id, 'entity', substr(id, 5)
+  FROM rule_violations;"
+mirror build --store gaps.db --out gaps --no-sweep --quiet
+expect "gaps: each open violation of the project, its fact linked first" sh -c "
+    sed -n '/^## .*Gaps\$/,/^## /p' gaps/projects/p05-interferometer/index.md |
+    grep -q '^- \[Edge clamp\](#entity-[a-z0-9-]*) · \[⚑ no material\](../../checks/chk-[a-z0-9-]*.md): component Edge clamp has no material\$'"
+expect "gaps: one line per open violation, none computed by mirror itself" sh -c "
+    test \$(sed -n '/^## .*Gaps\$/,/^## /p' gaps/projects/p05-interferometer/index.md | grep -c '^- ') = 2 &&
+    grep -q 'No gaps found' $p05/index.md"
+expect "gaps: the summary line counts them and links the project's Checks page" \
+    grep -qF '[2 open checks](#gaps): facts a rule flags ([all checks of this project](../../checks/projects/p05-interferometer.md)).' gaps/projects/p05-interferometer/index.md
 expect "a component shows its material" \
     grep -q 'Support pad.*material: PEEK' $p05/index.md
 expect "an expired memory is not active" sh -c \
@@ -288,10 +303,13 @@ expect "superseded then active (SPEC 8): the log shows both, newest first" sh -c
     grep -A5 '^## phase shifter actuator' ex1/projects/p05-interferometer/decisions.md |
     grep -o 'piezo stack\|stepper micrometer' | uniq | head -2 | tr '\n' ' ' |
     grep -qx 'piezo stack stepper micrometer '"
-expect "the example's gaps are the ones site-example/README.md lists" sh -c "
+expect "the example's Gaps are exactly its open violations (api/checks.json)" sh -c "
     for p in p04-gigabit p05-interferometer p06-polisher; do
-        sed -n '/^## .*Gaps$/,/^## /p' ex1/projects/\$p/index.md | grep -o '(#entity-[a-z0-9-]*)'
-    done | tr -d '()#' | tr '\n' ' ' | grep -qx 'entity-p04-cmp-core-reg entity-p04-cmp-fpga entity-p04-cmp-ref-osc entity-p04-cmp-sfp-module entity-p04-req-emc entity-p04-vc-emc entity-p05-cmp-camera entity-p05-cmp-laser entity-p05-cmp-lateral entity-p05-req-vibration entity-p05-vc-accuracy entity-p06-cmp-linear-axis entity-p06-cmp-controller entity-p06-cmp-spindle-motor entity-p06-req-noise entity-p06-vc-uniformity '"
+        sed -n '/^## .*Gaps\$/,/^## /p' ex1/projects/\$p/index.md |
+        grep -o '(../../checks/[a-z0-9-]*.md)'
+    done | sed 's|(../../checks/||; s|.md)||' | sort > gaps.got
+    jq -r '.checks[] | select(.open and .project != \"\") | .slug' ex1/api/checks.json | sort > gaps.want
+    cmp -s gaps.got gaps.want"
 expect "every marker sits in a member of its open conflict, in both twins, and every member has one" \
     python3 "$MIRROR_TOP/tests/tools/markers.py" ex1
 

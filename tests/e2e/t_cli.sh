@@ -49,7 +49,7 @@ expect "build's help lists each option it takes, one line each" sh -c "
 expect "health's help lists no option health does not take" sh -c "
     ! grep -Eq '^  --(out|repo|notes|winner|status|check|force)\\b' help-health.txt"
 expect "sweep's help gives exit status 4 for --check" \
-    grep -q '^  4  open conflicts remain, with --check$' help-sweep.txt
+    grep -q '^  4  open conflicts, open error checks or failed rules, with --check$' help-sweep.txt
 expect "each --json line says what the command prints" sh -c "
     grep -q '^  --json  *print the sweep run record as JSON$' help-sweep.txt &&
     grep -q '^  --json  *print pages, conflicts, commit, timings as JSON$' help-build.txt"
@@ -252,7 +252,7 @@ expect "sweep --json: the run record" one_json \
 mirror build --store s.db --out js --json
 cp "$T/out" build1.json
 expect "build --json: pages, files, conflicts by status, no commit" one_json \
-    '.store == "s.db" and .out == "js" and .rendered and .pages == 18 and .files.written == 48 and .files.reused == 0 and .conflicts == {"open": 1, "resolved": 1, "dismissed": 0} and .commit == null and .repo == null and .changes == null and (.snapshot | test("^[0-9a-f]{16}$"))'
+    '.store == "s.db" and .out == "js" and .rendered and .pages == 19 and .files.written == 51 and .files.reused == 0 and .conflicts == {"open": 1, "resolved": 1, "dismissed": 0} and .commit == null and .repo == null and .changes == null and (.snapshot | test("^[0-9a-f]{16}$"))'
 expect "build --json: the sweep it ran" one_json \
     '.sweep.open_after == 1 and .sweep.started_at == "2023-11-14 22:13:20"'
 expect "build --json: timings in ms per phase, and their total" one_json \
@@ -261,11 +261,11 @@ expect "build --json's snapshot is the one the site's stamp holds" \
     test "$(jq -r .snapshot build1.json)" = "$(jq -r .store_snapshot js/api/build.json)"
 mirror build --store s.db --out js --json
 expect "an unchanged build --json: nothing rendered, no sweep, files reused" one_json \
-    '(.rendered | not) and .sweep == null and .pages == 18 and .files.written == 0 and .files.reused == 48 and .conflicts.open == 1 and .commit == null'
+    '(.rendered | not) and .sweep == null and .pages == 19 and .files.written == 0 and .files.reused == 51 and .conflicts.open == 1 and .commit == null'
 git init -q --bare site.git
 mirror build --store s.db --out jr --repo site.git --author "$author" --json
 expect "build --repo --json: the commit id the branch holds" one_json \
-    ".repo == \"site.git\" and .branch == \"mirror\" and .commit == \"$(git --git-dir=site.git rev-parse mirror 2>/dev/null)\" and .changes.pages_added == 18 and .changes.pages_removed == 0"
+    ".repo == \"site.git\" and .branch == \"mirror\" and .commit == \"$(git --git-dir=site.git rev-parse mirror 2>/dev/null)\" and .changes.pages_added == 19 and .changes.pages_removed == 0"
 mirror build --store s.db --out jr --repo site.git --author "$author" --json
 expect "an unchanged build --repo --json: commit null" one_json \
     '.commit == null and .changes == null and .branch == "mirror"'

@@ -13,7 +13,10 @@ schemas="$MIRROR_TOP/doc/schema"
 py=python3
 python3 -c 'import jsonschema' 2>/dev/null || py=/usr/bin/python3
 
-new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+# With violations of made-up rules (tests/data/checks.sql), so that
+# api/checks/ has files to check.
+new_store ex.db "$MIRROR_TOP/site-example/example.sql" \
+    "$MIRROR_TOP/tests/data/checks.sql" || exit 1
 mirror build --store ex.db --out ex --quiet
 expect_status "the example site builds" 0
 bench_store bench.db || exit 1

@@ -17,7 +17,8 @@ fi
 new_store s.db "$MIRROR_TOP/tests/data/site.sql" || exit 1
 mirror build --store s.db --out site --quiet
 expect_status "the test store builds after a sweep" 0
-new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+new_store ex.db "$MIRROR_TOP/site-example/example.sql" \
+    "$MIRROR_TOP/tests/data/checks.sql" || exit 1
 SOURCE_DATE_EPOCH=1793491200 mirror build --store ex.db --out example --quiet
 expect_status "the example builds with the default theme" 0
 SOURCE_DATE_EPOCH=1793491200 mirror build --store ex.db --out example-plain --quiet --theme plain

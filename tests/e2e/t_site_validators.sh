@@ -17,7 +17,10 @@ if ! sh "$MIRROR_TOP/tests/browser/ensure.sh" 2>"$T/ensure.log"; then
 	not_ok "chromium, node, playwright-core, axe-core and xmllint are installed" "$(tail -3 "$T/ensure.log")"
 	exit 1
 fi
-new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+# With violations of made-up rules (tests/data/checks.sql): the check
+# and Checks pages are page kinds too.
+new_store ex.db "$MIRROR_TOP/site-example/example.sql" \
+    "$MIRROR_TOP/tests/data/checks.sql" || exit 1
 mirror build --store ex.db --out example --quiet
 expect_status "the example site builds" 0
 # The feed and the sitemap against their schemas (xmllint): Atom as RFC
@@ -45,7 +48,8 @@ sed '0,/<id>urn:mirror:conflict:/{/<id>urn:mirror:conflict:/d}' example/feed.xml
 expect "the schemas reject an entry without an id and a relative URL (the checks can fail)" \
     sh -c "! xmllint --noout --relaxng '$schemas/atom.rng' noid.xml 2>/dev/null &&
         ! xmllint --noout --schema '$schemas/sitemap.xsd' example/sitemap.xml 2>/dev/null"
-bench_store b.db || exit 1
+bench_store b.db && sqlite3 -bail b.db < "$MIRROR_TOP/tests/data/checks.sql" ||
+    exit 1
 mirror build --store b.db --out bench10k --quiet
 expect_status "the 10,000-fact bench site builds" 0
 mirror build --store b.db --out bench10k-published --base-url https://example.org/mirror/ --quiet --no-sweep

@@ -243,6 +243,44 @@ test_conflicts_belong(void **state)
 	unlink(path);
 }
 
+/*
+ * A violation belongs to its project and to each of its facts' (a
+ * relationship's: both ends'); its rule's label belongs to them too; a
+ * rule's description is of no project; a new sweep's run of the same
+ * rules changes nothing.
+ */
+static void
+test_violations_belong(void **state)
+{
+	struct diff df;
+
+	(void)state;
+	make_store(base_sql);
+	exec_sql("INSERT INTO rule_runs VALUES ('run1', 'r', 'a.sql:1', "
+	    "'warn', 'lbl', 'desc', 'q', 'ok', '', 1, 1);");
+	edit_diff(&df, "INSERT INTO rule_violations(id, rule_id, severity, "
+	    "project, facts, message, detected_at) VALUES ('chk-1', 'r', "
+	    "'warn', 'p05', '[\"entity:e6\"]', 'm', '2024-01-01');", 0, 0);
+	assert_string_equal(df.changed, "p05,");
+	edit_diff(&df, "INSERT INTO violation_facts VALUES ('chk-1', "
+	    "'entity', 'e6');", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
+	edit_diff(&df, "INSERT INTO violation_facts VALUES ('chk-1', "
+	    "'relationship', 'r2');", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
+	edit_diff(&df, "UPDATE rule_violations SET status = 'closed'", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
+	edit_diff(&df, "UPDATE rule_runs SET label = 'new'", 0, 0);
+	assert_string_equal(df.changed, "*,p05,p06,");
+	edit_diff(&df, "UPDATE rule_runs SET description = 'new'", 0, 0);
+	assert_string_equal(df.changed, "*,");
+	edit_diff(&df, "INSERT INTO rule_runs VALUES ('run2', 'r', 'a.sql:1', "
+	    "'warn', 'new', 'new', 'q', 'ok', '', 7, 9);", 0, 0);
+	assert_string_equal(df.changed, "");
+	assert_false(df.snapshot);
+	unlink(path);
+}
+
 /* A memory expiring changes its project's digest, not the snapshot:
  * the row is the same, what the pages and the sweep make of it is not. */
 static void
@@ -347,6 +385,7 @@ main(void)
 		cmocka_unit_test(test_alias_moves_rows),
 		cmocka_unit_test(test_edges_and_audit),
 		cmocka_unit_test(test_conflicts_belong),
+		cmocka_unit_test(test_violations_belong),
 		cmocka_unit_test(test_expiry_is_a_salt),
 		cmocka_unit_test(test_scoped_reader),
 		cmocka_unit_test(test_check_scoped),

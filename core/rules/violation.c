@@ -1,0 +1,749 @@
+/*
+ * violation.c: reading the violations, their facts and the latest run
+ * of each rule (see violation.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/violation.h"
+#include "store/storerow.h"
+#include "util/array.h"
+#include "util/xalloc.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const layers[] = { "entity", "memory", "project_state",
+    "relationship", NULL };
+static const char *const severities[] = { "error", "warn", NULL };
+static const char *const vstatus[] = { "open", "closed", NULL };
+static const char *const rstatus[] = { "ok", "failed", NULL };
+
+/* The canonical project of column c of x, through the alias table. */
+#define VCANON(c) "coalesce((SELECT canonical FROM temp.project_alias " \
+	"WHERE name = " c "), " c ")"
+
+/* Each layer's row now: label, project, source, status; ?1 the id. */
+static const char *const fact_sql[] = {
+	"SELECT name, " VCANON("project") ", source_refs, status "
+	    "FROM main.entities WHERE id = ?1",
+	"SELECT content, " VCANON("project") ", memory_type, status "
+	    "FROM main.memories WHERE id = ?1",
+	"SELECT key, " VCANON("project") ", source, status "
+	    "FROM main.project_state WHERE id = ?1",
+	"SELECT r.source_entity_id || ' ' || r.relationship_type || ' ' || "
+	    "r.target_entity_id, coalesce((SELECT " VCANON("e.project")
+	    " FROM main.entities e WHERE e.id = r.source_entity_id), ''), "
+	    "r.relationship_type, 'active' FROM main.relationships r "
+	    "WHERE r.id = ?1",
+};
+
+#define VIOLATION_COLS "id, rule_id, severity, project, facts, message, " \
+	"status, detected_at, opened_run, closed_at, closed_run"
+
+#define RUN_COLS "sweep_run, rule_id, origin, severity, label, " \
+	"description, query, status, error, hits, duration_ms, " \
+	"sweep_run = " LATEST_RUN
+
+/* The newest sweep run that ran rules: the run of the last row. */
+#define LATEST_RUN "(SELECT l.sweep_run FROM main.rule_runs l " \
+	"ORDER BY l.rowid DESC LIMIT 1)"
+
+/* Statements shared by the reads of one call. */
+struct vreader {
+	mirror_store *st;
+	sqlite3_stmt *facts;            /* violation_facts of ?1 */
+	sqlite3_stmt *rows[NELEM(fact_sql)];
+};
+
+/* Every violation's (rule, facts, id), sorted so that the earlier
+ * violations of one are found by binary search. */
+struct vix {
+	char **rule, **facts, **id;
+	size_t n;
+};
+
+static void
+fact_free(struct violation_fact *f)
+{
+	free(f->layer);
+	free(f->id);
+	free(f->label);
+	free(f->project);
+	free(f->source);
+	free(f->status_now);
+}
+
+void
+violation_free(struct violation *v)
+{
+	if (v == NULL)
+		return;
+	free(v->id);
+	free(v->rule_id);
+	free(v->severity);
+	free(v->project);
+	free(v->facts);
+	free(v->message);
+	free(v->status);
+	free(v->detected_at);
+	free(v->opened_run);
+	free(v->closed_at);
+	free(v->closed_run);
+	for (size_t i = 0; i < v->n_facts; i++)
+		fact_free(&v->fact[i]);
+	free(v->fact);
+	for (size_t i = 0; i < v->n_earlier; i++)
+		free(v->earlier[i]);
+	free(v->earlier);
+	memset(v, 0, sizeof(*v));
+}
+
+void
+violation_list_free(struct violation_list *l)
+{
+	if (l == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		violation_free(&l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
+
+/*
+ * Fill v from the rule_violations row of s (VIOLATION_COLS), every
+ * column checked. Returns 0 or -MIRROR_EINPUT naming the row.
+ */
+static int
+violation_row(struct violation *v, mirror_store *st, sqlite3_stmt *s,
+    mirror_error *err)
+{
+	struct store_row r = { .st = st, .stmt = s,
+	    .table = "rule_violations", .err = err };
+	json_t *facts = NULL;
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	if ((rc = storerow_text(&v->id, &r, 0, "id", 0)) < 0)
+		return rc;
+	r.id = v->id;
+	if ((rc = storerow_text(&v->rule_id, &r, 1, "rule_id", 0)) < 0 ||
+	    (rc = storerow_enum(&v->severity, &r, 2, "severity",
+	    severities)) < 0 ||
+	    (rc = storerow_text(&v->project, &r, 3, "project", 0)) < 0 ||
+	    (rc = storerow_json(&facts, &r, 4, "facts", 0)) < 0 ||
+	    (rc = storerow_text(&v->facts, &r, 4, "facts", 0)) < 0 ||
+	    (rc = storerow_text(&v->message, &r, 5, "message", 0)) < 0 ||
+	    (rc = storerow_enum(&v->status, &r, 6, "status", vstatus)) < 0 ||
+	    (rc = storerow_text(&v->detected_at, &r, 7, "detected_at",
+	    0)) < 0 ||
+	    (rc = storerow_text(&v->opened_run, &r, 8, "opened_run", 0)) < 0 ||
+	    (rc = storerow_text(&v->closed_at, &r, 9, "closed_at", 1)) < 0 ||
+	    (rc = storerow_text(&v->closed_run, &r, 10, "closed_run", 1)) < 0)
+		goto out;
+out:
+	json_decref(facts);
+	return rc;
+}
+
+/*
+ * Fill f from the violation_facts row of s (layer, fact_id,
+ * violation_id), checked. Returns 0 or -MIRROR_EINPUT naming the row.
+ */
+static int
+vfact_row(struct violation_fact *f, struct store_row *r)
+{
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	r->member = NULL;
+	if ((rc = storerow_text(&f->id, r, 1, "fact_id", 0)) < 0)
+		return rc;
+	r->member = f->id;
+	return storerow_enum(&f->layer, r, 0, "layer", layers);
+}
+
+static int
+vreader_open(struct vreader *r, mirror_store *st, mirror_error *err)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->st = st;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT layer, fact_id "
+	    "FROM main.violation_facts WHERE violation_id = ?1 "
+	    "ORDER BY layer, fact_id", -1, &r->facts, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < NELEM(fact_sql); i++)
+		rc = sqlite3_prepare_v2(store_db(st), fact_sql[i], -1,
+		    &r->rows[i], NULL);
+	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc,
+	    "cannot read violations");
+}
+
+static void
+vreader_close(struct vreader *r)
+{
+	sqlite3_finalize(r->facts);
+	for (size_t i = 0; i < NELEM(fact_sql); i++)
+		sqlite3_finalize(r->rows[i]);
+}
+
+/* Fill the row-now half of f; a gone row leaves it NULL. */
+static int
+fact_now(struct violation_fact *f, struct vreader *r, mirror_error *err)
+{
+	static const char *const tables[] = { "entities", "memories",
+	    "project_state", "relationships" };
+	struct store_row row = { .st = r->st, .err = err, .id = f->id };
+	sqlite3_stmt *s = NULL;
+	size_t t;
+	int rc;
+
+	for (t = 0; t < NELEM(fact_sql); t++)
+		if (strcmp(f->layer, layers[t]) == 0)
+			break;
+	if (t == NELEM(fact_sql))
+		return 0;
+	s = r->rows[t];
+	row.stmt = s;
+	row.table = tables[t];
+	sqlite3_reset(s);
+	sqlite3_bind_text(s, 1, f->id, -1, SQLITE_TRANSIENT);
+	rc = store_step(r->st, s);
+	if (rc == SQLITE_ROW) {
+		if ((rc = storerow_text(&f->label, &row, 0, "label", 0)) < 0 ||
+		    (rc = storerow_text(&f->project, &row, 1, "project",
+		    0)) < 0 ||
+		    (rc = storerow_text(&f->source, &row, 2, "source", 0)) < 0 ||
+		    (rc = storerow_text(&f->status_now, &row, 3, "status",
+		    0)) < 0) {
+			sqlite3_reset(s);
+			return rc;
+		}
+		rc = SQLITE_DONE;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : store_fail(r->st, err, rc,
+	    "cannot read a violation's fact");
+}
+
+/* Fill v's facts, each with its row now. */
+static int
+violation_facts(struct violation *v, struct vreader *r, mirror_error *err)
+{
+	struct store_row row = { .st = r->st, .stmt = r->facts,
+	    .table = "violation_facts", .id = v->id, .err = err };
+	size_t cap = 0;
+	int rc;
+
+	sqlite3_reset(r->facts);
+	sqlite3_bind_text(r->facts, 1, v->id, -1, SQLITE_TRANSIENT);
+	while ((rc = store_step(r->st, r->facts)) == SQLITE_ROW)
+		if ((rc = vfact_row(&ARRAY_PUSH(v->fact, v->n_facts, cap),
+		    &row)) < 0)
+			break;
+	sqlite3_reset(r->facts);
+	if (rc < 0)
+		return rc;
+	if (rc != SQLITE_DONE)
+		return store_fail(r->st, err, rc, "cannot read violation facts");
+	for (size_t i = 0; i < v->n_facts; i++)
+		if ((rc = fact_now(&v->fact[i], r, err)) < 0)
+			return rc;
+	return 0;
+}
+
+static void
+vix_free(struct vix *x)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		free(x->rule[i]);
+		free(x->facts[i]);
+		free(x->id[i]);
+	}
+	free(x->rule);
+	free(x->facts);
+	free(x->id);
+	memset(x, 0, sizeof(*x));
+}
+
+static int
+vix_load(struct vix *x, mirror_store *st, mirror_error *err)
+{
+	struct store_row r = { .st = st, .table = "rule_violations",
+	    .err = err };
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0;
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT rule_id, facts, id "
+	    "FROM main.rule_violations ORDER BY rule_id, facts, "
+	    "detected_at DESC, rowid DESC", -1, &s, NULL);
+	r.stmt = s;
+	while (rc == SQLITE_OK && (rc = store_step(st, s)) == SQLITE_ROW) {
+		if (x->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			x->rule = xreallocarray(x->rule, cap, sizeof(char *));
+			x->facts = xreallocarray(x->facts, cap, sizeof(char *));
+			x->id = xreallocarray(x->id, cap, sizeof(char *));
+		}
+		x->rule[x->n] = x->facts[x->n] = x->id[x->n] = NULL;
+		x->n++;
+		r.id = NULL;
+		if ((rc = storerow_text(&x->id[x->n - 1], &r, 2, "id", 0)) < 0)
+			break;
+		r.id = x->id[x->n - 1];
+		if ((rc = storerow_text(&x->rule[x->n - 1], &r, 0, "rule_id",
+		    0)) < 0 || (rc = storerow_text(&x->facts[x->n - 1], &r, 1,
+		    "facts", 0)) < 0)
+			break;
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
+	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot read violations");
+}
+
+/* Fill v->earlier from x: the entries after v in its (rule, facts) run. */
+static void
+earlier_from_vix(struct violation *v, const struct vix *x)
+{
+	size_t lo = 0, hi = x->n, cap = 0;
+	int mine = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(x->rule[mid], v->rule_id);
+
+		if (d == 0)
+			d = strcmp(x->facts[mid], v->facts);
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < x->n && strcmp(x->rule[i], v->rule_id) == 0 &&
+	    strcmp(x->facts[i], v->facts) == 0; i++) {
+		if (!mine) {
+			mine = strcmp(x->id[i], v->id) == 0;
+			continue;
+		}
+		ARRAY_PUSH(v->earlier, v->n_earlier, cap) = xstrdup(x->id[i]);
+	}
+}
+
+/*
+ * 0 when name is a project id or alias of st or the project of a
+ * violation; else -MIRROR_EINPUT "no project 'name' in STORE".
+ */
+static int
+project_known(mirror_store *st, const char *name, mirror_error *err)
+{
+	long long n;
+	int rc;
+
+	rc = store_count(&n, st, "SELECT count(*) FROM temp.project_alias "
+	    "WHERE name = ?1", name, err);
+	if (rc == 0 && n == 0 && store_features(st)->has_rule_tables)
+		rc = store_count(&n, st, "SELECT count(*) FROM "
+		    "main.rule_violations WHERE project = ?1", name, err);
+	if (rc == 0 && n == 0)
+		rc = mirror_fail(err, MIRROR_EINPUT, "no project '%s' in %s",
+		    name, store_path(st));
+	return rc;
+}
+
+/* Read the rows of stmt into out, then each one's facts and earlier. */
+static int
+list_rows(struct violation_list *out, mirror_store *st, sqlite3_stmt *stmt,
+    mirror_error *err)
+{
+	struct vreader r;
+	struct vix ix;
+	size_t cap = 0;
+	int rc;
+
+	memset(&ix, 0, sizeof(ix));
+	if ((rc = vreader_open(&r, st, err)) < 0)
+		goto out;
+	while ((rc = store_step(st, stmt)) == SQLITE_ROW)
+		if ((rc = violation_row(&ARRAY_PUSH(out->items, out->n, cap),
+		    st, stmt, err)) < 0)
+			goto out;
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(st, err, rc, "cannot read violations");
+		goto out;
+	}
+	if ((rc = vix_load(&ix, st, err)) < 0)
+		goto out;
+	for (size_t i = 0; i < out->n && rc == 0; i++) {
+		rc = violation_facts(&out->items[i], &r, err);
+		earlier_from_vix(&out->items[i], &ix);
+	}
+out:
+	vix_free(&ix);
+	vreader_close(&r);
+	return rc;
+}
+
+int
+violation_list(struct violation_list *out, mirror_store *st,
+    const struct violation_filter *filter, mirror_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (filter != NULL && filter->project != NULL &&
+	    (rc = project_known(st, filter->project, err)) < 0)
+		return rc;
+	if (!store_features(st)->has_rule_tables)
+		return 0;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT " VIOLATION_COLS
+	    " FROM main.rule_violations WHERE (?1 IS NULL OR status = ?1) "
+	    "AND (?2 IS NULL OR project = " VCANON("?2") ") ORDER BY "
+	    "status <> 'open', severity <> 'error', rule_id, id",
+	    -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot read violations");
+	if (filter != NULL && filter->status != NULL)
+		sqlite3_bind_text(stmt, 1, filter->status, -1, SQLITE_TRANSIENT);
+	if (filter != NULL && filter->project != NULL)
+		sqlite3_bind_text(stmt, 2, filter->project, -1, SQLITE_TRANSIENT);
+	rc = list_rows(out, st, stmt, err);
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+int
+violation_get(struct violation *out, mirror_store *st, const char *id,
+    mirror_error *err)
+{
+	struct violation_list l = { NULL, 0 };
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_rule_tables)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: no violation "
+		    "'%s' (no rule has run on this store)", store_path(st), id);
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT " VIOLATION_COLS
+	    " FROM main.rule_violations WHERE id = ?1", -1, &stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot read a violation");
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
+	rc = list_rows(&l, st, stmt, err);
+	sqlite3_finalize(stmt);
+	if (rc == 0 && l.n == 0)
+		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: no violation "
+		    "'%s'", store_path(st), id);
+	if (l.n > 0) {
+		*out = l.items[0];
+		memset(&l.items[0], 0, sizeof(l.items[0]));
+	}
+	violation_list_free(&l);
+	return rc;
+}
+
+int
+violation_counts(struct violation_counts *out, mirror_store *st,
+    mirror_error *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_rule_tables)
+		return 0;
+	rc = store_count(&out->open_error, st, "SELECT count(*) FROM "
+	    "main.rule_violations WHERE status = 'open' AND severity = "
+	    "'error'", NULL, err);
+	if (rc == 0)
+		rc = store_count(&out->open_warn, st, "SELECT count(*) FROM "
+		    "main.rule_violations WHERE status = 'open' AND severity "
+		    "<> 'error'", NULL, err);
+	if (rc == 0)
+		rc = store_count(&out->closed, st, "SELECT count(*) FROM "
+		    "main.rule_violations WHERE status <> 'open'", NULL, err);
+	if (rc == 0)
+		rc = store_count(&out->rules, st, "SELECT count(*) FROM "
+		    "main.rule_runs WHERE sweep_run = " LATEST_RUN, NULL, err);
+	if (rc == 0)
+		rc = store_count(&out->rules_failed, st, "SELECT count(*) "
+		    "FROM main.rule_runs WHERE status <> 'ok' AND sweep_run = "
+		    LATEST_RUN, NULL, err);
+	return rc;
+}
+
+static void
+run_free(struct rule_run *r)
+{
+	free(r->sweep_run);
+	free(r->rule_id);
+	free(r->origin);
+	free(r->severity);
+	free(r->label);
+	free(r->description);
+	free(r->query);
+	free(r->status);
+	free(r->error);
+}
+
+void
+rule_run_list_free(struct rule_run_list *l)
+{
+	if (l == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		run_free(&l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
+
+/* An integer column of a rule_runs row. */
+static int
+run_int(long long *out, struct store_row *r, int i, const char *col)
+{
+	if (sqlite3_column_type(r->stmt, i) != SQLITE_INTEGER)
+		return storerow_fail(r, col, "is not an integer");
+	*out = sqlite3_column_int64(r->stmt, i);
+	return 0;
+}
+
+/* Fill u from the rule_runs row of s (RUN_COLS), checked. */
+static int
+run_row(struct rule_run *u, mirror_store *st, sqlite3_stmt *s,
+    mirror_error *err)
+{
+	struct store_row r = { .st = st, .stmt = s, .table = "rule_runs",
+	    .err = err };
+	int rc;
+
+	memset(u, 0, sizeof(*u));
+	if ((rc = storerow_text(&u->rule_id, &r, 1, "rule_id", 0)) < 0)
+		return rc;
+	r.id = u->rule_id;
+	if ((rc = storerow_text(&u->sweep_run, &r, 0, "sweep_run", 0)) < 0 ||
+	    (rc = storerow_text(&u->origin, &r, 2, "origin", 0)) < 0 ||
+	    (rc = storerow_enum(&u->severity, &r, 3, "severity",
+	    severities)) < 0 ||
+	    (rc = storerow_text(&u->label, &r, 4, "label", 0)) < 0 ||
+	    (rc = storerow_text(&u->description, &r, 5, "description",
+	    0)) < 0 ||
+	    (rc = storerow_text(&u->query, &r, 6, "query", 0)) < 0 ||
+	    (rc = storerow_enum(&u->status, &r, 7, "status", rstatus)) < 0 ||
+	    (rc = storerow_text(&u->error, &r, 8, "error", 0)) < 0 ||
+	    (rc = run_int(&u->hits, &r, 9, "hits")) < 0 ||
+	    (rc = run_int(&u->duration_ms, &r, 10, "duration_ms")) < 0)
+		return rc;
+	u->current = sqlite3_column_int(s, 11) == 1;
+	if (u->label[0] == '\0') {
+		free(u->label);
+		u->label = xstrdup(u->rule_id);
+	}
+	return 0;
+}
+
+/* Read every row of sql (RUN_COLS) into out, or only check them. */
+static int
+runs_read(struct rule_run_list *out, mirror_store *st, const char *sql,
+    mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0;
+	int rc;
+
+	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL);
+	while (rc == SQLITE_OK && (rc = store_step(st, s)) == SQLITE_ROW) {
+		struct rule_run one, *u = out != NULL ?
+		    &ARRAY_PUSH(out->items, out->n, cap) : &one;
+
+		rc = run_row(u, st, s, err);
+		if (out == NULL)
+			run_free(u);
+		if (rc < 0)
+			break;
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
+	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot read rule runs");
+}
+
+int
+rule_runs_latest(struct rule_run_list *out, mirror_store *st,
+    mirror_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_rule_tables)
+		return 0;
+	/* The newest run of each rule: the last row written for it. */
+	return runs_read(out, st, "SELECT " RUN_COLS " FROM main.rule_runs r "
+	    "WHERE r.rowid = (SELECT x.rowid FROM main.rule_runs x WHERE "
+	    "x.rule_id = r.rule_id ORDER BY x.rowid DESC LIMIT 1) "
+	    "ORDER BY r.rule_id", err);
+}
+
+const struct rule_run *
+rule_run_find(const struct rule_run_list *l, const char *rule_id)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->items[mid].rule_id, rule_id);
+
+		if (c == 0)
+			return &l->items[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int
+violation_flagged(struct flagged_list *out, mirror_store *st,
+    mirror_error *err)
+{
+	struct store_row row = { .st = st, .table = "violation_facts",
+	    .err = err };
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store_features(st)->has_rule_tables)
+		return 0;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT f.layer, f.fact_id, "
+	    "f.violation_id, v.rule_id FROM main.violation_facts f JOIN "
+	    "main.rule_violations v ON v.id = f.violation_id WHERE "
+	    "v.status = 'open' ORDER BY 1, 2, 3", -1, &s, NULL);
+	row.stmt = s;
+	while (rc == SQLITE_OK && (rc = store_step(st, s)) == SQLITE_ROW) {
+		struct flagged *f = &ARRAY_PUSH(out->items, out->n, cap);
+
+		memset(f, 0, sizeof(*f));
+		row.id = NULL;
+		row.member = NULL;
+		if ((rc = storerow_text(&f->violation_id, &row, 2,
+		    "violation_id", 0)) < 0)
+			break;
+		row.id = f->violation_id;
+		if ((rc = storerow_text(&f->id, &row, 1, "fact_id", 0)) < 0)
+			break;
+		row.member = f->id;
+		if ((rc = storerow_enum(&f->layer, &row, 0, "layer",
+		    layers)) < 0 || (rc = storerow_text(&f->rule_id, &row, 3,
+		    "rule_id", 0)) < 0)
+			break;
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
+	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot read open violations");
+}
+
+const struct flagged *
+flagged_find(const struct flagged_list *l, const char *layer,
+    const char *id, size_t *n)
+{
+	size_t lo = 0, hi = l->n, k;
+
+	if (n != NULL)
+		*n = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->items[mid].layer, layer);
+
+		if (c == 0)
+			c = strcmp(l->items[mid].id, id);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < l->n && strcmp(l->items[k].layer, layer) == 0 &&
+	    strcmp(l->items[k].id, id) == 0; k++)
+		;
+	if (n != NULL)
+		*n = k - lo;
+	return k > lo ? &l->items[lo] : NULL;
+}
+
+void
+flagged_list_free(struct flagged_list *l)
+{
+	if (l == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->items[i].layer);
+		free(l->items[i].id);
+		free(l->items[i].violation_id);
+		free(l->items[i].rule_id);
+	}
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
+
+int
+violation_check(mirror_store *st, mirror_error *err)
+{
+	struct store_row row = { .st = st, .table = "violation_facts",
+	    .err = err };
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if (!store_features(st)->has_rule_tables)
+		return 0;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT " VIOLATION_COLS
+	    " FROM main.rule_violations", -1, &s, NULL);
+	while (rc == SQLITE_OK && (rc = store_step(st, s)) == SQLITE_ROW) {
+		struct violation v;
+
+		rc = violation_row(&v, st, s, err);
+		violation_free(&v);
+		if (rc < 0)
+			break;
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (rc == SQLITE_DONE)
+		rc = sqlite3_prepare_v2(store_db(st), "SELECT layer, fact_id, "
+		    "violation_id FROM main.violation_facts", -1, &s, NULL);
+	row.stmt = s;
+	while (rc == SQLITE_OK && (rc = store_step(st, s)) == SQLITE_ROW) {
+		struct violation_fact f;
+		char *vid = NULL;
+
+		row.id = NULL;
+		row.member = NULL;
+		rc = storerow_text(&vid, &row, 2, "violation_id", 0);
+		row.id = vid;
+		memset(&f, 0, sizeof(f));
+		if (rc == 0)
+			rc = vfact_row(&f, &row);
+		fact_free(&f);
+		free(vid);
+		if (rc < 0)
+			break;
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
+	if (rc != SQLITE_DONE)
+		return store_fail(st, err, rc, "cannot read violations");
+	return runs_read(NULL, st, "SELECT " RUN_COLS " FROM main.rule_runs",
+	    err);
+}

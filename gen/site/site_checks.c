@@ -1,0 +1,335 @@
+/*
+ * site_checks.c: the rules' violations on the site: one page per
+ * violation checks/<slug>, the site's Checks page checks/index, one
+ * Checks page per project with violations checks/projects/<slug>, and
+ * api/checks.json plus api/checks/<slug>.json (the same objects the
+ * templates see). Rule text and results are data: the templates escape
+ * them like every store value.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "site/items.h"
+#include "site/site_checks.h"
+#include "sys/pool.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static json_t *
+str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+/* Where fact f is shown: its project's overview, or the index for the
+ * no-project group; a relationship and a gone row are shown nowhere. */
+static void
+fact_place(json_t *o, const struct site_model *m,
+    const struct violation_fact *f)
+{
+	long i = f->project != NULL && strcmp(f->layer, "relationship") != 0 ?
+	    model_project_index(m, f->project) : -1;
+
+	json_object_set_new(o, "on_index", json_boolean(i >= 0 &&
+	    f->project[0] == '\0'));
+	json_object_set_new(o, "project_slug", i >= 0 &&
+	    f->project[0] != '\0' ? json_string(m->pslug[i]) : json_null());
+	json_object_set_new(o, "linked", json_boolean(i >= 0));
+}
+
+/* The JSON object of fact f of a violation. */
+static json_t *
+fact_json(const struct site_model *m, const struct violation_fact *f)
+{
+	json_t *sources = item_sources(f->source), *o;
+
+	o = item_must(json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:b, "
+	    "s:o}", "layer", strcmp(f->layer, "project_state") == 0 ?
+	    "state" : f->layer, "kind", f->layer, "id", f->id,
+	    "anchor", item_anchor(f->layer, f->id),
+	    "label", str_or_null(f->label), "project",
+	    str_or_null(f->project), "status_now", str_or_null(f->status_now),
+	    "gone", f->status_now == NULL, "sources", sources),
+	    "violation fact", f->id);
+	fact_place(o, m, f);
+	return o;
+}
+
+/* The lines of query q, without trailing blank ones: a code block
+ * shows each on its own line. A new array. */
+static json_t *
+query_lines(const char *q)
+{
+	json_t *out = json_array();
+	const char *p = q, *nl;
+
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		json_array_append_new(out, json_stringn(p, (size_t)(nl - p)));
+		p = *nl == '\n' ? nl + 1 : nl;
+	}
+	while (json_array_size(out) > 0 && json_string_length(json_array_get(
+	    out, json_array_size(out) - 1)) == 0)
+		json_array_remove(out, json_array_size(out) - 1);
+	return out;
+}
+
+/* What the pages say of a rule, from its latest run (rule_runs); a
+ * rule with no run is known by its id alone. */
+static json_t *
+rule_json(const struct site_model *m, const char *rule_id)
+{
+	const struct rule_run *r = rule_run_find(&m->runs, rule_id);
+
+	if (r == NULL)
+		return item_must(json_pack("{s:s, s:s, s:n, s:n, s:o, s:n, "
+		    "s:n, s:b, s:n, s:b, s:n, s:I}", "id", rule_id, "label",
+		    rule_id, "description", "query", "query_lines",
+		    json_array(), "origin", "status", "failed", 0, "error",
+		    "known", 0, "severity", "hits", (json_int_t)0), "rule",
+		    rule_id);
+	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, "
+	    "s:b, s:s, s:b, s:s, s:I}", "id", r->rule_id, "label", r->label,
+	    "description", r->description, "query", r->query,
+	    "query_lines", query_lines(r->query),
+	    "origin", r->origin, "status", r->status, "failed",
+	    strcmp(r->status, "ok") != 0, "error", r->error, "known", 1,
+	    "severity", r->severity, "hits", (json_int_t)r->hits), "rule",
+	    rule_id);
+}
+
+/* The earlier violations of v's rule and facts, with their slugs. */
+static json_t *
+earlier_json(const struct violation *v)
+{
+	char slug[SLUG_SIZE];
+	json_t *out = json_array();
+
+	for (size_t k = 0; k < v->n_earlier; k++) {
+		slug_make(slug, v->earlier[k]);
+		json_array_append_new(out, json_pack("{s:s, s:s}", "id",
+		    v->earlier[k], "slug", slug));
+	}
+	return out;
+}
+
+/* The whole object of violation v, for its page and api/. */
+static json_t *
+violation_json(const struct site_model *m, const struct violation *v)
+{
+	json_t *o = item_violation(m, v), *facts = json_array();
+	long pi = model_project_index(m, v->project);
+	strbuf sb;
+
+	for (size_t k = 0; k < v->n_facts; k++)
+		json_array_append_new(facts, fact_json(m, &v->fact[k]));
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "Check: %s (%s)", model_rule_label(m, v->rule_id),
+	    v->id);
+	json_object_set_new(o, "title", json_string(sb.data));
+	strbuf_free(&sb);
+	json_object_set_new(o, "project", json_string(v->project));
+	json_object_set_new(o, "project_name", json_string(
+	    v->project[0] == '\0' ? "(no project)" : pi >= 0 ?
+	    m->projects[pi].name : v->project));
+	json_object_set_new(o, "project_slug", pi >= 0 &&
+	    v->project[0] != '\0' ? json_string(m->pslug[pi]) : json_null());
+	json_object_set_new(o, "detected_at", json_string(v->detected_at));
+	json_object_set_new(o, "closed_at", str_or_null(v->closed_at));
+	json_object_set_new(o, "opened_run", json_string(v->opened_run));
+	json_object_set_new(o, "closed_run", str_or_null(v->closed_run));
+	json_object_set_new(o, "rule_info", rule_json(m, v->rule_id));
+	json_object_set_new(o, "fact_list", facts);
+	json_object_set_new(o, "earlier", earlier_json(v));
+	return o;
+}
+
+/* The pool's work: one violation's page and JSON, kept in objs[i]. */
+struct check_run {
+	const struct page_ctx *pc;
+	json_t **objs;
+};
+
+/* Pool work: violation i's page and api/ JSON. */
+static int
+check_render(void *arg, size_t i, void *payload, mirror_error *err)
+{
+	struct check_run *cr = arg;
+	const struct page_ctx *pc = cr->pc;
+	const struct violation *v = &pc->m->violations.items[i];
+	json_t *o = violation_json(pc->m, v), *data;
+	const char *slug = json_string_value(json_object_get(o, "slug"));
+	strbuf path;
+	int rc;
+
+	(void)payload;
+	cr->objs[i] = o;
+	strbuf_init(&path);
+	strbuf_printf(&path, "checks/%s", slug);
+	data = item_must(json_pack("{s:O}", "check", o), "violation", v->id);
+	rc = page_write(pc, path.data, "check.md", json_string_value(
+	    json_object_get(o, "title")), data, err);
+	json_decref(data);
+	if (rc == 0) {
+		strbuf_reset(&path);
+		strbuf_printf(&path, "api/checks/%s.json", slug);
+		rc = page_json(pc, path.data, o, err);
+	}
+	strbuf_free(&path);
+	return rc;
+}
+
+/* The rules of the latest sweep run, failed ones alone when
+ * failed_only. */
+static json_t *
+runs_json(const struct site_model *m, int failed_only)
+{
+	json_t *out = json_array();
+
+	for (size_t k = 0; k < m->runs.n; k++) {
+		const struct rule_run *r = &m->runs.items[k];
+
+		if (!r->current || (failed_only && strcmp(r->status,
+		    "ok") == 0))
+			continue;
+		json_array_append_new(out, rule_json(m, r->rule_id));
+	}
+	return out;
+}
+
+/*
+ * The groups of a Checks page, of project (NULL: every project): open
+ * errors, open warnings, closed; each group's violations in the list's
+ * order (by rule, then id). *open gets the open ones' count.
+ */
+static json_t *
+check_groups(const struct site_model *m, const char *project,
+    long long *open)
+{
+	static const char *const heads[][3] = {
+	    { "open", "error", "Open errors" },
+	    { "open", "warn", "Open warnings" },
+	    { "closed", NULL, "Closed" } };
+	json_t *groups = json_array();
+
+	*open = 0;
+	for (size_t g = 0; g < sizeof(heads) / sizeof(*heads); g++) {
+		json_t *list = json_array();
+
+		for (size_t k = 0; k < m->violations.n; k++) {
+			const struct violation *v = &m->violations.items[k];
+
+			if (strcmp(v->status, heads[g][0]) != 0 ||
+			    (heads[g][1] != NULL && strcmp(v->severity,
+			    heads[g][1]) != 0) || (project != NULL &&
+			    strcmp(v->project, project) != 0))
+				continue;
+			json_array_append_new(list, item_violation(m, v));
+		}
+		if (g < 2)
+			*open += (long long)json_array_size(list);
+		json_array_append_new(groups, item_must(json_pack("{s:s, "
+		    "s:I, s:o, s:o}", "heading", heads[g][2], "count",
+		    (json_int_t)json_array_size(list), "count_words",
+		    item_count((long long)json_array_size(list), "check",
+		    "checks"), "checks", list), "checks", heads[g][2]));
+	}
+	return groups;
+}
+
+/* One Checks page: the site's (pi < 0) or project pi's. */
+static int
+checks_page(const struct page_ctx *pc, long pi, mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	const char *project = pi >= 0 ? m->projects[pi].id : NULL;
+	long long open;
+	json_t *groups = check_groups(m, project, &open), *data;
+	strbuf path, title;
+	int rc;
+
+	strbuf_init(&path);
+	strbuf_init(&title);
+	if (pi < 0) {
+		strbuf_puts(&path, "checks/index");
+		strbuf_puts(&title, "Checks");
+	} else {
+		strbuf_printf(&path, "checks/projects/%s", m->pslug[pi]);
+		strbuf_printf(&title, "Checks: %s", m->projects[pi].name);
+	}
+	data = item_must(json_pack("{s:s, s:b, s:o, s:o, s:o, s:o, s:o, "
+	    "s:I, s:I}", "heading", title.data, "site", pi < 0,
+	    "project_slug", pi >= 0 ? json_string(m->pslug[pi]) :
+	    json_null(), "groups", groups, "open_words", item_count(open,
+	    "open check", "open checks"), "failed", runs_json(m, 1),
+	    "rules", pi < 0 ? runs_json(m, 0) : json_array(),
+	    "open_error", (json_int_t)m->vcounts.open_error,
+	    "open_warn", (json_int_t)m->vcounts.open_warn), "page",
+	    path.data);
+	rc = page_write(pc, path.data, "checks.md", title.data, data, err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	return rc;
+}
+
+/* api/checks.json: the counts, every violation (by id) and every
+ * rule's latest run. */
+static int
+checks_api(const struct page_ctx *pc, json_t *all, mirror_error *err)
+{
+	const struct violation_counts *c = &pc->m->vcounts;
+	json_t *data;
+	int rc;
+
+	data = item_must(json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}",
+	    "open_error", (json_int_t)c->open_error,
+	    "open_warn", (json_int_t)c->open_warn,
+	    "closed", (json_int_t)c->closed,
+	    "rules_failed", (json_int_t)c->rules_failed,
+	    "rules", runs_json(pc->m, 0), "checks", item_by_id(all)), "page",
+	    "api/checks.json");
+	rc = page_json(pc, "api/checks.json", data, err);
+	json_decref(data);
+	return rc;
+}
+
+int
+check_pages(const struct page_ctx *pc, mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	size_t n = m->violations.n;
+	struct check_run cr = { pc, xcalloc(n + 1, sizeof(json_t *)) };
+	const struct pool_work work = { n, NULL, check_render, NULL, &cr,
+	    NULL, NULL };
+	json_t *all = json_array();
+	unsigned char *has = xcalloc(m->n_projects + 1, 1);
+	int rc;
+
+	page_phase(pc, "check pages", n + 1, 1);
+	rc = pool_run(&work, err);
+	/* api/checks.json lists them by id: a violation closing changes
+	 * one field of one entry. */
+	for (size_t i = 0; i < n; i++)
+		if (cr.objs[i] != NULL)
+			json_array_append_new(all, cr.objs[i]);
+	free(cr.objs);
+	for (size_t i = 0; i < n; i++) {
+		long pi = model_project_index(m, m->violations.items[i].project);
+
+		if (pi >= 0 && m->projects[pi].id[0] != '\0')
+			has[pi] = 1;
+	}
+	if (rc == 0)
+		rc = checks_page(pc, -1, err);
+	for (size_t i = 0; rc == 0 && i < m->n_projects; i++)
+		if (has[i])
+			rc = checks_page(pc, (long)i, err);
+	if (rc == 0)
+		rc = checks_api(pc, all, err);
+	free(has);
+	json_decref(all);
+	return rc;
+}
