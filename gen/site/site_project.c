@@ -652,16 +652,31 @@ architecture_tree(json_t *data, json_t *items, const struct site_model *m,
 }
 
 /*
+ * The relationships of entity e: as ids on its item ("links"), and as
+ * the "Links" section lists them onto linked, when it has any.
+ */
+static void
+entity_links(json_t *item, json_t *linked, const struct site_model *m,
+    const struct site_graph *g, const struct fact_entity *e)
+{
+	json_t *entry = graph_linked(g, m, e);
+
+	json_object_set_new(item, "links", graph_links(g, e->id));
+	if (entry != NULL)
+		json_array_append_new(linked, entry);
+}
+
+/*
  * The entities of f into data's sections (architecture first, from the
- * top down), the inactive ones onto inactive, and the gaps the
- * overview names onto gaps.
+ * top down), the inactive ones onto inactive, the gaps the overview
+ * names onto gaps, and their links into data's "linked".
  */
 static void
 entity_sections(json_t *data, json_t *inactive, json_t *gaps,
     const struct site_model *m, const struct site_graph *g)
 {
 	const struct project_facts *f = g->f;
-	json_t *sec[N_SECTIONS];
+	json_t *sec[N_SECTIONS], *linked = json_array();
 	strbuf notes;
 
 	strbuf_init(&notes);
@@ -677,6 +692,7 @@ entity_sections(json_t *data, json_t *inactive, json_t *gaps,
 		json_object_set_new(item, "notes", json_string(notes.data));
 		json_object_set_new(item, "source", sources_text(
 		    e->source_refs));
+		entity_links(item, linked, m, g, e);
 		if (strcmp(e->type, "subsystem") == 0)
 			json_object_set(item, "page",
 			    json_object_get(item, "slug"));
@@ -693,6 +709,7 @@ entity_sections(json_t *data, json_t *inactive, json_t *gaps,
 	    architecture_tree(data, sec[SEC_ARCH], m, g));
 	for (size_t k = 1; k < N_SECTIONS; k++)
 		json_object_set_new(data, section_key[k], sec[k]);
+	json_object_set_new(data, "linked", linked);
 	strbuf_free(&notes);
 }
 
