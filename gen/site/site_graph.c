@@ -199,6 +199,15 @@ graph_far(const struct site_graph *g, const char *id)
 	return NULL;
 }
 
+const char *
+graph_name(const struct site_graph *g, const char *id)
+{
+	const struct fact_entity *e = graph_entity(g, id);
+	const struct fact_far *far = e == NULL ? graph_far(g, id) : NULL;
+
+	return e != NULL ? e->name : far != NULL ? far->name : id;
+}
+
 /* Into *lo and *hi the edges of ix (by_source or by_target) whose
  * source (outgoing) or target is id. */
 static void

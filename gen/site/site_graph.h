@@ -28,6 +28,10 @@ void graph_free(struct site_graph *g);
 const struct fact_entity *graph_entity(const struct site_graph *g,
     const char *id);
 
+/* The name of entity id: of the project's, else of a far end (another
+ * project's, or none), else id itself (no entity has it). */
+const char *graph_name(const struct site_graph *g, const char *id);
+
 /*
  * Call fn(other_entity_id, arg) for every relationship of type whose
  * source (outgoing) or target (!outgoing) is id, in the order of the

@@ -72,10 +72,9 @@ static void
 add_name(const char *other, void *arg)
 {
 	struct names *nm = arg;
-	const struct fact_entity *e = graph_entity(nm->g, other);
 
 	strbuf_puts(nm->sb, nm->n++ ? ", " : "");
-	strbuf_puts(nm->sb, e != NULL ? e->name : other);
+	strbuf_puts(nm->sb, graph_name(nm->g, other));
 }
 
 /* Append "label: a, b" for the edges of type at e (outgoing or not). */
