@@ -11,7 +11,7 @@
 
 /* One entity by id, its project made canonical as facts.c does. */
 static const char far_sql[] = "SELECT e.id, coalesce(a.canonical, "
-    "e.project), e.name, e.entity_type, e.status FROM main.entities e "
+    "e.project), e.name, e.status FROM main.entities e "
     "LEFT JOIN temp.project_alias a ON a.name = e.project WHERE e.id = ?1 "
     "LIMIT 1";
 
@@ -26,10 +26,9 @@ far_row(struct fact_far *f, struct store_row *r)
 		return rc;
 	r->id = f->id;
 	if ((rc = storerow_text(&f->project, r, 1, "project", 0)) < 0 ||
-	    (rc = storerow_text(&f->name, r, 2, "name", 0)) < 0 ||
-	    (rc = storerow_text(&f->type, r, 3, "entity_type", 0)) < 0)
+	    (rc = storerow_text(&f->name, r, 2, "name", 0)) < 0)
 		return rc;
-	return storerow_text(&f->status, r, 4, "status", 0);
+	return storerow_text(&f->status, r, 3, "status", 0);
 }
 
 int
@@ -76,7 +75,6 @@ farends_free(struct fact_far *v, size_t n)
 		free(v[i].id);
 		free(v[i].project);
 		free(v[i].name);
-		free(v[i].type);
 		free(v[i].status);
 	}
 	free(v);

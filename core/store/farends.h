@@ -20,7 +20,7 @@
 struct fact_far {
 	char *id;
 	char *project;          /* canonical ("" for no project) */
-	char *name, *type, *status;
+	char *name, *status;
 };
 
 /*

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/slug.h"
 #include "site/items.h"
 #include "site/site_graph.h"
 #include "util/strbuf.h"
@@ -335,9 +334,10 @@ end_note(const char *project, const char *status, int missing)
 
 /*
  * The other end id of an edge (rel: the edge's id, or NULL) as the
- * links show it: its name, where it is shown (here on the page, on its
- * project's overview, on the index, or nowhere when no entity has id),
- * its open conflict, and "chain": null.
+ * links show it: its name, where it is shown (here on the page, on the
+ * overview of its project, on the index, or nowhere when no entity has
+ * id), its open conflict, and "chain": null. Lean, as there is one per
+ * edge and side: the template makes anchors and slugs from the ids.
  */
 static json_t *
 end_json(const struct site_graph *g, const struct site_model *m,
@@ -351,29 +351,17 @@ end_json(const struct site_graph *g, const struct site_model *m,
 	const char *name = e != NULL ? e->name : far != NULL ? far->name :
 	    NULL;
 	const char *c = model_marker_of(m, "entity", id);
-	json_t *slug = json_null();
-	char s[SLUG_SIZE];
+	int missing = e == NULL && far == NULL;
 
-	if (project != NULL && project[0] != '\0') {
-		long i = model_project_index(m, project);
-
-		if (i < 0)
-			slug_make(s, project);
-		slug = json_string(i >= 0 ? m->pslug[i] : s);
-	}
-	return item_must(json_pack("{s:s, s:o, s:o, s:s, s:o, s:o, s:o, "
-	    "s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:n}",
+	return item_must(json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:b, "
+	    "s:b, s:o, s:o, s:n}",
 	    "id", id, "rel", rel != NULL ? json_string(rel) : json_null(),
 	    "name", name != NULL ? json_string(name) : json_null(),
-	    "label", name != NULL && name[0] != '\0' ? name : id,
-	    "type", e != NULL ? json_string(e->type) : far != NULL ?
-	    json_string(far->type) : json_null(),
 	    "status", status != NULL ? json_string(status) : json_null(),
 	    "project", project != NULL ? json_string(project) : json_null(),
-	    "project_slug", slug, "anchor", item_anchor("entity", id),
 	    "here", e != NULL, "on_index", project != NULL &&
-	    project[0] == '\0', "missing", e == NULL && far == NULL,
-	    "note", end_note(project, status, e == NULL && far == NULL),
+	    project[0] == '\0', "missing", missing,
+	    "note", end_note(project, status, missing),
 	    "conflict", c != NULL ? json_string(c) : json_null(),
 	    "chain"), "relationship end", id);
 }

@@ -213,8 +213,8 @@ expect "the Links groups in the JSON: families, the far end, its conflict" \
     test "$(jq -c '.linked[] | select(.anchor == "entity-a-cmp") |
     [(.groups | map(.family) | unique),
     (.groups[] | select(.type == "affected_by_decision") | .ends[] |
-    select(.id == "b-dec") | [.project, .project_slug, .here, .conflict])]' \
-    "$J")" = "[[\"intent\",\"material\",\"other\",\"provenance\",\"structural\",\"validation\"],[\"pb\",\"pb\",false,\"$cid\"]]"
+    select(.id == "b-dec") | [.project, .here, .conflict])]' \
+    "$J")" = "[[\"intent\",\"material\",\"other\",\"provenance\",\"structural\",\"validation\"],[\"pb\",false,\"$cid\"]]"
 expect "the chain in the JSON: head, steps, cycle, cut" \
     test "$(jq -c '[.linked[] | select(.anchor == "entity-d1" or
     .anchor == "entity-c1" or .anchor == "entity-l0") | .groups[] |
