@@ -484,3 +484,14 @@ graph_linked(const struct site_graph *g, const struct site_model *m,
 	    "note", end_note(NULL, e->status, 0), "groups", groups),
 	    "entities row", e->id);
 }
+
+void
+graph_entity_links(json_t *item, json_t *linked, const struct site_model *m,
+    const struct site_graph *g, const struct fact_entity *e)
+{
+	json_t *entry = graph_linked(g, m, e);
+
+	json_object_set_new(item, "links", graph_links(g, e->id));
+	if (entry != NULL)
+		json_array_append_new(linked, entry);
+}

@@ -61,4 +61,13 @@ json_t *graph_links(const struct site_graph *g, const char *id);
 json_t *graph_linked(const struct site_graph *g, const struct site_model *m,
     const struct fact_entity *e);
 
+/*
+ * The relationships of entity e, shown as item (its fact item): as ids
+ * on item ("links", graph_links), and as graph_linked's entry appended
+ * to linked when it has any.
+ */
+void graph_entity_links(json_t *item, json_t *linked,
+    const struct site_model *m, const struct site_graph *g,
+    const struct fact_entity *e);
+
 #endif

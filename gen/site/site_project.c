@@ -651,21 +651,6 @@ architecture_tree(json_t *data, json_t *items, const struct site_model *m,
 }
 
 /*
- * The relationships of entity e: as ids on its item ("links"), and as
- * the "Links" section lists them onto linked, when it has any.
- */
-static void
-entity_links(json_t *item, json_t *linked, const struct site_model *m,
-    const struct site_graph *g, const struct fact_entity *e)
-{
-	json_t *entry = graph_linked(g, m, e);
-
-	json_object_set_new(item, "links", graph_links(g, e->id));
-	if (entry != NULL)
-		json_array_append_new(linked, entry);
-}
-
-/*
  * The entities of f into data's sections (architecture first, from the
  * top down), the inactive ones onto inactive, the gaps the overview
  * names onto gaps, and their links into data's "linked".
@@ -691,7 +676,7 @@ entity_sections(json_t *data, json_t *inactive, json_t *gaps,
 		json_object_set_new(item, "notes", json_string(notes.data));
 		json_object_set_new(item, "source", sources_text(
 		    e->source_refs));
-		entity_links(item, linked, m, g, e);
+		graph_entity_links(item, linked, m, g, e);
 		if (strcmp(e->type, "subsystem") == 0)
 			json_object_set(item, "page",
 			    json_object_get(item, "slug"));

@@ -163,6 +163,9 @@ expect "an end in no entity is named by its id" entry_has Spindle \
     "  - depends on: ghost (not in the store)"
 expect "an end of no project links to the index" entry_has Spindle \
     "  - described by: [Loose note](../../index.md#entity-l-x)"
+expect "a row of no project lists its links on the index" grep -qxF \
+    "  - describes: [Spindle](projects/pa/index.md#entity-a-cmp) (in pa)" \
+    site/index.md
 
 # Across projects, both ways, and the disputed far end.
 cid=$(sql s.db "SELECT conflict_id FROM conflict_members WHERE
