@@ -34,12 +34,24 @@ struct alias_entry {
 	struct proj *canon;
 };
 
-/* An entity, by the hash of its id, and its project. The 64-bit hash
- * stands for the id: two ids sharing one are a 2^-64 chance. */
+/* An entity, by the hash of its id, its project and its row's hash.
+ * The 64-bit hash stands for the id: two ids sharing one are a 2^-64
+ * chance. */
 struct ent_entry {
 	uint64_t key;
 	struct proj *owner;
+	uint64_t row;
 };
+
+/* A project that shows the entity of key as the far end of an edge
+ * (one entry per pair). */
+struct far_entry {
+	uint64_t key;
+	struct proj *p;
+};
+
+/* Tells a far end's row in a project's digest from the row itself. */
+#define FAR_TAG 0xfe
 
 void
 digest_init(struct store_digest *d)
@@ -52,6 +64,8 @@ digest_init(struct store_digest *d)
 	hashtab_init(d->alias, sizeof(struct alias_entry));
 	d->ent = xcalloc(1, sizeof(*d->ent));
 	hashtab_init(d->ent, sizeof(struct ent_entry));
+	d->far = xcalloc(1, sizeof(*d->far));
+	hashtab_init(d->far, sizeof(struct far_entry));
 }
 
 /* Fold column i of stmt (its type, then its bytes) into h. */
@@ -162,6 +176,49 @@ struct row_count {
 	long long time;         /* its time column (seconds), -1: none */
 };
 
+/* Add one row's hash rh to p, counted as rc says. */
+static void
+add_to(struct proj *p, uint64_t rh, const struct row_count *rc)
+{
+	p->sum += rh;
+	p->rows++;
+	if (rc->count >= 0) {
+		p->counts[rc->count]++;
+		p->active += rc->active;
+		if (rc->time > p->latest)
+			p->latest = rc->time;
+	}
+}
+
+/*
+ * Add rh to each project that shows the entity of column i of stmt as a
+ * far end (owner kind 'x'), but those in seen[0..n). Returns how many
+ * it added to.
+ */
+static int
+add_far_owners(struct store_digest *d, sqlite3_stmt *stmt, int i,
+    struct proj *const *seen, int n, uint64_t rh, const struct row_count *rc)
+{
+	const void *id = sqlite3_column_text(stmt, i);
+	int added = 0;
+
+	if (id == NULL)
+		return 0;
+	for (struct far_entry *f = hashtab_get(d->far, key_of(id,
+	    (size_t)sqlite3_column_bytes(stmt, i))); f != NULL;
+	    f = hashtab_next(d->far, f)) {
+		int dup = 0;
+
+		for (int j = 0; j < n; j++)
+			dup |= seen[j] == f->p;
+		if (!dup) {
+			add_to(f->p, rh, rc);
+			added++;
+		}
+	}
+	return added;
+}
+
 /*
  * Add one row's hash rh to each distinct owner in columns [from, ncol)
  * of stmt (kinds in q->owners), counted as rc says, or to the loose
@@ -172,11 +229,15 @@ add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
     const struct digest_query *q, uint64_t rh, const struct row_count *rc)
 {
 	struct proj *seen[4], *first = NULL;
-	int n = 0;
+	int n = 0, far = 0;
 
 	for (int i = from; i < ncol && q->owners[i - from] != '\0'; i++) {
-		struct proj *e = owner_of(d, stmt, i, q->owners[i - from]);
+		struct proj *e;
 		int dup = 0;
+
+		if (q->owners[i - from] == 'x')
+			continue;       /* after the others: add_far_owners */
+		e = owner_of(d, stmt, i, q->owners[i - from]);
 
 		/* Both ends of an edge in one project count once. */
 		for (int j = 0; j < n; j++)
@@ -186,26 +247,23 @@ add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
 			continue;
 		seen[n++] = e;
 		first = first != NULL ? first : e;
-		e->sum += rh;
-		e->rows++;
-		if (rc->count >= 0) {
-			e->counts[rc->count]++;
-			e->active += rc->active;
-			if (rc->time > e->latest)
-				e->latest = rc->time;
-		}
+		add_to(e, rh, rc);
 	}
-	if (n == 0) {
+	for (int i = from; i < ncol && q->owners[i - from] != '\0'; i++)
+		if (q->owners[i - from] == 'x')
+			far += add_far_owners(d, stmt, i, seen, n, rh, rc);
+	if (n == 0 && far == 0) {
 		d->loose_sum += rh;
 		d->loose_rows++;
 	}
 	return first;
 }
 
-/* Note that the entity of column 0 of stmt belongs to owner. */
+/* Note that the entity of column 0 of stmt belongs to owner and that
+ * its row hashes (for its project) as row. */
 static void
 register_entity(struct store_digest *d, sqlite3_stmt *stmt,
-    struct proj *owner)
+    struct proj *owner, uint64_t row)
 {
 	const void *id = sqlite3_column_text(stmt, 0);
 	struct ent_entry *x;
@@ -215,8 +273,58 @@ register_entity(struct store_digest *d, sqlite3_stmt *stmt,
 		return;
 	x = hashtab_put(d->ent, key_of(id, (size_t)sqlite3_column_bytes(stmt,
 	    0)), &added);
-	if (added)
+	if (added) {
 		x->owner = owner;
+		x->row = row;
+	}
+}
+
+/* The entity that column i of stmt names, as registered, or NULL. */
+static const struct ent_entry *
+entity_of(const struct store_digest *d, sqlite3_stmt *stmt, int i)
+{
+	const void *id = sqlite3_column_text(stmt, i);
+
+	if (id == NULL)
+		return NULL;
+	return hashtab_get(d->ent, key_of(id, (size_t)sqlite3_column_bytes(
+	    stmt, i)));
+}
+
+/* Project p shows entity e as a far end: e's row and project go into
+ * p's digest, and p is noted as showing e (once). */
+static void
+show_far(struct store_digest *d, struct proj *p, const struct ent_entry *e)
+{
+	unsigned char tag = FAR_TAG;
+	uint64_t h = hash_add(MIRROR_HASH_INIT, &tag, 1);
+	struct far_entry *f;
+
+	h = hash_add(h, &e->row, sizeof(e->row));
+	h = hash_add(h, e->owner->project, e->owner->len);
+	p->sum += hash_mix(h);
+	p->rows++;
+	for (f = hashtab_get(d->far, e->key); f != NULL;
+	    f = hashtab_next(d->far, f))
+		if (f->p == p)
+			return;
+	f = hashtab_add(d->far, e->key);
+	f->p = p;
+}
+
+/* An edge's ends in columns i (source) and i + 1 (target) of stmt: when
+ * both are entities of different projects, each project shows the other
+ * end (digest_query's edges). */
+static void
+fold_edge(struct store_digest *d, sqlite3_stmt *stmt, int i)
+{
+	const struct ent_entry *s = entity_of(d, stmt, i);
+	const struct ent_entry *t = entity_of(d, stmt, i + 1);
+
+	if (s == NULL || t == NULL || s->owner == t->owner)
+		return;
+	show_far(d, s->owner, t);
+	show_far(d, t->owner, s);
 }
 
 int
@@ -262,7 +370,9 @@ digest_fold(struct store_digest *d, mirror_store *st,
 		}
 		owner = add_owners(d, stmt, i, ncol, q, hash_mix(ph), &cnt);
 		if (q->entities)
-			register_entity(d, stmt, owner);
+			register_entity(d, stmt, owner, ph);
+		if (q->edges && i + 1 < ncol)
+			fold_edge(d, stmt, i);
 	}
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc, what);
 	sqlite3_finalize(stmt);
@@ -304,9 +414,12 @@ drop_maps(struct store_digest *d)
 		hashtab_free(d->alias);
 	if (d->ent != NULL)
 		hashtab_free(d->ent);
+	if (d->far != NULL)
+		hashtab_free(d->far);
 	free(d->alias);
 	free(d->ent);
-	d->alias = d->ent = NULL;
+	free(d->far);
+	d->alias = d->ent = d->far = NULL;
 }
 
 void

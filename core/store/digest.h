@@ -11,6 +11,13 @@
  * the projects of both its ends). A NULL owner column is no owner; a row
  * with none belongs to no project and goes into the "loose" digest.
  *
+ * Pages show the far end of a relationship whose ends lie in two
+ * projects (its name, type, status, project and whether it is
+ * disputed), so a fold of edges (digest_query's edges) also gives each
+ * end's project the other end's entity row, and remembers which projects
+ * show which far ends: a later owner column of kind 'x' (a conflict
+ * member that is an entity) reaches those projects too.
+ *
  * Two stores whose rows agree for project p have equal digests for p,
  * whatever else differs; any row of p that differs, appears or goes
  * changes p's digest (up to 64-bit collisions).
@@ -44,8 +51,9 @@ struct store_digest {
 	size_t n;
 	uint64_t loose;                 /* the rows of no project */
 	/* While folding: projects by hash of their id, the loose rows, the
-	 * aliases (name to project) and each entity's project. */
-	struct hashtab *acc, *alias, *ent;
+	 * aliases (name to project), each entity's project and row, and
+	 * the projects that show an entity as a far end. */
+	struct hashtab *acc, *alias, *ent, *far;
 	uint64_t loose_sum, loose_rows;
 };
 
@@ -75,10 +83,19 @@ struct digest_query {
 	                           canonical project id, 'p' a row's project
 	                           column (mapped through the aliases), 'e'
 	                           an entity id (its project, as an earlier
-	                           fold with entities set registered it) */
+	                           fold with entities set registered it),
+	                           'x' an entity id: the projects an earlier
+	                           fold with edges set found showing it as
+	                           a far end (none when NULL) */
 	int entities;           /* 1: register column 0 (an entity id) as
-	                           belonging to the row's first owner */
+	                           belonging to the row's first owner, with
+	                           the row's hash */
 	const char *param;      /* bound to sql's one parameter, if any */
+	int edges;              /* 1: the owners are "ee", an edge's source
+	                           and target; when their projects differ,
+	                           each also folds the other end's entity
+	                           row and project, and is noted as showing
+	                           that entity (owner kind 'x') */
 };
 
 /*

@@ -656,6 +656,7 @@ struct facts_reader {
 	int pending[T_N];       /* the current row is not consumed yet */
 	int done[T_N];          /* stepped past the last row */
 	char *last;             /* the project read last; NULL before */
+	sqlite3_stmt *far;      /* farends_read's lookup; NULL until used */
 };
 
 /* SQLite's BINARY order of a (n bytes) against NUL-terminated b. */
@@ -800,8 +801,49 @@ facts_reader_close(struct facts_reader *r)
 		return;
 	for (int t = 0; t < T_N; t++)
 		sqlite3_finalize(r->stmt[t]);
+	sqlite3_finalize(r->far);
 	free(r->last);
 	free(r);
+}
+
+/* 1 when id is in the sorted array v[0..n). */
+static int
+in_sorted(const char *const *v, size_t n, const char *id)
+{
+	return n > 0 && bsearch(&id, v, n, sizeof(*v), cmp_str) != NULL;
+}
+
+/*
+ * The far ends of f's relationships: every end that is not one of f's
+ * entities, looked up (farends.h) into f->far. Returns 0 or < 0 with
+ * err set.
+ */
+static int
+read_far(struct project_facts *f, struct facts_reader *r, mirror_error *err)
+{
+	const char **own = xcalloc(f->n_ent + 1, sizeof(*own));
+	const char **ids = NULL;
+	size_t n = 0, cap = 0, k = 0;
+	int rc;
+
+	for (size_t i = 0; i < f->n_ent; i++)
+		own[i] = f->ent[i].id;
+	qsort(own, f->n_ent, sizeof(*own), cmp_str);
+	for (size_t i = 0; i < f->n_rel; i++) {
+		if (!in_sorted(own, f->n_ent, f->rel[i].source))
+			ARRAY_PUSH(ids, n, cap) = f->rel[i].source;
+		if (!in_sorted(own, f->n_ent, f->rel[i].target))
+			ARRAY_PUSH(ids, n, cap) = f->rel[i].target;
+	}
+	if (n > 0)
+		qsort(ids, n, sizeof(*ids), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || strcmp(ids[k - 1], ids[i]) != 0)
+			ids[k++] = ids[i];
+	rc = farends_read(&f->far, &f->n_far, &r->far, r->st, ids, k, err);
+	free(own);
+	free(ids);
+	return rc;
 }
 
 int
@@ -829,7 +871,7 @@ facts_read_project(struct project_facts *out, struct facts_reader *r,
 				break;
 		}
 	}
-	return rc;
+	return rc == 0 ? read_far(out, r, err) : rc;
 }
 
 int
@@ -958,6 +1000,7 @@ facts_free(struct project_facts *f)
 	free(f->ent);
 	free(f->rel);
 	free(f->mem);
+	farends_free(f->far, f->n_far);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -978,31 +1021,36 @@ enum { NEED_MIRROR, NEED_AUDIT, NEED_RULES };
  * (digest.h). */
 static const struct {
 	const char *sql;
-	int nhash;
+	int nhash, nsalt;
 	const char *owners;
 	int needs;              /* NEED_* */
 } extra_digests[] = {
 	{ "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
 	  "c.status, c.resolved_at, c.resolution, c.resolved_by, c.project "
-	  "FROM main.conflicts c", 9, "p", NEED_MIRROR },
+	  "FROM main.conflicts c", 9, 0, "p", NEED_MIRROR },
 	/* A member belongs to its conflict's project and to its fact's,
-	 * which differ once an alias moved the fact. */
+	 * which differ once an alias moved the fact; an entity member also
+	 * to the projects that show it as a far end (its marker there),
+	 * salted with its conflict's status, which opens and closes it. */
 	{ "SELECT cm.conflict_id, cm.member_kind, cm.member_id, "
 	  "cm.member_layer_trust, cm.value_snapshot, cm.conflicts_with, "
+	  "(SELECT c.status FROM main.conflicts c WHERE c.id = "
+	  "cm.conflict_id), "
 	  "(SELECT " CANON("c") " FROM main.conflicts c" JOIN_ALIAS("c")
 	  "WHERE c.id = cm.conflict_id), "
-	  KIND_PROJECT("cm.member_kind", "cm.member_id")
-	  " FROM main.conflict_members cm", 6, "cc", NEED_MIRROR },
+	  KIND_PROJECT("cm.member_kind", "cm.member_id") ", "
+	  "CASE cm.member_kind WHEN 'entity' THEN cm.member_id END"
+	  " FROM main.conflict_members cm", 6, 1, "ccx", NEED_MIRROR },
 	/* Pages and messages name who last changed a fact. */
 	{ "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
 	  "au.note, au.timestamp, " KIND_PROJECT("au.entity_kind",
-	  "au.memory_id") " FROM main.memory_audit au", 7, "c", NEED_AUDIT },
+	  "au.memory_id") " FROM main.memory_audit au", 7, 0, "c", NEED_AUDIT },
 	/* A violation belongs to its project; the overview lists it (its
 	 * Gaps) under its rule's label. */
 	{ "SELECT v.id, v.rule_id, v.severity, v.project, v.facts, "
 	  "v.message, v.status, v.detected_at, v.opened_run, v.closed_at, "
 	  "v.closed_run, " RULE_LATEST("label", "v.rule_id") ", v.project "
-	  "FROM main.rule_violations v", 12, "p", NEED_RULES },
+	  "FROM main.rule_violations v", 12, 0, "p", NEED_RULES },
 	/* A violation's fact carries the marker, with the rule's label and
 	 * while the violation is open, on the page of the fact's project (a
 	 * relationship's: both ends'); the violation's project lists it. */
@@ -1014,7 +1062,7 @@ static const struct {
 	  "(SELECT r.target_entity_id FROM main.relationships r WHERE "
 	  "vf.layer = 'relationship' AND r.id = vf.fact_id) "
 	  "FROM main.violation_facts vf LEFT JOIN main.rule_violations v "
-	  "ON v.id = vf.violation_id", 5, "pcee", NEED_RULES },
+	  "ON v.id = vf.violation_id", 5, 0, "pcee", NEED_RULES },
 	/* Each rule's latest run as the pages explain it (not its run id,
 	 * hits or time, which every sweep writes anew), and whether the latest
  * sweep ran it: of no project. */
@@ -1023,7 +1071,7 @@ static const struct {
 	  "FROM main.rule_runs l ORDER BY l.rowid DESC LIMIT 1), NULL "
 	  "FROM main.rule_runs r WHERE "
 	  "r.rowid = (SELECT x.rowid FROM main.rule_runs x WHERE x.rule_id "
-	  "= r.rule_id ORDER BY x.rowid DESC LIMIT 1)", 9, "c", NEED_RULES },
+	  "= r.rule_id ORDER BY x.rowid DESC LIMIT 1)", 9, 0, "c", NEED_RULES },
 };
 
 int
@@ -1032,7 +1080,7 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 {
 	const struct store_features *ft = store_features(st);
 	struct digest_query q = { "SELECT id, name, aliases, description, "
-	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL };
+	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL, 0 };
 	char ts[MIRROR_TS_LEN];
 	strbuf sql;
 	int rc;
@@ -1048,7 +1096,7 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 		table_sql(&sql, &tables[t], st, tables[t].digest_sql, 0);
 		q = (struct digest_query){ sql.data, 1 + t,
 		    (int)tables[t].ncols, tables[t].nsalt, tables[t].count,
-		    owner_kinds[t], t == T_ENT, ts };
+		    owner_kinds[t], t == T_ENT, ts, t == T_REL };
 		rc = digest_fold(out, st, &q, err);
 	}
 	strbuf_free(&sql);
@@ -1059,8 +1107,9 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 		    ft->has_rule_tables : ft->has_mirror_tables))
 			continue;
 		q = (struct digest_query){ extra_digests[i].sql,
-		    1 + T_N + (int)i, extra_digests[i].nhash, 0, -1,
-		    extra_digests[i].owners, 0, NULL };
+		    1 + T_N + (int)i, extra_digests[i].nhash,
+		    extra_digests[i].nsalt, -1, extra_digests[i].owners, 0,
+		    NULL, 0 };
 		rc = digest_fold(out, st, &q, err);
 	}
 	digest_finish(out);

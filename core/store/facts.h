@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "store/farends.h"
 #include "store/store.h"
 
 /* A project as listed on the index. */
@@ -87,6 +88,11 @@ struct project_facts {
 	size_t n_rel;
 	struct fact_memory *mem;      /* by memory_type, created_at, id */
 	size_t n_mem;
+	struct fact_far *far;         /* by id: the entities at the other
+	                                 end of rel that are not in ent
+	                                 (of another project or none);
+	                                 an end no entity has is absent */
+	size_t n_far;
 };
 
 /*
@@ -148,7 +154,8 @@ int facts_scope_set(mirror_store *st, const char *const *ids, size_t n,
 void facts_reader_close(struct facts_reader *r);   /* NULL is fine */
 
 /*
- * Fill *out with every row (all statuses) of canonical project id.
+ * Fill *out with every row (all statuses) of canonical project id,
+ * and the far ends of its relationships.
  * Projects must be asked for in strictly increasing strcmp order (the
  * order of facts_projects); asking out of order is -MIRROR_EIO (a bug).
  * Returns 0, or -MIRROR_EINPUT naming table, row id and column for a

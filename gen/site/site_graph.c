@@ -1,10 +1,13 @@
 /*
  * site_graph.c: sorted indexes over a project's entities and edges.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "site/items.h"
 #include "site/site_graph.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* qsort has no context argument in C11: the arrays being sorted, one
@@ -125,4 +128,370 @@ graph_each(const struct site_graph *g, const char *id, const char *type,
 		calls++;
 	}
 	return calls;
+}
+
+/* ---- the links of an entity, for the pages --------------------------- */
+
+/* The relationship types of the store contract, by family, in the order
+ * pages list them, with their direction in words (out: "A part of B"
+ * on A's side; in: "B has part A" on B's side). */
+static const struct link_type {
+	const char *type, *family, *out, *in;
+} link_types[] = {
+	{ "contains", "structural", "contains", "contained in" },
+	{ "part_of", "structural", "part of", "has part" },
+	{ "interfaces_with", "structural", "interfaces with",
+	  "interfaced by" },
+	{ "satisfies", "intent", "satisfies", "satisfied by" },
+	{ "constrained_by", "intent", "constrained by", "constrains" },
+	{ "affected_by_decision", "intent", "affected by decision",
+	  "affects" },
+	{ "based_on_assumption", "intent", "based on assumption",
+	  "assumption of" },
+	{ "supersedes", "intent", "supersedes", "superseded by" },
+	{ "analyzed_by", "validation", "analyzed by", "analyzes" },
+	{ "validated_by", "validation", "validated by", "validates" },
+	{ "supports", "validation", "supports", "supported by" },
+	{ "conflicts_with", "validation", "conflicts with",
+	  "in conflict with" },
+	{ "depends_on", "validation", "depends on", "needed by" },
+	{ "described_by", "provenance", "described by", "describes" },
+	{ "updated_by_session", "provenance", "updated by session",
+	  "updated" },
+	{ "evidenced_by", "provenance", "evidenced by", "evidence for" },
+	{ "summarized_in", "provenance", "summarized in", "summarizes" },
+	{ "uses_material", "material", "uses material", "used by" },
+};
+#define N_LINK_TYPES (sizeof(link_types) / sizeof(*link_types))
+
+/* How far a supersede chain is followed. */
+#define CHAIN_MAX 64
+
+/* The rank of type in link_types, N_LINK_TYPES for one it lacks. */
+static size_t
+type_rank(const char *type)
+{
+	size_t k = 0;
+
+	while (k < N_LINK_TYPES && strcmp(link_types[k].type, type) != 0)
+		k++;
+	return k;
+}
+
+/* The far end with id in g's project's facts, or NULL. */
+static const struct fact_far *
+graph_far(const struct site_graph *g, const char *id)
+{
+	size_t lo = 0, hi = g->f->n_far;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(g->f->far[mid].id, id);
+
+		if (c == 0)
+			return &g->f->far[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const char *
+graph_name(const struct site_graph *g, const char *id)
+{
+	const struct fact_entity *e = graph_entity(g, id);
+	const struct fact_far *far = e == NULL ? graph_far(g, id) : NULL;
+
+	return e != NULL ? e->name : far != NULL ? far->name : id;
+}
+
+/* Into *lo and *hi the edges of ix (by_source or by_target) whose
+ * source (outgoing) or target is id. */
+static void
+edge_range(const struct site_graph *g, const char *id, int outgoing,
+    size_t *lo, size_t *hi)
+{
+	const size_t *ix = outgoing ? g->by_source : g->by_target;
+	size_t a = 0, b = g->f->n_rel;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		const struct fact_rel *r = &g->f->rel[ix[mid]];
+
+		if (strcmp(outgoing ? r->source : r->target, id) < 0)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	for (b = a; b < g->f->n_rel; b++) {
+		const struct fact_rel *r = &g->f->rel[ix[b]];
+
+		if (strcmp(outgoing ? r->source : r->target, id) != 0)
+			break;
+	}
+	*hi = b;
+}
+
+/* One edge of an entity as the links list it. */
+struct edge_ref {
+	size_t rank;            /* type_rank of its type */
+	int in;                 /* 0: out (the entity is its source) */
+	size_t pos;             /* in its index, so equal keys keep order */
+	const struct fact_rel *r;
+};
+
+static int
+cmp_edge(const void *a, const void *b)
+{
+	const struct edge_ref *x = a, *y = b;
+	int c;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if ((c = strcmp(x->r->type, y->r->type)) != 0)
+		return c;
+	if (x->in != y->in)
+		return x->in - y->in;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* 0 when x and y belong to one group: one type, one direction. */
+static int
+cmp_edge_group(const struct edge_ref *x, const struct edge_ref *y)
+{
+	return x->in != y->in || strcmp(x->r->type, y->r->type) != 0;
+}
+
+/* The edges of entity id, out and in, in the links' order, into *out
+ * (caller frees). Returns how many. */
+static size_t
+entity_edges(struct edge_ref **out, const struct site_graph *g,
+    const char *id)
+{
+	size_t lo[2], hi[2], n = 0;
+
+	edge_range(g, id, 1, &lo[0], &hi[0]);
+	edge_range(g, id, 0, &lo[1], &hi[1]);
+	*out = xcalloc(hi[0] - lo[0] + hi[1] - lo[1] + 1, sizeof(**out));
+	for (int in = 0; in < 2; in++) {
+		const size_t *ix = in ? g->by_target : g->by_source;
+
+		for (size_t k = lo[in]; k < hi[in]; k++) {
+			const struct fact_rel *r = &g->f->rel[ix[k]];
+
+			(*out)[n++] = (struct edge_ref){ type_rank(r->type), in,
+			    k, r };
+		}
+	}
+	qsort(*out, n, sizeof(**out), cmp_edge);
+	return n;
+}
+
+json_t *
+graph_links(const struct site_graph *g, const char *id)
+{
+	json_t *dir[2] = { json_object(), json_object() };
+	struct edge_ref *v;
+	size_t n = entity_edges(&v, g, id);
+
+	for (size_t k = 0; k < n; k++) {
+		const struct fact_rel *r = v[k].r;
+		json_t *list = json_object_get(dir[v[k].in], r->type);
+
+		if (list == NULL) {
+			list = json_array();
+			json_object_set_new(dir[v[k].in], r->type, list);
+		}
+		json_array_append_new(list, json_string(v[k].in ? r->source :
+		    r->target));
+	}
+	free(v);
+	return json_pack("{s:o, s:o}", "out", dir[0], "in", dir[1]);
+}
+
+/* What the page says of an end beside its name: its project when that
+ * is another, its status when not active, or that no entity has id. */
+static json_t *
+end_note(const char *project, const char *status, int missing)
+{
+	strbuf sb;
+	json_t *v;
+
+	strbuf_init(&sb);
+	if (missing)
+		strbuf_puts(&sb, "not in the store");
+	if (project != NULL && project[0] != '\0')
+		strbuf_printf(&sb, "in %s", project);
+	if (status != NULL && strcmp(status, "active") != 0)
+		strbuf_printf(&sb, "%s%s", sb.len > 0 ? ", " : "", status);
+	v = json_string(sb.data != NULL ? sb.data : "");
+	strbuf_free(&sb);
+	return v;
+}
+
+/*
+ * The other end id of an edge (rel: the edge's id, or NULL) as the
+ * links show it: its name, where it is shown (here on the page, on the
+ * overview of its project, on the index, or nowhere when no entity has
+ * id), its open conflict, and "chain": null. Lean, as there is one per
+ * edge and side: the template makes anchors and slugs from the ids.
+ */
+static json_t *
+end_json(const struct site_graph *g, const struct site_model *m,
+    const char *id, const char *rel)
+{
+	const struct fact_entity *e = graph_entity(g, id);
+	const struct fact_far *far = e == NULL ? graph_far(g, id) : NULL;
+	const char *project = far != NULL ? far->project : NULL;
+	const char *status = e != NULL ? e->status : far != NULL ?
+	    far->status : NULL;
+	const char *name = e != NULL ? e->name : far != NULL ? far->name :
+	    NULL;
+	const char *c = model_marker_of(m, "entity", id);
+	int missing = e == NULL && far == NULL;
+
+	return item_must(json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:b, "
+	    "s:b, s:o, s:o, s:n}",
+	    "id", id, "rel", rel != NULL ? json_string(rel) : json_null(),
+	    "name", name != NULL ? json_string(name) : json_null(),
+	    "status", status != NULL ? json_string(status) : json_null(),
+	    "project", project != NULL ? json_string(project) : json_null(),
+	    "here", e != NULL, "on_index", project != NULL &&
+	    project[0] == '\0', "missing", missing,
+	    "note", end_note(project, status, missing),
+	    "conflict", c != NULL ? json_string(c) : json_null(),
+	    "chain"), "relationship end", id);
+}
+
+/* The first entity that supersedes id among g's edges (by its id), or
+ * NULL. */
+static const char *
+successor(const struct site_graph *g, const char *id)
+{
+	size_t lo, hi;
+
+	edge_range(g, id, 0, &lo, &hi);
+	for (size_t k = lo; k < hi; k++) {
+		const struct fact_rel *r = &g->f->rel[g->by_target[k]];
+
+		if (strcmp(r->type, "supersedes") == 0)
+			return r->source;
+	}
+	return NULL;
+}
+
+/*
+ * The supersede chain from start, the entity that supersedes the one
+ * whose links these are: each step the first entity that supersedes
+ * the last, until one that nothing supersedes (the head), one outside
+ * the project (its successors are on its own page: "leaves"), one met
+ * before (a cycle, listed from where it closes) or CHAIN_MAX steps
+ * ("cut"). NULL when start is the head itself.
+ */
+static json_t *
+chain_json(const struct site_graph *g, const struct site_model *m,
+    const char *start)
+{
+	const char *path[CHAIN_MAX + 1];
+	size_t n = 0, cycle = SIZE_MAX;
+	int leaves = 0, cut = 0;
+	json_t *now = json_array(), *ring = json_array();
+
+	for (const char *cur = start, *next;; cur = next) {
+		path[n++] = cur;
+		if (graph_entity(g, cur) == NULL) {
+			leaves = 1;
+			break;
+		}
+		if ((next = successor(g, cur)) == NULL)
+			break;
+		for (size_t k = 0; k < n && cycle == SIZE_MAX; k++)
+			if (strcmp(path[k], next) == 0)
+				cycle = k;
+		if (cycle != SIZE_MAX || (cut = n == CHAIN_MAX + 1))
+			break;
+	}
+	if (n == 1 && cycle == SIZE_MAX) {
+		json_decref(now);
+		json_decref(ring);
+		return json_null();
+	}
+	if (cycle == SIZE_MAX)
+		json_array_append_new(now, end_json(g, m, path[n - 1], NULL));
+	for (size_t k = cycle; cycle != SIZE_MAX && k <= n; k++)
+		json_array_append_new(ring, end_json(g, m, path[k < n ? k :
+		    cycle], NULL));
+	return item_must(json_pack("{s:o, s:o, s:I, s:b, s:b}", "now", now,
+	    "cycle", ring, "steps", (json_int_t)(n - 1), "cut", cut,
+	    "leaves", leaves), "supersede chain of", start);
+}
+
+/* A group of the links: one type, one direction, its ends. */
+static json_t *
+link_group(const struct edge_ref *v)
+{
+	const struct link_type *t = v->rank < N_LINK_TYPES ?
+	    &link_types[v->rank] : NULL;
+	json_t *words;
+	strbuf sb;
+
+	strbuf_init(&sb);
+	if (t != NULL)
+		strbuf_puts(&sb, v->in ? t->in : t->out);
+	else
+		strbuf_printf(&sb, "%s%s", v->in ? "\xe2\x86\x90 " : "",
+		    v->r->type);     /* U+2190 leftwards arrow */
+	words = json_string(sb.data);
+	strbuf_free(&sb);
+	return item_must(json_pack("{s:s, s:s, s:s, s:o, s:[]}",
+	    "type", v->r->type, "family", t != NULL ? t->family : "other",
+	    "direction", v->in ? "in" : "out", "words", words, "ends"),
+	    "relationship", v->r->id);
+}
+
+json_t *
+graph_linked(const struct site_graph *g, const struct site_model *m,
+    const struct fact_entity *e)
+{
+	struct edge_ref *v;
+	size_t n = entity_edges(&v, g, e->id);
+	json_t *groups = json_array(), *group = NULL;
+
+	for (size_t k = 0; k < n; k++) {
+		const char *other = v[k].in ? v[k].r->source : v[k].r->target;
+		json_t *end = end_json(g, m, other, v[k].r->id);
+
+		if (k == 0 || cmp_edge_group(&v[k - 1], &v[k]) != 0) {
+			group = link_group(&v[k]);
+			json_array_append_new(groups, group);
+		}
+		if (v[k].in && strcmp(v[k].r->type, "supersedes") == 0)
+			json_object_set_new(end, "chain", chain_json(g, m,
+			    other));
+		json_array_append_new(json_object_get(group, "ends"), end);
+	}
+	free(v);
+	if (n == 0) {
+		json_decref(groups);
+		return NULL;
+	}
+	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:o, s:o}",
+	    "anchor", item_anchor("entity", e->id), "label", e->name[0] !=
+	    '\0' ? e->name : e->id, "type", e->type, "status", e->status,
+	    "note", end_note(NULL, e->status, 0), "groups", groups),
+	    "entities row", e->id);
+}
+
+void
+graph_entity_links(json_t *item, json_t *linked, const struct site_model *m,
+    const struct site_graph *g, const struct fact_entity *e)
+{
+	json_t *entry = graph_linked(g, m, e);
+
+	json_object_set_new(item, "links", graph_links(g, e->id));
+	if (entry != NULL)
+		json_array_append_new(linked, entry);
 }

@@ -23,6 +23,7 @@
 #include "render/chart.h"
 #include "render/escape.h"
 #include "site/items.h"
+#include "site/site_graph.h"
 #include "site/site_index.h"
 #include "sweep/health.h"
 #include "sweep/history.h"
@@ -56,21 +57,31 @@ open_counts(long long **counts, const struct site_model *m)
 	return loose;
 }
 
-/* The no-project group's facts, every status, in layer order. */
+/* The no-project group's facts, every status, in layer order, and the
+ * links of its entities as the overviews list them (*linked). */
 static int
-loose_facts(json_t **out, const struct site_model *m, mirror_error *err)
+loose_facts(json_t **out, json_t **linked, const struct site_model *m,
+    mirror_error *err)
 {
 	struct project_facts f;
+	struct site_graph g;
 	json_t *items = json_array();
 	int rc;
 
+	*linked = json_array();
 	rc = facts_read_project(&f, m->facts, "", err);
+	graph_init(&g, &f);
 	for (size_t k = 0; rc == 0 && k < f.n_state; k++)
 		json_array_append_new(items, item_state(m, &f.state[k]));
-	for (size_t k = 0; rc == 0 && k < f.n_ent; k++)
-		json_array_append_new(items, item_entity(m, &f.ent[k]));
+	for (size_t k = 0; rc == 0 && k < f.n_ent; k++) {
+		json_t *item = item_entity(m, &f.ent[k]);
+
+		graph_entity_links(item, *linked, m, &g, &f.ent[k]);
+		json_array_append_new(items, item);
+	}
 	for (size_t k = 0; rc == 0 && k < f.n_mem; k++)
 		json_array_append_new(items, item_memory(m, &f.mem[k]));
+	graph_free(&g);
 	facts_free(&f);
 	*out = items;
 	return rc;
@@ -281,18 +292,20 @@ int
 index_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
-	json_t *projects, *loose = NULL, *history = NULL, *data;
+	json_t *projects, *loose = NULL, *linked = NULL, *history = NULL;
+	json_t *data;
 	long long *open, loose_open = open_counts(&open, m), with_open;
 	struct md_figure fig = { "open-history", NULL };
 	strbuf svg;
 	int rc;
 
 	projects = project_rows(m, open, &with_open);
-	rc = loose_facts(&loose, m, err);
+	rc = loose_facts(&loose, &linked, m, err);
 	if (rc == 0)
 		rc = history_json(&history, m, err);
-	data = item_must(json_pack("{s:o, s:o, s:I, s:o, s:I, s:I, s:o}",
-	    "projects", projects, "loose", loose, "loose_open_conflicts",
+	data = item_must(json_pack("{s:o, s:o, s:o, s:I, s:o, s:I, s:I, "
+	    "s:o}", "projects", projects, "loose", loose, "loose_linked",
+	    linked, "loose_open_conflicts",
 	    (json_int_t)loose_open, "loose_open_words", item_count(loose_open,
 	    "open conflict", "open conflicts"),
 	    "open_conflicts_count", (json_int_t)m->open_conflicts,

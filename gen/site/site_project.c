@@ -72,10 +72,9 @@ static void
 add_name(const char *other, void *arg)
 {
 	struct names *nm = arg;
-	const struct fact_entity *e = graph_entity(nm->g, other);
 
 	strbuf_puts(nm->sb, nm->n++ ? ", " : "");
-	strbuf_puts(nm->sb, e != NULL ? e->name : other);
+	strbuf_puts(nm->sb, graph_name(nm->g, other));
 }
 
 /* Append "label: a, b" for the edges of type at e (outgoing or not). */
@@ -646,14 +645,15 @@ architecture_tree(json_t *data, json_t *items, const struct site_model *m,
 
 /*
  * The entities of f into data's sections (architecture first, from the
- * top down), the inactive ones onto inactive.
+ * top down), the inactive ones onto inactive, and their links into
+ * data's "linked".
  */
 static void
 entity_sections(json_t *data, json_t *inactive,
     const struct site_model *m, const struct site_graph *g)
 {
 	const struct project_facts *f = g->f;
-	json_t *sec[N_SECTIONS];
+	json_t *sec[N_SECTIONS], *linked = json_array();
 	strbuf notes;
 
 	strbuf_init(&notes);
@@ -668,6 +668,7 @@ entity_sections(json_t *data, json_t *inactive,
 		json_object_set_new(item, "notes", json_string(notes.data));
 		json_object_set_new(item, "source", sources_text(
 		    e->source_refs));
+		graph_entity_links(item, linked, m, g, e);
 		if (strcmp(e->type, "subsystem") == 0)
 			json_object_set(item, "page",
 			    json_object_get(item, "slug"));
@@ -680,6 +681,7 @@ entity_sections(json_t *data, json_t *inactive,
 	    architecture_tree(data, sec[SEC_ARCH], m, g));
 	for (size_t k = 1; k < N_SECTIONS; k++)
 		json_object_set_new(data, section_key[k], sec[k]);
+	json_object_set_new(data, "linked", linked);
 	strbuf_free(&notes);
 }
 

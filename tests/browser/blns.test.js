@@ -236,7 +236,8 @@ async function loadAll([urls, src]) {
 // and HTML whatever punctuation, controls or marks were around them.
 const skeleton = (s) => (s || '').normalize('NFC').replace(/[^\p{L}\p{N}]/gu, '');
 
-// The fact anchors a page's JSON lists, with the texts each must show.
+// The fact anchors a page's JSON lists, with the texts each must show
+// (gaps, the diagram and the Links ("linked") only point at facts).
 function expected(rel) {
   let m = rel.match(/^projects\/([^/]+)\/index\.html$/);
   if (m) {
@@ -244,7 +245,7 @@ function expected(rel) {
       path.join(site, 'api/projects', `${m[1]}.json`), 'utf8'));
     const out = [];
     const walk = (v, key) => {
-      if (key === 'gaps' || key === 'diagram' || v === null || typeof v !== 'object') return;
+      if (key === 'gaps' || key === 'diagram' || key === 'linked' || v === null || typeof v !== 'object') return;
       if (Array.isArray(v)) { v.forEach((x) => walk(x, '')); return; }
       if (typeof v.anchor === 'string') {
         out.push({ id: v.anchor, texts: [v.label, v.value] });

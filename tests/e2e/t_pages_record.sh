@@ -192,3 +192,31 @@ SOURCE_DATE_EPOCH=1795000000 mirror build --store d.db --out dsite --quiet
 SOURCE_DATE_EPOCH=1795090000 mirror build --store d.db --out dsite --json
 expect "a day later only the queue, the record and the stamp are written" \
     test "$RC" = 0 -a "$(jq .files.written "$T/out")" = 4
+
+# A link across projects: p04's overview shows an entity of p06 (its
+# name, and ⚠ while it is in an open conflict), so it is built again when
+# that entity changes, or its conflict closes, though no row of p04 did.
+far_cid=$(sql s.db "SELECT conflict_id FROM conflict_members
+    JOIN conflicts c ON c.id = conflict_id WHERE c.status = 'open' AND
+    member_id = 'p06-dec-pressure-bellows' LIMIT 1")
+sql s.db "INSERT INTO relationships(id, source_entity_id, target_entity_id,
+    relationship_type) VALUES ('x-link', 'p04-cmp-fpga',
+    'p06-dec-pressure-bellows', 'affected_by_decision')"
+mirror build --store s.db --out site --quiet
+sql s.db "UPDATE entities SET name = 'Bellows, renamed'
+    WHERE id = 'p06-dec-pressure-bellows'"
+mirror build --store s.db --out site --quiet
+expect "a far end renamed builds the overview that links it again" \
+    test "$RC" = 0 -a -n "$far_cid" -a "$(grep -c \
+    "\[Bellows, renamed\](\.\./p06-polisher/.*conflicts/$far_cid" \
+    site/projects/p04-gigabit/index.md)" = 1
+expect "... and the site is the --force build's" same_as_force
+"$MIRROR" conflicts dismiss "$far_cid" --store s.db --reason test \
+    --actor t >/dev/null 2>&1
+mirror build --store s.db --out site --quiet
+expect "a far end's conflict closed takes its marker off that overview" \
+    test "$RC" = 0 -a "$(grep -c 'Bellows, renamed' \
+    site/projects/p04-gigabit/index.md)" = 1 -a "$(grep -c \
+    "Bellows, renamed.*conflicts/$far_cid" \
+    site/projects/p04-gigabit/index.md)" = 0
+expect "... and the site is the --force build's" same_as_force

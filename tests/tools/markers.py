@@ -5,7 +5,9 @@ From api/conflicts.json it takes every OPEN conflict and its members.
 Then, on every HTML page and its Markdown twin:
   - every marker (a.disputed in HTML, a "[⚠ disputed](...conflicts/X.md)"
     link in Markdown) sits in the element of a fact (li or tr id / the
-    list item's or table row's leading anchor) that is a member of that open conflict;
+    list item's or table row's leading anchor) that is a member of that open conflict,
+    or, in a list item of no id (the overview's Links), follows a link to
+    such a fact (its #fragment) in the same item;
   - the HTML page and its twin carry the same (fact, conflict) pairs;
   - on the page where a member fact lives (its project's overview, or the
     index for rows of no project), the fact carries a marker.
@@ -36,23 +38,31 @@ for c in conflicts:
 class Markers(html.parser.HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.stack = []     # ids of the open li elements
+        self.stack = []     # [id, fragment of the last link] of open li/tr
         self.pairs = set()
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag in ("li", "tr"):
-            self.stack.append(a.get("id"))
+            self.stack.append([a.get("id"), None])
         if tag == "a" and "disputed" in (a.get("class") or "").split():
             m = re.search(r"conflicts/([a-z0-9-]+)\.html$", a.get("href", ""))
-            fact = next((i for i in reversed(self.stack) if i), None)
+            if self.stack and self.stack[-1][0] is None and self.stack[-1][1]:
+                fact = self.stack[-1][1]
+            else:
+                fact = next((i for i, _ in reversed(self.stack) if i), None)
             self.pairs.add((fact, m.group(1) if m else a.get("href")))
+        elif tag == "a" and self.stack and "#" in a.get("href", ""):
+            self.stack[-1][1] = a["href"].rsplit("#", 1)[1]
 
     def handle_endtag(self, tag):
         if tag in ("li", "tr") and self.stack:
             self.stack.pop()
 
 
+# A list item without an anchor: each marker marks the fact of the link
+# before it.
+LINK = re.compile(r'\[((?:\\.|[^\]\\])*)\]\(([^)\s]*)\)')
 MD = re.compile(r'^\s*(?:- |\| )<a id="([a-z0-9-]+)"></a>.*\[⚠ disputed\]\([^)]*conflicts/([a-z0-9-]+)\.md\)')
 bad = []
 pages = {}
@@ -71,6 +81,16 @@ for d, _, files in os.walk(site):
             m = MD.match(line)
             if m:
                 md.add((m.group(1), m.group(2)))
+            elif re.match(r"^\s*- (?!<a id=)", line) and "[⚠ disputed](" in line:
+                last = None
+                for k in LINK.finditer(line):
+                    c = re.search(r"conflicts/([a-z0-9-]+)\.md$", k.group(2))
+                    if k.group(1) == "⚠ disputed" and c and last:
+                        md.add((last, c.group(1)))
+                    elif k.group(1) == "⚠ disputed":
+                        bad.append(f"{rel}.md: a marker after no link: {line.strip()[:80]}")
+                    elif "#" in k.group(2):
+                        last = k.group(2).rsplit("#", 1)[1]
             elif "[⚠ disputed](" in line:
                 bad.append(f"{rel}.md: a marker outside a fact item: {line.strip()[:80]}")
         if md != p.pairs:

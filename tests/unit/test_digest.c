@@ -226,7 +226,8 @@ test_edges_and_audit(void **state)
 	unlink(path);
 }
 
-/* A conflict is its project's; a member is also its fact's project's. */
+/* A conflict is its project's; a member is also its fact's project's,
+ * with its conflict's status (which decides the fact's marker there). */
 static void
 test_conflicts_belong(void **state)
 {
@@ -235,6 +236,9 @@ test_conflicts_belong(void **state)
 	(void)state;
 	make_store(base_sql);
 	edit_diff(&df, "UPDATE conflicts SET status = 'dismissed' WHERE "
+	    "id = 'c1'", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
+	edit_diff(&df, "UPDATE conflicts SET resolution = 'n' WHERE "
 	    "id = 'c1'", 0, 0);
 	assert_string_equal(df.changed, "p05,");
 	edit_diff(&df, "UPDATE conflict_members SET value_snapshot = 'w' "
@@ -278,6 +282,34 @@ test_violations_belong(void **state)
 	    "'warn', 'new', 'new', 'q', 'ok', '', 7, 9);", 0, 0);
 	assert_string_equal(df.changed, "");
 	assert_false(df.snapshot);
+	unlink(path);
+}
+
+/* An edge across projects (r2: e6 of p06 to e2 of p05): each project
+ * shows the other end, so its name, and its conflicts, are both's. */
+static void
+test_far_ends(void **state)
+{
+	struct diff df;
+
+	(void)state;
+	make_store(base_sql);
+	edit_diff(&df, "UPDATE entities SET name = 'Pad 2' WHERE id = 'e2'",
+	    0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
+	edit_diff(&df, "UPDATE entities SET name = 'Arm 2' WHERE id = 'e1'",
+	    0, 0);
+	assert_string_equal(df.changed, "p05,");
+	/* A conflict of p06 alone on e6: p05 shows its marker too. */
+	edit_diff(&df, "INSERT INTO conflicts(id, slot_kind, slot_key, "
+	    "project) VALUES ('c2', 'entity_slot', '[\"p06\",\"h\"]', 'p06');"
+	    "INSERT INTO conflict_members(conflict_id, member_kind, "
+	    "member_id, member_layer_trust, value_snapshot) VALUES ('c2', "
+	    "'entity', 'e6', 2, 'x')", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
+	edit_diff(&df, "UPDATE conflicts SET status = 'dismissed' WHERE "
+	    "id = 'c2'", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
 	unlink(path);
 }
 
@@ -386,6 +418,7 @@ main(void)
 		cmocka_unit_test(test_edges_and_audit),
 		cmocka_unit_test(test_conflicts_belong),
 		cmocka_unit_test(test_violations_belong),
+		cmocka_unit_test(test_far_ends),
 		cmocka_unit_test(test_expiry_is_a_salt),
 		cmocka_unit_test(test_scoped_reader),
 		cmocka_unit_test(test_check_scoped),
