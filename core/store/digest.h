@@ -43,10 +43,13 @@ struct store_digest {
 	struct project_digest *p;       /* sorted by project (strcmp) */
 	size_t n;
 	uint64_t loose;                 /* the rows of no project */
+	uint64_t names;                 /* the names columns of every row
+	                                   (digest_query's names): what the
+	                                   A-Z index is made from */
 	/* While folding: projects by hash of their id, the loose rows, the
 	 * aliases (name to project) and each entity's project. */
 	struct hashtab *acc, *alias, *ent;
-	uint64_t loose_sum, loose_rows;
+	uint64_t loose_sum, loose_rows, names_sum, names_rows;
 };
 
 /* An empty digest, ready for digest_fold. */
@@ -79,6 +82,9 @@ struct digest_query {
 	int entities;           /* 1: register column 0 (an entity id) as
 	                           belonging to the row's first owner */
 	const char *param;      /* bound to sql's one parameter, if any */
+	unsigned names;         /* a bit per column (1 << i) whose values,
+	                           with table, also fold into d->names; 0:
+	                           the query adds nothing to it */
 };
 
 /*
