@@ -327,6 +327,21 @@ fold_edge(struct store_digest *d, sqlite3_stmt *stmt, int i)
 	show_far(d, t->owner, s);
 }
 
+/* Fold the names columns of the current row of stmt into d->names. */
+static void
+fold_names(struct store_digest *d, sqlite3_stmt *stmt, int ncol,
+    const struct digest_query *q)
+{
+	unsigned char tag = (unsigned char)q->table;
+	uint64_t h = hash_add(MIRROR_HASH_INIT, &tag, 1);
+
+	for (int i = 0; i < ncol && i < 32; i++)
+		if (q->names & (1u << i))
+			h = hash_col(h, stmt, i);
+	d->names_sum += hash_mix(h);
+	d->names_rows++;
+}
+
 int
 digest_fold(struct store_digest *d, mirror_store *st,
     const struct digest_query *q, mirror_error *err)
@@ -369,6 +384,8 @@ digest_fold(struct store_digest *d, mirror_store *st,
 			i++;
 		}
 		owner = add_owners(d, stmt, i, ncol, q, hash_mix(ph), &cnt);
+		if (q->names != 0)
+			fold_names(d, stmt, ncol, q);
 		if (q->entities)
 			register_entity(d, stmt, owner, ph);
 		if (q->edges && i + 1 < ncol)
@@ -447,6 +464,7 @@ digest_finish(struct store_digest *d)
 	}
 	qsort(d->p, d->n, sizeof(*d->p), cmp_project);
 	d->loose = seal(d->loose_sum, d->loose_rows);
+	d->names = seal(d->names_sum, d->names_rows);
 	hashtab_free(d->acc);
 	free(d->acc);
 	d->acc = NULL;

@@ -50,11 +50,14 @@ struct store_digest {
 	struct project_digest *p;       /* sorted by project (strcmp) */
 	size_t n;
 	uint64_t loose;                 /* the rows of no project */
+	uint64_t names;                 /* the names columns of every row
+	                                   (digest_query's names): what the
+	                                   A-Z index is made from */
 	/* While folding: projects by hash of their id, the loose rows, the
 	 * aliases (name to project), each entity's project and row, and
 	 * the projects that show an entity as a far end. */
 	struct hashtab *acc, *alias, *ent, *far;
-	uint64_t loose_sum, loose_rows;
+	uint64_t loose_sum, loose_rows, names_sum, names_rows;
 };
 
 /* An empty digest, ready for digest_fold. */
@@ -96,6 +99,9 @@ struct digest_query {
 	                           each also folds the other end's entity
 	                           row and project, and is noted as showing
 	                           that entity (owner kind 'x') */
+	unsigned names;         /* a bit per column (1 << i) whose values,
+	                           with table, also fold into d->names; 0:
+	                           the query adds nothing to it */
 };
 
 /*

@@ -1009,6 +1009,15 @@ facts_free(struct project_facts *f)
 /* What owns a row of each table (digest_query's owners). */
 static const char *const owner_kinds[T_N] = { "p", "p", "ee", "p" };
 
+/* The columns the A-Z index shows (digest_query's names): a state row's
+ * id, project, category, key and status; an entity's id, type, name,
+ * project and status (state_cols, entity_cols); a project's id, name
+ * and aliases. */
+static const unsigned names_cols[T_N] = { [T_STATE] = 0x8f,
+    [T_ENT] = 0x4f };
+#define PROJECT_NAMES_COLS 0x7u
+
+
 /* The latest run of rule r.rule_id's columns the pages show: a scalar
  * subquery of rule_runs (the last row written for the rule). */
 #define RULE_LATEST(col, rule) "(SELECT x." col " FROM main.rule_runs x " \
@@ -1080,7 +1089,8 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 {
 	const struct store_features *ft = store_features(st);
 	struct digest_query q = { "SELECT id, name, aliases, description, "
-	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL, 0 };
+	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL, 0,
+	    PROJECT_NAMES_COLS };
 	char ts[MIRROR_TS_LEN];
 	strbuf sql;
 	int rc;
@@ -1096,7 +1106,7 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 		table_sql(&sql, &tables[t], st, tables[t].digest_sql, 0);
 		q = (struct digest_query){ sql.data, 1 + t,
 		    (int)tables[t].ncols, tables[t].nsalt, tables[t].count,
-		    owner_kinds[t], t == T_ENT, ts, t == T_REL };
+		    owner_kinds[t], t == T_ENT, ts, t == T_REL, names_cols[t] };
 		rc = digest_fold(out, st, &q, err);
 	}
 	strbuf_free(&sql);
@@ -1109,7 +1119,7 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 		q = (struct digest_query){ extra_digests[i].sql,
 		    1 + T_N + (int)i, extra_digests[i].nhash,
 		    extra_digests[i].nsalt, -1, extra_digests[i].owners, 0,
-		    NULL, 0 };
+		    NULL, 0, 0 };
 		rc = digest_fold(out, st, &q, err);
 	}
 	digest_finish(out);
@@ -1151,68 +1161,93 @@ facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
 
 /* ---- names: every state key and entity name, for the A-Z index -------- */
 
-void
-facts_names_free(struct fact_name *v, size_t n)
-{
-	for (size_t i = 0; v != NULL && i < n; i++) {
-		free(v[i].name);
-		free(v[i].project);
-		free(v[i].id);
-		free(v[i].kind);
-		free(v[i].status);
-	}
-	free(v);
-}
-
-/* One row of the names query into v; its layer (column 2) tells the
- * table and column the error names. Returns 0 or < 0 with err set. */
-static int
-name_row(struct fact_name *v, struct store_row *r)
-{
-	int state = sqlite3_column_int(r->stmt, 2) == 3;
-	int rc;
-
-	r->table = state ? "project_state" : "entities";
-	r->id = NULL;
-	v->layer = state ? "state" : "entity";
-	if ((rc = storerow_text(&v->id, r, 3, "id", 0)) < 0)
-		return rc;
-	r->id = v->id;
-	if ((rc = storerow_text(&v->name, r, 0, state ? "key" : "name",
-	    0)) < 0 ||
-	    (rc = storerow_text(&v->project, r, 1, "project", 0)) < 0 ||
-	    (rc = storerow_text(&v->kind, r, 4, state ? "category" :
-	    "entity_type", 0)) < 0 ||
-	    (rc = storerow_text(&v->status, r, 5, "status", 0)) < 0)
-		return rc;
-	return 0;
-}
+/* The reader of the names query. */
+struct names_reader {
+	struct store_row r;
+	struct store_key key;
+};
 
 int
-facts_names(struct fact_name **out, size_t *n, mirror_store *st,
-    mirror_error *err)
+facts_names_open(struct names_reader **out, mirror_store *st,
+    const struct store_key *key, mirror_error *err)
 {
-	static const char sql[] = "SELECT s.key, " CANON("s") ", 3, s.id, "
-	    "s.category, s.status FROM main.project_state s" JOIN_ALIAS("s")
-	    "UNION ALL SELECT e.name, " CANON("e") ", 2, e.id, "
-	    "e.entity_type, e.status FROM main.entities e" JOIN_ALIAS("e");
-	struct store_row r = { .st = st, .table = "project_state",
-	    .err = err };
-	size_t cap = 0;
+	static const char sql[] = "SELECT * FROM (SELECT s.key AS n, "
+	    CANON("s") " AS p, 3 AS l, s.id AS i, s.category, s.status FROM "
+	    "main.project_state s" JOIN_ALIAS("s") "UNION ALL SELECT e.name, "
+	    CANON("e") ", 2, e.id, e.entity_type, e.status FROM main.entities "
+	    "e" JOIN_ALIAS("e") ") ORDER BY mirror_key(n, ?1), p, l, i";
+	struct names_reader *nr = xcalloc(1, sizeof(*nr));
 	int rc;
 
 	*out = NULL;
-	*n = 0;
-	rc = prepare(&r.stmt, st, sql, "cannot list keys and names", err);
-	while (rc == 0 && (rc = store_step(st, r.stmt)) == SQLITE_ROW) {
-		struct fact_name *v = &ARRAY_PUSH(*out, *n, cap);
-
-		memset(v, 0, sizeof(*v));
-		rc = name_row(v, &r);
+	nr->r = (struct store_row){ .st = st, .table = "project_state",
+	    .err = err };
+	nr->key = *key;
+	rc = prepare(&nr->r.stmt, st, sql, "cannot list keys and names", err);
+	if (rc == 0 && (rc = sqlite3_bind_pointer(nr->r.stmt, 1, &nr->key,
+	    STORE_KEY_TYPE, NULL)) != SQLITE_OK)
+		rc = store_fail(st, err, rc, "cannot list keys and names");
+	if (rc < 0) {
+		facts_names_close(nr);
+		return rc;
 	}
-	if (rc > 0)
-		rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	*out = nr;
+	return 0;
+}
+
+/* Column i of r's row, checked as storerow_text checks it, into *out
+ * (sqlite's text: valid until the next step). Returns 0 or < 0. */
+static int
+name_col(const char **out, struct store_row *r, int i, const char *col)
+{
+	const unsigned char *s = sqlite3_column_text(r->stmt, i);
+	const char *bad;
+
+	*out = (const char *)s;
+	if (s == NULL)
+		return sqlite3_column_type(r->stmt, i) == SQLITE_NULL ?
+		    storerow_fail(r, col, "is NULL") : mirror_fail(r->err,
+		    MIRROR_EIO, "store %s: out of memory reading %s",
+		    store_path(r->st), r->table);
+	bad = storerow_text_problem(s,
+	    (size_t)sqlite3_column_bytes(r->stmt, i));
+	return bad != NULL ? storerow_fail(r, col, bad) : 0;
+}
+
+int
+facts_names_next(struct names_reader *nr, struct fact_name *v,
+    mirror_error *err)
+{
+	struct store_row *r = &nr->r;
+	int rc, state;
+
+	r->err = err;
+	rc = store_step(r->st, r->stmt);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? 0 : store_fail(r->st, err, rc,
 		    "cannot list keys and names");
-	sqlite3_finalize(r.stmt);
-	return rc;
+	/* Its layer (column 2) tells the table and column errors name. */
+	state = sqlite3_column_int(r->stmt, 2) == 3;
+	r->table = state ? "project_state" : "entities";
+	r->id = NULL;
+	v->layer = state ? "state" : "entity";
+	if ((rc = name_col(&v->id, r, 3, "id")) < 0)
+		return rc;
+	r->id = v->id;
+	if ((rc = name_col(&v->name, r, 0, state ? "key" : "name")) < 0 ||
+	    (rc = name_col(&v->project, r, 1, "project")) < 0 ||
+	    (rc = name_col(&v->kind, r, 4, state ? "category" :
+	    "entity_type")) < 0 ||
+	    (rc = name_col(&v->status, r, 5, "status")) < 0)
+		return rc;
+	return 1;
+}
+
+void
+facts_names_close(struct names_reader *nr)
+{
+	if (nr == NULL)
+		return;
+	sqlite3_finalize(nr->r.stmt);
+	free(nr);
 }

@@ -230,25 +230,37 @@ struct facts_clock {
 int facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
     mirror_error *err);
 
-/* A state key or an entity name, as the A-Z index lists it. */
+/* A state key or an entity name, as the A-Z index lists it: the
+ * reader's current row, valid until its next facts_names_next. */
 struct fact_name {
-	char *name;             /* project_state.key or entities.name */
-	char *project;          /* canonical project ("" for none) */
+	const char *name;       /* project_state.key or entities.name */
+	const char *project;    /* canonical project ("" for none) */
 	const char *layer;      /* "state" or "entity" (static) */
-	char *id, *kind;        /* the row's id; its category or entity_type */
-	char *status;
+	const char *id, *kind;  /* the row's id; its category or entity_type */
+	const char *status;
 };
 
+struct names_reader;
+
 /*
- * Every project_state key and entities name of the store, whatever its
- * status, with its canonical project, into *out and *n, in no order (the
- * caller sorts). Inside the caller's consistent read; text checked as
- * facts_read_project checks it. Returns 0 or < 0 with err set naming
- * table, row and column; the caller frees with facts_names_free, also
- * after a failure.
+ * Open a reader of every project_state key and entities name of the
+ * store, whatever its status, with its canonical project, in the order
+ * of key (the blob key makes of the name; store.h), then project,
+ * layer ("entity" first) and id, all as bytes: SQLite sorts (in
+ * temporary files past its cache), so the reader holds one row.
+ * Inside the caller's consistent read. Returns 0 (*nr to close with
+ * facts_names_close) or < 0 with err set (*nr NULL).
  */
-int facts_names(struct fact_name **out, size_t *n, mirror_store *st,
+int facts_names_open(struct names_reader **nr, mirror_store *st,
+    const struct store_key *key, mirror_error *err);
+
+/*
+ * The next row into *v: 1, or 0 after the last, or < 0 with err set
+ * (text checked as facts_read_project checks it, the bad row named).
+ */
+int facts_names_next(struct names_reader *nr, struct fact_name *v,
     mirror_error *err);
-void facts_names_free(struct fact_name *v, size_t n);
+
+void facts_names_close(struct names_reader *nr);   /* NULL: no-op */
 
 #endif

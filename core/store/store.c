@@ -17,6 +17,7 @@
 #include "sys/clock.h"
 #include "sys/env.h"
 #include "util/hash.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* The contract's DDL, generated at build time from core/store/store-schema.sql. */
@@ -757,8 +758,35 @@ sql_mirror_ts(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /*
+ * SQL mirror_key(text, key): the bytes the caller's struct store_key
+ * (bound as a pointer of type STORE_KEY_TYPE) makes of text, as a blob,
+ * so a query sorts by the caller's order; NULL for a NULL text or no
+ * key.
+ */
+static void
+sql_mirror_key(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct store_key *k = sqlite3_value_pointer(argv[1],
+	    STORE_KEY_TYPE);
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	strbuf sb;
+
+	(void)argc;
+	if (s == NULL || k == NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	strbuf_init(&sb);
+	k->make(&sb, s, (size_t)sqlite3_value_bytes(argv[0]), k->arg);
+	sqlite3_result_blob(ctx, sb.data != NULL ? sb.data : "", (int)sb.len,
+	    SQLITE_TRANSIENT);
+	strbuf_free(&sb);
+}
+
+/*
  * Open st->db on st->path with flags and configure it (extended codes,
- * busy timeout, the query budget, mirror_ts), then read the header.
+ * busy timeout, the query budget, mirror_ts, mirror_key), then read the
+ * header.
  * Returns the SQLite code of the first failure, or SQLITE_OK.
  */
 static int
@@ -775,6 +803,10 @@ store_connect(mirror_store *st, int flags)
 	rc = sqlite3_create_function(st->db, "mirror_ts", 1, SQLITE_UTF8 |
 	    SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL, sql_mirror_ts,
 	    NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(st->db, "mirror_key", 2,
+		    SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+		    NULL, sql_mirror_key, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	return sqlite3_exec(st->db, "SELECT count(*) FROM main.sqlite_schema",

@@ -24,6 +24,7 @@
 #include <sqlite3.h>
 
 #include "util/error.h"
+#include "util/strbuf.h"
 
 /* Version of the mirror-owned tables this build reads and writes. */
 #define MIRROR_SCHEMA_VERSION 2
@@ -81,6 +82,18 @@ int store_create(const char *path, mirror_error *err);
 
 /* Close the connection and free st (NULL is a no-op). */
 void store_close(mirror_store *st);
+
+/*
+ * A sort key a query can order by: SQL mirror_key(text, ?) with the
+ * parameter bound by sqlite3_bind_pointer(stmt, i, key, STORE_KEY_TYPE,
+ * NULL) is the blob make appends to out for the len bytes of text (valid
+ * UTF-8, no NUL: what storerow_text accepts), and arg.
+ */
+#define STORE_KEY_TYPE "mirror_key"
+struct store_key {
+	void (*make)(strbuf *out, const char *text, size_t len, void *arg);
+	void *arg;
+};
 
 /* The connection, for core's own modules. Owned by st. */
 sqlite3 *store_db(const mirror_store *st);

@@ -50,6 +50,36 @@ days_from_civil(long long y, unsigned m, unsigned d)
 	return era * 146097 + (long long)doe - 719468;
 }
 
+/* The w digits at s, or -1 when one is not a digit. */
+static int
+digits(const char *s, int w)
+{
+	int v = 0;
+
+	for (int i = 0; i < w; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* 1 when s is w digits, sep, 2 digits, sep, 2 digits (then a, b, c get
+ * them, as sscanf would), else 0. */
+static int
+fixed3(int *a, int *b, int *c, const char *s, int w, char sep)
+{
+	int x = digits(s, w), y, z;
+
+	if (x < 0 || s[w] != sep || (y = digits(s + w + 1, 2)) < 0 ||
+	    s[w + 3] != sep || (z = digits(s + w + 4, 2)) < 0)
+		return 0;
+	*a = x;
+	*b = y;
+	*c = z;
+	return 1;
+}
+
 int
 mirror_parse_ts(time_t *t, const char *s)
 {
@@ -57,13 +87,17 @@ mirror_parse_ts(time_t *t, const char *s)
 
 	if (s == NULL)
 		return -1;
-	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+	/* Plain digits, as stores write them, without sscanf (a build
+	 * parses a time per row); anything else as sscanf reads it. */
+	if (!fixed3(&y, &mo, &d, s, 4, '-') && (sscanf(s, "%4d-%2d-%2d%n",
+	    &y, &mo, &d, &n) != 3 || n != 10))
 		return -1;
-	s += n;
+	s += 10;
 	if (*s == ' ' || *s == 'T') {
-		if (sscanf(s + 1, "%2d:%2d:%2d%n", &h, &mi, &se, &n) != 3 ||
-		    n != 8)
+		if (!fixed3(&h, &mi, &se, s + 1, 2, ':') && (sscanf(s + 1,
+		    "%2d:%2d:%2d%n", &h, &mi, &se, &n) != 3 || n != 8))
 			return -1;
+		n = 8;
 		s += 1 + n;
 		/* Fractions of a second are allowed and ignored. */
 		if (*s == '.')

@@ -233,6 +233,8 @@ static void *
 compress_share(void *arg)
 {
 	struct zwork *w = arg;
+	unsigned char *buf = NULL;
+	size_t cap = 0;
 	z_stream z;
 
 	memset(&z, 0, sizeof(z));
@@ -240,13 +242,19 @@ compress_share(void *arg)
 		w->failed = 1;
 		return NULL;
 	}
+	/* Into one buffer of the bound, each result then copied to its
+	 * size: a batch holds its compressed bytes, not a bound per
+	 * object (about the batch's raw size again). */
 	for (size_t i = w->first; i < w->n && !w->failed; i += w->step) {
-		size_t cap = 0;
-
-		if (compress_into(&w->out[i], &cap, &w->outlen[i], &z,
-		    w->objs[i].data, w->objs[i].len) < 0)
+		if (compress_into(&buf, &cap, &w->outlen[i], &z,
+		    w->objs[i].data, w->objs[i].len) < 0) {
 			w->failed = 1;
+			break;
+		}
+		w->out[i] = xmalloc(w->outlen[i] + 1);
+		memcpy(w->out[i], buf, w->outlen[i]);
 	}
+	free(buf);
 	deflateEnd(&z);
 	return NULL;
 }

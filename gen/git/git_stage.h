@@ -37,9 +37,10 @@
 #ifndef MGIT_PACK_THRESHOLD
 #define MGIT_PACK_THRESHOLD 100
 #endif
-/* Objects, and bytes, compressed together at most. */
+/* Objects, and bytes, compressed together at most: 4 MiB keeps two
+ * cores busy on a site's files and a commit's peak small. */
 #define MGIT_STAGE_BATCH 256
-#define MGIT_STAGE_BATCH_BYTES (16u << 20)
+#define MGIT_STAGE_BATCH_BYTES (4u << 20)
 
 struct mgit_stage_be;    /* the backend (git_stage.c) */
 

@@ -3,14 +3,20 @@
  * keys/<letter>.
  *
  * Every project_state key and entities name of the store, whatever its
- * status and project, read in one query (facts_names: also the rows of
- * projects whose pages a build keeps, so the pages are the same as a
- * full build's), sorted and grouped by first letter: a page per letter
- * that has names, a name once with every fact that carries it, each
- * linking to the fact's anchor on its project's overview (or on the
- * index, for rows of no project). Letters are a to z (a name starting
- * with a Latin letter such as "Ü" goes under its base letter, as slugs
- * map it), "0-9", and "other" for the rest.
+ * status and project (also the rows of projects whose pages a build
+ * keeps, so the pages are the same as a full build's), grouped by first
+ * letter: a page per letter that has names, a name once with every fact
+ * that carries it, each linking to the fact's anchor on its project's
+ * overview (or on the index, for rows of no project). Letters are a to
+ * z (a name starting with a Latin letter such as "Ü" goes under its
+ * base letter, as slugs map it), "0-9", and "other" for the rest.
+ *
+ * The rows come sorted from the store (facts_names_open, ordered by
+ * atoz_key) and are streamed: a letter of more than ATOZ_PAGE facts
+ * gets more pages, keys/<letter>-2 and on, so a build holds one page's
+ * facts whatever the store's size. Two passes: the first counts the
+ * names and facts of each letter (every page's letter line and page
+ * line need them), the second writes the pages.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +28,14 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* The most facts a letter's page lists; a letter with more has more
+ * pages. Part of the pages' folder digest. */
+#define ATOZ_PAGE 2000
+
 /* Buckets: 0 digits, 1..26 letters, 27 the rest. */
 #define B_DIGITS 0
 #define B_OTHER 27
 #define N_BUCKETS 28
-
-/* One name of the index and its bucket. */
-struct entry {
-	const struct fact_name *f;
-	int b;
-};
 
 /* The bucket of a name: its first character, letters folded to a-z. */
 static int
@@ -78,37 +82,49 @@ bucket_names(int b, char slug[8], char label[16])
 	}
 }
 
-/* strcmp with ASCII letters folded to lower case. */
-static int
-fold_cmp(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int x = (unsigned char)*a, y = (unsigned char)*b;
+/* The letters' counts, from the first pass. */
+struct atoz_counts {
+	size_t names[N_BUCKETS];        /* distinct names */
+	size_t facts[N_BUCKETS];
+};
 
-		if (x >= 'A' && x <= 'Z')
-			x += 'a' - 'A';
-		if (y >= 'A' && y <= 'Z')
-			y += 'a' - 'A';
-		if (x != y || x == 0)
-			return x - y;
+/*
+ * The sort key of a name (struct store_key's make): its bucket as a
+ * byte (1 + b), the name with ASCII letters folded to lower case, a NUL,
+ * the name. Ordered as bytes: by bucket, folded name, then name.
+ */
+static void
+atoz_key(strbuf *out, const char *text, size_t len, void *arg)
+{
+	(void)arg;
+	strbuf_putc(out, (char)(1 + bucket_of(text)));
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+
+		strbuf_putc(out, c >= 'A' && c <= 'Z' ? (char)(c + 'a' - 'A') :
+		    c);
 	}
+	strbuf_putc(out, '\0');
+	strbuf_add(out, text, len);
 }
 
-/* qsort order: bucket, folded name, name, project, layer, id: total. */
-static int
-cmp_entry(const void *pa, const void *pb)
+/* The number of pages of a letter of n facts (1 for none). */
+static size_t
+letter_pages(size_t n)
 {
-	const struct entry *a = pa, *b = pb;
-	int d;
+	return n <= ATOZ_PAGE ? 1 : (n + ATOZ_PAGE - 1) / ATOZ_PAGE;
+}
 
-	if (a->b != b->b)
-		return a->b - b->b;
-	if ((d = fold_cmp(a->f->name, b->f->name)) != 0 ||
-	    (d = strcmp(a->f->name, b->f->name)) != 0 ||
-	    (d = strcmp(a->f->project, b->f->project)) != 0 ||
-	    (d = strcmp(a->f->layer, b->f->layer)) != 0)
-		return d;
-	return strcmp(a->f->id, b->f->id);
+/* The file name (no extension) of page part (0 the first) of the
+ * letter slug, into sb. */
+static void
+part_slug(strbuf *sb, const char *slug, size_t part)
+{
+	strbuf_reset(sb);
+	if (part == 0)
+		strbuf_puts(sb, slug);
+	else
+		strbuf_printf(sb, "%s-%zu", slug, part + 1);
 }
 
 /* One fact of a name: where it is and what it is. A new object. */
@@ -126,28 +142,6 @@ fact_json(const struct site_model *m, const struct fact_name *f)
 	    i >= 0 ? m->projects[i].name : f->project,
 	    "project_slug", i >= 0 && !loose ? json_string(m->pslug[i]) :
 	    json_null(), "on_index", i >= 0 && loose, "linked", i >= 0);
-}
-
-/* The names of e[0..n) (one bucket, sorted), each with its facts, into
- * a new array; *distinct gets the number of names. */
-static json_t *
-names_json(const struct site_model *m, const struct entry *e, size_t n,
-    size_t *distinct)
-{
-	json_t *names = json_array(), *facts = NULL;
-
-	*distinct = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || strcmp(e[i].f->name, e[i - 1].f->name) != 0) {
-			facts = json_array();
-			json_array_append_new(names, json_pack("{s:s, s:o}",
-			    "name", e[i].f->name, "facts", facts));
-			(*distinct)++;
-		}
-		json_array_append_new(facts, item_must(fact_json(m, e[i].f),
-		    "keys and names: row", e[i].f->id));
-	}
-	return names;
 }
 
 /* The letters that have names, for every page's letter line: each
@@ -171,136 +165,211 @@ letters_json(const size_t *count, int cur)
 	return letters;
 }
 
-/* The page of bucket b: the sorted entries e[0..n). Returns 0 or < 0. */
+/* The page being filled by the second pass. */
+struct atoz_page {
+	const struct page_ctx *pc;
+	const struct atoz_counts *cnt;
+	int b;                  /* its letter; -1 before the first row */
+	size_t part;            /* its number in the letter, from 0 */
+	size_t n;               /* facts on it */
+	json_t *names;          /* its names so far */
+	json_t *facts;          /* the last name's facts; NULL at its start */
+	strbuf last;            /* the last row's name */
+};
+
+/* The page line of a letter's page: NULL (JSON null) when the letter
+ * has one page, else its number, how many, the previous and next. */
+static json_t *
+part_json(const char *slug, size_t part, size_t of)
+{
+	strbuf prev, next;
+	json_t *v;
+
+	if (of <= 1)
+		return json_null();
+	strbuf_init(&prev);
+	strbuf_init(&next);
+	if (part > 0)
+		part_slug(&prev, slug, part - 1);
+	if (part + 1 < of)
+		part_slug(&next, slug, part + 1);
+	v = json_pack("{s:I, s:I, s:o, s:o}", "number", (json_int_t)part + 1,
+	    "of", (json_int_t)of, "prev", part > 0 ? json_string(prev.data) :
+	    json_null(), "next", part + 1 < of ? json_string(next.data) :
+	    json_null());
+	strbuf_free(&prev);
+	strbuf_free(&next);
+	return v;
+}
+
+/* Write the page pg has filled (pg->names, which it gives up). Returns
+ * 0 or < 0 with err set. */
 static int
-letter_page(const struct page_ctx *pc, const struct entry *e, size_t n,
-    int b, const size_t *count, mirror_error *err)
+letter_page(struct atoz_page *pg, mirror_error *err)
 {
 	char slug[8], label[16];
-	size_t distinct;
-	strbuf path, title;
-	json_t *data, *names = names_json(pc->m, e, n, &distinct);
+	size_t of = letter_pages(pg->cnt->facts[pg->b]);
+	size_t names = pg->cnt->names[pg->b];
+	strbuf path, title, file;
+	json_t *data;
 	int rc;
 
-	bucket_names(b, slug, label);
+	bucket_names(pg->b, slug, label);
 	strbuf_init(&path);
 	strbuf_init(&title);
-	strbuf_printf(&path, "keys/%s", slug);
+	strbuf_init(&file);
+	part_slug(&file, slug, pg->part);
+	strbuf_printf(&path, "keys/%s", file.data);
 	strbuf_printf(&title, "Keys and names: %s", label);
-	data = json_pack("{s:s, s:s, s:o, s:o, s:o}", "label", label,
-	    "slug", slug, "count_words", item_count((long long)distinct,
-	    "name", "names"), "letters", letters_json(count, b), "names", names);
-	rc = page_write(pc, path.data, "atoz_letter.md", title.data, data,
+	if (of > 1)
+		strbuf_printf(&title, ", page %zu of %zu", pg->part + 1, of);
+	data = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "label", label,
+	    "slug", slug, "count_words", item_count((long long)names, "name",
+	    "names"), "letters", letters_json(pg->cnt->names, pg->b),
+	    "names", pg->names, "part", part_json(slug, pg->part, of));
+	pg->names = NULL;
+	pg->facts = NULL;
+	pg->n = 0;
+	rc = page_write(pg->pc, path.data, "atoz_letter.md", title.data, data,
 	    err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);
+	strbuf_free(&file);
 	return rc;
-}
-
-/* Distinct names per bucket of the sorted e[0..n) into count. */
-static void
-count_names(size_t count[N_BUCKETS], const struct entry *e, size_t n)
-{
-	memset(count, 0, N_BUCKETS * sizeof(*count));
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || e[i].b != e[i - 1].b ||
-		    strcmp(e[i].f->name, e[i - 1].f->name) != 0)
-			count[e[i].b]++;
-}
-
-/* The pages from the sorted entries: the letters, then each letter's. */
-static int
-write_pages(const struct page_ctx *pc, const struct entry *e, size_t n,
-    mirror_error *err)
-{
-	size_t count[N_BUCKETS], total = 0;
-	json_t *data;
-	int rc;
-
-	count_names(count, e, n);
-	for (int b = 0; b < N_BUCKETS; b++)
-		total += count[b];
-	data = json_pack("{s:o, s:o, s:I}", "letters", letters_json(count,
-	    -1), "count_words", item_count((long long)total, "name",
-	    "names"), "facts", (json_int_t)n);
-	rc = page_write(pc, "keys/index", "atoz.md",
-	    "Keys and names A\xe2\x80\x93Z", data, err);
-	json_decref(data);
-	for (size_t i = 0, j; rc == 0 && i < n; i = j) {
-		for (j = i; j < n && e[j].b == e[i].b; j++)
-			;
-		rc = letter_page(pc, e + i, j - i, e[i].b, count, err);
-	}
-	return rc;
-}
-
-/* Fold s (NULL counts as empty) into both hashes. */
-static void
-mix2(uint64_t h[2], const char *s)
-{
-	h[0] = hash_add_str(h[0], s);
-	h[1] = hash_add_str(h[1], s);
 }
 
 /*
- * 1 when the A–Z pages were kept as the last build wrote them: every
- * input of theirs (each name's fact, in page order, with its project's
- * name and slug) hashes as it did then, and DIR holds their files
- * (page_keep_folder); else 0, and the caller writes them. A one-fact
- * change elsewhere costs one pass over the names, not their pages.
+ * Add row f (of letter b) to the page pg fills, writing the page before
+ * it when f starts a new letter or the page is full. Returns 0 or < 0
+ * with err set.
  */
 static int
-atoz_kept(const struct page_ctx *pc, const struct entry *e, size_t n)
+add_row(struct atoz_page *pg, const struct fact_name *f, int b,
+    mirror_error *err)
 {
-	const struct site_model *m = pc->m;
-	uint64_t h[2] = { MIRROR_HASH_INIT, ~MIRROR_HASH_INIT };
+	int same = pg->b == b && strcmp(pg->last.data, f->name) == 0;
+	int rc = 0;
+
+	if (pg->names != NULL && (pg->b != b || pg->n == ATOZ_PAGE)) {
+		rc = letter_page(pg, err);
+		pg->part = pg->b == b ? pg->part + 1 : 0;
+	}
+	if (rc < 0)
+		return rc;
+	if (pg->names == NULL)
+		pg->names = json_array();
+	/* A name goes on; on a new page it says it is continued. */
+	if (pg->facts == NULL || !same) {
+		pg->facts = json_array();
+		json_array_append_new(pg->names, json_pack("{s:s, s:b, s:o}",
+		    "name", f->name, "continued", same, "facts", pg->facts));
+	}
+	pg->b = b;
+	strbuf_reset(&pg->last);
+	strbuf_puts(&pg->last, f->name);
+	json_array_append_new(pg->facts, item_must(fact_json(pg->pc->m, f),
+	    "keys and names: row", f->id));
+	pg->n++;
+	return 0;
+}
+
+/*
+ * One pass over the sorted names: with pg NULL, count each letter's
+ * names and facts into c; else write the letters' pages into pg (c
+ * counted). Returns 0 or < 0 with err set.
+ */
+static int
+names_pass(struct atoz_counts *c, struct atoz_page *pg,
+    const struct page_ctx *pc, mirror_error *err)
+{
+	const struct store_key key = { atoz_key, NULL };
+	struct names_reader *nr;
+	struct fact_name f;
+	strbuf last;
+	int rc, prev = -1;
+
+	rc = facts_names_open(&nr, pc->m->st, &key, err);
+	strbuf_init(&last);
+	while (rc == 0 && (rc = facts_names_next(nr, &f, err)) == 1) {
+		int b = bucket_of(f.name);
+
+		rc = 0;
+		if (pg != NULL) {
+			rc = add_row(pg, &f, b, err);
+			continue;
+		}
+		if (b != prev || strcmp(f.name, last.data) != 0) {
+			c->names[b]++;
+			strbuf_reset(&last);
+			strbuf_puts(&last, f.name);
+			prev = b;
+		}
+		c->facts[b]++;
+	}
+	if (rc == 0 && pg != NULL && pg->names != NULL)
+		rc = letter_page(pg, err);
+	facts_names_close(nr);
+	strbuf_free(&last);
+	return rc;
+}
+
+/* The index page, keys/index, from the counts. Returns 0 or < 0. */
+static int
+index_page(const struct page_ctx *pc, const struct atoz_counts *c,
+    mirror_error *err)
+{
+	size_t names = 0, facts = 0;
+	json_t *data;
+	int rc;
+
+	for (int b = 0; b < N_BUCKETS; b++) {
+		names += c->names[b];
+		facts += c->facts[b];
+	}
+	data = json_pack("{s:o, s:o, s:I}", "letters", letters_json(
+	    c->names, -1), "count_words", item_count((long long)names, "name",
+	    "names"), "facts", (json_int_t)facts);
+	rc = page_write(pc, "keys/index", "atoz.md",
+	    "Keys and names A\xe2\x80\x93Z", data, err);
+	json_decref(data);
+	return rc;
+}
+
+/*
+ * 1 when the A-Z pages were kept as the last build wrote them: what
+ * they show (every state and entity row's names columns and every
+ * project's id, name and aliases: the digest pass's names, digest.h)
+ * is what it was, and DIR holds their files (page_keep_folder); else 0,
+ * and the caller writes them. A change elsewhere costs no read at all.
+ */
+static int
+atoz_kept(const struct page_ctx *pc)
+{
 	char hex[DIGEST_HEX + 1];
 
-	for (size_t i = 0; i < n; i++) {
-		const struct fact_name *f = e[i].f;
-		long k = model_project_index(m, f->project);
-
-		for (int j = 0; j < 2; j++) {
-			h[j] = hash_add(h[j], &e[i].b, sizeof(e[i].b));
-			h[j] = hash_add(h[j], &k, sizeof(k));
-		}
-		mix2(h, f->name);
-		mix2(h, f->layer);
-		mix2(h, f->id);
-		mix2(h, f->kind);
-		mix2(h, f->status);
-		mix2(h, f->project);
-		mix2(h, k >= 0 ? m->projects[k].name : NULL);
-		mix2(h, k >= 0 ? m->pslug[k] : NULL);
-	}
-	page_folder_digest(hex, pc, h[0], h[1]);
+	page_folder_digest(hex, pc, pc->m->digest.names, ATOZ_PAGE);
 	return hex[0] != '\0' && page_keep_folder(pc, "keys/", NULL, hex);
 }
 
 int
 atoz_pages(const struct page_ctx *pc, mirror_error *err)
 {
-	struct fact_name *names;
-	struct entry *e;
-	size_t n;
+	struct atoz_counts c;
+	struct atoz_page pg = { .pc = pc, .cnt = &c, .b = -1 };
 	int rc;
 
-	rc = facts_names(&names, &n, pc->m->st, err);
-	if (rc < 0) {
-		facts_names_free(names, n);
-		return rc;
-	}
-	e = xcalloc(n + 1, sizeof(*e));
-	for (size_t i = 0; i < n; i++) {
-		e[i].f = &names[i];
-		e[i].b = bucket_of(names[i].name);
-	}
-	qsort(e, n, sizeof(*e), cmp_entry);
 	/* Its pages stay when what they show is what they showed. */
-	if (!atoz_kept(pc, e, n))
-		rc = write_pages(pc, e, n, err);
-	free(e);
-	facts_names_free(names, n);
+	if (atoz_kept(pc))
+		return 0;
+	memset(&c, 0, sizeof(c));
+	rc = names_pass(&c, NULL, pc, err);
+	if (rc == 0)
+		rc = index_page(pc, &c, err);
+	strbuf_init(&pg.last);
+	if (rc == 0)
+		rc = names_pass(&c, &pg, pc, err);
+	json_decref(pg.names);
+	strbuf_free(&pg.last);
 	return rc;
 }

@@ -15,19 +15,24 @@ new_store s.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 sums() { (cd "$1" && find . -type f ! -name .mirror-output | LC_ALL=C sort |
     xargs sha256sum); }
 
-# same_as_force [OPTION...]: site holds exactly what a --force build of
-# the store writes into a fresh directory (with OPTIONs, as site's last
-# build had them); that build does not sweep (the store is swept), so
-# its stamp alone may say "swept": false.
-same_as_force() {
+# same_as_force_of STORE DIR [OPTION...]: DIR holds exactly what a
+# --force build of STORE writes into a fresh directory (with OPTIONs, as
+# DIR's last build had them); that build does not sweep (the store is
+# swept), so its stamp alone may say "swept": false.
+same_as_force_of() {
+	_db=$1 _dir=$2
+	shift 2
 	rm -rf "$T/full"
-	"$MIRROR" build --store s.db --out "$T/full" --no-sweep --force \
+	"$MIRROR" build --store "$_db" --out "$T/full" --no-sweep --force \
 	    --quiet "$@" >/dev/null 2>&1 &&
-	    [ "$(sums site | grep -v ' ./api/build.json$')" = \
+	    [ "$(sums "$_dir" | grep -v ' ./api/build.json$')" = \
 	    "$(sums "$T/full" | grep -v ' ./api/build.json$')" ] &&
-	    [ "$(jq -S 'del(.swept)' site/api/build.json)" = \
+	    [ "$(jq -S 'del(.swept)' "$_dir/api/build.json")" = \
 	    "$(jq -S 'del(.swept)' "$T/full/api/build.json")" ]
 }
+
+# same_as_force [OPTION...]: the same for s.db and site.
+same_as_force() { same_as_force_of s.db site "$@"; }
 
 mirror build --store s.db --out site --quiet
 expect "the first build succeeds" test "$RC" = 0
@@ -220,3 +225,44 @@ expect "a far end's conflict closed takes its marker off that overview" \
     "Bellows, renamed.*conflicts/$far_cid" \
     site/projects/p04-gigabit/index.md)" = 0
 expect "... and the site is the --force build's" same_as_force
+# A letter of many facts: pages of at most 2,000 facts each (keys/k,
+# keys/k-2, ...), linked in order, a name that goes on past a page's end
+# marked "continued" on the next; the build holds one page at a time.
+new_store k.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+sql k.db "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
+    WHERE i < 4500) INSERT INTO project_state(id, project, category, key,
+    value, source, confidence, status, created_at, updated_at) SELECT
+    'kz-' || i, 'p05-interferometer', 'parameter', 'kilo_' || (i / 1000),
+    i || ' mm', 'generated', 0.9, 'active', '2026-01-01 00:00:00',
+    '2026-01-01 00:00:00' FROM n"
+kfacts=$(sql k.db "SELECT (SELECT count(*) FROM project_state WHERE
+    lower(substr(key, 1, 1)) = 'k') + (SELECT count(*) FROM entities
+    WHERE lower(substr(name, 1, 1)) = 'k')")
+mirror build --store k.db --out ksite --no-sweep --quiet
+# facts_on PAGE: the facts a letter's page lists (one per layer mark).
+facts_on() { grep -o '(state, \|(entity, ' "ksite/keys/$1.md" | wc -l; }
+expect "a letter of $kfacts facts has 3 pages: keys/k, keys/k-2, keys/k-3" \
+    test "$RC" = 0 -a -f ksite/keys/k.md -a -f ksite/keys/k-2.html -a \
+    -f ksite/keys/k-3.md -a ! -e ksite/keys/k-4.md
+expect "... of 2,000, 2,000 and the rest" test "$(facts_on k)" = 2000 -a \
+    "$(facts_on k-2)" = 2000 -a "$(facts_on k-3)" = $((kfacts - 4000))
+expect "... linked in order, and a letter of few has no page line" \
+    grep -q 'Page 2 of 3 · \[previous page\](k.md) · \[next page\](k-3.md)' \
+    ksite/keys/k-2.md -a "$(grep -c '^Page ' ksite/keys/p.md)" = 0
+expect "a name that goes on past a page's end is marked continued" \
+    grep -q '^- \*\*kilo_[0-9]\*\* (continued): ' ksite/keys/k-2.md
+expect "... and the site is the --force build's" same_as_force_of k.db ksite
+# A fact's value changes: no name changed, the A-Z pages are kept.
+sql k.db "UPDATE project_state SET value = '7 mm' WHERE id = 'kz-7'"
+mirror build --store k.db --out ksite --no-sweep --json
+expect "a changed value keeps the A-Z pages (no keys/ file written)" \
+    test "$RC" = 0 -a "$(jq .files.written "$T/out")" -le 6 -a \
+    "$(find ksite/keys -newer ksite/api/health.json | wc -l)" = 0
+# Fewer facts: the letter's last page goes.
+sql k.db "DELETE FROM project_state WHERE id LIKE 'kz-%' AND
+    CAST(substr(id, 4) AS INTEGER) > 3000"
+mirror build --store k.db --out ksite --no-sweep --quiet
+expect "fewer facts: keys/k-3 goes, keys/k-2 is the last page" \
+    test "$RC" = 0 -a ! -e ksite/keys/k-3.md -a ! -e ksite/keys/k-3.html \
+    -a "$(grep -c 'next page' ksite/keys/k-2.md)" = 0
+expect "... and the site is the --force build's" same_as_force_of k.db ksite

@@ -96,6 +96,7 @@ digest_at(struct store_digest *d, time_t now)
 struct diff {
 	char changed[256];
 	int snapshot;
+	int names;              /* the A-Z names digest differs */
 };
 
 static void
@@ -110,6 +111,7 @@ edit_diff(struct diff *out, const char *sql, time_t before, time_t after)
 		exec_sql(sql);
 	digest_at(&b, after);
 	out->snapshot = a.snapshot != b.snapshot;
+	out->names = a.names != b.names;
 	if (a.loose != b.loose)
 		strcat(out->changed, "*,");
 	while (i < a.n || j < b.n) {
@@ -181,6 +183,47 @@ test_rows_belong(void **state)
 	edit_diff(&df, NULL, 0, 0);
 	assert_string_equal(df.changed, "");
 	assert_false(df.snapshot);
+	unlink(path);
+}
+
+/* The names digest (what the A-Z pages show) changes with a key, an
+ * entity's name, status, type or project, a project's name or aliases;
+ * not with a value, a description, a memory or an edge. */
+static void
+test_names_digest(void **state)
+{
+	static const struct {
+		const char *sql;
+		int names;
+	} e[] = {
+		{ "UPDATE project_state SET value = 'y' WHERE id = 's1'", 0 },
+		{ "UPDATE entities SET description = 'd' WHERE id = 'e1'", 0 },
+		{ "UPDATE projects SET description = 'd' WHERE id = 'p06'", 0 },
+		{ "UPDATE memories SET content = 'q' WHERE id = 'm1'", 0 },
+		{ "DELETE FROM relationships WHERE id = 'r2'", 0 },
+		{ "UPDATE project_state SET key = 'b2' WHERE id = 's1'", 1 },
+		{ "UPDATE project_state SET status = 'superseded' WHERE "
+		  "id = 's2'", 1 },
+		{ "UPDATE entities SET name = 'Arm2' WHERE id = 'e1'", 1 },
+		{ "UPDATE entities SET entity_type = 'material' WHERE "
+		  "id = 'e2'", 1 },
+		{ "UPDATE entities SET project = 'p06' WHERE id = 'e2'", 1 },
+		{ "UPDATE projects SET name = 'P6' WHERE id = 'p06'", 1 },
+		{ "UPDATE projects SET aliases = '[\"interf\"]' WHERE "
+		  "id = 'p05'", 1 },
+	};
+	struct diff df;
+
+	(void)state;
+	make_store(base_sql);
+	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+		edit_diff(&df, e[i].sql, 0, 0);
+		if (df.names != e[i].names)
+			fail_msg("%s: names digest %s", e[i].sql, df.names ?
+			    "changed" : "did not change");
+	}
+	edit_diff(&df, NULL, 0, 0);
+	assert_false(df.names);
 	unlink(path);
 }
 
@@ -415,6 +458,7 @@ main(void)
 		cmocka_unit_test(test_snapshot_and_projects),
 		cmocka_unit_test(test_rows_belong),
 		cmocka_unit_test(test_alias_moves_rows),
+		cmocka_unit_test(test_names_digest),
 		cmocka_unit_test(test_edges_and_audit),
 		cmocka_unit_test(test_conflicts_belong),
 		cmocka_unit_test(test_violations_belong),
