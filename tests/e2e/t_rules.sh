@@ -101,3 +101,43 @@ rm mirror.ini
 mirror sweep --store ex.db --rules nowhere
 expect_error "a --rules directory that does not exist is exit 2" 2 \
     "rules nowhere: cannot read the directory"
+
+# The two worked examples of doc/rules.md, run as the doc shows them.
+quoted() {
+	awk -v f="\`site-example/rules/$1\`:" '$0 == f { on = 1; next }
+	    on == 1 && /^```sql$/ { on = 2; next }
+	    on == 2 && /^```$/ { exit } on == 2 { print }' \
+	    "$MIRROR_TOP/doc/rules.md"
+}
+expect "doc/rules.md quotes both example rule files as they are" sh -c \
+    "test -n \"\$1\" && test \"\$1\" = \"\$(cat '$MIRROR_TOP/site-example/rules/decisions.sql')\" &&
+     test \"\$2\" = \"\$(cat '$MIRROR_TOP/site-example/rules/materials.sql')\"" \
+    _ "$(quoted decisions.sql)" "$(quoted materials.sql)"
+new_store we.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+git init -q --bare we.git
+ex_rules="$MIRROR_TOP/site-example/rules"
+mirror build --store we.db --out we --repo we.git --author 'Ada <ada@example.org>' --quiet
+mirror build --store we.db --out we --repo we.git --author 'Ada <ada@example.org>' \
+    --rules "$ex_rules"
+msg=$(git --git-dir=we.git log -1 --format=%B mirror)
+expect "example 2: two retired materials, each a check newly failing in the commit" sh -c \
+    "test $RC = 0 && printf '%s\n' \"\$1\" | grep -c '⚑ check newly failing: retired material: ' | grep -qx 2" _ "$msg"
+expect "example 2: the marker on the component's row and on the material's" sh -c \
+    "grep -q 'Main board.*⚑ check: retired material' we/projects/p04-gigabit/index.md &&
+     grep -q 'FR-4, standard Tg 135.*⚑ check: retired material' we/projects/p04-gigabit/index.md"
+sql we.db "UPDATE project_state SET confidence = 0.6
+    WHERE key = 'stroke_arm_drive' AND status = 'active'"
+sql we.db "DELETE FROM conflict_members; DELETE FROM conflicts"
+mirror build --store we.db --out we --repo we.git --author 'Ada <ada@example.org>' \
+    --rules "$ex_rules" --check
+msg=$(git --git-dir=we.git log -1 --format=%B mirror)
+expect "example 1: an unsure decision fails --check (exit 4) after the commit" sh -c \
+    "test $RC = 4 && printf '%s\n' \"\$1\" | head -1 | grep -qx 'p06-polisher: check newly failing: unsure decision (decision stroke_arm_drive = linear motor is held with confidence 0.6, below 0.9)'" _ "$msg"
+sql we.db "UPDATE project_state SET confidence = 0.95
+    WHERE key = 'stroke_arm_drive' AND status = 'active'"
+mirror build --store we.db --out we --repo we.git --author 'Ada <ada@example.org>' \
+    --rules "$ex_rules"
+msg=$(git --git-dir=we.git log -1 --format=%B mirror)
+expect "example 1: confident again, the check passes again and its page stays" sh -c \
+    "test $RC = 0 && printf '%s\n' \"\$1\" | head -1 | grep -q '^p06-polisher: check passing again: unsure decision' &&
+     test \"\$(grep -c 'unsure decision' we/projects/p06-polisher/index.md)\" = 0" _ "$msg"
