@@ -1303,7 +1303,8 @@ elapsed_ms(const struct timespec *t0)
 
 /*
  * The run's id into run->id: "sweep-<compact started_at>-<n>", n one
- * more than the rows of sweep_runs, moved on while taken. Run inside
+ * more than the rows of sweep_runs, moved on while a run or rule_runs
+ * rows hold it (a run someone deleted may have left those). Run inside
  * the write transaction, before anything records the id. Returns 0, or
  * < 0 with err set.
  */
@@ -1324,7 +1325,8 @@ pick_run_id(struct sweep_ctx *c, mirror_error *err)
 	if ((rc = prep(c, &cnt, "SELECT count(*) FROM main.sweep_runs",
 	    err)) < 0 ||
 	    (rc = prep(c, &taken, "SELECT 1 FROM main.sweep_runs WHERE id = "
-	    "?1", err)) < 0)
+	    "?1 UNION ALL SELECT 1 FROM main.rule_runs WHERE sweep_run = ?1",
+	    err)) < 0)
 		goto out;
 	if (sqlite3_step(cnt) == SQLITE_ROW)
 		n = sqlite3_column_int64(cnt, 0);

@@ -149,13 +149,15 @@ stamp_make(struct stamp *out, const struct stamp_inputs *in,
 	    (rc = hash_dir(&h, in->default_templates, err)) < 0 ||
 	    (rc = hash_dir(&h, in->theme_dir, err)) < 0)
 		return rc;
-	/* The rules decide the violations and the pages that explain
-	 * them (their text): another set renders every page again. */
-	if (in->rules != NULL)
-		h = hash_add_str(h, in->rules);
 	/* What renders the data: the key of every page's digest. What the
 	 * clock decides is in the pages' data already. */
 	hash_hex(out->render, h);
+	/* The rules decide what the sweep writes, not how a page renders
+	 * (the pages read violations and rule_runs from the store, which
+	 * the page digests follow): another set sweeps again, and only
+	 * the pages whose data changed are rendered. */
+	if (in->rules != NULL)
+		h = hash_add_str(h, in->rules);
 	h = hash_add(h, &in->expired, sizeof(in->expired));
 	/* The feed's date of a site without conflicts follows it. */
 	h = hash_add_str(h, in->any_conflicts ? NULL : epoch);
