@@ -58,8 +58,8 @@ expect "no markup from the store reaches the HTML" sh -c "
     ! grep -qE '<(img|script|i|b)[ >]' '$pg.html' &&
     grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$pg.html'"
 expect "the violation page lists its facts, linked to where they are shown" sh -c "
-    grep -qF '[Tube](../projects/p07/index.md#entity-c-tube) | entity | active | p07' '$pg.md' &&
-    grep -qF '[The tube is long](../projects/p07/index.md#memory-m-1) | memory | active | p07' '$pg.md'"
+    grep -qF '[Tube](../projects/p07/index.md#entity-c-tube) |  | p07 | entity | active |' '$pg.md' &&
+    grep -qF '[The tube is long](../projects/p07/index.md#memory-m-1) | knowledge | p07 | memory | active |' '$pg.md'"
 expect "the site's Checks page lists it under open warnings" sh -c "
     sed -n '/^## Open warnings/,/^## /p' site/checks/index.md | grep -qF '(chk-00000000aaaa.md)'"
 expect "the project's Checks page lists it, linked one folder up" \
