@@ -287,12 +287,14 @@ build_open(struct build_changes *ch, struct site_model *s,
 		rc = theme_open(&so->th, o->theme, err);
 	if (rc < 0)
 		return rc;
-	if (o->no_sweep)
-		return store_open(&s->st, o->store, STORE_READ, err);
 	/* A rules directory that cannot be read stops the build here; a
-	 * rule that cannot be read is the sweep's to tell. */
+	 * rule that cannot be read is the sweep's to tell. A --no-sweep
+	 * build reads them too: the set is an input of its stamp, so its
+	 * site is the one a sweeping build of the same store makes. */
 	if ((rc = cli_rules_load(&ch->rules, o, err)) < 0)
 		return rc;
+	if (o->no_sweep)
+		return store_open(&s->st, o->store, STORE_READ, err);
 	rc = store_open(&s->st, o->store, STORE_WRITE, err);
 	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
 		rc = build_check(ch, held, st, s, so, o, err);
