@@ -1057,9 +1057,9 @@ static const struct {
 	/* A violation belongs to its project; the overview lists it (its
 	 * Gaps) under its rule's label. */
 	{ "SELECT v.id, v.rule_id, v.severity, v.project, v.facts, "
-	  "v.message, v.status, v.detected_at, v.opened_run, v.closed_at, "
-	  "v.closed_run, " RULE_LATEST("label", "v.rule_id") ", v.project "
-	  "FROM main.rule_violations v", 12, 0, "p", NEED_RULES },
+	  "v.message, v.status, v.detected_at, v.closed_at, "
+	  RULE_LATEST("label", "v.rule_id") ", v.project "
+	  "FROM main.rule_violations v", 10, 0, "p", NEED_RULES },
 	/* A violation's fact carries the marker, with the rule's label and
 	 * while the violation is open, on the page of the fact's project (a
 	 * relationship's: both ends'); the violation's project lists it. */

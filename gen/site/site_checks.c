@@ -138,8 +138,6 @@ violation_json(const struct site_model *m, const struct violation *v)
 	    v->project[0] != '\0' ? json_string(m->pslug[pi]) : json_null());
 	json_object_set_new(o, "detected_at", json_string(v->detected_at));
 	json_object_set_new(o, "closed_at", str_or_null(v->closed_at));
-	json_object_set_new(o, "opened_run", json_string(v->opened_run));
-	json_object_set_new(o, "closed_run", str_or_null(v->closed_run));
 	json_object_set_new(o, "rule_info", rule_json(m, v->rule_id));
 	json_object_set_new(o, "fact_list", facts);
 	json_object_set_new(o, "earlier", earlier_json(v));

@@ -143,6 +143,20 @@ function inspect(w) {
     }
     if (doc.querySelectorAll('code').length !== pres.length) markup.push('<code> outside <pre>');
   }
+  // A violation's page (checks/<slug>) shows the rule's query as one
+  // <pre><code> of text and the facts it names as one table; the Checks
+  // pages list violations and rules as tables. Nothing else of their kind.
+  const checkPage = /\/checks\/(projects\/)?[^/]+\.html$/.test(w.location.pathname);
+  if (checkPage) {
+    for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'pre', 'code']) allowed.add(t);
+    const pres = doc.querySelectorAll('pre');
+    if (pres.length > 1) markup.push(`${pres.length} <pre>`);
+    for (const p of pres) {
+      if (p.children.length !== 1 || p.firstElementChild.localName !== 'code' ||
+          p.firstElementChild.children.length !== 0) markup.push('<pre> holding markup');
+    }
+    if (doc.querySelectorAll('code').length !== pres.length) markup.push('<code> outside <pre>');
+  }
   // The index: one table of the projects (a header row and a row per
   // project, six cells each) and one chart the generator draws, whose
   // SVG elements hold no markup of the store's (its text is dates and

@@ -3,7 +3,7 @@
 overview of a built site (issue 20, item 2); prints what it found wrong
 and exits 1, else exits 0.
 
-Cases: disputed (what is disputed here, linked, and the gaps count), toc
+Cases: disputed (what is disputed here, linked, and the open checks count), toc
 (the contents link to heading ids), rows (facts as table rows with their
 ids), svg (the diagram well-formed, linked only to the project's open
 conflicts), words (plurals, no "*active*" beside "expired"), tables
@@ -37,7 +37,8 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
             if q != c["question"]:
                 bad.append(f"{slug}: {q!r} is not the question of {s}")
         n = len(d["gaps"])
-        words = "No gaps found." if n == 0 else f"[{n} gap{'s' if n != 1 else ''}](#gaps)"
+        # The Gaps are the project's open violations (doc/rules.md).
+        words = "No gaps found." if n == 0 else f"[{n} open check{'s' if n != 1 else ''}](#gaps)"
         if words not in md.split("## <a id=\"state\">")[0]:
             bad.append(f"{slug}: no {words!r} at the top")
     elif what == "toc":
