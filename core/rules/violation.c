@@ -335,26 +335,6 @@ earlier_from_vix(struct violation *v, const struct vix *x)
 	}
 }
 
-/*
- * 0 when name is a project id or alias of st or the project of a
- * violation; else -MIRROR_EINPUT "no project 'name' in STORE".
- */
-static int
-project_known(mirror_store *st, const char *name, mirror_error *err)
-{
-	long long n;
-	int rc;
-
-	rc = store_count(&n, st, "SELECT count(*) FROM temp.project_alias "
-	    "WHERE name = ?1", name, err);
-	if (rc == 0 && n == 0 && store_features(st)->has_rule_tables)
-		rc = store_count(&n, st, "SELECT count(*) FROM "
-		    "main.rule_violations WHERE project = ?1", name, err);
-	if (rc == 0 && n == 0)
-		rc = mirror_fail(err, MIRROR_EINPUT, "no project '%s' in %s",
-		    name, store_path(st));
-	return rc;
-}
 
 /* Read the rows of stmt into out, then each one's facts and earlier. */
 static int
@@ -398,7 +378,9 @@ violation_list(struct violation_list *out, mirror_store *st,
 
 	memset(out, 0, sizeof(*out));
 	if (filter != NULL && filter->project != NULL &&
-	    (rc = project_known(st, filter->project, err)) < 0)
+	    (rc = store_project_known(st, filter->project,
+	    store_features(st)->has_rule_tables ? "rule_violations" : NULL,
+	    err)) < 0)
 		return rc;
 	if (!store_features(st)->has_rule_tables)
 		return 0;

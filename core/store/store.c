@@ -966,6 +966,29 @@ store_step(mirror_store *st, sqlite3_stmt *stmt)
 }
 
 int
+store_project_known(mirror_store *st, const char *name, const char *table,
+    mirror_error *err)
+{
+	char sql[128];
+	long long n;
+	int rc, w;
+
+	rc = store_count(&n, st, "SELECT count(*) FROM temp.project_alias "
+	    "WHERE name = ?1", name, err);
+	if (rc == 0 && n == 0 && table != NULL) {
+		w = snprintf(sql, sizeof(sql), "SELECT count(*) FROM main.%s "
+		    "WHERE project = ?1", table);
+		if (w < 0 || (size_t)w >= sizeof(sql))
+			return mirror_fail(err, MIRROR_EIO, "internal: sql");
+		rc = store_count(&n, st, sql, name, err);
+	}
+	if (rc == 0 && n == 0)
+		rc = mirror_fail(err, MIRROR_EINPUT, "no project '%s' in %s",
+		    name, store_path(st));
+	return rc;
+}
+
+int
 store_data_version(long long *out, mirror_store *st, mirror_error *err)
 {
 	return store_count(out, st, "PRAGMA main.data_version", NULL, err);

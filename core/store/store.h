@@ -153,6 +153,16 @@ void store_budget_set(mirror_store *st, long long ms);
 int store_budget_tripped(const mirror_store *st);
 
 /*
+ * 0 when name is a project id or alias of st (TEMP project_alias) or,
+ * table not NULL, the project column of one of table's rows (a table
+ * of mirror's own, named by the caller, never user text); else
+ * -MIRROR_EINPUT "no project 'NAME' in STORE", or the store's error.
+ * The filters of the conflict and violation lists take such names.
+ */
+int store_project_known(mirror_store *st, const char *name,
+    const char *table, mirror_error *err);
+
+/*
  * PRAGMA data_version of st's connection into *out: two reads of it
  * give the same number unless another connection committed a change
  * in between (this connection's own writes do not count). Returns 0 or

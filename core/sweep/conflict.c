@@ -416,27 +416,6 @@ conflict_row(struct conflict *c, mirror_store *st, sqlite3_stmt *s,
 	return 0;
 }
 
-/*
- * 0 when name is a project id or alias of st, or the project of a
- * recorded conflict (its project row may be gone); else -MIRROR_EINPUT
- * "no project 'name' in STORE", or < 0 when the store cannot be read.
- */
-static int
-project_known(mirror_store *st, const char *name, mirror_error *err)
-{
-	long long n;
-	int rc;
-
-	rc = store_count(&n, st, "SELECT count(*) FROM temp.project_alias "
-	    "WHERE name = ?1", name, err);
-	if (rc == 0 && n == 0 && store_features(st)->has_mirror_tables)
-		rc = store_count(&n, st, "SELECT count(*) FROM main.conflicts "
-		    "WHERE project = ?1", name, err);
-	if (rc == 0 && n == 0)
-		rc = mirror_fail(err, MIRROR_EINPUT, "no project '%s' in %s",
-		    name, store_path(st));
-	return rc;
-}
 
 int
 conflict_counts(struct conflict_counts *out, mirror_store *st,
@@ -470,7 +449,9 @@ conflict_list(struct conflict_list *out, mirror_store *st,
 
 	memset(out, 0, sizeof(*out));
 	if (filter != NULL && filter->project != NULL &&
-	    (rc = project_known(st, filter->project, err)) < 0)
+	    (rc = store_project_known(st, filter->project,
+	    store_features(st)->has_mirror_tables ? "conflicts" : NULL,
+	    err)) < 0)
 		return rc;
 	if (!store_features(st)->has_mirror_tables)
 		return 0;
