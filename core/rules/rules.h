@@ -6,7 +6,8 @@
  * files (the starter set shipped with mirror, then the user's rules
  * directory) and from the optional store-owned table mirror_rules. The
  * sweep runs every rule over the whole store inside its write
- * transaction (core/sweep/sweep.c calls rules_run) and records what each
+ * transaction (core/sweep/sweep.c calls rules_start and rules_finish;
+ * the rules may be evaluated beside it) and records what each
  * returns in the mirror-owned tables rule_violations, violation_facts
  * and rule_runs (core/store/store-schema.sql, schema version 2).
  *
@@ -16,8 +17,9 @@
  *     while a sweep runs with it. Loading never fails because of a
  *     rule: a rule that cannot be read is kept in the set with its
  *     error, and every sweep reports it (flag, never block).
- *   - rules_run owns nothing after it returns: the rows of mirror_rules
- *     it read live for the call alone. It writes only rule_violations,
+ *   - a struct rules_job owns the rows of mirror_rules it read, its
+ *     second connection and its thread; rules_finish or rules_abandon
+ *     frees them, and nothing outlives the call. It writes only rule_violations,
  *     violation_facts and rule_runs, and reads the store with every
  *     rule under an authorizer that allows reading alone, a budget
  *     (MIRROR_RULE_TIMEOUT_MS of SQLite time) and a cap on its rows.
@@ -98,6 +100,8 @@ struct rule_counts {
 	long long closed;           /* violations closed */
 	long long open_after;       /* open violations after the run */
 	long long failed;           /* rules that failed (also unreadable) */
+	long long beside;           /* rules evaluated beside the sweep, on
+	                               the second connection */
 	long long rows_written;     /* rows of rule_violations and
 	                               violation_facts inserted or changed */
 	strbuf told;                /* the failures' lines, to be told by
@@ -164,21 +168,46 @@ void rules_tell(const struct rule_set *rs, struct rule_counts *k);
 /* Free k->told without telling it (a run rolled back). */
 void rules_counts_free(struct rule_counts *k);
 
+/* The rules of one sweep while it runs (rules_start .. rules_finish). */
+struct rules_job;
+
 /*
- * Run every rule of rs that is not off or replaced, then the rows of
- * the store's mirror_rules when it has that table, on st (opened
- * STORE_WRITE, inside the caller's write transaction, with the rule
- * tables present), over the whole store, as sweep run run_id at now
- * ("YYYY-MM-DD HH:MM:SS"). Each rule gets a rule_runs row; its hits
- * open, keep (message and project updated) or close its violations;
- * a rule that fails keeps its open violations, and gets one line
- * "mirror: rule ID (ORIGIN): reason" in out->told (the caller frees
- * it with rules_tell or rules_counts_free, also when this fails).
- * Open violations of
- * rules no longer in the set (or off) are closed, unless a rule with
- * no readable id failed. Fills *out. Returns 0 (also when rules
- * failed), or < 0 with err set when the store itself fails (the
- * caller rolls back).
+ * Start the rules of rs that are not off or replaced, then the rows of
+ * the store's mirror_rules when it has that table, for a sweep at now
+ * ("YYYY-MM-DD HH:MM:SS"): call it inside the sweep's write transaction
+ * on st (opened STORE_WRITE, the rule tables present) before the sweep
+ * writes anything. When a second core and a second connection can be
+ * had, the rules are evaluated on them while the sweep goes on (see
+ * rules_run.c); st keeps its dirty pages in memory until rules_finish
+ * or rules_abandon. On success *out holds the job, which one of the two
+ * ends. Returns 0, or < 0 with err set.
+ */
+int rules_start(struct rules_job **out, mirror_store *st,
+    const struct rule_set *rs, const char *now, mirror_error *err);
+
+/*
+ * End job as sweep run run_id, in the same transaction: evaluate what
+ * is left and record every rule over the whole store, in the set's
+ * order, whichever connection evaluated it. Each rule gets a rule_runs
+ * row; its hits open, keep (message and project updated) or close its
+ * violations; a rule that fails keeps its open violations, and gets one
+ * line "mirror: rule ID (ORIGIN): reason" in out->told (the caller
+ * frees it with rules_tell or rules_counts_free, also when this fails).
+ * Open violations of rules no longer in the set (or off) are closed,
+ * unless a rule with no readable id failed. Fills *out and frees job.
+ * Returns 0 (also when rules failed), or < 0 with err set when the
+ * store itself fails (the caller rolls back).
+ */
+int rules_finish(struct rule_counts *out, struct rules_job *job,
+    const char *run_id, mirror_error *err);
+
+/* Stop and free job without recording anything (the sweep failed);
+ * NULL is a no-op. */
+void rules_abandon(struct rules_job *job);
+
+/*
+ * rules_start and rules_finish in one, every rule evaluated on st
+ * itself: st may have written in the transaction already.
  */
 int rules_run(struct rule_counts *out, mirror_store *st,
     const struct rule_set *rs, const char *run_id, const char *now,

@@ -101,6 +101,24 @@ guard_free(struct rule_guard *g)
 	hashtab_free(&g->tables);
 }
 
+/*
+ * 1 when the sweep writes table name of main in its transaction (the
+ * slot sweep's tables, the rules' own), so that a rule reading it
+ * beside the sweep would not see this run's rows; else 0.
+ */
+static int
+sweep_writes(const char *name)
+{
+	static const char *const written[] = { "conflicts",
+	    "conflict_members", "sweep_runs", "rule_violations",
+	    "violation_facts", "rule_runs", "mirror_meta" };
+
+	for (size_t i = 0; i < NELEM(written); i++)
+		if (strcasecmp(name, written[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* 1 when the function name is one of pure[] or json*; else 0. */
 static int
 is_pure(const char *name)
@@ -167,8 +185,11 @@ guard_auth(void *ctx, int action, const char *a3, const char *a4,
 			return SQLITE_OK;
 		if ((strcmp(dbname, "main") == 0 ||
 		    strcmp(dbname, "temp") == 0) && a3 != NULL &&
-		    hashtab_get(&g->tables, name_hash(a3)) != NULL)
+		    hashtab_get(&g->tables, name_hash(a3)) != NULL) {
+			if (strcmp(dbname, "main") == 0 && sweep_writes(a3))
+				g->reads_sweep = 1;
 			return SQLITE_OK;
+		}
 		break;
 	case SQLITE_FUNCTION:
 		if (is_pure(a4))
@@ -210,6 +231,7 @@ guard_arm(struct rule_guard *g, sqlite3 *db)
 {
 	g->denied[0] = '\0';
 	g->weak = 0;
+	g->reads_sweep = 0;
 	g->old_length = sqlite3_limit(db, SQLITE_LIMIT_LENGTH,
 	    RULE_MAX_LENGTH);
 	sqlite3_set_authorizer(db, guard_auth, g);

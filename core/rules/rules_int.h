@@ -28,6 +28,9 @@ struct rule_guard {
 	int weak;                   /* 1: it was of sqlite_master, which
 	                               a later refusal explains better */
 	int old_length;             /* SQLITE_LIMIT_LENGTH before arming */
+	int reads_sweep;            /* 1: the statement armed last reads a
+	                               table the sweep writes (conflicts,
+	                               the rule tables, ...) */
 };
 
 /*
@@ -49,9 +52,71 @@ void guard_disarm(struct rule_guard *g, sqlite3 *db);
 struct rule_hit {
 	char *facts;                /* JSON array of "layer:id", sorted,
 	                               no repeats */
+	char **fv;                  /* the same strings, "layer:id" each */
+	size_t nf;
 	char *project;              /* canonical, "" for none */
 	char *message;              /* one line, cleaned */
 };
+
+/*
+ * A connection rules are evaluated on: the sweep's own, or a second,
+ * read-only one beside it, whose snapshot is the sweep's (opened under
+ * the sweep's write lock, before it wrote) and which is used by one
+ * thread at a time. Owns its guard and statement, not st.
+ */
+struct rule_conn {
+	mirror_store *st;
+	sqlite3 *db;
+	const struct rule_set *rs;  /* the parameters' overrides */
+	const char *now;            /* :now */
+	long long budget_ms;        /* MIRROR_RULE_TIMEOUT_MS */
+	int beside;                 /* 1: not the sweep's connection */
+	struct rule_guard guard;
+	sqlite3_stmt *alias;        /* canonical project of a name */
+};
+
+/*
+ * Make c ready to evaluate rules on st (the guard learns its tables).
+ * Returns 0, or < 0 with err set; c needs rconn_free either way.
+ */
+int rconn_init(struct rule_conn *c, mirror_store *st,
+    const struct rule_set *rs, const char *now, int beside,
+    mirror_error *err);
+
+/* Release what rconn_init made (not st). */
+void rconn_free(struct rule_conn *c);
+
+/* What evaluating one rule gave. */
+enum rule_eval_state {
+	EVAL_TODO,                  /* not evaluated yet */
+	EVAL_RAN,                   /* ran: its hits are in v */
+	EVAL_FAILED,                /* failed: why says how */
+	EVAL_DEFERRED               /* beside the sweep, it reads a table
+	                               the sweep writes: evaluate it on the
+	                               sweep's connection, later */
+};
+
+struct rule_eval {
+	enum rule_eval_state state;
+	struct rule_hit *v;         /* canonical project, sorted by facts,
+	                               one per set of facts */
+	size_t n, cap;
+	long long rows;             /* rows the rule returned */
+	long long ms;               /* how long it took */
+	strbuf why;                 /* EVAL_FAILED: the reason */
+};
+
+/*
+ * Evaluate r (not off, readable) on c into ev (EVAL_TODO, its why
+ * initialized): its rows read under the guard and its budget, checked
+ * and made canonical. Returns 0 with ev->state set, or < 0 with err set
+ * when the store itself failed.
+ */
+int rule_eval(struct rule_conn *c, const struct rule *r,
+    struct rule_eval *ev, mirror_error *err);
+
+/* Free ev's hits and why; ev is EVAL_TODO and empty again. */
+void rule_eval_free(struct rule_eval *ev);
 
 /* What recording needs: the connection, the run, the statements. */
 struct rule_rec {

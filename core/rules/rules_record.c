@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "rules/rules_int.h"
 #include "util/array.h"
 #include "util/hash.h"
@@ -31,23 +29,26 @@ rfail(struct rule_rec *rec, mirror_error *err, int rc, const char *what)
 	return store_fail(rec->st, err, rc, what);
 }
 
-/* Step a statement that returns no row, then reset it. */
+/* Step a statement that returns no row, then reset it and clear its
+ * parameters (bound SQLITE_STATIC: they may not outlive the step). */
 static int
 step_done(struct rule_rec *rec, sqlite3_stmt *s, mirror_error *err)
 {
 	int rc = sqlite3_step(s);
 
 	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
 	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
 		return 0;
 	return rfail(rec, err, rc, "rules: write");
 }
 
-/* Bind v (NULL as '') to parameter i of s; returns nothing. */
+/* Bind v (NULL as '') to parameter i of s, not copied: v must live
+ * until step_done (or load_open's reset) clears it. */
 static void
 bind(sqlite3_stmt *s, int i, const char *v)
 {
-	sqlite3_bind_text(s, i, v != NULL ? v : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, i, v != NULL ? v : "", -1, SQLITE_STATIC);
 }
 
 int
@@ -125,31 +126,25 @@ new_id(struct rule_rec *rec, const char *rule_id, const char *facts,
 	    base, err);
 }
 
-/* The violation_facts rows of id from its facts (canonical JSON). */
+/* The violation_facts rows of id: one per "layer:id" of h. */
 static int
-insert_facts(struct rule_rec *rec, const char *id, const char *facts,
+insert_facts(struct rule_rec *rec, const char *id, const struct rule_hit *h,
     mirror_error *err)
 {
-	json_t *a = json_loads(facts, 0, NULL);
-	size_t i;
-	json_t *v;
 	int rc = 0;
 
-	json_array_foreach(a, i, v) {
-		const char *s = json_string_value(v);
-		const char *colon = s != NULL ? strchr(s, ':') : NULL;
+	for (size_t i = 0; rc == 0 && i < h->nf; i++) {
+		const char *s = h->fv[i], *colon = strchr(s, ':');
 
 		if (colon == NULL)
 			continue;       /* made canonical: never */
 		bind(rec->fact_ins, 1, id);
 		sqlite3_bind_text(rec->fact_ins, 2, s, (int)(colon - s),
-		    SQLITE_TRANSIENT);
+		    SQLITE_STATIC);
 		bind(rec->fact_ins, 3, colon + 1);
-		if ((rc = step_done(rec, rec->fact_ins, err)) < 0)
-			break;
-		rec->out->rows_written++;
+		if ((rc = step_done(rec, rec->fact_ins, err)) == 0)
+			rec->out->rows_written++;
 	}
-	json_decref(a);
 	return rc;
 }
 
@@ -175,7 +170,7 @@ open_one(struct rule_rec *rec, const char *rule_id, const char *severity,
 		return rc;
 	rec->out->opened++;
 	rec->out->rows_written++;
-	return insert_facts(rec, id, h->facts, err);
+	return insert_facts(rec, id, h, err);
 }
 
 /* The open violation id is hit again by h: bring it up to date. */
@@ -249,6 +244,7 @@ load_open(struct rule_rec *rec, const char *rule_id, struct open_v **out,
 		v->project = xstrdup(col(rec->open_get, 3));
 	}
 	sqlite3_reset(rec->open_get);
+	sqlite3_clear_bindings(rec->open_get);
 	return rc == SQLITE_DONE ? 0 : rfail(rec, err, rc,
 	    "rules: read violations");
 }

@@ -84,6 +84,7 @@ struct sweep_ctx {
 	const struct sweep_scope *scope;  /* NULL: every project */
 	const struct rule_set *rules;     /* NULL: none run */
 	struct rule_counts rk;            /* what they did this attempt */
+	struct rules_job *job;             /* rules_start .. rules_finish */
 	int busy;                    /* the last failure was a lock */
 	struct rec *recs;
 	size_t nrecs, caprecs;
@@ -1391,6 +1392,18 @@ write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
 }
 
 /*
+ * Start the rules, when the caller gave a set: before the sweep writes,
+ * so that they may be evaluated beside it (rules.h). Returns 0 or < 0.
+ */
+static int
+start_rules(struct sweep_ctx *c, mirror_error *err)
+{
+	if (c->rules == NULL)
+		return 0;
+	return rules_start(&c->job, c->st, c->rules, c->ts, err);
+}
+
+/*
  * The rules, when the caller gave a set, as this run (pick_run_id has
  * chosen its id); their counts into the run. Returns 0 or < 0.
  */
@@ -1402,7 +1415,8 @@ run_rules(struct sweep_ctx *c, mirror_error *err)
 
 	if (c->rules == NULL)
 		return 0;
-	rc = rules_run(k, c->st, c->rules, c->run->id, c->ts, err);
+	rc = rules_finish(k, c->job, c->run->id, err);
+	c->job = NULL;
 	if (rc < 0) {
 		int prim = sqlite3_errcode(c->db) & 0xff;
 
@@ -1413,6 +1427,7 @@ run_rules(struct sweep_ctx *c, mirror_error *err)
 	c->run->violations_closed = k->closed;
 	c->run->violations_open_after = k->open_after;
 	c->run->rules_failed = k->failed;
+	c->run->rules_beside = k->beside;
 	c->run->rows_written += k->rows_written;
 	return 0;
 }
@@ -1471,6 +1486,7 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 	/* Checked at open, and again under the write lock. */
 	if ((rc = store_check_triggers(c->st, err)) < 0 ||
 	    (rc = conflict_check(c->st, err)) < 0 ||
+	    (rc = start_rules(c, err)) < 0 ||
 	    (rc = exec(c, temp_ddl, err)) < 0 ||
 	    (rc = prepare_all(c, err)) < 0 ||
 	    (rc = load_decided(c, err)) < 0 ||
@@ -1496,6 +1512,8 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 		rules_tell(c->rules, &c->rk);
 	return 0;
 fail:
+	rules_abandon(c->job);
+	c->job = NULL;
 	rules_counts_free(&c->rk);
 	group_clear(&g);
 	free(g.r);

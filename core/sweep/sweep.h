@@ -38,6 +38,10 @@ struct sweep_run {
 	long long violations_closed;
 	long long violations_open_after;    /* open violations after the run */
 	long long rules_failed;             /* rules that failed this run */
+	long long rules_beside;             /* rules evaluated beside the
+	                                       sweep (rules_start); never
+	                                       shown: it depends on the
+	                                       machine, not the store */
 	long long rows_written;             /* rows of conflicts,
 	                                       conflict_members,
 	                                       rule_violations and

@@ -769,6 +769,112 @@ test_load_dir(void **state)
 	rules_free(&rs);
 }
 
+/* The rules a sweep records, without what depends on the run. */
+static char *
+recorded(sqlite3 *db)
+{
+	static const char *const sql[] = { "SELECT rule_id, status, project, "
+	    "facts, message FROM rule_violations ORDER BY id",
+	    "SELECT rule_id, origin, status, error, hits FROM rule_runs "
+	    "ORDER BY sweep_run, rule_id",
+	    "SELECT violation_id, layer, fact_id FROM violation_facts "
+	    "ORDER BY 1, 2, 3" };
+	strbuf sb;
+
+	strbuf_init(&sb);
+	for (size_t k = 0; k < sizeof(sql) / sizeof(*sql); k++) {
+		sqlite3_stmt *s;
+
+		assert_int_equal(sqlite3_prepare_v2(db, sql[k], -1, &s, NULL),
+		    SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW)
+			for (int i = 0; i < sqlite3_column_count(s); i++)
+				strbuf_printf(&sb, "%s%c", sqlite3_column_text(s,
+				    i) ? (const char *)sqlite3_column_text(s,
+				    i) : "NULL", i + 1 < sqlite3_column_count(s) ?
+				    '|' : '\n');
+		sqlite3_finalize(s);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* A rule that reads this run's open conflicts (directly, or through
+ * a view), and one that reads facts alone. */
+#define READS_SWEEP NO_MATERIAL "\n" \
+	"-- rule: conflicted\n" \
+	"-- severity: warn\n" \
+	"-- description: The open conflicts, counted.\n" \
+	"SELECT 'p05-interferometer' AS project,\n" \
+	"  json_array('entity:e1') AS facts,\n" \
+	"  'open conflicts: ' || count(*) AS message\n" \
+	"FROM conflicts WHERE status = 'open' HAVING count(*) > 0;\n" \
+	"\n" \
+	"-- rule: conflicted-view\n" \
+	"-- severity: warn\n" \
+	"-- description: The same through a view.\n" \
+	"SELECT 'p06' AS project, json_array('entity:e3') AS facts,\n" \
+	"  'seen: ' || count(*) AS message FROM open_conflicts\n" \
+	"HAVING count(*) > 0;\n"
+
+/*
+ * 13: beside the sweep (a second core), rules are evaluated on a second
+ * connection and give what the sweep's own connection gives; a rule
+ * reading a table the sweep writes, even through a view, is left to
+ * the sweep's connection and sees this run's conflicts.
+ */
+static void
+test_beside(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	mirror_store *other;
+	mirror_error err;
+	char path2[128], cmd[320], *a, *b, *d;
+
+	run_sql(f, "CREATE VIEW open_conflicts AS SELECT id FROM conflicts "
+	    "WHERE status = 'open';"
+	    "INSERT INTO project_state(id, project, category, key, value) "
+	    "VALUES ('s1', 'p05', 'decision', 'lateral_support_material', "
+	    "'GF-PTFE');"
+	    "INSERT INTO entities(id, entity_type, name, project, properties) "
+	    "VALUES ('e9', 'decision', 'Lateral support material', 'p05', "
+	    "'{\"target\":\"lateral support\",\"field\":\"material\","
+	    "\"value\":\"PEEK\"}')");
+	snprintf(path2, sizeof(path2), "%s/t.db", f->dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", f->path, path2);
+	assert_int_equal(system(cmd), 0);
+	load(f, &rs, READS_SWEEP);
+
+	setenv("MIRROR_JOBS", "2", 1);
+	sweep(f, &run, &rs, 0);
+	assert_true(run.conflicts_opened >= 1);
+	assert_int_equal(run.violations_opened, 4);
+	assert_int_equal(run.rules_failed, 0);
+	assert_int_equal(run.rules_beside, 1);
+	assert_string_equal(q(f, "SELECT message FROM rule_violations WHERE "
+	    "rule_id = 'conflicted'"), "open conflicts: 1");
+	assert_string_equal(q(f, "SELECT message FROM rule_violations WHERE "
+	    "rule_id = 'conflicted-view'"), "seen: 1");
+
+	setenv("MIRROR_JOBS", "1", 1);
+	assert_int_equal(store_open(&other, path2, STORE_WRITE, &err), 0);
+	assert_int_equal(sweep_run_rules(&run, other, NOW, NULL, &rs, &err),
+	    0);
+	assert_int_equal(run.rules_beside, 0);
+	a = recorded(store_db(f->st));
+	b = recorded(store_db(other));
+	assert_string_equal(a, b);
+	store_close(other);
+	unsetenv("MIRROR_JOBS");
+	d = diag_text(f);
+	assert_string_equal(d, "");
+	free(d);
+	free(a);
+	free(b);
+	rules_free(&rs);
+}
+
 int
 main(void)
 {
@@ -789,6 +895,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test(test_digest),
 		cmocka_unit_test_setup_teardown(test_load_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_beside, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

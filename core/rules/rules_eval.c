@@ -1,0 +1,486 @@
+/*
+ * rules_eval.c: evaluating one rule on a connection (see rules_int.h
+ * and doc/rules.md): the sweep's own, or a read-only one beside it.
+ *
+ * A rule is prepared and stepped under the guard (rules_guard.c), with
+ * its own budget of SQLite time (store_budget_set) and a cap on its
+ * rows; its rows are checked for their shape as they come and made
+ * canonical (facts sorted, project canonical, one hit per set of
+ * facts). Whatever goes wrong with the rule is its failure; only a
+ * failure of the store itself (I/O, a lock, corruption, the transaction
+ * gone) is an error. Nothing here writes.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "rules/rules_int.h"
+#include "sys/clock.h"
+#include "sys/env.h"
+#include "util/array.h"
+#include "util/strbuf.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+
+/* Free what h holds. */
+static void
+hit_free(struct rule_hit *h)
+{
+	for (size_t i = 0; i < h->nf; i++)
+		free(h->fv[i]);
+	free(h->fv);
+	free(h->facts);
+	free(h->project);
+	free(h->message);
+}
+
+void
+rule_eval_free(struct rule_eval *ev)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		hit_free(&ev->v[i]);
+	free(ev->v);
+	strbuf_free(&ev->why);
+	memset(ev, 0, sizeof(*ev));
+	strbuf_init(&ev->why);
+}
+
+/* The layers a fact of a violation may be in. */
+static const char *const layers[] = { "project_state", "entity", "memory",
+    "relationship" };
+
+/* 1 when rc is the store failing rather than the rule; else 0. */
+static int
+store_broke(sqlite3 *db, int rc)
+{
+	int prim = rc & 0xff;
+
+	return prim == SQLITE_IOERR || prim == SQLITE_FULL ||
+	    prim == SQLITE_BUSY || prim == SQLITE_LOCKED ||
+	    prim == SQLITE_CORRUPT || prim == SQLITE_NOTADB ||
+	    sqlite3_get_autocommit(db);
+}
+
+/* The line of the rule's file at byte off of its query. */
+static int
+line_at(const struct rule *r, int off)
+{
+	int line = r->sql_line;
+
+	for (int i = 0; i < off && r->query[i] != '\0'; i++)
+		if (r->query[i] == '\n')
+			line++;
+	return line;
+}
+
+/* 1 when s holds nothing but blanks and SQL comments; else 0. */
+static int
+only_comments(const char *s)
+{
+	while (*s != '\0') {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+		    *s == '\f' || *s == ';')
+			s++;
+		else if (s[0] == '-' && s[1] == '-')
+			s += strcspn(s, "\n");
+		else if (s[0] == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+
+			s = e != NULL ? e + 2 : s + strlen(s);
+		} else
+			return 0;
+	}
+	return 1;
+}
+
+/* The rule's error at its query's byte off (< 0: none) into why;
+ * returns 1, a rule's failure. */
+static int
+why_at(strbuf *why, const struct rule *r, int off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+why_at(strbuf *why, const struct rule *r, int off, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		msg[0] = '\0';
+	if (r->sql_line > 0 && off >= 0)
+		strbuf_printf(why, "line %d: ", line_at(r, off));
+	strbuf_puts(why, msg);
+	return 1;
+}
+
+/* Value of parameter name of r: override, default, or NULL. */
+static const char *
+param_value(const struct rule_conn *c, const struct rule *r, const char *name)
+{
+	for (size_t i = c->rs->nover; i-- > 0;)
+		if (strcmp(c->rs->over[i].rule, r->id) == 0 &&
+		    strcmp(c->rs->over[i].name, name) == 0)
+			return c->rs->over[i].value;
+	for (size_t i = 0; i < r->nparams; i++)
+		if (strcmp(r->params[i].name, name) == 0)
+			return r->params[i].value;
+	return NULL;
+}
+
+/* Bind v as an integer when it is one, else as text. */
+static void
+bind_value(sqlite3_stmt *s, int i, const char *v)
+{
+	char *end;
+	long long n;
+
+	n = strtoll(v, &end, 10);
+	if (*v != '\0' && *end == '\0' && (v[0] == '-' ||
+	    (v[0] >= '0' && v[0] <= '9')))
+		sqlite3_bind_int64(s, i, n);
+	else
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+}
+
+/* Bind :now and every parameter of r. Returns 0, or 1 with why set. */
+static int
+bind_params(struct rule_conn *c, const struct rule *r, sqlite3_stmt *s,
+    strbuf *why)
+{
+	int n = sqlite3_bind_parameter_count(s);
+
+	for (int i = 1; i <= n; i++) {
+		const char *name = sqlite3_bind_parameter_name(s, i), *v;
+
+		if (name == NULL || name[0] == '?')
+			return why_at(why, r, -1, "a positional parameter %s "
+			    "(name it :NAME and give it with '-- param:')",
+			    name != NULL ? name : "?");
+		if (strcmp(name + 1, "now") == 0) {
+			sqlite3_bind_text(s, i, c->now, -1, SQLITE_STATIC);
+			continue;
+		}
+		if ((v = param_value(c, r, name + 1)) == NULL)
+			return why_at(why, r, -1, "parameter %s has no value "
+			    "(no '-- param:' line and no param.RULE.NAME in "
+			    "mirror.ini)", name);
+		bind_value(s, i, v);
+	}
+	return 0;
+}
+
+/*
+ * Prepare r's query under the guard into *s, and check it is one
+ * read-only SELECT with columns project, facts, message (their indexes
+ * into cols). Returns 0, 1 with why set, or < 0 with err set.
+ */
+static int
+prepare_rule(struct rule_conn *c, const struct rule *r, sqlite3_stmt **s,
+    int cols[3], strbuf *why, mirror_error *err)
+{
+	static const char *const want[3] = { "project", "facts", "message" };
+	const char *tail = NULL;
+	int rc, off;
+
+	*s = NULL;
+	rc = sqlite3_prepare_v2(c->db, r->query, -1, s, &tail);
+	if (rc != SQLITE_OK && store_broke(c->db, rc))
+		return store_fail(c->st, err, rc, "rules: prepare");
+	/* Where SQLite does not say, the statement's first line. */
+	off = sqlite3_error_offset(c->db);
+	if (off < 0)
+		off = 0;
+	if (rc != SQLITE_OK && c->guard.denied[0] != '\0')
+		return why_at(why, r, off, "refused: a rule may only read (%s)",
+		    c->guard.denied);
+	if (rc != SQLITE_OK)
+		return why_at(why, r, off, "%s", sqlite3_errmsg(c->db));
+	if (*s == NULL)
+		return why_at(why, r, -1, "%s", "no SQL statement");
+	if (tail != NULL && !only_comments(tail))
+		return why_at(why, r, (int)(tail - r->query), "%s", "more "
+		    "than one statement (a rule is one SELECT)");
+	if (!sqlite3_stmt_readonly(*s))
+		return why_at(why, r, -1, "%s", "refused: not a read-only "
+		    "statement");
+	for (int k = 0; k < 3; k++) {
+		cols[k] = -1;
+		for (int i = 0; i < sqlite3_column_count(*s); i++)
+			if (sqlite3_column_name(*s, i) != NULL && strcmp(
+			    sqlite3_column_name(*s, i), want[k]) == 0)
+				cols[k] = i;
+		if (cols[k] < 0)
+			return why_at(why, r, -1, "the result has no column "
+			    "'%s' (want project, facts, message)", want[k]);
+	}
+	return bind_params(c, r, *s, why);
+}
+
+/* 1 when "layer:id" s names a known layer and an id; else 0. */
+static int
+fact_ok(const char *s)
+{
+	const char *colon = strchr(s, ':');
+
+	if (colon == NULL || colon[1] == '\0')
+		return 0;
+	for (size_t i = 0; i < sizeof(layers) / sizeof(*layers); i++)
+		if (strlen(layers[i]) == (size_t)(colon - s) &&
+		    strncmp(s, layers[i], (size_t)(colon - s)) == 0)
+			return 1;
+	return 0;
+}
+
+/* qsort: JSON strings by their text. */
+static int
+cmp_json_str(const void *a, const void *b)
+{
+	return strcmp(json_string_value(*(json_t *const *)a),
+	    json_string_value(*(json_t *const *)b));
+}
+
+/*
+ * The facts column (text of len bytes) made canonical into h: h->fv the
+ * "layer:id" strings sorted, without repeats, and h->facts their JSON
+ * array. Returns 0, or 1 with why set (h untouched).
+ */
+static int
+canon_facts(struct rule_hit *h, const char *text, size_t len, long long row,
+    strbuf *why)
+{
+	json_t *a = text != NULL ? json_loadb(text, len, 0, NULL) : NULL;
+	json_t **v = NULL, *out;
+	size_t n, k = 0;
+	int rc = 1;
+
+	if (!json_is_array(a) || (n = json_array_size(a)) == 0 ||
+	    n > RULE_MAX_FACTS) {
+		strbuf_printf(why, "row %lld: facts is not a JSON array of 1 "
+		    "to %d \"layer:id\" strings", row, RULE_MAX_FACTS);
+		json_decref(a);
+		return 1;
+	}
+	v = xreallocarray(NULL, n, sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		v[i] = json_array_get(a, i);
+		if (!json_is_string(v[i]) || !fact_ok(json_string_value(v[i]))) {
+			strbuf_printf(why, "row %lld: fact %zu is not "
+			    "\"LAYER:ID\" with LAYER project_state, entity, "
+			    "memory or relationship", row, i + 1);
+			goto out;
+		}
+	}
+	qsort(v, n, sizeof(*v), cmp_json_str);
+	out = json_array();
+	h->fv = xreallocarray(NULL, n, sizeof(*h->fv));
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || !json_equal(v[i], v[i - 1])) {
+			json_array_append(out, v[i]);
+			h->fv[k++] = xstrdup(json_string_value(v[i]));
+		}
+	h->nf = k;
+	h->facts = json_dumps(out, JSON_COMPACT);
+	json_decref(out);
+	rc = 0;
+out:
+	free(v);
+	json_decref(a);
+	return rc;
+}
+
+/* Text of column i, "" for NULL. */
+static const char *
+ctext(sqlite3_stmt *s, int i)
+{
+	const char *v = (const char *)sqlite3_column_text(s, i);
+
+	return v != NULL ? v : "";
+}
+
+/* The current row of s into res. Returns 0, or 1 with why set. */
+static int
+take_row(struct rule_eval *res, sqlite3_stmt *s, const int cols[3],
+    strbuf *why)
+{
+	struct rule_hit h = { 0 };
+	strbuf msg;
+
+	if (++res->rows > RULE_MAX_ROWS) {
+		strbuf_printf(why, "returned more than %d rows (the cap; "
+		    "narrow the query)", RULE_MAX_ROWS);
+		return 1;
+	}
+	if (canon_facts(&h, (const char *)sqlite3_column_text(s, cols[1]),
+	    (size_t)sqlite3_column_bytes(s, cols[1]), res->rows, why) != 0)
+		return 1;
+	h.project = xstrdup(ctext(s, cols[0]));
+	strbuf_init(&msg);
+	text_line(&msg, ctext(s, cols[2]), (size_t)sqlite3_column_bytes(s,
+	    cols[2]), TEXT_MAX_FIELD, 0);
+	h.message = strbuf_detach(&msg);
+	ARRAY_PUSH(res->v, res->n, res->cap) = h;
+	return 0;
+}
+
+/*
+ * Run r under the guard and its budget into res. Returns 0, 1 when the
+ * rule failed (why says how), 2 when c is beside the sweep and r reads
+ * a table the sweep writes (nothing run), or < 0 with err set when the
+ * store did.
+ */
+static int
+run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
+    strbuf *why, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int cols[3], rc;
+
+	guard_arm(&c->guard, c->db);
+	store_budget_set(c->st, c->budget_ms);
+	rc = prepare_rule(c, r, &s, cols, why, err);
+	if (rc == 0 && c->beside && c->guard.reads_sweep)
+		rc = 2;
+	while (rc == 0) {
+		int step = sqlite3_step(s);
+
+		if (step == SQLITE_DONE)
+			break;
+		if (step == SQLITE_ROW) {
+			rc = take_row(res, s, cols, why);
+			continue;
+		}
+		if (store_budget_tripped(c->st)) {
+			strbuf_printf(why, "ran past its budget of %lld ms "
+			    "(MIRROR_RULE_TIMEOUT_MS sets it)", c->budget_ms);
+			rc = 1;
+		} else if (store_broke(c->db, step))
+			rc = store_fail(c->st, err, step, "rules: run");
+		else
+			rc = why_at(why, r, -1, "%s", sqlite3_errmsg(c->db));
+	}
+	sqlite3_finalize(s);
+	store_budget_set(c->st, 0);
+	guard_disarm(&c->guard, c->db);
+	if (rc >= 0 && sqlite3_get_autocommit(c->db))
+		rc = mirror_fail(err, MIRROR_EIO, "rules: rule %s ended the "
+		    "%s transaction", r->id, c->beside ? "read" : "sweep's");
+	return rc;
+}
+
+/* qsort: hits by facts, then project, then message. */
+static int
+cmp_hit(const void *a, const void *b)
+{
+	const struct rule_hit *x = a, *y = b;
+	int d = strcmp(x->facts, y->facts);
+
+	if (d == 0)
+		d = strcmp(x->project, y->project);
+	return d != 0 ? d : strcmp(x->message, y->message);
+}
+
+/*
+ * Make res's hits what rec_violations takes: each project canonical
+ * (through temp.project_alias; a name it lacks stays), sorted, one per
+ * set of facts (the first in that order). Returns 0, or < 0 with err
+ * set.
+ */
+static int
+canon_hits(struct rule_conn *c, struct rule_eval *res, mirror_error *err)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < res->n; i++) {
+		struct rule_hit *h = &res->v[i];
+		int rc;
+
+		if (h->project[0] == '\0')
+			continue;
+		sqlite3_bind_text(c->alias, 1, h->project, -1, SQLITE_STATIC);
+		rc = sqlite3_step(c->alias);
+		if (rc == SQLITE_ROW && sqlite3_column_text(c->alias, 0)) {
+			char *p = xstrdup(ctext(c->alias, 0));
+
+			sqlite3_reset(c->alias);
+			free(h->project);
+			h->project = p;
+		} else {
+			sqlite3_reset(c->alias);
+			if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+				return store_fail(c->st, err, rc,
+				    "rules: project aliases");
+		}
+	}
+	if (res->n > 1)
+		qsort(res->v, res->n, sizeof(*res->v), cmp_hit);
+	for (size_t i = 0; i < res->n; i++) {
+		if (k > 0 && strcmp(res->v[k - 1].facts, res->v[i].facts) == 0) {
+			hit_free(&res->v[i]);
+			continue;
+		}
+		res->v[k++] = res->v[i];
+	}
+	res->n = k;
+	return 0;
+}
+
+
+int
+rule_eval(struct rule_conn *c, const struct rule *r, struct rule_eval *ev,
+    mirror_error *err)
+{
+	long long t0 = mirror_monotonic_ms();
+	int rc;
+
+	if ((rc = run_one(c, r, ev, &ev->why, err)) == 0)
+		rc = canon_hits(c, ev, err);
+	ev->ms = mirror_monotonic_ms() - t0;
+	if (rc < 0)
+		return rc;
+	ev->state = rc == 0 ? EVAL_RAN : rc == 1 ? EVAL_FAILED :
+	    EVAL_DEFERRED;
+	if (ev->state == EVAL_DEFERRED) {
+		rule_eval_free(ev);
+		ev->state = EVAL_DEFERRED;
+	}
+	return 0;
+}
+
+int
+rconn_init(struct rule_conn *c, mirror_store *st, const struct rule_set *rs,
+    const char *now, int beside, mirror_error *err)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->st = st;
+	c->db = store_db(st);
+	c->rs = rs;
+	c->now = now;
+	c->beside = beside;
+	c->budget_ms = env_long("MIRROR_RULE_TIMEOUT_MS",
+	    MIRROR_RULE_TIMEOUT_MS);
+	if ((rc = sqlite3_prepare_v2(c->db, "SELECT canonical FROM "
+	    "temp.project_alias WHERE name = ?1 LIMIT 1", -1, &c->alias,
+	    NULL)) != SQLITE_OK)
+		return store_fail(st, err, rc, "rules: prepare");
+	if ((rc = guard_init(&c->guard, c->db)) != SQLITE_OK)
+		return store_fail(st, err, rc, "rules: read the schema");
+	return 0;
+}
+
+void
+rconn_free(struct rule_conn *c)
+{
+	guard_free(&c->guard);
+	sqlite3_finalize(c->alias);
+	c->alias = NULL;
+}
