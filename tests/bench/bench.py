@@ -13,6 +13,9 @@ generator checksum) and measures, with the binary BUILD/mirror:
   sweep_norules_s  the same sweep with every starter rule turned off
               (--rules of a directory that sets each one's severity
               off), and rules_pct what the rules add to it, in percent
+              (the two interleaved, median of 5 runs each); the same
+              in CPU seconds, user and system of every thread:
+              sweep_cpu_s, sweep_norules_cpu_s, rules_cpu_pct
   render_s    mirror build --no-sweep of the swept store into a new DIR
               (Markdown, HTML, JSON: read, render, write)
   commit_s    history_commit of that site into a fresh bare repository
@@ -108,6 +111,10 @@ def run(argv, cwd=None, stdin=None, stdout=subprocess.PIPE):
     return secs, (out or b"").decode(errors="replace")
 
 
+# The CPU seconds (user + system, every thread) of run_rss's last child.
+LAST_CPU = [0.0]
+
+
 def run_rss(argv):
     """Run argv; return (seconds, stdout text, peak RSS MiB) via wait4."""
     env = dict(os.environ, SOURCE_DATE_EPOCH=EPOCH, GIT_CONFIG_NOSYSTEM="1",
@@ -150,6 +157,7 @@ def run_rss(argv):
     if os.waitstatus_to_exitcode(status) != 0:
         die("%s failed (%d): %s" % (" ".join(argv),
                                     os.waitstatus_to_exitcode(status), err))
+    LAST_CPU[0] = ru.ru_utime + ru.ru_stime
     return secs, out, ru.ru_maxrss / 1024.0
 
 
@@ -285,20 +293,35 @@ class Bench:
     def phases(self, r, base):
         m = self.mirror
 
-        # 1. sweep, on a fresh copy each run
-        def sweep():
-            db = self.fresh_copy(base, "sweep.db")
-            return run_rss([m, "sweep", "--store", db])[::2]
-        r["sweep_s"], r["sweep_rss_mb"] = timed_rss(sweep)
+        # 1. sweep, on a fresh copy each run: with the starter rules and
+        # with every one of them off, interleaved, 5 runs each (the two
+        # are compared, so they share the machine's drift)
         off = self.rules_off()
+        runs = {"with": [], "without": []}
 
-        def sweep_norules():
-            db = self.fresh_copy(base, "sweep-norules.db")
-            return run_rss([m, "sweep", "--store", db, "--rules",
-                            off])[0]
-        r["sweep_norules_s"] = timed(sweep_norules)
+        def sweep(kind):
+            db = self.fresh_copy(base, "sweep-%s.db" % kind)
+            argv = [m, "sweep", "--store", db]
+            if kind == "without":
+                argv += ["--rules", off]
+            secs, _, mb = run_rss(argv)
+            runs[kind].append((secs, LAST_CPU[0], mb))
+        for _ in range(5):
+            sweep("with")
+            sweep("without")
+        med = statistics.median
+        w, wo = runs["with"], runs["without"]
+        r["sweep_s"] = med(x[0] for x in w)
+        r["sweep_rss_mb"] = round(max(x[2] for x in w), 1)
+        r["sweep_norules_s"] = med(x[0] for x in wo)
         r["rules_pct"] = 100.0 * (r["sweep_s"] - r["sweep_norules_s"]) / \
             r["sweep_norules_s"]
+        r["sweep_cpu_s"] = med(x[1] for x in w)
+        r["sweep_norules_cpu_s"] = med(x[1] for x in wo)
+        r["rules_cpu_pct"] = 100.0 * (r["sweep_cpu_s"] -
+                                      r["sweep_norules_cpu_s"]) / \
+            r["sweep_norules_cpu_s"]
+        os.replace(self.path("sweep-with.db"), self.path("sweep.db"))
         swept = self.path("sweep.db")
 
         # 2. render and write, no sweep, into a new DIR each run
@@ -551,7 +574,8 @@ PROJECT_COLS = [("size", "size", "%s"), ("projects", "projects", "%d"),
                 ("total_s", "build --repo", "%.2f"),
                 ("peak_rss_mb", "RSS MB", "%.0f")]
 KEYS = ["size", "facts", "pages", "sweep_s", "sweep_norules_s",
-        "rules_pct", "render_s", "commit_s",
+        "rules_pct", "sweep_cpu_s", "sweep_norules_cpu_s", "rules_cpu_pct",
+        "render_s", "commit_s",
         "total_s", "noop_s", "noop_pct", "noop_files_written",
         "noop_commits", "one_change_s", "one_change_pct",
         "one_change_files_written", "one_change_md_lines",
@@ -599,10 +623,12 @@ def targets(r):
         return "met   " if ok else "MISSED"
     out = [
         "%s %s the rules add %.1f%% to the sweep: %.2f s vs %.2f s with "
-        "every starter rule off (target <= 10%% at M)" % (
+        "every starter rule off (target <= 10%% at M); CPU %.2f s vs "
+        "%.2f s (%+.1f%%: they run beside the sweep on a second core)" % (
             mark(r["rules_pct"] <= 10) if r["size"] == "M" else "      ",
             r["size"], r["rules_pct"], r["sweep_s"],
-            r["sweep_norules_s"]),
+            r["sweep_norules_s"], r["sweep_cpu_s"],
+            r["sweep_norules_cpu_s"], r["rules_cpu_pct"]),
         "%s %s ratio_vs_hugo %.2f (target <= 0.33)" % (
             mark(r["ratio_vs_hugo"] <= 0.33), r["size"], r["ratio_vs_hugo"]),
         "%s %s commit %.2f s vs git CLI %.2f s: %.2f (target <= 0.5)" % (
