@@ -112,18 +112,27 @@ rec_finalize(struct rule_rec *rec)
 /*
  * The id of a new violation of rule_id on facts: "chk-" and 12 hex
  * digits of a hash of both, moved on deterministically while taken (by
- * a closed violation of the same set, or a collision). Returns 0, or
- * < 0 with err set.
+ * a closed violation of the same set, or a collision). first: the
+ * first candidate alone, untested (open_one inserts it and asks again
+ * only when it is taken, which is rare). Returns 0, or < 0 with err
+ * set.
  */
 static int
 new_id(struct rule_rec *rec, const char *rule_id, const char *facts,
-    char out[17], mirror_error *err)
+    int first, char out[17], mirror_error *err)
 {
 	uint64_t base = hash_add_str(hash_add_str(MIRROR_HASH_INIT, rule_id),
 	    facts);
+	char hex[17];
 
-	return store_free_id(out, 17, rec->st, rec->id_exists, "chk-", 12,
-	    base, err);
+	if (!first)
+		return store_free_id(out, 17, rec->st, rec->id_exists, "chk-",
+		    12, base, err);
+	hash_hex(hex, hash_nth(base, 0));
+	memcpy(out, "chk-", 4);
+	memcpy(out + 4, hex, 12);
+	out[16] = '\0';
+	return 0;
 }
 
 /* The violation_facts rows of id: one per "layer:id" of h. */
@@ -154,19 +163,29 @@ open_one(struct rule_rec *rec, const char *rule_id, const char *severity,
     const struct rule_hit *h, mirror_error *err)
 {
 	char id[17];
-	int rc;
+	int rc = 0;
 
-	if ((rc = new_id(rec, rule_id, h->facts, id, err)) < 0)
-		return rc;
-	bind(rec->ins, 1, id);
-	bind(rec->ins, 2, rule_id);
-	bind(rec->ins, 3, severity);
-	bind(rec->ins, 4, h->project);
-	bind(rec->ins, 5, h->facts);
-	bind(rec->ins, 6, h->message);
-	bind(rec->ins, 7, rec->now);
-	bind(rec->ins, 8, rec->run_id);
-	if ((rc = step_done(rec, rec->ins, err)) < 0)
+	for (int first = 1; rc == 0; first--) {
+		if ((rc = new_id(rec, rule_id, h->facts, first, id, err)) < 0)
+			return rc;
+		bind(rec->ins, 1, id);
+		bind(rec->ins, 2, rule_id);
+		bind(rec->ins, 3, severity);
+		bind(rec->ins, 4, h->project);
+		bind(rec->ins, 5, h->facts);
+		bind(rec->ins, 6, h->message);
+		bind(rec->ins, 7, rec->now);
+		bind(rec->ins, 8, rec->run_id);
+		rc = sqlite3_step(rec->ins);
+		sqlite3_reset(rec->ins);
+		sqlite3_clear_bindings(rec->ins);
+		if (rc == SQLITE_DONE)
+			break;
+		/* Taken: new_id again, testing each candidate. */
+		rc = first && rc == SQLITE_CONSTRAINT_PRIMARYKEY ? 0 :
+		    rfail(rec, err, rc, "rules: write");
+	}
+	if (rc < 0)
 		return rc;
 	rec->out->opened++;
 	rec->out->rows_written++;
