@@ -4,8 +4,8 @@
  * rules_start gathers what runs (the set's rules, then the rows of the
  * store's mirror_rules) and, when the machine has a second core, starts
  * evaluating them on a thread with a second, read-only connection whose
- * snapshot is the sweep's own: it is opened under the sweep's write
- * lock, before the sweep writes, so it sees the facts the sweep sees. A
+ * snapshot is the sweep's own (see beside_main), so it sees the facts
+ * the sweep sees. A
  * rule that reads a table the sweep writes (conflicts, the rule tables)
  * would not see this run's rows there, so it is left to the sweep's
  * connection. The sweep's connection keeps its dirty pages in memory
@@ -44,6 +44,7 @@ struct rules_job {
 	pthread_t thread;
 	int started;                 /* the thread runs (until joined) */
 	int spill_off;               /* cache_spill is off on st */
+	int reading;                 /* the thread has its connection */
 	int brc;                     /* the thread's: 0 or < 0 */
 	mirror_error berr;
 	/* Recording, in rules_finish. */
@@ -217,13 +218,31 @@ close_orphans(struct rules_job *c, mirror_error *err)
 }
 
 
-/* The thread beside the sweep: evaluate every readable rule in order
- * until one breaks the store. */
+/*
+ * The thread beside the sweep: open the second connection and take its
+ * snapshot, then evaluate every readable rule in order until one breaks
+ * the store. Whenever it starts, the snapshot is the sweep's: the sweep
+ * holds the write lock from before rules_start until it commits, after
+ * rules_finish, and keeps its changes out of the file meanwhile
+ * (cache_spill off; in WAL mode no reader sees them before the commit
+ * anyway). Without a connection it leaves every rule to rules_finish.
+ */
 static void *
 beside_main(void *arg)
 {
 	struct rules_job *j = arg;
+	mirror_error e;
 
+	mirror_error_clear(&e);
+	if (store_open(&j->reader, store_path(j->st), STORE_READ, &e) < 0 ||
+	    store_read_begin(j->reader, &e) < 0) {
+		store_close(j->reader);
+		j->reader = NULL;
+		return NULL;
+	}
+	if (rconn_init(&j->beside, j->reader, j->rs, j->now, 1, &e) < 0)
+		return NULL;
+	j->reading = 1;
 	for (size_t i = 0; i < j->n && j->brc == 0; i++)
 		if (j->todo[i]->error == NULL)
 			j->brc = rule_eval(&j->beside, j->todo[i], &j->ev[i],
@@ -232,7 +251,7 @@ beside_main(void *arg)
 }
 
 /* Stop what runs beside the sweep: join the thread, close the second
- * connection, let the sweep's spill again. */
+ * connection, let the sweep's connection spill again. */
 static void
 beside_stop(struct rules_job *j)
 {
@@ -252,28 +271,16 @@ beside_stop(struct rules_job *j)
 }
 
 /*
- * Start evaluating j's rules beside the sweep, when a second
- * connection and a thread can be had. Never fails: without them, every
- * rule is evaluated on the sweep's connection in rules_finish.
+ * Start evaluating j's rules beside the sweep, when a thread can be
+ * had. Never fails: without it, or without the second connection,
+ * every rule is evaluated on the sweep's connection in rules_finish.
  */
 static void
 beside_start(struct rules_job *j)
 {
-	mirror_error e;
-
-	mirror_error_clear(&e);
-	if (store_open(&j->reader, store_path(j->st), STORE_READ, &e) < 0 ||
-	    store_read_begin(j->reader, &e) < 0) {
-		store_close(j->reader);
-		j->reader = NULL;
+	if (sqlite3_exec(j->db, "PRAGMA main.cache_spill = 0", NULL, NULL,
+	    NULL) != SQLITE_OK)
 		return;
-	}
-	if (rconn_init(&j->beside, j->reader, j->rs, j->now, 1, &e) < 0 ||
-	    sqlite3_exec(j->db, "PRAGMA main.cache_spill = 0", NULL, NULL,
-	    NULL) != SQLITE_OK) {
-		beside_stop(j);
-		return;
-	}
 	j->spill_off = 1;
 	if (pthread_create(&j->thread, NULL, beside_main, j) != 0) {
 		beside_stop(j);
