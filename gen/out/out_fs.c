@@ -274,61 +274,6 @@ out_open_beneath(int dirfd, const char *relpath, int flags)
 	return open_beneath(dirfd, relpath, flags, 0);
 }
 
-/*
- * Make the directories of relpath below dirfd that are missing, each
- * in its parent opened beneath dirfd (no link followed); one made
- * meanwhile by another thread is fine. Returns 0 or -errno.
- */
-static int
-make_parents(int dirfd, const char *relpath)
-{
-	char *path = xstrdup(relpath), *s = path;
-	const char *name;
-	int rc = 0;
-
-	while (rc == 0 && (s = strchr(s, '/')) != NULL) {
-		size_t dl;
-		int at = dirfd;
-
-		*s = '\0';
-		dl = out_split_last(&name, path);
-		if (dl > 0) {
-			path[dl] = '\0';
-			at = open_beneath(dirfd, path, O_RDONLY | O_DIRECTORY, 0);
-			path[dl] = '/';
-		}
-		if (at < 0)
-			rc = at;
-		else if (mkdirat(at, name, 0755) < 0 && errno != EEXIST)
-			rc = -errno;
-		if (at >= 0 && at != dirfd)
-			close(at);
-		*s++ = '/';
-	}
-	free(path);
-	return rc;
-}
-
-int
-out_create_beneath(int dirfd, const char *relpath, const void *data,
-    size_t len)
-{
-	const int flags = O_WRONLY | O_CREAT | O_EXCL;
-	int fd = open_beneath(dirfd, relpath, flags, 0644), e;
-
-	if (fd == -ENOENT && strchr(relpath, '/') != NULL &&
-	    (fd = make_parents(dirfd, relpath)) == 0)
-		fd = open_beneath(dirfd, relpath, flags, 0644);
-	if (fd < 0)
-		return fd;
-	if (write_all(fd, data, len) < 0) {
-		e = errno;
-		close(fd);
-		return -e;
-	}
-	return close(fd) < 0 ? -errno : 0;
-}
-
 void
 out_dirs_init(struct out_dirs *d, int top)
 {

@@ -6,7 +6,8 @@
  * symbolic link: a path inside DIR is opened in one openat2(2) with
  * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS (one component at a time with
  * O_NOFOLLOW where the kernel lacks it), and a chain of directories is
- * opened once and reused while its files are handled (struct out_dirs).
+ * opened once and reused while its files are handled (struct out_dirs;
+ * the writers of a build share theirs, out_dircache.h).
  */
 #ifndef MIRROR_OUT_FS_H
 #define MIRROR_OUT_FS_H
@@ -75,16 +76,6 @@ int out_read_fd(char **data, size_t *len, int fd);
  * there is no such path).
  */
 int out_open_beneath(int dirfd, const char *relpath, int flags);
-
-/*
- * Create the new file relpath (a path out_path_ok accepts) below dirfd,
- * as out_open_beneath opens (no link followed), making its missing
- * directories, and write data[0..len) to it. Returns 0 or -errno
- * (-EEXIST when something is there already). Safe from several threads
- * at once.
- */
-int out_create_beneath(int dirfd, const char *relpath, const void *data,
-    size_t len);
 
 /* For tests: 1 makes out_open_beneath take the one-component-at-a-time
  * way, as on a kernel without openat2. */

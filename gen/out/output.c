@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "out/out_dircache.h"
 #include "out/out_fs.h"
 #include "out/out_journal.h"
 #include "out/out_lock.h"
@@ -36,6 +37,8 @@ struct output {
 	int parent_fd;
 	int stage_fd;
 	int site_fd;            /* the stage's tree of staged files */
+	struct out_dircache dirc; /* its directories, opened once */
+	int dirc_open;
 	int dir_fd;             /* DIR, or -1 when it does not exist */
 	int journaled;          /* the journal is in place: DIR is the
 	                           new site's (the next build finishes it) */
@@ -174,7 +177,18 @@ make_stage(struct output *o, const char *parent, mirror_error *err)
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "%s/%s", parent, o->stage);
 	o->stage_path = strbuf_detach(&sb);
+	out_dircache_init(&o->dirc, o->site_fd);
+	o->dirc_open = 1;
 	return 0;
+}
+
+/* Close the stage's directories the writers kept open. */
+static void
+dirc_close(struct output *o)
+{
+	if (o->dirc_open)
+		out_dircache_free(&o->dirc);
+	o->dirc_open = 0;
 }
 
 /* A new struct output for dir (base its last component, in parent_fd,
@@ -345,7 +359,7 @@ output_write(struct output *o, const char *relpath, const void *data,
 		return 0;
 	}
 	if (rc == 0) {
-		rc = out_create_beneath(o->site_fd, relpath, data, len);
+		rc = out_dircache_create(&o->dirc, relpath, data, len);
 		claim_done(o, idx, STAGED, rc);
 	}
 	if (rc < 0)
@@ -607,6 +621,7 @@ output_commit(struct output *o, mirror_error *err)
 	if (o->failed || o->journaled)
 		return mirror_fail(err, MIRROR_EIO, "%s: a file of this build "
 		    "was not written; nothing to commit", o->dir);
+	dirc_close(o);
 	pthread_mutex_lock(&o->mu);
 	journal_of(&j, o);
 	pthread_mutex_unlock(&o->mu);
@@ -637,6 +652,7 @@ output_free(struct output *o)
 		return;
 	/* Once the journal is in place, its staging directory is the next
 	 * build's to finish. */
+	dirc_close(o);
 	if (!o->journaled && o->stage != NULL)
 		(void)out_remove_tree(o->parent_fd, o->stage);
 	if (o->site_fd >= 0)

@@ -4,6 +4,8 @@
  * line, and what the next build does with a killed build's journal.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "out/out_dircache.h"
 #include "out/out_fs.h"
 #include "out/out_journal.h"
 #include "out/output.h"
@@ -882,6 +885,128 @@ test_no_change(void **state)
 	expect_state("a.md=A;d;d/b.md=B;keep.md=K;old;old/x.md=X!;");
 }
 
+/* A writer of test_dircache_threads: files "d<k>/t<id>-<k>" for k in
+ * 0..39, every directory shared with the other writers. */
+struct dc_writer {
+	struct out_dircache *c;
+	int id;
+	int failed;
+};
+
+static void *
+dc_write(void *arg)
+{
+	struct dc_writer *w = arg;
+	char path[64], text[64];
+
+	for (int k = 0; k < 40; k++) {
+		snprintf(path, sizeof(path), "d%d/t%d-%d", k, w->id, k);
+		snprintf(text, sizeof(text), "%d:%d\n", w->id, k);
+		if (out_dircache_create(w->c, path, text, strlen(text)) != 0)
+			w->failed++;
+	}
+	return NULL;
+}
+
+/* Four threads at once through one cache of fewer directories than
+ * they use: every file is there with its bytes, each directory made
+ * once whoever came first; a second create of a file is refused. */
+static void
+test_dircache_threads(void **state)
+{
+	struct out_dircache c;
+	struct dc_writer w[4];
+	pthread_t tid[4];
+	char rel[64], want[64], *got;
+	int top;
+
+	(void)state;
+	assert_int_equal(mkdir(site, 0755), 0);
+	top = open(site, O_RDONLY | O_DIRECTORY);
+	assert_true(top >= 0);
+	out_dircache_init(&c, top);
+	for (int t = 0; t < 4; t++) {
+		w[t] = (struct dc_writer){ &c, t, 0 };
+		assert_int_equal(pthread_create(&tid[t], NULL, dc_write, &w[t]),
+		    0);
+	}
+	for (int t = 0; t < 4; t++) {
+		pthread_join(tid[t], NULL);
+		assert_int_equal(w[t].failed, 0);
+	}
+	for (int t = 0; t < 4; t++)
+		for (int k = 0; k < 40; k++) {
+			snprintf(rel, sizeof(rel), "d%d/t%d-%d", k, t, k);
+			snprintf(want, sizeof(want), "%d:%d\n", t, k);
+			got = read_text(site, rel);
+			assert_non_null(got);
+			assert_string_equal(got, want);
+			free(got);
+		}
+	/* Deep, at the top, and again in a directory long since closed. */
+	assert_int_equal(out_dircache_create(&c, "a/b/c/d/e.md", "e", 1), 0);
+	assert_int_equal(out_dircache_create(&c, "top.md", "t", 1), 0);
+	assert_int_equal(out_dircache_create(&c, "d0/late", "l", 1), 0);
+	assert_int_equal(out_dircache_create(&c, "d0/late", "m", 1),
+	    -EEXIST);
+	got = read_text(site, "a/b/c/d/e.md");
+	assert_string_equal(got, "e");
+	free(got);
+	got = read_text(site, "d0/late");
+	assert_string_equal(got, "l");
+	free(got);
+	out_dircache_free(&c);
+	close(top);
+}
+
+/* A link or a file where a directory goes is refused, never followed,
+ * also when the directory was opened before the link was planted. */
+static void
+test_dircache_links(void **state)
+{
+	struct out_dircache c;
+	char outside[128], path[192];
+	struct stat st;
+	int top, rc;
+
+	(void)state;
+	snprintf(outside, sizeof(outside), "%s/outside", base);
+	assert_int_equal(mkdir(site, 0755), 0);
+	assert_int_equal(mkdir(outside, 0755), 0);
+	snprintf(path, sizeof(path), "%s/ln", site);
+	assert_int_equal(symlink(outside, path), 0);
+	snprintf(path, sizeof(path), "%s/file", site);
+	top = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(top >= 0);
+	close(top);
+	top = open(site, O_RDONLY | O_DIRECTORY);
+	assert_true(top >= 0);
+	out_dircache_init(&c, top);
+	rc = out_dircache_create(&c, "ln/x.md", "x", 1);
+	assert_true(rc == -ELOOP || rc == -ENOTDIR);
+	rc = out_dircache_create(&c, "ln/deeper/x.md", "x", 1);
+	assert_true(rc == -ELOOP || rc == -ENOTDIR);
+	assert_int_equal(out_dircache_create(&c, "file/x.md", "x", 1),
+	    -ENOTDIR);
+	/* "kept" is open in the cache; a link put in its place is not
+	 * where the next file goes. */
+	assert_int_equal(out_dircache_create(&c, "kept/a.md", "a", 1), 0);
+	snprintf(path, sizeof(path), "%s/kept", site);
+	snprintf(outside, sizeof(outside), "%s/kept-moved", base);
+	assert_int_equal(rename(path, outside), 0);
+	snprintf(outside, sizeof(outside), "%s/outside", base);
+	assert_int_equal(symlink(outside, path), 0);
+	assert_int_equal(out_dircache_create(&c, "kept/b.md", "b", 1), 0);
+	snprintf(path, sizeof(path), "%s/outside/b.md", base);
+	assert_int_equal(lstat(path, &st), -1);
+	snprintf(path, sizeof(path), "%s/kept-moved/b.md", base);
+	assert_int_equal(lstat(path, &st), 0);
+	snprintf(path, sizeof(path), "%s/outside/x.md", base);
+	assert_int_equal(lstat(path, &st), -1);
+	out_dircache_free(&c);
+	close(top);
+}
+
 int
 main(void)
 {
@@ -911,6 +1036,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_journal_symlink, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_no_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dircache_threads, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_dircache_links, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);

@@ -1,0 +1,53 @@
+/*
+ * out_dircache.h: new files created below a directory through a few
+ * directory descriptors kept open and shared by the threads that write
+ * them (gen/out's own; output.h is the face).
+ *
+ * A build writes its pages a project at a time, on several threads: the
+ * files of one directory come together. Each directory is made once
+ * (mkdirat in its parent's descriptor) and opened once (O_NOFOLLOW, in
+ * its parent's descriptor, so no link is ever followed on the way); its
+ * files are then created with one openat each, relative to it. The
+ * OUT_DIR_SLOTS directories used last stay open; one in use is never
+ * closed under its user.
+ */
+#ifndef MIRROR_OUT_DIRCACHE_H
+#define MIRROR_OUT_DIRCACHE_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+/* Directories kept open: a few per writing thread, and their parents. */
+#define OUT_DIR_SLOTS 16
+
+struct out_dir_slot {
+	char *path;             /* below the top; NULL: a free slot */
+	size_t len;
+	int fd;
+	int refs;               /* threads using fd now */
+	unsigned long used;     /* when last handed out */
+};
+
+struct out_dircache {
+	int top;                /* the tree's top (not owned) */
+	pthread_mutex_t mu;
+	unsigned long clock;
+	struct out_dir_slot s[OUT_DIR_SLOTS];
+};
+
+void out_dircache_init(struct out_dircache *c, int top);
+
+/* Close every directory c holds (no thread may be using c). */
+void out_dircache_free(struct out_dircache *c);
+
+/*
+ * Create the new file relpath (a path out_path_ok accepts) below c's
+ * top, making its missing directories, and write data[0..len) to it;
+ * no link is followed. Returns 0 or -errno (-EEXIST when something is
+ * there already, -ENOTDIR or -ELOOP when a file or a link stands where
+ * a directory goes). Safe from several threads at once.
+ */
+int out_dircache_create(struct out_dircache *c, const char *relpath,
+    const void *data, size_t len);
+
+#endif
