@@ -15,11 +15,14 @@ WITH canon(name, id) AS MATERIALIZED (
   UNION SELECT j.value, p.id FROM projects p, json_each(p.aliases) j),
 cut(t) AS MATERIALIZED (
   SELECT datetime(:now, '-' || :days || ' days')),
+go0(x) AS MATERIALIZED (
+  SELECT 1 WHERE EXISTS (SELECT 1 FROM cut CROSS JOIN project_state s
+                         WHERE s.status = 'active' AND s.updated_at < cut.t)),
 recent AS MATERIALIZED (
   SELECT coalesce(c.id, s.project) AS cp,
          lower(replace(replace(s.key, ' ', '_'), '-', '_')) AS k,
          s.key, s.updated_at
-  FROM cut CROSS JOIN project_state s
+  FROM go0 CROSS JOIN cut CROSS JOIN project_state s
   LEFT JOIN canon c ON c.name = s.project
   WHERE s.updated_at >= cut.t AND s.status IN ('active', 'superseded')),
 fam AS MATERIALIZED (
@@ -66,13 +69,21 @@ WITH canon(name, id) AS MATERIALIZED (
   UNION SELECT j.value, p.id FROM projects p, json_each(p.aliases) j),
 cut(t) AS MATERIALIZED (
   SELECT datetime(:now, '-' || :days || ' days')),
+top(t) AS MATERIALIZED (
+  SELECT max(julianday(e.updated_at)) FROM cut CROSS JOIN entities e
+  WHERE e.updated_at >= cut.t AND e.status IN ('active', 'superseded')),
+go0(x) AS MATERIALIZED (
+  SELECT 1 FROM top WHERE EXISTS (
+    SELECT 1 FROM entities e
+    WHERE e.status = 'active' AND e.entity_type <> 'subsystem'
+      AND julianday(e.updated_at) <= top.t - :days)),
 recent AS MATERIALIZED (
   SELECT e.id, e.entity_type AS type, e.name, e.updated_at,
          coalesce(c.id, e.project) AS cp,
          CASE WHEN instr(e.properties, '"subsystem"') > 0
                    AND json_type(e.properties, '$.subsystem') = 'text'
               THEN json_extract(e.properties, '$.subsystem') END AS subname
-  FROM cut CROSS JOIN entities e
+  FROM go0 CROSS JOIN cut CROSS JOIN entities e
   LEFT JOIN canon c ON c.name = e.project
   WHERE e.updated_at >= cut.t AND e.status IN ('active', 'superseded')),
 go1(x) AS MATERIALIZED (

@@ -126,7 +126,13 @@ struct rule_rec {
 	struct rule_counts *out;
 	sqlite3_stmt *open_get, *ins, *fact_ins, *upd, *close1, *id_exists;
 	sqlite3_stmt *close_rule, *run_ins;
+	sqlite3_stmt *ins_batch;    /* REC_BATCH violations at once */
+	sqlite3_stmt *fact_batch;   /* REC_BATCH violation_facts rows */
 };
+
+/* Rows of one batched INSERT: a first sweep opens thousands of
+ * violations, and one statement per row doubled what they cost. */
+#define REC_BATCH 32
 
 /* Prepare rec's statements. Returns 0, or < 0 with err set. */
 int rec_prepare(struct rule_rec *rec, mirror_error *err);

@@ -84,16 +84,36 @@ rec_prepare(struct rule_rec *rec, mirror_error *err)
 		  "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)" },
 	};
 
+	strbuf ins, facts;
+	int rc = SQLITE_OK;
+
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(*stmts); i++) {
 		sqlite3_stmt **s = (sqlite3_stmt **)(void *)
 		    ((char *)rec + stmts[i].off);
-		int rc = sqlite3_prepare_v2(rec->db, stmts[i].sql, -1, s,
-		    NULL);
 
+		rc = sqlite3_prepare_v2(rec->db, stmts[i].sql, -1, s, NULL);
 		if (rc != SQLITE_OK)
 			return rfail(rec, err, rc, "rules: prepare");
 	}
-	return 0;
+	strbuf_init(&ins);
+	strbuf_init(&facts);
+	strbuf_puts(&ins, "INSERT INTO main.rule_violations(id, rule_id, "
+	    "severity, project, facts, message, status, detected_at, "
+	    "opened_run) VALUES");
+	strbuf_puts(&facts, "INSERT OR IGNORE INTO main.violation_facts("
+	    "violation_id, layer, fact_id) VALUES");
+	for (int k = 0; k < REC_BATCH; k++) {
+		strbuf_puts(&ins, k > 0 ? ",(?,?,?,?,?,?,'open',?,?)" :
+		    "(?,?,?,?,?,?,'open',?,?)");
+		strbuf_puts(&facts, k > 0 ? ",(?,?,?)" : "(?,?,?)");
+	}
+	rc = sqlite3_prepare_v2(rec->db, ins.data, -1, &rec->ins_batch, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(rec->db, facts.data, -1,
+		    &rec->fact_batch, NULL);
+	strbuf_free(&ins);
+	strbuf_free(&facts);
+	return rc == SQLITE_OK ? 0 : rfail(rec, err, rc, "rules: prepare");
 }
 
 void
@@ -101,7 +121,7 @@ rec_finalize(struct rule_rec *rec)
 {
 	sqlite3_stmt **all[] = { &rec->open_get, &rec->ins, &rec->fact_ins,
 	    &rec->upd, &rec->close1, &rec->id_exists, &rec->close_rule,
-	    &rec->run_ins };
+	    &rec->run_ins, &rec->ins_batch, &rec->fact_batch };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++) {
 		sqlite3_finalize(*all[i]);
@@ -192,6 +212,121 @@ open_one(struct rule_rec *rec, const char *rule_id, const char *severity,
 	return insert_facts(rec, id, h, err);
 }
 
+/* One violation_facts row, its texts not copied. */
+struct fact_row {
+	const char *id, *layer, *fact;
+	int layer_len;
+};
+
+/* Bind r to parameters at+1 .. at+3 of s. */
+static void
+bind_fact(sqlite3_stmt *s, int at, const struct fact_row *r)
+{
+	bind(s, at + 1, r->id);
+	sqlite3_bind_text(s, at + 2, r->layer, r->layer_len, SQLITE_STATIC);
+	bind(s, at + 3, r->fact);
+}
+
+/* Insert r[0..n): REC_BATCH rows a statement, the rest one by one.
+ * Returns 0, or < 0 with err set. */
+static int
+put_facts(struct rule_rec *rec, const struct fact_row *r, size_t n,
+    mirror_error *err)
+{
+	size_t i = 0;
+	int rc = 0;
+
+	for (; rc == 0 && i + REC_BATCH <= n; i += REC_BATCH) {
+		for (int k = 0; k < REC_BATCH; k++)
+			bind_fact(rec->fact_batch, 3 * k, &r[i + k]);
+		if ((rc = step_done(rec, rec->fact_batch, err)) == 0)
+			rec->out->rows_written += REC_BATCH;
+	}
+	for (; rc == 0 && i < n; i++) {
+		bind_fact(rec->fact_ins, 0, &r[i]);
+		if ((rc = step_done(rec, rec->fact_ins, err)) == 0)
+			rec->out->rows_written++;
+	}
+	return rc;
+}
+
+/*
+ * Insert the REC_BATCH violations h[0..REC_BATCH) with their first ids
+ * into ids, then their facts. Returns 0, 1 when an id was taken
+ * (nothing inserted: the caller opens them one by one), or < 0 with
+ * err set.
+ */
+static int
+open_batch(struct rule_rec *rec, const char *rule_id, const char *severity,
+    const struct rule_hit *const *h, char ids[][17], mirror_error *err)
+{
+	sqlite3_stmt *s = rec->ins_batch;
+	struct fact_row *fr = NULL;
+	size_t nfr = 0, capfr = 0;
+	int rc;
+
+	for (int k = 0; k < REC_BATCH; k++) {
+		int at = 8 * k;
+
+		(void)new_id(rec, rule_id, h[k]->facts, 1, ids[k], err);
+		bind(s, at + 1, ids[k]);
+		bind(s, at + 2, rule_id);
+		bind(s, at + 3, severity);
+		bind(s, at + 4, h[k]->project);
+		bind(s, at + 5, h[k]->facts);
+		bind(s, at + 6, h[k]->message);
+		bind(s, at + 7, rec->now);
+		bind(s, at + 8, rec->run_id);
+	}
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+		return 1;
+	if (rc != SQLITE_DONE)
+		return rfail(rec, err, rc, "rules: write");
+	rec->out->opened += REC_BATCH;
+	rec->out->rows_written += REC_BATCH;
+	for (int k = 0; k < REC_BATCH; k++)
+		for (size_t i = 0; i < h[k]->nf; i++) {
+			const char *f = h[k]->fv[i], *colon = strchr(f, ':');
+
+			if (colon != NULL)      /* made canonical: always */
+				ARRAY_PUSH(fr, nfr, capfr) = (struct fact_row){
+				    ids[k], f, colon + 1, (int)(colon - f) };
+		}
+	rc = put_facts(rec, fr, nfr, err);
+	free(fr);
+	return rc;
+}
+
+/*
+ * Open the violations of h[0..n), in order: REC_BATCH a statement, one
+ * by one (open_one) where a batch's first id is taken and for the rest;
+ * the ids are those open_one alone would give. Returns 0, or < 0 with
+ * err set.
+ */
+static int
+open_all(struct rule_rec *rec, const char *rule_id, const char *severity,
+    const struct rule_hit *const *h, size_t n, mirror_error *err)
+{
+	char ids[REC_BATCH][17];
+	size_t i = 0;
+	int rc = 0;
+
+	for (; rc == 0 && i + REC_BATCH <= n; i += REC_BATCH)
+		if ((rc = open_batch(rec, rule_id, severity, h + i, ids,
+		    err)) == 1) {
+			rc = 0;
+			for (int k = 0; rc == 0 && k < REC_BATCH; k++)
+				rc = open_one(rec, rule_id, severity, h[i + k],
+				    err);
+		}
+	for (; rc == 0 && i < n; i++)
+		rc = open_one(rec, rule_id, severity, h[i], err);
+	return rc;
+}
+
 /* The open violation id is hit again by h: bring it up to date. */
 static int
 keep_one(struct rule_rec *rec, const char *id, const char *message,
@@ -274,17 +409,20 @@ rec_violations(struct rule_rec *rec, const char *rule_id,
     mirror_error *err)
 {
 	struct open_v *ov;
-	size_t nov, i = 0, j = 0;
+	const struct rule_hit **opens = NULL;
+	size_t nov, i = 0, j = 0, nopen = 0, capopen = 0;
 	int rc;
 
 	if ((rc = load_open(rec, rule_id, &ov, &nov, err)) < 0)
 		goto out;
+	/* Opens last, batched: the id a new violation gets does not
+	 * depend on the closes and keeps of this walk. */
 	while (rc == 0 && (i < n || j < nov)) {
 		int c = i == n ? 1 : j == nov ? -1 :
 		    strcmp(hits[i].facts, ov[j].facts);
 
 		if (c < 0)
-			rc = open_one(rec, rule_id, severity, &hits[i++], err);
+			ARRAY_PUSH(opens, nopen, capopen) = &hits[i++];
 		else if (c > 0)
 			rc = close_one(rec, ov[j++].id, err);
 		else {
@@ -294,7 +432,10 @@ rec_violations(struct rule_rec *rec, const char *rule_id,
 			j++;
 		}
 	}
+	if (rc == 0)
+		rc = open_all(rec, rule_id, severity, opens, nopen, err);
 out:
+	free(opens);
 	for (size_t k = 0; k < nov; k++) {
 		free(ov[k].id);
 		free(ov[k].facts);

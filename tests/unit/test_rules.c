@@ -875,6 +875,56 @@ test_beside(void **state)
 	rules_free(&rs);
 }
 
+/* A rule with :n hits, each naming one memory that need not exist. */
+#define MANY \
+	"-- rule: many\n" \
+	"-- severity: warn\n" \
+	"-- description: n hits.\n" \
+	"-- param: n = 70\n" \
+	"WITH RECURSIVE k(i) AS (SELECT 1 WHERE :n > 0 UNION ALL\n" \
+	"  SELECT i + 1 FROM k WHERE i < :n)\n" \
+	"SELECT 'p06' AS project, json_array('memory:x' || i) AS facts,\n" \
+	"  'hit ' || i AS message FROM k;\n"
+
+/*
+ * 14: a rule with more hits than one batched INSERT takes: all opened
+ * with their facts; closed; opened again while the first ids are
+ * taken by the closed rows (a batch refused, opened one by one).
+ */
+static void
+test_many(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	mirror_error err;
+
+	load(f, &rs, MANY);
+	sweep(f, &run, &rs, 0);
+	assert_int_equal(run.violations_opened, 70);
+	assert_string_equal(q(f, "SELECT count(*) || ' ' || count(DISTINCT "
+	    "violation_id) FROM violation_facts"), "70 70");
+	assert_string_equal(q(f, "SELECT count(*) FROM rule_violations v JOIN "
+	    "violation_facts x ON x.violation_id = v.id AND x.layer = "
+	    "'memory' AND v.facts = json_array('memory:' || x.fact_id) AND "
+	    "v.message = 'hit ' || substr(x.fact_id, 2)"), "70");
+	assert_int_equal(rules_override(&rs, "many", "n", "0", &err), 0);
+	sweep(f, &run, &rs, 1);
+	assert_int_equal(run.violations_closed, 70);
+	assert_int_equal(rules_override(&rs, "many", "n", "70", &err), 0);
+	sweep(f, &run, &rs, 2);
+	assert_int_equal(run.violations_opened, 70);
+	assert_string_equal(q(f, "SELECT count(*) || ' ' || count(DISTINCT id) "
+	    "|| ' ' || sum(status = 'open') FROM rule_violations"),
+	    "140 140 70");
+	assert_string_equal(q(f, "SELECT count(*) FROM violation_facts"), "140");
+	/* Each reopened id is the next free one of its set, as one by one. */
+	assert_string_equal(q(f, "SELECT count(*) FROM rule_violations o JOIN "
+	    "rule_violations c ON c.facts = o.facts AND c.status = 'closed' "
+	    "WHERE o.status = 'open' AND o.id <> c.id"), "70");
+	rules_free(&rs);
+}
+
 int
 main(void)
 {
@@ -896,6 +946,7 @@ main(void)
 		cmocka_unit_test(test_digest),
 		cmocka_unit_test_setup_teardown(test_load_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_beside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
