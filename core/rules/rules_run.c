@@ -10,9 +10,10 @@
  * would not see this run's rows there, so it is left to the sweep's
  * connection. The sweep's connection keeps its dirty pages in memory
  * meanwhile (cache_spill off), so it never needs the lock the reader
- * holds. rules_finish waits for the thread, evaluates what is left on
- * the sweep's connection, and records every rule in the set's order:
- * the result is the same whichever connection evaluated a rule.
+ * holds. rules_finish records every rule in the set's order, each as
+ * soon as the thread is done with it (evaluating on the sweep's
+ * connection what the thread left): the result is the same whichever
+ * connection evaluated a rule.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -50,6 +51,13 @@ struct rules_job {
 	int spill_off;               /* cache_spill is off on st */
 	int reading;                 /* the thread has its connection */
 	int brc;                     /* the thread's: 0 or < 0 */
+	/* What the thread is done with: todo[0..done) (all of them once
+	 * it ended); brc, berr and ev[0..done) are the sweep's to read
+	 * after it saw done under mu. */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t done;
+	int sync;                    /* mu and cv are initialized */
 	mirror_error berr;
 	/* Recording, in rules_finish. */
 	struct rule_conn own;        /* the sweep's connection, for what
@@ -222,6 +230,48 @@ close_orphans(struct rules_job *c, mirror_error *err)
 }
 
 
+/* The thread broke the store (rc < 0, e): tell the sweep. */
+static void
+set_failed(struct rules_job *j, int rc, const mirror_error *e)
+{
+	pthread_mutex_lock(&j->mu);
+	j->brc = rc;
+	j->berr = *e;
+	pthread_mutex_unlock(&j->mu);
+}
+
+/* The thread is done with todo[0..k): tell the sweep. */
+static void
+set_done(struct rules_job *j, size_t k)
+{
+	pthread_mutex_lock(&j->mu);
+	j->done = k;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+}
+
+/*
+ * Wait until the thread (when there is one) is done with todo[i], so
+ * that the sweep may record it while the thread goes on with the next
+ * ones. Returns 0, or the thread's error (< 0, into err).
+ */
+static int
+wait_for(struct rules_job *j, size_t i, mirror_error *err)
+{
+	int rc;
+
+	if (!j->started)
+		return j->brc < 0 ? (*err = j->berr, j->brc) : 0;
+	pthread_mutex_lock(&j->mu);
+	while (j->done <= i)
+		pthread_cond_wait(&j->cv, &j->mu);
+	rc = j->brc;
+	if (rc < 0)
+		*err = j->berr;
+	pthread_mutex_unlock(&j->mu);
+	return rc;
+}
+
 /*
  * The thread beside the sweep: open the second connection and take its
  * snapshot, then evaluate every readable rule in order until one breaks
@@ -252,10 +302,30 @@ beside_main(void *arg)
 	if (rconn_init(&j->beside, j->reader, j->rs, j->now, 1, &e) < 0)
 		return NULL;
 	j->reading = 1;
-	for (size_t i = 0; i < j->n && j->brc == 0; i++)
+	for (size_t i = 0; i < j->n; i++) {
+		int rc = 0;
+
 		if (j->todo[i]->error == NULL)
-			j->brc = rule_eval(&j->beside, j->todo[i], &j->ev[i],
-			    &j->berr);
+			rc = rule_eval(&j->beside, j->todo[i], &j->ev[i], &e);
+		if (rc < 0) {
+			set_failed(j, rc, &e);
+			break;
+		}
+		if (i + 1 < j->n)
+			set_done(j, i + 1);
+	}
+	return NULL;
+}
+
+/* The thread's body, then every rule handed over (those it did not
+ * evaluate are the sweep's connection's to evaluate). */
+static void *
+beside_run(void *arg)
+{
+	struct rules_job *j = arg;
+
+	(void)beside_main(j);
+	set_done(j, j->n);
 	return NULL;
 }
 
@@ -291,7 +361,14 @@ beside_start(struct rules_job *j)
 	    NULL) != SQLITE_OK)
 		return;
 	j->spill_off = 1;
-	if (pthread_create(&j->thread, NULL, beside_main, j) != 0) {
+	if (pthread_mutex_init(&j->mu, NULL) != 0)
+		return;
+	if (pthread_cond_init(&j->cv, NULL) != 0) {
+		pthread_mutex_destroy(&j->mu);
+		return;
+	}
+	j->sync = 1;
+	if (pthread_create(&j->thread, NULL, beside_run, j) != 0) {
 		beside_stop(j);
 		return;
 	}
@@ -305,6 +382,10 @@ job_free(struct rules_job *j)
 	if (j == NULL)
 		return;
 	beside_stop(j);
+	if (j->sync) {
+		pthread_cond_destroy(&j->cv);
+		pthread_mutex_destroy(&j->mu);
+	}
 	if (j->own_ready)
 		rconn_free(&j->own);
 	for (size_t i = 0; i < j->n; i++)
@@ -408,8 +489,10 @@ record_one(struct rules_job *j, size_t i, mirror_error *err)
 	struct rule_eval *ev = &j->ev[i];
 	struct rule_run_row row;
 	const char *why = NULL;
-	int rc = 0;
+	int rc;
 
+	if ((rc = wait_for(j, i, err)) < 0)
+		return rc;
 	if (r->id != NULL && ran_already(j, r->id)) {
 		strbuf_reset(&ev->why);
 		strbuf_printf(&ev->why, "the id %s is taken by another rule, "
@@ -475,19 +558,10 @@ rules_finish(struct rule_counts *out, struct rules_job *job,
 
 	memset(out, 0, sizeof(*out));
 	strbuf_init(&out->told);
-	if (job->started) {
-		(void)pthread_join(job->thread, NULL);
-		job->started = 0;
-	}
-	if (job->brc < 0) {
-		*err = job->berr;
-		rc = job->brc;
-	} else {
-		beside_stop(job);
-		job->rec = (struct rule_rec){ .st = job->st, .db = job->db,
-		    .run_id = run_id, .now = job->now, .out = out };
-		rc = record_all(job, err);
-	}
+	/* Each rule is recorded as soon as the thread is done with it. */
+	job->rec = (struct rule_rec){ .st = job->st, .db = job->db,
+	    .run_id = run_id, .now = job->now, .out = out };
+	rc = record_all(job, err);
 	job_free(job);
 	return rc;
 }
