@@ -695,13 +695,15 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	struct build_changes ch = { 0 };
 	struct stamp stamp, held;
 	char *base_url = NULL;
-	int rc, reading = 0;
+	int rc, reading = 0, held_git = 0;
 
 	r.start = r.mark = mirror_monotonic_ms();
 	if ((rc = build_begin(&s, &base_url, o, err)) < 0)
 		goto out;
 	rc = build_lock(&so, o, err);
 	lap(&r, PH_LOCK);
+	if (rc == 0 && o->repo != NULL && (rc = history_hold(err)) == 0)
+		held_git = 1;
 	if (rc == 0)
 		rc = build_precheck_repo(o, s.now, err);
 	if (rc == 0 && (rc = build_open(&ch, &s, &so, &held, &stamp, o,
@@ -764,5 +766,7 @@ out:
 	theme_free(so.th);
 	tmpl_set_free(so.tmpl);
 	free(base_url);
+	if (held_git)
+		history_release();
 	return rc;
 }

@@ -292,6 +292,18 @@ open_guarded(git_repository **repo, git_signature **sig,
 }
 
 int
+history_hold(mirror_error *err)
+{
+	return mgit_init(err);
+}
+
+void
+history_release(void)
+{
+	mgit_shutdown();
+}
+
+int
 history_check(const struct history_request *req, mirror_error *err)
 {
 	char refname[MGIT_REFNAME_MAX];

@@ -160,6 +160,19 @@ int history_tip_file(char **text, size_t *len, const char *repo_path,
 int history_check(const struct history_request *req, mirror_error *err);
 
 /*
+ * Keep libgit2 initialised from history_hold to history_release, so the
+ * history calls a build makes between them (history_check,
+ * history_tip_file, history_commit) share one initialisation: each
+ * initialisation of Debian's libgit2 reads the system's TLS
+ * certificates (about 55 M instructions), though mirror never opens a
+ * network connection. Optional: each call initialises the library
+ * itself anyway. Returns 0, or -MIRROR_EIO; only after 0 must
+ * history_release follow, once.
+ */
+int history_hold(mirror_error *err);
+void history_release(void);
+
+/*
  * For tests only: when set, called after every object is written and
  * just before the branch is moved, so a test can move the branch in
  * between and see the compare and swap refuse. NULL in production.
