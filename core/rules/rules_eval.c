@@ -344,7 +344,7 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 	int cols[3], rc;
 
 	guard_arm(&c->guard, c->db);
-	store_budget_set(c->st, c->budget_ms);
+	store_steps_set(c->st, c->budget_msteps * 1000);
 	rc = prepare_rule(c, r, &s, cols, why, err);
 	if (rc == 0 && c->beside && c->guard.reads_sweep)
 		rc = 2;
@@ -358,8 +358,9 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 			continue;
 		}
 		if (store_budget_tripped(c->st)) {
-			strbuf_printf(why, "ran past its budget of %lld ms "
-			    "(MIRROR_RULE_TIMEOUT_MS sets it)", c->budget_ms);
+			strbuf_printf(why, "ran past its budget of %lld "
+			    "million SQLite steps (MIRROR_RULE_STEPS sets it)",
+			    c->budget_msteps);
 			rc = 1;
 		} else if (store_broke(c->db, step))
 			rc = store_fail(c->st, err, step, "rules: run");
@@ -367,7 +368,7 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 			rc = why_at(why, r, -1, "%s", sqlite3_errmsg(c->db));
 	}
 	sqlite3_finalize(s);
-	store_budget_set(c->st, 0);
+	store_steps_set(c->st, 0);
 	guard_disarm(&c->guard, c->db);
 	if (rc >= 0 && sqlite3_get_autocommit(c->db))
 		rc = mirror_fail(err, MIRROR_EIO, "rules: rule %s ended the "
@@ -466,8 +467,8 @@ rconn_init(struct rule_conn *c, mirror_store *st, const struct rule_set *rs,
 	c->rs = rs;
 	c->now = now;
 	c->beside = beside;
-	c->budget_ms = env_long("MIRROR_RULE_TIMEOUT_MS",
-	    MIRROR_RULE_TIMEOUT_MS);
+	c->budget_msteps = env_long("MIRROR_RULE_STEPS",
+	    MIRROR_RULE_STEPS);
 	if ((rc = sqlite3_prepare_v2(c->db, "SELECT canonical FROM "
 	    "temp.project_alias WHERE name = ?1 LIMIT 1", -1, &c->alias,
 	    NULL)) != SQLITE_OK)

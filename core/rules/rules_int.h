@@ -69,7 +69,7 @@ struct rule_conn {
 	sqlite3 *db;
 	const struct rule_set *rs;  /* the parameters' overrides */
 	const char *now;            /* :now */
-	long long budget_ms;        /* MIRROR_RULE_TIMEOUT_MS */
+	long long budget_msteps;    /* MIRROR_RULE_STEPS */
 	int beside;                 /* 1: not the sweep's connection */
 	struct rule_guard guard;
 	sqlite3_stmt *alias;        /* canonical project of a name */

@@ -31,9 +31,16 @@ struct mirror_store {
 	/* The query budget: VM time the running statement has used. */
 	long long budget_ns;        /* 0: none (store_create) */
 	long long used_ns;
+	long long steps_budget;     /* > 0: a budget of VM steps instead,
+	                               in thousands (store_steps_set) */
+	long long used_steps;       /* thousands, since the statement began */
 	struct timespec last;       /* the last progress call or start */
 	int tripped;                /* the budget stopped the statement */
 };
+
+/* The VM steps between two progress-handler calls: the unit of
+ * store_steps_set. */
+#define PROGRESS_STEPS 1000
 
 /* Progress-handler calls further apart than this are time the caller
  * spent between steps of a cursor, not time inside SQLite. */
@@ -145,6 +152,7 @@ budget_trace(unsigned type, void *ctx, void *p, void *x)
 	if (type == SQLITE_TRACE_STMT &&
 	    (sql == NULL || strncmp(sql, "--", 2) != 0)) {
 		st->used_ns = 0;
+		st->used_steps = 0;
 		st->tripped = 0;
 		clock_gettime(CLOCK_MONOTONIC, &st->last);
 	}
@@ -152,9 +160,10 @@ budget_trace(unsigned type, void *ctx, void *p, void *x)
 }
 
 /*
- * sqlite3_progress_handler callback: add the time since the last call
- * to the running statement's use (a long gap is the caller's time
- * between steps, not the statement's). Returns 1, which interrupts the
+ * sqlite3_progress_handler callback, every PROGRESS_STEPS VM steps: add
+ * them to the running statement's use under a budget of steps, else the
+ * time since the last call (a long gap is the caller's time between
+ * steps, not the statement's). Returns 1, which interrupts the
  * statement, once the budget is spent; else 0.
  */
 static int
@@ -164,6 +173,13 @@ budget_progress(void *ctx)
 	struct timespec now;
 	long long d;
 
+	if (st->steps_budget > 0) {
+		if (++st->used_steps > st->steps_budget) {
+			st->tripped = 1;
+			return 1;
+		}
+		return 0;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	d = ns_between(&st->last, &now);
 	st->last = now;
@@ -212,6 +228,12 @@ store_budget_set(mirror_store *st, long long ms)
 	st->budget_ns = ms * 1000000LL;
 }
 
+void
+store_steps_set(mirror_store *st, long long ksteps)
+{
+	st->steps_budget = ksteps > 0 ? ksteps : 0;
+}
+
 int
 store_budget_tripped(const mirror_store *st)
 {
@@ -225,7 +247,8 @@ budget_install(mirror_store *st)
 	store_budget_set(st, 0);
 	clock_gettime(CLOCK_MONOTONIC, &st->last);
 	(void)sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, budget_trace, st);
-	sqlite3_progress_handler(st->db, 1000, budget_progress, st);
+	sqlite3_progress_handler(st->db, PROGRESS_STEPS, budget_progress,
+	    st);
 }
 
 /*

@@ -149,6 +149,15 @@ int store_free_id(char *out, size_t size, mirror_store *st,
  */
 void store_budget_set(mirror_store *st, long long ms);
 
+/*
+ * Hold the statements st starts from now on to ksteps thousand SQLite VM
+ * steps instead of the query budget of time (ksteps <= 0: back to
+ * time). The same store and SQLite take the same steps on any machine
+ * under any load, so what such a budget stops, it stops everywhere: the
+ * budget of a rule, whose failure shows on the pages. Returns nothing.
+ */
+void store_steps_set(mirror_store *st, long long ksteps);
+
 /* 1 when the budget stopped the statement that ran last on st, else 0. */
 int store_budget_tripped(const mirror_store *st);
 

@@ -18,7 +18,7 @@ static const struct tunable {
 	{ "MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L, "milliseconds" },
 	{ "MIRROR_JOBS", 1, 64, "threads" },
 	{ "MIRROR_QUERY_TIMEOUT_MS", 1, 86400000L, "milliseconds" },
-	{ "MIRROR_RULE_TIMEOUT_MS", 1, 86400000L, "milliseconds" },
+	{ "MIRROR_RULE_STEPS", 1, 1000000L, "million SQLite steps" },
 };
 #define NTUNABLES (sizeof(tunables) / sizeof(tunables[0]))
 

@@ -939,6 +939,7 @@ test_tunable_ranges(void **state)
 		{ "MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L },
 		{ "MIRROR_JOBS", 1, 64 },
 		{ "MIRROR_QUERY_TIMEOUT_MS", 1, 86400000L },
+		{ "MIRROR_RULE_STEPS", 1, 1000000L },
 	};
 	mirror_error err;
 

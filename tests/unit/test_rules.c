@@ -85,7 +85,7 @@ teardown(void **state)
 
 	store_close(f->st);
 	fclose(f->diag);
-	unsetenv("MIRROR_RULE_TIMEOUT_MS");
+	unsetenv("MIRROR_RULE_STEPS");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
 	if (system(cmd) != 0)
 		return -1;
@@ -439,15 +439,15 @@ test_budget_and_cap(void **state)
 	    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)\n"
 	    "SELECT '' AS project, json_array('entity:e' || max(i)) AS facts,\n"
 	    "  '' AS message FROM n;\n\n" NO_MATERIAL);
-	setenv("MIRROR_RULE_TIMEOUT_MS", "300", 1);
+	setenv("MIRROR_RULE_STEPS", "1", 1);
 	before = dump(f);
 	sweep(f, &run, &rs, 0);
-	unsetenv("MIRROR_RULE_TIMEOUT_MS");
+	unsetenv("MIRROR_RULE_STEPS");
 	assert_int_equal(run.rules_failed, 1);
 	assert_int_equal(run.violations_opened, 2);
 	d = diag_text(f);
 	assert_string_equal(d, "mirror: rule forever (t/x.sql:1): ran past "
-	    "its budget of 300 ms (MIRROR_RULE_TIMEOUT_MS sets it)\n");
+	    "its budget of 1 million SQLite steps (MIRROR_RULE_STEPS sets it)\n");
 	free(d);
 	rules_free(&rs);
 	load(f, &rs, "-- rule: million\n-- severity: warn\n"
