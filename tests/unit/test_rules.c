@@ -463,9 +463,9 @@ test_budget_and_cap(void **state)
 	assert_int_equal(run.violations_open_after, 2);
 	d = diag_text(f);
 	assert_string_equal(d, "mirror: rule million (t/x.sql:1): returned "
-	    "more than 10000 rows (the cap; narrow the query)\n");
+	    "more than 100000 rows (the cap; narrow the query)\n");
 	assert_string_equal(q(f, "SELECT hits FROM rule_runs WHERE rule_id = "
-	    "'million'"), "10001");
+	    "'million'"), "100001");
 	assert_string_equal(q(f, "SELECT count(*) FROM rule_violations"), "2");
 	free(d);
 	free(before);
