@@ -144,10 +144,11 @@ violation_json(const struct site_model *m, const struct violation *v)
 	return o;
 }
 
-/* The pool's work: one violation's page and JSON, kept in objs[i]. */
+/* The pool's work: one violation's page and JSON, its object's text
+ * kept in list for api/checks.json. */
 struct check_run {
 	const struct page_ctx *pc;
-	json_t **objs;
+	struct page_list *list;
 };
 
 /* Pool work: violation i's page and api/ JSON. */
@@ -163,7 +164,6 @@ check_render(void *arg, size_t i, void *payload, mirror_error *err)
 	int rc;
 
 	(void)payload;
-	cr->objs[i] = o;
 	strbuf_init(&path);
 	strbuf_printf(&path, "checks/%s", slug);
 	data = item_must(json_pack("{s:O}", "check", o), "violation", v->id);
@@ -175,6 +175,10 @@ check_render(void *arg, size_t i, void *payload, mirror_error *err)
 		strbuf_printf(&path, "api/checks/%s.json", slug);
 		rc = page_json(pc, path.data, o, err);
 	}
+	if (rc == 0 && page_list_set(cr->list, i, v->id, o) < 0)
+		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise check %s",
+		    v->id);
+	json_decref(o);
 	strbuf_free(&path);
 	return rc;
 }
@@ -273,23 +277,23 @@ checks_page(const struct page_ctx *pc, long pi, mirror_error *err)
 	return rc;
 }
 
-/* api/checks.json: the counts, every violation (by id) and every
- * rule's latest run. */
+/* api/checks.json: the counts, every rule's latest run and every
+ * violation (by id; list, all set). Returns 0 or < 0 with err set. */
 static int
-checks_api(const struct page_ctx *pc, json_t *all, mirror_error *err)
+checks_api(const struct page_ctx *pc, struct page_list *list,
+    mirror_error *err)
 {
 	const struct violation_counts *c = &pc->m->vcounts;
 	json_t *data;
 	int rc;
 
-	data = item_must(json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}",
+	data = item_must(json_pack("{s:I, s:I, s:I, s:I, s:o}",
 	    "open_error", (json_int_t)c->open_error,
 	    "open_warn", (json_int_t)c->open_warn,
 	    "closed", (json_int_t)c->closed,
 	    "rules_failed", (json_int_t)c->rules_failed,
-	    "rules", runs_json(pc->m, 0), "checks", item_by_id(all)), "page",
-	    "api/checks.json");
-	rc = page_json(pc, "api/checks.json", data, err);
+	    "rules", runs_json(pc->m, 0)), "page", "api/checks.json");
+	rc = page_list_write(pc, "api/checks.json", data, "checks", list, err);
 	json_decref(data);
 	return rc;
 }
@@ -299,21 +303,19 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	size_t n = m->violations.n;
-	struct check_run cr = { pc, xcalloc(n + 1, sizeof(json_t *)) };
+	struct page_list list;
+	struct check_run cr = { pc, &list };
 	const struct pool_work work = { n, NULL, check_render, NULL, &cr,
 	    NULL, NULL };
-	json_t *all = json_array();
 	unsigned char *has = xcalloc(m->n_projects + 1, 1);
 	int rc;
 
+	/* api/checks.json lists them by id: a violation closing changes
+	 * one field of one entry. Each object is kept as its text there,
+	 * not as a tree. */
+	page_list_init(&list, n);
 	page_phase(pc, "check pages", n + 1, 1);
 	rc = pool_run(&work, err);
-	/* api/checks.json lists them by id: a violation closing changes
-	 * one field of one entry. */
-	for (size_t i = 0; i < n; i++)
-		if (cr.objs[i] != NULL)
-			json_array_append_new(all, cr.objs[i]);
-	free(cr.objs);
 	for (size_t i = 0; i < n; i++) {
 		long pi = model_project_index(m, m->violations.items[i].project);
 
@@ -326,8 +328,8 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 		if (has[i])
 			rc = checks_page(pc, (long)i, err);
 	if (rc == 0)
-		rc = checks_api(pc, all, err);
+		rc = checks_api(pc, &list, err);
 	free(has);
-	json_decref(all);
+	page_list_free(&list);
 	return rc;
 }
