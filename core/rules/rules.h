@@ -182,7 +182,10 @@ struct rules_job;
  * the store's mirror_rules when it has that table, for a sweep at now
  * ("YYYY-MM-DD HH:MM:SS"): call it inside the sweep's write transaction
  * on st (opened STORE_WRITE, the rule tables present) before the sweep
- * writes anything. When a second core and a second connection can be
+ * writes anything; that transaction began with cache_spill off (PRAGMA
+ * main.cache_spill = 0 before BEGIN: SQLite ignores it inside a
+ * transaction), else a spill of st's cache would wait on the second
+ * connection's lock for the busy timeout, page after page. When a second core and a second connection can be
  * had, the rules are evaluated on them while the sweep goes on (see
  * rules_run.c); st keeps its dirty pages in memory until rules_finish
  * or rules_abandon. On success *out holds the job, which one of the two

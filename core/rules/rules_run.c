@@ -9,8 +9,9 @@
  * rule that reads a table the sweep writes (conflicts, the rule tables)
  * would not see this run's rows there, so it is left to the sweep's
  * connection. The sweep's connection keeps its dirty pages in memory
- * meanwhile (cache_spill off), so it never needs the lock the reader
- * holds. rules_finish records every rule in the set's order, each as
+ * meanwhile (cache_spill off, set by the sweep before its BEGIN: SQLite
+ * applies it to the pager only outside a transaction), so it never
+ * needs the lock the reader holds. rules_finish records every rule in the set's order, each as
  * soon as the thread is done with it (evaluating on the sweep's
  * connection what the thread left): the result is the same whichever
  * connection evaluated a rule.
@@ -48,7 +49,6 @@ struct rules_job {
 	struct rule_conn beside;
 	pthread_t thread;
 	int started;                 /* the thread runs (until joined) */
-	int spill_off;               /* cache_spill is off on st */
 	int reading;                 /* the thread has its connection */
 	int brc;                     /* the thread's: 0 or < 0 */
 	/* What the thread is done with: todo[0..done) (all of them once
@@ -330,7 +330,7 @@ beside_run(void *arg)
 }
 
 /* Stop what runs beside the sweep: join the thread, close the second
- * connection, let the sweep's connection spill again. */
+ * connection. */
 static void
 beside_stop(struct rules_job *j)
 {
@@ -343,10 +343,6 @@ beside_stop(struct rules_job *j)
 		store_close(j->reader);
 		j->reader = NULL;
 	}
-	if (j->spill_off)
-		(void)sqlite3_exec(j->db, "PRAGMA main.cache_spill = 1", NULL,
-		    NULL, NULL);
-	j->spill_off = 0;
 }
 
 /*
@@ -357,10 +353,6 @@ beside_stop(struct rules_job *j)
 static void
 beside_start(struct rules_job *j)
 {
-	if (sqlite3_exec(j->db, "PRAGMA main.cache_spill = 0", NULL, NULL,
-	    NULL) != SQLITE_OK)
-		return;
-	j->spill_off = 1;
 	if (pthread_mutex_init(&j->mu, NULL) != 0)
 		return;
 	if (pthread_cond_init(&j->cv, NULL) != 0) {

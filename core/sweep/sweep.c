@@ -1471,6 +1471,22 @@ load_decided(struct sweep_ctx *c, mirror_error *err)
 	    "sweep: read conflicts");
 }
 
+/*
+ * With rules, the sweep's connection keeps its dirty pages in memory
+ * while the rules' connection reads beside it (rules.h): cache_spill
+ * off (on false) before BEGIN and on again after the transaction ends,
+ * since SQLite applies the pragma to the pager only outside one. Without
+ * rules it stays as it is. Returns nothing: a pragma that fails leaves
+ * the default, spilling.
+ */
+static void
+set_spill(struct sweep_ctx *c, int on)
+{
+	if (c->rules != NULL)
+		(void)sqlite3_exec(c->db, on ? "PRAGMA main.cache_spill = 1" :
+		    "PRAGMA main.cache_spill = 0", NULL, NULL, NULL);
+}
+
 /* One attempt: the whole sweep in one write transaction. */
 static int
 sweep_once(struct sweep_ctx *c, mirror_error *err)
@@ -1481,8 +1497,11 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c->busy = 0;
-	if ((rc = exec(c, "BEGIN IMMEDIATE", err)) < 0)
+	set_spill(c, 0);
+	if ((rc = exec(c, "BEGIN IMMEDIATE", err)) < 0) {
+		set_spill(c, 1);
 		return rc;
+	}
 	/* Checked at open, and again under the write lock. */
 	if ((rc = store_check_triggers(c->st, err)) < 0 ||
 	    (rc = conflict_check(c->st, err)) < 0 ||
@@ -1504,6 +1523,7 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 	    (rc = write_run(c, &t0, err)) < 0 ||
 	    (rc = exec(c, "COMMIT", err)) < 0)
 		goto fail;
+	set_spill(c, 1);
 	group_clear(&g);
 	free(g.r);
 	ctx_reset(c);
@@ -1520,6 +1540,7 @@ fail:
 	ctx_reset(c);
 	finalize_all(c);
 	(void)sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	set_spill(c, 1);
 	return rc;
 }
 

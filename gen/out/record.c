@@ -310,30 +310,56 @@ feed_json(struct feeder *f, const json_t *v)
 	}
 }
 
-void
-record_digest(char hex[DIGEST_HEX + 1], const struct page_record *r,
-    const char *path, const char *tname, const char *title,
-    const json_t *data)
+/* A feeder started with r's key and path. */
+static void
+feed_start(struct feeder *f, const struct page_record *r, const char *path)
+{
+	sha256_init(&f->c);
+	f->n = 0;
+	feed_str(f, 'K', r->key);
+	feed_str(f, 'P', path);
+}
+
+/* End f: its digest as DIGEST_HEX hex digits into hex. */
+static void
+feed_end(char hex[DIGEST_HEX + 1], struct feeder *f)
 {
 	static const char digits[] = "0123456789abcdef";
 	unsigned char sum[SHA256_DIGEST_SIZE];
-	struct feeder f;
 
-	sha256_init(&f.c);
-	f.n = 0;
-	feed_str(&f, 'K', r->key);
-	feed_str(&f, 'P', path);
-	feed_str(&f, 'T', tname);
-	feed_str(&f, 'H', title);
-	if (data != NULL)
-		feed_json(&f, data);
-	sha256_update(&f.c, f.n, f.buf);
-	sha256_digest(&f.c, sizeof(sum), sum);
+	sha256_update(&f->c, f->n, f->buf);
+	sha256_digest(&f->c, sizeof(sum), sum);
 	for (int i = 0; i < DIGEST_HEX / 2; i++) {
 		hex[2 * i] = digits[sum[i] >> 4];
 		hex[2 * i + 1] = digits[sum[i] & 15];
 	}
 	hex[DIGEST_HEX] = '\0';
+}
+
+void
+record_digest(char hex[DIGEST_HEX + 1], const struct page_record *r,
+    const char *path, const char *tname, const char *title,
+    const json_t *data)
+{
+	struct feeder f;
+
+	feed_start(&f, r, path);
+	feed_str(&f, 'T', tname);
+	feed_str(&f, 'H', title);
+	if (data != NULL)
+		feed_json(&f, data);
+	feed_end(hex, &f);
+}
+
+void
+record_digest_bytes(char hex[DIGEST_HEX + 1], const struct page_record *r,
+    const char *path, const void *data, size_t len)
+{
+	struct feeder f;
+
+	feed_start(&f, r, path);
+	feed(&f, 'B', data, len);
+	feed_end(hex, &f);
 }
 
 int

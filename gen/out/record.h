@@ -85,6 +85,15 @@ void record_digest(char hex[DIGEST_HEX + 1], const struct page_record *r,
     const char *path, const char *tname, const char *title,
     const json_t *data);
 
+/*
+ * The digest of a file given as its bytes into hex: r's key, path and
+ * the len bytes of data (a JSON file gathered as text, which no tree
+ * holds whole). Thread-safe.
+ */
+void record_digest_bytes(char hex[DIGEST_HEX + 1],
+    const struct page_record *r, const char *path, const void *data,
+    size_t len);
+
 /* 1 when the previous build recorded hex for path, else 0. Thread-safe
  * (the previous record is only read). */
 int record_same(const struct page_record *r, const char *path,

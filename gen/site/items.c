@@ -345,28 +345,3 @@ item_sources(const char *source)
 	json_decref(parsed);
 	return out;
 }
-
-/* qsort order of objects: by their "id" (ids are unique). */
-static int
-cmp_item_id(const void *a, const void *b)
-{
-	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-
-	return strcmp(json_string_value(json_object_get(x, "id")),
-	    json_string_value(json_object_get(y, "id")));
-}
-
-json_t *
-item_by_id(json_t *all)
-{
-	size_t n = json_array_size(all), i;
-	json_t **v = xcalloc(n + 1, sizeof(*v)), *out = json_array(), *x;
-
-	json_array_foreach(all, i, x)
-		v[i] = x;
-	qsort(v, n, sizeof(*v), cmp_item_id);
-	for (i = 0; i < n; i++)
-		json_array_append(out, v[i]);
-	free(v);
-	return out;
-}

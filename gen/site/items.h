@@ -48,13 +48,6 @@ json_t *item_open_checks(const struct site_model *m, const char *project);
  */
 json_t *item_sources(const char *source);
 
-/*
- * A new array holding the objects of all (borrowed, one more reference
- * each) sorted by their "id": api/conflicts.json and api/checks.json
- * list them so, not grouped by status, so that a review or a closing
- * changes one field of one entry instead of moving it between groups.
- */
-json_t *item_by_id(json_t *all);
 
 /* The element id of a fact: "state-<slug>", "entity-...", "memory-...",
  * for a conflict member kind ("project_state", "entity", "memory"). */

@@ -240,6 +240,22 @@ page_kept(const struct page_ctx *pc, const char *unit, const char *tname,
 	    output_keep(pc->w->out, files, n);
 }
 
+/* page_kept for a file given as its len bytes of text. */
+static int
+page_kept_bytes(const struct page_ctx *pc, const char *path,
+    const char *text, size_t len)
+{
+	struct page_record *rec = pc->w->record;
+	char hex[DIGEST_HEX + 1];
+
+	if (rec == NULL || pc->w->out == NULL)
+		return 0;
+	record_digest_bytes(hex, rec, path, text, len);
+	record_put(rec, path, hex);
+	return record_same(rec, path, hex) &&
+	    output_keep(pc->w->out, &path, 1);
+}
+
 /* The pages of a folder as page_keep_folder gathers them. */
 struct folder_pages {
 	strbuf names;           /* each file's path and NUL, one by one */
@@ -423,5 +439,125 @@ page_json(const struct page_ctx *pc, const char *path, const json_t *v,
 	strbuf_putc(&text, '\n');
 	rc = page_file(pc, path, text.data, text.len, err);
 	strbuf_free(&text);
+	return rc;
+}
+
+void
+page_list_init(struct page_list *l, size_t n)
+{
+	l->v = xcalloc(n + 1, sizeof(*l->v));
+	l->n = n;
+}
+
+void
+page_list_free(struct page_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].text);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The indent of the list's objects in the file: two levels of
+ * JSON_INDENT(2) (the file's object, then its list). */
+#define LIST_INDENT "    "
+
+int
+page_list_set(struct page_list *l, size_t i, const char *id, const json_t *o)
+{
+	strbuf text, out;
+
+	strbuf_init(&text);
+	if (json_dump_callback(o, dump_to, &text, MIRROR_JSON_FLAGS) != 0) {
+		strbuf_free(&text);
+		return -1;
+	}
+	/* A dump has no raw newline inside a string (JSON escapes it):
+	 * each one starts a line, indented two levels more in the file. */
+	strbuf_init(&out);
+	strbuf_grow(&out, text.len + text.len / 8);
+	for (size_t k = 0; k < text.len; k++) {
+		strbuf_putc(&out, text.data[k]);
+		if (text.data[k] == '\n')
+			strbuf_puts(&out, LIST_INDENT);
+	}
+	strbuf_free(&text);
+	l->v[i].text = strbuf_detach(&out);
+	l->v[i].id = id;
+	return 0;
+}
+
+/* qsort order of a list's objects: by id (strcmp), as item_by_id
+ * sorts them; unset ones last. */
+static int
+cmp_list(const void *a, const void *b)
+{
+	const struct page_list_item *x = a, *y = b;
+
+	if (x->text == NULL || y->text == NULL)
+		return (x->text == NULL) - (y->text == NULL);
+	return strcmp(x->id, y->id);
+}
+
+/* The objects of l that were set, in id order, as the list's elements
+ * into sb, each freed once copied. */
+static void
+list_join(strbuf *sb, struct page_list *l)
+{
+	qsort(l->v, l->n, sizeof(*l->v), cmp_list);
+	for (size_t k = 0; k < l->n && l->v[k].text != NULL; k++) {
+		if (k > 0)
+			strbuf_puts(sb, ",\n" LIST_INDENT);
+		strbuf_puts(sb, l->v[k].text);
+		free(l->v[k].text);
+		l->v[k].text = NULL;
+	}
+}
+
+/* What stands for the list in the head's dump: a string no escaping
+ * changes, looked for from the end (the list is the head's last key). */
+#define LIST_WORD "mirror-list-goes-here"
+#define LIST_MARK "\"" LIST_WORD "\""
+
+/* The last LIST_MARK in text, or NULL. */
+static char *
+list_mark(strbuf *text)
+{
+	char *at = NULL;
+
+	for (char *p = text->data; (p = strstr(p, LIST_MARK)) != NULL; p++)
+		at = p;
+	return at;
+}
+
+int
+page_list_write(const struct page_ctx *pc, const char *path, json_t *head,
+    const char *key, struct page_list *l, mirror_error *err)
+{
+	strbuf text, tail;
+	size_t set = 0;
+	char *at;
+	int rc = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		set += l->v[i].text != NULL;
+	json_object_set_new(head, key, set > 0 ? json_pack("[s]", LIST_WORD) :
+	    json_array());
+	strbuf_init(&text);
+	strbuf_init(&tail);
+	if (json_dump_callback(head, dump_to, &text, MIRROR_JSON_FLAGS) != 0)
+		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise %s", path);
+	if (rc == 0 && set > 0 && (at = list_mark(&text)) != NULL) {
+		strbuf_puts(&tail, at + strlen(LIST_MARK));
+		text.len = (size_t)(at - text.data);
+		text.data[text.len] = '\0';
+		list_join(&text, l);
+		strbuf_add(&text, tail.data, tail.len);
+	}
+	strbuf_putc(&text, '\n');
+	if (rc == 0 && !page_kept_bytes(pc, path, text.data, text.len))
+		rc = page_file(pc, path, text.data, text.len, err);
+	strbuf_free(&text);
+	strbuf_free(&tail);
 	return rc;
 }

@@ -128,6 +128,48 @@ int page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err);
 
 /*
+ * A JSON file listing many objects (api/conflicts.json, api/checks.json),
+ * gathered one object at a time as its text in the file, so that no tree
+ * of them all is held: page_list_init for n objects, page_list_set from
+ * any thread (each i once), page_list_write, page_list_free. The objects
+ * are listed by id, not grouped by status, so that a review or a closing
+ * changes one field of one entry instead of moving it between groups.
+ */
+struct page_list_item {
+	const char *id;               /* borrowed: the file's order */
+	char *text;                   /* as it stands in the file; NULL:
+	                                 not set, left out */
+};
+struct page_list {
+	struct page_list_item *v;
+	size_t n;
+};
+
+/* Start l for n objects, none set. Never fails. */
+void page_list_init(struct page_list *l, size_t n);
+
+/*
+ * Object i of l: o (not consumed) as its text at its place in the file,
+ * listed by id (borrowed, strcmp order). Returns 0, or -1 when o cannot
+ * be serialised (then i stays unset). Thread-safe for distinct i.
+ */
+int page_list_set(struct page_list *l, size_t i, const char *id,
+    const json_t *o);
+
+/*
+ * Write path: head (not consumed; key set on it) with key last, the
+ * array of l's set objects in id order, byte for byte what page_json
+ * writes for that tree, unless the record says the file holds it
+ * already (its digest is of the file's bytes). Empties l's texts.
+ * Returns 0 or < 0 with err set.
+ */
+int page_list_write(const struct page_ctx *pc, const char *path,
+    json_t *head, const char *key, struct page_list *l, mirror_error *err);
+
+/* Free what l holds. */
+void page_list_free(struct page_list *l);
+
+/*
  * Write len bytes as path in the output tree; in a rehearsal write
  * nothing. Returns 0 or < 0 from output_write.
  */

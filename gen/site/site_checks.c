@@ -144,10 +144,11 @@ violation_json(const struct site_model *m, const struct violation *v)
 	return o;
 }
 
-/* The pool's work: one violation's page and JSON, kept in objs[i]. */
+/* The pool's work: one violation's page and JSON, its object's text
+ * kept in list for api/checks.json. */
 struct check_run {
 	const struct page_ctx *pc;
-	json_t **objs;
+	struct page_list *list;
 };
 
 /* Pool work: violation i's page and api/ JSON. */
@@ -163,7 +164,6 @@ check_render(void *arg, size_t i, void *payload, mirror_error *err)
 	int rc;
 
 	(void)payload;
-	cr->objs[i] = o;
 	strbuf_init(&path);
 	strbuf_printf(&path, "checks/%s", slug);
 	data = item_must(json_pack("{s:O}", "check", o), "violation", v->id);
@@ -175,6 +175,10 @@ check_render(void *arg, size_t i, void *payload, mirror_error *err)
 		strbuf_printf(&path, "api/checks/%s.json", slug);
 		rc = page_json(pc, path.data, o, err);
 	}
+	if (rc == 0 && page_list_set(cr->list, i, v->id, o) < 0)
+		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise check %s",
+		    v->id);
+	json_decref(o);
 	strbuf_free(&path);
 	return rc;
 }
@@ -198,12 +202,13 @@ runs_json(const struct site_model *m, int failed_only)
 }
 
 /*
- * The groups of a Checks page, of project (NULL: every project): open
- * errors, open warnings, closed; each group's violations in the list's
- * order (by rule, then id). *open gets the open ones' count.
+ * The groups of a Checks page, of the nk violations whose indexes in
+ * the list are idx, in the list's order (idx NULL: every violation):
+ * open errors, open warnings, closed; each group's violations in the
+ * list's order (by rule, then id). *open gets the open ones' count.
  */
 static json_t *
-check_groups(const struct site_model *m, const char *project,
+check_groups(const struct site_model *m, const size_t *idx, size_t nk,
     long long *open)
 {
 	static const char *const heads[][3] = {
@@ -216,13 +221,13 @@ check_groups(const struct site_model *m, const char *project,
 	for (size_t g = 0; g < sizeof(heads) / sizeof(*heads); g++) {
 		json_t *list = json_array();
 
-		for (size_t k = 0; k < m->violations.n; k++) {
-			const struct violation *v = &m->violations.items[k];
+		for (size_t k = 0; k < nk; k++) {
+			const struct violation *v = &m->violations.items[
+			    idx != NULL ? idx[k] : k];
 
 			if (strcmp(v->status, heads[g][0]) != 0 ||
 			    (heads[g][1] != NULL && strcmp(v->severity,
-			    heads[g][1]) != 0) || (project != NULL &&
-			    strcmp(v->project, project) != 0))
+			    heads[g][1]) != 0))
 				continue;
 			json_array_append_new(list, item_violation(m, v));
 		}
@@ -237,14 +242,16 @@ check_groups(const struct site_model *m, const char *project,
 	return groups;
 }
 
-/* One Checks page: the site's (pi < 0) or project pi's. */
+/* One Checks page: the site's (pi < 0, idx NULL and nk every
+ * violation) or project pi's, whose violations are the nk of idx.
+ * Returns 0 or < 0 with err set. */
 static int
-checks_page(const struct page_ctx *pc, long pi, mirror_error *err)
+checks_page(const struct page_ctx *pc, long pi, const size_t *idx,
+    size_t nk, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
-	const char *project = pi >= 0 ? m->projects[pi].id : NULL;
 	long long open;
-	json_t *groups = check_groups(m, project, &open), *data;
+	json_t *groups = check_groups(m, idx, nk, &open), *data;
 	strbuf path, title;
 	int rc;
 
@@ -273,25 +280,53 @@ checks_page(const struct page_ctx *pc, long pi, mirror_error *err)
 	return rc;
 }
 
-/* api/checks.json: the counts, every violation (by id) and every
- * rule's latest run. */
+/* api/checks.json: the counts, every rule's latest run and every
+ * violation (by id; list, all set). Returns 0 or < 0 with err set. */
 static int
-checks_api(const struct page_ctx *pc, json_t *all, mirror_error *err)
+checks_api(const struct page_ctx *pc, struct page_list *list,
+    mirror_error *err)
 {
 	const struct violation_counts *c = &pc->m->vcounts;
 	json_t *data;
 	int rc;
 
-	data = item_must(json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}",
+	data = item_must(json_pack("{s:I, s:I, s:I, s:I, s:o}",
 	    "open_error", (json_int_t)c->open_error,
 	    "open_warn", (json_int_t)c->open_warn,
 	    "closed", (json_int_t)c->closed,
 	    "rules_failed", (json_int_t)c->rules_failed,
-	    "rules", runs_json(pc->m, 0), "checks", item_by_id(all)), "page",
-	    "api/checks.json");
-	rc = page_json(pc, "api/checks.json", data, err);
+	    "rules", runs_json(pc->m, 0)), "page", "api/checks.json");
+	rc = page_list_write(pc, "api/checks.json", data, "checks", list, err);
 	json_decref(data);
 	return rc;
+}
+
+/*
+ * The violations of each project of the model, each project's in the
+ * list's order: a new array of indexes into the list, project i's from
+ * start[i] to start[i + 1] (start has n_projects + 1 entries, zeroed by
+ * the caller). A violation of no project of the model is in none.
+ */
+static size_t *
+by_project(const struct site_model *m, size_t *start)
+{
+	size_t n = m->violations.n, *ord = xcalloc(n + 1, sizeof(*ord));
+	long *pi = xcalloc(n + 1, sizeof(*pi));
+	size_t *fill = xcalloc(m->n_projects + 1, sizeof(*fill));
+
+	for (size_t i = 0; i < n; i++) {
+		pi[i] = model_project_index(m, m->violations.items[i].project);
+		if (pi[i] >= 0)
+			start[pi[i] + 1]++;
+	}
+	for (size_t p = 0; p < m->n_projects; p++)
+		start[p + 1] += start[p];
+	for (size_t i = 0; i < n; i++)
+		if (pi[i] >= 0)
+			ord[start[pi[i]] + fill[pi[i]]++] = i;
+	free(fill);
+	free(pi);
+	return ord;
 }
 
 int
@@ -299,35 +334,30 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	size_t n = m->violations.n;
-	struct check_run cr = { pc, xcalloc(n + 1, sizeof(json_t *)) };
+	struct page_list list;
+	struct check_run cr = { pc, &list };
 	const struct pool_work work = { n, NULL, check_render, NULL, &cr,
 	    NULL, NULL };
-	json_t *all = json_array();
-	unsigned char *has = xcalloc(m->n_projects + 1, 1);
+	size_t *start = xcalloc(m->n_projects + 2, sizeof(*start)), *ord;
 	int rc;
 
+	/* api/checks.json lists them by id: a violation closing changes
+	 * one field of one entry. Each object is kept as its text there,
+	 * not as a tree. */
+	page_list_init(&list, n);
 	page_phase(pc, "check pages", n + 1, 1);
 	rc = pool_run(&work, err);
-	/* api/checks.json lists them by id: a violation closing changes
-	 * one field of one entry. */
-	for (size_t i = 0; i < n; i++)
-		if (cr.objs[i] != NULL)
-			json_array_append_new(all, cr.objs[i]);
-	free(cr.objs);
-	for (size_t i = 0; i < n; i++) {
-		long pi = model_project_index(m, m->violations.items[i].project);
-
-		if (pi >= 0 && m->projects[pi].id[0] != '\0')
-			has[pi] = 1;
-	}
+	ord = by_project(m, start);
 	if (rc == 0)
-		rc = checks_page(pc, -1, err);
+		rc = checks_page(pc, -1, NULL, n, err);
 	for (size_t i = 0; rc == 0 && i < m->n_projects; i++)
-		if (has[i])
-			rc = checks_page(pc, (long)i, err);
+		if (start[i + 1] > start[i] && m->projects[i].id[0] != '\0')
+			rc = checks_page(pc, (long)i, ord + start[i],
+			    start[i + 1] - start[i], err);
 	if (rc == 0)
-		rc = checks_api(pc, all, err);
-	free(has);
-	json_decref(all);
+		rc = checks_api(pc, &list, err);
+	free(start);
+	free(ord);
+	page_list_free(&list);
 	return rc;
 }

@@ -356,11 +356,11 @@ conflict_json(json_t **out, const struct site_model *m,
 	return 0;
 }
 
-/* The pool's work: one conflict's page and JSON, its object kept in
- * objs[i] for the queue. */
+/* The pool's work: one conflict's page and JSON, its object's text
+ * kept in list for api/conflicts.json. */
 struct conflict_run {
 	const struct page_ctx *pc;
-	json_t **objs;
+	struct page_list *list;
 };
 
 /* Pool work (nothing to load): conflict i's page and api/ JSON. */
@@ -379,7 +379,6 @@ conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
 	rc = conflict_json(&o, pc->m, c, err);
 	if (rc < 0)
 		return rc;
-	cr->objs[i] = o;
 	slug = json_string_value(json_object_get(o, "slug"));
 	strbuf_init(&path);
 	strbuf_init(&title);
@@ -395,6 +394,10 @@ conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
 		strbuf_printf(&path, "api/conflicts/%s.json", slug);
 		rc = page_json(pc, path.data, o, err);
 	}
+	if (rc == 0 && page_list_set(cr->list, i, c->id, o) < 0)
+		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise conflict "
+		    "%s", c->id);
+	json_decref(o);
 	strbuf_free(&path);
 	strbuf_free(&title);
 	return rc;
@@ -599,28 +602,31 @@ queue_groups(const struct site_model *m)
 }
 
 /* The review queue's page and api/conflicts.json, from every conflict's
- * object (all, in queue order). Returns 0 or < 0 with err set. */
+ * object's text (list, all n set). Returns 0 or < 0 with err set. */
 static int
-queue_pages(const struct page_ctx *pc, json_t *all, mirror_error *err)
+queue_pages(const struct page_ctx *pc, struct page_list *list,
+    mirror_error *err)
 {
 	json_int_t open = (json_int_t)pc->m->open_conflicts;
+	size_t n = list->n;
 	json_t *data;
 	int rc;
 
 	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o}", "groups",
 	    queue_groups(pc->m), "open_conflicts_count", open,
-	    "total", (json_int_t)json_array_size(all), "open_words",
+	    "total", (json_int_t)n, "open_words",
 	    item_count(open, "open conflict", "open conflicts"),
-	    "total_words", item_count((long long)json_array_size(all),
-	    "conflict", "conflicts")), "page", "conflicts/index");
+	    "total_words", item_count((long long)n, "conflict", "conflicts")),
+	    "page", "conflicts/index");
 	rc = page_write(pc, "conflicts/index", "conflicts.md",
 	    "Conflicts: the review queue", data, err);
 	json_decref(data);
 	if (rc < 0)
 		return rc;
-	data = json_pack("{s:I, s:o}", "open_conflicts_count", open,
-	    "conflicts", item_by_id(all));
-	rc = page_json(pc, "api/conflicts.json", data, err);
+	data = item_must(json_pack("{s:I}", "open_conflicts_count", open),
+	    "page", "api/conflicts.json");
+	rc = page_list_write(pc, "api/conflicts.json", data, "conflicts", list,
+	    err);
 	json_decref(data);
 	return rc;
 }
@@ -629,22 +635,19 @@ int
 conflict_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	size_t n = pc->m->conflicts.n;
-	struct conflict_run cr = { pc, xcalloc(n + 1, sizeof(json_t *)) };
+	struct page_list list;
+	struct conflict_run cr = { pc, &list };
 	const struct pool_work work = { n, NULL, conflict_render, NULL, &cr,
 	    NULL, NULL };
-	json_t *all = json_array();
 	int rc;
 
-	/* One page per conflict, then the queue. */
+	/* One page per conflict, then the queue; each conflict's object
+	 * is kept as its text in api/conflicts.json, not as a tree. */
+	page_list_init(&list, n);
 	page_phase(pc, "conflict pages", n + 1, 1);
 	rc = pool_run(&work, err);
-	/* In the queue's order, whichever worker made each. */
-	for (size_t i = 0; i < n; i++)
-		if (cr.objs[i] != NULL)
-			json_array_append_new(all, cr.objs[i]);
-	free(cr.objs);
 	if (rc == 0)
-		rc = queue_pages(pc, all, err);
-	json_decref(all);
+		rc = queue_pages(pc, &list, err);
+	page_list_free(&list);
 	return rc;
 }

@@ -1,0 +1,214 @@
+/*
+ * test_page_list.c: a JSON file gathered one object at a time as text
+ * (gen/site/page.h, page_list_*) is byte for byte what page_json writes
+ * for the whole tree, and its record line follows its bytes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "out/output.h"
+#include "out/record.h"
+#include "site/page.h"
+#include "util/jsonfmt.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include "scratch.h"
+
+/* The site, inside the scratch directory. */
+#define SITE "site"
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return scratch_enter("plist");
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	return scratch_leave();
+}
+
+/* The whole of file rel of the site, NUL-terminated; fails when absent. */
+static char *
+slurp(const char *rel)
+{
+	char path[512];
+	strbuf sb;
+	char buf[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", SITE, rel);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	strbuf_init(&sb);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	return strbuf_detach(&sb);
+}
+
+/* The objects of the list: unsorted ids, text that escaping changes
+ * (newlines, quotes, non-ASCII, the marker word itself), nesting. */
+static json_t *
+object(int i)
+{
+	static const char *const ids[] = { "c-9", "c-10", "c-1", "b\xc3\xa9",
+	    "c-2" };
+
+	return json_pack("{s:s, s:s, s:[s, {s:i, s:[]}, {}], s:n, s:b}", "id",
+	    ids[i], "text", i == 1 ? "two\nlines \"quoted\" \\ tab\t" :
+	    "mirror-list-goes-here", "nested", "\xe2\x80\x93", "k", i,
+	    "empty", "none", "flag", i % 2);
+}
+
+/* The head of the file: a key holding the marker word before the list,
+ * which must be left alone. */
+static json_t *
+head(void)
+{
+	return json_pack("{s:i, s:[s]}", "count", 5, "note",
+	    "mirror-list-goes-here");
+}
+
+/*
+ * One build into site writing api/x.json from n objects (skipping
+ * object skip, -1: none) through a page_list, and api/y.json from the
+ * same objects as one tree through page_json; *hex gets the record's
+ * line for api/x.json. Returns nothing: fails the test on error.
+ */
+static void
+write_both(size_t n, long skip, char hex[DIGEST_HEX + 1])
+{
+	struct page_record *rec = record_load(SITE, 0);
+	struct site_model m;
+	struct site_writer w;
+	struct page_ctx pc = { &m, &w };
+	struct page_list l;
+	struct output *o;
+	mirror_error err;
+	json_t *all = json_array(), *h = head(), *tree = head(), *v[8];
+
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(output_begin(&o, SITE, &err), 0);
+	writer_init(&w, NULL, NULL, o, NULL);
+	record_set_key(rec, "0123456789abcdef");
+	w.record = rec;
+	page_list_init(&l, n);
+	for (size_t i = 0; i < n; i++) {
+		v[i] = object((int)i);
+		if ((long)i == skip)
+			continue;
+		assert_int_equal(page_list_set(&l, i, json_string_value(
+		    json_object_get(v[i], "id")), v[i]), 0);
+	}
+	/* What the list must equal: the set objects sorted by id. */
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		while (k < json_array_size(all) && strcmp(json_string_value(
+		    json_object_get(json_array_get(all, k), "id")),
+		    json_string_value(json_object_get(v[i], "id"))) < 0)
+			k++;
+		if ((long)i != skip)
+			json_array_insert(all, k, v[i]);
+		json_decref(v[i]);
+	}
+	json_object_set_new(tree, "list", all);
+	assert_int_equal(page_list_write(&pc, "api/x.json", h, "list", &l,
+	    &err), 0);
+	assert_int_equal(page_json(&pc, "api/y.json", tree, &err), 0);
+	assert_int_equal(record_write(rec, o, &err), 0);
+	assert_int_equal(output_commit(o, &err), 0);
+	output_free(o);
+	page_list_free(&l);
+	writer_free(&w);
+	record_free(rec);
+	json_decref(h);
+	json_decref(tree);
+	rec = record_load(SITE, 0);
+	assert_true(record_prev(hex, rec, "api/x.json"));
+	record_free(rec);
+}
+
+/* x.json must hold what y.json holds. */
+static void
+expect_same(void)
+{
+	char *x = slurp("api/x.json"), *y = slurp("api/y.json");
+
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+}
+
+/* 1: five objects, two, one, none and one left unset: the file is what
+ * page_json writes for the tree, objects in id order. */
+static void
+test_same_bytes(void **state)
+{
+	char hex[DIGEST_HEX + 1];
+	char *x;
+
+	(void)state;
+	write_both(5, -1, hex);
+	expect_same();
+	x = slurp("api/x.json");
+	assert_non_null(strstr(x, "\"note\": [\n    \"mirror-list-goes-here\""
+	    "\n  ],\n  \"list\": [\n    {\n      \"id\": \"b\\u00E9\""));
+	assert_true(strstr(x, "\"c-1\"") < strstr(x, "\"c-10\"") &&
+	    strstr(x, "\"c-10\"") < strstr(x, "\"c-2\"") &&
+	    strstr(x, "\"c-2\"") < strstr(x, "\"c-9\""));
+	free(x);
+	write_both(2, -1, hex);
+	expect_same();
+	write_both(1, -1, hex);
+	expect_same();
+	write_both(0, -1, hex);
+	expect_same();
+	x = slurp("api/x.json");
+	assert_non_null(strstr(x, "\"list\": []\n}\n"));
+	free(x);
+	write_both(3, 1, hex);
+	expect_same();
+}
+
+/* 2: the record's line for the file is the same for the same bytes and
+ * changes with them. */
+static void
+test_record_line(void **state)
+{
+	char a[DIGEST_HEX + 1], b[DIGEST_HEX + 1], c[DIGEST_HEX + 1];
+
+	(void)state;
+	write_both(5, -1, a);
+	write_both(5, -1, b);
+	write_both(5, 2, c);
+	assert_string_equal(a, b);
+	assert_string_not_equal(a, c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_same_bytes, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_record_line, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
