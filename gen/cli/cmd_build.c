@@ -685,6 +685,25 @@ build_lock(struct site_opts *so, const struct mirror_opts *o,
 	return rc;
 }
 
+/* What a build holds at its end, freed (and libgit2 released when the
+ * build held it: history_hold). */
+static void
+build_free(struct build_changes *ch, struct site_opts *so,
+    struct site_model *s, char *base_url, int held_git)
+{
+	free(ch->ids);
+	rules_free(&ch->rules);
+	output_free(so->out);
+	record_free(so->record);
+	site_model_free(s);
+	store_close(s->st);
+	theme_free(so->th);
+	tmpl_set_free(so->tmpl);
+	free(base_url);
+	if (held_git)
+		history_release();
+}
+
 int
 cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
@@ -757,16 +776,6 @@ done:
 	if (rc == 0)
 		rc = build_report_out(&r, &s, &run, o, err);
 out:
-	free(ch.ids);
-	rules_free(&ch.rules);
-	output_free(so.out);
-	record_free(so.record);
-	site_model_free(&s);
-	store_close(s.st);
-	theme_free(so.th);
-	tmpl_set_free(so.tmpl);
-	free(base_url);
-	if (held_git)
-		history_release();
+	build_free(&ch, &so, &s, base_url, held_git);
 	return rc;
 }
