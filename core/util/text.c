@@ -83,6 +83,19 @@ line_space_at(const char *s, size_t left)
 	return 0;
 }
 
+/* How many of s[0..left) from the start, at most max, are ASCII and
+ * not a space, tab or newline. */
+static size_t
+ascii_run(const char *s, size_t left, size_t max)
+{
+	size_t n = 0;
+
+	while (n < left && n < max && (unsigned char)s[n] < 0x80 &&
+	    s[n] != ' ' && s[n] != '\t' && s[n] != '\n')
+		n++;
+	return n;
+}
+
 void
 text_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
 {
@@ -109,12 +122,20 @@ text_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
 			kept++;
 			pending = 0;
 		}
-		/* One character: a lead byte and its continuations. */
-		for (k = 1; i + k < c.len &&
-		    ((unsigned char)c.data[i + k] & 0xc0) == 0x80; k++)
-			;
+		/* A run of ASCII characters that are not blanks at once (as
+		 * many as chars still allows), else one character: a lead
+		 * byte and its continuations. */
+		k = ascii_run(c.data + i, c.len - i, chars > 0 ? chars - kept :
+		    SIZE_MAX);
+		if (k > 0)
+			kept += k;
+		else {
+			for (k = 1; i + k < c.len &&
+			    ((unsigned char)c.data[i + k] & 0xc0) == 0x80; k++)
+				;
+			kept++;
+		}
 		strbuf_add(sb, c.data + i, k);
-		kept++;
 		i += k;
 	}
 	strbuf_free(&c);
