@@ -130,15 +130,21 @@ pair AS (
   WHERE r.isr AND typeof(r.model) = 'text' AND NOT m.isr AND r.t < m.t
   UNION
   SELECT r.project, r.id, r.name, r.created_at, m.id, m.name, m.created_at
-  FROM ent r JOIN ent m ON m.id = r.model AND m.cp = r.cp
-  WHERE r.isr AND typeof(r.model) = 'text' AND NOT m.isr AND r.t < m.t
+  FROM ent r CROSS JOIN entities m ON m.id = r.model
+  LEFT JOIN canon c ON c.name = m.project
+  WHERE r.isr AND typeof(r.model) = 'text'
+    AND m.entity_type = 'analysis_model' AND m.status <> 'invalid'
+    AND coalesce(c.id, m.project) = r.cp
+    AND r.t < julianday(m.created_at)
   UNION
   SELECT r.project, r.id, r.name, r.created_at, m.id, m.name, m.created_at
   FROM relationships x
-  CROSS JOIN ent r ON r.id = x.source_entity_id
-  CROSS JOIN ent m ON m.id = x.target_entity_id
+  CROSS JOIN entities r ON r.id = x.source_entity_id
+  CROSS JOIN entities m ON m.id = x.target_entity_id
   WHERE x.relationship_type IN ('depends_on', 'derived_from', 'analyzed_by')
-    AND r.isr AND NOT m.isr AND r.t < m.t)
+    AND r.entity_type = 'result' AND r.status <> 'invalid'
+    AND m.entity_type = 'analysis_model' AND m.status <> 'invalid'
+    AND julianday(r.created_at) < julianday(m.created_at))
 SELECT p.project AS project,
        json_array('entity:' || p.rid, 'entity:' || p.mid) AS facts,
        'result ' || p.rname || ' (' || p.rc ||

@@ -22,6 +22,8 @@
 #include "sys/clock.h"
 #include "sys/env.h"
 #include "util/array.h"
+#include "util/hash.h"
+#include "util/hashtab.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -491,37 +493,76 @@ canonical_of(struct rule_conn *c, const char *name, char **out,
 	return 0;
 }
 
+/* A project name looked up, in canon_hits' table. */
+struct seen_name {
+	uint64_t key;               /* of name; never 0 */
+	char *name;
+	char *canon;                /* NULL: the name stays */
+};
+
+/*
+ * The canonical id of h's project into it, through t, a table of the
+ * names looked up so far (a name is looked up once per rule; one whose
+ * hash another name took is looked up each time). Returns 0, or < 0
+ * with err set.
+ */
+static int
+canon_project(struct rule_conn *c, struct hashtab *t, struct rule_hit *h,
+    mirror_error *err)
+{
+	uint64_t key = hash_add_str(MIRROR_HASH_INIT, h->project);
+	struct seen_name *n, one;
+	int added = 0, rc;
+
+	key = key != 0 ? key : 1;
+	n = hashtab_put(t, key, &added);
+	if (!added && strcmp(n->name, h->project) != 0)
+		n = &one;               /* another name's slot: not kept */
+	else if (!added)
+		goto found;
+	n->key = key;
+	n->name = xstrdup(h->project);
+	if ((rc = canonical_of(c, n->name, &n->canon, err)) < 0)
+		return rc;
+found:
+	if (n->canon != NULL) {
+		free(h->project);
+		h->project = xstrdup(n->canon);
+	}
+	if (n == &one) {
+		free(one.name);
+		free(one.canon);
+	}
+	return 0;
+}
+
 /*
  * Make res's hits what rec_violations takes: each project canonical
- * (through temp.project_alias; a name it lacks stays; a name looked up
- * once for a run of hits that give it), sorted, one per set of facts
- * (the first in that order). Returns 0, or < 0 with err set.
+ * (through temp.project_alias; a name it lacks stays), sorted, one per
+ * set of facts (the first in that order). Returns 0, or < 0 with err
+ * set.
  */
 static int
 canon_hits(struct rule_conn *c, struct rule_eval *res, mirror_error *err)
 {
-	char *name = NULL, *canon = NULL;   /* the last name looked up */
+	struct hashtab seen;
 	size_t k = 0;
 	int rc = 0;
 
-	for (size_t i = 0; rc == 0 && i < res->n; i++) {
-		struct rule_hit *h = &res->v[i];
+	hashtab_init(&seen, sizeof(struct seen_name));
+	for (size_t i = 0; rc == 0 && i < res->n; i++)
+		if (res->v[i].project[0] != '\0')
+			rc = canon_project(c, &seen, &res->v[i], err);
+	for (size_t i = 0; i < seen.cap; i++) {
+		struct seen_name *n = (struct seen_name *)(void *)(seen.slots +
+		    i * seen.size);
 
-		if (h->project[0] == '\0')
-			continue;
-		if (name == NULL || strcmp(name, h->project) != 0) {
-			free(name);
-			free(canon);
-			name = xstrdup(h->project);
-			rc = canonical_of(c, name, &canon, err);
-		}
-		if (rc == 0 && canon != NULL) {
-			free(h->project);
-			h->project = xstrdup(canon);
+		if (n->key != 0) {
+			free(n->name);
+			free(n->canon);
 		}
 	}
-	free(name);
-	free(canon);
+	hashtab_free(&seen);
 	if (rc < 0)
 		return rc;
 	if (res->n > 1)
