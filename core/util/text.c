@@ -96,6 +96,22 @@ ascii_run(const char *s, size_t left, size_t max)
 	return n;
 }
 
+/* 1 when s[0..len) is already a line as text_line makes it, within
+ * max bytes and chars characters (0: any): printable ASCII, single
+ * spaces between words, none first or last; else 0. */
+static int
+plain_line(const char *s, size_t len, size_t max, size_t chars)
+{
+	if (len == 0 || len > (max == 0 ? TEXT_MAX_FIELD : max) ||
+	    (chars > 0 && len > chars) || s[0] == ' ' || s[len - 1] == ' ')
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e || (s[i] == ' ' &&
+		    s[i + 1] == ' '))
+			return 0;
+	return 1;
+}
+
 void
 text_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
 {
@@ -103,6 +119,10 @@ text_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
 	size_t i = 0, kept = 0, start = sb->len;
 	int pending = 0;
 
+	if (s != NULL && plain_line(s, len, max, chars)) {
+		strbuf_add(sb, s, len);
+		return;
+	}
 	strbuf_init(&c);
 	text_clean(&c, s, len, max, 0);
 	while (i < c.len) {

@@ -127,6 +127,7 @@ test_text_line(void **state)
 		{ "abcd efgh", 4, "abcd\xe2\x80\xa6" },
 		{ "ab\xc3\xa9\xc3\xa9" "cd", 4, "ab\xc3\xa9\xc3\xa9\xe2\x80\xa6" },
 		{ "a\x01" "b\x7f c", 0, "ab c" },
+		{ "a  b", 0, "a b" },
 		{ "", 3, "" },
 	};
 
