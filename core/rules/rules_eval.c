@@ -511,29 +511,25 @@ canon_project(struct rule_conn *c, struct hashtab *t, struct rule_hit *h,
     mirror_error *err)
 {
 	uint64_t key = hash_add_str(MIRROR_HASH_INIT, h->project);
-	struct seen_name *n, one;
-	int added = 0, rc;
+	struct seen_name *n, one = { 0 };
+	int added = 0, rc = 0;
 
 	key = key != 0 ? key : 1;
 	n = hashtab_put(t, key, &added);
 	if (!added && strcmp(n->name, h->project) != 0)
 		n = &one;               /* another name's slot: not kept */
-	else if (!added)
-		goto found;
-	n->key = key;
-	n->name = xstrdup(h->project);
-	if ((rc = canonical_of(c, n->name, &n->canon, err)) < 0)
-		return rc;
-found:
-	if (n->canon != NULL) {
+	if (added || n == &one) {
+		n->key = key;
+		n->name = xstrdup(h->project);
+		rc = canonical_of(c, n->name, &n->canon, err);
+	}
+	if (rc == 0 && n->canon != NULL) {
 		free(h->project);
 		h->project = xstrdup(n->canon);
 	}
-	if (n == &one) {
-		free(one.name);
-		free(one.canon);
-	}
-	return 0;
+	free(one.name);
+	free(one.canon);
+	return rc;
 }
 
 /*
