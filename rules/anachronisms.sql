@@ -21,11 +21,13 @@ WITH win AS MATERIALIZED (
   WHERE instr(e.properties, '"valid_') > 0 AND e.status <> 'invalid'
     AND (json_type(e.properties, '$.valid_from') = 'text'
          OR json_type(e.properties, '$.valid_until') = 'text')),
+go(x) AS MATERIALIZED (
+  SELECT 1 WHERE EXISTS (SELECT 1 FROM win)),
 edge AS MATERIALIZED (
   SELECT r.id, r.relationship_type AS type, r.source_entity_id AS src,
          r.target_entity_id AS dst, r.created_at,
          julianday(r.created_at) AS t
-  FROM relationships r
+  FROM go CROSS JOIN relationships r
   WHERE r.relationship_type NOT IN ('supersedes', 'described_by',
           'updated_by_session', 'evidenced_by', 'summarized_in')
     AND (r.source_entity_id IN (SELECT id FROM win)
@@ -113,35 +115,39 @@ WITH canon(name, id) AS MATERIALIZED (
   SELECT id, id FROM projects
   UNION SELECT j.value, p.id FROM projects p, json_each(p.aliases) j),
 ent AS MATERIALIZED (
-  SELECT e.id, e.entity_type AS type, e.name, e.project, e.created_at,
+  SELECT e.id, e.entity_type = 'result' AS isr, e.name, e.project,
+         e.created_at, julianday(e.created_at) AS t,
          coalesce(c.id, e.project) AS cp,
          CASE WHEN e.entity_type = 'result'
               THEN e.properties ->> '$.model' END AS model
   FROM entities e LEFT JOIN canon c ON c.name = e.project
   WHERE e.entity_type IN ('result', 'analysis_model')
     AND e.status <> 'invalid'),
-amk(k, cp, id, name, created_at) AS MATERIALIZED (
-  SELECT name, cp, id, name, created_at FROM ent
-  WHERE type = 'analysis_model'
-  UNION ALL
-  SELECT id, cp, id, name, created_at FROM ent
-  WHERE type = 'analysis_model' AND id <> name),
 pair AS (
   SELECT r.project, r.id AS rid, r.name AS rname, r.created_at AS rc,
          m.id AS mid, m.name AS mname, m.created_at AS mc
-  FROM ent r JOIN amk m ON m.k = r.model AND m.cp = r.cp
-  WHERE r.type = 'result' AND typeof(r.model) = 'text'
+  FROM ent r JOIN ent m ON m.name = r.model AND m.cp = r.cp
+  WHERE r.isr AND typeof(r.model) = 'text' AND NOT m.isr AND r.t < m.t
+  UNION
+  SELECT r.project, r.id, r.name, r.created_at, m.id, m.name, m.created_at
+  FROM ent r CROSS JOIN entities m ON m.id = r.model
+  LEFT JOIN canon c ON c.name = m.project
+  WHERE r.isr AND typeof(r.model) = 'text'
+    AND m.entity_type = 'analysis_model' AND m.status <> 'invalid'
+    AND coalesce(c.id, m.project) = r.cp
+    AND r.t < julianday(m.created_at)
   UNION
   SELECT r.project, r.id, r.name, r.created_at, m.id, m.name, m.created_at
   FROM relationships x
-  CROSS JOIN ent r ON r.id = x.source_entity_id
-  CROSS JOIN ent m ON m.id = x.target_entity_id
+  CROSS JOIN entities r ON r.id = x.source_entity_id
+  CROSS JOIN entities m ON m.id = x.target_entity_id
   WHERE x.relationship_type IN ('depends_on', 'derived_from', 'analyzed_by')
-    AND r.type = 'result' AND m.type = 'analysis_model')
+    AND r.entity_type = 'result' AND r.status <> 'invalid'
+    AND m.entity_type = 'analysis_model' AND m.status <> 'invalid'
+    AND julianday(r.created_at) < julianday(m.created_at))
 SELECT p.project AS project,
        json_array('entity:' || p.rid, 'entity:' || p.mid) AS facts,
        'result ' || p.rname || ' (' || p.rc ||
        ') is older than its analysis model ' || p.mname || ' (' ||
        p.mc || ')' AS message
-FROM pair p
-WHERE julianday(p.rc) < julianday(p.mc);
+FROM pair p;

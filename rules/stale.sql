@@ -69,32 +69,32 @@ WITH canon(name, id) AS MATERIALIZED (
   UNION SELECT j.value, p.id FROM projects p, json_each(p.aliases) j),
 cut(t) AS MATERIALIZED (
   SELECT datetime(:now, '-' || :days || ' days')),
-top(t) AS MATERIALIZED (
-  SELECT max(julianday(e.updated_at)) FROM cut CROSS JOIN entities e
-  WHERE e.updated_at >= cut.t AND e.status IN ('active', 'superseded')),
-go0(x) AS MATERIALIZED (
-  SELECT 1 FROM top WHERE EXISTS (
-    SELECT 1 FROM entities e
-    WHERE e.status = 'active' AND e.entity_type <> 'subsystem'
-      AND julianday(e.updated_at) <= top.t - :days)),
+go(x) AS MATERIALIZED (
+  SELECT 1 FROM (
+    SELECT max(CASE WHEN e.updated_at >= cut.t
+                     AND e.status IN ('active', 'superseded')
+                    THEN julianday(e.updated_at) END) AS top,
+           min(CASE WHEN e.status = 'active'
+                     AND e.entity_type <> 'subsystem'
+                    THEN julianday(e.updated_at) END) AS lo
+    FROM cut CROSS JOIN entities e)
+  WHERE lo <= top - :days),
 recent AS MATERIALIZED (
   SELECT e.id, e.entity_type AS type, e.name, e.updated_at,
          coalesce(c.id, e.project) AS cp,
          CASE WHEN instr(e.properties, '"subsystem"') > 0
                    AND json_type(e.properties, '$.subsystem') = 'text'
               THEN json_extract(e.properties, '$.subsystem') END AS subname
-  FROM go0 CROSS JOIN cut CROSS JOIN entities e
+  FROM go CROSS JOIN cut CROSS JOIN entities e
   LEFT JOIN canon c ON c.name = e.project
   WHERE e.updated_at >= cut.t AND e.status IN ('active', 'superseded')),
-go1(x) AS MATERIALIZED (
-  SELECT 1 WHERE EXISTS (SELECT 1 FROM recent)),
 sub AS MATERIALIZED (
   SELECT e.id, e.name, coalesce(c.id, e.project) AS cp
-  FROM go1 CROSS JOIN entities e LEFT JOIN canon c ON c.name = e.project
+  FROM go CROSS JOIN entities e LEFT JOIN canon c ON c.name = e.project
   WHERE e.entity_type = 'subsystem' AND e.status IN ('active', 'superseded')),
 po AS MATERIALIZED (
   SELECT r.source_entity_id AS id, r.target_entity_id AS sub
-  FROM go1 CROSS JOIN relationships r
+  FROM go CROSS JOIN relationships r
   WHERE r.relationship_type = 'part_of'
     AND r.target_entity_id IN (SELECT id FROM sub)),
 moved AS MATERIALIZED (
@@ -115,7 +115,7 @@ names(name) AS MATERIALIZED (
 go2(x) AS MATERIALIZED (
   SELECT 1 WHERE EXISTS (SELECT 1 FROM moved)),
 member(id, sub) AS (
-  SELECT p.id, p.sub FROM po p WHERE p.sub IN (SELECT sub FROM moved)
+  SELECT p.id, p.sub FROM po p
   UNION
   SELECT e.id, s.id FROM go2 CROSS JOIN cut CROSS JOIN entities e
   LEFT JOIN canon c ON c.name = e.project

@@ -22,6 +22,8 @@
 #include "sys/clock.h"
 #include "sys/env.h"
 #include "util/array.h"
+#include "util/hash.h"
+#include "util/hashtab.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -247,6 +249,86 @@ cmp_json_str(const void *a, const void *b)
 	    json_string_value(*(json_t *const *)b));
 }
 
+/* qsort: C strings. */
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The length of the JSON string of plain text at s (its opening quote
+ * at s[0]): printable ASCII without '"' or '\\' up to the closing
+ * quote, which ends before end. Returns 0 when it is not one. */
+static size_t
+plain_string(const char *s, const char *end)
+{
+	const char *p = s + 1;
+
+	while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+		p++;
+	return p < end && *p == '"' && p > s + 1 ? (size_t)(p - s - 1) : 0;
+}
+
+/*
+ * The facts column read without jansson when it is what json_array()
+ * makes of plain "layer:id" strings: '[', strings of plain_string
+ * apart by ',', ']', no blank, 1 to RULE_MAX_FACTS of them, each
+ * fact_ok. Into h as canon_facts says; its JSON is written as
+ * json_dumps(JSON_COMPACT) would write it. Returns 0, or -1 (h
+ * untouched) when text is not of that shape: jansson reads it then.
+ */
+static int
+plain_facts(struct rule_hit *h, const char *text, size_t len)
+{
+	const char *p = text + 1, *end;
+	char **v = NULL;
+	size_t n = 0, cap = 0, k = 0;
+	strbuf js;
+	int ok = 0;
+
+	if (len < 2 || text[0] != '[' || text[len - 1] != ']')
+		return -1;
+	end = text + len - 1;
+	for (;;) {
+		size_t l = p < end && *p == '"' ? plain_string(p, end) : 0;
+
+		if (l == 0 || n == RULE_MAX_FACTS)
+			break;
+		ARRAY_PUSH(v, n, cap) = xstrndup(p + 1, l);
+		if (!fact_ok(v[n - 1]))
+			break;
+		p += l + 2;
+		if (p == end || *p != ',') {
+			ok = p == end;
+			break;
+		}
+		p++;
+	}
+	if (!ok) {
+		while (n > 0)
+			free(v[--n]);
+		free(v);
+		return -1;
+	}
+	qsort(v, n, sizeof(*v), cmp_str);
+	strbuf_init(&js);
+	strbuf_putc(&js, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (k > 0 && strcmp(v[k - 1], v[i]) == 0) {
+			free(v[i]);
+			continue;
+		}
+		strbuf_printf(&js, "%s\"%s\"", k > 0 ? "," : "", v[i]);
+		v[k++] = v[i];
+	}
+	strbuf_putc(&js, ']');
+	h->fv = v;
+	h->nf = k;
+	h->facts = strbuf_detach(&js);
+	strbuf_free(&js);
+	return 0;
+}
+
 /*
  * The facts column (text of len bytes) made canonical into h: h->fv the
  * "layer:id" strings sorted, without repeats, and h->facts their JSON
@@ -256,11 +338,13 @@ static int
 canon_facts(struct rule_hit *h, const char *text, size_t len, long long row,
     strbuf *why)
 {
-	json_t *a = text != NULL ? json_loadb(text, len, 0, NULL) : NULL;
-	json_t **v = NULL, *out;
+	json_t *a, **v = NULL, *out;
 	size_t n, k = 0;
 	int rc = 1;
 
+	if (text != NULL && plain_facts(h, text, len) == 0)
+		return 0;
+	a = text != NULL ? json_loadb(text, len, 0, NULL) : NULL;
 	if (!json_is_array(a) || (n = json_array_size(a)) == 0 ||
 	    n > RULE_MAX_FACTS) {
 		strbuf_printf(why, "row %lld: facts is not a JSON array of 1 "
@@ -389,6 +473,67 @@ cmp_hit(const void *a, const void *b)
 }
 
 /*
+ * The canonical id of project name into *out (a new string), NULL when
+ * temp.project_alias does not know the name. Returns 0, or < 0 with err
+ * set.
+ */
+static int
+canonical_of(struct rule_conn *c, const char *name, char **out,
+    mirror_error *err)
+{
+	int rc;
+
+	*out = NULL;
+	sqlite3_bind_text(c->alias, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(c->alias);
+	if (rc == SQLITE_ROW && sqlite3_column_text(c->alias, 0))
+		*out = xstrdup(ctext(c->alias, 0));
+	sqlite3_reset(c->alias);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(c->st, err, rc, "rules: project aliases");
+	return 0;
+}
+
+/* A project name looked up, in canon_hits' table. */
+struct seen_name {
+	uint64_t key;               /* of name; never 0 */
+	char *name;
+	char *canon;                /* NULL: the name stays */
+};
+
+/*
+ * The canonical id of h's project into it, through t, a table of the
+ * names looked up so far (a name is looked up once per rule; one whose
+ * hash another name took is looked up each time). Returns 0, or < 0
+ * with err set.
+ */
+static int
+canon_project(struct rule_conn *c, struct hashtab *t, struct rule_hit *h,
+    mirror_error *err)
+{
+	uint64_t key = hash_add_str(MIRROR_HASH_INIT, h->project);
+	struct seen_name *n, one = { 0 };
+	int added = 0, rc = 0;
+
+	key = key != 0 ? key : 1;
+	n = hashtab_put(t, key, &added);
+	if (!added && strcmp(n->name, h->project) != 0)
+		n = &one;               /* another name's slot: not kept */
+	if (added || n == &one) {
+		n->key = key;
+		n->name = xstrdup(h->project);
+		rc = canonical_of(c, n->name, &n->canon, err);
+	}
+	if (rc == 0 && n->canon != NULL) {
+		free(h->project);
+		h->project = xstrdup(n->canon);
+	}
+	free(one.name);
+	free(one.canon);
+	return rc;
+}
+
+/*
  * Make res's hits what rec_violations takes: each project canonical
  * (through temp.project_alias; a name it lacks stays), sorted, one per
  * set of facts (the first in that order). Returns 0, or < 0 with err
@@ -397,29 +542,26 @@ cmp_hit(const void *a, const void *b)
 static int
 canon_hits(struct rule_conn *c, struct rule_eval *res, mirror_error *err)
 {
+	struct hashtab seen;
 	size_t k = 0;
+	int rc = 0;
 
-	for (size_t i = 0; i < res->n; i++) {
-		struct rule_hit *h = &res->v[i];
-		int rc;
+	hashtab_init(&seen, sizeof(struct seen_name));
+	for (size_t i = 0; rc == 0 && i < res->n; i++)
+		if (res->v[i].project[0] != '\0')
+			rc = canon_project(c, &seen, &res->v[i], err);
+	for (size_t i = 0; i < seen.cap; i++) {
+		struct seen_name *n = (struct seen_name *)(void *)(seen.slots +
+		    i * seen.size);
 
-		if (h->project[0] == '\0')
-			continue;
-		sqlite3_bind_text(c->alias, 1, h->project, -1, SQLITE_STATIC);
-		rc = sqlite3_step(c->alias);
-		if (rc == SQLITE_ROW && sqlite3_column_text(c->alias, 0)) {
-			char *p = xstrdup(ctext(c->alias, 0));
-
-			sqlite3_reset(c->alias);
-			free(h->project);
-			h->project = p;
-		} else {
-			sqlite3_reset(c->alias);
-			if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-				return store_fail(c->st, err, rc,
-				    "rules: project aliases");
+		if (n->key != 0) {
+			free(n->name);
+			free(n->canon);
 		}
 	}
+	hashtab_free(&seen);
+	if (rc < 0)
+		return rc;
 	if (res->n > 1)
 		qsort(res->v, res->n, sizeof(*res->v), cmp_hit);
 	for (size_t i = 0; i < res->n; i++) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,19 @@ struct mirror_store {
 /* Progress-handler calls further apart than this are time the caller
  * spent between steps of a cursor, not time inside SQLite. */
 #define BUDGET_GAP_NS 100000000LL
+
+/*
+ * How many bytes of a statement journal SQLite keeps in memory before it
+ * spills it to a temporary file (its default: 64 KiB). A statement that
+ * writes several rows in a transaction that already wrote (a sweep's
+ * batched INSERTs of violations and their facts, 32 rows each) journals
+ * every page it touches that the transaction had before it began; with
+ * the default, recording a first sweep's violations at M wrote some
+ * 5,000 pages to a temporary file, on the sweep's thread, after the
+ * slot sweep. 4 MiB holds the largest such statement many times over
+ * and bounds what a statement journal may take of memory.
+ */
+#define STORE_STMT_JOURNAL_MEM (4 * 1024 * 1024)
 
 /* Tables mirror writes in a sweep: no trigger may sit on them. */
 static const char *const mirror_written[] = { "conflicts",
@@ -903,14 +917,29 @@ connect_read(mirror_store *st, int flags)
 	return rc;
 }
 
+/*
+ * Configure the SQLite library for the process, once, before its first
+ * connection: statement journals in memory up to STORE_STMT_JOURNAL_MEM.
+ * SQLite takes this only before it is initialized; when something
+ * initialized it already, the default stays (slower, not wrong).
+ */
+static void
+library_config(void)
+{
+	(void)sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL,
+	    STORE_STMT_JOURNAL_MEM);
+}
+
 int
 store_open(mirror_store **out, const char *path, enum store_mode mode,
     mirror_error *err)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	mirror_store *st;
 	int flags, rc;
 
 	*out = NULL;
+	(void)pthread_once(&once, library_config);
 	rc = check_file(path, err);
 	if (rc < 0)
 		return rc;

@@ -83,6 +83,35 @@ line_space_at(const char *s, size_t left)
 	return 0;
 }
 
+/* How many of s[0..left) from the start, at most max, are ASCII and
+ * not a space, tab or newline. */
+static size_t
+ascii_run(const char *s, size_t left, size_t max)
+{
+	size_t n = 0;
+
+	while (n < left && n < max && (unsigned char)s[n] < 0x80 &&
+	    s[n] != ' ' && s[n] != '\t' && s[n] != '\n')
+		n++;
+	return n;
+}
+
+/* 1 when s[0..len) is already a line as text_line makes it, within
+ * max bytes and chars characters (0: any): printable ASCII, single
+ * spaces between words, none first or last; else 0. */
+static int
+plain_line(const char *s, size_t len, size_t max, size_t chars)
+{
+	if (len == 0 || len > (max == 0 ? TEXT_MAX_FIELD : max) ||
+	    (chars > 0 && len > chars) || s[0] == ' ' || s[len - 1] == ' ')
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e || (s[i] == ' ' &&
+		    s[i + 1] == ' '))
+			return 0;
+	return 1;
+}
+
 void
 text_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
 {
@@ -90,6 +119,10 @@ text_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
 	size_t i = 0, kept = 0, start = sb->len;
 	int pending = 0;
 
+	if (s != NULL && plain_line(s, len, max, chars)) {
+		strbuf_add(sb, s, len);
+		return;
+	}
 	strbuf_init(&c);
 	text_clean(&c, s, len, max, 0);
 	while (i < c.len) {
@@ -109,12 +142,20 @@ text_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
 			kept++;
 			pending = 0;
 		}
-		/* One character: a lead byte and its continuations. */
-		for (k = 1; i + k < c.len &&
-		    ((unsigned char)c.data[i + k] & 0xc0) == 0x80; k++)
-			;
+		/* A run of ASCII characters that are not blanks at once (as
+		 * many as chars still allows), else one character: a lead
+		 * byte and its continuations. */
+		k = ascii_run(c.data + i, c.len - i, chars > 0 ? chars - kept :
+		    SIZE_MAX);
+		if (k > 0)
+			kept += k;
+		else {
+			for (k = 1; i + k < c.len &&
+			    ((unsigned char)c.data[i + k] & 0xc0) == 0x80; k++)
+				;
+			kept++;
+		}
 		strbuf_add(sb, c.data + i, k);
-		kept++;
 		i += k;
 	}
 	strbuf_free(&c);

@@ -19,6 +19,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 
 /* 1: timestamps parse in every accepted form and round-trip. */
 static void
@@ -106,6 +107,45 @@ test_strbuf(void **state)
 }
 
 /* 5: errors keep to one line even when text has newlines. */
+/* text_line folds blanks, keeps words whole, caps by characters (runs of
+ * ASCII are copied at once: the same line as one by one). */
+static void
+test_text_line(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t chars;
+		const char *want;
+	} cases[] = {
+		{ "  one\t two\n\nthree  ", 0, "one two three" },
+		{ "component Bracket has no material", 0,
+		  "component Bracket has no material" },
+		{ "caf\xc3\xa9 \xe2\x80\xa8" "au lait", 0, "caf\xc3\xa9 au lait" },
+		{ "abcdefgh", 5, "abcde\xe2\x80\xa6" },
+		{ "abcde", 5, "abcde" },
+		{ "abc defgh", 5, "abc d\xe2\x80\xa6" },
+		{ "abcd efgh", 4, "abcd\xe2\x80\xa6" },
+		{ "ab\xc3\xa9\xc3\xa9" "cd", 4, "ab\xc3\xa9\xc3\xa9\xe2\x80\xa6" },
+		{ "a\x01" "b\x7f c", 0, "ab c" },
+		{ "a  b", 0, "a b" },
+		{ "", 3, "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		strbuf sb;
+
+		strbuf_init(&sb);
+		strbuf_puts(&sb, "> ");
+		text_line(&sb, cases[i].in, strlen(cases[i].in), 0,
+		    cases[i].chars);
+		if (strcmp(sb.data + 2, cases[i].want) != 0)
+			fail_msg("case %zu: '%s', want '%s'", i, sb.data + 2,
+			    cases[i].want);
+		strbuf_free(&sb);
+	}
+}
+
 static void
 test_error_one_line(void **state)
 {
@@ -278,6 +318,7 @@ main(void)
 		cmocka_unit_test(test_hash_stable),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_error_one_line),
+		cmocka_unit_test(test_text_line),
 		cmocka_unit_test(test_array_grows),
 		cmocka_unit_test_setup_teardown(test_store_create_and_aliases,
 		    make_path, drop_path),

@@ -493,6 +493,12 @@ test_shape(void **state)
 		  "message", "row 1: fact 2 is not" },
 		{ "SELECT '' AS project, '[\"entity:\"]' AS facts, '' AS "
 		  "message", "row 1: fact 1 is not" },
+		{ "SELECT '' AS project, '[\"entity:e1\",]' AS facts, '' AS "
+		  "message", "row 1: facts is not a JSON array" },
+		{ "SELECT '' AS project, '[\"entity:e1\"]]' AS facts, '' AS "
+		  "message", "row 1: facts is not a JSON array" },
+		{ "SELECT '' AS project, '[\"entity:e1\",\"memory\"]' AS facts, "
+		  "'' AS message", "row 1: fact 2 is not" },
 		{ "SELECT * FROM nosuchtable", "line 4: no such table: "
 		  "nosuchtable" },
 		{ "SELECT '' AS project, ? AS facts, '' AS message",
@@ -587,8 +593,9 @@ test_lifecycle(void **state)
 	rules_free(&rs);
 }
 
-/* 8: facts in any order, with repeats, are one violation; the ids are
- * the same on another store and in a scoped sweep; gone rules close. */
+/* 8: facts in any order, with repeats, with blanks or without (read by
+ * jansson or by hand), are one violation; the ids are the same on
+ * another store and in a scoped sweep; gone rules close. */
 static void
 test_identity_and_scope(void **state)
 {
@@ -603,7 +610,9 @@ test_identity_and_scope(void **state)
 	load(f, &rs, "-- rule: pair\n-- severity: error\n-- description: d\n"
 	    "SELECT 'p05' AS project, '[\"memory:m1\", \"entity:e2\", "
 	    "\"memory:m1\"]' AS facts, 'one' AS message UNION ALL\n"
-	    "SELECT 'p05', '[\"entity:e2\", \"memory:m1\"]', 'two';\n");
+	    "SELECT 'p05', '[\"entity:e2\", \"memory:m1\"]', 'two' UNION ALL\n"
+	    "SELECT 'p05', '[\"memory:m1\",\"entity:e2\",\"entity:e2\"]', "
+	    "'three';\n");
 	assert_int_equal(sweep_run_rules(&run, f->st, NOW, &scope, &rs, &err),
 	    0);
 	assert_int_equal(run.violations_opened, 1);
