@@ -550,14 +550,9 @@ canon_hits(struct rule_conn *c, struct rule_eval *res, mirror_error *err)
 	for (size_t i = 0; rc == 0 && i < res->n; i++)
 		if (res->v[i].project[0] != '\0')
 			rc = canon_project(c, &seen, &res->v[i], err);
-	for (size_t i = 0; i < seen.cap; i++) {
-		struct seen_name *n = (struct seen_name *)(void *)(seen.slots +
-		    i * seen.size);
-
-		if (n->key != 0) {
-			free(n->name);
-			free(n->canon);
-		}
+	for (struct seen_name *n = NULL; (n = hashtab_each(&seen, n)) != NULL;) {
+		free(n->name);
+		free(n->canon);
 	}
 	hashtab_free(&seen);
 	if (rc < 0)

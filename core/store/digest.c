@@ -418,15 +418,10 @@ seal(uint64_t sum, uint64_t rows)
 static void
 drop_maps(struct store_digest *d)
 {
-	const struct hashtab *t = d->alias;
+	struct alias_entry *a = NULL;
 
-	for (size_t i = 0; t != NULL && i < t->cap; i++) {
-		struct alias_entry *a = (struct alias_entry *)(void *)(t->slots +
-		    i * t->size);
-
-		if (a->key != 0)
-			free(a->name);
-	}
+	while (d->alias != NULL && (a = hashtab_each(d->alias, a)) != NULL)
+		free(a->name);
 	if (d->alias != NULL)
 		hashtab_free(d->alias);
 	if (d->ent != NULL)
@@ -442,19 +437,14 @@ drop_maps(struct store_digest *d)
 void
 digest_finish(struct store_digest *d)
 {
-	const struct hashtab *t = d->acc;
+	struct acc_entry *e = NULL;
 
-	if (t == NULL)
+	if (d->acc == NULL)
 		return;
 	drop_maps(d);
-	d->p = xcalloc(t->n + 1, sizeof(*d->p));
+	d->p = xcalloc(d->acc->n + 1, sizeof(*d->p));
 	d->n = 0;
-	for (size_t i = 0; i < t->cap; i++) {
-		struct acc_entry *e = (struct acc_entry *)(void *)(t->slots +
-		    i * t->size);
-
-		if (e->key == 0)
-			continue;
+	while ((e = hashtab_each(d->acc, e)) != NULL) {
 		d->p[d->n].project = e->p->project;
 		memcpy(d->p[d->n].rows, e->p->counts, sizeof(e->p->counts));
 		d->p[d->n].active = e->p->active;

@@ -132,6 +132,18 @@ hashtab_next(const struct hashtab *t, const void *prev)
 }
 
 void *
+hashtab_each(const struct hashtab *t, const void *prev)
+{
+	size_t pos = prev == NULL ? 0 : (size_t)((const unsigned char *)prev -
+	    t->slots) / t->size + 1;
+
+	for (; pos < t->cap; pos++)
+		if (key_of(slot(t, pos)) != 0)
+			return slot(t, pos);
+	return NULL;
+}
+
+void *
 hashtab_put(struct hashtab *t, uint64_t key, int *added)
 {
 	unsigned char *e;

@@ -61,6 +61,11 @@ void *hashtab_get(const struct hashtab *t, uint64_t key);
  * or NULL: with hashtab_get, every entry of one key, in no set order. */
 void *hashtab_next(const struct hashtab *t, const void *prev);
 
+/* The entry after prev in slot order (prev NULL: the first), or NULL
+ * after the last: every entry once, in no set order, for a walk that
+ * frees what entries point to. */
+void *hashtab_each(const struct hashtab *t, const void *prev);
+
 /*
  * The entry of key (not 0): the one there is, *added set to 0, or a new
  * one, zeroed but for its key, *added set to 1 (added may be NULL).

@@ -1,6 +1,7 @@
 /*
  * test_hashtab.c: core/util/hashtab, the one hash table: insert and
- * look up, growth, keys that share a slot or a whole hash, many keys.
+ * look up, growth, keys that share a slot or a whole hash, many keys,
+ * walking every entry.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -243,6 +244,35 @@ test_many(void **state)
 	hashtab_free(&t);
 }
 
+/* 6: hashtab_each visits every entry once, same-hash ones included,
+ * and nothing of an empty table. */
+static void
+test_each(void **state)
+{
+	struct hashtab t;
+	struct ent *e = NULL;
+	uint64_t sum = 0;
+	size_t n = 0;
+
+	(void)state;
+	hashtab_init(&t, sizeof(struct ent));
+	assert_null(hashtab_each(&t, NULL));
+	for (uint64_t k = 1; k <= 100; k++) {
+		e = hashtab_put(&t, k, NULL);
+		e->value = k;
+	}
+	e = hashtab_add(&t, 7);
+	e->value = 1000;
+	e = NULL;
+	while ((e = hashtab_each(&t, e)) != NULL) {
+		sum += e->value;
+		n++;
+	}
+	assert_int_equal(n, 101);
+	assert_int_equal(sum, 5050 + 1000);
+	hashtab_free(&t);
+}
+
 int
 main(void)
 {
@@ -252,6 +282,7 @@ main(void)
 		cmocka_unit_test(test_collisions),
 		cmocka_unit_test(test_same_hash),
 		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_each),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
