@@ -317,8 +317,22 @@ beside_main(void *arg)
 	return NULL;
 }
 
+/* Close the second connection, when it is open. */
+static void
+reader_close(struct rules_job *j)
+{
+	if (j->reader != NULL) {
+		rconn_free(&j->beside);
+		store_read_end(j->reader);
+		store_close(j->reader);
+		j->reader = NULL;
+	}
+}
+
 /* The thread's body, then every rule handed over (those it did not
- * evaluate are the sweep's connection's to evaluate). */
+ * evaluate are the sweep's connection's to evaluate); then it closes
+ * its connection while the sweep records (a few ms at M, off the
+ * sweep's path). */
 static void *
 beside_run(void *arg)
 {
@@ -326,23 +340,20 @@ beside_run(void *arg)
 
 	(void)beside_main(j);
 	set_done(j, j->n);
+	reader_close(j);
 	return NULL;
 }
 
-/* Stop what runs beside the sweep: join the thread, close the second
- * connection. */
+/* Stop what runs beside the sweep: join the thread (which ends its
+ * read transaction, before the sweep may commit), close the second
+ * connection when the thread did not. */
 static void
 beside_stop(struct rules_job *j)
 {
 	if (j->started)
 		(void)pthread_join(j->thread, NULL);
 	j->started = 0;
-	if (j->reader != NULL) {
-		rconn_free(&j->beside);
-		store_read_end(j->reader);
-		store_close(j->reader);
-		j->reader = NULL;
-	}
+	reader_close(j);
 }
 
 /*
