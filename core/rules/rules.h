@@ -195,6 +195,29 @@ int rules_start(struct rules_job **out, mirror_store *st,
     const struct rule_set *rs, const char *now, mirror_error *err);
 
 /*
+ * rules_start ahead of the sweep: inside a read transaction on st
+ * (store_read_begin, st opened STORE_WRITE), so that the evaluation
+ * beside starts on the snapshot st reads while the caller does other
+ * work (a build's checks), not when the sweep takes its lock. The job
+ * remembers st's data_version; the sweep takes it instead of calling
+ * rules_start only when rules_job_current says so, and abandons it
+ * otherwise. Returns 0, or < 0 with err set.
+ */
+int rules_start_early(struct rules_job **out, mirror_store *st,
+    const struct rule_set *rs, const char *now, mirror_error *err);
+
+/*
+ * Whether job (rules_start_early) may stand for rules_start(st, rs,
+ * now) in the sweep's write transaction, asked there after the sweep
+ * read: 1 when it was started on st for rs at now and st's data_version
+ * is the one it saw (no other connection committed since, so the
+ * snapshot the thread reads is the sweep's), 0 when not (the caller
+ * abandons it), < 0 with err set when the version cannot be read.
+ */
+int rules_job_current(const struct rules_job *job, mirror_store *st,
+    const struct rule_set *rs, const char *now, mirror_error *err);
+
+/*
  * End job as sweep run run_id, in the same transaction: evaluate what
  * is left and record every rule over the whole store, in the set's
  * order, whichever connection evaluated it. Each rule gets a rule_runs
@@ -210,8 +233,9 @@ int rules_start(struct rules_job **out, mirror_store *st,
 int rules_finish(struct rule_counts *out, struct rules_job *job,
     const char *run_id, mirror_error *err);
 
-/* Stop and free job without recording anything (the sweep failed);
- * NULL is a no-op. */
+/* Stop and free job without recording anything (the sweep failed, or
+ * did not take an early job): the thread is stopped between two rules
+ * and the rule it reads interrupted. NULL is a no-op. */
 void rules_abandon(struct rules_job *job);
 
 /*

@@ -37,7 +37,9 @@ struct rules_job {
 	mirror_store *st;            /* the sweep's connection */
 	sqlite3 *db;
 	const struct rule_set *rs;
-	const char *now;
+	char *now;                   /* the sweep's time, a copy */
+	long long version;           /* st's data_version at the start
+	                                (rules_start_early), else -1 */
 	struct rule_set store_rules; /* rows of mirror_rules */
 	strbuf early;                /* mirror_rules unreadable: its line */
 	int early_failed;
@@ -57,6 +59,9 @@ struct rules_job {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	size_t done;
+	int stop;                    /* abandoned: the thread stops */
+	sqlite3 *live;               /* the reader while it may be
+	                                interrupted (NULL: not) */
 	int sync;                    /* mu and cv are initialized */
 	mirror_error berr;
 	/* Recording, in rules_finish. */
@@ -302,8 +307,17 @@ beside_main(void *arg)
 	if (rconn_init(&j->beside, j->reader, j->rs, j->now, 1, &e) < 0)
 		return NULL;
 	j->reading = 1;
+	pthread_mutex_lock(&j->mu);
+	j->live = store_db(j->reader);
+	pthread_mutex_unlock(&j->mu);
 	for (size_t i = 0; i < j->n; i++) {
-		int rc = 0;
+		int rc = 0, stop;
+
+		pthread_mutex_lock(&j->mu);
+		stop = j->stop;
+		pthread_mutex_unlock(&j->mu);
+		if (stop)
+			break;
 
 		if (j->todo[i]->error == NULL)
 			rc = rule_eval(&j->beside, j->todo[i], &j->ev[i], &e);
@@ -317,10 +331,16 @@ beside_main(void *arg)
 	return NULL;
 }
 
-/* Close the second connection, when it is open. */
+/* Close the second connection, when it is open (no longer to be
+ * interrupted first). */
 static void
 reader_close(struct rules_job *j)
 {
+	if (j->sync) {
+		pthread_mutex_lock(&j->mu);
+		j->live = NULL;
+		pthread_mutex_unlock(&j->mu);
+	}
 	if (j->reader != NULL) {
 		rconn_free(&j->beside);
 		store_read_end(j->reader);
@@ -398,6 +418,7 @@ job_free(struct rules_job *j)
 	free(j->ev);
 	free(j->todo);
 	free(j->ran);
+	free(j->now);
 	rules_free(&j->store_rules);
 	strbuf_free(&j->early);
 	free(j);
@@ -421,7 +442,8 @@ job_start(struct rules_job **out, mirror_store *st,
 	j->st = st;
 	j->db = store_db(st);
 	j->rs = rs;
-	j->now = now;
+	j->now = xstrdup(now);
+	j->version = -1;
 	strbuf_init(&j->early);
 	if ((rc = load_store_rules(j, err)) < 0) {
 		job_free(j);
@@ -450,9 +472,48 @@ rules_start(struct rules_job **out, mirror_store *st,
 	return job_start(out, st, rs, now, 1, err);
 }
 
+int
+rules_start_early(struct rules_job **out, mirror_store *st,
+    const struct rule_set *rs, const char *now, mirror_error *err)
+{
+	long long v;
+	int rc;
+
+	*out = NULL;
+	if ((rc = store_data_version(&v, st, err)) < 0 ||
+	    (rc = job_start(out, st, rs, now, 1, err)) < 0)
+		return rc;
+	(*out)->version = v;
+	return 0;
+}
+
+int
+rules_job_current(const struct rules_job *job, mirror_store *st,
+    const struct rule_set *rs, const char *now, mirror_error *err)
+{
+	long long v;
+	int rc;
+
+	if (job->st != st || job->rs != rs || strcmp(job->now, now) != 0 ||
+	    job->version < 0)
+		return 0;
+	if ((rc = store_data_version(&v, st, err)) < 0)
+		return rc;
+	return v == job->version;
+}
+
 void
 rules_abandon(struct rules_job *job)
 {
+	/* Stop the thread between two rules, and interrupt the one it
+	 * reads: its results would be thrown away. */
+	if (job != NULL && job->sync) {
+		pthread_mutex_lock(&job->mu);
+		job->stop = 1;
+		if (job->live != NULL)
+			sqlite3_interrupt(job->live);
+		pthread_mutex_unlock(&job->mu);
+	}
 	job_free(job);
 }
 

@@ -85,6 +85,7 @@ struct sweep_ctx {
 	const struct rule_set *rules;     /* NULL: none run */
 	struct rule_counts rk;            /* what they did this attempt */
 	struct rules_job *job;             /* rules_start .. rules_finish */
+	struct rules_job *early;           /* the caller's, not yet taken */
 	int busy;                    /* the last failure was a lock */
 	struct rec *recs;
 	size_t nrecs, caprecs;
@@ -1393,13 +1394,31 @@ write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
 
 /*
  * Start the rules, when the caller gave a set: before the sweep writes,
- * so that they may be evaluated beside it (rules.h). Returns 0 or < 0.
+ * so that they may be evaluated beside it (rules.h). The caller's early
+ * job stands for the start when it read the snapshot this transaction
+ * reads (rules_job_current); else it is abandoned. Returns 0 or < 0.
  */
 static int
 start_rules(struct sweep_ctx *c, mirror_error *err)
 {
-	if (c->rules == NULL)
+	struct rules_job *early = c->early;
+	int rc;
+
+	c->early = NULL;
+	if (c->rules == NULL) {
+		rules_abandon(early);
 		return 0;
+	}
+	if (early != NULL) {
+		rc = rules_job_current(early, c->st, c->rules, c->ts, err);
+		if (rc == 1) {
+			c->job = early;
+			return 0;
+		}
+		rules_abandon(early);
+		if (rc < 0)
+			return rc;
+	}
 	return rules_start(&c->job, c->st, c->rules, c->ts, err);
 }
 
@@ -1563,16 +1582,27 @@ sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
     const struct sweep_scope *scope, const struct rule_set *rules,
     mirror_error *err)
 {
+	return sweep_run_early(out, st, now, scope, rules, NULL, err);
+}
+
+int
+sweep_run_early(struct sweep_run *out, mirror_store *st, time_t now,
+    const struct sweep_scope *scope, const struct rule_set *rules,
+    struct rules_job *early, mirror_error *err)
+{
 	struct sweep_ctx c;
 	int rc;
 
 	for (size_t i = 0; scope != NULL && i < scope->n; i++)
-		if (scope->projects == NULL || scope->projects[i] == NULL)
+		if (scope->projects == NULL || scope->projects[i] == NULL) {
+			rules_abandon(early);
 			return mirror_fail(err, MIRROR_EINPUT, "sweep: project "
 			    "%zu of the scope is NULL", i);
+		}
 	memset(&c, 0, sizeof(c));
 	c.scope = scope;
 	c.rules = rules;
+	c.early = early;
 	hashtab_init(&c.known, sizeof(uint64_t));
 	hashtab_init(&c.xdone, sizeof(uint64_t));
 	hashtab_init(&c.decided, sizeof(uint64_t));
@@ -1592,5 +1622,6 @@ sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
 			break;
 		mirror_error_clear(err);
 	}
+	rules_abandon(c.early);         /* when no attempt took it */
 	return rc;
 }

@@ -14,6 +14,41 @@ hash_add(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/* The little-endian word at b: one load on a little-endian machine
+ * (the compiler merges the shifts). */
+static uint64_t
+load_le(const unsigned char *b)
+{
+	return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
+	    (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 |
+	    (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
+	    (uint64_t)b[7] << 56;
+}
+
+/* The little-endian word of the n (< 8) bytes at b, zero-filled. */
+static uint64_t
+tail_le(const unsigned char *b, size_t n)
+{
+	uint64_t w = 0;
+
+	for (size_t i = n; i > 0; i--)
+		w = w << 8 | b[i - 1];
+	return w;
+}
+
+uint64_t
+hash_words(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	h = hash_mix(h ^ (uint64_t)n);
+	for (; n >= 8; n -= 8, b += 8)
+		h = hash_mix(h ^ load_le(b));
+	if (n > 0)
+		h = hash_mix(h ^ tail_le(b, n));
+	return h;
+}
+
 uint64_t
 hash_add_str(uint64_t h, const char *s)
 {

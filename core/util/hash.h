@@ -18,6 +18,15 @@ uint64_t hash_add(uint64_t h, const void *p, size_t n);
  * separator byte, so ("ab","c") and ("a","bc") hash differently. */
 uint64_t hash_add_str(uint64_t h, const char *s);
 
+/*
+ * Fold n bytes of p into h eight at a time, as little-endian words
+ * (the length first), each through hash_mix: about four times faster
+ * than hash_add on long texts, and a different value. The same on every
+ * machine; for digests compared only with each other (a store's
+ * snapshot, a project's rows), never for an id.
+ */
+uint64_t hash_words(uint64_t h, const void *p, size_t n);
+
 /* splitmix64's finaliser: spreads h's bits (FNV's low bits are weak)
  * over all 64, e.g. before hashes are summed or cut short. */
 uint64_t hash_mix(uint64_t h);

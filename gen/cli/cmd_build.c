@@ -75,6 +75,8 @@ struct build_changes {
 	long long version;      /* the store's data_version then */
 	struct rule_set rules;  /* what the sweep runs (none with
 	                           --no-sweep) */
+	struct rules_job *early;  /* those rules started in the check,
+	                             the sweep's to take */
 };
 
 /* Step 3a: the snapshot checksum and the projects' digests, inside the
@@ -213,6 +215,17 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 		if (have && strcmp(s->snapshot, held->snapshot) == 0)
 			return build_unchanged(held, st, ch, s, so, o, err);
 	}
+	/* A sweep follows: its rules start now, beside the checks below,
+	 * on this read's snapshot (the sweep takes them when it is still
+	 * the store's). */
+	if (!o->no_sweep) {
+		char ts[MIRROR_TS_LEN];
+
+		mirror_format_ts(ts, s->now);
+		if ((rc = rules_start_early(&ch->early, s->st, &ch->rules, ts,
+		    err)) < 0)
+			return rc;
+	}
 	/* Only the projects whose rows changed since the last build into
 	 * DIR, which read (and so checked) every row of the others. */
 	if (ch->digested)
@@ -234,13 +247,15 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
  * the others are as that sweep left them). Returns 0 or < 0.
  */
 static int
-build_sweep(struct sweep_run *run, const struct build_changes *ch,
+build_sweep(struct sweep_run *run, struct build_changes *ch,
     const struct site_model *s, mirror_error *err)
 {
 	const struct sweep_scope scope = { ch->ids, ch->n };
+	struct rules_job *early = ch->early;
 
-	return sweep_run_rules(run, s->st, s->now, ch->scoped &&
-	    ch->swept_before ? &scope : NULL, &ch->rules, err);
+	ch->early = NULL;           /* the sweep's now, whatever it does */
+	return sweep_run_early(run, s->st, s->now, ch->scoped &&
+	    ch->swept_before ? &scope : NULL, &ch->rules, early, err);
 }
 
 /*
@@ -692,6 +707,7 @@ build_free(struct build_changes *ch, struct site_opts *so,
     struct site_model *s, char *base_url, int held_git)
 {
 	free(ch->ids);
+	rules_abandon(ch->early);   /* before its set and its store */
 	rules_free(&ch->rules);
 	output_free(so->out);
 	record_free(so->record);

@@ -462,26 +462,35 @@ page_list_free(struct page_list *l)
  * JSON_INDENT(2) (the file's object, then its list). */
 #define LIST_INDENT "    "
 
+/* json_dump_callback's sink for a list's object: each newline (a dump
+ * has none raw inside a string: JSON escapes it) starts a line indented
+ * two levels more in the file. */
+static int
+dump_indented(const char *buf, size_t size, void *arg)
+{
+	strbuf *sb = arg;
+	const char *end = buf + size, *nl;
+
+	while ((nl = memchr(buf, '\n', (size_t)(end - buf))) != NULL) {
+		strbuf_add(sb, buf, (size_t)(nl + 1 - buf));
+		strbuf_puts(sb, LIST_INDENT);
+		buf = nl + 1;
+	}
+	strbuf_add(sb, buf, (size_t)(end - buf));
+	return 0;
+}
+
 int
 page_list_set(struct page_list *l, size_t i, const char *id, const json_t *o)
 {
-	strbuf text, out;
+	strbuf out;
 
-	strbuf_init(&text);
-	if (json_dump_callback(o, dump_to, &text, MIRROR_JSON_FLAGS) != 0) {
-		strbuf_free(&text);
+	strbuf_init(&out);
+	if (json_dump_callback(o, dump_indented, &out,
+	    MIRROR_JSON_FLAGS) != 0) {
+		strbuf_free(&out);
 		return -1;
 	}
-	/* A dump has no raw newline inside a string (JSON escapes it):
-	 * each one starts a line, indented two levels more in the file. */
-	strbuf_init(&out);
-	strbuf_grow(&out, text.len + text.len / 8);
-	for (size_t k = 0; k < text.len; k++) {
-		strbuf_putc(&out, text.data[k]);
-		if (text.data[k] == '\n')
-			strbuf_puts(&out, LIST_INDENT);
-	}
-	strbuf_free(&text);
 	l->v[i].text = strbuf_detach(&out);
 	l->v[i].id = id;
 	return 0;

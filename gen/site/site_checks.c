@@ -76,28 +76,36 @@ query_lines(const char *q)
 	return out;
 }
 
-/* What the pages say of a rule, from its latest run (rule_runs); a
- * rule with no run is known by its id alone. */
+/*
+ * What the pages say of a rule, from its latest run (rule_runs); a
+ * rule with no run is known by its id alone. with_hits: its count of
+ * rows too, for the rules lists; not for a violation's own files, which
+ * would change whenever another violation of the rule opened or closed.
+ */
 static json_t *
-rule_json(const struct site_model *m, const char *rule_id)
+rule_json(const struct site_model *m, const char *rule_id, int with_hits)
 {
 	const struct rule_run *r = rule_run_find(&m->runs, rule_id);
+	json_t *o;
 
 	if (r == NULL)
-		return item_must(json_pack("{s:s, s:s, s:n, s:n, s:o, s:n, "
-		    "s:n, s:b, s:n, s:b, s:n, s:I}", "id", rule_id, "label",
-		    rule_id, "description", "query", "query_lines",
-		    json_array(), "origin", "status", "failed", 0, "error",
-		    "known", 0, "severity", "hits", (json_int_t)0), "rule",
-		    rule_id);
-	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, "
-	    "s:b, s:s, s:b, s:s, s:I}", "id", r->rule_id, "label", r->label,
-	    "description", r->description, "query", r->query,
-	    "query_lines", query_lines(r->query),
-	    "origin", r->origin, "status", r->status, "failed",
-	    strcmp(r->status, "ok") != 0, "error", r->error, "known", 1,
-	    "severity", r->severity, "hits", (json_int_t)r->hits), "rule",
-	    rule_id);
+		o = item_must(json_pack("{s:s, s:s, s:n, s:n, s:o, s:n, s:n, "
+		    "s:b, s:n, s:b, s:n}", "id", rule_id, "label", rule_id,
+		    "description", "query", "query_lines", json_array(),
+		    "origin", "status", "failed", 0, "error", "known", 0,
+		    "severity"), "rule", rule_id);
+	else
+		o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, "
+		    "s:b, s:s, s:b, s:s}", "id", r->rule_id, "label",
+		    r->label, "description", r->description, "query",
+		    r->query, "query_lines", query_lines(r->query), "origin",
+		    r->origin, "status", r->status, "failed",
+		    strcmp(r->status, "ok") != 0, "error", r->error, "known",
+		    1, "severity", r->severity), "rule", rule_id);
+	if (with_hits)
+		json_object_set_new(o, "hits", json_integer(r != NULL ?
+		    (json_int_t)r->hits : 0));
+	return o;
 }
 
 /* The earlier violations of v's rule and facts, with their slugs. */
@@ -115,10 +123,22 @@ earlier_json(const struct violation *v)
 	return out;
 }
 
+/* The pool's work: one violation's page and JSON, its object's text
+ * kept in list for api/checks.json; rule_info[k], the rule_info of
+ * the run m->runs.items[k], made once and shared by its violations
+ * (read only, counted references: jansson counts them atomically). */
+struct check_run {
+	const struct page_ctx *pc;
+	struct page_list *list;
+	json_t **rule_info;
+};
+
 /* The whole object of violation v, for its page and api/. */
 static json_t *
-violation_json(const struct site_model *m, const struct violation *v)
+violation_json(const struct check_run *cr, const struct violation *v)
 {
+	const struct site_model *m = cr->pc->m;
+	const struct rule_run *r = rule_run_find(&m->runs, v->rule_id);
 	json_t *o = item_violation(m, v), *facts = json_array();
 	long pi = model_project_index(m, v->project);
 	strbuf sb;
@@ -138,18 +158,13 @@ violation_json(const struct site_model *m, const struct violation *v)
 	    v->project[0] != '\0' ? json_string(m->pslug[pi]) : json_null());
 	json_object_set_new(o, "detected_at", json_string(v->detected_at));
 	json_object_set_new(o, "closed_at", str_or_null(v->closed_at));
-	json_object_set_new(o, "rule_info", rule_json(m, v->rule_id));
+	json_object_set_new(o, "rule_info", r != NULL ?
+	    json_incref(cr->rule_info[r - m->runs.items]) :
+	    rule_json(m, v->rule_id, 0));
 	json_object_set_new(o, "fact_list", facts);
 	json_object_set_new(o, "earlier", earlier_json(v));
 	return o;
 }
-
-/* The pool's work: one violation's page and JSON, its object's text
- * kept in list for api/checks.json. */
-struct check_run {
-	const struct page_ctx *pc;
-	struct page_list *list;
-};
 
 /* Pool work: violation i's page and api/ JSON. */
 static int
@@ -158,7 +173,7 @@ check_render(void *arg, size_t i, void *payload, mirror_error *err)
 	struct check_run *cr = arg;
 	const struct page_ctx *pc = cr->pc;
 	const struct violation *v = &pc->m->violations.items[i];
-	json_t *o = violation_json(pc->m, v), *data;
+	json_t *o = violation_json(cr, v), *data;
 	const char *slug = json_string_value(json_object_get(o, "slug"));
 	strbuf path;
 	int rc;
@@ -196,7 +211,7 @@ runs_json(const struct site_model *m, int failed_only)
 		if (!r->current || (failed_only && strcmp(r->status,
 		    "ok") == 0))
 			continue;
-		json_array_append_new(out, rule_json(m, r->rule_id));
+		json_array_append_new(out, rule_json(m, r->rule_id, 1));
 	}
 	return out;
 }
@@ -335,7 +350,8 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 	const struct site_model *m = pc->m;
 	size_t n = m->violations.n;
 	struct page_list list;
-	struct check_run cr = { pc, &list };
+	struct check_run cr = { pc, &list, xcalloc(m->runs.n + 1,
+	    sizeof(json_t *)) };
 	const struct pool_work work = { n, NULL, check_render, NULL, &cr,
 	    NULL, NULL };
 	size_t *start = xcalloc(m->n_projects + 2, sizeof(*start)), *ord;
@@ -345,8 +361,13 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 	 * one field of one entry. Each object is kept as its text there,
 	 * not as a tree. */
 	page_list_init(&list, n);
+	for (size_t k = 0; k < m->runs.n; k++)
+		cr.rule_info[k] = rule_json(m, m->runs.items[k].rule_id, 0);
 	page_phase(pc, "check pages", n + 1, 1);
 	rc = pool_run(&work, err);
+	for (size_t k = 0; k < m->runs.n; k++)
+		json_decref(cr.rule_info[k]);
+	free(cr.rule_info);
 	ord = by_project(m, start);
 	if (rc == 0)
 		rc = checks_page(pc, -1, NULL, n, err);

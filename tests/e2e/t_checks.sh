@@ -116,8 +116,15 @@ INSERT INTO rule_violations(id, rule_id, severity, project, facts, message,
   ('chk-00000000cccc', 'no-material', 'warn', 'p07', '[\"project_state:st-ap\"]',
    'aperture flagged', 'open', '2026-09-02 10:00:00', 'r2');
 INSERT INTO violation_facts VALUES ('chk-00000000bbbb', 'entity', 'c-cell'),
-  ('chk-00000000cccc', 'project_state', 'st-ap');"
+  ('chk-00000000cccc', 'project_state', 'st-ap');
+INSERT INTO rule_runs SELECT 'r2', rule_id, origin, severity, label,
+  description, query, status, error, 3, 2 FROM rule_runs WHERE sweep_run = 'r1';"
 mirror build --store s.db --out site --no-sweep --repo r.git --author "$A"
+expect "the rule's new count of hits is on the site's Checks page" \
+    grep -qF '| no-material | ⚑ no \<i>material\</i> | rules/x.sql:3 | ok | warn | 3 |' site/checks/index.md
+expect "... and not in the files of its violation that stayed as it was" sh -c "
+    ! git --git-dir=r.git diff --name-only mirror~1 mirror | grep -F chk-00000000aaaa &&
+    jq -e '.rule_info | has(\"hits\") | not' site/api/checks/chk-00000000aaaa.json >/dev/null"
 expect "the commit of two new violations says 2 checks newly failing" \
     test "$(git --git-dir=r.git log -1 --format=%s mirror)" = "2 checks newly failing — p07"
 expect "its body names each with its label and message" \

@@ -81,6 +81,32 @@ test_hash_stable(void **state)
 	    hash_add_str(hash_add_str(MIRROR_HASH_INIT, "a"), "bc"));
 }
 
+/* 3b: hash_words gives the same values on every machine (little-endian
+ * words, reckoned independently), whole words and a tail alike, and
+ * counts the length: a trailing NUL is a change. */
+static void
+test_hash_words(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *hex;
+	} cases[] = {
+		{ "", 0, "f52a15e9a9b5e89b" },
+		{ "abcdefghi", 9, "50e34e28874e8929" },
+		{ "a", 1, "fd4ae864b0c38893" },
+		{ "a\0", 2, "16bf687085c8fcd8" },
+	};
+	char hex[17];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		hash_hex(hex, hash_words(MIRROR_HASH_INIT, cases[i].in,
+		    cases[i].len));
+		assert_string_equal(hex, cases[i].hex);
+	}
+}
+
 /* 4: strbuf grows across many appends and printf past its capacity. */
 static void
 test_strbuf(void **state)
@@ -316,6 +342,7 @@ main(void)
 		cmocka_unit_test(test_ts_parse_format),
 		cmocka_unit_test(test_clock_source_date_epoch),
 		cmocka_unit_test(test_hash_stable),
+		cmocka_unit_test(test_hash_words),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_error_one_line),
 		cmocka_unit_test(test_text_line),

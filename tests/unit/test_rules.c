@@ -20,6 +20,7 @@
 #include "rules/rules.h"
 #include "store/store.h"
 #include "sweep/sweep.h"
+#include "sys/clock.h"
 #include "util/strbuf.h"
 
 #define NOW ((time_t)1700000000)
@@ -978,6 +979,68 @@ test_beside_no_spill(void **state)
 	rules_free(&rs);
 }
 
+/*
+ * 16: rules started early, in a read (a build's check): the sweep takes
+ * the job when nothing was committed since, and the same rows are
+ * recorded; rules_job_current refuses another clock, another set, and a
+ * store another connection wrote to since; a sweep given such a job
+ * drops it and sees the new row.
+ */
+static void
+test_early(void **state)
+{
+	struct fixture *f = *state;
+	struct rules_job *job;
+	struct sweep_run run;
+	struct rule_set rs, rs2;
+	mirror_store *other;
+	mirror_error err;
+	char ts[MIRROR_TS_LEN], ts2[MIRROR_TS_LEN];
+
+	load(f, &rs, NO_MATERIAL);
+	load(NULL, &rs2, NO_MATERIAL);
+	mirror_format_ts(ts, NOW);
+	mirror_format_ts(ts2, NOW + 86400);
+	setenv("MIRROR_JOBS", "2", 1);
+	assert_int_equal(store_read_begin(f->st, &err), 0);
+	assert_int_equal(rules_start_early(&job, f->st, &rs, ts, &err), 0);
+	store_read_end(f->st);
+	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, &rs, job,
+	    &err), 0);
+	assert_int_equal(run.violations_opened, 2);
+	assert_int_equal(run.rules_beside, 1);
+	assert_string_equal(q(f, "SELECT group_concat(facts, ' ') FROM (SELECT "
+	    "facts FROM rule_violations WHERE status = 'open' ORDER BY facts)"),
+	    "[\"entity:e1\"] [\"entity:e3\"]");
+
+	assert_int_equal(store_read_begin(f->st, &err), 0);
+	assert_int_equal(rules_start_early(&job, f->st, &rs, ts, &err), 0);
+	store_read_end(f->st);
+	run_sql(f, "BEGIN IMMEDIATE; SELECT count(*) FROM entities;");
+	assert_int_equal(rules_job_current(job, f->st, &rs, ts, &err), 1);
+	assert_int_equal(rules_job_current(job, f->st, &rs, ts2, &err), 0);
+	assert_int_equal(rules_job_current(job, f->st, &rs2, ts, &err), 0);
+	run_sql(f, "COMMIT");
+	assert_int_equal(store_open(&other, f->path, STORE_WRITE, &err), 0);
+	assert_int_equal(sqlite3_exec(store_db(other), "INSERT INTO "
+	    "entities(id, entity_type, name, project, properties) VALUES "
+	    "('e4', 'component', 'Spider', 'p06', '{}')", NULL, NULL, NULL),
+	    SQLITE_OK);
+	store_close(other);
+	run_sql(f, "BEGIN IMMEDIATE; SELECT count(*) FROM entities;");
+	assert_int_equal(rules_job_current(job, f->st, &rs, ts, &err), 0);
+	run_sql(f, "COMMIT");
+	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, &rs, job,
+	    &err), 0);
+	unsetenv("MIRROR_JOBS");
+	assert_int_equal(run.violations_opened, 1);
+	assert_string_equal(q(f, "SELECT facts FROM rule_violations WHERE "
+	    "opened_run = (SELECT max(opened_run) FROM rule_violations)"),
+	    "[\"entity:e4\"]");
+	rules_free(&rs);
+	rules_free(&rs2);
+}
+
 int
 main(void)
 {
@@ -1002,6 +1065,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_many, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_beside_no_spill, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_early, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
