@@ -17,6 +17,7 @@
  * only adds the id to the "<tr" it wrote, and the pass puts the table
  * extension back before the tree is freed (it frees the row's data).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,6 +377,16 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 	}
 }
 
+/* See markdown_render. */
+static pthread_mutex_t parse_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Register cmark-gfm's core extensions, once per process. */
+static void
+register_extensions(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+}
+
 /* A parser with the GFM extensions attached, or NULL naming the one
  * that is missing. */
 static cmark_parser *
@@ -385,9 +396,14 @@ new_parser(int options, const char *name, mirror_error *err)
 	static const char *const exts[] = {
 		"table", "strikethrough", "tagfilter"
 	};
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	cmark_parser *parser;
 
-	cmark_gfm_core_extensions_ensure_registered();
+	/* cmark-gfm registers them behind an unlocked flag: two render
+	 * workers doing it at once registered the table extension twice,
+	 * and its node types no longer matched (an abort in table.c's
+	 * html_render, seen in t_concurrency). */
+	(void)pthread_once(&once, register_extensions);
 	parser = cmark_parser_new(options);
 	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		cmark_syntax_extension *e;
@@ -586,8 +602,15 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 
 	if ((parser = new_parser(options, name, err)) == NULL)
 		return -MIRROR_EIO;
+	/* One parse at a time in the process: cmark-gfm 0.29 keeps its
+	 * inline special characters in one global table, and each parse
+	 * adds its extensions' ('~' of strikethrough) when it starts on
+	 * inlines and takes them out when it is done, so a parse beside
+	 * another could miss them. Rendering the tree needs no lock. */
+	pthread_mutex_lock(&parse_mu);
 	cmark_parser_feed(parser, md, len);
 	doc = cmark_parser_finish(parser);
+	pthread_mutex_unlock(&parse_mu);
 	if (doc == NULL) {
 		cmark_parser_free(parser);
 		return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "

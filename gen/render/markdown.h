@@ -8,7 +8,10 @@
  * extension stays off: it finds e-mail addresses in text after escapes
  * and entities are resolved, so no escaping can keep an address in
  * store text from becoming a link (escape.h); bare "www." and "http://"
- * are text too, and a template writes <https://...> or [text](url). One
+ * are text too, and a template writes <https://...> or [text](url).
+ * Any thread may render: cmark-gfm's extensions are registered once,
+ * and parses take turns (its inline special characters are one global
+ * table that each parse changes; the render's workers raced on it). One
  * pass over the tree, between parsing and rendering, adds what safe mode
  * cannot:
  *

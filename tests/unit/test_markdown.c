@@ -1,6 +1,7 @@
 /*
  * test_markdown.c: safe mode, twin links, fact ids, disputed markers.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +38,46 @@ expect(const char *md, const char *want)
 	if (strcmp(r, want) != 0)
 		fail_msg("markdown '%s'\n got: %s\nwant: %s", md, r, want);
 	free(r);
+}
+
+/* 0: the first renders of the process, on many threads at once (as the
+ * render's workers make them): cmark-gfm's extensions are registered
+ * once, and every table renders as a table. Run first, before any other
+ * test has rendered. */
+#define RACERS 8
+static pthread_barrier_t start_line;
+
+static void *
+race_one(void *arg)
+{
+	char **out = arg;
+
+	(void)pthread_barrier_wait(&start_line);
+	*out = html("| a | b |\n|---|---|\n| ~~c~~ | d |\n");
+	return NULL;
+}
+
+static void
+test_first_use_threads(void **state)
+{
+	pthread_t t[RACERS];
+	char *out[RACERS];
+
+	(void)state;
+	assert_int_equal(pthread_barrier_init(&start_line, NULL, RACERS), 0);
+	for (int i = 0; i < RACERS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, race_one,
+		    &out[i]), 0);
+	for (int i = 0; i < RACERS; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	(void)pthread_barrier_destroy(&start_line);
+	for (int i = 0; i < RACERS; i++) {
+		if (strstr(out[i], "<td><del>c</del></td>") == NULL)
+			fail_msg("render %d of %d:\n%s", i, RACERS, out[i]);
+		assert_string_equal(out[i], out[0]);
+	}
+	for (int i = 0; i < RACERS; i++)
+		free(out[i]);
 }
 
 /* 1: relative .md links point to the .html twin; others stay. */
@@ -227,6 +268,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_first_use_threads),
 		cmocka_unit_test(test_twin_links),
 		cmocka_unit_test(test_fact_ids),
 		cmocka_unit_test(test_other_html_suppressed),
