@@ -58,8 +58,9 @@ void record_set_key(struct page_record *r, const char *key);
 
 /*
  * 1 with the previous build's digest of path into hex (which may be
- * the digest of a whole folder, see the record of a project in
- * gen/site/site_project.c), 0 when it recorded none. Thread-safe.
+ * the digest of a whole folder: a project's, gen/site/site.c; the A-Z
+ * pages', the conflicts' and the checks', page_keep_lines in
+ * gen/site/page.h), 0 when it recorded none. Thread-safe.
  */
 int record_prev(char hex[DIGEST_HEX + 1], const struct page_record *r,
     const char *path);

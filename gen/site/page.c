@@ -2,6 +2,7 @@
  * page.c: writing a page's two twins, JSON files and progress (see
  * page.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "render/markdown.h"
 #include "site/page.h"
 #include "out/record.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/jsonfmt.h"
 #include "util/strbuf.h"
@@ -256,26 +258,33 @@ page_kept_bytes(const struct page_ctx *pc, const char *path,
 	    output_keep(pc->w->out, &path, 1);
 }
 
-/* The pages of a folder as page_keep_folder gathers them. */
-struct folder_pages {
+/* The files of the lines page_keep_lines gathers. */
+struct kept_files {
 	strbuf names;           /* each file's path and NUL, one by one */
 	size_t n;               /* pages (two files each) */
 };
 
+/* A recorded line below a folder: one under api/ is that file (JSON),
+ * any other a page, both of its twins. */
 static void
-gather_page(void *arg, const char *path, size_t len, const char *hex)
+gather_line(void *arg, const char *path, size_t len, const char *hex)
 {
-	struct folder_pages *fp = arg;
+	struct kept_files *kf = arg;
 
 	(void)hex;
-	strbuf_add(&fp->names, path, len);
-	strbuf_add(&fp->names, ".md", 4);
-	strbuf_add(&fp->names, path, len);
-	strbuf_add(&fp->names, ".html", 6);
-	fp->n++;
+	if (len > 4 && memcmp(path, "api/", 4) == 0) {
+		strbuf_add(&kf->names, path, len);
+		strbuf_add(&kf->names, "", 1);
+		return;
+	}
+	strbuf_add(&kf->names, path, len);
+	strbuf_add(&kf->names, ".md", 4);
+	strbuf_add(&kf->names, path, len);
+	strbuf_add(&kf->names, ".html", 6);
+	kf->n++;
 }
 
-/* Put the previous digest of each page again (a kept page's inputs are
+/* Put the previous digest of each line again (a kept page's inputs are
  * the previous build's). */
 static void
 put_again(void *arg, const char *path, size_t len, const char *hex)
@@ -310,44 +319,114 @@ page_folder_digest(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	hex[DIGEST_HEX] = '\0';
 }
 
+void
+page_hash_str(uint64_t h[2], const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	/* A tag first, so NULL (a gone row's field) is not "". */
+	h[0] = hash_add_str(hash_add(h[0], s != NULL ? "s" : "n", 1), s);
+	h[1] = hash_words(h[1] ^ (s != NULL), s != NULL ? s : "", n);
+}
+
+void
+page_hash_strs(uint64_t h[2], const char *const *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		page_hash_str(h, s[i]);
+}
+
+void
+page_hash_int(uint64_t h[2], long long v)
+{
+	char num[32];
+
+	(void)snprintf(num, sizeof(num), "%lld", v);   /* always fits */
+	page_hash_str(h, num);
+}
+
+/* 1 when line names a folder ("checks/"), 0 for one file's line. */
+static int
+is_folder(const char *line)
+{
+	size_t len = strlen(line);
+
+	return len > 0 && line[len - 1] == '/';
+}
+
+void
+page_hash_projects(uint64_t h[2], const struct site_model *m)
+{
+	page_hash_int(h, (long long)m->n_projects);
+	for (size_t i = 0; i < m->n_projects; i++) {
+		page_hash_str(h, m->projects[i].id);
+		page_hash_str(h, m->projects[i].name);
+	}
+}
+
+/* page_keep_family with the unit's digest given as hex. */
+static int
+keep_lines(const struct page_ctx *pc, const char *unit,
+    const char *unit_hex, const char *const *lines, size_t n_lines)
+{
+	struct page_record *rec = pc->w->record;
+	struct kept_files kf = { .n = 0 };
+	char prev[DIGEST_HEX + 1];
+	const char **files = NULL;
+	size_t nf = 0, cap = 0;
+	int kept = 0;
+
+	if (rec == NULL || pc->w->out == NULL || unit_hex[0] == '\0')
+		return 0;
+	record_put(rec, unit, unit_hex);
+	if (!record_prev(prev, rec, unit) || strcmp(prev, unit_hex) != 0)
+		return 0;
+	strbuf_init(&kf.names);
+	for (size_t k = 0; k < n_lines; k++)
+		if (is_folder(lines[k]))
+			record_prev_under(rec, lines[k], gather_line, &kf);
+		else if (!record_prev(prev, rec, lines[k]))
+			goto done;    /* a file the last build did not record */
+	for (size_t off = 0; off < kf.names.len; off += strlen(files[nf -
+	    1]) + 1)
+		ARRAY_PUSH(files, nf, cap) = kf.names.data + off;
+	for (size_t k = 0; k < n_lines; k++)
+		if (!is_folder(lines[k]))
+			ARRAY_PUSH(files, nf, cap) = lines[k];
+	if (kf.n == 0 || !output_keep(pc->w->out, files, nf))
+		goto done;
+	for (size_t k = 0; k < n_lines; k++)
+		if (is_folder(lines[k]))
+			record_prev_under(rec, lines[k], put_again, rec);
+		else if (record_prev(prev, rec, lines[k]))
+			record_put(rec, lines[k], prev);
+	pthread_mutex_lock(&pc->w->lock);
+	pc->w->pages += kf.n;
+	pthread_mutex_unlock(&pc->w->lock);
+	kept = 1;
+done:
+	free(files);
+	strbuf_free(&kf.names);
+	return kept;
+}
+
 int
 page_keep_folder(const struct page_ctx *pc, const char *folder,
     const char *json, const char *unit_hex)
 {
-	struct page_record *rec = pc->w->record;
-	struct folder_pages fp = { .n = 0 };
-	char prev[DIGEST_HEX + 1], json_hex[DIGEST_HEX + 1];
-	const char **files;
-	size_t nf = 0;
-	int kept = 0;
+	const char *lines[2] = { folder, json };
 
-	if (rec == NULL || pc->w->out == NULL)
-		return 0;
-	record_put(rec, folder, unit_hex);
-	if (!record_prev(prev, rec, folder) || strcmp(prev, unit_hex) != 0 ||
-	    (json != NULL && !record_prev(json_hex, rec, json)))
-		return 0;
-	strbuf_init(&fp.names);
-	record_prev_under(rec, folder, gather_page, &fp);
-	files = xcalloc(2 * fp.n + 1, sizeof(*files));
-	for (size_t off = 0; off < fp.names.len; nf++) {
-		files[nf] = fp.names.data + off;
-		off += strlen(files[nf]) + 1;
-	}
-	if (json != NULL)
-		files[nf++] = json;
-	if (fp.n > 0 && output_keep(pc->w->out, files, nf)) {
-		record_prev_under(rec, folder, put_again, rec);
-		if (json != NULL)
-			record_put(rec, json, json_hex);
-		pthread_mutex_lock(&pc->w->lock);
-		pc->w->pages += fp.n;
-		pthread_mutex_unlock(&pc->w->lock);
-		kept = 1;
-	}
-	free(files);
-	strbuf_free(&fp.names);
-	return kept;
+	return keep_lines(pc, folder, unit_hex, lines, json != NULL ? 2 : 1);
+}
+
+int
+page_keep_family(const struct page_ctx *pc, const char *unit,
+    const uint64_t h[2], const char *const *lines, size_t n_lines)
+{
+	char hex[DIGEST_HEX + 1];
+
+	page_folder_digest(hex, pc, h[0], h[1]);
+	return keep_lines(pc, unit, hex, lines, n_lines);
 }
 
 int

@@ -102,13 +102,24 @@ int page_write_figures(const struct page_ctx *pc, const char *path,
     const struct md_figure *figs, size_t nfigs, mirror_error *err);
 
 /*
- * Keep, as the previous build left them, every page the record lists
- * below folder ("projects/p05/": both twins of each) and the JSON file
- * json (NULL: none), when the record holds unit_hex for folder itself and DIR still
- * holds every one of those files: then they are counted, recorded with
- * their digests again and 1 is returned. Else 0, and nothing is kept
- * (the caller renders them). unit_hex goes into the record either way.
+ * Keep a whole family's files as the previous build left them when the
+ * record holds, for the line unit ("checks/"), the digest of h (two
+ * hashes of everything the family's pages show, page_hash_str) and the
+ * build's render key. Each of lines is a folder ("api/checks/": every
+ * line the record lists below it, one under api/ that file, any other
+ * a page, both twins) or one file's line ("api/checks.json"); DIR must
+ * still hold every one of those files, and the record must list at
+ * least one page. Then they are counted, recorded with their digests
+ * again and 1 is returned; else 0, and nothing is kept (the caller
+ * renders them). The unit's digest goes into the record either way.
+ * Nothing is kept without a record.
  */
+int page_keep_family(const struct page_ctx *pc, const char *unit,
+    const uint64_t h[2], const char *const *lines, size_t n_lines);
+
+/* page_keep_family of the pages below folder ("projects/p05/") and the
+ * JSON file json (NULL: none), with folder as the unit and unit_hex
+ * its digest (page_folder_digest, or a project's). */
 int page_keep_folder(const struct page_ctx *pc, const char *folder,
     const char *json, const char *unit_hex);
 
@@ -120,6 +131,19 @@ int page_keep_folder(const struct page_ctx *pc, const char *folder,
  */
 void page_folder_digest(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
     uint64_t h1, uint64_t h2);
+
+/* Fold string s (NULL is not "") or number v into h, two independent
+ * 64-bit hashes (start them at MIRROR_HASH_INIT and any other value),
+ * for page_keep_family. */
+void page_hash_str(uint64_t h[2], const char *s);
+void page_hash_int(uint64_t h[2], long long v);
+
+/* page_hash_str of each of the n strings of s. */
+void page_hash_strs(uint64_t h[2], const char *const *s, size_t n);
+
+/* Fold every project of m into h: its id (slugs are made of it) and
+ * name, how pages that list facts of many projects name and link them. */
+void page_hash_projects(uint64_t h[2], const struct site_model *m);
 
 /* Write v (not consumed) as path, in the stable JSON format, unless
  * the record says the file holds it already. Returns 0 or < 0 with err

@@ -12,8 +12,13 @@
 #include "site/items.h"
 #include "site/site_checks.h"
 #include "sys/pool.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+
+/* The second hash of the family's digest starts here (any value other
+ * than the first's); change it when the digest's fields change. */
+#define CHECKS_HASH_SEED UINT64_C(0x636865636b730001)
 
 static json_t *
 str_or_null(const char *s)
@@ -344,19 +349,90 @@ by_project(const struct site_model *m, size_t *start)
 	return ord;
 }
 
+/*
+ * Fold into h everything the family's files show, and nothing else
+ * (the digest is in the site, which must not depend on how many sweeps
+ * ran): each violation with its facts and earlier ids (not the ids of
+ * the runs that opened and closed it), each rule's latest run (not its
+ * id or duration), the counts and the projects. A field the family
+ * comes to show must be folded in here too (t_incremental's trials
+ * compare every build with a --force one).
+ */
+static void
+checks_hash(uint64_t h[2], const struct site_model *m)
+{
+	const struct violation_counts *c = &m->vcounts;
+
+	page_hash_projects(h, m);
+	page_hash_int(h, (long long)m->violations.n);
+	for (size_t i = 0; i < m->violations.n; i++) {
+		const struct violation *v = &m->violations.items[i];
+		const char *const f[] = { v->id, v->rule_id, v->severity,
+		    v->project, v->facts, v->message, v->status,
+		    v->detected_at, v->closed_at };
+
+		page_hash_strs(h, f, sizeof(f) / sizeof(*f));
+		page_hash_int(h, (long long)v->n_facts);
+		for (size_t k = 0; k < v->n_facts; k++) {
+			const struct violation_fact *vf = &v->fact[k];
+			const char *const g[] = { vf->layer, vf->id,
+			    vf->label, vf->project, vf->source,
+			    vf->status_now };
+
+			page_hash_strs(h, g, sizeof(g) / sizeof(*g));
+		}
+		page_hash_int(h, (long long)v->n_earlier);
+		for (size_t k = 0; k < v->n_earlier; k++)
+			page_hash_str(h, v->earlier[k]);
+	}
+	page_hash_int(h, (long long)m->runs.n);
+	for (size_t i = 0; i < m->runs.n; i++) {
+		const struct rule_run *r = &m->runs.items[i];
+		const char *const f[] = { r->rule_id, r->origin, r->severity,
+		    r->label, r->description, r->query, r->status, r->error };
+
+		page_hash_strs(h, f, sizeof(f) / sizeof(*f));
+		page_hash_int(h, r->hits);
+		page_hash_int(h, r->current);
+	}
+	page_hash_int(h, c->open_error);
+	page_hash_int(h, c->open_warn);
+	page_hash_int(h, c->closed);
+	page_hash_int(h, c->rules_failed);
+	page_hash_int(h, c->rules);
+}
+
+/* 1 when the family's files were kept as the last build wrote them
+ * (what they show is what it was, and DIR holds them); else 0, and the
+ * caller writes them. A change no check sees renders no check. */
+static int
+checks_kept(const struct page_ctx *pc)
+{
+	static const char *const lines[] = { "checks/", "api/checks/",
+	    "api/checks.json" };
+	uint64_t h[2] = { MIRROR_HASH_INIT, CHECKS_HASH_SEED };
+
+	checks_hash(h, pc->m);
+	return page_keep_family(pc, "checks/", h, lines,
+	    sizeof(lines) / sizeof(*lines));
+}
+
 int
 check_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	size_t n = m->violations.n;
 	struct page_list list;
-	struct check_run cr = { pc, &list, xcalloc(m->runs.n + 1,
-	    sizeof(json_t *)) };
+	struct check_run cr = { pc, &list, NULL };
 	const struct pool_work work = { n, NULL, check_render, NULL, &cr,
 	    NULL, NULL };
-	size_t *start = xcalloc(m->n_projects + 2, sizeof(*start)), *ord;
+	size_t *start, *ord;
 	int rc;
 
+	if (checks_kept(pc))
+		return 0;
+	start = xcalloc(m->n_projects + 2, sizeof(*start));
+	cr.rule_info = xcalloc(m->runs.n + 1, sizeof(json_t *));
 	/* api/checks.json lists them by id: a violation closing changes
 	 * one field of one entry. Each object is kept as its text there,
 	 * not as a tree. */

@@ -11,8 +11,13 @@
 #include "site/site_conflicts.h"
 #include "sys/clock.h"
 #include "sys/pool.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+
+/* The second hash of the family's digest starts here (any value other
+ * than the first's); change it when the digest's fields change. */
+#define CONFLICTS_HASH_SEED UINT64_C(0x636f6e666c0001)
 
 /*
  * A shell word for a command line the reviewer copies: bare when it is
@@ -631,6 +636,63 @@ queue_pages(const struct page_ctx *pc, struct page_list *list,
 	return rc;
 }
 
+/*
+ * Fold into h everything the family's files show: each conflict with
+ * its members (their values and rows now) and earlier ids, the open
+ * count, the run's day (the queue says how long a conflict has been
+ * open) and the projects. A field the family comes to show must be
+ * folded in here too (t_incremental's trials compare every build with
+ * a --force one).
+ */
+static void
+conflicts_hash(uint64_t h[2], const struct site_model *m)
+{
+	page_hash_projects(h, m);
+	page_hash_int(h, (long long)m->now / 86400);
+	page_hash_int(h, m->open_conflicts);
+	page_hash_int(h, (long long)m->conflicts.n);
+	for (size_t i = 0; i < m->conflicts.n; i++) {
+		const struct conflict *c = &m->conflicts.items[i];
+		const char *const f[] = { c->id, c->detected_at, c->slot_kind,
+		    c->slot_key, c->project, c->status, c->resolved_at,
+		    c->resolution, c->resolved_by, c->description,
+		    c->question };
+
+		page_hash_strs(h, f, sizeof(f) / sizeof(*f));
+		page_hash_int(h, (long long)c->n_members);
+		for (size_t k = 0; k < c->n_members; k++) {
+			const struct conflict_member *cm = &c->members[k];
+			const char *const g[] = { cm->kind, cm->id,
+			    cm->value_then, cm->value_now, cm->status_now,
+			    cm->conflicts_with, cm->layer_type, cm->source,
+			    cm->created_at, cm->updated_at, cm->label,
+			    cm->project, cm->slot_words };
+
+			page_hash_strs(h, g, sizeof(g) / sizeof(*g));
+			page_hash_int(h, cm->trust);
+			page_hash_int(h, cm->favoured);
+		}
+		page_hash_int(h, (long long)c->n_earlier);
+		for (size_t k = 0; k < c->n_earlier; k++)
+			page_hash_str(h, c->earlier[k]);
+	}
+}
+
+/* 1 when the family's files were kept as the last build wrote them
+ * (what they show is what it was, and DIR holds them); else 0, and the
+ * caller writes them. A change no conflict sees renders no conflict. */
+static int
+conflicts_kept(const struct page_ctx *pc)
+{
+	static const char *const lines[] = { "conflicts/",
+	    "api/conflicts/", "api/conflicts.json" };
+	uint64_t h[2] = { MIRROR_HASH_INIT, CONFLICTS_HASH_SEED };
+
+	conflicts_hash(h, pc->m);
+	return page_keep_family(pc, "conflicts/", h, lines,
+	    sizeof(lines) / sizeof(*lines));
+}
+
 int
 conflict_pages(const struct page_ctx *pc, mirror_error *err)
 {
@@ -641,6 +703,8 @@ conflict_pages(const struct page_ctx *pc, mirror_error *err)
 	    NULL, NULL };
 	int rc;
 
+	if (conflicts_kept(pc))
+		return 0;
 	/* One page per conflict, then the queue; each conflict's object
 	 * is kept as its text in api/conflicts.json, not as a tree. */
 	page_list_init(&list, n);

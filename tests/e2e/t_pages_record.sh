@@ -47,13 +47,14 @@ expect "the record lists every page and JSON file once ($lines of $units)" \
     '# mirror page inputs 1'
 # ... and a line per project folder (its rows' digest), one for the rows
 # of no project ("projects/x--cbf29ce4/", the slug of ""), one for the
-# rows of none ("projects/"), and one for the A-Z pages ("keys/": what
-# they show, the store's keys and names).
+# rows of none ("projects/"), one for the A-Z pages ("keys/": what they
+# show, the store's keys and names), and one each for the conflicts and
+# the checks (what their pages show: every conflict, every violation).
 folders=$(cd site && ls -d projects/*/ | sed 's,$,,' | LC_ALL=C sort)
-expect "the record has a line for each project's folder, the rows of none and A-Z" \
+expect "the record has a line for each project's folder, the rows of none, A-Z, conflicts, checks" \
     test "$(grep '/$' site/api/pages.tsv | cut -f2 | LC_ALL=C sort |
-    tr '\n' ' ')" = "$(printf '%s\n' keys/ projects/ $folders \
-    projects/x--cbf29ce4/ | LC_ALL=C sort | tr '\n' ' ')"
+    tr '\n' ' ')" = "$(printf '%s\n' checks/ conflicts/ keys/ projects/ \
+    $folders projects/x--cbf29ce4/ | LC_ALL=C sort | tr '\n' ' ')"
 
 # One fact changes: only the files that show it (and the record, the
 # stamp and health, which name the store's snapshot) are written.
@@ -128,6 +129,56 @@ expect "... and keeps the others" \
     grep -q 'edited by hand' site/projects/p06-polisher/decisions.md
 mirror build --store s.db --out site --quiet --force
 expect "... and --force renders every page again" same_as_force
+
+# Whole families: the conflicts and the checks show every conflict and
+# every violation of the store. When what they show is what it was (the
+# lines "conflicts/" and "checks/"), their files stay and none of their
+# pages is rendered, whatever the pages' own lines say; when it changed,
+# each page is rendered when its own line differs.
+spoil() {    # spoil PATH...: hand-edit each page, spoil its record line
+	for _p in "$@"; do
+		echo 'edited by hand' >>"site/$_p.md"
+		sed -i "s/^[0-9a-f]\{8\}\(.*\t${_p%%/*}\/${_p#*/}\)\$/00000000\1/" \
+		    site/api/pages.tsv
+	done
+}
+edited() { cat "$@" | grep -c 'edited by hand'; }
+spoil conflicts/index checks/index checks/chk-007e8f8c4120
+sql s.db "UPDATE project_state SET value = 'bring-up, round 4d'
+    WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --json
+expect "a change no conflict or check shows keeps both families whole" \
+    test "$RC" = 0 -a "$(edited site/conflicts/index.md site/checks/index.md \
+    site/checks/chk-007e8f8c4120.md)" = 3 -a "$(jq .files.written \
+    "$T/out")" = 6
+# A check's fact renamed: the checks are built again, the pages whose
+# line differs among them; the conflicts stay.
+sql s.db "UPDATE entities SET name = 'Reference oscillator, renamed'
+    WHERE id = 'p04-cmp-ref-osc'"
+mirror build --store s.db --out site --quiet
+expect "a check's fact renamed renders the checks whose line differs" \
+    test "$RC" = 0 -a "$(grep -c 'Reference oscillator, renamed' \
+    site/checks/chk-13b8e4fde758.md)" -ge 1 -a "$(edited \
+    site/checks/index.md site/checks/chk-007e8f8c4120.md)" = 0
+expect "... and keeps the conflicts whole" \
+    test "$(edited site/conflicts/index.md)" = 1
+# A conflict's member changed: the conflicts are built again.
+sql s.db "UPDATE project_state SET value = 'a value of its own'
+    WHERE id = 'p04-st-fpga'"
+mirror build --store s.db --out site --quiet
+expect "a conflict's member changed renders the conflicts whose line differs" \
+    test "$RC" = 0 -a "$(grep -c 'a value of its own' \
+    site/conflicts/c4dcd35f8cb.md)" -ge 1 -a "$(edited \
+    site/conflicts/index.md)" = 0
+# A file of a kept family that went missing: the family is rendered.
+rm site/checks/chk-007e8f8c4120.html site/conflicts/c0e5999fa2c.md
+sql s.db "UPDATE project_state SET value = 'bring-up, round 4e'
+    WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --quiet
+expect "a missing file of a kept family is written again" test "$RC" = 0 \
+    -a -f site/checks/chk-007e8f8c4120.html -a \
+    -f site/conflicts/c0e5999fa2c.md
+expect "... and the site is the --force build's" same_as_force
 
 # A template change renders every page made with it.
 cp -R "$MIRROR_TOP/templates" tpl

@@ -1,7 +1,8 @@
 /*
  * test_page_list.c: a JSON file gathered one object at a time as text
  * (gen/site/page.h, page_list_*) is byte for byte what page_json writes
- * for the whole tree, and its record line follows its bytes.
+ * for the whole tree, and its record line follows its bytes; a whole
+ * family's digest (page_hash_str) tells its fields apart.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "out/output.h"
 #include "out/record.h"
 #include "site/page.h"
+#include "util/hash.h"
 #include "util/jsonfmt.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -200,6 +202,48 @@ test_record_line(void **state)
 	assert_string_not_equal(a, c);
 }
 
+/* The two hashes after folding the n strings of s into a fresh pair. */
+static void
+hash_of(uint64_t h[2], const char *const *s, size_t n)
+{
+	h[0] = MIRROR_HASH_INIT;
+	h[1] = 1;
+	page_hash_strs(h, s, n);
+}
+
+/*
+ * A family's digest (page_hash_str) tells apart what its pages tell
+ * apart: a gone row's NULL field from an empty one, fields run together
+ * differently, the same fields in another order; both halves move.
+ */
+static void
+test_family_hash(void **state)
+{
+	static const char *const cases[][2] = {
+	    { NULL, "x" }, { "", "x" }, { "ab", "c" }, { "a", "bc" },
+	    { "c", "ab" }, { "x", NULL }, { "x", "" },
+	};
+	const size_t n = sizeof(cases) / sizeof(*cases);
+	uint64_t h[sizeof(cases) / sizeof(*cases)][2], again[2], num[2];
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		hash_of(h[i], cases[i], 2);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			assert_true(h[i][0] != h[j][0]);
+			assert_true(h[i][1] != h[j][1]);
+		}
+	hash_of(again, cases[2], 2);
+	assert_memory_equal(again, h[2], sizeof(again));
+	/* A number folds as its decimal text. */
+	num[0] = MIRROR_HASH_INIT;
+	num[1] = 1;
+	page_hash_int(num, -42);
+	hash_of(again, (const char *const[]){ "-42" }, 1);
+	assert_memory_equal(again, num, sizeof(num));
+}
+
 int
 main(void)
 {
@@ -208,6 +252,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_record_line, setup,
 		    teardown),
+		cmocka_unit_test(test_family_hash),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
