@@ -649,9 +649,21 @@ memory_expiry(void *row, struct store_row *r, time_t now)
 	return 0;
 }
 
+/* One project of a struct facts_kept. */
+struct kept_project {
+	char *id;
+	struct project_facts f;
+};
+
+struct facts_kept {
+	struct kept_project *p;       /* by id (strcmp) */
+	size_t n;
+};
+
 struct facts_reader {
 	mirror_store *st;
 	time_t now;
+	struct facts_kept *kept;      /* non-NULL: hand out these instead */
 	sqlite3_stmt *stmt[T_N];
 	int pending[T_N];       /* the current row is not consumed yet */
 	int done[T_N];          /* stepped past the last row */
@@ -846,6 +858,15 @@ read_far(struct project_facts *f, struct facts_reader *r, mirror_error *err)
 	return rc;
 }
 
+/* bsearch's order of a struct facts_kept: key a project id (a
+ * pointer to it), b a kept project. */
+static int
+cmp_kept(const void *key, const void *b)
+{
+	return strcmp(*(const char *const *)key,
+	    ((const struct kept_project *)b)->id);
+}
+
 int
 facts_read_project(struct project_facts *out, struct facts_reader *r,
     const char *project, mirror_error *err)
@@ -858,6 +879,16 @@ facts_read_project(struct project_facts *out, struct facts_reader *r,
 		    "read after '%s'", project, r->last);
 	free(r->last);
 	r->last = xstrdup(project);
+	if (r->kept != NULL) {
+		struct kept_project *k = bsearch(&project, r->kept->p,
+		    r->kept->n, sizeof(*r->kept->p), cmp_kept);
+
+		if (k != NULL) {
+			*out = k->f;    /* moved: each is handed out once */
+			memset(&k->f, 0, sizeof(k->f));
+		}
+		return 0;
+	}
 	for (int t = 0; rc == 0 && t < T_N; t++) {
 		struct store_row row = { .st = r->st, .stmt = r->stmt[t],
 		    .table = tables[t].name, .err = err };
@@ -940,29 +971,103 @@ facts_check(mirror_store *st, time_t now, mirror_error *err)
 	return rc;
 }
 
-int
-facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
-    size_t n, mirror_error *err)
+/*
+ * facts_check_scoped of ids[0..n), read (keep NULL) or read and kept
+ * with the no-project group "" (keep non-NULL). Returns as facts_check.
+ */
+static int
+check_scoped(struct facts_kept *keep, mirror_store *st, time_t now,
+    const char *const *ids, size_t n, mirror_error *err)
 {
 	struct facts_reader *r = NULL;
+	const char **read = xcalloc(n + 2, sizeof(*read));
+	size_t n_read = 0, cap = 0;
 	int rc;
 
-	/* A row of no project (NULL) would have changed the rows of no
-	 * project, which the caller scopes nothing for. */
-	rc = facts_scope_set(st, ids, n, err);
+	/* The no-project group sorts first; the check proper leaves it out
+	 * (a changed row of it would have changed the rows of no project,
+	 * which the caller scopes nothing for), a reader later needs it. */
+	if (keep != NULL && (n == 0 || ids[0][0] != '\0'))
+		read[n_read++] = "";
+	for (size_t i = 0; i < n; i++)
+		read[n_read++] = ids[i];
+	rc = facts_scope_set(st, read, n_read, err);
 	if (rc == 0)
 		rc = check_scoped_projects(st, err);
 	if (rc == 0)
 		rc = facts_reader_open_scoped(&r, st, now, err);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
+	for (size_t i = 0; rc == 0 && i < n_read; i++) {
 		struct project_facts f;
 
 		/* ids is sorted, as the reader asks. */
-		rc = facts_read_project(&f, r, ids[i], err);
-		facts_free(&f);
+		rc = facts_read_project(&f, r, read[i], err);
+		if (rc == 0 && keep != NULL) {
+			struct kept_project *k = &ARRAY_PUSH(keep->p, keep->n,
+			    cap);
+
+			k->id = xstrdup(read[i]);
+			k->f = f;
+		} else
+			facts_free(&f);
 	}
 	facts_reader_close(r);
+	free(read);
 	return rc;
+}
+
+int
+facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
+    size_t n, mirror_error *err)
+{
+	return check_scoped(NULL, st, now, ids, n, err);
+}
+
+int
+facts_check_kept(struct facts_kept **kept, mirror_store *st, time_t now,
+    const char *const *ids, size_t n, mirror_error *err)
+{
+	struct facts_kept *k = xcalloc(1, sizeof(*k));
+	int rc = check_scoped(k, st, now, ids, n, err);
+
+	if (rc < 0) {
+		facts_kept_free(k);
+		k = NULL;
+	}
+	*kept = k;
+	return rc;
+}
+
+int
+facts_kept_covers(const struct facts_kept *k, const char *const *ids,
+    size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (bsearch(&ids[i], k->p, k->n, sizeof(*k->p), cmp_kept) ==
+		    NULL)
+			return 0;
+	return 1;
+}
+
+struct facts_reader *
+facts_reader_of_kept(struct facts_kept *k)
+{
+	struct facts_reader *r = xcalloc(1, sizeof(*r));
+
+	r->kept = k;
+	return r;
+}
+
+void
+facts_kept_free(struct facts_kept *k)
+{
+	if (k == NULL)
+		return;
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->p[i].id);
+		facts_free(&k->p[i].f);
+	}
+	free(k->p);
+	free(k);
 }
 
 void

@@ -193,6 +193,35 @@ int facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
     size_t n, mirror_error *err);
 
 /*
+ * What a scoped check read, kept for a reader later in the same read
+ * of the store (no other connection committed in between): the
+ * projects ids[0..n) of facts_check_scoped and the no-project group
+ * "", each as facts_read_project gives it. Owned by the caller
+ * (facts_kept_free).
+ */
+struct facts_kept;
+
+/*
+ * facts_check_scoped that also reads "" and keeps every project it read
+ * into *kept (a new set; NULL after a failure). Returns as facts_check.
+ */
+int facts_check_kept(struct facts_kept **kept, mirror_store *st,
+    time_t now, const char *const *ids, size_t n, mirror_error *err);
+
+/* 1 when k holds each of the projects ids[0..n) (any order), else 0. */
+int facts_kept_covers(const struct facts_kept *k, const char *const *ids,
+    size_t n);
+
+/*
+ * A reader (facts_read_project, facts_reader_close) that hands out the
+ * projects of k, each once and moved out of k, and reads any other as
+ * empty, as a scoped reader does. k must outlive it. Never fails.
+ */
+struct facts_reader *facts_reader_of_kept(struct facts_kept *k);
+
+void facts_kept_free(struct facts_kept *k);   /* NULL is fine */
+
+/*
  * Set *out to the store snapshot checksum: a hash of every column of
  * every row of the tables mirror reads (projects, project_state,
  * entities, relationships, memories, conflicts, conflict_members,

@@ -79,6 +79,35 @@ struct build_changes {
 	                             the sweep's to take */
 };
 
+/* The most rows of the layers a check keeps for the render: a change
+ * of up to a hundred projects of the bench's size. */
+#define KEEP_ROWS_MAX 20000
+
+/* 1 when the changed projects ids[0..n) (sorted) and the no-project
+ * group hold few enough rows (d counted them) for the check to keep
+ * what it reads of them for the render; else 0: they are read twice,
+ * and memory stays flat however much changed. */
+static int
+keep_worth(const struct store_digest *d, const char *const *ids, size_t n)
+{
+	long long rows = 0;
+	size_t i = 0;
+
+	/* Both sorted by strcmp: one merge. */
+	for (size_t k = 0; k < d->n; k++) {
+		const struct project_digest *p = &d->p[k];
+
+		while (i < n && strcmp(ids[i], p->project) < 0)
+			i++;
+		if (p->project[0] != '\0' && (i == n ||
+		    strcmp(ids[i], p->project) != 0))
+			continue;
+		for (int c = 0; c < DIGEST_COUNTS; c++)
+			rows += p->rows[c];
+	}
+	return rows <= KEEP_ROWS_MAX;
+}
+
 /* Step 3a: the snapshot checksum and the projects' digests, inside the
  * consistent read. Returns 0 or < 0 with err set. */
 static int
@@ -231,7 +260,10 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 	if (ch->digested)
 		ch->scoped = site_changed_projects(&ch->ids, &ch->n,
 		    so->record, &s->digest);
-	if (ch->scoped)
+	if (ch->scoped && keep_worth(&s->digest, ch->ids, ch->n))
+		rc = facts_check_kept(&s->kept, s->st, s->now, ch->ids, ch->n,
+		    err);
+	else if (ch->scoped)
 		rc = facts_check_scoped(s->st, s->now, ch->ids, ch->n, err);
 	else
 		rc = facts_check(s->st, s->now, err);
@@ -261,8 +293,9 @@ build_sweep(struct sweep_run *run, struct build_changes *ch,
 /*
  * Step 3a after the sweep, inside the read: the digest the check took
  * stands when the sweep wrote no conflict and no other connection
- * committed since (data_version); else it is taken again. Returns 0 or
- * < 0 with err set.
+ * committed since (data_version); else it is taken again. The facts the
+ * check kept for the render go when another connection committed.
+ * Returns 0 or < 0 with err set.
  */
 static int
 build_snapshot_after(struct site_model *s, const struct build_changes *ch,
@@ -271,11 +304,18 @@ build_snapshot_after(struct site_model *s, const struct build_changes *ch,
 	long long v;
 	int rc;
 
-	if (!ch->digested || run->rows_written != 0)
+	if (!ch->digested)
 		return build_snapshot(s, err);
 	if ((rc = store_data_version(&v, s->st, err)) < 0)
 		return rc;
-	return v == ch->version ? 0 : build_snapshot(s, err);
+	if (v != ch->version) {
+		/* Another connection wrote: what the check read may be
+		 * stale. (The sweep's own writes are no facts.) */
+		facts_kept_free(s->kept);
+		s->kept = NULL;
+	}
+	return v == ch->version && run->rows_written == 0 ? 0 :
+	    build_snapshot(s, err);
 }
 
 /*

@@ -60,6 +60,8 @@ site_model_free(struct site_model *m)
 	flagged_list_free(&m->flagged);
 	violation_list_free(&m->violations);
 	rule_run_list_free(&m->runs);
+	facts_kept_free(m->kept);
+	m->kept = NULL;
 	facts_projects_free(m->projects, m->n_projects);
 	m->projects = NULL;
 	m->n_projects = 0;

@@ -48,6 +48,12 @@ struct site_model {
 	struct facts_reader *facts;   /* open during site_render: projects
 	                                 are read in id order, on the thread
 	                                 that runs the families */
+	struct facts_kept *kept;      /* NULL, or the projects the build's
+	                                 check read in a read of the same
+	                                 store (no other connection wrote
+	                                 since): site_render takes them
+	                                 instead of reading them again;
+	                                 site_model_free frees them */
 };
 
 /*

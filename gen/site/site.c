@@ -145,12 +145,18 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 			scope[n_scope++] = id;
 		}
 	}
-	/* Nothing kept: the whole store is read, no scope to look up. */
-	if (n_kept > 0)
+	/* Nothing kept: the whole store is read, no scope to look up.
+	 * What the build's check read of the same store is not read
+	 * again. */
+	if (n_kept > 0 && m->kept != NULL && facts_kept_covers(m->kept,
+	    scope, n_scope))
+		m->facts = facts_reader_of_kept(m->kept);
+	else if (n_kept > 0) {
 		rc = facts_scope_set(m->st, scope, n_scope, err);
-	if (rc == 0)
-		rc = n_kept > 0 ? facts_reader_open_scoped(&m->facts, m->st,
-		    m->now, err) : 0;
+		if (rc == 0)
+			rc = facts_reader_open_scoped(&m->facts, m->st,
+			    m->now, err);
+	}
 	free(scope);
 	strbuf_free(&unit);
 	strbuf_free(&json);

@@ -377,12 +377,34 @@ test_expiry_is_a_salt(void **state)
 	unlink(path);
 }
 
+/* f is project p05 of base_sql as facts_load reads it from st. */
+static void
+assert_same_p05(const struct project_facts *f, mirror_store *st)
+{
+	struct project_facts g;
+	mirror_error err;
+
+	assert_int_equal(facts_load(&g, st, "p05", 0, &err), 0);
+	assert_int_equal(f->n_state, g.n_state);
+	assert_int_equal(f->n_ent, g.n_ent);
+	assert_int_equal(f->n_rel, g.n_rel);
+	assert_int_equal(f->n_mem, g.n_mem);
+	assert_int_equal(f->n_far, g.n_far);
+	assert_int_equal(f->n_state, 1);          /* s1, filed under p5 */
+	assert_string_equal(f->state[0].id, "s1");
+	assert_int_equal(f->n_ent, 2);            /* e1 under interf, e2 */
+	assert_int_equal(f->n_rel, 2);            /* r1, and r2 from p06 */
+	for (size_t i = 0; i < f->n_rel; i++)
+		assert_string_equal(f->rel[i].id, g.rel[i].id);
+	facts_free(&g);
+}
+
 /* A scoped reader reads what the full one does for its projects. */
 static void
 test_scoped_reader(void **state)
 {
 	static const char *const scope[] = { "", "p05" };
-	struct project_facts f, g;
+	struct project_facts f;
 	struct facts_reader *r;
 	mirror_error err;
 	mirror_store *st;
@@ -397,19 +419,8 @@ test_scoped_reader(void **state)
 	assert_int_equal(f.n_mem, 1);
 	facts_free(&f);
 	assert_int_equal(facts_read_project(&f, r, "p05", &err), 0);
-	assert_int_equal(facts_load(&g, st, "p05", 0, &err), 0);
-	assert_int_equal(f.n_state, g.n_state);
-	assert_int_equal(f.n_ent, g.n_ent);
-	assert_int_equal(f.n_rel, g.n_rel);
-	assert_int_equal(f.n_mem, g.n_mem);
-	assert_int_equal(f.n_state, 1);          /* s1, filed under p5 */
-	assert_string_equal(f.state[0].id, "s1");
-	assert_int_equal(f.n_ent, 2);            /* e1 under interf, e2 */
-	assert_int_equal(f.n_rel, 2);            /* r1, and r2 from p06 */
-	for (size_t i = 0; i < f.n_rel; i++)
-		assert_string_equal(f.rel[i].id, g.rel[i].id);
+	assert_same_p05(&f, st);
 	facts_free(&f);
-	facts_free(&g);
 	/* Out of scope: read as empty. */
 	assert_int_equal(facts_read_project(&f, r, "p06", &err), 0);
 	assert_int_equal(f.n_state + f.n_ent + f.n_rel + f.n_mem, 0);
@@ -451,6 +462,69 @@ test_check_scoped(void **state)
 	unlink(path);
 }
 
+/*
+ * facts_check_kept keeps what it read, the no-project group too, and a
+ * reader of them hands each out as facts_load reads it, once, any other
+ * project as empty; a bad row keeps nothing.
+ */
+static void
+test_check_kept(void **state)
+{
+	static const char *const p05[] = { "p05" }, *const ghost[] = {
+	    "ghost" }, *const both[] = { "", "p05" }, *const p06[] = {
+	    "p06" };
+	struct facts_kept *k = NULL;
+	struct project_facts f;
+	struct facts_reader *r;
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_check_kept(&k, st, 0, p05, 1, &err), 0);
+	assert_non_null(k);
+	assert_true(facts_kept_covers(k, both, 2));
+	assert_false(facts_kept_covers(k, p06, 1));
+	r = facts_reader_of_kept(k);
+	assert_int_equal(facts_read_project(&f, r, "", &err), 0);
+	assert_int_equal(f.n_mem, 1);                /* m1, of no project */
+	assert_string_equal(f.mem[0].id, "m1");
+	facts_free(&f);
+	assert_int_equal(facts_read_project(&f, r, "p05", &err), 0);
+	assert_same_p05(&f, st);
+	facts_free(&f);
+	/* Not kept: empty, as from a scoped reader; asked again: refused. */
+	assert_int_equal(facts_read_project(&f, r, "p06", &err), 0);
+	assert_int_equal(f.n_state + f.n_ent + f.n_rel + f.n_mem, 0);
+	facts_free(&f);
+	assert_int_equal(facts_read_project(&f, r, "p05", &err),
+	    -MIRROR_EIO);
+	facts_free(&f);
+	facts_reader_close(r);
+	/* Handed out once: what stays in the set is empty. */
+	r = facts_reader_of_kept(k);
+	assert_int_equal(facts_read_project(&f, r, "p05", &err), 0);
+	assert_int_equal(f.n_state + f.n_ent + f.n_rel + f.n_mem, 0);
+	facts_free(&f);
+	facts_reader_close(r);
+	facts_kept_free(k);
+	store_read_end(st);
+	/* A bad row of the scope: the check fails, nothing is kept. */
+	exec_sql("INSERT INTO memories(id, memory_type, content, project) "
+	    "VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'ghost')");
+	assert_int_equal(store_read_begin(st, &err), 0);
+	k = (struct facts_kept *)&err;     /* any non-NULL value */
+	assert_int_equal(facts_check_kept(&k, st, 0, ghost, 1, &err),
+	    -MIRROR_EINPUT);
+	assert_null(k);
+	assert_non_null(strstr(err.msg, "memories row 'm7'"));
+	store_read_end(st);
+	store_close(st);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -466,6 +540,7 @@ main(void)
 		cmocka_unit_test(test_expiry_is_a_salt),
 		cmocka_unit_test(test_scoped_reader),
 		cmocka_unit_test(test_check_scoped),
+		cmocka_unit_test(test_check_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
