@@ -7,54 +7,93 @@
 #include "sweep/health.h"
 #include "sys/clock.h"
 #include "util/array.h"
+#include "util/hash.h"
+#include "util/hashtab.h"
 #include "util/xalloc.h"
 
+/* A status seen in a layer: its index in the layer's by_status. */
+struct seen_status {
+	uint64_t key;           /* hash of its bytes (never 0) */
+	size_t i;
+};
+
+static int
+cmp_status(const void *a, const void *b)
+{
+	return strcmp(((const struct status_count *)a)->status,
+	    ((const struct status_count *)b)->status);
+}
+
+/*
+ * Count l's rows by status (NULL counts as ""), sorted by status. One
+ * scan, counted here: SQLite's GROUP BY would sort every row first
+ * (a third of health's time). Each status is checked as text when it is
+ * first seen, naming that row. Returns 0 or < 0 with err set.
+ */
 static int
 layer_counts(struct health_layer *l, mirror_store *st, mirror_error *err)
 {
-	sqlite3_stmt *stmt = NULL;
+	struct store_row row = { .st = st, .table = l->name, .err = err };
+	struct hashtab seen;
 	char sql[160];
 	size_t cap = 0;
 	int rc, n;
 
-	n = snprintf(sql, sizeof(sql), "SELECT coalesce(status, ''), count(*), "
-	    "min(id) FROM main.%s GROUP BY 1 ORDER BY 1", l->name);
+	n = snprintf(sql, sizeof(sql), "SELECT coalesce(status, ''), id "
+	    "FROM main.%s", l->name);
 	if (n < 0 || (size_t)n >= sizeof(sql))
 		return mirror_fail(err, MIRROR_EIO, "internal: sql too long");
-	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
-	if (rc != SQLITE_OK)
-		goto fail;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		/* A row of the group (min id) names where bad text is. */
-		struct store_row row = { .st = st, .stmt = stmt,
-		    .table = l->name, .err = err };
-		char *id = NULL, *status = NULL;
-		struct status_count *b;
+	hashtab_init(&seen, sizeof(struct seen_status));
+	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &row.stmt, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(row.stmt)) ==
+	    SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(row.stmt, 0);
+		size_t len = (size_t)sqlite3_column_bytes(row.stmt, 0);
+		uint64_t key = hash_add(MIRROR_HASH_INIT, s != NULL ? s : "",
+		    len);
+		struct seen_status *e;
+		struct status_count *b = NULL;
+		char *id = NULL;
 
-		rc = storerow_text(&id, &row, 2, "id", 1);
-		row.id = id;
-		if (rc == 0)
-			rc = storerow_text(&status, &row, 0, "status", 0);
-		free(id);
-		if (rc < 0) {
-			sqlite3_finalize(stmt);
-			return rc;
+		key += key == 0;
+		for (e = hashtab_get(&seen, key); e != NULL && b == NULL;
+		    e = hashtab_next(&seen, e))
+			if (strlen(l->by_status[e->i].status) == len &&
+			    memcmp(l->by_status[e->i].status, s, len) == 0)
+				b = &l->by_status[e->i];
+		if (b == NULL) {
+			/* New: checked as text, with its row named. */
+			rc = storerow_text(&id, &row, 1, "id", 1);
+			row.id = id;
+			b = &ARRAY_PUSH(l->by_status, l->n_status, cap);
+			memset(b, 0, sizeof(*b));
+			if (rc == 0)
+				rc = storerow_text(&b->status, &row, 0,
+				    "status", 0);
+			free(id);
+			row.id = NULL;
+			if (rc < 0)
+				break;
+			e = hashtab_add(&seen, key);
+			e->i = l->n_status - 1;
 		}
-		b = &ARRAY_PUSH(l->by_status, l->n_status, cap);
-		b->status = status;
-		b->n = sqlite3_column_int64(stmt, 1);
-		l->total += b->n;
+		b->n++;
+		l->total++;
+		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(stmt);
+	hashtab_free(&seen);
+	if (rc >= 0 && rc != SQLITE_DONE) {
+		n = snprintf(sql, sizeof(sql), "cannot count %s", l->name);
+		rc = store_fail(st, err, rc, n < 0 || (size_t)n >= sizeof(sql) ?
+		    "cannot count a layer" : sql);
+	}
+	sqlite3_finalize(row.stmt);
+	if (rc < 0)
+		return rc;
+	if (l->n_status > 1)
+		qsort(l->by_status, l->n_status, sizeof(*l->by_status),
+		    cmp_status);
 	return 0;
-fail:
-	n = snprintf(sql, sizeof(sql), "cannot count %s", l->name);
-	rc = store_fail(st, err, rc, n < 0 || (size_t)n >= sizeof(sql) ?
-	    "cannot count a layer" : sql);
-	sqlite3_finalize(stmt);
-	return rc;
 }
 
 int

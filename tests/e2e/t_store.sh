@@ -51,6 +51,19 @@ expect "health reports open_conflicts_count" out_has '^open_conflicts_count: 0$'
 expect "health counts expired memories" out_has '1 active expired'
 SOURCE_DATE_EPOCH=1700000000 mirror health --store tiny.db --json
 expect "health --json is JSON with open_conflicts_count" sh -c "jq -e '.open_conflicts_count == 0 and .layers.memories.by_status.active == 2 and .layers.memories.expired == 1 and .projects == 2' '$T/out' >/dev/null"
+# Each status counted once however its rows lie, listed in byte order;
+# a status that is not text names its row.
+new_store st.db "$data/tiny.sql"
+sql st.db "INSERT INTO entities(id, entity_type, name, status) VALUES
+    ('e-z', 'component', 'Z', 'zeta'), ('e-y', 'component', 'Y', 'Alpha'),
+    ('e-x', 'component', 'X', 'zeta')"
+SOURCE_DATE_EPOCH=1700000000 mirror health --store st.db
+expect "health lists the statuses in byte order, each once" out_has \
+    '^entities       [(]trust 2[)]: 5 = 1 Alpha, 1 active, 1 candidate, 2 zeta$'
+sql st.db "UPDATE entities SET status = CAST(x'ff' AS TEXT) WHERE id = 'e-x'"
+SOURCE_DATE_EPOCH=1700000000 mirror health --store st.db
+expect_error "a status that is not text names its row" 2 \
+    "entities row 'e-x': status is not valid UTF-8 text"
 SOURCE_DATE_EPOCH=soon mirror health --store tiny.db
 expect_error "a bad SOURCE_DATE_EPOCH is a usage error" 1 'SOURCE_DATE_EPOCH'
 
