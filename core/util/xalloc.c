@@ -70,6 +70,19 @@ xstrndup(const char *s, size_t n)
 	return p;
 }
 
+/* The size from which a block is mapped on its own, and the free top of
+ * the heap kept before it is trimmed: both fixed, at one megabyte. */
+#define XALLOC_MAP_BYTES (1024 * 1024)
+
+void
+xalloc_tune(void)
+{
+#ifdef __GLIBC__
+	(void)mallopt(M_MMAP_THRESHOLD, XALLOC_MAP_BYTES);
+	(void)mallopt(M_TRIM_THRESHOLD, XALLOC_MAP_BYTES);
+#endif
+}
+
 void
 xtrim(void)
 {

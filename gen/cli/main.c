@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_int.h"
 #include "sys/env.h"
+#include "util/xalloc.h"
 
 /* The function that runs each command cli_prepare names. */
 static const struct {
@@ -78,6 +79,7 @@ main(int argc, char **argv)
 	mirror_error err;
 	int rc;
 
+	xalloc_tune();
 	mirror_error_clear(&err);
 	rc = run(&o, argc, argv, &err);
 	free(o.args);

@@ -563,6 +563,7 @@ int
 page_list_set(struct page_list *l, size_t i, const char *id, const json_t *o)
 {
 	strbuf out;
+	size_t len;
 
 	strbuf_init(&out);
 	if (json_dump_callback(o, dump_indented, &out,
@@ -570,7 +571,10 @@ page_list_set(struct page_list *l, size_t i, const char *id, const json_t *o)
 		strbuf_free(&out);
 		return -1;
 	}
-	l->v[i].text = strbuf_detach(&out);
+	/* held until page_list_write: no growth slack (a third of the
+	 * 8 MB of api/checks.json at 100,000 facts) */
+	len = out.len;
+	l->v[i].text = xrealloc(strbuf_detach(&out), len + 1);
 	l->v[i].id = id;
 	return 0;
 }
