@@ -651,8 +651,9 @@ on_item(void *p)
 /*
  * Step 4: render the whole site (gen/out keeps what DIR holds already
  * and stages the rest), with the progress line on a terminal (cleared
- * before any other output); *pages gets the number of pages. Returns 0
- * or < 0 with err set.
+ * before any other output); *pages gets the number of pages. The
+ * model keeps only its scalars afterwards, and so->record is gone.
+ * Returns 0 or < 0 with err set.
  */
 static int
 build_render(long long *pages, struct site_model *s, struct site_opts *so,
@@ -672,6 +673,13 @@ build_render(long long *pages, struct site_model *s, struct site_opts *so,
 	progress_end(&prog);
 	so->progress = NULL;
 	*pages = (long long)n;
+	/* The commit and the report need the model's scalars only (clock,
+	 * snapshot, open count): what the pages were made of, and the
+	 * record, go before the commit, which otherwise held its trees on
+	 * top of them (at 1M facts the peak of a full build). */
+	site_model_free(s);
+	record_free(so->record);
+	so->record = NULL;
 	return rc;
 }
 

@@ -61,6 +61,8 @@ struct site_model {
  * count, violations, their flagged facts and the rules' latest runs
  * from m->st (inside the caller's read). Returns 0 or < 0 with err
  * set; site_model_free releases what was read, also after a failure.
+ * It leaves the caller's six fields and open_conflicts as they are,
+ * and may be called again (a build frees the model before its commit).
  */
 int site_model_read(struct site_model *m, mirror_error *err);
 void site_model_free(struct site_model *m);

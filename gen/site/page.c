@@ -521,19 +521,54 @@ page_json(const struct page_ctx *pc, const char *path, const json_t *v,
 	return rc;
 }
 
-void
-page_list_init(struct page_list *l, size_t n)
+/* An object's id and index, sorted by page_list_init. */
+struct list_key {
+	const char *id;
+	size_t i;
+};
+
+/* qsort order of list keys: by id (strcmp). */
+static int
+cmp_key(const void *a, const void *b)
 {
-	l->v = xcalloc(n + 1, sizeof(*l->v));
+	return strcmp(((const struct list_key *)a)->id,
+	    ((const struct list_key *)b)->id);
+}
+
+void
+page_list_init(struct page_list *l, size_t n, const char *const *ids)
+{
+	struct list_key *k = xcalloc(n + 1, sizeof(*k));
+
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct list_key){ ids[i], i };
+	qsort(k, n, sizeof(*k), cmp_key);
+	l->order = xcalloc(n + 1, sizeof(*l->order));
+	for (size_t i = 0; i < n; i++)
+		l->order[i] = k[i].i;
+	free(k);
+	l->text = xcalloc(n + 1, sizeof(*l->text));
 	l->n = n;
+	l->next = l->joined = 0;
+	strbuf_init(&l->list);
+	pthread_mutex_init(&l->mu, NULL);
+}
+
+size_t
+page_list_index(const struct page_list *l, size_t k)
+{
+	return l->order[k];
 }
 
 void
 page_list_free(struct page_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i].text);
-	free(l->v);
+		free(l->text[i]);
+	free(l->text);
+	free(l->order);
+	strbuf_free(&l->list);
+	pthread_mutex_destroy(&l->mu);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -559,11 +594,26 @@ dump_indented(const char *buf, size_t size, void *arg)
 	return 0;
 }
 
+/* Object k (in id order) of l joined to the list when it is set, its
+ * text freed. Under l->mu. */
+static void
+join_one(struct page_list *l, size_t k)
+{
+	char **t = &l->text[l->order[k]];
+
+	if (*t == NULL)
+		return;
+	if (l->joined++ > 0)
+		strbuf_puts(&l->list, ",\n" LIST_INDENT);
+	strbuf_puts(&l->list, *t);
+	free(*t);
+	*t = NULL;
+}
+
 int
-page_list_set(struct page_list *l, size_t i, const char *id, const json_t *o)
+page_list_set(struct page_list *l, size_t i, const json_t *o)
 {
 	strbuf out;
-	size_t len;
 
 	strbuf_init(&out);
 	if (json_dump_callback(o, dump_indented, &out,
@@ -571,39 +621,14 @@ page_list_set(struct page_list *l, size_t i, const char *id, const json_t *o)
 		strbuf_free(&out);
 		return -1;
 	}
-	/* held until page_list_write: no growth slack (a third of the
-	 * 8 MB of api/checks.json at 100,000 facts) */
-	len = out.len;
-	l->v[i].text = xrealloc(strbuf_detach(&out), len + 1);
-	l->v[i].id = id;
+	pthread_mutex_lock(&l->mu);
+	l->text[i] = strbuf_detach(&out);
+	/* The objects from next on that are set, up to the first that is
+	 * not yet: in id order the rest wait for it. */
+	while (l->next < l->n && l->text[l->order[l->next]] != NULL)
+		join_one(l, l->next++);
+	pthread_mutex_unlock(&l->mu);
 	return 0;
-}
-
-/* qsort order of a list's objects: by id (strcmp), as item_by_id
- * sorts them; unset ones last. */
-static int
-cmp_list(const void *a, const void *b)
-{
-	const struct page_list_item *x = a, *y = b;
-
-	if (x->text == NULL || y->text == NULL)
-		return (x->text == NULL) - (y->text == NULL);
-	return strcmp(x->id, y->id);
-}
-
-/* The objects of l that were set, in id order, as the list's elements
- * into sb, each freed once copied. */
-static void
-list_join(strbuf *sb, struct page_list *l)
-{
-	qsort(l->v, l->n, sizeof(*l->v), cmp_list);
-	for (size_t k = 0; k < l->n && l->v[k].text != NULL; k++) {
-		if (k > 0)
-			strbuf_puts(sb, ",\n" LIST_INDENT);
-		strbuf_puts(sb, l->v[k].text);
-		free(l->v[k].text);
-		l->v[k].text = NULL;
-	}
 }
 
 /* What stands for the list in the head's dump: a string no escaping
@@ -626,30 +651,40 @@ int
 page_list_write(const struct page_ctx *pc, const char *path, json_t *head,
     const char *key, struct page_list *l, mirror_error *err)
 {
-	strbuf text, tail;
-	size_t set = 0;
+	strbuf text;
+	strbuf *file = &text;
 	char *at;
 	int rc = 0;
 
-	for (size_t i = 0; i < l->n; i++)
-		set += l->v[i].text != NULL;
-	json_object_set_new(head, key, set > 0 ? json_pack("[s]", LIST_WORD) :
-	    json_array());
+	/* What was never set stays out; what waited for it joins now. */
+	pthread_mutex_lock(&l->mu);
+	for (; l->next < l->n; l->next++)
+		join_one(l, l->next);
+	pthread_mutex_unlock(&l->mu);
+	json_object_set_new(head, key, l->joined > 0 ?
+	    json_pack("[s]", LIST_WORD) : json_array());
 	strbuf_init(&text);
-	strbuf_init(&tail);
 	if (json_dump_callback(head, dump_to, &text, MIRROR_JSON_FLAGS) != 0)
 		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise %s", path);
-	if (rc == 0 && set > 0 && (at = list_mark(&text)) != NULL) {
-		strbuf_puts(&tail, at + strlen(LIST_MARK));
-		text.len = (size_t)(at - text.data);
-		text.data[text.len] = '\0';
-		list_join(&text, l);
-		strbuf_add(&text, tail.data, tail.len);
+	if (rc == 0 && l->joined > 0 && (at = list_mark(&text)) != NULL) {
+		/* The head around the list, in place: the list is moved
+		 * up, not copied, so the file is held once. */
+		size_t before = (size_t)(at - text.data), len = l->list.len;
+		const char *after = at + strlen(LIST_MARK);
+		size_t alen = text.len - (size_t)(after - text.data);
+
+		strbuf_grow(&l->list, before + alen + 1);
+		memmove(l->list.data + before, l->list.data, len);
+		memcpy(l->list.data, text.data, before);
+		memcpy(l->list.data + before + len, after, alen);
+		l->list.len = before + len + alen;
+		l->list.data[l->list.len] = '\0';
+		file = &l->list;
 	}
-	strbuf_putc(&text, '\n');
-	if (rc == 0 && !page_kept_bytes(pc, path, text.data, text.len))
-		rc = page_file(pc, path, text.data, text.len, err);
+	strbuf_putc(file, '\n');
+	if (rc == 0 && !page_kept_bytes(pc, path, file->data, file->len))
+		rc = page_file(pc, path, file->data, file->len, err);
 	strbuf_free(&text);
-	strbuf_free(&tail);
+	strbuf_free(&l->list);
 	return rc;
 }

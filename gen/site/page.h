@@ -24,6 +24,7 @@
 #include "render/theme.h"
 #include "site/model.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 
 /* The footer of every page, .md and .html alike: the same text on every
  * page of every build, so it never shows in a diff. */
@@ -154,31 +155,41 @@ int page_json(const struct page_ctx *pc, const char *path, const json_t *v,
 /*
  * A JSON file listing many objects (api/conflicts.json, api/checks.json),
  * gathered one object at a time as its text in the file, so that no tree
- * of them all is held: page_list_init for n objects, page_list_set from
- * any thread (each i once), page_list_write, page_list_free. The objects
- * are listed by id, not grouped by status, so that a review or a closing
- * changes one field of one entry instead of moving it between groups.
+ * of them all is held: page_list_init for n objects and their ids,
+ * page_list_set from any thread (each i once), page_list_write,
+ * page_list_free. The objects are listed by id, not grouped by status,
+ * so that a review or a closing changes one field of one entry instead
+ * of moving it between groups. An object joins the file's text as soon
+ * as every object before it in id order has: work done in the order
+ * page_list_index gives holds the file once, not each object besides
+ * (80 MB of api/checks.json at 1M facts).
  */
-struct page_list_item {
-	const char *id;               /* borrowed: the file's order */
-	char *text;                   /* as it stands in the file; NULL:
-	                                 not set, left out */
-};
 struct page_list {
-	struct page_list_item *v;
+	char **text;                  /* by index: the object's text, until
+	                                 joined; NULL: not set or joined */
+	size_t *order;                /* the indexes in id order */
 	size_t n;
+	size_t next;                  /* order[next] is the next to join */
+	size_t joined;                /* objects in list */
+	strbuf list;                  /* the objects joined, as in the file */
+	pthread_mutex_t mu;
 };
 
-/* Start l for n objects, none set. Never fails. */
-void page_list_init(struct page_list *l, size_t n);
+/* Start l for n objects, none set; ids[i] (borrowed for the call) is
+ * object i's id, which places it in the file (strcmp order). Never
+ * fails. */
+void page_list_init(struct page_list *l, size_t n, const char *const *ids);
+
+/* The index of the k-th object in id order (k < n): the order in which
+ * to make them. */
+size_t page_list_index(const struct page_list *l, size_t k);
 
 /*
- * Object i of l: o (not consumed) as its text at its place in the file,
- * listed by id (borrowed, strcmp order). Returns 0, or -1 when o cannot
- * be serialised (then i stays unset). Thread-safe for distinct i.
+ * Object i of l: o (not consumed) as its text at its place in the file.
+ * Returns 0, or -1 when o cannot be serialised (then i stays unset).
+ * Thread-safe.
  */
-int page_list_set(struct page_list *l, size_t i, const char *id,
-    const json_t *o);
+int page_list_set(struct page_list *l, size_t i, const json_t *o);
 
 /*
  * Write path: head (not consumed; key set on it) with key last, the

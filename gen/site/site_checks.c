@@ -171,12 +171,13 @@ violation_json(const struct check_run *cr, const struct violation *v)
 	return o;
 }
 
-/* Pool work: violation i's page and api/ JSON. */
+/* Pool work: the k-th violation in id order, its page and api/ JSON. */
 static int
-check_render(void *arg, size_t i, void *payload, mirror_error *err)
+check_render(void *arg, size_t k, void *payload, mirror_error *err)
 {
 	struct check_run *cr = arg;
 	const struct page_ctx *pc = cr->pc;
+	size_t i = page_list_index(cr->list, k);
 	const struct violation *v = &pc->m->violations.items[i];
 	json_t *o = violation_json(cr, v), *data;
 	const char *slug = json_string_value(json_object_get(o, "slug"));
@@ -195,7 +196,7 @@ check_render(void *arg, size_t i, void *payload, mirror_error *err)
 		strbuf_printf(&path, "api/checks/%s.json", slug);
 		rc = page_json(pc, path.data, o, err);
 	}
-	if (rc == 0 && page_list_set(cr->list, i, v->id, o) < 0)
+	if (rc == 0 && page_list_set(cr->list, i, o) < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise check %s",
 		    v->id);
 	json_decref(o);
@@ -427,6 +428,7 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 	const struct pool_work work = { n, NULL, check_render, NULL, &cr,
 	    NULL, NULL };
 	size_t *start, *ord;
+	const char **ids;
 	int rc;
 
 	if (checks_kept(pc))
@@ -436,7 +438,11 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 	/* api/checks.json lists them by id: a violation closing changes
 	 * one field of one entry. Each object is kept as its text there,
 	 * not as a tree. */
-	page_list_init(&list, n);
+	ids = xcalloc(n + 1, sizeof(*ids));
+	for (size_t i = 0; i < n; i++)
+		ids[i] = m->violations.items[i].id;
+	page_list_init(&list, n, ids);
+	free(ids);
 	for (size_t k = 0; k < m->runs.n; k++)
 		cr.rule_info[k] = rule_json(m, m->runs.items[k].rule_id, 0);
 	page_phase(pc, "check pages", n + 1, 1);

@@ -368,12 +368,14 @@ struct conflict_run {
 	struct page_list *list;
 };
 
-/* Pool work (nothing to load): conflict i's page and api/ JSON. */
+/* Pool work (nothing to load): the k-th conflict in id order, its page
+ * and api/ JSON. */
 static int
-conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
+conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 {
 	struct conflict_run *cr = arg;
 	const struct page_ctx *pc = cr->pc;
+	size_t i = page_list_index(cr->list, k);
 	const struct conflict *c = &pc->m->conflicts.items[i];
 	const char *slug;
 	json_t *o, *data;
@@ -399,7 +401,7 @@ conflict_render(void *arg, size_t i, void *payload, mirror_error *err)
 		strbuf_printf(&path, "api/conflicts/%s.json", slug);
 		rc = page_json(pc, path.data, o, err);
 	}
-	if (rc == 0 && page_list_set(cr->list, i, c->id, o) < 0)
+	if (rc == 0 && page_list_set(cr->list, i, o) < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise conflict "
 		    "%s", c->id);
 	json_decref(o);
@@ -701,13 +703,18 @@ conflict_pages(const struct page_ctx *pc, mirror_error *err)
 	struct conflict_run cr = { pc, &list };
 	const struct pool_work work = { n, NULL, conflict_render, NULL, &cr,
 	    NULL, NULL };
+	const char **ids;
 	int rc;
 
 	if (conflicts_kept(pc))
 		return 0;
 	/* One page per conflict, then the queue; each conflict's object
 	 * is kept as its text in api/conflicts.json, not as a tree. */
-	page_list_init(&list, n);
+	ids = xcalloc(n + 1, sizeof(*ids));
+	for (size_t i = 0; i < n; i++)
+		ids[i] = pc->m->conflicts.items[i].id;
+	page_list_init(&list, n, ids);
+	free(ids);
 	page_phase(pc, "conflict pages", n + 1, 1);
 	rc = pool_run(&work, err);
 	if (rc == 0)

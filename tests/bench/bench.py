@@ -613,6 +613,23 @@ def table(rows, cols):
     return "\n".join(lines)
 
 
+# Issue 19's targets for the one-fact change and the peak RSS, by size:
+# (the words after the figures, the test of r); a size not named has none.
+ONE_CHANGE_TARGET = {
+    "M": (" (target <= 10%)", lambda r: r["one_change_pct"] <= 10),
+    "L": (" (target <= 2 s)", lambda r: r["one_change_s"] <= 2),
+}
+RSS_TARGET_MB = {"M": 64, "L": 256}
+
+
+def one_change_mark(r):
+    """met, MISSED, or blank where the size has no target."""
+    t = ONE_CHANGE_TARGET.get(r["size"])
+    if t is None:
+        return "      "
+    return "met   " if t[1](r) else "MISSED"
+
+
 def targets(r):
     """The issue's targets, one line each: met or missed, and the figure."""
     if any(r[k] is None for k in KEYS):
@@ -640,11 +657,12 @@ def targets(r):
                  r["noop_files_written"] == 0 and r["noop_commits"] == 0),
             r["size"], r["noop_s"], r["noop_pct"],
             r["noop_files_written"], r["noop_commits"]),
-        "       %s one-fact change: %.2f s = %.1f%% of the full build, %d "
-        "files written, %d .md files and %d .md lines in the commit" % (
-            r["size"], r["one_change_s"], r["one_change_pct"],
-            r["one_change_files_written"], r["one_change_md_files"],
-            r["one_change_md_lines"]),
+        "%s %s one-fact change: %.2f s = %.1f%% of the full build, %d "
+        "files written, %d .md files and %d .md lines in the commit%s" % (
+            one_change_mark(r), r["size"], r["one_change_s"],
+            r["one_change_pct"], r["one_change_files_written"],
+            r["one_change_md_files"], r["one_change_md_lines"],
+            ONE_CHANGE_TARGET.get(r["size"], ("", None))[0]),
         "       %s per page: mirror %.2f ms (render+write), hugo %.2f ms "
         "(%d pages), cmark-gfm %.2f ms" % (
             r["size"], 1000 * r["render_s"] / r["pages"],
@@ -657,7 +675,17 @@ def targets(r):
         "git_indexer %.1f ms" % (r["size"], r["pack_objects"],
                                  r["idx_mirror_ms"], r["idx_indexer_ms"]),
     ]
+    if r["size"] in RSS_TARGET_MB:
+        peak = max(r["peak_rss_mb"], r["noop_rss_mb"], r["one_change_rss_mb"])
+        out.append("%s %s peak RSS of the builds a user runs: %.0f MB "
+                   "(full %.0f, no-op %.0f, one-fact change %.0f; "
+                   "target <= %d)" % (
+                       mark(peak <= RSS_TARGET_MB[r["size"]]), r["size"],
+                       peak, r["peak_rss_mb"], r["noop_rss_mb"],
+                       r["one_change_rss_mb"], RSS_TARGET_MB[r["size"]]))
     if r["size"] == "L":
+        out.append("%s L full build %.2f s (target < 30)" % (
+            mark(r["total_s"] < 30), r["total_s"]))
         out.append("%s L sweep %.2f s (< 5), build %.2f s (< 60), "
                    "peak RSS %.0f MB (< 256)" % (
                        mark(r["sweep_s"] < 5 and r["total_s"] < 60 and

@@ -85,14 +85,20 @@ head(void)
 	    "mirror-list-goes-here");
 }
 
+/* The orders in which write_both sets the objects. */
+enum set_order { BY_INDEX, BY_ID, REVERSED };
+
 /*
  * One build into site writing api/x.json from n objects (skipping
- * object skip, -1: none) through a page_list, and api/y.json from the
- * same objects as one tree through page_json; *hex gets the record's
- * line for api/x.json. Returns nothing: fails the test on error.
+ * object skip, -1: none) set through a page_list in order how, and
+ * api/y.json from the same objects as one tree through page_json; *hex
+ * gets the record's line for api/x.json. Set in id order, each object
+ * joins the list at once and none is held apart. Returns nothing:
+ * fails the test on error.
  */
 static void
-write_both(size_t n, long skip, char hex[DIGEST_HEX + 1])
+write_order(size_t n, long skip, enum set_order how,
+    char hex[DIGEST_HEX + 1])
 {
 	struct page_record *rec = record_load(SITE, 0);
 	struct site_model m;
@@ -102,20 +108,34 @@ write_both(size_t n, long skip, char hex[DIGEST_HEX + 1])
 	struct output *o;
 	mirror_error err;
 	json_t *all = json_array(), *h = head(), *tree = head(), *v[8];
+	const char *ids[8];
 
 	memset(&m, 0, sizeof(m));
 	assert_int_equal(output_begin(&o, SITE, &err), 0);
 	writer_init(&w, NULL, NULL, o, NULL);
 	record_set_key(rec, "0123456789abcdef");
 	w.record = rec;
-	page_list_init(&l, n);
 	for (size_t i = 0; i < n; i++) {
 		v[i] = object((int)i);
+		ids[i] = json_string_value(json_object_get(v[i], "id"));
+	}
+	page_list_init(&l, n, ids);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = how == BY_INDEX ? k : how == BY_ID ?
+		    page_list_index(&l, k) : n - 1 - k;
+
 		if ((long)i == skip)
 			continue;
-		assert_int_equal(page_list_set(&l, i, json_string_value(
-		    json_object_get(v[i], "id")), v[i]), 0);
+		assert_int_equal(page_list_set(&l, i, v[i]), 0);
+		if (how == BY_ID && skip < 0) {
+			assert_int_equal(l.joined, k + 1);
+			for (size_t j = 0; j < n; j++)
+				assert_null(l.text[j]);
+		}
 	}
+	for (size_t k = 1; k < n; k++)
+		assert_true(strcmp(ids[page_list_index(&l, k - 1)],
+		    ids[page_list_index(&l, k)]) < 0);
 	/* What the list must equal: the set objects sorted by id. */
 	for (size_t i = 0; i < n; i++) {
 		size_t k = 0;
@@ -143,6 +163,13 @@ write_both(size_t n, long skip, char hex[DIGEST_HEX + 1])
 	rec = record_load(SITE, 0);
 	assert_true(record_prev(hex, rec, "api/x.json"));
 	record_free(rec);
+}
+
+/* write_order, objects set in index order (ids unsorted). */
+static void
+write_both(size_t n, long skip, char hex[DIGEST_HEX + 1])
+{
+	write_order(n, skip, BY_INDEX, hex);
 }
 
 /* x.json must hold what y.json holds. */
@@ -185,6 +212,30 @@ test_same_bytes(void **state)
 	free(x);
 	write_both(3, 1, hex);
 	expect_same();
+}
+
+/* 3: the same file whatever order the objects are set in; set in id
+ * order (page_list_index), each joins the list at once. */
+static void
+test_any_order(void **state)
+{
+	char a[DIGEST_HEX + 1], b[DIGEST_HEX + 1], c[DIGEST_HEX + 1];
+
+	(void)state;
+	write_order(5, -1, BY_INDEX, a);
+	expect_same();
+	write_order(5, -1, BY_ID, b);
+	expect_same();
+	write_order(5, -1, REVERSED, c);
+	expect_same();
+	assert_string_equal(a, b);
+	assert_string_equal(a, c);
+	write_order(5, 3, BY_ID, b);
+	expect_same();
+	write_order(5, 3, REVERSED, c);
+	expect_same();
+	assert_string_equal(b, c);
+	assert_string_not_equal(a, b);
 }
 
 /* 2: the record's line for the file is the same for the same bytes and
@@ -251,6 +302,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_same_bytes, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_record_line, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_any_order, setup,
 		    teardown),
 		cmocka_unit_test(test_family_hash),
 	};
