@@ -29,10 +29,13 @@ void xtrim(void);
 /*
  * Set the C library's heap so that a block of a megabyte or more is
  * its own mapping, given back to the system when freed. glibc otherwise
- * raises that threshold to the largest block freed so far, and the
+ * raises that threshold to the largest block freed so far, and a
  * build's big one-off buffers (api/checks.json is 8 MB at 100,000 facts)
- * then stay in the heap for the rest of the run. Call once, first thing
- * in main. A no-op where the C library has no such setting.
+ * then stay in the heap for the rest of the run. Call before such a
+ * phase (a build's render), not at start: glibc's own way serves big
+ * blocks asked for again and again faster (SQLite's sorter in the
+ * sweep's rules: 10% of the sweep). A no-op where the C library has no
+ * such setting.
  */
 void xalloc_tune(void);
 

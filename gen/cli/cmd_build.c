@@ -667,6 +667,9 @@ build_render(long long *pages, struct site_model *s, struct site_opts *so,
 
 	if ((rc = output_begin(&so->out, o->out, err)) < 0)
 		return rc;
+	/* From here the render's and the commit's big buffers go back to
+	 * the system when freed (not before: see xalloc.h). */
+	xalloc_tune();
 	progress_init(&prog, !o->quiet);
 	so->progress = &hooks;
 	rc = site_render(&n, s, so, err);

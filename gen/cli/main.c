@@ -14,7 +14,6 @@
 #include "cli/cli.h"
 #include "cli/cli_int.h"
 #include "sys/env.h"
-#include "util/xalloc.h"
 
 /* The function that runs each command cli_prepare names. */
 static const struct {
@@ -79,7 +78,6 @@ main(int argc, char **argv)
 	mirror_error err;
 	int rc;
 
-	xalloc_tune();
 	mirror_error_clear(&err);
 	rc = run(&o, argc, argv, &err);
 	free(o.args);
