@@ -72,8 +72,11 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 	const struct page_family *f = page_families(&n);
 	int rc = 0;
 
-	for (size_t i = 0; rc == 0 && i < n; i++)
+	for (size_t i = 0; rc == 0 && i < n; i++) {
 		rc = f[i].pages(pc, err);
+		/* What a family freed goes back before the next grows. */
+		xtrim();
+	}
 	return rc;
 }
 

@@ -450,6 +450,11 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 	for (size_t k = 0; k < m->runs.n; k++)
 		json_decref(cr.rule_info[k]);
 	free(cr.rule_info);
+	/* The list's file first, so its text is gone before the pages
+	 * that list every check are made: the two are never held at once. */
+	if (rc == 0)
+		rc = checks_api(pc, &list, err);
+	page_list_free(&list);
 	ord = by_project(m, start);
 	if (rc == 0)
 		rc = checks_page(pc, -1, NULL, n, err);
@@ -457,10 +462,7 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 		if (start[i + 1] > start[i] && m->projects[i].id[0] != '\0')
 			rc = checks_page(pc, (long)i, ord + start[i],
 			    start[i + 1] - start[i], err);
-	if (rc == 0)
-		rc = checks_api(pc, &list, err);
 	free(start);
 	free(ord);
-	page_list_free(&list);
 	return rc;
 }

@@ -608,8 +608,8 @@ queue_groups(const struct site_model *m)
 	return queue;
 }
 
-/* The review queue's page and api/conflicts.json, from every conflict's
- * object's text (list, all n set). Returns 0 or < 0 with err set. */
+/* api/conflicts.json, from every conflict's object's text (list, all n
+ * set), then the review queue's page. Returns 0 or < 0 with err set. */
 static int
 queue_pages(const struct page_ctx *pc, struct page_list *list,
     mirror_error *err)
@@ -619,21 +619,22 @@ queue_pages(const struct page_ctx *pc, struct page_list *list,
 	json_t *data;
 	int rc;
 
+	/* api/conflicts.json first, so its text is gone before the queue
+	 * page (which lists every conflict) is made. */
+	data = item_must(json_pack("{s:I}", "open_conflicts_count", open),
+	    "page", "api/conflicts.json");
+	rc = page_list_write(pc, "api/conflicts.json", data, "conflicts", list,
+	    err);
+	json_decref(data);
 	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o}", "groups",
 	    queue_groups(pc->m), "open_conflicts_count", open,
 	    "total", (json_int_t)n, "open_words",
 	    item_count(open, "open conflict", "open conflicts"),
 	    "total_words", item_count((long long)n, "conflict", "conflicts")),
 	    "page", "conflicts/index");
-	rc = page_write(pc, "conflicts/index", "conflicts.md",
-	    "Conflicts: the review queue", data, err);
-	json_decref(data);
-	if (rc < 0)
-		return rc;
-	data = item_must(json_pack("{s:I}", "open_conflicts_count", open),
-	    "page", "api/conflicts.json");
-	rc = page_list_write(pc, "api/conflicts.json", data, "conflicts", list,
-	    err);
+	if (rc == 0)
+		rc = page_write(pc, "conflicts/index", "conflicts.md",
+		    "Conflicts: the review queue", data, err);
 	json_decref(data);
 	return rc;
 }
