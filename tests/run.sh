@@ -61,6 +61,9 @@ fail=0
 skipped=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/mirror-run.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
+# The builds' memos of their stores (core/store/memo.h) stay in the run's
+# directory, not in the user's cache.
+export MIRROR_CACHE_DIR="$work/cache"
 log=$work/log
 failures=$work/failures    # one line per failure: FILE: CASE
 counts=$work/counts        # FILE COUNT, for --update-manifest

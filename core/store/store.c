@@ -1090,6 +1090,53 @@ store_data_version(long long *out, mirror_store *st, mirror_error *err)
 	return store_count(out, st, "PRAGMA main.data_version", NULL, err);
 }
 
+/* A big-endian 32-bit number of the header at off. */
+static unsigned long
+header_u32(const unsigned char *h, int off)
+{
+	return (unsigned long)h[off] << 24 | (unsigned long)h[off + 1] << 16 |
+	    (unsigned long)h[off + 2] << 8 | (unsigned long)h[off + 3];
+}
+
+int
+store_print(char out[STORE_PRINT_SIZE], mirror_store *st)
+{
+	sqlite3_file *f = NULL;
+	sqlite3_int64 size = -1;
+	unsigned char h[100];
+	char text[160];
+	struct stat sb;
+	int n;
+
+	out[0] = '\0';
+	if (sqlite3_file_control(st->db, "main", SQLITE_FCNTL_FILE_POINTER,
+	    &f) != SQLITE_OK || f == NULL || f->pMethods == NULL ||
+	    f->pMethods->xRead(f, h, (int)sizeof(h), 0) != SQLITE_OK ||
+	    f->pMethods->xFileSize(f, &size) != SQLITE_OK)
+		return 0;
+	/* Bytes 18 and 19 are 2 in WAL mode; 24 is the change counter,
+	 * 92 the version it is valid for (equal when a rollback-mode
+	 * writer last wrote). */
+	if (memcmp(h, "SQLite format 3", 16) != 0 || h[18] != 1 ||
+	    h[19] != 1 || header_u32(h, 24) != header_u32(h, 92))
+		return 0;
+	if (stat(st->path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (sqlite3_int64)sb.st_size != size)
+		return 0;
+	/* What the print is made of, as text, then hashed: the print is
+	 * kept beside a site, which need not tell the store's inode. */
+	n = snprintf(text, sizeof(text), "%llx.%llx.%llx.%lld.%ld.%lld.%ld."
+	    "%lx", (unsigned long long)sb.st_dev,
+	    (unsigned long long)sb.st_ino, (unsigned long long)sb.st_size,
+	    (long long)sb.st_ctim.tv_sec, (long)sb.st_ctim.tv_nsec,
+	    (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
+	    header_u32(h, 24));
+	if (n < 0 || (size_t)n >= sizeof(text))
+		return 0;
+	hash_hex(out, hash_mix(hash_add(MIRROR_HASH_INIT, text, (size_t)n)));
+	return 1;
+}
+
 int
 store_count(long long *out, mirror_store *st, const char *sql, const char *p1,
     mirror_error *err)

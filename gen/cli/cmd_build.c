@@ -12,7 +12,9 @@
  *      rehearsal render from the unswept store also finds placeholders
  *      that name nothing);
  *   2. sweep (unless --no-sweep): one write transaction of its own,
- *      after a read that checks every row the pages will read;
+ *      after a read that checks every row the pages will read (unless
+ *      the store's file is untouched since a run learnt its checksum,
+ *      core/store/memo.h, and that is DIR's stamp's: the stamp decides);
  *   3. one consistent read (store_read_begin .. store_read_end) from
  *      which every page, the snapshot checksum and the JSON come; when
  *      DIR (and the branch) already hold this build's stamp
@@ -44,6 +46,7 @@
 #include "site/site.h"
 #include "store/digest.h"
 #include "store/facts.h"
+#include "store/memo.h"
 #include "store/store.h"
 #include "sweep/conflict.h"
 #include "sweep/sweep.h"
@@ -219,6 +222,36 @@ build_unchanged(struct stamp *held, struct stamp *st,
 }
 
 /*
+ * 1 when the store's file is untouched since a run learnt its checksum
+ * (core/store/memo.h) and that checksum is the snapshot of DIR's stamp
+ * held: it is put into s->snapshot, and the rows need not be read. Else
+ * 0: the rows decide (also for a WAL store, whose file cannot vouch for
+ * its rows; core/store/store.h).
+ */
+static int
+build_store_untouched(struct site_model *s, const struct stamp *held,
+    const struct mirror_opts *o)
+{
+	char print[STORE_PRINT_SIZE], snap[17];
+
+	if (!store_print(print, s->st) || !memo_get(snap, o->store, print) ||
+	    strcmp(snap, held->snapshot) != 0)
+		return 0;
+	memcpy(s->snapshot, snap, sizeof(s->snapshot));
+	return 1;
+}
+
+/* DIR's record of what each page was rendered from (gen/out/record.h;
+ * an empty one with --force), into so->record: read once it is known
+ * that the build renders (at 1M facts it takes a third of a no-op). */
+static void
+build_record(struct site_opts *so, const struct mirror_opts *o)
+{
+	if (so->record == NULL)
+		so->record = record_load(o->out, o->force);
+}
+
+/*
  * Before the sweep, in a read: 1 when nothing is to be done (the
  * store's checksum is the snapshot DIR's last build read, and its stamp,
  * the branch's too, holds every other input: the sweep would change
@@ -230,12 +263,17 @@ build_unchanged(struct stamp *held, struct stamp *st,
  */
 static int
 build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
-    struct site_model *s, const struct site_opts *so,
+    struct site_model *s, struct site_opts *so,
     const struct mirror_opts *o, mirror_error *err)
 {
 	int rc, have = !o->force && stamp_load_dir(held, o->out);
 
 	ch->swept_before = have && held->swept;
+	/* An untouched file: no row is read (a no-op build's cost). */
+	if (have && build_store_untouched(s, held, o) &&
+	    (rc = build_unchanged(held, st, ch, s, so, o, err)) != 0)
+		return rc;
+	build_record(so, o);
 	if (have || record_has_lines(so->record)) {
 		if ((rc = build_snapshot(s, err)) < 0 ||
 		    (rc = store_data_version(&ch->version, s->st, err)) < 0)
@@ -290,22 +328,38 @@ build_sweep(struct sweep_run *run, struct build_changes *ch,
 	    ch->swept_before ? &scope : NULL, &ch->rules, early, err);
 }
 
+/* Keep what the store's file vouches for now (core/store/memo.h): its
+ * print in this read and the snapshot s holds, taken in the same read.
+ * Returns 0 (a memo is best effort). */
+static int
+build_memo(const struct site_model *s, const struct mirror_opts *o)
+{
+	char print[STORE_PRINT_SIZE];
+
+	if (store_print(print, s->st))
+		memo_put(o->store, print, s->snapshot);
+	return 0;
+}
+
 /*
  * Step 3a after the sweep, inside the read: the digest the check took
  * stands when the sweep wrote no conflict and no other connection
  * committed since (data_version); else it is taken again. The facts the
- * check kept for the render go when another connection committed.
+ * check kept for the render go when another connection committed. The
+ * store's print is taken in this read too, for the memo (build_memo).
  * Returns 0 or < 0 with err set.
  */
 static int
 build_snapshot_after(struct site_model *s, const struct build_changes *ch,
-    const struct sweep_run *run, mirror_error *err)
+    const struct sweep_run *run, const struct mirror_opts *o,
+    mirror_error *err)
 {
 	long long v;
 	int rc;
 
 	if (!ch->digested)
-		return build_snapshot(s, err);
+		return (rc = build_snapshot(s, err)) < 0 ? rc :
+		    build_memo(s, o);
 	if ((rc = store_data_version(&v, s->st, err)) < 0)
 		return rc;
 	if (v != ch->version) {
@@ -314,8 +368,9 @@ build_snapshot_after(struct site_model *s, const struct build_changes *ch,
 		facts_kept_free(s->kept);
 		s->kept = NULL;
 	}
-	return v == ch->version && run->rows_written == 0 ? 0 :
+	rc = v == ch->version && run->rows_written == 0 ? 0 :
 	    build_snapshot(s, err);
+	return rc < 0 ? rc : build_memo(s, o);
 }
 
 /*
@@ -348,8 +403,10 @@ build_open(struct build_changes *ch, struct site_model *s,
 	 * site is the one a sweeping build of the same store makes. */
 	if ((rc = cli_rules_load(&ch->rules, o, err)) < 0)
 		return rc;
-	if (o->no_sweep)
+	if (o->no_sweep) {
+		build_record(so, o);
 		return store_open(&s->st, o->store, STORE_READ, err);
+	}
 	rc = store_open(&s->st, o->store, STORE_WRITE, err);
 	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
 		rc = build_check(ch, held, st, s, so, o, err);
@@ -737,18 +794,13 @@ build_report_out(struct build_report *r, const struct site_model *s,
  * DIR's turn first (gen/out/output.h): a second build into the same DIR
  * waits here, before its checks and its sweep, and a bad DIR stops the
  * build before anything is written (output_free lets go). With the
- * lock, DIR is as its last build left it: its record (so->record, also
- * on failure) says what each project's pages were rendered from.
- * Returns 0 or < 0 with err set.
+ * lock, DIR is as its last build left it (build_record reads what its
+ * pages were rendered from). Returns 0 or < 0 with err set.
  */
 static int
-build_lock(struct site_opts *so, const struct mirror_opts *o,
-    mirror_error *err)
+build_lock(const struct mirror_opts *o, mirror_error *err)
 {
-	int rc = output_lock(o->out, err);
-
-	so->record = record_load(o->out, o->force);
-	return rc;
+	return output_lock(o->out, err);
 }
 
 /* What a build holds at its end, freed (and libgit2 released when the
@@ -786,7 +838,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	r.start = r.mark = mirror_monotonic_ms();
 	if ((rc = build_begin(&s, &base_url, o, err)) < 0)
 		goto out;
-	rc = build_lock(&so, o, err);
+	rc = build_lock(o, err);
 	lap(&r, PH_LOCK);
 	if (rc == 0 && o->repo != NULL && (rc = history_hold(err)) == 0)
 		held_git = 1;
@@ -808,7 +860,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
 		reading = 1;
 	if (rc == 0)
-		rc = build_snapshot_after(&s, &ch, &run, err);
+		rc = build_snapshot_after(&s, &ch, &run, o, err);
 	if (rc == 0 &&
 	    (rc = build_unchanged(&held, &stamp, &ch, &s, &so, o, err)) == 1) {
 		r.unchanged = 1;

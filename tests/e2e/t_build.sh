@@ -282,6 +282,42 @@ expect "a changed store sweeps again" sh -c "
     test $RC = 0 && ! grep -q unchanged '$T/out' &&
     test \"\$(sqlite3 ex1.db 'SELECT count(*) FROM sweep_runs')\" = 3"
 sql ex1.db "DELETE FROM memories WHERE id = 'm-late'"
+# A build keeps a memo in the user's cache (here $T/memo): the store file's
+# print (device, inode, size, times, SQLite's change counter) and the
+# snapshot read with it, so an untouched file is not read again. Any
+# write must still be seen.
+saved_cache=$MIRROR_CACHE_DIR
+export MIRROR_CACHE_DIR="$T/memo"
+cp ex2.db ex3.db
+mirror build --store ex3.db --out ex3 --quiet
+expect "a build keeps the store's memo: its print and the stamp's snapshot" sh -c "
+    test \$(find memo -type f | wc -l) = 1 &&
+    grep -Eqx \"[0-9a-f]{16} \$(jq -r .store_snapshot ex3/api/build.json)\" memo/stores/*"
+cp -p ex3.db before-edit.db
+sql ex3.db "UPDATE project_state SET value = value || ' (now)' WHERE rowid = (SELECT min(rowid) FROM project_state)"
+mirror build --store ex3.db --out ex3
+expect "a write in the same second as the last build renders again" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' && grep -rq '(now)' ex3"
+cp -p before-edit.db ex3.db
+mirror build --store ex3.db --out ex3
+expect "an older copy put back with its times (cp -p) renders it again" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' && ! grep -rq '(now)' ex3"
+env -u HOME -u XDG_CACHE_HOME MIRROR_CACHE_DIR= $MIRROR_WRAP "$MIRROR" build --store ex3.db \
+    --out ex3 >"$T/out" 2>&1
+expect "without any cache the rows decide, as before: unchanged" \
+    grep -q '(unchanged: no sweep, nothing rendered)$' "$T/out"
+cp before-edit.db wal.db
+sql wal.db "PRAGMA journal_mode = WAL" >/dev/null
+mirror build --store wal.db --out wal
+mirror build --store wal.db --out wal
+expect "a WAL store gets no memo (its file cannot vouch); the rows decide" sh -c "
+    grep -q '(unchanged: no sweep' '$T/out' && test \$(find memo -type f | wc -l) = 1"
+sqlite3 wal.db "PRAGMA journal_mode = WAL; UPDATE project_state SET value = value || ' (wal)' WHERE rowid = (SELECT min(rowid) FROM project_state)" >/dev/null
+mirror build --store wal.db --out wal
+expect "and a write to it (in its -wal file) renders again" sh -c "
+    test $RC = 0 && ! grep -q unchanged '$T/out' && grep -rq '(wal)' wal"
+rm -rf wal wal.db* before-edit.db ex3 ex3.db memo
+export MIRROR_CACHE_DIR="$saved_cache"
 mirror build --store ex1.db --out ex1 --quiet
 mirror build --store ex2.db --out ex2
 expect "two copies of a store give byte-identical sites (diff -r)" diff -r ex1 ex2

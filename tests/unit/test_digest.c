@@ -2,7 +2,8 @@
  * test_digest.c: core/store/digest and the scoped reads of facts.h: the
  * snapshot checksum with a digest per canonical project beside it,
  * which rows belong to which project, and reading or checking only the
- * projects whose digest changed.
+ * projects whose digest changed; the store file's print, and the memo
+ * of what it vouched for, that spare the read of an untouched store.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include "store/digest.h"
 #include "store/facts.h"
+#include "store/memo.h"
 #include "store/store.h"
 #include "sys/clock.h"
 
@@ -525,6 +527,133 @@ test_check_kept(void **state)
 	unlink(path);
 }
 
+/* The store's print in a read of its own into out; returns store_print's
+ * answer. */
+static int
+print_of(char out[STORE_PRINT_SIZE])
+{
+	mirror_error err;
+	mirror_store *st;
+	int rc;
+
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	rc = store_print(out, st);
+	store_read_end(st);
+	store_close(st);
+	return rc;
+}
+
+/* 13: the file print: the same while nothing writes; another after any
+ * commit (a value set back to what it was too) or a copy put in the
+ * file's place; none for a WAL store, whose file cannot vouch. */
+static void
+test_store_print(void **state)
+{
+	char a[STORE_PRINT_SIZE], b[STORE_PRINT_SIZE], cmd[512];
+	int n;
+
+	(void)state;
+	make_store(base_sql);
+	assert_int_equal(print_of(a), 1);
+	assert_int_equal(strlen(a), 16);
+	assert_int_equal(print_of(b), 1);
+	assert_string_equal(a, b);
+	/* At once, in the same second and size: the counter tells. */
+	exec_sql("UPDATE project_state SET value = 'y' WHERE id = 's1'");
+	assert_int_equal(print_of(b), 1);
+	assert_string_not_equal(a, b);
+	exec_sql("UPDATE project_state SET value = 'x' WHERE id = 's1'");
+	assert_int_equal(print_of(a), 1);
+	assert_string_not_equal(a, b);
+	/* A copy in its place, times kept (cp -p): another file. */
+	n = snprintf(cmd, sizeof(cmd), "cp -p %s %s.copy && mv %s.copy %s",
+	    path, path, path, path);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(print_of(b), 1);
+	assert_string_not_equal(a, b);
+	exec_sql("PRAGMA journal_mode = WAL");
+	assert_int_equal(print_of(a), 0);
+	assert_string_equal(a, "");
+	unlink(path);
+}
+
+/* 14: the memo of what a print vouched for, in the cache the
+ * environment names: kept and found for the same store and print only,
+ * replaced by the next, never read through a link or when damaged, and
+ * no memo at all when no cache can be written. */
+static void
+test_memo(void **state)
+{
+	char snap[17], dir[64], file[256], cmd[512];
+	FILE *f;
+	int n;
+
+	(void)state;
+	make_store(base_sql);
+	n = snprintf(dir, sizeof(dir), "/tmp/test_memo.%ld", (long)getpid());
+	assert_true(n > 0 && (size_t)n < sizeof(dir));
+	setenv("MIRROR_CACHE_DIR", dir, 1);
+	assert_int_equal(memo_get(snap, path, "0123456789abcdef"), 0);
+	assert_string_equal(snap, "");
+	memo_put(path, "0123456789abcdef", "fedcba9876543210");
+	assert_int_equal(memo_get(snap, path, "0123456789abcdef"), 1);
+	assert_string_equal(snap, "fedcba9876543210");
+	/* Another print, another store: no memo. */
+	assert_int_equal(memo_get(snap, path, "0123456789abcdee"), 0);
+	assert_int_equal(memo_get(snap, "/etc/hostname", "0123456789abcdef"),
+	    0);
+	/* The store's real path names it: another way to it finds it. */
+	n = snprintf(file, sizeof(file), "/tmp/../tmp/%s", path + 5);
+	assert_true(n > 0 && (size_t)n < sizeof(file));
+	assert_int_equal(memo_get(snap, file, "0123456789abcdef"), 1);
+	/* The next memo replaces it; a bad one is not kept. */
+	memo_put(path, "1111111111111111", "2222222222222222");
+	assert_int_equal(memo_get(snap, path, "0123456789abcdef"), 0);
+	assert_int_equal(memo_get(snap, path, "1111111111111111"), 1);
+	memo_put(path, "1111111111111111", "not a snapshot!!");
+	assert_int_equal(memo_get(snap, path, "1111111111111111"), 1);
+	assert_string_equal(snap, "2222222222222222");
+	/* One file, 0700 directories, no temporary left. */
+	n = snprintf(cmd, sizeof(cmd), "test $(find %s -type f | wc -l) = 1 && "
+	    "test $(stat -c %%a %s/stores) = 700", dir, dir);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+	/* Damaged, or a link in its place: no memo. */
+	n = snprintf(cmd, sizeof(cmd), "f=$(find %s -type f) && "
+	    "printf '1111111111111111 22222222222222\n' > $f", dir);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(memo_get(snap, path, "1111111111111111"), 0);
+	n = snprintf(cmd, sizeof(cmd), "f=$(find %s -type f) && "
+	    "printf '1111111111111111 2222222222222222\n' > %s/elsewhere && "
+	    "ln -sf %s/elsewhere $f", dir, dir, dir);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(memo_get(snap, path, "1111111111111111"), 0);
+	/* XDG_CACHE_HOME when MIRROR_CACHE_DIR is unset or empty. */
+	setenv("MIRROR_CACHE_DIR", "", 1);
+	setenv("XDG_CACHE_HOME", dir, 1);
+	memo_put(path, "3333333333333333", "4444444444444444");
+	n = snprintf(file, sizeof(file), "%s/mirror/stores", dir);
+	assert_true(n > 0 && (size_t)n < sizeof(file));
+	f = fopen(file, "r");
+	assert_non_null(f);         /* a directory opens for reading */
+	fclose(f);
+	assert_int_equal(memo_get(snap, path, "3333333333333333"), 1);
+	/* No cache that can be written: nothing kept, nothing found. */
+	unsetenv("XDG_CACHE_HOME");
+	setenv("MIRROR_CACHE_DIR", "/proc/no-cache-here", 1);
+	memo_put(path, "5555555555555555", "6666666666666666");
+	assert_int_equal(memo_get(snap, path, "5555555555555555"), 0);
+	unsetenv("MIRROR_CACHE_DIR");
+	n = snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -541,6 +670,8 @@ main(void)
 		cmocka_unit_test(test_scoped_reader),
 		cmocka_unit_test(test_check_scoped),
 		cmocka_unit_test(test_check_kept),
+		cmocka_unit_test(test_store_print),
+		cmocka_unit_test(test_memo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
