@@ -241,6 +241,19 @@ build_store_untouched(struct site_model *s, const struct stamp *held,
 	return 1;
 }
 
+/* Keep what the store's file vouches for now (core/store/memo.h): its
+ * print in this read and the snapshot s holds, taken in the same read.
+ * Returns 0 (a memo is best effort). */
+static int
+build_memo(const struct site_model *s, const struct mirror_opts *o)
+{
+	char print[STORE_PRINT_SIZE];
+
+	if (store_print(print, s->st))
+		memo_put(o->store, print, s->snapshot);
+	return 0;
+}
+
 /* DIR's record of what each page was rendered from (gen/out/record.h;
  * an empty one with --force), into so->record: read once it is known
  * that the build renders (at 1M facts it takes a third of a no-op). */
@@ -279,6 +292,7 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 		    (rc = store_data_version(&ch->version, s->st, err)) < 0)
 			return rc;
 		ch->digested = 1;
+		(void)build_memo(s, o);     /* a no-op's too: the next is quick */
 		if (have && strcmp(s->snapshot, held->snapshot) == 0)
 			return build_unchanged(held, st, ch, s, so, o, err);
 	}
@@ -326,19 +340,6 @@ build_sweep(struct sweep_run *run, struct build_changes *ch,
 	ch->early = NULL;           /* the sweep's now, whatever it does */
 	return sweep_run_early(run, s->st, s->now, ch->scoped &&
 	    ch->swept_before ? &scope : NULL, &ch->rules, early, err);
-}
-
-/* Keep what the store's file vouches for now (core/store/memo.h): its
- * print in this read and the snapshot s holds, taken in the same read.
- * Returns 0 (a memo is best effort). */
-static int
-build_memo(const struct site_model *s, const struct mirror_opts *o)
-{
-	char print[STORE_PRINT_SIZE];
-
-	if (store_print(print, s->st))
-		memo_put(o->store, print, s->snapshot);
-	return 0;
 }
 
 /*

@@ -306,6 +306,11 @@ env -u HOME -u XDG_CACHE_HOME MIRROR_CACHE_DIR= $MIRROR_WRAP "$MIRROR" build --s
     --out ex3 >"$T/out" 2>&1
 expect "without any cache the rows decide, as before: unchanged" \
     grep -q '(unchanged: no sweep, nothing rendered)$' "$T/out"
+rm -r memo
+mirror build --store ex3.db --out ex3
+expect "an unchanged build that had no memo leaves one (the next reads no row)" sh -c "
+    grep -q '(unchanged: no sweep' '$T/out' &&
+    grep -Eqx \"[0-9a-f]{16} \$(jq -r .store_snapshot ex3/api/build.json)\" memo/stores/*"
 cp before-edit.db wal.db
 sql wal.db "PRAGMA journal_mode = WAL" >/dev/null
 mirror build --store wal.db --out wal
