@@ -1124,7 +1124,8 @@ store_print(char out[STORE_PRINT_SIZE], mirror_store *st)
 	    (sqlite3_int64)sb.st_size != size)
 		return 0;
 	/* What the print is made of, as text, then hashed: the print is
-	 * kept beside a site, which need not tell the store's inode. */
+	 * kept in a file (core/store/memo.h) that need not tell the
+	 * store's inode and times. */
 	n = snprintf(text, sizeof(text), "%llx.%llx.%llx.%lld.%ld.%lld.%ld."
 	    "%lx", (unsigned long long)sb.st_dev,
 	    (unsigned long long)sb.st_ino, (unsigned long long)sb.st_size,

@@ -187,9 +187,9 @@ int store_data_version(long long *out, mirror_store *st, mirror_error *err);
  * took the shared lock, so no writer can change the file until it ends):
  * a 64-bit hash, as hex, of its device, inode, size, change and modify
  * times, and the header's change counter, which SQLite raises on every
- * transaction that changes a file in rollback-journal mode. Two equal prints mean no write
- * reached the file in between, so the rows are those a digest took when
- * the first print was. Returns 1 with out filled; 0 with out empty when
+ * transaction that changes a file in rollback-journal mode. Two equal
+ * prints mean no write reached the file in between, so the rows are
+ * those a digest took when the first print was. Returns 1 with out filled; 0 with out empty when
  * the file cannot vouch for itself: a WAL store (its writes wait in the
  * -wal file), or a file SQLite does not read through the unix VFS.
  */

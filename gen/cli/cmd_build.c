@@ -242,16 +242,15 @@ build_store_untouched(struct site_model *s, const struct stamp *held,
 }
 
 /* Keep what the store's file vouches for now (core/store/memo.h): its
- * print in this read and the snapshot s holds, taken in the same read.
- * Returns 0 (a memo is best effort). */
-static int
+ * print in this read and the snapshot s holds, taken in the same read
+ * (best effort: no memo is only a slower next no-op). */
+static void
 build_memo(const struct site_model *s, const struct mirror_opts *o)
 {
 	char print[STORE_PRINT_SIZE];
 
 	if (store_print(print, s->st))
 		memo_put(o->store, print, s->snapshot);
-	return 0;
 }
 
 /* DIR's record of what each page was rendered from (gen/out/record.h;
@@ -292,9 +291,12 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 		    (rc = store_data_version(&ch->version, s->st, err)) < 0)
 			return rc;
 		ch->digested = 1;
-		(void)build_memo(s, o);     /* a no-op's too: the next is quick */
-		if (have && strcmp(s->snapshot, held->snapshot) == 0)
+		if (have && strcmp(s->snapshot, held->snapshot) == 0) {
+			/* A store that had no memo: the next no-op is quick.
+			 * (A build that goes on leaves it after its sweep.) */
+			build_memo(s, o);
 			return build_unchanged(held, st, ch, s, so, o, err);
+		}
 	}
 	/* A sweep follows: its rules start now, beside the checks below,
 	 * on this read's snapshot (the sweep takes them when it is still
@@ -358,9 +360,11 @@ build_snapshot_after(struct site_model *s, const struct build_changes *ch,
 	long long v;
 	int rc;
 
-	if (!ch->digested)
-		return (rc = build_snapshot(s, err)) < 0 ? rc :
-		    build_memo(s, o);
+	if (!ch->digested) {
+		if ((rc = build_snapshot(s, err)) == 0)
+			build_memo(s, o);
+		return rc;
+	}
 	if ((rc = store_data_version(&v, s->st, err)) < 0)
 		return rc;
 	if (v != ch->version) {
@@ -371,7 +375,9 @@ build_snapshot_after(struct site_model *s, const struct build_changes *ch,
 	}
 	rc = v == ch->version && run->rows_written == 0 ? 0 :
 	    build_snapshot(s, err);
-	return rc < 0 ? rc : build_memo(s, o);
+	if (rc == 0)
+		build_memo(s, o);
+	return rc;
 }
 
 /*
