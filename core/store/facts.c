@@ -8,6 +8,7 @@
  * and column, because a page silently missing a fact is worse than a
  * build that stops and says why.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1247,21 +1248,45 @@ int
 facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
     mirror_error *err)
 {
-	char ts[MIRROR_TS_LEN];
+	/* One pass: the count, and the nearest expiry on either side. */
+	static const char sql[] = "SELECT count(*) FILTER (WHERE t < ?1), "
+	    "max(t) FILTER (WHERE t < ?1), min(t) FILTER (WHERE t >= ?1) "
+	    "FROM (SELECT mirror_ts(valid_until) AS t FROM main.memories)";
+	sqlite3_stmt *stmt = NULL;
 	long long any = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	mirror_format_ts(ts, now);
-	if (store_features(st)->mem_valid_until)
-		rc = store_count(&out->expired, st, "SELECT count(*) FROM "
-		    "main.memories WHERE mirror_ts(valid_until) < "
-		    "mirror_ts(?1)", ts, err);
+	out->after = LLONG_MIN;
+	out->until = LLONG_MAX;
+	if (store_features(st)->mem_valid_until &&
+	    (rc = prepare(&stmt, st, sql, "cannot count expired memories",
+	    err)) == 0) {
+		sqlite3_bind_int64(stmt, 1, (sqlite3_int64)now);
+		rc = store_step(st, stmt);
+		if (rc == SQLITE_ROW) {
+			out->expired = sqlite3_column_int64(stmt, 0);
+			if (sqlite3_column_type(stmt, 1) != SQLITE_NULL)
+				out->after = sqlite3_column_int64(stmt, 1);
+			if (sqlite3_column_type(stmt, 2) != SQLITE_NULL)
+				out->until = sqlite3_column_int64(stmt, 2);
+			rc = 0;
+		} else
+			rc = store_fail(st, err, rc, "cannot count expired "
+			    "memories");
+		sqlite3_finalize(stmt);
+	}
 	if (rc == 0 && store_features(st)->has_mirror_tables)
 		rc = store_count(&any, st, "SELECT EXISTS (SELECT 1 FROM "
 		    "main.conflicts)", NULL, err);
 	out->any_conflicts = any != 0;
 	return rc;
+}
+
+int
+facts_clock_holds(const struct facts_clock *c, time_t t)
+{
+	return c->after < (long long)t && (long long)t <= c->until;
 }
 
 /* ---- names: every state key and entity name, for the A-Z index -------- */

@@ -250,14 +250,24 @@ struct facts_clock {
 	                           before now: the rows fixed, the count only
 	                           grows, so it names the expired set */
 	int any_conflicts;      /* 1 when conflicts holds any row */
+	/* The same rows give the same expired at any time t with after < t
+	 * <= until: after is the latest valid_until before now (LLONG_MIN
+	 * when none), until the earliest at or after now (LLONG_MAX). So a
+	 * store file known to be untouched need not be read again for it
+	 * (core/store/memo.h). */
+	long long after, until;
 };
 
 /*
- * Fill *out for now (expired is 0 when the store has no valid_until).
- * Returns 0 or < 0 with err set.
+ * Fill *out for now (expired is 0, the window unbounded, when the store
+ * has no valid_until). Returns 0 or < 0 with err set.
  */
 int facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
     mirror_error *err);
+
+/* 1 when c, read at some time from rows still unchanged, holds at t
+ * too (t lies in its window); else 0. */
+int facts_clock_holds(const struct facts_clock *c, time_t t);
 
 /* A state key or an entity name, as the A-Z index lists it: the
  * reader's current row, valid until its next facts_names_next. */

@@ -2,6 +2,7 @@
  * memo.c: a store file's print and the snapshot it vouched for, in the
  * user's cache (see memo.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,8 +15,8 @@
 #include "store/memo.h"
 #include "util/hash.h"
 
-/* A memo's bytes: print, a space, snapshot, a newline. */
-#define MEMO_LEN 34
+/* The longest memo: two hex fields, four numbers, their separators. */
+#define MEMO_MAX (16 + 1 + 16 + 4 * 21 + 1)
 
 /* 1 when s is 16 lowercase hex digits, nothing more. */
 static int
@@ -23,6 +24,47 @@ hex16(const char *s)
 {
 	return s != NULL && strlen(s) == 16 &&
 	    strspn(s, "0123456789abcdef") == 16;
+}
+
+/* The next space-ended field of *p as a decimal in *out (as "%lld"
+ * wrote it), *p moved past it. Returns 0 or -1. */
+static int
+memo_number(long long *out, char **p, char end)
+{
+	char *q;
+
+	if (!isdigit((unsigned char)**p) && **p != '-')
+		return -1;
+	errno = 0;
+	*out = strtoll(*p, &q, 10);
+	if (errno != 0 || q == *p || *q != end)
+		return -1;
+	*p = q + 1;
+	return 0;
+}
+
+/* Read the memo line in buf (NUL-ended, its newline included) into *m.
+ * Returns 0, or -1 when it is not a memo. */
+static int
+memo_parse(struct store_memo *m, char *buf, const char *print)
+{
+	long long any;
+	char *p = buf + 34;
+
+	if (buf[16] != ' ' || buf[33] != ' ')
+		return -1;
+	buf[16] = buf[33] = '\0';
+	if (!hex16(buf) || !hex16(buf + 17) || strcmp(buf, print) != 0 ||
+	    memo_number(&m->clock.expired, &p, ' ') != 0 ||
+	    memo_number(&any, &p, ' ') != 0 ||
+	    memo_number(&m->clock.after, &p, ' ') != 0 ||
+	    memo_number(&m->clock.until, &p, '\n') != 0 || *p != '\0' ||
+	    m->clock.expired < 0 || (any != 0 && any != 1) ||
+	    m->clock.after >= m->clock.until)
+		return -1;
+	m->clock.any_conflicts = (int)any;
+	memcpy(m->snapshot, buf + 17, 17);
+	return 0;
 }
 
 /*
@@ -87,50 +129,56 @@ memo_file(char *file, size_t size, const char *path, int make)
 }
 
 int
-memo_get(char snapshot[17], const char *path, const char *print)
+memo_get(struct store_memo *out, const char *path, const char *print)
 {
-	char file[PATH_MAX], buf[MEMO_LEN + 1];
+	char file[PATH_MAX], buf[MEMO_MAX + 2];
 	struct stat sb;
 	ssize_t got = -1;
 	int fd;
 
-	snapshot[0] = '\0';
+	memset(out, 0, sizeof(*out));
 	if (!hex16(print) || memo_file(file, sizeof(file), path, 0) != 0)
 		return 0;
 	fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
-		got = read(fd, buf, sizeof(buf));
+		got = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	if (got != MEMO_LEN || buf[16] != ' ' || buf[MEMO_LEN - 1] != '\n')
+	/* Shorter than the two hex fields, or longer than any memo. */
+	if (got < 35 || got > MEMO_MAX)
 		return 0;
-	buf[16] = buf[MEMO_LEN - 1] = '\0';
-	if (!hex16(buf) || !hex16(buf + 17) || strcmp(buf, print) != 0)
+	buf[got] = '\0';
+	if (memo_parse(out, buf, print) != 0) {
+		memset(out, 0, sizeof(*out));
 		return 0;
-	memcpy(snapshot, buf + 17, 17);
+	}
 	return 1;
 }
 
 void
-memo_put(const char *path, const char *print, const char *snapshot)
+memo_put(const char *path, const char *print, const struct store_memo *m)
 {
-	char file[PATH_MAX], tmp[PATH_MAX + 32], line[MEMO_LEN + 1];
-	int fd, n, ok;
+	char file[PATH_MAX], tmp[PATH_MAX + 32], line[MEMO_MAX + 1];
+	const struct facts_clock *c = &m->clock;
+	int fd, n, len, ok;
 
-	if (!hex16(print) || !hex16(snapshot) ||
+	if (!hex16(print) || !hex16(m->snapshot) ||
 	    memo_file(file, sizeof(file), path, 1) != 0)
 		return;
 	n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", file, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp))
+	len = snprintf(line, sizeof(line), "%s %s %lld %d %lld %lld\n", print,
+	    m->snapshot, c->expired, c->any_conflicts != 0, c->after,
+	    c->until);
+	if (n < 0 || (size_t)n >= sizeof(tmp) || len < 0 ||
+	    (size_t)len >= sizeof(line))
 		return;
-	(void)snprintf(line, sizeof(line), "%s %s\n", print, snapshot);
 	(void)unlink(tmp);          /* a dead run's, of a reused pid */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0600);
 	if (fd < 0)
 		return;
-	ok = write(fd, line, MEMO_LEN) == MEMO_LEN;
+	ok = write(fd, line, (size_t)len) == len;
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, file) != 0)
 		(void)unlink(tmp);

@@ -3,15 +3,19 @@
  * between runs in the user's cache, so that an untouched store is not
  * read again to learn what it holds.
  *
- * A memo is one small file, "<print> <snapshot>\n" (16 hex digits each;
- * store_print in store.h), named by a hash of the store's real path:
+ * A memo is one small line, "<print> <snapshot> <expired> <any>
+ * <after> <until>\n": 16 hex digits each for the print (store_print in
+ * store.h) and the snapshot, then the store's clock as facts_clock_read
+ * found it in the same read (facts.h; decimal). It is named by a hash of
+ * the store's real path:
  *
  *   $MIRROR_CACHE_DIR/stores/<hash>       when MIRROR_CACHE_DIR is set
  *   $XDG_CACHE_HOME/mirror/stores/<hash>  else when XDG_CACHE_HOME is
  *   $HOME/.cache/mirror/stores/<hash>     else
  *
  * It says something true of the store file alone (a file with this
- * print held rows whose checksum is this snapshot), whatever site was
+ * print held rows whose checksum is this snapshot, and which expire
+ * when the clock says), whatever site was
  * built from it or whether that build finished, so it is written as soon
  * as it is known and read by any later run. Its directories are made
  * 0700, the file is written beside its name and renamed into place (a
@@ -23,18 +27,26 @@
 #ifndef MIRROR_MEMO_H
 #define MIRROR_MEMO_H
 
-/*
- * 1 with the memo's snapshot (16 hex digits and a NUL) in snapshot when
- * the cache holds a memo for the store at path whose print is print;
- * else 0, snapshot "".
- */
-int memo_get(char snapshot[17], const char *path, const char *print);
+#include "store/facts.h"
+
+/* What a store file vouched for, read in the read that took its print. */
+struct store_memo {
+	char snapshot[17];              /* 16 hex digits */
+	struct facts_clock clock;
+};
 
 /*
- * Keep "print snapshot" as the memo of the store at path, replacing the
+ * 1 with the memo in *out when the cache holds a memo for the store at
+ * path whose print is print; else 0, out->snapshot "".
+ */
+int memo_get(struct store_memo *out, const char *path, const char *print);
+
+/*
+ * Keep m as the memo of the store at path under print, replacing the
  * one there. Best effort: a cache that cannot be written (no HOME, a
  * read-only disk) leaves no memo, and the next run reads the rows.
  */
-void memo_put(const char *path, const char *print, const char *snapshot);
+void memo_put(const char *path, const char *print,
+    const struct store_memo *m);
 
 #endif

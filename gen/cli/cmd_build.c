@@ -78,6 +78,9 @@ struct build_changes {
 	long long version;      /* the store's data_version then */
 	struct rule_set rules;  /* what the sweep runs (none with
 	                           --no-sweep) */
+	struct facts_clock clock;  /* the store's clock at the run's time, */
+	int clocked;               /* when 1: read in this read, or the
+	                              memo's, which holds then */
 	struct rules_job *early;  /* those rules started in the check,
 	                             the sweep's to take */
 };
@@ -178,6 +181,20 @@ build_stamp_in_branch(const struct stamp *st, const struct mirror_opts *o)
 	return same;
 }
 
+/* The store's clock at s->now into ch->clock, read in this read unless
+ * it is there already (ch->clocked). Returns 0 or < 0 with err set. */
+static int
+build_clock(struct build_changes *ch, const struct site_model *s,
+    mirror_error *err)
+{
+	int rc = 0;
+
+	if (!ch->clocked && (rc = facts_clock_read(&ch->clock, s->st, s->now,
+	    err)) == 0)
+		ch->clocked = 1;
+	return rc;
+}
+
 /*
  * Step 3c: the build's stamp (gen/out/build_stamp.h) into *st, and 1 when
  * DIR, and with --repo the branch, already hold it: then there is
@@ -185,12 +202,11 @@ build_stamp_in_branch(const struct stamp *st, const struct mirror_opts *o)
  */
 static int
 build_unchanged(struct stamp *held, struct stamp *st,
-    const struct build_changes *ch, const struct site_model *s,
+    struct build_changes *ch, const struct site_model *s,
     const struct site_opts *so, const struct mirror_opts *o,
     mirror_error *err)
 {
 	struct stamp_inputs in;
-	struct facts_clock clock;
 	char *def = NULL, rules[17];
 	int rc;
 
@@ -204,9 +220,9 @@ build_unchanged(struct stamp *held, struct stamp *st,
 		rules_digest(&ch->rules, (long long)s->now / 86400, rules);
 		in.rules = rules;
 	}
-	rc = facts_clock_read(&clock, s->st, s->now, err);
-	in.expired = clock.expired;
-	in.any_conflicts = clock.any_conflicts;
+	rc = build_clock(ch, s, err);
+	in.expired = ch->clock.expired;
+	in.any_conflicts = ch->clock.any_conflicts;
 	in.day = (long long)s->now / 86400;
 	if (rc == 0)
 		rc = datadir_find(&def, "templates", err);
@@ -222,35 +238,58 @@ build_unchanged(struct stamp *held, struct stamp *st,
 }
 
 /*
- * 1 when the store's file is untouched since a run learnt its checksum
- * (core/store/memo.h) and that checksum is the snapshot of DIR's stamp
- * held: it is put into s->snapshot, and the rows need not be read. Else
- * 0: the rows decide (also for a WAL store, whose file cannot vouch for
- * its rows; core/store/store.h).
+ * Keep what the store's file vouches for now (core/store/memo.h): its
+ * print in this read, the snapshot s holds and the clock, both taken in
+ * the same read (the clock is read here when it is not yet). Best
+ * effort: no memo is only a slower next no-op. Returns 0, or < 0 with
+ * err set when the clock cannot be read.
  */
 static int
-build_store_untouched(struct site_model *s, const struct stamp *held,
-    const struct mirror_opts *o)
-{
-	char print[STORE_PRINT_SIZE], snap[17];
-
-	if (!store_print(print, s->st) || !memo_get(snap, o->store, print) ||
-	    strcmp(snap, held->snapshot) != 0)
-		return 0;
-	memcpy(s->snapshot, snap, sizeof(s->snapshot));
-	return 1;
-}
-
-/* Keep what the store's file vouches for now (core/store/memo.h): its
- * print in this read and the snapshot s holds, taken in the same read
- * (best effort: no memo is only a slower next no-op). */
-static void
-build_memo(const struct site_model *s, const struct mirror_opts *o)
+build_memo(struct build_changes *ch, const struct site_model *s,
+    const struct mirror_opts *o, mirror_error *err)
 {
 	char print[STORE_PRINT_SIZE];
+	struct store_memo m;
+	int rc;
 
-	if (store_print(print, s->st))
-		memo_put(o->store, print, s->snapshot);
+	if ((rc = build_clock(ch, s, err)) < 0)
+		return rc;
+	if (store_print(print, s->st)) {
+		memcpy(m.snapshot, s->snapshot, sizeof(m.snapshot));
+		m.clock = ch->clock;
+		memo_put(o->store, print, &m);
+	}
+	return 0;
+}
+
+/*
+ * 1 when the store's file is untouched since a run learnt its checksum
+ * (core/store/memo.h) and that checksum is the snapshot of DIR's stamp
+ * held: it is put into s->snapshot, and the rows need not be read; so
+ * is the memo's clock into ch when it holds at the run's time (else it
+ * is read, and the memo kept with it). Else 0: the rows decide (also
+ * for a WAL store, whose file cannot vouch for its rows;
+ * core/store/store.h). Returns 1, 0, or < 0 with err set.
+ */
+static int
+build_store_untouched(struct build_changes *ch, struct site_model *s,
+    const struct stamp *held, const struct mirror_opts *o,
+    mirror_error *err)
+{
+	char print[STORE_PRINT_SIZE];
+	struct store_memo m;
+	int rc;
+
+	if (!store_print(print, s->st) || !memo_get(&m, o->store, print) ||
+	    strcmp(m.snapshot, held->snapshot) != 0)
+		return 0;
+	memcpy(s->snapshot, m.snapshot, sizeof(s->snapshot));
+	if (facts_clock_holds(&m.clock, s->now)) {
+		ch->clock = m.clock;
+		ch->clocked = 1;
+		return 1;
+	}
+	return (rc = build_memo(ch, s, o, err)) < 0 ? rc : 1;
 }
 
 /* DIR's record of what each page was rendered from (gen/out/record.h;
@@ -282,8 +321,9 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 
 	ch->swept_before = have && held->swept;
 	/* An untouched file: no row is read (a no-op build's cost). */
-	if (have && build_store_untouched(s, held, o) &&
-	    (rc = build_unchanged(held, st, ch, s, so, o, err)) != 0)
+	if (have && (rc = build_store_untouched(ch, s, held, o, err)) != 0 &&
+	    (rc < 0 || (rc = build_unchanged(held, st, ch, s, so, o,
+	    err)) != 0))
 		return rc;
 	build_record(so, o);
 	if (have || record_has_lines(so->record)) {
@@ -294,7 +334,8 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 		if (have && strcmp(s->snapshot, held->snapshot) == 0) {
 			/* A store that had no memo: the next no-op is quick.
 			 * (A build that goes on leaves it after its sweep.) */
-			build_memo(s, o);
+			if ((rc = build_memo(ch, s, o, err)) < 0)
+				return rc;
 			return build_unchanged(held, st, ch, s, so, o, err);
 		}
 	}
@@ -349,35 +390,31 @@ build_sweep(struct sweep_run *run, struct build_changes *ch,
  * stands when the sweep wrote no conflict and no other connection
  * committed since (data_version); else it is taken again. The facts the
  * check kept for the render go when another connection committed. The
- * store's print is taken in this read too, for the memo (build_memo).
- * Returns 0 or < 0 with err set.
+ * store's clock and print are taken in this read too, for the stamp and
+ * the memo (build_memo). Returns 0 or < 0 with err set.
  */
 static int
-build_snapshot_after(struct site_model *s, const struct build_changes *ch,
+build_snapshot_after(struct site_model *s, struct build_changes *ch,
     const struct sweep_run *run, const struct mirror_opts *o,
     mirror_error *err)
 {
 	long long v;
 	int rc;
 
-	if (!ch->digested) {
-		if ((rc = build_snapshot(s, err)) == 0)
-			build_memo(s, o);
-		return rc;
+	ch->clocked = 0;            /* the sweep wrote since */
+	if (!ch->digested)
+		rc = build_snapshot(s, err);
+	else if ((rc = store_data_version(&v, s->st, err)) == 0) {
+		if (v != ch->version) {
+			/* Another connection wrote: what the check read may
+			 * be stale. (The sweep's own writes are no facts.) */
+			facts_kept_free(s->kept);
+			s->kept = NULL;
+		}
+		if (v != ch->version || run->rows_written != 0)
+			rc = build_snapshot(s, err);
 	}
-	if ((rc = store_data_version(&v, s->st, err)) < 0)
-		return rc;
-	if (v != ch->version) {
-		/* Another connection wrote: what the check read may be
-		 * stale. (The sweep's own writes are no facts.) */
-		facts_kept_free(s->kept);
-		s->kept = NULL;
-	}
-	rc = v == ch->version && run->rows_written == 0 ? 0 :
-	    build_snapshot(s, err);
-	if (rc == 0)
-		build_memo(s, o);
-	return rc;
+	return rc < 0 ? rc : build_memo(ch, s, o, err);
 }
 
 /*

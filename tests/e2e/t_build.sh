@@ -292,7 +292,7 @@ cp ex2.db ex3.db
 mirror build --store ex3.db --out ex3 --quiet
 expect "a build keeps the store's memo: its print and the stamp's snapshot" sh -c "
     test \$(find memo -type f | wc -l) = 1 &&
-    grep -Eqx \"[0-9a-f]{16} \$(jq -r .store_snapshot ex3/api/build.json)\" memo/stores/*"
+    grep -Eqx \"[0-9a-f]{16} \$(jq -r .store_snapshot ex3/api/build.json) [0-9]+ [01] -?[0-9]+ -?[0-9]+\" memo/stores/*"
 cp -p ex3.db before-edit.db
 sql ex3.db "UPDATE project_state SET value = value || ' (now)' WHERE rowid = (SELECT min(rowid) FROM project_state)"
 mirror build --store ex3.db --out ex3
@@ -310,7 +310,22 @@ rm -r memo
 mirror build --store ex3.db --out ex3
 expect "an unchanged build that had no memo leaves one (the next reads no row)" sh -c "
     grep -q '(unchanged: no sweep' '$T/out' &&
-    grep -Eqx \"[0-9a-f]{16} \$(jq -r .store_snapshot ex3/api/build.json)\" memo/stores/*"
+    grep -Eqx \"[0-9a-f]{16} \$(jq -r .store_snapshot ex3/api/build.json) [0-9]+ [01] -?[0-9]+ -?[0-9]+\" memo/stores/*"
+# The memo keeps the store's clock too: the expired memories, and until
+# when that count holds. A memory that expires while the file stays
+# untouched is seen (same day throughout: the stamp holds the day too).
+sql ex3.db "UPDATE memories SET valid_until = '2023-11-14 20:50:00'
+    WHERE rowid = (SELECT min(rowid) FROM memories WHERE valid_until IS NULL
+    AND status = 'active')"
+SOURCE_DATE_EPOCH=1699990000 mirror build --store ex3.db --out ex3 --quiet
+SOURCE_DATE_EPOCH=1699990600 mirror build --store ex3.db --out ex3
+expect "the memo says until when its expired count holds (the next expiry)" sh -c "
+    grep -q '(unchanged: no sweep' '$T/out' &&
+    grep -Eq ' 1699995000\$' memo/stores/*"
+SOURCE_DATE_EPOCH=1699999000 mirror build --store ex3.db --out ex3 --json
+expect "a memory that expires while the file is untouched renders again" sh -c "
+    test $RC = 0 && test \"\$(jq .rendered '$T/out')\" = true &&
+    grep -Eq ' 1699995000 [0-9]+\$' memo/stores/*"
 cp before-edit.db wal.db
 sql wal.db "PRAGMA journal_mode = WAL" >/dev/null
 mirror build --store wal.db --out wal

@@ -5,6 +5,7 @@
  * projects whose digest changed; the store file's print, and the memo
  * of what it vouched for, that spare the read of an untouched store.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -579,14 +580,60 @@ test_store_print(void **state)
 	unlink(path);
 }
 
+/* A memo of snapshot snap and a clock made of the numbers given. */
+static struct store_memo
+memo_of(const char *snap, long long expired, int any, long long after,
+    long long until)
+{
+	struct store_memo m;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.snapshot, sizeof(m.snapshot), "%s", snap);
+	m.clock.expired = expired;
+	m.clock.any_conflicts = any;
+	m.clock.after = after;
+	m.clock.until = until;
+	return m;
+}
+
+/* Replace the one memo file under dir with the bytes of text. */
+static void
+memo_overwrite(const char *dir, const char *text)
+{
+	char cmd[512];
+	int n;
+
+	n = snprintf(cmd, sizeof(cmd), "f=$(find %s -type f) && "
+	    "printf '%s' > $f", dir, text);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+}
+
 /* 14: the memo of what a print vouched for, in the cache the
  * environment names: kept and found for the same store and print only,
- * replaced by the next, never read through a link or when damaged, and
- * no memo at all when no cache can be written. */
+ * with its clock as it was put (the unbounded ends too), replaced by
+ * the next, never read through a link or when damaged, and no memo at
+ * all when no cache can be written. */
 static void
 test_memo(void **state)
 {
-	char snap[17], dir[64], file[256], cmd[512];
+	/* Not memos: a short snapshot, the old form without a clock, no
+	 * newline, a flag of 2, a negative count, an empty window, a
+	 * number with a tail, a second line, a number past long long. */
+	static const char *const damaged[] = {
+		"1111111111111111 22222222222222\\n",
+		"1111111111111111 2222222222222222\\n",
+		"1111111111111111 2222222222222222 0 0 1 2",
+		"1111111111111111 2222222222222222 0 2 1 2\\n",
+		"1111111111111111 2222222222222222 -1 0 1 2\\n",
+		"1111111111111111 2222222222222222 0 0 2 2\\n",
+		"1111111111111111 2222222222222222 0 0 1 2x\\n",
+		"1111111111111111 2222222222222222 0 0 1 2\\n0\\n",
+		"1111111111111111 2222222222222222 0 0 1 "
+		    "99999999999999999999\\n",
+	};
+	struct store_memo m, got;
+	char dir[64], file[256], cmd[512];
 	FILE *f;
 	int n;
 
@@ -595,58 +642,74 @@ test_memo(void **state)
 	n = snprintf(dir, sizeof(dir), "/tmp/test_memo.%ld", (long)getpid());
 	assert_true(n > 0 && (size_t)n < sizeof(dir));
 	setenv("MIRROR_CACHE_DIR", dir, 1);
-	assert_int_equal(memo_get(snap, path, "0123456789abcdef"), 0);
-	assert_string_equal(snap, "");
-	memo_put(path, "0123456789abcdef", "fedcba9876543210");
-	assert_int_equal(memo_get(snap, path, "0123456789abcdef"), 1);
-	assert_string_equal(snap, "fedcba9876543210");
+	assert_int_equal(memo_get(&got, path, "0123456789abcdef"), 0);
+	assert_string_equal(got.snapshot, "");
+	m = memo_of("fedcba9876543210", 7, 1, -5, 1700000000);
+	memo_put(path, "0123456789abcdef", &m);
+	assert_int_equal(memo_get(&got, path, "0123456789abcdef"), 1);
+	assert_string_equal(got.snapshot, "fedcba9876543210");
+	assert_int_equal(got.clock.expired, 7);
+	assert_int_equal(got.clock.any_conflicts, 1);
+	assert_true(got.clock.after == -5);
+	assert_true(got.clock.until == 1700000000);
 	/* Another print, another store: no memo. */
-	assert_int_equal(memo_get(snap, path, "0123456789abcdee"), 0);
-	assert_int_equal(memo_get(snap, "/etc/hostname", "0123456789abcdef"),
+	assert_int_equal(memo_get(&got, path, "0123456789abcdee"), 0);
+	assert_int_equal(memo_get(&got, "/etc/hostname", "0123456789abcdef"),
 	    0);
 	/* The store's real path names it: another way to it finds it. */
 	n = snprintf(file, sizeof(file), "/tmp/../tmp/%s", path + 5);
 	assert_true(n > 0 && (size_t)n < sizeof(file));
-	assert_int_equal(memo_get(snap, file, "0123456789abcdef"), 1);
-	/* The next memo replaces it; a bad one is not kept. */
-	memo_put(path, "1111111111111111", "2222222222222222");
-	assert_int_equal(memo_get(snap, path, "0123456789abcdef"), 0);
-	assert_int_equal(memo_get(snap, path, "1111111111111111"), 1);
-	memo_put(path, "1111111111111111", "not a snapshot!!");
-	assert_int_equal(memo_get(snap, path, "1111111111111111"), 1);
-	assert_string_equal(snap, "2222222222222222");
+	assert_int_equal(memo_get(&got, file, "0123456789abcdef"), 1);
+	/* The next memo replaces it, its unbounded clock whole; a bad one
+	 * is not kept. */
+	m = memo_of("2222222222222222", 0, 0, LLONG_MIN, LLONG_MAX);
+	memo_put(path, "1111111111111111", &m);
+	assert_int_equal(memo_get(&got, path, "0123456789abcdef"), 0);
+	assert_int_equal(memo_get(&got, path, "1111111111111111"), 1);
+	assert_true(got.clock.after == LLONG_MIN);
+	assert_true(got.clock.until == LLONG_MAX);
+	assert_int_equal(got.clock.any_conflicts, 0);
+	m = memo_of("not a snapshot!!", 0, 0, 1, 2);
+	memo_put(path, "1111111111111111", &m);
+	assert_int_equal(memo_get(&got, path, "1111111111111111"), 1);
+	assert_string_equal(got.snapshot, "2222222222222222");
 	/* One file, 0700 directories, no temporary left. */
 	n = snprintf(cmd, sizeof(cmd), "test $(find %s -type f | wc -l) = 1 && "
 	    "test $(stat -c %%a %s/stores) = 700", dir, dir);
 	assert_true(n > 0 && (size_t)n < sizeof(cmd));
 	assert_int_equal(system(cmd), 0);
-	/* Damaged, or a link in its place: no memo. */
+	/* Written by hand it is read; damaged, or a link in its place: no
+	 * memo. */
+	memo_overwrite(dir, "1111111111111111 2222222222222222 0 0 1 2\\n");
+	assert_int_equal(memo_get(&got, path, "1111111111111111"), 1);
+	for (size_t i = 0; i < sizeof(damaged) / sizeof(damaged[0]); i++) {
+		memo_overwrite(dir, damaged[i]);
+		assert_int_equal(memo_get(&got, path, "1111111111111111"), 0);
+	}
+	assert_string_equal(got.snapshot, "");
 	n = snprintf(cmd, sizeof(cmd), "f=$(find %s -type f) && "
-	    "printf '1111111111111111 22222222222222\n' > $f", dir);
+	    "printf '1111111111111111 2222222222222222 0 0 1 2\\n' > "
+	    "%s/elsewhere && ln -sf %s/elsewhere $f", dir, dir, dir);
 	assert_true(n > 0 && (size_t)n < sizeof(cmd));
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(memo_get(snap, path, "1111111111111111"), 0);
-	n = snprintf(cmd, sizeof(cmd), "f=$(find %s -type f) && "
-	    "printf '1111111111111111 2222222222222222\n' > %s/elsewhere && "
-	    "ln -sf %s/elsewhere $f", dir, dir, dir);
-	assert_true(n > 0 && (size_t)n < sizeof(cmd));
-	assert_int_equal(system(cmd), 0);
-	assert_int_equal(memo_get(snap, path, "1111111111111111"), 0);
+	assert_int_equal(memo_get(&got, path, "1111111111111111"), 0);
 	/* XDG_CACHE_HOME when MIRROR_CACHE_DIR is unset or empty. */
 	setenv("MIRROR_CACHE_DIR", "", 1);
 	setenv("XDG_CACHE_HOME", dir, 1);
-	memo_put(path, "3333333333333333", "4444444444444444");
+	m = memo_of("4444444444444444", 0, 0, 1, 2);
+	memo_put(path, "3333333333333333", &m);
 	n = snprintf(file, sizeof(file), "%s/mirror/stores", dir);
 	assert_true(n > 0 && (size_t)n < sizeof(file));
 	f = fopen(file, "r");
 	assert_non_null(f);         /* a directory opens for reading */
 	fclose(f);
-	assert_int_equal(memo_get(snap, path, "3333333333333333"), 1);
+	assert_int_equal(memo_get(&got, path, "3333333333333333"), 1);
 	/* No cache that can be written: nothing kept, nothing found. */
 	unsetenv("XDG_CACHE_HOME");
 	setenv("MIRROR_CACHE_DIR", "/proc/no-cache-here", 1);
-	memo_put(path, "5555555555555555", "6666666666666666");
-	assert_int_equal(memo_get(snap, path, "5555555555555555"), 0);
+	m = memo_of("6666666666666666", 0, 0, 1, 2);
+	memo_put(path, "5555555555555555", &m);
+	assert_int_equal(memo_get(&got, path, "5555555555555555"), 0);
 	unsetenv("MIRROR_CACHE_DIR");
 	n = snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_true(n > 0 && (size_t)n < sizeof(cmd));

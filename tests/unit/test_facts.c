@@ -3,6 +3,7 @@
  * projects, per-project loading and ordering, expiry, row checks and the
  * snapshot checksum.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -295,10 +296,10 @@ test_checksum_order(void **state)
 static void
 test_clock(void **state)
 {
-	struct facts_clock c;
+	struct facts_clock c, c2;
 	mirror_error err;
 	mirror_store *st;
-	time_t now;
+	time_t now, t;
 
 	(void)state;
 	make_store(base_sql);
@@ -307,9 +308,25 @@ test_clock(void **state)
 	assert_int_equal(facts_clock_read(&c, st, now, &err), 0);
 	assert_int_equal(c.expired, 1);              /* m2 */
 	assert_int_equal(c.any_conflicts, 0);
+	/* It holds from just after m2's expiry up to m3's, both included
+	 * as m3 is not expired at its own second. */
+	assert_int_equal(mirror_parse_ts(&t, "2001-01-01 00:00:00"), 0);
+	assert_true(c.after == (long long)t);
+	assert_int_equal(facts_clock_holds(&c, t), 0);
+	assert_int_equal(facts_clock_holds(&c, t + 1), 1);
+	assert_int_equal(mirror_parse_ts(&t, "2030-01-01 00:00:00"), 0);
+	assert_true(c.until == (long long)t);
+	assert_int_equal(facts_clock_holds(&c, t), 1);
+	assert_int_equal(facts_clock_holds(&c, t + 1), 0);
+	assert_int_equal(facts_clock_read(&c2, st, t, &err), 0);
+	assert_int_equal(c2.expired, 1);
+	assert_int_equal(facts_clock_read(&c2, st, t + 1, &err), 0);
+	assert_int_equal(c2.expired, 2);
 	assert_int_equal(mirror_parse_ts(&now, "2031-01-01 00:00:00"), 0);
 	assert_int_equal(facts_clock_read(&c, st, now, &err), 0);
 	assert_int_equal(c.expired, 2);              /* m2, m3 */
+	assert_true(c.until == LLONG_MAX);           /* none expires later */
+	assert_int_equal(facts_clock_holds(&c, now + 100000000), 1);
 	store_read_end(st);
 	store_close(st);
 	exec_sql("INSERT INTO conflicts(id, slot_kind, slot_key) VALUES "
