@@ -38,11 +38,20 @@ endif
 # the packages first (test, example) run the build in a second make that
 # reads it again after 'deps': on a fresh machine the first run works.
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libmicrohttpd is compiled against but not linked: `mirror serve` opens
+# it (gen/serve/mhd.c), by the SONAME of the library found here, so the
+# other commands do not load its TLS stack at every start.
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libmicrohttpd,$(PKGS)) \
+                2>/dev/null)
+MHD_SONAME := $(shell objdump -p "$$(pkg-config --variable=libdir \
+                libmicrohttpd 2>/dev/null)/libmicrohttpd.so" 2>/dev/null | \
+                sed -n 's/^ *SONAME *//p')
 
 ALL_CFLAGS  = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Icore -Igen \
               -DMIRROR_VERSION='"$(VERSION)"' \
-              -DMIRROR_DATADIR='"$(DATADIR)"' $(PKG_CFLAGS) $(CFLAGS)
+              -DMIRROR_DATADIR='"$(DATADIR)"' $(PKG_CFLAGS) \
+              $(if $(MHD_SONAME),-DMIRROR_MHD_SONAME='"$(MHD_SONAME)"') \
+              $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lm
 

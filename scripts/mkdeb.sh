@@ -29,7 +29,8 @@ umask 022
 
 # Runtime libraries of a plain build on Debian 12 (bookworm), used when
 # dpkg-shlibdeps is not installed: dpkg -S of what 'ldd BUILD/mirror'
-# names directly (libgit2's own dependencies come with libgit2-1.5).
+# names directly (libgit2's own dependencies come with libgit2-1.5),
+# and libmicrohttpd12, which mirror serve opens.
 fallback_depends="libc6, libcmark-gfm0.29.0.gfm.6,
  libcmark-gfm-extensions0.29.0.gfm.6, libgit2-1.5, libjansson4,
  libmicrohttpd12, libnettle8, libsqlite3-0, zlib1g"
@@ -111,7 +112,13 @@ if command -v dpkg-shlibdeps >/dev/null 2>&1; then
 	    dpkg-shlibdeps -O "-e$root/usr/bin/mirror" 2>/dev/null |
 	    sed -n 's/^shlibs:Depends=//p')
 fi
-[ -n "$depends" ] || depends=$fallback_depends
+# mirror serve opens libmicrohttpd itself (dlopen, gen/serve/mhd.c),
+# which dpkg-shlibdeps cannot see: its package is named here.
+if [ -n "$depends" ]; then
+	depends="$depends, libmicrohttpd12"
+else
+	depends=$fallback_depends
+fi
 depends=$(echo "$depends" | tr '\n' ' ' | sed 's/  */ /g; s/ *$//')
 
 # Fixed modes, then the control files, then fixed mtimes.

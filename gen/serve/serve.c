@@ -17,9 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
-
 #include "out/out_fs.h"
+#include "serve/mhd.h"
 #include "serve/serve.h"
 #include "serve/serve_path.h"
 #include "util/strbuf.h"
@@ -35,6 +34,10 @@ struct serve {
 	unsigned long gen;
 	char error[1024];       /* "" when the last build succeeded */
 };
+
+/* libmicrohttpd's calls, set by the first serve_start before any
+ * daemon thread can use them. */
+static const struct mhd *mhd;
 
 /* What a page the site lacks says when there is no 404.html either. */
 static const char missing_page[] = "<!DOCTYPE html>\n<html lang=\"en\">"
@@ -106,11 +109,11 @@ queue(struct MHD_Connection *c, unsigned status, struct MHD_Response *r,
 
 	if (r == NULL)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+	mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd->add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	mhd->add_response_header(r, "X-Content-Type-Options", "nosniff");
+	ret = mhd->queue_response(c, status, r);
+	mhd->destroy_response(r);
 	return ret;
 }
 
@@ -121,7 +124,7 @@ answer_text(struct MHD_Connection *c, unsigned status, const char *what)
 	char body[128];
 	int n = snprintf(body, sizeof(body), "%u %s\n", status, what);
 
-	return queue(c, status, MHD_create_response_from_buffer((size_t)n,
+	return queue(c, status, mhd->create_response_from_buffer((size_t)n,
 	    body, MHD_RESPMEM_MUST_COPY), "text/plain; charset=utf-8");
 }
 
@@ -139,7 +142,7 @@ answer_html(struct MHD_Connection *c, serve *s, unsigned status,
 	serve_inject(&sb, html, len, snip.data);
 	strbuf_free(&snip);
 	n = sb.len;
-	return queue(c, status, MHD_create_response_from_buffer(n,
+	return queue(c, status, mhd->create_response_from_buffer(n,
 	    strbuf_detach(&sb), MHD_RESPMEM_MUST_FREE),
 	    "text/html; charset=utf-8");
 }
@@ -167,7 +170,7 @@ answer_file(struct MHD_Connection *c, serve *s, unsigned status, int fd,
 		free(data);
 		return ret;
 	}
-	r = MHD_create_response_from_fd((size_t)st->st_size, fd);
+	r = mhd->create_response_from_fd((size_t)st->st_size, fd);
 	if (r == NULL)
 		close(fd);
 	return queue(c, status, r, serve_content_type(path));
@@ -246,9 +249,9 @@ answer_path(struct MHD_Connection *c, serve *s, const char *url)
 	loc = xmalloc(strlen(url) + 2);
 	strcpy(loc, url);
 	strcat(loc, "/");
-	r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	r = mhd->create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 	if (r != NULL)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, loc);
+		mhd->add_response_header(r, MHD_HTTP_HEADER_LOCATION, loc);
 	free(loc);
 	return queue(c, 301, r, "text/plain; charset=utf-8");
 }
@@ -295,16 +298,16 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 	(void)upload_data_size;
 	(void)con_cls;
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
-		struct MHD_Response *r = MHD_create_response_from_buffer(
+		struct MHD_Response *r = mhd->create_response_from_buffer(
 		    sizeof(not_allowed) - 1, not_allowed,
 		    MHD_RESPMEM_PERSISTENT);
 
 		if (r != NULL)
-			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW,
+			mhd->add_response_header(r, MHD_HTTP_HEADER_ALLOW,
 			    "GET, HEAD");
 		return queue(c, 405, r, "text/plain; charset=utf-8");
 	}
-	if (!host_ok(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	if (!host_ok(s, mhd->lookup_connection_value(c, MHD_HEADER_KIND,
 	    MHD_HTTP_HEADER_HOST)))
 		return answer_text(c, 403, "Forbidden: not a local Host");
 	if (strcmp(url, SERVE_RELOAD_PATH) != 0)
@@ -312,7 +315,7 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 	pthread_mutex_lock(&s->mu);
 	n = snprintf(gen, sizeof(gen), "%lu\n", s->gen);
 	pthread_mutex_unlock(&s->mu);
-	return queue(c, 200, MHD_create_response_from_buffer((size_t)n, gen,
+	return queue(c, 200, mhd->create_response_from_buffer((size_t)n, gen,
 	    MHD_RESPMEM_MUST_COPY), "text/plain; charset=utf-8");
 }
 
@@ -372,6 +375,8 @@ serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
 	int rc;
 
 	*out = NULL;
+	if ((rc = mhd_open(&mhd, err)) < 0)
+		return rc;
 	s = xcalloc(1, sizeof(*s));
 	if ((rc = parse_bind(&sa, &salen, host, sizeof(host), &s->loopback,
 	    o, err)) < 0) {
@@ -382,7 +387,7 @@ serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
 	s->gen = 1;
 	pthread_mutex_init(&s->mu, NULL);
 	errno = 0;
-	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+	s->d = mhd->start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
 	    MHD_USE_AUTO | (sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 	    (uint16_t)o->port, NULL, NULL, on_request, s,
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
@@ -397,7 +402,7 @@ serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
 		serve_stop(s);
 		return rc;
 	}
-	info = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+	info = mhd->get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = info != NULL ? info->port : o->port;
 	snprintf(s->url, sizeof(s->url), "http://%s:%u/", host, s->port);
 	*out = s;
@@ -432,7 +437,7 @@ serve_stop(serve *s)
 	if (s == NULL)
 		return;
 	if (s->d != NULL)
-		MHD_stop_daemon(s->d);
+		mhd->stop_daemon(s->d);
 	pthread_mutex_destroy(&s->mu);
 	free(s->root);
 	free(s);
