@@ -35,7 +35,12 @@ generator checksum) and measures, with the binary BUILD/mirror:
   *_rss_mb    the peak resident set (wait4 rusage ru_maxrss, MiB; the
               largest of a phase's runs) of the sweep, render, commit
               (the bench_history process), no-op and one-change phases;
-              peak_rss_mb is that of the full build (total_s)
+              peak_rss_mb is that of the full build (total_s). A
+              child's figure is at least this interpreter's own
+              (about 19 MB): Linux counts the memory a child had
+              before its exec, and a spawned child's is the parent's.
+              The small phases' figures (S, a no-op) are that floor;
+              /usr/bin/time gives theirs (mirror's no-op: 11 MB)
   hugo_s      hugo on the site's own .md files (minimal layout)
   cmark_s     the cmark-gfm command line over the same .md files
   git_cli_s   git add -A && git commit of the site into a fresh repo
