@@ -142,3 +142,24 @@ userfile_read(strbuf *sb, const char *path, const char *what, size_t max,
 	return userfile_readat(sb, AT_FDCWD, path, what, path, max, flags,
 	    err);
 }
+
+long
+userfile_read_small(char *buf, size_t size, const char *path)
+{
+	struct stat sb;
+	ssize_t got = -1;
+	int fd;
+
+	if (size < 1)
+		return -1;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		got = read(fd, buf, size);
+	close(fd);
+	if (got < 0 || (size_t)got >= size)
+		return -1;
+	buf[got] = '\0';
+	return (long)got;
+}

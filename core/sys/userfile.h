@@ -64,4 +64,12 @@ int userfile_readat(strbuf *sb, int dirfd, const char *name,
 int userfile_read(strbuf *sb, const char *path, const char *what,
     size_t max, int flags, mirror_error *err);
 
+/*
+ * Quietly, for a file mirror only consults (a memo in its cache, a ref
+ * of a repository): the regular file at path, opened as above, into buf
+ * and NUL-ended. Returns its length, or -1 when it is missing, refused,
+ * unreadable or not shorter than size.
+ */
+long userfile_read_small(char *buf, size_t size, const char *path);
+
 #endif

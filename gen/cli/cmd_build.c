@@ -81,6 +81,11 @@ struct build_changes {
 	struct facts_clock clock;  /* the store's clock at the run's time, */
 	int clocked;               /* when 1: read in this read, or the
 	                              memo's, which holds then */
+	int git_later;          /* 1: libgit2 waits until the branch's tip
+	                           is not known from the memo
+	                           (build_git_later) */
+	int tip_by_memo;        /* 1: the memo said the tip holds the
+	                           stamp (git_tipmemo.h) */
 	struct rules_job *early;  /* those rules started in the check,
 	                             the sweep's to take */
 };
@@ -164,19 +169,27 @@ build_rehearse(const struct site_model *s, const struct site_opts *so,
 /*
  * 1 when the tip of the --repo branch holds the stamp st (the tip's
  * tree was committed whole, so it is this site); else 0, also on any
- * git error: history_check has vetted the repository already, and a
- * full build reports what is wrong.
+ * git error: history_check vets the repository before anything is
+ * written, and a full build reports what is wrong. The memo of the tip
+ * (git_tipmemo.h) answers first when ch->git_later; what libgit2 reads
+ * is kept in it for the next run.
  */
 static int
-build_stamp_in_branch(const struct stamp *st, const struct mirror_opts *o)
+build_stamp_in_branch(struct build_changes *ch, const struct stamp *st,
+    const struct mirror_opts *o)
 {
 	mirror_error ignored;
-	char *text;
+	char *text, tip[GIT_OID_HEXSZ + 1], known[TIPMEMO_TEXT_MAX + 1];
 	size_t len;
 	int same;
 
-	same = history_tip_file(&text, &len, o->repo, o->branch, STAMP_PATH,
-	    &ignored) == 1 && stamp_in_text(text, len, st);
+	if (ch->git_later && tipmemo_get(known, sizeof(known), o->repo,
+	    o->branch) && stamp_in_text(known, strlen(known), st))
+		return ch->tip_by_memo = 1;
+	same = history_tip_file(&text, &len, tip, o->repo, o->branch,
+	    STAMP_PATH, &ignored) == 1 && stamp_in_text(text, len, st);
+	if (same)
+		tipmemo_put(o->repo, o->branch, tip, text, len);
 	free(text);
 	return same;
 }
@@ -234,7 +247,7 @@ build_unchanged(struct stamp *held, struct stamp *st,
 	if (rc < 0 || o->force)
 		return rc;
 	return stamp_in_dir(held, o->out, st) &&
-	    (o->repo == NULL || build_stamp_in_branch(st, o));
+	    (o->repo == NULL || build_stamp_in_branch(ch, st, o));
 }
 
 /*
@@ -492,6 +505,65 @@ build_precheck_repo(const struct mirror_opts *o, time_t now,
 		return 0;
 	history_request_init(&req, o, now);
 	return history_check(&req, err);
+}
+
+/*
+ * 1 when a --repo build may leave libgit2 (and history_check) until it
+ * knows it has something to commit, or that the memo cannot say the
+ * branch holds its site: history_check would take the repository's
+ * author from its config, or check --sign-key, so both keep the old
+ * order; a bad --author is a bad build whatever the store. Else 0.
+ */
+static int
+build_git_later(const struct mirror_opts *o)
+{
+	return o->repo != NULL && o->author != NULL && o->sign_key == NULL &&
+	    history_author_ok(o->author);
+}
+
+/*
+ * Start libgit2 for the build (*held: history_release at the end) and
+ * vet the repository before the sweep writes (build_precheck_repo).
+ * Returns 0 or < 0 with err set.
+ */
+static int
+build_git_start(int *held, const struct mirror_opts *o, time_t now,
+    mirror_error *err)
+{
+	int rc;
+
+	if (o->repo == NULL)
+		return 0;
+	if ((rc = history_hold(err)) < 0)
+		return rc;
+	*held = 1;
+	return build_precheck_repo(o, now, err);
+}
+
+/*
+ * build_open with libgit2 started (*held) and the repository vetted
+ * before it (build_git_start), or after it when the build may wait
+ * (build_git_later): then only if the build goes on to the sweep, or
+ * the tip's memo could not say it has nothing to do (the memo answers
+ * only when the branch has no lock, no HEAD naming it and no work tree,
+ * what history_check would refuse). Returns as build_open does.
+ */
+static int
+build_open_git(int *held, struct build_changes *ch, struct site_model *s,
+    struct site_opts *so, struct stamp *held_stamp, struct stamp *st,
+    const struct mirror_opts *o, mirror_error *err)
+{
+	int rc = 0, grc;
+
+	ch->git_later = build_git_later(o);
+	if (!ch->git_later && (rc = build_git_start(held, o, s->now,
+	    err)) < 0)
+		return rc;
+	rc = build_open(ch, s, so, held_stamp, st, o, err);
+	if (rc < 0 || !ch->git_later || (rc == 1 && ch->tip_by_memo))
+		return rc;
+	grc = build_git_start(held, o, s->now, err);
+	return grc < 0 ? grc : rc;
 }
 
 /*
@@ -884,12 +956,10 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		goto out;
 	rc = build_lock(o, err);
 	lap(&r, PH_LOCK);
-	if (rc == 0 && o->repo != NULL && (rc = history_hold(err)) == 0)
-		held_git = 1;
 	if (rc == 0)
-		rc = build_precheck_repo(o, s.now, err);
-	if (rc == 0 && (rc = build_open(&ch, &s, &so, &held, &stamp, o,
-	    err)) == 1) {
+		rc = build_open_git(&held_git, &ch, &s, &so, &held, &stamp, o,
+		    err);
+	if (rc == 1) {
 		r.unchanged = 2;    /* before the sweep: none was run */
 		rc = 0;
 		lap(&r, PH_CHECK);
@@ -923,8 +993,15 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		store_read_end(s.st);
 	reading = 0;
 	lap(&r, PH_RENDER);
-	if (rc == 0 && o->repo != NULL)
-		rc = build_history(&r.hres, &s, so.out, &run, o, err);
+	if (rc == 0 && o->repo != NULL &&
+	    (rc = build_history(&r.hres, &s, so.out, &run, o, err)) == 0) {
+		/* The commit holds this stamp (site.c wrote it last). */
+		char *text = stamp_text(&stamp);
+
+		tipmemo_put(o->repo, o->branch, r.hres.commit_id, text,
+		    strlen(text));
+		free(text);
+	}
 	lap(&r, PH_COMMIT);
 	if (rc == 0)
 		rc = output_commit(so.out, err);

@@ -4,13 +4,16 @@
  * Order matters for "nothing half-done": everything that can be checked
  * (names, author, repository, lock, checkout) is checked before any
  * object is written; objects are written before the branch moves; the
- * branch moves last, by compare and swap.
+ * branch moves last, by compare and swap. Beside it, the memo of a
+ * branch's tip, read without libgit2.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "git/git_files.h"
@@ -22,7 +25,9 @@
 #include "git/git_tree.h"
 #include "git/history.h"
 #include "git/history_words.h"
+#include "sys/cache.h"
 #include "sys/clock.h"
+#include "sys/userfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -379,8 +384,9 @@ read_tip(git_commit **parent, git_tree **tree, git_repository *repo,
 }
 
 int
-history_tip_file(char **text, size_t *len, const char *repo_path,
-    const char *branch, const char *path, mirror_error *err)
+history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
+    const char *repo_path, const char *branch, const char *path,
+    mirror_error *err)
 {
 	char refname[MGIT_REFNAME_MAX];
 	git_repository *repo = NULL;
@@ -400,11 +406,152 @@ history_tip_file(char **text, size_t *len, const char *repo_path,
 	    (rc = read_tip(&commit, &tree, repo, &tip, repo_path, refname,
 	    err)) == 0)
 		rc = tree_text(text, len, repo, tree, path, err);
+	if (rc == 0 && *text != NULL && tip_id != NULL)
+		git_oid_tostr(tip_id, GIT_OID_HEXSZ + 1, &tip);
 	git_tree_free(tree);
 	git_commit_free(commit);
 	git_repository_free(repo);
 	mgit_shutdown();
 	return rc < 0 ? rc : *text != NULL;
+}
+
+/* ---- the memo of a branch's tip (history.h) ---------------------------- */
+
+/* The longest commit id: SHA-256's, in hex. */
+#define ID_MAX 64
+
+/* 1 when branch is a name this memo answers for: [A-Za-z0-9._/-], no
+ * "..", no empty component or one that starts with '.' or '-', not
+ * ending in ".lock"; else 0. (git accepts more; those go to libgit2.) */
+static int
+plain_branch(const char *branch)
+{
+	size_t n = strlen(branch);
+	const char *c = branch;
+
+	if (n == 0 || n > 200 || strspn(branch, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-") != n ||
+	    strstr(branch, "..") != NULL ||
+	    (n >= 5 && strcmp(branch + n - 5, ".lock") == 0))
+		return 0;
+	for (;;) {
+		size_t len = strcspn(c, "/");
+
+		if (len == 0 || c[0] == '.' || c[0] == '-')
+			return 0;
+		if (c[len] == '\0')
+			return 1;
+		c += len + 1;
+	}
+}
+
+/* The file repo/rel into buf (userfile_read_small). Returns its
+ * length, or -1. */
+static long
+read_small(char *buf, size_t size, const char *repo, const char *rel)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%s", repo, rel);
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -1;
+	return userfile_read_small(buf, size, path);
+}
+
+/* 1 when repo/rel does not exist (not even as a link); else 0. */
+static int
+absent(const char *repo, const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+	int n = snprintf(path, sizeof(path), "%s/%s", repo, rel);
+
+	return n >= 0 && (size_t)n < sizeof(path) && lstat(path, &sb) != 0 &&
+	    errno == ENOENT;
+}
+
+/* 1 when id[0..len) is a commit id as git writes it (40 or 64 lowercase
+ * hex digits). */
+static int
+commit_id(const char *id, size_t len)
+{
+	return (len == 40 || len == ID_MAX) &&
+	    strspn(id, "0123456789abcdef") >= len;
+}
+
+/* The memo's key: the repository's real path, a NUL, the ref's name,
+ * into key. Returns its length, or -1. */
+static long
+memo_key(char *key, size_t size, const char *repo, const char *refname)
+{
+	char real[PATH_MAX];
+	size_t a, b;
+
+	if (realpath(repo, real) == NULL)
+		return -1;
+	a = strlen(real);
+	b = strlen(refname);
+	if (a + 1 + b > size)
+		return -1;
+	memcpy(key, real, a + 1);
+	memcpy(key + a + 1, refname, b);
+	return (long)(a + 1 + b);
+}
+
+int
+tipmemo_get(char *text, size_t size, const char *repo, const char *branch)
+{
+	char refname[256], lock[264], head[280], ref[ID_MAX + 2],
+	    key[PATH_MAX + 256], memo[ID_MAX + 1 + TIPMEMO_TEXT_MAX + 1];
+	long klen, n, r;
+	const char *nl;
+
+	text[0] = '\0';
+	if (size < TIPMEMO_TEXT_MAX + 1 || !plain_branch(branch))
+		return 0;
+	(void)snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
+	(void)snprintf(lock, sizeof(lock), "%s.lock", refname);
+	/* The branch at an id in its own file, no lock on it, not named by
+	 * HEAD, no linked work tree that could have it checked out. */
+	r = read_small(ref, sizeof(ref), repo, refname);
+	if (r < 41 || ref[r - 1] != '\n' || !commit_id(ref, (size_t)r - 1) ||
+	    !absent(repo, lock) || !absent(repo, "worktrees") ||
+	    read_small(head, sizeof(head), repo, "HEAD") < 0 ||
+	    (strncmp(head, "ref: ", 5) == 0 &&
+	    strncmp(head + 5, refname, strlen(refname)) == 0 &&
+	    head[5 + strlen(refname)] == '\n'))
+		return 0;
+	if ((klen = memo_key(key, sizeof(key), repo, refname)) < 0 ||
+	    (n = cache_get(memo, sizeof(memo), "tips", key, (size_t)klen)) < 0)
+		return 0;
+	/* "<id>\n<text>", the id the ref's. */
+	nl = memchr(memo, '\n', (size_t)n);
+	if (nl == NULL || nl - memo != r - 1 || memcmp(memo, ref,
+	    (size_t)r) != 0 || n - r > TIPMEMO_TEXT_MAX)
+		return 0;
+	memcpy(text, nl + 1, (size_t)(n - r) + 1);
+	return 1;
+}
+
+void
+tipmemo_put(const char *repo, const char *branch, const char *commit,
+    const char *text, size_t len)
+{
+	char refname[256], key[PATH_MAX + 256], memo[ID_MAX + 1 +
+	    TIPMEMO_TEXT_MAX + 1];
+	size_t idlen = strlen(commit);
+	long klen;
+
+	if (!plain_branch(branch) || !commit_id(commit, idlen) ||
+	    len > TIPMEMO_TEXT_MAX || memchr(text, '\0', len) != NULL)
+		return;
+	(void)snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
+	if ((klen = memo_key(key, sizeof(key), repo, refname)) < 0)
+		return;
+	memcpy(memo, commit, idlen);
+	memo[idlen] = '\n';
+	memcpy(memo + idlen + 1, text, len);
+	cache_put("tips", key, (size_t)klen, memo, idlen + 1 + len);
 }
 
 /*
@@ -681,4 +828,16 @@ out_early:
 	if (rc < 0 && out->committed == 0)
 		memset(out, 0, sizeof(*out));
 	return rc;
+}
+
+int
+history_author_ok(const char *author)
+{
+	mirror_error ignored;
+	char *name = NULL, *email = NULL;
+	int ok = mgit_parse_author(&name, &email, author, &ignored) == 0;
+
+	free(name);
+	free(email);
+	return ok;
 }

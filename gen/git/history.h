@@ -137,14 +137,16 @@ int history_commit(struct history_result *out,
  * The file at path (a blob, '/'-separated) in the tree of the tip of
  * branch in the repository at repo_path: a build reads what the last
  * commit holds without a checkout. Returns 1 with *text (NUL-terminated
- * after its *len bytes; the caller frees it), 0 with *text NULL when the
+ * after its *len bytes; the caller frees it) and, when tip is not NULL,
+ * the id of the commit read in tip; 0 with *text NULL when the
  * branch does not exist yet or its tree has no such path, or < 0 with
  * err set: -MIRROR_EUSAGE for a bad branch name, -MIRROR_EIO when the
  * repository, the branch or the entry cannot be read (a directory at
  * path included). Initialises and shuts down libgit2 itself.
  */
-int history_tip_file(char **text, size_t *len, const char *repo_path,
-    const char *branch, const char *path, mirror_error *err);
+int history_tip_file(char **text, size_t *len, char tip[GIT_OID_HEXSZ + 1],
+    const char *repo_path, const char *branch, const char *path,
+    mirror_error *err);
 
 /*
  * Run every check history_commit makes before it writes anything (branch
@@ -158,6 +160,54 @@ int history_tip_file(char **text, size_t *len, const char *repo_path,
  * commit: history_commit checks again.
  */
 int history_check(const struct history_request *req, mirror_error *err);
+
+/*
+ * The memo of a branch's tip (history.c): what the tip holds in one
+ * file, kept in the user's cache (core/sys/cache.h) and found again
+ * without libgit2.
+ *
+ * Starting Debian's libgit2 parses the system's TLS certificates (11 ms
+ * here, a quarter of a no-op build), though mirror never opens a
+ * connection. A commit is named by a hash of its content, so "commit C's
+ * tree holds this text at this path" stays true for good: the memo keeps
+ * it for the build stamp, under the repository's real path and the
+ * branch, and a later run that finds the branch still at C, by reading
+ * the ref's file, knows the text without starting libgit2.
+ *
+ * An entry is "<commit id>\n<text>". Only a plain case answers: a
+ * repository directory holding refs/heads/<branch> as a file (a bare
+ * repository, or a .git directory named as such), the branch name made
+ * of [A-Za-z0-9._/-] alone, no <branch>.lock beside it, a HEAD that does
+ * not name the branch (it could be checked out) and no linked work
+ * trees. Anything else (packed refs, a symbolic ref, a file not as git
+ * writes it) is no answer: the caller asks libgit2, as without a memo.
+ */
+
+/* The most bytes of text a memo keeps. */
+#define TIPMEMO_TEXT_MAX 4096
+
+/*
+ * 1 with the text in text (NUL-ended; size at least TIPMEMO_TEXT_MAX +
+ * 1) when the branch of the repository at repo is, by its files, at the
+ * commit the memo names; else 0 (also for any case above that is not
+ * plain).
+ */
+int tipmemo_get(char *text, size_t size, const char *repo,
+    const char *branch);
+
+/*
+ * Keep text[0..len) as what commit (hex) of the branch of repo holds,
+ * replacing the memo there. Best effort; nothing is kept for a name or
+ * text the memo cannot answer for.
+ */
+void tipmemo_put(const char *repo, const char *branch, const char *commit,
+    const char *text, size_t len);
+
+/*
+ * 1 when author is an --author value a commit accepts ("Name <email>",
+ * as history_commit reads it); else 0. Needs no libgit2.
+ */
+int history_author_ok(const char *author);
 
 /*
  * Keep libgit2 initialised from history_hold to history_release, so the

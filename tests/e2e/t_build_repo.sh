@@ -4,6 +4,7 @@
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # no user's global git config leaks in
 export SOURCE_DATE_EPOCH=1793491200
+export MIRROR_CACHE_DIR="$T/cache"   # this file's memos alone
 ex="$MIRROR_TOP/site-example/example.sql"
 author="Mirror Bot <bot@example.org>"
 new_store s.db "$ex" || exit 1
@@ -43,6 +44,31 @@ expect "an unchanged rebuild says so" out_has '^no commit: mirror of repo.git al
 expect "an unchanged rebuild makes no commit" test "$(commits repo.git)" = 1
 expect "and renders nothing: DIR and the branch hold this build" \
     out_has 'unchanged: no sweep, nothing rendered'
+# The commit left a memo of the branch's tip in the user's cache (the
+# tip's id, then the stamp its tree holds): a no-op reads the ref's file
+# and the memo, and starts no libgit2, so it does not even open the
+# repository; a build with something to commit checks it first.
+expect "the commit left a memo of the tip: its id, then the stamp it holds" sh -c "
+    set -- cache/tips/* && test \$# = 1 &&
+    test \"\$(head -n 1 \$1)\" = \"\$(git --git-dir=repo.git rev-parse mirror)\" &&
+    tail -n +2 \$1 | cmp -s - site/api/build.json"
+cp repo.git/config config.kept
+echo '[core' > repo.git/config
+mirror build --store s.db --out site --repo repo.git --author "$author"
+expect "a no-op the memo answers does not open the repository" sh -c "
+    test $RC = 0 && grep -q '^no commit: mirror of repo.git already holds this site\$' '$T/out'"
+cp s.db s.kept.db
+sql s.db "UPDATE project_state SET value = value || '.' WHERE id = 'p04-st-fpga'"
+mirror build --store s.db --out site --repo repo.git --author "$author"
+expect "a build with something to commit opens it before the sweep" sh -c "
+    test $RC = 3 && grep -q 'repo.git/config' '$T/err' &&
+    test \"\$(sqlite3 s.db 'SELECT count(*) FROM sweep_runs')\" = 1"
+mv s.kept.db s.db
+mv config.kept repo.git/config
+: > repo.git/refs/heads/mirror.lock
+mirror build --store s.db --out site --repo repo.git --author "$author"
+expect_error "a no-op with a stale lock on the branch still reports it" 3 'mirror.lock'
+rm repo.git/refs/heads/mirror.lock
 git init -q --bare other.git
 mirror build --store s.db --out site --repo other.git --author "$author"
 expect "DIR holds the build but another repository does not: render and commit" sh -c "
@@ -70,6 +96,12 @@ expect "the overview's diff is the fact's line alone (the footer never changes)"
     grep -q '^+.*state-p04-st-fpga.*XC7A200T' lines.txt &&
     grep -q '^-.*state-p04-st-fpga.*XC7A100T' lines.txt"
 expect "git fsck --strict is still clean" git --git-dir=repo.git fsck --strict --no-progress
+tree=$(git --git-dir=repo.git rev-parse mirror^{tree})
+git --git-dir=repo.git update-ref refs/heads/mirror mirror~1
+mirror build --store s.db --out site --repo repo.git --author "$author"
+expect "a branch moved by hand is not the memo's: the site is committed again" sh -c "
+    test $RC = 0 && grep -q '^committed ' '$T/out' && test $(commits repo.git) = 2 &&
+    test \"\$(git --git-dir=repo.git rev-parse mirror^{tree})\" = $tree"
 
 # --- reproducible: same store, same clock, same commit id --------------------
 new_store s2.db "$ex" && git init -q --bare repo2.git

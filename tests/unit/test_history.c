@@ -1088,38 +1088,128 @@ test_reflog_setting_respected(void **state)
 	cap_is("0", "git -C repo.git reflog show mirror 2>/dev/null | wc -l");
 }
 
-/* history_tip_file: a file of the tip, none, no branch, a directory. */
+/* history_tip_file: a file of the tip (and the tip's id), none, no
+ * branch, a directory. */
 static void
 test_tip_file(void **state)
 {
 	struct history_result r;
 	mirror_error err;
-	char *text;
+	char *text, tip[GIT_OID_HEXSZ + 1];
 	size_t len;
 
 	(void)state;
 	make_site("site");
 	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
-	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
-	    "index.md", &err), 0);
+	assert_int_equal(history_tip_file(&text, &len, NULL, "repo.git",
+	    "mirror", "index.md", &err), 0);
 	assert_null(text);
 	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
 	    0);
-	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
-	    "api/health.json", &err), 1);
+	assert_int_equal(history_tip_file(&text, &len, tip, "repo.git",
+	    "mirror", "api/health.json", &err), 1);
 	assert_string_equal(text, "{\"open_conflicts_count\": 1}\n");
 	assert_int_equal(len, strlen(text));
+	assert_string_equal(tip, r.commit_id);
 	free(text);
-	assert_int_equal(history_tip_file(&text, &len, "repo.git", "mirror",
-	    "api/build.json", &err), 0);
+	assert_int_equal(history_tip_file(&text, &len, NULL, "repo.git",
+	    "mirror", "api/build.json", &err), 0);
 	assert_null(text);
-	assert_true(history_tip_file(&text, &len, "repo.git", "mirror", "api",
-	    &err) < 0);
+	assert_true(history_tip_file(&text, &len, NULL, "repo.git", "mirror",
+	    "api", &err) < 0);
 	assert_null(text);
-	assert_int_equal(history_tip_file(&text, &len, "repo.git", "a..b",
-	    "index.md", &err), -MIRROR_EUSAGE);
-	assert_int_equal(history_tip_file(&text, &len, "nothing", "mirror",
-	    "index.md", &err), -MIRROR_EIO);
+	assert_int_equal(history_tip_file(&text, &len, NULL, "repo.git",
+	    "a..b", "index.md", &err), -MIRROR_EUSAGE);
+	assert_int_equal(history_tip_file(&text, &len, NULL, "nothing",
+	    "mirror", "index.md", &err), -MIRROR_EIO);
+}
+
+/* 1 when the memo of the branch of repo.git answers, with text in
+ * text. */
+static int
+tip_known(char text[TIPMEMO_TEXT_MAX + 1], const char *branch)
+{
+	return tipmemo_get(text, TIPMEMO_TEXT_MAX + 1, "repo.git", branch);
+}
+
+/* git_tipmemo: found by the ref's file for the commit the memo names
+ * alone, and only in the plain case (no lock, HEAD not naming the
+ * branch, no linked work tree, a loose ref, a plain name). */
+static void
+test_tipmemo(void **state)
+{
+	static const char *const not_plain[] = { "-x", ".x", "a/.b",
+	    "a//b", "x.lock", "a/", "sp ace", "a..b", "c/-d" };
+	struct history_result r;
+	mirror_error err;
+	char text[TIPMEMO_TEXT_MAX + 1], cache[4096], big[TIPMEMO_TEXT_MAX + 2];
+
+	(void)state;
+	assert_non_null(getcwd(cache, sizeof(cache) - 16));
+	strcat(cache, "/cache");
+	setenv("MIRROR_CACHE_DIR", cache, 1);
+	make_site("site");
+	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
+	assert_int_equal(tip_known(text, "mirror"), 0);   /* no branch */
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	assert_int_equal(tip_known(text, "mirror"), 0);   /* no memo */
+	tipmemo_put("repo.git", "mirror", r.commit_id, "stamp\n", 6);
+	assert_int_equal(tip_known(text, "mirror"), 1);
+	assert_string_equal(text, "stamp\n");
+	assert_int_equal(tipmemo_get(text, sizeof(text), "./repo.git/",
+	    "mirror"), 1);
+	assert_int_equal(tip_known(text, "other"), 0);
+	/* The ref at another commit: the memo says nothing of it. */
+	assert_int_equal(scratch_sh("cp repo.git/refs/heads/mirror ref.kept &&"
+	    " echo 0123456789abcdef0123456789abcdef01234567 > "
+	    "repo.git/refs/heads/mirror"), 0);
+	assert_int_equal(tip_known(text, "mirror"), 0);
+	assert_int_equal(scratch_sh("cp ref.kept repo.git/refs/heads/mirror"),
+	    0);
+	assert_int_equal(tip_known(text, "mirror"), 1);
+	/* What history_check refuses, or libgit2 must read: no answer. */
+	assert_int_equal(scratch_sh(": > repo.git/refs/heads/mirror.lock"), 0);
+	assert_int_equal(tip_known(text, "mirror"), 0);
+	assert_int_equal(scratch_sh("rm repo.git/refs/heads/mirror.lock && "
+	    "git --git-dir=repo.git symbolic-ref HEAD refs/heads/mirror"), 0);
+	assert_int_equal(tip_known(text, "mirror"), 0);
+	assert_int_equal(scratch_sh("git --git-dir=repo.git symbolic-ref HEAD "
+	    "refs/heads/main && mkdir repo.git/worktrees"), 0);
+	assert_int_equal(tip_known(text, "mirror"), 0);
+	assert_int_equal(scratch_sh("rmdir repo.git/worktrees"), 0);
+	assert_int_equal(tip_known(text, "mirror"), 1);
+	assert_int_equal(scratch_sh("git --git-dir=repo.git pack-refs --all"),
+	    0);
+	assert_int_equal(tip_known(text, "mirror"), 0);
+	assert_int_equal(scratch_sh("cp ref.kept repo.git/refs/heads/mirror"),
+	    0);
+	/* Names and texts it keeps nothing for (each name's ref file at
+	 * the commit, where one can be made). */
+	for (size_t i = 0; i < sizeof(not_plain) / sizeof(*not_plain); i++) {
+		char cmd[256];
+		int n = snprintf(cmd, sizeof(cmd), "f='repo.git/refs/heads/%s'"
+		    " && mkdir -p \"$(dirname \"$f\")\" && "
+		    "{ cp ref.kept \"$f\" || true; }", not_plain[i]);
+
+		assert_true(n > 0 && (size_t)n < sizeof(cmd));
+		assert_int_equal(scratch_sh(cmd), 0);
+		tipmemo_put("repo.git", not_plain[i], r.commit_id, "x", 1);
+		assert_int_equal(tip_known(text, not_plain[i]), 0);
+	}
+	tipmemo_put("repo.git", "plain/name-1.x", r.commit_id, "y", 1);
+	assert_int_equal(scratch_sh("mkdir -p repo.git/refs/heads/plain && "
+	    "cp ref.kept repo.git/refs/heads/plain/name-1.x"), 0);
+	assert_int_equal(tip_known(text, "plain/name-1.x"), 1);
+	assert_string_equal(text, "y");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	tipmemo_put("repo.git", "mirror", r.commit_id, big, strlen(big));
+	assert_int_equal(tip_known(text, "mirror"), 1);
+	assert_string_equal(text, "stamp\n");      /* the old memo stands */
+	tipmemo_put("repo.git", "mirror", "not an id", "new\n", 4);
+	assert_string_equal(text, "stamp\n");
+	unsetenv("MIRROR_CACHE_DIR");
 }
 
 int
@@ -1169,6 +1259,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_reflog_setting_respected,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tip_file, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_tipmemo, setup,
 		    teardown),
 	};
 	int rc;

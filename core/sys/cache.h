@@ -1,0 +1,33 @@
+/*
+ * cache.h: small files mirror keeps between runs in the user's cache,
+ * each saying something true of a file outside it (a store file, a
+ * branch's tip), so a later run can skip the work of learning it again.
+ *
+ * The cache is $MIRROR_CACHE_DIR, else $XDG_CACHE_HOME/mirror (an
+ * absolute XDG_CACHE_HOME only, as XDG says), else $HOME/.cache/mirror.
+ * An entry is <cache>/<kind>/<hash of its key>: directories made 0700,
+ * one component at a time; the file written beside its name and renamed
+ * into place (a reader sees the old entry or the new one), never read
+ * or written through a symbolic link. An entry that is missing,
+ * unreadable or too long is none. Nothing here fails a run: without a
+ * cache (no variable names one, a read-only disk) nothing is kept.
+ */
+#ifndef MIRROR_CACHE_H
+#define MIRROR_CACHE_H
+
+#include <stddef.h>
+
+/*
+ * The entry of kind for key[0..keylen) into buf, NUL-ended (so at most
+ * size - 1 bytes). Returns its length, or -1 when there is none, or it
+ * is longer than that.
+ */
+long cache_get(char *buf, size_t size, const char *kind, const void *key,
+    size_t keylen);
+
+/* Keep data[0..len) as the entry of kind for key, replacing the one
+ * there (best effort). */
+void cache_put(const char *kind, const void *key, size_t keylen,
+    const char *data, size_t len);
+
+#endif
