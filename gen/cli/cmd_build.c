@@ -85,7 +85,7 @@ struct build_changes {
 	                           is not known from the memo
 	                           (build_git_later) */
 	int tip_by_memo;        /* 1: the memo said the tip holds the
-	                           stamp (git_tipmemo.h) */
+	                           stamp (gen/git/history.h) */
 	struct rules_job *early;  /* those rules started in the check,
 	                             the sweep's to take */
 };
@@ -171,8 +171,8 @@ build_rehearse(const struct site_model *s, const struct site_opts *so,
  * tree was committed whole, so it is this site); else 0, also on any
  * git error: history_check vets the repository before anything is
  * written, and a full build reports what is wrong. The memo of the tip
- * (git_tipmemo.h) answers first when ch->git_later; what libgit2 reads
- * is kept in it for the next run.
+ * (gen/git/history.h) answers first when ch->git_later; what libgit2
+ * reads is kept in it for the next run.
  */
 static int
 build_stamp_in_branch(struct build_changes *ch, const struct stamp *st,

@@ -1132,9 +1132,9 @@ tip_known(char text[TIPMEMO_TEXT_MAX + 1], const char *branch)
 	return tipmemo_get(text, TIPMEMO_TEXT_MAX + 1, "repo.git", branch);
 }
 
-/* git_tipmemo: found by the ref's file for the commit the memo names
- * alone, and only in the plain case (no lock, HEAD not naming the
- * branch, no linked work tree, a loose ref, a plain name). */
+/* tipmemo_get and _put: found by the ref's file for the commit the
+ * memo names alone, and only in the plain case (no lock, HEAD not
+ * naming the branch, no linked work tree, a loose ref, a plain name). */
 static void
 test_tipmemo(void **state)
 {
