@@ -491,23 +491,6 @@ history_request_init(struct history_request *req,
 }
 
 /*
- * Before the sweep writes anything: a --repo that is not a repository,
- * holds a stale lock or has the branch checked out fails the build with
- * the store, the site and the repository as they were.
- */
-static int
-build_precheck_repo(const struct mirror_opts *o, time_t now,
-    mirror_error *err)
-{
-	struct history_request req;
-
-	if (o->repo == NULL)
-		return 0;
-	history_request_init(&req, o, now);
-	return history_check(&req, err);
-}
-
-/*
  * 1 when a --repo build may leave libgit2 (and history_check) until it
  * knows it has something to commit, or that the memo cannot say the
  * branch holds its site: history_check would take the repository's
@@ -522,14 +505,17 @@ build_git_later(const struct mirror_opts *o)
 }
 
 /*
- * Start libgit2 for the build (*held: history_release at the end) and
- * vet the repository before the sweep writes (build_precheck_repo).
- * Returns 0 or < 0 with err set.
+ * Start libgit2 for the build (*held: history_release at the end) and,
+ * before the sweep writes anything, vet the repository: a --repo that
+ * is not a repository, holds a stale lock or has the branch checked out
+ * fails the build with the store, the site and the repository as they
+ * were. Returns 0 or < 0 with err set.
  */
 static int
 build_git_start(int *held, const struct mirror_opts *o, time_t now,
     mirror_error *err)
 {
+	struct history_request req;
 	int rc;
 
 	if (o->repo == NULL)
@@ -537,7 +523,8 @@ build_git_start(int *held, const struct mirror_opts *o, time_t now,
 	if ((rc = history_hold(err)) < 0)
 		return rc;
 	*held = 1;
-	return build_precheck_repo(o, now, err);
+	history_request_init(&req, o, now);
+	return history_check(&req, err);
 }
 
 /*

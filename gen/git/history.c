@@ -501,8 +501,9 @@ memo_key(char *key, size_t size, const char *repo, const char *refname)
 int
 tipmemo_get(char *text, size_t size, const char *repo, const char *branch)
 {
-	char refname[256], lock[264], head[280], ref[ID_MAX + 2],
-	    key[PATH_MAX + 256], memo[ID_MAX + 1 + TIPMEMO_TEXT_MAX + 1];
+	char refname[256], lock[264], head[280], checked_out[280],
+	    ref[ID_MAX + 2], key[PATH_MAX + 256],
+	    memo[ID_MAX + 1 + TIPMEMO_TEXT_MAX + 1];
 	long klen, n, r;
 	const char *nl;
 
@@ -511,15 +512,14 @@ tipmemo_get(char *text, size_t size, const char *repo, const char *branch)
 		return 0;
 	(void)snprintf(refname, sizeof(refname), "refs/heads/%s", branch);
 	(void)snprintf(lock, sizeof(lock), "%s.lock", refname);
+	(void)snprintf(checked_out, sizeof(checked_out), "ref: %s\n", refname);
 	/* The branch at an id in its own file, no lock on it, not named by
 	 * HEAD, no linked work tree that could have it checked out. */
 	r = read_small(ref, sizeof(ref), repo, refname);
 	if (r < 41 || ref[r - 1] != '\n' || !commit_id(ref, (size_t)r - 1) ||
 	    !absent(repo, lock) || !absent(repo, "worktrees") ||
 	    read_small(head, sizeof(head), repo, "HEAD") < 0 ||
-	    (strncmp(head, "ref: ", 5) == 0 &&
-	    strncmp(head + 5, refname, strlen(refname)) == 0 &&
-	    head[5 + strlen(refname)] == '\n'))
+	    strcmp(head, checked_out) == 0)
 		return 0;
 	if ((klen = memo_key(key, sizeof(key), repo, refname)) < 0 ||
 	    (n = cache_get(memo, sizeof(memo), "tips", key, (size_t)klen)) < 0)
