@@ -68,6 +68,12 @@ digest_init(struct store_digest *d)
 	hashtab_init(d->far, sizeof(struct far_entry));
 }
 
+void
+digest_expect_entities(struct store_digest *d, size_t n)
+{
+	hashtab_reserve(d->ent, n);
+}
+
 /*
  * Fold column i of stmt into h: its type, then its value: an integer's
  * 64 bits, a real's, a text's or blob's bytes (hash_words). Numbers are

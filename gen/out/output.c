@@ -239,6 +239,9 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 	if ((rc = out_site_list(&o->prev, &o->junk, &o->old_dirs, o->dir_fd,
 	    dir, err)) < 0 || (rc = make_stage(o, parent, err)) < 0)
 		goto fail;
+	/* The new site is mostly the old one's files again. */
+	out_set_reserve(&o->files, o->prev.n);
+	out_set_reserve(&o->dirs, o->old_dirs.n);
 	free(parent);
 	*out = o;
 	return 0;

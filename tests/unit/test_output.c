@@ -1007,6 +1007,52 @@ test_dircache_links(void **state)
 	close(top);
 }
 
+/* A set filled by pushes finds each string once indexed, at its index;
+ * an add after pushes indexes them too; a reserved set moves nothing
+ * while it fills up to the reserve. */
+static void
+test_set(void **state)
+{
+	struct out_set set;
+	char path[32];
+	size_t cap;
+
+	(void)state;
+	out_set_init(&set);
+	for (int i = 0; i < 1000; i++) {
+		snprintf(path, sizeof(path), "p/%d.md", i);
+		assert_int_equal(out_set_push(&set, path, strlen(path), i), i);
+	}
+	assert_int_equal(out_set_find(&set, "p/7.md", 6), -1);
+	out_set_index(&set);
+	for (int i = 0; i < 1000; i++) {
+		snprintf(path, sizeof(path), "p/%d.md", i);
+		assert_int_equal(out_set_find(&set, path, strlen(path)), i);
+		assert_int_equal(set.val[i], i);
+	}
+	/* A prefix of a string is not the string. */
+	assert_int_equal(out_set_find(&set, "p/1", 3), -1);
+	assert_int_equal(out_set_find(&set, "p/1000.md", 9), -1);
+	assert_int_equal(out_set_push(&set, "q/a", 3, 0), 1000);
+	assert_int_equal(out_set_add(&set, "q/b", 3, 0), 1001);
+	assert_int_equal(out_set_find(&set, "q/a", 3), 1000);
+	assert_int_equal(out_set_find(&set, "q/b", 3), 1001);
+	out_set_free(&set);
+
+	out_set_init(&set);
+	out_set_reserve(&set, 5000);
+	cap = set.tab.cap;
+	assert_true(cap >= 10000);
+	for (int i = 0; i < 5000; i++) {
+		snprintf(path, sizeof(path), "r/%d", i);
+		out_set_add(&set, path, strlen(path), 0);
+	}
+	assert_int_equal(set.tab.cap, cap);
+	assert_int_equal(set.n, 5000);
+	assert_int_equal(out_set_find(&set, "r/4999", 6), 4999);
+	out_set_free(&set);
+}
+
 int
 main(void)
 {
@@ -1040,6 +1086,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dircache_links, setup,
 		    teardown),
+		cmocka_unit_test(test_set),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);
