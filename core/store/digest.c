@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store/digest.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/hashtab.h"
 #include "util/xalloc.h"
@@ -18,6 +19,7 @@ struct proj {
 	uint64_t sum, rows;
 	long long counts[DIGEST_COUNTS], active;
 	long long latest;       /* -1 until a counted row has a time */
+	struct digest_rowids *rowids;   /* keep_rowids: made on first row */
 };
 
 /* The projects by the hash of their id. */
@@ -209,6 +211,17 @@ add_to(struct proj *p, uint64_t rh, const struct row_count *rc)
 	}
 }
 
+/* List rowid under list k of p's row ids. */
+static void
+add_rowid(struct proj *p, int k, long long rowid)
+{
+	struct digest_rowids *r = p->rowids;
+
+	if (r == NULL)
+		r = p->rowids = xcalloc(1, sizeof(*r));
+	ARRAY_PUSH(r->v[k], r->n[k], r->cap[k]) = rowid;
+}
+
 /*
  * Add rh to each project that shows the entity of column i of stmt as a
  * far end (owner kind 'x'), but those in seen[0..n). Returns how many
@@ -267,6 +280,9 @@ add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
 		seen[n++] = e;
 		first = first != NULL ? first : e;
 		add_to(e, rh, rc);
+		if (d->keep_rowids && q->rowid_list > 0)
+			add_rowid(e, q->rowid_list - 1,
+			    sqlite3_column_int64(stmt, ncol - 1));
 	}
 	for (int i = from; i < ncol && q->owners[i - from] != '\0'; i++)
 		if (q->owners[i - from] == 'x')
@@ -465,6 +481,7 @@ digest_finish(struct store_digest *d)
 		memcpy(d->p[d->n].rows, e->p->counts, sizeof(e->p->counts));
 		d->p[d->n].active = e->p->active;
 		d->p[d->n].latest = e->p->latest;
+		d->p[d->n].rowids = e->p->rowids;
 		d->p[d->n++].sum = seal(e->p->sum, e->p->rows);
 		free(e->p);
 	}
@@ -476,8 +493,8 @@ digest_finish(struct store_digest *d)
 	d->acc = NULL;
 }
 
-uint64_t
-digest_of(const struct store_digest *d, const char *id)
+const struct project_digest *
+digest_find(const struct store_digest *d, const char *id)
 {
 	size_t lo = 0, hi = d->n;
 
@@ -486,13 +503,41 @@ digest_of(const struct store_digest *d, const char *id)
 		int c = strcmp(d->p[mid].project, id);
 
 		if (c == 0)
-			return d->p[mid].sum;
+			return &d->p[mid];
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	return NULL;
+}
+
+uint64_t
+digest_of(const struct store_digest *d, const char *id)
+{
+	const struct project_digest *p = digest_find(d, id);
+
+	return p != NULL ? p->sum : 0;
+}
+
+/* Free the row ids r lists. */
+static void
+rowids_free(struct digest_rowids *r)
+{
+	if (r == NULL)
+		return;
+	for (int k = 0; k < DIGEST_ROW_LISTS; k++)
+		free(r->v[k]);
+	free(r);
+}
+
+void
+digest_drop_rowids(struct store_digest *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		rowids_free(d->p[i].rowids);
+		d->p[i].rowids = NULL;
+	}
 }
 
 void
@@ -501,6 +546,7 @@ digest_free(struct store_digest *d)
 	if (d->acc != NULL) {
 		digest_finish(d);
 	}
+	digest_drop_rowids(d);
 	for (size_t i = 0; i < d->n; i++)
 		free(d->p[i].project);
 	free(d->p);

@@ -33,9 +33,20 @@
 /* How many kinds of rows a digest counts per project. */
 #define DIGEST_COUNTS 3
 
+/* How many tables' row ids a digest can list per project. */
+#define DIGEST_ROW_LISTS 4
+
+/* A project's row ids per table (digest_query's rowid_list). */
+struct digest_rowids {
+	long long *v[DIGEST_ROW_LISTS];
+	size_t n[DIGEST_ROW_LISTS], cap[DIGEST_ROW_LISTS];
+};
+
 /* One canonical project's digest, and what it holds. */
 struct project_digest {
 	char *project;          /* owned; "" is the no-project group */
+	struct digest_rowids *rowids;   /* owned; NULL unless the digest
+	                                   kept row ids (keep_rowids) */
 	uint64_t sum;
 	long long rows[DIGEST_COUNTS];  /* rows counted per kind (see
 	                                   digest_fold's count) */
@@ -58,6 +69,11 @@ struct store_digest {
 	 * the projects that show an entity as a far end. */
 	struct hashtab *acc, *alias, *ent, *far;
 	uint64_t loose_sum, loose_rows, names_sum, names_rows;
+	/* Set before the folds: list each project's row ids (rowid_list),
+	 * so that a read of a few projects' rows in the same read of the
+	 * store looks them up instead of scanning every table for them
+	 * (the store has no index on project). */
+	int keep_rowids;
 };
 
 /* An empty digest, ready for digest_fold. */
@@ -107,6 +123,11 @@ struct digest_query {
 	unsigned names;         /* a bit per column (1 << i) whose values,
 	                           with table, also fold into d->names; 0:
 	                           the query adds nothing to it */
+	int rowid_list;         /* k in [1, DIGEST_ROW_LISTS]: the last
+	                           column is the row's rowid (neither hashed
+	                           nor an owner), listed under v[k - 1] of
+	                           each owner of kind 'p' or 'e' when
+	                           d->keep_rowids; 0: none */
 };
 
 /*
@@ -121,6 +142,14 @@ void digest_finish(struct store_digest *d);
 
 /* The digest of project id in d, or 0 when d has no row of it. */
 uint64_t digest_of(const struct store_digest *d, const char *id);
+
+/* Project id's entry in d (finished), or NULL when d has no row of it. */
+const struct project_digest *digest_find(const struct store_digest *d,
+    const char *id);
+
+/* Free the row ids d kept (keep_rowids): memory stays flat once the
+ * read that used them is done. */
+void digest_drop_rowids(struct store_digest *d);
 
 void digest_free(struct store_digest *d);   /* d stays valid, empty */
 

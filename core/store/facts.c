@@ -384,9 +384,9 @@ struct table {
 	const char *check_sql;     /* what facts_check reads; NULL: all_sql */
 	const char *digest_sql;    /* all_sql's rows with their salt, the
 	                              active flag and updated_at (seconds)
-	                              when counted, and owners
+	                              when counted, owners
 	                              (store/digest.h: a row's project, or
-	                              an edge's two entities) */
+	                              an edge's two entities), and rowid */
 	int nsalt;
 	int count;                 /* the digest's count of its rows, -1:
 	                              none */
@@ -465,7 +465,7 @@ static const struct table tables[T_N] = {
 	    "s.key, s.created_at, s.id",
 	    "SELECT @COLS FROM main.project_state s", NULL,
 	    "SELECT @COLS, s.status = 'active', mirror_ts(s.updated_at), "
-	    "s.project FROM "
+	    "s.project, s.rowid FROM "
 	    "main.project_state s", 0, 0,
 	    state_cols, NELEM(state_cols), sizeof(struct fact_state),
 	    ROWS(state, n_state), NULL },
@@ -475,7 +475,7 @@ static const struct table tables[T_N] = {
 	    "e.name, e.id",
 	    "SELECT @COLS FROM main.entities e", NULL,
 	    "SELECT @COLS, e.status = 'active', mirror_ts(e.updated_at), "
-	    "e.project FROM "
+	    "e.project, e.rowid FROM "
 	    "main.entities e", 0, 1,
 	    entity_cols, NELEM(entity_cols), sizeof(struct fact_entity),
 	    ROWS(ent, n_ent), NULL },
@@ -486,16 +486,16 @@ static const struct table tables[T_N] = {
 	    "WITH ent(id, p) AS (SELECT e.id, " CANON("e") " FROM "
 	    "main.entities e" JOIN_ALIAS("e") "@SCOPE) "
 	    "SELECT @COLS, x.p FROM main.relationships r "
-	    "JOIN ent x ON x.id = r.source_entity_id UNION "
+	    "JOIN ent x ON x.id = r.source_entity_id@RSCOPE UNION "
 	    "SELECT @COLS, x.p FROM main.relationships r "
-	    "JOIN ent x ON x.id = r.target_entity_id "
+	    "JOIN ent x ON x.id = r.target_entity_id@RSCOPE "
 	    "ORDER BY 6, 4, 2, 3, 1",
 	    "SELECT @COLS FROM main.relationships r",
 	    "SELECT @COLS FROM main.relationships r WHERE r.source_entity_id "
 	    "IN (SELECT id FROM main.entities) OR r.target_entity_id IN "
 	    "(SELECT id FROM main.entities)",
-	    "SELECT @COLS, r.source_entity_id, r.target_entity_id FROM "
-	    "main.relationships r", 0, -1,
+	    "SELECT @COLS, r.source_entity_id, r.target_entity_id, r.rowid "
+	    "FROM main.relationships r", 0, -1,
 	    rel_cols, NELEM(rel_cols), sizeof(struct fact_rel),
 	    ROWS(rel, n_rel), NULL },
 	/* Whether a memory has expired is the clock's, not the row's: a
@@ -506,7 +506,7 @@ static const struct table tables[T_N] = {
 	    "m.created_at, m.id",
 	    "SELECT @COLS FROM main.memories m", NULL,
 	    "SELECT @COLS, @EXPIRED, m.status = 'active', "
-	    "mirror_ts(m.updated_at), m.project FROM "
+	    "mirror_ts(m.updated_at), m.project, m.rowid FROM "
 	    "main.memories m", 1, 2,
 	    memory_cols, NELEM(memory_cols), sizeof(struct fact_memory),
 	    ROWS(mem, n_mem), memory_expiry },
@@ -532,18 +532,32 @@ cols_sql(strbuf *sb, const struct table *t, mirror_store *st)
 	}
 }
 
+/* How a read is limited to the scope's projects (table_sql). */
+enum { SCOPE_NONE, SCOPE_NAMES, SCOPE_ROWS };
+
+/* The table number (T_*) of a table's alias in the SQL. */
+static int
+alias_table(char alias)
+{
+	return alias == 's' ? T_STATE : alias == 'e' ? T_ENT : alias == 'r' ?
+	    T_REL : T_MEM;
+}
+
 /*
  * Write into sb the SQL tmpl of t with its marks replaced: @COLS by t's
  * columns (cols_sql); @SCOPE by a WHERE that keeps the projects of TEMP
- * mirror_scope when scoped, else by nothing (relationships: the
- * entities of those projects); @EXPIRED by whether a memory's
- * valid_until lies before the timestamp bound as ?1.
+ * mirror_scope (SCOPE_NAMES: by the rows' stored project, SCOPE_ROWS:
+ * by the rowids of TEMP mirror_scope_rows), else by nothing
+ * (relationships: the entities of those projects); @RSCOPE (an edge's
+ * own rows) by the rowids with SCOPE_ROWS, else by nothing; @EXPIRED by
+ * whether a memory's valid_until lies before the timestamp bound as ?1.
  */
 static void
 table_sql(strbuf *sb, const struct table *t, mirror_store *st,
     const char *tmpl, int scoped)
 {
-	static const char *const marks[] = { "@COLS", "@SCOPE", "@EXPIRED" };
+	static const char *const marks[] = { "@COLS", "@SCOPE", "@EXPIRED",
+	    "@RSCOPE" };
 	const char *p;
 
 	strbuf_reset(sb);
@@ -556,14 +570,20 @@ table_sql(strbuf *sb, const struct table *t, mirror_store *st,
 		strbuf_add(sb, tmpl, (size_t)(p - tmpl));
 		if (k == 0)
 			cols_sql(sb, t, st);
-		else if (k == 1 && scoped)
+		else if (k == 1 && scoped == SCOPE_NAMES)
 			/* By the raw name, so rows are filtered before
 			 * the alias join; an edge's scope is that of its
 			 * entities. */
 			strbuf_printf(sb, " WHERE %c.project IN (SELECT name "
 			    "FROM temp.mirror_scope_names) ",
 			    t->alias == 'r' ? 'e' : t->alias);
-		else if (k == 2)
+		else if ((k == 1 || k == 3) && scoped == SCOPE_ROWS) {
+			char a = k == 1 && t->alias == 'r' ? 'e' : t->alias;
+
+			strbuf_printf(sb, " %s %c.rowid IN (SELECT rid FROM "
+			    "temp.mirror_scope_rows WHERE t = %d) ",
+			    k == 1 ? "WHERE" : "AND", a, alias_table(a));
+		} else if (k == 2)
 			strbuf_puts(sb, store_features(st)->mem_valid_until ?
 			    "mirror_ts(m.valid_until) < mirror_ts(?1)" :
 			    "NULL");
@@ -762,14 +782,14 @@ int
 facts_reader_open(struct facts_reader **out, mirror_store *st, time_t now,
     mirror_error *err)
 {
-	return reader_open(out, st, now, 0, err);
+	return reader_open(out, st, now, SCOPE_NONE, err);
 }
 
 int
 facts_reader_open_scoped(struct facts_reader **out, mirror_store *st,
     time_t now, mirror_error *err)
 {
-	return reader_open(out, st, now, 1, err);
+	return reader_open(out, st, now, SCOPE_NAMES, err);
 }
 
 int
@@ -973,13 +993,54 @@ facts_check(mirror_store *st, time_t now, mirror_error *err)
 }
 
 /*
+ * TEMP mirror_scope_rows (t, rid): the row ids d lists for the projects
+ * ids[0..n), by table (T_*). Returns 0 or < 0 with err set.
+ */
+static int
+scope_rows_set(mirror_store *st, const struct store_digest *d,
+    const char *const *ids, size_t n, mirror_error *err)
+{
+	sqlite3_stmt *ins = NULL;
+	int rc;
+
+	rc = sqlite3_exec(store_db(st), "DROP TABLE IF EXISTS "
+	    "temp.mirror_scope_rows; CREATE TEMP TABLE mirror_scope_rows("
+	    "t INTEGER, rid INTEGER, PRIMARY KEY(t, rid)) WITHOUT ROWID",
+	    NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(store_db(st), "INSERT OR IGNORE INTO "
+		    "temp.mirror_scope_rows(t, rid) VALUES(?1, ?2)", -1, &ins,
+		    NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
+		const struct project_digest *p = digest_find(d, ids[i]);
+
+		for (int t = 0; rc == SQLITE_OK && p != NULL &&
+		    p->rowids != NULL && t < T_N; t++)
+			for (size_t k = 0; rc == SQLITE_OK &&
+			    k < p->rowids->n[t]; k++) {
+				sqlite3_bind_int(ins, 1, t);
+				sqlite3_bind_int64(ins, 2, p->rowids->v[t][k]);
+				if ((rc = sqlite3_step(ins)) == SQLITE_DONE)
+					rc = SQLITE_OK;
+				sqlite3_reset(ins);
+			}
+	}
+	sqlite3_finalize(ins);
+	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc,
+	    "cannot limit the read to projects");
+}
+
+/*
  * facts_check_scoped of ids[0..n), read (keep NULL) or read and kept
- * with the no-project group "" (keep non-NULL). Returns as facts_check.
+ * with the no-project group "" (keep non-NULL), found through d's row
+ * ids when it kept them. Returns as facts_check.
  */
 static int
 check_scoped(struct facts_kept *keep, mirror_store *st, time_t now,
-    const char *const *ids, size_t n, mirror_error *err)
+    const char *const *ids, size_t n, const struct store_digest *d,
+    mirror_error *err)
 {
+	int by_rows = d != NULL && d->keep_rowids;
 	struct facts_reader *r = NULL;
 	const char **read = xcalloc(n + 2, sizeof(*read));
 	size_t n_read = 0, cap = 0;
@@ -995,8 +1056,11 @@ check_scoped(struct facts_kept *keep, mirror_store *st, time_t now,
 	rc = facts_scope_set(st, read, n_read, err);
 	if (rc == 0)
 		rc = check_scoped_projects(st, err);
+	if (rc == 0 && by_rows)
+		rc = scope_rows_set(st, d, read, n_read, err);
 	if (rc == 0)
-		rc = facts_reader_open_scoped(&r, st, now, err);
+		rc = reader_open(&r, st, now, by_rows ? SCOPE_ROWS :
+		    SCOPE_NAMES, err);
 	for (size_t i = 0; rc == 0 && i < n_read; i++) {
 		struct project_facts f;
 
@@ -1018,17 +1082,18 @@ check_scoped(struct facts_kept *keep, mirror_store *st, time_t now,
 
 int
 facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
-    size_t n, mirror_error *err)
+    size_t n, const struct store_digest *d, mirror_error *err)
 {
-	return check_scoped(NULL, st, now, ids, n, err);
+	return check_scoped(NULL, st, now, ids, n, d, err);
 }
 
 int
 facts_check_kept(struct facts_kept **kept, mirror_store *st, time_t now,
-    const char *const *ids, size_t n, mirror_error *err)
+    const char *const *ids, size_t n, const struct store_digest *d,
+    mirror_error *err)
 {
 	struct facts_kept *k = xcalloc(1, sizeof(*k));
-	int rc = check_scoped(k, st, now, ids, n, err);
+	int rc = check_scoped(k, st, now, ids, n, d, err);
 
 	if (rc < 0) {
 		facts_kept_free(k);
@@ -1189,14 +1254,15 @@ static const struct {
 	  "= r.rule_id ORDER BY x.rowid DESC LIMIT 1)", 9, 0, "c", NEED_RULES },
 };
 
-int
-facts_digest(struct store_digest *out, mirror_store *st, time_t now,
-    mirror_error *err)
+/* facts_digest, listing row ids when rowids (facts_digest_rows). */
+static int
+digest_store(struct store_digest *out, mirror_store *st, time_t now,
+    int rowids, mirror_error *err)
 {
 	const struct store_features *ft = store_features(st);
 	struct digest_query q = { "SELECT id, name, aliases, description, "
 	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL, 0,
-	    PROJECT_NAMES_COLS };
+	    PROJECT_NAMES_COLS, 0 };
 	char ts[MIRROR_TS_LEN];
 	long long n_ent = 0;
 	strbuf sql;
@@ -1204,6 +1270,7 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 
 	mirror_format_ts(ts, now);
 	digest_init(out);
+	out->keep_rowids = rowids;
 	rc = digest_aliases(out, st, err);
 	/* A count is one pass over the smallest index: 9 ms at L. */
 	if (rc == 0 && (rc = store_count(&n_ent, st, "SELECT count(*) FROM "
@@ -1217,7 +1284,8 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 		table_sql(&sql, &tables[t], st, tables[t].digest_sql, 0);
 		q = (struct digest_query){ sql.data, 1 + t,
 		    (int)tables[t].ncols, tables[t].nsalt, tables[t].count,
-		    owner_kinds[t], t == T_ENT, ts, t == T_REL, names_cols[t] };
+		    owner_kinds[t], t == T_ENT, ts, t == T_REL, names_cols[t],
+		    1 + t };
 		rc = digest_fold(out, st, &q, err);
 	}
 	strbuf_free(&sql);
@@ -1230,11 +1298,25 @@ facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 		q = (struct digest_query){ extra_digests[i].sql,
 		    1 + T_N + (int)i, extra_digests[i].nhash,
 		    extra_digests[i].nsalt, -1, extra_digests[i].owners, 0,
-		    NULL, 0, 0 };
+		    NULL, 0, 0, 0 };
 		rc = digest_fold(out, st, &q, err);
 	}
 	digest_finish(out);
 	return rc;
+}
+
+int
+facts_digest(struct store_digest *out, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	return digest_store(out, st, now, 0, err);
+}
+
+int
+facts_digest_rows(struct store_digest *out, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	return digest_store(out, st, now, 1, err);
 }
 
 int

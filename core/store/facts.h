@@ -190,7 +190,7 @@ int facts_check(mirror_store *st, time_t now, mirror_error *err);
  * the scope (facts_scope_set) to ids. Returns as facts_check.
  */
 int facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
-    size_t n, mirror_error *err);
+    size_t n, const struct store_digest *d, mirror_error *err);
 
 /*
  * What a scoped check read, kept for a reader later in the same read
@@ -204,9 +204,14 @@ struct facts_kept;
 /*
  * facts_check_scoped that also reads "" and keeps every project it read
  * into *kept (a new set; NULL after a failure). Returns as facts_check.
+ *
+ * For both: d, when not NULL, is a facts_digest_rows of the same read,
+ * whose row ids find the projects' rows (a lookup each); NULL: the
+ * rows are found by their project column, a scan of every table.
  */
 int facts_check_kept(struct facts_kept **kept, mirror_store *st,
-    time_t now, const char *const *ids, size_t n, mirror_error *err);
+    time_t now, const char *const *ids, size_t n,
+    const struct store_digest *d, mirror_error *err);
 
 /* 1 when k holds each of the projects ids[0..n) (any order), else 0. */
 int facts_kept_covers(const struct facts_kept *k, const char *const *ids,
@@ -243,6 +248,13 @@ int facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err);
  */
 int facts_digest(struct store_digest *out, mirror_store *st, time_t now,
     mirror_error *err);
+
+/* facts_digest that also lists each project's row ids of the three
+ * layers and the relationships (digest.h, keep_rowids), for
+ * facts_check_scoped and facts_check_kept in the same read; they cost
+ * 8 bytes a row until digest_drop_rowids. */
+int facts_digest_rows(struct store_digest *out, mirror_store *st,
+    time_t now, mirror_error *err);
 
 /* What, besides the snapshot checksum, the clock decides in a read. */
 struct facts_clock {

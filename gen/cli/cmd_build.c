@@ -120,14 +120,17 @@ keep_worth(const struct store_digest *d, const char *const *ids, size_t n)
 }
 
 /* Step 3a: the snapshot checksum and the projects' digests, inside the
- * consistent read. Returns 0 or < 0 with err set. */
+ * consistent read; with rowids, the projects' row ids too, for the
+ * check of the changed projects in the same read. Returns 0 or < 0
+ * with err set. */
 static int
-build_snapshot(struct site_model *s, mirror_error *err)
+build_snapshot(struct site_model *s, int rowids, mirror_error *err)
 {
 	int rc;
 
 	digest_free(&s->digest);
-	rc = facts_digest(&s->digest, s->st, s->now, err);
+	rc = (rowids ? facts_digest_rows : facts_digest)(&s->digest, s->st,
+	    s->now, err);
 	if (rc == 0)
 		hash_hex(s->snapshot, s->digest.snapshot);
 	return rc;
@@ -154,7 +157,7 @@ build_rehearse(const struct site_model *s, const struct site_opts *so,
 	r.base_url = s->base_url;
 	rc = store_open(&r.st, o->store, STORE_READ, err);
 	if (rc == 0 && (rc = store_read_begin(r.st, err)) == 0) {
-		rc = build_snapshot(&r, err);
+		rc = build_snapshot(&r, 0, err);
 		if (rc == 0)
 			rc = site_model_read(&r, err);
 		if (rc == 0)
@@ -340,7 +343,7 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 		return rc;
 	build_record(so, o);
 	if (have || record_has_lines(so->record)) {
-		if ((rc = build_snapshot(s, err)) < 0 ||
+		if ((rc = build_snapshot(s, 1, err)) < 0 ||
 		    (rc = store_data_version(&ch->version, s->st, err)) < 0)
 			return rc;
 		ch->digested = 1;
@@ -370,9 +373,10 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 		    so->record, &s->digest);
 	if (ch->scoped && keep_worth(&s->digest, ch->ids, ch->n))
 		rc = facts_check_kept(&s->kept, s->st, s->now, ch->ids, ch->n,
-		    err);
+		    &s->digest, err);
 	else if (ch->scoped)
-		rc = facts_check_scoped(s->st, s->now, ch->ids, ch->n, err);
+		rc = facts_check_scoped(s->st, s->now, ch->ids, ch->n,
+		    &s->digest, err);
 	else
 		rc = facts_check(s->st, s->now, err);
 	/* The pages read conflicts and the rules' violations too. */
@@ -416,7 +420,7 @@ build_snapshot_after(struct site_model *s, struct build_changes *ch,
 
 	ch->clocked = 0;            /* the sweep wrote since */
 	if (!ch->digested)
-		rc = build_snapshot(s, err);
+		rc = build_snapshot(s, 0, err);
 	else if ((rc = store_data_version(&v, s->st, err)) == 0) {
 		if (v != ch->version) {
 			/* Another connection wrote: what the check read may
@@ -425,7 +429,7 @@ build_snapshot_after(struct site_model *s, struct build_changes *ch,
 			s->kept = NULL;
 		}
 		if (v != ch->version || run->rows_written != 0)
-			rc = build_snapshot(s, err);
+			rc = build_snapshot(s, 0, err);
 	}
 	return rc < 0 ? rc : build_memo(ch, s, o, err);
 }
@@ -467,6 +471,8 @@ build_open(struct build_changes *ch, struct site_model *s,
 	rc = store_open(&s->st, o->store, STORE_WRITE, err);
 	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
 		rc = build_check(ch, held, st, s, so, o, err);
+		/* The row ids are this read's alone. */
+		digest_drop_rowids(&s->digest);
 		store_read_end(s->st);
 	}
 	if (rc != 0)

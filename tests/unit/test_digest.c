@@ -450,12 +450,12 @@ test_check_scoped(void **state)
 	    "UPDATE projects SET name = CAST(x'ff' AS TEXT) WHERE id = 'p06'");
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_check_scoped(st, 0, p05, 1, &err), 0);
-	assert_int_equal(facts_check_scoped(st, 0, ghost, 1, &err),
+	assert_int_equal(facts_check_scoped(st, 0, p05, 1, NULL, &err), 0);
+	assert_int_equal(facts_check_scoped(st, 0, ghost, 1, NULL, &err),
 	    -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "memories row 'm7': content is not "
 	    "valid UTF-8"));
-	assert_int_equal(facts_check_scoped(st, 0, p06, 1, &err),
+	assert_int_equal(facts_check_scoped(st, 0, p06, 1, NULL, &err),
 	    -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "projects row 'p06': name"));
 	/* The whole check finds both. */
@@ -486,7 +486,7 @@ test_check_kept(void **state)
 	make_store(base_sql);
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_check_kept(&k, st, 0, p05, 1, &err), 0);
+	assert_int_equal(facts_check_kept(&k, st, 0, p05, 1, NULL, &err), 0);
 	assert_non_null(k);
 	assert_true(facts_kept_covers(k, both, 2));
 	assert_false(facts_kept_covers(k, p06, 1));
@@ -519,10 +519,88 @@ test_check_kept(void **state)
 	    "VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'ghost')");
 	assert_int_equal(store_read_begin(st, &err), 0);
 	k = (struct facts_kept *)&err;     /* any non-NULL value */
-	assert_int_equal(facts_check_kept(&k, st, 0, ghost, 1, &err),
+	assert_int_equal(facts_check_kept(&k, st, 0, ghost, 1, NULL, &err),
 	    -MIRROR_EINPUT);
 	assert_null(k);
 	assert_non_null(strstr(err.msg, "memories row 'm7'"));
+	store_read_end(st);
+	store_close(st);
+	unlink(path);
+}
+
+/*
+ * With a digest that listed row ids in the same read, facts_check_kept
+ * finds each project's rows by them: the same rows as by the project
+ * column (through an alias, the edge from another project, the
+ * no-project group), a bad row of the scope still refused; a digest
+ * without row ids reads by the column.
+ */
+static void
+test_check_kept_by_rowid(void **state)
+{
+	static const char *const p05[] = { "p05" }, *const ghost[] = {
+	    "ghost" };
+	struct store_digest d;
+	struct facts_kept *k = NULL;
+	struct project_facts f;
+	struct facts_reader *r;
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	/* No table's row ids stand for another's. */
+	exec_sql("UPDATE relationships SET rowid = rowid + 100;"
+	    "UPDATE memories SET rowid = rowid + 200;"
+	    "UPDATE project_state SET rowid = rowid + 300");
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	for (int rows = 1; rows >= 0; rows--) {
+		assert_int_equal(store_read_begin(st, &err), 0);
+		assert_int_equal((rows ? facts_digest_rows : facts_digest)(&d,
+		    st, 0, &err), 0);
+		assert_int_equal(d.keep_rowids, rows);
+		assert_int_equal(facts_check_kept(&k, st, 0, p05, 1, &d, &err),
+		    0);
+		digest_drop_rowids(&d);
+		r = facts_reader_of_kept(k);
+		assert_int_equal(facts_read_project(&f, r, "", &err), 0);
+		assert_int_equal(f.n_mem, 1);
+		assert_string_equal(f.mem[0].id, "m1");
+		facts_free(&f);
+		assert_int_equal(facts_read_project(&f, r, "p05", &err), 0);
+		assert_same_p05(&f, st);
+		assert_int_equal(f.n_mem, 1);             /* m2 */
+		assert_string_equal(f.mem[0].id, "m2");
+		facts_free(&f);
+		facts_reader_close(r);
+		facts_kept_free(k);
+		digest_free(&d);
+		store_read_end(st);
+	}
+	/* Only the digest's rows are read: p05's rows, not p06's. */
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_digest_rows(&d, st, 0, &err), 0);
+	{
+		const struct project_digest *p = digest_find(&d, "p05");
+
+		assert_non_null(p);
+		assert_non_null(p->rowids);
+		assert_int_equal(p->rowids->n[0], 1);     /* s1 */
+		assert_int_equal(p->rowids->n[1], 2);     /* e1, e2 */
+		assert_int_equal(p->rowids->n[2], 2);     /* r1, r2 */
+		assert_int_equal(p->rowids->n[3], 1);     /* m2 */
+	}
+	digest_free(&d);
+	store_read_end(st);
+	exec_sql("INSERT INTO memories(id, memory_type, content, project) "
+	    "VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'ghost')");
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_digest_rows(&d, st, 0, &err), 0);
+	assert_int_equal(facts_check_kept(&k, st, 0, ghost, 1, &d, &err),
+	    -MIRROR_EINPUT);
+	assert_null(k);
+	assert_non_null(strstr(err.msg, "memories row 'm7'"));
+	digest_free(&d);
 	store_read_end(st);
 	store_close(st);
 	unlink(path);
@@ -733,6 +811,7 @@ main(void)
 		cmocka_unit_test(test_scoped_reader),
 		cmocka_unit_test(test_check_scoped),
 		cmocka_unit_test(test_check_kept),
+		cmocka_unit_test(test_check_kept_by_rowid),
 		cmocka_unit_test(test_store_print),
 		cmocka_unit_test(test_memo),
 	};
