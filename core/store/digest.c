@@ -534,6 +534,7 @@ rowids_free(struct digest_rowids *r)
 void
 digest_drop_rowids(struct store_digest *d)
 {
+	d->keep_rowids = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		rowids_free(d->p[i].rowids);
 		d->p[i].rowids = NULL;

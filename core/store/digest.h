@@ -147,8 +147,9 @@ uint64_t digest_of(const struct store_digest *d, const char *id);
 const struct project_digest *digest_find(const struct store_digest *d,
     const char *id);
 
-/* Free the row ids d kept (keep_rowids): memory stays flat once the
- * read that used them is done. */
+/* Free the row ids d kept and clear keep_rowids (a reader of d then
+ * goes by project, never by ids that are gone): memory stays flat once
+ * the read that used them is done. */
 void digest_drop_rowids(struct store_digest *d);
 
 void digest_free(struct store_digest *d);   /* d stays valid, empty */

@@ -535,13 +535,6 @@ cols_sql(strbuf *sb, const struct table *t, mirror_store *st)
 /* How a read is limited to the scope's projects (table_sql). */
 enum { SCOPE_NONE, SCOPE_NAMES, SCOPE_ROWS };
 
-/* The table number (T_*) of a table's alias in the SQL. */
-static int
-alias_table(char alias)
-{
-	return alias == 's' ? T_STATE : alias == 'e' ? T_ENT : alias == 'r' ?
-	    T_REL : T_MEM;
-}
 
 /*
  * Write into sb the SQL tmpl of t with its marks replaced: @COLS by t's
@@ -578,11 +571,14 @@ table_sql(strbuf *sb, const struct table *t, mirror_store *st,
 			    "FROM temp.mirror_scope_names) ",
 			    t->alias == 'r' ? 'e' : t->alias);
 		else if ((k == 1 || k == 3) && scoped == SCOPE_ROWS) {
-			char a = k == 1 && t->alias == 'r' ? 'e' : t->alias;
+			/* An edge's @SCOPE is its entities' (T_ENT). */
+			const struct table *x = k == 1 && t == &tables[T_REL] ?
+			    &tables[T_ENT] : t;
 
 			strbuf_printf(sb, " %s %c.rowid IN (SELECT rid FROM "
 			    "temp.mirror_scope_rows WHERE t = %d) ",
-			    k == 1 ? "WHERE" : "AND", a, alias_table(a));
+			    k == 1 ? "WHERE" : "AND", x->alias,
+			    (int)(x - tables));
 		} else if (k == 2)
 			strbuf_puts(sb, store_features(st)->mem_valid_until ?
 			    "mirror_ts(m.valid_until) < mirror_ts(?1)" :
@@ -1013,13 +1009,13 @@ scope_rows_set(mirror_store *st, const struct store_digest *d,
 		    NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
 		const struct project_digest *p = digest_find(d, ids[i]);
+		const struct digest_rowids *r = p != NULL ? p->rowids : NULL;
 
-		for (int t = 0; rc == SQLITE_OK && p != NULL &&
-		    p->rowids != NULL && t < T_N; t++)
-			for (size_t k = 0; rc == SQLITE_OK &&
-			    k < p->rowids->n[t]; k++) {
+		for (int t = 0; r != NULL && t < T_N; t++)
+			for (size_t k = 0; rc == SQLITE_OK && k < r->n[t];
+			    k++) {
 				sqlite3_bind_int(ins, 1, t);
-				sqlite3_bind_int64(ins, 2, p->rowids->v[t][k]);
+				sqlite3_bind_int64(ins, 2, r->v[t][k]);
 				if ((rc = sqlite3_step(ins)) == SQLITE_DONE)
 					rc = SQLITE_OK;
 				sqlite3_reset(ins);
