@@ -19,7 +19,7 @@ MANDIR   = $(PREFIX)/share/man/man1
 DATADIR  = $(PREFIX)/share/mirror
 
 VERSION  = 0.1.0
-PKGS     = libcmark-gfm libgit2 sqlite3 jansson zlib nettle libmicrohttpd
+PKGS     = libcmark-gfm libgit2 sqlite3 jansson libdeflate nettle libmicrohttpd
 
 CC      ?= cc
 WARN     = -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wcast-qual \

@@ -3,7 +3,8 @@
  *
  * Pack: "PACK", version 2, object count (all big-endian 32-bit), then
  * per object a type-and-size header (4 bits of size, then 7 per byte)
- * and the zlib stream of its content; last the SHA-1 of all before.
+ * and the zlib stream of its content (libdeflate's, at its fastest
+ * level); last the SHA-1 of all before.
  * Index: magic, version 2, a 256-entry fan-out of counts by first byte,
  * the sorted ids, their CRC-32s, their 31-bit offsets (with a table of
  * 64-bit ones for packs past 2 GiB), the pack's SHA-1, its own SHA-1.
@@ -16,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libdeflate.h>
 #include <nettle/sha1.h>
-#include <zlib.h>
 
 #include "git/git_pack.h"
 #include "util/array.h"
@@ -108,13 +109,9 @@ mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
 	if (pk->fp == NULL)
 		return mirror_fail(err, MIRROR_EIO, "%s: cannot create a pack "
 		    "file: %s", pk->dir, strerror(errno));
-	pk->z = xcalloc(1, sizeof(z_stream));
-	if (deflateInit((z_stream *)pk->z, Z_BEST_SPEED) != Z_OK) {
-		free(pk->z);
-		pk->z = NULL;
-		return mirror_fail(err, MIRROR_EIO, "zlib: cannot start "
+	if ((pk->z = libdeflate_alloc_compressor(MGIT_PACK_LEVEL)) == NULL)
+		return mirror_fail(err, MIRROR_EIO, "libdeflate: cannot start "
 		    "compressing");
-	}
 	memcpy(hdr, "PACK", 4);
 	put32(hdr + 4, 2);
 	put32(hdr + 8, 0);          /* the count, once known */
@@ -152,37 +149,29 @@ check_object(struct mgit_pack *pk, git_object_t type, size_t len,
 		return mirror_fail(err, MIRROR_EIO, "%s: cannot pack an object "
 		    "of type %d", pk->tmp_pack, (int)type);
 	if (len > UINT32_MAX)
-		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
+		return mirror_fail(err, MIRROR_EIO, "cannot compress an "
 		    "object of %zu bytes", len);
 	return 0;
 }
 
 /*
- * Compress len bytes of data with z into *buf (grown to deflateBound,
- * *cap its size); *out gets the compressed length. Returns 0 or -1.
+ * Compress len bytes of data with c, as one zlib stream, into *buf
+ * (grown to the bound, *cap its size); *out gets the compressed length.
+ * Returns 0 or -1 (nothing fits the bound: not expected).
  */
 static int
-compress_into(unsigned char **buf, size_t *cap, size_t *out, z_stream *z,
-    const void *data, size_t len)
+compress_into(unsigned char **buf, size_t *cap, size_t *out,
+    struct libdeflate_compressor *c, const void *data, size_t len)
 {
-	size_t bound;
+	size_t bound = libdeflate_zlib_compress_bound(c, len);
 
-	if (deflateReset(z) != Z_OK)
-		return -1;
-	bound = deflateBound(z, (uLong)len);
 	if (bound > *cap) {
 		free(*buf);
 		*buf = xmalloc(*cap = bound);
 	}
 	/* One call: the whole object is in memory, the bound fits it. */
-	z->next_in = (Bytef *)(uintptr_t)data;
-	z->avail_in = (uInt)len;
-	z->next_out = *buf;
-	z->avail_out = (uInt)bound;
-	if (deflate(z, Z_FINISH) != Z_STREAM_END)
-		return -1;
-	*out = z->total_out;
-	return 0;
+	*out = libdeflate_zlib_compress(c, data, len, *buf, bound);
+	return *out == 0 ? -1 : 0;
 }
 
 /* Append the entry: header, then zlen compressed bytes. */
@@ -193,12 +182,10 @@ write_entry(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 	unsigned char hdr[16];
 	struct mgit_pack_entry *e = &ARRAY_PUSH(pk->entries, pk->n, pk->cap);
 	size_t nh = entry_header(hdr, type, len);
-	uLong crc;
 
 	git_oid_cpy(&e->oid, oid);
 	e->offset = pk->offset;
-	crc = crc32(0L, hdr, (uInt)nh);
-	e->crc = (uint32_t)crc32(crc, zdata, (uInt)zlen);
+	e->crc = libdeflate_crc32(libdeflate_crc32(0, hdr, nh), zdata, zlen);
 	if (pack_out(pk, hdr, nh) < 0 || pack_out(pk, zdata, zlen) < 0)
 		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
 		    strerror(errno));
@@ -215,8 +202,8 @@ mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 	if ((rc = check_object(pk, type, len, err)) < 0)
 		return rc;
 	if (compress_into(&pk->zbuf, &pk->zcap, &zlen, pk->z, data, len) < 0)
-		return mirror_fail(err, MIRROR_EIO, "zlib: cannot compress an "
-		    "object of %zu bytes", len);
+		return mirror_fail(err, MIRROR_EIO, "libdeflate: cannot "
+		    "compress an object of %zu bytes", len);
 	return write_entry(pk, oid, type, len, pk->zbuf, zlen, err);
 }
 
@@ -235,10 +222,9 @@ compress_share(void *arg)
 	struct zwork *w = arg;
 	unsigned char *buf = NULL;
 	size_t cap = 0;
-	z_stream z;
+	struct libdeflate_compressor *c;
 
-	memset(&z, 0, sizeof(z));
-	if (deflateInit(&z, Z_BEST_SPEED) != Z_OK) {
+	if ((c = libdeflate_alloc_compressor(MGIT_PACK_LEVEL)) == NULL) {
 		w->failed = 1;
 		return NULL;
 	}
@@ -246,7 +232,7 @@ compress_share(void *arg)
 	 * size: a batch holds its compressed bytes, not a bound per
 	 * object (about the batch's raw size again). */
 	for (size_t i = w->first; i < w->n && !w->failed; i += w->step) {
-		if (compress_into(&buf, &cap, &w->outlen[i], &z,
+		if (compress_into(&buf, &cap, &w->outlen[i], c,
 		    w->objs[i].data, w->objs[i].len) < 0) {
 			w->failed = 1;
 			break;
@@ -255,7 +241,7 @@ compress_share(void *arg)
 		memcpy(w->out[i], buf, w->outlen[i]);
 	}
 	free(buf);
-	deflateEnd(&z);
+	libdeflate_free_compressor(c);
 	return NULL;
 }
 
@@ -298,8 +284,8 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 		if (started[t])
 			pthread_join(tid[t], NULL);
 		if (w[t].failed && rc == 0)
-			rc = mirror_fail(err, MIRROR_EIO, "zlib: cannot "
-			    "compress an object");
+			rc = mirror_fail(err, MIRROR_EIO, "libdeflate: "
+			    "cannot compress an object");
 	}
 	/* Written in the given order: the pack is the sequential one. */
 	for (size_t i = 0; i < n && rc == 0; i++)
@@ -516,7 +502,6 @@ mgit_pack_free(struct mgit_pack *pk)
 	free(pk->entries);
 	free(pk->zbuf);
 	if (pk->z != NULL)
-		deflateEnd((z_stream *)pk->z);
-	free(pk->z);
+		libdeflate_free_compressor(pk->z);
 	memset(pk, 0, sizeof(*pk));
 }

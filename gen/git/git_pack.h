@@ -5,7 +5,9 @@
  * object and its neighbours, which for thousands of fresh pages costs
  * more than all else together; 'git gc' finds deltas later anyway.
  * Here every object is stored whole, zlib-compressed at the fastest
- * level, as git's own loose objects are.
+ * level, as git's own loose objects are; the streams are libdeflate's,
+ * which makes them twice as fast as zlib and 6% smaller on a site's
+ * pages (doc/performance.md), and any zlib reads them.
  *
  * The index is written from what the writer already knows (ids,
  * offsets, CRC-32s): libgit2's git_indexer, which reads the pack back,
@@ -36,9 +38,13 @@
 #include <stdio.h>
 
 #include <git2.h>
+#include <libdeflate.h>
 #include <nettle/sha1.h>
 
 #include "util/error.h"
+
+/* libdeflate's level: its fastest (1) is twice zlib's fastest. */
+#define MGIT_PACK_LEVEL 1
 
 struct mgit_pack_entry {
 	git_oid oid;
@@ -53,7 +59,7 @@ struct mgit_pack {
 	uint64_t offset;                 /* bytes written */
 	struct mgit_pack_entry *entries;
 	size_t n, cap;                   /* added so far, room */
-	void *z;                         /* zlib stream, reused */
+	struct libdeflate_compressor *z; /* reused for each object */
 	unsigned char *zbuf;             /* deflate output */
 	size_t zcap;
 	char name[GIT_OID_HEXSZ + 1];    /* pack-<name>.pack, when done */

@@ -57,9 +57,9 @@
 #include <unistd.h>
 
 #include <git2.h>
+#include <libdeflate.h>
 #include <nettle/sha1.h>
 #include <openssl/evp.h>
-#include <zlib.h>
 
 #include "git/git_pack.h"
 #include "git/history.h"
@@ -584,8 +584,8 @@ index_mirror(const char *path, const struct mgit_pack_entry *pristine,
 	for (size_t i = 0; i < n; i++) {
 		uint64_t end = i + 1 < n ? e[i + 1].offset : plen - 20;
 
-		e[i].crc = (uint32_t)crc32(0L, pack + e[i].offset,
-		    (uInt)(end - e[i].offset));
+		e[i].crc = libdeflate_crc32(0, pack + e[i].offset,
+		    end - e[i].offset);
 	}
 	if ((fp = fopen(path, "wb")) == NULL) {
 		free(e);
