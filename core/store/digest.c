@@ -378,8 +378,8 @@ fold_names(struct store_digest *d, sqlite3_stmt *stmt, int ncol,
 }
 
 int
-digest_fold(struct store_digest *d, mirror_store *st,
-    const struct digest_query *q, mirror_error *err)
+digest_fold_part(struct digest_sum *out, struct store_digest *d,
+    mirror_store *st, const struct digest_query *q, mirror_error *err)
 {
 	static const char what[] = "cannot compute the snapshot checksum";
 	sqlite3_stmt *stmt = NULL;
@@ -392,6 +392,7 @@ digest_fold(struct store_digest *d, mirror_store *st,
 	    sqlite3_bind_parameter_count(stmt) > 0)
 		rc = sqlite3_bind_text(stmt, 1, q->param, -1,
 		    SQLITE_TRANSIENT);
+	out->sum = out->rows = 0;
 	if (rc != SQLITE_OK) {
 		rc = store_fail(st, err, rc, what);
 		sqlite3_finalize(stmt);
@@ -428,7 +429,25 @@ digest_fold(struct store_digest *d, mirror_store *st,
 	}
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc, what);
 	sqlite3_finalize(stmt);
-	d->snapshot = hash_mix(hash_mix(d->snapshot ^ sum) ^ rows);
+	out->sum = sum;
+	out->rows = rows;
+	return rc;
+}
+
+void
+digest_seal(struct store_digest *d, const struct digest_sum *s)
+{
+	d->snapshot = hash_mix(hash_mix(d->snapshot ^ s->sum) ^ s->rows);
+}
+
+int
+digest_fold(struct store_digest *d, mirror_store *st,
+    const struct digest_query *q, mirror_error *err)
+{
+	struct digest_sum s;
+	int rc = digest_fold_part(&s, d, st, q, err);
+
+	digest_seal(d, &s);
 	return rc;
 }
 
@@ -464,6 +483,58 @@ drop_maps(struct store_digest *d)
 	free(d->ent);
 	free(d->far);
 	d->alias = d->ent = d->far = NULL;
+}
+
+/* Append list k of from's row ids to p's (from's list is then
+ * empty). */
+static void
+rowids_take(struct proj *p, struct digest_rowids *from, int k)
+{
+	for (size_t i = 0; i < from->n[k]; i++) {
+		if (p->rowids == NULL)
+			p->rowids = xcalloc(1, sizeof(*p->rowids));
+		ARRAY_PUSH(p->rowids->v[k], p->rowids->n[k],
+		    p->rowids->cap[k]) = from->v[k][i];
+	}
+	free(from->v[k]);
+	from->v[k] = NULL;
+	from->n[k] = from->cap[k] = 0;
+}
+
+void
+digest_merge(struct store_digest *into, struct store_digest *from)
+{
+	struct acc_entry *e = NULL;
+
+	while ((e = hashtab_each(from->acc, e)) != NULL) {
+		struct proj *q = e->p;
+		struct proj *p = project_entry(into, q->project, q->len);
+
+		p->sum += q->sum;
+		p->rows += q->rows;
+		for (int c = 0; c < DIGEST_COUNTS; c++)
+			p->counts[c] += q->counts[c];
+		p->active += q->active;
+		if (q->latest > p->latest)
+			p->latest = q->latest;
+		if (q->rowids != NULL && p->rowids == NULL)
+			p->rowids = q->rowids;      /* the usual case: taken */
+		else if (q->rowids != NULL) {
+			for (int k = 0; k < DIGEST_ROW_LISTS; k++)
+				rowids_take(p, q->rowids, k);
+			free(q->rowids);
+		}
+		free(q->project);
+		free(q);
+	}
+	into->loose_sum += from->loose_sum;
+	into->loose_rows += from->loose_rows;
+	into->names_sum += from->names_sum;
+	into->names_rows += from->names_rows;
+	drop_maps(from);
+	hashtab_free(from->acc);
+	free(from->acc);
+	from->acc = NULL;
 }
 
 void

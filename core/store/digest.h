@@ -74,6 +74,9 @@ struct store_digest {
 	 * store looks them up instead of scanning every table for them
 	 * (the store has no index on project). */
 	int keep_rowids;
+	/* How many queries a second connection folded (facts_digest):
+	 * 0 when the digest was taken on one. */
+	int beside;
 };
 
 /* An empty digest, ready for digest_fold. */
@@ -136,6 +139,33 @@ struct digest_query {
  */
 int digest_fold(struct store_digest *d, mirror_store *st,
     const struct digest_query *q, mirror_error *err);
+
+/* What one query adds to the snapshot checksum. The checksum chains the
+ * queries in their order; the projects' digests do not depend on it. */
+struct digest_sum {
+	uint64_t sum, rows;
+};
+
+/*
+ * digest_fold in two steps, so that queries folded on two connections
+ * at once (digest_merge) still chain into the snapshot in their order:
+ * fold q's rows into d's projects and *out, leaving d->snapshot alone
+ * (returns 0 or < 0 with err set); then, in query order, digest_seal
+ * each query's sum into d->snapshot.
+ */
+int digest_fold_part(struct digest_sum *out, struct store_digest *d,
+    mirror_store *st, const struct digest_query *q, mirror_error *err);
+void digest_seal(struct store_digest *d, const struct digest_sum *s);
+
+/*
+ * Add from's projects (rows, sums, counts, row ids), loose rows and
+ * names to into, both not yet finished: as if from's queries had been
+ * folded into into. from must have folded no query that registers
+ * entities or edges or has owners of kind 'e' or 'x' (those read into's
+ * tables), nor its snapshot (sealed by the caller). from is left empty:
+ * digest_free it.
+ */
+void digest_merge(struct store_digest *into, struct store_digest *from);
 
 /* Finish d after the last fold: the projects sorted into d->p. */
 void digest_finish(struct store_digest *d);

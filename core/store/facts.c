@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/beside.h"
 #include "store/digest.h"
 #include "store/facts.h"
 #include "store/storerow.h"
@@ -1250,7 +1251,99 @@ static const struct {
 	  "= r.rule_id ORDER BY x.rowid DESC LIMIT 1)", 9, 0, "c", NEED_RULES },
 };
 
-/* facts_digest, listing row ids when rowids (facts_digest_rows). */
+/* The tables a second connection folds while this one folds the rest
+ * (digest_store): their owners are project columns alone, so they need
+ * none of the entity and edge tables the others build. */
+static const int beside_tables[] = { T_STATE, T_MEM };
+
+/* Fold table t's digest query into d's projects and *sum, its SQL
+ * written into sql for st. Returns 0 or < 0 with err set. */
+static int
+fold_table(struct digest_sum *sum, struct store_digest *d, mirror_store *st,
+    int t, const char *ts, strbuf *sql, mirror_error *err)
+{
+	struct digest_query q;
+
+	table_sql(sql, &tables[t], st, tables[t].digest_sql, 0);
+	q = (struct digest_query){ sql->data, 1 + t, (int)tables[t].ncols,
+	    tables[t].nsalt, tables[t].count, owner_kinds[t], t == T_ENT, ts,
+	    t == T_REL, names_cols[t], 1 + t };
+	return digest_fold_part(sum, d, st, &q, err);
+}
+
+/* The second connection's share of a digest (digest_store). */
+struct beside_fold {
+	const char *ts;
+	struct store_digest d;          /* its projects, for digest_merge */
+	struct digest_sum sum[T_N];
+};
+
+/* Fold beside_tables of st into b->d (a store_beside_fn). Returns 0 or
+ * < 0 with err set. */
+static int
+fold_beside(void *arg, mirror_store *st, mirror_error *err)
+{
+	struct beside_fold *b = arg;
+	strbuf sql;
+	int rc;
+
+	strbuf_init(&sql);
+	rc = digest_aliases(&b->d, st, err);
+	for (size_t i = 0; rc == 0 && i < NELEM(beside_tables); i++)
+		rc = fold_table(&b->sum[beside_tables[i]], &b->d, st,
+		    beside_tables[i], b->ts, &sql, err);
+	strbuf_free(&sql);
+	return rc;
+}
+
+/*
+ * Wait for the fold beside (bs; NULL: none was started) and take its
+ * tables into d and sum. When it did not run or failed and st is not
+ * NULL, fold them on st instead (which tells what is wrong). Returns 0
+ * or < 0 with err set.
+ */
+static int
+beside_finish(struct store_beside *bs, struct beside_fold *b,
+    struct store_digest *d, struct digest_sum sum[T_N], mirror_store *st,
+    strbuf *sql, mirror_error *err)
+{
+	mirror_error ignored;
+	int rc = 0;
+
+	if (bs == NULL)
+		return 0;
+	if (store_beside_join(bs, &rc, &ignored) && rc == 0) {
+		digest_merge(d, &b->d);
+		for (size_t i = 0; i < NELEM(beside_tables); i++)
+			sum[beside_tables[i]] = b->sum[beside_tables[i]];
+		d->beside = (int)NELEM(beside_tables);
+		return 0;
+	}
+	rc = 0;
+	for (size_t i = 0; st != NULL && rc == 0 && i < NELEM(beside_tables);
+	    i++)
+		rc = fold_table(&sum[beside_tables[i]], d, st,
+		    beside_tables[i], b->ts, sql, err);
+	return rc;
+}
+
+/* 1 when table t is one of beside_tables. */
+static int
+is_beside(int t)
+{
+	for (size_t i = 0; i < NELEM(beside_tables); i++)
+		if (beside_tables[i] == t)
+			return 1;
+	return 0;
+}
+
+/*
+ * facts_digest, listing row ids when rowids (facts_digest_rows). The
+ * queries fold in order, the fact tables of beside_tables on a second
+ * connection at the same time when it can (store_beside_start: at 1M facts
+ * the pass takes 0.8 s instead of 1.3), and the snapshot chains their
+ * sums in order: the digest is the same either way.
+ */
 static int
 digest_store(struct store_digest *out, mirror_store *st, time_t now,
     int rowids, mirror_error *err)
@@ -1259,32 +1352,38 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	struct digest_query q = { "SELECT id, name, aliases, description, "
 	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL, 0,
 	    PROJECT_NAMES_COLS, 0 };
+	struct digest_sum projects = { 0, 0 }, sum[T_N];
+	struct digest_sum extra[NELEM(extra_digests)];
+	int folded[NELEM(extra_digests)] = { 0 };
+	struct beside_fold side;
+	struct store_beside *bs = NULL;
 	char ts[MIRROR_TS_LEN];
 	long long n_ent = 0;
 	strbuf sql;
 	int rc;
 
 	mirror_format_ts(ts, now);
+	memset(sum, 0, sizeof(sum));
 	digest_init(out);
 	out->keep_rowids = rowids;
+	memset(&side, 0, sizeof(side));
+	side.ts = ts;
+	digest_init(&side.d);
+	side.d.keep_rowids = rowids;
+	strbuf_init(&sql);
 	rc = digest_aliases(out, st, err);
 	/* A count is one pass over the smallest index: 9 ms at L. */
 	if (rc == 0 && (rc = store_count(&n_ent, st, "SELECT count(*) FROM "
 	    "main.entities", NULL, err)) == 0)
 		digest_expect_entities(out, (size_t)n_ent);
-	if (rc == 0)
-		rc = digest_fold(out, st, &q, err);
-	/* The layers and relationships: every column the pages read. */
-	strbuf_init(&sql);
-	for (int t = 0; rc == 0 && t < T_N; t++) {
-		table_sql(&sql, &tables[t], st, tables[t].digest_sql, 0);
-		q = (struct digest_query){ sql.data, 1 + t,
-		    (int)tables[t].ncols, tables[t].nsalt, tables[t].count,
-		    owner_kinds[t], t == T_ENT, ts, t == T_REL, names_cols[t],
-		    1 + t };
-		rc = digest_fold(out, st, &q, err);
+	if (rc == 0) {
+		bs = store_beside_start(st, fold_beside, &side);
+		rc = digest_fold_part(&projects, out, st, &q, err);
 	}
-	strbuf_free(&sql);
+	/* The layers and relationships: every column the pages read. */
+	for (int t = 0; rc == 0 && t < T_N; t++)
+		if (bs == NULL || !is_beside(t))
+			rc = fold_table(&sum[t], out, st, t, ts, &sql, err);
 	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
 		int needs = extra_digests[i].needs;
 
@@ -1295,8 +1394,23 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 		    1 + T_N + (int)i, extra_digests[i].nhash,
 		    extra_digests[i].nsalt, -1, extra_digests[i].owners, 0,
 		    NULL, 0, 0, 0 };
-		rc = digest_fold(out, st, &q, err);
+		rc = digest_fold_part(&extra[i], out, st, &q, err);
+		folded[i] = 1;
 	}
+	if (bs != NULL) {
+		int brc = beside_finish(bs, &side, out, sum, rc == 0 ? st :
+		    NULL, &sql, err);
+
+		rc = rc < 0 ? rc : brc;
+	}
+	digest_free(&side.d);
+	strbuf_free(&sql);
+	digest_seal(out, &projects);
+	for (int t = 0; t < T_N; t++)
+		digest_seal(out, &sum[t]);
+	for (size_t i = 0; i < NELEM(extra_digests); i++)
+		if (folded[i])
+			digest_seal(out, &extra[i]);
 	digest_finish(out);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -1096,6 +1097,23 @@ header_u32(const unsigned char *h, int off)
 {
 	return (unsigned long)h[off] << 24 | (unsigned long)h[off + 1] << 16 |
 	    (unsigned long)h[off + 2] << 8 | (unsigned long)h[off + 3];
+}
+
+int
+store_shares_snapshot(mirror_store *st)
+{
+	sqlite3_stmt *s = NULL;
+	int wal = 1;
+
+	if (sqlite3_txn_state(st->db, "main") != SQLITE_TXN_READ)
+		return 0;
+	if (sqlite3_prepare_v2(st->db, "PRAGMA main.journal_mode", -1, &s,
+	    NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW &&
+	    sqlite3_column_text(s, 0) != NULL)
+		wal = strcasecmp((const char *)sqlite3_column_text(s, 0),
+		    "wal") == 0;
+	sqlite3_finalize(s);
+	return !wal;
 }
 
 int

@@ -179,6 +179,17 @@ int store_project_known(mirror_store *st, const char *name,
  */
 int store_data_version(long long *out, mirror_store *st, mirror_error *err);
 
+/*
+ * 1 when a second connection that opens st's file now and begins a read
+ * (store_open, store_read_begin: work for another thread) reads exactly
+ * the rows st reads: st is inside a read transaction, so it holds the
+ * file's shared lock and no writer can commit until its read ends, and
+ * the store is not in WAL mode, where a new reader may see a later
+ * commit. The caller keeps st's read open until the other connection
+ * has read. Else 0: st reads alone.
+ */
+int store_shares_snapshot(mirror_store *st);
+
 /* The size of a store's file print (16 hex digits), with its NUL. */
 #define STORE_PRINT_SIZE 17
 

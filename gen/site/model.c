@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "site/model.h"
+#include "store/beside.h"
 #include "util/xalloc.h"
 
 /* The disputed members, every conflict and how many are open. */
@@ -23,8 +24,30 @@ conflicts_read(struct site_model *m, mirror_error *err)
 	return rc;
 }
 
-int
-site_model_read(struct site_model *m, mirror_error *err)
+/* What the rules' tables give the pages: the facts of open violations,
+ * every violation, each rule's latest run and the counts, read on st
+ * (a store_beside_fn, m's own connection or a second one). Returns 0 or
+ * < 0 with err set. */
+static int
+checks_read(void *arg, mirror_store *st, mirror_error *err)
+{
+	struct site_model *m = arg;
+	int rc;
+
+	rc = violation_flagged(&m->flagged, st, err);
+	if (rc == 0)
+		rc = violation_list(&m->violations, st, NULL, err);
+	if (rc == 0)
+		rc = rule_runs_latest(&m->runs, st, err);
+	if (rc == 0)
+		rc = violation_counts(&m->vcounts, st, err);
+	return rc;
+}
+
+/* The projects, their slugs, the audit and the conflicts, on m->st.
+ * Returns 0 or < 0 with err set. */
+static int
+facts_read(struct site_model *m, mirror_error *err)
 {
 	int rc;
 
@@ -37,18 +60,27 @@ site_model_read(struct site_model *m, mirror_error *err)
 	for (size_t i = 0; i < m->n_projects; i++)
 		slug_make(m->pslug[i], m->projects[i].id);
 	rc = audit_latest(&m->audit, m->st, err);
-	if (rc < 0)
-		return rc;
-	rc = conflicts_read(m, err);
-	if (rc == 0)
-		rc = violation_flagged(&m->flagged, m->st, err);
-	if (rc == 0)
-		rc = violation_list(&m->violations, m->st, NULL, err);
-	if (rc == 0)
-		rc = rule_runs_latest(&m->runs, m->st, err);
-	if (rc == 0)
-		rc = violation_counts(&m->vcounts, m->st, err);
-	return rc;
+	return rc < 0 ? rc : conflicts_read(m, err);
+}
+
+int
+site_model_read(struct site_model *m, mirror_error *err)
+{
+	struct store_beside *bs;
+	mirror_error beside_err;
+	int rc, brc;
+
+	/* The rules' tables on a second connection at the same time, when
+	 * it reads the same rows (store/beside.h: 0.3 s of 0.65 at 1M
+	 * facts); the first error in the order of one connection wins. */
+	bs = store_beside_start(m->st, checks_read, m);
+	rc = facts_read(m, err);
+	if (store_beside_join(bs, &brc, &beside_err)) {
+		if (rc == 0 && brc < 0)
+			*err = beside_err;
+		return rc < 0 ? rc : brc;
+	}
+	return rc < 0 ? rc : checks_read(m, m->st, err);
 }
 
 void

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "store/beside.h"
 #include "store/digest.h"
 #include "store/facts.h"
 #include "store/memo.h"
@@ -606,6 +607,246 @@ test_check_kept_by_rowid(void **state)
 	unlink(path);
 }
 
+/* a and b are the same digest: snapshot, loose rows, names, and every
+ * project's sum, counts, latest time and row ids in order. */
+static void
+assert_same_digest(const struct store_digest *a, const struct store_digest *b)
+{
+	assert_true(a->snapshot == b->snapshot);
+	assert_true(a->loose == b->loose);
+	assert_true(a->names == b->names);
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct project_digest *x = &a->p[i], *y = &b->p[i];
+
+		assert_string_equal(x->project, y->project);
+		assert_true(x->sum == y->sum);
+		for (int c = 0; c < DIGEST_COUNTS; c++)
+			assert_int_equal(x->rows[c], y->rows[c]);
+		assert_int_equal(x->active, y->active);
+		assert_int_equal(x->latest, y->latest);
+		assert_int_equal(x->rowids == NULL, y->rowids == NULL);
+		for (int k = 0; x->rowids != NULL && k < DIGEST_ROW_LISTS;
+		    k++) {
+			assert_int_equal(x->rowids->n[k], y->rowids->n[k]);
+			for (size_t j = 0; j < x->rowids->n[k]; j++)
+				assert_int_equal(x->rowids->v[k][j],
+				    y->rowids->v[k][j]);
+		}
+	}
+}
+
+/* facts_digest_rows of st at now with MIRROR_JOBS jobs, in a read of
+ * its own when read (else outside any transaction) into d. */
+static void
+digest_jobs(struct store_digest *d, mirror_store *st, const char *jobs,
+    int read)
+{
+	mirror_error err;
+
+	assert_int_equal(setenv("MIRROR_JOBS", jobs, 1), 0);
+	if (read)
+		assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_digest_rows(d, st, 1700000000, &err), 0);
+	if (read)
+		store_read_end(st);
+	unsetenv("MIRROR_JOBS");
+}
+
+/*
+ * The fact tables a second connection folds beside the others give the
+ * digest one connection gives, row ids and snapshot included; it is
+ * used only where its rows are sure to be the same (a read transaction
+ * of a store not in WAL mode), and when it cannot open the store the
+ * first connection folds everything.
+ */
+static void
+test_digest_beside(void **state)
+{
+	struct store_digest one, two;
+	char moved[80];
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	exec_sql("UPDATE memories SET rowid = rowid + 200;"
+	    "UPDATE project_state SET rowid = rowid + 300;"
+	    "INSERT INTO project_state(id, project, category, key, value,"
+	    " status, created_at, updated_at) VALUES ('s4', 'p06', 'fact',"
+	    " 'k', 'w', 'superseded', '2024-01-01', '2024-03-01 10:00:00');"
+	    "INSERT INTO memories(id, memory_type, content, project) VALUES"
+	    " ('m3', 'knowledge', 'n', 'nowhere')");
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	digest_jobs(&one, st, "1", 1);
+	assert_int_equal(one.beside, 0);
+	digest_jobs(&two, st, "2", 1);
+	assert_int_equal(two.beside, 2);
+	assert_same_digest(&one, &two);
+	assert_int_equal(digest_find(&two, "p06")->rowids->n[0], 2);
+	/* s4's time, or s2's (its default, the time of the insert). */
+	assert_true(digest_find(&two, "p06")->latest >= 1709287200);
+	assert_non_null(digest_find(&two, "nowhere"));
+	digest_free(&two);
+	/* Outside a transaction another connection may see a later commit:
+	 * one connection folds all. */
+	digest_jobs(&two, st, "2", 0);
+	assert_int_equal(two.beside, 0);
+	assert_same_digest(&one, &two);
+	digest_free(&two);
+	/* The second connection cannot open the store (its file moved):
+	 * the first folds its tables too. */
+	snprintf(moved, sizeof(moved), "%s.moved", path);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(rename(path, moved), 0);
+	assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
+	assert_int_equal(facts_digest_rows(&two, st, 1700000000, &err), 0);
+	unsetenv("MIRROR_JOBS");
+	assert_int_equal(rename(moved, path), 0);
+	store_read_end(st);
+	assert_int_equal(two.beside, 0);
+	assert_same_digest(&one, &two);
+	digest_free(&two);
+	store_close(st);
+	/* In WAL mode a new reader may see a later commit: one folds all. */
+	exec_sql("PRAGMA journal_mode = WAL");
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	digest_jobs(&two, st, "2", 1);
+	assert_int_equal(two.beside, 0);
+	assert_same_digest(&one, &two);
+	digest_free(&two);
+	digest_free(&one);
+	store_close(st);
+	unlink(path);
+}
+
+/* What a work beside saw: its connection, its count of state rows. */
+struct beside_seen {
+	mirror_store *st;
+	long long rows;
+	int fail;               /* 1: fail as a bad row would */
+};
+
+/* A store_beside_fn: count project_state on st, or fail. */
+static int
+count_beside(void *arg, mirror_store *st, mirror_error *err)
+{
+	struct beside_seen *b = arg;
+
+	b->st = st;
+	if (b->fail)
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: a bad row",
+		    store_path(st));
+	return store_count(&b->rows, st, "SELECT count(*) FROM "
+	    "main.project_state", NULL, err);
+}
+
+/* store_beside_start with MIRROR_JOBS jobs on st, in a read of st when
+ * read; then a commit of another connection, which the work must not
+ * see; then the join: its answer, *rc and what the work saw. */
+static int
+beside_run(struct beside_seen *seen, int *rc, mirror_error *err,
+    mirror_store *st, const char *jobs, int read)
+{
+	struct store_beside *b;
+	int ran;
+
+	assert_int_equal(setenv("MIRROR_JOBS", jobs, 1), 0);
+	if (read)
+		assert_int_equal(store_read_begin(st, err), 0);
+	b = store_beside_start(st, count_beside, seen);
+	unsetenv("MIRROR_JOBS");
+	ran = store_beside_join(b, rc, err);
+	if (read)
+		store_read_end(st);
+	return ran;
+}
+
+/*
+ * Work beside a read runs on a connection of its own and reads that
+ * read's rows, its error comes back; it does not start outside a read,
+ * on one core or in WAL mode, and says it did not run when its
+ * connection cannot open: the caller then does the work itself.
+ */
+static void
+test_store_beside(void **state)
+{
+	struct beside_seen seen;
+	char moved[80];
+	mirror_error err;
+	mirror_store *st;
+	int rc;
+
+	(void)state;
+	make_store(base_sql);
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 1), 1);
+	assert_int_equal(rc, 0);
+	assert_non_null(seen.st);
+	assert_true(seen.st != st);
+	assert_int_equal(seen.rows, 3);
+	seen.fail = 1;
+	assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 1), 1);
+	assert_int_equal(rc, -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "a bad row"));
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 0), 0);
+	assert_int_equal(beside_run(&seen, &rc, &err, st, "1", 1), 0);
+	assert_null(seen.st);
+	assert_int_equal(store_beside_join(NULL, &rc, &err), 0);
+	/* A writer with a row to add cannot commit while the read lasts:
+	 * the work reads the read's rows, the row comes after. */
+	{
+		struct store_beside *b;
+		sqlite3 *w;
+
+		assert_int_equal(sqlite3_open(path, &w), SQLITE_OK);
+		assert_int_equal(store_read_begin(st, &err), 0);
+		assert_int_equal(sqlite3_exec(w, "BEGIN IMMEDIATE; INSERT INTO "
+		    "project_state(id, project, category, key, value) VALUES "
+		    "('s9', 'p06', 'fact', 'n', 'v')", NULL, NULL, NULL),
+		    SQLITE_OK);
+		assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
+		b = store_beside_start(st, count_beside, &seen);
+		unsetenv("MIRROR_JOBS");
+		assert_non_null(b);
+		assert_int_equal(store_beside_join(b, &rc, &err), 1);
+		assert_int_equal(seen.rows, 3);
+		assert_int_equal(sqlite3_exec(w, "COMMIT", NULL, NULL, NULL),
+		    SQLITE_BUSY);
+		store_read_end(st);
+		assert_int_equal(sqlite3_exec(w, "COMMIT", NULL, NULL, NULL),
+		    SQLITE_OK);
+		sqlite3_close(w);
+		assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 1), 1);
+		assert_int_equal(seen.rows, 4);
+	}
+	/* The file moved away: the connection beside cannot open. */
+	snprintf(moved, sizeof(moved), "%s.moved", path);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(rename(path, moved), 0);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
+	{
+		struct store_beside *b = store_beside_start(st, count_beside,
+		    &seen);
+
+		unsetenv("MIRROR_JOBS");
+		assert_int_equal(store_beside_join(b, &rc, &err), 0);
+	}
+	assert_int_equal(rename(moved, path), 0);
+	store_read_end(st);
+	assert_null(seen.st);
+	store_close(st);
+	exec_sql("PRAGMA journal_mode = WAL");
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 1), 0);
+	assert_null(seen.st);
+	store_close(st);
+	unlink(path);
+}
+
 /* The store's print in a read of its own into out; returns store_print's
  * answer. */
 static int
@@ -812,6 +1053,8 @@ main(void)
 		cmocka_unit_test(test_check_scoped),
 		cmocka_unit_test(test_check_kept),
 		cmocka_unit_test(test_check_kept_by_rowid),
+		cmocka_unit_test(test_digest_beside),
+		cmocka_unit_test(test_store_beside),
 		cmocka_unit_test(test_store_print),
 		cmocka_unit_test(test_memo),
 	};

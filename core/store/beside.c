@@ -1,0 +1,77 @@
+/*
+ * beside.c: work on a second connection, on a thread (see beside.h).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/beside.h"
+#include "sys/jobs.h"
+#include "util/xalloc.h"
+
+struct store_beside {
+	char *path;
+	store_beside_fn fn;
+	void *arg;
+	int opened;             /* the connection opened and began its read */
+	int rc;                 /* fn's result */
+	mirror_error err;
+	pthread_t tid;
+};
+
+/* The thread: open, begin the read, run the work. Returns NULL. */
+static void *
+beside_main(void *arg)
+{
+	struct store_beside *b = arg;
+	mirror_store *st = NULL;
+
+	if (store_open(&st, b->path, STORE_READ, &b->err) == 0 &&
+	    store_read_begin(st, &b->err) == 0) {
+		b->opened = 1;
+		b->rc = b->fn(b->arg, st, &b->err);
+		store_read_end(st);
+	}
+	store_close(st);
+	return NULL;
+}
+
+struct store_beside *
+store_beside_start(mirror_store *st, store_beside_fn fn, void *arg)
+{
+	struct store_beside *b;
+
+	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
+		return NULL;
+	b = xcalloc(1, sizeof(*b));
+	b->path = xstrdup(store_path(st));
+	b->fn = fn;
+	b->arg = arg;
+	mirror_error_clear(&b->err);
+	if (pthread_create(&b->tid, NULL, beside_main, b) != 0) {
+		free(b->path);
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+int
+store_beside_join(struct store_beside *b, int *rc, mirror_error *err)
+{
+	int ran;
+
+	*rc = 0;
+	if (b == NULL)
+		return 0;
+	pthread_join(b->tid, NULL);
+	ran = b->opened;
+	if (ran) {
+		*rc = b->rc;
+		if (b->rc < 0)
+			*err = b->err;
+	}
+	free(b->path);
+	free(b);
+	return ran;
+}

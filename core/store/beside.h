@@ -1,0 +1,41 @@
+/*
+ * beside.h: work on a second connection to a store, on a thread of its
+ * own, reading the rows the first connection reads.
+ *
+ * A build reads big tables one after another on one connection; two of
+ * them can be read at once on two cores when a second connection is
+ * sure to see the same rows (store_shares_snapshot). Whatever cannot be
+ * sure, or cannot open, falls back to the first connection: the result
+ * is the same either way, only slower.
+ */
+#ifndef MIRROR_STORE_BESIDE_H
+#define MIRROR_STORE_BESIDE_H
+
+#include "store/store.h"
+
+/* Work for the second connection: returns 0 or < 0 with err set. */
+typedef int (*store_beside_fn)(void *arg, mirror_store *st,
+    mirror_error *err);
+
+struct store_beside;    /* a work under way (beside.c) */
+
+/*
+ * Run fn(arg, ...) on a new thread, on a second connection to st's
+ * store that reads what st reads now: when there is a second core
+ * (mirror_jobs) and store_shares_snapshot(st). Returns the work under
+ * way, or NULL when it did not start: the caller runs fn on st itself.
+ * st's read must stay open until store_beside_join, and st must not be
+ * used by fn (it has its own connection).
+ */
+struct store_beside *store_beside_start(mirror_store *st, store_beside_fn fn,
+    void *arg);
+
+/*
+ * Wait for b (NULL: nothing was started) and free it. Returns 1 when fn
+ * ran, with its result in *rc (err set when < 0); 0 when it did not
+ * (NULL, or the second connection could not be opened or begin its
+ * read): the caller runs fn on st itself.
+ */
+int store_beside_join(struct store_beside *b, int *rc, mirror_error *err);
+
+#endif
