@@ -21,6 +21,7 @@
 #include "store/facts.h"
 #include "store/store.h"
 #include "sweep/conflict.h"
+#include "sweep/health.h"
 
 struct site_model {
 	mirror_store *st;             /* inside one consistent read */
@@ -44,6 +45,8 @@ struct site_model {
 	struct violation_list violations; /* all, open first (violation.h) */
 	struct rule_run_list runs;      /* the latest run of each rule */
 	struct violation_counts vcounts;
+	struct health health;           /* the store's counts, for
+	                                   api/health.json */
 
 	struct facts_reader *facts;   /* open during site_render: projects
 	                                 are read in id order, on the thread

@@ -528,26 +528,21 @@ static int
 health(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
-	struct health h;
+	const struct health *h = &m->health;
 	json_t *o, *layers;
 	json_int_t listed = 0;
 	int rc;
 
-	rc = health_read(&h, m->st, m->now, err);
-	if (rc < 0) {
-		health_free(&h);
-		return rc;
-	}
 	layers = json_object();
 	for (int i = 0; i < 3; i++) {
 		json_t *bs = json_object();
 
-		for (size_t j = 0; j < h.layers[i].n_status; j++)
-			json_object_set_new(bs, h.layers[i].by_status[j].status,
-			    json_integer(h.layers[i].by_status[j].n));
-		json_object_set_new(layers, h.layers[i].name, json_pack(
-		    "{s:i, s:I, s:o}", "trust", h.layers[i].trust, "total",
-		    (json_int_t)h.layers[i].total, "by_status", bs));
+		for (size_t j = 0; j < h->layers[i].n_status; j++)
+			json_object_set_new(bs, h->layers[i].by_status[j].status,
+			    json_integer(h->layers[i].by_status[j].n));
+		json_object_set_new(layers, h->layers[i].name, json_pack(
+		    "{s:i, s:I, s:o}", "trust", h->layers[i].trust, "total",
+		    (json_int_t)h->layers[i].total, "by_status", bs));
 	}
 	/* No sweep_runs: each build's sweep adds one, and an unchanged
 	 * store must give an unchanged site. */
@@ -558,13 +553,12 @@ health(const struct page_ctx *pc, mirror_error *err)
 	o = json_pack("{s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:o}",
 	    "snapshot", m->snapshot, "projects", listed,
 	    "layers", layers,
-	    "relationships", (json_int_t)h.relationships,
-	    "expired_memories", (json_int_t)h.expired_memories,
-	    "open_conflicts_count", (json_int_t)h.open_conflicts_count,
-	    "resolved_conflicts", (json_int_t)h.resolved_conflicts,
-	    "dismissed_conflicts", (json_int_t)h.dismissed_conflicts,
-	    "checks", health_checks_json(&h.checks));
-	health_free(&h);
+	    "relationships", (json_int_t)h->relationships,
+	    "expired_memories", (json_int_t)h->expired_memories,
+	    "open_conflicts_count", (json_int_t)h->open_conflicts_count,
+	    "resolved_conflicts", (json_int_t)h->resolved_conflicts,
+	    "dismissed_conflicts", (json_int_t)h->dismissed_conflicts,
+	    "checks", health_checks_json(&h->checks));
 	rc = page_json(pc, "api/health.json", o, err);
 	json_decref(o);
 	return rc;
