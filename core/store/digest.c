@@ -290,6 +290,8 @@ add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
 	if (n == 0 && far == 0) {
 		d->loose_sum += rh;
 		d->loose_rows++;
+		if (rc->count >= 0)
+			d->loose_active += rc->active;
 	}
 	return first;
 }
@@ -531,6 +533,7 @@ digest_merge(struct store_digest *into, struct store_digest *from)
 	into->loose_rows += from->loose_rows;
 	into->names_sum += from->names_sum;
 	into->names_rows += from->names_rows;
+	into->loose_active += from->loose_active;
 	drop_maps(from);
 	hashtab_free(from->acc);
 	free(from->acc);
@@ -581,6 +584,16 @@ digest_find(const struct store_digest *d, const char *id)
 			hi = mid;
 	}
 	return NULL;
+}
+
+long long
+digest_active(const struct store_digest *d)
+{
+	long long n = d->loose_active;
+
+	for (size_t i = 0; i < d->n; i++)
+		n += d->p[i].active;
+	return n;
 }
 
 uint64_t

@@ -69,6 +69,8 @@ struct store_digest {
 	 * the projects that show an entity as a far end. */
 	struct hashtab *acc, *alias, *ent, *far;
 	uint64_t loose_sum, loose_rows, names_sum, names_rows;
+	long long loose_active;         /* counted rows of no project whose
+	                                   flag was true (digest_active) */
 	/* Set before the folds: list each project's row ids (rowid_list),
 	 * so that a read of a few projects' rows in the same read of the
 	 * store looks them up instead of scanning every table for them
@@ -169,6 +171,11 @@ void digest_merge(struct store_digest *into, struct store_digest *from);
 
 /* Finish d after the last fold: the projects sorted into d->p. */
 void digest_finish(struct store_digest *d);
+
+/* The counted rows whose flag was true, of every project and of none
+ * (d finished): with the fact tables' digest queries, the store's
+ * active rows of the three layers. */
+long long digest_active(const struct store_digest *d);
 
 /* The digest of project id in d, or 0 when d has no row of it. */
 uint64_t digest_of(const struct store_digest *d, const char *id);

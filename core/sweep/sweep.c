@@ -535,6 +535,21 @@ out:
 	return rc;
 }
 
+/* 1 when the scope's count of active rows stands (sweep_scope) and is
+ * now facts_scanned; else 0: the sweep counts them. */
+static int
+count_taken(struct sweep_ctx *c)
+{
+	mirror_error ignored;
+	long long v;
+
+	if (!c->scope->counted || store_data_version(&v, c->st,
+	    &ignored) < 0 || v != c->scope->version)
+		return 0;
+	c->run->facts_scanned = c->scope->active_facts;
+	return 1;
+}
+
 /*
  * Scan every source into c->recs. A scoped sweep first builds its scope
  * (scope.c) and reports the active rows of the whole store, as a full
@@ -559,8 +574,9 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 			(void)hashtab_put(&c->known, c->recs[i].x_h, NULL);
 	if ((rc = scan(c, SRC_MEMORY, err)) < 0)
 		return rc;
-	if (c->scope != NULL && (rc = scope_count_facts(c->db,
-	    &c->run->facts_scanned)) != SQLITE_OK)
+	if (c->scope != NULL && !count_taken(c) &&
+	    (rc = scope_count_facts(c->db, &c->run->facts_scanned)) !=
+	    SQLITE_OK)
 		return sfail(c, err, rc, "sweep: count facts");
 	return 0;
 }

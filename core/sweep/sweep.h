@@ -57,10 +57,19 @@ struct sweep_run {
  * stands for its project), in any order, repeats allowed. The strings
  * stay the caller's; the sweep copies what it needs. n == 0 is an empty
  * scope (projects may then be NULL): nothing is swept.
+ *
+ * A scoped sweep reports the active rows of the whole store as
+ * facts_scanned, as a full sweep does: three scans, unless the caller
+ * counted them (counted 1: active_facts, e.g. a digest's, in a read on
+ * the sweep's connection whose PRAGMA data_version was version). The
+ * sweep takes that count when the version is still the store's (no
+ * other connection committed since), else it counts.
  */
 struct sweep_scope {
 	const char *const *projects;
 	size_t n;
+	int counted;
+	long long active_facts, version;
 };
 
 /*

@@ -394,7 +394,10 @@ static int
 build_sweep(struct sweep_run *run, struct build_changes *ch,
     const struct site_model *s, mirror_error *err)
 {
-	const struct sweep_scope scope = { ch->ids, ch->n };
+	/* The digest of the check counted the active rows: the sweep takes
+	 * them while no other connection committed (ch->version). */
+	const struct sweep_scope scope = { ch->ids, ch->n, ch->digested,
+	    ch->digested ? digest_active(&s->digest) : 0, ch->version };
 	struct rules_job *early = ch->early;
 
 	ch->early = NULL;           /* the sweep's now, whatever it does */

@@ -683,6 +683,19 @@ test_digest_beside(void **state)
 	digest_jobs(&two, st, "2", 1);
 	assert_int_equal(two.beside, 2);
 	assert_same_digest(&one, &two);
+	/* Its count of active rows is the store's (the sweep takes it). */
+	{
+		long long active = 0;
+
+		assert_int_equal(store_count(&active, st, "SELECT (SELECT "
+		    "count(*) FROM project_state WHERE status = 'active') + "
+		    "(SELECT count(*) FROM entities WHERE status = 'active') + "
+		    "(SELECT count(*) FROM memories WHERE status = 'active')",
+		    NULL, &err), 0);
+		assert_int_equal(active, 9);
+		assert_int_equal(digest_active(&one), active);
+		assert_int_equal(digest_active(&two), active);
+	}
 	assert_int_equal(digest_find(&two, "p06")->rowids->n[0], 2);
 	/* s4's time, or s2's (its default, the time of the insert). */
 	assert_true(digest_find(&two, "p06")->latest >= 1709287200);

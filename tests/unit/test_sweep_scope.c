@@ -714,7 +714,7 @@ test_random_edits(void **state)
 static void
 test_empty_scope(void **state)
 {
-	struct sweep_scope none = { NULL, 0 };
+	struct sweep_scope none = { NULL, 0, 0, 0, 0 };
 	struct sweep_run run;
 	mirror_error err;
 	struct fixture f;
@@ -747,6 +747,28 @@ test_empty_scope(void **state)
 	assert_int_equal(run.facts_scanned, facts);
 	free(before);
 	free(after);
+	/* A count the caller took (a digest's) stands while no other
+	 * connection committed; after such a commit the sweep counts. */
+	{
+		struct sweep_scope counted = { NULL, 0, 1, 424242, 0 };
+		sqlite3 *other;
+
+		assert_int_equal(store_data_version(&counted.version, f.st,
+		    &err), 0);
+		assert_int_equal(sweep_run_scoped(&run, f.st, f.now, &counted,
+		    &err), 0);
+		assert_int_equal(run.facts_scanned, 424242);
+		assert_int_equal(sqlite3_open("s.db", &other), SQLITE_OK);
+		/* (An UPDATE to the same value writes nothing.) */
+		assert_int_equal(sqlite3_exec(other, "INSERT INTO "
+		    "project_state(id, project, category, key, value, status) "
+		    "VALUES ('s-x9', 'pa', 'fact', 'z', 'v', 'superseded')",
+		    NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(other);
+		assert_int_equal(sweep_run_scoped(&run, f.st, f.now, &counted,
+		    &err), 0);
+		assert_int_equal(run.facts_scanned, facts);
+	}
 	/* The edit did matter: a full sweep opens a conflict. */
 	assert_int_equal(sweep_run(&run, f.st, f.now, &err), 0);
 	assert_true(run.conflicts_opened > 0);
@@ -839,7 +861,7 @@ static void
 test_null_project(void **state)
 {
 	const char *const bad[] = { "pa", NULL };
-	struct sweep_scope sc = { bad, 2 };
+	struct sweep_scope sc = { bad, 2, 0, 0, 0 };
 	struct sweep_run run;
 	mirror_error err;
 	struct fixture f;
