@@ -17,6 +17,10 @@
 
 #include "util/error.h"
 
+/* The largest tree libgit2 keeps in its object cache once read (its
+ * own limit is 4 KiB; mgit_init). */
+#define MGIT_TREE_CACHE_BYTES (64u << 20)
+
 /*
  * Initialise libgit2 (reference counted, so nested pairs are fine) and
  * harden it. Returns 0, or -MIRROR_EIO. Every successful call must be

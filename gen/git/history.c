@@ -26,6 +26,7 @@
 #include "git/history.h"
 #include "git/history_words.h"
 #include "sys/cache.h"
+#include "sys/pool.h"
 #include "sys/clock.h"
 #include "sys/userfile.h"
 #include "util/strbuf.h"
@@ -189,46 +190,106 @@ all_added(const struct site *site)
 	return ch;
 }
 
+/* describe's work: the changes the message reads, and each one's
+ * events, filled by the pool's workers. */
+struct describe_work {
+	git_repository *repo;
+	git_tree *old_tree;
+	const struct site *site;
+	const struct mgit_change **wanted;      /* the changes hw_wants */
+	struct hw_events **parts;               /* each one's events */
+	int initial;
+};
+
+/* Free a loaded file's texts (a pool payload). */
+static void
+drop_texts(void *payload)
+{
+	struct hw_file *f = payload;
+
+	if (f != NULL) {
+		free((char *)(uintptr_t)f->old_text);
+		free((char *)(uintptr_t)f->new_text);
+		free(f);
+	}
+}
+
+/* On the calling thread, in order: change i's texts, before and after,
+ * into *payload (libgit2 is used by this thread alone). Returns 0 or
+ * < 0 with err set. */
+static int
+load_texts(void *arg, size_t i, void **payload, mirror_error *err)
+{
+	const struct describe_work *dw = arg;
+	const struct mgit_change *ch = dw->wanted[i];
+	struct hw_file *f = xcalloc(1, sizeof(*f));
+	char *o = NULL, *t = NULL;
+	int rc = 0;
+
+	f->path = ch->path;
+	if (ch->kind != MGIT_ADDED)
+		rc = tree_text(&o, &f->old_len, dw->repo, dw->old_tree,
+		    ch->path, err);
+	if (rc == 0 && ch->kind != MGIT_REMOVED)
+		rc = new_text(&t, &f->new_len, dw->site, ch->path, err);
+	f->old_text = o;
+	f->new_text = t;
+	if (rc < 0) {
+		drop_texts(f);
+		return rc;
+	}
+	*payload = f;
+	return 0;
+}
+
+/* On a worker: change i's events from its texts (JSON parsing, most of
+ * the time of a commit that changes many projects). Returns 0. */
+static int
+file_events(void *arg, size_t i, void *payload, mirror_error *err)
+{
+	const struct describe_work *dw = arg;
+
+	(void)err;
+	dw->parts[i] = hw_file_events(payload, dw->initial);
+	return 0;
+}
+
 /*
  * What the changed project and conflict twins say changed, in words,
- * into w (hw_init'ed). Reads only the files hw_wants. Returns 0 or
- * -MIRROR_EIO.
+ * into w (hw_init'ed). Reads only the files hw_wants, a few at a time
+ * (the pool's queue), so memory holds a few files' texts however many
+ * changed, and parses them on every core. Returns 0 or -MIRROR_EIO.
  */
 static int
 describe(struct hw_words *w, git_repository *repo, git_tree *old_tree,
     const struct site *site, const struct mgit_change *ch, size_t n,
     mirror_error *err)
 {
-	struct hw_file *files = xcalloc(n ? n : 1, sizeof(*files));
-	size_t nf = 0;
-	int initial = old_tree == NULL, rc = 0;
+	struct describe_work dw = { repo, old_tree, site, NULL, NULL,
+	    old_tree == NULL };
+	struct pool_work work = { 0, load_texts, file_events, drop_texts,
+	    &dw, NULL, NULL };
+	struct hw_events *all;
+	size_t nw = 0;
+	int rc;
 
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct hw_file *f = &files[nf];
-		char *o = NULL, *t = NULL;
-
-		if (!hw_wants(ch[i].path, initial))
-			continue;
-		f->path = ch[i].path;
-		if (ch[i].kind != MGIT_ADDED && (rc = tree_text(&o,
-		    &f->old_len, repo, old_tree, ch[i].path, err)) < 0)
-			break;
-		if (ch[i].kind != MGIT_REMOVED && (rc = new_text(&t,
-		    &f->new_len, site, ch[i].path, err)) < 0) {
-			free(o);
-			break;
-		}
-		f->old_text = o;
-		f->new_text = t;
-		nf++;
-	}
+	dw.wanted = xcalloc(n ? n : 1, sizeof(*dw.wanted));
+	for (size_t i = 0; i < n; i++)
+		if (hw_wants(ch[i].path, dw.initial))
+			dw.wanted[nw++] = &ch[i];
+	dw.parts = xcalloc(nw ? nw : 1, sizeof(*dw.parts));
+	work.n = nw;
+	rc = pool_run(&work, err);
+	all = hw_events_new(dw.initial);
+	for (size_t i = 0; i < nw; i++)
+		if (dw.parts[i] != NULL)
+			hw_events_take(all, dw.parts[i]);
 	if (rc == 0)
-		hw_describe(w, files, nf, initial);
-	for (size_t i = 0; i < nf; i++) {
-		free((char *)(uintptr_t)files[i].old_text);
-		free((char *)(uintptr_t)files[i].new_text);
-	}
-	free(files);
+		hw_events_words(w, all);
+	else
+		hw_events_free(all);
+	free(dw.parts);
+	free(dw.wanted);
 	return rc;
 }
 

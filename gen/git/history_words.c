@@ -1149,45 +1149,111 @@ initial_summary(struct hw_words *w, const struct hw_file *health)
 	return lines;
 }
 
-void
-hw_describe(struct hw_words *w, const struct hw_file *files, size_t n,
-    int initial)
-{
+/* What hw_file_events found in its files, in their order. */
+struct hw_events {
 	struct events es;
-	const struct hw_file *health = NULL;
+	int initial;
+	char *health;           /* initial: api/health.json's text */
+	size_t health_len;
+};
+
+struct hw_events *
+hw_events_new(int initial)
+{
+	struct hw_events *h = xcalloc(1, sizeof(*h));
+
+	h->initial = initial;
+	return h;
+}
+
+struct hw_events *
+hw_file_events(const struct hw_file *f, int initial)
+{
+	struct hw_events *h = hw_events_new(initial);
+	const char *p = f->path;
+
+	if (p == NULL || !hw_wants(p, initial))
+		return h;
+	if (initial && strcmp(p, HEALTH_PATH) == 0) {
+		if (f->new_text != NULL) {
+			h->health = xmalloc(f->new_len + 1);
+			memcpy(h->health, f->new_text, f->new_len);
+			h->health[f->new_len] = '\0';
+			h->health_len = f->new_len;
+		}
+	} else if (json_under(p, PROJECTS_DIR))
+		project_events(&h->es, f);
+	else if (json_under(p, CHECKS_DIR))
+		check_events(&h->es, f);
+	else
+		conflict_events(&h->es, f, initial);
+	return h;
+}
+
+void
+hw_events_take(struct hw_events *into, struct hw_events *part)
+{
+	for (size_t i = 0; i < part->es.n; i++) {
+		struct event *e = &ARRAY_PUSH(into->es.v, into->es.n,
+		    into->es.cap);
+
+		*e = part->es.v[i];
+		e->seq = into->es.n - 1;        /* the order of the files */
+	}
+	free(part->es.v);
+	if (part->health != NULL) {             /* the last one counts */
+		free(into->health);
+		into->health = part->health;
+		into->health_len = part->health_len;
+	}
+	free(part);
+}
+
+void
+hw_events_words(struct hw_words *w, struct hw_events *h)
+{
+	struct events *es = &h->es;
+	const struct hw_file health = { HEALTH_PATH, NULL, 0, h->health,
+	    h->health_len };
 	size_t used = 0;
 
-	memset(&es, 0, sizeof(es));
-	for (size_t i = 0; i < n; i++) {
-		const char *p = files[i].path;
-
-		if (p == NULL || !hw_wants(p, initial))
-			continue;
-		if (initial && strcmp(p, HEALTH_PATH) == 0)
-			health = &files[i];
-		else if (json_under(p, PROJECTS_DIR))
-			project_events(&es, &files[i]);
-		else if (json_under(p, CHECKS_DIR))
-			check_events(&es, &files[i]);
-		else
-			conflict_events(&es, &files[i], initial);
-	}
-	if (es.n > 0)
-		qsort(es.v, es.n, sizeof(*es.v), cmp_event);
-	for (size_t i = 0; i < es.n; i++) {
-		if (is_conflict_kind(es.v[i].kind))
+	if (es->n > 0)
+		qsort(es->v, es->n, sizeof(*es->v), cmp_event);
+	for (size_t i = 0; i < es->n; i++) {
+		if (is_conflict_kind(es->v[i].kind))
 			w->conflict_events++;
 		else
 			w->fact_events++;
 	}
-	if (initial) {
-		used = initial_summary(w, health);
+	if (h->initial) {
+		used = initial_summary(w, h->health != NULL ? &health : NULL);
 		if (used > 0)
-			put_body(w, &es, used);
-	} else if (es.n > 0) {
-		put_subject(w, &es);
-		put_body(w, &es, 0);
-		put_trailers(w, &es);
+			put_body(w, es, used);
+	} else if (es->n > 0) {
+		put_subject(w, es);
+		put_body(w, es, 0);
+		put_trailers(w, es);
 	}
-	events_free(&es);
+	hw_events_free(h);
+}
+
+void
+hw_events_free(struct hw_events *h)
+{
+	if (h == NULL)
+		return;
+	events_free(&h->es);
+	free(h->health);
+	free(h);
+}
+
+void
+hw_describe(struct hw_words *w, const struct hw_file *files, size_t n,
+    int initial)
+{
+	struct hw_events *h = hw_events_new(initial);
+
+	for (size_t i = 0; i < n; i++)
+		hw_events_take(h, hw_file_events(&files[i], initial));
+	hw_events_words(w, h);
 }

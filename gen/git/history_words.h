@@ -88,4 +88,24 @@ int hw_wants(const char *path, int initial);
 void hw_describe(struct hw_words *w, const struct hw_file *files, size_t n,
     int initial);
 
+/*
+ * hw_describe a file at a time, so that a caller holds one file's texts
+ * at once (a commit that changes every project at 1M facts has 1.7 GB of
+ * them) and may read them on several threads:
+ *  - hw_file_events: f's events (nothing when hw_wants refuses it) as a
+ *    new set; it reads f alone, so any thread may call it;
+ *  - hw_events_take: append part's events (and, initial, the health
+ *    file) to into, in the files' order, and free part;
+ *  - hw_events_words: into w (hw_init'ed) what hw_describe would have
+ *    written for the files taken, then free h.
+ * hw_events_new makes an empty set; hw_events_free frees one not put
+ * into words (NULL is fine).
+ */
+struct hw_events;
+struct hw_events *hw_events_new(int initial);
+struct hw_events *hw_file_events(const struct hw_file *f, int initial);
+void hw_events_take(struct hw_events *into, struct hw_events *part);
+void hw_events_words(struct hw_words *w, struct hw_events *h);
+void hw_events_free(struct hw_events *h);
+
 #endif

@@ -100,12 +100,38 @@ file(const char *path, const char *o, const char *n)
 	return f;
 }
 
+/*
+ * hw_describe of f[0..n) into w; and, every time, the same files a file
+ * at a time (hw_file_events, made last file first as workers might,
+ * taken in the files' order) must give the same words and counts.
+ */
 static void
 describe(struct hw_words *w, const struct hw_file *f, size_t n,
     int initial)
 {
+	struct hw_events **parts = calloc(n ? n : 1, sizeof(*parts));
+	struct hw_events *all = hw_events_new(initial);
+	struct hw_words p;
+
+	assert_non_null(parts);
 	hw_init(w);
 	hw_describe(w, f, n, initial);
+	for (size_t i = n; i > 0; i--)
+		parts[i - 1] = hw_file_events(&f[i - 1], initial);
+	for (size_t i = 0; i < n; i++)
+		hw_events_take(all, parts[i]);
+	hw_init(&p);
+	hw_events_words(&p, all);
+	assert_string_equal(p.subject.data != NULL ? p.subject.data : "",
+	    w->subject.data != NULL ? w->subject.data : "");
+	assert_string_equal(p.body.data != NULL ? p.body.data : "",
+	    w->body.data != NULL ? w->body.data : "");
+	assert_string_equal(p.trailers.data != NULL ? p.trailers.data : "",
+	    w->trailers.data != NULL ? w->trailers.data : "");
+	assert_int_equal(p.fact_events, w->fact_events);
+	assert_int_equal(p.conflict_events, w->conflict_events);
+	hw_free(&p);
+	free(parts);
 }
 
 /* A one-fact change: the subject is the change. */
