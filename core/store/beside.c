@@ -3,7 +3,6 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "store/beside.h"
 #include "sys/jobs.h"
