@@ -25,7 +25,9 @@ beside_main(void *arg)
 	struct store_beside *b = arg;
 	mirror_store *st = NULL;
 
-	if (store_open(&st, b->path, STORE_READ, &b->err) == 0 &&
+	/* Never waits on a lock: a writer waiting to commit waits for the
+	 * caller's read, which waits here (the caller then does the work). */
+	if (store_open(&st, b->path, STORE_READ_NOWAIT, &b->err) == 0 &&
 	    store_read_begin(st, &b->err) == 0) {
 		b->opened = 1;
 		b->rc = b->fn(b->arg, st, &b->err);

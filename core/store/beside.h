@@ -34,7 +34,8 @@ struct store_beside *store_beside_start(mirror_store *st, store_beside_fn fn,
  * Wait for b (NULL: nothing was started) and free it. Returns 1 when fn
  * ran, with its result in *rc (err set when < 0); 0 when it did not
  * (NULL, or the second connection could not be opened or begin its
- * read): the caller runs fn on st itself.
+ * read, which it does without waiting on a lock: STORE_READ_NOWAIT):
+ * the caller runs fn on st itself.
  */
 int store_beside_join(struct store_beside *b, int *rc, mirror_error *err);
 

@@ -876,7 +876,8 @@ store_connect(mirror_store *st, int flags)
 	if (rc != SQLITE_OK)
 		return rc;
 	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, busy_timeout_ms());
+	sqlite3_busy_timeout(st->db, st->mode == STORE_READ_NOWAIT ? 0 :
+	    busy_timeout_ms());
 	budget_install(st);
 	rc = sqlite3_create_function(st->db, "mirror_ts", 1, SQLITE_UTF8 |
 	    SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL, sql_mirror_ts,

@@ -46,7 +46,12 @@ enum store_mode {
 	STORE_READ,   /* read-only connection: never changes the file but
 	                 to roll back a hot journal a crashed writer left,
 	                 when the store and its directory are writable */
-	STORE_WRITE   /* read-write: the sweep and the review commands */
+	STORE_WRITE,  /* read-write: the sweep and the review commands */
+	STORE_READ_NOWAIT /* as STORE_READ, but a lock held elsewhere fails
+	                 at once (SQLITE_BUSY), never waited for: a second
+	                 connection opened while this process holds a read
+	                 (store/beside.h) must not wait for a writer that
+	                 waits for that read */
 };
 
 typedef struct mirror_store mirror_store;

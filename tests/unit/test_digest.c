@@ -7,6 +7,7 @@
  */
 #include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -754,6 +755,37 @@ count_beside(void *arg, mirror_store *st, mirror_error *err)
 	    "main.project_state", NULL, err);
 }
 
+/* A read of st begun, then a writer that has added state row id in a
+ * transaction it has not committed. Returns the writer's connection. */
+static sqlite3 *
+writer_during_read(mirror_store *st, const char *id)
+{
+	mirror_error err;
+	char sql[200];
+	sqlite3 *w;
+
+	snprintf(sql, sizeof(sql), "BEGIN IMMEDIATE; INSERT INTO "
+	    "project_state(id, project, category, key, value) VALUES "
+	    "('%s', 'p06', 'fact', '%s', 'v')", id, id);
+	assert_int_equal(sqlite3_open(path, &w), SQLITE_OK);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(sqlite3_exec(w, sql, NULL, NULL, NULL), SQLITE_OK);
+	return w;
+}
+
+/* SIGALRM: the connection beside waited on a lock (test_store_beside). */
+static void
+waited(int sig)
+{
+	static const char msg[] = "test_store_beside: the connection beside "
+	    "waited for a writer's lock\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
 /* store_beside_start with MIRROR_JOBS jobs on st, in a read of st when
  * read; then a commit of another connection, which the work must not
  * see; then the join: its answer, *rc and what the work saw. */
@@ -811,15 +843,9 @@ test_store_beside(void **state)
 	/* A writer with a row to add cannot commit while the read lasts:
 	 * the work reads the read's rows, the row comes after. */
 	{
+		sqlite3 *w = writer_during_read(st, "s9");
 		struct store_beside *b;
-		sqlite3 *w;
 
-		assert_int_equal(sqlite3_open(path, &w), SQLITE_OK);
-		assert_int_equal(store_read_begin(st, &err), 0);
-		assert_int_equal(sqlite3_exec(w, "BEGIN IMMEDIATE; INSERT INTO "
-		    "project_state(id, project, category, key, value) VALUES "
-		    "('s9', 'p06', 'fact', 'n', 'v')", NULL, NULL, NULL),
-		    SQLITE_OK);
 		assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
 		b = store_beside_start(st, count_beside, &seen);
 		unsetenv("MIRROR_JOBS");
@@ -834,6 +860,36 @@ test_store_beside(void **state)
 		sqlite3_close(w);
 		assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 1), 1);
 		assert_int_equal(seen.rows, 4);
+	}
+	/* A writer waiting to commit holds SQLite's PENDING lock and waits
+	 * for the read, which waits for the work: the connection beside
+	 * must not wait for the writer, however long the busy timeout, and
+	 * the caller does the work. (The alarm turns a wait into a
+	 * failure.) */
+	{
+		struct store_beside *b;
+		sqlite3 *w;
+
+		assert_int_equal(setenv("MIRROR_BUSY_TIMEOUT_MS", "600000", 1),
+		    0);
+		w = writer_during_read(st, "s10");
+		assert_int_equal(sqlite3_exec(w, "COMMIT", NULL, NULL, NULL),
+		    SQLITE_BUSY);
+		memset(&seen, 0, sizeof(seen));
+		signal(SIGALRM, waited);
+		alarm(60);
+		assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
+		b = store_beside_start(st, count_beside, &seen);
+		unsetenv("MIRROR_JOBS");
+		assert_non_null(b);
+		assert_int_equal(store_beside_join(b, &rc, &err), 0);
+		alarm(0);
+		assert_null(seen.st);
+		store_read_end(st);
+		assert_int_equal(sqlite3_exec(w, "COMMIT", NULL, NULL, NULL),
+		    SQLITE_OK);
+		sqlite3_close(w);
+		unsetenv("MIRROR_BUSY_TIMEOUT_MS");
 	}
 	/* The file moved away: the connection beside cannot open. */
 	snprintf(moved, sizeof(moved), "%s.moved", path);
