@@ -442,17 +442,6 @@ digest_seal(struct store_digest *d, const struct digest_sum *s)
 	d->snapshot = hash_mix(hash_mix(d->snapshot ^ s->sum) ^ s->rows);
 }
 
-int
-digest_fold(struct store_digest *d, mirror_store *st,
-    const struct digest_query *q, mirror_error *err)
-{
-	struct digest_sum s;
-	int rc = digest_fold_part(&s, d, st, q, err);
-
-	digest_seal(d, &s);
-	return rc;
-}
-
 static int
 cmp_project(const void *a, const void *b)
 {

@@ -49,7 +49,7 @@ struct project_digest {
 	                                   kept row ids (keep_rowids) */
 	uint64_t sum;
 	long long rows[DIGEST_COUNTS];  /* rows counted per kind (see
-	                                   digest_fold's count) */
+	                                   digest_query's count) */
 	long long active;       /* of those, rows whose flag was true */
 	long long latest;       /* the greatest time column of those rows
 	                           (seconds), -1 when none had one */
@@ -81,7 +81,7 @@ struct store_digest {
 	int beside;
 };
 
-/* An empty digest, ready for digest_fold. */
+/* An empty digest, ready for digest_fold_part. */
 void digest_init(struct store_digest *d);
 
 /* Make room for n entities in d before the fold that registers them:
@@ -135,13 +135,6 @@ struct digest_query {
 	                           d->keep_rowids; 0: none */
 };
 
-/*
- * Fold the rows of q->sql into d as described above. Returns 0 or < 0
- * with err set.
- */
-int digest_fold(struct store_digest *d, mirror_store *st,
-    const struct digest_query *q, mirror_error *err);
-
 /* What one query adds to the snapshot checksum. The checksum chains the
  * queries in their order; the projects' digests do not depend on it. */
 struct digest_sum {
@@ -149,11 +142,12 @@ struct digest_sum {
 };
 
 /*
- * digest_fold in two steps, so that queries folded on two connections
- * at once (digest_merge) still chain into the snapshot in their order:
- * fold q's rows into d's projects and *out, leaving d->snapshot alone
- * (returns 0 or < 0 with err set); then, in query order, digest_seal
- * each query's sum into d->snapshot.
+ * A query's fold in two steps, so that queries folded on two
+ * connections at once (digest_merge) still chain into the snapshot in
+ * their order: digest_fold_part folds the rows of q->sql into d's
+ * projects as described above and their sum into *out, leaving
+ * d->snapshot alone (returns 0 or < 0 with err set); then, in query
+ * order, digest_seal chains each query's sum into d->snapshot.
  */
 int digest_fold_part(struct digest_sum *out, struct store_digest *d,
     mirror_store *st, const struct digest_query *q, mirror_error *err);

@@ -25,9 +25,9 @@ conflicts_read(struct site_model *m, mirror_error *err)
 }
 
 /* What the rules' tables give the pages: the facts of open violations,
- * every violation, each rule's latest run and the counts; and the
- * store's counts for api/health.json (three scans). Read on st (a
- * store_beside_fn: m's own connection or a second one). Returns 0 or
+ * every violation, each rule's latest run; and the store's counts for
+ * api/health.json (three scans), the violations' among them. Read on st
+ * (a store_beside_fn: m's own connection or a second one). Returns 0 or
  * < 0 with err set. */
 static int
 checks_read(void *arg, mirror_store *st, mirror_error *err)
@@ -40,8 +40,6 @@ checks_read(void *arg, mirror_store *st, mirror_error *err)
 		rc = violation_list(&m->violations, st, NULL, err);
 	if (rc == 0)
 		rc = rule_runs_latest(&m->runs, st, err);
-	if (rc == 0)
-		rc = violation_counts(&m->vcounts, st, err);
 	if (rc == 0)
 		rc = health_read(&m->health, st, m->now, err);
 	return rc;

@@ -44,9 +44,9 @@ struct site_model {
 	struct flagged_list flagged;    /* facts of open violations */
 	struct violation_list violations; /* all, open first (violation.h) */
 	struct rule_run_list runs;      /* the latest run of each rule */
-	struct violation_counts vcounts;
 	struct health health;           /* the store's counts, for
-	                                   api/health.json */
+	                                   api/health.json; its checks are
+	                                   the violations by status */
 
 	struct facts_reader *facts;   /* open during site_render: projects
 	                                 are read in id order, on the thread

@@ -291,8 +291,8 @@ checks_page(const struct page_ctx *pc, long pi, const size_t *idx,
 	    json_null(), "groups", groups, "open_words", item_count(open,
 	    "open check", "open checks"), "failed", runs_json(m, 1),
 	    "rules", pi < 0 ? runs_json(m, 0) : json_array(),
-	    "open_error", (json_int_t)m->vcounts.open_error,
-	    "open_warn", (json_int_t)m->vcounts.open_warn), "page",
+	    "open_error", (json_int_t)m->health.checks.open_error,
+	    "open_warn", (json_int_t)m->health.checks.open_warn), "page",
 	    path.data);
 	rc = page_write(pc, path.data, "checks.md", title.data, data, err);
 	json_decref(data);
@@ -307,7 +307,7 @@ static int
 checks_api(const struct page_ctx *pc, struct page_list *list,
     mirror_error *err)
 {
-	const struct violation_counts *c = &pc->m->vcounts;
+	const struct violation_counts *c = &pc->m->health.checks;
 	json_t *data;
 	int rc;
 
@@ -362,7 +362,7 @@ by_project(const struct site_model *m, size_t *start)
 static void
 checks_hash(uint64_t h[2], const struct site_model *m)
 {
-	const struct violation_counts *c = &m->vcounts;
+	const struct violation_counts *c = &m->health.checks;
 
 	page_hash_projects(h, m);
 	page_hash_int(h, (long long)m->violations.n);

@@ -268,7 +268,7 @@ headline(json_t *data, const struct site_model *m, long long with_open,
 static void
 checks_words(json_t *data, const struct site_model *m)
 {
-	const struct violation_counts *c = &m->vcounts;
+	const struct violation_counts *c = &m->health.checks;
 	strbuf sb;
 
 	strbuf_init(&sb);
