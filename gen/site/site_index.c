@@ -11,17 +11,18 @@
  * pages link to them.
  *
  * And the files around the pages, written last (extra_pages): 404,
- * api/health.json, .nojekyll, the Atom feed of conflicts and checks
- * (feed.xml) and sitemap.xml. The feed's times come from the data
- * (detected_at, resolved_at); with nothing in it, from SOURCE_DATE_EPOCH
- * when set, else the Unix epoch: never the wall clock, so a rebuild of
- * the same store is identical.
+ * api/health.json, .nojekyll, the feed and the sitemap: rebuilt by every
+ * build that renders, the two are bounded, the feed by its entries,
+ * each sitemap file by the protocol's 50,000 URLs (a site of 1M facts
+ * has some 80,000 pages).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/chart.h"
 #include "render/escape.h"
+#include "render/slug.h"
 #include "site/items.h"
 #include "site/site_graph.h"
 #include "site/site_index.h"
@@ -328,7 +329,7 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	return rc;
 }
 
-/* ---- the files around the pages ------------------------------------ */
+/* ---- the feed and the sitemap -------------------------------------- */
 
 /*
  * XML text: escaped as HTML, then without U+FFFE and U+FFFF, the two
@@ -383,60 +384,117 @@ url_base(strbuf *sb, const struct site_model *m)
 	strbuf_putc(sb, '/');
 }
 
-/* The feed's entry of each violation: opened, and closed when it is. */
-static void
-feed_checks(strbuf *sb, const struct site_model *m)
-{
-	char slug[SLUG_SIZE];
+/* One entry of the feed: a conflict or a check, and its date. */
+struct feed_item {
+	const char *t;                  /* 'YYYY-MM-DD HH:MM:SS' */
+	const char *id;
+	const struct conflict *c;       /* one of c and v */
+	const struct violation *v;
+};
 
+/* Newest first, then conflicts before checks, then by id. */
+static int
+newest_first(const void *a, const void *b)
+{
+	const struct feed_item *x = a, *y = b;
+	int d = strcmp(y->t, x->t);
+
+	if (d == 0)
+		d = (x->v != NULL) - (y->v != NULL);
+	return d != 0 ? d : strcmp(x->id, y->id);
+}
+
+/*
+ * Every conflict and check of m as a feed item, newest first, into *out
+ * (the caller frees it). Returns how many.
+ */
+static size_t
+feed_items(struct feed_item **out, const struct site_model *m)
+{
+	size_t n = 0;
+	struct feed_item *it = xcalloc(m->conflicts.n + m->violations.n + 1,
+	    sizeof(*it));
+
+	for (size_t i = 0; i < m->conflicts.n; i++) {
+		const struct conflict *c = &m->conflicts.items[i];
+
+		it[n].t = c->resolved_at ? c->resolved_at : c->detected_at;
+		it[n].id = c->id;
+		it[n++].c = c;
+	}
 	for (size_t i = 0; i < m->violations.n; i++) {
 		const struct violation *v = &m->violations.items[i];
 
-		slug_make(slug, v->id);
-		strbuf_printf(sb, "  <entry>\n    <title>check %s: ",
-		    strcmp(v->status, "open") == 0 ? "failing" :
-		    "passing again");
+		it[n].t = v->closed_at ? v->closed_at : v->detected_at;
+		it[n].id = v->id;
+		it[n++].v = v;
+	}
+	if (n > 1)
+		qsort(it, n, sizeof(*it), newest_first);
+	*out = it;
+	return n;
+}
+
+/*
+ * The middle of a feed entry, after its title's text: the title's end,
+ * its id (urn:mirror:KIND:ID), its date t and its link (DIR/<slug of
+ * id>.html), up to the summary's text.
+ */
+static void
+feed_entry(strbuf *sb, const struct site_model *m, const char *kind,
+    const char *id, const char *t, const char *dir)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, id);
+	strbuf_printf(sb, "</title>\n    <id>urn:mirror:%s:", kind);
+	escape_url(sb, id, strlen(id));
+	strbuf_puts(sb, "</id>\n    <updated>");
+	rfc3339(sb, t);
+	strbuf_puts(sb, "</updated>\n    <link href=\"");
+	url_base(sb, m);
+	strbuf_printf(sb, "%s/%s.html\"/>\n    <summary>", dir, slug);
+}
+
+/* The feed's entry of item it: a conflict, or a check opened or, when
+ * it is closed, passing again. */
+static void
+feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
+{
+	const struct conflict *c = it->c;
+	const struct violation *v = it->v;
+
+	strbuf_puts(sb, "  <entry>\n    <title>");
+	if (c != NULL) {
+		xml(sb, c->status);
+		strbuf_puts(sb, ": ");
+		xml(sb, c->description);
+		feed_entry(sb, m, "conflict", c->id, it->t, "conflicts");
+		xml(sb, c->question);
+	} else {
+		strbuf_printf(sb, "check %s: ", strcmp(v->status, "open") ==
+		    0 ? "failing" : "passing again");
 		xml(sb, model_rule_label(m, v->rule_id));
 		strbuf_puts(sb, ": ");
 		xml(sb, v->message);
-		strbuf_puts(sb, "</title>\n    <id>urn:mirror:check:");
-		escape_url(sb, v->id, strlen(v->id));
-		strbuf_puts(sb, "</id>\n    <updated>");
-		rfc3339(sb, v->closed_at ? v->closed_at : v->detected_at);
-		strbuf_puts(sb, "</updated>\n    <link href=\"");
-		url_base(sb, m);
-		strbuf_printf(sb, "checks/%s.html\"/>\n    <summary>", slug);
+		feed_entry(sb, m, "check", v->id, it->t, "checks");
 		xml(sb, v->severity);
 		strbuf_puts(sb, ": ");
 		xml(sb, v->message);
-		strbuf_puts(sb, "</summary>\n  </entry>\n");
 	}
+	strbuf_puts(sb, "</summary>\n  </entry>\n");
 }
 
-static int
-feed(const struct page_ctx *pc, mirror_error *err)
+int
+feed_write(const struct page_ctx *pc, size_t limit, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
-	const char *newest = NULL;
+	struct feed_item *it;
+	size_t n = feed_items(&it, m);
 	char slug[SLUG_SIZE];
 	strbuf sb;
 	int rc;
 
-	for (size_t i = 0; i < m->conflicts.n; i++) {
-		const struct conflict *c = &m->conflicts.items[i];
-		const char *t = c->resolved_at ? c->resolved_at :
-		    c->detected_at;
-
-		if (newest == NULL || strcmp(t, newest) > 0)
-			newest = t;
-	}
-	for (size_t i = 0; i < m->violations.n; i++) {
-		const struct violation *v = &m->violations.items[i];
-		const char *t = v->closed_at ? v->closed_at : v->detected_at;
-
-		if (newest == NULL || strcmp(t, newest) > 0)
-			newest = t;
-	}
 	strbuf_init(&sb);
 	strbuf_puts(&sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 	    "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>");
@@ -450,8 +508,8 @@ feed(const struct page_ctx *pc, mirror_error *err)
 		strbuf_printf(&sb, "urn:mirror:%s:conflicts", slug);
 	}
 	strbuf_puts(&sb, "</id>\n  <updated>");
-	if (newest != NULL) {
-		rfc3339(&sb, newest);
+	if (n > 0) {
+		rfc3339(&sb, it[0].t);
 	} else {
 		char ts[MIRROR_TS_LEN];
 
@@ -467,62 +525,110 @@ feed(const struct page_ctx *pc, mirror_error *err)
 	    "type=\"application/atom+xml\" href=\"");
 	url_base(&sb, m);
 	strbuf_puts(&sb, "feed.xml\"/>\n");
-	for (size_t i = 0; i < m->conflicts.n; i++) {
-		const struct conflict *c = &m->conflicts.items[i];
-
-		slug_make(slug, c->id);
-		strbuf_puts(&sb, "  <entry>\n    <title>");
-		xml(&sb, c->status);
-		strbuf_puts(&sb, ": ");
-		xml(&sb, c->description);
-		strbuf_puts(&sb, "</title>\n    <id>urn:mirror:conflict:");
-		escape_url(&sb, c->id, strlen(c->id));
-		strbuf_puts(&sb, "</id>\n    <updated>");
-		rfc3339(&sb, c->resolved_at ? c->resolved_at : c->detected_at);
-		strbuf_puts(&sb, "</updated>\n    <link href=\"");
-		url_base(&sb, m);
-		strbuf_printf(&sb, "conflicts/%s.html\"/>\n    <summary>",
-		    slug);
-		xml(&sb, c->question);
-		strbuf_puts(&sb, "</summary>\n  </entry>\n");
-	}
-	feed_checks(&sb, m);
+	for (size_t i = 0; i < n && i < limit; i++)
+		feed_item(&sb, m, &it[i]);
 	strbuf_puts(&sb, "</feed>\n");
+	free(it);
 	rc = page_file(pc, "feed.xml", sb.data, sb.len, err);
 	strbuf_free(&sb);
 	return rc;
 }
 
-/* Every HTML page but 404.html, in path order. */
+/* Whether path is a page the sitemap lists: HTML, not 404.html. */
 static int
-sitemap(const struct page_ctx *pc, mirror_error *err)
+listed(const char *path)
+{
+	size_t len = strlen(path);
+
+	return len >= 5 && strcmp(path + len - 5, ".html") == 0 &&
+	    strcmp(path, "404.html") != 0;
+}
+
+/* A urlset of the listed pages among paths[from, to), into sb. */
+static void
+urlset(strbuf *sb, const struct site_model *m, const char *const *paths,
+    size_t from, size_t to)
+{
+	strbuf_puts(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+	for (size_t i = from; i < to; i++) {
+		if (!listed(paths[i]))
+			continue;
+		strbuf_puts(sb, "  <url><loc>");
+		url_base(sb, m);
+		xml(sb, paths[i]);
+		strbuf_puts(sb, "</loc></url>\n");
+	}
+	strbuf_puts(sb, "</urlset>\n");
+}
+
+int
+sitemap_write(const struct page_ctx *pc, size_t limit, mirror_error *err)
 {
 	const char *const *paths;
-	size_t n;
-	strbuf sb;
-	int rc;
+	size_t n, pages = 0, parts, *cut;
+	strbuf *text, index;
+	int rc = 0;
 
 	if (!page_paths(&paths, &n, pc))
 		return 0;       /* a rehearsal writes no files to list */
-	strbuf_init(&sb);
-	strbuf_puts(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(paths[i]);
-
-		if (len < 5 || strcmp(paths[i] + len - 5, ".html") != 0 ||
-		    strcmp(paths[i], "404.html") == 0)
+	if (limit == 0)
+		limit = 1;
+	/* cut[k]: where part k's pages begin in paths; all texts are made
+	 * before the first is written, which adds to paths. */
+	cut = xcalloc(n / limit + 2, sizeof(*cut));
+	for (size_t i = 0, k = 0; i < n; i++) {
+		if (!listed(paths[i]))
 			continue;
-		strbuf_puts(&sb, "  <url><loc>");
-		url_base(&sb, pc->m);
-		xml(&sb, paths[i]);
-		strbuf_puts(&sb, "</loc></url>\n");
+		if (pages > 0 && pages % limit == 0)
+			cut[++k] = i;
+		pages++;
 	}
-	strbuf_puts(&sb, "</urlset>\n");
-	rc = page_file(pc, "sitemap.xml", sb.data, sb.len, err);
-	strbuf_free(&sb);
+	parts = pages > limit ? (pages + limit - 1) / limit : 1;
+	cut[parts] = n;
+	text = xcalloc(parts, sizeof(*text));
+	for (size_t k = 0; k < parts; k++) {
+		strbuf_init(&text[k]);
+		urlset(&text[k], pc->m, paths, cut[k], cut[k + 1]);
+	}
+	strbuf_init(&index);
+	if (parts > 1) {
+		strbuf_puts(&index, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		    "<sitemapindex xmlns="
+		    "\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+		for (size_t k = 0; k < parts; k++) {
+			strbuf_puts(&index, "  <sitemap><loc>");
+			url_base(&index, pc->m);
+			strbuf_printf(&index, "sitemap-%zu.xml</loc></sitemap>\n",
+			    k + 1);
+		}
+		strbuf_puts(&index, "</sitemapindex>\n");
+	}
+	for (size_t k = 0; k < parts && rc == 0 && parts > 1; k++) {
+		char name[48];
+		int len = snprintf(name, sizeof(name), "sitemap-%zu.xml",
+		    k + 1);
+
+		if (len < 0 || (size_t)len >= sizeof(name))
+			rc = mirror_fail(err, MIRROR_EIO, "sitemap: part "
+			    "%zu: name too long", k + 1);
+		else
+			rc = page_file(pc, name, text[k].data, text[k].len,
+			    err);
+	}
+	if (rc == 0)
+		rc = parts > 1 ? page_file(pc, "sitemap.xml", index.data,
+		    index.len, err) : page_file(pc, "sitemap.xml", text[0].data,
+		    text[0].len, err);
+	for (size_t k = 0; k < parts; k++)
+		strbuf_free(&text[k]);
+	strbuf_free(&index);
+	free(text);
+	free(cut);
 	return rc;
 }
+
+/* ---- the files around the pages ------------------------------------ */
 
 static int
 health(const struct page_ctx *pc, mirror_error *err)
@@ -577,8 +683,8 @@ extra_pages(const struct page_ctx *pc, mirror_error *err)
 	if (rc == 0)
 		rc = page_file(pc, ".nojekyll", "", 0, err);
 	if (rc == 0)
-		rc = feed(pc, err);
+		rc = feed_write(pc, FEED_ENTRIES, err);
 	if (rc == 0)
-		rc = sitemap(pc, err);
+		rc = sitemap_write(pc, SITEMAP_URLS, err);
 	return rc;
 }

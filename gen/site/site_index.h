@@ -1,14 +1,45 @@
 /*
  * site_index.h: the page families of the site as a whole (see
- * families.h): its index, first, and the files around the pages, last.
+ * families.h): its index, first, and the files around the pages, last:
+ * among them the two that list the site for machines, feed.xml (the
+ * latest conflicts and checks) and sitemap.xml.
  */
 #ifndef MIRROR_SITE_INDEX_H
 #define MIRROR_SITE_INDEX_H
+
+#include <stddef.h>
 
 #include "site/page.h"
 
 /* index.md/.html. Returns 0 or < 0 with err set. */
 int index_pages(const struct page_ctx *pc, mirror_error *err);
+
+/* The entries of the feed: a feed reader polls for what is new; the
+ * review queue and api/ hold every conflict and check. */
+#define FEED_ENTRIES 100
+
+/* The URLs one sitemap file may list (the sitemaps.org protocol). */
+#define SITEMAP_URLS 50000
+
+/*
+ * feed.xml: the limit newest entries of the conflicts and the checks
+ * (each dated by its closing, else its opening), newest first, ties by
+ * kind (conflicts first), then id. The feed's own date is its newest
+ * entry's; with none, SOURCE_DATE_EPOCH when set, else the Unix epoch:
+ * never the wall clock, so a rebuild of the same store is identical.
+ * Returns 0 or < 0 with err set.
+ */
+int feed_write(const struct page_ctx *pc, size_t limit, mirror_error *err);
+
+/*
+ * sitemap.xml: every HTML page written so far but 404.html, in path
+ * order. Up to limit of them, it lists them (a urlset); with more, it is
+ * a sitemap index of sitemap-1.xml, sitemap-2.xml, ..., each listing
+ * the next limit pages. In a rehearsal, which writes no pages, nothing.
+ * Returns 0 or < 0 with err set.
+ */
+int sitemap_write(const struct page_ctx *pc, size_t limit,
+    mirror_error *err);
 
 /* 404, api/health.json, .nojekyll, feed.xml and sitemap.xml, after
  * every other family (the sitemap lists what was written). Returns 0 or

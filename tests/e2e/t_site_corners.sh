@@ -5,8 +5,9 @@
 # name="description"> on every page; 404.html that works at any depth
 # (absolute links with --base-url, else links from the server's root and
 # no file of the site needed); the Atom feed's rel="self" link, valid
-# against RFC 4287's grammar (tests/data/atom.rng); the A-Z index of
-# every state key and entity name, each fact linked to its anchor.
+# against RFC 4287's grammar (tests/data/atom.rng), and its entries the
+# 100 newest conflicts and checks; the A-Z index of every state key and
+# entity name, each fact linked to its anchor.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 base=https://mirror.example.org/sub/
@@ -171,6 +172,30 @@ expect "example: a key links to its fact's anchor on its project page" \
 expect "example: store text on the A–Z pages is text, never markup" \
     sh -c "! grep -q '<img' site/keys/z.html &&
         grep -q '&lt;img src=x onerror=alert(1)&gt;' site/keys/z.html"
+
+# The feed holds the 100 newest conflicts and checks, newest first, ties
+# conflicts first, then by id: here one check made the newest, then the
+# conflicts (110, all of one date) by id; the 294 checks of that date
+# and 10 of the conflicts are left out.
+cp b.db feed.db
+newest=$(sqlite3 -bail feed.db "SELECT min(id) FROM rule_violations
+    WHERE status = 'open'")
+sqlite3 -bail feed.db "UPDATE rule_violations SET detected_at =
+    '2026-11-05 00:00:00' WHERE id = '$newest'" || exit 1
+mirror build --store feed.db --out feed --quiet --no-sweep
+expect_status "the bench site with one newer check builds" 0
+grep -o '<id>urn:mirror:[a-z]*:[^<]*' feed/feed.xml |
+    sed 's/<id>urn:mirror://' > entries
+{ echo "check:$newest"
+  sqlite3 -bail feed.db "SELECT 'conflict:' || id FROM conflicts
+      ORDER BY id LIMIT 99"; } > want
+expect "bench10k: the feed has 100 entries of $(sqlite3 feed.db "SELECT
+    (SELECT count(*) FROM conflicts) + (SELECT count(*) FROM rule_violations)")" \
+    sh -c "test \$(wc -l < entries) -eq 100"
+expect "bench10k: the newest check first, then the conflicts by id" \
+    cmp -s entries want
+expect "bench10k: the feed is dated by its newest entry" \
+    sh -c "grep -m1 '<updated>' feed/feed.xml | grep -q '>2026-11-05T00:00:00Z<'"
 
 # A key renamed in one project: the incremental build's A–Z pages are
 # those of a full build (the A–Z pages read every project's names).

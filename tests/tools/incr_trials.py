@@ -259,7 +259,8 @@ def family(path):
         return "assets"
     if parts[0].startswith("index."):
         return "index"
-    if parts[0] in ("feed.xml", "sitemap.xml"):
+    if parts[0] in ("feed.xml", "sitemap.xml") or (
+            parts[0].startswith("sitemap-") and parts[0].endswith(".xml")):
         return "feeds"
     return "other"
 

@@ -3,7 +3,8 @@
  * work with real files: scratch_enter makes /tmp/mirror-test-NAME.XXXXXX
  * and enters it (so paths in messages are short), scratch_leave goes
  * back and removes it. For a cmocka group's setup and teardown;
- * scratch_write puts a file there, scratch_sh runs a shell command.
+ * scratch_write puts a file there, scratch_read reads one whole,
+ * scratch_sh runs a shell command.
  * Include after <cmocka.h>.
  */
 #ifndef MIRROR_TEST_SCRATCH_H
@@ -57,6 +58,31 @@ scratch_write(const char *path, const char *text, size_t len)
 	assert_non_null(fp);
 	assert_int_equal(fwrite(text, 1, len, fp), len);
 	assert_int_equal(fclose(fp), 0);
+}
+
+/* The whole of file path, NUL-terminated (the caller frees it), or NULL
+ * when it cannot be opened. */
+static inline char *
+scratch_read(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *text = NULL;
+	size_t len = 0, cap = 0, got;
+
+	if (fp == NULL)
+		return NULL;
+	do {
+		if (cap - len < 4096) {
+			cap = cap * 2 + 4096;
+			text = realloc(text, cap + 1);
+			assert_non_null(text);
+		}
+		got = fread(text + len, 1, cap - len, fp);
+		len += got;
+	} while (got > 0);
+	assert_int_equal(fclose(fp), 0);
+	text[len] = '\0';
+	return text;
 }
 
 /*

@@ -46,20 +46,13 @@ teardown(void **state)
 static char *
 slurp(const char *rel)
 {
-	char path[512];
-	strbuf sb;
-	char buf[4096];
-	size_t n;
-	FILE *f;
+	char path[512], *text;
+	int n = snprintf(path, sizeof(path), "%s/%s", SITE, rel);
 
-	snprintf(path, sizeof(path), "%s/%s", SITE, rel);
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	strbuf_init(&sb);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	return strbuf_detach(&sb);
+	assert_true(n > 0 && (size_t)n < sizeof(path));
+	text = scratch_read(path);
+	assert_non_null(text);
+	return text;
 }
 
 /* The objects of the list: unsorted ids, text that escaping changes
