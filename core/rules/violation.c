@@ -242,6 +242,7 @@ violation_facts(struct violation *v, struct vreader *r, mirror_error *err)
 		if ((rc = vfact_row(&ARRAY_PUSH(v->fact, v->n_facts, cap),
 		    &row)) < 0)
 			break;
+	ARRAY_FIT(v->fact, v->n_facts, cap);
 	sqlite3_reset(r->facts);
 	if (rc < 0)
 		return rc;
@@ -333,6 +334,7 @@ earlier_from_vix(struct violation *v, const struct vix *x)
 		}
 		ARRAY_PUSH(v->earlier, v->n_earlier, cap) = xstrdup(x->id[i]);
 	}
+	ARRAY_FIT(v->earlier, v->n_earlier, cap);
 }
 
 

@@ -288,6 +288,7 @@ earlier_from_index(struct conflict *c, const struct slot_index *x)
 		ARRAY_PUSH(c->earlier, c->n_earlier, cap) =
 		    xstrdup(x->v[i].id);
 	}
+	ARRAY_FIT(c->earlier, c->n_earlier, cap);
 }
 
 /*
@@ -340,6 +341,7 @@ conflict_fill(struct conflict *c, struct reader *r,
 		if ((rc = member_row(m, &row)) < 0)
 			break;
 	}
+	ARRAY_FIT(c->members, c->n_members, cap);
 	sqlite3_reset(r->members);
 	if (rc < 0)
 		return rc;

@@ -18,3 +18,13 @@ array_reserve(void *v, size_t *cap, size_t need, size_t size)
 	*cap = grown;
 	return v;
 }
+
+void *
+array_fit(void *v, size_t *cap, size_t n, size_t size)
+{
+	if (n == 0 || n >= *cap)
+		return v;
+	v = xreallocarray(v, n, size);
+	*cap = n;
+	return v;
+}

@@ -374,6 +374,42 @@ test_array_grows(void **state)
 	free(c);
 }
 
+/* ARRAY_FIT gives back the room beyond the elements held, keeping them;
+ * an array already full, or empty, stays as it is; a push after a fit
+ * grows it again. */
+static void
+test_array_fit(void **state)
+{
+	size_t *v = NULL, n = 0, cap = 0, *was;
+
+	(void)state;
+	for (size_t i = 0; i < 9; i++)
+		ARRAY_PUSH(v, n, cap) = i + 1;
+	assert_int_equal(cap, 16);
+	ARRAY_FIT(v, n, cap);
+	assert_int_equal(cap, 9);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(v[i], i + 1);
+	was = v;
+	ARRAY_FIT(v, n, cap);
+	assert_ptr_equal(v, was);
+	assert_int_equal(cap, 9);
+	ARRAY_PUSH(v, n, cap) = 10;
+	assert_int_equal(cap, 18);
+	assert_int_equal(v[9], 10);
+	assert_int_equal(v[8], 9);
+	free(v);
+
+	v = NULL;
+	n = cap = 0;
+	ARRAY_RESERVE(v, cap, 4);
+	was = v;
+	ARRAY_FIT(v, n, cap);
+	assert_ptr_equal(v, was);
+	assert_int_equal(cap, 8);
+	free(v);
+}
+
 int
 main(void)
 {
@@ -386,6 +422,7 @@ main(void)
 		cmocka_unit_test(test_error_one_line),
 		cmocka_unit_test(test_text_line),
 		cmocka_unit_test(test_array_grows),
+		cmocka_unit_test(test_array_fit),
 		cmocka_unit_test(test_alloc_tune),
 		cmocka_unit_test_setup_teardown(test_store_create_and_aliases,
 		    make_path, drop_path),
