@@ -1186,10 +1186,14 @@ static const unsigned names_cols[T_N] = { [T_STATE] = 0x8f,
 #define PROJECT_NAMES_COLS 0x7u
 
 
-/* The latest run of rule r.rule_id's columns the pages show: a scalar
- * subquery of rule_runs (the last row written for the rule). */
-#define RULE_LATEST(col, rule) "(SELECT x." col " FROM main.rule_runs x " \
-	"WHERE x.rule_id = " rule " ORDER BY x.rowid DESC LIMIT 1)"
+/* Each rule's label in its latest run (the last row written for it):
+ * one pass over rule_runs, which has no index on rule_id and gains a
+ * row per rule every sweep (the bare column comes from the row of
+ * max(rowid)), joined to a query's rows as "lr". */
+#define WITH_LATEST_LABEL "WITH lr(rule_id, label) AS MATERIALIZED (" \
+	"SELECT rule_id, label FROM (SELECT rule_id, label, max(rowid) " \
+	"FROM main.rule_runs GROUP BY rule_id)) "
+#define JOIN_LATEST_LABEL(rule) " LEFT JOIN lr ON lr.rule_id = " rule " "
 
 /* What an extra digest query needs of the store. */
 enum { NEED_MIRROR, NEED_AUDIT, NEED_RULES };
@@ -1208,38 +1212,43 @@ static const struct {
 	/* A member belongs to its conflict's project and to its fact's,
 	 * which differ once an alias moved the fact; an entity member also
 	 * to the projects that show it as a far end (its marker there),
-	 * salted with its conflict's status, which opens and closes it. */
+	 * salted with its conflict's status, which opens and closes it.
+	 * An entity's project is the one its row registered (owner 'e'),
+	 * not looked up again. */
 	{ "SELECT cm.conflict_id, cm.member_kind, cm.member_id, "
 	  "cm.member_layer_trust, cm.value_snapshot, cm.conflicts_with, "
-	  "(SELECT c.status FROM main.conflicts c WHERE c.id = "
-	  "cm.conflict_id), "
-	  "(SELECT " CANON("c") " FROM main.conflicts c" JOIN_ALIAS("c")
-	  "WHERE c.id = cm.conflict_id), "
-	  KIND_PROJECT("cm.member_kind", "cm.member_id") ", "
+	  "c.status, " CANON("c") ", "
+	  "CASE WHEN cm.member_kind <> 'entity' THEN "
+	  KIND_PROJECT("cm.member_kind", "cm.member_id") " END, "
+	  "CASE cm.member_kind WHEN 'entity' THEN cm.member_id END, "
 	  "CASE cm.member_kind WHEN 'entity' THEN cm.member_id END"
-	  " FROM main.conflict_members cm", 6, 1, "ccx", NEED_MIRROR },
+	  " FROM main.conflict_members cm LEFT JOIN main.conflicts c ON "
+	  "c.id = cm.conflict_id" JOIN_ALIAS("c"), 6, 1, "ccex", NEED_MIRROR },
 	/* Pages and messages name who last changed a fact. */
 	{ "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
 	  "au.note, au.timestamp, " KIND_PROJECT("au.entity_kind",
 	  "au.memory_id") " FROM main.memory_audit au", 7, 0, "c", NEED_AUDIT },
 	/* A violation belongs to its project; the overview lists it (its
 	 * Gaps) under its rule's label. */
-	{ "SELECT v.id, v.rule_id, v.severity, v.project, v.facts, "
-	  "v.message, v.status, v.detected_at, v.closed_at, "
-	  RULE_LATEST("label", "v.rule_id") ", v.project "
-	  "FROM main.rule_violations v", 10, 0, "p", NEED_RULES },
+	{ WITH_LATEST_LABEL "SELECT v.id, v.rule_id, v.severity, v.project, "
+	  "v.facts, v.message, v.status, v.detected_at, v.closed_at, "
+	  "lr.label, v.project FROM main.rule_violations v"
+	  JOIN_LATEST_LABEL("v.rule_id"), 10, 0, "p", NEED_RULES },
 	/* A violation's fact carries the marker, with the rule's label and
 	 * while the violation is open, on the page of the fact's project (a
-	 * relationship's: both ends'); the violation's project lists it. */
-	{ "SELECT vf.violation_id, vf.layer, vf.fact_id, v.status, "
-	  RULE_LATEST("label", "v.rule_id") ", "
-	  "v.project, " KIND_PROJECT("vf.layer", "vf.fact_id") ", "
+	 * relationship's: both ends'; an entity's: the one its row
+	 * registered); the violation's project lists it. */
+	{ WITH_LATEST_LABEL "SELECT vf.violation_id, vf.layer, vf.fact_id, "
+	  "v.status, lr.label, v.project, CASE WHEN vf.layer <> 'entity' "
+	  "THEN " KIND_PROJECT("vf.layer", "vf.fact_id") " END, "
+	  "CASE vf.layer WHEN 'entity' THEN vf.fact_id END, "
 	  "(SELECT r.source_entity_id FROM main.relationships r WHERE "
 	  "vf.layer = 'relationship' AND r.id = vf.fact_id), "
 	  "(SELECT r.target_entity_id FROM main.relationships r WHERE "
 	  "vf.layer = 'relationship' AND r.id = vf.fact_id) "
 	  "FROM main.violation_facts vf LEFT JOIN main.rule_violations v "
-	  "ON v.id = vf.violation_id", 5, 0, "pcee", NEED_RULES },
+	  "ON v.id = vf.violation_id" JOIN_LATEST_LABEL("v.rule_id"), 5, 0,
+	  "pceee", NEED_RULES },
 	/* Each rule's latest run as the pages explain it (not its run id,
 	 * hits or time, which every sweep writes anew), and whether the latest
  * sweep ran it: of no project. */

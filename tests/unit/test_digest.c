@@ -292,6 +292,15 @@ test_conflicts_belong(void **state)
 	edit_diff(&df, "UPDATE conflict_members SET value_snapshot = 'w' "
 	    "WHERE member_id = 's2'", 0, 0);
 	assert_string_equal(df.changed, "p05,p06,");
+	/* An entity member belongs to its entity's project (e6's, p06),
+	 * not only to the conflict's. */
+	edit_diff(&df, "INSERT INTO conflict_members(conflict_id, "
+	    "member_kind, member_id, member_layer_trust, value_snapshot) "
+	    "VALUES ('c1', 'entity', 'e6', 2, 'Head')", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
+	edit_diff(&df, "UPDATE conflict_members SET value_snapshot = 'H' "
+	    "WHERE member_id = 'e6'", 0, 0);
+	assert_string_equal(df.changed, "p05,p06,");
 	unlink(path);
 }
 
