@@ -183,9 +183,32 @@ def timed_rss(fn):
     return secs, round(max(rss), 1)
 
 
+# Where trees the bench is done with wait until its last timing (main
+# sets it). This machine's ext4 has no journal, and without one the
+# kernel will not reuse an inode freed in the last 5 s (300 s while its
+# table block is unwritten): files made right after many were deleted
+# wait while it scans for others. Deleted before the build, the 500,000
+# files of P100000's last run made its render 49 to 75 s instead of
+# 16 s: the bench timed its own clean-up, not the build (and Hugo's and
+# git's runs the same way).
+TRASH = None
+
+
 def rmtree(path):
-    if os.path.lexists(path):
-        shutil.rmtree(path)
+    """Put the tree at path out of the way: moved into TRASH, which is
+    deleted after the last timing, or deleted when TRASH is not set or
+    on another file system."""
+    if not os.path.lexists(path):
+        return
+    if TRASH is not None:
+        rmtree.n = getattr(rmtree, "n", 0) + 1
+        os.makedirs(TRASH, exist_ok=True)
+        try:
+            os.rename(path, os.path.join(TRASH, str(rmtree.n)))
+            return
+        except OSError:
+            pass
+    shutil.rmtree(path)
 
 
 def bare_repo(path):
@@ -711,8 +734,21 @@ def project_target(r):
 def main():
     if len(sys.argv) < 2:
         die("usage: tests/bench/bench.py BUILD [S M L P ...]")
+    global TRASH
     b = Bench(sys.argv[1])
     labels = sys.argv[2:] or ["S", "M", "P"]
+    # What a killed run left goes first.
+    shutil.rmtree(b.path("trash"), ignore_errors=True)
+    TRASH = b.path("trash")
+    try:
+        bench(b, labels)
+    finally:
+        TRASH = None
+        shutil.rmtree(b.path("trash"), ignore_errors=True)
+
+
+def bench(b, labels):
+    """Run the rows labels names on b and print and save the results."""
     for tool in ("hugo", "cmark-gfm", "git", "sqlite3", "xargs"):
         if shutil.which(tool) is None:
             die("%s is not installed (make bench installs hugo and "
