@@ -207,6 +207,20 @@ int rules_start_early(struct rules_job **out, mirror_store *st,
     const struct rule_set *rs, const char *now, mirror_error *err);
 
 /*
+ * rules_start_early in two steps, for a caller whose connection is busy
+ * when a core comes free: rules_prepare_early does all that reads st
+ * (on st's thread; returns 0, or < 0 with err set), and rules_go starts
+ * the evaluation beside, touching nothing but job, so any thread may
+ * call it while st's thread works on, as long as only one thread uses
+ * job at a time. A second rules_go, or one on NULL, does nothing; a job
+ * never given one is evaluated on the sweep's connection, as with one
+ * core.
+ */
+int rules_prepare_early(struct rules_job **out, mirror_store *st,
+    const struct rule_set *rs, const char *now, mirror_error *err);
+void rules_go(struct rules_job *job);
+
+/*
  * Whether job (rules_start_early) may stand for rules_start(st, rs,
  * now) in the sweep's write transaction, asked there after the sweep
  * read: 1 when it was started on st for rs at now and st's data_version

@@ -63,6 +63,7 @@ struct rules_job {
 	sqlite3 *live;               /* the reader while it may be
 	                                interrupted (NULL: not) */
 	int sync;                    /* mu and cv are initialized */
+	int may_go;                  /* rules_go may start the thread */
 	mirror_error berr;
 	/* Recording, in rules_finish. */
 	struct rule_conn own;        /* the sweep's connection, for what
@@ -473,7 +474,7 @@ rules_start(struct rules_job **out, mirror_store *st,
 }
 
 int
-rules_start_early(struct rules_job **out, mirror_store *st,
+rules_prepare_early(struct rules_job **out, mirror_store *st,
     const struct rule_set *rs, const char *now, mirror_error *err)
 {
 	long long v;
@@ -481,10 +482,29 @@ rules_start_early(struct rules_job **out, mirror_store *st,
 
 	*out = NULL;
 	if ((rc = store_data_version(&v, st, err)) < 0 ||
-	    (rc = job_start(out, st, rs, now, 1, err)) < 0)
+	    (rc = job_start(out, st, rs, now, 0, err)) < 0)
 		return rc;
 	(*out)->version = v;
+	(*out)->may_go = (*out)->n > 0 && mirror_jobs() > 1;
 	return 0;
+}
+
+void
+rules_go(struct rules_job *job)
+{
+	if (job != NULL && job->may_go && !job->sync)
+		beside_start(job);
+}
+
+int
+rules_start_early(struct rules_job **out, mirror_store *st,
+    const struct rule_set *rs, const char *now, mirror_error *err)
+{
+	int rc = rules_prepare_early(out, st, rs, now, err);
+
+	if (rc == 0)
+		rules_go(*out);
+	return rc;
 }
 
 int

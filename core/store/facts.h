@@ -256,6 +256,16 @@ int facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 int facts_digest_rows(struct store_digest *out, mirror_store *st,
     time_t now, mirror_error *err);
 
+/*
+ * facts_digest_rows, and then(arg) once, on the second connection's
+ * thread, as soon as that connection's share of the pass is folded:
+ * its core is free while this thread folds the rest (a build starts
+ * its rules there). then must not use st; it is never called when the
+ * pass runs on one connection.
+ */
+int facts_digest_rows_then(struct store_digest *out, mirror_store *st,
+    time_t now, void (*then)(void *), void *arg, mirror_error *err);
+
 /* What, besides the snapshot checksum, the clock decides in a read. */
 struct facts_clock {
 	long long expired;      /* memories (any status) with valid_until

@@ -119,18 +119,31 @@ keep_worth(const struct store_digest *d, const char *const *ids, size_t n)
 	return rows <= KEEP_ROWS_MAX;
 }
 
+/* rules_go for a digest's then (facts_digest_rows_then). */
+static void
+go_rules(void *job)
+{
+	rules_go(job);
+}
+
 /* Step 3a: the snapshot checksum and the projects' digests, inside the
  * consistent read; with rowids, the projects' row ids too, for the
- * check of the changed projects in the same read. Returns 0 or < 0
- * with err set. */
+ * check of the changed projects in the same read, and early's rules
+ * started (rules_go) on the core the digest's second connection frees,
+ * when early is not NULL. Returns 0 or < 0 with err set. */
 static int
-build_snapshot(struct site_model *s, int rowids, mirror_error *err)
+build_snapshot(struct site_model *s, int rowids, struct rules_job *early,
+    mirror_error *err)
 {
 	int rc;
 
 	digest_free(&s->digest);
-	rc = (rowids ? facts_digest_rows : facts_digest)(&s->digest, s->st,
-	    s->now, err);
+	if (rowids && early != NULL)
+		rc = facts_digest_rows_then(&s->digest, s->st, s->now,
+		    go_rules, early, err);
+	else
+		rc = (rowids ? facts_digest_rows : facts_digest)(&s->digest,
+		    s->st, s->now, err);
 	if (rc == 0)
 		hash_hex(s->snapshot, s->digest.snapshot);
 	return rc;
@@ -157,7 +170,7 @@ build_rehearse(const struct site_model *s, const struct site_opts *so,
 	r.base_url = s->base_url;
 	rc = store_open(&r.st, o->store, STORE_READ, err);
 	if (rc == 0 && (rc = store_read_begin(r.st, err)) == 0) {
-		rc = build_snapshot(&r, 0, err);
+		rc = build_snapshot(&r, 0, NULL, err);
 		if (rc == 0)
 			rc = site_model_read(&r, err);
 		if (rc == 0)
@@ -342,8 +355,20 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 	    err)) != 0))
 		return rc;
 	build_record(so, o);
+	/* A sweep follows: its rules are made ready on this read's snapshot
+	 * and start on the core the digest's second connection frees, else
+	 * after the digest, beside the checks below (the sweep takes them
+	 * when the snapshot is still the store's). */
+	if (!o->no_sweep) {
+		char ts[MIRROR_TS_LEN];
+
+		mirror_format_ts(ts, s->now);
+		if ((rc = rules_prepare_early(&ch->early, s->st, &ch->rules,
+		    ts, err)) < 0)
+			return rc;
+	}
 	if (have || record_has_lines(so->record)) {
-		if ((rc = build_snapshot(s, 1, err)) < 0 ||
+		if ((rc = build_snapshot(s, 1, ch->early, err)) < 0 ||
 		    (rc = store_data_version(&ch->version, s->st, err)) < 0)
 			return rc;
 		ch->digested = 1;
@@ -355,17 +380,7 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 			return build_unchanged(held, st, ch, s, so, o, err);
 		}
 	}
-	/* A sweep follows: its rules start now, beside the checks below,
-	 * on this read's snapshot (the sweep takes them when it is still
-	 * the store's). */
-	if (!o->no_sweep) {
-		char ts[MIRROR_TS_LEN];
-
-		mirror_format_ts(ts, s->now);
-		if ((rc = rules_start_early(&ch->early, s->st, &ch->rules, ts,
-		    err)) < 0)
-			return rc;
-	}
+	rules_go(ch->early);
 	/* Only the projects whose rows changed since the last build into
 	 * DIR, which read (and so checked) every row of the others. */
 	if (ch->digested)
@@ -423,7 +438,7 @@ build_snapshot_after(struct site_model *s, struct build_changes *ch,
 
 	ch->clocked = 0;            /* the sweep wrote since */
 	if (!ch->digested)
-		rc = build_snapshot(s, 0, err);
+		rc = build_snapshot(s, 0, NULL, err);
 	else if ((rc = store_data_version(&v, s->st, err)) == 0) {
 		if (v != ch->version) {
 			/* Another connection wrote: what the check read may
@@ -432,7 +447,7 @@ build_snapshot_after(struct site_model *s, struct build_changes *ch,
 			s->kept = NULL;
 		}
 		if (v != ch->version || run->rows_written != 0)
-			rc = build_snapshot(s, 0, err);
+			rc = build_snapshot(s, 0, NULL, err);
 	}
 	return rc < 0 ? rc : build_memo(ch, s, o, err);
 }

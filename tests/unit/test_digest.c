@@ -6,6 +6,7 @@
  * of what it vouched for, that spare the read of an untouched store.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -663,6 +664,63 @@ digest_jobs(struct store_digest *d, mirror_store *st, const char *jobs,
 	unsetenv("MIRROR_JOBS");
 }
 
+/* What a digest's then saw: how often it ran, and on which thread. */
+struct then_seen {
+	int calls;
+	pthread_t thread;
+};
+
+static void
+then_note(void *arg)
+{
+	struct then_seen *seen = arg;
+
+	seen->calls++;
+	seen->thread = pthread_self();
+}
+
+/*
+ * facts_digest_rows_then gives facts_digest_rows's digest, and calls
+ * then once, on the second connection's thread, when one folds beside
+ * (two jobs, in a read), never on one connection (one job).
+ */
+static void
+test_digest_then(void **state)
+{
+	struct store_digest one, two;
+	struct then_seen seen = { 0 };
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	digest_jobs(&one, st, "1", 1);
+	assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_digest_rows_then(&two, st, 1700000000,
+	    then_note, &seen, &err), 0);
+	store_read_end(st);
+	assert_int_equal(two.beside, 2);
+	assert_int_equal(seen.calls, 1);
+	assert_false(pthread_equal(seen.thread, pthread_self()));
+	assert_same_digest(&one, &two);
+	digest_free(&two);
+	assert_int_equal(setenv("MIRROR_JOBS", "1", 1), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_digest_rows_then(&two, st, 1700000000,
+	    then_note, &seen, &err), 0);
+	store_read_end(st);
+	unsetenv("MIRROR_JOBS");
+	assert_int_equal(two.beside, 0);
+	assert_int_equal(seen.calls, 1);
+	assert_same_digest(&one, &two);
+	digest_free(&two);
+	digest_free(&one);
+	store_close(st);
+	unlink(path);
+}
+
 /*
  * The fact tables a second connection folds beside the others give the
  * digest one connection gives, row ids and snapshot included; it is
@@ -1132,6 +1190,7 @@ main(void)
 		cmocka_unit_test(test_check_kept),
 		cmocka_unit_test(test_check_kept_by_rowid),
 		cmocka_unit_test(test_digest_beside),
+		cmocka_unit_test(test_digest_then),
 		cmocka_unit_test(test_store_beside),
 		cmocka_unit_test(test_store_print),
 		cmocka_unit_test(test_memo),

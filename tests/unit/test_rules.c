@@ -5,6 +5,7 @@
  * and the store stays as it was, the shape of a result, the life of a
  * violation, parameters, the store's own mirror_rules, and the digest.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -979,6 +980,24 @@ test_beside_no_spill(void **state)
 	rules_free(&rs);
 }
 
+/* The sweep takes job, evaluated beside: the two violations of
+ * NO_MATERIAL open (test_early, test_prepare_go). */
+static void
+sweep_took_beside(struct fixture *f, const struct rule_set *rs,
+    struct rules_job *job)
+{
+	struct sweep_run run;
+	mirror_error err;
+
+	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, rs, job,
+	    &err), 0);
+	assert_int_equal(run.violations_opened, 2);
+	assert_int_equal(run.rules_beside, 1);
+	assert_string_equal(q(f, "SELECT group_concat(facts, ' ') FROM (SELECT "
+	    "facts FROM rule_violations WHERE status = 'open' ORDER BY facts)"),
+	    "[\"entity:e1\"] [\"entity:e3\"]");
+}
+
 /*
  * 16: rules started early, in a read (a build's check): the sweep takes
  * the job when nothing was committed since, and the same rows are
@@ -1005,13 +1024,7 @@ test_early(void **state)
 	assert_int_equal(store_read_begin(f->st, &err), 0);
 	assert_int_equal(rules_start_early(&job, f->st, &rs, ts, &err), 0);
 	store_read_end(f->st);
-	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, &rs, job,
-	    &err), 0);
-	assert_int_equal(run.violations_opened, 2);
-	assert_int_equal(run.rules_beside, 1);
-	assert_string_equal(q(f, "SELECT group_concat(facts, ' ') FROM (SELECT "
-	    "facts FROM rule_violations WHERE status = 'open' ORDER BY facts)"),
-	    "[\"entity:e1\"] [\"entity:e3\"]");
+	sweep_took_beside(f, &rs, job);
 
 	assert_int_equal(store_read_begin(f->st, &err), 0);
 	assert_int_equal(rules_start_early(&job, f->st, &rs, ts, &err), 0);
@@ -1041,6 +1054,59 @@ test_early(void **state)
 	rules_free(&rs2);
 }
 
+/* rules_go twice, on a thread of its own. */
+static void *
+go_twice(void *job)
+{
+	rules_go(job);
+	rules_go(job);
+	return NULL;
+}
+
+/*
+ * 17: rules_start_early in two steps. rules_go(NULL) does nothing;
+ * rules_go from another thread, while the first connection reads on,
+ * starts the evaluation beside, and a second call does nothing more:
+ * the sweep takes the job, evaluated beside, with test_early's rows. A
+ * prepared job never given rules_go is evaluated on the sweep's
+ * connection, with the same result.
+ */
+static void
+test_prepare_go(void **state)
+{
+	struct fixture *f = *state;
+	struct rules_job *job;
+	struct sweep_run run;
+	struct rule_set rs;
+	mirror_error err;
+	pthread_t t;
+	char ts[MIRROR_TS_LEN];
+
+	load(f, &rs, NO_MATERIAL);
+	mirror_format_ts(ts, NOW);
+	setenv("MIRROR_JOBS", "2", 1);
+	rules_go(NULL);
+	assert_int_equal(store_read_begin(f->st, &err), 0);
+	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
+	assert_int_equal(pthread_create(&t, NULL, go_twice, job), 0);
+	assert_non_null(q(f, "SELECT count(*) FROM entities"));
+	assert_int_equal(pthread_join(t, NULL), 0);
+	store_read_end(f->st);
+	sweep_took_beside(f, &rs, job);
+
+	assert_int_equal(store_read_begin(f->st, &err), 0);
+	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
+	store_read_end(f->st);
+	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, &rs, job,
+	    &err), 0);
+	unsetenv("MIRROR_JOBS");
+	assert_int_equal(run.rules_beside, 0);
+	assert_int_equal(run.violations_opened, 0);
+	assert_int_equal(run.violations_closed, 0);
+	assert_int_equal(run.violations_open_after, 2);
+	rules_free(&rs);
+}
+
 int
 main(void)
 {
@@ -1066,6 +1132,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_beside_no_spill, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_early, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prepare_go, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
