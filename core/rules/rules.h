@@ -195,33 +195,27 @@ int rules_start(struct rules_job **out, mirror_store *st,
     const struct rule_set *rs, const char *now, mirror_error *err);
 
 /*
- * rules_start ahead of the sweep: inside a read transaction on st
- * (store_read_begin, st opened STORE_WRITE), so that the evaluation
- * beside starts on the snapshot st reads while the caller does other
- * work (a build's checks), not when the sweep takes its lock. The job
- * remembers st's data_version; the sweep takes it instead of calling
- * rules_start only when rules_job_current says so, and abandons it
- * otherwise. Returns 0, or < 0 with err set.
- */
-int rules_start_early(struct rules_job **out, mirror_store *st,
-    const struct rule_set *rs, const char *now, mirror_error *err);
-
-/*
- * rules_start_early in two steps, for a caller whose connection is busy
- * when a core comes free: rules_prepare_early does all that reads st
- * (on st's thread; returns 0, or < 0 with err set), and rules_go starts
- * the evaluation beside, touching nothing but job, so any thread may
- * call it while st's thread works on, as long as only one thread uses
- * job at a time. A second rules_go, or one on NULL, does nothing; a job
- * never given one is evaluated on the sweep's connection, as with one
- * core.
+ * rules_start ahead of the sweep, in two steps, inside a read
+ * transaction on st (store_read_begin, st opened STORE_WRITE), so that
+ * the evaluation beside starts on the snapshot st reads while the
+ * caller does other work (a build's digest and checks), not when the
+ * sweep takes its lock. rules_prepare_early does all that reads st, on
+ * st's thread, and the job remembers st's data_version (returns 0, or
+ * < 0 with err set); rules_go starts the evaluation beside, touching
+ * nothing but job, so any thread may call it while st's thread works
+ * on, as long as only one thread uses job at a time (a caller whose
+ * connection is busy when a core comes free). A second rules_go, or one
+ * on NULL, does nothing; a job never given one is evaluated on the
+ * sweep's connection, as with one core. The sweep takes the job
+ * instead of calling rules_start only when rules_job_current says so,
+ * and abandons it otherwise.
  */
 int rules_prepare_early(struct rules_job **out, mirror_store *st,
     const struct rule_set *rs, const char *now, mirror_error *err);
 void rules_go(struct rules_job *job);
 
 /*
- * Whether job (rules_start_early) may stand for rules_start(st, rs,
+ * Whether job (rules_prepare_early) may stand for rules_start(st, rs,
  * now) in the sweep's write transaction, asked there after the sweep
  * read: 1 when it was started on st for rs at now and st's data_version
  * is the one it saw (no other connection committed since, so the

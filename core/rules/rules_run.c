@@ -38,8 +38,8 @@ struct rules_job {
 	sqlite3 *db;
 	const struct rule_set *rs;
 	char *now;                   /* the sweep's time, a copy */
-	long long version;           /* st's data_version at the start
-	                                (rules_start_early), else -1 */
+	long long version;           /* st's data_version when made
+	                                (rules_prepare_early), else -1 */
 	struct rule_set store_rules; /* rows of mirror_rules */
 	strbuf early;                /* mirror_rules unreadable: its line */
 	int early_failed;
@@ -494,17 +494,6 @@ rules_go(struct rules_job *job)
 {
 	if (job != NULL && job->may_go && !job->sync)
 		beside_start(job);
-}
-
-int
-rules_start_early(struct rules_job **out, mirror_store *st,
-    const struct rule_set *rs, const char *now, mirror_error *err)
-{
-	int rc = rules_prepare_early(out, st, rs, now, err);
-
-	if (rc == 0)
-		rules_go(*out);
-	return rc;
 }
 
 int

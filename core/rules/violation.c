@@ -566,11 +566,9 @@ rule_runs_latest(struct rule_run_list *out, mirror_store *st,
 	memset(out, 0, sizeof(*out));
 	if (!store_features(st)->has_rule_tables)
 		return 0;
-	/* The newest run of each rule: the last row written for it. */
 	return runs_read(out, st, "SELECT " RUN_COLS " FROM main.rule_runs r "
-	    "WHERE r.rowid = (SELECT x.rowid FROM main.rule_runs x WHERE "
-	    "x.rule_id = r.rule_id ORDER BY x.rowid DESC LIMIT 1) "
-	    "ORDER BY r.rule_id", err);
+	    "WHERE r.rowid IN (" STORE_LATEST_RULE_RUNS ") ORDER BY r.rule_id",
+	    err);
 }
 
 const struct rule_run *

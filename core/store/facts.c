@@ -1186,13 +1186,11 @@ static const unsigned names_cols[T_N] = { [T_STATE] = 0x8f,
 #define PROJECT_NAMES_COLS 0x7u
 
 
-/* Each rule's label in its latest run (the last row written for it):
- * one pass over rule_runs, which has no index on rule_id and gains a
- * row per rule every sweep (the bare column comes from the row of
- * max(rowid)), joined to a query's rows as "lr". */
+/* Each rule's label in its latest run (STORE_LATEST_RULE_RUNS), read
+ * once and joined to a query's rows as "lr". */
 #define WITH_LATEST_LABEL "WITH lr(rule_id, label) AS MATERIALIZED (" \
-	"SELECT rule_id, label FROM (SELECT rule_id, label, max(rowid) " \
-	"FROM main.rule_runs GROUP BY rule_id)) "
+	"SELECT rule_id, label FROM main.rule_runs WHERE rowid IN (" \
+	STORE_LATEST_RULE_RUNS ")) "
 #define JOIN_LATEST_LABEL(rule) " LEFT JOIN lr ON lr.rule_id = " rule " "
 
 /* What an extra digest query needs of the store. */
@@ -1255,9 +1253,8 @@ static const struct {
 	{ "SELECT r.rule_id, r.origin, r.severity, r.label, r.description, "
 	  "r.query, r.status, r.error, r.sweep_run = (SELECT l.sweep_run "
 	  "FROM main.rule_runs l ORDER BY l.rowid DESC LIMIT 1), NULL "
-	  "FROM main.rule_runs r WHERE "
-	  "r.rowid = (SELECT x.rowid FROM main.rule_runs x WHERE x.rule_id "
-	  "= r.rule_id ORDER BY x.rowid DESC LIMIT 1)", 9, 0, "c", NEED_RULES },
+	  "FROM main.rule_runs r WHERE r.rowid IN (" STORE_LATEST_RULE_RUNS
+	  ")", 9, 0, "c", NEED_RULES },
 };
 
 /* The tables a second connection folds while this one folds the rest

@@ -56,6 +56,13 @@ enum store_mode {
 
 typedef struct mirror_store mirror_store;
 
+/* The rowids of the latest run of each rule, the last rule_runs row
+ * written for it: one pass, where a lookup per rule or per row scanned
+ * rule_runs, which has no index on rule_id and gains a row per rule
+ * every sweep. For "rowid IN (" STORE_LATEST_RULE_RUNS ")". */
+#define STORE_LATEST_RULE_RUNS \
+	"SELECT max(rowid) FROM main.rule_runs GROUP BY rule_id"
+
 /* Optional parts of the contract that this store has. */
 struct store_features {
 	int has_mirror_tables;      /* conflicts, conflict_members, sweep_runs */

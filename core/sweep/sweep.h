@@ -117,9 +117,9 @@ int sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
     mirror_error *err);
 
 /*
- * sweep_run_rules with early, a job the caller started with
- * rules_start_early(st, rules, now's time) while it read st (NULL:
- * none). The sweep takes it: the job stands for its own rules_start
+ * sweep_run_rules with early, a job the caller made with
+ * rules_prepare_early(st, rules, now's time) while it read st (and
+ * maybe started: rules_go; NULL: none). The sweep takes it: the job stands for its own rules_start
  * when no other connection committed since (rules_job_current), else it
  * is abandoned and the rules start again; either way it is freed.
  * Returns as sweep_run_rules does.

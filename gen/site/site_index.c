@@ -562,12 +562,50 @@ urlset(strbuf *sb, const struct site_model *m, const char *const *paths,
 	strbuf_puts(sb, "</urlset>\n");
 }
 
+/*
+ * The parts of a sitemap, text[0..parts), as sitemap-1.xml ...
+ * sitemap-PARTS.xml, then sitemap.xml, the sitemap index of them.
+ * Returns 0 or < 0 with err set.
+ */
+static int
+sitemap_parts(const struct page_ctx *pc, const strbuf *text, size_t parts,
+    mirror_error *err)
+{
+	strbuf index;
+	int rc = 0;
+
+	strbuf_init(&index);
+	strbuf_puts(&index, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<sitemapindex xmlns="
+	    "\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+	for (size_t k = 0; k < parts && rc == 0; k++) {
+		char name[48];
+		int len = snprintf(name, sizeof(name), "sitemap-%zu.xml",
+		    k + 1);
+
+		if (len < 0 || (size_t)len >= sizeof(name)) {
+			rc = mirror_fail(err, MIRROR_EIO, "sitemap: part "
+			    "%zu: name too long", k + 1);
+			break;
+		}
+		rc = page_file(pc, name, text[k].data, text[k].len, err);
+		strbuf_puts(&index, "  <sitemap><loc>");
+		url_base(&index, pc->m);
+		strbuf_printf(&index, "%s</loc></sitemap>\n", name);
+	}
+	strbuf_puts(&index, "</sitemapindex>\n");
+	if (rc == 0)
+		rc = page_file(pc, "sitemap.xml", index.data, index.len, err);
+	strbuf_free(&index);
+	return rc;
+}
+
 int
 sitemap_write(const struct page_ctx *pc, size_t limit, mirror_error *err)
 {
 	const char *const *paths;
 	size_t n, pages = 0, parts, *cut;
-	strbuf *text, index;
+	strbuf *text;
 	int rc = 0;
 
 	if (!page_paths(&paths, &n, pc))
@@ -591,38 +629,13 @@ sitemap_write(const struct page_ctx *pc, size_t limit, mirror_error *err)
 		strbuf_init(&text[k]);
 		urlset(&text[k], pc->m, paths, cut[k], cut[k + 1]);
 	}
-	strbuf_init(&index);
-	if (parts > 1) {
-		strbuf_puts(&index, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		    "<sitemapindex xmlns="
-		    "\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-		for (size_t k = 0; k < parts; k++) {
-			strbuf_puts(&index, "  <sitemap><loc>");
-			url_base(&index, pc->m);
-			strbuf_printf(&index, "sitemap-%zu.xml</loc></sitemap>\n",
-			    k + 1);
-		}
-		strbuf_puts(&index, "</sitemapindex>\n");
-	}
-	for (size_t k = 0; k < parts && rc == 0 && parts > 1; k++) {
-		char name[48];
-		int len = snprintf(name, sizeof(name), "sitemap-%zu.xml",
-		    k + 1);
-
-		if (len < 0 || (size_t)len >= sizeof(name))
-			rc = mirror_fail(err, MIRROR_EIO, "sitemap: part "
-			    "%zu: name too long", k + 1);
-		else
-			rc = page_file(pc, name, text[k].data, text[k].len,
-			    err);
-	}
-	if (rc == 0)
-		rc = parts > 1 ? page_file(pc, "sitemap.xml", index.data,
-		    index.len, err) : page_file(pc, "sitemap.xml", text[0].data,
-		    text[0].len, err);
+	if (parts == 1)
+		rc = page_file(pc, "sitemap.xml", text[0].data, text[0].len,
+		    err);
+	else
+		rc = sitemap_parts(pc, text, parts, err);
 	for (size_t k = 0; k < parts; k++)
 		strbuf_free(&text[k]);
-	strbuf_free(&index);
 	free(text);
 	free(cut);
 	return rc;

@@ -60,16 +60,20 @@ scratch_write(const char *path, const char *text, size_t len)
 	assert_int_equal(fclose(fp), 0);
 }
 
-/* The whole of file path, NUL-terminated (the caller frees it), or NULL
- * when it cannot be opened. */
+/* The whole of file rel under dir (NULL: rel itself), NUL-terminated
+ * (the caller frees it), or NULL when it cannot be opened. */
 static inline char *
-scratch_read(const char *path)
+scratch_read(const char *dir, const char *rel)
 {
-	FILE *fp = fopen(path, "rb");
+	char path[4096];
+	int n = dir != NULL ? snprintf(path, sizeof(path), "%s/%s", dir, rel) :
+	    snprintf(path, sizeof(path), "%s", rel);
+	FILE *fp;
 	char *text = NULL;
 	size_t len = 0, cap = 0, got;
 
-	if (fp == NULL)
+	assert_true(n > 0 && (size_t)n < sizeof(path));
+	if ((fp = fopen(path, "rb")) == NULL)
 		return NULL;
 	do {
 		if (cap - len < 4096) {

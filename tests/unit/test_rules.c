@@ -1022,12 +1022,14 @@ test_early(void **state)
 	mirror_format_ts(ts2, NOW + 86400);
 	setenv("MIRROR_JOBS", "2", 1);
 	assert_int_equal(store_read_begin(f->st, &err), 0);
-	assert_int_equal(rules_start_early(&job, f->st, &rs, ts, &err), 0);
+	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
+	rules_go(job);
 	store_read_end(f->st);
 	sweep_took_beside(f, &rs, job);
 
 	assert_int_equal(store_read_begin(f->st, &err), 0);
-	assert_int_equal(rules_start_early(&job, f->st, &rs, ts, &err), 0);
+	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
+	rules_go(job);
 	store_read_end(f->st);
 	run_sql(f, "BEGIN IMMEDIATE; SELECT count(*) FROM entities;");
 	assert_int_equal(rules_job_current(job, f->st, &rs, ts, &err), 1);
@@ -1064,7 +1066,7 @@ go_twice(void *job)
 }
 
 /*
- * 17: rules_start_early in two steps. rules_go(NULL) does nothing;
+ * 17: rules_prepare_early and rules_go apart. rules_go(NULL) does nothing;
  * rules_go from another thread, while the first connection reads on,
  * starts the evaluation beside, and a second call does nothing more:
  * the sweep takes the job, evaluated beside, with test_early's rows. A

@@ -39,23 +39,11 @@ teardown(void **state)
 	return scratch_leave();
 }
 
-/* The whole of file rel of the site, NUL-terminated, or NULL when it is
- * absent. */
-static char *
-slurp(const char *rel)
-{
-	char path[512];
-	int n = snprintf(path, sizeof(path), "%s/%s", SITE, rel);
-
-	assert_true(n > 0 && (size_t)n < sizeof(path));
-	return scratch_read(path);
-}
-
 /* The file rel must hold want exactly. */
 static void
 expect_file(const char *rel, const char *want)
 {
-	char *got = slurp(rel);
+	char *got = scratch_read(SITE, rel);
 
 	assert_non_null(got);
 	assert_string_equal(got, want);
@@ -114,7 +102,7 @@ test_one_file(void **state)
 	build(3, 3, NULL);
 	expect_file("sitemap.xml", URLSET URL("p0.html") URL("p1.html")
 	    URL("p2.html") "</urlset>\n");
-	assert_null(slurp("sitemap-1.xml"));
+	assert_null(scratch_read(SITE, "sitemap-1.xml"));
 	build(0, 3, NULL);
 	expect_file("sitemap.xml", URLSET "</urlset>\n");
 }
@@ -150,12 +138,12 @@ test_full_parts(void **state)
 	    PART("sitemap-2.xml") "</sitemapindex>\n");
 	expect_file("sitemap-2.xml", URLSET URL("p3.html") URL("p4.html")
 	    URL("p5.html") "</urlset>\n");
-	assert_null(slurp("sitemap-3.xml"));
+	assert_null(scratch_read(SITE, "sitemap-3.xml"));
 	build(2, 3, NULL);
 	expect_file("sitemap.xml", URLSET URL("p0.html") URL("p1.html")
 	    "</urlset>\n");
-	assert_null(slurp("sitemap-1.xml"));
-	assert_null(slurp("sitemap-2.xml"));
+	assert_null(scratch_read(SITE, "sitemap-1.xml"));
+	assert_null(scratch_read(SITE, "sitemap-2.xml"));
 }
 
 int
