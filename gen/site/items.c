@@ -308,18 +308,19 @@ item_violation(const struct site_model *m, const struct violation *v)
 }
 
 json_t *
-item_open_checks(const struct site_model *m, const char *project)
+item_open_checks(const struct site_model *m, size_t project)
 {
+	const struct model_index *ix = &m->checks_of;
 	json_t *out = json_array();
 
-	/* The list holds open violations first. */
-	for (size_t k = 0; k < m->violations.n; k++) {
-		const struct violation *v = &m->violations.items[k];
+	/* Each project's violations are in the list's order: open first. */
+	for (size_t k = ix->start[project]; k < ix->start[project + 1];
+	    k++) {
+		const struct violation *v = &m->violations.items[ix->ord[k]];
 
 		if (strcmp(v->status, "open") != 0)
 			break;
-		if (strcmp(v->project, project) == 0)
-			json_array_append_new(out, item_violation(m, v));
+		json_array_append_new(out, item_violation(m, v));
 	}
 	return out;
 }

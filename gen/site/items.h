@@ -36,9 +36,9 @@ json_t *item_check(const struct site_model *m, const char *layer,
  */
 json_t *item_violation(const struct site_model *m, const struct violation *v);
 
-/* The open violations of canonical project id, as item_violation
+/* The open violations of m->projects[project], as item_violation
  * objects, by severity, then rule, then id. A new array. */
-json_t *item_open_checks(const struct site_model *m, const char *project);
+json_t *item_open_checks(const struct site_model *m, size_t project);
 
 /*
  * A fact's sources as a list of strings, for a page to show as words:

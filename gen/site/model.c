@@ -64,6 +64,73 @@ facts_read(struct site_model *m, mirror_error *err)
 	return rc < 0 ? rc : conflicts_read(m, err);
 }
 
+/* The project of the model's conflict i when it is open, else NULL. */
+static const char *
+open_conflict_project(const struct site_model *m, size_t i)
+{
+	const struct conflict *c = &m->conflicts.items[i];
+
+	return strcmp(c->status, "open") == 0 ? c->project : NULL;
+}
+
+/* The project of the model's violation i. */
+static const char *
+violation_project(const struct site_model *m, size_t i)
+{
+	return m->violations.items[i].project;
+}
+
+/*
+ * Fill ix with the n entries of a list by project: project_of gives an
+ * entry's project id, or NULL to leave it out. One binary search per
+ * entry: linear in the list, whatever the number of projects.
+ */
+static void
+index_by_project(struct model_index *ix, const struct site_model *m,
+    size_t n, const char *(*project_of)(const struct site_model *, size_t))
+{
+	long *pi = xcalloc(n + 1, sizeof(*pi));
+	size_t *fill = xcalloc(m->n_projects + 1, sizeof(*fill));
+
+	ix->start = xcalloc(m->n_projects + 1, sizeof(*ix->start));
+	ix->ord = xcalloc(n + 1, sizeof(*ix->ord));
+	for (size_t i = 0; i < n; i++) {
+		const char *project = project_of(m, i);
+
+		pi[i] = project != NULL ? model_project_index(m, project) : -1;
+		if (pi[i] >= 0)
+			ix->start[pi[i] + 1]++;
+	}
+	for (size_t p = 0; p < m->n_projects; p++)
+		ix->start[p + 1] += ix->start[p];
+	for (size_t i = 0; i < n; i++)
+		if (pi[i] >= 0)
+			ix->ord[ix->start[pi[i]] + fill[pi[i]]++] = i;
+	free(fill);
+	free(pi);
+}
+
+static void
+index_free(struct model_index *ix)
+{
+	free(ix->start);
+	free(ix->ord);
+	ix->start = ix->ord = NULL;
+}
+
+/* The indexes by project, once both connections' lists are read. */
+static int
+indexes_make(struct site_model *m, int rc)
+{
+	if (rc == 0) {
+		index_by_project(&m->open_of, m, m->conflicts.n,
+		    open_conflict_project);
+		index_by_project(&m->checks_of, m, m->violations.n,
+		    violation_project);
+	}
+	return rc;
+}
+
 int
 site_model_read(struct site_model *m, mirror_error *err)
 {
@@ -81,9 +148,9 @@ site_model_read(struct site_model *m, mirror_error *err)
 	if (store_beside_join(bs, &brc, &beside_err)) {
 		if (rc == 0 && brc < 0)
 			*err = beside_err;
-		return rc < 0 ? rc : brc;
+		return indexes_make(m, rc < 0 ? rc : brc);
 	}
-	return rc < 0 ? rc : checks_read(m, m->st, err);
+	return indexes_make(m, rc < 0 ? rc : checks_read(m, m->st, err));
 }
 
 void
@@ -96,6 +163,8 @@ site_model_free(struct site_model *m)
 	violation_list_free(&m->violations);
 	rule_run_list_free(&m->runs);
 	health_free(&m->health);
+	index_free(&m->open_of);
+	index_free(&m->checks_of);
 	facts_kept_free(m->kept);
 	m->kept = NULL;
 	facts_projects_free(m->projects, m->n_projects);

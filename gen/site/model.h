@@ -23,6 +23,17 @@
 #include "sweep/conflict.h"
 #include "sweep/health.h"
 
+/*
+ * Entries of one of the model's lists by project, so that a project's
+ * page reads its own instead of the whole list: project i's are
+ * ord[start[i]] to ord[start[i + 1] - 1], indexes into the list in the
+ * list's order. An entry of no project of the model is in none.
+ */
+struct model_index {
+	size_t *start;                /* n_projects + 1 entries */
+	size_t *ord;
+};
+
 struct site_model {
 	mirror_store *st;             /* inside one consistent read */
 	time_t now;                   /* the run's clock (core/sys/clock.h) */
@@ -47,6 +58,10 @@ struct site_model {
 	struct health health;           /* the store's counts, for
 	                                   api/health.json; its checks are
 	                                   the violations by status */
+	struct model_index open_of;     /* the open conflicts of each
+	                                   project */
+	struct model_index checks_of;   /* the violations of each project,
+	                                   open first */
 
 	struct facts_reader *facts;   /* open during site_render: projects
 	                                 are read in id order, on the thread
@@ -61,8 +76,8 @@ struct site_model {
 
 /*
  * Fill m's projects, slugs, audit, disputed members, conflicts, open
- * count, violations, their flagged facts and the rules' latest runs
- * from m->st (inside the caller's read). Returns 0 or < 0 with err
+ * count, violations, their flagged facts, the rules' latest runs and
+ * the two indexes by project from m->st (inside the caller's read). Returns 0 or < 0 with err
  * set; site_model_free releases what was read, also after a failure.
  * It leaves the caller's six fields and open_conflicts as they are,
  * and may be called again (a build frees the model before its commit).

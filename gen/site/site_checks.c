@@ -323,34 +323,6 @@ checks_api(const struct page_ctx *pc, struct page_list *list,
 }
 
 /*
- * The violations of each project of the model, each project's in the
- * list's order: a new array of indexes into the list, project i's from
- * start[i] to start[i + 1] (start has n_projects + 1 entries, zeroed by
- * the caller). A violation of no project of the model is in none.
- */
-static size_t *
-by_project(const struct site_model *m, size_t *start)
-{
-	size_t n = m->violations.n, *ord = xcalloc(n + 1, sizeof(*ord));
-	long *pi = xcalloc(n + 1, sizeof(*pi));
-	size_t *fill = xcalloc(m->n_projects + 1, sizeof(*fill));
-
-	for (size_t i = 0; i < n; i++) {
-		pi[i] = model_project_index(m, m->violations.items[i].project);
-		if (pi[i] >= 0)
-			start[pi[i] + 1]++;
-	}
-	for (size_t p = 0; p < m->n_projects; p++)
-		start[p + 1] += start[p];
-	for (size_t i = 0; i < n; i++)
-		if (pi[i] >= 0)
-			ord[start[pi[i]] + fill[pi[i]]++] = i;
-	free(fill);
-	free(pi);
-	return ord;
-}
-
-/*
  * Fold into h everything the family's files show, and nothing else
  * (the digest is in the site, which must not depend on how many sweeps
  * ran): each violation with its facts and earlier ids (not the ids of
@@ -427,13 +399,12 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 	struct check_run cr = { pc, &list, NULL };
 	const struct pool_work work = { n, NULL, check_render, NULL, &cr,
 	    NULL, NULL };
-	size_t *start, *ord;
+	const size_t *start = m->checks_of.start, *ord = m->checks_of.ord;
 	const char **ids;
 	int rc;
 
 	if (checks_kept(pc))
 		return 0;
-	start = xcalloc(m->n_projects + 2, sizeof(*start));
 	cr.rule_info = xcalloc(m->runs.n + 1, sizeof(json_t *));
 	/* api/checks.json lists them by id: a violation closing changes
 	 * one field of one entry. Each object is kept as its text there,
@@ -455,14 +426,11 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 	if (rc == 0)
 		rc = checks_api(pc, &list, err);
 	page_list_free(&list);
-	ord = by_project(m, start);
 	if (rc == 0)
 		rc = checks_page(pc, -1, NULL, n, err);
 	for (size_t i = 0; rc == 0 && i < m->n_projects; i++)
 		if (start[i + 1] > start[i] && m->projects[i].id[0] != '\0')
 			rc = checks_page(pc, (long)i, ord + start[i],
 			    start[i + 1] - start[i], err);
-	free(start);
-	free(ord);
 	return rc;
 }

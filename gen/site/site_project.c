@@ -191,18 +191,14 @@ sources_text(const json_t *refs)
 static json_t *
 open_conflicts(const struct site_model *m, size_t i)
 {
-	const char *pid = m->projects[i].id;
 	json_t *out = json_array();
 
-	/* The list holds open conflicts first. */
-	for (size_t k = 0; k < m->conflicts.n; k++) {
-		const struct conflict *c = &m->conflicts.items[k];
+	for (size_t k = m->open_of.start[i]; k < m->open_of.start[i + 1];
+	    k++) {
+		const struct conflict *c = &m->conflicts.items[
+		    m->open_of.ord[k]];
 		char slug[SLUG_SIZE];
 
-		if (strcmp(c->status, "open") != 0)
-			break;
-		if (strcmp(c->project, pid) != 0)
-			continue;
 		slug_make(slug, c->id);
 		json_array_append_new(out, item_must(json_pack("{s:s, s:s, "
 		    "s:s}", "id", c->id, "slug", slug, "question",
@@ -714,7 +710,7 @@ overview_json(const struct site_model *m, size_t i,
 	    json_array_size(disputed), "open conflict", "open conflicts"));
 	json_object_set_new(data, "disputed", disputed);
 	/* The Gaps: what the rules find open in this project. */
-	gaps = item_open_checks(m, m->projects[i].id);
+	gaps = item_open_checks(m, i);
 	json_object_set_new(data, "gaps_words", item_count((long long)
 	    json_array_size(gaps), "open check", "open checks"));
 	json_object_set_new(data, "memories", memories);
