@@ -87,40 +87,62 @@ mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
 	return rc;
 }
 
-/* One thread's share of mgit_read_many: every step-th file from first. */
-struct read_share {
+/* What the threads of mgit_read_many share: the files, the next one to
+ * claim, the bytes read so far and where to stop. */
+struct read_batch {
 	struct mgit_read *r;
-	size_t n, first, step;
+	size_t n, next, bytes, budget;
+	pthread_mutex_t mu;
 };
 
-/* Read and hash the share's files (a thread's start). Returns NULL. */
-static void *
-read_share(void *arg)
+/* Read and hash file r: its data, len, mode and id, or rc < 0 with err
+ * naming it; nothing when it has no disk. */
+static void
+read_one(struct mgit_read *r)
 {
-	struct read_share *w = arg;
-
-	for (size_t i = w->first; i < w->n; i += w->step) {
-		struct mgit_read *r = &w->r[i];
-
-		if (r->disk == NULL)
-			continue;
-		r->rc = mgit_read_file(&r->data, &r->len, &r->mode, r->disk,
-		    &r->err);
-		if (r->rc == 0 && git_odb_hash(&r->id, r->data, r->len,
-		    GIT_OBJECT_BLOB) < 0) {
-			free(r->data);
-			r->data = NULL;
-			r->rc = mgit_fail(&r->err, MIRROR_EIO, "%s: cannot hash",
-			    r->disk);
-		}
+	r->data = NULL;
+	r->len = 0;
+	r->rc = 0;
+	if (r->disk == NULL)
+		return;
+	r->rc = mgit_read_file(&r->data, &r->len, &r->mode, r->disk, &r->err);
+	if (r->rc == 0 && git_odb_hash(&r->id, r->data, r->len,
+	    GIT_OBJECT_BLOB) < 0) {
+		free(r->data);
+		r->data = NULL;
+		r->rc = mgit_fail(&r->err, MIRROR_EIO, "%s: cannot hash",
+		    r->disk);
 	}
-	return NULL;
 }
 
-void
-mgit_read_many(struct mgit_read *r, size_t n, int jobs)
+/* Claim the batch's next file and read it, until the files or the
+ * budget run out (a thread's start). Returns NULL. */
+static void *
+read_claims(void *arg)
 {
-	struct read_share w[16];
+	struct read_batch *b = arg;
+
+	for (;;) {
+		struct mgit_read *r = NULL;
+
+		pthread_mutex_lock(&b->mu);
+		if (b->next < b->n && b->bytes < b->budget)
+			r = &b->r[b->next++];
+		pthread_mutex_unlock(&b->mu);
+		if (r == NULL)
+			return NULL;
+		read_one(r);
+		pthread_mutex_lock(&b->mu);
+		b->bytes += r->len;
+		pthread_mutex_unlock(&b->mu);
+	}
+}
+
+size_t
+mgit_read_many(struct mgit_read *r, size_t n, size_t budget, int jobs)
+{
+	struct read_batch b = { r, n, 0, 0, budget > 0 ? budget : 1,
+	    PTHREAD_MUTEX_INITIALIZER };
 	pthread_t tid[16];
 	int started[16];
 
@@ -130,18 +152,15 @@ mgit_read_many(struct mgit_read *r, size_t n, int jobs)
 		jobs = (int)n;
 	if (jobs < 1)
 		jobs = 1;
-	for (int t = 0; t < jobs; t++) {
-		w[t] = (struct read_share){ r, n, (size_t)t, (size_t)jobs };
-		started[t] = t > 0 && pthread_create(&tid[t], NULL, read_share,
-		    &w[t]) == 0;
-	}
-	for (int t = 0; t < jobs; t++)
-		if (!started[t])
-			read_share(&w[t]);      /* this thread's share, or no
-			                           thread could start */
-	for (int t = 0; t < jobs; t++)
+	for (int t = 1; t < jobs; t++)
+		started[t] = pthread_create(&tid[t], NULL, read_claims,
+		    &b) == 0;
+	read_claims(&b);                /* this thread's claims */
+	for (int t = 1; t < jobs; t++)
 		if (started[t])
 			pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&b.mu);
+	return b.next;
 }
 
 int

@@ -43,12 +43,16 @@ struct mgit_read {
 };
 
 /*
- * Read (as mgit_read_file) and hash as a blob every r[i] with a disk,
- * i < n, on up to jobs threads at once (the reads of many files wait on
- * the disk together). Each r[i] gets its data, len, mode and id, or rc
- * < 0 with err naming the file. Nothing to return: look at each rc.
+ * Read (as mgit_read_file) and hash as a blob r[0], r[1], ... in turn,
+ * on up to jobs threads at once (the reads of many files wait on the
+ * disk together), until all n are read or the files read reach budget
+ * bytes: memory stays bounded whatever the files' sizes. Returns how
+ * many were read, k (at least 1 when n > 0): each r[i], i < k, gets its
+ * data, len, mode and id, or rc < 0 with err naming the file (data
+ * NULL, len 0 and rc 0 for one without a disk); r[k..n) are untouched.
  */
-void mgit_read_many(struct mgit_read *r, size_t n, int jobs);
+size_t mgit_read_many(struct mgit_read *r, size_t n, size_t budget,
+    int jobs);
 
 /*
  * Every regular file under dir (dotfiles included) as *files[0..*n),

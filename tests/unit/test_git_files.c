@@ -1,0 +1,182 @@
+/*
+ * test_git_files.c: gen/git/git_files, mgit_read_many: the commit reads
+ * files ahead in batches bounded by bytes, so a batch is a prefix of
+ * the files given, each read and hashed as git would, with the ones
+ * past the batch untouched; files without a disk and unreadable files
+ * are told apart from read ones.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <git2.h>
+
+#include "git/git_files.h"
+
+#include "scratch.h"
+
+#define N_FILES 10
+#define FILE_BYTES 1000
+
+static char names[N_FILES][16];
+
+static int
+setup(void **state)
+{
+	char text[FILE_BYTES];
+
+	(void)state;
+	git_libgit2_init();
+	if (scratch_enter("gitfiles") != 0)
+		return -1;
+	for (int i = 0; i < N_FILES; i++) {
+		memset(text, 'a' + i, sizeof(text));
+		snprintf(names[i], sizeof(names[i]), "f%d", i);
+		scratch_write(names[i], text, sizeof(text));
+	}
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	git_libgit2_shutdown();
+	return scratch_leave();
+}
+
+/* r[0..n) set to read names[0..n), the rest marked as never touched. */
+static void
+prepare(struct mgit_read *r, size_t n)
+{
+	memset(r, 0, N_FILES * sizeof(*r));
+	for (size_t i = 0; i < N_FILES; i++) {
+		r[i].disk = i < n ? names[i] : NULL;
+		r[i].len = 77;          /* untouched unless read */
+	}
+}
+
+/* r was read: its bytes are file i's and its id git's blob id of them. */
+static void
+assert_read(const struct mgit_read *r, int i)
+{
+	char text[FILE_BYTES];
+	git_oid want;
+
+	memset(text, 'a' + i, sizeof(text));
+	assert_int_equal(r->rc, 0);
+	assert_int_equal(r->len, FILE_BYTES);
+	assert_memory_equal(r->data, text, FILE_BYTES);
+	assert_int_equal(git_odb_hash(&want, text, sizeof(text),
+	    GIT_OBJECT_BLOB), 0);
+	assert_true(git_oid_equal(&r->id, &want));
+}
+
+static void
+free_all(struct mgit_read *r)
+{
+	for (size_t i = 0; i < N_FILES; i++)
+		if (r[i].len != 77)
+			free(r[i].data);
+}
+
+/* One thread stops at the first file that reaches the budget: 2,500
+ * bytes are three files of 1,000; the fourth is not touched. */
+static void
+test_budget_one_thread(void **state)
+{
+	struct mgit_read r[N_FILES];
+
+	(void)state;
+	prepare(r, N_FILES);
+	assert_int_equal(mgit_read_many(r, N_FILES, 2500, 1), 3);
+	for (int i = 0; i < 3; i++)
+		assert_read(&r[i], i);
+	assert_int_equal(r[3].len, 77);
+	assert_null(r[3].data);
+	free_all(r);
+}
+
+/* Threads claim files in turn: the batch is still a prefix, each file
+ * in it read once, overshooting the budget by at most a file a thread. */
+static void
+test_budget_threads(void **state)
+{
+	struct mgit_read r[N_FILES];
+	size_t k;
+
+	(void)state;
+	prepare(r, N_FILES);
+	k = mgit_read_many(r, N_FILES, 2500, 4);
+	assert_in_range(k, 3, 6);
+	for (size_t i = 0; i < k; i++)
+		assert_read(&r[i], (int)i);
+	for (size_t i = k; i < N_FILES; i++)
+		assert_int_equal(r[i].len, 77);
+	free_all(r);
+}
+
+/* A budget larger than the files reads them all; one is always read,
+ * however small the budget; none of none. */
+static void
+test_all_and_least(void **state)
+{
+	struct mgit_read r[N_FILES];
+
+	(void)state;
+	prepare(r, N_FILES);
+	assert_int_equal(mgit_read_many(r, N_FILES, 1u << 20, 2), N_FILES);
+	for (int i = 0; i < N_FILES; i++)
+		assert_read(&r[i], i);
+	free_all(r);
+	prepare(r, N_FILES);
+	assert_int_equal(mgit_read_many(r, N_FILES, 0, 1), 1);
+	assert_read(&r[0], 0);
+	assert_int_equal(r[1].len, 77);
+	free_all(r);
+	prepare(r, N_FILES);
+	assert_int_equal(mgit_read_many(r, 0, 100, 2), 0);
+	assert_int_equal(r[0].len, 77);
+}
+
+/* A file without a disk is read as nothing (no error), a missing file
+ * fails naming itself, and neither stops the others. */
+static void
+test_nothing_and_missing(void **state)
+{
+	struct mgit_read r[N_FILES];
+
+	(void)state;
+	prepare(r, 4);
+	r[1].disk = NULL;
+	r[2].disk = "no-such-file";
+	assert_int_equal(mgit_read_many(r, 4, 1u << 20, 2), 4);
+	assert_read(&r[0], 0);
+	assert_int_equal(r[1].rc, 0);
+	assert_int_equal(r[1].len, 0);
+	assert_null(r[1].data);
+	assert_true(r[2].rc < 0);
+	assert_null(r[2].data);
+	assert_non_null(strstr(r[2].err.msg, "no-such-file"));
+	assert_read(&r[3], 3);
+	r[1].len = r[2].len = 77;
+	free_all(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_budget_one_thread),
+		cmocka_unit_test(test_budget_threads),
+		cmocka_unit_test(test_all_and_least),
+		cmocka_unit_test(test_nothing_and_missing),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
