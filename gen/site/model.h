@@ -77,8 +77,9 @@ struct site_model {
 /*
  * Fill m's projects, slugs, audit, disputed members, conflicts, open
  * count, violations, their flagged facts, the rules' latest runs and
- * the two indexes by project from m->st (inside the caller's read). Returns 0 or < 0 with err
- * set; site_model_free releases what was read, also after a failure.
+ * the two indexes by project from m->st (inside the caller's read).
+ * Returns 0 or < 0 with err set; site_model_free releases what was
+ * read, also after a failure.
  * It leaves the caller's six fields and open_conflicts as they are,
  * and may be called again (a build frees the model before its commit).
  */
