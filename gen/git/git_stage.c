@@ -5,9 +5,13 @@
  * first 8 bytes of its id; the queue lists, in arrival order, the ids
  * not yet written anywhere. Loose, the queue is everything, written at
  * the flush; packed, the queue is the batch being gathered, written to
- * the pack when full. A blob's bytes are freed once packed; trees and
- * the commit keep theirs for reads.
+ * the pack when full. A full batch is compressed and written by a
+ * thread of its own while the next is gathered (the files read and
+ * hashed, the trees made): one batch at a time in flight, its bytes
+ * kept until it is done. A blob's bytes are freed once packed; trees
+ * and the commit keep theirs for reads.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,19 @@ struct stage_obj {
 	char *data;             /* NULL once a blob is packed */
 };
 
+/* A batch compressed and written to the pack on a thread of its own. */
+struct flight {
+	struct mgit_pack *pk;        /* the stage's: no other writer until
+	                                the batch is joined */
+	struct mgit_pack_obj *objs;  /* the batch; data borrowed from the
+	                                stage, which keeps it until joined */
+	size_t n;
+	pthread_t tid;
+	int started;                 /* 1: tid runs it, join it */
+	int rc;
+	mirror_error err;
+};
+
 struct mgit_stage_be {
 	git_odb_backend parent;      /* first: what libgit2 is given */
 	struct hashtab objs;         /* struct stage_obj */
@@ -45,6 +62,8 @@ struct mgit_stage_be {
 	strbuf objects_dir;
 	struct mgit_pack pk;
 	int packing;                 /* pk begun */
+	struct flight flight;        /* the batch in flight (objs NULL:
+	                                none) */
 	int passthrough;             /* flushing loose: step aside */
 	mirror_error err;            /* the first failure of a write */
 };
@@ -83,41 +102,83 @@ held(const struct mgit_stage_be *be, const git_oid *id)
 	return o;
 }
 
+/* Compress and write a batch (a thread's start). Returns NULL. */
+static void *
+flight_run(void *arg)
+{
+	struct flight *f = arg;
+
+	f->rc = mgit_pack_add_many(f->pk, f->objs, f->n, mirror_jobs(),
+	    &f->err);
+	return NULL;
+}
+
 /*
- * Write the queue to the pack, compressed on every core, and free the
- * packed blobs' bytes. Returns 0 or -MIRROR_EIO with err set.
+ * Wait for the batch in flight, if any, then free its blobs' bytes.
+ * Returns 0, or its failure (< 0 with err set).
  */
 static int
-pack_queue(struct mgit_stage_be *be, mirror_error *err)
+flight_join(struct mgit_stage_be *be, mirror_error *err)
 {
-	struct mgit_pack_obj *objs;
+	struct flight *f = &be->flight;
 	int rc;
 
-	if (be->nqueue == 0)
+	if (f->objs == NULL)
 		return 0;
-	objs = xcalloc(be->nqueue, sizeof(*objs));
-	for (size_t i = 0; i < be->nqueue; i++) {
-		const struct stage_obj *o = held(be, &be->queue[i]);
-
-		git_oid_cpy(&objs[i].oid, &o->id);
-		objs[i].type = o->type;
-		objs[i].data = o->data;
-		objs[i].len = o->len;
-	}
-	rc = mgit_pack_add_many(&be->pk, objs, be->nqueue, mirror_jobs(),
-	    err);
-	for (size_t i = 0; i < be->nqueue && rc == 0; i++) {
-		struct stage_obj *o = held(be, &be->queue[i]);
+	if (f->started)
+		pthread_join(f->tid, NULL);
+	rc = f->rc;
+	if (rc < 0)
+		*err = f->err;
+	for (size_t i = 0; i < f->n && rc == 0; i++) {
+		struct stage_obj *o = held(be, &f->objs[i].oid);
 
 		if (o->type == GIT_OBJECT_BLOB) {
 			free(o->data);
 			o->data = NULL;
 		}
 	}
-	free(objs);
+	free(f->objs);
+	f->objs = NULL;
+	f->n = 0;
+	f->started = 0;
+	return rc;
+}
+
+/*
+ * Send the queue to the pack: once the batch before it is written, on
+ * a thread of its own (compressed on every core), or here when no
+ * thread starts. Returns 0 or -MIRROR_EIO with err set (this batch's
+ * failure, or the one before's).
+ */
+static int
+pack_queue(struct mgit_stage_be *be, mirror_error *err)
+{
+	struct flight *f = &be->flight;
+	int rc;
+
+	if ((rc = flight_join(be, err)) < 0 || be->nqueue == 0)
+		return rc;
+	f->objs = xcalloc(be->nqueue, sizeof(*f->objs));
+	for (size_t i = 0; i < be->nqueue; i++) {
+		const struct stage_obj *o = held(be, &be->queue[i]);
+
+		git_oid_cpy(&f->objs[i].oid, &o->id);
+		f->objs[i].type = o->type;
+		f->objs[i].data = o->data;
+		f->objs[i].len = o->len;
+	}
+	f->pk = &be->pk;
+	f->n = be->nqueue;
+	f->rc = 0;
 	be->nqueue = 0;
 	be->queue_bytes = 0;
-	return rc;
+	/* One job (MIRROR_JOBS=1): one thread, the batch written here. */
+	f->started = mirror_jobs() > 1 &&
+	    pthread_create(&f->tid, NULL, flight_run, f) == 0;
+	if (!f->started)
+		flight_run(f);
+	return 0;
 }
 
 /*
@@ -238,7 +299,9 @@ static void
 be_free(git_odb_backend *b)
 {
 	struct mgit_stage_be *be = (struct mgit_stage_be *)b;
+	mirror_error ignored;
 
+	(void)flight_join(be, &ignored);
 	for (size_t i = 0; i < be->nall; i++)
 		free(held(be, &be->all[i])->data);
 	hashtab_free(&be->objs);
@@ -348,6 +411,7 @@ mgit_stage_flush(struct mgit_stage *stage, const char *repo_path,
 	if (!be->packing)
 		return flush_loose(stage, repo_path, err);
 	if ((rc = pack_queue(be, err)) < 0 ||
+	    (rc = flight_join(be, err)) < 0 ||
 	    (rc = mgit_pack_finish(&be->pk, err)) < 0)
 		return rc;
 	memcpy(stage->pack_name, be->pk.name, sizeof(stage->pack_name));
@@ -358,9 +422,11 @@ void
 mgit_stage_discard(struct mgit_stage *stage)
 {
 	struct mgit_stage_be *be = stage->be;
+	mirror_error ignored;
 
 	if (be == NULL)
 		return;
+	(void)flight_join(be, &ignored);
 	be->nqueue = 0;
 	if (be->packing)
 		mgit_pack_free(&be->pk);    /* removes the temporary file */
