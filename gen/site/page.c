@@ -13,7 +13,7 @@
 #include "out/record.h"
 #include "util/array.h"
 #include "util/hash.h"
-#include "util/jsonfmt.h"
+#include "util/jsonwrite.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -489,14 +489,6 @@ page_write_figures(const struct page_ctx *pc, const char *path,
 	return rc;
 }
 
-/* json_dump_callback's sink: append to the strbuf arg. Returns 0. */
-static int
-dump_to(const char *buf, size_t size, void *arg)
-{
-	strbuf_add(arg, buf, size);
-	return 0;
-}
-
 int
 page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err)
@@ -506,11 +498,10 @@ page_json(const struct page_ctx *pc, const char *path, const json_t *v,
 
 	if (page_kept(pc, path, "json", NULL, v, &path, 1))
 		return 0;
-	/* Straight into one buffer: json_dumps copied its whole text once
-	 * more (api/conflicts.json is tens of megabytes at a million
-	 * facts), and the newline a third time. */
+	/* Straight into one buffer (api/conflicts.json is tens of
+	 * megabytes at a million facts), and the newline with it. */
 	strbuf_init(&text);
-	if (json_dump_callback(v, dump_to, &text, MIRROR_JSON_FLAGS) != 0) {
+	if (json_write(&text, v, 0) != 0) {
 		strbuf_free(&text);
 		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s",
 		    path);
@@ -572,27 +563,10 @@ page_list_free(struct page_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* The indent of the list's objects in the file: two levels of
- * JSON_INDENT(2) (the file's object, then its list). */
+/* The nesting of the list's objects in the file, and its indent: two
+ * levels (the file's object, then its list). */
+#define LIST_DEPTH 2
 #define LIST_INDENT "    "
-
-/* json_dump_callback's sink for a list's object: each newline (a dump
- * has none raw inside a string: JSON escapes it) starts a line indented
- * two levels more in the file. */
-static int
-dump_indented(const char *buf, size_t size, void *arg)
-{
-	strbuf *sb = arg;
-	const char *end = buf + size, *nl;
-
-	while ((nl = memchr(buf, '\n', (size_t)(end - buf))) != NULL) {
-		strbuf_add(sb, buf, (size_t)(nl + 1 - buf));
-		strbuf_puts(sb, LIST_INDENT);
-		buf = nl + 1;
-	}
-	strbuf_add(sb, buf, (size_t)(end - buf));
-	return 0;
-}
 
 /* Object k (in id order) of l joined to the list when it is set, its
  * text freed. Under l->mu. */
@@ -616,8 +590,7 @@ page_list_set(struct page_list *l, size_t i, const json_t *o)
 	strbuf out;
 
 	strbuf_init(&out);
-	if (json_dump_callback(o, dump_indented, &out,
-	    MIRROR_JSON_FLAGS) != 0) {
+	if (json_write(&out, o, LIST_DEPTH) != 0) {
 		strbuf_free(&out);
 		return -1;
 	}
@@ -664,7 +637,7 @@ page_list_write(const struct page_ctx *pc, const char *path, json_t *head,
 	json_object_set_new(head, key, l->joined > 0 ?
 	    json_pack("[s]", LIST_WORD) : json_array());
 	strbuf_init(&text);
-	if (json_dump_callback(head, dump_to, &text, MIRROR_JSON_FLAGS) != 0)
+	if (json_write(&text, head, 0) != 0)
 		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise %s", path);
 	if (rc == 0 && l->joined > 0 && (at = list_mark(&text)) != NULL) {
 		/* The head around the list, in place: the list is moved

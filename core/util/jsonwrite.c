@@ -1,0 +1,229 @@
+/*
+ * jsonwrite.c: JSON text in mirror's layout (see jsonwrite.h).
+ */
+#include <locale.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/jsonwrite.h"
+#include "util/utf8.h"
+
+/* A newline and the indent of nesting level depth. */
+static void
+newline(strbuf *out, int depth)
+{
+	static const char spaces[] = "                                ";
+	size_t n = (size_t)depth * 2;
+
+	strbuf_putc(out, '\n');
+	while (n > 0) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+
+		strbuf_add(out, spaces, k);
+		n -= k;
+	}
+}
+
+/* "\uXXXX", upper-case hex, as jansson writes an escape. */
+static void
+escape_unit(strbuf *out, unsigned unit)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char seq[6] = { '\\', 'u', hex[(unit >> 12) & 15],
+	    hex[(unit >> 8) & 15], hex[(unit >> 4) & 15], hex[unit & 15] };
+
+	strbuf_add(out, seq, sizeof(seq));
+}
+
+/* String s of len bytes, quoted and escaped: quotes, backslashes and
+ * control characters, and every character past ASCII as \u escapes
+ * (a surrogate pair past U+FFFF). Returns 0, or -1 when not UTF-8. */
+static int
+write_string(strbuf *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + len;
+
+	strbuf_putc(out, '"');
+	while (p < end) {
+		const unsigned char *run = p;
+		int32_t cp;
+		size_t n;
+
+		/* The common case: a run of printable ASCII, copied whole. */
+		while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' &&
+		    *p != '\\')
+			p++;
+		if (p > run)
+			strbuf_add(out, run, (size_t)(p - run));
+		if (p == end)
+			break;
+		n = utf8_decode(&cp, p, (size_t)(end - p));
+		if (cp < 0)
+			return -1;
+		p += n;
+		switch (cp) {
+		case '"':
+			strbuf_add(out, "\\\"", 2);
+			break;
+		case '\\':
+			strbuf_add(out, "\\\\", 2);
+			break;
+		case '\b':
+			strbuf_add(out, "\\b", 2);
+			break;
+		case '\f':
+			strbuf_add(out, "\\f", 2);
+			break;
+		case '\n':
+			strbuf_add(out, "\\n", 2);
+			break;
+		case '\r':
+			strbuf_add(out, "\\r", 2);
+			break;
+		case '\t':
+			strbuf_add(out, "\\t", 2);
+			break;
+		default:
+			if (cp < 0x10000)
+				escape_unit(out, (unsigned)cp);
+			else {
+				cp -= 0x10000;
+				escape_unit(out, 0xD800u | ((unsigned)cp >> 10));
+				escape_unit(out, 0xDC00u | ((unsigned)cp & 0x3FF));
+			}
+		}
+	}
+	strbuf_putc(out, '"');
+	return 0;
+}
+
+/* A real as jansson writes it: %.17g, the locale's decimal point as
+ * '.', ".0" when it would read as an integer, the exponent without
+ * '+' or leading zeros. Returns 0 or -1. */
+static int
+write_real(strbuf *out, double value)
+{
+	char buf[64], *e, *from;
+	const char *point = localeconv()->decimal_point;
+	int n = snprintf(buf, sizeof(buf) - 3, "%.17g", value);
+	size_t len;
+
+	if (n < 0 || (size_t)n >= sizeof(buf) - 3)
+		return -1;
+	len = (size_t)n;
+	if (point != NULL && point[0] != '\0' && point[0] != '.' &&
+	    point[1] == '\0') {
+		char *at = strchr(buf, point[0]);
+
+		if (at != NULL)
+			*at = '.';
+	}
+	if (strchr(buf, '.') == NULL && strchr(buf, 'e') == NULL) {
+		memcpy(buf + len, ".0", 3);
+		len += 2;
+	}
+	if ((e = strchr(buf, 'e')) != NULL) {
+		char *start = e + 1;
+
+		from = start + 1;
+		if (*start == '-')
+			start++;
+		while (*from == '0')
+			from++;
+		if (from != start) {
+			memmove(start, from, len - (size_t)(from - buf) + 1);
+			len -= (size_t)(from - start);
+		}
+	}
+	strbuf_add(out, buf, len);
+	return 0;
+}
+
+/* v at nesting level depth. Returns 0 or -1 (json_write). */
+static int
+write_value(strbuf *out, const json_t *v, int depth)
+{
+	char num[32];
+	int n;
+
+	if (v == NULL || depth > JSONWRITE_DEPTH)
+		return -1;
+	switch (json_typeof(v)) {
+	case JSON_NULL:
+		strbuf_add(out, "null", 4);
+		return 0;
+	case JSON_TRUE:
+		strbuf_add(out, "true", 4);
+		return 0;
+	case JSON_FALSE:
+		strbuf_add(out, "false", 5);
+		return 0;
+	case JSON_INTEGER:
+		n = snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
+		    json_integer_value(v));
+		if (n < 0 || (size_t)n >= sizeof(num))
+			return -1;
+		strbuf_add(out, num, (size_t)n);
+		return 0;
+	case JSON_REAL:
+		return write_real(out, json_real_value(v));
+	case JSON_STRING:
+		return write_string(out, json_string_value(v),
+		    json_string_length(v));
+	case JSON_ARRAY: {
+		size_t k = json_array_size(v);
+
+		strbuf_putc(out, '[');
+		for (size_t i = 0; i < k; i++) {
+			newline(out, depth + 1);
+			if (write_value(out, json_array_get(v, i),
+			    depth + 1) < 0)
+				return -1;
+			if (i + 1 < k)
+				strbuf_putc(out, ',');
+		}
+		if (k > 0)
+			newline(out, depth);
+		strbuf_putc(out, ']');
+		return 0;
+	}
+	case JSON_OBJECT: {
+		/* Insertion order, as json_object_iter walks it. */
+		void *it = json_object_iter((json_t *)(uintptr_t)v);
+
+		strbuf_putc(out, '{');
+		if (it == NULL) {
+			strbuf_putc(out, '}');
+			return 0;
+		}
+		while (it != NULL) {
+			void *next = json_object_iter_next(
+			    (json_t *)(uintptr_t)v, it);
+
+			newline(out, depth + 1);
+			if (write_string(out, json_object_iter_key(it),
+			    json_object_iter_key_len(it)) < 0)
+				return -1;
+			strbuf_add(out, ": ", 2);
+			if (write_value(out, json_object_iter_value(it),
+			    depth + 1) < 0)
+				return -1;
+			if (next != NULL)
+				strbuf_putc(out, ',');
+			it = next;
+		}
+		newline(out, depth);
+		strbuf_putc(out, '}');
+		return 0;
+	}
+	}
+	return -1;
+}
+
+int
+json_write(strbuf *out, const json_t *v, int depth)
+{
+	return write_value(out, v, depth);
+}

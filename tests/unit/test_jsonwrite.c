@@ -1,0 +1,215 @@
+/*
+ * test_jsonwrite.c: core/util/jsonwrite, JSON text written without
+ * jansson's dump, is byte for byte jansson's json_dumps with
+ * MIRROR_JSON_FLAGS: on every kind of value and string (escapes,
+ * control characters, ASCII's last character, two- to four-byte UTF-8,
+ * empty containers, extreme integers, reals of every shape) and on
+ * thousands of random trees; nested in a file (depth 2) it is jansson's
+ * text with every line indented twice more; and what jansson refuses,
+ * it refuses.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "util/jsonfmt.h"
+#include "util/jsonwrite.h"
+#include "util/strbuf.h"
+
+/* v written by json_write at depth 0 equals jansson's text. */
+static void
+assert_same(const json_t *v)
+{
+	char *want = json_dumps(v, MIRROR_JSON_FLAGS | JSON_ENCODE_ANY);
+	strbuf got;
+
+	assert_non_null(want);
+	strbuf_init(&got);
+	assert_int_equal(json_write(&got, v, 0), 0);
+	assert_string_equal(got.data != NULL ? got.data : "", want);
+	strbuf_free(&got);
+	free(want);
+}
+
+/* Strings a page can carry: escapes, control characters, DEL, slash,
+ * UTF-8 of two, three and four bytes, an embedded NUL. */
+static const char *const strings[] = {
+	"", "plain", "quote \" backslash \\ slash /", "tab\tnl\ncr\rbs\bff\f",
+	"\x01\x1f\x7f", "caf\xc3\xa9", "\xe2\x9a\xa0 disputed",
+	"\xf0\x9f\x98\x80 emoji \xf4\x8f\xbf\xbf", "\xef\xbf\xbf\xc2\x80",
+	"<script>&amp;</script>", "mirror-list-goes-here",
+};
+
+static void
+test_scalars(void **state)
+{
+	static const double reals[] = { 0.0, -0.0, 0.1, 1.5, 5.0, -2.0,
+	    1e300, 1e-7, 123456789012345678.0, 3.14159, 1e21, 2.5e-308 };
+	json_t *v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(strings) / sizeof(*strings); i++) {
+		v = json_string(strings[i]);
+		assert_non_null(v);
+		assert_same(v);
+		json_decref(v);
+	}
+	v = json_stringn("a\0b", 3);
+	assert_same(v);
+	json_decref(v);
+	for (size_t i = 0; i < sizeof(reals) / sizeof(*reals); i++) {
+		v = json_real(reals[i]);
+		assert_same(v);
+		json_decref(v);
+	}
+	v = json_pack("[I, I, i, i, b, b, n, [], {}, [[]], {s:{}}]",
+	    (json_int_t)INT64_MAX, (json_int_t)INT64_MIN, 0, -1, 1, 0, "k");
+	assert_same(v);
+	json_decref(v);
+}
+
+/* A random value of at most depth levels, from a fixed generator. */
+static json_t *
+random_value(unsigned *seed, int depth)
+{
+	int kind = depth > 0 ? rand_r(seed) % 9 : rand_r(seed) % 6;
+	size_t n;
+	json_t *v;
+
+	switch (kind) {
+	case 0:
+		return json_null();
+	case 1:
+		return json_boolean(rand_r(seed) % 2);
+	case 2:
+		return json_integer((json_int_t)rand_r(seed) *
+		    (rand_r(seed) % 2 ? 1 : -1000003));
+	case 3:
+		return json_real((double)rand_r(seed) /
+		    (double)(rand_r(seed) % 1000 + 1));
+	case 4:
+	case 5:
+		return json_string(strings[(size_t)rand_r(seed) %
+		    (sizeof(strings) / sizeof(*strings))]);
+	case 6:
+	case 7:
+		v = json_array();
+		n = (size_t)rand_r(seed) % 5;
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(v, random_value(seed, depth - 1));
+		return v;
+	default:
+		v = json_object();
+		n = (size_t)rand_r(seed) % 5;
+		for (size_t i = 0; i < n; i++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%s%zu", strings[(size_t)
+			    rand_r(seed) % (sizeof(strings) /
+			    sizeof(*strings))], i);
+			json_object_set_new(v, key,
+			    random_value(seed, depth - 1));
+		}
+		return v;
+	}
+}
+
+static void
+test_random_trees(void **state)
+{
+	unsigned seed = 20261125;
+
+	(void)state;
+	for (int i = 0; i < 3000; i++) {
+		json_t *v = random_value(&seed, 1 + i % 6);
+
+		assert_same(v);
+		json_decref(v);
+	}
+}
+
+/* Depth 2, as a list's object inside a file: jansson's text with
+ * every newline followed by four more spaces. */
+static void
+test_depth(void **state)
+{
+	unsigned seed = 7;
+
+	(void)state;
+	for (int i = 0; i < 300; i++) {
+		json_t *v = random_value(&seed, 4);
+		char *plain = json_dumps(v, MIRROR_JSON_FLAGS |
+		    JSON_ENCODE_ANY);
+		strbuf want, got;
+
+		strbuf_init(&want);
+		strbuf_init(&got);
+		for (const char *p = plain; *p != '\0'; p++) {
+			strbuf_putc(&want, *p);
+			if (*p == '\n')
+				strbuf_puts(&want, "    ");
+		}
+		assert_int_equal(json_write(&got, v, 2), 0);
+		assert_string_equal(got.data, want.data);
+		strbuf_free(&want);
+		strbuf_free(&got);
+		free(plain);
+		json_decref(v);
+	}
+}
+
+/* Not UTF-8 (a lone continuation byte, an overlong form, a surrogate,
+ * a sequence cut short), in a value or a key: refused, as jansson's
+ * dump refuses it; and a nesting past JSONWRITE_DEPTH. */
+static void
+test_refused(void **state)
+{
+	static const char *const bad[] = { "a\x80", "\xc0\xaf",
+	    "\xed\xa0\x80", "\xe2\x9a" };
+	json_t *v, *deep;
+	strbuf out;
+
+	(void)state;
+	strbuf_init(&out);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		v = json_stringn_nocheck(bad[i], strlen(bad[i]));
+		assert_null(json_dumps(v, MIRROR_JSON_FLAGS |
+		    JSON_ENCODE_ANY));
+		assert_int_equal(json_write(&out, v, 0), -1);
+		json_decref(v);
+		v = json_object();
+		json_object_set_new_nocheck(v, bad[i], json_null());
+		assert_int_equal(json_write(&out, v, 0), -1);
+		json_decref(v);
+	}
+	deep = v = json_array();
+	for (int i = 0; i < JSONWRITE_DEPTH + 1; i++) {
+		json_t *inner = json_array();
+
+		json_array_append_new(v, inner);
+		v = inner;
+	}
+	assert_int_equal(json_write(&out, deep, 0), -1);
+	json_decref(deep);
+	strbuf_free(&out);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scalars),
+		cmocka_unit_test(test_random_trees),
+		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
