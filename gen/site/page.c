@@ -489,6 +489,135 @@ page_write_figures(const struct page_ctx *pc, const char *path,
 	return rc;
 }
 
+/* A page queued for page_later's thread. */
+struct later_job {
+	char *path;
+	const char *tname;
+	char *title;
+	json_t *data;
+};
+
+struct page_later {
+	const struct page_ctx *pc;
+	pthread_t tid;
+	int started;                      /* 1: tid writes the queue */
+	pthread_mutex_t mu;
+	pthread_cond_t more, room;        /* a job came; a slot freed */
+	struct later_job q[PAGE_LATER_DEPTH];
+	size_t head, n;                   /* the oldest job, how many */
+	int closing;                      /* 1: no more jobs come */
+	int rc;                           /* the first failure, 0 */
+	mirror_error err;
+};
+
+static void
+job_free(struct later_job *j)
+{
+	free(j->path);
+	free(j->title);
+	json_decref(j->data);
+}
+
+/* Write the queue's pages until it is closed and empty (the thread's
+ * start); after a failure, only drop them. Returns NULL. */
+static void *
+later_run(void *arg)
+{
+	struct page_later *pl = arg;
+
+	pthread_mutex_lock(&pl->mu);
+	for (;;) {
+		struct later_job j;
+		mirror_error e;
+		int failed, rc = 0;
+
+		while (pl->n == 0 && !pl->closing)
+			pthread_cond_wait(&pl->more, &pl->mu);
+		if (pl->n == 0)
+			break;
+		j = pl->q[pl->head];
+		pl->head = (pl->head + 1) % PAGE_LATER_DEPTH;
+		pl->n--;
+		failed = pl->rc < 0;
+		pthread_cond_signal(&pl->room);
+		pthread_mutex_unlock(&pl->mu);
+		if (!failed)
+			rc = page_write(pl->pc, j.path, j.tname, j.title, j.data,
+			    &e);
+		job_free(&j);
+		pthread_mutex_lock(&pl->mu);
+		if (rc < 0 && pl->rc == 0) {
+			pl->rc = rc;
+			pl->err = e;
+			pthread_cond_broadcast(&pl->room);
+		}
+	}
+	pthread_mutex_unlock(&pl->mu);
+	return NULL;
+}
+
+struct page_later *
+page_later_start(const struct page_ctx *pc)
+{
+	struct page_later *pl = xcalloc(1, sizeof(*pl));
+
+	pl->pc = pc;
+	pthread_mutex_init(&pl->mu, NULL);
+	pthread_cond_init(&pl->more, NULL);
+	pthread_cond_init(&pl->room, NULL);
+	pl->started = pthread_create(&pl->tid, NULL, later_run, pl) == 0;
+	return pl;
+}
+
+int
+page_later_put(struct page_later *pl, const char *path, const char *tname,
+    const char *title, json_t *data, mirror_error *err)
+{
+	int rc;
+
+	if (!pl->started) {
+		rc = page_write(pl->pc, path, tname, title, data, err);
+		json_decref(data);
+		return rc;
+	}
+	pthread_mutex_lock(&pl->mu);
+	while (pl->n == PAGE_LATER_DEPTH && pl->rc == 0)
+		pthread_cond_wait(&pl->room, &pl->mu);
+	if ((rc = pl->rc) < 0) {
+		*err = pl->err;
+		pthread_mutex_unlock(&pl->mu);
+		json_decref(data);
+		return rc;
+	}
+	pl->q[(pl->head + pl->n) % PAGE_LATER_DEPTH] = (struct later_job){
+	    xstrdup(path), tname, xstrdup(title), data };
+	pl->n++;
+	pthread_cond_signal(&pl->more);
+	pthread_mutex_unlock(&pl->mu);
+	return 0;
+}
+
+int
+page_later_finish(struct page_later *pl, mirror_error *err)
+{
+	int rc;
+
+	if (pl->started) {
+		pthread_mutex_lock(&pl->mu);
+		pl->closing = 1;
+		pthread_cond_signal(&pl->more);
+		pthread_mutex_unlock(&pl->mu);
+		pthread_join(pl->tid, NULL);
+	}
+	if ((rc = pl->rc) < 0)
+		*err = pl->err;
+	pthread_cond_destroy(&pl->room);
+	pthread_cond_destroy(&pl->more);
+	pthread_mutex_destroy(&pl->mu);
+	free(pl);
+	return rc;
+}
+
 int
 page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err)

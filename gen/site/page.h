@@ -103,6 +103,33 @@ int page_write_figures(const struct page_ctx *pc, const char *path,
     const struct md_figure *figs, size_t nfigs, mirror_error *err);
 
 /*
+ * Pages written on a thread of their own while the caller makes the
+ * next ones: for a family that makes its pages one after another on
+ * the build's thread from a stream of rows (the A-Z index), whose
+ * rendering and files then overlap the next page's read. The queue
+ * holds PAGE_LATER_DEPTH pages; a put waits while it is full.
+ */
+#define PAGE_LATER_DEPTH 4
+struct page_later;
+
+/* A queue for pc's pages, never NULL: without a thread of its own,
+ * page_later_put writes in place. */
+struct page_later *page_later_start(const struct page_ctx *pc);
+
+/*
+ * Queue a page_write of path with template tname, title and data
+ * (taken over; path and title are copied). Returns 0, or < 0 with err
+ * set: the failure of this page or of an earlier one (nothing more is
+ * written after a failure).
+ */
+int page_later_put(struct page_later *pl, const char *path,
+    const char *tname, const char *title, json_t *data, mirror_error *err);
+
+/* Wait for every page queued and free pl. Returns 0, or the first
+ * failure (< 0 with err set). */
+int page_later_finish(struct page_later *pl, mirror_error *err);
+
+/*
  * Keep a whole family's files as the previous build left them when the
  * record holds, for the line unit ("checks/"), the digest of h (two
  * hashes of everything the family's pages show, page_hash_str) and the

@@ -175,6 +175,7 @@ struct atoz_page {
 	json_t *names;          /* its names so far */
 	json_t *facts;          /* the last name's facts; NULL at its start */
 	strbuf last;            /* the last row's name */
+	struct page_later *later;  /* writes the pages beside the read */
 };
 
 /* The page line of a letter's page: NULL (JSON null) when the letter
@@ -230,9 +231,8 @@ letter_page(struct atoz_page *pg, mirror_error *err)
 	pg->names = NULL;
 	pg->facts = NULL;
 	pg->n = 0;
-	rc = page_write(pg->pc, path.data, "atoz_letter.md", title.data, data,
-	    err);
-	json_decref(data);
+	rc = page_later_put(pg->later, path.data, "atoz_letter.md",
+	    title.data, data, err);
 	strbuf_free(&path);
 	strbuf_free(&title);
 	strbuf_free(&file);
@@ -367,8 +367,19 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 	if (rc == 0)
 		rc = index_page(pc, &c, err);
 	strbuf_init(&pg.last);
-	if (rc == 0)
+	if (rc == 0) {
+		mirror_error later_err;
+		int lrc;
+
+		/* The pages are written beside the second pass's read. */
+		pg.later = page_later_start(pc);
 		rc = names_pass(&c, &pg, pc, err);
+		lrc = page_later_finish(pg.later, &later_err);
+		if (rc == 0 && lrc < 0) {
+			*err = later_err;
+			rc = lrc;
+		}
+	}
 	json_decref(pg.names);
 	strbuf_free(&pg.last);
 	return rc;
