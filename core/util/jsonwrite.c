@@ -36,6 +36,21 @@ escape_unit(strbuf *out, unsigned unit)
 	strbuf_add(out, seq, sizeof(seq));
 }
 
+/* JSON's two-character escape of cp (backslash, then a letter or cp
+ * itself), or NULL: cp then takes a \u escape. */
+static const char *
+short_escape(int32_t cp)
+{
+	static const char *const esc[] = { "\\\"", "\\\\", "\\b",
+	    "\\f", "\\n", "\\r", "\\t" };
+	static const char chars[] = "\"\\\b\f\n\r\t";
+
+	for (size_t i = 0; i < sizeof(esc) / sizeof(*esc); i++)
+		if (cp == (unsigned char)chars[i])
+			return esc[i];
+	return NULL;
+}
+
 /* String s of len bytes, quoted and escaped: quotes, backslashes and
  * control characters, and every character past ASCII as \u escapes
  * (a surrogate pair past U+FFFF). Returns 0, or -1 when not UTF-8. */
@@ -48,6 +63,7 @@ write_string(strbuf *out, const char *s, size_t len)
 	strbuf_putc(out, '"');
 	while (p < end) {
 		const unsigned char *run = p;
+		const char *esc;
 		int32_t cp;
 		size_t n;
 
@@ -63,36 +79,14 @@ write_string(strbuf *out, const char *s, size_t len)
 		if (cp < 0)
 			return -1;
 		p += n;
-		switch (cp) {
-		case '"':
-			strbuf_add(out, "\\\"", 2);
-			break;
-		case '\\':
-			strbuf_add(out, "\\\\", 2);
-			break;
-		case '\b':
-			strbuf_add(out, "\\b", 2);
-			break;
-		case '\f':
-			strbuf_add(out, "\\f", 2);
-			break;
-		case '\n':
-			strbuf_add(out, "\\n", 2);
-			break;
-		case '\r':
-			strbuf_add(out, "\\r", 2);
-			break;
-		case '\t':
-			strbuf_add(out, "\\t", 2);
-			break;
-		default:
-			if (cp < 0x10000)
-				escape_unit(out, (unsigned)cp);
-			else {
-				cp -= 0x10000;
-				escape_unit(out, 0xD800u | ((unsigned)cp >> 10));
-				escape_unit(out, 0xDC00u | ((unsigned)cp & 0x3FF));
-			}
+		if ((esc = short_escape(cp)) != NULL)
+			strbuf_add(out, esc, 2);
+		else if (cp < 0x10000)
+			escape_unit(out, (unsigned)cp);
+		else {
+			cp -= 0x10000;
+			escape_unit(out, 0xD800u | ((unsigned)cp >> 10));
+			escape_unit(out, 0xDC00u | ((unsigned)cp & 0x3FF));
 		}
 	}
 	strbuf_putc(out, '"');

@@ -118,18 +118,6 @@ index_free(struct model_index *ix)
 	ix->start = ix->ord = NULL;
 }
 
-/* The indexes by project, once both connections' lists are read. */
-static int
-indexes_make(struct site_model *m, int rc)
-{
-	if (rc == 0) {
-		index_by_project(&m->open_of, m, m->conflicts.n,
-		    open_conflict_project);
-		index_by_project(&m->checks_of, m, m->violations.n,
-		    violation_project);
-	}
-	return rc;
-}
 
 int
 site_model_read(struct site_model *m, mirror_error *err)
@@ -148,9 +136,17 @@ site_model_read(struct site_model *m, mirror_error *err)
 	if (store_beside_join(bs, &brc, &beside_err)) {
 		if (rc == 0 && brc < 0)
 			*err = beside_err;
-		return indexes_make(m, rc < 0 ? rc : brc);
-	}
-	return indexes_make(m, rc < 0 ? rc : checks_read(m, m->st, err));
+		rc = rc < 0 ? rc : brc;
+	} else if (rc == 0)
+		rc = checks_read(m, m->st, err);
+	if (rc < 0)
+		return rc;
+	/* Once both connections' lists are read. */
+	index_by_project(&m->open_of, m, m->conflicts.n,
+	    open_conflict_project);
+	index_by_project(&m->checks_of, m, m->violations.n,
+	    violation_project);
+	return 0;
 }
 
 void
