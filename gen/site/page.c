@@ -557,7 +557,7 @@ later_run(void *arg)
 }
 
 struct page_later *
-page_later_start(const struct page_ctx *pc)
+page_later_start(const struct page_ctx *pc, int own_thread)
 {
 	struct page_later *pl = xcalloc(1, sizeof(*pl));
 
@@ -565,7 +565,8 @@ page_later_start(const struct page_ctx *pc)
 	pthread_mutex_init(&pl->mu, NULL);
 	pthread_cond_init(&pl->more, NULL);
 	pthread_cond_init(&pl->room, NULL);
-	pl->started = pthread_create(&pl->tid, NULL, later_run, pl) == 0;
+	pl->started = own_thread &&
+	    pthread_create(&pl->tid, NULL, later_run, pl) == 0;
 	return pl;
 }
 

@@ -71,6 +71,11 @@ struct site_writer {
 struct page_ctx {
 	const struct site_model *m;
 	struct site_writer *w;
+	mirror_store *st;             /* the connection a family that reads
+	                                 the store by itself reads with:
+	                                 m->st, or a second one on the same
+	                                 snapshot for a family run beside
+	                                 the others (families.h) */
 };
 
 /* Start w over the caller's templates, theme, output tree (NULL: write
@@ -112,9 +117,10 @@ int page_write_figures(const struct page_ctx *pc, const char *path,
 #define PAGE_LATER_DEPTH 4
 struct page_later;
 
-/* A queue for pc's pages, never NULL: without a thread of its own,
- * page_later_put writes in place. */
-struct page_later *page_later_start(const struct page_ctx *pc);
+/* A queue for pc's pages, never NULL: with own_thread 0, or when no
+ * thread can be started, page_later_put writes in place. */
+struct page_later *page_later_start(const struct page_ctx *pc,
+    int own_thread);
 
 /*
  * Queue a page_write of path with template tname, title and data

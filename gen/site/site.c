@@ -13,6 +13,7 @@
 #include "out/output.h"
 #include "site/families.h"
 #include "out/record.h"
+#include "store/beside.h"
 #include "site/site.h"
 #include "site/site_atoz.h"
 #include "site/site_checks.h"
@@ -27,12 +28,12 @@
 /* The page families, in render order: extras last, since the sitemap
  * lists what was written before it. */
 static const struct page_family families[] = {
-	{ "index", index_pages },
-	{ "projects", project_pages },
-	{ "conflicts", conflict_pages },
-	{ "checks", check_pages },
-	{ "atoz", atoz_pages },
-	{ "extras", extra_pages },
+	{ "index", index_pages, 0 },
+	{ "projects", project_pages, 0 },
+	{ "conflicts", conflict_pages, 0 },
+	{ "checks", check_pages, 0 },
+	{ "atoz", atoz_pages, 1 },      /* its own sorted read of names */
+	{ "extras", extra_pages, 0 },
 };
 
 const struct page_family *
@@ -64,19 +65,72 @@ write_stamp(const struct site_opts *o, size_t pages,
 	return rc;
 }
 
-/* Every family's pages, in the table's order. Returns 0 or < 0. */
+/* A family run beside the others (struct page_family's beside). */
+struct family_beside {
+	const struct page_family *f;
+	struct page_ctx pc;             /* the caller's, with its own st */
+	struct store_beside *bs;        /* NULL: not started */
+};
+
+/* Run b's family on the second connection st (a store_beside_fn). */
+static int
+family_run(void *arg, mirror_store *st, mirror_error *err)
+{
+	struct family_beside *b = arg;
+
+	b->pc.st = st;
+	return b->f->pages(&b->pc, err);
+}
+
+/* Wait for b's family; when it did not run beside, run it here on
+ * pc's connection. Returns its result: 0 or < 0 with err set. */
+static int
+family_join(struct family_beside *b, const struct page_ctx *pc,
+    mirror_error *err)
+{
+	int rc;
+
+	if (store_beside_join(b->bs, &rc, err))
+		return rc;
+	return b->f->pages(pc, err);
+}
+
+/*
+ * Every family's pages, in the table's order; the families marked
+ * beside start first, each on a thread and connection of its own, and
+ * are waited for at their place in the order, so what a family after
+ * them sees written is the same. Returns 0 or < 0.
+ */
 static int
 all_families(const struct page_ctx *pc, mirror_error *err)
 {
 	size_t n;
 	const struct page_family *f = page_families(&n);
+	struct family_beside *b = xcalloc(n, sizeof(*b));
 	int rc = 0;
 
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		rc = f[i].pages(pc, err);
+	for (size_t i = 0; i < n; i++) {
+		b[i].f = &f[i];
+		b[i].pc = *pc;
+		if (f[i].beside)
+			b[i].bs = store_beside_start(pc->st, family_run,
+			    &b[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		mirror_error ignored;
+		int frc;
+
+		if (rc < 0) {
+			/* A failure before: wait for what runs, and drop it. */
+			(void)store_beside_join(b[i].bs, &frc, &ignored);
+			continue;
+		}
+		rc = f[i].beside ? family_join(&b[i], pc, err) :
+		    f[i].pages(pc, err);
 		/* What a family freed goes back before the next grows. */
 		xtrim();
 	}
+	free(b);
 	return rc;
 }
 
@@ -199,7 +253,7 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
     mirror_error *err)
 {
 	struct site_writer w;
-	const struct page_ctx pc = { m, &w };
+	const struct page_ctx pc = { m, &w, m->st };
 	int rc = 0;
 
 	*pages = 0;

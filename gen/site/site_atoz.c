@@ -289,7 +289,7 @@ names_pass(struct atoz_counts *c, struct atoz_page *pg,
 	strbuf last;
 	int rc, prev = -1;
 
-	rc = facts_names_open(&nr, pc->m->st, &key, err);
+	rc = facts_names_open(&nr, pc->st, &key, err);
 	strbuf_init(&last);
 	while (rc == 0 && (rc = facts_names_next(nr, &f, err)) == 1) {
 		int b = bucket_of(f.name);
@@ -371,8 +371,11 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 		mirror_error later_err;
 		int lrc;
 
-		/* The pages are written beside the second pass's read. */
-		pg.later = page_later_start(pc);
+		/* The pages are written beside the second pass's read, but
+		 * when the family runs beside the others (families.h): the
+		 * cores are theirs, and a queue of pages in flight would
+		 * add to theirs (14 MB at M). */
+		pg.later = page_later_start(pc, pc->st == pc->m->st);
 		rc = names_pass(&c, &pg, pc, err);
 		lrc = page_later_finish(pg.later, &later_err);
 		if (rc == 0 && lrc < 0) {

@@ -262,6 +262,19 @@ begin tpl.db tpl site repo.git
 try_build 2 "tpl/project\.md:3: unknown placeholder 'project\.nope'" tpl.db --templates tpl
 end "unknown template placeholder: exit 2 naming template, line and name"
 
+# 12b. The same in the A-Z pages, which render on a thread and a store
+# connection of their own beside the other families (gen/site/families.h)
+# when there are two cores, and in turn with one.
+mkdir tpl_atoz && printf '# {{label}}\n\n{{nope}}\n' > tpl_atoz/atoz_letter.md
+for jobs in 2 1; do
+	export MIRROR_JOBS=$jobs
+	begin tpl.db tpl_atoz site repo.git
+	try_build 2 "tpl_atoz/atoz_letter\.md:3: unknown placeholder 'nope'" \
+	    tpl.db --templates tpl_atoz
+	end "unknown placeholder in the A-Z pages (MIRROR_JOBS $jobs): exit 2 naming template, line and name"
+done
+unset MIRROR_JOBS
+
 # 13. --repo that is not a repository (an empty directory).
 mkdir notrepo
 cp base.db norepo.db

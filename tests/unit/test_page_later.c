@@ -1,8 +1,9 @@
 /*
  * test_page_later.c: gen/site/page.h, page_later: pages queued to a
  * thread of their own are written as page_write writes them, all of
- * them, more than the queue holds; a failure of one stops the rest and
- * is returned, naming the page, by the next put or by the finish.
+ * them, more than the queue holds, and so are pages written in place; a
+ * failure of one stops the rest and is returned, naming the page, by
+ * the next put or by the finish (in place: by its put).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,15 +57,16 @@ teardown(void **state)
 }
 
 /* Pages p/0 .. p/n-1 queued into a new build of SITE (page dup written
- * twice when dup >= 0): the puts' and the finish's results into rc_put
- * (the first failure) and rc_end, and the finish's message into msg. */
+ * twice when dup >= 0), on a thread of their own when own: the puts'
+ * and the finish's results into rc_put (the first failure) and rc_end,
+ * and the first failure's message into msg. */
 static void
-build(long dup, int *rc_put, int *rc_end, char msg[256])
+build(long dup, int own, int *rc_put, int *rc_end, char msg[256])
 {
 	struct page_record *rec = record_load(SITE, 0);
 	struct site_model m;
 	struct site_writer w;
-	struct page_ctx pc = { &m, &w };
+	struct page_ctx pc = { &m, &w, NULL };
 	struct page_later *pl;
 	struct output *o;
 	mirror_error err, end;
@@ -76,8 +78,9 @@ build(long dup, int *rc_put, int *rc_end, char msg[256])
 	writer_init(&w, ts, th, o, NULL);
 	record_set_key(rec, "0123456789abcdef");
 	w.record = rec;
-	pl = page_later_start(&pc);
+	pl = page_later_start(&pc, own);
 	*rc_put = 0;
+	msg[0] = '\0';
 	for (long i = 0; i < N_PAGES; i++) {
 		char path[32];
 		int rc;
@@ -86,12 +89,15 @@ build(long dup, int *rc_put, int *rc_end, char msg[256])
 		    dup : i);
 		rc = page_later_put(pl, path, "p.md", "P", json_pack("{s:I}",
 		    "v", (json_int_t)i), &err);
-		if (rc < 0 && *rc_put == 0)
+		if (rc < 0 && *rc_put == 0) {
 			*rc_put = rc;
+			snprintf(msg, 256, "%.200s", err.msg);
+		}
 	}
 	*rc_end = page_later_finish(pl, &end);
-	snprintf(msg, 256, "%.200s", *rc_end < 0 ? end.msg : "");
-	if (*rc_end == 0) {
+	if (*rc_end < 0 && msg[0] == '\0')
+		snprintf(msg, 256, "%.200s", end.msg);
+	if (*rc_end == 0 && *rc_put == 0) {
 		assert_int_equal(record_write(rec, o, &err), 0);
 		assert_int_equal(output_commit(o, &err), 0);
 	}
@@ -100,15 +106,15 @@ build(long dup, int *rc_put, int *rc_end, char msg[256])
 	record_free(rec);
 }
 
-/* Every page queued is written, more than the queue holds at once. */
+/* Every page queued is written, more than the queue holds at once, on
+ * the queue's thread or in place. */
 static void
-test_all_written(void **state)
+all_written(int own)
 {
 	int rc_put, rc_end;
 	char msg[256];
 
-	(void)state;
-	build(-1, &rc_put, &rc_end, msg);
+	build(-1, own, &rc_put, &rc_end, msg);
 	assert_int_equal(rc_put, 0);
 	assert_int_equal(rc_end, 0);
 	for (int i = 0; i < N_PAGES; i++) {
@@ -129,6 +135,20 @@ test_all_written(void **state)
 	}
 }
 
+static void
+test_all_written(void **state)
+{
+	(void)state;
+	all_written(1);
+}
+
+static void
+test_all_written_in_place(void **state)
+{
+	(void)state;
+	all_written(0);
+}
+
 /* A page written twice fails on the queue's thread: the failure comes
  * back, naming the page, and the finish returns it. */
 static void
@@ -138,9 +158,22 @@ test_failure_returned(void **state)
 	char msg[256];
 
 	(void)state;
-	build(2, &rc_put, &rc_end, msg);
+	build(2, 1, &rc_put, &rc_end, msg);
 	assert_true(rc_end < 0);
 	assert_true(rc_put == 0 || rc_put == rc_end);
+	assert_non_null(strstr(msg, "p/2"));
+}
+
+/* In place, the put of the page written twice returns the failure. */
+static void
+test_failure_in_place(void **state)
+{
+	int rc_put, rc_end;
+	char msg[256];
+
+	(void)state;
+	build(2, 0, &rc_put, &rc_end, msg);
+	assert_true(rc_put < 0);
 	assert_non_null(strstr(msg, "p/2"));
 }
 
@@ -149,7 +182,9 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_written),
+		cmocka_unit_test(test_all_written_in_place),
 		cmocka_unit_test(test_failure_returned),
+		cmocka_unit_test(test_failure_in_place),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -93,7 +93,7 @@ write_order(size_t n, long skip, enum set_order how,
 	struct page_record *rec = record_load(SITE, 0);
 	struct site_model m;
 	struct site_writer w;
-	struct page_ctx pc = { &m, &w };
+	struct page_ctx pc = { &m, &w, NULL };
 	struct page_list l;
 	struct output *o;
 	mirror_error err;

@@ -61,7 +61,7 @@ build(size_t n, size_t limit, const char *base_url)
 {
 	struct site_model m;
 	struct site_writer w;
-	struct page_ctx pc = { &m, &w };
+	struct page_ctx pc = { &m, &w, NULL };
 	struct output *o;
 	mirror_error err;
 
