@@ -28,10 +28,20 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wcast-qual \
            -Wimplicit-fallthrough -Wundef -Wwrite-strings
 CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 OPT     ?= -O2 -g
+# MALLOC=jemalloc (the default) links jemalloc for malloc and free:
+# a tenth of an M build's time went to glibc's malloc (doc/performance.md).
+# MALLOC= keeps the C library's; sanitizer builds always do (ASan brings
+# its own allocator).
+MALLOC  ?= jemalloc
 # SAN=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer.
 ifeq ($(SAN),1)
 OPT      = -O1 -g -fno-omit-frame-pointer
 SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all
+MALLOC   =
+endif
+ifeq ($(MALLOC),jemalloc)
+PKGS    += jemalloc
+MALLOC_CFLAGS = -DMIRROR_JEMALLOC
 endif
 
 # pkg-config is asked when this Makefile is read, so targets that install
@@ -49,7 +59,7 @@ MHD_SONAME := $(shell objdump -p "$$(pkg-config --variable=libdir \
 
 ALL_CFLAGS  = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Icore -Igen \
               -DMIRROR_VERSION='"$(VERSION)"' \
-              -DMIRROR_DATADIR='"$(DATADIR)"' $(PKG_CFLAGS) \
+              -DMIRROR_DATADIR='"$(DATADIR)"' $(MALLOC_CFLAGS) $(PKG_CFLAGS) \
               $(if $(MHD_SONAME),-DMIRROR_MHD_SONAME='"$(MHD_SONAME)"') \
               $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
@@ -218,7 +228,7 @@ FUZZ_BINS     = $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 fuzz-build:
 	@MIRROR_EXTRA_PKGS="clang libclang-rt-14-dev" sh scripts/install-deps.sh
 	@$(MAKE) --no-print-directory fuzz-bins BUILD=$(FUZZ_BUILD) \
-	    CC=$(FUZZ_CC) WARN="$(FUZZ_WARN)" \
+	    CC=$(FUZZ_CC) WARN="$(FUZZ_WARN)" MALLOC= \
 	    OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
 	    FUZZ_TARGETS="$(FUZZ_TARGETS)"

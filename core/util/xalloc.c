@@ -9,6 +9,22 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
+#ifdef MIRROR_JEMALLOC
+#include <jemalloc/jemalloc.h>
+
+#define XALLOC_STR_(x) #x
+#define XALLOC_STR(x) XALLOC_STR_(x)
+
+/*
+ * Read by jemalloc when it starts. A page freed goes back to the system
+ * half a second after it was last used, not ten (the default): a build
+ * is a few seconds of one phase after another, and the render's pages
+ * would otherwise still be held when the commit reads the site. Muzzy
+ * pages (given back lazily) are skipped: nothing else wants them soon.
+ */
+const char *malloc_conf = "dirty_decay_ms:500,muzzy_decay_ms:0";
+#endif
+
 static void
 oom(size_t n)
 {
@@ -77,7 +93,7 @@ xstrndup(const char *s, size_t n)
 void
 xalloc_tune(void)
 {
-#ifdef __GLIBC__
+#if defined(__GLIBC__) && !defined(MIRROR_JEMALLOC)
 	(void)mallopt(M_MMAP_THRESHOLD, XALLOC_MAP_BYTES);
 	(void)mallopt(M_TRIM_THRESHOLD, XALLOC_MAP_BYTES);
 #endif
@@ -86,7 +102,28 @@ xalloc_tune(void)
 void
 xtrim(void)
 {
-#ifdef __GLIBC__
+#if defined(MIRROR_JEMALLOC)
+	/* Every arena's dirty pages, now rather than when they decay. */
+	(void)mallctl("arena." XALLOC_STR(MALLCTL_ARENAS_ALL) ".purge",
+	    NULL, NULL, NULL, 0);
+#elif defined(__GLIBC__)
 	(void)malloc_trim(0);
+#endif
+}
+
+void
+xalloc_name(char *buf, size_t size)
+{
+#ifdef MIRROR_JEMALLOC
+	const char *v = NULL;
+	size_t len = sizeof(v), n;
+
+	if (mallctl("version", &v, &len, NULL, 0) != 0 || v == NULL)
+		v = "?";
+	/* "5.3.0-0-g54eaed1d...": the release alone. */
+	n = strcspn(v, "-");
+	(void)snprintf(buf, size, "jemalloc %.*s", (int)(n < 32 ? n : 32), v);
+#else
+	(void)snprintf(buf, size, "libc malloc");
 #endif
 }

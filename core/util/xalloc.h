@@ -26,6 +26,10 @@ char *xstrndup(const char *s, size_t n);
  * the C library cannot.
  */
 void xtrim(void);
+/* The allocator mirror was built with ("jemalloc 5.3.0", "libc
+ * malloc": make MALLOC=), as a string into buf of size bytes, cut to
+ * fit (mirror --version). */
+void xalloc_name(char *buf, size_t size);
 /*
  * Set the C library's heap so that a block of a megabyte or more is
  * its own mapping, given back to the system when freed. glibc otherwise

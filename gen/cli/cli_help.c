@@ -16,6 +16,7 @@
 #include "cli/cli_int.h"
 #include "cli/json_out.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* Width of the option column, "--author 'NAME <EMAIL>'" and a blank. */
 #define OPT_COLUMN 23
@@ -162,21 +163,22 @@ cli_help_print(FILE *fp, const struct cli_command *cmd, mirror_error *err)
 int
 cli_version_print(int json, mirror_error *err)
 {
-	char git[64];
+	char git[64], alloc[64];
 	int major = 0, minor = 0, rev = 0, n;
 
+	xalloc_name(alloc, sizeof(alloc));
 	git_libgit2_version(&major, &minor, &rev);
 	n = snprintf(git, sizeof(git), "%d.%d.%d", major, minor, rev);
 	if (n < 0 || (size_t)n >= sizeof(git))
 		return mirror_fail(err, MIRROR_EIO, "libgit2 version too long");
 	if (json)
-		return json_out_print(json_pack("{s:s, s:s, s:s, s:s}",
+		return json_out_print(json_pack("{s:s, s:s, s:s, s:s, s:s}",
 		    "mirror", MIRROR_VERSION, "cmark-gfm",
 		    cmark_version_string(), "sqlite", sqlite3_libversion(),
-		    "libgit2", git), err);
-	if (printf("mirror %s\ncmark-gfm %s\nSQLite %s\nlibgit2 %s\n",
+		    "libgit2", git, "malloc", alloc), err);
+	if (printf("mirror %s\ncmark-gfm %s\nSQLite %s\nlibgit2 %s\n%s\n",
 	    MIRROR_VERSION, cmark_version_string(), sqlite3_libversion(),
-	    git) < 0)
+	    git, alloc) < 0)
 		return mirror_fail(err, MIRROR_EIO, "cannot write the version");
 	return 0;
 }

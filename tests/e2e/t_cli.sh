@@ -292,8 +292,8 @@ mirror health --store nosuch.db --json
 expect "an error under --json: stdout empty, one line on stderr" sh -c "
     [ $RC = 2 ] && [ ! -s '$T/out' ] && [ \$(wc -l <'$T/err') = 1 ]"
 mirror --version --json
-expect "--version --json: mirror and the three libraries" one_json \
-    '(.mirror | test("^[0-9]+\\.[0-9]+\\.[0-9]+$")) and (keys == ["cmark-gfm", "libgit2", "mirror", "sqlite"])'
+expect "--version --json: mirror, the three libraries and the allocator" one_json \
+    '(.mirror | test("^[0-9]+\\.[0-9]+\\.[0-9]+$")) and (keys == ["cmark-gfm", "libgit2", "malloc", "mirror", "sqlite"])'
 
 # --- --quiet ----------------------------------------------------------------------
 new_store q.db "$data/sweep/layers.sql"
@@ -331,7 +331,7 @@ expect_error "--quiet still prints the error" 2 "no conflict 'c0'"
 # --- --version --------------------------------------------------------------------
 mirror --version
 expect "--version: mirror X.Y.Z first, then the libraries it runs with" sh -c "
-    [ $RC = 0 ] && [ \$(wc -l <'$T/out') = 4 ] &&
+    [ $RC = 0 ] && [ \$(wc -l <'$T/out') = 5 ] &&
     sed -n 1p '$T/out' | grep -Eqx 'mirror [0-9]+\\.[0-9]+\\.[0-9]+' &&
     sed -n 2p '$T/out' | grep -Eqx 'cmark-gfm [0-9]+\\.[0-9]+\\.[0-9]+.*' &&
     sed -n 3p '$T/out' | grep -Eqx 'SQLite [0-9]+\\.[0-9]+\\.[0-9]+' &&
@@ -341,6 +341,11 @@ expect "the SQLite named is the library the sqlite3 shell loads too" \
 git2=$(sed -n 4p "$T/out" | cut -d' ' -f2 | cut -d. -f1-2)
 expect "the libgit2 named is the one the binary is linked against" sh -c \
     "ldd '$MIRROR' | grep -q 'libgit2\\.so\\.$git2'"
+# make links jemalloc, but not under the sanitizers (MALLOC=, Makefile)
+if ldd "$MIRROR" | grep -q 'libjemalloc\.so'; then alloc='jemalloc [0-9]+\.[0-9]+\.[0-9]+'
+else alloc='libc malloc'; fi
+expect "the allocator named last is the one the binary is linked with" sh -c \
+    "sed -n 5p '$T/out' | grep -Eqx '$alloc'"
 mirror build --version
 expect "--version after a command is the version too" sh -c \
     "[ $RC = 0 ] && head -1 '$T/out' | grep -q '^mirror '"

@@ -21,7 +21,10 @@ rm -rf "$logs"
 mkdir -p "$logs"
 # Runs as another user (the read-only cases) write their reports too.
 chmod 1777 "$logs"
+# The soname synonym has valgrind watch jemalloc's malloc and free too
+# (make links it: Makefile, MALLOC).
 MIRROR_WRAP="valgrind --error-exitcode=99 --leak-check=full \
+--soname-synonyms=somalloc=*jemalloc* \
 --errors-for-leak-kinds=definite --show-leak-kinds=definite \
 --log-file=$logs/%p.log" sh "$top/tests/run.sh" "$BUILD"
 suite=$?
