@@ -606,7 +606,11 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 	 * inline special characters in one global table, and each parse
 	 * adds its extensions' ('~' of strikethrough) when it starts on
 	 * inlines and takes them out when it is done, so a parse beside
-	 * another could miss them. Rendering the tree needs no lock. */
+	 * another could miss them (test_markdown's parses_at_once). The
+	 * characters cannot be left in the table for good instead: the
+	 * same lists tell the inline parser whose delimiter a '~' is, and
+	 * an extension with an empty list loops on it. Rendering the tree
+	 * needs no lock. */
 	pthread_mutex_lock(&parse_mu);
 	cmark_parser_feed(parser, md, len);
 	doc = cmark_parser_finish(parser);

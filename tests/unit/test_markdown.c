@@ -80,6 +80,70 @@ test_first_use_threads(void **state)
 		free(out[i]);
 }
 
+/* 0b: parses at once, many times over (the render's workers parse
+ * beside each other): every strikethrough of every render is found.
+ * Half the threads parse a line of one strikethrough again and again,
+ * each parse adding and taking out cmark-gfm's special characters, while
+ * the other half parse long pages of many (markdown.c's parse_mu). */
+#define PARSES 300
+#define STRIKES 60
+
+struct parser_run {
+	const char *md;
+	int strikes;                    /* in each render of md */
+	int times;
+	long bad;                       /* renders that lost one */
+};
+
+static void *
+parse_many(void *arg)
+{
+	struct parser_run *r = arg;
+
+	(void)pthread_barrier_wait(&start_line);
+	for (int i = 0; i < r->times; i++) {
+		char *out = html(r->md);
+		int n = 0;
+
+		for (const char *p = out; (p = strstr(p, "<del>")) != NULL;
+		    p++)
+			n++;
+		r->bad += n != r->strikes;
+		free(out);
+	}
+	return NULL;
+}
+
+static void
+test_parses_at_once(void **state)
+{
+	pthread_t t[RACERS];
+	struct parser_run run[RACERS];
+	strbuf md;
+
+	(void)state;
+	strbuf_init(&md);
+	for (int i = 0; i < STRIKES; i++)
+		strbuf_printf(&md, "a line of plain words *and emphasis* "
+		    "then ~~struck %d~~ and more plain words after it\n\n", i);
+	assert_int_equal(pthread_barrier_init(&start_line, NULL, RACERS), 0);
+	for (int i = 0; i < RACERS; i++) {
+		run[i] = i % 2 == 0 ?
+		    (struct parser_run){ "~~x~~", 1, 10 * PARSES, 0 } :
+		    (struct parser_run){ md.data, STRIKES, PARSES, 0 };
+		assert_int_equal(pthread_create(&t[i], NULL, parse_many,
+		    &run[i]), 0);
+	}
+	for (int i = 0; i < RACERS; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	(void)pthread_barrier_destroy(&start_line);
+	strbuf_free(&md);
+	for (int i = 0; i < RACERS; i++)
+		if (run[i].bad != 0)
+			fail_msg("thread %d: %ld of %d renders lost a "
+			    "strikethrough", i, run[i].bad, run[i].times);
+}
+
 /* 1: relative .md links point to the .html twin; others stay. */
 static void
 test_twin_links(void **state)
@@ -269,6 +333,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_use_threads),
+		cmocka_unit_test(test_parses_at_once),
 		cmocka_unit_test(test_twin_links),
 		cmocka_unit_test(test_fact_ids),
 		cmocka_unit_test(test_other_html_suppressed),
