@@ -173,6 +173,31 @@ begin utf8.db site repo.git
 try_build 2 "utf8\.db: memories row 'm-utf8': content is not valid UTF-8" utf8.db
 end "invalid UTF-8: exit 2 naming table, row and column"
 
+# 9b. Bad rows in three tables, checked whole (a build into a new DIR,
+# which has no record of what changed): the error is the first table's
+# in the order project_state, entities, relationships, memories, whether
+# two connections check them at once (two cores) or one in turn.
+cp base.db multi.db
+sql multi.db "INSERT INTO project_state(id, project, category, key, value)
+    VALUES('s-utf8', 'p05-interferometer', 'fact', 'k9', CAST(X'6f6bff' AS TEXT));
+INSERT INTO entities(id, entity_type, name, project, properties)
+    VALUES('e-json3', 'vendor', 'x', 'p05-interferometer', '{\"a\":');
+INSERT INTO memories(id, memory_type, content, project)
+    VALUES('m-utf8b', 'knowledge', CAST(X'6f6bff' AS TEXT), 'p05-interferometer')"
+cp multi.db multi2.db
+sql multi2.db "DELETE FROM project_state WHERE id = 's-utf8'"
+for jobs in 2 1; do
+	export MIRROR_JOBS=$jobs
+	begin multi.db multi2.db site repo.git
+	try 2 "multi\.db: project_state row 's-utf8': value is not valid UTF-8" \
+	    build --store multi.db --out fresh
+	try 2 "multi2\.db: entities row 'e-json3': properties is not valid JSON" \
+	    build --store multi2.db --out fresh
+	[ ! -e fresh ] || why="$why; a new DIR was made"
+	end "bad rows in three tables (MIRROR_JOBS $jobs): exit 2 naming the first table's"
+done
+unset MIRROR_JOBS
+
 # 10. A value of 5 MiB is not an error: it is rendered cut at 4 KiB with a
 # note, in bounded memory, and the site stays small.
 cp base.db big.db
