@@ -1037,13 +1037,13 @@ facts_check(mirror_store *st, time_t now, mirror_error *err)
 		if ((bs == NULL || !is_beside(t)) &&
 		    (rc = check_rows(st, t, now, err)) < 0)
 			failed = t;
-	if (!store_beside_join(bs, &brc, &side_err)) {
-		/* It did not run: its tables here, unless a table failed. */
-		for (size_t i = 0; bs != NULL && rc == 0 &&
-		    i < NELEM(beside_tables); i++)
-			rc = check_rows(st, beside_tables[i], now, err);
-		return rc;
-	}
+	if (bs == NULL)
+		return rc;              /* every table was checked here */
+	/* When it did not run (no second connection), its tables here:
+	 * one of them may come before a table that failed. */
+	if (!store_beside_join(bs, &brc, &side_err) &&
+	    (rc == 0 || failed != T_N))
+		brc = check_beside(&side, st, &side_err);
 	/* The projects' read failed (failed is T_N) or a table before the
 	 * beside one did: that error stands. */
 	if (brc < 0 && (rc == 0 || (failed != T_N && side.failed < failed))) {

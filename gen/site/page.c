@@ -10,6 +10,7 @@
 #include "render/escape.h"
 #include "render/markdown.h"
 #include "site/page.h"
+#include "sys/jobs.h"
 #include "out/record.h"
 #include "util/array.h"
 #include "util/hash.h"
@@ -565,7 +566,8 @@ page_later_start(const struct page_ctx *pc, int own_thread)
 	pthread_mutex_init(&pl->mu, NULL);
 	pthread_cond_init(&pl->more, NULL);
 	pthread_cond_init(&pl->room, NULL);
-	pl->started = own_thread &&
+	/* One job (MIRROR_JOBS=1): one thread, the pages written here. */
+	pl->started = own_thread && mirror_jobs() > 1 &&
 	    pthread_create(&pl->tid, NULL, later_run, pl) == 0;
 	return pl;
 }

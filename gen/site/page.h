@@ -117,8 +117,9 @@ int page_write_figures(const struct page_ctx *pc, const char *path,
 #define PAGE_LATER_DEPTH 4
 struct page_later;
 
-/* A queue for pc's pages, never NULL: with own_thread 0, or when no
- * thread can be started, page_later_put writes in place. */
+/* A queue for pc's pages, never NULL: with own_thread 0, with one job
+ * (MIRROR_JOBS=1), or when no thread can be started, page_later_put
+ * writes in place. */
 struct page_later *page_later_start(const struct page_ctx *pc,
     int own_thread);
 
