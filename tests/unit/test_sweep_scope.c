@@ -591,7 +591,7 @@ static long long
 round_check(struct fixture *f, const char *extra)
 {
 	struct sweep_run rs, rf;
-	struct sweep_scope sc;
+	struct sweep_scope sc = { NULL, 0, 0, 0, 0 };  /* not counted */
 	mirror_store *g = NULL;
 	mirror_error err;
 	char **cur, **scope = NULL, *a, *b;
