@@ -172,9 +172,11 @@ dir_get(struct out_dircache *c, const char *dir, size_t len, int *slot)
 	return fd < 0 ? fd : slot_keep(c, dir, len, fd, slot);
 }
 
-int
-out_dircache_create(struct out_dircache *c, const char *relpath,
-    const void *data, size_t len)
+/* out_dircache_create of data[0..len), or when data is NULL of the
+ * first len bytes of src. */
+static int
+create_at(struct out_dircache *c, const char *relpath, const void *data,
+    int src, size_t len)
 {
 	const char *name;
 	size_t dl = out_split_last(&name, relpath);
@@ -182,7 +184,22 @@ out_dircache_create(struct out_dircache *c, const char *relpath,
 
 	if (fd < 0)
 		return fd;
-	rc = out_create_file(fd, name, data, len, OUT_EXCL);
+	rc = data != NULL ? out_create_file(fd, name, data, len, OUT_EXCL) :
+	    out_create_file_fd(fd, name, src, len, OUT_EXCL);
 	dir_put(c, fd, slot);
 	return rc;
+}
+
+int
+out_dircache_create(struct out_dircache *c, const char *relpath,
+    const void *data, size_t len)
+{
+	return create_at(c, relpath, data != NULL ? data : "", -1, len);
+}
+
+int
+out_dircache_create_fd(struct out_dircache *c, const char *relpath,
+    int src, size_t len)
+{
+	return create_at(c, relpath, NULL, src, len);
 }

@@ -50,4 +50,9 @@ void out_dircache_free(struct out_dircache *c);
 int out_dircache_create(struct out_dircache *c, const char *relpath,
     const void *data, size_t len);
 
+/* out_dircache_create with the first len bytes of the file src
+ * (out_create_file_fd) for data. */
+int out_dircache_create_fd(struct out_dircache *c, const char *relpath,
+    int src, size_t len);
+
 #endif

@@ -19,6 +19,7 @@
 #include "out/out_lock.h"
 #include "out/out_site.h"
 #include "out/output.h"
+#include "sys/jobs.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -251,6 +252,82 @@ fail:
 	return rc;
 }
 
+/* output_begin's call, made on a thread (output_begin_start). */
+struct output_start {
+	pthread_t tid;
+	int started;            /* 1: tid runs start_run */
+	char *dir;
+	struct output *out;
+	int rc;
+	mirror_error err;
+};
+
+/* Run s's output_begin (a thread's start). Returns NULL. */
+static void *
+start_run(void *arg)
+{
+	struct output_start *s = arg;
+
+	s->rc = output_begin(&s->out, s->dir, &s->err);
+	return NULL;
+}
+
+struct output_start *
+output_begin_start(const char *dir)
+{
+	struct output_start *s = xcalloc(1, sizeof(*s));
+
+	s->dir = xstrdup(dir);
+	s->started = mirror_jobs() > 1 &&
+	    pthread_create(&s->tid, NULL, start_run, s) == 0;
+	return s;
+}
+
+/* Wait for s's output_begin, or run it here when no thread did. */
+static void
+start_wait(struct output_start *s)
+{
+	if (s->started)
+		pthread_join(s->tid, NULL);
+	else
+		start_run(s);
+	s->started = 0;
+}
+
+int
+output_begin_finish(struct output **out, struct output_start *s,
+    mirror_error *err)
+{
+	int rc;
+
+	*out = NULL;
+	if (s == NULL)
+		return mirror_fail(err, MIRROR_EIO, "output: no build was "
+		    "started");
+	start_wait(s);
+	rc = s->rc;
+	if (rc < 0)
+		*err = s->err;
+	else
+		*out = s->out;
+	free(s->dir);
+	free(s);
+	return rc;
+}
+
+void
+output_begin_drop(struct output_start *s)
+{
+	if (s == NULL)
+		return;
+	if (s->started) {
+		pthread_join(s->tid, NULL);
+		output_free(s->out);
+	}
+	free(s->dir);
+	free(s);
+}
+
 /*
  * Whether relpath (len bytes) can join the new site: 0, or -EEXIST when
  * it is in it already, -EISDIR when it is one of its directories,
@@ -309,7 +386,7 @@ claim_done(struct output *o, size_t idx, long val, int rc)
  */
 static int
 same_as_prev(const struct output *o, const char *relpath, const void *data,
-    size_t len)
+    int src, size_t len)
 {
 	int fd, same;
 
@@ -319,7 +396,8 @@ same_as_prev(const struct output *o, const char *relpath, const void *data,
 	fd = out_open_beneath(o->dir_fd, relpath, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
-	same = out_same_content(fd, data, len);
+	same = data != NULL ? out_same_content(fd, data, len) :
+	    out_same_content_fd(fd, src, len);
 	close(fd);
 	return same;
 }
@@ -335,8 +413,10 @@ write_failed(struct output *o, int rc)
 	return rc;
 }
 
-int
-output_write(struct output *o, const char *relpath, const void *data,
+/* output_write of data[0..len), or when data is NULL of the first len
+ * bytes of the file src. */
+static int
+write_file(struct output *o, const char *relpath, const void *data, int src,
     size_t len, mirror_error *err)
 {
 	size_t idx = 0;
@@ -357,18 +437,44 @@ output_write(struct output *o, const char *relpath, const void *data,
 	if (rc == -EEXIST)
 		return write_failed(o, mirror_fail(err, MIRROR_EINPUT, "%s: "
 		    "written twice in one build", relpath));
-	if (rc == 0 && same_as_prev(o, relpath, data, len)) {
+	if (rc == 0 && same_as_prev(o, relpath, data, src, len)) {
 		claim_done(o, idx, KEPT, 0);
 		return 0;
 	}
 	if (rc == 0) {
-		rc = out_dircache_create(&o->dirc, relpath, data, len);
+		rc = data != NULL ? out_dircache_create(&o->dirc, relpath,
+		    data, len) : out_dircache_create_fd(&o->dirc, relpath, src,
+		    len);
 		claim_done(o, idx, STAGED, rc);
 	}
 	if (rc < 0)
 		return write_failed(o, mirror_fail(err, MIRROR_EIO, "%s/%s: "
 		    "cannot write: %s", o->dir, relpath, strerror(-rc)));
 	return 0;
+}
+
+int
+output_write(struct output *o, const char *relpath, const void *data,
+    size_t len, mirror_error *err)
+{
+	return write_file(o, relpath, data != NULL ? data : "", -1, len, err);
+}
+
+int
+output_write_fd(struct output *o, const char *relpath, int src, size_t len,
+    mirror_error *err)
+{
+	return write_file(o, relpath, NULL, src, len, err);
+}
+
+int
+output_scratch(struct output *o)
+{
+	if (o->stage_fd < 0 || o->journaled || o->committed) {
+		errno = EBADF;
+		return -1;
+	}
+	return out_open_scratch(o->stage_fd);
 }
 
 int

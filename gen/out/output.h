@@ -75,6 +75,24 @@ struct output;
 int output_begin(struct output **out, const char *dir, mirror_error *err);
 
 /*
+ * output_begin on a thread of its own, so that listing a big DIR (80,000
+ * pages at 1M facts: 0.15 s of system calls) overlaps what the caller
+ * does meanwhile (a build's read of the store). output_begin_start
+ * never fails; with one job (MIRROR_JOBS=1) or no thread it starts
+ * nothing, and output_begin_finish runs output_begin in its place.
+ * output_begin_finish waits for it and returns what output_begin
+ * returned, *out and err as it sets them; output_begin_drop waits and
+ * frees what it made. Each start is ended by exactly one of the two;
+ * NULL is a start that was never made (finish then fails, drop does
+ * nothing). The caller touches no other output_* call on DIR between.
+ */
+struct output_start;
+struct output_start *output_begin_start(const char *dir);
+int output_begin_finish(struct output **out, struct output_start *s,
+    mirror_error *err);
+void output_begin_drop(struct output_start *s);
+
+/*
  * Take DIR's lock without starting a build, so a caller can take its
  * turn before it does anything else (a build's sweep, say); output_begin
  * for the same DIR then takes it over, and output_free (or
@@ -117,6 +135,22 @@ void output_unlock(void);
  */
 int output_write(struct output *out, const char *relpath, const void *data,
     size_t len, mirror_error *err);
+
+/* output_write with the first len bytes of the file src (read with
+ * pread from offset 0) for data: a file too big to hold (output_scratch
+ * made src). */
+int output_write_fd(struct output *out, const char *relpath, int src,
+    size_t len, mirror_error *err);
+
+/*
+ * An unnamed file in the staging directory (O_TMPFILE), open for
+ * reading and writing, for bytes the caller would rather not hold: it
+ * is never in the site and nothing is left of it once closed, however
+ * the build ends. The caller closes it before output_free. Returns the
+ * descriptor, or -1 with errno set (the file system has no unnamed
+ * files, or out is committed).
+ */
+int output_scratch(struct output *out);
 
 /*
  * Keep the n files relpaths as the previous build left them, without

@@ -240,17 +240,23 @@ feed_bytes(struct feeder *f, const void *p, size_t n)
 	f->n += n;
 }
 
-/* Feed one input: its kind, its length, its bytes. */
+/* Feed an input's head: its kind and its length. */
 static void
-feed(struct feeder *f, char kind, const void *p, size_t n)
+feed_head(struct feeder *f, char kind, uint64_t len)
 {
 	unsigned char head[9];
-	uint64_t len = n;
 
 	head[0] = (unsigned char)kind;
 	for (int i = 0; i < 8; i++)
 		head[1 + i] = (unsigned char)(len >> (8 * i));
 	feed_bytes(f, head, sizeof(head));
+}
+
+/* Feed one input: its kind, its length, its bytes. */
+static void
+feed(struct feeder *f, char kind, const void *p, size_t n)
+{
+	feed_head(f, kind, n);
 	if (n > 0)
 		feed_bytes(f, p, n);
 }
@@ -360,6 +366,32 @@ record_digest_bytes(char hex[DIGEST_HEX + 1], const struct page_record *r,
 	feed_start(&f, r, path);
 	feed(&f, 'B', data, len);
 	feed_end(hex, &f);
+}
+
+int
+record_digest_fd(char hex[DIGEST_HEX + 1], const struct page_record *r,
+    const char *path, int fd, size_t len)
+{
+	struct feeder f;
+	unsigned char buf[65536];
+	size_t off = 0;
+
+	feed_start(&f, r, path);
+	feed_head(&f, 'B', len);        /* as record_digest_bytes's feed */
+	while (off < len) {
+		size_t want = len - off < sizeof(buf) ? len - off :
+		    sizeof(buf);
+		ssize_t got = pread(fd, buf, want, (off_t)off);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got == 0 ? -EIO : -errno;
+		feed_bytes(&f, buf, (size_t)got);
+		off += (size_t)got;
+	}
+	feed_end(hex, &f);
+	return 0;
 }
 
 int

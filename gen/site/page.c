@@ -2,9 +2,11 @@
  * page.c: writing a page's two twins, JSON files and progress (see
  * page.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "out/output.h"
 #include "render/escape.h"
@@ -243,20 +245,27 @@ page_kept(const struct page_ctx *pc, const char *unit, const char *tname,
 	    output_keep(pc->w->out, files, n);
 }
 
+/* The file path, whose bytes have the digest hex, recorded; 1 when it
+ * was kept as the last build wrote it (page_kept), else 0. */
+static int
+kept_as(const struct page_ctx *pc, const char *path, const char *hex)
+{
+	record_put(pc->w->record, path, hex);
+	return record_same(pc->w->record, path, hex) &&
+	    output_keep(pc->w->out, &path, 1);
+}
+
 /* page_kept for a file given as its len bytes of text. */
 static int
 page_kept_bytes(const struct page_ctx *pc, const char *path,
     const char *text, size_t len)
 {
-	struct page_record *rec = pc->w->record;
 	char hex[DIGEST_HEX + 1];
 
-	if (rec == NULL || pc->w->out == NULL)
+	if (pc->w->record == NULL || pc->w->out == NULL)
 		return 0;
-	record_digest_bytes(hex, rec, path, text, len);
-	record_put(rec, path, hex);
-	return record_same(rec, path, hex) &&
-	    output_keep(pc->w->out, &path, 1);
+	record_digest_bytes(hex, pc->w->record, path, text, len);
+	return kept_as(pc, path, hex);
 }
 
 /* The files of the lines page_keep_lines gathers. */
@@ -674,6 +683,11 @@ page_list_init(struct page_list *l, size_t n, const char *const *ids)
 	l->n = n;
 	l->next = l->joined = 0;
 	strbuf_init(&l->list);
+	l->scratch = -1;
+	l->scratch_len = 0;
+	l->scratch_errno = 0;
+	l->after = NULL;
+	l->hold = PAGE_LIST_HOLD;
 	pthread_mutex_init(&l->mu, NULL);
 }
 
@@ -691,6 +705,9 @@ page_list_free(struct page_list *l)
 	free(l->text);
 	free(l->order);
 	strbuf_free(&l->list);
+	if (l->scratch >= 0)
+		close(l->scratch);
+	free(l->after);
 	pthread_mutex_destroy(&l->mu);
 	memset(l, 0, sizeof(*l));
 }
@@ -699,6 +716,37 @@ page_list_free(struct page_list *l)
  * levels (the file's object, then its list). */
 #define LIST_DEPTH 2
 #define LIST_INDENT "    "
+
+/* Append len bytes of p to l's scratch file; a failure is kept in
+ * l->scratch_errno (and what follows is dropped). Under l->mu or
+ * before any thread. */
+static void
+scratch_put(struct page_list *l, const char *p, size_t len)
+{
+	while (len > 0 && l->scratch_errno == 0) {
+		ssize_t n = write(l->scratch, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			l->scratch_errno = n < 0 ? errno : EIO;
+			return;
+		}
+		p += n;
+		len -= (size_t)n;
+		l->scratch_len += (size_t)n;
+	}
+}
+
+/* Move the list's held text to the scratch file, when l has one. */
+static void
+scratch_flush(struct page_list *l)
+{
+	if (l->scratch < 0 || l->list.len == 0)
+		return;
+	scratch_put(l, l->list.data, l->list.len);
+	strbuf_reset(&l->list);
+}
 
 /* Object k (in id order) of l joined to the list when it is set, its
  * text freed. Under l->mu. */
@@ -714,6 +762,8 @@ join_one(struct page_list *l, size_t k)
 	strbuf_puts(&l->list, *t);
 	free(*t);
 	*t = NULL;
+	if (l->list.len >= l->hold)
+		scratch_flush(l);
 }
 
 int
@@ -752,6 +802,60 @@ list_mark(strbuf *text)
 	return at;
 }
 
+void
+page_list_start(struct page_list *l, const struct page_ctx *pc,
+    json_t *head, const char *key)
+{
+	strbuf text;
+	char *at = NULL;
+	int fd = -1;
+
+	if (pc->w->out == NULL || l->scratch >= 0)
+		return;
+	json_object_set_new(head, key, json_pack("[s]", LIST_WORD));
+	strbuf_init(&text);
+	if (json_write(&text, head, 0) == 0 && (at = list_mark(&text)) !=
+	    NULL)
+		fd = output_scratch(pc->w->out);
+	if (fd >= 0) {
+		l->scratch = fd;
+		scratch_put(l, text.data, (size_t)(at - text.data));
+		l->after = xstrdup(at + strlen(LIST_MARK));
+	}
+	strbuf_free(&text);
+}
+
+/* page_list_write's file from l's scratch file: the list's rest, the
+ * head's text after it and a newline put there, then digested and
+ * written from there. Returns 0 or < 0 with err set. */
+static int
+write_scratch(const struct page_ctx *pc, const char *path,
+    struct page_list *l, mirror_error *err)
+{
+	char hex[DIGEST_HEX + 1];
+	int rc;
+
+	scratch_flush(l);
+	scratch_put(l, l->after, strlen(l->after));
+	scratch_put(l, "\n", 1);
+	if (l->scratch_errno != 0)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot hold its text "
+		    "in the staging directory: %s", path,
+		    strerror(l->scratch_errno));
+	if (pc->w->record != NULL) {
+		rc = record_digest_fd(hex, pc->w->record, path, l->scratch,
+		    l->scratch_len);
+		if (rc < 0)
+			return mirror_fail(err, MIRROR_EIO, "%s: cannot read "
+			    "its text back from the staging directory: %s",
+			    path, strerror(-rc));
+		if (kept_as(pc, path, hex))
+			return 0;
+	}
+	return output_write_fd(pc->w->out, path, l->scratch, l->scratch_len,
+	    err);
+}
+
 int
 page_list_write(const struct page_ctx *pc, const char *path, json_t *head,
     const char *key, struct page_list *l, mirror_error *err)
@@ -768,6 +872,9 @@ page_list_write(const struct page_ctx *pc, const char *path, json_t *head,
 	pthread_mutex_unlock(&l->mu);
 	json_object_set_new(head, key, l->joined > 0 ?
 	    json_pack("[s]", LIST_WORD) : json_array());
+	/* None joined: the head alone, from memory like any list. */
+	if (l->scratch >= 0 && l->joined > 0)
+		return write_scratch(pc, path, l, err);
 	strbuf_init(&text);
 	if (json_write(&text, head, 0) != 0)
 		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise %s", path);

@@ -196,7 +196,10 @@ int page_json(const struct page_ctx *pc, const char *path, const json_t *v,
  * of moving it between groups. An object joins the file's text as soon
  * as every object before it in id order has: work done in the order
  * page_list_index gives holds the file once, not each object besides
- * (80 MB of api/checks.json at 1M facts).
+ * (80 MB of api/checks.json at 1M facts). After page_list_start it holds
+ * not even that: past PAGE_LIST_HOLD bytes the file's text goes on in
+ * an unnamed file of the staging directory (output_scratch), and from
+ * there into the site.
  */
 struct page_list {
 	char **text;                  /* by index: the object's text, until
@@ -205,14 +208,38 @@ struct page_list {
 	size_t n;
 	size_t next;                  /* order[next] is the next to join */
 	size_t joined;                /* objects in list */
-	strbuf list;                  /* the objects joined, as in the file */
+	strbuf list;                  /* the objects joined, as in the file
+	                                 (after page_list_start: those not
+	                                 yet in scratch) */
+	int scratch;                  /* -1, or the file's text so far */
+	size_t scratch_len;           /* bytes in scratch */
+	int scratch_errno;            /* 0, or why scratch lost bytes */
+	char *after;                  /* the head's text after the list */
+	size_t hold;                  /* list bytes held before they go to
+	                                 scratch (PAGE_LIST_HOLD) */
 	pthread_mutex_t mu;
 };
+
+/* The bytes of a list's text held before they go to its scratch file:
+ * a few objects' worth, written 1 MiB at a time. */
+#define PAGE_LIST_HOLD (1u << 20)
 
 /* Start l for n objects, none set; ids[i] (borrowed for the call) is
  * object i's id, which places it in the file (strcmp order). Never
  * fails. */
 void page_list_init(struct page_list *l, size_t n, const char *const *ids);
+
+/*
+ * From now on keep l's text for path in an unnamed file of the staging
+ * directory (output_scratch), not in memory: head (not consumed; key
+ * set on it) is the head page_list_write will be given, whose text
+ * before the list goes there first. Before any page_list_set. When the
+ * build writes no files (a rehearsal) or the file system has no unnamed
+ * files, l stays in memory: the file is the same either way. Never
+ * fails.
+ */
+void page_list_start(struct page_list *l, const struct page_ctx *pc,
+    json_t *head, const char *key);
 
 /* The index of the k-th object in id order (k < n): the order in which
  * to make them. */
@@ -226,11 +253,12 @@ size_t page_list_index(const struct page_list *l, size_t k);
 int page_list_set(struct page_list *l, size_t i, const json_t *o);
 
 /*
- * Write path: head (not consumed; key set on it) with key last, the
- * array of l's set objects in id order, byte for byte what page_json
- * writes for that tree, unless the record says the file holds it
- * already (its digest is of the file's bytes). Empties l's texts.
- * Returns 0 or < 0 with err set.
+ * Write path: head (not consumed; key set on it; after page_list_start
+ * the same head) with key last, the array of l's set objects in id
+ * order, byte for byte what page_json writes for that tree, unless the
+ * record says the file holds it already (its digest is of the file's
+ * bytes). Empties l's texts. Returns 0 or < 0 with err set (-MIRROR_EIO
+ * when the scratch file lost bytes).
  */
 int page_list_write(const struct page_ctx *pc, const char *path,
     json_t *head, const char *key, struct page_list *l, mirror_error *err);

@@ -608,11 +608,21 @@ queue_groups(const struct site_model *m)
 	return queue;
 }
 
-/* api/conflicts.json, from every conflict's object's text (list, all n
- * set), then the review queue's page. Returns 0 or < 0 with err set. */
+/* The head of api/conflicts.json (the conflicts follow it). The caller
+ * owns it. */
+static json_t *
+conflicts_head(const struct site_model *m)
+{
+	return item_must(json_pack("{s:I}", "open_conflicts_count",
+	    (json_int_t)m->open_conflicts), "page", "api/conflicts.json");
+}
+
+/* api/conflicts.json, head and every conflict's object's text (list,
+ * all n set), then the review queue's page. Returns 0 or < 0 with err
+ * set. */
 static int
 queue_pages(const struct page_ctx *pc, struct page_list *list,
-    mirror_error *err)
+    json_t *head, mirror_error *err)
 {
 	json_int_t open = (json_int_t)pc->m->open_conflicts;
 	size_t n = list->n;
@@ -621,11 +631,8 @@ queue_pages(const struct page_ctx *pc, struct page_list *list,
 
 	/* api/conflicts.json first, so its text is gone before the queue
 	 * page (which lists every conflict) is made. */
-	data = item_must(json_pack("{s:I}", "open_conflicts_count", open),
-	    "page", "api/conflicts.json");
-	rc = page_list_write(pc, "api/conflicts.json", data, "conflicts", list,
+	rc = page_list_write(pc, "api/conflicts.json", head, "conflicts", list,
 	    err);
-	json_decref(data);
 	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o}", "groups",
 	    queue_groups(pc->m), "open_conflicts_count", open,
 	    "total", (json_int_t)n, "open_words",
@@ -702,6 +709,7 @@ conflict_pages(const struct page_ctx *pc, mirror_error *err)
 	size_t n = pc->m->conflicts.n;
 	struct page_list list;
 	struct conflict_run cr = { pc, &list };
+	json_t *head;
 	const struct pool_work work = { n, NULL, conflict_render, NULL, &cr,
 	    NULL, NULL };
 	const char **ids;
@@ -716,10 +724,13 @@ conflict_pages(const struct page_ctx *pc, mirror_error *err)
 		ids[i] = pc->m->conflicts.items[i].id;
 	page_list_init(&list, n, ids);
 	free(ids);
+	head = conflicts_head(pc->m);
+	page_list_start(&list, pc, head, "conflicts");
 	page_phase(pc, "conflict pages", n + 1, 1);
 	rc = pool_run(&work, err);
 	if (rc == 0)
-		rc = queue_pages(pc, &list, err);
+		rc = queue_pages(pc, &list, head, err);
+	json_decref(head);
 	page_list_free(&list);
 	return rc;
 }

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -75,6 +78,11 @@ head(void)
 	    "mirror-list-goes-here");
 }
 
+/* 0: write_order holds the list in memory; else it starts the list's
+ * scratch file (page_list_start) and moves the text there whenever this
+ * many bytes are held. */
+static size_t scratch_hold;
+
 /* The orders in which write_both sets the objects. */
 enum set_order { BY_INDEX, BY_ID, REVERSED };
 
@@ -110,6 +118,11 @@ write_order(size_t n, long skip, enum set_order how,
 		ids[i] = json_string_value(json_object_get(v[i], "id"));
 	}
 	page_list_init(&l, n, ids);
+	if (scratch_hold > 0) {
+		page_list_start(&l, &pc, h, "list");
+		assert_true(l.scratch >= 0);
+		l.hold = scratch_hold;
+	}
 	for (size_t k = 0; k < n; k++) {
 		size_t i = how == BY_INDEX ? k : how == BY_ID ?
 		    page_list_index(&l, k) : n - 1 - k;
@@ -285,6 +298,109 @@ test_family_hash(void **state)
 	assert_memory_equal(again, num, sizeof(num));
 }
 
+/* The inode of the site's file rel. */
+static unsigned long long
+inode_of(const char *rel)
+{
+	struct stat st;
+	char path[256];
+
+	assert_true((size_t)snprintf(path, sizeof(path), "%s/%s", SITE, rel) <
+	    sizeof(path));
+	assert_int_equal(stat(path, &st), 0);
+	return (unsigned long long)st.st_ino;
+}
+
+/* 5: through the scratch file (moved there every byte, every few
+ * objects, or only at the end), the file and its record line are what
+ * the list held in memory gives, whatever order the objects come in. */
+static void
+test_scratch_same(void **state)
+{
+	static const size_t holds[] = { 1, 40, PAGE_LIST_HOLD };
+	char mem[DIGEST_HEX + 1], got[DIGEST_HEX + 1];
+
+	(void)state;
+	for (size_t n = 0; n <= 5; n++)
+		for (size_t h = 0; h < sizeof(holds) / sizeof(*holds); h++) {
+			scratch_hold = 0;
+			write_both(n, -1, mem);
+			scratch_hold = holds[h];
+			write_both(n, -1, got);
+			expect_same();
+			assert_string_equal(mem, got);
+			write_order(n, n > 1 ? 1 : -1, REVERSED, got);
+			expect_same();
+			scratch_hold = 0;
+			write_order(n, n > 1 ? 1 : -1, REVERSED, mem);
+			assert_string_equal(mem, got);
+		}
+}
+
+/* 6: a file from the scratch file that the record says is unchanged is
+ * kept (the file the last build left stays), a changed one written. */
+static void
+test_scratch_kept(void **state)
+{
+	char a[DIGEST_HEX + 1], b[DIGEST_HEX + 1];
+	unsigned long long first;
+
+	(void)state;
+	scratch_hold = 1;
+	write_both(5, -1, a);
+	first = inode_of("api/x.json");
+	write_both(5, -1, b);
+	assert_string_equal(a, b);
+	assert_true(inode_of("api/x.json") == first);
+	write_both(5, 2, b);
+	expect_same();
+	assert_string_not_equal(a, b);
+	assert_true(inode_of("api/x.json") != first);
+	scratch_hold = 0;
+}
+
+/* 7: when the scratch file loses bytes (here: it cannot be written),
+ * the file is not written and the error names it. */
+static void
+test_scratch_lost(void **state)
+{
+	struct page_record *rec = record_load(SITE, 0);
+	struct site_model m;
+	struct site_writer w;
+	struct page_ctx pc = { &m, &w, NULL };
+	struct page_list l;
+	struct output *o;
+	mirror_error err;
+	json_t *h = head(), *v = object(0);
+	const char *id = "c-9";
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(output_begin(&o, SITE, &err), 0);
+	writer_init(&w, NULL, NULL, o, NULL);
+	record_set_key(rec, "0123456789abcdef");
+	w.record = rec;
+	page_list_init(&l, 1, &id);
+	page_list_start(&l, &pc, h, "list");
+	assert_true(l.scratch >= 0);
+	close(l.scratch);
+	l.scratch = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(l.scratch >= 0);
+	l.hold = 1;
+	assert_int_equal(page_list_set(&l, 0, v), 0);
+	assert_int_equal(page_list_write(&pc, "api/lost.json", h, "list", &l,
+	    &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "api/lost.json: cannot hold its "
+	    "text"));
+	output_free(o);
+	page_list_free(&l);
+	writer_free(&w);
+	record_free(rec);
+	json_decref(h);
+	json_decref(v);
+	assert_null(scratch_read(SITE, "api/lost.json"));
+}
+
 int
 main(void)
 {
@@ -296,6 +412,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_any_order, setup,
 		    teardown),
 		cmocka_unit_test(test_family_hash),
+		cmocka_unit_test_setup_teardown(test_scratch_same, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_scratch_kept, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_scratch_lost, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
