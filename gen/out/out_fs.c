@@ -142,10 +142,9 @@ read_at(int src, void *buf, size_t n, off_t off)
 	return got;
 }
 
-/* Write the first len bytes of src to fd. Returns 0 or -1 with errno
- * set (EIO when src is shorter). */
-static int
-copy_from(int fd, int src, size_t len)
+int
+out_each_chunk(int src, size_t len, int (*fn)(void *, const void *,
+    size_t), void *arg)
 {
 	char buf[65536];
 	size_t off = 0;
@@ -155,16 +154,32 @@ copy_from(int fd, int src, size_t len)
 		    sizeof(buf);
 		ssize_t got = read_at(src, buf, want, (off_t)off);
 
-		if (got <= 0) {
-			if (got == 0)
-				errno = EIO;
-			return -1;
-		}
-		if (write_all(fd, buf, (size_t)got) < 0)
-			return -1;
+		if (got <= 0)
+			return got == 0 ? -EIO : -errno;
+		if (fn(arg, buf, (size_t)got) < 0)
+			return errno != 0 ? -errno : -EIO;
 		off += (size_t)got;
 	}
 	return 0;
+}
+
+/* out_each_chunk's work for copy_from: write the chunk to *arg. */
+static int
+chunk_write(void *arg, const void *p, size_t n)
+{
+	return write_all(*(int *)arg, p, n);
+}
+
+/* Write the first len bytes of src to fd. Returns 0 or -1 with errno
+ * set (EIO when src is shorter). */
+static int
+copy_from(int fd, int src, size_t len)
+{
+	int rc = out_each_chunk(src, len, chunk_write, &fd);
+
+	if (rc < 0)
+		errno = -rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* Create name as out_create_file does and fill it: data[0..len), or

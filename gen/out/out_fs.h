@@ -63,6 +63,15 @@ int out_open_scratch(int dirfd);
 int out_create_file_fd(int dirfd, const char *name, int src, size_t len,
     int how);
 
+/*
+ * Call fn(arg, chunk, n) on the first len bytes of the file src, read
+ * with pread from offset 0 at most 64 KiB at a time, in order. Returns
+ * 0, -errno when src cannot be read (-EIO: it is shorter), or -errno
+ * (-EIO when errno is 0) when fn returns < 0, which stops the walk.
+ */
+int out_each_chunk(int src, size_t len, int (*fn)(void *, const void *,
+    size_t), void *arg);
+
 /* The length of the directory part of path (0: none); *name gets its
  * last component. */
 size_t out_split_last(const char **name, const char *path);

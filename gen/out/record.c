@@ -368,28 +368,25 @@ record_digest_bytes(char hex[DIGEST_HEX + 1], const struct page_record *r,
 	feed_end(hex, &f);
 }
 
+/* out_each_chunk's work for record_digest_fd: feed the chunk. */
+static int
+chunk_feed(void *arg, const void *p, size_t n)
+{
+	feed_bytes(arg, p, n);
+	return 0;
+}
+
 int
 record_digest_fd(char hex[DIGEST_HEX + 1], const struct page_record *r,
     const char *path, int fd, size_t len)
 {
 	struct feeder f;
-	unsigned char buf[65536];
-	size_t off = 0;
+	int rc;
 
 	feed_start(&f, r, path);
 	feed_head(&f, 'B', len);        /* as record_digest_bytes's feed */
-	while (off < len) {
-		size_t want = len - off < sizeof(buf) ? len - off :
-		    sizeof(buf);
-		ssize_t got = pread(fd, buf, want, (off_t)off);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return got == 0 ? -EIO : -errno;
-		feed_bytes(&f, buf, (size_t)got);
-		off += (size_t)got;
-	}
+	if ((rc = out_each_chunk(fd, len, chunk_feed, &f)) < 0)
+		return rc;
 	feed_end(hex, &f);
 	return 0;
 }
