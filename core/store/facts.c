@@ -322,7 +322,10 @@ facts_projects_free(struct fact_project *p, size_t n)
  * pages ask for projects in id order. Filtering per project instead made
  * a build projects x rows: no index can serve coalesce(alias, project).
  */
-enum { T_STATE, T_ENT, T_REL, T_MEM, T_N };
+/* A table's row ids are listed under 1 + its index (fold_table): the
+ * lists facts.h names. */
+enum { T_STATE = FACTS_ROWS_STATE, T_ENT = FACTS_ROWS_ENTITIES,
+    T_REL = FACTS_ROWS_RELATIONSHIPS, T_MEM = FACTS_ROWS_MEMORIES, T_N };
 
 /* How a column becomes its field; each kind is checked by storerow.h. */
 enum col_kind {
@@ -1329,6 +1332,7 @@ fold_table(struct digest_sum *sum, struct store_digest *d, mirror_store *st,
 {
 	struct digest_query q;
 
+	_Static_assert(T_N <= DIGEST_ROW_LISTS, "a row list per table");
 	table_sql(sql, &tables[t], st, tables[t].digest_sql, 0);
 	q = (struct digest_query){ sql->data, 1 + t, (int)tables[t].ncols,
 	    tables[t].nsalt, tables[t].count, owner_kinds[t], t == T_ENT, ts,

@@ -256,6 +256,15 @@ int facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 int facts_digest_rows(struct store_digest *out, mirror_store *st,
     time_t now, mirror_error *err);
 
+/* The lists of struct digest_rowids that facts_digest_rows fills: each
+ * project's rows of a table, by the row's canonical project (a
+ * relationship under the projects of both its ends). A row whose
+ * project is NULL is listed under none. */
+enum facts_rows {
+	FACTS_ROWS_STATE, FACTS_ROWS_ENTITIES, FACTS_ROWS_RELATIONSHIPS,
+	FACTS_ROWS_MEMORIES
+};
+
 /*
  * facts_digest_rows, and then(arg) once, on the second connection's
  * thread, as soon as that connection's share of the pass is folded:

@@ -25,6 +25,13 @@
  *     the deletion changed its project, which is the conflict's, or,
  *     for a material named through an edge, rule 1's.)
  *
+ * With the row ids of a digest (scope_build's rows), the same rules
+ * are applied without reading every row: a project's rows are its ids
+ * in the digest (TEMP sweep_rows), so "a row of the scope" is a lookup
+ * by rowid, and only the touching conflicts' members are looked up for
+ * their projects. A scope that holds '' (the rows of no project, which
+ * the digest lists under none) is built as above.
+ *
  * Only touching conflicts may gain members, be found again or be
  * closed; every other open conflict is marked seen before the scan, as
  * a full sweep would find it again. The scans keep the rows whose stored
@@ -33,6 +40,9 @@
  */
 #include <stddef.h>
 
+#include <stdlib.h>
+
+#include "store/facts.h"
 #include "sweep/factrow.h"
 #include "sweep/scope.h"
 
@@ -67,30 +77,40 @@ static const char scope_edges[] =
 	"JOIN oc ON oc.id = m.conflict_id JOIN main." table " f ON " \
 	"m.member_kind = '" kind "' AND f.id = m.member_id"
 
+/* The open conflicts (oc) and, as raw(id, p), the project each records
+ * and its slot key's project, then the rows of more (" UNION ALL ..."
+ * or ""). */
+#define OC_RAW(more) \
+	"WITH oc(id, project, slot_key) AS (SELECT id, project, slot_key " \
+	"FROM main.conflicts WHERE status = 'open' AND id IS NOT NULL), " \
+	"raw(id, p) AS (" \
+	"SELECT id, project FROM oc UNION ALL " \
+	"SELECT id, CASE WHEN json_valid(slot_key) THEN " \
+	"json_extract(slot_key, '$[0]') END FROM oc" more ") "
+
+/* raw's projects, as named and canonical: rows of sweep_cproj. */
+#define RAW_BOTH \
+	"SELECT id, p FROM raw WHERE p IS NOT NULL UNION " \
+	"SELECT id, " CANON("p") " FROM raw WHERE p IS NOT NULL"
+
 /* Rule 2's data: every project an open conflict names, raw and
  * canonical. */
 static const char scope_cproj[] =
 	"INSERT INTO temp.sweep_cproj(id, project) "
-	"WITH oc(id, project, slot_key) AS (SELECT id, project, slot_key "
-	"FROM main.conflicts WHERE status = 'open' AND id IS NOT NULL), "
-	"raw(id, p) AS ("
-	"SELECT id, project FROM oc UNION ALL "
-	"SELECT id, CASE WHEN json_valid(slot_key) THEN "
-	"json_extract(slot_key, '$[0]') END FROM oc UNION ALL "
+	OC_RAW(" UNION ALL "
 	MEMBER_PROJECT("project_state", "project_state") " UNION ALL "
 	MEMBER_PROJECT("entities", "entity") " UNION ALL "
-	MEMBER_PROJECT("memories", "memory") ") "
-	"SELECT id, p FROM raw WHERE p IS NOT NULL UNION "
-	"SELECT id, " CANON("p") " FROM raw WHERE p IS NOT NULL";
+	MEMBER_PROJECT("memories", "memory")) RAW_BOTH;
 
-/* Rule 2, one round: conflicts touching the scope, then their projects. */
-static const char scope_touch[] =
-	"INSERT OR IGNORE INTO temp.sweep_touched SELECT id FROM "
-	"temp.sweep_cproj WHERE project IN (SELECT project FROM "
-	"temp.sweep_scope)";
-static const char scope_widen[] =
-	"INSERT OR IGNORE INTO temp.sweep_scope SELECT project FROM "
-	"temp.sweep_cproj WHERE id IN (SELECT id FROM temp.sweep_touched)";
+/* Rule 2, one round: conflicts touching the scope, then their projects
+ * (the widening last: its changes tell whether to go on). */
+#define SCOPE_TOUCH \
+	"INSERT OR IGNORE INTO temp.sweep_touched SELECT id FROM " \
+	"temp.sweep_cproj WHERE project IN (SELECT project FROM " \
+	"temp.sweep_scope);"
+#define SCOPE_WIDEN \
+	"INSERT OR IGNORE INTO temp.sweep_scope SELECT project FROM " \
+	"temp.sweep_cproj WHERE id IN (SELECT id FROM temp.sweep_touched);"
 
 /* What the scans read, and what the sweep must leave as it is. */
 static const char scope_finish[] =
@@ -102,6 +122,80 @@ static const char scope_finish[] =
 	"INSERT OR IGNORE INTO temp.sweep_seen SELECT id FROM main.conflicts "
 	"WHERE status = 'open' AND id IS NOT NULL AND id NOT IN "
 	"(SELECT id FROM temp.sweep_touched);";
+
+/* ---- with a digest's row ids ------------------------------------------ */
+
+/* The row ids of the scope's projects (per table: enum facts_rows), and
+ * the projects whose ids are in it. */
+static const char rows_ddl[] =
+	"CREATE TEMP TABLE sweep_rows (t INTEGER, rid INTEGER, "
+	"PRIMARY KEY (t, rid)) WITHOUT ROWID;"
+	"CREATE TEMP TABLE sweep_listed (project TEXT PRIMARY KEY) "
+	"WITHOUT ROWID;"
+	"CREATE TEMP TABLE sweep_expanded (id TEXT PRIMARY KEY) "
+	"WITHOUT ROWID;";
+
+/* The ids of table's rows in the scope (t: its enum facts_rows). */
+#define ROWS_OF(table, t) "(SELECT f.id FROM main." table " f WHERE " \
+	"f.rowid IN (SELECT rid FROM temp.sweep_rows WHERE t = " #t "))"
+
+/* Rule 1: an edge whose target is a row of the caller's projects (the
+ * only ones in sweep_rows yet), or is gone. */
+static const char rows_edges[] =
+	"INSERT OR IGNORE INTO temp.sweep_scope "
+	"SELECT DISTINCT " CANON("c.project") " FROM main.relationships r "
+	"JOIN main.entities c ON c.id = r.source_entity_id "
+	"WHERE r.relationship_type IN ('uses_material', 'part_of') "
+	"AND (r.target_entity_id IN " ROWS_OF("entities", 1) " OR "
+	"NOT EXISTS (SELECT 1 FROM main.entities t WHERE "
+	"t.id = r.target_entity_id))";
+
+/* Rule 2's data without the members: each open conflict's recorded
+ * project and slot key's project, raw and canonical. */
+static const char rows_cproj[] =
+	"INSERT INTO temp.sweep_cproj(id, project) " OC_RAW("") RAW_BOTH;
+
+/* Rule 2, one round: conflicts whose own projects are in the scope, or
+ * with a member that is a row of it. */
+#define ROWS_TOUCH \
+	"INSERT OR IGNORE INTO temp.sweep_touched " \
+	"SELECT id FROM temp.sweep_cproj WHERE project IN " \
+	"(SELECT project FROM temp.sweep_scope) UNION " \
+	"SELECT m.conflict_id FROM main.conflict_members m " \
+	"JOIN main.conflicts c ON c.id = m.conflict_id AND " \
+	"c.status = 'open' WHERE " \
+	"(m.member_kind = 'project_state' AND m.member_id IN " \
+	ROWS_OF("project_state", 0) ") OR " \
+	"(m.member_kind = 'entity' AND m.member_id IN " \
+	ROWS_OF("entities", 1) ") OR " \
+	"(m.member_kind = 'memory' AND m.member_id IN " \
+	ROWS_OF("memories", 3) ");"
+
+/* The projects of the touching conflicts' members, once a conflict. */
+#define EXPANDING "SELECT id FROM temp.sweep_touched WHERE id NOT IN " \
+	"(SELECT id FROM temp.sweep_expanded)"
+#define MEMBER_OF(table, kind) \
+	"SELECT m.conflict_id, f.project FROM main.conflict_members m " \
+	"JOIN main." table " f ON m.member_kind = '" kind "' AND " \
+	"f.id = m.member_id WHERE m.conflict_id IN (" EXPANDING ")"
+#define ROWS_EXPAND \
+	"INSERT INTO temp.sweep_cproj(id, project) " \
+	"WITH raw(id, p) AS (" \
+	MEMBER_OF("project_state", "project_state") " UNION ALL " \
+	MEMBER_OF("entities", "entity") " UNION ALL " \
+	MEMBER_OF("memories", "memory") ") " RAW_BOTH ";" \
+	"INSERT OR IGNORE INTO temp.sweep_expanded " EXPANDING ";"
+
+/* One way to build the scope: its TEMP tables beyond scope_ddl's, rule
+ * 1, rule 2's data, and one round of rule 2 (widening last). */
+struct scope_way {
+	const char *ddl, *edges, *cproj, *round;
+};
+
+static const struct scope_way by_names = { "", scope_edges, scope_cproj,
+	SCOPE_TOUCH SCOPE_WIDEN };
+static const struct scope_way by_ids = { rows_ddl, rows_edges, rows_cproj,
+	ROWS_TOUCH ROWS_EXPAND SCOPE_WIDEN };
 
 /* Run sql (one or more statements). Returns SQLITE_OK or the error. */
 static int
@@ -128,24 +222,112 @@ add_given(sqlite3 *db, const char *const *projects, size_t n)
 	return rc;
 }
 
-int
-scope_build(sqlite3 *db, const char *const *projects, size_t n)
+/*
+ * Add to sweep_rows the row ids rows lists for each project of
+ * sweep_scope not in sweep_listed yet, and list those projects. Sets
+ * *blank when one of them is '' (its rows are listed under none).
+ * Returns SQLITE_OK or the error code.
+ */
+static int
+add_rows(sqlite3 *db, const struct store_digest *rows, int *blank)
+{
+	sqlite3_stmt *sel = NULL, *ins = NULL, *listed = NULL;
+	int rc;
+
+	_Static_assert(FACTS_ROWS_STATE == 0 && FACTS_ROWS_ENTITIES == 1 &&
+	    FACTS_ROWS_MEMORIES == 3, "ROWS_OF's table numbers");
+
+	rc = sqlite3_prepare_v2(db, "SELECT project FROM temp.sweep_scope "
+	    "WHERE project NOT IN (SELECT project FROM temp.sweep_listed)",
+	    -1, &sel, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO "
+		    "temp.sweep_rows(t, rid) VALUES (?1, ?2)", -1, &ins, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "INSERT INTO temp.sweep_listed "
+		    "VALUES (?1)", -1, &listed, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		const char *p = (const char *)sqlite3_column_text(sel, 0);
+		const struct project_digest *d = digest_find(rows,
+		    p != NULL ? p : "");
+		const struct digest_rowids *r = d != NULL ? d->rowids : NULL;
+
+		rc = SQLITE_OK;
+		if (p == NULL || p[0] == '\0')
+			*blank = 1;
+		for (int t = 0; r != NULL && t < DIGEST_ROW_LISTS; t++)
+			for (size_t k = 0; rc == SQLITE_OK && k < r->n[t];
+			    k++) {
+				sqlite3_bind_int(ins, 1, t);
+				sqlite3_bind_int64(ins, 2, r->v[t][k]);
+				rc = sqlite3_step(ins);
+				rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+				sqlite3_reset(ins);
+			}
+		if (rc == SQLITE_OK) {
+			sqlite3_bind_text(listed, 1, p != NULL ? p : "", -1,
+			    SQLITE_TRANSIENT);
+			rc = sqlite3_step(listed);
+			rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+			sqlite3_reset(listed);
+		}
+	}
+	if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(listed);
+	return rc;
+}
+
+/*
+ * Build the scope way w (scope_build's contract); with rows (way
+ * by_ids), list each project's row ids as it enters the scope, and set
+ * *blank and stop when '' does. Returns SQLITE_OK or the error code.
+ */
+static int
+build_way(sqlite3 *db, const struct scope_way *w,
+    const char *const *projects, size_t n, const struct store_digest *rows,
+    int *blank)
 {
 	int rc, more;
 
 	if ((rc = run(db, scope_ddl)) != SQLITE_OK ||
+	    (rc = run(db, w->ddl)) != SQLITE_OK ||
 	    (rc = add_given(db, projects, n)) != SQLITE_OK)
 		return rc;
-	if (n > 0 && ((rc = run(db, scope_edges)) != SQLITE_OK ||
-	    (rc = run(db, scope_cproj)) != SQLITE_OK))
+	if (rows != NULL && ((rc = add_rows(db, rows, blank)) != SQLITE_OK ||
+	    *blank))
+		return rc;
+	if (n > 0 && ((rc = run(db, w->edges)) != SQLITE_OK ||
+	    (rc = run(db, w->cproj)) != SQLITE_OK))
 		return rc;
 	do {
-		if ((rc = run(db, scope_touch)) != SQLITE_OK ||
-		    (rc = run(db, scope_widen)) != SQLITE_OK)
+		if (rows != NULL && ((rc = add_rows(db, rows, blank)) !=
+		    SQLITE_OK || *blank))
+			return rc;
+		if ((rc = run(db, w->round)) != SQLITE_OK)
 			return rc;
 		more = sqlite3_changes(db) > 0;
 	} while (more);
 	return run(db, scope_finish);
+}
+
+int
+scope_build(sqlite3 *db, const char *const *projects, size_t n,
+    const struct store_digest *rows, int *by_rows)
+{
+	int rc, blank = 0;
+
+	*by_rows = 0;
+	if (rows != NULL) {
+		rc = build_way(db, &by_ids, projects, n, rows, &blank);
+		if (rc != SQLITE_OK || !blank) {
+			*by_rows = rc == SQLITE_OK;
+			return rc;
+		}
+	}
+	return build_way(db, &by_names, projects, n, NULL, &blank);
 }
 
 int

@@ -9,7 +9,9 @@
  *   sweep_names(name)     every stored project name whose canonical
  *                         project is in sweep_scope, for the scans;
  *   sweep_touched(id)     the open conflicts the sweep may change;
- * plus sweep_cproj, the projects of each open conflict.
+ * plus sweep_cproj, the projects of each open conflict, and with a
+ * digest's row ids sweep_rows (the scope's rows), sweep_listed and
+ * sweep_expanded (scope.c).
  */
 #ifndef MIRROR_SWEEP_SCOPE_H
 #define MIRROR_SWEEP_SCOPE_H
@@ -17,6 +19,8 @@
 #include <stddef.h>
 
 #include <sqlite3.h>
+
+#include "store/digest.h"
 
 /*
  * " AND <the row of stored project col is in the scope>", appended to a
@@ -31,7 +35,10 @@
 	"DROP TABLE IF EXISTS temp.sweep_scope;" \
 	"DROP TABLE IF EXISTS temp.sweep_names;" \
 	"DROP TABLE IF EXISTS temp.sweep_cproj;" \
-	"DROP TABLE IF EXISTS temp.sweep_touched;"
+	"DROP TABLE IF EXISTS temp.sweep_touched;" \
+	"DROP TABLE IF EXISTS temp.sweep_rows;" \
+	"DROP TABLE IF EXISTS temp.sweep_listed;" \
+	"DROP TABLE IF EXISTS temp.sweep_expanded;"
 
 /*
  * Build the scope's TEMP tables for the caller's projects[0..n) (none
@@ -39,10 +46,23 @@
  * its transaction, with TEMP project_alias and the sweep's sweep_seen
  * present), and mark every open conflict outside the scope as seen in
  * sweep_seen, so that the sweep neither closes it nor counts it gone.
+ *
+ * rows, when not NULL, is a facts_digest_rows of the store as it is
+ * (the caller checked): the scope is then found through its row ids,
+ * and *by_rows set to 1 when TEMP sweep_rows(t, rid) holds the row ids
+ * of every project of the scope (t: enum facts_rows), for SCOPE_ROWS;
+ * else (rows NULL, or '' in the scope) *by_rows is 0 and the scope is
+ * found by its rows' project columns. The scope is the same either way.
  * Returns SQLITE_OK or the SQLite error code (the caller turns it into
  * its error).
  */
-int scope_build(sqlite3 *db, const char *const *projects, size_t n);
+int scope_build(sqlite3 *db, const char *const *projects, size_t n,
+    const struct store_digest *rows, int *by_rows);
+
+/* " AND <the row's rowid (col) is one of table t's in sweep_rows>",
+ * after SCOPE_HAS when scope_build set *by_rows. */
+#define SCOPE_ROWS(col, t) " AND " col " IN (SELECT rid FROM " \
+	"temp.sweep_rows WHERE t = " #t ")"
 
 /*
  * Count into *out the active rows of the three layers of the whole

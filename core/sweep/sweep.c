@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store/facts.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
 #include "sweep/factrow.h"
@@ -82,6 +83,7 @@ struct sweep_ctx {
 	char ts[MIRROR_TS_LEN];
 	struct sweep_run *run;
 	const struct sweep_scope *scope;  /* NULL: every project */
+	int by_rows;                 /* the scope's rows are in sweep_rows */
 	const struct rule_set *rules;     /* NULL: none run */
 	struct rule_counts rk;            /* what they did this attempt */
 	struct rules_job *job;             /* rules_start .. rules_finish */
@@ -227,13 +229,19 @@ has(const struct hashtab *s, uint64_t h)
 	    "WHERE m.status = 'active'" me, \
 }
 
-/* [0] every row, [1] the rows of a scoped sweep (scope.h); an edge's
- * claim belongs to its component's project. */
-static const char *const scan_sql[2][SRC_N] = {
+/* [0] every row, [1] the rows of a scoped sweep (scope.h), [2] the
+ * same looked up by their row ids (SCOPE_ROWS); an edge's claim belongs
+ * to its component's project. */
+static const char *const scan_sql[3][SRC_N] = {
 	SCANS("", "", "", ""),
 	SCANS(SCOPE_HAS("s.project"), SCOPE_HAS("e.project"),
 	    SCOPE_HAS("c.project"), SCOPE_HAS("m.project")),
+	SCANS(SCOPE_HAS("s.project") SCOPE_ROWS("s.rowid", 0),
+	    SCOPE_HAS("e.project") SCOPE_ROWS("e.rowid", 1),
+	    SCOPE_HAS("c.project") SCOPE_ROWS("r.rowid", 2),
+	    SCOPE_HAS("m.project") SCOPE_ROWS("m.rowid", 3)),
 };
+
 
 static const char *const one_sql[SRC_N] = {
 	[SRC_STATE] = STATE_SELECT "WHERE s.rowid = ?1",
@@ -243,10 +251,12 @@ static const char *const one_sql[SRC_N] = {
 };
 
 /* For stores without the optional memories.valid_until. */
-static const char *const memory_scan_no_expiry[2] = {
+static const char *const memory_scan_no_expiry[3] = {
 	MEMORY_SELECT("NULL") "WHERE m.status = 'active'",
 	MEMORY_SELECT("NULL") "WHERE m.status = 'active'"
 	    SCOPE_HAS("m.project"),
+	MEMORY_SELECT("NULL") "WHERE m.status = 'active'"
+	    SCOPE_HAS("m.project") SCOPE_ROWS("m.rowid", 3),
 };
 
 static const enum fact_layer src_layer[SRC_N] = {
@@ -507,11 +517,14 @@ rec_add(struct sweep_ctx *c, const struct fact *f, const struct claim *cl,
 static int
 scan(struct sweep_ctx *c, enum source src, mirror_error *err)
 {
-	int scoped = c->scope != NULL;
+	int scoped = c->scope == NULL ? 0 : c->by_rows ? 2 : 1;
 	const char *sql = scan_sql[scoped][src];
 	sqlite3_stmt *s = NULL;
 	int rc;
 
+	_Static_assert(FACTS_ROWS_STATE == 0 && FACTS_ROWS_ENTITIES == 1 &&
+	    FACTS_ROWS_RELATIONSHIPS == 2 && FACTS_ROWS_MEMORIES == 3,
+	    "scan_sql's table numbers");
 	if (src == SRC_MEMORY && !store_features(c->st)->mem_valid_until)
 		sql = memory_scan_no_expiry[scoped];
 	if ((rc = prep(c, &s, sql, err)) < 0)
@@ -535,16 +548,25 @@ out:
 	return rc;
 }
 
+/* 1 when the caller's read of the scope (sweep_scope: its count, its
+ * row ids) is of the store as it is: no other connection committed
+ * since; else 0. */
+static int
+scope_current(struct sweep_ctx *c)
+{
+	mirror_error ignored;
+	long long v;
+
+	return store_data_version(&v, c->st, &ignored) == 0 &&
+	    v == c->scope->version;
+}
+
 /* 1 when the scope's count of active rows stands (sweep_scope) and is
  * now facts_scanned; else 0: the sweep counts them. */
 static int
 count_taken(struct sweep_ctx *c)
 {
-	mirror_error ignored;
-	long long v;
-
-	if (!c->scope->counted || store_data_version(&v, c->st,
-	    &ignored) < 0 || v != c->scope->version)
+	if (!c->scope->counted || !scope_current(c))
 		return 0;
 	c->run->facts_scanned = c->scope->active_facts;
 	return 1;
@@ -560,10 +582,13 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 {
 	int rc;
 
+	c->by_rows = 0;
 	if (c->scope != NULL &&
-	    (rc = scope_build(c->db, c->scope->projects,
-	    c->scope->n)) != SQLITE_OK)
+	    (rc = scope_build(c->db, c->scope->projects, c->scope->n,
+	    c->scope->rows != NULL && c->scope->counted && scope_current(c) ?
+	    c->scope->rows : NULL, &c->by_rows)) != SQLITE_OK)
 		return sfail(c, err, rc, "sweep: scope");
+	c->run->scope_by_rows = c->by_rows;
 	if ((rc = scan(c, SRC_STATE, err)) < 0 ||
 	    (rc = scan(c, SRC_ENTITY, err)) < 0 ||
 	    (rc = scan(c, SRC_EDGE, err)) < 0)

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "rules/rules.h"
+#include "store/digest.h"
 #include "store/store.h"
 #include "sys/clock.h"
 
@@ -49,6 +50,10 @@ struct sweep_run {
 	                                       changed: 0 when the run left
 	                                       them as they were */
 	int attempts;                       /* 1, or more after SQLITE_BUSY */
+	int scope_by_rows;                  /* 1 when a scoped sweep found
+	                                       its rows through the caller's
+	                                       row ids (sweep_scope's rows);
+	                                       never shown */
 };
 
 /*
@@ -64,12 +69,20 @@ struct sweep_run {
  * the sweep's connection whose PRAGMA data_version was version). The
  * sweep takes that count when the version is still the store's (no
  * other connection committed since), else it counts.
+ *
+ * rows, when not NULL, is a facts_digest_rows of such a read (store/
+ * facts.h: each project's row ids): while the version stands, the
+ * scope is widened and its rows are read through those ids, a lookup
+ * each, instead of by scans of every table (the store has no index on
+ * project). The caller keeps it until the sweep returns. NULL, or a
+ * version that moved, reads as before; the result is the same.
  */
 struct sweep_scope {
 	const char *const *projects;
 	size_t n;
 	int counted;
 	long long active_facts, version;
+	const struct store_digest *rows;
 };
 
 /*

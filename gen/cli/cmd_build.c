@@ -409,10 +409,12 @@ static int
 build_sweep(struct sweep_run *run, struct build_changes *ch,
     const struct site_model *s, mirror_error *err)
 {
-	/* The digest of the check counted the active rows: the sweep takes
-	 * them while no other connection committed (ch->version). */
+	/* The digest of the check counted the active rows and listed each
+	 * project's row ids: the sweep takes them while no other connection
+	 * committed (ch->version). */
 	const struct sweep_scope scope = { ch->ids, ch->n, ch->digested,
-	    ch->digested ? digest_active(&s->digest) : 0, ch->version };
+	    ch->digested ? digest_active(&s->digest) : 0, ch->version,
+	    ch->digested ? &s->digest : NULL };
 	struct rules_job *early = ch->early;
 
 	ch->early = NULL;           /* the sweep's now, whatever it does */
@@ -489,8 +491,8 @@ build_open(struct build_changes *ch, struct site_model *s,
 	rc = store_open(&s->st, o->store, STORE_WRITE, err);
 	if (rc == 0 && (rc = store_read_begin(s->st, err)) == 0) {
 		rc = build_check(ch, held, st, s, so, o, err);
-		/* The row ids are this read's alone. */
-		digest_drop_rowids(&s->digest);
+		/* The row ids stay for the sweep (build_sweep), which takes
+		 * them while the store is as this read saw it. */
 		store_read_end(s->st);
 	}
 	if (rc != 0)
@@ -1009,6 +1011,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 		rc = build_sweep(&run, &ch, &s, err);
 		r.swept = rc == 0;
 	}
+	digest_drop_rowids(&s.digest);      /* the check's read's alone */
 	lap(&r, PH_SWEEP);
 	if (rc == 0 && (rc = store_read_begin(s.st, err)) == 0)
 		reading = 1;

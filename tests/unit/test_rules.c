@@ -606,7 +606,7 @@ test_identity_and_scope(void **state)
 	struct rule_set rs;
 	mirror_error err;
 	const char *p = "p06";
-	const struct sweep_scope scope = { &p, 1, 0, 0, 0 };
+	const struct sweep_scope scope = { &p, 1, 0, 0, 0, NULL };
 	char id[64];
 
 	load(f, &rs, "-- rule: pair\n-- severity: error\n-- description: d\n"

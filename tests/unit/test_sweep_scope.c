@@ -9,8 +9,10 @@
  * canonical project, compared with the one taken after the last sweep),
  * copies the store, sweeps the store scoped and the copy in full, and
  * compares every table but sweep_runs row by row, and the numbers of
- * the two sweep_runs rows. The store then goes on from the scoped
- * result, so a scoped sweep also follows a scoped sweep.
+ * the two sweep_runs rows. A third copy is swept scoped through the row
+ * ids of a digest (sweep_scope's rows, as mirror build does) and
+ * compared too. The store then goes on from the scoped result, so a
+ * scoped sweep also follows a scoped sweep.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,9 +25,12 @@
 #include <cmocka.h>
 
 #include "scratch.h"
+#include "store/digest.h"
+#include "store/facts.h"
 #include "store/store.h"
 #include "sweep/conflict.h"
 #include "sweep/factrow.h"
+#include "sweep/scope.h"
 #include "sweep/sweep.h"
 #include "util/array.h"
 #include "util/strbuf.h"
@@ -53,6 +58,8 @@ struct fixture {
 	char **digest;              /* "project\tlines" per project, sorted */
 	size_t ndigest;
 	int opened, closed;         /* what the full sweeps did, in total */
+	int rounds, by_rows;        /* round_checks, and of those the sweeps
+	                               by row ids that used them */
 };
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -247,7 +254,7 @@ static const char digest_sql[] =
 	") ORDER BY p, line";
 
 static void
-digest_free(char **d, size_t n)
+lines_free(char **d, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(d[i]);
@@ -552,14 +559,16 @@ edit_random(struct fixture *f)
 /* ---- rounds ------------------------------------------------------------- */
 
 /* Copy the store to f.db, as it is now. */
+/* A copy of the store at path, opened into *out. */
 static void
-copy_store(struct fixture *f)
+copy_store(struct fixture *f, const char *path, mirror_store **out)
 {
 	sqlite3 *dst = NULL;
 	sqlite3_backup *b;
+	mirror_error err;
 
-	(void)remove("f.db");
-	assert_int_equal(sqlite3_open("f.db", &dst), SQLITE_OK);
+	(void)remove(path);
+	assert_int_equal(sqlite3_open(path, &dst), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(dst, "PRAGMA synchronous = OFF", NULL,
 	    NULL, NULL), SQLITE_OK);
 	b = sqlite3_backup_init(dst, "main", store_db(f->st), "main");
@@ -567,6 +576,66 @@ copy_store(struct fixture *f)
 	assert_int_equal(sqlite3_backup_step(b, -1), SQLITE_DONE);
 	assert_int_equal(sqlite3_backup_finish(b), SQLITE_OK);
 	assert_int_equal(sqlite3_close(dst), SQLITE_OK);
+	assert_int_equal(store_open(out, path, STORE_WRITE, &err), 0);
+	fast(*out);
+}
+
+/* The scope's tables scope_build leaves on st for ids[0..n) (with
+ * rows: through them, which *by_rows says it did), one line a row;
+ * nothing is written to the store. Returns a new string. */
+static char *
+scope_text(mirror_store *st, char **ids, size_t n,
+    const struct store_digest *rows, int *by_rows)
+{
+	static const char *const q[] = {
+	    "SELECT 's', project FROM temp.sweep_scope ORDER BY 2",
+	    "SELECT 'n', name FROM temp.sweep_names ORDER BY 2",
+	    "SELECT 't', id FROM temp.sweep_touched ORDER BY 2",
+	    "SELECT 'x', id FROM temp.sweep_seen ORDER BY 2" };
+	sqlite3 *db = store_db(st);
+	strbuf sb;
+
+	strbuf_init(&sb);
+	assert_int_equal(sqlite3_exec(db, "BEGIN; CREATE TEMP TABLE "
+	    "sweep_seen (id TEXT PRIMARY KEY) WITHOUT ROWID", NULL, NULL,
+	    NULL), SQLITE_OK);
+	assert_int_equal(scope_build(db, (const char *const *)ids, n,
+	    rows, by_rows), SQLITE_OK);
+	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		sqlite3_stmt *s = NULL;
+
+		assert_int_equal(sqlite3_prepare_v2(db, q[i], -1, &s, NULL),
+		    SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			char *line = row_text(s);
+
+			strbuf_printf(&sb, "%s\n", line);
+			free(line);
+		}
+		sqlite3_finalize(s);
+	}
+	assert_int_equal(sqlite3_exec(db, "ROLLBACK; " SCOPE_DROP
+	    "DROP TABLE IF EXISTS temp.sweep_seen", NULL, NULL, NULL),
+	    SQLITE_OK);
+	return strbuf_detach(&sb);
+}
+
+/* Make sc a scope counted and listed by a digest of st (into *d, which
+ * the caller frees), as mirror build's check takes it. */
+static void
+rows_scope(struct sweep_scope *sc, struct store_digest *d, mirror_store *st,
+    time_t now)
+{
+	mirror_error err;
+
+	assert_int_equal(store_read_begin(st, &err), 0);
+	if (facts_digest_rows(d, st, now, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(store_data_version(&sc->version, st, &err), 0);
+	store_read_end(st);
+	sc->counted = 1;
+	sc->active_facts = digest_active(d);
+	sc->rows = d;
 }
 
 /* The two sweeps reported the same numbers. */
@@ -590,36 +659,57 @@ same_run(const struct sweep_run *s, const struct sweep_run *full)
 static long long
 round_check(struct fixture *f, const char *extra)
 {
-	struct sweep_run rs, rf;
-	struct sweep_scope sc = { NULL, 0, 0, 0, 0 };  /* not counted */
-	mirror_store *g = NULL;
+	struct sweep_run rs, rf, rr;
+	struct sweep_scope sc = { NULL, 0, 0, 0, 0, NULL };  /* not counted */
+	struct sweep_scope sr = { NULL, 0, 0, 0, 0, NULL };
+	struct store_digest d;
+	mirror_store *g = NULL, *h = NULL;
 	mirror_error err;
-	char **cur, **scope = NULL, *a, *b;
+	char **cur, **scope = NULL, *a, *b, *c;
 	size_t ncur, n = 0, cap = 0;
+	int by;
 
 	reopen(f);                  /* the alias map of now */
 	digest_take(f, &cur, &ncur);
 	digest_changed(f->digest, f->ndigest, cur, ncur, &scope, &n, &cap);
-	digest_free(cur, ncur);
+	lines_free(cur, ncur);
 	if (extra != NULL)
 		ARRAY_PUSH(scope, n, cap) = xstrdup(extra);
-	copy_store(f);
-	assert_int_equal(store_open(&g, "f.db", STORE_WRITE, &err), 0);
-	fast(g);
-	sc.projects = (const char *const *)scope;
-	sc.n = n;
+	copy_store(f, "f.db", &g);
+	copy_store(f, "r.db", &h);
+	sc.projects = sr.projects = (const char *const *)scope;
+	sc.n = sr.n = n;
+	rows_scope(&sr, &d, h, f->now);
+	/* The same scope either way. */
+	a = scope_text(h, scope, n, NULL, &by);
+	assert_int_equal(by, 0);
+	b = scope_text(h, scope, n, &d, &by);
+	same_text(b, a, "the scope through row ids and through projects");
+	free(a);
+	free(b);
 	if (sweep_run_scoped(&rs, f->st, f->now, &sc, &err) < 0 ||
-	    sweep_run(&rf, g, f->now, &err) < 0)
+	    sweep_run(&rf, g, f->now, &err) < 0 ||
+	    sweep_run_scoped(&rr, h, f->now, &sr, &err) < 0)
 		fail_msg("%s", err.msg);
 	a = dump(f->st);
 	b = dump(g);
+	c = dump(h);
 	same_text(a, b, "tables after a scoped and a full sweep");
+	same_text(c, b, "tables after a scoped sweep by row ids and a full "
+	    "sweep");
 	same_run(&rs, &rf);
+	same_run(&rr, &rf);
+	assert_int_equal(rs.scope_by_rows, 0);
+	f->rounds++;
+	f->by_rows += rr.scope_by_rows;
 	free(a);
 	free(b);
+	free(c);
+	digest_free(&d);
 	store_close(g);
-	digest_free(scope, n);
-	digest_free(f->digest, f->ndigest);
+	store_close(h);
+	lines_free(scope, n);
+	lines_free(f->digest, f->ndigest);
 	digest_take(f, &f->digest, &f->ndigest);
 	f->opened += (int)rf.conflicts_opened;
 	f->closed += (int)rf.conflicts_closed;
@@ -659,7 +749,7 @@ static void
 fixture_free(struct fixture *f)
 {
 	store_close(f->st);
-	digest_free(f->digest, f->ndigest);
+	lines_free(f->digest, f->ndigest);
 }
 
 static int
@@ -683,7 +773,7 @@ group_teardown(void **state)
 static void
 test_random_edits(void **state)
 {
-	int opened = 0, closed = 0;
+	int opened = 0, closed = 0, rounds = 0, by_rows = 0;
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= 8; seed++) {
@@ -702,11 +792,20 @@ test_random_edits(void **state)
 		}
 		opened += f.opened;
 		closed += f.closed;
+		rounds += f.rounds;
+		by_rows += f.by_rows;
 		fixture_free(&f);
 	}
 	/* The rounds did open and close conflicts. */
 	assert_true(opened > 20);
 	assert_true(closed > 10);
+	/* Most sweeps by row ids used them; the others had '' in their
+	 * scope (memories of no project), which the digest lists under
+	 * none. */
+	assert_int_equal(rounds, 8 * 40);
+	if (by_rows < rounds / 2 || by_rows == rounds)
+		fail_msg("%d of %d sweeps by row ids used them", by_rows,
+		    rounds);
 }
 
 /* 2: an empty scope writes its sweep_runs row and nothing else, with the
@@ -714,7 +813,7 @@ test_random_edits(void **state)
 static void
 test_empty_scope(void **state)
 {
-	struct sweep_scope none = { NULL, 0, 0, 0, 0 };
+	struct sweep_scope none = { NULL, 0, 0, 0, 0, NULL };
 	struct sweep_run run;
 	mirror_error err;
 	struct fixture f;
@@ -750,7 +849,7 @@ test_empty_scope(void **state)
 	/* A count the caller took (a digest's) stands while no other
 	 * connection committed; after such a commit the sweep counts. */
 	{
-		struct sweep_scope counted = { NULL, 0, 1, 424242, 0 };
+		struct sweep_scope counted = { NULL, 0, 1, 424242, 0, NULL };
 		sqlite3 *other;
 
 		assert_int_equal(store_data_version(&counted.version, f.st,
@@ -861,7 +960,7 @@ static void
 test_null_project(void **state)
 {
 	const char *const bad[] = { "pa", NULL };
-	struct sweep_scope sc = { bad, 2, 0, 0, 0 };
+	struct sweep_scope sc = { bad, 2, 0, 0, 0, NULL };
 	struct sweep_run run;
 	mirror_error err;
 	struct fixture f;
@@ -878,6 +977,61 @@ test_null_project(void **state)
 	fixture_free(&f);
 }
 
+/* 6: row ids are taken only while they are the store's: after another
+ * connection's commit, or with '' in the scope, the sweep finds its
+ * rows by their projects, and leaves what a full sweep leaves. */
+static void
+test_rows_not_taken(void **state)
+{
+	const char *const pa[] = { "pa" }, *const blank[] = { "" };
+	struct sweep_scope sc = { pa, 1, 0, 0, 0, NULL };
+	struct store_digest d;
+	struct sweep_run run, full;
+	mirror_store *g = NULL;
+	mirror_error err;
+	struct fixture f;
+	sqlite3 *other;
+	char *a, *b;
+
+	(void)state;
+	fixture_init(&f, 7, 30);
+	rows_scope(&sc, &d, f.st, f.now);
+	/* Another connection adds a row of pa that disagrees, after the
+	 * digest: its row id is in no list. */
+	assert_int_equal(sqlite3_open("s.db", &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "INSERT INTO project_state(id, "
+	    "project, category, key, value) VALUES ('s-y1', 'pa', "
+	    "'decision', 't1_f', '7 kg'), ('s-y2', 'a1', 'decision', "
+	    "'t1_f', '8 kg')", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(other);
+	copy_store(&f, "f.db", &g);
+	if (sweep_run_scoped(&run, f.st, f.now, &sc, &err) < 0 ||
+	    sweep_run(&full, g, f.now, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(run.scope_by_rows, 0);
+	assert_true(full.conflicts_opened + full.members_added > 0);
+	a = dump(f.st);
+	b = dump(g);
+	same_text(a, b, "tables after a sweep past its row ids and a full "
+	    "sweep");
+	free(a);
+	free(b);
+	store_close(g);
+	digest_free(&d);
+	/* The same store, unchanged since its digest: the ids are used;
+	 * with '' in the scope they are not. */
+	rows_scope(&sc, &d, f.st, f.now);
+	assert_int_equal(sweep_run_scoped(&run, f.st, f.now, &sc, &err), 0);
+	assert_int_equal(run.scope_by_rows, 1);
+	digest_free(&d);
+	rows_scope(&sc, &d, f.st, f.now);
+	sc.projects = blank;
+	assert_int_equal(sweep_run_scoped(&run, f.st, f.now, &sc, &err), 0);
+	assert_int_equal(run.scope_by_rows, 0);
+	digest_free(&d);
+	fixture_free(&f);
+}
+
 int
 main(void)
 {
@@ -887,6 +1041,7 @@ main(void)
 		cmocka_unit_test(test_alias_change),
 		cmocka_unit_test(test_cross_project),
 		cmocka_unit_test(test_null_project),
+		cmocka_unit_test(test_rows_not_taken),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
