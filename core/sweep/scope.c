@@ -40,8 +40,6 @@
  */
 #include <stddef.h>
 
-#include <stdlib.h>
-
 #include "store/facts.h"
 #include "sweep/factrow.h"
 #include "sweep/scope.h"

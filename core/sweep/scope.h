@@ -9,9 +9,10 @@
  *   sweep_names(name)     every stored project name whose canonical
  *                         project is in sweep_scope, for the scans;
  *   sweep_touched(id)     the open conflicts the sweep may change;
- * plus sweep_cproj, the projects of each open conflict, and with a
- * digest's row ids sweep_rows (the scope's rows), sweep_listed and
- * sweep_expanded (scope.c).
+ * plus sweep_cproj, the projects of each open conflict (through a
+ * digest's row ids: the ones it records, and its members' for each
+ * touching one), and with row ids sweep_rows (the scope's rows),
+ * sweep_listed and sweep_expanded (scope.c).
  */
 #ifndef MIRROR_SWEEP_SCOPE_H
 #define MIRROR_SWEEP_SCOPE_H
