@@ -232,16 +232,16 @@ has(const struct hashtab *s, uint64_t h)
 /* [0] every row, [1] the rows of a scoped sweep (scope.h), [2] the
  * same looked up by their row ids (SCOPE_ROWS); an edge's claim belongs
  * to its component's project. */
+#define MEM_SCOPE SCOPE_HAS("m.project")
+#define MEM_ROWS MEM_SCOPE SCOPE_ROWS("m.rowid", 3)
 static const char *const scan_sql[3][SRC_N] = {
 	SCANS("", "", "", ""),
 	SCANS(SCOPE_HAS("s.project"), SCOPE_HAS("e.project"),
-	    SCOPE_HAS("c.project"), SCOPE_HAS("m.project")),
+	    SCOPE_HAS("c.project"), MEM_SCOPE),
 	SCANS(SCOPE_HAS("s.project") SCOPE_ROWS("s.rowid", 0),
 	    SCOPE_HAS("e.project") SCOPE_ROWS("e.rowid", 1),
-	    SCOPE_HAS("c.project") SCOPE_ROWS("r.rowid", 2),
-	    SCOPE_HAS("m.project") SCOPE_ROWS("m.rowid", 3)),
+	    SCOPE_HAS("c.project") SCOPE_ROWS("r.rowid", 2), MEM_ROWS),
 };
-
 
 static const char *const one_sql[SRC_N] = {
 	[SRC_STATE] = STATE_SELECT "WHERE s.rowid = ?1",
@@ -251,12 +251,9 @@ static const char *const one_sql[SRC_N] = {
 };
 
 /* For stores without the optional memories.valid_until. */
+#define MEM_NO_EXPIRY MEMORY_SELECT("NULL") "WHERE m.status = 'active'"
 static const char *const memory_scan_no_expiry[3] = {
-	MEMORY_SELECT("NULL") "WHERE m.status = 'active'",
-	MEMORY_SELECT("NULL") "WHERE m.status = 'active'"
-	    SCOPE_HAS("m.project"),
-	MEMORY_SELECT("NULL") "WHERE m.status = 'active'"
-	    SCOPE_HAS("m.project") SCOPE_ROWS("m.rowid", 3),
+	MEM_NO_EXPIRY, MEM_NO_EXPIRY MEM_SCOPE, MEM_NO_EXPIRY MEM_ROWS,
 };
 
 static const enum fact_layer src_layer[SRC_N] = {
@@ -548,28 +545,17 @@ out:
 	return rc;
 }
 
-/* 1 when the caller's read of the scope (sweep_scope: its count, its
- * row ids) is of the store as it is: no other connection committed
- * since; else 0. */
+/* 1 when the caller read the scope (sweep_scope: its count, its row
+ * ids) from the store as it is: counted, and no other connection
+ * committed since (under the sweep's write lock, none can now); else 0. */
 static int
 scope_current(struct sweep_ctx *c)
 {
 	mirror_error ignored;
 	long long v;
 
-	return store_data_version(&v, c->st, &ignored) == 0 &&
-	    v == c->scope->version;
-}
-
-/* 1 when the scope's count of active rows stands (sweep_scope) and is
- * now facts_scanned; else 0: the sweep counts them. */
-static int
-count_taken(struct sweep_ctx *c)
-{
-	if (!c->scope->counted || !scope_current(c))
-		return 0;
-	c->run->facts_scanned = c->scope->active_facts;
-	return 1;
+	return c->scope->counted && store_data_version(&v, c->st,
+	    &ignored) == 0 && v == c->scope->version;
 }
 
 /*
@@ -580,13 +566,12 @@ count_taken(struct sweep_ctx *c)
 static int
 scan_all(struct sweep_ctx *c, mirror_error *err)
 {
-	int rc;
+	int rc, current = c->scope != NULL && scope_current(c);
 
 	c->by_rows = 0;
 	if (c->scope != NULL &&
 	    (rc = scope_build(c->db, c->scope->projects, c->scope->n,
-	    c->scope->rows != NULL && c->scope->counted && scope_current(c) ?
-	    c->scope->rows : NULL, &c->by_rows)) != SQLITE_OK)
+	    current ? c->scope->rows : NULL, &c->by_rows)) != SQLITE_OK)
 		return sfail(c, err, rc, "sweep: scope");
 	c->run->scope_by_rows = c->by_rows;
 	if ((rc = scan(c, SRC_STATE, err)) < 0 ||
@@ -599,9 +584,12 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 			(void)hashtab_put(&c->known, c->recs[i].x_h, NULL);
 	if ((rc = scan(c, SRC_MEMORY, err)) < 0)
 		return rc;
-	if (c->scope != NULL && !count_taken(c) &&
-	    (rc = scope_count_facts(c->db, &c->run->facts_scanned)) !=
-	    SQLITE_OK)
+	/* The caller's count of the active rows stands while its read is
+	 * current; else the sweep counts them. */
+	if (current)
+		c->run->facts_scanned = c->scope->active_facts;
+	else if (c->scope != NULL && (rc = scope_count_facts(c->db,
+	    &c->run->facts_scanned)) != SQLITE_OK)
 		return sfail(c, err, rc, "sweep: count facts");
 	return 0;
 }
