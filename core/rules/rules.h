@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "store/digest.h"
 #include "store/store.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -110,6 +111,9 @@ struct rule_counts {
 	                               the second connection */
 	long long rows_written;     /* rows of rule_violations and
 	                               violation_facts inserted or changed */
+	long long kept;             /* rules not evaluated: their inputs
+	                               were those of their last evaluation
+	                               (rules_keep) */
 	strbuf told;                /* the failures' lines, to be told by
 	                               rules_tell once the run committed */
 };
@@ -213,6 +217,26 @@ int rules_start(struct rules_job **out, mirror_store *st,
 int rules_prepare_early(struct rules_job **out, mirror_store *st,
     const struct rule_set *rs, const char *now, mirror_error *err);
 void rules_go(struct rules_job *job);
+
+/*
+ * Keep, unevaluated, the rules of job (rules_prepare_early) whose key
+ * is the one the store holds for them: d (taken in the read job was
+ * prepared in, tables_set) gives the sums of the tables each reads.
+ * A rule's key hashes its id, origin, severity, texts, parameters and
+ * the overrides, the step budget, the sums of the tables it reads and
+ * of the projects (its violations' projects are made canonical through
+ * them), and the sweep's time when its text says "now"; a rule that
+ * reads a column no sum holds (relationships.created_at, a column or
+ * table mirror does not know, a table the sweep writes) has none. A
+ * kept rule's violations stay as they are and its rule_runs row says
+ * the hits of its last evaluation, in 0 ms. rules_finish writes every
+ * key of the run into mirror_meta ("rule_input:ID"), in the sweep's
+ * transaction; a sweep whose job had no rules_keep removes them all.
+ * Any thread may call it while the job's thread runs (it stops before
+ * the kept rules it has not begun); NULL, or d without sums, does
+ * nothing. Returns nothing.
+ */
+void rules_keep(struct rules_job *job, const struct store_digest *d);
 
 /*
  * Whether job (rules_prepare_early) may stand for rules_start(st, rs,

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "rules/rules_int.h"
+#include "store/facts.h"
 #include "sys/clock.h"
 #include "sys/env.h"
 #include "util/array.h"
@@ -458,6 +459,124 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 		rc = mirror_fail(err, MIRROR_EIO, "rules: rule %s ended the "
 		    "%s transaction", r->id, c->beside ? "read" : "sweep's");
 	return rc;
+}
+
+/* 1 when q holds "now" in any case (:now, 'now', 'NOW'), else 0: a
+ * superset of the rules that read the clock. */
+static int
+says_now(const char *q)
+{
+	for (; *q != '\0'; q++)
+		if ((q[0] | 0x20) == 'n' && (q[1] | 0x20) == 'o' &&
+		    (q[2] | 0x20) == 'w')
+			return 1;
+	return 0;
+}
+
+/* OpenRead's P5 flag: P2 is a register, not a root page. */
+#define OPFLAG_P2ISREG 0x10
+
+/*
+ * The digest table (facts_digest_column) of the b-tree at root page
+ * root of database db (0 main, 1 temp; a table's or an index's), or -1
+ * when it is none (temp.project_alias is the projects'). Returns it, or
+ * < -1 on an SQLite error.
+ */
+static int
+root_table(sqlite3 *db, int dbi, int root)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, t = -1;
+
+	rc = sqlite3_prepare_v2(db, dbi == 0 ? "SELECT tbl_name FROM "
+	    "main.sqlite_schema WHERE rootpage = ?1" : "SELECT tbl_name FROM "
+	    "temp.sqlite_schema WHERE rootpage = ?1", -1, &s, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int(s, 1, root);
+		rc = sqlite3_step(s);
+	}
+	if (rc == SQLITE_ROW && sqlite3_column_text(s, 0) != NULL) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+
+		t = dbi == 0 ? facts_digest_column(name, "") :
+		    strcmp(name, "project_alias") == 0 ? 0 : -1;
+		rc = SQLITE_DONE;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? t : -2;
+}
+
+/*
+ * The tables ex (r's statement under EXPLAIN) opens, as digest table
+ * bits into *tables: a statement may read a table without reading a
+ * column of it (count(*), EXISTS (SELECT 1 FROM t)), which the
+ * authorizer does not see. Returns 1 when each is a digest table, 0
+ * when one is not (or a root is a register), or < 0 with err set.
+ */
+static int
+opened_tables(unsigned *tables, struct rule_conn *c, sqlite3_stmt *ex,
+    mirror_error *err)
+{
+	int rc, ok = 1;
+
+	while ((rc = sqlite3_step(ex)) == SQLITE_ROW) {
+		const char *op = (const char *)sqlite3_column_text(ex, 1);
+		int t;
+
+		if (op == NULL || (strcmp(op, "OpenRead") != 0 &&
+		    strcmp(op, "ReopenIdx") != 0))
+			continue;
+		if ((sqlite3_column_int(ex, 6) & OPFLAG_P2ISREG) != 0 ||
+		    sqlite3_column_int(ex, 4) > 1) {
+			ok = 0;
+			continue;
+		}
+		t = root_table(c->db, sqlite3_column_int(ex, 4),
+		    sqlite3_column_int(ex, 3));
+		if (t < -1)
+			return store_fail(c->st, err, sqlite3_errcode(c->db),
+			    "rules: read the schema");
+		if (t < 0)
+			ok = 0;
+		else
+			*tables |= 1u << t;
+	}
+	if (rc != SQLITE_DONE)
+		return store_fail(c->st, err, rc, "rules: explain a rule");
+	return ok;
+}
+
+int
+rule_reads(struct rule_reads *out, struct rule_conn *c, const struct rule *r,
+    mirror_error *err)
+{
+	sqlite3_stmt *s = NULL, *ex = NULL;
+	strbuf why, sql;
+	int cols[3], rc;
+
+	memset(out, 0, sizeof(*out));
+	strbuf_init(&why);
+	strbuf_init(&sql);
+	guard_arm(&c->guard, c->db);
+	rc = prepare_rule(c, r, &s, cols, &why, err);
+	sqlite3_finalize(s);
+	if (rc == 0) {
+		strbuf_printf(&sql, "EXPLAIN %s", r->query);
+		if (sqlite3_prepare_v2(c->db, sql.data, -1, &ex, NULL) !=
+		    SQLITE_OK || ex == NULL)
+			rc = 1;
+	}
+	guard_disarm(&c->guard, c->db);
+	out->keyable = rc == 0 && !c->guard.unkeyed && !c->guard.reads_sweep;
+	out->tables = c->guard.reads;
+	out->clock = says_now(r->query);
+	if (out->keyable && (rc = opened_tables(&out->tables, c, ex,
+	    err)) >= 0)
+		out->keyable = rc;
+	sqlite3_finalize(ex);
+	strbuf_free(&why);
+	strbuf_free(&sql);
+	return rc < 0 ? rc : 0;
 }
 
 /* qsort: hits by facts, then project, then message. */

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "rules/rules_int.h"
+#include "store/facts.h"
 #include "util/hash.h"
 
 /* Pure functions a rule may call (lower case; json* and jsonb* too). */
@@ -133,6 +134,32 @@ is_pure(const char *name)
 	return 0;
 }
 
+/*
+ * Note what reading column of table of dbname (main or temp) means for
+ * a key of the rule (rules_keep): a digest table's bit, nothing for
+ * json_each and json_tree (they read what they are given), or unkeyed.
+ * temp.project_alias is made of the projects' ids and aliases.
+ */
+static void
+note_read(struct rule_guard *g, const char *table, const char *column,
+    const char *dbname)
+{
+	int t = -1;
+
+	if (strcasecmp(table, "json_each") == 0 ||
+	    strcasecmp(table, "json_tree") == 0)
+		return;
+	if (strcmp(dbname, "main") == 0 && column != NULL)
+		t = facts_digest_column(table, column);
+	else if (strcmp(dbname, "temp") == 0 &&
+	    strcasecmp(table, "project_alias") == 0)
+		t = 0;
+	if (t >= 0)
+		g->reads |= 1u << t;
+	else
+		g->unkeyed = 1;
+}
+
 /* What action is, in words, for the message of a refusal. */
 static const char *
 action_words(int action)
@@ -188,6 +215,7 @@ guard_auth(void *ctx, int action, const char *a3, const char *a4,
 		    hashtab_get(&g->tables, name_hash(a3)) != NULL) {
 			if (strcmp(dbname, "main") == 0 && sweep_writes(a3))
 				g->reads_sweep = 1;
+			note_read(g, a3, a4, dbname);
 			return SQLITE_OK;
 		}
 		break;
@@ -232,6 +260,8 @@ guard_arm(struct rule_guard *g, sqlite3 *db)
 	g->denied[0] = '\0';
 	g->weak = 0;
 	g->reads_sweep = 0;
+	g->reads = 0;
+	g->unkeyed = 0;
 	g->old_length = sqlite3_limit(db, SQLITE_LIMIT_LENGTH,
 	    RULE_MAX_LENGTH);
 	sqlite3_set_authorizer(db, guard_auth, g);

@@ -31,6 +31,11 @@ struct rule_guard {
 	int reads_sweep;            /* 1: the statement armed last reads a
 	                               table the sweep writes (conflicts,
 	                               the rule tables, ...) */
+	unsigned reads;             /* of it: a bit per digest table
+	                               (facts_digest_column) a column of
+	                               which it reads */
+	int unkeyed;                /* 1: it reads something no digest
+	                               sum holds (rules_keep) */
 };
 
 /*
@@ -85,6 +90,23 @@ int rconn_init(struct rule_conn *c, mirror_store *st,
 
 /* Release what rconn_init made (not st). */
 void rconn_free(struct rule_conn *c);
+
+/* What a rule reads, for its key (rules_keep). */
+struct rule_reads {
+	int keyable;                /* 1: every column it reads is in a
+	                               digest sum, none the sweep writes */
+	unsigned tables;            /* the digest tables it reads */
+	int clock;                  /* 1: its text says "now" (:now, or
+	                               'now' to a date function) */
+};
+
+/*
+ * Learn what r (readable) reads by preparing it under c's guard,
+ * nothing stepped, into *out (keyable 0 when it cannot be prepared).
+ * Returns 0, or < 0 with err set when the store failed.
+ */
+int rule_reads(struct rule_reads *out, struct rule_conn *c,
+    const struct rule *r, mirror_error *err);
 
 /* What evaluating one rule gave. */
 enum rule_eval_state {

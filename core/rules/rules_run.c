@@ -22,7 +22,9 @@
 #include <string.h>
 
 #include "rules/rules_int.h"
+#include "sys/env.h"
 #include "sys/jobs.h"
+#include "util/hash.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/text.h"
@@ -31,6 +33,23 @@
 /* The second connection's page cache, in KiB (negative: a size):
  * 16 MiB, a bound on what it adds to the process, grown only as used. */
 #define RULE_CACHE_PRAGMA "-16384"
+
+/* The longest mirror_meta key of a rule's inputs: the prefix and an
+ * id. */
+#define KEY_PREFIX "rule_input:"
+
+/* What a rule's key (rules_keep) needs and decides. */
+struct rule_key {
+	struct rule_reads reads;     /* what it reads (rule_reads) */
+	char stored[17];             /* the key mirror_meta holds, "" */
+	long long stored_hits;       /* the hits recorded with it */
+	char key[17];                /* this run's (rules_keep), "" */
+	int kept;                    /* key is stored: not evaluated
+	                                (set under mu while a thread
+	                                runs) */
+	int ok;                      /* recorded without a failure */
+	long long hits;              /* its rule_runs row's */
+};
 
 /* The rules of one sweep, from rules_start to rules_finish. */
 struct rules_job {
@@ -73,6 +92,11 @@ struct rules_job {
 	const char **ran;            /* ids with a rule_runs row */
 	size_t nran, capran;
 	int unnamed;                 /* a rule with no readable id failed */
+	/* Keys (rules_prepare_early, rules_keep): NULL for a job made
+	 * inside the sweep, which removes the store's. */
+	struct rule_key *keys;       /* todo[i]'s */
+	int keyed;                   /* rules_keep made this run's keys */
+	long long budget;            /* MIRROR_RULE_STEPS, in the keys */
 };
 
 /* One failure into the run's told lines: "mirror: rule ID (ORIGIN):
@@ -312,15 +336,16 @@ beside_main(void *arg)
 	j->live = store_db(j->reader);
 	pthread_mutex_unlock(&j->mu);
 	for (size_t i = 0; i < j->n; i++) {
-		int rc = 0, stop;
+		int rc = 0, stop, kept;
 
 		pthread_mutex_lock(&j->mu);
 		stop = j->stop;
+		kept = j->keys != NULL && j->keys[i].kept;
 		pthread_mutex_unlock(&j->mu);
 		if (stop)
 			break;
 
-		if (j->todo[i]->error == NULL)
+		if (j->todo[i]->error == NULL && !kept)
 			rc = rule_eval(&j->beside, j->todo[i], &j->ev[i], &e);
 		if (rc < 0) {
 			set_failed(j, rc, &e);
@@ -419,6 +444,7 @@ job_free(struct rules_job *j)
 	free(j->ev);
 	free(j->todo);
 	free(j->ran);
+	free(j->keys);
 	free(j->now);
 	rules_free(&j->store_rules);
 	strbuf_free(&j->early);
@@ -473,6 +499,139 @@ rules_start(struct rules_job **out, mirror_store *st,
 	return job_start(out, st, rs, now, 1, err);
 }
 
+/* 1 when st has mirror_meta (where keys are kept), 0 when not, < 0
+ * with err set. */
+static int
+has_meta(mirror_store *st, mirror_error *err)
+{
+	long long n = 0;
+	int rc;
+
+	rc = store_count(&n, st, "SELECT count(*) FROM main.sqlite_schema "
+	    "WHERE type = 'table' AND name = 'mirror_meta'", NULL, err);
+	return rc < 0 ? rc : n > 0;
+}
+
+/* The keys mirror_meta holds, into the rules of j with their ids.
+ * Returns 0, or < 0 with err set. */
+static int
+read_keys(struct rules_job *j, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	/* A key holds while the sweep that wrote it is the store's
+	 * latest: any other sweep (another program's too) may have changed
+	 * the violations since. */
+	rc = sqlite3_prepare_v2(j->db, "SELECT substr(key, "
+	    "length('" KEY_PREFIX "') + 1), value, (SELECT id FROM "
+	    "main.sweep_runs ORDER BY rowid DESC LIMIT 1) FROM "
+	    "main.mirror_meta WHERE key > '" KEY_PREFIX "' AND key < "
+	    "'rule_input;'", -1, &s, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		char key[17];
+		long long hits;
+		int at = -1;
+
+		rc = SQLITE_OK;
+		if (sscanf(ctext(s, 1), "%16[0-9a-f] %lld %n", key, &hits,
+		    &at) != 2 || at < 0 || strlen(key) != 16 ||
+		    strcmp(ctext(s, 1) + at, ctext(s, 2)) != 0)
+			continue;     /* not a key: the rule is evaluated */
+		for (size_t i = 0; i < j->n; i++)
+			if (j->todo[i]->id != NULL &&
+			    strcmp(j->todo[i]->id, ctext(s, 0)) == 0) {
+				memcpy(j->keys[i].stored, key, sizeof(key));
+				j->keys[i].stored_hits = hits;
+			}
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : store_fail(j->st, err, rc,
+	    "rules: read mirror_meta");
+}
+
+/*
+ * What each rule of j reads (prepared on j->st under a guard of its
+ * own, so the sweep's connection learns its tables later, as before)
+ * and the keys the store holds. Returns 0, or < 0 with err set.
+ */
+static int
+learn_keys(struct rules_job *j, mirror_error *err)
+{
+	struct rule_conn learn;
+	int rc;
+
+	j->keys = xcalloc(j->n + 1, sizeof(*j->keys));
+	if ((rc = has_meta(j->st, err)) <= 0)
+		return rc;
+	rc = rconn_init(&learn, j->st, j->rs, j->now, 0, err);
+	j->budget = learn.budget_msteps;
+	for (size_t i = 0; rc == 0 && i < j->n; i++)
+		if (j->todo[i]->error == NULL && j->todo[i]->id != NULL)
+			rc = rule_reads(&j->keys[i].reads, &learn, j->todo[i],
+			    err);
+	rconn_free(&learn);
+	return rc < 0 ? rc : read_keys(j, err);
+}
+
+/* r's key into out (rules_keep says what it hashes). */
+static void
+rule_key(char out[17], const struct rules_job *j, const struct rule *r,
+    const struct rule_reads *reads, const struct store_digest *d)
+{
+	uint64_t h = hash_add_str(MIRROR_HASH_INIT, "mirror-rule-key/1");
+	char n[32];
+	int w;
+
+	h = hash_add_str(hash_add_str(hash_add_str(h, r->id), r->origin),
+	    severity_word(r->severity));
+	h = hash_add_str(hash_add_str(hash_add_str(h, r->label),
+	    r->description), r->query);
+	for (size_t k = 0; k < r->nparams; k++)
+		h = hash_add_str(hash_add_str(h, r->params[k].name),
+		    r->params[k].value);
+	for (size_t k = 0; k < j->rs->nover; k++)
+		h = hash_add_str(hash_add_str(hash_add_str(h,
+		    j->rs->over[k].rule), j->rs->over[k].name),
+		    j->rs->over[k].value);
+	w = snprintf(n, sizeof(n), "%lld", j->budget);
+	h = hash_add_str(h, w > 0 && (size_t)w < sizeof(n) ? n : "?");
+	h = hash_add_str(h, reads->clock ? j->now : "");
+	/* The projects always: the violations' projects go through them. */
+	for (int t = 0; t < DIGEST_TABLES; t++)
+		if (t == 0 || (reads->tables & (1u << t)) != 0) {
+			unsigned char b[9];
+
+			b[0] = (unsigned char)t;
+			for (int k = 0; k < 8; k++)
+				b[1 + k] = (unsigned char)(d->tables[t] >>
+				    (8 * k));
+			h = hash_add(h, b, sizeof(b));
+		}
+	hash_hex(out, hash_mix(h));
+}
+
+void
+rules_keep(struct rules_job *job, const struct store_digest *d)
+{
+	if (job == NULL || job->keys == NULL || d == NULL || !d->tables_set)
+		return;
+	if (job->sync)
+		pthread_mutex_lock(&job->mu);
+	for (size_t i = 0; i < job->n; i++) {
+		struct rule_key *k = &job->keys[i];
+
+		if (!k->reads.keyable)
+			continue;
+		rule_key(k->key, job, job->todo[i], &k->reads, d);
+		k->kept = k->stored[0] != '\0' &&
+		    strcmp(k->key, k->stored) == 0;
+	}
+	job->keyed = 1;
+	if (job->sync)
+		pthread_mutex_unlock(&job->mu);
+}
+
 int
 rules_prepare_early(struct rules_job **out, mirror_store *st,
     const struct rule_set *rs, const char *now, mirror_error *err)
@@ -485,6 +644,11 @@ rules_prepare_early(struct rules_job **out, mirror_store *st,
 	    (rc = job_start(out, st, rs, now, 0, err)) < 0)
 		return rc;
 	(*out)->version = v;
+	if ((rc = learn_keys(*out, err)) < 0) {
+		job_free(*out);
+		*out = NULL;
+		return rc;
+	}
 	(*out)->may_go = (*out)->n > 0 && mirror_jobs() > 1;
 	return 0;
 }
@@ -526,6 +690,15 @@ rules_abandon(struct rules_job *job)
 	job_free(job);
 }
 
+/* 1 when todo i is kept and was not evaluated (the thread may have
+ * begun it before rules_keep), else 0. The thread is done with it. */
+static int
+kept(const struct rules_job *j, size_t i)
+{
+	return j->keys != NULL && j->keys[i].kept &&
+	    (j->ev[i].state == EVAL_TODO || j->ev[i].state == EVAL_DEFERRED);
+}
+
 /*
  * Todo i's evaluation, made on the sweep's connection when the thread
  * left it (deferred, or no thread). Returns 0, or < 0 with err set.
@@ -536,6 +709,8 @@ evaluated(struct rules_job *j, size_t i, mirror_error *err)
 	struct rule_eval *ev = &j->ev[i];
 	int rc;
 
+	if (kept(j, i))
+		return 0;
 	if (ev->state != EVAL_TODO && ev->state != EVAL_DEFERRED) {
 		j->rec.out->beside++;
 		return 0;
@@ -577,7 +752,10 @@ record_one(struct rules_job *j, size_t i, mirror_error *err)
 		return rc;
 	else if (ev->state == EVAL_FAILED)
 		why = ev->why.data;
-	else if ((rc = rec_violations(&j->rec, r->id,
+	else if (kept(j, i)) {
+		j->rec.out->kept++;
+		ev->rows = j->keys[i].stored_hits;
+	} else if ((rc = rec_violations(&j->rec, r->id,
 	    severity_word(r->severity), ev->v, ev->n, err)) < 0)
 		return rc;
 	if (why != NULL) {
@@ -591,8 +769,50 @@ record_one(struct rules_job *j, size_t i, mirror_error *err)
 	row = (struct rule_run_row){ r->id, r->origin,
 	    severity_word(r->severity), r->label[0] != '\0' ? r->label :
 	    r->id, r->description, r->query, why, ev->rows, ev->ms };
+	if (j->keys != NULL) {
+		j->keys[i].ok = why == NULL;
+		j->keys[i].hits = ev->rows;
+	}
 	ARRAY_PUSH(j->ran, j->nran, j->capran) = r->id;
 	return rec_run_row(&j->rec, &row, err);
+}
+
+/*
+ * The store's keys are this run's: every key removed, then, after
+ * rules_keep, each rule recorded without a failure given its key and
+ * hits and the run's id (a kept rule the same again). Returns 0, or
+ * < 0 with err set.
+ */
+static int
+write_keys(struct rules_job *j, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if ((rc = has_meta(j->st, err)) <= 0)
+		return rc;
+	rc = sqlite3_exec(j->db, "DELETE FROM main.mirror_meta WHERE key > '"
+	    KEY_PREFIX "' AND key < 'rule_input;'", NULL, NULL, NULL);
+	if (rc == SQLITE_OK && j->keyed)
+		rc = sqlite3_prepare_v2(j->db, "INSERT OR REPLACE INTO "
+		    "main.mirror_meta(key, value) VALUES ('" KEY_PREFIX
+		    "' || ?1, ?2 || ' ' || ?3 || ' ' || ?4)", -1, &s, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && s != NULL && i < j->n; i++) {
+		const struct rule_key *k = &j->keys[i];
+
+		if (!k->ok || k->key[0] == '\0')
+			continue;
+		sqlite3_bind_text(s, 1, j->todo[i]->id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 2, k->key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 3, k->hits);
+		sqlite3_bind_text(s, 4, j->rec.run_id, -1, SQLITE_STATIC);
+		rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_OK ? 0 : store_fail(j->st, err, rc,
+	    "rules: write mirror_meta");
 }
 
 /* Record every rule in order, then close the orphans and count.
@@ -615,6 +835,8 @@ record_all(struct rules_job *j, mirror_error *err)
 	}
 	if (rc == 0)
 		rc = close_orphans(j, err);
+	if (rc == 0)
+		rc = write_keys(j, err);
 	if (rc == 0)
 		rc = store_count(&j->rec.out->open_after, j->st, "SELECT "
 		    "count(*) FROM main.rule_violations WHERE status = 'open'",

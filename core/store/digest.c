@@ -442,6 +442,12 @@ digest_seal(struct store_digest *d, const struct digest_sum *s)
 	d->snapshot = hash_mix(hash_mix(d->snapshot ^ s->sum) ^ s->rows);
 }
 
+void
+digest_table_sum(struct store_digest *d, int i, const struct digest_sum *s)
+{
+	d->tables[i] = hash_mix(hash_mix(MIRROR_HASH_INIT ^ s->sum) ^ s->rows);
+}
+
 static int
 cmp_project(const void *a, const void *b)
 {

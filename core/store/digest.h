@@ -36,6 +36,10 @@
 /* How many tables' row ids a digest can list per project. */
 #define DIGEST_ROW_LISTS 4
 
+/* How many tables' sums a digest keeps (tables[]): the projects, then
+ * the four fact tables (facts.h's enum facts_rows, each one up). */
+#define DIGEST_TABLES 5
+
 /* A project's row ids per table (digest_query's rowid_list). */
 struct digest_rowids {
 	long long *v[DIGEST_ROW_LISTS];
@@ -64,6 +68,12 @@ struct store_digest {
 	uint64_t names;                 /* the names columns of every row
 	                                   (digest_query's names): what the
 	                                   A-Z index is made from */
+	/* Each table's sum and count as one value, set when the digest was
+	 * taken by facts_digest and friends (tables_set); equal values:
+	 * the hashed columns of that table hold the same rows (up to
+	 * 64-bit collisions). The rules' keys are made of them. */
+	uint64_t tables[DIGEST_TABLES];
+	int tables_set;
 	/* While folding: projects by hash of their id, the loose rows, the
 	 * aliases (name to project), each entity's project and row, and
 	 * the projects that show an entity as a far end. */
@@ -152,6 +162,11 @@ struct digest_sum {
 int digest_fold_part(struct digest_sum *out, struct store_digest *d,
     mirror_store *st, const struct digest_query *q, mirror_error *err);
 void digest_seal(struct store_digest *d, const struct digest_sum *s);
+
+/* Keep s, a query's sum, as table i's in d->tables (i in
+ * [0, DIGEST_TABLES)). Returns nothing. */
+void digest_table_sum(struct store_digest *d, int i,
+    const struct digest_sum *s);
 
 /*
  * Add from's projects (rows, sums, counts, row ids), loose rows and

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "store/beside.h"
 #include "store/digest.h"
@@ -1333,11 +1334,41 @@ fold_table(struct digest_sum *sum, struct store_digest *d, mirror_store *st,
 	struct digest_query q;
 
 	_Static_assert(T_N <= DIGEST_ROW_LISTS, "a row list per table");
+	_Static_assert(1 + T_N <= DIGEST_TABLES, "a sum per table");
 	table_sql(sql, &tables[t], st, tables[t].digest_sql, 0);
 	q = (struct digest_query){ sql->data, 1 + t, (int)tables[t].ncols,
 	    tables[t].nsalt, tables[t].count, owner_kinds[t], t == T_ENT, ts,
 	    t == T_REL, names_cols[t], 1 + t };
 	return digest_fold_part(sum, d, st, &q, err);
+}
+
+int
+facts_digest_column(const char *table, const char *column)
+{
+	static const char *const project_cols[] = { "id", "name", "aliases",
+	    "description" };
+
+	/* "": SQLite's name when a statement reads no column of the table
+	 * (count(*)): its rows, which the sum counts. */
+	if (strcasecmp(table, "projects") == 0) {
+		if (column[0] == '\0')
+			return 0;
+		for (size_t i = 0; i < NELEM(project_cols); i++)
+			if (strcasecmp(column, project_cols[i]) == 0)
+				return 0;
+		return -1;
+	}
+	for (int t = 0; t < T_N; t++) {
+		if (strcasecmp(table, tables[t].name) != 0)
+			continue;
+		if (column[0] == '\0')
+			return 1 + t;
+		for (size_t i = 0; i < tables[t].ncols; i++)
+			if (strcasecmp(column, tables[t].cols[i].name) == 0)
+				return 1 + t;
+		return -1;
+	}
+	return -1;
 }
 
 /* The second connection's share of a digest (digest_store). */
@@ -1474,6 +1505,10 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	digest_seal(out, &projects);
 	for (int t = 0; t < T_N; t++)
 		digest_seal(out, &sum[t]);
+	digest_table_sum(out, 0, &projects);
+	for (int t = 0; t < T_N; t++)
+		digest_table_sum(out, 1 + t, &sum[t]);
+	out->tables_set = rc == 0;
 	for (size_t i = 0; i < NELEM(extra_digests); i++)
 		if (folded[i])
 			digest_seal(out, &extra[i]);

@@ -238,6 +238,18 @@ void facts_kept_free(struct facts_kept *k);   /* NULL is fine */
 int facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err);
 
 /*
+ * Which of a digest's tables[] (digest.h) holds column of table of
+ * main in its sum: 0 for the projects' id, name, aliases and
+ * description, 1 + enum facts_rows for a column of a fact table that
+ * its digest query hashes (every column mirror reads of it), -1 for any
+ * other (relationships.created_at, a column mirror does not know, a
+ * table it does not digest). A column of "" (SQLite's name when a
+ * statement reads none, as count(*) does) is the table's. Names compare
+ * as SQL's do, without case.
+ */
+int facts_digest_column(const char *table, const char *column);
+
+/*
  * In one pass: into out->snapshot facts_checksum's value, and into
  * out's projects the digest of what each canonical project holds
  * (store/digest.h): its projects row, its rows of the three layers

@@ -1476,6 +1476,7 @@ run_rules(struct sweep_ctx *c, mirror_error *err)
 	c->run->violations_open_after = k->open_after;
 	c->run->rules_failed = k->failed;
 	c->run->rules_beside = k->beside;
+	c->run->rules_kept = k->kept;
 	c->run->rows_written += k->rows_written;
 	return 0;
 }

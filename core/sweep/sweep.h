@@ -43,6 +43,9 @@ struct sweep_run {
 	                                       sweep (rules_start); never
 	                                       shown: it depends on the
 	                                       machine, not the store */
+	long long rules_kept;               /* rules not evaluated: their
+	                                       tables were as they last
+	                                       read them (rules_keep) */
 	long long rows_written;             /* rows of conflicts,
 	                                       conflict_members,
 	                                       rule_violations and

@@ -372,6 +372,10 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 		    (rc = store_data_version(&ch->version, s->st, err)) < 0)
 			return rc;
 		ch->digested = 1;
+		/* The rules whose tables are as they last read them are
+		 * not evaluated again (rules.h); the sweep takes the job
+		 * only while the snapshot is this digest's. */
+		rules_keep(ch->early, &s->digest);
 		if (have && strcmp(s->snapshot, held->snapshot) == 0) {
 			/* A store that had no memo: the next no-op is quick.
 			 * (A build that goes on leaves it after its sweep.) */

@@ -42,6 +42,7 @@ json_sweep_run(const struct sweep_run *r)
 	json_object_set_new(o, "violations_open_after",
 	    json_integer(r->violations_open_after));
 	json_object_set_new(o, "rules_failed", json_integer(r->rules_failed));
+	json_object_set_new(o, "rules_kept", json_integer(r->rules_kept));
 	json_object_set_new(o, "attempts", json_integer(r->attempts));
 	return o;
 }

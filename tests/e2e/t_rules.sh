@@ -141,3 +141,34 @@ msg=$(git --git-dir=we.git log -1 --format=%B mirror)
 expect "example 1: confident again, the check passes again and its page stays" sh -c \
     "test $RC = 0 && printf '%s\n' \"\$1\" | head -1 | grep -q '^p06-polisher: check passing again: unsure decision' &&
      test \"\$(grep -c 'unsure decision' we/projects/p06-polisher/index.md)\" = 0" _ "$msg"
+
+# A build keeps the rules whose tables are as they last read them
+# (doc/rules.md, "Rules whose tables did not change are kept"): the
+# build after one that swept with its check's digest evaluates only the
+# rules reading what changed, and gives the store and the site a build
+# evaluating every rule gives.
+new_store kp.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+mirror build --store kp.db --out kp --quiet
+sql kp.db "UPDATE project_state SET value = '41 mm' WHERE id =
+    (SELECT id FROM project_state WHERE status = 'active' ORDER BY id LIMIT 1)"
+mirror build --store kp.db --out kp --json
+expect "the first build after one into an empty DIR keeps no rule (it has no keys)" \
+    sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 0' '$T/out' >/dev/null"
+expect "its sweep keeps a key for each rule reading only what the digest hashes" \
+    test "$(sql kp.db "SELECT group_concat(substr(key, 12), ' ') FROM (SELECT key FROM mirror_meta WHERE key LIKE 'rule_input:%' ORDER BY key)")" = \
+    "claim-unsupported component-without-material decision-outside-window requirement-unsatisfied result-before-model stale-entity stale-state supersede-chain supersede-cycle supersedes-missing"
+sql kp.db "UPDATE memories SET content = content || ' (again)' WHERE id =
+    (SELECT id FROM memories WHERE status = 'active' ORDER BY id LIMIT 1)"
+cp kp.db full.db
+mirror build --store kp.db --out kp --json
+expect "a memory changed: every rule but the one on relationships.created_at is kept" \
+    sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 10 and .rendered' '$T/out' >/dev/null"
+expect "kept rules have a rule_runs row with their last hits, in 0 ms" \
+    test "$(sql kp.db "SELECT count(*) FROM rule_runs r JOIN rule_runs p ON p.rule_id = r.rule_id AND p.hits = r.hits WHERE r.sweep_run = (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 1) AND p.sweep_run = (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 1 OFFSET 1) AND r.duration_ms = 0 AND r.status = 'ok'")" -ge 10
+mirror build --store full.db --out full --force --json
+expect "a --force build of the same store evaluates every rule" \
+    sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 0' '$T/out' >/dev/null"
+expect "... and gives the same violations" test \
+    "$(sql kp.db "SELECT rule_id, project, facts, message FROM rule_violations WHERE status = 'open' ORDER BY rule_id, facts")" = \
+    "$(sql full.db "SELECT rule_id, project, facts, message FROM rule_violations WHERE status = 'open' ORDER BY rule_id, facts")"
+expect "... and the same site" diff -r kp full

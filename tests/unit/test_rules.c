@@ -3,7 +3,8 @@
  * files with every header error and its line, hostile rules refused by
  * the guard, the budget and the row cap while the other rules still run
  * and the store stays as it was, the shape of a result, the life of a
- * violation, parameters, the store's own mirror_rules, and the digest.
+ * violation, parameters, the store's own mirror_rules, the digest, and
+ * the keys that keep a rule whose tables did not change.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -19,6 +20,8 @@
 #include <cmocka.h>
 
 #include "rules/rules.h"
+#include "store/digest.h"
+#include "store/facts.h"
 #include "store/store.h"
 #include "sweep/sweep.h"
 #include "sys/clock.h"
@@ -1109,6 +1112,393 @@ test_prepare_go(void **state)
 	rules_free(&rs);
 }
 
+/* ---- keys: rules whose tables did not change are kept ------------------ */
+
+/* A rule on memories and the clock. */
+#define MEM_NOW \
+	"-- rule: mem-now\n" \
+	"-- severity: warn\n" \
+	"-- description: A memory recorded before the sweep's day.\n" \
+	"SELECT project, json_array('memory:' || id) AS facts,\n" \
+	"       'memory ' || id || ' is old' AS message\n" \
+	"FROM memories WHERE created_at < date(:now);\n"
+
+/* A rule on a column no digest sum holds. */
+#define EDGE_TIME \
+	"-- rule: edge-time\n" \
+	"-- severity: warn\n" \
+	"-- description: A relationship recorded in 2020.\n" \
+	"SELECT '' AS project, json_array('relationship:' || id) AS facts,\n" \
+	"       'old edge' AS message\n" \
+	"FROM relationships WHERE created_at LIKE '2020%';\n"
+
+/* A rule on relationships and entities, whose project is an alias. */
+#define PART_OF \
+	"-- rule: part-of\n" \
+	"-- severity: error\n" \
+	"-- description: A part_of edge, named by its source's project.\n" \
+	"SELECT e.project AS project, json_array('relationship:' || r.id,\n" \
+	"       'entity:' || e.id) AS facts, r.id || ' ' || e.name AS message\n" \
+	"FROM relationships r JOIN entities e ON e.id = r.source_entity_id\n" \
+	"WHERE r.relationship_type = 'part_of';\n"
+
+/*
+ * A sweep as a build makes it: rules prepared early in a read, a digest
+ * of that read given to rules_keep, then the sweep at when, on jobs
+ * cores (MIRROR_JOBS). The evaluation beside starts after rules_keep,
+ * unless go_first (then the thread may have evaluated rules that are
+ * kept: a build's race).
+ */
+static int go_first;
+
+static void
+keyed_sweep(mirror_store *st, const struct rule_set *rs, time_t when,
+    const char *jobs, struct sweep_run *run)
+{
+	struct store_digest d;
+	struct rules_job *job;
+	mirror_error err;
+	char ts[MIRROR_TS_LEN];
+
+	mirror_format_ts(ts, when);
+	setenv("MIRROR_JOBS", jobs, 1);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(rules_prepare_early(&job, st, rs, ts, &err), 0);
+	if (go_first)
+		rules_go(job);
+	assert_int_equal(facts_digest(&d, st, when, &err), 0);
+	rules_keep(job, &d);
+	rules_go(job);
+	digest_free(&d);
+	store_read_end(st);
+	assert_int_equal(sweep_run_early(run, st, when, NULL, rs, job, &err),
+	    0);
+	unsetenv("MIRROR_JOBS");
+}
+
+/* The open violations and the latest rule_runs rows, as one text. */
+static char *
+violations_text(mirror_store *st)
+{
+	static const char *const sql[] = {
+		"SELECT rule_id, severity, project, facts, message, status "
+		"FROM rule_violations WHERE status = 'open' ORDER BY rule_id, "
+		"facts",
+		"SELECT rule_id, status, error, hits FROM rule_runs WHERE "
+		"sweep_run = (SELECT sweep_run FROM rule_runs ORDER BY rowid "
+		"DESC LIMIT 1) ORDER BY rule_id" };
+	strbuf sb;
+
+	strbuf_init(&sb);
+	for (size_t k = 0; k < sizeof(sql) / sizeof(*sql); k++) {
+		sqlite3_stmt *s;
+
+		assert_int_equal(sqlite3_prepare_v2(store_db(st), sql[k], -1,
+		    &s, NULL), SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			for (int i = 0; i < sqlite3_column_count(s); i++)
+				strbuf_printf(&sb, "%s|",
+				    sqlite3_column_text(s, i) ? (const char *)
+				    sqlite3_column_text(s, i) : "NULL");
+			strbuf_putc(&sb, '\n');
+		}
+		sqlite3_finalize(s);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The ids of the rules mirror_meta holds a key for, with their hits. */
+static const char *
+keys_of(struct fixture *f)
+{
+	return q(f, "SELECT group_concat(k, ' ') FROM (SELECT substr(key, 12) "
+	    "|| '=' || substr(value, 18, instr(substr(value, 18), ' ') - 1) "
+	    "AS k FROM mirror_meta WHERE key LIKE 'rule_input:%' ORDER BY "
+	    "key)");
+}
+
+/*
+ * 18: a build's second sweep of the same store keeps every rule that
+ * has a key (not the one reading relationships.created_at), with its
+ * violations and hits; a rule whose table changed is evaluated again,
+ * and so is one reading :now at another time; another sweep (inside
+ * the sweep, or another program's) leaves no key that holds. On one
+ * core and on two.
+ */
+static void
+test_keep(void **state)
+{
+	static const char *const jobs[] = { "1", "2" };
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	char *before, *after;
+
+	load(f, &rs, NO_MATERIAL MEM_NOW EDGE_TIME);
+	for (size_t k = 0; k < sizeof(jobs) / sizeof(*jobs); k++) {
+		run_sql(f, "DELETE FROM mirror_meta WHERE key LIKE "
+		    "'rule_input:%'");
+		keyed_sweep(f->st, &rs, NOW, jobs[k], &run);
+		assert_int_equal(run.rules_kept, 0);
+		assert_string_equal(keys_of(f), "mem-now=0 no-material=2");
+		before = violations_text(f->st);
+		keyed_sweep(f->st, &rs, NOW, jobs[k], &run);
+		assert_int_equal(run.rules_kept, 2);
+		assert_int_equal(run.violations_opened + run.violations_closed,
+		    0);
+		after = violations_text(f->st);
+		assert_string_equal(after, before);
+		assert_string_equal(q(f, "SELECT group_concat(rule_id || '=' || "
+		    "duration_ms, ' ') FROM (SELECT * FROM rule_runs WHERE "
+		    "sweep_run = (SELECT sweep_run FROM rule_runs ORDER BY rowid "
+		    "DESC LIMIT 1) AND rule_id <> 'edge-time' ORDER BY "
+		    "rule_id)"), "mem-now=0 no-material=0");
+		free(before);
+		free(after);
+	}
+
+	/* A memory: mem-now again, no-material kept. */
+	run_sql(f, "INSERT INTO memories(id, memory_type, content, project, "
+	    "created_at) VALUES ('m2', 'episodic', 'x', 'p06', "
+	    "'2020-01-01 00:00:00')");
+	keyed_sweep(f->st, &rs, NOW, "2", &run);
+	assert_int_equal(run.rules_kept, 1);
+	assert_int_equal(run.violations_opened, 1);
+	assert_string_equal(keys_of(f), "mem-now=1 no-material=2");
+	/* Another day: mem-now again, its hit kept open. */
+	keyed_sweep(f->st, &rs, NOW + 86400, "2", &run);
+	assert_int_equal(run.rules_kept, 1);
+	assert_int_equal(run.violations_opened + run.violations_closed, 0);
+	/* An entity: no-material again, e1's violation closed. */
+	run_sql(f, "UPDATE entities SET properties = '{\"material\":\"Al\"}' "
+	    "WHERE id = 'e1'");
+	keyed_sweep(f->st, &rs, NOW + 86400, "2", &run);
+	assert_int_equal(run.rules_kept, 1);
+	assert_int_equal(run.violations_closed, 1);
+	assert_string_equal(keys_of(f), "mem-now=1 no-material=1");
+
+	/* A sweep without keys removes them; the next keeps nothing. */
+	sweep(f, &run, &rs, 1);
+	assert_string_equal(keys_of(f), "");
+	keyed_sweep(f->st, &rs, NOW + 86400, "2", &run);
+	assert_int_equal(run.rules_kept, 0);
+	assert_string_equal(keys_of(f), "mem-now=1 no-material=1");
+	/* Another program's sweep since: the keys do not hold. */
+	run_sql(f, "INSERT INTO sweep_runs(id, started_at, rules_version) "
+	    "VALUES ('elsewhere', '2030-01-01 00:00:00', 'x')");
+	keyed_sweep(f->st, &rs, NOW + 86400, "2", &run);
+	assert_int_equal(run.rules_kept, 0);
+	keyed_sweep(f->st, &rs, NOW + 86400, "2", &run);
+	assert_int_equal(run.rules_kept, 2);
+	rules_free(&rs);
+}
+
+/* The ids of the rules of text that get a key in a keyed sweep. */
+static const char *
+keyed_ids(struct fixture *f, const char *text)
+{
+	struct sweep_run run;
+	struct rule_set rs;
+
+	load(f, &rs, text);
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	rules_free(&rs);
+	return q(f, "SELECT group_concat(substr(key, 12), ' ') FROM (SELECT "
+	    "key FROM mirror_meta WHERE key LIKE 'rule_input:%' ORDER BY key)");
+}
+
+/* A rule "r" of severity warn reading body. */
+#define R(id, body) \
+	"-- rule: " id "\n-- severity: warn\n-- description: d.\n" body ";\n"
+
+/*
+ * 19: which rules get a key: those whose every read is a column a
+ * digest sum holds (a count(*) of a fact table, temp.project_alias,
+ * json_each), not one reading relationships.created_at, a rowid, the
+ * schema, a table the sweep writes or a view; a rule that fails has
+ * none. A changed rule, parameter or override is evaluated again.
+ */
+static void
+test_keep_reads(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+
+	run_sql(f, "CREATE VIEW comps AS SELECT * FROM entities");
+	assert_string_equal(keyed_ids(f,
+	    R("a-count", "SELECT '' AS project, '[]' AS facts, count(*) AS "
+	    "message FROM entities HAVING count(*) < 0")
+	    R("b-alias", "SELECT canonical AS project, '[]' AS facts, name "
+	    "AS message FROM temp.project_alias WHERE 0")
+	    R("c-json", "SELECT e.project, '[]' AS facts, j.value AS message "
+	    "FROM entities e, json_each(e.properties) j WHERE 0")
+	    R("d-created", "SELECT '' AS project, '[]' AS facts, created_at "
+	    "AS message FROM relationships WHERE 0")
+	    R("e-rowid", "SELECT '' AS project, '[]' AS facts, rowid AS "
+	    "message FROM memories WHERE 0")
+	    R("f-schema", "SELECT '' AS project, '[]' AS facts, name AS "
+	    "message FROM sqlite_schema WHERE 0")
+	    R("g-conflicts", "SELECT project, '[]' AS facts, id AS message "
+	    "FROM conflicts WHERE 0")
+	    R("h-view", "SELECT project, '[]' AS facts, id AS message FROM "
+	    "comps WHERE 0")
+	    R("i-fails", "SELECT project FROM entities")
+	    R("j-state", "SELECT project, '[]' AS facts, value AS message "
+	    "FROM project_state WHERE 0")),
+	    "a-count b-alias c-json j-state");
+
+	load(f, &rs, NO_MATERIAL);
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	assert_int_equal(run.rules_kept, 1);
+	assert_int_equal(rules_override(&rs, "no-material", "x", "1", NULL),
+	    0);
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	assert_int_equal(run.rules_kept, 0);
+	rules_free(&rs);
+	load(f, &rs, R("no-material", "SELECT project, json_array('entity:' "
+	    "|| id) AS facts, name AS message FROM entities WHERE properties "
+	    "= '{}'"));
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	assert_int_equal(run.rules_kept, 0);
+	assert_int_equal(run.violations_open_after, 2);
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	assert_int_equal(run.rules_kept, 1);
+	rules_free(&rs);
+	setenv("MIRROR_RULE_STEPS", "40", 1);
+	load(f, &rs, R("no-material", "SELECT project, json_array('entity:' "
+	    "|| id) AS facts, name AS message FROM entities WHERE properties "
+	    "= '{}'"));
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	assert_int_equal(run.rules_kept, 0);
+	rules_free(&rs);
+	unsetenv("MIRROR_RULE_STEPS");
+
+	/* A table read without a column (count(*)) is in the key. */
+	load(f, &rs, R("count", "SELECT 'p06' AS project, "
+	    "json_array('entity:e3') AS facts, count(*) || ' entities' AS "
+	    "message FROM entities"));
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	assert_int_equal(run.rules_kept, 1);
+	run_sql(f, "INSERT INTO entities(id, entity_type, name, project) "
+	    "VALUES ('e9', 'material', 'Al', 'p06')");
+	keyed_sweep(f->st, &rs, NOW, "1", &run);
+	assert_int_equal(run.rules_kept, 0);
+	assert_string_equal(q(f, "SELECT message FROM rule_violations WHERE "
+	    "rule_id = 'count' AND status = 'open'"), "4 entities");
+	rules_free(&rs);
+}
+
+/* A random edit of the fact tables, sometimes of none. */
+static void
+random_edit(mirror_store *a, mirror_store *b, unsigned *seed, int round)
+{
+	char sql[512];
+	int e = 1 + (int)(rand_r(seed) % 6), p = (int)(rand_r(seed) % 4);
+
+	switch (rand_r(seed) % 8) {
+	case 0:
+		snprintf(sql, sizeof(sql), "INSERT OR REPLACE INTO entities(id, "
+		    "entity_type, name, project, properties) VALUES ('e%d', "
+		    "'component', 'N%d', '%s', '%s')", e, round,
+		    p == 0 ? "p05" : p == 1 ? "p06" : p == 2 ? "zz" :
+		    "p05-interferometer", round % 3 ? "{}" :
+		    "{\"material\":\"Al\"}");
+		break;
+	case 1:
+		snprintf(sql, sizeof(sql), "DELETE FROM entities WHERE id = "
+		    "'e%d'", e);
+		break;
+	case 2:
+		snprintf(sql, sizeof(sql), "INSERT OR REPLACE INTO "
+		    "relationships(id, source_entity_id, target_entity_id, "
+		    "relationship_type, created_at) VALUES ('r%d', 'e%d', "
+		    "'e%d', '%s', '%s')", p, e, 1 + (e % 6), round % 2 ?
+		    "part_of" : "uses_material", round % 3 ? "2020-01-01" :
+		    "2024-01-01");
+		break;
+	case 3:
+		snprintf(sql, sizeof(sql), "UPDATE relationships SET created_at "
+		    "= '20%d-01-01' WHERE id = 'r%d'", 19 + round % 3, p);
+		break;
+	case 4:
+		snprintf(sql, sizeof(sql), "INSERT OR REPLACE INTO memories(id, "
+		    "memory_type, content, project, created_at) VALUES ('m%d', "
+		    "'episodic', 'x', 'p06', '%s')", e, round % 2 ?
+		    "2020-01-01" : "2023-11-20");
+		break;
+	case 5:
+		snprintf(sql, sizeof(sql), "UPDATE projects SET aliases = '%s' "
+		    "WHERE id = 'p05-interferometer'", round % 2 ?
+		    "[\"p05\"]" : "[\"p05\",\"zz\"]");
+		break;
+	default:
+		sql[0] = '\0';     /* nothing: the rules are kept */
+		break;
+	}
+	assert_int_equal(sqlite3_exec(store_db(a), sql, NULL, NULL, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_exec(store_db(b), sql, NULL, NULL, NULL),
+	    SQLITE_OK);
+}
+
+/*
+ * 20: 300 rounds of random edits of entities, relationships (their
+ * created_at too), memories and aliases, and of the clock, on two
+ * copies of a store: one swept as a build sweeps (keys, on one or two
+ * cores), the other with every rule evaluated. Their open violations
+ * and their latest rule_runs rows are the same after every round, and
+ * some rounds keep rules.
+ */
+static void
+test_keep_random(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run, full;
+	struct rule_set rs;
+	mirror_store *b;
+	mirror_error err;
+	char path[128], cmd[256];
+	unsigned seed = 19;
+	long long kept = 0;
+
+	snprintf(path, sizeof(path), "%s/full.db", f->dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", f->path, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(store_open(&b, path, STORE_WRITE, &err), 0);
+	load(f, &rs, NO_MATERIAL MEM_NOW EDGE_TIME PART_OF);
+	for (int round = 0; round < 300; round++) {
+		time_t when = NOW + (rand_r(&seed) % 3 == 0 ? round * 86400 :
+		    0);
+		char *x, *y;
+
+		/* Each build opens the store: TEMP project_alias is made
+		 * from the projects as they are. */
+		random_edit(f->st, b, &seed, round);
+		store_close(f->st);
+		store_close(b);
+		assert_int_equal(store_open(&f->st, f->path, STORE_WRITE, &err),
+		    0);
+		assert_int_equal(store_open(&b, path, STORE_WRITE, &err), 0);
+		go_first = round % 4 == 3;
+		keyed_sweep(f->st, &rs, when, round % 2 ? "2" : "1", &run);
+		go_first = 0;
+		assert_int_equal(sweep_run_rules(&full, b, when, NULL, &rs,
+		    &err), 0);
+		kept += run.rules_kept;
+		x = violations_text(f->st);
+		y = violations_text(b);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+	assert_true(kept > 100);
+	store_close(b);
+	rules_free(&rs);
+}
+
 int
 main(void)
 {
@@ -1135,6 +1525,11 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_early, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prepare_go, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keep_reads, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_keep_random, setup,
 		    teardown),
 	};
 
