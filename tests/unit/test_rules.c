@@ -1315,7 +1315,8 @@ keyed_ids(struct fixture *f, const char *text)
  * 19: which rules get a key: those whose every read is a column a
  * digest sum holds (a count(*) of a fact table, temp.project_alias,
  * json_each), not one reading relationships.created_at, a rowid, the
- * schema, a table the sweep writes or a view; a rule that fails has
+ * schema, a table the sweep writes or a view, nor one counting the rows
+ * of a table no sum holds (memory_audit); a rule that fails has
  * none. A changed rule, parameter or override is evaluated again.
  */
 static void
@@ -1345,7 +1346,9 @@ test_keep_reads(void **state)
 	    "comps WHERE 0")
 	    R("i-fails", "SELECT project FROM entities")
 	    R("j-state", "SELECT project, '[]' AS facts, value AS message "
-	    "FROM project_state WHERE 0")),
+	    "FROM project_state WHERE 0")
+	    R("k-audit", "SELECT '' AS project, '[]' AS facts, count(*) AS "
+	    "message FROM memory_audit HAVING count(*) < 0")),
 	    "a-count b-alias c-json j-state");
 
 	load(f, &rs, NO_MATERIAL);
