@@ -495,11 +495,12 @@ root_table(sqlite3 *db, int dbi, int root)
 		sqlite3_bind_int(s, 1, root);
 		rc = sqlite3_step(s);
 	}
-	if (rc == SQLITE_ROW && sqlite3_column_text(s, 0) != NULL) {
+	if (rc == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(s, 0);
 
-		t = dbi == 0 ? facts_digest_column(name, "") :
-		    strcmp(name, "project_alias") == 0 ? 0 : -1;
+		if (name != NULL)
+			t = dbi == 0 ? facts_digest_column(name, "") :
+			    strcmp(name, "project_alias") == 0 ? 0 : -1;
 		rc = SQLITE_DONE;
 	}
 	sqlite3_finalize(s);

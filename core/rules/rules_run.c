@@ -22,10 +22,9 @@
 #include <string.h>
 
 #include "rules/rules_int.h"
-#include "sys/env.h"
 #include "sys/jobs.h"
-#include "util/hash.h"
 #include "util/array.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -34,9 +33,10 @@
  * 16 MiB, a bound on what it adds to the process, grown only as used. */
 #define RULE_CACHE_PRAGMA "-16384"
 
-/* The longest mirror_meta key of a rule's inputs: the prefix and an
- * id. */
+/* The mirror_meta key of a rule's inputs is KEY_PREFIX and its id:
+ * the keys are those between KEY_PREFIX and KEY_END (':' + 1). */
 #define KEY_PREFIX "rule_input:"
+#define KEY_END "rule_input;"
 
 /* What a rule's key (rules_keep) needs and decides. */
 struct rule_key {
@@ -526,8 +526,8 @@ read_keys(struct rules_job *j, mirror_error *err)
 	rc = sqlite3_prepare_v2(j->db, "SELECT substr(key, "
 	    "length('" KEY_PREFIX "') + 1), value, (SELECT id FROM "
 	    "main.sweep_runs ORDER BY rowid DESC LIMIT 1) FROM "
-	    "main.mirror_meta WHERE key > '" KEY_PREFIX "' AND key < "
-	    "'rule_input;'", -1, &s, NULL);
+	    "main.mirror_meta WHERE key > '" KEY_PREFIX "' AND key < '"
+	    KEY_END "'", -1, &s, NULL);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		char key[17];
 		long long hits;
@@ -792,7 +792,7 @@ write_keys(struct rules_job *j, mirror_error *err)
 	if ((rc = has_meta(j->st, err)) <= 0)
 		return rc;
 	rc = sqlite3_exec(j->db, "DELETE FROM main.mirror_meta WHERE key > '"
-	    KEY_PREFIX "' AND key < 'rule_input;'", NULL, NULL, NULL);
+	    KEY_PREFIX "' AND key < '" KEY_END "'", NULL, NULL, NULL);
 	if (rc == SQLITE_OK && j->keyed)
 		rc = sqlite3_prepare_v2(j->db, "INSERT OR REPLACE INTO "
 		    "main.mirror_meta(key, value) VALUES ('" KEY_PREFIX
