@@ -6,6 +6,8 @@
 #ifndef MIRROR_RULES_INT_H
 #define MIRROR_RULES_INT_H
 
+#include <stdint.h>
+
 #include <sqlite3.h>
 
 #include "rules/rules.h"
@@ -90,6 +92,15 @@ int rconn_init(struct rule_conn *c, mirror_store *st,
 
 /* Release what rconn_init made (not st). */
 void rconn_free(struct rule_conn *c);
+
+/* Fold everything of r that decides what it records (id, origin,
+ * severity, whether replaced, texts, error, parameters) into h, and
+ * return the new value: rules_digest's part for r, and a rule's key's
+ * (rules_keep). */
+uint64_t rule_fold(uint64_t h, const struct rule *r);
+
+/* Fold every param. override of rs into h; returns the new value. */
+uint64_t rules_overrides_fold(uint64_t h, const struct rule_set *rs);
 
 /* What a rule reads, for its key (rules_keep). */
 struct rule_reads {

@@ -23,7 +23,7 @@
 
 #include <sqlite3.h>
 
-#include "rules/rules.h"
+#include "rules/rules_int.h"
 #include "sys/userfile.h"
 #include "util/array.h"
 #include "util/hash.h"
@@ -604,30 +604,44 @@ fold(uint64_t h, const char *s)
 	return hash_add_str(h, s);
 }
 
+uint64_t
+rule_fold(uint64_t h, const struct rule *r)
+{
+	char sev[2] = { 0, 0 };
+
+	sev[0] = (char)('0' + (int)r->severity);
+	h = fold(fold(fold(fold(h, r->id), r->origin), sev),
+	    r->replaced ? "replaced" : "");
+	h = fold(fold(fold(fold(h, r->label), r->description), r->query),
+	    r->error);
+	for (size_t k = 0; k < r->nparams; k++)
+		h = fold(fold(h, r->params[k].name), r->params[k].value);
+	return h;
+}
+
+uint64_t
+rules_overrides_fold(uint64_t h, const struct rule_set *rs)
+{
+	for (size_t i = 0; i < rs->nover; i++)
+		h = fold(fold(fold(h, rs->over[i].rule), rs->over[i].name),
+		    rs->over[i].value);
+	return h;
+}
+
 void
 rules_digest(const struct rule_set *rs, long long day, char out[17])
 {
 	uint64_t h = MIRROR_HASH_INIT;
 	int now = 0;
-	char sev[2] = { 0, 0 };
 
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rule *r = &rs->v[i];
 
-		sev[0] = (char)('0' + (int)r->severity);
-		h = fold(fold(fold(fold(h, r->id), r->origin), sev),
-		    r->replaced ? "replaced" : "");
-		h = fold(fold(fold(fold(h, r->label), r->description),
-		    r->query), r->error);
-		for (size_t k = 0; k < r->nparams; k++)
-			h = fold(fold(h, r->params[k].name),
-			    r->params[k].value);
+		h = rule_fold(h, r);
 		if (r->query != NULL && strstr(r->query, ":now") != NULL)
 			now = 1;
 	}
-	for (size_t i = 0; i < rs->nover; i++)
-		h = fold(fold(fold(h, rs->over[i].rule), rs->over[i].name),
-		    rs->over[i].value);
+	h = rules_overrides_fold(h, rs);
 	if (now) {
 		char d[32];
 

@@ -34,7 +34,9 @@
 #define RULE_CACHE_PRAGMA "-16384"
 
 /* The mirror_meta key of a rule's inputs is KEY_PREFIX and its id:
- * the keys are those between KEY_PREFIX and KEY_END (':' + 1). */
+ * the keys are those between KEY_PREFIX and KEY_END (':' + 1). A job
+ * runs on a store opened for writing with the rule tables, which
+ * store_open gave mirror_meta too. */
 #define KEY_PREFIX "rule_input:"
 #define KEY_END "rule_input;"
 
@@ -499,19 +501,6 @@ rules_start(struct rules_job **out, mirror_store *st,
 	return job_start(out, st, rs, now, 1, err);
 }
 
-/* 1 when st has mirror_meta (where keys are kept), 0 when not, < 0
- * with err set. */
-static int
-has_meta(mirror_store *st, mirror_error *err)
-{
-	long long n = 0;
-	int rc;
-
-	rc = store_count(&n, st, "SELECT count(*) FROM main.sqlite_schema "
-	    "WHERE type = 'table' AND name = 'mirror_meta'", NULL, err);
-	return rc < 0 ? rc : n > 0;
-}
-
 /* The keys mirror_meta holds, into the rules of j with their ids.
  * Returns 0, or < 0 with err set. */
 static int
@@ -562,8 +551,6 @@ learn_keys(struct rules_job *j, mirror_error *err)
 	int rc;
 
 	j->keys = xcalloc(j->n + 1, sizeof(*j->keys));
-	if ((rc = has_meta(j->st, err)) <= 0)
-		return rc;
 	rc = rconn_init(&learn, j->st, j->rs, j->now, 0, err);
 	j->budget = learn.budget_msteps;
 	for (size_t i = 0; rc == 0 && i < j->n; i++)
@@ -579,21 +566,11 @@ static void
 rule_key(char out[17], const struct rules_job *j, const struct rule *r,
     const struct rule_reads *reads, const struct store_digest *d)
 {
-	uint64_t h = hash_add_str(MIRROR_HASH_INIT, "mirror-rule-key/1");
+	uint64_t h = hash_add_str(MIRROR_HASH_INIT, "mirror-rule-key/2");
 	char n[32];
 	int w;
 
-	h = hash_add_str(hash_add_str(hash_add_str(h, r->id), r->origin),
-	    severity_word(r->severity));
-	h = hash_add_str(hash_add_str(hash_add_str(h, r->label),
-	    r->description), r->query);
-	for (size_t k = 0; k < r->nparams; k++)
-		h = hash_add_str(hash_add_str(h, r->params[k].name),
-		    r->params[k].value);
-	for (size_t k = 0; k < j->rs->nover; k++)
-		h = hash_add_str(hash_add_str(hash_add_str(h,
-		    j->rs->over[k].rule), j->rs->over[k].name),
-		    j->rs->over[k].value);
+	h = rules_overrides_fold(rule_fold(h, r), j->rs);
 	w = snprintf(n, sizeof(n), "%lld", j->budget);
 	h = hash_add_str(h, w > 0 && (size_t)w < sizeof(n) ? n : "?");
 	h = hash_add_str(h, reads->clock ? j->now : "");
@@ -789,8 +766,6 @@ write_keys(struct rules_job *j, mirror_error *err)
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if ((rc = has_meta(j->st, err)) <= 0)
-		return rc;
 	rc = sqlite3_exec(j->db, "DELETE FROM main.mirror_meta WHERE key > '"
 	    KEY_PREFIX "' AND key < '" KEY_END "'", NULL, NULL, NULL);
 	if (rc == SQLITE_OK && j->keyed)
