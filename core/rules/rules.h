@@ -101,6 +101,9 @@ struct rule_set {
 	                               each (NULL: stderr) */
 };
 
+/* A sweep's keys to write after it (rules_key_later). */
+struct rule_keys;
+
 /* What rules_run did, for struct sweep_run. */
 struct rule_counts {
 	long long opened;           /* violations opened */
@@ -114,6 +117,9 @@ struct rule_counts {
 	long long kept;             /* rules not evaluated: their inputs
 	                               were those of their last evaluation
 	                               (rules_keep) */
+	struct rule_keys *later;    /* owned: what rules_keys_write
+	                               needs, when the job was given
+	                               rules_key_later; else NULL */
 	strbuf told;                /* the failures' lines, to be told by
 	                               rules_tell once the run committed */
 };
@@ -175,7 +181,7 @@ void rules_digest(const struct rule_set *rs, long long day, char out[17]);
  */
 void rules_tell(const struct rule_set *rs, struct rule_counts *k);
 
-/* Free k->told without telling it (a run rolled back). */
+/* Free k->told without telling it, and k->later (a run rolled back). */
 void rules_counts_free(struct rule_counts *k);
 
 /* The rules of one sweep while it runs (rules_start .. rules_finish). */
@@ -237,6 +243,31 @@ void rules_go(struct rules_job *job);
  * nothing. Returns nothing.
  */
 void rules_keep(struct rules_job *job, const struct store_digest *d);
+
+/*
+ * The keys of a sweep that had no digest before it (a build into an
+ * empty DIR), written after it. rules_key_later asks job, which will
+ * have no rules_keep, to leave in rules_finish's out->later what its
+ * keys need but the tables' sums: each rule recorded without a failure
+ * that rules_keep could key, its hits, the run's id and the
+ * data_version job was prepared at. NULL does nothing.
+ *
+ * rules_keys_write then writes the keys (as rules_finish would have,
+ * given rules_keep) in a transaction of its own on st, outside any
+ * other, with d a digest of st (tables_set) taken after job was
+ * prepared: only when st's data_version is still later's (no other
+ * connection committed since, so d hashed the tables the rules read:
+ * the sweep writes none of them) and the store's latest sweep is
+ * later's run, with no key in mirror_meta. Returns 1 when written, 0
+ * when not (those do not hold, the store is busy: a key saves time, it
+ * is never owed), or < 0 with err set when the store fails.
+ */
+void rules_key_later(struct rules_job *job);
+int rules_keys_write(const struct rule_keys *later, mirror_store *st,
+    const struct store_digest *d, mirror_error *err);
+
+/* Free later (NULL: nothing). */
+void rules_keys_free(struct rule_keys *later);
 
 /*
  * Whether job (rules_prepare_early) may stand for rules_start(st, rs,

@@ -53,6 +53,19 @@ struct rule_key {
 	long long hits;              /* its rule_runs row's */
 };
 
+/* A sweep's keys but the tables' sums (rules_key_later). */
+struct rule_keys {
+	long long version;           /* the job's data_version */
+	char *run_id;
+	struct later_key {
+		char *id;
+		uint64_t base;       /* key_base's */
+		unsigned tables;     /* rule_reads' */
+		long long hits;
+	} *v;
+	size_t n;
+};
+
 /* The rules of one sweep, from rules_start to rules_finish. */
 struct rules_job {
 	mirror_store *st;            /* the sweep's connection */
@@ -98,6 +111,7 @@ struct rules_job {
 	 * inside the sweep, which removes the store's. */
 	struct rule_key *keys;       /* todo[i]'s */
 	int keyed;                   /* rules_keep made this run's keys */
+	int later;                   /* rules_key_later: keys after it */
 	long long budget;            /* MIRROR_RULE_STEPS, in the keys */
 };
 
@@ -124,6 +138,8 @@ void
 rules_counts_free(struct rule_counts *k)
 {
 	strbuf_free(&k->told);
+	rules_keys_free(k->later);
+	k->later = NULL;
 }
 
 /* "warn" or "error" for s (never called with RULE_OFF). */
@@ -561,10 +577,10 @@ learn_keys(struct rules_job *j, mirror_error *err)
 	return rc < 0 ? rc : read_keys(j, err);
 }
 
-/* r's key into out (rules_keep says what it hashes). */
-static void
-rule_key(char out[17], const struct rules_job *j, const struct rule *r,
-    const struct rule_reads *reads, const struct store_digest *d)
+/* What r's key hashes but the tables' sums (rules_keep says what). */
+static uint64_t
+key_base(const struct rules_job *j, const struct rule *r,
+    const struct rule_reads *reads)
 {
 	uint64_t h = hash_add_str(MIRROR_HASH_INIT, "mirror-rule-key/2");
 	char n[32];
@@ -573,10 +589,20 @@ rule_key(char out[17], const struct rules_job *j, const struct rule *r,
 	h = rules_overrides_fold(rule_fold(h, r), j->rs);
 	w = snprintf(n, sizeof(n), "%lld", j->budget);
 	h = hash_add_str(h, w > 0 && (size_t)w < sizeof(n) ? n : "?");
-	h = hash_add_str(h, reads->clock ? j->now : "");
+	return hash_add_str(h, reads->clock ? j->now : "");
+}
+
+/* The key of base (key_base) for a rule reading tables (a bit per
+ * digest table), with d's sums, into out. */
+static void
+key_seal(char out[17], uint64_t base, unsigned tables,
+    const struct store_digest *d)
+{
+	uint64_t h = base;
+
 	/* The projects always: the violations' projects go through them. */
 	for (int t = 0; t < DIGEST_TABLES; t++)
-		if (t == 0 || (reads->tables & (1u << t)) != 0) {
+		if (t == 0 || (tables & (1u << t)) != 0) {
 			unsigned char b[9];
 
 			b[0] = (unsigned char)t;
@@ -600,7 +626,8 @@ rules_keep(struct rules_job *job, const struct store_digest *d)
 
 		if (!k->reads.keyable)
 			continue;
-		rule_key(k->key, job, job->todo[i], &k->reads, d);
+		key_seal(k->key, key_base(job, job->todo[i], &k->reads),
+		    k->reads.tables, d);
 		k->kept = k->stored[0] != '\0' &&
 		    strcmp(k->key, k->stored) == 0;
 	}
@@ -754,11 +781,55 @@ record_one(struct rules_job *j, size_t i, mirror_error *err)
 	return rec_run_row(&j->rec, &row, err);
 }
 
+/* Insert a key into mirror_meta: ?1 the rule's id, ?2 its key, ?3 its
+ * hits, ?4 the run's id. */
+#define PUT_KEY_SQL "INSERT OR REPLACE INTO main.mirror_meta(key, value) " \
+	"VALUES ('" KEY_PREFIX "' || ?1, ?2 || ' ' || ?3 || ' ' || ?4)"
+
+/* Step s (PUT_KEY_SQL) once. Returns an SQLite code, SQLITE_OK when
+ * the row went in. */
+static int
+put_key(sqlite3_stmt *s, const char *id, const char *key, long long hits,
+    const char *run_id)
+{
+	int rc;
+
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, hits);
+	sqlite3_bind_text(s, 4, run_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* What the keys of j need but the tables' sums, for rules_keys_write:
+ * each rule recorded without a failure that rules_keep could key. */
+static struct rule_keys *
+keys_later(const struct rules_job *j)
+{
+	struct rule_keys *l = xcalloc(1, sizeof(*l));
+	size_t cap = 0;
+
+	l->version = j->version;
+	l->run_id = xstrdup(j->rec.run_id);
+	for (size_t i = 0; i < j->n; i++) {
+		const struct rule_key *k = &j->keys[i];
+
+		if (k->ok && k->reads.keyable)
+			ARRAY_PUSH(l->v, l->n, cap) = (struct later_key){
+			    xstrdup(j->todo[i]->id), key_base(j, j->todo[i],
+			    &k->reads), k->reads.tables, k->hits };
+	}
+	return l;
+}
+
 /*
  * The store's keys are this run's: every key removed, then, after
  * rules_keep, each rule recorded without a failure given its key and
- * hits and the run's id (a kept rule the same again). Returns 0, or
- * < 0 with err set.
+ * hits and the run's id (a kept rule the same again); without it but
+ * with rules_key_later, what rules_keys_write needs into the counts.
+ * Returns 0, or < 0 with err set.
  */
 static int
 write_keys(struct rules_job *j, mirror_error *err)
@@ -769,25 +840,121 @@ write_keys(struct rules_job *j, mirror_error *err)
 	rc = sqlite3_exec(j->db, "DELETE FROM main.mirror_meta WHERE key > '"
 	    KEY_PREFIX "' AND key < '" KEY_END "'", NULL, NULL, NULL);
 	if (rc == SQLITE_OK && j->keyed)
-		rc = sqlite3_prepare_v2(j->db, "INSERT OR REPLACE INTO "
-		    "main.mirror_meta(key, value) VALUES ('" KEY_PREFIX
-		    "' || ?1, ?2 || ' ' || ?3 || ' ' || ?4)", -1, &s, NULL);
+		rc = sqlite3_prepare_v2(j->db, PUT_KEY_SQL, -1, &s, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && s != NULL && i < j->n; i++) {
 		const struct rule_key *k = &j->keys[i];
 
-		if (!k->ok || k->key[0] == '\0')
-			continue;
-		sqlite3_bind_text(s, 1, j->todo[i]->id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 2, k->key, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(s, 3, k->hits);
-		sqlite3_bind_text(s, 4, j->rec.run_id, -1, SQLITE_STATIC);
-		rc = sqlite3_step(s);
-		sqlite3_reset(s);
-		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		if (k->ok && k->key[0] != '\0')
+			rc = put_key(s, j->todo[i]->id, k->key, k->hits,
+			    j->rec.run_id);
 	}
 	sqlite3_finalize(s);
+	if (rc == SQLITE_OK && !j->keyed && j->later && j->keys != NULL &&
+	    j->version >= 0) {
+		rules_keys_free(j->rec.out->later);
+		j->rec.out->later = keys_later(j);
+	}
 	return rc == SQLITE_OK ? 0 : store_fail(j->st, err, rc,
 	    "rules: write mirror_meta");
+}
+
+void
+rules_key_later(struct rules_job *job)
+{
+	if (job != NULL)
+		job->later = 1;
+}
+
+/* 1 when later's keys may be written in the transaction db has begun:
+ * its run is the store's latest sweep, no key is there, and no other
+ * connection committed since its job was prepared; else 0. Returns 1,
+ * 0, or an SQLite error code (< 0 as its negation). */
+static int
+keys_hold(const struct rule_keys *later, sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, hold = 0;
+
+	rc = sqlite3_prepare_v2(db, "SELECT (SELECT id FROM main.sweep_runs "
+	    "ORDER BY rowid DESC LIMIT 1) IS ?1 AND NOT EXISTS (SELECT 1 FROM "
+	    "main.mirror_meta WHERE key > '" KEY_PREFIX "' AND key < '" KEY_END
+	    "')", -1, &s, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(s, 1, later->run_id, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			hold = sqlite3_column_int(s, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc == SQLITE_OK && hold)
+		rc = sqlite3_prepare_v2(db, "PRAGMA main.data_version", -1, &s,
+		    NULL);
+	if (rc == SQLITE_OK && hold) {
+		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			hold = sqlite3_column_int64(s, 0) == later->version;
+			rc = SQLITE_OK;
+		}
+		sqlite3_finalize(s);
+	}
+	return rc == SQLITE_OK ? hold : -rc;
+}
+
+int
+rules_keys_write(const struct rule_keys *later, mirror_store *st,
+    const struct store_digest *d, mirror_error *err)
+{
+	sqlite3 *db = store_db(st);
+	sqlite3_stmt *s = NULL;
+	int rc, hold = 0, begun = 0;
+
+	if (later == NULL || later->n == 0 || d == NULL || !d->tables_set)
+		return 0;
+	if ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) !=
+	    SQLITE_OK)
+		goto out;
+	begun = 1;
+	if ((hold = keys_hold(later, db)) < 0) {
+		rc = -hold;
+		goto out;
+	}
+	if (hold)
+		rc = sqlite3_prepare_v2(db, PUT_KEY_SQL, -1, &s, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && hold && i < later->n; i++) {
+		const struct later_key *k = &later->v[i];
+		char key[17];
+
+		key_seal(key, k->base, k->tables, d);
+		rc = put_key(s, k->id, key, k->hits, later->run_id);
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, hold ? "COMMIT" : "ROLLBACK", NULL, NULL,
+		    NULL);
+out:
+	sqlite3_finalize(s);
+	if (rc == SQLITE_OK)
+		return hold;
+	/* Busy: another connection writes; the next build keys. */
+	if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+		rc = store_fail(st, err, rc, "rules: write the keys to "
+		    "mirror_meta");
+	else
+		rc = 0;
+	if (begun && !sqlite3_get_autocommit(db))
+		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+void
+rules_keys_free(struct rule_keys *later)
+{
+	if (later == NULL)
+		return;
+	for (size_t i = 0; i < later->n; i++)
+		free(later->v[i].id);
+	free(later->v);
+	free(later->run_id);
+	free(later);
 }
 
 /* Record every rule in order, then close the orphans and count.

@@ -1576,7 +1576,10 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 	group_clear(&g);
 	free(g.r);
 	ctx_reset(c);
-	/* Committed: the rules' failures are told, once. */
+	/* Committed: the rules' failures are told, once; the keys to
+	 * write after the run are the caller's. */
+	c->run->keys_later = c->rk.later;
+	c->rk.later = NULL;
 	if (c->rules != NULL)
 		rules_tell(c->rules, &c->rk);
 	return 0;

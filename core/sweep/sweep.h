@@ -52,6 +52,10 @@ struct sweep_run {
 	                                       violation_facts inserted or
 	                                       changed: 0 when the run left
 	                                       them as they were */
+	struct rule_keys *keys_later;       /* owned (rules_keys_free): the
+	                                       keys to write after the run,
+	                                       when its early job was given
+	                                       rules_key_later; else NULL */
 	int attempts;                       /* 1, or more after SQLITE_BUSY */
 	int scope_by_rows;                  /* 1 when a scoped sweep found
 	                                       its rows through the caller's

@@ -384,6 +384,10 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 			return build_unchanged(held, st, ch, s, so, o, err);
 		}
 	}
+	else
+		/* No digest before the sweep: the one after it keys the
+		 * rules (build_keys). */
+		rules_key_later(ch->early);
 	rules_go(ch->early);
 	/* Only the projects whose rows changed since the last build into
 	 * DIR, which read (and so checked) every row of the others. */
@@ -427,12 +431,37 @@ build_sweep(struct sweep_run *run, struct build_changes *ch,
 }
 
 /*
+ * The rules' keys of a sweep that had no digest before it, from the one
+ * taken after it (rules_keys_write), in a transaction of their own
+ * between two reads: the digest stands when no other connection
+ * committed in between (data_version), else it is taken again. Returns
+ * 0 or < 0 with err set.
+ */
+static int
+build_keys(struct site_model *s, const struct sweep_run *run,
+    mirror_error *err)
+{
+	long long v, w;
+	int rc;
+
+	if ((rc = store_data_version(&v, s->st, err)) < 0)
+		return rc;
+	store_read_end(s->st);
+	if ((rc = rules_keys_write(run->keys_later, s->st, &s->digest,
+	    err)) < 0 || (rc = store_read_begin(s->st, err)) < 0 ||
+	    (rc = store_data_version(&w, s->st, err)) < 0)
+		return rc;
+	return w == v ? 0 : build_snapshot(s, 0, NULL, err);
+}
+
+/*
  * Step 3a after the sweep, inside the read: the digest the check took
  * stands when the sweep wrote no conflict and no other connection
  * committed since (data_version); else it is taken again. The facts the
  * check kept for the render go when another connection committed. The
  * store's clock and print are taken in this read too, for the stamp and
- * the memo (build_memo). Returns 0 or < 0 with err set.
+ * the memo (build_memo), after the rules' keys of a sweep the check
+ * took no digest for (build_keys). Returns 0 or < 0 with err set.
  */
 static int
 build_snapshot_after(struct site_model *s, struct build_changes *ch,
@@ -443,9 +472,11 @@ build_snapshot_after(struct site_model *s, struct build_changes *ch,
 	int rc;
 
 	ch->clocked = 0;            /* the sweep wrote since */
-	if (!ch->digested)
+	if (!ch->digested) {
 		rc = build_snapshot(s, 0, NULL, err);
-	else if ((rc = store_data_version(&v, s->st, err)) == 0) {
+		if (rc == 0 && run->keys_later != NULL)
+			rc = build_keys(s, run, err);
+	} else if ((rc = store_data_version(&v, s->st, err)) == 0) {
 		if (v != ch->version) {
 			/* Another connection wrote: what the check read may
 			 * be stale. (The sweep's own writes are no facts.) */
@@ -1057,6 +1088,7 @@ done:
 	if (rc == 0)
 		rc = build_report_out(&r, &s, &run, o, err);
 out:
+	rules_keys_free(run.keys_later);
 	build_free(&ch, &so, &s, base_url, held_git);
 	return rc;
 }

@@ -144,19 +144,29 @@ expect "example 1: confident again, the check passes again and its page stays" s
 
 # A build keeps the rules whose tables are as they last read them
 # (doc/rules.md, "Rules whose tables did not change are kept"): the
-# build after one that swept with its check's digest evaluates only the
-# rules reading what changed, and gives the store and the site a build
-# evaluating every rule gives.
+# build after one that swept evaluates only the rules reading what
+# changed, and gives the store and the site a build evaluating every
+# rule gives. A build into an empty DIR, which takes no digest before
+# its sweep, keys its rules with the one after it.
+keys_held() {
+    sql "$1" "SELECT group_concat(substr(key, 12), ' ') FROM (SELECT key FROM mirror_meta WHERE key LIKE 'rule_input:%' AND value LIKE '% ' || (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 1) ORDER BY key)"
+}
+all_keys="claim-unsupported component-without-material decision-outside-window requirement-unsatisfied result-before-model stale-entity stale-state supersede-chain supersede-cycle supersedes-missing"
 new_store kp.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 mirror build --store kp.db --out kp --quiet
+expect "a build into an empty DIR keys, after its sweep, each rule reading only what the digest hashes" \
+    test "$(keys_held kp.db)" = "$all_keys"
 sql kp.db "UPDATE project_state SET value = '41 mm' WHERE id =
     (SELECT id FROM project_state WHERE status = 'active' ORDER BY id LIMIT 1)"
+cp kp.db state.db
 mirror build --store kp.db --out kp --json
-expect "the first build after one into an empty DIR keeps no rule (it has no keys)" \
-    sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 0' '$T/out' >/dev/null"
-expect "its sweep keeps a key for each rule reading only what the digest hashes" \
-    test "$(sql kp.db "SELECT group_concat(substr(key, 12), ' ') FROM (SELECT key FROM mirror_meta WHERE key LIKE 'rule_input:%' ORDER BY key)")" = \
-    "claim-unsupported component-without-material decision-outside-window requirement-unsatisfied result-before-model stale-entity stale-state supersede-chain supersede-cycle supersedes-missing"
+expect "the next build, a state value changed, keeps the 9 rules reading neither project_state nor relationships.created_at" \
+    sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 9' '$T/out' >/dev/null"
+expect "its sweep keys every rule again" test "$(keys_held kp.db)" = "$all_keys"
+mirror build --store state.db --out state --force --quiet
+expect "... with the violations and the site of a build evaluating every rule" sh -c \
+    "test \"\$(sqlite3 kp.db \"\$1\")\" = \"\$(sqlite3 state.db \"\$1\")\" && diff -r kp state" _ \
+    "SELECT rule_id, project, facts, message FROM rule_violations WHERE status = 'open' ORDER BY rule_id, facts"
 sql kp.db "UPDATE memories SET content = content || ' (again)' WHERE id =
     (SELECT id FROM memories WHERE status = 'active' ORDER BY id LIMIT 1)"
 cp kp.db full.db
@@ -168,6 +178,7 @@ expect "kept rules have a rule_runs row with their last hits, in 0 ms" \
 mirror build --store full.db --out full --force --json
 expect "a --force build of the same store evaluates every rule" \
     sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 0' '$T/out' >/dev/null"
+expect "... and keys them for the next build" test "$(keys_held full.db)" = "$all_keys"
 expect "... and gives the same violations" test \
     "$(sql kp.db "SELECT rule_id, project, facts, message FROM rule_violations WHERE status = 'open' ORDER BY rule_id, facts")" = \
     "$(sql full.db "SELECT rule_id, project, facts, message FROM rule_violations WHERE status = 'open' ORDER BY rule_id, facts")"

@@ -4,7 +4,8 @@
  * the guard, the budget and the row cap while the other rules still run
  * and the store stays as it was, the shape of a result, the life of a
  * violation, parameters, the store's own mirror_rules, the digest, and
- * the keys that keep a rule whose tables did not change.
+ * the keys that keep a rule whose tables did not change, also those
+ * written after a sweep with no digest before it.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -1502,6 +1503,146 @@ test_keep_random(void **state)
 	rules_free(&rs);
 }
 
+/* A build's sweep with no digest before it (rules_key_later). */
+static void
+later_sweep(struct fixture *f, const struct rule_set *rs, const char *jobs,
+    struct sweep_run *run)
+{
+	struct rules_job *job;
+	mirror_error err;
+	char ts[MIRROR_TS_LEN];
+
+	mirror_format_ts(ts, NOW);
+	setenv("MIRROR_JOBS", jobs, 1);
+	assert_int_equal(store_read_begin(f->st, &err), 0);
+	assert_int_equal(rules_prepare_early(&job, f->st, rs, ts, &err), 0);
+	rules_key_later(job);
+	rules_go(job);
+	store_read_end(f->st);
+	assert_int_equal(sweep_run_early(run, f->st, NOW, NULL, rs, job,
+	    &err), 0);
+	unsetenv("MIRROR_JOBS");
+	assert_non_null(run->keys_later);
+}
+
+/* rules_keys_write of run's keys with a digest taken now, in a read of
+ * its own; returns what it returned. */
+static int
+write_later(struct fixture *f, const struct sweep_run *run)
+{
+	struct store_digest d;
+	mirror_error err;
+	int rc;
+
+	assert_int_equal(store_read_begin(f->st, &err), 0);
+	assert_int_equal(facts_digest(&d, f->st, NOW, &err), 0);
+	store_read_end(f->st);
+	rc = rules_keys_write(run->keys_later, f->st, &d, &err);
+	digest_free(&d);
+	return rc;
+}
+
+/* The keys mirror_meta holds, their ids and values' keys. */
+static char *
+key_values(struct fixture *f)
+{
+	return strdup(q(f, "SELECT group_concat(k, ' ') FROM (SELECT "
+	    "substr(key, 12) || '=' || substr(value, 1, 16) AS k FROM "
+	    "mirror_meta WHERE key LIKE 'rule_input:%' ORDER BY key)"));
+}
+
+/*
+ * 21: a sweep with no digest before it (a build into an empty DIR)
+ * writes after it the keys a keyed sweep would have, so the next keyed
+ * sweep keeps its rules; but none when another connection committed
+ * since its job was prepared (the digest may hash rows the rules never
+ * read), when another sweep came since, when keys are there already,
+ * or when the store is busy (0, no error). On one core and on two.
+ */
+static void
+test_keep_later(void **state)
+{
+	static const char *const jobs[] = { "1", "2" };
+	struct fixture *f = *state;
+	struct sweep_run run, other;
+	struct rule_set rs;
+	mirror_error err;
+	sqlite3 *o;
+	char *later, *keyed, *before, *after;
+
+	load(f, &rs, NO_MATERIAL MEM_NOW EDGE_TIME);
+	for (size_t k = 0; k < sizeof(jobs) / sizeof(*jobs); k++) {
+		run_sql(f, "DELETE FROM mirror_meta WHERE key LIKE "
+		    "'rule_input:%'");
+		later_sweep(f, &rs, jobs[k], &run);
+		assert_int_equal(run.rules_kept, 0);
+		assert_string_equal(keys_of(f), "");
+		assert_int_equal(write_later(f, &run), 1);
+		assert_string_equal(keys_of(f), "mem-now=0 no-material=2");
+		assert_string_equal(q(f, "SELECT DISTINCT substr(value, 20) "
+		    "FROM mirror_meta WHERE key LIKE 'rule_input:%'"), run.id);
+		/* Written once: keys are there now. */
+		assert_int_equal(write_later(f, &run), 0);
+		rules_keys_free(run.keys_later);
+		later = key_values(f);
+		before = violations_text(f->st);
+		keyed_sweep(f->st, &rs, NOW, jobs[k], &run);
+		assert_int_equal(run.rules_kept, 2);
+		assert_null(run.keys_later);
+		keyed = key_values(f);
+		assert_string_equal(later, keyed);
+		after = violations_text(f->st);
+		assert_string_equal(after, before);
+		free(later);
+		free(keyed);
+		free(before);
+		free(after);
+	}
+
+	assert_int_equal(sqlite3_open(f->path, &o), SQLITE_OK);
+	/* Another connection commits a memory after the sweep, before the
+	 * digest: mem-now read the old rows. */
+	later_sweep(f, &rs, "2", &run);
+	assert_int_equal(sqlite3_exec(o, "INSERT INTO memories(id, "
+	    "memory_type, content, project, created_at) VALUES ('m2', "
+	    "'episodic', 'x', 'p06', '2020-01-01 00:00:00')", NULL, NULL,
+	    NULL), SQLITE_OK);
+	assert_int_equal(write_later(f, &run), 0);
+	assert_string_equal(keys_of(f), "");
+	rules_keys_free(run.keys_later);
+	keyed_sweep(f->st, &rs, NOW, "2", &run);
+	assert_int_equal(run.rules_kept, 0);
+	assert_int_equal(run.violations_opened, 1);
+
+	/* Another sweep since. */
+	later_sweep(f, &rs, "2", &run);
+	sweep(f, &other, &rs, 1);
+	assert_int_equal(write_later(f, &run), 0);
+	assert_string_equal(keys_of(f), "");
+	rules_keys_free(run.keys_later);
+
+	/* Busy: 0 and no error; written once the lock is gone. */
+	later_sweep(f, &rs, "2", &run);
+	assert_int_equal(sqlite3_exec(o, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_busy_timeout(store_db(f->st), 20);
+	mirror_error_clear(&err);
+	assert_int_equal(write_later(f, &run), 0);
+	assert_string_equal(keys_of(f), "");
+	assert_int_equal(sqlite3_exec(o, "ROLLBACK", NULL, NULL, NULL),
+	    SQLITE_OK);
+	assert_int_equal(write_later(f, &run), 1);
+	assert_string_equal(keys_of(f), "mem-now=1 no-material=2");
+	rules_keys_free(run.keys_later);
+	sqlite3_close(o);
+
+	/* No rules_key_later: nothing to write after the sweep. */
+	keyed_sweep(f->st, &rs, NOW, "2", &run);
+	assert_null(run.keys_later);
+	assert_int_equal(rules_keys_write(NULL, f->st, NULL, &err), 0);
+	rules_free(&rs);
+}
+
 int
 main(void)
 {
@@ -1533,6 +1674,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_keep_reads, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_keep_random, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_keep_later, setup,
 		    teardown),
 	};
 
