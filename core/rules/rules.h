@@ -232,7 +232,7 @@ void rules_go(struct rules_job *job);
  * the overrides, the step budget, the sums of the tables it reads and
  * of the projects (its violations' projects are made canonical through
  * them), and the sweep's time when its text says "now"; a rule that
- * reads a column no sum holds (relationships.created_at, a column or
+ * reads a column no sum holds (a rowid, a column or
  * table mirror does not know, a table the sweep writes) has none. A
  * kept rule's violations stay as they are and its rule_runs row says
  * the hits of its last evaluation, in 0 ms. rules_finish writes every

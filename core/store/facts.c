@@ -402,6 +402,9 @@ struct table {
 	/* What no column kind says, after the columns (NULL: nothing):
 	 * returns 0 or -MIRROR_EINPUT naming the row. */
 	int (*finish)(void *row, struct store_row *r, time_t now);
+	const char *more;          /* a column no page reads that digest_sql
+	                              hashes after @COLS (@MORE), for the
+	                              rules that read it; NULL: none */
 };
 
 static const struct column state_cols[] = {
@@ -499,10 +502,10 @@ static const struct table tables[T_N] = {
 	    "SELECT @COLS FROM main.relationships r WHERE r.source_entity_id "
 	    "IN (SELECT id FROM main.entities) OR r.target_entity_id IN "
 	    "(SELECT id FROM main.entities)",
-	    "SELECT @COLS, r.source_entity_id, r.target_entity_id, r.rowid "
-	    "FROM main.relationships r", 0, -1,
+	    "SELECT @COLS, @MORE, r.source_entity_id, r.target_entity_id, "
+	    "r.rowid FROM main.relationships r", 0, -1,
 	    rel_cols, NELEM(rel_cols), sizeof(struct fact_rel),
-	    ROWS(rel, n_rel), NULL },
+	    ROWS(rel, n_rel), NULL, "created_at" },
 	/* Whether a memory has expired is the clock's, not the row's: a
 	 * salt of its project's digest (@EXPIRED, see facts_digest). */
 	[T_MEM] = { "memories", 'm', "cannot read memories",
@@ -548,14 +551,15 @@ enum { SCOPE_NONE, SCOPE_NAMES, SCOPE_ROWS };
  * by the rowids of TEMP mirror_scope_rows), else by nothing
  * (relationships: the entities of those projects); @RSCOPE (an edge's
  * own rows) by the rowids with SCOPE_ROWS, else by nothing; @EXPIRED by
- * whether a memory's valid_until lies before the timestamp bound as ?1.
+ * whether a memory's valid_until lies before the timestamp bound as ?1;
+ * @MORE by t's more column (NULL when the store lacks it).
  */
 static void
 table_sql(strbuf *sb, const struct table *t, mirror_store *st,
     const char *tmpl, int scoped)
 {
 	static const char *const marks[] = { "@COLS", "@SCOPE", "@EXPIRED",
-	    "@RSCOPE" };
+	    "@RSCOPE", "@MORE" };
 	const char *p;
 
 	strbuf_reset(sb);
@@ -588,6 +592,9 @@ table_sql(strbuf *sb, const struct table *t, mirror_store *st,
 			strbuf_puts(sb, store_features(st)->mem_valid_until ?
 			    "mirror_ts(m.valid_until) < mirror_ts(?1)" :
 			    "NULL");
+		else if (k == 4 && t == &tables[T_REL])
+			strbuf_puts(sb, store_features(st)->rel_created_at ?
+			    "r.created_at" : "NULL");
 		else if (k == NELEM(marks))
 			strbuf_putc(sb, '@');
 		tmpl = p + (k < NELEM(marks) ? strlen(marks[k]) : 1);
@@ -1336,7 +1343,8 @@ fold_table(struct digest_sum *sum, struct store_digest *d, mirror_store *st,
 	_Static_assert(T_N <= DIGEST_ROW_LISTS, "a row list per table");
 	_Static_assert(1 + T_N <= DIGEST_TABLES, "a sum per table");
 	table_sql(sql, &tables[t], st, tables[t].digest_sql, 0);
-	q = (struct digest_query){ sql->data, 1 + t, (int)tables[t].ncols,
+	q = (struct digest_query){ sql->data, 1 + t, (int)tables[t].ncols +
+	    (tables[t].more != NULL),
 	    tables[t].nsalt, tables[t].count, owner_kinds[t], t == T_ENT, ts,
 	    t == T_REL, names_cols[t], 1 + t };
 	return digest_fold_part(sum, d, st, &q, err);
@@ -1366,7 +1374,8 @@ facts_digest_column(const char *table, const char *column)
 		for (size_t i = 0; i < tables[t].ncols; i++)
 			if (strcasecmp(column, tables[t].cols[i].name) == 0)
 				return 1 + t;
-		return -1;
+		return tables[t].more != NULL && strcasecmp(column,
+		    tables[t].more) == 0 ? 1 + t : -1;
 	}
 	return -1;
 }

@@ -241,11 +241,11 @@ int facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err);
  * Which of a digest's tables[] (digest.h) holds column of table of
  * main in its sum: 0 for the projects' id, name, aliases and
  * description, 1 + enum facts_rows for a column of a fact table that
- * its digest query hashes (every column mirror reads of it), -1 for any
- * other (relationships.created_at, a column mirror does not know, a
- * table it does not digest). A column of "" (SQLite's name when a
- * statement reads none, as count(*) does) is the table's. Names compare
- * as SQL's do, without case.
+ * its digest query hashes (every column mirror reads of it, and
+ * relationships.created_at, which only rules read), -1 for any other (a
+ * column mirror does not know, a table it does not digest). A column
+ * of "" (SQLite's name when a statement reads none, as count(*) does)
+ * is the table's. Names compare as SQL's do, without case.
  */
 int facts_digest_column(const char *table, const char *column);
 

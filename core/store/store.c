@@ -5,6 +5,7 @@
 #include <libgen.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,21 +429,41 @@ check_table(mirror_store *st, const struct table_contract *tc,
 	return 0;
 }
 
-static int
-check_memory_options(mirror_store *st, mirror_error *err)
-{
-	static const char *const opt[] = { "reference_count", "domain_tags",
-	    "valid_until", "graduated_to_entity_id", NULL };
-	unsigned found;
-	int has, rc;
+/* The contract's optional columns, each with its flag in struct
+ * store_features: memories' four, and relationships.created_at, which
+ * no page shows and the digest hashes when there (a rule may read it). */
+static const struct optional_cols {
+	const char *table;
+	const char *cols[5];            /* NULL-terminated */
+	size_t flag[4];                 /* offsetof(struct store_features) */
+} optional_cols[] = {
+	{ "memories", { "reference_count", "domain_tags", "valid_until",
+	    "graduated_to_entity_id", NULL }, {
+	    offsetof(struct store_features, mem_reference_count),
+	    offsetof(struct store_features, mem_domain_tags),
+	    offsetof(struct store_features, mem_valid_until),
+	    offsetof(struct store_features, mem_graduated) } },
+	{ "relationships", { "created_at", NULL }, {
+	    offsetof(struct store_features, rel_created_at) } },
+};
 
-	rc = table_columns(st, "memories", opt, &has, &found, err);
-	if (rc < 0)
-		return rc;
-	st->feat.mem_reference_count = (found & 1u) != 0;
-	st->feat.mem_domain_tags = (found & 2u) != 0;
-	st->feat.mem_valid_until = (found & 4u) != 0;
-	st->feat.mem_graduated = (found & 8u) != 0;
+/* Set st's flags of the optional columns it has. Returns 0 or < 0 with
+ * err set. */
+static int
+check_optional_cols(mirror_store *st, mirror_error *err)
+{
+	for (size_t t = 0; t < NELEM(optional_cols); t++) {
+		const struct optional_cols *o = &optional_cols[t];
+		unsigned found;
+		int has, rc;
+
+		rc = table_columns(st, o->table, o->cols, &has, &found, err);
+		if (rc < 0)
+			return rc;
+		for (size_t i = 0; o->cols[i] != NULL; i++)
+			*(int *)((char *)&st->feat + o->flag[i]) =
+			    (found & (1u << i)) != 0;
+	}
 	return 0;
 }
 
@@ -747,7 +768,7 @@ check_schema(mirror_store *st, mirror_error *err)
 		if (strcmp(store_owned[i].table, "memory_audit") == 0)
 			st->feat.has_audit = present;
 	}
-	rc = check_memory_options(st, err);
+	rc = check_optional_cols(st, err);
 	if (rc < 0)
 		return rc;
 	rc = read_mirror_version(st, &version, err);

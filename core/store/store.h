@@ -73,6 +73,8 @@ struct store_features {
 	int mem_domain_tags;        /* memories.domain_tags */
 	int mem_valid_until;        /* memories.valid_until */
 	int mem_graduated;          /* memories.graduated_to_entity_id */
+	int rel_created_at;         /* relationships.created_at (no page
+	                               shows it; rules read it) */
 };
 
 /*

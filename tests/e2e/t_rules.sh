@@ -151,7 +151,7 @@ expect "example 1: confident again, the check passes again and its page stays" s
 keys_held() {
     sql "$1" "SELECT group_concat(substr(key, 12), ' ') FROM (SELECT key FROM mirror_meta WHERE key LIKE 'rule_input:%' AND value LIKE '% ' || (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 1) ORDER BY key)"
 }
-all_keys="claim-unsupported component-without-material decision-outside-window requirement-unsatisfied result-before-model stale-entity stale-state supersede-chain supersede-cycle supersedes-missing"
+all_keys="claim-unsupported component-without-material decision-outside-window edge-outside-window requirement-unsatisfied result-before-model stale-entity stale-state supersede-chain supersede-cycle supersedes-missing"
 new_store kp.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 mirror build --store kp.db --out kp --quiet
 expect "a build into an empty DIR keys, after its sweep, each rule reading only what the digest hashes" \
@@ -160,8 +160,8 @@ sql kp.db "UPDATE project_state SET value = '41 mm' WHERE id =
     (SELECT id FROM project_state WHERE status = 'active' ORDER BY id LIMIT 1)"
 cp kp.db state.db
 mirror build --store kp.db --out kp --json
-expect "the next build, a state value changed, keeps the 9 rules reading neither project_state nor relationships.created_at" \
-    sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 9' '$T/out' >/dev/null"
+expect "the next build, a state value changed, keeps the 10 rules that read no project_state" \
+    sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 10' '$T/out' >/dev/null"
 expect "its sweep keys every rule again" test "$(keys_held kp.db)" = "$all_keys"
 mirror build --store state.db --out state --force --quiet
 expect "... with the violations and the site of a build evaluating every rule" sh -c \
@@ -171,8 +171,8 @@ sql kp.db "UPDATE memories SET content = content || ' (again)' WHERE id =
     (SELECT id FROM memories WHERE status = 'active' ORDER BY id LIMIT 1)"
 cp kp.db full.db
 mirror build --store kp.db --out kp --json
-expect "a memory changed: every rule but the one on relationships.created_at is kept" \
-    sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 10 and .rendered' '$T/out' >/dev/null"
+expect "a memory changed: every rule is kept (none reads memories)" \
+    sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 11 and .rendered' '$T/out' >/dev/null"
 expect "kept rules have a rule_runs row with their last hits, in 0 ms" \
     test "$(sql kp.db "SELECT count(*) FROM rule_runs r JOIN rule_runs p ON p.rule_id = r.rule_id AND p.hits = r.hits WHERE r.sweep_run = (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 1) AND p.sweep_run = (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 1 OFFSET 1) AND r.duration_ms = 0 AND r.status = 'ok'")" -ge 10
 mirror build --store full.db --out full --force --json
@@ -183,3 +183,23 @@ expect "... and gives the same violations" test \
     "$(sql kp.db "SELECT rule_id, project, facts, message FROM rule_violations WHERE status = 'open' ORDER BY rule_id, facts")" = \
     "$(sql full.db "SELECT rule_id, project, facts, message FROM rule_violations WHERE status = 'open' ORDER BY rule_id, facts")"
 expect "... and the same site" diff -r kp full
+
+# A relationship's created_at, which no page shows, is in the store's
+# snapshot: a build after it changed alone sweeps (it is no no-op), and
+# edge-outside-window, which reads it, sees the change.
+new_store ca.db || exit 1
+sql ca.db "INSERT INTO projects(id, name) VALUES ('p1', 'P1');
+    INSERT INTO entities(id, entity_type, name, project, properties) VALUES
+      ('e1', 'component', 'Old mount', 'p1', '{\"valid_until\": \"2020-01-01\"}'),
+      ('e2', 'component', 'Arm', 'p1', '{}');
+    INSERT INTO relationships(id, source_entity_id, target_entity_id, relationship_type, created_at)
+      VALUES ('r1', 'e2', 'e1', 'uses', '2019-06-01 00:00:00');"
+mirror build --store ca.db --out ca --quiet
+expect "an edge recorded inside its entity's window is no anachronism" \
+    test "$(sql ca.db "SELECT count(*) FROM rule_violations WHERE rule_id = 'edge-outside-window' AND status = 'open'")" = 0
+sql ca.db "UPDATE relationships SET created_at = '2021-03-01 00:00:00' WHERE id = 'r1'"
+mirror build --store ca.db --out ca --json
+expect "its created_at moved past the window: the build sweeps and renders" \
+    sh -c "test $RC = 0 && jq -e '.sweep.id and .rendered' '$T/out' >/dev/null"
+expect "... and edge-outside-window flags the edge" \
+    test "$(sql ca.db "SELECT facts FROM rule_violations WHERE rule_id = 'edge-outside-window' AND status = 'open'")" = '["entity:e1","relationship:r1"]'

@@ -1124,7 +1124,8 @@ test_prepare_go(void **state)
 	"       'memory ' || id || ' is old' AS message\n" \
 	"FROM memories WHERE created_at < date(:now);\n"
 
-/* A rule on a column no digest sum holds. */
+/* A rule on relationships.created_at, which no page shows: the
+ * relationships' sum holds it. */
 #define EDGE_TIME \
 	"-- rule: edge-time\n" \
 	"-- severity: warn\n" \
@@ -1132,6 +1133,15 @@ test_prepare_go(void **state)
 	"SELECT '' AS project, json_array('relationship:' || id) AS facts,\n" \
 	"       'old edge' AS message\n" \
 	"FROM relationships WHERE created_at LIKE '2020%';\n"
+
+/* A rule on a column no digest sum holds. */
+#define EDGE_ROWID \
+	"-- rule: edge-rowid\n" \
+	"-- severity: warn\n" \
+	"-- description: A relationship among the first rows.\n" \
+	"SELECT '' AS project, json_array('relationship:' || id) AS facts,\n" \
+	"       'early edge' AS message\n" \
+	"FROM relationships WHERE rowid <= 1;\n"
 
 /* A rule on relationships and entities, whose project is an alias. */
 #define PART_OF \
@@ -1220,7 +1230,7 @@ keys_of(struct fixture *f)
 
 /*
  * 18: a build's second sweep of the same store keeps every rule that
- * has a key (not the one reading relationships.created_at), with its
+ * has a key (not the one reading a rowid), with its
  * violations and hits; a rule whose table changed is evaluated again,
  * and so is one reading :now at another time; another sweep (inside
  * the sweep, or another program's) leaves no key that holds. On one
@@ -1235,7 +1245,7 @@ test_keep(void **state)
 	struct rule_set rs;
 	char *before, *after;
 
-	load(f, &rs, NO_MATERIAL MEM_NOW EDGE_TIME);
+	load(f, &rs, NO_MATERIAL MEM_NOW EDGE_ROWID);
 	for (size_t k = 0; k < sizeof(jobs) / sizeof(*jobs); k++) {
 		run_sql(f, "DELETE FROM mirror_meta WHERE key LIKE "
 		    "'rule_input:%'");
@@ -1252,7 +1262,7 @@ test_keep(void **state)
 		assert_string_equal(q(f, "SELECT group_concat(rule_id || '=' || "
 		    "duration_ms, ' ') FROM (SELECT * FROM rule_runs WHERE "
 		    "sweep_run = (SELECT sweep_run FROM rule_runs ORDER BY rowid "
-		    "DESC LIMIT 1) AND rule_id <> 'edge-time' ORDER BY "
+		    "DESC LIMIT 1) AND rule_id <> 'edge-rowid' ORDER BY "
 		    "rule_id)"), "mem-now=0 no-material=0");
 		free(before);
 		free(after);
@@ -1315,10 +1325,10 @@ keyed_ids(struct fixture *f, const char *text)
 /*
  * 19: which rules get a key: those whose every read is a column a
  * digest sum holds (a count(*) of a fact table, temp.project_alias,
- * json_each), not one reading relationships.created_at, a rowid, the
- * schema, a table the sweep writes or a view, nor one counting the rows
- * of a table no sum holds (memory_audit); a rule that fails has
- * none. A changed rule, parameter or override is evaluated again.
+ * json_each, relationships.created_at, which only rules read), not one
+ * reading a rowid, the schema, a table the sweep writes or a view, nor
+ * one counting the rows of a table no sum holds (memory_audit); a rule
+ * that fails has none. A changed rule, parameter or override is evaluated again.
  */
 static void
 test_keep_reads(void **state)
@@ -1350,7 +1360,7 @@ test_keep_reads(void **state)
 	    "FROM project_state WHERE 0")
 	    R("k-audit", "SELECT '' AS project, '[]' AS facts, count(*) AS "
 	    "message FROM memory_audit HAVING count(*) < 0")),
-	    "a-count b-alias c-json j-state");
+	    "a-count b-alias c-json d-created j-state");
 
 	load(f, &rs, NO_MATERIAL);
 	keyed_sweep(f->st, &rs, NOW, "1", &run);
@@ -1578,7 +1588,7 @@ test_keep_later(void **state)
 		assert_int_equal(run.rules_kept, 0);
 		assert_string_equal(keys_of(f), "");
 		assert_int_equal(write_later(f, &run), 1);
-		assert_string_equal(keys_of(f), "mem-now=0 no-material=2");
+		assert_string_equal(keys_of(f), "edge-time=0 mem-now=0 no-material=2");
 		assert_string_equal(q(f, "SELECT DISTINCT substr(value, 20) "
 		    "FROM mirror_meta WHERE key LIKE 'rule_input:%'"), run.id);
 		/* Written once: keys are there now. */
@@ -1587,7 +1597,7 @@ test_keep_later(void **state)
 		later = key_values(f);
 		before = violations_text(f->st);
 		keyed_sweep(f->st, &rs, NOW, jobs[k], &run);
-		assert_int_equal(run.rules_kept, 2);
+		assert_int_equal(run.rules_kept, 3);
 		assert_null(run.keys_later);
 		keyed = key_values(f);
 		assert_string_equal(later, keyed);
@@ -1632,7 +1642,7 @@ test_keep_later(void **state)
 	assert_int_equal(sqlite3_exec(o, "ROLLBACK", NULL, NULL, NULL),
 	    SQLITE_OK);
 	assert_int_equal(write_later(f, &run), 1);
-	assert_string_equal(keys_of(f), "mem-now=1 no-material=2");
+	assert_string_equal(keys_of(f), "edge-time=0 mem-now=1 no-material=2");
 	rules_keys_free(run.keys_later);
 	sqlite3_close(o);
 

@@ -129,6 +129,61 @@ test_list_order_and_filters(void **state)
 	close_store(st);
 }
 
+/* a and b, both NULL or the same text. */
+static void
+same_text(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		assert_true(a == NULL && b == NULL);
+	else
+		assert_string_equal(a, b);
+}
+
+/* A list reads the facts of all its violations in one pass, merged by
+ * id: each has the facts violation_get reads for it alone, also when a
+ * filter leaves other violations (and their facts) out. */
+static void
+test_list_facts_as_get(void **state)
+{
+	static const struct violation_filter filters[] = {
+		{ NULL, NULL }, { "open", NULL }, { NULL, "p06" },
+		{ "closed", NULL } };
+	static const size_t want[] = { 7, 6, 3, 1 };
+	mirror_error err;
+	mirror_store *st = open_store(base_sql);
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(filters) / sizeof(*filters); k++) {
+		struct violation_list l;
+		size_t facts = 0;
+
+		assert_int_equal(violation_list(&l, st, &filters[k], &err), 0);
+		for (size_t i = 0; i < l.n; i++) {
+			struct violation v;
+
+			assert_int_equal(violation_get(&v, st, l.items[i].id,
+			    &err), 0);
+			assert_int_equal(l.items[i].n_facts, v.n_facts);
+			for (size_t j = 0; j < v.n_facts; j++) {
+				const struct violation_fact *a =
+				    &l.items[i].fact[j], *b = &v.fact[j];
+
+				same_text(a->layer, b->layer);
+				same_text(a->id, b->id);
+				same_text(a->label, b->label);
+				same_text(a->project, b->project);
+				same_text(a->source, b->source);
+				same_text(a->status_now, b->status_now);
+			}
+			facts += v.n_facts;
+			violation_free(&v);
+		}
+		assert_int_equal(facts, want[k]);
+		violation_list_free(&l);
+	}
+	close_store(st);
+}
+
 /* One violation: facts in layer order with their rows now; a gone row
  * has no label; the earlier violation of the same rule and facts. */
 static void
@@ -315,6 +370,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_list_order_and_filters),
 		cmocka_unit_test(test_get_facts_and_earlier),
+		cmocka_unit_test(test_list_facts_as_get),
 		cmocka_unit_test(test_flagged_lookup),
 		cmocka_unit_test(test_runs_and_counts),
 		cmocka_unit_test(test_check_refuses_bad_rows),
