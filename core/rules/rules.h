@@ -238,9 +238,11 @@ void rules_go(struct rules_job *job);
  * the hits of its last evaluation, in 0 ms. rules_finish writes every
  * key of the run into mirror_meta ("rule_input:ID"), in the sweep's
  * transaction; a sweep whose job had no rules_keep removes them all.
- * Any thread may call it while the job's thread runs (it stops before
- * the kept rules it has not begun); NULL, or d without sums, does
- * nothing. Returns nothing.
+ * Any thread may call it while the job's thread runs: the thread skips
+ * the kept rules it has not begun, and the kept one it is evaluating is
+ * interrupted and not evaluated (the sweep does not wait for it); a
+ * kept rule it finished before stays evaluated. NULL, or d without
+ * sums, does nothing. Returns nothing.
  */
 void rules_keep(struct rules_job *job, const struct store_digest *d);
 

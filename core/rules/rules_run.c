@@ -96,6 +96,9 @@ struct rules_job {
 	int stop;                    /* abandoned: the thread stops */
 	sqlite3 *live;               /* the reader while it may be
 	                                interrupted (NULL: not) */
+	size_t evaluating;           /* 1 + the rule the thread evaluates,
+	                                0: none (rules_keep interrupts it
+	                                when kept) */
 	int sync;                    /* mu and cv are initialized */
 	int may_go;                  /* rules_go may start the thread */
 	mirror_error berr;
@@ -354,17 +357,30 @@ beside_main(void *arg)
 	j->live = store_db(j->reader);
 	pthread_mutex_unlock(&j->mu);
 	for (size_t i = 0; i < j->n; i++) {
-		int rc = 0, stop, kept;
+		int rc = 0, stop, eval, dropped;
 
 		pthread_mutex_lock(&j->mu);
 		stop = j->stop;
-		kept = j->keys != NULL && j->keys[i].kept;
+		eval = j->todo[i]->error == NULL &&
+		    !(j->keys != NULL && j->keys[i].kept);
+		j->evaluating = eval ? i + 1 : 0;
 		pthread_mutex_unlock(&j->mu);
 		if (stop)
 			break;
 
-		if (j->todo[i]->error == NULL && !kept)
+		if (eval)
 			rc = rule_eval(&j->beside, j->todo[i], &j->ev[i], &e);
+		/* Kept meanwhile (rules_keep interrupted it): whatever the
+		 * evaluation gave, the rule is not evaluated. */
+		pthread_mutex_lock(&j->mu);
+		j->evaluating = 0;
+		dropped = eval && j->keys != NULL && j->keys[i].kept;
+		pthread_mutex_unlock(&j->mu);
+		if (dropped) {
+			rule_eval_free(&j->ev[i]);
+			mirror_error_clear(&e);
+			rc = 0;
+		}
 		if (rc < 0) {
 			set_failed(j, rc, &e);
 			break;
@@ -632,6 +648,10 @@ rules_keep(struct rules_job *job, const struct store_digest *d)
 		    strcmp(k->key, k->stored) == 0;
 	}
 	job->keyed = 1;
+	/* The rule the thread evaluates now is not to be waited for. */
+	if (job->evaluating > 0 && job->keys[job->evaluating - 1].kept &&
+	    job->live != NULL)
+		sqlite3_interrupt(job->live);
 	if (job->sync)
 		pthread_mutex_unlock(&job->mu);
 }

@@ -1653,6 +1653,63 @@ test_keep_later(void **state)
 	rules_free(&rs);
 }
 
+/*
+ * 22: a kept rule the thread began before rules_keep (it starts on the
+ * core the digest's second connection frees) is interrupted and not
+ * evaluated: its violations and hits are the kept ones, its rule_runs
+ * row says 0 ms; a rule not kept that it began is evaluated as before.
+ */
+static void
+test_keep_begun(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	struct store_digest d;
+	struct rules_job *job;
+	mirror_error err;
+	char ts[MIRROR_TS_LEN];
+	char *before, *after;
+
+	load(f, &rs, R("a-slow", "SELECT '' AS project, '[\"entity:e1\"]' "
+	    "AS facts, count(*) AS message FROM json_each('[' || replace(printf("
+	    "'%.*c', 1000000, 'x'), 'x', '1,') || '1]')")
+	    MEM_NOW);
+	keyed_sweep(f->st, &rs, NOW, "2", &run);
+	assert_string_equal(keys_of(f), "a-slow=1 mem-now=0");
+	keyed_sweep(f->st, &rs, NOW, "2", &run);
+	assert_int_equal(run.rules_kept, 2);
+	before = violations_text(f->st);
+	/* A memory: mem-now is evaluated again, a-slow is kept. */
+	run_sql(f, "INSERT INTO memories(id, memory_type, content, project, "
+	    "created_at) VALUES ('m2', 'episodic', 'x', 'p06', "
+	    "'2020-01-01 00:00:00')");
+	mirror_format_ts(ts, NOW);
+	setenv("MIRROR_JOBS", "2", 1);
+	assert_int_equal(store_read_begin(f->st, &err), 0);
+	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
+	rules_go(job);
+	usleep(50000);              /* a-slow begun, on most machines */
+	assert_int_equal(facts_digest(&d, f->st, NOW, &err), 0);
+	rules_keep(job, &d);
+	digest_free(&d);
+	store_read_end(f->st);
+	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, &rs, job,
+	    &err), 0);
+	unsetenv("MIRROR_JOBS");
+	assert_int_equal(run.rules_kept, 1);
+	assert_int_equal(run.rules_failed, 0);
+	assert_int_equal(run.violations_opened, 1);
+	assert_string_equal(q(f, "SELECT status || '/' || hits || '/' || "
+	    "duration_ms FROM rule_runs WHERE rule_id = 'a-slow' ORDER BY "
+	    "rowid DESC LIMIT 1"), "ok/1/0");
+	after = violations_text(f->st);
+	assert_string_not_equal(after, before);
+	free(before);
+	free(after);
+	rules_free(&rs);
+}
+
 int
 main(void)
 {
@@ -1686,6 +1743,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_keep_random, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_keep_later, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_keep_begun, setup,
 		    teardown),
 	};
 
