@@ -1158,9 +1158,10 @@ test_prepare_go(void **state)
  * of that read given to rules_keep, then the sweep at when, on jobs
  * cores (MIRROR_JOBS). The evaluation beside starts after rules_keep,
  * unless go_first (then the thread may have evaluated rules that are
- * kept: a build's race).
+ * kept: a build's race; go_wait_us later, so that it has begun one).
  */
 static int go_first;
+static unsigned go_wait_us;     /* then a pause: the thread begins */
 
 static void
 keyed_sweep(mirror_store *st, const struct rule_set *rs, time_t when,
@@ -1175,8 +1176,10 @@ keyed_sweep(mirror_store *st, const struct rule_set *rs, time_t when,
 	setenv("MIRROR_JOBS", jobs, 1);
 	assert_int_equal(store_read_begin(st, &err), 0);
 	assert_int_equal(rules_prepare_early(&job, st, rs, ts, &err), 0);
-	if (go_first)
+	if (go_first) {
 		rules_go(job);
+		usleep(go_wait_us);
+	}
 	assert_int_equal(facts_digest(&d, st, when, &err), 0);
 	rules_keep(job, &d);
 	rules_go(job);
@@ -1665,10 +1668,6 @@ test_keep_begun(void **state)
 	struct fixture *f = *state;
 	struct sweep_run run;
 	struct rule_set rs;
-	struct store_digest d;
-	struct rules_job *job;
-	mirror_error err;
-	char ts[MIRROR_TS_LEN];
 	char *before, *after;
 
 	load(f, &rs, R("a-slow", "SELECT '' AS project, '[\"entity:e1\"]' "
@@ -1684,19 +1683,11 @@ test_keep_begun(void **state)
 	run_sql(f, "INSERT INTO memories(id, memory_type, content, project, "
 	    "created_at) VALUES ('m2', 'episodic', 'x', 'p06', "
 	    "'2020-01-01 00:00:00')");
-	mirror_format_ts(ts, NOW);
-	setenv("MIRROR_JOBS", "2", 1);
-	assert_int_equal(store_read_begin(f->st, &err), 0);
-	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
-	rules_go(job);
-	usleep(50000);              /* a-slow begun, on most machines */
-	assert_int_equal(facts_digest(&d, f->st, NOW, &err), 0);
-	rules_keep(job, &d);
-	digest_free(&d);
-	store_read_end(f->st);
-	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, &rs, job,
-	    &err), 0);
-	unsetenv("MIRROR_JOBS");
+	go_first = 1;               /* a-slow begun before rules_keep */
+	go_wait_us = 50000;
+	keyed_sweep(f->st, &rs, NOW, "2", &run);
+	go_first = 0;
+	go_wait_us = 0;
 	assert_int_equal(run.rules_kept, 1);
 	assert_int_equal(run.rules_failed, 0);
 	assert_int_equal(run.violations_opened, 1);
