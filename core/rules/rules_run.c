@@ -380,6 +380,11 @@ beside_main(void *arg)
 			rule_eval_free(&j->ev[i]);
 			mirror_error_clear(&e);
 			rc = 0;
+			/* An interrupted SELECT keeps the read (SQLite rolls
+			 * back only writes); should it end, the rules left
+			 * are the sweep's connection's, on its snapshot. */
+			if (sqlite3_get_autocommit(store_db(j->reader)))
+				break;
 		}
 		if (rc < 0) {
 			set_failed(j, rc, &e);

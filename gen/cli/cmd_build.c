@@ -383,11 +383,11 @@ build_check(struct build_changes *ch, struct stamp *held, struct stamp *st,
 				return rc;
 			return build_unchanged(held, st, ch, s, so, o, err);
 		}
-	}
-	else
+	} else {
 		/* No digest before the sweep: the one after it keys the
 		 * rules (build_keys). */
 		rules_key_later(ch->early);
+	}
 	rules_go(ch->early);
 	/* Only the projects whose rows changed since the last build into
 	 * DIR, which read (and so checked) every row of the others. */
