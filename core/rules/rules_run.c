@@ -890,39 +890,15 @@ rules_key_later(struct rules_job *job)
 		job->later = 1;
 }
 
-/* 1 when later's keys may be written in the transaction db has begun:
- * its run is the store's latest sweep, no key is there, and no other
- * connection committed since its job was prepared; else 0. Returns 1,
- * 0, or an SQLite error code (< 0 as its negation). */
+/* rc, an SQLite code of writing the keys, as rules_keys_write returns
+ * it: 0 when busy (another connection writes; the next build keys),
+ * else < 0 with err set. */
 static int
-keys_hold(const struct rule_keys *later, sqlite3 *db)
+keys_failed(mirror_store *st, int rc, mirror_error *err)
 {
-	sqlite3_stmt *s = NULL;
-	int rc, hold = 0;
-
-	rc = sqlite3_prepare_v2(db, "SELECT (SELECT id FROM main.sweep_runs "
-	    "ORDER BY rowid DESC LIMIT 1) IS ?1 AND NOT EXISTS (SELECT 1 FROM "
-	    "main.mirror_meta WHERE key > '" KEY_PREFIX "' AND key < '" KEY_END
-	    "')", -1, &s, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(s, 1, later->run_id, -1, SQLITE_STATIC);
-		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			hold = sqlite3_column_int(s, 0);
-			rc = SQLITE_OK;
-		}
-	}
-	sqlite3_finalize(s);
-	if (rc == SQLITE_OK && hold)
-		rc = sqlite3_prepare_v2(db, "PRAGMA main.data_version", -1, &s,
-		    NULL);
-	if (rc == SQLITE_OK && hold) {
-		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			hold = sqlite3_column_int64(s, 0) == later->version;
-			rc = SQLITE_OK;
-		}
-		sqlite3_finalize(s);
-	}
-	return rc == SQLITE_OK ? hold : -rc;
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		return 0;
+	return store_fail(st, err, rc, "rules: write the keys to mirror_meta");
 }
 
 int
@@ -931,42 +907,40 @@ rules_keys_write(const struct rule_keys *later, mirror_store *st,
 {
 	sqlite3 *db = store_db(st);
 	sqlite3_stmt *s = NULL;
-	int rc, hold = 0, begun = 0;
+	long long hold = 0, v;
+	int rc;
 
 	if (later == NULL || later->n == 0 || d == NULL || !d->tables_set)
 		return 0;
 	if ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) !=
 	    SQLITE_OK)
-		goto out;
-	begun = 1;
-	if ((hold = keys_hold(later, db)) < 0) {
-		rc = -hold;
-		goto out;
-	}
-	if (hold)
-		rc = sqlite3_prepare_v2(db, PUT_KEY_SQL, -1, &s, NULL);
-	for (size_t i = 0; rc == SQLITE_OK && hold && i < later->n; i++) {
-		const struct later_key *k = &later->v[i];
-		char key[17];
+		return keys_failed(st, rc, err);
+	/* Its run is the store's latest sweep, no key is there, and no
+	 * other connection committed since its job was prepared. */
+	if ((rc = store_count(&hold, st, "SELECT (SELECT id FROM "
+	    "main.sweep_runs ORDER BY rowid DESC LIMIT 1) IS ?1 AND NOT "
+	    "EXISTS (SELECT 1 FROM main.mirror_meta WHERE key > '" KEY_PREFIX
+	    "' AND key < '" KEY_END "')", later->run_id, err)) == 0 && hold &&
+	    (rc = store_data_version(&v, st, err)) == 0)
+		hold = v == later->version;
+	if (rc == 0 && hold) {
+		int w = sqlite3_prepare_v2(db, PUT_KEY_SQL, -1, &s, NULL);
 
-		key_seal(key, k->base, k->tables, d);
-		rc = put_key(s, k->id, key, k->hits, later->run_id);
+		for (size_t i = 0; w == SQLITE_OK && i < later->n; i++) {
+			const struct later_key *k = &later->v[i];
+			char key[17];
+
+			key_seal(key, k->base, k->tables, d);
+			w = put_key(s, k->id, key, k->hits, later->run_id);
+		}
+		sqlite3_finalize(s);
+		if (w == SQLITE_OK &&
+		    (w = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) ==
+		    SQLITE_OK)
+			return 1;
+		rc = keys_failed(st, w, err);
 	}
-	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(db, hold ? "COMMIT" : "ROLLBACK", NULL, NULL,
-		    NULL);
-out:
-	sqlite3_finalize(s);
-	if (rc == SQLITE_OK)
-		return hold;
-	/* Busy: another connection writes; the next build keys. */
-	if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
-		rc = store_fail(st, err, rc, "rules: write the keys to "
-		    "mirror_meta");
-	else
-		rc = 0;
-	if (begun && !sqlite3_get_autocommit(db))
-		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
 

@@ -402,7 +402,7 @@ struct table {
 	/* What no column kind says, after the columns (NULL: nothing):
 	 * returns 0 or -MIRROR_EINPUT naming the row. */
 	int (*finish)(void *row, struct store_row *r, time_t now);
-	const char *more;          /* a column no page reads that digest_sql
+	const struct column *more; /* a column no page reads that digest_sql
 	                              hashes after @COLS (@MORE), for the
 	                              rules that read it; NULL: none */
 };
@@ -441,6 +441,11 @@ static const struct column rel_cols[] = {
 	FIELD(struct fact_rel, type, "relationship_type", COL_TEXT),
 	FIELD(struct fact_rel, confidence, "confidence", COL_REAL),
 };
+
+/* relationships.created_at: no page reads it, the digest hashes it
+ * (@MORE); optional in the contract, so never read into a row. */
+static const struct column rel_more = { "created_at", COL_TEXT_NULL, 0,
+    "NULL", offsetof(struct store_features, rel_created_at) };
 
 static const struct column memory_cols[] = {
 	FIELD(struct fact_memory, id, "id", COL_TEXT),
@@ -505,7 +510,7 @@ static const struct table tables[T_N] = {
 	    "SELECT @COLS, @MORE, r.source_entity_id, r.target_entity_id, "
 	    "r.rowid FROM main.relationships r", 0, -1,
 	    rel_cols, NELEM(rel_cols), sizeof(struct fact_rel),
-	    ROWS(rel, n_rel), NULL, "created_at" },
+	    ROWS(rel, n_rel), NULL, &rel_more },
 	/* Whether a memory has expired is the clock's, not the row's: a
 	 * salt of its project's digest (@EXPIRED, see facts_digest). */
 	[T_MEM] = { "memories", 'm', "cannot read memories",
@@ -520,23 +525,29 @@ static const struct table tables[T_N] = {
 	    ROWS(mem, n_mem), memory_expiry },
 };
 
-/* t's columns as "alias.name", an optional column the store lacks by
- * its stand-in, onto sb. */
+/* Column c of t as "alias.name", or its stand-in when the store lacks
+ * it, onto sb. */
+static void
+col_sql(strbuf *sb, const struct table *t, const struct column *c,
+    mirror_store *st)
+{
+	const int *has = (const int *)((const char *)store_features(st) +
+	    c->feature);
+
+	if (c->absent != NULL && !*has)
+		strbuf_puts(sb, c->absent);
+	else
+		strbuf_printf(sb, "%c.%s", t->alias, c->name);
+}
+
+/* t's columns (col_sql), comma-separated, onto sb. */
 static void
 cols_sql(strbuf *sb, const struct table *t, mirror_store *st)
 {
-	const struct store_features *ft = store_features(st);
-
 	for (size_t i = 0; i < t->ncols; i++) {
-		const struct column *c = &t->cols[i];
-		const int *has = (const int *)((const char *)ft + c->feature);
-
 		if (i > 0)
 			strbuf_puts(sb, ", ");
-		if (c->absent != NULL && !*has)
-			strbuf_puts(sb, c->absent);
-		else
-			strbuf_printf(sb, "%c.%s", t->alias, c->name);
+		col_sql(sb, t, &t->cols[i], st);
 	}
 }
 
@@ -592,9 +603,8 @@ table_sql(strbuf *sb, const struct table *t, mirror_store *st,
 			strbuf_puts(sb, store_features(st)->mem_valid_until ?
 			    "mirror_ts(m.valid_until) < mirror_ts(?1)" :
 			    "NULL");
-		else if (k == 4 && t == &tables[T_REL])
-			strbuf_puts(sb, store_features(st)->rel_created_at ?
-			    "r.created_at" : "NULL");
+		else if (k == 4 && t->more != NULL)
+			col_sql(sb, t, t->more, st);
 		else if (k == NELEM(marks))
 			strbuf_putc(sb, '@');
 		tmpl = p + (k < NELEM(marks) ? strlen(marks[k]) : 1);
@@ -1375,7 +1385,7 @@ facts_digest_column(const char *table, const char *column)
 			if (strcasecmp(column, tables[t].cols[i].name) == 0)
 				return 1 + t;
 		return tables[t].more != NULL && strcasecmp(column,
-		    tables[t].more) == 0 ? 1 + t : -1;
+		    tables[t].more->name) == 0 ? 1 + t : -1;
 	}
 	return -1;
 }
