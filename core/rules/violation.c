@@ -2,12 +2,14 @@
  * violation.c: reading the violations, their facts and the latest run
  * of each rule (see violation.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rules/violation.h"
 #include "store/storerow.h"
 #include "util/array.h"
+#include "util/byid.h"
 #include "util/xalloc.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -227,9 +229,106 @@ fact_now(struct violation_fact *f, struct vreader *r, mirror_error *err)
 	    "cannot read a violation's fact");
 }
 
-/* Fill v's facts, each with its row now. */
+/* facts_all's state: the rows' statement and the room of the
+ * violation being filled. */
+struct fact_fill {
+	mirror_store *st;
+	sqlite3_stmt *stmt;
+	size_t cap;
+	mirror_error *err;
+};
+
+/* Add the current row to violation owner's facts (storerow_group). */
 static int
-violation_facts(struct violation *v, struct vreader *r, mirror_error *err)
+fact_add(void *owner, void *arg)
+{
+	struct violation *v = owner;
+	struct fact_fill *ff = arg;
+	struct store_row row = { .st = ff->st, .stmt = ff->stmt,
+	    .table = "violation_facts", .id = v->id, .err = ff->err };
+
+	return vfact_row(&ARRAY_PUSH(v->fact, v->n_facts, ff->cap), &row);
+}
+
+/* Violation owner's facts are all read (storerow_group). */
+static void
+fact_done(void *owner, void *arg)
+{
+	struct violation *v = owner;
+	struct fact_fill *ff = arg;
+
+	ARRAY_FIT(v->fact, v->n_facts, ff->cap);
+	ff->cap = 0;
+}
+
+/*
+ * Read the violation_facts rows of every violation of l in one query,
+ * each violation's in the order of r->facts: the same rows facts_of
+ * reads, without a query per violation. Returns 0 or < 0 with err set.
+ */
+static int
+facts_all(struct violation_list *l, struct vreader *r, mirror_error *err)
+{
+	struct fact_fill ff = { r->st, NULL, 0, err };
+	struct storerow_group g = { NULL, 2, NULL, l->n,
+	    offsetof(struct violation, id), fact_add, fact_done, &ff };
+	void **by = byid_index(l->items, l->n, sizeof(*l->items), g.off);
+	int rc;
+
+	rc = sqlite3_prepare_v2(store_db(r->st), "SELECT layer, fact_id, "
+	    "violation_id FROM main.violation_facts ORDER BY violation_id, "
+	    "layer, fact_id", -1, &ff.stmt, NULL);
+	g.stmt = ff.stmt;
+	g.by = by;
+	rc = rc != SQLITE_OK ? store_fail(r->st, err, rc,
+	    "cannot read violation facts") :
+	    storerow_grouped(&g, r->st, "violation facts", err);
+	sqlite3_finalize(ff.stmt);
+	free(by);
+	return rc;
+}
+
+/* qsort order of fact pointers: by layer, then id. */
+static int
+cmp_fact_key(const void *a, const void *b)
+{
+	const struct violation_fact *const *x = a, *const *y = b;
+	int c = strcmp((*x)->layer, (*y)->layer);
+
+	return c != 0 ? c : strcmp((*x)->id, (*y)->id);
+}
+
+/*
+ * The row now of every fact of l's violations, looked up in order of
+ * layer and id: neighbouring lookups share the index's pages (at 1M
+ * facts the conflicts' like lookups took a fifth less time so than in
+ * list order). Returns 0 or < 0 with err set.
+ */
+static int
+facts_now_all(struct violation_list *l, struct vreader *r,
+    mirror_error *err)
+{
+	struct violation_fact **all;
+	size_t n = 0, k = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		n += l->items[i].n_facts;
+	all = xcalloc(n + 1, sizeof(*all));
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t j = 0; j < l->items[i].n_facts; j++)
+			all[k++] = &l->items[i].fact[j];
+	qsort(all, n, sizeof(*all), cmp_fact_key);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = fact_now(all[i], r, err);
+	free(all);
+	return rc;
+}
+
+/* Read v's violation_facts rows, in the order of r->facts (their rows
+ * now are facts_now_all's). Returns 0 or < 0 with err set. */
+static int
+facts_of(struct violation *v, struct vreader *r, mirror_error *err)
 {
 	struct store_row row = { .st = r->st, .stmt = r->facts,
 	    .table = "violation_facts", .id = v->id, .err = err };
@@ -246,12 +345,8 @@ violation_facts(struct violation *v, struct vreader *r, mirror_error *err)
 	sqlite3_reset(r->facts);
 	if (rc < 0)
 		return rc;
-	if (rc != SQLITE_DONE)
-		return store_fail(r->st, err, rc, "cannot read violation facts");
-	for (size_t i = 0; i < v->n_facts; i++)
-		if ((rc = fact_now(&v->fact[i], r, err)) < 0)
-			return rc;
-	return 0;
+	return rc == SQLITE_DONE ? 0 : store_fail(r->st, err, rc,
+	    "cannot read violation facts");
 }
 
 static void
@@ -338,10 +433,12 @@ earlier_from_vix(struct violation *v, const struct vix *x)
 }
 
 
-/* Read the rows of stmt into out, then each one's facts and earlier. */
+/* Read the rows of stmt into out, then each one's facts and earlier:
+ * the facts of all in one query (all, for a list), else with a query
+ * per violation (for one). */
 static int
 list_rows(struct violation_list *out, mirror_store *st, sqlite3_stmt *stmt,
-    mirror_error *err)
+    int all, mirror_error *err)
 {
 	struct vreader r;
 	struct vix ix;
@@ -361,10 +458,16 @@ list_rows(struct violation_list *out, mirror_store *st, sqlite3_stmt *stmt,
 	}
 	if ((rc = vix_load(&ix, st, err)) < 0)
 		goto out;
-	for (size_t i = 0; i < out->n && rc == 0; i++) {
-		rc = violation_facts(&out->items[i], &r, err);
+	if (all)
+		rc = facts_all(out, &r, err);
+	for (size_t i = 0; !all && i < out->n && rc == 0; i++)
+		rc = facts_of(&out->items[i], &r, err);
+	if (rc == 0)
+		rc = facts_now_all(out, &r, err);
+	if (rc < 0)
+		goto out;
+	for (size_t i = 0; i < out->n; i++)
 		earlier_from_vix(&out->items[i], &ix);
-	}
 out:
 	vix_free(&ix);
 	vreader_close(&r);
@@ -397,7 +500,7 @@ violation_list(struct violation_list *out, mirror_store *st,
 		sqlite3_bind_text(stmt, 1, filter->status, -1, SQLITE_TRANSIENT);
 	if (filter != NULL && filter->project != NULL)
 		sqlite3_bind_text(stmt, 2, filter->project, -1, SQLITE_TRANSIENT);
-	rc = list_rows(out, st, stmt, err);
+	rc = list_rows(out, st, stmt, 1, err);
 	sqlite3_finalize(stmt);
 	return rc;
 }
@@ -419,7 +522,7 @@ violation_get(struct violation *out, mirror_store *st, const char *id,
 	if (rc != SQLITE_OK)
 		return store_fail(st, err, rc, "cannot read a violation");
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
-	rc = list_rows(&l, st, stmt, err);
+	rc = list_rows(&l, st, stmt, 0, err);
 	sqlite3_finalize(stmt);
 	if (rc == 0 && l.n == 0)
 		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: no violation "
@@ -590,48 +693,38 @@ rule_run_find(const struct rule_run_list *l, const char *rule_id)
 	return NULL;
 }
 
-int
-violation_flagged(struct flagged_list *out, mirror_store *st,
-    mirror_error *err)
+/* qsort order of struct flagged: layer, fact id, violation id. */
+static int
+cmp_flagged(const void *a, const void *b)
 {
-	struct store_row row = { .st = st, .table = "violation_facts",
-	    .err = err };
-	sqlite3_stmt *s = NULL;
-	size_t cap = 0;
-	int rc;
+	const struct flagged *x = a, *y = b;
+	int c = strcmp(x->layer, y->layer);
 
-	memset(out, 0, sizeof(*out));
-	if (!store_features(st)->has_rule_tables)
-		return 0;
-	rc = sqlite3_prepare_v2(store_db(st), "SELECT f.layer, f.fact_id, "
-	    "f.violation_id, v.rule_id FROM main.violation_facts f JOIN "
-	    "main.rule_violations v ON v.id = f.violation_id WHERE "
-	    "v.status = 'open' ORDER BY 1, 2, 3", -1, &s, NULL);
-	row.stmt = s;
-	while (rc == SQLITE_OK && (rc = store_step(st, s)) == SQLITE_ROW) {
-		struct flagged *f = &ARRAY_PUSH(out->items, out->n, cap);
+	if (c == 0)
+		c = strcmp(x->id, y->id);
+	return c != 0 ? c : strcmp(x->violation_id, y->violation_id);
+}
 
-		memset(f, 0, sizeof(*f));
-		row.id = NULL;
-		row.member = NULL;
-		if ((rc = storerow_text(&f->violation_id, &row, 2,
-		    "violation_id", 0)) < 0)
-			break;
-		row.id = f->violation_id;
-		if ((rc = storerow_text(&f->id, &row, 1, "fact_id", 0)) < 0)
-			break;
-		row.member = f->id;
-		if ((rc = storerow_enum(&f->layer, &row, 0, "layer",
-		    layers)) < 0 || (rc = storerow_text(&f->rule_id, &row, 3,
-		    "rule_id", 0)) < 0)
-			break;
-		rc = SQLITE_OK;
+void
+violation_flagged(struct flagged_list *out, const struct violation_list *all)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < all->n; i++)
+		if (strcmp(all->items[i].status, "open") == 0)
+			n += all->items[i].n_facts;
+	out->items = xcalloc(n + 1, sizeof(*out->items));
+	for (size_t i = 0; i < all->n; i++) {
+		const struct violation *v = &all->items[i];
+
+		if (strcmp(v->status, "open") != 0)
+			continue;
+		for (size_t j = 0; j < v->n_facts; j++)
+			out->items[k++] = (struct flagged){ v->fact[j].layer,
+			    v->fact[j].id, v->id, v->rule_id };
 	}
-	sqlite3_finalize(s);
-	if (rc < 0)
-		return rc;
-	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot read open violations");
+	out->n = k;
+	qsort(out->items, out->n, sizeof(*out->items), cmp_flagged);
 }
 
 const struct flagged *
@@ -666,12 +759,6 @@ flagged_list_free(struct flagged_list *l)
 {
 	if (l == NULL)
 		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->items[i].layer);
-		free(l->items[i].id);
-		free(l->items[i].violation_id);
-		free(l->items[i].rule_id);
-	}
 	free(l->items);
 	l->items = NULL;
 	l->n = 0;

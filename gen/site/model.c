@@ -24,8 +24,9 @@ conflicts_read(struct site_model *m, mirror_error *err)
 	return rc;
 }
 
-/* What the rules' tables give the pages: the facts of open violations,
- * every violation, each rule's latest run; and the store's counts for
+/* What the rules' tables give the pages: every violation and, from that
+ * list, the facts of open violations; each rule's latest run; and the
+ * store's counts for
  * api/health.json (three scans), the violations' among them. Read on st
  * (a store_beside_fn: m's own connection or a second one). Returns 0 or
  * < 0 with err set. */
@@ -35,11 +36,11 @@ checks_read(void *arg, mirror_store *st, mirror_error *err)
 	struct site_model *m = arg;
 	int rc;
 
-	rc = violation_flagged(&m->flagged, st, err);
-	if (rc == 0)
-		rc = violation_list(&m->violations, st, NULL, err);
-	if (rc == 0)
+	rc = violation_list(&m->violations, st, NULL, err);
+	if (rc == 0) {
+		violation_flagged(&m->flagged, &m->violations);
 		rc = rule_runs_latest(&m->runs, st, err);
+	}
 	if (rc == 0)
 		rc = health_read(&m->health, st, m->now, err);
 	return rc;

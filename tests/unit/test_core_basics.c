@@ -1,6 +1,6 @@
 /*
  * test_core_basics.c: clock, hash, strbuf, error, the growable array, the
- * heap's tuning and store opening.
+ * index by id, the heap's tuning and store opening.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +22,7 @@
 #include "store/store.h"
 #include "sys/clock.h"
 #include "util/array.h"
+#include "util/byid.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -404,6 +405,40 @@ test_array_grows(void **state)
 	free(c);
 }
 
+/* The index by id: every element found through its own id whatever the
+ * order it came in, by the member at the offset given; an id no element
+ * holds, and any id of an empty index, find nothing. */
+struct named {
+	int n;
+	const char *id;
+};
+
+static void
+test_byid(void **state)
+{
+	struct named v[] = { { 0, "m" }, { 1, "b" }, { 2, "z" }, { 3, "a" },
+	    { 4, "ba" } };
+	size_t n = sizeof(v) / sizeof(*v), off = offsetof(struct named, id);
+	void **by = byid_index(v, n, sizeof(*v), off);
+	struct named *e;
+
+	(void)state;
+	for (size_t i = 1; i < n; i++)
+		assert_true(strcmp(((struct named *)by[i - 1])->id,
+		    ((struct named *)by[i])->id) < 0);
+	for (size_t i = 0; i < n; i++) {
+		e = byid_find(by, n, off, v[i].id);
+		assert_ptr_equal(e, &v[i]);
+	}
+	assert_null(byid_find(by, n, off, "c"));
+	assert_null(byid_find(by, n, off, ""));
+	assert_null(byid_find(by, n, off, "zz"));
+	free(by);
+	by = byid_index(v, 0, sizeof(*v), off);
+	assert_null(byid_find(by, 0, off, "a"));
+	free(by);
+}
+
 /* ARRAY_FIT gives back the room beyond the elements held, keeping them;
  * an array already full, or empty, stays as it is; a push after a fit
  * grows it again. */
@@ -453,6 +488,7 @@ main(void)
 		cmocka_unit_test(test_text_line),
 		cmocka_unit_test(test_array_grows),
 		cmocka_unit_test(test_array_fit),
+		cmocka_unit_test(test_byid),
 		cmocka_unit_test(test_alloc_tune),
 		cmocka_unit_test_setup_teardown(test_store_create_and_aliases,
 		    make_path, drop_path),

@@ -310,6 +310,101 @@ test_list_and_review(void **state)
 	assert_int_equal(run.open_after, 1);
 }
 
+/* a equals b, both NULL or the same text. */
+static void
+same_text(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+/* 6: a list reads every conflict's members in one query and their rows
+ * in another order: each conflict of a list, filtered or not, has the
+ * members (and rows now, earlier ids, question) conflict_get reads with
+ * a query of its own; a member row of no listed conflict is not read
+ * into another. */
+static void
+test_list_members_as_get(void **state)
+{
+	struct fixture *f = *state;
+	static const struct conflict_filter filters[] = { { NULL, NULL },
+	    { "open", NULL }, { "resolved", NULL }, { NULL, "p06" } };
+	static const size_t want_n[] = { 2, 1, 1, 1 }, want_m[] = { 5, 3, 2,
+	    3 };
+	struct sweep_run run;
+	mirror_error err;
+	int sup;
+
+	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
+	/* A third memory joins the memories' conflict; the state row goes;
+	 * a member row names no conflict; the cross-layer one is resolved
+	 * (its entity superseded). */
+	run_sql(f, "INSERT INTO memories(id, memory_type, content, project) "
+	    "VALUES ('m4', 'preference', 'prefers squash workflow', 'p06');");
+	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
+	assert_int_equal(run.members_added, 1);
+	run_sql(f, "PRAGMA foreign_keys = OFF; INSERT INTO conflict_members("
+	    "conflict_id, member_kind, "
+	    "member_id, member_layer_trust, value_snapshot) VALUES "
+	    "('c-none', 'memory', 'm9', 1, 'none');");
+	{
+		struct conflict_list l;
+
+		assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
+		assert_int_equal(conflict_resolve(f->st, cross_of(&l)->id,
+		    "state wins", "s1", "t", NOW_TS, &sup, &err), 0);
+		conflict_list_free(&l);
+	}
+	run_sql(f, "DELETE FROM project_state WHERE id = 's1'");
+	for (size_t k = 0; k < sizeof(filters) / sizeof(*filters); k++) {
+		struct conflict_list l;
+		size_t members = 0;
+
+		assert_int_equal(conflict_list(&l, f->st, &filters[k], &err),
+		    0);
+		assert_int_equal(l.n, want_n[k]);
+		for (size_t i = 0; i < l.n; i++) {
+			const struct conflict *a = &l.items[i];
+			struct conflict b;
+
+			assert_int_equal(conflict_get(&b, f->st, a->id, &err),
+			    0);
+			same_text(a->question, b.question);
+			assert_int_equal(a->n_earlier, b.n_earlier);
+			assert_int_equal(a->n_members, b.n_members);
+			for (size_t j = 0; j < b.n_members; j++) {
+				const struct conflict_member *x =
+				    &a->members[j], *y = &b.members[j];
+				const char *const xs[] = { x->kind, x->id,
+				    x->value_then, x->value_now,
+				    x->status_now, x->conflicts_with,
+				    x->layer_type, x->source, x->created_at,
+				    x->updated_at, x->label, x->project,
+				    x->slot_words };
+				const char *const ys[] = { y->kind, y->id,
+				    y->value_then, y->value_now,
+				    y->status_now, y->conflicts_with,
+				    y->layer_type, y->source, y->created_at,
+				    y->updated_at, y->label, y->project,
+				    y->slot_words };
+
+				for (size_t c = 0; c < sizeof(xs) /
+				    sizeof(*xs); c++)
+					same_text(xs[c], ys[c]);
+				assert_int_equal(x->trust, y->trust);
+				assert_int_equal(x->favoured, y->favoured);
+				assert_string_not_equal(x->id, "m9");
+			}
+			members += b.n_members;
+			conflict_free(&b);
+		}
+		assert_int_equal(members, want_m[k]);
+		conflict_list_free(&l);
+	}
+}
+
 int
 main(void)
 {
@@ -321,6 +416,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_disputed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_and_review, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_list_members_as_get,
+		    setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
