@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store/digest.h"
+#include "store/storerow.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/hashtab.h"
@@ -111,6 +112,99 @@ key_of(const void *p, size_t len)
 	uint64_t k = hash_words(MIRROR_HASH_INIT, p, len);
 
 	return k != 0 ? k : 1;
+}
+
+/* A value of a tally by the hash of its bytes: its index. */
+struct tally_entry {
+	uint64_t key;
+	size_t i;
+};
+
+/* The status of value (len bytes) in t, made with first_bad and no
+ * rows on first sight. */
+static struct digest_status *
+tally_entry(struct digest_tally *t, const char *value, size_t len,
+    int first_bad)
+{
+	uint64_t k = key_of(value, len);
+	struct tally_entry *e;
+	struct digest_status *v;
+
+	if (t->seen == NULL) {
+		t->seen = xcalloc(1, sizeof(*t->seen));
+		hashtab_init(t->seen, sizeof(struct tally_entry));
+	}
+	for (e = hashtab_get(t->seen, k); e != NULL;
+	    e = hashtab_next(t->seen, e))
+		if (t->v[e->i].len == len &&
+		    memcmp(t->v[e->i].value, value, len) == 0)
+			return &t->v[e->i];
+	v = &ARRAY_PUSH(t->v, t->n, t->cap);
+	v->value = xmalloc(len + 1);
+	memcpy(v->value, value, len);
+	v->value[len] = '\0';
+	v->len = len;
+	v->first_bad = first_bad;
+	v->rows = 0;
+	e = hashtab_add(t->seen, k);
+	e->i = t->n - 1;
+	return v;
+}
+
+/* Count stmt's row under the text of its column i (NULL: "") in t; read
+ * after the row's hashes, which need the columns' own types. */
+static void
+tally_row(struct digest_tally *t, sqlite3_stmt *stmt, int i)
+{
+	const char *v = (const char *)sqlite3_column_text(stmt, i);
+	size_t len = v != NULL ? (size_t)sqlite3_column_bytes(stmt, i) : 0;
+	uint64_t k = key_of(v != NULL ? v : "", len);
+	const unsigned char *id;
+	struct tally_entry *e;
+
+	/* The usual case, a value seen before, without the id. */
+	for (e = t->seen != NULL ? hashtab_get(t->seen, k) : NULL; e != NULL;
+	    e = hashtab_next(t->seen, e))
+		if (t->v[e->i].len == len && (len == 0 ||
+		    memcmp(t->v[e->i].value, v, len) == 0)) {
+			t->v[e->i].rows++;
+			return;
+		}
+	id = sqlite3_column_text(stmt, 0);
+	tally_entry(t, v != NULL ? v : "", len, id != NULL &&
+	    storerow_text_problem(id, (size_t)sqlite3_column_bytes(stmt,
+	    0)) != NULL)->rows++;
+}
+
+/* Add from's values and rows to into's; from is left empty. */
+static void
+tally_merge(struct digest_tally *into, struct digest_tally *from)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		struct digest_status *f = &from->v[i];
+
+		tally_entry(into, f->value, f->len, f->first_bad)->rows +=
+		    f->rows;
+		free(f->value);
+	}
+	free(from->v);
+	if (from->seen != NULL)
+		hashtab_free(from->seen);
+	free(from->seen);
+	memset(from, 0, sizeof(*from));
+}
+
+/* Free t's values and table. */
+static void
+tally_free(struct digest_tally *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].value);
+	free(t->v);
+	if (t->seen != NULL)
+		hashtab_free(t->seen);
+	free(t->seen);
+	memset(t, 0, sizeof(*t));
 }
 
 /* The project (len bytes) in d, made on first sight. */
@@ -411,6 +505,9 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 			rh = hash_col(rh, stmt, i);
 		sum += hash_mix(rh);
 		rows++;
+		if (q->tally > 0 && q->tally <= q->nhash && q->tally <= ncol &&
+		    q->table >= 0 && q->table < DIGEST_TABLES)
+			tally_row(&d->tally[q->table], stmt, q->tally - 1);
 		/* The projects see the table and the salt too. */
 		ph = hash_mix(rh ^ tag);
 		for (; i < q->nhash + q->nsalt && i < ncol; i++)
@@ -420,6 +517,9 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 			if (sqlite3_column_type(stmt, i) == SQLITE_INTEGER)
 				cnt.time = sqlite3_column_int64(stmt, i);
 			i++;
+			if (q->expiry && q->nsalt > 0 && cnt.active &&
+			    sqlite3_column_int(stmt, q->nhash) != 0)
+				d->expired_active++;
 		}
 		owner = add_owners(d, stmt, i, ncol, q, hash_mix(ph), &cnt);
 		if (q->names != 0)
@@ -446,6 +546,7 @@ void
 digest_table_sum(struct store_digest *d, int i, const struct digest_sum *s)
 {
 	d->tables[i] = hash_mix(hash_mix(MIRROR_HASH_INIT ^ s->sum) ^ s->rows);
+	d->table_rows[i] = (long long)s->rows;
 }
 
 static int
@@ -529,6 +630,9 @@ digest_merge(struct store_digest *into, struct store_digest *from)
 	into->names_sum += from->names_sum;
 	into->names_rows += from->names_rows;
 	into->loose_active += from->loose_active;
+	into->expired_active += from->expired_active;
+	for (int i = 0; i < DIGEST_TABLES; i++)
+		tally_merge(&into->tally[i], &from->tally[i]);
 	drop_maps(from);
 	hashtab_free(from->acc);
 	free(from->acc);
@@ -557,6 +661,13 @@ digest_finish(struct store_digest *d)
 	qsort(d->p, d->n, sizeof(*d->p), cmp_project);
 	d->loose = seal(d->loose_sum, d->loose_rows);
 	d->names = seal(d->names_sum, d->names_rows);
+	/* The tallies' values stay; their lookup was the fold's. */
+	for (int i = 0; i < DIGEST_TABLES; i++)
+		if (d->tally[i].seen != NULL) {
+			hashtab_free(d->tally[i].seen);
+			free(d->tally[i].seen);
+			d->tally[i].seen = NULL;
+		}
 	hashtab_free(d->acc);
 	free(d->acc);
 	d->acc = NULL;
@@ -627,6 +738,8 @@ digest_free(struct store_digest *d)
 		digest_finish(d);
 	}
 	digest_drop_rowids(d);
+	for (int i = 0; i < DIGEST_TABLES; i++)
+		tally_free(&d->tally[i]);
 	for (size_t i = 0; i < d->n; i++)
 		free(d->p[i].project);
 	free(d->p);

@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "store/store.h"
 
@@ -59,6 +60,24 @@ struct project_digest {
 	                           (seconds), -1 when none had one */
 };
 
+/* One value of a tallied column (digest_query's tally) and its rows. */
+struct digest_status {
+	char *value;            /* its bytes, NUL added (a NULL column: "") */
+	size_t len;
+	int first_bad;          /* 1: column 0 of its first row (the id a
+	                           check of the value names) is not store
+	                           text (storerow_text_problem) */
+	long long rows;
+};
+
+/* A table's rows by the value of one column, in order of first sight. */
+struct digest_tally {
+	struct digest_status *v;
+	size_t n, cap;
+	struct hashtab *seen;   /* while folding: a value's hash to its
+	                           index in v */
+};
+
 /* A store's digests; digest_free releases them. */
 struct store_digest {
 	uint64_t snapshot;              /* facts_checksum's value */
@@ -74,6 +93,15 @@ struct store_digest {
 	 * 64-bit collisions). The rules' keys are made of them. */
 	uint64_t tables[DIGEST_TABLES];
 	int tables_set;
+	/* Set with tables[] from the same pass, for api/health.json
+	 * (core/sweep/health.c: health_digested): each table's rows, the
+	 * fact tables' rows by status (tallied: 1), the active memories
+	 * expired at the clock now. */
+	long long table_rows[DIGEST_TABLES];
+	struct digest_tally tally[DIGEST_TABLES];
+	int tallied;
+	long long expired_active;
+	time_t now;
 	/* While folding: projects by hash of their id, the loose rows, the
 	 * aliases (name to project), each entity's project and row, and
 	 * the projects that show an entity as a far end. */
@@ -143,6 +171,12 @@ struct digest_query {
 	                           nor an owner), listed under v[k - 1] of
 	                           each owner of kind 'p' or 'e' when
 	                           d->keep_rowids; 0: none */
+	int tally;              /* 1 + a hashed column whose rows are
+	                           counted by value in d->tally[table]
+	                           (table < DIGEST_TABLES); 0: none */
+	int expiry;             /* 1: the first salt column is a flag; the
+	                           rows where it and the count's flag are
+	                           true count in d->expired_active */
 };
 
 /* What one query adds to the snapshot checksum. The checksum chains the
@@ -163,8 +197,8 @@ int digest_fold_part(struct digest_sum *out, struct store_digest *d,
     mirror_store *st, const struct digest_query *q, mirror_error *err);
 void digest_seal(struct store_digest *d, const struct digest_sum *s);
 
-/* Keep s, a query's sum, as table i's in d->tables (i in
- * [0, DIGEST_TABLES)). Returns nothing. */
+/* Keep s, a query's sum, as table i's in d->tables, and its rows in
+ * d->table_rows (i in [0, DIGEST_TABLES)). Returns nothing. */
 void digest_table_sum(struct store_digest *d, int i,
     const struct digest_sum *s);
 

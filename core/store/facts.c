@@ -1356,7 +1356,11 @@ fold_table(struct digest_sum *sum, struct store_digest *d, mirror_store *st,
 	q = (struct digest_query){ sql->data, 1 + t, (int)tables[t].ncols +
 	    (tables[t].more != NULL),
 	    tables[t].nsalt, tables[t].count, owner_kinds[t], t == T_ENT, ts,
-	    t == T_REL, names_cols[t], 1 + t };
+	    t == T_REL, names_cols[t], 1 + t, 0, t == T_MEM };
+	/* The layers' rows by status, for api/health.json (health.c). */
+	for (size_t c = 0; t != T_REL && c < tables[t].ncols; c++)
+		if (strcmp(tables[t].cols[c].name, "status") == 0)
+			q.tally = 1 + (int)c;
 	return digest_fold_part(sum, d, st, &q, err);
 }
 
@@ -1465,7 +1469,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	const struct store_features *ft = store_features(st);
 	struct digest_query q = { "SELECT id, name, aliases, description, "
 	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL, 0,
-	    PROJECT_NAMES_COLS, 0 };
+	    PROJECT_NAMES_COLS, 0, 0, 0 };
 	struct digest_sum projects = { 0, 0 }, sum[T_N];
 	struct digest_sum extra[NELEM(extra_digests)];
 	int folded[NELEM(extra_digests)] = { 0 };
@@ -1509,7 +1513,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 		q = (struct digest_query){ extra_digests[i].sql,
 		    1 + T_N + (int)i, extra_digests[i].nhash,
 		    extra_digests[i].nsalt, -1, extra_digests[i].owners, 0,
-		    NULL, 0, 0, 0 };
+		    NULL, 0, 0, 0, 0, 0 };
 		rc = digest_fold_part(&extra[i], out, st, &q, err);
 		folded[i] = 1;
 	}
@@ -1528,6 +1532,8 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	for (int t = 0; t < T_N; t++)
 		digest_table_sum(out, 1 + t, &sum[t]);
 	out->tables_set = rc == 0;
+	out->tallied = rc == 0;
+	out->now = now;
 	for (size_t i = 0; i < NELEM(extra_digests); i++)
 		if (folded[i])
 			digest_seal(out, &extra[i]);

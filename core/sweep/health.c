@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/digest.h"
+#include "store/facts.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
 #include "sweep/health.h"
@@ -96,35 +98,32 @@ layer_counts(struct health_layer *l, mirror_store *st, mirror_error *err)
 	return 0;
 }
 
-int
-health_read(struct health *h, mirror_store *st, time_t now,
-    mirror_error *err)
-{
-	static const char *const names[3] = { "project_state", "entities",
-	    "memories" };
-	const struct store_features *f = store_features(st);
-	char ts[MIRROR_TS_LEN];
-	int rc;
+/* The layers in trust order: their tables, and their rows in a digest
+ * (1 + enum facts_rows: store/digest.h's tables). */
+static const char *const layer_names[3] = { "project_state", "entities",
+    "memories" };
+static const int layer_tables[3] = { 1 + FACTS_ROWS_STATE,
+    1 + FACTS_ROWS_ENTITIES, 1 + FACTS_ROWS_MEMORIES };
 
+/* h emptied, its layers named. */
+static void
+health_init(struct health *h)
+{
 	memset(h, 0, sizeof(*h));
 	for (int i = 0; i < 3; i++) {
-		h->layers[i].name = names[i];
+		h->layers[i].name = layer_names[i];
 		h->layers[i].trust = 3 - i;
 	}
-	rc = store_count(&h->projects, st, "SELECT count(*) FROM "
-	    "main.projects", NULL, err);
-	for (int i = 0; rc == 0 && i < 3; i++)
-		rc = layer_counts(&h->layers[i], st, err);
-	if (rc == 0)
-		rc = store_count(&h->relationships, st,
-		    "SELECT count(*) FROM main.relationships", NULL, err);
-	if (rc == 0 && f->mem_valid_until) {
-		mirror_format_ts(ts, now);
-		rc = store_count(&h->expired_memories, st, "SELECT count(*) "
-		    "FROM main.memories WHERE status = 'active' AND "
-		    "mirror_ts(valid_until) < mirror_ts(?1)", ts, err);
-	}
-	if (rc == 0 && f->has_mirror_tables) {
+}
+
+/* The counts of the tables mirror writes (conflicts, sweeps, rules),
+ * read on st. Returns 0 or < 0 with err set. */
+static int
+health_mirror_tables(struct health *h, mirror_store *st, mirror_error *err)
+{
+	int rc = 0;
+
+	if (store_features(st)->has_mirror_tables) {
 		struct conflict_counts cc;
 
 		rc = conflict_counts(&cc, st, err);
@@ -138,6 +137,68 @@ health_read(struct health *h, mirror_store *st, time_t now,
 	if (rc == 0)
 		rc = violation_counts(&h->checks, st, err);
 	return rc;
+}
+
+int
+health_digested(struct health *h, mirror_store *st,
+    const struct store_digest *d, time_t now, mirror_error *err)
+{
+	if (!d->tallied || d->now != now)
+		return health_read(h, st, now, err);
+	/* What layer_counts would refuse, it reports, naming the row. */
+	for (int i = 0; i < 3; i++) {
+		const struct digest_tally *t = &d->tally[layer_tables[i]];
+
+		for (size_t k = 0; k < t->n; k++)
+			if (t->v[k].first_bad || storerow_text_problem(
+			    (const unsigned char *)t->v[k].value, t->v[k].len) !=
+			    NULL)
+				return health_read(h, st, now, err);
+	}
+	health_init(h);
+	for (int i = 0; i < 3; i++) {
+		const struct digest_tally *t = &d->tally[layer_tables[i]];
+		struct health_layer *l = &h->layers[i];
+
+		l->total = d->table_rows[layer_tables[i]];
+		l->by_status = xcalloc(t->n + 1, sizeof(*l->by_status));
+		for (size_t k = 0; k < t->n; k++)
+			l->by_status[l->n_status++] = (struct status_count){
+			    xstrdup(t->v[k].value), t->v[k].rows };
+		if (l->n_status > 1)
+			qsort(l->by_status, l->n_status, sizeof(*l->by_status),
+			    cmp_status);
+	}
+	h->projects = d->table_rows[0];
+	h->relationships = d->table_rows[1 + FACTS_ROWS_RELATIONSHIPS];
+	h->expired_memories = store_features(st)->mem_valid_until ?
+	    d->expired_active : 0;
+	return health_mirror_tables(h, st, err);
+}
+
+int
+health_read(struct health *h, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	const struct store_features *f = store_features(st);
+	char ts[MIRROR_TS_LEN];
+	int rc;
+
+	health_init(h);
+	rc = store_count(&h->projects, st, "SELECT count(*) FROM "
+	    "main.projects", NULL, err);
+	for (int i = 0; rc == 0 && i < 3; i++)
+		rc = layer_counts(&h->layers[i], st, err);
+	if (rc == 0)
+		rc = store_count(&h->relationships, st,
+		    "SELECT count(*) FROM main.relationships", NULL, err);
+	if (rc == 0 && f->mem_valid_until) {
+		mirror_format_ts(ts, now);
+		rc = store_count(&h->expired_memories, st, "SELECT count(*) "
+		    "FROM main.memories WHERE status = 'active' AND "
+		    "mirror_ts(valid_until) < mirror_ts(?1)", ts, err);
+	}
+	return rc < 0 ? rc : health_mirror_tables(h, st, err);
 }
 
 json_t *

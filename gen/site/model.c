@@ -26,10 +26,9 @@ conflicts_read(struct site_model *m, mirror_error *err)
 
 /* What the rules' tables give the pages: every violation and, from that
  * list, the facts of open violations; each rule's latest run; and the
- * store's counts for
- * api/health.json (three scans), the violations' among them. Read on st
- * (a store_beside_fn: m's own connection or a second one). Returns 0 or
- * < 0 with err set. */
+ * store's counts for api/health.json (the layers' from the digest), the
+ * violations' among them. Read on st (a store_beside_fn: m's own
+ * connection or a second one). Returns 0 or < 0 with err set. */
 static int
 checks_read(void *arg, mirror_store *st, mirror_error *err)
 {
@@ -42,7 +41,8 @@ checks_read(void *arg, mirror_store *st, mirror_error *err)
 		rc = rule_runs_latest(&m->runs, st, err);
 	}
 	if (rc == 0)
-		rc = health_read(&m->health, st, m->now, err);
+		rc = health_digested(&m->health, st, &m->digest, m->now,
+		    err);
 	return rc;
 }
 

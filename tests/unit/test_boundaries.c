@@ -20,6 +20,7 @@
 
 
 #include "scratch.h"
+#include "store/digest.h"
 #include "store/facts.h"
 #include "store/store.h"
 #include "store/storerow.h"
@@ -832,6 +833,112 @@ test_expiry_everywhere(void **state)
 	store_close(st);
 }
 
+/* a and b hold the same counts, layer by layer and status by status. */
+static void
+same_health(const struct health *a, const struct health *b)
+{
+	assert_int_equal(a->projects, b->projects);
+	assert_int_equal(a->relationships, b->relationships);
+	assert_int_equal(a->expired_memories, b->expired_memories);
+	assert_int_equal(a->open_conflicts_count, b->open_conflicts_count);
+	assert_int_equal(a->resolved_conflicts, b->resolved_conflicts);
+	assert_int_equal(a->dismissed_conflicts, b->dismissed_conflicts);
+	assert_int_equal(a->sweep_runs, b->sweep_runs);
+	assert_int_equal(a->checks.open_error, b->checks.open_error);
+	assert_int_equal(a->checks.closed, b->checks.closed);
+	for (int i = 0; i < 3; i++) {
+		const struct health_layer *x = &a->layers[i], *y = &b->layers[i];
+
+		assert_string_equal(x->name, y->name);
+		assert_int_equal(x->total, y->total);
+		assert_int_equal(x->n_status, y->n_status);
+		for (size_t k = 0; k < x->n_status; k++) {
+			assert_string_equal(x->by_status[k].status,
+			    y->by_status[k].status);
+			assert_int_equal(x->by_status[k].n, y->by_status[k].n);
+		}
+	}
+}
+
+/* Statuses of every layer in several spellings (one a number, one
+ * empty), relationships, a project, a sweep's conflict. */
+static const char health_rows[] =
+    "INSERT INTO projects(id, name) VALUES ('p', 'P'), ('q', 'Q');"
+    "INSERT INTO project_state(id, project, category, key, value, status)"
+    " VALUES ('s1', 'p', 'decision', 'k', 'a', 'active'),"
+    " ('s2', 'p', 'decision', 'k', 'b', 'superseded'),"
+    " ('s3', 'q', 'fact', 'j', 'c', ''), ('s4', 'q', 'fact', 'i', 'd', 5);"
+    "INSERT INTO entities(id, entity_type, name, project, status) VALUES"
+    " ('e1', 'part', 'E1', 'p', 'candidate'),"
+    " ('e2', 'part', 'E2', 'p', 'active'), ('e3', 'part', 'E3', 'q',"
+    " 'Active');"
+    "INSERT INTO relationships(id, source_entity_id, target_entity_id,"
+    " relationship_type) VALUES ('r1', 'e1', 'e2', 'part_of');";
+
+/*
+ * The health counts a build takes from its digest (health_digested) are
+ * health_read's: per layer and status (a number and '' among them),
+ * projects, relationships, memories expired at the digest's clock; on a
+ * store without valid_until (none expire); and health_read itself, with
+ * its error, when a status is not text or the clock is not the digest's.
+ */
+static void
+test_health_digested(void **state)
+{
+	static const char *const stores[] = { expiry_rows, health_rows,
+	    "ALTER TABLE memories DROP COLUMN valid_until;"
+	    "INSERT INTO memories(id, memory_type, content, project, status)"
+	    " VALUES ('m0', 'episodic', 'x', 'p', 'active'),"
+	    " ('m1', 'episodic', 'x', 'p', 'superseded');" };
+	struct store_digest d;
+	struct health a, b;
+	struct sweep_run run;
+	mirror_store *st;
+	mirror_error err, err2;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(stores) / sizeof(*stores); i++) {
+		fresh(stores[i]);
+		assert_int_equal(store_open(&st, store_path_, STORE_WRITE,
+		    &err), 0);
+		assert_int_equal(sweep_run(&run, st, NOW, &err), 0);
+		assert_int_equal(facts_digest(&d, st, NOW, &err), 0);
+		assert_int_equal(health_read(&a, st, NOW, &err), 0);
+		assert_int_equal(health_digested(&b, st, &d, NOW, &err), 0);
+		same_health(&a, &b);
+		assert_int_equal(b.expired_memories, i == 0 ? 3 : 0);
+		assert_true(b.layers[0].total + b.layers[1].total +
+		    b.layers[2].total > 0);
+		health_free(&b);
+		health_free(&a);
+		/* Another clock: health_read's count at it. */
+		assert_int_equal(health_read(&a, st, NOW + 86400 * 365,
+		    &err), 0);
+		assert_int_equal(health_digested(&b, st, &d,
+		    NOW + 86400 * 365, &err), 0);
+		same_health(&a, &b);
+		health_free(&b);
+		health_free(&a);
+		digest_free(&d);
+		store_close(st);
+	}
+	/* A status that is not text: the same refusal, naming the row. */
+	fresh(health_rows);
+	raw_sql("UPDATE entities SET status = CAST(X'C328' AS TEXT) "
+	    "WHERE id = 'e2'");
+	assert_int_equal(store_open(&st, store_path_, STORE_READ, &err), 0);
+	assert_int_equal(facts_digest(&d, st, NOW, &err), 0);
+	assert_int_equal(health_read(&a, st, NOW, &err), -MIRROR_EINPUT);
+	assert_int_equal(health_digested(&b, st, &d, NOW, &err2),
+	    -MIRROR_EINPUT);
+	assert_string_equal(err.msg, err2.msg);
+	assert_non_null(strstr(err2.msg, "'e2'"));
+	health_free(&b);
+	health_free(&a);
+	digest_free(&d);
+	store_close(st);
+}
+
 /* ---- boundaries: the clock, timestamps, tunables ----------------------- */
 
 /*
@@ -1017,6 +1124,7 @@ main(void)
 		cmocka_unit_test(test_utf8_boundaries),
 		cmocka_unit_test(test_expiry_at_now),
 		cmocka_unit_test(test_expiry_everywhere),
+		cmocka_unit_test(test_health_digested),
 		cmocka_unit_test(test_source_date_epoch_range),
 		cmocka_unit_test(test_timestamp_fields),
 		cmocka_unit_test(test_tunable_ranges),

@@ -618,14 +618,28 @@ test_check_kept_by_rowid(void **state)
 	unlink(path);
 }
 
-/* a and b are the same digest: snapshot, loose rows, names, and every
- * project's sum, counts, latest time and row ids in order. */
+/* a and b are the same digest: snapshot, loose rows, names, the health
+ * counts (each table's rows, statuses in order of first sight, expired
+ * memories), and every project's sum, counts, latest time and row ids
+ * in order. */
 static void
 assert_same_digest(const struct store_digest *a, const struct store_digest *b)
 {
 	assert_true(a->snapshot == b->snapshot);
 	assert_true(a->loose == b->loose);
 	assert_true(a->names == b->names);
+	assert_int_equal(a->tallied, b->tallied);
+	assert_int_equal(a->expired_active, b->expired_active);
+	for (int t = 0; t < DIGEST_TABLES; t++) {
+		assert_int_equal(a->table_rows[t], b->table_rows[t]);
+		assert_int_equal(a->tally[t].n, b->tally[t].n);
+		for (size_t k = 0; k < a->tally[t].n; k++) {
+			assert_string_equal(a->tally[t].v[k].value,
+			    b->tally[t].v[k].value);
+			assert_int_equal(a->tally[t].v[k].rows,
+			    b->tally[t].v[k].rows);
+		}
+	}
 	assert_int_equal(a->n, b->n);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct project_digest *x = &a->p[i], *y = &b->p[i];
@@ -763,6 +777,10 @@ test_digest_beside(void **state)
 		assert_int_equal(active, 9);
 		assert_int_equal(digest_active(&one), active);
 		assert_int_equal(digest_active(&two), active);
+		/* Beside or not, the layers' statuses are counted. */
+		assert_true(two.tallied);
+		assert_true(two.tally[1 + FACTS_ROWS_STATE].n > 0);
+		assert_true(two.tally[1 + FACTS_ROWS_MEMORIES].n > 0);
 	}
 	assert_int_equal(digest_find(&two, "p06")->rowids->n[0], 2);
 	/* s4's time, or s2's (its default, the time of the insert). */
