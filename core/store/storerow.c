@@ -171,6 +171,11 @@ storerow_grouped(const struct storerow_group *g, mirror_store *st,
 		const char *id = (const char *)sqlite3_column_text(g->stmt,
 		    g->col);
 
+		/* An id with a NUL byte is no owner's (whose ids are store
+		 * text): its part before the NUL must not find one. */
+		if (id != NULL && strlen(id) != (size_t)sqlite3_column_bytes(
+		    g->stmt, g->col))
+			id = NULL;
 		/* An owner's rows come together: look it up when the id
 		 * changes. */
 		if (owner == NULL || id == NULL ||

@@ -84,8 +84,9 @@ struct storerow_group {
 /*
  * Step g->stmt (store_step) to its end, handing each row to g->add with
  * its owner: the rows of many owners in one query, not a query each.
- * A row whose owner id is NULL or not among the owners (a filtered
- * list) is skipped. Returns 0, add's error, or < 0 with err set
+ * A row whose owner id is NULL, holds a NUL byte or is not among the
+ * owners (a filtered list) is skipped, as a query of one owner's rows
+ * by its id would not find it. Returns 0, add's error, or < 0 with err set
  * ("cannot read WHAT") when a step fails.
  */
 int storerow_grouped(const struct storerow_group *g, mirror_store *st,

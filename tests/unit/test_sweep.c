@@ -323,8 +323,9 @@ same_text(const char *a, const char *b)
 /* 6: a list reads every conflict's members in one query and their rows
  * in another order: each conflict of a list, filtered or not, has the
  * members (and rows now, earlier ids, question) conflict_get reads with
- * a query of its own; a member row of no listed conflict is not read
- * into another. */
+ * a query of its own; a member row of no listed conflict (nor one whose
+ * conflict id is a listed one's and a NUL byte more) is not read into
+ * another. */
 static void
 test_list_members_as_get(void **state)
 {
@@ -348,7 +349,11 @@ test_list_members_as_get(void **state)
 	run_sql(f, "PRAGMA foreign_keys = OFF; INSERT INTO conflict_members("
 	    "conflict_id, member_kind, "
 	    "member_id, member_layer_trust, value_snapshot) VALUES "
-	    "('c-none', 'memory', 'm9', 1, 'none');");
+	    "('c-none', 'memory', 'm9', 1, 'none');"
+	    /* and one whose conflict id is a real one, a NUL, more */
+	    "INSERT INTO conflict_members(conflict_id, member_kind, "
+	    "member_id, member_layer_trust, value_snapshot) SELECT id || "
+	    "CAST(X'0078' AS TEXT), 'memory', 'm9', 1, 'nul' FROM conflicts;");
 	{
 		struct conflict_list l;
 
