@@ -120,6 +120,21 @@ struct tally_entry {
 	size_t i;
 };
 
+/* The status of value (len bytes, hash k) in t, or NULL. */
+static struct digest_status *
+tally_find(const struct digest_tally *t, const char *value, size_t len,
+    uint64_t k)
+{
+	struct tally_entry *e;
+
+	for (e = t->seen != NULL ? hashtab_get(t->seen, k) : NULL; e != NULL;
+	    e = hashtab_next(t->seen, e))
+		if (t->v[e->i].len == len &&
+		    memcmp(t->v[e->i].value, value, len) == 0)
+			return &t->v[e->i];
+	return NULL;
+}
+
 /* The status of value (len bytes) in t, made with first_bad and no
  * rows on first sight. */
 static struct digest_status *
@@ -128,17 +143,14 @@ tally_entry(struct digest_tally *t, const char *value, size_t len,
 {
 	uint64_t k = key_of(value, len);
 	struct tally_entry *e;
-	struct digest_status *v;
+	struct digest_status *v = tally_find(t, value, len, k);
 
+	if (v != NULL)
+		return v;
 	if (t->seen == NULL) {
 		t->seen = xcalloc(1, sizeof(*t->seen));
 		hashtab_init(t->seen, sizeof(struct tally_entry));
 	}
-	for (e = hashtab_get(t->seen, k); e != NULL;
-	    e = hashtab_next(t->seen, e))
-		if (t->v[e->i].len == len &&
-		    memcmp(t->v[e->i].value, value, len) == 0)
-			return &t->v[e->i];
 	v = &ARRAY_PUSH(t->v, t->n, t->cap);
 	v->value = xmalloc(len + 1);
 	memcpy(v->value, value, len);
@@ -158,22 +170,19 @@ tally_row(struct digest_tally *t, sqlite3_stmt *stmt, int i)
 {
 	const char *v = (const char *)sqlite3_column_text(stmt, i);
 	size_t len = v != NULL ? (size_t)sqlite3_column_bytes(stmt, i) : 0;
-	uint64_t k = key_of(v != NULL ? v : "", len);
+	struct digest_status *s;
 	const unsigned char *id;
-	struct tally_entry *e;
 
-	/* The usual case, a value seen before, without the id. */
-	for (e = t->seen != NULL ? hashtab_get(t->seen, k) : NULL; e != NULL;
-	    e = hashtab_next(t->seen, e))
-		if (t->v[e->i].len == len && (len == 0 ||
-		    memcmp(t->v[e->i].value, v, len) == 0)) {
-			t->v[e->i].rows++;
-			return;
-		}
-	id = sqlite3_column_text(stmt, 0);
-	tally_entry(t, v != NULL ? v : "", len, id != NULL &&
-	    storerow_text_problem(id, (size_t)sqlite3_column_bytes(stmt,
-	    0)) != NULL)->rows++;
+	if (v == NULL)
+		v = "";
+	/* The usual case, a value seen before: no look at the id. */
+	if ((s = tally_find(t, v, len, key_of(v, len))) == NULL) {
+		id = sqlite3_column_text(stmt, 0);
+		s = tally_entry(t, v, len, id != NULL &&
+		    storerow_text_problem(id, (size_t)sqlite3_column_bytes(
+		    stmt, 0)) != NULL);
+	}
+	s->rows++;
 }
 
 /* Add from's values and rows to into's; from is left empty. */

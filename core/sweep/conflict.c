@@ -21,8 +21,6 @@ struct reader {
 	sqlite3_stmt *members;
 	sqlite3_stmt *earlier;
 	struct factrow_reader *rows;    /* the members' rows now */
-	int now_read;                   /* set: every member's row now is
-	                                   read (members_now_all) */
 };
 
 /*
@@ -424,6 +422,9 @@ cmp_member_key(const void *a, const void *b)
 	return c != 0 ? c : strcmp((*x)->id, (*y)->id);
 }
 
+/* The row now of every member of l's conflicts, looked up in order of
+ * kind and id: neighbouring lookups share the index's pages. Returns 0
+ * or < 0 with err set. */
 static int
 members_now_all(struct conflict_list *l, struct reader *r,
     mirror_error *err)
@@ -442,13 +443,12 @@ members_now_all(struct conflict_list *l, struct reader *r,
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = member_now(all[i], r->rows, err);
 	free(all);
-	r->now_read = 1;
 	return rc;
 }
 
-/* Fill the members' rows now, earlier ids, description and question of
- * c, its member rows read; the earlier ids come from ix when given,
- * else from a query. */
+/* Fill the favoured members, earlier ids, description and question of
+ * c, its members and their rows now read; the earlier ids come from ix
+ * when given, else from a query. */
 static int
 conflict_fill(struct conflict *c, struct reader *r,
     const struct slot_index *ix, mirror_error *err)
@@ -457,9 +457,6 @@ conflict_fill(struct conflict *c, struct reader *r,
 	size_t cap = 0;
 	int rc;
 
-	for (size_t i = 0; !r->now_read && i < c->n_members; i++)
-		if ((rc = member_now(&c->members[i], r->rows, err)) < 0)
-			return rc;
 	mark_favoured(c);
 	cap = 0;
 	if (ix != NULL) {
@@ -691,8 +688,12 @@ conflict_get(struct conflict *out, mirror_store *st, const char *id,
 		goto out;
 	}
 	if ((rc = conflict_row(out, st, stmt, err)) == 0 &&
-	    (rc = members_of(out, &r, err)) == 0)
-		rc = conflict_fill(out, &r, NULL, err);
+	    (rc = members_of(out, &r, err)) == 0) {
+		struct conflict_list one = { out, 1 };
+
+		if ((rc = members_now_all(&one, &r, err)) == 0)
+			rc = conflict_fill(out, &r, NULL, err);
+	}
 out:
 	sqlite3_finalize(stmt);
 	reader_close(&r);
