@@ -72,16 +72,6 @@ hash_hex(char out[17], uint64_t h)
 }
 
 uint64_t
-hash_mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= UINT64_C(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
-uint64_t
 hash_nth(uint64_t base, unsigned k)
 {
 	char dec[16], *p = dec + sizeof(dec) - 1;

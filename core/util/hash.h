@@ -11,6 +11,19 @@
 
 #define MIRROR_HASH_INIT UINT64_C(0xcbf29ce484222325)
 
+/* splitmix64's finaliser: spreads h's bits (FNV's low bits are weak)
+ * over all 64, e.g. before hashes are summed or cut short. Inline: the
+ * digest calls it for every column of every row. */
+static inline uint64_t
+hash_mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= UINT64_C(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
 /* Fold n bytes of p into h and return the new value. */
 uint64_t hash_add(uint64_t h, const void *p, size_t n);
 
@@ -27,9 +40,6 @@ uint64_t hash_add_str(uint64_t h, const char *s);
  */
 uint64_t hash_words(uint64_t h, const void *p, size_t n);
 
-/* splitmix64's finaliser: spreads h's bits (FNV's low bits are weak)
- * over all 64, e.g. before hashes are summed or cut short. */
-uint64_t hash_mix(uint64_t h);
 
 /*
  * The k-th candidate of an id made from base, mixed (hash_mix): base for

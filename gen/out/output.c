@@ -331,35 +331,71 @@ output_begin_drop(struct output_start *s)
 /*
  * Whether relpath (len bytes) can join the new site: 0, or -EEXIST when
  * it is in it already, -EISDIR when it is one of its directories,
- * -ENOTDIR when a directory of it is one of its files. Under o->mu.
+ * -ENOTDIR when a directory of it is one of its files. Its directories
+ * in relpath's first from bytes are known to be none of the files (a
+ * sibling's check said so). Under o->mu.
  */
 static int
-claim_check(const struct output *o, const char *relpath, size_t len)
+claim_check_from(const struct output *o, const char *relpath, size_t len,
+    size_t from)
 {
 	if (out_set_find(&o->files, relpath, len) >= 0)
 		return -EEXIST;
 	if (out_set_find(&o->dirs, relpath, len) >= 0)
 		return -EISDIR;
-	for (const char *s = relpath; (s = strchr(s, '/')) != NULL; s++)
+	for (const char *s = relpath + from; (s = strchr(s, '/')) != NULL;
+	    s++)
 		if (out_set_find(&o->files, relpath, (size_t)(s - relpath)) >= 0)
 			return -ENOTDIR;
 	return 0;
 }
 
-/* Add relpath (claim_check said 0) to the new site with value val;
- * returns its index in o->files. Under o->mu. */
-static size_t
-claim_add(struct output *o, const char *relpath, size_t len, long val)
+/* claim_check_from with nothing known. */
+static int
+claim_check(const struct output *o, const char *relpath, size_t len)
 {
-	long p;
+	return claim_check_from(o, relpath, len, 0);
+}
 
-	for (const char *s = relpath; (s = strchr(s, '/')) != NULL; s++)
+/*
+ * Add relpath (claim_check said 0) to the new site with value val, its
+ * directories in relpath's first from bytes known to be listed already,
+ * p its index in DIR's list (-2: not looked up yet, -1: not there);
+ * returns its index in o->files. Under o->mu.
+ */
+static size_t
+claim_add_from(struct output *o, const char *relpath, size_t len, long val,
+    size_t from, long p)
+{
+	for (const char *s = relpath + from; (s = strchr(s, '/')) != NULL;
+	    s++)
 		if (out_set_find(&o->dirs, relpath, (size_t)(s - relpath)) < 0)
 			(void)out_set_add(&o->dirs, relpath,
 			    (size_t)(s - relpath), 0);
-	if ((p = out_set_find(&o->prev, relpath, len)) >= 0)
+	if (p == -2)
+		p = out_set_find(&o->prev, relpath, len);
+	if (p >= 0)
 		o->prev.val[p] = 1;
 	return out_set_add(&o->files, relpath, len, val);
+}
+
+/* claim_add_from with nothing known. */
+static size_t
+claim_add(struct output *o, const char *relpath, size_t len, long val)
+{
+	return claim_add_from(o, relpath, len, val, 0, -2);
+}
+
+/* How many leading bytes of path (its directories, up to its last '/')
+ * it shares with prev's (NULL: none), else 0. */
+static size_t
+same_dirs(const char *path, const char *prev)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash != NULL ? (size_t)(slash - path) + 1 : 0;
+
+	return prev != NULL && n > 0 && strncmp(path, prev, n) == 0 &&
+	    strchr(prev + n, '/') == NULL ? n : 0;
 }
 
 /* File idx of the new site is done: val (its staged number or KEPT),
@@ -480,30 +516,37 @@ output_scratch(struct output *o)
 int
 output_keep(struct output *o, const char *const *relpaths, size_t n)
 {
-	size_t i, k;
+	long *at = n > 0 ? xreallocarray(NULL, n, sizeof(*at)) : NULL;
+	size_t i, k, marked;
 	long p = -1;
 	int ok = !o->journaled && !o->committed;
 
 	pthread_mutex_lock(&o->mu);
-	/* All or nothing: each is marked 2 while the rest are looked at. */
+	/* All or nothing: each is marked 2 while the rest are looked at.
+	 * A family's files share their directories: those are checked
+	 * once (same_dirs), and each file's place in DIR's list is found
+	 * once (at). */
 	for (i = 0; ok && i < n; i++) {
 		const char *r = relpaths[i];
 
 		ok = r != NULL && (p = out_set_find(&o->prev, r,
 		    strlen(r))) >= 0 && o->prev.val[p] == 0 &&
-		    claim_check(o, r, strlen(r)) == 0;
-		if (ok)
+		    claim_check_from(o, r, strlen(r), same_dirs(r, i > 0 ?
+		    relpaths[i - 1] : NULL)) == 0;
+		if (ok) {
 			o->prev.val[p] = 2;
+			at[i] = p;
+		}
 	}
-	for (k = 0; k < i; k++) {
+	marked = ok || i == 0 ? i : i - 1;     /* not the one that failed */
+	for (k = 0; k < marked; k++) {
 		const char *r = relpaths[k];
 
-		if (r == NULL || (p = out_set_find(&o->prev, r,
-		    strlen(r))) < 0 || o->prev.val[p] != 2)
-			continue;
-		o->prev.val[p] = 0;
+		o->prev.val[at[k]] = 0;
 		if (ok) {
-			size_t idx = claim_add(o, r, strlen(r), KEPT);
+			size_t idx = claim_add_from(o, r, strlen(r), KEPT,
+			    same_dirs(r, k > 0 ? relpaths[k - 1] : NULL),
+			    at[k]);
 
 			ARRAY_PUSH(o->paths, o->n_paths, o->paths_cap) =
 			    o->files.v[idx];
@@ -512,6 +555,7 @@ output_keep(struct output *o, const char *const *relpaths, size_t n)
 		}
 	}
 	pthread_mutex_unlock(&o->mu);
+	free(at);
 	return ok;
 }
 

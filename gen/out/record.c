@@ -24,17 +24,26 @@ struct new_page {
 	char hex[DIGEST_HEX + 1];
 };
 
+/* Lines [lo, hi) of the previous record, kept as they are in this one
+ * (record_keep_under): a kept family's thousands of pages are one
+ * entry, not one copy each. */
+struct kept_run {
+	size_t lo, hi;
+};
+
 struct page_record {
 	char key[17];                   /* the stamp's inputs */
 	char *text;                     /* the previous record */
-	struct out_set prev;            /* its paths, each valued with the
-	                                   offset of its digest in text */
 	size_t *lines;                  /* offsets of its lines, in path
-	                                   order */
+	                                   order (strictly: parse_prev), so
+	                                   a path is found by bisection */
 	size_t n_lines;
 	struct new_page *pages;
 	size_t n, cap;
-	pthread_mutex_t mu;             /* pages: pool threads put at once */
+	struct kept_run *runs;
+	size_t n_runs, runs_cap;
+	pthread_mutex_t mu;             /* pages and runs: pool threads put
+	                                   at once */
 };
 
 /* Whether s is n lowercase hex digits. */
@@ -52,15 +61,70 @@ is_hex(const char *s, size_t n)
 static void
 drop_prev(struct page_record *r)
 {
-	out_set_free(&r->prev);
-	out_set_init(&r->prev);
 	free(r->lines);
 	r->lines = NULL;
 	r->n_lines = 0;
 }
 
+/* The path of line i of r's previous record and its length. */
+static const char *
+line_path(const struct page_record *r, size_t i, size_t *len)
+{
+	const char *path = r->text + r->lines[i] + DIGEST_HEX + 1;
+
+	*len = (size_t)(strchr(path, '\n') - path);
+	return path;
+}
+
+/* Paths a (la bytes) and b (lb bytes) in record order: bytes, then a
+ * prefix before what extends it (strcmp's order, which record_write
+ * sorts by). < 0, 0 or > 0. */
+static int
+path_cmp(const char *a, size_t la, const char *b, size_t lb)
+{
+	int c = memcmp(a, b, la < lb ? la : lb);
+
+	return c != 0 ? c : la < lb ? -1 : la > lb;
+}
+
+/* The first line of r's previous record whose path is not before path
+ * (len bytes) when whole is 1, or does not start before it (a prefix's
+ * first line below it) when whole is 0: n_lines when none. */
+static size_t
+lower_line(const struct page_record *r, const char *path, size_t len,
+    int whole)
+{
+	size_t lo = 0, hi = r->n_lines;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, ml;
+		const char *mp = line_path(r, mid, &ml);
+		int c = whole ? path_cmp(mp, ml, path, len) :
+		    strncmp(mp, path, len);
+
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The line of path (len bytes) in r's previous record, or -1. */
+static long
+find_line(const struct page_record *r, const char *path, size_t len)
+{
+	size_t i = lower_line(r, path, len, 1), ml;
+	const char *mp;
+
+	if (i == r->n_lines)
+		return -1;
+	mp = line_path(r, i, &ml);
+	return ml == len && memcmp(mp, path, len) == 0 ? (long)i : -1;
+}
+
 /*
- * Fill r->prev and r->lines from r->text. A record of another format,
+ * Fill r->lines from r->text. A record of another format,
  * with a line that is not "digest TAB path", or out of path order (as
  * record_write writes it) is dropped whole: every page is then rendered.
  */
@@ -91,7 +155,6 @@ parse_prev(struct page_record *r)
 		}
 		last = path;
 		last_len = len;
-		out_set_add(&r->prev, path, len, (long)(p - r->text));
 		ARRAY_PUSH(r->lines, r->n_lines, cap) = (size_t)(p - r->text);
 	}
 	return;
@@ -106,7 +169,6 @@ record_new(const char *key)
 	struct page_record *r = xcalloc(1, sizeof(*r));
 
 	record_set_key(r, key);
-	out_set_init(&r->prev);
 	pthread_mutex_init(&r->mu, NULL);
 	return r;
 }
@@ -159,11 +221,11 @@ int
 record_prev(char hex[DIGEST_HEX + 1], const struct page_record *r,
     const char *path)
 {
-	long i = out_set_find(&r->prev, path, strlen(path));
+	long i = find_line(r, path, strlen(path));
 
 	if (i < 0)
 		return 0;
-	memcpy(hex, r->text + r->prev.val[i], DIGEST_HEX);
+	memcpy(hex, r->text + r->lines[i], DIGEST_HEX);
 	hex[DIGEST_HEX] = '\0';
 	return 1;
 }
@@ -173,31 +235,43 @@ record_prev_under(const struct page_record *r, const char *prefix,
     void (*each)(void *arg, const char *path, size_t len,
     const char *hex), void *arg)
 {
-	size_t lo = 0, hi = r->n_lines, pl = strlen(prefix), n = 0;
+	size_t pl = strlen(prefix), n = 0;
 
-	/* The first line whose path is not before prefix. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *path = r->text + r->lines[mid] + DIGEST_HEX + 1;
-
-		if (strncmp(path, prefix, pl) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < r->n_lines; lo++) {
-		const char *hex = r->text + r->lines[lo];
-		const char *path = hex + DIGEST_HEX + 1;
-		size_t len = (size_t)(strchr(path, '\n') - path);
+	for (size_t i = lower_line(r, prefix, pl, 0); i < r->n_lines; i++) {
+		size_t len;
+		const char *path = line_path(r, i, &len);
 
 		if (len < pl || memcmp(path, prefix, pl) != 0)
 			break;
 		if (len == pl)
 			continue;       /* the prefix's own line */
-		each(arg, path, len, hex);
+		each(arg, path, len, r->text + r->lines[i]);
 		n++;
 	}
 	return n;
+}
+
+size_t
+record_keep_under(struct page_record *r, const char *prefix)
+{
+	size_t pl = strlen(prefix), lo, hi, len;
+
+	lo = lower_line(r, prefix, pl, 0);
+	if (lo < r->n_lines && (line_path(r, lo, &len), len == pl))
+		lo++;   /* the prefix's own line: its unit puts its own */
+	for (hi = lo; hi < r->n_lines; hi++) {
+		const char *path = line_path(r, hi, &len);
+
+		if (len <= pl || memcmp(path, prefix, pl) != 0)
+			break;
+	}
+	if (hi > lo) {
+		pthread_mutex_lock(&r->mu);
+		ARRAY_PUSH(r->runs, r->n_runs, r->runs_cap) =
+		    (struct kept_run){ lo, hi };
+		pthread_mutex_unlock(&r->mu);
+	}
+	return hi - lo;
 }
 
 void
@@ -208,7 +282,7 @@ record_free(struct page_record *r)
 	for (size_t i = 0; i < r->n; i++)
 		free(r->pages[i].path);
 	free(r->pages);
-	out_set_free(&r->prev);
+	free(r->runs);
 	free(r->lines);
 	free(r->text);
 	pthread_mutex_destroy(&r->mu);
@@ -394,9 +468,9 @@ record_digest_fd(char hex[DIGEST_HEX + 1], const struct page_record *r,
 int
 record_same(const struct page_record *r, const char *path, const char *hex)
 {
-	long i = out_set_find(&r->prev, path, strlen(path));
+	long i = find_line(r, path, strlen(path));
 
-	return i >= 0 && memcmp(r->text + r->prev.val[i], hex,
+	return i >= 0 && memcmp(r->text + r->lines[i], hex,
 	    DIGEST_HEX) == 0;
 }
 
@@ -419,19 +493,68 @@ cmp_page(const void *a, const void *b)
 	    ((const struct new_page *)b)->path);
 }
 
+static int
+cmp_run(const void *a, const void *b)
+{
+	const struct kept_run *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Add page p's line to sb unless it repeats the path last added (a
+ * page put twice, or kept and put: the first stays). */
+static void
+put_line(strbuf *sb, const char *hex, const char *path, size_t len,
+    const char **last, size_t *last_len)
+{
+	if (*last != NULL && *last_len == len && memcmp(*last, path,
+	    len) == 0)
+		return;
+	strbuf_add(sb, hex, DIGEST_HEX);
+	strbuf_add(sb, "\t", 1);
+	strbuf_add(sb, path, len);
+	strbuf_add(sb, "\n", 1);
+	*last = path;
+	*last_len = len;
+}
+
 int
 record_write(struct page_record *r, struct output *out, mirror_error *err)
 {
+	const char *last = NULL;
+	size_t last_len = 0, i = 0, k = 0, line;
 	strbuf sb;
 	int rc;
 
+	/* The pages sorted, the kept runs in line order (the previous
+	 * record's path order): one merge of the two. */
 	if (r->n > 1)
 		qsort(r->pages, r->n, sizeof(*r->pages), cmp_page);
+	if (r->n_runs > 1)
+		qsort(r->runs, r->n_runs, sizeof(*r->runs), cmp_run);
 	strbuf_init(&sb);
 	strbuf_puts(&sb, RECORD_HEADER);
-	for (size_t i = 0; i < r->n; i++)
-		strbuf_printf(&sb, "%s\t%s\n", r->pages[i].hex,
-		    r->pages[i].path);
+	line = r->n_runs > 0 ? r->runs[0].lo : 0;
+	while (i < r->n || k < r->n_runs) {
+		size_t pl = i < r->n ? strlen(r->pages[i].path) : 0, ll = 0;
+		const char *lp = k < r->n_runs ? line_path(r, line, &ll) : NULL;
+
+		if (lp == NULL || (i < r->n && path_cmp(r->pages[i].path, pl,
+		    lp, ll) <= 0)) {
+			put_line(&sb, r->pages[i].hex, r->pages[i].path, pl,
+			    &last, &last_len);
+			i++;
+			continue;
+		}
+		put_line(&sb, r->text + r->lines[line], lp, ll, &last,
+		    &last_len);
+		/* Runs may overlap (two kept folders, one inside the
+		 * other): each line once, in order. */
+		line++;
+		while (k < r->n_runs && line >= r->runs[k].hi)
+			if (++k < r->n_runs && r->runs[k].lo > line)
+				line = r->runs[k].lo;
+	}
 	rc = output_write(out, RECORD_PATH, sb.data, sb.len, err);
 	strbuf_free(&sb);
 	return rc;

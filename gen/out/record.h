@@ -69,11 +69,22 @@ int record_prev(char hex[DIGEST_HEX + 1], const struct page_record *r,
  * Call each(arg, path, len, hex) for every path the previous build
  * recorded below prefix (prefix itself excluded), in path order; path
  * is not NUL-terminated (len bytes) and hex is DIGEST_HEX digits, both
- * in r's text. Returns how many. Thread-safe: O(log n) to find them.
+ * in r's text. Returns how many. Thread-safe: O(log n) to find them
+ * (the previous record's lines are bisected, never indexed).
  */
 size_t record_prev_under(const struct page_record *r, const char *prefix,
     void (*each)(void *arg, const char *path, size_t len,
     const char *hex), void *arg);
+
+/*
+ * Keep in this build's record every line the previous build recorded
+ * below prefix (prefix itself excluded), digests as they were: a kept
+ * family's pages, whose inputs are the previous build's. Costs one
+ * entry however many lines (record_write copies them); a path also put
+ * with record_put is written once, with the digest put. Returns how many
+ * lines. Thread-safe.
+ */
+size_t record_keep_under(struct page_record *r, const char *prefix);
 
 /* Free r (NULL is fine). */
 void record_free(struct page_record *r);

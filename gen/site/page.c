@@ -294,23 +294,6 @@ gather_line(void *arg, const char *path, size_t len, const char *hex)
 	kf->n++;
 }
 
-/* Put the previous digest of each line again (a kept page's inputs are
- * the previous build's). */
-static void
-put_again(void *arg, const char *path, size_t len, const char *hex)
-{
-	struct page_record *rec = arg;
-	char p[1024], h[DIGEST_HEX + 1];
-
-	if (len >= sizeof(p))
-		return;     /* never: output paths are far shorter */
-	memcpy(p, path, len);
-	p[len] = '\0';
-	memcpy(h, hex, DIGEST_HEX);
-	h[DIGEST_HEX] = '\0';
-	record_put(rec, p, h);
-}
-
 void
 page_folder_digest(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
     uint64_t h1, uint64_t h2)
@@ -405,9 +388,11 @@ keep_lines(const struct page_ctx *pc, const char *unit,
 			ARRAY_PUSH(files, nf, cap) = lines[k];
 	if (kf.n == 0 || !output_keep(pc->w->out, files, nf))
 		goto done;
+	/* A kept page's inputs are the previous build's: its digests
+	 * stay, a folder's as one run of lines. */
 	for (size_t k = 0; k < n_lines; k++)
 		if (is_folder(lines[k]))
-			record_prev_under(rec, lines[k], put_again, rec);
+			record_keep_under(rec, lines[k]);
 		else if (record_prev(prev, rec, lines[k]))
 			record_put(rec, lines[k], prev);
 	pthread_mutex_lock(&pc->w->lock);

@@ -600,6 +600,47 @@ test_keep(void **state)
 }
 
 /* 11: output_read_prev reads the previous build's file, safely. */
+/* 10b: a family kept in one call, its files sharing directories (which
+ * output_keep checks once for siblings): every file and directory is in
+ * the new site, none rewritten; a directory that is a file written in
+ * this build refuses the siblings below it, whichever comes first. */
+static void
+test_keep_family(void **state)
+{
+	const char *fam[] = { "f/1.md", "f", "f/2.md", "2", "f/3.md", "3",
+	    "f/g/4.md", "4", "f/g/5.md", "5", "f/6.md", "6", "z/a.md", "a",
+	    "z/b.md", "b", "y.md", "y" };
+	const char *keep[] = { "f/1.md", "f/2.md", "f/g/4.md", "f/g/5.md",
+	    "f/3.md", "f/6.md" };
+	const char *under[] = { "z/a.md", "z/b.md" };
+	const char *after[] = { "y.md", "z/b.md" };
+	const char *const *paths;
+	mirror_error err;
+	struct output *o;
+	size_t w, r, n;
+
+	(void)state;
+	build(fam, 18, &w, &r);
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	assert_int_equal(output_keep(o, keep, 6), 1);
+	put(o, "z", "Z");
+	assert_int_equal(output_keep(o, under, 2), 0);
+	assert_int_equal(output_keep(o, under + 1, 1), 0);
+	assert_int_equal(output_keep(o, after, 2), 0);
+	assert_int_equal(output_keep(o, after, 1), 1);
+	paths = output_paths(o, &n);
+	assert_int_equal(n, 8);
+	assert_string_equal(paths[0], "f/1.md");
+	assert_string_equal(paths[4], "f/g/4.md");
+	assert_string_equal(paths[7], "z");
+	assert_int_equal(output_reused(o), 7);
+	assert_int_equal(output_commit(o, &err), 0);
+	output_free(o);
+	expect_state("f;f/1.md=f;f/2.md=2;f/3.md=3;f/6.md=6;f/g;f/g/4.md=4;"
+	    "f/g/5.md=5;y.md=y;z=Z;");
+	assert_false(side_files());
+}
+
 static void
 test_read_prev(void **state)
 {
@@ -1168,6 +1209,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_empty_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_killed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keep_family, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_read_prev, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_files_removed, setup,
 		    teardown),

@@ -180,6 +180,103 @@ test_record_round_trip(void **state)
 	json_decref(data);
 }
 
+/* Digest i as hex: 32 digits, none alike for i < 16. */
+static const char *
+hex_n(int i)
+{
+	static char buf[16][DIGEST_HEX + 1];
+
+	memset(buf[i], "0123456789abcdef"[i], DIGEST_HEX);
+	buf[i][DIGEST_HEX] = '\0';
+	return buf[i];
+}
+
+/*
+ * A kept folder's lines go into the next record as they were, in path
+ * order among the pages put, each line once: a page put that a kept run
+ * also holds is written with the digest put; runs inside runs are not
+ * written twice; the folder's own line and its neighbours outside it
+ * (c0 after c/) are not kept.
+ */
+static void
+test_record_keep_under(void **state)
+{
+	char prev[4096], want[4096];
+	struct page_record *r;
+	struct output *out;
+	mirror_error err;
+	char *got;
+
+	(void)state;
+	(void)snprintf(prev, sizeof(prev), "%s%s\ta/index\n%s\tc/\n"
+	    "%s\tc/1\n%s\tc/2\n%s\tc/2/x\n%s\tc0\n%s\td/1\n%s\te/\n",
+	    RECORD_HEADER, hex_n(1), hex_n(2), hex_n(3), hex_n(4), hex_n(5),
+	    hex_n(6), hex_n(7), hex_n(8));
+	site_with(prev);
+	r = open_site(&out, 0);
+	record_put(r, "d/1", hex_n(9));
+	assert_int_equal(record_keep_under(r, "c/2/"), 1);
+	record_put(r, "c/2", hex_n(10));
+	record_put(r, "b/index", hex_n(11));
+	assert_int_equal(record_keep_under(r, "c/"), 3);
+	assert_int_equal(record_keep_under(r, "zz/"), 0);
+	assert_int_equal(record_keep_under(r, "e/"), 0);
+	record_put(r, "c/15", hex_n(12));
+	record_put(r, "c/", hex_n(13));
+	assert_int_equal(record_write(r, out, &err), 0);
+	record_free(r);
+	assert_int_equal(output_commit(out, &err), 0);
+	output_free(out);
+	(void)snprintf(want, sizeof(want), "%s%s\tb/index\n%s\tc/\n"
+	    "%s\tc/1\n%s\tc/15\n%s\tc/2\n%s\tc/2/x\n%s\td/1\n",
+	    RECORD_HEADER, hex_n(11), hex_n(13), hex_n(3), hex_n(12),
+	    hex_n(10), hex_n(5), hex_n(9));
+	got = scratch_read("site", "api/pages.tsv");
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* A large record: every path it holds is found with its digest, and
+ * none it does not hold (before, between and after its lines). */
+static void
+test_record_lookup(void **state)
+{
+	struct page_record *r;
+	struct output *out;
+	char path[64], hex[DIGEST_HEX + 1];
+	size_t cap = 1 << 20, len;
+	char *text = malloc(cap);
+	int n;
+
+	(void)state;
+	assert_non_null(text);
+	len = (size_t)snprintf(text, cap, "%s", RECORD_HEADER);
+	for (int i = 0; i < 3000; i++) {
+		n = snprintf(text + len, cap - len, "%s\tp/%05d\n",
+		    hex_n(i % 16), 2 * i + 1);
+		assert_true(n > 0 && (size_t)n < cap - len);
+		len += (size_t)n;
+	}
+	site_with(text);
+	r = open_site(&out, 0);
+	for (int i = 0; i <= 6001; i++) {
+		(void)snprintf(path, sizeof(path), "p/%05d", i);
+		if (i % 2 == 1 && i < 6000) {
+			assert_true(record_prev(hex, r, path));
+			assert_string_equal(hex, hex_n((i / 2) % 16));
+			assert_true(record_same(r, path, hex));
+		} else
+			assert_false(record_prev(hex, r, path));
+	}
+	assert_false(record_prev(hex, r, "p/"));
+	assert_false(record_prev(hex, r, "p/000011"));
+	assert_false(record_prev(hex, r, ""));
+	record_free(r);
+	output_free(out);
+	free(text);
+}
+
 /* A record that is not exactly ours is dropped whole, never half used. */
 static void
 test_record_doubtful(void **state)
@@ -194,6 +291,12 @@ test_record_doubtful(void **state)
 		    "0123456789abcdef0123456789abcdef\tb/index",    /* cut */
 		"# mirror page inputs 2\n"
 		    "0123456789abcdef0123456789abcdef\ta/index\n",  /* format */
+		RECORD_HEADER "0123456789abcdef0123456789abcdef\tb/index\n"
+		    "0123456789abcdef0123456789abcdef\ta/index\n", /* order */
+		RECORD_HEADER "0123456789abcdef0123456789abcdef\ta/index\n"
+		    "0123456789abcdef0123456789abcdef\ta/index\n", /* twice */
+		RECORD_HEADER "0123456789abcdef0123456789abcdef\ta/index/x\n"
+		    "0123456789abcdef0123456789abcdef\ta/index\n", /* prefix */
 	};
 	const char *hex = "0123456789abcdef0123456789abcdef";
 	struct page_record *r;
@@ -223,6 +326,8 @@ main(void)
 		cmocka_unit_test(test_digest_unambiguous),
 		cmocka_unit_test(test_record_round_trip),
 		cmocka_unit_test(test_record_doubtful),
+		cmocka_unit_test(test_record_keep_under),
+		cmocka_unit_test(test_record_lookup),
 	};
 
 	return cmocka_run_group_tests(tests, enter, leave);
