@@ -209,16 +209,16 @@ test_record_keep_under(void **state)
 
 	(void)state;
 	(void)snprintf(prev, sizeof(prev), "%s%s\ta/index\n%s\tc/\n"
-	    "%s\tc/1\n%s\tc/2\n%s\tc/2/x\n%s\tc0\n%s\td/1\n%s\te/\n",
-	    RECORD_HEADER, hex_n(1), hex_n(2), hex_n(3), hex_n(4), hex_n(5),
-	    hex_n(6), hex_n(7), hex_n(8));
+	    "%s\tc/1\n%s\tc/2\n%s\tc/2/x\n%s\tc/2/y\n%s\tc0\n%s\td/1\n"
+	    "%s\te/\n", RECORD_HEADER, hex_n(1), hex_n(2), hex_n(3), hex_n(4),
+	    hex_n(5), hex_n(14), hex_n(6), hex_n(7), hex_n(8));
 	site_with(prev);
 	r = open_site(&out, 0);
 	record_put(r, "d/1", hex_n(9));
-	assert_int_equal(record_keep_under(r, "c/2/"), 1);
+	assert_int_equal(record_keep_under(r, "c/2/"), 2);
 	record_put(r, "c/2", hex_n(10));
 	record_put(r, "b/index", hex_n(11));
-	assert_int_equal(record_keep_under(r, "c/"), 3);
+	assert_int_equal(record_keep_under(r, "c/"), 4);
 	assert_int_equal(record_keep_under(r, "zz/"), 0);
 	assert_int_equal(record_keep_under(r, "e/"), 0);
 	record_put(r, "c/15", hex_n(12));
@@ -228,9 +228,9 @@ test_record_keep_under(void **state)
 	assert_int_equal(output_commit(out, &err), 0);
 	output_free(out);
 	(void)snprintf(want, sizeof(want), "%s%s\tb/index\n%s\tc/\n"
-	    "%s\tc/1\n%s\tc/15\n%s\tc/2\n%s\tc/2/x\n%s\td/1\n",
-	    RECORD_HEADER, hex_n(11), hex_n(13), hex_n(3), hex_n(12),
-	    hex_n(10), hex_n(5), hex_n(9));
+	    "%s\tc/1\n%s\tc/15\n%s\tc/2\n%s\tc/2/x\n%s\tc/2/y\n"
+	    "%s\td/1\n", RECORD_HEADER, hex_n(11), hex_n(13), hex_n(3),
+	    hex_n(12), hex_n(10), hex_n(5), hex_n(14), hex_n(9));
 	got = scratch_read("site", "api/pages.tsv");
 	assert_non_null(got);
 	assert_string_equal(got, want);
