@@ -77,6 +77,7 @@ rehash(struct hashtab *t, size_t cap)
 	 * second time a copy on write that stops the other threads' CPUs
 	 * to flush their TLBs (at 1M facts, 0.1 s of the digest). */
 	t->slots = xreallocarray(NULL, cap, t->size);
+	xprefault(t->slots, cap * t->size);
 	memset(t->slots, 0, cap * t->size);
 	t->cap = cap;
 	t->shift = 64;

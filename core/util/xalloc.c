@@ -5,6 +5,8 @@
 #include <malloc.h>
 #endif
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "util/error.h"
 #include "util/xalloc.h"
@@ -24,6 +26,9 @@
  */
 const char *malloc_conf = "dirty_decay_ms:500,muzzy_decay_ms:0";
 #endif
+
+/* xprefault's least size: below it a page or two, faulted as usual. */
+#define XALLOC_PREFAULT_BYTES ((size_t)256 * 1024)
 
 static void
 oom(size_t n)
@@ -96,6 +101,25 @@ xalloc_tune(void)
 #if defined(__GLIBC__) && !defined(MIRROR_JEMALLOC)
 	(void)mallopt(M_MMAP_THRESHOLD, XALLOC_MAP_BYTES);
 	(void)mallopt(M_TRIM_THRESHOLD, XALLOC_MAP_BYTES);
+#endif
+}
+
+void
+xprefault(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t lo, hi;
+
+	if (n < XALLOC_PREFAULT_BYTES || page <= 0)
+		return;
+	lo = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	hi = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)n;
 #endif
 }
 

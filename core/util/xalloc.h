@@ -26,6 +26,15 @@ char *xstrndup(const char *s, size_t n);
  * the C library cannot.
  */
 void xtrim(void);
+/*
+ * Map in the pages of the n bytes at p that are not yet, in one system
+ * call, before they are first written: a page faulted in one at a time
+ * cost about 20 us on the virtual machines this was measured on (a
+ * 25 MB table zeroed in 130 ms, 50 ms prefaulted). Only for n of 256 KiB
+ * or more; best effort (no-op where the kernel cannot, before Linux
+ * 5.14). The bytes are left as they are.
+ */
+void xprefault(void *p, size_t n);
 /* The allocator mirror was built with ("jemalloc 5.3.0", "libc
  * malloc": make MALLOC=), as a string into buf of size bytes, cut to
  * fit (mirror --version). */

@@ -587,13 +587,6 @@ output_read_prev(char **data, size_t *len, struct output *o,
 	return 1;
 }
 
-static int
-cmp_file(const void *a, const void *b)
-{
-	return strcmp(((const struct output_file *)a)->path,
-	    ((const struct output_file *)b)->path);
-}
-
 /* Drop the list output_files made. */
 static void
 lists_free(struct output *o)
@@ -607,44 +600,90 @@ lists_free(struct output *o)
 	o->n_list = 0;
 }
 
-size_t
-output_files(struct output *o, const struct output_file **files)
-{
-	size_t n = 0;
-
-	pthread_mutex_lock(&o->mu);
-	lists_free(o);
-	o->list = xcalloc(o->files.n + 1, sizeof(*o->list));
-	o->disk = xcalloc(o->files.n + 1, sizeof(*o->disk));
-	for (size_t i = 0; i < o->files.n; i++) {
-		long v = o->files.val[i];
-		strbuf sb;
-
-		if (v == PENDING)
-			continue;
-		strbuf_init(&sb);
-		if (v == KEPT)
-			strbuf_printf(&sb, "%s/%s", o->top, o->files.v[i]);
-		else
-			strbuf_printf(&sb, "%s/%s/%s", o->stage_path,
-			    OUT_STAGED_SITE, o->files.v[i]);
-		o->list[n].path = o->files.v[i];
-		o->list[n].changed = v != KEPT;
-		o->list[n].disk = o->disk[n] = sb.data;
-		n++;
-	}
-	if (n > 1)
-		qsort(o->list, n, sizeof(*o->list), cmp_file);
-	o->n_list = n;
-	pthread_mutex_unlock(&o->mu);
-	*files = o->list;
-	return n;
-}
-
 static int
 cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* dir (dl bytes), "/" and rel joined in one allocation (the caller
+ * frees it). */
+static char *
+join_path(const char *dir, size_t dl, const char *rel)
+{
+	size_t rl = strlen(rel);
+	char *p = xmalloc(dl + 1 + rl + 1);
+
+	memcpy(p, dir, dl);
+	p[dl] = '/';
+	memcpy(p + dl + 1, rel, rl + 1);
+	return p;
+}
+
+/* Sort o->paths once (output_paths and output_files). Under o->mu. */
+static void
+sort_paths(struct output *o)
+{
+	if (!o->sorted) {
+		if (o->n_paths > 1)
+			qsort(o->paths, o->n_paths, sizeof(*o->paths), cmp_str);
+		o->sorted = 1;
+	}
+}
+
+/* Where the files of the new site are: DIR's and the stage's site. */
+struct file_roots {
+	const char *top, *staged;
+	size_t tl, sl;
+};
+
+/* Put file i of o->files as entry n of the list. Under o->mu. */
+static void
+list_put(struct output *o, size_t n, size_t i, const struct file_roots *fr)
+{
+	long v = o->files.val[i];
+
+	o->list[n].path = o->files.v[i];
+	o->list[n].changed = v != KEPT;
+	o->list[n].disk = o->disk[n] = v == KEPT ?
+	    join_path(fr->top, fr->tl, o->files.v[i]) :
+	    join_path(fr->staged, fr->sl, o->files.v[i]);
+}
+
+size_t
+output_files(struct output *o, const struct output_file **files)
+{
+	struct file_roots fr;
+	char *staged = join_path(o->stage_path, strlen(o->stage_path),
+	    OUT_STAGED_SITE);
+
+	fr.top = o->top;
+	fr.tl = strlen(o->top);
+	fr.staged = staged;
+	fr.sl = strlen(staged);
+	pthread_mutex_lock(&o->mu);
+	lists_free(o);
+	o->list = xcalloc(o->n_paths + 1, sizeof(*o->list));
+	o->disk = xcalloc(o->n_paths + 1, sizeof(*o->disk));
+	/* The files done are exactly the paths (claim_done and output_keep
+	 * list each as its value is set), sorted once for the stamp and the
+	 * sitemap: walked in that order, each found by its path, the list
+	 * needs no sort of its own (at 1M facts 200,000 paths, a tenth of a
+	 * second). */
+	sort_paths(o);
+	for (size_t k = 0; k < o->n_paths; k++) {
+		long i = out_set_find(&o->files, o->paths[k],
+		    strlen(o->paths[k]));
+
+		if (i < 0 || o->files.val[i] == PENDING)
+			abort();    /* a path listed that is not done */
+		list_put(o, k, (size_t)i, &fr);
+	}
+	o->n_list = o->n_paths;
+	pthread_mutex_unlock(&o->mu);
+	free(staged);
+	*files = o->list;
+	return o->n_list;
 }
 
 static int
@@ -841,11 +880,7 @@ const char *const *
 output_paths(struct output *o, size_t *n)
 {
 	pthread_mutex_lock(&o->mu);
-	if (!o->sorted) {
-		if (o->n_paths > 1)
-			qsort(o->paths, o->n_paths, sizeof(*o->paths), cmp_str);
-		o->sorted = 1;
-	}
+	sort_paths(o);
 	*n = o->n_paths;
 	pthread_mutex_unlock(&o->mu);
 	return o->paths;

@@ -518,6 +518,17 @@ put_line(strbuf *sb, const char *hex, const char *path, size_t len,
 	*last_len = len;
 }
 
+/* The bytes of the lines of the pages put in r. */
+static size_t
+record_pages_bytes(const struct page_record *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		n += DIGEST_HEX + 2 + strlen(r->pages[i].path);
+	return n;
+}
+
 int
 record_write(struct page_record *r, struct output *out, mirror_error *err)
 {
@@ -532,7 +543,12 @@ record_write(struct page_record *r, struct output *out, mirror_error *err)
 		qsort(r->pages, r->n, sizeof(*r->pages), cmp_page);
 	if (r->n_runs > 1)
 		qsort(r->runs, r->n_runs, sizeof(*r->runs), cmp_run);
+	/* Room for all of it at once: at 1M facts the record is 6 MB, and
+	 * grown by doubling its pages were faulted in one by one. */
 	strbuf_init(&sb);
+	strbuf_grow(&sb, strlen(RECORD_HEADER) + (r->text != NULL ?
+	    strlen(r->text) : 0) + record_pages_bytes(r));
+	xprefault(sb.data, sb.cap);
 	strbuf_puts(&sb, RECORD_HEADER);
 	line = r->n_runs > 0 ? r->runs[0].lo : 0;
 	while (i < r->n || k < r->n_runs) {

@@ -115,6 +115,27 @@ test_hash_words(void **state)
 	}
 }
 
+/* 3b: xprefault maps pages in and leaves every byte as it was: a block
+ * cut at odd offsets on both ends (its first and last pages partly
+ * outside it), one below the size it bothers with, and none. */
+static void
+test_xprefault(void **state)
+{
+	size_t n = (size_t)1 << 21;
+	unsigned char *p = xmalloc(n);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 131 + 7);
+	xprefault(p + 3, n - 10);
+	xprefault(p + 5, 100);
+	xprefault(p, 0);
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != (unsigned char)(i * 131 + 7))
+			fail_msg("byte %zu changed", i);
+	free(p);
+}
+
 /* 4: strbuf grows across many appends and printf past its capacity. */
 static void
 test_strbuf(void **state)
@@ -483,6 +504,7 @@ main(void)
 		cmocka_unit_test(test_clock_source_date_epoch),
 		cmocka_unit_test(test_hash_stable),
 		cmocka_unit_test(test_hash_words),
+		cmocka_unit_test(test_xprefault),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_error_one_line),
 		cmocka_unit_test(test_text_line),
