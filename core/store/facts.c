@@ -1492,7 +1492,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	side.d.keep_rowids = rowids;
 	strbuf_init(&sql);
 	/* The second connection starts first: the entity table's room is
-	 * made while it folds (at L, 0.1 s of zeroed pages that kept it
+	 * made while it folds (at L, 25 MB of zeroed pages that kept it
 	 * waiting). */
 	bs = store_beside_start(st, fold_beside, &side);
 	rc = digest_aliases(out, st, err);

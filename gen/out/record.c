@@ -489,8 +489,12 @@ record_put(struct page_record *r, const char *path, const char *hex)
 static int
 cmp_page(const void *a, const void *b)
 {
-	return strcmp(((const struct new_page *)a)->path,
-	    ((const struct new_page *)b)->path);
+	const struct new_page *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	/* A path put twice: the same digest written whichever thread put
+	 * it first (record_write keeps the first of a path). */
+	return c != 0 ? c : strcmp(x->hex, y->hex);
 }
 
 static int
@@ -502,7 +506,8 @@ cmp_run(const void *a, const void *b)
 }
 
 /* Add page p's line to sb unless it repeats the path last added (a
- * page put twice, or kept and put: the first stays). */
+ * page put twice, or kept and put: the first stays, the smaller digest
+ * of a page put twice, the one put of a page put and kept). */
 static void
 put_line(strbuf *sb, const char *hex, const char *path, size_t len,
     const char **last, size_t *last_len)
