@@ -230,41 +230,48 @@ record_prev(char hex[DIGEST_HEX + 1], const struct page_record *r,
 	return 1;
 }
 
+/* The lines [*lo, *hi) of r's previous record below prefix (pl bytes),
+ * the prefix's own line excluded: sorted, they are one run. */
+static void
+lines_under(size_t *lo, size_t *hi, const struct page_record *r,
+    const char *prefix, size_t pl)
+{
+	size_t i = lower_line(r, prefix, pl, 0), len;
+
+	if (i < r->n_lines && (line_path(r, i, &len), len == pl))
+		i++;
+	*lo = i;
+	for (; i < r->n_lines; i++) {
+		const char *path = line_path(r, i, &len);
+
+		if (len <= pl || memcmp(path, prefix, pl) != 0)
+			break;
+	}
+	*hi = i;
+}
+
 size_t
 record_prev_under(const struct page_record *r, const char *prefix,
     void (*each)(void *arg, const char *path, size_t len,
     const char *hex), void *arg)
 {
-	size_t pl = strlen(prefix), n = 0;
+	size_t lo, hi, len;
 
-	for (size_t i = lower_line(r, prefix, pl, 0); i < r->n_lines; i++) {
-		size_t len;
+	lines_under(&lo, &hi, r, prefix, strlen(prefix));
+	for (size_t i = lo; i < hi; i++) {
 		const char *path = line_path(r, i, &len);
 
-		if (len < pl || memcmp(path, prefix, pl) != 0)
-			break;
-		if (len == pl)
-			continue;       /* the prefix's own line */
 		each(arg, path, len, r->text + r->lines[i]);
-		n++;
 	}
-	return n;
+	return hi - lo;
 }
 
 size_t
 record_keep_under(struct page_record *r, const char *prefix)
 {
-	size_t pl = strlen(prefix), lo, hi, len;
+	size_t lo, hi;
 
-	lo = lower_line(r, prefix, pl, 0);
-	if (lo < r->n_lines && (line_path(r, lo, &len), len == pl))
-		lo++;   /* the prefix's own line: its unit puts its own */
-	for (hi = lo; hi < r->n_lines; hi++) {
-		const char *path = line_path(r, hi, &len);
-
-		if (len <= pl || memcmp(path, prefix, pl) != 0)
-			break;
-	}
+	lines_under(&lo, &hi, r, prefix, strlen(prefix));
 	if (hi > lo) {
 		pthread_mutex_lock(&r->mu);
 		ARRAY_PUSH(r->runs, r->n_runs, r->runs_cap) =
