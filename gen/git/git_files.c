@@ -12,55 +12,58 @@
 #include <unistd.h>
 
 #include "git/git_files.h"
+#include "git/git_pack.h"
 #include "git/git_repo.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /*
- * Read fd (st its fstat) whole into *data (the caller frees) and *len:
- * st_size + 1 bytes are asked for, so a file as long as fstat says
- * takes one read. Returns 0, or -1 with errno set.
+ * Read fd (st its fstat) whole into *buf (*cap its size, grown as
+ * needed; the caller frees it) and *len: room for st_size + 1 bytes is
+ * made first, so a file as long as fstat says takes one read. Returns
+ * 0, or -1 with errno set.
  */
 static int
-read_fd(char **data, size_t *len, int fd, const struct stat *st)
+read_fd(char **buf, size_t *cap, size_t *len, int fd, const struct stat *st)
 {
-	size_t cap = (size_t)st->st_size + 1, n = 0;
-	char *buf = xmalloc(cap);
+	size_t n = 0;
 	ssize_t r;
 
+	if (*cap < (size_t)st->st_size + 1) {
+		free(*buf);        /* nothing in it to keep */
+		*cap = (size_t)st->st_size + 1;
+		*buf = xmalloc(*cap);
+	}
 	for (;;) {
-		ARRAY_RESERVE(buf, cap, n + 1);    /* doubles when full */
-		r = read(fd, buf + n, cap - n);
+		ARRAY_RESERVE(*buf, *cap, n + 1);    /* doubles when full */
+		r = read(fd, *buf + n, *cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0) {
-			int saved = errno;
-
-			free(buf);
-			errno = saved;
+		if (r < 0)
 			return -1;
-		}
 		if (r == 0)
 			break;
 		n += (size_t)r;
 		/* Short of the room, and exactly the size: the end. */
-		if (n < cap && n == (size_t)st->st_size)
+		if (n < *cap && n == (size_t)st->st_size)
 			break;
 	}
-	*data = buf;
 	*len = n;
 	return 0;
 }
 
-int
-mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
+/*
+ * mgit_read_file into *buf (*cap its size; grown, never shrunk, and
+ * kept on failure for the caller to free). Returns as mgit_read_file.
+ */
+static int
+read_file_into(char **buf, size_t *cap, size_t *len, git_filemode_t *mode,
     const char *disk, mirror_error *err)
 {
 	struct stat st;
 	int fd, rc = 0;
 
-	*data = NULL;
 	*len = 0;
 	*mode = GIT_FILEMODE_BLOB;
 	fd = open(disk, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -78,13 +81,50 @@ mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: %s; only regular "
 		    "files and directories can be committed", disk,
 		    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-	else if (read_fd(data, len, fd, &st) < 0)
+	else if (read_fd(buf, cap, len, fd, &st) < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", disk,
 		    strerror(errno));
 	else if (st.st_mode & S_IXUSR)
 		*mode = GIT_FILEMODE_BLOB_EXECUTABLE;
 	close(fd);
 	return rc;
+}
+
+int
+mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
+    const char *disk, mirror_error *err)
+{
+	size_t cap = 0;
+	int rc;
+
+	*data = NULL;
+	rc = read_file_into(data, &cap, len, mode, disk, err);
+	if (rc < 0) {
+		free(*data);
+		*data = NULL;
+		*len = 0;
+	}
+	return rc;
+}
+
+void
+mgit_readers_init(struct mgit_readers *rd, int jobs)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->jobs = jobs < 1 ? 1 : jobs > MGIT_READ_JOBS ? MGIT_READ_JOBS :
+	    jobs;
+}
+
+void
+mgit_readers_free(struct mgit_readers *rd)
+{
+	for (int t = 0; t < MGIT_READ_JOBS; t++) {
+		free(rd->t[t].buf);
+		free(rd->t[t].zbuf);
+		if (rd->t[t].c != NULL)
+			libdeflate_free_compressor(rd->t[t].c);
+	}
+	memset(rd, 0, sizeof(*rd));
 }
 
 /* What the threads of mgit_read_many share: the files, the next one to
@@ -95,32 +135,71 @@ struct read_batch {
 	pthread_mutex_t mu;
 };
 
-/* Read and hash file r: its data, len, mode and id, or rc < 0 with err
- * naming it; nothing when it has no disk. */
-static void
-read_one(struct mgit_read *r)
+/* A thread of mgit_read_many: the batch, and its own buffers. */
+struct read_thread {
+	struct read_batch *b;
+	struct mgit_reader *rd;
+	int pack;
+};
+
+/* len bytes of data (at rd's buffer) as a pack entry's stream into
+ * r->z, r->zlen. Returns 0 or < 0 with r->err set. */
+static int
+pack_one(struct mgit_read *r, struct mgit_reader *rd, const char *data)
 {
+	if (rd->c == NULL &&
+	    (rd->c = libdeflate_alloc_compressor(MGIT_PACK_LEVEL)) == NULL)
+		return mirror_fail(&r->err, MIRROR_EIO, "libdeflate: cannot "
+		    "start compressing");
+	if (mgit_pack_compress(&rd->zbuf, &rd->zcap, &r->zlen, rd->c, data,
+	    r->len) < 0)
+		return mirror_fail(&r->err, MIRROR_EIO, "%s: cannot compress",
+		    r->disk);
+	r->z = xmalloc(r->zlen + 1);
+	memcpy(r->z, rd->zbuf, r->zlen);
+	return 0;
+}
+
+/* Read and hash file r: its data, len, mode and id (or, with pack, its
+ * z and zlen instead of data), or rc < 0 with err naming it; nothing
+ * when it has no disk. */
+static void
+read_one(struct mgit_read *r, struct read_thread *th)
+{
+	char *buf = NULL, **into = th->pack ? &th->rd->buf : &buf;
+	size_t cap = 0, *capp = th->pack ? &th->rd->cap : &cap;
+
 	r->data = NULL;
+	r->z = NULL;
+	r->zlen = 0;
 	r->len = 0;
 	r->rc = 0;
 	if (r->disk == NULL)
 		return;
-	r->rc = mgit_read_file(&r->data, &r->len, &r->mode, r->disk, &r->err);
-	if (r->rc == 0 && git_odb_hash(&r->id, r->data, r->len,
-	    GIT_OBJECT_BLOB) < 0) {
-		free(r->data);
-		r->data = NULL;
+	r->rc = read_file_into(into, capp, &r->len, &r->mode, r->disk,
+	    &r->err);
+	if (r->rc == 0 && git_odb_hash(&r->id, *into, r->len,
+	    GIT_OBJECT_BLOB) < 0)
 		r->rc = mgit_fail(&r->err, MIRROR_EIO, "%s: cannot hash",
 		    r->disk);
+	if (r->rc == 0 && th->pack)
+		r->rc = pack_one(r, th->rd, *into);
+	else if (r->rc == 0)
+		r->data = buf;
+	if (r->rc < 0) {
+		free(buf);
+		r->len = 0;
 	}
 }
 
 /* Claim the batch's next file and read it, until the files or the
- * budget run out (a thread's start). Returns NULL. */
+ * budget run out (a thread's start, given its struct read_thread).
+ * Returns NULL. */
 static void *
 read_claims(void *arg)
 {
-	struct read_batch *b = arg;
+	struct read_thread *th = arg;
+	struct read_batch *b = th->b;
 
 	for (;;) {
 		struct mgit_read *r = NULL;
@@ -131,7 +210,7 @@ read_claims(void *arg)
 		pthread_mutex_unlock(&b->mu);
 		if (r == NULL)
 			return NULL;
-		read_one(r);
+		read_one(r, th);
 		pthread_mutex_lock(&b->mu);
 		b->bytes += r->len;
 		pthread_mutex_unlock(&b->mu);
@@ -139,23 +218,25 @@ read_claims(void *arg)
 }
 
 size_t
-mgit_read_many(struct mgit_read *r, size_t n, size_t budget, int jobs)
+mgit_read_many(struct mgit_read *r, size_t n, size_t budget,
+    struct mgit_readers *rd)
 {
 	struct read_batch b = { r, n, 0, 0, budget > 0 ? budget : 1,
 	    PTHREAD_MUTEX_INITIALIZER };
-	pthread_t tid[16];
-	int started[16];
+	struct read_thread th[MGIT_READ_JOBS];
+	pthread_t tid[MGIT_READ_JOBS];
+	int started[MGIT_READ_JOBS], jobs = rd->jobs;
 
-	if (jobs > 16)
-		jobs = 16;
 	if (jobs > (int)n)
 		jobs = (int)n;
 	if (jobs < 1)
 		jobs = 1;
+	for (int t = 0; t < jobs; t++)
+		th[t] = (struct read_thread){ &b, &rd->t[t], rd->pack };
 	for (int t = 1; t < jobs; t++)
 		started[t] = pthread_create(&tid[t], NULL, read_claims,
-		    &b) == 0;
-	read_claims(&b);                /* this thread's claims */
+		    &th[t]) == 0;
+	read_claims(&th[0]);            /* this thread's claims */
 	for (int t = 1; t < jobs; t++)
 		if (started[t])
 			pthread_join(tid[t], NULL);

@@ -18,6 +18,8 @@
 #include "git/site_file.h"
 #include "util/error.h"
 
+struct libdeflate_compressor;
+
 /* Deeper than any site; stops a runaway recursion on a strange tree. */
 #define MGIT_MAX_DEPTH 64
 
@@ -34,25 +36,62 @@ int mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
 /* A file to read and hash as a blob ahead of its turn (mgit_read_many). */
 struct mgit_read {
 	const char *disk;       /* in: the file; NULL: nothing to read */
-	char *data;             /* out: its bytes (the taker frees them) */
-	size_t len;
+	char *data;             /* out: its bytes (the taker frees them);
+	                           NULL when packed */
+	unsigned char *z;       /* out, when packed: the bytes as the zlib
+	                           stream of a pack entry (git_pack.h), the
+	                           taker's to free; else NULL */
+	size_t zlen;
+	size_t len;             /* the file's bytes, packed or not */
 	git_filemode_t mode;
 	git_oid id;             /* its blob id */
 	int rc;                 /* 0, or < 0 with err set */
 	mirror_error err;
 };
 
+/* Threads of mgit_read_many at most. */
+#define MGIT_READ_JOBS 16
+
+/* One reading thread's buffers, kept from one batch to the next: a
+ * file's bytes land in the same pages each time (a page first touched
+ * costs more than the copy into it), and so does its stream. */
+struct mgit_reader {
+	char *buf;
+	size_t cap;
+	struct libdeflate_compressor *c;    /* made on first use */
+	unsigned char *zbuf;
+	size_t zcap;
+};
+
+/* How mgit_read_many reads: on how many threads, whether each file is
+ * compressed where it was read (pack), and each thread's buffers. Set
+ * up by mgit_readers_init, released by mgit_readers_free. */
+struct mgit_readers {
+	int jobs;
+	int pack;
+	struct mgit_reader t[MGIT_READ_JOBS];
+};
+
+/* rd for up to jobs threads (clamped to 1..MGIT_READ_JOBS), files
+ * given as their bytes (pack 0) until the caller sets pack. */
+void mgit_readers_init(struct mgit_readers *rd, int jobs);
+
+/* Free what rd's threads kept. */
+void mgit_readers_free(struct mgit_readers *rd);
+
 /*
  * Read (as mgit_read_file) and hash as a blob r[0], r[1], ... in turn,
- * on up to jobs threads at once (the reads of many files wait on the
- * disk together), until all n are read or the files read reach budget
- * bytes: memory stays bounded whatever the files' sizes. Returns how
- * many were read, k (at least 1 when n > 0): each r[i], i < k, gets its
- * data, len, mode and id, or rc < 0 with err naming the file (data
+ * on up to rd->jobs threads at once (the reads of many files wait on
+ * the disk together), until all n are read or the files read reach
+ * budget bytes: memory stays bounded whatever the files' sizes. Returns
+ * how many were read, k (at least 1 when n > 0): each r[i], i < k, gets
+ * its len, mode and id, and its data, or with rd->pack its z and zlen
+ * (compressed on the thread that read it, while its bytes are still in
+ * the cache; data NULL); or rc < 0 with err naming the file (data and z
  * NULL, len 0 and rc 0 for one without a disk); r[k..n) are untouched.
  */
 size_t mgit_read_many(struct mgit_read *r, size_t n, size_t budget,
-    int jobs);
+    struct mgit_readers *rd);
 
 /*
  * Every regular file under dir (dotfiles included) as *files[0..*n),

@@ -154,13 +154,8 @@ check_object(struct mgit_pack *pk, git_object_t type, size_t len,
 	return 0;
 }
 
-/*
- * Compress len bytes of data with c, as one zlib stream, into *buf
- * (grown to the bound, *cap its size); *out gets the compressed length.
- * Returns 0 or -1 (nothing fits the bound: not expected).
- */
-static int
-compress_into(unsigned char **buf, size_t *cap, size_t *out,
+int
+mgit_pack_compress(unsigned char **buf, size_t *cap, size_t *out,
     struct libdeflate_compressor *c, const void *data, size_t len)
 {
 	size_t bound = libdeflate_zlib_compress_bound(c, len);
@@ -201,10 +196,32 @@ mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 
 	if ((rc = check_object(pk, type, len, err)) < 0)
 		return rc;
-	if (compress_into(&pk->zbuf, &pk->zcap, &zlen, pk->z, data, len) < 0)
+	if (mgit_pack_compress(&pk->zbuf, &pk->zcap, &zlen, pk->z, data, len) < 0)
 		return mirror_fail(err, MIRROR_EIO, "libdeflate: cannot "
 		    "compress an object of %zu bytes", len);
 	return write_entry(pk, oid, type, len, pk->zbuf, zlen, err);
+}
+
+int
+mgit_pack_add_z(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
+    size_t len, const unsigned char *z, size_t zlen, mirror_error *err)
+{
+	int rc;
+
+	if ((rc = check_object(pk, type, len, err)) < 0)
+		return rc;
+	return write_entry(pk, oid, type, len, z, zlen, err);
+}
+
+/* One object of objs as mgit_pack_add or mgit_pack_add_z. */
+static int
+add_obj(struct mgit_pack *pk, const struct mgit_pack_obj *o,
+    mirror_error *err)
+{
+	if (o->z != NULL)
+		return mgit_pack_add_z(pk, &o->oid, o->type, o->len, o->z,
+		    o->zlen, err);
+	return mgit_pack_add(pk, &o->oid, o->type, o->data, o->len, err);
 }
 
 /* One thread's share of mgit_pack_add_many: every jobs-th object. */
@@ -232,7 +249,9 @@ compress_share(void *arg)
 	 * size: a batch holds its compressed bytes, not a bound per
 	 * object (about the batch's raw size again). */
 	for (size_t i = w->first; i < w->n && !w->failed; i += w->step) {
-		if (compress_into(&buf, &cap, &w->outlen[i], c,
+		if (w->objs[i].z != NULL)
+			continue;        /* compressed already */
+		if (mgit_pack_compress(&buf, &cap, &w->outlen[i], c,
 		    w->objs[i].data, w->objs[i].len) < 0) {
 			w->failed = 1;
 			break;
@@ -254,13 +273,15 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 	struct zwork *w;
 	pthread_t *tid;
 	int *started, rc = 0;
+	size_t raw = 0;
 
-	if (jobs > (int)n)
-		jobs = (int)n;
+	for (size_t i = 0; i < n; i++)
+		raw += objs[i].z == NULL;
+	if (jobs > (int)raw)
+		jobs = (int)raw;
 	if (jobs <= 1) {
 		for (size_t i = 0; i < n && rc == 0; i++)
-			rc = mgit_pack_add(pk, &objs[i].oid, objs[i].type,
-			    objs[i].data, objs[i].len, err);
+			rc = add_obj(pk, &objs[i], err);
 		return rc;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -289,7 +310,9 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 	}
 	/* Written in the given order: the pack is the sequential one. */
 	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = write_entry(pk, &objs[i].oid, objs[i].type, objs[i].len,
+		rc = objs[i].z != NULL ? write_entry(pk, &objs[i].oid,
+		    objs[i].type, objs[i].len, objs[i].z, objs[i].zlen, err) :
+		    write_entry(pk, &objs[i].oid, objs[i].type, objs[i].len,
 		    out[i], outlen[i], err);
 	for (size_t i = 0; i < n; i++)
 		free(out[i]);

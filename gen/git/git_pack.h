@@ -81,12 +81,33 @@ int mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
 int mgit_pack_add(struct mgit_pack *pk, const git_oid *oid,
     git_object_t type, const void *data, size_t len, mirror_error *err);
 
-/* One object for mgit_pack_add_many; data is borrowed. */
+/*
+ * Compress len bytes of data with c as one zlib stream, the form of a
+ * pack entry's content, into *buf (grown to the bound, *cap its size;
+ * the caller frees it); *out gets the compressed length. Returns 0 or
+ * -1 (nothing fits the bound: not expected).
+ */
+int mgit_pack_compress(unsigned char **buf, size_t *cap, size_t *out,
+    struct libdeflate_compressor *c, const void *data, size_t len);
+
+/*
+ * mgit_pack_add of an object already compressed: z, zlen bytes made by
+ * mgit_pack_compress from its len bytes. Returns 0 or -MIRROR_EIO.
+ */
+int mgit_pack_add_z(struct mgit_pack *pk, const git_oid *oid,
+    git_object_t type, size_t len, const unsigned char *z, size_t zlen,
+    mirror_error *err);
+
+/* One object for mgit_pack_add_many, borrowed: its len bytes at data,
+ * or, when z is not NULL, those bytes compressed (mgit_pack_compress)
+ * as zlen bytes at z. */
 struct mgit_pack_obj {
 	git_oid oid;
 	git_object_t type;
 	const void *data;
 	size_t len;
+	const unsigned char *z;
+	size_t zlen;
 };
 
 /*

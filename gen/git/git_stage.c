@@ -9,7 +9,10 @@
  * thread of its own while the next is gathered (the files read and
  * hashed, the trees made): one batch at a time in flight, its bytes
  * kept until it is done. A blob's bytes are freed once packed; trees
- * and the commit keep theirs for reads.
+ * and the commit keep theirs for reads. A blob may come compressed
+ * already (the thread that read the file did it, git_files.h): the
+ * pack then only writes it, and should the objects go loose after all
+ * it is inflated again.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include <git2/sys/odb_backend.h>
+#include <libdeflate.h>
 
 #include "git/git_pack.h"
 #include "git/git_repo.h"
@@ -35,7 +39,11 @@ struct stage_obj {
 	git_oid id;
 	git_object_t type;
 	size_t len;
-	char *data;             /* NULL once a blob is packed */
+	char *data;             /* NULL once a blob is packed, and for a
+	                           blob that came compressed */
+	unsigned char *z;       /* a blob compressed as read (git_files.h),
+	                           zlen bytes; NULL once packed */
+	size_t zlen;
 };
 
 /* A batch compressed and written to the pack on a thread of its own. */
@@ -135,7 +143,9 @@ flight_join(struct mgit_stage_be *be, mirror_error *err)
 
 		if (o->type == GIT_OBJECT_BLOB) {
 			free(o->data);
+			free(o->z);
 			o->data = NULL;
+			o->z = NULL;
 		}
 	}
 	free(f->objs);
@@ -167,6 +177,8 @@ pack_queue(struct mgit_stage_be *be, mirror_error *err)
 		f->objs[i].type = o->type;
 		f->objs[i].data = o->data;
 		f->objs[i].len = o->len;
+		f->objs[i].z = o->z;
+		f->objs[i].zlen = o->zlen;
 	}
 	f->pk = &be->pk;
 	f->n = be->nqueue;
@@ -200,13 +212,15 @@ count_blob(struct mgit_stage_be *be, mirror_error *err)
 }
 
 /*
- * Hold the new object id (data taken over), then write what the pack
- * should have by now: everything once MGIT_PACK_THRESHOLD blobs came,
- * then each full batch. Returns 0 or -MIRROR_EIO with err set.
+ * Hold the new object id of len bytes, given as data or as zlen bytes
+ * compressed at z (both taken over), then write what the pack should
+ * have by now: everything once MGIT_PACK_THRESHOLD blobs came, then
+ * each full batch. Returns 0 or -MIRROR_EIO with err set.
  */
 static int
 hold(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
-    char *data, size_t len, mirror_error *err)
+    char *data, size_t len, unsigned char *z, size_t zlen,
+    mirror_error *err)
 {
 	struct stage_obj *o = hashtab_add(&be->objs, key_of(id));
 	int rc;
@@ -215,15 +229,38 @@ hold(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
 	o->type = type;
 	o->len = len;
 	o->data = data;
+	o->z = z;
+	o->zlen = zlen;
 	git_oid_cpy(&ARRAY_PUSH(be->queue, be->nqueue, be->capqueue), id);
 	git_oid_cpy(&ARRAY_PUSH(be->all, be->nall, be->capall), id);
-	be->queue_bytes += len;
+	/* What the batch holds: a compressed blob costs the pack a write,
+	 * not a compression. */
+	be->queue_bytes += z != NULL ? zlen : len;
 	if (type == GIT_OBJECT_BLOB && (rc = count_blob(be, err)) < 0)
 		return rc;
 	if (be->packing && (be->nqueue >= MGIT_STAGE_BATCH ||
 	    be->queue_bytes >= MGIT_STAGE_BATCH_BYTES))
 		return pack_queue(be, err);
 	return 0;
+}
+
+/*
+ * The bytes of o, a blob held compressed, into out (o->len bytes, the
+ * caller's). Returns 0, or -1 when its stream does not give them.
+ */
+static int
+inflate_obj(char *out, const struct stage_obj *o)
+{
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	size_t got = 0;
+	int ok;
+
+	if (d == NULL)
+		return -1;
+	ok = libdeflate_zlib_decompress(d, o->z, o->zlen, out, o->len,
+	    &got) == LIBDEFLATE_SUCCESS && got == o->len;
+	libdeflate_free_decompressor(d);
+	return ok ? 0 : -1;
 }
 
 /* ---- the backend's callbacks ------------------------------------- */
@@ -236,7 +273,8 @@ be_read(void **data, size_t *len, git_object_t *type, git_odb_backend *b,
 	struct mgit_stage_be *be = (struct mgit_stage_be *)b;
 	const struct stage_obj *o = be->passthrough ? NULL : find(be, id);
 
-	/* A packed blob is read by no step of a commit: not found here. */
+	/* A packed blob, or one held compressed, is read by no step of a
+	 * commit: not found here. */
 	if (o == NULL || o->data == NULL)
 		return GIT_ENOTFOUND;
 	if ((*data = git_odb_backend_data_alloc(b, o->len ? o->len : 1)) ==
@@ -287,7 +325,7 @@ be_write(git_odb_backend *b, const git_oid *id, const void *data,
 		return -1;
 	copy = xmalloc(len ? len : 1);
 	memcpy(copy, data, len);
-	if (hold(be, id, type, copy, len, &be->err) < 0) {
+	if (hold(be, id, type, copy, len, NULL, 0, &be->err) < 0) {
 		git_error_set_str(GIT_ERROR_ODB, be->err.msg);
 		return -1;
 	}
@@ -302,8 +340,12 @@ be_free(git_odb_backend *b)
 	mirror_error ignored;
 
 	(void)flight_join(be, &ignored);
-	for (size_t i = 0; i < be->nall; i++)
-		free(held(be, &be->all[i])->data);
+	for (size_t i = 0; i < be->nall; i++) {
+		struct stage_obj *o = held(be, &be->all[i]);
+
+		free(o->data);
+		free(o->z);
+	}
 	hashtab_free(&be->objs);
 	free(be->queue);
 	free(be->all);
@@ -347,7 +389,8 @@ mgit_stage_open(struct mgit_stage *stage, git_repository *repo,
 
 int
 mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
-    char *data, size_t len, mirror_error *err)
+    char *data, size_t len, unsigned char *z, size_t zlen,
+    mirror_error *err)
 {
 	struct mgit_stage_be *be = stage->be;
 	int rc;
@@ -357,6 +400,7 @@ mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
 		*fresh = 1;               /* new in this commit, held once */
 		stage->new_blobs++;
 		free(data);
+		free(z);
 		rc = count_blob(be, err);
 		stage->packed = be->packing;
 		return rc;
@@ -364,11 +408,12 @@ mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
 	/* No refresh on a miss: a pack added meanwhile costs a copy. */
 	if (git_odb_exists_ext(stage->odb, id, GIT_ODB_LOOKUP_NO_REFRESH)) {
 		free(data);
+		free(z);
 		return 0;
 	}
 	*fresh = 1;
 	stage->new_blobs++;
-	rc = hold(be, id, GIT_OBJECT_BLOB, data, len, err);
+	rc = hold(be, id, GIT_OBJECT_BLOB, data, len, z, zlen, err);
 	stage->packed = be->packing;
 	return rc;
 }
@@ -384,9 +429,18 @@ flush_loose(struct mgit_stage *stage, const char *repo_path,
 
 	be->passthrough = 1;
 	for (size_t i = 0; i < be->nqueue && rc == 0; i++) {
-		const struct stage_obj *o = held(be, &be->queue[i]);
+		struct stage_obj *o = held(be, &be->queue[i]);
 		git_oid got;
 
+		/* Compressed for a pack that did not come: its bytes back. */
+		if (o->data == NULL && o->z != NULL) {
+			o->data = xmalloc(o->len + 1);
+			if (inflate_obj(o->data, o) < 0) {
+				rc = mirror_fail(err, MIRROR_EIO, "%s: a staged "
+				    "blob does not inflate", repo_path);
+				break;
+			}
+		}
 		if (git_odb_write(&got, stage->odb, o->data, o->len,
 		    o->type) < 0 || !git_oid_equal(&got, &o->id))
 			rc = mgit_fail(err, MIRROR_EIO, "%s: cannot write an "

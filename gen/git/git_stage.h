@@ -64,14 +64,18 @@ int mgit_stage_open(struct mgit_stage *stage, git_repository *repo,
     mirror_error *err);
 
 /*
- * The blob id (hashed by the caller) of len bytes at data, which the
- * stage takes over (it frees data, also on failure). *fresh = 1 when
+ * The blob id (hashed by the caller) of len bytes at data, or, when z
+ * is not NULL, of those bytes compressed as a pack entry's stream
+ * (mgit_pack_compress) in zlen bytes at z (data then NULL; inflated
+ * again should the objects go loose). The stage takes data and z over
+ * (it frees them, also on failure). *fresh = 1 when
  * the repository lacked it before this commit (a blob staged earlier in
  * this commit counts again), else 0. A blob already held is not stored
  * twice. Returns 0 or -MIRROR_EIO.
  */
 int mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
-    char *data, size_t len, mirror_error *err);
+    char *data, size_t len, unsigned char *z, size_t zlen,
+    mirror_error *err);
 
 /*
  * Make the staged objects permanent in the repository at repo_path:

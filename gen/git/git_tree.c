@@ -15,6 +15,7 @@
 
 #include "git/git_files.h"
 #include "git/git_repo.h"
+#include "git/git_stage.h"
 #include "git/git_tree.h"
 #include "sys/jobs.h"
 #include "util/array.h"
@@ -36,6 +37,7 @@ struct op {
 struct edit {
 	struct mgit_read *ahead; /* ahead[k]: ops[ahead_lo + k] */
 	size_t ahead_lo, ahead_n;
+	struct mgit_readers readers;
 	git_repository *repo;
 	struct mgit_stage *stage;
 	git_treebuilder *probe;  /* judges names (mgit_check_name) */
@@ -130,8 +132,10 @@ entry_kind(git_treebuilder *bld, const char *name)
 static void
 ahead_drop(struct edit *e)
 {
-	for (size_t k = 0; k < e->ahead_n; k++)
+	for (size_t k = 0; k < e->ahead_n; k++) {
 		free(e->ahead[k].data);
+		free(e->ahead[k].z);
+	}
 	e->ahead_n = 0;
 }
 
@@ -154,8 +158,13 @@ ahead_take(struct mgit_read **got, struct edit *e, const struct op *op)
 		e->ahead_lo = i;
 		for (k = 0; k < AHEAD_MAX && i + k < e->nops; k++)
 			e->ahead[k].disk = e->ops[i + k].disk;
+		/* Compressed as read once a pack is likely: a blob the
+		 * objects go loose after all is inflated again; one the
+		 * repository had was compressed for nothing. */
+		e->readers.pack = e->stage->packed ||
+		    e->nops - i >= MGIT_PACK_THRESHOLD;
 		e->ahead_n = mgit_read_many(e->ahead, k, AHEAD_BYTES,
-		    mirror_jobs());
+		    &e->readers);
 	}
 	*got = &e->ahead[i - e->ahead_lo];
 	if ((*got)->rc < 0) {
@@ -187,8 +196,9 @@ put_file(struct edit *e, git_treebuilder *bld, const char *name,
 	mode = got->mode;
 	git_oid_cpy(&id, &got->id);
 	rc = mgit_stage_blob(&fresh, e->stage, &id, got->data, got->len,
-	    e->err);
+	    got->z, got->zlen, e->err);
 	got->data = NULL;       /* the stage's now */
+	got->z = NULL;
 	if (rc < 0)
 		return rc;
 	if (te == NULL)
@@ -354,6 +364,7 @@ run_edit(git_oid *tree, struct edit *e, struct op *ops, size_t n,
 	ahead_drop(e);
 	free(e->ahead);
 	e->ahead = NULL;
+	mgit_readers_free(&e->readers);
 	return rc;
 }
 
@@ -371,6 +382,7 @@ edit_start(struct edit *e, git_oid *tree, struct mgit_stage *stage,
 	if ((rc = check_order(files, n, err)) < 0)
 		return rc;
 	memset(e, 0, sizeof(*e));
+	mgit_readers_init(&e->readers, mirror_jobs());
 	e->repo = stage->repo;
 	e->stage = stage;
 	e->err = err;
