@@ -84,6 +84,14 @@ commit_at(struct history_result *r, const char *repo, const char *site,
 	return history_commit(r, &rq, err);
 }
 
+/* history_file by strcmp of path: the order history_request wants. */
+static int
+cmp_file_path(const void *a, const void *b)
+{
+	return strcmp(((const struct history_file *)a)->path,
+	    ((const struct history_file *)b)->path);
+}
+
 static int
 setup(void **state)
 {
@@ -1035,6 +1043,76 @@ test_pack_path(void **state)
 	cap_is("2", "git -C repo.git rev-list --count mirror");
 }
 
+/*
+ * A site of more files than one batch reads ahead (2,600: three
+ * batches of files read, hashed and compressed together) is committed
+ * byte for byte as on one thread; a file that cannot be read in the
+ * last batch fails the commit naming it, leaving the branch and the
+ * objects as they were (the pack begun is removed).
+ */
+static void
+test_pack_batches(void **state)
+{
+	struct history_result r;
+	struct history_request rq;
+	struct history_file *files;
+	mirror_error err;
+	char *s, name[64];
+	size_t n = 2600;
+
+	(void)state;
+	assert_int_equal(scratch_sh("git init -q --bare repo.git && "
+	    "git init -q --bare one.git && git init -q --bare bad.git && "
+	    "mkdir -p site/a site/b && i=0; while [ $i -lt 1300 ]; do "
+	    "printf 'a %%d\n' $i > site/a/$i.md; "
+	    "printf 'b %%d\n' $i > site/b/$i.md; i=$((i+1)); done"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	assert_int_equal(r.packed, 1);
+	assert_int_equal(r.files, 2600);
+	setenv("MIRROR_JOBS", "1", 1);
+	assert_int_equal(commit_at(&r, "one.git", "site", AUTHOR, T0, &err),
+	    0);
+	unsetenv("MIRROR_JOBS");
+	cap_is(s = cap("cd repo.git/objects/pack && ls *.pack"),
+	    "cd one.git/objects/pack && ls *.pack");
+	free(s);
+	assert_int_equal(scratch_sh("git -C repo.git fsck --strict --full "
+	    ">/dev/null 2>&1"), 0);
+	cap_is("b 1299", "git -C repo.git show mirror:b/1299.md");
+	/* The same site as a list, one file of the third batch gone. */
+	files = calloc(n, sizeof(*files));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%c/%zu.md", i < 1300 ? 'a' : 'b',
+		    i % 1300);
+		files[i].path = strdup(name);
+		snprintf(name, sizeof(name), "site/%s", files[i].path);
+		files[i].disk = strdup(name);
+		files[i].changed = 1;
+	}
+	qsort(files, n, sizeof(*files), cmp_file_path);
+	free((char *)(uintptr_t)files[2300].disk);
+	files[2300].disk = strdup("site/gone.md");
+	memset(&rq, 0, sizeof(rq));
+	rq.repo_path = "bad.git";
+	rq.branch = "mirror";
+	rq.files = files;
+	rq.n_files = n;
+	rq.author = AUTHOR;
+	rq.have_time = 1;
+	rq.time = (time_t)T0;
+	mirror_error_clear(&err);
+	assert_true(history_commit(&r, &rq, &err) < 0);
+	assert_non_null(strstr(err.msg, "site/gone.md"));
+	cap_is("", "git -C bad.git for-each-ref");
+	cap_is("0", "find bad.git/objects -type f | wc -l");
+	for (size_t i = 0; i < n; i++) {
+		free((char *)(uintptr_t)files[i].path);
+		free((char *)(uintptr_t)files[i].disk);
+	}
+	free(files);
+}
+
 /* A branch name taken by a directory of branches: a clear refusal. */
 static void
 test_branch_name_clash(void **state)
@@ -1257,6 +1335,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tree_shapes, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_pack_path, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_pack_batches, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_branch_name_clash, setup,
 		    teardown),
