@@ -160,6 +160,24 @@ pack_one(struct mgit_read *r, struct mgit_reader *rd, const char *data)
 	return 0;
 }
 
+/* Free rd's buffers once a file made them larger than MGIT_READ_KEEP:
+ * a site's few long lists (80 MB at a million facts) are not held
+ * through the rest of the commit, whose trees make its peak. */
+static void
+reader_trim(struct mgit_reader *rd)
+{
+	if (rd->cap > MGIT_READ_KEEP) {
+		free(rd->buf);
+		rd->buf = NULL;
+		rd->cap = 0;
+	}
+	if (rd->zcap > MGIT_READ_KEEP) {
+		free(rd->zbuf);
+		rd->zbuf = NULL;
+		rd->zcap = 0;
+	}
+}
+
 /* Read and hash file r: its data, len, mode and id (or, with pack, its
  * z and zlen instead of data), or rc < 0 with err naming it; nothing
  * when it has no disk. */
@@ -190,6 +208,7 @@ read_one(struct mgit_read *r, struct read_thread *th)
 		free(buf);
 		r->len = 0;
 	}
+	reader_trim(th->rd);
 }
 
 /* Claim the batch's next file and read it, until the files or the

@@ -52,9 +52,13 @@ struct mgit_read {
 /* Threads of mgit_read_many at most. */
 #define MGIT_READ_JOBS 16
 
+/* Bytes of a reading thread's buffer kept for the next file at most. */
+#define MGIT_READ_KEEP (1u << 20)
+
 /* One reading thread's buffers, kept from one batch to the next: a
  * file's bytes land in the same pages each time (a page first touched
- * costs more than the copy into it), and so does its stream. */
+ * costs more than the copy into it), and so does its stream; a buffer
+ * grown past MGIT_READ_KEEP by a long file is freed after it. */
 struct mgit_reader {
 	char *buf;
 	size_t cap;

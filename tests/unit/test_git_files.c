@@ -211,7 +211,8 @@ assert_packed(const struct mgit_read *r, int i)
 /* Packed, each file comes as its compressed stream, hashed from its
  * bytes; the threads' buffers, kept from one batch to the next, give
  * a short file after a long one its own length and bytes; a missing
- * file still fails alone; data mode after packed gives bytes again. */
+ * file still fails alone; data mode after packed gives bytes again; a
+ * file past MGIT_READ_KEEP leaves no buffer kept that long. */
 static void
 test_packed(void **state)
 {
@@ -229,6 +230,7 @@ test_packed(void **state)
 	r[0].disk = "big";
 	assert_int_equal(mgit_read_many(r, 1, 1u << 20, &rd), 1);
 	assert_int_equal(r[0].len, 3 * FILE_BYTES);
+	assert_true(rd.t[0].cap > 3 * FILE_BYTES);      /* kept */
 	free(r[0].z);
 	prepare(r, N_FILES);
 	r[4].disk = "no-such-file";
@@ -249,6 +251,20 @@ test_packed(void **state)
 	assert_null(r[0].z);
 	free(r[0].data);
 	free(r[1].data);
+	/* A file longer than MGIT_READ_KEEP leaves no buffer that long. */
+	big = calloc(1, MGIT_READ_KEEP + 1);
+	scratch_write("long", big, MGIT_READ_KEEP + 1);
+	free(big);
+	rd.pack = 1;
+	prepare(r, 1);
+	r[0].disk = "long";
+	assert_int_equal(mgit_read_many(r, 1, 1u << 30, &rd), 1);
+	assert_int_equal(r[0].rc, 0);
+	assert_int_equal(r[0].len, MGIT_READ_KEEP + 1);
+	assert_null(rd.t[0].buf);
+	assert_int_equal(rd.t[0].cap, 0);
+	assert_true(rd.t[0].zcap <= MGIT_READ_KEEP);
+	free(r[0].z);
 	mgit_readers_free(&rd);
 }
 
