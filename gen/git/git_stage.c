@@ -14,10 +14,12 @@
  * pack then only writes it, and should the objects go loose after all
  * it is inflated again.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <git2/sys/odb_backend.h>
 #include <libdeflate.h>
@@ -356,6 +358,57 @@ be_free(git_odb_backend *b)
 
 /* ---- the stage ---------------------------------------------------- */
 
+/*
+ * Open stage->packs over the packs of objects_dir and note in
+ * stage->loose_dirs which fan-out directories exist. Best effort: with
+ * alternates (whose objects the packs alone would miss), or when
+ * anything fails, stage->packs stays NULL and every lookup goes to the
+ * whole object database.
+ */
+static void
+packs_open(struct mgit_stage *stage, const char *objects_dir)
+{
+	strbuf path;
+	git_odb_backend *b = NULL;
+	struct dirent *de;
+	DIR *d;
+	int alternates;
+
+	strbuf_init(&path);
+	strbuf_printf(&path, "%s/info/alternates", objects_dir);
+	alternates = access(path.data, F_OK) == 0;
+	strbuf_free(&path);
+	if (alternates || (d = opendir(objects_dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL)
+		if (strspn(de->d_name, "0123456789abcdef") == 2 &&
+		    de->d_name[2] == '\0')
+			stage->loose_dirs[strtoul(de->d_name, NULL, 16)] = 1;
+	closedir(d);
+	if (git_odb_new(&stage->packs) < 0) {
+		stage->packs = NULL;
+		return;
+	}
+	if (git_odb_backend_pack(&b, objects_dir) < 0 ||
+	    git_odb_add_backend(stage->packs, b, 1) < 0) {
+		if (b != NULL)
+			b->free(b);
+		git_odb_free(stage->packs);
+		stage->packs = NULL;
+	}
+}
+
+/* 1 when the repository had blob id before this commit, else 0. */
+static int
+had_blob(struct mgit_stage *stage, const git_oid *id)
+{
+	/* No refresh on a miss: a pack added meanwhile costs a copy. */
+	if (stage->packs != NULL && !stage->loose_dirs[id->id[0]])
+		return git_odb_exists_ext(stage->packs, id,
+		    GIT_ODB_LOOKUP_NO_REFRESH);
+	return git_odb_exists_ext(stage->odb, id, GIT_ODB_LOOKUP_NO_REFRESH);
+}
+
 int
 mgit_stage_open(struct mgit_stage *stage, git_repository *repo,
     mirror_error *err)
@@ -384,6 +437,7 @@ mgit_stage_open(struct mgit_stage *stage, git_repository *repo,
 		return mgit_fail(err, MIRROR_EIO, "cannot stage objects");
 	}
 	stage->be = be;
+	packs_open(stage, be->objects_dir.data);
 	return 0;
 }
 
@@ -405,8 +459,7 @@ mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
 		stage->packed = be->packing;
 		return rc;
 	}
-	/* No refresh on a miss: a pack added meanwhile costs a copy. */
-	if (git_odb_exists_ext(stage->odb, id, GIT_ODB_LOOKUP_NO_REFRESH)) {
+	if (had_blob(stage, id)) {
 		free(data);
 		free(z);
 		return 0;
@@ -491,6 +544,7 @@ void
 mgit_stage_free(struct mgit_stage *stage)
 {
 	mgit_stage_discard(stage);
+	git_odb_free(stage->packs);
 	/* The backend belongs to the odb and dies with it. */
 	git_odb_free(stage->odb);
 	memset(stage, 0, sizeof(*stage));

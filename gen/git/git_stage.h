@@ -50,6 +50,12 @@ struct mgit_stage {
 	git_repository *repo;
 	git_odb *odb;              /* the repository's, referenced */
 	struct mgit_stage_be *be;  /* owned by odb */
+	/* The repository's packs alone (NULL: not opened), and which of
+	 * objects/00 to objects/ff existed when the stage opened: a blob
+	 * whose directory did not is looked up in the packs alone, not
+	 * also as a loose file (a stat per blob). */
+	git_odb *packs;
+	unsigned char loose_dirs[256];
 	size_t new_blobs;          /* blobs the repository lacked */
 	int packed;                /* 1: a pack is (being) written */
 	char pack_name[GIT_OID_HEXSZ + 1]; /* the written pack, or "" */

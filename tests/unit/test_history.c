@@ -1113,6 +1113,50 @@ test_pack_batches(void **state)
 	free(files);
 }
 
+/*
+ * Blobs the repository has are found wherever they are: in a pack (no
+ * loose directory for them), loose, or in an alternate's pack and
+ * loose objects (the packs of the repository alone would miss those);
+ * none is written again.
+ */
+static void
+test_blobs_found(void **state)
+{
+	struct history_result r;
+	mirror_error err;
+
+	(void)state;
+	assert_int_equal(scratch_sh("git init -q --bare repo.git && "
+	    "git init -q --bare alt.git && mkdir -p site/p && i=0; "
+	    "while [ $i -lt 150 ]; do printf 'page %%d\n' $i > site/p/$i.md; "
+	    "i=$((i+1)); done"), 0);
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
+	    0);
+	assert_int_equal(r.packed, 1);
+	assert_int_equal(r.new_blobs, 150);
+	/* One new file, loose beside the pack; then both again. */
+	put("site/p/new.md", "new page\n");
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0 + 1,
+	    &err), 0);
+	assert_int_equal(r.new_blobs, 1);
+	assert_int_equal(r.packed, 0);
+	put("site/p/0.md", "page 0, changed\n");
+	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0 + 2,
+	    &err), 0);
+	assert_int_equal(r.committed, 1);
+	assert_int_equal(r.new_blobs, 1);
+	/* A repository borrowing repo.git's objects has every blob. */
+	assert_int_equal(scratch_sh("echo \"$PWD/repo.git/objects\" > "
+	    "alt.git/objects/info/alternates"), 0);
+	assert_int_equal(commit_at(&r, "alt.git", "site", AUTHOR, T0 + 3,
+	    &err), 0);
+	assert_int_equal(r.committed, 1);
+	assert_int_equal(r.new_blobs, 0);
+	cap_is("0", "find alt.git/objects -type f -name '*.pack' | wc -l");
+	assert_int_equal(scratch_sh("git -C alt.git fsck --strict --full "
+	    ">/dev/null 2>&1"), 0);
+}
+
 /* A branch name taken by a directory of branches: a clear refusal. */
 static void
 test_branch_name_clash(void **state)
@@ -1337,6 +1381,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_pack_path, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_pack_batches, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_blobs_found, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_branch_name_clash, setup,
 		    teardown),
