@@ -196,7 +196,8 @@ mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 
 	if ((rc = check_object(pk, type, len, err)) < 0)
 		return rc;
-	if (mgit_pack_compress(&pk->zbuf, &pk->zcap, &zlen, pk->z, data, len) < 0)
+	if (mgit_pack_compress(&pk->zbuf, &pk->zcap, &zlen, pk->z, data,
+	    len) < 0)
 		return mirror_fail(err, MIRROR_EIO, "libdeflate: cannot "
 		    "compress an object of %zu bytes", len);
 	return write_entry(pk, oid, type, len, pk->zbuf, zlen, err);
@@ -309,11 +310,13 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 			    "cannot compress an object");
 	}
 	/* Written in the given order: the pack is the sequential one. */
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = objs[i].z != NULL ? write_entry(pk, &objs[i].oid,
-		    objs[i].type, objs[i].len, objs[i].z, objs[i].zlen, err) :
-		    write_entry(pk, &objs[i].oid, objs[i].type, objs[i].len,
-		    out[i], outlen[i], err);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct mgit_pack_obj *o = &objs[i];
+
+		rc = write_entry(pk, &o->oid, o->type, o->len,
+		    o->z != NULL ? o->z : out[i],
+		    o->z != NULL ? o->zlen : outlen[i], err);
+	}
 	for (size_t i = 0; i < n; i++)
 		free(out[i]);
 	free(out);
