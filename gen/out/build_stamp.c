@@ -15,6 +15,7 @@
 
 #include "out/build_stamp.h"
 #include "out/out_fs.h"
+#include "out/record.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -143,6 +144,11 @@ stamp_make(struct stamp *out, const struct stamp_inputs *in,
 
 	memset(out, 0, sizeof(*out));
 	h = hash_add_str(h, MIRROR_VERSION);
+	/* The record's format too: a DIR whose record is of another format
+	 * is built anew, not taken as up to date by a mirror that would
+	 * find no record there the next time (a development build keeps
+	 * its version). */
+	h = hash_add_str(h, RECORD_HEADER);
 	h = hash_add_str(h, in->title);
 	h = hash_add_str(h, in->base_url != NULL ? in->base_url : "");
 	if ((rc = hash_dir(&h, in->user_templates, err)) < 0 ||

@@ -1,6 +1,7 @@
 /*
  * record.c: the digests of the inputs of every page (see record.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -15,6 +16,7 @@
 #include "out/output.h"
 #include "out/record.h"
 #include "util/array.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -173,28 +175,134 @@ record_new(const char *key)
 	return r;
 }
 
+/* The hash of path (len bytes) that names a part starting there. */
+static uint64_t
+path_hash(const char *path, size_t len)
+{
+	return hash_mix(hash_add(MIRROR_HASH_INIT, path, len));
+}
+
+void
+record_part_name(char name[17], const char *path, size_t len)
+{
+	hash_hex(name, path_hash(path, len));
+}
+
+/* One part of the previous record as read: its text, and where its
+ * lines start (after the header). */
+struct part {
+	char *text;
+	const char *body;
+};
+
+/* qsort order of parts: by their first line's path. */
+static int
+cmp_part(const void *a, const void *b)
+{
+	const struct part *x = a, *y = b;
+	const char *px = x->body + DIGEST_HEX + 1, *py = y->body + DIGEST_HEX + 1;
+	size_t lx = strcspn(px, "\n"), ly = strcspn(py, "\n");
+
+	return path_cmp(px, lx, py, ly);
+}
+
+/*
+ * Read the parts of the previous record from the directory pfd (which
+ * is closed) into *out and *n: every file named "<16 hex>.tsv", with
+ * the header and at least one line whose path the name is the hash of.
+ * Returns 0, or -1 when a part is unreadable or not such a part: the
+ * record is then doubtful. Other names are not the record's.
+ */
+static int
+parts_read(struct part **out, size_t *n, int pfd)
+{
+	const size_t hl = strlen(RECORD_HEADER);
+	struct part *parts = NULL;
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((d = fdopendir(pfd)) == NULL) {
+		close(pfd);
+		return -1;
+	}
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		const char *name = de->d_name, *path;
+		char want[17];
+		size_t len;
+		char *text = NULL;
+		int fd;
+
+		if (strlen(name) != 16 + strlen(RECORD_EXT) ||
+		    !is_hex(name, 16) || strcmp(name + 16, RECORD_EXT) != 0)
+			continue;
+		fd = openat(dirfd(d), name, O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 || out_read_fd(&text, &len, fd) < 0 ||
+		    strlen(text) != len || strncmp(text, RECORD_HEADER,
+		    hl) != 0 || len < hl + DIGEST_HEX + 3)
+			rc = -1;
+		if (fd >= 0)
+			close(fd);
+		if (rc == 0) {
+			path = text + hl + DIGEST_HEX + 1;
+			record_part_name(want, path, strcspn(path, "\n"));
+			if (memcmp(want, name, 16) != 0)
+				rc = -1;
+		}
+		if (rc < 0) {
+			free(text);
+			break;
+		}
+		ARRAY_PUSH(parts, *n, cap) = (struct part){ text, text + hl };
+	}
+	closedir(d);
+	*out = parts;
+	return rc;
+}
+
 struct page_record *
 record_load(const char *dir, int fresh)
 {
 	struct page_record *r = record_new(NULL);
-	size_t len;
-	int dfd = -1, fd = -1;
+	struct part *parts = NULL;
+	size_t n = 0, len = strlen(RECORD_HEADER);
+	int dfd = -1, pfd = -1, rc = -1;
 
 	/* Every component without following links, as output.c writes. */
 	if (!fresh)
 		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 		    O_CLOEXEC);
 	if (dfd >= 0)
-		fd = out_open_beneath(dfd, RECORD_PATH, O_RDONLY |
-		    O_NONBLOCK);
-	if (fd >= 0 && out_read_fd(&r->text, &len, fd) < 0)
-		r->text = NULL;
-	if (fd >= 0)
-		close(fd);
+		pfd = out_open_beneath(dfd, RECORD_DIR, O_RDONLY |
+		    O_DIRECTORY | O_NONBLOCK);
 	if (dfd >= 0)
 		close(dfd);
-	if (r->text != NULL)
+	if (pfd >= 0)
+		rc = parts_read(&parts, &n, pfd);
+	/* The parts in path order, one text behind one header: whether
+	 * each line is a line and they come in strict path order across
+	 * the parts is parse_prev's to judge. */
+	if (rc == 0 && n > 0) {
+		strbuf sb;
+
+		qsort(parts, n, sizeof(*parts), cmp_part);
+		for (size_t i = 0; i < n; i++)
+			len += strlen(parts[i].body);
+		strbuf_init(&sb);
+		strbuf_grow(&sb, len);
+		strbuf_puts(&sb, RECORD_HEADER);
+		for (size_t i = 0; i < n; i++)
+			strbuf_puts(&sb, parts[i].body);
+		r->text = strbuf_detach(&sb);
 		parse_prev(r);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(parts[i].text);
+	free(parts);
 	return r;
 }
 
@@ -541,6 +649,85 @@ record_pages_bytes(const struct page_record *r)
 	return n;
 }
 
+/* 1 when h is among the n hashes at used. */
+static int
+hash_used(const uint64_t *used, size_t n, uint64_t h)
+{
+	for (size_t i = 0; i < n; i++)
+		if (used[i] == h)
+			return 1;
+	return 0;
+}
+
+/* Write part text (len bytes of whole lines) behind the header as
+ * RECORD_DIR/<hex of h>RECORD_EXT into out. Returns 0 or < 0 with err
+ * set. */
+static int
+part_write(struct output *out, uint64_t h, const char *text, size_t len,
+    mirror_error *err)
+{
+	char name[17], path[64];
+	strbuf sb;
+	int rc, n;
+
+	hash_hex(name, h);
+	n = snprintf(path, sizeof(path), "%s/%s%s", RECORD_DIR, name,
+	    RECORD_EXT);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return mirror_fail(err, MIRROR_EIO, "record: part name too "
+		    "long");
+	strbuf_init(&sb);
+	strbuf_grow(&sb, strlen(RECORD_HEADER) + len);
+	strbuf_puts(&sb, RECORD_HEADER);
+	strbuf_add(&sb, text, len);
+	rc = output_write(out, path, sb.data, sb.len, err);
+	strbuf_free(&sb);
+	return rc;
+}
+
+/*
+ * Write the record's lines (text, len bytes, in path order) as parts:
+ * a part starts at the first line and at each line whose path's hash
+ * mixed once more has its low RECORD_CUT_BITS bits 0 (unless an
+ * earlier part has that name), and is named by the hash of its first
+ * path (not mixed again: names that do not all end in zeros). The
+ * cuts depend on those paths alone, so a page added, changed or gone
+ * rewrites the one part around it (two when it starts one) and the
+ * others keep their bytes, names and blobs. Returns 0 or < 0 with err
+ * set.
+ */
+static int
+parts_write(struct output *out, const char *text, size_t len,
+    mirror_error *err)
+{
+	const char *start = text, *p = text, *end = text + len;
+	uint64_t *used = NULL, h0 = 0;
+	size_t n_used = 0, cap = 0;
+	int rc = 0;
+
+	while (rc == 0 && p < end) {
+		const char *path = p + DIGEST_HEX + 1;
+		const char *nl = memchr(path, '\n', (size_t)(end - path));
+		uint64_t h = path_hash(path, (size_t)(nl - path));
+
+		if (p == text)
+			h0 = h;
+		else if ((hash_mix(h) & RECORD_CUT_MASK) == 0 && h != h0 &&
+		    !hash_used(used, n_used, h)) {
+			ARRAY_PUSH(used, n_used, cap) = h0;
+			rc = part_write(out, h0, start, (size_t)(p - start),
+			    err);
+			start = p;
+			h0 = h;
+		}
+		p = nl + 1;
+	}
+	if (rc == 0 && p > start)
+		rc = part_write(out, h0, start, (size_t)(p - start), err);
+	free(used);
+	return rc;
+}
+
 int
 record_write(struct page_record *r, struct output *out, mirror_error *err)
 {
@@ -558,10 +745,9 @@ record_write(struct page_record *r, struct output *out, mirror_error *err)
 	/* Room for all of it at once: at 1M facts the record is 6 MB, and
 	 * grown by doubling its pages were faulted in one by one. */
 	strbuf_init(&sb);
-	strbuf_grow(&sb, strlen(RECORD_HEADER) + (r->text != NULL ?
-	    strlen(r->text) : 0) + record_pages_bytes(r));
+	strbuf_grow(&sb, (r->text != NULL ? strlen(r->text) : 0) +
+	    record_pages_bytes(r));
 	xprefault(sb.data, sb.cap);
-	strbuf_puts(&sb, RECORD_HEADER);
 	line = r->n_runs > 0 ? r->runs[0].lo : 0;
 	while (i < r->n || k < r->n_runs) {
 		size_t pl = i < r->n ? strlen(r->pages[i].path) : 0, ll = 0;
@@ -583,7 +769,7 @@ record_write(struct page_record *r, struct output *out, mirror_error *err)
 			if (++k < r->n_runs && r->runs[k].lo > line)
 				line = r->runs[k].lo;
 	}
-	rc = output_write(out, RECORD_PATH, sb.data, sb.len, err);
+	rc = parts_write(out, sb.data, sb.len, err);
 	strbuf_free(&sb);
 	return rc;
 }

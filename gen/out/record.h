@@ -8,9 +8,13 @@
  * file, title, base URL; gen/out/build_stamp.h). Its digest is SHA-256
  * over all of them (the JSON walked value by value, each string with
  * its length, so no two inputs hash alike by running together). The
- * digests of one build go into the site itself as api/pages.tsv, one
- * "digest TAB path" line per page in path order, so a checkout of the
- * output directory or of the branch carries them to the next build.
+ * digests of one build go into the site itself, so a checkout of the
+ * output directory or of the branch carries them to the next build:
+ * one "digest TAB path" line per page in path order, cut into parts
+ * api/pages/<16 hex>.tsv of about 512 lines (record_write says where),
+ * so that a build that changes a few pages rewrites and commits a few
+ * parts, not every line (at 1M facts the one file was 8 MB, and each
+ * nightly build added 3.5 MB to the repository).
  *
  * The next build renders a page only when its digest differs from the
  * recorded one or the output directory lacks one of its files; else the
@@ -21,14 +25,23 @@
 #ifndef MIRROR_OUT_RECORD_H
 #define MIRROR_OUT_RECORD_H
 
+#include <stdint.h>
+
 #include <jansson.h>
 
 #include "util/error.h"
 
-/* Where the record lives in the site, and its first line. */
-#define RECORD_PATH "api/pages.tsv"
-#define RECORD_HEADER "# mirror page inputs 1: sha-256 of each page's " \
+/* Where the record's parts live in the site, how their names end, and
+ * their first line. */
+#define RECORD_DIR "api/pages"
+#define RECORD_EXT ".tsv"
+#define RECORD_HEADER "# mirror page inputs 2: sha-256 of each page's " \
 	"data, template and site inputs\n"
+
+/* A part starts at a line whose path's hash, mixed, has these low bits 0: 512
+ * lines a part on average. */
+#define RECORD_CUT_BITS 9
+#define RECORD_CUT_MASK ((UINT64_C(1) << RECORD_CUT_BITS) - 1)
 
 /* A digest as hex: 128 bits of SHA-256, plenty against chance. */
 #define DIGEST_HEX 32
@@ -122,8 +135,16 @@ int record_same(const struct page_record *r, const char *path,
 /* Note hex as path's digest in this build. Thread-safe. */
 void record_put(struct page_record *r, const char *path, const char *hex);
 
-/* Write this build's record as RECORD_PATH into out. Returns 0 or < 0
- * with err set. */
+/*
+ * The name of the record's part whose first line's path is path (len
+ * bytes): its hash as 16 hex digits and a NUL, into name[17]. record_load
+ * reads only parts so named, and drops the record whole when one of them
+ * is not.
+ */
+void record_part_name(char name[17], const char *path, size_t len);
+
+/* Write this build's record as its parts under RECORD_DIR into out.
+ * Returns 0 or < 0 with err set. */
 int record_write(struct page_record *r, struct output *out,
     mirror_error *err);
 

@@ -113,14 +113,57 @@ test_digest_unambiguous(void **state)
 	assert_false(same(BASE, "[\"a\\u0000b\"]", BASE, "[\"a\"]"));
 }
 
-/* A site directory holding the previous record text (NULL: none). */
+/* The name of the part whose text is text: from the path of its first
+ * line after the header, or zeros when it has no such line. */
+static void
+name_of(char name[17], const char *text)
+{
+	const char *p = strchr(text, '\n');
+
+	if (p == NULL || strlen(p + 1) < DIGEST_HEX + 2 ||
+	    p[1 + DIGEST_HEX] != '\t') {
+		memcpy(name, "0000000000000000", 17);
+		return;
+	}
+	p += 1 + DIGEST_HEX + 1;
+	record_part_name(name, p, strcspn(p, "\n"));
+}
+
+/* Write text as a part of the site's record, named as its first line
+ * says. */
+static void
+part_with(const char *text)
+{
+	char name[17], path[64];
+
+	name_of(name, text);
+	(void)snprintf(path, sizeof(path), "site/%s/%s%s", RECORD_DIR, name,
+	    RECORD_EXT);
+	scratch_write(path, text, strlen(text));
+}
+
+/* A site directory holding the previous record text as one part (NULL:
+ * no record). */
 static void
 site_with(const char *record)
 {
-	assert_int_equal(scratch_sh("rm -rf site && mkdir -p site/api && "
-	    "printf 'x' > site/.mirror-output"), 0);
+	assert_int_equal(scratch_sh("rm -rf site && mkdir -p site/%s && "
+	    "printf 'x' > site/.mirror-output", RECORD_DIR), 0);
 	if (record != NULL)
-		scratch_write("site/api/pages.tsv", record, strlen(record));
+		part_with(record);
+}
+
+/* The part of the site's record whose first path is path, read whole
+ * (the caller frees it), or NULL. */
+static char *
+part_of(const char *path)
+{
+	char name[17], rel[64];
+
+	record_part_name(name, path, strlen(path));
+	(void)snprintf(rel, sizeof(rel), "%s/%s%s", RECORD_DIR, name,
+	    RECORD_EXT);
+	return scratch_read("site", rel);
 }
 
 /* The site directory's record and its output, as a build has them. */
@@ -159,12 +202,19 @@ test_record_round_trip(void **state)
 	record_free(r);
 	assert_int_equal(output_commit(out, &err), 0);
 	output_free(out);
-	/* path order, one line each, after the header */
-	assert_int_equal(scratch_sh("head -1 site/api/pages.tsv | grep -q "
-	    "'^# mirror page inputs 1' && sed -n 2p site/api/pages.tsv | "
-	    "grep -q \"^%s\ta/index$\" && sed -n 3p site/api/pages.tsv | "
-	    "grep -q \"^%s\tb/index$\" && test $(wc -l < site/api/pages.tsv) "
-	    "= 3", b, a), 0);
+	/* path order, one line each, after the header, in one part named
+	 * by its first path; nothing else in the record's folder */
+	{
+		char want[256], *got = part_of("a/index");
+
+		(void)snprintf(want, sizeof(want), "%s%s\ta/index\n%s\t"
+		    "b/index\n", RECORD_HEADER, b, a);
+		assert_non_null(got);
+		assert_string_equal(got, want);
+		free(got);
+		assert_int_equal(scratch_sh("test $(ls site/%s | wc -l) = 1",
+		    RECORD_DIR), 0);
+	}
 	r = open_site(&out, 0);
 	assert_true(record_same(r, "b/index", a));
 	assert_true(record_same(r, "a/index", b));
@@ -233,7 +283,7 @@ test_record_keep_under(void **state)
 	    "%s\tc/1\n%s\tc/15\n%s\tc/2\n%s\tc/2/x\n%s\tc/2/y\n"
 	    "%s\td/1\n", RECORD_HEADER, hex_n(11), hex_n(13), hex_n(3),
 	    hex_n(12), hex_n(10), hex_n(5), hex_n(14), hex_n(9));
-	got = scratch_read("site", "api/pages.tsv");
+	got = part_of("b/index");
 	assert_non_null(got);
 	assert_string_equal(got, want);
 	free(got);
@@ -291,7 +341,8 @@ test_record_doubtful(void **state)
 		    "0123456789abcdef\tb/index\n",                  /* short */
 		RECORD_HEADER "0123456789abcdef0123456789abcdef\ta/index\n"
 		    "0123456789abcdef0123456789abcdef\tb/index",    /* cut */
-		"# mirror page inputs 2\n"
+		"# mirror page inputs 1: sha-256 of each page's data, "
+		    "template and site inputs\n"
 		    "0123456789abcdef0123456789abcdef\ta/index\n",  /* format */
 		RECORD_HEADER "0123456789abcdef0123456789abcdef\tb/index\n"
 		    "0123456789abcdef0123456789abcdef\ta/index\n", /* order */
@@ -319,6 +370,203 @@ test_record_doubtful(void **state)
 	}
 }
 
+/* Write a record of the pages p/00000 .. p/<n-1> (digest i % 16, but
+ * page k's digest dk) into the site, as a build does. */
+static void
+write_pages(int n, int k, int dk)
+{
+	struct page_record *r;
+	struct output *out;
+	mirror_error err;
+	char path[32];
+
+	r = open_site(&out, 0);
+	for (int i = 0; i < n; i++) {
+		(void)snprintf(path, sizeof(path), "p/%05d", i);
+		record_put(r, path, hex_n(i == k ? dk : i % 16));
+	}
+	assert_int_equal(record_write(r, out, &err), 0);
+	record_free(r);
+	assert_int_equal(output_commit(out, &err), 0);
+	output_free(out);
+}
+
+/* "NAME SHA-256" of each part of the site's record, one per line. */
+static char *
+parts_listing(void)
+{
+	char *got;
+
+	assert_int_equal(scratch_sh("cd site/%s && sha256sum * | "
+	    "awk '{print $2, $1}' | LC_ALL=C sort > ../../../parts.txt",
+	    RECORD_DIR), 0);
+	got = scratch_read(".", "parts.txt");
+	assert_non_null(got);
+	return got;
+}
+
+/* How many lines of a and b (listings) differ: in one, not the other. */
+static int
+listing_changes(const char *a, const char *b)
+{
+	char cmd[64];
+
+	scratch_write("a.txt", a, strlen(a));
+	scratch_write("b.txt", b, strlen(b));
+	(void)snprintf(cmd, sizeof(cmd), "test $(LC_ALL=C comm -3 a.txt "
+	    "b.txt | wc -l) = ");
+	for (int n = 0; n < 100; n++)
+		if (scratch_sh("%s%d", cmd, n) == 0)
+			return n;
+	fail_msg("more than 99 parts changed");
+	return -1;
+}
+
+/*
+ * A large record is written in parts of about 512 lines, each named by
+ * its first path and starting with the header, which together hold
+ * every line once in path order; the next build finds every digest. A
+ * page whose digest changes rewrites the one part that holds it, and
+ * every other part keeps its name and bytes.
+ */
+static void
+test_record_parts(void **state)
+{
+	struct page_record *r;
+	struct output *out;
+	char path[32], hex[DIGEST_HEX + 1], *before, *after;
+	int parts;
+
+	(void)state;
+	site_with(NULL);
+	write_pages(6000, -1, 0);
+	before = parts_listing();
+	parts = listing_changes(before, "");
+	assert_in_range(parts, 4, 40);
+	/* each part: the header, then lines in order, named by its first
+	 * path; all of them: every page once, in order */
+	scratch_write("header.txt", RECORD_HEADER, strlen(RECORD_HEADER));
+	assert_int_equal(scratch_sh("cd site/%s && for f in *; do "
+	    "head -1 $f | cmp -s - ../../../header.txt || exit 1; "
+	    "first=$(sed -n 2p $f | cut -f2); "
+	    "tail -n +2 $f | cut -f2 | LC_ALL=C sort -c || exit 1; "
+	    "echo \"$first $f\"; done > ../../../firsts.txt",
+	    RECORD_DIR), 0);
+	{
+		char *firsts = scratch_read(".", "firsts.txt"), *line;
+		char want[17];
+
+		assert_non_null(firsts);
+		for (line = strtok(firsts, "\n"); line != NULL;
+		    line = strtok(NULL, "\n")) {
+			char *sp = strchr(line, ' ');
+
+			assert_non_null(sp);
+			record_part_name(want, line, (size_t)(sp - line));
+			assert_memory_equal(want, sp + 1, 16);
+		}
+		free(firsts);
+	}
+	assert_int_equal(scratch_sh("cd site/%s && LC_ALL=C sort "
+	    "../../../firsts.txt | while read -r first f; do tail -n +2 $f; "
+	    "done | cut -f2 > ../../../all.txt && LC_ALL=C sort -c -u "
+	    "../../../all.txt && test $(wc -l < ../../../all.txt) = 6000",
+	    RECORD_DIR), 0);
+	r = open_site(&out, 0);
+	for (int i = 0; i < 6000; i += 7) {
+		(void)snprintf(path, sizeof(path), "p/%05d", i);
+		assert_true(record_prev(hex, r, path));
+		assert_string_equal(hex, hex_n(i % 16));
+	}
+	record_free(r);
+	output_free(out);
+	/* one digest changes: one part is rewritten (its old bytes out, its
+	 * new ones in), the others stay */
+	write_pages(6000, 4321, 4321 % 16 == 3 ? 4 : 3);
+	after = parts_listing();
+	assert_int_equal(listing_changes(before, after), 2);
+	free(before);
+	before = after;
+	/* and back: the same parts as before */
+	write_pages(6000, -1, 0);
+	after = parts_listing();
+	assert_int_equal(listing_changes(before, after), 2);
+	free(after);
+	free(before);
+}
+
+/* 1 when the site's record, as the next build reads it, gives path
+ * the digest 0123...cdef. */
+static int
+found(const char *path)
+{
+	struct page_record *r;
+	struct output *out;
+	int same;
+
+	r = open_site(&out, 0);
+	same = record_same(r, path, "0123456789abcdef0123456789abcdef");
+	record_free(r);
+	output_free(out);
+	return same;
+}
+
+/*
+ * Parts that are not exactly what record_write writes drop the whole
+ * record: a part named for another path, two parts that interleave or
+ * repeat a path, an empty part, an old single-file record beside. A
+ * file of another name is no part and is not read.
+ */
+static void
+test_record_parts_doubtful(void **state)
+{
+	char path[64];
+	struct page_record *r;
+	struct output *out;
+	int n;
+
+	(void)state;
+	/* two parts that follow each other: read */
+	site_with(RECORD_HEADER "0123456789abcdef0123456789abcdef\ta/index\n");
+	part_with(RECORD_HEADER "0123456789abcdef0123456789abcdef\tb/index\n");
+	scratch_write("site/api/pages/README", "x", 1);
+	assert_true(found("a/index"));
+	assert_true(found("b/index"));
+	/* interleaved */
+	site_with(RECORD_HEADER "0123456789abcdef0123456789abcdef\ta/index\n"
+	    "0123456789abcdef0123456789abcdef\tc/index\n");
+	part_with(RECORD_HEADER "0123456789abcdef0123456789abcdef\tb/index\n");
+	assert_false(found("a/index"));
+	/* a path in two parts */
+	site_with(RECORD_HEADER "0123456789abcdef0123456789abcdef\ta/index\n"
+	    "0123456789abcdef0123456789abcdef\tb/index\n");
+	part_with(RECORD_HEADER "0123456789abcdef0123456789abcdef\tb/index\n"
+	    "0123456789abcdef0123456789abcdef\tc/index\n");
+	assert_false(found("a/index"));
+	/* named for another path */
+	site_with(NULL);
+	n = snprintf(path, sizeof(path), "site/%s/0123456789abcdef%s",
+	    RECORD_DIR, RECORD_EXT);
+	assert_true(n > 0 && (size_t)n < sizeof(path));
+	scratch_write(path, RECORD_HEADER "0123456789abcdef0123456789abcdef"
+	    "\ta/index\n", strlen(RECORD_HEADER) + DIGEST_HEX + 9);
+	part_with(RECORD_HEADER "0123456789abcdef0123456789abcdef\tb/index\n");
+	assert_false(found("b/index"));
+	/* a part of the header alone */
+	site_with(RECORD_HEADER "0123456789abcdef0123456789abcdef\tb/index\n");
+	part_with(RECORD_HEADER);
+	assert_false(found("b/index"));
+	/* the old single file is not a record */
+	site_with(NULL);
+	scratch_write("site/api/pages.tsv", RECORD_HEADER "0123456789abcdef"
+	    "0123456789abcdef\ta/index\n", strlen(RECORD_HEADER) +
+	    DIGEST_HEX + 9);
+	r = open_site(&out, 0);
+	assert_false(record_has_lines(r));
+	record_free(r);
+	output_free(out);
+}
+
 int
 main(void)
 {
@@ -330,6 +578,8 @@ main(void)
 		cmocka_unit_test(test_record_doubtful),
 		cmocka_unit_test(test_record_keep_under),
 		cmocka_unit_test(test_record_lookup),
+		cmocka_unit_test(test_record_parts),
+		cmocka_unit_test(test_record_parts_doubtful),
 	};
 
 	return cmocka_run_group_tests(tests, enter, leave);
