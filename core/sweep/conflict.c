@@ -115,7 +115,10 @@ reader_open(struct reader *r, mirror_store *st, mirror_error *err)
 		    -1, &r->earlier, NULL);
 	if (rc != SQLITE_OK)
 		return store_fail(st, err, rc, "cannot read conflicts");
-	return factrow_reader_open(&r->rows, st, err);
+	/* The rows read are the members': an entity's parents are
+	 * gathered only for the entities that are members. */
+	return factrow_reader_open(&r->rows, st, "SELECT member_id FROM "
+	    "main.conflict_members WHERE member_kind = 'entity'", err);
 }
 
 static void

@@ -6,6 +6,7 @@
 
 #include "store/storerow.h"
 #include "sweep/factrow.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define CANON(col) FACTROW_CANON(col)
@@ -56,22 +57,45 @@ static const char parent_fill[] =
 	"CREATE INDEX IF NOT EXISTS temp.factrow_parent_child "
 	"ON factrow_parent(child, parent);"
 	"DELETE FROM temp.factrow_parent;"
-	"INSERT INTO temp.factrow_parent " FACTROW_PARENT_ROWS ";";
+	"INSERT INTO temp.factrow_parent " FACTROW_PARENT_ROWS;
 
 struct factrow_reader {
 	mirror_store *st;
 	sqlite3_stmt *stmt[Q_N];   /* prepared on first use */
+	const char *children;      /* factrow_reader_open's, or NULL */
 	int have_parents;
 };
 
 int
 factrow_reader_open(struct factrow_reader **out, mirror_store *st,
-    mirror_error *err)
+    const char *children, mirror_error *err)
 {
 	(void)err;
 	*out = xcalloc(1, sizeof(**out));
 	(*out)->st = st;
+	(*out)->children = children;
 	return 0;
+}
+
+/* Fill the parent table: every part_of edge's, or only those of the
+ * reader's children (at 1M facts 0.02 s instead of 0.06: the pass over
+ * the relationships stays, the inserts and their index go). Returns an
+ * SQLite code. */
+static int
+parents_fill(struct factrow_reader *r)
+{
+	strbuf sql;
+	int rc;
+
+	strbuf_init(&sql);
+	strbuf_puts(&sql, parent_fill);
+	if (r->children != NULL)
+		strbuf_printf(&sql, " AND r.source_entity_id IN (%s)",
+		    r->children);
+	strbuf_puts(&sql, ";");
+	rc = sqlite3_exec(store_db(r->st), sql.data, NULL, NULL, NULL);
+	strbuf_free(&sql);
+	return rc;
 }
 
 void
@@ -101,8 +125,7 @@ reader_stmt(sqlite3_stmt **out, struct factrow_reader *r, int q,
 		return 0;
 	}
 	if (q == Q_ENTITY && !r->have_parents) {
-		rc = sqlite3_exec(store_db(r->st), parent_fill, NULL, NULL,
-		    NULL);
+		rc = parents_fill(r);
 		if (rc != SQLITE_OK)
 			return store_fail(r->st, err, rc, "cannot read a fact");
 		r->have_parents = 1;
@@ -189,7 +212,7 @@ factrow_get(struct factrow *out, mirror_store *st, const char *kind,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = factrow_reader_open(&r, st, err)) < 0)
+	if ((rc = factrow_reader_open(&r, st, NULL, err)) < 0)
 		return rc;
 	rc = factrow_read(out, r, kind, id, err);
 	factrow_reader_close(r);

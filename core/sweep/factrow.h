@@ -45,11 +45,15 @@ struct factrow_reader;
 
 /*
  * Start many lookups on st (inside the caller's read transaction; the
- * reader must be closed before it ends). Returns 0 with *out set, or < 0
- * with err set and *out NULL. The caller must factrow_reader_close it.
+ * reader must be closed before it ends). children, when not NULL, is a
+ * SELECT of one column: the ids of every entity the reader will be
+ * asked for (its part_of parents are gathered for those alone; static
+ * text, kept by the reader); NULL: any entity. Returns 0 with *out set,
+ * or < 0 with err set and *out NULL. The caller must
+ * factrow_reader_close it.
  */
 int factrow_reader_open(struct factrow_reader **out, mirror_store *st,
-    mirror_error *err);
+    const char *children, mirror_error *err);
 
 /* Finalize the statements and drop the reader's TEMP table. NULL is fine. */
 void factrow_reader_close(struct factrow_reader *r);

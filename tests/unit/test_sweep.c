@@ -132,14 +132,15 @@ test_sweep_counts(void **state)
 	assert_string_equal(run.id, "sweep-20231114T221320-2");
 }
 
-/* The cross_layer conflict of l (the test fails when there is none). */
+/* The first conflict of l of slot kind kind (the test fails when there
+ * is none). */
 static const struct conflict *
-cross_of(const struct conflict_list *l)
+kind_of(const struct conflict_list *l, const char *kind)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->items[i].slot_kind, "cross_layer") == 0)
+		if (strcmp(l->items[i].slot_kind, kind) == 0)
 			return &l->items[i];
-	fail_msg("no cross_layer conflict");
+	fail_msg("no %s conflict", kind);
 	return &l->items[0];
 }
 
@@ -158,7 +159,7 @@ test_get(void **state)
 	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
 	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
 	assert_int_equal(l.n, 2);
-	x = cross_of(&l);
+	x = kind_of(&l, "cross_layer");
 	assert_int_equal(conflict_get(&c, f->st, x->id, &err), 0);
 	assert_string_equal(c.slot_key,
 	    "[\"p05-interferometer\",\"lateral_support_material\"]");
@@ -195,7 +196,7 @@ test_get(void **state)
 	    "support\",\"field\":\"material\",\"value\":\"PEEK 450G\"}' "
 	    "WHERE id = 'e1'; DELETE FROM project_state WHERE id = 's1'");
 	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
-	x = cross_of(&l);
+	x = kind_of(&l, "cross_layer");
 	assert_null(x->members[0].value_now);
 	assert_null(x->members[0].status_now);
 	assert_string_equal(x->members[0].value_then, "GF-PTFE");
@@ -358,7 +359,7 @@ test_list_members_as_get(void **state)
 		struct conflict_list l;
 
 		assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
-		assert_int_equal(conflict_resolve(f->st, cross_of(&l)->id,
+		assert_int_equal(conflict_resolve(f->st, kind_of(&l, "cross_layer")->id,
 		    "state wins", "s1", "t", NOW_TS, &sup, &err), 0);
 		conflict_list_free(&l);
 	}
@@ -410,6 +411,60 @@ test_list_members_as_get(void **state)
 	}
 }
 
+/* x has two members, c1 and c2 in that order, and their values now
+ * are a and b. */
+static void
+brackets_now(const struct conflict *x, const char *a, const char *b)
+{
+	assert_int_equal(x->n_members, 2);
+	assert_string_equal(x->members[0].id, "c1");
+	assert_string_equal(x->members[1].id, "c2");
+	assert_string_equal(x->members[0].value_now, a);
+	assert_string_equal(x->members[1].value_now, b);
+}
+
+/* 7: a component's value is the name of the subsystem it is part_of:
+ * two brackets of one name, each part of another mount, conflict, and
+ * each member's value now follows its parent's row (renamed) and its
+ * edge (moved), in the list and in conflict_get alike. */
+static void
+test_value_of_parent(void **state)
+{
+	struct fixture *f = *state;
+	struct conflict_list l;
+	struct sweep_run run;
+	struct conflict c;
+	mirror_error err;
+
+	run_sql(f, "INSERT INTO entities(id, entity_type, name, project) "
+	    "VALUES ('sa', 'subsystem', 'Mount A', 'p06'), ('sb', "
+	    "'subsystem', 'Mount B', 'p06'), ('sc', 'subsystem', 'Mount C', "
+	    "'p06'); INSERT INTO entities(id, entity_type, name, project, "
+	    "properties) VALUES ('c1', 'component', 'Bracket', 'p06', "
+	    "'{\"subsystem\":\"mount\"}'), ('c2', 'component', 'Bracket', "
+	    "'p06', '{\"subsystem\":\"mount\"}'); INSERT INTO "
+	    "relationships(id, source_entity_id, target_entity_id, "
+	    "relationship_type) VALUES ('r1', 'c1', 'sa', 'part_of'), "
+	    "('r2', 'c2', 'sb', 'part_of'), ('r3', 'sc', 'sa', 'part_of')");
+	assert_int_equal(sweep_run(&run, f->st, NOW, &err), 0);
+	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
+	brackets_now(kind_of(&l, "entity_slot"), "Mount A", "Mount B");
+	conflict_list_free(&l);
+
+	run_sql(f, "UPDATE entities SET name = 'Mount A2' WHERE id = 'sa'; "
+	    "UPDATE relationships SET target_entity_id = 'sc' WHERE "
+	    "id = 'r2'");
+	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
+	brackets_now(kind_of(&l, "entity_slot"), "Mount A2", "Mount C");
+	assert_string_equal(kind_of(&l, "entity_slot")->members[0].value_then,
+	    "Mount A");
+	assert_int_equal(conflict_get(&c, f->st, kind_of(&l,
+	    "entity_slot")->id, &err), 0);
+	brackets_now(&c, "Mount A2", "Mount C");
+	conflict_free(&c);
+	conflict_list_free(&l);
+}
+
 int
 main(void)
 {
@@ -423,6 +478,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_list_members_as_get,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_value_of_parent, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
