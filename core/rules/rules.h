@@ -247,6 +247,14 @@ void rules_go(struct rules_job *job);
 void rules_keep(struct rules_job *job, const struct store_digest *d);
 
 /*
+ * For tests only: when set, the thread that evaluates rules beside the
+ * sweep calls it with a rule's id once it has marked the rule begun and
+ * before the rule's query runs, so that a test can call rules_keep
+ * while a rule is begun whatever the machine's speed.
+ */
+extern void (*rules_test_begin)(const char *rule_id);
+
+/*
  * The keys of a sweep that had no digest before it (a build into an
  * empty DIR), written after it. rules_key_later asks job, which will
  * have no rules_keep, to leave in rules_finish's out->later what its

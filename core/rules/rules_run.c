@@ -29,6 +29,8 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 
+void (*rules_test_begin)(const char *rule_id);
+
 /* The second connection's page cache, in KiB (negative: a size):
  * 16 MiB, a bound on what it adds to the process, grown only as used. */
 #define RULE_CACHE_PRAGMA "-16384"
@@ -368,6 +370,8 @@ beside_main(void *arg)
 		if (stop)
 			break;
 
+		if (eval && rules_test_begin != NULL)
+			rules_test_begin(j->todo[i]->id);
 		if (eval)
 			rc = rule_eval(&j->beside, j->todo[i], &j->ev[i], &e);
 		/* Kept meanwhile (rules_keep interrupted it): whatever the

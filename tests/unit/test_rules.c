@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -1158,10 +1159,51 @@ test_prepare_go(void **state)
  * of that read given to rules_keep, then the sweep at when, on jobs
  * cores (MIRROR_JOBS). The evaluation beside starts after rules_keep,
  * unless go_first (then the thread may have evaluated rules that are
- * kept: a build's race; go_wait_us later, so that it has begun one).
+ * kept: a build's race); with go_hold too, rules_keep comes while the
+ * thread has begun rule go_hold and waits (hold_at), on any machine.
  */
 static int go_first;
-static unsigned go_wait_us;     /* then a pause: the thread begins */
+static const char *go_hold;
+static pthread_mutex_t hold_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cv = PTHREAD_COND_INITIALIZER;
+static int hold_state;          /* 1: the thread waits, 2: released */
+
+/* rules_test_begin: hold the thread at rule go_hold until released. */
+static void
+hold_at(const char *rule_id)
+{
+	if (go_hold == NULL || rule_id == NULL || strcmp(rule_id, go_hold))
+		return;
+	pthread_mutex_lock(&hold_mu);
+	hold_state = 1;
+	pthread_cond_broadcast(&hold_cv);
+	while (hold_state != 2)
+		pthread_cond_wait(&hold_cv, &hold_mu);
+	pthread_mutex_unlock(&hold_mu);
+}
+
+/* Wait (10 s at most) until the thread is held at go_hold, or release
+ * it (state 2). */
+static int
+hold_step(int state)
+{
+	struct timespec until;
+	int held;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	pthread_mutex_lock(&hold_mu);
+	if (state == 2) {
+		hold_state = 2;
+		pthread_cond_broadcast(&hold_cv);
+	}
+	while (state == 1 && hold_state != 1 && pthread_cond_timedwait(
+	    &hold_cv, &hold_mu, &until) == 0)
+		;
+	held = hold_state;
+	pthread_mutex_unlock(&hold_mu);
+	return held;
+}
 
 static void
 keyed_sweep(mirror_store *st, const struct rule_set *rs, time_t when,
@@ -1176,17 +1218,22 @@ keyed_sweep(mirror_store *st, const struct rule_set *rs, time_t when,
 	setenv("MIRROR_JOBS", jobs, 1);
 	assert_int_equal(store_read_begin(st, &err), 0);
 	assert_int_equal(rules_prepare_early(&job, st, rs, ts, &err), 0);
-	if (go_first) {
+	hold_state = 0;
+	rules_test_begin = go_hold != NULL ? hold_at : NULL;
+	if (go_first)
 		rules_go(job);
-		usleep(go_wait_us);
-	}
+	if (go_first && go_hold != NULL)
+		assert_int_equal(hold_step(1), 1);
 	assert_int_equal(facts_digest(&d, st, when, &err), 0);
 	rules_keep(job, &d);
+	if (go_first && go_hold != NULL)
+		(void)hold_step(2);
 	rules_go(job);
 	digest_free(&d);
 	store_read_end(st);
 	assert_int_equal(sweep_run_early(run, st, when, NULL, rs, job, &err),
 	    0);
+	rules_test_begin = NULL;
 	unsetenv("MIRROR_JOBS");
 }
 
@@ -1658,9 +1705,12 @@ test_keep_later(void **state)
 
 /*
  * 22: a kept rule the thread began before rules_keep (it starts on the
- * core the digest's second connection frees) is interrupted and not
- * evaluated: its violations and hits are the kept ones, its rule_runs
- * row says 0 ms; a rule not kept that it began is evaluated as before.
+ * core the digest's second connection frees) is not evaluated (its
+ * query interrupted when it runs, its result dropped when it ran): its
+ * violations and hits are the kept ones, its rule_runs row says 0 ms; a
+ * rule not kept is evaluated as before. The thread is held at the rule
+ * until rules_keep has come: a fixed pause lost the race on a machine
+ * that ran the rule within it.
  */
 static void
 test_keep_begun(void **state)
@@ -1684,10 +1734,10 @@ test_keep_begun(void **state)
 	    "created_at) VALUES ('m2', 'episodic', 'x', 'p06', "
 	    "'2020-01-01 00:00:00')");
 	go_first = 1;               /* a-slow begun before rules_keep */
-	go_wait_us = 50000;
+	go_hold = "a-slow";
 	keyed_sweep(f->st, &rs, NOW, "2", &run);
 	go_first = 0;
-	go_wait_us = 0;
+	go_hold = NULL;
 	assert_int_equal(run.rules_kept, 1);
 	assert_int_equal(run.rules_failed, 0);
 	assert_int_equal(run.violations_opened, 1);
