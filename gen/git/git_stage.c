@@ -37,7 +37,6 @@
 #define STAGE_PRIORITY 999
 
 struct stage_obj {
-	uint64_t key;           /* the id's first 8 bytes (0 made 1) */
 	git_oid id;
 	git_object_t type;
 	size_t len;
@@ -48,12 +47,21 @@ struct stage_obj {
 	size_t zlen;
 };
 
+/* Where the table finds an object: 16 bytes a slot, not the object's
+ * 64 (at 100,000 projects, 600,000 objects in 2M slots: 32 MB, not
+ * 151, and each growth moves a quarter of the bytes). */
+struct obj_slot {
+	uint64_t key;           /* the id's first 8 bytes (0 made 1) */
+	size_t i;               /* in mgit_stage_be.obj */
+};
+
 /* A batch compressed and written to the pack on a thread of its own. */
 struct flight {
 	struct mgit_pack *pk;        /* the stage's: no other writer until
 	                                the batch is joined */
 	struct mgit_pack_obj *objs;  /* the batch; data borrowed from the
 	                                stage, which keeps it until joined */
+	size_t *at;                  /* each one's index in the stage */
 	size_t n;
 	pthread_t tid;
 	int started;                 /* 1: tid runs it, join it */
@@ -63,11 +71,12 @@ struct flight {
 
 struct mgit_stage_be {
 	git_odb_backend parent;      /* first: what libgit2 is given */
-	struct hashtab objs;         /* struct stage_obj */
-	git_oid *queue;              /* held, not yet written, in order */
+	struct stage_obj *obj;       /* every object held, in order */
+	size_t nobj, capobj;
+	struct hashtab objs;         /* struct obj_slot, of obj */
+	size_t *queue;               /* held, not yet written, in order:
+	                                indices in obj */
 	size_t nqueue, capqueue, queue_bytes;
-	git_oid *all;                /* every object held */
-	size_t nall, capall;
 	size_t blobs;                /* new blobs, once per file */
 	strbuf objects_dir;
 	struct mgit_pack pk;
@@ -92,24 +101,13 @@ key_of(const git_oid *id)
 static struct stage_obj *
 find(const struct mgit_stage_be *be, const git_oid *id)
 {
-	struct stage_obj *o;
+	const struct obj_slot *e;
 
-	for (o = hashtab_get(&be->objs, key_of(id)); o != NULL;
-	    o = hashtab_next(&be->objs, o))
-		if (git_oid_equal(&o->id, id))
-			return o;
+	for (e = hashtab_get(&be->objs, key_of(id)); e != NULL;
+	    e = hashtab_next(&be->objs, e))
+		if (git_oid_equal(&be->obj[e->i].id, id))
+			return &be->obj[e->i];
 	return NULL;
-}
-
-/* The entry of id, which the stage holds (anything else is a bug). */
-static struct stage_obj *
-held(const struct mgit_stage_be *be, const git_oid *id)
-{
-	struct stage_obj *o = find(be, id);
-
-	if (o == NULL)
-		abort();
-	return o;
 }
 
 /* Compress and write a batch (a thread's start). Returns NULL. */
@@ -141,7 +139,7 @@ flight_join(struct mgit_stage_be *be, mirror_error *err)
 	if (rc < 0)
 		*err = f->err;
 	for (size_t i = 0; i < f->n && rc == 0; i++) {
-		struct stage_obj *o = held(be, &f->objs[i].oid);
+		struct stage_obj *o = &be->obj[f->at[i]];
 
 		if (o->type == GIT_OBJECT_BLOB) {
 			free(o->data);
@@ -151,7 +149,9 @@ flight_join(struct mgit_stage_be *be, mirror_error *err)
 		}
 	}
 	free(f->objs);
+	free(f->at);
 	f->objs = NULL;
+	f->at = NULL;
 	f->n = 0;
 	f->started = 0;
 	return rc;
@@ -172,8 +172,10 @@ pack_queue(struct mgit_stage_be *be, mirror_error *err)
 	if ((rc = flight_join(be, err)) < 0 || be->nqueue == 0)
 		return rc;
 	f->objs = xcalloc(be->nqueue, sizeof(*f->objs));
+	f->at = xreallocarray(NULL, be->nqueue, sizeof(*f->at));
+	memcpy(f->at, be->queue, be->nqueue * sizeof(*f->at));
 	for (size_t i = 0; i < be->nqueue; i++) {
-		const struct stage_obj *o = held(be, &be->queue[i]);
+		const struct stage_obj *o = &be->obj[be->queue[i]];
 
 		git_oid_cpy(&f->objs[i].oid, &o->id);
 		f->objs[i].type = o->type;
@@ -224,17 +226,19 @@ hold(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
     char *data, size_t len, unsigned char *z, size_t zlen,
     mirror_error *err)
 {
-	struct stage_obj *o = hashtab_add(&be->objs, key_of(id));
+	struct obj_slot *e = hashtab_add(&be->objs, key_of(id));
+	struct stage_obj *o;
 	int rc;
 
+	e->i = be->nobj;
+	o = &ARRAY_PUSH(be->obj, be->nobj, be->capobj);
 	git_oid_cpy(&o->id, id);
 	o->type = type;
 	o->len = len;
 	o->data = data;
 	o->z = z;
 	o->zlen = zlen;
-	git_oid_cpy(&ARRAY_PUSH(be->queue, be->nqueue, be->capqueue), id);
-	git_oid_cpy(&ARRAY_PUSH(be->all, be->nall, be->capall), id);
+	ARRAY_PUSH(be->queue, be->nqueue, be->capqueue) = e->i;
 	/* What the batch holds: a compressed blob costs the pack a write,
 	 * not a compression. */
 	be->queue_bytes += z != NULL ? zlen : len;
@@ -342,15 +346,13 @@ be_free(git_odb_backend *b)
 	mirror_error ignored;
 
 	(void)flight_join(be, &ignored);
-	for (size_t i = 0; i < be->nall; i++) {
-		struct stage_obj *o = held(be, &be->all[i]);
-
-		free(o->data);
-		free(o->z);
+	for (size_t i = 0; i < be->nobj; i++) {
+		free(be->obj[i].data);
+		free(be->obj[i].z);
 	}
 	hashtab_free(&be->objs);
 	free(be->queue);
-	free(be->all);
+	free(be->obj);
 	mgit_pack_free(&be->pk);    /* a temporary pack is removed */
 	strbuf_free(&be->objects_dir);
 	free(be);
@@ -427,7 +429,7 @@ mgit_stage_open(struct mgit_stage *stage, git_repository *repo,
 	be->parent.exists = be_exists;
 	be->parent.write = be_write;
 	be->parent.free = be_free;
-	hashtab_init(&be->objs, sizeof(struct stage_obj));
+	hashtab_init(&be->objs, sizeof(struct obj_slot));
 	strbuf_init(&be->objects_dir);
 	strbuf_printf(&be->objects_dir, "%sobjects",
 	    git_repository_commondir(repo));
@@ -482,7 +484,7 @@ flush_loose(struct mgit_stage *stage, const char *repo_path,
 
 	be->passthrough = 1;
 	for (size_t i = 0; i < be->nqueue && rc == 0; i++) {
-		struct stage_obj *o = held(be, &be->queue[i]);
+		struct stage_obj *o = &be->obj[be->queue[i]];
 		git_oid got;
 
 		/* Compressed for a pack that did not come: its bytes back. */
