@@ -71,7 +71,9 @@ struct flight {
 
 struct mgit_stage_be {
 	git_odb_backend parent;      /* first: what libgit2 is given */
-	struct stage_obj *obj;       /* every object held, in order */
+	struct stage_obj *obj;       /* every object held, in order (an
+	                                entry's address holds until the
+	                                next hold) */
 	size_t nobj, capobj;
 	struct hashtab objs;         /* struct obj_slot, of obj */
 	size_t *queue;               /* held, not yet written, in order:

@@ -200,7 +200,8 @@ static int
 cmp_part(const void *a, const void *b)
 {
 	const struct part *x = a, *y = b;
-	const char *px = x->body + DIGEST_HEX + 1, *py = y->body + DIGEST_HEX + 1;
+	const char *px = x->body + DIGEST_HEX + 1;
+	const char *py = y->body + DIGEST_HEX + 1;
 	size_t lx = strcspn(px, "\n"), ly = strcspn(py, "\n");
 
 	return path_cmp(px, lx, py, ly);
@@ -269,7 +270,7 @@ record_load(const char *dir, int fresh)
 {
 	struct page_record *r = record_new(NULL);
 	struct part *parts = NULL;
-	size_t n = 0, len = strlen(RECORD_HEADER);
+	size_t n = 0;
 	int dfd = -1, pfd = -1, rc = -1;
 
 	/* Every component without following links, as output.c writes. */
@@ -287,6 +288,7 @@ record_load(const char *dir, int fresh)
 	 * each line is a line and they come in strict path order across
 	 * the parts is parse_prev's to judge. */
 	if (rc == 0 && n > 0) {
+		size_t len = strlen(RECORD_HEADER);
 		strbuf sb;
 
 		qsort(parts, n, sizeof(*parts), cmp_part);
@@ -649,7 +651,7 @@ record_pages_bytes(const struct page_record *r)
 	return n;
 }
 
-/* 1 when h is among the n hashes at used. */
+/* 1 when h is among the n names at used. */
 static int
 hash_used(const uint64_t *used, size_t n, uint64_t h)
 {
@@ -701,7 +703,7 @@ parts_write(struct output *out, const char *text, size_t len,
     mirror_error *err)
 {
 	const char *start = text, *p = text, *end = text + len;
-	uint64_t *used = NULL, h0 = 0;
+	uint64_t *used = NULL;          /* the parts' names; the last open */
 	size_t n_used = 0, cap = 0;
 	int rc = 0;
 
@@ -711,19 +713,19 @@ parts_write(struct output *out, const char *text, size_t len,
 		uint64_t h = path_hash(path, (size_t)(nl - path));
 
 		if (p == text)
-			h0 = h;
-		else if ((hash_mix(h) & RECORD_CUT_MASK) == 0 && h != h0 &&
+			ARRAY_PUSH(used, n_used, cap) = h;
+		else if ((hash_mix(h) & RECORD_CUT_MASK) == 0 &&
 		    !hash_used(used, n_used, h)) {
-			ARRAY_PUSH(used, n_used, cap) = h0;
-			rc = part_write(out, h0, start, (size_t)(p - start),
-			    err);
+			rc = part_write(out, used[n_used - 1], start,
+			    (size_t)(p - start), err);
+			ARRAY_PUSH(used, n_used, cap) = h;
 			start = p;
-			h0 = h;
 		}
 		p = nl + 1;
 	}
 	if (rc == 0 && p > start)
-		rc = part_write(out, h0, start, (size_t)(p - start), err);
+		rc = part_write(out, used[n_used - 1], start,
+		    (size_t)(p - start), err);
 	free(used);
 	return rc;
 }

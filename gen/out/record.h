@@ -38,8 +38,8 @@
 #define RECORD_HEADER "# mirror page inputs 2: sha-256 of each page's " \
 	"data, template and site inputs\n"
 
-/* A part starts at a line whose path's hash, mixed, has these low bits 0: 512
- * lines a part on average. */
+/* A part starts at a line whose path's hash, mixed once more, has
+ * these low bits 0: 512 lines a part on average (record_write). */
 #define RECORD_CUT_BITS 9
 #define RECORD_CUT_MASK ((UINT64_C(1) << RECORD_CUT_BITS) - 1)
 
