@@ -78,30 +78,41 @@ digest_expect_entities(struct store_digest *d, size_t n)
 }
 
 /*
- * Fold column i of stmt into h: its type, then its value: an integer's
- * 64 bits, a real's, a text's or blob's bytes (hash_words). Numbers are
- * not turned into text: that printf was a tenth of the pass.
+ * Fold column i of stmt into h (a chain of hash_step that a hash_mix
+ * ends): its type, then its value: an integer's 64 bits, a real's, a
+ * text's or blob's length (in the type's word) and bytes. Numbers are
+ * not turned into text: that printf was a tenth of the pass. One step
+ * a word, not a hash_mix: the digest folds every column of every row.
  */
 static uint64_t
 hash_col(uint64_t h, sqlite3_stmt *stmt, int i)
 {
-	int type = sqlite3_column_type(stmt, i);
-	uint64_t v;
+	sqlite3_value *v = sqlite3_column_value(stmt, i);
+	int type = sqlite3_value_type(v);
+	uint64_t bits;
 	double r;
+	size_t n;
 
-	h = hash_mix(h ^ (uint64_t)type);
 	switch (type) {
 	case SQLITE_NULL:
-		return h;
+		return hash_step(h, (uint64_t)type);
 	case SQLITE_INTEGER:
-		return hash_mix(h ^ (uint64_t)sqlite3_column_int64(stmt, i));
+		return hash_step(hash_step(h, (uint64_t)type),
+		    (uint64_t)sqlite3_value_int64(v));
 	case SQLITE_FLOAT:
-		r = sqlite3_column_double(stmt, i);
-		memcpy(&v, &r, sizeof(v));
-		return hash_mix(h ^ v);
+		r = sqlite3_value_double(v);
+		memcpy(&bits, &r, sizeof(bits));
+		return hash_step(hash_step(h, (uint64_t)type), bits);
 	default:
-		return hash_words(h, sqlite3_column_blob(stmt, i),
-		    (size_t)sqlite3_column_bytes(stmt, i));
+		/* The blob first: value_bytes then counts its bytes as
+		 * they are, never a text converted. */
+		{
+			const void *p = sqlite3_value_blob(v);
+
+			n = (size_t)sqlite3_value_bytes(v);
+			return hash_steps(hash_step(h, (uint64_t)type |
+			    (uint64_t)n << 8), p, n);
+		}
 	}
 }
 

@@ -50,6 +50,22 @@ hash_words(uint64_t h, const void *p, size_t n)
 }
 
 uint64_t
+hash_steps(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (; n >= 8; n -= 8, b += 8)
+		h = hash_step(h, load_le(b));
+	if (n > 0) {
+		unsigned char last[8] = { 0 };
+
+		memcpy(last, b, n);
+		h = hash_step(h, load_le(last));
+	}
+	return h;
+}
+
+uint64_t
 hash_add_str(uint64_t h, const char *s)
 {
 	static const unsigned char sep = 0xff;   /* never in UTF-8 text */

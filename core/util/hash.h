@@ -24,6 +24,20 @@ hash_mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/*
+ * One step of a chain of words that a hash_mix ends: h turned left by
+ * 27 bits, w xored in, times an odd constant. One multiply where
+ * hash_mix has two and shifts between: for a fixed w a bijection of h
+ * and for a fixed h one of w, so two chains that differ in one word
+ * never meet; the hash_mix at the end spreads the bits. For digests
+ * compared only with each other, never for an id.
+ */
+static inline uint64_t
+hash_step(uint64_t h, uint64_t w)
+{
+	return ((h << 27 | h >> 37) ^ w) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
 /* Fold n bytes of p into h and return the new value. */
 uint64_t hash_add(uint64_t h, const void *p, size_t n);
 
@@ -39,6 +53,14 @@ uint64_t hash_add_str(uint64_t h, const char *s);
  * snapshot, a project's rows), never for an id.
  */
 uint64_t hash_words(uint64_t h, const void *p, size_t n);
+
+/*
+ * Fold n bytes of p into h as little-endian words (the last one
+ * zero-filled), each through hash_step: the length is not folded (the
+ * caller's chain holds it) and nothing is mixed, so the chain must end
+ * in hash_mix. The same on every machine.
+ */
+uint64_t hash_steps(uint64_t h, const void *p, size_t n);
 
 
 /*

@@ -89,30 +89,68 @@ test_hash_stable(void **state)
 	    hash_add_str(hash_add_str(MIRROR_HASH_INIT, "a"), "bc"));
 }
 
+/* A hash of bytes and the value it must give, as 16 hex digits. */
+struct hash_case {
+	const char *in;
+	size_t len;
+	const char *hex;
+};
+
+/* Each of cases[0..n) hashed by fn from MIRROR_HASH_INIT. */
+static void
+assert_hashes(uint64_t (*fn)(uint64_t, const void *, size_t),
+    const struct hash_case *cases, size_t n)
+{
+	char hex[17];
+
+	for (size_t i = 0; i < n; i++) {
+		hash_hex(hex, fn(MIRROR_HASH_INIT, cases[i].in, cases[i].len));
+		assert_string_equal(hex, cases[i].hex);
+	}
+}
+
 /* 3b: hash_words gives the same values on every machine (little-endian
  * words, reckoned independently), whole words and a tail alike, and
  * counts the length: a trailing NUL is a change. */
 static void
 test_hash_words(void **state)
 {
-	static const struct {
-		const char *in;
-		size_t len;
-		const char *hex;
-	} cases[] = {
+	static const struct hash_case cases[] = {
 		{ "", 0, "f52a15e9a9b5e89b" },
 		{ "abcdefghi", 9, "50e34e28874e8929" },
 		{ "a", 1, "fd4ae864b0c38893" },
 		{ "a\0", 2, "16bf687085c8fcd8" },
 	};
-	char hex[17];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		hash_hex(hex, hash_words(MIRROR_HASH_INIT, cases[i].in,
-		    cases[i].len));
-		assert_string_equal(hex, cases[i].hex);
-	}
+	assert_hashes(hash_words, cases, sizeof(cases) / sizeof(*cases));
+}
+
+/* 3b: hash_steps gives the same values on every machine (reckoned
+ * independently: each little-endian word, the last zero-filled, as
+ * ((h <<< 27) ^ w) * 0x9e3779b97f4a7c15), folds no length (nothing
+ * leaves h as it was; a trailing NUL is the same word: the digest's
+ * column hash folds the length before), and changes with any one word. */
+static void
+test_hash_steps(void **state)
+{
+	static const struct hash_case cases[] = {
+		{ "", 0, "cbf29ce484222325" },
+		{ "abcdefgh", 8, "b7c731e95b2520fe" },
+		{ "abcdefghi", 9, "07262d9b232227de" },
+		{ "a", 1, "b75716ac828416fe" },
+		{ "a\0", 2, "b75716ac828416fe" },
+	};
+
+	(void)state;
+	assert_hashes(hash_steps, cases, sizeof(cases) / sizeof(*cases));
+	/* One word apart, first or last: never the same chain. */
+	assert_true(hash_steps(1, "abcdefghABCDEFGH", 16) !=
+	    hash_steps(1, "abcdefgXABCDEFGH", 16));
+	assert_true(hash_steps(1, "abcdefghABCDEFGH", 16) !=
+	    hash_steps(1, "abcdefghABCDEFGX", 16));
+	assert_true(hash_step(hash_step(7, 1), 2) !=
+	    hash_step(hash_step(7, 2), 1));
 }
 
 /* 3b: xprefault maps pages in and leaves every byte as it was: a block
@@ -504,6 +542,7 @@ main(void)
 		cmocka_unit_test(test_clock_source_date_epoch),
 		cmocka_unit_test(test_hash_stable),
 		cmocka_unit_test(test_hash_words),
+		cmocka_unit_test(test_hash_steps),
 		cmocka_unit_test(test_xprefault),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_error_one_line),

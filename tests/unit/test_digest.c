@@ -192,6 +192,43 @@ test_rows_belong(void **state)
 	unlink(path);
 }
 
+/* A column's type and length are part of its hash: the same bytes as
+ * text or blob, a trailing NUL, a byte moved across a column's end,
+ * two columns' values swapped, a word's last byte moved to the next
+ * column: each changes the row's project (the hash steps a word at a time and folds no
+ * length of its own). */
+static void
+test_column_bounds(void **state)
+{
+	/* Each from the state the one before left. */
+	static const char *const edits[] = {
+	    "UPDATE project_state SET value = CAST('x' AS BLOB) WHERE id = "
+	    "'s1'",
+	    "UPDATE project_state SET value = CAST('x' || char(0) AS BLOB) "
+	    "WHERE id = 's1'",
+	    "UPDATE project_state SET value = 'x' || char(0) WHERE id = 's1'",
+	    "UPDATE project_state SET value = 'x' WHERE id = 's1'",
+	    "UPDATE project_state SET key = 'x', value = 'b' WHERE id = 's1'",
+	    "UPDATE project_state SET key = 'b', value = 'x' WHERE id = 's1'",
+	    "UPDATE project_state SET key = 'bx', value = '' WHERE id = 's1'",
+	    "UPDATE project_state SET key = 'b', value = 'x12345678' WHERE "
+	    "id = 's1'",
+	    "UPDATE project_state SET value = 'x1234567', source = '8' WHERE "
+	    "id = 's1'",
+	};
+	struct diff df;
+
+	(void)state;
+	make_store(base_sql);
+	for (size_t i = 0; i < sizeof(edits) / sizeof(*edits); i++) {
+		edit_diff(&df, edits[i], 0, 0);
+		if (strcmp(df.changed, "p05,") != 0 || !df.snapshot)
+			fail_msg("%s: changed %s, snapshot %d", edits[i],
+			    df.changed, df.snapshot);
+	}
+	unlink(path);
+}
+
 /* The names digest (what the A-Z pages show) changes with a key, an
  * entity's name, status, type or project, a project's name or aliases;
  * not with a value, a description, a memory or an edge. */
@@ -1196,6 +1233,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snapshot_and_projects),
 		cmocka_unit_test(test_rows_belong),
+		cmocka_unit_test(test_column_bounds),
 		cmocka_unit_test(test_alias_moves_rows),
 		cmocka_unit_test(test_names_digest),
 		cmocka_unit_test(test_edges_and_audit),
