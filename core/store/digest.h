@@ -102,6 +102,13 @@ struct store_digest {
 	int tallied;
 	long long expired_active;
 	time_t now;
+	/* The memories' clock at now as facts_clock_read reads it (its
+	 * expired, after and until; core/store/facts.h), read on the
+	 * second connection once its share of the pass is folded, where
+	 * the pass ran on two (clocked): a build takes it from here
+	 * (facts_clock_of) instead of reading every memory again. */
+	long long clock_expired, clock_after, clock_until;
+	int clocked;
 	/* While folding: projects by hash of their id, the loose rows, the
 	 * aliases (name to project), each entity's project and row, and
 	 * the projects that show an entity as a far end. */

@@ -1394,9 +1394,15 @@ facts_digest_column(const char *table, const char *column)
 	return -1;
 }
 
+static int clock_memories(struct facts_clock *out, mirror_store *st,
+    time_t now, mirror_error *err);
+
 /* The second connection's share of a digest (digest_store). */
 struct beside_fold {
 	const char *ts;
+	time_t now;                     /* of ts, for the clock */
+	struct facts_clock clock;       /* the memories' clock at now, */
+	int clocked;                    /* when 1 */
 	void (*then)(void *);           /* when done (digest_store) */
 	void *arg;
 	struct store_digest d;          /* its projects, for digest_merge */
@@ -1418,6 +1424,15 @@ fold_beside(void *arg, mirror_store *st, mirror_error *err)
 		rc = fold_table(&b->sum[beside_tables[i]], &b->d, st,
 		    beside_tables[i], b->ts, &sql, err);
 	strbuf_free(&sql);
+	/* The clock here, where the core is this connection's: the build
+	 * would read it on the main thread after the sweep (a pass over
+	 * the memories). One that cannot be read is left to that read. */
+	if (rc == 0) {
+		mirror_error ignored;
+
+		b->clocked = clock_memories(&b->clock, st, b->now,
+		    &ignored) == 0;
+	}
 	if (b->then != NULL)
 		b->then(b->arg);
 	return rc;
@@ -1444,6 +1459,10 @@ beside_finish(struct store_beside *bs, struct beside_fold *b,
 		for (size_t i = 0; i < NELEM(beside_tables); i++)
 			sum[beside_tables[i]] = b->sum[beside_tables[i]];
 		d->beside = (int)NELEM(beside_tables);
+		d->clock_expired = b->clock.expired;
+		d->clock_after = b->clock.after;
+		d->clock_until = b->clock.until;
+		d->clocked = b->clocked;
 		return 0;
 	}
 	rc = 0;
@@ -1486,6 +1505,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	out->keep_rowids = rowids;
 	memset(&side, 0, sizeof(side));
 	side.ts = ts;
+	side.now = now;
 	side.then = then;
 	side.arg = arg;
 	digest_init(&side.d);
@@ -1576,8 +1596,10 @@ facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err)
 	return rc;
 }
 
-int
-facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
+/* The memories' part of facts_clock_read into *out (any_conflicts
+ * left alone). Returns 0 or < 0 with err set. */
+static int
+clock_memories(struct facts_clock *out, mirror_store *st, time_t now,
     mirror_error *err)
 {
 	/* One pass: the count, and the nearest expiry on either side. */
@@ -1585,34 +1607,71 @@ facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
 	    "max(t) FILTER (WHERE t < ?1), min(t) FILTER (WHERE t >= ?1) "
 	    "FROM (SELECT mirror_ts(valid_until) AS t FROM main.memories)";
 	sqlite3_stmt *stmt = NULL;
+	int rc = 0;
+
+	out->expired = 0;
+	out->after = LLONG_MIN;
+	out->until = LLONG_MAX;
+	if (!store_features(st)->mem_valid_until ||
+	    (rc = prepare(&stmt, st, sql, "cannot count expired memories",
+	    err)) < 0)
+		return rc;
+	sqlite3_bind_int64(stmt, 1, (sqlite3_int64)now);
+	rc = store_step(st, stmt);
+	if (rc == SQLITE_ROW) {
+		out->expired = sqlite3_column_int64(stmt, 0);
+		if (sqlite3_column_type(stmt, 1) != SQLITE_NULL)
+			out->after = sqlite3_column_int64(stmt, 1);
+		if (sqlite3_column_type(stmt, 2) != SQLITE_NULL)
+			out->until = sqlite3_column_int64(stmt, 2);
+		rc = 0;
+	} else
+		rc = store_fail(st, err, rc, "cannot count expired memories");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/* out->any_conflicts as st's read sees it. Returns 0 or < 0 with err
+ * set. */
+static int
+clock_conflicts(struct facts_clock *out, mirror_store *st,
+    mirror_error *err)
+{
 	long long any = 0;
 	int rc = 0;
 
-	memset(out, 0, sizeof(*out));
-	out->after = LLONG_MIN;
-	out->until = LLONG_MAX;
-	if (store_features(st)->mem_valid_until &&
-	    (rc = prepare(&stmt, st, sql, "cannot count expired memories",
-	    err)) == 0) {
-		sqlite3_bind_int64(stmt, 1, (sqlite3_int64)now);
-		rc = store_step(st, stmt);
-		if (rc == SQLITE_ROW) {
-			out->expired = sqlite3_column_int64(stmt, 0);
-			if (sqlite3_column_type(stmt, 1) != SQLITE_NULL)
-				out->after = sqlite3_column_int64(stmt, 1);
-			if (sqlite3_column_type(stmt, 2) != SQLITE_NULL)
-				out->until = sqlite3_column_int64(stmt, 2);
-			rc = 0;
-		} else
-			rc = store_fail(st, err, rc, "cannot count expired "
-			    "memories");
-		sqlite3_finalize(stmt);
-	}
-	if (rc == 0 && store_features(st)->has_mirror_tables)
+	if (store_features(st)->has_mirror_tables)
 		rc = store_count(&any, st, "SELECT EXISTS (SELECT 1 FROM "
 		    "main.conflicts)", NULL, err);
 	out->any_conflicts = any != 0;
 	return rc;
+}
+
+int
+facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = clock_memories(out, st, now, err);
+	return rc < 0 ? rc : clock_conflicts(out, st, err);
+}
+
+int
+facts_clock_of(struct facts_clock *out, const struct store_digest *d,
+    mirror_store *st, mirror_error *err)
+{
+	int rc;
+
+	if (!d->clocked)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->expired = d->clock_expired;
+	out->after = d->clock_after;
+	out->until = d->clock_until;
+	rc = clock_conflicts(out, st, err);
+	return rc < 0 ? rc : 1;
 }
 
 int

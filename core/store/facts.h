@@ -308,6 +308,15 @@ struct facts_clock {
 int facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
     mirror_error *err);
 
+/*
+ * Fill *out as facts_clock_read would, from the clock d took beside its
+ * pass (digest.h's clocked) and the conflicts table read in st's read:
+ * only for a d taken at the read's time from rows the read still sees.
+ * Returns 1, 0 (d holds no clock; *out untouched), or < 0 with err set.
+ */
+int facts_clock_of(struct facts_clock *out, const struct store_digest *d,
+    mirror_store *st, mirror_error *err);
+
 /* 1 when c, read at some time from rows still unchanged, holds at t
  * too (t lies in its window); else 0. */
 int facts_clock_holds(const struct facts_clock *c, time_t t);

@@ -486,6 +486,13 @@ build_snapshot_after(struct site_model *s, struct build_changes *ch,
 		if (v != ch->version || run->rows_written != 0)
 			rc = build_snapshot(s, 0, NULL, err);
 	}
+	/* The digest is of this read's rows (taken again when they
+	 * changed), so the clock it took beside holds too. */
+	if (rc == 0 && (rc = facts_clock_of(&ch->clock, &s->digest, s->st,
+	    err)) > 0) {
+		ch->clocked = 1;
+		rc = 0;
+	}
 	return rc < 0 ? rc : build_memo(ch, s, o, err);
 }
 

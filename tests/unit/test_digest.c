@@ -715,6 +715,71 @@ digest_jobs(struct store_digest *d, mirror_store *st, const char *jobs,
 	unsetenv("MIRROR_JOBS");
 }
 
+/* The clock a digest took beside its pass is facts_clock_read's at the
+ * digest's time, before, between and after the memories' expiries (with
+ * any_conflicts read in the caller's read); a pass on one connection
+ * takes none, and facts_clock_of then leaves *out alone. */
+static void
+test_clock_beside(void **state)
+{
+	static const char *const at[] = { "2020-01-01 00:00:00",
+	    "2030-01-01 00:00:00", "2030-06-01 12:00:00",
+	    "2040-01-01 00:00:00" };
+	struct facts_clock want, got;
+	struct store_digest d;
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	exec_sql("INSERT INTO memories(id, memory_type, content, project,"
+	    " valid_until) VALUES ('m7', 'knowledge', 'later', 'p06',"
+	    " '2031-01-01 00:00:00'), ('m8', 'knowledge', 'gone', 'p06',"
+	    " '2001-01-01 00:00:00')");
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	for (size_t i = 0; i < sizeof(at) / sizeof(*at); i++) {
+		time_t now;
+
+		assert_int_equal(mirror_parse_ts(&now, at[i]), 0);
+		assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
+		assert_int_equal(store_read_begin(st, &err), 0);
+		assert_int_equal(facts_digest_rows(&d, st, now, &err), 0);
+		assert_int_equal(d.beside, 2);
+		assert_int_equal(facts_clock_read(&want, st, now, &err), 0);
+		memset(&got, 0xa5, sizeof(got));
+		assert_int_equal(facts_clock_of(&got, &d, st, &err), 1);
+		store_read_end(st);
+		unsetenv("MIRROR_JOBS");
+		assert_int_equal(got.expired, want.expired);
+		assert_true(got.after == want.after);
+		assert_true(got.until == want.until);
+		assert_int_equal(got.any_conflicts, want.any_conflicts);
+		assert_true(got.any_conflicts);
+		digest_free(&d);
+	}
+	/* The last but one: m8 and m2 expired, m7 not yet. */
+	{
+		time_t m2, m7;
+
+		assert_int_equal(mirror_parse_ts(&m2, at[1]), 0);
+		assert_int_equal(mirror_parse_ts(&m7, "2031-01-01 00:00:00"),
+		    0);
+		assert_int_equal(facts_clock_read(&want, st,
+		    m2 + 86400 * 150, &err), 0);
+		assert_int_equal(want.expired, 2);
+		assert_true(want.after == (long long)m2);
+		assert_true(want.until == (long long)m7);
+	}
+	digest_jobs(&d, st, "1", 1);
+	assert_int_equal(d.beside, 0);
+	memset(&got, 0xa5, sizeof(got));
+	assert_int_equal(facts_clock_of(&got, &d, st, &err), 0);
+	assert_int_equal(got.expired, (long long)0xa5a5a5a5a5a5a5a5ULL);
+	digest_free(&d);
+	store_close(st);
+	unlink(path);
+}
+
 /* What a digest's then saw: how often it ran, and on which thread. */
 struct then_seen {
 	int calls;
@@ -1246,6 +1311,7 @@ main(void)
 		cmocka_unit_test(test_check_kept),
 		cmocka_unit_test(test_check_kept_by_rowid),
 		cmocka_unit_test(test_digest_beside),
+		cmocka_unit_test(test_clock_beside),
 		cmocka_unit_test(test_digest_then),
 		cmocka_unit_test(test_store_beside),
 		cmocka_unit_test(test_store_print),
