@@ -4,6 +4,7 @@
  * its lock, out_journal.c writes, applies and recovers the journal,
  * out_fs.c holds the safe file operations they share.
  */
+#define _GNU_SOURCE   /* syncfs */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -68,7 +69,38 @@ struct output {
 	size_t n_removed;
 	pthread_mutex_t mu;     /* the sets, lists and counts: the pool's
 	                           workers write pages at once */
+	pthread_t flusher;      /* output_flush_begin's thread, */
+	int flushing;           /* when 1: joined by flush_end */
 };
+
+/* output_flush_begin's thread: one syncfs of the stage's file system.
+ * Its failure is the journal's syncfs to report. */
+static void *
+flush_main(void *arg)
+{
+	const struct output *o = arg;
+
+	(void)syncfs(o->stage_fd);
+	return NULL;
+}
+
+void
+output_flush_begin(struct output *o)
+{
+	if (o->flushing || o->stage_fd < 0 || o->journaled || o->committed)
+		return;
+	o->flushing = pthread_create(&o->flusher, NULL, flush_main, o) == 0;
+}
+
+/* Wait for output_flush_begin's thread, if one runs. */
+static void
+flush_end(struct output *o)
+{
+	if (!o->flushing)
+		return;
+	(void)pthread_join(o->flusher, NULL);
+	o->flushing = 0;
+}
 
 /* Taken by output_lock ahead of output_begin, which takes it over. */
 static struct out_lock early_lock = { -1, -1, NULL };
@@ -814,6 +846,7 @@ output_commit(struct output *o, mirror_error *err)
 		return mirror_fail(err, MIRROR_EIO, "%s: a file of this build "
 		    "was not written; nothing to commit", o->dir);
 	dirc_close(o);
+	flush_end(o);
 	pthread_mutex_lock(&o->mu);
 	journal_of(&j, o);
 	pthread_mutex_unlock(&o->mu);
@@ -844,6 +877,7 @@ output_free(struct output *o)
 		return;
 	/* Once the journal is in place, its staging directory is the next
 	 * build's to finish. */
+	flush_end(o);
 	dirc_close(o);
 	if (!o->journaled && o->stage != NULL)
 		(void)out_remove_tree(o->parent_fd, o->stage);

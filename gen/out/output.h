@@ -7,6 +7,7 @@
  *   output_keep(out, paths, n)                     (pages known unchanged)
  *   output_write(out, "index.md", md, len, err);   (every other file)
  *   output_files(out, &files); output_removed(...) (the git stage)
+ *   output_flush_begin(out);                       (optional: sync early)
  *   output_commit(out, err);                       (DIR becomes the site)
  *   output_free(out);                              (always)
  *
@@ -208,6 +209,18 @@ const char *output_base_tree(const struct output *out);
  * but 40 or 64 lowercase hex digits clears it.
  */
 void output_set_tree(struct output *out, const char *hex);
+
+/*
+ * Start putting the staged files on disk now, on a thread of its own
+ * (one syncfs of the stage's file system), for a caller with work to do
+ * before output_commit that leaves a core idle: the git commit reads
+ * the files back while the disk takes them, and output_commit's own
+ * syncfs finds little left (P100000: about a second of the swap).
+ * output_commit and output_free wait for the thread; the journal's
+ * syncfs is still what makes the files durable. Once a build; nothing
+ * after output_commit or without a stage.
+ */
+void output_flush_begin(struct output *out);
 
 /*
  * Make DIR the new site: write and sync the journal, apply it (see

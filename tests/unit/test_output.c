@@ -926,6 +926,38 @@ test_no_change(void **state)
 	expect_state("a.md=A;d;d/b.md=B;keep.md=K;old;old/x.md=X!;");
 }
 
+/* 18b: output_flush_begin starts the staged files' writeback early and
+ * changes nothing else: a file written after it is committed too, a
+ * second call and one after the commit do nothing, and a build freed
+ * without a commit leaves DIR as it was and no staging directory. */
+static void
+test_flush_early(void **state)
+{
+	mirror_error err;
+	struct output *o;
+
+	(void)state;
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	put(o, "a.md", "A");
+	put(o, "d/b.md", "B");
+	output_flush_begin(o);
+	output_flush_begin(o);
+	put(o, "c.md", "C");
+	assert_int_equal(output_commit(o, &err), 0);
+	output_flush_begin(o);
+	assert_int_equal(output_written(o), 3);
+	output_free(o);
+	expect_state("a.md=A;c.md=C;d;d/b.md=B;");
+	expect_base("site ");
+
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	put(o, "a.md", "A2");
+	output_flush_begin(o);
+	output_free(o);
+	expect_state("a.md=A;c.md=C;d;d/b.md=B;");
+	expect_base("site ");
+}
+
 /* A writer of test_dircache_threads: files "d<k>/t<id>-<k>" for k in
  * 0..39, every directory shared with the other writers. */
 struct dc_writer {
@@ -1225,6 +1257,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_journal_symlink, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_no_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flush_early, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_dircache_threads, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dircache_links, setup,
