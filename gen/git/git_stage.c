@@ -402,7 +402,8 @@ packs_open(struct mgit_stage *stage, const char *objects_dir)
 	}
 }
 
-/* 1 when the repository had blob id before this commit, else 0. */
+/* 1 when the repository had object id (a blob, a tree) before this
+ * commit, else 0. */
 static int
 had_blob(struct mgit_stage *stage, const git_oid *id)
 {
@@ -473,6 +474,24 @@ mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
 	rc = hold(be, id, GIT_OBJECT_BLOB, data, len, z, zlen, err);
 	stage->packed = be->packing;
 	return rc;
+}
+
+int
+mgit_stage_tree(struct mgit_stage *stage, const git_oid *id,
+    const void *data, size_t len, mirror_error *err)
+{
+	struct mgit_stage_be *be = stage->be;
+	char *copy;
+
+	if (be->err.status != 0) {
+		*err = be->err;
+		return -be->err.status;
+	}
+	if (find(be, id) != NULL || had_blob(stage, id))
+		return 0;
+	copy = xmalloc(len ? len : 1);
+	memcpy(copy, data, len);
+	return hold(be, id, GIT_OBJECT_TREE, copy, len, NULL, 0, err);
 }
 
 /* Write the queue as loose objects through the repository's own

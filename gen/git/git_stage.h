@@ -84,6 +84,16 @@ int mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
     mirror_error *err);
 
 /*
+ * A tree (hashed by the caller: id) of len bytes at data, copied in
+ * unless the stage or the repository holds it: what git_odb_write
+ * would do, without the refresh of the repository's packs libgit2 runs
+ * on every object it does not find (100,000 trees: 0.46 s). Returns 0
+ * or -MIRROR_EIO.
+ */
+int mgit_stage_tree(struct mgit_stage *stage, const git_oid *id,
+    const void *data, size_t len, mirror_error *err);
+
+/*
  * Make the staged objects permanent in the repository at repo_path:
  * complete the pack (with its index, git_pack.h), or write the held
  * objects loose. Returns 0 or -MIRROR_EIO.

@@ -19,6 +19,7 @@
 #include "git/git_tree.h"
 #include "sys/jobs.h"
 #include "util/array.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct op {
@@ -308,6 +309,68 @@ edit_name(struct edit *e, git_treebuilder *bld, size_t i, size_t hi,
 	return rc;
 }
 
+/* A tree builder's entries (gather_entry), to be written in order. */
+struct entries {
+	const git_tree_entry **v;
+	size_t n, cap;
+};
+
+/* git_treebuilder_filter's callback: note te, keep it. */
+static int
+gather_entry(const git_tree_entry *te, void *arg)
+{
+	struct entries *es = arg;
+
+	ARRAY_PUSH(es->v, es->n, es->cap) = te;
+	return 0;
+}
+
+/* qsort order of entries: git's (a tree's name as if it ended in '/'). */
+static int
+cmp_entry(const void *a, const void *b)
+{
+	return git_tree_entry_cmp(*(const git_tree_entry *const *)a,
+	    *(const git_tree_entry *const *)b);
+}
+
+/*
+ * Write bld as a tree object into e's stage, its id into *out: each
+ * entry as git writes it (its mode in octal, a space, its name, a NUL,
+ * its id's 20 bytes), in git's order, hashed here and handed to the
+ * stage (mgit_stage_tree), not through libgit2's object database.
+ * Returns 0 or < 0 with e->err set.
+ */
+static int
+write_tree(git_oid *out, struct edit *e, git_treebuilder *bld)
+{
+	struct entries es = { NULL, 0, 0 };
+	strbuf sb;
+	int rc;
+
+	if (git_treebuilder_filter(bld, gather_entry, &es) < 0) {
+		free(es.v);
+		return mgit_fail(e->err, MIRROR_EIO, "cannot build a tree");
+	}
+	if (es.n > 1)
+		qsort(es.v, es.n, sizeof(*es.v), cmp_entry);
+	strbuf_init(&sb);
+	for (size_t i = 0; i < es.n; i++) {
+		strbuf_printf(&sb, "%o %s", (unsigned)
+		    git_tree_entry_filemode_raw(es.v[i]),
+		    git_tree_entry_name(es.v[i]));
+		strbuf_putc(&sb, '\0');
+		strbuf_add(&sb, git_tree_entry_id(es.v[i])->id,
+		    GIT_OID_RAWSZ);
+	}
+	free(es.v);
+	rc = git_odb_hash(out, sb.len ? sb.data : "", sb.len,
+	    GIT_OBJECT_TREE) < 0 ? mgit_fail(e->err, MIRROR_EIO, "cannot "
+	    "hash a tree") : mgit_stage_tree(e->stage, out, sb.len ?
+	    sb.data : "", sb.len, e->err);
+	strbuf_free(&sb);
+	return rc;
+}
+
 /*
  * Edit base (NULL: an empty tree) by ops[lo..hi), all under the
  * directory whose path and '/' are plen bytes long, and write it into
@@ -328,10 +391,7 @@ edit_dir(struct edit *e, const git_tree *base, size_t lo, size_t hi,
 		rc = edit_name(e, bld, i, hi, plen, &i);
 	if (rc == 0 && (git_treebuilder_entrycount(bld) > 0 || plen == 0)) {
 		*empty = 0;
-		if (git_treebuilder_write(out, bld) < 0)
-			rc = mgit_fail(e->err, MIRROR_EIO, "cannot write the "
-			    "tree of /%.*s", plen > 0 ? (int)(plen - 1) : 0,
-			    plen > 0 ? e->ops[lo].path : "");
+		rc = write_tree(out, e, bld);
 	}
 	git_treebuilder_free(bld);
 	return rc;

@@ -215,7 +215,7 @@ void output_set_tree(struct output *out, const char *hex);
  * (one syncfs of the stage's file system), for a caller with work to do
  * before output_commit that leaves a core idle: the git commit reads
  * the files back while the disk takes them, and output_commit's own
- * syncfs finds little left (P100000: about a second of the swap).
+ * syncfs finds little left (P100000: up to a second of the swap).
  * output_commit and output_free wait for the thread; the journal's
  * syncfs is still what makes the files durable. Once a build; nothing
  * after output_commit or without a stage.
