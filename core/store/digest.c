@@ -89,6 +89,7 @@ hash_col(uint64_t h, sqlite3_stmt *stmt, int i)
 {
 	sqlite3_value *v = sqlite3_column_value(stmt, i);
 	int type = sqlite3_value_type(v);
+	const void *p;
 	uint64_t bits;
 	double r;
 	size_t n;
@@ -106,13 +107,10 @@ hash_col(uint64_t h, sqlite3_stmt *stmt, int i)
 	default:
 		/* The blob first: value_bytes then counts its bytes as
 		 * they are, never a text converted. */
-		{
-			const void *p = sqlite3_value_blob(v);
-
-			n = (size_t)sqlite3_value_bytes(v);
-			return hash_steps(hash_step(h, (uint64_t)type |
-			    (uint64_t)n << 8), p, n);
-		}
+		p = sqlite3_value_blob(v);
+		n = (size_t)sqlite3_value_bytes(v);
+		return hash_steps(hash_step(h, (uint64_t)type |
+		    (uint64_t)n << 8), p, n);
 	}
 }
 

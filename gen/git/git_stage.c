@@ -318,6 +318,18 @@ be_exists(git_odb_backend *b, const git_oid *id)
 	return !be->passthrough && find(be, id) != NULL;
 }
 
+/* hold() a copy of the len bytes at data (kept by the caller).
+ * Returns as hold. */
+static int
+hold_copy(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
+    const void *data, size_t len, mirror_error *err)
+{
+	char *copy = xmalloc(len ? len : 1);
+
+	memcpy(copy, data, len);
+	return hold(be, id, type, copy, len, NULL, 0, err);
+}
+
 /* Hold a copy of a new object: 0, GIT_PASSTHROUGH while flushing loose
  * objects, or -1 with libgit2's error set from the stage's. */
 static int
@@ -325,15 +337,12 @@ be_write(git_odb_backend *b, const git_oid *id, const void *data,
     size_t len, git_object_t type)
 {
 	struct mgit_stage_be *be = (struct mgit_stage_be *)b;
-	char *copy;
 
 	if (be->passthrough)
 		return GIT_PASSTHROUGH;
 	if (be->err.status != 0)
 		return -1;
-	copy = xmalloc(len ? len : 1);
-	memcpy(copy, data, len);
-	if (hold(be, id, type, copy, len, NULL, 0, &be->err) < 0) {
+	if (hold_copy(be, id, type, data, len, &be->err) < 0) {
 		git_error_set_str(GIT_ERROR_ODB, be->err.msg);
 		return -1;
 	}
@@ -405,7 +414,7 @@ packs_open(struct mgit_stage *stage, const char *objects_dir)
 /* 1 when the repository had object id (a blob, a tree) before this
  * commit, else 0. */
 static int
-had_blob(struct mgit_stage *stage, const git_oid *id)
+had_object(struct mgit_stage *stage, const git_oid *id)
 {
 	/* No refresh on a miss: a pack added meanwhile costs a copy. */
 	if (stage->packs != NULL && !stage->loose_dirs[id->id[0]])
@@ -464,7 +473,7 @@ mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
 		stage->packed = be->packing;
 		return rc;
 	}
-	if (had_blob(stage, id)) {
+	if (had_object(stage, id)) {
 		free(data);
 		free(z);
 		return 0;
@@ -481,17 +490,14 @@ mgit_stage_tree(struct mgit_stage *stage, const git_oid *id,
     const void *data, size_t len, mirror_error *err)
 {
 	struct mgit_stage_be *be = stage->be;
-	char *copy;
 
 	if (be->err.status != 0) {
 		*err = be->err;
 		return -be->err.status;
 	}
-	if (find(be, id) != NULL || had_blob(stage, id))
+	if (find(be, id) != NULL || had_object(stage, id))
 		return 0;
-	copy = xmalloc(len ? len : 1);
-	memcpy(copy, data, len);
-	return hold(be, id, GIT_OBJECT_TREE, copy, len, NULL, 0, err);
+	return hold_copy(be, id, GIT_OBJECT_TREE, data, len, err);
 }
 
 /* Write the queue as loose objects through the repository's own

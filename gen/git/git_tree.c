@@ -344,6 +344,7 @@ static int
 write_tree(git_oid *out, struct edit *e, git_treebuilder *bld)
 {
 	struct entries es = { NULL, 0, 0 };
+	const char *body;
 	strbuf sb;
 	int rc;
 
@@ -363,10 +364,10 @@ write_tree(git_oid *out, struct edit *e, git_treebuilder *bld)
 		    GIT_OID_RAWSZ);
 	}
 	free(es.v);
-	rc = git_odb_hash(out, sb.len ? sb.data : "", sb.len,
-	    GIT_OBJECT_TREE) < 0 ? mgit_fail(e->err, MIRROR_EIO, "cannot "
-	    "hash a tree") : mgit_stage_tree(e->stage, out, sb.len ?
-	    sb.data : "", sb.len, e->err);
+	body = sb.len > 0 ? sb.data : "";     /* an empty tree has none */
+	rc = git_odb_hash(out, body, sb.len, GIT_OBJECT_TREE) < 0 ?
+	    mgit_fail(e->err, MIRROR_EIO, "cannot hash a tree") :
+	    mgit_stage_tree(e->stage, out, body, sb.len, e->err);
 	strbuf_free(&sb);
 	return rc;
 }
