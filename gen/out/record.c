@@ -431,16 +431,26 @@ feed_bytes(struct feeder *f, const void *p, size_t n)
 	f->n += n;
 }
 
-/* Feed an input's head: its kind and its length. */
+/*
+ * Feed an input's head: its kind, then its length seven bits a byte,
+ * low first, the high bit on every byte but the last (one byte below
+ * 128: most of a page's values are shorter than their head would be at
+ * a fixed eight bytes, and the hash's cost is in the bytes). Each head
+ * ends where its last byte says, so the inputs still parse one way.
+ */
 static void
 feed_head(struct feeder *f, char kind, uint64_t len)
 {
-	unsigned char head[9];
+	unsigned char head[1 + 10];
+	size_t n = 0;
 
-	head[0] = (unsigned char)kind;
-	for (int i = 0; i < 8; i++)
-		head[1 + i] = (unsigned char)(len >> (8 * i));
-	feed_bytes(f, head, sizeof(head));
+	head[n++] = (unsigned char)kind;
+	while (len >= 0x80) {
+		head[n++] = (unsigned char)(len | 0x80);
+		len >>= 7;
+	}
+	head[n++] = (unsigned char)len;
+	feed_bytes(f, head, n);
 }
 
 /* Feed one input: its kind, its length, its bytes. */
@@ -471,7 +481,7 @@ feed_json(struct feeder *f, const json_t *v)
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
 		n = json_object_size(v);
-		feed(f, '{', &n, sizeof(n));
+		feed_head(f, '{', n);
 		/* jansson's iterator takes a non-const object to read. */
 		json_object_foreach((json_t *)(uintptr_t)v, k, x) {
 			feed_str(f, 'k', k);
@@ -480,7 +490,7 @@ feed_json(struct feeder *f, const json_t *v)
 		break;
 	case JSON_ARRAY:
 		n = json_array_size(v);
-		feed(f, '[', &n, sizeof(n));
+		feed_head(f, '[', n);
 		for (size_t j = 0; j < n; j++)
 			feed_json(f, json_array_get(v, j));
 		break;
@@ -545,6 +555,17 @@ record_digest(char hex[DIGEST_HEX + 1], const struct page_record *r,
 	feed_str(&f, 'H', title);
 	if (data != NULL)
 		feed_json(&f, data);
+	feed_end(hex, &f);
+}
+
+void
+record_digest_from(char hex[DIGEST_HEX + 1], const struct page_record *r,
+    const char *path, const char *from)
+{
+	struct feeder f;
+
+	feed_start(&f, r, path);
+	feed(&f, 'D', from, strlen(from));
 	feed_end(hex, &f);
 }
 

@@ -111,6 +111,15 @@ void record_digest(char hex[DIGEST_HEX + 1], const struct page_record *r,
     const json_t *data);
 
 /*
+ * The digest of the file path into hex, made from from: the digest of
+ * the unit whose data the file is a function of (a page's api/ twin,
+ * from the page's). r's key, path and from; data is not walked again.
+ * Thread-safe.
+ */
+void record_digest_from(char hex[DIGEST_HEX + 1], const struct page_record *r,
+    const char *path, const char *from);
+
+/*
  * The digest of a file given as its bytes into hex: r's key, path and
  * the len bytes of data (a JSON file gathered as text, which no tree
  * holds whole). Thread-safe.

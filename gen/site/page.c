@@ -227,16 +227,17 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
  * 1 when the writer's record holds data's digest for unit (a page's path,
  * or a JSON file's) and the output directory still holds all n files,
  * which then stay as they are; 0 when they are to be written. The new
- * digest goes into the record either way.
+ * digest goes into the record either way, and into hex ("" when there
+ * is no record).
  */
 static int
-page_kept(const struct page_ctx *pc, const char *unit, const char *tname,
-    const char *title, const json_t *data, const char *const *files,
-    size_t n)
+page_kept(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
+    const char *unit, const char *tname, const char *title,
+    const json_t *data, const char *const *files, size_t n)
 {
 	struct page_record *rec = pc->w->record;
-	char hex[DIGEST_HEX + 1];
 
+	hex[0] = '\0';
 	if (rec == NULL || pc->w->out == NULL)
 		return 0;
 	record_digest(hex, rec, unit, tname, title, data);
@@ -431,9 +432,11 @@ page_write(const struct page_ctx *pc, const char *path, const char *tname,
 	return page_write_figures(pc, path, tname, title, data, NULL, 0, err);
 }
 
-int
-page_write_figures(const struct page_ctx *pc, const char *path,
-    const char *tname, const char *title, json_t *data,
+/* page_write_figures, the page's digest into hex ("" when there is no
+ * record). */
+static int
+write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
+    const char *path, const char *tname, const char *title, json_t *data,
     const struct md_figure *figs, size_t nfigs, mirror_error *err)
 {
 	const tmpl *t;
@@ -450,7 +453,7 @@ page_write_figures(const struct page_ctx *pc, const char *path,
 	strbuf_init(&html);
 	strbuf_printf(&file, "%s.md", path);
 	strbuf_printf(&html, "%s.html", path);
-	kept = page_kept(pc, path, tname, title, data, (const char *[]){
+	kept = page_kept(hex, pc, path, tname, title, data, (const char *[]){
 	    file.data, html.data }, 2);
 	strbuf_free(&html);
 	if (kept) {
@@ -482,6 +485,17 @@ page_write_figures(const struct page_ctx *pc, const char *path,
 	strbuf_free(&desc);
 	strbuf_free(&file);
 	return rc;
+}
+
+int
+page_write_figures(const struct page_ctx *pc, const char *path,
+    const char *tname, const char *title, json_t *data,
+    const struct md_figure *figs, size_t nfigs, mirror_error *err)
+{
+	char hex[DIGEST_HEX + 1];
+
+	return write_twins(hex, pc, path, tname, title, data, figs, nfigs,
+	    err);
 }
 
 /* A page queued for page_later's thread. */
@@ -615,15 +629,15 @@ page_later_finish(struct page_later *pl, mirror_error *err)
 	return rc;
 }
 
-int
-page_json(const struct page_ctx *pc, const char *path, const json_t *v,
+/* v as the JSON file path (page_json's text). Returns 0 or < 0 with
+ * err set. */
+static int
+json_file(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err)
 {
 	strbuf text;
 	int rc;
 
-	if (page_kept(pc, path, "json", NULL, v, &path, 1))
-		return 0;
 	/* Straight into one buffer (api/conflicts.json is tens of
 	 * megabytes at a million facts), and the newline with it. */
 	strbuf_init(&text);
@@ -636,6 +650,38 @@ page_json(const struct page_ctx *pc, const char *path, const json_t *v,
 	rc = page_file(pc, path, text.data, text.len, err);
 	strbuf_free(&text);
 	return rc;
+}
+
+int
+page_json(const struct page_ctx *pc, const char *path, const json_t *v,
+    mirror_error *err)
+{
+	char hex[DIGEST_HEX + 1];
+
+	if (page_kept(hex, pc, path, "json", NULL, v, &path, 1))
+		return 0;
+	return json_file(pc, path, v, err);
+}
+
+int
+page_write_json(const struct page_ctx *pc, const char *path,
+    const char *tname, const char *title, json_t *data,
+    const struct md_figure *figs, size_t nfigs, const char *json_path,
+    const json_t *v, mirror_error *err)
+{
+	char hex[DIGEST_HEX + 1], from[DIGEST_HEX + 1];
+	int rc;
+
+	rc = write_twins(from, pc, path, tname, title, data, figs, nfigs,
+	    err);
+	if (rc < 0)
+		return rc;
+	if (from[0] != '\0') {
+		record_digest_from(hex, pc->w->record, json_path, from);
+		if (kept_as(pc, json_path, hex))
+			return 0;
+	}
+	return json_file(pc, json_path, v, err);
 }
 
 /* An object's id and index, sorted by page_list_init. */

@@ -187,6 +187,18 @@ int page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err);
 
 /*
+ * page_write_figures of the page path, then page_json of v as json_path:
+ * the page's twin in api/. v (not consumed) must be a function of data
+ * alone, data itself or a part of it: the file's digest is made from
+ * the page's (record_digest_from), so data is walked once. Returns 0 or
+ * < 0 with err set.
+ */
+int page_write_json(const struct page_ctx *pc, const char *path,
+    const char *tname, const char *title, json_t *data,
+    const struct md_figure *figs, size_t nfigs, const char *json_path,
+    const json_t *v, mirror_error *err);
+
+/*
  * A JSON file listing many objects (api/conflicts.json, api/checks.json),
  * gathered one object at a time as its text in the file, so that no tree
  * of them all is held: page_list_init for n objects and their ids,

@@ -187,20 +187,18 @@ violation_render(struct check_run *cr, size_t k, mirror_error *err)
 	const struct violation *v = &pc->m->violations.items[i];
 	json_t *o = violation_json(cr, v), *data;
 	const char *slug = json_string_value(json_object_get(o, "slug"));
-	strbuf path;
+	strbuf path, api;
 	int rc;
 
 	strbuf_init(&path);
+	strbuf_init(&api);
 	strbuf_printf(&path, "checks/%s", slug);
+	strbuf_printf(&api, "api/checks/%s.json", slug);
 	data = item_must(json_pack("{s:O}", "check", o), "violation", v->id);
-	rc = page_write(pc, path.data, "check.md", json_string_value(
-	    json_object_get(o, "title")), data, err);
+	rc = page_write_json(pc, path.data, "check.md", json_string_value(
+	    json_object_get(o, "title")), data, NULL, 0, api.data, o, err);
 	json_decref(data);
-	if (rc == 0) {
-		strbuf_reset(&path);
-		strbuf_printf(&path, "api/checks/%s.json", slug);
-		rc = page_json(pc, path.data, o, err);
-	}
+	strbuf_free(&api);
 	if (rc == 0 && page_list_set(cr->list, i, o) < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise check %s",
 		    v->id);

@@ -379,7 +379,7 @@ conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 	const struct conflict *c = &pc->m->conflicts.items[i];
 	const char *slug;
 	json_t *o, *data;
-	strbuf path, title;
+	strbuf path, api, title;
 	int rc;
 
 	(void)payload;
@@ -388,19 +388,18 @@ conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 		return rc;
 	slug = json_string_value(json_object_get(o, "slug"));
 	strbuf_init(&path);
+	strbuf_init(&api);
 	strbuf_init(&title);
 	strbuf_printf(&path, "conflicts/%s", slug);
+	strbuf_printf(&api, "api/conflicts/%s.json", slug);
 	/* With its id: conflicts of one slot (an earlier one closed, a
 	 * later one open) get distinct titles. */
 	strbuf_printf(&title, "Conflict: %s (%s)", c->description, c->id);
 	data = json_pack("{s:O}", "conflict", o);
-	rc = page_write(pc, path.data, "conflict.md", title.data, data, err);
+	rc = page_write_json(pc, path.data, "conflict.md", title.data, data,
+	    NULL, 0, api.data, o, err);
 	json_decref(data);
-	if (rc == 0) {
-		strbuf_reset(&path);
-		strbuf_printf(&path, "api/conflicts/%s.json", slug);
-		rc = page_json(pc, path.data, o, err);
-	}
+	strbuf_free(&api);
 	if (rc == 0 && page_list_set(cr->list, i, o) < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise conflict "
 		    "%s", c->id);

@@ -824,24 +824,23 @@ overview_page(const struct page_ctx *pc, size_t i,
 {
 	const struct site_model *m = pc->m;
 	json_t *data = overview_json(m, i, g);
-	strbuf path, title, fig;
+	strbuf path, api, title, fig;
 	int rc;
 
 	strbuf_init(&path);
+	strbuf_init(&api);
 	strbuf_init(&title);
 	strbuf_init(&fig);
 	strbuf_printf(&path, "projects/%s/index", m->pslug[i]);
+	strbuf_printf(&api, "api/projects/%s.json", m->pslug[i]);
 	strbuf_printf(&title, "%s: overview", m->projects[i].name);
 	overview_figure(&fig, data);
-	rc = page_write_figures(pc, path.data, "project.md", title.data, data,
-	    &(struct md_figure){ "diagram", fig.data }, 1, err);
-	if (rc == 0) {
-		strbuf_reset(&path);
-		strbuf_printf(&path, "api/projects/%s.json", m->pslug[i]);
-		rc = page_json(pc, path.data, data, err);
-	}
+	rc = page_write_json(pc, path.data, "project.md", title.data, data,
+	    &(struct md_figure){ "diagram", fig.data }, 1, api.data, data,
+	    err);
 	json_decref(data);
 	strbuf_free(&path);
+	strbuf_free(&api);
 	strbuf_free(&title);
 	strbuf_free(&fig);
 	return rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <nettle/sha2.h>
 
 #include "out/output.h"
 #include "out/record.h"
@@ -111,6 +112,126 @@ test_digest_unambiguous(void **state)
 	assert_false(same(BASE, "[\"\"]", BASE, "[]"));
 	/* a NUL inside a string is part of it */
 	assert_false(same(BASE, "[\"a\\u0000b\"]", BASE, "[\"a\"]"));
+}
+
+/* Bytes for the feeds the next tests spell out by hand. */
+struct feed {
+	unsigned char b[20000];
+	size_t n;
+};
+
+/* An input's head as the record feeds it: kind, then the length seven
+ * bits a byte, low first, the high bit on all but the last. */
+static void
+put_head(struct feed *f, char kind, size_t len)
+{
+	f->b[f->n++] = (unsigned char)kind;
+	for (; len >= 0x80; len >>= 7)
+		f->b[f->n++] = (unsigned char)(0x80 | (len & 0x7f));
+	f->b[f->n++] = (unsigned char)len;
+}
+
+static void
+put(struct feed *f, char kind, const void *p, size_t len)
+{
+	put_head(f, kind, len);
+	if (len > 0)
+		memcpy(f->b + f->n, p, len);
+	f->n += len;
+}
+
+/* hex is the first DIGEST_HEX digits of the SHA-256 of f's bytes. */
+static void
+assert_sha(const char *hex, const struct feed *f)
+{
+	struct sha256_ctx c;
+	unsigned char sum[SHA256_DIGEST_SIZE];
+	char want[DIGEST_HEX + 1];
+
+	sha256_init(&c);
+	sha256_update(&c, f->n, f->b);
+	sha256_digest(&c, sizeof(sum), sum);
+	for (int i = 0; i < DIGEST_HEX / 2; i++)
+		(void)snprintf(want + 2 * i, 3, "%02x", sum[i]);
+	assert_string_equal(hex, want);
+}
+
+/*
+ * The bytes digested, spelled out: a file's bytes and a JSON tree, with
+ * lengths on both sides of each head size (1, 2 and 3 bytes), so the
+ * record's format is pinned and every length keeps its own head.
+ */
+static void
+test_digest_format(void **state)
+{
+	static const size_t lens[] = { 0, 1, 127, 128, 300, 16383, 16384 };
+	static struct feed f;
+	static char data[16384];
+	char hex[DIGEST_HEX + 1];
+	struct page_record *r = record_load(NULL, 1);
+	json_t *v;
+
+	(void)state;
+	record_set_key(r, "k");
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (char)('a' + i % 26);
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		f.n = 0;
+		put(&f, 'K', "k", 1);
+		put(&f, 'P', "a/b.json", 8);
+		put(&f, 'B', data, lens[i]);
+		record_digest_bytes(hex, r, "a/b.json", data, lens[i]);
+		assert_sha(hex, &f);
+	}
+	/* {"s": "x…" (200), "a": [7, true]}: objects and arrays by count */
+	v = json_pack("{s:s%, s:[I, b]}", "s", data, (size_t)200, "a",
+	    (json_int_t)7, 1);
+	assert_non_null(v);
+	f.n = 0;
+	put(&f, 'K', "k", 1);
+	put(&f, 'P', "p/index", 7);
+	put(&f, 'T', "t.md", 4);
+	put(&f, 'H', "T", 1);
+	put_head(&f, '{', 2);
+	put(&f, 'k', "s", 1);
+	put(&f, 's', data, 200);
+	put(&f, 'k', "a", 1);
+	put_head(&f, '[', 2);
+	{
+		json_int_t seven = 7;
+
+		put(&f, 'i', &seven, sizeof(seven));
+	}
+	put(&f, 't', NULL, 0);
+	record_digest(hex, r, "p/index", "t.md", "T", v);
+	assert_sha(hex, &f);
+	json_decref(v);
+	record_free(r);
+}
+
+/* A twin's digest is made from its page's: key, its path, the page's
+ * digest; another page digest or path gives another. */
+static void
+test_digest_from(void **state)
+{
+	static struct feed f;
+	const char *from = "0123456789abcdef0123456789abcdef";
+	char hex[DIGEST_HEX + 1], other[DIGEST_HEX + 1];
+	struct page_record *r = record_load(NULL, 1);
+
+	(void)state;
+	record_set_key(r, "k");
+	record_digest_from(hex, r, "api/x.json", from);
+	put(&f, 'K', "k", 1);
+	put(&f, 'P', "api/x.json", 10);
+	put(&f, 'D', from, DIGEST_HEX);
+	assert_sha(hex, &f);
+	record_digest_from(other, r, "api/y.json", from);
+	assert_string_not_equal(hex, other);
+	record_digest_from(other, r, "api/x.json",
+	    "1123456789abcdef0123456789abcdef");
+	assert_string_not_equal(hex, other);
+	record_free(r);
 }
 
 /* The name of the part whose text is text: from the path of its first
@@ -575,6 +696,8 @@ main(void)
 		cmocka_unit_test(test_digest_stable),
 		cmocka_unit_test(test_digest_every_input),
 		cmocka_unit_test(test_digest_unambiguous),
+		cmocka_unit_test(test_digest_format),
+		cmocka_unit_test(test_digest_from),
 		cmocka_unit_test(test_record_round_trip),
 		cmocka_unit_test(test_record_doubtful),
 		cmocka_unit_test(test_record_keep_under),
