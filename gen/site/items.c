@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "site/items.h"
+#include "util/jsonbuild.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -57,14 +58,18 @@ item_check(const struct site_model *m, const char *layer, const char *id)
 	size_t n;
 	const struct flagged *f = model_check_of(m, layer, id, &n);
 	char slug[SLUG_SIZE];
+	struct jbuild b;
 
 	if (f == NULL)
 		return json_null();
 	slug_make(slug, f->violation_id);
-	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:I}", "id",
-	    f->violation_id, "slug", slug, "rule", f->rule_id, "label",
-	    model_rule_label(m, f->rule_id), "count", (json_int_t)n),
-	    "violation", f->violation_id);
+	jb_init(&b);
+	jb_str(&b, "id", f->violation_id);
+	jb_str(&b, "slug", slug);
+	jb_str(&b, "rule", f->rule_id);
+	jb_str(&b, "label", model_rule_label(m, f->rule_id));
+	jb_int(&b, "count", (json_int_t)n);
+	return item_must(jb_done(&b), "violation", f->violation_id);
 }
 
 const char *
@@ -192,80 +197,102 @@ static json_t *
 changed_by(const struct site_model *m, const char *kind, const char *id)
 {
 	const struct fact_audit *a = audit_find(&m->audit, kind, id);
+	struct jbuild b;
 
 	if (a == NULL)
 		return json_null();
-	return item_must(json_pack("{s:o, s:o, s:o, s:o}",
-	    "actor", clean_string(a->actor), "action", clean_string(a->action),
-	    "note", clean_string(a->note), "at", clean_string(a->timestamp)),
-	    "memory_audit row of", id);
+	jb_init(&b);
+	jb_take(&b, "actor", clean_string(a->actor));
+	jb_take(&b, "action", clean_string(a->action));
+	jb_take(&b, "note", clean_string(a->note));
+	jb_take(&b, "at", clean_string(a->timestamp));
+	return item_must(jb_done(&b), "memory_audit row of", id);
 }
 
 json_t *
 item_state(const struct site_model *m, const struct fact_state *f)
 {
-	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, "
-	    "s:s, s:f, s:b, s:o, s:o, s:o, s:b, s:o, s:o}",
-	    "anchor", item_anchor("state", f->id), "layer", "state",
-	    "id", f->id, "label", f->key, "value", f->value,
-	    "category", f->category,
-	    "status", f->status, "source", f->source,
-	    "confidence", f->confidence,
-	    "active", strcmp(f->status, "active") == 0,
-	    "created", item_date(f->created_at),
-	    "updated", item_date(f->updated_at),
-	    "conflict", marker(m, "project_state", f->id),
-	    "expired", 0, "changed_by", changed_by(m, "project_state", f->id),
-	    "check", item_check(m, "project_state", f->id)),
-	    "project_state row", f->id);
+	struct jbuild b;
+
+	jb_init(&b);
+	jb_take(&b, "anchor", item_anchor("state", f->id));
+	jb_str(&b, "layer", "state");
+	jb_str(&b, "id", f->id);
+	jb_str(&b, "label", f->key);
+	jb_str(&b, "value", f->value);
+	jb_str(&b, "category", f->category);
+	jb_str(&b, "status", f->status);
+	jb_str(&b, "source", f->source);
+	jb_real(&b, "confidence", f->confidence);
+	jb_bool(&b, "active", strcmp(f->status, "active") == 0);
+	jb_take(&b, "created", item_date(f->created_at));
+	jb_take(&b, "updated", item_date(f->updated_at));
+	jb_take(&b, "conflict", marker(m, "project_state", f->id));
+	jb_bool(&b, "expired", 0);
+	jb_take(&b, "changed_by", changed_by(m, "project_state", f->id));
+	jb_take(&b, "check", item_check(m, "project_state", f->id));
+	return item_must(jb_done(&b), "project_state row", f->id);
 }
 
 json_t *
 item_entity(const struct site_model *m, const struct fact_entity *e)
 {
 	char slug[SLUG_SIZE];
+	struct jbuild b;
 
 	slug_make(slug, e->id);
-	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:s, "
-	    "s:s, s:O, s:o, s:O, s:f, s:b, s:o, s:o, s:o, s:s, s:s, s:n, s:b, "
-	    "s:o, s:o}",
-	    "anchor", item_anchor("entity", e->id), "layer", "entity",
-	    "id", e->id, "label", e->name, "type", e->type,
-	    "value", entity_value(e),
-	    "description", e->description, "status", e->status,
-	    "properties", e->properties, "properties_text", props_text(e),
-	    "source_refs", e->source_refs,
-	    "confidence", e->confidence,
-	    "active", strcmp(e->status, "active") == 0,
-	    "created", item_date(e->created_at),
-	    "updated", item_date(e->updated_at),
-	    "conflict", marker(m, "entity", e->id), "slug", slug,
-	    "notes", "", "page", "expired", 0,
-	    "changed_by", changed_by(m, "entity", e->id),
-	    "check", item_check(m, "entity", e->id)), "entities row",
-	    e->id);
+	jb_init(&b);
+	jb_take(&b, "anchor", item_anchor("entity", e->id));
+	jb_str(&b, "layer", "entity");
+	jb_str(&b, "id", e->id);
+	jb_str(&b, "label", e->name);
+	jb_str(&b, "type", e->type);
+	jb_take(&b, "value", entity_value(e));
+	jb_str(&b, "description", e->description);
+	jb_str(&b, "status", e->status);
+	jb_ref(&b, "properties", e->properties);
+	jb_take(&b, "properties_text", props_text(e));
+	jb_ref(&b, "source_refs", e->source_refs);
+	jb_real(&b, "confidence", e->confidence);
+	jb_bool(&b, "active", strcmp(e->status, "active") == 0);
+	jb_take(&b, "created", item_date(e->created_at));
+	jb_take(&b, "updated", item_date(e->updated_at));
+	jb_take(&b, "conflict", marker(m, "entity", e->id));
+	jb_str(&b, "slug", slug);
+	jb_str(&b, "notes", "");
+	jb_take(&b, "page", json_null());
+	jb_bool(&b, "expired", 0);
+	jb_take(&b, "changed_by", changed_by(m, "entity", e->id));
+	jb_take(&b, "check", item_check(m, "entity", e->id));
+	return item_must(jb_done(&b), "entities row", e->id);
 }
 
 json_t *
 item_memory(const struct site_model *m, const struct fact_memory *f)
 {
-	return item_must(json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:f, "
-	    "s:I, s:O, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:o}",
-	    "anchor", item_anchor("memory", f->id), "layer", "memory",
-	    "id", f->id, "label", f->type, "value", f->content,
-	    "status", f->status, "confidence", f->confidence,
-	    "reference_count", (json_int_t)f->reference_count,
-	    "domain_tags", f->domain_tags,
-	    "valid_until", f->valid_until ? json_string(f->valid_until) :
-	    json_null(),
-	    "expired", f->expired,
-	    "active", strcmp(f->status, "active") == 0 && !f->expired,
-	    "created", item_date(f->created_at),
-	    "updated", item_date(f->updated_at),
-	    "conflict", marker(m, "memory", f->id),
-	    "changed_by", changed_by(m, "memory", f->id),
-	    "check", item_check(m, "memory", f->id)), "memories row",
-	    f->id);
+	struct jbuild b;
+
+	jb_init(&b);
+	jb_take(&b, "anchor", item_anchor("memory", f->id));
+	jb_str(&b, "layer", "memory");
+	jb_str(&b, "id", f->id);
+	jb_str(&b, "label", f->type);
+	jb_str(&b, "value", f->content);
+	jb_str(&b, "status", f->status);
+	jb_real(&b, "confidence", f->confidence);
+	jb_int(&b, "reference_count", (json_int_t)f->reference_count);
+	jb_ref(&b, "domain_tags", f->domain_tags);
+	jb_take(&b, "valid_until", f->valid_until ?
+	    json_string(f->valid_until) : json_null());
+	jb_bool(&b, "expired", f->expired);
+	jb_bool(&b, "active", strcmp(f->status, "active") == 0 &&
+	    !f->expired);
+	jb_take(&b, "created", item_date(f->created_at));
+	jb_take(&b, "updated", item_date(f->updated_at));
+	jb_take(&b, "conflict", marker(m, "memory", f->id));
+	jb_take(&b, "changed_by", changed_by(m, "memory", f->id));
+	jb_take(&b, "check", item_check(m, "memory", f->id));
+	return item_must(jb_done(&b), "memories row", f->id);
 }
 
 json_t *

@@ -25,6 +25,7 @@
 #include "site/items.h"
 #include "site/site_atoz.h"
 #include "util/hash.h"
+#include "util/jsonbuild.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -133,15 +134,23 @@ fact_json(const struct site_model *m, const struct fact_name *f)
 {
 	long i = model_project_index(m, f->project);
 	int loose = f->project[0] == '\0';
+	struct jbuild b;
 
-	return json_pack("{s:s, s:s, s:o, s:s, s:s, s:b, s:s, s:s, s:o, "
-	    "s:b, s:b}", "layer", f->layer, "id", f->id,
-	    "anchor", item_anchor(f->layer, f->id), "kind", f->kind,
-	    "status", f->status, "active", strcmp(f->status, "active") == 0,
-	    "project", f->project, "project_name", loose ? "(no project)" :
-	    i >= 0 ? m->projects[i].name : f->project,
-	    "project_slug", i >= 0 && !loose ? json_string(m->pslug[i]) :
-	    json_null(), "on_index", i >= 0 && loose, "linked", i >= 0);
+	jb_init(&b);
+	jb_str(&b, "layer", f->layer);
+	jb_str(&b, "id", f->id);
+	jb_take(&b, "anchor", item_anchor(f->layer, f->id));
+	jb_str(&b, "kind", f->kind);
+	jb_str(&b, "status", f->status);
+	jb_bool(&b, "active", strcmp(f->status, "active") == 0);
+	jb_str(&b, "project", f->project);
+	jb_str(&b, "project_name", loose ? "(no project)" : i >= 0 ?
+	    m->projects[i].name : f->project);
+	jb_take(&b, "project_slug", i >= 0 && !loose ?
+	    json_string(m->pslug[i]) : json_null());
+	jb_bool(&b, "on_index", i >= 0 && loose);
+	jb_bool(&b, "linked", i >= 0);
+	return jb_done(&b);
 }
 
 /* The letters that have names, for every page's letter line: each

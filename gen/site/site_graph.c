@@ -7,6 +7,7 @@
 
 #include "site/items.h"
 #include "site/site_graph.h"
+#include "util/jsonbuild.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -352,18 +353,21 @@ end_json(const struct site_graph *g, const struct site_model *m,
 	    NULL;
 	const char *c = model_marker_of(m, "entity", id);
 	int missing = e == NULL && far == NULL;
+	struct jbuild b;
 
-	return item_must(json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:b, "
-	    "s:b, s:o, s:o, s:n}",
-	    "id", id, "rel", rel != NULL ? json_string(rel) : json_null(),
-	    "name", name != NULL ? json_string(name) : json_null(),
-	    "status", status != NULL ? json_string(status) : json_null(),
-	    "project", project != NULL ? json_string(project) : json_null(),
-	    "here", e != NULL, "on_index", project != NULL &&
-	    project[0] == '\0', "missing", missing,
-	    "note", end_note(project, status, missing),
-	    "conflict", c != NULL ? json_string(c) : json_null(),
-	    "chain"), "relationship end", id);
+	jb_init(&b);
+	jb_str(&b, "id", id);
+	jb_str_or_null(&b, "rel", rel);
+	jb_str_or_null(&b, "name", name);
+	jb_str_or_null(&b, "status", status);
+	jb_str_or_null(&b, "project", project);
+	jb_bool(&b, "here", e != NULL);
+	jb_bool(&b, "on_index", project != NULL && project[0] == '\0');
+	jb_bool(&b, "missing", missing);
+	jb_take(&b, "note", end_note(project, status, missing));
+	jb_str_or_null(&b, "conflict", c);
+	jb_take(&b, "chain", json_null());
+	return item_must(jb_done(&b), "relationship end", id);
 }
 
 /* The first entity that supersedes id among g's edges (by its id), or

@@ -4,6 +4,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include "util/byid.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/jsonbuild.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -175,6 +177,66 @@ test_xprefault(void **state)
 }
 
 /* 4: strbuf grows across many appends and printf past its capacity. */
+/* A built object: keys in the order set, each kind of value; dumped as
+ * json_pack's object of the same values would be. */
+static void
+test_jsonbuild(void **state)
+{
+	struct jbuild b;
+	json_t *arr = json_pack("[i]", 1), *o, *p;
+	char *a, *c;
+
+	(void)state;
+	jb_init(&b);
+	jb_str(&b, "s", "caf\xc3\xa9");
+	jb_str_or_null(&b, "n", NULL);
+	jb_str_or_null(&b, "t", "x");
+	jb_bool(&b, "b", 7);
+	jb_bool(&b, "f", 0);
+	jb_int(&b, "i", -3);
+	jb_real(&b, "r", 2.5);
+	jb_ref(&b, "a", arr);
+	jb_take(&b, "o", json_object());
+	o = jb_done(&b);
+	assert_non_null(o);
+	p = json_pack("{s:s, s:n, s:s, s:b, s:b, s:I, s:f, s:O, s:o}", "s",
+	    "caf\xc3\xa9", "n", "t", "x", "b", 1, "f", 0, "i", (json_int_t)-3,
+	    "r", 2.5, "a", arr, "o", json_object());
+	a = json_dumps(o, JSON_COMPACT);
+	c = json_dumps(p, JSON_COMPACT);
+	assert_string_equal(a, "{\"s\":\"caf\xc3\xa9\",\"n\":null,\"t\":\"x\","
+	    "\"b\":true,\"f\":false,\"i\":-3,\"r\":2.5,\"a\":[1],\"o\":{}}");
+	assert_string_equal(a, c);
+	free(a);
+	free(c);
+	assert_int_equal(arr->refcount, 3);
+	json_decref(o);
+	json_decref(p);
+	assert_int_equal(arr->refcount, 1);
+	/* any value that cannot be made fails the object; what comes after
+	 * is freed, not leaked (ASan's run) */
+	jb_init(&b);
+	jb_str(&b, "ok", "x");
+	jb_str(&b, "bad", "\xff");
+	jb_ref(&b, "a", arr);
+	jb_take(&b, "o", json_object());
+	assert_null(jb_done(&b));
+	assert_int_equal(arr->refcount, 1);
+	jb_init(&b);
+	jb_str(&b, "null", NULL);
+	assert_null(jb_done(&b));
+	jb_init(&b);
+	jb_take(&b, "null", NULL);
+	assert_null(jb_done(&b));
+	jb_init(&b);
+	jb_ref(&b, "null", NULL);
+	assert_null(jb_done(&b));
+	jb_init(&b);
+	jb_real(&b, "nan", NAN);
+	assert_null(jb_done(&b));
+	json_decref(arr);
+}
+
 static void
 test_strbuf(void **state)
 {
@@ -543,6 +605,7 @@ main(void)
 		cmocka_unit_test(test_hash_stable),
 		cmocka_unit_test(test_hash_words),
 		cmocka_unit_test(test_hash_steps),
+		cmocka_unit_test(test_jsonbuild),
 		cmocka_unit_test(test_xprefault),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_error_one_line),
