@@ -1764,6 +1764,38 @@ facts_names_next(struct names_reader *nr, struct fact_name *v,
 	return 1;
 }
 
+int
+facts_names_count(mirror_store *st, void (*each)(void *arg,
+    const char *name, long long rows), void *arg, mirror_error *err)
+{
+	/* No alias join: it changes only the project, and project_alias
+	 * has one row a name (its key), so it neither adds nor drops a
+	 * row. CAST as sqlite3_column_text reads a non-text value. */
+	static const char sql[] = "SELECT CAST(n AS TEXT) AS t, count(*) "
+	    "FROM (SELECT key AS n FROM main.project_state UNION ALL "
+	    "SELECT name FROM main.entities) WHERE n IS NOT NULL GROUP BY t";
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	rc = prepare(&s, st, sql, "cannot count keys and names", err);
+	while (rc == 0 && (rc = store_step(st, s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+
+		if (t == NULL) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		each(arg, t, sqlite3_column_int64(s, 1));
+		rc = 0;
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = store_fail(st, err, rc, "cannot count keys and names");
+	sqlite3_finalize(s);
+	return rc;
+}
+
 void
 facts_names_close(struct names_reader *nr)
 {

@@ -354,4 +354,16 @@ int facts_names_next(struct names_reader *nr, struct fact_name *v,
 
 void facts_names_close(struct names_reader *nr);   /* NULL: no-op */
 
+/*
+ * Call each once for every distinct project_state key and entities name
+ * of the store (as text, exactly as facts_names_next gives it: rows of
+ * one name are the rows facts_names_next gives one after another) with
+ * how many rows have it, in no order; NULL names are left out (the
+ * reader names them). Cheaper than a pass of the reader when only the
+ * counts are wanted: nothing but the names is sorted. Inside the
+ * caller's consistent read. Returns 0 or < 0 with err set.
+ */
+int facts_names_count(mirror_store *st, void (*each)(void *arg,
+    const char *name, long long rows), void *arg, mirror_error *err);
+
 #endif

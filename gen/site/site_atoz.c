@@ -283,43 +283,39 @@ add_row(struct atoz_page *pg, const struct fact_name *f, int b,
 	return 0;
 }
 
+/* facts_names_count's work: a name of rows facts into its letter's
+ * counts (struct atoz_counts). */
+static void
+count_name(void *arg, const char *name, long long rows)
+{
+	struct atoz_counts *c = arg;
+	int b = bucket_of(name);
+
+	c->names[b]++;
+	c->facts[b] += (size_t)rows;
+}
+
 /*
- * One pass over the sorted names: with pg NULL, count each letter's
- * names and facts into c; else write the letters' pages into pg (c
- * counted). Returns 0 or < 0 with err set.
+ * The pass over the sorted names that writes the letters' pages into pg
+ * (its counts made by facts_names_count: the rows of a name come one
+ * after another, so its distinct names are the names a page lists).
+ * Returns 0 or < 0 with err set.
  */
 static int
-names_pass(struct atoz_counts *c, struct atoz_page *pg,
-    const struct page_ctx *pc, mirror_error *err)
+names_pass(struct atoz_page *pg, const struct page_ctx *pc,
+    mirror_error *err)
 {
 	const struct store_key key = { atoz_key, NULL };
 	struct names_reader *nr;
 	struct fact_name f;
-	strbuf last;
-	int rc, prev = -1;
+	int rc;
 
 	rc = facts_names_open(&nr, pc->st, &key, err);
-	strbuf_init(&last);
-	while (rc == 0 && (rc = facts_names_next(nr, &f, err)) == 1) {
-		int b = bucket_of(f.name);
-
-		rc = 0;
-		if (pg != NULL) {
-			rc = add_row(pg, &f, b, err);
-			continue;
-		}
-		if (b != prev || strcmp(f.name, last.data) != 0) {
-			c->names[b]++;
-			strbuf_reset(&last);
-			strbuf_puts(&last, f.name);
-			prev = b;
-		}
-		c->facts[b]++;
-	}
-	if (rc == 0 && pg != NULL && pg->names != NULL)
+	while (rc == 0 && (rc = facts_names_next(nr, &f, err)) == 1)
+		rc = add_row(pg, &f, bucket_of(f.name), err);
+	if (rc == 0 && pg->names != NULL)
 		rc = letter_page(pg, err);
 	facts_names_close(nr);
-	strbuf_free(&last);
 	return rc;
 }
 
@@ -372,7 +368,7 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 	if (atoz_kept(pc))
 		return 0;
 	memset(&c, 0, sizeof(c));
-	rc = names_pass(&c, NULL, pc, err);
+	rc = facts_names_count(pc->st, count_name, &c, err);
 	if (rc == 0)
 		rc = index_page(pc, &c, err);
 	strbuf_init(&pg.last);
@@ -385,7 +381,7 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 		 * cores are theirs, and a queue of pages in flight would
 		 * add to theirs (14 MB at M). */
 		pg.later = page_later_start(pc, pc->st == pc->m->st);
-		rc = names_pass(&c, &pg, pc, err);
+		rc = names_pass(&pg, pc, err);
 		lrc = page_later_finish(pg.later, &later_err);
 		if (rc == 0 && lrc < 0) {
 			*err = later_err;

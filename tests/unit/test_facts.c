@@ -18,6 +18,7 @@
 #include "store/facts.h"
 #include "store/store.h"
 #include "sys/clock.h"
+#include "util/strbuf.h"
 
 static char path[64];
 
@@ -83,6 +84,96 @@ static const char base_sql[] =
     " VALUES ('m1', 'knowledge', 'k', '', NULL),"
     " ('m2', 'knowledge', 'old', 'p05', '2001-01-01 00:00:00'),"
     " ('m3', 'knowledge', 'new', 'p05', '2030-01-01 00:00:00');";
+
+/* Names and their rows, as facts_names_count or a reader's pass
+ * gives them. */
+struct name_counts {
+	char name[16][16];
+	long long rows[16];
+	size_t n;
+};
+
+static void
+count_into(void *arg, const char *name, long long rows)
+{
+	struct name_counts *c = arg;
+
+	assert_true(c->n < 16);
+	assert_true(strlen(name) < sizeof(c->name[0]));
+	strcpy(c->name[c->n], name);
+	c->rows[c->n++] = rows;
+}
+
+/* A reader's order for the test: the name's bytes, as is. */
+static void
+plain_key(strbuf *out, const char *text, size_t len, void *arg)
+{
+	(void)arg;
+	strbuf_add(out, text, len);
+}
+
+/* The entry of name in c, or -1. */
+static long
+find_name(const struct name_counts *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->name[i], name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * 1b: facts_names_count gives each name the reader lists, once, with as
+ * many rows as the reader gives it one after another: keys and names
+ * alike, every status, a name in both tables, an integer key read as
+ * its text ("5" and 5 are one name), no row of a NULL name.
+ */
+static void
+test_names_count(void **state)
+{
+	const struct store_key key = { plain_key, NULL };
+	struct name_counts counted = { .n = 0 }, read = { .n = 0 };
+	struct names_reader *nr;
+	struct fact_name f;
+	mirror_error err;
+	mirror_store *st;
+	int rc;
+
+	(void)state;
+	make_store(base_sql);
+	exec_sql("INSERT INTO project_state(id, project, category, key, value,"
+	    " status, created_at) VALUES ('s4', 'p05', 'fact', 'Pad', 'v',"
+	    " 'active', '2024-01-01'), ('s5', 'p05', 'fact', '5', 'v',"
+	    " 'active', '2024-01-01'), ('s6', 'p05', 'fact', 5, 'v',"
+	    " 'superseded', '2024-01-01'), ('s7', 'p05', 'fact', 'b', 'w',"
+	    " 'active', '2024-01-03');");
+	st = open_read();
+	assert_int_equal(facts_names_count(st, count_into, &counted, &err), 0);
+	assert_int_equal(facts_names_open(&nr, st, &key, &err), 0);
+	while ((rc = facts_names_next(nr, &f, &err)) == 1) {
+		if (read.n > 0 && strcmp(read.name[read.n - 1], f.name) == 0) {
+			read.rows[read.n - 1]++;
+			continue;
+		}
+		/* the reader gives a name's rows together */
+		assert_int_equal(find_name(&read, f.name), -1);
+		count_into(&read, f.name, 1);
+	}
+	assert_int_equal(rc, 0);
+	facts_names_close(nr);
+	/* a, b (2), k, Pad (2), Arm, 5 (2) */
+	assert_int_equal(read.n, 6);
+	assert_int_equal(counted.n, read.n);
+	for (size_t i = 0; i < read.n; i++) {
+		long j = find_name(&counted, read.name[i]);
+
+		assert_true(j >= 0);
+		assert_int_equal(counted.rows[j], read.rows[i]);
+	}
+	assert_int_equal(counted.rows[find_name(&counted, "5")], 2);
+	assert_int_equal(counted.rows[find_name(&counted, "Pad")], 2);
+	close_read(st);
+}
 
 /* 1: projects are canonical, unlisted names kept, '' first, counts. */
 static void
@@ -564,6 +655,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_projects),
+		cmocka_unit_test(test_names_count),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_checksum),
