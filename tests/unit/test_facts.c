@@ -125,8 +125,9 @@ find_name(const struct name_counts *c, const char *name)
 /*
  * 1b: facts_names_count gives each name the reader lists, once, with as
  * many rows as the reader gives it one after another: keys and names
- * alike, every status, a name in both tables, an integer key read as
- * its text ("5" and 5 are one name), no row of a NULL name.
+ * alike, every status, a name in both tables, a blob key read as its
+ * text ("5" and X'35' are one name: a TEXT column keeps a blob as a
+ * blob).
  */
 static void
 test_names_count(void **state)
@@ -144,7 +145,7 @@ test_names_count(void **state)
 	exec_sql("INSERT INTO project_state(id, project, category, key, value,"
 	    " status, created_at) VALUES ('s4', 'p05', 'fact', 'Pad', 'v',"
 	    " 'active', '2024-01-01'), ('s5', 'p05', 'fact', '5', 'v',"
-	    " 'active', '2024-01-01'), ('s6', 'p05', 'fact', 5, 'v',"
+	    " 'active', '2024-01-01'), ('s6', 'p05', 'fact', X'35', 'v',"
 	    " 'superseded', '2024-01-01'), ('s7', 'p05', 'fact', 'b', 'w',"
 	    " 'active', '2024-01-03');");
 	st = open_read();
