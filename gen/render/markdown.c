@@ -609,10 +609,13 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 	 * another could miss them (test_markdown's parses_at_once). The
 	 * characters cannot be left in the table for good instead: the
 	 * same lists tell the inline parser whose delimiter a '~' is, and
-	 * an extension with an empty list loops on it. Rendering the tree
-	 * needs no lock. */
-	pthread_mutex_lock(&parse_mu);
+	 * an extension with an empty list loops on it. Only the inline
+	 * parser reads the table, and only cmark_parser_finish runs it (in
+	 * gfm.6 nothing else calls cmark_parse_inlines or adds and takes
+	 * out the characters; a table's cells get their inlines there too):
+	 * the blocks (cmark_parser_feed) and the rendering need no lock. */
 	cmark_parser_feed(parser, md, len);
+	pthread_mutex_lock(&parse_mu);
 	doc = cmark_parser_finish(parser);
 	pthread_mutex_unlock(&parse_mu);
 	if (doc == NULL) {
