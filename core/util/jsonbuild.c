@@ -13,14 +13,15 @@ jb_init(struct jbuild *b)
 void
 jb_take(struct jbuild *b, const char *key, json_t *v)
 {
+	if (v == NULL || b->failed) {
+		json_decref(v);         /* NULL is fine */
+		b->failed = 1;
+		return;
+	}
 	/* _nocheck: the key is the caller's literal, not data; set_new
 	 * takes v over even when it fails. */
-	if (v == NULL || b->failed ||
-	    json_object_set_new_nocheck(b->o, key, v) != 0) {
-		if (v != NULL && b->failed)
-			json_decref(v);
+	if (json_object_set_new_nocheck(b->o, key, v) != 0)
 		b->failed = 1;
-	}
 }
 
 void

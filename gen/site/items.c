@@ -44,14 +44,6 @@ item_anchor(const char *layer, const char *id)
 	return v;
 }
 
-static json_t *
-marker(const struct site_model *m, const char *kind, const char *id)
-{
-	const char *c = model_marker_of(m, kind, id);
-
-	return c != NULL ? json_string(c) : json_null();
-}
-
 json_t *
 item_check(const struct site_model *m, const char *layer, const char *id)
 {
@@ -209,28 +201,54 @@ changed_by(const struct site_model *m, const char *kind, const char *id)
 	return item_must(jb_done(&b), "memory_audit row of", id);
 }
 
+/* The keys every fact item starts with: anchor, layer, id, label. */
+static void
+fact_head(struct jbuild *b, const char *layer, const char *id,
+    const char *label)
+{
+	jb_take(b, "anchor", item_anchor(layer, id));
+	jb_str(b, "layer", layer);
+	jb_str(b, "id", id);
+	jb_str(b, "label", label);
+}
+
+/* A fact item's dates and the open conflict it belongs to (kind as
+ * conflict members name its table). */
+static void
+fact_dates(struct jbuild *b, const struct site_model *m, const char *kind,
+    const char *id, const char *created, const char *updated)
+{
+	jb_take(b, "created", item_date(created));
+	jb_take(b, "updated", item_date(updated));
+	jb_str_or_null(b, "conflict", model_marker_of(m, kind, id));
+}
+
+/* The keys every fact item ends with: who last changed it, its check. */
+static void
+fact_tail(struct jbuild *b, const struct site_model *m, const char *kind,
+    const char *id)
+{
+	jb_take(b, "changed_by", changed_by(m, kind, id));
+	jb_take(b, "check", item_check(m, kind, id));
+}
+
 json_t *
 item_state(const struct site_model *m, const struct fact_state *f)
 {
 	struct jbuild b;
 
 	jb_init(&b);
-	jb_take(&b, "anchor", item_anchor("state", f->id));
-	jb_str(&b, "layer", "state");
-	jb_str(&b, "id", f->id);
-	jb_str(&b, "label", f->key);
+	fact_head(&b, "state", f->id, f->key);
 	jb_str(&b, "value", f->value);
 	jb_str(&b, "category", f->category);
 	jb_str(&b, "status", f->status);
 	jb_str(&b, "source", f->source);
 	jb_real(&b, "confidence", f->confidence);
 	jb_bool(&b, "active", strcmp(f->status, "active") == 0);
-	jb_take(&b, "created", item_date(f->created_at));
-	jb_take(&b, "updated", item_date(f->updated_at));
-	jb_take(&b, "conflict", marker(m, "project_state", f->id));
+	fact_dates(&b, m, "project_state", f->id, f->created_at,
+	    f->updated_at);
 	jb_bool(&b, "expired", 0);
-	jb_take(&b, "changed_by", changed_by(m, "project_state", f->id));
-	jb_take(&b, "check", item_check(m, "project_state", f->id));
+	fact_tail(&b, m, "project_state", f->id);
 	return item_must(jb_done(&b), "project_state row", f->id);
 }
 
@@ -242,10 +260,7 @@ item_entity(const struct site_model *m, const struct fact_entity *e)
 
 	slug_make(slug, e->id);
 	jb_init(&b);
-	jb_take(&b, "anchor", item_anchor("entity", e->id));
-	jb_str(&b, "layer", "entity");
-	jb_str(&b, "id", e->id);
-	jb_str(&b, "label", e->name);
+	fact_head(&b, "entity", e->id, e->name);
 	jb_str(&b, "type", e->type);
 	jb_take(&b, "value", entity_value(e));
 	jb_str(&b, "description", e->description);
@@ -255,15 +270,12 @@ item_entity(const struct site_model *m, const struct fact_entity *e)
 	jb_ref(&b, "source_refs", e->source_refs);
 	jb_real(&b, "confidence", e->confidence);
 	jb_bool(&b, "active", strcmp(e->status, "active") == 0);
-	jb_take(&b, "created", item_date(e->created_at));
-	jb_take(&b, "updated", item_date(e->updated_at));
-	jb_take(&b, "conflict", marker(m, "entity", e->id));
+	fact_dates(&b, m, "entity", e->id, e->created_at, e->updated_at);
 	jb_str(&b, "slug", slug);
 	jb_str(&b, "notes", "");
 	jb_take(&b, "page", json_null());
 	jb_bool(&b, "expired", 0);
-	jb_take(&b, "changed_by", changed_by(m, "entity", e->id));
-	jb_take(&b, "check", item_check(m, "entity", e->id));
+	fact_tail(&b, m, "entity", e->id);
 	return item_must(jb_done(&b), "entities row", e->id);
 }
 
@@ -273,25 +285,18 @@ item_memory(const struct site_model *m, const struct fact_memory *f)
 	struct jbuild b;
 
 	jb_init(&b);
-	jb_take(&b, "anchor", item_anchor("memory", f->id));
-	jb_str(&b, "layer", "memory");
-	jb_str(&b, "id", f->id);
-	jb_str(&b, "label", f->type);
+	fact_head(&b, "memory", f->id, f->type);
 	jb_str(&b, "value", f->content);
 	jb_str(&b, "status", f->status);
 	jb_real(&b, "confidence", f->confidence);
 	jb_int(&b, "reference_count", (json_int_t)f->reference_count);
 	jb_ref(&b, "domain_tags", f->domain_tags);
-	jb_take(&b, "valid_until", f->valid_until ?
-	    json_string(f->valid_until) : json_null());
+	jb_str_or_null(&b, "valid_until", f->valid_until);
 	jb_bool(&b, "expired", f->expired);
 	jb_bool(&b, "active", strcmp(f->status, "active") == 0 &&
 	    !f->expired);
-	jb_take(&b, "created", item_date(f->created_at));
-	jb_take(&b, "updated", item_date(f->updated_at));
-	jb_take(&b, "conflict", marker(m, "memory", f->id));
-	jb_take(&b, "changed_by", changed_by(m, "memory", f->id));
-	jb_take(&b, "check", item_check(m, "memory", f->id));
+	fact_dates(&b, m, "memory", f->id, f->created_at, f->updated_at);
+	fact_tail(&b, m, "memory", f->id);
 	return item_must(jb_done(&b), "memories row", f->id);
 }
 
