@@ -388,6 +388,29 @@ md_flatten(strbuf *flat, const char *s, size_t len)
 	strbuf_free(&tmp);
 }
 
+/*
+ * 1 when escape_md would copy s[0..len) as it is: within the cap, a
+ * letter or digit first, then letters, digits, single spaces and '-',
+ * ',' and '/' (which open nothing after the first byte), no space last.
+ * Most values (names, ids, dates without their dots) are such; they
+ * skip the cleaning's two copies and the scan. Else 0.
+ */
+static int
+md_plain(const unsigned char *v, size_t len)
+{
+	if (len == 0 || len > TEXT_MAX_FIELD || !is_alnum(v[0]) ||
+	    v[len - 1] == ' ')
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		unsigned char c = v[i];
+
+		if (!is_alnum(c) && c != '-' && c != ',' && c != '/' &&
+		    (c != ' ' || v[i - 1] == ' '))
+			return 0;
+	}
+	return 1;
+}
+
 void
 escape_md(strbuf *sb, const char *s, size_t len)
 {
@@ -396,6 +419,10 @@ escape_md(strbuf *sb, const char *s, size_t len)
 	const unsigned char *v;
 	size_t n, i = 0;
 
+	if (s != NULL && md_plain((const unsigned char *)s, len)) {
+		strbuf_add(sb, s, len);
+		return;
+	}
 	strbuf_init(&flat);
 	md_flatten(&flat, s, len);
 	v = (const unsigned char *)flat.data;

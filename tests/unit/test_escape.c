@@ -223,6 +223,57 @@ test_md_whitespace(void **state)
 	free(r);
 }
 
+/*
+ * 2b: the values escape_md copies as they are (letters, digits, single
+ * spaces, '-', ',' and '/' after a letter or digit) come out whole, and
+ * each edge of that set still goes through the escaping: a space at
+ * either end or doubled, a '-' first, a plain value past the cap.
+ */
+static void
+test_md_plain(void **state)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "Project 7", "Project 7" },
+		{ "2024-01-01", "2024-01-01" },
+		{ "a,b/c-d", "a,b/c-d" },
+		{ "x", "x" },
+		{ "ab ", "ab" },
+		{ " ab", "ab" },
+		{ "a  b", "a b" },
+		{ "- a", "\\- a" },
+		{ "-a", "-a" },
+		{ "a - b", "a - b" },
+		{ "1.", "1\\." },
+		{ "1)", "1\\)" },
+		{ "a_b_", "a_b\\_" },
+	};
+	strbuf in, want;
+	char *r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		r = emd(cases[i].in, strlen(cases[i].in));
+		assert_string_equal(r, cases[i].want);
+		free(r);
+	}
+	/* One letter past the cap: cut there, with what was left out. */
+	strbuf_init(&in);
+	strbuf_init(&want);
+	for (int i = 0; i <= TEXT_MAX_FIELD; i++)
+		strbuf_putc(&in, 'a');
+	strbuf_add(&want, in.data, TEXT_MAX_FIELD);
+	strbuf_puts(&want, " \xe2\x80\xa6 (1 bytes more)");
+	r = emd(in.data, in.len);
+	assert_string_equal(r, want.data);
+	free(r);
+	/* At the cap: whole. */
+	r = emd(in.data, TEXT_MAX_FIELD);
+	assert_int_equal(strlen(r), TEXT_MAX_FIELD);
+	free(r);
+	strbuf_free(&in);
+	strbuf_free(&want);
+}
+
 /* 3: invalid UTF-8 becomes U+FFFD; controls and NUL are dropped. */
 static void
 test_clean_utf8(void **state)
@@ -625,6 +676,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_md_punct),
 		cmocka_unit_test(test_md_whitespace),
+		cmocka_unit_test(test_md_plain),
 		cmocka_unit_test(test_clean_utf8),
 		cmocka_unit_test(test_cap),
 		cmocka_unit_test(test_html),
