@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/jsonwrite.h"
+#include "util/text.h"
 #include "util/utf8.h"
 
 /* A newline and the indent of nesting level depth. */
@@ -100,10 +101,18 @@ static int
 write_real(strbuf *out, double value)
 {
 	char buf[64], *e, *from;
-	const char *point = localeconv()->decimal_point;
-	int n = snprintf(buf, sizeof(buf) - 3, "%.17g", value);
-	size_t len;
+	const char *point;
+	size_t len = text_whole(buf, value);
+	int n;
 
+	/* A whole number (a confidence of 1, a count): its digits. */
+	if (len > 0) {
+		strbuf_add(out, buf, len);
+		strbuf_add(out, ".0", 2);
+		return 0;
+	}
+	point = localeconv()->decimal_point;
+	n = snprintf(buf, sizeof(buf) - 3, "%.17g", value);
 	if (n < 0 || (size_t)n >= sizeof(buf) - 3)
 		return -1;
 	len = (size_t)n;
@@ -139,8 +148,7 @@ write_real(strbuf *out, double value)
 static int
 write_value(strbuf *out, const json_t *v, int depth)
 {
-	char num[32];
-	int n;
+	char num[TEXT_INT_SIZE];
 
 	if (v == NULL || depth > JSONWRITE_DEPTH)
 		return -1;
@@ -155,11 +163,8 @@ write_value(strbuf *out, const json_t *v, int depth)
 		strbuf_add(out, "false", 5);
 		return 0;
 	case JSON_INTEGER:
-		n = snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
-		    json_integer_value(v));
-		if (n < 0 || (size_t)n >= sizeof(num))
-			return -1;
-		strbuf_add(out, num, (size_t)n);
+		strbuf_add(out, num, text_int(num,
+		    json_integer_value(v)));
 		return 0;
 	case JSON_REAL:
 		return write_real(out, json_real_value(v));

@@ -1,6 +1,8 @@
 /*
- * text.c: store text cleaned, and folded onto one line (text.h).
+ * text.c: store text cleaned, and folded onto one line; numbers as
+ * text (text.h).
  */
+#include <math.h>
 #include <stdint.h>
 
 #include "util/text.h"
@@ -159,4 +161,35 @@ text_line(strbuf *sb, const char *s, size_t len, size_t max, size_t chars)
 		i += k;
 	}
 	strbuf_free(&c);
+}
+
+size_t
+text_int(char buf[TEXT_INT_SIZE], long long v)
+{
+	char rev[TEXT_INT_SIZE];
+	/* The magnitude as unsigned: -LLONG_MIN does not fit a long long. */
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v :
+	    (unsigned long long)v;
+	size_t n = 0, len = 0;
+
+	do {
+		rev[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		buf[len++] = '-';
+	while (n > 0)
+		buf[len++] = rev[--n];
+	buf[len] = '\0';
+	return len;
+}
+
+size_t
+text_whole(char buf[TEXT_INT_SIZE], double v)
+{
+	/* NaN fails both tests; -0 has its sign bit. */
+	if (!(v > -1e15 && v < 1e15) || v != trunc(v) || (v == 0 &&
+	    signbit(v)))
+		return 0;
+	return text_int(buf, (long long)v);
 }

@@ -1,5 +1,5 @@
 /*
- * text.h: store text made safe to show as plain text.
+ * text.h: store text made safe to show as plain text; numbers as text.
  *
  * Store text is data (SPEC section 5): before it reaches any output it
  * is cleaned. Cleaning makes valid UTF-8 free of controls:
@@ -49,5 +49,26 @@ void text_clean(strbuf *sb, const char *s, size_t len, size_t max,
  */
 void text_line(strbuf *sb, const char *s, size_t len, size_t max,
     size_t chars);
+
+/*
+ * Numbers as decimal text, without printf (about 1,700 instructions a
+ * call: every number of a JSON file, a page and a page's digest went
+ * through it, 2% of a render).
+ */
+
+/* Room for any long long in decimal ("-9223372036854775808"), and NUL. */
+#define TEXT_INT_SIZE 24
+
+/* v as printf's "%lld" writes it, NUL-terminated, into buf. Returns its
+ * length. */
+size_t text_int(char buf[TEXT_INT_SIZE], long long v);
+
+/*
+ * When v is a whole number of at most 15 digits (|v| < 10^15), and not
+ * -0: its digits, as printf's "%.15g" and "%.17g" write it, NUL-
+ * terminated, into buf, and their length. Else 0, buf untouched: the
+ * caller formats v (a fraction, an exponent, -0, NaN, infinity).
+ */
+size_t text_whole(char buf[TEXT_INT_SIZE], double v);
 
 #endif

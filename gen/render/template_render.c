@@ -141,12 +141,15 @@ put_value(struct render *r, const struct tnode *nd, const json_t *v)
 		len = json_string_length(v);
 		break;
 	case JSON_INTEGER:
-		n = snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
-		    json_integer_value(v));
-		goto number;
+		len = text_int(num, json_integer_value(v));
+		s = num;
+		break;
 	case JSON_REAL:
+		if ((len = text_whole(num, json_real_value(v))) > 0) {
+			s = num;
+			break;
+		}
 		n = snprintf(num, sizeof(num), "%.15g", json_real_value(v));
-	number:
 		if (n < 0 || (size_t)n >= sizeof(num))
 			return rerr(r, nd, "number too long:");
 		s = num;

@@ -38,8 +38,10 @@ item_anchor(const char *layer, const char *id)
 		layer = "state";
 	slug_make(slug, id);
 	strbuf_init(&sb);
-	strbuf_printf(&sb, "%s-%s", layer, slug);
-	v = json_string(sb.data);
+	strbuf_puts(&sb, layer);
+	strbuf_putc(&sb, '-');
+	strbuf_puts(&sb, slug);
+	v = json_stringn(sb.data, sb.len);
 	strbuf_free(&sb);
 	return v;
 }
@@ -73,11 +75,13 @@ item_prop(const struct fact_entity *e, const char *key, char *buf,
 
 	if (json_is_string(v))
 		return json_string_value(v);
-	if (json_is_integer(v)) {
-		n = snprintf(buf, size, "%lld",
-		    (long long)json_integer_value(v));
-		return n < 0 || (size_t)n >= size ? "" : buf;
+	if (json_is_integer(v) && size >= TEXT_INT_SIZE) {
+		(void)text_int(buf, (long long)json_integer_value(v));
+		return buf;
 	}
+	if (json_is_real(v) && size >= TEXT_INT_SIZE &&
+	    text_whole(buf, json_real_value(v)) > 0)
+		return buf;
 	if (json_is_real(v)) {
 		n = snprintf(buf, size, "%.15g", json_real_value(v));
 		return n < 0 || (size_t)n >= size ? "" : buf;

@@ -64,8 +64,9 @@ json_t *item_date(const char *ts);
  */
 json_t *item_must(json_t *v, const char *what, const char *id);
 
-/* A string property of e, in buf when it is a number ("" when absent or
- * neither a string nor a number). */
+/* A string property of e, in buf when it is a number ("" when absent,
+ * neither a string nor a number, or a number buf cannot hold: size
+ * TEXT_INT_SIZE, util/text.h, holds any integer). */
 const char *item_prop(const struct fact_entity *e, const char *key,
     char *buf, size_t size);
 

@@ -18,6 +18,7 @@
 #include "util/hash.h"
 #include "util/jsonwrite.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 void
@@ -333,9 +334,9 @@ page_hash_strs(uint64_t h[2], const char *const *s, size_t n)
 void
 page_hash_int(uint64_t h[2], long long v)
 {
-	char num[32];
+	char num[TEXT_INT_SIZE];
 
-	(void)snprintf(num, sizeof(num), "%lld", v);   /* always fits */
+	(void)text_int(num, v);
 	page_hash_str(h, num);
 }
 

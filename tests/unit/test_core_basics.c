@@ -176,7 +176,56 @@ test_xprefault(void **state)
 	free(p);
 }
 
-/* 4: strbuf grows across many appends and printf past its capacity. */
+/* text_int and text_whole write what printf writes: "%lld" for every integer, "%.15g"
+ * and "%.17g" for whole reals below 10^15, and text_whole declines the rest. */
+static void
+test_text_numbers(void **state)
+{
+	static const long long ints[] = { 0, 1, -1, 9, 10, -10, 99, 100,
+	    1234567890123LL, -987654321LL, 9223372036854775807LL,
+	    -9223372036854775807LL - 1 };
+	static const double wholes[] = { 0.0, 1.0, -1.0, 2.0, 10.0, 100.0,
+	    -250.0, 4096.0, 123456789012345.0, -999999999999999.0 };
+	static const double others[] = { -0.0, 0.5, 0.9, -1.5, 1e15, -1e15,
+	    1e300, 1e-7, 3.0000000000000004 };
+	char buf[TEXT_INT_SIZE], want[64];
+	unsigned long long x = 0x9e3779b97f4a7c15ull;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ints) / sizeof(*ints); i++) {
+		snprintf(want, sizeof(want), "%lld", ints[i]);
+		assert_int_equal(text_int(buf, ints[i]), strlen(want));
+		assert_string_equal(buf, want);
+	}
+	/* Random integers of every magnitude. */
+	for (int i = 0; i < 2000; i++) {
+		long long v;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = (long long)(x >> (i % 64));
+		snprintf(want, sizeof(want), "%lld", i % 2 ? -v : v);
+		assert_int_equal(text_int(buf, i % 2 ? -v : v),
+		    strlen(want));
+		assert_string_equal(buf, want);
+	}
+	for (size_t i = 0; i < sizeof(wholes) / sizeof(*wholes); i++) {
+		snprintf(want, sizeof(want), "%.15g", wholes[i]);
+		assert_int_equal(text_whole(buf, wholes[i]), strlen(want));
+		assert_string_equal(buf, want);
+		snprintf(want, sizeof(want), "%.17g", wholes[i]);
+		assert_string_equal(buf, want);
+	}
+	strcpy(buf, "untouched");
+	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++)
+		assert_int_equal(text_whole(buf, others[i]), 0);
+	assert_int_equal(text_whole(buf, NAN), 0);
+	assert_int_equal(text_whole(buf, INFINITY), 0);
+	assert_int_equal(text_whole(buf, -INFINITY), 0);
+	assert_string_equal(buf, "untouched");
+}
+
 /* A built object: keys in the order set, each kind of value; dumped as
  * json_pack's object of the same values would be. */
 static void
@@ -237,6 +286,7 @@ test_jsonbuild(void **state)
 	json_decref(arr);
 }
 
+/* 4: strbuf grows across many appends and printf past its capacity. */
 static void
 test_strbuf(void **state)
 {
@@ -606,6 +656,7 @@ main(void)
 		cmocka_unit_test(test_hash_words),
 		cmocka_unit_test(test_hash_steps),
 		cmocka_unit_test(test_jsonbuild),
+		cmocka_unit_test(test_text_numbers),
 		cmocka_unit_test(test_xprefault),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_error_one_line),
