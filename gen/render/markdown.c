@@ -28,6 +28,7 @@
 #include <cmark-gfm/render.h>
 #include <cmark-gfm/syntax_extension.h>
 
+#include "render/arena.h"
 #include "render/markdown.h"
 #include "render/slug.h"
 #include "util/array.h"
@@ -380,6 +381,35 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 /* See markdown_render. */
 static pthread_mutex_t parse_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * cmark-gfm's allocations for one page go to an arena (render/arena.h):
+ * its thousands of nodes, strings and buffers each cost a malloc and a
+ * free, a tenth of a render. cmark_mem's functions take no context, so
+ * the arena of the page being rendered is the thread's.
+ */
+static _Thread_local struct arena *page_arena;
+
+static void *
+arena_cmark_calloc(size_t nmemb, size_t size)
+{
+	return arena_calloc(page_arena, nmemb, size);
+}
+
+static void *
+arena_cmark_realloc(void *p, size_t n)
+{
+	return arena_realloc(page_arena, p, n);
+}
+
+static void
+arena_cmark_free(void *p)
+{
+	arena_block_free(page_arena, p);
+}
+
+static cmark_mem arena_mem = { arena_cmark_calloc, arena_cmark_realloc,
+    arena_cmark_free };
+
 /* Register cmark-gfm's core extensions, once per process. */
 static void
 register_extensions(void)
@@ -404,7 +434,7 @@ new_parser(int options, const char *name, mirror_error *err)
 	 * and its node types no longer matched (an abort in table.c's
 	 * html_render, seen in t_concurrency). */
 	(void)pthread_once(&once, register_extensions);
-	parser = cmark_parser_new(options);
+	parser = cmark_parser_new_with_mem(options, &arena_mem);
 	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		cmark_syntax_extension *e;
 
@@ -598,10 +628,18 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 	cmark_parser *parser;
 	struct marked m = { 0 };
 	cmark_node *doc;
+	struct arena arena;
 	char *html;
+	int rc = 0;
 
-	if ((parser = new_parser(options, name, err)) == NULL)
-		return -MIRROR_EIO;
+	/* Every block of the parse, the tree and the HTML lives until the
+	 * arena's free below: cmark's own frees only reuse the newest. */
+	arena_init(&arena);
+	page_arena = &arena;
+	if ((parser = new_parser(options, name, err)) == NULL) {
+		rc = -MIRROR_EIO;
+		goto done;
+	}
 	/* One parse at a time in the process: cmark-gfm 0.29 keeps its
 	 * inline special characters in one global table, and each parse
 	 * adds its extensions' ('~' of strikethrough) when it starts on
@@ -620,8 +658,9 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 	pthread_mutex_unlock(&parse_mu);
 	if (doc == NULL) {
 		cmark_parser_free(parser);
-		return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "
+		rc = mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "
 		    "parse the page", name);
+		goto done;
 	}
 	mine = cmark_syntax_extension_new("mirror-ids");
 	cmark_syntax_extension_set_html_render_func(mine, render_marked);
@@ -637,9 +676,12 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 	cmark_parser_free(parser);
 	cmark_syntax_extension_free(cmark_get_default_mem_allocator(), mine);
 	if (html == NULL)
-		return mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "
+		rc = mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "
 		    "render the page", name);
-	strbuf_puts(sb, html);
-	free(html);
-	return 0;
+	else
+		strbuf_puts(sb, html);
+done:
+	page_arena = NULL;
+	arena_free(&arena);
+	return rc;
 }

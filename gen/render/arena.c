@@ -1,0 +1,168 @@
+/*
+ * arena.c: a bump allocator (arena.h).
+ *
+ * Each block has a header of its size and whether it is a malloc of its
+ * own ("big"), so that a block can be resized; headers and sizes are
+ * kept in units of ARENA_ALIGN, so every block stays aligned as malloc
+ * aligns.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/arena.h"
+#include "util/array.h"
+#include "util/xalloc.h"
+
+#define ARENA_ALIGN 16
+#define CHUNK_FIRST ((size_t)64 * 1024)
+#define CHUNK_MAX ((size_t)1024 * 1024)
+/* At least this many bytes: a malloc of its own, resized in place. */
+#define BIG ((size_t)16 * 1024)
+
+struct head {
+	size_t size;    /* the bytes asked for */
+	size_t big;     /* 1: a malloc of its own, listed in owned */
+};
+
+_Static_assert(sizeof(struct head) == ARENA_ALIGN, "a header keeps the "
+    "alignment");
+
+/* n rounded up to the alignment (n < SIZE_MAX / 2 here). */
+static size_t
+round_up(size_t n)
+{
+	return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
+
+static struct head *
+head_of(void *p)
+{
+	return (struct head *)(void *)((unsigned char *)p - sizeof(struct
+	    head));
+}
+
+/* Note that p is a's to free. */
+static void
+own(struct arena *a, void *p)
+{
+	ARRAY_PUSH(a->owned, a->n_owned, a->cap_owned) = p;
+}
+
+void
+arena_init(struct arena *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+/* A block of n bytes (n >= BIG) as a malloc of its own. */
+static void *
+big_alloc(struct arena *a, size_t n)
+{
+	struct head *h = xmalloc(sizeof(*h) + n);
+
+	h->size = n;
+	h->big = 1;
+	own(a, h);
+	return h + 1;
+}
+
+void *
+arena_alloc(struct arena *a, size_t n)
+{
+	size_t need;
+	struct head *h;
+
+	if (n >= BIG)
+		return big_alloc(a, n);
+	need = sizeof(*h) + round_up(n);
+	if ((size_t)(a->end - a->at) < need) {
+		/* The first chunk is small: a small page takes one. */
+		size_t size = a->n_owned == 0 ? CHUNK_FIRST : CHUNK_MAX;
+
+		a->at = xmalloc(size);
+		a->end = a->at + size;
+		own(a, a->at);
+	}
+	h = (struct head *)(void *)a->at;
+	h->size = n;
+	h->big = 0;
+	a->at += need;
+	a->last = (unsigned char *)(h + 1);
+	return h + 1;
+}
+
+void *
+arena_calloc(struct arena *a, size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (size != 0 && nmemb > SIZE_MAX / 2 / size)
+		return xmalloc(SIZE_MAX);       /* fails: exits, as xalloc */
+	p = arena_alloc(a, nmemb * size);
+	memset(p, 0, nmemb * size);
+	return p;
+}
+
+void *
+arena_realloc(struct arena *a, void *p, size_t n)
+{
+	struct head *h;
+	void *q;
+
+	if (p == NULL)
+		return arena_alloc(a, n);
+	h = head_of(p);
+	if (h->big) {
+		/* Found from the newest: a buffer grows as it is filled. */
+		for (size_t i = a->n_owned; i-- > 0;)
+			if (a->owned[i] == h) {
+				h = xrealloc(h, sizeof(*h) + (n ? n : 1));
+				h->size = n;
+				a->owned[i] = h;
+				return h + 1;
+			}
+	}
+	/* The newest block grows where it is while it fits. */
+	if (p == a->last && n < BIG && round_up(n) <= (size_t)(a->end -
+	    (unsigned char *)p)) {
+		h->size = n;
+		a->at = (unsigned char *)p + round_up(n);
+		return p;
+	}
+	q = arena_alloc(a, n);
+	memcpy(q, p, h->size < n ? h->size : n);
+	return q;
+}
+
+void
+arena_block_free(struct arena *a, void *p)
+{
+	struct head *h;
+
+	if (p == NULL)
+		return;
+	h = head_of(p);
+	if (h->big) {
+		for (size_t i = a->n_owned; i-- > 0;)
+			if (a->owned[i] == h) {
+				a->owned[i] = a->owned[--a->n_owned];
+				free(h);
+				return;
+			}
+		return;
+	}
+	if (p == a->last) {
+		a->at = (unsigned char *)h;
+		a->last = NULL;
+	}
+}
+
+void
+arena_free(struct arena *a)
+{
+	for (size_t i = 0; i < a->n_owned; i++)
+		free(a->owned[i]);
+	free(a->owned);
+	arena_init(a);
+}
