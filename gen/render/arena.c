@@ -15,14 +15,16 @@
 #include "util/xalloc.h"
 
 #define ARENA_ALIGN 16
-#define CHUNK_FIRST ((size_t)64 * 1024)
-#define CHUNK_MAX ((size_t)1024 * 1024)
+/* A small page's parse takes one chunk. */
+#define CHUNK ((size_t)256 * 1024)
+/* What arena_reset keeps of the chunks, for the next job. */
+#define ARENA_KEEP ((size_t)1024 * 1024)
 /* At least this many bytes: a malloc of its own, resized in place. */
 #define BIG ((size_t)16 * 1024)
 
 struct head {
 	size_t size;    /* the bytes asked for */
-	size_t big;     /* 1: a malloc of its own, listed in owned */
+	size_t big;     /* 1: a malloc of its own, listed in big */
 };
 
 _Static_assert(sizeof(struct head) == ARENA_ALIGN, "a header keeps the "
@@ -42,13 +44,6 @@ head_of(void *p)
 	    head));
 }
 
-/* Note that p is a's to free. */
-static void
-own(struct arena *a, void *p)
-{
-	ARRAY_PUSH(a->owned, a->n_owned, a->cap_owned) = p;
-}
-
 void
 arena_init(struct arena *a)
 {
@@ -63,7 +58,7 @@ big_alloc(struct arena *a, size_t n)
 
 	h->size = n;
 	h->big = 1;
-	own(a, h);
+	ARRAY_PUSH(a->big, a->n_big, a->cap_big) = h;
 	return h + 1;
 }
 
@@ -77,12 +72,16 @@ arena_alloc(struct arena *a, size_t n)
 		return big_alloc(a, n);
 	need = sizeof(*h) + round_up(n);
 	if ((size_t)(a->end - a->at) < need) {
-		/* The first chunk is small: a small page takes one. */
-		size_t size = a->n_owned == 0 ? CHUNK_FIRST : CHUNK_MAX;
-
-		a->at = xmalloc(size);
-		a->end = a->at + size;
-		own(a, a->at);
+		/* The next chunk: one kept by arena_reset, or a new one. */
+		if (a->n_chunks > 0 && a->cur + 1 < a->n_chunks)
+			a->cur++;
+		else {
+			ARRAY_PUSH(a->chunks, a->n_chunks, a->cap_chunks) =
+			    xmalloc(CHUNK);
+			a->cur = a->n_chunks - 1;
+		}
+		a->at = a->chunks[a->cur];
+		a->end = a->at + CHUNK;
 	}
 	h = (struct head *)(void *)a->at;
 	h->size = n;
@@ -115,11 +114,11 @@ arena_realloc(struct arena *a, void *p, size_t n)
 	h = head_of(p);
 	if (h->big) {
 		/* Found from the newest: a buffer grows as it is filled. */
-		for (size_t i = a->n_owned; i-- > 0;)
-			if (a->owned[i] == h) {
+		for (size_t i = a->n_big; i-- > 0;)
+			if (a->big[i] == h) {
 				h = xrealloc(h, sizeof(*h) + (n ? n : 1));
 				h->size = n;
-				a->owned[i] = h;
+				a->big[i] = h;
 				return h + 1;
 			}
 	}
@@ -144,9 +143,9 @@ arena_block_free(struct arena *a, void *p)
 		return;
 	h = head_of(p);
 	if (h->big) {
-		for (size_t i = a->n_owned; i-- > 0;)
-			if (a->owned[i] == h) {
-				a->owned[i] = a->owned[--a->n_owned];
+		for (size_t i = a->n_big; i-- > 0;)
+			if (a->big[i] == h) {
+				a->big[i] = a->big[--a->n_big];
 				free(h);
 				return;
 			}
@@ -159,10 +158,31 @@ arena_block_free(struct arena *a, void *p)
 }
 
 void
+arena_reset(struct arena *a)
+{
+	size_t keep = ARENA_KEEP / CHUNK;
+
+	for (size_t i = 0; i < a->n_big; i++)
+		free(a->big[i]);
+	a->n_big = 0;
+	for (size_t i = keep; i < a->n_chunks; i++)
+		free(a->chunks[i]);
+	if (a->n_chunks > keep)
+		a->n_chunks = keep;
+	a->cur = 0;
+	a->at = a->n_chunks > 0 ? a->chunks[0] : NULL;
+	a->end = a->n_chunks > 0 ? a->at + CHUNK : NULL;
+	a->last = NULL;
+}
+
+void
 arena_free(struct arena *a)
 {
-	for (size_t i = 0; i < a->n_owned; i++)
-		free(a->owned[i]);
-	free(a->owned);
+	for (size_t i = 0; i < a->n_big; i++)
+		free(a->big[i]);
+	for (size_t i = 0; i < a->n_chunks; i++)
+		free(a->chunks[i]);
+	free(a->big);
+	free(a->chunks);
 	arena_init(a);
 }

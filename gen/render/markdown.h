@@ -73,6 +73,10 @@ struct md_figure {
 /* The longest summary markdown_render writes, in bytes before its "…". */
 #define MARKDOWN_SUMMARY_MAX 160
 
+/* The longest Markdown, in bytes, whose parse allocates from the
+ * thread's arena (render/arena.h); a longer page's parse uses malloc. */
+#define MARKDOWN_ARENA_MAX ((size_t)256 * 1024)
+
 /*
  * markdown_to_html with the nfigs figures figs (see (d) above), and when
  * summary is not NULL, the page's summary appended to it as plain text

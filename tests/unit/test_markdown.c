@@ -332,7 +332,8 @@ test_figure(void **state)
 /* The arena: aligned blocks; calloc zeroes a room used before; the
  * newest block grows in place and its room comes back when freed; an
  * older block moves with its bytes; a big block is resized in place and
- * freed at once; arena_free leaves an arena ready for use (ASan checks
+ * freed at once; a reset keeps the first chunks for the next job and
+ * frees the rest; arena_free leaves an arena ready for use (ASan checks
  * that nothing leaks and no block overlaps another). */
 static void
 test_arena(void **state)
@@ -381,17 +382,73 @@ test_arena(void **state)
 	q = arena_realloc(&a, p, 50000);
 	assert_int_equal(q[99], 9);
 	/* Many blocks over several chunks, each still its own. */
-	for (int i = 0; i < 20000; i++) {
+	for (int i = 0; i < 30000; i++) {
 		p = arena_alloc(&a, 24);
 		memset(p, i & 0xff, 24);
 	}
-	assert_int_equal(p[23], 19999 & 0xff);
+	assert_int_equal(p[23], 29999 & 0xff);
+	/* A reset keeps the first chunks (1 MB of them) and starts again
+	 * at the first; big blocks go. */
+	q = arena_alloc(&a, 20000);
+	assert_true(a.n_chunks > 4);
+	assert_int_equal(a.n_big, 2);
+	arena_reset(&a);
+	assert_int_equal(a.n_chunks, 4);
+	assert_int_equal(a.n_big, 0);
+	r = arena_calloc(&a, 1, 32);
+	assert_ptr_equal(r - 16, a.chunks[0]);
+	for (int i = 0; i < 32; i++)
+		assert_int_equal(r[i], 0);
+	/* Past the first chunk, the kept ones are used again (5,461
+	 * blocks of 24 bytes and their headers fill a chunk). */
+	for (int i = 0; i < 12000; i++)
+		p = arena_alloc(&a, 24);
+	assert_int_equal(a.n_chunks, 4);
+	assert_int_equal(a.cur, 2);
 	arena_free(&a);
-	assert_int_equal(a.n_owned, 0);
+	assert_int_equal(a.n_chunks, 0);
+	assert_int_equal(a.n_big, 0);
 	p = arena_calloc(&a, 1, 10);
 	assert_int_equal(p[9], 0);
 	arena_free(&a);
 	arena_block_free(&a, NULL);
+}
+
+/* A page up to MARKDOWN_ARENA_MAX bytes is parsed in the thread's
+ * arena, a longer one with malloc: both give the same HTML, and the
+ * arena's page after the long one still renders whole. */
+static void
+test_arena_and_malloc_pages(void **state)
+{
+	static const char para[] = "Row *%05d* with a [link](x.md) and "
+	    "~~gone~~ text.\n\n";
+	static const char html[] = "<p>Row <em>%05d</em> with a <a href="
+	    "\"x.html\">link</a> and <del>gone</del> text.</p>\n";
+	const size_t sizes[] = { MARKDOWN_ARENA_MAX - 200,
+	    MARKDOWN_ARENA_MAX + 200, 300 };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
+		strbuf md, want, got;
+		mirror_error err;
+		int n = 0;
+
+		strbuf_init(&md);
+		strbuf_init(&want);
+		strbuf_init(&got);
+		while (md.len + sizeof(para) < sizes[k]) {
+			strbuf_printf(&md, para, n);
+			strbuf_printf(&want, html, n);
+			n++;
+		}
+		assert_true((k == 1) == (md.len > MARKDOWN_ARENA_MAX));
+		assert_int_equal(markdown_render(&got, NULL, md.data, md.len,
+		    "t", NULL, 0, &err), 0);
+		assert_string_equal(got.data, want.data);
+		strbuf_free(&md);
+		strbuf_free(&want);
+		strbuf_free(&got);
+	}
 }
 
 int
@@ -399,6 +456,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena),
+		cmocka_unit_test(test_arena_and_malloc_pages),
 		cmocka_unit_test(test_first_use_threads),
 		cmocka_unit_test(test_parses_at_once),
 		cmocka_unit_test(test_twin_links),
