@@ -30,8 +30,8 @@ const char *malloc_conf = "dirty_decay_ms:500,muzzy_decay_ms:0";
 /* xprefault's least size: below it a page or two, faulted as usual. */
 #define XALLOC_PREFAULT_BYTES ((size_t)256 * 1024)
 
-static void
-oom(size_t n)
+_Noreturn void
+xalloc_fail(size_t n)
 {
 	fprintf(stderr, "mirror: out of memory (asked for %zu bytes)\n", n);
 	exit(MIRROR_EIO);
@@ -43,7 +43,7 @@ xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (p == NULL)
-		oom(n);
+		xalloc_fail(n);
 	return p;
 }
 
@@ -53,7 +53,7 @@ xcalloc(size_t nmemb, size_t size)
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 
 	if (p == NULL)
-		oom(nmemb * size);
+		xalloc_fail(nmemb * size);
 	return p;
 }
 
@@ -63,7 +63,7 @@ xrealloc(void *p, size_t n)
 	void *q = realloc(p, n ? n : 1);
 
 	if (q == NULL)
-		oom(n);
+		xalloc_fail(n);
 	return q;
 }
 
@@ -71,7 +71,7 @@ void *
 xreallocarray(void *p, size_t nmemb, size_t size)
 {
 	if (size != 0 && nmemb > SIZE_MAX / size)
-		oom(SIZE_MAX);
+		xalloc_fail(SIZE_MAX);
 	return xrealloc(p, nmemb * size);
 }
 

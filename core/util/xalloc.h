@@ -19,6 +19,9 @@ void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 /* Copy of the first n bytes of s, NUL-terminated. Caller frees. */
 char *xstrndup(const char *s, size_t n);
+/* Print the one line of a failed allocation of n bytes and exit with
+ * status 3, as the functions above do (for allocators of their own). */
+_Noreturn void xalloc_fail(size_t n);
 /*
  * Give the free memory of every heap (each thread's arena too) back to
  * the system, so a phase that allocates on one thread does not pile on

@@ -30,7 +30,11 @@ struct head {
 _Static_assert(sizeof(struct head) == ARENA_ALIGN, "a header keeps the "
     "alignment");
 
-/* n rounded up to the alignment (n < SIZE_MAX / 2 here). */
+/* No block is this large: a size past it cannot be a real one (and
+ * would wrap when its header is added). */
+#define TOO_BIG (SIZE_MAX / 2)
+
+/* n rounded up to the alignment (n <= TOO_BIG). */
 static size_t
 round_up(size_t n)
 {
@@ -68,6 +72,8 @@ arena_alloc(struct arena *a, size_t n)
 	size_t need;
 	struct head *h;
 
+	if (n > TOO_BIG)
+		xalloc_fail(n);
 	if (n >= BIG)
 		return big_alloc(a, n);
 	need = sizeof(*h) + round_up(n);
@@ -96,8 +102,8 @@ arena_calloc(struct arena *a, size_t nmemb, size_t size)
 {
 	void *p;
 
-	if (size != 0 && nmemb > SIZE_MAX / 2 / size)
-		return xmalloc(SIZE_MAX);       /* fails: exits, as xalloc */
+	if (size != 0 && nmemb > TOO_BIG / size)
+		xalloc_fail(SIZE_MAX);
 	p = arena_alloc(a, nmemb * size);
 	memset(p, 0, nmemb * size);
 	return p;
@@ -109,8 +115,8 @@ arena_realloc(struct arena *a, void *p, size_t n)
 	struct head *h;
 	void *q;
 
-	if (p == NULL)
-		return arena_alloc(a, n);
+	if (p == NULL || n > TOO_BIG)
+		return arena_alloc(a, n);       /* past TOO_BIG: exits */
 	h = head_of(p);
 	if (h->big) {
 		/* Found from the newest: a buffer grows as it is filled. */

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -414,6 +416,38 @@ test_arena(void **state)
 	arena_block_free(&a, NULL);
 }
 
+/* A size no block can have (its header would wrap it round) exits as
+ * xalloc does on no memory, status 3, in alloc, calloc and realloc. */
+static void
+test_arena_too_big(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		pid_t pid = fork();
+		int status;
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct arena a;
+			void *p;
+
+			fclose(stderr);         /* its one line is expected */
+			arena_init(&a);
+			p = arena_alloc(&a, 8);
+			if (k == 0)
+				p = arena_alloc(&a, SIZE_MAX - 4);
+			else if (k == 1)
+				p = arena_calloc(&a, SIZE_MAX / 8, 8);
+			else
+				p = arena_realloc(&a, p, SIZE_MAX - 4);
+			_exit(p != NULL ? 0 : 1);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 3);
+	}
+}
+
 /* A page up to MARKDOWN_ARENA_MAX bytes is parsed in the thread's
  * arena, a longer one with malloc: both give the same HTML, and the
  * arena's page after the long one still renders whole. */
@@ -456,6 +490,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena),
+		cmocka_unit_test(test_arena_too_big),
 		cmocka_unit_test(test_arena_and_malloc_pages),
 		cmocka_unit_test(test_first_use_threads),
 		cmocka_unit_test(test_parses_at_once),
