@@ -52,6 +52,21 @@ short_escape(int32_t cp)
 	return NULL;
 }
 
+/* 1 for the bytes a string holds as they are: printable ASCII (and
+ * DEL, as jansson writes it) but the quote and the backslash. One load
+ * a byte, where four comparisons were a fifth of a file's writing. */
+#define PLAIN16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+#define ZERO16 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+static const unsigned char plain_byte[256] = {
+	ZERO16, ZERO16,                                 /* controls */
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x22 '"' */
+	PLAIN16, PLAIN16,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x5c '\\' */
+	PLAIN16, PLAIN16,
+	ZERO16, ZERO16, ZERO16, ZERO16,                 /* past ASCII */
+	ZERO16, ZERO16, ZERO16, ZERO16,
+};
+
 /* String s of len bytes, quoted and escaped: quotes, backslashes and
  * control characters, and every character past ASCII as \u escapes
  * (a surrogate pair past U+FFFF). Returns 0, or -1 when not UTF-8. */
@@ -69,8 +84,7 @@ write_string(strbuf *out, const char *s, size_t len)
 		size_t n;
 
 		/* The common case: a run of printable ASCII, copied whole. */
-		while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' &&
-		    *p != '\\')
+		while (p < end && plain_byte[*p])
 			p++;
 		if (p > run)
 			strbuf_add(out, run, (size_t)(p - run));

@@ -64,6 +64,16 @@ test_scalars(void **state)
 	v = json_stringn("a\0b", 3);
 	assert_same(v);
 	json_decref(v);
+	/* Every ASCII byte, between two letters: each one the writer
+	 * copies, escapes or \u-escapes as jansson does. */
+	for (int c = 0; c < 0x80; c++) {
+		char three[3] = { 'a', (char)c, 'b' };
+
+		v = json_stringn(three, 3);
+		assert_non_null(v);
+		assert_same(v);
+		json_decref(v);
+	}
 	for (size_t i = 0; i < sizeof(reals) / sizeof(*reals); i++) {
 		v = json_real(reals[i]);
 		assert_same(v);
