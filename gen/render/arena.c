@@ -48,6 +48,17 @@ head_of(void *p)
 	    head));
 }
 
+/* The index of big block h in a->big, or a->n_big when it is not one.
+ * Searched from the newest: a buffer grows as it is filled. */
+static size_t
+big_index(const struct arena *a, const struct head *h)
+{
+	for (size_t i = a->n_big; i-- > 0;)
+		if (a->big[i] == h)
+			return i;
+	return a->n_big;
+}
+
 void
 arena_init(struct arena *a)
 {
@@ -113,20 +124,17 @@ void *
 arena_realloc(struct arena *a, void *p, size_t n)
 {
 	struct head *h;
+	size_t i;
 	void *q;
 
 	if (p == NULL || n > TOO_BIG)
 		return arena_alloc(a, n);       /* past TOO_BIG: exits */
 	h = head_of(p);
-	if (h->big) {
-		/* Found from the newest: a buffer grows as it is filled. */
-		for (size_t i = a->n_big; i-- > 0;)
-			if (a->big[i] == h) {
-				h = xrealloc(h, sizeof(*h) + (n ? n : 1));
-				h->size = n;
-				a->big[i] = h;
-				return h + 1;
-			}
+	if (h->big && (i = big_index(a, h)) < a->n_big) {
+		h = xrealloc(h, sizeof(*h) + (n ? n : 1));
+		h->size = n;
+		a->big[i] = h;
+		return h + 1;
 	}
 	/* The newest block grows where it is while it fits. */
 	if (p == a->last && n < BIG && round_up(n) <= (size_t)(a->end -
@@ -144,17 +152,16 @@ void
 arena_block_free(struct arena *a, void *p)
 {
 	struct head *h;
+	size_t i;
 
 	if (p == NULL)
 		return;
 	h = head_of(p);
 	if (h->big) {
-		for (size_t i = a->n_big; i-- > 0;)
-			if (a->big[i] == h) {
-				a->big[i] = a->big[--a->n_big];
-				free(h);
-				return;
-			}
+		if ((i = big_index(a, h)) < a->n_big) {
+			a->big[i] = a->big[--a->n_big];
+			free(h);
+		}
 		return;
 	}
 	if (p == a->last) {

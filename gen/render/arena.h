@@ -6,9 +6,10 @@
  * frees each again (a thousand blocks for a small page, a tenth of a
  * render's instructions in the allocator): through an arena a block is
  * a pointer bump, and the parse's memory goes back in one arena_reset,
- * which keeps the first chunks for the next page (a chunk taken from
- * malloc and given back for every page stayed resident until the
- * allocator's decay: 25 MB more at 10,000 projects).
+ * which keeps the first chunks for the next page instead of taking
+ * them from malloc again. A block freed before the reset is not reused
+ * (but for the newest), so a long job's peak is more than malloc's:
+ * markdown.c gives long pages to malloc.
  *
  * Blocks are aligned for any type. arena_block_free reclaims only the
  * newest block (a buffer given back right after it was taken); any

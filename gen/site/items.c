@@ -79,10 +79,10 @@ item_prop(const struct fact_entity *e, const char *key, char *buf,
 		(void)text_int(buf, (long long)json_integer_value(v));
 		return buf;
 	}
-	if (json_is_real(v) && size >= TEXT_INT_SIZE &&
-	    text_whole(buf, json_real_value(v)) > 0)
-		return buf;
 	if (json_is_real(v)) {
+		if (size >= TEXT_INT_SIZE &&
+		    text_whole(buf, json_real_value(v)) > 0)
+			return buf;
 		n = snprintf(buf, size, "%.15g", json_real_value(v));
 		return n < 0 || (size_t)n >= size ? "" : buf;
 	}
