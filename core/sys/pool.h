@@ -16,6 +16,14 @@
 
 #include "util/error.h"
 
+/*
+ * Items loaded and queued for the workers at most: enough to keep them
+ * busy, few enough that a large item's payload is not held many times
+ * over. Once the queue is full the loader waits until the workers have
+ * taken half of it, then loads in a row (one wake for several items).
+ */
+#define POOL_QUEUE 8
+
 /* One kind of work: n items, each loaded in order, then run. */
 struct pool_work {
 	size_t n;

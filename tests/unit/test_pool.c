@@ -2,7 +2,8 @@
  * test_pool.c: the worker pool runs every item once, loads them in
  * order on the calling thread, reports progress once per item, drops
  * every payload, and returns the first failure, alone (MIRROR_JOBS=1)
- * or with workers.
+ * or with workers; with slow workers the loader runs ahead by a full
+ * queue and never further.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 
 #include <cmocka.h>
 #include <pthread.h>
+#include <time.h>
 
 #include "sys/pool.h"
 #include "util/xalloc.h"
@@ -24,6 +26,10 @@ struct counts {
 	size_t next_load;        /* the item load expects next */
 	int loaded[N_ITEMS], ran[N_ITEMS], dropped;
 	int ticks;
+	int alive, most_alive;   /* payloads loaded and not dropped */
+	int full_seen;           /* alive went past POOL_QUEUE */
+	int least_after_full;    /* alive at a load after that, least */
+	long slow_ns;            /* each run sleeps this long */
 	int in_order;            /* every load came in item order */
 	size_t fail_load, fail_run;  /* N_ITEMS: none fails */
 };
@@ -34,6 +40,7 @@ counts_init(struct counts *c)
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->mu, NULL);
 	c->in_order = 1;
+	c->least_after_full = N_ITEMS;
 	c->fail_load = c->fail_run = N_ITEMS;
 }
 
@@ -49,6 +56,14 @@ load_item(void *arg, size_t i, void **payload, mirror_error *err)
 		c->in_order = 0;
 	c->next_load = i + 1;
 	c->loaded[i]++;
+	pthread_mutex_lock(&c->mu);
+	if (++c->alive > c->most_alive)
+		c->most_alive = c->alive;
+	if (c->full_seen && c->alive < c->least_after_full)
+		c->least_after_full = c->alive;
+	if (c->alive > POOL_QUEUE)
+		c->full_seen = 1;
+	pthread_mutex_unlock(&c->mu);
 	if (i == c->fail_load)
 		return mirror_fail(err, MIRROR_EINPUT, "load %zu", i);
 	return 0;
@@ -60,6 +75,11 @@ run_item(void *arg, size_t i, void *payload, mirror_error *err)
 	struct counts *c = arg;
 
 	assert_int_equal(*(size_t *)payload, i);
+	if (c->slow_ns > 0) {
+		struct timespec ts = { 0, c->slow_ns };
+
+		nanosleep(&ts, NULL);
+	}
 	pthread_mutex_lock(&c->mu);
 	c->ran[i]++;
 	pthread_mutex_unlock(&c->mu);
@@ -75,6 +95,7 @@ drop_item(void *payload)
 {
 	pthread_mutex_lock(&drop_counts->mu);
 	drop_counts->dropped++;
+	drop_counts->alive--;
 	pthread_mutex_unlock(&drop_counts->mu);
 	free(payload);
 }
@@ -127,6 +148,31 @@ test_workers(void **state)
 {
 	(void)state;
 	every_item_once("4");
+}
+
+/* Workers slower than the loader: it fills the queue (POOL_QUEUE
+ * payloads waiting, besides the two the workers run and the one the
+ * loader holds until there is room) and never holds more, however many
+ * items there are; once it waited, it loads again only when half the
+ * queue was taken: a load then finds at most POOL_QUEUE / 2 + 1 queued
+ * and two running (a wake an item: POOL_QUEUE and two). */
+static void
+test_ahead(void **state)
+{
+	struct counts c;
+	mirror_error err;
+
+	(void)state;
+	counts_init(&c);
+	c.slow_ns = 300000;
+	assert_int_equal(run_with(&c, "2", &err), 0);
+	for (size_t i = 0; i < N_ITEMS; i++)
+		assert_int_equal(c.ran[i], 1);
+	assert_int_equal(c.alive, 0);
+	assert_in_range(c.most_alive, POOL_QUEUE, POOL_QUEUE + 2 + 1);
+	assert_true(c.full_seen);
+	assert_in_range(c.least_after_full, 1, POOL_QUEUE / 2 + 1 + 2 + 1);
+	pthread_mutex_destroy(&c.mu);
 }
 
 /* A failing run stops the loading and is what pool_run returns; every
@@ -189,6 +235,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_workers),
+		cmocka_unit_test(test_ahead),
 		cmocka_unit_test(test_run_fails),
 		cmocka_unit_test(test_load_fails),
 	};
