@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/text.h"
 #include "util/utf8.h"
@@ -192,4 +193,16 @@ text_whole(char buf[TEXT_INT_SIZE], double v)
 	    signbit(v)))
 		return 0;
 	return text_int(buf, (long long)v);
+}
+
+size_t
+text_real(char *buf, size_t size, double v)
+{
+	size_t len;
+	int n;
+
+	if (size >= TEXT_INT_SIZE && (len = text_whole(buf, v)) > 0)
+		return len;
+	n = snprintf(buf, size, "%.15g", v);
+	return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
 }

@@ -71,4 +71,11 @@ size_t text_int(char buf[TEXT_INT_SIZE], long long v);
  */
 size_t text_whole(char buf[TEXT_INT_SIZE], double v);
 
+/*
+ * v as printf's "%.15g" writes it, NUL-terminated, into buf (size
+ * bytes): a whole number by text_whole, anything else by printf.
+ * Returns its length, or 0 when it does not fit (buf then undefined).
+ */
+size_t text_real(char *buf, size_t size, double v);
+
 #endif

@@ -90,7 +90,7 @@ arena_alloc(struct arena *a, size_t n)
 	need = sizeof(*h) + round_up(n);
 	if ((size_t)(a->end - a->at) < need) {
 		/* The next chunk: one kept by arena_reset, or a new one. */
-		if (a->n_chunks > 0 && a->cur + 1 < a->n_chunks)
+		if (a->cur + 1 < a->n_chunks)
 			a->cur++;
 		else {
 			ARRAY_PUSH(a->chunks, a->n_chunks, a->cap_chunks) =

@@ -133,7 +133,6 @@ put_value(struct render *r, const struct tnode *nd, const json_t *v)
 	char num[64];
 	const char *s;
 	size_t len;
-	int n;
 
 	switch (json_typeof(v)) {
 	case JSON_STRING:
@@ -145,15 +144,10 @@ put_value(struct render *r, const struct tnode *nd, const json_t *v)
 		s = num;
 		break;
 	case JSON_REAL:
-		if ((len = text_whole(num, json_real_value(v))) > 0) {
-			s = num;
-			break;
-		}
-		n = snprintf(num, sizeof(num), "%.15g", json_real_value(v));
-		if (n < 0 || (size_t)n >= sizeof(num))
+		if ((len = text_real(num, sizeof(num), json_real_value(v))) ==
+		    0)
 			return rerr(r, nd, "number too long:");
 		s = num;
-		len = (size_t)n;
 		break;
 	case JSON_TRUE:
 		s = "true";

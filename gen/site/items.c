@@ -71,7 +71,6 @@ item_prop(const struct fact_entity *e, const char *key, char *buf,
     size_t size)
 {
 	json_t *v = json_object_get(e->properties, key);
-	int n;
 
 	if (json_is_string(v))
 		return json_string_value(v);
@@ -79,13 +78,8 @@ item_prop(const struct fact_entity *e, const char *key, char *buf,
 		(void)text_int(buf, (long long)json_integer_value(v));
 		return buf;
 	}
-	if (json_is_real(v)) {
-		if (size >= TEXT_INT_SIZE &&
-		    text_whole(buf, json_real_value(v)) > 0)
-			return buf;
-		n = snprintf(buf, size, "%.15g", json_real_value(v));
-		return n < 0 || (size_t)n >= size ? "" : buf;
-	}
+	if (json_is_real(v))
+		return text_real(buf, size, json_real_value(v)) > 0 ? buf : "";
 	return "";
 }
 

@@ -224,6 +224,21 @@ test_text_numbers(void **state)
 	assert_int_equal(text_whole(buf, INFINITY), 0);
 	assert_int_equal(text_whole(buf, -INFINITY), 0);
 	assert_string_equal(buf, "untouched");
+	/* text_real is "%.15g" for both kinds, and 0 when it cannot fit. */
+	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++) {
+		char real[64];
+
+		snprintf(want, sizeof(want), "%.15g", others[i]);
+		assert_int_equal(text_real(real, sizeof(real), others[i]),
+		    strlen(want));
+		assert_string_equal(real, want);
+		assert_int_equal(text_real(real, sizeof(real), wholes[i]),
+		    strlen(text_whole(buf, wholes[i]) > 0 ? buf : ""));
+		assert_string_equal(real, buf);
+	}
+	assert_int_equal(text_real(buf, 3, 12345.0), 0);
+	assert_int_equal(text_real(buf, 4, 0.5), 3);
+	assert_string_equal(buf, "0.5");
 }
 
 /* A built object: keys in the order set, each kind of value; dumped as
