@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include <sqlite3.h>
+
 #include "store/beside.h"
 #include "sys/jobs.h"
 #include "util/xalloc.h"
@@ -37,13 +39,12 @@ beside_main(void *arg)
 	return NULL;
 }
 
-struct store_beside *
-store_beside_start(mirror_store *st, store_beside_fn fn, void *arg)
+/* Start fn on a thread of its own. Returns it, or NULL. */
+static struct store_beside *
+beside_start(mirror_store *st, store_beside_fn fn, void *arg)
 {
 	struct store_beside *b;
 
-	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
-		return NULL;
 	b = xcalloc(1, sizeof(*b));
 	b->path = xstrdup(store_path(st));
 	b->fn = fn;
@@ -55,6 +56,23 @@ store_beside_start(mirror_store *st, store_beside_fn fn, void *arg)
 		return NULL;
 	}
 	return b;
+}
+
+struct store_beside *
+store_beside_start(mirror_store *st, store_beside_fn fn, void *arg)
+{
+	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
+		return NULL;
+	return beside_start(st, fn, arg);
+}
+
+struct store_beside *
+store_beside_start_locked(mirror_store *st, store_beside_fn fn, void *arg)
+{
+	if (mirror_jobs() < 2 ||
+	    sqlite3_txn_state(store_db(st), "main") != SQLITE_TXN_WRITE)
+		return NULL;
+	return beside_start(st, fn, arg);
 }
 
 int

@@ -31,6 +31,20 @@ struct store_beside *store_beside_start(mirror_store *st, store_beside_fn fn,
     void *arg);
 
 /*
+ * As store_beside_start, for a caller whose connection holds the write
+ * lock (BEGIN IMMEDIATE) and has changed nothing in the main database
+ * yet: no other connection can commit while it holds the lock, so a
+ * second one reads the rows it reads, in either journal mode. The
+ * caller changes nothing in the main database until store_beside_join
+ * (a change it kept in its own cache would not be seen; one it wrote
+ * to the file would wait for the second connection's read). Returns
+ * NULL (the caller runs fn itself) when there is one core or st holds
+ * no write lock.
+ */
+struct store_beside *store_beside_start_locked(mirror_store *st,
+    store_beside_fn fn, void *arg);
+
+/*
  * Wait for b (NULL: nothing was started) and free it. Returns 1 when fn
  * ran, with its result in *rc (err set when < 0); 0 when it did not
  * (NULL, or the second connection could not be opened or begin its

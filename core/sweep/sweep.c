@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store/beside.h"
 #include "store/facts.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
@@ -89,6 +90,9 @@ struct sweep_ctx {
 	struct rules_job *job;             /* rules_start .. rules_finish */
 	struct rules_job *early;           /* the caller's, not yet taken */
 	int busy;                    /* the last failure was a lock */
+	int known_later;             /* 1: a memory claims any key, and
+	                                scan_split drops the claims whose
+	                                key state and entities lack */
 	struct rec *recs;
 	size_t nrecs, caprecs;
 	/* Sets of hashes (hashtab entries of the key alone). */
@@ -418,7 +422,7 @@ known_key(void *arg, const char *project, const char *key, mirror_error *err)
 	struct sweep_ctx *c = arg;
 
 	(void)err;
-	return has(&c->known, h2(project, key));
+	return c->known_later || has(&c->known, h2(project, key));
 }
 
 /*
@@ -558,10 +562,120 @@ scope_current(struct sweep_ctx *c)
 	    &ignored) == 0 && v == c->scope->version;
 }
 
+/* The scans of a full sweep but the entities', with a context of its
+ * own: the sweep's (its aliases, clock and features, only read), but
+ * its own records, count and, beside, connection. */
+struct side_scan {
+	struct sweep_ctx c;
+	struct sweep_run run;
+	size_t n_state, n_edge;      /* records of the first two sources */
+	int state_failed;            /* the first source's scan failed */
+};
+
+/* store_beside_fn: scan state, relationships and memories on st, a
+ * memory claiming any key (known_later). */
+static int
+side_scan_on(void *arg, mirror_store *st, mirror_error *err)
+{
+	struct side_scan *o = arg;
+	int rc;
+
+	o->c.st = st;
+	o->c.db = store_db(st);
+	rc = scan(&o->c, SRC_STATE, err);
+	o->n_state = o->c.nrecs;
+	if (rc < 0) {
+		o->state_failed = 1;
+		return rc;
+	}
+	rc = scan(&o->c, SRC_EDGE, err);
+	o->n_edge = o->c.nrecs - o->n_state;
+	if (rc == 0) {
+		o->c.known_later = 1;
+		rc = scan(&o->c, SRC_MEMORY, err);
+	}
+	return rc;
+}
+
 /*
- * Scan every source into c->recs. A scoped sweep first builds its scope
- * (scope.c) and reports the active rows of the whole store, as a full
- * sweep does. Returns 0 or < 0 with err set.
+ * scan_all's full sweep on two cores: the entities (two fifths of the
+ * rows, the costliest to claim, and the only scan that reads the
+ * sweep's temporary table) here, the rest on a second connection at
+ * once; a memory claims any key there, and the claims of keys that no
+ * state or entity claims are dropped once both are in. c->recs ends as
+ * sequential scans leave it (the sources in their order, each in its
+ * rows' order), and a failure is the one they would report: the first
+ * source's. Under the write lock, before the sweep changes anything
+ * (store_beside_start_locked); with one core or no second connection,
+ * the rest is scanned here after the entities. Returns 0 or < 0 with
+ * err set.
+ */
+static int
+scan_split(struct sweep_ctx *c, mirror_error *err)
+{
+	struct side_scan o = { .c = *c };
+	struct store_beside *b;
+	mirror_error side_err;
+	size_t n_ent, k;
+	struct rec *all;
+	int rc, side_rc = 0;
+
+	o.c.recs = NULL;
+	o.c.nrecs = o.c.caprecs = 0;
+	o.c.busy = 0;
+	o.c.run = &o.run;
+	mirror_error_clear(&side_err);
+	b = store_beside_start_locked(c->st, side_scan_on, &o);
+	rc = scan(c, SRC_ENTITY, err);
+	c->run->scan_beside = store_beside_join(b, &side_rc, &side_err);
+	if (!c->run->scan_beside)
+		side_rc = side_scan_on(&o, c->st, &side_err);
+	/* State comes before the entities, relationships and memories
+	 * after them. */
+	if (side_rc < 0 && (o.state_failed || rc == 0)) {
+		*err = side_err;
+		c->busy = o.c.busy;
+		rc = side_rc;
+	}
+	if (rc < 0) {
+		free(o.c.recs);
+		return rc;
+	}
+	c->run->facts_scanned += o.run.facts_scanned;
+	/* State, entities, relationships, then the memories whose keys
+	 * those claim. */
+	n_ent = c->nrecs;
+	all = xcalloc(o.c.nrecs + n_ent + 1, sizeof(*all));
+	k = 0;
+	for (size_t i = 0; i < o.n_state; i++)
+		all[k++] = o.c.recs[i];
+	for (size_t i = 0; i < n_ent; i++)
+		all[k++] = c->recs[i];
+	for (size_t i = o.n_state; i < o.n_state + o.n_edge; i++)
+		all[k++] = o.c.recs[i];
+	for (size_t i = 0; i < k; i++)
+		if (all[i].x_h != 0)
+			(void)hashtab_put(&c->known, all[i].x_h, NULL);
+	/* group_load claims each row again, so a memory of a key nobody
+	 * claims would come to nothing there too; dropped here, it is not
+	 * read again. */
+	for (size_t i = o.n_state + o.n_edge; i < o.c.nrecs; i++)
+		if (o.c.recs[i].x_h == 0 || has(&c->known, o.c.recs[i].x_h))
+			all[k++] = o.c.recs[i];
+	free(o.c.recs);
+	free(c->recs);
+	c->recs = all;
+	c->caprecs = o.c.nrecs + n_ent + 1;
+	c->nrecs = k;
+	return 0;
+}
+
+/*
+ * Scan every source into c->recs: a full sweep on two cores
+ * (scan_split); a scoped sweep, whose scope is a temporary table of this
+ * connection, here, after building its scope (scope.c), and it reports
+ * the active rows of the whole store, as a full sweep does. Returns 0 or
+ * < 0 with err set.
  */
 static int
 scan_all(struct sweep_ctx *c, mirror_error *err)
@@ -574,6 +688,8 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 	    current ? c->scope->rows : NULL, &c->by_rows)) != SQLITE_OK)
 		return sfail(c, err, rc, "sweep: scope");
 	c->run->scope_by_rows = c->by_rows;
+	if (c->scope == NULL)
+		return scan_split(c, err);
 	if ((rc = scan(c, SRC_STATE, err)) < 0 ||
 	    (rc = scan(c, SRC_ENTITY, err)) < 0 ||
 	    (rc = scan(c, SRC_EDGE, err)) < 0)
@@ -588,8 +704,8 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 	 * current; else the sweep counts them. */
 	if (current)
 		c->run->facts_scanned = c->scope->active_facts;
-	else if (c->scope != NULL && (rc = scope_count_facts(c->db,
-	    &c->run->facts_scanned)) != SQLITE_OK)
+	else if ((rc = scope_count_facts(c->db, &c->run->facts_scanned)) !=
+	    SQLITE_OK)
 		return sfail(c, err, rc, "sweep: count facts");
 	return 0;
 }

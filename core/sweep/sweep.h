@@ -43,6 +43,10 @@ struct sweep_run {
 	                                       sweep (rules_start); never
 	                                       shown: it depends on the
 	                                       machine, not the store */
+	long long scan_beside;              /* 1: the entities were scanned
+	                                       on a second connection
+	                                       (scan_split); never shown,
+	                                       as rules_beside */
 	long long rules_kept;               /* rules not evaluated: their
 	                                       tables were as they last
 	                                       read them (rules_keep) */

@@ -465,6 +465,136 @@ test_value_of_parent(void **state)
 	conflict_list_free(&l);
 }
 
+/* Sweep f's store, and a copy of it made first, with jobs threads each;
+ * the results go to *one and *two (one: the first jobs). */
+static void
+sweep_both(struct fixture *f, const char *jobs1, struct sweep_run *one,
+    const char *jobs2, struct sweep_run *two, mirror_store **copy,
+    int *rc1, int *rc2, mirror_error *err1, mirror_error *err2)
+{
+	char path[128], cmd[300];
+	mirror_error err;
+
+	store_close(f->st);
+	snprintf(path, sizeof(path), "%s/copy.db", f->dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", f->path, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(store_open(&f->st, f->path, STORE_WRITE, &err), 0);
+	assert_int_equal(store_open(copy, path, STORE_WRITE, &err), 0);
+	setenv("MIRROR_JOBS", jobs1, 1);
+	*rc1 = sweep_run(one, f->st, NOW, err1);
+	setenv("MIRROR_JOBS", jobs2, 1);
+	*rc2 = sweep_run(two, *copy, NOW, err2);
+	unsetenv("MIRROR_JOBS");
+}
+
+/* Whether a conflict of l has a member of id id. */
+static int
+in_conflict(const struct conflict_list *l, const char *id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t j = 0; j < l->items[i].n_members; j++)
+			if (strcmp(l->items[i].members[j].id, id) == 0)
+				return 1;
+	return 0;
+}
+
+/* 8: a full sweep scans the entities beside the other sources (two
+ * cores) and finds what one core finds: the same conflicts, members and
+ * count; a memory joins a key that only an entity claims, and memories
+ * that disagree on a key no state or entity claims make no conflict. */
+static void
+test_scan_beside(void **state)
+{
+	struct fixture *f = *state;
+	struct conflict_list l1, l2;
+	struct sweep_run r1, r2;
+	mirror_store *copy = NULL;
+	mirror_error e1, e2, err;
+	int rc1, rc2;
+
+	run_sql(f, "INSERT INTO entities(id, entity_type, name, project, "
+	    "properties) VALUES ('e2', 'decision', 'Mount bolt', 'p06', "
+	    "'{\"target\":\"mount\",\"field\":\"bolt\",\"value\":"
+	    "\"M4\"}');"
+	    "INSERT INTO memories(id, memory_type, content, project) VALUES"
+	    " ('m4', 'project', 'mount bolt is M6', 'p06'),"
+	    " ('m5', 'knowledge', 'spare key is 1', 'p06'),"
+	    " ('m6', 'knowledge', 'spare key is 2', 'p06'),"
+	    " ('m7', 'adaptation', 'lateral support material is Invar',"
+	    " 'p05')");
+	sweep_both(f, "2", &r1, "1", &r2, &copy, &rc1, &rc2, &e1, &e2);
+	assert_int_equal(rc1, 0);
+	assert_int_equal(rc2, 0);
+	assert_int_equal(r1.scan_beside, 1);
+	assert_int_equal(r2.scan_beside, 0);
+	assert_int_equal(r1.facts_scanned, 10);
+	assert_int_equal(r2.facts_scanned, 10);
+	assert_int_equal(r1.conflicts_opened, r2.conflicts_opened);
+	assert_int_equal(conflict_list(&l1, f->st, NULL, &err), 0);
+	assert_int_equal(conflict_list(&l2, copy, NULL, &err), 0);
+	assert_int_equal(l1.n, 3);
+	assert_int_equal(l2.n, l1.n);
+	for (size_t i = 0; i < l1.n; i++) {
+		assert_string_equal(l1.items[i].id, l2.items[i].id);
+		assert_string_equal(l1.items[i].slot_key, l2.items[i].slot_key);
+		assert_int_equal(l1.items[i].n_members, l2.items[i].n_members);
+		for (size_t j = 0; j < l1.items[i].n_members; j++) {
+			assert_string_equal(l1.items[i].members[j].id,
+			    l2.items[i].members[j].id);
+			assert_string_equal(l1.items[i].members[j].value_then,
+			    l2.items[i].members[j].value_then);
+		}
+	}
+	assert_true(in_conflict(&l1, "m4"));
+	assert_true(in_conflict(&l1, "e2"));
+	assert_true(in_conflict(&l1, "m7"));
+	assert_false(in_conflict(&l1, "m5"));
+	assert_false(in_conflict(&l1, "m6"));
+	conflict_list_free(&l1);
+	conflict_list_free(&l2);
+	store_close(copy);
+}
+
+/* Sweep f's store on two cores and a copy of it on one: both fail as
+ * bad input, naming what (the same message but for the file's name). */
+static void
+both_fail_naming(struct fixture *f, const char *what)
+{
+	struct sweep_run r1, r2;
+	mirror_store *copy = NULL;
+	mirror_error e1, e2;
+	int rc1, rc2;
+
+	sweep_both(f, "2", &r1, "1", &r2, &copy, &rc1, &rc2, &e1, &e2);
+	assert_int_equal(rc1, -MIRROR_EINPUT);
+	assert_int_equal(rc2, -MIRROR_EINPUT);
+	assert_non_null(strstr(e1.msg, what));
+	assert_string_equal(strstr(e1.msg, ".db: "), strstr(e2.msg, ".db: "));
+	store_close(copy);
+}
+
+/* 9: the scans beside report the failure the scans one after another
+ * would: a bad state row before a bad entity, a bad entity before a bad
+ * memory, whichever thread read which. */
+static void
+test_scan_beside_failure(void **state)
+{
+	struct fixture *f = *state;
+
+	run_sql(f, "UPDATE project_state SET value = CAST(X'ff' AS TEXT) "
+	    "WHERE id = 's1'; UPDATE entities SET name = CAST(X'ff' AS TEXT) "
+	    "WHERE id = 'e1'; UPDATE memories SET content = "
+	    "CAST(X'ff' AS TEXT) WHERE id = 'm1'");
+	both_fail_naming(f, "project_state row 's1'");
+	run_sql(f, "UPDATE project_state SET value = 'GF-PTFE' WHERE "
+	    "id = 's1'");
+	both_fail_naming(f, "entities row 'e1'");
+	run_sql(f, "UPDATE entities SET name = 'Lateral support material' "
+	    "WHERE id = 'e1'");
+	both_fail_naming(f, "memories row 'm1'");
+}
+
 int
 main(void)
 {
@@ -479,6 +609,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_list_members_as_get,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_value_of_parent, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_scan_beside, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_scan_beside_failure, setup,
 		    teardown),
 	};
 
