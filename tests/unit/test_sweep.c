@@ -499,14 +499,14 @@ in_conflict(const struct conflict_list *l, const char *id)
 	return 0;
 }
 
-/* 8: a full sweep scans the entities beside the other sources (two
- * cores) and finds what one core finds: the same conflicts, members and
- * count; a memory joins a key that only an entity claims, and memories
- * that disagree on a key no state or entity claims make no conflict. */
+/* A full sweep of f's store on two cores (the entities beside the other
+ * sources) finds what one core finds in a copy: the same conflicts,
+ * members and count; a memory joins a key that only an entity claims,
+ * and memories that disagree on a key no state or entity claims make no
+ * conflict. */
 static void
-test_scan_beside(void **state)
+scan_beside_same(struct fixture *f)
 {
-	struct fixture *f = *state;
 	struct conflict_list l1, l2;
 	struct sweep_run r1, r2;
 	mirror_store *copy = NULL;
@@ -554,6 +554,29 @@ test_scan_beside(void **state)
 	conflict_list_free(&l1);
 	conflict_list_free(&l2);
 	store_close(copy);
+}
+
+/* 8: scan_beside_same on a store in rollback-journal mode. */
+static void
+test_scan_beside(void **state)
+{
+	scan_beside_same(*state);
+}
+
+/* 10: and in WAL mode, where a second connection could see a newer
+ * snapshot but for the sweep's write lock. */
+static void
+test_scan_beside_wal(void **state)
+{
+	struct fixture *f = *state;
+	sqlite3_stmt *s;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(f->st),
+	    "PRAGMA journal_mode = WAL", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(s, 0), "wal");
+	sqlite3_finalize(s);
+	scan_beside_same(f);
 }
 
 /* Sweep f's store on two cores and a copy of it on one: both fail as
@@ -613,6 +636,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_scan_beside, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_scan_beside_failure, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_scan_beside_wal, setup,
 		    teardown),
 	};
 
