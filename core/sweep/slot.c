@@ -14,6 +14,7 @@
 #include "sweep/normalize.h"
 #include "sweep/slot.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* ---- the rules --------------------------------------------------------- */
@@ -236,31 +237,27 @@ find_word(const char *s, const char *start, const char *word)
 	return NULL;
 }
 
-/* A property as text: strings as they are, numbers printed shortly. */
+/* A property as text: strings as they are, numbers as "%lld" and
+ * "%.15g" print them (text.h), booleans as their names. */
 static char *
 prop_text(json_t *props, const char *key)
 {
 	json_t *v = props != NULL ? json_object_get(props, key) : NULL;
 	char buf[64];
-	int n;
 
 	if (json_is_string(v))
 		return json_string_value(v)[0] != '\0' ?
 		    xstrdup(json_string_value(v)) : NULL;
-	if (json_is_integer(v))
-		n = snprintf(buf, sizeof(buf), "%lld",
-		    (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		n = snprintf(buf, sizeof(buf), "%.15g", json_real_value(v));
-	else if (json_is_true(v))
-		n = snprintf(buf, sizeof(buf), "true");
-	else if (json_is_false(v))
-		n = snprintf(buf, sizeof(buf), "false");
-	else
-		return NULL;
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return NULL;
-	return xstrdup(buf);
+	if (json_is_integer(v)) {
+		(void)text_int(buf, (long long)json_integer_value(v));
+		return xstrdup(buf);
+	}
+	if (json_is_real(v))
+		return text_real(buf, sizeof(buf), json_real_value(v)) > 0 ?
+		    xstrdup(buf) : NULL;
+	if (json_is_boolean(v))
+		return xstrdup(json_is_true(v) ? "true" : "false");
+	return NULL;
 }
 
 /* Resolve one slot field spec ("key|name|@name") for f. */

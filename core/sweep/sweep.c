@@ -562,6 +562,16 @@ scope_current(struct sweep_ctx *c)
 	    &ignored) == 0 && v == c->scope->version;
 }
 
+/* Each cross-layer key of recs[0..n) into c->known: the keys a
+ * memory may claim. */
+static void
+known_from(struct sweep_ctx *c, const struct rec *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].x_h != 0)
+			(void)hashtab_put(&c->known, recs[i].x_h, NULL);
+}
+
 /* The scans of a full sweep but the entities', with a context of its
  * own: the sweep's (its aliases, clock and features, only read), but
  * its own records, count and, beside, connection. */
@@ -653,9 +663,7 @@ scan_split(struct sweep_ctx *c, mirror_error *err)
 		all[k++] = c->recs[i];
 	for (size_t i = o.n_state; i < o.n_state + o.n_edge; i++)
 		all[k++] = o.c.recs[i];
-	for (size_t i = 0; i < k; i++)
-		if (all[i].x_h != 0)
-			(void)hashtab_put(&c->known, all[i].x_h, NULL);
+	known_from(c, all, k);
 	/* group_load claims each row again, so a memory of a key nobody
 	 * claims would come to nothing there too; dropped here, it is not
 	 * read again. */
@@ -695,9 +703,7 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 	    (rc = scan(c, SRC_EDGE, err)) < 0)
 		return rc;
 	/* Memories only join keys that state or entities have. */
-	for (size_t i = 0; i < c->nrecs; i++)
-		if (c->recs[i].x_h != 0)
-			(void)hashtab_put(&c->known, c->recs[i].x_h, NULL);
+	known_from(c, c->recs, c->nrecs);
 	if ((rc = scan(c, SRC_MEMORY, err)) < 0)
 		return rc;
 	/* The caller's count of the active rows stands while its read is

@@ -465,14 +465,20 @@ test_value_of_parent(void **state)
 	conflict_list_free(&l);
 }
 
-/* Sweep f's store, and a copy of it made first, with jobs threads each;
- * the results go to *one and *two (one: the first jobs). */
-static void
-sweep_both(struct fixture *f, const char *jobs1, struct sweep_run *one,
-    const char *jobs2, struct sweep_run *two, mirror_store **copy,
-    int *rc1, int *rc2, mirror_error *err1, mirror_error *err2)
+/* One sweep_run's outcome. */
+struct swept {
+	struct sweep_run run;
+	mirror_error err;
+	int rc;
+};
+
+/* Copy f's store, then sweep it on two cores (*two) and the copy on one
+ * (*one). Returns the copy, open (the caller closes it). */
+static mirror_store *
+sweep_both(struct fixture *f, struct swept *two, struct swept *one)
 {
 	char path[128], cmd[300];
+	mirror_store *copy = NULL;
 	mirror_error err;
 
 	store_close(f->st);
@@ -480,12 +486,13 @@ sweep_both(struct fixture *f, const char *jobs1, struct sweep_run *one,
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", f->path, path);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(store_open(&f->st, f->path, STORE_WRITE, &err), 0);
-	assert_int_equal(store_open(copy, path, STORE_WRITE, &err), 0);
-	setenv("MIRROR_JOBS", jobs1, 1);
-	*rc1 = sweep_run(one, f->st, NOW, err1);
-	setenv("MIRROR_JOBS", jobs2, 1);
-	*rc2 = sweep_run(two, *copy, NOW, err2);
+	assert_int_equal(store_open(&copy, path, STORE_WRITE, &err), 0);
+	setenv("MIRROR_JOBS", "2", 1);
+	two->rc = sweep_run(&two->run, f->st, NOW, &two->err);
+	setenv("MIRROR_JOBS", "1", 1);
+	one->rc = sweep_run(&one->run, copy, NOW, &one->err);
 	unsetenv("MIRROR_JOBS");
+	return copy;
 }
 
 /* Whether a conflict of l has a member of id id. */
@@ -508,10 +515,9 @@ static void
 scan_beside_same(struct fixture *f)
 {
 	struct conflict_list l1, l2;
-	struct sweep_run r1, r2;
-	mirror_store *copy = NULL;
-	mirror_error e1, e2, err;
-	int rc1, rc2;
+	struct swept two, one;
+	mirror_store *copy;
+	mirror_error err;
 
 	run_sql(f, "INSERT INTO entities(id, entity_type, name, project, "
 	    "properties) VALUES ('e2', 'decision', 'Mount bolt', 'p06', "
@@ -523,14 +529,14 @@ scan_beside_same(struct fixture *f)
 	    " ('m6', 'knowledge', 'spare key is 2', 'p06'),"
 	    " ('m7', 'adaptation', 'lateral support material is Invar',"
 	    " 'p05')");
-	sweep_both(f, "2", &r1, "1", &r2, &copy, &rc1, &rc2, &e1, &e2);
-	assert_int_equal(rc1, 0);
-	assert_int_equal(rc2, 0);
-	assert_int_equal(r1.scan_beside, 1);
-	assert_int_equal(r2.scan_beside, 0);
-	assert_int_equal(r1.facts_scanned, 10);
-	assert_int_equal(r2.facts_scanned, 10);
-	assert_int_equal(r1.conflicts_opened, r2.conflicts_opened);
+	copy = sweep_both(f, &two, &one);
+	assert_int_equal(two.rc, 0);
+	assert_int_equal(one.rc, 0);
+	assert_int_equal(two.run.scan_beside, 1);
+	assert_int_equal(one.run.scan_beside, 0);
+	assert_int_equal(two.run.facts_scanned, 10);
+	assert_int_equal(one.run.facts_scanned, 10);
+	assert_int_equal(two.run.conflicts_opened, one.run.conflicts_opened);
 	assert_int_equal(conflict_list(&l1, f->st, NULL, &err), 0);
 	assert_int_equal(conflict_list(&l2, copy, NULL, &err), 0);
 	assert_int_equal(l1.n, 3);
@@ -584,16 +590,14 @@ test_scan_beside_wal(void **state)
 static void
 both_fail_naming(struct fixture *f, const char *what)
 {
-	struct sweep_run r1, r2;
-	mirror_store *copy = NULL;
-	mirror_error e1, e2;
-	int rc1, rc2;
+	struct swept two, one;
+	mirror_store *copy = sweep_both(f, &two, &one);
 
-	sweep_both(f, "2", &r1, "1", &r2, &copy, &rc1, &rc2, &e1, &e2);
-	assert_int_equal(rc1, -MIRROR_EINPUT);
-	assert_int_equal(rc2, -MIRROR_EINPUT);
-	assert_non_null(strstr(e1.msg, what));
-	assert_string_equal(strstr(e1.msg, ".db: "), strstr(e2.msg, ".db: "));
+	assert_int_equal(two.rc, -MIRROR_EINPUT);
+	assert_int_equal(one.rc, -MIRROR_EINPUT);
+	assert_non_null(strstr(two.err.msg, what));
+	assert_string_equal(strstr(two.err.msg, ".db: "),
+	    strstr(one.err.msg, ".db: "));
 	store_close(copy);
 }
 
