@@ -19,7 +19,7 @@ MANDIR   = $(PREFIX)/share/man/man1
 DATADIR  = $(PREFIX)/share/mirror
 
 VERSION  = 0.1.0
-PKGS     = libcmark-gfm libgit2 sqlite3 jansson libdeflate nettle libmicrohttpd
+PKGS     = libcmark-gfm libgit2 sqlite3 jansson libisal nettle libmicrohttpd
 
 CC      ?= cc
 WARN     = -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wcast-qual \
@@ -108,7 +108,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmirror.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< \
 	    $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS) \
-	    $(shell pkg-config --libs cmocka)
+	    $(shell pkg-config --libs cmocka zlib)
 
 # A plain 'make' on a machine without the -dev packages says what to run
 # instead of failing on a missing header.

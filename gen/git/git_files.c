@@ -121,8 +121,7 @@ mgit_readers_free(struct mgit_readers *rd)
 	for (int t = 0; t < MGIT_READ_JOBS; t++) {
 		free(rd->t[t].buf);
 		free(rd->t[t].zbuf);
-		if (rd->t[t].c != NULL)
-			libdeflate_free_compressor(rd->t[t].c);
+		mgit_deflater_free(rd->t[t].c);
 	}
 	memset(rd, 0, sizeof(*rd));
 }
@@ -147,10 +146,8 @@ struct read_thread {
 static int
 pack_one(struct mgit_read *r, struct mgit_reader *rd, const char *data)
 {
-	if (rd->c == NULL &&
-	    (rd->c = libdeflate_alloc_compressor(MGIT_PACK_LEVEL)) == NULL)
-		return mirror_fail(&r->err, MIRROR_EIO, "libdeflate: cannot "
-		    "start compressing");
+	if (rd->c == NULL)
+		rd->c = mgit_deflater_new();
 	if (mgit_pack_compress(&rd->zbuf, &rd->zcap, &r->zlen, rd->c, data,
 	    r->len) < 0)
 		return mirror_fail(&r->err, MIRROR_EIO, "%s: cannot compress",

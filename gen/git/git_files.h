@@ -18,7 +18,7 @@
 #include "git/site_file.h"
 #include "util/error.h"
 
-struct libdeflate_compressor;
+struct mgit_deflater;
 
 /* Deeper than any site; stops a runaway recursion on a strange tree. */
 #define MGIT_MAX_DEPTH 64
@@ -62,7 +62,7 @@ struct mgit_read {
 struct mgit_reader {
 	char *buf;
 	size_t cap;
-	struct libdeflate_compressor *c;    /* made on first use */
+	struct mgit_deflater *c;            /* made on first use */
 	unsigned char *zbuf;
 	size_t zcap;
 };

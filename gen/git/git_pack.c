@@ -3,8 +3,8 @@
  *
  * Pack: "PACK", version 2, object count (all big-endian 32-bit), then
  * per object a type-and-size header (4 bits of size, then 7 per byte)
- * and the zlib stream of its content (libdeflate's, at its fastest
- * level); last the SHA-1 of all before.
+ * and the zlib stream of its content (ISA-L's igzip, level 1); last the
+ * SHA-1 of all before.
  * Index: magic, version 2, a 256-entry fan-out of counts by first byte,
  * the sorted ids, their CRC-32s, their 31-bit offsets (with a table of
  * 64-bit ones for packs past 2 GiB), the pack's SHA-1, its own SHA-1.
@@ -17,7 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <libdeflate.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
 #include <nettle/sha1.h>
 
 #include "git/git_pack.h"
@@ -109,9 +110,7 @@ mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
 	if (pk->fp == NULL)
 		return mirror_fail(err, MIRROR_EIO, "%s: cannot create a pack "
 		    "file: %s", pk->dir, strerror(errno));
-	if ((pk->z = libdeflate_alloc_compressor(MGIT_PACK_LEVEL)) == NULL)
-		return mirror_fail(err, MIRROR_EIO, "libdeflate: cannot start "
-		    "compressing");
+	pk->z = mgit_deflater_new();
 	memcpy(hdr, "PACK", 4);
 	put32(hdr + 4, 2);
 	put32(hdr + 8, 0);          /* the count, once known */
@@ -154,19 +153,95 @@ check_object(struct mgit_pack *pk, git_object_t type, size_t len,
 	return 0;
 }
 
+/* igzip's state for one stream, and its level 1's buffer (the hash
+ * table and the tokens of a block: the larger it is, the fewer blocks
+ * and the faster; ISA-L's default size). */
+struct mgit_deflater {
+	struct isal_zstream s;
+	unsigned char level_buf[ISAL_DEF_LVL1_DEFAULT];
+};
+
+struct mgit_deflater *
+mgit_deflater_new(void)
+{
+	return xmalloc(sizeof(struct mgit_deflater));
+}
+
+void
+mgit_deflater_free(struct mgit_deflater *z)
+{
+	free(z);
+}
+
+/* Room for len bytes as a stream: the header and the checksum, then
+ * every byte in stored blocks (5 bytes of header a block of at most
+ * 64 KiB) when nothing compresses, which is what igzip falls back to. */
+static size_t
+stream_bound(size_t len)
+{
+	return len + (len / 65535 + 1) * 5 + 64;
+}
+
 int
 mgit_pack_compress(unsigned char **buf, size_t *cap, size_t *out,
-    struct libdeflate_compressor *c, const void *data, size_t len)
+    struct mgit_deflater *z, const void *data, size_t len)
 {
-	size_t bound = libdeflate_zlib_compress_bound(c, len);
+	size_t bound = stream_bound(len);
 
+	if (bound > UINT32_MAX)      /* igzip counts in 32 bits */
+		return -1;
 	if (bound > *cap) {
 		free(*buf);
 		*buf = xmalloc(*cap = bound);
 	}
 	/* One call: the whole object is in memory, the bound fits it. */
-	*out = libdeflate_zlib_compress(c, data, len, *buf, bound);
-	return *out == 0 ? -1 : 0;
+	isal_deflate_stateless_init(&z->s);
+	z->s.level = 1;
+	z->s.level_buf = z->level_buf;
+	z->s.level_buf_size = sizeof(z->level_buf);
+	z->s.gzip_flag = IGZIP_ZLIB;
+	z->s.end_of_stream = 1;
+	z->s.flush = NO_FLUSH;
+	/* igzip reads next_in only; its field is not const. */
+	z->s.next_in = (uint8_t *)(uintptr_t)data;
+	z->s.avail_in = (uint32_t)len;
+	z->s.next_out = *buf;
+	z->s.avail_out = (uint32_t)bound;
+	if (isal_deflate_stateless(&z->s) != COMP_OK || z->s.avail_in != 0)
+		return -1;
+	*out = z->s.total_out;
+	return 0;
+}
+
+int
+mgit_pack_inflate(void *out, size_t len, const unsigned char *z,
+    size_t zlen)
+{
+	struct inflate_state *st;
+	int ok;
+
+	if (len > UINT32_MAX || zlen > UINT32_MAX)
+		return -1;
+	st = xmalloc(sizeof(*st));
+	isal_inflate_init(st);
+	st->crc_flag = ISAL_ZLIB;       /* the header, and Adler-32 checked */
+	st->next_in = (uint8_t *)(uintptr_t)z;
+	st->avail_in = (uint32_t)zlen;
+	st->next_out = out;
+	st->avail_out = (uint32_t)len;
+	ok = isal_inflate_stateless(st) == ISAL_DECOMP_OK &&
+	    st->total_out == len && st->avail_in == 0;
+	free(st);
+	return ok ? 0 : -1;
+}
+
+uint32_t
+mgit_crc32(uint32_t crc, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	/* ISA-L's length is 64 bits; its gzip CRC is zlib's crc32. */
+	return crc32_gzip_refl(crc, p, len);
 }
 
 /* Append the entry: header, then zlen compressed bytes. */
@@ -180,7 +255,7 @@ write_entry(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 
 	git_oid_cpy(&e->oid, oid);
 	e->offset = pk->offset;
-	e->crc = libdeflate_crc32(libdeflate_crc32(0, hdr, nh), zdata, zlen);
+	e->crc = mgit_crc32(mgit_crc32(0, hdr, nh), zdata, zlen);
 	if (pack_out(pk, hdr, nh) < 0 || pack_out(pk, zdata, zlen) < 0)
 		return mirror_fail(err, MIRROR_EIO, "%s: %s", pk->tmp_pack,
 		    strerror(errno));
@@ -198,7 +273,7 @@ mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 		return rc;
 	if (mgit_pack_compress(&pk->zbuf, &pk->zcap, &zlen, pk->z, data,
 	    len) < 0)
-		return mirror_fail(err, MIRROR_EIO, "libdeflate: cannot "
+		return mirror_fail(err, MIRROR_EIO, "igzip: cannot "
 		    "compress an object of %zu bytes", len);
 	return write_entry(pk, oid, type, len, pk->zbuf, zlen, err);
 }
@@ -240,12 +315,8 @@ compress_share(void *arg)
 	struct zwork *w = arg;
 	unsigned char *buf = NULL;
 	size_t cap = 0;
-	struct libdeflate_compressor *c;
+	struct mgit_deflater *c = mgit_deflater_new();
 
-	if ((c = libdeflate_alloc_compressor(MGIT_PACK_LEVEL)) == NULL) {
-		w->failed = 1;
-		return NULL;
-	}
 	/* Into one buffer of the bound, each result then copied to its
 	 * size: a batch holds its compressed bytes, not a bound per
 	 * object (about the batch's raw size again). */
@@ -261,7 +332,7 @@ compress_share(void *arg)
 		memcpy(w->out[i], buf, w->outlen[i]);
 	}
 	free(buf);
-	libdeflate_free_compressor(c);
+	mgit_deflater_free(c);
 	return NULL;
 }
 
@@ -306,7 +377,7 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 		if (started[t])
 			pthread_join(tid[t], NULL);
 		if (w[t].failed && rc == 0)
-			rc = mirror_fail(err, MIRROR_EIO, "libdeflate: "
+			rc = mirror_fail(err, MIRROR_EIO, "igzip: "
 			    "cannot compress an object");
 	}
 	/* Written in the given order: the pack is the sequential one. */
@@ -528,6 +599,6 @@ mgit_pack_free(struct mgit_pack *pk)
 	free(pk->entries);
 	free(pk->zbuf);
 	if (pk->z != NULL)
-		libdeflate_free_compressor(pk->z);
+		mgit_deflater_free(pk->z);
 	memset(pk, 0, sizeof(*pk));
 }

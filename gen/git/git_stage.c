@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include <git2/sys/odb_backend.h>
-#include <libdeflate.h>
 
 #include "git/git_pack.h"
 #include "git/git_repo.h"
@@ -259,16 +258,7 @@ hold(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
 static int
 inflate_obj(char *out, const struct stage_obj *o)
 {
-	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-	size_t got = 0;
-	int ok;
-
-	if (d == NULL)
-		return -1;
-	ok = libdeflate_zlib_decompress(d, o->z, o->zlen, out, o->len,
-	    &got) == LIBDEFLATE_SUCCESS && got == o->len;
-	libdeflate_free_decompressor(d);
-	return ok ? 0 : -1;
+	return mgit_pack_inflate(out, o->len, o->z, o->zlen);
 }
 
 /* ---- the backend's callbacks ------------------------------------- */

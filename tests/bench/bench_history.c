@@ -57,7 +57,6 @@
 #include <unistd.h>
 
 #include <git2.h>
-#include <libdeflate.h>
 #include <nettle/sha1.h>
 #include <openssl/evp.h>
 
@@ -584,7 +583,7 @@ index_mirror(const char *path, const struct mgit_pack_entry *pristine,
 	for (size_t i = 0; i < n; i++) {
 		uint64_t end = i + 1 < n ? e[i + 1].offset : plen - 20;
 
-		e[i].crc = libdeflate_crc32(0, pack + e[i].offset,
+		e[i].crc = mgit_crc32(0, pack + e[i].offset,
 		    end - e[i].offset);
 	}
 	if ((fp = fopen(path, "wb")) == NULL) {
