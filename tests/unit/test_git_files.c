@@ -267,7 +267,8 @@ test_packed(void **state)
 }
 
 /* The bytes of one kind of input for test_pack_streams: text that
- * compresses, or bytes that do not (a fixed pseudo-random run). */
+ * compresses (0), bytes that do not (1: a fixed pseudo-random run), or
+ * such a run of 1,000 bytes repeated (2: matches 1,000 bytes back). */
 static void
 fill(unsigned char *p, size_t n, int random)
 {
@@ -279,15 +280,17 @@ fill(unsigned char *p, size_t n, int random)
 		x ^= x << 13;
 		x ^= x >> 17;
 		x ^= x << 5;
-		p[i] = random ? (unsigned char)x :
+		p[i] = random == 1 ? (unsigned char)x : random == 2 ?
+		    (i < 1000 ? (unsigned char)x : p[i - 1000]) :
 		    (unsigned char)text[i % (sizeof(text) - 1)];
 	}
 }
 
 /* Every pack entry's stream is one zlib stream that zlib inflates to
- * the object's bytes, whatever its length (none, one byte, past the
- * 64 KiB of a stored block when nothing compresses, a megabyte); one
- * deflater serves them all in turn. mgit_pack_inflate gives the bytes
+ * the object's bytes, whatever its length (none, one byte, either side
+ * of MGIT_PACK_SMALL, past the 64 KiB of a stored block when nothing
+ * compresses, a megabyte) and its bytes (any byte value; matches far
+ * back); one deflater serves them all in turn. mgit_pack_inflate gives the bytes
  * back and refuses a stream with a wrong checksum, one cut short, and
  * a length other than the object's. mgit_crc32 is zlib's crc32, in
  * one piece or two. */
@@ -297,6 +300,8 @@ test_pack_streams(void **state)
 	static const struct { size_t len; int random; } in[] = {
 		{ 0, 0 }, { 1, 0 }, { 3000, 0 }, { 3000, 1 },
 		{ 70000, 1 }, { 200000, 1 }, { 1 << 20, 0 }, { 4096, 0 },
+		{ MGIT_PACK_SMALL - 1, 0 }, { MGIT_PACK_SMALL - 1, 2 },
+		{ MGIT_PACK_SMALL, 2 },
 	};
 	struct mgit_deflater *z = mgit_deflater_new();
 	unsigned char *buf = NULL, *data, *got;
@@ -313,8 +318,8 @@ test_pack_streams(void **state)
 		assert_int_equal(mgit_pack_compress(&buf, &cap, &zlen, z, data,
 		    n), 0);
 		assert_true(zlen > 0 && zlen <= cap);
-		if (!in[k].random && n >= 3000)
-			assert_true(zlen < n / 4);
+		if (in[k].random != 1 && n >= 3000)   /* matches were found */
+			assert_true(zlen < n / (in[k].random == 0 ? 4 : 2));
 		assert_int_equal(uncompress(got, &out, buf, zlen), Z_OK);
 		assert_int_equal(out, n);
 		assert_memory_equal(got, data, n);
