@@ -271,20 +271,27 @@ state_groups(const struct site_model *m, const struct project_facts *f,
     json_t *inactive)
 {
 	json_t *groups = json_array(), *rest = json_array();
+	/* Each row's place in category_order (N_CATEGORIES: none), found
+	 * once: the groups below walk the rows once a category. */
+	unsigned char *cat = xmalloc(f->n_state + 1);
 
+	for (size_t k = 0; k < f->n_state; k++) {
+		cat[k] = N_CATEGORIES;
+		for (size_t j = 0; j < N_CATEGORIES; j++)
+			if (strcmp(f->state[k].category, category_order[j]) ==
+			    0) {
+				cat[k] = (unsigned char)j;
+				break;
+			}
+	}
 	for (size_t c = 0; c <= N_CATEGORIES; c++) {
 		json_t *items = json_array();
 		const char *name = c < N_CATEGORIES ? category_order[c] : NULL;
 
 		for (size_t k = 0; k < f->n_state; k++) {
 			const struct fact_state *st = &f->state[k];
-			int known = 0;
 
-			for (size_t j = 0; j < N_CATEGORIES; j++)
-				known |= strcmp(st->category,
-				    category_order[j]) == 0;
-			if (name != NULL ? strcmp(st->category, name) != 0 :
-			    known)
+			if (cat[k] != c)
 				continue;
 			if (strcmp(st->status, "active") != 0) {
 				json_array_append_new(inactive,
@@ -318,6 +325,7 @@ state_groups(const struct site_model *m, const struct project_facts *f,
 	}
 	json_array_extend(groups, rest);
 	json_decref(rest);
+	free(cat);
 	return groups;
 }
 
