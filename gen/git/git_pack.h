@@ -6,9 +6,9 @@
  * more than all else together; 'git gc' finds deltas later anyway.
  * Here every object is stored whole, zlib-compressed at the fastest
  * level, as git's own loose objects are; the streams are ISA-L's igzip
- * (level 1, and a fixed code for small objects: MGIT_PACK_SMALL), 2.7
+ * (level 1, and a fixed code for small objects: MGIT_PACK_SMALL), 2.8
  * times as fast as libdeflate's fastest level (itself twice zlib's),
- * for a pack 8% larger than libdeflate's on a site
+ * for a pack 8.5% larger than libdeflate's on a site
  * (doc/performance.md); any zlib reads them.
  *
  * The index is written from what the writer already knows (ids,
