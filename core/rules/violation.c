@@ -725,33 +725,27 @@ violation_flagged(struct flagged_list *out, const struct violation_list *all)
 	}
 	out->n = k;
 	qsort(out->items, out->n, sizeof(*out->items), cmp_flagged);
+	byid_pairs_index(&out->by, out->items, out->n, sizeof(*out->items),
+	    offsetof(struct flagged, layer), offsetof(struct flagged, id));
 }
 
 const struct flagged *
 flagged_find(const struct flagged_list *l, const char *layer,
     const char *id, size_t *n)
 {
-	size_t lo = 0, hi = l->n, k;
+	size_t lo = byid_pairs_find(&l->by, l->items, layer, id), k;
 
 	if (n != NULL)
 		*n = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(l->items[mid].layer, layer);
-
-		if (c == 0)
-			c = strcmp(l->items[mid].id, id);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	if (lo == BYID_NONE)
+		return NULL;
+	/* The pair's entries follow its first: sorted by it. */
 	for (k = lo; k < l->n && strcmp(l->items[k].layer, layer) == 0 &&
 	    strcmp(l->items[k].id, id) == 0; k++)
 		;
 	if (n != NULL)
 		*n = k - lo;
-	return k > lo ? &l->items[lo] : NULL;
+	return &l->items[lo];
 }
 
 void
@@ -760,6 +754,7 @@ flagged_list_free(struct flagged_list *l)
 	if (l == NULL)
 		return;
 	free(l->items);
+	byid_pairs_free(&l->by);
 	l->items = NULL;
 	l->n = 0;
 }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "store/store.h"
+#include "util/byid.h"
 
 /* One fact a violation names, with the row's state now. */
 struct violation_fact {
@@ -157,6 +158,7 @@ struct flagged {
 struct flagged_list {
 	struct flagged *items;   /* sorted by layer, id, violation_id */
 	size_t n;
+	struct byid_pairs by;    /* by layer and id */
 };
 
 /*

@@ -1,6 +1,7 @@
 /*
  * audit.c: the latest memory_audit row of each fact (audit.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,8 +36,7 @@ audit_latest(struct audit_list *out, mirror_store *st, mirror_error *err)
 	size_t cap = 0;
 	int rc;
 
-	out->items = NULL;
-	out->n = 0;
+	memset(out, 0, sizeof(*out));
 	if (!store_features(st)->has_audit)
 		return 0;
 	rc = sqlite3_prepare_v2(store_db(st), sql, -1, &stmt, NULL);
@@ -58,6 +58,8 @@ audit_latest(struct audit_list *out, mirror_store *st, mirror_error *err)
 		audit_list_free(out);
 		return store_fail(st, err, rc, "cannot read memory_audit");
 	}
+	byid_pairs_index(&out->by, out->items, out->n, sizeof(*out->items),
+	    offsetof(struct fact_audit, kind), offsetof(struct fact_audit, id));
 	return 0;
 }
 
@@ -73,6 +75,7 @@ audit_list_free(struct audit_list *l)
 		free(l->items[i].timestamp);
 	}
 	free(l->items);
+	byid_pairs_free(&l->by);
 	l->items = NULL;
 	l->n = 0;
 }
@@ -80,21 +83,7 @@ audit_list_free(struct audit_list *l)
 const struct fact_audit *
 audit_find(const struct audit_list *l, const char *kind, const char *id)
 {
-	size_t lo = 0, hi = l->n;
+	size_t k = byid_pairs_find(&l->by, l->items, kind, id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct fact_audit *a = &l->items[mid];
-		int c = strcmp(a->kind, kind);
-
-		if (c == 0)
-			c = strcmp(a->id, id);
-		if (c == 0)
-			return a;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return k != BYID_NONE ? &l->items[k] : NULL;
 }

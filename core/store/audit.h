@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "store/store.h"
+#include "util/byid.h"
 #include "util/error.h"
 
 /* The latest audit row of one fact. Strings are owned by the list; they
@@ -29,6 +30,7 @@ struct fact_audit {
 struct audit_list {
 	struct fact_audit *items;  /* sorted by kind, then id (bytes) */
 	size_t n;
+	struct byid_pairs by;      /* by kind and id */
 };
 
 /*

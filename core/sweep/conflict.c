@@ -749,6 +749,8 @@ conflict_disputed(struct disputed_list *out, mirror_store *st,
 	if (rc != SQLITE_DONE)
 		goto fail;
 	sqlite3_finalize(stmt);
+	byid_pairs_index(&out->by, out->items, out->n, sizeof(*out->items),
+	    offsetof(struct disputed, kind), offsetof(struct disputed, id));
 	return 0;
 fail:
 	rc = store_fail(st, err, rc, "cannot read open conflicts");
@@ -760,24 +762,10 @@ const struct disputed *
 disputed_find(const struct disputed_list *l, const char *kind,
     const char *id)
 {
-	size_t lo = 0, hi = l->n;
+	size_t k = byid_pairs_find(&l->by, l->items, kind, id);
 
-	/* Lower bound of (kind, id): the entry with the smallest conflict. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(l->items[mid].kind, kind);
-
-		if (c == 0)
-			c = strcmp(l->items[mid].id, id);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < l->n && strcmp(l->items[lo].kind, kind) == 0 &&
-	    strcmp(l->items[lo].id, id) == 0)
-		return &l->items[lo];
-	return NULL;
+	/* The first of the pair's entries: the smallest conflict. */
+	return k != BYID_NONE ? &l->items[k] : NULL;
 }
 
 void
@@ -791,6 +779,7 @@ disputed_list_free(struct disputed_list *l)
 		free(l->items[i].conflict_id);
 	}
 	free(l->items);
+	byid_pairs_free(&l->by);
 	l->items = NULL;
 	l->n = 0;
 }

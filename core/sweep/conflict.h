@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "store/store.h"
+#include "util/byid.h"
 
 /* One member of a conflict: a row of one of the three layers. */
 struct conflict_member {
@@ -130,6 +131,7 @@ struct disputed {
 struct disputed_list {
 	struct disputed *items;  /* sorted by kind, id, conflict_id */
 	size_t n;
+	struct byid_pairs by;    /* by kind and id */
 };
 
 /*
@@ -142,7 +144,7 @@ int conflict_disputed(struct disputed_list *out, mirror_store *st,
 
 /*
  * The first entry (smallest conflict id) for the fact kind/id, or NULL
- * when the fact is in no open conflict. Binary search; the result points
+ * when the fact is in no open conflict. A hash lookup; the result points
  * into l.
  */
 const struct disputed *disputed_find(const struct disputed_list *l,

@@ -625,6 +625,49 @@ test_byid(void **state)
 	free(by);
 }
 
+/* A pair index finds the first element of each pair (a run of equal
+ * pairs gives its first), tells ("a","bc") from ("ab","c") and a pair
+ * from its halves swapped, and finds nothing for a pair no element
+ * holds, or in an index of nothing (as a zeroed one). */
+struct paired {
+	const char *kind;
+	int n;
+	const char *id;
+};
+
+static void
+test_byid_pairs(void **state)
+{
+	static const struct paired v[] = { { "a", 0, "bc" }, { "ab", 1, "c" },
+	    { "entity", 2, "a" }, { "entity", 3, "a" }, { "entity", 4, "b" },
+	    { "memory", 5, "a" }, { "memory", 6, "a" }, { "memory", 7, "a" },
+	    { "project_state", 8, "entity" } };
+	static const size_t first[] = { 0, 1, 2, 2, 4, 5, 5, 5, 8 };
+	size_t n = sizeof(v) / sizeof(*v);
+	struct byid_pairs ix, none;
+
+	(void)state;
+	byid_pairs_index(&ix, v, n, sizeof(*v), offsetof(struct paired, kind),
+	    offsetof(struct paired, id));
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(byid_pairs_find(&ix, v, v[i].kind, v[i].id),
+		    first[i]);
+	assert_int_equal(byid_pairs_find(&ix, v, "a", "b"), BYID_NONE);
+	assert_int_equal(byid_pairs_find(&ix, v, "abc", ""), BYID_NONE);
+	assert_int_equal(byid_pairs_find(&ix, v, "entity", "c"), BYID_NONE);
+	assert_int_equal(byid_pairs_find(&ix, v, "entity", "project_state"),
+	    BYID_NONE);
+	assert_int_equal(byid_pairs_find(&ix, v, "", "a"), BYID_NONE);
+	byid_pairs_free(&ix);
+	byid_pairs_index(&ix, v, 0, sizeof(*v), offsetof(struct paired, kind),
+	    offsetof(struct paired, id));
+	assert_int_equal(byid_pairs_find(&ix, v, "entity", "a"), BYID_NONE);
+	byid_pairs_free(&ix);
+	memset(&none, 0, sizeof(none));
+	assert_int_equal(byid_pairs_find(&none, v, "entity", "a"), BYID_NONE);
+	byid_pairs_free(&none);
+}
+
 /* ARRAY_FIT gives back the room beyond the elements held, keeping them;
  * an array already full, or empty, stays as it is; a push after a fit
  * grows it again. */
@@ -679,6 +722,7 @@ main(void)
 		cmocka_unit_test(test_array_grows),
 		cmocka_unit_test(test_array_fit),
 		cmocka_unit_test(test_byid),
+		cmocka_unit_test(test_byid_pairs),
 		cmocka_unit_test(test_alloc_tune),
 		cmocka_unit_test_setup_teardown(test_store_create_and_aliases,
 		    make_path, drop_path),
