@@ -3,8 +3,9 @@
  *
  * Pack: "PACK", version 2, object count (all big-endian 32-bit), then
  * per object a type-and-size header (4 bits of size, then 7 per byte)
- * and the zlib stream of its content (ISA-L's igzip, level 1); last the
- * SHA-1 of all before.
+ * and the zlib stream of its content (ISA-L's igzip: level 1, or level
+ * 0 with one fixed code below MGIT_PACK_SMALL bytes); last the SHA-1 of
+ * all before.
  * Index: magic, version 2, a 256-entry fan-out of counts by first byte,
  * the sorted ids, their CRC-32s, their 31-bit offsets (with a table of
  * 64-bit ones for packs past 2 GiB), the pack's SHA-1, its own SHA-1.
