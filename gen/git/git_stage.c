@@ -251,16 +251,6 @@ hold(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
 	return 0;
 }
 
-/*
- * The bytes of o, a blob held compressed, into out (o->len bytes, the
- * caller's). Returns 0, or -1 when its stream does not give them.
- */
-static int
-inflate_obj(char *out, const struct stage_obj *o)
-{
-	return mgit_pack_inflate(out, o->len, o->z, o->zlen);
-}
-
 /* ---- the backend's callbacks ------------------------------------- */
 
 /* The object id, copied for libgit2: 0, GIT_ENOTFOUND or -1. */
@@ -507,7 +497,8 @@ flush_loose(struct mgit_stage *stage, const char *repo_path,
 		/* Compressed for a pack that did not come: its bytes back. */
 		if (o->data == NULL && o->z != NULL) {
 			o->data = xmalloc(o->len + 1);
-			if (inflate_obj(o->data, o) < 0) {
+			if (mgit_pack_inflate(o->data, o->len, o->z,
+			    o->zlen) < 0) {
 				rc = mirror_fail(err, MIRROR_EIO, "%s: a staged "
 				    "blob does not inflate", repo_path);
 				break;
