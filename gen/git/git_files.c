@@ -126,21 +126,6 @@ mgit_readers_free(struct mgit_readers *rd)
 	memset(rd, 0, sizeof(*rd));
 }
 
-/* What the threads of mgit_read_many share: the files, the next one to
- * claim, the bytes read so far and where to stop. */
-struct read_batch {
-	struct mgit_read *r;
-	size_t n, next, bytes, budget;
-	pthread_mutex_t mu;
-};
-
-/* A thread of mgit_read_many: the batch, and its own buffers. */
-struct read_thread {
-	struct read_batch *b;
-	struct mgit_reader *rd;
-	int pack;
-};
-
 /* len bytes of data (at rd's buffer) as a pack entry's stream into
  * r->z, r->zlen. Returns 0 or < 0 with r->err set. */
 static int
@@ -179,10 +164,10 @@ reader_trim(struct mgit_reader *rd)
  * z and zlen instead of data), or rc < 0 with err naming it; nothing
  * when it has no disk. */
 static void
-read_one(struct mgit_read *r, struct read_thread *th)
+read_one(struct mgit_read *r, struct mgit_reader *rd, int pack)
 {
-	char *buf = NULL, **into = th->pack ? &th->rd->buf : &buf;
-	size_t cap = 0, *capp = th->pack ? &th->rd->cap : &cap;
+	char *buf = NULL, **into = pack ? &rd->buf : &buf;
+	size_t cap = 0, *capp = pack ? &rd->cap : &cap;
 
 	r->data = NULL;
 	r->z = NULL;
@@ -197,67 +182,204 @@ read_one(struct mgit_read *r, struct read_thread *th)
 	    GIT_OBJECT_BLOB) < 0)
 		r->rc = mgit_fail(&r->err, MIRROR_EIO, "%s: cannot hash",
 		    r->disk);
-	if (r->rc == 0 && th->pack)
-		r->rc = pack_one(r, th->rd, *into);
+	if (r->rc == 0 && pack)
+		r->rc = pack_one(r, rd, *into);
 	else if (r->rc == 0)
 		r->data = buf;
 	if (r->rc < 0) {
 		free(buf);
 		r->len = 0;
 	}
-	reader_trim(th->rd);
+	reader_trim(rd);
 }
 
-/* Claim the batch's next file and read it, until the files or the
- * budget run out (a thread's start, given its struct read_thread).
- * Returns NULL. */
-static void *
-read_claims(void *arg)
+/* What mgit_ahead_* share: the files, the ring of slots file i is read
+ * into (slot[i % MGIT_AHEAD_SLOTS]), the first file not given up
+ * (taken), the next to claim, the bytes held of the files read and not
+ * given up, and the pool's threads; all under mu. */
+struct mgit_ahead {
+	const char *const *disks;
+	size_t n, taken, next, bytes, budget, pack_below;
+	int pack_all, stop, nthreads;
+	unsigned char *state;           /* AHEAD_* of each slot */
+	size_t *held;                   /* each slot's bytes in memory: its
+	                                   stream when compressed (an 80 MB
+	                                   list holds 8), else its data */
+	struct mgit_read *slot;
+	struct mgit_readers *rd;
+	pthread_mutex_t mu;
+	pthread_cond_t room;            /* the pool waits for a claim */
+	pthread_cond_t ready;           /* the taker waits for a file */
+	pthread_t tid[MGIT_READ_JOBS];
+	struct ahead_thread {
+		struct mgit_ahead *a;
+		struct mgit_reader *rd;
+	} th[MGIT_READ_JOBS];
+};
+
+enum { AHEAD_FREE, AHEAD_READING, AHEAD_READ };
+
+/* Whether the next file may be claimed now (mu held). */
+static int
+ahead_can_claim(const struct mgit_ahead *a)
 {
-	struct read_thread *th = arg;
-	struct read_batch *b = th->b;
+	return !a->stop && a->next < a->n &&
+	    a->next - a->taken < MGIT_AHEAD_SLOTS && a->bytes < a->budget;
+}
 
+/* Claim the next file, read it on rd's buffers with mu let go, and
+ * mark it read (mu held on entry and on return). */
+static void
+ahead_read_next(struct mgit_ahead *a, struct mgit_reader *rd)
+{
+	size_t i = a->next++;
+	struct mgit_read *r = &a->slot[i % MGIT_AHEAD_SLOTS];
+	int pack = a->pack_all || i < a->pack_below;
+
+	r->disk = a->disks[i];
+	a->state[i % MGIT_AHEAD_SLOTS] = AHEAD_READING;
+	pthread_mutex_unlock(&a->mu);
+	read_one(r, rd, pack);
+	pthread_mutex_lock(&a->mu);
+	a->held[i % MGIT_AHEAD_SLOTS] = r->z != NULL ? r->zlen : r->len;
+	a->bytes += a->held[i % MGIT_AHEAD_SLOTS];
+	a->state[i % MGIT_AHEAD_SLOTS] = AHEAD_READ;
+	pthread_cond_broadcast(&a->ready);
+}
+
+/* A thread of the pool: claim and read until stopped. Returns NULL. */
+static void *
+ahead_run(void *arg)
+{
+	struct ahead_thread *th = arg;
+	struct mgit_ahead *a = th->a;
+
+	pthread_mutex_lock(&a->mu);
 	for (;;) {
-		struct mgit_read *r = NULL;
-
-		pthread_mutex_lock(&b->mu);
-		if (b->next < b->n && b->bytes < b->budget)
-			r = &b->r[b->next++];
-		pthread_mutex_unlock(&b->mu);
-		if (r == NULL)
-			return NULL;
-		read_one(r, th);
-		pthread_mutex_lock(&b->mu);
-		b->bytes += r->len;
-		pthread_mutex_unlock(&b->mu);
+		while (!a->stop && !ahead_can_claim(a))
+			pthread_cond_wait(&a->room, &a->mu);
+		if (a->stop)
+			break;
+		ahead_read_next(a, th->rd);
 	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+struct mgit_ahead *
+mgit_ahead_start(const char *const *disks, size_t n, size_t budget,
+    size_t pack_below, int pack_all, struct mgit_readers *rd)
+{
+	struct mgit_ahead *a = xcalloc(1, sizeof(*a));
+	int want = rd->jobs - 1;
+
+	a->disks = disks;
+	a->n = n;
+	a->budget = budget > 0 ? budget : 1;
+	a->pack_below = pack_below;
+	a->pack_all = pack_all;
+	a->rd = rd;
+	a->state = xcalloc(MGIT_AHEAD_SLOTS, sizeof(*a->state));
+	a->held = xcalloc(MGIT_AHEAD_SLOTS, sizeof(*a->held));
+	a->slot = xcalloc(MGIT_AHEAD_SLOTS, sizeof(*a->slot));
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->room, NULL);
+	pthread_cond_init(&a->ready, NULL);
+	if (n > 0 && (size_t)want > n - 1)
+		want = (int)(n - 1);
+	/* The taker reads on rd->t[0]; a thread that cannot start leaves
+	 * its share to the others and the taker. */
+	for (int t = 1; t <= want; t++) {
+		struct ahead_thread *th = &a->th[a->nthreads];
+
+		th->a = a;
+		th->rd = &rd->t[t];
+		if (pthread_create(&a->tid[a->nthreads], NULL, ahead_run,
+		    th) == 0)
+			a->nthreads++;
+	}
+	return a;
+}
+
+/* Free what slot i (given up) holds; mu held. */
+static void
+ahead_release(struct mgit_ahead *a, size_t i)
+{
+	struct mgit_read *r = &a->slot[i % MGIT_AHEAD_SLOTS];
+
+	free(r->data);
+	free(r->z);
+	a->bytes -= a->held[i % MGIT_AHEAD_SLOTS];
+	a->held[i % MGIT_AHEAD_SLOTS] = 0;
+	memset(r, 0, sizeof(*r));
+	a->state[i % MGIT_AHEAD_SLOTS] = AHEAD_FREE;
+}
+
+struct mgit_read *
+mgit_ahead_take(struct mgit_ahead *a, size_t i, int pack_all)
+{
+	struct mgit_read *r;
+
+	pthread_mutex_lock(&a->mu);
+	a->pack_all = pack_all;
+	/* Give up the files before i: read ones are freed, one still
+	 * being read is waited for, unclaimed ones are never read. */
+	while (a->taken < i) {
+		if (a->taken >= a->next) {
+			a->taken = a->next = i;
+			break;
+		}
+		if (a->state[a->taken % MGIT_AHEAD_SLOTS] == AHEAD_READING) {
+			pthread_cond_wait(&a->ready, &a->mu);
+			continue;
+		}
+		ahead_release(a, a->taken++);
+	}
+	pthread_cond_broadcast(&a->room);
+	/* Wait for file i, reading the next ones meanwhile. */
+	while (i >= a->next ||
+	    a->state[i % MGIT_AHEAD_SLOTS] != AHEAD_READ) {
+		if (ahead_can_claim(a))
+			ahead_read_next(a, &a->rd->t[0]);
+		else
+			pthread_cond_wait(&a->ready, &a->mu);
+	}
+	r = &a->slot[i % MGIT_AHEAD_SLOTS];
+	pthread_mutex_unlock(&a->mu);
+	return r;
 }
 
 size_t
-mgit_read_many(struct mgit_read *r, size_t n, size_t budget,
-    struct mgit_readers *rd)
+mgit_ahead_claimed(struct mgit_ahead *a)
 {
-	struct read_batch b = { r, n, 0, 0, budget > 0 ? budget : 1,
-	    PTHREAD_MUTEX_INITIALIZER };
-	struct read_thread th[MGIT_READ_JOBS];
-	pthread_t tid[MGIT_READ_JOBS];
-	int started[MGIT_READ_JOBS], jobs = rd->jobs;
+	size_t n;
 
-	if (jobs > (int)n)
-		jobs = (int)n;
-	if (jobs < 1)
-		jobs = 1;
-	for (int t = 0; t < jobs; t++)
-		th[t] = (struct read_thread){ &b, &rd->t[t], rd->pack };
-	for (int t = 1; t < jobs; t++)
-		started[t] = pthread_create(&tid[t], NULL, read_claims,
-		    &th[t]) == 0;
-	read_claims(&th[0]);            /* this thread's claims */
-	for (int t = 1; t < jobs; t++)
-		if (started[t])
-			pthread_join(tid[t], NULL);
-	pthread_mutex_destroy(&b.mu);
-	return b.next;
+	pthread_mutex_lock(&a->mu);
+	n = a->next;
+	pthread_mutex_unlock(&a->mu);
+	return n;
+}
+
+void
+mgit_ahead_stop(struct mgit_ahead *a)
+{
+	if (a == NULL)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->stop = 1;
+	pthread_cond_broadcast(&a->room);
+	pthread_mutex_unlock(&a->mu);
+	for (int t = 0; t < a->nthreads; t++)
+		pthread_join(a->tid[t], NULL);
+	for (size_t i = a->taken; i < a->next; i++)
+		ahead_release(a, i);
+	pthread_cond_destroy(&a->ready);
+	pthread_cond_destroy(&a->room);
+	pthread_mutex_destroy(&a->mu);
+	free(a->slot);
+	free(a->held);
+	free(a->state);
+	free(a);
 }
 
 int

@@ -33,7 +33,7 @@ struct mgit_deflater;
 int mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
     const char *disk, mirror_error *err);
 
-/* A file to read and hash as a blob ahead of its turn (mgit_read_many). */
+/* A file read and hashed as a blob ahead of its turn (mgit_ahead). */
 struct mgit_read {
 	const char *disk;       /* in: the file; NULL: nothing to read */
 	char *data;             /* out: its bytes (the taker frees them);
@@ -49,13 +49,13 @@ struct mgit_read {
 	mirror_error err;
 };
 
-/* Threads of mgit_read_many at most. */
+/* Reading threads of mgit_ahead at most. */
 #define MGIT_READ_JOBS 16
 
 /* Bytes of a reading thread's buffer kept for the next file at most. */
 #define MGIT_READ_KEEP (1u << 20)
 
-/* One reading thread's buffers, kept from one batch to the next: a
+/* One reading thread's buffers, kept from one file to the next: a
  * file's bytes land in the same pages each time (a page first touched
  * costs more than the copy into it), and so does its stream; a buffer
  * grown past MGIT_READ_KEEP by a long file is freed after it. */
@@ -67,35 +67,58 @@ struct mgit_reader {
 	size_t zcap;
 };
 
-/* How mgit_read_many reads: on how many threads, whether each file is
- * compressed where it was read (pack), and each thread's buffers. Set
- * up by mgit_readers_init, released by mgit_readers_free. */
+/* How mgit_ahead reads: on how many threads, and each thread's
+ * buffers, kept from one mgit_ahead to the next. Set up by
+ * mgit_readers_init, released by mgit_readers_free. */
 struct mgit_readers {
 	int jobs;
-	int pack;
 	struct mgit_reader t[MGIT_READ_JOBS];
 };
 
-/* rd for up to jobs threads (clamped to 1..MGIT_READ_JOBS), files
- * given as their bytes (pack 0) until the caller sets pack. */
+/* rd for up to jobs threads (clamped to 1..MGIT_READ_JOBS). */
 void mgit_readers_init(struct mgit_readers *rd, int jobs);
 
 /* Free what rd's threads kept. */
 void mgit_readers_free(struct mgit_readers *rd);
 
+/* Files mgit_ahead holds read and not yet given up at most. */
+#define MGIT_AHEAD_SLOTS 1024
+
 /*
- * Read (as mgit_read_file) and hash as a blob r[0], r[1], ... in turn,
- * on up to rd->jobs threads at once (the reads of many files wait on
- * the disk together), until all n are read or the files read reach
- * budget bytes: memory stays bounded whatever the files' sizes. Returns
- * how many were read, k (at least 1 when n > 0): each r[i], i < k, gets
- * its len, mode and id, and its data, or with rd->pack its z and zlen
- * (compressed on the thread that read it, while its bytes are still in
- * the cache; data NULL); or rc < 0 with err naming the file (data and z
- * NULL, len 0 and rc 0 for one without a disk); r[k..n) are untouched.
+ * Files read and hashed ahead of their turn, in order, while the
+ * caller uses the ones before: a pool of rd->jobs - 1 threads (on
+ * rd->t[1..]) claims disks[0], disks[1], ... in turn (NULL: nothing to
+ * read; else read as mgit_read_file, then hashed, and compressed as a
+ * pack entry's stream while its bytes are in the cache when its index
+ * is below pack_below or pack_all is set). The pool claims a file only
+ * while fewer than MGIT_AHEAD_SLOTS files are claimed and less than
+ * budget bytes are held (a file's stream when compressed, else its
+ * bytes) and not given up (one file at least), so memory stays bounded
+ * whatever the files' sizes; no thread waits for another between
+ * files. disks is borrowed until mgit_ahead_stop. Returns the reader
+ * (never NULL).
  */
-size_t mgit_read_many(struct mgit_read *r, size_t n, size_t budget,
+struct mgit_ahead *mgit_ahead_start(const char *const *disks, size_t n,
+    size_t budget, size_t pack_below, int pack_all,
     struct mgit_readers *rd);
+
+/*
+ * File i, read: the files before it are given up (freed; never read
+ * when not claimed yet), then file i is waited for while the calling
+ * thread reads the next ones itself (on rd->t[0]). i never goes back
+ * and is below n. pack_all set compresses every file claimed from now.
+ * Returns its slot: len, mode, id and data or z (the caller's to take,
+ * setting them NULL), or rc < 0 with err naming the file. The slot
+ * stays valid until the next take or mgit_ahead_stop.
+ */
+struct mgit_read *mgit_ahead_take(struct mgit_ahead *a, size_t i,
+    int pack_all);
+
+/* How many files a has claimed so far (read or being read). */
+size_t mgit_ahead_claimed(struct mgit_ahead *a);
+
+/* Stop the pool and free what it read and nobody took; a may be NULL. */
+void mgit_ahead_stop(struct mgit_ahead *a);
 
 /*
  * Every regular file under dir (dotfiles included) as *files[0..*n),

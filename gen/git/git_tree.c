@@ -27,17 +27,15 @@ struct op {
 	const char *disk;        /* store it from there; NULL: drop it */
 };
 
-/* Files read and hashed ahead, a batch at a time on every core: up to
- * AHEAD_BYTES, about 48 of a bench site's project pages (128 of them
- * held 19 MB at M, the commit's peak), and up to AHEAD_MAX of small
- * files: 48 at a time cost a thread's start and join every 48 files,
- * 12,500 of each for 100,000 one-fact projects. */
-#define AHEAD_MAX 1024
+/* Files read and hashed ahead on every core while the trees are made
+ * (mgit_ahead): up to AHEAD_BYTES read and not yet stored, about 48 of
+ * a bench site's project pages (128 of them held 19 MB at M, the
+ * commit's peak). */
 #define AHEAD_BYTES (7u << 20)
 
 struct edit {
-	struct mgit_read *ahead; /* ahead[k]: ops[ahead_lo + k] */
-	size_t ahead_lo, ahead_n;
+	struct mgit_ahead *ahead; /* reads ops[i].disk; NULL until needed */
+	const char **disks;      /* disks[i]: ops[i].disk, for ahead */
 	struct mgit_readers readers;
 	git_repository *repo;
 	struct mgit_stage *stage;
@@ -129,45 +127,40 @@ entry_kind(git_treebuilder *bld, const char *name)
 	return git_tree_entry_type(te) == GIT_OBJECT_TREE;
 }
 
-/* Free what e read ahead and nobody took. */
+/* Stop reading ahead; free what was read and nobody took. */
 static void
 ahead_drop(struct edit *e)
 {
-	for (size_t k = 0; k < e->ahead_n; k++) {
-		free(e->ahead[k].data);
-		free(e->ahead[k].z);
-	}
-	e->ahead_n = 0;
+	mgit_ahead_stop(e->ahead);
+	e->ahead = NULL;
+	free(e->disks);
+	e->disks = NULL;
 }
 
 /*
- * The file op read and hashed, from e's batch read ahead (the next
- * batch of ops from op on read first when op is not in it): *got, its
- * data the caller's to take. Returns 0, or < 0 with e->err set.
+ * The file op read and hashed, reading ahead from the first op taken
+ * on: *got, its data the caller's to take. Returns 0, or < 0 with
+ * e->err set.
  */
 static int
 ahead_take(struct mgit_read **got, struct edit *e, const struct op *op)
 {
 	size_t i = (size_t)(op - e->ops);
 
-	if (i < e->ahead_lo || i >= e->ahead_lo + e->ahead_n) {
-		size_t k;
-
-		ahead_drop(e);
-		if (e->ahead == NULL)
-			e->ahead = xcalloc(AHEAD_MAX, sizeof(*e->ahead));
-		e->ahead_lo = i;
-		for (k = 0; k < AHEAD_MAX && i + k < e->nops; k++)
-			e->ahead[k].disk = e->ops[i + k].disk;
+	if (e->ahead == NULL) {
 		/* Compressed as read once a pack is likely: a blob the
 		 * objects go loose after all is inflated again; one the
 		 * repository had was compressed for nothing. */
-		e->readers.pack = e->stage->packed ||
-		    e->nops - i >= MGIT_PACK_THRESHOLD;
-		e->ahead_n = mgit_read_many(e->ahead, k, AHEAD_BYTES,
-		    &e->readers);
+		size_t pack_below = e->nops >= MGIT_PACK_THRESHOLD ?
+		    e->nops - MGIT_PACK_THRESHOLD + 1 : 0;
+
+		e->disks = xcalloc(e->nops, sizeof(*e->disks));
+		for (size_t k = i; k < e->nops; k++)
+			e->disks[k] = e->ops[k].disk;
+		e->ahead = mgit_ahead_start(e->disks, e->nops, AHEAD_BYTES,
+		    pack_below, e->stage->packed, &e->readers);
 	}
-	*got = &e->ahead[i - e->ahead_lo];
+	*got = mgit_ahead_take(e->ahead, i, e->stage->packed);
 	if ((*got)->rc < 0) {
 		*e->err = (*got)->err;
 		return (*got)->rc;
@@ -423,8 +416,6 @@ run_edit(git_oid *tree, struct edit *e, struct op *ops, size_t n,
 	git_treebuilder_free(e->probe);
 	e->probe = NULL;
 	ahead_drop(e);
-	free(e->ahead);
-	e->ahead = NULL;
 	mgit_readers_free(&e->readers);
 	return rc;
 }

@@ -1,9 +1,10 @@
 /*
- * test_git_files.c: gen/git/git_files, mgit_read_many: the commit reads
- * files ahead in batches bounded by bytes, so a batch is a prefix of
- * the files given, each read and hashed as git would, with the ones
- * past the batch untouched; files without a disk and unreadable files
- * are told apart from read ones.
+ * test_git_files.c: gen/git/git_files, mgit_ahead: the commit reads
+ * files ahead of their turn on a pool of threads, bounded by bytes and
+ * by slots, and takes them in order, each read and hashed (and, for a
+ * pack, compressed) as git would; files skipped are never read; files
+ * without a disk and unreadable files are told apart from read ones.
+ * Also the pack's zlib streams (git_pack.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <git2.h>
@@ -52,33 +54,18 @@ teardown(void **state)
 	return scratch_leave();
 }
 
-/* mgit_read_many on jobs threads, as the commit reads (pack 0). */
-static size_t
-read_many(struct mgit_read *r, size_t n, size_t budget, int jobs)
+/* disks[0..N_FILES): names[0..n), then NULL. */
+static void
+prepare(const char **disks, size_t n)
 {
-	struct mgit_readers rd;
-	size_t k;
-
-	mgit_readers_init(&rd, jobs);
-	k = mgit_read_many(r, n, budget, &rd);
-	mgit_readers_free(&rd);
-	return k;
+	for (size_t i = 0; i < N_FILES; i++)
+		disks[i] = i < n ? names[i] : NULL;
 }
 
-/* r[0..n) set to read names[0..n), the rest marked as never touched. */
+/* r was read: its bytes are file i's and its id git's blob id of them;
+ * the bytes become the caller's (r->data NULL after). */
 static void
-prepare(struct mgit_read *r, size_t n)
-{
-	memset(r, 0, N_FILES * sizeof(*r));
-	for (size_t i = 0; i < N_FILES; i++) {
-		r[i].disk = i < n ? names[i] : NULL;
-		r[i].len = 77;          /* untouched unless read */
-	}
-}
-
-/* r was read: its bytes are file i's and its id git's blob id of them. */
-static void
-assert_read(const struct mgit_read *r, int i)
+assert_read(struct mgit_read *r, int i)
 {
 	char text[FILE_BYTES];
 	git_oid want;
@@ -86,101 +73,194 @@ assert_read(const struct mgit_read *r, int i)
 	memset(text, 'a' + i, sizeof(text));
 	assert_int_equal(r->rc, 0);
 	assert_int_equal(r->len, FILE_BYTES);
+	assert_null(r->z);
 	assert_memory_equal(r->data, text, FILE_BYTES);
 	assert_int_equal(git_odb_hash(&want, text, sizeof(text),
 	    GIT_OBJECT_BLOB), 0);
 	assert_true(git_oid_equal(&r->id, &want));
+	free(r->data);
+	r->data = NULL;
 }
 
-static void
-free_all(struct mgit_read *r)
+/* How many files a has claimed once at least want (polled up to 5 s),
+ * and 50 ms later: a pool that claims past what it may is caught. */
+static size_t
+claimed_after(struct mgit_ahead *a, size_t want)
 {
-	for (size_t i = 0; i < N_FILES; i++)
-		if (r[i].len != 77)
-			free(r[i].data);
+	struct timespec ts = { 0, 10 * 1000000L };
+
+	for (int i = 0; i < 500 && mgit_ahead_claimed(a) < want; i++)
+		nanosleep(&ts, NULL);
+	ts.tv_nsec = 50 * 1000000L;
+	nanosleep(&ts, NULL);
+	return mgit_ahead_claimed(a);
 }
 
-/* One thread stops at the first file that reaches the budget: 2,500
- * bytes are three files of 1,000; the fourth is not touched. */
+/* Taken in turn on one thread or several, every file comes read and
+ * hashed as git would, in order. */
 static void
-test_budget_one_thread(void **state)
+test_ahead_in_order(void **state)
 {
-	struct mgit_read r[N_FILES];
+	const char *disks[N_FILES];
 
 	(void)state;
-	prepare(r, N_FILES);
-	assert_int_equal(read_many(r, N_FILES, 2500, 1), 3);
-	for (int i = 0; i < 3; i++)
-		assert_read(&r[i], i);
-	assert_int_equal(r[3].len, 77);
-	assert_null(r[3].data);
-	free_all(r);
+	prepare(disks, N_FILES);
+	for (int jobs = 1; jobs <= 4; jobs++) {
+		struct mgit_readers rd;
+		struct mgit_ahead *a;
+
+		mgit_readers_init(&rd, jobs);
+		a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, 0, &rd);
+		for (int i = 0; i < N_FILES; i++)
+			assert_read(mgit_ahead_take(a, (size_t)i, 0), i);
+		assert_int_equal(mgit_ahead_claimed(a), N_FILES);
+		mgit_ahead_stop(a);
+		mgit_readers_free(&rd);
+	}
 }
 
-/* Threads claim files in turn: the batch is still a prefix, each file
- * in it read once, overshooting the budget by at most a file a thread. */
+/* The pool reads ahead only while less than the budget is held: 2,500
+ * bytes are three files of 1,000 with file 0 not given up (a fourth
+ * when the taker's read of file 0 was still under way), and each file
+ * given up lets one more be read; a budget of 0 still reads the file
+ * taken; compressed, a file holds its stream's bytes; alone, the taker
+ * reads only what it takes. */
 static void
-test_budget_threads(void **state)
+test_ahead_budget(void **state)
 {
-	struct mgit_read r[N_FILES];
+	const char *disks[N_FILES];
+	struct mgit_readers rd;
+	struct mgit_ahead *a;
+	struct mgit_read *r;
 	size_t k;
 
 	(void)state;
-	prepare(r, N_FILES);
-	k = read_many(r, N_FILES, 2500, 4);
-	assert_in_range(k, 3, 6);
-	for (size_t i = 0; i < k; i++)
-		assert_read(&r[i], (int)i);
-	for (size_t i = k; i < N_FILES; i++)
-		assert_int_equal(r[i].len, 77);
-	free_all(r);
+	prepare(disks, N_FILES);
+	mgit_readers_init(&rd, 2);
+	a = mgit_ahead_start(disks, N_FILES, 2500, 0, 0, &rd);
+	assert_read(mgit_ahead_take(a, 0, 0), 0);
+	k = claimed_after(a, 3);
+	assert_in_range(k, 3, 4);
+	assert_read(mgit_ahead_take(a, 1, 0), 1);
+	assert_in_range(claimed_after(a, 4), k > 3 ? k : 4, 5);
+	mgit_ahead_stop(a);
+	a = mgit_ahead_start(disks, N_FILES, 0, 0, 0, &rd);
+	assert_read(mgit_ahead_take(a, 0, 0), 0);
+	assert_in_range(claimed_after(a, 1), 1, 2);
+	mgit_ahead_stop(a);
+	/* Compressed, a file holds its stream: ten files of 1,000 equal
+	 * bytes, a few dozen bytes each, are all read ahead of file 0. */
+	a = mgit_ahead_start(disks, N_FILES, 2500, N_FILES, 0, &rd);
+	r = mgit_ahead_take(a, 0, 0);
+	assert_true(r->zlen < 100);
+	assert_int_equal(claimed_after(a, N_FILES), N_FILES);
+	mgit_ahead_stop(a);
+	mgit_readers_free(&rd);
+	mgit_readers_init(&rd, 1);
+	a = mgit_ahead_start(disks, N_FILES, 2500, 0, 0, &rd);
+	assert_read(mgit_ahead_take(a, 0, 0), 0);
+	assert_int_equal(claimed_after(a, 1), 1);
+	assert_read(mgit_ahead_take(a, 1, 0), 1);
+	assert_int_equal(claimed_after(a, 2), 2);
+	mgit_ahead_stop(a);
+	mgit_readers_free(&rd);
 }
 
-/* A budget larger than the files reads them all; one is always read,
- * however small the budget; none of none. */
+/* Files skipped are given up unread when not claimed yet, the file
+ * after them comes right; stopping frees what nobody took (ASan's leak
+ * check); stopping nothing is nothing. */
 static void
-test_all_and_least(void **state)
+test_ahead_skip_and_stop(void **state)
 {
-	struct mgit_read r[N_FILES];
+	const char *disks[N_FILES];
+	struct mgit_readers rd;
+	struct mgit_ahead *a;
 
 	(void)state;
-	prepare(r, N_FILES);
-	assert_int_equal(read_many(r, N_FILES, 1u << 20, 2), N_FILES);
-	for (int i = 0; i < N_FILES; i++)
-		assert_read(&r[i], i);
-	free_all(r);
-	prepare(r, N_FILES);
-	assert_int_equal(read_many(r, N_FILES, 0, 1), 1);
-	assert_read(&r[0], 0);
-	assert_int_equal(r[1].len, 77);
-	free_all(r);
-	prepare(r, N_FILES);
-	assert_int_equal(read_many(r, 0, 100, 2), 0);
-	assert_int_equal(r[0].len, 77);
+	prepare(disks, N_FILES);
+	mgit_readers_init(&rd, 1);
+	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, 0, &rd);
+	assert_read(mgit_ahead_take(a, 0, 0), 0);
+	assert_read(mgit_ahead_take(a, 5, 0), 5);
+	assert_int_equal(mgit_ahead_claimed(a), 6);
+	assert_read(mgit_ahead_take(a, 9, 0), 9);
+	mgit_ahead_stop(a);
+	mgit_readers_init(&rd, 3);
+	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, 0, &rd);
+	assert_read(mgit_ahead_take(a, 2, 0), 2);
+	mgit_ahead_stop(a);
+	mgit_ahead_stop(NULL);
+	mgit_readers_free(&rd);
 }
 
 /* A file without a disk is read as nothing (no error), a missing file
  * fails naming itself, and neither stops the others. */
 static void
-test_nothing_and_missing(void **state)
+test_ahead_nothing_and_missing(void **state)
 {
-	struct mgit_read r[N_FILES];
+	const char *disks[N_FILES];
+	struct mgit_readers rd;
+	struct mgit_ahead *a;
+	struct mgit_read *r;
 
 	(void)state;
-	prepare(r, 4);
-	r[1].disk = NULL;
-	r[2].disk = "no-such-file";
-	assert_int_equal(read_many(r, 4, 1u << 20, 2), 4);
-	assert_read(&r[0], 0);
-	assert_int_equal(r[1].rc, 0);
-	assert_int_equal(r[1].len, 0);
-	assert_null(r[1].data);
-	assert_true(r[2].rc < 0);
-	assert_null(r[2].data);
-	assert_non_null(strstr(r[2].err.msg, "no-such-file"));
-	assert_read(&r[3], 3);
-	r[1].len = r[2].len = 77;
-	free_all(r);
+	prepare(disks, 4);
+	disks[1] = NULL;
+	disks[2] = "no-such-file";
+	mgit_readers_init(&rd, 2);
+	a = mgit_ahead_start(disks, 4, 1u << 20, 0, 0, &rd);
+	assert_read(mgit_ahead_take(a, 0, 0), 0);
+	r = mgit_ahead_take(a, 1, 0);
+	assert_int_equal(r->rc, 0);
+	assert_int_equal(r->len, 0);
+	assert_null(r->data);
+	r = mgit_ahead_take(a, 2, 0);
+	assert_true(r->rc < 0);
+	assert_null(r->data);
+	assert_null(r->z);
+	assert_non_null(strstr(r->err.msg, "no-such-file"));
+	assert_read(mgit_ahead_take(a, 3, 0), 3);
+	mgit_ahead_stop(a);
+	mgit_readers_free(&rd);
+}
+
+/* More files than slots: the ring comes round twice, every file in
+ * its place, the pool never more than MGIT_AHEAD_SLOTS files ahead of
+ * the ones given up. */
+static void
+test_ahead_ring(void **state)
+{
+	enum { MANY = 2 * MGIT_AHEAD_SLOTS + 100 };
+	const char **disks = calloc(MANY, sizeof(*disks));
+	char (*many)[24] = calloc(MANY, sizeof(*many));
+	struct mgit_readers rd;
+	struct mgit_ahead *a;
+
+	(void)state;
+	for (size_t i = 0; i < MANY; i++) {
+		snprintf(many[i], sizeof(many[i]), "ring%zu", i);
+		scratch_write(many[i], many[i], strlen(many[i]));
+		disks[i] = many[i];
+	}
+	mgit_readers_init(&rd, 2);
+	a = mgit_ahead_start(disks, MANY, 1u << 30, 0, 0, &rd);
+	for (size_t i = 0; i < MANY; i++) {
+		struct mgit_read *r = mgit_ahead_take(a, i, 0);
+
+		assert_int_equal(r->rc, 0);
+		assert_int_equal(r->len, strlen(many[i]));
+		assert_memory_equal(r->data, many[i], r->len);
+		free(r->data);
+		r->data = NULL;
+		if (i == 0)
+			assert_int_equal(claimed_after(a, MGIT_AHEAD_SLOTS),
+			    MGIT_AHEAD_SLOTS);
+		assert_true(mgit_ahead_claimed(a) <= i + MGIT_AHEAD_SLOTS);
+	}
+	mgit_ahead_stop(a);
+	mgit_readers_free(&rd);
+	free(disks);
+	free(many);
 }
 
 /* The bytes of file i inflated from r's stream: what a pack holds. */
@@ -206,16 +286,19 @@ assert_packed(const struct mgit_read *r, int i)
 	assert_true(git_oid_equal(&r->id, &want));
 }
 
-/* Packed, each file comes as its compressed stream, hashed from its
- * bytes; the threads' buffers, kept from one batch to the next, give
- * a short file after a long one its own length and bytes; a missing
- * file still fails alone; data mode after packed gives bytes again; a
- * file past MGIT_READ_KEEP leaves no buffer kept that long. */
+/* Compressed, each file comes as its stream, hashed from its bytes:
+ * below pack_below, or each file claimed once the taker sets pack_all;
+ * the threads' buffers, kept from one file to the next, give a short
+ * file after a long one its own length and bytes; a missing file still
+ * fails alone; a file past MGIT_READ_KEEP leaves no buffer kept that
+ * long. */
 static void
 test_packed(void **state)
 {
-	struct mgit_read r[N_FILES];
+	const char *disks[N_FILES];
 	struct mgit_readers rd;
+	struct mgit_ahead *a;
+	struct mgit_read *r;
 	char *big = malloc(3 * FILE_BYTES);
 
 	(void)state;
@@ -223,46 +306,63 @@ test_packed(void **state)
 	scratch_write("big", big, 3 * FILE_BYTES);
 	free(big);
 	mgit_readers_init(&rd, 2);
-	rd.pack = 1;
-	prepare(r, 1);
-	r[0].disk = "big";
-	assert_int_equal(mgit_read_many(r, 1, 1u << 20, &rd), 1);
-	assert_int_equal(r[0].len, 3 * FILE_BYTES);
+	prepare(disks, N_FILES);
+	disks[0] = "big";
+	a = mgit_ahead_start(disks, 1, 1u << 20, 0, 1, &rd);
+	r = mgit_ahead_take(a, 0, 1);
+	assert_int_equal(r->len, 3 * FILE_BYTES);
+	assert_non_null(r->z);
 	assert_true(rd.t[0].cap > 3 * FILE_BYTES);      /* kept */
-	free(r[0].z);
-	prepare(r, N_FILES);
-	r[4].disk = "no-such-file";
-	assert_int_equal(mgit_read_many(r, N_FILES, 1u << 20, &rd), N_FILES);
-	for (int i = 0; i < N_FILES; i++)
-		if (i != 4)
-			assert_packed(&r[i], i);
-	assert_true(r[4].rc < 0);
-	assert_null(r[4].z);
-	assert_null(r[4].data);
-	for (int i = 0; i < N_FILES; i++)
-		free(r[i].z);
-	rd.pack = 0;
-	prepare(r, 2);
-	assert_int_equal(mgit_read_many(r, 2, 1u << 20, &rd), 2);
-	assert_read(&r[0], 0);
-	assert_read(&r[1], 1);
-	assert_null(r[0].z);
-	free(r[0].data);
-	free(r[1].data);
+	mgit_ahead_stop(a);
+	prepare(disks, N_FILES);
+	disks[4] = "no-such-file";
+	/* Below 6 compressed, from 6 on as bytes. */
+	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 6, 0, &rd);
+	for (int i = 0; i < N_FILES; i++) {
+		r = mgit_ahead_take(a, (size_t)i, 0);
+		if (i == 4) {
+			assert_true(r->rc < 0);
+			assert_null(r->z);
+			assert_null(r->data);
+		} else if (i < 6) {
+			assert_packed(r, i);
+			free(r->z);
+			r->z = NULL;
+		} else {
+			assert_read(r, i);
+		}
+	}
+	mgit_ahead_stop(a);
+	mgit_readers_free(&rd);
+	/* Alone, the taker claims each file as it takes it: pack_all from
+	 * file 2 on. */
+	mgit_readers_init(&rd, 1);
+	prepare(disks, N_FILES);
+	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, 0, &rd);
+	for (int i = 0; i < 4; i++) {
+		r = mgit_ahead_take(a, (size_t)i, i >= 2);
+		if (i < 2) {
+			assert_read(r, i);
+		} else {
+			assert_packed(r, i);
+			free(r->z);
+			r->z = NULL;
+		}
+	}
+	mgit_ahead_stop(a);
 	/* A file longer than MGIT_READ_KEEP leaves no buffer that long. */
 	big = calloc(1, MGIT_READ_KEEP + 1);
 	scratch_write("long", big, MGIT_READ_KEEP + 1);
 	free(big);
-	rd.pack = 1;
-	prepare(r, 1);
-	r[0].disk = "long";
-	assert_int_equal(mgit_read_many(r, 1, 1u << 30, &rd), 1);
-	assert_int_equal(r[0].rc, 0);
-	assert_int_equal(r[0].len, MGIT_READ_KEEP + 1);
+	disks[0] = "long";
+	a = mgit_ahead_start(disks, 1, 1u << 30, 0, 1, &rd);
+	r = mgit_ahead_take(a, 0, 1);
+	assert_int_equal(r->rc, 0);
+	assert_int_equal(r->len, MGIT_READ_KEEP + 1);
 	assert_null(rd.t[0].buf);
 	assert_int_equal(rd.t[0].cap, 0);
 	assert_true(rd.t[0].zcap <= MGIT_READ_KEEP);
-	free(r[0].z);
+	mgit_ahead_stop(a);
 	mgit_readers_free(&rd);
 }
 
@@ -348,10 +448,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_budget_one_thread),
-		cmocka_unit_test(test_budget_threads),
-		cmocka_unit_test(test_all_and_least),
-		cmocka_unit_test(test_nothing_and_missing),
+		cmocka_unit_test(test_ahead_in_order),
+		cmocka_unit_test(test_ahead_budget),
+		cmocka_unit_test(test_ahead_skip_and_stop),
+		cmocka_unit_test(test_ahead_nothing_and_missing),
+		cmocka_unit_test(test_ahead_ring),
 		cmocka_unit_test(test_packed),
 		cmocka_unit_test(test_pack_streams),
 	};
