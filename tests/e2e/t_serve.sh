@@ -26,6 +26,7 @@ serves() { ls -d tmp/mirror-serve.* 2>/dev/null | wc -l; }
 start_serve() {
 	o=$1 e=$2
 	shift 2
+	: >"$o"         # before the job opens it: no old URL to read
 	TMPDIR="$T/tmp" $MIRROR_WRAP "$MIRROR" serve "$@" >"$o" 2>"$e" &
 	pid=$!
 	url=""

@@ -37,6 +37,10 @@ hrefs() { grep -o ' \(href\|src\)="[^"]*"' "$1" | sed 's/^ [a-z]*="//; s/"$//'; 
 # page (200), as GitHub Pages would serve it.
 served() {
 	rm -rf tmp && mkdir tmp
+	# Emptied here, not by the background job's redirection: the loop
+	# below could read the last call's URL (a server gone) before the
+	# job has opened the file.
+	: >serve.out
 	TMPDIR="$T/tmp" "$MIRROR" serve --store "$1" --port 0 >serve.out 2>serve.err &
 	pid=$!
 	url="" i=0
