@@ -193,19 +193,24 @@ read_one(struct mgit_read *r, struct mgit_reader *rd, int pack)
 	reader_trim(rd);
 }
 
+/* A slot of mgit_ahead's ring: a file, how far it is read, and the
+ * bytes it holds in memory (its stream when compressed: an 80 MB list
+ * holds 8; else its data). */
+struct ahead_slot {
+	struct mgit_read r;
+	int state;                      /* AHEAD_* */
+	size_t held;
+};
+
 /* What mgit_ahead_* share: the files, the ring of slots file i is read
- * into (slot[i % MGIT_AHEAD_SLOTS]), the first file not given up
- * (taken), the next to claim, the bytes held of the files read and not
- * given up, and the pool's threads; all under mu. */
+ * into (slot_of), the first file not given up (taken), the next to
+ * claim, the bytes held of the files read and not given up, and the
+ * pool's threads; all under mu. */
 struct mgit_ahead {
 	const char *const *disks;
 	size_t n, taken, next, bytes, budget, pack_below;
 	int pack_all, stop, nthreads;
-	unsigned char *state;           /* AHEAD_* of each slot */
-	size_t *held;                   /* each slot's bytes in memory: its
-	                                   stream when compressed (an 80 MB
-	                                   list holds 8), else its data */
-	struct mgit_read *slot;
+	struct ahead_slot *slot;        /* MGIT_AHEAD_SLOTS of them */
 	struct mgit_readers *rd;
 	pthread_mutex_t mu;
 	pthread_cond_t room;            /* the pool waits for a claim */
@@ -218,6 +223,13 @@ struct mgit_ahead {
 };
 
 enum { AHEAD_FREE, AHEAD_READING, AHEAD_READ };
+
+/* File i's slot. */
+static struct ahead_slot *
+slot_of(struct mgit_ahead *a, size_t i)
+{
+	return &a->slot[i % MGIT_AHEAD_SLOTS];
+}
 
 /* Whether the next file may be claimed now (mu held). */
 static int
@@ -233,17 +245,17 @@ static void
 ahead_read_next(struct mgit_ahead *a, struct mgit_reader *rd)
 {
 	size_t i = a->next++;
-	struct mgit_read *r = &a->slot[i % MGIT_AHEAD_SLOTS];
+	struct ahead_slot *s = slot_of(a, i);
 	int pack = a->pack_all || i < a->pack_below;
 
-	r->disk = a->disks[i];
-	a->state[i % MGIT_AHEAD_SLOTS] = AHEAD_READING;
+	s->r.disk = a->disks[i];
+	s->state = AHEAD_READING;
 	pthread_mutex_unlock(&a->mu);
-	read_one(r, rd, pack);
+	read_one(&s->r, rd, pack);
 	pthread_mutex_lock(&a->mu);
-	a->held[i % MGIT_AHEAD_SLOTS] = r->z != NULL ? r->zlen : r->len;
-	a->bytes += a->held[i % MGIT_AHEAD_SLOTS];
-	a->state[i % MGIT_AHEAD_SLOTS] = AHEAD_READ;
+	s->held = s->r.z != NULL ? s->r.zlen : s->r.len;
+	a->bytes += s->held;
+	s->state = AHEAD_READ;
 	pthread_cond_broadcast(&a->ready);
 }
 
@@ -279,8 +291,6 @@ mgit_ahead_start(const char *const *disks, size_t n, size_t budget,
 	a->pack_below = pack_below;
 	a->pack_all = pack_all;
 	a->rd = rd;
-	a->state = xcalloc(MGIT_AHEAD_SLOTS, sizeof(*a->state));
-	a->held = xcalloc(MGIT_AHEAD_SLOTS, sizeof(*a->held));
 	a->slot = xcalloc(MGIT_AHEAD_SLOTS, sizeof(*a->slot));
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->room, NULL);
@@ -305,14 +315,12 @@ mgit_ahead_start(const char *const *disks, size_t n, size_t budget,
 static void
 ahead_release(struct mgit_ahead *a, size_t i)
 {
-	struct mgit_read *r = &a->slot[i % MGIT_AHEAD_SLOTS];
+	struct ahead_slot *s = slot_of(a, i);
 
-	free(r->data);
-	free(r->z);
-	a->bytes -= a->held[i % MGIT_AHEAD_SLOTS];
-	a->held[i % MGIT_AHEAD_SLOTS] = 0;
-	memset(r, 0, sizeof(*r));
-	a->state[i % MGIT_AHEAD_SLOTS] = AHEAD_FREE;
+	free(s->r.data);
+	free(s->r.z);
+	a->bytes -= s->held;
+	memset(s, 0, sizeof(*s));       /* AHEAD_FREE, nothing held */
 }
 
 struct mgit_read *
@@ -329,7 +337,7 @@ mgit_ahead_take(struct mgit_ahead *a, size_t i, int pack_all)
 			a->taken = a->next = i;
 			break;
 		}
-		if (a->state[a->taken % MGIT_AHEAD_SLOTS] == AHEAD_READING) {
+		if (slot_of(a, a->taken)->state == AHEAD_READING) {
 			pthread_cond_wait(&a->ready, &a->mu);
 			continue;
 		}
@@ -337,14 +345,13 @@ mgit_ahead_take(struct mgit_ahead *a, size_t i, int pack_all)
 	}
 	pthread_cond_broadcast(&a->room);
 	/* Wait for file i, reading the next ones meanwhile. */
-	while (i >= a->next ||
-	    a->state[i % MGIT_AHEAD_SLOTS] != AHEAD_READ) {
+	while (i >= a->next || slot_of(a, i)->state != AHEAD_READ) {
 		if (ahead_can_claim(a))
 			ahead_read_next(a, &a->rd->t[0]);
 		else
 			pthread_cond_wait(&a->ready, &a->mu);
 	}
-	r = &a->slot[i % MGIT_AHEAD_SLOTS];
+	r = &slot_of(a, i)->r;
 	pthread_mutex_unlock(&a->mu);
 	return r;
 }
@@ -377,8 +384,6 @@ mgit_ahead_stop(struct mgit_ahead *a)
 	pthread_cond_destroy(&a->room);
 	pthread_mutex_destroy(&a->mu);
 	free(a->slot);
-	free(a->held);
-	free(a->state);
 	free(a);
 }
 

@@ -155,7 +155,7 @@ ahead_take(struct mgit_read **got, struct edit *e, const struct op *op)
 		    e->nops - MGIT_PACK_THRESHOLD + 1 : 0;
 
 		e->disks = xcalloc(e->nops, sizeof(*e->disks));
-		for (size_t k = i; k < e->nops; k++)
+		for (size_t k = 0; k < e->nops; k++)
 			e->disks[k] = e->ops[k].disk;
 		e->ahead = mgit_ahead_start(e->disks, e->nops, AHEAD_BYTES,
 		    pack_below, e->stage->packed, &e->readers);
