@@ -131,8 +131,14 @@ test: deps
 check: test-bins
 	@sh tests/run.sh $(BUILD)
 
-# What the suite runs: the binary and every unit test binary.
-test-bins: $(BUILD)/mirror $(UNIT_BIN)
+# What the suite runs: the binary, every unit test binary and the shim
+# that watches who opens a store (tests/tools/storeguard.c).
+test-bins: $(BUILD)/mirror $(UNIT_BIN) $(BUILD)/tests/storeguard.so
+
+# Built without sanitizers: it is preloaded into sanitized binaries too.
+$(BUILD)/tests/storeguard.so: tests/tools/storeguard.c
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -O2 $(WARN) -fPIC -shared -o $@ $< -ldl
 
 # make manifest: the suite once; when all of it passed, tests/manifest is
 # rewritten with the cases each test file reported, else left alone

@@ -3,6 +3,7 @@
 rate, as agents do while mirror sweeps and builds (WAL mode).
 
     fact_writer.py STORE STOPFILE [--interval SECONDS] [--max-ops N]
+                   [--journal wal|delete]
 
 One operation per transaction, one every --interval seconds, until
 STOPFILE exists or --max-ops operations are done. The operations cycle
@@ -13,9 +14,13 @@ through what changes the conflicts (project 'race'):
   3  an earlier pair's second row superseded (a conflict may close)
   4  an earlier state row changed to agree (a cross_layer conflict closes)
 Every operation is a function of its number: a rerun writes the same.
-Prints "ops N failures M" at the end; a failure (the store stayed locked
-past the busy timeout, or any error) is also printed as "failed: ...".
-Exit 0 when nothing failed, 1 otherwise.
+--journal sets the store's journal mode first (default wal; delete is
+SQLite's default, a rollback journal). At the end the writer reads back
+every row its committed operations inserted and prints
+"ops N failures M missing K"; a failure (the store stayed locked past
+the busy timeout, or any error) is also printed as "failed: ...", a
+committed row that is gone as "missing: TABLE ID". Exit 0 when nothing
+failed and nothing is missing, 1 otherwise.
 
     fact_writer.py STORE STOPFILE --kill-in-transaction [--ops N]
 
@@ -64,6 +69,30 @@ def op_sql(k):
              "WHERE id = :id"], {"id": "s%d" % (j // 3), "n": str(j // 3)})
 
 
+def inserted(k):
+    """[(table, id)] of the rows operation k inserts."""
+    kind, j = k % 5, k // 5
+    if kind == 0:
+        return [("memories", "w%d-a" % j), ("memories", "w%d-b" % j)]
+    if kind == 1:
+        return [("memories", "w%d-c%d" % (j // 2, j))]
+    if kind == 2:
+        return [("project_state", "s%d" % j), ("memories", "s%d-m" % j)]
+    return []
+
+
+def missing_rows(con, committed):
+    """Print and count the rows of the committed operations not there."""
+    missing = 0
+    for k in committed:
+        for table, rid in inserted(k):
+            if con.execute("SELECT count(*) FROM %s WHERE id = ?" % table,
+                           (rid,)).fetchone()[0] != 1:
+                print("missing: %s %s" % (table, rid))
+                missing += 1
+    return missing
+
+
 def die_in_transaction(store, ops):
     """Write ops operations in one rollback-journal transaction, then
     SIGKILL this process before COMMIT."""
@@ -93,15 +122,18 @@ def main():
     ap.add_argument("--max-ops", type=int, default=100000)
     ap.add_argument("--kill-in-transaction", action="store_true")
     ap.add_argument("--ops", type=int, default=400)
+    ap.add_argument("--journal", choices=("wal", "delete"), default="wal")
     a = ap.parse_args()
     if a.kill_in_transaction:
         return die_in_transaction(a.store, a.ops)
 
     con = sqlite3.connect(a.store, timeout=20, isolation_level=None)
-    if con.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
-        print("failed: the store is not in WAL mode")
+    mode = con.execute("PRAGMA journal_mode = %s" % a.journal).fetchone()[0]
+    if mode != a.journal:
+        print("failed: the store is in %s mode, not %s" % (mode, a.journal))
         return 1
     failures = 0
+    committed = []
     k = 0
     next_at = time.monotonic()
     while k < a.max_ops and not os.path.exists(a.stopfile):
@@ -111,6 +143,7 @@ def main():
             for stmt in stmts:
                 con.execute(stmt, params)
             con.execute("COMMIT")
+            committed.append(k)
         except sqlite3.Error as e:
             failures += 1
             print("failed: op %d: %s" % (k, e))
@@ -123,9 +156,10 @@ def main():
         # last was due, however long the last one waited for the lock.
         next_at += a.interval
         time.sleep(max(0.0, next_at - time.monotonic()))
+    missing = missing_rows(con, committed)
     con.close()
-    print("ops %d failures %d" % (k, failures))
-    return 0 if failures == 0 else 1
+    print("ops %d failures %d missing %d" % (k, failures, missing))
+    return 0 if failures == 0 and missing == 0 else 1
 
 
 if __name__ == "__main__":
