@@ -1024,6 +1024,11 @@ build_read_render(struct build_report *r, struct site_model *s,
 static int
 build_lock(const struct mirror_opts *o, mirror_error *err)
 {
+	int rc;
+
+	if ((rc = output_refuse_inside(o->out, o->store, "store", err)) < 0 ||
+	    (rc = output_refuse_inside(o->out, o->repo, "--repo", err)) < 0)
+		return rc;
 	return output_lock(o->out, err);
 }
 

@@ -131,6 +131,32 @@ site_prepare(int *dir_fd, int parent_fd, const char *base, const char *dir,
 }
 
 int
+output_refuse_inside(const char *dir, const char *path, const char *what,
+    mirror_error *err)
+{
+	char *rdir, *rpath;
+	size_t n;
+	int inside;
+
+	if (path == NULL || (rdir = realpath(dir, NULL)) == NULL)
+		return 0;
+	if ((rpath = realpath(path, NULL)) == NULL) {
+		free(rdir);
+		return 0;
+	}
+	n = strlen(rdir);
+	inside = strcmp(rdir, "/") == 0 || strcmp(rdir, rpath) == 0 ||
+	    (strncmp(rdir, rpath, n) == 0 && rpath[n] == '/');
+	free(rdir);
+	free(rpath);
+	if (!inside)
+		return 0;
+	return mirror_fail(err, MIRROR_EUSAGE, "%s %s is inside --out %s, "
+	    "whose files each build replaces; keep it outside DIR", what,
+	    path, dir);
+}
+
+int
 output_lock(const char *dir, mirror_error *err)
 {
 	char *parent, *base;

@@ -117,6 +117,17 @@ void output_begin_drop(struct output_start *s);
  */
 int output_lock(const char *dir, mirror_error *err);
 
+/*
+ * Refuse a DIR that holds path (what names it: "store", "--repo"):
+ * each build removes the files of DIR the new site lacks, so a store
+ * or a repository inside DIR would be deleted by the next build that
+ * changes anything. Both are resolved (realpath), so a link or a
+ * relative path does not hide it. Returns 0 (also when DIR does not
+ * exist yet), or -MIRROR_EUSAGE naming both.
+ */
+int output_refuse_inside(const char *dir, const char *path,
+    const char *what, mirror_error *err);
+
 /* Let go of the lock output_lock took, if output_begin did not take it
  * over. Harmless when nothing is held. */
 void output_unlock(void);

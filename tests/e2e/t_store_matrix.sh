@@ -46,6 +46,25 @@ guarded base.db python3 -c "import sqlite3
 sqlite3.connect('base.db').execute('SELECT count(*) FROM memories').fetchall()"
 expect "... and not SQLite's own opens (Python's sqlite3)" test ! -s guard.log
 
+# --- 0b. A store inside DIR is never deleted by a build --------------------
+# Each build removes the files of DIR the new site lacks: a store kept
+# in DIR was deleted by the first build that changed anything.
+mirror build --store base.db --out inside --quiet
+cp base.db inside/s.db
+sql inside/s.db "UPDATE project_state SET value = value || ' changed'
+    WHERE rowid = (SELECT min(rowid) FROM project_state)"
+before=$(fingerprint inside/s.db)
+mirror build --store inside/s.db --out inside --quiet
+expect_error "a store inside --out DIR is refused, naming both" 1 \
+    'store inside/s.db is inside --out inside'
+expect "... and it is still there, unchanged" \
+    test "$(fingerprint inside/s.db 2>/dev/null)" = "$before"
+git init -q --bare inside/r.git
+mirror build --store base.db --out ./inside/ --repo inside/../inside/r.git \
+    --quiet
+expect_error "so is a --repo inside DIR, however the paths are written" 1 \
+    'inside/r.git is inside --out'
+
 # wait_rows DB N: wait (10 s at most) until the writer's rows appear.
 wait_rows() {
 	i=0
