@@ -170,8 +170,11 @@ number_at(strbuf *out, const char *s, size_t i, size_t *end)
 		strbuf_putc(out, '.');
 		strbuf_add(out, s + fb, fe - fb);
 	}
-	/* A unit glued to the number is set apart: 4.8kg == 4.8 kg. */
-	if (is_alpha((unsigned char)s[j]) || s[j] == '%')
+	/* A unit glued to the number is set apart: 4.8kg == 4.8 kg. Units
+	 * are Unicode too (20°C, 5µm, 10Ω, 3‰): any byte of a multi-byte
+	 * UTF-8 character ends the number as a letter does. */
+	if (is_alpha((unsigned char)s[j]) || s[j] == '%' ||
+	    (unsigned char)s[j] >= 0x80)
 		strbuf_putc(out, ' ');
 	*end = j;
 	return 1;

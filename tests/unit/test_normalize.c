@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,40 @@ test_value_numbers(void **state)
 	value_is("x-05", "x-05");
 }
 
+/* A unit that does not start with an ASCII letter is split from its
+ * number as "kg" is (issue 56): the units of site-example/ and the
+ * pairs that opened false cross-layer conflicts. */
+static void
+test_value_unicode_units(void **state)
+{
+	static const char *const units[] = { "°C", "µm", "µm/h", "Ω", "‰",
+	    "″", "°" };
+
+	(void)state;
+	assert_true(same("20°C", "20 °C"));
+	assert_true(same("5µm", "5 µm"));
+	assert_true(same("5.0µm", "5 µm"));
+	assert_true(same("10Ω", "10 Ω"));
+	assert_true(same("3‰", "3 ‰"));
+	assert_true(same("2″", "2 ″"));
+	assert_false(same("20°C", "21 °C"));
+	assert_false(same("5µm", "5 mm"));
+	value_is("20°C", "20 °c");
+	value_is("0.50µm/h", "0.5 µm/h");
+	/* Each unit of the example, glued and apart, compares equal. */
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		char glued[32], apart[32];
+
+		assert_true(snprintf(glued, sizeof(glued), "15%s", units[i]) <
+		    (int)sizeof(glued));
+		assert_true(snprintf(apart, sizeof(apart), "15.0 %s",
+		    units[i]) < (int)sizeof(apart));
+		assert_true(same(glued, apart));
+	}
+	/* A word that holds digits stays a word. */
+	value_is("p05µ", "p05µ");
+}
+
 /* Singular stems for preference topics. */
 static void
 test_singular(void **state)
@@ -145,6 +180,7 @@ main(void)
 		cmocka_unit_test(test_ident),
 		cmocka_unit_test(test_value_text),
 		cmocka_unit_test(test_value_numbers),
+		cmocka_unit_test(test_value_unicode_units),
 		cmocka_unit_test(test_singular),
 	};
 
