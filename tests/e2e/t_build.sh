@@ -413,3 +413,17 @@ expect "a dismissal changes that entry's fields in place, nothing else" sh -c "
     jq -e --slurpfile b before.json '(.conflicts | map(del(.status, .open, .resolved_at, .resolution, .resolved_by))) ==
         (\$b[0].conflicts | map(del(.status, .open, .resolved_at, .resolution, .resolved_by)))
         and .conflicts[0].status == \"dismissed\" and .conflicts[0].resolved_by == \"alice\"' osite/api/conflicts.json >/dev/null"
+
+# --- a DIR of hidden files alone is not empty --------------------------------
+# doc/site.md: a non-empty DIR must hold .mirror-output. Dotfiles (a
+# checkout's .git, a .env) make it non-empty: taken as empty, the build
+# would remove them as files the new site lacks.
+mkdir hidden hidden/.git
+printf 'ref: refs/heads/main\n' >hidden/.git/HEAD
+printf 'TOKEN=secret\n' >hidden/.env
+before=$(fingerprint hidden)
+mirror build --store s.db --out hidden --quiet
+expect_error "a DIR holding only dotfiles is refused as not written by mirror" 2 \
+    'hidden: not empty and not written by mirror \(no \.mirror-output\)'
+expect "... and its dotfiles are untouched, nothing added" test \
+    "$before|$(ls -A hidden | tr '\n' ' ')" = "$(fingerprint hidden)|.env .git "

@@ -170,3 +170,41 @@ u=$(sql bad.db "SELECT id FROM conflicts")
 mirror conflicts show "$u" --store bad.db
 expect "show prints hostile values as they are, on one line each" sh -c \
     "test $RC = 0 && grep -qF 'value then: <script>x</script> editors' '$T/out'"
+
+# --- resolve supersedes every other member, also a byte-identical one -----
+# SPEC 4: every member but the winner becomes superseded, with an audit
+# row; a member whose value is the winner's to the byte is no exception.
+new_store same.db
+sql same.db "INSERT INTO projects(id, name, aliases) VALUES ('p07', 'P07', '[]');
+INSERT INTO project_state(id, project, category, key, value) VALUES
+ ('s-gasket', 'p07', 'decision', 'gasket_material', 'viton');
+INSERT INTO entities(id, entity_type, name, project, properties) VALUES
+ ('e-gasket-same', 'decision', 'Gasket material', 'p07',
+  '{\"target\":\"gasket\",\"field\":\"material\",\"value\":\"viton\"}'),
+ ('e-gasket-epdm', 'decision', 'Gasket material', 'p07',
+  '{\"target\":\"gasket\",\"field\":\"material\",\"value\":\"EPDM\"}');
+INSERT INTO memories(id, memory_type, content, project) VALUES
+ ('m-gasket-same', 'knowledge', 'gasket material: viton', 'p07')"
+"$MIRROR" sweep --store same.db --quiet
+g=$(sql same.db "SELECT id FROM conflicts")
+expect "the agreeing rows are members: values byte-identical to the winner's" \
+    test "$(sql same.db "SELECT count(*) FROM conflict_members WHERE conflict_id = '$g' AND value_snapshot = 'viton'")" = 3
+mirror conflicts resolve "$g" --notes "viton" --winner s-gasket --store same.db
+expect "resolve --winner supersedes all three others" \
+    out_has "^resolved $g: 3 rows superseded\$"
+expect "... the byte-identical entity and memory too, each with an audit row" \
+    test "$(sql same.db "SELECT (SELECT group_concat(id || '=' || status, ' ') FROM (SELECT id, status FROM entities UNION ALL SELECT id, status FROM memories ORDER BY id)) || '|' || (SELECT group_concat(memory_id, ' ') FROM (SELECT memory_id FROM memory_audit WHERE action = 'superseded' ORDER BY 1))")" = "e-gasket-epdm=superseded e-gasket-same=superseded m-gasket-same=superseded|e-gasket-epdm e-gasket-same m-gasket-same"
+
+# --- an empty note is no note ---------------------------------------------
+# An empty --notes or --reason is the usage error a missing one is, and
+# the store is unchanged.
+new_store empty.db "$data/layers.sql"
+"$MIRROR" sweep --store empty.db --quiet
+e=$(cid empty.db '%pad_material%')
+before=$(fingerprint empty.db)
+mirror conflicts resolve "$e" --notes '' --store empty.db
+expect_error "resolve --notes '' is a usage error" 1 'resolve: --notes TEXT is required'
+mirror conflicts dismiss "$e" --reason '' --store empty.db
+expect_error "dismiss --reason '' is a usage error" 1 'dismiss: --reason TEXT is required'
+expect "... and the store is byte-identical" \
+    test "$before" = "$(fingerprint empty.db)"

@@ -235,3 +235,22 @@ expect "state 20°C against a parameter of 20 °C, state 5µm against a memory '
     test -z "$(printf '%s\n' "$got" | grep '"u1"')"
 expect "... and 20°C against 21 °C is one" \
     has_line "$got" 'cross_layer|["u2","bath_temp"]|u2|e-bath2,s-bath2'
+
+# --- a parameter without a value claims nothing -----------------------------
+# doc/sweep.md: a requirement without a value falls back to its
+# description; a parameter does not: two parameters of one scope and
+# name with no value but different descriptions are no conflict.
+new_store novalue.db
+sql novalue.db "INSERT INTO projects(id, name, aliases) VALUES
+ ('p08', 'P08', '[]'), ('p09', 'P09', '[]');
+INSERT INTO entities(id, entity_type, name, project, description, properties) VALUES
+ ('e-par-nv-1', 'parameter', 'preload', 'p08', 'Set by hand on the bench.', '{\"scope\":\"pad\"}'),
+ ('e-par-nv-2', 'parameter', 'preload', 'p08', 'Taken from the supplier sheet.', '{\"scope\":\"pad\"}'),
+ ('e-req-nv-1', 'requirement', 'mass cap', 'p09', 'At most 4 kg.', '{\"component\":\"pad\"}'),
+ ('e-req-nv-2', 'requirement', 'mass cap', 'p09', 'At most 5 kg.', '{\"component\":\"pad\"}')"
+mirror sweep --store novalue.db
+got=$(conflicts novalue.db)
+expect "two parameters with no value, differing only in description: no conflict" \
+    test -z "$(printf '%s\n' "$got" | grep '"p08"')"
+expect "... while two requirements with no value compare their descriptions" \
+    has_line "$got" 'entity_slot|["p09","requirement","mass_cap"]|p09|e-req-nv-1,e-req-nv-2'
