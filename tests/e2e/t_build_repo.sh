@@ -151,3 +151,24 @@ expect "the work tree and index are untouched" test \
 mirror build --store s.db --out site5 --repo work --branch "$(git -C work symbolic-ref --short HEAD)"
 expect_error "the checked-out branch is refused" 3 'checked out'
 expect "the refused build wrote no site" test ! -e site5
+
+# --- SPEC 1: the product in one paragraph, end to end -----------------------
+# A store in, the sweep's conflict recorded in it, Markdown and HTML
+# overviews whose disputed facts carry a "⚠ disputed" marker linking to
+# the conflict's page, and all of it one commit a reviewer reads with
+# git log -p.
+new_store p1.db "$MIRROR_TOP/tests/data/sweep/seeds.sql" || exit 1
+git init -q --bare p1.git
+mirror build --store p1.db --out p1 --repo p1.git --author "$author" --quiet
+c1=$(sql p1.db "SELECT id FROM conflicts WHERE project = 'p05-interferometer'
+    AND status = 'open'")
+expect "SPEC 1: the build records the sweep's conflict in the store" \
+    test "$RC" = 0 -a -n "$c1"
+expect "SPEC 1: both disputed facts are marked in the Markdown overview, linked to the conflict's page" \
+    test "$(grep -c "\[⚠ disputed\](../../conflicts/$c1\.md)" p1/projects/p05-interferometer/index.md)" = 2 -a -f "p1/conflicts/$c1.md"
+expect "SPEC 1: ... and in the HTML overview" \
+    test "$(grep -o "href=\"../../conflicts/$c1\.html\" [^>]*>⚠ disputed" p1/projects/p05-interferometer/index.html | wc -l)" = 2 -a -f "p1/conflicts/$c1.html"
+expect "SPEC 1: git log -p of the branch shows the marked overview and the conflict's page" \
+    sh -c "git --git-dir=p1.git log -p mirror -- projects/p05-interferometer/index.md conflicts/$c1.md |
+        grep -q '^+.*GF-PTFE \[⚠ disputed\](../../conflicts/$c1\.md)' &&
+        test \"\$(git --git-dir=p1.git show mirror:conflicts/$c1.md)\" = \"\$(cat p1/conflicts/$c1.md)\""
