@@ -19,6 +19,7 @@ static const struct tunable {
 	{ "MIRROR_JOBS", 1, 64, "threads" },
 	{ "MIRROR_QUERY_TIMEOUT_MS", 1, 86400000L, "milliseconds" },
 	{ "MIRROR_RULE_STEPS", 1, 1000000L, "million SQLite steps" },
+	{ "MIRROR_SIGN_TIMEOUT_MS", 1, 3600000, "milliseconds" },
 };
 #define NTUNABLES (sizeof(tunables) / sizeof(tunables[0]))
 

@@ -2,9 +2,11 @@
  * git_sign.c: sign a commit object with ssh-keygen -Y sign, as git does
  * for gpg.format=ssh (see git_sign.h).
  */
-#define _GNU_SOURCE     /* POSIX_SPAWN_SETSID */
+#define _GNU_SOURCE     /* POSIX_SPAWN_SETSID, pipe2 */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -13,151 +15,369 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "git/git_sign.h"
+#include "sys/env.h"
 #include "util/strbuf.h"
 
 extern char **environ;
 
+/* How long one ssh-keygen run may take by default, in milliseconds. */
+#define SIGN_TIMEOUT_MS 30000
 /* ssh-keygen's complaint, kept to this many bytes for the message. */
-#define SIGN_ERR_MAX 512
+#define SIGN_ERR_MAX 768
+/* Its standard output: an SSH signature is under 4 KiB (RSA-16384). */
+#define SIGN_OUT_MAX 65536
+/* After SIGKILL, how long to wait for the process to go. */
+#define SIGN_REAP_MS 2000
 
-/* Write len bytes of data to a new file path (mode 0600). 0 or -1. */
-static int
-write_new(const char *path, const char *data, size_t len)
+/* One ssh-keygen run: what goes in, what comes out, how it ended. */
+struct keygen_run {
+	const char *data;      /* still to write to its stdin */
+	size_t len;
+	strbuf *out;           /* its stdout: the signature */
+	strbuf *complaint;     /* its stderr, the first SIGN_ERR_MAX bytes */
+	int fd[3];             /* our ends: stdin, stdout, stderr; -1 shut */
+	pid_t pid;
+	int status;            /* waitpid's */
+	int timed_out;         /* killed at the deadline */
+	int overflow;          /* stdout past SIGN_OUT_MAX: killed */
+};
+
+/* The monotonic clock in milliseconds. */
+static long long
+now_ms(void)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0600);
+	struct timespec ts;
 
-	if (fd < 0)
-		return -1;
-	while (len > 0) {
-		ssize_t w = write(fd, data, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			close(fd);
-			return -1;
-		}
-		data += w;
-		len -= (size_t)w;
-	}
-	return close(fd);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Append the whole file at path to out. 0, or -1 with errno set. */
-static int
-read_all(strbuf *out, const char *path)
+/* Close *fd if open and mark it shut. */
+static void
+shut(int *fd)
 {
-	char buf[4096];
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			close(fd);
-			return -1;
-		}
-		strbuf_add(out, buf, (size_t)n);
-	}
-	return close(fd);
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
 }
 
 /*
- * Run ssh-keygen -Y sign -n git -f key file, in a session of its own
- * with stdin and stdout on /dev/null and stderr kept (its first line
- * into complaint). Returns its exit status (0 signed), or -1 with errno
- * when it could not be started.
+ * Start ssh-keygen -Y sign -n git -P '' -f key, reading the data on its
+ * stdin and writing the signature on its stdout (no file on disk), in a
+ * session of its own (no controlling terminal; its process group is
+ * killed whole at the deadline), with a default SIGPIPE and no blocked
+ * signal. -P '': a key with a passphrase fails at once, instead of
+ * ssh-keygen reading one from the data on stdin. Returns 0 with r->pid
+ * and r->fd[] (non-blocking), or -1 with errno.
  */
 static int
-run_keygen(const char *key, const char *file, strbuf *complaint)
+spawn_keygen(struct keygen_run *r, const char *key)
 {
 	/* posix_spawn takes char *const argv[]: writable copies. */
 	char a0[] = "ssh-keygen", a1[] = "-Y", a2[] = "sign", a3[] = "-n",
-	    a4[] = "git", a5[] = "-f";
-	char *argv[] = { a0, a1, a2, a3, a4, a5, (char *)(uintptr_t)key,
-	    (char *)(uintptr_t)file, NULL };
+	    a4[] = "git", a5[] = "-P", a6[] = "", a7[] = "-f";
+	char *argv[] = { a0, a1, a2, a3, a4, a5, a6, a7,
+	    (char *)(uintptr_t)key, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	int pipefd[2], status, rc;
-	char buf[256];
-	pid_t pid;
-	ssize_t n;
+	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, rc = 0, i;
+	sigset_t none, pipe_set;
 
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	posix_spawnattr_init(&attr);
-	/* No controlling terminal: a passphrase prompt fails at once. */
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
-	rc = posix_spawnp(&pid, "ssh-keygen", &fa, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	close(pipefd[1]);
+	for (i = 0; i < 3 && rc == 0; i++)
+		if (pipe2(p[i], O_CLOEXEC) < 0)
+			rc = errno;
+	if (rc == 0) {
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, p[0][0], 0);
+		posix_spawn_file_actions_adddup2(&fa, p[1][1], 1);
+		posix_spawn_file_actions_adddup2(&fa, p[2][1], 2);
+		posix_spawnattr_init(&attr);
+		sigemptyset(&none);
+		sigemptyset(&pipe_set);
+		sigaddset(&pipe_set, SIGPIPE);
+		posix_spawnattr_setsigmask(&attr, &none);
+		posix_spawnattr_setsigdefault(&attr, &pipe_set);
+		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID |
+		    POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+		rc = posix_spawnp(&r->pid, "ssh-keygen", &fa, &attr, argv,
+		    environ);
+		posix_spawn_file_actions_destroy(&fa);
+		posix_spawnattr_destroy(&attr);
+	}
+	/* Keep our ends (its stdin's write end, the others' read ends). */
+	r->fd[0] = p[0][1];
+	r->fd[1] = p[1][0];
+	r->fd[2] = p[2][0];
+	shut(&p[0][0]);
+	shut(&p[1][1]);
+	shut(&p[2][1]);
+	for (i = 0; i < 3; i++) {
+		if (rc != 0)
+			shut(&r->fd[i]);
+		else if (r->fd[i] >= 0)
+			fcntl(r->fd[i], F_SETFL, O_NONBLOCK);
+	}
 	if (rc != 0) {
-		close(pipefd[0]);
 		errno = rc;
 		return -1;
 	}
-	while ((n = read(pipefd[0], buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		if (complaint->len < SIGN_ERR_MAX)
-			strbuf_add(complaint, buf, (size_t)n);
-	}
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return 0;
 }
 
-/* The last line of ssh-keygen's stderr that says something, trimmed to
- * printable bytes (it may say "Signing file ..." first). */
+/* Write what r->fd[0] takes of the data; at the end (or when ssh-keygen
+ * stopped reading: EPIPE, SIGPIPE being blocked) close its stdin. */
 static void
-last_line(strbuf *out, const strbuf *complaint)
+feed(struct keygen_run *r)
 {
-	const char *s = complaint->data, *best = NULL, *best_end = NULL;
-	const char *line = s, *end = s + complaint->len;
+	while (r->len > 0) {
+		ssize_t w = write(r->fd[0], r->data, r->len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN)
+			return;
+		if (w <= 0)
+			break;
+		r->data += w;
+		r->len -= (size_t)w;
+	}
+	shut(&r->fd[0]);
+}
+
+/* Read what *fd has into sb (kept up to max bytes, the rest dropped);
+ * close it at its end. Returns 1 when sb went past max, else 0. */
+static int
+drain(int *fd, strbuf *sb, size_t max)
+{
+	char buf[4096];
+	ssize_t n;
+	int over = 0;
+
+	for (;;) {
+		n = read(*fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return over;
+		if (n <= 0)
+			break;
+		if (sb->len + (size_t)n > max) {
+			n = (ssize_t)(max - sb->len);
+			over = 1;
+		}
+		strbuf_add(sb, buf, (size_t)n);
+	}
+	shut(fd);
+	return over;
+}
+
+/*
+ * Move the data through ssh-keygen's three pipes until it has closed
+ * them all, or the deadline passes, or its stdout overflows. Returns 0
+ * when all are closed, else 1 (r->timed_out or r->overflow set).
+ */
+static int
+pump(struct keygen_run *r, long long deadline)
+{
+	struct pollfd pf[3];
+
+	while (r->fd[0] >= 0 || r->fd[1] >= 0 || r->fd[2] >= 0) {
+		long long left = deadline - now_ms();
+		int i, n;
+
+		if (left <= 0) {
+			r->timed_out = 1;
+			return 1;
+		}
+		for (i = 0; i < 3; i++) {
+			pf[i].fd = r->fd[i];
+			pf[i].events = i == 0 ? POLLOUT : POLLIN;
+			pf[i].revents = 0;
+		}
+		n = poll(pf, 3, left > 1000 ? 1000 : (int)left);
+		if (n < 0 && errno != EINTR)
+			return r->timed_out = 1;
+		if (n <= 0)
+			continue;
+		if (pf[0].revents != 0)
+			feed(r);
+		if (pf[1].revents != 0 &&
+		    drain(&r->fd[1], r->out, SIGN_OUT_MAX)) {
+			r->overflow = 1;
+			return 1;
+		}
+		if (pf[2].revents != 0)
+			(void)drain(&r->fd[2], r->complaint, SIGN_ERR_MAX);
+	}
+	return 0;
+}
+
+/* Wait for pid until deadline (ms of now_ms). Returns 1 when it has
+ * gone (*status set; left as it was if someone else reaped it), else 0. */
+static int
+wait_until(pid_t pid, int *status, long long deadline)
+{
+	struct timespec tick = { 0, 10 * 1000000 };
+
+	for (;;) {
+		pid_t got = waitpid(pid, status, WNOHANG);
+
+		if (got == pid || (got < 0 && errno != EINTR))
+			return 1;
+		if (now_ms() >= deadline)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+}
+
+/*
+ * Run ssh-keygen over r->data for at most timeout_ms: past it (or when
+ * its output overflows) its process group is killed, r->timed_out (or
+ * r->overflow) set. SIGPIPE is blocked meanwhile, and one our write
+ * raised taken, so that an ssh-keygen that exits without reading its
+ * stdin does not kill mirror. Returns 0 with r->status, or -1 with
+ * errno when it could not be started.
+ */
+static int
+run_keygen(struct keygen_run *r, const char *key, long timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+	struct timespec zero = { 0, 0 };
+	sigset_t pipe_set, old, pending;
+	int had_pipe, i, e;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigpending(&pending);
+	had_pipe = sigismember(&pending, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	if (spawn_keygen(r, key) < 0) {
+		e = errno;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		errno = e;
+		return -1;
+	}
+	if (pump(r, deadline) != 0 ||
+	    !wait_until(r->pid, &r->status, deadline)) {
+		if (!r->overflow)
+			r->timed_out = 1;
+		kill(-r->pid, SIGKILL);
+		if (!wait_until(r->pid, &r->status, now_ms() + SIGN_REAP_MS))
+			r->status = SIGKILL;   /* as waitpid would say it */
+	}
+	for (i = 0; i < 3; i++)
+		shut(&r->fd[i]);
+	sigpending(&pending);
+	if (!had_pipe && sigismember(&pending, SIGPIPE))
+		(void)sigtimedwait(&pipe_set, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
+
+/* 1 when c is a byte a line of ssh-keygen's is trimmed of: blanks, the
+ * carriage return it ends lines with, the '@' frame of its warnings. */
+static int
+trim_byte(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '@';
+}
+
+/*
+ * ssh-keygen's complaint as one line into out: each of its lines that
+ * says something (not "Signing ...", not the frame of "@"), trimmed,
+ * joined by a space, each control byte made a space; " ..." when the
+ * complaint was cut; "no reason given" when it said nothing.
+ */
+static void
+reason(strbuf *out, const strbuf *c)
+{
+	const char *line = c->len > 0 ? c->data : "", *end = line + c->len;
 
 	while (line < end) {
 		const char *nl = memchr(line, '\n', (size_t)(end - line));
-		const char *e = nl != NULL ? nl : end;
+		const char *s = line, *e = nl != NULL ? nl : end;
 
-		if (e > line && strncmp(line, "Signing file", 12) != 0) {
-			best = line;
-			best_end = e;
-		}
 		line = e + 1;
+		while (s < e && trim_byte(*s))
+			s++;
+		while (e > s && trim_byte(e[-1]))
+			e--;
+		if (s == e || (e - s >= 8 && strncmp(s, "Signing ", 8) == 0))
+			continue;
+		if (out->len > 0)
+			strbuf_putc(out, ' ');
+		for (; s < e; s++)
+			strbuf_putc(out, (unsigned char)*s < 0x20 ||
+			    *s == 0x7f ? ' ' : *s);
 	}
-	if (best == NULL) {
+	if (out->len == 0)
 		strbuf_puts(out, "no reason given");
-		return;
+	else if (c->len >= SIGN_ERR_MAX)
+		strbuf_puts(out, " ...");
+}
+
+/*
+ * What a finished run r of ssh-keygen over key_path gave: its signature
+ * appended to out and 0, or the error: -MIRROR_EIO when it was killed
+ * at the bound of timeout_ms, wrote too much, died of a signal or gave
+ * no signature; -MIRROR_EINPUT when it refused the key (its reason
+ * quoted).
+ */
+static int
+judge(strbuf *out, const struct keygen_run *r, const char *key_path,
+    long timeout_ms, mirror_error *err)
+{
+	static const char head[] = "-----BEGIN SSH SIGNATURE-----\n";
+	strbuf why;
+	int rc;
+
+	if (r->timed_out)
+		return mirror_fail(err, MIRROR_EIO, "--sign-key %s: ssh-keygen "
+		    "did not finish within %ld ms (MIRROR_SIGN_TIMEOUT_MS), "
+		    "killed it (an ssh-agent that does not answer?)", key_path,
+		    timeout_ms);
+	if (r->overflow)
+		return mirror_fail(err, MIRROR_EIO, "--sign-key %s: ssh-keygen "
+		    "wrote more than %d bytes, not a signature", key_path,
+		    SIGN_OUT_MAX);
+	if (WIFSIGNALED(r->status))
+		return mirror_fail(err, MIRROR_EIO, "--sign-key %s: ssh-keygen "
+		    "died of signal %d", key_path, WTERMSIG(r->status));
+	if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0) {
+		if (r->out->len < sizeof(head) - 1 ||
+		    memcmp(r->out->data, head, sizeof(head) - 1) != 0)
+			return mirror_fail(err, MIRROR_EIO, "--sign-key %s: "
+			    "ssh-keygen exited 0 without a signature",
+			    key_path);
+		strbuf_add(out, r->out->data, r->out->len);
+		return 0;
 	}
-	for (; best < best_end; best++)
-		strbuf_putc(out, (unsigned char)*best < 0x20 ? ' ' : *best);
+	strbuf_init(&why);
+	reason(&why, r->complaint);
+	if (strstr(why.data, "passphrase") != NULL)
+		rc = mirror_fail(err, MIRROR_EINPUT, "--sign-key %s: the key "
+		    "needs a passphrase, which a build cannot type (sign with "
+		    "a key that has none)", key_path);
+	else
+		rc = mirror_fail(err, MIRROR_EINPUT, "--sign-key %s: "
+		    "ssh-keygen cannot sign with it: %s", key_path, why.data);
+	strbuf_free(&why);
+	return rc;
 }
 
 int
 mgit_sign(strbuf *out, const char *key_path, const char *data, size_t len,
     mirror_error *err)
 {
-	const char *tmp = getenv("TMPDIR");
-	strbuf dirb, file, sig, complaint, why;
-	char *dir;
+	long timeout = env_long("MIRROR_SIGN_TIMEOUT_MS", SIGN_TIMEOUT_MS);
+	strbuf sig, complaint;
+	struct keygen_run r;
 	struct stat st;
-	int rc, status;
+	int rc;
 
 	if (key_path == NULL || key_path[0] == '\0')
 		return mirror_fail(err, MIRROR_EUSAGE, "--sign-key: no key "
@@ -168,61 +388,22 @@ mgit_sign(strbuf *out, const char *key_path, const char *data, size_t len,
 	if (!S_ISREG(st.st_mode))
 		return mirror_fail(err, MIRROR_EINPUT, "--sign-key %s: not a "
 		    "regular file", key_path);
-	strbuf_init(&dirb);
-	strbuf_printf(&dirb, "%s/mirror-sign.XXXXXX", tmp != NULL &&
-	    tmp[0] == '/' ? tmp : "/tmp");
-	dir = dirb.data;
-	if (mkdtemp(dir) == NULL) {
-		rc = mirror_fail(err, MIRROR_EIO, "cannot make a scratch "
-		    "directory for signing in %s: %s", dir, strerror(errno));
-		strbuf_free(&dirb);
-		return rc;
-	}
-	strbuf_init(&file);
 	strbuf_init(&sig);
 	strbuf_init(&complaint);
-	strbuf_init(&why);
-	strbuf_printf(&file, "%s/commit", dir);
-	strbuf_printf(&sig, "%s/commit.sig", dir);
-	if (write_new(file.data, data, len) < 0) {
-		rc = mirror_fail(err, MIRROR_EIO, "cannot write %s: %s",
-		    file.data, strerror(errno));
-		goto out;
-	}
-	status = run_keygen(key_path, file.data, &complaint);
-	if (status < 0) {
+	memset(&r, 0, sizeof(r));
+	r.data = data;
+	r.len = len;
+	r.out = &sig;
+	r.complaint = &complaint;
+	r.status = 255 << 8;    /* exit 255, until waitpid says otherwise */
+	if (run_keygen(&r, key_path, timeout) < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "--sign-key: cannot run "
 		    "ssh-keygen: %s (it comes with openssh-client)",
 		    strerror(errno));
-		goto out;
-	}
-	if (status != 0) {
-		last_line(&why, &complaint);
-		if (strstr(why.data, "passphrase") != NULL)
-			rc = mirror_fail(err, MIRROR_EINPUT, "--sign-key %s: "
-			    "the key needs a passphrase, which a build cannot "
-			    "type (sign with a key that has none)", key_path);
-		else
-			rc = mirror_fail(err, MIRROR_EINPUT, "--sign-key %s: "
-			    "ssh-keygen cannot sign with it: %s", key_path,
-			    why.data);
-		goto out;
-	}
-	if (read_all(out, sig.data) < 0) {
-		rc = mirror_fail(err, MIRROR_EIO, "cannot read the signature "
-		    "%s: %s", sig.data, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	unlink(sig.data);
-	unlink(file.data);
-	rmdir(dir);
-	strbuf_free(&dirb);
-	strbuf_free(&file);
+	else
+		rc = judge(out, &r, key_path, timeout, err);
 	strbuf_free(&sig);
 	strbuf_free(&complaint);
-	strbuf_free(&why);
 	return rc;
 }
 

@@ -86,3 +86,79 @@ expect "... and nothing was written: no sweep, no site, no branch" sh -c "
     test ! -e site-n && ! git --git-dir=none.git rev-parse -q --verify mirror >/dev/null"
 mirror build --store fresh.db --out site-n --sign-key ci-key
 expect_error "--sign-key without --repo is a usage error" 1 "--sign-key has no effect without --repo"
+
+# ssh-keygen that never finishes (a blocked ssh-keygen, an ssh-agent that
+# accepts and never answers): killed at MIRROR_SIGN_TIMEOUT_MS, exit 3
+# naming the key and the bound, nothing written, no lock file, no scratch
+# file in TMPDIR, no process left. timeout(1) only guards the old hang.
+keygen=$(command -v ssh-keygen)
+mkdir fake tmp
+export TMPDIR="$T/tmp"
+wrap=$MIRROR_WRAP
+MIRROR_WRAP="timeout 20 $wrap"
+# The commit signs only after the check: a fake that passes the check's
+# probe and hangs on the commit hangs while DIR's lock is held.
+cat >fake/ssh-keygen <<FAKE
+#!/bin/sh
+data=\$(cat)
+case \$data in *"can this key sign"*)
+	printf '%s\n' "\$data" | "$keygen" "\$@"; exit;;
+esac
+echo commit >>"$T/fake/calls"
+sleep 7$$
+FAKE
+chmod +x fake/ssh-keygen
+git init -q --bare hang.git
+mirror build --store s2.db --out site-h --repo hang.git --author "$author" --sign-key ci-key
+tip=$(git --git-dir=hang.git rev-parse mirror)
+(cd site-h && find . -type f | sort | xargs cat | cksum) >site-h.sum
+sql s2.db "UPDATE project_state SET value = '170 mm' WHERE id = 's2'"
+t0=$(date +%s)
+PATH="$T/fake:$PATH" MIRROR_SIGN_TIMEOUT_MS=500 mirror build --store s2.db \
+    --out site-h --repo hang.git --author "$author" --sign-key ci-key
+t1=$(date +%s)
+expect_error "an ssh-keygen that hangs on the commit is killed at the bound: exit 3" 3 \
+    "--sign-key ci-key: ssh-keygen did not finish within 500 ms \(MIRROR_SIGN_TIMEOUT_MS\), killed it"
+expect "... within seconds, not at the guard's 20 s, at the commit" sh -c "
+    test $((t1 - t0)) -le 5 && test \"\$(cat fake/calls)\" = commit"
+expect "... DIR and the branch are unchanged, DIR's lock file is gone" sh -c "
+    test \"\$(cd site-h && find . -type f | sort | xargs cat | cksum)\" = \"\$(cat site-h.sum)\" &&
+    test \"\$(git --git-dir=hang.git rev-parse mirror)\" = '$tip' &&
+    test ! -e .site-h.mirror-lock"
+expect "... no scratch file in TMPDIR and no ssh-keygen child left" sh -c "
+    test -z \"\$(ls -A tmp)\" && ! pgrep -fx 'sleep 7$$' >/dev/null"
+
+# An ssh-agent that takes the connection and never answers.
+cat >agent.py <<'AGENT'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1])
+s.listen(8)
+held = []
+while True:
+    held.append(s.accept()[0])
+AGENT
+python3 agent.py "$T/agent.sock" & agent=$!
+i=0; while [ ! -S agent.sock ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+git init -q --bare mute.git
+SSH_AUTH_SOCK="$T/agent.sock" MIRROR_SIGN_TIMEOUT_MS=700 mirror build \
+    --store fresh.db --out site-m --repo mute.git --author "$author" --sign-key ci-key
+kill "$agent"
+expect_error "an ssh-agent that never answers: killed at the bound, exit 3" 3 \
+    "--sign-key ci-key: ssh-keygen did not finish within 700 ms"
+expect "... nothing written: no sweep, no site, no branch, no lock, no scratch" sh -c "
+    test \"\$(sqlite3 fresh.db 'SELECT count(*) FROM sweep_runs')\" = '$before' &&
+    test ! -e site-m && test ! -e .site-m.mirror-lock && test -z \"\$(ls -A tmp)\" &&
+    ! git --git-dir=mute.git rev-parse -q --verify mirror >/dev/null"
+MIRROR_WRAP=$wrap
+
+# A private key others can read: ssh-keygen's reason is passed on, not
+# only its last line ("No private key found").
+cp ci-key open-key && chmod 644 open-key
+mirror build --store fresh.db --out site-n --repo none.git --author "$author" --sign-key open-key
+expect_error "a world-readable key: ssh-keygen's own reason, 'too open'" 2 \
+    "--sign-key open-key: ssh-keygen cannot sign with it: .*Permissions 0644 for 'open-key' are too open"
+MIRROR_SIGN_TIMEOUT_MS=soon mirror build --store fresh.db --out site-n --repo none.git \
+    --author "$author" --sign-key ci-key
+expect_error "a MIRROR_SIGN_TIMEOUT_MS that is not a number is a usage error" 1 \
+    "MIRROR_SIGN_TIMEOUT_MS='soon' is not a whole number of milliseconds"
