@@ -278,12 +278,13 @@ run_keygen(struct keygen_run *r, const char *key, long timeout_ms)
 	return 0;
 }
 
-/* 1 when c is a byte a line of ssh-keygen's is trimmed of: blanks, the
- * carriage return it ends lines with, the '@' frame of its warnings. */
+/* 1 when c is a byte a line of ssh-keygen's is trimmed of: blanks and
+ * control bytes (the carriage return it ends lines with), the '@' frame
+ * of its warnings. */
 static int
 trim_byte(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '@';
+	return (unsigned char)c <= ' ' || c == 0x7f || c == '@';
 }
 
 /*

@@ -158,6 +158,18 @@ cp ci-key open-key && chmod 644 open-key
 mirror build --store fresh.db --out site-n --repo none.git --author "$author" --sign-key open-key
 expect_error "a world-readable key: ssh-keygen's own reason, 'too open'" 2 \
     "--sign-key open-key: ssh-keygen cannot sign with it: .*Permissions 0644 for 'open-key' are too open"
+# Its whole complaint on one line: every line that says something, each
+# control byte (an escape sequence, a carriage return) a space.
+mkdir loud
+printf '#!/bin/sh\ncat >/dev/null\nprintf %s >&2\nexit 255\n' \
+    "'Signing data on standard input\n\033[1mfirst\033[0m reason\n@@@@@\nlast line\r\n'" \
+    >loud/ssh-keygen
+chmod +x loud/ssh-keygen
+PATH="$T/loud:$PATH" mirror build --store fresh.db --out site-n --repo none.git \
+    --author "$author" --sign-key ci-key
+expect_error "ssh-keygen's complaint: all its lines, control bytes made spaces" 2 \
+    "--sign-key ci-key: ssh-keygen cannot sign with it: \[1mfirst \[0m reason last line\$"
+expect "... and no escape byte reaches the terminal" sh -c "! grep -q \"\$(printf '\033')\" err"
 MIRROR_SIGN_TIMEOUT_MS=soon mirror build --store fresh.db --out site-n --repo none.git \
     --author "$author" --sign-key ci-key
 expect_error "a MIRROR_SIGN_TIMEOUT_MS that is not a number is a usage error" 1 \
