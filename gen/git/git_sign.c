@@ -216,12 +216,14 @@ pump(struct keygen_run *r, long long deadline)
 	return 0;
 }
 
-/* Wait for pid until deadline (ms of now_ms). Returns 1 when it has
- * gone (*status set; left as it was if someone else reaped it), else 0. */
+/* Wait for pid until deadline (ms of now_ms), looking after 0.1 ms,
+ * then twice as long each time up to 50 ms (it has usually closed its
+ * pipes as it exits). Returns 1 when it has gone (*status set; left as
+ * it was if someone else reaped it), else 0. */
 static int
 wait_until(pid_t pid, int *status, long long deadline)
 {
-	struct timespec tick = { 0, 10 * 1000000 };
+	struct timespec tick = { 0, 100000 };
 
 	for (;;) {
 		pid_t got = waitpid(pid, status, WNOHANG);
@@ -231,6 +233,8 @@ wait_until(pid_t pid, int *status, long long deadline)
 		if (now_ms() >= deadline)
 			return 0;
 		nanosleep(&tick, NULL);
+		if (tick.tv_nsec < 25 * 1000000)
+			tick.tv_nsec *= 2;
 	}
 }
 
