@@ -138,22 +138,49 @@ void rules_free(struct rule_set *rs);
  * be read is added with its error (rules_run reports it); so is a file
  * that cannot be opened. Returns 0, 1 when dir does not exist and
  * missing_ok, or -MIRROR_EINPUT when dir cannot be listed (or is
- * missing and not missing_ok).
+ * missing and not missing_ok), or when shown, a file's name or a
+ * file's text is not rule text (rules_text_problem; the caller frees
+ * rs).
  */
 int rules_load_dir(struct rule_set *rs, const char *dir, const char *shown,
     enum rule_tier tier, int missing_ok, mirror_error *err);
 
 /*
  * Add the rules of the text of one file, text[0..len), named file in
- * origins, as tier (rules_load_dir reads each file with it). Never
- * fails: errors stay with their rules.
+ * origins, as tier (rules_load_dir reads each file with it); a leading
+ * UTF-8 byte order mark is skipped. Returns 0 (errors of a rule stay
+ * with it), or -MIRROR_EINPUT "rules FILE:LINE: column C ..." with
+ * nothing added when a line is not rule text (rules_text_problem):
+ * what a rule holds is written into rule_runs, and must pass the
+ * checks its readers apply.
  */
-void rules_load_text(struct rule_set *rs, const char *text, size_t len,
-    const char *file, enum rule_tier tier);
+int rules_load_text(struct rule_set *rs, const char *text, size_t len,
+    const char *file, enum rule_tier tier, mirror_error *err);
+
+/*
+ * Why s[0..n) may not be a rule's text, or NULL when it may: "is not
+ * valid UTF-8 text" or "contains a NUL byte" (storerow_text_problem,
+ * the store readers' check, has the last word), or "holds a control
+ * character" (U+0000-U+001F, U+007F-U+009F, but tab, line feed and a
+ * carriage return before a line feed or at the end; none at all when
+ * name, for a file or directory name). *at gets the offset of the
+ * first bad byte.
+ */
+const char *rules_text_problem(const char *s, size_t n, int name,
+    size_t *at);
+
+/*
+ * Whether parameter value v is an integer: 1 when it is one (an
+ * optional '-' and digits) within 64 bits, with *out its value; 0 when
+ * it is text (bound as text); -1 when it is an integer outside the
+ * 64-bit range (an error: never clamped).
+ */
+int rules_param_int(const char *v, long long *out);
 
 /*
  * Give parameter name of rule the value, over its header's default.
- * Returns 0, or -MIRROR_EINPUT when rule or name is not a valid id.
+ * Returns 0, or -MIRROR_EINPUT when rule or name is not a valid id or
+ * value an integer outside 64 bits.
  */
 int rules_override(struct rule_set *rs, const char *rule, const char *name,
     const char *value, mirror_error *err);

@@ -93,6 +93,15 @@ int rconn_init(struct rule_conn *c, mirror_store *st,
 /* Release what rconn_init made (not st). */
 void rconn_free(struct rule_conn *c);
 
+/*
+ * Check the row of mirror_rules at s (id, severity, label, description,
+ * query; NULL is empty) as a rule file's text is checked: each column
+ * store text (storerow_text) and rule text (rules_text_problem).
+ * Returns 0, or -MIRROR_EINPUT "store S: mirror_rules row 'ID': COL
+ * WHAT", or -MIRROR_EIO when SQLite runs out of memory.
+ */
+int rules_row_check(mirror_store *st, sqlite3_stmt *s, mirror_error *err);
+
 /* Fold everything of r that decides what it records (id, origin,
  * severity, whether replaced, texts, error, parameters) into h, and
  * return the new value: rules_digest's part for r, and a rule's key's

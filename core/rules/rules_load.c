@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -24,11 +25,13 @@
 #include <sqlite3.h>
 
 #include "rules/rules_int.h"
+#include "store/storerow.h"
 #include "sys/userfile.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 /* The header keys; "param" may repeat. */
@@ -117,6 +120,128 @@ rules_param_name_ok(const char *s)
 	return 1;
 }
 
+int
+rules_param_int(const char *v, long long *out)
+{
+	const char *d = v[0] == '-' ? v + 1 : v;
+	char *end;
+
+	*out = 0;
+	if (d[0] == '\0' || d[strspn(d, "0123456789")] != '\0')
+		return 0;
+	errno = 0;
+	*out = strtoll(v, &end, 10);
+	return errno == ERANGE ? -1 : 1;
+}
+
+/* 1 when cp is a control character a rule's text may not hold at
+ * s[i] of s[0..n) (a name: none at all), else 0. */
+static int
+bad_control(int32_t cp, const unsigned char *s, size_t i, size_t n,
+    int name)
+{
+	if (!(cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)))
+		return 0;
+	if (name)
+		return 1;
+	if (cp == '\t' || cp == '\n')
+		return 0;
+	return !(cp == '\r' && (i + 1 == n || s[i + 1] == '\n'));
+}
+
+const char *
+rules_text_problem(const char *s, size_t n, int name, size_t *at)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < n) {
+		int32_t cp;
+		size_t k = utf8_decode(&cp, u + i, n - i);
+
+		*at = i;
+		if (cp < 0)
+			return "is not valid UTF-8 text";
+		if (cp == 0)
+			return "contains a NUL byte";
+		if (bad_control(cp, u, i, n, name))
+			return "holds a control character";
+		i += k;
+	}
+	*at = 0;
+	/* The readers' own check has the last word. */
+	return storerow_text_problem(u, n);
+}
+
+/* name with every byte that is not printable ASCII as \xNN, into sb:
+ * how a name that is not rule text is shown. */
+static void
+name_shown(strbuf *sb, const char *name)
+{
+	for (const unsigned char *c = (const unsigned char *)name; *c != '\0';
+	    c++)
+		if (*c < 0x20 || *c >= 0x7f || *c == '\\')
+			strbuf_printf(sb, "\\x%02x", *c);
+		else
+			strbuf_putc(sb, (char)*c);
+}
+
+/*
+ * Check that name (a file's, in dir; dir NULL: the directory's own) may
+ * be in a rule's origin. Returns 0, or -MIRROR_EINPUT "rules DIR: a
+ * file name ('NAME') WHAT".
+ */
+static int
+name_check(const char *dir, const char *name, mirror_error *err)
+{
+	const char *bad;
+	size_t at;
+	strbuf sb;
+	int rc;
+
+	bad = rules_text_problem(name, strlen(name), 1, &at);
+	if (bad == NULL)
+		return 0;
+	strbuf_init(&sb);
+	name_shown(&sb, name);
+	if (dir == NULL)
+		rc = mirror_fail(err, MIRROR_EINPUT, "rules '%s': the "
+		    "directory's name %s", sb.data, bad);
+	else
+		rc = mirror_fail(err, MIRROR_EINPUT, "rules %s: a file name "
+		    "('%s') %s", dir, sb.data, bad);
+	strbuf_free(&sb);
+	return rc;
+}
+
+/*
+ * Check every line of text[0..len) (file's) with rules_text_problem.
+ * Returns 0, or -MIRROR_EINPUT "rules FILE:LINE: column C WHAT (byte
+ * 0xNN)".
+ */
+static int
+text_check(const char *text, size_t len, const char *file,
+    mirror_error *err)
+{
+	const char *p = text, *end = text + len;
+	int lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl != NULL ? nl : end) - p), at;
+		const char *bad = rules_text_problem(p, n, 0, &at);
+
+		lineno++;
+		if (bad != NULL)
+			return mirror_fail(err, MIRROR_EINPUT, "rules %s:%d: "
+			    "column %zu %s (byte 0x%02x); a rule is UTF-8 text, "
+			    "its only controls tab and line ends", file,
+			    lineno, at + 1, bad, (unsigned char)p[at]);
+		p = nl != NULL ? nl + 1 : end;
+	}
+	return 0;
+}
+
 /* Set r's error (the first one wins); returns nothing. */
 static void
 rule_error(struct rule *r, int lineno, const char *fmt, ...)
@@ -182,6 +307,10 @@ header_param(struct rule *r, int lineno, const char *v)
 		    "[A-Za-z_][A-Za-z0-9_]*, not 'now')", name);
 	else if (value[0] == '\0')
 		rule_error(r, lineno, "param: %s has an empty value", name);
+	else if (rules_param_int(value, &(long long){ 0 }) < 0)
+		rule_error(r, lineno, "param: %s = %.64s is an integer outside "
+		    "the 64-bit range (%lld to %lld)", name, value, LLONG_MIN,
+		    LLONG_MAX);
 	for (size_t i = 0; r->error == NULL && i < r->nparams; i++)
 		if (strcmp(r->params[i].name, name) == 0)
 			rule_error(r, lineno, "param: %s is given twice", name);
@@ -460,19 +589,19 @@ scan_rule(struct scan *sc, const char *end)
 	sc->stmt_line = 0;
 }
 
-void
+int
 rules_load_text(struct rule_set *rs, const char *text, size_t len,
-    const char *file, enum rule_tier tier)
+    const char *file, enum rule_tier tier, mirror_error *err)
 {
 	struct scan sc = { rs, file, tier, NULL, 0, 0, SIZE_MAX, NULL, 0 };
 	const char *p = text, *end = text + len;
-	int lineno = 0;
+	int lineno = 0, rc;
 
-	if (memchr(text, '\0', len) != NULL) {
-		rule_error(rule_new(rs, file, 1, tier), 0, "the file holds a "
-		    "NUL byte");
-		return;
-	}
+	/* A byte order mark, as editors may write: not the rule's text. */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
+	if ((rc = text_check(p, (size_t)(end - p), file, err)) < 0)
+		return rc;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl != NULL ? nl : end;
@@ -505,6 +634,7 @@ rules_load_text(struct rule_set *rs, const char *text, size_t len,
 	} else if (sc.rule_at != SIZE_MAX)
 		scan_rule(&sc, end);
 	free(sc.hl);
+	return 0;
 }
 
 /* qsort: names in strcmp order. */
@@ -546,8 +676,11 @@ rules_load_dir(struct rule_set *rs, const char *dir, const char *shown,
 {
 	char **names;
 	size_t n;
+	int rc = 0;
 	DIR *d;
 
+	if ((rc = name_check(NULL, shown, err)) < 0)
+		return rc;
 	d = opendir(dir);
 	if (d == NULL && errno == ENOENT && missing_ok)
 		return 1;
@@ -562,20 +695,22 @@ rules_load_dir(struct rule_set *rs, const char *dir, const char *shown,
 		strbuf_init(&file);
 		strbuf_init(&text);
 		strbuf_printf(&file, "%s/%s", shown, names[i]);
-		if (userfile_readat(&text, dirfd(d), names[i], "rules",
+		if (rc < 0 || (rc = name_check(shown, names[i], err)) < 0)
+			;
+		else if (userfile_readat(&text, dirfd(d), names[i], "rules",
 		    file.data, RULE_MAX_FILE, 0, &e) < 0)
 			rule_error(rule_new(rs, file.data, 1, tier), 0, "%s",
 			    e.msg);
 		else
-			rules_load_text(rs, text.data, text.len, file.data,
-			    tier);
+			rc = rules_load_text(rs, text.data, text.len,
+			    file.data, tier, err);
 		strbuf_free(&file);
 		strbuf_free(&text);
 		free(names[i]);
 	}
 	free(names);
 	closedir(d);
-	return 0;
+	return rc < 0 ? rc : 0;
 }
 
 int
@@ -590,11 +725,41 @@ rules_override(struct rule_set *rs, const char *rule, const char *name,
 	if (!rules_param_name_ok(name))
 		return mirror_fail(err, MIRROR_EINPUT, "param.%s.%s: '%s' is "
 		    "not a parameter name", rule, name, name);
+	if (rules_param_int(value, &(long long){ 0 }) < 0)
+		return mirror_fail(err, MIRROR_EINPUT, "param.%s.%s: %.64s is "
+		    "an integer outside the 64-bit range (%lld to %lld)", rule,
+		    name, value, LLONG_MIN, LLONG_MAX);
 	o = &ARRAY_PUSH(rs->over, rs->nover, rs->capover);
 	o->rule = xstrdup(rule);
 	o->name = xstrdup(name);
 	o->value = xstrdup(value);
 	return 0;
+}
+
+int
+rules_row_check(mirror_store *st, sqlite3_stmt *s, mirror_error *err)
+{
+	static const char *const cols[] = { "id", "severity", "label",
+	    "description", "query" };
+	struct store_row r = { .st = st, .stmt = s, .table = "mirror_rules",
+	    .err = err };
+	char *v[5] = { NULL };
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < 5; i++) {
+		const char *bad;
+		size_t at;
+
+		rc = storerow_text(&v[i], &r, i, cols[i], 1);
+		if (i == 0)
+			r.id = v[0];
+		if (rc == 0 && v[i] != NULL && (bad = rules_text_problem(v[i],
+		    strlen(v[i]), 0, &at)) != NULL)
+			rc = storerow_fail(&r, cols[i], bad);
+	}
+	for (int i = 0; i < 5; i++)
+		free(v[i]);
+	return rc;
 }
 
 /* Fold s (NULL: empty) into h. */

@@ -18,8 +18,10 @@
 #include <string.h>
 
 #include "rules/rules_int.h"
+#include "store/storerow.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* A failed SQLite call on the store: store_fail's -MIRROR_* status. */
@@ -49,6 +51,32 @@ static void
 bind(sqlite3_stmt *s, int i, const char *v)
 {
 	sqlite3_bind_text(s, i, v != NULL ? v : "", -1, SQLITE_STATIC);
+}
+
+/* 1 when v (NULL: empty) passes storerow_text_problem, else 0. */
+static int
+is_store_text(const char *v)
+{
+	return v == NULL || storerow_text_problem((const unsigned char *)v,
+	    strlen(v)) == NULL;
+}
+
+/*
+ * v as text the store's readers accept (storerow_text_problem): v
+ * itself, or v cleaned (text_clean: invalid UTF-8 as U+FFFD, controls
+ * dropped) into sb: what mirror writes must pass the checks its
+ * readers apply, or every later build stops on it (issue 55). Loading
+ * refuses a rule that is not such text (rules_text_problem), but an
+ * error message may quote a cut of it, and a rule's rows may hold any
+ * bytes.
+ */
+static const char *
+store_text(strbuf *sb, const char *v)
+{
+	if (is_store_text(v))
+		return v;
+	text_clean(sb, v, strlen(v), SIZE_MAX, 0);
+	return sb->data;
 }
 
 int
@@ -403,16 +431,51 @@ load_open(struct rule_rec *rec, const char *rule_id, struct open_v **out,
 	    "rules: read violations");
 }
 
+/*
+ * When the project or message of a hit of hits[0..n) is not store text
+ * (a rule's row may hold any bytes: store_text), a copy of the hits
+ * into *out with every project and message made store text (the caller
+ * frees those two and *out), and 1; else 0, *out NULL.
+ */
+static int
+store_hits(struct rule_hit **out, const struct rule_hit *hits, size_t n)
+{
+	size_t k = 0;
+
+	*out = NULL;
+	while (k < n && is_store_text(hits[k].project) &&
+	    is_store_text(hits[k].message))
+		k++;
+	if (k == n)
+		return 0;
+	*out = xreallocarray(NULL, n, sizeof(**out));
+	for (k = 0; k < n; k++) {
+		strbuf p, m;
+
+		strbuf_init(&p);
+		strbuf_init(&m);
+		(*out)[k] = hits[k];
+		(*out)[k].project = xstrdup(store_text(&p, hits[k].project));
+		(*out)[k].message = xstrdup(store_text(&m, hits[k].message));
+		strbuf_free(&p);
+		strbuf_free(&m);
+	}
+	return 1;
+}
+
 int
 rec_violations(struct rule_rec *rec, const char *rule_id,
     const char *severity, const struct rule_hit *hits, size_t n,
     mirror_error *err)
 {
-	struct open_v *ov;
+	struct open_v *ov = NULL;
 	const struct rule_hit **opens = NULL;
-	size_t nov, i = 0, j = 0, nopen = 0, capopen = 0;
+	struct rule_hit *clean = NULL;
+	size_t nov = 0, i = 0, j = 0, nopen = 0, capopen = 0;
 	int rc;
 
+	if (store_hits(&clean, hits, n))
+		hits = clean;
 	if ((rc = load_open(rec, rule_id, &ov, &nov, err)) < 0)
 		goto out;
 	/* Opens last, batched: the id a new violation gets does not
@@ -436,6 +499,11 @@ rec_violations(struct rule_rec *rec, const char *rule_id,
 		rc = open_all(rec, rule_id, severity, opens, nopen, err);
 out:
 	free(opens);
+	for (size_t k = 0; clean != NULL && k < n; k++) {
+		free(clean[k].project);
+		free(clean[k].message);
+	}
+	free(clean);
 	for (size_t k = 0; k < nov; k++) {
 		free(ov[k].id);
 		free(ov[k].facts);
@@ -468,17 +536,23 @@ rec_run_row(struct rule_rec *rec, const struct rule_run_row *row,
     mirror_error *err)
 {
 	sqlite3_stmt *s = rec->run_ins;
+	const char *v[6] = { row->rule_id, row->origin, row->label,
+	    row->description, row->query, row->error };
+	static const int at[6] = { 2, 3, 5, 6, 7, 9 };
+	strbuf sb[6];
+	int rc;
 
 	bind(s, 1, rec->run_id);
-	bind(s, 2, row->rule_id);
-	bind(s, 3, row->origin);
+	for (int i = 0; i < 6; i++) {
+		strbuf_init(&sb[i]);
+		bind(s, at[i], store_text(&sb[i], v[i]));
+	}
 	bind(s, 4, row->severity);
-	bind(s, 5, row->label);
-	bind(s, 6, row->description);
-	bind(s, 7, row->query);
 	bind(s, 8, row->error == NULL ? "ok" : "failed");
-	bind(s, 9, row->error);
 	sqlite3_bind_int64(s, 10, row->hits);
 	sqlite3_bind_int64(s, 11, row->duration_ms);
-	return step_done(rec, s, err);
+	rc = step_done(rec, s, err);
+	for (int i = 0; i < 6; i++)
+		strbuf_free(&sb[i]);
+	return rc;
 }

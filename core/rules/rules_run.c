@@ -240,9 +240,13 @@ load_store_rules(struct rules_job *c, mirror_error *err)
 		c->early_failed = 1;
 		return 0;
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	/* A row that is not rule text stops the sweep (rules_load.c). */
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW &&
+	    (rc = rules_row_check(c->st, s, err)) == 0)
 		store_rule(c, s);
 	sqlite3_finalize(s);
+	if (rc < 0)
+		return rc;
 	return rc == SQLITE_DONE ? 0 : store_fail(c->st, err, rc,
 	    "rules: read mirror_rules");
 }

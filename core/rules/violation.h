@@ -134,8 +134,13 @@ void violation_free(struct violation *v);
 /*
  * Fill *out with the latest rule_runs row of every rule that ever ran
  * (the row of the newest sweep run that ran it, current when that is the
- * newest sweep run that ran any rule), sorted by rule id. Returns 0 or < 0
- * with err set; the caller must rule_run_list_free(out) in both cases.
+ * newest sweep run that ran any rule), sorted by rule id. A row that
+ * fails its checks (text that is not UTF-8, a NULL, a status or
+ * severity out of its set) is left out, with one line "mirror: warning:
+ * store S: rule_runs row 'ID': COL WHAT; the row is skipped" on stderr:
+ * mirror's own log, which an older mirror wrote with rules' text
+ * unchecked, never stops a build. Returns 0 or < 0 with err set; the
+ * caller must rule_run_list_free(out) in both cases.
  */
 int rule_runs_latest(struct rule_run_list *out, mirror_store *st,
     mirror_error *err);
@@ -184,10 +189,11 @@ const struct flagged *flagged_find(const struct flagged_list *l,
 void flagged_list_free(struct flagged_list *l);
 
 /*
- * Read every row of rule_violations, violation_facts and rule_runs as
- * the readers above do, keeping nothing: so a build refuses bad text
- * before it writes. Returns 0 or the first bad row's -MIRROR_EINPUT
- * naming store, table, row and column.
+ * Read every row of rule_violations and violation_facts as the readers
+ * above do, keeping nothing: so a build refuses bad text before it
+ * writes. (rule_runs is not read: rule_runs_latest leaves a bad row of
+ * it out with a warning.) Returns 0 or the first bad row's
+ * -MIRROR_EINPUT naming store, table, row and column.
  */
 int violation_check(mirror_store *st, mirror_error *err);
 

@@ -43,6 +43,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -397,10 +398,14 @@ parse_param(struct parse *p, const char *key, char *v)
 		free(r);
 		return -MIRROR_EINPUT;
 	}
-	if (val[0] == '\0') {
+	if (val[0] == '\0' || rules_param_int(val, &(long long){ 0 }) < 0) {
+		int rc = val[0] == '\0' ? bad(p, "empty value for '%s'", key) :
+		    bad(p, "%s: %s is an integer outside the 64-bit range "
+		    "(%lld to %lld)", key, val, LLONG_MIN, LLONG_MAX);
+
 		free(r);
 		free(val);
-		return bad(p, "empty value for '%s'", key);
+		return rc;
 	}
 	c = &ARRAY_PUSH(p->params, p->nparams, p->cap_params);
 	c->rule = r;

@@ -7,6 +7,7 @@
  * the keys that keep a rule whose tables did not change, also those
  * written after a sweep with no digest before it.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -175,7 +176,8 @@ load(struct fixture *f, struct rule_set *rs, const char *text)
 {
 	rules_init(rs);
 	rs->diag = f != NULL ? f->diag : NULL;
-	rules_load_text(rs, text, strlen(text), "t/x.sql", RULE_USER);
+	assert_int_equal(rules_load_text(rs, text, strlen(text), "t/x.sql",
+	    RULE_USER, NULL), 0);
 }
 
 /* One sweep with rs at NOW + days. */
@@ -278,6 +280,10 @@ test_parse_errors(void **state)
 		  "line" },
 		{ "-- rule: a\n-- severity: warn\n-- label:\n"
 		  "-- description: d\nSELECT 1;\n", "line 3: label: empty" },
+		{ "-- rule: a\n-- severity: warn\n-- description: d\n"
+		  "-- param: v = 9223372036854775808\nSELECT :v;\n",
+		  "line 4: param: v = 9223372036854775808 is an integer outside "
+		  "the 64-bit range" },
 	};
 
 	(void)state;
@@ -294,14 +300,50 @@ test_parse_errors(void **state)
 		rules_free(&rs);
 	}
 	{
-		struct rule_set rs;
-		const char nul[] = "-- rule: a\0\n";
+		/* Text that is not rule text: refused, nothing added. */
+		static const struct {
+			const char *text, *want;
+		} bad[] = {
+			{ "-- rule: a\0\n", "rules t/n.sql:1: column 11 "
+			  "contains a NUL byte (byte 0x00)" },
+			{ "-- rule: a\n-- description: caf\xe9\n",
+			  "rules t/n.sql:2: column 20 is not valid UTF-8 text "
+			  "(byte 0xe9)" },
+			{ "SELECT 1;\r\nSELECT '\x7f';", "rules t/n.sql:2: "
+			  "column 9 holds a control character (byte 0x7f)" },
+			{ "SELECT '\xc2\x85';", "rules t/n.sql:1: column 9 "
+			  "holds a control character (byte 0xc2)" },
+			{ "SELECT '\xed\xa0\x80';", "rules t/n.sql:1: column 9 "
+			  "is not valid UTF-8 text" },
+		};
+		mirror_error err;
 
-		rules_init(&rs);
-		rules_load_text(&rs, nul, sizeof(nul) - 1, "t/n.sql",
-		    RULE_USER);
+		for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+			struct rule_set rs;
+			size_t len = strlen(bad[i].text);
+
+			if (i == 0)
+				len = 12;
+			rules_init(&rs);
+			assert_int_equal(rules_load_text(&rs, bad[i].text, len,
+			    "t/n.sql", RULE_USER, &err), -MIRROR_EINPUT);
+			assert_int_equal(rs.n, 0);
+			if (strstr(err.msg, bad[i].want) == NULL)
+				fail_msg("case %zu: want '%s', got '%s'", i,
+				    bad[i].want, err.msg);
+			rules_free(&rs);
+		}
+	}
+	{
+		/* A byte order mark is skipped; tab and CRLF are text. */
+		struct rule_set rs;
+		const char *t = "\xef\xbb\xbf-- rule: a\r\n-- severity: warn\r\n"
+		    "-- description: d\r\nSELECT\t1;\r\n";
+
+		load(NULL, &rs, t);
 		assert_int_equal(rs.n, 1);
-		assert_non_null(strstr(rs.v[0].error, "NUL byte"));
+		assert_null(rs.v[0].error);
+		assert_string_equal(rs.v[0].origin, "t/x.sql:1");
 		rules_free(&rs);
 	}
 }
@@ -320,8 +362,8 @@ test_override(void **state)
 	rules_init(&rs);
 	rs.diag = f->diag;
 	rules_load_text(&rs, NO_MATERIAL, strlen(NO_MATERIAL), "rules/a.sql",
-	    RULE_STARTER);
-	rules_load_text(&rs, off, strlen(off), "mine/b.sql", RULE_USER);
+	    RULE_STARTER, NULL);
+	rules_load_text(&rs, off, strlen(off), "mine/b.sql", RULE_USER, NULL);
 	assert_int_equal(rs.v[0].replaced, 1);
 	assert_int_equal(rs.v[1].replaced, 0);
 	sweep(f, &run, &rs, 0);
@@ -332,9 +374,9 @@ test_override(void **state)
 	rules_init(&rs);
 	rs.diag = f->diag;
 	rules_load_text(&rs, NO_MATERIAL, strlen(NO_MATERIAL), "mine/a.sql",
-	    RULE_USER);
+	    RULE_USER, NULL);
 	rules_load_text(&rs, NO_MATERIAL, strlen(NO_MATERIAL), "mine/b.sql",
-	    RULE_USER);
+	    RULE_USER, NULL);
 	sweep(f, &run, &rs, 0);
 	assert_int_equal(run.violations_opened, 2);
 	assert_int_equal(run.rules_failed, 1);
@@ -675,6 +717,28 @@ test_params(void **state)
 	    -MIRROR_EINPUT);
 	assert_int_equal(rules_override(&rs, "p", "now", "1", &err),
 	    -MIRROR_EINPUT);
+	/* Integers are 64 bits, never clamped. */
+	assert_int_equal(rules_override(&rs, "p", "n", "-9223372036854775809",
+	    &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "param.p.n: -9223372036854775809 is "
+	    "an integer outside the 64-bit range"));
+	{
+		long long v;
+
+		assert_int_equal(rules_param_int("-5", &v), 1);
+		assert_true(v == -5);
+		assert_int_equal(rules_param_int("9223372036854775807", &v), 1);
+		assert_true(v == LLONG_MAX);
+		assert_int_equal(rules_param_int("-9223372036854775808", &v),
+		    1);
+		assert_true(v == LLONG_MIN);
+		assert_int_equal(rules_param_int("9223372036854775808", &v),
+		    -1);
+		assert_int_equal(rules_param_int("-", &v), 0);
+		assert_int_equal(rules_param_int("+5", &v), 0);
+		assert_int_equal(rules_param_int("1e3", &v), 0);
+		assert_int_equal(rules_param_int("0.5", &v), 0);
+	}
 	rules_free(&rs);
 }
 
