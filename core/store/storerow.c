@@ -1,14 +1,23 @@
 /*
  * storerow.c: the one reader of store columns (see storerow.h).
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/storerow.h"
 #include "util/byid.h"
+#include "util/jsonwrite.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+
+/* A value that passes the row check must write: the deepest page puts a
+ * stored value a dozen levels down (api/projects/P.json: entities, an
+ * entity, properties), well inside the writer's limit. */
+_Static_assert(STOREROW_JSON_DEPTH + 32 <= JSONWRITE_DEPTH,
+    "a stored JSON value at its deepest must fit the JSON writer");
 
 const char *const storerow_member_kinds[] = { "project_state", "entity",
     "memory", NULL };
@@ -126,6 +135,35 @@ storerow_real(double *out, struct store_row *r, int i, const char *col)
 	if (sqlite3_column_type(r->stmt, i) == SQLITE_NULL)
 		return storerow_fail(r, col, "is NULL");
 	*out = sqlite3_column_double(r->stmt, i);
+	/* SQLite keeps 9e999 as Inf (and a NaN as NULL); JSON has neither,
+	 * so the page data could not hold it. */
+	if (!isfinite(*out))
+		return storerow_fail(r, col, "is not a finite number");
+	return 0;
+}
+
+/* 1 when v nests more than left arrays or objects deep, else 0. The walk
+ * stops at left, so its recursion is bounded by STOREROW_JSON_DEPTH. */
+static int
+json_deeper(const json_t *v, int left)
+{
+	const char *key;
+	json_t *m;
+	size_t k;
+
+	if (json_is_array(v)) {
+		if (left == 0)
+			return 1;
+		json_array_foreach(v, k, m)
+			if (json_deeper(m, left - 1))
+				return 1;
+	} else if (json_is_object(v)) {
+		if (left == 0)
+			return 1;
+		json_object_foreach((json_t *)(uintptr_t)v, key, m)
+			if (json_deeper(m, left - 1))
+				return 1;
+	}
 	return 0;
 }
 
@@ -155,6 +193,14 @@ storerow_json(json_t **out, struct store_row *r, int i, const char *col,
 		*out = NULL;
 		return storerow_fail(r, col, want_object ?
 		    "is not a JSON object" : "is not a JSON array");
+	}
+	if (json_deeper(*out, STOREROW_JSON_DEPTH)) {
+		json_decref(*out);
+		*out = NULL;
+		n = snprintf(msg, sizeof(msg), "nests deeper than %d levels",
+		    STOREROW_JSON_DEPTH);
+		return storerow_fail(r, col, n < 0 || (size_t)n >= sizeof(msg) ?
+		    "nests too deep" : msg);
 	}
 	return 0;
 }

@@ -55,13 +55,25 @@ int storerow_text(char **out, struct store_row *r, int i, const char *col,
 int storerow_enum(char **out, struct store_row *r, int i, const char *col,
     const char *const *valid);
 
-/* A non-NULL number in column i into *out. Returns 0 or -MIRROR_EINPUT. */
+/* A non-NULL, finite number in column i into *out (SQLite stores 9e999
+ * as Inf, which JSON cannot hold). Returns 0 or -MIRROR_EINPUT. */
 int storerow_real(double *out, struct store_row *r, int i, const char *col);
 
 /*
+ * The deepest a stored JSON value may nest: arrays and objects inside
+ * one another, the outermost counting 1 ({"a": 1} is 1 level). Real
+ * property values nest a few levels; every page and JSON file that
+ * carries one (the writer refuses past JSONWRITE_DEPTH, 256, and
+ * recurses a level at a time, as the sweep and the page text do) has
+ * room for it with margin. jansson alone would take 2048.
+ */
+#define STOREROW_JSON_DEPTH 64
+
+/*
  * Parse JSON text column i into *out, which must be an object
- * (want_object) or an array. Returns 0 or -MIRROR_EINPUT naming the
- * row; the caller json_decrefs *out.
+ * (want_object) or an array nesting at most STOREROW_JSON_DEPTH levels.
+ * Returns 0 or -MIRROR_EINPUT naming the row; the caller json_decrefs
+ * *out.
  */
 int storerow_json(json_t **out, struct store_row *r, int i, const char *col,
     int want_object);

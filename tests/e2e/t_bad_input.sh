@@ -164,6 +164,34 @@ try_store 2 "json\.db: entities row 'e-json': properties is not (valid JSON|a JS
 try_build 2 "json2\.db: entities row 'e-json2': properties is not valid JSON" json2.db
 end "invalid JSON in properties: exit 2 naming table, row and column"
 
+# 8b. Values the row check refuses though SQLite and jansson take them,
+# so the build fails before its sweep writes, not while it writes the
+# JSON files (issue 55, D4): properties nested 1,500 deep (jansson reads
+# 2048; the row check allows 64 levels, STOREROW_JSON_DEPTH) and 65 deep,
+# and a confidence of 9e999, which SQLite keeps as Inf and JSON cannot
+# hold. 64 levels build (in a DIR of their own).
+# nest N: a JSON object nested N levels deep.
+nest() { python3 -c "import sys; n = int(sys.argv[1]); print('{\"a\":' * n + '1' + '}' * n)" "$1"; }
+for d in 1500 65 64; do
+	cp base.db deep$d.db
+	sql deep$d.db "UPDATE project_state SET value = 'changed' WHERE rowid = 1;
+INSERT INTO entities(id, entity_type, name, project, properties)
+    VALUES('e-deep', 'component', 'x', 'p05-interferometer', '$(nest $d)')"
+done
+cp base.db inf.db
+sql inf.db "UPDATE project_state SET value = 'changed' WHERE rowid = 1;
+INSERT INTO memories(id, memory_type, content, project, confidence)
+    VALUES('m-inf', 'knowledge', 'x', 'p05-interferometer', 9e999)"
+begin deep1500.db deep65.db inf.db site repo.git
+try_build 2 "deep1500\.db: entities row 'e-deep': properties nests deeper than 64 levels" deep1500.db
+try_build 2 "deep65\.db: entities row 'e-deep': properties nests deeper than 64 levels" deep65.db
+try_build 2 "inf\.db: memories row 'm-inf': confidence is not a finite number" inf.db
+mirror build --store deep64.db --out deep64site
+[ "$RC" = 0 ] && jq -e '[.. | objects | select(has("a"))] | length == 64' \
+    deep64site/api/projects/p05-interferometer.json >/dev/null ||
+    why="$why; properties 64 levels deep: exit $RC, not built whole"
+end "JSON nested past 64 levels, an infinite number: exit 2 naming table, row and column; 64 levels build"
+
 # 9. Invalid UTF-8 in a text column. (The build only: 'mirror sweep'
 # alone does not check UTF-8 and succeeds.)
 cp base.db utf8.db
