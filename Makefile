@@ -231,8 +231,10 @@ FUZZ_BINS     = $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 
 # fuzz-build only builds $(FUZZ_BUILD)/fuzz_<t>, e.g. to replay a crash:
 # build-fuzz/fuzz_slot build-fuzz/fuzz-crashes/slot/crash-...
+# clang and libclang-rt-dev are in install-deps.sh's list (make test
+# builds the harnesses: tests/e2e/t_fuzz_build.sh).
 fuzz-build:
-	@MIRROR_EXTRA_PKGS="clang libclang-rt-14-dev" sh scripts/install-deps.sh
+	@sh scripts/install-deps.sh
 	@$(MAKE) --no-print-directory fuzz-bins BUILD=$(FUZZ_BUILD) \
 	    CC=$(FUZZ_CC) WARN="$(FUZZ_WARN)" MALLOC= \
 	    OPT="-O1 -g -fno-omit-frame-pointer" \

@@ -481,7 +481,7 @@ static const struct table tables[T_N] = {
 	    "s.project, s.rowid FROM "
 	    "main.project_state s", 0, 0,
 	    state_cols, NELEM(state_cols), sizeof(struct fact_state),
-	    ROWS(state, n_state), NULL },
+	    ROWS(state, n_state), NULL , NULL },
 	[T_ENT] = { "entities", 'e', "cannot read entities",
 	    "SELECT @COLS, " CANON("e") " FROM main.entities e"
 	    JOIN_ALIAS("e") "@SCOPE ORDER BY " CANON("e") ", e.entity_type, "
@@ -491,7 +491,7 @@ static const struct table tables[T_N] = {
 	    "e.project, e.rowid FROM "
 	    "main.entities e", 0, 1,
 	    entity_cols, NELEM(entity_cols), sizeof(struct fact_entity),
-	    ROWS(ent, n_ent), NULL },
+	    ROWS(ent, n_ent), NULL , NULL },
 	/* A relationship is listed under the project of each of its ends
 	 * (column 6, after its five); facts_check reads what the pages
 	 * do: an edge with an end in some project. */
@@ -522,7 +522,7 @@ static const struct table tables[T_N] = {
 	    "mirror_ts(m.updated_at), m.project, m.rowid FROM "
 	    "main.memories m", 1, 2,
 	    memory_cols, NELEM(memory_cols), sizeof(struct fact_memory),
-	    ROWS(mem, n_mem), memory_expiry },
+	    ROWS(mem, n_mem), memory_expiry , NULL },
 };
 
 /* Column c of t as "alias.name", or its stand-in when the store lacks
