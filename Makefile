@@ -18,6 +18,49 @@ BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man/man1
 DATADIR  = $(PREFIX)/share/mirror
 
+# make install and uninstall quote every path they are given ('...'), so
+# a PREFIX with a space is one path; a value such quoting cannot hold is
+# refused as the Makefile is read, before anything is built, installed
+# or removed: a single or double quote, a backslash, a backtick or a
+# newline (in the path as the shell and the compiled-in MIRROR_DATADIR
+# see it), a '$' given on the command line or in the environment (make
+# would expand it, or run a $(shell ...) in it), or a path that is not
+# absolute (DESTDIR may be empty).
+INSTALL_VARS = DESTDIR PREFIX BINDIR MANDIR DATADIR
+define INSTALL_NL
+
+
+endef
+# install_raw VAR: why VAR's unexpanded value is refused, else nothing.
+# Defaults from this file hold $(PREFIX) by design; they are not looked
+# at before the value they refer to passed.
+install_raw = $(if $(and $(findstring $$,$(value $(1))),$(filter-out \
+    file,$(origin $(1)))),holds a '$$' (make would expand it))
+# install_text VAR VALUE: why the expanded VALUE of VAR is refused.
+install_text = $(or $(if $(findstring ',$(2)),holds a single quote), \
+    $(if $(findstring ",$(2)),holds a double quote), \
+    $(if $(findstring \,$(2)),holds a backslash), \
+    $(if $(findstring `,$(2)),holds a backtick), \
+    $(if $(findstring $(INSTALL_NL),$(2)),holds a newline), \
+    $(if $(filter DESTDIR,$(1)),$(if $(2),$(if $(filter /%,$(firstword \
+    $(2))),,is not an absolute path)),$(if $(filter /%,$(firstword $(2))),, \
+    is not an absolute path)))
+# install_why VAR: install_raw, else install_text of the expanded value
+# (expanded only once the raw value passed).
+install_why = $(or $(call install_raw,$(1)),$(call install_text,$(1),$($(1))))
+# install_check VARS: "VAR: why" for the first refused of VARS, else
+# nothing; later VARS are not expanded once one is refused.
+install_check = $(if $(1),$(or $(if $(call install_why,$(firstword \
+    $(1))),$(firstword $(1)) $(strip $(call install_why,$(firstword \
+    $(1))))),$(call install_check,$(wordlist 2,99,$(1)))))
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+INSTALL_BAD := $(strip $(call install_check,$(INSTALL_VARS)))
+ifneq ($(INSTALL_BAD),)
+$(error $(INSTALL_BAD): make install and uninstall quote every path and \
+    cannot quote this one safely; nothing was built, installed or removed)
+endif
+endif
+
 VERSION  = 0.1.0
 PKGS     = libcmark-gfm libgit2 sqlite3 jansson libisal nettle libmicrohttpd
 
@@ -252,17 +295,18 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/common.h $(BUILD)/libmirror.a
 # ---- end of make fuzz -----------------------------------------------------
 
 install: $(BUILD)/mirror
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)
-	install -m 755 $(BUILD)/mirror $(DESTDIR)$(BINDIR)/mirror
-	install -m 644 doc/mirror.1 $(DESTDIR)$(MANDIR)/mirror.1
-	cp -R templates themes $(DESTDIR)$(DATADIR)/
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)' \
+	    '$(DESTDIR)$(DATADIR)'
+	install -m 755 $(BUILD)/mirror '$(DESTDIR)$(BINDIR)/mirror'
+	install -m 644 doc/mirror.1 '$(DESTDIR)$(MANDIR)/mirror.1'
+	cp -R templates themes '$(DESTDIR)$(DATADIR)/'
 	for f in rules/*.sql; do [ ! -f "$$f" ] || { install -d \
-	    $(DESTDIR)$(DATADIR)/rules && install -m 644 "$$f" \
-	    $(DESTDIR)$(DATADIR)/rules/; } || exit 1; done
+	    '$(DESTDIR)$(DATADIR)/rules' && install -m 644 "$$f" \
+	    '$(DESTDIR)$(DATADIR)/rules/'; } || exit 1; done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/mirror $(DESTDIR)$(MANDIR)/mirror.1
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f '$(DESTDIR)$(BINDIR)/mirror' '$(DESTDIR)$(MANDIR)/mirror.1'
+	rm -rf '$(DESTDIR)$(DATADIR)'
 
 clean:
 	rm -rf build build-san
