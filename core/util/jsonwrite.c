@@ -67,16 +67,16 @@ static const unsigned char plain_byte[256] = {
 	ZERO16, ZERO16, ZERO16, ZERO16,
 };
 
-/* String s of len bytes, quoted and escaped: quotes, backslashes and
- * control characters, and every character past ASCII as \u escapes
- * (a surrogate pair past U+FFFF). Returns 0, or -1 when not UTF-8. */
+/* String s of len bytes, escaped, without its quotes: quotes,
+ * backslashes and control characters, and every character past ASCII
+ * as \u escapes (a surrogate pair past U+FFFF). Returns 0, or -1 when
+ * not UTF-8. */
 static int
-write_string(strbuf *out, const char *s, size_t len)
+write_chars(strbuf *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	const unsigned char *end = p + len;
 
-	strbuf_putc(out, '"');
 	while (p < end) {
 		const unsigned char *run = p;
 		const char *esc;
@@ -104,8 +104,37 @@ write_string(strbuf *out, const char *s, size_t len)
 			escape_unit(out, 0xDC00u | ((unsigned)cp & 0x3FF));
 		}
 	}
+	return 0;
+}
+
+/* String s of len bytes, quoted and escaped (write_chars); longer than
+ * cap bytes, cut as text_cut cuts and marked " … (N bytes more)" as the
+ * pages mark it. Returns 0, or -1 when not UTF-8. */
+static int
+write_string(strbuf *out, const char *s, size_t len, size_t cap)
+{
+	size_t cut = text_cut(s, len, cap);
+	char num[TEXT_INT_SIZE];
+
+	strbuf_putc(out, '"');
+	if (write_chars(out, s, cut) < 0)
+		return -1;
+	if (cut < len) {
+		strbuf_add(out, " \\u2026 (", 9);
+		strbuf_add(out, num, text_int(num, (long long)(len - cut)));
+		strbuf_add(out, " bytes more)", 12);
+	}
 	strbuf_putc(out, '"');
 	return 0;
+}
+
+/* 1 for the member names whose strings are never cut: ids, which the
+ * pages put whole in their addresses too. */
+static int
+whole_key(const char *key, size_t len)
+{
+	return (len == 2 && memcmp(key, "id", 2) == 0) ||
+	    (len > 3 && memcmp(key + len - 3, "_id", 3) == 0);
 }
 
 /* A real as jansson writes it: %.17g, the locale's decimal point as
@@ -158,9 +187,10 @@ write_real(strbuf *out, double value)
 	return 0;
 }
 
-/* v at nesting level depth. Returns 0 or -1 (json_write). */
+/* v at nesting level depth, strings cut at cap bytes. Returns 0 or -1
+ * (json_write). */
 static int
-write_value(strbuf *out, const json_t *v, int depth)
+write_value(strbuf *out, const json_t *v, int depth, size_t cap)
 {
 	char num[TEXT_INT_SIZE];
 
@@ -184,7 +214,7 @@ write_value(strbuf *out, const json_t *v, int depth)
 		return write_real(out, json_real_value(v));
 	case JSON_STRING:
 		return write_string(out, json_string_value(v),
-		    json_string_length(v));
+		    json_string_length(v), cap);
 	case JSON_ARRAY: {
 		size_t k = json_array_size(v);
 
@@ -192,7 +222,7 @@ write_value(strbuf *out, const json_t *v, int depth)
 		for (size_t i = 0; i < k; i++) {
 			newline(out, depth + 1);
 			if (write_value(out, json_array_get(v, i),
-			    depth + 1) < 0)
+			    depth + 1, cap) < 0)
 				return -1;
 			if (i + 1 < k)
 				strbuf_putc(out, ',');
@@ -215,13 +245,16 @@ write_value(strbuf *out, const json_t *v, int depth)
 			void *next = json_object_iter_next(
 			    (json_t *)(uintptr_t)v, it);
 
+			const char *key = json_object_iter_key(it);
+			size_t klen = json_object_iter_key_len(it);
+
 			newline(out, depth + 1);
-			if (write_string(out, json_object_iter_key(it),
-			    json_object_iter_key_len(it)) < 0)
+			if (write_string(out, key, klen, SIZE_MAX) < 0)
 				return -1;
 			strbuf_add(out, ": ", 2);
 			if (write_value(out, json_object_iter_value(it),
-			    depth + 1) < 0)
+			    depth + 1, whole_key(key, klen) ? SIZE_MAX :
+			    cap) < 0)
 				return -1;
 			if (next != NULL)
 				strbuf_putc(out, ',');
@@ -238,5 +271,11 @@ write_value(strbuf *out, const json_t *v, int depth)
 int
 json_write(strbuf *out, const json_t *v, int depth)
 {
-	return write_value(out, v, depth);
+	return write_value(out, v, depth, SIZE_MAX);
+}
+
+int
+json_write_capped(strbuf *out, const json_t *v, int depth)
+{
+	return write_value(out, v, depth, TEXT_MAX_FIELD);
 }

@@ -27,4 +27,14 @@
  */
 int json_write(strbuf *out, const json_t *v, int depth);
 
+/*
+ * json_write, every string longer than TEXT_MAX_FIELD (4096) bytes cut
+ * as the pages cut it (util/text.h: text_cut, at a UTF-8 boundary) and
+ * marked inside the string with " … (N bytes more)", N the bytes left
+ * out: the site's JSON files, so one huge store value costs kilobytes
+ * there, not a copy of itself. Keys, and the strings of members named
+ * "id" or "..._id", are kept whole. Returns as json_write.
+ */
+int json_write_capped(strbuf *out, const json_t *v, int depth);
+
 #endif

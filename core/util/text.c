@@ -48,25 +48,34 @@ clean_range(strbuf *sb, const unsigned char *s, size_t len, int keep_ws)
 	}
 }
 
+size_t
+text_cut(const char *s, size_t len, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t cut, floor;
+
+	if (max == 0)
+		max = TEXT_MAX_FIELD;
+	if (len <= max)         /* always with SIZE_MAX: no cap */
+		return len;
+	floor = max > 3 ? max - 3 : 0;
+	/* Back off continuation bytes so no character is split. */
+	cut = max;
+	while (cut > floor && (u[cut] & 0xc0) == 0x80)
+		cut--;
+	return cut;
+}
+
 void
 text_clean(strbuf *sb, const char *s, size_t len, size_t max,
     unsigned flags)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t cut = len;
+	size_t cut;
 
 	if (s == NULL)
 		return;
-	if (max == 0)
-		max = TEXT_MAX_FIELD;
-	if (len > max) {        /* never with SIZE_MAX: no cap */
-		size_t floor = max > 3 ? max - 3 : 0;
-
-		/* Back off continuation bytes so no character is split. */
-		cut = max;
-		while (cut > floor && (u[cut] & 0xc0) == 0x80)
-			cut--;
-	}
+	cut = text_cut(s, len, max);
 	clean_range(sb, u, cut, !(flags & TEXT_SPACES));
 	if (cut < len)
 		strbuf_printf(sb, " \xe2\x80\xa6 (%zu bytes more)", len - cut);

@@ -42,6 +42,14 @@ void text_clean(strbuf *sb, const char *s, size_t len, size_t max,
     unsigned flags);
 
 /*
+ * Where text_clean cuts s of len bytes under a cap of max bytes (0:
+ * TEXT_MAX_FIELD): len when it fits, else max backed off to the start
+ * of a UTF-8 character (at most 3 bytes). What follows the cut is
+ * marked " … (N bytes more)", N = len - the cut.
+ */
+size_t text_cut(const char *s, size_t len, size_t max);
+
+/*
  * s cleaned as text_clean does (max: its byte cap) and folded onto one
  * line: every run of spaces, tabs, newlines, U+2028 and U+2029 becomes
  * one space, and none leads or trails. With chars > 0, at most chars

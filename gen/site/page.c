@@ -642,7 +642,7 @@ json_file(const struct page_ctx *pc, const char *path, const json_t *v,
 	/* Straight into one buffer (api/conflicts.json is tens of
 	 * megabytes at a million facts), and the newline with it. */
 	strbuf_init(&text);
-	if (json_write(&text, v, 0) != 0) {
+	if (json_write_capped(&text, v, 0) != 0) {
 		strbuf_free(&text);
 		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s",
 		    path);
@@ -804,7 +804,7 @@ page_list_set(struct page_list *l, size_t i, const json_t *o)
 	strbuf out;
 
 	strbuf_init(&out);
-	if (json_write(&out, o, LIST_DEPTH) != 0) {
+	if (json_write_capped(&out, o, LIST_DEPTH) != 0) {
 		strbuf_free(&out);
 		return -1;
 	}
@@ -846,7 +846,7 @@ page_list_start(struct page_list *l, const struct page_ctx *pc,
 		return;
 	json_object_set_new(head, key, json_pack("[s]", LIST_WORD));
 	strbuf_init(&text);
-	if (json_write(&text, head, 0) == 0 && (at = list_mark(&text)) !=
+	if (json_write_capped(&text, head, 0) == 0 && (at = list_mark(&text)) !=
 	    NULL)
 		fd = output_scratch(pc->w->out);
 	if (fd >= 0) {
@@ -908,7 +908,7 @@ page_list_write(const struct page_ctx *pc, const char *path, json_t *head,
 	if (l->scratch >= 0 && l->joined > 0)
 		return write_scratch(pc, path, l, err);
 	strbuf_init(&text);
-	if (json_write(&text, head, 0) != 0)
+	if (json_write_capped(&text, head, 0) != 0)
 		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise %s", path);
 	if (rc == 0 && l->joined > 0 && (at = list_mark(&text)) != NULL) {
 		/* The head around the list, in place: the list is moved

@@ -22,6 +22,8 @@
 #include "util/jsonfmt.h"
 #include "util/jsonwrite.h"
 #include "util/strbuf.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 
 /* v written by json_write at depth 0 equals jansson's text. */
 static void
@@ -211,6 +213,53 @@ test_refused(void **state)
 	strbuf_free(&out);
 }
 
+/* json_write_capped: a string past TEXT_MAX_FIELD bytes is cut where
+ * the pages cut it (never inside a character) and marked with how much
+ * was left out; one at the cap, keys, and "id" and "..._id" members are
+ * written whole. */
+static void
+test_capped(void **state)
+{
+	char *big = xmalloc(TEXT_MAX_FIELD + 101);
+	json_t *v;
+	strbuf out, want;
+
+	(void)state;
+	memset(big, 'x', TEXT_MAX_FIELD + 100);
+	memcpy(big + TEXT_MAX_FIELD - 1, "\xc3\xa9", 2);  /* é across the cap */
+	big[TEXT_MAX_FIELD + 100] = '\0';
+	v = json_pack("{s:s, s:s, s:s, s:[s]}", "value", big, "id", big,
+	    "member_id", big, "refs", big);
+	json_object_set_new(v, big, json_string("k"));
+	strbuf_init(&out);
+	strbuf_init(&want);
+	assert_int_equal(json_write_capped(&out, v, 0), 0);
+	/* Cut before the é: 4095 bytes kept, 101 left out. */
+	strbuf_printf(&want, "\"%.*s \\u2026 (101 bytes more)\"",
+	    TEXT_MAX_FIELD - 1, big);
+	assert_non_null(strstr(out.data, want.data));
+	/* value and refs[0] cut; id, member_id and the key whole. */
+	{
+		size_t cuts = 0;
+
+		for (const char *p = out.data; (p = strstr(p, "bytes more"))
+		    != NULL; p++)
+			cuts++;
+		assert_int_equal(cuts, 2);
+	}
+	assert_true(out.len > 3 * (TEXT_MAX_FIELD + 100) + 2 * want.len);
+	assert_true(out.len < 4 * (TEXT_MAX_FIELD + 100) + 2 * want.len);
+	json_decref(v);
+	v = json_stringn(big, TEXT_MAX_FIELD - 1);
+	strbuf_reset(&out);
+	assert_int_equal(json_write_capped(&out, v, 0), 0);
+	assert_int_equal(out.len, TEXT_MAX_FIELD - 1 + 2);
+	json_decref(v);
+	strbuf_free(&want);
+	strbuf_free(&out);
+	free(big);
+}
+
 int
 main(void)
 {
@@ -219,6 +268,7 @@ main(void)
 		cmocka_unit_test(test_random_trees),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_capped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
