@@ -26,6 +26,7 @@
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
+#include "util/termtext.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -125,8 +126,12 @@ struct rules_job {
 static void
 tell(strbuf *sb, const char *id, const char *origin, const char *why)
 {
-	strbuf_printf(sb, "mirror: rule %s (%s): ", id != NULL ? id : "?",
-	    origin);
+	strbuf_puts(sb, "mirror: rule ");
+	termtext_escape(sb, id != NULL ? id : "?", strlen(id != NULL ? id :
+	    "?"));
+	strbuf_puts(sb, " (");
+	termtext_escape(sb, origin, strlen(origin));
+	strbuf_puts(sb, "): ");
 	text_line(sb, why, strlen(why), TEXT_MAX_FIELD, 0);
 	strbuf_putc(sb, '\n');
 }

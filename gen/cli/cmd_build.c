@@ -53,6 +53,7 @@
 #include "sys/clock.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
+#include "util/termtext.h"
 #include "util/xalloc.h"
 
 #define DEFAULT_TITLE "Human Mirror"
@@ -800,20 +801,22 @@ static void
 build_print(const struct build_report *r, const struct site_model *s,
     const struct mirror_opts *o)
 {
-	printf("built %s: %lld pages, %lld files written, %lld reused; "
-	    "%lld open conflicts; store snapshot %s", o->out, r->pages,
+	(void)termtext_printf(stdout, "built %s: %lld pages, %lld files "
+	    "written, %lld reused; %lld open conflicts; store snapshot %s",
+	    o->out, r->pages,
 	    r->written, r->reused, s->open_conflicts, s->snapshot);
 	if (r->unchanged)
 		printf(" (unchanged: %s)", r->unchanged == 2 ?
 		    "no sweep, nothing rendered" : "nothing rendered");
 	putchar('\n');
 	if (o->repo != NULL && r->hres.committed)
-		printf("committed %s to %s of %s: %zu pages changed, "
-		    "%zu added, %zu removed\n", r->hres.commit_id,
+		(void)termtext_printf(stdout, "committed %s to %s of %s: %zu "
+		    "pages changed, %zu added, %zu removed\n", r->hres.commit_id,
 		    o->branch, o->repo, r->hres.pages_changed,
 		    r->hres.pages_added, r->hres.pages_removed);
 	else if (o->repo != NULL)
-		printf("no commit: %s of %s already holds this site\n",
+		(void)termtext_printf(stdout, "no commit: %s of %s already "
+		    "holds this site\n",
 		    o->branch, o->repo);
 }
 

@@ -22,6 +22,7 @@
 #include "sys/clock.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
+#include "util/termtext.h"
 #include "util/xalloc.h"
 
 /* A JSON string for store text; bytes that are not UTF-8 become '?'. */
@@ -90,25 +91,26 @@ show_conflict_json(const struct conflict *c)
 	return o;
 }
 
-/* Print s on one line: control characters (newlines) become spaces. */
+/* Print s, which may be NULL, on the current line (termtext.h: its
+ * control characters, newlines too, shown as \xNN). */
 static void
 put_line(const char *s)
 {
-	for (; s != NULL && *s != '\0'; s++)
-		putchar((unsigned char)*s < 0x20 ? ' ' : *s);
+	if (s != NULL)
+		(void)termtext_printf(stdout, "%s", s);
 }
 
-/* s quoted for a POSIX shell: 'it'\''s'. */
+/* s quoted for a POSIX shell: 'it'\''s' (its control characters shown as
+ * \xNN, as put_line does: such an id cannot be typed as it is). */
 static void
 put_shell_quoted(const char *s)
 {
 	putchar('\'');
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			fputs("'\\''", stdout);
-		else
-			putchar((unsigned char)*s < 0x20 ? ' ' : *s);
+	for (const char *q; (q = strchr(s, '\'')) != NULL; s = q + 1) {
+		(void)termtext_printf(stdout, "%.*s", (int)(q - s), s);
+		fputs("'\\''", stdout);
 	}
+	put_line(s);
 	putchar('\'');
 }
 
@@ -141,13 +143,41 @@ print_list(const struct conflict_list *l)
 	for (size_t i = 0; i < l->n; i++) {
 		const struct conflict *c = &l->items[i];
 
-		printf("%-*s  %-*s  %-*s  %-*s  %7zu  %-19s  ", wid, c->id, wst,
-		    c->status, wkind, c->slot_kind, wproj,
-		    c->project[0] != '\0' ? c->project : "-", c->n_members,
-		    c->detected_at);
-		put_line(c->description);
-		putchar('\n');
+		(void)termtext_printf(stdout, "%-*s  %-*s  %-*s  %-*s  %7zu  "
+		    "%-19s  %s\n", wid, c->id, wst, c->status, wkind,
+		    c->slot_kind, wproj, c->project[0] != '\0' ? c->project :
+		    "-", c->n_members, c->detected_at,
+		    c->description != NULL ? c->description : "");
 	}
+}
+
+/* One member of a conflict, as print_conflict shows it. */
+static void
+print_member(size_t i, const struct conflict_member *m)
+{
+	(void)termtext_printf(stdout, "  %zu. %s %s (trust %d%s%s)%s\n", i + 1,
+	    m->kind, m->id, m->trust, m->layer_type != NULL ? ", " : "",
+	    m->layer_type != NULL ? m->layer_type : "",
+	    m->favoured ? "  <- the trust order favours this" : "");
+	fputs("     value then: ", stdout);
+	put_line(m->value_then);
+	fputs("\n     value now:  ", stdout);
+	if (m->value_now == NULL)
+		fputs("(row gone)", stdout);
+	else
+		(void)termtext_printf(stdout, "%s [%s]", m->value_now,
+		    m->status_now != NULL ? m->status_now : "?");
+	putchar('\n');
+	if (m->conflicts_with != NULL)
+		(void)termtext_printf(stdout, "     conflicts with: %s\n",
+		    m->conflicts_with);
+	if (m->label != NULL)
+		(void)termtext_printf(stdout, "     label: %s\n", m->label);
+	if (m->source != NULL && m->source[0] != '\0')
+		(void)termtext_printf(stdout, "     source: %s\n", m->source);
+	if (m->created_at != NULL)
+		(void)termtext_printf(stdout, "     created %s, updated %s\n",
+		    m->created_at, m->updated_at != NULL ? m->updated_at : "-");
 }
 
 static void
@@ -155,72 +185,44 @@ print_conflict(const struct conflict *c)
 {
 	const char *favoured = NULL;
 
-	printf("conflict %s (%s, %s)\n", c->id, c->status, c->slot_kind);
+	(void)termtext_printf(stdout, "conflict %s (%s, %s)\n", c->id,
+	    c->status, c->slot_kind);
 	fputs("slot:      ", stdout);
 	put_line(c->description);
 	fputs("\nquestion:  ", stdout);
 	put_line(c->question);
-	printf("\nproject:   %s\n", c->project[0] != '\0' ? c->project : "-");
-	printf("detected:  %s\n", c->detected_at);
+	putchar('\n');
+	(void)termtext_printf(stdout, "project:   %s\n", c->project[0] != '\0' ?
+	    c->project : "-");
+	(void)termtext_printf(stdout, "detected:  %s\n", c->detected_at);
 	printf("members (trust order, highest first):\n");
 	for (size_t i = 0; i < c->n_members; i++) {
-		const struct conflict_member *m = &c->members[i];
-
-		if (m->favoured && favoured == NULL)
-			favoured = m->id;
-		printf("  %zu. %s %s (trust %d%s%s)%s\n", i + 1, m->kind, m->id,
-		    m->trust, m->layer_type != NULL ? ", " : "",
-		    m->layer_type != NULL ? m->layer_type : "",
-		    m->favoured ? "  <- the trust order favours this" : "");
-		fputs("     value then: ", stdout);
-		put_line(m->value_then);
-		fputs("\n     value now:  ", stdout);
-		if (m->value_now == NULL)
-			fputs("(row gone)", stdout);
-		else {
-			put_line(m->value_now);
-			printf(" [%s]", m->status_now != NULL ? m->status_now :
-			    "?");
-		}
-		putchar('\n');
-		if (m->conflicts_with != NULL)
-			printf("     conflicts with: %s\n", m->conflicts_with);
-		if (m->label != NULL) {
-			fputs("     label: ", stdout);
-			put_line(m->label);
-			putchar('\n');
-		}
-		if (m->source != NULL && m->source[0] != '\0') {
-			fputs("     source: ", stdout);
-			put_line(m->source);
-			putchar('\n');
-		}
-		if (m->created_at != NULL)
-			printf("     created %s, updated %s\n", m->created_at,
-			    m->updated_at != NULL ? m->updated_at : "-");
+		if (c->members[i].favoured && favoured == NULL)
+			favoured = c->members[i].id;
+		print_member(i, &c->members[i]);
 	}
-	if (strcmp(c->status, "open") != 0) {
-		printf("%s at %s by %s: ", c->status,
+	if (strcmp(c->status, "open") != 0)
+		(void)termtext_printf(stdout, "%s at %s by %s: %s\n", c->status,
 		    c->resolved_at != NULL ? c->resolved_at : "-",
-		    c->resolved_by[0] != '\0' ? c->resolved_by : "-");
-		put_line(c->resolution);
-		putchar('\n');
-	}
+		    c->resolved_by[0] != '\0' ? c->resolved_by : "-",
+		    c->resolution != NULL ? c->resolution : "");
 	if (c->n_earlier > 0) {
 		printf("earlier conflicts on this slot:");
 		for (size_t i = 0; i < c->n_earlier; i++)
-			printf(" %s", c->earlier[i]);
+			(void)termtext_printf(stdout, " %s", c->earlier[i]);
 		putchar('\n');
 	}
 	if (strcmp(c->status, "open") == 0) {
-		printf("act on it:\n  mirror conflicts resolve %s --notes "
-		    "'...'", c->id);
+		printf("act on it:\n");
+		(void)termtext_printf(stdout, "  mirror conflicts resolve %s "
+		    "--notes '...'", c->id);
 		if (favoured != NULL) {
 			fputs(" --winner ", stdout);
 			put_shell_quoted(favoured);
 		}
-		printf("\n  mirror conflicts dismiss %s --reason '...'\n",
-		    c->id);
+		putchar('\n');
+		(void)termtext_printf(stdout, "  mirror conflicts dismiss %s "
+		    "--reason '...'\n", c->id);
 	}
 }
 
@@ -374,8 +376,9 @@ do_close(const struct mirror_opts *o, int dismiss, mirror_error *err)
 			rc = show_one(o, st, o->args[1], dismiss ? -1 :
 			    superseded, err);
 		else if (!o->quiet)
-			printf("%s %s%s", dismiss ? "dismissed" : "resolved",
-			    o->args[1], dismiss ? "\n" : "");
+			(void)termtext_printf(stdout, "%s %s%s", dismiss ?
+			    "dismissed" : "resolved", o->args[1],
+			    dismiss ? "\n" : "");
 		if (!dismiss && !o->json && !o->quiet)
 			printf(": %d row%s superseded\n", superseded,
 			    superseded == 1 ? "" : "s");

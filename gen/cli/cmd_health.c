@@ -15,6 +15,7 @@
 #include "store/store.h"
 #include "sweep/health.h"
 #include "sys/clock.h"
+#include "util/termtext.h"
 
 int
 cmd_init(const struct mirror_opts *o, mirror_error *err)
@@ -29,8 +30,8 @@ cmd_init(const struct mirror_opts *o, mirror_error *err)
 		rc = json_out_print(json_pack("{s:s, s:i}", "store", o->store,
 		    "schema_version", MIRROR_SCHEMA_VERSION), err);
 	else if (rc == 0 && !o->quiet)
-		printf("created store %s (mirror schema %d)\n", o->store,
-		    MIRROR_SCHEMA_VERSION);
+		(void)termtext_printf(stdout, "created store %s (mirror "
+		    "schema %d)\n", o->store, MIRROR_SCHEMA_VERSION);
 	return rc;
 }
 
@@ -75,14 +76,16 @@ health_json(const struct health *h, const char *path)
 static void
 health_print(const struct health *h, const char *path)
 {
-	printf("store %s\n", path);
+	(void)termtext_printf(stdout, "store %s\n", path);
 	printf("projects: %lld\n", h->projects);
 	for (int i = 0; i < 3; i++) {
 		const struct health_layer *l = &h->layers[i];
 
 		printf("%-14s (trust %d): %lld", l->name, l->trust, l->total);
+		/* Statuses are store text. */
 		for (size_t j = 0; j < l->n_status; j++)
-			printf("%s %lld %s", j == 0 ? " =" : ",",
+			(void)termtext_printf(stdout, "%s %lld %s", j == 0 ?
+			    " =" : ",",
 			    l->by_status[j].n, l->by_status[j].status);
 		if (l->trust == 1 && h->expired_memories > 0)
 			printf(" (%lld active expired)", h->expired_memories);

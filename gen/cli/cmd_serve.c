@@ -44,6 +44,7 @@
 #include "sys/clock.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
+#include "util/termtext.h"
 #include "util/xalloc.h"
 
 #define DEFAULT_PORT 1313
@@ -229,8 +230,8 @@ rebuild(serve *s, unsigned long *gen, const struct mirror_opts *b, int quiet,
 	if (s == NULL)
 		return rc;      /* the first build: main says why it failed */
 	if (rc < 0)
-		fprintf(stderr, "mirror: serve: the build failed: %s\n",
-		    err->msg);
+		(void)termtext_printf(stderr, "mirror: serve: the build "
+		    "failed: %s\n", err->msg);
 	*gen = serve_publish(s, changed, rc < 0 ? err->msg : NULL);
 	if (rc == 0 && *gen != was && !quiet) {
 		printf("rebuilt in %lld ms: %s (generation %lu)\n",
@@ -314,8 +315,10 @@ say_serving(const serve *s, const char *site, const struct mirror_opts *o,
 		    "port", atoi(strrchr(url, ':') + 1), "dir", site), err);
 	} else {
 		if (!o->quiet)
-			printf("site: %s (removed on exit)\n", site);
-		printf("serving %s (Ctrl-C to stop)\n", url);
+			(void)termtext_printf(stdout, "site: %s (removed on "
+			    "exit)\n", site);
+		(void)termtext_printf(stdout, "serving %s (Ctrl-C to stop)\n",
+		    url);
 		rc = 0;
 	}
 	if (rc == 0 && fflush(stdout) != 0)

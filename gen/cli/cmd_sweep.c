@@ -19,6 +19,7 @@
 #include "rules/violation.h"
 #include "sweep/sweep.h"
 #include "sys/clock.h"
+#include "util/termtext.h"
 
 int
 cli_rules_load(struct rule_set *rs, const struct mirror_opts *o,
@@ -65,8 +66,9 @@ cmd_sweep(const struct mirror_opts *o, mirror_error *err)
 		rc = violation_counts(&vc, st, err);
 	store_close(st);
 	if (rc == 0 && !o->json && !o->quiet) {
-		printf("sweep %s: %lld facts scanned; %lld conflicts opened, "
-		    "%lld members added, %lld closed; %lld open", run.id,
+		(void)termtext_printf(stdout, "sweep %s: %lld facts scanned; "
+		    "%lld conflicts opened, %lld members added, %lld closed; "
+		    "%lld open", run.id,
 		    run.facts_scanned, run.conflicts_opened, run.members_added,
 		    run.conflicts_closed, run.open_after);
 		/* Checks are told when there are rules or violations. */

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_int.h"
 #include "sys/env.h"
+#include "util/termtext.h"
 
 /* The function that runs each command cli_prepare names. */
 static const struct {
@@ -89,6 +90,6 @@ main(int argc, char **argv)
 	if (rc >= 0)
 		return 0;
 	if (err.msg[0] != '\0')
-		fprintf(stderr, "mirror: %s\n", err.msg);
+		(void)termtext_printf(stderr, "mirror: %s\n", err.msg);
 	return -rc;
 }

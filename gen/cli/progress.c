@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/progress.h"
+#include "util/termtext.h"
 
 /* At most ten redraws a second: enough to look alive, cheap on a slow
  * terminal or over ssh. */
@@ -36,6 +37,7 @@ draw(struct progress *p)
 {
 	struct timespec now;
 	char line[160];
+	strbuf safe;
 	int n;
 
 	if (!p->enabled)
@@ -52,11 +54,17 @@ draw(struct progress *p)
 		    p->pages);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return;
+	/* Through the one sanitiser every printed line takes, though
+	 * the phases are mirror's own words. */
+	strbuf_init(&safe);
+	termtext_escape(&safe, line, (size_t)n);
+	n = (int)safe.len;
 	/* Pad over a longer previous line instead of relying on an
 	 * erase-line escape: plain text works on any terminal. */
-	fprintf(stderr, "\r%s%*s", line,
+	fprintf(stderr, "\r%s%*s", safe.data,
 	    p->width > (size_t)n ? (int)(p->width - (size_t)n) : 0, "");
 	fflush(stderr);
+	strbuf_free(&safe);
 	if ((size_t)n > p->width)
 		p->width = (size_t)n;
 	p->drawn = 1;

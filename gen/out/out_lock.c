@@ -17,6 +17,7 @@
 #include "sys/clock.h"
 #include "sys/env.h"
 #include "util/strbuf.h"
+#include "util/termtext.h"
 
 #define LOCK_SUFFIX ".mirror-lock"
 #define LOCK_WAIT_MS 300000L   /* the wait's default bound: 5 minutes */
@@ -184,8 +185,8 @@ out_lock_take(struct out_lock *lk, int parent_fd, const char *parent,
 		}
 		/* Waiting is not a failure: said on a terminal only. */
 		if (!told && isatty(STDERR_FILENO)) {
-			fprintf(stderr, "mirror: %s: waiting for the build of "
-			    "pid %ld to finish (lock %s/%s)\n", dir,
+			(void)termtext_printf(stderr, "mirror: %s: waiting for "
+			    "the build of pid %ld to finish (lock %s/%s)\n", dir,
 			    lock_holder(fd), parent, name.data);
 			told = 1;
 		}

@@ -8,6 +8,7 @@
 #include "site/items.h"
 #include "util/jsonbuild.h"
 #include "util/strbuf.h"
+#include "util/termtext.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -158,8 +159,8 @@ item_must(json_t *v, const char *what, const char *id)
 		return v;
 	/* Only out of memory or a bug gets here (core hands over valid
 	 * UTF-8, never NULL): fail like xalloc rather than drop a fact. */
-	fprintf(stderr, "mirror: internal: cannot build the page data of %s "
-	    "'%s'\n", what, id);
+	(void)termtext_printf(stderr, "mirror: internal: cannot build the "
+	    "page data of %s '%s'\n", what, id);
 	exit(MIRROR_EIO);
 }
 

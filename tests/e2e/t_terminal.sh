@@ -1,0 +1,87 @@
+#!/bin/sh
+# What mirror prints to a terminal (issue 55, L4 L5 L8 D8): no control
+# character from data ever reaches it. Every error, warning, report and
+# text output line goes through one sanitiser (util/termtext.h) that
+# shows C0 controls, DEL, C1 controls and bytes that are not UTF-8 as
+# \xNN; --json output is JSON-escaped and left alone. Free text that
+# ends up in the store (--actor, --notes, --reason) is refused with a
+# control character in it; SOURCE_DATE_EPOCH is read strictly; a WAL
+# store in a directory mirror cannot write says why and what to do.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export SOURCE_DATE_EPOCH=1700000000
+
+esc=$(printf '\033')
+bel=$(printf '\007')
+c1=$(printf '\302\233')          # U+009B, CSI as a C1 control
+
+# clean FILE: FILE holds no C0 control but newline, no DEL, no C1
+# control and no byte that is not UTF-8.
+clean() {
+	python3 - "$1" <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read()
+try:
+    t = b.decode('utf-8')
+except UnicodeDecodeError:
+    sys.exit(1)
+sys.exit(any((ord(c) < 0x20 and c != '\n') or 0x7f <= ord(c) <= 0x9f
+             for c in t))
+PY
+}
+
+new_store base.db "$MIRROR_TOP/tests/data/site.sql" || exit 1
+"$MIRROR" sweep --store base.db --quiet || exit 1
+cid=$(sql base.db "SELECT id FROM conflicts ORDER BY id LIMIT 1")
+[ -n "$cid" ] || { not_ok "the base store has a conflict"; exit 1; }
+
+# ---- L4: errors carry store text, escaped ------------------------------
+cp base.db e.db
+sql e.db "INSERT INTO entities(id, entity_type, name, project, properties)
+    VALUES(char(27) || ']0;PWNED' || char(7) || char(10) || 'x', 't', 'n',
+    (SELECT id FROM projects LIMIT 1), '{bad')"
+mirror build --store e.db --out site
+# (mirror_fail keeps every error one line: a newline is a blank in it.)
+expect_error "an error naming a row id with ESC, BEL, a newline: one line" 2 \
+    "entities row '.x1b\]0;PWNED.x07 x': properties is not valid JSON"
+expect "that error line holds no control character" clean "$T/err"
+
+mirror conflicts show "${esc}]0;PWNED${bel}" --store base.db
+expect_error "an argument with ESC and BEL is shown escaped" 2 \
+    "no conflict '.x1b\]0;PWNED.x07'"
+expect "that error line holds no control character" clean "$T/err"
+
+cp base.db c1.db
+sql c1.db "UPDATE entities SET properties = '{bad', id = 'c1' || char(155) ||
+    'x' WHERE rowid = (SELECT min(rowid) FROM entities)"
+mirror build --store c1.db --out site
+expect_error "a C1 control (U+009B) is shown as its bytes escaped" 2 \
+    "entities row 'c1.xc2.x9bx'"
+
+# ---- L4: text output of store rows -------------------------------------
+cp base.db r.db
+sql r.db "UPDATE conflicts SET status = 'resolved', resolved_at =
+    '2023-11-14 22:13:20', resolved_by = 'eve' || char(10) ||
+    'mirror: forged line', resolution = 'ok' || char(27) || '[2J' ||
+    char(155) || 'x', project = 'p' || char(27) || '[31m' WHERE id = '$cid'"
+mirror conflicts show "$cid" --store r.db --json
+cp "$T/out" show.json
+mirror conflicts show "$cid" --store r.db
+expect "show of hostile store text succeeds, no control character in it" \
+    eval '[ "$RC" = 0 ] && clean "$T/out"'
+expect "show keeps the resolver on one line, escaped" \
+    out_has "^resolved at 2023-11-14 22:13:20 by eve.x0amirror: forged line: ok.x1b\[2J.xc2.x9bx$"
+expect "--json of it is left alone: the exact store text, JSON-escaped" \
+    eval 'out_has "^project:   p.x1b\[31m$" && python3 -c "import json, sys
+c = json.load(open(\"show.json\"))
+sys.exit(c[\"resolved_by\"] != \"eve\nmirror: forged line\" or
+    c[\"resolution\"] != \"ok\x1b[2J\x9bx\" or c[\"project\"] != \"p\x1b[31m\")"'
+mirror conflicts list --store r.db
+expect "list prints no control character from the store" \
+    eval 'clean "$T/out" && out_has "resolved +cross_layer +p.x1b\[31m"'
+
+cp base.db h.db
+sql h.db "UPDATE entities SET status = 'active' || char(27) || ']0;T' ||
+    char(7) WHERE rowid = (SELECT min(rowid) FROM entities)"
+mirror health --store h.db
+expect "health prints a status with ESC and BEL escaped" \
+    eval "clean '$T/out' && out_has 'active.x1b\]0;T.x07'"
