@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "cli/json_out.h"
+#include "cli/optcheck.h"
 #include "sweep/conflict.h"
 #include "sys/clock.h"
 #include "util/strbuf.h"
@@ -335,22 +336,30 @@ do_show(const struct mirror_opts *o, mirror_error *err)
 	return rc;
 }
 
-static const char *
-actor_of(const struct mirror_opts *o)
+/*
+ * Who acts, into *actor: --actor, else $USER, else "mirror". Returns 0,
+ * or -MIRROR_EUSAGE when the one taken holds a control character.
+ */
+static int
+actor_of(const char **actor, const struct mirror_opts *o, mirror_error *err)
 {
 	const char *u;
 
-	if (o->actor != NULL && o->actor[0] != '\0')
-		return o->actor;
+	if (o->actor != NULL && o->actor[0] != '\0') {
+		*actor = o->actor;
+		return optcheck_text("--actor", o->actor, err);
+	}
 	u = getenv("USER");
-	return u != NULL && u[0] != '\0' ? u : "mirror";
+	*actor = u != NULL && u[0] != '\0' ? u : "mirror";
+	return optcheck_text("environment variable USER (the default "
+	    "--actor)", *actor, err);
 }
 
 static int
 do_close(const struct mirror_opts *o, int dismiss, mirror_error *err)
 {
 	const char *sub = dismiss ? "dismiss" : "resolve";
-	const char *text = dismiss ? o->reason : o->notes;
+	const char *text = dismiss ? o->reason : o->notes, *actor;
 	char ts[MIRROR_TS_LEN];
 	mirror_store *st = NULL;
 	int rc, superseded = 0;
@@ -361,16 +370,19 @@ do_close(const struct mirror_opts *o, int dismiss, mirror_error *err)
 	if (text == NULL || text[0] == '\0')
 		return mirror_fail(err, MIRROR_EUSAGE, "conflicts %s: %s TEXT "
 		    "is required", sub, dismiss ? "--reason" : "--notes");
+	if ((rc = optcheck_text(dismiss ? "--reason" : "--notes", text,
+	    err)) < 0 || (rc = actor_of(&actor, o, err)) < 0)
+		return rc;
 	if ((rc = mirror_clock(&now, err)) < 0)
 		return rc;
 	mirror_format_ts(ts, now);
 	if ((rc = store_open(&st, o->store, STORE_WRITE, err)) < 0)
 		return rc;
 	if (dismiss)
-		rc = conflict_dismiss(st, o->args[1], text, actor_of(o), ts, err);
+		rc = conflict_dismiss(st, o->args[1], text, actor, ts, err);
 	else
 		rc = conflict_resolve(st, o->args[1], text, o->winner,
-		    actor_of(o), ts, &superseded, err);
+		    actor, ts, &superseded, err);
 	if (rc == 0) {
 		if (o->json)
 			rc = show_one(o, st, o->args[1], dismiss ? -1 :

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cli/optcheck.h"
+#include "util/termtext.h"
 
 /* Returns 0, or -MIRROR_EUSAGE naming what is wrong with url. */
 int
@@ -45,4 +46,23 @@ optcheck_base_url(const char *url, mirror_error *err)
 			    "'%s' holds '%c' or a non-ASCII byte (no query, "
 			    "fragment or quote)", url, *p < 0x7f ? *p : '?');
 	return 0;
+}
+
+/* Returns 0, or -MIRROR_EUSAGE naming opt and value (escaped here:
+ * mirror_fail would make a newline a blank). */
+int
+optcheck_text(const char *opt, const char *value, mirror_error *err)
+{
+	strbuf shown;
+	int rc;
+
+	if (value == NULL || !termtext_has_control(value))
+		return 0;
+	strbuf_init(&shown);
+	termtext_escape(&shown, value, strlen(value));
+	rc = mirror_fail(err, MIRROR_EUSAGE, "%s: '%s' holds a control "
+	    "character or a byte that is not UTF-8 (it is recorded in the "
+	    "store: one line of plain text)", opt, shown.data);
+	strbuf_free(&shown);
+	return rc;
 }

@@ -21,4 +21,13 @@
  */
 int optcheck_base_url(const char *url, mirror_error *err);
 
+/*
+ * Free text mirror records (--actor, --notes, --reason: the store's
+ * resolved_by, resolution and audit rows): no control character (C0
+ * with newline and tab, DEL, C1) and nothing that is not UTF-8, which a
+ * terminal or a one-line record would act on. opt names the option in
+ * the error ("--actor", or "environment variable USER").
+ */
+int optcheck_text(const char *opt, const char *value, mirror_error *err);
+
 #endif

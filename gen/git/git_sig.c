@@ -6,6 +6,7 @@
 
 #include "git/git_repo.h"
 #include "git/git_sig.h"
+#include "util/termtext.h"
 #include "util/xalloc.h"
 
 static int
@@ -34,10 +35,9 @@ mgit_parse_author(char **name, char **email, const char *author,
 	*name = *email = NULL;
 	if (author == NULL)
 		return mirror_fail(err, MIRROR_EUSAGE, "--author: missing");
-	for (const char *p = author; *p != '\0'; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return mirror_fail(err, MIRROR_EUSAGE, "--author: a "
-			    "control character in '%s'", author);
+	if (termtext_has_control(author))
+		return mirror_fail(err, MIRROR_EUSAGE, "--author: a control "
+		    "character or a byte that is not UTF-8 in '%s'", author);
 	end = author + strlen(author);
 	while (end > author && sig_space(end[-1]))
 		end--;

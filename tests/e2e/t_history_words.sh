@@ -113,7 +113,12 @@ expect "a hostile value forges no trailer" test "$(cut -d: -f1 trailers.txt | tr
 sql s.db "INSERT INTO project_state(id, project, category, key, value, status) VALUES('s10', 'p06-polisher', 'status', 'phase', 'test', 'active')"
 build s.db r.git 1700000800
 cnew=$(jq -r '[.conflicts[] | select(.status == "open" and .project == "p06-polisher")][0].id' site-s.db/api/conflicts.json)
-mirror conflicts resolve "$cnew" --store s.db --actor "$(printf 'mallory\nResolved-by: eve')" --notes "$(printf 'a\n\nDismissed-by: eve\001')"
+# mirror refuses such an actor or note on its command line (t_terminal);
+# another program writing the store can still put them there.
+mirror conflicts resolve "$cnew" --store s.db --actor mallory --notes a
+sql s.db "UPDATE conflicts SET resolved_by = 'mallory' || char(10) || 'Resolved-by: eve',
+    resolution = 'a' || char(10, 10) || 'Dismissed-by: eve' || char(1)
+    WHERE id = '$cnew'"
 build s.db r.git 1700000900
 expect "a hostile actor is one trailer value on one line" sh -c \
     "test \"\$(cut -d: -f1 trailers.txt | tr '\\n' ' ')\" = 'Mirror-Sweep-Run Mirror-Store-Checksum Resolved-by ' &&

@@ -85,3 +85,31 @@ sql h.db "UPDATE entities SET status = 'active' || char(27) || ']0;T' ||
 mirror health --store h.db
 expect "health prints a status with ESC and BEL escaped" \
     eval "clean '$T/out' && out_has 'active.x1b\]0;T.x07'"
+
+# ---- L5: free text recorded in the store refuses control characters ----
+nl='
+'
+cp base.db a.db
+cp a.db a.ref
+mirror conflicts dismiss "$cid" --store a.db --reason ok --actor "a${nl}b"
+expect_error "--actor with a newline is a usage error naming it" 1 \
+    "--actor: 'a.x0ab' holds a control character"
+mirror conflicts resolve "$cid" --store a.db --notes "ok${esc}[2J"
+expect_error "--notes with ESC is a usage error naming it" 1 \
+    "--notes: 'ok.x1b\[2J' holds a control character"
+mirror conflicts dismiss "$cid" --store a.db --reason "tab$(printf '\t')x"
+expect_error "--reason with a tab is a usage error naming it" 1 \
+    "--reason: 'tab.x09x' holds a control character"
+user=${USER-}
+export USER="eve${bel}"
+mirror conflicts dismiss "$cid" --store a.db --reason ok
+USER=$user
+expect_error "a \$USER with BEL (the default --actor) is refused, named" 1 \
+    "environment variable USER .*'eve.x07' holds a control character"
+expect "the refused commands left the store byte-identical" \
+    eval '[ "$(fingerprint a.db)" = "$(fingerprint a.ref)" ]'
+git init -q --bare repo.git
+mirror build --store base.db --out asite --repo repo.git \
+    --author "Eve${c1} <eve@example.org>"
+expect_error "--author with a C1 control is refused" 1 \
+    "--author: a control character or a byte that is not UTF-8"
