@@ -4,24 +4,18 @@
 #include <string.h>
 
 #include "sys/clock.h"
+#include "sys/env.h"
 
 int
 mirror_clock(time_t *now, mirror_error *err)
 {
-	const char *s = getenv("SOURCE_DATE_EPOCH");
-	char *end;
 	long long v;
+	int rc;
 
-	if (s == NULL || *s == '\0') {
-		*now = time(NULL);
-		return 0;
-	}
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (*end != '\0' || errno != 0 || v < 0 || v > 253402300799LL)
-		return mirror_fail(err, MIRROR_EUSAGE, "SOURCE_DATE_EPOCH '%s' "
-		    "is not a number of seconds since 1970", s);
-	*now = (time_t)v;
+	/* Read as every tunable is: digits only, in range (env.c). */
+	if ((rc = env_get(&v, "SOURCE_DATE_EPOCH", err)) < 0)
+		return rc;
+	*now = rc == 1 ? (time_t)v : time(NULL);
 	return 0;
 }
 

@@ -18,7 +18,8 @@
 
 /*
  * Set *now to the run's clock. Returns 0, or -MIRROR_EUSAGE when
- * SOURCE_DATE_EPOCH is set but is not a non-negative integer.
+ * SOURCE_DATE_EPOCH is set and not empty but is not decimal digits
+ * alone (no sign, no blank) from 0 to 253402300799 (env.h's env_get).
  */
 int mirror_clock(time_t *now, mirror_error *err);
 

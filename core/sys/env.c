@@ -11,9 +11,13 @@
 /* Every tunable and the values it may take. */
 static const struct tunable {
 	const char *name;
-	long min, max;
+	long long min, max;
 	const char *unit;
 } tunables[] = {
+	/* reproducible-builds.org: a decimal integer, as date +%s prints
+	 * it; up to 9999-12-31 23:59:59, the last second a timestamp of
+	 * the store's four-digit years can hold. */
+	{ "SOURCE_DATE_EPOCH", 0, 253402300799LL, "seconds since 1970" },
 	{ "MIRROR_BUSY_TIMEOUT_MS", 1, 3600000, "milliseconds" },
 	{ "MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L, "milliseconds" },
 	{ "MIRROR_JOBS", 1, 64, "threads" },
@@ -34,47 +38,52 @@ find(const char *name)
 
 /* Parse s for t: 0 and *v, or -1 when it is not a number in range. */
 static int
-parse(const struct tunable *t, const char *s, long *v)
+parse(const struct tunable *t, const char *s, long long *v)
 {
 	char *end;
 
 	if (*s < '0' || *s > '9')
 		return -1;    /* no sign, no blank: only digits */
 	errno = 0;
-	*v = strtol(s, &end, 10);
+	*v = strtoll(s, &end, 10);
 	if (*end != '\0' || errno != 0 || *v < t->min || *v > t->max)
 		return -1;
 	return 0;
 }
 
 int
+env_get(long long *v, const char *name, mirror_error *err)
+{
+	const struct tunable *t = find(name);
+	const char *s = getenv(name);
+
+	if (t == NULL)
+		abort();
+	if (s == NULL || *s == '\0')
+		return 0;    /* VAR= cmd: the shell's way to unset */
+	if (parse(t, s, v) < 0)
+		return mirror_fail(err, MIRROR_EUSAGE, "environment variable "
+		    "%s='%.64s' is not a whole number of %s from %lld to %lld",
+		    t->name, s, t->unit, t->min, t->max);
+	return 1;
+}
+
+int
 env_check(mirror_error *err)
 {
-	for (size_t i = 0; i < NTUNABLES; i++) {
-		const char *s = getenv(tunables[i].name);
-		long v;
+	long long v;
+	int rc;
 
-		if (s == NULL || *s == '\0')
-			continue;    /* VAR= cmd: the shell's way to unset */
-		if (parse(&tunables[i], s, &v) < 0)
-			return mirror_fail(err, MIRROR_EUSAGE, "environment "
-			    "variable %s='%.64s' is not a whole number of %s "
-			    "from %ld to %ld", tunables[i].name, s,
-			    tunables[i].unit, tunables[i].min, tunables[i].max);
-	}
+	for (size_t i = 0; i < NTUNABLES; i++)
+		if ((rc = env_get(&v, tunables[i].name, err)) < 0)
+			return rc;
 	return 0;
 }
 
 long
 env_long(const char *name, long dflt)
 {
-	const struct tunable *t = find(name);
-	const char *s = getenv(name);
-	long v;
+	long long v;
 
-	if (t == NULL)
-		abort();
-	if (s == NULL || *s == '\0' || parse(t, s, &v) < 0)
-		return dflt;
-	return v;
+	return env_get(&v, name, NULL) == 1 ? (long)v : dflt;
 }

@@ -19,6 +19,14 @@
 int env_check(mirror_error *err);
 
 /*
+ * Tunable name (one of env.c's table) into *v: 1 when it is set and
+ * good, 0 when it is unset or empty, -MIRROR_EUSAGE naming it, its
+ * value and the range when it is anything else (err may be NULL). A
+ * name missing from the table is a programming error and aborts.
+ */
+int env_get(long long *v, const char *name, mirror_error *err);
+
+/*
  * The value of tunable name (one of env.c's table) when it is set and
  * good, else dflt. A name missing from the table is a programming error
  * and aborts.

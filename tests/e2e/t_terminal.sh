@@ -113,3 +113,15 @@ mirror build --store base.db --out asite --repo repo.git \
     --author "Eve${c1} <eve@example.org>"
 expect_error "--author with a C1 control is refused" 1 \
     "--author: a control character or a byte that is not UTF-8"
+
+# ---- L8: SOURCE_DATE_EPOCH is read strictly, as the tunables are -------
+for v in ' 12' '+12' '12 ' "$(printf '\t')12"; do
+	SOURCE_DATE_EPOCH=$v
+	mirror health --store base.db
+	expect_error "SOURCE_DATE_EPOCH='$v' is refused, exit 1, naming it" 1 \
+	    "environment variable SOURCE_DATE_EPOCH='.*12.*' is not a whole number of seconds since 1970 from 0 to 253402300799$"
+done
+SOURCE_DATE_EPOCH=1700000000
+mirror conflicts dismiss "$cid" --store a.db --reason ok --actor 'Zoë'
+expect "a good SOURCE_DATE_EPOCH and a UTF-8 --actor still record" \
+    eval '[ "$RC" = 0 ] && [ "$(sql a.db "SELECT resolved_by || resolved_at FROM conflicts WHERE id = '"'$cid'"'")" = "Zoë2023-11-14 22:13:20" ]'
