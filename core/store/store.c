@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -836,6 +837,72 @@ writable(const char *path)
 	return ok;
 }
 
+/* 1 when path exists (lstat: a link counts), else 0. */
+static int
+exists(const char *path)
+{
+	struct stat sb;
+
+	return lstat(path, &sb) == 0;
+}
+
+/*
+ * The open of st failed with SQLite code rc. When that is a WAL-mode
+ * store that cannot create its -wal and -shm files beside it (SQLite
+ * says SQLITE_READONLY_DIRECTORY, "attempt to write a readonly
+ * database", for a directory this user cannot write, and
+ * SQLITE_CANTOPEN, "unable to open database file", on a read-only file
+ * system), say so and what to do, and return -MIRROR_EIO. Else return
+ * 0 and leave err alone, for store_fail.
+ * The store's header (its journal mode) is not read: the store is
+ * opened by SQLite alone (doc/reliability.md). Told by the code, by
+ * access(2) and statvfs(3) of the directory, and by no -shm beside the
+ * store; a store that is not readable is left to store_fail.
+ */
+static int
+wal_beside(mirror_store *st, int rc, mirror_error *err)
+{
+	char *copy, *dir;
+	struct statvfs vfs;
+	strbuf side;
+	int rofs, prim = rc & 0xff, out = 0;
+
+	if (st->db != NULL && prim == (sqlite3_extended_errcode(st->db) & 0xff))
+		rc = sqlite3_extended_errcode(st->db);
+	if (rc != SQLITE_READONLY_DIRECTORY && rc != SQLITE_READONLY_CANTINIT &&
+	    prim != SQLITE_CANTOPEN)
+		return 0;
+	if (access(st->path, R_OK) != 0)
+		return 0;
+	strbuf_init(&side);
+	strbuf_printf(&side, "%s-shm", st->path);
+	copy = xstrdup(st->path);
+	dir = dirname(copy);
+	rofs = statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0;
+	if (exists(side.data) || (!rofs && access(dir, W_OK | X_OK) == 0))
+		goto done;
+	if (rofs)
+		out = mirror_fail(err, MIRROR_EIO, "store %s: a WAL-mode store "
+		    "needs to create %s-wal and %s-shm beside it, and %s is on "
+		    "a read-only file system; convert it once with sqlite3 %s "
+		    "'PRAGMA journal_mode=DELETE' where it is writable, or "
+		    "copy it to a writable directory", st->path, st->path,
+		    st->path, dir, st->path);
+	else
+		out = mirror_fail(err, MIRROR_EIO, "store %s: a WAL-mode store "
+		    "needs to create %s-wal and %s-shm beside it, and %s is "
+		    "not writable by this user; give this user write access "
+		    "to %s%s%s%s", st->path, st->path, st->path, dir, dir,
+		    st->mode == STORE_WRITE ? "" : ", or convert it once with "
+		    "sqlite3 ", st->mode == STORE_WRITE ? "" : st->path,
+		    st->mode == STORE_WRITE ? "" : " 'PRAGMA journal_mode="
+		    "DELETE' as its owner");
+done:
+	free(copy);
+	strbuf_free(&side);
+	return out;
+}
+
 /*
  * SQL function mirror_ts(text): the seconds since 1970 of a store
  * timestamp as mirror_parse_ts reads it (the sweep's and the pages'
@@ -976,7 +1043,9 @@ store_open(mirror_store **out, const char *path, enum store_mode mode,
 	    SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
 	rc = mode == STORE_WRITE ? store_connect(st, flags) : connect_read(st, flags);
 	if (rc != SQLITE_OK) {
-		rc = store_fail(st, err, rc, st->db != NULL ?
+		int wal = wal_beside(st, rc, err);
+
+		rc = wal < 0 ? wal : store_fail(st, err, rc, st->db != NULL ?
 		    "cannot read the database" : "cannot open");
 		goto fail;
 	}

@@ -125,3 +125,47 @@ SOURCE_DATE_EPOCH=1700000000
 mirror conflicts dismiss "$cid" --store a.db --reason ok --actor 'Zoë'
 expect "a good SOURCE_DATE_EPOCH and a UTF-8 --actor still record" \
     eval '[ "$RC" = 0 ] && [ "$(sql a.db "SELECT resolved_by || resolved_at FROM conflicts WHERE id = '"'$cid'"'")" = "Zoë2023-11-14 22:13:20" ]'
+
+# ---- D8: a WAL store that cannot create its -wal and -shm ---------------
+# Root writes the store into a directory of its own; nobody may read the
+# store but not create files beside it.
+mkdir w
+cp base.db w/s.db
+sql w/s.db "PRAGMA journal_mode=WAL" >/dev/null
+chmod 755 w
+chmod 644 w/s.db
+wal_dir="a WAL-mode store needs to create w/s.db-wal and w/s.db-shm beside it, and w is not writable by this user; give this user write access to w"
+as_nobody health --store w/s.db
+expect_error "WAL store, directory not writable: health says why and what to do, exit 3" 3 \
+    "store w/s.db: $wal_dir, or convert it once with sqlite3 w/s.db 'PRAGMA journal_mode=DELETE' as its owner$"
+as_nobody conflicts list --store w/s.db
+rc_list=$RC
+cp "$T/err" list.err
+sql w/s.db "PRAGMA journal_mode=DELETE" >/dev/null
+as_nobody conflicts list --store w/s.db
+expect "conflicts list says the same; converted as it says, nobody reads it" \
+    eval '[ "$rc_list" = 3 ] && grep -q "$wal_dir, or convert" list.err && [ "$RC" = 0 ]'
+sql w/s.db "PRAGMA journal_mode=WAL" >/dev/null
+chmod 666 w/s.db
+as_nobody sweep --store w/s.db
+expect_error "a sweep (which writes) asks for write access to the directory only" 3 \
+    "store w/s.db: $wal_dir$"
+
+# A read-only mount, in a mount namespace of its own (needs root's
+# CAP_SYS_ADMIN, as as_nobody needs root).
+cat >rofs.sh <<SH
+mkdir -p m && mount -t tmpfs tmpfs m || exit 99
+cp base.db m/wal.db && cp base.db m/del.db &&
+    sqlite3 m/wal.db 'PRAGMA journal_mode=WAL' >/dev/null &&
+    mount -o remount,ro m || exit 99
+"$MIRROR" health --store m/wal.db >wal.out 2>wal.err
+echo \$? >wal.rc
+"$MIRROR" health --store m/del.db >del.out 2>del.err
+echo \$? >del.rc
+SH
+unshare -m sh rofs.sh
+RC=$(cat wal.rc 2>/dev/null)
+cp wal.err "$T/err" 2>/dev/null
+expect "WAL store on a read-only file system: exit 3, one line saying why and what to do; a rollback-journal store there just reads" \
+    eval '[ "$RC" = 3 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -qx "mirror: store m/wal.db: a WAL-mode store needs to create m/wal.db-wal and m/wal.db-shm beside it, and m is on a read-only file system; convert it once with sqlite3 m/wal.db '"'PRAGMA journal_mode=DELETE'"' where it is writable, or copy it to a writable directory" "$T/err" &&
+    [ "$(cat del.rc)" = 0 ] && [ ! -s del.err ]'
