@@ -29,6 +29,7 @@ struct serve {
 	char *root;
 	int loopback;           /* bound to 127.0.0.0/8 or ::1 */
 	unsigned port;          /* the port bound */
+	char host[INET6_ADDRSTRLEN + 3];        /* the address, as in url */
 	char url[80];
 	pthread_mutex_t mu;     /* guards gen and error */
 	unsigned long gen;
@@ -259,22 +260,26 @@ answer_path(struct MHD_Connection *c, serve *s, const char *url)
 /*
  * 1 when the Host header (NULL: none, as HTTP/1.0 may send) is one a
  * browser on this machine sends to a server bound to the loopback:
+ * the address bound as the printed URL spells it (127.0.0.2, [::1]),
  * 127.0.0.1, localhost or [::1], with the bound port (which a browser
- * leaves out when it is 80). A page of another
- * site whose name was made to point at 127.0.0.1 (DNS rebinding) sends
- * its own name, and is refused.
+ * leaves out when it is 80). A page of another site whose name was
+ * made to point at the loopback (DNS rebinding) sends its own name, and
+ * is refused.
  */
 static int
 host_ok(const serve *s, const char *host)
 {
-	static const char *const names[] = { "127.0.0.1", "localhost",
-	    "[::1]" };
-	char want[64];
+	const char *names[] = { s->host, "127.0.0.1", "localhost", "[::1]" };
+	char want[96];
 
 	if (!s->loopback || host == NULL)
 		return 1;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(want, sizeof(want), "%s:%u", names[i], s->port);
+		int n = snprintf(want, sizeof(want), "%s:%u", names[i],
+		    s->port);
+
+		if (n < 0 || (size_t)n >= sizeof(want))
+			continue;
 		if (strcasecmp(host, want) == 0 ||
 		    (s->port == 80 && strcasecmp(host, names[i]) == 0))
 			return 1;
@@ -348,7 +353,9 @@ parse_bind(struct sockaddr_storage *sa, socklen_t *len, char *host,
 		v4->sin_port = htons((uint16_t)o->port);
 		*len = sizeof(*v4);
 		*loopback = (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
-		snprintf(host, hostsz, "%s", o->bind);
+		/* As a browser spells it in Host (host_ok compares). */
+		if (inet_ntop(AF_INET, &v4->sin_addr, host, hostsz) == NULL)
+			snprintf(host, hostsz, "%s", o->bind);
 		return 0;
 	}
 	if (inet_pton(AF_INET6, o->bind, &v6->sin6_addr) == 1) {
@@ -356,7 +363,11 @@ parse_bind(struct sockaddr_storage *sa, socklen_t *len, char *host,
 		v6->sin6_port = htons((uint16_t)o->port);
 		*len = sizeof(*v6);
 		*loopback = IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
-		snprintf(host, hostsz, "[%s]", o->bind);
+		host[0] = '[';
+		if (inet_ntop(AF_INET6, &v6->sin6_addr, host + 1,
+		    (socklen_t)(hostsz - 2)) == NULL)
+			snprintf(host + 1, hostsz - 2, "%s", o->bind);
+		strcat(host, "]");
 		return 0;
 	}
 	return mirror_fail(err, MIRROR_EUSAGE, "--bind: '%s' is not a "
@@ -370,7 +381,6 @@ serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
 	struct sockaddr_storage sa;
 	const union MHD_DaemonInfo *info;
 	socklen_t salen;
-	char host[INET6_ADDRSTRLEN + 3];
 	serve *s;
 	int rc;
 
@@ -378,8 +388,8 @@ serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
 	if ((rc = mhd_open(&mhd, err)) < 0)
 		return rc;
 	s = xcalloc(1, sizeof(*s));
-	if ((rc = parse_bind(&sa, &salen, host, sizeof(host), &s->loopback,
-	    o, err)) < 0) {
+	if ((rc = parse_bind(&sa, &salen, s->host, sizeof(s->host),
+	    &s->loopback, o, err)) < 0) {
 		free(s);
 		return rc;
 	}
@@ -397,14 +407,15 @@ serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
 	    MHD_OPTION_END);
 	if (s->d == NULL) {
 		rc = mirror_fail(err, MIRROR_EIO, "serve: cannot listen on "
-		    "%s:%u%s%s", host, o->port, errno != 0 ? ": " : "",
+		    "%s:%u%s%s", s->host, o->port, errno != 0 ? ": " : "",
 		    errno != 0 ? strerror(errno) : "");
 		serve_stop(s);
 		return rc;
 	}
 	info = mhd->get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = info != NULL ? info->port : o->port;
-	snprintf(s->url, sizeof(s->url), "http://%s:%u/", host, s->port);
+	snprintf(s->url, sizeof(s->url), "http://%s:%u/", s->host,
+	    s->port);
 	*out = s;
 	return 0;
 }

@@ -227,6 +227,18 @@ pid=""
 expect "SIGTERM stops it with exit status 0, its directory gone" sh -c "
     [ $RC = 0 ] && [ $(serves) = 0 ] && [ ! -s json.err ]"
 
+# --- another loopback address: the printed URL answers (issue 55, L2) ------
+start_serve b2.out b2.err --store s.db --port 0 --bind 127.0.0.2
+get ""
+expect "--bind 127.0.0.2: the printed URL answers 200, not 403" sh -c "
+    echo '$url' | grep -Eqx 'http://127\\.0\\.0\\.2:[1-9][0-9]*/' &&
+    [ '$code' = 200 ] && grep -q '<h1' body"
+hostile "... while a Host of another site is still refused" 403 "" \
+    -H 'Host: evil.example'
+kill -TERM "$pid"
+wait "$pid"
+pid=""
+
 # --- usage ---------------------------------------------------------------------
 TMPDIR="$T/tmp" mirror serve --store s.db --port 65536
 expect_error "--port out of range is a usage error" 1 "--port: '65536' is not a port number"
