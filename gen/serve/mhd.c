@@ -22,6 +22,8 @@ static const struct {
 	{ "MHD_start_daemon", offsetof(struct mhd, start_daemon) },
 	{ "MHD_stop_daemon", offsetof(struct mhd, stop_daemon) },
 	{ "MHD_get_daemon_info", offsetof(struct mhd, get_daemon_info) },
+	{ "MHD_get_connection_info",
+	    offsetof(struct mhd, get_connection_info) },
 	{ "MHD_lookup_connection_value",
 	    offsetof(struct mhd, lookup_connection_value) },
 	{ "MHD_create_response_from_buffer",

@@ -20,6 +20,7 @@ struct mhd {
 	__typeof__(MHD_start_daemon) *start_daemon;
 	__typeof__(MHD_stop_daemon) *stop_daemon;
 	__typeof__(MHD_get_daemon_info) *get_daemon_info;
+	__typeof__(MHD_get_connection_info) *get_connection_info;
 	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
 	__typeof__(MHD_create_response_from_buffer) *
 	    create_response_from_buffer;

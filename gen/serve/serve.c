@@ -20,12 +20,22 @@
 #include "out/out_fs.h"
 #include "serve/mhd.h"
 #include "serve/serve.h"
+#include "serve/serve_conn.h"
 #include "serve/serve_path.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* The connections served at once, those from one address off the
+ * loopback (on it every client is 127.0.0.1: that would only shrink
+ * the pool), and the time a connection has to send a request's headers
+ * from its accept or its last answer (serve_conn.h). */
+#define MAX_CONNECTIONS 64
+#define MAX_PER_ADDRESS 16
+#define HEADERS_MS 10000
+
 struct serve {
 	struct MHD_Daemon *d;
+	serve_conns *conns;     /* the headers' deadlines */
 	char *root;
 	int loopback;           /* bound to 127.0.0.0/8 or ::1 */
 	unsigned port;          /* the port bound */
@@ -287,6 +297,49 @@ host_ok(const serve *s, const char *host)
 	return 0;
 }
 
+/* The deadline's handle of connection c (NULL if it has none). */
+static serve_conn *
+conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i = mhd->get_connection_info(c,
+	    MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i != NULL ? i->socket_context : NULL;
+}
+
+/* libmicrohttpd's call when a connection is accepted or closed (before
+ * its socket is): its headers' deadline starts, or it is forgotten. */
+static void
+on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+    enum MHD_ConnectionNotificationCode what)
+{
+	serve *s = cls;
+	const union MHD_ConnectionInfo *i;
+
+	if (what == MHD_CONNECTION_NOTIFY_CLOSED) {
+		serve_conns_remove(s->conns, *socket_context);
+		*socket_context = NULL;
+		return;
+	}
+	i = mhd->get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	*socket_context = i != NULL ? serve_conns_add(s->conns, i->connect_fd) :
+	    NULL;
+}
+
+/* libmicrohttpd's call when a request is done: the next one's headers
+ * have HEADERS_MS from now (a kept-alive connection idle that long is
+ * closed; the browser opens another). */
+static void
+on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+    enum MHD_RequestTerminationCode toe)
+{
+	serve *s = cls;
+
+	(void)con_cls;
+	(void)toe;
+	serve_conns_arm(s->conns, conn_of(c), 1);
+}
+
 /* libmicrohttpd's callback for each request (its first call: the
  * answer is queued at once, an upload never read). */
 static enum MHD_Result
@@ -302,6 +355,7 @@ on_request(void *cls, struct MHD_Connection *c, const char *url,
 	(void)upload_data;
 	(void)upload_data_size;
 	(void)con_cls;
+	serve_conns_arm(s->conns, conn_of(c), 0);
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
 		struct MHD_Response *r = mhd->create_response_from_buffer(
 		    sizeof(not_allowed) - 1, not_allowed,
@@ -396,14 +450,22 @@ serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
 	s->root = xstrdup(o->root);
 	s->gen = 1;
 	pthread_mutex_init(&s->mu, NULL);
+	if ((rc = serve_conns_start(&s->conns, HEADERS_MS, err)) < 0) {
+		serve_stop(s);
+		return rc;
+	}
 	errno = 0;
 	s->d = mhd->start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
 	    MHD_USE_AUTO | (sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 	    (uint16_t)o->port, NULL, NULL, on_request, s,
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 	    MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	    (unsigned)(s->loopback ? 0 : MAX_PER_ADDRESS),
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 	    MHD_OPTION_END);
 	if (s->d == NULL) {
 		rc = mirror_fail(err, MIRROR_EIO, "serve: cannot listen on "
@@ -448,7 +510,8 @@ serve_stop(serve *s)
 	if (s == NULL)
 		return;
 	if (s->d != NULL)
-		mhd->stop_daemon(s->d);
+		mhd->stop_daemon(s->d);   /* every connection removed */
+	serve_conns_stop(s->conns);
 	pthread_mutex_destroy(&s->mu);
 	free(s->root);
 	free(s);

@@ -178,6 +178,41 @@ rm -f "$dir/site/leak.html" "$dir/site/etc"
 get ""
 expect "the server is still up and serving after all of them" test "$code" = 200
 
+# --- a client trickling headers cannot lock the others out (issue 55, L1) ---
+# 64 sockets (the connection limit) each send a request line, then one
+# byte of a header a second, for 90 s: every byte is activity, so an idle
+# timeout never ends them. The headers' deadline (10 s from accept) does:
+# a normal GET behind them is answered well within curl's 40 s.
+cat >trickle.py <<'PY'
+import socket, sys, time
+host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+socks = []
+for _ in range(n):
+    s = socket.create_connection((host, port))
+    s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    socks.append(s)
+print("open", flush=True)
+end = time.time() + 90
+while socks and time.time() < end:
+    time.sleep(1)
+    for s in list(socks):
+        try:
+            s.sendall(b"x")
+        except OSError:
+            socks.remove(s)
+print("closed by the server:", n - len(socks), flush=True)
+PY
+python3 trickle.py 127.0.0.1 "$port" 64 >trickle.out 2>trickle.err &
+tpid=$!
+eventually grep -q '^open' trickle.out
+# Once the server has taken all 64, a request waits (1 s and gives up).
+eventually sh -c "! curl -s --max-time 1 -o /dev/null '$url'"
+code=$(curl -s --max-time 40 -o body -w '%{http_code}' "$url")
+expect "64 sockets trickling header bytes: a normal GET is still answered" \
+    test "$code" = 200
+kill "$tpid" 2>/dev/null
+wait "$tpid" 2>/dev/null
+
 # --- 127.0.0.1 only ---------------------------------------------------------
 hexport=$(printf '%04X' "$port")
 listen=$(awk -v p=":$hexport" '$4 == "0A" && substr($2, length($2) - 4) == p { print $2 }' \

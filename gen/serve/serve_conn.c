@@ -1,0 +1,157 @@
+/*
+ * serve_conn.c: the headers' deadline of each connection (see
+ * serve_conn.h).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "serve/serve_conn.h"
+#include "sys/clock.h"
+#include "util/xalloc.h"
+
+#define TICK_MS 500             /* how often deadlines are looked at */
+
+struct serve_conn {
+	serve_conn *prev, *next;
+	int fd;
+	long long deadline;     /* monotonic ms; 0: none */
+};
+
+struct serve_conns {
+	pthread_mutex_t mu;     /* guards all below */
+	pthread_cond_t wake;    /* serve_conns_stop's call */
+	pthread_t thread;
+	serve_conn *head;
+	long long limit_ms;
+	int stopping;
+};
+
+/* Shut down every socket of t past its deadline (t->mu held). */
+static void
+reap(serve_conns *t, long long now)
+{
+	for (serve_conn *c = t->head; c != NULL; c = c->next)
+		if (c->deadline != 0 && now >= c->deadline) {
+			/* The server sees its end, closes it, removes c. */
+			(void)shutdown(c->fd, SHUT_RDWR);
+			c->deadline = 0;
+		}
+}
+
+/* The thread: reap every TICK_MS until serve_conns_stop. */
+static void *
+reaper(void *arg)
+{
+	serve_conns *t = arg;
+	struct timespec ts;
+
+	pthread_mutex_lock(&t->mu);
+	while (!t->stopping) {
+		reap(t, mirror_monotonic_ms());
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += TICK_MS * 1000000L;
+		ts.tv_sec += ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		(void)pthread_cond_timedwait(&t->wake, &t->mu, &ts);
+	}
+	pthread_mutex_unlock(&t->mu);
+	return NULL;
+}
+
+int
+serve_conns_start(serve_conns **out, long long limit_ms, mirror_error *err)
+{
+	pthread_condattr_t ca;
+	serve_conns *t = xcalloc(1, sizeof(*t));
+	int e;
+
+	*out = NULL;
+	t->limit_ms = limit_ms;
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&t->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	if ((e = pthread_create(&t->thread, NULL, reaper, t)) != 0) {
+		pthread_cond_destroy(&t->wake);
+		pthread_mutex_destroy(&t->mu);
+		free(t);
+		return mirror_fail(err, MIRROR_EIO, "serve: cannot start the "
+		    "thread of the headers' deadline: %s", strerror(e));
+	}
+	*out = t;
+	return 0;
+}
+
+serve_conn *
+serve_conns_add(serve_conns *t, int fd)
+{
+	serve_conn *c = xcalloc(1, sizeof(*c));
+
+	c->fd = fd;
+	pthread_mutex_lock(&t->mu);
+	c->deadline = mirror_monotonic_ms() + t->limit_ms;
+	c->next = t->head;
+	if (t->head != NULL)
+		t->head->prev = c;
+	t->head = c;
+	pthread_mutex_unlock(&t->mu);
+	return c;
+}
+
+void
+serve_conns_arm(serve_conns *t, serve_conn *c, int on)
+{
+	if (c == NULL)
+		return;
+	pthread_mutex_lock(&t->mu);
+	c->deadline = on ? mirror_monotonic_ms() + t->limit_ms : 0;
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Unlink c from t (t->mu held). */
+static void
+unlink_conn(serve_conns *t, serve_conn *c)
+{
+	if (c->prev != NULL)
+		c->prev->next = c->next;
+	else
+		t->head = c->next;
+	if (c->next != NULL)
+		c->next->prev = c->prev;
+}
+
+void
+serve_conns_remove(serve_conns *t, serve_conn *c)
+{
+	if (c == NULL)
+		return;
+	pthread_mutex_lock(&t->mu);
+	unlink_conn(t, c);
+	pthread_mutex_unlock(&t->mu);
+	free(c);
+}
+
+void
+serve_conns_stop(serve_conns *t)
+{
+	if (t == NULL)
+		return;
+	pthread_mutex_lock(&t->mu);
+	t->stopping = 1;
+	pthread_cond_signal(&t->wake);
+	pthread_mutex_unlock(&t->mu);
+	pthread_join(t->thread, NULL);
+	while (t->head != NULL) {
+		serve_conn *c = t->head;
+
+		unlink_conn(t, c);
+		free(c);
+	}
+	pthread_cond_destroy(&t->wake);
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+}
