@@ -8,12 +8,12 @@ pkgs="gcc make pkg-config git sqlite3 libsqlite3-dev libcmark-gfm-dev
 libcmark-gfm-extensions-dev libgit2-dev libjansson-dev nettle-dev libisal-dev
 libjemalloc-dev libcmocka-dev zlib1g-dev
 libmicrohttpd-dev jq man-db w3m python3-yaml openssh-client curl
-python3-jsonschema libxml2-utils
+python3-jsonschema libxml2-utils strace
 clang libclang-rt-dev"
-# clang and its sanitizer runtime: tests/e2e/t_fuzz_build.sh runs make
-# fuzz-build, so the harnesses cannot rot unbuilt. On Debian 12 they add
-# 16 packages (libllvm14 the most), about 55 MB to download and 315 MB
-# installed.
+# strace: t_serve.sh counts an idle server's system calls. clang and its
+# sanitizer runtime: tests/e2e/t_fuzz_build.sh runs make fuzz-build, so
+# the harnesses cannot rot unbuilt. On Debian 12 they add 16 packages
+# (libllvm14 the most), about 55 MB to download and 315 MB installed.
 # Packages for optional tooling (browser test, HTML validator, benchmarks)
 # are listed by the scripts that need them, through MIRROR_EXTRA_PKGS.
 pkgs="$pkgs ${MIRROR_EXTRA_PKGS:-}"

@@ -9,9 +9,10 @@
  *      same checks, the same incremental writes;
  *   2. the first build; when it fails, serve exits with its status;
  *   3. gen/serve serves site/ on --bind (127.0.0.1) and --port (1313);
- *   4. every POLL_MS the inputs are fingerprinted (the store, its WAL,
- *      PRAGMA data_version, the templates, the theme and the rules
- *      directories); a change, once it has settled, runs a build. When
+ *   4. every POLL_MS the inputs are looked at (the store, its WAL and
+ *      PRAGMA data_version; the templates, the theme and the rules
+ *      directories through inotify, serve_watch.h, never walked while
+ *      idle); a change, once it has settled, runs a build. When
  *      the build changed the site's files, or its error came, went or
  *      changed, gen/serve's generation goes up and open pages reload; a
  *      failed build leaves the last good site served, its error on stderr and
@@ -115,6 +116,7 @@ struct watch {
 	char *theme;            /* the theme's directory, or NULL */
 	char *rules;            /* the starter rules, or NULL */
 	const char *user_rules; /* --rules, or NULL */
+	serve_watch *trees;     /* the directories above, under inotify */
 	mirror_store *st;       /* for PRAGMA data_version, or NULL */
 	dev_t dev;              /* the store file st has open */
 	ino_t ino;
@@ -144,12 +146,19 @@ watch_init(struct watch *w, const struct mirror_opts *o)
 		(void)datadir_find(&w->theme, sb.data, &ignored);
 		strbuf_free(&sb);
 	}
+	w->trees = serve_watch_new();
+	serve_watch_add(w->trees, w->templates);
+	serve_watch_add(w->trees, w->user_templates);
+	serve_watch_add(w->trees, w->theme);
+	serve_watch_add(w->trees, w->rules);
+	serve_watch_add(w->trees, w->user_rules);
 }
 
 static void
 watch_free(struct watch *w)
 {
 	store_close(w->st);
+	serve_watch_free(w->trees);
 	free(w->wal);
 	free(w->templates);
 	free(w->theme);
@@ -195,15 +204,11 @@ watch_data_version(struct watch *w, uint64_t h)
 static uint64_t
 watch_sample(struct watch *w)
 {
-	uint64_t v[7];
+	uint64_t v[3];
 
 	v[0] = serve_fingerprint(w->store);
 	v[1] = serve_fingerprint(w->wal);
-	v[2] = serve_fingerprint(w->templates);
-	v[3] = serve_fingerprint(w->user_templates);
-	v[4] = serve_fingerprint(w->theme);
-	v[5] = serve_fingerprint(w->rules);
-	v[6] = serve_fingerprint(w->user_rules);
+	v[2] = serve_watch_sample(w->trees);
 	return watch_data_version(w, hash_add(MIRROR_HASH_INIT, v,
 	    sizeof(v)));
 }

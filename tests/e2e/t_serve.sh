@@ -145,6 +145,31 @@ expect "the template mended: the banner goes, pages reload" \
     eventually sh -c "curl -s '$url' | grep -q '<h1' &&
         ! curl -s '$url' | grep -q 'role=\"alert\"'"
 
+# --- idle, the templates are watched, not walked (issue 55, L3) -------------
+# Serve used to fingerprint every watched tree four times a second (45% of
+# a core on --templates /usr/share); now inotify tells it. Counted in
+# system calls, not CPU time, so a loaded machine cannot blur it: once the
+# builds above have settled, within 30 s there is a 2 s window in which
+# serve (all its threads) reads no directory (getdents64) while its loop
+# goes on napping (clock_nanosleep: strace did attach).
+# idle_window: one such window.
+idle_window() {
+	timeout 2 strace -f -qq -e trace=getdents64,clock_nanosleep \
+	    -o strace.out -p "$pid" 2>/dev/null
+	[ "$(grep -c 'clock_nanosleep(' strace.out)" -gt 0 ] &&
+	    ! grep -q 'getdents64(' strace.out
+}
+i=0
+until idle_window || [ $i -ge 15 ]; do i=$((i + 1)); done
+expect "idle, serve reads no directory: the templates are under inotify" \
+    idle_window
+echo '{{#if idle_broken}}' >>tpl/index.md
+expect "... a template broken after that: inotify tells, pages show it" \
+    eventually served "" 'idle_broken'
+cp "$MIRROR_TOP/templates/index.md" tpl/index.md
+expect "... and mended, the banner goes" eventually sh -c "
+    curl -s '$url' | grep -q '<h1' && ! curl -s '$url' | grep -q 'role=\"alert\"'"
+
 # --- hostile requests: a clean 4xx, nothing outside the site ---------------
 # hostile NAME CODE PATH [CURL_ARGS...]
 hostile() {
