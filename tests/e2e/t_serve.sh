@@ -94,6 +94,13 @@ for f in index.md api/health.json assets/style.css sitemap.xml; do
 done
 expect "Markdown, JSON, CSS and XML get their Content-Type" test "$types" = \
     "200 text/markdown; charset=utf-8;200 application/json;200 text/css; charset=utf-8;200 application/xml;"
+# Escapes decode whatever the case of their hex digits: %6f is 'o' as
+# %6F is, %2e is '.' as %2E is (issue 56).
+get "pr%6fjects/p05-interferometer/index%2ehtml"
+lower="$code $(cksum <body)"
+get "pr%6Fjects/p05-interferometer/index%2Ehtml"
+expect "a path escaped in lower-case hex is the page it names, as in upper case" \
+    test "$lower" = "200 $(cksum <project.html)" -a "$code $(cksum <body)" = "$lower"
 get projects
 expect "a directory without its slash is redirected to it" sh -c "
     [ '$code' = 301 ] && [ '$(header Location)' = /projects/ ]"
