@@ -16,6 +16,12 @@
  * belong to the table extension: the callback lets it render the row and
  * only adds the id to the "<tr" it wrote, and the pass puts the table
  * extension back before the tree is freed (it frees the row's data).
+ *
+ * Table cells: every body cell of a table whose header cell has text
+ * gets data-label="HEADER" (the header's plain text, escaped as an
+ * attribute), so the theme can show a narrow screen each row as a card
+ * of "label: value" lines. The cell is marked like a row (its label, one
+ * per column, lives in the pass's list, not in the node).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -29,6 +35,7 @@
 #include <cmark-gfm/syntax_extension.h>
 
 #include "render/arena.h"
+#include "render/escape.h"
 #include "render/markdown.h"
 #include "render/slug.h"
 #include "util/array.h"
@@ -43,6 +50,8 @@ struct marked {
 		cmark_syntax_extension *orig;   /* its extension before */
 	} *v;
 	size_t n, cap;
+	char **labels;          /* the cells' data-label values, owned */
+	size_t nlabels, labelcap;
 };
 
 static void
@@ -71,6 +80,93 @@ unmark(struct marked *m)
 	for (size_t i = 0; i < m->n; i++)
 		cmark_node_set_syntax_extension(m->v[i].node, m->v[i].orig);
 	free(m->v);
+	for (size_t i = 0; i < m->nlabels; i++)
+		free(m->labels[i]);
+	free(m->labels);
+}
+
+/* The plain text of node's inlines (text, code) into sb, a line break
+ * as a space. */
+static void
+plain_text(strbuf *sb, cmark_node *node)
+{
+	cmark_iter *it = cmark_iter_new(node);
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
+		const char *lit;
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
+			strbuf_putc(sb, ' ');
+		else if ((t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) &&
+		    (lit = cmark_node_get_literal(n)) != NULL)
+			strbuf_puts(sb, lit);
+	}
+	cmark_iter_free(it);
+}
+
+/* The data-label value of header cell th: its plain text escaped as an
+ * attribute value, in m's list; NULL when it has no text. */
+static char *
+cell_label(struct marked *m, cmark_node *th)
+{
+	strbuf text, esc;
+	char *label;
+
+	strbuf_init(&text);
+	strbuf_init(&esc);
+	if (th != NULL)
+		plain_text(&text, th);
+	escape_html(&esc, text.data, text.len);
+	strbuf_free(&text);
+	if (esc.len == 0) {
+		strbuf_free(&esc);
+		return NULL;
+	}
+	label = xstrndup(esc.data, esc.len);
+	strbuf_free(&esc);
+	ARRAY_PUSH(m->labels, m->nlabels, m->labelcap) = label;
+	return label;
+}
+
+/*
+ * Mark every body cell of table (its first row is the header) with its
+ * column's label; a column whose header has no text gets none.
+ */
+static void
+label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table)
+{
+	cmark_node *head = cmark_node_first_child(table);
+	char **labels = NULL;
+	size_t ncols = 0, cap = 0;
+
+	if (head == NULL)
+		return;
+	for (cmark_node *th = cmark_node_first_child(head); th != NULL;
+	    th = cmark_node_next(th))
+		ARRAY_PUSH(labels, ncols, cap) = cell_label(m, th);
+	for (cmark_node *row = cmark_node_next(head); row != NULL;
+	    row = cmark_node_next(row)) {
+		size_t i = 0;
+
+		for (cmark_node *td = cmark_node_first_child(row);
+		    td != NULL && i < ncols; td = cmark_node_next(td), i++) {
+			struct marked_node *mn;
+
+			if (labels[i] == NULL)
+				continue;
+			mn = &ARRAY_PUSH(m->v, m->n, m->cap);
+			mn->node = td;
+			mn->orig = cmark_node_get_syntax_extension(td);
+			cmark_node_set_user_data(td, labels[i]);
+			cmark_node_set_syntax_extension(td, ext);
+		}
+	}
+	free(labels);
 }
 
 /*
@@ -242,16 +338,20 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
 			    (id = take_anchor(p)) != NULL)
 				mark(m, ext, node, id);
 		} else if (type > CMARK_NODE_FOOTNOTE_DEFINITION &&
-		    (type & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK &&
-		    strcmp(cmark_node_get_type_string(node), "table_row") ==
-		    0) {
+		    (type & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK) {
 			/* An extension's block (cmark-gfm numbers them after
-			 * its own), and of those a table's row: no header
-			 * names the row's type, and asking every node's name
-			 * cost a page's text nodes a call each. */
-			id = take_anchor(cmark_node_first_child(node));
-			if (id != NULL)
-				mark(m, ext, node, id);
+			 * its own), and of those a table or its row: no
+			 * header names their types, and asking every node's
+			 * name cost a page's text nodes a call each. */
+			const char *ts = cmark_node_get_type_string(node);
+
+			if (strcmp(ts, "table") == 0) {
+				label_cells(m, ext, node);
+			} else if (strcmp(ts, "table_row") == 0) {
+				id = take_anchor(cmark_node_first_child(node));
+				if (id != NULL)
+					mark(m, ext, node, id);
+			}
 		} else if (type == CMARK_NODE_LINK) {
 			id = disputed_id(node);
 			twin_link(node);
@@ -324,29 +424,35 @@ render_marker(cmark_strbuf *html, cmark_node *link, const char *id,
 	cmark_strbuf_puts(html, "\">");
 }
 
-/* Let the table extension render the row, then put the id into the
- * "<tr" it wrote. */
+/*
+ * Let the table extension render a row or cell, then put attr="value"
+ * (value already fit for an attribute) into the "<tr" or "<td" (tag) it
+ * wrote.
+ */
 static void
-render_row(cmark_syntax_extension *table, cmark_html_renderer *r,
-    cmark_node *row, const char *id, cmark_event_type ev, int options)
+render_table_part(cmark_syntax_extension *table, cmark_html_renderer *r,
+    cmark_node *node, const char *tag, const char *attr, const char *value,
+    cmark_event_type ev, int options)
 {
 	cmark_strbuf *html = r->html;
 	bufsize_t before = html->size;
 	size_t tn;
 	char *tail;
 
-	table->html_render_func(table, r, row, ev, options);
+	table->html_render_func(table, r, node, ev, options);
 	if (ev != CMARK_EVENT_ENTER)
 		return;
 	for (bufsize_t i = before; i + 3 <= html->size; i++) {
-		if (memcmp(html->ptr + i, "<tr", 3) != 0)
+		if (memcmp(html->ptr + i, tag, 3) != 0)
 			continue;
 		tn = (size_t)(html->size - i - 3);
 		tail = xmalloc(tn + 1);
 		memcpy(tail, html->ptr + i + 3, tn);
 		cmark_strbuf_truncate(html, i + 3);
-		cmark_strbuf_puts(html, " id=\"");
-		cmark_strbuf_puts(html, id);
+		cmark_strbuf_putc(html, ' ');
+		cmark_strbuf_puts(html, attr);
+		cmark_strbuf_puts(html, "=\"");
+		cmark_strbuf_puts(html, value);
 		cmark_strbuf_putc(html, '"');
 		cmark_strbuf_put(html, (unsigned char *)tail, (bufsize_t)tn);
 		free(tail);
@@ -362,6 +468,7 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 	cmark_syntax_extension *table = cmark_syntax_extension_get_private(ext);
 	const char *id = cmark_node_get_user_data(node);
 	int entering = ev == CMARK_EVENT_ENTER;
+	cmark_node *first;
 
 	switch (cmark_node_get_type(node)) {
 	case CMARK_NODE_HEADING:
@@ -377,9 +484,19 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 		cr(r->html);
 		cmark_strbuf_puts(r->html, id);
 		break;
-	default:   /* a table row: the only other node the pass marks */
-		if (table != NULL && table->html_render_func != NULL)
-			render_row(table, r, node, id, ev, options);
+	default:   /* a table's row or cell: all else the pass marks */
+		if (table == NULL || table->html_render_func == NULL)
+			break;
+		/* Marked, neither names its type: a row holds cells, blocks;
+		 * a cell holds inlines or nothing. */
+		first = cmark_node_first_child(node);
+		if (first != NULL && (cmark_node_get_type(first) &
+		    CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK)
+			render_table_part(table, r, node, "<tr", "id", id, ev,
+			    options);
+		else
+			render_table_part(table, r, node, "<td", "data-label",
+			    id, ev, options);
 		break;
 	}
 }

@@ -10,7 +10,14 @@
 //     accessible label; clicking it lands on the conflict page, which
 //     lists exactly the conflict's members (from api/conflicts/<id>.json)
 //     in trust order.
-//  2. The hostile corpus: every project overview loads with no script
+//  2. The example on a phone (390 px wide), the largest page of each
+//     kind: no word of a table cell or heading is split across lines (a
+//     word is a run between spaces and hyphens, where a line may break;
+//     one wider than its line may wrap), nothing scrolls sideways, and a
+//     table's body cells carry their column's header as data-label. The
+//     project overview at 390 px is at most 3 times as tall as at 1280
+//     px, and both shorter than before the cards (41,610 and 17,582 px).
+//  3. The hostile corpus: every project overview loads with no script
 //     run (no dialog, no script element, no flag set), no request for
 //     anything but local files, and the text visible.
 //
@@ -97,6 +104,91 @@ async function example(browser) {
   await page.close();
 }
 
+// The largest page of each kind of the example, relative to the site.
+function pageKinds(site) {
+  const kinds = [/^index\.html$/, /^404\.html$/,
+    /^projects\/[^/]+\/index\.html$/, /^projects\/[^/]+\/decisions\.html$/,
+    /^projects\/[^/]+\/subsystems\/[^/]+\.html$/, /^conflicts\/index\.html$/,
+    /^conflicts\/(?!index)[^/]+\.html$/, /^checks\/index\.html$/,
+    /^checks\/projects\/[^/]+\.html$/, /^checks\/(?!index)[^/]+\.html$/,
+    /^keys\/index\.html$/, /^keys\/(?!index)[^/]+\.html$/];
+  const all = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(path.join(site, dir), { withFileTypes: true })) {
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(rel);
+      else if (rel.endsWith('.html')) all.push(rel);
+    }
+  };
+  walk('');
+  const size = (r) => fs.statSync(path.join(site, r)).size;
+  all.sort((a, b) => size(b) - size(a) || (a < b ? -1 : 1));
+  return kinds.map((k) => all.find((r) => k.test(r))).filter((r) => r);
+}
+
+// In the page: the words of table cells and headings split across lines
+// (first few), whether the page scrolls sideways, and the body cells
+// of tables without a data-label naming their column's header.
+function layoutFindings() {
+  const split = [];
+  const walker = document.createTreeWalker(document.querySelector('main'),
+    NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const box = t.parentElement.closest('td, th, h1, h2, h3');
+    if (box === null) continue;
+    const line = box.getBoundingClientRect().width;
+    for (const m of t.data.matchAll(/[^\s\-\u2010-\u2014]+/g)) {
+      const r = document.createRange();
+      r.setStart(t, m.index);
+      r.setEnd(t, m.index + m[0].length);
+      const rects = [...r.getClientRects()].filter((x) => x.width > 0);
+      const tops = new Set(rects.map((x) => Math.round(x.top)));
+      const wide = rects.reduce((a, x) => a + x.width, 0) > line;
+      if (tops.size > 1 && !wide) split.push(m[0]);
+    }
+  }
+  const s = document.scrollingElement;
+  const unlabelled = [];
+  for (const table of document.querySelectorAll('main table')) {
+    const heads = [...table.querySelectorAll('thead th')].map(
+      (th) => th.textContent.trim());
+    for (const tr of table.querySelectorAll('tbody tr')) {
+      [...tr.children].forEach((td, i) => {
+        if (heads[i] && td.getAttribute('data-label') !== heads[i])
+          unlabelled.push(`${heads[i]}: ${td.getAttribute('data-label')}`);
+      });
+    }
+  }
+  return { split, scroll: [s.scrollWidth, s.clientWidth], unlabelled,
+    height: s.scrollHeight };
+}
+
+async function phone(browser) {
+  const page = await browser.newPage({ viewport: { width: 390, height: 900 } });
+  for (const rel of pageKinds(exampleSite)) {
+    await page.goto(url(exampleSite, rel));
+    const f = await page.evaluate(layoutFindings);
+    check(`${rel} at 390 px: no word of a cell or heading split across lines`,
+      f.split.length === 0, `${f.split.length} split: ${f.split.slice(0, 8).join(' | ')}`);
+    check(`${rel} at 390 px: nothing scrolls sideways`,
+      f.scroll[0] <= f.scroll[1], `scrollWidth ${f.scroll[0]} > ${f.scroll[1]}`);
+    check(`${rel}: every body cell carries its column's header as data-label`,
+      f.unlabelled.length === 0, f.unlabelled.slice(0, 5).join(' | '));
+  }
+  const rel = 'projects/p05-interferometer/index.html';
+  await page.goto(url(exampleSite, rel));
+  const narrow = (await page.evaluate(layoutFindings)).height;
+  await page.screenshot({ path: path.join(shotDir, 'overview-390.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(url(exampleSite, rel));
+  const wide = (await page.evaluate(layoutFindings)).height;
+  check(`${rel} at 390 px is at most 3 times as tall as at 1280 px`,
+    narrow <= 3 * wide, `${narrow} px vs ${wide} px`);
+  check(`${rel} is shorter than before the cards at 390 and 1280 px`,
+    narrow < 41610 && wide < 17582, `${narrow} px and ${wide} px`);
+  await page.close();
+}
+
 async function hostile(browser) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const dialogs = [];
@@ -154,6 +246,7 @@ async function hostile(browser) {
   });
   try {
     await example(browser);
+    await phone(browser);
     await hostile(browser);
   } finally {
     await browser.close();

@@ -123,8 +123,8 @@ expect "the conflict page says what kind of disagreement it is, in words" \
     grep -q 'Across layers: 1 trusted project state row and 1 engineering entity disagree; the trust order favours the trusted project state row.' site/conflicts/c-5e1a.html
 expect "the members stand side by side in one table, a row each, trust order first" sh -c "
     test \$(grep -c '<table>' site/conflicts/c-5e1a.html) = 1 &&
-    grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td>state, trust 3 · <strong>favoured</strong></td>' &&
-    grep -A4 '<tr id=\"member-entity-e1\">' site/conflicts/c-5e1a.html | grep -q '<td>PEEK</td>'"
+    grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"Layer\">state, trust 3 · <strong>favoured</strong></td>' &&
+    grep -A4 '<tr id=\"member-entity-e1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"Value now\">PEEK</td>'"
 expect "the review commands stand in fenced sh blocks of the .md" sh -c "
     sed -n '/^\`\`\`sh\$/,/^\`\`\`\$/p' site/conflicts/c-5e1a.md | grep -qx \"mirror conflicts dismiss c-5e1a --reason 'WHY'\""
 expect "a closed conflict's members carry no marker" sh -c "
@@ -380,7 +380,7 @@ sql q.db "UPDATE project_state SET id = 'it''s \$(touch pwned) \"s1\"' WHERE id 
 mirror build --store q.db --out qsite
 qc=$(sql q.db "SELECT id FROM conflicts WHERE status = 'open' AND slot_kind = 'cross_layer'")
 expect "a member's sources read as a list, not JSON" \
-    grep -q '<td>mount FEA report; meeting 2026-01-19</td>' "qsite/conflicts/$qc.html"
+    grep -q '<td data-label="Sources">mount FEA report; meeting 2026-01-19</td>' "qsite/conflicts/$qc.html"
 mkdir -p shim && printf '#!/bin/sh\nexec %s "$@" --store %s\n' "$MIRROR" "$T/q.db" >shim/mirror &&
     chmod +x shim/mirror
 sed -n '/^```sh$/,/^```$/p' "qsite/conflicts/$qc.md" | grep '^mirror conflicts resolve .* --winner ' |

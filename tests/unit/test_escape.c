@@ -505,11 +505,15 @@ test_corpus_table_and_list(void **state)
 		/* The cell holds the whole value as text: nothing split off. */
 		{
 			strbuf want, got;
-			char *cell = strstr(html, "<tr id=\"entity-e1\">\n<td>");
+			/* The cell's tag carries its column's data-label. */
+			char *cell = strstr(html, "<tr id=\"entity-e1\">\n<td");
 			char *end;
 
 			assert_non_null(cell);
-			cell += strlen("<tr id=\"entity-e1\">\n<td>");
+			cell = strchr(cell + strlen("<tr id=\"entity-e1\">\n<td"),
+			    '>');
+			assert_non_null(cell);
+			cell++;
 			end = strstr(cell, "</td>");
 			assert_non_null(end);
 			*end = '\0';

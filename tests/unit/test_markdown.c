@@ -75,7 +75,8 @@ test_first_use_threads(void **state)
 		assert_int_equal(pthread_join(t[i], NULL), 0);
 	(void)pthread_barrier_destroy(&start_line);
 	for (int i = 0; i < RACERS; i++) {
-		if (strstr(out[i], "<td><del>c</del></td>") == NULL)
+		if (strstr(out[i], "<td data-label=\"a\"><del>c</del></td>") ==
+		    NULL)
 			fail_msg("render %d of %d:\n%s", i, RACERS, out[i]);
 		assert_string_equal(out[i], out[0]);
 	}
@@ -182,12 +183,40 @@ test_fact_ids(void **state)
 	    "<ol>\n<li id=\"memory-m-1\">first</li>\n</ol>\n");
 	expect("| fact | v |\n|---|---|\n| <a id=\"entity-e2\"></a> x | y |\n",
 	    "<table>\n<thead>\n<tr>\n<th>fact</th>\n<th>v</th>\n</tr>\n</thead>"
-	    "\n<tbody>\n<tr id=\"entity-e2\">\n<td>x</td>\n<td>y</td>\n</tr>\n"
+	    "\n<tbody>\n<tr id=\"entity-e2\">\n<td data-label=\"fact\">x</td>\n"
+	    "<td data-label=\"v\">y</td>\n</tr>\n"
 	    "</tbody>\n</table>\n");
 	/* Nested lists: each item its own id. */
 	expect("- <a id=\"a\"></a> outer\n  - <a id=\"b\"></a> inner\n",
 	    "<ul>\n<li id=\"a\">outer\n<ul>\n<li id=\"b\">inner</li>\n</ul>\n"
 	    "</li>\n</ul>\n");
+}
+
+/* 2b: a table's body cells carry their column's header text as
+ * data-label (escaped for the attribute; markup in the header reduced to
+ * its text), with or without a row id; a header cell without text gives
+ * none, nor does a cell past the header's columns. */
+static void
+test_cell_labels(void **state)
+{
+	(void)state;
+	expect("| **Key** | Say \"a\" & `<b>` |  |\n|---|---|---|\n"
+	    "| <a id=\"state-s1\"></a> k | v | w |\n| x | | z |\n",
+	    "<table>\n<thead>\n<tr>\n<th><strong>Key</strong></th>\n"
+	    "<th>Say &quot;a&quot; &amp; <code>&lt;b&gt;</code></th>\n<th></th>\n"
+	    "</tr>\n</thead>\n<tbody>\n<tr id=\"state-s1\">\n"
+	    "<td data-label=\"Key\">k</td>\n"
+	    "<td data-label=\"Say &quot;a&quot; &amp; &lt;b&gt;\">v</td>\n"
+	    "<td>w</td>\n</tr>\n<tr>\n<td data-label=\"Key\">x</td>\n"
+	    "<td data-label=\"Say &quot;a&quot; &amp; &lt;b&gt;\"></td>\n"
+	    "<td>z</td>\n</tr>\n</tbody>\n</table>\n");
+	/* Raw HTML in a header, omitted in safe mode, stays out of the
+	 * label too. */
+	expect("| <i>x</i> \\| y |\n|---|\n| 1 |\n",
+	    "<table>\n<thead>\n<tr>\n<th><!-- raw HTML omitted -->x"
+	    "<!-- raw HTML omitted --> | y</th>\n"
+	    "</tr>\n</thead>\n<tbody>\n<tr>\n"
+	    "<td data-label=\"x | y\">1</td>\n</tr>\n</tbody>\n</table>\n");
 }
 
 /* 3: anything else that looks like an anchor stays suppressed. */
@@ -496,6 +525,7 @@ main(void)
 		cmocka_unit_test(test_parses_at_once),
 		cmocka_unit_test(test_twin_links),
 		cmocka_unit_test(test_fact_ids),
+		cmocka_unit_test(test_cell_labels),
 		cmocka_unit_test(test_other_html_suppressed),
 		cmocka_unit_test(test_disputed),
 		cmocka_unit_test(test_extensions),
