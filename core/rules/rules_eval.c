@@ -429,7 +429,8 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 	int cols[3], rc;
 
 	guard_arm(&c->guard, c->db);
-	store_steps_set(c->st, c->budget_msteps * 1000);
+	store_steps_set(c->st, c->budget_msteps * 1000,
+	    c->budget_msteps * RULE_MS_PER_MSTEP);
 	rc = prepare_rule(c, r, &s, cols, why, err);
 	if (rc == 0 && c->beside && c->guard.reads_sweep)
 		rc = 2;
@@ -442,10 +443,16 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 			rc = take_row(res, s, cols, why);
 			continue;
 		}
-		if (store_budget_tripped(c->st)) {
+		if (store_budget_tripped(c->st) == STORE_TRIPPED_STEPS) {
 			strbuf_printf(why, "ran past its budget of %lld "
 			    "million SQLite steps (MIRROR_RULE_STEPS sets it)",
 			    c->budget_msteps);
+			rc = 1;
+		} else if (store_budget_tripped(c->st) != 0) {
+			strbuf_printf(why, "ran past its budget of time, %.1f "
+			    "s for %lld million SQLite steps (MIRROR_RULE_STEPS "
+			    "sets it)", (double)(c->budget_msteps *
+			    RULE_MS_PER_MSTEP) / 1000.0, c->budget_msteps);
 			rc = 1;
 		} else if (store_broke(c->db, step))
 			rc = store_fail(c->st, err, step, "rules: run");
@@ -453,7 +460,7 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 			rc = why_at(why, r, -1, "%s", sqlite3_errmsg(c->db));
 	}
 	sqlite3_finalize(s);
-	store_steps_set(c->st, 0);
+	store_steps_set(c->st, 0, 0);
 	guard_disarm(&c->guard, c->db);
 	if (rc >= 0 && sqlite3_get_autocommit(c->db))
 		rc = mirror_fail(err, MIRROR_EIO, "rules: rule %s ended the "
@@ -730,7 +737,7 @@ rconn_init(struct rule_conn *c, mirror_store *st, const struct rule_set *rs,
 	    "temp.project_alias WHERE name = ?1 LIMIT 1", -1, &c->alias,
 	    NULL)) != SQLITE_OK)
 		return store_fail(st, err, rc, "rules: prepare");
-	if ((rc = guard_init(&c->guard, c->db)) != SQLITE_OK)
+	if ((rc = guard_init(&c->guard, c->db, st)) != SQLITE_OK)
 		return store_fail(st, err, rc, "rules: read the schema");
 	return 0;
 }

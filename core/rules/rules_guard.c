@@ -15,10 +15,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <stdlib.h>
 
 #include "rules/rules_int.h"
 #include "store/facts.h"
 #include "util/hash.h"
+#include "util/xalloc.h"
 
 /* Pure functions a rule may call (lower case; json* and jsonb* too). */
 static const char *const pure[] = {
@@ -45,6 +47,165 @@ static const char *const builtin_tables[] = { "sqlite_schema",
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * The functions whose time grows with the product of two arguments'
+ * lengths (instr and replace compare the needle at each byte, trim its
+ * set at each character, like and glob the pattern at each character):
+ * one call of SQLite's instr over strings of 2 and 1 million bytes took
+ * 19 s, of rtrim over two of 200,000 took 88 s, and no budget of steps
+ * or deadline checked between steps stops one call. On a rule's
+ * connection each is replaced by a call that refuses more than
+ * RULE_MAX_WORK of it (the product of the two lengths, a 32nd of it for
+ * instr and replace, whose memcmp runs 40 times as fast as trim's or
+ * like's loop) and past the rule's deadline, and calls SQLite's own on
+ * a private connection otherwise (the same results, to the byte).
+ */
+/* How many there are. */
+#define GUARD_BOUNDED 8
+
+static const struct bounded {
+	const char *name;
+	int nargs, shift;           /* work is the product >> shift */
+	const char *sql;
+} bounded[GUARD_BOUNDED] = {
+	{ "instr", 2, 5, "SELECT instr(?1, ?2)" },
+	{ "replace", 3, 5, "SELECT replace(?1, ?2, ?3)" },
+	{ "trim", 2, 0, "SELECT trim(?1, ?2)" },
+	{ "ltrim", 2, 0, "SELECT ltrim(?1, ?2)" },
+	{ "rtrim", 2, 0, "SELECT rtrim(?1, ?2)" },
+	{ "like", 2, 0, "SELECT like(?1, ?2)" },
+	{ "like", 3, 0, "SELECT like(?1, ?2, ?3)" },
+	{ "glob", 2, 0, "SELECT glob(?1, ?2)" },
+};
+
+/* What a connection's bounded functions share (see rules_int.h). */
+struct guard_bounded {
+	mirror_store *st;           /* the deadline (store_past_deadline) */
+	int armed;                  /* a rule runs: the bounds hold */
+	int refs;                   /* functions holding this */
+	sqlite3 *plain;             /* a private in-memory connection whose
+	                               built-in functions are called (NULL
+	                               until a call needs it) */
+	sqlite3_stmt *calls[GUARD_BOUNDED];
+	struct guard_call {
+		struct guard_bounded *b;
+		int k;              /* its index in bounded[] */
+	} call[GUARD_BOUNDED];
+};
+
+/* xDestroy of a bounded function: the last one frees what they share. */
+static void
+bounded_release(void *p)
+{
+	struct guard_bounded *b = ((struct guard_call *)p)->b;
+
+	if (--b->refs > 0)
+		return;
+	for (int k = 0; k < GUARD_BOUNDED; k++)
+		sqlite3_finalize(b->calls[k]);
+	sqlite3_close(b->plain);
+	free(b);
+}
+
+/* The plain connection's statement of bounded function k, prepared the
+ * first time. Returns it, or NULL (its error on ctx). */
+static sqlite3_stmt *
+bounded_stmt(struct guard_bounded *b, int k, sqlite3_context *ctx)
+{
+	int rc = SQLITE_OK;
+
+	if (b->calls[k] != NULL)
+		return b->calls[k];
+	if (b->plain == NULL) {
+		rc = sqlite3_open_v2(":memory:", &b->plain,
+		    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+		if (rc == SQLITE_OK)
+			(void)sqlite3_limit(b->plain, SQLITE_LIMIT_LENGTH,
+			    RULE_MAX_LENGTH);
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(b->plain, bounded[k].sql, -1,
+		    &b->calls[k], NULL);
+	if (rc != SQLITE_OK) {
+		sqlite3_result_error(ctx, b->plain != NULL ?
+		    sqlite3_errmsg(b->plain) : "out of memory", -1);
+		return NULL;
+	}
+	return b->calls[k];
+}
+
+/* A bounded function's call (see bounded[]): its result, or, while a
+ * rule runs, an error past RULE_MAX_WORK or past the rule's deadline.
+ * Returns nothing. */
+static void
+bounded_call(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct guard_call *call = sqlite3_user_data(ctx);
+	struct guard_bounded *b = call->b;
+	const struct bounded *f = &bounded[call->k];
+	long long work = (long long)sqlite3_value_bytes(argv[0]) *
+	    sqlite3_value_bytes(argv[1]) >> f->shift;
+	sqlite3_stmt *s;
+	char msg[256];
+	int rc, w;
+
+	if (b->armed && store_past_deadline(b->st)) {
+		sqlite3_result_error(ctx, "interrupted: past the rule's "
+		    "deadline", -1);
+		return;
+	}
+	if (b->armed && work > RULE_MAX_WORK) {
+		w = snprintf(msg, sizeof(msg), "%s() of %d and %d bytes: past "
+		    "the bound of a rule's call of it (%lld units of work, at "
+		    "most %lld; doc/rules.md)", f->name,
+		    sqlite3_value_bytes(argv[0]), sqlite3_value_bytes(argv[1]),
+		    work, RULE_MAX_WORK);
+		if (w < 0 || (size_t)w >= sizeof(msg))
+			msg[sizeof(msg) - 1] = '\0';
+		sqlite3_result_error(ctx, msg, -1);
+		return;
+	}
+	if ((s = bounded_stmt(b, call->k, ctx)) == NULL)
+		return;
+	for (int i = 0; i < argc; i++)
+		(void)sqlite3_bind_value(s, i + 1, argv[i]);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		sqlite3_result_value(ctx, sqlite3_column_value(s, 0));
+	else if (sqlite3_errcode(b->plain) == SQLITE_TOOBIG)
+		sqlite3_result_error_toobig(ctx);
+	else
+		sqlite3_result_error(ctx, sqlite3_errmsg(b->plain), -1);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+}
+
+/*
+ * Install the bounded functions on db into g->fns (replacing any an
+ * earlier guard installed, which SQLite then frees). Returns an SQLite
+ * code.
+ */
+static int
+bounded_install(struct rule_guard *g, sqlite3 *db, mirror_store *st)
+{
+	struct guard_bounded *b = xcalloc(1, sizeof(*b));
+	int rc = SQLITE_OK;
+
+	b->st = st;
+	b->refs = 1;                /* ours until every function holds it */
+	for (int k = 0; rc == SQLITE_OK && k < GUARD_BOUNDED; k++) {
+		b->call[k] = (struct guard_call){ b, k };
+		b->refs++;
+		rc = sqlite3_create_function_v2(db, bounded[k].name,
+		    bounded[k].nargs, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+		    &b->call[k], bounded_call, NULL, NULL, bounded_release);
+		/* On failure SQLite called bounded_release already. */
+	}
+	g->fns = rc == SQLITE_OK ? b : NULL;
+	bounded_release(&b->call[0]);
+	return rc;
+}
+
 /* The hash of name in lower case (never 0). */
 static uint64_t
 name_hash(const char *name)
@@ -60,7 +221,7 @@ name_hash(const char *name)
 }
 
 int
-guard_init(struct rule_guard *g, sqlite3 *db)
+guard_init(struct rule_guard *g, sqlite3 *db, mirror_store *st)
 {
 	sqlite3_stmt *s = NULL;
 	int rc;
@@ -93,13 +254,16 @@ guard_init(struct rule_guard *g, sqlite3 *db)
 		rc = SQLITE_OK;
 	}
 	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+	if (rc != SQLITE_DONE)
+		return rc;
+	return bounded_install(g, db, st);
 }
 
 void
 guard_free(struct rule_guard *g)
 {
 	hashtab_free(&g->tables);
+	g->fns = NULL;              /* the connection's until it closes */
 }
 
 /*
@@ -265,11 +429,15 @@ guard_arm(struct rule_guard *g, sqlite3 *db)
 	g->old_length = sqlite3_limit(db, SQLITE_LIMIT_LENGTH,
 	    RULE_MAX_LENGTH);
 	sqlite3_set_authorizer(db, guard_auth, g);
+	if (g->fns != NULL)
+		g->fns->armed = 1;
 }
 
 void
 guard_disarm(struct rule_guard *g, sqlite3 *db)
 {
+	if (g->fns != NULL)
+		g->fns->armed = 0;
 	sqlite3_set_authorizer(db, NULL, NULL);
 	(void)sqlite3_limit(db, SQLITE_LIMIT_LENGTH, g->old_length);
 }

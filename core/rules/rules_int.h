@@ -17,6 +17,19 @@
  * (SQLITE_LIMIT_LENGTH): a rule cannot make a gigabyte string. */
 #define RULE_MAX_LENGTH (16 * 1024 * 1024)
 
+/* A rule's budget of wall-clock time, in ms per million steps of its
+ * budget: 60 s for the default 50 million, which take 10 to 15 s of one
+ * core. The steps are the budget a rule meets (the same everywhere); the
+ * time stops what the steps do not count (one step copying or sorting
+ * megabytes) and holds only on a machine four times slower than that. */
+#define RULE_MS_PER_MSTEP 1200
+
+/* The most work one call of a function whose time grows with the
+ * product of its arguments' lengths (instr, replace, trim, like, glob)
+ * may do on a rule's connection, in byte comparisons (instr's and
+ * replace's counted a 32nd, memcmp's pace): see guard_arm. */
+#define RULE_MAX_WORK (1LL << 27)
+
 /*
  * The guard: an SQLite authorizer that allows a rule to read the tables
  * and views of main and temp, sqlite_schema and json_each/json_tree,
@@ -24,7 +37,14 @@
  * ATTACH, PRAGMA, pragma_* table, transaction, load_extension(),
  * random()); the first refusal is kept to explain the failure.
  */
+/* The bounded functions of a connection (rules_guard.c): installed by
+ * guard_init, they stay the connection's until it closes, which frees
+ * this (SQLite may not take a function away while a statement that
+ * uses it may be prepared again). */
+struct guard_bounded;
+
 struct rule_guard {
+	struct guard_bounded *fns;  /* the connection's bounded functions */
 	struct hashtab tables;      /* hashes of lowercased readable names */
 	char denied[256];           /* the first refusal, "" when none */
 	int weak;                   /* 1: it was of sqlite_master, which
@@ -42,17 +62,20 @@ struct rule_guard {
 
 /*
  * Learn the tables and views of main and temp on db (outside any
- * authorizer). Returns 0, or an SQLite error code.
+ * authorizer) and install the bounded functions on it, whose deadline
+ * is st's. Returns 0, or an SQLite error code.
  */
-int guard_init(struct rule_guard *g, sqlite3 *db);
+int guard_init(struct rule_guard *g, sqlite3 *db, mirror_store *st);
 
 /* Forget what guard_init learned. */
 void guard_free(struct rule_guard *g);
 
-/* Install the authorizer and the length limit on db; returns nothing. */
+/* Install the authorizer and the length limit on db and bound the
+ * functions; returns nothing. */
 void guard_arm(struct rule_guard *g, sqlite3 *db);
 
-/* Remove them again; returns nothing. */
+/* Remove them again (the bounded functions then do what SQLite's do,
+ * unbounded); returns nothing. */
 void guard_disarm(struct rule_guard *g, sqlite3 *db);
 
 /* One violation a rule returned, its facts made canonical. */

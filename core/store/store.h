@@ -166,14 +166,29 @@ void store_budget_set(mirror_store *st, long long ms);
 /*
  * Hold the statements st starts from now on to ksteps thousand SQLite VM
  * steps instead of the query budget of time (ksteps <= 0: back to
- * time). The same store and SQLite take the same steps on any machine
- * under any load, so what such a budget stops, it stops everywhere: the
- * budget of a rule, whose failure shows on the pages. Returns nothing.
+ * time), and, ms > 0, all of them together to ms milliseconds of wall
+ * clock from now. The same store and SQLite take the same steps on any
+ * machine under any load, so what such a budget stops, it stops
+ * everywhere: the budget of a rule, whose failure shows on the pages;
+ * the deadline, far above what the steps take, stops what one step
+ * does at length (a sorter writing gigabytes). Returns nothing.
  */
-void store_steps_set(mirror_store *st, long long ksteps);
+void store_steps_set(mirror_store *st, long long ksteps, long long ms);
 
-/* 1 when the budget stopped the statement that ran last on st, else 0. */
+/* What stopped a statement (store_budget_tripped). */
+#define STORE_TRIPPED_STEPS 1       /* its budget of steps */
+#define STORE_TRIPPED_TIME 2        /* its budget of time or deadline */
+
+/* STORE_TRIPPED_* when the budget stopped the statement that ran last
+ * on st, else 0. */
 int store_budget_tripped(const mirror_store *st);
+
+/*
+ * 1 when the deadline store_steps_set gave st has passed (the running
+ * statement is then tripped by time, as the progress handler would
+ * trip it), else 0: for a function that may run long inside one step.
+ */
+int store_past_deadline(mirror_store *st);
 
 /*
  * 0 when name is a project id or alias of st (TEMP project_alias) or,
