@@ -26,7 +26,7 @@
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 

@@ -23,7 +23,7 @@
 #include "sys/clock.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 #include "util/xalloc.h"
 
 /* A JSON string for store text; bytes that are not UTF-8 become '?'. */

@@ -15,7 +15,7 @@
 #include "store/store.h"
 #include "sweep/health.h"
 #include "sys/clock.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 
 int
 cmd_init(const struct mirror_opts *o, mirror_error *err)

@@ -45,7 +45,7 @@
 #include "sys/clock.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 #include "util/xalloc.h"
 
 #define DEFAULT_PORT 1313

@@ -19,7 +19,7 @@
 #include "rules/violation.h"
 #include "sweep/sweep.h"
 #include "sys/clock.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 
 int
 cli_rules_load(struct rule_set *rs, const struct mirror_opts *o,

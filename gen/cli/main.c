@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_int.h"
 #include "sys/env.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 
 /* The function that runs each command cli_prepare names. */
 static const struct {

@@ -7,7 +7,7 @@
 #include <strings.h>
 
 #include "cli/optcheck.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 
 /* Returns 0, or -MIRROR_EUSAGE naming what is wrong with url. */
 int

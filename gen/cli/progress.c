@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/progress.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 
 /* At most ten redraws a second: enough to look alive, cheap on a slow
  * terminal or over ssh. */

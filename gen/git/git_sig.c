@@ -6,7 +6,7 @@
 
 #include "git/git_repo.h"
 #include "git/git_sig.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 #include "util/xalloc.h"
 
 static int

@@ -17,7 +17,7 @@
 #include "sys/clock.h"
 #include "sys/env.h"
 #include "util/strbuf.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 
 #define LOCK_SUFFIX ".mirror-lock"
 #define LOCK_WAIT_MS 300000L   /* the wait's default bound: 5 minutes */

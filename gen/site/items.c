@@ -8,7 +8,7 @@
 #include "site/items.h"
 #include "util/jsonbuild.h"
 #include "util/strbuf.h"
-#include "util/termtext.h"
+#include "sys/termtext.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 

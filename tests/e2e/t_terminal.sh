@@ -1,7 +1,7 @@
 #!/bin/sh
 # What mirror prints to a terminal (issue 55, L4 L5 L8 D8): no control
 # character from data ever reaches it. Every error, warning, report and
-# text output line goes through one sanitiser (util/termtext.h) that
+# text output line goes through one sanitiser (sys/termtext.h) that
 # shows C0 controls, DEL, C1 controls and bytes that are not UTF-8 as
 # \xNN; --json output is JSON-escaped and left alone. Free text that
 # ends up in the store (--actor, --notes, --reason) is refused with a

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/termtext.h"
+#include "sys/termtext.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
