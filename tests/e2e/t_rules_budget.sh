@@ -34,3 +34,42 @@ expect "a rule using instr, replace, trim, like and glob within bounds finds wha
 expect "the starter rules still run" \
     test "$(sql ex.db "SELECT count(*) FROM rule_runs WHERE status = 'ok' AND origin NOT LIKE '%budget/%'")" = 11
 expect "the site is written" test -f site/index.html
+
+# --- serve answers while a rule runs to its deadline ------------------------
+# serve's rebuild runs the huge sort to its 2.4 s deadline; a page asked
+# for meanwhile (the generation not yet moved) is answered at once, and
+# the rebuild then ends.
+mkdir slow
+cp "$MIRROR_TOP/tests/rules/budget/sort.sql" slow/
+new_store sv.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+: >serve.out
+MIRROR_RULE_STEPS=2 "$MIRROR" serve --store sv.db --port 0 --rules slow \
+    >serve.out 2>serve.err &
+spid=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q '^serving ' serve.out; do
+	sleep 0.1
+	i=$((i + 1))
+done
+url=$(sed -n 's/^serving \(http:[^ ]*\) (Ctrl-C to stop)$/\1/p' serve.out)
+gen0=$(curl -s --max-time 20 "${url}__mirror/reload")
+sql sv.db "UPDATE project_state SET value = value || ' (rev)' WHERE rowid = 1"
+# The watcher sees the change within 0.25 s; the rebuild then runs the
+# sort for 2.4 s at least.
+sleep 0.8
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 "$url")
+gen1=$(curl -s --max-time 20 "${url}__mirror/reload")
+i=0
+while [ $i -lt 600 ] &&
+    [ "$(curl -s --max-time 20 "${url}__mirror/reload")" = "$gen0" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+gen2=$(curl -s --max-time 20 "${url}__mirror/reload")
+kill -TERM $spid 2>/dev/null
+wait $spid
+expect "serve answers a page while its rebuild runs a rule to its deadline" \
+    test "$code|$gen1" = "200|$gen0" -a -n "$gen0"
+expect "... and the rebuild then ends, the rule recorded failed" sh -c "
+    test '$gen2' -gt '$gen0' &&
+    grep -q 'huge-sort.*ran past its budget of time' serve.err"
