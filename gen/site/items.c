@@ -27,6 +27,117 @@ item_date(const char *ts)
 	return json_stringn(ts, n);
 }
 
+/* 1 when store timestamp ts has a time of day, "YYYY-MM-DD HH:MM..."
+ * (or a T between), whose "HH:MM" starts at ts + 11. */
+static int
+has_time(const char *ts)
+{
+	static const char shape[] = "dddd-dd-dd?dd:dd";
+
+	for (size_t k = 0; k < sizeof(shape) - 1; k++) {
+		char c = ts[k];
+
+		if (c == '\0')
+			return 0;
+		if (shape[k] == 'd' ? c < '0' || c > '9' : shape[k] == '?' ?
+		    c != ' ' && c != 'T' : c != shape[k])
+			return 0;
+	}
+	return 1;
+}
+
+json_t *
+item_when(const char *ts, int with_time)
+{
+	char buf[17];
+
+	if (ts == NULL || !with_time || !has_time(ts))
+		return item_date(ts);
+	memcpy(buf, ts, 16);
+	buf[10] = ' ';
+	buf[16] = '\0';
+	return json_string(buf);
+}
+
+static int
+cmp_when(const void *a, const void *b)
+{
+	/* By date and minute: each event's words depend only on its
+	 * day's, so ties may fall in any order. */
+	return strncmp(((const struct item_when *)a)->ts,
+	    ((const struct item_when *)b)->ts, 16);
+}
+
+void
+item_when_set(struct item_when *w, size_t n)
+{
+	size_t k = 0;
+
+	/* Only timestamps with a time of day sort: the rest show their
+	 * date (or nothing) whatever the others say. */
+	for (size_t j = 0; j < n; j++) {
+		if (w[j].ts != NULL && has_time(w[j].ts)) {
+			struct item_when t = w[k];
+
+			w[k++] = w[j];
+			w[j] = t;
+		} else {
+			json_object_set_new(w[j].obj, w[j].key,
+			    item_when(w[j].ts, 0));
+		}
+	}
+	qsort(w, k, sizeof(*w), cmp_when);
+	for (size_t a = 0, b; a < k; a = b) {
+		int timed;
+
+		/* One day's events: [a, b). Its times tell them apart when
+		 * they are not all the same minute. */
+		for (b = a + 1; b < k && strncmp(w[a].ts, w[b].ts, 10) == 0;
+		    b++)
+			;
+		timed = strncmp(w[a].ts + 11, w[b - 1].ts + 11, 5) != 0;
+		for (size_t j = a; j < b; j++)
+			json_object_set_new(w[j].obj, w[j].key,
+			    item_when(w[j].ts, timed));
+	}
+}
+
+void
+item_table_dates(json_t *items, int which)
+{
+	size_t n = json_array_size(items) * 2, k = 0, i;
+	struct item_when *w = xcalloc(n + 1, sizeof(*w));
+	json_t *v;
+
+	json_array_foreach(items, i, v) {
+		if (which & ITEM_UPDATED)
+			w[k++] = (struct item_when){ json_string_value(
+			    json_object_get(v, "updated_at")), v,
+			    "updated_shown" };
+		if (which & ITEM_CREATED)
+			w[k++] = (struct item_when){ json_string_value(
+			    json_object_get(v, "created_at")), v,
+			    "created_shown" };
+	}
+	item_when_set(w, k);
+	free(w);
+}
+
+json_t *
+item_table_confidence(const json_t *items)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(items, i, v) {
+		const json_t *c = json_object_get(v, "confidence");
+
+		if (json_is_number(c) && json_number_value(c) != 1.0)
+			return json_true();
+	}
+	return json_false();
+}
+
 /* "<layer>-<slug of id>", the layer named as in an anchor. */
 json_t *
 item_anchor(const char *layer, const char *id)
@@ -219,6 +330,12 @@ fact_dates(struct jbuild *b, const struct site_model *m, const char *kind,
 {
 	jb_take(b, "created", item_date(created));
 	jb_take(b, "updated", item_date(updated));
+	jb_str_or_null(b, "created_at", created);
+	jb_str_or_null(b, "updated_at", updated);
+	/* The dates a page shows; a table adds the time where two of its
+	 * rows share a day (item_table_dates). */
+	jb_take(b, "created_shown", item_date(created));
+	jb_take(b, "updated_shown", item_date(updated));
 	jb_str_or_null(b, "conflict", model_marker_of(m, kind, id));
 }
 

@@ -58,6 +58,44 @@ json_t *item_anchor(const char *kind, const char *id);
 json_t *item_date(const char *ts);
 
 /*
+ * A store timestamp as a page shows it: its date ("2024-01-31"), with
+ * with_time and a time of day in ts, "2024-01-31 14:05"; null for NULL.
+ * A new JSON value.
+ */
+json_t *item_when(const char *ts, int with_time);
+
+/* One event a page shows the date of: its timestamp (may be NULL), and
+ * the key of obj that gets it in words. */
+struct item_when {
+	const char *ts;
+	json_t *obj;
+	const char *key;
+};
+
+/*
+ * Set each event's key to its item_when: the date, and the time (HH:MM)
+ * too where another of the n events falls on the same day at another
+ * minute (two events the date alone cannot tell apart; events of one
+ * minute, or a store that keeps midnight for every row, show the date
+ * alone). Reorders w. O(n log n).
+ */
+void item_when_set(struct item_when *w, size_t n);
+
+/*
+ * For the fact items of one table, the dates of the columns in which
+ * (ITEM_UPDATED, ITEM_CREATED or both): updated_shown from updated_at,
+ * created_shown from created_at, by item_when_set over the table's rows
+ * (the columns together).
+ */
+#define ITEM_UPDATED 1
+#define ITEM_CREATED 2
+void item_table_dates(json_t *items, int which);
+
+/* json_true() when some item of the table has a confidence other than
+ * 1 (its Confidence column says something), else json_false(). */
+json_t *item_table_confidence(const json_t *items);
+
+/*
  * v, or when v is NULL (json_pack failed: out of memory) one line naming
  * what and id on stderr and exit 3, like xalloc: a page must never lose
  * a fact silently.

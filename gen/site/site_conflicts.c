@@ -301,6 +301,39 @@ conflict_head(const struct site_model *m, const struct conflict *c,
 	return o;
 }
 
+/*
+ * What conflict object o's page shows of c beyond its fields: whether
+ * the members' values then and now differ on some row (values_differ;
+ * else the table has one Value column), and its dates as the page says
+ * them: detected_shown, resolved_shown and each member's created_shown
+ * and updated_shown, with the time where two of them share a day.
+ */
+static void
+conflict_shown(json_t *o, const struct conflict *c)
+{
+	json_t *members = json_object_get(o, "members");
+	struct item_when *w = xcalloc(2 * c->n_members + 3, sizeof(*w));
+	size_t n = 0;
+	int differ = 0;
+
+	w[n++] = (struct item_when){ c->detected_at, o, "detected_shown" };
+	w[n++] = (struct item_when){ c->resolved_at, o, "resolved_shown" };
+	for (size_t k = 0; k < c->n_members; k++) {
+		const struct conflict_member *cm = &c->members[k];
+		json_t *v = json_array_get(members, k);
+
+		differ |= cm->value_now == NULL ||
+		    strcmp(cm->value_then, cm->value_now) != 0;
+		w[n++] = (struct item_when){ cm->created_at, v,
+		    "created_shown" };
+		w[n++] = (struct item_when){ cm->updated_at, v,
+		    "updated_shown" };
+	}
+	item_when_set(w, n);
+	free(w);
+	json_object_set_new(o, "values_differ", json_boolean(differ));
+}
+
 /* Set key of o to a new string: prefix, c's id as a shell word, suffix. */
 static void
 set_command(json_t *o, const char *key, const char *prefix,
@@ -346,6 +379,7 @@ conflict_json(json_t **out, const struct site_model *m,
 	if (o == NULL)
 		return mirror_fail(err, MIRROR_EIO, "internal: conflict %s",
 		    c->id);
+	conflict_shown(o, c);
 	strbuf_init(&sb);
 	kind_words(&sb, c);
 	json_object_set_new(o, "kind_words", json_string(sb.data));

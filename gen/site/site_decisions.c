@@ -207,8 +207,9 @@ static json_t *
 slots_json(const struct entry *ent, size_t n)
 {
 	json_t *slots = json_array(), *cur = NULL;
+	size_t k;
 
-	for (size_t k = 0; k < n; k++) {
+	for (k = 0; k < n; k++) {
 		if (k == 0 || strcmp(ent[k].slot, ent[k - 1].slot) != 0) {
 			cur = slot_json(&ent[k]);
 			json_array_append_new(slots, cur);
@@ -218,6 +219,9 @@ slots_json(const struct entry *ent, size_t n)
 		json_array_append_new(json_object_get(cur, "entries"),
 		    ent[k].item);
 	}
+	/* Each slot's entries are one list of dates. */
+	json_array_foreach(slots, k, cur)
+		item_table_dates(json_object_get(cur, "entries"), ITEM_CREATED);
 	return slots;
 }
 

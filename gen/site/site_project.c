@@ -689,6 +689,40 @@ entity_sections(json_t *data, json_t *inactive,
 	strbuf_free(&notes);
 }
 
+/*
+ * What each table of data's says in its columns: every trusted state
+ * group and the tables in confidence_shown get whether their Confidence
+ * column says something (some row's confidence is not 1), and every
+ * table's rows the dates of its Updated column (the time where two rows
+ * share a day).
+ */
+static void
+table_columns(json_t *data)
+{
+	static const char *const tables[] = { "decisions", "requirements",
+	    "materials", "analysis", "vendors", "other_entities",
+	    "memories" };
+	json_t *shown = json_object(), *g;
+	size_t k;
+
+	json_array_foreach(json_object_get(data, "state_groups"), k, g) {
+		json_t *items = json_object_get(g, "items");
+
+		json_object_set_new(g, "confidence_shown",
+		    item_table_confidence(items));
+		item_table_dates(items, ITEM_UPDATED);
+	}
+	for (k = 0; k < sizeof(tables) / sizeof(*tables); k++) {
+		json_t *items = json_object_get(data, tables[k]);
+
+		json_object_set_new(shown, tables[k],
+		    item_table_confidence(items));
+		item_table_dates(items, ITEM_UPDATED);
+	}
+	item_table_dates(json_object_get(data, "inactive"), ITEM_UPDATED);
+	json_object_set_new(data, "confidence_shown", shown);
+}
+
 /* The overview's data: every fact of the project, in SPEC 5's order. */
 static json_t *
 overview_json(const struct site_model *m, size_t i,
@@ -724,6 +758,7 @@ overview_json(const struct site_model *m, size_t i,
 	json_object_set_new(data, "memories", memories);
 	json_object_set_new(data, "gaps", gaps);
 	json_object_set_new(data, "inactive", inactive);
+	table_columns(data);
 	return data;
 }
 

@@ -122,7 +122,7 @@ function inspect(w) {
     'h1', 'h2', 'h3', 'hr', 'span', 'div', 'small']);
   const markup = [];
   // A conflict page's template makes one table (a header row and a row
-  // per member, seven cells each) and, when open, two <pre><code> blocks
+  // per member, seven cells each, six when the values did not change) and, when open, two <pre><code> blocks
   // of commands: those, exactly, and nothing else of their kind.
   const conflictPage = /\/conflicts\/(?!index\.html$)[^/]+\.html$/.test(w.location.pathname);
   if (conflictPage) {
@@ -134,7 +134,12 @@ function inspect(w) {
     for (const r of rows) {
       const head = r.parentElement.localName === 'thead';
       if (!head && !/^member-(state|entity|memory)-/.test(r.id)) markup.push(`<tr id=${r.id}>`);
-      if (r.children.length !== 7) markup.push(`<tr> of ${r.children.length} cells`);
+      // Seven cells, or six where "Value then" and "Value now" are one
+      // "Value" column (equal on every row); every row alike.
+      if (r.children.length !== rows[0].children.length ||
+          (r.children.length !== 7 && r.children.length !== 6)) {
+        markup.push(`<tr> of ${r.children.length} cells`);
+      }
     }
     if (pres.length !== 0 && pres.length !== 2) markup.push(`${pres.length} <pre>`);
     for (const p of pres) {

@@ -124,7 +124,7 @@ expect "the conflict page says what kind of disagreement it is, in words" \
 expect "the members stand side by side in one table, a row each, trust order first" sh -c "
     test \$(grep -c '<table>' site/conflicts/c-5e1a.html) = 1 &&
     grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"Layer\">state, trust 3 · <strong>favoured</strong></td>' &&
-    grep -A4 '<tr id=\"member-entity-e1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"Value now\">PEEK</td>'"
+    grep -A4 '<tr id=\"member-entity-e1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"Value\">PEEK</td>'"
 expect "the review commands stand in fenced sh blocks of the .md" sh -c "
     sed -n '/^\`\`\`sh\$/,/^\`\`\`\$/p' site/conflicts/c-5e1a.md | grep -qx \"mirror conflicts dismiss c-5e1a --reason 'WHY'\""
 expect "a closed conflict's members carry no marker" sh -c "
@@ -410,8 +410,8 @@ mirror build --store o.db --out osite --no-sweep
 expect "api/conflicts.json lists conflicts by id, whatever their status" \
     sh -c "jq -e '[.conflicts[].id] == [\"c-0a00\",\"c-5e1a\",\"c-77b0\"]' osite/api/conflicts.json >/dev/null"
 expect "a dismissal changes that entry's fields in place, nothing else" sh -c "
-    jq -e --slurpfile b before.json '(.conflicts | map(del(.status, .open, .resolved_at, .resolution, .resolved_by))) ==
-        (\$b[0].conflicts | map(del(.status, .open, .resolved_at, .resolution, .resolved_by)))
+    jq -e --slurpfile b before.json '(.conflicts | map(del(.status, .open, .resolved_at, .resolved_shown, .resolution, .resolved_by))) ==
+        (\$b[0].conflicts | map(del(.status, .open, .resolved_at, .resolved_shown, .resolution, .resolved_by)))
         and .conflicts[0].status == \"dismissed\" and .conflicts[0].resolved_by == \"alice\"' osite/api/conflicts.json >/dev/null"
 
 # --- a DIR of hidden files alone is not empty --------------------------------

@@ -1,0 +1,145 @@
+/*
+ * test_items.c: gen/site/items, what a fact table says in its columns:
+ * a date with its time only where another date of the table falls on
+ * the same day at another minute, and a Confidence column only where
+ * some row's confidence is not 1.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "site/items.h"
+
+/* The string key of o, or "(null)" for a JSON null. */
+static const char *
+text(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	assert_non_null(v);
+	return json_is_null(v) ? "(null)" : json_string_value(v);
+}
+
+static void
+test_when(void **state)
+{
+	static const struct { const char *ts; int t; const char *want; }
+	    cases[] = {
+		{ "2026-01-12 09:15:00", 0, "2026-01-12" },
+		{ "2026-01-12 09:15:00", 1, "2026-01-12 09:15" },
+		{ "2026-01-12T09:15:00Z", 1, "2026-01-12 09:15" },
+		{ "2026-01-12", 1, "2026-01-12" },
+		{ "2026-01-12 9:15", 1, "2026-01-12" },
+		{ "soon", 1, "soon" },
+	};
+	json_t *v;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		v = item_when(cases[k].ts, cases[k].t);
+		assert_string_equal(json_string_value(v), cases[k].want);
+		json_decref(v);
+	}
+	v = item_when(NULL, 1);
+	assert_true(json_is_null(v));
+	json_decref(v);
+}
+
+static void
+test_when_set(void **state)
+{
+	static const char *const ts[] = {
+		"2026-01-12 14:30:00",   /* a: shares its day with b */
+		"2026-01-13 10:00:00",   /* c: alone on its day */
+		"2026-01-12 09:15:00",   /* b */
+		"2026-01-14 00:00:00",   /* d, e: one day, one minute */
+		"2026-01-14 00:00:30",
+		NULL,
+		"2026-01-12",            /* a date alone stays one */
+	};
+	static const char *const want[] = { "2026-01-12 14:30",
+	    "2026-01-13", "2026-01-12 09:15", "2026-01-14", "2026-01-14",
+	    "(null)", "2026-01-12" };
+	enum { N = sizeof(ts) / sizeof(*ts) };
+	struct item_when w[N];
+	json_t *o[N];
+
+	(void)state;
+	for (size_t k = 0; k < N; k++) {
+		o[k] = json_object();
+		w[k] = (struct item_when){ ts[k], o[k], "shown" };
+	}
+	item_when_set(w, N);
+	for (size_t k = 0; k < N; k++) {
+		assert_string_equal(text(o[k], "shown"), want[k]);
+		json_decref(o[k]);
+	}
+}
+
+static void
+test_table_dates(void **state)
+{
+	json_t *items = json_pack("[{s:s, s:s}, {s:s, s:s}]",
+	    "created_at", "2026-01-12 08:00:00",
+	    "updated_at", "2026-02-01 10:00:00",
+	    "created_at", "2026-01-20 08:00:00",
+	    "updated_at", "2026-01-12 17:45:00");
+
+	(void)state;
+	/* Updated alone: no two updated dates share a day. */
+	item_table_dates(items, ITEM_UPDATED);
+	assert_string_equal(text(json_array_get(items, 1), "updated_shown"),
+	    "2026-01-12");
+	assert_null(json_object_get(json_array_get(items, 0),
+	    "created_shown"));
+	/* Both columns are one table: a created and an updated date share
+	 * 2026-01-12 at other minutes. */
+	item_table_dates(items, ITEM_UPDATED | ITEM_CREATED);
+	assert_string_equal(text(json_array_get(items, 0), "created_shown"),
+	    "2026-01-12 08:00");
+	assert_string_equal(text(json_array_get(items, 1), "updated_shown"),
+	    "2026-01-12 17:45");
+	assert_string_equal(text(json_array_get(items, 0), "updated_shown"),
+	    "2026-02-01");
+	json_decref(items);
+}
+
+static void
+test_confidence(void **state)
+{
+	static const struct { const char *json; int shown; } cases[] = {
+		{ "[]", 0 },
+		{ "[{\"confidence\": 1.0}, {\"confidence\": 1}]", 0 },
+		{ "[{\"confidence\": 1.0}, {\"confidence\": 0.7}]", 1 },
+		{ "[{\"confidence\": 0.9}]", 1 },
+		{ "[{\"confidence\": 1.5}]", 1 },
+		{ "[{\"label\": \"no confidence\"}]", 0 },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		json_t *items = json_loads(cases[k].json, 0, NULL);
+		json_t *v = item_table_confidence(items);
+
+		assert_int_equal(json_is_true(v), cases[k].shown);
+		json_decref(v);
+		json_decref(items);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_when),
+		cmocka_unit_test(test_when_set),
+		cmocka_unit_test(test_table_dates),
+		cmocka_unit_test(test_confidence),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
