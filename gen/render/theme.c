@@ -243,6 +243,33 @@ theme_write_assets(const theme *th, struct output *out, mirror_error *err)
 	return rc;
 }
 
+int
+theme_inline_css(strbuf *sb, const theme *th, mirror_error *err)
+{
+	static const char name[] = "style.css";
+	strbuf data, src;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < th->n_assets; i++)
+		if (strcmp(th->assets[i], name) == 0)
+			break;
+	if (i == th->n_assets)
+		return 0;
+	strbuf_init(&data);
+	strbuf_init(&src);
+	strbuf_printf(&src, "%s/assets/%s", th->dir, name);
+	rc = userfile_readat(&data, th->assets_fd, name, "theme", src.data,
+	    0, 0, err);
+	/* A NUL byte would hide the rest from strstr: none either. */
+	if (rc == 0 && data.len > 0 && strlen(data.data) == data.len &&
+	    strstr(data.data, "</") == NULL)
+		strbuf_add(sb, data.data, data.len);
+	strbuf_free(&data);
+	strbuf_free(&src);
+	return rc;
+}
+
 const char *
 theme_name(const theme *th)
 {

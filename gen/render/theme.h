@@ -22,7 +22,9 @@
  *                        base URL with '/', else "/"
  *   standalone   bool    true on the not-found page without a base URL:
  *                        the layout must then need no file of the site
- *                        (no stylesheet link)
+ *                        (no stylesheet link); mirror puts the theme's
+ *                        assets/style.css inline before its </head>
+ *                        (theme_inline_css)
  *   markdown     string  this page's .md twin ("index.md"; on the
  *                        not-found page root + "404.md")
  *   nav          array   of {"href": path relative to the root,
@@ -74,6 +76,14 @@ int theme_render(strbuf *sb, const theme *th, const json_t *page,
  */
 int theme_write_assets(const theme *th, struct output *out,
     mirror_error *err);
+
+/*
+ * Append the theme's stylesheet, assets/style.css, to sb, for a page
+ * that must need no file of the site: sb stays as it is when the theme
+ * has none, or when it holds "</" (which could end the <style> element
+ * it goes into) or a NUL byte. Returns 0, or < 0 when the file cannot be read.
+ */
+int theme_inline_css(strbuf *sb, const theme *th, mirror_error *err);
 
 /* The theme's name as given to theme_open (owned by th). */
 const char *theme_name(const theme *th);

@@ -173,6 +173,42 @@ head_title(strbuf *sb, const char *title, const char *site_title)
 }
 
 /*
+ * Into html, a page that needs no file of the site (the not-found page
+ * without a base URL, served at any depth, where no relative link finds
+ * the stylesheet): the theme's stylesheet inline, with the colour
+ * schemes it styles, before the first </head>. Nothing when the theme
+ * has none to inline or the layout no </head>. Returns 0 or < 0.
+ */
+static int
+inline_style(strbuf *html, const theme *th, mirror_error *err)
+{
+	const char *end = html->data != NULL ? strstr(html->data,
+	    "</head>") : NULL;
+	strbuf out, css;
+	int rc;
+
+	if (end == NULL)
+		return 0;
+	strbuf_init(&css);
+	rc = theme_inline_css(&css, th, err);
+	if (rc < 0 || css.len == 0) {
+		strbuf_free(&css);
+		return rc;
+	}
+	strbuf_init(&out);
+	strbuf_add(&out, html->data, (size_t)(end - html->data));
+	strbuf_puts(&out, "<meta name=\"color-scheme\" content=\"light "
+	    "dark\">\n<style>");
+	strbuf_add(&out, css.data, css.len);
+	strbuf_puts(&out, "</style>\n");
+	strbuf_puts(&out, end);
+	strbuf_free(html);
+	*html = out;
+	strbuf_free(&css);
+	return 0;
+}
+
+/*
  * The .html twin: body, the Markdown as HTML, in the theme's layout,
  * as path.html; mdfile is the .md twin's path, which the layout links
  * to; desc is the page's summary for its description. Returns 0 or < 0
@@ -214,6 +250,8 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
 		rc = mirror_fail(err, MIRROR_EIO, "internal: page %s", path);
 	else
 		rc = theme_render(&html, pc->w->th, page, body, err);
+	if (rc == 0 && alone)
+		rc = inline_style(&html, pc->w->th, err);
 	strbuf_printf(&file, "%s.html", path);
 	if (rc == 0)
 		rc = page_file(pc, file.data, html.data, html.len, err);

@@ -518,6 +518,29 @@ node_conflict(struct tree *t, const struct fact_entity *e)
 	return t->conflict;
 }
 
+/* What conflict id disputes, in words: its slot's description less
+ * " of PROJECT" at its end ("lateral support material"); null when m
+ * has no such conflict. */
+static json_t *
+dispute_words(const struct site_model *m, const char *id)
+{
+	for (size_t i = 0; i < m->conflicts.n; i++) {
+		const struct conflict *c = &m->conflicts.items[i];
+		size_t len, plen;
+
+		if (strcmp(c->id, id) != 0 || c->description == NULL)
+			continue;
+		len = strlen(c->description);
+		plen = strlen(c->project);
+		if (plen > 0 && len > plen + 4 && memcmp(c->description +
+		    len - plen - 4, " of ", 4) == 0 && strcmp(c->description +
+		    len - plen, c->project) == 0)
+			len -= plen + 4;
+		return json_stringn(c->description, len);
+	}
+	return json_null();
+}
+
 /* The diagram's node for tree node k at depth. */
 static json_t *
 diagram_node(struct tree *t, size_t k, size_t depth, strbuf *sb)
@@ -529,12 +552,13 @@ diagram_node(struct tree *t, size_t k, size_t depth, strbuf *sb)
 	node_detail(sb, t, e);
 	if (c != NULL)
 		slug_make(slug, c);
-	return item_must(json_pack("{s:O, s:s, s:s, s:I, s:s, s:o}",
+	return item_must(json_pack("{s:O, s:s, s:s, s:I, s:s, s:o, s:o}",
 	    "anchor", json_object_get(json_array_get(t->items, k), "anchor"),
 	    "label", e->name, "kind", e->type,
 	    "depth", (json_int_t)(depth < DIAGRAM_DEPTH ? depth :
 	    DIAGRAM_DEPTH), "detail", sb->data != NULL ? sb->data : "",
-	    "conflict_slug", c != NULL ? json_string(slug) : json_null()),
+	    "conflict_slug", c != NULL ? json_string(slug) : json_null(),
+	    "disputed", c != NULL ? dispute_words(t->m, c) : json_null()),
 	    "diagram node", e->id);
 }
 
@@ -837,14 +861,20 @@ overview_figure(strbuf *sb, const json_t *data)
 		    json_object_get(v, "label")), json_string_value(
 		    json_object_get(v, "detail")), json_string_value(
 		    json_object_get(v, "kind")), href[k],
-		    (size_t)json_integer_value(json_object_get(v, "depth")) };
+		    (size_t)json_integer_value(json_object_get(v, "depth")),
+		    json_string_value(json_object_get(v, "disputed")) };
 	}
 	strbuf_init(&title);
 	figure_title(&title, data, nodes);
-	strbuf_puts(sb, "<figure class=\"diagram-figure\">\n");
+	/* At its natural size (13 and 12 px text), in a region that
+	 * scrolls sideways on a phone: focusable, so a keyboard scrolls
+	 * it too, and named. */
+	strbuf_puts(sb, "<figure class=\"diagram-figure\">\n<div "
+	    "class=\"diagram-scroll\" tabindex=\"0\" role=\"region\" "
+	    "aria-label=\"Architecture diagram, scrolls sideways\">\n");
 	diagram_svg(sb, &(struct diagram){ "architecture-diagram",
 	    title.data, dn, n });
-	strbuf_puts(sb, "\n<figcaption>Each component shows its materials. "
+	strbuf_puts(sb, "\n</div>\n<figcaption>Each component shows its materials. "
 	    "\xe2\x9a\xa0 marks a node in an open conflict (its own, its "
 	    "material's or that of a decision on it) and links to the "
 	    "conflict.");

@@ -35,6 +35,7 @@
 // inline style and a foreign image goes through the same checks first, to
 // show that each of them can fail.
 'use strict';
+const crypto = require('crypto');
 const fs = require('fs');
 const http = require('http');
 const path = require('path');
@@ -57,7 +58,15 @@ function check(name, cond, detail) {
 
 const BATCH = 20;
 const HARNESS = '/__harness.html';
-const CSP = "default-src 'self'; script-src 'none'; style-src 'self'; " +
+// The not-found page of a site without a base URL holds the theme's
+// stylesheet inline (doc/site.md): the policy allows exactly that style
+// by its hash, as a host with such a policy would.
+const inlineStyle = (() => {
+  const m = fs.readFileSync(path.join(site, '404.html'), 'utf8').match(
+    /<style>([^]*?)<\/style>/);
+  return m ? ` 'sha256-${crypto.createHash('sha256').update(m[1]).digest('base64')}'` : '';
+})();
+const CSP = `default-src 'self'; script-src 'none'; style-src 'self'${inlineStyle}; ` +
   "img-src 'self' data:; object-src 'none'; frame-src 'none'; " +
   "base-uri 'none'; form-action 'none'";
 const CANARY = '/__canary/index.html';
@@ -120,6 +129,11 @@ function inspect(w) {
   const allowed = new Set(['html', 'head', 'body', 'meta', 'title', 'link',
     'header', 'nav', 'main', 'footer', 'a', 'p', 'ul', 'li', 'strong', 'em',
     'h1', 'h2', 'h3', 'hr', 'span', 'div', 'small']);
+  // The not-found page: the theme's stylesheet inline, in the head.
+  if (/\/404\.html$/.test(w.location.pathname) &&
+      doc.querySelectorAll('style').length === 1 && doc.querySelector('head > style')) {
+    allowed.add('style');
+  }
   const markup = [];
   // A conflict page's template makes one table (a header row and a row
   // per member, seven cells each, six when the values did not change) and, when open, two <pre><code> blocks
@@ -190,8 +204,9 @@ function inspect(w) {
   const projectPage = /\/projects\/[^/]+\/index\.html$/.test(w.location.pathname);
   if (projectPage) {
     for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure',
-      'figcaption', 'svg', 'title', 'defs', 'clipPath', 'rect', 'g', 'path',
-      'text']) allowed.add(t);
+      'figcaption', 'svg', 'title', 'rect', 'g', 'path', 'text', 'tspan']) {
+      allowed.add(t);
+    }
     for (const r of doc.querySelectorAll('tr')) {
       const head = r.parentElement.localName === 'thead';
       if (!head && !/^(state|entity|memory)-/.test(r.id)) markup.push(`<tr id=${r.id}>`);

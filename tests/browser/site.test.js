@@ -17,7 +17,18 @@
 //     table's body cells carry their column's header as data-label. The
 //     project overview at 390 px is at most 3 times as tall as at 1280
 //     px, and both shorter than before the cards (41,610 and 17,582 px).
-//  3. The hostile corpus: every project overview loads with no script
+//  3. The architecture diagram at 390 px, on every overview that has
+//     one: its text at least 12 px as drawn (font size times the SVG's
+//     scale), no label cut ("…") or running out of its box, a disputed
+//     node saying what is disputed, the SVG inside a region that scrolls
+//     sideways and that a keyboard reaches (tabindex 0, role region, a
+//     name: axe's scrollable-region-focusable).
+//  4. The not-found page as a static host sends it for a missing URL at
+//     any depth (its bytes at http://mirror.test/a/b/c/page.html, the
+//     site served from that origin's root): styled by the theme (the
+//     body's font and colours, light and dark) and clean of axe's
+//     color-contrast rule in dark mode.
+//  5. The hostile corpus: every project overview loads with no script
 //     run (no dialog, no script element, no flag set), no request for
 //     anything but local files, and the text visible.
 //
@@ -189,6 +200,109 @@ async function phone(browser) {
   await page.close();
 }
 
+// In the page: the diagram's texts as drawn.
+function diagramFindings() {
+  const svg = document.querySelector('svg.diagram');
+  if (svg === null) return null;
+  const region = svg.closest('[role="region"]');
+  const small = [];
+  const cut = [];
+  const out = [];
+  for (const t of svg.querySelectorAll('text')) {
+    const px = parseFloat(getComputedStyle(t).fontSize) * svg.getScreenCTM().a;
+    if (px < 12) small.push(`${t.textContent} (${px.toFixed(1)} px)`);
+    if (t.textContent.includes('\u2026')) cut.push(t.textContent);
+    const box = t.closest('g').querySelector('rect').getBBox();
+    const b = t.getBBox();
+    if (b.x < box.x || b.x + b.width > box.x + box.width ||
+        b.y < box.y || b.y + b.height > box.y + box.height) out.push(t.textContent);
+  }
+  const disputes = [...svg.querySelectorAll('a .diagram-dispute')].map(
+    (t) => t.textContent);
+  return { small, cut, out, disputes, links: svg.querySelectorAll('a').length,
+    region: region && [region.getAttribute('tabindex'),
+      region.getAttribute('aria-label'), getComputedStyle(region).overflowX],
+    scrolls: region !== null && region.scrollWidth > region.clientWidth };
+}
+
+async function diagram(browser) {
+  const page = await browser.newPage({ viewport: { width: 390, height: 900 } });
+  const projects = fs.readdirSync(path.join(exampleSite, 'projects')).sort();
+  let seen = 0;
+  let disputed = 0;
+  for (const p of projects) {
+    const rel = `projects/${p}/index.html`;
+    if (!fs.existsSync(path.join(exampleSite, rel))) continue;
+    await page.goto(url(exampleSite, rel));
+    const f = await page.evaluate(diagramFindings);
+    if (f === null) continue;
+    seen++;
+    check(`${rel} at 390 px: the diagram's text is at least 12 px`,
+      f.small.length === 0, f.small.slice(0, 4).join(' | '));
+    check(`${rel} at 390 px: no diagram label is cut or runs out of its box`,
+      f.cut.length === 0 && f.out.length === 0,
+      `cut: ${f.cut.slice(0, 3).join(' | ')}; out: ${f.out.slice(0, 3).join(' | ')}`);
+    check(`${rel}: each disputed node says what is disputed`,
+      f.disputes.length === f.links &&
+        f.disputes.every((d) => /^\u26a0 disputed: \S/.test(d)),
+      `${f.links} links, lines: ${f.disputes.join(' | ')}`);
+    disputed += f.links;
+    check(`${rel}: the diagram scrolls in a named region a keyboard reaches`,
+      f.region !== null && f.region[0] === '0' && f.region[1] &&
+        f.region[2] === 'auto', JSON.stringify(f.region));
+    if (p === 'p05-interferometer') {
+      check(`${rel} at 390 px: the diagram is wider than the phone and scrolls`,
+        f.scrolls);
+      await page.locator('figure.diagram-figure').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(shotDir, 'diagram-390.png') });
+    }
+  }
+  check('the example has overviews with a diagram, and disputed nodes in them',
+    seen >= 3 && disputed >= 2, `${seen} diagrams, ${disputed} disputed nodes`);
+  await page.close();
+}
+
+// The not-found page as a static host serves it: the site at the root of
+// http://mirror.test/, 404.html's bytes for any missing path.
+async function notFound(browser) {
+  const axe = path.join(__dirname, 'node_modules', 'axe-core', 'axe.min.js');
+  for (const scheme of ['light', 'dark']) {
+    const context = await browser.newContext({ viewport: { width: 390, height: 900 },
+      colorScheme: scheme });
+    await context.route('http://mirror.test/**', (route) => {
+      const rel = decodeURIComponent(new URL(route.request().url()).pathname).slice(1);
+      const file = path.join(exampleSite, rel);
+      const found = rel !== '' && !rel.includes('..') && fs.existsSync(file) &&
+        fs.statSync(file).isFile();
+      route.fulfill({ status: found ? 200 : 404,
+        contentType: /\.css$/.test(rel) ? 'text/css' : 'text/html; charset=utf-8',
+        body: fs.readFileSync(found ? file : path.join(exampleSite, '404.html')) });
+    });
+    const page = await context.newPage();
+    const res = await page.goto('http://mirror.test/a/b/c/page.html');
+    const body = await page.evaluate(() => {
+      const s = getComputedStyle(document.body);
+      return [s.fontFamily, s.color, s.backgroundColor];
+    });
+    const want = scheme === 'dark' ? ['rgb(230, 237, 243)', 'rgb(13, 17, 23)'] :
+      ['rgb(27, 31, 36)', 'rgb(255, 255, 255)'];
+    check(`the not-found page at a deep path is styled by the theme (${scheme})`,
+      res.status() === 404 && /^system-ui/.test(body[0]) &&
+        body[1] === want[0] && body[2] === want[1],
+      `status ${res.status()}, body ${JSON.stringify(body)}`);
+    if (scheme === 'dark') {
+      await page.addScriptTag({ path: axe });
+      const v = await page.evaluate(async () => (await window.axe.run(document,
+        { runOnly: ['color-contrast'] })).violations.map((x) =>
+        x.nodes.map((n) => n.target.join(' ')).join(', ')));
+      check('the not-found page at a deep path passes axe\'s color-contrast in dark mode',
+        v.length === 0, v.join(' | '));
+    }
+    await page.screenshot({ path: path.join(shotDir, `404-deep-${scheme}.png`) });
+    await context.close();
+  }
+}
+
 async function hostile(browser) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const dialogs = [];
@@ -247,6 +361,8 @@ async function hostile(browser) {
   try {
     await example(browser);
     await phone(browser);
+    await diagram(browser);
+    await notFound(browser);
     await hostile(browser);
   } finally {
     await browser.close();

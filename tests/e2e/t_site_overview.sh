@@ -48,10 +48,10 @@ expect "bench10k: each of the 50 overviews has a diagram and a contents line" sh
     test \$(grep -l '<svg class=\"diagram\"' bench10k/projects/*/index.html | wc -l) -eq 50 &&
     test \$(grep -l '^\*\*Contents:\*\* ' bench10k/projects/*/index.md | wc -l) -eq 50"
 expect "the lateral support and its mirror mount are disputed in the picture" sh -c "
-    grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>⚠ disputed: Lateral support (no material); see its conflict</title>' $p05/index.html &&
-    grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>⚠ disputed: Mirror mount (subsystem); see its conflict</title>' $p05/index.html"
+    grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>Lateral support (no material), ⚠ disputed: lateral support material; see its conflict</title>' $p05/index.html &&
+    grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>Mirror mount (subsystem), ⚠ disputed: lateral support material; see its conflict</title>' $p05/index.html"
 expect "a component shows its material in the picture" \
-    grep -q '>Invar 36</text>' $p05/index.html
+    grep -q '>Invar 36</tspan>' $p05/index.html
 expect "the architecture list follows the picture: a subsystem, then its components" sh -c "
     grep -A2 'entity-p05-sub-refoptics\"></a>' $p05/index.md | grep -c 'part of: Reference optics' | grep -qx 2"
 expect "an expired memory says 'expired', not its status" sh -c "
