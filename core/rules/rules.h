@@ -185,6 +185,23 @@ int rules_param_int(const char *v, long long *out);
 int rules_override(struct rule_set *rs, const char *rule, const char *name,
     const char *value, mirror_error *err);
 
+/* The value rule r's parameter name runs with: the last
+ * param.RULE.NAME override of rs, else the header's default, else
+ * NULL. */
+const char *rules_param_value(const struct rule_set *rs,
+    const struct rule *r, const char *name);
+
+/*
+ * Append text (a rule's description) to out with every ":NAME" that
+ * names a parameter with a value (rules_param_value) replaced by that
+ * value, as the run binds it: "within the last :days days" becomes
+ * "within the last 30 days". A ':' right after a letter, digit, '_' or
+ * ':' starts no name, ":now" and names with no value stay as they are,
+ * and so does a value with a control character. Never fails.
+ */
+void rules_fill_params(strbuf *out, const struct rule_set *rs,
+    const struct rule *r, const char *text);
+
 /* 1 when s is a parameter name ([A-Za-z_][A-Za-z0-9_]*, not "now"),
  * else 0. */
 int rules_param_name_ok(const char *s);

@@ -128,14 +128,7 @@ why_at(strbuf *why, const struct rule *r, int off, const char *fmt, ...)
 static const char *
 param_value(const struct rule_conn *c, const struct rule *r, const char *name)
 {
-	for (size_t i = c->rs->nover; i-- > 0;)
-		if (strcmp(c->rs->over[i].rule, r->id) == 0 &&
-		    strcmp(c->rs->over[i].name, name) == 0)
-			return c->rs->over[i].value;
-	for (size_t i = 0; i < r->nparams; i++)
-		if (strcmp(r->params[i].name, name) == 0)
-			return r->params[i].value;
-	return NULL;
+	return rules_param_value(c->rs, r, name);
 }
 
 /* Bind v as an integer when it is one, else as text. */

@@ -736,6 +736,60 @@ rules_override(struct rule_set *rs, const char *rule, const char *name,
 	return 0;
 }
 
+const char *
+rules_param_value(const struct rule_set *rs, const struct rule *r,
+    const char *name)
+{
+	for (size_t i = rs->nover; i-- > 0;)
+		if (r->id != NULL && strcmp(rs->over[i].rule, r->id) == 0 &&
+		    strcmp(rs->over[i].name, name) == 0)
+			return rs->over[i].value;
+	for (size_t i = 0; i < r->nparams; i++)
+		if (strcmp(r->params[i].name, name) == 0)
+			return r->params[i].value;
+	return NULL;
+}
+
+/* 1 when c may be part of a parameter's name, else 0. */
+static int
+name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_';
+}
+
+void
+rules_fill_params(strbuf *out, const struct rule_set *rs,
+    const struct rule *r, const char *text)
+{
+	const char *p = text, *v;
+	size_t n, at;
+	char name[RULE_ID_MAX + 1];
+
+	while (*p != '\0') {
+		if (*p != ':' || (p > text && (name_char(p[-1]) ||
+		    p[-1] == ':'))) {
+			strbuf_putc(out, *p++);
+			continue;
+		}
+		for (n = 0; name_char(p[1 + n]); n++)
+			;
+		v = NULL;
+		if (n > 0 && n <= RULE_ID_MAX) {
+			memcpy(name, p + 1, n);
+			name[n] = '\0';
+			if (rules_param_name_ok(name))
+				v = rules_param_value(rs, r, name);
+		}
+		if (v != NULL && rules_text_problem(v, strlen(v), 1,
+		    &at) == NULL) {
+			strbuf_puts(out, v);
+			p += 1 + n;
+		} else
+			strbuf_putc(out, *p++);
+	}
+}
+
 int
 rules_row_check(mirror_store *st, sqlite3_stmt *s, mirror_error *err)
 {

@@ -779,6 +779,7 @@ record_one(struct rules_job *j, size_t i, mirror_error *err)
 	struct rule_eval *ev = &j->ev[i];
 	struct rule_run_row row;
 	const char *why = NULL;
+	strbuf desc;
 	int rc;
 
 	if ((rc = wait_for(j, i, err)) < 0)
@@ -808,15 +809,20 @@ record_one(struct rules_job *j, size_t i, mirror_error *err)
 	}
 	if (r->id == NULL || ran_already(j, r->id))
 		return 0;
+	/* The description as run: its parameters' values in words. */
+	strbuf_init(&desc);
+	rules_fill_params(&desc, j->rs, r, r->description);
 	row = (struct rule_run_row){ r->id, r->origin,
 	    severity_word(r->severity), r->label[0] != '\0' ? r->label :
-	    r->id, r->description, r->query, why, ev->rows, ev->ms };
+	    r->id, desc.data, r->query, why, ev->rows, ev->ms };
 	if (j->keys != NULL) {
 		j->keys[i].ok = why == NULL;
 		j->keys[i].hits = ev->rows;
 	}
 	ARRAY_PUSH(j->ran, j->nran, j->capran) = r->id;
-	return rec_run_row(&j->rec, &row, err);
+	rc = rec_run_row(&j->rec, &row, err);
+	strbuf_free(&desc);
+	return rc;
 }
 
 /* Insert a key into mirror_meta: ?1 the rule's id, ?2 its key, ?3 its

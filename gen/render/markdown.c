@@ -311,12 +311,65 @@ figure_of(cmark_node *block, const struct md_figure *figs, size_t nfigs)
 	return NULL;
 }
 
+/*
+ * Folds, (e) in markdown.h: 1 when block's literal is exactly
+ * "<details><summary>TEXT</summary>\n" with TEXT of the allowed
+ * characters (its HTML, the same, into *html: caller frees), -1 when
+ * it is exactly "</details>\n", else 0.
+ */
+static int
+fold_of(cmark_node *block, char **html)
+{
+	static const char pre[] = "<details><summary>",
+	    post[] = "</summary>\n";
+	const char *lit = cmark_node_get_literal(block), *t;
+	size_t n;
+
+	if (lit == NULL)
+		return 0;
+	if (strcmp(lit, "</details>\n") == 0)
+		return -1;
+	if (strncmp(lit, pre, sizeof(pre) - 1) != 0)
+		return 0;
+	t = lit + sizeof(pre) - 1;
+	n = strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789 ,.'-():");
+	if (n == 0 || strcmp(t + n, post) != 0)
+		return 0;
+	*html = xmalloc(n + sizeof("<details>\n<summary></summary>\n"));
+	memcpy(*html, "<details>\n<summary>", 19);
+	memcpy(*html + 19, t, n);
+	memcpy(*html + 19 + n, post, sizeof(post));
+	return 1;
+}
+
+/*
+ * Fold block (fold_of) into m: an open one is marked and stacked in
+ * *open (its index in m), a close marked when a fold is open.
+ */
+static void
+fold_mark(struct marked *m, cmark_syntax_extension *ext, cmark_node *block,
+    size_t **open, size_t *nopen, size_t *cap)
+{
+	char *html = NULL;
+	int k = fold_of(block, &html);
+
+	if (k == 1) {
+		ARRAY_PUSH(*open, *nopen, *cap) = m->n;
+		mark(m, ext, block, html);
+	} else if (k == -1 && *nopen > 0) {
+		(*nopen)--;
+		mark(m, ext, block, xstrdup("</details>\n"));
+	}
+}
+
 static void
 pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
     const struct md_figure *figs, size_t nfigs)
 {
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
+	size_t *open = NULL, nopen = 0, capopen = 0;
 
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
@@ -357,12 +410,23 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
 			twin_link(node);
 			if (id != NULL)
 				mark(m, ext, node, id);
-		} else if (type == CMARK_NODE_HTML_BLOCK &&
-		    (id = figure_of(node, figs, nfigs)) != NULL) {
-			mark(m, ext, node, id);
+		} else if (type == CMARK_NODE_HTML_BLOCK) {
+			if ((id = figure_of(node, figs, nfigs)) != NULL)
+				mark(m, ext, node, id);
+			else
+				fold_mark(m, ext, node, &open, &nopen,
+				    &capopen);
 		}
 	}
 	cmark_iter_free(it);
+	/* A fold never closed renders as nothing. */
+	while (nopen > 0) {
+		cmark_node *n = m->v[open[--nopen]].node;
+
+		free(cmark_node_get_user_data(n));
+		cmark_node_set_user_data(n, xstrdup(""));
+	}
+	free(open);
 }
 
 static void

@@ -45,6 +45,16 @@
  *      figure it stays suppressed like any raw HTML. The .md twin keeps
  *      the comment, which Markdown readers do not show.
  *
+ *  (e) Folds. An HTML block that is exactly
+ *      "<details><summary>TEXT</summary>" (a line of its own, TEXT of
+ *      letters, digits, blanks and , . ' - ( ) : alone) renders as
+ *      "<details>\n<summary>TEXT</summary>", and one that is exactly
+ *      "</details>" closes the innermost open fold; the Markdown between
+ *      them (blank lines around it) renders as usual. A close with no
+ *      open fold, and an open one never closed, stay suppressed like any
+ *      raw HTML, so the HTML is always balanced. Store text can make
+ *      neither, because escape_md escapes '<'.
+ *
  * Output is deterministic and the whole call is linear in practice for
  * text that came through escape_md (see the timing test).
  */

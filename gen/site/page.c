@@ -233,7 +233,7 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
 	/* The not-found page links its twin from the root as well. */
 	strbuf_printf(&file, "%s%s", strcmp(path, SITE_NOT_FOUND) == 0 ?
 	    root.data : "", base != NULL ? base + 1 : mdfile);
-	page = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:[o,o,o], "
+	page = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:[o,o,o,o], "
 	    "s:s}", "title", title, "site_title", pc->m->title,
 	    "head_title", head.data, "description", desc[0] != '\0' ? desc :
 	    title, "root", root.data, "standalone", alone,
@@ -241,6 +241,8 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
 	    nav_item("index.html", "Projects", strcmp(path, "index") == 0),
 	    nav_item("conflicts/index.html", "Conflicts",
 	    strcmp(path, "conflicts/index") == 0),
+	    nav_item("checks/index.html", "Checks",
+	    strcmp(path, "checks/index") == 0),
 	    nav_item("keys/index.html", "A\xe2\x80\x93Z",
 	    strncmp(path, "keys/", 5) == 0),
 	    "footer", SITE_FOOTER);

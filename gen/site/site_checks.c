@@ -27,7 +27,8 @@ str_or_null(const char *s)
 }
 
 /* Where fact f is shown: its project's overview, or the index for the
- * no-project group; a relationship and a gone row are shown nowhere. */
+ * no-project group; a relationship and a gone row are shown nowhere.
+ * And its project's name. */
 static void
 fact_place(json_t *o, const struct site_model *m,
     const struct violation_fact *f)
@@ -40,6 +41,10 @@ fact_place(json_t *o, const struct site_model *m,
 	json_object_set_new(o, "project_slug", i >= 0 &&
 	    f->project[0] != '\0' ? json_string(m->pslug[i]) : json_null());
 	json_object_set_new(o, "linked", json_boolean(i >= 0));
+	json_object_set_new(o, "project_name", f->project == NULL ?
+	    json_null() : json_string(f->project[0] == '\0' ?
+	    "(no project)" : (i = model_project_index(m, f->project)) >= 0 ?
+	    m->projects[i].name : f->project));
 }
 
 /* The JSON object of fact f of a violation. */
@@ -286,6 +291,170 @@ check_groups(const struct site_model *m, const size_t *idx, size_t nk,
 	return groups;
 }
 
+/* The name the pages give the project of violation v: its name in the
+ * model, "(no project)" for none, else its id as recorded. */
+static const char *
+violation_project_name(const struct site_model *m, const struct violation *v)
+{
+	long pi = model_project_index(m, v->project);
+
+	return v->project[0] == '\0' ? "(no project)" : pi >= 0 ?
+	    m->projects[pi].name : v->project;
+}
+
+/*
+ * The group of the site's Checks page for one project: the nk
+ * violations whose indexes are idx (in the list's order: open errors,
+ * open warnings, closed; by rule), under their rules in the order they
+ * first come (the rules with open errors first), each entry naming its
+ * project. name and slug (NULL: no page) are the project's; anchor is
+ * the group's id on the page. A new object.
+ */
+static json_t *
+project_group(const struct site_model *m, const char *name,
+    const char *slug, const char *anchor, const size_t *idx, size_t nk)
+{
+	json_t *rules = json_array(), *g, *r = NULL;
+	long long open = 0;
+	strbuf words;
+	size_t k;
+
+	for (k = 0; k < nk; k++) {
+		const struct violation *v = &m->violations.items[idx[k]];
+		json_t *c;
+		size_t j;
+
+		json_array_foreach(rules, j, r)
+			if (strcmp(json_string_value(json_object_get(r,
+			    "rule")), v->rule_id) == 0)
+				break;
+		if (j == json_array_size(rules)) {
+			r = item_must(json_pack("{s:s, s:s, s:I, s:o}", "rule",
+			    v->rule_id, "label", model_rule_label(m,
+			    v->rule_id), "open", (json_int_t)0, "checks",
+			    json_array()), "rule", v->rule_id);
+			json_array_append_new(rules, r);
+		}
+		c = item_violation(m, v);
+		json_object_set_new(c, "project_name", json_string(
+		    violation_project_name(m, v)));
+		json_array_append_new(json_object_get(r, "checks"), c);
+		if (strcmp(v->status, "open") == 0) {
+			open++;
+			json_object_set_new(r, "open", json_integer(
+			    json_integer_value(json_object_get(r, "open")) + 1));
+		}
+	}
+	strbuf_init(&words);
+	strbuf_printf(&words, "%lld open, %lld closed", open,
+	    (long long)nk - open);
+	g = item_must(json_pack("{s:s, s:o, s:s, s:s, s:I, s:o}", "name",
+	    name, "slug", slug != NULL ? json_string(slug) : json_null(),
+	    "anchor", anchor, "words", words.data, "open", (json_int_t)open,
+	    "rules", rules), "checks of project", name);
+	json_array_foreach(rules, k, r) {
+		long long o = json_integer_value(json_object_get(r, "open")),
+		    all = (long long)json_array_size(json_object_get(r,
+		    "checks"));
+
+		strbuf_reset(&words);
+		if (o > 0)
+			strbuf_printf(&words, "%lld open", o);
+		if (all > o)
+			strbuf_printf(&words, "%s%lld closed", o > 0 ? ", " :
+			    "", all - o);
+		json_object_set_new(r, "words", json_string(words.data));
+	}
+	strbuf_free(&words);
+	return g;
+}
+/* What by_open sorts by (qsort has no context): the model, and the
+ * open violations of each of its projects. */
+static _Thread_local const struct site_model *sort_model;
+static _Thread_local const long long *sort_open;
+
+/* Projects with more open checks first, then by name, then by id; the
+ * no-project group last. */
+static int
+by_open(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct fact_project *p = &sort_model->projects[i],
+	    *q = &sort_model->projects[j];
+	int c;
+
+	if ((p->id[0] == '\0') != (q->id[0] == '\0'))
+		return p->id[0] == '\0' ? 1 : -1;
+	if (sort_open[i] != sort_open[j])
+		return sort_open[i] > sort_open[j] ? -1 : 1;
+	if ((c = strcmp(p->name, q->name)) != 0)
+		return c;
+	return strcmp(p->id, q->id);
+}
+
+/*
+ * The site's Checks page by project: one group per project with
+ * violations (project_group), most open first, the no-project group
+ * last, then "(other projects)" for violations of a project the model
+ * does not know, each naming its project. A new array.
+ */
+static json_t *
+project_groups(const struct site_model *m)
+{
+	const size_t *start = m->checks_of.start;
+	size_t *order = xcalloc(m->n_projects + 1, sizeof(*order)), n = 0;
+	size_t *rest = xcalloc(m->violations.n + 1, sizeof(*rest)), nrest = 0;
+	json_t *out = json_array();
+	strbuf anchor;
+
+	long long *open = xcalloc(m->n_projects + 1, sizeof(*open));
+
+	for (size_t i = 0; i < m->n_projects; i++) {
+		if (start[i + 1] > start[i])
+			order[n++] = i;
+		for (size_t k = start[i]; k < start[i + 1]; k++)
+			open[i] += strcmp(m->violations.items[
+			    m->checks_of.ord[k]].status, "open") == 0;
+	}
+	sort_model = m;
+	sort_open = open;
+	qsort(order, n, sizeof(*order), by_open);
+	free(open);
+	strbuf_init(&anchor);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k];
+		const struct fact_project *p = &m->projects[i];
+
+		strbuf_reset(&anchor);
+		strbuf_printf(&anchor, "project-%s", p->id[0] != '\0' ?
+		    m->pslug[i] : "none");
+		json_array_append_new(out, project_group(m, p->id[0] != '\0' ?
+		    p->name : "(no project)", p->id[0] != '\0' ? m->pslug[i] :
+		    NULL, anchor.data, m->checks_of.ord + start[i],
+		    start[i + 1] - start[i]));
+	}
+	/* Of no project the model knows: none (when the model has no
+	 * such group), then the others. */
+	for (int other = 0; other < 2; other++) {
+		nrest = 0;
+		for (size_t i = 0; i < m->violations.n; i++) {
+			const char *p = m->violations.items[i].project;
+
+			if ((p[0] != '\0') == other &&
+			    model_project_index(m, p) < 0)
+				rest[nrest++] = i;
+		}
+		if (nrest > 0)
+			json_array_append_new(out, project_group(m, other ?
+			    "(other projects)" : "(no project)", NULL, other ?
+			    "project-other" : "project-none", rest, nrest));
+	}
+	strbuf_free(&anchor);
+	free(order);
+	free(rest);
+	return out;
+}
+
 /* One Checks page: the site's (pi < 0, idx NULL and nk every
  * violation) or project pi's, whose violations are the nk of idx.
  * Returns 0 or < 0 with err set. */
@@ -309,7 +478,8 @@ checks_page(const struct page_ctx *pc, long pi, const size_t *idx,
 		strbuf_printf(&title, "Checks: %s", m->projects[pi].name);
 	}
 	data = item_must(json_pack("{s:s, s:b, s:o, s:o, s:o, s:o, s:o, "
-	    "s:I, s:I}", "heading", title.data, "site", pi < 0,
+	    "s:o, s:I, s:I}", "heading", title.data, "site", pi < 0,
+	    "projects", pi < 0 ? project_groups(m) : json_array(),
 	    "project_slug", pi >= 0 ? json_string(m->pslug[pi]) :
 	    json_null(), "groups", groups, "open_words", item_count(open,
 	    "open check", "open checks"), "failed", runs_json(m, 1),

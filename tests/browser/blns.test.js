@@ -165,16 +165,33 @@ function inspect(w) {
   // A violation's page (checks/<slug>) shows the rule's query as one
   // <pre><code> of text and the facts it names as one table; the Checks
   // pages list violations and rules as tables. Nothing else of their kind.
+  // The query is folded in one <details> whose <summary> is the
+  // template's "How this is checked"; the only code outside it is the
+  // template's own `--check` in its "What to do" line.
   const checkPage = /\/checks\/(projects\/)?[^/]+\.html$/.test(w.location.pathname);
   if (checkPage) {
-    for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'pre', 'code']) allowed.add(t);
+    for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'pre', 'code',
+      'details', 'summary']) allowed.add(t);
     const pres = doc.querySelectorAll('pre');
     if (pres.length > 1) markup.push(`${pres.length} <pre>`);
     for (const p of pres) {
       if (p.children.length !== 1 || p.firstElementChild.localName !== 'code' ||
           p.firstElementChild.children.length !== 0) markup.push('<pre> holding markup');
     }
-    if (doc.querySelectorAll('code').length !== pres.length) markup.push('<code> outside <pre>');
+    const folds = doc.querySelectorAll('details');
+    if (folds.length > 1) markup.push(`${folds.length} <details>`);
+    for (const f of folds) {
+      if (!f.contains(pres[0] || null)) markup.push('<details> without the query');
+    }
+    for (const sm of doc.querySelectorAll('summary')) {
+      if (sm.children.length !== 0 || sm.textContent !== 'How this is checked') {
+        markup.push('<summary> not the template\'s');
+      }
+    }
+    const loose = [...doc.querySelectorAll('code')].filter((c) => c.parentElement.localName !== 'pre');
+    if (loose.some((c) => c.children.length !== 0 || c.textContent !== '--check')) {
+      markup.push('<code> outside <pre>');
+    }
   }
   // The index: one table of the projects (a header row and a row per
   // project, six cells each) and one chart the generator draws, whose

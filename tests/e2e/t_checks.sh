@@ -58,10 +58,30 @@ expect "no markup from the store reaches the HTML" sh -c "
     ! grep -qE '<(img|script|i|b)[ >]' '$pg.html' &&
     grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$pg.html'"
 expect "the violation page lists its facts, linked to where they are shown" sh -c "
-    grep -qF '[Tube](../projects/p07/index.md#entity-c-tube) |  | p07 | entity | active |' '$pg.md' &&
-    grep -qF '[The tube is long](../projects/p07/index.md#memory-m-1) | knowledge | p07 | memory | active |' '$pg.md'"
-expect "the site's Checks page lists it under open warnings" sh -c "
-    sed -n '/^## Open warnings/,/^## /p' site/checks/index.md | grep -qF '(chk-00000000aaaa.md)'"
+    grep -qF '[Tube](../projects/p07/index.md#entity-c-tube) |  | P07 Telescope | entity | active |' '$pg.md' &&
+    grep -qF '[The tube is long](../projects/p07/index.md#memory-m-1) | knowledge | P07 Telescope | memory | active |' '$pg.md'"
+expect "the violation page says what it found: the project by name, its facts linked" \
+    grep -qxF 'In [P07 Telescope](../projects/p07/index.md), the rule no-material has flagged [Tube](../projects/p07/index.md#entity-c-tube), [The tube is long](../projects/p07/index.md#memory-m-1) since 2026-09-01.' "$pg.md"
+expect "the violation page says what to do about an open warning" sh -c "
+    sed -n '/id=\"todo\"/,/^## /p' '$pg.md' | grep -q '^Look at the facts below: correct them where they come from'"
+expect "the query is folded under How this is checked, after the rest" sh -c "
+    sed -n '/^<details>\$/,/^<\/details>\$/p' '$pg.html' | grep -qxF '<summary>How this is checked</summary>' &&
+    sed -n '/^<details>\$/,/^<\/details>\$/p' '$pg.html' | grep -qF '<pre><code class=\"language-sql\">SELECT' &&
+    ! sed '/^<details>\$/,/^<\/details>\$/d' '$pg.html' | grep -qF '<pre>' &&
+    ! sed -n '/^<\/details>\$/,\$p' '$pg.html' | grep -q '<h2'"
+expect "the site's Checks page groups by project, named, then by rule" sh -c "
+    sed -n '/^## <a id=\"project-p07\"><\/a>P07 Telescope: 1 open, 0 closed\$/,/^## /p' site/checks/index.md |
+        sed -n '/^### ⚑ no \\\\<i>material\\\\<\/i> (no-material): 1 open\$/,/^#/p' |
+        grep -qF '(chk-00000000aaaa.md) · P07 Telescope · open warning since 2026-09-01'"
+expect "every page's header links the Checks page, in the default theme" sh -c "
+    n=0; for f in \$(find site -name '*.html' ! -name 404.html); do n=\$((n + 1))
+        d=\$(dirname \"\${f#site/}\" | sed 's|[^/.][^/]*|..|g; s|^\\.\$||; s|\$|/|; s|^/\$||')
+        grep -qF \"<li><a href=\\\"\${d}checks/index.html\\\"\" \"\$f\" || { echo \"\$f\"; exit 1; }; done; [ \$n -gt 10 ]"
+mirror build --store s.db --out plain --no-sweep --theme plain --quiet
+expect "... and in the plain theme" sh -c "
+    n=0; for f in \$(find plain -name '*.html' ! -name 404.html); do n=\$((n + 1))
+        d=\$(dirname \"\${f#plain/}\" | sed 's|[^/.][^/]*|..|g; s|^\\.\$||; s|\$|/|; s|^/\$||')
+        grep -qF \" | <a href=\\\"\${d}checks/index.html\\\">Checks</a>\" \"\$f\" || { echo \"\$f\"; exit 1; }; done; [ \$n -gt 10 ]"
 expect "the project's Checks page lists it, linked one folder up" \
     grep -qF '(../chk-00000000aaaa.md)' site/checks/projects/p07.md
 expect "api/checks.json counts it and holds its object" sh -c "
@@ -143,7 +163,7 @@ expect "the closed violation's marker and Gaps line are gone" sh -c "
     ! grep -qF 'chk-00000000aaaa' '$ov.md'"
 expect "its page says closed, and the Checks page lists it as closed" sh -c "
     grep -qF -- '- Status: **closed**' '$pg.md' &&
-    sed -n '/^## Closed/,/^## /p' site/checks/index.md | grep -qF '(chk-00000000aaaa.md)'"
+    grep -qF '(chk-00000000aaaa.md) · P07 Telescope · closed, 2026-09-01 to ' site/checks/index.md"
 expect "after a violation closes, the incremental build equals --force" same_as_force
 
 # Only the rule's label and description change: the pages that show them

@@ -15,7 +15,7 @@ mirror build --store s.db --out plain --no-sweep --theme plain
 expect_status "the plain theme builds" 0
 w3m -dump -cols 80 "plain/$p05.html" >dump.txt 2>&1
 expect "w3m shows the site navigation as the first line" sh -c "
-    head -1 dump.txt | grep -q '^Human Mirror | Projects | Conflicts | A–Z\$'"
+    head -1 dump.txt | grep -q '^Human Mirror | Projects | Conflicts | Checks | A–Z\$'"
 expect "w3m shows the disputed fact with its marker on its table row" \
     grep -Eq '^lateral_support_material +GF-PTFE ⚠' dump.txt
 expect "no line is wider than the 80-column terminal" python3 -c "

@@ -360,6 +360,27 @@ test_figure(void **state)
 	    "<p>&lt;!-- figure:diagram --&gt;</p>\n");
 }
 
+/* 8b: "<details><summary>TEXT</summary>" ... "</details>" folds the
+ * Markdown between; a summary with markup, a close with no open fold
+ * and an open fold never closed stay suppressed (balanced HTML). */
+static void
+test_fold(void **state)
+{
+	(void)state;
+	expect("<details><summary>How this is checked</summary>\n\n"
+	    "```sql\nSELECT 1;\n```\n\n</details>\n",
+	    "<details>\n<summary>How this is checked</summary>\n"
+	    "<pre><code class=\"language-sql\">SELECT 1;\n</code></pre>\n"
+	    "</details>\n");
+	expect("<details><summary>a <b>b</b></summary>\n\nx\n",
+	    "<!-- raw HTML omitted -->\n<p>x</p>\n");
+	expect("</details>\n\nx\n", "<!-- raw HTML omitted -->\n<p>x</p>\n");
+	expect("<details><summary>t</summary>\n\nx\n", "<p>x</p>\n");
+	expect("\\<details><summary>t</summary>\n",
+	    "<p>&lt;details&gt;<!-- raw HTML omitted -->t"
+	    "<!-- raw HTML omitted --></p>\n");
+}
+
 /* The arena: aligned blocks; calloc zeroes a room used before; the
  * newest block grows in place and its room comes back when freed; an
  * older block moves with its bytes; a big block is resized in place and
@@ -532,6 +553,7 @@ main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_heading_ids),
 		cmocka_unit_test(test_figure),
+		cmocka_unit_test(test_fold),
 	};
 
 	return cmocka_run_group_tests_name("markdown", tests, NULL, NULL);

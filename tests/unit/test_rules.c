@@ -742,6 +742,37 @@ test_params(void **state)
 	rules_free(&rs);
 }
 
+/* 9b: the description a sweep records has each :NAME of a parameter
+ * replaced by the value it bound (the override over the default); a
+ * ':' after a name character, :now, a name with no value and a value
+ * with a control character stay as written. */
+static void
+test_fill_params(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	mirror_error err;
+	strbuf sb;
+
+	load(f, &rs, "-- rule: p\n-- severity: warn\n-- description: in "
+	    ":days days (:days), a:days, 12:30, ::days, :now, :nope, :d\n"
+	    "--   and :ctl\n-- param: days = 30\n-- param: d = x\n"
+	    "SELECT '' AS project, '[\"entity:e1\"]' AS facts, "
+	    ":days AS message;\n");
+	sweep(f, &run, &rs, 0);
+	assert_string_equal(q(f, "SELECT description FROM rule_runs"),
+	    "in 30 days (30), a:days, 12:30, ::days, :now, :nope, x and :ctl");
+	assert_int_equal(rules_override(&rs, "p", "days", "7", &err), 0);
+	assert_int_equal(rules_override(&rs, "p", "ctl", "a\tb", &err), 0);
+	strbuf_init(&sb);
+	rules_fill_params(&sb, &rs, &rs.v[0], rs.v[0].description);
+	assert_string_equal(sb.data,
+	    "in 7 days (7), a:days, 12:30, ::days, :now, :nope, x and :ctl");
+	strbuf_free(&sb);
+	rules_free(&rs);
+}
+
 /* 10: the store's mirror_rules run after the files; an id a file rule
  * holds is refused; a table of the wrong shape is told. */
 static void
@@ -1829,6 +1860,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_lifecycle, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_identity_and_scope, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_fill_params, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_params, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_rules, setup,
