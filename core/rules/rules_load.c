@@ -140,7 +140,7 @@ static int
 bad_control(int32_t cp, const unsigned char *s, size_t i, size_t n,
     int name)
 {
-	if (!(cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)))
+	if (!utf8_is_control(cp))
 		return 0;
 	if (name)
 		return 1;

@@ -37,7 +37,7 @@ unit(int *bad, const unsigned char *s, size_t len)
 		return 1;
 	}
 	n = utf8_decode(&cp, s, len);
-	*bad = cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f);
+	*bad = utf8_is_control(cp);
 	return n;
 }
 

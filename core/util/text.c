@@ -42,7 +42,7 @@ clean_range(strbuf *sb, const unsigned char *s, size_t len, int keep_ws)
 			;
 		else if (cp == '\t' || cp == '\n')
 			strbuf_putc(sb, keep_ws ? (char)cp : ' ');
-		else if (cp >= 0x20 && cp != 0x7f && (cp < 0x80 || cp > 0x9f))
+		else if (!utf8_is_control(cp))
 			strbuf_add(sb, s + i, n);
 		i += n;
 	}

@@ -66,3 +66,9 @@ utf8_encode(unsigned char out[4], int32_t cp)
 	out[3] = (unsigned char)(0x80 | (cp & 0x3f));
 	return 4;
 }
+
+int
+utf8_is_control(int32_t cp)
+{
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f);
+}

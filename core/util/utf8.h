@@ -19,4 +19,10 @@ size_t utf8_decode(int32_t *cp, const unsigned char *s, size_t len);
  * returns the byte count. */
 size_t utf8_encode(unsigned char out[4], int32_t cp);
 
+/* 1 when cp is a control character, C0 (below U+0020), DEL or C1
+ * (U+0080 to U+009F), also for utf8_decode's -1 of a byte that is not
+ * UTF-8 (below zero); else 0. Tab and newline count: callers that keep
+ * them say so. */
+int utf8_is_control(int32_t cp);
+
 #endif
