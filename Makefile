@@ -202,8 +202,9 @@ example: deps
 example-run: $(BUILD)/mirror
 	@sh site-example/run.sh $(BUILD)
 
-# make screenshots: the README's pictures of the example, the index and
-# a project overview, rewritten in doc/screenshots/ (headless chromium;
+# make screenshots: the README's pictures of the example (the index, a
+# project overview, a conflict; the overview on a phone), rewritten in
+# doc/screenshots/ (headless chromium;
 # tests/browser/screenshots.sh). Commit them when the pages change.
 screenshots: deps $(BUILD)/mirror
 	@sh tests/browser/screenshots.sh $(BUILD)

@@ -1,9 +1,9 @@
 #!/bin/sh
 # screenshots.sh BUILD: 'make screenshots'. Builds the example site with
 # BUILD/mirror and its pinned clock into BUILD/screenshots/site, and
-# writes the README's pictures, doc/screenshots/index.png and
-# project.png (1280x900, light mode; tests/browser/screenshots.js),
-# squeezed by optipng. Installs what is missing first (ensure.sh, and
+# writes the README's pictures in doc/screenshots/: index.png,
+# project.png and conflict.png at 1280x900, project-phone.png at 390x844
+# (light mode; tests/browser/screenshots.js), squeezed by optipng. Installs what is missing first (ensure.sh, and
 # Debian's optipng).
 set -eu
 BUILD=${1:-build}
@@ -19,5 +19,8 @@ sqlite3 -bail "$work/store.db" < site-example/example.sql
 SOURCE_DATE_EPOCH=1793491200 "$BUILD/mirror" build --store "$work/store.db" \
     --out "$work/site" --quiet
 node tests/browser/screenshots.js "$work/site" doc/screenshots
-optipng -quiet -o2 -strip all doc/screenshots/index.png doc/screenshots/project.png
-ls -l doc/screenshots/index.png doc/screenshots/project.png
+set -- index project conflict project-phone
+for n; do
+	optipng -quiet -o2 -strip all "doc/screenshots/$n.png"
+	ls -l "doc/screenshots/$n.png"
+done
