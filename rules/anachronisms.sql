@@ -39,8 +39,9 @@ late AS (
   WHERE g.t > w.vu)
 SELECT l.project AS project,
        json_array('relationship:' || l.rid, 'entity:' || l.eid) AS facts,
-       'relationship ' || l.type || ' was recorded ' || l.created_at ||
-       ', after ' || l.name || ' was valid (until ' || l.vu_text || ')'
+       'relationship ' || l.type || ' was recorded ' ||
+       coalesce(date(l.created_at), l.created_at) || ', after ' || l.name ||
+       ' was valid (until ' || coalesce(date(l.vu_text), l.vu_text) || ')'
        AS message
 FROM late l
 WHERE NOT EXISTS (SELECT 1 FROM entities d
@@ -49,9 +50,10 @@ UNION ALL
 SELECT a.project,
        json_array('relationship:' || g.id, 'entity:' || a.id, 'entity:' || b.id),
        'relationship ' || g.type || ' joins ' || a.name || ' (valid ' ||
-       coalesce(a.vf_text, '…') || ' to ' || coalesce(a.vu_text, '…') ||
-       ') and ' || b.name || ' (valid ' || coalesce(b.vf_text, '…') ||
-       ' to ' || coalesce(b.vu_text, '…') || '), which never coexisted'
+       coalesce(date(a.vf_text), a.vf_text, '…') || ' to ' ||
+       coalesce(date(a.vu_text), a.vu_text, '…') || ') and ' || b.name ||
+       ' (valid ' || coalesce(date(b.vf_text), b.vf_text, '…') || ' to ' ||
+       coalesce(date(b.vu_text), b.vu_text, '…') || '), which never coexisted'
 FROM edge g JOIN win a ON a.id = g.src JOIN win b ON b.id = g.dst
 WHERE a.id <> b.id AND (a.vu < b.vf OR b.vu < a.vf);
 
@@ -93,10 +95,10 @@ link AS (
 SELECT d.project AS project,
        json_array('entity:' || d.id, 'relationship:' || l.rid,
                   'entity:' || w.id) AS facts,
-       'decision ' || d.name || ' (' || d.day || ') names ' || w.name ||
+       'decision ' || d.name || ' (' || coalesce(date(d.day), d.day) || ') names ' || w.name ||
        ' through ' || l.type || ', but ' || w.name || ' is valid ' ||
-       CASE WHEN julianday(d.day) < w.vf THEN 'from ' || w.vf_text
-            ELSE 'until ' || w.vu_text END AS message
+       CASE WHEN julianday(d.day) < w.vf THEN 'from ' || coalesce(date(w.vf_text), w.vf_text)
+            ELSE 'until ' || coalesce(date(w.vu_text), w.vu_text) END AS message
 FROM link l
 JOIN win w ON w.id IN (l.a, l.b)
 JOIN dec d ON d.id = CASE WHEN w.id = l.a THEN l.b ELSE l.a END
@@ -147,7 +149,7 @@ pair AS (
     AND julianday(r.created_at) < julianday(m.created_at))
 SELECT p.project AS project,
        json_array('entity:' || p.rid, 'entity:' || p.mid) AS facts,
-       'result ' || p.rname || ' (' || p.rc ||
+       'result ' || p.rname || ' (' || coalesce(date(p.rc), p.rc) ||
        ') is older than its analysis model ' || p.mname || ' (' ||
-       p.mc || ')' AS message
+       coalesce(date(p.mc), p.mc) || ')' AS message
 FROM pair p;

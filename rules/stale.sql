@@ -45,9 +45,9 @@ old AS MATERIALIZED (
     AND s.project IN (SELECT name FROM names))
 SELECT o.project AS project,
        json_array('project_state:' || o.id) AS facts,
-       'trusted state ' || o.key || ' was last updated ' || o.updated_at ||
+       'trusted state ' || o.key || ' was last updated ' || date(o.updated_at) ||
        ', while ' || n.key || ' (same family: ' || n.f ||
-       ') was updated ' || n.updated_at AS message
+       ') was updated ' || date(n.updated_at) AS message
 FROM old o CROSS JOIN fam n ON n.cp = o.cp
   AND n.f = CASE WHEN instr(o.k, '_') > 1
                  THEN substr(o.k, 1, instr(o.k, '_') - 1) ELSE o.k END
@@ -128,9 +128,9 @@ member(id, sub) AS (
     AND s.id IN (SELECT sub FROM moved))
 SELECT e.project AS project,
        json_array('entity:' || e.id) AS facts,
-       e.name || ' was last updated ' || e.updated_at || ', while ' ||
+       e.name || ' was last updated ' || date(e.updated_at) || ', while ' ||
        n.name || ' (same subsystem: ' || s.name || ') was updated ' ||
-       n.updated_at AS message
+       date(n.updated_at) AS message
 FROM member m CROSS JOIN entities e ON e.id = m.id
 CROSS JOIN moved n ON n.sub = m.sub CROSS JOIN sub s ON s.id = m.sub
 WHERE e.status = 'active' AND e.entity_type <> 'subsystem'

@@ -25,18 +25,25 @@ static const char *const rstatus[] = { "ok", "failed", NULL };
 #define VCANON(c) "coalesce((SELECT canonical FROM temp.project_alias " \
 	"WHERE name = " c "), " c ")"
 
-/* Each layer's row now: label, project, source, status; ?1 the id. */
+/* An end of a relationship in words: the entity's name, else its id. */
+#define REL_END(c) "coalesce((SELECT n.name FROM main.entities n " \
+	"WHERE n.id = " c "), " c ")"
+
+/* Each layer's row now: label, project, source, status; ?1 the id. A
+ * memory's type is not where it came from: it has no source. */
 static const char *const fact_sql[] = {
 	"SELECT name, " VCANON("project") ", source_refs, status "
 	    "FROM main.entities WHERE id = ?1",
-	"SELECT content, " VCANON("project") ", memory_type, status "
+	"SELECT content, " VCANON("project") ", '', status "
 	    "FROM main.memories WHERE id = ?1",
 	"SELECT key, " VCANON("project") ", source, status "
 	    "FROM main.project_state WHERE id = ?1",
-	"SELECT r.source_entity_id || ' ' || r.relationship_type || ' ' || "
-	    "r.target_entity_id, coalesce((SELECT " VCANON("e.project")
+	"SELECT " REL_END("r.source_entity_id") " || ' ' || "
+	    "replace(r.relationship_type, '_', ' ') || ' ' || "
+	    REL_END("r.target_entity_id") ", coalesce((SELECT "
+	    VCANON("e.project")
 	    " FROM main.entities e WHERE e.id = r.source_entity_id), ''), "
-	    "r.relationship_type, 'active' FROM main.relationships r "
+	    "'', 'active' FROM main.relationships r "
 	    "WHERE r.id = ?1",
 };
 

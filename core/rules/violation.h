@@ -25,14 +25,15 @@ struct violation_fact {
 	char *layer;           /* project_state, entity, memory, relationship */
 	char *id;              /* the row's id in its table */
 	char *label;           /* state key, entity name, memory content,
-	                          "SOURCE TYPE TARGET" of a relationship;
-	                          NULL when the row is gone */
+	                          "SOURCE type TARGET" of a relationship
+	                          (its ends' names, else ids; the type's
+	                          _ as spaces); NULL when the row is gone */
 	char *project;         /* the row's canonical project ("" for none;
 	                          a relationship's source end's); NULL when
 	                          gone */
 	char *source;          /* state source, entity source_refs (JSON
-	                          text), memory type, relationship type;
-	                          NULL when gone */
+	                          text); "" for a memory or a relationship
+	                          (no source of their own); NULL when gone */
 	char *status_now;      /* the row's status ("active" for a
 	                          relationship); NULL when gone */
 };

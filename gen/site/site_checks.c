@@ -150,6 +150,33 @@ struct check_run {
 static int checks_page(const struct page_ctx *pc, long pi,
     const size_t *idx, size_t nk, mirror_error *err);
 
+/*
+ * The title of violation v's page in words, into *sb (initialised here;
+ * the caller frees it): the rule's label, then the first fact it names
+ * in v's project and the project's name, "⚑ stale:
+ * spindle_max_speed, P06 Polisher". Ids stay out (they are in the id
+ * line and the URL).
+ */
+static void
+check_title(strbuf *sb, const struct site_model *m,
+    const struct violation *v, long pi)
+{
+	const char *fact = NULL;
+
+	for (size_t k = 0; k < v->n_facts && fact == NULL; k++)
+		if (v->fact[k].label != NULL && v->fact[k].project != NULL &&
+		    strcmp(v->fact[k].layer, "relationship") != 0 &&
+		    strcmp(v->fact[k].project, v->project) == 0)
+			fact = v->fact[k].label;
+	strbuf_init(sb);
+	strbuf_printf(sb, "⚑ %s", model_rule_label(m, v->rule_id));
+	if (fact != NULL)
+		strbuf_printf(sb, ": %s", fact);
+	if (pi >= 0 && v->project[0] != '\0')
+		strbuf_printf(sb, "%s%s", fact != NULL ? ", " : ": ",
+		    m->projects[pi].name);
+}
+
 /* The whole object of violation v, for its page and api/. */
 static json_t *
 violation_json(const struct check_run *cr, const struct violation *v)
@@ -158,13 +185,12 @@ violation_json(const struct check_run *cr, const struct violation *v)
 	const struct rule_run *r = rule_run_find(&m->runs, v->rule_id);
 	json_t *o = item_violation(m, v), *facts = json_array();
 	long pi = model_project_index(m, v->project);
+	struct item_when when[2];
 	strbuf sb;
 
 	for (size_t k = 0; k < v->n_facts; k++)
 		json_array_append_new(facts, fact_json(m, &v->fact[k]));
-	strbuf_init(&sb);
-	strbuf_printf(&sb, "Check: %s (%s)", model_rule_label(m, v->rule_id),
-	    v->id);
+	check_title(&sb, m, v, pi);
 	json_object_set_new(o, "title", json_string(sb.data));
 	strbuf_free(&sb);
 	json_object_set_new(o, "project", json_string(v->project));
@@ -175,6 +201,9 @@ violation_json(const struct check_run *cr, const struct violation *v)
 	    v->project[0] != '\0' ? json_string(m->pslug[pi]) : json_null());
 	json_object_set_new(o, "detected_at", json_string(v->detected_at));
 	json_object_set_new(o, "closed_at", str_or_null(v->closed_at));
+	when[0] = (struct item_when){ v->detected_at, o, "detected_shown" };
+	when[1] = (struct item_when){ v->closed_at, o, "closed_shown" };
+	item_when_set(when, 2);
 	json_object_set_new(o, "rule_info", r != NULL ?
 	    json_incref(cr->rule_info[r - m->runs.items]) :
 	    rule_json(m, v->rule_id, 0));

@@ -59,7 +59,7 @@ expect "no markup from the store reaches the HTML" sh -c "
     grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$pg.html'"
 expect "the violation page lists its facts, linked to where they are shown" sh -c "
     grep -qF '[Tube](../projects/p07/index.md#entity-c-tube) |  | P07 Telescope | entity | active |' '$pg.md' &&
-    grep -qF '[The tube is long](../projects/p07/index.md#memory-m-1) | knowledge | P07 Telescope | memory | active |' '$pg.md'"
+    grep -qF '[The tube is long](../projects/p07/index.md#memory-m-1) |  | P07 Telescope | memory | active |' '$pg.md'"
 expect "the violation page says what it found: the project by name, its facts linked" \
     grep -qxF 'In [P07 Telescope](../projects/p07/index.md), the rule no-material has flagged [Tube](../projects/p07/index.md#entity-c-tube), [The tube is long](../projects/p07/index.md#memory-m-1) since 2026-09-01.' "$pg.md"
 expect "the violation page says what to do about an open warning" sh -c "

@@ -203,7 +203,7 @@ test_get_facts_and_earlier(void **state)
 	assert_string_equal(v.fact[1].layer, "memory");
 	assert_null(v.fact[1].label);
 	assert_null(v.fact[1].status_now);
-	assert_string_equal(v.fact[2].label, "e1 part_of e6");
+	assert_string_equal(v.fact[2].label, "Arm part of Head");
 	assert_string_equal(v.fact[2].project, "p05");
 	assert_int_equal(v.n_earlier, 0);
 	violation_free(&v);
