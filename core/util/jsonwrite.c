@@ -4,6 +4,7 @@
 #include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/jsonwrite.h"
@@ -137,9 +138,11 @@ whole_key(const char *key, size_t len)
 	    (len > 3 && memcmp(key + len - 3, "_id", 3) == 0);
 }
 
-/* A real as jansson writes it: %.17g, the locale's decimal point as
- * '.', ".0" when it would read as an integer, the exponent without
- * '+' or leading zeros. Returns 0 or -1. */
+/* A real in the fewest significant digits (1 to 17) that read back as
+ * the same double: 0.8, not %.17g's 0.80000000000000004, so a value's
+ * text changes only when the value does. Otherwise as jansson writes
+ * it: the locale's decimal point as '.', ".0" when it would read as an
+ * integer, the exponent without '+' or leading zeros. Returns 0 or -1. */
 static int
 write_real(strbuf *out, double value)
 {
@@ -155,9 +158,14 @@ write_real(strbuf *out, double value)
 		return 0;
 	}
 	point = localeconv()->decimal_point;
-	n = snprintf(buf, sizeof(buf) - 3, "%.17g", value);
-	if (n < 0 || (size_t)n >= sizeof(buf) - 3)
-		return -1;
+	for (int digits = 1; digits <= 17; digits++) {
+		n = snprintf(buf, sizeof(buf) - 3, "%.*g", digits, value);
+		if (n < 0 || (size_t)n >= sizeof(buf) - 3)
+			return -1;
+		/* Read back in the same locale as written. */
+		if (strtod(buf, NULL) == value)
+			break;
+	}
 	len = (size_t)n;
 	if (point != NULL && point[0] != '\0' && point[0] != '.' &&
 	    point[1] == '\0') {

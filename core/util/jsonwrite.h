@@ -1,10 +1,12 @@
 /*
  * jsonwrite.h: a JSON value as text in the layout of every JSON file
  * mirror writes (jsonfmt.h: MIRROR_JSON_FLAGS), byte for byte what
- * jansson's json_dump_callback writes with those flags, without its
- * cost: jansson checks every array and object for a cycle through a
- * hash table and hands the text over a token at a time, a fifth of a
- * site's render at 100,000 facts.
+ * jansson's json_dump_callback writes with those flags but for reals,
+ * without its cost: jansson checks every array and object for a cycle
+ * through a hash table and hands the text over a token at a time. A
+ * real is written in the fewest digits that read back as the same
+ * double (0.8 where jansson writes 0.80000000000000004), so a diff of
+ * the site shows a number only when it changed.
  */
 #ifndef MIRROR_JSONWRITE_H
 #define MIRROR_JSONWRITE_H
@@ -19,7 +21,7 @@
 
 /*
  * Append v to out as json_dump_callback(v, ..., MIRROR_JSON_FLAGS)
- * would write it at nesting level depth: each line after the first is
+ * would write it (reals as above) at nesting level depth: each line after the first is
  * indented by two spaces more per level (0 for a file's top value).
  * Returns 0, or -1 when a string or key is not UTF-8 (as jansson
  * refuses it) or the value nests deeper than JSONWRITE_DEPTH; out then

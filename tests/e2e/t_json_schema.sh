@@ -3,7 +3,8 @@
 # example site and of a 10,000-fact bench site is valid against its
 # schema in doc/schema/ (tests/tools/json_schema.py, Debian's
 # python3-jsonschema); arrays are arrays and objects objects, never JSON
-# text inside a string; and the check can fail.
+# text inside a string; numbers in their fewest digits; and the checks
+# can fail.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 check="$MIRROR_TOP/tests/tools/json_schema.py"
@@ -89,4 +90,18 @@ echo '{}' > broken/api/other.json
 $py "$check" "$schemas" broken > b3.log 2>&1
 expect "an api/ file of no known kind fails the check" \
     sh -c "test $? -eq 1 && grep -q 'no schema' b3.log"
+
+# Issue 59: every number in its fewest digits that read back the same
+# (a confidence of 0.8 is 0.8, not 0.80000000000000004), so a diff shows
+# a number only when it changed; and the check can fail.
+digits="$MIRROR_TOP/tests/tools/json_digits.py"
+$py "$digits" ex bench > digits.log 2>&1
+expect "no JSON number of the example or bench site has digits to spare" \
+    sh -c "test $? -eq 0 && grep -q '^json_digits: [1-9][0-9]* reals, 0 ' digits.log"
+sed -n '1,4s/^/#   /p' digits.log
+mkdir -p spare
+printf '{"confidence": 0.80000000000000004, "n": 1.5}\n' > spare/x.json
+$py "$digits" spare > digits2.log 2>&1
+expect "a number with digits to spare fails the digits check" \
+    sh -c "test $? -eq 1 && grep -q '0.80000000000000004 where 0.8' digits2.log"
 exit 0

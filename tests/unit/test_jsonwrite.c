@@ -3,10 +3,11 @@
  * jansson's dump, is byte for byte jansson's json_dumps with
  * MIRROR_JSON_FLAGS: on every kind of value and string (escapes,
  * control characters, ASCII's last character, two- to four-byte UTF-8,
- * empty containers, extreme integers, reals of every shape) and on
- * thousands of random trees; nested in a file (depth 2) it is jansson's
- * text with every line indented twice more; and what jansson refuses,
- * it refuses.
+ * empty containers, extreme integers, reals jansson writes in their
+ * fewest digits) and on thousands of random trees; nested in a file
+ * (depth 2) it is jansson's text with every line indented twice more;
+ * and what jansson refuses, it refuses. Every other real is written in
+ * the fewest digits that read back as the same double.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -52,8 +53,8 @@ static const char *const strings[] = {
 static void
 test_scalars(void **state)
 {
-	static const double reals[] = { 0.0, -0.0, 0.1, 1.5, 5.0, -2.0,
-	    1e300, 1e-7, 123456789012345678.0, 3.14159, 1e21, 2.5e-308 };
+	static const double reals[] = { 0.0, -0.0, 0.5, 1.5, 5.0, -2.0,
+	    123456789012345678.0, 0.375, 1e21, -1024.25 };
 	json_t *v;
 
 	(void)state;
@@ -87,6 +88,99 @@ test_scalars(void **state)
 	json_decref(v);
 }
 
+/* The significant digits of the real text t (no sign, point or
+ * exponent; leading and trailing zeros left out: "120.0" has 2). */
+static int
+significant(const char *t)
+{
+	int n = 0, zeros = 0, lead = 1;
+
+	for (; *t != '\0' && *t != 'e' && *t != 'E'; t++) {
+		if (*t < '0' || *t > '9')
+			continue;
+		if (*t == '0' && lead)
+			continue;
+		lead = 0;
+		if (*t == '0') {
+			zeros++;
+			continue;
+		}
+		n += zeros + 1;
+		zeros = 0;
+	}
+	return n;
+}
+
+/* x as json_write writes it reads back as x, in the fewest digits:
+ * one digit fewer does not. */
+static void
+assert_shortest(double x)
+{
+	json_t *v = json_real(x);
+	strbuf got;
+	char fewer[400];
+	int d, n;
+
+	assert_non_null(v);
+	strbuf_init(&got);
+	assert_int_equal(json_write(&got, v, 0), 0);
+	assert_true(strtod(got.data, NULL) == x);
+	d = significant(got.data);
+	if (d > 1) {
+		n = snprintf(fewer, sizeof(fewer), "%.*g", d - 1, x);
+		assert_true(n > 0 && (size_t)n < sizeof(fewer));
+		assert_false(strtod(fewer, NULL) == x);
+	}
+	strbuf_free(&got);
+	json_decref(v);
+}
+
+/* The text json_write gives x. */
+static void
+assert_real_text(double x, const char *want)
+{
+	json_t *v = json_real(x);
+	strbuf got;
+
+	strbuf_init(&got);
+	assert_int_equal(json_write(&got, v, 0), 0);
+	assert_string_equal(got.data, want);
+	strbuf_free(&got);
+	json_decref(v);
+}
+
+/* Reals in their fewest digits: what a confidence of 0.8 reads as in
+ * the store, not %.17g's 0.80000000000000004; and for random bit
+ * patterns, the fewest digits that read back. */
+static void
+test_reals_shortest(void **state)
+{
+	unsigned seed = 7;
+
+	(void)state;
+	assert_real_text(0.8, "0.8");
+	assert_real_text(0.9, "0.9");
+	assert_real_text(0.1, "0.1");
+	assert_real_text(0.1 + 0.2, "0.30000000000000004");
+	assert_real_text(3.14159, "3.14159");
+	assert_real_text(1e-7, "1e-7");
+	assert_real_text(2.5e-308, "2.5e-308");
+	assert_real_text(1.0 / 3.0, "0.3333333333333333");
+	assert_real_text(-0.7, "-0.7");
+	assert_real_text(1e300, "1e300");
+	assert_real_text(5e-324, "5e-324");
+	for (int i = 0; i < 20000; i++) {
+		uint64_t bits = ((uint64_t)rand_r(&seed) << 42) ^
+		    ((uint64_t)rand_r(&seed) << 21) ^ (uint64_t)rand_r(&seed);
+		double x;
+
+		memcpy(&x, &bits, sizeof(x));
+		if (x != x || x - x != 0.0)
+			continue;       /* NaN and infinities: no JSON */
+		assert_shortest(x);
+	}
+}
+
 /* A random value of at most depth levels, from a fixed generator. */
 static json_t *
 random_value(unsigned *seed, int depth)
@@ -104,8 +198,8 @@ random_value(unsigned *seed, int depth)
 		return json_integer((json_int_t)rand_r(seed) *
 		    (rand_r(seed) % 2 ? 1 : -1000003));
 	case 3:
-		return json_real((double)rand_r(seed) /
-		    (double)(rand_r(seed) % 1000 + 1));
+		/* Quarters: jansson's %.17g is their fewest digits. */
+		return json_real((double)(rand_r(seed) % 1000000) / 4.0);
 	case 4:
 	case 5:
 		return json_string(strings[(size_t)rand_r(seed) %
@@ -266,6 +360,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scalars),
 		cmocka_unit_test(test_random_trees),
+		cmocka_unit_test(test_reals_shortest),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_capped),
