@@ -5,6 +5,7 @@
 #                         twice: plain and under ASan+UBSan
 #   make example          build the example store and run mirror on it
 #   make golden           regenerate the golden pages under tests/golden/
+#   make hooks            install the commit-msg hook (scripts/commit-msg)
 #   make install PREFIX=/usr/local DESTDIR=  (binary, man page, templates,
 #                         themes and the starter rules rules/*.sql)
 #
@@ -117,7 +118,7 @@ MAIN_OBJ = $(BUILD)/gen/cli/main.o
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps pkgs-present test check test-bins manifest mutants unit e2e example \
+.PHONY: all deps hooks pkgs-present test check test-bins manifest mutants unit e2e example \
         example-run install uninstall clean memcheck bench golden golden-bench \
         screenshots
 .SUFFIXES:
@@ -311,6 +312,16 @@ uninstall:
 
 clean:
 	rm -rf build build-san
+
+# make hooks: scripts/commit-msg as this clone's commit-msg hook (git
+# rev-parse finds the hooks folder from a worktree or with
+# core.hooksPath too).
+hooks:
+	@hooks=$$(git rev-parse --git-path hooks) && mkdir -p "$$hooks" && \
+	    cp scripts/commit-msg "$$hooks/commit-msg.tmp" && \
+	    chmod 755 "$$hooks/commit-msg.tmp" && \
+	    mv "$$hooks/commit-msg.tmp" "$$hooks/commit-msg" && \
+	    echo "hooks: installed $$hooks/commit-msg"
 
 # ---- make deb --------------------------------------------------------------
 # A Debian package of what make install puts under PREFIX=/usr:
