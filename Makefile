@@ -1,11 +1,15 @@
 # mirror: the Human Mirror static site generator.
 #
 #   make                  build build/mirror
-#   make test             install what is missing, then run every test
-#                         twice: plain and under ASan+UBSan
-#   make example          build the example store and run mirror on it
-#   make golden           regenerate the golden pages under tests/golden/
+#   make test             run every test twice: plain and under ASan+UBSan
+#                         (asks before installing missing packages, unless
+#                         CI is set: scripts/install-deps.sh)
+#   make deps             install the missing Debian packages
+#   make example          install what is missing, build the example store
+#                         and run mirror on it
 #   make hooks            install the commit-msg hook (scripts/commit-msg)
+#   make clean            remove every build tree
+#   make golden           regenerate the golden pages under tests/golden/
 #   make install PREFIX=/usr/local DESTDIR=  (binary, man page, templates,
 #                         themes and the starter rules rules/*.sql)
 #
@@ -118,7 +122,7 @@ MAIN_OBJ = $(BUILD)/gen/cli/main.o
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps hooks pkgs-present test check test-bins manifest mutants unit e2e example \
+.PHONY: all deps deps-ask hooks pkgs-present test check test-bins manifest mutants unit e2e example \
         example-run install uninstall clean memcheck bench golden golden-bench \
         screenshots
 .SUFFIXES:
@@ -165,10 +169,16 @@ pkgs-present:
 
 # Install what a fresh Debian machine lacks (a no-op when all is there).
 deps:
+	@sh scripts/install-deps.sh --yes
+
+# What make test runs first: nothing is installed as a side effect of
+# testing. When packages are missing it names them and 'make deps', then
+# asks (stdin a terminal) or fails; with CI set it installs them.
+deps-ask:
 	@sh scripts/install-deps.sh
 
 # make test: the suite plain, then the suite under ASan+UBSan.
-test: deps
+test: deps-ask
 	$(MAKE) check BUILD=build
 	$(MAKE) check BUILD=build-san SAN=1
 
@@ -310,8 +320,15 @@ uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/mirror' '$(DESTDIR)$(MANDIR)/mirror.1'
 	rm -rf '$(DESTDIR)$(DATADIR)'
 
+# make clean: every tree a build made: build/ (with build/example/),
+# build-san/, the fuzz build and BUILD when another one is given (never
+# the checkout or a folder above it).
+holds_top = $(filter $(abspath $(1)) $(abspath $(1))/%,$(CURDIR))
 clean:
-	rm -rf build build-san
+	$(if $(call holds_top,$(BUILD))$(call holds_top,$(FUZZ_BUILD)),$(error \
+	    make clean: BUILD=$(BUILD) or FUZZ_BUILD=$(FUZZ_BUILD) holds the \
+	    checkout; nothing removed))
+	rm -rf build build-san '$(FUZZ_BUILD)' '$(BUILD)'
 
 # make hooks: scripts/commit-msg as this clone's commit-msg hook (git
 # rev-parse finds the hooks folder from a worktree or with

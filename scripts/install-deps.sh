@@ -1,7 +1,13 @@
 #!/bin/sh
 # Install the Debian packages mirror needs to build and test, when missing.
-# A no-op when everything is present; as root it uses apt-get, otherwise
-# sudo if there is one.
+#   sh scripts/install-deps.sh [--yes]
+# A no-op when everything is present. When something is missing it
+# installs (apt-get as root, else through sudo) only when asked to:
+# --yes (make deps, make example), or CI set (CI=true, as CI services and
+# .ci/run set it). Otherwise (make test on a developer's machine) it names
+# the missing packages and the command that installs them, then asks y/N
+# when stdin is a terminal, or exits 1 when it is not: nothing is
+# installed as a side effect.
 set -eu
 
 pkgs="gcc make pkg-config git sqlite3 libsqlite3-dev libcmark-gfm-dev
@@ -18,6 +24,17 @@ clang libclang-rt-dev"
 # are listed by the scripts that need them, through MIRROR_EXTRA_PKGS.
 pkgs="$pkgs ${MIRROR_EXTRA_PKGS:-}"
 
+yes=""
+case "${1:-}" in
+--yes) yes=1 ;;
+"") ;;
+*) echo "usage: sh scripts/install-deps.sh [--yes]" >&2; exit 2 ;;
+esac
+case "${CI:-}" in
+"" | false | 0) ;;
+*) yes=1 ;;
+esac
+
 missing=""
 for p in $pkgs; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
@@ -27,6 +44,26 @@ for p in $pkgs; do
 	esac
 done
 [ -z "$missing" ] && exit 0
+
+if [ -z "$yes" ]; then
+	cmd="make deps"
+	[ -z "${MIRROR_EXTRA_PKGS:-}" ] ||
+		cmd="MIRROR_EXTRA_PKGS='$(echo $MIRROR_EXTRA_PKGS)' make deps"
+	echo "install-deps: missing Debian packages:$missing;" \
+	    "'$cmd' installs them (apt-get, through sudo when not root)" >&2
+	if [ ! -t 0 ]; then
+		echo "install-deps: not installing without asking" \
+		    "(stdin is not a terminal; CI=true installs)" >&2
+		exit 1
+	fi
+	printf 'install-deps: install them now? [y/N] ' >&2
+	answer=""
+	read -r answer || true
+	case "$answer" in
+	y | Y | yes | YES | Yes) ;;
+	*) echo "install-deps: nothing installed" >&2; exit 1 ;;
+	esac
+fi
 
 echo "install-deps: installing:$missing"
 if [ "$(id -u)" -eq 0 ]; then

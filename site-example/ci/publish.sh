@@ -114,7 +114,7 @@ build() {
 }
 
 step_deps() {
-	sh "$src/scripts/install-deps.sh"
+	sh "$src/scripts/install-deps.sh" --yes
 }
 
 step_make() {
