@@ -14,7 +14,7 @@
 # ids and times are compared by their shape, not their value. Also: the
 # README's length, no reference to the project's private shared folder in
 # any tracked file, every relative link (and #fragment) of README.md,
-# doc/*.md and site-example/README.md resolves inside the checkout, and
+# doc/*.md, doc/perf-log/*.md and site-example/README.md resolves inside the checkout, and
 # the LICENSE.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 
@@ -195,9 +195,9 @@ if bad:
 sys.exit(1 if bad else 0)
 EOF
 python3 links.py "$MIRROR_TOP" "$readme" "$MIRROR_TOP"/doc/*.md \
-    "$MIRROR_TOP/site-example/README.md" >links.out
+    "$MIRROR_TOP"/doc/perf-log/*.md "$MIRROR_TOP/site-example/README.md" >links.out
 RC=$?
-expect "every relative link of README.md, doc/*.md, site-example/README.md resolves" \
+expect "every relative link of README.md, doc/*.md, doc/perf-log/*.md, site-example/README.md resolves" \
     sh -c "test $RC = 0 || { sed 's/^/#   /' links.out; exit 1; }"
 expect "doc/ has the topic files the README links to" sh -c "
     for f in store sweep site templates history publishing reliability \
