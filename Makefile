@@ -2,8 +2,8 @@
 #
 #   make                  build build/mirror
 #   make test             run every test twice: plain and under ASan+UBSan
-#                         (asks before installing missing packages, unless
-#                         CI is set: scripts/install-deps.sh)
+#                         (on a terminal outside CI, asks before installing
+#                         missing packages: scripts/install-deps.sh)
 #   make deps             install the missing Debian packages
 #   make example          install what is missing, build the example store
 #                         and run mirror on it
@@ -171,9 +171,9 @@ pkgs-present:
 deps:
 	@sh scripts/install-deps.sh --yes
 
-# What make test runs first: nothing is installed as a side effect of
-# testing. When packages are missing it names them and 'make deps', then
-# asks (stdin a terminal) or fails; with CI set it installs them.
+# What make test runs first. When packages are missing it names them and
+# 'make deps', then asks (stdin a terminal) or, with no one to ask or CI
+# set, installs them: make test must run on a fresh Debian machine.
 deps-ask:
 	@sh scripts/install-deps.sh
 

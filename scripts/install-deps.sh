@@ -2,12 +2,13 @@
 # Install the Debian packages mirror needs to build and test, when missing.
 #   sh scripts/install-deps.sh [--yes]
 # A no-op when everything is present. When something is missing it
-# installs (apt-get as root, else through sudo) only when asked to:
-# --yes (make deps, make example), or CI set (CI=true, as CI services and
-# .ci/run set it). Otherwise (make test on a developer's machine) it names
-# the missing packages and the command that installs them, then asks y/N
-# when stdin is a terminal, or exits 1 when it is not: nothing is
-# installed as a side effect.
+# installs (apt-get as root, else through sudo) at once with --yes (make
+# deps, make example) or CI set (CI=true, as CI services and .ci/run set
+# it). Otherwise (make test) it first names the missing packages and the
+# command that installs them; then on a terminal it asks y/N, so a
+# developer's machine changes only when its owner says so; with no
+# terminal to ask (a script, a fresh machine's first run) it installs,
+# because make test must run on a fresh Debian machine.
 set -eu
 
 pkgs="gcc make pkg-config git sqlite3 libsqlite3-dev libcmark-gfm-dev
@@ -51,18 +52,17 @@ if [ -z "$yes" ]; then
 		cmd="MIRROR_EXTRA_PKGS='$(echo $MIRROR_EXTRA_PKGS)' make deps"
 	echo "install-deps: missing Debian packages:$missing;" \
 	    "'$cmd' installs them (apt-get, through sudo when not root)" >&2
-	if [ ! -t 0 ]; then
-		echo "install-deps: not installing without asking" \
-		    "(stdin is not a terminal; CI=true installs)" >&2
-		exit 1
+	if [ -t 0 ]; then
+		printf 'install-deps: install them now? [y/N] ' >&2
+		answer=""
+		read -r answer || true
+		case "$answer" in
+		y | Y | yes | YES | Yes) ;;
+		*) echo "install-deps: nothing installed" >&2; exit 1 ;;
+		esac
+	else
+		echo "install-deps: no terminal to ask: installing them" >&2
 	fi
-	printf 'install-deps: install them now? [y/N] ' >&2
-	answer=""
-	read -r answer || true
-	case "$answer" in
-	y | Y | yes | YES | Yes) ;;
-	*) echo "install-deps: nothing installed" >&2; exit 1 ;;
-	esac
 fi
 
 echo "install-deps: installing:$missing"
