@@ -683,6 +683,16 @@ health(const struct page_ctx *pc, mirror_error *err)
 	return rc;
 }
 
+/* The site's .gitattributes: the HTML twins of the Markdown pages and
+ * the pages' digests are generated, so git hosts fold them and git diff
+ * shows a reviewer the Markdown and JSON alone (issue 59). */
+static const char gitattributes[] =
+    "# Written by mirror. Each .html page is the twin of its .md page\n"
+    "# and api/pages/ holds the build's digests: generated, so a diff\n"
+    "# shows the Markdown and JSON a reviewer reads.\n"
+    "*.html linguist-generated -diff\n"
+    "api/pages/*.tsv linguist-generated -diff\n";
+
 int
 extra_pages(const struct page_ctx *pc, mirror_error *err)
 {
@@ -695,6 +705,9 @@ extra_pages(const struct page_ctx *pc, mirror_error *err)
 		rc = health(pc, err);
 	if (rc == 0)
 		rc = page_file(pc, ".nojekyll", "", 0, err);
+	if (rc == 0)
+		rc = page_file(pc, ".gitattributes", gitattributes,
+		    sizeof(gitattributes) - 1, err);
 	if (rc == 0)
 		rc = feed_write(pc, FEED_ENTRIES, err);
 	if (rc == 0)

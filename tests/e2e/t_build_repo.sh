@@ -172,3 +172,26 @@ expect "SPEC 1: git log -p of the branch shows the marked overview and the confl
     sh -c "git --git-dir=p1.git log -p mirror -- projects/p05-interferometer/index.md conflicts/$c1.md |
         grep -q '^+.*GF-PTFE \[⚠ disputed\](../../conflicts/$c1\.md)' &&
         test \"\$(git --git-dir=p1.git show mirror:conflicts/$c1.md)\" = \"\$(cat p1/conflicts/$c1.md)\""
+
+# --- issue 59: git shows a reviewer the Markdown and JSON -------------------
+# The site's .gitattributes marks the HTML twins and the page digests as
+# generated and not to be diffed: in a clone, git log -p of a one-fact
+# change shows the Markdown hunks and says of each HTML page only that
+# it differs; git hosts fold them (linguist-generated).
+new_store ga.db "$ex" || exit 1
+git init -q --bare ga.git
+mirror build --store ga.db --out ga --repo ga.git --author "$author" --quiet
+git clone -q -b mirror ga.git ga-clone
+sql ga.db "UPDATE project_state SET value = '145 MHz',
+    updated_at = '2026-11-01 00:00:00' WHERE id = 'p04-st-serdes-refclk'" >/dev/null
+mirror build --store ga.db --out ga --repo ga.git --author "$author" --quiet
+git -C ga-clone pull -q
+git -C ga-clone log -1 -p --format= > ga.diff
+expect "the site's .gitattributes marks HTML and digests generated, -diff" sh -c "
+    git -C ga-clone check-attr linguist-generated diff -- index.html | grep -q 'linguist-generated: set' &&
+    git -C ga-clone check-attr diff -- index.html | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- \"\$(cd ga && ls api/pages/*.tsv | head -1)\" | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- index.md | grep -q 'diff: unspecified'"
+expect "git log -p of a one-fact change: Markdown hunks, no HTML lines" sh -c "
+    grep -q '^+.*145 MHz' ga.diff && grep -q '^Binary files a/.*\.html and b/.*\.html differ' ga.diff &&
+    test \"\$(awk '/^diff --git/ { html = (\$3 ~ /\\.html\$/) } /^@@/ && html' ga.diff | wc -l)\" = 0"
