@@ -40,8 +40,8 @@
 /* A rule's budget, in millions of SQLite VM steps (the environment
  * variable of the same name overrides it): counted, not timed, so a
  * rule stopped by it is stopped on every machine and the pages that
- * show it are the same. The starter rules take at most 0.8 million on
- * a store of 100,000 facts; 50 million are 10 to 15 s of one core. */
+ * show it are the same. The starter rules take a small part of it; the
+ * bench measures them (doc/performance.md). */
 #define MIRROR_RULE_STEPS 50
 
 /* The most rows one rule may return; one more and it fails. A bound on

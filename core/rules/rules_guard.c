@@ -51,9 +51,9 @@ static const char *const builtin_tables[] = { "sqlite_schema",
  * The functions whose time grows with the product of two arguments'
  * lengths (instr and replace compare the needle at each byte, trim its
  * set at each character, like and glob the pattern at each character):
- * one call of SQLite's instr over strings of 2 and 1 million bytes took
- * 19 s, of rtrim over two of 200,000 took 88 s, and no budget of steps
- * or deadline checked between steps stops one call. On a rule's
+ * one call of SQLite's instr or rtrim over strings of a megabyte or so
+ * runs for seconds to minutes, and no budget of steps or deadline
+ * checked between steps stops one call. On a rule's
  * connection each is replaced by a call that refuses more than
  * RULE_MAX_WORK of it (the product of the two lengths, a 32nd of it for
  * instr and replace, whose memcmp runs 40 times as fast as trim's or

@@ -18,8 +18,8 @@
 #define RULE_MAX_LENGTH (16 * 1024 * 1024)
 
 /* A rule's budget of wall-clock time, in ms per million steps of its
- * budget: 60 s for the default 50 million, which take 10 to 15 s of one
- * core. The steps are the budget a rule meets (the same everywhere); the
+ * budget: 60 s for the default 50 million, several times what they take
+ * on one core. The steps are the budget a rule meets (the same everywhere); the
  * time stops what the steps do not count (one step copying or sorting
  * megabytes) and holds only on a machine four times slower than that. */
 #define RULE_MS_PER_MSTEP 1200

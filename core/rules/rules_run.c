@@ -357,8 +357,8 @@ beside_main(void *arg)
 		return NULL;
 	}
 	/* The rules read the same tables again and again (most of them
-	 * entities): from a cache that holds them at M, not from the
-	 * file each time (SQLite's default is 2 MiB). */
+	 * entities): from a cache that holds them on a bench store, not
+	 * from the file each time (SQLite's default is 2 MiB). */
 	(void)sqlite3_exec(store_db(j->reader), "PRAGMA cache_size = "
 	    RULE_CACHE_PRAGMA, NULL, NULL, NULL);
 	if (rconn_init(&j->beside, j->reader, j->rs, j->now, 1, &e) < 0)
@@ -429,8 +429,7 @@ reader_close(struct rules_job *j)
 
 /* The thread's body, then every rule handed over (those it did not
  * evaluate are the sweep's connection's to evaluate); then it closes
- * its connection while the sweep records (a few ms at M, off the
- * sweep's path). */
+ * its connection while the sweep records (off the sweep's path). */
 static void *
 beside_run(void *arg)
 {

@@ -308,9 +308,9 @@ cmp_fact_key(const void *a, const void *b)
 
 /*
  * The row now of every fact of l's violations, looked up in order of
- * layer and id: neighbouring lookups share the index's pages (at 1M
- * facts the conflicts' like lookups took a fifth less time so than in
- * list order). Returns 0 or < 0 with err set.
+ * layer and id: neighbouring lookups share the index's pages, which
+ * list order would read again and again. Returns 0 or < 0 with err
+ * set.
  */
 static int
 facts_now_all(struct violation_list *l, struct vreader *r,

@@ -172,7 +172,7 @@ struct flagged_list {
  * open violations of all (violation_list's, unfiltered: its facts are
  * the store's violation_facts rows), sorted for flagged_find. Reads no
  * store: the rows were read and checked with all, and a second query
- * of the same rows cost a fifth of a build's read at 1M facts. out
+ * of the same rows was a large part of a build's read. out
  * points into all; flagged_list_free(out) before all is freed.
  */
 void violation_flagged(struct flagged_list *out,

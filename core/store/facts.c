@@ -1036,8 +1036,8 @@ check_beside(void *arg, mirror_store *st, mirror_error *err)
 
 /*
  * The tables of beside_tables are checked on a second connection at the
- * same time when it can (as the digest folds them: at 1M facts the
- * check took 2.3 s on one core while the other idled), the rest here.
+ * same time when it can (as the digest folds them: on one connection
+ * the check kept one core busy while the other idled), the rest here.
  * The error is the one of the first table, in table order, that has a
  * bad row: the one a check of one table after another reports.
  */
@@ -1476,9 +1476,9 @@ beside_finish(struct store_beside *bs, struct beside_fold *b,
 /*
  * facts_digest, listing row ids when rowids (facts_digest_rows). The
  * queries fold in order, the fact tables of beside_tables on a second
- * connection at the same time when it can (store_beside_start: at 1M facts
- * the pass takes 0.8 s instead of 1.3), and the snapshot chains their
- * sums in order: the digest is the same either way. then(arg), when
+ * connection at the same time when it can (store_beside_start), and the
+ * snapshot chains their sums in order: the digest is the same either
+ * way. then(arg), when
  * then is not NULL, as facts_digest_rows_then says.
  */
 static int
@@ -1512,11 +1512,10 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	side.d.keep_rowids = rowids;
 	strbuf_init(&sql);
 	/* The second connection starts first: the entity table's room is
-	 * made while it folds (at L, 25 MB of zeroed pages that kept it
-	 * waiting). */
+	 * made while it folds (its zeroed pages kept the other waiting). */
 	bs = store_beside_start(st, fold_beside, &side);
 	rc = digest_aliases(out, st, err);
-	/* A count is one pass over the smallest index: 9 ms at L. */
+	/* A count is one pass over the smallest index. */
 	if (rc == 0 && (rc = store_count(&n_ent, st, "SELECT count(*) FROM "
 	    "main.entities", NULL, err)) == 0)
 		digest_expect_entities(out, (size_t)n_ent);

@@ -65,9 +65,9 @@ struct mirror_store {
  * writes several rows in a transaction that already wrote (a sweep's
  * batched INSERTs of violations and their facts, 32 rows each) journals
  * every page it touches that the transaction had before it began; with
- * the default, recording a first sweep's violations at M wrote some
- * 5,000 pages to a temporary file, on the sweep's thread, after the
- * slot sweep. 4 MiB holds the largest such statement many times over
+ * the default, recording a first sweep's violations on a bench store
+ * wrote thousands of pages to a temporary file, on the sweep's thread,
+ * after the slot sweep. 4 MiB holds the largest such statement many times over
  * and bounds what a statement journal may take of memory.
  */
 #define STORE_STMT_JOURNAL_MEM (4 * 1024 * 1024)
@@ -1060,7 +1060,7 @@ connect_read(mirror_store *st, int flags)
  * connection: statement journals in memory up to STORE_STMT_JOURNAL_MEM,
  * and no memory statistics (nothing here reads them, and keeping them
  * takes one process-wide mutex on every allocation: with the rules'
- * thread beside the sweep, that lock cost the sweep 10% at M).
+ * thread beside the sweep, that lock slowed the sweep measurably).
  * SQLite takes this only before it is initialized; when something
  * initialized it already, the default stays (slower, not wrong).
  */

@@ -78,8 +78,8 @@ factrow_reader_open(struct factrow_reader **out, mirror_store *st,
 }
 
 /* Fill the parent table: every part_of edge's, or only those of the
- * reader's children (at 1M facts 0.02 s instead of 0.06: the pass over
- * the relationships stays, the inserts and their index go). Returns an
+ * reader's children (the pass over the relationships stays, the inserts
+ * and their index go). Returns an
  * SQLite code. */
 static int
 parents_fill(struct factrow_reader *r)

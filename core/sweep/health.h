@@ -53,8 +53,8 @@ int health_read(struct health *out, mirror_store *st, time_t now,
 /*
  * health_read with the layers, projects, relationships and expired
  * memories taken from d, a digest of st's snapshot taken at now
- * (facts_digest: its pass read every row already; at 1M facts the
- * three scans of the layers were a quarter of a build's read). The
+ * (facts_digest: its pass read every row already, and three more scans
+ * of the layers were a large part of a build's read). The
  * tables mirror writes are read on st. When d has no such counts, was
  * taken at another clock, or holds a status health_read would refuse,
  * this is health_read (which then says what is wrong). Returns 0 or < 0

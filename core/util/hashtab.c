@@ -75,7 +75,7 @@ rehash(struct hashtab *t, size_t cap)
 	/* Zeroed by writing, not calloc: a large calloc maps the zero page,
 	 * which the first probe reads, so each page then faulted twice, the
 	 * second time a copy on write that stops the other threads' CPUs
-	 * to flush their TLBs (at 1M facts, 0.1 s of the digest). */
+	 * to flush their TLBs. */
 	t->slots = xreallocarray(NULL, cap, t->size);
 	xprefault(t->slots, cap * t->size);
 	memset(t->slots, 0, cap * t->size);

@@ -31,9 +31,9 @@ _Noreturn void xalloc_fail(size_t n);
 void xtrim(void);
 /*
  * Map in the pages of the n bytes at p that are not yet, in one system
- * call, before they are first written: a page faulted in one at a time
- * cost about 20 us on the virtual machines this was measured on (a
- * 25 MB table zeroed in 130 ms, 50 ms prefaulted). Only for n of 256 KiB
+ * call, before they are first written: pages faulted in one at a time
+ * cost a trap each, which on virtual machines made zeroing a large
+ * table several times slower. Only for n of 256 KiB
  * or more; best effort (no-op where the kernel cannot, before Linux
  * 5.14). The bytes are left as they are.
  */
@@ -46,8 +46,7 @@ void xalloc_name(char *buf, size_t size);
  * Set the C library's heap so that a block of a megabyte or more is
  * its own mapping, given back to the system when freed. glibc otherwise
  * raises that threshold to the largest block freed so far, and a
- * build's big one-off buffers (api/checks.json is 8 MB at 100,000 facts)
- * then stay in the heap for the rest of the run. Call before such a
+ * build's big one-off buffers (the long JSON lists) then stay in the heap for the rest of the run. Call before such a
  * phase (a build's render), not at start: glibc's own way serves big
  * blocks asked for again and again faster (SQLite's sorter in the
  * sweep's rules: 10% of the sweep). A no-op where the C library has no

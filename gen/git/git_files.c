@@ -143,7 +143,7 @@ pack_one(struct mgit_read *r, struct mgit_reader *rd, const char *data)
 }
 
 /* Free rd's buffers once a file made them larger than MGIT_READ_KEEP:
- * a site's few long lists (80 MB at a million facts) are not held
+ * a site's few long lists (tens of megabytes) are not held
  * through the rest of the commit, whose trees make its peak. */
 static void
 reader_trim(struct mgit_reader *rd)
@@ -194,8 +194,8 @@ read_one(struct mgit_read *r, struct mgit_reader *rd, int pack)
 }
 
 /* A slot of mgit_ahead's ring: a file, how far it is read, and the
- * bytes it holds in memory (its stream when compressed: an 80 MB list
- * holds 8; else its data). */
+ * bytes it holds in memory (its stream when compressed, a tenth of a
+ * long list; else its data). */
 struct ahead_slot {
 	struct mgit_read r;
 	int state;                      /* AHEAD_* */

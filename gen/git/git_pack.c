@@ -159,8 +159,8 @@ check_object(struct mgit_pack *pk, git_object_t type, size_t len,
  * The Huffman code of small objects. igzip's level 1 fits a code to
  * each stream, which is most of its cost on a page of 2 KB; its level 0
  * takes a code given once. Fitted to the example's pages (the counts of
- * git_pack_code.h), it compresses the small files of a 1M-fact site
- * about 5% less tightly than level 1 at half its CPU. It depends on
+ * git_pack_code.h), it compresses the small files of a site a little
+ * less tightly than level 1 at a fraction of its CPU. It depends on
  * nothing but those counts, so a pack's bytes stay a function of its
  * objects. small_ok is 0 only if ISA-L refused the code: level 1 then.
  */

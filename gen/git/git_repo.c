@@ -64,9 +64,9 @@ mgit_init(mirror_error *err)
 	/*
 	 * Keep trees of any size once read: libgit2 caches none over 4 KiB,
 	 * so each path looked up under a big directory read, inflated and
-	 * hashed its tree again (a commit that changed 30,000 files of
-	 * api/checks/ read its 1.8 MB tree 30,000 times: 6 minutes at 1M
-	 * facts). A speed-up only: a failure changes nothing else.
+	 * hashed its tree again (a commit that changed thousands of files
+	 * of one folder read that folder's big tree once for each). A
+	 * speed-up only: a failure changes nothing else.
 	 */
 	(void)git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT,
 	    (int)GIT_OBJECT_TREE, (size_t)MGIT_TREE_CACHE_BYTES);

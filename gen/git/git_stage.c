@@ -47,8 +47,8 @@ struct stage_obj {
 };
 
 /* Where the table finds an object: 16 bytes a slot, not the object's
- * 64 (at 100,000 projects, 600,000 objects in 2M slots: 32 MB, not
- * 151, and each growth moves a quarter of the bytes). */
+ * 64 (a quarter of the table's memory, and of the bytes each growth
+ * moves). */
 struct obj_slot {
 	uint64_t key;           /* the id's first 8 bytes (0 made 1) */
 	size_t i;               /* in mgit_stage_be.obj */

@@ -39,8 +39,8 @@
 #endif
 /* Objects, and bytes, compressed together at most: 4 MiB keeps two
  * cores busy on a site's files and a commit's peak small; 2,048 objects
- * of a site of small files (1.7 KB a page at 100,000 one-fact projects)
- * are 3.5 MB, where 256 started two threads every 0.4 MB. */
+ * of a site of small files come near that, where a smaller batch
+ * started threads too often for the work each did. */
 #define MGIT_STAGE_BATCH 2048
 #define MGIT_STAGE_BATCH_BYTES (4u << 20)
 
@@ -87,7 +87,7 @@ int mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
  * A tree (hashed by the caller: id) of len bytes at data, copied in
  * unless the stage or the repository holds it: what git_odb_write
  * would do, without the refresh of the repository's packs libgit2 runs
- * on every object it does not find (100,000 trees: 0.46 s). Returns 0
+ * on every object it does not find. Returns 0
  * or -MIRROR_EIO.
  */
 int mgit_stage_tree(struct mgit_stage *stage, const git_oid *id,

@@ -166,8 +166,8 @@ int history_check(const struct history_request *req, mirror_error *err);
  * file, kept in the user's cache (core/sys/cache.h) and found again
  * without libgit2.
  *
- * Starting Debian's libgit2 parses the system's TLS certificates (11 ms
- * here, a quarter of a no-op build), though mirror never opens a
+ * Starting Debian's libgit2 parses the system's TLS certificates (a
+ * good part of a no-op build), though mirror never opens a
  * connection. A commit is named by a hash of its content, so "commit C's
  * tree holds this text at this path" stays true for good: the memo keeps
  * it for the build stamp, under the repository's real path and the
