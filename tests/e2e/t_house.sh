@@ -88,6 +88,18 @@ expect_status "a folder of 13 .c files fails" 1
 expect "... and names the folder" \
     grep -q '^house: gen/out: 13 .c files (at most 12)' "$T/out"
 
+# The doc's "Includes" sentences are checked against the code: a stage
+# whose sentence names another set fails.
+fresh_tree
+mk doc/architecture.md '- **`core/util/`** owns helpers. Includes nothing of ours.
+- **`core/store/`** owns the store. Includes
+  `core/sys` (opening files).'
+house "$T/h"
+expect_status "an Includes sentence of doc/architecture.md that drifted fails" 1
+expect "... and names the stage, what its code includes and what the doc says" \
+    sh -c "grep -q '^house: doc/architecture.md: core/store includes core/util, not core/sys\$' '$T/out' &&
+        ! grep -q 'core/util includes' '$T/out'"
+
 fresh_tree
 mk gen/extra/x.c '/* stray */'
 house "$T/h"

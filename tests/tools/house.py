@@ -14,7 +14,9 @@ this file is in) and checks, from the code's own #include lines:
      whose name starts its name (template.c);
   3. no folder holds more than MAX_C .c files;
   4. no function is longer than MAX_FN lines (from the line with its
-     name to its closing brace, KNF: the name starts a line).
+     name to its closing brace, KNF: the name starts a line);
+  5. doc/architecture.md's "Includes ..." sentence of each stage names
+     exactly the stages its code includes, so the doc cannot drift.
 
 Prints one line per stage (files, lines, what it includes) and one line
 per violation; exits 1 when there is any violation, 0 otherwise.
@@ -105,6 +107,39 @@ def defined(text):
                 not prev.startswith("static")):
             out.append(line.split("(")[0])
         prev = line
+    return out
+
+
+STAGE_ITEM = re.compile(r"^- \*\*`((?:core|gen)/[a-z]+)/?`\*\*", re.M)
+STAGE_NAME = re.compile(r"`((?:core|gen)/[a-z]*)/?`")
+
+
+def doc_includes(top):
+    """Each stage of doc/architecture.md's lists and the stages its
+    "Includes ..." sentence names (the last such sentence of its item;
+    "Includes nothing of ours" names none). A stage without one maps to
+    None."""
+    path = os.path.join(top, "doc", "architecture.md")
+    if not os.path.isfile(path):
+        return {}
+    text = open(path, encoding="utf-8").read()
+    out = {}
+    items = list(STAGE_ITEM.finditer(text))
+    for i, m in enumerate(items):
+        end = items[i + 1].start() if i + 1 < len(items) else len(text)
+        body = text[m.end():end].split("\n\n")[0].split("\n## ")[0]
+        ats = [x.start() for x in re.finditer(r"Includes\s", body)]
+        at = ats[-1] if ats else -1
+        if at < 0:
+            out[m.group(1)] = None
+            continue
+        sentence = re.split(r"\.(?:\s|$)", body[at:], maxsplit=1)[0]
+        named = set()
+        for n in STAGE_NAME.findall(sentence):
+            # "all of `core/`": every stage of that side.
+            named |= ({x for x in STAGES if x.startswith(n)}
+                      if n.endswith("/") else {n})
+        out[m.group(1)] = named
     return out
 
 
@@ -218,6 +253,22 @@ def main():
         print("%-11s %2d .c %6d lines  includes %s" % (
             st, ncs, lines.get(st, 0),
             ", ".join(sorted(reach.get(st, set()) - {st})) or "nothing"))
+    documented = doc_includes(top)
+    for st in STAGES:
+        if documented and st not in documented:
+            bad.append("doc/architecture.md: no item for the stage %s" % st)
+    for st, named in sorted(documented.items()):
+        got = reach.get(st, set()) - {st}
+        if st not in STAGES:
+            bad.append("doc/architecture.md: %s is no stage" % st)
+        elif named is None:
+            bad.append("doc/architecture.md: %s says nothing of what it "
+                       "includes (its code includes %s)" %
+                       (st, ", ".join(sorted(got)) or "nothing"))
+        elif named != got:
+            bad.append("doc/architecture.md: %s includes %s, not %s" %
+                       (st, ", ".join(sorted(got)) or "nothing",
+                        ", ".join(sorted(named)) or "nothing"))
     for b in bad:
         print("house: " + b)
     print("house: %d problem%s" % (len(bad), "" if len(bad) == 1 else "s"))
