@@ -312,23 +312,35 @@ figure_of(cmark_node *block, const struct md_figure *figs, size_t nfigs)
 }
 
 /*
- * Folds, (e) in markdown.h: 1 when block's literal is exactly
- * "<details><summary>TEXT</summary>\n" with TEXT of the allowed
- * characters (its HTML, the same, into *html: caller frees), -1 when
- * it is exactly "</details>\n", else 0.
+ * Folds and landmarks, (e) and (f) in markdown.h: 1 when block's literal
+ * is exactly "<details><summary>TEXT</summary>\n" with TEXT of the
+ * allowed characters, or one of the landmark lines (its HTML, the same,
+ * into *html: caller frees); -1 when it is exactly "</details>\n" or
+ * "</nav>\n" (its HTML into *html); else 0.
  */
 static int
 fold_of(cmark_node *block, char **html)
 {
 	static const char pre[] = "<details><summary>",
 	    post[] = "</summary>\n";
+	static const char *const lines[] = {
+		"<nav class=\"crumbs\" aria-label=\"Breadcrumbs\">\n",
+		"<nav class=\"toc\" aria-label=\"Contents\">\n",
+	};
 	const char *lit = cmark_node_get_literal(block), *t;
 	size_t n;
 
 	if (lit == NULL)
 		return 0;
-	if (strcmp(lit, "</details>\n") == 0)
+	if (strcmp(lit, "</details>\n") == 0 || strcmp(lit, "</nav>\n") == 0) {
+		*html = xstrdup(lit);
 		return -1;
+	}
+	for (size_t i = 0; i < sizeof(lines) / sizeof(*lines); i++)
+		if (strcmp(lit, lines[i]) == 0) {
+			*html = xstrdup(lit);
+			return 1;
+		}
 	if (strncmp(lit, pre, sizeof(pre) - 1) != 0)
 		return 0;
 	t = lit + sizeof(pre) - 1;
@@ -345,7 +357,8 @@ fold_of(cmark_node *block, char **html)
 
 /*
  * Fold block (fold_of) into m: an open one is marked and stacked in
- * *open (its index in m), a close marked when a fold is open.
+ * *open (its index in m), a close marked when the innermost open one is
+ * of its kind (a nav closes a nav, a details a details).
  */
 static void
 fold_mark(struct marked *m, cmark_syntax_extension *ext, cmark_node *block,
@@ -353,14 +366,22 @@ fold_mark(struct marked *m, cmark_syntax_extension *ext, cmark_node *block,
 {
 	char *html = NULL;
 	int k = fold_of(block, &html);
+	const char *top;
 
 	if (k == 1) {
 		ARRAY_PUSH(*open, *nopen, *cap) = m->n;
 		mark(m, ext, block, html);
-	} else if (k == -1 && *nopen > 0) {
-		(*nopen)--;
-		mark(m, ext, block, xstrdup("</details>\n"));
+		return;
 	}
+	if (k == -1 && *nopen > 0) {
+		top = cmark_node_get_user_data(m->v[(*open)[*nopen - 1]].node);
+		if ((strncmp(top, "<nav", 4) == 0) == (html[2] == 'n')) {
+			(*nopen)--;
+			mark(m, ext, block, html);
+			return;
+		}
+	}
+	free(html);
 }
 
 static void

@@ -55,6 +55,13 @@
  *      raw HTML, so the HTML is always balanced. Store text can make
  *      neither, because escape_md escapes '<'.
  *
+ *  (f) Landmarks. An HTML block that is exactly
+ *      '<nav class="crumbs" aria-label="Breadcrumbs">' or
+ *      '<nav class="toc" aria-label="Contents">' (a line of its own)
+ *      renders as itself and opens a nav that "</nav>" closes, as folds
+ *      do (a close ends only an open of its own kind); the Markdown
+ *      between them renders as usual.
+ *
  * Output is deterministic and the whole call is linear in practice for
  * text that came through escape_md (see the timing test).
  */

@@ -781,6 +781,11 @@ overview_json(const struct site_model *m, size_t i,
 	    json_array_size(gaps), "open check", "open checks"));
 	json_object_set_new(data, "memories", memories);
 	json_object_set_new(data, "gaps", gaps);
+	json_object_set_new(data, "inactive_count", item_count((long long)
+	    json_array_size(inactive), "fact not active", "facts not active"));
+	json_object_set_new(data, "linked_count", item_count((long long)
+	    json_array_size(json_object_get(data, "linked")),
+	    "entity with links", "entities with links"));
 	json_object_set_new(data, "inactive", inactive);
 	table_columns(data);
 	return data;

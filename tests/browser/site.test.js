@@ -16,7 +16,11 @@
 //     one wider than its line may wrap), nothing scrolls sideways, and a
 //     table's body cells carry their column's header as data-label. The
 //     project overview at 390 px is at most 3 times as tall as at 1280
-//     px, and both shorter than before the cards (41,610 and 17,582 px).
+//     px, and both shorter than before the cards (41,610 and 17,582 px)
+//     and than before its navigation (27,534 and 17,491 px: folds, no
+//     empty sections, contents beside the page); its contents stand
+//     beside the page and stay in view when scrolled at 1280 px, and
+//     are a list in the page's flow at 390 px.
 //  3. The architecture diagram at 390 px, on every overview that has
 //     one: its text at least 12 px as drawn (font size times the SVG's
 //     scale), no label cut ("…") or running out of its box, a disputed
@@ -197,6 +201,26 @@ async function phone(browser) {
     narrow <= 3 * wide, `${narrow} px vs ${wide} px`);
   check(`${rel} is shorter than before the cards at 390 and 1280 px`,
     narrow < 41610 && wide < 17582, `${narrow} px and ${wide} px`);
+  check(`${rel} is shorter than before its navigation at 390 and 1280 px`,
+    narrow < 27534 && wide < 17491, `${narrow} px and ${wide} px`);
+  // The contents: a column beside the page that stays in view at
+  // 1280 px; a list in the page's flow at 390 px.
+  const toc = async () => page.evaluate(() => {
+    const nav = document.querySelector('main > nav.toc');
+    const h1 = document.querySelector('main > h1').getBoundingClientRect();
+    window.scrollTo(0, document.scrollingElement.scrollHeight / 2);
+    const r = nav.getBoundingClientRect();
+    return { beside: r.left >= h1.right, inView: r.top >= 0 && r.top < innerHeight,
+      position: getComputedStyle(nav).position };
+  });
+  const w = await toc();
+  check(`${rel} at 1280 px: the contents stand beside the page and stay in view`,
+    w.beside && w.inView && w.position === 'sticky', JSON.stringify(w));
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(url(exampleSite, rel));
+  const p = await toc();
+  check(`${rel} at 390 px: the contents are a list in the page's flow`,
+    !p.beside && p.position === 'static', JSON.stringify(p));
   await page.close();
 }
 

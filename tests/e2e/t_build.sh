@@ -53,7 +53,7 @@ expect "api/health.json names the whole store's checksum" sh -c "
 # --- the overview, in SPEC order --------------------------------------------
 expect "the overview has every section in SPEC order" sh -c "
     grep -n '^## ' $p05/index.md | cut -d: -f2- | sed 's/<a id=\"[a-z]*\"><\/a>//' | tr '\n' '|' |
-    grep -q '^## Disputed here|## Trusted project state|## System architecture|## Decisions|## Requirements and constraints|## Materials|## Parameters, results and validation claims|## Vendors|## Active memories|## Gaps|'"
+    grep -q '^## Disputed here|## Trusted project state|## System architecture|## Decisions|## Requirements and constraints|## Materials|## Parameters, results and validation claims|## Vendors|## Active memories|## Not active|'"
 expect "trusted state is grouped by category, decision before fact" sh -c "
     grep -n '^### ' $p05/index.md | cut -d: -f2- | tr '\n' '|' |
     grep -q '^### decision|### fact|\$'"
@@ -76,9 +76,9 @@ mirror build --store gaps.db --out gaps --no-sweep --quiet
 expect "gaps: each open violation of the project, its fact linked first" sh -c "
     sed -n '/^## .*Gaps\$/,/^## /p' gaps/projects/p05-interferometer/index.md |
     grep -q '^- \[Edge clamp\](#entity-[a-z0-9-]*) · \[⚑ no material\](../../checks/chk-[a-z0-9-]*.md): component Edge clamp has no material\$'"
-expect "gaps: one line per open violation, none computed by mirror itself" sh -c "
+expect "gaps: one line per open violation, none computed by mirror itself; no empty Gaps section" sh -c "
     test \$(sed -n '/^## .*Gaps\$/,/^## /p' gaps/projects/p05-interferometer/index.md | grep -c '^- ') = 2 &&
-    grep -q 'No gaps found' $p05/index.md"
+    grep -q 'No gaps found' $p05/index.md && ! grep -q '^## .*Gaps' $p05/index.md"
 expect "gaps: the summary line counts them and links the project's Checks page" \
     grep -qF '[2 open checks](#gaps): facts a rule flags ([all checks of this project](../../checks/projects/p05-interferometer.md)).' gaps/projects/p05-interferometer/index.md
 expect "a component shows its material" \

@@ -110,7 +110,7 @@ entry_has() {
 	for line in "$@"; do grep -qxF -- "$line" entry || return 1; done
 }
 expect "the overview has a Links section in its contents" \
-    grep -qF '· [Links](#links)' "$A"
+    grep -qxF -- '- [Links](#links)' "$A"
 expect "structural out: part of, interfaces with (the other project)" \
     entry_has Spindle "  - part of: [Head](#entity-a-sub)" \
     "  - interfaces with: [Flange B](../pb/index.md#entity-b-ifc) (in pb)"

@@ -44,9 +44,9 @@ overviews bench10k bench10k
 expect "example: overviews with diagrams and disputed nodes" sh -c "
     test \$(grep -l '<svg class=\"diagram\"' site/projects/*/index.html | wc -l) -eq 3 &&
     grep -q 'diagram-disputed' $p05/index.html"
-expect "bench10k: each of the 50 overviews has a diagram and a contents line" sh -c "
+expect "bench10k: each of the 50 overviews has a diagram and its contents" sh -c "
     test \$(grep -l '<svg class=\"diagram\"' bench10k/projects/*/index.html | wc -l) -eq 50 &&
-    test \$(grep -l '^\*\*Contents:\*\* ' bench10k/projects/*/index.md | wc -l) -eq 50"
+    test \$(grep -l '^<nav class=\"toc\" aria-label=\"Contents\">' bench10k/projects/*/index.md | wc -l) -eq 50"
 expect "the lateral support and its mirror mount are disputed in the picture" sh -c "
     grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>Lateral support (no material), ⚠ disputed: lateral support material; see its conflict</title>' $p05/index.html &&
     grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>Mirror mount (subsystem), ⚠ disputed: lateral support material; see its conflict</title>' $p05/index.html"
@@ -56,6 +56,23 @@ expect "the architecture list follows the picture: a subsystem, then its compone
     grep -A2 'entity-p05-sub-refoptics\"></a>' $p05/index.md | grep -c 'part of: Reference optics' | grep -qx 2"
 expect "an expired memory says 'expired', not its status" sh -c "
     grep -Eq '^\| <a id=\"memory-mem-know-sfp-stock\"></a>\*\*knowledge\*\* \| .* \| memory \| expired \| ' site/projects/p04-gigabit/index.md"
+# Navigation (issue 57, item 5): breadcrumbs, contents of the sections
+# the page has, long sections folded, the project's own lists.
+expect "breadcrumbs: Index, then the project, then the subsystem" sh -c "
+    grep -qx '<nav class=\"crumbs\" aria-label=\"Breadcrumbs\">' $p05/index.html &&
+    grep -qxF '[Index](../../index.md) › P05 Interferometer' $p05/index.md &&
+    grep -qxF '[Index](../../../index.md) › [P05 Interferometer](../index.md) › Enclosure' $p05/subsystems/p05-sub-enclosure.md"
+expect "a project with one memory lists one section, not nine empty ones" sh -c "
+    test \$(grep -c '^## ' site/projects/p03-alignment-jig/index.md) -eq 1 &&
+    grep -qxF -- '- [Active memories](#memories)' site/projects/p03-alignment-jig/index.md &&
+    ! grep -q 'recorded\.' site/projects/p03-alignment-jig/index.md"
+expect "links and facts not active are folded, their count in the summary" sh -c "
+    grep -A1 -x '<details>' $p05/index.html | grep -qx '<summary>12 facts not active</summary>' &&
+    grep -A1 -x '<details>' $p05/index.html | grep -Eqx '<summary>[0-9]+ entities with links</summary>'"
+expect "the project's conflicts and checks link to its own lists" sh -c "
+    grep -qF '[4 open conflicts](#disputed) · [6 open checks](#gaps)' $p05/index.md &&
+    grep -qF '(../../checks/projects/p05-interferometer.md)' $p05/index.md &&
+    ! grep -qF '(../../conflicts/index.md)' $p05/index.md"
 mirror build --store ex2.db --out site2 --quiet
 expect "example: a second store gives the same overviews, diagrams and all" \
     diff -r site/projects site2/projects

@@ -27,9 +27,11 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
     if what == "disputed":
         # Each open conflict of the project, its question linked, in
         # the queue's order; and only those.
+        sec = md.split("## <a id=\"disputed\"></a>Disputed here", 1)
+        if (len(sec) == 2) != bool(want):
+            bad.append(f"{slug}: a 'Disputed here' section with {len(want)} open conflicts")
         got = re.findall(r'^- \[(.*)\]\(\.\./\.\./conflicts/([a-z0-9-]+)\.md\)$',
-                         md.split("## <a id=\"disputed\"></a>Disputed here", 1)[1]
-                         .split("\n## ", 1)[0], flags=re.M)
+                         sec[-1].split("\n## ", 1)[0], flags=re.M) if len(sec) == 2 else []
         if [s for _, s in got] != [c["slug"] for c in want]:
             bad.append(f"{slug}: disputed {[s for _, s in got]} vs {[c['slug'] for c in want]}")
         for q, s in got:
@@ -42,10 +44,13 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
         if words not in md.split("## <a id=\"state\">")[0]:
             bad.append(f"{slug}: no {words!r} at the top")
     elif what == "toc":
-        toc = re.search(r"^\*\*Contents:\*\* (.*)$", md, flags=re.M)
-        ids = set(re.findall(r'<h[23] id="([a-z-]+)">', html))
+        # The contents (a nav of its own) link to exactly the ids of
+        # the sections the page has: none empty, none missing.
+        toc = re.search(r'^<nav class="toc" aria-label="Contents">\n(.*?)^</nav>$',
+                        md, flags=re.M | re.S)
+        ids = set(re.findall(r'<h2 id="([a-z-]+)">', html))
         frags = re.findall(r"\]\(#([a-z-]+)\)", toc.group(1)) if toc else []
-        if len(frags) < 9 or not set(frags) <= ids:
+        if not frags or set(frags) != ids or len(frags) != len(ids):
             bad.append(f"{slug}: contents {frags} vs heading ids {sorted(ids)}")
     elif what == "rows":
         # Every fact of the overview but the architecture list is a

@@ -381,6 +381,35 @@ test_fold(void **state)
 	    "<!-- raw HTML omitted --></p>\n");
 }
 
+/* 8c: the two landmark lines open a nav that "</nav>" closes, with the
+ * Markdown between rendered; a close of the other kind (a </details>
+ * for a nav, a </nav> for a fold) stays suppressed, as does any other
+ * nav line, and an escaped one is text. */
+static void
+test_landmark(void **state)
+{
+	(void)state;
+	expect("<nav class=\"crumbs\" aria-label=\"Breadcrumbs\">\n\n"
+	    "[Index](i.md) \xe2\x80\xba P\n\n</nav>\n",
+	    "<nav class=\"crumbs\" aria-label=\"Breadcrumbs\">\n"
+	    "<p><a href=\"i.html\">Index</a> \xe2\x80\xba P</p>\n</nav>\n");
+	expect("<nav class=\"toc\" aria-label=\"Contents\">\n\n- a\n\n"
+	    "</details>\n\n</nav>\n",
+	    "<nav class=\"toc\" aria-label=\"Contents\">\n<ul>\n<li>a</li>\n"
+	    "</ul>\n<!-- raw HTML omitted -->\n</nav>\n");
+	expect("<details><summary>t</summary>\n\nx\n\n</nav>\n\n"
+	    "</details>\n",
+	    "<details>\n<summary>t</summary>\n<p>x</p>\n"
+	    "<!-- raw HTML omitted -->\n</details>\n");
+	expect("<nav class=\"toc\" onclick=\"x\">\n\nx\n",
+	    "<!-- raw HTML omitted -->\n<p>x</p>\n");
+	expect("<nav class=\"toc\" aria-label=\"Contents\">\n\nx\n",
+	    "<p>x</p>\n");
+	expect("\\<nav class=\"toc\" aria-label=\"Contents\">\n",
+	    "<p>&lt;nav class=&quot;toc&quot; aria-label=&quot;Contents&quot;&gt;"
+	    "</p>\n");
+}
+
 /* The arena: aligned blocks; calloc zeroes a room used before; the
  * newest block grows in place and its room comes back when freed; an
  * older block moves with its bytes; a big block is resized in place and
@@ -554,6 +583,7 @@ main(void)
 		cmocka_unit_test(test_heading_ids),
 		cmocka_unit_test(test_figure),
 		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_landmark),
 	};
 
 	return cmocka_run_group_tests_name("markdown", tests, NULL, NULL);
