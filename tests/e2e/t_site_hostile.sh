@@ -76,11 +76,14 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     if rel == "index.html":
         page_allowed = page_allowed | {"table", "thead", "tbody", "tr",
                                        "th", "td", "figure", "svg", "desc",
-                                       "g", "path", "circle", "text"}
+                                       "g", "path", "circle", "text",
+                                       "rect"}
     if project_page:
         page_allowed |= {"table", "thead", "tbody", "tr", "th", "td",
                          "figure", "figcaption", "svg", "title", "rect",
-                         "g", "path", "text", "tspan"}
+                         "g", "path", "text", "tspan",
+                         # The folds of "Not active" and "Links".
+                         "details", "summary"}
     # The not-found page holds the theme's stylesheet inline.
     if rel == "404.html":
         page_allowed = page_allowed | {"style"}
@@ -164,6 +167,11 @@ for path in glob.glob(os.path.join(site, "**", "*.md"), recursive=True):
         # A template's figure line (the chart or the diagram of the HTML
         # twin).
         rest = re.sub(r'^<!-- figure:[a-z0-9-]+ -->$', "", rest.rstrip("\n"))
+        # A template's fold or landmark line (gen/render/markdown.h (e)
+        # and (f)): a whole line, exactly as the Markdown pass allows.
+        rest = re.sub(r'^(<details><summary>[A-Za-z0-9 ,.\'():-]+</summary>|</details>|'
+                      r'<nav class="(crumbs|toc)" aria-label="(Breadcrumbs|Contents)">|</nav>)$',
+                      "", rest)
         # A bare '<' is text unless it could start a tag, comment,
         # declaration, processing instruction or autolink.
         if re.search(r"(?<!\\)<(?=[A-Za-z/!?]|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@)", rest):
