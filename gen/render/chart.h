@@ -1,5 +1,6 @@
 /*
- * chart.h: a small line chart as inline SVG, for a page's HTML twin.
+ * chart.h: a small line or bar chart as inline SVG, for a page's HTML
+ * twin.
  *
  * The chart draws in currentColor (the text colour of the page, so it
  * follows a theme's dark mode and prints black), with no script and no
@@ -29,6 +30,21 @@ struct chart_point {
  * description; title and desc are text, escaped here.
  */
 void chart_svg(strbuf *sb, const char *id, const struct chart_point *p,
+    size_t n, const char *title, const char *desc);
+
+/* One bar: its label (text) and its value. */
+struct chart_bar {
+	const char *label;
+	long long value;
+};
+
+/*
+ * Append to sb a <figure> holding an SVG chart of the n bars b, one row
+ * each in b's order, its label above a bar as long as its value (the
+ * largest spans the width) with the value at its end. id, title and
+ * desc as for chart_svg.
+ */
+void chart_bars(strbuf *sb, const char *id, const struct chart_bar *b,
     size_t n, const char *title, const char *desc);
 
 #endif

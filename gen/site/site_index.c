@@ -115,17 +115,59 @@ cmp_row(const void *a, const void *b)
 	    json_string_value(json_object_get(y, "id")));
 }
 
+/* How many of project i's violations are open (checks_of lists the
+ * open ones first). */
+static long long
+open_checks_of(const struct site_model *m, size_t i)
+{
+	const struct model_index *ix = &m->checks_of;
+	long long n = 0;
+
+	for (size_t k = ix->start[i]; k < ix->start[i + 1]; k++) {
+		if (strcmp(m->violations.items[ix->ord[k]].status, "open") != 0)
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* Index's words of project i's open conflicts into row: "disputed",
+ * the first three in the queue's order (slug and question), and
+ * "disputed_more", how many more (0 for none). */
+static void
+disputed_words(json_t *row, const struct site_model *m, size_t i)
+{
+	json_t *out = json_array();
+	size_t n = m->open_of.start[i + 1] - m->open_of.start[i];
+
+	for (size_t k = 0; k < n && k < 3; k++) {
+		const struct conflict *c = &m->conflicts.items[
+		    m->open_of.ord[m->open_of.start[i] + k]];
+		char slug[SLUG_SIZE];
+
+		slug_make(slug, c->id);
+		json_array_append_new(out, item_must(json_pack("{s:s, s:s}",
+		    "slug", slug, "question", c->question), "conflict",
+		    c->id));
+	}
+	json_object_set_new(row, "disputed", out);
+	json_object_set_new(row, "disputed_more", json_integer(
+	    (json_int_t)(n > 3 ? n - 3 : 0)));
+}
+
 /* The project's row of the table (see templates/README.md). */
 static json_t *
 project_row(const struct site_model *m, size_t i, long long open)
 {
 	const struct fact_project *p = &m->projects[i];
 	char date[MIRROR_TS_LEN];
+	long long checks = open_checks_of(m, i);
+	json_t *row;
 
 	if (p->latest >= 0)
 		date_of(date, p->latest);
-	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:I, s:I, "
-	    "s:I, s:I, s:o}",
+	row = item_must(json_pack("{s:s, s:s, s:s, s:s, s:b, s:I, s:I, s:I, "
+	    "s:I, s:I, s:o, s:o, s:I, s:o}",
 	    "id", p->id, "name", p->name, "slug", m->pslug[i],
 	    "description", p->description, "listed", p->listed,
 	    "state_rows", (json_int_t)p->n_state,
@@ -133,8 +175,13 @@ project_row(const struct site_model *m, size_t i, long long open)
 	    "memory_rows", (json_int_t)p->n_memories,
 	    "active_rows", (json_int_t)p->n_active,
 	    "open_conflicts", (json_int_t)open,
-	    "latest", p->latest >= 0 ? json_string(date) : json_null()),
+	    "open_words", item_count(open, "open conflict", "open conflicts"),
+	    "latest", p->latest >= 0 ? json_string(date) : json_null(),
+	    "open_checks", (json_int_t)checks,
+	    "checks_words", item_count(checks, "open check", "open checks")),
 	    "project", p->id);
+	disputed_words(row, m, i);
+	return row;
 }
 
 /* Every project but the no-project group, in reading order (cmp_row);
@@ -220,14 +267,84 @@ history_words(const json_t *history)
 	return s;
 }
 
+/* The bars of the first days: at most this many projects, the most
+ * disputed first (the table's order). */
+#define BARS_MAX 12
+
+/*
+ * Until two days of sweeps make a line, the chart is the open conflicts
+ * by project, as bars: their words into data's "history_words" (the
+ * chart's text alternative) and "bars" true. Returns 1 when it did.
+ */
+static int
+bars_words(json_t *data, long long loose_open)
+{
+	const json_t *rows = json_object_get(data, "projects"), *v;
+	size_t n = json_array_size(rows), i;
+	strbuf sb;
+
+	json_object_set_new(data, "bars", json_false());
+	if (json_array_size(json_object_get(data, "history")) > 1 || n == 0)
+		return 0;
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "Open conflicts by project: ");
+	json_array_foreach(rows, i, v) {
+		if (i == BARS_MAX)
+			break;
+		strbuf_printf(&sb, "%s%s %lld", i > 0 ? ", " : "",
+		    json_string_value(json_object_get(v, "name")), (long long)
+		    json_integer_value(json_object_get(v, "open_conflicts")));
+	}
+	if (n > BARS_MAX)
+		strbuf_printf(&sb, "; %zu more projects", n - BARS_MAX);
+	if (loose_open > 0)
+		strbuf_printf(&sb, "; rows of no project %lld", loose_open);
+	strbuf_putc(&sb, '.');
+	json_object_set_new(data, "history_words", json_string(sb.data));
+	json_object_set_new(data, "bars", json_true());
+	strbuf_free(&sb);
+	return 1;
+}
+
+/* The bars of data's projects (bars_words), made from data alone. */
+static void
+bars_chart(strbuf *sb, const json_t *data)
+{
+	const json_t *rows = json_object_get(data, "projects"), *v;
+	struct chart_bar b[BARS_MAX + 1];
+	size_t n = 0, i;
+
+	json_array_foreach(rows, i, v) {
+		if (n == BARS_MAX)
+			break;
+		b[n].label = json_string_value(json_object_get(v, "name"));
+		b[n++].value = json_integer_value(json_object_get(v,
+		    "open_conflicts"));
+	}
+	if (json_integer_value(json_object_get(data,
+	    "loose_open_conflicts")) > 0) {
+		b[n].label = "Rows of no project";
+		b[n++].value = json_integer_value(json_object_get(data,
+		    "loose_open_conflicts"));
+	}
+	chart_bars(sb, "open-history", b, n, "Open conflicts by project",
+	    json_string_value(json_object_get(data, "history_words")));
+}
+
 /* The chart of data's history, made from data alone (page.h). */
 static void
 history_chart(strbuf *sb, const json_t *data)
 {
 	const json_t *h = json_object_get(data, "history");
 	size_t n = json_array_size(h), i;
-	struct chart_point *p = xcalloc(n + 1, sizeof(*p));
+	struct chart_point *p;
 	json_t *v;
+
+	if (json_is_true(json_object_get(data, "bars"))) {
+		bars_chart(sb, data);
+		return;
+	}
+	p = xcalloc(n + 1, sizeof(*p));
 
 	json_array_foreach(h, i, v) {
 		const char *date = json_string_value(json_object_get(v,
@@ -315,8 +432,9 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	    "index");
 	headline(data, m, with_open, json_array_size(projects), loose_open);
 	checks_words(data, m);
-	json_object_set_new(data, "history_words",
-	    history_words(json_object_get(data, "history")));
+	if (!bars_words(data, loose_open))
+		json_object_set_new(data, "history_words",
+		    history_words(json_object_get(data, "history")));
 	strbuf_init(&svg);
 	history_chart(&svg, data);
 	fig.html = svg.data;

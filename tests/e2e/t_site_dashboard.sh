@@ -38,6 +38,8 @@ dashboard() {
 	    python3 "$check" "$1" order
 	expect "$2: table rows, health.json, the project JSON and the conflicts agree" \
 	    python3 "$check" "$1" counts
+	expect "$2: under the headline each project's open conflicts in words (three, then 'and N more') and its open checks" \
+	    python3 "$check" "$1" story
 	expect "$2: plurals agree with their numbers (index and queue)" \
 	    python3 "$check" "$1" plurals
 	expect "$2: the chart is inline SVG (role=img, title, desc = the text alternative, currentColor)" \

@@ -37,7 +37,7 @@ elif case == "title":
 elif case == "order":
     if "most first, then by name" not in index:
         bad.append("no caption states the order")
-    keys = [(-int(cells(l)[4]), re.match(r"\[(.*?)\]", cells(l)[0]).group(1)) for l in rows]
+    keys = [(-int(cells(l)[1]), re.match(r"\[(.*?)\]", cells(l)[0]).group(1)) for l in rows]
     if keys != sorted(keys) or len(keys) < 2:
         bad.append("rows out of order: %r" % keys)
     if len({k[0] for k in keys}) < 2:
@@ -51,16 +51,47 @@ elif case == "counts":
         slug = re.search(r"\(projects/([^/]+)/index\.md\)", c[0]).group(1)
         p = js("api/projects/%s.json" % slug)["project"]
         mine = sum(x["status"] == "open" and x["project"] == p["id"] for x in conflicts)
-        got = [int(c[1]), int(c[2]), int(c[3]), int(c[4])]
-        want = [p["state_rows"], p["entity_rows"], p["memory_rows"], mine]
+        checks = sum(v["status"] == "open" for v in
+                     js("api/projects/%s.json" % slug)["gaps"])
+        got = [int(c[4]), int(c[5]), int(c[6]), int(c[1]), int(c[2])]
+        want = [p["state_rows"], p["entity_rows"], p["memory_rows"], mine, checks]
         if got != want:
             bad.append("%s: row %r, JSON and conflicts say %r" % (slug, got, want))
-        if not re.fullmatch(r"\d{4}-\d\d-\d\d", c[5]):
-            bad.append("%s: latest change %r" % (slug, c[5]))
-        total += int(c[4])
+        if not re.fullmatch(r"\d{4}-\d\d-\d\d", c[3]):
+            bad.append("%s: latest change %r" % (slug, c[3]))
+        total += int(c[1])
     loose = sum(x["status"] == "open" and x["project"] == "" for x in conflicts)
     if total + loose != open_n:
         bad.append("the table's open conflicts (%d) + %d of no project != %d" % (total, loose, open_n))
+elif case == "story":
+    # Each project with open conflicts has its block under the
+    # headline: its first three questions in the queue's order, linked,
+    # then "and N more"; its open checks linked to its own list.
+    head = index.split("\n## Projects", 1)[0]
+    for l in rows:
+        c = cells(l)
+        slug = re.search(r"\(projects/([^/]+)/index\.md\)", c[0]).group(1)
+        d = js("api/projects/%s.json" % slug)
+        want = [x for x in d["disputed"]]
+        block = head.split("(projects/%s/index.md#disputed)\n" % slug, 1)
+        if not want:
+            if len(block) == 2:
+                bad.append("%s: a block with no open conflict" % slug)
+            continue
+        if len(block) != 2:
+            bad.append("%s: no block under the headline" % slug)
+            continue
+        text = block[1].split("\n### ", 1)[0]
+        got = re.findall(r"^- \[(.*)\]\(conflicts/([a-z0-9-]+)\.md\)$", text, re.M)
+        if got != [(x["question"], x["slug"]) for x in want[:3]]:
+            bad.append("%s: questions %r" % (slug, got))
+        more = len(want) - 3
+        if (more > 0) != ("- and %d more: [" % more in text):
+            bad.append("%s: no 'and %d more'" % (slug, more))
+        n = len(d["gaps"])
+        if ("[%d open check%s](checks/projects/%s.md)" % (n, "" if n == 1 else "s", slug)
+                if n else " · no open check · ") not in text:
+            bad.append("%s: its open checks are not counted and linked" % slug)
 elif case == "plurals":
     for name, text in (("index.md", index), ("conflicts/index.md", queue)):
         m = re.search(r"\b1 (memories|conflicts|open conflicts|members|days|projects|entities)\b|\(1 open conflicts\)|\b(?:[02-9]|\d\d+) (memory|conflict|open conflict|member|day|project)\b(?! (?:row|pressure))", text)
@@ -73,7 +104,13 @@ elif case == "chart":
         bad.append("%d charts with role=img" % len(figs))
     desc = re.search(r'<desc id="open-history-desc">(.*?)</desc>', html)
     title = re.search(r'<svg.*?<title id="open-history-title">([^<]+)</title>', html, re.S)
-    alt = [l for l in index.splitlines() if l.startswith("Open conflicts after each day")]
+    alt = [l for l in index.splitlines() if l.startswith(
+        ("Open conflicts after each day", "Open conflicts by project: "))]
+    # One sweep or none: a bar a project (the line needs two days).
+    bars = len(re.findall(r'<rect x="0" y="\d+" width="\d+" height="14"/>', html))
+    if alt and alt[0].startswith("Open conflicts by project: ") and \
+            bars != min(len(rows), 12) + ("rows of no project" in alt[0]):
+        bad.append("%d bars for %d projects" % (bars, len(rows)))
     if not desc or not title or not alt:
         bad.append("no title, desc or text alternative")
     elif desc.group(1).replace("&#39;", "'") != alt[0]:
