@@ -406,6 +406,11 @@ checks_words(json_t *data, const struct site_model *m)
 	strbuf_free(&sb);
 }
 
+/* changes.md/.html and changes.xml, and the index's recent changes
+ * (below, after the feed it shares code with). */
+static int changes_pages(const struct page_ctx *pc, json_t *index,
+    mirror_error *err);
+
 int
 index_pages(const struct page_ctx *pc, mirror_error *err)
 {
@@ -432,6 +437,8 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	    "index");
 	headline(data, m, with_open, json_array_size(projects), loose_open);
 	checks_words(data, m);
+	if (rc == 0)
+		rc = changes_pages(pc, data, err);
 	if (!bars_words(data, loose_open))
 		json_object_set_new(data, "history_words",
 		    history_words(json_object_get(data, "history")));
@@ -603,52 +610,285 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 	strbuf_puts(sb, "</summary>\n  </entry>\n");
 }
 
+/*
+ * The head of an Atom feed into sb, up to its first entry: its title
+ * (the site's, then ": " and what), its id (the feed's URL with a base
+ * URL, else urn:mirror:<site slug>:<what>), its date (newest, else
+ * SOURCE_DATE_EPOCH when set, else the epoch), and its links: the page
+ * alternate (a path in the site) and itself (file).
+ */
+static void
+feed_head(strbuf *sb, const struct site_model *m, const char *what,
+    const char *file, const char *newest, const char *alternate)
+{
+	char slug[SLUG_SIZE];
+
+	strbuf_puts(sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+	    "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>");
+	xml(sb, m->title);
+	strbuf_printf(sb, ": %s</title>\n  <id>", what);
+	if (m->base_url != NULL && m->base_url[0] != '\0') {
+		url_base(sb, m);
+		strbuf_puts(sb, file);
+	} else {
+		slug_make(slug, m->title);
+		strbuf_printf(sb, "urn:mirror:%s:%s", slug, what);
+	}
+	strbuf_puts(sb, "</id>\n  <updated>");
+	if (newest != NULL) {
+		rfc3339(sb, newest);
+	} else {
+		char ts[MIRROR_TS_LEN];
+
+		mirror_format_ts(ts, getenv("SOURCE_DATE_EPOCH") ? m->now : 0);
+		rfc3339(sb, ts);
+	}
+	strbuf_puts(sb, "</updated>\n  <author><name>mirror</name></author>\n"
+	    "  <link rel=\"alternate\" type=\"text/html\" href=\"");
+	url_base(sb, m);
+	/* Without a base URL, relative: an IRI reference, resolved
+	 * against the feed's own address (RFC 4287, 4.2.7.1). */
+	strbuf_printf(sb, "%s\"/>\n  <link rel=\"self\" "
+	    "type=\"application/atom+xml\" href=\"", alternate);
+	url_base(sb, m);
+	strbuf_printf(sb, "%s\"/>\n", file);
+}
+
 int
 feed_write(const struct page_ctx *pc, size_t limit, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	struct feed_item *it;
 	size_t n = feed_items(&it, m);
-	char slug[SLUG_SIZE];
 	strbuf sb;
 	int rc;
 
 	strbuf_init(&sb);
-	strbuf_puts(&sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-	    "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>");
-	xml(&sb, m->title);
-	strbuf_puts(&sb, ": conflicts</title>\n  <id>");
-	if (m->base_url != NULL && m->base_url[0] != '\0') {
-		url_base(&sb, m);
-		strbuf_puts(&sb, "feed.xml");
-	} else {
-		slug_make(slug, m->title);
-		strbuf_printf(&sb, "urn:mirror:%s:conflicts", slug);
-	}
-	strbuf_puts(&sb, "</id>\n  <updated>");
-	if (n > 0) {
-		rfc3339(&sb, it[0].t);
-	} else {
-		char ts[MIRROR_TS_LEN];
-
-		mirror_format_ts(ts, getenv("SOURCE_DATE_EPOCH") ? m->now : 0);
-		rfc3339(&sb, ts);
-	}
-	strbuf_puts(&sb, "</updated>\n  <author><name>mirror</name></author>\n"
-	    "  <link rel=\"alternate\" type=\"text/html\" href=\"");
-	url_base(&sb, m);
-	/* Without a base URL, relative: an IRI reference, resolved
-	 * against the feed's own address (RFC 4287, 4.2.7.1). */
-	strbuf_puts(&sb, "conflicts/index.html\"/>\n  <link rel=\"self\" "
-	    "type=\"application/atom+xml\" href=\"");
-	url_base(&sb, m);
-	strbuf_puts(&sb, "feed.xml\"/>\n");
+	feed_head(&sb, m, "conflicts", "feed.xml", n > 0 ? it[0].t : NULL,
+	    "conflicts/index.html");
 	for (size_t i = 0; i < n && i < limit; i++)
 		feed_item(&sb, m, &it[i]);
 	strbuf_puts(&sb, "</feed>\n");
 	free(it);
 	rc = page_file(pc, "feed.xml", sb.data, sb.len, err);
 	strbuf_free(&sb);
+	return rc;
+}
+
+/* ---- recent changes -------------------------------------------------- */
+
+/* One change of the last CHANGES_DAYS days: a conflict or a check that
+ * opened or closed at t. */
+struct change {
+	const char *t;                  /* 'YYYY-MM-DD HH:MM:SS' */
+	const struct conflict *c;       /* one of c and v */
+	const struct violation *v;
+	int closed;                     /* 1: resolved, dismissed, passing */
+};
+
+/* Newest first, then conflicts before checks, closings before
+ * openings, then by id. */
+static int
+change_order(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+	int d = strcmp(y->t, x->t);
+
+	if (d == 0)
+		d = (x->v != NULL) - (y->v != NULL);
+	if (d == 0)
+		d = y->closed - x->closed;
+	return d != 0 ? d : strcmp(x->c ? x->c->id : x->v->id,
+	    y->c ? y->c->id : y->v->id);
+}
+
+/* Add the change at t to it (n so far), when t is at or after since. */
+static void
+change_add(struct change *it, size_t *n, const char *t, const char *since,
+    const struct conflict *c, const struct violation *v, int closed)
+{
+	if (t == NULL || strcmp(t, since) < 0)
+		return;
+	it[*n] = (struct change){ t, c, v, closed };
+	(*n)++;
+}
+
+/*
+ * Every opening and closing of a conflict or a check of m at or after
+ * m->now less CHANGES_DAYS days, newest first (change_order), into *out
+ * (the caller frees it). Returns how many.
+ */
+static size_t
+changes_of(struct change **out, const struct site_model *m)
+{
+	size_t n = 0;
+	char since[MIRROR_TS_LEN];
+	struct change *it = xcalloc(2 * (m->conflicts.n + m->violations.n) + 1,
+	    sizeof(*it));
+
+	mirror_format_ts(since, m->now - (time_t)CHANGES_DAYS * 86400);
+	for (size_t i = 0; i < m->conflicts.n; i++) {
+		const struct conflict *c = &m->conflicts.items[i];
+
+		change_add(it, &n, c->detected_at, since, c, NULL, 0);
+		change_add(it, &n, c->resolved_at, since, c, NULL, 1);
+	}
+	for (size_t i = 0; i < m->violations.n; i++) {
+		const struct violation *v = &m->violations.items[i];
+
+		change_add(it, &n, v->detected_at, since, NULL, v, 0);
+		change_add(it, &n, v->closed_at, since, NULL, v, 1);
+	}
+	if (n > 1)
+		qsort(it, n, sizeof(*it), change_order);
+	*out = it;
+	return n;
+}
+
+/* What a change did, in words: "conflict opened", "conflict resolved",
+ * "check passing again"... */
+static const char *
+change_what(const struct change *ch)
+{
+	if (ch->v != NULL)
+		return ch->closed ? "check passing again" : "check opened";
+	if (!ch->closed)
+		return "conflict opened";
+	return strcmp(ch->c->status, "dismissed") == 0 ?
+	    "conflict dismissed" : "conflict resolved";
+}
+
+/* The change as the template sees it (see templates/README.md). */
+static json_t *
+change_json(const struct site_model *m, const struct change *ch)
+{
+	const char *project = ch->c ? ch->c->project : ch->v->project;
+	long k = model_project_index(m, project);
+	char slug[SLUG_SIZE], date[MIRROR_TS_LEN];
+	strbuf title;
+	json_t *o;
+
+	strbuf_init(&title);
+	if (ch->c != NULL) {
+		strbuf_puts(&title, ch->c->question);
+	} else {
+		strbuf_printf(&title, "%s: %s", model_rule_label(m,
+		    ch->v->rule_id), ch->v->message);
+	}
+	slug_make(slug, ch->c ? ch->c->id : ch->v->id);
+	snprintf(date, sizeof(date), "%.10s", ch->t);
+	o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, "
+	    "s:o}", "date", date, "time", ch->t, "what", change_what(ch),
+	    "title", title.data, "dir", ch->c ? "conflicts" : "checks",
+	    "slug", slug, "project", k >= 0 && project[0] != '\0' ?
+	    json_string(m->projects[k].name) : json_null(),
+	    "by", ch->c && ch->closed && ch->c->resolved_by != NULL &&
+	    ch->c->resolved_by[0] != '\0' ? json_string(ch->c->resolved_by) :
+	    json_null(), "why", ch->c && ch->closed && ch->c->resolution !=
+	    NULL && ch->c->resolution[0] != '\0' ?
+	    json_string(ch->c->resolution) : json_null()), "change", slug);
+	strbuf_free(&title);
+	return o;
+}
+
+/* The changes (changes_of) as days, newest first: [{date, items}]. */
+static json_t *
+changes_days(const struct site_model *m, const struct change *it, size_t n)
+{
+	json_t *days = json_array(), *day = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *c = change_json(m, &it[i]);
+		const char *date = json_string_value(json_object_get(c,
+		    "date"));
+
+		if (day == NULL || strcmp(json_string_value(json_object_get(
+		    day, "date")), date) != 0) {
+			day = json_pack("{s:s, s:[]}", "date", date, "items");
+			json_array_append_new(days, day);
+		}
+		json_array_append_new(json_object_get(day, "items"), c);
+	}
+	return days;
+}
+
+/* changes.xml: the changes (changes_of) as Atom, newest first, at most
+ * FEED_ENTRIES. Returns 0 or < 0 with err set. */
+static int
+changes_feed(const struct page_ctx *pc, const struct change *it, size_t n,
+    mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	strbuf sb;
+	int rc;
+
+	strbuf_init(&sb);
+	feed_head(&sb, m, "changes", "changes.xml", n > 0 ? it[0].t : NULL,
+	    "changes.html");
+	for (size_t i = 0; i < n && i < FEED_ENTRIES; i++) {
+		json_t *c = change_json(m, &it[i]);
+		const char *id = it[i].c ? it[i].c->id : it[i].v->id;
+
+		strbuf_puts(&sb, "  <entry>\n    <title>");
+		xml(&sb, change_what(&it[i]));
+		strbuf_puts(&sb, ": ");
+		xml(&sb, json_string_value(json_object_get(c, "title")));
+		/* The entry's id: the conflict's or check's, and which of
+		 * its two changes; its link: that conflict's or check's. */
+		feed_entry(&sb, m, it[i].closed ? "closed" : "opened", id,
+		    it[i].t, it[i].c ? "conflicts" : "checks");
+		xml(&sb, change_what(&it[i]));
+		if (json_is_string(json_object_get(c, "project"))) {
+			strbuf_puts(&sb, " in ");
+			xml(&sb, json_string_value(json_object_get(c,
+			    "project")));
+		}
+		if (json_is_string(json_object_get(c, "by"))) {
+			strbuf_puts(&sb, " by ");
+			xml(&sb, json_string_value(json_object_get(c, "by")));
+		}
+		if (json_is_string(json_object_get(c, "why"))) {
+			strbuf_puts(&sb, ": ");
+			xml(&sb, json_string_value(json_object_get(c, "why")));
+		}
+		strbuf_puts(&sb, "</summary>\n  </entry>\n");
+		json_decref(c);
+	}
+	strbuf_puts(&sb, "</feed>\n");
+	rc = page_file(pc, "changes.xml", sb.data, sb.len, err);
+	strbuf_free(&sb);
+	return rc;
+}
+
+/*
+ * changes.md/.html and changes.xml, and into index's data "recent" (the
+ * newest RECENT_ON_INDEX changes) and "recent_more". Returns 0 or < 0
+ * with err set.
+ */
+static int
+changes_pages(const struct page_ctx *pc, json_t *index, mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	struct change *it;
+	size_t n = changes_of(&it, m);
+	json_t *data = item_must(json_pack("{s:o, s:I, s:o}", "days",
+	    changes_days(m, it, n), "days_back", (json_int_t)CHANGES_DAYS,
+	    "count_words", item_count((long long)n, "change", "changes")),
+	    "page", "changes");
+	int rc;
+
+	json_object_set_new(index, "recent", changes_days(m, it, n <
+	    RECENT_ON_INDEX ? n : RECENT_ON_INDEX));
+	json_object_set_new(index, "recent_more", json_integer((json_int_t)(
+	    n > RECENT_ON_INDEX ? n - RECENT_ON_INDEX : 0)));
+	json_object_set_new(index, "recent_words", json_incref(
+	    json_object_get(data, "count_words")));
+	rc = page_write(pc, "changes", "changes.md", "Recent changes", data,
+	    err);
+	if (rc == 0)
+		rc = changes_feed(pc, it, n, err);
+	json_decref(data);
+	free(it);
 	return rc;
 }
 

@@ -18,6 +18,11 @@ int index_pages(const struct page_ctx *pc, mirror_error *err);
  * review queue and api/ hold every conflict and check. */
 #define FEED_ENTRIES 100
 
+/* The days back the recent changes go (changes.md, changes.xml), and
+ * how many of them the index shows. */
+#define CHANGES_DAYS 30
+#define RECENT_ON_INDEX 8
+
 /* The URLs one sitemap file may list (the sitemaps.org protocol). */
 #define SITEMAP_URLS 50000
 

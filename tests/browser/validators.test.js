@@ -57,6 +57,7 @@ const KINDS = [
   ['checks', /^checks\/(index|projects\/[^/]+)\.html$/],
   ['404', /^404\.html$/],
   ['A–Z', /^keys\/[^/]+\.html$/],
+  ['changes', /^changes\.html$/],
 ];
 const kindOf = (rel) => (KINDS.find(([, re]) => re.test(rel)) || ['other'])[0];
 const WIDTHS = [390, 1280];

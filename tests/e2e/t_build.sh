@@ -128,7 +128,7 @@ expect "the members stand side by side in one table, a row each, trust order fir
 expect "the review commands stand in fenced sh blocks of the .md" sh -c "
     sed -n '/^\`\`\`sh\$/,/^\`\`\`\$/p' site/conflicts/c-5e1a.md | grep -qx \"mirror conflicts dismiss c-5e1a --reason 'WHY'\""
 expect "a closed conflict's members carry no marker" sh -c "
-    grep -q 'id=\"memory-m1\"' site/index.html && ! grep -q 'disputed' site/index.html"
+    grep -q 'id=\"memory-m1\"' site/index.html && ! grep -q '⚠ disputed' site/index.html"
 expect "the closed conflict's page shows its resolution" \
     grep -q 'both are fine' site/conflicts/c-77b0.html
 expect "the queue lists open before resolved" sh -c "

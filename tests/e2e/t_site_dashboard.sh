@@ -73,6 +73,14 @@ expect "... the ages are counted by the build's clock" \
 expect "... the dismissed conflict is in its group, open for 3 days" sh -c "
     sed -n '/^## Dismissed/,\$p' site/conflicts/index.md |
     grep -q 'slot: fpga_part · was open for 3 days'"
+expect "... recent changes: the dismissal first, by whom and why, then the openings" sh -c "
+    grep -m1 '^## ' site/changes.md | grep -qx '## 2026-11-04' &&
+    sed -n '/^## 2026-11-04/,/^## /p' site/changes.md | grep -q '^- conflict dismissed in P04 Gigabit Link: \[Is the .*\](conflicts/$id.md) · by ada · why: checked: the part is the XC7A100T\$' &&
+    test \$(sed -n '/^## 2026-11-01/,\$p' site/changes.md | grep -c '^- conflict opened') -eq 14 &&
+    grep -q '^- 2026-11-04 · conflict dismissed in P04 Gigabit Link: .* · by ada\$' site/index.md"
+expect "... and the changes feed says the same, valid Atom" sh -c "
+    xmllint --noout --relaxng '$MIRROR_TOP/tests/data/atom.rng' site/changes.xml 2>/dev/null &&
+    grep -A5 '<title>conflict dismissed: ' site/changes.xml | grep -q '<summary>conflict dismissed in P04 Gigabit Link by ada: checked: the part is the XC7A100T</summary>'"
 expect "... and the counts still agree" python3 "$check" site counts
 
 # A day later, the same store: the ages change, so the build is no

@@ -42,6 +42,8 @@ valid() {
 }
 valid "feed.xml is valid Atom (RFC 4287's schema), with and without --base-url" \
     --relaxng "$schemas/atom.rng" example/feed.xml published/feed.xml
+valid "changes.xml, the recent changes, is valid Atom, with and without --base-url" \
+    --relaxng "$schemas/atom.rng" example/changes.xml published/changes.xml
 valid "sitemap.xml with --base-url is a valid sitemap (sitemaps.org 0.9)" \
     --schema "$schemas/sitemap.xsd" published/sitemap.xml
 sed '0,/<id>urn:mirror:conflict:/{/<id>urn:mirror:conflict:/d}' example/feed.xml > noid.xml
@@ -55,6 +57,8 @@ expect_status "the 10,000-fact bench site builds" 0
 mirror build --store b.db --out bench10k-published --base-url https://example.org/mirror/ --quiet --no-sweep
 valid "bench10k: feed.xml is valid Atom, with and without --base-url" \
     --relaxng "$schemas/atom.rng" bench10k/feed.xml bench10k-published/feed.xml
+valid "bench10k: changes.xml is valid Atom, with and without --base-url" \
+    --relaxng "$schemas/atom.rng" bench10k/changes.xml bench10k-published/changes.xml
 valid "bench10k: sitemap.xml with --base-url is a valid sitemap" \
     --schema "$schemas/sitemap.xsd" bench10k-published/sitemap.xml
 # browser SITE NAME SHOTS [PER_KIND]: validators.test.js on SITE, its
