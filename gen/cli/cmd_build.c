@@ -62,7 +62,7 @@
 static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystem.md", "conflicts.md", "conflict.md",
     "checks.md", "check.md",
-    "atoz.md", "atoz_letter.md", "404.md" };
+    "atoz.md", "atoz_letter.md", "search.md", "404.md" };
 
 /*
  * What the check before the sweep found changed since the last build

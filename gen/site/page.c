@@ -233,8 +233,8 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
 	/* The not-found page links its twin from the root as well. */
 	strbuf_printf(&file, "%s%s", strcmp(path, SITE_NOT_FOUND) == 0 ?
 	    root.data : "", base != NULL ? base + 1 : mdfile);
-	page = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:[o,o,o,o], "
-	    "s:s}", "title", title, "site_title", pc->m->title,
+	page = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:[o,o,o,o,o], "
+	    "s:s, s:b}", "title", title, "site_title", pc->m->title,
 	    "head_title", head.data, "description", desc[0] != '\0' ? desc :
 	    title, "root", root.data, "standalone", alone,
 	    "markdown", file.data, "nav",
@@ -245,7 +245,10 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
 	    strcmp(path, "checks/index") == 0),
 	    nav_item("keys/index.html", "A\xe2\x80\x93Z",
 	    strncmp(path, "keys/", 5) == 0),
-	    "footer", SITE_FOOTER);
+	    nav_item("search/index.html", "Search",
+	    strcmp(path, "search/index") == 0),
+	    "footer", SITE_FOOTER, "search",
+	    strcmp(path, "search/index") == 0);
 	strbuf_reset(&file);
 	strbuf_free(&head);
 	if (page == NULL)

@@ -33,6 +33,7 @@ static const struct page_family families[] = {
 	{ "conflicts", conflict_pages, 0 },
 	{ "checks", check_pages, 0 },
 	{ "atoz", atoz_pages, 1 },      /* its own sorted read of names */
+	{ "search", search_pages, 1 },  /* its own read of every fact */
 	{ "extras", extra_pages, 0 },
 };
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/search_index.h"
 #include "site/items.h"
 #include "site/site_atoz.h"
 #include "util/hash.h"
@@ -390,5 +391,263 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 	}
 	json_decref(pg.names);
 	strbuf_free(&pg.last);
+	return rc;
+}
+
+/* ---- search: the index of facts, conflicts and checks ------------------ */
+
+/* The most bytes of a value a result shows (a memory's content). */
+#define SEARCH_VALUE 160
+
+/* search_put_fn of the site's output tree: pc is the page context. */
+static int
+search_put(void *arg, const char *path, const char *data, size_t len,
+    mirror_error *err)
+{
+	return page_file(arg, path, data, len, err);
+}
+
+/* s cut to at most SEARCH_VALUE bytes at a character's start, "…"
+ * after a cut, into sb; sb's text. */
+static const char *
+short_value(strbuf *sb, const char *s)
+{
+	size_t n = strlen(s);
+
+	strbuf_reset(sb);
+	if (n <= SEARCH_VALUE) {
+		strbuf_add(sb, s, n);
+		return sb->data;
+	}
+	n = SEARCH_VALUE;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	strbuf_add(sb, s, n);
+	strbuf_puts(sb, "\xe2\x80\xa6");
+	return sb->data;
+}
+
+/* The name of project id as results show it. */
+static const char *
+search_project(const struct site_model *m, const char *id)
+{
+	long i = model_project_index(m, id);
+
+	if (id[0] == '\0')
+		return "(no project)";
+	return i >= 0 ? m->projects[i].name : id;
+}
+
+/* A fact's flags: 1 in an open conflict, 2 named by an open check. */
+static int
+fact_flags(const struct site_model *m, const char *kind, const char *id)
+{
+	return (model_marker_of(m, kind, id) != NULL ? 1 : 0) |
+	    (model_check_of(m, kind, id, NULL) != NULL ? 2 : 0);
+}
+
+/* The URL of a fact's anchor: its project's overview (the index for
+ * rows of no project), into url. */
+static void
+fact_url(strbuf *url, const struct site_model *m, long p,
+    const char *layer, const char *id)
+{
+	json_t *a = item_anchor(layer, id);
+
+	strbuf_reset(url);
+	if (m->projects[p].id[0] == '\0')
+		strbuf_puts(url, "index.html#");
+	else
+		strbuf_printf(url, "projects/%s/index.html#", m->pslug[p]);
+	strbuf_puts(url, json_string_value(a));
+	json_decref(a);
+}
+
+/* The facts of project p (read into f) as documents of x. Returns 0 or
+ * < 0 with err set. */
+static int
+search_facts(struct search_index *x, const struct site_model *m, long p,
+    const struct project_facts *f, mirror_error *err)
+{
+	const char *pname = search_project(m, m->projects[p].id);
+	strbuf url, val, text;
+	int rc = 0;
+
+	strbuf_init(&url);
+	strbuf_init(&val);
+	strbuf_init(&text);
+	for (size_t i = 0; rc == 0 && i < f->n_state; i++) {
+		const struct fact_state *s = &f->state[i];
+		struct search_doc d = { 'f', s->key, short_value(&val,
+		    s->value), pname, NULL, "state", s->status, s->id, NULL,
+		    fact_flags(m, "project_state", s->id) };
+
+		fact_url(&url, m, p, "state", s->id);
+		strbuf_reset(&text);
+		strbuf_printf(&text, "%s %s %s", s->value, s->category,
+		    s->source);
+		d.url = url.data;
+		d.text = text.data;
+		rc = search_index_add(x, &d, err);
+	}
+	for (size_t i = 0; rc == 0 && i < f->n_ent; i++) {
+		const struct fact_entity *e = &f->ent[i];
+		json_t *item = item_entity(m, e);
+		const char *v = json_string_value(json_object_get(item,
+		    "value"));
+		char *refs = json_dumps(e->source_refs, JSON_COMPACT);
+		struct search_doc d = { 'f', e->name, short_value(&val,
+		    v != NULL ? v : ""), pname, NULL, "entity", e->status,
+		    e->id, NULL, fact_flags(m, "entity", e->id) };
+
+		fact_url(&url, m, p, "entity", e->id);
+		strbuf_reset(&text);
+		strbuf_printf(&text, "%s %s %s", e->type, e->description,
+		    refs != NULL ? refs : "");
+		d.url = url.data;
+		d.text = text.data;
+		rc = search_index_add(x, &d, err);
+		free(refs);
+		json_decref(item);
+	}
+	for (size_t i = 0; rc == 0 && i < f->n_mem; i++) {
+		const struct fact_memory *mm = &f->mem[i];
+		struct search_doc d = { 'f', mm->type, short_value(&val,
+		    mm->content), pname, NULL, "memory", mm->expired ?
+		    "expired" : mm->status, mm->id, mm->content,
+		    fact_flags(m, "memory", mm->id) };
+
+		fact_url(&url, m, p, "memory", mm->id);
+		d.url = url.data;
+		rc = search_index_add(x, &d, err);
+	}
+	strbuf_free(&url);
+	strbuf_free(&val);
+	strbuf_free(&text);
+	return rc;
+}
+
+/* Every project's facts, read through a reader of pc's connection, as
+ * documents of x. Returns 0 or < 0 with err set. */
+static int
+search_all_facts(struct search_index *x, const struct page_ctx *pc,
+    mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	struct facts_reader *r = NULL;
+	int rc;
+
+	rc = facts_reader_open(&r, pc->st, m->now, err);
+	for (size_t p = 0; rc == 0 && p < m->n_projects; p++) {
+		struct project_facts f;
+
+		memset(&f, 0, sizeof(f));
+		rc = facts_read_project(&f, r, m->projects[p].id, err);
+		if (rc == 0)
+			rc = search_facts(x, m, (long)p, &f, err);
+		facts_free(&f);
+	}
+	facts_reader_close(r);
+	return rc;
+}
+
+/* A conflict as a document of x: its slot, every side's value and
+ * where it comes from. Returns 0 or < 0 with err set. */
+static int
+search_conflict(struct search_index *x, const struct site_model *m,
+    const struct conflict *c, mirror_error *err)
+{
+	char slug[SLUG_SIZE];
+	strbuf url, val, text;
+	int rc;
+
+	strbuf_init(&url);
+	strbuf_init(&val);
+	strbuf_init(&text);
+	slug_make(slug, c->id);
+	strbuf_printf(&url, "conflicts/%s.html", slug);
+	strbuf_puts(&text, c->slot_key);
+	for (size_t i = 0; i < c->n_members; i++) {
+		const struct conflict_member *cm = &c->members[i];
+		const char *v = cm->value_now != NULL ? cm->value_now :
+		    cm->value_then;
+
+		strbuf_puts(&val, i > 0 ? " \xc2\xb7 " : "");
+		strbuf_puts(&val, v != NULL ? v : "");
+		strbuf_printf(&text, " %s %s", cm->id, cm->source != NULL ?
+		    cm->source : "");
+	}
+	{
+		strbuf cut;
+		struct search_doc d = { 'c', c->description, NULL,
+		    search_project(m, c->project), url.data, "conflict",
+		    c->status, c->id, NULL, strcmp(c->status, "open") == 0 };
+
+		strbuf_init(&cut);
+		strbuf_puts(&text, " ");
+		strbuf_add(&text, val.data, val.len);
+		d.value = short_value(&cut, val.data);
+		d.text = text.data;
+		rc = search_index_add(x, &d, err);
+		strbuf_free(&cut);
+	}
+	strbuf_free(&url);
+	strbuf_free(&val);
+	strbuf_free(&text);
+	return rc;
+}
+
+/* A check as a document of x: its rule and message. Returns 0 or < 0
+ * with err set. */
+static int
+search_check(struct search_index *x, const struct site_model *m,
+    const struct violation *v, mirror_error *err)
+{
+	char slug[SLUG_SIZE];
+	strbuf url, val, text;
+	int rc;
+
+	strbuf_init(&url);
+	strbuf_init(&val);
+	strbuf_init(&text);
+	slug_make(slug, v->id);
+	strbuf_printf(&url, "checks/%s.html", slug);
+	strbuf_printf(&text, "%s %s", v->message, v->rule_id);
+	{
+		struct search_doc d = { 'k', model_rule_label(m, v->rule_id),
+		    short_value(&val, v->message), search_project(m,
+		    v->project), url.data, "check", v->status, v->id,
+		    text.data, strcmp(v->status, "open") == 0 ? 2 : 0 };
+
+		rc = search_index_add(x, &d, err);
+	}
+	strbuf_free(&url);
+	strbuf_free(&val);
+	strbuf_free(&text);
+	return rc;
+}
+
+int
+search_pages(const struct page_ctx *pc, mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	struct page_ctx own = *pc;
+	struct search_index *x = search_index_new(search_put, &own);
+	json_t *data;
+	int rc;
+
+	rc = search_all_facts(x, pc, err);
+	for (size_t i = 0; rc == 0 && i < m->conflicts.n; i++)
+		rc = search_conflict(x, m, &m->conflicts.items[i], err);
+	for (size_t i = 0; rc == 0 && i < m->violations.n; i++)
+		rc = search_check(x, m, &m->violations.items[i], err);
+	if (rc == 0)
+		rc = search_index_finish(x, err);
+	search_index_free(x);
+	if (rc < 0)
+		return rc;
+	data = json_object();
+	rc = page_write(pc, "search/index", "search.md", "Search", data, err);
+	json_decref(data);
 	return rc;
 }

@@ -42,11 +42,13 @@ STAGES = {
     "gen/render": ["core/util", "core/sys", "gen/out"],
     "gen/git": ["core/util", "core/sys"],
     "gen/serve": ["core/util", "core/sys", "gen/out"],
+    "gen/search": ["core/util", "core/sys"],
     "gen/site": ["core/util", "core/sys", "core/store", "core/rules",
-                 "core/sweep", "gen/render", "gen/out"],
+                 "core/sweep", "gen/search", "gen/render", "gen/out"],
     "gen/cli": ["core/util", "core/sys", "core/store", "core/rules",
                 "core/sweep",
-                "gen/site", "gen/render", "gen/out", "gen/git", "gen/serve"],
+                "gen/site", "gen/search", "gen/render", "gen/out", "gen/git",
+                "gen/serve"],
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

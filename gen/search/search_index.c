@@ -1,0 +1,375 @@
+/*
+ * search_index.c: the search index's terms, postings and files
+ * (search_index.h says what the files hold).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/search_index.h"
+#include "util/array.h"
+#include "util/hash.h"
+#include "util/hashtab.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* The longest term kept, in bytes; longer runs are not indexed. */
+#define TERM_MAX 64
+
+struct term {
+	char *s;
+	uint32_t *post;         /* document numbers, increasing */
+	size_t n, cap;
+	size_t total;           /* documents, also past SEARCH_POSTINGS */
+};
+
+struct term_slot {
+	uint64_t key;
+	size_t term;
+};
+
+struct search_index {
+	search_put_fn put;
+	void *arg;
+	struct hashtab tab;     /* term hash -> struct term_slot */
+	struct term *terms;
+	size_t n_terms, cap_terms;
+	size_t docs;            /* documents added */
+	strbuf chunk;           /* the records of the chunk being filled */
+	size_t files, bytes;
+};
+
+struct search_index *
+search_index_new(search_put_fn put, void *arg)
+{
+	struct search_index *x = xcalloc(1, sizeof(*x));
+
+	x->put = put;
+	x->arg = arg;
+	hashtab_init(&x->tab, sizeof(struct term_slot));
+	strbuf_init(&x->chunk);
+	return x;
+}
+
+/* Write a file through the caller's put, counting it. Returns 0 or < 0
+ * with err set. */
+static int
+put_file(struct search_index *x, const char *path, const strbuf *sb,
+    mirror_error *err)
+{
+	x->files++;
+	x->bytes += sb->len;
+	return x->put(x->arg, path, sb->data, sb->len, err);
+}
+
+/* s as a JavaScript string literal (JSON's escapes) onto sb. */
+static void
+js_str(strbuf *sb, const char *s)
+{
+	strbuf_putc(sb, '"');
+	for (; s != NULL && *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			strbuf_putc(sb, '\\');
+			strbuf_putc(sb, (char)c);
+		} else if (c < 0x20 || c == '<' || c == 0x7f)
+			strbuf_printf(sb, "\\u%04x", c);
+		else
+			strbuf_putc(sb, (char)c);
+	}
+	strbuf_putc(sb, '"');
+}
+
+/* The posting of document doc for the term of len bytes at s. */
+static void
+term_add(struct search_index *x, const char *s, size_t len, uint32_t doc)
+{
+	uint64_t h = hash_add(MIRROR_HASH_INIT, s, len);
+	struct term_slot *ts;
+	struct term *t = NULL;
+
+	h = h == 0 ? 1 : h;
+	for (ts = hashtab_get(&x->tab, h); ts != NULL;
+	    ts = hashtab_next(&x->tab, ts)) {
+		struct term *c = &x->terms[ts->term];
+
+		if (strncmp(c->s, s, len) == 0 && c->s[len] == '\0') {
+			t = c;
+			break;
+		}
+	}
+	if (t == NULL) {
+		ts = hashtab_add(&x->tab, h);
+		ts->term = x->n_terms;
+		t = &ARRAY_PUSH(x->terms, x->n_terms, x->cap_terms);
+		memset(t, 0, sizeof(*t));
+		t->s = xstrndup(s, len);
+	}
+	if (t->total > 0 && t->n > 0 && t->post[t->n - 1] == doc)
+		return;                 /* twice in one document */
+	t->total++;
+	if (t->n < SEARCH_POSTINGS)
+		ARRAY_PUSH(t->post, t->n, t->cap) = doc;
+}
+
+/* 1 when byte c belongs to a term: an ASCII letter or digit, or any
+ * byte of a non-ASCII character. */
+static int
+term_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+/* Every term of text s into document doc. */
+static void
+index_text(struct search_index *x, const char *s, uint32_t doc)
+{
+	char buf[TERM_MAX];
+	size_t n = 0;
+	int over = 0;
+
+	for (;; s++) {
+		unsigned char c = s != NULL ? (unsigned char)*s : 0;
+
+		if (c != 0 && term_byte(c)) {
+			if (n < TERM_MAX)
+				buf[n++] = (char)(c >= 'A' && c <= 'Z' ?
+				    c + 'a' - 'A' : c);
+			else
+				over = 1;
+			continue;
+		}
+		if (n > 0 && !over)
+			term_add(x, buf, n, doc);
+		n = 0;
+		over = 0;
+		if (c == 0)
+			return;
+	}
+}
+
+/* The whole id, lower-cased, as one more term when it has more than
+ * one term: search.js looks a query of one word up as such. */
+static void
+index_id(struct search_index *x, const char *id, uint32_t doc)
+{
+	size_t len = id != NULL ? strlen(id) : 0;
+	char buf[TERM_MAX];
+	int plain = 1;
+
+	if (len == 0 || len > TERM_MAX)
+		return;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)id[i];
+
+		if (c <= ' ')
+			return;
+		plain &= term_byte(c);
+		buf[i] = (char)(c >= 'A' && c <= 'Z' ? c + 'a' - 'A' : c);
+	}
+	if (!plain)
+		term_add(x, buf, len, doc);
+}
+
+/* Write the chunk being filled as search/d-<n>.js. Returns 0 or < 0. */
+static int
+flush_chunk(struct search_index *x, mirror_error *err)
+{
+	size_t n = (x->docs - 1) / SEARCH_CHUNK;
+	char path[64];
+	strbuf sb;
+	int rc;
+
+	if (x->chunk.len == 0)
+		return 0;
+	(void)snprintf(path, sizeof(path), "search/d-%zu.js", n);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "mirrorSearch.d(%zu,[", n);
+	strbuf_add(&sb, x->chunk.data, x->chunk.len);
+	strbuf_puts(&sb, "]);\n");
+	rc = put_file(x, path, &sb, err);
+	strbuf_free(&sb);
+	strbuf_reset(&x->chunk);
+	return rc;
+}
+
+int
+search_index_add(struct search_index *x, const struct search_doc *d,
+    mirror_error *err)
+{
+	uint32_t doc = (uint32_t)x->docs++;
+	const char *f[] = { d->title, d->value, d->project, d->url, d->layer,
+	    d->status };
+	strbuf *c = &x->chunk;
+
+	strbuf_puts(c, c->len > 0 ? ",\n[" : "\n[");
+	strbuf_printf(c, "\"%c\"", d->kind);
+	for (size_t i = 0; i < sizeof(f) / sizeof(*f); i++) {
+		strbuf_putc(c, ',');
+		js_str(c, f[i]);
+	}
+	strbuf_printf(c, ",%d,", d->flags);
+	js_str(c, d->id);
+	strbuf_putc(c, ']');
+	index_text(x, d->title, doc);
+	index_text(x, d->value, doc);
+	index_text(x, d->id, doc);
+	index_text(x, d->text, doc);
+	index_id(x, d->id, doc);
+	if (x->docs % SEARCH_CHUNK == 0)
+		return flush_chunk(x, err);
+	return 0;
+}
+
+/* Number v in base 36 onto sb. */
+static void
+put36(strbuf *sb, size_t v)
+{
+	char buf[16];
+	size_t n = 0;
+
+	do {
+		buf[n++] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
+		v /= 36;
+	} while (v > 0);
+	while (n > 0)
+		strbuf_putc(sb, buf[--n]);
+}
+
+/* "term":"postings" of t onto sb. */
+static void
+term_entry(strbuf *sb, const struct term *t)
+{
+	js_str(sb, t->s);
+	strbuf_puts(sb, ":\"");
+	if (t->total > t->n) {
+		put36(sb, t->total);
+		strbuf_putc(sb, ';');
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		if (i > 0)
+			strbuf_putc(sb, ',');
+		put36(sb, i == 0 ? t->post[0] : t->post[i] - t->post[i - 1]);
+	}
+	strbuf_putc(sb, '"');
+}
+
+/* qsort order of term indexes: by the terms' bytes. */
+static const struct term *sort_terms;
+
+static int
+term_cmp(const void *a, const void *b)
+{
+	return strcmp(sort_terms[*(const size_t *)a].s,
+	    sort_terms[*(const size_t *)b].s);
+}
+
+/* Write shard k, whose entries are body, as search/t-<k>.js. Returns
+ * 0 or < 0 with err set. */
+static int
+shard_write(struct search_index *x, size_t k, const strbuf *body,
+    mirror_error *err)
+{
+	char path[64];
+	strbuf sb;
+	int rc;
+
+	(void)snprintf(path, sizeof(path), "search/t-%zu.js", k);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "mirrorSearch.t(%zu,{", k);
+	strbuf_add(&sb, body->data, body->len);
+	strbuf_puts(&sb, "});\n");
+	rc = put_file(x, path, &sb, err);
+	strbuf_free(&sb);
+	return rc;
+}
+
+/*
+ * Every term in byte order, cut into shards of about SEARCH_SHARD
+ * bytes; the first term of each shard onto man, the manifest's list.
+ * Returns 0 or < 0 with err set.
+ */
+static int
+write_shards(struct search_index *x, strbuf *man, mirror_error *err)
+{
+	size_t *ord = xcalloc(x->n_terms + 1, sizeof(*ord));
+	strbuf body, entry;
+	size_t k = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < x->n_terms; i++)
+		ord[i] = i;
+	sort_terms = x->terms;
+	qsort(ord, x->n_terms, sizeof(*ord), term_cmp);
+	strbuf_init(&body);
+	strbuf_init(&entry);
+	for (size_t i = 0; rc == 0 && i < x->n_terms; i++) {
+		strbuf_reset(&entry);
+		term_entry(&entry, &x->terms[ord[i]]);
+		if (body.len > 0 && body.len + entry.len > SEARCH_SHARD) {
+			rc = shard_write(x, k++, &body, err);
+			strbuf_reset(&body);
+		}
+		if (body.len == 0) {
+			strbuf_puts(man, k > 0 ? ",\n" : "");
+			js_str(man, x->terms[ord[i]].s);
+		} else
+			strbuf_puts(&body, ",\n");
+		strbuf_add(&body, entry.data, entry.len);
+	}
+	if (rc == 0 && body.len > 0)
+		rc = shard_write(x, k, &body, err);
+	strbuf_free(&body);
+	strbuf_free(&entry);
+	free(ord);
+	return rc;
+}
+
+int
+search_index_finish(struct search_index *x, mirror_error *err)
+{
+	strbuf man;
+	int rc;
+
+	rc = flush_chunk(x, err);
+	strbuf_init(&man);
+	strbuf_printf(&man, "mirrorSearch.m({\"v\":1,\"chunk\":%d,\"docs\":"
+	    "%zu,\"first\":[\n", SEARCH_CHUNK, x->docs);
+	if (rc == 0)
+		rc = write_shards(x, &man, err);
+	strbuf_puts(&man, "]});\n");
+	if (rc == 0)
+		rc = put_file(x, "search/index.js", &man, err);
+	strbuf_free(&man);
+	return rc;
+}
+
+void
+search_index_stats(size_t *docs, size_t *files, size_t *bytes,
+    const struct search_index *x)
+{
+	if (docs != NULL)
+		*docs = x->docs;
+	if (files != NULL)
+		*files = x->files;
+	if (bytes != NULL)
+		*bytes = x->bytes;
+}
+
+void
+search_index_free(struct search_index *x)
+{
+	if (x == NULL)
+		return;
+	for (size_t i = 0; i < x->n_terms; i++) {
+		free(x->terms[i].s);
+		free(x->terms[i].post);
+	}
+	free(x->terms);
+	hashtab_free(&x->tab);
+	strbuf_free(&x->chunk);
+	free(x);
+}

@@ -1,0 +1,74 @@
+/*
+ * search_index.h: the site's search index, written as small script
+ * files that work from a web server and from file:// alike (a page
+ * loads them with <script> tags; each calls a registering function of
+ * assets/search.js, so no fetch() is needed).
+ *
+ * The caller adds documents (facts, conflicts, checks) one by one in a
+ * stable order; each gets the next number. The index writes:
+ *
+ *   search/d-<n>.js    the records of documents n*SEARCH_CHUNK to
+ *                      (n+1)*SEARCH_CHUNK-1, written as they fill:
+ *                      mirrorSearch.d(n, [[kind, title, value,
+ *                      project, url, layer, status, flags, id], ...])
+ *   search/t-<k>.js    shard k of the terms: every term in byte
+ *                      order, cut into shards of about SEARCH_SHARD
+ *                      bytes, each with its documents:
+ *                      mirrorSearch.t(k, {"term": "postings", ...})
+ *   search/index.js    the manifest: chunk size, document count and
+ *                      the first term of every shard ("first"), so a
+ *                      term's shard is found by a binary search.
+ *
+ * Postings are the document numbers in increasing order, as base-36
+ * differences joined by ","; a term of more than SEARCH_POSTINGS
+ * documents keeps the first ones, after "<total>;". Terms are the runs
+ * of ASCII letters and digits (lower-cased) and of non-ASCII bytes;
+ * search.js cuts a query the same way. Same documents in the same
+ * order: the same bytes.
+ */
+#ifndef MIRROR_SEARCH_INDEX_H
+#define MIRROR_SEARCH_INDEX_H
+
+#include <stddef.h>
+
+#include "util/error.h"
+
+#define SEARCH_CHUNK 128
+#define SEARCH_SHARD 24000
+#define SEARCH_POSTINGS 1500
+
+/* Write len bytes of data as the site file path (relative to the site
+ * root). Returns 0 or < 0 with err set. */
+typedef int (*search_put_fn)(void *arg, const char *path, const char *data,
+    size_t len, mirror_error *err);
+
+/* One document; NULL strings are "". text is indexed but not shown. */
+struct search_doc {
+	char kind;              /* 'f' fact, 'c' conflict, 'k' check */
+	const char *title, *value, *project, *url, *layer, *status, *id;
+	const char *text;
+	int flags;              /* 1 disputed, 2 checked */
+};
+
+struct search_index;
+
+/* A new, empty index writing through put(arg, ...). Never fails. */
+struct search_index *search_index_new(search_put_fn put, void *arg);
+
+/* Add d as the next document. Returns 0 or < 0 with err set (a chunk
+ * that could not be written). */
+int search_index_add(struct search_index *x, const struct search_doc *d,
+    mirror_error *err);
+
+/* Write the last chunk, the term shards and the manifest. Returns 0 or
+ * < 0 with err set. */
+int search_index_finish(struct search_index *x, mirror_error *err);
+
+/* The documents, files and bytes written so far into the three out
+ * params (any may be NULL). */
+void search_index_stats(size_t *docs, size_t *files, size_t *bytes,
+    const struct search_index *x);
+
+void search_index_free(struct search_index *x);   /* NULL: no-op */
+
+#endif

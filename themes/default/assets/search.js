@@ -1,0 +1,232 @@
+/* search.js: the search page (search/index.html). The index is a set of
+ * small script files in search/ (gen/search/search_index.h): each calls
+ * one of the functions below when a <script> tag loads it, so the page
+ * works from a web server and from file:// alike. A query loads the
+ * manifest, the shard of each of its words and the record chunks of the
+ * results it shows, nothing else. No library, no request to elsewhere. */
+(function () {
+	"use strict";
+	var S = window.mirrorSearch = {};
+	var me = document.currentScript;
+	var root = me.getAttribute("data-root") || "";
+	var man = null, shards = {}, chunks = {}, waits = {};
+	var PAGE = 10, MAX_CHUNKS = 12, FLAGS = { disputed: 1, checked: 2 };
+	var $ = function (id) { return document.getElementById(id); };
+	var form = $("search-form"), input = $("search-q"), list = $("search-results");
+	var count = $("search-count"), more = $("search-more");
+	var state = null;
+
+	S.m = function (o) { man = o; };
+	S.t = function (k, o) { shards[k] = o; };
+	S.d = function (n, a) { chunks[n] = a; };
+
+	/* Load root + path once, with a script tag; a promise of its end. */
+	function load(path) {
+		if (!waits[path]) {
+			waits[path] = new Promise(function (ok, fail) {
+				var s = document.createElement("script");
+				s.src = root + path;
+				s.onload = ok;
+				s.onerror = function () { fail(new Error(path)); };
+				document.head.appendChild(s);
+			});
+		}
+		return waits[path];
+	}
+
+	/* The words of q, as the index cut its text: runs of ASCII letters
+	 * and digits (lower-cased) and of other characters past ASCII. */
+	function words(q) {
+		var out = [], m = q.match(/[0-9A-Za-z\u0080-\uffff]+/g) || [];
+		m.forEach(function (w) {
+			w = w.replace(/[A-Z]+/g, function (c) { return c.toLowerCase(); });
+			if (new TextEncoder().encode(w).length <= 64 && out.indexOf(w) < 0)
+				out.push(w);
+		});
+		return out;
+	}
+
+	/* The shard that holds term t: the last whose first term is <= t. */
+	function shardOf(t) {
+		var lo = 0, hi = man.first.length - 1;
+		while (lo < hi) {
+			var mid = (lo + hi + 1) >> 1;
+			if (man.first[mid] <= t) lo = mid; else hi = mid - 1;
+		}
+		return lo;
+	}
+
+	/* Postings text to {ids, total, cut}. */
+	function postings(s) {
+		var total = -1, i = s.indexOf(";"), ids = [], d = 0;
+		if (i >= 0) { total = parseInt(s.slice(0, i), 36); s = s.slice(i + 1); }
+		s.split(",").forEach(function (x) { d += parseInt(x, 36); ids.push(d); });
+		return { ids: ids, total: total < 0 ? ids.length : total, cut: total >= 0 };
+	}
+
+	/* The documents of term t (the terms it starts, when prefix). */
+	function lookup(t, prefix) {
+		var k = shardOf(t);
+		return load("search/t-" + k + ".js").then(function () {
+			var sh = shards[k] || {}, hit = {}, cut = false, total = 0;
+			var keys = prefix ? Object.keys(sh).filter(function (w) {
+				return w.lastIndexOf(t, 0) === 0;
+			}) : (sh[t] !== undefined ? [t] : []);
+			if (keys.length === 0) return { ids: [], total: 0, cut: false };
+			keys.forEach(function (w) {
+				var p = postings(sh[w]);
+				p.ids.forEach(function (id) { hit[id] = 1; });
+				cut = cut || p.cut;
+				total += p.total;
+			});
+			var ids = Object.keys(hit).map(Number).sort(function (a, b) { return a - b; });
+			return { ids: ids, total: cut ? total : ids.length, cut: cut };
+		});
+	}
+
+	/* The documents of every word of q, the whole query as an id first. */
+	function match(q) {
+		var ws = words(q), whole = q.trim().toLowerCase();
+		var asks = ws.map(function (w, i) {
+			return lookup(w, i === ws.length - 1 && !/\s$/.test(q));
+		});
+		if (whole && !/\s/.test(whole) && ws.length > 1)
+			asks.push(lookup(whole, false));
+		return Promise.all(asks).then(function (rs) {
+			var byId = ws.length > 1 && rs.length > ws.length ? rs.pop().ids : [];
+			var full = rs.filter(function (r) { return !r.cut; });
+			var use = full.length > 0 ? full : rs, set = null;
+			use.forEach(function (r) {
+				if (set === null) { set = r.ids.slice(); return; }
+				var have = {};
+				r.ids.forEach(function (id) { have[id] = 1; });
+				set = set.filter(function (id) { return have[id]; });
+			});
+			set = set || [];
+			/* The document whose id is the query, first. */
+			return { ids: byId.concat(set.filter(function (id) {
+				return byId.indexOf(id) < 0;
+			})), partial: full.length === 0 && rs.some(function (r) { return r.cut; }) };
+		});
+	}
+
+	/* The record of document id, its chunk loaded. */
+	function record(id) {
+		var c = chunks[Math.floor(id / man.chunk)];
+		var r = c[id % man.chunk];
+		return { kind: r[0], title: r[1], value: r[2], project: r[3], url: r[4],
+			layer: r[5], status: r[6], flags: r[7], id: r[8] };
+	}
+
+	function filters() {
+		return { project: $("search-project").value, layer: $("search-layer").value,
+			status: $("search-status").value, disputed: $("search-disputed").value,
+			checked: $("search-checked").value };
+	}
+
+	function passes(r, f) {
+		if (f.project && r.project !== f.project) return false;
+		if (f.layer && r.layer !== f.layer) return false;
+		if (f.status && r.status !== f.status) return false;
+		if (f.disputed && String(r.flags & FLAGS.disputed ? 1 : 0) !== f.disputed) return false;
+		if (f.checked && String(r.flags & FLAGS.checked ? 1 : 0) !== f.checked) return false;
+		return true;
+	}
+
+	/* Add the values seen to a facet's list, keeping the one chosen. */
+	function facet(sel, values) {
+		var have = {};
+		Array.prototype.forEach.call(sel.options, function (o) { have[o.value] = 1; });
+		values.sort().forEach(function (v) {
+			if (have[v]) return;
+			have[v] = 1;
+			var o = document.createElement("option");
+			o.value = v;
+			o.textContent = v;
+			sel.appendChild(o);
+		});
+	}
+
+	function el(tag, cls, text) {
+		var e = document.createElement(tag);
+		if (cls) e.className = cls;
+		if (text !== undefined) e.textContent = text;
+		return e;
+	}
+
+	function show(r) {
+		var li = el("li"), a = el("a", null, r.title || r.id);
+		a.href = root + r.url;
+		li.appendChild(a);
+		if (r.value) { li.appendChild(document.createTextNode(": ")); li.appendChild(el("span", "search-value", r.value)); }
+		if (r.flags & FLAGS.disputed) li.appendChild(el("span", "search-flag", "\u26a0 disputed"));
+		if (r.flags & FLAGS.checked) li.appendChild(el("span", "search-flag", "open check"));
+		var kind = r.kind === "c" ? "conflict" : r.kind === "k" ? "check" : r.layer;
+		li.appendChild(el("span", "search-meta", [r.project, kind, r.status, "id " + r.id].join(" \u00b7 ")));
+		list.appendChild(li);
+	}
+
+	/* Show the next page of state's results: load the chunks of the next
+	 * candidates, at most MAX_CHUNKS, until PAGE pass the filters. */
+	function page() {
+		var st = state, f = filters(), want = [], seen = {}, i = st.next;
+		while (i < st.ids.length && want.length < MAX_CHUNKS) {
+			var c = Math.floor(st.ids[i] / man.chunk);
+			if (!seen[c]) { seen[c] = 1; want.push(c); }
+			i++;
+			if (i - st.next >= PAGE * 4) break;
+		}
+		return Promise.all(want.map(function (c) { return load("search/d-" + c + ".js"); })).then(function () {
+			if (st !== state) return;
+			var shown = 0, projects = [], statuses = [];
+			while (st.next < st.ids.length && shown < PAGE) {
+				var id = st.ids[st.next];
+				if (!chunks[Math.floor(id / man.chunk)]) break;
+				var r = record(id);
+				st.next++;
+				projects.push(r.project);
+				statuses.push(r.status);
+				if (!passes(r, f)) continue;
+				show(r);
+				shown++;
+				st.shown++;
+			}
+			facet($("search-project"), projects);
+			facet($("search-status"), statuses);
+			more.hidden = st.next >= st.ids.length;
+			var n = st.ids.length, filtered = Object.keys(f).some(function (k) { return f[k]; });
+			count.textContent = (n === 0 ? "No results" : n === 1 ? "1 result" : n + " results") +
+				(st.partial ? " (common words: the first ones)" : "") +
+				(filtered ? "; " + st.shown + " shown that pass the filters" : n > st.shown ? "; " + st.shown + " shown" : "") + ".";
+		});
+	}
+
+	function run() {
+		var q = input.value;
+		list.textContent = "";
+		more.hidden = true;
+		if (!words(q).length) { count.textContent = ""; state = null; return Promise.resolve(); }
+		var st = state = { q: q, ids: [], next: 0, shown: 0, partial: false };
+		return load("search/index.js").then(function () { return match(q); }).then(function (m) {
+			if (st !== state) return;
+			st.ids = m.ids;
+			st.partial = m.partial;
+			return page();
+		}).catch(function (e) { count.textContent = "The search index could not be loaded (" + e.message + ")."; });
+	}
+
+	var timer = null;
+	form.hidden = false;
+	form.addEventListener("submit", function (e) {
+		e.preventDefault();
+		if (history.replaceState && location.protocol !== "file:")
+			history.replaceState(null, "", "?q=" + encodeURIComponent(input.value));
+		run();
+	});
+	input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 200); });
+	$("search-facets").addEventListener("change", run);
+	more.addEventListener("click", page);
+	var q = /[?&]q=([^&]*)/.exec(location.search);
+	if (q) { input.value = decodeURIComponent(q[1].replace(/\+/g, " ")); run(); }
+	S.run = run;
+})();
