@@ -1263,11 +1263,11 @@ facts_free(struct project_facts *f)
 static const char *const owner_kinds[T_N] = { "p", "p", "ee", "p" };
 
 /* The columns the A-Z index shows (digest_query's names): a state row's
- * id, project, category, key and status; an entity's id, type, name,
- * project and status (state_cols, entity_cols); a project's id, name
- * and aliases. */
-static const unsigned names_cols[T_N] = { [T_STATE] = 0x8f,
-    [T_ENT] = 0x4f };
+ * id, project, category, key, value and status; an entity's id, type,
+ * name, project, description, properties (its value) and status
+ * (state_cols, entity_cols); a project's id, name and aliases. */
+static const unsigned names_cols[T_N] = { [T_STATE] = 0x9f,
+    [T_ENT] = 0x7f };
 #define PROJECT_NAMES_COLS 0x7u
 
 
@@ -1692,9 +1692,10 @@ facts_names_open(struct names_reader **out, mirror_store *st,
     const struct store_key *key, mirror_error *err)
 {
 	static const char sql[] = "SELECT * FROM (SELECT s.key AS n, "
-	    CANON("s") " AS p, 3 AS l, s.id AS i, s.category, s.status FROM "
-	    "main.project_state s" JOIN_ALIAS("s") "UNION ALL SELECT e.name, "
-	    CANON("e") ", 2, e.id, e.entity_type, e.status FROM main.entities "
+	    CANON("s") " AS p, 3 AS l, s.id AS i, s.category, s.status, "
+	    "s.value, NULL, '' FROM main.project_state s" JOIN_ALIAS("s")
+	    "UNION ALL SELECT e.name, " CANON("e") ", 2, e.id, e.entity_type, "
+	    "e.status, NULL, e.properties, e.description FROM main.entities "
 	    "e" JOIN_ALIAS("e") ") ORDER BY mirror_key(n, ?1), p, l, i";
 	struct names_reader *nr = xcalloc(1, sizeof(*nr));
 	int rc;
@@ -1758,8 +1759,18 @@ facts_names_next(struct names_reader *nr, struct fact_name *v,
 	    (rc = name_col(&v->project, r, 1, "project")) < 0 ||
 	    (rc = name_col(&v->kind, r, 4, state ? "category" :
 	    "entity_type")) < 0 ||
-	    (rc = name_col(&v->status, r, 5, "status")) < 0)
+	    (rc = name_col(&v->status, r, 5, "status")) < 0 ||
+	    (state && (rc = name_col(&v->value, r, 6, "value")) < 0) ||
+	    (!state && (rc = name_col(&v->properties, r, 7,
+	    "properties")) < 0) ||
+	    (!state && (rc = name_col(&v->description, r, 8,
+	    "description")) < 0))
 		return rc;
+	if (state) {
+		v->properties = NULL;
+		v->description = "";
+	} else
+		v->value = NULL;
 	return 1;
 }
 

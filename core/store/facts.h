@@ -329,6 +329,10 @@ struct fact_name {
 	const char *layer;      /* "state" or "entity" (static) */
 	const char *id, *kind;  /* the row's id; its category or entity_type */
 	const char *status;
+	const char *value;      /* a state row's value; NULL for an entity */
+	const char *properties; /* an entity's properties (JSON text, as
+	                           stored, unchecked); NULL for a state row */
+	const char *description;  /* an entity's; "" for a state row */
 };
 
 struct names_reader;

@@ -151,10 +151,11 @@ index_text(struct search_index *x, const char *s, uint32_t doc)
 	}
 }
 
-/* The whole id, lower-cased, as one more term when it has more than
- * one term: search.js looks a query of one word up as such. */
+/* The whole of id (an id, a key or name) of no space, lower-cased, as
+ * one more term when it has more than one term: search.js looks a query
+ * of one word up as such. */
 static void
-index_id(struct search_index *x, const char *id, uint32_t doc)
+index_whole(struct search_index *x, const char *id, uint32_t doc)
 {
 	size_t len = id != NULL ? strlen(id) : 0;
 	char buf[TERM_MAX];
@@ -218,7 +219,8 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	index_text(x, d->value, doc);
 	index_text(x, d->id, doc);
 	index_text(x, d->text, doc);
-	index_id(x, d->id, doc);
+	index_whole(x, d->id, doc);
+	index_whole(x, d->title, doc);
 	if (x->docs % SEARCH_CHUNK == 0)
 		return flush_chunk(x, err);
 	return 0;

@@ -23,7 +23,9 @@
  * differences joined by ","; a term of more than SEARCH_POSTINGS
  * documents keeps the first ones, after "<total>;". Terms are the runs
  * of ASCII letters and digits (lower-cased) and of non-ASCII bytes;
- * search.js cuts a query the same way. Same documents in the same
+ * search.js cuts a query the same way. An id, key or name with no space
+ * that is more than one term ("p06-st-spindle-max") is a term as well,
+ * lower-cased, so a query of it finds its document first. Same documents in the same
  * order: the same bytes.
  */
 #ifndef MIRROR_SEARCH_INDEX_H

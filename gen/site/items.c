@@ -240,9 +240,8 @@ props_text(const struct fact_entity *e)
 	return out;
 }
 
-/* value (+ unit) of an entity's properties, else its description. */
-static json_t *
-entity_value(const struct fact_entity *e)
+json_t *
+item_entity_value(const struct fact_entity *e)
 {
 	char b1[64], b2[64];
 	const char *v = item_prop(e, "value", b1, sizeof(b1));
@@ -378,7 +377,7 @@ item_entity(const struct site_model *m, const struct fact_entity *e)
 	jb_init(&b);
 	fact_head(&b, "entity", e->id, e->name);
 	jb_str(&b, "type", e->type);
-	jb_take(&b, "value", entity_value(e));
+	jb_take(&b, "value", item_entity_value(e));
 	jb_str(&b, "description", e->description);
 	jb_str(&b, "status", e->status);
 	jb_ref(&b, "properties", e->properties);

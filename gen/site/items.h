@@ -18,6 +18,11 @@
 /* Fact items: new JSON objects (see templates/README). */
 json_t *item_state(const struct site_model *m, const struct fact_state *f);
 json_t *item_entity(const struct site_model *m, const struct fact_entity *e);
+
+/* What an entity's value is, as its row shows it: its properties' value
+ * (with its unit; a validation claim's verdict), else its description.
+ * Only e's type, properties and description are read. A new string. */
+json_t *item_entity_value(const struct fact_entity *e);
 json_t *item_memory(const struct site_model *m, const struct fact_memory *f);
 
 /*

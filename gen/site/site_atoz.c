@@ -129,15 +129,66 @@ part_slug(strbuf *sb, const char *slug, size_t part)
 		strbuf_printf(sb, "%s-%zu", slug, part + 1);
 }
 
-/* One fact of a name: where it is and what it is. A new object. */
+/* The most bytes of a value a letter's page shows. */
+#define ATOZ_VALUE 80
+
+/* The value of row f as its project's page shows it (cut at ATOZ_VALUE
+ * bytes, at a character's start, "…" after a cut). A new string. */
+static json_t *
+name_value(const struct fact_name *f)
+{
+	const char *v = f->value;
+	json_t *ev = NULL, *out;
+	size_t n;
+	strbuf sb;
+
+	if (v == NULL) {
+		struct fact_entity e = { .type = xstrdup(f->kind),
+		    .description = xstrdup(f->description) };
+
+		e.properties = json_loads(f->properties, 0, NULL);
+		ev = item_entity_value(&e);
+		json_decref(e.properties);
+		free(e.type);
+		free(e.description);
+		v = json_string_value(ev);
+	}
+	n = strlen(v);
+	strbuf_init(&sb);
+	if (n > ATOZ_VALUE) {
+		n = ATOZ_VALUE;
+		while (n > 0 && ((unsigned char)v[n] & 0xc0) == 0x80)
+			n--;
+	}
+	strbuf_add(&sb, v, n);
+	if (n < strlen(v))
+		strbuf_puts(&sb, "\xe2\x80\xa6");
+	out = json_string(sb.data);
+	strbuf_free(&sb);
+	json_decref(ev);
+	return out;
+}
+
+/* One fact of a name: where it is, what it is, its value and the open
+ * conflict it is in. A new object. */
 static json_t *
 fact_json(const struct site_model *m, const struct fact_name *f)
 {
 	long i = model_project_index(m, f->project);
 	int loose = f->project[0] == '\0';
+	int state = strcmp(f->layer, "state") == 0;
+	const char *c = model_marker_of(m, state ? "project_state" :
+	    "entity", f->id);
+	char slug[SLUG_SIZE];
 	struct jbuild b;
 
 	jb_init(&b);
+	jb_str(&b, "name", f->name);
+	jb_take(&b, "value", name_value(f));
+	if (c != NULL)
+		slug_make(slug, c);
+	jb_take(&b, "conflict_slug", c != NULL ? json_string(slug) :
+	    json_null());
 	jb_str(&b, "layer", f->layer);
 	jb_str(&b, "id", f->id);
 	jb_take(&b, "anchor", item_anchor(f->layer, f->id));
@@ -354,7 +405,17 @@ atoz_kept(const struct page_ctx *pc)
 {
 	char hex[DIGEST_HEX + 1];
 
-	page_folder_digest(hex, pc, pc->m->digest.names, ATOZ_PAGE);
+	const struct disputed_list *d = &pc->m->disputed;
+	uint64_t h = hash_add(MIRROR_HASH_INIT, "atoz", 4);
+
+	/* Its markers: the members of open conflicts. */
+	for (size_t i = 0; i < d->n; i++) {
+		h = hash_add_str(h, d->items[i].kind);
+		h = hash_add_str(h, d->items[i].id);
+		h = hash_add_str(h, d->items[i].conflict_id);
+	}
+	h = hash_step(h, ATOZ_PAGE);
+	page_folder_digest(hex, pc, pc->m->digest.names, h);
 	return hex[0] != '\0' && page_keep_folder(pc, "keys/", NULL, hex);
 }
 
@@ -492,9 +553,8 @@ search_facts(struct search_index *x, const struct site_model *m, long p,
 	}
 	for (size_t i = 0; rc == 0 && i < f->n_ent; i++) {
 		const struct fact_entity *e = &f->ent[i];
-		json_t *item = item_entity(m, e);
-		const char *v = json_string_value(json_object_get(item,
-		    "value"));
+		json_t *item = item_entity_value(e);
+		const char *v = json_string_value(item);
 		char *refs = json_dumps(e->source_refs, JSON_COMPACT);
 		struct search_doc d = { 'f', e->name, short_value(&val,
 		    v != NULL ? v : ""), pname, NULL, "entity", e->status,

@@ -5,8 +5,10 @@
 // fact's anchor, and the bytes a query loads.
 //   node search.test.js SITE [QUERIES.json]
 // QUERIES.json (optional) replaces the example's cases: a list of
-// { "name", "q", "id" (a result's id that must be listed), "layer" }; the
-// byte budget and the filters are checked on every site.
+// { "name", "q", and "id" (a result's id that must be listed; "first":
+// listed first) or "title", "kind", "value" (a result must start with
+// title, be of kind, show value) }; the byte budget and the filters are
+// checked on every site.
 'use strict';
 const fs = require('fs');
 const http = require('http');
@@ -93,8 +95,12 @@ async function mode(page, label, base) {
   for (const c of cases) {
     const r = await query(page, base, c.q);
     const ids = r.results.map((x) => x.id);
-    check(`${label}: ${c.name} ("${c.q}")`, c.first ? ids[0] === c.id : ids.includes(c.id),
-      `${r.count} ${ids.join(' ')}`);
+    const found = c.id ? (c.first ? ids[0] === c.id : ids.includes(c.id)) :
+      r.results.some((x) => x.text.startsWith(c.title || '') &&
+        (!c.kind || x.meta.includes(` \u00b7 ${c.kind} \u00b7 `)) &&
+        (!c.value || x.text.includes(c.value)));
+    check(`${label}: ${c.name} ("${c.q}")`, found,
+      `${r.count} ${r.results.map((x) => x.text).join('\n')}`);
     if (label === 'http') {
       check(`http: "${c.q}" loads ${r.bytes} bytes, at most ${BUDGET}`, r.bytes > 0 && r.bytes <= BUDGET,
         r.files.join('\n'));

@@ -69,12 +69,15 @@ sums site >after
 changed=$(diff before after | sed -n 's/^> [0-9a-f]*  \.\///p' |
     grep -v '^api/pages/' | sort | tr '\n' ' ')
 parts=$(diff before after | grep -c '^> [0-9a-f]*  \./api/pages/')
+# The value shows on its project's overview, on its A-Z letter's page,
+# in its search record's chunk and in the term shards of its words.
 expect "a one-fact change writes only what shows it: $changed" test \
     "$changed" = "api/build.json api/health.json \
-api/projects/p04-gigabit.json projects/p04-gigabit/index.html \
-projects/p04-gigabit/index.md " -a "$parts" = 1
-expect "the build says so: 6 files written (one of them a part of the record)" \
-    test "$(jq .files.written "$T/out")" = 6
+api/projects/p04-gigabit.json keys/p.html keys/p.md \
+projects/p04-gigabit/index.html projects/p04-gigabit/index.md \
+search/d-0.js search/t-0.js search/t-1.js " -a "$parts" = 1
+expect "the build says so: 11 files written (one of them a part of the record)" \
+    test "$(jq .files.written "$T/out")" = 11
 expect "the incremental site is the --force build's" same_as_force
 
 # A key renamed: the A-Z pages are built again (the index and the letter
@@ -154,7 +157,7 @@ mirror build --store s.db --out site --json
 expect "a change no conflict or check shows keeps both families whole" \
     test "$RC" = 0 -a "$(edited site/conflicts/index.md site/checks/index.md \
     site/checks/chk-007e8f8c4120.md)" = 3 -a "$(jq .files.written \
-    "$T/out")" = 6
+    "$T/out")" = 10
 # A check's fact renamed: the checks are built again, the pages whose
 # line differs among them; the conflicts stay.
 sql s.db "UPDATE entities SET name = 'Reference oscillator, renamed'
@@ -299,7 +302,7 @@ kfacts=$(sql k.db "SELECT (SELECT count(*) FROM project_state WHERE
     WHERE lower(substr(name, 1, 1)) = 'k')")
 mirror build --store k.db --out ksite --no-sweep --quiet
 # facts_on PAGE: the facts a letter's page lists (one per layer mark).
-facts_on() { grep -o '(state, \|(entity, ' "ksite/keys/$1.md" | wc -l; }
+facts_on() { grep -o '; state, \|; entity, ' "ksite/keys/$1.md" | wc -l; }
 expect "a letter of $kfacts facts has 3 pages: keys/k, keys/k-2, keys/k-3" \
     test "$RC" = 0 -a -f ksite/keys/k.md -a -f ksite/keys/k-2.html -a \
     -f ksite/keys/k-3.md -a ! -e ksite/keys/k-4.md
@@ -311,11 +314,12 @@ expect "... linked in order, and a letter of few has no page line" \
 expect "a name that goes on past a page's end is marked continued" \
     grep -q '^- \*\*kilo_[0-9]\*\* (continued): ' ksite/keys/k-2.md
 expect "... and the site is the --force build's" same_as_force_of k.db ksite
-# A fact's value changes: no name changed, the A-Z pages are kept.
-sql k.db "UPDATE project_state SET value = '7 mm' WHERE id = 'kz-7'"
+# A fact's source changes: nothing the A-Z pages show, they are kept
+# (the search index's chunk and shards of the source's words change).
+sql k.db "UPDATE project_state SET source = 'drawing 7' WHERE id = 'kz-7'"
 mirror build --store k.db --out ksite --no-sweep --json
-expect "a changed value keeps the A-Z pages (no keys/ file written)" \
-    test "$RC" = 0 -a "$(jq .files.written "$T/out")" -le 6 -a \
+expect "a changed source keeps the A-Z pages (no keys/ file written)" \
+    test "$RC" = 0 -a "$(jq .files.written "$T/out")" -le 10 -a \
     "$(find ksite/keys -newer ksite/api/health.json | wc -l)" = 0
 # Fewer facts: the letter's last page goes.
 sql k.db "DELETE FROM project_state WHERE id LIKE 'kz-%' AND

@@ -172,8 +172,9 @@ sed 's:<updated>[^<]*</updated>::' site/feed.xml > nodate.xml
 xmllint --noout --relaxng "$rng" nodate.xml > /dev/null 2>&1
 expect "a feed without its updated dates fails the grammar (it can fail)" \
     test $? -ne 0
-expect "example: a name carried by several facts lists each (mass: 4 facts)" \
-    sh -c "grep '^- \*\*mass\*\*' site/keys/m.md | grep -o '](' | wc -l | grep -qx 4"
+expect "example: a name carried by several facts lists each (mass: 4 facts), named with its value and marker" \
+    sh -c "grep '^- \*\*mass\*\*' site/keys/m.md | grep -o '](../projects/' | wc -l | grep -qx 4 &&
+    grep '^- \*\*mass\*\*' site/keys/m.md | grep -q '\[mass: 4.82 kg\](.*) \[⚠ disputed\](../conflicts/'"
 expect "example: a key links to its fact's anchor on its project page" \
     grep -q 'href="../projects/p05-interferometer/index.html#state-p05-st-lateral-support-material"' \
     site/keys/l.html

@@ -229,9 +229,10 @@ test_column_bounds(void **state)
 	unlink(path);
 }
 
-/* The names digest (what the A-Z pages show) changes with a key, an
- * entity's name, status, type or project, a project's name or aliases;
- * not with a value, a description, a memory or an edge. */
+/* The names digest (what the A-Z pages show) changes with a key, a
+ * state value, an entity's name, status, type, project, description or
+ * properties, a project's name or aliases; not with a project's
+ * description, a memory or an edge. */
 static void
 test_names_digest(void **state)
 {
@@ -239,8 +240,9 @@ test_names_digest(void **state)
 		const char *sql;
 		int names;
 	} e[] = {
-		{ "UPDATE project_state SET value = 'y' WHERE id = 's1'", 0 },
-		{ "UPDATE entities SET description = 'd' WHERE id = 'e1'", 0 },
+		{ "UPDATE project_state SET value = 'y' WHERE id = 's1'", 1 },
+		{ "UPDATE entities SET description = 'd' WHERE id = 'e1'", 1 },
+		{ "UPDATE project_state SET source = 'x' WHERE id = 's1'", 0 },
 		{ "UPDATE projects SET description = 'd' WHERE id = 'p06'", 0 },
 		{ "UPDATE memories SET content = 'q' WHERE id = 'm1'", 0 },
 		{ "DELETE FROM relationships WHERE id = 'r2'", 0 },

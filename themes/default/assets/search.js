@@ -84,7 +84,8 @@
 		});
 	}
 
-	/* The documents of every word of q, the whole query as an id first. */
+	/* The documents of every word of q; those whose id, key or name is
+	 * the whole query first. */
 	function match(q) {
 		var ws = words(q), whole = q.trim().toLowerCase();
 		var asks = ws.map(function (w, i) {
