@@ -696,11 +696,16 @@ search_pages(const struct page_ctx *pc, mirror_error *err)
 	json_t *data;
 	int rc;
 
-	rc = search_all_facts(x, pc, err);
+	/* Conflicts and checks first: they are what a reviewer looks for,
+	 * and a word in more documents than a term keeps (SEARCH_POSTINGS)
+	 * keeps the first ones. */
+	rc = 0;
 	for (size_t i = 0; rc == 0 && i < m->conflicts.n; i++)
 		rc = search_conflict(x, m, &m->conflicts.items[i], err);
 	for (size_t i = 0; rc == 0 && i < m->violations.n; i++)
 		rc = search_check(x, m, &m->violations.items[i], err);
+	if (rc == 0)
+		rc = search_all_facts(x, pc, err);
 	if (rc == 0)
 		rc = search_index_finish(x, err);
 	search_index_free(x);

@@ -10,7 +10,7 @@
 	var me = document.currentScript;
 	var root = me.getAttribute("data-root") || "";
 	var man = null, shards = {}, chunks = {}, waits = {};
-	var PAGE = 10, MAX_CHUNKS = 12, FLAGS = { disputed: 1, checked: 2 };
+	var PAGE = 8, MAX_CHUNKS = 12, FLAGS = { disputed: 1, checked: 2 };
 	var $ = function (id) { return document.getElementById(id); };
 	var form = $("search-form"), input = $("search-q"), list = $("search-results");
 	var count = $("search-count"), more = $("search-more");
