@@ -586,9 +586,6 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 	}
 }
 
-/* See markdown_render. */
-static pthread_mutex_t parse_mu = PTHREAD_MUTEX_INITIALIZER;
-
 /*
  * cmark-gfm's allocations for one page go to an arena (render/arena.h):
  * its thousands of nodes, strings and buffers each cost a malloc and a
@@ -661,10 +658,8 @@ static cmark_parser *
 new_parser(int options, cmark_mem *mem, const char *name,
     mirror_error *err)
 {
-	/* No "autolink": see markdown.h. */
-	static const char *const exts[] = {
-		"table", "strikethrough", "tagfilter"
-	};
+	/* No "autolink" nor "strikethrough": see markdown.h. */
+	static const char *const exts[] = { "table", "tagfilter" };
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	cmark_parser *parser;
 
@@ -882,22 +877,11 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 		rc = -MIRROR_EIO;
 		goto done;
 	}
-	/* One parse at a time in the process: cmark-gfm 0.29 keeps its
-	 * inline special characters in one global table, and each parse
-	 * adds its extensions' ('~' of strikethrough) when it starts on
-	 * inlines and takes them out when it is done, so a parse beside
-	 * another could miss them (test_markdown's parses_at_once). The
-	 * characters cannot be left in the table for good instead: the
-	 * same lists tell the inline parser whose delimiter a '~' is, and
-	 * an extension with an empty list loops on it. Only the inline
-	 * parser reads the table, and only cmark_parser_finish runs it (in
-	 * gfm.6 nothing else calls cmark_parse_inlines or adds and takes
-	 * out the characters; a table's cells get their inlines there too):
-	 * the blocks (cmark_parser_feed) and the rendering need no lock. */
+	/* No lock: the parser's extensions (new_parser) add no inline
+	 * special characters to cmark-gfm's process-wide table, so parses
+	 * on the render's workers never change what another reads. */
 	cmark_parser_feed(parser, md, len);
-	pthread_mutex_lock(&parse_mu);
 	doc = cmark_parser_finish(parser);
-	pthread_mutex_unlock(&parse_mu);
 	if (doc == NULL) {
 		cmark_parser_free(parser);
 		rc = mirror_fail(err, MIRROR_EIO, "%s: cmark-gfm cannot "

@@ -2,18 +2,24 @@
  * markdown.h: Markdown -> HTML with cmark-gfm, plus the mirror's links,
  * fact ids and disputed markers.
  *
- * cmark-gfm runs with the table, strikethrough and tagfilter extensions
- * and WITHOUT CMARK_OPT_UNSAFE: raw HTML and javascript:, vbscript:,
- * file: and data: (except images) URLs are suppressed. The autolink
- * extension stays off: it finds e-mail addresses in text after escapes
- * and entities are resolved, so no escaping can keep an address in
- * store text from becoming a link (escape.h); bare "www." and "http://"
- * are text too, and a template writes <https://...> or [text](url).
- * Any thread may render: cmark-gfm's extensions are registered once,
- * and parses take turns (its inline special characters are one global
- * table that each parse changes; the render's workers raced on it). One
- * pass over the tree, between parsing and rendering, adds what safe mode
- * cannot:
+ * cmark-gfm runs with the table and tagfilter extensions and WITHOUT
+ * CMARK_OPT_UNSAFE: raw HTML and javascript:, vbscript:, file: and data:
+ * (except images) URLs are suppressed. The autolink extension stays off:
+ * it finds e-mail addresses in text after escapes and entities are
+ * resolved, so no escaping can keep an address in store text from
+ * becoming a link (escape.h); bare "www." and "http://" are text too,
+ * and a template writes <https://...> or [text](url).
+ * Strikethrough is not parsed either: "~~x~~" stays text. cmark-gfm
+ * 0.29 keeps its inline special characters in one process-wide table,
+ * and every parse with that extension adds its '~' when it starts on
+ * inlines and takes it out when done, so parses on several threads
+ * would have to take turns (they did, under a mutex: issue 60). No
+ * template writes "~~", and escape_md still escapes a store's '~' for
+ * the .md twin, which git hosts render with GFM. The table extension
+ * adds no special character and tagfilter only renders, so any thread
+ * may parse and render at once with no lock (the extensions are
+ * registered once). One pass over the tree, between parsing and
+ * rendering, adds what safe mode cannot:
  *
  *  (a) Twin links. A relative link (no scheme, not starting with '/')
  *      whose path ends in ".md", optionally followed by "#fragment",
