@@ -21,6 +21,7 @@ static const struct tunable {
 	{ "MIRROR_BUSY_TIMEOUT_MS", 1, 3600000, "milliseconds" },
 	{ "MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L, "milliseconds" },
 	{ "MIRROR_JOBS", 1, 64, "threads" },
+	{ "MIRROR_PROFILE", 0, 1, "0 or 1" },
 	{ "MIRROR_QUERY_TIMEOUT_MS", 1, 86400000L, "milliseconds" },
 	{ "MIRROR_RULE_STEPS", 1, 1000000L, "million SQLite steps" },
 	{ "MIRROR_SIGN_TIMEOUT_MS", 1, 3600000, "milliseconds" },

@@ -3,9 +3,13 @@
  * workers that run them (see pool.h).
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
+#include "sys/env.h"
 #include "sys/jobs.h"
 #include "sys/pool.h"
 #include "util/xalloc.h"
@@ -32,9 +36,92 @@ struct pool {
 	int closing;
 	int loader_waits;        /* put waits for room down to QUEUE_LOW */
 	int failed;              /* the first failure is in err */
+	int started;             /* worker threads */
+	int idle;                /* workers waiting for a job */
+	long long idle_since;    /* MIRROR_PROFILE: when all began to */
+	long long starved;       /* ns every worker waited, loader busy */
 	int rc;
 	mirror_error err;
 };
+
+/*
+ * MIRROR_PROFILE=1: at exit, stderr gets one line of what bounds a
+ * speed-up with more cores (Amdahl): the process's CPU time, the
+ * calling thread's CPU time outside pools (work no worker can share),
+ * the time every worker waited for the loading thread, and their sum
+ * over the CPU time, the serial share.
+ */
+static int prof_on = -1;
+static pthread_mutex_t prof_mu = PTHREAD_MUTEX_INITIALIZER;
+static long long prof_pool_ns, prof_starved_ns, prof_incpu_ns, prof_items;
+
+/* Clock id's time in nanoseconds. */
+static long long
+now_ns_of(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static long long
+now_ns(void)
+{
+	return now_ns_of(CLOCK_MONOTONIC);
+}
+
+/* The MIRROR_PROFILE line, at exit (on the thread that exits). */
+static void
+prof_print(void)
+{
+	struct rusage ru;
+	double cpu, main_out, starved, serial;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return;
+	cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	    ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
+	main_out = (double)(now_ns_of(CLOCK_THREAD_CPUTIME_ID) -
+	    prof_incpu_ns) / 1e9;
+	starved = (double)prof_starved_ns / 1e9;
+	serial = main_out + starved;
+	fprintf(stderr, "mirror profile: cpu %.6f s, serial %.6f s (main "
+	    "thread outside pools %.6f s, every worker waiting %.6f s), "
+	    "serial share %.2f%%; pools %.6f s wall, %lld items\n", cpu,
+	    serial, main_out, starved, cpu > 0 ? 100 * serial / cpu : 0.0,
+	    (double)prof_pool_ns / 1e9, prof_items);
+}
+
+/* 1 when MIRROR_PROFILE=1 (the line printed at exit), else 0. */
+static int
+profiling(void)
+{
+	pthread_mutex_lock(&prof_mu);
+	if (prof_on < 0) {
+		prof_on = env_long("MIRROR_PROFILE", 0) == 1;
+		if (prof_on)
+			(void)atexit(prof_print);
+	}
+	pthread_mutex_unlock(&prof_mu);
+	return prof_on;
+}
+
+/* Add one pool's figures, started at t0 (cpu0 the caller's CPU time),
+ * to the process's. */
+static void
+prof_add(long long t0, long long cpu0, long long starved, size_t n)
+{
+	long long cpu = now_ns_of(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+
+	pthread_mutex_lock(&prof_mu);
+	prof_pool_ns += now_ns() - t0;
+	prof_incpu_ns += cpu;
+	prof_starved_ns += starved;
+	prof_items += (long long)n;
+	pthread_mutex_unlock(&prof_mu);
+}
 
 /* Record rc/e as the pool's failure unless one is there already. */
 static void
@@ -75,8 +162,14 @@ static int
 take(struct pool *p, struct job *j, int *skip)
 {
 	pthread_mutex_lock(&p->mu);
-	while (p->len == 0 && !p->closing)
-		pthread_cond_wait(&p->more, &p->mu);
+	if (p->len == 0 && !p->closing) {
+		if (++p->idle == p->started && prof_on == 1)
+			p->idle_since = now_ns();
+		while (p->len == 0 && !p->closing)
+			pthread_cond_wait(&p->more, &p->mu);
+		if (p->idle-- == p->started && prof_on == 1 && !p->closing)
+			p->starved += now_ns() - p->idle_since;
+	}
 	if (p->len == 0) {
 		pthread_mutex_unlock(&p->mu);
 		return 0;
@@ -188,12 +281,20 @@ pool_run(const struct pool_work *w, mirror_error *err)
 {
 	struct pool p;
 	pthread_t *tid;
-	int jobs = mirror_jobs(), started = 0, rc = 0;
+	int jobs = mirror_jobs(), started = 0, rc = 0, prof = profiling();
+	long long t0 = prof ? now_ns() : 0,
+	    cpu0 = prof ? now_ns_of(CLOCK_THREAD_CPUTIME_ID) : 0;
 
-	if (jobs == 1 || w->n < 2)
-		return run_here(w, err);
+	if (jobs == 1 || w->n < 2) {
+		rc = run_here(w, err);
+		if (prof)
+			prof_add(t0, cpu0, 0, w->n);
+		return rc;
+	}
 	memset(&p, 0, sizeof(p));
 	p.w = w;
+	/* Set before any worker starts: take reads it under p.mu. */
+	p.started = jobs;
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.more, NULL);
 	pthread_cond_init(&p.room, NULL);
@@ -204,8 +305,13 @@ pool_run(const struct pool_work *w, mirror_error *err)
 	if (started == 0) {
 		rc = run_here(w, err);
 	} else {
+		pthread_mutex_lock(&p.mu);
+		p.started = started;
+		pthread_mutex_unlock(&p.mu);
 		feed(&p);
 		close_and_join(&p, tid, started);
+		if (prof)
+			prof_add(t0, cpu0, p.starved, w->n);
 		if (p.failed) {
 			*err = p.err;
 			rc = p.rc;

@@ -209,3 +209,11 @@ expect "... having waited until the holder let go" test "$released" = 0
 expect "... its site is the new commit's tree" site_is_tip pub two.git
 expect "... and nothing is left beside DIR, the lock file neither" \
     nothing_beside pub
+
+# MIRROR_PROFILE=1 (make bench's scaling row): one line at exit.
+MIRROR_PROFILE=1 MIRROR_JOBS=2 mirror build --no-sweep --store two.db \
+    --out prof --quiet
+expect "MIRROR_PROFILE=1: one line on stderr, the serial share of the CPU" \
+    sh -c '[ "$1" = 0 ] && [ "$(wc -l <"$2")" = 1 ] && grep -Eq \
+    "^mirror profile: cpu [0-9.]+ s, serial [0-9.]+ s \(.*\), serial share [0-9.]+%; pools [0-9.]+ s wall, [0-9]+ items$" "$2"' \
+    - "$RC" "$T/err"
