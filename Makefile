@@ -229,7 +229,8 @@ memcheck: $(BUILD)/mirror $(UNIT_BIN)
 # make bench: every phase on generated stores of 10k and 100k facts
 # (BENCH=full adds 1M) beside Hugo, cmark-gfm and the git command line,
 # then build --repo of 10k and 100k one-fact projects (the projects
-# rows); tables on stdout and $(BUILD)/bench/results.json
+# rows), then the render of 10k at 1, 2 and nproc jobs, pinned (the
+# cores row: speed-up and serial share); tables on stdout and $(BUILD)/bench/results.json
 # (tests/bench/bench.py).
 # bench_history times history_commit alone (also by hand: FILES), and
 # the SHA-1 candidates and pack index writers; OpenSSL, one of the
@@ -245,7 +246,7 @@ bench:
 	    sh scripts/install-deps.sh
 	@$(MAKE) --no-print-directory $(BUILD)/bench_history $(BUILD)/mirror
 	@python3 tests/bench/bench.py $(BUILD) S M \
-	    $(if $(filter full,$(BENCH)),L) P
+	    $(if $(filter full,$(BENCH)),L) P C
 
 # make golden: render the golden store as tests/golden/run.sh does (in
 # $(BUILD)/golden/), replace tests/golden/site/ and history.txt with the

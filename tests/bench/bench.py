@@ -57,6 +57,16 @@ peak_rss_mb of that build, and its pages (size "PN" in the results).
 What grows there is the number of projects alone, so a cost per
 project that is not constant shows in it.
 
+C is the cores row: the render (mirror build --no-sweep) of the swept
+10,000-fact store at MIRROR_JOBS 1, 2 and nproc, each pinned with
+taskset to that many cores, median of 3 runs each (interleaved), with
+MIRROR_PROFILE=1: wall time, CPU time, the speed-up over one job and
+the serial share of the CPU time (the main thread outside the worker
+pools, and every worker waiting for its loader: doc/performance.md,
+"Scaling with cores"), and what Amdahl's law makes of the share at
+nproc jobs for 4, 8 and 16 cores. Alone: tests/bench/bench.py BUILD C (no
+Hugo needed).
+
 and once, whatever the sizes: mirror build --no-sweep of the hostile
 corpus (tests/tools/hostile_sql.py) and of three copies of it, whose
 times should be about 3 apart, not 9 (tests/e2e/t_site_hostile.sh
@@ -124,10 +134,15 @@ def run(argv, cwd=None, stdin=None, stdout=subprocess.PIPE):
 LAST_CPU = [0.0]
 
 
-def run_rss(argv):
-    """Run argv; return (seconds, stdout text, peak RSS MiB) via wait4."""
+# The stderr text of run_rss's last child.
+LAST_ERR = [""]
+
+
+def run_rss(argv, extra_env=None):
+    """Run argv (with extra_env added to the environment); return
+    (seconds, stdout text, peak RSS MiB) via wait4."""
     env = dict(os.environ, SOURCE_DATE_EPOCH=EPOCH, GIT_CONFIG_NOSYSTEM="1",
-               LC_ALL="C")
+               LC_ALL="C", **(extra_env or {}))
     r, w = os.pipe()
     errf = tempfile.TemporaryFile()
     # posix_spawn, not os.fork: forking this interpreter costs 13 ms
@@ -163,6 +178,7 @@ def run_rss(argv):
         die("%s failed (%d): %s" % (" ".join(argv),
                                     os.waitstatus_to_exitcode(status), err))
     LAST_CPU[0] = ru.ru_utime + ru.ru_stime
+    LAST_ERR[0] = err
     return secs, out, ru.ru_maxrss / 1024.0
 
 
@@ -452,6 +468,41 @@ class Bench:
         r["ratio_vs_hugo"] = round(r["render_s"] / r["hugo_s"], 3)
         r["ratio_vs_git_cli"] = round(r["commit_s"] / r["git_cli_s"], 3)
 
+    def cores(self):
+        """The cores row: the render of the swept S store at 1, 2 and
+        nproc jobs, pinned; see the docstring at the top."""
+        base, facts = self.store(SIZES["S"])
+        swept = self.fresh_copy(base, "cores.db")
+        run([self.mirror, "sweep", "--store", swept, "--quiet"])
+        site = self.path("cores-site")
+        ncpu = len(os.sched_getaffinity(0))
+        jobs = sorted(set([1, min(2, ncpu), ncpu]))
+        runs = dict((j, []) for j in jobs)
+        for _ in range(3):
+            for j in jobs:
+                rmtree(site)
+                argv = ["taskset", "-c", "0-%d" % (j - 1), self.mirror,
+                        "build", "--no-sweep", "--store", swept, "--out",
+                        site, "--quiet"]
+                argv[0] = shutil.which("taskset")
+                secs, _, _ = run_rss(argv, {"MIRROR_JOBS": str(j),
+                                            "MIRROR_PROFILE": "1"})
+                runs[j].append((secs, LAST_CPU[0], profile(LAST_ERR[0])))
+        med = statistics.median
+        r = {"size": "C", "facts": facts, "pages": None}
+        for j in jobs:
+            r["j%d_s" % j] = round(med(x[0] for x in runs[j]), 3)
+            r["j%d_cpu_s" % j] = round(med(x[1] for x in runs[j]), 3)
+            r["j%d_serial_pct" % j] = round(med(x[2] for x in runs[j]), 1)
+            r["j%d_speedup" % j] = round(r["j1_s"] / r["j%d_s" % j], 2)
+        # The share at the most jobs: at one job the families that run
+        # beside the others (the A-Z pages) run on the main thread.
+        s = r["j%d_serial_pct" % jobs[-1]] / 100
+        for n in (4, 8, 16):
+            r["amdahl_%d" % n] = round(1 / (s + (1 - s) / n), 2)
+        r["jobs"] = jobs
+        return r
+
     def projects(self, n):
         """A projects row: a store of n projects of one fact each
         (tests/bench/projects_gen.sql, cached), built as a user would,
@@ -636,6 +687,32 @@ PROJECTS = [int(n) for n in
             os.environ.get("BENCH_PROJECTS", "10000 100000").split()]
 
 
+def profile(err):
+    """The serial share, percent, from mirror's MIRROR_PROFILE line."""
+    for line in err.splitlines():
+        if line.startswith("mirror profile: "):
+            return float(line.split("serial share ")[1].split("%")[0])
+    die("no MIRROR_PROFILE line in: %s" % err)
+
+
+def cores_lines(r):
+    """The cores row's lines: a table of the jobs, and Amdahl's law."""
+    rows = [{"jobs": j, "s": r["j%d_s" % j], "cpu": r["j%d_cpu_s" % j],
+             "up": r["j%d_speedup" % j], "ser": r["j%d_serial_pct" % j]}
+            for j in r["jobs"]]
+    cols = [("jobs", "jobs (pinned)", "%d"), ("s", "render s", "%.2f"),
+            ("cpu", "CPU s", "%.2f"), ("up", "speed-up", "%.2f"),
+            ("ser", "serial %", "%.1f")]
+    return [table(rows, cols),
+            "%s C serial share of the render: %.1f%% at 1 job, %.1f%% at "
+            "%d (target <= 5%%); Amdahl from the share at %d: %.2f at "
+            "4 cores, %.2f at 8, %.2f at 16" % (
+                "met   " if max(r["j%d_serial_pct" % j] for j in r["jobs"])
+                <= 5 else "MISSED", r["j1_serial_pct"],
+                r["j%d_serial_pct" % r["jobs"][-1]], r["jobs"][-1],
+                r["jobs"][-1], r["amdahl_4"], r["amdahl_8"], r["amdahl_16"])]
+
+
 def rounded(r):
     """Round r's figures in place: seconds to ms, percentages and MiB to
     a tenth."""
@@ -761,7 +838,7 @@ def main():
         die("usage: tests/bench/bench.py BUILD [S M L P ...]")
     global TRASH
     b = Bench(sys.argv[1])
-    labels = sys.argv[2:] or ["S", "M", "P"]
+    labels = sys.argv[2:] or ["S", "M", "P", "C"]
     # What a killed run left goes first.
     shutil.rmtree(b.path("trash"), ignore_errors=True)
     TRASH = b.path("trash")
@@ -774,19 +851,25 @@ def main():
 
 def bench(b, labels):
     """Run the rows labels names on b and print and save the results."""
-    for tool in ("hugo", "cmark-gfm", "git", "sqlite3", "xargs"):
+    tools = ("taskset", "sqlite3") if labels == ["C"] else (
+        "hugo", "cmark-gfm", "git", "sqlite3", "xargs", "taskset")
+    for tool in tools:
         if shutil.which(tool) is None:
             die("%s is not installed (make bench installs hugo and "
                 "cmark-gfm through scripts/install-deps.sh)" % tool)
-    rows, prows = [], []
+    rows, prows, crow = [], [], None
     for label in labels:
+        if label == "C":
+            print("bench: cores row (%d facts)" % SIZES["S"], flush=True)
+            crow = b.cores()
+            continue
         if label == "P":
             for n in PROJECTS:
                 print("bench: projects row (%d projects)" % n, flush=True)
                 prows.append(b.projects(n))
             continue
         if label not in SIZES:
-            die("unknown size %s (S, M, L or P)" % label)
+            die("unknown size %s (S, M, L, P or C)" % label)
         t = time.perf_counter()
         print("bench: size %s (%d facts)" % (label, SIZES[label]),
               flush=True)
@@ -796,6 +879,13 @@ def bench(b, labels):
         if r["hugo_pages"] is not None and r["hugo_pages"] < r["pages"]:
             print("bench: warning: hugo rendered %d pages of %d" % (
                 r["hugo_pages"], r["pages"]))
+    if crow is not None and labels == ["C"]:
+        print("\nthe render of the S store by jobs:")
+        print("\n".join(cores_lines(crow)))
+        with open(b.path("cores.json"), "w") as f:
+            json.dump(crow, f, indent=2)
+            f.write("\n")
+        return
     try:
         one, three = b.hostile()
         ratio = three / one
@@ -807,6 +897,7 @@ def bench(b, labels):
     load = os.getloadavg()
     res = [dict((k, r[k]) for k in KEYS) for r in rows]
     res += [dict((k, r[k]) for k in PROJECT_KEYS) for r in prows]
+    res += [crow] if crow is not None else []
     path = b.path("results.json")
     with open(path + ".tmp", "w") as f:
         json.dump(res, f, indent=2)
@@ -820,6 +911,9 @@ def bench(b, labels):
     if prows:
         print("\none-fact projects:")
         print(table(prows, PROJECT_COLS))
+    if crow is not None:
+        print("\nthe render of the S store by jobs:")
+        print("\n".join(cores_lines(crow)))
     print()
     for r in rows:
         print("\n".join(targets(r)))
