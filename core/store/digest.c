@@ -334,15 +334,26 @@ add_rowid(struct proj *p, int k, long long rowid)
 	ARRAY_PUSH(r->v[k], r->n[k], r->cap[k]) = rowid;
 }
 
+/* One row being added to its owners: the digest, the statement at the
+ * row, the row's hash for the projects and how it is counted. */
+struct row_add {
+	struct store_digest *d;
+	sqlite3_stmt *stmt;
+	uint64_t rh;
+	const struct row_count *rc;
+};
+
 /*
- * Add rh to each project that shows the entity of column i of stmt as a
- * far end (owner kind 'x'), but those in seen[0..n). Returns how many
- * it added to.
+ * Add ra's hash to each project that shows the entity of column i of
+ * ra->stmt as a far end (owner kind 'x'), but those in seen[0..n).
+ * Returns how many it added to.
  */
 static int
-add_far_owners(struct store_digest *d, sqlite3_stmt *stmt, int i,
-    struct proj *const *seen, int n, uint64_t rh, const struct row_count *rc)
+add_far_owners(const struct row_add *ra, int i, struct proj *const *seen,
+    int n)
 {
+	struct store_digest *d = ra->d;
+	sqlite3_stmt *stmt = ra->stmt;
 	const void *id = sqlite3_column_text(stmt, i);
 	int added = 0;
 
@@ -356,7 +367,7 @@ add_far_owners(struct store_digest *d, sqlite3_stmt *stmt, int i,
 		for (int j = 0; j < n; j++)
 			dup |= seen[j] == f->p;
 		if (!dup) {
-			add_to(f->p, rh, rc);
+			add_to(f->p, ra->rh, ra->rc);
 			added++;
 		}
 	}
@@ -364,14 +375,18 @@ add_far_owners(struct store_digest *d, sqlite3_stmt *stmt, int i,
 }
 
 /*
- * Add one row's hash rh to each distinct owner in columns [from, ncol)
- * of stmt (kinds in q->owners), counted as rc says, or to the loose
- * rows when it has none. Returns the first owner, or NULL.
+ * Add one row's hash ra->rh to each distinct owner in columns
+ * [from, ncol) of ra->stmt (kinds in q->owners), counted as ra->rc says,
+ * or to the loose rows when it has none. Returns the first owner, or NULL.
  */
 static struct proj *
-add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
-    const struct digest_query *q, uint64_t rh, const struct row_count *rc)
+add_owners(const struct row_add *ra, int from, int ncol,
+    const struct digest_query *q)
 {
+	struct store_digest *d = ra->d;
+	sqlite3_stmt *stmt = ra->stmt;
+	uint64_t rh = ra->rh;
+	const struct row_count *rc = ra->rc;
 	struct proj *seen[4], *first = NULL;
 	int n = 0, far = 0;
 
@@ -398,7 +413,7 @@ add_owners(struct store_digest *d, sqlite3_stmt *stmt, int from, int ncol,
 	}
 	for (int i = from; i < ncol && q->owners[i - from] != '\0'; i++)
 		if (q->owners[i - from] == 'x')
-			far += add_far_owners(d, stmt, i, seen, n, rh, rc);
+			far += add_far_owners(ra, i, seen, n);
 	if (n == 0 && far == 0) {
 		d->loose_sum += rh;
 		d->loose_rows++;
@@ -515,7 +530,7 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 	ncol = sqlite3_column_count(stmt);
 	while ((rc = store_step(st, stmt)) == SQLITE_ROW) {
 		uint64_t rh = MIRROR_HASH_INIT, ph;
-		struct row_count cnt = { q->count, 0, -1 };
+		struct row_count cnt = { .count = q->count, .time = -1 };
 		struct proj *owner;
 		int i;
 
@@ -539,7 +554,8 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 			    sqlite3_column_int(stmt, q->nhash) != 0)
 				d->expired_active++;
 		}
-		owner = add_owners(d, stmt, i, ncol, q, hash_mix(ph), &cnt);
+		owner = add_owners(&(struct row_add){ .d = d, .stmt = stmt,
+		    .rh = hash_mix(ph), .rc = &cnt }, i, ncol, q);
 		if (q->names != 0)
 			fold_names(d, stmt, ncol, q);
 		if (q->entities)

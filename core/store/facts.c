@@ -891,7 +891,8 @@ read_far(struct project_facts *f, struct facts_reader *r, mirror_error *err)
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || strcmp(ids[k - 1], ids[i]) != 0)
 			ids[k++] = ids[i];
-	rc = farends_read(&f->far, &f->n_far, &r->far, r->st, ids, k, err);
+	rc = farends_read(&f->far, &f->n_far, &(struct farends_lookup){
+	    .st = r->st, .stmt = &r->far }, ids, k, err);
 	free(own);
 	free(ids);
 	return rc;
@@ -1112,16 +1113,25 @@ scope_rows_set(mirror_store *st, const struct store_digest *d,
 	    "cannot limit the read to projects");
 }
 
+/* The projects a scoped check reads: ids[0..n), sorted, found through
+ * d's row ids when d is not NULL and kept them. */
+struct check_scope {
+	const char *const *ids;
+	size_t n;
+	const struct store_digest *d;
+};
+
 /*
- * facts_check_scoped of ids[0..n), read (keep NULL) or read and kept
- * with the no-project group "" (keep non-NULL), found through d's row
- * ids when it kept them. Returns as facts_check.
+ * facts_check_scoped of sc's projects, read (keep NULL) or read and kept
+ * with the no-project group "" (keep non-NULL). Returns as facts_check.
  */
 static int
 check_scoped(struct facts_kept *keep, mirror_store *st, time_t now,
-    const char *const *ids, size_t n, const struct store_digest *d,
-    mirror_error *err)
+    const struct check_scope *sc, mirror_error *err)
 {
+	const char *const *ids = sc->ids;
+	size_t n = sc->n;
+	const struct store_digest *d = sc->d;
 	int by_rows = d != NULL && d->keep_rowids;
 	struct facts_reader *r = NULL;
 	const char **read = xcalloc(n + 2, sizeof(*read));
@@ -1166,7 +1176,8 @@ int
 facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
     size_t n, const struct store_digest *d, mirror_error *err)
 {
-	return check_scoped(NULL, st, now, ids, n, d, err);
+	return check_scoped(NULL, st, now, &(struct check_scope){ .ids = ids,
+	    .n = n, .d = d }, err);
 }
 
 int
@@ -1175,7 +1186,8 @@ facts_check_kept(struct facts_kept **kept, mirror_store *st, time_t now,
     mirror_error *err)
 {
 	struct facts_kept *k = xcalloc(1, sizeof(*k));
-	int rc = check_scoped(k, st, now, ids, n, d, err);
+	int rc = check_scoped(k, st, now, &(struct check_scope){ .ids = ids,
+	    .n = n, .d = d }, err);
 
 	if (rc < 0) {
 		facts_kept_free(k);
@@ -1342,26 +1354,46 @@ static const struct {
 	  ")", 9, 0, "c", NEED_RULES },
 };
 
-/* Fold table t's digest query into d's projects and *sum, its SQL
- * written into sql for st. Returns 0 or < 0 with err set. */
+/* Where fact tables fold: into d's projects, read from st as of ts,
+ * each query's SQL written into sql, an error into err. */
+struct table_fold {
+	struct store_digest *d;
+	mirror_store *st;
+	const char *ts;
+	strbuf *sql;
+	mirror_error *err;
+};
+
+/* Fold table t's digest query as f says, its sum into *sum. Returns 0
+ * or < 0 with f->err set. */
 static int
-fold_table(struct digest_sum *sum, struct store_digest *d, mirror_store *st,
-    int t, const char *ts, strbuf *sql, mirror_error *err)
+fold_table(struct digest_sum *sum, const struct table_fold *f, int t)
 {
 	struct digest_query q;
 
 	_Static_assert(T_N <= DIGEST_ROW_LISTS, "a row list per table");
 	_Static_assert(1 + T_N <= DIGEST_TABLES, "a sum per table");
-	table_sql(sql, &tables[t], st, tables[t].digest_sql, 0);
-	q = (struct digest_query){ sql->data, 1 + t, (int)tables[t].ncols +
-	    (tables[t].more != NULL),
-	    tables[t].nsalt, tables[t].count, owner_kinds[t], t == T_ENT, ts,
-	    t == T_REL, names_cols[t], 1 + t, 0, t == T_MEM };
+	table_sql(f->sql, &tables[t], f->st, tables[t].digest_sql, 0);
+	q = (struct digest_query){
+		.sql = f->sql->data,
+		.table = 1 + t,
+		.nhash = (int)tables[t].ncols + (tables[t].more != NULL),
+		.nsalt = tables[t].nsalt,
+		.count = tables[t].count,
+		.owners = owner_kinds[t],
+		.entities = t == T_ENT,
+		.param = f->ts,
+		.edges = t == T_REL,
+		.names = names_cols[t],
+		.rowid_list = 1 + t,
+		.tally = 0,
+		.expiry = t == T_MEM,
+	};
 	/* The layers' rows by status, for api/health.json (health.c). */
 	for (size_t c = 0; t != T_REL && c < tables[t].ncols; c++)
 		if (strcmp(tables[t].cols[c].name, "status") == 0)
 			q.tally = 1 + (int)c;
-	return digest_fold_part(sum, d, st, &q, err);
+	return digest_fold_part(sum, f->d, f->st, &q, f->err);
 }
 
 int
@@ -1416,13 +1448,15 @@ fold_beside(void *arg, mirror_store *st, mirror_error *err)
 {
 	struct beside_fold *b = arg;
 	strbuf sql;
+	struct table_fold f = { .d = &b->d, .st = st, .ts = b->ts,
+	    .sql = &sql, .err = err };
 	int rc;
 
 	strbuf_init(&sql);
 	rc = digest_aliases(&b->d, st, err);
 	for (size_t i = 0; rc == 0 && i < NELEM(beside_tables); i++)
-		rc = fold_table(&b->sum[beside_tables[i]], &b->d, st,
-		    beside_tables[i], b->ts, &sql, err);
+		rc = fold_table(&b->sum[beside_tables[i]], &f,
+		    beside_tables[i]);
 	strbuf_free(&sql);
 	/* The clock here, where the core is this connection's: the build
 	 * would read it on the main thread after the sweep (a pass over
@@ -1440,15 +1474,15 @@ fold_beside(void *arg, mirror_store *st, mirror_error *err)
 
 /*
  * Wait for the fold beside (bs; NULL: none was started) and take its
- * tables into d and sum. When it did not run or failed and st is not
- * NULL, fold them on st instead (which tells what is wrong). Returns 0
- * or < 0 with err set.
+ * tables into f->d and sum. When it did not run or failed and f->st is
+ * not NULL, fold them as f says instead (which tells what is wrong).
+ * Returns 0 or < 0 with f->err set.
  */
 static int
 beside_finish(struct store_beside *bs, struct beside_fold *b,
-    struct store_digest *d, struct digest_sum sum[T_N], mirror_store *st,
-    strbuf *sql, mirror_error *err)
+    struct digest_sum sum[T_N], const struct table_fold *f)
 {
+	struct store_digest *d = f->d;
 	mirror_error ignored;
 	int rc = 0;
 
@@ -1466,29 +1500,71 @@ beside_finish(struct store_beside *bs, struct beside_fold *b,
 		return 0;
 	}
 	rc = 0;
-	for (size_t i = 0; st != NULL && rc == 0 && i < NELEM(beside_tables);
-	    i++)
-		rc = fold_table(&sum[beside_tables[i]], d, st,
-		    beside_tables[i], b->ts, sql, err);
+	for (size_t i = 0; f->st != NULL && rc == 0 &&
+	    i < NELEM(beside_tables); i++)
+		rc = fold_table(&sum[beside_tables[i]], f, beside_tables[i]);
 	return rc;
 }
 
+/* Fold the extra digests whose tables f->st has into f->d and
+ * extra[i], setting folded[i] for each. Returns 0 or < 0 with f->err
+ * set. */
+static int
+fold_extras(struct digest_sum *extra, int *folded, const struct table_fold *f)
+{
+	const struct store_features *ft = store_features(f->st);
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
+		int needs = extra_digests[i].needs;
+		struct digest_query q = {
+			.sql = extra_digests[i].sql,
+			.table = 1 + T_N + (int)i,
+			.nhash = extra_digests[i].nhash,
+			.nsalt = extra_digests[i].nsalt,
+			.count = -1,
+			.owners = extra_digests[i].owners,
+		};
+
+		if (!(needs == NEED_AUDIT ? ft->has_audit : needs == NEED_RULES ?
+		    ft->has_rule_tables : ft->has_mirror_tables))
+			continue;
+		rc = digest_fold_part(&extra[i], f->d, f->st, &q, f->err);
+		folded[i] = 1;
+	}
+	return rc;
+}
+
+/* How digest_store digests: listing row ids when rowids
+ * (facts_digest_rows); then(arg), when then is not NULL, as
+ * facts_digest_rows_then says. */
+struct digest_how {
+	int rowids;
+	void (*then)(void *);
+	void *arg;
+};
+
 /*
- * facts_digest, listing row ids when rowids (facts_digest_rows). The
- * queries fold in order, the fact tables of beside_tables on a second
- * connection at the same time when it can (store_beside_start), and the
- * snapshot chains their sums in order: the digest is the same either
- * way. then(arg), when
- * then is not NULL, as facts_digest_rows_then says.
+ * facts_digest, as how says. The queries fold in order, the fact tables
+ * of beside_tables on a second connection at the same time when it can
+ * (store_beside_start), and the snapshot chains their sums in order: the
+ * digest is the same either way. Returns as facts_digest.
  */
 static int
 digest_store(struct store_digest *out, mirror_store *st, time_t now,
-    int rowids, void (*then)(void *), void *arg, mirror_error *err)
+    const struct digest_how *how, mirror_error *err)
 {
-	const struct store_features *ft = store_features(st);
-	struct digest_query q = { "SELECT id, name, aliases, description, "
-	    "id FROM main.projects", 0, 4, 0, -1, "c", 0, NULL, 0,
-	    PROJECT_NAMES_COLS, 0, 0, 0 };
+	static const struct digest_query q = {
+		.sql = "SELECT id, name, aliases, description, id FROM "
+		    "main.projects",
+		.table = 0,
+		.nhash = 4,
+		.nsalt = 0,
+		.count = -1,
+		.owners = "c",
+		.names = PROJECT_NAMES_COLS,
+	};
+	int rowids = how->rowids;
 	struct digest_sum projects = { 0, 0 }, sum[T_N];
 	struct digest_sum extra[NELEM(extra_digests)];
 	int folded[NELEM(extra_digests)] = { 0 };
@@ -1497,6 +1573,8 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	char ts[MIRROR_TS_LEN];
 	long long n_ent = 0;
 	strbuf sql;
+	struct table_fold f = { .d = out, .st = st, .ts = ts, .sql = &sql,
+	    .err = err };
 	int rc;
 
 	mirror_format_ts(ts, now);
@@ -1506,8 +1584,8 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	memset(&side, 0, sizeof(side));
 	side.ts = ts;
 	side.now = now;
-	side.then = then;
-	side.arg = arg;
+	side.then = how->then;
+	side.arg = how->arg;
 	digest_init(&side.d);
 	side.d.keep_rowids = rowids;
 	strbuf_init(&sql);
@@ -1524,24 +1602,15 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	/* The layers and relationships: every column the pages read. */
 	for (int t = 0; rc == 0 && t < T_N; t++)
 		if (bs == NULL || !is_beside(t))
-			rc = fold_table(&sum[t], out, st, t, ts, &sql, err);
-	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
-		int needs = extra_digests[i].needs;
-
-		if (!(needs == NEED_AUDIT ? ft->has_audit : needs == NEED_RULES ?
-		    ft->has_rule_tables : ft->has_mirror_tables))
-			continue;
-		q = (struct digest_query){ extra_digests[i].sql,
-		    1 + T_N + (int)i, extra_digests[i].nhash,
-		    extra_digests[i].nsalt, -1, extra_digests[i].owners, 0,
-		    NULL, 0, 0, 0, 0, 0 };
-		rc = digest_fold_part(&extra[i], out, st, &q, err);
-		folded[i] = 1;
-	}
+			rc = fold_table(&sum[t], &f, t);
+	if (rc == 0)
+		rc = fold_extras(extra, folded, &f);
 	if (bs != NULL) {
-		int brc = beside_finish(bs, &side, out, sum, rc == 0 ? st :
-		    NULL, &sql, err);
+		struct table_fold fb = f;
+		int brc;
 
+		fb.st = rc == 0 ? st : NULL;
+		brc = beside_finish(bs, &side, sum, &fb);
 		rc = rc < 0 ? rc : brc;
 	}
 	digest_free(&side.d);
@@ -1566,21 +1635,24 @@ int
 facts_digest(struct store_digest *out, mirror_store *st, time_t now,
     mirror_error *err)
 {
-	return digest_store(out, st, now, 0, NULL, NULL, err);
+	return digest_store(out, st, now, &(struct digest_how){ .rowids = 0 },
+	    err);
 }
 
 int
 facts_digest_rows(struct store_digest *out, mirror_store *st, time_t now,
     mirror_error *err)
 {
-	return digest_store(out, st, now, 1, NULL, NULL, err);
+	return digest_store(out, st, now, &(struct digest_how){ .rowids = 1 },
+	    err);
 }
 
 int
 facts_digest_rows_then(struct store_digest *out, mirror_store *st,
     time_t now, void (*then)(void *), void *arg, mirror_error *err)
 {
-	return digest_store(out, st, now, 1, then, arg, err);
+	return digest_store(out, st, now, &(struct digest_how){ .rowids = 1,
+	    .then = then, .arg = arg }, err);
 }
 
 int

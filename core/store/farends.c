@@ -32,10 +32,12 @@ far_row(struct fact_far *f, struct store_row *r)
 }
 
 int
-farends_read(struct fact_far **out, size_t *n, sqlite3_stmt **stmt,
-    mirror_store *st, const char *const *ids, size_t nids,
+farends_read(struct fact_far **out, size_t *n,
+    const struct farends_lookup *lk, const char *const *ids, size_t nids,
     mirror_error *err)
 {
+	mirror_store *st = lk->st;
+	sqlite3_stmt **stmt = lk->stmt;
 	static const char what[] = "cannot read entities";
 	struct store_row r = { .st = st, .table = "entities", .err = err };
 	size_t cap = 0;

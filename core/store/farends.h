@@ -23,16 +23,22 @@ struct fact_far {
 	char *name, *status;
 };
 
+/* Where farends_read looks up: st, with the statement *stmt, prepared on
+ * first use and kept for the next call (the caller finalizes it). */
+struct farends_lookup {
+	mirror_store *st;
+	sqlite3_stmt **stmt;
+};
+
 /*
- * Look up the entities ids[0..n) (sorted by strcmp, no duplicates) with
- * the statement *stmt, prepared on first use and kept for the next call
- * (the caller finalizes it). The ones that exist go into *out and *n in
+ * Look up the entities ids[0..n) (sorted by strcmp, no duplicates) as
+ * lk says. The ones that exist go into *out and *n in
  * id order; an id no entity has is left out. Returns 0, -MIRROR_EINPUT
  * naming the entities row and column, or the store's error. The caller
  * frees with farends_free, also after a failure.
  */
-int farends_read(struct fact_far **out, size_t *n, sqlite3_stmt **stmt,
-    mirror_store *st, const char *const *ids, size_t nids,
+int farends_read(struct fact_far **out, size_t *n,
+    const struct farends_lookup *lk, const char *const *ids, size_t nids,
     mirror_error *err);
 
 void farends_free(struct fact_far *v, size_t n);
