@@ -174,8 +174,9 @@ new_id(struct rule_rec *rec, const char *rule_id, const char *facts,
 	char hex[17];
 
 	if (!first)
-		return store_free_id(out, 17, rec->st, rec->id_exists, "chk-",
-		    12, base, err);
+		return store_free_id(out, 17, &(struct store_id_space){
+		    .st = rec->st, .taken = rec->id_exists, .prefix = "chk-",
+		    .hexlen = 12 }, base, err);
 	hash_hex(hex, hash_nth(base, 0));
 	memcpy(out, "chk-", 4);
 	memcpy(out + 4, hex, 12);

@@ -230,11 +230,12 @@ budget_progress(void *ctx)
 }
 
 int
-store_free_id(char *out, size_t size, mirror_store *st,
-    sqlite3_stmt *taken, const char *prefix, size_t hexlen, uint64_t base,
-    mirror_error *err)
+store_free_id(char *out, size_t size, const struct store_id_space *sp,
+    uint64_t base, mirror_error *err)
 {
-	size_t plen = strlen(prefix);
+	const char *prefix = sp->prefix;
+	size_t plen = strlen(prefix), hexlen = sp->hexlen;
+	sqlite3_stmt *taken = sp->taken;
 
 	if (hexlen > 16 || plen + hexlen + 1 > size)
 		return mirror_fail(err, MIRROR_EIO, "internal: id too long");
@@ -252,7 +253,7 @@ store_free_id(char *out, size_t size, mirror_store *st,
 		if (rc == SQLITE_DONE)
 			return 0;
 		if (rc != SQLITE_ROW)
-			return store_fail(st, err, rc, "new ids");
+			return store_fail(sp->st, err, rc, "new ids");
 	}
 }
 

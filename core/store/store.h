@@ -143,17 +143,25 @@ int store_count(long long *out, mirror_store *st, const char *sql,
  */
 int store_step(mirror_store *st, sqlite3_stmt *stmt);
 
+/* The ids store_free_id makes: prefix, then hexlen hex digits, free
+ * while the statement taken (prepared on st, its one parameter ?1 the
+ * id) finds no row for one. */
+struct store_id_space {
+	mirror_store *st;
+	sqlite3_stmt *taken;
+	const char *prefix;
+	size_t hexlen;
+};
+
 /*
- * A new id into out[0..size): prefix, then the first hexlen hex digits
- * of hash_nth(base, k) (util/hash.h) for the first k = 0, 1, ... whose
- * id the statement taken (prepared on st, its one parameter ?1 the id)
- * finds no row for: ids made from the data alone, moved on
+ * A new id of sp into out[0..size): sp->prefix, then the first
+ * sp->hexlen hex digits of hash_nth(base, k) (util/hash.h) for the first
+ * k = 0, 1, ... whose id is free: ids made from the data alone, moved on
  * deterministically while taken. Returns 0, or < 0 with err set (also
  * -MIRROR_EIO when out is too small).
  */
-int store_free_id(char *out, size_t size, mirror_store *st,
-    sqlite3_stmt *taken, const char *prefix, size_t hexlen, uint64_t base,
-    mirror_error *err);
+int store_free_id(char *out, size_t size, const struct store_id_space *sp,
+    uint64_t base, mirror_error *err);
 
 /*
  * Set the query budget of the statements st starts from now on to ms

@@ -999,7 +999,8 @@ new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
 	hash_hex(mhex, members);
 	base = hash_add_str(hash_add_str(hash_add_str(MIRROR_HASH_INIT, kind),
 	    key), mhex);
-	return store_free_id(out, 16, c->st, c->id_exists, "c", 10, base, err);
+	return store_free_id(out, 16, &(struct store_id_space){ .st = c->st,
+	    .taken = c->id_exists, .prefix = "c", .hexlen = 10 }, base, err);
 }
 
 /* Record one disagreeing slot whose members are marked in r[0..n). */
