@@ -40,15 +40,16 @@ not_regular(mirror_error *err, const char *what, const char *shown,
 }
 
 int
-userfile_openat(int *fd, int dirfd, const char *name, const char *what,
-    const char *shown, int flags, mirror_error *err)
+userfile_openat(int *fd, const struct userfile_at *at, int flags,
+    mirror_error *err)
 {
+	int dirfd = at->dirfd;
+	const char *name = at->name, *what = at->what;
+	const char *shown = at->shown != NULL ? at->shown : name;
 	struct stat st;
 	int f;
 
 	*fd = -1;
-	if (shown == NULL)
-		shown = name;
 	/*
 	 * Look first, so a device or FIFO is never even opened; then open
 	 * without following and look again at what was opened, so a file
@@ -91,7 +92,8 @@ int
 userfile_open(int *fd, const char *path, const char *what, int flags,
     mirror_error *err)
 {
-	return userfile_openat(fd, AT_FDCWD, path, what, path, flags, err);
+	return userfile_openat(fd, &(struct userfile_at){ .dirfd = AT_FDCWD,
+	    .name = path, .what = what, .shown = path }, flags, err);
 }
 
 int
@@ -105,8 +107,8 @@ userfile_readat(strbuf *sb, int dirfd, const char *name, const char *what,
 
 	if (shown == NULL)
 		shown = name;
-	if ((rc = userfile_openat(&fd, dirfd, name, what, shown, flags,
-	    err)) != 0)
+	if ((rc = userfile_openat(&fd, &(struct userfile_at){ .dirfd = dirfd,
+	    .name = name, .what = what, .shown = shown }, flags, err)) != 0)
 		return rc;
 	for (;;) {
 		n = read(fd, chunk, sizeof(chunk));

@@ -32,25 +32,33 @@
  */
 const char *userfile_kind(mode_t mode);
 
+/* A user's file: name, relative to the directory dirfd (AT_FDCWD: the
+ * working directory; name may then be any path); what ("templates",
+ * "theme", "config") and shown (the path as the user would write it;
+ * NULL: name) make the messages. */
+struct userfile_at {
+	int dirfd;
+	const char *name;
+	const char *what;
+	const char *shown;
+};
+
 /*
- * Open name, relative to the directory dirfd (AT_FDCWD: the working
- * directory; name may then be any path), for reading: a regular file,
- * never through a symbolic link as the file itself, never blocking.
- * what ("templates", "theme", "config") and shown (the path as the user
- * would write it; NULL: name) make the message. Returns 0 and *fd (the
- * caller closes it); 1 and *fd = -1 when the file does not exist and
- * flags hold USERFILE_MISSING_OK; or -MIRROR_EINPUT naming what, the
+ * Open the file at for reading: a regular file, never through a
+ * symbolic link as the file itself, never blocking. Returns 0 and *fd
+ * (the caller closes it); 1 and *fd = -1 when the file does not exist
+ * and flags hold USERFILE_MISSING_OK; or -MIRROR_EINPUT naming what, the
  * file and what it is instead.
  */
-int userfile_openat(int *fd, int dirfd, const char *name, const char *what,
-    const char *shown, int flags, mirror_error *err);
+int userfile_openat(int *fd, const struct userfile_at *at, int flags,
+    mirror_error *err);
 
 /* userfile_openat relative to the working directory. */
 int userfile_open(int *fd, const char *path, const char *what, int flags,
     mirror_error *err);
 
 /*
- * Append the whole of the file userfile_openat(dirfd, name, ...) opens
+ * Append the whole of the file userfile_openat opens (at dirfd, name ...)
  * to sb. max > 0 caps its size (larger: -MIRROR_EINPUT, "larger than
  * N MiB"). Returns 0, 1 when missing and USERFILE_MISSING_OK, or
  * -MIRROR_EINPUT (refused, unreadable or too large; sb then holds

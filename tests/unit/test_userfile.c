@@ -120,13 +120,14 @@ test_openat_and_max(void **state)
 	strbuf_init(&sb);
 	dfd = open(".", O_RDONLY | O_DIRECTORY);
 	assert_true(dfd >= 0);
-	assert_int_equal(userfile_openat(&fd, dfd, "link", "theme",
-	    "th/assets/link", 0, &err), -MIRROR_EINPUT);
+	assert_int_equal(userfile_openat(&fd, &(struct userfile_at){
+	    .dirfd = dfd, .name = "link", .what = "theme",
+	    .shown = "th/assets/link" }, 0, &err), -MIRROR_EINPUT);
 	assert_int_equal(fd, -1);
 	assert_string_equal(err.msg, "theme th/assets/link: a symbolic link, "
 	    "not a regular file");
-	assert_int_equal(userfile_openat(&fd, dfd, "plain", "theme", NULL, 0,
-	    &err), 0);
+	assert_int_equal(userfile_openat(&fd, &(struct userfile_at){
+	    .dirfd = dfd, .name = "plain", .what = "theme" }, 0, &err), 0);
 	assert_true(fd >= 0);
 	close(fd);
 	/* Over max: refused, and nothing is left in the buffer. */
