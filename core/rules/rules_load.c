@@ -481,15 +481,27 @@ rule_new(struct rule_set *rs, const char *file, int lineno,
 	return r;
 }
 
-/*
- * Make the rule of header lines hl[0..nh) (hl[0] its rule line, or nh
- * 0 for none) and statement sql[0..len) starting at sql_line (0: none).
- */
+/* One rule's text as the scanner found it: header lines hl[0..nh)
+ * (hl[0] its rule line, or nh 0 for none) and statement sql[0..len)
+ * starting at sql_line (0: none). */
+struct rule_text {
+	const struct hline *hl;
+	size_t nh;
+	const char *sql;
+	size_t len;
+	int sql_line;
+};
+
+/* Make the rule of t, from file at tier, into rs. Returns nothing. */
 static void
 make_rule(struct rule_set *rs, const char *file, enum rule_tier tier,
-    const struct hline *hl, size_t nh, const char *sql, size_t len,
-    int sql_line)
+    const struct rule_text *t)
 {
+	const struct hline *hl = t->hl;
+	size_t nh = t->nh;
+	const char *sql = t->sql;
+	size_t len = t->len;
+	int sql_line = t->sql_line;
 	struct header h;
 	struct rule *r;
 
@@ -580,9 +592,13 @@ scan_rule(struct scan *sc, const char *end)
 {
 	size_t at = sc->rule_at;
 
-	make_rule(sc->rs, sc->file, sc->tier, at == SIZE_MAX ? NULL :
-	    sc->hl + at, at == SIZE_MAX ? 0 : sc->nh - at, sc->stmt,
-	    sc->stmt != NULL ? (size_t)(end - sc->stmt) : 0, sc->stmt_line);
+	make_rule(sc->rs, sc->file, sc->tier, &(struct rule_text){
+		.hl = at == SIZE_MAX ? NULL : sc->hl + at,
+		.nh = at == SIZE_MAX ? 0 : sc->nh - at,
+		.sql = sc->stmt,
+		.len = sc->stmt != NULL ? (size_t)(end - sc->stmt) : 0,
+		.sql_line = sc->stmt_line,
+	});
 	sc->nh = 0;
 	sc->rule_at = SIZE_MAX;
 	sc->stmt = NULL;
@@ -593,7 +609,8 @@ int
 rules_load_text(struct rule_set *rs, const char *text, size_t len,
     const char *file, enum rule_tier tier, mirror_error *err)
 {
-	struct scan sc = { rs, file, tier, NULL, 0, 0, SIZE_MAX, NULL, 0 };
+	struct scan sc = { .rs = rs, .file = file, .tier = tier,
+	    .rule_at = SIZE_MAX };
 	const char *p = text, *end = text + len;
 	int lineno = 0, rc;
 
