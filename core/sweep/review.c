@@ -201,12 +201,24 @@ find_winner(struct review *r, const char *w, size_t *out, mirror_error *err)
 	}
 }
 
-/* A deterministic id: prefix + 12 hex digits of the parts, moved on
- * while taken in table. */
+/* What make_id makes an id of: prefix, then 12 hex digits of the hash
+ * of parts[0..np), moved on while taken in table. */
+struct id_recipe {
+	const char *prefix;
+	const char *table;
+	const char *const *parts;
+	int np;
+};
+
+/* A deterministic id into out, as how says. Returns 0 or < 0 with err
+ * set. */
 static int
-make_id(struct review *r, char out[32], const char *prefix,
-    const char *table, const char *const *parts, int np, mirror_error *err)
+make_id(struct review *r, char out[32], const struct id_recipe *how,
+    mirror_error *err)
 {
+	const char *prefix = how->prefix, *table = how->table;
+	const char *const *parts = how->parts;
+	int np = how->np;
 	char sql[96];
 	int n = snprintf(sql, sizeof(sql), "SELECT 1 FROM main.%s WHERE id = "
 	    "?1", table);
@@ -240,18 +252,29 @@ make_id(struct review *r, char out[32], const char *prefix,
 	}
 }
 
+/* One change to a member for the audit trail: its action, the row's
+ * JSON before and after, and a note. */
+struct audit_change {
+	const char *action;
+	const char *before, *after;
+	const char *note;
+};
+
+/* Write m's change ch to main.memory_audit. Returns 0 or < 0 with err
+ * set. */
 static int
-audit(struct review *r, const struct rmember *m, const char *action,
-    const char *before, const char *after, const char *note,
-    mirror_error *err)
+audit(struct review *r, const struct rmember *m,
+    const struct audit_change *ch, mirror_error *err)
 {
+	const char *action = ch->action, *before = ch->before;
+	const char *after = ch->after, *note = ch->note;
 	const char *idparts[5] = { r->cid, m->kind, m->id, action, r->now };
 	char id[32];
 	strbuf nb;
 	int rc;
 
-	if ((rc = make_id(r, id, "audit-", "memory_audit", idparts, 5,
-	    err)) < 0)
+	if ((rc = make_id(r, id, &(struct id_recipe){ .prefix = "audit-",
+	    .table = "memory_audit", .parts = idparts, .np = 5 }, err)) < 0)
 		return rc;
 	strbuf_init(&nb);
 	strbuf_printf(&nb, "conflict %s: %s", r->cid, note);
@@ -328,8 +351,10 @@ supersede(struct review *r, const struct rmember *winner,
 	after = aj != NULL ? json_dumps(aj, JSON_COMPACT | JSON_SORT_KEYS |
 	    JSON_ENSURE_ASCII) : NULL;
 	json_decref(aj);
-	rc = audit(r, loser, "superseded", "{\"status\":\"active\"}",
-	    after != NULL ? after : "{\"status\":\"superseded\"}", notes, err);
+	rc = audit(r, loser, &(struct audit_change){ .action = "superseded",
+	    .before = "{\"status\":\"active\"}",
+	    .after = after != NULL ? after : "{\"status\":\"superseded\"}",
+	    .note = notes }, err);
 	free(after);
 	if (rc < 0)
 		return rc;
@@ -338,7 +363,8 @@ supersede(struct review *r, const struct rmember *winner,
 		const char *parts[3] = { "supersedes", winner->id, loser->id };
 		char rid[32];
 
-		if ((rc = make_id(r, rid, "rel-", "relationships", parts, 3,
+		if ((rc = make_id(r, rid, &(struct id_recipe){ .prefix = "rel-",
+		    .table = "relationships", .parts = parts, .np = 3 },
 		    err)) < 0)
 			return rc;
 		/* created_at is optional in the contract; when present it
@@ -366,8 +392,9 @@ close_conflict(struct review *r, const char *status, const char *text,
 	int rc, changes = 0;
 
 	for (size_t i = 0; i < r->n; i++)
-		if (!skip_audit[i] && (rc = audit(r, &r->m[i], action, "{}",
-		    "{}", text, err)) < 0)
+		if (!skip_audit[i] && (rc = audit(r, &r->m[i],
+		    &(struct audit_change){ .action = action, .before = "{}",
+		    .after = "{}", .note = text }, err)) < 0)
 			return rc;
 	rc = run(r, "UPDATE main.conflicts SET status = ?2, resolved_at = ?3, "
 	    "resolution = ?4, resolved_by = ?5 WHERE id = ?1 AND status = "
@@ -379,20 +406,34 @@ close_conflict(struct review *r, const char *status, const char *text,
 	return rc;
 }
 
+/* A review of one conflict: resolve (with winner, or none) or dismiss
+ * conflict id with text, by actor at now. */
+struct review_act {
+	const char *id;
+	const char *text;
+	const char *winner;
+	const char *actor;
+	const char *now;
+	int dismiss;
+};
+
+/* Do a on st in one transaction; *superseded (may be NULL) gets the
+ * rows superseded. Returns as conflict_resolve. */
 static int
-act(mirror_store *st, const char *id, const char *text, const char *winner,
-    const char *actor, const char *now, int dismiss, int *superseded,
+act(mirror_store *st, const struct review_act *a, int *superseded,
     mirror_error *err)
 {
+	const char *text = a->text, *winner = a->winner;
+	int dismiss = a->dismiss;
 	struct review r = { 0 };
 	int *skip = NULL, rc, count = 0;
 	size_t w = 0;
 
 	r.st = st;
 	r.db = store_db(st);
-	r.cid = id;
-	r.actor = actor;
-	r.now = now;
+	r.cid = a->id;
+	r.actor = a->actor;
+	r.now = a->now;
 	if ((rc = rexec(&r, "BEGIN IMMEDIATE", "cannot lock the store", err)) < 0)
 		return rc;
 	if ((rc = load_open(&r, err)) < 0)
@@ -439,12 +480,15 @@ conflict_resolve(mirror_store *st, const char *id, const char *notes,
 {
 	if (superseded != NULL)
 		*superseded = 0;
-	return act(st, id, notes, winner, actor, now, 0, superseded, err);
+	return act(st, &(struct review_act){ .id = id, .text = notes,
+	    .winner = winner, .actor = actor, .now = now, .dismiss = 0 },
+	    superseded, err);
 }
 
 int
 conflict_dismiss(mirror_store *st, const char *id, const char *reason,
     const char *actor, const char *now, mirror_error *err)
 {
-	return act(st, id, reason, NULL, actor, now, 1, NULL, err);
+	return act(st, &(struct review_act){ .id = id, .text = reason,
+	    .actor = actor, .now = now, .dismiss = 1 }, NULL, err);
 }

@@ -744,21 +744,30 @@ dup_col(sqlite3_stmt *s, int i)
 	return xstrdup(t != NULL ? t : "");
 }
 
+/* A column of a row mirror wrote, as a message names it: table, row
+ * id and member (either may be NULL), column; its values are checked
+ * against valid when not NULL. */
+struct written_col {
+	const char *table;
+	const char *id;
+	const char *member;
+	const char *col;
+	const char *const *valid;
+};
+
 /*
- * Copy column i of a row mirror wrote (conflicts, conflict_members)
- * into *out through the one column checker, against valid when not
- * NULL. Returns 0 or -MIRROR_EINPUT naming store, table, row, column.
+ * Copy column i of s, the column w, into *out through the one column
+ * checker. Returns 0 or -MIRROR_EINPUT naming store, table, row, column.
  */
 static int
 checked_col(char **out, struct sweep_ctx *c, sqlite3_stmt *s, int i,
-    const char *table, const char *id, const char *member, const char *col,
-    const char *const *valid, mirror_error *err)
+    const struct written_col *w, mirror_error *err)
 {
-	struct store_row r = { .st = c->st, .stmt = s, .table = table,
-	    .id = id, .member = member, .err = err };
+	struct store_row r = { .st = c->st, .stmt = s, .table = w->table,
+	    .id = w->id, .member = w->member, .err = err };
 
-	return valid != NULL ? storerow_enum(out, &r, i, col, valid) :
-	    storerow_text(out, &r, i, col, 0);
+	return w->valid != NULL ? storerow_enum(out, &r, i, w->col,
+	    w->valid) : storerow_text(out, &r, i, w->col, 0);
 }
 
 /* Read the rows of recs[0..n) again and add their claims to g. */
@@ -973,9 +982,19 @@ covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
 	return 0;
 }
 
+/* A slot found disagreeing: its kind, key and project, its members
+ * marked in r[0..n). */
+struct found_slot {
+	const char *kind;
+	const char *key;
+	const char *project;
+	const struct grow *r;
+	size_t n;
+};
+
 /*
- * The id of a new conflict on slot (kind, key) whose members are marked
- * in r[0..n): 'c' and 10 hex digits of a hash of the slot and of every
+ * The id of a new conflict on slot f (kind, key) whose members are
+ * marked in f->r[0..n): 'c' and 10 hex digits of a hash of the slot and of every
  * member's (table, id, normalised value) as first detected. It depends on
  * the data alone, never on the clock or the order of rows, so the same
  * store swept at any time gets the same ids; a later conflict on a slot
@@ -985,9 +1004,12 @@ covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
  * moves on deterministically. Returns 0, or a negative mirror_status.
  */
 static int
-new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
-    const struct grow *r, size_t n, char out[16], mirror_error *err)
+new_conflict_id(struct sweep_ctx *c, const struct found_slot *f,
+    char out[16], mirror_error *err)
 {
+	const char *kind = f->kind, *key = f->key;
+	const struct grow *r = f->r;
+	size_t n = f->n;
 	uint64_t members = 0, base;
 	char mhex[17];
 
@@ -1003,11 +1025,13 @@ new_conflict_id(struct sweep_ctx *c, const char *kind, const char *key,
 	    .taken = c->id_exists, .prefix = "c", .hexlen = 10 }, base, err);
 }
 
-/* Record one disagreeing slot whose members are marked in r[0..n). */
+/* Record the disagreeing slot f. Returns 0 or < 0 with err set. */
 static int
-record(struct sweep_ctx *c, const char *kind, const char *key,
-    const char *project, const struct grow *r, size_t n, mirror_error *err)
+record(struct sweep_ctx *c, const struct found_slot *f, mirror_error *err)
 {
+	const char *kind = f->kind, *key = f->key, *project = f->project;
+	const struct grow *r = f->r;
+	size_t n = f->n;
 	char cid[16], **closed = NULL;
 	size_t nclosed = 0, cap = 0;
 	int rc, added, covered = 0;
@@ -1051,7 +1075,7 @@ record(struct sweep_ctx *c, const char *kind, const char *key,
 	if (rc < 0 || covered)
 		return rc;
 open:
-	if ((rc = new_conflict_id(c, kind, key, r, n, cid, err)) < 0)
+	if ((rc = new_conflict_id(c, f, cid, err)) < 0)
 		return rc;
 	bind_text(c->conf_ins, 1, cid);
 	bind_text(c->conf_ins, 2, c->ts);
@@ -1207,8 +1231,9 @@ find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
 				char *slot = slot_key_json(parts, 2);
 
 				(void)hashtab_put(&c->xdone, r->x_h, NULL);
-				rc = record(c, "cross_layer", slot, r->project,
-				    r, m, err);
+				rc = record(c, &(struct found_slot){
+				    .kind = "cross_layer", .key = slot,
+				    .project = r->project, .r = r, .n = m }, err);
 				free(slot);
 				if (rc < 0)
 					goto out;
@@ -1252,8 +1277,9 @@ find_own(struct sweep_ctx *c, struct group *g, mirror_error *err)
 				    has(&c->xdone, r[i].x_h);
 			if (joined || mark_members(r, m) < 2)
 				continue;
-			if ((rc = record(c, r->slot_kind, r->slot, r->project,
-			    r, m, err)) < 0)
+			if ((rc = record(c, &(struct found_slot){
+			    .kind = r->slot_kind, .key = r->slot,
+			    .project = r->project, .r = r, .n = m }, err)) < 0)
 				goto out;
 		}
 	}
@@ -1262,13 +1288,22 @@ out:
 	return rc;
 }
 
-/* Why one member no longer disagrees, appended to sb ("" when it still
- * claims what it claimed). */
+/* A member of a conflict as the conflict recorded it: its kind, id and
+ * the value it claimed then. */
+struct recorded_member {
+	const char *kind;
+	const char *id;
+	const char *snapshot;
+};
+
+/* Why member m no longer disagrees, appended to sb ("" when it still
+ * claims what it claimed), the conflict it moved to found through
+ * moved. Returns 0 or < 0 with err set. */
 static int
 member_reason(struct sweep_ctx *c, strbuf *sb, sqlite3_stmt *moved,
-    const char *kind, const char *id, const char *snapshot,
-    mirror_error *err)
+    const struct recorded_member *m, mirror_error *err)
 {
+	const char *kind = m->kind, *id = m->id, *snapshot = m->snapshot;
 	struct factrow row;
 	struct claim cl;
 	const char *what = NULL;
@@ -1335,16 +1370,22 @@ vanished_reason(struct sweep_ctx *c, strbuf *why, sqlite3_stmt *mem,
 	while ((rc = sqlite3_step(mem)) == SQLITE_ROW) {
 		char *k = NULL, *id = NULL, *snap = NULL;
 
-		rc = checked_col(&id, c, mem, 1, "conflict_members", cid, NULL,
-		    "member_id", NULL, err);
+		rc = checked_col(&id, c, mem, 1, &(struct written_col){
+		    .table = "conflict_members", .id = cid,
+		    .col = "member_id" }, err);
 		if (rc == 0)
-			rc = checked_col(&k, c, mem, 0, "conflict_members", cid,
-			    id, "member_kind", storerow_member_kinds, err);
+			rc = checked_col(&k, c, mem, 0, &(struct written_col){
+			    .table = "conflict_members", .id = cid,
+			    .member = id, .col = "member_kind",
+			    .valid = storerow_member_kinds }, err);
 		if (rc == 0)
-			rc = checked_col(&snap, c, mem, 2, "conflict_members",
-			    cid, id, "value_snapshot", NULL, err);
+			rc = checked_col(&snap, c, mem, 2, &(struct written_col){
+			    .table = "conflict_members", .id = cid,
+			    .member = id, .col = "value_snapshot" }, err);
 		if (rc == 0)
-			rc = member_reason(c, why, moved, k, id, snap, err);
+			rc = member_reason(c, why, moved, &(struct
+			    recorded_member){ .kind = k, .id = id,
+			    .snapshot = snap }, err);
 		free(k);
 		free(id);
 		free(snap);
@@ -1383,8 +1424,8 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 		goto out;
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
 		ARRAY_RESERVE(ids, cap, n + 1);
-		if ((rc = checked_col(&ids[n], c, sel, 0, "conflicts", NULL,
-		    NULL, "id", NULL, err)) < 0)
+		if ((rc = checked_col(&ids[n], c, sel, 0, &(struct written_col){
+		    .table = "conflicts", .col = "id" }, err)) < 0)
 			goto out;
 		n++;
 	}
