@@ -204,10 +204,13 @@ put_trailers(strbuf *out, const char *run_id, const char *checksum,
 
 int
 mgit_message(strbuf *out, struct mgit_counts *counts,
-    const struct mgit_change *ch, size_t n, const char *changes,
-    const struct hw_words *words, const char *run_id, const char *checksum,
-    mirror_error *err)
+    const struct mgit_message_in *in, mirror_error *err)
 {
+	const struct mgit_change *ch = in->ch;
+	size_t n = in->n;
+	const char *changes = in->changes;
+	const struct hw_words *words = in->words;
+	const char *run_id = in->run_id, *checksum = in->checksum;
 	struct page *pages;
 	size_t np;
 

@@ -51,20 +51,27 @@ struct mgit_counts {
 	size_t files_changed;  /* every changed path, pages included */
 };
 
+/* What a commit message is made of. */
+struct mgit_message_in {
+	const struct mgit_change *ch;   /* the n changes, any order */
+	size_t n;
+	const char *changes;    /* what changed, in words; may be NULL or
+	                           empty */
+	const struct hw_words *words;   /* hw_describe's result; may be NULL */
+	const char *run_id;     /* trailers when not NULL or empty */
+	const char *checksum;
+};
+
 /*
- * Append the message for the n changes (any order) to out and fill
- * *counts. words (hw_describe's result) may be NULL: when it has a
- * subject, that subject, its body and its trailers are used; otherwise
- * changes (what changed, in words; may be NULL or empty) goes before the
- * page count in the subject. run_id and checksum become trailers when
- * not NULL or empty. Control characters in changes and paths are shown
- * as spaces and '?'. Returns 0, or -MIRROR_EINPUT when a trailer value is
- * not one plain line (it could forge other trailers).
+ * Append the message for in's changes to out and fill *counts. When
+ * in->words has a subject, that subject, its body and its trailers are
+ * used; otherwise in->changes goes before the page count in the subject.
+ * Control characters in changes and paths are shown as spaces and '?'.
+ * Returns 0, or -MIRROR_EINPUT when a trailer value is not one plain
+ * line (it could forge other trailers).
  */
 int mgit_message(strbuf *out, struct mgit_counts *counts,
-    const struct mgit_change *ch, size_t n, const char *changes,
-    const struct hw_words *words, const char *run_id, const char *checksum,
-    mirror_error *err);
+    const struct mgit_message_in *in, mirror_error *err);
 
 /*
  * Append what a sweep changed, in words, for history_request.changes:

@@ -279,16 +279,17 @@ mgit_crc32(uint32_t crc, const void *data, size_t len)
 	return crc32_gzip_refl(crc, p, len);
 }
 
-/* Append the entry: header, then zlen compressed bytes. */
+/* Append o's entry: its header, then zdata, zlen compressed bytes (o->z
+ * and o->data unused). Returns 0 or -MIRROR_EIO. */
 static int
-write_entry(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
-    size_t len, const unsigned char *zdata, size_t zlen, mirror_error *err)
+write_entry(struct mgit_pack *pk, const struct mgit_pack_obj *o,
+    const unsigned char *zdata, size_t zlen, mirror_error *err)
 {
 	unsigned char hdr[16];
 	struct mgit_pack_entry *e = &ARRAY_PUSH(pk->entries, pk->n, pk->cap);
-	size_t nh = entry_header(hdr, type, len);
+	size_t nh = entry_header(hdr, o->type, o->len);
 
-	git_oid_cpy(&e->oid, oid);
+	git_oid_cpy(&e->oid, &o->oid);
 	e->offset = pk->offset;
 	e->crc = mgit_crc32(mgit_crc32(0, hdr, nh), zdata, zlen);
 	if (pack_out(pk, hdr, nh) < 0 || pack_out(pk, zdata, zlen) < 0)
@@ -310,18 +311,19 @@ mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
 	    len) < 0)
 		return mirror_fail(err, MIRROR_EIO, "igzip: cannot "
 		    "compress an object of %zu bytes", len);
-	return write_entry(pk, oid, type, len, pk->zbuf, zlen, err);
+	return write_entry(pk, &(struct mgit_pack_obj){ .oid = *oid,
+	    .type = type, .len = len }, pk->zbuf, zlen, err);
 }
 
 int
-mgit_pack_add_z(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
-    size_t len, const unsigned char *z, size_t zlen, mirror_error *err)
+mgit_pack_add_z(struct mgit_pack *pk, const struct mgit_pack_obj *o,
+    mirror_error *err)
 {
 	int rc;
 
-	if ((rc = check_object(pk, type, len, err)) < 0)
+	if ((rc = check_object(pk, o->type, o->len, err)) < 0)
 		return rc;
-	return write_entry(pk, oid, type, len, z, zlen, err);
+	return write_entry(pk, o, o->z, o->zlen, err);
 }
 
 /* One object of objs as mgit_pack_add or mgit_pack_add_z. */
@@ -330,8 +332,7 @@ add_obj(struct mgit_pack *pk, const struct mgit_pack_obj *o,
     mirror_error *err)
 {
 	if (o->z != NULL)
-		return mgit_pack_add_z(pk, &o->oid, o->type, o->len, o->z,
-		    o->zlen, err);
+		return mgit_pack_add_z(pk, o, err);
 	return mgit_pack_add(pk, &o->oid, o->type, o->data, o->len, err);
 }
 
@@ -419,8 +420,7 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct mgit_pack_obj *o = &objs[i];
 
-		rc = write_entry(pk, &o->oid, o->type, o->len,
-		    o->z != NULL ? o->z : out[i],
+		rc = write_entry(pk, o, o->z != NULL ? o->z : out[i],
 		    o->z != NULL ? o->zlen : outlen[i], err);
 	}
 	for (size_t i = 0; i < n; i++)

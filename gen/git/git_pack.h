@@ -115,14 +115,6 @@ int mgit_pack_inflate(void *out, size_t len, const unsigned char *z,
  * (0 to start). */
 uint32_t mgit_crc32(uint32_t crc, const void *data, size_t len);
 
-/*
- * mgit_pack_add of an object already compressed: z, zlen bytes made by
- * mgit_pack_compress from its len bytes. Returns 0 or -MIRROR_EIO.
- */
-int mgit_pack_add_z(struct mgit_pack *pk, const git_oid *oid,
-    git_object_t type, size_t len, const unsigned char *z, size_t zlen,
-    mirror_error *err);
-
 /* One object for mgit_pack_add_many, borrowed: its len bytes at data,
  * or, when z is not NULL, those bytes compressed (mgit_pack_compress)
  * as zlen bytes at z. */
@@ -142,6 +134,14 @@ struct mgit_pack_obj {
  */
 int mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
     size_t n, int jobs, mirror_error *err);
+
+/*
+ * mgit_pack_add of an object already compressed: o->z, o->zlen bytes
+ * made by mgit_pack_compress from its o->len bytes (o->data unused).
+ * Returns 0 or -MIRROR_EIO.
+ */
+int mgit_pack_add_z(struct mgit_pack *pk, const struct mgit_pack_obj *o,
+    mirror_error *err);
 
 /*
  * Finish: the object count into the header, the checksum (the pack

@@ -237,9 +237,10 @@ mgit_read_tip(git_oid *tip, int *found, git_repository *repo,
 
 int
 mgit_ref_cas(git_repository *repo, const char *repo_path,
-    const char *refname, const git_oid *old_id, const git_oid *new_id,
-    const char *log_message, mirror_error *err)
+    const struct mgit_ref_move *mv, mirror_error *err)
 {
+	const char *refname = mv->refname, *log_message = mv->log_message;
+	const git_oid *old_id = mv->old_id, *new_id = mv->new_id;
 	git_reference *ref = NULL;
 	char was[GIT_OID_HEXSZ + 1], now[GIT_OID_HEXSZ + 1];
 	git_oid cur;

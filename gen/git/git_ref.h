@@ -59,16 +59,24 @@ int mgit_check_name_free(git_repository *repo, const char *repo_path,
 int mgit_read_tip(git_oid *tip, int *found, git_repository *repo,
     const char *repo_path, const char *refname, mirror_error *err);
 
+/* A move of a branch: refname from old_id (NULL: it does not exist) to
+ * new_id, with log_message in the reflog. */
+struct mgit_ref_move {
+	const char *refname;
+	const git_oid *old_id;
+	const git_oid *new_id;
+	const char *log_message;
+};
+
 /*
- * Compare and swap: point refname at new_id only if it still points at
- * old_id (old_id NULL: only if it does not exist), writing a reflog
- * entry with log_message. Returns 0; or -MIRROR_EIO when the branch
- * moved (or appeared) meanwhile, its lock file exists, or writing
+ * Compare and swap: point mv->refname at mv->new_id only if it still
+ * points at mv->old_id (NULL: only if it does not exist), writing a
+ * reflog entry with mv->log_message. Returns 0; or -MIRROR_EIO when the
+ * branch moved (or appeared) meanwhile, its lock file exists, or writing
  * failed; the branch is then exactly as it was.
  */
 int mgit_ref_cas(git_repository *repo, const char *repo_path,
-    const char *refname, const git_oid *old_id, const git_oid *new_id,
-    const char *log_message, mirror_error *err);
+    const struct mgit_ref_move *mv, mirror_error *err);
 
 /*
  * A bare repository keeps no reflog unless core.logAllRefUpdates says

@@ -217,16 +217,16 @@ count_blob(struct mgit_stage_be *be, mirror_error *err)
 }
 
 /*
- * Hold the new object id of len bytes, given as data or as zlen bytes
- * compressed at z (both taken over), then write what the pack should
- * have by now: everything once MGIT_PACK_THRESHOLD blobs came, then
- * each full batch. Returns 0 or -MIRROR_EIO with err set.
+ * Hold the new object id of the bytes b (taken over), then write what
+ * the pack should have by now: everything once MGIT_PACK_THRESHOLD blobs
+ * came, then each full batch. Returns 0 or -MIRROR_EIO with err set.
  */
 static int
 hold(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
-    char *data, size_t len, unsigned char *z, size_t zlen,
-    mirror_error *err)
+    const struct mgit_bytes *b, mirror_error *err)
 {
+	size_t len = b->len, zlen = b->zlen;
+	unsigned char *z = b->z;
 	struct obj_slot *e = hashtab_add(&be->objs, key_of(id));
 	struct stage_obj *o;
 	int rc;
@@ -236,7 +236,7 @@ hold(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
 	git_oid_cpy(&o->id, id);
 	o->type = type;
 	o->len = len;
-	o->data = data;
+	o->data = b->data;
 	o->z = z;
 	o->zlen = zlen;
 	ARRAY_PUSH(be->queue, be->nqueue, be->capqueue) = e->i;
@@ -307,7 +307,8 @@ hold_copy(struct mgit_stage_be *be, const git_oid *id, git_object_t type,
 	char *copy = xmalloc(len ? len : 1);
 
 	memcpy(copy, data, len);
-	return hold(be, id, type, copy, len, NULL, 0, err);
+	return hold(be, id, type, &(struct mgit_bytes){ .data = copy,
+	    .len = len }, err);
 }
 
 /* Hold a copy of a new object: 0, GIT_PASSTHROUGH while flushing loose
@@ -437,9 +438,10 @@ mgit_stage_open(struct mgit_stage *stage, git_repository *repo,
 
 int
 mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
-    char *data, size_t len, unsigned char *z, size_t zlen,
-    mirror_error *err)
+    const struct mgit_bytes *b, mirror_error *err)
 {
+	char *data = b->data;
+	unsigned char *z = b->z;
 	struct mgit_stage_be *be = stage->be;
 	int rc;
 
@@ -460,7 +462,7 @@ mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
 	}
 	*fresh = 1;
 	stage->new_blobs++;
-	rc = hold(be, id, GIT_OBJECT_BLOB, data, len, z, zlen, err);
+	rc = hold(be, id, GIT_OBJECT_BLOB, b, err);
 	stage->packed = be->packing;
 	return rc;
 }

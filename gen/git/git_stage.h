@@ -69,19 +69,26 @@ struct mgit_stage {
 int mgit_stage_open(struct mgit_stage *stage, git_repository *repo,
     mirror_error *err);
 
-/*
- * The blob id (hashed by the caller) of len bytes at data, or, when z
- * is not NULL, of those bytes compressed as a pack entry's stream
+/* An object's bytes handed to the stage: len bytes at data, or, when z
+ * is not NULL, those bytes compressed as a pack entry's stream
  * (mgit_pack_compress) in zlen bytes at z (data then NULL; inflated
- * again should the objects go loose). The stage takes data and z over
- * (it frees them, also on failure). *fresh = 1 when
+ * again should the objects go loose). */
+struct mgit_bytes {
+	char *data;
+	size_t len;
+	unsigned char *z;
+	size_t zlen;
+};
+
+/*
+ * The blob id (hashed by the caller) of the bytes b. The stage takes
+ * b->data and b->z over (it frees them, also on failure). *fresh = 1 when
  * the repository lacked it before this commit (a blob staged earlier in
  * this commit counts again), else 0. A blob already held is not stored
  * twice. Returns 0 or -MIRROR_EIO.
  */
 int mgit_stage_blob(int *fresh, struct mgit_stage *stage, const git_oid *id,
-    char *data, size_t len, unsigned char *z, size_t zlen,
-    mirror_error *err);
+    const struct mgit_bytes *b, mirror_error *err);
 
 /*
  * A tree (hashed by the caller: id) of len bytes at data, copied in

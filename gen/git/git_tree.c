@@ -189,8 +189,9 @@ put_file(struct edit *e, git_treebuilder *bld, const char *name,
 		return rc;
 	mode = got->mode;
 	git_oid_cpy(&id, &got->id);
-	rc = mgit_stage_blob(&fresh, e->stage, &id, got->data, got->len,
-	    got->z, got->zlen, e->err);
+	rc = mgit_stage_blob(&fresh, e->stage, &id, &(struct mgit_bytes){
+	    .data = got->data, .len = got->len, .z = got->z,
+	    .zlen = got->zlen }, e->err);
 	got->data = NULL;       /* the stage's now */
 	got->z = NULL;
 	if (rc < 0)
@@ -221,19 +222,26 @@ drop_file(struct edit *e, git_treebuilder *bld, const char *name,
 	return 0;
 }
 
-static int edit_dir(struct edit *e, const git_tree *base, size_t lo,
-    size_t hi, size_t plen, git_oid *out, int *empty);
+/* The ops e->ops[lo..hi) of one directory, whose path and '/' are plen
+ * bytes long. */
+struct op_span {
+	size_t lo, hi;
+	size_t plen;
+};
+
+static int edit_dir(struct edit *e, const git_tree *base,
+    const struct op_span *sp, git_oid *out, int *empty);
 
 /*
- * The directory name of bld after ops[lo..hi) (all under it; plen the
- * length of its path and '/'): edited from bld's subtree, stored, or
- * taken out when left empty; *empty says which. Returns 0,
- * MGIT_TREE_STALE when bld holds a file there, or < 0.
+ * The directory name of bld after the ops of sp (all under it): edited
+ * from bld's subtree, stored, or taken out when left empty; *empty says
+ * which. Returns 0, MGIT_TREE_STALE when bld holds a file there, or < 0.
  */
 static int
-put_dir(struct edit *e, git_treebuilder *bld, const char *name, size_t lo,
-    size_t hi, size_t plen, int *empty)
+put_dir(struct edit *e, git_treebuilder *bld, const char *name,
+    const struct op_span *sp, int *empty)
 {
+	size_t lo = sp->lo, plen = sp->plen;
 	const git_tree_entry *te = git_treebuilder_get(bld, name);
 	git_tree *sub = NULL;
 	git_oid id;
@@ -245,7 +253,7 @@ put_dir(struct edit *e, git_treebuilder *bld, const char *name, size_t lo,
 	    git_tree_entry_id(te)) < 0)
 		return mgit_fail(e->err, MIRROR_EIO, "%.*s: cannot read the "
 		    "base tree", (int)(plen - 1), e->ops[lo].path);
-	rc = edit_dir(e, sub, lo, hi, plen, &id, empty);
+	rc = edit_dir(e, sub, sp, &id, empty);
 	git_tree_free(sub);
 	if (rc != 0)
 		return rc;
@@ -291,8 +299,9 @@ edit_name(struct edit *e, git_treebuilder *bld, size_t i, size_t hi,
 	if (rc == 0 && file != NULL && file->disk == NULL)
 		rc = drop_file(e, bld, name, file);
 	if (rc == 0 && j > i + (file != NULL))
-		rc = put_dir(e, bld, name, i + (file != NULL), j,
-		    plen + len + 1, &empty);
+		rc = put_dir(e, bld, name, &(struct op_span){
+		    .lo = i + (file != NULL), .hi = j, .plen = plen + len + 1 },
+		    &empty);
 	if (rc == 0 && file != NULL && file->disk != NULL && !empty)
 		rc = mirror_fail(e->err, MIRROR_EINPUT, "%s: both a file and "
 		    "a directory", file->path);
@@ -366,15 +375,15 @@ write_tree(git_oid *out, struct edit *e, git_treebuilder *bld)
 }
 
 /*
- * Edit base (NULL: an empty tree) by ops[lo..hi), all under the
- * directory whose path and '/' are plen bytes long, and write it into
- * *out, unless it ends empty (*empty = 1) and is not the top. Returns
- * 0, MGIT_TREE_STALE, or < 0.
+ * Edit base (NULL: an empty tree) by the ops of sp, all under its
+ * directory, and write it into *out, unless it ends empty (*empty = 1)
+ * and is not the top. Returns 0, MGIT_TREE_STALE, or < 0.
  */
 static int
-edit_dir(struct edit *e, const git_tree *base, size_t lo, size_t hi,
-    size_t plen, git_oid *out, int *empty)
+edit_dir(struct edit *e, const git_tree *base, const struct op_span *sp,
+    git_oid *out, int *empty)
 {
+	size_t lo = sp->lo, hi = sp->hi, plen = sp->plen;
 	git_treebuilder *bld = NULL;
 	int rc = 0;
 
@@ -412,7 +421,8 @@ run_edit(git_oid *tree, struct edit *e, struct op *ops, size_t n,
 	e->nops = n;
 	if (git_treebuilder_new(&e->probe, e->repo, NULL) < 0)
 		return mgit_fail(e->err, MIRROR_EIO, "cannot build a tree");
-	rc = edit_dir(e, base, 0, n, 0, tree, &empty);
+	rc = edit_dir(e, base, &(struct op_span){ .lo = 0, .hi = n,
+	    .plen = 0 }, tree, &empty);
 	git_treebuilder_free(e->probe);
 	e->probe = NULL;
 	ahead_drop(e);
@@ -467,10 +477,12 @@ mgit_tree_from_files(git_oid *tree, struct mgit_stage *stage,
 
 int
 mgit_tree_edit(git_oid *tree, struct mgit_change **changes,
-    size_t *nchanges, struct mgit_stage *stage, git_tree *base,
-    const struct history_file *files, size_t n,
-    const char *const *removed, size_t nremoved, mirror_error *err)
+    size_t *nchanges, struct mgit_stage *stage,
+    const struct mgit_tree_delta *d, mirror_error *err)
 {
+	const struct history_file *files = d->files;
+	const char *const *removed = d->removed;
+	size_t n = d->n, nremoved = d->nremoved;
 	struct edit e;
 	struct op *ops = NULL;
 	size_t nops = 0, cap = 0;
@@ -487,7 +499,7 @@ mgit_tree_edit(git_oid *tree, struct mgit_change **changes,
 			    files[i].disk };
 	for (size_t i = 0; i < nremoved; i++)
 		ARRAY_PUSH(ops, nops, cap) = (struct op){ removed[i], NULL };
-	rc = run_edit(tree, &e, ops, nops, base);
+	rc = run_edit(tree, &e, ops, nops, d->base);
 	free(ops);
 	if (rc != 0) {
 		for (size_t i = 0; i < e.nch; i++)

@@ -43,11 +43,21 @@
 int mgit_tree_from_files(git_oid *tree, struct mgit_stage *stage,
     const struct history_file *files, size_t n, mirror_error *err);
 
+/* The site as a change of base: its files[0..n), and removed[0..nremoved)
+ * the paths of base that are not in files. */
+struct mgit_tree_delta {
+	git_tree *base;
+	const struct history_file *files;
+	size_t n;
+	const char *const *removed;
+	size_t nremoved;
+};
+
 /*
- * The same tree as mgit_tree_from_files(files, n) would give, made as
- * an edit of base, whose content the caller vouches for: a file with
- * changed == 0 is in base byte for byte, removed[0..nremoved) are the
- * paths of base that are not in files. Only files with changed == 1
+ * The same tree as mgit_tree_from_files(d->files, d->n) would give, made
+ * as an edit of d->base, whose content the caller vouches for: a file
+ * with changed == 0 is in base byte for byte, d->removed are not in
+ * files. Only files with changed == 1
  * are read. Returns 0 with *tree and, in *changes[0..*nchanges) (the
  * caller frees each path and the array), the paths that differ from
  * base (a changed file whose blob equals base's is no change);
@@ -58,8 +68,7 @@ int mgit_tree_from_files(git_oid *tree, struct mgit_stage *stage,
  * and removed).
  */
 int mgit_tree_edit(git_oid *tree, struct mgit_change **changes,
-    size_t *nchanges, struct mgit_stage *stage, git_tree *base,
-    const struct history_file *files, size_t n,
-    const char *const *removed, size_t nremoved, mirror_error *err);
+    size_t *nchanges, struct mgit_stage *stage,
+    const struct mgit_tree_delta *d, mirror_error *err);
 
 #endif

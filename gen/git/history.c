@@ -255,18 +255,20 @@ file_events(void *arg, size_t i, void *payload, mirror_error *err)
 }
 
 /*
- * What the changed project and conflict twins say changed, in words,
- * into w (hw_init'ed). Reads only the files hw_wants, a few at a time
- * (the pool's queue), so memory holds a few files' texts however many
- * changed, and parses them on every core. Returns 0 or -MIRROR_EIO.
+ * What the changed project and conflict twins of ch[0..n) say changed,
+ * in words, into w (hw_init'ed), the files read from dw's repo, old_tree
+ * and site (its wanted and parts are set here). Reads only the files
+ * hw_wants, a few at a time (the pool's queue), so memory holds a few
+ * files' texts however many changed, and parses them on every core.
+ * Returns 0 or -MIRROR_EIO.
  */
 static int
-describe(struct hw_words *w, git_repository *repo, git_tree *old_tree,
-    const struct site *site, const struct mgit_change *ch, size_t n,
-    mirror_error *err)
+describe(struct hw_words *w, const struct describe_work *from,
+    const struct mgit_change *ch, size_t n, mirror_error *err)
 {
-	struct describe_work dw = { repo, old_tree, site, NULL, NULL,
-	    old_tree == NULL };
+	struct describe_work dw = { .repo = from->repo,
+	    .old_tree = from->old_tree, .site = from->site,
+	    .initial = from->old_tree == NULL };
 	struct pool_work work = { 0, load_texts, file_events, drop_texts,
 	    &dw, NULL, NULL };
 	struct hw_events *all;
@@ -316,18 +318,22 @@ reflog_message(strbuf *out, const char *message, int initial)
 }
 
 /*
- * Every check that needs no object written: the branch name, the author,
- * the repository itself, a lock file, a checkout of the branch, a name
- * clash, and an identity. On success *repo and *sig are the caller's to
- * free, refname holds "refs/heads/<branch>" and *tip / *have_tip the
- * branch's tip. libgit2 must be initialised. Returns 0 or < 0.
+ * Every check of c->req that needs no object written: the branch name,
+ * the author, the repository itself, a lock file, a checkout of the
+ * branch, a name clash, and an identity. On success *repo and c->sig are
+ * the caller's to free, c->refname holds "refs/heads/<branch>" and
+ * c->tip / *have_tip the branch's tip. libgit2 must be initialised.
+ * Returns 0 or < 0.
  */
 static int
-open_guarded(git_repository **repo, git_signature **sig,
-    char refname[MGIT_REFNAME_MAX], git_oid *tip, int *have_tip,
-    const struct history_request *req, time_t when, mirror_error *err)
+open_guarded(git_repository **repo, struct commit_ctx *c, int *have_tip,
+    time_t when, mirror_error *err)
 {
+	const struct history_request *req = c->req;
 	const char *rp = req->repo_path;
+	git_signature **sig = &c->sig;
+	char *refname = c->refname;
+	git_oid *tip = &c->tip;
 	int rc;
 
 	*repo = NULL;
@@ -372,10 +378,8 @@ history_release(void)
 int
 history_check(const struct history_request *req, mirror_error *err)
 {
-	char refname[MGIT_REFNAME_MAX];
+	struct commit_ctx c = { .req = req };
 	git_repository *repo = NULL;
-	git_signature *sig = NULL;
-	git_oid tip;
 	int have_tip, rc;
 
 	if (req->repo_path == NULL)
@@ -383,27 +387,29 @@ history_check(const struct history_request *req, mirror_error *err)
 		    "is required");
 	if ((rc = mgit_init(err)) < 0)
 		return rc;
-	rc = open_guarded(&repo, &sig, refname, &tip, &have_tip, req,
-	    req->time, err);
+	rc = open_guarded(&repo, &c, &have_tip, req->time, err);
 	if (rc == 0 && req->sign_key != NULL)
 		rc = mgit_sign_check(req->sign_key, err);
-	git_signature_free(sig);
+	git_signature_free(c.sig);
 	git_repository_free(repo);
 	mgit_shutdown();
 	return rc;
 }
 
 /*
- * Write the commit object: signed with req->sign_key when given (the
+ * Write the commit object of tree with message, by c->sig, on c->parent
+ * when there is one: signed with c->req->sign_key when given (the
  * object's bytes go to ssh-keygen, the signature into its gpgsig
  * header, as git does), else plain. Returns 0 with *id, or < 0.
  */
 static int
-create_commit(git_oid *id, git_repository *repo, const git_signature *sig,
-    const char *message, const git_tree *tree, size_t nparents,
-    const git_commit *parents[], const struct history_request *req,
-    mirror_error *err)
+create_commit(git_oid *id, git_repository *repo, const struct commit_ctx *c,
+    const char *message, const git_tree *tree, mirror_error *err)
 {
+	const struct history_request *req = c->req;
+	const git_signature *sig = c->sig;
+	const git_commit *parents[1] = { c->parent };
+	size_t nparents = c->parent != NULL ? 1 : 0;
 	git_buf buf = GIT_BUF_INIT;
 	strbuf signature;
 	int rc;
@@ -430,17 +436,22 @@ create_commit(git_oid *id, git_repository *repo, const git_signature *sig,
 	return rc;
 }
 
-/* The commit tip and its tree, into *parent and *tree. Returns 0, or
- * -MIRROR_EIO naming the repository rp and refname. */
+/* A branch as messages name it: the repository's path and its ref. */
+struct branch_name {
+	const char *repo_path;
+	const char *refname;
+};
+
+/* The commit tip of branch br and its tree, into *parent and *tree.
+ * Returns 0, or -MIRROR_EIO naming br. */
 static int
 read_tip(git_commit **parent, git_tree **tree, git_repository *repo,
-    const git_oid *tip, const char *rp, const char *refname,
-    mirror_error *err)
+    const git_oid *tip, const struct branch_name *br, mirror_error *err)
 {
 	if (git_commit_lookup(parent, repo, tip) < 0 ||
 	    git_commit_tree(tree, *parent) < 0)
 		return mgit_fail(err, MIRROR_EIO, "%s: cannot read the tree of "
-		    "%s", rp, refname);
+		    "%s", br->repo_path, br->refname);
 	return 0;
 }
 
@@ -464,8 +475,8 @@ history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
 	    (rc = mgit_open(&repo, repo_path, err)) == 0 &&
 	    (rc = mgit_read_tip(&tip, &found, repo, repo_path, refname,
 	    err)) == 0 && found &&
-	    (rc = read_tip(&commit, &tree, repo, &tip, repo_path, refname,
-	    err)) == 0)
+	    (rc = read_tip(&commit, &tree, repo, &tip, &(struct branch_name){
+	    .repo_path = repo_path, .refname = refname }, err)) == 0)
 		rc = tree_text(text, len, repo, tree, path, err);
 	if (rc == 0 && *text != NULL && tip_id != NULL)
 		git_oid_tostr(tip_id, GIT_OID_HEXSZ + 1, &tip);
@@ -639,19 +650,22 @@ request_ok(time_t *when, const struct history_request *req,
 }
 
 /*
- * The message of the commit from old_tree (NULL: the first) to
- * new_tree, into msg: what changed (changes[0..nchanges) when known,
- * else a tree-to-tree diff), in words, then the pages and the trailers
+ * The message of the commit from c->old_tree (NULL: the first) to
+ * new_tree, into msg: what changed (c->changes when known, else a
+ * tree-to-tree diff), in words, then the pages and the trailers
  * (git_message.h, history_words.h); *counts gets the page counts.
  * Returns 0 or < 0 with err set.
  */
 static int
 compose_message(strbuf *msg, struct mgit_counts *counts,
-    git_repository *repo, git_tree *old_tree, git_tree *new_tree,
-    const struct mgit_change *changes, size_t nchanges,
-    const struct site *site, const struct history_request *req,
+    git_repository *repo, const struct commit_ctx *c, git_tree *new_tree,
     mirror_error *err)
 {
+	git_tree *old_tree = c->old_tree;
+	const struct mgit_change *changes = c->changes;
+	size_t nchanges = c->nchanges;
+	const struct site *site = &c->site;
+	const struct history_request *req = c->req;
 	struct mgit_change *diffed = NULL, *added = NULL;
 	struct hw_words words;
 	strbuf sweep;
@@ -670,11 +684,13 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
 	    repo, old_tree, new_tree, err)) == 0) {
 		changes = diffed;
 	}
-	if (rc == 0 && (rc = describe(&words, repo, old_tree, site, changes,
+	if (rc == 0 && (rc = describe(&words, &(struct describe_work){
+	    .repo = repo, .old_tree = old_tree, .site = site }, changes,
 	    nchanges, err)) == 0)
-		rc = mgit_message(msg, counts, changes, nchanges,
-		    sweep.data, &words, req->sweep_run_id,
-		    req->store_checksum, err);
+		rc = mgit_message(msg, counts, &(struct mgit_message_in){
+		    .ch = changes, .n = nchanges, .changes = sweep.data,
+		    .words = &words, .run_id = req->sweep_run_id,
+		    .checksum = req->store_checksum }, err);
 	free_changes(diffed, diffed != NULL ? nchanges : 0);
 	free(added);
 	strbuf_free(&sweep);
@@ -683,16 +699,19 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
 }
 
 /*
- * Make commit_id, staged with the rest, the tip of refname: the staged
- * objects reach the disk, then the branch moves by compare and swap from
- * tip (NULL: it must not exist) with a reflog line from msg. Returns 0
- * or < 0 with err set.
+ * Make commit_id, staged with the rest in c->stage, the tip of
+ * c->refname: the staged objects reach the disk, then the branch moves
+ * by compare and swap from c->tip (when c->parent; else it must not
+ * exist) with a reflog line from msg. Returns 0 or < 0 with err set.
  */
 static int
-publish_commit(git_repository *repo, struct mgit_stage *stage,
-    const char *refname, const git_oid *tip, const git_oid *commit_id,
-    const char *msg, const struct history_request *req, mirror_error *err)
+publish_commit(git_repository *repo, struct commit_ctx *c,
+    const git_oid *commit_id, const char *msg, mirror_error *err)
 {
+	const struct history_request *req = c->req;
+	struct mgit_stage *stage = &c->stage;
+	const char *refname = c->refname;
+	const git_oid *tip = c->parent != NULL ? &c->tip : NULL;
 	strbuf logmsg;
 	int rc;
 
@@ -703,8 +722,10 @@ publish_commit(git_repository *repo, struct mgit_stage *stage,
 	strbuf_init(&logmsg);
 	reflog_message(&logmsg, msg, tip == NULL);
 	if ((rc = mgit_enable_reflog(repo, req->repo_path, err)) == 0)
-		rc = mgit_ref_cas(repo, req->repo_path, refname, tip,
-		    commit_id, logmsg.data, err);
+		rc = mgit_ref_cas(repo, req->repo_path,
+		    &(struct mgit_ref_move){ .refname = refname,
+		    .old_id = tip, .new_id = commit_id,
+		    .log_message = logmsg.data }, err);
 	strbuf_free(&logmsg);
 	return rc;
 }
@@ -779,8 +800,10 @@ site_tree(git_oid *tree, struct commit_ctx *c, git_tree *old_tree,
 	c->incremental = is_base(old_tree, req);
 	if (c->incremental) {
 		rc = mgit_tree_edit(tree, &c->changes, &c->nchanges, &c->stage,
-		    old_tree, c->site.files, c->site.n, req->removed,
-		    req->n_removed, err);
+		    &(struct mgit_tree_delta){ .base = old_tree,
+		    .files = c->site.files, .n = c->site.n,
+		    .removed = req->removed, .nremoved = req->n_removed },
+		    err);
 		if (rc != MGIT_TREE_STALE)
 			return rc;
 		c->incremental = 0;
@@ -801,7 +824,6 @@ commit_tree(git_oid *commit_id, struct mgit_counts *counts,
     git_repository *repo, const git_oid *tree_id, struct commit_ctx *c,
     mirror_error *err)
 {
-	const git_commit *parents[1];
 	git_tree *new_tree = NULL;
 	strbuf msg;
 	int rc;
@@ -810,14 +832,10 @@ commit_tree(git_oid *commit_id, struct mgit_counts *counts,
 		return mgit_fail(err, MIRROR_EIO, "%s: cannot read back the new "
 		    "tree", c->req->repo_path);
 	strbuf_init(&msg);
-	parents[0] = c->parent;
-	if ((rc = compose_message(&msg, counts, repo, c->old_tree, new_tree,
-	    c->changes, c->nchanges, &c->site, c->req, err)) == 0 &&
-	    (rc = create_commit(commit_id, repo, c->sig, msg.data, new_tree,
-	    c->parent != NULL ? 1 : 0, parents, c->req, err)) == 0)
-		rc = publish_commit(repo, &c->stage, c->refname,
-		    c->parent != NULL ? &c->tip : NULL, commit_id, msg.data,
-		    c->req, err);
+	if ((rc = compose_message(&msg, counts, repo, c, new_tree, err)) == 0 &&
+	    (rc = create_commit(commit_id, repo, c, msg.data, new_tree,
+	    err)) == 0)
+		rc = publish_commit(repo, c, commit_id, msg.data, err);
 	strbuf_free(&msg);
 	git_tree_free(new_tree);
 	return rc;
@@ -859,12 +877,12 @@ history_commit(struct history_result *out,
 	if ((rc = request_ok(&when, req, err)) < 0 ||
 	    (rc = mgit_init(err)) < 0)
 		goto out_early;
-	if ((rc = open_guarded(&repo, &c.sig, c.refname, &c.tip, &have_tip,
-	    req, when, err)) < 0)
+	if ((rc = open_guarded(&repo, &c, &have_tip, when, err)) < 0)
 		goto out;
 	if (have_tip) {
 		if ((rc = read_tip(&c.parent, &c.old_tree, repo, &c.tip,
-		    req->repo_path, c.refname, err)) < 0)
+		    &(struct branch_name){ .repo_path = req->repo_path,
+		    .refname = c.refname }, err)) < 0)
 			goto out;
 		git_oid_tostr(out->commit_id, sizeof(out->commit_id), &c.tip);
 	}

@@ -133,8 +133,9 @@ test_message_words(void **state)
 
 	(void)state;
 	strbuf_init(&sb);
-	assert_int_equal(mgit_message(&sb, &c, ch, 11, "2 conflicts opened, "
-	    "1 resolved", NULL, "run-7", "abc123", &err), 0);
+	assert_int_equal(mgit_message(&sb, &c, &(struct mgit_message_in){
+	    .ch = ch, .n = 11, .changes = "2 conflicts opened, " "1 resolved",
+	    .run_id = "run-7", .checksum = "abc123" }, &err), 0);
 	assert_string_equal(sb.data,
 	    "2 conflicts opened, 1 resolved; 4 pages changed, 1 added, "
 	    "1 removed\n"
@@ -171,37 +172,40 @@ test_message_edges(void **state)
 
 	(void)state;
 	strbuf_init(&sb);
-	assert_int_equal(mgit_message(&sb, &c, json, 1, NULL, NULL, NULL,
-	    NULL, &err), 0);
+	assert_int_equal(mgit_message(&sb, &c, &(struct mgit_message_in){
+	    .ch = json, .n = 1 }, &err), 0);
 	assert_string_equal(sb.data, "1 file changed\n");
 	strbuf_reset(&sb);
-	assert_int_equal(mgit_message(&sb, &c, two, 2, "", NULL, "r", NULL,
-	    &err),
+	assert_int_equal(mgit_message(&sb, &c, &(struct mgit_message_in){
+	    .ch = two, .n = 2, .changes = "", .run_id = "r" }, &err),
 	    0);
 	assert_string_equal(sb.data, "2 files changed\n\nMirror-Sweep-Run: r\n");
 	strbuf_reset(&sb);
-	assert_int_equal(mgit_message(&sb, &c, one, 1, "1 conflict closed",
-	    NULL, NULL, "x", &err), 0);
+	assert_int_equal(mgit_message(&sb, &c, &(struct mgit_message_in){
+	    .ch = one, .n = 1, .changes = "1 conflict closed", .checksum = "x"
+	    }, &err), 0);
 	assert_string_equal(sb.data, "1 conflict closed; 1 page removed\n\n"
 	    "Pages removed:\n  index\n\nMirror-Store-Checksum: x\n");
 	strbuf_reset(&sb);
 	/* Store text cannot break the subject or forge a trailer. */
 	strbuf_reset(&sb);
-	assert_int_equal(mgit_message(&sb, &c, json, 1, "a\nMirror-Sweep-"
-	    "Run: forged", NULL, NULL, NULL, &err), 0);
+	assert_int_equal(mgit_message(&sb, &c, &(struct mgit_message_in){
+	    .ch = json, .n = 1, .changes = "a\nMirror-Sweep-" "Run: forged" },
+	    &err), 0);
 	assert_string_equal(sb.data, "a Mirror-Sweep-Run: forged; 1 file "
 	    "changed\n");
 	/* Blank words are no words. */
 	strbuf_reset(&sb);
-	assert_int_equal(mgit_message(&sb, &c, json, 1, " \n ", NULL, NULL,
-	    NULL, &err), 0);
+	assert_int_equal(mgit_message(&sb, &c, &(struct mgit_message_in){
+	    .ch = json, .n = 1, .changes = " \n " }, &err), 0);
 	assert_string_equal(sb.data, "1 file changed\n");
 	strbuf_reset(&sb);
-	assert_int_equal(mgit_message(&sb, &c, json, 0, "", NULL, NULL, NULL,
-	    &err), 0);
+	assert_int_equal(mgit_message(&sb, &c, &(struct mgit_message_in){
+	    .ch = json, .n = 0, .changes = "" }, &err), 0);
 	assert_string_equal(sb.data, "no change\n");
-	assert_int_equal(mgit_message(&sb, &c, json, 1, NULL, NULL, "a\nb",
-	    "x", &err), -MIRROR_EINPUT);
+	assert_int_equal(mgit_message(&sb, &c, &(struct mgit_message_in){
+	    .ch = json, .n = 1, .run_id = "a\nb", .checksum = "x" }, &err),
+	    -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "trailer"));
 	strbuf_free(&sb);
 }
@@ -252,8 +256,8 @@ test_message_cap(void **state)
 		ch[i].kind = MGIT_ADDED;
 	}
 	strbuf_init(&sb);
-	assert_int_equal(mgit_message(&sb, &c, ch, 120, NULL, NULL, NULL,
-	    NULL, &err), 0);
+	assert_int_equal(mgit_message(&sb, &c, &(struct mgit_message_in){
+	    .ch = ch, .n = 120 }, &err), 0);
 	for (const char *p = sb.data; (p = strstr(p, "\n  p/")) != NULL; p++)
 		lines++;
 	assert_int_equal(lines, MGIT_MESSAGE_LIST_MAX);
@@ -587,19 +591,22 @@ test_cas_direct(void **state)
 	assert_int_equal(mgit_init(&err), 0);
 	assert_int_equal(mgit_open(&repo, "r.git", &err), 0);
 	/* Stale: we believe the tip is b, it is a. */
-	assert_int_equal(mgit_ref_cas(repo, "r.git", "refs/heads/mirror", &b,
-	    &c, "mirror: build", &err), -MIRROR_EIO);
+	assert_int_equal(mgit_ref_cas(repo, "r.git", &(struct mgit_ref_move){
+	    .refname = "refs/heads/mirror", .old_id = &b, .new_id = &c,
+	    .log_message = "mirror: build" }, &err), -MIRROR_EIO);
 	assert_non_null(strstr(err.msg, "moved while mirror was building"));
 	s = cap("git -C r.git rev-parse mirror");
 	assert_int_equal(git_oid_streq(&a, s), 0);
 	free(s);
 	/* Creating a branch that appeared meanwhile also fails. */
-	assert_int_equal(mgit_ref_cas(repo, "r.git", "refs/heads/mirror",
-	    NULL, &c, "mirror: build", &err), -MIRROR_EIO);
+	assert_int_equal(mgit_ref_cas(repo, "r.git", &(struct mgit_ref_move){
+	    .refname = "refs/heads/mirror", .new_id = &c,
+	    .log_message = "mirror: build" }, &err), -MIRROR_EIO);
 	assert_non_null(strstr(err.msg, "it was nothing"));
 	/* The right old value moves it. */
-	assert_int_equal(mgit_ref_cas(repo, "r.git", "refs/heads/mirror", &a,
-	    &c, "mirror: build", &err), 0);
+	assert_int_equal(mgit_ref_cas(repo, "r.git", &(struct mgit_ref_move){
+	    .refname = "refs/heads/mirror", .old_id = &a, .new_id = &c,
+	    .log_message = "mirror: build" }, &err), 0);
 	s = cap("git -C r.git rev-parse mirror");
 	assert_int_equal(git_oid_streq(&c, s), 0);
 	free(s);
@@ -767,8 +774,10 @@ test_stale_lock(void **state)
 		    "refs/heads/mirror", &err), 0);
 		assert_int_equal(found, 1);
 		put("repo.git/refs/heads/mirror.lock", "");
-		assert_int_equal(mgit_ref_cas(repo, "repo.git",
-		    "refs/heads/mirror", &tip, &tip, "x", &err), -MIRROR_EIO);
+		assert_int_equal(mgit_ref_cas(repo, "repo.git", &(struct
+		    mgit_ref_move){ .refname = "refs/heads/mirror",
+		    .old_id = &tip, .new_id = &tip, .log_message = "x" },
+		    &err), -MIRROR_EIO);
 		assert_non_null(strstr(err.msg, "locked"));
 		git_repository_free(repo);
 		mgit_shutdown();

@@ -549,8 +549,9 @@ check_hostile(const char *value, const char *actor)
 		assert_true(strncmp(p, "  ", 2) == 0 ||
 		    strncmp(p, "Project p1:\n", 12) == 0);
 	strbuf_init(&msg);
-	assert_int_equal(mgit_message(&msg, &counts, ch, 2, NULL, &w, "run-1",
-	    "abc", &err), 0);
+	assert_int_equal(mgit_message(&msg, &counts, &(struct mgit_message_in){
+	    .ch = ch, .n = 2, .words = &w, .run_id = "run-1", .checksum = "abc"
+	    }, &err), 0);
 	/* Subject, facts, pages, trailers: four paragraphs, no more. */
 	for (p = msg.data; (p = strstr(p, "\n\n")) != NULL; p += 2)
 		paragraphs++;
