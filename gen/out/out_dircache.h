@@ -17,8 +17,9 @@
 #include <pthread.h>
 #include <stddef.h>
 
-/* Directories kept open: a few per writing thread, and their parents. */
-#define OUT_DIR_SLOTS 16
+/* Directories kept open: a few per writing thread, and their parents
+ * (16 threads in as many directories evicted each other's at 16). */
+#define OUT_DIR_SLOTS 64
 
 struct out_dir_slot {
 	char *path;             /* below the top; NULL: a free slot */
@@ -31,6 +32,7 @@ struct out_dir_slot {
 struct out_dircache {
 	int top;                /* the tree's top (not owned) */
 	pthread_mutex_t mu;
+	pthread_mutex_t make_mu; /* one thread makes a missing directory */
 	unsigned long clock;
 	struct out_dir_slot s[OUT_DIR_SLOTS];
 };
