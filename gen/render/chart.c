@@ -105,8 +105,11 @@ chart_svg(strbuf *sb, const char *id, const struct chart_point *p,
 	strbuf_puts(sb, "</g>\n</svg>\n</figure>\n");
 }
 
-/* The bars' layout: a row of BAR_ROW per bar, its label above it. */
-enum { BAR_ROW = 40, BAR_TOP = 8, BAR_H = 14, BAR_W = W - 80 };
+/* The bars' layout: a view box BARS_W wide, narrower than the line's so
+ * that its 14-unit text stays 12 px or more on a phone (390 px), a row
+ * of BAR_ROW per bar, its label above it. */
+enum { BARS_W = 400, BAR_ROW = 44, BAR_TOP = 8, BAR_H = 14,
+	BAR_W = BARS_W - 60 };
 
 void
 chart_bars(strbuf *sb, const char *id, const struct chart_bar *b, size_t n,
@@ -121,22 +124,22 @@ chart_bars(strbuf *sb, const char *id, const struct chart_bar *b, size_t n,
 	strbuf_printf(sb, "<figure class=\"chart\">\n<svg xmlns=\"http://www."
 	    "w3.org/2000/svg\" viewBox=\"0 0 %d %zu\" role=\"img\" "
 	    "aria-labelledby=\"%s-title %s-desc\">\n<title id=\"%s-title\">",
-	    W, BAR_TOP * 2 + n * BAR_ROW, id, id, id);
+	    BARS_W, BAR_TOP * 2 + n * BAR_ROW, id, id, id);
 	escape_html(sb, title, strlen(title));
 	strbuf_printf(sb, "</title>\n<desc id=\"%s-desc\">", id);
 	escape_html(sb, desc, strlen(desc));
-	strbuf_puts(sb, "</desc>\n<g fill=\"currentColor\" font-size=\"13\">\n");
+	strbuf_puts(sb, "</desc>\n<g fill=\"currentColor\" font-size=\"14\">\n");
 	for (size_t i = 0; i < n; i++) {
 		long long y = BAR_TOP + (long long)i * BAR_ROW;
 		long long val = b[i].value < 0 ? 0 : b[i].value > top ? top :
 		    b[i].value;
 		long long w = val * BAR_W / top;
 
-		label(sb, 0, y + 13, "start", b[i].label);
+		label(sb, 0, y + 14, "start", b[i].label);
 		strbuf_printf(sb, "<rect x=\"0\" y=\"%lld\" width=\"%lld\" "
-		    "height=\"%d\"/>\n", y + 19, w, BAR_H);
+		    "height=\"%d\"/>\n", y + 21, w, BAR_H);
 		snprintf(v, sizeof(v), "%lld", b[i].value);
-		label(sb, w + 6, y + 31, "start", v);
+		label(sb, w + 6, y + 33, "start", v);
 	}
 	strbuf_puts(sb, "</g>\n</svg>\n</figure>\n");
 }

@@ -20,7 +20,8 @@
 //     and than before its navigation (27,534 and 17,491 px: folds, no
 //     empty sections, contents beside the page); its contents stand
 //     beside the page and stay in view when scrolled at 1280 px, and
-//     are a list in the page's flow at 390 px.
+//     are a list in the page's flow at 390 px. The index's chart on
+//     the first day is a bar a project, its text 12 px or more.
 //  3. The architecture diagram at 390 px, on every overview that has
 //     one: its text at least 12 px as drawn (font size times the SVG's
 //     scale), no label cut ("…") or running out of its box, a disputed
@@ -221,6 +222,18 @@ async function phone(browser) {
   const p = await toc();
   check(`${rel} at 390 px: the contents are a list in the page's flow`,
     !p.beside && p.position === 'static', JSON.stringify(p));
+  // The index's chart on the first day: a bar a project, its text at
+  // least 12 px as drawn at 390 px.
+  await page.goto(url(exampleSite, 'index.html'));
+  const bars = await page.evaluate(() => {
+    const svg = document.querySelector('figure.chart svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const g = svg.querySelector('g[font-size]');
+    return { rects: svg.querySelectorAll('rect').length,
+      px: Number(g.getAttribute('font-size')) * scale };
+  });
+  check('index.html at 390 px: the first day\'s chart is a bar a project, its text at least 12 px',
+    bars.rects >= 2 && bars.px >= 12, JSON.stringify(bars));
   await page.close();
 }
 
