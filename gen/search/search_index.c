@@ -22,7 +22,13 @@ struct term {
 	uint32_t *post;         /* document numbers, increasing */
 	size_t n, cap;
 	size_t total;           /* documents, also past SEARCH_POSTINGS */
+	size_t kept[3];         /* postings kept of each kind (kind_of) */
 };
+
+/* The kinds of documents, each keeping at most a third of a term's
+ * SEARCH_POSTINGS: a word in thousands of facts still finds the
+ * conflicts and checks that hold it, and the other way round. */
+static const char kinds[3] = { 'c', 'k', 'f' };
 
 struct term_slot {
 	uint64_t key;
@@ -36,6 +42,9 @@ struct search_index {
 	struct term *terms;
 	size_t n_terms, cap_terms;
 	size_t docs;            /* documents added */
+	size_t first[3], last[3];  /* each kind's documents: first, last + 1
+	                              (kinds come one after another) */
+	int kind;               /* the kind of the document being added */
 	strbuf chunk;           /* the records of the chunk being filled */
 	size_t files, bytes;
 };
@@ -110,8 +119,10 @@ term_add(struct search_index *x, const char *s, size_t len, uint32_t doc)
 	if (t->total > 0 && t->n > 0 && t->post[t->n - 1] == doc)
 		return;                 /* twice in one document */
 	t->total++;
-	if (t->n < SEARCH_POSTINGS)
+	if (t->kept[x->kind] < SEARCH_POSTINGS / 3) {
+		t->kept[x->kind]++;
 		ARRAY_PUSH(t->post, t->n, t->cap) = doc;
+	}
 }
 
 /* 1 when byte c belongs to a term: an ASCII letter or digit, or any
@@ -206,6 +217,10 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	    d->status };
 	strbuf *c = &x->chunk;
 
+	x->kind = d->kind == 'c' ? 0 : d->kind == 'k' ? 1 : 2;
+	if (x->last[x->kind] == 0)
+		x->first[x->kind] = doc;
+	x->last[x->kind] = doc + 1;
 	strbuf_puts(c, c->len > 0 ? ",\n[" : "\n[");
 	strbuf_printf(c, "\"%c\"", d->kind);
 	for (size_t i = 0; i < sizeof(f) / sizeof(*f); i++) {
@@ -339,7 +354,11 @@ search_index_finish(struct search_index *x, mirror_error *err)
 	rc = flush_chunk(x, err);
 	strbuf_init(&man);
 	strbuf_printf(&man, "mirrorSearch.m({\"v\":1,\"chunk\":%d,\"docs\":"
-	    "%zu,\"first\":[\n", SEARCH_CHUNK, x->docs);
+	    "%zu,\"kinds\":{", SEARCH_CHUNK, x->docs);
+	for (int k = 0; k < 3; k++)
+		strbuf_printf(&man, "%s\"%c\":[%zu,%zu]", k > 0 ? "," : "",
+		    kinds[k], x->first[k], x->last[k]);
+	strbuf_puts(&man, "},\"first\":[\n");
 	if (rc == 0)
 		rc = write_shards(x, &man, err);
 	strbuf_puts(&man, "]});\n");

@@ -15,13 +15,15 @@
  *                      order, cut into shards of about SEARCH_SHARD
  *                      bytes, each with its documents:
  *                      mirrorSearch.t(k, {"term": "postings", ...})
- *   search/index.js    the manifest: chunk size, document count and
- *                      the first term of every shard ("first"), so a
- *                      term's shard is found by a binary search.
+ *   search/index.js    the manifest: chunk size, document count, the
+ *                      documents of each kind ("kinds": first, last + 1;
+ *                      the caller adds them kind after kind) and the
+ *                      first term of every shard ("first"), so a term's
+ *                      shard is found by a binary search.
  *
  * Postings are the document numbers in increasing order, as base-36
- * differences joined by ","; a term of more than SEARCH_POSTINGS
- * documents keeps the first ones, after "<total>;". Terms are the runs
+ * differences joined by ","; a term of more documents than it keeps
+ * (the first SEARCH_POSTINGS / 3 of each kind) has "<total>;" first. Terms are the runs
  * of ASCII letters and digits (lower-cased) and of non-ASCII bytes;
  * search.js cuts a query the same way. An id, key or name with no space
  * that is more than one term ("p06-st-spindle-max") is a term as well,

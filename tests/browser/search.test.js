@@ -7,7 +7,7 @@
 // QUERIES.json (optional) replaces the example's cases: a list of
 // { "name", "q", and "id" (a result's id that must be listed; "first":
 // listed first) or "title", "kind", "value" (a result must start with
-// title, be of kind, show value) }; the byte budget and the filters are
+// title, be of kind, show value), "filters" ({ "layer": "state" }) }; the byte budget and the filters are
 // checked on every site.
 'use strict';
 const fs = require('fs');
@@ -93,7 +93,7 @@ async function query(page, base, q, filters = {}) {
 
 async function mode(page, label, base) {
   for (const c of cases) {
-    const r = await query(page, base, c.q);
+    const r = await query(page, base, c.q, c.filters || {});
     const ids = r.results.map((x) => x.id);
     const found = c.id ? (c.first ? ids[0] === c.id : ids.includes(c.id)) :
       r.results.some((x) => x.text.startsWith(c.title || '') &&

@@ -84,30 +84,28 @@
 		});
 	}
 
-	/* The documents of every word of q; those whose id, key or name is
-	 * the whole query first. */
+	/* The documents whose id, key or name is the whole query (one word
+	 * of more than one term), else those of every word of q. */
 	function match(q) {
 		var ws = words(q), whole = q.trim().toLowerCase();
-		var asks = ws.map(function (w, i) {
-			return lookup(w, i === ws.length - 1 && !/\s$/.test(q));
-		});
-		if (whole && !/\s/.test(whole) && ws.length > 1)
-			asks.push(lookup(whole, false));
-		return Promise.all(asks).then(function (rs) {
-			var byId = ws.length > 1 && rs.length > ws.length ? rs.pop().ids : [];
-			var full = rs.filter(function (r) { return !r.cut; });
-			var use = full.length > 0 ? full : rs, set = null;
-			use.forEach(function (r) {
-				if (set === null) { set = r.ids.slice(); return; }
-				var have = {};
-				r.ids.forEach(function (id) { have[id] = 1; });
-				set = set.filter(function (id) { return have[id]; });
+		var one = whole && !/\s/.test(whole) && ws.length > 1 ?
+			lookup(whole, false) : Promise.resolve({ ids: [] });
+		return one.then(function (w) {
+			if (w.ids.length) return { ids: w.ids, partial: w.cut };
+			return Promise.all(ws.map(function (t, i) {
+				return lookup(t, i === ws.length - 1 && !/\s$/.test(q));
+			})).then(function (rs) {
+				var full = rs.filter(function (r) { return !r.cut; });
+				var use = full.length > 0 ? full : rs, set = null;
+				use.forEach(function (r) {
+					if (set === null) { set = r.ids.slice(); return; }
+					var have = {};
+					r.ids.forEach(function (id) { have[id] = 1; });
+					set = set.filter(function (id) { return have[id]; });
+				});
+				return { ids: set || [], partial: full.length === 0 &&
+					rs.some(function (r) { return r.cut; }) };
 			});
-			set = set || [];
-			/* The document whose id is the query, first. */
-			return { ids: byId.concat(set.filter(function (id) {
-				return byId.indexOf(id) < 0;
-			})), partial: full.length === 0 && rs.some(function (r) { return r.cut; }) };
 		});
 	}
 
@@ -123,6 +121,14 @@
 		return { project: $("search-project").value, layer: $("search-layer").value,
 			status: $("search-status").value, disputed: $("search-disputed").value,
 			checked: $("search-checked").value };
+	}
+
+	/* 1 when document id may pass the layer filter f, by its kind's
+	 * range in the manifest, before its chunk is loaded. */
+	function kindPasses(id, f) {
+		var k = f.layer === "conflict" ? "c" : f.layer === "check" ? "k" : f.layer ? "f" : "";
+		var r = k && man.kinds ? man.kinds[k] : null;
+		return !r || (id >= r[0] && id < r[1]);
 	}
 
 	function passes(r, f) {
@@ -170,8 +176,11 @@
 	/* Show the next page of state's results: load the chunks of the next
 	 * candidates, at most MAX_CHUNKS, until PAGE pass the filters. */
 	function page() {
-		var st = state, f = filters(), want = [], seen = {}, i = st.next;
+		var st = state, f = filters(), want = [], seen = {}, i;
+		while (st.next < st.ids.length && !kindPasses(st.ids[st.next], f)) st.next++;
+		i = st.next;
 		while (i < st.ids.length && want.length < MAX_CHUNKS) {
+			if (!kindPasses(st.ids[i], f)) { i++; continue; }
 			var c = Math.floor(st.ids[i] / man.chunk);
 			if (!seen[c]) { seen[c] = 1; want.push(c); }
 			i++;
@@ -182,6 +191,7 @@
 			var shown = 0, projects = [], statuses = [];
 			while (st.next < st.ids.length && shown < PAGE) {
 				var id = st.ids[st.next];
+				if (!kindPasses(id, f)) { st.next++; continue; }
 				if (!chunks[Math.floor(id / man.chunk)]) break;
 				var r = record(id);
 				st.next++;
