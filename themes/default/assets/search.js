@@ -1,9 +1,10 @@
 /* search.js: the search page (search/index.html). The index is a set of
- * small script files in search/ (gen/search/search_index.h): each calls
- * one of the functions below when a <script> tag loads it, so the page
- * works from a web server and from file:// alike. A query loads the
- * manifest, the shard of each of its words and the record chunks of the
- * results it shows, nothing else. No library, no request to elsewhere. */
+ * small script files in search/ (gen/search/search_index.h); each is
+ * loaded by a script element of its own and calls one of the functions
+ * below, so the page works from a web server and from file:// alike
+ * (no fetch). A query loads the manifest, the shard of each of its words
+ * and the record chunks of the results it shows, nothing else. No
+ * library, no request to elsewhere. */
 (function () {
 	"use strict";
 	var S = window.mirrorSearch = {};
@@ -20,7 +21,7 @@
 	S.t = function (k, o) { shards[k] = o; };
 	S.d = function (n, a) { chunks[n] = a; };
 
-	/* Load root + path once, with a script tag; a promise of its end. */
+	/* Load root + path once, by a script element; a promise of its end. */
 	function load(path) {
 		if (!waits[path]) {
 			waits[path] = new Promise(function (ok, fail) {
