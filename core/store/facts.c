@@ -444,8 +444,9 @@ static const struct column rel_cols[] = {
 
 /* relationships.created_at: no page reads it, the digest hashes it
  * (@MORE); optional in the contract, so never read into a row. */
-static const struct column rel_more = { "created_at", COL_TEXT_NULL, 0,
-    "NULL", offsetof(struct store_features, rel_created_at) };
+static const struct column rel_more = { .name = "created_at",
+    .kind = COL_TEXT_NULL, .off = 0, .absent = "NULL",
+    .feature = offsetof(struct store_features, rel_created_at) };
 
 static const struct column memory_cols[] = {
 	FIELD(struct fact_memory, id, "id", COL_TEXT),
@@ -468,61 +469,106 @@ static const struct column memory_cols[] = {
 
 static int memory_expiry(void *row, struct store_row *r, time_t now);
 
-#define ROWS(field, n) offsetof(struct project_facts, field), \
-	offsetof(struct project_facts, n)
-
 static const struct table tables[T_N] = {
-	[T_STATE] = { "project_state", 's', "cannot read project_state",
-	    "SELECT @COLS, " CANON("s") " FROM main.project_state s"
-	    JOIN_ALIAS("s") "@SCOPE ORDER BY " CANON("s") ", s.category, "
-	    "s.key, s.created_at, s.id",
-	    "SELECT @COLS FROM main.project_state s", NULL,
-	    "SELECT @COLS, s.status = 'active', mirror_ts(s.updated_at), "
-	    "s.project, s.rowid FROM "
-	    "main.project_state s", 0, 0,
-	    state_cols, NELEM(state_cols), sizeof(struct fact_state),
-	    ROWS(state, n_state), NULL , NULL },
-	[T_ENT] = { "entities", 'e', "cannot read entities",
-	    "SELECT @COLS, " CANON("e") " FROM main.entities e"
-	    JOIN_ALIAS("e") "@SCOPE ORDER BY " CANON("e") ", e.entity_type, "
-	    "e.name, e.id",
-	    "SELECT @COLS FROM main.entities e", NULL,
-	    "SELECT @COLS, e.status = 'active', mirror_ts(e.updated_at), "
-	    "e.project, e.rowid FROM "
-	    "main.entities e", 0, 1,
-	    entity_cols, NELEM(entity_cols), sizeof(struct fact_entity),
-	    ROWS(ent, n_ent), NULL , NULL },
+	[T_STATE] = {
+		.name = "project_state",
+		.alias = 's',
+		.what = "cannot read project_state",
+		.read_sql = "SELECT @COLS, " CANON("s")
+		    " FROM main.project_state s" JOIN_ALIAS("s")
+		    "@SCOPE ORDER BY " CANON("s") ", s.category, "
+		    "s.key, s.created_at, s.id",
+		.all_sql = "SELECT @COLS FROM main.project_state s",
+		.check_sql = NULL,
+		.digest_sql = "SELECT @COLS, s.status = 'active', "
+		    "mirror_ts(s.updated_at), s.project, s.rowid FROM "
+		    "main.project_state s",
+		.nsalt = 0,
+		.count = 0,
+		.cols = state_cols,
+		.ncols = NELEM(state_cols),
+		.size = sizeof(struct fact_state),
+		.rows = offsetof(struct project_facts, state),
+		.n = offsetof(struct project_facts, n_state),
+		.finish = NULL,
+		.more = NULL,
+	},
+	[T_ENT] = {
+		.name = "entities",
+		.alias = 'e',
+		.what = "cannot read entities",
+		.read_sql = "SELECT @COLS, " CANON("e") " FROM main.entities e"
+		    JOIN_ALIAS("e") "@SCOPE ORDER BY " CANON("e")
+		    ", e.entity_type, e.name, e.id",
+		.all_sql = "SELECT @COLS FROM main.entities e",
+		.check_sql = NULL,
+		.digest_sql = "SELECT @COLS, e.status = 'active', "
+		    "mirror_ts(e.updated_at), e.project, e.rowid FROM "
+		    "main.entities e",
+		.nsalt = 0,
+		.count = 1,
+		.cols = entity_cols,
+		.ncols = NELEM(entity_cols),
+		.size = sizeof(struct fact_entity),
+		.rows = offsetof(struct project_facts, ent),
+		.n = offsetof(struct project_facts, n_ent),
+		.finish = NULL,
+		.more = NULL,
+	},
 	/* A relationship is listed under the project of each of its ends
 	 * (column 6, after its five); facts_check reads what the pages
 	 * do: an edge with an end in some project. */
-	[T_REL] = { "relationships", 'r', "cannot read relationships",
-	    "WITH ent(id, p) AS (SELECT e.id, " CANON("e") " FROM "
-	    "main.entities e" JOIN_ALIAS("e") "@SCOPE) "
-	    "SELECT @COLS, x.p FROM main.relationships r "
-	    "JOIN ent x ON x.id = r.source_entity_id@RSCOPE UNION "
-	    "SELECT @COLS, x.p FROM main.relationships r "
-	    "JOIN ent x ON x.id = r.target_entity_id@RSCOPE "
-	    "ORDER BY 6, 4, 2, 3, 1",
-	    "SELECT @COLS FROM main.relationships r",
-	    "SELECT @COLS FROM main.relationships r WHERE r.source_entity_id "
-	    "IN (SELECT id FROM main.entities) OR r.target_entity_id IN "
-	    "(SELECT id FROM main.entities)",
-	    "SELECT @COLS, @MORE, r.source_entity_id, r.target_entity_id, "
-	    "r.rowid FROM main.relationships r", 0, -1,
-	    rel_cols, NELEM(rel_cols), sizeof(struct fact_rel),
-	    ROWS(rel, n_rel), NULL, &rel_more },
+	[T_REL] = {
+		.name = "relationships",
+		.alias = 'r',
+		.what = "cannot read relationships",
+		.read_sql = "WITH ent(id, p) AS (SELECT e.id, " CANON("e")
+		    " FROM main.entities e" JOIN_ALIAS("e") "@SCOPE) "
+		    "SELECT @COLS, x.p FROM main.relationships r "
+		    "JOIN ent x ON x.id = r.source_entity_id@RSCOPE UNION "
+		    "SELECT @COLS, x.p FROM main.relationships r "
+		    "JOIN ent x ON x.id = r.target_entity_id@RSCOPE "
+		    "ORDER BY 6, 4, 2, 3, 1",
+		.all_sql = "SELECT @COLS FROM main.relationships r",
+		.check_sql = "SELECT @COLS FROM main.relationships r WHERE "
+		    "r.source_entity_id IN (SELECT id FROM main.entities) OR "
+		    "r.target_entity_id IN (SELECT id FROM main.entities)",
+		.digest_sql = "SELECT @COLS, @MORE, r.source_entity_id, "
+		    "r.target_entity_id, r.rowid FROM main.relationships r",
+		.nsalt = 0,
+		.count = -1,
+		.cols = rel_cols,
+		.ncols = NELEM(rel_cols),
+		.size = sizeof(struct fact_rel),
+		.rows = offsetof(struct project_facts, rel),
+		.n = offsetof(struct project_facts, n_rel),
+		.finish = NULL,
+		.more = &rel_more,
+	},
 	/* Whether a memory has expired is the clock's, not the row's: a
 	 * salt of its project's digest (@EXPIRED, see facts_digest). */
-	[T_MEM] = { "memories", 'm', "cannot read memories",
-	    "SELECT @COLS, " CANON("m") " FROM main.memories m"
-	    JOIN_ALIAS("m") "@SCOPE ORDER BY " CANON("m") ", m.memory_type, "
-	    "m.created_at, m.id",
-	    "SELECT @COLS FROM main.memories m", NULL,
-	    "SELECT @COLS, @EXPIRED, m.status = 'active', "
-	    "mirror_ts(m.updated_at), m.project, m.rowid FROM "
-	    "main.memories m", 1, 2,
-	    memory_cols, NELEM(memory_cols), sizeof(struct fact_memory),
-	    ROWS(mem, n_mem), memory_expiry , NULL },
+	[T_MEM] = {
+		.name = "memories",
+		.alias = 'm',
+		.what = "cannot read memories",
+		.read_sql = "SELECT @COLS, " CANON("m") " FROM main.memories m"
+		    JOIN_ALIAS("m") "@SCOPE ORDER BY " CANON("m")
+		    ", m.memory_type, m.created_at, m.id",
+		.all_sql = "SELECT @COLS FROM main.memories m",
+		.check_sql = NULL,
+		.digest_sql = "SELECT @COLS, @EXPIRED, m.status = 'active', "
+		    "mirror_ts(m.updated_at), m.project, m.rowid FROM "
+		    "main.memories m",
+		.nsalt = 1,
+		.count = 2,
+		.cols = memory_cols,
+		.ncols = NELEM(memory_cols),
+		.size = sizeof(struct fact_memory),
+		.rows = offsetof(struct project_facts, mem),
+		.n = offsetof(struct project_facts, n_mem),
+		.finish = memory_expiry,
+		.more = NULL,
+	},
 };
 
 /* Column c of t as "alias.name", or its stand-in when the store lacks
@@ -1526,8 +1572,9 @@ fold_extras(struct digest_sum *extra, int *folded, const struct table_fold *f)
 			.owners = extra_digests[i].owners,
 		};
 
-		if (!(needs == NEED_AUDIT ? ft->has_audit : needs == NEED_RULES ?
-		    ft->has_rule_tables : ft->has_mirror_tables))
+		if (!(needs == NEED_AUDIT ? ft->has_audit :
+		    needs == NEED_RULES ? ft->has_rule_tables :
+		    ft->has_mirror_tables))
 			continue;
 		rc = digest_fold_part(&extra[i], f->d, f->st, &q, f->err);
 		folded[i] = 1;
