@@ -811,9 +811,17 @@ record_one(struct rules_job *j, size_t i, mirror_error *err)
 	/* The description as run: its parameters' values in words. */
 	strbuf_init(&desc);
 	rules_fill_params(&desc, j->rs, r, r->description);
-	row = (struct rule_run_row){ r->id, r->origin,
-	    severity_word(r->severity), r->label[0] != '\0' ? r->label :
-	    r->id, desc.data, r->query, why, ev->rows, ev->ms };
+	row = (struct rule_run_row){
+		.rule_id = r->id,
+		.origin = r->origin,
+		.severity = severity_word(r->severity),
+		.label = r->label[0] != '\0' ? r->label : r->id,
+		.description = desc.data,
+		.query = r->query,
+		.error = why,
+		.hits = ev->rows,
+		.duration_ms = ev->ms,
+	};
 	if (j->keys != NULL) {
 		j->keys[i].ok = why == NULL;
 		j->keys[i].hits = ev->rows;
