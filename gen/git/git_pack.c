@@ -402,8 +402,9 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 	tid = xcalloc((size_t)jobs, sizeof(*tid));
 	started = xcalloc((size_t)jobs, sizeof(*started));
 	for (int t = 0; t < jobs; t++) {
-		w[t] = (struct zwork){ objs, n, (size_t)t, (size_t)jobs, out,
-		    outlen, 0 };
+		w[t] = (struct zwork){ .objs = objs, .n = n,
+		    .first = (size_t)t, .step = (size_t)jobs, .out = out,
+		    .outlen = outlen, .failed = 0 };
 		started[t] = pthread_create(&tid[t], NULL, compress_share,
 		    &w[t]) == 0;
 		if (!started[t])

@@ -269,8 +269,8 @@ describe(struct hw_words *w, const struct describe_work *from,
 	struct describe_work dw = { .repo = from->repo,
 	    .old_tree = from->old_tree, .site = from->site,
 	    .initial = from->old_tree == NULL };
-	struct pool_work work = { 0, load_texts, file_events, drop_texts,
-	    &dw, NULL, NULL };
+	struct pool_work work = { .load = load_texts, .run = file_events,
+	    .drop = drop_texts, .arg = &dw };
 	struct hw_events *all;
 	size_t nw = 0;
 	int rc;
