@@ -994,14 +994,15 @@ struct found_slot {
 
 /*
  * The id of a new conflict on slot f (kind, key) whose members are
- * marked in f->r[0..n): 'c' and 10 hex digits of a hash of the slot and of every
- * member's (table, id, normalised value) as first detected. It depends on
- * the data alone, never on the clock or the order of rows, so the same
- * store swept at any time gets the same ids; a later conflict on a slot
- * that was decided differs in its members or their values (an identical
- * one is covered by the decision and never opened), so it gets another
- * id. A taken id (a hash collision, or an id that another tool wrote)
- * moves on deterministically. Returns 0, or a negative mirror_status.
+ * marked in f->r[0..n): 'c' and 10 hex digits of a hash of the slot and
+ * of every member's (table, id, normalised value) as first detected. It
+ * depends on the data alone, never on the clock or the order of rows,
+ * so the same store swept at any time gets the same ids; a later
+ * conflict on a slot that was decided differs in its members or their
+ * values (an identical one is covered by the decision and never
+ * opened), so it gets another id. A taken id (a hash collision, or an
+ * id that another tool wrote) moves on deterministically. Returns 0, or
+ * a negative mirror_status.
  */
 static int
 new_conflict_id(struct sweep_ctx *c, const struct found_slot *f,
@@ -1233,7 +1234,8 @@ find_cross(struct sweep_ctx *c, struct group *g, mirror_error *err)
 				(void)hashtab_put(&c->xdone, r->x_h, NULL);
 				rc = record(c, &(struct found_slot){
 				    .kind = "cross_layer", .key = slot,
-				    .project = r->project, .r = r, .n = m }, err);
+				    .project = r->project, .r = r, .n = m },
+				    err);
 				free(slot);
 				if (rc < 0)
 					goto out;
@@ -1379,7 +1381,8 @@ vanished_reason(struct sweep_ctx *c, strbuf *why, sqlite3_stmt *mem,
 			    .member = id, .col = "member_kind",
 			    .valid = storerow_member_kinds }, err);
 		if (rc == 0)
-			rc = checked_col(&snap, c, mem, 2, &(struct written_col){
+			rc = checked_col(&snap, c, mem, 2,
+			    &(struct written_col){
 			    .table = "conflict_members", .id = cid,
 			    .member = id, .col = "value_snapshot" }, err);
 		if (rc == 0)
