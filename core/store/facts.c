@@ -1347,16 +1347,18 @@ static const struct {
 	const char *owners;
 	int needs;              /* NEED_* */
 } extra_digests[] = {
-	{ "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
+	{ .sql =
+	  "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
 	  "c.status, c.resolved_at, c.resolution, c.resolved_by, c.project "
-	  "FROM main.conflicts c", 9, 0, "p", NEED_MIRROR },
+	  "FROM main.conflicts c",
+	  .nhash = 9, .nsalt = 0, .owners = "p", .needs = NEED_MIRROR },
 	/* A member belongs to its conflict's project and to its fact's,
 	 * which differ once an alias moved the fact; an entity member also
 	 * to the projects that show it as a far end (its marker there),
 	 * salted with its conflict's status, which opens and closes it.
 	 * An entity's project is the one its row registered (owner 'e'),
 	 * not looked up again. */
-	{ "SELECT cm.conflict_id, cm.member_kind, cm.member_id, "
+	{ .sql = "SELECT cm.conflict_id, cm.member_kind, cm.member_id, "
 	  "cm.member_layer_trust, cm.value_snapshot, cm.conflicts_with, "
 	  "c.status, " CANON("c") ", "
 	  "CASE WHEN cm.member_kind <> 'entity' THEN "
@@ -1364,22 +1366,28 @@ static const struct {
 	  "CASE cm.member_kind WHEN 'entity' THEN cm.member_id END, "
 	  "CASE cm.member_kind WHEN 'entity' THEN cm.member_id END"
 	  " FROM main.conflict_members cm LEFT JOIN main.conflicts c ON "
-	  "c.id = cm.conflict_id" JOIN_ALIAS("c"), 6, 1, "ccex", NEED_MIRROR },
+	  "c.id = cm.conflict_id" JOIN_ALIAS("c"),
+	  .nhash = 6, .nsalt = 1, .owners = "ccex", .needs = NEED_MIRROR },
 	/* Pages and messages name who last changed a fact. */
-	{ "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
+	{ .sql =
+	  "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
 	  "au.note, au.timestamp, " KIND_PROJECT("au.entity_kind",
-	  "au.memory_id") " FROM main.memory_audit au", 7, 0, "c", NEED_AUDIT },
+	  "au.memory_id") " FROM main.memory_audit au",
+	  .nhash = 7, .nsalt = 0, .owners = "c", .needs = NEED_AUDIT },
 	/* A violation belongs to its project; the overview lists it (its
 	 * Gaps) under its rule's label. */
-	{ WITH_LATEST_LABEL "SELECT v.id, v.rule_id, v.severity, v.project, "
+	{ .sql =
+	  WITH_LATEST_LABEL "SELECT v.id, v.rule_id, v.severity, v.project, "
 	  "v.facts, v.message, v.status, v.detected_at, v.closed_at, "
 	  "lr.label, v.project FROM main.rule_violations v"
-	  JOIN_LATEST_LABEL("v.rule_id"), 10, 0, "p", NEED_RULES },
+	  JOIN_LATEST_LABEL("v.rule_id"),
+	  .nhash = 10, .nsalt = 0, .owners = "p", .needs = NEED_RULES },
 	/* A violation's fact carries the marker, with the rule's label and
 	 * while the violation is open, on the page of the fact's project (a
 	 * relationship's: both ends'; an entity's: the one its row
 	 * registered); the violation's project lists it. */
-	{ WITH_LATEST_LABEL "SELECT vf.violation_id, vf.layer, vf.fact_id, "
+	{ .sql =
+	  WITH_LATEST_LABEL "SELECT vf.violation_id, vf.layer, vf.fact_id, "
 	  "v.status, lr.label, v.project, CASE WHEN vf.layer <> 'entity' "
 	  "THEN " KIND_PROJECT("vf.layer", "vf.fact_id") " END, "
 	  "CASE vf.layer WHEN 'entity' THEN vf.fact_id END, "
@@ -1388,16 +1396,18 @@ static const struct {
 	  "(SELECT r.target_entity_id FROM main.relationships r WHERE "
 	  "vf.layer = 'relationship' AND r.id = vf.fact_id) "
 	  "FROM main.violation_facts vf LEFT JOIN main.rule_violations v "
-	  "ON v.id = vf.violation_id" JOIN_LATEST_LABEL("v.rule_id"), 5, 0,
-	  "pceee", NEED_RULES },
+	  "ON v.id = vf.violation_id" JOIN_LATEST_LABEL("v.rule_id"),
+	  .nhash = 5, .nsalt = 0, .owners = "pceee", .needs = NEED_RULES },
 	/* Each rule's latest run as the pages explain it (not its run id,
 	 * hits or time, which every sweep writes anew), and whether the latest
  * sweep ran it: of no project. */
-	{ "SELECT r.rule_id, r.origin, r.severity, r.label, r.description, "
+	{ .sql =
+	  "SELECT r.rule_id, r.origin, r.severity, r.label, r.description, "
 	  "r.query, r.status, r.error, r.sweep_run = (SELECT l.sweep_run "
 	  "FROM main.rule_runs l ORDER BY l.rowid DESC LIMIT 1), NULL "
 	  "FROM main.rule_runs r WHERE r.rowid IN (" STORE_LATEST_RULE_RUNS
-	  ")", 9, 0, "c", NEED_RULES },
+	  ")",
+	  .nhash = 9, .nsalt = 0, .owners = "c", .needs = NEED_RULES },
 };
 
 /* Where fact tables fold: into d's projects, read from st as of ts,
