@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli_int.h"
+#include "cli/optcheck.h"
 #include "rules/violation.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
@@ -262,6 +263,95 @@ cli_check_rules(const struct violation_counts *c, const char *what,
 		return mirror_fail(err, MIRROR_ECONFLICTS, "%s: %lld rule%s "
 		    "failed in the latest sweep of %s", what, c->rules_failed,
 		    c->rules_failed == 1 ? "" : "s", store);
+	return 0;
+}
+
+/* The title of a site that names none. */
+#define DEFAULT_TITLE "Human Mirror"
+
+/*
+ * The base URL the site's absolute links use, into *out (NULL: relative
+ * links, also for ""): an absolute http(s) URL, its trailing slashes
+ * dropped, so "https://h/p" and "https://h/p/" build the same site. The
+ * caller frees *out. Returns 0, or -MIRROR_EUSAGE from
+ * optcheck_base_url (a config file's value was checked as it was read).
+ */
+static int
+build_base_url(char **out, const struct mirror_opts *o, mirror_error *err)
+{
+	const char *u = o->base_url;
+	size_t n;
+	int rc;
+
+	*out = NULL;
+	if (u == NULL || u[0] == '\0')
+		return 0;
+	/* The config file's value was checked when it was read. */
+	if ((rc = optcheck_base_url(u, err)) < 0)
+		return rc;
+	n = strlen(u);
+	while (n > 0 && u[n - 1] == '/')
+		n--;
+	*out = xstrndup(u, n);
+	return 0;
+}
+
+/*
+ * What the command line asks of a build must make sense before anything
+ * runs: --store, --out, no positionals, --branch and --author only with
+ * a repository to commit to, a valid base URL (into *base_url, see
+ * build_base_url). Returns 0 or < 0.
+ */
+static int
+build_usage(char **base_url, const struct mirror_opts *o, mirror_error *err)
+{
+	int rc;
+
+	*base_url = NULL;
+	if ((rc = cli_need_store(o, err)) < 0 ||
+	    (rc = cli_max_args(o, 0, err)) < 0)
+		return rc;
+	if (o->out == NULL || o->out[0] == '\0')
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --out DIR is "
+		    "required (or 'out' in the config file)");
+	/* From a shared config file they are harmless; typed, a mistake. */
+	if (o->repo == NULL && cli_given(o, CLI_BRANCH))
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --branch has "
+		    "no effect without --repo");
+	if (o->repo == NULL && cli_given(o, CLI_AUTHOR))
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --author has "
+		    "no effect without --repo");
+	if (o->repo == NULL && cli_given(o, CLI_SIGN_KEY))
+		return mirror_fail(err, MIRROR_EUSAGE, "build: --sign-key has "
+		    "no effect without --repo");
+	return build_base_url(base_url, o, err);
+}
+
+int
+cli_build_opts(struct build_opts *b, char **base_url,
+    const struct mirror_opts *o, mirror_error *err)
+{
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	if ((rc = build_usage(base_url, o, err)) < 0)
+		return rc;
+	b->store = o->store;
+	b->out = o->out;
+	b->repo = o->repo;
+	b->branch = o->branch;
+	b->author = o->author;
+	b->sign_key = o->sign_key;
+	b->templates = o->templates;
+	b->theme = o->theme;
+	b->rules = o->rules;
+	b->params = o->params;
+	b->nparams = o->nparams;
+	b->title = o->title != NULL && o->title[0] != '\0' ? o->title :
+	    DEFAULT_TITLE;
+	b->base_url = *base_url;
+	b->no_sweep = o->no_sweep;
+	b->force = o->force;
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #ifndef MIRROR_CLI_H
 #define MIRROR_CLI_H
 
+#include "build/build.h"
 #include "util/error.h"
 
 /* Every option, numbered for mirror_opts.given (gen/cli/cli.c's table). */
@@ -22,10 +23,6 @@ enum cli_option {
 	CLI_VERSION, CLI_SIGN_KEY, CLI_RULES, CLI_NOPTIONS
 };
 
-/* A rule's parameter from the config file: param.RULE.NAME = VALUE. */
-struct cli_param {
-	const char *rule, *name, *value;
-};
 
 struct mirror_opts {
 	const char *command;     /* "init", "sweep", ... */
@@ -39,7 +36,7 @@ struct mirror_opts {
 	                            key that signs each commit */
 	const char *templates;   /* --templates DIR / config templates */
 	const char *rules;       /* --rules DIR / config rules */
-	const struct cli_param *params;  /* config param.RULE.NAME */
+	const struct build_param *params;  /* config param.RULE.NAME */
 	size_t nparams;
 	const char *theme;       /* --theme NAME / config theme; "default" */
 	const char *base_url;    /* --base-url URL / config base_url */
@@ -88,6 +85,17 @@ struct rule_set;
  */
 int cli_rules_load(struct rule_set *rs, const struct mirror_opts *o,
     mirror_error *err);
+
+/*
+ * The options of a build (build and serve) from o into *b, checked as
+ * they must be before anything runs: --store, --out, no positionals,
+ * --branch, --author and --sign-key only with --repo, a valid base URL
+ * (into *base_url, its trailing slashes dropped, NULL for none: the
+ * caller frees it and keeps it until the build is freed). b gets no
+ * progress and reads no counts. Returns 0 or -MIRROR_EUSAGE.
+ */
+int cli_build_opts(struct build_opts *b, char **base_url,
+    const struct mirror_opts *o, mirror_error *err);
 
 /* Fail with MIRROR_EUSAGE unless --store (or config store) was given. */
 int cli_need_store(const struct mirror_opts *o, mirror_error *err);

@@ -7,14 +7,13 @@
  * open conflicts left after the sweep, an open violation of an error
  * rule or a rule that failed make the command fail with exit status 4,
  * for CI. Also the one loader of the rules a command runs
- * (cli_rules_load), for sweep, build and serve.
+ * (cli_rules_load, build_rules_load of gen/build), for sweep.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
 #include "cli/json_out.h"
-#include "render/datadir.h"
 #include "rules/rules.h"
 #include "rules/violation.h"
 #include "sweep/sweep.h"
@@ -25,24 +24,7 @@ int
 cli_rules_load(struct rule_set *rs, const struct mirror_opts *o,
     mirror_error *err)
 {
-	mirror_error ignored;
-	char *starter = NULL;
-	int rc = 0;
-
-	rules_init(rs);
-	/* No starter directory anywhere: no starter rules. */
-	if (datadir_find(&starter, "rules", &ignored) == 0)
-		rc = rules_load_dir(rs, starter, "rules", RULE_STARTER, 1,
-		    err);
-	free(starter);
-	if (rc >= 0 && o->rules != NULL)
-		rc = rules_load_dir(rs, o->rules, o->rules, RULE_USER, 0, err);
-	for (size_t i = 0; rc >= 0 && i < o->nparams; i++)
-		rc = rules_override(rs, o->params[i].rule, o->params[i].name,
-		    o->params[i].value, err);
-	if (rc < 0)
-		rules_free(rs);
-	return rc < 0 ? rc : 0;
+	return build_rules_load(rs, o->rules, o->params, o->nparams, err);
 }
 
 int

@@ -514,7 +514,7 @@ own(char *v)
 static void
 config_params(struct mirror_opts *o, struct parse *p, int use)
 {
-	struct cli_param *v = NULL;
+	struct build_param *v = NULL;
 
 	if (use && p->nparams > 0)
 		v = xreallocarray(NULL, p->nparams, sizeof(*v));
@@ -523,7 +523,7 @@ config_params(struct mirror_opts *o, struct parse *p, int use)
 		own(p->params[i].name);
 		own(p->params[i].value);
 		if (v != NULL)
-			v[i] = (struct cli_param){ p->params[i].rule,
+			v[i] = (struct build_param){ p->params[i].rule,
 			    p->params[i].name, p->params[i].value };
 	}
 	free(p->params);

@@ -38,7 +38,7 @@ b_one(void)
 	return 1;
 }'
 	mk core/store/s.c '#include "util/a.h"'
-	for d in core/sweep gen/out gen/render gen/git gen/serve gen/site gen/cli; do
+	for d in core/sweep gen/out gen/render gen/git gen/serve gen/site gen/build gen/cli; do
 		mkdir -p "$T/h/$d"
 	done
 }

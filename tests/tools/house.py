@@ -30,8 +30,8 @@ MAX_FN = 80
 
 # Each stage and the stages it may include (its own is always allowed).
 # The order is the pipeline's: util <- sys <- store <- rules <- sweep <- site ->
-# render -> out; git stands beside them on util and sys alone; cli sits
-# on top.
+# render -> out; git stands beside them on util and sys alone; build runs
+# them in their order; cli sits on top.
 STAGES = {
     "core/util": [],
     "core/sys": ["core/util"],
@@ -45,8 +45,11 @@ STAGES = {
     "gen/search": ["core/util", "core/sys"],
     "gen/site": ["core/util", "core/sys", "core/store", "core/rules",
                  "core/sweep", "gen/search", "gen/render", "gen/out"],
+    "gen/build": ["core/util", "core/sys", "core/store", "core/rules",
+                  "core/sweep", "gen/site", "gen/render", "gen/out",
+                  "gen/git"],
     "gen/cli": ["core/util", "core/sys", "core/store", "core/rules",
-                "core/sweep",
+                "core/sweep", "gen/build",
                 "gen/site", "gen/search", "gen/render", "gen/out", "gen/git",
                 "gen/serve"],
 }

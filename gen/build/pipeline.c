@@ -1,0 +1,253 @@
+/*
+ * pipeline.c: the build's steps in their order (build.h), each phase
+ * timed, and what a build holds freed at its end.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "build/steps.h"
+#include "out/record.h"
+#include "store/digest.h"
+#include "store/store.h"
+#include "sys/clock.h"
+#include "util/xalloc.h"
+
+const char *const build_phase_names[PH_N] = { "lock", "check", "sweep",
+    "read", "render", "commit", "swap" };
+
+/* Close phase ph: the time since the last lap is its own. */
+static void
+lap(struct build_report *r, enum build_phase ph)
+{
+	long long now = mirror_monotonic_ms();
+
+	r->ms[ph] += now - r->mark;
+	r->mark = now;
+}
+
+/*
+ * DIR's turn first (gen/out/output.h): a second build into the same DIR
+ * waits here, before its checks and its sweep, and a bad DIR stops the
+ * build before anything is written (output_free lets go). With the
+ * lock, DIR is as its last build left it (build_record reads what its
+ * pages were rendered from). Returns 0 or < 0 with err set.
+ */
+static int
+build_lock(const struct build_opts *o, mirror_error *err)
+{
+	int rc;
+
+	if ((rc = output_refuse_inside(o->out, o->store, "store", err)) < 0 ||
+	    (rc = output_refuse_inside(o->out, o->repo, "--repo", err)) < 0)
+		return rc;
+	return output_lock(o->out, err);
+}
+
+/*
+ * The conflicts by status (opts.counts) and the rules' violations
+ * (opts.checks) into b->report, in a read of its own unless one is open
+ * (b->reading). Returns 0 or < 0 with err set.
+ */
+static int
+build_counts(struct build *b, mirror_error *err)
+{
+	const struct build_opts *o = b->o;
+	int rc;
+
+	if ((!o->counts && !o->checks) || b->s.st == NULL)
+		return 0;
+	if (!b->reading && (rc = store_read_begin(b->s.st, err)) < 0)
+		return rc;
+	rc = conflict_counts(&b->report.counts, b->s.st, err);
+	if (rc == 0 && o->checks)
+		rc = violation_counts(&b->report.checks, b->s.st, err);
+	if (!b->reading)
+		store_read_end(b->s.st);
+	return rc;
+}
+
+/*
+ * Step 4: render the whole site (gen/out keeps what DIR holds already
+ * and stages the rest), with the caller's progress (ended right after);
+ * b->report.pages gets the number of pages. The model keeps only its
+ * scalars afterwards, and the record is gone. b->start
+ * (output_begin_start's, taken over and set to NULL) gives DIR's build.
+ * Returns 0 or < 0 with err set.
+ */
+static int
+build_render(struct build *b, mirror_error *err)
+{
+	const struct build_opts *o = b->o;
+	size_t n = 0;
+	int rc;
+
+	rc = output_begin_finish(&b->so.out, b->start, err);
+	b->start = NULL;
+	if (rc < 0)
+		return rc;
+	/* From here the render's and the commit's big buffers go back to
+	 * the system when freed (not before: see xalloc.h). */
+	xalloc_tune();
+	b->so.progress = o->progress;
+	rc = site_render(&n, &b->s, &b->so, err);
+	if (o->progress != NULL && o->progress_end != NULL)
+		o->progress_end(o->progress->arg);
+	b->so.progress = NULL;
+	b->report.pages = (long long)n;
+	/* The commit and the report need the model's scalars only (clock,
+	 * snapshot, open count): what the pages were made of, and the
+	 * record, go before the commit, which otherwise held its trees on
+	 * top of them (at 1M facts the peak of a full build). */
+	site_model_free(&b->s);
+	record_free(b->so.record);
+	b->so.record = NULL;
+	return rc;
+}
+
+/*
+ * The model's read and the render into DIR (the store read open), with
+ * their laps; b->start lists DIR on a thread meanwhile. Returns 0 or
+ * < 0 with err set.
+ */
+static int
+build_read_render(struct build *b, mirror_error *err)
+{
+	int rc;
+
+	rc = site_model_read(&b->s, err);
+	if (rc == 0)
+		rc = build_counts(b, err);
+	lap(&b->report, PH_READ);
+	if (rc == 0)
+		rc = build_render(b, err);
+	output_begin_drop(b->start);  /* not handed over: a failed read */
+	b->start = NULL;
+	return rc;
+}
+
+/*
+ * For an unchanged build: what DIR holds, from its stamp b->held, and
+ * the counts, read now (inside the read, when one is open, which is
+ * then ended). Returns 0 or < 0 with err set.
+ */
+static int
+build_report_held(struct build *b, mirror_error *err)
+{
+	int rc;
+
+	b->s.open_conflicts = b->held.open_conflicts;
+	b->report.pages = b->held.pages;
+	b->report.reused = b->held.files;
+	rc = build_counts(b, err);
+	if (b->reading)
+		store_read_end(b->s.st);
+	b->reading = 0;
+	lap(&b->report, PH_READ);
+	return rc;
+}
+
+/*
+ * Steps 0 to 3: the clock, DIR's lock, the opening and the check, the
+ * sweep and the read after it, up to the stamp (b->reading says whether
+ * the read is open). Returns 0 to go on, BUILD_UNCHANGED (with
+ * b->report.unchanged set), or < 0 with err set.
+ */
+static int
+build_prepare(struct build *b, mirror_error *err)
+{
+	struct build_report *r = &b->report;
+	int rc;
+
+	rc = build_lock(b->o, err);
+	lap(r, PH_LOCK);
+	if (rc == 0)
+		rc = build_open_git(b, err);
+	lap(r, PH_CHECK);
+	if (rc == BUILD_UNCHANGED) {
+		r->unchanged = 2;    /* before the sweep: none was run */
+		return rc;
+	}
+	if (rc == 0)
+		rc = build_sweep_listing(b, err);
+	digest_drop_rowids(&b->s.digest);     /* the check's read's alone */
+	lap(r, PH_SWEEP);
+	if (rc == 0 && (rc = store_read_begin(b->s.st, err)) == 0)
+		b->reading = 1;
+	if (rc == 0)
+		rc = build_snapshot_after(b, err);
+	if (rc == 0 && (rc = build_unchanged(b, err)) == BUILD_UNCHANGED)
+		r->unchanged = 1;
+	return rc;
+}
+
+/*
+ * Steps 3 to 5 once the build renders: the read and the render, the
+ * commit to the branch, the swap into DIR. Returns 0 or < 0 with err
+ * set.
+ */
+static int
+build_write(struct build *b, mirror_error *err)
+{
+	struct build_report *r = &b->report;
+	int rc;
+
+	b->so.stamp = &b->stamp;
+	rc = build_read_render(b, err);
+	if (b->reading)
+		store_read_end(b->s.st);
+	b->reading = 0;
+	lap(r, PH_RENDER);
+	if (rc == 0 && b->o->repo != NULL)
+		rc = build_history(b, err);
+	lap(r, PH_COMMIT);
+	if (rc == 0)
+		rc = output_commit(b->so.out, err);
+	lap(r, PH_SWAP);
+	if (rc == 0) {
+		r->written = (long long)output_written(b->so.out);
+		r->reused = (long long)output_reused(b->so.out);
+	}
+	return rc;
+}
+
+int
+build_run(struct build *b, const struct build_opts *o, mirror_error *err)
+{
+	int rc;
+
+	b->o = o;
+	b->report.start = b->report.mark = mirror_monotonic_ms();
+	b->s.title = o->title;
+	b->s.base_url = o->base_url;
+	if ((rc = mirror_clock(&b->s.now, err)) < 0)
+		return rc;
+	rc = build_prepare(b, err);
+	if (rc == 0)
+		rc = build_write(b, err);
+	output_begin_drop(b->start);   /* unchanged after all, or failed */
+	b->start = NULL;
+	if (rc == BUILD_UNCHANGED)
+		return (rc = build_report_held(b, err)) < 0 ? rc :
+		    BUILD_UNCHANGED;
+	if (b->reading)
+		store_read_end(b->s.st);
+	b->reading = 0;
+	return rc < 0 ? rc : BUILD_DONE;
+}
+
+void
+build_free(struct build *b)
+{
+	rules_keys_free(b->run.keys_later);
+	free(b->ch.ids);
+	rules_abandon(b->ch.early);   /* before its set and its store */
+	rules_free(&b->ch.rules);
+	output_free(b->so.out);
+	record_free(b->so.record);
+	site_model_free(&b->s);
+	store_close(b->s.st);
+	theme_free(b->so.th);
+	tmpl_set_free(b->so.tmpl);
+	if (b->held_git)
+		history_release();
+}

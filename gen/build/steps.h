@@ -1,0 +1,35 @@
+/*
+ * steps.h: the steps of gen/build/, shared among its files; not for
+ * the stage's callers (they see build.h). Each step reads and writes
+ * the struct build it is handed; its contract is stated beside its
+ * definition. "Go on" is 0; BUILD_UNCHANGED says there is nothing to
+ * do; < 0 is an error with err set.
+ */
+#ifndef MIRROR_BUILD_STEPS_H
+#define MIRROR_BUILD_STEPS_H
+
+#include <time.h>
+
+#include "build/build.h"
+
+/* check.c: before the sweep, and the snapshot and stamp */
+int build_snapshot(struct site_model *s, int rowids, struct rules_job *early,
+    mirror_error *err);
+int build_unchanged(struct build *b, mirror_error *err);
+int build_memo(struct build *b, mirror_error *err);
+void build_record(struct build *b);
+int build_check(struct build *b, mirror_error *err);
+
+/* open.c: templates, theme, rules, store and repository */
+int build_open_git(struct build *b, mirror_error *err);
+
+/* sweep_read.c: the sweep and the read after it */
+int build_sweep_listing(struct build *b, mirror_error *err);
+int build_snapshot_after(struct build *b, mirror_error *err);
+
+/* commit.c: the site committed to the branch */
+void build_history_request(struct history_request *req,
+    const struct build_opts *o, time_t now);
+int build_history(struct build *b, mirror_error *err);
+
+#endif
