@@ -5,11 +5,12 @@
  *
  * The preview server, wired from the stages:
  *   1. a temporary directory (in $TMPDIR, else /tmp) whose site/ every
- *      build writes, through cmd_build itself: the same code path, the
- *      same checks, the same incremental writes;
+ *      build writes, through the build stage (gen/build/build.h, run by
+ *      gen/serve/serve_loop.h): the same code path, the same checks, the
+ *      same incremental writes;
  *   2. the first build; when it fails, serve exits with its status;
  *   3. gen/serve serves site/ on --bind (127.0.0.1) and --port (1313);
- *   4. every POLL_MS the inputs are looked at (the store, its WAL and
+ *   4. every few hundred ms the inputs are looked at (the store, its WAL and
  *      PRAGMA data_version; the templates, the theme and the rules
  *      directories through inotify, serve_watch.h, never walked while
  *      idle); a change, once it has settled, runs a build. When
@@ -25,12 +26,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -40,9 +39,9 @@
 #include "out/out_fs.h"
 #include "render/datadir.h"
 #include "serve/serve.h"
+#include "serve/serve_loop.h"
 #include "serve/serve_watch.h"
 #include "store/store.h"
-#include "sys/clock.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "sys/termtext.h"
@@ -50,44 +49,6 @@
 
 #define DEFAULT_PORT 1313
 #define DEFAULT_BIND "127.0.0.1"
-#define POLL_MS 250             /* how often the inputs are looked at */
-#define SETTLE_MS 100           /* a change is built once it holds this */
-
-static volatile sig_atomic_t stopping;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stopping = 1;
-}
-
-/* SIGINT and SIGTERM end the loop (a second one kills: SA_RESETHAND);
- * SIGPIPE is ignored, a closed connection is gen/serve's business. */
-static void
-catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART | SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
-/* Sleep ms milliseconds, or less when a signal asks to stop. */
-static void
-nap(long ms)
-{
-	for (long left = ms; left > 0 && !stopping; left -= 50) {
-		struct timespec ts = { 0, (left < 50 ? left : 50) * 1000000L };
-
-		nanosleep(&ts, NULL);
-	}
-}
 
 /* --port into *port: a decimal number 0..65535, 0 for any free port.
  * Returns 0 or -MIRROR_EUSAGE. */
@@ -107,7 +68,7 @@ parse_port(unsigned *port, const char *s, mirror_error *err)
 	return 0;
 }
 
-/* What the site is built from, looked at every POLL_MS. */
+/* What the site is built from, looked at by serve_loop. */
 struct watch {
 	const char *store;
 	char *wal;              /* the store's -wal file */
@@ -200,10 +161,12 @@ watch_data_version(struct watch *w, uint64_t h)
 	return hash_add(h, &v, sizeof(v));
 }
 
-/* One fingerprint of everything w watches: equal means unchanged. */
+/* One fingerprint of everything w (a struct watch) watches: equal
+ * means unchanged. */
 static uint64_t
-watch_sample(struct watch *w)
+watch_sample(void *arg)
 {
+	struct watch *w = arg;
 	uint64_t v[3];
 
 	v[0] = serve_fingerprint(w->store);
@@ -211,72 +174,6 @@ watch_sample(struct watch *w)
 	v[2] = serve_watch_sample(w->trees);
 	return watch_data_version(w, hash_add(MIRROR_HASH_INIT, v,
 	    sizeof(v)));
-}
-
-/*
- * Build the site into b->out (cmd_build with b), and tell s (NULL
- * before the first build serves) what came of it; *gen holds the
- * generation the last build left. Says on stderr when a later build
- * failed, and unless quiet on stdout when pages reload after one that
- * worked. Returns cmd_build's result, with err set when < 0.
- */
-static int
-rebuild(serve *s, unsigned long *gen, const struct mirror_opts *b, int quiet,
-    mirror_error *err)
-{
-	uint64_t before = serve_fingerprint(b->out);
-	long long t0 = mirror_monotonic_ms();
-	unsigned long was = *gen;
-	int rc, changed;
-
-	mirror_error_clear(err);
-	rc = cmd_build(b, err);
-	changed = rc == 0 && serve_fingerprint(b->out) != before;
-	if (s == NULL)
-		return rc;      /* the first build: main says why it failed */
-	if (rc < 0)
-		(void)termtext_printf(stderr, "mirror: serve: the build "
-		    "failed: %s\n", err->msg);
-	*gen = serve_publish(s, changed, rc < 0 ? err->msg : NULL);
-	if (rc == 0 && *gen != was && !quiet) {
-		printf("rebuilt in %lld ms: %s (generation %lu)\n",
-		    mirror_monotonic_ms() - t0, changed ? "pages reload" :
-		    "the build works again", *gen);
-		fflush(stdout);
-	}
-	return rc;
-}
-
-/*
- * Step 4: until a signal, build whenever what w watches has changed and
- * held still for SETTLE_MS (an agent writing many facts gets one build,
- * not one per fact).
- */
-static void
-serve_loop(serve *s, struct watch *w, const struct mirror_opts *b,
-    uint64_t seen, int quiet)
-{
-	unsigned long gen = serve_publish(s, 0, NULL);
-	mirror_error err;
-
-	while (!stopping) {
-		uint64_t now;
-
-		nap(POLL_MS);
-		if (stopping || (now = watch_sample(w)) == seen)
-			continue;
-		for (int i = 0; i < 20 && !stopping; i++) {
-			uint64_t again;
-
-			nap(SETTLE_MS);
-			if ((again = watch_sample(w)) == now)
-				break;
-			now = again;
-		}
-		seen = now;
-		if (!stopping)
-			(void)rebuild(s, &gen, b, quiet, &err);
-	}
 }
 
 /* Step 1: a new temporary directory into *dir and its site/ into
@@ -333,34 +230,37 @@ say_serving(const serve *s, const char *site, const struct mirror_opts *o,
 }
 
 /*
- * The options of every build: the command line's and the config file's,
- * with --out the temporary site, and nothing that prints, fails on
- * conflicts or commits (a config file's repo is not serve's).
+ * The options of every build into *bo (*base_url: the caller frees it):
+ * the command line's and the config file's, with --out the temporary
+ * site, and nothing that prints, fails on conflicts or commits (a
+ * config file's repo is not serve's). Returns 0 or -MIRROR_EUSAGE.
  */
-static void
-build_options(struct mirror_opts *b, const struct mirror_opts *o,
-    const char *site)
+static int
+build_options(struct build_opts *bo, char **base_url,
+    const struct mirror_opts *o, const char *site, mirror_error *err)
 {
-	*b = *o;
-	b->out = site;
-	b->repo = NULL;
-	b->author = NULL;
-	b->sign_key = NULL;
-	b->quiet = 1;
-	b->json = 0;
-	b->check = 0;
-	b->force = 0;
-	b->nargs = 0;
+	struct mirror_opts b = *o;
+
+	b.out = site;
+	b.repo = NULL;
+	b.author = NULL;
+	b.sign_key = NULL;
+	b.quiet = 1;
+	b.json = 0;
+	b.check = 0;
+	b.force = 0;
+	b.nargs = 0;
+	return cli_build_opts(bo, base_url, &b, err);
 }
 
 int
 cmd_serve(const struct mirror_opts *o, mirror_error *err)
 {
 	struct serve_opts so = { NULL, NULL, 0 };
-	struct mirror_opts b;
+	struct build_opts b;
 	struct watch w;
 	serve *s = NULL;
-	char *dir = NULL, *site = NULL;
+	char *dir = NULL, *site = NULL, *base_url = NULL;
 	unsigned long gen = 0;
 	uint64_t seen;
 	int rc;
@@ -372,20 +272,22 @@ cmd_serve(const struct mirror_opts *o, mirror_error *err)
 	so.bind = o->bind != NULL ? o->bind : DEFAULT_BIND;
 	if ((rc = make_tmpdir(&dir, &site, err)) < 0)
 		return rc;
-	catch_signals();
-	build_options(&b, o, site);
+	serve_catch_signals();
 	watch_init(&w, o);
 	seen = watch_sample(&w);
 	so.root = site;
-	if ((rc = rebuild(NULL, &gen, &b, o->quiet, err)) == 0 && !stopping &&
+	if ((rc = build_options(&b, &base_url, o, site, err)) == 0 &&
+	    (rc = serve_rebuild(NULL, &gen, &b, o->quiet, err)) == 0 &&
+	    !serve_stopping() &&
 	    (rc = serve_start(&s, &so, err)) == 0 &&
 	    (rc = say_serving(s, site, o, err)) == 0)
-		serve_loop(s, &w, &b, seen, o->quiet || o->json);
+		serve_loop(s, watch_sample, &w, &b, seen, o->quiet || o->json);
 	serve_stop(s);
 	watch_free(&w);
 	if (out_remove_tree(AT_FDCWD, dir) < 0 && rc == 0)
 		rc = mirror_fail(err, MIRROR_EIO, "serve: cannot remove %s: %s",
 		    dir, strerror(errno));
+	free(base_url);
 	free(dir);
 	free(site);
 	return rc;

@@ -31,7 +31,7 @@ MAX_FN = 80
 # Each stage and the stages it may include (its own is always allowed).
 # The order is the pipeline's: util <- sys <- store <- rules <- sweep <- site ->
 # render -> out; git stands beside them on util and sys alone; build runs
-# them in their order; cli sits on top.
+# them in their order; serve runs builds; cli sits on top.
 STAGES = {
     "core/util": [],
     "core/sys": ["core/util"],
@@ -41,13 +41,13 @@ STAGES = {
     "gen/out": ["core/util", "core/sys"],
     "gen/render": ["core/util", "core/sys", "gen/out"],
     "gen/git": ["core/util", "core/sys"],
-    "gen/serve": ["core/util", "core/sys", "gen/out"],
     "gen/search": ["core/util", "core/sys"],
     "gen/site": ["core/util", "core/sys", "core/store", "core/rules",
                  "core/sweep", "gen/search", "gen/render", "gen/out"],
     "gen/build": ["core/util", "core/sys", "core/store", "core/rules",
                   "core/sweep", "gen/site", "gen/render", "gen/out",
                   "gen/git"],
+    "gen/serve": ["core/util", "core/sys", "gen/out", "gen/build"],
     "gen/cli": ["core/util", "core/sys", "core/store", "core/rules",
                 "core/sweep", "gen/build",
                 "gen/site", "gen/search", "gen/render", "gen/out", "gen/git",
