@@ -15,7 +15,9 @@ enum mirror_status {
 	MIRROR_EUSAGE = 1,     /* bad command line */
 	MIRROR_EINPUT = 2,     /* bad store, config, template, id */
 	MIRROR_EIO = 3,        /* I/O or git failure */
-	MIRROR_ECONFLICTS = 4  /* --check and open conflicts remain */
+	MIRROR_ECONFLICTS = 4, /* --check and open conflicts remain */
+	MIRROR_EHOSTING = 5    /* the site passes a limit of a host that
+	                          --check-hosting names */
 };
 
 typedef struct mirror_error {

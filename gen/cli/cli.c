@@ -64,6 +64,9 @@ const struct cli_option_def cli_options[CLI_NOPTIONS] = {
 	[CLI_NO_SWEEP] = { "--no-sweep", NULL,
 	    "render the store as it is, without sweeping first",
 	    OFF(no_sweep) },
+	[CLI_HOSTING] = { "--check-hosting", "HOSTS",
+	    "exit 5 unless DIR fits each host named (see man)",
+	    OFF(hosting) },
 	[CLI_CHECK] = { "--check", NULL,
 	    "exit 4 on open conflicts, error checks, failed rules",
 	    OFF(check) },
@@ -136,10 +139,12 @@ const struct cli_command cli_commands[] = {
 	    CLI_BIT(CLI_REPO) | CLI_BIT(CLI_BRANCH) | CLI_BIT(CLI_AUTHOR) |
 	    CLI_BIT(CLI_SIGN_KEY) | CLI_BIT(CLI_TEMPLATES) | CLI_BIT(CLI_THEME) |
 	    CLI_BIT(CLI_BASE_URL) | CLI_BIT(CLI_TITLE) | CLI_BIT(CLI_RULES) |
-	    CLI_BIT(CLI_NO_SWEEP) | CLI_BIT(CLI_CHECK) | CLI_BIT(CLI_FORCE),
+	    CLI_BIT(CLI_NO_SWEEP) | CLI_BIT(CLI_CHECK) | CLI_BIT(CLI_FORCE) |
+	    CLI_BIT(CLI_HOSTING),
 	    "sweep, then render the site into DIR (and commit it)",
 	    "mirror build --store PATH --out DIR [--no-sweep] [--check] "
 	    "[--force]\n"
+	    "    [--check-hosting HOSTS]\n"
 	    "    [--repo GITDIR [--branch B] [--author 'NAME <EMAIL>']\n"
 	    "     [--sign-key FILE]]\n"
 	    "    [--templates DIR] [--theme NAME] [--base-url URL] "
@@ -154,7 +159,8 @@ const struct cli_command cli_commands[] = {
 	    "0  the site is built (and committed)\n" EXIT_USAGE
 	    "2  bad input: store, row, config file, template or theme\n"
 	    "3  I/O or git failure; DIR, the store and the branch as they "
-	    "were\n" EXIT_CHECK,
+	    "were\n" EXIT_CHECK
+	    "5  DIR does not fit a host --check-hosting names (it is built)\n",
 	    "mirror build --store facts.db --out site --repo site.git" },
 	{ "serve", NULL, 1, STORE | CLI_BIT(CLI_TEMPLATES) | CLI_BIT(CLI_RULES) |
 	    CLI_BIT(CLI_THEME) | CLI_BIT(CLI_BASE_URL) | CLI_BIT(CLI_TITLE) |

@@ -20,7 +20,7 @@ enum cli_option {
 	CLI_THEME, CLI_BASE_URL, CLI_TITLE, CLI_PORT, CLI_BIND, CLI_STATUS,
 	CLI_PROJECT, CLI_NOTES, CLI_WINNER, CLI_REASON, CLI_ACTOR, CLI_NO_SWEEP,
 	CLI_CHECK, CLI_FORCE, CLI_JSON, CLI_QUIET, CLI_CONFIG, CLI_HELP,
-	CLI_VERSION, CLI_SIGN_KEY, CLI_RULES, CLI_NOPTIONS
+	CLI_VERSION, CLI_SIGN_KEY, CLI_RULES, CLI_HOSTING, CLI_NOPTIONS
 };
 
 
@@ -49,6 +49,8 @@ struct mirror_opts {
 	const char *actor;       /* --actor NAME: who acts; default $USER */
 	const char *port;        /* --port N: serve's port; "1313" */
 	const char *bind;        /* --bind ADDR: serve's address; 127.0.0.1 */
+	const char *hosting;     /* --check-hosting HOSTS: comma-separated
+	                            host ids (gen/out/hosting.h) */
 	int json;                /* --json */
 	int check;               /* --check: open conflicts exit 4 */
 	int no_sweep;            /* --no-sweep */

@@ -6,7 +6,8 @@
  * The command around the stage (gen/build/build.h, where the steps and
  * their order are): the options checked and handed to build_run, the
  * progress line on a terminal, then the summary line (or --json), and
- * exit 4 under --check with open conflicts.
+ * exit 4 under --check with open conflicts; with --check-hosting, the
+ * site's size against the hosts named, exit 5 when it passes a limit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,101 @@
 #include "cli/cli.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
+#include "out/hosting.h"
 #include "sys/termtext.h"
 
-/* The build as one JSON object (build --json). */
+/* The hosts --check-hosting names, at most one of each. */
+struct hosting_ask {
+	const struct hosting_limit *host[8];
+	size_t n;
+	struct hosting_size size;      /* DIR once built */
+};
+
+/*
+ * Read --check-hosting's comma-separated host ids into *ask. Returns 0,
+ * or -MIRROR_EUSAGE naming an unknown id and the known ones.
+ */
+static int
+hosting_parse(struct hosting_ask *ask, const char *list, mirror_error *err)
+{
+	const char *p = list;
+
+	if (*p == '\0')
+		return mirror_fail(err, MIRROR_EUSAGE, "--check-hosting: "
+		    "name a host (github-pages, gitlab-pages, "
+		    "cloudflare-pages-free, cloudflare-pages)");
+	while (*p != '\0') {
+		size_t len = strcspn(p, ","), n;
+		const struct hosting_limit *all = hosting_limits(&n), *h = NULL;
+		char id[64];
+
+		if (len > 0 && len < sizeof(id)) {
+			memcpy(id, p, len);
+			id[len] = '\0';
+			h = hosting_find(id);
+		}
+		if (h == NULL)
+			return mirror_fail(err, MIRROR_EUSAGE, "--check-hosting: "
+			    "no host '%.*s' (known: %s, %s, %s, %s)", (int)len, p,
+			    all[0].id, all[1].id, all[2].id, all[3].id);
+		for (size_t i = 0; i <= ask->n && i < 8; i++)
+			if (i == ask->n) {
+				ask->host[ask->n++] = h;
+				break;
+			} else if (ask->host[i] == h) {
+				break;
+			}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/*
+ * The first host of ask that the site at out does not fit, as an error:
+ * "DIR does not fit Cloudflare Pages (free): 20,693 files, over its
+ * 20,000". Returns 0 when it fits them all, else -MIRROR_EHOSTING.
+ */
+static int
+hosting_verdict(const struct hosting_ask *ask, const char *out,
+    mirror_error *err)
+{
+	strbuf why;
+	int rc = 0;
+
+	strbuf_init(&why);
+	for (size_t i = 0; i < ask->n && rc == 0; i++)
+		if (!hosting_fits(&ask->size, ask->host[i], &why))
+			rc = mirror_fail(err, MIRROR_EHOSTING, "%s does not fit "
+			    "%s: %s (--check-hosting)", out, ask->host[i]->name,
+			    why.data);
+	strbuf_free(&why);
+	return rc;
+}
+
+/* The site's size as JSON (build --json with --check-hosting). */
 static json_t *
-build_json(const struct build *b, const struct mirror_opts *o)
+hosting_json(const struct hosting_size *s)
+{
+	json_t *fits = json_array();
+	size_t n;
+	const struct hosting_limit *all = hosting_limits(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (hosting_fits(s, &all[i], NULL))
+			json_array_append_new(fits, json_string(all[i].id));
+	return json_pack("{s:I, s:I, s:I, s:I, s:s?, s:o}", "bytes",
+	    (json_int_t)s->bytes, "files", (json_int_t)s->files, "folders",
+	    (json_int_t)s->folders, "largest", (json_int_t)s->largest,
+	    "largest_path", s->largest_path, "fits", fits);
+}
+
+/* The build as one JSON object (build --json); hosting, when not NULL,
+ * the site's size. */
+static json_t *
+build_json(const struct build *b, const struct mirror_opts *o,
+    const struct hosting_size *hosting)
 {
 	const struct build_report *r = &b->report;
 	json_t *v = json_object(), *t = json_object(), *changes = json_null();
@@ -55,6 +146,8 @@ build_json(const struct build *b, const struct mirror_opts *o)
 	    json_string(r->hres.commit_id) : json_null());
 	json_object_set_new(v, "changes", changes);
 	json_object_set_new(v, "timings_ms", t);
+	if (hosting != NULL)
+		json_object_set_new(v, "hosting", hosting_json(hosting));
 	return v;
 }
 
@@ -85,20 +178,30 @@ build_print(const struct build *b, const struct mirror_opts *o)
 
 /*
  * Say what the build did (JSON with --json, a summary unless
- * --quiet), and under --check fail on open conflicts, open violations
+ * --quiet; hosting, when not NULL, the site's size: its line or its
+ * JSON), and under --check fail on open conflicts, open violations
  * of error rules and failed rules. Returns 0,
  * -MIRROR_ECONFLICTS, or < 0 when stdout cannot be written.
  */
 static int
 build_report_out(const struct build *b, const struct mirror_opts *o,
-    mirror_error *err)
+    const struct hosting_size *hosting, mirror_error *err)
 {
 	int rc = 0;
 
-	if (o->json)
-		rc = json_out_print(build_json(b, o), err);
-	else if (!o->quiet)
+	if (o->json) {
+		rc = json_out_print(build_json(b, o, hosting), err);
+	} else if (!o->quiet) {
 		build_print(b, o);
+		if (hosting != NULL) {
+			strbuf line;
+
+			strbuf_init(&line);
+			hosting_report(&line, hosting);
+			(void)termtext_printf(stdout, "%s\n", line.data);
+			strbuf_free(&line);
+		}
+	}
 	if (rc == 0 && o->check && b->s.open_conflicts > 0)
 		rc = mirror_fail(err, MIRROR_ECONFLICTS, "build: %lld open "
 		    "conflicts (--check)", b->s.open_conflicts);
@@ -137,6 +240,7 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 {
 	struct build b;
 	struct build_opts bo;
+	struct hosting_ask ask = { .n = 0 };
 	struct progress prog;
 	const struct site_progress hooks = { on_phase, on_page, on_item,
 	    &prog };
@@ -146,15 +250,24 @@ cmd_build(const struct mirror_opts *o, mirror_error *err)
 	memset(&b, 0, sizeof(b));
 	if ((rc = cli_build_opts(&bo, &base_url, o, err)) < 0)
 		goto out;
+	if (o->hosting != NULL &&
+	    (rc = hosting_parse(&ask, o->hosting, err)) < 0)
+		goto out;
 	bo.counts = o->json || o->check;
 	bo.checks = o->check;
 	bo.progress = &hooks;
 	bo.progress_end = on_end;
 	progress_init(&prog, !o->quiet);
 	rc = build_run(&b, &bo, err);
+	if (rc >= 0 && ask.n > 0)
+		rc = hosting_measure(&ask.size, o->out, err);
 	if (rc >= 0)
-		rc = build_report_out(&b, o, err);
+		rc = build_report_out(&b, o, ask.n > 0 ? &ask.size : NULL,
+		    err);
+	if (rc >= 0 && ask.n > 0)
+		rc = hosting_verdict(&ask, o->out, err);
 out:
+	hosting_size_free(&ask.size);
 	build_free(&b);
 	free(base_url);
 	return rc;

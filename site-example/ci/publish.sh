@@ -41,6 +41,9 @@
 #   MIRROR_BASE_URL   where the site is served, for absolute URLs in
 #                     sitemap.xml and feed.xml (pages stay relative)
 #   MIRROR_TITLE      the site's title
+#   MIRROR_HOSTING    hosts the site must fit, e.g. github-pages: the
+#                     build fails (exit 5) before the upload when it
+#                     passes one of their limits (--check-hosting)
 #   MIRROR_REPO       the git repository to commit to         (.)
 #   MIRROR_BRANCH     the branch                              (mirror)
 #   MIRROR_AUTHOR     "Name <email>" of the commits (else git config)
@@ -50,7 +53,7 @@
 # Exit status: 1 for an unknown step, 3 when the remote's branches cannot
 # be read (before anything is committed), 4 from check while conflicts
 # are open, else the failing command's (mirror: 1 usage, 2 bad input,
-# 3 I/O or git).
+# 3 I/O or git, 5 the site passes a limit of MIRROR_HOSTING's hosts).
 set -eu
 
 src=${MIRROR_SRC:-.}
@@ -110,6 +113,8 @@ build() {
 	set -- --out "$out" "$@"
 	[ -n "${MIRROR_BASE_URL:-}" ] && set -- "$@" --base-url "$MIRROR_BASE_URL"
 	[ -n "${MIRROR_TITLE:-}" ] && set -- "$@" --title "$MIRROR_TITLE"
+	[ -n "${MIRROR_HOSTING:-}" ] &&
+		set -- "$@" --check-hosting "$MIRROR_HOSTING"
 	mirror_cmd build "$@"
 }
 
