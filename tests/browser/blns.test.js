@@ -194,22 +194,22 @@ function inspect(w) {
     }
   }
   // The index: one table of the projects (a header row and a row per
-  // project, six cells each) and one chart the generator draws, whose
+  // project, seven cells each) and one chart the generator draws, whose
   // SVG elements hold no markup of the store's (its text is dates and
-  // counts).
+  // counts, or the bars' project names, escaped).
   const indexPage = /\/index\.html$/.test(w.location.pathname) &&
     !/\/(projects|conflicts|keys|checks)\//.test(w.location.pathname);
   if (indexPage) {
     for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure', 'svg',
-      'desc', 'g', 'path', 'circle', 'text']) allowed.add(t);
+      'desc', 'g', 'path', 'circle', 'text', 'rect']) allowed.add(t);
     if (doc.querySelectorAll('table').length !== 1) markup.push('index: not one table');
     for (const r of doc.querySelectorAll('tr')) {
-      if (r.children.length !== 6) markup.push(`<tr> of ${r.children.length} cells`);
+      if (r.children.length !== 7) markup.push(`<tr> of ${r.children.length} cells`);
     }
     const figs = doc.querySelectorAll('figure.chart');
     if (figs.length !== 1 || doc.querySelectorAll('svg').length !== 1 ||
         !figs[0].querySelector('svg')) markup.push('index: not one chart');
-    for (const t of ['svg', 'desc', 'g', 'path', 'circle', 'text']) {
+    for (const t of ['svg', 'desc', 'g', 'path', 'circle', 'text', 'rect']) {
       for (const el of doc.querySelectorAll(t)) {
         if (!el.closest('figure.chart')) markup.push(`<${t}> outside the chart`);
       }
@@ -221,8 +221,19 @@ function inspect(w) {
   const projectPage = /\/projects\/[^/]+\/index\.html$/.test(w.location.pathname);
   if (projectPage) {
     for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure',
-      'figcaption', 'svg', 'title', 'rect', 'g', 'path', 'text', 'tspan']) {
+      'figcaption', 'svg', 'title', 'rect', 'g', 'path', 'text', 'tspan',
+      'details', 'summary']) {
       allowed.add(t);
+    }
+    // The folds of "Not active" and "Links": at most two, each summary
+    // the template's count in words, no markup in it.
+    const folds = doc.querySelectorAll('details');
+    if (folds.length > 2) markup.push(`${folds.length} <details>`);
+    for (const sm of doc.querySelectorAll('summary')) {
+      if (sm.children.length !== 0 ||
+          !/^\d+ (facts? not active|entit(y|ies) with links)$/.test(sm.textContent)) {
+        markup.push('<summary> not the template\'s');
+      }
     }
     for (const r of doc.querySelectorAll('tr')) {
       const head = r.parentElement.localName === 'thead';
