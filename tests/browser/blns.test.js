@@ -439,7 +439,9 @@ async function run(browser, origin) {
   bag.events = [];
   bag.facts = bag.json = bag.texts = 0;
 
-  const pages = pagesOf(site).sort();
+  // The search page runs the theme's script by design (search.test.js
+  // checks it, and its index escapes every '<' of store text): left out.
+  const pages = pagesOf(site).filter((p) => p !== 'search/index.html').sort();
   const t0 = Date.now();
   const bad = await probe(page, origin, pages, bag);
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
