@@ -449,6 +449,13 @@ members_now_all(struct conflict_list *l, struct reader *r,
 	return rc;
 }
 
+/* The member's value now, else (its row gone) when detected. */
+static const char *
+member_value(const struct conflict_member *m)
+{
+	return m->value_now != NULL ? m->value_now : m->value_then;
+}
+
 /* Fill the favoured members, earlier ids, description and question of
  * c, its members and their rows now read; the earlier ids come from ix
  * when given, else from a query. */
@@ -486,9 +493,9 @@ words:
 	c->description = slot_describe(c->slot_kind, c->slot_key);
 	for (size_t i = 0; i < c->n_members && qvalue == NULL; i++)
 		if (c->members[i].favoured)
-			qvalue = c->members[i].value_then;
+			qvalue = member_value(&c->members[i]);
 	if (qvalue == NULL && c->n_members > 0)
-		qvalue = c->members[0].value_then;
+		qvalue = member_value(&c->members[0]);
 	c->question = slot_question(c->slot_kind, c->slot_key, qvalue);
 	return 0;
 }

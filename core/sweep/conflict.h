@@ -57,7 +57,9 @@ struct conflict {
 	char *description;     /* the slot in plain words */
 	char *question;        /* the reviewer's yes/no question, about the
 	                          value the trust order favours (the first
-	                          member's value when trust does not decide) */
+	                          member's value when trust does not decide),
+	                          as the row holds it now (when detected,
+	                          once the row is gone) */
 	struct conflict_member *members;  /* trust order: highest trust
 	                                     first, then kind, then id */
 	size_t n_members;

@@ -12,6 +12,7 @@
 #include "util/array.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+#include "words/conflict_words.h"
 
 #define PROJECTS_DIR "api/projects/"
 #define CONFLICTS_DIR "api/conflicts/"
@@ -483,13 +484,17 @@ member(json_t *c, const char *id)
 	return NULL;
 }
 
-/* The slot in words: the description, less " of <project>". */
+/* The slot in words: slot_words as the pages say it ("Spindle max
+ * speed, P06 Polisher"), or in a file written before it was there, the
+ * description less " of <project>". A new one-line string. */
 static char *
 slot_words(json_t *c)
 {
 	const char *d = raw(c, "description"), *p = raw(c, "project");
 	size_t dl, pl;
 
+	if (raw(c, "slot_words") != NULL)
+		return field(c, "slot_words");
 	if (d == NULL)
 		return field(c, "id");
 	dl = strlen(d);
@@ -500,49 +505,64 @@ slot_words(json_t *c)
 	return one_line(d, dl);
 }
 
-/* "300 rpm [a] vs 350 rpm [b]" (with_ids) or "300 rpm vs 350 rpm". */
+/* Member m as a side (conflict_words.h), its value and source on one
+ * line each, kept in one[0..2) for the caller to free. */
+static void
+side_of(struct words_side *s, char *one[2], json_t *m)
+{
+	json_t *now = json_object_get(m, "value_now");
+
+	one[0] = field(m, now != NULL && !json_is_null(now) ? "value_now" :
+	    "value_then");
+	one[1] = field(m, "source");
+	*s = (struct words_side){ raw(m, "kind"), one[0], one[1] };
+}
+
+/*
+ * Every side of c now, with where it comes from: "300 rpm (trusted
+ * state: spec) [a] · 350 rpm (engineering record: log) [b]" (with_ids)
+ * or, each wording once, "300 rpm (trusted state: spec) · 350 rpm
+ * (engineering record: log)".
+ */
 static void
 put_values(strbuf *sb, json_t *c, int with_ids)
 {
-	strbuf seen;
-	size_t i;
-	json_t *m;
-	int first = 1;
+	json_t *ms = json_object_get(c, "members"), *m;
+	size_t n = json_array_size(ms), i;
+	struct words_side *v = xcalloc(n + 1, sizeof(*v));
+	char **one = xcalloc(2 * n + 2, sizeof(*one));
 
-	strbuf_init(&seen);
-	json_array_foreach(json_object_get(c, "members"), i, m) {
-		char *v = field(m, json_object_get(m, "value_now") != NULL &&
-		    !json_is_null(json_object_get(m, "value_now")) ?
-		    "value_now" : "value_then");
+	json_array_foreach(ms, i, m)
+		side_of(&v[i], one + 2 * i, m);
+	if (!with_ids)
+		words_sides(sb, v, n);
+	json_array_foreach(ms, i, m) {
 		char *id = field(m, "id");
 
-		if (!with_ids) {
-			/* Each value once; '\n' cannot occur in one. */
-			strbuf key;
-			int dup;
-
-			strbuf_init(&key);
-			strbuf_printf(&key, "\n%s\n", v);
-			dup = seen.len > 0 && strstr(seen.data, key.data) !=
-			    NULL;
-			if (!dup)
-				strbuf_add(&seen, key.data, key.len);
-			strbuf_free(&key);
-			if (dup) {
-				free(v);
-				free(id);
-				continue;
-			}
-		}
-		strbuf_printf(sb, "%s%s", first ? "" : " vs ",
-		    v[0] ? v : "(empty)");
-		if (with_ids)
+		if (with_ids) {
+			strbuf_puts(sb, i > 0 ? " \xc2\xb7 " : "");
+			words_side(sb, &v[i]);
 			strbuf_printf(sb, " [%s]", id);
-		first = 0;
-		free(v);
+		}
 		free(id);
 	}
-	strbuf_free(&seen);
+	for (i = 0; i < 2 * n; i++)
+		free(one[i]);
+	free(one);
+	free(v);
+}
+
+/* Member m's value now with where it comes from, into sb. */
+static void
+put_side(strbuf *sb, json_t *m)
+{
+	struct words_side s;
+	char *one[2];
+
+	side_of(&s, one, m);
+	words_side(sb, &s);
+	free(one[0]);
+	free(one[1]);
 }
 
 /* Every member id of a and b (either may be NULL) into e->ids. */
@@ -660,10 +680,10 @@ decision_event(struct events *es, const struct cfile *cf)
 			char *wid = field(w, "id");
 
 			strbuf_puts(&line, ": kept ");
-			put_value(&line, w, "value_now");
+			put_side(&line, w);
 			strbuf_printf(&line, " [%s]", wid);
 			strbuf_puts(&subj, " (kept ");
-			put_value(&subj, w, "value_now");
+			put_side(&subj, w);
 			strbuf_puts(&subj, ")");
 			free(wid);
 		}
@@ -775,7 +795,7 @@ joined_event(struct events *es, const struct cfile *cf)
 		}
 		mid = field(m, "id");
 		strbuf_printf(&line, "%s ", e->joined ? ";" : "");
-		put_value(&line, m, "value_now");
+		put_side(&line, m);
 		strbuf_printf(&line, " [%s]", mid);
 		free(mid);
 		e->joined++;

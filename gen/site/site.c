@@ -258,6 +258,8 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	int rc = 0;
 
 	*pages = 0;
+	/* Before any page's digest: the questions are what pages show. */
+	conflict_words_fill(m);
 	writer_init(&w, o->tmpl, o->th, o->out, o->progress);
 	/* A page is rendered again only when its inputs changed; the
 	 * stamp's hash of the site-wide inputs is part of each digest. */

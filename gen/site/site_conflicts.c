@@ -14,6 +14,7 @@
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "words/conflict_words.h"
 
 /* The second hash of the family's digest starts here (any value other
  * than the first's); change it when the digest's fields change. */
@@ -110,20 +111,19 @@ static const char *
 layer_words(const char *kind, size_t n)
 {
 	if (strcmp(kind, "project_state") == 0)
-		return n == 1 ? "trusted project state row" :
-		    "trusted project state rows";
+		return n == 1 ? "trusted state row" : "trusted state rows";
 	if (strcmp(kind, "entity") == 0)
-		return n == 1 ? "engineering entity" : "engineering entities";
+		return n == 1 ? "engineering record" : "engineering records";
 	return n == 1 ? "memory" : "memories";
 }
 
 /*
  * What kind of disagreement c is, in words, into sb: which layers its
- * members come from, and which one the trust order favours (the highest
- * layer, when the members span several).
+ * members come from, and fav (what the trust order favours, "" for
+ * nothing) when they span several layers.
  */
 static void
-kind_words(strbuf *sb, const struct conflict *c)
+kind_words(strbuf *sb, const struct conflict *c, const char *fav)
 {
 	static const char *const order[] = { "project_state", "entity",
 	    "memory" };
@@ -141,9 +141,8 @@ kind_words(strbuf *sb, const struct conflict *c)
 		}
 	if (layers <= 1) {
 		strbuf_printf(sb, "Within one layer: %zu %s disagree, all of "
-		    "the same trust, so the trust order favours none of them.",
-		    top < 3 ? count[top] : c->n_members, top < 3 ?
-		    layer_words(order[top], count[top]) : "facts");
+		    "the same trust.", top < 3 ? count[top] : c->n_members,
+		    top < 3 ? layer_words(order[top], count[top]) : "facts");
 		return;
 	}
 	strbuf_puts(sb, "Across layers: ");
@@ -155,8 +154,10 @@ kind_words(strbuf *sb, const struct conflict *c)
 		strbuf_printf(sb, "%zu %s", count[l], layer_words(order[l],
 		    count[l]));
 	}
-	strbuf_printf(sb, " disagree; the trust order favours the %s.",
-	    layer_words(order[top], 1));
+	strbuf_puts(sb, " disagree");
+	if (fav != NULL && fav[0] != '\0')
+		strbuf_printf(sb, "; %s", fav);
+	strbuf_putc(sb, '.');
 }
 
 /* Where the member's fact is rendered: its project's overview, or the
@@ -179,7 +180,8 @@ member_place(json_t *o, const struct site_model *m,
 static json_t *
 member_json(const struct site_model *m, const struct conflict_member *cm)
 {
-	json_t *sources = item_sources(cm->source);
+	json_t *sources = item_sources(cm->source), *origin;
+	strbuf sb;
 	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
 	    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
 	    "kind", cm->kind, "layer", layer_name(cm->kind),
@@ -202,6 +204,12 @@ member_json(const struct site_model *m, const struct conflict_member *cm)
 		return NULL;
 	}
 	member_place(o, m, cm);
+	origin = sources_line(sources);
+	strbuf_init(&sb);
+	words_origin(&sb, cm->kind, json_string_value(origin));
+	json_object_set_new(o, "origin", json_string(sb.data));
+	strbuf_free(&sb);
+	json_decref(origin);
 	json_object_set_new(o, "sources", sources);
 	return o;
 }
@@ -211,6 +219,139 @@ static const char *
 member_value(const struct conflict_member *cm)
 {
 	return cm->value_now != NULL ? cm->value_now : cm->value_then;
+}
+
+/* The slot of c as the store wrote it: the words of its first member
+ * (trust order) that has some, else the slot in words without " of
+ * <project>" (the queue groups by project). A new JSON string. */
+static json_t *
+queue_slot(const struct conflict *c)
+{
+	size_t n = strlen(c->description), p = strlen(c->project);
+
+	for (size_t k = 0; k < c->n_members; k++)
+		if (c->members[k].slot_words != NULL)
+			return json_string(c->members[k].slot_words);
+	if (p > 0 && n > p + 4 && strcmp(c->description + n - p,
+	    c->project) == 0 && memcmp(c->description + n - p - 4, " of ",
+	    4) == 0)
+		n -= p + 4;
+	return json_stringn(c->description, n);
+}
+
+/* The slot of c as a person says it, without the project ("Spindle
+ * max speed"). A new JSON string. */
+static json_t *
+queue_slot_said(const struct conflict *c)
+{
+	json_t *slot = queue_slot(c), *out;
+	strbuf sb;
+
+	strbuf_init(&sb);
+	words_slot(&sb, json_string_value(slot), NULL);
+	out = json_string(sb.data);
+	strbuf_free(&sb);
+	json_decref(slot);
+	return out;
+}
+
+/* The display name of c's project, or NULL for no project. */
+static const char *
+project_name(const struct site_model *m, const char *project)
+{
+	long pi;
+
+	if (project == NULL || project[0] == '\0')
+		return NULL;
+	pi = model_project_index(m, project);
+	return pi >= 0 ? m->projects[pi].name : project;
+}
+
+/* The sides of c: each member's current value and origin (its sources
+ * as one line, kept in src[k], which the caller frees with the array).
+ * Returns a new array of c->n_members sides. */
+static struct words_side *
+conflict_sides(char ***src, const struct conflict *c)
+{
+	struct words_side *v = xcalloc(c->n_members + 1, sizeof(*v));
+
+	*src = xcalloc(c->n_members + 1, sizeof(**src));
+	for (size_t k = 0; k < c->n_members; k++) {
+		const struct conflict_member *cm = &c->members[k];
+		json_t *list = item_sources(cm->source);
+		json_t *line = sources_line(list);
+
+		if (json_is_string(line))
+			(*src)[k] = xstrdup(json_string_value(line));
+		json_decref(line);
+		json_decref(list);
+		v[k] = (struct words_side){ cm->kind, member_value(cm),
+		    (*src)[k] };
+	}
+	return v;
+}
+
+static void
+sides_free(struct words_side *v, char **src, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		free(src[k]);
+	free(src);
+	free(v);
+}
+
+void
+conflict_slot_words(strbuf *sb, const struct site_model *m,
+    const struct conflict *c)
+{
+	json_t *slot = queue_slot(c);
+
+	words_slot(sb, json_string_value(slot), project_name(m, c->project));
+	json_decref(slot);
+}
+
+/*
+ * c in words, each into its strbuf (any may be NULL): the slot with its
+ * project (slot), every side now (sides), the question (question) and
+ * what the trust order favours ("" when it favours nothing: fav).
+ */
+static void
+conflict_said(const struct site_model *m, const struct conflict *c,
+    strbuf *slot, strbuf *sides, strbuf *question, strbuf *fav)
+{
+	char **src;
+	struct words_side *v = conflict_sides(&src, c);
+	strbuf sl;
+
+	strbuf_init(&sl);
+	conflict_slot_words(&sl, m, c);
+	if (slot != NULL)
+		strbuf_puts(slot, sl.data);
+	if (sides != NULL)
+		words_sides(sides, v, c->n_members);
+	if (question != NULL)
+		words_question(question, sl.data, v, c->n_members);
+	for (size_t k = 0; fav != NULL && k < c->n_members; k++)
+		if (c->members[k].favoured) {
+			words_favours(fav, &v[k]);
+			break;
+		}
+	strbuf_free(&sl);
+	sides_free(v, src, c->n_members);
+}
+
+void
+conflict_words_fill(struct site_model *m)
+{
+	for (size_t i = 0; i < m->conflicts.n; i++) {
+		struct conflict *c = &m->conflicts.items[i];
+		strbuf q;
+
+		strbuf_init(&q);
+		conflict_said(m, c, NULL, NULL, &q, NULL);
+		free(c->question);
+		c->question = strbuf_detach(&q);
+	}
 }
 
 /* The command line that resolves c for its member k, and what it keeps. */
@@ -334,6 +475,60 @@ conflict_shown(json_t *o, const struct conflict *c)
 	json_object_set_new(o, "values_differ", json_boolean(differ));
 }
 
+/*
+ * The words of c into its object o: slot_words (without the project),
+ * slot_title (with it), sides_words,
+ * favours_words (null when the trust order favours nothing), kind_words,
+ * title, and each member's conflicts_with_words (the side it
+ * contradicts, in words, or null).
+ */
+static void
+conflict_words_json(json_t *o, const struct site_model *m,
+    const struct conflict *c)
+{
+	json_t *members = json_object_get(o, "members");
+	strbuf slot, sides, fav, sb;
+
+	strbuf_init(&slot);
+	strbuf_init(&sides);
+	strbuf_init(&fav);
+	strbuf_init(&sb);
+	conflict_said(m, c, &slot, &sides, NULL, &fav);
+	json_object_set_new(o, "slot_words", queue_slot_said(c));
+	json_object_set_new(o, "slot_title", json_string(slot.data));
+	json_object_set_new(o, "sides_words", json_string(sides.data));
+	json_object_set_new(o, "favours_words", fav.len > 0 ?
+	    json_string(fav.data) : json_null());
+	kind_words(&sb, c, fav.len > 0 ? fav.data : "");
+	json_object_set_new(o, "kind_words", json_string(sb.data));
+	strbuf_reset(&sb);
+	strbuf_printf(&sb, "Conflict: %s", slot.data);
+	json_object_set_new(o, "title", json_string(sb.data));
+	for (size_t k = 0; k < c->n_members; k++) {
+		json_t *mk = json_array_get(members, k), *w = json_null();
+
+		for (size_t j = 0; c->members[k].conflicts_with != NULL &&
+		    j < c->n_members; j++)
+			if (j != k && strcmp(c->members[j].id,
+			    c->members[k].conflicts_with) == 0) {
+				json_t *mj = json_array_get(members, j);
+
+				strbuf_reset(&sb);
+				strbuf_printf(&sb, "%s (%s)", member_value(
+				    &c->members[j]), json_string_value(
+				    json_object_get(mj, "origin")));
+				json_decref(w);
+				w = json_string(sb.data);
+				break;
+			}
+		json_object_set_new(mk, "conflicts_with_words", w);
+	}
+	strbuf_free(&slot);
+	strbuf_free(&sides);
+	strbuf_free(&fav);
+	strbuf_free(&sb);
+}
+
 /* Set key of o to a new string: prefix, c's id as a shell word, suffix. */
 static void
 set_command(json_t *o, const char *key, const char *prefix,
@@ -357,7 +552,6 @@ conflict_json(json_t **out, const struct site_model *m,
 {
 	json_t *o, *members = json_array(), *winners = json_array();
 	const struct conflict_member *fav = NULL;
-	strbuf sb;
 
 	*out = NULL;
 	for (size_t k = 0; k < c->n_members; k++) {
@@ -380,13 +574,7 @@ conflict_json(json_t **out, const struct site_model *m,
 		return mirror_fail(err, MIRROR_EIO, "internal: conflict %s",
 		    c->id);
 	conflict_shown(o, c);
-	strbuf_init(&sb);
-	kind_words(&sb, c);
-	json_object_set_new(o, "kind_words", json_string(sb.data));
-	strbuf_reset(&sb);
-	strbuf_printf(&sb, "Conflict: %s", c->description);
-	json_object_set_new(o, "title", json_string(sb.data));
-	strbuf_free(&sb);
+	conflict_words_json(o, m, c);
 	set_command(o, "resolve_command", "mirror conflicts resolve ", c,
 	    " --notes 'WHY'");
 	set_command(o, "dismiss_command", "mirror conflicts dismiss ", c,
@@ -428,7 +616,8 @@ conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 	strbuf_printf(&api, "api/conflicts/%s.json", slug);
 	/* With its id: conflicts of one slot (an earlier one closed, a
 	 * later one open) get distinct titles. */
-	strbuf_printf(&title, "Conflict: %s (%s)", c->description, c->id);
+	strbuf_printf(&title, "%s (%s)", json_string_value(
+	    json_object_get(o, "title")), c->id);
 	data = json_pack("{s:O}", "conflict", o);
 	rc = page_write_json(pc, path.data, "conflict.md", title.data, data,
 	    NULL, 0, api.data, o, err);
@@ -443,97 +632,30 @@ conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 	return rc;
 }
 
-/* The UTC day (days since 1970) of store timestamp ts, or -1. */
-static long long
-day_of_ts(const char *ts)
-{
-	time_t t;
-
-	if (ts == NULL || mirror_parse_ts(&t, ts) < 0 || t < 0)
-		return -1;
-	return (long long)t / 86400;
-}
-
-/*
- * How old c is, in words, into sb, and in days (returned): an open one
- * since it was detected, by the run's clock; a closed one how long it
- * was open.
- */
-static long long
-queue_age(strbuf *sb, const struct site_model *m, const struct conflict *c)
-{
-	int open = strcmp(c->status, "open") == 0;
-	long long from = day_of_ts(c->detected_at), to = open ?
-	    (long long)m->now / 86400 : day_of_ts(c->resolved_at), d;
-
-	d = from < 0 || to < from ? 0 : to - from;
-	if (open && d == 0)
-		strbuf_puts(sb, "detected today");
-	else if (d == 0)
-		strbuf_puts(sb, "closed the day it was detected");
-	else
-		strbuf_printf(sb, "%s %lld %s", open ? "open for" : "was open for",
-		    d, d == 1 ? "day" : "days");
-	return d;
-}
-
-/* What the trust order favours in c, in words, into sb. */
-static void
-queue_favours(strbuf *sb, const struct conflict *c)
-{
-	for (size_t k = 0; k < c->n_members; k++) {
-		const struct conflict_member *cm = &c->members[k];
-
-		if (!cm->favoured)
-			continue;
-		strbuf_printf(sb, "the %s %s: %s", layer_words(cm->kind, 1),
-		    cm->id, member_value(cm));
-		return;
-	}
-	strbuf_puts(sb, "none: no member outranks the others");
-}
-
-/* The slot of c as the store wrote it: the words of its first member
- * (trust order) that has some, else the slot in words without " of
- * <project>" (the queue groups by project). A new JSON string. */
-static json_t *
-queue_slot(const struct conflict *c)
-{
-	size_t n = strlen(c->description), p = strlen(c->project);
-
-	for (size_t k = 0; k < c->n_members; k++)
-		if (c->members[k].slot_words != NULL)
-			return json_string(c->members[k].slot_words);
-	if (p > 0 && n > p + 4 && strcmp(c->description + n - p,
-	    c->project) == 0 && memcmp(c->description + n - p - 4, " of ",
-	    4) == 0)
-		n -= p + 4;
-	return json_stringn(c->description, n);
-}
-
 /* One entry of the queue (see templates/README.md). */
 static json_t *
 queue_entry(const struct site_model *m, const struct conflict *c)
 {
 	char slug[SLUG_SIZE];
-	strbuf age, fav;
-	long long days;
+	strbuf sides, fav;
 	json_t *o;
 
-	strbuf_init(&age);
+	strbuf_init(&sides);
 	strbuf_init(&fav);
-	days = queue_age(&age, m, c);
-	queue_favours(&fav, c);
+	conflict_said(m, c, NULL, &sides, NULL, &fav);
 	slug_make(slug, c->id);
-	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:I, s:o, s:s, "
+	/* The detection date, not an age: a page that says "open for 3
+	 * days" changes every day (issue 59). */
+	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:o, "
 	    "s:o, s:o}", "id", c->id, "slug", slug, "status", c->status,
-	    "question", c->question, "slot", queue_slot(c),
-	    "age", age.data, "age_days", (json_int_t)days,
+	    "question", c->question, "slot", queue_slot_said(c),
+	    "sides", sides.data, "favours", fav.data,
 	    "members", (json_int_t)c->n_members, "members_words",
 	    item_count((long long)c->n_members, "member", "members"),
-	    "favours", fav.data, "detected", item_date(c->detected_at),
-	    "closed", item_date(c->resolved_at));
-	strbuf_free(&age);
+	    "detected", item_date(c->detected_at),
+	    "closed", item_date(c->resolved_at),
+	    "kind", json_string(c->slot_kind));
+	strbuf_free(&sides);
 	strbuf_free(&fav);
 	return item_must(o, "conflict", c->id);
 }
@@ -682,8 +804,8 @@ queue_pages(const struct page_ctx *pc, struct page_list *list,
 /*
  * Fold into h everything the family's files show: each conflict with
  * its members (their values and rows now) and earlier ids, the open
- * count, the run's day (the queue says how long a conflict has been
- * open) and the projects. A field the family comes to show must be
+ * count and the projects (the queue gives dates, not ages: the run's
+ * day is not an input). A field the family comes to show must be
  * folded in here too (t_incremental's trials compare every build with
  * a --force one).
  */
@@ -691,7 +813,6 @@ static void
 conflicts_hash(uint64_t h[2], const struct site_model *m)
 {
 	page_hash_projects(h, m);
-	page_hash_int(h, (long long)m->now / 86400);
 	page_hash_int(h, m->open_conflicts);
 	page_hash_int(h, (long long)m->conflicts.n);
 	for (size_t i = 0; i < m->conflicts.n; i++) {

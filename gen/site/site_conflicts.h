@@ -11,4 +11,17 @@
  * with err set. */
 int conflict_pages(const struct page_ctx *pc, mirror_error *err);
 
+/*
+ * Word each conflict of m's question as a person says it, from its
+ * members now: "Which is right for Spindle max speed, P06 Polisher: 300
+ * rpm (trusted state: spec) · 350 rpm (engineering record: log)?"; every
+ * page that names a conflict asks it. Idempotent.
+ */
+void conflict_words_fill(struct site_model *m);
+
+/* The slot of conflict c as a person says it, with its project's
+ * display name, into sb: "Spindle max speed, P06 Polisher". */
+void conflict_slot_words(strbuf *sb, const struct site_model *m,
+    const struct conflict *c);
+
 #endif

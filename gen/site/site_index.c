@@ -24,6 +24,7 @@
 #include "render/escape.h"
 #include "render/slug.h"
 #include "site/items.h"
+#include "site/site_conflicts.h"
 #include "site/site_graph.h"
 #include "site/site_index.h"
 #include "sweep/health.h"
@@ -591,9 +592,14 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 
 	strbuf_puts(sb, "  <entry>\n    <title>");
 	if (c != NULL) {
+		strbuf slot;
+
+		strbuf_init(&slot);
+		conflict_slot_words(&slot, m, c);
 		xml(sb, c->status);
 		strbuf_puts(sb, ": ");
-		xml(sb, c->description);
+		xml(sb, slot.data);
+		strbuf_free(&slot);
 		feed_entry(sb, m, "conflict", c->id, it->t, "conflicts");
 		xml(sb, c->question);
 	} else {

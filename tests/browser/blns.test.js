@@ -136,7 +136,7 @@ function inspect(w) {
   }
   const markup = [];
   // A conflict page's template makes one table (a header row and a row
-  // per member, seven cells each, six when the values did not change) and, when open, two <pre><code> blocks
+  // per member, six cells each, five when the values did not change) and, when open, two <pre><code> blocks
   // of commands: those, exactly, and nothing else of their kind.
   const conflictPage = /\/conflicts\/(?!index\.html$)[^/]+\.html$/.test(w.location.pathname);
   if (conflictPage) {
@@ -148,10 +148,10 @@ function inspect(w) {
     for (const r of rows) {
       const head = r.parentElement.localName === 'thead';
       if (!head && !/^member-(state|entity|memory)-/.test(r.id)) markup.push(`<tr id=${r.id}>`);
-      // Seven cells, or six where "Value then" and "Value now" are one
+      // Six cells, or five where "Value then" and "Value now" are one
       // "Value" column (equal on every row); every row alike.
       if (r.children.length !== rows[0].children.length ||
-          (r.children.length !== 7 && r.children.length !== 6)) {
+          (r.children.length !== 6 && r.children.length !== 5)) {
         markup.push(`<tr> of ${r.children.length} cells`);
       }
     }

@@ -93,11 +93,11 @@ assert c['requirements'] is True and c['decisions'] is False and c['memories'] i
 conflict=$(sql s.db "SELECT id FROM conflicts WHERE status = 'open'")
 page=site/conflicts/$conflict.md
 expect "a conflict whose values then and now are equal has one Value column" sh -c "
-    grep -qx '| Fact | Layer | Value | Status now | Sources | Created · updated |' $page &&
-    grep -qx '|---|---|---|---|---|---|' $page &&
-    grep -q '| state, trust 3 | 300 rpm | active |' $page &&
+    grep -qx '| Fact | From | Value | Status now | Created · updated |' $page &&
+    grep -qx '|---|---|---|---|---|' $page &&
+    grep -q '| trusted state | 300 rpm | active |' $page &&
     grep -q '<th>Value</th>' site/conflicts/$conflict.html &&
-    ! grep -q 'Value then' site/conflicts/$conflict.html"
+    ! grep -q 'Value when detected' site/conflicts/$conflict.html"
 expect "a conflict page shows dates alone when no two share a day" sh -c "
     grep -qx -- '- Detected: 2026-11-01' $page &&
     grep -q '| 2026-02-01 · 2026-02-01 |\$' $page"
@@ -110,10 +110,10 @@ sql s.db "UPDATE project_state SET value = '280 rpm',
 mirror build --store s.db --out site --quiet
 expect_status "the store builds again" 0
 expect "once a value changed the page has Value then and Value now, and two events of one day show their times" sh -c "
-    grep -qx '| Fact | Layer | Value then | Value now | Status now | Sources | Created · updated |' $page &&
-    grep -qx '|---|---|---|---|---|---|---|' $page &&
+    grep -qx '| Fact | From | Value when detected | Value now | Status now | Created · updated |' $page &&
+    grep -qx '|---|---|---|---|---|---|' $page &&
     grep -q '| 250 rpm | 280 rpm | active |' $page &&
-    grep -q '<th>Value then</th>' site/conflicts/$conflict.html &&
+    grep -q '<th>Value when detected</th>' site/conflicts/$conflict.html &&
     grep -qx -- '- Detected: 2026-11-01 00:00' $page &&
     grep -q '| 2026-02-02 · 2026-11-01 09:30 |\$' $page"
 expect "the conflict's JSON keeps detected_at and states values_differ" python3 -c "

@@ -40,10 +40,12 @@ STAGES = {
     "core/sweep": ["core/util", "core/sys", "core/store", "core/rules"],
     "gen/out": ["core/util", "core/sys"],
     "gen/render": ["core/util", "core/sys", "gen/out"],
-    "gen/git": ["core/util", "core/sys"],
+    "gen/words": ["core/util"],
+    "gen/git": ["core/util", "core/sys", "gen/words"],
     "gen/search": ["core/util", "core/sys"],
     "gen/site": ["core/util", "core/sys", "core/store", "core/rules",
-                 "core/sweep", "gen/search", "gen/render", "gen/out"],
+                 "core/sweep", "gen/search", "gen/render", "gen/out",
+                 "gen/words"],
     "gen/build": ["core/util", "core/sys", "core/store", "core/rules",
                   "core/sweep", "gen/site", "gen/render", "gen/out",
                   "gen/git"],
@@ -51,7 +53,7 @@ STAGES = {
     "gen/cli": ["core/util", "core/sys", "core/store", "core/rules",
                 "core/sweep", "gen/build",
                 "gen/site", "gen/search", "gen/render", "gen/out", "gen/git",
-                "gen/serve"],
+                "gen/serve", "gen/words"],
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -133,8 +133,9 @@ elif case == "queue":
     opened = queue.split("## Resolved")[0]
     for c in conflicts:
         q = js("api/conflicts/%s.json" % c["id"])
-        if c["status"] == "open" and "[%s](%s.md)" % (q["question"], c["id"]) not in opened:
-            bad.append("%s: its question is not in the open group" % c["id"])
+        entry = "[%s](%s.md): %s" % (q["slot_words"], c["id"], q["sides_words"])
+        if c["status"] == "open" and entry not in opened:
+            bad.append("%s: its slot and sides are not in the open group" % c["id"])
     projects = re.findall(r"^### (.*): (\d+) conflicts?$", opened, re.M)
     names = [p[0] for p in projects]
     if len(names) != len(set(names)) or not names:
@@ -144,19 +145,20 @@ elif case == "queue":
         if sect.count("\n- [") != int(n):
             bad.append("%s: %d entries, heading says %s" % (name, sect.count("\n- ["), n))
 elif case == "case":
-    for want in ("slot: result first mode frequency of model Bench modal FEA ·",
-                 "slot: layer count constraint on PCB stackup ·",
-                 "slot: serdes_refclk_frequency ·"):
+    for want in ("[Result first mode frequency of model Bench modal FEA](",
+                 "[Layer count constraint on PCB stackup](",
+                 "[Serdes refclk frequency]("):
         if want not in queue:
             bad.append("missing %r" % want)
 elif case == "entry":
-    want = ("- slot: lateral_support_material · %s · 2 members · the trust "
-            "order favours the trusted project state row "
-            "p05-st-lateral-support-material: GF-PTFE · " % sys.argv[3])
+    want = ("): GF-PTFE (trusted state: design review 2025-11-04) · PEEK "
+            "(engineering record: mount FEA report; meeting 2026-01-19)\n"
+            "  - %s · the trust order favours GF-PTFE (trusted state)\n"
+            % sys.argv[3])
     if want not in queue:
         bad.append("no entry %r" % want)
-    if "the trust order favours none: no member outranks the others" not in queue:
-        bad.append("no entry favouring none")
+    if "favours none" in queue:
+        bad.append("an entry says the trust order favours none")
 for b in bad[:10]:
     print(b)
 sys.exit(1 if bad else 0)

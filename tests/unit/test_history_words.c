@@ -313,9 +313,9 @@ test_conflict_forms(void **state)
 	} cases[] = {
 		{ file("api/conflicts/c9.json", NULL, open2),
 		    "p06-polisher: conflict opened on spindle max speed "
-		    "(300 rpm vs 350 rpm vs 250 rpm)",
+		    "(300 rpm · 350 rpm · 250 rpm)",
 		    "  conflict on spindle max speed [c9] opened: 300 rpm [s] "
-		    "vs 350 rpm [e] vs 250 rpm [m] vs 250 rpm [m2]\n", "" },
+		    "· 350 rpm [e] · 250 rpm [m] · 250 rpm [m2]\n", "" },
 		{ file("api/conflicts/c9.json", open2, res),
 		    "p06-polisher: conflict on spindle max speed resolved by "
 		    "carol", "  conflict on spindle max speed [c9] resolved by "
@@ -739,7 +739,7 @@ test_initial(void **state)
 	    "  memories (trust 1): 1 fact: 1 active\n"
 	    "  conflicts: 1 open, 2 resolved, 0 dismissed\n"
 	    "Project p1:\n"
-	    "  conflict on slot [c1] open: 1 [a] vs 2 [b]\n");
+	    "  conflict on slot [c1] open: 1 [a] · 2 [b]\n");
 	assert_string_equal(w.trailers.data, "");
 	hw_free(&w);
 	/* No usable health: nothing in words (the page count stays). */

@@ -1,0 +1,112 @@
+/*
+ * conflict_words.c: a conflict said as a person would (see
+ * conflict_words.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "words/conflict_words.h"
+
+#define DOT " \xc2\xb7 "          /* " · " */
+
+void
+words_slot(strbuf *sb, const char *slot, const char *project_name)
+{
+	int first = 1;
+
+	for (const char *p = slot != NULL ? slot : ""; *p != '\0'; p++) {
+		char ch = *p == '_' ? ' ' : *p;
+
+		if (first && ch >= 'a' && ch <= 'z')
+			ch = (char)(ch - 'a' + 'A');
+		if (ch != ' ')
+			first = 0;
+		strbuf_putc(sb, ch);
+	}
+	if (project_name != NULL && project_name[0] != '\0')
+		strbuf_printf(sb, ", %s", project_name);
+}
+
+void
+words_origin(strbuf *sb, const char *kind, const char *source)
+{
+	const char *layer = "memory";
+
+	if (kind != NULL && strcmp(kind, "project_state") == 0)
+		layer = "trusted state";
+	else if (kind != NULL && strcmp(kind, "entity") == 0)
+		layer = "engineering record";
+	strbuf_puts(sb, layer);
+	if (strcmp(layer, "memory") != 0 && source != NULL &&
+	    source[0] != '\0')
+		strbuf_printf(sb, ": %s", source);
+}
+
+void
+words_side(strbuf *sb, const struct words_side *s)
+{
+	strbuf_puts(sb, s->value != NULL && s->value[0] != '\0' ? s->value :
+	    "(empty)");
+	if (s->kind == NULL)
+		return;
+	strbuf_puts(sb, " (");
+	words_origin(sb, s->kind, s->source);
+	strbuf_putc(sb, ')');
+}
+
+void
+words_sides(strbuf *sb, const struct words_side *v, size_t n)
+{
+	strbuf seen, one;
+	int said = 0;
+
+	strbuf_init(&seen);
+	strbuf_init(&one);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&one);
+		/* '\n' never occurs in a side's words: the separator. */
+		strbuf_putc(&one, '\n');
+		words_side(&one, &v[i]);
+		strbuf_putc(&one, '\n');
+		if (seen.len > 0 && strstr(seen.data, one.data) != NULL)
+			continue;
+		strbuf_add(&seen, one.data, one.len);
+		strbuf_puts(sb, said++ ? DOT : "");
+		strbuf_add(sb, one.data + 1, one.len - 2);
+	}
+	strbuf_free(&seen);
+	strbuf_free(&one);
+}
+
+void
+words_question(strbuf *sb, const char *slot, const struct words_side *v,
+    size_t n)
+{
+	strbuf_printf(sb, "Which is right for %s: ", slot);
+	words_sides(sb, v, n);
+	strbuf_putc(sb, '?');
+}
+
+void
+words_favours(strbuf *sb, const struct words_side *s)
+{
+	strbuf_puts(sb, "the trust order favours ");
+	strbuf_puts(sb, s->value != NULL && s->value[0] != '\0' ? s->value :
+	    "(empty)");
+	strbuf_puts(sb, " (");
+	words_origin(sb, s->kind, NULL);
+	strbuf_putc(sb, ')');
+}
+
+int
+words_side_json(struct words_side *out, const json_t *m)
+{
+	const json_t *now = json_object_get(m, "value_now");
+
+	memset(out, 0, sizeof(*out));
+	out->kind = json_string_value(json_object_get(m, "kind"));
+	out->value = json_is_string(now) ? json_string_value(now) :
+	    json_string_value(json_object_get(m, "value_then"));
+	out->source = json_string_value(json_object_get(m, "source"));
+	return out->kind != NULL ? 0 : -1;
+}

@@ -1,0 +1,62 @@
+/*
+ * conflict_words.h: a conflict said as a person would, shared by the
+ * pages (gen/site) and the commit messages (gen/git). Pure text: the
+ * callers hand in the slot's words, the project's display name and
+ * each side's current value and provenance.
+ */
+#ifndef MIRROR_CONFLICT_WORDS_H
+#define MIRROR_CONFLICT_WORDS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "util/strbuf.h"
+
+/* One side of a conflict: a member's current value and its origin. */
+struct words_side {
+	const char *kind;      /* "project_state", "entity" or "memory";
+	                          NULL when not known */
+	const char *value;     /* value now, else the value when detected */
+	const char *source;    /* provenance line ("a; b"), or NULL; a
+	                          memory's (its type) is never said */
+};
+
+/*
+ * The slot said as a person would, into sb: slot with '_' as spaces and
+ * its first letter upper-cased (no other letter changes case), then
+ * ", project_name" when project_name is not NULL or "":
+ * "Spindle max speed, P06 Polisher".
+ */
+void words_slot(strbuf *sb, const char *slot, const char *project_name);
+
+/* Where a side comes from, into sb: "trusted state: requirements spec
+ * rev A", "engineering record: commissioning log", "memory". */
+void words_origin(strbuf *sb, const char *kind, const char *source);
+
+/* A side as "300 rpm (trusted state: requirements spec rev A)", an
+ * empty value as "(empty)", into sb; a side of no kind (NULL) is its
+ * value alone. */
+void words_side(strbuf *sb, const struct words_side *s);
+
+/* Every side of v[0..n) joined by " · ", each distinct wording once,
+ * into sb. */
+void words_sides(strbuf *sb, const struct words_side *v, size_t n);
+
+/* The reviewer's question, into sb: "Which is right for SLOT: SIDES?"
+ * (slot already worded by words_slot). */
+void words_question(strbuf *sb, const char *slot,
+    const struct words_side *v, size_t n);
+
+/* What the trust order favours, into sb: "the trust order favours 300
+ * rpm (trusted state)". */
+void words_favours(strbuf *sb, const struct words_side *s);
+
+/*
+ * Fill *out from a conflict member's JSON object (api/conflicts: kind,
+ * value_now or else value_then, source); the strings stay m's. Returns
+ * 0, or -1 when m has no kind.
+ */
+int words_side_json(struct words_side *out, const json_t *m);
+
+#endif

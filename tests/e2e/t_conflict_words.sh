@@ -1,0 +1,44 @@
+#!/bin/sh
+# A conflict said in words, current (doc/site.md, "Conflicts in
+# words"): its page, the review queue and the project page name the slot
+# and every side's value as the store holds it now, with where it comes
+# from; after the disputed value is edited twice they show the last
+# value, not the first.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export SOURCE_DATE_EPOCH=1700000000
+
+new_store s.db "$MIRROR_TOP/tests/data/site.sql" || exit 1
+mirror build --store s.db --out site
+expect_status "the store builds" 0
+page=site/conflicts/c-5e1a.md
+expect "the page's title names the slot and the project's name" \
+    grep -qxF '# Conflict: Lateral support material, P05 Interferometer' "$page"
+expect "its question names every side with where it comes from" \
+    grep -qF 'Which is right for Lateral support material, P05 Interferometer: GF-PTFE (trusted state: design review 3) · PEEK (engineering record)?' "$page"
+expect "the trust order's favourite is said once, in words" sh -c \
+    "grep -c 'the trust order favours GF-PTFE (trusted state)' '$page' | grep -qx 1"
+expect "no slug or fact id in the question" sh -c \
+    "! grep 'Question for the reviewer' '$page' | grep -q 'p05-interferometer\|\[s1\]\|e1'"
+
+for v in 'PTFE rev 2' 'PTFE rev 3'; do
+	sql s.db "UPDATE project_state SET value = '$v', updated_at =
+	    '2024-04-01 00:00:00' WHERE id = 's1'"
+	SOURCE_DATE_EPOCH=$((SOURCE_DATE_EPOCH + 86400)) \
+	    mirror build --store s.db --out site
+done
+expect_status "a store edited twice builds" 0
+open=$(jq -r '.conflicts[] | select(.status == "open" and
+    (.slot_key | index("lateral_support_material"))) | .slug' \
+    site/api/conflicts.json)
+expect "one open conflict on the slot" test "$(echo "$open" | wc -w)" = 1
+page=site/conflicts/$open.md
+expect "after two edits the question asks about the last value" \
+    grep -qF 'Which is right for Lateral support material, P05 Interferometer: PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)?' "$page"
+expect "... and names no earlier value" sh -c \
+    "! grep 'Question for the reviewer' '$page' | grep -q 'GF-PTFE\|PTFE rev 2'"
+expect "the queue shows the last value" \
+    grep -qF 'PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)' site/conflicts/index.md
+expect "the project page asks the current question" \
+    grep -qF 'PTFE rev 3 (trusted state: design review 3)' site/projects/p05-interferometer/index.md
+expect "the JSON's sides are the current ones" sh -c \
+    "jq -e '.sides_words == \"PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)\"' site/api/conflicts/$open.json >/dev/null"
