@@ -660,8 +660,50 @@ queue_entry(const struct site_model *m, const struct conflict *c)
 	return item_must(o, "conflict", c->id);
 }
 
-/* qsort order of the conflicts of one status: by project, then oldest
- * first, then by id. */
+/* The most entries one queue page holds (issue 57: ~300). */
+#define QUEUE_PAGE 300
+
+/* The rank of a status and of a slot kind in the queue's order. */
+static int
+status_rank(const char *status)
+{
+	static const char *const order[] = { "open", "resolved",
+	    "dismissed" };
+
+	for (int i = 0; i < 3; i++)
+		if (strcmp(status, order[i]) == 0)
+			return i;
+	return 3;
+}
+
+static int
+kind_rank(const char *kind)
+{
+	static const char *const order[] = { "cross_layer", "entity_slot",
+	    "memory_slot" };
+
+	for (int i = 0; i < 3; i++)
+		if (kind != NULL && strcmp(kind, order[i]) == 0)
+			return i;
+	return 3;
+}
+
+/* The heading of the group of status and kind, in words. */
+static void
+group_heading(strbuf *sb, const char *status, const char *kind)
+{
+	static const char *const st[] = { "Open", "Resolved", "Dismissed",
+	    "Other" };
+	static const char *const kd[] = { "across layers",
+	    "between engineering records", "between memories",
+	    "other slots" };
+
+	strbuf_printf(sb, "%s, %s", st[status_rank(status)],
+	    kd[kind_rank(kind)]);
+}
+
+/* qsort order of the queue: by project, then status, kind, oldest
+ * first, then id. */
 static int
 cmp_queue(const void *a, const void *b)
 {
@@ -670,18 +712,205 @@ cmp_queue(const void *a, const void *b)
 	int c = strcmp(x->project, y->project);
 
 	if (c == 0)
+		c = status_rank(x->status) - status_rank(y->status);
+	if (c == 0)
+		c = kind_rank(x->slot_kind) - kind_rank(y->slot_kind);
+	if (c == 0)
 		c = strcmp(x->detected_at, y->detected_at);
 	return c != 0 ? c : strcmp(x->id, y->id);
 }
 
-/* qsort order of project groups: most conflicts first, then by name,
- * then by project id. */
+/* The folder of project's queue pages under conflicts/: its slug, or
+ * "_" (no slug is) for the conflicts of no project. */
+static void
+queue_dir(strbuf *sb, const struct site_model *m, const char *project)
+{
+	long pi = model_project_index(m, project);
+
+	char slug[SLUG_SIZE];
+
+	if (project[0] == '\0')
+		strbuf_puts(sb, "_");
+	else if (pi >= 0)
+		strbuf_puts(sb, m->pslug[pi]);
+	else {
+		/* A project the store no longer has: its id's slug, as it
+		 * had when it was there. */
+		slug_make(slug, project);
+		strbuf_puts(sb, slug);
+	}
+}
+
+/* The file of page k (0 first) of a project's queue, without ".md". */
+static void
+queue_file(strbuf *sb, size_t k)
+{
+	if (k == 0)
+		strbuf_puts(sb, "index");
+	else
+		strbuf_printf(sb, "page-%zu", k + 1);
+}
+
+/* One project's run of the queue: v[0..n), in cmp_queue order. */
+struct queue_run {
+	const struct conflict *const *v;
+	size_t n;
+	const char *name;        /* the project's display name */
+	const char *slug;        /* its overview's slug, or NULL */
+	strbuf dir;              /* queue_dir */
+};
+
+/* How many of r's conflicts have status, and of those kind (any kind
+ * when kind is NULL). */
+static size_t
+run_count(const struct queue_run *r, const char *status, const char *kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		n += strcmp(r->v[i]->status, status) == 0 && (kind == NULL ||
+		    kind_rank(r->v[i]->slot_kind) == kind_rank(kind));
+	return n;
+}
+
+/* The sections of entries v[from..to) of r: one per status and kind
+ * met, each with its heading and its total in r. A new array. */
+static json_t *
+queue_sections(const struct site_model *m, const struct queue_run *r,
+    size_t from, size_t to)
+{
+	json_t *out = json_array(), *entries = NULL;
+	strbuf h;
+
+	strbuf_init(&h);
+	for (size_t i = from; i < to; i++) {
+		const struct conflict *c = r->v[i];
+
+		if (i == from || status_rank(c->status) !=
+		    status_rank(r->v[i - 1]->status) || kind_rank(
+		    c->slot_kind) != kind_rank(r->v[i - 1]->slot_kind)) {
+			size_t n = run_count(r, c->status, c->slot_kind);
+
+			strbuf_reset(&h);
+			group_heading(&h, c->status, c->slot_kind);
+			entries = json_array();
+			json_array_append_new(out, item_must(json_pack(
+			    "{s:s, s:s, s:o, s:o}", "heading", h.data,
+			    "status", c->status, "count_words", item_count(
+			    (long long)n, "conflict", "conflicts"),
+			    "conflicts", entries), "queue", c->id));
+		}
+		json_array_append_new(entries, queue_entry(m, c));
+	}
+	strbuf_free(&h);
+	return out;
+}
+
+/* The links to every page of r, k the current one; [] for one page. */
+static json_t *
+queue_page_links(size_t pages, size_t k)
+{
+	json_t *out = json_array();
+	strbuf f;
+
+	strbuf_init(&f);
+	for (size_t i = 0; pages > 1 && i < pages; i++) {
+		strbuf_reset(&f);
+		queue_file(&f, i);
+		strbuf_puts(&f, ".md");
+		json_array_append_new(out, item_must(json_pack("{s:I, s:s, "
+		    "s:b}", "n", (json_int_t)(i + 1), "file", f.data,
+		    "current", i == k), "queue", "page"));
+	}
+	strbuf_free(&f);
+	return out;
+}
+
+/* Page k of r's queue (pages in all). Returns 0 or < 0 with err set. */
 static int
-cmp_group(const void *a, const void *b)
+queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
+    size_t k, size_t pages, mirror_error *err)
+{
+	size_t from = k * QUEUE_PAGE, to = from + QUEUE_PAGE < r->n ?
+	    from + QUEUE_PAGE : r->n;
+	strbuf path, title, words;
+	json_t *data;
+	int rc;
+
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_init(&words);
+	strbuf_printf(&path, "conflicts/%s/", r->dir.data);
+	queue_file(&path, k);
+	strbuf_printf(&title, "Conflicts: %s", r->name);
+	if (pages > 1) {
+		strbuf_printf(&words, "page %zu of %zu", k + 1, pages);
+		strbuf_printf(&title, ", %s", words.data);
+	}
+	data = item_must(json_pack("{s:{s:s, s:o}, s:s, s:o, s:o, s:o, s:o, "
+	    "s:o, s:o}", "project", "name", r->name, "slug", r->slug !=
+	    NULL ? json_string(r->slug) : json_null(), "page_words",
+	    words.data, "pages", queue_page_links(pages, k), "sections",
+	    queue_sections(pc->m, r, from, to), "open_words", item_count(
+	    (long long)run_count(r, "open", NULL), "open conflict",
+	    "open conflicts"), "resolved_words", item_count((long long)
+	    run_count(r, "resolved", NULL), "resolved", "resolved"),
+	    "dismissed_words", item_count((long long)run_count(r,
+	    "dismissed", NULL), "dismissed", "dismissed"), "entries",
+	    json_integer((json_int_t)(to - from))), "page", path.data);
+	rc = page_write(pc, path.data, "conflicts_project.md", title.data,
+	    data, err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	strbuf_free(&words);
+	return rc;
+}
+
+/* r's line on the queue's front page: its name, folder and counts. */
+static json_t *
+queue_front_entry(const struct queue_run *r)
+{
+	static const char *const kinds[] = { "cross_layer", "entity_slot",
+	    "memory_slot" };
+	static const char *const words[] = { "across layers",
+	    "between engineering records", "between memories" };
+	size_t open = run_count(r, "open", NULL), res = run_count(r,
+	    "resolved", NULL), dis = run_count(r, "dismissed", NULL);
+	const char *oldest = NULL;
+	strbuf kw;
+	json_t *o;
+
+	strbuf_init(&kw);
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = run_count(r, "open", kinds[i]);
+
+		if (n > 0)
+			strbuf_printf(&kw, "%s%zu %s", kw.len ? ", " : "", n,
+			    words[i]);
+	}
+	/* Open ones come first, each kind oldest first. */
+	for (size_t i = 0; i < r->n && i < open; i++)
+		if (oldest == NULL || strcmp(r->v[i]->detected_at, oldest) < 0)
+			oldest = r->v[i]->detected_at;
+	o = item_must(json_pack("{s:s, s:s, s:I, s:o, s:s, s:o, s:I, s:I}",
+	    "name", r->name, "dir", r->dir.data, "open", (json_int_t)open,
+	    "open_words", item_count((long long)open, "open conflict",
+	    "open conflicts"), "kinds_words", kw.data, "oldest",
+	    item_date(oldest), "resolved", (json_int_t)res, "dismissed",
+	    (json_int_t)dis), "queue", r->dir.data);
+	strbuf_free(&kw);
+	return o;
+}
+
+/* qsort order of the front page's projects: most open first, then by
+ * name, then by folder. */
+static int
+cmp_front(const void *a, const void *b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	json_int_t nx = json_integer_value(json_object_get(x, "count")),
-	    ny = json_integer_value(json_object_get(y, "count"));
+	json_int_t nx = json_integer_value(json_object_get(x, "open")),
+	    ny = json_integer_value(json_object_get(y, "open"));
 	int c;
 
 	if (nx != ny)
@@ -689,78 +918,53 @@ cmp_group(const void *a, const void *b)
 	c = strcmp(json_string_value(json_object_get(x, "name")),
 	    json_string_value(json_object_get(y, "name")));
 	return c != 0 ? c : strcmp(json_string_value(json_object_get(x,
-	    "project")), json_string_value(json_object_get(y, "project")));
+	    "dir")), json_string_value(json_object_get(y, "dir")));
 }
 
-/* The group of project c->project, holding the entries list. */
-static json_t *
-queue_group(const struct site_model *m, const struct conflict *c,
-    json_t *entries)
+/*
+ * Every project's queue pages (at most QUEUE_PAGE entries each), and
+ * into *front the front page's list of projects (cmp_front order).
+ * Returns 0 or < 0 with err set.
+ */
+static int
+queue_project_pages(json_t **front, const struct page_ctx *pc,
+    mirror_error *err)
 {
-	long pi = model_project_index(m, c->project);
-	size_t n = json_array_size(entries);
-
-	return item_must(json_pack("{s:s, s:s, s:o, s:I, s:o, s:o}",
-	    "project", c->project, "name", c->project[0] == '\0' ?
-	    "(no project)" : pi >= 0 ? m->projects[pi].name : c->project,
-	    "slug", pi >= 0 && c->project[0] != '\0' ?
-	    json_string(m->pslug[pi]) : json_null(),
-	    "count", (json_int_t)n, "count_words", item_count((long long)n,
-	    "conflict", "conflicts"), "conflicts", entries), "project",
-	    c->project);
-}
-
-/* The conflicts of status, grouped by project (cmp_group), each group
- * oldest first. */
-static json_t *
-queue_projects(const struct site_model *m, const char *status, size_t *count)
-{
+	const struct site_model *m = pc->m;
 	const struct conflict **v = xcalloc(m->conflicts.n + 1, sizeof(*v));
-	json_t **g = xcalloc(m->conflicts.n + 1, sizeof(*g)), *out, *entries;
-	size_t n = 0, ng = 0;
+	json_t **g = xcalloc(m->conflicts.n + 1, sizeof(*g));
+	size_t ng = 0;
+	int rc = 0;
 
 	for (size_t i = 0; i < m->conflicts.n; i++)
-		if (strcmp(m->conflicts.items[i].status, status) == 0)
-			v[n++] = &m->conflicts.items[i];
-	qsort(v, n, sizeof(*v), cmp_queue);
-	for (size_t i = 0; i < n; ) {
-		size_t j = i;
+		v[i] = &m->conflicts.items[i];
+	qsort(v, m->conflicts.n, sizeof(*v), cmp_queue);
+	for (size_t i = 0, j; i < m->conflicts.n && rc == 0; i = j) {
+		struct queue_run r = { v + i, 0, NULL, NULL, { 0 } };
+		long pi = model_project_index(m, v[i]->project);
 
-		entries = json_array();
-		for (; j < n && strcmp(v[j]->project, v[i]->project) == 0; j++)
-			json_array_append_new(entries, queue_entry(m, v[j]));
-		g[ng++] = queue_group(m, v[i], entries);
-		i = j;
+		strbuf_init(&r.dir);
+		for (j = i; j < m->conflicts.n && strcmp(v[j]->project,
+		    v[i]->project) == 0; j++)
+			r.n++;
+		r.name = v[i]->project[0] == '\0' ? "(no project)" : pi >= 0 ?
+		    m->projects[pi].name : v[i]->project;
+		r.slug = pi >= 0 && v[i]->project[0] != '\0' ? m->pslug[pi] :
+		    NULL;
+		queue_dir(&r.dir, m, v[i]->project);
+		for (size_t k = 0, pages = (r.n + QUEUE_PAGE - 1) / QUEUE_PAGE;
+		    k < pages && rc == 0; k++)
+			rc = queue_project_page(pc, &r, k, pages, err);
+		g[ng++] = queue_front_entry(&r);
+		strbuf_free(&r.dir);
 	}
-	qsort(g, ng, sizeof(*g), cmp_group);
-	out = json_array();
+	qsort(g, ng, sizeof(*g), cmp_front);
+	*front = json_array();
 	for (size_t i = 0; i < ng; i++)
-		json_array_append_new(out, g[i]);
+		json_array_append_new(*front, g[i]);
 	free(g);
 	free(v);
-	*count = n;
-	return out;
-}
-
-/* The queue: open first, then resolved, then dismissed. */
-static json_t *
-queue_groups(const struct site_model *m)
-{
-	static const char *const groups[][2] = { { "open", "Open" },
-	    { "resolved", "Resolved" }, { "dismissed", "Dismissed" } };
-	json_t *queue = json_array();
-
-	for (size_t g = 0; g < sizeof(groups) / sizeof(*groups); g++) {
-		size_t n;
-		json_t *projects = queue_projects(m, groups[g][0], &n);
-
-		json_array_append_new(queue, item_must(json_pack("{s:s, s:s, "
-		    "s:I, s:o, s:o}", "status", groups[g][0], "heading",
-		    groups[g][1], "count", (json_int_t)n, "count_words",
-		    item_count((long long)n, "conflict", "conflicts"),
-		    "projects", projects), "queue", groups[g][0]));
-	}
-	return queue;
+	return rc;
 }
 
 /* The head of api/conflicts.json (the conflicts follow it). The caller
@@ -781,15 +985,17 @@ queue_pages(const struct page_ctx *pc, struct page_list *list,
 {
 	json_int_t open = (json_int_t)pc->m->open_conflicts;
 	size_t n = list->n;
-	json_t *data;
+	json_t *data, *front = NULL;
 	int rc;
 
 	/* api/conflicts.json first, so its text is gone before the queue
 	 * page (which lists every conflict) is made. */
 	rc = page_list_write(pc, "api/conflicts.json", head, "conflicts", list,
 	    err);
-	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o}", "groups",
-	    queue_groups(pc->m), "open_conflicts_count", open,
+	if (rc == 0)
+		rc = queue_project_pages(&front, pc, err);
+	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o}", "projects",
+	    front != NULL ? front : json_array(), "open_conflicts_count", open,
 	    "total", (json_int_t)n, "open_words",
 	    item_count(open, "open conflict", "open conflicts"),
 	    "total_words", item_count((long long)n, "conflict", "conflicts")),

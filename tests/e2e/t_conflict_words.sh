@@ -36,8 +36,8 @@ expect "after two edits the question asks about the last value" \
     grep -qF 'Which is right for Lateral support material, P05 Interferometer: PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)?' "$page"
 expect "... and names no earlier value" sh -c \
     "! grep 'Question for the reviewer' '$page' | grep -q 'GF-PTFE\|PTFE rev 2'"
-expect "the queue shows the last value" \
-    grep -qF 'PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)' site/conflicts/index.md
+expect "the project's queue shows the last value" \
+    grep -qF 'PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)' site/conflicts/p05-interferometer/index.md
 expect "the project page asks the current question" \
     grep -qF 'PTFE rev 3 (trusted state: design review 3)' site/projects/p05-interferometer/index.md
 expect "the JSON's sides are the current ones" sh -c \

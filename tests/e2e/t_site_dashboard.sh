@@ -44,7 +44,7 @@ dashboard() {
 	    python3 "$check" "$1" plurals
 	expect "$2: the chart is inline SVG (role=img, title, desc = the text alternative, currentColor)" \
 	    python3 "$check" "$1" chart
-	expect "$2: the queue: open, resolved, dismissed; grouped by project; each question" \
+	expect "$2: the queue: a line per project, its pages by status and kind; each conflict on one, none over 300" \
 	    python3 "$check" "$1" queue
 	SOURCE_DATE_EPOCH=$EPOCH mirror build --store "$3" --out "$1.again" --quiet
 	expect "$2: the same store gives the same index and queue, chart included" \
@@ -70,9 +70,9 @@ expect "after a review and a build three days on, the chart has two points" \
     python3 "$check" site history 14
 expect "... an entry still gives the day it was detected, not an age" \
     python3 "$check" site entry "detected 2026-11-01"
-expect "... the dismissed conflict is in its group, with its dates" sh -c "
-    sed -n '/^## Dismissed/,\$p' site/conflicts/index.md |
-    grep -q '^  - detected 2026-11-01'"
+expect "... the dismissed conflict is in its project's group, with its dates" sh -c "
+    sed -n '/^## Dismissed/,\$p' site/conflicts/p04-gigabit/index.md |
+    grep -q '^  - detected 2026-11-01 · closed 2026-11-04'"
 expect "... recent changes: the dismissal first, by whom and why, then the openings" sh -c "
     grep -m1 '^## ' site/changes.md | grep -qx '## 2026-11-04' &&
     sed -n '/^## 2026-11-04/,/^## /p' site/changes.md | grep -q '^- conflict dismissed in P04 Gigabit Link: \[.*\](conflicts/$id.md) · by ada · why: checked: the part is the XC7A100T\$' &&
@@ -109,9 +109,9 @@ INSERT INTO memories(id, memory_type, content, project) VALUES
 SOURCE_DATE_EPOCH=$EPOCH mirror build --store one.db --out one --quiet
 expect "one open conflict: singular words ('1 open conflict', '1 conflict')" sh -c '
     grep -m1 "^## " one/index.md | grep -qx "## 1 open conflict" &&
-    grep -q "^## Open: 1 conflict\$" one/conflicts/index.md &&
-    grep -q "^### P07 Telescope: 1 conflict\$" one/conflicts/index.md &&
+    grep -q "^- \[P07 Telescope\](p07-telescope/index.md): 1 open conflict (1 across layers)" one/conflicts/index.md &&
+    grep -q "^## Open, across layers: 1 conflict\$" one/conflicts/p07-telescope/index.md &&
     grep -q "1 conflict recorded in all" one/index.md &&
     python3 "$1" one plurals' sh "$check"
 expect "... the state key keeps its case in the queue" \
-    grep -q "^- \[Tube Material\](" one/conflicts/index.md
+    grep -q "^- \[Tube Material\](" one/conflicts/p07-telescope/index.md

@@ -64,7 +64,7 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     text = open(path, encoding="utf-8").read()
     p = P(); p.feed(text)
     rel = os.path.relpath(path, site)
-    conflict_page = re.fullmatch(r"conflicts/(.+)\.html", rel)
+    conflict_page = re.fullmatch(r"conflicts/([^/]+)\.html", rel)
     if conflict_page and conflict_page.group(1) == "index":
         conflict_page = None
     project_page = re.fullmatch(r"projects/([^/]+)/index\.html", rel)

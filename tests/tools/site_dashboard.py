@@ -16,6 +16,10 @@ conflicts = js("api/conflicts.json")["conflicts"]
 health = js("api/health.json")
 index = read("index.md")
 queue = read("conflicts/index.md")
+# Each project's own queue pages, conflicts/<folder>/*.md, by path.
+pages = {os.path.relpath(f, site): open(f, encoding="utf-8").read()
+         for f in sorted(glob.glob(os.path.join(site, "conflicts", "*", "*.md")))}
+queue_all = "".join(pages.values())
 rows = [l for l in index.splitlines() if l.startswith("| [")]
 def cells(l): return [c.strip() for c in re.split(r"(?<!\\)\|", l)[1:-1]]
 bad = []
@@ -93,7 +97,7 @@ elif case == "story":
                 if n else " · no open check · ") not in text:
             bad.append("%s: its open checks are not counted and linked" % slug)
 elif case == "plurals":
-    for name, text in (("index.md", index), ("conflicts/index.md", queue)):
+    for name, text in [("index.md", index), ("conflicts/index.md", queue)] + list(pages.items()):
         m = re.search(r"\b1 (memories|conflicts|open conflicts|members|days|projects|entities)\b|\(1 open conflicts\)|\b(?:[02-9]|\d\d+) (memory|conflict|open conflict|member|day|project)\b(?! (?:row|pressure))", text)
         if m:
             bad.append("%s: %r" % (name, m.group(0)))
@@ -127,37 +131,47 @@ elif case == "history":
     if not re.search(r'<path stroke-width="2" d="M\d+ \d+ H\d+ V\d+"/>', read("index.html")):
         bad.append("no step line of two points")
 elif case == "queue":
-    heads = re.findall(r"^## (Open|Resolved|Dismissed)", queue, re.M)
-    if heads != ["Open", "Resolved", "Dismissed"]:
-        bad.append("groups %r" % heads)
-    opened = queue.split("## Resolved")[0]
+    # The front page: one line per project, linked to its own pages.
+    lines = re.findall(r"^- \[(.*)\]\(([^)]*)/index\.md\): (\d+) open conflicts?", queue, re.M)
+    projects = {c["project"] for c in conflicts}
+    if len(lines) != len(projects):
+        bad.append("front page: %d projects, the store %d" % (len(lines), len(projects)))
+    opens = [int(l[2]) for l in lines]
+    if opens != sorted(opens, reverse=True):
+        bad.append("front page not most open first: %r" % opens)
+    if sum(opens) != open_n:
+        bad.append("front page: %d open, the store %d" % (sum(opens), open_n))
+    for name, folder, n in lines:
+        if "conflicts/%s/index.md" % folder not in pages:
+            bad.append("%s: no page %s/index.md" % (name, folder))
+    # Each conflict: its slot and sides on exactly one project page.
     for c in conflicts:
         q = js("api/conflicts/%s.json" % c["id"])
-        entry = "[%s](%s.md): %s" % (q["slot_words"], c["id"], q["sides_words"])
-        if c["status"] == "open" and entry not in opened:
-            bad.append("%s: its slot and sides are not in the open group" % c["id"])
-    projects = re.findall(r"^### (.*): (\d+) conflicts?$", opened, re.M)
-    names = [p[0] for p in projects]
-    if len(names) != len(set(names)) or not names:
-        bad.append("projects not grouped: %r" % names)
-    for name, n in projects:
-        sect = opened.split("### %s:" % name)[1].split("###")[0]
-        if sect.count("\n- [") != int(n):
-            bad.append("%s: %d entries, heading says %s" % (name, sect.count("\n- ["), n))
+        entry = "- [%s](../%s.md): %s\n" % (q["slot_words"], c["slug"], q["sides_words"])
+        if queue_all.count(entry) != 1:
+            bad.append("%s: its entry is on %d project pages" % (c["id"], queue_all.count(entry)))
+    for path, text in pages.items():
+        n = len(re.findall(r"^- \[", text, re.M))
+        if n > 300:
+            bad.append("%s: %d entries" % (path, n))
+        heads = re.findall(r"^## (Open|Resolved|Dismissed), [a-z ]+: (\d+) conflicts?$", text, re.M)
+        order = [h[0] for h in heads]
+        if order != sorted(order, key=["Open", "Resolved", "Dismissed"].index):
+            bad.append("%s: groups %r" % (path, order))
 elif case == "case":
     for want in ("[Result first mode frequency of model Bench modal FEA](",
                  "[Layer count constraint on PCB stackup](",
                  "[Serdes refclk frequency]("):
-        if want not in queue:
+        if want not in queue_all:
             bad.append("missing %r" % want)
 elif case == "entry":
     want = ("): GF-PTFE (trusted state: design review 2025-11-04) · PEEK "
             "(engineering record: mount FEA report; meeting 2026-01-19)\n"
             "  - %s · the trust order favours GF-PTFE (trusted state)\n"
             % sys.argv[3])
-    if want not in queue:
+    if want not in queue_all:
         bad.append("no entry %r" % want)
-    if "favours none" in queue:
+    if "favours none" in queue_all:
         bad.append("an entry says the trust order favours none")
 for b in bad[:10]:
     print(b)

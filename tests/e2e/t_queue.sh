@@ -1,0 +1,65 @@
+#!/bin/sh
+# The review queue for a reviewer at scale (doc/site.md, "The review
+# queue"): a front page of one line per project, each project's own
+# pages of its conflicts grouped by status and kind, oldest first, with
+# the day each was detected; a project with more than 300 conflicts is
+# paged, so no queue page holds more than 300 entries, and every link
+# resolves.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export SOURCE_DATE_EPOCH=1700000000
+linkcheck="$MIRROR_TOP/tests/tools/linkcheck.py"
+
+# 320 pairs of trusted state rows of p06-polisher that disagree: 320
+# open conflicts in one project, beside the store's own.
+new_store s.db "$MIRROR_TOP/tests/data/site.sql" || exit 1
+sql s.db "INSERT INTO project_state(id, project, category, key, value,
+    source, status, created_at, updated_at)
+  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
+    WHERE i < 320)
+  SELECT 'q-a-' || i, 'p06-polisher', 'fact', 'Key_' || i, 'left',
+    'spec', 'active', '2024-01-01 00:00:00', '2024-01-01 00:00:00'
+    FROM n
+  UNION ALL
+  SELECT 'q-b-' || i, 'p06-polisher', 'fact', 'Key_' || i, 'right',
+    'log', 'active', '2024-01-02 00:00:00', '2024-01-02 00:00:00'
+    FROM n"
+mirror build --store s.db --out site
+expect_status "a store of 320 more conflicts in one project builds" 0
+
+n06=$(jq '[.conflicts[] | select(.project == "p06-polisher")] | length' \
+    site/api/conflicts.json)
+expect "p06-polisher has at least 320 conflicts" test "$n06" -ge 320
+expect "no queue page holds more than 300 entries" sh -c '
+    for f in site/conflicts/index.md site/conflicts/*/*.md; do
+        n=$(grep -c "^- \[" "$f")
+        [ "$n" -le 300 ] || { echo "$f: $n entries"; exit 1; }
+    done'
+expect "p06-polisher's queue is two pages, 300 then the rest" sh -c "
+    [ \$(grep -c '^- \[' site/conflicts/p06-polisher/index.md) = 300 ] &&
+    [ \$(grep -c '^- \[' site/conflicts/p06-polisher/page-2.md) = $((n06 - 300)) ] &&
+    [ ! -e site/conflicts/p06-polisher/page-3.md ]"
+expect "the pages link each other and say which one they are" sh -c '
+    grep -qx "Pages: \*\*1\*\* · \[2\](page-2.md)" site/conflicts/p06-polisher/index.md &&
+    grep -qx "Pages: \[1\](index.md) · \*\*2\*\*" site/conflicts/p06-polisher/page-2.md &&
+    grep -q "^# Conflicts: P06 Polisher (page 2 of 2)\$" site/conflicts/p06-polisher/page-2.md'
+expect "every conflict is listed on exactly one project page" sh -c '
+    jq -r ".conflicts[].slug" site/api/conflicts.json | sort > want &&
+    cat site/conflicts/*/*.md | sed -n "s/^- \[.*\](\.\.\/\([^)]*\)\.md): .*/\1/p" |
+        sort > got && cmp want got'
+expect "the front page has one line per project, linked to its pages" sh -c '
+    grep -q "^- \[P06 Polisher\](p06-polisher/index.md): $0 open conflicts (" site/conflicts/index.md &&
+    [ $(grep -c "^- \[" site/conflicts/index.md) = \
+        $(jq "[.conflicts[].project] | unique | length" site/api/conflicts.json) ]' \
+    "$(jq '[.conflicts[] | select(.project == "p06-polisher" and .status == "open")] | length' site/api/conflicts.json)"
+expect "a project page groups by status and kind, with the detection date" sh -c '
+    grep -q "^## Open, across layers: " site/conflicts/p06-polisher/index.md &&
+    grep -q "^- \[Key 1\](\.\./c[0-9a-f]*\.md): left (trusted state: spec) · right (trusted state: log)\$" site/conflicts/p06-polisher/index.md &&
+    grep -q "^  - detected 2023-11-14\$" site/conflicts/p06-polisher/index.md'
+expect "a closed conflict is on its project's page, with its dates" \
+    grep -q '^## Resolved, ' site/conflicts/_/index.md
+expect "every link of the site resolves" python3 "$linkcheck" site
+expect "the queue names no age: a day later it is byte for byte the same" sh -c '
+    cp -R site before &&
+    SOURCE_DATE_EPOCH=$((1700000000 + 86400)) "$MIRROR" build --store s.db \
+        --out site --quiet &&
+    diff -r before/conflicts site/conflicts >/dev/null'
