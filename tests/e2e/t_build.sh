@@ -111,19 +111,19 @@ expect "the conflict page lists both members, trust order first" sh -c "
 expect "the conflict page links each member to its fact" sh -c "
     grep -q 'href=\"../projects/p05-interferometer/index.html#state-s1\"' site/conflicts/c-5e1a.html &&
     grep -q 'href=\"../projects/p05-interferometer/index.html#entity-e1\"' site/conflicts/c-5e1a.html"
-expect "the conflict page asks the yes/no question" \
-    grep -q 'Is the lateral support material of p05-interferometer GF-PTFE?' site/conflicts/c-5e1a.html
+expect "the conflict page asks which side is right, naming both" \
+    grep -qF 'Which is right for Lateral support material, P05 Interferometer: GF-PTFE (trusted state: design review 3) · PEEK (engineering record)?' site/conflicts/c-5e1a.html
 expect "the conflict page gives the exact resolve and dismiss commands" sh -c "
     grep -q \"mirror conflicts resolve c-5e1a --notes 'WHY' --winner s1\" site/conflicts/c-5e1a.html &&
     grep -q \"mirror conflicts dismiss c-5e1a --reason 'WHY'\" site/conflicts/c-5e1a.html"
 expect "the conflict page is titled by its slot, not its hash (page and tab)" sh -c "
-    grep -q '<h1>Conflict: lateral support material of p05-interferometer</h1>' site/conflicts/c-5e1a.html &&
-    grep -q '<title>Conflict: lateral support material of p05-interferometer' site/conflicts/c-5e1a.html"
+    grep -q '<h1>Conflict: Lateral support material, P05 Interferometer</h1>' site/conflicts/c-5e1a.html &&
+    grep -q '<title>Conflict: Lateral support material, P05 Interferometer' site/conflicts/c-5e1a.html"
 expect "the conflict page says what kind of disagreement it is, in words" \
-    grep -q 'Across layers: 1 trusted project state row and 1 engineering entity disagree; the trust order favours the trusted project state row.' site/conflicts/c-5e1a.html
+    grep -qF 'Across layers: 1 trusted state row and 1 engineering record disagree; the trust order favours GF-PTFE (trusted state).' site/conflicts/c-5e1a.html
 expect "the members stand side by side in one table, a row each, trust order first" sh -c "
     test \$(grep -c '<table>' site/conflicts/c-5e1a.html) = 1 &&
-    grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"Layer\">state, trust 3 · <strong>favoured</strong></td>' &&
+    grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"From\">trusted state: design review 3 · <strong>favoured</strong></td>' &&
     grep -A4 '<tr id=\"member-entity-e1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"Value\">PEEK</td>'"
 expect "the review commands stand in fenced sh blocks of the .md" sh -c "
     sed -n '/^\`\`\`sh\$/,/^\`\`\`\$/p' site/conflicts/c-5e1a.md | grep -qx \"mirror conflicts dismiss c-5e1a --reason 'WHY'\""
@@ -131,9 +131,9 @@ expect "a closed conflict's members carry no marker" sh -c "
     grep -q 'id=\"memory-m1\"' site/index.html && ! grep -q '⚠ disputed' site/index.html"
 expect "the closed conflict's page shows its resolution" \
     grep -q 'both are fine' site/conflicts/c-77b0.html
-expect "the queue lists open before resolved" sh -c "
-    grep -o 'c-5e1a.html\|c-77b0.html' site/conflicts/index.html | tr '\n' ' ' |
-    grep -q '^c-5e1a.html c-77b0.html'"
+expect "each project's queue lists its conflicts, open before resolved" sh -c "
+    grep -q 'href=\"../c-5e1a.html\"' site/conflicts/p05-interferometer/index.html &&
+    grep -A3 'Resolved, between memories' site/conflicts/_/index.html | grep -q 'c-77b0.html'"
 expect "the decision log marks the reversal silver, aluminium, Silver" sh -c "
     grep -A4 '^## coating' $p05/decisions.md | grep -q 'state-s5.*reversal' &&
     ! grep -q 'state-s3.*reversal' $p05/decisions.md"
@@ -380,7 +380,7 @@ sql q.db "UPDATE project_state SET id = 'it''s \$(touch pwned) \"s1\"' WHERE id 
 mirror build --store q.db --out qsite
 qc=$(sql q.db "SELECT id FROM conflicts WHERE status = 'open' AND slot_kind = 'cross_layer'")
 expect "a member's sources read as a list, not JSON" \
-    grep -q '<td data-label="Sources">mount FEA report; meeting 2026-01-19</td>' "qsite/conflicts/$qc.html"
+    grep -q '<td data-label="From">engineering record: mount FEA report; meeting 2026-01-19</td>' "qsite/conflicts/$qc.html"
 mkdir -p shim && printf '#!/bin/sh\nexec %s "$@" --store %s\n' "$MIRROR" "$T/q.db" >shim/mirror &&
     chmod +x shim/mirror
 sed -n '/^```sh$/,/^```$/p' "qsite/conflicts/$qc.md" | grep '^mirror conflicts resolve .* --winner ' |
