@@ -201,23 +201,148 @@ reverses(const struct entry *ent, size_t n, size_t k)
 	return 0;
 }
 
-/* The slots of the sorted entries, each with its entries (whose items
- * it takes over). */
+/* The words of a decision's source: a state row's source, an entity's
+ * source_refs joined by "; ", "" for none. A new string. */
+static char *
+source_words(const json_t *item)
+{
+	const json_t *refs = json_object_get(item, "source_refs"), *v;
+	const char *one = json_string_value(json_object_get(item, "source"));
+	size_t i;
+	strbuf sb;
+
+	strbuf_init(&sb);
+	if (one != NULL)
+		strbuf_puts(&sb, one);
+	json_array_foreach(refs, i, v)
+		if (json_is_string(v))
+			strbuf_printf(&sb, "%s%s", sb.len ? "; " : "",
+			    json_string_value(v));
+	return strbuf_detach(&sb);
+}
+
+/* The layer of an entry in words. */
+static const char *
+layer_said(const char *layer)
+{
+	return strcmp(layer, "state") == 0 ? "trusted state" :
+	    "engineering record";
+}
+
+/*
+ * Set the words of a line of the log on item: anchors (its rows'),
+ * layers_words, source_words, rationale (an entity's rationale
+ * property, else its description; "" for none) and actor (who last
+ * changed it, from the audit; "" when unknown).
+ */
+static void
+line_words(json_t *item, const struct entry *e)
+{
+	const json_t *props = json_object_get(item, "properties");
+	const char *why = json_string_value(json_object_get(props,
+	    "rationale"));
+	const json_t *by = json_object_get(item, "changed_by");
+	const char *actor = json_string_value(json_object_get(by, "actor"));
+	char *src = source_words(item);
+
+	if (why == NULL)
+		why = json_string_value(json_object_get(item, "description"));
+	json_object_set_new(item, "anchors", json_pack("[O]",
+	    json_object_get(item, "anchor")));
+	json_object_set_new(item, "layers_words",
+	    json_string(layer_said(e->layer)));
+	json_object_set_new(item, "source_words", json_string(src));
+	json_object_set_new(item, "rationale", json_string(why != NULL ?
+	    why : ""));
+	json_object_set_new(item, "actor", json_string(actor != NULL ?
+	    actor : ""));
+	free(src);
+}
+
+/*
+ * Whether entry k agrees with the line of entry p (the line before it
+ * in its slot): the same value, status and day from another layer, so
+ * the log says them on one line.
+ */
+static int
+agrees(const struct entry *ent, size_t p, size_t k, const json_t *line)
+{
+	const json_t *a = json_object_get(ent[k].item, "status");
+
+	return strcmp(ent[p].slot, ent[k].slot) == 0 &&
+	    strcmp(ent[p].norm, ent[k].norm) == 0 &&
+	    strcmp(ent[p].layer, ent[k].layer) != 0 &&
+	    strncmp(ent[p].date, ent[k].date, 10) == 0 &&
+	    json_equal(a, json_object_get(line, "status")) &&
+	    json_array_size(json_object_get(line, "anchors")) == 1;
+}
+
+/* Fold entry k into line, the line of the agreeing entry before it:
+ * its anchor, its layer, its source, and its rationale, actor, conflict
+ * and check where line has none. */
+static void
+fold_into(json_t *line, const struct entry *e)
+{
+	static const char *const keys[] = { "rationale", "actor" };
+	static const char *const refs[] = { "conflict", "check" };
+	char *src = source_words(e->item);
+	const char *had = json_string_value(json_object_get(line,
+	    "source_words"));
+	strbuf sb;
+
+	strbuf_init(&sb);
+	json_array_append(json_object_get(line, "anchors"),
+	    json_object_get(e->item, "anchor"));
+	strbuf_printf(&sb, "%s and %s", json_string_value(json_object_get(
+	    line, "layers_words")), layer_said(e->layer));
+	json_object_set_new(line, "layers_words", json_string(sb.data));
+	strbuf_reset(&sb);
+	strbuf_puts(&sb, had != NULL ? had : "");
+	if (src[0] != '\0' && (had == NULL || strcmp(had, src) != 0))
+		strbuf_printf(&sb, "%s%s", sb.len ? "; " : "", src);
+	json_object_set_new(line, "source_words", json_string(sb.data));
+	line_words(e->item, e);
+	for (size_t i = 0; i < 2; i++) {
+		const char *v = json_string_value(json_object_get(line,
+		    keys[i]));
+
+		if (v == NULL || v[0] == '\0')
+			json_object_set(line, keys[i], json_object_get(
+			    e->item, keys[i]));
+		if (json_is_null(json_object_get(line, refs[i])))
+			json_object_set(line, refs[i], json_object_get(
+			    e->item, refs[i]));
+	}
+	strbuf_free(&sb);
+	free(src);
+}
+
+/* The slots of the sorted entries, each with its lines (whose items it
+ * takes over): an entry that agrees with the one before it joins its
+ * line. */
 static json_t *
 slots_json(const struct entry *ent, size_t n)
 {
-	json_t *slots = json_array(), *cur = NULL;
+	json_t *slots = json_array(), *cur = NULL, *line = NULL;
 	size_t k;
 
 	for (k = 0; k < n; k++) {
 		if (k == 0 || strcmp(ent[k].slot, ent[k - 1].slot) != 0) {
 			cur = slot_json(&ent[k]);
 			json_array_append_new(slots, cur);
+		} else if (agrees(ent, k - 1, k, line)) {
+			fold_into(line, &ent[k]);
+			if (reverses(ent, n, k))
+				json_object_set_new(line, "reversal",
+				    json_true());
+			json_decref(ent[k].item);
+			continue;
 		}
-		json_object_set_new(ent[k].item, "reversal",
+		line = ent[k].item;
+		line_words(line, &ent[k]);
+		json_object_set_new(line, "reversal",
 		    json_boolean(reverses(ent, n, k)));
-		json_array_append_new(json_object_get(cur, "entries"),
-		    ent[k].item);
+		json_array_append_new(json_object_get(cur, "entries"), line);
 	}
 	/* Each slot's entries are one list of dates. */
 	json_array_foreach(slots, k, cur)

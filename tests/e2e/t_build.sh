@@ -360,6 +360,12 @@ expect "superseded then active (SPEC 8): the log shows both, newest first" sh -c
     grep -A5 '^## phase shifter actuator' ex1/projects/p05-interferometer/decisions.md |
     grep -o 'piezo stack\|stepper micrometer' | uniq | head -2 | tr '\n' ' ' |
     grep -qx 'piezo stack stepper micrometer '"
+expect "the decision log says agreeing layers on one line, both anchors kept" grep -qF \
+    '<a id="state-p05-st-phase-actuator"></a><a id="entity-p05-dec-phase-actuator-piezo"></a>2025-05-22 · **piezo stack** · trusted state and engineering record · *active*' \
+    ex1/projects/p05-interferometer/decisions.md
+expect "... and each decision's source and why" sh -c "
+    grep -A2 'entity-p05-dec-phase-actuator-piezo' ex1/projects/p05-interferometer/decisions.md |
+    tr '\n' '|' | grep -qF '|  - source: design review 2025-05-22|  - why: Five phase steps in under 10 s need a piezo.|'"
 expect "the example's Gaps are exactly its open violations (api/checks.json)" sh -c "
     for p in p04-gigabit p05-interferometer p06-polisher; do
         sed -n '/^## .*Gaps\$/,/^## /p' ex1/projects/\$p/index.md |
