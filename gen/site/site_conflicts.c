@@ -340,6 +340,20 @@ conflict_said(const struct site_model *m, const struct conflict *c,
 	sides_free(v, src, c->n_members);
 }
 
+json_t *
+conflict_said_json(const struct site_model *m, const struct conflict *c)
+{
+	strbuf sides;
+	json_t *o;
+
+	strbuf_init(&sides);
+	conflict_said(m, c, NULL, &sides, NULL, NULL);
+	o = json_pack("{s:o, s:s}", "slot", queue_slot_said(c), "sides",
+	    sides.data);
+	strbuf_free(&sides);
+	return item_must(o, "conflict", c->id);
+}
+
 void
 conflict_words_fill(struct site_model *m)
 {

@@ -19,6 +19,12 @@ int conflict_pages(const struct page_ctx *pc, mirror_error *err);
  */
 void conflict_words_fill(struct site_model *m);
 
+/* Conflict c in words for a list on its project's page: a new object
+ * of slot (as a person says it, without the project) and sides (every
+ * side now, with where it comes from). */
+json_t *conflict_said_json(const struct site_model *m,
+    const struct conflict *c);
+
 /* The slot of conflict c as a person says it, with its project's
  * display name, into sb: "Spindle max speed, P06 Polisher". */
 void conflict_slot_words(strbuf *sb, const struct site_model *m,

@@ -18,6 +18,7 @@
 #include "render/diagram.h"
 #include "render/markdown.h"
 #include "site/items.h"
+#include "site/site_conflicts.h"
 #include "site/site_decisions.h"
 #include "site/site_graph.h"
 #include "site/site_project.h"
@@ -186,7 +187,8 @@ sources_text(const json_t *refs)
 
 /*
  * The open conflicts of project i, in the review queue's order: each
- * id, slug and question (the conflict page's), for "Disputed here".
+ * id, slug, question (the conflict page's), slot and sides (in words,
+ * without the project), for "Disputed here".
  */
 static json_t *
 open_conflicts(const struct site_model *m, size_t i)
@@ -199,10 +201,13 @@ open_conflicts(const struct site_model *m, size_t i)
 		    m->open_of.ord[k]];
 		char slug[SLUG_SIZE];
 
+		json_t *o = conflict_said_json(m, c);
+
 		slug_make(slug, c->id);
-		json_array_append_new(out, item_must(json_pack("{s:s, s:s, "
-		    "s:s}", "id", c->id, "slug", slug, "question",
-		    c->question), "conflict", c->id));
+		json_object_set_new(o, "id", json_string(c->id));
+		json_object_set_new(o, "slug", json_string(slug));
+		json_object_set_new(o, "question", json_string(c->question));
+		json_array_append_new(out, o);
 	}
 	return out;
 }

@@ -26,7 +26,7 @@ expect_status "the 10,000-fact bench site builds" 0
 
 # overviews DIR NAME: the checks that hold on any site, named with NAME.
 overviews() {
-	expect "$2: 'Disputed here' asks each open conflict's question, linked, and counts the gaps" \
+	expect "$2: 'Disputed here' names each open conflict's slot, linked, and its sides, and counts the gaps" \
 	    python3 "$check" "$1" disputed
 	expect "$2: the contents link to the ids of the section headings" \
 	    python3 "$check" "$1" toc

@@ -25,19 +25,20 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
     want = [c for c in conflicts if c["open"] and c["project"] == pid]
     svgs = re.findall(r"<svg.*?</svg>", html, flags=re.S)
     if what == "disputed":
-        # Each open conflict of the project, its question linked, in
+        # Each open conflict of the project, its slot linked and its
+        # sides now, in
         # the queue's order; and only those.
         sec = md.split("## <a id=\"disputed\"></a>Disputed here", 1)
         if (len(sec) == 2) != bool(want):
             bad.append(f"{slug}: a 'Disputed here' section with {len(want)} open conflicts")
-        got = re.findall(r'^- \[(.*)\]\(\.\./\.\./conflicts/([a-z0-9-]+)\.md\)$',
+        got = re.findall(r'^- \[(.*)\]\(\.\./\.\./conflicts/([a-z0-9-]+)\.md\): (.*)$',
                          sec[-1].split("\n## ", 1)[0], flags=re.M) if len(sec) == 2 else []
-        if [s for _, s in got] != [c["slug"] for c in want]:
-            bad.append(f"{slug}: disputed {[s for _, s in got]} vs {[c['slug'] for c in want]}")
-        for q, s in got:
+        if [s for _, s, _ in got] != [c["slug"] for c in want]:
+            bad.append(f"{slug}: disputed {[s for _, s, _ in got]} vs {[c['slug'] for c in want]}")
+        for q, s, sides in got:
             c = json.load(open(os.path.join(site, "api", "conflicts", s + ".json")))
-            if q != c["question"]:
-                bad.append(f"{slug}: {q!r} is not the question of {s}")
+            if (q, sides) != (c["slot_words"], c["sides_words"]):
+                bad.append(f"{slug}: {q!r}: {sides!r} is not the slot and sides of {s}")
         n = len(d["gaps"])
         # The Gaps are the project's open violations (doc/rules.md).
         words = "No gaps found." if n == 0 else f"[{n} open check{'s' if n != 1 else ''}](#gaps)"
