@@ -15,7 +15,7 @@ commits() { git --git-dir="$1" rev-list --count "${2:-mirror}" 2>/dev/null || ec
 # --- first build ------------------------------------------------------------
 mirror build --store s.db --out site --repo repo.git --author "$author"
 expect_status "a build with --repo succeeds" 0
-expect "it says what it committed" out_has '^committed [0-9a-f]{40} to mirror of repo.git: 0 pages changed, 94 added, 0 removed$'
+expect "it says what it committed" out_has '^committed [0-9a-f]{40} to mirror of repo.git: 0 pages changed, 99 added, 0 removed$'
 expect "the first build creates the branch with one commit" test "$(commits repo.git)" = 1
 expect "git fsck --strict finds nothing wrong" git --git-dir=repo.git fsck --strict --no-progress
 expect "the commit's tree is exactly the site (marker file left out)" sh -c "
@@ -86,13 +86,17 @@ sql s.db "UPDATE project_state SET value = 'XC7A200T' WHERE id = 'p04-st-fpga'"
 mirror build --store s.db --out site --repo repo.git --author "$author"
 expect "a changed fact makes one new commit" test "$(commits repo.git)" = 2
 git --git-dir=repo.git diff --stat mirror~1 mirror -- '*.md' > stat.txt
+# The pages that show the value: its overview, its conflict and the
+# project's queue (each side as it is now), the index and the recent
+# changes (the conflict in the same words), the A-Z page of its key.
 expect "only the pages showing the fact change" test \
     "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- '*.md' | tr '\n' ' ')" = \
-    "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- '*.md' | grep -E '^(conflicts/|projects/p04-gigabit/index.md)' | tr '\n' ' ')"
-expect "the overview's diff is the fact's line alone (the footer never changes)" sh -c "
+    "changes.md conflicts/c4dcd35f8cb.md conflicts/p04-gigabit/index.md index.md keys/f.md projects/p04-gigabit/index.md "
+expect "the overview's diff is the fact's line and its conflict's sides (the footer never changes)" sh -c "
     git --git-dir=repo.git diff -U0 mirror~1 mirror -- projects/p04-gigabit/index.md |
     grep -v -e '^+++ ' -e '^--- ' | grep '^[-+]' > lines.txt
-    test \$(grep -c . lines.txt) = 2 &&
+    test \$(grep -c . lines.txt) = 4 &&
+    grep -q '^+- \[Fpga part\](../../conflicts/c4dcd35f8cb.md): XC7A200T (trusted state' lines.txt &&
     grep -q '^+.*state-p04-st-fpga.*XC7A200T' lines.txt &&
     grep -q '^-.*state-p04-st-fpga.*XC7A100T' lines.txt"
 expect "git fsck --strict is still clean" git --git-dir=repo.git fsck --strict --no-progress
