@@ -14,7 +14,7 @@ house() {
 house "$MIRROR_TOP"
 expect_status "the tree has the shape doc/architecture.md draws" 0
 expect "... and the checker saw every stage" \
-    sh -c "grep -c '^core/\|^gen/' '$T/out' | grep -qx 12"
+    sh -c "grep -c '^core/\|^gen/' '$T/out' | grep -qx 14"
 
 # A scratch tree: util <- store, and a clean pair of files in util.
 mk() {
