@@ -249,6 +249,7 @@ line_words(json_t *item, const struct entry *e)
 		why = json_string_value(json_object_get(item, "description"));
 	json_object_set_new(item, "anchors", json_pack("[O]",
 	    json_object_get(item, "anchor")));
+	json_object_set_new(item, "also", json_array());
 	json_object_set_new(item, "layers_words",
 	    json_string(layer_said(e->layer)));
 	json_object_set_new(item, "source_words", json_string(src));
@@ -293,6 +294,11 @@ fold_into(json_t *line, const struct entry *e)
 	strbuf_init(&sb);
 	json_array_append(json_object_get(line, "anchors"),
 	    json_object_get(e->item, "anchor"));
+	/* Its own anchor on a line of its own under the line: a list
+	 * item's first anchor is the one the HTML keeps (markdown.h (b)). */
+	json_array_append_new(json_object_get(line, "also"), json_pack(
+	    "{s:O, s:s}", "anchor", json_object_get(e->item, "anchor"),
+	    "layer", layer_said(e->layer)));
 	strbuf_printf(&sb, "%s and %s", json_string_value(json_object_get(
 	    line, "layers_words")), layer_said(e->layer));
 	json_object_set_new(line, "layers_words", json_string(sb.data));

@@ -352,19 +352,22 @@ expect "--no-sweep leaves the store byte-identical" sh -c "
     test $RC = 0 && test '$before' = \"\$(cd '$T' && sha256sum < ex2.db)\""
 expect "the example's decision log marks SFP, SFP+, SFP as a reversal" sh -c "
     f=ex1/projects/p04-gigabit/decisions.md
-    grep -q 'entity-p04-dec-formfactor-sfp-2.*reversal' \$f &&
+    grep -A3 'state-p04-st-form-factor.*reversal' \$f | grep -q 'entity-p04-dec-formfactor-sfp-2' &&
     ! grep -q 'entity-p04-dec-formfactor-sfp-1.*reversal' \$f &&
     ! grep -q 'entity-p04-dec-formfactor-sfpplus.*reversal' \$f &&
     grep -q '^## transceiver form factor' \$f"
 expect "superseded then active (SPEC 8): the log shows both, newest first" sh -c "
-    grep -A5 '^## phase shifter actuator' ex1/projects/p05-interferometer/decisions.md |
+    grep -A8 '^## phase shifter actuator' ex1/projects/p05-interferometer/decisions.md |
     grep -o 'piezo stack\|stepper micrometer' | uniq | head -2 | tr '\n' ' ' |
     grep -qx 'piezo stack stepper micrometer '"
-expect "the decision log says agreeing layers on one line, both anchors kept" grep -qF \
-    '<a id="state-p05-st-phase-actuator"></a><a id="entity-p05-dec-phase-actuator-piezo"></a>2025-05-22 · **piezo stack** · trusted state and engineering record · *active*' \
-    ex1/projects/p05-interferometer/decisions.md
+expect "the decision log says agreeing layers on one line, both anchors kept" sh -c "
+    grep -qF '<a id=\"state-p05-st-phase-actuator\"></a>2025-05-22 · **piezo stack** · trusted state and engineering record · *active*' \
+        ex1/projects/p05-interferometer/decisions.md &&
+    grep -qF '  - <a id=\"entity-p05-dec-phase-actuator-piezo\"></a>the same in the engineering record' \
+        ex1/projects/p05-interferometer/decisions.md &&
+    grep -q '<li id=\"entity-p05-dec-phase-actuator-piezo\">' ex1/projects/p05-interferometer/decisions.html"
 expect "... and each decision's source and why" sh -c "
-    grep -A2 'entity-p05-dec-phase-actuator-piezo' ex1/projects/p05-interferometer/decisions.md |
+    grep -A2 'state-p05-st-phase-actuator\"' ex1/projects/p05-interferometer/decisions.md |
     tr '\n' '|' | grep -qF '|  - source: design review 2025-05-22|  - why: Five phase steps in under 10 s need a piezo.|'"
 expect "the example's Gaps are exactly its open violations (api/checks.json)" sh -c "
     for p in p04-gigabit p05-interferometer p06-polisher; do
