@@ -27,7 +27,18 @@ audit_latest(struct audit_list *out, mirror_store *st, mirror_error *err)
 	/* One pass over the table: the window keeps each fact's newest row;
 	 * the order is the byte order audit_find searches in. */
 	static const char sql[] =
-	    "SELECT entity_kind, memory_id, action, actor, note, timestamp "
+	    "SELECT entity_kind, memory_id, action, actor, note, timestamp, "
+	    "before_json, after_json, coalesce(CASE entity_kind "
+	    "WHEN 'memory' THEN (SELECT content FROM main.memories x "
+	    "WHERE x.id = memory_id) WHEN 'entity' THEN (SELECT name FROM "
+	    "main.entities x WHERE x.id = memory_id) WHEN 'project_state' "
+	    "THEN (SELECT key FROM main.project_state x WHERE x.id = "
+	    "memory_id) END, ''), coalesce(CASE entity_kind "
+	    "WHEN 'memory' THEN (SELECT project FROM main.memories x "
+	    "WHERE x.id = memory_id) WHEN 'entity' THEN (SELECT project FROM "
+	    "main.entities x WHERE x.id = memory_id) WHEN 'project_state' "
+	    "THEN (SELECT project FROM main.project_state x WHERE x.id = "
+	    "memory_id) END, '') "
 	    "FROM (SELECT *, row_number() OVER (PARTITION BY entity_kind, "
 	    "memory_id ORDER BY timestamp DESC, id DESC) AS rn FROM "
 	    "main.memory_audit) WHERE rn = 1 "
@@ -52,6 +63,10 @@ audit_latest(struct audit_list *out, mirror_store *st, mirror_error *err)
 		a->actor = col(stmt, 3);
 		a->note = col(stmt, 4);
 		a->timestamp = col(stmt, 5);
+		a->before = col(stmt, 6);
+		a->after = col(stmt, 7);
+		a->label = col(stmt, 8);
+		a->project = col(stmt, 9);
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE) {
@@ -73,6 +88,10 @@ audit_list_free(struct audit_list *l)
 		free(l->items[i].actor);
 		free(l->items[i].note);
 		free(l->items[i].timestamp);
+		free(l->items[i].before);
+		free(l->items[i].after);
+		free(l->items[i].label);
+		free(l->items[i].project);
 	}
 	free(l->items);
 	byid_pairs_free(&l->by);

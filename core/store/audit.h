@@ -25,6 +25,12 @@ struct fact_audit {
 	char *actor;       /* who ("" when the row does not say) */
 	char *note;
 	char *timestamp;
+	char *before;      /* before_json and after_json as stored: the */
+	char *after;       /* fields the change set, old and new */
+	char *label;       /* the fact's key, name or content now; "" when
+	                      the row is gone */
+	char *project;     /* the fact's project column now (an id or an
+	                      alias); "" when none or gone */
 };
 
 struct audit_list {

@@ -274,10 +274,8 @@ item_must(json_t *v, const char *what, const char *id)
 	exit(MIRROR_EIO);
 }
 
-/* A new JSON string of s cleaned for output (valid UTF-8, no control
- * characters, capped: audit rows are not checked as facts are). */
-static json_t *
-clean_string(const char *s)
+json_t *
+item_clean(const char *s)
 {
 	strbuf sb;
 	json_t *v;
@@ -303,10 +301,10 @@ changed_by(const struct site_model *m, const char *kind, const char *id)
 	if (a == NULL)
 		return json_null();
 	jb_init(&b);
-	jb_take(&b, "actor", clean_string(a->actor));
-	jb_take(&b, "action", clean_string(a->action));
-	jb_take(&b, "note", clean_string(a->note));
-	jb_take(&b, "at", clean_string(a->timestamp));
+	jb_take(&b, "actor", item_clean(a->actor));
+	jb_take(&b, "action", item_clean(a->action));
+	jb_take(&b, "note", item_clean(a->note));
+	jb_take(&b, "at", item_clean(a->timestamp));
 	return item_must(jb_done(&b), "memory_audit row of", id);
 }
 

@@ -54,6 +54,11 @@ json_t *item_open_checks(const struct site_model *m, size_t project);
 json_t *item_sources(const char *source);
 
 
+/* A new JSON string of s cleaned for output (valid UTF-8, no control
+ * characters, capped): for text the store does not check, as audit
+ * rows are not checked as facts are. */
+json_t *item_clean(const char *s);
+
 /* The element id of a fact: "state-<slug>", "entity-...", "memory-...",
  * for a conflict member kind ("project_state", "entity", "memory"). */
 json_t *item_anchor(const char *kind, const char *id);

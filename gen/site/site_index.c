@@ -563,23 +563,33 @@ feed_items(struct feed_item **out, const struct site_model *m)
 
 /*
  * The middle of a feed entry, after its title's text: the title's end,
- * its id (urn:mirror:KIND:ID), its date t and its link (DIR/<slug of
- * id>.html), up to the summary's text.
+ * its id (urn:mirror:KIND:ID), its date t and its link (href: a path in
+ * the site made of slugs, "conflicts/<slug>.html"), up to the summary's
+ * text.
  */
 static void
 feed_entry(strbuf *sb, const struct site_model *m, const char *kind,
-    const char *id, const char *t, const char *dir)
+    const char *id, const char *t, const char *href)
 {
-	char slug[SLUG_SIZE];
-
-	slug_make(slug, id);
 	strbuf_printf(sb, "</title>\n    <id>urn:mirror:%s:", kind);
 	escape_url(sb, id, strlen(id));
 	strbuf_puts(sb, "</id>\n    <updated>");
 	rfc3339(sb, t);
 	strbuf_puts(sb, "</updated>\n    <link href=\"");
 	url_base(sb, m);
-	strbuf_printf(sb, "%s/%s.html\"/>\n    <summary>", dir, slug);
+	strbuf_printf(sb, "%s\"/>\n    <summary>", href);
+}
+
+/* The page of conflict or check id in dir, "DIR/<slug>.html", into a
+ * strbuf the caller frees. */
+static void
+page_href(strbuf *sb, const char *dir, const char *id)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, id);
+	strbuf_init(sb);
+	strbuf_printf(sb, "%s/%s.html", dir, slug);
 }
 
 /* The feed's entry of item it: a conflict, or a check opened or, when
@@ -589,18 +599,17 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 {
 	const struct conflict *c = it->c;
 	const struct violation *v = it->v;
+	strbuf text, href;
 
+	strbuf_init(&text);
 	strbuf_puts(sb, "  <entry>\n    <title>");
 	if (c != NULL) {
-		strbuf slot;
-
-		strbuf_init(&slot);
-		conflict_slot_words(&slot, m, c);
+		conflict_slot_words(&text, m, c);
 		xml(sb, c->status);
 		strbuf_puts(sb, ": ");
-		xml(sb, slot.data);
-		strbuf_free(&slot);
-		feed_entry(sb, m, "conflict", c->id, it->t, "conflicts");
+		xml(sb, text.data);
+		page_href(&href, "conflicts", c->id);
+		feed_entry(sb, m, "conflict", c->id, it->t, href.data);
 		xml(sb, c->question);
 	} else {
 		strbuf_printf(sb, "check %s: ", strcmp(v->status, "open") ==
@@ -608,12 +617,15 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 		xml(sb, model_rule_label(m, v->rule_id));
 		strbuf_puts(sb, ": ");
 		xml(sb, v->message);
-		feed_entry(sb, m, "check", v->id, it->t, "checks");
+		page_href(&href, "checks", v->id);
+		feed_entry(sb, m, "check", v->id, it->t, href.data);
 		xml(sb, v->severity);
 		strbuf_puts(sb, ": ");
 		xml(sb, v->message);
 	}
 	strbuf_puts(sb, "</summary>\n  </entry>\n");
+	strbuf_free(&href);
+	strbuf_free(&text);
 }
 
 /*
@@ -684,15 +696,24 @@ feed_write(const struct page_ctx *pc, size_t limit, mirror_error *err)
 /* ---- recent changes -------------------------------------------------- */
 
 /* One change of the last CHANGES_DAYS days: a conflict or a check that
- * opened or closed at t. */
+ * opened or closed at t, or a fact the store's audit says was changed
+ * at t (its latest change). */
 struct change {
 	const char *t;                  /* 'YYYY-MM-DD HH:MM:SS' */
-	const struct conflict *c;       /* one of c and v */
+	const struct conflict *c;       /* one of c, v and a */
 	const struct violation *v;
+	const struct fact_audit *a;
 	int closed;                     /* 1: resolved, dismissed, passing */
 };
 
-/* Newest first, then conflicts before checks, closings before
+/* The id of what changed: the conflict's, the check's or the fact's. */
+static const char *
+change_id(const struct change *ch)
+{
+	return ch->c ? ch->c->id : ch->v ? ch->v->id : ch->a->id;
+}
+
+/* Newest first, then conflicts, checks, facts, closings before
  * openings, then by id. */
 static int
 change_order(const void *a, const void *b)
@@ -701,99 +722,310 @@ change_order(const void *a, const void *b)
 	int d = strcmp(y->t, x->t);
 
 	if (d == 0)
-		d = (x->v != NULL) - (y->v != NULL);
+		d = ((x->v != NULL) + 2 * (x->a != NULL)) -
+		    ((y->v != NULL) + 2 * (y->a != NULL));
 	if (d == 0)
 		d = y->closed - x->closed;
-	return d != 0 ? d : strcmp(x->c ? x->c->id : x->v->id,
-	    y->c ? y->c->id : y->v->id);
+	return d != 0 ? d : strcmp(change_id(x), change_id(y));
 }
 
-/* Add the change at t to it (n so far), when t is at or after since. */
+/* Add ch to it (n so far) when its time is at or after since. */
 static void
-change_add(struct change *it, size_t *n, const char *t, const char *since,
-    const struct conflict *c, const struct violation *v, int closed)
+change_add(struct change *it, size_t *n, const char *since,
+    struct change ch)
 {
-	if (t == NULL || strcmp(t, since) < 0)
+	if (ch.t == NULL || strcmp(ch.t, since) < 0)
 		return;
-	it[*n] = (struct change){ t, c, v, closed };
-	(*n)++;
+	it[(*n)++] = ch;
 }
 
 /*
- * Every opening and closing of a conflict or a check of m at or after
- * m->now less CHANGES_DAYS days, newest first (change_order), into *out
- * (the caller frees it). Returns how many.
+ * Every opening and closing of a conflict or a check of m, and every
+ * fact's latest audited change, at or after m->now less CHANGES_DAYS
+ * days, newest first (change_order), into *out (the caller frees it).
+ * Returns how many.
  */
 static size_t
 changes_of(struct change **out, const struct site_model *m)
 {
 	size_t n = 0;
 	char since[MIRROR_TS_LEN];
-	struct change *it = xcalloc(2 * (m->conflicts.n + m->violations.n) + 1,
-	    sizeof(*it));
+	struct change *it = xcalloc(2 * (m->conflicts.n + m->violations.n) +
+	    m->audit.n + 1, sizeof(*it));
 
 	mirror_format_ts(since, m->now - (time_t)CHANGES_DAYS * 86400);
 	for (size_t i = 0; i < m->conflicts.n; i++) {
 		const struct conflict *c = &m->conflicts.items[i];
 
-		change_add(it, &n, c->detected_at, since, c, NULL, 0);
-		change_add(it, &n, c->resolved_at, since, c, NULL, 1);
+		change_add(it, &n, since, (struct change){ .t = c->detected_at,
+		    .c = c });
+		change_add(it, &n, since, (struct change){ .t = c->resolved_at,
+		    .c = c, .closed = 1 });
 	}
 	for (size_t i = 0; i < m->violations.n; i++) {
 		const struct violation *v = &m->violations.items[i];
 
-		change_add(it, &n, v->detected_at, since, NULL, v, 0);
-		change_add(it, &n, v->closed_at, since, NULL, v, 1);
+		change_add(it, &n, since, (struct change){ .t = v->detected_at,
+		    .v = v });
+		change_add(it, &n, since, (struct change){ .t = v->closed_at,
+		    .v = v, .closed = 1 });
 	}
+	/* A review's own rows (conflict_resolved, conflict_dismissed) say
+	 * what the conflict's entry already says. */
+	for (size_t i = 0; i < m->audit.n; i++)
+		if (strncmp(m->audit.items[i].action, "conflict_", 9) != 0)
+			change_add(it, &n, since, (struct change){
+			    .t = m->audit.items[i].timestamp,
+			    .a = &m->audit.items[i] });
 	if (n > 1)
 		qsort(it, n, sizeof(*it), change_order);
 	*out = it;
 	return n;
 }
 
-/* What a change did, in words: "conflict opened", "conflict resolved",
- * "check passing again"... */
+/* A layer as people say it: "trusted state", "engineering record",
+ * "memory", by memory_audit's entity_kind. */
 static const char *
-change_what(const struct change *ch)
+kind_said(const char *kind)
 {
-	if (ch->v != NULL)
-		return ch->closed ? "check passing again" : "check opened";
-	if (!ch->closed)
-		return "conflict opened";
-	return strcmp(ch->c->status, "dismissed") == 0 ?
-	    "conflict dismissed" : "conflict resolved";
+	if (strcmp(kind, "project_state") == 0)
+		return "trusted state";
+	return strcmp(kind, "entity") == 0 ? "engineering record" : "memory";
+}
+
+/* What a change did, in words into sb: "conflict opened", "check
+ * passing again", "memory superseded" (a fact: its layer and the
+ * audit's action, cleaned)... */
+static void
+change_what(strbuf *sb, const struct change *ch)
+{
+	json_t *action;
+
+	if (ch->a != NULL) {
+		size_t at = sb->len;
+
+		action = item_clean(ch->a->action);
+		strbuf_printf(sb, "%s %s", kind_said(ch->a->kind),
+		    json_string_value(action));
+		for (size_t i = at; i < sb->len; i++)
+			if (sb->data[i] == '_')
+				sb->data[i] = ' ';
+		json_decref(action);
+	} else if (ch->v != NULL) {
+		strbuf_puts(sb, ch->closed ? "check passing again" :
+		    "check opened");
+	} else if (!ch->closed) {
+		strbuf_puts(sb, "conflict opened");
+	} else {
+		strbuf_puts(sb, strcmp(ch->c->status, "dismissed") == 0 ?
+		    "conflict dismissed" : "conflict resolved");
+	}
+}
+
+/* JSON value v as a fact field's words: a string as it is, null and a
+ * missing field as "none", anything else as compact JSON. */
+static void
+field_said(strbuf *sb, const json_t *v)
+{
+	char *text;
+
+	if (v == NULL || json_is_null(v)) {
+		strbuf_puts(sb, "none");
+	} else if (json_is_string(v)) {
+		strbuf_puts(sb, json_string_value(v));
+	} else if ((text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY |
+	    JSON_SORT_KEYS | JSON_REAL_PRECISION(15))) != NULL) {
+		strbuf_puts(sb, text);
+		free(text);
+	}
+}
+
+/* 1 for a field of a fact people read (its value, status, name...);
+ * 0 for the rest, which name other rows by id ("superseded_by",
+ * "graduated_to_entity_id") or say how the store keeps them. */
+static int
+said_field(const char *key, size_t len)
+{
+	static const char *const said[] = { "category", "confidence",
+	    "content", "description", "entity_type", "key", "memory_type",
+	    "name", "source", "status", "valid_from", "valid_until", "value" };
+
+	for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++)
+		if (strlen(said[i]) == len && memcmp(said[i], key, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* qsort: two field names by their bytes. */
+static int
+by_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The fields an audited change set, old to new, into sb: "status:
+ * active → superseded; value: 6 W → 7.5 W", by field name, at most 6,
+ * those said_field names alone: ids are no running text. Nothing when
+ * either side is not a JSON object.
+ */
+static void
+change_fields(strbuf *sb, const struct fact_audit *a)
+{
+	json_t *before = json_loads(a->before, 0, NULL);
+	json_t *after = json_loads(a->after, 0, NULL);
+	const char **keys = NULL;
+	size_t n = 0;
+	int said = 0;
+
+	if (json_is_object(before) && json_is_object(after)) {
+		const char *key;
+		json_t *v;
+
+		keys = xcalloc(json_object_size(after) + 1, sizeof(*keys));
+		json_object_foreach(after, key, v)
+			keys[n++] = key;
+		qsort(keys, n, sizeof(*keys), by_key);
+	}
+	for (size_t i = 0; i < n && said < 6; i++) {
+		const json_t *was = json_object_get(before, keys[i]);
+		const json_t *now = json_object_get(after, keys[i]);
+		size_t len = strlen(keys[i]);
+
+		if ((was != NULL && json_equal(was, now)) ||
+		    !said_field(keys[i], len))
+			continue;
+		strbuf_printf(sb, "%s%s: ", said++ ? "; " : "", keys[i]);
+		field_said(sb, was);
+		strbuf_puts(sb, " → ");
+		field_said(sb, now);
+	}
+	free(keys);
+	json_decref(before);
+	json_decref(after);
+}
+
+/* An audit note as said: without the "conflict <id>: " a review puts
+ * before the reviewer's words (the conflict's own entry names it). */
+static const char *
+note_said(const char *note)
+{
+	size_t n = 0;
+
+	if (strncmp(note, "conflict c", 10) != 0)
+		return note;
+	for (n = 10; (note[n] >= '0' && note[n] <= '9') ||
+	    (note[n] >= 'a' && note[n] <= 'f'); n++)
+		;
+	return strncmp(note + n, ": ", 2) == 0 ? note + n + 2 : note;
+}
+
+/* The index of the project whose id or alias is p in m, or -1. */
+static long
+project_of(const struct site_model *m, const char *p)
+{
+	long k = model_project_index(m, p);
+
+	for (size_t i = 0; k < 0 && p[0] != '\0' && i < m->n_projects; i++)
+		for (size_t j = 0; j < m->projects[i].n_aliases; j++)
+			if (strcmp(m->projects[i].aliases[j], p) == 0)
+				return (long)i;
+	return k;
+}
+
+/* The fact change's fields on o: title (the fact's label now), dir and
+ * slug of its page (its project's overview, else the index), anchor,
+ * linked (0 when the row is gone: nothing to link), project, fields
+ * (what it set, old → new), by (actor) and why (note). */
+static void
+fact_change_json(json_t *o, const struct site_model *m,
+    const struct fact_audit *a)
+{
+	long k = project_of(m, a->project);
+	strbuf sb;
+
+	strbuf_init(&sb);
+	json_object_set_new(o, "title", item_clean(a->label[0] != '\0' ?
+	    a->label : "a row no longer in the store"));
+	strbuf_reset(&sb);
+	if (k >= 0 && m->projects[k].id[0] != '\0')
+		strbuf_printf(&sb, "projects/%s", m->pslug[k]);
+	else
+		strbuf_puts(&sb, ".");
+	json_object_set_new(o, "dir", json_string(sb.data));
+	json_object_set_new(o, "slug", json_string("index"));
+	json_object_set_new(o, "anchor", item_anchor(a->kind, a->id));
+	json_object_set_new(o, "linked", json_boolean(a->label[0] != '\0'));
+	json_object_set_new(o, "project", k >= 0 && m->projects[k].id[0] !=
+	    '\0' ? json_string(m->projects[k].name) : json_null());
+	strbuf_reset(&sb);
+	change_fields(&sb, a);
+	json_object_set_new(o, "fields", sb.len > 0 ? item_clean(sb.data) :
+	    json_null());
+	json_object_set_new(o, "by", a->actor[0] != '\0' ?
+	    item_clean(a->actor) : json_null());
+	json_object_set_new(o, "why", a->note[0] != '\0' ?
+	    item_clean(note_said(a->note)) : json_null());
+	strbuf_free(&sb);
+}
+
+/* A conflict's or check's change on o: title (the conflict's question,
+ * or the check's rule and message), dir and slug of its page, project,
+ * and by and why of a closed conflict. */
+static void
+page_change_json(json_t *o, const struct site_model *m,
+    const struct change *ch)
+{
+	const char *project = ch->c ? ch->c->project : ch->v->project;
+	long k = model_project_index(m, project);
+	char slug[SLUG_SIZE];
+	strbuf title;
+
+	strbuf_init(&title);
+	if (ch->c != NULL)
+		strbuf_puts(&title, ch->c->question);
+	else
+		strbuf_printf(&title, "%s: %s", model_rule_label(m,
+		    ch->v->rule_id), ch->v->message);
+	slug_make(slug, change_id(ch));
+	json_object_set_new(o, "title", json_string(title.data));
+	json_object_set_new(o, "dir", json_string(ch->c ? "conflicts" :
+	    "checks"));
+	json_object_set_new(o, "slug", json_string(slug));
+	json_object_set_new(o, "anchor", json_null());
+	json_object_set_new(o, "linked", json_true());
+	json_object_set_new(o, "fields", json_null());
+	json_object_set_new(o, "project", k >= 0 && project[0] != '\0' ?
+	    json_string(m->projects[k].name) : json_null());
+	json_object_set_new(o, "by", ch->c && ch->closed &&
+	    ch->c->resolved_by != NULL && ch->c->resolved_by[0] != '\0' ?
+	    json_string(ch->c->resolved_by) : json_null());
+	json_object_set_new(o, "why", ch->c && ch->closed &&
+	    ch->c->resolution != NULL && ch->c->resolution[0] != '\0' ?
+	    json_string(ch->c->resolution) : json_null());
+	strbuf_free(&title);
 }
 
 /* The change as the template sees it (see templates/README.md). */
 static json_t *
 change_json(const struct site_model *m, const struct change *ch)
 {
-	const char *project = ch->c ? ch->c->project : ch->v->project;
-	long k = model_project_index(m, project);
-	char slug[SLUG_SIZE], date[MIRROR_TS_LEN];
-	strbuf title;
+	char date[MIRROR_TS_LEN];
+	strbuf what;
 	json_t *o;
 
-	strbuf_init(&title);
-	if (ch->c != NULL) {
-		strbuf_puts(&title, ch->c->question);
-	} else {
-		strbuf_printf(&title, "%s: %s", model_rule_label(m,
-		    ch->v->rule_id), ch->v->message);
-	}
-	slug_make(slug, ch->c ? ch->c->id : ch->v->id);
+	strbuf_init(&what);
+	change_what(&what, ch);
 	snprintf(date, sizeof(date), "%.10s", ch->t);
-	o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, "
-	    "s:o}", "date", date, "time", ch->t, "what", change_what(ch),
-	    "title", title.data, "dir", ch->c ? "conflicts" : "checks",
-	    "slug", slug, "project", k >= 0 && project[0] != '\0' ?
-	    json_string(m->projects[k].name) : json_null(),
-	    "by", ch->c && ch->closed && ch->c->resolved_by != NULL &&
-	    ch->c->resolved_by[0] != '\0' ? json_string(ch->c->resolved_by) :
-	    json_null(), "why", ch->c && ch->closed && ch->c->resolution !=
-	    NULL && ch->c->resolution[0] != '\0' ?
-	    json_string(ch->c->resolution) : json_null()), "change", slug);
-	strbuf_free(&title);
+	/* An audit row's time is the store's text, unchecked: cleaned. */
+	o = item_must(json_pack("{s:o, s:o, s:s}", "date", item_clean(date),
+	    "time", item_clean(ch->t), "what", what.data), "change",
+	    change_id(ch));
+	if (ch->a != NULL)
+		fact_change_json(o, m, ch->a);
+	else
+		page_change_json(o, m, ch);
+	strbuf_free(&what);
 	return o;
 }
 
@@ -818,6 +1050,40 @@ changes_days(const struct site_model *m, const struct change *it, size_t n)
 	return days;
 }
 
+/* Change c's page in the site as the feed links it: DIR/SLUG.html, and
+ * #ANCHOR for a fact (all made of slugs). */
+static void
+change_href(strbuf *sb, const json_t *c)
+{
+	const json_t *anchor = json_object_get(c, "anchor");
+
+	strbuf_init(sb);
+	strbuf_printf(sb, "%s/%s.html", json_string_value(json_object_get(c,
+	    "dir")), json_string_value(json_object_get(c, "slug")));
+	if (json_is_string(anchor) && json_is_true(json_object_get(c,
+	    "linked")))
+		strbuf_printf(sb, "#%s", json_string_value(anchor));
+}
+
+/* The summary of change c (change_json): what, in which project, by
+ * whom, what it set and why. */
+static void
+change_summary(strbuf *sb, const json_t *c)
+{
+	static const char *const parts[][2] = { { "project", " in " },
+	    { "by", " by " }, { "fields", ": " }, { "why", ": " } };
+
+	xml(sb, json_string_value(json_object_get(c, "what")));
+	for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
+		const json_t *v = json_object_get(c, parts[k][0]);
+
+		if (json_is_string(v)) {
+			strbuf_puts(sb, parts[k][1]);
+			xml(sb, json_string_value(v));
+		}
+	}
+}
+
 /* changes.xml: the changes (changes_of) as Atom, newest first, at most
  * FEED_ENTRIES. Returns 0 or < 0 with err set. */
 static int
@@ -825,7 +1091,7 @@ changes_feed(const struct page_ctx *pc, const struct change *it, size_t n,
     mirror_error *err)
 {
 	const struct site_model *m = pc->m;
-	strbuf sb;
+	strbuf sb, href;
 	int rc;
 
 	strbuf_init(&sb);
@@ -833,30 +1099,20 @@ changes_feed(const struct page_ctx *pc, const struct change *it, size_t n,
 	    "changes.html");
 	for (size_t i = 0; i < n && i < FEED_ENTRIES; i++) {
 		json_t *c = change_json(m, &it[i]);
-		const char *id = it[i].c ? it[i].c->id : it[i].v->id;
 
 		strbuf_puts(&sb, "  <entry>\n    <title>");
-		xml(&sb, change_what(&it[i]));
+		xml(&sb, json_string_value(json_object_get(c, "what")));
 		strbuf_puts(&sb, ": ");
 		xml(&sb, json_string_value(json_object_get(c, "title")));
-		/* The entry's id: the conflict's or check's, and which of
-		 * its two changes; its link: that conflict's or check's. */
-		feed_entry(&sb, m, it[i].closed ? "closed" : "opened", id,
-		    it[i].t, it[i].c ? "conflicts" : "checks");
-		xml(&sb, change_what(&it[i]));
-		if (json_is_string(json_object_get(c, "project"))) {
-			strbuf_puts(&sb, " in ");
-			xml(&sb, json_string_value(json_object_get(c,
-			    "project")));
-		}
-		if (json_is_string(json_object_get(c, "by"))) {
-			strbuf_puts(&sb, " by ");
-			xml(&sb, json_string_value(json_object_get(c, "by")));
-		}
-		if (json_is_string(json_object_get(c, "why"))) {
-			strbuf_puts(&sb, ": ");
-			xml(&sb, json_string_value(json_object_get(c, "why")));
-		}
+		/* The entry's id: the conflict's, check's or fact's, and
+		 * which change; its link: that conflict's, check's or
+		 * fact's place. */
+		change_href(&href, c);
+		feed_entry(&sb, m, it[i].a ? "fact" : it[i].closed ?
+		    "closed" : "opened", change_id(&it[i]), it[i].t,
+		    href.data);
+		strbuf_free(&href);
+		change_summary(&sb, c);
 		strbuf_puts(&sb, "</summary>\n  </entry>\n");
 		json_decref(c);
 	}

@@ -115,3 +115,28 @@ expect "one open conflict: singular words ('1 open conflict', '1 conflict')" sh 
     python3 "$1" one plurals' sh "$check"
 expect "... the state key keeps its case in the queue" \
     grep -q "^- \[Tube Material\](" one/conflicts/p07-telescope/index.md
+
+# Facts changed, from the store's audit (issue 57, item 2): the latest
+# change of each fact inside the 30 days, what it set old -> new, by
+# whom and why, linked to the fact; a fact whose row is gone is named,
+# not linked; ids among the fields (*_id) are not said.
+new_store au.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+sql au.db "INSERT INTO memory_audit(id, memory_id, entity_kind, action, actor,
+        before_json, after_json, note, timestamp) VALUES
+    ('au-1', 'p05-st-lateral-support-material', 'project_state', 'updated', 'ada',
+     '{\"value\":\"PTFE\",\"status\":\"active\"}',
+     '{\"value\":\"GF-PTFE\",\"status\":\"active\",\"superseded_by_id\":\"x\"}',
+     'creep test passed', '2026-10-28 09:00:00'),
+    ('au-2', 'mem-gone', 'memory', 'invalidated', 'bob', '{\"status\":\"active\"}',
+     '{\"status\":\"invalid\"}', 'wrong', '2026-10-30 09:00:00'),
+    ('au-3', 'p05-st-lateral-support-material', 'project_state', 'updated', 'eve',
+     '{}', '{\"value\":\"PTFE\"}', 'too old', '2026-08-01 09:00:00')" || exit 1
+SOURCE_DATE_EPOCH=1793491200 mirror build --store au.db --out au --quiet
+expect "recent changes name a changed fact: what it set, old -> new, by whom and why, linked" sh -c "
+    grep -qxF -- '- trusted state updated in P05 Interferometer: [lateral_support_material](projects/p05-interferometer/index.md#state-p05-st-lateral-support-material) · value: PTFE → GF-PTFE · by ada · why: creep test passed' au/changes.md &&
+    grep -qxF -- '- memory invalidated: a row no longer in the store · status: active → invalid · by bob · why: wrong' au/changes.md &&
+    ! grep -q 'superseded_by_id\|too old\|by eve' au/changes.md"
+expect "... and the changes feed links the fact's place, valid Atom" sh -c "
+    xmllint --noout --relaxng '$MIRROR_TOP/tests/data/atom.rng' au/changes.xml 2>/dev/null &&
+    grep -A4 '<title>trusted state updated: lateral_support_material</title>' au/changes.xml |
+        grep -q '<link href=\"projects/p05-interferometer/index.html#state-p05-st-lateral-support-material\"/>'"
