@@ -234,7 +234,7 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
 	strbuf_printf(&file, "%s%s", strcmp(path, SITE_NOT_FOUND) == 0 ?
 	    root.data : "", base != NULL ? base + 1 : mdfile);
 	page = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:[o,o,o,o,o], "
-	    "s:s, s:b}", "title", title, "site_title", pc->m->title,
+	    "s:s, s:b, s:b}", "title", title, "site_title", pc->m->title,
 	    "head_title", head.data, "description", desc[0] != '\0' ? desc :
 	    title, "root", root.data, "standalone", alone,
 	    "markdown", file.data, "nav",
@@ -248,7 +248,10 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
 	    nav_item("search/index.html", "Search",
 	    strcmp(path, "search/index") == 0),
 	    "footer", SITE_FOOTER, "search",
-	    strcmp(path, "search/index") == 0);
+	    strcmp(path, "search/index") == 0, "queue",
+	    /* A project's queue (conflicts/<slug>/...) gets its filters. */
+	    strncmp(path, "conflicts/", 10) == 0 &&
+	    strchr(path + 10, '/') != NULL);
 	strbuf_reset(&file);
 	strbuf_free(&head);
 	if (page == NULL)

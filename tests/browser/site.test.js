@@ -386,6 +386,38 @@ async function hostile(browser) {
   await context.close();
 }
 
+// 6. A project's review queue with JavaScript: a form filters its
+//    entries by kind and by the day they were detected, and a live
+//    region counts what is shown (issue 57, item 7); without a choice
+//    every entry shows.
+async function queue(browser) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await page.goto(url(exampleSite, 'conflicts/p06-polisher/index.html'));
+  const visible = () => page.$$eval('main > ul > li',
+    (lis) => lis.filter((li) => !li.hidden && li.offsetParent !== null).length);
+  const all = await visible();
+  const count = () => page.$eval('#queue-count', (e) => e.textContent);
+  check('the queue page has a filter form with Kind and Detected, labelled',
+    await page.$$eval('form.queue-filter label', (ls) => ls.map((l) =>
+      l.textContent + '>' + (document.getElementById(l.htmlFor) || {}).tagName)
+      .join(',')) === 'Kind>SELECT,Detected>SELECT');
+  check('... unfiltered, every entry shows and the count says so',
+    all === 5 && (await count()) === '5 conflicts shown', `${all}, ${await count()}`);
+  await page.selectOption('#queue-kind', 'between engineering records');
+  const kinds = await visible();
+  check('filtering by kind shows that kind alone, its heading kept, others hidden',
+    kinds === 3 && (await count()) === '3 conflicts shown' &&
+    await page.$$eval('main > h2', (hs) => hs.filter((h) => !h.hidden)
+      .map((h) => h.textContent).join('|')) ===
+      'Open, between engineering records: 3 conflicts', `${kinds}`);
+  await page.selectOption('#queue-kind', '');
+  await page.selectOption('#queue-age', '-90');
+  check('filtering by age counts from the detection date (none over 90 days '
+    + 'old today, all 2026-11-01 or later)',
+    (await visible()) === (Date.now() - Date.parse('2026-11-01') > 90 * 86400000 ? 5 : 0));
+  await page.close();
+}
+
 (async () => {
   fs.mkdirSync(shotDir, { recursive: true });
   const browser = await chromium.launch({
@@ -401,6 +433,7 @@ async function hostile(browser) {
     await diagram(browser);
     await notFound(browser);
     await hostile(browser);
+    await queue(browser);
   } finally {
     await browser.close();
   }
