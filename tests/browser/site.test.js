@@ -127,7 +127,8 @@ function pageKinds(site) {
     /^projects\/[^/]+\/subsystems\/[^/]+\.html$/, /^conflicts\/index\.html$/,
     /^conflicts\/(?!index)[^/]+\.html$/, /^checks\/index\.html$/,
     /^checks\/projects\/[^/]+\.html$/, /^checks\/(?!index)[^/]+\.html$/,
-    /^keys\/index\.html$/, /^keys\/(?!index)[^/]+\.html$/, /^changes\.html$/];
+    /^keys\/index\.html$/, /^keys\/(?!index)[^/]+\.html$/, /^changes\.html$/,
+    /^conflicts\/[^/]+\/index\.html$/, /^search\/index\.html$/];
   const all = [];
   const walk = (dir) => {
     for (const e of fs.readdirSync(path.join(site, dir), { withFileTypes: true })) {
