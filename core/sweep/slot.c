@@ -13,6 +13,7 @@
 
 #include "sweep/normalize.h"
 #include "sweep/slot.h"
+#include "util/jsonwrite.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -169,26 +170,6 @@ static const struct {
 
 /* ---- helpers ----------------------------------------------------------- */
 
-/* Append s to sb as a JSON string; bytes >= 0x80 pass through. */
-static void
-json_quote(strbuf *sb, const char *s)
-{
-	strbuf_putc(sb, '"');
-	for (; s != NULL && *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			strbuf_putc(sb, '\\');
-			strbuf_putc(sb, (char)c);
-		} else if (c < 0x20) {
-			strbuf_printf(sb, "\\u%04x", c);
-		} else {
-			strbuf_putc(sb, (char)c);
-		}
-	}
-	strbuf_putc(sb, '"');
-}
-
 char *
 slot_key_json(const char *const *parts, size_t n)
 {
@@ -199,7 +180,7 @@ slot_key_json(const char *const *parts, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
 			strbuf_putc(&sb, ',');
-		json_quote(&sb, parts[i]);
+		json_quote(&sb, parts[i], 0);
 	}
 	strbuf_putc(&sb, ']');
 	return strbuf_detach(&sb);

@@ -282,6 +282,25 @@ json_write(strbuf *out, const json_t *v, int depth)
 	return write_value(out, v, depth, SIZE_MAX);
 }
 
+void
+json_quote(strbuf *sb, const char *s, int in_script)
+{
+	strbuf_putc(sb, '"');
+	for (; s != NULL && *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			strbuf_putc(sb, '\\');
+			strbuf_putc(sb, (char)c);
+		} else if (c < 0x20 || (in_script && (c == '<' || c == 0x7f))) {
+			strbuf_printf(sb, "\\u%04x", c);
+		} else {
+			strbuf_putc(sb, (char)c);
+		}
+	}
+	strbuf_putc(sb, '"');
+}
+
 int
 json_write_capped(strbuf *out, const json_t *v, int depth)
 {

@@ -39,4 +39,14 @@ int json_write(strbuf *out, const json_t *v, int depth);
  */
 int json_write_capped(strbuf *out, const json_t *v, int depth);
 
+/*
+ * Append s (NUL-terminated; NULL as "") to sb as a JSON string literal,
+ * without jansson: '"' and '\\' escaped, every byte below 0x20 as
+ * \u00XX, bytes from 0x80 as they are (the caller hands UTF-8). With
+ * in_script, '<' and DEL are \u-escaped too, so the literal can sit in
+ * a script file without closing a tag. For keys and index text built a
+ * byte at a time (slot keys, the search index).
+ */
+void json_quote(strbuf *sb, const char *s, int in_script);
+
 #endif

@@ -11,6 +11,7 @@
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/hashtab.h"
+#include "util/jsonwrite.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -70,25 +71,6 @@ put_file(struct search_index *x, const char *path, const strbuf *sb,
 	x->files++;
 	x->bytes += sb->len;
 	return x->put(x->arg, path, sb->data, sb->len, err);
-}
-
-/* s as a JavaScript string literal (JSON's escapes) onto sb. */
-static void
-js_str(strbuf *sb, const char *s)
-{
-	strbuf_putc(sb, '"');
-	for (; s != NULL && *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			strbuf_putc(sb, '\\');
-			strbuf_putc(sb, (char)c);
-		} else if (c < 0x20 || c == '<' || c == 0x7f)
-			strbuf_printf(sb, "\\u%04x", c);
-		else
-			strbuf_putc(sb, (char)c);
-	}
-	strbuf_putc(sb, '"');
 }
 
 /* The posting of document doc for the term of len bytes at s. */
@@ -225,10 +207,10 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	strbuf_printf(c, "\"%c\"", d->kind);
 	for (size_t i = 0; i < sizeof(f) / sizeof(*f); i++) {
 		strbuf_putc(c, ',');
-		js_str(c, f[i]);
+		json_quote(c, f[i], 1);
 	}
 	strbuf_printf(c, ",%d,", d->flags);
-	js_str(c, d->id);
+	json_quote(c, d->id, 1);
 	strbuf_putc(c, ']');
 	index_text(x, d->title, doc);
 	index_text(x, d->value, doc);
@@ -260,7 +242,7 @@ put36(strbuf *sb, size_t v)
 static void
 term_entry(strbuf *sb, const struct term *t)
 {
-	js_str(sb, t->s);
+	json_quote(sb, t->s, 1);
 	strbuf_puts(sb, ":\"");
 	if (t->total > t->n) {
 		put36(sb, t->total);
@@ -332,7 +314,7 @@ write_shards(struct search_index *x, strbuf *man, mirror_error *err)
 		}
 		if (body.len == 0) {
 			strbuf_puts(man, k > 0 ? ",\n" : "");
-			js_str(man, x->terms[ord[i]].s);
+			json_quote(man, x->terms[ord[i]].s, 1);
 		} else
 			strbuf_puts(&body, ",\n");
 		strbuf_add(&body, entry.data, entry.len);
