@@ -611,21 +611,31 @@ search_all_facts(struct search_index *x, const struct page_ctx *pc,
 	return rc;
 }
 
+/* The URL of conflict or check id's page, "DIR/<slug>.html", into sb
+ * (initialised here; the caller frees it). */
+static void
+search_url(strbuf *sb, const char *dir, const char *id)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, id);
+	strbuf_init(sb);
+	strbuf_printf(sb, "%s/%s.html", dir, slug);
+}
+
 /* A conflict as a document of x: its slot, every side's value and
  * where it comes from. Returns 0 or < 0 with err set. */
 static int
 search_conflict(struct search_index *x, const struct site_model *m,
     const struct conflict *c, mirror_error *err)
 {
-	char slug[SLUG_SIZE];
-	strbuf url, val, text;
+	strbuf url, val, text, cut;
 	int rc;
 
-	strbuf_init(&url);
+	search_url(&url, "conflicts", c->id);
 	strbuf_init(&val);
 	strbuf_init(&text);
-	slug_make(slug, c->id);
-	strbuf_printf(&url, "conflicts/%s.html", slug);
+	strbuf_init(&cut);
 	strbuf_puts(&text, c->slot_key);
 	for (size_t i = 0; i < c->n_members; i++) {
 		const struct conflict_member *cm = &c->members[i];
@@ -637,20 +647,15 @@ search_conflict(struct search_index *x, const struct site_model *m,
 		strbuf_printf(&text, " %s %s", cm->id, cm->source != NULL ?
 		    cm->source : "");
 	}
-	{
-		strbuf cut;
-		struct search_doc d = { 'c', c->description, NULL,
-		    search_project(m, c->project), url.data, "conflict",
-		    c->status, c->id, NULL, strcmp(c->status, "open") == 0 };
-
-		strbuf_init(&cut);
-		strbuf_puts(&text, " ");
-		strbuf_add(&text, val.data, val.len);
-		d.value = short_value(&cut, val.data);
-		d.text = text.data;
-		rc = search_index_add(x, &d, err);
-		strbuf_free(&cut);
-	}
+	strbuf_puts(&text, " ");
+	strbuf_add(&text, val.data, val.len);
+	rc = search_index_add(x, &(struct search_doc){ .kind = 'c',
+	    .title = c->description, .value = short_value(&cut, val.data),
+	    .project = search_project(m, c->project), .url = url.data,
+	    .layer = "conflict", .status = c->status, .id = c->id,
+	    .text = text.data, .flags = strcmp(c->status, "open") == 0 },
+	    err);
+	strbuf_free(&cut);
 	strbuf_free(&url);
 	strbuf_free(&val);
 	strbuf_free(&text);
@@ -663,24 +668,20 @@ static int
 search_check(struct search_index *x, const struct site_model *m,
     const struct violation *v, mirror_error *err)
 {
-	char slug[SLUG_SIZE];
 	strbuf url, val, text;
 	int rc;
 
-	strbuf_init(&url);
+	search_url(&url, "checks", v->id);
 	strbuf_init(&val);
 	strbuf_init(&text);
-	slug_make(slug, v->id);
-	strbuf_printf(&url, "checks/%s.html", slug);
 	strbuf_printf(&text, "%s %s", v->message, v->rule_id);
-	{
-		struct search_doc d = { 'k', model_rule_label(m, v->rule_id),
-		    short_value(&val, v->message), search_project(m,
-		    v->project), url.data, "check", v->status, v->id,
-		    text.data, strcmp(v->status, "open") == 0 ? 2 : 0 };
-
-		rc = search_index_add(x, &d, err);
-	}
+	rc = search_index_add(x, &(struct search_doc){ .kind = 'k',
+	    .title = model_rule_label(m, v->rule_id),
+	    .value = short_value(&val, v->message),
+	    .project = search_project(m, v->project), .url = url.data,
+	    .layer = "check", .status = v->status, .id = v->id,
+	    .text = text.data, .flags = strcmp(v->status, "open") == 0 ? 2 :
+	    0 }, err);
 	strbuf_free(&url);
 	strbuf_free(&val);
 	strbuf_free(&text);
