@@ -45,9 +45,9 @@
 #define MIRROR_RULE_STEPS 50
 
 /* The most rows one rule may return; one more and it fails. A bound on
- * what a rule holds (about 300 bytes a row), not on what a real store
- * has: 10,000 failed claim-unsupported on the bench's store of 1,000,000
- * facts (24,520 unsupported claims). */
+ * what a rule holds (a few hundred bytes a row), not on what a real
+ * store has: the starter rules stay well under it on the bench's
+ * largest store. */
 #define RULE_MAX_ROWS 100000
 
 /* The most facts one violation may name. */

@@ -47,8 +47,8 @@ uint64_t hash_add_str(uint64_t h, const char *s);
 
 /*
  * Fold n bytes of p into h eight at a time, as little-endian words
- * (the length first), each through hash_mix: about four times faster
- * than hash_add on long texts, and a different value. The same on every
+ * (the length first), each through hash_mix: faster than hash_add
+ * on long texts, and a different value. The same on every
  * machine; for digests compared only with each other (a store's
  * snapshot, a project's rows), never for an id.
  */

@@ -170,9 +170,9 @@ dir_get(struct out_dircache *c, const char *dir, size_t len, int *slot)
 	if ((pfd = dir_get(c, dir, pl > 0 ? pl - 1 : 0, &pslot)) < 0)
 		return pfd;
 	/* Threads that missed the same directory make it in turns, and
-	 * all but the first find it kept: 16 render threads made the
-	 * 10k bench's 115 directories with 194 mkdirat, 79 of them
-	 * failing (and as many more openat and close). */
+	 * all but the first find it kept: else many render threads make
+	 * one directory at once, all but one failing with EEXIST (and as
+	 * many more openat and close). */
 	pthread_mutex_lock(&c->make_mu);
 	pthread_mutex_lock(&c->mu);
 	k = slot_find(c, dir, len);

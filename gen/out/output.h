@@ -76,8 +76,8 @@ struct output;
 int output_begin(struct output **out, const char *dir, mirror_error *err);
 
 /*
- * output_begin on a thread of its own, so that listing a big DIR (80,000
- * pages at 1M facts: 0.15 s of system calls) overlaps what the caller
+ * output_begin on a thread of its own, so that listing a big DIR (system
+ * calls in proportion to its pages) overlaps what the caller
  * does meanwhile (a build's read of the store). output_begin_start
  * never fails; with one job (MIRROR_JOBS=1) or no thread it starts
  * nothing, and output_begin_finish runs output_begin in its place.

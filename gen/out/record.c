@@ -765,8 +765,9 @@ record_write(struct page_record *r, struct output *out, mirror_error *err)
 		qsort(r->pages, r->n, sizeof(*r->pages), cmp_page);
 	if (r->n_runs > 1)
 		qsort(r->runs, r->n_runs, sizeof(*r->runs), cmp_run);
-	/* Room for all of it at once: at 1M facts the record is 6 MB, and
-	 * grown by doubling its pages were faulted in one by one. */
+	/* Room for all of it at once: a big site's record runs to
+	 * megabytes, and grown by doubling its pages were faulted in one
+	 * by one. */
 	strbuf_init(&sb);
 	strbuf_grow(&sb, (r->text != NULL ? strlen(r->text) : 0) +
 	    record_pages_bytes(r));

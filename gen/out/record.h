@@ -13,8 +13,8 @@
  * one "digest TAB path" line per page in path order, cut into parts
  * api/pages/<16 hex>.tsv of about 512 lines (record_write says where),
  * so that a build that changes a few pages rewrites and commits a few
- * parts, not every line (at 1M facts the one file was 8 MB, and each
- * nightly build added 3.5 MB to the repository).
+ * parts, not every line (one file grew with the site, and each
+ * nightly build added nearly all of it to the repository again).
  *
  * The next build renders a page only when its digest differs from the
  * recorded one or the output directory lacks one of its files; else the
