@@ -935,10 +935,72 @@ cmp_front(const void *a, const void *b)
 	    "dir")), json_string_value(json_object_get(y, "dir")));
 }
 
+/* cmp_front, with the lines a failed item left NULL last. */
+static int
+cmp_front_null(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+
+	if (x == NULL || y == NULL)
+		return (x == NULL) - (y == NULL);
+	return cmp_front(a, b);
+}
+
+/* The queue's pages as pool work: one project's run an item. */
+struct queue_work {
+	const struct page_ctx *pc;
+	const struct queue_run *runs;
+	json_t **front;          /* each run's front-page line, by item */
+};
+
+/* Pool work (nothing to load): run k's queue pages, and its line on the
+ * front page into front[k]. Returns 0 or < 0 with err set. */
+static int
+queue_run_pages(void *arg, size_t k, void *payload, mirror_error *err)
+{
+	const struct queue_work *qw = arg;
+	const struct queue_run *r = &qw->runs[k];
+	size_t pages = (r->n + QUEUE_PAGE - 1) / QUEUE_PAGE;
+	int rc = 0;
+
+	(void)payload;
+	for (size_t i = 0; i < pages && rc == 0; i++)
+		rc = queue_project_page(qw->pc, r, i, pages, err);
+	qw->front[k] = queue_front_entry(r);
+	return rc;
+}
+
+/* Group v's n conflicts (cmp_queue order) by project into runs (the
+ * caller frees each dir and the array); their number into *nr. */
+static struct queue_run *
+queue_runs(size_t *nr, const struct site_model *m,
+    const struct conflict **v, size_t n)
+{
+	struct queue_run *runs = xcalloc(n + 1, sizeof(*runs));
+
+	*nr = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		struct queue_run *r = &runs[(*nr)++];
+		long pi = model_project_index(m, v[i]->project);
+
+		r->v = v + i;
+		strbuf_init(&r->dir);
+		for (j = i; j < n && strcmp(v[j]->project, v[i]->project) == 0;
+		    j++)
+			r->n++;
+		r->name = v[i]->project[0] == '\0' ? "(no project)" : pi >= 0 ?
+		    m->projects[pi].name : v[i]->project;
+		r->slug = pi >= 0 && v[i]->project[0] != '\0' ? m->pslug[pi] :
+		    NULL;
+		queue_dir(&r->dir, m, v[i]->project);
+	}
+	return runs;
+}
+
 /*
- * Every project's queue pages (at most QUEUE_PAGE entries each), and
- * into *front the front page's list of projects (cmp_front order).
- * Returns 0 or < 0 with err set.
+ * Every project's queue pages (at most QUEUE_PAGE entries each), one
+ * project a pool item, and into *front the front page's list of
+ * projects (cmp_front order). Returns 0 or < 0 with err set.
  */
 static int
 queue_project_pages(json_t **front, const struct page_ctx *pc,
@@ -946,37 +1008,29 @@ queue_project_pages(json_t **front, const struct page_ctx *pc,
 {
 	const struct site_model *m = pc->m;
 	const struct conflict **v = xcalloc(m->conflicts.n + 1, sizeof(*v));
-	json_t **g = xcalloc(m->conflicts.n + 1, sizeof(*g));
-	size_t ng = 0;
-	int rc = 0;
+	struct queue_work qw = { .pc = pc };
+	size_t nr;
+	struct queue_run *runs;
+	int rc;
 
 	for (size_t i = 0; i < m->conflicts.n; i++)
 		v[i] = &m->conflicts.items[i];
 	qsort(v, m->conflicts.n, sizeof(*v), cmp_queue);
-	for (size_t i = 0, j; i < m->conflicts.n && rc == 0; i = j) {
-		struct queue_run r = { v + i, 0, NULL, NULL, { 0 } };
-		long pi = model_project_index(m, v[i]->project);
-
-		strbuf_init(&r.dir);
-		for (j = i; j < m->conflicts.n && strcmp(v[j]->project,
-		    v[i]->project) == 0; j++)
-			r.n++;
-		r.name = v[i]->project[0] == '\0' ? "(no project)" : pi >= 0 ?
-		    m->projects[pi].name : v[i]->project;
-		r.slug = pi >= 0 && v[i]->project[0] != '\0' ? m->pslug[pi] :
-		    NULL;
-		queue_dir(&r.dir, m, v[i]->project);
-		for (size_t k = 0, pages = (r.n + QUEUE_PAGE - 1) / QUEUE_PAGE;
-		    k < pages && rc == 0; k++)
-			rc = queue_project_page(pc, &r, k, pages, err);
-		g[ng++] = queue_front_entry(&r);
-		strbuf_free(&r.dir);
-	}
-	qsort(g, ng, sizeof(*g), cmp_front);
+	qw.runs = runs = queue_runs(&nr, m, v, m->conflicts.n);
+	qw.front = xcalloc(nr + 1, sizeof(*qw.front));
+	rc = pool_run(&(const struct pool_work){ .n = nr,
+	    .run = queue_run_pages, .arg = &qw }, err);
+	/* After a failure some lines are missing: the caller writes no
+	 * front page then, but every line made is freed. */
+	qsort(qw.front, nr, sizeof(*qw.front), cmp_front_null);
 	*front = json_array();
-	for (size_t i = 0; i < ng; i++)
-		json_array_append_new(*front, g[i]);
-	free(g);
+	for (size_t i = 0; i < nr; i++) {
+		if (qw.front[i] != NULL)
+			json_array_append_new(*front, qw.front[i]);
+		strbuf_free(&runs[i].dir);
+	}
+	free(qw.front);
+	free(runs);
 	free(v);
 	return rc;
 }
