@@ -209,16 +209,17 @@ inline_style(strbuf *html, const theme *th, mirror_error *err)
 }
 
 /*
- * The .html twin: body, the Markdown as HTML, in the theme's layout,
- * as path.html; mdfile is the .md twin's path, which the layout links
- * to; desc is the page's summary for its description. Returns 0 or < 0
- * with err set.
+ * The .html twin of doc: body, the Markdown as HTML, in the theme's
+ * layout, as doc->path.html; mdfile is the .md twin's path, which the
+ * layout links to; desc is the page's summary for its description.
+ * Returns 0 or < 0 with err set.
  */
 static int
-write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
-    const char *title, const char *desc, const char *body,
+write_html(const struct page_ctx *pc, const struct page_doc *doc,
+    const char *mdfile, const char *desc, const char *body,
     mirror_error *err)
 {
+	const char *path = doc->path, *title = doc->title;
 	const char *base = strrchr(mdfile, '/');
 	strbuf html, root, file, head;
 	json_t *page;
@@ -271,39 +272,37 @@ write_html(const struct page_ctx *pc, const char *path, const char *mdfile,
 }
 
 /*
- * 1 when the writer's record holds data's digest for unit (a page's path,
- * or a JSON file's) and the output directory still holds all n files,
- * which then stay as they are; 0 when they are to be written. The new
- * digest goes into the record either way, and into hex ("" when there
- * is no record).
+ * The digest of data for unit (a page's path, or a JSON file's) with
+ * template tname and title into hex: 1 when made, for kept_as; 0 with
+ * hex "" when the writer keeps no record or writes nothing.
  */
 static int
-page_kept(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
+page_digest(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
     const char *unit, const char *tname, const char *title,
-    const json_t *data, const char *const *files, size_t n)
+    const json_t *data)
 {
-	struct page_record *rec = pc->w->record;
-
 	hex[0] = '\0';
-	if (rec == NULL || pc->w->out == NULL)
+	if (pc->w->record == NULL || pc->w->out == NULL)
 		return 0;
-	record_digest(hex, rec, unit, tname, title, data);
-	record_put(rec, unit, hex);
-	return record_same(rec, unit, hex) &&
+	record_digest(hex, pc->w->record, unit, tname, title, data);
+	return 1;
+}
+
+/*
+ * The digest hex of unit recorded; 1 when the record held it already
+ * and the output directory still holds all n files, which then stay as
+ * the last build wrote them; 0 when they are to be written.
+ */
+static int
+kept_as(const struct page_ctx *pc, const char *unit, const char *hex,
+    const char *const *files, size_t n)
+{
+	record_put(pc->w->record, unit, hex);
+	return record_same(pc->w->record, unit, hex) &&
 	    output_keep(pc->w->out, files, n);
 }
 
-/* The file path, whose bytes have the digest hex, recorded; 1 when it
- * was kept as the last build wrote it (page_kept), else 0. */
-static int
-kept_as(const struct page_ctx *pc, const char *path, const char *hex)
-{
-	record_put(pc->w->record, path, hex);
-	return record_same(pc->w->record, path, hex) &&
-	    output_keep(pc->w->out, &path, 1);
-}
-
-/* page_kept for a file given as its len bytes of text. */
+/* page_digest and kept_as for a file given as its len bytes of text. */
 static int
 page_kept_bytes(const struct page_ctx *pc, const char *path,
     const char *text, size_t len)
@@ -313,7 +312,7 @@ page_kept_bytes(const struct page_ctx *pc, const char *path,
 	if (pc->w->record == NULL || pc->w->out == NULL)
 		return 0;
 	record_digest_bytes(hex, pc->w->record, path, text, len);
-	return kept_as(pc, path, hex);
+	return kept_as(pc, path, hex, &path, 1);
 }
 
 /* The files of the lines page_keep_lines gathers. */
@@ -476,16 +475,18 @@ int
 page_write(const struct page_ctx *pc, const char *path, const char *tname,
     const char *title, json_t *data, mirror_error *err)
 {
-	return page_write_figures(pc, path, tname, title, data, NULL, 0, err);
+	return page_write_figures(pc, &(struct page_doc){ .path = path,
+	    .tname = tname, .title = title, .data = data }, err);
 }
 
 /* page_write_figures, the page's digest into hex ("" when there is no
  * record). */
 static int
 write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
-    const char *path, const char *tname, const char *title, json_t *data,
-    const struct md_figure *figs, size_t nfigs, mirror_error *err)
+    const struct page_doc *doc, mirror_error *err)
 {
+	const char *path = doc->path;
+	json_t *data = doc->data;
 	const tmpl *t;
 	strbuf md, body, file, html, desc;
 	int rc, kept;
@@ -500,15 +501,16 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	strbuf_init(&html);
 	strbuf_printf(&file, "%s.md", path);
 	strbuf_printf(&html, "%s.html", path);
-	kept = page_kept(hex, pc, path, tname, title, data, (const char *[]){
-	    file.data, html.data }, 2);
+	kept = page_digest(hex, pc, path, doc->tname, doc->title, data) &&
+	    kept_as(pc, path, hex, (const char *[]){ file.data, html.data },
+	    2);
 	strbuf_free(&html);
 	if (kept) {
 		page_done(pc);
 		strbuf_free(&file);
 		return 0;
 	}
-	rc = tmpl_set_get(&t, pc->w->tmpl, tname, err);
+	rc = tmpl_set_get(&t, pc->w->tmpl, doc->tname, err);
 	if (rc < 0) {
 		strbuf_free(&file);
 		return rc;
@@ -519,12 +521,12 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	rc = tmpl_render(&md, t, data, NULL, err);
 	if (rc == 0)
 		rc = markdown_render(&body, &desc, md.data, md.len, path,
-		    figs, nfigs, err);
+		    doc->figs, doc->nfigs, err);
 	if (rc == 0)
 		rc = write_md(pc, file.data, &md, err);
 	if (rc == 0)
-		rc = write_html(pc, path, file.data, title, desc.data,
-		    body.data, err);
+		rc = write_html(pc, doc, file.data, desc.data, body.data,
+		    err);
 	if (rc == 0)
 		page_done(pc);
 	strbuf_free(&md);
@@ -535,14 +537,12 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 }
 
 int
-page_write_figures(const struct page_ctx *pc, const char *path,
-    const char *tname, const char *title, json_t *data,
-    const struct md_figure *figs, size_t nfigs, mirror_error *err)
+page_write_figures(const struct page_ctx *pc, const struct page_doc *doc,
+    mirror_error *err)
 {
 	char hex[DIGEST_HEX + 1];
 
-	return write_twins(hex, pc, path, tname, title, data, figs, nfigs,
-	    err);
+	return write_twins(hex, pc, doc, err);
 }
 
 /* A page queued for page_later's thread. */
@@ -705,27 +705,25 @@ page_json(const struct page_ctx *pc, const char *path, const json_t *v,
 {
 	char hex[DIGEST_HEX + 1];
 
-	if (page_kept(hex, pc, path, "json", NULL, v, &path, 1))
+	if (page_digest(hex, pc, path, "json", NULL, v) &&
+	    kept_as(pc, path, hex, &path, 1))
 		return 0;
 	return json_file(pc, path, v, err);
 }
 
 int
-page_write_json(const struct page_ctx *pc, const char *path,
-    const char *tname, const char *title, json_t *data,
-    const struct md_figure *figs, size_t nfigs, const char *json_path,
-    const json_t *v, mirror_error *err)
+page_write_json(const struct page_ctx *pc, const struct page_doc *doc,
+    const char *json_path, const json_t *v, mirror_error *err)
 {
 	char hex[DIGEST_HEX + 1], from[DIGEST_HEX + 1];
 	int rc;
 
-	rc = write_twins(from, pc, path, tname, title, data, figs, nfigs,
-	    err);
+	rc = write_twins(from, pc, doc, err);
 	if (rc < 0)
 		return rc;
 	if (from[0] != '\0') {
 		record_digest_from(hex, pc->w->record, json_path, from);
-		if (kept_as(pc, json_path, hex))
+		if (kept_as(pc, json_path, hex, &json_path, 1))
 			return 0;
 	}
 	return json_file(pc, json_path, v, err);
@@ -927,7 +925,7 @@ write_scratch(const struct page_ctx *pc, const char *path,
 			return mirror_fail(err, MIRROR_EIO, "%s: cannot read "
 			    "its text back from the staging directory: %s",
 			    path, strerror(-rc));
-		if (kept_as(pc, path, hex))
+		if (kept_as(pc, path, hex, &path, 1))
 			return 0;
 	}
 	return output_write_fd(pc->w->out, path, l->scratch, l->scratch_len,

@@ -97,15 +97,26 @@ int page_write(const struct page_ctx *pc, const char *path,
     const char *tname, const char *title, json_t *data, mirror_error *err);
 
 /*
- * page_write, with figures for the HTML twin (render/markdown.h (d): an
- * SVG chart where the template writes "<!-- figure:NAME -->"). Every
- * figure must be a function of data alone: only data is digested, so a
- * page whose data is unchanged keeps its files. Returns 0 or < 0 with
- * err set.
+ * A page for page_write_figures, as page_write takes it: path, template
+ * tname, title and data, with the nfigs figures figs for the HTML twin
+ * (render/markdown.h (d): an SVG chart where the template writes
+ * "<!-- figure:NAME -->"; none: NULL and 0). Every figure must be a
+ * function of data alone: only data is digested, so a page whose data
+ * is unchanged keeps its files.
  */
-int page_write_figures(const struct page_ctx *pc, const char *path,
-    const char *tname, const char *title, json_t *data,
-    const struct md_figure *figs, size_t nfigs, mirror_error *err);
+struct page_doc {
+	const char *path;
+	const char *tname;
+	const char *title;
+	json_t *data;
+	const struct md_figure *figs;
+	size_t nfigs;
+};
+
+/* page_write of the page doc, with its figures. Returns 0 or < 0 with
+ * err set. */
+int page_write_figures(const struct page_ctx *pc, const struct page_doc *doc,
+    mirror_error *err);
 
 /*
  * Pages written on a thread of their own while the caller makes the
@@ -187,16 +198,14 @@ int page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err);
 
 /*
- * page_write_figures of the page path, then page_json of v as json_path:
- * the page's twin in api/. v (not consumed) must be a function of data
- * alone, data itself or a part of it: the file's digest is made from
- * the page's (record_digest_from), so data is walked once. Returns 0 or
- * < 0 with err set.
+ * page_write_figures of the page doc, then page_json of v as json_path:
+ * the page's twin in api/. v (not consumed) must be a function of
+ * doc->data alone, the data itself or a part of it: the file's digest
+ * is made from the page's (record_digest_from), so the data is walked
+ * once. Returns 0 or < 0 with err set.
  */
-int page_write_json(const struct page_ctx *pc, const char *path,
-    const char *tname, const char *title, json_t *data,
-    const struct md_figure *figs, size_t nfigs, const char *json_path,
-    const json_t *v, mirror_error *err);
+int page_write_json(const struct page_ctx *pc, const struct page_doc *doc,
+    const char *json_path, const json_t *v, mirror_error *err);
 
 /*
  * A JSON file listing many objects (api/conflicts.json, api/checks.json),

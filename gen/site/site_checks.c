@@ -229,8 +229,9 @@ violation_render(struct check_run *cr, size_t k, mirror_error *err)
 	strbuf_printf(&path, "checks/%s", slug);
 	strbuf_printf(&api, "api/checks/%s.json", slug);
 	data = item_must(json_pack("{s:O}", "check", o), "violation", v->id);
-	rc = page_write_json(pc, path.data, "check.md", json_string_value(
-	    json_object_get(o, "title")), data, NULL, 0, api.data, o, err);
+	rc = page_write_json(pc, &(struct page_doc){ .path = path.data,
+	    .tname = "check.md", .title = json_string_value(
+	    json_object_get(o, "title")), .data = data }, api.data, o, err);
 	json_decref(data);
 	strbuf_free(&api);
 	if (rc == 0 && page_list_set(cr->list, i, o) < 0)

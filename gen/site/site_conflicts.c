@@ -633,8 +633,9 @@ conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 	strbuf_printf(&title, "%s (%s)", json_string_value(
 	    json_object_get(o, "title")), c->id);
 	data = json_pack("{s:O}", "conflict", o);
-	rc = page_write_json(pc, path.data, "conflict.md", title.data, data,
-	    NULL, 0, api.data, o, err);
+	rc = page_write_json(pc, &(struct page_doc){ .path = path.data,
+	    .tname = "conflict.md", .title = title.data, .data = data },
+	    api.data, o, err);
 	json_decref(data);
 	strbuf_free(&api);
 	if (rc == 0 && page_list_set(cr->list, i, o) < 0)

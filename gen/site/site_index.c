@@ -447,8 +447,10 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	history_chart(&svg, data);
 	fig.html = svg.data;
 	if (rc == 0)
-		rc = page_write_figures(pc, "index", "index.md", m->title,
-		    data, &fig, 1, err);
+		rc = page_write_figures(pc, &(struct page_doc){
+		    .path = "index", .tname = "index.md",
+		    .title = m->title, .data = data, .figs = &fig,
+		    .nfigs = 1 }, err);
 	strbuf_free(&svg);
 	json_decref(data);
 	free(open);

@@ -918,9 +918,10 @@ overview_page(const struct page_ctx *pc, size_t i,
 	strbuf_printf(&api, "api/projects/%s.json", m->pslug[i]);
 	strbuf_printf(&title, "%s: overview", m->projects[i].name);
 	overview_figure(&fig, data);
-	rc = page_write_json(pc, path.data, "project.md", title.data, data,
-	    &(struct md_figure){ "diagram", fig.data }, 1, api.data, data,
-	    err);
+	rc = page_write_json(pc, &(struct page_doc){ .path = path.data,
+	    .tname = "project.md", .title = title.data, .data = data,
+	    .figs = &(struct md_figure){ .name = "diagram",
+	    .html = fig.data }, .nfigs = 1 }, api.data, data, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&api);
