@@ -509,24 +509,15 @@ render_marker(cmark_strbuf *html, cmark_node *link, const char *id,
 	cmark_strbuf_puts(html, "\">");
 }
 
-/*
- * Let the table extension render a row or cell, then put attr="value"
- * (value already fit for an attribute) into the "<tr" or "<td" (tag) it
- * wrote.
- */
+/* Put attr="value" (value already fit for an attribute) into the first
+ * "<tr" or "<td" (tag) that html holds from byte before on. */
 static void
-render_table_part(cmark_syntax_extension *table, cmark_html_renderer *r,
-    cmark_node *node, const char *tag, const char *attr, const char *value,
-    cmark_event_type ev, int options)
+put_attr(cmark_strbuf *html, bufsize_t before, const char *tag,
+    const char *attr, const char *value)
 {
-	cmark_strbuf *html = r->html;
-	bufsize_t before = html->size;
 	size_t tn;
 	char *tail;
 
-	table->html_render_func(table, r, node, ev, options);
-	if (ev != CMARK_EVENT_ENTER)
-		return;
 	for (bufsize_t i = before; i + 3 <= html->size; i++) {
 		if (memcmp(html->ptr + i, tag, 3) != 0)
 			continue;
@@ -545,6 +536,31 @@ render_table_part(cmark_syntax_extension *table, cmark_html_renderer *r,
 	}
 }
 
+/*
+ * Let the table extension render node, a row or a cell the pass marked
+ * with value (already fit for an attribute), then put it into the tag
+ * it wrote: a row's id="value" into its "<tr", a cell's
+ * data-label="value" into its "<td".
+ */
+static void
+render_table_part(cmark_syntax_extension *table, cmark_html_renderer *r,
+    cmark_node *node, const char *value, cmark_event_type ev, int options)
+{
+	bufsize_t before = r->html->size;
+	cmark_node *first = cmark_node_first_child(node);
+
+	table->html_render_func(table, r, node, ev, options);
+	if (ev != CMARK_EVENT_ENTER)
+		return;
+	/* Marked, neither names its type: a row holds cells, blocks; a
+	 * cell holds inlines or nothing. */
+	if (first != NULL && (cmark_node_get_type(first) &
+	    CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK)
+		put_attr(r->html, before, "<tr", "id", value);
+	else
+		put_attr(r->html, before, "<td", "data-label", value);
+}
+
 /* The html_render callback for the nodes the pass marked. */
 static void
 render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
@@ -553,7 +569,6 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 	cmark_syntax_extension *table = cmark_syntax_extension_get_private(ext);
 	const char *id = cmark_node_get_user_data(node);
 	int entering = ev == CMARK_EVENT_ENTER;
-	cmark_node *first;
 
 	switch (cmark_node_get_type(node)) {
 	case CMARK_NODE_HEADING:
@@ -570,18 +585,8 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 		cmark_strbuf_puts(r->html, id);
 		break;
 	default:   /* a table's row or cell: all else the pass marks */
-		if (table == NULL || table->html_render_func == NULL)
-			break;
-		/* Marked, neither names its type: a row holds cells, blocks;
-		 * a cell holds inlines or nothing. */
-		first = cmark_node_first_child(node);
-		if (first != NULL && (cmark_node_get_type(first) &
-		    CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK)
-			render_table_part(table, r, node, "<tr", "id", id, ev,
-			    options);
-		else
-			render_table_part(table, r, node, "<td", "data-label",
-			    id, ev, options);
+		if (table != NULL && table->html_render_func != NULL)
+			render_table_part(table, r, node, id, ev, options);
 		break;
 	}
 }
@@ -849,14 +854,15 @@ int
 markdown_to_html(strbuf *sb, const char *md, size_t len, const char *name,
     mirror_error *err)
 {
-	return markdown_render(sb, NULL, md, len, name, NULL, 0, err);
+	return markdown_render(sb, NULL, &(struct md_source){ .md = md,
+	    .len = len, .name = name }, err);
 }
 
 int
-markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
-    const char *name, const struct md_figure *figs, size_t nfigs,
+markdown_render(strbuf *sb, strbuf *summary, const struct md_source *src,
     mirror_error *err)
 {
+	const char *name = src->name;
 	const int options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8;
 	cmark_syntax_extension *mine;
 	cmark_parser *parser;
@@ -867,7 +873,7 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 	 * A long page (an index of 10,000 projects) is parsed with malloc
 	 * instead: what cmark frees while it works would otherwise stay
 	 * until the page is done (25 MB more at 10,000 projects). */
-	cmark_mem *mem = len <= MARKDOWN_ARENA_MAX ? &arena_mem :
+	cmark_mem *mem = src->len <= MARKDOWN_ARENA_MAX ? &arena_mem :
 	    cmark_get_default_mem_allocator();
 	struct arena *arena = thread_arena();
 	char *html;
@@ -880,7 +886,7 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 	/* No lock: the parser's extensions (new_parser) add no inline
 	 * special characters to cmark-gfm's process-wide table, so parses
 	 * on the render's workers never change what another reads. */
-	cmark_parser_feed(parser, md, len);
+	cmark_parser_feed(parser, src->md, src->len);
 	doc = cmark_parser_finish(parser);
 	if (doc == NULL) {
 		cmark_parser_free(parser);
@@ -894,7 +900,7 @@ markdown_render(strbuf *sb, strbuf *summary, const char *md, size_t len,
 	    cmark_find_syntax_extension("table"), NULL);
 	if (summary != NULL)
 		summarise(summary, doc);
-	pass(doc, mine, &m, figs, nfigs);
+	pass(doc, mine, &m, src->figs, src->nfigs);
 	html = cmark_render_html(doc, options,
 	    cmark_parser_get_syntax_extensions(parser));
 	unmark(&m);

@@ -101,8 +101,21 @@ struct md_figure {
 #define MARKDOWN_ARENA_MAX ((size_t)256 * 1024)
 
 /*
- * markdown_to_html with the nfigs figures figs (see (d) above), and when
- * summary is not NULL, the page's summary appended to it as plain text
+ * A page's Markdown for markdown_render: len bytes of md, the page's
+ * name (its path, only in error messages) and the nfigs figures figs
+ * (see (d) above; none: NULL and 0).
+ */
+struct md_source {
+	const char *md;
+	size_t len;
+	const char *name;
+	const struct md_figure *figs;
+	size_t nfigs;
+};
+
+/*
+ * markdown_to_html of src with its figures, and when summary is not
+ * NULL, the page's summary appended to it as plain text
  * (not escaped), for a <meta name="description">: from the page's lead
  * (what comes before its first heading below the title), the first
  * top-level paragraph without links, else the first list item's
@@ -112,8 +125,7 @@ struct md_figure {
  * a word before MARKDOWN_SUMMARY_MAX bytes and ended with "…"; nothing
  * when no paragraph qualifies. Returns as markdown_to_html.
  */
-int markdown_render(strbuf *sb, strbuf *summary, const char *md,
-    size_t len, const char *name, const struct md_figure *figs,
-    size_t nfigs, mirror_error *err);
+int markdown_render(strbuf *sb, strbuf *summary,
+    const struct md_source *src, mirror_error *err);
 
 #endif

@@ -520,8 +520,9 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	strbuf_init(&desc);
 	rc = tmpl_render(&md, t, data, NULL, err);
 	if (rc == 0)
-		rc = markdown_render(&body, &desc, md.data, md.len, path,
-		    doc->figs, doc->nfigs, err);
+		rc = markdown_render(&body, &desc, &(struct md_source){
+		    .md = md.data, .len = md.len, .name = path,
+		    .figs = doc->figs, .nfigs = doc->nfigs }, err);
 	if (rc == 0)
 		rc = write_md(pc, file.data, &md, err);
 	if (rc == 0)

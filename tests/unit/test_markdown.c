@@ -364,12 +364,14 @@ test_figure(void **state)
 
 	(void)state;
 	strbuf_init(&sb);
-	assert_int_equal(markdown_render(&sb, NULL, md, strlen(md), "t",
-	    figs, 2, &err), 0);
+	assert_int_equal(markdown_render(&sb, NULL, &(struct md_source){
+	    .md = md, .len = strlen(md), .name = "t", .figs = figs,
+	    .nfigs = 2 }, &err), 0);
 	assert_string_equal(sb.data, "<p>a</p>\n<svg></svg>\n<p>b</p>\n");
 	strbuf_reset(&sb);
-	assert_int_equal(markdown_render(&sb, NULL, md, strlen(md), "t",
-	    none, 1, &err), 0);
+	assert_int_equal(markdown_render(&sb, NULL, &(struct md_source){
+	    .md = md, .len = strlen(md), .name = "t", .figs = none,
+	    .nfigs = 1 }, &err), 0);
 	assert_string_equal(sb.data, "<p>a</p>\n<p>b</p>\n");
 	strbuf_free(&sb);
 	expect(md, "<p>a</p>\n<!-- raw HTML omitted -->\n<p>b</p>\n");
@@ -573,8 +575,9 @@ test_arena_and_malloc_pages(void **state)
 			n++;
 		}
 		assert_true((k == 1) == (md.len > MARKDOWN_ARENA_MAX));
-		assert_int_equal(markdown_render(&got, NULL, md.data, md.len,
-		    "t", NULL, 0, &err), 0);
+		assert_int_equal(markdown_render(&got, NULL,
+		    &(struct md_source){ .md = md.data, .len = md.len,
+		    .name = "t" }, &err), 0);
 		assert_string_equal(got.data, want.data);
 		strbuf_free(&md);
 		strbuf_free(&want);
