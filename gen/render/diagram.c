@@ -360,22 +360,35 @@ group_open(strbuf *sb, const struct diagram_node *nd, int kind, int link)
 	    " aria-hidden=\"true\"");
 }
 
+/* How each of a node's texts (struct lines) is set: its class, its
+ * size in px and whether it is bold. */
+static const struct text_style {
+	const char *cls;
+	int px;
+	int bold;
+} text_styles[3] = {
+	{ .cls = "diagram-label", .px = LABEL_PX, .bold = 1 },
+	{ .cls = "diagram-detail", .px = SMALL_PX, .bold = 0 },
+	{ .cls = "diagram-dispute", .px = SMALL_PX, .bold = 1 },
+};
+
 /*
- * One of a node's texts: its lines as <tspan>s from baseline *y down,
- * which moves below them. A line between the texts: a text browser
- * shows them apart.
+ * A node's text k of ln, set as text_styles[k] says: its lines as
+ * <tspan>s at x from baseline *y down, which moves below them. A line
+ * between the texts: a text browser shows them apart.
  */
 static void
-text_block(strbuf *sb, const strbuf *t, size_t n, const char *cls,
-    int px, int bold, long x, long *y)
+text_block(strbuf *sb, const struct lines *ln, int k, long x, long *y)
 {
-	const char *s = t->data;
+	const struct text_style *ts = &text_styles[k];
+	const char *s = ln->text[k].data;
+	size_t n = ln->n[k];
 
 	if (n == 0)
 		return;
 	strbuf_printf(sb, "<text class=\"%s\" font-size=\"%d\"%s "
-	    "fill=\"currentColor\">", cls, px, bold ? " font-weight=\"600\"" :
-	    "");
+	    "fill=\"currentColor\">", ts->cls, ts->px, ts->bold ?
+	    " font-weight=\"600\"" : "");
 	for (size_t i = 0; i < n; i++) {
 		const char *nl = strchr(s, '\n');
 		size_t len = nl != NULL ? (size_t)(nl - s) : strlen(s);
@@ -439,12 +452,8 @@ node(strbuf *sb, const struct diagram_node *nd, const struct place *pk,
 	    "height=\"%ld\" rx=\"6\" fill=\"none\" "
 	    "stroke=\"currentColor\"%s/>\n", x, y, W, pk->h,
 	    link ? " stroke-width=\"2.5\"" : "");
-	text_block(sb, &ln->text[0], ln->n[0], "diagram-label", LABEL_PX, 1,
-	    x + INSET, &base);
-	text_block(sb, &ln->text[1], ln->n[1], "diagram-detail", SMALL_PX,
-	    0, x + INSET, &base);
-	text_block(sb, &ln->text[2], ln->n[2], "diagram-dispute", SMALL_PX,
-	    1, x + INSET, &base);
+	for (int k = 0; k < 3; k++)
+		text_block(sb, ln, k, x + INSET, &base);
 	strbuf_puts(sb, link ? "</g></a>\n" : "</g>\n");
 }
 
