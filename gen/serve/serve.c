@@ -390,23 +390,25 @@ keep_escapes(void *cls, struct MHD_Connection *c, char *s)
 }
 
 /*
- * The address o->bind with port o->port into *sa (*len its size) and
- * its text for a URL into host. Returns 0 or -MIRROR_EUSAGE.
+ * The address o->bind with port o->port into *sa (*len its size), and
+ * into s its text for a URL (s->host) and whether it is a loopback
+ * address (s->loopback). Returns 0 or -MIRROR_EUSAGE.
  */
 static int
-parse_bind(struct sockaddr_storage *sa, socklen_t *len, char *host,
-    size_t hostsz, int *loopback, const struct serve_opts *o,
-    mirror_error *err)
+parse_bind(struct sockaddr_storage *sa, socklen_t *len, serve *s,
+    const struct serve_opts *o, mirror_error *err)
 {
 	struct sockaddr_in *v4 = (struct sockaddr_in *)(void *)sa;
 	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)(void *)sa;
+	char *host = s->host;
+	const size_t hostsz = sizeof(s->host);
 
 	memset(sa, 0, sizeof(*sa));
 	if (inet_pton(AF_INET, o->bind, &v4->sin_addr) == 1) {
 		v4->sin_family = AF_INET;
 		v4->sin_port = htons((uint16_t)o->port);
 		*len = sizeof(*v4);
-		*loopback = (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+		s->loopback = (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
 		/* As a browser spells it in Host (host_ok compares). */
 		if (inet_ntop(AF_INET, &v4->sin_addr, host, hostsz) == NULL)
 			snprintf(host, hostsz, "%s", o->bind);
@@ -416,7 +418,7 @@ parse_bind(struct sockaddr_storage *sa, socklen_t *len, char *host,
 		v6->sin6_family = AF_INET6;
 		v6->sin6_port = htons((uint16_t)o->port);
 		*len = sizeof(*v6);
-		*loopback = IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
+		s->loopback = IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
 		host[0] = '[';
 		if (inet_ntop(AF_INET6, &v6->sin6_addr, host + 1,
 		    (socklen_t)(hostsz - 2)) == NULL)
@@ -442,8 +444,7 @@ serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
 	if ((rc = mhd_open(&mhd, err)) < 0)
 		return rc;
 	s = xcalloc(1, sizeof(*s));
-	if ((rc = parse_bind(&sa, &salen, s->host, sizeof(s->host),
-	    &s->loopback, o, err)) < 0) {
+	if ((rc = parse_bind(&sa, &salen, s, o, err)) < 0) {
 		free(s);
 		return rc;
 	}
