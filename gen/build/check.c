@@ -94,8 +94,9 @@ build_stamp_in_branch(struct build *b)
 	if (b->ch.git_later && tipmemo_get(known, sizeof(known), o->repo,
 	    o->branch) && stamp_in_text(known, strlen(known), &b->stamp))
 		return b->ch.tip_by_memo = 1;
-	same = history_tip_file(&text, &len, tip, o->repo, o->branch,
-	    STAMP_PATH, &ignored) == 1 && stamp_in_text(text, len, &b->stamp);
+	same = history_tip_file(&text, &len, tip, &(struct history_request){
+	    .repo_path = o->repo, .branch = o->branch }, STAMP_PATH,
+	    &ignored) == 1 && stamp_in_text(text, len, &b->stamp);
 	if (same)
 		tipmemo_put(o->repo, o->branch, tip, text, len);
 	free(text);

@@ -457,9 +457,9 @@ read_tip(git_commit **parent, git_tree **tree, git_repository *repo,
 
 int
 history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
-    const char *repo_path, const char *branch, const char *path,
-    mirror_error *err)
+    const struct history_request *req, const char *path, mirror_error *err)
 {
+	const char *repo_path = req->repo_path;
 	char refname[MGIT_REFNAME_MAX];
 	git_repository *repo = NULL;
 	git_commit *commit = NULL;
@@ -471,7 +471,7 @@ history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
 	*len = 0;
 	if ((rc = mgit_init(err)) < 0)
 		return rc;
-	if ((rc = mgit_branch_refname(refname, branch, err)) == 0 &&
+	if ((rc = mgit_branch_refname(refname, req->branch, err)) == 0 &&
 	    (rc = mgit_open(&repo, repo_path, err)) == 0 &&
 	    (rc = mgit_read_tip(&tip, &found, repo, repo_path, refname,
 	    err)) == 0 && found &&

@@ -135,8 +135,9 @@ int history_commit(struct history_result *out,
 
 /*
  * The file at path (a blob, '/'-separated) in the tree of the tip of
- * branch in the repository at repo_path: a build reads what the last
- * commit holds without a checkout. Returns 1 with *text (NUL-terminated
+ * req->branch in the repository at req->repo_path (the request's other
+ * fields are not looked at): a build reads what the last commit holds
+ * without a checkout. Returns 1 with *text (NUL-terminated
  * after its *len bytes; the caller frees it) and, when tip is not NULL,
  * the id of the commit read in tip; 0 with *text NULL when the
  * branch does not exist yet or its tree has no such path, or < 0 with
@@ -145,8 +146,7 @@ int history_commit(struct history_result *out,
  * path included). Initialises and shuts down libgit2 itself.
  */
 int history_tip_file(char **text, size_t *len, char tip[GIT_OID_HEXSZ + 1],
-    const char *repo_path, const char *branch, const char *path,
-    mirror_error *err);
+    const struct history_request *req, const char *path, mirror_error *err);
 
 /*
  * Run every check history_commit makes before it writes anything (branch
