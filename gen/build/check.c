@@ -16,7 +16,7 @@
 #include "util/hash.h"
 
 /* The most rows of the layers a check keeps for the render: a change
- * of up to a hundred projects of the bench's size. */
+ * of up to a hundred projects of two hundred rows. */
 #define KEEP_ROWS_MAX 20000
 
 /* 1 when the changed projects ids[0..n) (sorted) and the no-project
@@ -213,7 +213,7 @@ build_store_untouched(struct build *b, mirror_error *err)
 
 /* DIR's record of what each page was rendered from (gen/out/record.h;
  * an empty one with force), into b->so.record: read once it is known
- * that the build renders (at 1M facts it takes a third of a no-op). */
+ * that the build renders (a no-op build need not pay for it). */
 void
 build_record(struct build *b)
 {

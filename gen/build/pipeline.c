@@ -97,7 +97,7 @@ build_render(struct build *b, mirror_error *err)
 	/* The commit and the report need the model's scalars only (clock,
 	 * snapshot, open count): what the pages were made of, and the
 	 * record, go before the commit, which otherwise held its trees on
-	 * top of them (at 1M facts the peak of a full build). */
+	 * top of them (the peak of a full build). */
 	site_model_free(&b->s);
 	record_free(b->so.record);
 	b->so.record = NULL;

@@ -677,7 +677,7 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
 	    req->members_added);
 	if (changes == NULL && old_tree == NULL) {
 		/* A first commit adds every file: no diff of the whole tree
-		 * (100,000 projects: 500,000 deltas held at once). */
+		 * (a delta per file, all held at once). */
 		changes = added = all_added(site);
 		nchanges = site->n;
 	} else if (changes == NULL && (rc = tree_changes(&diffed, &nchanges,

@@ -90,8 +90,8 @@ void hw_describe(struct hw_words *w, const struct hw_file *files, size_t n,
 
 /*
  * hw_describe a file at a time, so that a caller holds one file's texts
- * at once (a commit that changes every project at 1M facts has 1.7 GB of
- * them) and may read them on several threads:
+ * at once (not those of a commit that changes every project) and may
+ * read them on several threads:
  *  - hw_file_events: f's events (nothing when hw_wants refuses it) as a
  *    new set; it reads f alone, so any thread may call it;
  *  - hw_events_take: append part's events (and, initial, the health

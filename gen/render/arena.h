@@ -3,8 +3,8 @@
  * all freed at once, its room kept for the next job.
  *
  * cmark-gfm allocates every node, string and buffer of a parse and
- * frees each again (a thousand blocks for a small page, a tenth of a
- * render's instructions in the allocator): through an arena a block is
+ * frees each again (many blocks even for a small page, each a trip
+ * through the allocator): through an arena a block is
  * a pointer bump, and the parse's memory goes back in one arena_reset,
  * which keeps the first chunks for the next page instead of taking
  * them from malloc again. A block freed before the reset is not reused

@@ -593,8 +593,8 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 
 /*
  * cmark-gfm's allocations for one page go to an arena (render/arena.h):
- * its thousands of nodes, strings and buffers each cost a malloc and a
- * free, a tenth of a render. cmark_mem's functions take no context, so
+ * its thousands of nodes, strings and buffers would each cost a malloc
+ * and a free. cmark_mem's functions take no context, so
  * the arena is the thread's: made on its first page, reset after each
  * (its first chunks kept), freed when the thread ends.
  */
@@ -872,7 +872,7 @@ markdown_render(strbuf *sb, strbuf *summary, const struct md_source *src,
 	 * arena's reset below: cmark's own frees only reuse the newest.
 	 * A long page (an index of 10,000 projects) is parsed with malloc
 	 * instead: what cmark frees while it works would otherwise stay
-	 * until the page is done (25 MB more at 10,000 projects). */
+	 * until the page is done. */
 	cmark_mem *mem = src->len <= MARKDOWN_ARENA_MAX ? &arena_mem :
 	    cmark_get_default_mem_allocator();
 	struct arena *arena = thread_arena();

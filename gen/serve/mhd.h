@@ -3,7 +3,7 @@
  *
  * Linked, the library and its TLS stack (GnuTLS, p11-kit, nettle's
  * hogweed, GMP, libidn2, ...) are loaded and relocated by every run of
- * mirror: 6 ms of each start, an eighth of a no-op build, for the one
+ * mirror, a cost to each start (a no-op build's included) for the one
  * command that serves. mhd_open loads it once (it is never closed) and
  * hands out its entry points as pointers of the library's own types from
  * <microhttpd.h>, so every call is checked by the compiler as before.

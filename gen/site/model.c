@@ -128,10 +128,9 @@ site_model_read(struct site_model *m, mirror_error *err)
 	int rc, brc;
 
 	/* The rules' tables on a second connection at the same time, when
-	 * it reads the same rows (store/beside.h: at 1M facts the read
-	 * takes 0.35 s instead of 0.65, and the render's 0.16 s of health
-	 * counts come with it); the first error in the order of one
-	 * connection wins. */
+	 * it reads the same rows (store/beside.h: the two reads overlap,
+	 * and the render's health counts come with the second); the first
+	 * error in the order of one connection wins. */
 	bs = store_beside_start(m->st, checks_read, m);
 	rc = facts_read(m, err);
 	if (store_beside_join(bs, &brc, &beside_err)) {

@@ -686,8 +686,8 @@ json_file(const struct page_ctx *pc, const char *path, const json_t *v,
 	strbuf text;
 	int rc;
 
-	/* Straight into one buffer (api/conflicts.json is tens of
-	 * megabytes at a million facts), and the newline with it. */
+	/* Straight into one buffer (api/conflicts.json grows with every
+	 * conflict), and the newline with it. */
 	strbuf_init(&text);
 	if (json_write_capped(&text, v, 0) != 0) {
 		strbuf_free(&text);

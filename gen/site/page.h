@@ -217,10 +217,10 @@ int page_write_json(const struct page_ctx *pc, const struct page_doc *doc,
  * of moving it between groups. An object joins the file's text as soon
  * as every object before it in id order has: work done in the order
  * page_list_index gives holds the file once, not each object besides
- * (80 MB of api/checks.json at 1M facts). After page_list_start it holds
- * not even that: past PAGE_LIST_HOLD bytes the file's text goes on in
- * an unnamed file of the staging directory (output_scratch), and from
- * there into the site.
+ * (api/checks.json grows with every violation). After page_list_start
+ * it holds not even that: past PAGE_LIST_HOLD bytes the file's text
+ * goes on in an unnamed file of the staging directory (output_scratch),
+ * and from there into the site.
  */
 struct page_list {
 	char **text;                  /* by index: the object's text, until

@@ -441,7 +441,7 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 		/* The pages are written beside the second pass's read, but
 		 * when the family runs beside the others (families.h): the
 		 * cores are theirs, and a queue of pages in flight would
-		 * add to theirs (14 MB at M). */
+		 * add its memory to theirs. */
 		pg.later = page_later_start(pc, pc->st == pc->m->st);
 		rc = names_pass(&pg, pc, err);
 		lrc = page_later_finish(pg.later, &later_err);

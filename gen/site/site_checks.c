@@ -134,11 +134,11 @@ earlier_json(const struct violation *v)
 }
 
 /* The pool's work: the site's Checks page first (the longest: every
- * violation, 1.5 s at 1M facts), then one violation's page and JSON,
- * its object's text kept in list for api/checks.json, then each
- * project's Checks page; rule_info[k], the rule_info of the run
- * m->runs.items[k], made once and shared by its violations (read only,
- * counted references: jansson counts them atomically). */
+ * violation), then one violation's page and JSON, its object's text
+ * kept in list for api/checks.json, then each project's Checks page;
+ * rule_info[k], the rule_info of the run m->runs.items[k], made once
+ * and shared by its violations (read only, counted references: jansson
+ * counts them atomically). */
 struct check_run {
 	const struct page_ctx *pc;
 	struct page_list *list;
@@ -638,7 +638,7 @@ check_pages(const struct page_ctx *pc, mirror_error *err)
 		ids[i] = m->violations.items[i].id;
 	page_list_init(&list, n, ids);
 	free(ids);
-	/* At 1M facts the list is 80 MB: it goes to a file as it grows. */
+	/* A list of every violation: it goes to a file as it grows. */
 	head = checks_head(m);
 	page_list_start(&list, pc, head, "checks");
 	for (size_t k = 0; k < m->runs.n; k++)

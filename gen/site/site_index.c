@@ -13,8 +13,8 @@
  * And the files around the pages, written last (extra_pages): 404,
  * api/health.json, .nojekyll, the feed and the sitemap: rebuilt by every
  * build that renders, the two are bounded, the feed by its entries,
- * each sitemap file by the protocol's 50,000 URLs (a site of 1M facts
- * has some 80,000 pages).
+ * each sitemap file by the protocol's 50,000 URLs (a large site has
+ * more pages than that).
  */
 #include <stdio.h>
 #include <stdlib.h>
