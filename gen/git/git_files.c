@@ -194,8 +194,8 @@ read_one(struct mgit_read *r, struct mgit_reader *rd, int pack)
 }
 
 /* A slot of mgit_ahead's ring: a file, how far it is read, and the
- * bytes it holds in memory (its stream when compressed, a tenth of a
- * long list; else its data). */
+ * bytes it holds in memory (its stream when compressed, far smaller
+ * than a long list; else its data). */
 struct ahead_slot {
 	struct mgit_read r;
 	int state;                      /* AHEAD_* */

@@ -157,7 +157,7 @@ check_object(struct mgit_pack *pk, git_object_t type, size_t len,
 
 /*
  * The Huffman code of small objects. igzip's level 1 fits a code to
- * each stream, which is most of its cost on a page of 2 KB; its level 0
+ * each stream, which is most of its cost on a small page; its level 0
  * takes a code given once. Fitted to the example's pages (the counts of
  * git_pack_code.h), it compresses the small files of a site a little
  * less tightly than level 1 at a fraction of its CPU. It depends on

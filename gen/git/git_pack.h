@@ -6,14 +6,14 @@
  * more than all else together; 'git gc' finds deltas later anyway.
  * Here every object is stored whole, zlib-compressed at the fastest
  * level, as git's own loose objects are; the streams are ISA-L's igzip
- * (level 1, and a fixed code for small objects: MGIT_PACK_SMALL), 2.8
- * times as fast as libdeflate's fastest level (itself twice zlib's),
- * for a pack 8.5% larger than libdeflate's on a site
- * (doc/performance.md); any zlib reads them.
+ * (level 1, and a fixed code for small objects: MGIT_PACK_SMALL),
+ * faster than libdeflate's fastest level (itself faster than zlib's)
+ * for a pack a little larger (the bench compares them:
+ * doc/performance.md); any zlib reads them.
  *
  * The index is written from what the writer already knows (ids,
  * offsets, CRC-32s): libgit2's git_indexer, which reads the pack back,
- * inflating and hashing every object, writes the same bytes 50 to 110
+ * inflating and hashing every object, writes the same bytes many
  * times slower (doc/performance.md).
  *
  * The checksums that end the pack and its index are nettle's SHA-1,

@@ -29,8 +29,8 @@ struct op {
 
 /* Files read and hashed ahead on every core while the trees are made
  * (mgit_ahead): up to AHEAD_BYTES read and not yet stored, a few dozen
- * of a bench site's project pages (reading further ahead made the
- * commit's peak memory). */
+ * big project pages (reading further ahead only raised the commit's
+ * peak memory). */
 #define AHEAD_BYTES (7u << 20)
 
 struct edit {
