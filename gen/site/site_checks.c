@@ -398,15 +398,13 @@ project_group(const struct site_model *m, const char *name,
 	strbuf_free(&words);
 	return g;
 }
-/* What by_open sorts by (qsort has no context): the model, and the
- * open violations of each of its projects. */
+/* What by_name sorts by (qsort has no context): the model. */
 static _Thread_local const struct site_model *sort_model;
-static _Thread_local const long long *sort_open;
 
-/* Projects with more open checks first, then by name, then by id; the
- * no-project group last. */
+/* Projects by name, then by id, the no-project group last: not by their
+ * open checks, so a group does not move when its count changes. */
 static int
-by_open(const void *a, const void *b)
+by_name(const void *a, const void *b)
 {
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
 	const struct fact_project *p = &sort_model->projects[i],
@@ -415,8 +413,6 @@ by_open(const void *a, const void *b)
 
 	if ((p->id[0] == '\0') != (q->id[0] == '\0'))
 		return p->id[0] == '\0' ? 1 : -1;
-	if (sort_open[i] != sort_open[j])
-		return sort_open[i] > sort_open[j] ? -1 : 1;
 	if ((c = strcmp(p->name, q->name)) != 0)
 		return c;
 	return strcmp(p->id, q->id);
@@ -424,7 +420,7 @@ by_open(const void *a, const void *b)
 
 /*
  * The site's Checks page by project: one group per project with
- * violations (project_group), most open first, the no-project group
+ * violations (project_group), by name (by_name), the no-project group
  * last, then "(other projects)" for violations of a project the model
  * does not know, each naming its project. A new array.
  */
@@ -437,19 +433,11 @@ project_groups(const struct site_model *m)
 	json_t *out = json_array();
 	strbuf anchor;
 
-	long long *open = xcalloc(m->n_projects + 1, sizeof(*open));
-
-	for (size_t i = 0; i < m->n_projects; i++) {
+	for (size_t i = 0; i < m->n_projects; i++)
 		if (start[i + 1] > start[i])
 			order[n++] = i;
-		for (size_t k = start[i]; k < start[i + 1]; k++)
-			open[i] += strcmp(m->violations.items[
-			    m->checks_of.ord[k]].status, "open") == 0;
-	}
 	sort_model = m;
-	sort_open = open;
-	qsort(order, n, sizeof(*order), by_open);
-	free(open);
+	qsort(order, n, sizeof(*order), by_name);
 	strbuf_init(&anchor);
 	for (size_t k = 0; k < n; k++) {
 		size_t i = order[k];

@@ -918,18 +918,20 @@ queue_front_entry(const struct queue_run *r)
 	return o;
 }
 
-/* qsort order of the front page's projects: most open first, then by
- * name, then by folder. */
+/* qsort order of the front page's projects: by name, then by folder,
+ * the no-project group ("_") last; not by their open count, so a line
+ * does not move when it changes. */
 static int
 cmp_front(const void *a, const void *b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	json_int_t nx = json_integer_value(json_object_get(x, "open")),
-	    ny = json_integer_value(json_object_get(y, "open"));
+	int nx = strcmp(json_string_value(json_object_get(x, "dir")), "_")
+	    == 0, ny = strcmp(json_string_value(json_object_get(y, "dir")),
+	    "_") == 0;
 	int c;
 
 	if (nx != ny)
-		return nx > ny ? -1 : 1;
+		return nx - ny;
 	c = strcmp(json_string_value(json_object_get(x, "name")),
 	    json_string_value(json_object_get(y, "name")));
 	return c != 0 ? c : strcmp(json_string_value(json_object_get(x,

@@ -2,8 +2,8 @@
  * site_index.c: the site's index page, a dashboard.
  *
  * The open conflicts in words as the headline; every project as a table
- * row (its row counts, open conflicts and latest change), most open
- * conflicts first; the open conflicts over time from sweep_runs, as a
+ * row (its row counts, open conflicts and latest change), by name; the
+ * open conflicts over time from sweep_runs, as a
  * sentence and, in the HTML twin, an SVG chart made from that same data.
  * Rows with project '' belong to no project: they have no overview of
  * their own (there is no project to describe, and '' has no honest
@@ -97,19 +97,14 @@ date_of(char buf[MIRROR_TS_LEN], long long t)
 	buf[10] = '\0';
 }
 
-/* qsort order of project rows: most open conflicts first, then by
- * name, then by id (ids are unique). */
+/* qsort order of project rows: by name, then by id (ids are unique);
+ * not by a count, so a row or block does not move when a count changes. */
 static int
 cmp_row(const void *a, const void *b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	json_int_t ox = json_integer_value(json_object_get(x,
-	    "open_conflicts")), oy = json_integer_value(json_object_get(y,
-	    "open_conflicts"));
 	int c;
 
-	if (ox != oy)
-		return ox > oy ? -1 : 1;
 	c = strcmp(json_string_value(json_object_get(x, "name")),
 	    json_string_value(json_object_get(y, "name")));
 	return c != 0 ? c : strcmp(json_string_value(json_object_get(x, "id")),
@@ -268,8 +263,8 @@ history_words(const json_t *history)
 	return s;
 }
 
-/* The bars of the first days: at most this many projects, the most
- * disputed first (the table's order). */
+/* The bars of the first days: at most this many projects, by name (the
+ * table's order). */
 #define BARS_MAX 12
 
 /*
