@@ -1300,15 +1300,19 @@ health(const struct page_ctx *pc, mirror_error *err)
 	return rc;
 }
 
-/* The site's .gitattributes: the HTML twins of the Markdown pages and
- * the pages' digests are generated, so git hosts fold them and git diff
- * shows a reviewer the Markdown and JSON alone (issue 59). */
+/* The site's .gitattributes: the HTML twins of the Markdown pages, the
+ * pages' digests and the search index's shards are generated, so git
+ * hosts fold them and git diff shows a reviewer the Markdown and JSON
+ * alone (issue 59). The shards number the documents: one page more
+ * renumbers every posting after it, a rewrite no reviewer reads. */
 static const char gitattributes[] =
-    "# Written by mirror. Each .html page is the twin of its .md page\n"
-    "# and api/pages/ holds the build's digests: generated, so a diff\n"
-    "# shows the Markdown and JSON a reviewer reads.\n"
+    "# Written by mirror. Each .html page is the twin of its .md page,\n"
+    "# api/pages/ holds the build's digests and search/*.js the search\n"
+    "# index: generated, so a diff shows the Markdown and JSON a\n"
+    "# reviewer reads.\n"
     "*.html linguist-generated -diff\n"
-    "api/pages/*.tsv linguist-generated -diff\n";
+    "api/pages/*.tsv linguist-generated -diff\n"
+    "search/*.js linguist-generated -diff\n";
 
 int
 extra_pages(const struct page_ctx *pc, mirror_error *err)

@@ -191,10 +191,12 @@ sql ga.db "UPDATE project_state SET value = '145 MHz',
 mirror build --store ga.db --out ga --repo ga.git --author "$author" --quiet
 git -C ga-clone pull -q
 git -C ga-clone log -1 -p --format= > ga.diff
-expect "the site's .gitattributes marks HTML and digests generated, -diff" sh -c "
+expect "the site's .gitattributes marks HTML, digests and the search index generated, -diff" sh -c "
     git -C ga-clone check-attr linguist-generated diff -- index.html | grep -q 'linguist-generated: set' &&
     git -C ga-clone check-attr diff -- index.html | grep -q 'diff: unset' &&
     git -C ga-clone check-attr diff -- \"\$(cd ga && ls api/pages/*.tsv | head -1)\" | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- search/t-0.js | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- search/index.md | grep -q 'diff: unspecified' &&
     git -C ga-clone check-attr diff -- index.md | grep -q 'diff: unspecified'"
 expect "git log -p of a one-fact change: Markdown hunks, no HTML lines" sh -c "
     grep -q '^+.*145 MHz' ga.diff && grep -q '^Binary files a/.*\.html and b/.*\.html differ' ga.diff &&
