@@ -87,16 +87,36 @@ hw_wants(const char *path, int initial)
 
 /*
  * Store text as one plain line: cleaned, whitespace runs as one space,
- * trimmed, at most HW_VALUE_MAX characters then "…". Returns a new
- * string, never NULL.
+ * trimmed; when longer than HW_VALUE_MAX characters, its whole words
+ * within them then "…" (a word cut only when the first is longer).
+ * Returns a new string, never NULL.
  */
 static char *
 one_line(const char *s, size_t len)
 {
-	strbuf out;
+	strbuf out, all;
+	size_t cut, sp;
 
 	strbuf_init(&out);
 	text_line(&out, s, len, SIZE_MAX, HW_VALUE_MAX);
+	if (out.len < sizeof(ELLIPSIS) - 1 || memcmp(out.data + out.len -
+	    (sizeof(ELLIPSIS) - 1), ELLIPSIS, sizeof(ELLIPSIS) - 1) != 0)
+		return strbuf_detach(&out);
+	strbuf_init(&all);
+	text_line(&all, s, len, SIZE_MAX, 0);
+	cut = out.len - (sizeof(ELLIPSIS) - 1);
+	/* Cut, and not between two words: back to the last space. */
+	if (all.len > cut && strcmp(all.data + cut, ELLIPSIS) != 0 &&
+	    all.data[cut] != ' ') {
+		for (sp = cut; sp > 0 && out.data[sp - 1] != ' '; sp--)
+			;
+		if (sp > 1)
+			cut = sp - 1;
+	}
+	strbuf_free(&all);
+	out.len = cut;
+	out.data[cut] = '\0';
+	strbuf_puts(&out, ELLIPSIS);
 	return strbuf_detach(&out);
 }
 

@@ -39,9 +39,11 @@
  *             human decision, ordered by conflict id.
  *
  * Store text is data: every value is cleaned (text_clean), its
- * whitespace runs (newlines included) collapsed to one space, and cut at
- * HW_VALUE_MAX characters with "…", so no value can start a line, open a
- * paragraph or forge a trailer. Same input, same output, byte for byte.
+ * whitespace runs (newlines included) collapsed to one space, and cut
+ * after its last whole word within HW_VALUE_MAX characters with "…"
+ * (inside a word only when one word is longer than that), so no value
+ * can start a line, open a paragraph or forge a trailer. Same input,
+ * same output, byte for byte.
  */
 #ifndef MIRROR_HISTORY_WORDS_H
 #define MIRROR_HISTORY_WORDS_H

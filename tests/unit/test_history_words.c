@@ -750,6 +750,32 @@ test_initial(void **state)
 	free(p);
 }
 
+/* A long value is cut after a whole word, never inside one. */
+static void
+test_word_cut(void **state)
+{
+	char big[400], *o, *n, *line;
+	struct hw_file f[1];
+	struct hw_words w;
+
+	(void)state;
+	strcpy(big, "start");
+	while (strlen(big) < 300)
+		strcat(big, " abcdefghij");
+	o = project("p1", fact("state", "s1", "k", "v", "active"), NULL);
+	n = project("p1", fact("state", "s1", "k", big, "active"), NULL);
+	f[0] = file("api/projects/p1.json", o, n);
+	describe(&w, f, 1, 0);
+	line = strstr(w.body.data, "\xe2\x86\x92 start ");
+	assert_non_null(line);
+	/* Whole words then "…": "abcdefghij…", never "abcd…". */
+	assert_non_null(strstr(line, " abcdefghij\xe2\x80\xa6\n"));
+	assert_true(strlen(line) < 3 + HW_VALUE_MAX + 4);
+	hw_free(&w);
+	free(o);
+	free(n);
+}
+
 /* Who changed a fact: named when its audit row is new, not when the row
  * was already there before; nothing without an actor. */
 static void
@@ -823,6 +849,7 @@ main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_initial),
 		cmocka_unit_test(test_changed_by),
+		cmocka_unit_test(test_word_cut),
 	};
 
 	return cmocka_run_group_tests_name("history_words", tests, NULL,
