@@ -215,6 +215,9 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 	size_t np;
 
 	memset(counts, 0, sizeof(*counts));
+	if (in->words != NULL && !plain_lines(in->words->totals.data))
+		return mirror_fail(err, MIRROR_EINPUT, "commit message: the "
+		    "open totals hold a control character");
 	if (words != NULL && words->subject.len == 0)
 		words = NULL;       /* nothing in words: count pages */
 	if ((run_id != NULL && !plain_line(run_id)) ||
@@ -242,6 +245,9 @@ mgit_message(strbuf *out, struct mgit_counts *counts,
 	} else {
 		put_counted_subject(out, changes, counts, np, n);
 	}
+	/* The state after the commit, whether or not facts changed. */
+	if (in->words != NULL && in->words->totals.len > 0)
+		strbuf_printf(out, "\n%s", in->words->totals.data);
 	put_page_list(out, pages, np);
 	put_trailers(out, run_id, checksum, words);
 	for (size_t i = 0; i < np; i++)

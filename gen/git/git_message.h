@@ -6,6 +6,8 @@
  *   Project p06-polisher:
  *     spindle_max_speed [p06-st-spindle-max, state] changed: 300 rpm → 320 rpm
  *
+ *   Open now: 13 conflicts, 21 checks (0 errors, 21 warnings)
+ *
  *   Pages changed:
  *     conflicts/cdbabf1c8eb
  *     ...
@@ -17,7 +19,9 @@
  * The subject and the facts and conflicts part come from
  * history_words.h; when no fact or conflict changed (a template or a
  * theme), the subject counts pages as before:
- * "2 conflicts opened; 7 pages changed, 1 added".
+ * "2 conflicts opened; 7 pages changed, 1 added". The open totals
+ * (history_words.h, totals) follow as a paragraph of their own either
+ * way, when the words have them.
  *
  * A page is X.md and X.html together (or either alone, as 404.html):
  * it counts once. A page is "added" when every changed twin is new,

@@ -53,6 +53,7 @@ hw_init(struct hw_words *w)
 	strbuf_init(&w->subject);
 	strbuf_init(&w->body);
 	strbuf_init(&w->trailers);
+	strbuf_init(&w->totals);
 	w->fact_events = 0;
 	w->conflict_events = 0;
 }
@@ -63,6 +64,7 @@ hw_free(struct hw_words *w)
 	strbuf_free(&w->subject);
 	strbuf_free(&w->body);
 	strbuf_free(&w->trailers);
+	strbuf_free(&w->totals);
 }
 
 /* 1 when s starts with pre and ends in ".json" with a name between. */
@@ -78,9 +80,10 @@ json_under(const char *s, const char *pre)
 int
 hw_wants(const char *path, int initial)
 {
+	if (strcmp(path, HEALTH_PATH) == 0)
+		return 1;
 	if (initial)
-		return strcmp(path, HEALTH_PATH) == 0 ||
-		    json_under(path, CONFLICTS_DIR);
+		return json_under(path, CONFLICTS_DIR);
 	return json_under(path, PROJECTS_DIR) ||
 	    json_under(path, CONFLICTS_DIR) || json_under(path, CHECKS_DIR);
 }
@@ -1193,9 +1196,51 @@ initial_summary(struct hw_words *w, const struct hw_file *health)
 struct hw_events {
 	struct events es;
 	int initial;
-	char *health;           /* initial: api/health.json's text */
+	char *health;           /* api/health.json's text, or NULL */
 	size_t health_len;
 };
+
+/* "N word(s)" for n, n as a JSON integer. */
+static void
+put_total(strbuf *sb, json_t *n, const char *one, const char *many)
+{
+	long long v = (long long)json_integer_value(n);
+
+	strbuf_printf(sb, "%lld %s", v, v == 1 ? one : many);
+}
+
+/*
+ * The open totals after the commit, from api/health.json: "Open now:
+ * 15 conflicts, 21 checks (0 errors, 21 warnings)\n" into w->totals;
+ * nothing when health is not usable.
+ */
+static void
+put_totals(struct hw_words *w, const char *text, size_t len)
+{
+	json_t *h = parse_json(text, len), *k;
+	json_int_t err, warn;
+
+	if (h == NULL || !json_is_integer(json_object_get(h,
+	    "open_conflicts_count"))) {
+		json_decref(h);
+		return;
+	}
+	strbuf_puts(&w->totals, "Open now: ");
+	put_total(&w->totals, json_object_get(h, "open_conflicts_count"),
+	    "conflict", "conflicts");
+	k = json_object_get(h, "checks");
+	if (json_is_object(k)) {
+		err = json_integer_value(json_object_get(k, "open_error"));
+		warn = json_integer_value(json_object_get(k, "open_warn"));
+		strbuf_printf(&w->totals, ", %lld %s (%lld %s, %lld %s)",
+		    (long long)(err + warn), err + warn == 1 ? "check" :
+		    "checks", (long long)err, err == 1 ? "error" : "errors",
+		    (long long)warn, warn == 1 ? "warning" : "warnings");
+	}
+	strbuf_putc(&w->totals, '\n');
+	json_decref(h);
+}
+
 
 struct hw_events *
 hw_events_new(int initial)
@@ -1214,7 +1259,7 @@ hw_file_events(const struct hw_file *f, int initial)
 
 	if (p == NULL || !hw_wants(p, initial))
 		return h;
-	if (initial && strcmp(p, HEALTH_PATH) == 0) {
+	if (strcmp(p, HEALTH_PATH) == 0) {
 		if (f->new_text != NULL) {
 			h->health = xmalloc(f->new_len + 1);
 			memcpy(h->health, f->new_text, f->new_len);
@@ -1265,6 +1310,8 @@ hw_events_words(struct hw_words *w, struct hw_events *h)
 		else
 			w->fact_events++;
 	}
+	if (h->health != NULL)
+		put_totals(w, h->health, h->health_len);
 	if (h->initial) {
 		used = initial_summary(w, h->health != NULL ? &health : NULL);
 		if (used > 0)

@@ -5,8 +5,9 @@
  * The input is the changed files of one commit, each as its path in the
  * site and its text before and after (NULL: the file was added or
  * removed). Only api/projects/<slug>.json, api/conflicts/<slug>.json
- * and api/checks/<slug>.json are read (and api/health.json for the first commit): hw_wants says
- * which, so the caller reads no other blob. No libgit2 here.
+ * and api/checks/<slug>.json are read, and api/health.json for the open
+ * totals: hw_wants says which, so the caller reads no other blob. No
+ * libgit2 here.
  *
  *   facts     the JSON objects of a project file that hold "anchor",
  *             "layer", "id", "label", "value" and "status", deduplicated
@@ -29,6 +30,12 @@
  *             HW_SUBJECT_PROJECTS project names; "" when no fact or
  *             conflict changed (the caller keeps its page count). The
  *             first commit (initial) summarises api/health.json instead.
+ *   totals    "Open now: 15 conflicts, 21 checks (0 errors, 21
+ *             warnings)" and a newline, from api/health.json when it
+ *             changed (it does whenever the store did), else "": the
+ *             state after the commit, so "how many are open now" needs
+ *             no arithmetic over earlier commits. Not in the subject,
+ *             which says what changed and is long enough already.
  *   body      lines grouped per project (a heading "Project slug:",
  *             "No project:" or, first commit, "The store:", then lines
  *             indented by two spaces; a heading holds a space, so git
@@ -68,6 +75,7 @@ struct hw_words {
 	strbuf subject;         /* no newline; "" when nothing in words */
 	strbuf body;            /* '\n'-terminated lines, or "" */
 	strbuf trailers;        /* '\n'-terminated trailer lines, or "" */
+	strbuf totals;          /* "Open now: ...\n", or "" */
 	size_t fact_events;     /* what was found, for callers and tests */
 	size_t conflict_events;
 };
@@ -76,8 +84,9 @@ void hw_init(struct hw_words *w);
 void hw_free(struct hw_words *w);
 
 /*
- * Does the message need the texts of path? Returns 1 for the project
- * and conflict twins (and api/health.json when initial), else 0.
+ * Does the message need the texts of path? Returns 1 for
+ * api/health.json, the conflict twins and, unless initial, the project
+ * and check twins, else 0.
  */
 int hw_wants(const char *path, int initial);
 

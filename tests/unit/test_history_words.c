@@ -128,6 +128,8 @@ describe(struct hw_words *w, const struct hw_file *f, size_t n,
 	    w->body.data != NULL ? w->body.data : "");
 	assert_string_equal(p.trailers.data != NULL ? p.trailers.data : "",
 	    w->trailers.data != NULL ? w->trailers.data : "");
+	assert_string_equal(p.totals.data != NULL ? p.totals.data : "",
+	    w->totals.data != NULL ? w->totals.data : "");
 	assert_int_equal(p.fact_events, w->fact_events);
 	assert_int_equal(p.conflict_events, w->conflict_events);
 	hw_free(&p);
@@ -226,7 +228,7 @@ test_no_words(void **state)
 	hw_free(&w);
 	assert_true(hw_wants("api/projects/p1.json", 0));
 	assert_true(hw_wants("api/conflicts/c1.json", 0));
-	assert_false(hw_wants("api/health.json", 0));
+	assert_true(hw_wants("api/health.json", 0));
 	assert_true(hw_wants("api/health.json", 1));
 	assert_false(hw_wants("api/projects/p1.json", 1));
 	assert_false(hw_wants("api/projects/x/p1.json", 0));
@@ -741,6 +743,7 @@ test_initial(void **state)
 	    "Project p1:\n"
 	    "  conflict on slot [c1] open: 1 [a] · 2 [b]\n");
 	assert_string_equal(w.trailers.data, "");
+	assert_string_equal(w.totals.data, "Open now: 1 conflict\n");
 	hw_free(&w);
 	/* No usable health: nothing in words (the page count stays). */
 	describe(&w, f + 1, 2, 1);
@@ -748,6 +751,39 @@ test_initial(void **state)
 	hw_free(&w);
 	free(c);
 	free(p);
+}
+
+/* Every commit says the open totals after it, from api/health.json,
+ * whether or not a fact changed. */
+static void
+test_totals(void **state)
+{
+	const char *h0 = "{\"open_conflicts_count\": 2, \"checks\": "
+	    "{\"open_error\": 1, \"open_warn\": 0}}";
+	const char *h1 = "{\"open_conflicts_count\": 1, \"checks\": "
+	    "{\"open_error\": 1, \"open_warn\": 20}}";
+	char *o = project("p1", fact("state", "s1", "k", "v", "active"), NULL);
+	char *n = project("p1", fact("state", "s1", "k", "w", "active"), NULL);
+	struct hw_file f[] = { file("api/health.json", h0, h1),
+	    file("api/projects/p1.json", o, n) };
+	struct hw_words w;
+
+	(void)state;
+	describe(&w, f, 2, 0);
+	assert_string_equal(w.subject.data, "p1 k: v \xe2\x86\x92 w");
+	assert_string_equal(w.totals.data, "Open now: 1 conflict, 21 checks "
+	    "(1 error, 20 warnings)\n");
+	hw_free(&w);
+	describe(&w, f, 1, 0);          /* no fact changed: totals still */
+	assert_string_equal(w.subject.data, "");
+	assert_string_equal(w.totals.data, "Open now: 1 conflict, 21 checks "
+	    "(1 error, 20 warnings)\n");
+	hw_free(&w);
+	describe(&w, f + 1, 1, 0);      /* health unchanged: not said */
+	assert_string_equal(w.totals.data, "");
+	hw_free(&w);
+	free(o);
+	free(n);
 }
 
 /* A long value is cut after a whole word, never inside one. */
@@ -849,6 +885,7 @@ main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_initial),
 		cmocka_unit_test(test_changed_by),
+		cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_word_cut),
 	};
 
