@@ -286,6 +286,8 @@ describe(struct hw_words *w, const struct describe_work *from,
 	for (size_t i = 0; i < nw; i++)
 		if (dw.parts[i] != NULL)
 			hw_events_take(all, dw.parts[i]);
+	for (size_t i = 0; i < n && dw.initial; i++)
+		hw_events_project(all, ch[i].path);    /* its path alone */
 	if (rc == 0)
 		hw_events_words(w, all);
 	else

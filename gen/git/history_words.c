@@ -1198,6 +1198,8 @@ struct hw_events {
 	int initial;
 	char *health;           /* api/health.json's text, or NULL */
 	size_t health_len;
+	char **projects;        /* initial: every project's slug */
+	size_t nprojects, capprojects;
 };
 
 /* "N word(s)" for n, n as a JSON integer. */
@@ -1241,6 +1243,47 @@ put_totals(struct hw_words *w, const char *text, size_t len)
 	json_decref(h);
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The first commit's "  projects: a, b and c" line, every project by
+ * slug (at most HW_PROJECT_NAMES, then "and N more"), into w->body.
+ * Returns the lines written: 1, or 0 when there is no project.
+ */
+static size_t
+put_project_names(struct hw_words *w, struct hw_events *h)
+{
+	size_t n = h->nprojects, shown = n > HW_PROJECT_NAMES ?
+	    HW_PROJECT_NAMES : n;
+
+	if (n == 0)
+		return 0;
+	qsort(h->projects, n, sizeof(*h->projects), cmp_str);
+	strbuf_printf(&w->body, "  %s: ", n == 1 ? "project" : "projects");
+	for (size_t i = 0; i < shown; i++)
+		strbuf_printf(&w->body, "%s%s", i == 0 ? "" : i + 1 == n ?
+		    " and " : ", ", h->projects[i]);
+	if (n > shown)
+		strbuf_printf(&w->body, " and %zu more", n - shown);
+	strbuf_putc(&w->body, '\n');
+	return 1;
+}
+
+void
+hw_events_project(struct hw_events *h, const char *path)
+{
+	const char *base;
+
+	if (!h->initial || path == NULL || !json_under(path, PROJECTS_DIR))
+		return;
+	base = path + strlen(PROJECTS_DIR);
+	ARRAY_PUSH(h->projects, h->nprojects, h->capprojects) =
+	    one_line(base, strlen(base) - 5);      /* less ".json" */
+}
 
 struct hw_events *
 hw_events_new(int initial)
@@ -1286,6 +1329,10 @@ hw_events_take(struct hw_events *into, struct hw_events *part)
 		e->seq = into->es.n - 1;        /* the order of the files */
 	}
 	free(part->es.v);
+	for (size_t i = 0; i < part->nprojects; i++)
+		ARRAY_PUSH(into->projects, into->nprojects,
+		    into->capprojects) = part->projects[i];
+	free(part->projects);
 	if (part->health != NULL) {             /* the last one counts */
 		free(into->health);
 		into->health = part->health;
@@ -1314,8 +1361,10 @@ hw_events_words(struct hw_words *w, struct hw_events *h)
 		put_totals(w, h->health, h->health_len);
 	if (h->initial) {
 		used = initial_summary(w, h->health != NULL ? &health : NULL);
-		if (used > 0)
+		if (used > 0) {
+			used += put_project_names(w, h);
 			put_body(w, es, used);
+		}
 	} else if (es->n > 0) {
 		put_subject(w, es);
 		put_body(w, es, 0);
@@ -1331,6 +1380,9 @@ hw_events_free(struct hw_events *h)
 		return;
 	events_free(&h->es);
 	free(h->health);
+	for (size_t i = 0; i < h->nprojects; i++)
+		free(h->projects[i]);
+	free(h->projects);
 	free(h);
 }
 
@@ -1340,7 +1392,10 @@ hw_describe(struct hw_words *w, const struct hw_file *files, size_t n,
 {
 	struct hw_events *h = hw_events_new(initial);
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		hw_events_take(h, hw_file_events(&files[i], initial));
+		if (files[i].path != NULL)
+			hw_events_project(h, files[i].path);
+	}
 	hw_events_words(w, h);
 }

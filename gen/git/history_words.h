@@ -6,8 +6,9 @@
  * site and its text before and after (NULL: the file was added or
  * removed). Only api/projects/<slug>.json, api/conflicts/<slug>.json
  * and api/checks/<slug>.json are read, and api/health.json for the open
- * totals: hw_wants says which, so the caller reads no other blob. No
- * libgit2 here.
+ * totals: hw_wants says which, so the caller reads no other blob. The
+ * first commit names every project from the paths of the project files
+ * alone (hw_events_project). No libgit2 here.
  *
  *   facts     the JSON objects of a project file that hold "anchor",
  *             "layer", "id", "label", "value" and "status", deduplicated
@@ -29,7 +30,9 @@
  *             fact event), else counts in words with at most
  *             HW_SUBJECT_PROJECTS project names; "" when no fact or
  *             conflict changed (the caller keeps its page count). The
- *             first commit (initial) summarises api/health.json instead.
+ *             first commit (initial) summarises api/health.json instead,
+ *             and names every project (at most HW_PROJECT_NAMES, then
+ *             "and N more").
  *   totals    "Open now: 15 conflicts, 21 checks (0 errors, 21
  *             warnings)" and a newline, from api/health.json when it
  *             changed (it does whenever the store did), else "": the
@@ -62,6 +65,7 @@
 #define HW_VALUE_MAX 120       /* characters of a value, then "…" */
 #define HW_BODY_LINES 60       /* lines of the facts and conflicts part */
 #define HW_SUBJECT_PROJECTS 3  /* project names in a counts subject */
+#define HW_PROJECT_NAMES 40    /* project names in the first commit */
 
 struct hw_file {
 	const char *path;       /* '/'-separated, relative to the site */
@@ -110,7 +114,10 @@ void hw_describe(struct hw_words *w, const struct hw_file *files, size_t n,
  *  - hw_events_words: into w (hw_init'ed) what hw_describe would have
  *    written for the files taken, then free h.
  * hw_events_new makes an empty set; hw_events_free frees one not put
- * into words (NULL is fine).
+ * into words (NULL is fine). hw_events_project notes, in the first
+ * commit, the project whose twin is at path (api/projects/<slug>.json;
+ * any other path is ignored), from the path alone: the caller passes
+ * every added path, the texts of none.
  */
 struct hw_events;
 struct hw_events *hw_events_new(int initial);
@@ -118,5 +125,6 @@ struct hw_events *hw_file_events(const struct hw_file *f, int initial);
 void hw_events_take(struct hw_events *into, struct hw_events *part);
 void hw_events_words(struct hw_words *w, struct hw_events *h);
 void hw_events_free(struct hw_events *h);
+void hw_events_project(struct hw_events *h, const char *path);
 
 #endif

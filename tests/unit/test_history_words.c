@@ -120,6 +120,8 @@ describe(struct hw_words *w, const struct hw_file *f, size_t n,
 		parts[i - 1] = hw_file_events(&f[i - 1], initial);
 	for (size_t i = 0; i < n; i++)
 		hw_events_take(all, parts[i]);
+	for (size_t i = 0; i < n; i++)
+		hw_events_project(all, f[i].path);
 	hw_init(&p);
 	hw_events_words(&p, all);
 	assert_string_equal(p.subject.data != NULL ? p.subject.data : "",
@@ -740,6 +742,7 @@ test_initial(void **state)
 	    "  entities (trust 2): 254 facts: 254 active\n"
 	    "  memories (trust 1): 1 fact: 1 active\n"
 	    "  conflicts: 1 open, 2 resolved, 0 dismissed\n"
+	    "  project: p1\n"
 	    "Project p1:\n"
 	    "  conflict on slot [c1] open: 1 [a] · 2 [b]\n");
 	assert_string_equal(w.trailers.data, "");
@@ -754,7 +757,7 @@ test_initial(void **state)
 }
 
 /* Every commit says the open totals after it, from api/health.json,
- * whether or not a fact changed. */
+ * whether or not a fact changed; the first names every project. */
 static void
 test_totals(void **state)
 {
@@ -766,6 +769,8 @@ test_totals(void **state)
 	char *n = project("p1", fact("state", "s1", "k", "w", "active"), NULL);
 	struct hw_file f[] = { file("api/health.json", h0, h1),
 	    file("api/projects/p1.json", o, n) };
+	struct hw_file many[HW_PROJECT_NAMES + 3];
+	char paths[HW_PROJECT_NAMES + 2][40];
 	struct hw_words w;
 
 	(void)state;
@@ -781,6 +786,19 @@ test_totals(void **state)
 	hw_free(&w);
 	describe(&w, f + 1, 1, 0);      /* health unchanged: not said */
 	assert_string_equal(w.totals.data, "");
+	hw_free(&w);
+	/* The first commit names the projects, sorted, then "and N more". */
+	many[0] = file("api/health.json", NULL, "{\"projects\": 42, "
+	    "\"layers\": {}, \"open_conflicts_count\": 0}");
+	for (size_t i = 0; i < HW_PROJECT_NAMES + 2; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "api/projects/p%02zu.json",
+		    HW_PROJECT_NAMES + 1 - i);
+		many[i + 1] = file(paths[i], NULL, "{}");
+	}
+	describe(&w, many, HW_PROJECT_NAMES + 3, 1);
+	assert_non_null(strstr(w.body.data, "  projects: p00, p01, p02, "));
+	assert_non_null(strstr(w.body.data, ", p38, p39 and 2 more\n"));
+	assert_string_equal(w.totals.data, "Open now: 0 conflicts\n");
 	hw_free(&w);
 	free(o);
 	free(n);
