@@ -195,10 +195,22 @@ write_real(strbuf *out, double value)
 	return 0;
 }
 
-/* v at nesting level depth, strings cut at cap bytes. Returns 0 or -1
- * (json_write). */
+/* Before an element at nesting level depth: a newline and its indent,
+ * or on one line (line) a space after the comma, none after the bracket
+ * (first). */
+static void
+element_sep(strbuf *out, int depth, int line, int first)
+{
+	if (!line)
+		newline(out, depth);
+	else if (!first)
+		strbuf_putc(out, ' ');
+}
+
+/* v at nesting level depth, strings cut at cap bytes, on one line when
+ * line. Returns 0 or -1 (json_write). */
 static int
-write_value(strbuf *out, const json_t *v, int depth, size_t cap)
+write_value(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 {
 	char num[TEXT_INT_SIZE];
 
@@ -228,14 +240,14 @@ write_value(strbuf *out, const json_t *v, int depth, size_t cap)
 
 		strbuf_putc(out, '[');
 		for (size_t i = 0; i < k; i++) {
-			newline(out, depth + 1);
+			element_sep(out, depth + 1, line, i == 0);
 			if (write_value(out, json_array_get(v, i),
-			    depth + 1, cap) < 0)
+			    depth + 1, cap, line) < 0)
 				return -1;
 			if (i + 1 < k)
 				strbuf_putc(out, ',');
 		}
-		if (k > 0)
+		if (k > 0 && !line)
 			newline(out, depth);
 		strbuf_putc(out, ']');
 		return 0;
@@ -249,26 +261,27 @@ write_value(strbuf *out, const json_t *v, int depth, size_t cap)
 			strbuf_putc(out, '}');
 			return 0;
 		}
-		while (it != NULL) {
+		for (int first = 1; it != NULL; first = 0) {
 			void *next = json_object_iter_next(
 			    (json_t *)(uintptr_t)v, it);
 
 			const char *key = json_object_iter_key(it);
 			size_t klen = json_object_iter_key_len(it);
 
-			newline(out, depth + 1);
+			element_sep(out, depth + 1, line, first);
 			if (write_string(out, key, klen, SIZE_MAX) < 0)
 				return -1;
 			strbuf_add(out, ": ", 2);
 			if (write_value(out, json_object_iter_value(it),
 			    depth + 1, whole_key(key, klen) ? SIZE_MAX :
-			    cap) < 0)
+			    cap, line) < 0)
 				return -1;
 			if (next != NULL)
 				strbuf_putc(out, ',');
 			it = next;
 		}
-		newline(out, depth);
+		if (!line)
+			newline(out, depth);
 		strbuf_putc(out, '}');
 		return 0;
 	}
@@ -279,7 +292,7 @@ write_value(strbuf *out, const json_t *v, int depth, size_t cap)
 int
 json_write(strbuf *out, const json_t *v, int depth)
 {
-	return write_value(out, v, depth, SIZE_MAX);
+	return write_value(out, v, depth, SIZE_MAX, 0);
 }
 
 void
@@ -304,5 +317,11 @@ json_quote(strbuf *sb, const char *s, int in_script)
 int
 json_write_capped(strbuf *out, const json_t *v, int depth)
 {
-	return write_value(out, v, depth, TEXT_MAX_FIELD);
+	return write_value(out, v, depth, TEXT_MAX_FIELD, 0);
+}
+
+int
+json_write_line(strbuf *out, const json_t *v)
+{
+	return write_value(out, v, 0, TEXT_MAX_FIELD, 1);
 }

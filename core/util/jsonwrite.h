@@ -40,6 +40,15 @@ int json_write(strbuf *out, const json_t *v, int depth);
 int json_write_capped(strbuf *out, const json_t *v, int depth);
 
 /*
+ * json_write_capped of v on one line: each comma followed by a space,
+ * nothing after an opening bracket or before a closing one
+ * ({"id": "c1", "members": [{"id": "a"}]}). For the objects of a list
+ * file, one to a line, so one object added or changed is one line of a
+ * diff. Returns as json_write.
+ */
+int json_write_line(strbuf *out, const json_t *v);
+
+/*
  * Append s (NUL-terminated; NULL as "") to sb as a JSON string literal,
  * without jansson: '"' and '\\' escaped, every byte below 0x20 as
  * \u00XX, bytes from 0x80 as they are (the caller hands UTF-8). With

@@ -789,9 +789,8 @@ page_list_free(struct page_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* The nesting of the list's objects in the file, and its indent: two
+/* The indent of the list's objects in the file, each on one line: two
  * levels (the file's object, then its list). */
-#define LIST_DEPTH 2
 #define LIST_INDENT "    "
 
 /* Append len bytes of p to l's scratch file; a failure is kept in
@@ -849,7 +848,7 @@ page_list_set(struct page_list *l, size_t i, const json_t *o)
 	strbuf out;
 
 	strbuf_init(&out);
-	if (json_write_capped(&out, o, LIST_DEPTH) != 0) {
+	if (json_write_line(&out, o) != 0) {
 		strbuf_free(&out);
 		return -1;
 	}

@@ -214,7 +214,9 @@ int page_write_json(const struct page_ctx *pc, const struct page_doc *doc,
  * page_list_set from any thread (each i once), page_list_write,
  * page_list_free. The objects are listed by id, not grouped by status,
  * so that a review or a closing changes one field of one entry instead
- * of moving it between groups. An object joins the file's text as soon
+ * of moving it between groups, and each on one line (json_write_line),
+ * so that an object added or changed is one line of a diff, not the
+ * hundred its indented text would take (its own file has those). An object joins the file's text as soon
  * as every object before it in id order has: work done in the order
  * page_list_index gives holds the file once, not each object besides
  * (api/checks.json grows with every violation). After page_list_start
@@ -276,7 +278,8 @@ int page_list_set(struct page_list *l, size_t i, const json_t *o);
 /*
  * Write path: head (not consumed; key set on it; after page_list_start
  * the same head) with key last, the array of l's set objects in id
- * order, byte for byte what page_json writes for that tree, unless the
+ * order, one to a line: what page_json writes for that tree but for
+ * each object's text (json_write_line), unless the
  * record says the file holds it already (its digest is of the file's
  * bytes). Empties l's texts. Returns 0 or < 0 with err set (-MIRROR_EIO
  * when the scratch file lost bytes).

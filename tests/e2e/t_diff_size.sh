@@ -9,9 +9,10 @@
 #
 # Issue 59's budgets for (a) a change that opens a conflict (150 lines)
 # and (c) two facts added with a conflict and a check (250) are not met
-# yet: the JSON twins are the template's whole model, indented, and the
-# conflict and the check are written twice (their own file and the
-# list). Their figures are printed; a case holds them once they fit.
+# yet: the JSON twins of a conflict, a check and a project are the
+# template's whole model, indented (the lists api/conflicts.json and
+# api/checks.json hold an object a line). Their figures are printed; a
+# case holds them once they fit.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # no user's global git config leaks in
 export MIRROR_CACHE_DIR="$T/cache"

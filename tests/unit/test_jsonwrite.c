@@ -354,6 +354,29 @@ test_capped(void **state)
 	free(big);
 }
 
+/* json_write_line: the same value on one line, read back equal; the
+ * separators as the indented layout has them, less the newlines. */
+static void
+test_line(void **state)
+{
+	json_t *v = json_pack("{s:s, s:[i, {s:n, s:[]}, {}], s:f, s:{}}",
+	    "id", "c1\nx", "m", 1, "k", "e", "r", 0.8, "o");
+	json_t *back;
+	strbuf got;
+
+	(void)state;
+	strbuf_init(&got);
+	assert_int_equal(json_write_line(&got, v), 0);
+	assert_string_equal(got.data, "{\"id\": \"c1\\nx\", \"m\": [1, "
+	    "{\"k\": null, \"e\": []}, {}], \"r\": 0.8, \"o\": {}}");
+	back = json_loads(got.data, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(back, v));
+	json_decref(back);
+	strbuf_free(&got);
+	json_decref(v);
+}
+
 int
 main(void)
 {
@@ -363,6 +386,7 @@ main(void)
 		cmocka_unit_test(test_reals_shortest),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_line),
 		cmocka_unit_test(test_capped),
 	};
 
