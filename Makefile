@@ -67,7 +67,8 @@ endif
 endif
 
 VERSION  = 0.1.0
-PKGS     = libcmark-gfm libgit2 sqlite3 jansson libisal nettle libmicrohttpd
+PKGS     = libcmark-gfm libgit2 sqlite3 jansson libisal nettle libmicrohttpd \
+           liburing
 
 CC      ?= cc
 WARN     = -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wcast-qual \

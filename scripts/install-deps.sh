@@ -13,7 +13,7 @@ set -eu
 
 pkgs="gcc make pkg-config git sqlite3 libsqlite3-dev libcmark-gfm-dev
 libcmark-gfm-extensions-dev libgit2-dev libjansson-dev nettle-dev libisal-dev
-libjemalloc-dev libcmocka-dev zlib1g-dev
+libjemalloc-dev liburing-dev libcmocka-dev zlib1g-dev
 libmicrohttpd-dev jq man-db w3m python3-yaml openssh-client curl
 python3-jsonschema libxml2-utils strace
 clang libclang-rt-dev"

@@ -33,7 +33,7 @@ umask 022
 # and libmicrohttpd12, which mirror serve opens.
 fallback_depends="libc6, libcmark-gfm0.29.0.gfm.6,
  libcmark-gfm-extensions0.29.0.gfm.6, libgit2-1.5, libjansson4,
- libisal2, libmicrohttpd12, libnettle8, libsqlite3-0"
+ libisal2, libmicrohttpd12, libnettle8, libsqlite3-0, liburing2"
 
 die() {
 	echo "mkdeb: $*" >&2
