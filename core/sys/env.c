@@ -20,6 +20,7 @@ static const struct tunable {
 	{ "SOURCE_DATE_EPOCH", 0, 253402300799LL, "seconds since 1970" },
 	{ "MIRROR_BUSY_TIMEOUT_MS", 1, 3600000, "milliseconds" },
 	{ "MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L, "milliseconds" },
+	{ "MIRROR_IO_URING", 0, 1, "0 or 1" },
 	{ "MIRROR_JOBS", 1, 64, "threads" },
 	{ "MIRROR_PROFILE", 0, 1, "0 or 1" },
 	{ "MIRROR_QUERY_TIMEOUT_MS", 1, 86400000L, "milliseconds" },

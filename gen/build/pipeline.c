@@ -120,6 +120,8 @@ build_read_render(struct build *b, mirror_error *err)
 	lap(&b->report, PH_READ);
 	if (rc == 0)
 		rc = build_render(b, err);
+	if (rc == 0)
+		rc = output_drain(b->so.out, err);
 	output_begin_drop(b->start);  /* not handed over: a failed read */
 	b->start = NULL;
 	return rc;

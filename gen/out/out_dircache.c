@@ -188,6 +188,19 @@ dir_get(struct out_dircache *c, const char *dir, size_t len, int *slot)
 	return fd;
 }
 
+int
+out_dircache_hold(struct out_dircache *c, const char *relpath,
+    const char **name, int *slot)
+{
+	return dir_get(c, relpath, out_split_last(name, relpath), slot);
+}
+
+void
+out_dircache_release(struct out_dircache *c, int fd, int slot)
+{
+	dir_put(c, fd, slot);
+}
+
 /* out_dircache_create of data[0..len), or when data is NULL of the
  * first len bytes of src. */
 static int
@@ -195,8 +208,7 @@ create_at(struct out_dircache *c, const char *relpath, const void *data,
     int src, size_t len)
 {
 	const char *name;
-	size_t dl = out_split_last(&name, relpath);
-	int slot, fd = dir_get(c, relpath, dl, &slot), rc;
+	int slot, fd = out_dircache_hold(c, relpath, &name, &slot), rc;
 
 	if (fd < 0)
 		return fd;

@@ -7,7 +7,7 @@
  * files of one directory come together. Each directory is made once
  * (mkdirat in its parent's descriptor) and opened once (O_NOFOLLOW, in
  * its parent's descriptor, so no link is ever followed on the way); its
- * files are then created with one openat each, relative to it. The
+ * files are then created relative to it (out_ring.h batches them). The
  * OUT_DIR_SLOTS directories used last stay open; one in use is never
  * closed under its user.
  */
@@ -18,8 +18,9 @@
 #include <stddef.h>
 
 /* Directories kept open: a few per writing thread, and their parents
- * (16 threads in as many directories evicted each other's at 16). */
-#define OUT_DIR_SLOTS 64
+ * (16 threads in as many directories evicted each other's at 16), held
+ * while a batch of files in them is in the kernel's hands (out_ring.h). */
+#define OUT_DIR_SLOTS 128
 
 struct out_dir_slot {
 	char *path;             /* below the top; NULL: a free slot */
@@ -51,6 +52,18 @@ void out_dircache_free(struct out_dircache *c);
  */
 int out_dircache_create(struct out_dircache *c, const char *relpath,
     const void *data, size_t len);
+
+/*
+ * The descriptor of relpath's directory below c's top, made when
+ * missing as out_dircache_create makes it, and held (never closed) until
+ * out_dircache_release(c, fd, *slot); *name gets relpath's last
+ * component. Returns it or -errno.
+ */
+int out_dircache_hold(struct out_dircache *c, const char *relpath,
+    const char **name, int *slot);
+
+/* Done with fd, as out_dircache_hold handed it out with slot. */
+void out_dircache_release(struct out_dircache *c, int fd, int slot);
 
 /* out_dircache_create with the first len bytes of the file src
  * (out_create_file_fd) for data. */

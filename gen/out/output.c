@@ -18,6 +18,7 @@
 #include "out/out_fs.h"
 #include "out/out_journal.h"
 #include "out/out_lock.h"
+#include "out/out_ring.h"
 #include "out/out_site.h"
 #include "out/output.h"
 #include "sys/jobs.h"
@@ -40,7 +41,8 @@ struct output {
 	int stage_fd;
 	int site_fd;            /* the stage's tree of staged files */
 	struct out_dircache dirc; /* its directories, opened once */
-	int dirc_open;
+	int dirc_open;          /* dirc and rings are set up */
+	struct out_rings rings; /* the writers' batches of new files */
 	int dir_fd;             /* DIR, or -1 when it does not exist */
 	int journaled;          /* the journal is in place: DIR is the
 	                           new site's (the next build finishes it) */
@@ -89,6 +91,8 @@ output_flush_begin(struct output *o)
 {
 	if (o->flushing || o->stage_fd < 0 || o->journaled || o->committed)
 		return;
+	/* A failed file is output_commit's to report (o->failed). */
+	(void)output_drain(o, NULL);
 	o->flushing = pthread_create(&o->flusher, NULL, flush_main, o) == 0;
 }
 
@@ -237,16 +241,20 @@ make_stage(struct output *o, const char *parent, mirror_error *err)
 	strbuf_printf(&sb, "%s/%s", parent, o->stage);
 	o->stage_path = strbuf_detach(&sb);
 	out_dircache_init(&o->dirc, o->site_fd);
+	out_rings_init(&o->rings, &o->dirc);
 	o->dirc_open = 1;
 	return 0;
 }
 
-/* Close the stage's directories the writers kept open. */
+/* Wait for the writers' batches, then close the stage's directories
+ * the writers kept open. */
 static void
 dirc_close(struct output *o)
 {
-	if (o->dirc_open)
+	if (o->dirc_open) {
+		out_rings_free(&o->rings);
 		out_dircache_free(&o->dirc);
+	}
 	o->dirc_open = 0;
 }
 
@@ -507,12 +515,36 @@ write_failed(struct output *o, int rc)
 	return rc;
 }
 
+/* Report late, a file of an earlier batch that failed (rc < 0): the
+ * build cannot be committed. Returns late->rc as mirror_fail does. */
+static int
+late_failed(struct output *o, struct out_late *late, mirror_error *err)
+{
+	int rc = write_failed(o, mirror_fail(err, MIRROR_EIO, "%s/%s: "
+	    "cannot write: %s", o->dir, late->path, strerror(-late->rc)));
+
+	free(late->path);
+	late->path = NULL;
+	return rc;
+}
+
+int
+output_drain(struct output *o, mirror_error *err)
+{
+	struct out_late late;
+
+	if (!o->dirc_open || out_rings_drain(&late, &o->rings) == 0)
+		return 0;
+	return late_failed(o, &late, err);
+}
+
 /* output_write of data[0..len), or when data is NULL of the first len
  * bytes of the file src. */
 static int
 write_file(struct output *o, const char *relpath, const void *data, int src,
     size_t len, mirror_error *err)
 {
+	struct out_late late = { .rc = 0 };
 	size_t idx = 0;
 	int rc;
 
@@ -536,10 +568,15 @@ write_file(struct output *o, const char *relpath, const void *data, int src,
 		return 0;
 	}
 	if (rc == 0) {
-		rc = data != NULL ? out_dircache_create(&o->dirc, relpath,
+		rc = data != NULL ? out_rings_create(&late, &o->rings, relpath,
 		    data, len) : out_dircache_create_fd(&o->dirc, relpath, src,
 		    len);
 		claim_done(o, idx, STAGED, rc);
+	}
+	if (late.rc < 0) {
+		if (rc < 0)     /* the earlier file is the one to name */
+			(void)write_failed(o, rc);
+		return late_failed(o, &late, err);
 	}
 	if (rc < 0)
 		return write_failed(o, mirror_fail(err, MIRROR_EIO, "%s/%s: "
@@ -715,6 +752,9 @@ output_files(struct output *o, const struct output_file **files)
 	char *staged = join_path(o->stage_path, strlen(o->stage_path),
 	    OUT_STAGED_SITE);
 
+	/* The list names staged files: all of them on disk. A failed one
+	 * is output_commit's to report (o->failed). */
+	(void)output_drain(o, NULL);
 	fr.top = o->top;
 	fr.tl = strlen(o->top);
 	fr.staged = staged;
@@ -868,6 +908,8 @@ output_commit(struct output *o, mirror_error *err)
 
 	if (o->committed)
 		return 0;
+	if (!o->failed && (rc = output_drain(o, err)) < 0)
+		return rc;
 	if (o->failed || o->journaled)
 		return mirror_fail(err, MIRROR_EIO, "%s: a file of this build "
 		    "was not written; nothing to commit", o->dir);

@@ -222,6 +222,17 @@ const char *output_base_tree(const struct output *out);
 void output_set_tree(struct output *out, const char *hex);
 
 /*
+ * Wait until every file output_write queued (the writers create theirs
+ * in batches) is on disk in the stage. Returns 0, or -MIRROR_EIO
+ * "DIR/PATH: cannot write: ..." naming a file that could not be
+ * created, as output_write would have (the build then cannot be
+ * committed). output_flush_begin, output_files and output_commit wait
+ * too; a build calls it where its render ends, to report a failure
+ * before anything reads the files back.
+ */
+int output_drain(struct output *out, mirror_error *err);
+
+/*
  * Start putting the staged files on disk now, on a thread of its own
  * (one syncfs of the stage's file system), for a caller with work to do
  * before output_commit that leaves a core idle: the git commit reads

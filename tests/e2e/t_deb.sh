@@ -27,7 +27,7 @@ expect "Package is $pkg" test "$(field Package)" = "$pkg"
 expect "Version is the Makefile's $version" test "$(field Version)" = "$version"
 expect "Architecture is $arch" test "$(field Architecture)" = "$arch"
 for lib in libgit2 libcmark-gfm0 libcmark-gfm-extensions libsqlite3 \
-    libjansson libmicrohttpd libnettle libisal2 libc6; do
+    libjansson libmicrohttpd libnettle libisal2 liburing2 libc6; do
 	expect "Depends names $lib" sh -c "dpkg-deb -f '$deb' Depends |
 	    tr ',' '\n' | grep -q '^ *$lib'"
 done

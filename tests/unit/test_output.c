@@ -23,6 +23,7 @@
 #include "out/out_dircache.h"
 #include "out/out_fs.h"
 #include "out/out_journal.h"
+#include "out/out_ring.h"
 #include "out/output.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -1032,6 +1033,110 @@ test_dircache_threads(void **state)
 	close(top);
 }
 
+/* A writer of test_rings: files "r<k % 7>/w<id>-<k>" for k in 0..99
+ * (three batches and more), and the first late failure it was told. */
+struct ring_writer {
+	struct out_rings *rs;
+	int id;
+	int failed;
+	struct out_late late;
+};
+
+static void *
+ring_write(void *arg)
+{
+	struct ring_writer *w = arg;
+	char path[64], text[64];
+
+	for (int k = 0; k < 100; k++) {
+		struct out_late late;
+
+		snprintf(path, sizeof(path), "r%d/w%d-%d", k % 7, w->id, k);
+		snprintf(text, sizeof(text), "%d:%d\n", w->id, k);
+		if (out_rings_create(&late, w->rs, path, text, strlen(text)) != 0)
+			w->failed++;
+		if (late.rc < 0 && w->late.rc == 0)
+			w->late = late;
+		else
+			free(late.path);
+	}
+	return NULL;
+}
+
+/* Two threads' files through their batches (uring 1) or one by one (0):
+ * every file there with its bytes; one whose name is taken already, in
+ * the middle of a batch, is named with -EEXIST, once (by a later file of
+ * its writer or by the drain), and it keeps what was there. */
+static void
+rings_case(int uring)
+{
+	struct out_dircache c;
+	struct out_rings rs;
+	struct ring_writer w[2];
+	struct out_late late;
+	pthread_t tid[2];
+	char rel[64], want[64], *got;
+	int top, named = 0;
+
+	setenv("MIRROR_IO_URING", uring ? "1" : "0", 1);
+	assert_int_equal(mkdir(site, 0755), 0);
+	top = open(site, O_RDONLY | O_DIRECTORY);
+	assert_true(top >= 0);
+	out_dircache_init(&c, top);
+	out_rings_init(&rs, &c);
+	assert_int_equal(out_dircache_create(&c, "r3/w1-45", "old", 3), 0);
+	for (int t = 0; t < 2; t++) {
+		w[t] = (struct ring_writer){ .rs = &rs, .id = t };
+		assert_int_equal(pthread_create(&tid[t], NULL, ring_write,
+		    &w[t]), 0);
+	}
+	for (int t = 0; t < 2; t++)
+		pthread_join(tid[t], NULL);
+	assert_int_equal(w[0].failed + w[0].late.rc, 0);
+	if (w[1].late.rc < 0) {
+		assert_int_equal(w[1].late.rc, -EEXIST);
+		assert_string_equal(w[1].late.path, "r3/w1-45");
+		named++;
+	}
+	free(w[1].late.path);
+	if (out_rings_drain(&late, &rs) < 0) {
+		assert_int_equal(late.rc, -EEXIST);
+		assert_string_equal(late.path, "r3/w1-45");
+		free(late.path);
+		named++;
+	}
+	assert_int_equal(named + w[1].failed, 1);
+	assert_int_equal(w[1].failed, uring ? 0 : 1);
+	for (int t = 0; t < 2; t++)
+		for (int k = 0; k < 100; k++) {
+			snprintf(rel, sizeof(rel), "r%d/w%d-%d", k % 7, t, k);
+			snprintf(want, sizeof(want), "%d:%d\n", t, k);
+			got = read_text(site, rel);
+			assert_non_null(got);
+			assert_string_equal(got, t == 1 && k == 45 ? "old" :
+			    want);
+			free(got);
+		}
+	out_rings_free(&rs);
+	out_dircache_free(&c);
+	close(top);
+	unsetenv("MIRROR_IO_URING");
+}
+
+static void
+test_rings(void **state)
+{
+	(void)state;
+	rings_case(1);
+}
+
+static void
+test_rings_plain(void **state)
+{
+	(void)state;
+	rings_case(0);
+}
+
 /* A link or a file where a directory goes is refused, never followed,
  * also when the directory was opened before the link was planted. */
 static void
@@ -1260,6 +1365,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_flush_early, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dircache_threads, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_rings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rings_plain, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dircache_links, setup,
 		    teardown),
