@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rules/violation.h"
+#include "store/flagrows.h"
 #include "store/storerow.h"
 #include "util/array.h"
 #include "util/byid.h"
@@ -73,8 +74,10 @@ struct vix {
 };
 
 static void
-fact_free(struct violation_fact *f)
+fact_free(void *row)
 {
+	struct violation_fact *f = row;
+
 	free(f->layer);
 	free(f->id);
 	free(f->label);
@@ -82,6 +85,9 @@ fact_free(struct violation_fact *f)
 	free(f->source);
 	free(f->status_now);
 }
+
+/* How the facts are read (below). */
+static const struct flagrows fact_rows;
 
 void
 violation_free(struct violation *v)
@@ -93,15 +99,13 @@ violation_free(struct violation *v)
 	free(v->severity);
 	free(v->project);
 	free(v->facts);
+	flagrows_free(&fact_rows, v);   /* the facts the text names */
 	free(v->message);
 	free(v->status);
 	free(v->detected_at);
 	free(v->opened_run);
 	free(v->closed_at);
 	free(v->closed_run);
-	for (size_t i = 0; i < v->n_facts; i++)
-		fact_free(&v->fact[i]);
-	free(v->fact);
 	for (size_t i = 0; i < v->n_earlier; i++)
 		free(v->earlier[i]);
 	free(v->earlier);
@@ -161,8 +165,9 @@ out:
  * violation_id), checked. Returns 0 or -MIRROR_EINPUT naming the row.
  */
 static int
-vfact_row(struct violation_fact *f, struct store_row *r)
+vfact_row(void *row, struct store_row *r)
 {
+	struct violation_fact *f = row;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
@@ -198,10 +203,13 @@ vreader_close(struct vreader *r)
 		sqlite3_finalize(r->rows[i]);
 }
 
-/* Fill the row-now half of f; a gone row leaves it NULL. */
+/* Fill the row-now half of fact p (arg the vreader); a gone row leaves
+ * it NULL. Returns 0 or < 0 with err set. */
 static int
-fact_now(struct violation_fact *f, struct vreader *r, mirror_error *err)
+fact_now(void *p, void *arg, mirror_error *err)
 {
+	struct violation_fact *f = p;
+	struct vreader *r = arg;
 	static const char *const tables[] = { "entities", "memories",
 	    "project_state", "relationships" };
 	struct store_row row = { .st = r->st, .err = err, .id = f->id };
@@ -237,125 +245,49 @@ fact_now(struct violation_fact *f, struct vreader *r, mirror_error *err)
 	    "cannot read a violation's fact");
 }
 
-/* facts_all's state: the rows' statement and the room of the
- * violation being filled. */
-struct fact_fill {
-	mirror_store *st;
-	sqlite3_stmt *stmt;
-	size_t cap;
-	mirror_error *err;
-};
-
-/* Add the current row to violation owner's facts (storerow_group). */
-static int
-fact_add(void *owner, void *arg)
+/* Violation owner's facts: the array, *n their number (flagrows). */
+static void *
+vfacts(void *owner, size_t *n)
 {
 	struct violation *v = owner;
-	struct fact_fill *ff = arg;
-	struct store_row row = { .st = ff->st, .stmt = ff->stmt,
-	    .table = "violation_facts", .id = v->id, .err = ff->err };
 
-	return vfact_row(&ARRAY_PUSH(v->fact, v->n_facts, ff->cap), &row);
+	*n = v->n_facts;
+	return v->fact;
 }
 
-/* Violation owner's facts are all read (storerow_group). */
+/* Give violation owner the facts f of n (flagrows). */
 static void
-fact_done(void *owner, void *arg)
+vfacts_keep(void *owner, void *f, size_t n)
 {
 	struct violation *v = owner;
-	struct fact_fill *ff = arg;
 
-	ARRAY_FIT(v->fact, v->n_facts, ff->cap);
-	ff->cap = 0;
+	v->fact = f;
+	v->n_facts = n;
 }
 
-/*
- * Read the violation_facts rows of every violation of l in one query,
- * each violation's in the order of r->facts: the same rows facts_of
- * reads, without a query per violation. Returns 0 or < 0 with err set.
- */
-static int
-facts_all(struct violation_list *l, struct vreader *r, mirror_error *err)
-{
-	struct fact_fill ff = { r->st, NULL, 0, err };
-	struct storerow_group g = { NULL, 2, NULL, l->n,
-	    offsetof(struct violation, id), fact_add, fact_done, &ff };
-	void **by = byid_index(l->items, l->n, sizeof(*l->items), g.off);
-	int rc;
-
-	rc = sqlite3_prepare_v2(store_db(r->st), "SELECT layer, fact_id, "
-	    "violation_id FROM main.violation_facts ORDER BY violation_id, "
-	    "layer, fact_id", -1, &ff.stmt, NULL);
-	g.stmt = ff.stmt;
-	g.by = by;
-	rc = rc != SQLITE_OK ? store_fail(r->st, err, rc,
-	    "cannot read violation facts") :
-	    storerow_grouped(&g, r->st, "violation facts", err);
-	sqlite3_finalize(ff.stmt);
-	free(by);
-	return rc;
-}
-
-/* qsort order of fact pointers: by layer, then id. */
-static int
-cmp_fact_key(const void *a, const void *b)
-{
-	const struct violation_fact *const *x = a, *const *y = b;
-	int c = strcmp((*x)->layer, (*y)->layer);
-
-	return c != 0 ? c : strcmp((*x)->id, (*y)->id);
-}
-
-/*
- * The row now of every fact of l's violations, looked up in order of
- * layer and id: neighbouring lookups share the index's pages, which
- * list order would read again and again. Returns 0 or < 0 with err
- * set.
- */
-static int
-facts_now_all(struct violation_list *l, struct vreader *r,
-    mirror_error *err)
-{
-	struct violation_fact **all;
-	size_t n = 0, k = 0;
-	int rc = 0;
-
-	for (size_t i = 0; i < l->n; i++)
-		n += l->items[i].n_facts;
-	all = xcalloc(n + 1, sizeof(*all));
-	for (size_t i = 0; i < l->n; i++)
-		for (size_t j = 0; j < l->items[i].n_facts; j++)
-			all[k++] = &l->items[i].fact[j];
-	qsort(all, n, sizeof(*all), cmp_fact_key);
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = fact_now(all[i], r, err);
-	free(all);
-	return rc;
-}
-
-/* Read v's violation_facts rows, in the order of r->facts (their rows
- * now are facts_now_all's). Returns 0 or < 0 with err set. */
-static int
-facts_of(struct violation *v, struct vreader *r, mirror_error *err)
-{
-	struct store_row row = { .st = r->st, .stmt = r->facts,
-	    .table = "violation_facts", .id = v->id, .err = err };
-	size_t cap = 0;
-	int rc;
-
-	sqlite3_reset(r->facts);
-	sqlite3_bind_text(r->facts, 1, v->id, -1, SQLITE_TRANSIENT);
-	while ((rc = store_step(r->st, r->facts)) == SQLITE_ROW)
-		if ((rc = vfact_row(&ARRAY_PUSH(v->fact, v->n_facts, cap),
-		    &row)) < 0)
-			break;
-	ARRAY_FIT(v->fact, v->n_facts, cap);
-	sqlite3_reset(r->facts);
-	if (rc < 0)
-		return rc;
-	return rc == SQLITE_DONE ? 0 : store_fail(r->st, err, rc,
-	    "cannot read violation facts");
-}
+/* A violation's facts, as the one reader of flagged facts reads them:
+ * by layer, then id. */
+static const struct flagrows fact_rows = {
+	.table = "violation_facts",
+	.what = "violation facts",
+	.all_sql = "SELECT layer, fact_id, violation_id FROM "
+	    "main.violation_facts ORDER BY violation_id, layer, fact_id",
+	.check_sql = "SELECT layer, fact_id, violation_id FROM "
+	    "main.violation_facts",
+	.check_what = "violations",
+	.owner_name = "violation_id",
+	.owner_col = 2,
+	.owner_size = sizeof(struct violation),
+	.owner_id = offsetof(struct violation, id),
+	.size = sizeof(struct violation_fact),
+	.key_kind = offsetof(struct violation_fact, layer),
+	.key_id = offsetof(struct violation_fact, id),
+	.rows = vfacts,
+	.keep = vfacts_keep,
+	.row = vfact_row,
+	.now = fact_now,
+	.free = fact_free,
+};
 
 static void
 vix_free(struct vix *x)
@@ -467,11 +399,11 @@ list_rows(struct violation_list *out, mirror_store *st, sqlite3_stmt *stmt,
 	if ((rc = vix_load(&ix, st, err)) < 0)
 		goto out;
 	if (all)
-		rc = facts_all(out, &r, err);
+		rc = flagrows_all(&fact_rows, out->items, out->n, st, err);
 	for (size_t i = 0; !all && i < out->n && rc == 0; i++)
-		rc = facts_of(&out->items[i], &r, err);
+		rc = flagrows_of(&fact_rows, &out->items[i], r.facts, st, err);
 	if (rc == 0)
-		rc = facts_now_all(out, &r, err);
+		rc = flagrows_now(&fact_rows, out->items, out->n, &r, err);
 	if (rc < 0)
 		goto out;
 	for (size_t i = 0; i < out->n; i++)
@@ -779,8 +711,6 @@ flagged_list_free(struct flagged_list *l)
 int
 violation_check(mirror_store *st, mirror_error *err)
 {
-	struct store_row row = { .st = st, .table = "violation_facts",
-	    .err = err };
 	sqlite3_stmt *s = NULL;
 	int rc;
 
@@ -798,33 +728,12 @@ violation_check(mirror_store *st, mirror_error *err)
 		rc = SQLITE_OK;
 	}
 	sqlite3_finalize(s);
-	s = NULL;
-	if (rc == SQLITE_DONE)
-		rc = sqlite3_prepare_v2(store_db(st), "SELECT layer, fact_id, "
-		    "violation_id FROM main.violation_facts", -1, &s, NULL);
-	row.stmt = s;
-	while (rc == SQLITE_OK && (rc = store_step(st, s)) == SQLITE_ROW) {
-		struct violation_fact f;
-		char *vid = NULL;
-
-		row.id = NULL;
-		row.member = NULL;
-		rc = storerow_text(&vid, &row, 2, "violation_id", 0);
-		row.id = vid;
-		memset(&f, 0, sizeof(f));
-		if (rc == 0)
-			rc = vfact_row(&f, &row);
-		fact_free(&f);
-		free(vid);
-		if (rc < 0)
-			break;
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(s);
 	if (rc < 0)
 		return rc;
 	if (rc != SQLITE_DONE)
 		return store_fail(st, err, rc, "cannot read violations");
+	if ((rc = flagrows_check(&fact_rows, st, err)) < 0)
+		return rc;
 	/* rule_runs: its readers skip a bad row (runs_read). */
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/flagrows.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
 #include "sweep/factrow.h"
@@ -39,8 +40,10 @@ ctext(char **out, mirror_store *st, sqlite3_stmt *s, const char *table,
 }
 
 static void
-member_free(struct conflict_member *m)
+member_free(void *row)
 {
+	struct conflict_member *m = row;
+
 	free(m->kind);
 	free(m->id);
 	free(m->value_then);
@@ -55,6 +58,9 @@ member_free(struct conflict_member *m)
 	free(m->project);
 	free(m->slot_words);
 }
+
+/* How the members are read (below). */
+static const struct flagrows member_rows;
 
 void
 conflict_free(struct conflict *c)
@@ -72,9 +78,7 @@ conflict_free(struct conflict *c)
 	free(c->resolved_by);
 	free(c->description);
 	free(c->question);
-	for (size_t i = 0; i < c->n_members; i++)
-		member_free(&c->members[i]);
-	free(c->members);
+	flagrows_free(&member_rows, c);
 	for (size_t i = 0; i < c->n_earlier; i++)
 		free(c->earlier[i]);
 	free(c->earlier);
@@ -129,11 +133,13 @@ reader_close(struct reader *r)
 	factrow_reader_close(r->rows);
 }
 
-/* Fill the current-row half of m from the store. */
+/* Fill the current-row half of member p from the store (rows the
+ * reader's factrow_reader); a gone row leaves it NULL. Returns 0 or < 0
+ * with err set. */
 static int
-member_now(struct conflict_member *m, struct factrow_reader *rows,
-    mirror_error *err)
+member_now(void *p, void *rows, mirror_error *err)
 {
+	struct conflict_member *m = p;
 	struct factrow row;
 	struct claim cl;
 	int rc;
@@ -302,8 +308,9 @@ earlier_from_index(struct conflict *c, const struct slot_index *x)
  * checked; row->id names the conflict. Returns 0 or -MIRROR_EINPUT.
  */
 static int
-member_row(struct conflict_member *m, struct store_row *row)
+member_row(void *p, struct store_row *row)
 {
+	struct conflict_member *m = p;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -325,129 +332,52 @@ member_row(struct conflict_member *m, struct store_row *row)
 	return 0;
 }
 
-/* Read the member rows of c, in the order of r->members. Returns 0 or
- * < 0 with err set. */
-static int
-members_of(struct conflict *c, struct reader *r, mirror_error *err)
-{
-	size_t cap = 0;
-	int rc;
-
-	sqlite3_reset(r->members);
-	sqlite3_bind_text(r->members, 1, c->id, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(r->members)) == SQLITE_ROW) {
-		struct store_row row = { .st = r->st, .stmt = r->members,
-		    .table = "conflict_members", .id = c->id, .err = err };
-		struct conflict_member *m;
-
-		m = &ARRAY_PUSH(c->members, c->n_members, cap);
-		if ((rc = member_row(m, &row)) < 0)
-			break;
-	}
-	ARRAY_FIT(c->members, c->n_members, cap);
-	sqlite3_reset(r->members);
-	if (rc < 0)
-		return rc;
-	return rc == SQLITE_DONE ? 0 : store_fail(r->st, err, rc,
-	    "cannot read conflict members");
-}
-
-/* members_all's state: the rows' statement and the room of the
- * conflict being filled. */
-struct member_fill {
-	mirror_store *st;
-	sqlite3_stmt *stmt;
-	size_t cap;
-	mirror_error *err;
-};
-
-/* Add the current row to conflict owner's members (storerow_group). */
-static int
-member_add(void *owner, void *arg)
+/* Conflict owner's members: the array, *n their number (flagrows). */
+static void *
+members(void *owner, size_t *n)
 {
 	struct conflict *c = owner;
-	struct member_fill *mf = arg;
-	struct store_row row = { .st = mf->st, .stmt = mf->stmt,
-	    .table = "conflict_members", .id = c->id, .err = mf->err };
 
-	return member_row(&ARRAY_PUSH(c->members, c->n_members, mf->cap),
-	    &row);
+	*n = c->n_members;
+	return c->members;
 }
 
-/* Conflict owner's members are all read (storerow_group). */
+/* Give conflict owner the members v of n (flagrows). */
 static void
-member_done(void *owner, void *arg)
+members_keep(void *owner, void *v, size_t n)
 {
 	struct conflict *c = owner;
-	struct member_fill *mf = arg;
 
-	ARRAY_FIT(c->members, c->n_members, mf->cap);
-	mf->cap = 0;
+	c->members = v;
+	c->n_members = n;
 }
 
-/*
- * Read the member rows of every conflict of l in one query, each
- * conflict's in the order of r->members: the same rows members_of
- * gives, without a query per conflict (at 1M facts, 10,826 of them).
- * Returns 0 or < 0 with err set.
- */
-static int
-members_all(struct conflict_list *l, struct reader *r, mirror_error *err)
-{
-	struct member_fill mf = { r->st, NULL, 0, err };
-	struct storerow_group g = { NULL, 5, NULL, l->n,
-	    offsetof(struct conflict, id), member_add, member_done, &mf };
-	void **by = byid_index(l->items, l->n, sizeof(*l->items), g.off);
-	int rc;
+#define MEMBER_COLS "member_kind, member_id, member_layer_trust, " \
+	"value_snapshot, conflicts_with, conflict_id"
 
-	rc = sqlite3_prepare_v2(store_db(r->st), "SELECT member_kind, "
-	    "member_id, member_layer_trust, value_snapshot, conflicts_with, "
-	    "conflict_id FROM main.conflict_members ORDER BY conflict_id, "
-	    "member_layer_trust DESC, member_kind, member_id", -1, &mf.stmt,
-	    NULL);
-	g.stmt = mf.stmt;
-	g.by = by;
-	rc = rc != SQLITE_OK ? store_fail(r->st, err, rc,
-	    "cannot read conflict members") :
-	    storerow_grouped(&g, r->st, "conflict members", err);
-	sqlite3_finalize(mf.stmt);
-	free(by);
-	return rc;
-}
-
-/* qsort order of member pointers: by kind, then id. */
-static int
-cmp_member_key(const void *a, const void *b)
-{
-	const struct conflict_member *const *x = a, *const *y = b;
-	int c = strcmp((*x)->kind, (*y)->kind);
-
-	return c != 0 ? c : strcmp((*x)->id, (*y)->id);
-}
-
-/* The row now of every member of l's conflicts, looked up in order of
- * kind and id: neighbouring lookups share the index's pages. Returns 0
- * or < 0 with err set. */
-static int
-members_now_all(struct conflict_list *l, struct reader *r,
-    mirror_error *err)
-{
-	struct conflict_member **all;
-	size_t n = 0, k = 0;
-	int rc = 0;
-
-	for (size_t i = 0; i < l->n; i++)
-		n += l->items[i].n_members;
-	all = xcalloc(n + 1, sizeof(*all));
-	for (size_t i = 0; i < l->n; i++)
-		for (size_t j = 0; j < l->items[i].n_members; j++)
-			all[k++] = &l->items[i].members[j];
-	qsort(all, n, sizeof(*all), cmp_member_key);
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = member_now(all[i], r->rows, err);
-	free(all);
-	return rc;
-}
+/* A conflict's members, as the one reader of flagged facts reads them:
+ * the highest trust first, the rows now through factrow. */
+static const struct flagrows member_rows = {
+	.table = "conflict_members",
+	.what = "conflict members",
+	.all_sql = "SELECT " MEMBER_COLS " FROM main.conflict_members "
+	    "ORDER BY conflict_id, member_layer_trust DESC, member_kind, "
+	    "member_id",
+	.check_sql = "SELECT " MEMBER_COLS " FROM main.conflict_members",
+	.check_what = "conflict members",
+	.owner_name = "conflict_id",
+	.owner_col = 5,
+	.owner_size = sizeof(struct conflict),
+	.owner_id = offsetof(struct conflict, id),
+	.size = sizeof(struct conflict_member),
+	.key_kind = offsetof(struct conflict_member, kind),
+	.key_id = offsetof(struct conflict_member, id),
+	.rows = members,
+	.keep = members_keep,
+	.row = member_row,
+	.now = member_now,
+	.free = member_free,
+};
 
 /* The member's value now, else (its row gone) when detected. */
 static const char *
@@ -600,8 +530,10 @@ conflict_list(struct conflict_list *out, mirror_store *st,
 		goto out;
 	}
 	if ((rc = slot_index_load(&ix, st, err)) < 0 ||
-	    (rc = members_all(out, &r, err)) < 0 ||
-	    (rc = members_now_all(out, &r, err)) < 0)
+	    (rc = flagrows_all(&member_rows, out->items, out->n, st,
+	    err)) < 0 ||
+	    (rc = flagrows_now(&member_rows, out->items, out->n, r.rows,
+	    err)) < 0)
 		goto out;
 	for (size_t i = 0; i < out->n && rc == 0; i++)
 		rc = conflict_fill(&out->items[i], &r, &ix, err);
@@ -636,33 +568,7 @@ conflict_check(mirror_store *st, mirror_error *err)
 		rc = store_fail(st, err, rc, "cannot read conflicts");
 		goto out;
 	}
-	sqlite3_finalize(stmt);
-	rc = sqlite3_prepare_v2(store_db(st), "SELECT member_kind, member_id, "
-	    "member_layer_trust, value_snapshot, conflicts_with, conflict_id "
-	    "FROM main.conflict_members", -1, &stmt, NULL);
-	if (rc != SQLITE_OK) {
-		stmt = NULL;
-		rc = store_fail(st, err, rc, "cannot read conflict members");
-		goto out;
-	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct store_row row = { .st = st, .stmt = stmt,
-		    .table = "conflict_members", .err = err };
-		struct conflict_member m;
-		char *cid = NULL;
-
-		rc = storerow_text(&cid, &row, 5, "conflict_id", 0);
-		row.id = cid;
-		memset(&m, 0, sizeof(m));
-		if (rc == 0)
-			rc = member_row(&m, &row);
-		member_free(&m);
-		free(cid);
-		if (rc < 0)
-			goto out;
-	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot read conflict members");
+	rc = flagrows_check(&member_rows, st, err);
 out:
 	sqlite3_finalize(stmt);
 	return rc;
@@ -698,12 +604,9 @@ conflict_get(struct conflict *out, mirror_store *st, const char *id,
 		goto out;
 	}
 	if ((rc = conflict_row(out, st, stmt, err)) == 0 &&
-	    (rc = members_of(out, &r, err)) == 0) {
-		struct conflict_list one = { out, 1 };
-
-		if ((rc = members_now_all(&one, &r, err)) == 0)
-			rc = conflict_fill(out, &r, NULL, err);
-	}
+	    (rc = flagrows_of(&member_rows, out, r.members, st, err)) == 0 &&
+	    (rc = flagrows_now(&member_rows, out, 1, r.rows, err)) == 0)
+		rc = conflict_fill(out, &r, NULL, err);
 out:
 	sqlite3_finalize(stmt);
 	reader_close(&r);
