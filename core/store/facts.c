@@ -469,6 +469,12 @@ static const struct column memory_cols[] = {
 
 static int memory_expiry(void *row, struct store_row *r, time_t now);
 
+/* A layer's columns, row struct, and array and count in project_facts
+ * (its rows in field F, their number in n_F). */
+#define LAYER_ROWS(T, C, F) .cols = C, .ncols = NELEM(C), \
+	.size = sizeof(T), .rows = offsetof(struct project_facts, F), \
+	.n = offsetof(struct project_facts, n_##F)
+
 static const struct table tables[T_N] = {
 	[T_STATE] = {
 		.name = "project_state",
@@ -479,19 +485,11 @@ static const struct table tables[T_N] = {
 		    "@SCOPE ORDER BY " CANON("s") ", s.category, "
 		    "s.key, s.created_at, s.id",
 		.all_sql = "SELECT @COLS FROM main.project_state s",
-		.check_sql = NULL,
 		.digest_sql = "SELECT @COLS, s.status = 'active', "
 		    "mirror_ts(s.updated_at), s.project, s.rowid FROM "
 		    "main.project_state s",
-		.nsalt = 0,
 		.count = 0,
-		.cols = state_cols,
-		.ncols = NELEM(state_cols),
-		.size = sizeof(struct fact_state),
-		.rows = offsetof(struct project_facts, state),
-		.n = offsetof(struct project_facts, n_state),
-		.finish = NULL,
-		.more = NULL,
+		LAYER_ROWS(struct fact_state, state_cols, state),
 	},
 	[T_ENT] = {
 		.name = "entities",
@@ -501,19 +499,11 @@ static const struct table tables[T_N] = {
 		    JOIN_ALIAS("e") "@SCOPE ORDER BY " CANON("e")
 		    ", e.entity_type, e.name, e.id",
 		.all_sql = "SELECT @COLS FROM main.entities e",
-		.check_sql = NULL,
 		.digest_sql = "SELECT @COLS, e.status = 'active', "
 		    "mirror_ts(e.updated_at), e.project, e.rowid FROM "
 		    "main.entities e",
-		.nsalt = 0,
 		.count = 1,
-		.cols = entity_cols,
-		.ncols = NELEM(entity_cols),
-		.size = sizeof(struct fact_entity),
-		.rows = offsetof(struct project_facts, ent),
-		.n = offsetof(struct project_facts, n_ent),
-		.finish = NULL,
-		.more = NULL,
+		LAYER_ROWS(struct fact_entity, entity_cols, ent),
 	},
 	/* A relationship is listed under the project of each of its ends
 	 * (column 6, after its five); facts_check reads what the pages
@@ -535,14 +525,8 @@ static const struct table tables[T_N] = {
 		    "r.target_entity_id IN (SELECT id FROM main.entities)",
 		.digest_sql = "SELECT @COLS, @MORE, r.source_entity_id, "
 		    "r.target_entity_id, r.rowid FROM main.relationships r",
-		.nsalt = 0,
 		.count = -1,
-		.cols = rel_cols,
-		.ncols = NELEM(rel_cols),
-		.size = sizeof(struct fact_rel),
-		.rows = offsetof(struct project_facts, rel),
-		.n = offsetof(struct project_facts, n_rel),
-		.finish = NULL,
+		LAYER_ROWS(struct fact_rel, rel_cols, rel),
 		.more = &rel_more,
 	},
 	/* Whether a memory has expired is the clock's, not the row's: a
@@ -555,19 +539,13 @@ static const struct table tables[T_N] = {
 		    JOIN_ALIAS("m") "@SCOPE ORDER BY " CANON("m")
 		    ", m.memory_type, m.created_at, m.id",
 		.all_sql = "SELECT @COLS FROM main.memories m",
-		.check_sql = NULL,
 		.digest_sql = "SELECT @COLS, @EXPIRED, m.status = 'active', "
 		    "mirror_ts(m.updated_at), m.project, m.rowid FROM "
 		    "main.memories m",
 		.nsalt = 1,
 		.count = 2,
-		.cols = memory_cols,
-		.ncols = NELEM(memory_cols),
-		.size = sizeof(struct fact_memory),
-		.rows = offsetof(struct project_facts, mem),
-		.n = offsetof(struct project_facts, n_mem),
+		LAYER_ROWS(struct fact_memory, memory_cols, mem),
 		.finish = memory_expiry,
-		.more = NULL,
 	},
 };
 
