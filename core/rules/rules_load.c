@@ -714,8 +714,9 @@ rules_load_dir(struct rule_set *rs, const char *dir, const char *shown,
 		strbuf_printf(&file, "%s/%s", shown, names[i]);
 		if (rc < 0 || (rc = name_check(shown, names[i], err)) < 0)
 			;
-		else if (userfile_readat(&text, dirfd(d), names[i], "rules",
-		    file.data, RULE_MAX_FILE, 0, &e) < 0)
+		else if (userfile_readat(&text, &(struct userfile_at){
+		    .dirfd = dirfd(d), .name = names[i], .what = "rules",
+		    .shown = file.data }, RULE_MAX_FILE, 0, &e) < 0)
 			rule_error(rule_new(rs, file.data, 1, tier), 0, "%s",
 			    e.msg);
 		else

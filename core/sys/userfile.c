@@ -97,18 +97,19 @@ userfile_open(int *fd, const char *path, const char *what, int flags,
 }
 
 int
-userfile_readat(strbuf *sb, int dirfd, const char *name, const char *what,
-    const char *shown, size_t max, int flags, mirror_error *err)
+userfile_readat(strbuf *sb, const struct userfile_at *at, size_t max,
+    int flags, mirror_error *err)
 {
 	char chunk[65536];
 	size_t start = sb->len;
+	const char *what = at->what;
+	const char *shown = at->shown != NULL ? at->shown : at->name;
 	ssize_t n;
 	int fd, rc;
 
-	if (shown == NULL)
-		shown = name;
-	if ((rc = userfile_openat(&fd, &(struct userfile_at){ .dirfd = dirfd,
-	    .name = name, .what = what, .shown = shown }, flags, err)) != 0)
+	if ((rc = userfile_openat(&fd, &(struct userfile_at){ .dirfd =
+	    at->dirfd, .name = at->name, .what = what, .shown = shown },
+	    flags, err)) != 0)
 		return rc;
 	for (;;) {
 		n = read(fd, chunk, sizeof(chunk));
@@ -141,8 +142,8 @@ int
 userfile_read(strbuf *sb, const char *path, const char *what, size_t max,
     int flags, mirror_error *err)
 {
-	return userfile_readat(sb, AT_FDCWD, path, what, path, max, flags,
-	    err);
+	return userfile_readat(sb, &(struct userfile_at){ .dirfd = AT_FDCWD,
+	    .name = path, .what = what, .shown = path }, max, flags, err);
 }
 
 long

@@ -58,15 +58,13 @@ int userfile_open(int *fd, const char *path, const char *what, int flags,
     mirror_error *err);
 
 /*
- * Append the whole of the file userfile_openat opens (at dirfd, name ...)
- * to sb. max > 0 caps its size (larger: -MIRROR_EINPUT, "larger than
- * N MiB"). Returns 0, 1 when missing and USERFILE_MISSING_OK, or
- * -MIRROR_EINPUT (refused, unreadable or too large; sb then holds
- * nothing new).
+ * Append the whole of the file userfile_openat opens (at) to sb. max > 0
+ * caps its size (larger: -MIRROR_EINPUT, "larger than N MiB"). Returns
+ * 0, 1 when missing and USERFILE_MISSING_OK, or -MIRROR_EINPUT
+ * (refused, unreadable or too large; sb then holds nothing new).
  */
-int userfile_readat(strbuf *sb, int dirfd, const char *name,
-    const char *what, const char *shown, size_t max, int flags,
-    mirror_error *err);
+int userfile_readat(strbuf *sb, const struct userfile_at *at, size_t max,
+    int flags, mirror_error *err);
 
 /* userfile_readat relative to the working directory. */
 int userfile_read(strbuf *sb, const char *path, const char *what,

@@ -231,8 +231,9 @@ theme_write_assets(const theme *th, struct output *out, mirror_error *err)
 		strbuf_reset(&dst);
 		strbuf_printf(&src, "%s/assets/%s", th->dir, th->assets[i]);
 		strbuf_printf(&dst, "assets/%s", th->assets[i]);
-		rc = userfile_readat(&data, th->assets_fd, th->assets[i],
-		    "theme", src.data, 0, 0, err);
+		rc = userfile_readat(&data, &(struct userfile_at){
+		    .dirfd = th->assets_fd, .name = th->assets[i],
+		    .what = "theme", .shown = src.data }, 0, 0, err);
 		if (rc == 0)
 			rc = output_write(out, dst.data, data.data, data.len,
 			    err);
@@ -259,8 +260,9 @@ theme_inline_css(strbuf *sb, const theme *th, mirror_error *err)
 	strbuf_init(&data);
 	strbuf_init(&src);
 	strbuf_printf(&src, "%s/assets/%s", th->dir, name);
-	rc = userfile_readat(&data, th->assets_fd, name, "theme", src.data,
-	    0, 0, err);
+	rc = userfile_readat(&data, &(struct userfile_at){
+	    .dirfd = th->assets_fd, .name = name, .what = "theme",
+	    .shown = src.data }, 0, 0, err);
 	/* A NUL byte would hide the rest from strstr: none either. */
 	if (rc == 0 && data.len > 0 && strlen(data.data) == data.len &&
 	    strstr(data.data, "</") == NULL)

@@ -132,8 +132,9 @@ test_openat_and_max(void **state)
 	close(fd);
 	/* Over max: refused, and nothing is left in the buffer. */
 	strbuf_puts(&sb, "kept");
-	assert_int_equal(userfile_readat(&sb, dfd, "plain", "config", NULL,
-	    4, 0, &err), -MIRROR_EINPUT);
+	assert_int_equal(userfile_readat(&sb, &(struct userfile_at){
+	    .dirfd = dfd, .name = "plain", .what = "config" }, 4, 0, &err),
+	    -MIRROR_EINPUT);
 	assert_string_equal(sb.data, "kept");
 	close(dfd);
 	strbuf_free(&sb);
