@@ -24,21 +24,6 @@ struct reader {
 	struct factrow_reader *rows;    /* the members' rows now */
 };
 
-/*
- * Copy text column i of a conflicts row (id NULL until read) into *out
- * through the one column checker: NULL allowed only when nullable.
- * Returns 0 or -MIRROR_EINPUT naming store, table, row and column.
- */
-static int
-ctext(char **out, mirror_store *st, sqlite3_stmt *s, const char *table,
-    const char *id, int i, const char *col, int nullable, mirror_error *err)
-{
-	struct store_row r = { .st = st, .stmt = s, .table = table, .id = id,
-	    .err = err };
-
-	return storerow_text(out, &r, i, col, nullable);
-}
-
 static void
 member_free(void *row)
 {
@@ -243,6 +228,7 @@ slot_index_free(struct slot_index *x)
 static int
 slot_index_load(struct slot_index *x, mirror_store *st, mirror_error *err)
 {
+	struct store_row row = { .st = st, .table = "conflicts", .err = err };
 	sqlite3_stmt *s = NULL;
 	size_t cap = 0;
 	int rc;
@@ -252,16 +238,18 @@ slot_index_load(struct slot_index *x, mirror_store *st, mirror_error *err)
 	    "FROM main.conflicts WHERE slot_kind IS NOT NULL AND slot_key IS "
 	    "NOT NULL ORDER BY slot_kind, slot_key, detected_at DESC, "
 	    "rowid DESC", -1, &s, NULL);
+	row.stmt = s;
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct slot_ix *e = &ARRAY_PUSH(x->v, x->n, cap);
 
 		memset(e, 0, sizeof(*e));
-		if ((rc = ctext(&e->id, st, s, "conflicts", NULL, 2, "id", 0,
-		    err)) < 0 ||
-		    (rc = ctext(&e->kind, st, s, "conflicts", e->id, 0,
-		    "slot_kind", 0, err)) < 0 ||
-		    (rc = ctext(&e->key, st, s, "conflicts", e->id, 1,
-		    "slot_key", 0, err)) < 0)
+		row.id = NULL;
+		if ((rc = storerow_text(&e->id, &row, 2, "id", 0)) < 0)
+			break;
+		row.id = e->id;
+		if ((rc = storerow_text(&e->kind, &row, 0, "slot_kind",
+		    0)) < 0 ||
+		    (rc = storerow_text(&e->key, &row, 1, "slot_key", 0)) < 0)
 			break;
 		rc = SQLITE_OK;
 	}
@@ -393,6 +381,8 @@ static int
 conflict_fill(struct conflict *c, struct reader *r,
     const struct slot_index *ix, mirror_error *err)
 {
+	struct store_row row = { .st = r->st, .stmt = r->earlier,
+	    .table = "conflicts", .err = err };
 	const char *qvalue = NULL;
 	size_t cap = 0;
 	int rc;
@@ -409,8 +399,8 @@ conflict_fill(struct conflict *c, struct reader *r,
 	sqlite3_bind_text(r->earlier, 4, c->detected_at, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(r->earlier)) == SQLITE_ROW) {
 		ARRAY_RESERVE(c->earlier, cap, c->n_earlier + 1);
-		if ((rc = ctext(&c->earlier[c->n_earlier], r->st, r->earlier,
-		    "conflicts", NULL, 0, "id", 0, err)) < 0)
+		if ((rc = storerow_text(&c->earlier[c->n_earlier], &row, 0,
+		    "id", 0)) < 0)
 			break;
 		c->n_earlier++;
 	}
