@@ -156,18 +156,27 @@ void disputed_list_free(struct disputed_list *l);
 
 /* ---- review actions (SPEC section 4); each is one transaction -------- */
 
+/* A reviewer's resolution of one open conflict. */
+struct conflict_resolution {
+	const char *id;        /* the conflict */
+	const char *notes;     /* the reviewer's words, kept as resolution */
+	const char *winner;    /* a member id, or "kind:id" when the id is
+	                          ambiguous; NULL: none */
+	const char *actor;     /* who resolves: resolved_by */
+	const char *now;       /* 'YYYY-MM-DD HH:MM:SS': resolved_at */
+};
+
 /*
- * Close open conflict id as resolved with notes, by actor, at now
- * ('YYYY-MM-DD HH:MM:SS'). With winner (a member id, or "kind:id" when
- * the id is ambiguous), every other active member whose value differs
- * from the winner's becomes superseded (entities get a 'supersedes'
- * relationship from an entity winner) and each change is audited.
- * Returns 0, -MIRROR_EINPUT for an unknown id, a winner that is not a
- * member, or a conflict that is not open (nothing changed), or < 0.
- * *superseded (may be NULL) gets the number of rows superseded.
+ * Close open conflict res->id as resolved with res->notes, by
+ * res->actor, at res->now. With a winner, every other active member
+ * whose value differs from the winner's becomes superseded (entities
+ * get a 'supersedes' relationship from an entity winner) and each
+ * change is audited. Returns 0, -MIRROR_EINPUT for an unknown id, a
+ * winner that is not a member, or a conflict that is not open (nothing
+ * changed), or < 0. *superseded (may be NULL) gets the number of rows
+ * superseded.
  */
-int conflict_resolve(mirror_store *st, const char *id, const char *notes,
-    const char *winner, const char *actor, const char *now,
+int conflict_resolve(mirror_store *st, const struct conflict_resolution *res,
     int *superseded, mirror_error *err);
 
 /* Close open conflict id as dismissed with reason. Changes no fact.

@@ -474,15 +474,14 @@ fail:
 }
 
 int
-conflict_resolve(mirror_store *st, const char *id, const char *notes,
-    const char *winner, const char *actor, const char *now,
+conflict_resolve(mirror_store *st, const struct conflict_resolution *res,
     int *superseded, mirror_error *err)
 {
 	if (superseded != NULL)
 		*superseded = 0;
-	return act(st, &(struct review_act){ .id = id, .text = notes,
-	    .winner = winner, .actor = actor, .now = now, .dismiss = 0 },
-	    superseded, err);
+	return act(st, &(struct review_act){ .id = res->id,
+	    .text = res->notes, .winner = res->winner, .actor = res->actor,
+	    .now = res->now, .dismiss = 0 }, superseded, err);
 }
 
 int

@@ -381,8 +381,9 @@ do_close(const struct mirror_opts *o, int dismiss, mirror_error *err)
 	if (dismiss)
 		rc = conflict_dismiss(st, o->args[1], text, actor, ts, err);
 	else
-		rc = conflict_resolve(st, o->args[1], text, o->winner,
-		    actor, ts, &superseded, err);
+		rc = conflict_resolve(st, &(struct conflict_resolution){
+		    .id = o->args[1], .notes = text, .winner = o->winner,
+		    .actor = actor, .now = ts }, &superseded, err);
 	if (rc == 0) {
 		if (o->json)
 			rc = show_one(o, st, o->args[1], dismiss ? -1 :

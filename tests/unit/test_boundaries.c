@@ -484,8 +484,9 @@ resolve_gasket(const char *winner, int want_superseded)
 	assert_string_equal(q(st, OPEN_CONFLICTS), "cross_layer|[\"p\","
 	    "\"gasket_type\"]|e-g1,e-g2,m-g,s-g");
 	snprintf(id, sizeof(id), "%s", q(st, "SELECT id FROM conflicts"));
-	if (conflict_resolve(st, id, "decided", winner, "t", NOW_TS, &sup,
-	    &err) < 0)
+	if (conflict_resolve(st, &(struct conflict_resolution){ .id = id,
+	    .notes = "decided", .winner = winner, .actor = "t",
+	    .now = NOW_TS }, &sup, &err) < 0)
 		fail_msg("resolve: %s", err.msg);
 	assert_int_equal(sup, want_superseded);
 	snprintf(rels, sizeof(rels), "%s", q(st, "SELECT source_entity_id || "

@@ -267,17 +267,21 @@ test_list_and_review(void **state)
 	conflict_list_free(&l);
 
 	/* Errors change nothing. */
-	assert_int_equal(conflict_resolve(f->st, "nope", "n", NULL, "t",
-	    NOW_TS, &sup, &err), -MIRROR_EINPUT);
-	assert_int_equal(conflict_resolve(f->st, xid, "n", "m1", "t", NOW_TS,
-	    &sup, &err), -MIRROR_EINPUT);
+	assert_int_equal(conflict_resolve(f->st, &(struct conflict_resolution){
+	    .id = "nope", .notes = "n", .actor = "t", .now = NOW_TS }, &sup,
+	    &err), -MIRROR_EINPUT);
+	assert_int_equal(conflict_resolve(f->st, &(struct conflict_resolution){
+	    .id = xid, .notes = "n", .winner = "m1", .actor = "t",
+	    .now = NOW_TS }, &sup, &err), -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "not a member"));
 
-	assert_int_equal(conflict_resolve(f->st, xid, "state wins", "s1",
-	    "tester", NOW_TS, &sup, &err), 0);
+	assert_int_equal(conflict_resolve(f->st, &(struct conflict_resolution){
+	    .id = xid, .notes = "state wins", .winner = "s1",
+	    .actor = "tester", .now = NOW_TS }, &sup, &err), 0);
 	assert_int_equal(sup, 1);
-	assert_int_equal(conflict_resolve(f->st, xid, "again", NULL, "t",
-	    NOW_TS, &sup, &err), -MIRROR_EINPUT);
+	assert_int_equal(conflict_resolve(f->st, &(struct conflict_resolution){
+	    .id = xid, .notes = "again", .actor = "t", .now = NOW_TS }, &sup,
+	    &err), -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "is resolved, not open"));
 	assert_int_equal(conflict_get(&c, f->st, xid, &err), 0);
 	assert_string_equal(c.status, "resolved");
@@ -359,8 +363,11 @@ test_list_members_as_get(void **state)
 		struct conflict_list l;
 
 		assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
-		assert_int_equal(conflict_resolve(f->st, kind_of(&l, "cross_layer")->id,
-		    "state wins", "s1", "t", NOW_TS, &sup, &err), 0);
+		assert_int_equal(conflict_resolve(f->st,
+		    &(struct conflict_resolution){
+		    .id = kind_of(&l, "cross_layer")->id,
+		    .notes = "state wins", .winner = "s1", .actor = "t",
+		    .now = NOW_TS }, &sup, &err), 0);
 		conflict_list_free(&l);
 	}
 	run_sql(f, "DELETE FROM project_state WHERE id = 's1'");

@@ -519,8 +519,10 @@ edit_review(struct fixture *f)
 		assert_int_equal(conflict_dismiss(f->st, cid, "fine", "t", ts,
 		    &err), 0);
 	else
-		assert_int_equal(conflict_resolve(f->st, cid, "decided",
-		    how == 1 ? win : NULL, "t", ts, &sup, &err), 0);
+		assert_int_equal(conflict_resolve(f->st,
+		    &(struct conflict_resolution){ .id = cid,
+		    .notes = "decided", .winner = how == 1 ? win : NULL,
+		    .actor = "t", .now = ts }, &sup, &err), 0);
 }
 
 /* Move an alias to another project, or to none. */
