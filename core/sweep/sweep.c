@@ -1782,14 +1782,16 @@ sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
     const struct sweep_scope *scope, const struct rule_set *rules,
     mirror_error *err)
 {
-	return sweep_run_early(out, st, now, scope, rules, NULL, err);
+	return sweep_run_early(out, st, now, scope, &(struct sweep_rules){
+	    .set = rules }, err);
 }
 
 int
 sweep_run_early(struct sweep_run *out, mirror_store *st, time_t now,
-    const struct sweep_scope *scope, const struct rule_set *rules,
-    struct rules_job *early, mirror_error *err)
+    const struct sweep_scope *scope, const struct sweep_rules *rules,
+    mirror_error *err)
 {
+	struct rules_job *early = rules->early;
 	struct sweep_ctx c;
 	int rc;
 
@@ -1801,7 +1803,7 @@ sweep_run_early(struct sweep_run *out, mirror_store *st, time_t now,
 		}
 	memset(&c, 0, sizeof(c));
 	c.scope = scope;
-	c.rules = rules;
+	c.rules = rules->set;
 	c.early = early;
 	hashtab_init(&c.known, sizeof(uint64_t));
 	hashtab_init(&c.xdone, sizeof(uint64_t));

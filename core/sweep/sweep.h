@@ -140,16 +140,23 @@ int sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
     const struct sweep_scope *scope, const struct rule_set *rules,
     mirror_error *err);
 
+/* The rules a sweep runs, and the job the caller started of them. */
+struct sweep_rules {
+	const struct rule_set *set;    /* NULL: none (sweep_run_rules) */
+	struct rules_job *early;       /* NULL: none; see sweep_run_early */
+};
+
 /*
- * sweep_run_rules with early, a job the caller made with
- * rules_prepare_early(st, rules, now's time) while it read st (and
- * maybe started: rules_go; NULL: none). The sweep takes it: the job stands for its own rules_start
- * when no other connection committed since (rules_job_current), else it
- * is abandoned and the rules start again; either way it is freed.
- * Returns as sweep_run_rules does.
+ * sweep_run_rules with rules->set and rules->early, a job the caller
+ * made with rules_prepare_early(st, rules->set, now's time) while it
+ * read st (and maybe started: rules_go; NULL: none). The sweep takes
+ * it: the job stands for its own rules_start when no other connection
+ * committed since (rules_job_current), else it is abandoned and the
+ * rules start again; either way it is freed. Returns as sweep_run_rules
+ * does.
  */
 int sweep_run_early(struct sweep_run *out, mirror_store *st, time_t now,
-    const struct sweep_scope *scope, const struct rule_set *rules,
-    struct rules_job *early, mirror_error *err);
+    const struct sweep_scope *scope, const struct sweep_rules *rules,
+    mirror_error *err);
 
 #endif

@@ -27,7 +27,8 @@ build_sweep(struct build *b, mirror_error *err)
 
 	ch->early = NULL;           /* the sweep's now, whatever it does */
 	return sweep_run_early(&b->run, s->st, s->now, ch->scoped &&
-	    ch->swept_before ? &scope : NULL, &ch->rules, early, err);
+	    ch->swept_before ? &scope : NULL, &(struct sweep_rules){
+	    .set = &ch->rules, .early = early }, err);
 }
 
 /*

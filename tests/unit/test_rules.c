@@ -1089,8 +1089,8 @@ sweep_took_beside(struct fixture *f, const struct rule_set *rs,
 	struct sweep_run run;
 	mirror_error err;
 
-	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, rs, job,
-	    &err), 0);
+	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL,
+	    &(struct sweep_rules){ .set = rs, .early = job }, &err), 0);
 	assert_int_equal(run.violations_opened, 2);
 	assert_int_equal(run.rules_beside, 1);
 	assert_string_equal(q(f, "SELECT group_concat(facts, ' ') FROM (SELECT "
@@ -1145,8 +1145,8 @@ test_early(void **state)
 	run_sql(f, "BEGIN IMMEDIATE; SELECT count(*) FROM entities;");
 	assert_int_equal(rules_job_current(job, f->st, &rs, ts, &err), 0);
 	run_sql(f, "COMMIT");
-	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, &rs, job,
-	    &err), 0);
+	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL,
+	    &(struct sweep_rules){ .set = &rs, .early = job }, &err), 0);
 	unsetenv("MIRROR_JOBS");
 	assert_int_equal(run.violations_opened, 1);
 	assert_string_equal(q(f, "SELECT facts FROM rule_violations WHERE "
@@ -1199,8 +1199,8 @@ test_prepare_go(void **state)
 	assert_int_equal(store_read_begin(f->st, &err), 0);
 	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
 	store_read_end(f->st);
-	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL, &rs, job,
-	    &err), 0);
+	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL,
+	    &(struct sweep_rules){ .set = &rs, .early = job }, &err), 0);
 	unsetenv("MIRROR_JOBS");
 	assert_int_equal(run.rules_beside, 0);
 	assert_int_equal(run.violations_opened, 0);
@@ -1326,7 +1326,8 @@ keyed_sweep(mirror_store *st, const struct rule_set *rs, time_t when,
 	rules_go(job);
 	digest_free(&d);
 	store_read_end(st);
-	assert_int_equal(sweep_run_early(run, st, when, NULL, rs, job, &err),
+	assert_int_equal(sweep_run_early(run, st, when, NULL,
+	    &(struct sweep_rules){ .set = rs, .early = job }, &err),
 	    0);
 	rules_test_begin = NULL;
 	unsetenv("MIRROR_JOBS");
@@ -1674,8 +1675,8 @@ later_sweep(struct fixture *f, const struct rule_set *rs, const char *jobs,
 	rules_key_later(job);
 	rules_go(job);
 	store_read_end(f->st);
-	assert_int_equal(sweep_run_early(run, f->st, NOW, NULL, rs, job,
-	    &err), 0);
+	assert_int_equal(sweep_run_early(run, f->st, NOW, NULL,
+	    &(struct sweep_rules){ .set = rs, .early = job }, &err), 0);
 	unsetenv("MIRROR_JOBS");
 	assert_non_null(run->keys_later);
 }
