@@ -1137,21 +1137,13 @@ scope_rows_set(mirror_store *st, const struct store_digest *d,
 	    "cannot limit the read to projects");
 }
 
-/* The projects a scoped check reads: ids[0..n), sorted, found through
- * d's row ids when d is not NULL and kept them. */
-struct check_scope {
-	const char *const *ids;
-	size_t n;
-	const struct store_digest *d;
-};
-
 /*
  * facts_check_scoped of sc's projects, read (keep NULL) or read and kept
  * with the no-project group "" (keep non-NULL). Returns as facts_check.
  */
 static int
 check_scoped(struct facts_kept *keep, mirror_store *st, time_t now,
-    const struct check_scope *sc, mirror_error *err)
+    const struct facts_scope *sc, mirror_error *err)
 {
 	const char *const *ids = sc->ids;
 	size_t n = sc->n;
@@ -1200,18 +1192,16 @@ int
 facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
     size_t n, const struct store_digest *d, mirror_error *err)
 {
-	return check_scoped(NULL, st, now, &(struct check_scope){ .ids = ids,
+	return check_scoped(NULL, st, now, &(struct facts_scope){ .ids = ids,
 	    .n = n, .d = d }, err);
 }
 
 int
 facts_check_kept(struct facts_kept **kept, mirror_store *st, time_t now,
-    const char *const *ids, size_t n, const struct store_digest *d,
-    mirror_error *err)
+    const struct facts_scope *sc, mirror_error *err)
 {
 	struct facts_kept *k = xcalloc(1, sizeof(*k));
-	int rc = check_scoped(k, st, now, &(struct check_scope){ .ids = ids,
-	    .n = n, .d = d }, err);
+	int rc = check_scoped(k, st, now, sc, err);
 
 	if (rc < 0) {
 		facts_kept_free(k);

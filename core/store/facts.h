@@ -201,17 +201,25 @@ int facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
  */
 struct facts_kept;
 
+/* The projects a scoped check reads: ids[0..n), sorted, found through
+ * d's row ids when d is not NULL and kept them. */
+struct facts_scope {
+	const char *const *ids;
+	size_t n;
+	const struct store_digest *d;
+};
+
 /*
- * facts_check_scoped that also reads "" and keeps every project it read
- * into *kept (a new set; NULL after a failure). Returns as facts_check.
+ * facts_check_scoped of sc's projects that also reads "" and keeps
+ * every project it read into *kept (a new set; NULL after a failure).
+ * Returns as facts_check.
  *
  * For both: d, when not NULL, is a facts_digest_rows of the same read,
  * whose row ids find the projects' rows (a lookup each); NULL: the
  * rows are found by their project column, a scan of every table.
  */
 int facts_check_kept(struct facts_kept **kept, mirror_store *st,
-    time_t now, const char *const *ids, size_t n,
-    const struct store_digest *d, mirror_error *err);
+    time_t now, const struct facts_scope *sc, mirror_error *err);
 
 /* 1 when k holds each of the projects ids[0..n) (any order), else 0. */
 int facts_kept_covers(const struct facts_kept *k, const char *const *ids,

@@ -240,8 +240,9 @@ build_check_rows(struct build *b, mirror_error *err)
 		ch->scoped = site_changed_projects(&ch->ids, &ch->n,
 		    b->so.record, &s->digest);
 	if (ch->scoped && keep_worth(&s->digest, ch->ids, ch->n))
-		rc = facts_check_kept(&s->kept, s->st, s->now, ch->ids, ch->n,
-		    &s->digest, err);
+		rc = facts_check_kept(&s->kept, s->st, s->now,
+		    &(struct facts_scope){ .ids = ch->ids, .n = ch->n,
+		    .d = &s->digest }, err);
 	else if (ch->scoped)
 		rc = facts_check_scoped(s->st, s->now, ch->ids, ch->n,
 		    &s->digest, err);

@@ -537,7 +537,8 @@ test_check_kept(void **state)
 	make_store(base_sql);
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_check_kept(&k, st, 0, p05, 1, NULL, &err), 0);
+	assert_int_equal(facts_check_kept(&k, st, 0,
+	    &(struct facts_scope){ .ids = p05, .n = 1, .d = NULL }, &err), 0);
 	assert_non_null(k);
 	assert_true(facts_kept_covers(k, both, 2));
 	assert_false(facts_kept_covers(k, p06, 1));
@@ -570,7 +571,8 @@ test_check_kept(void **state)
 	    "VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'ghost')");
 	assert_int_equal(store_read_begin(st, &err), 0);
 	k = (struct facts_kept *)&err;     /* any non-NULL value */
-	assert_int_equal(facts_check_kept(&k, st, 0, ghost, 1, NULL, &err),
+	assert_int_equal(facts_check_kept(&k, st, 0,
+	    &(struct facts_scope){ .ids = ghost, .n = 1, .d = NULL }, &err),
 	    -MIRROR_EINPUT);
 	assert_null(k);
 	assert_non_null(strstr(err.msg, "memories row 'm7'"));
@@ -610,8 +612,9 @@ test_check_kept_by_rowid(void **state)
 		assert_int_equal((rows ? facts_digest_rows : facts_digest)(&d,
 		    st, 0, &err), 0);
 		assert_int_equal(d.keep_rowids, rows);
-		assert_int_equal(facts_check_kept(&k, st, 0, p05, 1, &d, &err),
-		    0);
+		assert_int_equal(facts_check_kept(&k, st, 0,
+		    &(struct facts_scope){ .ids = p05, .n = 1, .d = &d },
+		    &err), 0);
 		digest_drop_rowids(&d);
 		r = facts_reader_of_kept(k);
 		assert_int_equal(facts_read_project(&f, r, "", &err), 0);
@@ -647,7 +650,8 @@ test_check_kept_by_rowid(void **state)
 	    "VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'ghost')");
 	assert_int_equal(store_read_begin(st, &err), 0);
 	assert_int_equal(facts_digest_rows(&d, st, 0, &err), 0);
-	assert_int_equal(facts_check_kept(&k, st, 0, ghost, 1, &d, &err),
+	assert_int_equal(facts_check_kept(&k, st, 0,
+	    &(struct facts_scope){ .ids = ghost, .n = 1, .d = &d }, &err),
 	    -MIRROR_EINPUT);
 	assert_null(k);
 	assert_non_null(strstr(err.msg, "memories row 'm7'"));
