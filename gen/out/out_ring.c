@@ -249,15 +249,22 @@ ring_abandon(struct out_ring *r)
 	r->dead = 1;
 }
 
+/* A file's directory as out_dircache_hold holds it, and the file's
+ * name in it (the last component of its relpath). */
+struct held_dir {
+	int fd, slot;
+	const char *name;
+};
+
 /*
- * Queue relpath on r, its directory held as fd (slot), submitting the
- * half being filled first when it is full. Returns 0, or -errno when r
+ * Queue relpath on r, its directory held as d, submitting the half
+ * being filled first when it is full. Returns 0, or -errno when r
  * cannot take it (the caller then creates it at once and still holds
- * fd).
+ * d).
  */
 static int
-ring_add(struct out_ring *r, const char *relpath, const char *name, int fd,
-    int slot, const void *data, size_t len)
+ring_add(struct out_ring *r, const char *relpath, const struct held_dir *d,
+    const void *data, size_t len)
 {
 	struct ring_file *f;
 	int rc = 0;
@@ -276,14 +283,14 @@ ring_add(struct out_ring *r, const char *relpath, const char *name, int fd,
 	i = (unsigned)(r->half * RING_BATCH + r->n[r->half]);
 	f = &r->f[i];
 	f->path = xstrdup(relpath);
-	f->name = f->path + (name - relpath);
+	f->name = f->path + (d->name - relpath);
 	if (r->buf[r->half] == NULL)
 		r->buf[r->half] = xmalloc(RING_BYTES);
 	f->data = r->buf[r->half] + r->bytes;
 	memcpy(f->data, data, len);
 	f->len = len;
-	f->dirfd = fd;
-	f->slot = slot;
+	f->dirfd = d->fd;
+	f->slot = d->slot;
 	f->left = OP_N;
 	memset(f->res, 0, sizeof(f->res));
 	prep_file(r, f, i);
@@ -466,23 +473,24 @@ out_rings_create(struct out_late *late, struct out_rings *rs,
     const char *relpath, const void *data, size_t len)
 {
 	struct out_ring *r = len <= RING_FILE_MAX ? ring_mine(rs) : NULL;
-	const char *name;
-	int slot, fd, rc;
+	struct held_dir d;
+	int rc;
 
 	late->rc = 0;
 	late->path = NULL;
 	if (r == NULL)
 		return out_dircache_create(rs->dirc, relpath, data, len);
-	if ((fd = out_dircache_hold(rs->dirc, relpath, &name, &slot)) < 0)
-		return fd;
+	if ((d.fd = out_dircache_hold(rs->dirc, relpath, &d.name,
+	    &d.slot)) < 0)
+		return d.fd;
 	pthread_mutex_lock(&r->mu);
-	rc = ring_add(r, relpath, name, fd, slot, data, len);
+	rc = ring_add(r, relpath, &d, data, len);
 	late_take(late, r);
 	pthread_mutex_unlock(&r->mu);
 	if (rc < 0) {
 		/* The ring failed: this one at once, no more on it. */
-		rc = out_create_file(fd, name, data, len, OUT_EXCL);
-		out_dircache_release(rs->dirc, fd, slot);
+		rc = out_create_file(d.fd, d.name, data, len, OUT_EXCL);
+		out_dircache_release(rs->dirc, d.fd, d.slot);
 	}
 	return rc;
 }
