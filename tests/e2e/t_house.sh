@@ -81,6 +81,25 @@ expect "... and names it with its length" \
     grep -q '^house: core/util/b.c:3: b_one is 82 lines (at most 80)' "$T/out"
 
 fresh_tree
+mk core/util/b.c '#include "util/b.h"
+int
+b_one(int a, int b, int c, int d, int e,
+    int (*f)(int, int), int g)
+{
+	return a + b + c + d + e + f(g, g);
+}
+int
+on_request(int a, int b, int c, int d, int e, int f, int g)
+{
+	return a + b + c + d + e + f + g;
+}'
+house "$T/h"
+expect_status "a function of seven parameters fails" 1
+expect "... and names it with its count, but not a library's callback" \
+    sh -c "grep -q '^house: core/util/b.c:3: b_one takes 7 parameters (at most 6)\$' '$T/out' &&
+        ! grep -q 'on_request' '$T/out'"
+
+fresh_tree
 i=0
 while [ $i -lt 13 ]; do mk "gen/out/o$i.c" '/* empty */'; i=$((i + 1)); done
 house "$T/h"

@@ -16,7 +16,10 @@ this file is in) and checks, from the code's own #include lines:
   4. no function is longer than MAX_FN lines (from the line with its
      name to its closing brace, KNF: the name starts a line);
   5. doc/architecture.md's "Includes ..." sentence of each stage names
-     exactly the stages its code includes, so the doc cannot drift.
+     exactly the stages its code includes, so the doc cannot drift;
+  6. no function takes more than MAX_PARAMS parameters (what travels
+     together is a struct), but for the callbacks whose signature a
+     library sets (LIBRARY_CALLBACKS).
 
 Prints one line per stage (files, lines, what it includes) and one line
 per violation; exits 1 when there is any violation, 0 otherwise.
@@ -27,6 +30,11 @@ import sys
 
 MAX_C = 12
 MAX_FN = 80
+MAX_PARAMS = 6
+# Functions whose parameter list a library dictates, and which.
+LIBRARY_CALLBACKS = {
+    "on_request": "libmicrohttpd's MHD_AccessHandlerCallback",
+}
 
 # Each stage and the stages it may include (its own is always allowed).
 # The order is the pipeline's: util <- sys <- store <- rules <- sweep <- site ->
@@ -203,6 +211,32 @@ def long_functions(text):
     return out
 
 
+def wide_functions(text):
+    """(name, first line, parameters) of every function definition that
+    takes more than MAX_PARAMS parameters and is no library's callback."""
+    out, lines = [], text.split("\n")
+    for n, line in enumerate(lines, 1):
+        if not FN_START.match(line) or line.rstrip().endswith(";"):
+            continue
+        sig, k = line, n
+        while sig.count("(") > sig.count(")") and k < len(lines):
+            sig += " " + lines[k].strip()
+            k += 1
+        if k >= len(lines) or not lines[k].startswith("{"):
+            continue            # a declaration or a macro's use
+        name = line.split("(")[0]
+        inner = sig[sig.index("(") + 1:sig.rindex(")")]
+        depth, params = 0, 1
+        for c in inner:
+            depth += c in "([" and 1 or c in ")]" and -1 or 0
+            params += c == "," and depth == 0
+        if inner.strip() in ("", "void"):
+            params = 0
+        if params > MAX_PARAMS and name not in LIBRARY_CALLBACKS:
+            out.append((name, n, params))
+    return out
+
+
 def main():
     top = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                           os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -251,6 +285,9 @@ def main():
             for name, start, length in long_functions(text):
                 bad.append("%s:%d: %s is %d lines (at most %d)" %
                            (f, start, name, length, MAX_FN))
+            for name, start, params in wide_functions(text):
+                bad.append("%s:%d: %s takes %d parameters (at most %d)" %
+                           (f, start, name, params, MAX_PARAMS))
     for comp in circles(edges):
         bad.append("circle of %d files: %s" % (len(comp), " -> ".join(comp)))
     for st in STAGES:
