@@ -18,9 +18,9 @@
  *   3. one consistent read (store_read_begin .. store_read_end) from
  *      which every page, the snapshot checksum and the counts come; when
  *      DIR (and the branch) already hold this build's stamp
- *      (gen/out/build_stamp.h), nothing is rendered, written or committed;
+ *      (gen/output/build_stamp.h), nothing is rendered, written or committed;
  *   4. render: files DIR holds byte for byte stay, the others go into
- *      gen/out's staging directory; then output_commit moves them into
+ *      gen/output's staging directory; then output_commit moves them into
  *      DIR under a journal: any failure before leaves DIR as it was;
  *   5. with a repository, commit the new site (gen/git/history.h: the
  *      changed files, the removed ones, the tree DIR was last committed
@@ -35,8 +35,8 @@
 #include <stddef.h>
 
 #include "git/history.h"
-#include "out/build_stamp.h"
-#include "out/output.h"
+#include "output/build_stamp.h"
+#include "output/output.h"
 #include "rules/rules.h"
 #include "rules/violation.h"
 #include "site/site.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "build/steps.h"
-#include "out/record.h"
+#include "output/record.h"
 #include "render/datadir.h"
 #include "store/digest.h"
 #include "store/memo.h"
@@ -118,7 +118,7 @@ build_clock(struct build_changes *ch, const struct site_model *s,
 }
 
 /*
- * Step 3c: the build's stamp (gen/out/build_stamp.h) into b->stamp, and
+ * Step 3c: the build's stamp (gen/output/build_stamp.h) into b->stamp, and
  * whether DIR, and with a repository the branch, already hold it: then
  * there is nothing to render, write or commit. Returns BUILD_UNCHANGED
  * then, 0 to go on, or < 0 with err set.
@@ -211,7 +211,7 @@ build_store_untouched(struct build *b, mirror_error *err)
 	return (rc = build_memo(b, err)) < 0 ? rc : 1;
 }
 
-/* DIR's record of what each page was rendered from (gen/out/record.h;
+/* DIR's record of what each page was rendered from (gen/output/record.h;
  * an empty one with force), into b->so.record: read once it is known
  * that the build renders (a no-op build need not pay for it). */
 void

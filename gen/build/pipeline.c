@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "build/steps.h"
-#include "out/record.h"
+#include "output/record.h"
 #include "store/digest.h"
 #include "store/store.h"
 #include "sys/clock.h"
@@ -26,7 +26,7 @@ lap(struct build_report *r, enum build_phase ph)
 }
 
 /*
- * DIR's turn first (gen/out/output.h): a second build into the same DIR
+ * DIR's turn first (gen/output/output.h): a second build into the same DIR
  * waits here, before its checks and its sweep, and a bad DIR stops the
  * build before anything is written (output_free lets go). With the
  * lock, DIR is as its last build left it (build_record reads what its
@@ -67,7 +67,7 @@ build_counts(struct build *b, mirror_error *err)
 }
 
 /*
- * Step 4: render the whole site (gen/out keeps what DIR holds already
+ * Step 4: render the whole site (gen/output keeps what DIR holds already
  * and stages the rest), with the caller's progress (ended right after);
  * b->report.pages gets the number of pages. The model keeps only its
  * scalars afterwards, and the record is gone. b->start

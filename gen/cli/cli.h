@@ -50,7 +50,7 @@ struct mirror_opts {
 	const char *port;        /* --port N: serve's port; "1313" */
 	const char *bind;        /* --bind ADDR: serve's address; 127.0.0.1 */
 	const char *hosting;     /* --check-hosting HOSTS: comma-separated
-	                            host ids (gen/out/hosting.h) */
+	                            host ids (gen/output/hosting.h) */
 	int json;                /* --json */
 	int check;               /* --check: open conflicts exit 4 */
 	int no_sweep;            /* --no-sweep */

@@ -17,7 +17,7 @@
 #include "cli/cli.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
-#include "out/hosting.h"
+#include "output/hosting.h"
 #include "sys/termtext.h"
 
 /* The hosts --check-hosting names, at most one of each. */

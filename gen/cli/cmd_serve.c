@@ -36,7 +36,7 @@
 
 #include "cli/cli.h"
 #include "cli/json_out.h"
-#include "out/out_fs.h"
+#include "output/out_fs.h"
 #include "render/datadir.h"
 #include "serve/serve.h"
 #include "serve/serve_loop.h"

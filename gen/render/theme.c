@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out/output.h"
+#include "output/output.h"
 #include "render/datadir.h"
 #include "render/template.h"
 #include "render/theme.h"

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out/out_fs.h"
+#include "output/out_fs.h"
 #include "serve/mhd.h"
 #include "serve/serve.h"
 #include "serve/serve_conn.h"

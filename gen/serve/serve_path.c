@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "out/out_fs.h"
+#include "output/out_fs.h"
 #include "serve/serve_path.h"
 
 /* The value of hex digit c, or -1. */

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out/out_fs.h"
+#include "output/out_fs.h"
 #include "serve/serve_watch.h"
 #include "sys/clock.h"
 #include "util/hash.h"

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out/output.h"
+#include "output/output.h"
 #include "render/escape.h"
 #include "render/markdown.h"
 #include "site/page.h"
 #include "sys/jobs.h"
-#include "out/record.h"
+#include "output/record.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/jsonwrite.h"

@@ -18,7 +18,7 @@
 
 #include <jansson.h>
 
-#include "out/record.h"
+#include "output/record.h"
 #include "render/markdown.h"
 #include "render/template.h"
 #include "render/theme.h"

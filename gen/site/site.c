@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/build_stamp.h"
-#include "out/output.h"
+#include "output/build_stamp.h"
+#include "output/output.h"
 #include "site/families.h"
-#include "out/record.h"
+#include "output/record.h"
 #include "store/beside.h"
 #include "site/site.h"
 #include "site/site_atoz.h"

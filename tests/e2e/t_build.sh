@@ -440,7 +440,7 @@ expect "... and its dotfiles are untouched, nothing added" test \
 # --- files created in batches or one by one -----------------------------------
 # The render creates its files in batches through io_uring;
 # MIRROR_IO_URING=0 creates them one by one, as where io_uring is missing
-# (gen/out/out_ring.h). The example site is the same byte for byte either
+# (gen/output/out_ring.h). The example site is the same byte for byte either
 # way, at one job and at four.
 "$MIRROR" init --store ex.db --quiet &&
     sqlite3 -bail ex.db <"$MIRROR_TOP/site-example/example.sql" || exit 1

@@ -38,7 +38,7 @@ b_one(void)
 	return 1;
 }'
 	mk core/store/s.c '#include "util/a.h"'
-	for d in core/sweep gen/out gen/render gen/git gen/serve gen/site gen/build gen/cli; do
+	for d in core/sweep gen/output gen/render gen/git gen/serve gen/site gen/build gen/cli; do
 		mkdir -p "$T/h/$d"
 	done
 }
@@ -101,11 +101,11 @@ expect "... and names it with its count, but not a library's callback" \
 
 fresh_tree
 i=0
-while [ $i -lt 13 ]; do mk "gen/out/o$i.c" '/* empty */'; i=$((i + 1)); done
+while [ $i -lt 13 ]; do mk "gen/output/o$i.c" '/* empty */'; i=$((i + 1)); done
 house "$T/h"
 expect_status "a folder of 13 .c files fails" 1
 expect "... and names the folder" \
-    grep -q '^house: gen/out: 13 .c files (at most 12)' "$T/out"
+    grep -q '^house: gen/output: 13 .c files (at most 12)' "$T/out"
 
 # The doc's "Includes" sentences are checked against the code: a stage
 # whose sentence names another set fails.

@@ -38,7 +38,7 @@ LIBRARY_CALLBACKS = {
 
 # Each stage and the stages it may include (its own is always allowed).
 # The order is the pipeline's: util <- sys <- store <- rules <- sweep <- site ->
-# render -> out; git stands beside them on util and sys alone; build runs
+# render -> output; git stands apart from them, on util and sys alone; build runs
 # them in their order; serve runs builds; cli sits on top.
 STAGES = {
     "core/util": [],
@@ -46,21 +46,21 @@ STAGES = {
     "core/store": ["core/util", "core/sys"],
     "core/rules": ["core/util", "core/sys", "core/store"],
     "core/sweep": ["core/util", "core/sys", "core/store", "core/rules"],
-    "gen/out": ["core/util", "core/sys"],
-    "gen/render": ["core/util", "core/sys", "gen/out"],
+    "gen/output": ["core/util", "core/sys"],
+    "gen/render": ["core/util", "core/sys", "gen/output"],
     "gen/words": ["core/util"],
     "gen/git": ["core/util", "core/sys", "gen/words"],
     "gen/search": ["core/util", "core/sys"],
     "gen/site": ["core/util", "core/sys", "core/store", "core/rules",
-                 "core/sweep", "gen/search", "gen/render", "gen/out",
+                 "core/sweep", "gen/search", "gen/render", "gen/output",
                  "gen/words"],
     "gen/build": ["core/util", "core/sys", "core/store", "core/rules",
-                  "core/sweep", "gen/site", "gen/render", "gen/out",
+                  "core/sweep", "gen/site", "gen/render", "gen/output",
                   "gen/git"],
-    "gen/serve": ["core/util", "core/sys", "gen/out", "gen/build"],
+    "gen/serve": ["core/util", "core/sys", "gen/output", "gen/build"],
     "gen/cli": ["core/util", "core/sys", "core/store", "core/rules",
                 "core/sweep", "gen/build",
-                "gen/site", "gen/search", "gen/render", "gen/out", "gen/git",
+                "gen/site", "gen/search", "gen/render", "gen/output", "gen/git",
                 "gen/serve", "gen/words"],
 }
 

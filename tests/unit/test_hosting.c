@@ -1,5 +1,5 @@
 /*
- * test_hosting.c: gen/out/hosting, a site's size against the static
+ * test_hosting.c: gen/output/hosting, a site's size against the static
  * hosts' limits: the walk counts files, folders and bytes, names the
  * largest file (the first by path of a tie), never follows a link, and
  * reports an unreadable folder; each host's limits refuse the first
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "scratch.h"
-#include "out/hosting.h"
+#include "output/hosting.h"
 #include "util/strbuf.h"
 
 static int

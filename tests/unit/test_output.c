@@ -20,11 +20,11 @@
 
 #include <cmocka.h>
 
-#include "out/out_dircache.h"
-#include "out/out_fs.h"
-#include "out/out_journal.h"
-#include "out/out_ring.h"
-#include "out/output.h"
+#include "output/out_dircache.h"
+#include "output/out_fs.h"
+#include "output/out_journal.h"
+#include "output/out_ring.h"
+#include "output/output.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

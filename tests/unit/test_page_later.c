@@ -17,8 +17,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "out/output.h"
-#include "out/record.h"
+#include "output/output.h"
+#include "output/record.h"
 #include "render/template.h"
 #include "render/theme.h"
 #include "site/page.h"

@@ -19,8 +19,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "out/output.h"
-#include "out/record.h"
+#include "output/output.h"
+#include "output/record.h"
 #include "site/page.h"
 #include "util/hash.h"
 #include "util/jsonfmt.h"

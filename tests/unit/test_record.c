@@ -1,5 +1,5 @@
 /*
- * test_record.c: the digests of each page's inputs (gen/out/record.h),
+ * test_record.c: the digests of each page's inputs (gen/output/record.h),
  * which decide whether a page is rendered again.
  */
 #include <setjmp.h>
@@ -12,8 +12,8 @@
 #include <cmocka.h>
 #include <nettle/sha2.h>
 
-#include "out/output.h"
-#include "out/record.h"
+#include "output/output.h"
+#include "output/record.h"
 #include "scratch.h"
 
 static int

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "out/output.h"
+#include "output/output.h"
 #include "site/page.h"
 #include "site/site_index.h"
 

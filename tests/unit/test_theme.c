@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "out/output.h"
+#include "output/output.h"
 #include "render/theme.h"
 #include "util/xalloc.h"
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out/out_fs.h"
-#include "out/out_ring.h"
+#include "output/out_fs.h"
+#include "output/out_ring.h"
 #include "sys/env.h"
 #include "util/array.h"
 #include "util/xalloc.h"

@@ -1,5 +1,5 @@
 /*
- * out_fs.h: the output directory's safe file operations (gen/out's own;
+ * out_fs.h: the output directory's safe file operations (gen/output's own;
  * output.h is the face).
  *
  * Everything works on directory descriptors and never follows a

@@ -5,7 +5,7 @@
  * A page is a pure function of its inputs: the JSON object its family
  * builds, its path, template and title, and the site-wide inputs the
  * build's stamp hashes (mirror's version, every template and theme
- * file, title, base URL; gen/out/build_stamp.h). Its digest is SHA-256
+ * file, title, base URL; gen/output/build_stamp.h). Its digest is SHA-256
  * over all of them (the JSON walked value by value, each string with
  * its length, so no two inputs hash alike by running together). The
  * digests of one build go into the site itself, so a checkout of the

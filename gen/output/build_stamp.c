@@ -13,9 +13,9 @@
 
 #include <jansson.h>
 
-#include "out/build_stamp.h"
-#include "out/out_fs.h"
-#include "out/record.h"
+#include "output/build_stamp.h"
+#include "output/out_fs.h"
+#include "output/record.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out/out_dircache.h"
-#include "out/out_fs.h"
+#include "output/out_dircache.h"
+#include "output/out_fs.h"
 #include "util/xalloc.h"
 
 /* The longest name of one component (out_path_ok's limit). */

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out/hosting.h"
+#include "output/hosting.h"
 #include "util/xalloc.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -12,9 +12,9 @@
 
 #include <nettle/sha2.h>
 
-#include "out/out_fs.h"
-#include "out/output.h"
-#include "out/record.h"
+#include "output/out_fs.h"
+#include "output/output.h"
+#include "output/record.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"

@@ -1,7 +1,7 @@
 /*
  * out_dircache.h: new files created below a directory through a few
  * directory descriptors kept open and shared by the threads that write
- * them (gen/out's own; output.h is the face).
+ * them (gen/output's own; output.h is the face).
  *
  * A build writes its pages a project at a time, on several threads: the
  * files of one directory come together. Each directory is made once

@@ -1,12 +1,12 @@
 /*
- * out_site.h: the output directory as a build finds it (gen/out's own;
+ * out_site.h: the output directory as a build finds it (gen/output's own;
  * output.h is the face): its parent, the checks that refuse it, its
  * marker, the regular files it holds, what dead builds left beside it.
  */
 #ifndef MIRROR_OUT_SITE_H
 #define MIRROR_OUT_SITE_H
 
-#include "out/out_fs.h"
+#include "output/out_fs.h"
 #include "util/error.h"
 
 /* The marker every DIR mirror wrote holds: this first line, then

@@ -1,6 +1,6 @@
 /*
  * out_ring.h: the stage's new files created in batches through io_uring
- * (gen/out's own; output.h is the face).
+ * (gen/output's own; output.h is the face).
  *
  * Created one by one, every file costs an openat, a write and a close:
  * three system calls, most of a render's. Each writing thread instead
@@ -23,7 +23,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "out/out_dircache.h"
+#include "output/out_dircache.h"
 
 struct out_ring;
 

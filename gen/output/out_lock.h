@@ -1,5 +1,5 @@
 /*
- * out_lock.h: DIR's lock file, ".<DIR>.mirror-lock" beside DIR (gen/out's
+ * out_lock.h: DIR's lock file, ".<DIR>.mirror-lock" beside DIR (gen/output's
  * own; output_lock in output.h says what it promises).
  */
 #ifndef MIRROR_OUT_LOCK_H

@@ -14,13 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out/out_dircache.h"
-#include "out/out_fs.h"
-#include "out/out_journal.h"
-#include "out/out_lock.h"
-#include "out/out_ring.h"
-#include "out/out_site.h"
-#include "out/output.h"
+#include "output/out_dircache.h"
+#include "output/out_fs.h"
+#include "output/out_journal.h"
+#include "output/out_lock.h"
+#include "output/out_ring.h"
+#include "output/out_site.h"
+#include "output/output.h"
 #include "sys/jobs.h"
 #include "util/array.h"
 #include "util/strbuf.h"

@@ -14,7 +14,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "out/out_fs.h"
+#include "output/out_fs.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/xalloc.h"

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out/out_fs.h"
-#include "out/out_journal.h"
-#include "out/out_site.h"
+#include "output/out_fs.h"
+#include "output/out_journal.h"
+#include "output/out_site.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

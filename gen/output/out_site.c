@@ -13,7 +13,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "out/out_site.h"
+#include "output/out_site.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -1,6 +1,6 @@
 /*
  * out_journal.h: the journal that makes an update of DIR old-or-new
- * (gen/out's own; output.h says what it promises).
+ * (gen/output's own; output.h says what it promises).
  *
  * ".<DIR>.mirror-journal" beside DIR lists, in text, the staging
  * directory, the marker's new tree line, every path to remove and every

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "out/out_fs.h"
-#include "out/out_lock.h"
+#include "output/out_fs.h"
+#include "output/out_lock.h"
 #include "sys/clock.h"
 #include "sys/env.h"
 #include "util/strbuf.h"
