@@ -28,7 +28,7 @@
 #include "site/site_graph.h"
 #include "site/site_index.h"
 #include "sweep/health.h"
-#include "sweep/history.h"
+#include "sweep/open_trend.h"
 #include "sys/clock.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -205,7 +205,7 @@ project_rows(const struct site_model *m, const long long *open,
 }
 
 /*
- * The open conflicts over time (core/sweep/history.h) into *out, a list
+ * The open conflicts over time (core/sweep/open_trend.h) into *out, a list
  * of {date, open}; when the store holds conflicts and the count now is
  * not the last sweep's (a build without the sweep after a review), the
  * count now closes it, dated by the run's clock. Returns 0 or < 0 with
@@ -220,7 +220,7 @@ history_json(json_t **out, const struct site_model *m, mirror_error *err)
 	int rc;
 
 	*out = json_array();
-	if ((rc = sweep_history(&p, &n, m->st, err)) < 0)
+	if ((rc = sweep_open_trend(&p, &n, m->st, err)) < 0)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
 		date_of(date, p[i].day * 86400);

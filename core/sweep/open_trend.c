@@ -1,9 +1,9 @@
 /*
- * history.c: the open-conflict count over time (see history.h).
+ * open_trend.c: the open-conflict count over time (see open_trend.h).
  */
 #include <stdlib.h>
 
-#include "sweep/history.h"
+#include "sweep/open_trend.h"
 #include "util/array.h"
 
 /* Seconds to whole days since 1970, rounding down before 1970 too. */
@@ -30,7 +30,7 @@ add_run(struct sweep_point **out, size_t *n, size_t *cap, long long day,
 }
 
 int
-sweep_history(struct sweep_point **out, size_t *n, mirror_store *st,
+sweep_open_trend(struct sweep_point **out, size_t *n, mirror_store *st,
     mirror_error *err)
 {
 	static const char what[] = "cannot read sweep_runs";
