@@ -624,7 +624,7 @@ rule_runs_latest(struct rule_run_list *out, mirror_store *st,
 }
 
 const struct rule_run *
-rule_run_find(const struct rule_run_list *l, const char *rule_id)
+violation_rule_run_find(const struct rule_run_list *l, const char *rule_id)
 {
 	size_t lo = 0, hi = l->n;
 
@@ -679,7 +679,7 @@ violation_flagged(struct flagged_list *out, const struct violation_list *all)
 }
 
 const struct flagged *
-flagged_find(const struct flagged_list *l, const char *layer,
+violation_flagged_find(const struct flagged_list *l, const char *layer,
     const char *id, size_t *n)
 {
 	size_t lo = byid_pairs_find(&l->by, l->items, layer, id), k;

@@ -147,7 +147,7 @@ int rule_runs_latest(struct rule_run_list *out, mirror_store *st,
     mirror_error *err);
 
 /* The run of rule_id in l, or NULL. Binary search. */
-const struct rule_run *rule_run_find(const struct rule_run_list *l,
+const struct rule_run *violation_rule_run_find(const struct rule_run_list *l,
     const char *rule_id);
 
 void rule_run_list_free(struct rule_run_list *l);
@@ -170,9 +170,10 @@ struct flagged_list {
 /*
  * Fill *out with every (layer, id, violation, rule) of the facts of the
  * open violations of all (violation_list's, unfiltered: its facts are
- * the store's violation_facts rows), sorted for flagged_find. Reads no
- * store: the rows were read and checked with all, and a second query
- * of the same rows was a large part of a build's read. out
+ * the store's violation_facts rows), sorted for
+ * violation_flagged_find. Reads no store: the rows were read and
+ * checked with all, and a second query of the same rows was a large
+ * part of a build's read. out
  * points into all; flagged_list_free(out) before all is freed.
  */
 void violation_flagged(struct flagged_list *out,
@@ -183,7 +184,7 @@ void violation_flagged(struct flagged_list *out,
  * when no open violation names it; *n (may be NULL) gets how many open
  * violations name it. Binary search; the result points into l.
  */
-const struct flagged *flagged_find(const struct flagged_list *l,
+const struct flagged *violation_flagged_find(const struct flagged_list *l,
     const char *layer, const char *id, size_t *n);
 
 /* Free what violation_flagged allocated (not the strings: all's). */

@@ -203,13 +203,13 @@ const struct flagged *
 model_check_of(const struct site_model *m, const char *layer,
     const char *id, size_t *n)
 {
-	return flagged_find(&m->flagged, layer, id, n);
+	return violation_flagged_find(&m->flagged, layer, id, n);
 }
 
 const char *
 model_rule_label(const struct site_model *m, const char *rule_id)
 {
-	const struct rule_run *r = rule_run_find(&m->runs, rule_id);
+	const struct rule_run *r = violation_rule_run_find(&m->runs, rule_id);
 
 	return r != NULL ? r->label : rule_id;
 }

@@ -95,7 +95,7 @@ query_lines(const char *q)
 static json_t *
 rule_json(const struct site_model *m, const char *rule_id, int with_hits)
 {
-	const struct rule_run *r = rule_run_find(&m->runs, rule_id);
+	const struct rule_run *r = violation_rule_run_find(&m->runs, rule_id);
 	json_t *o;
 
 	if (r == NULL)
@@ -182,7 +182,7 @@ static json_t *
 violation_json(const struct check_run *cr, const struct violation *v)
 {
 	const struct site_model *m = cr->pc->m;
-	const struct rule_run *r = rule_run_find(&m->runs, v->rule_id);
+	const struct rule_run *r = violation_rule_run_find(&m->runs, v->rule_id);
 	json_t *o = item_violation(m, v), *facts = json_array();
 	long pi = model_project_index(m, v->project);
 	struct item_when when[2];

@@ -670,7 +670,8 @@ feed_head(strbuf *sb, const struct site_model *m, const char *what,
 }
 
 int
-feed_write(const struct page_ctx *pc, size_t limit, mirror_error *err)
+site_index_feed_write(const struct page_ctx *pc, size_t limit,
+    mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	struct feed_item *it;
@@ -1218,7 +1219,8 @@ sitemap_parts(const struct page_ctx *pc, const strbuf *text, size_t parts,
 }
 
 int
-sitemap_write(const struct page_ctx *pc, size_t limit, mirror_error *err)
+site_index_sitemap_write(const struct page_ctx *pc, size_t limit,
+    mirror_error *err)
 {
 	const char *const *paths;
 	size_t n, pages = 0, parts, *cut;
@@ -1330,8 +1332,8 @@ extra_pages(const struct page_ctx *pc, mirror_error *err)
 		rc = page_file(pc, ".gitattributes", gitattributes,
 		    sizeof(gitattributes) - 1, err);
 	if (rc == 0)
-		rc = feed_write(pc, FEED_ENTRIES, err);
+		rc = site_index_feed_write(pc, FEED_ENTRIES, err);
 	if (rc == 0)
-		rc = sitemap_write(pc, SITEMAP_URLS, err);
+		rc = site_index_sitemap_write(pc, SITEMAP_URLS, err);
 	return rc;
 }

@@ -34,7 +34,8 @@ int index_pages(const struct page_ctx *pc, mirror_error *err);
  * never the wall clock, so a rebuild of the same store is identical.
  * Returns 0 or < 0 with err set.
  */
-int feed_write(const struct page_ctx *pc, size_t limit, mirror_error *err);
+int site_index_feed_write(const struct page_ctx *pc, size_t limit,
+    mirror_error *err);
 
 /*
  * sitemap.xml: every HTML page written so far but 404.html, in path
@@ -43,7 +44,7 @@ int feed_write(const struct page_ctx *pc, size_t limit, mirror_error *err);
  * the next limit pages. In a rehearsal, which writes no pages, nothing.
  * Returns 0 or < 0 with err set.
  */
-int sitemap_write(const struct page_ctx *pc, size_t limit,
+int site_index_sitemap_write(const struct page_ctx *pc, size_t limit,
     mirror_error *err);
 
 /* 404, api/health.json, .nojekyll, feed.xml and sitemap.xml, after

@@ -1,5 +1,5 @@
 /*
- * test_sitemap.c: sitemap.xml (gen/site/site_index.h, sitemap_write)
+ * test_sitemap.c: sitemap.xml (gen/site/site_index.h, site_index_sitemap_write)
  * lists every HTML page but 404.html in path order while they fit in one
  * file; past the limit (the protocol's 50,000 URLs, 3 here) it is a
  * sitemap index of sitemap-1.xml, sitemap-2.xml, ..., each listing the
@@ -79,7 +79,7 @@ build(size_t n, size_t limit, const char *base_url)
 	assert_int_equal(page_file(&pc, "404.html", "x", 1, &err), 0);
 	assert_int_equal(page_file(&pc, "a.md", "x", 1, &err), 0);
 	assert_int_equal(page_file(&pc, "api/a.json", "x", 1, &err), 0);
-	assert_int_equal(sitemap_write(&pc, limit, &err), 0);
+	assert_int_equal(site_index_sitemap_write(&pc, limit, &err), 0);
 	assert_int_equal(output_commit(o, &err), 0);
 	output_free(o);
 	writer_free(&w);

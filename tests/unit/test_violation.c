@@ -267,17 +267,17 @@ test_flagged_lookup(void **state)
 			    l.items[i].violation_id);
 		assert_true(c < 0);
 	}
-	f = flagged_find(&l, "entity", "e1", &n);
+	f = violation_flagged_find(&l, "entity", "e1", &n);
 	assert_non_null(f);
 	assert_int_equal(n, 2);
 	assert_string_equal(f->violation_id, "chk-b");
 	assert_string_equal(f->rule_id, "no-material");
-	f = flagged_find(&l, "relationship", "r1", &n);
+	f = violation_flagged_find(&l, "relationship", "r1", &n);
 	assert_non_null(f);
 	assert_int_equal(n, 1);
-	assert_null(flagged_find(&l, "entity", "e2", &n));
+	assert_null(violation_flagged_find(&l, "entity", "e2", &n));
 	assert_int_equal(n, 0);
-	assert_null(flagged_find(&l, "memory", "e1", NULL));
+	assert_null(violation_flagged_find(&l, "memory", "e1", NULL));
 	flagged_list_free(&l);
 	violation_list_free(&all);
 	close_store(st);
@@ -299,17 +299,17 @@ test_runs_and_counts(void **state)
 	assert_int_equal(l.n, 3);
 	assert_string_equal(l.items[0].rule_id, "dropped");
 	assert_false(l.items[0].current);
-	r = rule_run_find(&l, "no-material");
+	r = violation_rule_run_find(&l, "no-material");
 	assert_non_null(r);
 	assert_string_equal(r->label, "no material");
 	assert_string_equal(r->description, "d2");
 	assert_true(r->current);
-	assert_null(rule_run_find(&l, "nope"));
+	assert_null(violation_rule_run_find(&l, "nope"));
 	rule_run_list_free(&l);
 	exec_sql("UPDATE rule_runs SET label = '' WHERE rule_id = 'stale'");
 	assert_int_equal(rule_runs_latest(&l, st, &err), 0);
-	assert_string_equal(rule_run_find(&l, "stale")->label, "stale");
-	assert_string_equal(rule_run_find(&l, "stale")->error, "too slow");
+	assert_string_equal(violation_rule_run_find(&l, "stale")->label, "stale");
+	assert_string_equal(violation_rule_run_find(&l, "stale")->error, "too slow");
 	rule_run_list_free(&l);
 	assert_int_equal(violation_counts(&c, st, &err), 0);
 	assert_int_equal(c.open_error, 1);
@@ -378,8 +378,8 @@ test_bad_runs_skipped(void **state)
 		assert_int_equal(violation_check(st, &err), 0);
 		assert_int_equal(rule_runs_latest(&l, st, &err), 0);
 		assert_int_equal(l.n, 2);
-		assert_null(rule_run_find(&l, "stale"));
-		assert_non_null(rule_run_find(&l, "no-material"));
+		assert_null(violation_rule_run_find(&l, "stale"));
+		assert_non_null(violation_rule_run_find(&l, "no-material"));
 		rule_run_list_free(&l);
 		close_store(st);
 	}
