@@ -7,7 +7,7 @@
  * directory) and from the optional store-owned table mirror_rules. The
  * sweep runs every rule over the whole store inside its write
  * transaction (core/sweep/sweep.c calls rules_start and rules_finish;
- * the rules may be evaluated beside it) and records what each
+ * the rules may be evaluated in parallel with it) and records what each
  * returns in the mirror-owned tables rule_violations, violation_facts
  * and rule_runs (core/store/store-schema.sql, schema version 2).
  *
@@ -110,8 +110,9 @@ struct rule_counts {
 	long long closed;           /* violations closed */
 	long long open_after;       /* open violations after the run */
 	long long failed;           /* rules that failed (also unreadable) */
-	long long beside;           /* rules evaluated beside the sweep, on
-	                               the second connection */
+	long long parallel;         /* rules evaluated in parallel with
+	                               the sweep, on the second
+	                               connection */
 	long long rows_written;     /* rows of rule_violations and
 	                               violation_facts inserted or changed */
 	long long kept;             /* rules not evaluated: their inputs
@@ -251,11 +252,11 @@ int rules_start(struct rules_job **out, mirror_store *st,
 /*
  * rules_start ahead of the sweep, in two steps, inside a read
  * transaction on st (store_read_begin, st opened STORE_WRITE), so that
- * the evaluation beside starts on the snapshot st reads while the
+ * the parallel evaluation starts on the snapshot st reads while the
  * caller does other work (a build's digest and checks), not when the
  * sweep takes its lock. rules_prepare_early does all that reads st, on
  * st's thread, and the job remembers st's data_version (returns 0, or
- * < 0 with err set); rules_go starts the evaluation beside, touching
+ * < 0 with err set); rules_go starts the parallel evaluation, touching
  * nothing but job, so any thread may call it while st's thread works
  * on, as long as only one thread uses job at a time (a caller whose
  * connection is busy when a core comes free). A second rules_go, or one
@@ -291,10 +292,10 @@ void rules_go(struct rules_job *job);
 void rules_keep(struct rules_job *job, const struct store_digest *d);
 
 /*
- * For tests only: when set, the thread that evaluates rules beside the
- * sweep calls it with a rule's id once it has marked the rule begun and
- * before the rule's query runs, so that a test can call rules_keep
- * while a rule is begun whatever the machine's speed.
+ * For tests only: when set, the thread that evaluates rules in parallel with
+ * the sweep calls it with a rule's id once it has marked the rule begun and
+ * before the rule's query runs, so that a test can call rules_keep while a
+ * rule is begun whatever the machine's speed.
  */
 extern void (*rules_test_begin)(const char *rule_id);
 

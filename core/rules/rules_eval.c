@@ -1,6 +1,6 @@
 /*
  * rules_eval.c: evaluating one rule on a connection (see rules_int.h
- * and doc/rules.md): the sweep's own, or a read-only one beside it.
+ * and doc/rules.md): the sweep's own, or a read-only one in parallel with it.
  *
  * A rule is prepared and stepped under the guard (rules_guard.c), with
  * its own budget of SQLite time (store_budget_set) and a cap on its
@@ -410,8 +410,8 @@ take_row(struct rule_eval *res, sqlite3_stmt *s, const int cols[3],
 
 /*
  * Run r under the guard and its budget into res. Returns 0, 1 when the
- * rule failed (why says how), 2 when c is beside the sweep and r reads
- * a table the sweep writes (nothing run), or < 0 with err set when the
+ * rule failed (why says how), 2 when c runs in parallel with the sweep and r
+ * reads a table the sweep writes (nothing run), or < 0 with err set when the
  * store did.
  */
 static int
@@ -425,7 +425,7 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 	store_steps_set(c->st, c->budget_msteps * 1000,
 	    c->budget_msteps * RULE_MS_PER_MSTEP);
 	rc = prepare_rule(c, r, &s, cols, why, err);
-	if (rc == 0 && c->beside && c->guard.reads_sweep)
+	if (rc == 0 && c->parallel && c->guard.reads_sweep)
 		rc = 2;
 	while (rc == 0) {
 		int step = sqlite3_step(s);
@@ -457,7 +457,7 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 	guard_disarm(&c->guard, c->db);
 	if (rc >= 0 && sqlite3_get_autocommit(c->db))
 		rc = mirror_fail(err, MIRROR_EIO, "rules: rule %s ended the "
-		    "%s transaction", r->id, c->beside ? "read" : "sweep's");
+		    "%s transaction", r->id, c->parallel ? "read" : "sweep's");
 	return rc;
 }
 
@@ -714,7 +714,7 @@ rule_eval(struct rule_conn *c, const struct rule *r, struct rule_eval *ev,
 
 int
 rconn_init(struct rule_conn *c, mirror_store *st, const struct rule_set *rs,
-    const char *now, int beside, mirror_error *err)
+    const char *now, int parallel, mirror_error *err)
 {
 	int rc;
 
@@ -723,7 +723,7 @@ rconn_init(struct rule_conn *c, mirror_store *st, const struct rule_set *rs,
 	c->db = store_db(st);
 	c->rs = rs;
 	c->now = now;
-	c->beside = beside;
+	c->parallel = parallel;
 	c->budget_msteps = env_long("MIRROR_RULE_STEPS",
 	    MIRROR_RULE_STEPS);
 	if ((rc = sqlite3_prepare_v2(c->db, "SELECT canonical FROM "

@@ -269,7 +269,7 @@ guard_free(struct rule_guard *g)
 /*
  * 1 when the sweep writes table name of main in its transaction (the
  * slot sweep's tables, the rules' own), so that a rule reading it
- * beside the sweep would not see this run's rows; else 0.
+ * in parallel with the sweep would not see this run's rows; else 0.
  */
 static int
 sweep_writes(const char *name)

@@ -90,8 +90,8 @@ struct rule_hit {
 
 /*
  * A connection rules are evaluated on: the sweep's own, or a second,
- * read-only one beside it, whose snapshot is the sweep's (opened under
- * the sweep's write lock, before it wrote) and which is used by one
+ * read-only one in parallel with it, whose snapshot is the sweep's (opened
+ * under the sweep's write lock, before it wrote) and which is used by one
  * thread at a time. Owns its guard and statement, not st.
  */
 struct rule_conn {
@@ -100,7 +100,7 @@ struct rule_conn {
 	const struct rule_set *rs;  /* the parameters' overrides */
 	const char *now;            /* :now */
 	long long budget_msteps;    /* MIRROR_RULE_STEPS */
-	int beside;                 /* 1: not the sweep's connection */
+	int parallel;                 /* 1: not the sweep's connection */
 	struct rule_guard guard;
 	sqlite3_stmt *alias;        /* canonical project of a name */
 };
@@ -110,7 +110,7 @@ struct rule_conn {
  * Returns 0, or < 0 with err set; c needs rconn_free either way.
  */
 int rconn_init(struct rule_conn *c, mirror_store *st,
-    const struct rule_set *rs, const char *now, int beside,
+    const struct rule_set *rs, const char *now, int parallel,
     mirror_error *err);
 
 /* Release what rconn_init made (not st). */
@@ -156,7 +156,7 @@ enum rule_eval_state {
 	EVAL_TODO,                  /* not evaluated yet */
 	EVAL_RAN,                   /* ran: its hits are in v */
 	EVAL_FAILED,                /* failed: why says how */
-	EVAL_DEFERRED               /* beside the sweep, it reads a table
+	EVAL_DEFERRED               /* parallel to the sweep, it reads a table
 	                               the sweep writes: evaluate it on the
 	                               sweep's connection, later */
 };

@@ -4,7 +4,7 @@
  * rules_start gathers what runs (the set's rules, then the rows of the
  * store's mirror_rules) and, when the machine has a second core, starts
  * evaluating them on a thread with a second, read-only connection whose
- * snapshot is the sweep's own (see beside_main), so it sees the facts
+ * snapshot is the sweep's own (see parallel_main), so it sees the facts
  * the sweep sees. A
  * rule that reads a table the sweep writes (conflicts, the rule tables)
  * would not see this run's rows there, so it is left to the sweep's
@@ -85,7 +85,7 @@ struct rules_job {
 	struct rule_eval *ev;        /* todo[i]'s evaluation */
 	/* Beside the sweep (reader NULL: none). */
 	mirror_store *reader;
-	struct rule_conn beside;
+	struct rule_conn parallel;
 	pthread_t thread;
 	int started;                 /* the thread runs (until joined) */
 	int reading;                 /* the thread has its connection */
@@ -335,16 +335,16 @@ wait_for(struct rules_job *j, size_t i, mirror_error *err)
 }
 
 /*
- * The thread beside the sweep: open the second connection and take its
- * snapshot, then evaluate every readable rule in order until one breaks
- * the store. Whenever it starts, the snapshot is the sweep's: the sweep
- * holds the write lock from before rules_start until it commits, after
- * rules_finish, and keeps its changes out of the file meanwhile
- * (cache_spill off; in WAL mode no reader sees them before the commit
- * anyway). Without a connection it leaves every rule to rules_finish.
+ * The thread in parallel with the sweep: open the second connection and take
+ * its snapshot, then evaluate every readable rule in order until one breaks
+ * the store. Whenever it starts, the snapshot is the sweep's: the sweep holds
+ * the write lock from before rules_start until it commits, after rules_finish,
+ * and keeps its changes out of the file meanwhile (cache_spill off; in WAL
+ * mode no reader sees them before the commit anyway). Without a connection it
+ * leaves every rule to rules_finish.
  */
 static void *
-beside_main(void *arg)
+parallel_main(void *arg)
 {
 	struct rules_job *j = arg;
 	mirror_error e;
@@ -361,7 +361,7 @@ beside_main(void *arg)
 	 * from the file each time (SQLite's default is 2 MiB). */
 	(void)sqlite3_exec(store_db(j->reader), "PRAGMA cache_size = "
 	    RULE_CACHE_PRAGMA, NULL, NULL, NULL);
-	if (rconn_init(&j->beside, j->reader, j->rs, j->now, 1, &e) < 0)
+	if (rconn_init(&j->parallel, j->reader, j->rs, j->now, 1, &e) < 0)
 		return NULL;
 	j->reading = 1;
 	pthread_mutex_lock(&j->mu);
@@ -382,7 +382,8 @@ beside_main(void *arg)
 		if (eval && rules_test_begin != NULL)
 			rules_test_begin(j->todo[i]->id);
 		if (eval)
-			rc = rule_eval(&j->beside, j->todo[i], &j->ev[i], &e);
+			rc = rule_eval(&j->parallel, j->todo[i], &j->ev[i],
+			    &e);
 		/* Kept meanwhile (rules_keep interrupted it): whatever the
 		 * evaluation gave, the rule is not evaluated. */
 		pthread_mutex_lock(&j->mu);
@@ -420,7 +421,7 @@ reader_close(struct rules_job *j)
 		pthread_mutex_unlock(&j->mu);
 	}
 	if (j->reader != NULL) {
-		rconn_free(&j->beside);
+		rconn_free(&j->parallel);
 		store_read_end(j->reader);
 		store_close(j->reader);
 		j->reader = NULL;
@@ -431,21 +432,21 @@ reader_close(struct rules_job *j)
  * evaluate are the sweep's connection's to evaluate); then it closes
  * its connection while the sweep records (off the sweep's path). */
 static void *
-beside_run(void *arg)
+parallel_run(void *arg)
 {
 	struct rules_job *j = arg;
 
-	(void)beside_main(j);
+	(void)parallel_main(j);
 	set_done(j, j->n);
 	reader_close(j);
 	return NULL;
 }
 
-/* Stop what runs beside the sweep: join the thread (which ends its
+/* Stop what runs in parallel with the sweep: join the thread (which ends its
  * read transaction, before the sweep may commit), close the second
  * connection when the thread did not. */
 static void
-beside_stop(struct rules_job *j)
+parallel_stop(struct rules_job *j)
 {
 	if (j->started)
 		(void)pthread_join(j->thread, NULL);
@@ -454,12 +455,12 @@ beside_stop(struct rules_job *j)
 }
 
 /*
- * Start evaluating j's rules beside the sweep, when a thread can be
+ * Start evaluating j's rules in parallel with the sweep, when a thread can be
  * had. Never fails: without it, or without the second connection,
  * every rule is evaluated on the sweep's connection in rules_finish.
  */
 static void
-beside_start(struct rules_job *j)
+parallel_start(struct rules_job *j)
 {
 	if (pthread_mutex_init(&j->mu, NULL) != 0)
 		return;
@@ -468,8 +469,8 @@ beside_start(struct rules_job *j)
 		return;
 	}
 	j->sync = 1;
-	if (pthread_create(&j->thread, NULL, beside_run, j) != 0) {
-		beside_stop(j);
+	if (pthread_create(&j->thread, NULL, parallel_run, j) != 0) {
+		parallel_stop(j);
 		return;
 	}
 	j->started = 1;
@@ -481,7 +482,7 @@ job_free(struct rules_job *j)
 {
 	if (j == NULL)
 		return;
-	beside_stop(j);
+	parallel_stop(j);
 	if (j->sync) {
 		pthread_cond_destroy(&j->cv);
 		pthread_mutex_destroy(&j->mu);
@@ -502,10 +503,10 @@ job_free(struct rules_job *j)
 	free(j);
 }
 
-/* Start: what runs, and (beside) its evaluation. */
+/* Start: what runs, and (in parallel) its evaluation. */
 static int
 job_start(struct rules_job **out, mirror_store *st,
-    const struct rule_set *rs, const char *now, int beside,
+    const struct rule_set *rs, const char *now, int parallel,
     mirror_error *err)
 {
 	struct rules_job *j;
@@ -537,8 +538,8 @@ job_start(struct rules_job **out, mirror_store *st,
 	j->ev = xcalloc(j->n > 0 ? j->n : 1, sizeof(*j->ev));
 	for (size_t i = 0; i < j->n; i++)
 		strbuf_init(&j->ev[i].why);
-	if (beside && j->n > 0 && mirror_jobs() > 1)
-		beside_start(j);
+	if (parallel && j->n > 0 && mirror_jobs() > 1)
+		parallel_start(j);
 	*out = j;
 	return 0;
 }
@@ -698,7 +699,7 @@ void
 rules_go(struct rules_job *job)
 {
 	if (job != NULL && job->may_go && !job->sync)
-		beside_start(job);
+		parallel_start(job);
 }
 
 int
@@ -753,7 +754,7 @@ evaluated(struct rules_job *j, size_t i, mirror_error *err)
 	if (kept(j, i))
 		return 0;
 	if (ev->state != EVAL_TODO && ev->state != EVAL_DEFERRED) {
-		j->rec.out->beside++;
+		j->rec.out->parallel++;
 		return 0;
 	}
 	if (!j->own_ready) {

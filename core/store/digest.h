@@ -123,7 +123,7 @@ struct store_digest {
 	int keep_rowids;
 	/* How many queries a second connection folded (facts_digest):
 	 * 0 when the digest was taken on one. */
-	int beside;
+	int parallel;
 };
 
 /* An empty digest, ready for digest_fold_part. */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "store/beside.h"
+#include "store/parallel.h"
 #include "store/digest.h"
 #include "store/facts.h"
 #include "store/storerow.h"
@@ -1025,42 +1025,42 @@ check_rows(mirror_store *st, int t, time_t now, mirror_error *err)
  * (facts_check, digest_store): their owners are project columns alone,
  * so the digest needs none of the entity and edge tables the others
  * build. */
-static const int beside_tables[] = { T_STATE, T_MEM };
+static const int parallel_tables[] = { T_STATE, T_MEM };
 
-/* 1 when table t is one of beside_tables. */
+/* 1 when table t is one of parallel_tables. */
 static int
-is_beside(int t)
+is_parallel(int t)
 {
-	for (size_t i = 0; i < NELEM(beside_tables); i++)
-		if (beside_tables[i] == t)
+	for (size_t i = 0; i < NELEM(parallel_tables); i++)
+		if (parallel_tables[i] == t)
 			return 1;
 	return 0;
 }
 
 /* The second connection's share of a check (facts_check): the tables
- * of beside_tables, in order, up to the first that fails. */
-struct beside_check {
+ * of parallel_tables, in order, up to the first that fails. */
+struct parallel_check {
 	time_t now;
 	int failed;                     /* the table that failed, or T_N */
 };
 
-/* Check beside_tables of st (a store_beside_fn). Returns 0 or < 0 with
+/* Check parallel_tables of st (a store_parallel_fn). Returns 0 or < 0 with
  * err set and b->failed naming the table. */
 static int
-check_beside(void *arg, mirror_store *st, mirror_error *err)
+check_parallel(void *arg, mirror_store *st, mirror_error *err)
 {
-	struct beside_check *b = arg;
+	struct parallel_check *b = arg;
 	int rc = 0;
 
 	b->failed = T_N;
-	for (size_t i = 0; rc == 0 && i < NELEM(beside_tables); i++)
-		if ((rc = check_rows(st, beside_tables[i], b->now, err)) < 0)
-			b->failed = beside_tables[i];
+	for (size_t i = 0; rc == 0 && i < NELEM(parallel_tables); i++)
+		if ((rc = check_rows(st, parallel_tables[i], b->now, err)) < 0)
+			b->failed = parallel_tables[i];
 	return rc;
 }
 
 /*
- * The tables of beside_tables are checked on a second connection at the
+ * The tables of parallel_tables are checked on a second connection at the
  * same time when it can (as the digest folds them: on one connection
  * the check kept one core busy while the other idled), the rest here.
  * The error is the one of the first table, in table order, that has a
@@ -1069,29 +1069,29 @@ check_beside(void *arg, mirror_store *st, mirror_error *err)
 int
 facts_check(mirror_store *st, time_t now, mirror_error *err)
 {
-	struct beside_check side = { now, T_N };
-	struct store_beside *bs;
+	struct parallel_check side = { now, T_N };
+	struct store_parallel *bs;
 	struct fact_project *p = NULL;
 	mirror_error side_err;
 	size_t n = 0;
 	int rc, brc, failed = T_N;
 
-	bs = store_beside_start(st, check_beside, &side);
+	bs = store_parallel_start(st, check_parallel, &side);
 	rc = facts_projects(&p, &n, st, err);
 	facts_projects_free(p, n);
 	for (int t = 0; rc == 0 && t < T_N; t++)
-		if ((bs == NULL || !is_beside(t)) &&
+		if ((bs == NULL || !is_parallel(t)) &&
 		    (rc = check_rows(st, t, now, err)) < 0)
 			failed = t;
 	if (bs == NULL)
 		return rc;              /* every table was checked here */
 	/* When it did not run (no second connection), its tables here:
 	 * one of them may come before a table that failed. */
-	if (!store_beside_join(bs, &brc, &side_err) &&
+	if (!store_parallel_join(bs, &brc, &side_err) &&
 	    (rc == 0 || failed != T_N))
-		brc = check_beside(&side, st, &side_err);
+		brc = check_parallel(&side, st, &side_err);
 	/* The projects' read failed (failed is T_N) or a table before the
-	 * beside one did: that error stands. */
+	 * parallel one did: that error stands. */
 	if (brc < 0 && (rc == 0 || (failed != T_N && side.failed < failed))) {
 		*err = side_err;
 		rc = brc;
@@ -1454,7 +1454,7 @@ static int clock_memories(struct facts_clock *out, mirror_store *st,
     time_t now, mirror_error *err);
 
 /* The second connection's share of a digest (digest_store). */
-struct beside_fold {
+struct parallel_fold {
 	const char *ts;
 	time_t now;                     /* of ts, for the clock */
 	struct facts_clock clock;       /* the memories' clock at now, */
@@ -1465,12 +1465,12 @@ struct beside_fold {
 	struct digest_sum sum[T_N];
 };
 
-/* Fold beside_tables of st into b->d (a store_beside_fn). Returns 0 or
+/* Fold parallel_tables of st into b->d (a store_parallel_fn). Returns 0 or
  * < 0 with err set. */
 static int
-fold_beside(void *arg, mirror_store *st, mirror_error *err)
+fold_parallel(void *arg, mirror_store *st, mirror_error *err)
 {
-	struct beside_fold *b = arg;
+	struct parallel_fold *b = arg;
 	strbuf sql;
 	struct table_fold f = { .d = &b->d, .st = st, .ts = b->ts,
 	    .sql = &sql, .err = err };
@@ -1478,9 +1478,9 @@ fold_beside(void *arg, mirror_store *st, mirror_error *err)
 
 	strbuf_init(&sql);
 	rc = digest_aliases(&b->d, st, err);
-	for (size_t i = 0; rc == 0 && i < NELEM(beside_tables); i++)
-		rc = fold_table(&b->sum[beside_tables[i]], &f,
-		    beside_tables[i]);
+	for (size_t i = 0; rc == 0 && i < NELEM(parallel_tables); i++)
+		rc = fold_table(&b->sum[parallel_tables[i]], &f,
+		    parallel_tables[i]);
 	strbuf_free(&sql);
 	/* The clock here, where the core is this connection's: the build
 	 * would read it on the main thread after the sweep (a pass over
@@ -1497,13 +1497,13 @@ fold_beside(void *arg, mirror_store *st, mirror_error *err)
 }
 
 /*
- * Wait for the fold beside (bs; NULL: none was started) and take its
+ * Wait for the parallel fold (bs; NULL: none was started) and take its
  * tables into f->d and sum. When it did not run or failed and f->st is
  * not NULL, fold them as f says instead (which tells what is wrong).
  * Returns 0 or < 0 with f->err set.
  */
 static int
-beside_finish(struct store_beside *bs, struct beside_fold *b,
+parallel_finish(struct store_parallel *bs, struct parallel_fold *b,
     struct digest_sum sum[T_N], const struct table_fold *f)
 {
 	struct store_digest *d = f->d;
@@ -1512,11 +1512,11 @@ beside_finish(struct store_beside *bs, struct beside_fold *b,
 
 	if (bs == NULL)
 		return 0;
-	if (store_beside_join(bs, &rc, &ignored) && rc == 0) {
+	if (store_parallel_join(bs, &rc, &ignored) && rc == 0) {
 		digest_merge(d, &b->d);
-		for (size_t i = 0; i < NELEM(beside_tables); i++)
-			sum[beside_tables[i]] = b->sum[beside_tables[i]];
-		d->beside = (int)NELEM(beside_tables);
+		for (size_t i = 0; i < NELEM(parallel_tables); i++)
+			sum[parallel_tables[i]] = b->sum[parallel_tables[i]];
+		d->parallel = (int)NELEM(parallel_tables);
 		d->clock_expired = b->clock.expired;
 		d->clock_after = b->clock.after;
 		d->clock_until = b->clock.until;
@@ -1525,8 +1525,9 @@ beside_finish(struct store_beside *bs, struct beside_fold *b,
 	}
 	rc = 0;
 	for (size_t i = 0; f->st != NULL && rc == 0 &&
-	    i < NELEM(beside_tables); i++)
-		rc = fold_table(&sum[beside_tables[i]], f, beside_tables[i]);
+	    i < NELEM(parallel_tables); i++)
+		rc = fold_table(&sum[parallel_tables[i]], f,
+		    parallel_tables[i]);
 	return rc;
 }
 
@@ -1571,8 +1572,8 @@ struct digest_how {
 
 /*
  * facts_digest, as how says. The queries fold in order, the fact tables
- * of beside_tables on a second connection at the same time when it can
- * (store_beside_start), and the snapshot chains their sums in order: the
+ * of parallel_tables on a second connection at the same time when it can
+ * (store_parallel_start), and the snapshot chains their sums in order: the
  * digest is the same either way. Returns as facts_digest.
  */
 static int
@@ -1593,8 +1594,8 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	struct digest_sum projects = { 0, 0 }, sum[T_N];
 	struct digest_sum extra[NELEM(extra_digests)];
 	int folded[NELEM(extra_digests)] = { 0 };
-	struct beside_fold side;
-	struct store_beside *bs = NULL;
+	struct parallel_fold side;
+	struct store_parallel *bs = NULL;
 	char ts[MIRROR_TS_LEN];
 	long long n_ent = 0;
 	strbuf sql;
@@ -1616,7 +1617,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	strbuf_init(&sql);
 	/* The second connection starts first: the entity table's room is
 	 * made while it folds (its zeroed pages kept the other waiting). */
-	bs = store_beside_start(st, fold_beside, &side);
+	bs = store_parallel_start(st, fold_parallel, &side);
 	rc = digest_aliases(out, st, err);
 	/* A count is one pass over the smallest index. */
 	if (rc == 0 && (rc = store_count(&n_ent, st, "SELECT count(*) FROM "
@@ -1626,7 +1627,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 		rc = digest_fold_part(&projects, out, st, &q, err);
 	/* The layers and relationships: every column the pages read. */
 	for (int t = 0; rc == 0 && t < T_N; t++)
-		if (bs == NULL || !is_beside(t))
+		if (bs == NULL || !is_parallel(t))
 			rc = fold_table(&sum[t], &f, t);
 	if (rc == 0)
 		rc = fold_extras(extra, folded, &f);
@@ -1635,7 +1636,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 		int brc;
 
 		fb.st = rc == 0 ? st : NULL;
-		brc = beside_finish(bs, &side, sum, &fb);
+		brc = parallel_finish(bs, &side, sum, &fb);
 		rc = rc < 0 ? rc : brc;
 	}
 	digest_free(&side.d);

@@ -317,10 +317,10 @@ int facts_clock_read(struct facts_clock *out, mirror_store *st, time_t now,
     mirror_error *err);
 
 /*
- * Fill *out as facts_clock_read would, from the clock d took beside its
- * pass (digest.h's clocked) and the conflicts table read in st's read:
- * only for a d taken at the read's time from rows the read still sees.
- * Returns 1, 0 (d holds no clock; *out untouched), or < 0 with err set.
+ * Fill *out as facts_clock_read would, from the clock d took in parallel with
+ * its pass (digest.h's clocked) and the conflicts table read in st's read:
+ * only for a d taken at the read's time from rows the read still sees. Returns
+ * 1, 0 (d holds no clock; *out untouched), or < 0 with err set.
  */
 int facts_clock_of(struct facts_clock *out, const struct store_digest *d,
     mirror_store *st, mirror_error *err);

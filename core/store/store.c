@@ -777,11 +777,11 @@ busy_timeout_ms(void)
  * Tell a missing file, a directory and an empty file apart, by stat(2)
  * alone. The store is never open(2)ed here: closing any descriptor of
  * a file drops every POSIX lock this process holds on it, so a header
- * read beside a connection (the sweep's second one, serve's rebuilds)
- * let another process's writer in while mirror wrote (SQLite's "How To
- * Corrupt", 2.2). A file that is not SQLite is told by SQLite's own
- * first read (SQLITE_NOTADB, see store_fail).
- * Returns 0, or MIRROR_EINPUT naming the path.
+ * read in parallel with a connection (the sweep's second one, serve's
+ * rebuilds) let another process's writer in while mirror wrote (SQLite's "How
+ * To Corrupt", 2.2). A file that is not SQLite is told by SQLite's own first
+ * read (SQLITE_NOTADB, see store_fail). Returns 0, or MIRROR_EINPUT naming the
+ * path.
  */
 static int
 check_path(const char *path, mirror_error *err)
@@ -910,7 +910,7 @@ exists(const char *path)
  * store; a store that is not readable is left to store_fail.
  */
 static int
-wal_beside(mirror_store *st, int rc, mirror_error *err)
+wal_parallel(mirror_store *st, int rc, mirror_error *err)
 {
 	char *copy, *dir;
 	struct statvfs vfs;
@@ -1061,7 +1061,7 @@ connect_read(mirror_store *st, int flags)
  * connection: statement journals in memory up to STORE_STMT_JOURNAL_MEM,
  * and no memory statistics (nothing here reads them, and keeping them
  * takes one process-wide mutex on every allocation: with the rules'
- * thread beside the sweep, that lock slowed the sweep measurably).
+ * thread in parallel with the sweep, that lock slowed the sweep measurably).
  * SQLite takes this only before it is initialized; when something
  * initialized it already, the default stays (slower, not wrong).
  */
@@ -1093,7 +1093,7 @@ store_open(mirror_store **out, const char *path, enum store_mode mode,
 	    SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
 	rc = mode == STORE_WRITE ? store_connect(st, flags) : connect_read(st, flags);
 	if (rc != SQLITE_OK) {
-		int wal = wal_beside(st, rc, err);
+		int wal = wal_parallel(st, rc, err);
 
 		rc = wal < 0 ? wal : store_fail(st, err, rc, st->db != NULL ?
 		    "cannot read the database" : "cannot open");

@@ -50,7 +50,7 @@ enum store_mode {
 	STORE_READ_NOWAIT /* as STORE_READ, but a lock held elsewhere fails
 	                 at once (SQLITE_BUSY), never waited for: a second
 	                 connection opened while this process holds a read
-	                 (store/beside.h) must not wait for a writer that
+	                 (store/parallel.h) must not wait for a writer that
 	                 waits for that read */
 };
 

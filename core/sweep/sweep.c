@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "store/beside.h"
+#include "store/parallel.h"
 #include "store/facts.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
@@ -574,7 +574,7 @@ known_from(struct sweep_ctx *c, const struct rec *recs, size_t n)
 
 /* The scans of a full sweep but the entities', with a context of its
  * own: the sweep's (its aliases, clock and features, only read), but
- * its own records, count and, beside, connection. */
+ * its own records, count and (when it runs in parallel) connection. */
 struct side_scan {
 	struct sweep_ctx c;
 	struct sweep_run run;
@@ -582,7 +582,7 @@ struct side_scan {
 	int state_failed;            /* the first source's scan failed */
 };
 
-/* store_beside_fn: scan state, relationships and memories on st, a
+/* store_parallel_fn: scan state, relationships and memories on st, a
  * memory claiming any key (known_later). */
 static int
 side_scan_on(void *arg, mirror_store *st, mirror_error *err)
@@ -616,7 +616,7 @@ side_scan_on(void *arg, mirror_store *st, mirror_error *err)
  * sequential scans leave it (the sources in their order, each in its
  * rows' order), and a failure is the one they would report: the first
  * source's. Under the write lock, before the sweep changes anything
- * (store_beside_start_locked); with one core or no second connection,
+ * (store_parallel_start_locked); with one core or no second connection,
  * the rest is scanned here after the entities. Returns 0 or < 0 with
  * err set.
  */
@@ -624,7 +624,7 @@ static int
 scan_split(struct sweep_ctx *c, mirror_error *err)
 {
 	struct side_scan o = { .c = *c };
-	struct store_beside *b;
+	struct store_parallel *b;
 	mirror_error side_err;
 	size_t n_ent, k;
 	struct rec *all;
@@ -635,10 +635,10 @@ scan_split(struct sweep_ctx *c, mirror_error *err)
 	o.c.busy = 0;
 	o.c.run = &o.run;
 	mirror_error_clear(&side_err);
-	b = store_beside_start_locked(c->st, side_scan_on, &o);
+	b = store_parallel_start_locked(c->st, side_scan_on, &o);
 	rc = scan(c, SRC_ENTITY, err);
-	c->run->scan_beside = store_beside_join(b, &side_rc, &side_err);
-	if (!c->run->scan_beside)
+	c->run->scan_parallel = store_parallel_join(b, &side_rc, &side_err);
+	if (!c->run->scan_parallel)
 		side_rc = side_scan_on(&o, c->st, &side_err);
 	/* State comes before the entities, relationships and memories
 	 * after them. */
@@ -1590,8 +1590,8 @@ write_run(struct sweep_ctx *c, const struct timespec *t0, mirror_error *err)
 
 /*
  * Start the rules, when the caller gave a set: before the sweep writes,
- * so that they may be evaluated beside it (rules.h). The caller's early
- * job stands for the start when it read the snapshot this transaction
+ * so that they may be evaluated in parallel with it (rules.h). The caller's
+ * early job stands for the start when it read the snapshot this transaction
  * reads (rules_job_current); else it is abandoned. Returns 0 or < 0.
  */
 static int
@@ -1642,7 +1642,7 @@ run_rules(struct sweep_ctx *c, mirror_error *err)
 	c->run->violations_closed = k->closed;
 	c->run->violations_open_after = k->open_after;
 	c->run->rules_failed = k->failed;
-	c->run->rules_beside = k->beside;
+	c->run->rules_parallel = k->parallel;
 	c->run->rules_kept = k->kept;
 	c->run->rows_written += k->rows_written;
 	return 0;
@@ -1689,7 +1689,7 @@ load_decided(struct sweep_ctx *c, mirror_error *err)
 
 /*
  * With rules, the sweep's connection keeps its dirty pages in memory
- * while the rules' connection reads beside it (rules.h): cache_spill
+ * while the rules' connection reads in parallel with it (rules.h): cache_spill
  * off (on false) before BEGIN and on again after the transaction ends,
  * since SQLite applies the pragma to the pager only outside one. Without
  * rules it stays as it is. Returns nothing: a pragma that fails leaves

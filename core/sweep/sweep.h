@@ -39,14 +39,14 @@ struct sweep_run {
 	long long violations_closed;
 	long long violations_open_after;    /* open violations after the run */
 	long long rules_failed;             /* rules that failed this run */
-	long long rules_beside;             /* rules evaluated beside the
-	                                       sweep (rules_start); never
-	                                       shown: it depends on the
-	                                       machine, not the store */
-	long long scan_beside;              /* 1: the entities were scanned
+	long long rules_parallel;           /* rules evaluated in parallel
+	                                       with the sweep (rules_start);
+	                                       never shown: it depends on
+	                                       the machine, not the store */
+	long long scan_parallel;              /* 1: the entities were scanned
 	                                       on a second connection
 	                                       (scan_split); never shown,
-	                                       as rules_beside */
+	                                       as rules_parallel */
 	long long rules_kept;               /* rules not evaluated: their
 	                                       tables were as they last
 	                                       read them (rules_keep) */

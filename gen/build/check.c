@@ -280,8 +280,8 @@ build_check(struct build *b, mirror_error *err)
 	build_record(b);
 	/* A sweep follows: its rules are made ready on this read's snapshot
 	 * and start on the core the digest's second connection frees, else
-	 * after the digest, beside the checks below (the sweep takes them
-	 * when the snapshot is still the store's). */
+	 * after the digest, in parallel with the checks below (the sweep takes
+	 * them when the snapshot is still the store's). */
 	if (!o->no_sweep) {
 		char ts[MIRROR_TS_LEN];
 

@@ -107,7 +107,7 @@ build_snapshot_after(struct build *b, mirror_error *err)
 			rc = build_snapshot(s, 0, NULL, err);
 	}
 	/* The digest is of this read's rows (taken again when they
-	 * changed), so the clock it took beside holds too. */
+	 * changed), so the clock it took in parallel holds too. */
 	if (rc == 0 && (rc = facts_clock_of(&ch->clock, &s->digest, s->st,
 	    err)) > 0) {
 		ch->clocked = 1;

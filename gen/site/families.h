@@ -21,7 +21,7 @@
  *      templates cmd_build parses before anything is written;
  *   4. a family that reads rows of its own through pc->st (not the
  *      model) and that the families before it do not feed may be
- *      marked beside: it runs on a core of its own from the start;
+ *      marked parallel: it runs on a core of its own from the start;
  *   5. to render on every core, hand core/sys/pool.h a struct
  *      pool_work, as site_project.c and site_conflicts.c do: whatever
  *      the workers write must depend on their own item alone, so the
@@ -40,12 +40,12 @@ struct page_family {
 	const char *name;
 	/* Write every page of the family. Returns 0 or < 0 with err set. */
 	int (*pages)(const struct page_ctx *pc, mirror_error *err);
-	/* 1: the family may run beside the families before it, on a thread
-	 * and a store connection of its own (pc->st, same snapshot), from
-	 * the start of the render to its place in the order, where the
+	/* 1: the family may run in parallel with the families before it, on a
+	 * thread and a store connection of its own (pc->st, same snapshot),
+	 * from the start of the render to its place in the order, where the
 	 * driver waits for it. Such a family reads the store only through
 	 * pc->st, and reads nothing the families before it write. */
-	int beside;
+	int parallel;
 };
 
 /* The families in render order; *n gets their count. */

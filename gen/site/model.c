@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "site/model.h"
-#include "store/beside.h"
+#include "store/parallel.h"
 #include "util/xalloc.h"
 
 /* The disputed members, every conflict and how many are open. */
@@ -27,7 +27,7 @@ conflicts_read(struct site_model *m, mirror_error *err)
 /* What the rules' tables give the pages: every violation and, from that
  * list, the facts of open violations; each rule's latest run; and the
  * store's counts for api/health.json (the layers' from the digest), the
- * violations' among them. Read on st (a store_beside_fn: m's own
+ * violations' among them. Read on st (a store_parallel_fn: m's own
  * connection or a second one). Returns 0 or < 0 with err set. */
 static int
 checks_read(void *arg, mirror_store *st, mirror_error *err)
@@ -123,19 +123,19 @@ index_free(struct model_index *ix)
 int
 site_model_read(struct site_model *m, mirror_error *err)
 {
-	struct store_beside *bs;
-	mirror_error beside_err;
+	struct store_parallel *bs;
+	mirror_error parallel_err;
 	int rc, brc;
 
 	/* The rules' tables on a second connection at the same time, when
-	 * it reads the same rows (store/beside.h: the two reads overlap,
+	 * it reads the same rows (store/parallel.h: the two reads overlap,
 	 * and the render's health counts come with the second); the first
 	 * error in the order of one connection wins. */
-	bs = store_beside_start(m->st, checks_read, m);
+	bs = store_parallel_start(m->st, checks_read, m);
 	rc = facts_read(m, err);
-	if (store_beside_join(bs, &brc, &beside_err)) {
+	if (store_parallel_join(bs, &brc, &parallel_err)) {
 		if (rc == 0 && brc < 0)
-			*err = beside_err;
+			*err = parallel_err;
 		rc = rc < 0 ? rc : brc;
 	} else if (rc == 0)
 		rc = checks_read(m, m->st, err);

@@ -74,7 +74,7 @@ struct page_ctx {
 	mirror_store *st;             /* the connection a family that reads
 	                                 the store by itself reads with:
 	                                 m->st, or a second one on the same
-	                                 snapshot for a family run beside
+	                                 snapshot for a family run in parallel
 	                                 the others (families.h) */
 };
 

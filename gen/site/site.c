@@ -13,7 +13,7 @@
 #include "output/output.h"
 #include "site/families.h"
 #include "output/record.h"
-#include "store/beside.h"
+#include "store/parallel.h"
 #include "site/site.h"
 #include "site/site_atoz.h"
 #include "site/site_checks.h"
@@ -66,39 +66,40 @@ write_stamp(const struct site_opts *o, size_t pages,
 	return rc;
 }
 
-/* A family run beside the others (struct page_family's beside). */
-struct family_beside {
+/* A family run in parallel with the others (struct page_family's
+ * parallel). */
+struct family_parallel {
 	const struct page_family *f;
 	struct page_ctx pc;             /* the caller's, with its own st */
-	struct store_beside *bs;        /* NULL: not started */
+	struct store_parallel *bs;      /* NULL: not started */
 };
 
-/* Run b's family on the second connection st (a store_beside_fn). */
+/* Run b's family on the second connection st (a store_parallel_fn). */
 static int
 family_run(void *arg, mirror_store *st, mirror_error *err)
 {
-	struct family_beside *b = arg;
+	struct family_parallel *b = arg;
 
 	b->pc.st = st;
 	return b->f->pages(&b->pc, err);
 }
 
-/* Wait for b's family; when it did not run beside, run it here on
+/* Wait for b's family; when it did not run in parallel, run it here on
  * pc's connection. Returns its result: 0 or < 0 with err set. */
 static int
-family_join(struct family_beside *b, const struct page_ctx *pc,
+family_join(struct family_parallel *b, const struct page_ctx *pc,
     mirror_error *err)
 {
 	int rc;
 
-	if (store_beside_join(b->bs, &rc, err))
+	if (store_parallel_join(b->bs, &rc, err))
 		return rc;
 	return b->f->pages(pc, err);
 }
 
 /*
  * Every family's pages, in the table's order; the families marked
- * beside start first, each on a thread and connection of its own, and
+ * parallel start first, each on a thread and connection of its own, and
  * are waited for at their place in the order, so what a family after
  * them sees written is the same. Returns 0 or < 0.
  */
@@ -107,14 +108,14 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 {
 	size_t n;
 	const struct page_family *f = page_families(&n);
-	struct family_beside *b = xcalloc(n, sizeof(*b));
+	struct family_parallel *b = xcalloc(n, sizeof(*b));
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		b[i].f = &f[i];
 		b[i].pc = *pc;
-		if (f[i].beside)
-			b[i].bs = store_beside_start(pc->st, family_run,
+		if (f[i].parallel)
+			b[i].bs = store_parallel_start(pc->st, family_run,
 			    &b[i]);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -123,10 +124,10 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 
 		if (rc < 0) {
 			/* A failure before: wait for what runs, and drop it. */
-			(void)store_beside_join(b[i].bs, &frc, &ignored);
+			(void)store_parallel_join(b[i].bs, &frc, &ignored);
 			continue;
 		}
-		rc = f[i].beside ? family_join(&b[i], pc, err) :
+		rc = f[i].parallel ? family_join(&b[i], pc, err) :
 		    f[i].pages(pc, err);
 		/* What a family freed goes back before the next grows. */
 		xtrim();

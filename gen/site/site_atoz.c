@@ -236,7 +236,7 @@ struct atoz_page {
 	json_t *names;          /* its names so far */
 	json_t *facts;          /* the last name's facts; NULL at its start */
 	strbuf last;            /* the last row's name */
-	struct page_later *later;  /* writes the pages beside the read */
+	struct page_later *later;  /* writes the pages during the read */
 };
 
 /* The page line of a letter's page: NULL (JSON null) when the letter
@@ -438,10 +438,10 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 		mirror_error later_err;
 		int lrc;
 
-		/* The pages are written beside the second pass's read, but
-		 * when the family runs beside the others (families.h): the
-		 * cores are theirs, and a queue of pages in flight would
-		 * add its memory to theirs. */
+		/* The pages are written during the second pass's read, but
+		 * when the family runs in parallel with the others
+		 * (families.h): the cores are theirs, and a queue of pages in
+		 * flight would add its memory to theirs. */
 		pg.later = page_later_start(pc, pc->st == pc->m->st);
 		rc = names_pass(&pg, pc, err);
 		lrc = page_later_finish(pg.later, &later_err);

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "store/beside.h"
+#include "store/parallel.h"
 #include "store/digest.h"
 #include "store/facts.h"
 #include "store/memo.h"
@@ -721,12 +721,12 @@ digest_jobs(struct store_digest *d, mirror_store *st, const char *jobs,
 	unsetenv("MIRROR_JOBS");
 }
 
-/* The clock a digest took beside its pass is facts_clock_read's at the
- * digest's time, before, between and after the memories' expiries (with
- * any_conflicts read in the caller's read); a pass on one connection
- * takes none, and facts_clock_of then leaves *out alone. */
+/* The clock a digest took in parallel with its pass is facts_clock_read's at
+ * the digest's time, before, between and after the memories' expiries (with
+ * any_conflicts read in the caller's read); a pass on one connection takes
+ * none, and facts_clock_of then leaves *out alone. */
 static void
-test_clock_beside(void **state)
+test_clock_parallel(void **state)
 {
 	static const char *const at[] = { "2020-01-01 00:00:00",
 	    "2030-01-01 00:00:00", "2030-06-01 12:00:00",
@@ -750,7 +750,7 @@ test_clock_beside(void **state)
 		assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
 		assert_int_equal(store_read_begin(st, &err), 0);
 		assert_int_equal(facts_digest_rows(&d, st, now, &err), 0);
-		assert_int_equal(d.beside, 2);
+		assert_int_equal(d.parallel, 2);
 		assert_int_equal(facts_clock_read(&want, st, now, &err), 0);
 		memset(&got, 0xa5, sizeof(got));
 		assert_int_equal(facts_clock_of(&got, &d, st, &err), 1);
@@ -777,7 +777,7 @@ test_clock_beside(void **state)
 		assert_true(want.until == (long long)m7);
 	}
 	digest_jobs(&d, st, "1", 1);
-	assert_int_equal(d.beside, 0);
+	assert_int_equal(d.parallel, 0);
 	memset(&got, 0xa5, sizeof(got));
 	assert_int_equal(facts_clock_of(&got, &d, st, &err), 0);
 	assert_int_equal(got.expired, (long long)0xa5a5a5a5a5a5a5a5ULL);
@@ -803,7 +803,7 @@ then_note(void *arg)
 
 /*
  * facts_digest_rows_then gives facts_digest_rows's digest, and calls
- * then once, on the second connection's thread, when one folds beside
+ * then once, on the second connection's thread, when one folds in parallel
  * (two jobs, in a read), never on one connection (one job).
  */
 static void
@@ -823,7 +823,7 @@ test_digest_then(void **state)
 	assert_int_equal(facts_digest_rows_then(&two, st, 1700000000,
 	    then_note, &seen, &err), 0);
 	store_read_end(st);
-	assert_int_equal(two.beside, 2);
+	assert_int_equal(two.parallel, 2);
 	assert_int_equal(seen.calls, 1);
 	assert_false(pthread_equal(seen.thread, pthread_self()));
 	assert_same_digest(&one, &two);
@@ -834,7 +834,7 @@ test_digest_then(void **state)
 	    then_note, &seen, &err), 0);
 	store_read_end(st);
 	unsetenv("MIRROR_JOBS");
-	assert_int_equal(two.beside, 0);
+	assert_int_equal(two.parallel, 0);
 	assert_int_equal(seen.calls, 1);
 	assert_same_digest(&one, &two);
 	digest_free(&two);
@@ -844,14 +844,14 @@ test_digest_then(void **state)
 }
 
 /*
- * The fact tables a second connection folds beside the others give the
- * digest one connection gives, row ids and snapshot included; it is
- * used only where its rows are sure to be the same (a read transaction
- * of a store not in WAL mode), and when it cannot open the store the
- * first connection folds everything.
+ * The fact tables a second connection folds in parallel with the others give
+ * the digest one connection gives, row ids and snapshot included; it is used
+ * only where its rows are sure to be the same (a read transaction of a store
+ * not in WAL mode), and when it cannot open the store the first connection
+ * folds everything.
  */
 static void
-test_digest_beside(void **state)
+test_digest_parallel(void **state)
 {
 	struct store_digest one, two;
 	char moved[80];
@@ -869,9 +869,9 @@ test_digest_beside(void **state)
 	    " ('m3', 'knowledge', 'n', 'nowhere')");
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	digest_jobs(&one, st, "1", 1);
-	assert_int_equal(one.beside, 0);
+	assert_int_equal(one.parallel, 0);
 	digest_jobs(&two, st, "2", 1);
-	assert_int_equal(two.beside, 2);
+	assert_int_equal(two.parallel, 2);
 	assert_same_digest(&one, &two);
 	/* Its count of active rows is the store's (the sweep takes it). */
 	{
@@ -898,7 +898,7 @@ test_digest_beside(void **state)
 	/* Outside a transaction another connection may see a later commit:
 	 * one connection folds all. */
 	digest_jobs(&two, st, "2", 0);
-	assert_int_equal(two.beside, 0);
+	assert_int_equal(two.parallel, 0);
 	assert_same_digest(&one, &two);
 	digest_free(&two);
 	/* The second connection cannot open the store (its file moved):
@@ -911,7 +911,7 @@ test_digest_beside(void **state)
 	unsetenv("MIRROR_JOBS");
 	assert_int_equal(rename(moved, path), 0);
 	store_read_end(st);
-	assert_int_equal(two.beside, 0);
+	assert_int_equal(two.parallel, 0);
 	assert_same_digest(&one, &two);
 	digest_free(&two);
 	store_close(st);
@@ -919,7 +919,7 @@ test_digest_beside(void **state)
 	exec_sql("PRAGMA journal_mode = WAL");
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	digest_jobs(&two, st, "2", 1);
-	assert_int_equal(two.beside, 0);
+	assert_int_equal(two.parallel, 0);
 	assert_same_digest(&one, &two);
 	digest_free(&two);
 	digest_free(&one);
@@ -927,18 +927,18 @@ test_digest_beside(void **state)
 	unlink(path);
 }
 
-/* What a work beside saw: its connection, its count of state rows. */
-struct beside_seen {
+/* What a parallel work saw: its connection, its count of state rows. */
+struct parallel_seen {
 	mirror_store *st;
 	long long rows;
 	int fail;               /* 1: fail as a bad row would */
 };
 
-/* A store_beside_fn: count project_state on st, or fail. */
+/* A store_parallel_fn: count project_state on st, or fail. */
 static int
-count_beside(void *arg, mirror_store *st, mirror_error *err)
+count_parallel(void *arg, mirror_store *st, mirror_error *err)
 {
-	struct beside_seen *b = arg;
+	struct parallel_seen *b = arg;
 
 	b->st = st;
 	if (b->fail)
@@ -966,12 +966,12 @@ writer_during_read(mirror_store *st, const char *id)
 	return w;
 }
 
-/* SIGALRM: the connection beside waited on a lock (test_store_beside). */
+/* SIGALRM: the parallel connection waited on a lock (test_store_parallel). */
 static void
 waited(int sig)
 {
-	static const char msg[] = "test_store_beside: the connection beside "
-	    "waited for a writer's lock\n";
+	static const char msg[] = "test_store_parallel: the parallel "
+	    "connection waited for a writer's lock\n";
 
 	(void)sig;
 	if (write(2, msg, sizeof(msg) - 1) < 0)
@@ -979,37 +979,37 @@ waited(int sig)
 	_exit(1);
 }
 
-/* store_beside_start with MIRROR_JOBS jobs on st, in a read of st when
+/* store_parallel_start with MIRROR_JOBS jobs on st, in a read of st when
  * read; then a commit of another connection, which the work must not
  * see; then the join: its answer, *rc and what the work saw. */
 static int
-beside_run(struct beside_seen *seen, int *rc, mirror_error *err,
+parallel_run(struct parallel_seen *seen, int *rc, mirror_error *err,
     mirror_store *st, const char *jobs, int read)
 {
-	struct store_beside *b;
+	struct store_parallel *b;
 	int ran;
 
 	assert_int_equal(setenv("MIRROR_JOBS", jobs, 1), 0);
 	if (read)
 		assert_int_equal(store_read_begin(st, err), 0);
-	b = store_beside_start(st, count_beside, seen);
+	b = store_parallel_start(st, count_parallel, seen);
 	unsetenv("MIRROR_JOBS");
-	ran = store_beside_join(b, rc, err);
+	ran = store_parallel_join(b, rc, err);
 	if (read)
 		store_read_end(st);
 	return ran;
 }
 
 /*
- * Work beside a read runs on a connection of its own and reads that
+ * Work in parallel with a read runs on a connection of its own and reads that
  * read's rows, its error comes back; it does not start outside a read,
  * on one core or in WAL mode, and says it did not run when its
  * connection cannot open: the caller then does the work itself.
  */
 static void
-test_store_beside(void **state)
+test_store_parallel(void **state)
 {
-	struct beside_seen seen;
+	struct parallel_seen seen;
 	char moved[80];
 	mirror_error err;
 	mirror_store *st;
@@ -1019,31 +1019,31 @@ test_store_beside(void **state)
 	make_store(base_sql);
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	memset(&seen, 0, sizeof(seen));
-	assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 1), 1);
+	assert_int_equal(parallel_run(&seen, &rc, &err, st, "2", 1), 1);
 	assert_int_equal(rc, 0);
 	assert_non_null(seen.st);
 	assert_true(seen.st != st);
 	assert_int_equal(seen.rows, 3);
 	seen.fail = 1;
-	assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 1), 1);
+	assert_int_equal(parallel_run(&seen, &rc, &err, st, "2", 1), 1);
 	assert_int_equal(rc, -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "a bad row"));
 	memset(&seen, 0, sizeof(seen));
-	assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 0), 0);
-	assert_int_equal(beside_run(&seen, &rc, &err, st, "1", 1), 0);
+	assert_int_equal(parallel_run(&seen, &rc, &err, st, "2", 0), 0);
+	assert_int_equal(parallel_run(&seen, &rc, &err, st, "1", 1), 0);
 	assert_null(seen.st);
-	assert_int_equal(store_beside_join(NULL, &rc, &err), 0);
+	assert_int_equal(store_parallel_join(NULL, &rc, &err), 0);
 	/* A writer with a row to add cannot commit while the read lasts:
 	 * the work reads the read's rows, the row comes after. */
 	{
 		sqlite3 *w = writer_during_read(st, "s9");
-		struct store_beside *b;
+		struct store_parallel *b;
 
 		assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
-		b = store_beside_start(st, count_beside, &seen);
+		b = store_parallel_start(st, count_parallel, &seen);
 		unsetenv("MIRROR_JOBS");
 		assert_non_null(b);
-		assert_int_equal(store_beside_join(b, &rc, &err), 1);
+		assert_int_equal(store_parallel_join(b, &rc, &err), 1);
 		assert_int_equal(seen.rows, 3);
 		assert_int_equal(sqlite3_exec(w, "COMMIT", NULL, NULL, NULL),
 		    SQLITE_BUSY);
@@ -1051,16 +1051,17 @@ test_store_beside(void **state)
 		assert_int_equal(sqlite3_exec(w, "COMMIT", NULL, NULL, NULL),
 		    SQLITE_OK);
 		sqlite3_close(w);
-		assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 1), 1);
+		assert_int_equal(parallel_run(&seen, &rc, &err, st, "2", 1),
+		    1);
 		assert_int_equal(seen.rows, 4);
 	}
 	/* A writer waiting to commit holds SQLite's PENDING lock and waits
-	 * for the read, which waits for the work: the connection beside
+	 * for the read, which waits for the work: the parallel connection
 	 * must not wait for the writer, however long the busy timeout, and
 	 * the caller does the work. (The alarm turns a wait into a
 	 * failure.) */
 	{
-		struct store_beside *b;
+		struct store_parallel *b;
 		sqlite3 *w;
 
 		assert_int_equal(setenv("MIRROR_BUSY_TIMEOUT_MS", "600000", 1),
@@ -1072,10 +1073,10 @@ test_store_beside(void **state)
 		signal(SIGALRM, waited);
 		alarm(60);
 		assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
-		b = store_beside_start(st, count_beside, &seen);
+		b = store_parallel_start(st, count_parallel, &seen);
 		unsetenv("MIRROR_JOBS");
 		assert_non_null(b);
-		assert_int_equal(store_beside_join(b, &rc, &err), 0);
+		assert_int_equal(store_parallel_join(b, &rc, &err), 0);
 		alarm(0);
 		assert_null(seen.st);
 		store_read_end(st);
@@ -1084,18 +1085,18 @@ test_store_beside(void **state)
 		sqlite3_close(w);
 		unsetenv("MIRROR_BUSY_TIMEOUT_MS");
 	}
-	/* The file moved away: the connection beside cannot open. */
+	/* The file moved away: the parallel connection cannot open. */
 	snprintf(moved, sizeof(moved), "%s.moved", path);
 	assert_int_equal(store_read_begin(st, &err), 0);
 	assert_int_equal(rename(path, moved), 0);
 	memset(&seen, 0, sizeof(seen));
 	assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
 	{
-		struct store_beside *b = store_beside_start(st, count_beside,
-		    &seen);
+		struct store_parallel *b = store_parallel_start(st,
+		    count_parallel, &seen);
 
 		unsetenv("MIRROR_JOBS");
-		assert_int_equal(store_beside_join(b, &rc, &err), 0);
+		assert_int_equal(store_parallel_join(b, &rc, &err), 0);
 	}
 	assert_int_equal(rename(moved, path), 0);
 	store_read_end(st);
@@ -1103,7 +1104,7 @@ test_store_beside(void **state)
 	store_close(st);
 	exec_sql("PRAGMA journal_mode = WAL");
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
-	assert_int_equal(beside_run(&seen, &rc, &err, st, "2", 1), 0);
+	assert_int_equal(parallel_run(&seen, &rc, &err, st, "2", 1), 0);
 	assert_null(seen.st);
 	store_close(st);
 	unlink(path);
@@ -1316,10 +1317,10 @@ main(void)
 		cmocka_unit_test(test_check_scoped),
 		cmocka_unit_test(test_check_kept),
 		cmocka_unit_test(test_check_kept_by_rowid),
-		cmocka_unit_test(test_digest_beside),
-		cmocka_unit_test(test_clock_beside),
+		cmocka_unit_test(test_digest_parallel),
+		cmocka_unit_test(test_clock_parallel),
 		cmocka_unit_test(test_digest_then),
-		cmocka_unit_test(test_store_beside),
+		cmocka_unit_test(test_store_parallel),
 		cmocka_unit_test(test_store_print),
 		cmocka_unit_test(test_memo),
 	};

@@ -928,13 +928,13 @@ recorded(sqlite3 *db)
 	"HAVING count(*) > 0;\n"
 
 /*
- * 13: beside the sweep (a second core), rules are evaluated on a second
- * connection and give what the sweep's own connection gives; a rule
- * reading a table the sweep writes, even through a view, is left to
- * the sweep's connection and sees this run's conflicts.
+ * 13: in parallel with the sweep (a second core), rules are evaluated on a
+ * second connection and give what the sweep's own connection gives; a rule
+ * reading a table the sweep writes, even through a view, is left to the
+ * sweep's connection and sees this run's conflicts.
  */
 static void
-test_beside(void **state)
+test_parallel(void **state)
 {
 	struct fixture *f = *state;
 	struct sweep_run run;
@@ -962,7 +962,7 @@ test_beside(void **state)
 	assert_true(run.conflicts_opened >= 1);
 	assert_int_equal(run.violations_opened, 4);
 	assert_int_equal(run.rules_failed, 0);
-	assert_int_equal(run.rules_beside, 1);
+	assert_int_equal(run.rules_parallel, 1);
 	assert_string_equal(q(f, "SELECT message FROM rule_violations WHERE "
 	    "rule_id = 'conflicted'"), "open conflicts: 1");
 	assert_string_equal(q(f, "SELECT message FROM rule_violations WHERE "
@@ -972,7 +972,7 @@ test_beside(void **state)
 	assert_int_equal(store_open(&other, path2, STORE_WRITE, &err), 0);
 	assert_int_equal(sweep_run_rules(&run, other, NOW, NULL, &rs, &err),
 	    0);
-	assert_int_equal(run.rules_beside, 0);
+	assert_int_equal(run.rules_parallel, 0);
 	a = recorded(store_db(f->st));
 	b = recorded(store_db(other));
 	assert_string_equal(a, b);
@@ -1047,14 +1047,14 @@ count_busy(void *arg, int tries)
 }
 
 /*
- * 15: while the rules' connection reads beside the sweep, the sweep's
- * connection never waits on its lock, also when what it writes is far
- * more than its page cache holds (cache_spill must be off from before
- * its BEGIN: at a million facts each page over the cache waited the
- * whole busy timeout).
+ * 15: while the rules' connection reads in parallel with the sweep, the
+ * sweep's connection never waits on its lock, also when what it writes is far
+ * more than its page cache holds (cache_spill must be off from before its
+ * BEGIN: at a million facts each page over the cache waited the whole busy
+ * timeout).
  */
 static void
-test_beside_no_spill(void **state)
+test_parallel_no_spill(void **state)
 {
 	struct fixture *f = *state;
 	struct sweep_run run;
@@ -1069,7 +1069,7 @@ test_beside_no_spill(void **state)
 	setenv("MIRROR_JOBS", "2", 1);
 	sweep(f, &run, &rs, 0);
 	unsetenv("MIRROR_JOBS");
-	assert_int_equal(run.rules_beside, 1);
+	assert_int_equal(run.rules_parallel, 1);
 	assert_int_equal(run.violations_opened, 3000);
 	assert_int_equal(busy, 0);
 	assert_string_equal(q(f, "SELECT count(*) FROM violation_facts"),
@@ -1080,10 +1080,10 @@ test_beside_no_spill(void **state)
 	rules_free(&rs);
 }
 
-/* The sweep takes job, evaluated beside: the two violations of
+/* The sweep takes job, evaluated in parallel: the two violations of
  * NO_MATERIAL open (test_early, test_prepare_go). */
 static void
-sweep_took_beside(struct fixture *f, const struct rule_set *rs,
+sweep_took_parallel(struct fixture *f, const struct rule_set *rs,
     struct rules_job *job)
 {
 	struct sweep_run run;
@@ -1092,7 +1092,7 @@ sweep_took_beside(struct fixture *f, const struct rule_set *rs,
 	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL,
 	    &(struct sweep_rules){ .set = rs, .early = job }, &err), 0);
 	assert_int_equal(run.violations_opened, 2);
-	assert_int_equal(run.rules_beside, 1);
+	assert_int_equal(run.rules_parallel, 1);
 	assert_string_equal(q(f, "SELECT group_concat(facts, ' ') FROM (SELECT "
 	    "facts FROM rule_violations WHERE status = 'open' ORDER BY facts)"),
 	    "[\"entity:e1\"] [\"entity:e3\"]");
@@ -1125,7 +1125,7 @@ test_early(void **state)
 	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
 	rules_go(job);
 	store_read_end(f->st);
-	sweep_took_beside(f, &rs, job);
+	sweep_took_parallel(f, &rs, job);
 
 	assert_int_equal(store_read_begin(f->st, &err), 0);
 	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
@@ -1168,8 +1168,8 @@ go_twice(void *job)
 /*
  * 17: rules_prepare_early and rules_go apart. rules_go(NULL) does nothing;
  * rules_go from another thread, while the first connection reads on,
- * starts the evaluation beside, and a second call does nothing more:
- * the sweep takes the job, evaluated beside, with test_early's rows. A
+ * starts the parallel evaluation, and a second call does nothing more:
+ * the sweep takes the job, evaluated in parallel, with test_early's rows. A
  * prepared job never given rules_go is evaluated on the sweep's
  * connection, with the same result.
  */
@@ -1194,7 +1194,7 @@ test_prepare_go(void **state)
 	assert_non_null(q(f, "SELECT count(*) FROM entities"));
 	assert_int_equal(pthread_join(t, NULL), 0);
 	store_read_end(f->st);
-	sweep_took_beside(f, &rs, job);
+	sweep_took_parallel(f, &rs, job);
 
 	assert_int_equal(store_read_begin(f->st, &err), 0);
 	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
@@ -1202,7 +1202,7 @@ test_prepare_go(void **state)
 	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL,
 	    &(struct sweep_rules){ .set = &rs, .early = job }, &err), 0);
 	unsetenv("MIRROR_JOBS");
-	assert_int_equal(run.rules_beside, 0);
+	assert_int_equal(run.rules_parallel, 0);
 	assert_int_equal(run.violations_opened, 0);
 	assert_int_equal(run.violations_closed, 0);
 	assert_int_equal(run.violations_open_after, 2);
@@ -1252,7 +1252,7 @@ test_prepare_go(void **state)
 /*
  * A sweep as a build makes it: rules prepared early in a read, a digest
  * of that read given to rules_keep, then the sweep at when, on jobs
- * cores (MIRROR_JOBS). The evaluation beside starts after rules_keep,
+ * cores (MIRROR_JOBS). The parallel evaluation starts after rules_keep,
  * unless go_first (then the thread may have evaluated rules that are
  * kept: a build's race); with go_hold too, rules_keep comes while the
  * thread has begun rule go_hold and waits (hold_at), on any machine.
@@ -1869,9 +1869,10 @@ main(void)
 		    teardown),
 		cmocka_unit_test(test_digest),
 		cmocka_unit_test_setup_teardown(test_load_dir, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_beside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_parallel, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_many, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_beside_no_spill, setup,
+		cmocka_unit_test_setup_teardown(test_parallel_no_spill, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_early, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prepare_go, setup,

@@ -513,13 +513,13 @@ in_conflict(const struct conflict_list *l, const char *id)
 	return 0;
 }
 
-/* A full sweep of f's store on two cores (the entities beside the other
- * sources) finds what one core finds in a copy: the same conflicts,
- * members and count; a memory joins a key that only an entity claims,
- * and memories that disagree on a key no state or entity claims make no
- * conflict. */
+/* A full sweep of f's store on two cores (the entities in parallel with the
+ * other sources) finds what one core finds in a copy: the same conflicts,
+ * members and count; a memory joins a key that only an entity claims, and
+ * memories that disagree on a key no state or entity claims make no conflict.
+ * */
 static void
-scan_beside_same(struct fixture *f)
+scan_parallel_same(struct fixture *f)
 {
 	struct conflict_list l1, l2;
 	struct swept two, one;
@@ -539,8 +539,8 @@ scan_beside_same(struct fixture *f)
 	copy = sweep_both(f, &two, &one);
 	assert_int_equal(two.rc, 0);
 	assert_int_equal(one.rc, 0);
-	assert_int_equal(two.run.scan_beside, 1);
-	assert_int_equal(one.run.scan_beside, 0);
+	assert_int_equal(two.run.scan_parallel, 1);
+	assert_int_equal(one.run.scan_parallel, 0);
 	assert_int_equal(two.run.facts_scanned, 10);
 	assert_int_equal(one.run.facts_scanned, 10);
 	assert_int_equal(two.run.conflicts_opened, one.run.conflicts_opened);
@@ -569,17 +569,17 @@ scan_beside_same(struct fixture *f)
 	store_close(copy);
 }
 
-/* 8: scan_beside_same on a store in rollback-journal mode. */
+/* 8: scan_parallel_same on a store in rollback-journal mode. */
 static void
-test_scan_beside(void **state)
+test_scan_parallel(void **state)
 {
-	scan_beside_same(*state);
+	scan_parallel_same(*state);
 }
 
 /* 10: and in WAL mode, where a second connection could see a newer
  * snapshot but for the sweep's write lock. */
 static void
-test_scan_beside_wal(void **state)
+test_scan_parallel_wal(void **state)
 {
 	struct fixture *f = *state;
 	sqlite3_stmt *s;
@@ -589,7 +589,7 @@ test_scan_beside_wal(void **state)
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(s, 0), "wal");
 	sqlite3_finalize(s);
-	scan_beside_same(f);
+	scan_parallel_same(f);
 }
 
 /* Sweep f's store on two cores and a copy of it on one: both fail as
@@ -608,11 +608,11 @@ both_fail_naming(struct fixture *f, const char *what)
 	store_close(copy);
 }
 
-/* 9: the scans beside report the failure the scans one after another
+/* 9: the parallel scans report the failure the scans one after another
  * would: a bad state row before a bad entity, a bad entity before a bad
  * memory, whichever thread read which. */
 static void
-test_scan_beside_failure(void **state)
+test_scan_parallel_failure(void **state)
 {
 	struct fixture *f = *state;
 
@@ -644,11 +644,11 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_value_of_parent, setup,
 		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_beside, setup,
+		cmocka_unit_test_setup_teardown(test_scan_parallel, setup,
 		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_beside_failure, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_beside_wal, setup,
+		cmocka_unit_test_setup_teardown(test_scan_parallel_failure,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scan_parallel_wal, setup,
 		    teardown),
 	};
 

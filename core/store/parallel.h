@@ -1,5 +1,5 @@
 /*
- * beside.h: work on a second connection to a store, on a thread of its
+ * parallel.h: work on a second connection to a store, on a thread of its
  * own, reading the rows the first connection reads.
  *
  * A build reads big tables one after another on one connection; two of
@@ -8,41 +8,41 @@
  * sure, or cannot open, falls back to the first connection: the result
  * is the same either way, only slower.
  */
-#ifndef MIRROR_STORE_BESIDE_H
-#define MIRROR_STORE_BESIDE_H
+#ifndef MIRROR_STORE_PARALLEL_H
+#define MIRROR_STORE_PARALLEL_H
 
 #include "store/store.h"
 
 /* Work for the second connection: returns 0 or < 0 with err set. */
-typedef int (*store_beside_fn)(void *arg, mirror_store *st,
+typedef int (*store_parallel_fn)(void *arg, mirror_store *st,
     mirror_error *err);
 
-struct store_beside;    /* a work under way (beside.c) */
+struct store_parallel;    /* a work under way (parallel.c) */
 
 /*
  * Run fn(arg, ...) on a new thread, on a second connection to st's
  * store that reads what st reads now: when there is a second core
  * (mirror_jobs) and store_shares_snapshot(st). Returns the work under
  * way, or NULL when it did not start: the caller runs fn on st itself.
- * st's read must stay open until store_beside_join, and st must not be
+ * st's read must stay open until store_parallel_join, and st must not be
  * used by fn (it has its own connection).
  */
-struct store_beside *store_beside_start(mirror_store *st, store_beside_fn fn,
-    void *arg);
+struct store_parallel *store_parallel_start(mirror_store *st,
+    store_parallel_fn fn, void *arg);
 
 /*
- * As store_beside_start, for a caller whose connection holds the write
+ * As store_parallel_start, for a caller whose connection holds the write
  * lock (BEGIN IMMEDIATE) and has changed nothing in the main database
  * yet: no other connection can commit while it holds the lock, so a
  * second one reads the rows it reads, in either journal mode. The
- * caller changes nothing in the main database until store_beside_join
+ * caller changes nothing in the main database until store_parallel_join
  * (a change it kept in its own cache would not be seen; one it wrote
  * to the file would wait for the second connection's read). Returns
  * NULL (the caller runs fn itself) when there is one core or st holds
  * no write lock.
  */
-struct store_beside *store_beside_start_locked(mirror_store *st,
-    store_beside_fn fn, void *arg);
+struct store_parallel *store_parallel_start_locked(mirror_store *st,
+    store_parallel_fn fn, void *arg);
 
 /*
  * Wait for b (NULL: nothing was started) and free it. Returns 1 when fn
@@ -51,6 +51,6 @@ struct store_beside *store_beside_start_locked(mirror_store *st,
  * read, which it does without waiting on a lock: STORE_READ_NOWAIT):
  * the caller runs fn on st itself.
  */
-int store_beside_join(struct store_beside *b, int *rc, mirror_error *err);
+int store_parallel_join(struct store_parallel *b, int *rc, mirror_error *err);
 
 #endif

@@ -1,18 +1,18 @@
 /*
- * beside.c: work on a second connection, on a thread (see beside.h).
+ * parallel.c: work on a second connection, on a thread (see parallel.h).
  */
 #include <pthread.h>
 #include <stdlib.h>
 
 #include <sqlite3.h>
 
-#include "store/beside.h"
+#include "store/parallel.h"
 #include "sys/jobs.h"
 #include "util/xalloc.h"
 
-struct store_beside {
+struct store_parallel {
 	char *path;
-	store_beside_fn fn;
+	store_parallel_fn fn;
 	void *arg;
 	int opened;             /* the connection opened and began its read */
 	int rc;                 /* fn's result */
@@ -22,9 +22,9 @@ struct store_beside {
 
 /* The thread: open, begin the read, run the work. Returns NULL. */
 static void *
-beside_main(void *arg)
+parallel_main(void *arg)
 {
-	struct store_beside *b = arg;
+	struct store_parallel *b = arg;
 	mirror_store *st = NULL;
 
 	/* Never waits on a lock: a writer waiting to commit waits for the
@@ -40,17 +40,17 @@ beside_main(void *arg)
 }
 
 /* Start fn on a thread of its own. Returns it, or NULL. */
-static struct store_beside *
-beside_start(mirror_store *st, store_beside_fn fn, void *arg)
+static struct store_parallel *
+parallel_start(mirror_store *st, store_parallel_fn fn, void *arg)
 {
-	struct store_beside *b;
+	struct store_parallel *b;
 
 	b = xcalloc(1, sizeof(*b));
 	b->path = xstrdup(store_path(st));
 	b->fn = fn;
 	b->arg = arg;
 	mirror_error_clear(&b->err);
-	if (pthread_create(&b->tid, NULL, beside_main, b) != 0) {
+	if (pthread_create(&b->tid, NULL, parallel_main, b) != 0) {
 		free(b->path);
 		free(b);
 		return NULL;
@@ -58,25 +58,25 @@ beside_start(mirror_store *st, store_beside_fn fn, void *arg)
 	return b;
 }
 
-struct store_beside *
-store_beside_start(mirror_store *st, store_beside_fn fn, void *arg)
+struct store_parallel *
+store_parallel_start(mirror_store *st, store_parallel_fn fn, void *arg)
 {
 	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
 		return NULL;
-	return beside_start(st, fn, arg);
+	return parallel_start(st, fn, arg);
 }
 
-struct store_beside *
-store_beside_start_locked(mirror_store *st, store_beside_fn fn, void *arg)
+struct store_parallel *
+store_parallel_start_locked(mirror_store *st, store_parallel_fn fn, void *arg)
 {
 	if (mirror_jobs() < 2 ||
 	    sqlite3_txn_state(store_db(st), "main") != SQLITE_TXN_WRITE)
 		return NULL;
-	return beside_start(st, fn, arg);
+	return parallel_start(st, fn, arg);
 }
 
 int
-store_beside_join(struct store_beside *b, int *rc, mirror_error *err)
+store_parallel_join(struct store_parallel *b, int *rc, mirror_error *err)
 {
 	int ran;
 
