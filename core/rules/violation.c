@@ -669,8 +669,10 @@ violation_flagged(struct flagged_list *out, const struct violation_list *all)
 		if (strcmp(v->status, "open") != 0)
 			continue;
 		for (size_t j = 0; j < v->n_facts; j++)
-			out->items[k++] = (struct flagged){ v->fact[j].layer,
-			    v->fact[j].id, v->id, v->rule_id };
+			out->items[k++] = (struct flagged){
+			    .layer = v->fact[j].layer, .id = v->fact[j].id,
+			    .violation_id = v->id, .rule_id = v->rule_id,
+			    .project = v->project };
 	}
 	out->n = k;
 	qsort(out->items, out->n, sizeof(*out->items), cmp_flagged);

@@ -159,6 +159,7 @@ struct flagged {
 	const char *id;
 	const char *violation_id;
 	const char *rule_id;
+	const char *project;     /* the violation's: where its page is */
 };
 
 struct flagged_list {

@@ -884,28 +884,24 @@ conflict_events(struct events *es, const struct hw_file *f, int initial)
 /* ---- checks ----------------------------------------------------------- */
 
 /*
- * The event of one violation file: newly failing when it is open now
- * and was not (or did not exist), passing again when it went from open
- * to closed; nothing else (a rule's words changing is no event).
+ * The event of one violation, oc as it was (NULL: not listed) and nc as
+ * it is, of the project whose overview is ps (NULL: none): newly
+ * failing when it is open now and was not (or was not listed), passing
+ * again when it went from open to closed; nothing else (a rule's words
+ * changing is no event).
  */
 static void
-check_events(struct events *es, const struct hw_file *f)
+check_event(struct events *es, json_t *oc, json_t *nc, const char *ps)
 {
-	json_t *oc = parse_json(f->old_text, f->old_len);
-	json_t *nc = parse_json(f->new_text, f->new_len);
 	const char *ost = raw(oc, "status"), *nst = raw(nc, "status");
-	const char *ps = raw(nc, "project_slug");
 	char *project = NULL, *id, *label, *msg;
 	int open = nst != NULL && strcmp(nst, "open") == 0;
 	int was = ost != NULL && strcmp(ost, "open") == 0;
 	struct event *e;
 	strbuf line, subj;
 
-	if (nc == NULL || open == was || (!open && ost == NULL)) {
-		json_decref(oc);
-		json_decref(nc);
+	if (open == was || (!open && ost == NULL))
 		return;
-	}
 	if (ps != NULL && ps[0] != '\0')
 		project = one_line(ps, strlen(ps));
 	id = field(nc, "id");
@@ -924,8 +920,38 @@ check_events(struct events *es, const struct hw_file *f)
 	free(id);
 	free(label);
 	free(msg);
-	json_decref(oc);
-	json_decref(nc);
+}
+
+/*
+ * The events of one project's violation file (api/checks/<slug>.json:
+ * its "checks" listed by id): each violation of the new file against
+ * the one of the same id in the old, both lists walked once in step.
+ */
+static void
+check_events(struct events *es, const struct hw_file *f)
+{
+	json_t *of = parse_json(f->old_text, f->old_len);
+	json_t *nf = parse_json(f->new_text, f->new_len);
+	json_t *ol = json_object_get(of, "checks"), *nl = json_object_get(nf,
+	    "checks"), *nc;
+	size_t i, j = 0, on = json_array_size(ol);
+
+	json_array_foreach(nl, i, nc) {
+		const char *id = raw(nc, "id");
+		json_t *oc = NULL;
+
+		if (!json_is_object(nc) || id == NULL)
+			continue;
+		while (j < on && (raw(json_array_get(ol, j), "id") == NULL ||
+		    strcmp(raw(json_array_get(ol, j), "id"), id) < 0))
+			j++;
+		if (j < on && strcmp(raw(json_array_get(ol, j), "id"),
+		    id) == 0)
+			oc = json_array_get(ol, j);
+		check_event(es, oc, nc, raw(nf, "project_slug"));
+	}
+	json_decref(of);
+	json_decref(nf);
 }
 
 /* ---- the message ------------------------------------------------------ */

@@ -5,10 +5,10 @@
  * The input is the changed files of one commit, each as its path in the
  * site and its text before and after (NULL: the file was added or
  * removed). Only api/projects/<slug>.json, api/conflicts/<slug>.json
- * and api/checks/<slug>.json are read, and api/health.json for the open
- * totals: hw_wants says which, so the caller reads no other blob. The
- * first commit names every project from the paths of the project files
- * alone (hw_events_project). No libgit2 here.
+ * and api/checks/<project slug>.json are read, and api/health.json for
+ * the open totals: hw_wants says which, so the caller reads no other
+ * blob. The first commit names every project from the paths of the
+ * project files alone (hw_events_project). No libgit2 here.
  *
  *   facts     the JSON objects of a project file that hold "anchor",
  *             "layer", "id", "label", "value" and "status", deduplicated
@@ -19,8 +19,9 @@
  *             (the winner is the one member still active when the others
  *             went active -> superseded), dismissed, closed by the sweep
  *             (resolved_by "sweep"), other status changes, gone.
- *   checks    one file each (a violation of a rule): newly failing (open
- *             now, not before), passing again (open before, closed now);
+ *   checks    one file per project, its violations by id: newly failing
+ *             (open now, not before), passing again (open before, closed
+ *             now);
  *             counted with the conflicts ("2 checks newly failing").
  *
  * Output, for git_message.c:

@@ -158,24 +158,63 @@ item_anchor(const char *layer, const char *id)
 	return v;
 }
 
+void
+item_check_url(strbuf *sb, const char *project, const char *rule_id,
+    const char *id, const char *ext)
+{
+	char ps[SLUG_SIZE], rs[SLUG_SIZE], cs[SLUG_SIZE];
+
+	slug_make(ps, project);
+	slug_make(rs, rule_id);
+	strbuf_printf(sb, "checks/projects/%s/%s", ps, rs);
+	if (ext == NULL)
+		return;
+	slug_make(cs, id);
+	strbuf_printf(sb, ".%s#%s", ext, cs);
+}
+
+void
+item_rule_page(strbuf *sb, const char *rule_id)
+{
+	char rs[SLUG_SIZE];
+
+	slug_make(rs, rule_id);
+	strbuf_printf(sb, "checks/rules/%s", rs);
+}
+
+void
+item_check_place(json_t *o, const char *project, const char *rule_id,
+    const char *id)
+{
+	char cs[SLUG_SIZE];
+	strbuf page;
+
+	strbuf_init(&page);
+	item_check_url(&page, project, rule_id, id, NULL);
+	slug_make(cs, id);
+	json_object_set_new(o, "page", json_string(page.data));
+	json_object_set_new(o, "anchor", json_string(cs));
+	strbuf_free(&page);
+}
+
 json_t *
 item_check(const struct site_model *m, const char *layer, const char *id)
 {
 	size_t n;
 	const struct flagged *f = model_check_of(m, layer, id, &n);
-	char slug[SLUG_SIZE];
 	struct jbuild b;
+	json_t *o;
 
 	if (f == NULL)
 		return json_null();
-	slug_make(slug, f->violation_id);
 	jb_init(&b);
 	jb_str(&b, "id", f->violation_id);
-	jb_str(&b, "slug", slug);
 	jb_str(&b, "rule", f->rule_id);
 	jb_str(&b, "label", model_rule_label(m, f->rule_id));
 	jb_int(&b, "count", (json_int_t)n);
-	return item_must(jb_done(&b), "violation", f->violation_id);
+	o = item_must(jb_done(&b), "violation", f->violation_id);
+	item_check_place(o, f->project, f->rule_id, f->violation_id);
+	return o;
 }
 
 const char *
@@ -430,7 +469,7 @@ json_t *
 item_violation(const struct site_model *m, const struct violation *v)
 {
 	const struct violation_fact *f = NULL;
-	char slug[SLUG_SIZE];
+	json_t *o;
 
 	/* The first fact shown on the violation's project's page. */
 	for (size_t k = 0; k < v->n_facts && f == NULL; k++)
@@ -438,9 +477,8 @@ item_violation(const struct site_model *m, const struct violation *v)
 		    "relationship") != 0 && strcmp(v->fact[k].project,
 		    v->project) == 0)
 			f = &v->fact[k];
-	slug_make(slug, v->id);
-	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, "
-	    "s:s, s:b, s:o, s:o, s:I, s:o, s:o}", "id", v->id, "slug", slug,
+	o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, "
+	    "s:s, s:b, s:o, s:o, s:I, s:o, s:o}", "id", v->id,
 	    "rule", v->rule_id, "label", model_rule_label(m, v->rule_id),
 	    "severity", v->severity, "error", strcmp(v->severity,
 	    "error") == 0, "message", v->message, "status", v->status,
@@ -450,6 +488,8 @@ item_violation(const struct site_model *m, const struct violation *v)
 	    (json_int_t)v->n_facts, "fact_label", f != NULL ?
 	    json_string(f->label) : json_null(), "fact_anchor", f != NULL ?
 	    item_anchor(f->layer, f->id) : json_null()), "violation", v->id);
+	item_check_place(o, v->project, v->rule_id, v->id);
+	return o;
 }
 
 json_t *

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "site/model.h"
+#include "util/strbuf.h"
 
 /* Fact items: new JSON objects (see templates/README). */
 json_t *item_state(const struct site_model *m, const struct fact_state *f);
@@ -26,15 +27,38 @@ json_t *item_entity_value(const struct fact_entity *e);
 json_t *item_memory(const struct site_model *m, const struct fact_memory *f);
 
 /*
+ * Where check id, of rule_id in project (canonical id, "" for none), is
+ * shown: its section on the one page of its project and rule. Every
+ * link to a check is made here. ext NULL: the page's path from the
+ * site's root, "checks/projects/<project slug>/<rule slug>"; else that
+ * path, ".", ext, "#" and the slug of id (the section's anchor).
+ * Appended to sb. Project and rule slugs are slug_make's, so a rule id
+ * (any file name) and a project id are safe as path parts; the pages
+ * are below checks/projects/ so that no project slug can take the name
+ * of checks/rules/ or checks/index.
+ */
+void item_check_url(strbuf *sb, const char *project, const char *rule_id,
+    const char *id, const char *ext);
+
+/* The path of rule_id's page from the site's root, "checks/rules/<rule
+ * slug>", appended to sb. */
+void item_rule_page(strbuf *sb, const char *rule_id);
+
+/* Set "page" (item_check_url's path, no extension) and "anchor" (the
+ * slug of id) on o: how a template links to the check. */
+void item_check_place(json_t *o, const char *project, const char *rule_id,
+    const char *id);
+
+/*
  * The check marker of fact (layer, id), a violation_facts layer: null
- * when no open violation names it, else a new object {id, slug, rule,
- * label, count} of its first open violation (smallest id).
+ * when no open violation names it, else a new object {id, page, anchor,
+ * rule, label, count} of its first open violation (smallest id).
  */
 json_t *item_check(const struct site_model *m, const char *layer,
     const char *id);
 
 /*
- * The short JSON of violation v, as lists show it: {id, slug, rule,
+ * The short JSON of violation v, as lists show it: {id, page, anchor, rule,
  * label, severity, error, message, status, open, detected, closed,
  * facts (their count), fact_label and fact_anchor (its first fact shown
  * on its project's page, or null)}. A new object.

@@ -611,16 +611,16 @@ search_all_facts(struct search_index *x, const struct page_ctx *pc,
 	return rc;
 }
 
-/* The URL of conflict or check id's page, "DIR/<slug>.html", into sb
+/* The URL of conflict id's page, "conflicts/<slug>.html", into sb
  * (initialised here; the caller frees it). */
 static void
-search_url(strbuf *sb, const char *dir, const char *id)
+search_url(strbuf *sb, const char *id)
 {
 	char slug[SLUG_SIZE];
 
 	slug_make(slug, id);
 	strbuf_init(sb);
-	strbuf_printf(sb, "%s/%s.html", dir, slug);
+	strbuf_printf(sb, "conflicts/%s.html", slug);
 }
 
 /* A conflict as a document of x: its slot, every side's value and
@@ -632,7 +632,7 @@ search_conflict(struct search_index *x, const struct site_model *m,
 	strbuf url, val, text, cut;
 	int rc;
 
-	search_url(&url, "conflicts", c->id);
+	search_url(&url, c->id);
 	strbuf_init(&val);
 	strbuf_init(&text);
 	strbuf_init(&cut);
@@ -671,7 +671,8 @@ search_check(struct search_index *x, const struct site_model *m,
 	strbuf url, val, text;
 	int rc;
 
-	search_url(&url, "checks", v->id);
+	strbuf_init(&url);
+	item_check_url(&url, v->project, v->rule_id, v->id, "html");
 	strbuf_init(&val);
 	strbuf_init(&text);
 	strbuf_printf(&text, "%s %s", v->message, v->rule_id);

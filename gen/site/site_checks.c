@@ -1,10 +1,13 @@
 /*
  * site_checks.c: the rules' violations on the site: one page per
- * violation checks/<slug>, the site's Checks page checks/index, one
- * Checks page per project with violations checks/projects/<slug>, and
- * api/checks.json plus api/checks/<slug>.json (the same objects the
- * templates see). Rule text and results are data: the templates escape
- * them like every store value.
+ * project and rule checks/projects/<project slug>/<rule slug>, each
+ * violation a section of it (item_check_url); one page per rule
+ * checks/rules/<rule slug> with its description and query, written
+ * once; the site's Checks page checks/index; one Checks page per
+ * project with violations checks/projects/<slug>; api/checks/<project
+ * slug>.json, a project's violations compact, and api/checks.json, the
+ * counts, the rules (no query) and the projects' files. Rule text and
+ * results are data: the templates escape them like every store value.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +21,7 @@
 
 /* The second hash of the family's digest starts here (any value other
  * than the first's); change it when the digest's fields change. */
-#define CHECKS_HASH_SEED UINT64_C(0x636865636b730001)
+#define CHECKS_HASH_SEED UINT64_C(0x636865636b730002)
 
 static json_t *
 str_or_null(const char *s)
@@ -87,64 +90,72 @@ query_lines(const char *q)
 }
 
 /*
- * What the pages say of a rule, from its latest run (rule_runs); a
- * rule with no run is known by its id alone. with_hits: its count of
- * rows too, for the rules lists; not for a violation's own files, which
- * would change whenever another violation of the rule opened or closed.
+ * What the pages say of a rule, from its latest run (rule_runs), with
+ * its page and its count of rows; a rule with no run is known by its id
+ * alone. with_query: its query too, as lines, for its own page alone.
  */
 static json_t *
-rule_json(const struct site_model *m, const char *rule_id, int with_hits)
+rule_json(const struct site_model *m, const char *rule_id, int with_query)
 {
 	const struct rule_run *r = violation_rule_run_find(&m->runs, rule_id);
 	json_t *o;
+	strbuf page;
 
 	if (r == NULL)
-		o = item_must(json_pack("{s:s, s:s, s:n, s:n, s:o, s:n, s:n, "
-		    "s:b, s:n, s:b, s:n}", "id", rule_id, "label", rule_id,
-		    "description", "query", "query_lines", json_array(),
-		    "origin", "status", "failed", 0, "error", "known", 0,
-		    "severity"), "rule", rule_id);
+		o = item_must(json_pack("{s:s, s:s, s:n, s:n, s:n, s:b, s:n, "
+		    "s:b, s:n}", "id", rule_id, "label", rule_id,
+		    "description", "origin", "status", "failed", 0, "error",
+		    "known", 0, "severity"), "rule", rule_id);
 	else
-		o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, "
-		    "s:b, s:s, s:b, s:s}", "id", r->rule_id, "label",
-		    r->label, "description", r->description, "query",
-		    r->query, "query_lines", query_lines(r->query), "origin",
-		    r->origin, "status", r->status, "failed",
-		    strcmp(r->status, "ok") != 0, "error", r->error, "known",
-		    1, "severity", r->severity), "rule", rule_id);
-	if (with_hits)
-		json_object_set_new(o, "hits", json_integer(r != NULL ?
-		    (json_int_t)r->hits : 0));
+		o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, "
+		    "s:b, s:s}", "id", r->rule_id, "label", r->label,
+		    "description", r->description, "origin", r->origin,
+		    "status", r->status, "failed", strcmp(r->status, "ok") !=
+		    0, "error", r->error, "known", 1, "severity", r->severity),
+		    "rule", rule_id);
+	json_object_set_new(o, "hits", json_integer(r != NULL ?
+	    (json_int_t)r->hits : 0));
+	strbuf_init(&page);
+	item_rule_page(&page, rule_id);
+	json_object_set_new(o, "page", json_string(page.data));
+	strbuf_free(&page);
+	if (with_query)
+		json_object_set_new(o, "query_lines", r != NULL ?
+		    query_lines(r->query) : json_array());
 	return o;
 }
 
-/* The earlier violations of v's rule and facts, with their slugs. */
+/* The earlier violations of v's rule and facts, each {id, page,
+ * anchor}: of the same rule and facts, so of the same project and on
+ * v's page. */
 static json_t *
 earlier_json(const struct violation *v)
 {
-	char slug[SLUG_SIZE];
-	json_t *out = json_array();
+	json_t *out = json_array(), *o;
 
 	for (size_t k = 0; k < v->n_earlier; k++) {
-		slug_make(slug, v->earlier[k]);
-		json_array_append_new(out, json_pack("{s:s, s:s}", "id",
-		    v->earlier[k], "slug", slug));
+		o = json_pack("{s:s}", "id", v->earlier[k]);
+		item_check_place(o, v->project, v->rule_id, v->earlier[k]);
+		json_array_append_new(out, o);
 	}
 	return out;
 }
 
 /* The pool's work: the site's Checks page first (the longest: every
- * violation), then one violation's page and JSON, its object's text
- * kept in list for api/checks.json, then each project's Checks page;
- * rule_info[k], the rule_info of the run m->runs.items[k], made once
- * and shared by its violations (read only, counted references: jansson
- * counts them atomically). */
+ * violation), then each project's pages and JSON (project_render),
+ * then each rule's page. */
 struct check_run {
 	const struct page_ctx *pc;
-	struct page_list *list;
-	json_t **rule_info;
-	const size_t *pis;      /* the projects with a Checks page */
-	size_t npis;
+	size_t *ord;            /* violation indexes by project, rule, then
+	                           the list's order */
+	size_t *gstart;         /* group g (one project and rule) is
+	                           ord[gstart[g] .. gstart[g + 1]) */
+	size_t ng;
+	size_t *pstart;         /* project p's groups are pstart[p] ..
+	                           pstart[p + 1] */
+	size_t np;
+	const char **rules;     /* every rule with a run or a violation */
+	size_t nrules;
 };
 
 static int checks_page(const struct page_ctx *pc, long pi,
@@ -177,12 +188,10 @@ check_title(strbuf *sb, const struct site_model *m,
 		    m->projects[pi].name);
 }
 
-/* The whole object of violation v, for its page and api/. */
+/* The whole object of violation v, for its section of its page. */
 static json_t *
-violation_json(const struct check_run *cr, const struct violation *v)
+violation_json(const struct site_model *m, const struct violation *v)
 {
-	const struct site_model *m = cr->pc->m;
-	const struct rule_run *r = violation_rule_run_find(&m->runs, v->rule_id);
 	json_t *o = item_violation(m, v), *facts = json_array();
 	long pi = model_project_index(m, v->project);
 	struct item_when when[2];
@@ -204,62 +213,263 @@ violation_json(const struct check_run *cr, const struct violation *v)
 	when[0] = (struct item_when){ v->detected_at, o, "detected_shown" };
 	when[1] = (struct item_when){ v->closed_at, o, "closed_shown" };
 	item_when_set(when, 2);
-	json_object_set_new(o, "rule_info", r != NULL ?
-	    json_incref(cr->rule_info[r - m->runs.items]) :
-	    rule_json(m, v->rule_id, 0));
 	json_object_set_new(o, "fact_list", facts);
 	json_object_set_new(o, "earlier", earlier_json(v));
 	return o;
 }
 
-/* The k-th violation in id order, its page and api/ JSON. */
-static int
-violation_render(struct check_run *cr, size_t k, mirror_error *err)
+/* The file of project p's checks, "api/checks/<slug of p>.json",
+ * appended to sb. */
+static void
+project_json_path(strbuf *sb, const char *p)
 {
-	const struct page_ctx *pc = cr->pc;
-	size_t i = page_list_index(cr->list, k);
-	const struct violation *v = &pc->m->violations.items[i];
-	json_t *o = violation_json(cr, v), *data;
-	const char *slug = json_string_value(json_object_get(o, "slug"));
-	strbuf path, api;
+	char ps[SLUG_SIZE];
+
+	slug_make(ps, p);
+	strbuf_printf(sb, "api/checks/%s.json", ps);
+}
+
+/*
+ * Violation v as api/checks/<project>.json lists it: what it is and
+ * what it names, no rule text (api/checks.json lists the rules, their
+ * pages the queries) and no words made for a page. A new object.
+ */
+static json_t *
+compact_json(const struct site_model *m, const struct violation *v)
+{
+	json_t *facts = json_array(), *earlier = json_array(), *o;
+
+	for (size_t k = 0; k < v->n_facts; k++) {
+		const struct violation_fact *f = &v->fact[k];
+
+		json_array_append_new(facts, item_must(json_pack("{s:s, s:s, "
+		    "s:o, s:o, s:o}", "layer", f->layer, "id", f->id, "label",
+		    str_or_null(f->label), "project", str_or_null(f->project),
+		    "status_now", str_or_null(f->status_now)), "violation fact",
+		    f->id));
+	}
+	for (size_t k = 0; k < v->n_earlier; k++)
+		json_array_append_new(earlier, json_string(v->earlier[k]));
+	o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, "
+	    "s:o, s:o, s:o}", "id", v->id, "rule", v->rule_id, "label",
+	    model_rule_label(m, v->rule_id), "severity", v->severity,
+	    "status", v->status, "project", v->project, "message",
+	    v->message, "detected_at", v->detected_at, "closed_at",
+	    str_or_null(v->closed_at), "facts", facts, "earlier", earlier),
+	    "violation", v->id);
+	item_check_place(o, v->project, v->rule_id, v->id);
+	return o;
+}
+
+/* The name the pages give project p (an id): its name in the model,
+ * "(no project)" for none, else its id as recorded. */
+static const char *
+project_name(const struct site_model *m, const char *p)
+{
+	long pi = model_project_index(m, p);
+
+	return p[0] == '\0' ? "(no project)" : pi >= 0 ?
+	    m->projects[pi].name : p;
+}
+
+/* The slug of project p's overview, or null when it has none. */
+static json_t *
+overview_slug(const struct site_model *m, const char *p)
+{
+	long pi = model_project_index(m, p);
+
+	return pi >= 0 && p[0] != '\0' ? json_string(m->pslug[pi]) :
+	    json_null();
+}
+
+/* "2 open, 1 closed" of the nk violations of idx, into a new string;
+ * *open gets the open ones' count. */
+static json_t *
+open_closed_words(const struct site_model *m, const size_t *idx, size_t nk,
+    long long *open)
+{
+	strbuf sb;
+	json_t *w;
+
+	*open = 0;
+	for (size_t k = 0; k < nk; k++)
+		*open += strcmp(m->violations.items[idx[k]].status,
+		    "open") == 0;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%lld open, %lld closed", *open,
+	    (long long)nk - *open);
+	w = json_string(sb.data);
+	strbuf_free(&sb);
+	return w;
+}
+
+/* Group g's page: every violation of one project and rule, each its
+ * own section (open first, as the list orders them). Returns 0 or < 0
+ * with err set. */
+static int
+group_page(const struct check_run *cr, size_t g, mirror_error *err)
+{
+	const struct site_model *m = cr->pc->m;
+	const size_t *idx = cr->ord + cr->gstart[g];
+	size_t nk = cr->gstart[g + 1] - cr->gstart[g];
+	const struct violation *v0 = &m->violations.items[idx[0]];
+	json_t *checks = json_array(), *data;
+	strbuf path, title, rule_page, api;
+	long long open;
 	int rc;
 
+	for (size_t k = 0; k < nk; k++)
+		json_array_append_new(checks, violation_json(m,
+		    &m->violations.items[idx[k]]));
 	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_init(&rule_page);
 	strbuf_init(&api);
-	strbuf_printf(&path, "checks/%s", slug);
-	strbuf_printf(&api, "api/checks/%s.json", slug);
-	data = item_must(json_pack("{s:O}", "check", o), "violation", v->id);
-	rc = page_write_json(pc, &(struct page_doc){ .path = path.data,
-	    .tname = "check.md", .title = json_string_value(
-	    json_object_get(o, "title")), .data = data }, api.data, o, err);
+	item_check_url(&path, v0->project, v0->rule_id, v0->id, NULL);
+	item_rule_page(&rule_page, v0->rule_id);
+	project_json_path(&api, v0->project);
+	strbuf_printf(&title, "⚑ %s: %s", model_rule_label(m, v0->rule_id),
+	    project_name(m, v0->project));
+	data = item_must(json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:s, "
+	    "s:s, s:o, s:o}", "heading", title.data, "project", v0->project,
+	    "project_name", project_name(m, v0->project), "project_slug",
+	    overview_slug(m, v0->project), "rule", v0->rule_id, "label",
+	    model_rule_label(m, v0->rule_id), "rule_page", rule_page.data,
+	    "json", api.data, "words", open_closed_words(m, idx, nk, &open),
+	    "checks", checks), "page", path.data);
+	rc = page_write(cr->pc, path.data, "check.md", title.data, data, err);
 	json_decref(data);
-	strbuf_free(&api);
-	if (rc == 0 && page_list_set(cr->list, i, o) < 0)
-		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise check %s",
-		    v->id);
-	json_decref(o);
 	strbuf_free(&path);
+	strbuf_free(&title);
+	strbuf_free(&rule_page);
+	strbuf_free(&api);
 	return rc;
 }
 
-/* Pool work k (check_run): the site's Checks page, a violation's or a
- * project's Checks page. */
+/* qsort: two violation indexes of sort_list by id. */
+static _Thread_local const struct violation *sort_list;
+
+static int
+by_id(const void *a, const void *b)
+{
+	return strcmp(sort_list[*(const size_t *)a].id,
+	    sort_list[*(const size_t *)b].id);
+}
+
+/* api/checks/<slug>.json of the nk violations of idx, of project p:
+ * listed by id, so that a violation opening or closing changes its own
+ * entry alone. Returns 0 or < 0 with err set. */
+static int
+project_json(const struct page_ctx *pc, const char *p, const size_t *idx,
+    size_t nk, mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	size_t *byid = xcalloc(nk + 1, sizeof(*byid));
+	json_t *list = json_array(), *o;
+	long long open;
+	strbuf path;
+	int rc;
+
+	memcpy(byid, idx, nk * sizeof(*byid));
+	sort_list = m->violations.items;
+	qsort(byid, nk, sizeof(*byid), by_id);
+	for (size_t k = 0; k < nk; k++)
+		json_array_append_new(list, compact_json(m,
+		    &m->violations.items[byid[k]]));
+	free(byid);
+	json_decref(open_closed_words(m, idx, nk, &open));
+	o = item_must(json_pack("{s:s, s:s, s:o, s:I, s:I, s:o}", "project",
+	    p, "project_name", project_name(m, p), "project_slug",
+	    overview_slug(m, p), "open", (json_int_t)open, "closed",
+	    (json_int_t)((long long)nk - open), "checks", list), "checks of",
+	    p);
+	strbuf_init(&path);
+	project_json_path(&path, p);
+	rc = page_json(pc, path.data, o, err);
+	strbuf_free(&path);
+	json_decref(o);
+	return rc;
+}
+
+/* Pool work for project p of cr: the page of each of its rules, its
+ * api/ JSON and, for a project of the model, its Checks page. */
+static int
+project_render(const struct check_run *cr, size_t p, mirror_error *err)
+{
+	const struct site_model *m = cr->pc->m;
+	size_t first = cr->gstart[cr->pstart[p]];
+	size_t nk = cr->gstart[cr->pstart[p + 1]] - first;
+	const char *id = m->violations.items[cr->ord[first]].project;
+	long pi = model_project_index(m, id);
+	int rc = 0;
+
+	for (size_t g = cr->pstart[p]; rc == 0 && g < cr->pstart[p + 1]; g++)
+		rc = group_page(cr, g, err);
+	if (rc == 0)
+		rc = project_json(cr->pc, id, cr->ord + first, nk, err);
+	if (rc == 0 && pi >= 0 && id[0] != '\0')
+		rc = checks_page(cr->pc, pi, m->checks_of.ord +
+		    m->checks_of.start[pi], m->checks_of.start[pi + 1] -
+		    m->checks_of.start[pi], err);
+	return rc;
+}
+
+/* Rule k's page of cr: what it looks for and its query, written once,
+ * and the pages of its violations, a project each. Returns 0 or < 0
+ * with err set. */
+static int
+rule_render(const struct check_run *cr, size_t k, mirror_error *err)
+{
+	const struct site_model *m = cr->pc->m;
+	const char *rule = cr->rules[k];
+	json_t *pages = json_array(), *data;
+	strbuf path, title, page;
+	long long open;
+	int rc;
+
+	strbuf_init(&page);
+	for (size_t g = 0; g < cr->ng; g++) {
+		const size_t *idx = cr->ord + cr->gstart[g];
+		const struct violation *v = &m->violations.items[idx[0]];
+
+		if (strcmp(v->rule_id, rule) != 0)
+			continue;
+		strbuf_reset(&page);
+		item_check_url(&page, v->project, rule, v->id, NULL);
+		json_array_append_new(pages, item_must(json_pack("{s:s, s:s, "
+		    "s:o}", "project_name", project_name(m, v->project), "page",
+		    page.data, "words", open_closed_words(m, idx,
+		    cr->gstart[g + 1] - cr->gstart[g], &open)), "rule", rule));
+	}
+	strbuf_init(&path);
+	strbuf_init(&title);
+	item_rule_page(&path, rule);
+	strbuf_printf(&title, "Rule %s", rule);
+	data = item_must(json_pack("{s:s, s:o, s:o}", "heading", title.data,
+	    "rule", rule_json(m, rule, 1), "pages", pages), "page",
+	    path.data);
+	rc = page_write(cr->pc, path.data, "rule.md", title.data, data, err);
+	json_decref(data);
+	strbuf_free(&page);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	return rc;
+}
+
+/* Pool work k (check_run): the site's Checks page, a project's pages or
+ * a rule's page. */
 static int
 check_render(void *arg, size_t k, void *payload, mirror_error *err)
 {
 	struct check_run *cr = arg;
-	const struct site_model *m = cr->pc->m;
-	size_t n = m->violations.n, pi;
 
 	(void)payload;
 	if (k == 0)
-		return checks_page(cr->pc, -1, NULL, n, err);
-	if (--k < n)
-		return violation_render(cr, k, err);
-	pi = cr->pis[k - n];
-	return checks_page(cr->pc, (long)pi, m->checks_of.ord +
-	    m->checks_of.start[pi], m->checks_of.start[pi + 1] -
-	    m->checks_of.start[pi], err);
+		return checks_page(cr->pc, -1, NULL, cr->pc->m->violations.n,
+		    err);
+	if (--k < cr->np)
+		return project_render(cr, k, err);
+	return rule_render(cr, k - cr->np, err);
 }
 
 /* The rules of the latest sweep run, failed ones alone when
@@ -275,7 +485,7 @@ runs_json(const struct site_model *m, int failed_only)
 		if (!r->current || (failed_only && strcmp(r->status,
 		    "ok") == 0))
 			continue;
-		json_array_append_new(out, rule_json(m, r->rule_id, 1));
+		json_array_append_new(out, rule_json(m, r->rule_id, 0));
 	}
 	return out;
 }
@@ -321,17 +531,6 @@ check_groups(const struct site_model *m, const size_t *idx, size_t nk,
 	return groups;
 }
 
-/* The name the pages give the project of violation v: its name in the
- * model, "(no project)" for none, else its id as recorded. */
-static const char *
-violation_project_name(const struct site_model *m, const struct violation *v)
-{
-	long pi = model_project_index(m, v->project);
-
-	return v->project[0] == '\0' ? "(no project)" : pi >= 0 ?
-	    m->projects[pi].name : v->project;
-}
-
 /*
  * The group of the site's Checks page for one project: the nk
  * violations whose indexes are idx (in the list's order: open errors,
@@ -367,7 +566,7 @@ project_group(const struct site_model *m, const char *name,
 		}
 		c = item_violation(m, v);
 		json_object_set_new(c, "project_name", json_string(
-		    violation_project_name(m, v)));
+		    project_name(m, v->project)));
 		json_array_append_new(json_object_get(r, "checks"), c);
 		if (strcmp(v->status, "open") == 0) {
 			open++;
@@ -512,21 +711,6 @@ checks_page(const struct page_ctx *pc, long pi, const size_t *idx,
 	return rc;
 }
 
-/* The head of api/checks.json: the counts and every rule's latest run
- * (the violations follow it). The caller owns it. */
-static json_t *
-checks_head(const struct site_model *m)
-{
-	const struct violation_counts *c = &m->health.checks;
-
-	return item_must(json_pack("{s:I, s:I, s:I, s:I, s:o}",
-	    "open_error", (json_int_t)c->open_error,
-	    "open_warn", (json_int_t)c->open_warn,
-	    "closed", (json_int_t)c->closed,
-	    "rules_failed", (json_int_t)c->rules_failed,
-	    "rules", runs_json(m, 0)), "page", "api/checks.json");
-}
-
 /*
  * Fold into h everything the family's files show, and nothing else
  * (the digest is in the site, which must not depend on how many sweeps
@@ -595,53 +779,134 @@ checks_kept(const struct page_ctx *pc)
 	    sizeof(lines) / sizeof(*lines));
 }
 
+/* api/checks.json: the counts, every rule of the latest sweep (no
+ * query: that is on the rule's page) and each project's file with its
+ * counts, from cr's groups. Returns 0 or < 0 with err set. */
+static int
+checks_index_json(const struct check_run *cr, mirror_error *err)
+{
+	const struct site_model *m = cr->pc->m;
+	const struct violation_counts *c = &m->health.checks;
+	json_t *projects = json_array(), *o;
+	strbuf api;
+	int rc;
+
+	strbuf_init(&api);
+	for (size_t p = 0; p < cr->np; p++) {
+		size_t first = cr->gstart[cr->pstart[p]];
+		size_t nk = cr->gstart[cr->pstart[p + 1]] - first;
+		const char *id = m->violations.items[cr->ord[first]].project;
+		long long open;
+
+		json_decref(open_closed_words(m, cr->ord + first, nk, &open));
+		strbuf_reset(&api);
+		project_json_path(&api, id);
+		json_array_append_new(projects, item_must(json_pack("{s:s, "
+		    "s:s, s:o, s:I, s:I, s:s}", "project", id, "project_name",
+		    project_name(m, id), "project_slug", overview_slug(m, id),
+		    "open", (json_int_t)open, "closed", (json_int_t)((long
+		    long)nk - open), "json", api.data), "checks of", id));
+	}
+	strbuf_free(&api);
+	o = item_must(json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}",
+	    "open_error", (json_int_t)c->open_error,
+	    "open_warn", (json_int_t)c->open_warn,
+	    "closed", (json_int_t)c->closed,
+	    "rules_failed", (json_int_t)c->rules_failed,
+	    "rules", runs_json(m, 0), "projects", projects), "page",
+	    "api/checks.json");
+	rc = page_json(cr->pc, "api/checks.json", o, err);
+	json_decref(o);
+	return rc;
+}
+
+/* qsort: violation indexes of sort_list by project, rule, then index
+ * (the list's order: open errors, open warnings, closed). */
+static int
+by_page(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct violation *x = &sort_list[i], *y = &sort_list[j];
+	int c = strcmp(x->project, y->project);
+
+	if (c == 0)
+		c = strcmp(x->rule_id, y->rule_id);
+	return c != 0 ? c : (i > j) - (i < j);
+}
+
+/* qsort: two strings. */
+static int
+by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* cr's groups: m's violations by project and rule, and every rule with
+ * a run or a violation, once each. The caller frees them
+ * (check_run_free). */
+static void
+check_run_init(struct check_run *cr, const struct site_model *m)
+{
+	const struct violation *v = m->violations.items;
+	size_t n = m->violations.n, nr = 0;
+
+	cr->ord = xcalloc(n + 1, sizeof(*cr->ord));
+	cr->gstart = xcalloc(n + 1, sizeof(*cr->gstart));
+	cr->pstart = xcalloc(n + 1, sizeof(*cr->pstart));
+	for (size_t i = 0; i < n; i++)
+		cr->ord[i] = i;
+	sort_list = v;
+	qsort(cr->ord, n, sizeof(*cr->ord), by_page);
+	for (size_t k = 0; k < n; k++) {
+		const struct violation *x = &v[cr->ord[k]], *y = k > 0 ?
+		    &v[cr->ord[k - 1]] : NULL;
+		int newp = y == NULL || strcmp(x->project, y->project) != 0;
+
+		if (newp)
+			cr->pstart[cr->np++] = cr->ng;
+		if (newp || strcmp(x->rule_id, y->rule_id) != 0)
+			cr->gstart[cr->ng++] = k;
+	}
+	cr->gstart[cr->ng] = n;
+	cr->pstart[cr->np] = cr->ng;
+	cr->rules = xcalloc(m->runs.n + cr->ng + 1, sizeof(*cr->rules));
+	for (size_t k = 0; k < m->runs.n; k++)
+		cr->rules[nr++] = m->runs.items[k].rule_id;
+	for (size_t g = 0; g < cr->ng; g++)
+		cr->rules[nr++] = v[cr->ord[cr->gstart[g]]].rule_id;
+	qsort(cr->rules, nr, sizeof(*cr->rules), by_str);
+	for (size_t k = 0; k < nr; k++)
+		if (cr->nrules == 0 || strcmp(cr->rules[cr->nrules - 1],
+		    cr->rules[k]) != 0)
+			cr->rules[cr->nrules++] = cr->rules[k];
+}
+
+/* Free what check_run_init made. */
+static void
+check_run_free(struct check_run *cr)
+{
+	free(cr->ord);
+	free(cr->gstart);
+	free(cr->pstart);
+	free(cr->rules);
+}
+
 int
 check_pages(const struct page_ctx *pc, mirror_error *err)
 {
-	const struct site_model *m = pc->m;
-	size_t n = m->violations.n, *pis;
-	struct page_list list;
-	struct check_run cr = { pc, &list, NULL, NULL, 0 };
-	json_t *head;
+	struct check_run cr = { .pc = pc };
 	struct pool_work work = { 0, NULL, check_render, NULL, &cr, NULL,
 	    NULL };
-	const size_t *start = m->checks_of.start;
-	const char **ids;
 	int rc;
 
 	if (checks_kept(pc))
 		return 0;
-	pis = xcalloc(m->n_projects + 1, sizeof(*pis));
-	for (size_t i = 0; i < m->n_projects; i++)
-		if (start[i + 1] > start[i] && m->projects[i].id[0] != '\0')
-			pis[cr.npis++] = i;
-	cr.pis = pis;
-	work.n = 1 + n + cr.npis;
-	cr.rule_info = xcalloc(m->runs.n + 1, sizeof(json_t *));
-	/* api/checks.json lists them by id: a violation closing changes
-	 * one field of one entry. Each object is kept as its text there,
-	 * not as a tree. */
-	ids = xcalloc(n + 1, sizeof(*ids));
-	for (size_t i = 0; i < n; i++)
-		ids[i] = m->violations.items[i].id;
-	page_list_init(&list, n, ids);
-	free(ids);
-	/* A list of every violation: it goes to a file as it grows. */
-	head = checks_head(m);
-	page_list_start(&list, pc, head, "checks");
-	for (size_t k = 0; k < m->runs.n; k++)
-		cr.rule_info[k] = rule_json(m, m->runs.items[k].rule_id, 0);
+	check_run_init(&cr, pc->m);
+	work.n = 1 + cr.np + cr.nrules;
 	page_phase(pc, "check pages", work.n, 1);
 	rc = pool_run(&work, err);
-	for (size_t k = 0; k < m->runs.n; k++)
-		json_decref(cr.rule_info[k]);
-	free(cr.rule_info);
-	/* The list's file, once every object is in it. */
 	if (rc == 0)
-		rc = page_list_write(pc, "api/checks.json", head, "checks",
-		    &list, err);
-	json_decref(head);
-	page_list_free(&list);
-	free(pis);
+		rc = checks_index_json(&cr, err);
+	check_run_free(&cr);
 	return rc;
 }

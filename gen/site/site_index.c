@@ -577,16 +577,16 @@ feed_entry(strbuf *sb, const struct site_model *m, const char *kind,
 	strbuf_printf(sb, "%s\"/>\n    <summary>", href);
 }
 
-/* The page of conflict or check id in dir, "DIR/<slug>.html", into a
- * strbuf the caller frees. */
+/* The page of conflict id, "conflicts/<slug>.html", into a strbuf the
+ * caller frees. */
 static void
-page_href(strbuf *sb, const char *dir, const char *id)
+page_href(strbuf *sb, const char *id)
 {
 	char slug[SLUG_SIZE];
 
 	slug_make(slug, id);
 	strbuf_init(sb);
-	strbuf_printf(sb, "%s/%s.html", dir, slug);
+	strbuf_printf(sb, "conflicts/%s.html", slug);
 }
 
 /* The feed's entry of item it: a conflict, or a check opened or, when
@@ -605,7 +605,7 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 		xml(sb, c->status);
 		strbuf_puts(sb, ": ");
 		xml(sb, text.data);
-		page_href(&href, "conflicts", c->id);
+		page_href(&href, c->id);
 		feed_entry(sb, m, "conflict", c->id, it->t, href.data);
 		xml(sb, c->question);
 	} else {
@@ -614,7 +614,8 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 		xml(sb, model_rule_label(m, v->rule_id));
 		strbuf_puts(sb, ": ");
 		xml(sb, v->message);
-		page_href(&href, "checks", v->id);
+		strbuf_init(&href);
+		item_check_url(&href, v->project, v->rule_id, v->id, "html");
 		feed_entry(sb, m, "check", v->id, it->t, href.data);
 		xml(sb, v->severity);
 		strbuf_puts(sb, ": ");
@@ -967,6 +968,25 @@ fact_change_json(json_t *o, const struct site_model *m,
 	strbuf_free(&sb);
 }
 
+/* A check's place on change o: dir and slug of its project and rule's
+ * page, anchor its section (item_check_url's parts). */
+static void
+check_change_place(json_t *o, const struct violation *v)
+{
+	strbuf page;
+	char *cut, cs[SLUG_SIZE];
+
+	strbuf_init(&page);
+	item_check_url(&page, v->project, v->rule_id, v->id, NULL);
+	cut = strrchr(page.data, '/');
+	*cut = '\0';
+	slug_make(cs, v->id);
+	json_object_set_new(o, "dir", json_string(page.data));
+	json_object_set_new(o, "slug", json_string(cut + 1));
+	json_object_set_new(o, "anchor", json_string(cs));
+	strbuf_free(&page);
+}
+
 /* A conflict's or check's change on o: title (the conflict's question,
  * or the check's rule and message), dir and slug of its page, project,
  * and by and why of a closed conflict. */
@@ -985,12 +1005,15 @@ page_change_json(json_t *o, const struct site_model *m,
 	else
 		strbuf_printf(&title, "%s: %s", model_rule_label(m,
 		    ch->v->rule_id), ch->v->message);
-	slug_make(slug, change_id(ch));
 	json_object_set_new(o, "title", json_string(title.data));
-	json_object_set_new(o, "dir", json_string(ch->c ? "conflicts" :
-	    "checks"));
-	json_object_set_new(o, "slug", json_string(slug));
-	json_object_set_new(o, "anchor", json_null());
+	if (ch->c != NULL) {
+		slug_make(slug, ch->c->id);
+		json_object_set_new(o, "dir", json_string("conflicts"));
+		json_object_set_new(o, "slug", json_string(slug));
+		json_object_set_new(o, "anchor", json_null());
+	} else {
+		check_change_place(o, ch->v);
+	}
 	json_object_set_new(o, "linked", json_true());
 	json_object_set_new(o, "fields", json_null());
 	json_object_set_new(o, "project", k >= 0 && project[0] != '\0' ?

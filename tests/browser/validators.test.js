@@ -8,7 +8,7 @@
 // count is the same for any site, so tests/manifest can hold it:
 //
 //  - per page kind (index, project overview, decisions, subsystem,
-//    conflict, queue, check, checks, 404, A-Z, then "other": any page of a kind added
+//    conflict, queue, check (a project's checks of a rule, a rule), checks, 404, A-Z, then "other": any page of a kind added
 //    later)
 //    and view (light and dark, through emulateMedia, 1280 px wide; light
 //    390 px wide): axe-core, every rule it runs by default, finds no
@@ -53,7 +53,7 @@ const KINDS = [
   ['subsystem', /^projects\/[^/]+\/subsystems\/[^/]+\.html$/],
   ['conflict', /^conflicts\/(?!index\.html$)[^/]+\.html$/],
   ['queue', /^conflicts\/index\.html$/],
-  ['check', /^checks\/(?!index\.html$)[^/]+\.html$/],
+  ['check', /^checks\/(projects\/[^/]+\/[^/]+|rules\/[^/]+)\.html$/],
   ['checks', /^checks\/(index|projects\/[^/]+)\.html$/],
   ['404', /^404\.html$/],
   ['A–Z', /^keys\/[^/]+\.html$/],

@@ -3,7 +3,8 @@
 # pages"): rows written straight into the rule tables of a store, then
 # built with --no-sweep, so what is tested is the reading and the
 # rendering alone: the ⚑ marker and its link on the overview's rows, the
-# violation page with hostile text shown as text, the Checks pages, the
+# page of a project's checks of a rule (one section each) and the rule's
+# page, with hostile text shown as text, the Checks pages, the
 # JSON, health, the feed, the commit message words, --check, and a
 # violation that closes or a rule whose words change updating the pages
 # incrementally as a --force build would.
@@ -39,40 +40,45 @@ expect_status "a store with a violation builds" 0
 
 ov=site/projects/p07/index
 expect "the flagged entity's row carries the marker, linked to its page" \
-    grep -qF '**Tube** (component) [⚑ check: no \<i>material\</i>](../../checks/chk-00000000aaaa.md)' "$ov.md"
+    grep -qF '**Tube** (component) [⚑ check: no \<i>material\</i>](../../checks/projects/p07/no-material.md#chk-00000000aaaa)' "$ov.md"
 expect "the flagged memory's row carries it too; the unflagged rows do not" \
     sh -c "grep -F 'The tube is long' '$ov.md' | grep -qF '⚑ check' &&
         ! grep -F 'Mirror cell' '$ov.md' | grep -qF '⚑' &&
         ! grep -F 'aperture' '$ov.md' | grep -qF '⚑'"
 expect "the HTML marker is a link to the violation page, its label text" \
-    grep -qF '<a href="../../checks/chk-00000000aaaa.html">⚑ check: no &lt;i&gt;material&lt;/i&gt;</a>' "$ov.html"
+    grep -qF '<a href="../../checks/projects/p07/no-material.html#chk-00000000aaaa">⚑ check: no &lt;i&gt;material&lt;/i&gt;</a>' "$ov.html"
 expect "the overview's Gaps are the project's open violations" sh -c "
-    sed -n '/id=\"gaps\"/,/^## /p' '$ov.md' | grep -qF '[⚑ no \<i>material\</i>](../../checks/chk-00000000aaaa.md): Tube has'"
+    sed -n '/id=\"gaps\"/,/^## /p' '$ov.md' | grep -qF '[⚑ no \<i>material\</i>](../../checks/projects/p07/no-material.md#chk-00000000aaaa): Tube has'"
 
-pg=site/checks/chk-00000000aaaa
-expect "the violation page shows the message, the rule's description and query as text" sh -c "
+pg=site/checks/projects/p07/no-material
+rp=site/checks/rules/no-material
+expect "the check's section is under its anchor, the message as text; the rule's text is not repeated there" sh -c "
+    grep -qxF '## <a id=\"chk-00000000aaaa\"></a>⚑ no \\<i>material\\</i>: Tube, P07 Telescope' '$pg.md' &&
     grep -qF 'Tube has \<img src=x onerror=alert(1)> \*\*no\*\* material \| at all' '$pg.md' &&
-    grep -qF 'Components need a material \</p>\<script>alert(1)\</script>' '$pg.md' &&
-    grep -qF \"json_array('entity:' || id) AS facts -- | pipe \\\`tick\\\`\" '$pg.md'"
+    ! grep -qF 'Components need a material' '$pg.md' && ! grep -qF 'json_array' '$pg.md' &&
+    grep -qF '[its page](../../../checks/rules/no-material.md)' '$pg.md'"
+expect "the rule's page shows its description and query as text, once" sh -c "
+    grep -qF 'Components need a material \</p>\<script>alert(1)\</script>' '$rp.md' &&
+    grep -qF \"json_array('entity:' || id) AS facts -- | pipe \\\`tick\\\`\" '$rp.md' &&
+    grep -qxF -- '- [P07 Telescope](../../checks/projects/p07/no-material.md): 1 open, 0 closed' '$rp.md' &&
+    [ \$(grep -rlF 'json_array(' site --include=*.md --include=*.json | wc -l) = 1 ]"
 expect "no markup from the store reaches the HTML" sh -c "
-    ! grep -qE '<(img|script|i|b)[ >]' '$pg.html' &&
-    grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$pg.html'"
+    ! grep -qE '<(img|script|i|b)[ >]' '$pg.html' '$rp.html' &&
+    grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$rp.html'"
 expect "the violation page lists its facts, linked to where they are shown" sh -c "
-    grep -qF '[Tube](../projects/p07/index.md#entity-c-tube) |  | P07 Telescope | entity | active |' '$pg.md' &&
-    grep -qF '[The tube is long](../projects/p07/index.md#memory-m-1) |  | P07 Telescope | memory | active |' '$pg.md'"
+    grep -qF '[Tube](../../../projects/p07/index.md#entity-c-tube) |  | P07 Telescope | entity | active |' '$pg.md' &&
+    grep -qF '[The tube is long](../../../projects/p07/index.md#memory-m-1) |  | P07 Telescope | memory | active |' '$pg.md'"
 expect "the violation page says what it found: the project by name, its facts linked" \
-    grep -qxF 'In [P07 Telescope](../projects/p07/index.md), the rule no-material has flagged [Tube](../projects/p07/index.md#entity-c-tube), [The tube is long](../projects/p07/index.md#memory-m-1) since 2026-09-01.' "$pg.md"
+    grep -qxF 'In [P07 Telescope](../../../projects/p07/index.md), the rule no-material has flagged [Tube](../../../projects/p07/index.md#entity-c-tube), [The tube is long](../../../projects/p07/index.md#memory-m-1) since 2026-09-01.' "$pg.md"
 expect "the violation page says what to do about an open warning" sh -c "
-    sed -n '/id=\"todo\"/,/^## /p' '$pg.md' | grep -q '^Look at the facts below: correct them where they come from'"
-expect "the query is folded under How this is checked, after the rest" sh -c "
-    sed -n '/^<details>\$/,/^<\/details>\$/p' '$pg.html' | grep -qxF '<summary>How this is checked</summary>' &&
-    sed -n '/^<details>\$/,/^<\/details>\$/p' '$pg.html' | grep -qF '<pre><code class=\"language-sql\">SELECT' &&
-    ! sed '/^<details>\$/,/^<\/details>\$/d' '$pg.html' | grep -qF '<pre>' &&
-    ! sed -n '/^<\/details>\$/,\$p' '$pg.html' | grep -q '<h2'"
+    sed -n '/^### What to do\$/,/^### /p' '$pg.md' | grep -q '^Look at the facts below: correct them where they come from'"
+expect "the rule's query comes last on its page, under How this is checked" sh -c "
+    sed -n '/id=\"query\"/,\$p' '$rp.html' | grep -qF '<pre><code class=\"language-sql\">SELECT' &&
+    ! sed '/id=\"query\"/,\$d' '$rp.html' | grep -qF '<pre>'"
 expect "the site's Checks page groups by project, named, then by rule" sh -c "
     sed -n '/^## <a id=\"project-p07\"><\/a>P07 Telescope: 1 open, 0 closed\$/,/^## /p' site/checks/index.md |
         sed -n '/^### ⚑ no \\\\<i>material\\\\<\/i> (no-material): 1 open\$/,/^#/p' |
-        grep -qF '(chk-00000000aaaa.md) · P07 Telescope · open warning since 2026-09-01'"
+        grep -qF '(../checks/projects/p07/no-material.md#chk-00000000aaaa) · P07 Telescope · open warning since 2026-09-01'"
 expect "every page's header links the Checks page, in the default theme" sh -c "
     n=0; for f in \$(find site -name '*.html' ! -name 404.html); do n=\$((n + 1))
         d=\$(dirname \"\${f#site/}\" | sed 's|[^/.][^/]*|..|g; s|^\\.\$||; s|\$|/|; s|^/\$||')
@@ -83,17 +89,22 @@ expect "... and in the plain theme" sh -c "
         d=\$(dirname \"\${f#plain/}\" | sed 's|[^/.][^/]*|..|g; s|^\\.\$||; s|\$|/|; s|^/\$||')
         grep -qF \" | <a href=\\\"\${d}checks/index.html\\\">Checks</a>\" \"\$f\" || { echo \"\$f\"; exit 1; }; done; [ \$n -gt 10 ]"
 expect "the project's Checks page lists it, linked one folder up" \
-    grep -qF '(../chk-00000000aaaa.md)' site/checks/projects/p07.md
-expect "api/checks.json counts it and holds its object" sh -c "
+    grep -qF '(../../checks/projects/p07/no-material.md#chk-00000000aaaa)' site/checks/projects/p07.md
+expect "api/checks.json counts it, lists the rule without its query and the project's file" sh -c "
     jq -e '.open_warn == 1 and .open_error == 0 and .rules_failed == 0 and
-      (.checks | length) == 1 and .checks[0].rule_info.description ==
-      \"Components need a material </p><script>alert(1)</script>\" and
-      (.checks[0].fact_list | map(.id)) == [\"c-tube\", \"m-1\"]' site/api/checks.json >/dev/null &&
-    jq -e '.status == \"open\" and .label == \"no <i>material</i>\"' site/api/checks/chk-00000000aaaa.json >/dev/null"
+      .rules[0].description == \"Components need a material </p><script>alert(1)</script>\" and
+      (.rules[0] | has(\"query\") or has(\"query_lines\") | not) and
+      .projects == [{\"project\": \"p07\", \"project_name\": \"P07 Telescope\", \"project_slug\": \"p07\",
+        \"open\": 1, \"closed\": 0, \"json\": \"api/checks/p07.json\"}]' site/api/checks.json >/dev/null &&
+    jq -e '(.checks | length) == 1 and .checks[0].status == \"open\" and
+      .checks[0].label == \"no <i>material</i>\" and (.checks[0].facts | map(.id)) == [\"c-tube\", \"m-1\"] and
+      .checks[0].page == \"checks/projects/p07/no-material\" and
+      (.checks[0] | has(\"rule_info\") | not)' site/api/checks/p07.json >/dev/null"
 expect "the JSON of a flagged fact names its check" sh -c "
     jq -e '[.. | objects | select(.id? == \"c-tube\" and has(\"check\"))][0].check.id == \"chk-00000000aaaa\"' site/api/projects/p07.json >/dev/null"
 expect "the feed has an entry for the violation, its text escaped" sh -c "
     grep -qF '<id>urn:mirror:check:chk-00000000aaaa</id>' site/feed.xml &&
+    grep -qF 'href=\"checks/projects/p07/no-material.html#chk-00000000aaaa\"' site/feed.xml &&
     grep -qF 'check failing: no &lt;i&gt;material&lt;/i&gt;' site/feed.xml"
 mirror health --store s.db
 expect "health counts the open violation by severity" \
@@ -141,16 +152,19 @@ INSERT INTO rule_runs SELECT 'r2', rule_id, origin, severity, label,
   description, query, status, error, 3, 2 FROM rule_runs WHERE sweep_run = 'r1';"
 mirror build --store s.db --out site --no-sweep --repo r.git --author "$A"
 expect "the rule's new count of hits is on the site's Checks page" \
-    grep -qF '| no-material | ⚑ no \<i>material\</i> | rules/x.sql:3 | ok | warn | 3 |' site/checks/index.md
-expect "... and not in the files of its violation that stayed as it was" sh -c "
-    ! git --git-dir=r.git diff --name-only mirror~1 mirror | grep -F chk-00000000aaaa &&
-    jq -e '.rule_info | has(\"hits\") | not' site/api/checks/chk-00000000aaaa.json >/dev/null"
+    grep -qF '| [no-material](../checks/rules/no-material.md) | ⚑ no \<i>material\</i> | rules/x.sql:3 | ok | warn | 3 |' site/checks/index.md
+expect "... and on the rule's page, not on the page of its checks" sh -c "
+    grep -qxF '⚑ no \\<i>material\\</i> · severity warn · rows its latest run returned: 3' '$rp.md' &&
+    ! grep -qF 'returned' '$pg.md'"
+expect "the page of the project's checks of the rule holds each once, in its own section" sh -c "
+    for c in aaaa bbbb cccc; do [ \$(grep -c \"^## <a id=\\\"chk-00000000\$c\\\"></a>\" '$pg.md') = 1 ] || exit 1; done &&
+    [ \$(find site/checks -name '*.md' | wc -l) = 4 ]"
 expect "the commit of two new violations says 2 checks newly failing" \
     test "$(git --git-dir=r.git log -1 --format=%s mirror)" = "2 checks newly failing — p07"
 expect "its body names each with its label and message" \
     sh -c "git --git-dir=r.git log -1 --format=%b mirror | grep -qxF '  ⚑ check newly failing: no <i>material</i>: Mirror cell has no material [chk-00000000bbbb]'"
 expect "an opened violation marks its state row" sh -c \
-    "grep -F '**aperture**' '$ov.md' | grep -qF 'checks/chk-00000000cccc.md'"
+    "grep -F '**aperture**' '$ov.md' | grep -qF 'checks/projects/p07/no-material.md#chk-00000000cccc'"
 expect "after violations open, the incremental build equals --force" same_as_force
 
 # One closes by itself: marker and Gaps line go, the page says closed.
@@ -162,18 +176,26 @@ expect "the commit of a closed violation says check passing again" \
 expect "the closed violation's marker and Gaps line are gone" sh -c "
     ! grep -qF 'chk-00000000aaaa' '$ov.md'"
 expect "its page says closed, and the Checks page lists it as closed" sh -c "
-    grep -qF -- '- Status: **closed**' '$pg.md' &&
-    grep -qF '(chk-00000000aaaa.md) · P07 Telescope · closed, 2026-09-01 to ' site/checks/index.md"
+    sed -n '/id=\"chk-00000000aaaa\"/,/^## /p' '$pg.md' | grep -qF -- '- Status: **closed**' &&
+    grep -qF '(../checks/projects/p07/no-material.md#chk-00000000aaaa) · P07 Telescope · closed, 2026-09-01 to ' site/checks/index.md"
 expect "after a violation closes, the incremental build equals --force" same_as_force
 
 # Only the rule's label and description change: the pages that show them
 # are rendered again.
+# The site holds files of one page per check too, as a build before
+# pages per project and rule left them: this build removes them, as it
+# removes every file no longer made.
 sql s.db "UPDATE rule_runs SET label = 'lacks material', description = 'New words'"
+for f in checks/chk-00000000aaaa.md checks/chk-00000000aaaa.html \
+    api/checks/chk-00000000aaaa.json; do echo old >"site/$f"; done
 mirror build --store s.db --out site --no-sweep --quiet
+expect "an incremental build removes the files of one page per check" sh -c "
+    ! ls site/checks/chk-* site/api/checks/chk-* 2>/dev/null | grep -q . &&
+    test -f '$pg.md' -a -f site/api/checks/p07.json"
 expect "a rule's new label reaches the markers of the kept overview" \
-    grep -qF '[⚑ check: lacks material](../../checks/chk-00000000bbbb.md)' "$ov.md"
-expect "its new description reaches the violation pages" \
-    grep -qxF 'New words' site/checks/chk-00000000bbbb.md
+    grep -qF '[⚑ check: lacks material](../../checks/projects/p07/no-material.md#chk-00000000bbbb)' "$ov.md"
+expect "its new description reaches the rule's page" \
+    grep -qxF 'New words' "$rp.md"
 expect "after a rule's words change, the incremental build equals --force" same_as_force
 
 # A bad row in the rule tables is refused before anything is written.
@@ -181,3 +203,14 @@ sql s.db "UPDATE rule_violations SET severity = 'fatal' WHERE id = 'chk-00000000
 mirror build --store s.db --out site --no-sweep
 expect_error "a bad severity is bad input naming table, row and column" 2 \
     "rule_violations row 'chk-00000000bbbb': severity"
+
+# The example's checks: one page pair per project and rule, each check
+# under its anchor once, every link to a check resolving.
+new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+mirror build --store ex.db --out exsite --quiet
+expect "the example's checks: a page pair per project and rule, each anchor once, every link to one resolves" \
+    python3 "$MIRROR_TOP/tests/tools/check_pages.py" ex.db exsite
+expect "... and the search index and the sitemap link them there too" sh -c "
+    grep -qF '\"checks/projects/p06-polisher/stale-state.html#chk-007e8f8c4120\"' exsite/search/d-0.js &&
+    ! grep -qF 'checks/chk-' exsite/search/d-0.js exsite/sitemap.xml exsite/changes.xml exsite/feed.xml &&
+    grep -qF 'checks/projects/p06-polisher/stale-state.html</loc>' exsite/sitemap.xml"

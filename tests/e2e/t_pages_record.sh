@@ -145,18 +145,18 @@ expect "... and --force renders every page again" same_as_force
 spoil() {    # spoil PATH...: hand-edit each page, spoil its record line
 	for _p in "$@"; do
 		echo 'edited by hand' >>"site/$_p.md"
-		sed -i "s/^[0-9a-f]\{8\}\(.*\t${_p%%/*}\/${_p#*/}\)\$/00000000\1/" \
+		sed -i "s|^[0-9a-f]\{8\}\(.*\t$_p\)\$|00000000\1|" \
 		    site/api/pages/*.tsv
 	done
 }
 edited() { cat "$@" | grep -c 'edited by hand'; }
-spoil conflicts/index checks/index checks/chk-007e8f8c4120
+spoil conflicts/index checks/index checks/projects/p06-polisher/stale-state
 sql s.db "UPDATE project_state SET value = 'bring-up, round 4d'
     WHERE id = 'p04-st-phase'"
 mirror build --store s.db --out site --json
 expect "a change no conflict or check shows keeps both families whole" \
     test "$RC" = 0 -a "$(edited site/conflicts/index.md site/checks/index.md \
-    site/checks/chk-007e8f8c4120.md)" = 3 -a "$(jq .files.written \
+    site/checks/projects/p06-polisher/stale-state.md)" = 3 -a "$(jq .files.written \
     "$T/out")" = 10
 # A check's fact renamed: the checks are built again, the pages whose
 # line differs among them; the conflicts stay.
@@ -165,8 +165,8 @@ sql s.db "UPDATE entities SET name = 'Reference oscillator, renamed'
 mirror build --store s.db --out site --quiet
 expect "a check's fact renamed renders the checks whose line differs" \
     test "$RC" = 0 -a "$(grep -c 'Reference oscillator, renamed' \
-    site/checks/chk-13b8e4fde758.md)" -ge 1 -a "$(edited \
-    site/checks/index.md site/checks/chk-007e8f8c4120.md)" = 0
+    site/checks/projects/p04-gigabit/component-without-material.md)" -ge 1 -a "$(edited \
+    site/checks/index.md site/checks/projects/p06-polisher/stale-state.md)" = 0
 expect "... and keeps the conflicts whole" \
     test "$(edited site/conflicts/index.md)" = 1
 # A conflict's member changed: the conflicts are built again.
@@ -178,12 +178,12 @@ expect "a conflict's member changed renders the conflicts whose line differs" \
     site/conflicts/c4dcd35f8cb.md)" -ge 1 -a "$(edited \
     site/conflicts/index.md)" = 0
 # A file of a kept family that went missing: the family is rendered.
-rm site/checks/chk-007e8f8c4120.html site/conflicts/c0e5999fa2c.md
+rm site/checks/projects/p06-polisher/stale-state.html site/conflicts/c0e5999fa2c.md
 sql s.db "UPDATE project_state SET value = 'bring-up, round 4e'
     WHERE id = 'p04-st-phase'"
 mirror build --store s.db --out site --quiet
 expect "a missing file of a kept family is written again" test "$RC" = 0 \
-    -a -f site/checks/chk-007e8f8c4120.html -a \
+    -a -f site/checks/projects/p06-polisher/stale-state.html -a \
     -f site/conflicts/c0e5999fa2c.md
 expect "... and the site is the --force build's" same_as_force
 

@@ -72,28 +72,29 @@ expect "a gap rule that also counts rows of no project is caught" \
 new_store ck.db "$data/checks.sql" || exit 1
 
 # ---- their check pages: the description with the values the run used ------
-# placeholders DIR: the check pages of DIR that show a ":name" outside
-# their folded query (a ':' after a letter, digit, '_' or ':' starts none).
+# placeholders DIR: the check and rule pages of DIR that show a ":name"
+# outside a rule's query (a ':' after a letter, digit, '_' or ':' starts
+# none).
 placeholders() {
-	for f in "$1"/checks/chk-*.md; do
-		sed '/^<details>/,/^<\/details>/d' "$f" |
+	for f in "$1"/checks/rules/*.md "$1"/checks/projects/*/*.md; do
+		sed '/id="query"/,$d' "$f" |
 		    grep -qE '(^|[^A-Za-z0-9_:]):[A-Za-z_]' && echo "$f"
 	done
 }
 mirror build --store ck.db --out cksite --quiet
-expect "a check page gives its rule's description with its parameters' values" sh -c "
-    grep -lF 'stale-state' cksite/checks/chk-*.md | xargs grep -qF 'within the last 180 days, and this row was last updated at least 180 days before' &&
-    grep -lF 'stale-entity' cksite/checks/chk-*.md | xargs grep -qF 'updated within the last 365 days, and this one was last updated at least 365 days'"
+expect "a rule's page gives its description with its parameters' values" sh -c "
+    grep -qF 'within the last 180 days, and this row was last updated at least 180 days before' cksite/checks/rules/stale-state.md &&
+    grep -qF 'updated within the last 365 days, and this one was last updated at least 365 days' cksite/checks/rules/stale-entity.md"
 bad=$(placeholders cksite)
-expect "no check page shows a :name placeholder outside its folded query" \
-    sh -c "[ -z '$bad' ] && [ -n \"\$(grep -lF ':days' cksite/checks/chk-*.md)\" ]"
+expect "no check or rule page shows a :name placeholder outside a rule's query" \
+    sh -c "[ -z '$bad' ] && [ -n \"\$(grep -lF ':days' cksite/checks/rules/*.md)\" ]"
 printf 'param.stale-state.days = 100\n' > mirror.ini
 mirror build --store ck.db --out cksite --quiet
 rm mirror.ini
 bad=$(placeholders cksite)
-expect "a param.RULE.NAME override is the value the check page gives" sh -c "
-    grep -lF 'stale-state' cksite/checks/chk-*.md | xargs grep -qF 'within the last 100 days, and this row' &&
-    ! grep -lF 'stale-state' cksite/checks/chk-*.md | xargs grep -qF '180 days' && [ -z '$bad' ]"
+expect "a param.RULE.NAME override is the value the rule's page gives" sh -c "
+    grep -qF 'within the last 100 days, and this row' cksite/checks/rules/stale-state.md &&
+    ! grep -qF '180 days' cksite/checks/rules/stale-state.md && [ -z '$bad' ]"
 tab=$(printf '\t')
 rows "edge-outside-window: recorded after a window, windows that never meet" \
     edge-outside-window ck.db "pa${tab}[\"entity:w-2024\", \"entity:w-2027\", \"relationship:hit-disjoint\"]
