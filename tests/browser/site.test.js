@@ -126,7 +126,8 @@ function pageKinds(site) {
     /^projects\/[^/]+\/index\.html$/, /^projects\/[^/]+\/decisions\.html$/,
     /^projects\/[^/]+\/subsystems\/[^/]+\.html$/, /^conflicts\/index\.html$/,
     /^conflicts\/(?!index)[^/]+\.html$/, /^checks\/index\.html$/,
-    /^checks\/projects\/[^/]+\.html$/, /^checks\/(?!index)[^/]+\.html$/,
+    /^checks\/projects\/[^/]+\.html$/, /^checks\/projects\/[^/]+\/[^/]+\.html$/,
+    /^checks\/rules\/[^/]+\.html$/,
     /^keys\/index\.html$/, /^keys\/(?!index)[^/]+\.html$/, /^changes\.html$/,
     /^conflicts\/[^/]+\/index\.html$/, /^search\/index\.html$/];
   const all = [];
