@@ -26,7 +26,9 @@ enum ev_kind {
 	EV_CHANGED, EV_ADDED, EV_RETIRED, EV_STATUS, EV_REMOVED,
 	EV_OPENED, EV_OPEN_NOW, EV_JOINED, EV_RESOLVED, EV_DISMISSED,
 	EV_CLOSED, EV_CSTATUS, EV_CGONE,
-	EV_KOPENED, EV_KCLOSED          /* a rule's violation opened, closed */
+	EV_KOPENED, EV_KCLOSED,         /* a rule's violation opened, closed */
+	EV_KWAS         /* an open violation's own file removed: a site of
+	                   one page per check upgraded; no words */
 };
 
 struct event {
@@ -198,21 +200,25 @@ ev_words(struct event *e, strbuf *line, strbuf *subj)
 	e->subject = strbuf_detach(subj);
 }
 
+/* Free what event e holds. */
+static void
+ev_free(struct event *e)
+{
+	free(e->project);
+	free(e->key);
+	free(e->line);
+	free(e->subject);
+	free(e->trailer);
+	for (size_t k = 0; k < e->nids; k++)
+		free(e->ids[k]);
+	free(e->ids);
+}
+
 static void
 events_free(struct events *es)
 {
-	for (size_t i = 0; i < es->n; i++) {
-		struct event *e = &es->v[i];
-
-		free(e->project);
-		free(e->key);
-		free(e->line);
-		free(e->subject);
-		free(e->trailer);
-		for (size_t k = 0; k < e->nids; k++)
-			free(e->ids[k]);
-		free(e->ids);
-	}
+	for (size_t i = 0; i < es->n; i++)
+		ev_free(&es->v[i]);
 	free(es->v);
 }
 
@@ -936,6 +942,13 @@ check_events(struct events *es, const struct hw_file *f)
 	    "checks"), *nc;
 	size_t i, j = 0, on = json_array_size(ol);
 
+	/* The file of one violation that a build before pages per project
+	 * and rule wrote, removed: its check is not new where the
+	 * project's file lists it open (upgraded). */
+	if (ol == NULL && nf == NULL && raw(of, "status") != NULL &&
+	    strcmp(raw(of, "status"), "open") == 0 && raw(of, "id") != NULL)
+		ev_new(es, EV_KWAS, NULL, raw(of, "id"));
+
 	json_array_foreach(nl, i, nc) {
 		const char *id = raw(nc, "id");
 		json_t *oc = NULL;
@@ -1367,6 +1380,46 @@ hw_events_take(struct hw_events *into, struct hw_events *part)
 	free(part);
 }
 
+/* qsort and bsearch: two strings. */
+static int
+cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Drop from es the EV_KWAS events and each check newly failing whose
+ * own file of the old layout they say was open: the commit that moves a
+ * site to pages per project and rule opens nothing.
+ */
+static void
+drop_upgraded(struct events *es)
+{
+	const char **was = xcalloc(es->n + 1, sizeof(*was));
+	char *drop = xcalloc(es->n + 1, 1);
+	size_t nw = 0, k = 0;
+
+	for (size_t i = 0; i < es->n; i++)
+		if (es->v[i].kind == EV_KWAS)
+			was[nw++] = es->v[i].key;
+	qsort(was, nw, sizeof(*was), cmp_key);
+	for (size_t i = 0; i < es->n; i++)
+		drop[i] = es->v[i].kind == EV_KWAS || (es->v[i].kind ==
+		    EV_KOPENED && nw > 0 && bsearch(&es->v[i].key, was, nw,
+		    sizeof(*was), cmp_key) != NULL);
+	free(was);
+	for (size_t i = 0; i < es->n; i++) {
+		struct event *e = &es->v[i];
+
+		if (drop[i])
+			ev_free(e);
+		else
+			es->v[k++] = *e;
+	}
+	free(drop);
+	es->n = k;
+}
+
 void
 hw_events_words(struct hw_words *w, struct hw_events *h)
 {
@@ -1375,6 +1428,7 @@ hw_events_words(struct hw_words *w, struct hw_events *h)
 	    h->health_len };
 	size_t used = 0;
 
+	drop_upgraded(es);
 	if (es->n > 0)
 		qsort(es->v, es->n, sizeof(*es->v), cmp_event);
 	for (size_t i = 0; i < es->n; i++) {

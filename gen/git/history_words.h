@@ -21,7 +21,8 @@
  *             (resolved_by "sweep"), other status changes, gone.
  *   checks    one file per project, its violations by id: newly failing
  *             (open now, not before), passing again (open before, closed
- *             now);
+ *             now); a violation open in a removed file of one violation
+ *             (a site of one page per check, upgraded) is not new;
  *             counted with the conflicts ("2 checks newly failing").
  *
  * Output, for git_message.c:

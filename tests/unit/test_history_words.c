@@ -886,6 +886,60 @@ test_changed_by(void **state)
 	free(p3);
 }
 
+/*
+ * Checks: a project's file lists them by id; one newly open is said,
+ * and so is one that closed. A site upgraded from one file per check
+ * removes the old files in the same commit: the checks they showed open
+ * are not newly failing.
+ */
+static void
+test_checks(void **state)
+{
+	const char *old1 = "{\"id\": \"chk-1\", \"status\": \"open\", "
+	    "\"label\": \"L\", \"message\": \"m1\", \"project_slug\": \"p\"}";
+	const char *was = "{\"project_slug\": \"p\", \"checks\": ["
+	    "{\"id\": \"chk-1\", \"status\": \"open\", \"label\": \"L\", "
+	    "\"message\": \"m1\"}]}";
+	const char *now = "{\"project_slug\": \"p\", \"checks\": ["
+	    "{\"id\": \"chk-1\", \"status\": \"open\", \"label\": \"L\", "
+	    "\"message\": \"m1\"}, {\"id\": \"chk-2\", \"status\": "
+	    "\"open\", \"label\": \"L\", \"message\": \"m2\"}]}";
+	const char *closed = "{\"project_slug\": \"p\", \"checks\": ["
+	    "{\"id\": \"chk-1\", \"status\": \"closed\", \"label\": "
+	    "\"L\", \"message\": \"m1\"}, {\"id\": \"chk-2\", \"status\": "
+	    "\"open\", \"label\": \"L\", \"message\": \"m2\"}]}";
+	struct hw_words w;
+
+	(void)state;
+	{
+		struct hw_file f[] = { file("api/checks/p.json", was, now) };
+
+		describe(&w, f, 1, 0);
+		assert_string_equal(w.subject.data,
+		    "p: check newly failing: L (m2)");
+		hw_free(&w);
+	}
+	{
+		struct hw_file f[] = { file("api/checks/p.json", now, closed) };
+
+		describe(&w, f, 1, 0);
+		assert_string_equal(w.subject.data,
+		    "p: check passing again: L (m1)");
+		hw_free(&w);
+	}
+	{	/* The upgrade: chk-1's own file goes, the project's comes. */
+		struct hw_file f[] = {
+		    file("api/checks/chk-1.json", old1, NULL),
+		    file("api/checks/p.json", NULL, now) };
+
+		describe(&w, f, 2, 0);
+		assert_string_equal(w.subject.data,
+		    "p: check newly failing: L (m2)");
+		assert_null(strstr(w.body.data, "[chk-1]"));
+		hw_free(&w);
+	}
+}
+
 int
 main(void)
 {
@@ -905,6 +959,7 @@ main(void)
 		cmocka_unit_test(test_changed_by),
 		cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_word_cut),
+		cmocka_unit_test(test_checks),
 	};
 
 	return cmocka_run_group_tests_name("history_words", tests, NULL,
