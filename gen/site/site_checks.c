@@ -125,22 +125,6 @@ rule_json(const struct site_model *m, const char *rule_id, int with_query)
 	return o;
 }
 
-/* The earlier violations of v's rule and facts, each {id, page,
- * anchor}: of the same rule and facts, so of the same project and on
- * v's page. */
-static json_t *
-earlier_json(const struct violation *v)
-{
-	json_t *out = json_array(), *o;
-
-	for (size_t k = 0; k < v->n_earlier; k++) {
-		o = json_pack("{s:s}", "id", v->earlier[k]);
-		item_check_place(o, v->project, v->rule_id, v->earlier[k]);
-		json_array_append_new(out, o);
-	}
-	return out;
-}
-
 /* The pool's work: the site's Checks page first (the longest: every
  * violation), then each project's pages and JSON (project_render),
  * then each rule's page. */
@@ -156,7 +140,48 @@ struct check_run {
 	size_t np;
 	const char **rules;     /* every rule with a run or a violation */
 	size_t nrules;
+	size_t *byid;           /* violation indexes by id */
 };
+
+/* The violation of m whose id is id, by cr->byid, or NULL. */
+static const struct violation *
+violation_by_id(const struct check_run *cr, const char *id)
+{
+	const struct violation *v = cr->pc->m->violations.items;
+	size_t lo = 0, hi = cr->pc->m->violations.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[cr->byid[mid]].id, id);
+
+		if (c == 0)
+			return &v[cr->byid[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The earlier violations of v's rule and facts, each {id, page,
+ * anchor}: the facts may have moved to another project since, so each
+ * is placed by its own row (by v's when the list lacks it). */
+static json_t *
+earlier_json(const struct check_run *cr, const struct violation *v)
+{
+	json_t *out = json_array(), *o;
+
+	for (size_t k = 0; k < v->n_earlier; k++) {
+		const struct violation *e = violation_by_id(cr, v->earlier[k]);
+
+		o = json_pack("{s:s}", "id", v->earlier[k]);
+		item_check_place(o, e != NULL ? e->project : v->project,
+		    v->rule_id, v->earlier[k]);
+		json_array_append_new(out, o);
+	}
+	return out;
+}
 
 static int checks_page(const struct page_ctx *pc, long pi,
     const size_t *idx, size_t nk, mirror_error *err);
@@ -190,8 +215,9 @@ check_title(strbuf *sb, const struct site_model *m,
 
 /* The whole object of violation v, for its section of its page. */
 static json_t *
-violation_json(const struct site_model *m, const struct violation *v)
+violation_json(const struct check_run *cr, const struct violation *v)
 {
+	const struct site_model *m = cr->pc->m;
 	json_t *o = item_violation(m, v), *facts = json_array();
 	long pi = model_project_index(m, v->project);
 	struct item_when when[2];
@@ -214,7 +240,7 @@ violation_json(const struct site_model *m, const struct violation *v)
 	when[1] = (struct item_when){ v->closed_at, o, "closed_shown" };
 	item_when_set(when, 2);
 	json_object_set_new(o, "fact_list", facts);
-	json_object_set_new(o, "earlier", earlier_json(v));
+	json_object_set_new(o, "earlier", earlier_json(cr, v));
 	return o;
 }
 
@@ -319,7 +345,7 @@ group_page(const struct check_run *cr, size_t g, mirror_error *err)
 	int rc;
 
 	for (size_t k = 0; k < nk; k++)
-		json_array_append_new(checks, violation_json(m,
+		json_array_append_new(checks, violation_json(cr,
 		    &m->violations.items[idx[k]]));
 	strbuf_init(&path);
 	strbuf_init(&title);
@@ -851,12 +877,14 @@ check_run_init(struct check_run *cr, const struct site_model *m)
 	size_t n = m->violations.n, nr = 0;
 
 	cr->ord = xcalloc(n + 1, sizeof(*cr->ord));
+	cr->byid = xcalloc(n + 1, sizeof(*cr->byid));
 	cr->gstart = xcalloc(n + 1, sizeof(*cr->gstart));
 	cr->pstart = xcalloc(n + 1, sizeof(*cr->pstart));
 	for (size_t i = 0; i < n; i++)
-		cr->ord[i] = i;
+		cr->ord[i] = cr->byid[i] = i;
 	sort_list = v;
 	qsort(cr->ord, n, sizeof(*cr->ord), by_page);
+	qsort(cr->byid, n, sizeof(*cr->byid), by_id);
 	for (size_t k = 0; k < n; k++) {
 		const struct violation *x = &v[cr->ord[k]], *y = k > 0 ?
 		    &v[cr->ord[k - 1]] : NULL;
@@ -886,6 +914,7 @@ static void
 check_run_free(struct check_run *cr)
 {
 	free(cr->ord);
+	free(cr->byid);
 	free(cr->gstart);
 	free(cr->pstart);
 	free(cr->rules);

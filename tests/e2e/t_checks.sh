@@ -214,3 +214,33 @@ expect "... and the search index and the sitemap link them there too" sh -c "
     grep -qF '\"checks/projects/p06-polisher/stale-state.html#chk-007e8f8c4120\"' exsite/search/d-0.js &&
     ! grep -qF 'checks/chk-' exsite/search/d-0.js exsite/sitemap.xml exsite/changes.xml exsite/feed.xml &&
     grep -qF 'checks/projects/p06-polisher/stale-state.html</loc>' exsite/sitemap.xml"
+
+# Hard names: a rule id that is no slug, a project whose slug is
+# "rules", violations of no project and of a project the store does not
+# list, and an earlier violation of the same facts in another project.
+new_store odd.db || exit 1
+sql odd.db "
+INSERT INTO projects(id, name) VALUES ('rules', 'Rules Project');
+INSERT INTO entities(id, entity_type, name, project) VALUES
+  ('c1', 'component', 'Tube', 'rules'), ('c2', 'component', 'Loose', '');
+INSERT INTO rule_runs VALUES ('r1', '../../etc/Pässwd rule', 'rules/x.sql:3',
+  'warn', 'odd', 'desc', 'SELECT 1', 'ok', '', 3, 2);
+INSERT INTO rule_violations(id, rule_id, severity, project, facts, message,
+  status, detected_at, opened_run) VALUES
+ ('chk-00000000aaaa', '../../etc/Pässwd rule', 'warn', 'rules',
+  '[\"entity:c1\"]', 'm1', 'open', '2026-09-01 10:00:00', 'r1'),
+ ('chk-00000000bbbb', '../../etc/Pässwd rule', 'warn', '',
+  '[\"entity:c2\"]', 'm2', 'open', '2026-09-01 10:00:00', 'r1'),
+ ('chk-00000000cccc', '../../etc/Pässwd rule', 'warn', 'ghost',
+  '[\"entity:c2\"]', 'm3', 'closed', '2026-09-01 10:00:00', 'r1');
+INSERT INTO violation_facts VALUES ('chk-00000000aaaa', 'entity', 'c1'),
+  ('chk-00000000bbbb', 'entity', 'c2'), ('chk-00000000cccc', 'entity', 'c2');" || exit 1
+mirror build --store odd.db --out odd --no-sweep --quiet
+r=etc-passwd-rule--52ac1053
+expect "hard names: pages by slug below checks/projects/, apart from the rule's; every link resolves" sh -c "
+    test -f odd/checks/rules/$r.md -a -f odd/checks/projects/rules/$r.md -a \
+      -f odd/checks/projects/x--cbf29ce4/$r.md -a -f odd/checks/projects/ghost/$r.md &&
+    grep -qF 'SELECT 1' odd/checks/rules/$r.md &&
+    python3 '$MIRROR_TOP/tests/tools/linkcheck.py' odd >/dev/null"
+expect "an earlier violation in another project is linked on that project's page" \
+    grep -qF "(../../../checks/projects/x--cbf29ce4/$r.md#chk-00000000bbbb)" "odd/checks/projects/ghost/$r.md"
