@@ -195,20 +195,32 @@ write_real(strbuf *out, double value)
 	return 0;
 }
 
+/* How write_value lays a value out: indented, on one line, or indented
+ * with each object below the top value on one line (rows). */
+enum layout { INDENTED, ONE_LINE, ROWS };
+
 /* Before an element at nesting level depth: a newline and its indent,
  * or on one line (line) a space after the comma, none after the bracket
  * (first). */
 static void
 element_sep(strbuf *out, int depth, int line, int first)
 {
-	if (!line)
+	if (line != ONE_LINE)
 		newline(out, depth);
 	else if (!first)
 		strbuf_putc(out, ' ');
 }
 
-/* v at nesting level depth, strings cut at cap bytes, on one line when
- * line. Returns 0 or -1 (json_write). */
+/* The layout of v, a member or element of a value laid out as line:
+ * in rows an object goes on one line. */
+static int
+below(int line, const json_t *v)
+{
+	return line == ROWS && json_is_object(v) ? ONE_LINE : line;
+}
+
+/* v at nesting level depth, strings cut at cap bytes, laid out as line
+ * (enum layout) says. Returns 0 or -1 (json_write). */
 static int
 write_value(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 {
@@ -240,14 +252,16 @@ write_value(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 
 		strbuf_putc(out, '[');
 		for (size_t i = 0; i < k; i++) {
+			const json_t *e = json_array_get(v, i);
+
 			element_sep(out, depth + 1, line, i == 0);
-			if (write_value(out, json_array_get(v, i),
-			    depth + 1, cap, line) < 0)
+			if (write_value(out, e, depth + 1, cap, below(line,
+			    e)) < 0)
 				return -1;
 			if (i + 1 < k)
 				strbuf_putc(out, ',');
 		}
-		if (k > 0 && !line)
+		if (k > 0 && line != ONE_LINE)
 			newline(out, depth);
 		strbuf_putc(out, ']');
 		return 0;
@@ -274,13 +288,13 @@ write_value(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 			strbuf_add(out, ": ", 2);
 			if (write_value(out, json_object_iter_value(it),
 			    depth + 1, whole_key(key, klen) ? SIZE_MAX :
-			    cap, line) < 0)
+			    cap, below(line, json_object_iter_value(it))) < 0)
 				return -1;
 			if (next != NULL)
 				strbuf_putc(out, ',');
 			it = next;
 		}
-		if (!line)
+		if (line != ONE_LINE)
 			newline(out, depth);
 		strbuf_putc(out, '}');
 		return 0;
@@ -292,7 +306,7 @@ write_value(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 int
 json_write(strbuf *out, const json_t *v, int depth)
 {
-	return write_value(out, v, depth, SIZE_MAX, 0);
+	return write_value(out, v, depth, SIZE_MAX, INDENTED);
 }
 
 void
@@ -317,11 +331,17 @@ json_quote(strbuf *sb, const char *s, int in_script)
 int
 json_write_capped(strbuf *out, const json_t *v, int depth)
 {
-	return write_value(out, v, depth, TEXT_MAX_FIELD, 0);
+	return write_value(out, v, depth, TEXT_MAX_FIELD, INDENTED);
 }
 
 int
 json_write_line(strbuf *out, const json_t *v)
 {
-	return write_value(out, v, 0, TEXT_MAX_FIELD, 1);
+	return write_value(out, v, 0, TEXT_MAX_FIELD, ONE_LINE);
+}
+
+int
+json_write_rows(strbuf *out, const json_t *v)
+{
+	return write_value(out, v, 0, TEXT_MAX_FIELD, ROWS);
 }

@@ -49,6 +49,15 @@ int json_write_capped(strbuf *out, const json_t *v, int depth);
 int json_write_line(strbuf *out, const json_t *v);
 
 /*
+ * json_write_capped of v as a file's top value, each object below it on
+ * one line as json_write_line writes it, the rest indented: a file of
+ * rows (a project's header, then its facts, in api/projects/<slug>.json),
+ * so one row added or changed is one line of a diff. Returns as
+ * json_write.
+ */
+int json_write_rows(strbuf *out, const json_t *v);
+
+/*
  * Append s (NUL-terminated; NULL as "") to sb as a JSON string literal,
  * without jansson: '"' and '\\' escaped, every byte below 0x20 as
  * \u00XX, bytes from 0x80 as they are (the caller hands UTF-8). With

@@ -13,6 +13,7 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 #include "words/conflict_words.h"
+#include "words/fact_words.h"
 
 #define PROJECTS_DIR "api/projects/"
 #define CONFLICTS_DIR "api/conflicts/"
@@ -231,7 +232,7 @@ is_conflict_kind(int k)
 /* ---- facts ------------------------------------------------------------ */
 
 struct fact {
-	const char *anchor;     /* borrowed from the document */
+	char *key;              /* "layer id": what a fact is across commits */
 	json_t *o;
 	size_t seq;
 };
@@ -241,16 +242,66 @@ struct facts {
 	size_t n, cap;
 };
 
+/*
+ * Is o a fact: a row of api/projects/<slug>.json (layer, id, status and
+ * a value, content or description; a relationship has no status), or a
+ * fact item of the template's model the file held before (layer, id,
+ * label, value, status)? Both name a fact by layer and id alike.
+ */
 static int
 is_fact(json_t *o)
 {
-	static const char *const keys[] = { "anchor", "layer", "id", "label",
-	    "value", "status" };
+	return json_is_string(json_object_get(o, "layer")) &&
+	    json_is_string(json_object_get(o, "id")) &&
+	    json_object_get(o, "status") != NULL &&
+	    (json_object_get(o, "value") != NULL ||
+	    json_object_get(o, "content") != NULL ||
+	    json_object_get(o, "description") != NULL);
+}
+
+/* "layer id" of fact o, a new string. */
+static char *
+fact_key(json_t *o)
+{
+	strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s %s", raw(o, "layer"), raw(o, "id"));
+	return strbuf_detach(&sb);
+}
+
+/* What fact o is called, one plain line: the model's label, else the
+ * store's key (state), name (entity) or type (memory). */
+static char *
+fact_label(json_t *o)
+{
+	static const char *const keys[] = { "label", "key", "name", "type" };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (json_object_get(o, keys[i]) == NULL)
-			return 0;
-	return json_is_string(json_object_get(o, "anchor"));
+		if (json_object_get(o, keys[i]) != NULL)
+			return field(o, keys[i]);
+	return xstrdup("");
+}
+
+/* Fact o's value as its page shows it, one plain line: the value of a
+ * state row (or of any model item), a memory's content, an entity's
+ * value in words (words_entity_value). */
+static char *
+fact_value(json_t *o)
+{
+	strbuf sb;
+	char *v;
+
+	if (json_object_get(o, "value") != NULL)
+		return field(o, "value");
+	if (json_object_get(o, "content") != NULL)
+		return field(o, "content");
+	strbuf_init(&sb);
+	words_entity_value(&sb, raw(o, "type"), json_object_get(o,
+	    "properties"), raw(o, "description"));
+	v = one_line(sb.data != NULL ? sb.data : "", sb.len);
+	strbuf_free(&sb);
+	return v;
 }
 
 /* Every fact object under v, in document order. */
@@ -264,7 +315,7 @@ walk(struct facts *fs, json_t *v)
 		if (is_fact(v)) {
 			struct fact *f = &ARRAY_PUSH(fs->v, fs->n, fs->cap);
 
-			f->anchor = raw(v, "anchor");
+			f->key = fact_key(v);
 			f->o = v;
 			f->seq = fs->n - 1;
 			return;
@@ -284,14 +335,14 @@ static int
 cmp_fact(const void *a, const void *b)
 {
 	const struct fact *x = a, *y = b;
-	int c = strcmp(x->anchor, y->anchor);
+	int c = strcmp(x->key, y->key);
 
 	if (c != 0)
 		return c;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The facts of doc (may be NULL), sorted by anchor, one per anchor. */
+/* The facts of doc (may be NULL), sorted by key, one per key. */
 static void
 collect_facts(struct facts *fs, json_t *doc)
 {
@@ -304,17 +355,28 @@ collect_facts(struct facts *fs, json_t *doc)
 	if (fs->n == 0)
 		return;
 	qsort(fs->v, fs->n, sizeof(*fs->v), cmp_fact);
-	for (size_t i = 0; i < fs->n; i++)
-		if (m == 0 || strcmp(fs->v[m - 1].anchor, fs->v[i].anchor) != 0)
+	for (size_t i = 0; i < fs->n; i++) {
+		if (m == 0 || strcmp(fs->v[m - 1].key, fs->v[i].key) != 0)
 			fs->v[m++] = fs->v[i];
+		else
+			free(fs->v[i].key);
+	}
 	fs->n = m;
+}
+
+static void
+facts_free(struct facts *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		free(fs->v[i].key);
+	free(fs->v);
 }
 
 /* "label [id, layer]" of a fact, appended to sb. */
 static void
 put_fact_name(strbuf *sb, json_t *f)
 {
-	char *label = field(f, "label"), *id = field(f, "id");
+	char *label = fact_label(f), *id = field(f, "id");
 	char *layer = field(f, "layer");
 
 	strbuf_printf(sb, "%s [%s%s%s]", label[0] ? label : "(no label)", id,
@@ -324,13 +386,27 @@ put_fact_name(strbuf *sb, json_t *f)
 	free(layer);
 }
 
+/* Member key of o, or with key "value" fact o's value (fact_value),
+ * as one plain line, "(empty)" for none. */
 static void
 put_value(strbuf *sb, json_t *o, const char *key)
 {
-	char *v = field(o, key);
+	char *v = strcmp(key, "value") == 0 ? fact_value(o) : field(o, key);
 
 	strbuf_puts(sb, v[0] ? v : "(empty)");
 	free(v);
+}
+
+/* Do facts a and b have different values (fact_value)? */
+static int
+value_differs(json_t *a, json_t *b)
+{
+	char *x = fact_value(a), *y = fact_value(b);
+	int d = strcmp(x, y) != 0;
+
+	free(x);
+	free(y);
+	return d;
 }
 
 /*
@@ -370,7 +446,7 @@ fact_event(struct events *es, int kind, const char *project, json_t *o,
     json_t *n)
 {
 	json_t *f = n != NULL ? n : o;
-	char *id = field(f, "id"), *label = field(f, "label");
+	char *id = field(f, "id"), *label = fact_label(f);
 	struct event *e = ev_new(es, kind, project, id);
 	strbuf line, subj;
 
@@ -469,7 +545,7 @@ project_events(struct events *es, const struct hw_file *f)
 	collect_facts(&nf, nd);
 	while (i < of.n || j < nf.n) {
 		int c = i >= of.n ? 1 : j >= nf.n ? -1 :
-		    strcmp(of.v[i].anchor, nf.v[j].anchor);
+		    strcmp(of.v[i].key, nf.v[j].key);
 
 		if (c < 0) {
 			fact_event(es, EV_REMOVED, slug, of.v[i++].o, NULL);
@@ -479,7 +555,7 @@ project_events(struct events *es, const struct hw_file *f)
 			fact_event(es, EV_ADDED, slug, NULL, nf.v[j++].o);
 			continue;
 		}
-		if (differs(of.v[i].o, nf.v[j].o, "value"))
+		if (value_differs(of.v[i].o, nf.v[j].o))
 			fact_event(es, EV_CHANGED, slug, of.v[i].o, nf.v[j].o);
 		else if (differs(of.v[i].o, nf.v[j].o, "status"))
 			fact_event(es, is_active(of.v[i].o, "status") ?
@@ -488,8 +564,8 @@ project_events(struct events *es, const struct hw_file *f)
 		i++;
 		j++;
 	}
-	free(of.v);
-	free(nf.v);
+	facts_free(&of);
+	facts_free(&nf);
 	free(slug);
 	json_decref(od);
 	json_decref(nd);
@@ -659,6 +735,26 @@ trailer(const char *key, const char *value)
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "%s: %s", key, value);
 	return strbuf_detach(&sb);
+}
+
+/*
+ * A conflict file's object as the event makers read it, the conflict's
+ * fields with its "members": today's file holds them as "conflict" and
+ * "members" beside it, one written before as one object. Takes j (may
+ * be NULL); returns a new reference, or NULL.
+ */
+static json_t *
+conflict_doc(json_t *j)
+{
+	json_t *c = json_object_get(j, "conflict");
+
+	if (!json_is_object(c))
+		return j;
+	c = json_copy(c);
+	if (c != NULL)
+		json_object_set(c, "members", json_object_get(j, "members"));
+	json_decref(j);
+	return c;
 }
 
 /* One conflict file, before and after, as the event makers read it. */
@@ -856,8 +952,8 @@ conflict_events(struct events *es, const struct hw_file *f, int initial)
 	json_t *c;
 	const char *ps, *ost, *nst;
 
-	cf.oc = parse_json(f->old_text, f->old_len);
-	cf.nc = parse_json(f->new_text, f->new_len);
+	cf.oc = conflict_doc(parse_json(f->old_text, f->old_len));
+	cf.nc = conflict_doc(parse_json(f->new_text, f->new_len));
 	if ((c = cf.nc != NULL ? cf.nc : cf.oc) == NULL)
 		return;
 	ps = raw(c, "project_slug");

@@ -11,6 +11,7 @@
 #include "sys/termtext.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+#include "words/fact_words.h"
 
 json_t *
 item_date(const char *ts)
@@ -221,17 +222,7 @@ const char *
 item_prop(const struct fact_entity *e, const char *key, char *buf,
     size_t size)
 {
-	json_t *v = json_object_get(e->properties, key);
-
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (json_is_integer(v) && size >= TEXT_INT_SIZE) {
-		(void)text_int(buf, (long long)json_integer_value(v));
-		return buf;
-	}
-	if (json_is_real(v))
-		return text_real(buf, size, json_real_value(v)) > 0 ? buf : "";
-	return "";
+	return words_prop(e->properties, key, buf, size);
 }
 
 static int
@@ -282,21 +273,12 @@ props_text(const struct fact_entity *e)
 json_t *
 item_entity_value(const struct fact_entity *e)
 {
-	char b1[64], b2[64];
-	const char *v = item_prop(e, "value", b1, sizeof(b1));
-	const char *u = item_prop(e, "unit", b2, sizeof(b2));
 	strbuf sb;
 	json_t *out;
 
-	if (v[0] == '\0' && strcmp(e->type, "validation_claim") == 0)
-		v = item_prop(e, "verdict", b1, sizeof(b1));
-	if (v[0] == '\0')
-		return json_string(e->description);
 	strbuf_init(&sb);
-	strbuf_puts(&sb, v);
-	if (u[0] != '\0')
-		strbuf_printf(&sb, " %s", u);
-	out = json_string(sb.data);
+	words_entity_value(&sb, e->type, e->properties, e->description);
+	out = json_string(sb.data != NULL ? sb.data : "");
 	strbuf_free(&sb);
 	return out;
 }
@@ -530,4 +512,125 @@ item_sources(const char *source)
 			json_array_append(out, v);
 	json_decref(parsed);
 	return out;
+}
+
+/*
+ * The mirror's findings on fact (kind, id), kind as conflict members
+ * name its table, onto an API row: "conflict", the open conflict it
+ * belongs to; "checks", the ids of the open violations naming it;
+ * "changed_by", its latest memory_audit row. Each only when there is
+ * one, so that a fact with none costs no bytes for them.
+ */
+static void
+api_findings(struct jbuild *b, const struct site_model *m, const char *kind,
+    const char *id)
+{
+	const char *c = model_marker_of(m, kind, id);
+	size_t n;
+	const struct flagged *f = model_check_of(m, kind, id, &n);
+
+	if (c != NULL)
+		jb_str(b, "conflict", c);
+	if (f != NULL) {
+		json_t *ids = json_array();
+
+		for (size_t k = 0; k < n; k++)
+			json_array_append_new(ids, json_string(
+			    f[k].violation_id));
+		jb_take(b, "checks", ids);
+	}
+	if (audit_find(&m->audit, kind, id) != NULL)
+		jb_take(b, "changed_by", changed_by(m, kind, id));
+}
+
+/*
+ * An API row's "layer" and "id", and its "slug" when the id is not one
+ * already (a slug_make of it, with a hash): the fact's anchor on its
+ * project's overview is "<layer>-<slug>", its slug or else its id.
+ */
+static void
+api_head(struct jbuild *b, const char *layer, const char *id)
+{
+	char slug[SLUG_SIZE];
+
+	jb_str(b, "layer", layer);
+	jb_str(b, "id", id);
+	if (!slug_is_clean(id)) {
+		slug_make(slug, id);
+		jb_str(b, "slug", slug);
+	}
+}
+
+json_t *
+item_api_state(const struct site_model *m, const struct fact_state *f)
+{
+	struct jbuild b;
+
+	jb_init(&b);
+	api_head(&b, "state", f->id);
+	jb_str(&b, "key", f->key);
+	jb_str(&b, "value", f->value);
+	jb_str(&b, "category", f->category);
+	jb_str(&b, "status", f->status);
+	jb_str(&b, "source", f->source);
+	jb_real(&b, "confidence", f->confidence);
+	jb_str(&b, "created_at", f->created_at);
+	jb_str(&b, "updated_at", f->updated_at);
+	api_findings(&b, m, "project_state", f->id);
+	return item_must(jb_done(&b), "project_state row", f->id);
+}
+
+json_t *
+item_api_entity(const struct site_model *m, const struct fact_entity *e)
+{
+	struct jbuild b;
+
+	jb_init(&b);
+	api_head(&b, "entity", e->id);
+	jb_str(&b, "name", e->name);
+	jb_str(&b, "type", e->type);
+	jb_str(&b, "description", e->description);
+	jb_ref(&b, "properties", e->properties);
+	jb_str(&b, "status", e->status);
+	jb_ref(&b, "source_refs", e->source_refs);
+	jb_real(&b, "confidence", e->confidence);
+	jb_str(&b, "created_at", e->created_at);
+	jb_str(&b, "updated_at", e->updated_at);
+	api_findings(&b, m, "entity", e->id);
+	return item_must(jb_done(&b), "entities row", e->id);
+}
+
+json_t *
+item_api_memory(const struct site_model *m, const struct fact_memory *f)
+{
+	struct jbuild b;
+
+	jb_init(&b);
+	api_head(&b, "memory", f->id);
+	jb_str(&b, "type", f->type);
+	jb_str(&b, "content", f->content);
+	jb_str(&b, "status", f->status);
+	jb_real(&b, "confidence", f->confidence);
+	jb_int(&b, "reference_count", (json_int_t)f->reference_count);
+	jb_ref(&b, "domain_tags", f->domain_tags);
+	if (f->valid_until != NULL)
+		jb_str(&b, "valid_until", f->valid_until);
+	jb_str(&b, "created_at", f->created_at);
+	jb_str(&b, "updated_at", f->updated_at);
+	api_findings(&b, m, "memory", f->id);
+	return item_must(jb_done(&b), "memories row", f->id);
+}
+
+json_t *
+item_api_rel(const struct fact_rel *r)
+{
+	struct jbuild b;
+
+	jb_init(&b);
+	jb_str(&b, "layer", "relationship");
+	jb_str(&b, "id", r->id);
+	jb_str(&b, "type", r->type);
+	jb_str(&b, "source", r->source);
+	jb_str(&b, "target", r->target);
+	return item_must(jb_done(&b), "relationships row", r->id);
 }

@@ -50,6 +50,20 @@ void item_check_place(json_t *o, const char *project, const char *rule_id,
     const char *id);
 
 /*
+ * A fact as a row of api/projects/<slug>.json (doc/site.md): its store
+ * fields under their column names, no word made for a page, then the
+ * mirror's findings on it ("conflict", "checks", "changed_by", each only
+ * when there is one). A new object, its keys in a fixed order. A
+ * relationship row has its store id, type and two ends.
+ */
+json_t *item_api_state(const struct site_model *m, const struct fact_state *f);
+json_t *item_api_entity(const struct site_model *m,
+    const struct fact_entity *e);
+json_t *item_api_memory(const struct site_model *m,
+    const struct fact_memory *f);
+json_t *item_api_rel(const struct fact_rel *r);
+
+/*
  * The check marker of fact (layer, id), a violation_facts layer: null
  * when no open violation names it, else a new object {id, page, anchor,
  * rule, label, count} of its first open violation (smallest id).

@@ -677,11 +677,11 @@ page_later_finish(struct page_later *pl, mirror_error *err)
 	return rc;
 }
 
-/* v as the JSON file path (page_json's text). Returns 0 or < 0 with
- * err set. */
+/* v as the JSON file path (page_json's text; with rows, each object
+ * below the top on a line: json_write_rows). Returns 0 or < 0 with err set. */
 static int
 json_file(const struct page_ctx *pc, const char *path, const json_t *v,
-    mirror_error *err)
+    int rows, mirror_error *err)
 {
 	strbuf text;
 	int rc;
@@ -689,7 +689,8 @@ json_file(const struct page_ctx *pc, const char *path, const json_t *v,
 	/* Straight into one buffer (api/conflicts.json grows with every
 	 * conflict), and the newline with it. */
 	strbuf_init(&text);
-	if (json_write_capped(&text, v, 0) != 0) {
+	if ((rows ? json_write_rows(&text, v) : json_write_capped(&text, v,
+	    0)) != 0) {
 		strbuf_free(&text);
 		return mirror_fail(err, MIRROR_EIO, "cannot serialise %s",
 		    path);
@@ -709,12 +710,13 @@ page_json(const struct page_ctx *pc, const char *path, const json_t *v,
 	if (page_digest(hex, pc, path, "json", NULL, v) &&
 	    kept_as(pc, path, hex, &path, 1))
 		return 0;
-	return json_file(pc, path, v, err);
+	return json_file(pc, path, v, 0, err);
 }
 
-int
-page_write_json(const struct page_ctx *pc, const struct page_doc *doc,
-    const char *json_path, const json_t *v, mirror_error *err)
+/* page_write_json, the JSON in rows when rows. Returns 0 or < 0. */
+static int
+write_twin_json(const struct page_ctx *pc, const struct page_doc *doc,
+    const char *json_path, const json_t *v, int rows, mirror_error *err)
 {
 	char hex[DIGEST_HEX + 1], from[DIGEST_HEX + 1];
 	int rc;
@@ -727,7 +729,21 @@ page_write_json(const struct page_ctx *pc, const struct page_doc *doc,
 		if (kept_as(pc, json_path, hex, &json_path, 1))
 			return 0;
 	}
-	return json_file(pc, json_path, v, err);
+	return json_file(pc, json_path, v, rows, err);
+}
+
+int
+page_write_json(const struct page_ctx *pc, const struct page_doc *doc,
+    const char *json_path, const json_t *v, mirror_error *err)
+{
+	return write_twin_json(pc, doc, json_path, v, 0, err);
+}
+
+int
+page_write_rows(const struct page_ctx *pc, const struct page_doc *doc,
+    const char *json_path, const json_t *v, mirror_error *err)
+{
+	return write_twin_json(pc, doc, json_path, v, 1, err);
 }
 
 /* An object's id and index, sorted by page_list_init. */

@@ -207,6 +207,12 @@ int page_json(const struct page_ctx *pc, const char *path, const json_t *v,
 int page_write_json(const struct page_ctx *pc, const struct page_doc *doc,
     const char *json_path, const json_t *v, mirror_error *err);
 
+/* page_write_json with the JSON in rows (json_write_rows): each object
+ * below the top on one line, so that a fact or a conflict's side
+ * changed is one line of the file's diff. */
+int page_write_rows(const struct page_ctx *pc, const struct page_doc *doc,
+    const char *json_path, const json_t *v, mirror_error *err);
+
 /*
  * A JSON file listing many objects (api/conflicts.json, api/checks.json),
  * gathered one object at a time as its text in the file, so that no tree

@@ -597,6 +597,59 @@ conflict_json(json_t **out, const struct site_model *m,
 	return 0;
 }
 
+/* The members keys of src into dst, in keys' order: those src has,
+ * but "slug" where it is the id already (a reader takes the id). */
+static void
+copy_keys(json_t *dst, const json_t *src, const char *const *keys,
+    size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		json_t *v = json_object_get(src, keys[k]);
+
+		if (v == NULL || (strcmp(keys[k], "slug") == 0 && json_equal(v,
+		    json_object_get(src, "id"))))
+			continue;
+		json_object_set(dst, keys[k], v);
+	}
+}
+
+/*
+ * api/conflicts/<id>.json from o, the conflict's page data:
+ * "conflict", its own fields and the ids of earlier conflicts on its
+ * slot, and "members", each side as the store and the sweep hold it;
+ * each on a line of the file. None of the page's words but slot_words,
+ * which commit messages quote. A new object.
+ */
+static json_t *
+conflict_api(const json_t *o)
+{
+	static const char *const head[] = { "id", "slug", "status",
+	    "slot_kind", "slot_key", "project", "project_slug", "slot_words",
+	    "description", "detected_at", "resolved_at", "resolved_by",
+	    "resolution" };
+	static const char *const side[] = { "kind", "layer", "id", "slug",
+	    "label", "type", "value_then", "value_now", "status_now",
+	    "source", "trust", "favoured", "conflicts_with",
+	    "project_slug" };
+	json_t *head_o = json_object(), *members = json_array();
+	json_t *earlier = json_array(), *v;
+	size_t k;
+
+	copy_keys(head_o, o, head, sizeof(head) / sizeof(*head));
+	json_array_foreach(json_object_get(o, "earlier"), k, v)
+		json_array_append(earlier, json_object_get(v, "id"));
+	json_object_set_new(head_o, "earlier", earlier);
+	json_array_foreach(json_object_get(o, "members"), k, v) {
+		json_t *m = json_object();
+
+		copy_keys(m, v, side, sizeof(side) / sizeof(*side));
+		json_array_append_new(members, m);
+	}
+	return item_must(json_pack("{s:o, s:o}", "conflict", head_o,
+	    "members", members), "conflict", json_string_value(
+	    json_object_get(o, "id")));
+}
+
 /* The pool's work: one conflict's page and JSON, its object's text
  * kept in list for api/conflicts.json. */
 struct conflict_run {
@@ -614,7 +667,7 @@ conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 	size_t i = page_list_index(cr->list, k);
 	const struct conflict *c = &pc->m->conflicts.items[i];
 	const char *slug;
-	json_t *o, *data;
+	json_t *o, *data, *rows;
 	strbuf path, api, title;
 	int rc;
 
@@ -633,9 +686,11 @@ conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 	strbuf_printf(&title, "%s (%s)", json_string_value(
 	    json_object_get(o, "title")), c->id);
 	data = json_pack("{s:O}", "conflict", o);
-	rc = page_write_json(pc, &(struct page_doc){ .path = path.data,
+	rows = conflict_api(o);
+	rc = page_write_rows(pc, &(struct page_doc){ .path = path.data,
 	    .tname = "conflict.md", .title = title.data, .data = data },
-	    api.data, o, err);
+	    api.data, rows, err);
+	json_decref(rows);
 	json_decref(data);
 	strbuf_free(&api);
 	if (rc == 0 && page_list_set(cr->list, i, o) < 0)

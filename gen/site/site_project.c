@@ -1,6 +1,6 @@
 /*
  * site_project.c: projects/<slug>/index, the project overview, and
- * api/projects/<slug>.json (the same object the template sees).
+ * api/projects/<slug>.json (the project and its facts, a row each).
  *
  * Sections in SPEC 5's order: header, trusted state by category,
  * system architecture, decisions, requirements and constraints,
@@ -900,13 +900,107 @@ overview_figure(strbuf *sb, const json_t *data)
 	strbuf_free(&title);
 }
 
+/* A row of the API file and what it is sorted by. */
+struct api_row {
+	const char *layer, *id;
+	json_t *o;
+};
+
+/* qsort order of API rows: by layer, then id (strcmp). */
+static int
+cmp_api_row(const void *a, const void *b)
+{
+	const struct api_row *x = a, *y = b;
+	int c = strcmp(x->layer, y->layer);
+
+	return c != 0 ? c : strcmp(x->id, y->id);
+}
+
+/* qsort order of C strings. */
+static int
+cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The mirror's findings on project i into its API header: the ids of
+ * its open conflicts ("open_conflicts") and open checks ("open_checks"),
+ * each list by id (the overview's data lists both too).
+ */
+static void
+api_project_findings(json_t *head, const struct site_model *m, size_t i)
+{
+	const struct model_index *ix[2] = { &m->open_of, &m->checks_of };
+	static const char *const key[2] = { "open_conflicts", "open_checks" };
+
+	for (int w = 0; w < 2; w++) {
+		size_t lo = ix[w]->start[i], hi = ix[w]->start[i + 1], n = 0;
+		const char **ids = xcalloc(hi - lo + 1, sizeof(*ids));
+		json_t *a = json_array();
+
+		for (size_t k = lo; k < hi; k++) {
+			const struct violation *v;
+
+			if (w == 0) {
+				ids[n++] = m->conflicts.items[ix[w]->ord[k]].id;
+				continue;
+			}
+			v = &m->violations.items[ix[w]->ord[k]];
+			if (strcmp(v->status, "open") == 0)
+				ids[n++] = v->id;
+		}
+		qsort(ids, n, sizeof(*ids), cmp_cstr);
+		for (size_t k = 0; k < n; k++)
+			json_array_append_new(a, json_string(ids[k]));
+		json_object_set_new(head, key[w], a);
+		free(ids);
+	}
+}
+
+/*
+ * api/projects/<slug>.json: the project's header, less its words, with
+ * its open conflicts and checks, and "facts", every row of f as
+ * item_api_* makes it, by layer then id, so that one fact changed is one
+ * line changed. Every field is one the overview's data holds too (the
+ * file's digest is the page's). A new object.
+ */
+static json_t *
+api_json(const struct site_model *m, size_t i, const struct project_facts *f)
+{
+	size_t n = f->n_state + f->n_ent + f->n_mem + f->n_rel, k = 0;
+	struct api_row *rows = xcalloc(n + 1, sizeof(*rows));
+	json_t *head = project_header(m, i), *facts = json_array();
+
+	json_object_del(head, "rows");
+	api_project_findings(head, m, i);
+	for (size_t j = 0; j < f->n_state; j++)
+		rows[k++] = (struct api_row){ .layer = "state",
+		    .id = f->state[j].id, .o = item_api_state(m, &f->state[j]) };
+	for (size_t j = 0; j < f->n_ent; j++)
+		rows[k++] = (struct api_row){ .layer = "entity",
+		    .id = f->ent[j].id, .o = item_api_entity(m, &f->ent[j]) };
+	for (size_t j = 0; j < f->n_mem; j++)
+		rows[k++] = (struct api_row){ .layer = "memory",
+		    .id = f->mem[j].id, .o = item_api_memory(m, &f->mem[j]) };
+	for (size_t j = 0; j < f->n_rel; j++)
+		rows[k++] = (struct api_row){ .layer = "relationship",
+		    .id = f->rel[j].id, .o = item_api_rel(&f->rel[j]) };
+	qsort(rows, n, sizeof(*rows), cmp_api_row);
+	for (k = 0; k < n; k++)
+		json_array_append_new(facts, rows[k].o);
+	free(rows);
+	return item_must(json_pack("{s:o, s:o}", "project", head, "facts",
+	    facts), "project", m->projects[i].id);
+}
+
 /* Project i's overview and its api/ JSON. Returns 0 or < 0. */
 static int
 overview_page(const struct page_ctx *pc, size_t i,
     const struct site_graph *g, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
-	json_t *data = overview_json(m, i, g);
+	json_t *data = overview_json(m, i, g), *rows = api_json(m, i, g->f);
 	strbuf path, api, title, fig;
 	int rc;
 
@@ -918,11 +1012,12 @@ overview_page(const struct page_ctx *pc, size_t i,
 	strbuf_printf(&api, "api/projects/%s.json", m->pslug[i]);
 	strbuf_printf(&title, "%s: overview", m->projects[i].name);
 	overview_figure(&fig, data);
-	rc = page_write_json(pc, &(struct page_doc){ .path = path.data,
+	rc = page_write_rows(pc, &(struct page_doc){ .path = path.data,
 	    .tname = "project.md", .title = title.data, .data = data,
 	    .figs = &(struct md_figure){ .name = "diagram",
-	    .html = fig.data }, .nfigs = 1 }, api.data, data, err);
+	    .html = fig.data }, .nfigs = 1 }, api.data, rows, err);
 	json_decref(data);
+	json_decref(rows);
 	strbuf_free(&path);
 	strbuf_free(&api);
 	strbuf_free(&title);

@@ -307,26 +307,30 @@ function expected(rel) {
   if (m) {
     const data = JSON.parse(fs.readFileSync(
       path.join(site, 'api/projects', `${m[1]}.json`), 'utf8'));
-    const out = [];
-    const walk = (v, key) => {
-      if (key === 'gaps' || key === 'diagram' || key === 'linked' || v === null || typeof v !== 'object') return;
-      if (Array.isArray(v)) { v.forEach((x) => walk(x, '')); return; }
-      if (typeof v.anchor === 'string') {
-        out.push({ id: v.anchor, texts: [v.label, v.value] });
-        return;
-      }
-      for (const [k, x] of Object.entries(v)) walk(x, k);
+    // Each fact row (relationships are shown with their entities): its
+    // anchor, "<layer>-<slug>" (the id where it is a slug already), and
+    // its name and value as its row shows them.
+    const shown = (f) => {
+      if (f.layer === 'state') return [f.key, f.value];
+      if (f.layer === 'memory') return [f.type, f.content];
+      const p = f.properties || {};
+      const word = (x) => (typeof x === 'string' || typeof x === 'number' ? String(x) : '');
+      let v = word(p.value);
+      if (v === '' && f.type === 'validation_claim') v = word(p.verdict);
+      return [f.name, v === '' ? f.description : (word(p.unit) ? `${v} ${word(p.unit)}` : v)];
     };
-    walk(data, '');
+    const out = data.facts.filter((f) => f.layer !== 'relationship').map((f) => (
+      { id: `${f.layer}-${f.slug || f.id}`, texts: shown(f) }));
     return { ordered: false, facts: out };
   }
   m = rel.match(/^conflicts\/([^/]+)\.html$/);
   if (m && m[1] !== 'index') {
     const c = JSON.parse(fs.readFileSync(
       path.join(site, 'api/conflicts', `${m[1]}.json`), 'utf8'));
-    const members = (c.conflict || c).members;
-    return { ordered: true, facts: members.map((x) => ({ id: `member-${x.anchor}`,
-      texts: [x.value_then, x.gone ? '' : x.value_now] })) };
+    const members = c.members;
+    return { ordered: true, facts: members.map((x) => ({
+      id: `member-${x.layer}-${x.slug || x.id}`,
+      texts: [x.value_then, x.status_now === null ? '' : x.value_now] })) };
   }
   return null;
 }

@@ -102,7 +102,7 @@ async function example(browser) {
   const ids = await page.locator('[id^="member-"]').evaluateAll(
     (els) => els.map((e) => e.id));
   const want = json(exampleSite, `api/conflicts/${c.slug}.json`).members.map(
-    (m) => 'member-' + m.anchor);
+    (m) => `member-${m.layer}-${m.slug || m.id}`);
   check('the conflict page lists exactly the conflict\'s members, in trust order',
     JSON.stringify(ids) === JSON.stringify(want),
     `page ${JSON.stringify(ids)} vs ${JSON.stringify(want)}`);

@@ -154,8 +154,10 @@ expect "api/conflicts.json lists both conflicts, by id" \
     jq -e '.open_conflicts_count == 1 and ([.conflicts[].id] == ["c-5e1a","c-77b0"])' site/api/conflicts.json
 expect "api/conflicts/<id>.json has the members in trust order" \
     jq -e '[.members[].id] == ["s1","e1"] and .members[1].conflicts_with == "s1"' site/api/conflicts/c-5e1a.json
-expect "api/projects/<slug>.json is the overview's data" \
-    jq -e '.project.id == "p05-interferometer" and (.state_groups[0].items | length) == 2' site/api/projects/p05-interferometer.json
+expect "api/projects/<slug>.json is the project and its facts, one a line" \
+    jq -e '.project.id == "p05-interferometer" and .project.state_rows > 0 and
+    ([.facts[] | select(.layer == "state")] | length) == .project.state_rows' \
+    site/api/projects/p05-interferometer.json
 expect "feed.xml is well-formed Atom with a time from the data" python3 -c "
 import xml.etree.ElementTree as E
 r = E.parse('site/feed.xml').getroot()

@@ -41,4 +41,4 @@ expect "the project's queue shows the last value" \
 expect "the project page gives the current sides" \
     grep -qF 'PTFE rev 3 (trusted state: design review 3)' site/projects/p05-interferometer/index.md
 expect "the JSON's sides are the current ones" sh -c \
-    "jq -e '.sides_words == \"PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)\"' site/api/conflicts/$open.json >/dev/null"
+    "jq -e '.conflicts[] | select(.id == \"$open\") | .sides_words == \"PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)\"' site/api/conflicts.json >/dev/null"

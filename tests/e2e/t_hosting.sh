@@ -10,7 +10,7 @@ new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 mirror build --store ex.db --out ex --check-hosting github-pages,cloudflare-pages-free
 expect_status "the example fits GitHub Pages and Cloudflare's free plan (exit 0)" 0
 expect "it prints the site's size and the hosts it fits" out_has \
-    '^hosting: [0-9.]+ MB in [0-9,]+ files and [0-9]+ folders, largest [0-9.]+ kB \(api/projects/[a-z0-9-]+\.json\); fits GitHub Pages, GitLab Pages, Cloudflare Pages \(free\), Cloudflare Pages \(paid\)$'
+    '^hosting: [0-9.]+ MB in [0-9,]+ files and [0-9]+ folders, largest [0-9.]+ kB \(api/[a-z0-9/-]+\.json\); fits GitHub Pages, GitLab Pages, Cloudflare Pages \(free\), Cloudflare Pages \(paid\)$'
 expect "... whose files are the files DIR holds" sh -c "
     grep -q \"in \$(find ex -type f | wc -l | sed 's/\\(...\\)\$/,\\1/;s/^,//') files and \$(find ex -mindepth 1 -type d | wc -l) folders\" out"
 mirror build --store ex.db --out ex --check-hosting gitlab-pages --json --force

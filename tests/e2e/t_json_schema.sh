@@ -75,13 +75,14 @@ expect "slot_key is an array and a member's source one line of text" \
 # project whose properties are a string, an api/ file of no known kind.
 mkdir -p broken/api/conflicts broken/api/projects
 c=$(ls ex/api/conflicts | head -1)
-jq '.slot_key |= tojson' "ex/api/conflicts/$c" > "broken/api/conflicts/$c"
+jq '.conflict.slot_key |= tojson' "ex/api/conflicts/$c" > "broken/api/conflicts/$c"
 $py "$check" "$schemas" broken > b1.log 2>&1
 expect "a slot_key packed into a string fails the check" \
     sh -c "test $? -eq 1 && grep -q slot_key b1.log"
 rm -f broken/api/conflicts/*
 p=$(ls ex/api/projects | tail -1)
-jq '(.architecture[0].properties) |= tojson' "ex/api/projects/$p" > "broken/api/projects/$p"
+jq '.facts |= map(if .layer == "entity" then .properties |= tojson else . end)' \
+    "ex/api/projects/$p" > "broken/api/projects/$p"
 $py "$check" "$schemas" broken > b2.log 2>&1
 expect "entity properties packed into a string fail the check" \
     sh -c "test $? -eq 1 && grep -q properties b2.log"

@@ -6,7 +6,7 @@
 # value now, and "Value then" / "Value now" once one differs; dates show
 # as dates, with the time (HH:MM) only where two dates of one table (or
 # of one conflict page) fall on the same day at different minutes; the
-# api/ JSON keeps the full timestamps and states the flags.
+# api/ JSON keeps the full timestamps and says no column's words.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200   # 2026-11-01 00:00:00 UTC
 
@@ -73,19 +73,17 @@ expect "dates show without the time, with HH:MM only where two rows share a day"
     grep -q '| 2026-01-12 09:15 |\$' $md && grep -q '| 2026-01-12 14:30 |\$' $md &&
     grep -q 'mass\*\* | 4 kg |  | 2026-01-13 |\$' $md &&
     ! grep -Eq '[0-9]{2}:[0-9]{2}:[0-9]{2}' $md"
-expect "the api/ JSON keeps the full timestamp and states the flags" python3 -c "
+expect "the api/ JSON keeps the full timestamp and the confidence, no words for a column" python3 -c "
 import json
 d = json.load(open('site/api/projects/p1.json'))
-g = {x['category']: x for x in d['state_groups']}
-f = {i['id']: i for i in g['fact']['items']}
-assert f['s-f1']['updated_at'] == '2026-01-12 09:15:00', f['s-f1']
-assert f['s-f1']['updated'] == '2026-01-12'
-assert f['s-f1']['updated_shown'] == '2026-01-12 09:15'
-assert f['s-f3']['updated_shown'] == '2026-01-13'
-assert g['status']['confidence_shown'] is True
-assert g['decision']['confidence_shown'] is False
-c = d['confidence_shown']
-assert c['requirements'] is True and c['decisions'] is False and c['memories'] is False, c
+f = {(i['layer'], i['id']): i for i in d['facts']}
+s = f[('state', 's-f1')]
+assert s['updated_at'] == '2026-01-12 09:15:00', s
+assert f[('state', 's-f3')]['updated_at'].startswith('2026-01-13'), f
+assert not [k for i in d['facts'] for k in i if k.endswith('_shown') or
+            k in ('anchor', 'active', 'created', 'updated')], d
+assert 'confidence_shown' not in d and 'state_groups' not in d
+assert sorted(i['confidence'] for i in d['facts'] if 'confidence' in i)[0] < 1
 "
 
 # The config rows disagree: the sweep opened a conflict of two members
@@ -116,10 +114,11 @@ expect "once a value changed the page has Value then and Value now, and two even
     grep -q '<th>Value when detected</th>' site/conflicts/$conflict.html &&
     grep -qx -- '- Detected: 2026-11-01 00:00' $page &&
     grep -q '| 2026-02-02 · 2026-11-01 09:30 |\$' $page"
-expect "the conflict's JSON keeps detected_at and states values_differ" python3 -c "
+expect "the conflict's JSON keeps detected_at and each side's values then and now" python3 -c "
 import json
 d = json.load(open('site/api/conflicts/$conflict.json'))
-assert d['detected_at'] == '2026-11-01 00:00:00', d['detected_at']
-assert d['detected_shown'] == '2026-11-01 00:00'
-assert d['values_differ'] is True
+c = d['conflict']
+assert c['detected_at'] == '2026-11-01 00:00:00', c['detected_at']
+assert 'detected_shown' not in c and 'values_differ' not in c
+assert any(m['value_then'] != m['value_now'] for m in d['members'])
 "

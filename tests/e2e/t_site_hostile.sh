@@ -122,7 +122,8 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     if conflict_page:
         c = json.load(open(os.path.join(site, "api", "conflicts", conflict_page.group(1) + ".json")))
         want = {"<table": 1, "<tr": 1 + len(c["members"]),
-                "<pre": 2 if c["open"] else 0, "<code": 2 if c["open"] else 0}
+                "<pre": 2 if c["conflict"]["status"] == "open" else 0,
+                "<code": 2 if c["conflict"]["status"] == "open" else 0}
         for tag, n in want.items():
             if body.count(tag) != n:
                 bad.append(f"{rel}: {body.count(tag)} {tag}>, not {n}")
@@ -136,28 +137,27 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                        f"{body.count('<tr')} rows for {projects} projects")
         body = re.sub(r'<figure class="chart">.*?</figure>|</?(table|thead|tbody|tr|th|td)>',
                       "", body, flags=re.S)
-    # A project overview's template makes one table per state category
-    # and per non-empty entity section, a row per fact and a header row
-    # each, and one figure when the project has a diagram, whose links
-    # go only to the conflicts its JSON names: count them, then nothing
-    # else may be markup.
+    # A project overview's template makes tables whose rows are a
+    # header each and then facts, each row's id the anchor of a fact its
+    # JSON lists, and one figure when the project has a diagram, whose
+    # links go only to conflicts: count them, then nothing else may be
+    # markup.
     if project_page:
         d = json.load(open(os.path.join(site, "api", "projects", project_page.group(1) + ".json")))
-        lists = [g["items"] for g in d["state_groups"]] + [d[k] for k in (
-            "decisions", "requirements", "materials", "analysis", "vendors",
-            "memories", "other_entities", "inactive") if d[k]]
-        want = {"<table": len(lists), "<tr": sum(1 + len(l) for l in lists),
-                "<figure": 1 if d["diagram"] else 0,
-                "<svg": 1 if d["diagram"] else 0}
-        for tag, n in want.items():
-            if body.count(tag) != n:
-                bad.append(f"{rel}: {body.count(tag)} {tag}, not {n}")
+        anchors = {f'{f["layer"]}-{f.get("slug", f["id"])}' for f in d["facts"]
+                   if f["layer"] != "relationship"}
+        rows = re.findall(r'<tr id="([^"]*)"', body)
+        if body.count("<tr") != body.count("<table") + len(rows) or \
+                not set(rows) <= anchors:
+            bad.append(f"{rel}: rows that are no fact of its JSON")
+        if body.count("<figure") != body.count("<svg") or body.count("<svg") > 1:
+            bad.append(f"{rel}: {body.count('<figure')} figures, {body.count('<svg')} svgs")
         svg = "".join(re.findall(r'<svg.*?</svg>', body, flags=re.S))
         hrefs = re.findall(r'<a href="([^"]*)"', svg)
-        if svg.count('rx="6"') != len(d["diagram"]) or hrefs != [
-                f"../../conflicts/{n['conflict_slug']}.html"
-                for n in d["diagram"] if n["conflict_slug"]]:
-            bad.append(f"{rel}: the diagram's boxes or links are not its JSON's")
+        for h in hrefs:
+            m = re.fullmatch(r"\.\./\.\./conflicts/([a-z0-9-]+)\.html", h)
+            if not m or not os.path.exists(os.path.join(site, "conflicts", m.group(1) + ".md")):
+                bad.append(f"{rel}: the diagram links {h}, no conflict")
         try:
             if svg:
                 import xml.etree.ElementTree as E

@@ -204,26 +204,25 @@ expect "... and text in the HTML" \
     grep -qF "&lt;script&gt;alert(1)&lt;/script&gt; *x* [y](z) | p</a>" \
     site/projects/pa/index.html'
 
-# The JSON: ids on the entity, the section's groups beside.
+# The JSON: the relationships as rows of the store, the far end's
+# conflict on its own project's row; the Links' words are the page's.
 J=site/api/projects/pa.json
-expect "an entity's links in the JSON: out and in by type, as ids" \
-    test "$(jq -c '.architecture[] | select(.id == "a-cmp") |
-    [.links.out.part_of, .links.out.interfaces_with, .links.out.depends_on]' \
-    "$J")" = '[["a-sub"],["b-evil","b-ifc"],["a-ven","ghost"]]' -a \
-    "$(jq -c '.architecture[] | select(.id == "a-sub") | .links.in' "$J")" = \
-    '{"contains":["a-sys"],"part_of":["a-cmp"],"refines":["a-cmp"]}'
-expect "the Links groups in the JSON: families, the far end, its conflict" \
-    test "$(jq -c '.linked[] | select(.anchor == "entity-a-cmp") |
-    [(.groups | map(.family) | unique),
-    (.groups[] | select(.type == "affected_by_decision") | .ends[] |
-    select(.id == "b-dec") | [.project, .here, .conflict])]' \
-    "$J")" = "[[\"intent\",\"material\",\"other\",\"provenance\",\"structural\",\"validation\"],[\"pb\",false,\"$cid\"]]"
-expect "the chain in the JSON: head, steps, cycle, cut" \
-    test "$(jq -c '[.linked[] | select(.anchor == "entity-d1" or
-    .anchor == "entity-c1" or .anchor == "entity-l0") | .groups[] |
-    select(.words == "superseded by") | .ends[0].chain |
-    [(.now | map(.id)), (.cycle | map(.id)), .steps, .cut]]' "$J")" = \
-    '[[["d3"],[],1,false],[["l65"],[],64,true],[[],["c2","c1","c2"],1,false]]'
+out_of() { jq -c --arg s "$1" --arg t "$2" '[.facts[] | select(.layer ==
+    "relationship" and .source == $s and .type == $t) | .target]' "$J"; }
+in_of() { jq -c --arg e "$1" '[.facts[] | select(.layer == "relationship"
+    and .target == $e)] | group_by(.type) | map({(.[0].type):
+    map(.source)}) | add' "$J"; }
+expect "an entity's links in the JSON: a relationship row each, out and in by type" \
+    test "$(out_of a-cmp part_of)$(out_of a-cmp interfaces_with)$(out_of a-cmp depends_on)" = \
+    '["a-sub"]["b-evil","b-ifc"]["a-ven","ghost"]' -a \
+    "$(in_of a-sub)" = '{"contains":["a-sys"],"part_of":["a-cmp"],"refines":["a-cmp"]}'
+expect "the far end in another project: its row there carries its open conflict" \
+    test "$(jq -r '.facts[] | select(.id == "b-dec") | .conflict' \
+    site/api/projects/pb.json)" = "$cid"
+expect "the facts are one a line, by layer then id" sh -c "
+    jq -r '.facts[] | [.layer, .id] | @tsv' $J > rows.tsv &&
+    LC_ALL=C sort -c rows.tsv &&
+    test \$(grep -c '^    {\"layer\": ' $J) -eq \$(wc -l < rows.tsv)"
 expect "the JSON files match their schemas" \
     python3 "$MIRROR_TOP/tests/tools/json_schema.py" "$MIRROR_TOP/doc/schema" site
 

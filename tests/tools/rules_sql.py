@@ -188,28 +188,33 @@ GAP_RULES = {"component-without-material": "component with no material",
 def site_gaps(site):
     """(project, entity id, why) of every gap the overviews list."""
     out = set()
+    rule = {}
+
+    # Each check's rule, from the list of checks, wherever it holds them.
+    def walk(v):
+        if isinstance(v, dict):
+            if isinstance(v.get("id"), str) and isinstance(v.get("rule"), str):
+                rule[v["id"]] = v["rule"]
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+    with open(os.path.join(site, "api", "checks.json"), encoding="utf-8") as f:
+        walk(json.load(f))
     api = os.path.join(site, "api", "projects")
     for name in sorted(os.listdir(api)):
         with open(os.path.join(api, name), encoding="utf-8") as f:
             data = json.load(f)
-        ids = {}
-
-        def walk(v):
-            if isinstance(v, dict):
-                if v.get("layer") == "entity" and "anchor" in v:
-                    ids[v["anchor"]] = v["id"]
-                for x in v.values():
-                    walk(x)
-            elif isinstance(v, list):
-                for x in v:
-                    walk(x)
-        walk(data)
-        # The overview's Gaps list every open violation of the
-        # project; the hand-written gaps are the three gap rules'.
-        for g in data["gaps"]:
-            if g["rule"] in GAP_RULES:
-                out.add((data["project"]["id"], ids[g["fact_anchor"]],
-                         GAP_RULES[g["rule"]]))
+        # Each entity row names its open checks; the hand-written gaps
+        # are the three gap rules'.
+        for fact in data["facts"]:
+            if fact["layer"] != "entity":
+                continue
+            for c in fact.get("checks", []):
+                if rule.get(c) in GAP_RULES:
+                    out.add((data["project"]["id"], fact["id"],
+                             GAP_RULES[rule[c]]))
     return out
 
 

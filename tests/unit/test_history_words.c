@@ -166,6 +166,95 @@ test_one_fact(void **state)
 	free(n);
 }
 
+/* A copy of s. */
+static char *
+xstrdup_test(const char *s)
+{
+	char *d = malloc(strlen(s) + 1);
+
+	assert_non_null(d);
+	return strcpy(d, s);
+}
+
+/* A project file of rows (api/projects/<slug>.json today): facts is a
+ * list of the store's rows, each named by its layer and id. */
+static char *
+project_rows(const char *rows)
+{
+	strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "{\"project\": {\"id\": \"p1\", \"slug\": \"p1\"}, "
+	    "\"facts\": [%s]}", rows);
+	return strbuf_detach(&sb);
+}
+
+/* Rows of the store: an entity's value in words (its value property
+ * and unit) as the model's items said it, a memory's content unchanged
+ * says nothing, a relationship is no fact; a file written as the model
+ * before and as rows now says nothing of facts that did not change. */
+static void
+test_fact_rows(void **state)
+{
+	char *o = project_rows("{\"layer\": \"entity\", \"id\": \"e1\", "
+	    "\"name\": \"Spindle\", \"type\": \"parameter\", "
+	    "\"description\": \"d\", \"properties\": {\"value\": 300, "
+	    "\"unit\": \"rpm\"}, \"status\": \"active\"}, "
+	    "{\"layer\": \"memory\", \"id\": \"m1\", \"type\": \"note\", "
+	    "\"content\": \"old\", \"status\": \"active\"}, "
+	    "{\"layer\": \"relationship\", \"id\": \"r1\", \"type\": \"x\", "
+	    "\"source\": \"e1\", \"target\": \"e2\"}");
+	char *n = project_rows("{\"layer\": \"entity\", \"id\": \"e1\", "
+	    "\"name\": \"Spindle\", \"type\": \"parameter\", "
+	    "\"description\": \"d\", \"properties\": {\"value\": 320.5, "
+	    "\"unit\": \"rpm\"}, \"status\": \"active\"}, "
+	    "{\"layer\": \"memory\", \"id\": \"m1\", \"type\": \"note\", "
+	    "\"content\": \"old\", \"status\": \"active\"}, "
+	    "{\"layer\": \"state\", \"id\": \"s1\", \"key\": \"phase\", "
+	    "\"value\": \"test\", \"status\": \"active\"}");
+	char *model = project("p1", fact("entity", "e1", "Spindle",
+	    "320.5 rpm", "active"), fact("memory", "m1", "note", "old",
+	    "active"), NULL);
+	struct hw_file f = file("api/projects/p1.json", o, n);
+	struct hw_file g = file("api/projects/p1.json", model, n);
+	struct hw_words w;
+
+	(void)state;
+	describe(&w, &f, 1, 0);
+	assert_string_equal(w.subject.data, "1 fact changed, 1 added \xe2\x80"
+	    "\x94 p1");
+	assert_string_equal(w.body.data, "Project p1:\n"
+	    "  Spindle [e1, entity] changed: 300 rpm \xe2\x86\x92 320.5 rpm\n"
+	    "  phase [s1, state] added: test\n");
+	hw_free(&w);
+	describe(&w, &g, 1, 0);
+	assert_string_equal(w.subject.data, "p1 phase added: test");
+	assert_int_equal(w.fact_events, 1);
+	hw_free(&w);
+	free(o);
+	free(n);
+	free(model);
+}
+
+/* Conflict twin text as api/conflicts/<id>.json holds it today: its
+ * fields as "conflict", its sides as "members" beside it. Frees flat. */
+static char *
+conflict_rows(char *flat)
+{
+	json_t *c = json_loads(flat, 0, NULL), *doc;
+	char *s;
+
+	assert_non_null(c);
+	doc = json_pack("{s:O, s:O}", "conflict", c, "members",
+	    json_object_get(c, "members"));
+	json_object_del(json_object_get(doc, "conflict"), "members");
+	s = json_dumps(doc, JSON_INDENT(2));
+	json_decref(doc);
+	json_decref(c);
+	free(flat);
+	return s;
+}
+
 /* Added, removed, retired, and a fact shown in two sections. */
 static void
 test_fact_kinds(void **state)
@@ -242,6 +331,42 @@ test_no_words(void **state)
 
 #define ST "p05-st-lateral"
 #define EN "p05-dec-lateral-peek"
+
+/* A conflict file of rows: the same words as one written as the page's
+ * object, and from one such file before to one of rows now. */
+static void
+test_conflict_rows(void **state)
+{
+	char *oc = conflict("c1", "p05", "lateral support material", "open",
+	    "", "", mem("state", ST, "GF-PTFE", "active"),
+	    mem("entity", EN, "PEEK", "active"), NULL);
+	char *nc = conflict_rows(conflict("c1", "p05",
+	    "lateral support material", "dismissed", "bob", "same part",
+	    mem("state", ST, "GF-PTFE", "active"),
+	    mem("entity", EN, "PEEK", "active"), NULL));
+	char *oc2 = conflict_rows(xstrdup_test(oc));
+	struct hw_file f[] = { file("api/conflicts/c1.json", oc, nc),
+	    file("api/conflicts/c1.json", oc2, nc),
+	    file("api/conflicts/c1.json", NULL, oc2) };
+	const char *want = "p05: conflict on lateral support material "
+	    "dismissed by bob";
+	struct hw_words w;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		describe(&w, &f[i], 1, 0);
+		assert_string_equal(w.subject.data, want);
+		assert_string_equal(w.trailers.data, "Dismissed-by: bob\n");
+		hw_free(&w);
+	}
+	describe(&w, &f[2], 1, 0);
+	assert_non_null(strstr(w.subject.data, "conflict opened on lateral "
+	    "support material (GF-PTFE"));
+	hw_free(&w);
+	free(oc);
+	free(nc);
+	free(oc2);
+}
 
 /* A resolution with a winner: the retired loser is part of it. */
 static void
@@ -945,9 +1070,11 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_fact),
+		cmocka_unit_test(test_fact_rows),
 		cmocka_unit_test(test_fact_kinds),
 		cmocka_unit_test(test_no_words),
 		cmocka_unit_test(test_resolved),
+		cmocka_unit_test(test_conflict_rows),
 		cmocka_unit_test(test_conflict_forms),
 		cmocka_unit_test(test_explained),
 		cmocka_unit_test(test_counts),

@@ -377,6 +377,31 @@ test_line(void **state)
 	json_decref(v);
 }
 
+/* json_write_rows: each object below the top on one line, the rest
+ * indented; read back equal. */
+static void
+test_rows(void **state)
+{
+	json_t *v = json_pack("{s:{s:s, s:[s]}, s:[{s:s, s:{s:i}}, {}, i]}",
+	    "p", "id", "a", "al", "x", "facts", "id", "f1", "o", "k", 2, 3);
+	json_t *back;
+	strbuf got;
+
+	(void)state;
+	strbuf_init(&got);
+	assert_int_equal(json_write_rows(&got, v), 0);
+	assert_string_equal(got.data, "{\n  \"p\": {\"id\": \"a\", \"al\": "
+	    "[\"x\"]},\n  \"facts\": [\n"
+	    "    {\"id\": \"f1\", \"o\": {\"k\": 2}},\n    {},\n    3\n"
+	    "  ]\n}");
+	back = json_loads(got.data, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(back, v));
+	json_decref(back);
+	strbuf_free(&got);
+	json_decref(v);
+}
+
 int
 main(void)
 {
@@ -387,6 +412,7 @@ main(void)
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_line),
+		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_capped),
 	};
 
