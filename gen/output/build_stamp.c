@@ -18,6 +18,7 @@
 #include "output/record.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/jsonwrite.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -184,19 +185,16 @@ stamp_text(const struct stamp *s)
 	    "pages", (json_int_t)s->pages,
 	    "files", (json_int_t)s->files,
 	    "open_conflicts", (json_int_t)s->open_conflicts);
-	char *text = o != NULL ? json_dumps(o, JSON_INDENT(2) |
-	    JSON_PRESERVE_ORDER) : NULL;
 	strbuf sb;
 
-	json_decref(o);
-	if (text == NULL) {
+	/* On one line: every build changes it, one line of a diff. */
+	strbuf_init(&sb);
+	if (o == NULL || json_write_line(&sb, o) != 0) {
 		fprintf(stderr, "mirror: out of memory (build stamp)\n");
 		exit(MIRROR_EIO);
 	}
-	strbuf_init(&sb);
-	strbuf_puts(&sb, text);
+	json_decref(o);
 	strbuf_putc(&sb, '\n');
-	free(text);
 	return strbuf_detach(&sb);
 }
 

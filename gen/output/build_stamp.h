@@ -67,7 +67,7 @@ int stamp_make(struct stamp *out, const struct stamp_inputs *in,
     mirror_error *err);
 
 /*
- * The stamp as JSON text (with a final newline) into *text; the caller
+ * The stamp as JSON text on one line (with a final newline); the caller
  * must free it. Never fails (out of memory exits, like xalloc).
  */
 char *stamp_text(const struct stamp *s);
