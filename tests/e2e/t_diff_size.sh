@@ -7,12 +7,12 @@
 # stay within a budget, and a change to one project touches no line of
 # another project's files.
 #
-# Issue 59's budgets for (a) a change that opens a conflict (150 lines)
-# and (c) two facts added with a conflict and a check (250) are not met
-# yet: the JSON twins of a conflict, a check and a project are the
-# template's whole model, indented (the lists api/conflicts.json and
-# api/checks.json hold an object a line). Their figures are printed; a
-# case holds them once they fit.
+# Issue 59's budget for (a) a change that opens a conflict, 150 lines,
+# holds: a project's and a conflict's JSON are rows, a fact or a side a
+# line. Its budget for (c), two facts added with a conflict and a check,
+# is 250 lines and not met yet (a check's JSON and page are most of the
+# rest): the case holds it at a ceiling a little over today's figure,
+# so that a regression fails, until it fits.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # no user's global git config leaks in
 export MIRROR_CACHE_DIR="$T/cache"
@@ -61,12 +61,6 @@ within() {
 	[ "$n" -le "$2" ]
 }
 
-# measure NAME TARGET: say NAME's figure beside the issue's target.
-measure() {
-	echo "# $1: $(lines "$1") changed lines in the files a reviewer reads" \
-	    "(issue 59's target: at most $2)"
-}
-
 # untouched NAME PROJECT...: NAME's commit changed no file of PROJECT.
 untouched() {
 	f=$1
@@ -86,7 +80,8 @@ change power "UPDATE project_state SET value = '7.5 W',
 	echo "# power: the change could not be built"
 expect "the power budget 6 W -> 7.5 W opens a conflict" \
     grep -q '^[0-9]*	0	api/conflicts/c[0-9a-f]*\.json$' power.ns
-measure power 150
+expect "a one-fact change that opens a conflict: at most 150 lines" \
+    within power 150
 expect "its message says the open totals after it" sh -c "
     git --git-dir=power.git log -1 --format=%b mirror |
     grep -qx 'Open now: 15 conflicts, 21 checks (0 errors, 21 warnings)'"
@@ -121,6 +116,7 @@ change added "INSERT INTO project_state(id, project, category, key, value,
 expect "two facts added open a conflict and a check" test \
     "$(git --git-dir=added.git log -1 --format=%s mirror)" = \
     "2 facts added, 1 conflict opened, 1 check newly failing — p04-gigabit"
-measure added 250
+expect "two facts added, a conflict and a check: at most 360 lines (issue 59's target: 250)" \
+    within added 360
 expect "it changes no line of another project's files" \
     untouched added p05-interferometer p06-polisher p03-alignment-jig
