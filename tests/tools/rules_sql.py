@@ -190,7 +190,8 @@ def site_gaps(site):
     out = set()
     rule = {}
 
-    # Each check's rule, from the list of checks, wherever it holds them.
+    # Each check's rule, from the checks' files (the index and each
+    # project's), wherever they hold them.
     def walk(v):
         if isinstance(v, dict):
             if isinstance(v.get("id"), str) and isinstance(v.get("rule"), str):
@@ -200,8 +201,11 @@ def site_gaps(site):
         elif isinstance(v, list):
             for x in v:
                 walk(x)
-    with open(os.path.join(site, "api", "checks.json"), encoding="utf-8") as f:
-        walk(json.load(f))
+    checks = os.path.join(site, "api", "checks")
+    for path in [os.path.join(site, "api", "checks.json")] + [
+            os.path.join(checks, n) for n in sorted(os.listdir(checks))]:
+        with open(path, encoding="utf-8") as f:
+            walk(json.load(f))
     api = os.path.join(site, "api", "projects")
     for name in sorted(os.listdir(api)):
         with open(os.path.join(api, name), encoding="utf-8") as f:
