@@ -701,16 +701,31 @@ json_file(const struct page_ctx *pc, const char *path, const json_t *v,
 	return rc;
 }
 
-int
-page_json(const struct page_ctx *pc, const char *path, const json_t *v,
-    mirror_error *err)
+/* page_json, in rows when rows. Returns 0 or < 0 with err set. */
+static int
+json_page(const struct page_ctx *pc, const char *path, const json_t *v,
+    int rows, mirror_error *err)
 {
 	char hex[DIGEST_HEX + 1];
 
 	if (page_digest(hex, pc, path, "json", NULL, v) &&
 	    kept_as(pc, path, hex, &path, 1))
 		return 0;
-	return json_file(pc, path, v, 0, err);
+	return json_file(pc, path, v, rows, err);
+}
+
+int
+page_json(const struct page_ctx *pc, const char *path, const json_t *v,
+    mirror_error *err)
+{
+	return json_page(pc, path, v, 0, err);
+}
+
+int
+page_json_rows(const struct page_ctx *pc, const char *path,
+    const json_t *v, mirror_error *err)
+{
+	return json_page(pc, path, v, 1, err);
 }
 
 /* page_write_json, the JSON in rows when rows. Returns 0 or < 0. */

@@ -197,6 +197,12 @@ void page_hash_projects(uint64_t h[2], const struct site_model *m);
 int page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err);
 
+/* page_json in rows (json_write_rows): each object below the top on one
+ * line, so that an entry added, changed or gone is one line of the
+ * file's diff. */
+int page_json_rows(const struct page_ctx *pc, const char *path,
+    const json_t *v, mirror_error *err);
+
 /*
  * page_write_figures of the page doc, then page_json of v as json_path:
  * the page's twin in api/. v (not consumed) must be a function of

@@ -411,7 +411,7 @@ project_json(const struct page_ctx *pc, const char *p, const size_t *idx,
 	    p);
 	strbuf_init(&path);
 	project_json_path(&path, p);
-	rc = page_json(pc, path.data, o, err);
+	rc = page_json_rows(pc, path.data, o, err);
 	strbuf_free(&path);
 	json_decref(o);
 	return rc;

@@ -1320,7 +1320,7 @@ health(const struct page_ctx *pc, mirror_error *err)
 	    "resolved_conflicts", (json_int_t)h->resolved_conflicts,
 	    "dismissed_conflicts", (json_int_t)h->dismissed_conflicts,
 	    "checks", health_checks_json(&h->checks));
-	rc = page_json(pc, "api/health.json", o, err);
+	rc = page_json_rows(pc, "api/health.json", o, err);
 	json_decref(o);
 	return rc;
 }
