@@ -12,7 +12,7 @@
 
 /* Every template a build renders, parsed before anything is written. */
 static const char *const page_templates[] = { "index.md", "project.md",
-    "decisions.md", "subsystem.md", "conflicts.md", "conflicts_project.md",
+    "decisions.md", "subsystems.md", "conflicts.md", "conflicts_project.md",
     "conflict.md",
     "checks.md", "check.md", "rule.md",
     "atoz.md", "atoz_letter.md", "search.md", "changes.md", "404.md" };

@@ -683,7 +683,8 @@ architecture_tree(json_t *data, json_t *items, const struct site_model *m,
  */
 static void
 entity_sections(json_t *data, json_t *inactive,
-    const struct site_model *m, const struct site_graph *g)
+    const struct site_model *m, const char *pslug,
+    const struct site_graph *g)
 {
 	const struct project_facts *f = g->f;
 	json_t *sec[N_SECTIONS], *linked = json_array();
@@ -703,8 +704,9 @@ entity_sections(json_t *data, json_t *inactive,
 		    e->source_refs));
 		graph_entity_links(item, linked, m, g, e);
 		if (strcmp(e->type, "subsystem") == 0)
-			json_object_set(item, "page",
-			    json_object_get(item, "slug"));
+			json_object_set_new(item, "page", subsystem_place(
+			    pslug, json_string_value(json_object_get(item,
+			    "slug"))));
 		if (strcmp(e->status, "active") != 0)
 			json_array_append_new(inactive, item);
 		else
@@ -766,7 +768,7 @@ overview_json(const struct site_model *m, size_t i,
 	json_object_set_new(data, "project", project_header(m, i));
 	json_object_set_new(data, "state_groups", state_groups(m, f,
 	    inactive));
-	entity_sections(data, inactive, m, g);
+	entity_sections(data, inactive, m, m->pslug[i], g);
 	for (k = 0; k < f->n_mem; k++) {
 		item = item_memory(m, &f->mem[k]);
 		if (json_is_true(json_object_get(item, "active")))

@@ -1,16 +1,26 @@
 /*
- * site_subsystem.h: a project's subsystem pages, one part of the
+ * site_subsystem.h: a project's subsystems page, one part of the
  * project family (site_project.c).
  */
 #ifndef MIRROR_SITE_SUBSYSTEM_H
 #define MIRROR_SITE_SUBSYSTEM_H
 
+#include <jansson.h>
+
 #include "site/page.h"
 #include "site/site_graph.h"
 
-/* projects/<slug>/subsystems/<slug>, one page per subsystem entity of
- * project i, from the graph g over its facts. Returns 0 or < 0 with err
- * set. */
+/* The one place a link to a subsystem is made: a new object of "page",
+ * the path of its project's subsystems page from the site's root with
+ * no extension ("projects/<pslug>/subsystems"), and "anchor", its
+ * section's ("sub-<slug>", slug the subsystem entity's slug): link
+ * {{page}}.md#{{anchor|id}}. Entity anchors start "entity-", so no
+ * section anchor takes one. */
+json_t *subsystem_place(const char *pslug, const char *slug);
+
+/* projects/<slug>/subsystems, every subsystem entity of project i on one
+ * page, a section each, from the graph g over its facts; nothing for a
+ * project without subsystems. Returns 0 or < 0 with err set. */
 int subsystem_pages(const struct page_ctx *pc, size_t i,
     const struct site_graph *g, mirror_error *err);
 

@@ -124,7 +124,7 @@ async function example(browser) {
 function pageKinds(site) {
   const kinds = [/^index\.html$/, /^404\.html$/,
     /^projects\/[^/]+\/index\.html$/, /^projects\/[^/]+\/decisions\.html$/,
-    /^projects\/[^/]+\/subsystems\/[^/]+\.html$/, /^conflicts\/index\.html$/,
+    /^projects\/[^/]+\/subsystems\.html$/, /^conflicts\/index\.html$/,
     /^conflicts\/(?!index)[^/]+\.html$/, /^checks\/index\.html$/,
     /^checks\/projects\/[^/]+\.html$/, /^checks\/projects\/[^/]+\/[^/]+\.html$/,
     /^checks\/rules\/[^/]+\.html$/,

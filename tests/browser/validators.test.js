@@ -50,7 +50,7 @@ const KINDS = [
   ['index', /^index\.html$/],
   ['project', /^projects\/[^/]+\/index\.html$/],
   ['decisions', /^projects\/[^/]+\/decisions\.html$/],
-  ['subsystem', /^projects\/[^/]+\/subsystems\/[^/]+\.html$/],
+  ['subsystem', /^projects\/[^/]+\/subsystems\.html$/],
   ['conflict', /^conflicts\/(?!index\.html$)[^/]+\.html$/],
   ['queue', /^conflicts\/index\.html$/],
   ['check', /^checks\/(projects\/[^/]+\/[^/]+|rules\/[^/]+)\.html$/],

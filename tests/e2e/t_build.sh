@@ -27,7 +27,7 @@ expect "build prints one summary line with pages and open conflicts" \
     sh -c "test \$(wc -l < '$T/out') = 1 && grep -Eq '^built site: [0-9]+ pages, .*1 open conflicts; store snapshot [0-9a-f]{16}$' '$T/out'"
 for page in index projects/p05-interferometer/index \
     projects/p05-interferometer/decisions \
-    projects/p05-interferometer/subsystems/e2 \
+    projects/p05-interferometer/subsystems \
     projects/p06-polisher/index conflicts/index conflicts/c-5e1a \
     conflicts/c-77b0 404; do
 	expect "page $page exists as .md and .html" \
@@ -139,13 +139,18 @@ expect "the decision log marks the reversal silver, aluminium, Silver" sh -c "
     ! grep -q 'state-s3.*reversal' $p05/decisions.md"
 expect "the decision log keeps superseded values, newest first" sh -c "
     grep -o 'state-s[345]' $p05/decisions.md | tr '\n' ' ' | grep -q '^state-s5 state-s4 state-s3'"
-expect "the subsystem page lists components, materials, requirements, decisions" sh -c "
-    f=$p05/subsystems/e2.md
-    grep -A3 '^## Components' \$f | grep -q entity-e3 &&
-    grep -A3 '^## Components' \$f | grep -q entity-e5 &&
-    grep -A3 '^## Materials' \$f | grep -q entity-e4 &&
-    grep -A3 '^## Requirements' \$f | grep -q entity-e6 &&
-    grep -A3 '^## Decisions' \$f | grep -q entity-e1"
+expect "the subsystems page lists components, materials, requirements, decisions" sh -c "
+    f=$p05/subsystems.md
+    sed -n '/^## <a id=\"sub-e2\"><\/a>Lateral support\$/,/^## /p' \$f >sec &&
+    grep -A3 '^### Components' sec | grep -qF '**Support pad**' &&
+    grep -A3 '^### Components' sec | grep -qF '**Edge clamp**' &&
+    grep -A3 '^### Materials' sec | grep -qF '**PEEK**' &&
+    grep -A3 '^### Requirements' sec | grep -qF '**Mass cap**' &&
+    grep -A3 '^### Decisions' sec | grep -qF '**Lateral support material**'"
+expect "the overview links the subsystem's section on its project's subsystems page" \
+    grep -qF '[subsystem page](../../projects/p05-interferometer/subsystems.md#sub-e2)' $p05/index.md
+expect "a project without subsystems has no subsystems page" \
+    test ! -e site/projects/p06-polisher/subsystems.md
 
 # --- JSON, feed, sitemap --------------------------------------------------------
 expect "api/health.json has open_conflicts_count" \
@@ -203,10 +208,17 @@ mirror build --store s.db --out site --no-sweep --force
 expect "--force renders anyway (and reuses every identical file)" sh -c "
     test $RC = 0 && grep -q ', 0 files written' '$T/out' &&
     ! grep -q unchanged '$T/out'"
+# A site built before a project's subsystems shared one page holds a
+# folder of pages, one per subsystem: the next build that renders removes
+# them and their folder, as it removes every file no longer made.
+mkdir -p $p05/subsystems
+for f in e2.md e2.html; do echo old >"$p05/subsystems/$f"; done
 mirror build --store s.db --out site --no-sweep --title 'Another title'
 expect "another --title renders again" sh -c "
     test $RC = 0 && ! grep -q unchanged '$T/out' &&
     grep -q '^# Another title' site/index.md"
+expect "a build removes the old pages of one subsystem each and their folder" \
+    sh -c "test ! -e $p05/subsystems -a -f $p05/subsystems.md"
 mkdir tpl && cp "$MIRROR_TOP/templates/index.md" tpl/
 mirror build --store s.db --out site --no-sweep --templates tpl
 mirror build --store s.db --out site --no-sweep --templates tpl

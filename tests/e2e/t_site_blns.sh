@@ -25,10 +25,12 @@ mirror build --store b.db --out site --quiet
 expect_status "the store with every blns string in every field ($n projects) sweeps and builds" 0
 # The empty string is the one project id with no overview of its own:
 # rows of project '' are listed on the index (README, "The site"); one
-# more project, blns-subsystems, holds the 8 subsystems.
+# more project, blns-subsystems, holds the 8 subsystems, on its one
+# subsystems page, a section each.
 expect "one overview per project but the empty id" test \
     "$(find site/projects -path 'site/projects/*/index.html' | wc -l)" -eq "$n"
-expect "8 subsystem pages" test "$(find site/projects -path '*/subsystems/*.html' | wc -l)" -eq 8
+expect "8 subsystems on one page" test "$(find site/projects -name 'subsystems.html' | wc -l)" -eq 1 \
+    -a "$(grep -o '<h2 id="sub-' site/projects/*/subsystems.html | wc -l)" -eq 8
 expect "the sweep opened a conflict for every project, the empty one too" test \
     "$(jq '[.conflicts[] | select(.open and .slot_kind == "cross_layer") | .project] | unique | length' \
         site/api/conflicts.json)" -eq "$n"

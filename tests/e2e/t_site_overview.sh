@@ -58,10 +58,10 @@ expect "an expired memory says 'expired', not its status" sh -c "
     grep -Eq '^\| <a id=\"memory-mem-know-sfp-stock\"></a>\*\*knowledge\*\* \| .* \| memory \| expired \| ' site/projects/p04-gigabit/index.md"
 # Navigation (issue 57, item 5): breadcrumbs, contents of the sections
 # the page has, long sections folded, the project's own lists.
-expect "breadcrumbs: Index, then the project, then the subsystem" sh -c "
+expect "breadcrumbs: Index, then the project, then its subsystems" sh -c "
     grep -qx '<nav class=\"crumbs\" aria-label=\"Breadcrumbs\">' $p05/index.html &&
     grep -qxF '[Index](../../index.md) › P05 Interferometer' $p05/index.md &&
-    grep -qxF '[Index](../../../index.md) › [P05 Interferometer](../index.md) › Enclosure' $p05/subsystems/p05-sub-enclosure.md"
+    grep -qxF '[Index](../../index.md) › [P05 Interferometer](index.md) › Subsystems' $p05/subsystems.md"
 expect "a project with one memory lists one section, not nine empty ones" sh -c "
     test \$(grep -c '^## ' site/projects/p03-alignment-jig/index.md) -eq 1 &&
     grep -qxF -- '- [Active memories](#memories)' site/projects/p03-alignment-jig/index.md &&

@@ -119,7 +119,7 @@ AUTHOR = "Incremental Test <incr@example.org>"
 ACTOR = "incr-test"
 EPOCH0 = 1793491200          # 2026-11-01 00:00:00 UTC: the example's clock
 MARKER = ".mirror-output"
-PAGE_TEMPLATES = ("index.md", "project.md", "decisions.md", "subsystem.md",
+PAGE_TEMPLATES = ("index.md", "project.md", "decisions.md", "subsystems.md",
                   "conflicts.md", "conflict.md", "404.md")
 KINDS = ("insert", "update", "supersede", "delete", "resolve", "dismiss",
          "template", "theme", "project_add", "project_remove", "title",
@@ -240,7 +240,7 @@ def family(path):
     """The page family a site path belongs to."""
     parts = path.split("/")
     if parts[0] == "projects" and len(parts) >= 3:
-        if parts[2] == "subsystems":
+        if parts[2].startswith("subsystems"):
             return "subsystem"
         if parts[2].startswith("decisions"):
             return "decisions"
