@@ -122,6 +122,13 @@ expect "README.md starts with the two commands" sh -c "
     sed -n '3,6p' '$readme' | grep -q '^make test '"
 expect "every output block of README.md is marked '<!-- output of: ... -->'" \
     python3 readme.py check "$readme"
+# The example's first commit is reproducible (site-example/run.sh fixes
+# the clock and the author): the id the README shows is the one
+# tests/golden/bench-digests.txt records, which t_golden checks.
+example_commit=$(awk '$1 == "example" && $2 == "commit" { print $3 }' \
+    "$MIRROR_TOP/tests/golden/bench-digests.txt")
+expect "the README shows the example's commit as it is ($example_commit)" \
+    grep -q "^committed $example_commit to mirror of build/example/history.git" "$readme"
 expect "README.md does not show the help texts (it links to mirror help and man)" sh -c "
     ! grep -q '^usage: mirror' '$readme' &&
     grep -q 'mirror help COMMAND' '$readme' && grep -q 'man mirror' '$readme'"
