@@ -17,6 +17,7 @@
 
 #define PROJECTS_DIR "api/projects/"
 #define CONFLICTS_DIR "api/conflicts/"
+#define CONFLICT_LISTS_DIR "api/conflicts/projects/"
 #define CHECKS_DIR "api/checks/"
 #define HEALTH_PATH "api/health.json"
 #define ELLIPSIS "\xe2\x80\xa6"   /* … */
@@ -28,8 +29,10 @@ enum ev_kind {
 	EV_OPENED, EV_OPEN_NOW, EV_JOINED, EV_RESOLVED, EV_DISMISSED,
 	EV_CLOSED, EV_CSTATUS, EV_CGONE,
 	EV_KOPENED, EV_KCLOSED,         /* a rule's violation opened, closed */
-	EV_KWAS         /* an open violation's own file removed: a site of
+	EV_KWAS,        /* an open violation's own file removed: a site of
 	                   one page per check upgraded; no words */
+	EV_CWAS         /* a conflict's own file removed: gone, unless a
+	                   project's list has it (a site upgraded) */
 };
 
 struct event {
@@ -86,9 +89,12 @@ hw_wants(const char *path, int initial)
 	if (strcmp(path, HEALTH_PATH) == 0)
 		return 1;
 	if (initial)
-		return json_under(path, CONFLICTS_DIR);
+		return json_under(path, CONFLICTS_DIR) ||
+		    json_under(path, CONFLICT_LISTS_DIR);
 	return json_under(path, PROJECTS_DIR) ||
-	    json_under(path, CONFLICTS_DIR) || json_under(path, CHECKS_DIR);
+	    json_under(path, CONFLICTS_DIR) ||
+	    json_under(path, CONFLICT_LISTS_DIR) ||
+	    json_under(path, CHECKS_DIR);
 }
 
 /*
@@ -941,19 +947,21 @@ joined_event(struct events *es, const struct cfile *cf)
 }
 
 /*
- * The events of one conflict file: in the first commit, the conflict
- * if open; later, gone, opened or joined, then a decision when the
+ * The events of one conflict, oc as it was and nc as it is (either
+ * NULL: not there; both consumed; a file's object or an entry of a
+ * project's list): in the first commit, the conflict if open; later,
+ * gone (as EV_CWAS when own, a conflict's own file: it may have moved
+ * to its project's list), opened or joined, then a decision when the
  * status moved (or the conflict was recorded already decided).
  */
 static void
-conflict_events(struct events *es, const struct hw_file *f, int initial)
+conflict_pair(struct events *es, json_t *oc, json_t *nc, int initial,
+    int own)
 {
-	struct cfile cf;
+	struct cfile cf = { .oc = conflict_doc(oc), .nc = conflict_doc(nc) };
 	json_t *c;
 	const char *ps, *ost, *nst;
 
-	cf.oc = conflict_doc(parse_json(f->old_text, f->old_len));
-	cf.nc = conflict_doc(parse_json(f->new_text, f->new_len));
 	if ((c = cf.nc != NULL ? cf.nc : cf.oc) == NULL)
 		return;
 	ps = raw(c, "project_slug");
@@ -967,6 +975,8 @@ conflict_events(struct events *es, const struct hw_file *f, int initial)
 			open_now_event(es, &cf);
 	} else if (cf.nc == NULL) {
 		gone_event(es, &cf);
+		if (own)
+			es->v[es->n - 1].kind = EV_CWAS;
 	} else {
 		if (cf.oc == NULL)
 			opened_event(es, &cf);
@@ -981,6 +991,60 @@ conflict_events(struct events *es, const struct hw_file *f, int initial)
 	free(cf.project);
 	json_decref(cf.oc);
 	json_decref(cf.nc);
+}
+
+/* The events of one conflict's own file (api/conflicts/<slug>.json,
+ * the layout before the projects' lists). */
+static void
+conflict_events(struct events *es, const struct hw_file *f, int initial)
+{
+	conflict_pair(es, parse_json(f->old_text, f->old_len),
+	    parse_json(f->new_text, f->new_len), initial, 1);
+}
+
+/* The id of the k-th entry of list l (a {"conflict", "members"} row),
+ * or NULL when there is none or it has no id. */
+static const char *
+listed_id(json_t *l, size_t k)
+{
+	return raw(json_object_get(json_array_get(l, k), "conflict"), "id");
+}
+
+/*
+ * The events of one project's conflict file
+ * (api/conflicts/projects/<slug>.json: its "conflicts" listed by id):
+ * each conflict of either list against the one of the same id in the
+ * other, both walked once in step; an entry without an id is skipped.
+ */
+static void
+conflict_list_events(struct events *es, const struct hw_file *f,
+    int initial)
+{
+	json_t *of = parse_json(f->old_text, f->old_len);
+	json_t *nf = parse_json(f->new_text, f->new_len);
+	json_t *ol = json_object_get(of, "conflicts");
+	json_t *nl = json_object_get(nf, "conflicts");
+	size_t i = 0, j = 0, on = json_array_size(ol), nn = json_array_size(nl);
+
+	while (i < on || j < nn) {
+		const char *a = i < on ? listed_id(ol, i) : NULL;
+		const char *b = j < nn ? listed_id(nl, j) : NULL;
+		int c;
+
+		if ((i < on && a == NULL) || (j < nn && b == NULL)) {
+			i += i < on && a == NULL;
+			j += j < nn && b == NULL;
+			continue;
+		}
+		c = a == NULL ? 1 : b == NULL ? -1 : strcmp(a, b);
+		conflict_pair(es, c <= 0 ? json_incref(json_array_get(ol, i)) :
+		    NULL, c >= 0 ? json_incref(json_array_get(nl, j)) : NULL,
+		    initial, 0);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	json_decref(of);
+	json_decref(nf);
 }
 
 /* ---- checks ----------------------------------------------------------- */
@@ -1448,6 +1512,8 @@ hw_file_events(const struct hw_file *f, int initial)
 		project_events(&h->es, f);
 	else if (json_under(p, CHECKS_DIR))
 		check_events(&h->es, f);
+	else if (json_under(p, CONFLICT_LISTS_DIR))
+		conflict_list_events(&h->es, f, initial);
 	else
 		conflict_events(&h->es, f, initial);
 	return h;
@@ -1516,6 +1582,62 @@ drop_upgraded(struct events *es)
 	es->n = k;
 }
 
+/* Is e a conflict's event from a project's list (or an own file's
+ * event other than gone)? */
+static int
+is_listed_kind(int k)
+{
+	return k >= EV_OPENED && k <= EV_CGONE;
+}
+
+/*
+ * Drop from es each conflict's own file removed (EV_CWAS) whose id a
+ * project's list has events of, and those events: the commit that moves
+ * a site to the projects' lists opens and decides nothing. An EV_CWAS
+ * no list has is the conflict gone from the store (EV_CGONE).
+ */
+static void
+drop_moved(struct events *es)
+{
+	const char **listed = xcalloc(es->n + 1, sizeof(*listed));
+	const char **moved = xcalloc(es->n + 1, sizeof(*moved));
+	size_t nl = 0, nm = 0, k = 0;
+
+	for (size_t i = 0; i < es->n; i++)
+		if (is_listed_kind(es->v[i].kind))
+			listed[nl++] = es->v[i].key;
+	qsort(listed, nl, sizeof(*listed), cmp_key);
+	for (size_t i = 0; i < es->n; i++) {
+		struct event *e = &es->v[i];
+
+		if (e->kind != EV_CWAS)
+			continue;
+		if (nl > 0 && bsearch(&e->key, listed, nl, sizeof(*listed),
+		    cmp_key) != NULL)
+			moved[nm++] = e->key;
+		else
+			e->kind = EV_CGONE;
+	}
+	free(listed);
+	qsort(moved, nm, sizeof(*moved), cmp_key);
+	for (size_t i = 0; i < es->n; i++) {
+		struct event *e = &es->v[i];
+
+		if ((e->kind == EV_CWAS || is_listed_kind(e->kind)) && nm > 0 &&
+		    bsearch(&e->key, moved, nm, sizeof(*moved), cmp_key) !=
+		    NULL)
+			e->kind = -1;
+	}
+	free(moved);
+	for (size_t i = 0; i < es->n; i++) {
+		if (es->v[i].kind < 0)
+			ev_free(&es->v[i]);
+		else
+			es->v[k++] = es->v[i];
+	}
+	es->n = k;
+}
+
 void
 hw_events_words(struct hw_words *w, struct hw_events *h)
 {
@@ -1525,6 +1647,7 @@ hw_events_words(struct hw_words *w, struct hw_events *h)
 	size_t used = 0;
 
 	drop_upgraded(es);
+	drop_moved(es);
 	if (es->n > 0)
 		qsort(es->v, es->n, sizeof(*es->v), cmp_event);
 	for (size_t i = 0; i < es->n; i++) {

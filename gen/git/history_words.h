@@ -4,8 +4,9 @@
  *
  * The input is the changed files of one commit, each as its path in the
  * site and its text before and after (NULL: the file was added or
- * removed). Only api/projects/<slug>.json, api/conflicts/<slug>.json
- * and api/checks/<project slug>.json are read, and api/health.json for
+ * removed). Only api/projects/<slug>.json, api/conflicts/<slug>.json,
+ * api/conflicts/projects/<project slug>.json and api/checks/<project
+ * slug>.json are read, and api/health.json for
  * the open totals: hw_wants says which, so the caller reads no other
  * blob. The first commit names every project from the paths of the
  * project files alone (hw_events_project). No libgit2 here.
@@ -15,10 +16,14 @@
  *             by anchor (first in document order); compared by anchor:
  *             added, changed (value), retired (active -> not active),
  *             status changed, removed.
- *   conflicts one file each: opened (new file), members joined, resolved
- *             (the winner is the one member still active when the others
- *             went active -> superseded), dismissed, closed by the sweep
- *             (resolved_by "sweep"), other status changes, gone.
+ *   conflicts one file each, or one file per project listing them by
+ *             id (each matched by id within the two lists): opened (new
+ *             file or entry), members joined, resolved (the winner is
+ *             the one member still active when the others went active
+ *             -> superseded), dismissed, closed by the sweep
+ *             (resolved_by "sweep"), other status changes, gone; a
+ *             conflict's own file removed where a project's list has it
+ *             (a site upgraded to the lists) says nothing.
  *   checks    one file per project, its violations by id: newly failing
  *             (open now, not before), passing again (open before, closed
  *             now); a violation open in a removed file of one violation

@@ -368,6 +368,99 @@ test_conflict_rows(void **state)
 	free(oc2);
 }
 
+/* A project's conflict file (api/conflicts/projects/<slug>.json) with
+ * the rows of the conflicts given (NULL-terminated, conflict_rows text,
+ * borrowed), in the order given. */
+static char *
+conflict_list(const char *slug, ...)
+{
+	json_t *doc = json_pack("{s:s, s:[]}", "project_slug", slug,
+	    "conflicts"), *row;
+	const char *text;
+	va_list ap;
+	char *s;
+
+	va_start(ap, slug);
+	while ((text = va_arg(ap, const char *)) != NULL) {
+		row = json_loads(text, 0, NULL);
+		assert_non_null(row);
+		json_array_append_new(json_object_get(doc, "conflicts"), row);
+	}
+	va_end(ap);
+	s = json_dumps(doc, JSON_INDENT(2));
+	json_decref(doc);
+	return s;
+}
+
+/*
+ * A project's conflict file: each conflict matched by id within the
+ * two lists (opened, decided, gone); the first commit lists the open
+ * ones; a conflict's own file removed where a list has it says nothing
+ * (a site upgraded), removed where none has it, gone.
+ */
+static void
+test_conflict_lists(void **state)
+{
+	char *a1 = conflict_rows(conflict("c1", "p05", "lateral support "
+	    "material", "open", "", "", mem("state", ST, "GF-PTFE", "active"),
+	    mem("entity", EN, "PEEK", "active"), NULL));
+	char *a2 = conflict_rows(conflict("c1", "p05", "lateral support "
+	    "material", "dismissed", "bob", "same part", mem("state", ST,
+	    "GF-PTFE", "active"), mem("entity", EN, "PEEK", "active"), NULL));
+	char *b = conflict_rows(conflict("c2", "p05", "spindle max speed",
+	    "open", "", "", mem("state", "s", "300 rpm", "active"),
+	    mem("entity", "e", "350 rpm", "active"), NULL));
+	char *d = conflict_rows(conflict("c3", "p05", "coating", "open", "",
+	    "", mem("state", "s3", "Al", "active"), mem("entity", "e3", "Ag",
+	    "active"), NULL));
+	char *ol = conflict_list("p05", a1, d, NULL);
+	char *nl = conflict_list("p05", a2, b, NULL);
+	char *up = conflict_list("p05", a1, NULL);
+	const char *path = "api/conflicts/projects/p05.json";
+	const char *health = "{\"projects\": 1, \"layers\": {\"memories\": "
+	    "{\"trust\": 1, \"total\": 1, \"by_status\": {\"active\": 1}}}, "
+	    "\"open_conflicts_count\": 1, \"resolved_conflicts\": 0, "
+	    "\"dismissed_conflicts\": 0}";
+	struct hw_file first[] = { file("api/health.json", NULL, health),
+	    file(path, NULL, up) };
+	struct hw_file f[] = { file(path, ol, nl), file(path, NULL, up),
+	    file("api/conflicts/c1.json", a1, NULL),
+	    file("api/conflicts/c3.json", d, NULL) };
+	struct hw_words w;
+
+	(void)state;
+	assert_true(hw_wants(path, 0));
+	assert_true(hw_wants(path, 1));
+	assert_false(hw_wants("api/conflicts/projects/x/p05.json", 0));
+	describe(&w, f, 1, 0);
+	assert_int_equal(w.conflict_events, 3);
+	assert_non_null(strstr(w.body.data, "conflict on lateral support "
+	    "material [c1] dismissed by bob; reason: same part\n"));
+	assert_non_null(strstr(w.body.data, "conflict on spindle max speed "
+	    "[c2] opened: 300 rpm [s]"));
+	assert_non_null(strstr(w.body.data, "conflict on coating [c3] is "
+	    "gone from the store\n"));
+	assert_string_equal(w.trailers.data, "Dismissed-by: bob\n");
+	hw_free(&w);
+	describe(&w, first, 2, 1);
+	assert_non_null(strstr(w.body.data, "conflict on lateral support "
+	    "material [c1] open: GF-PTFE [" ST "]"));
+	hw_free(&w);
+	describe(&w, &f[1], 3, 0);
+	assert_string_equal(w.subject.data, "p05: conflict on coating is "
+	    "gone from the store");
+	assert_int_equal(w.conflict_events, 1);
+	assert_null(strstr(w.body.data, "[c1]"));
+	hw_free(&w);
+	free(a1);
+	free(a2);
+	free(b);
+	free(d);
+	free(ol);
+	free(nl);
+	free(up);
+}
+
 /* A resolution with a winner: the retired loser is part of it. */
 static void
 test_resolved(void **state)
@@ -1075,6 +1168,7 @@ main(void)
 		cmocka_unit_test(test_no_words),
 		cmocka_unit_test(test_resolved),
 		cmocka_unit_test(test_conflict_rows),
+		cmocka_unit_test(test_conflict_lists),
 		cmocka_unit_test(test_conflict_forms),
 		cmocka_unit_test(test_explained),
 		cmocka_unit_test(test_counts),
