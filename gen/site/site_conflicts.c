@@ -1,7 +1,8 @@
 /*
  * site_conflicts.c: the review queue conflicts/index, one page per
- * conflict conflicts/<slug>, and api/conflicts.json plus
- * api/conflicts/<slug>.json (the same objects the templates see).
+ * conflict conflicts/<slug>, api/conflicts/projects/<project slug>.json
+ * (a project's conflicts, compact, one a line) and api/conflicts.json
+ * (the counts and each project's file).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 
 /* The second hash of the family's digest starts here (any value other
  * than the first's); change it when the digest's fields change. */
-#define CONFLICTS_HASH_SEED UINT64_C(0x636f6e666c0001)
+#define CONFLICTS_HASH_SEED UINT64_C(0x636f6e666c0002)
 
 /*
  * A shell word for a command line the reviewer copies: bare when it is
@@ -558,6 +559,17 @@ set_command(json_t *o, const char *key, const char *prefix,
 	strbuf_free(&sb);
 }
 
+/* The slug of project's file api/conflicts/projects/<slug>.json, for
+ * every project the same way, known or not, and none. A new string. */
+static json_t *
+list_slug(const char *project)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, project);
+	return json_string(slug);
+}
+
 /* The JSON object of one conflict, for its page, the queue and api/.
  * Returns 0 with *out set, or < 0 with err set. */
 static int
@@ -587,6 +599,7 @@ conflict_json(json_t **out, const struct site_model *m,
 	if (o == NULL)
 		return mirror_fail(err, MIRROR_EIO, "internal: conflict %s",
 		    c->id);
+	json_object_set_new(o, "json_slug", list_slug(c->project));
 	conflict_shown(o, c);
 	conflict_words_json(o, m, c);
 	set_command(o, "resolve_command", "mirror conflicts resolve ", c,
@@ -613,8 +626,30 @@ copy_keys(json_t *dst, const json_t *src, const char *const *keys,
 	}
 }
 
+/* Where the member v (its page object) is shown, into m as checks
+ * name a violation's place: "page", its project's overview, the index
+ * (no project) or null (not shown: the row is gone or its project
+ * unknown), and "anchor" there. */
+static void
+member_page(json_t *m, const json_t *v)
+{
+	const char *ps = json_string_value(json_object_get(v, "project_slug"));
+	strbuf sb;
+
+	strbuf_init(&sb);
+	if (json_is_true(json_object_get(v, "on_index")))
+		strbuf_puts(&sb, "index");
+	else if (ps != NULL && json_is_true(json_object_get(v, "linked")))
+		strbuf_printf(&sb, "projects/%s/index", ps);
+	json_object_set_new(m, "page", sb.len > 0 ? json_string(sb.data) :
+	    json_null());
+	json_object_set(m, "anchor", json_object_get(v, "anchor"));
+	strbuf_free(&sb);
+}
+
 /*
- * api/conflicts/<id>.json from o, the conflict's page data:
+ * A conflict's line of its project's file api/conflicts/projects/
+ * <slug>.json, from o, the conflict's page data:
  * "conflict", its own fields and the ids of earlier conflicts on its
  * slot, and "members", each side as the store and the sweep hold it;
  * each on a line of the file. None of the page's words but slot_words,
@@ -643,6 +678,7 @@ conflict_api(const json_t *o)
 		json_t *m = json_object();
 
 		copy_keys(m, v, side, sizeof(side) / sizeof(*side));
+		member_page(m, v);
 		json_array_append_new(members, m);
 	}
 	return item_must(json_pack("{s:o, s:o}", "conflict", head_o,
@@ -650,25 +686,24 @@ conflict_api(const json_t *o)
 	    json_object_get(o, "id")));
 }
 
-/* The pool's work: one conflict's page and JSON, its object's text
- * kept in list for api/conflicts.json. */
+/* The pool's work: one conflict's page, its line of its project's file
+ * kept in rows (by index in the model) for the queue's work. */
 struct conflict_run {
 	const struct page_ctx *pc;
-	struct page_list *list;
+	json_t **rows;
 };
 
-/* Pool work (nothing to load): the k-th conflict in id order, its page
- * and api/ JSON. */
+/* Pool work (nothing to load): the k-th conflict, its page and its
+ * line of its project's file (rows[k]). */
 static int
 conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 {
 	struct conflict_run *cr = arg;
 	const struct page_ctx *pc = cr->pc;
-	size_t i = page_list_index(cr->list, k);
-	const struct conflict *c = &pc->m->conflicts.items[i];
+	const struct conflict *c = &pc->m->conflicts.items[k];
 	const char *slug;
-	json_t *o, *data, *rows;
-	strbuf path, api, title;
+	json_t *o, *data;
+	strbuf path, title;
 	int rc;
 
 	(void)payload;
@@ -677,25 +712,16 @@ conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 		return rc;
 	slug = json_string_value(json_object_get(o, "slug"));
 	strbuf_init(&path);
-	strbuf_init(&api);
 	strbuf_init(&title);
 	strbuf_printf(&path, "conflicts/%s", slug);
-	strbuf_printf(&api, "api/conflicts/%s.json", slug);
 	/* With its id: conflicts of one slot (an earlier one closed, a
 	 * later one open) get distinct titles. */
 	strbuf_printf(&title, "%s (%s)", json_string_value(
 	    json_object_get(o, "title")), c->id);
 	data = json_pack("{s:O}", "conflict", o);
-	rows = conflict_api(o);
-	rc = page_write_rows(pc, &(struct page_doc){ .path = path.data,
-	    .tname = "conflict.md", .title = title.data, .data = data },
-	    api.data, rows, err);
-	json_decref(rows);
+	cr->rows[k] = conflict_api(o);
+	rc = page_write(pc, path.data, "conflict.md", title.data, data, err);
 	json_decref(data);
-	strbuf_free(&api);
-	if (rc == 0 && page_list_set(cr->list, i, o) < 0)
-		rc = mirror_fail(err, MIRROR_EIO, "cannot serialise conflict "
-		    "%s", c->id);
 	json_decref(o);
 	strbuf_free(&path);
 	strbuf_free(&title);
@@ -1008,8 +1034,70 @@ cmp_front_null(const void *a, const void *b)
 struct queue_work {
 	const struct page_ctx *pc;
 	const struct queue_run *runs;
+	json_t *const *rows;     /* each conflict's line, by model index */
 	json_t **front;          /* each run's front-page line, by item */
+	json_t **index;          /* each run's entry of api/conflicts.json */
 };
+
+/* What by_row_id sorts by (qsort has no context): the model's
+ * conflicts. */
+static _Thread_local const struct conflict *sort_conflicts;
+
+/* qsort: model indexes of sort_conflicts by conflict id. */
+static int
+by_row_id(const void *a, const void *b)
+{
+	return strcmp(sort_conflicts[*(const size_t *)a].id,
+	    sort_conflicts[*(const size_t *)b].id);
+}
+
+/*
+ * r's file api/conflicts/projects/<slug>.json: its counts and its
+ * conflicts' lines by id, so that a conflict opened or decided changes
+ * its own line alone; and r's entry of api/conflicts.json into *entry.
+ * Returns 0 or < 0 with err set.
+ */
+static int
+queue_list_json(json_t **entry, const struct queue_work *qw,
+    const struct queue_run *r, mirror_error *err)
+{
+	const struct conflict *items = qw->pc->m->conflicts.items;
+	size_t *byid = xcalloc(r->n + 1, sizeof(*byid));
+	json_t *list = json_array(), *o, *slug = list_slug(r->v[0]->project);
+	const char *project = r->v[0]->project;
+	strbuf path;
+	int rc;
+
+	for (size_t k = 0; k < r->n; k++)
+		byid[k] = (size_t)(r->v[k] - items);
+	sort_conflicts = items;
+	qsort(byid, r->n, sizeof(*byid), by_row_id);
+	for (size_t k = 0; k < r->n; k++)
+		json_array_append(list, qw->rows[byid[k]]);
+	free(byid);
+	strbuf_init(&path);
+	strbuf_printf(&path, "api/conflicts/projects/%s.json",
+	    json_string_value(slug));
+	json_decref(slug);
+	*entry = item_must(json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, "
+	    "s:s}", "project", project, "project_name", r->name,
+	    "project_slug", r->slug != NULL ? json_string(r->slug) :
+	    json_null(), "open", (json_int_t)run_count(r, "open", NULL),
+	    "resolved", (json_int_t)run_count(r, "resolved", NULL),
+	    "dismissed", (json_int_t)run_count(r, "dismissed", NULL),
+	    "total", (json_int_t)r->n, "json", path.data), "conflicts of",
+	    project);
+	/* Its counts but the total: a conflict opened changes a line fewer
+	 * of the file, which lists them anyway. */
+	o = json_deep_copy(*entry);
+	json_object_del(o, "json");
+	json_object_del(o, "total");
+	json_object_set_new(o, "conflicts", list);
+	rc = page_json_rows(qw->pc, path.data, o, err);
+	json_decref(o);
+	strbuf_free(&path);
+	return rc;
+}
 
 /* Pool work (nothing to load): run k's queue pages, and its line on the
  * front page into front[k]. Returns 0 or < 0 with err set. */
@@ -1024,6 +1112,8 @@ queue_run_pages(void *arg, size_t k, void *payload, mirror_error *err)
 	(void)payload;
 	for (size_t i = 0; i < pages && rc == 0; i++)
 		rc = queue_project_page(qw->pc, r, i, pages, err);
+	if (rc == 0)
+		rc = queue_list_json(&qw->index[k], qw, r, err);
 	qw->front[k] = queue_front_entry(r);
 	return rc;
 }
@@ -1056,17 +1146,19 @@ queue_runs(size_t *nr, const struct site_model *m,
 }
 
 /*
- * Every project's queue pages (at most QUEUE_PAGE entries each), one
- * project a pool item, and into *front the front page's list of
- * projects (cmp_front order). Returns 0 or < 0 with err set.
+ * Every project's queue pages (at most QUEUE_PAGE entries each) and
+ * file of conflicts (from rows, each conflict's line by model index),
+ * one project a pool item; into *front the front page's list of
+ * projects (cmp_front order), into *index the projects' entries of
+ * api/conflicts.json (by project id). Returns 0 or < 0 with err set.
  */
 static int
-queue_project_pages(json_t **front, const struct page_ctx *pc,
-    mirror_error *err)
+queue_project_pages(json_t **front, json_t **index,
+    const struct page_ctx *pc, json_t *const *rows, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	const struct conflict **v = xcalloc(m->conflicts.n + 1, sizeof(*v));
-	struct queue_work qw = { .pc = pc };
+	struct queue_work qw = { .pc = pc, .rows = rows };
 	size_t nr;
 	struct queue_run *runs;
 	int rc;
@@ -1076,50 +1168,75 @@ queue_project_pages(json_t **front, const struct page_ctx *pc,
 	qsort(v, m->conflicts.n, sizeof(*v), cmp_queue);
 	qw.runs = runs = queue_runs(&nr, m, v, m->conflicts.n);
 	qw.front = xcalloc(nr + 1, sizeof(*qw.front));
+	qw.index = xcalloc(nr + 1, sizeof(*qw.index));
 	rc = pool_run(&(const struct pool_work){ .n = nr,
 	    .run = queue_run_pages, .arg = &qw }, err);
 	/* After a failure some lines are missing: the caller writes no
 	 * front page then, but every line made is freed. */
 	qsort(qw.front, nr, sizeof(*qw.front), cmp_front_null);
 	*front = json_array();
+	*index = json_array();
 	for (size_t i = 0; i < nr; i++) {
 		if (qw.front[i] != NULL)
 			json_array_append_new(*front, qw.front[i]);
+		if (qw.index[i] != NULL)
+			json_array_append_new(*index, qw.index[i]);
 		strbuf_free(&runs[i].dir);
 	}
 	free(qw.front);
+	free(qw.index);
 	free(runs);
 	free(v);
 	return rc;
 }
 
-/* The head of api/conflicts.json (the conflicts follow it). The caller
- * owns it. */
-static json_t *
-conflicts_head(const struct site_model *m)
+/* How many of m's conflicts have status. */
+static size_t
+status_count(const struct site_model *m, const char *status)
 {
-	return item_must(json_pack("{s:I}", "open_conflicts_count",
-	    (json_int_t)m->open_conflicts), "page", "api/conflicts.json");
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->conflicts.n; i++)
+		n += strcmp(m->conflicts.items[i].status, status) == 0;
+	return n;
 }
 
-/* api/conflicts.json, head and every conflict's object's text (list,
- * all n set), then the review queue's page. Returns 0 or < 0 with err
- * set. */
+/* api/conflicts.json: the counts and projects, each project's entry
+ * (queue_list_json; consumed) on one line, no conflict. Returns 0 or
+ * < 0 with err set. */
 static int
-queue_pages(const struct page_ctx *pc, struct page_list *list,
-    json_t *head, mirror_error *err)
+conflicts_index_json(const struct page_ctx *pc, json_t *projects,
+    mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	json_t *o = item_must(json_pack("{s:I, s:I, s:I, s:I, s:o}", "open",
+	    (json_int_t)m->open_conflicts, "resolved", (json_int_t)
+	    status_count(m, "resolved"), "dismissed", (json_int_t)
+	    status_count(m, "dismissed"), "total", (json_int_t)
+	    m->conflicts.n, "projects", projects), "page",
+	    "api/conflicts.json");
+	int rc = page_json_rows(pc, "api/conflicts.json", o, err);
+
+	json_decref(o);
+	return rc;
+}
+
+/* The queue's pages, the projects' files of conflicts (from rows, each
+ * conflict's line by model index) and api/conflicts.json. Returns 0 or
+ * < 0 with err set. */
+static int
+queue_pages(const struct page_ctx *pc, json_t *const *rows,
+    mirror_error *err)
 {
 	json_int_t open = (json_int_t)pc->m->open_conflicts;
-	size_t n = list->n;
-	json_t *data, *front = NULL;
+	size_t n = pc->m->conflicts.n;
+	json_t *data, *front = NULL, *index = NULL;
 	int rc;
 
-	/* api/conflicts.json first, so its text is gone before the queue
-	 * page (which lists every conflict) is made. */
-	rc = page_list_write(pc, "api/conflicts.json", head, "conflicts", list,
-	    err);
+	rc = queue_project_pages(&front, &index, pc, rows, err);
 	if (rc == 0)
-		rc = queue_project_pages(&front, pc, err);
+		rc = conflicts_index_json(pc, json_incref(index), err);
+	json_decref(index);
 	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o}", "projects",
 	    front != NULL ? front : json_array(), "open_conflicts_count", open,
 	    "total", (json_int_t)n, "open_words",
@@ -1193,30 +1310,23 @@ int
 conflict_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	size_t n = pc->m->conflicts.n;
-	struct page_list list;
-	struct conflict_run cr = { pc, &list };
-	json_t *head;
+	struct conflict_run cr = { pc, xcalloc(n + 1, sizeof(*cr.rows)) };
 	const struct pool_work work = { n, NULL, conflict_render, NULL, &cr,
 	    NULL, NULL };
-	const char **ids;
 	int rc;
 
-	if (conflicts_kept(pc))
+	if (conflicts_kept(pc)) {
+		free(cr.rows);
 		return 0;
-	/* One page per conflict, then the queue; each conflict's object
-	 * is kept as its text in api/conflicts.json, not as a tree. */
-	ids = xcalloc(n + 1, sizeof(*ids));
-	for (size_t i = 0; i < n; i++)
-		ids[i] = pc->m->conflicts.items[i].id;
-	page_list_init(&list, n, ids);
-	free(ids);
-	head = conflicts_head(pc->m);
-	page_list_start(&list, pc, head, "conflicts");
+	}
+	/* One page per conflict, then the queue and the projects' files
+	 * of conflicts (each conflict's line kept from its page's work). */
 	page_phase(pc, "conflict pages", n + 1, 1);
 	rc = pool_run(&work, err);
 	if (rc == 0)
-		rc = queue_pages(pc, &list, head, err);
-	json_decref(head);
-	page_list_free(&list);
+		rc = queue_pages(pc, cr.rows, err);
+	for (size_t i = 0; i < n; i++)
+		json_decref(cr.rows[i]);
+	free(cr.rows);
 	return rc;
 }

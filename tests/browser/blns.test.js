@@ -325,11 +325,13 @@ function expected(rel) {
   }
   m = rel.match(/^conflicts\/([^/]+)\.html$/);
   if (m && m[1] !== 'index') {
-    const c = JSON.parse(fs.readFileSync(
-      path.join(site, 'api/conflicts', `${m[1]}.json`), 'utf8'));
+    const dir = path.join(site, 'api/conflicts/projects');
+    const c = fs.readdirSync(dir).flatMap((f) => JSON.parse(fs.readFileSync(
+      path.join(dir, f), 'utf8')).conflicts).find((r) =>
+      (r.conflict.slug || r.conflict.id) === m[1]);
     const members = c.members;
     return { ordered: true, facts: members.map((x) => ({
-      id: `member-${x.layer}-${x.slug || x.id}`,
+      id: `member-${x.anchor}`,
       texts: [x.value_then, x.status_now === null ? '' : x.value_now] })) };
   }
   return null;

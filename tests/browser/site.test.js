@@ -8,7 +8,8 @@
 //     conflict, the "⚠ disputed" marker sits inside the element of the
 //     trusted-state member (#state-..., its table row), names the conflict in its
 //     accessible label; clicking it lands on the conflict page, which
-//     lists exactly the conflict's members (from api/conflicts/<id>.json)
+//     lists exactly the conflict's members (from its project's
+//     api/conflicts/projects/<project slug>.json)
 //     in trust order.
 //  2. The example on a phone (390 px wide), the largest page of each
 //     kind: no word of a table cell or heading is split across lines (a
@@ -61,6 +62,15 @@ function check(name, cond, detail) {
 const url = (site, rel) => 'file://' + path.join(site, rel);
 const json = (site, rel) =>
   JSON.parse(fs.readFileSync(path.join(site, rel), 'utf8'));
+// Every conflict of the site, from its projects' conflict files: its
+// fields with its members, "slug" (its page's) and "open".
+const conflictsOf = (site) => {
+  const dir = path.join(site, 'api/conflicts/projects');
+  return fs.readdirSync(dir).flatMap((f) =>
+    json(dir, f).conflicts.map((r) => ({ ...r.conflict,
+      slug: r.conflict.slug || r.conflict.id,
+      open: r.conflict.status === 'open', members: r.members })));
+};
 
 async function example(browser) {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
@@ -69,10 +79,10 @@ async function example(browser) {
     if (!r.url().startsWith('file://')) offsite.push(r.url());
   });
   // The SPEC 8 example: an open cross-layer conflict with a state member.
-  const all = json(exampleSite, 'api/conflicts.json').conflicts;
+  const all = conflictsOf(exampleSite);
   const fit = (x) => x.open && x.slot_kind === 'cross_layer' &&
     x.project_slug && x.members.some((m) => m.kind === 'project_state');
-  const c = all.find((x) => fit(x) && /lateral support material/.test(x.question)) ||
+  const c = all.find((x) => fit(x) && /lateral support material/.test(x.description)) ||
     all.find(fit);
   check('the example has an open cross-layer conflict with a state member',
     c !== undefined);
@@ -88,7 +98,7 @@ async function example(browser) {
     label !== null && label.includes(c.slug), `aria-label: ${label}`);
   check('the marker reads "⚠ disputed"',
     (await marker.innerText()).trim() === '⚠ disputed');
-  for (const m of c.members.filter((x) => x.linked && x.project_slug === c.project_slug)) {
+  for (const m of c.members.filter((x) => x.page !== null && x.project_slug === c.project_slug)) {
     const k = await page.locator(`#${m.anchor} a.disputed`).count();
     check(`member ${m.anchor} carries the marker on the overview`, k === 1,
       `found ${k}`);
@@ -101,14 +111,13 @@ async function example(browser) {
     page.url().endsWith(`/conflicts/${c.slug}.html`), page.url());
   const ids = await page.locator('[id^="member-"]').evaluateAll(
     (els) => els.map((e) => e.id));
-  const want = json(exampleSite, `api/conflicts/${c.slug}.json`).members.map(
-    (m) => `member-${m.layer}-${m.slug || m.id}`);
+  const want = c.members.map((m) => `member-${m.anchor}`);
   check('the conflict page lists exactly the conflict\'s members, in trust order',
     JSON.stringify(ids) === JSON.stringify(want),
     `page ${JSON.stringify(ids)} vs ${JSON.stringify(want)}`);
   const text = await page.locator('main').innerText();
   check('the conflict page asks the reviewer\'s question',
-    text.includes(c.question));
+    text.includes('Question for the reviewer:'));
   await page.screenshot({ path: path.join(shotDir, 'conflict.png'), fullPage: true });
   // Back to the fact through the member link.
   await Promise.all([page.waitForURL(`**/index.html#${state.anchor}`),

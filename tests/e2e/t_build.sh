@@ -39,7 +39,8 @@ expect "every .md page has its .html twin and back" sh -c '
     for f in $(find . -name "*.html"); do
         test -f "${f%.html}.md" || exit 1; done'
 for f in .nojekyll feed.xml sitemap.xml api/health.json api/conflicts.json \
-    api/conflicts/c-5e1a.json api/projects/p05-interferometer.json; do
+    api/conflicts/projects/p05-interferometer.json \
+    api/projects/p05-interferometer.json; do
 	expect "$f is written" test -f "site/$f"
 done
 expect "every page, both twins, ends with the same footer, which names no snapshot" sh -c "
@@ -155,10 +156,17 @@ expect "a project without subsystems has no subsystems page" \
 # --- JSON, feed, sitemap --------------------------------------------------------
 expect "api/health.json has open_conflicts_count" \
     jq -e '.open_conflicts_count == 1' site/api/health.json
-expect "api/conflicts.json lists both conflicts, by id" \
-    jq -e '.open_conflicts_count == 1 and ([.conflicts[].id] == ["c-5e1a","c-77b0"])' site/api/conflicts.json
-expect "api/conflicts/<id>.json has the members in trust order" \
-    jq -e '[.members[].id] == ["s1","e1"] and .members[1].conflicts_with == "s1"' site/api/conflicts/c-5e1a.json
+expect "api/conflicts.json counts the conflicts and names each project's file" \
+    jq -e '.open == 1 and .resolved == 1 and .total == 2 and ([.projects[] | [.project, .total, .json]] ==
+        [["", 1, "api/conflicts/projects/x--cbf29ce4.json"],
+         ["p05-interferometer", 1, "api/conflicts/projects/p05-interferometer.json"]])
+        and ([.. | objects | select(has("members"))] == [])' site/api/conflicts.json
+expect "a project's conflict file lists its conflicts, members in trust order" \
+    jq -e '[.conflicts[].conflict.id] == ["c-5e1a"] and .open == 1 and
+        [.conflicts[0].members[].id] == ["s1","e1"] and .conflicts[0].members[1].conflicts_with == "s1"' \
+    site/api/conflicts/projects/p05-interferometer.json
+expect "a conflict's page links its project's conflict file" \
+    grep -qF '[JSON](../api/conflicts/projects/p05-interferometer.json)' site/conflicts/c-5e1a.md
 expect "api/projects/<slug>.json is the project and its facts, one a line" \
     jq -e '.project.id == "p05-interferometer" and .project.state_rows > 0 and
     ([.facts[] | select(.layer == "state")] | length) == .project.state_rows' \
@@ -421,21 +429,28 @@ expect "... while the kept row stays active" test \
     "$(sql q.db "SELECT status FROM project_state WHERE id LIKE 'it''s%'")" = active
 expect "nothing in the id was run by the shell" test ! -e pwned
 
-# --- api/conflicts.json keeps its order through a decision --------------------
+# --- a project's conflict file keeps its order through a decision -------------
 new_store o.db "$data/site.sql" || exit 1
 # A third conflict whose id sorts first: open, so grouping by status would
 # put it before c-5e1a and move it when dismissed.
-sql o.db "INSERT INTO conflicts VALUES ('c-0a00', '2024-03-03 12:00:00', 'entity_slot', '[\"p06-polisher\",\"x\"]', 'p06-polisher', 'open', NULL, '', '')"
+sql o.db "INSERT INTO conflicts VALUES ('c-0a00', '2024-03-03 12:00:00', 'entity_slot', '[\"p05-interferometer\",\"x\"]', 'p05-interferometer', 'open', NULL, '', '')"
 mirror build --store o.db --out osite --no-sweep
-cp osite/api/conflicts.json before.json
+cp osite/api/conflicts/projects/p05-interferometer.json before.json
+# The site holds a file of each conflict too, as a build before the
+# projects' conflict files left them: the next build removes them, as it
+# removes every file no longer made.
+for f in c-0a00 c-5e1a c-77b0; do echo '{}' >"osite/api/conflicts/$f.json"; done
 SOURCE_DATE_EPOCH=1700000100 "$MIRROR" conflicts dismiss c-0a00 --reason 'not real' --actor alice --store o.db >/dev/null 2>&1
 mirror build --store o.db --out osite --no-sweep
-expect "api/conflicts.json lists conflicts by id, whatever their status" \
-    sh -c "jq -e '[.conflicts[].id] == [\"c-0a00\",\"c-5e1a\",\"c-77b0\"]' osite/api/conflicts.json >/dev/null"
+expect "an incremental build removes the files of one conflict each" sh -c "
+    ! ls osite/api/conflicts/*.json 2>/dev/null | grep -q . &&
+    test -f osite/api/conflicts/projects/p05-interferometer.json -a -f osite/conflicts/c-0a00.md"
+expect "a project's conflict file lists conflicts by id, whatever their status" \
+    sh -c "jq -e '[.conflicts[].conflict.id] == [\"c-0a00\",\"c-5e1a\"]' osite/api/conflicts/projects/p05-interferometer.json >/dev/null"
 expect "a dismissal changes that entry's fields in place, nothing else" sh -c "
-    jq -e --slurpfile b before.json '(.conflicts | map(del(.status, .open, .resolved_at, .resolved_shown, .resolution, .resolved_by))) ==
-        (\$b[0].conflicts | map(del(.status, .open, .resolved_at, .resolved_shown, .resolution, .resolved_by)))
-        and .conflicts[0].status == \"dismissed\" and .conflicts[0].resolved_by == \"alice\"' osite/api/conflicts.json >/dev/null"
+    jq -e --slurpfile b before.json '(.conflicts | map(.conflict |= del(.status, .resolved_at, .resolution, .resolved_by))) ==
+        (\$b[0].conflicts | map(.conflict |= del(.status, .resolved_at, .resolution, .resolved_by)))
+        and .conflicts[0].conflict.status == \"dismissed\" and .conflicts[0].conflict.resolved_by == \"alice\"' osite/api/conflicts/projects/p05-interferometer.json >/dev/null"
 
 # --- a DIR of hidden files alone is not empty --------------------------------
 # doc/site.md: a non-empty DIR must hold .mirror-output. Dotfiles (a

@@ -27,9 +27,9 @@ for v in 'PTFE rev 2' 'PTFE rev 3'; do
 	    mirror build --store s.db --out site
 done
 expect_status "a store edited twice builds" 0
-open=$(jq -r '.conflicts[] | select(.status == "open" and
-    (.slot_key | index("lateral_support_material"))) | .slug' \
-    site/api/conflicts.json)
+open=$(jq -r '.conflicts[].conflict | select(.status == "open" and
+    (.slot_key | index("lateral_support_material"))) | .id' \
+    site/api/conflicts/projects/*.json)
 expect "one open conflict on the slot" test "$(echo "$open" | wc -w)" = 1
 page=site/conflicts/$open.md
 expect "after two edits the question asks about the last value" \
@@ -41,4 +41,4 @@ expect "the project's queue shows the last value" \
 expect "the project page gives the current sides" \
     grep -qF 'PTFE rev 3 (trusted state: design review 3)' site/projects/p05-interferometer/index.md
 expect "the JSON's sides are the current ones" sh -c \
-    "jq -e '.conflicts[] | select(.id == \"$open\") | .sides_words == \"PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)\"' site/api/conflicts.json >/dev/null"
+    "jq -e '.conflicts[] | select(.conflict.id == \"$open\") | [.members[].value_now] == [\"PTFE rev 3\", \"PEEK\"]' site/api/conflicts/projects/p05-interferometer.json >/dev/null"

@@ -9,8 +9,8 @@
 #
 # Issue 59's budgets: (a) a change that opens a conflict, 150 lines;
 # (b) one that opens none, 40; (c) two facts added with a conflict and a
-# check, 250. They hold because a project's, a conflict's and a
-# project's checks' JSON and api/health.json are rows (an entry a line),
+# check, 250. They hold because a project's facts, conflicts and checks
+# JSON, api/conflicts.json and api/health.json are rows (an entry a line),
 # a check is a section of its project and rule's page, and the search
 # index and the HTML twins are marked generated.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
@@ -78,8 +78,15 @@ untouched() {
 change power "UPDATE project_state SET value = '7.5 W',
     updated_at = '2026-11-02 00:00:00' WHERE id = 'p04-st-power'" ||
 	echo "# power: the change could not be built"
-expect "the power budget 6 W -> 7.5 W opens a conflict" \
-    grep -q '^[0-9]*	0	api/conflicts/c[0-9a-f]*\.json$' power.ns
+# open_of NAME REV: the open conflicts of p04-gigabit at REV of NAME.git.
+open_of() {
+	git --git-dir="$1.git" show "$2:api/conflicts.json" | jq \
+	    '[.projects[] | select(.project == "p04-gigabit") | .open] | add // 0'
+}
+was=$(open_of power mirror~1) now=$(open_of power mirror)
+expect "the power budget 6 W -> 7.5 W opens a conflict, a line of its project's file" \
+    sh -c "grep -q '^[0-9]*	[0-9]*	api/conflicts/projects/p04-gigabit\.json$' power.ns &&
+    [ '$now' -eq $((was + 1)) ]"
 expect "a one-fact change that opens a conflict: at most 150 lines" \
     within power 150
 expect "its message says the open totals after it" sh -c "
@@ -93,7 +100,7 @@ change location "UPDATE project_state SET value = 'Lab B016, isolated slab',
     updated_at = '2026-11-02 00:00:00' WHERE id = 'p05-st-location'" ||
 	echo "# location: the change could not be built"
 expect "the lab's location opens no conflict" sh -c \
-    "! grep -q '	api/conflicts/c' location.ns"
+    "! grep -q '	api/conflicts/' location.ns"
 expect "a one-fact change that opens no conflict: at most 40 lines" \
     within location 40
 expect "it changes no line of another project's files" \

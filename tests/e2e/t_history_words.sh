@@ -28,8 +28,8 @@ body_has() { grep -qxF -- "$1" body.txt; }
 commits() { git -C "$1" rev-list --count mirror; }
 # id_of STORE DESCRIPTION: a conflict's id, read from the site's JSON.
 id_of() {
-	jq -r --arg d "$2" '.conflicts[] | select(.description == $d) | .id' \
-	    "site-$1/api/conflicts.json"
+	jq -r --arg d "$2" '.conflicts[].conflict | select(.description == $d) | .id' \
+	    "site-$1"/api/conflicts/projects/*.json
 }
 
 # === a store of our own ======================================================
@@ -112,7 +112,7 @@ expect "a hostile value forges no trailer" test "$(cut -d: -f1 trailers.txt | tr
     "Mirror-Sweep-Run Mirror-Store-Checksum "
 sql s.db "INSERT INTO project_state(id, project, category, key, value, status) VALUES('s10', 'p06-polisher', 'status', 'phase', 'test', 'active')"
 build s.db r.git 1700000800
-cnew=$(jq -r '[.conflicts[] | select(.status == "open" and .project == "p06-polisher")][0].id' site-s.db/api/conflicts.json)
+cnew=$(jq -r '[.conflicts[].conflict | select(.status == "open")][0].id' site-s.db/api/conflicts/projects/p06-polisher.json)
 # mirror refuses such an actor or note on its command line (t_terminal);
 # another program writing the store can still put them there.
 mirror conflicts resolve "$cnew" --store s.db --actor mallory --notes a

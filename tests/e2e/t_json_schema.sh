@@ -33,7 +33,7 @@ expect "every JSON file of the bench site is valid against its schema" \
     test $? -eq 0
 sed -n '1,8s/^/#   /p' bench.log
 expect "the bench site has conflict and project files to check" \
-    sh -c "ls bench/api/conflicts/*.json bench/api/projects/*.json | wc -l | grep -qv '^0$'"
+    sh -c "ls bench/api/conflicts/projects/*.json bench/api/projects/*.json | wc -l | grep -qv '^0$'"
 
 # No string anywhere in api/ is JSON text: an array or object inside a
 # string is the shape the schemas forbid.
@@ -67,19 +67,18 @@ expect "no string in api/ holds JSON text (slot_key, source, properties)" \
     test $? -eq 0
 sed -n '1,5s/^/#   /p' packed.log
 expect "slot_key is an array and a member's source one line of text" \
-    sh -c "jq -e '[.conflicts[] | (.slot_key | type == \"array\") and
-        all(.members[]; (.source | type) != \"array\" and
-        (.sources | type == \"array\"))] | all' ex/api/conflicts.json >/dev/null"
+    sh -c "jq -s -e '[.[].conflicts[] | (.conflict.slot_key | type == \"array\") and
+        all(.members[]; .source | type == \"string\" or . == null)] | all' ex/api/conflicts/projects/*.json >/dev/null"
 
 # The check can fail: a conflict whose slot_key is JSON text again, a
 # project whose properties are a string, an api/ file of no known kind.
-mkdir -p broken/api/conflicts broken/api/projects
-c=$(ls ex/api/conflicts | head -1)
-jq '.conflict.slot_key |= tojson' "ex/api/conflicts/$c" > "broken/api/conflicts/$c"
+mkdir -p broken/api/conflicts/projects broken/api/projects
+c=$(ls ex/api/conflicts/projects | head -1)
+jq '.conflicts[0].conflict.slot_key |= tojson' "ex/api/conflicts/projects/$c" > "broken/api/conflicts/projects/$c"
 $py "$check" "$schemas" broken > b1.log 2>&1
 expect "a slot_key packed into a string fails the check" \
     sh -c "test $? -eq 1 && grep -q slot_key b1.log"
-rm -f broken/api/conflicts/*
+rm -f broken/api/conflicts/projects/*
 p=$(ls ex/api/projects | tail -1)
 jq '.facts |= map(if .layer == "entity" then .properties |= tojson else . end)' \
     "ex/api/projects/$p" > "broken/api/projects/$p"

@@ -26,7 +26,7 @@ sql s.db "INSERT INTO project_state(id, project, category, key, value,
 mirror build --store s.db --out site
 expect_status "a store of 320 more conflicts in one project builds" 0
 
-n06=$(jq '[.conflicts[] | select(.project == "p06-polisher")] | length' \
+n06=$(jq '.projects[] | select(.project == "p06-polisher") | .total' \
     site/api/conflicts.json)
 expect "p06-polisher has at least 320 conflicts" test "$n06" -ge 320
 expect "no queue page holds more than 300 entries" sh -c '
@@ -43,14 +43,14 @@ expect "the pages link each other and say which one they are" sh -c '
     grep -qx "Pages: \[1\](index.md) · \*\*2\*\*" site/conflicts/p06-polisher/page-2.md &&
     grep -q "^# Conflicts: P06 Polisher (page 2 of 2)\$" site/conflicts/p06-polisher/page-2.md'
 expect "every conflict is listed on exactly one project page" sh -c '
-    jq -r ".conflicts[].slug" site/api/conflicts.json | sort > want &&
+    jq -r ".conflicts[].conflict.id" site/api/conflicts/projects/*.json | sort > want &&
     cat site/conflicts/*/*.md | sed -n "s/^- \[.*\](\.\.\/\([^)]*\)\.md): .*/\1/p" |
         sort > got && cmp want got'
 expect "the front page has one line per project, linked to its pages" sh -c '
     grep -q "^- \[P06 Polisher\](p06-polisher/index.md): $0 open conflicts (" site/conflicts/index.md &&
     [ $(grep -c "^- \[" site/conflicts/index.md) = \
-        $(jq "[.conflicts[].project] | unique | length" site/api/conflicts.json) ]' \
-    "$(jq '[.conflicts[] | select(.project == "p06-polisher" and .status == "open")] | length' site/api/conflicts.json)"
+        $(jq ".projects | length" site/api/conflicts.json) ]' \
+    "$(jq '.projects[] | select(.project == "p06-polisher") | .open' site/api/conflicts.json)"
 expect "a project page groups by status and kind, with the detection date" sh -c '
     grep -q "^## Open, across layers: " site/conflicts/p06-polisher/index.md &&
     grep -q "^- \[Key 1\](\.\./c[0-9a-f]*\.md): left (trusted state: spec) · right (trusted state: log)\$" site/conflicts/p06-polisher/index.md &&

@@ -32,8 +32,8 @@ expect "one overview per project but the empty id" test \
 expect "8 subsystems on one page" test "$(find site/projects -name 'subsystems.html' | wc -l)" -eq 1 \
     -a "$(grep -o '<h2 id="sub-' site/projects/*/subsystems.html | wc -l)" -eq 8
 expect "the sweep opened a conflict for every project, the empty one too" test \
-    "$(jq '[.conflicts[] | select(.open and .slot_kind == "cross_layer") | .project] | unique | length' \
-        site/api/conflicts.json)" -eq "$n"
+    "$(jq -s '[.[].conflicts[].conflict | select(.status == "open" and .slot_kind == "cross_layer") | .project] | unique | length' \
+        site/api/conflicts/projects/*.json)" -eq "$n"
 # The browser's cases are numbered on from this script's.
 node "$browser/blns.test.js" site "$shots" "$T_N" > browser.log 2>&1
 status=$?

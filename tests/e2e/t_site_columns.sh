@@ -116,7 +116,9 @@ expect "once a value changed the page has Value then and Value now, and two even
     grep -q '| 2026-02-02 · 2026-11-01 09:30 |\$' $page"
 expect "the conflict's JSON keeps detected_at and each side's values then and now" python3 -c "
 import json
-d = json.load(open('site/api/conflicts/$conflict.json'))
+import glob
+d = [r for f in glob.glob('site/api/conflicts/projects/*.json')
+     for r in json.load(open(f))['conflicts'] if r['conflict']['id'] == '$conflict'][0]
 c = d['conflict']
 assert c['detected_at'] == '2026-11-01 00:00:00', c['detected_at']
 assert 'detected_shown' not in c and 'values_differ' not in c

@@ -46,8 +46,10 @@ expect_capped "the hostile store ($n projects) builds within a CPU cap of $cap s
 cat > check.py <<'EOF'
 import glob, html.parser, json, os, re, sys
 sys.path.insert(0, os.path.join(os.environ["MIRROR_TOP"], "tests", "tools"))
+from api_conflicts import conflicts as site_conflicts
 from mdfence import outside_fences
 site = sys.argv[1]
+conflicts = {c["slug"]: c for c in site_conflicts(site)}
 bad = []
 class P(html.parser.HTMLParser):
     def __init__(self):
@@ -120,10 +122,10 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     # with the conflict open two <pre><code> blocks of commands: count
     # them against its JSON, then nothing else may be markup.
     if conflict_page:
-        c = json.load(open(os.path.join(site, "api", "conflicts", conflict_page.group(1) + ".json")))
+        c = conflicts[conflict_page.group(1)]
         want = {"<table": 1, "<tr": 1 + len(c["members"]),
-                "<pre": 2 if c["conflict"]["status"] == "open" else 0,
-                "<code": 2 if c["conflict"]["status"] == "open" else 0}
+                "<pre": 2 if c["status"] == "open" else 0,
+                "<code": 2 if c["status"] == "open" else 0}
         for tag, n in want.items():
             if body.count(tag) != n:
                 bad.append(f"{rel}: {body.count(tag)} {tag}>, not {n}")

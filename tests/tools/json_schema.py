@@ -18,7 +18,7 @@ KINDS = [
     (lambda p: p == "api/health.json", "health"),
     (lambda p: p == "api/build.json", "build"),
     (lambda p: p == "api/conflicts.json", "conflicts"),
-    (lambda p: p.startswith("api/conflicts/"), "conflict"),
+    (lambda p: p.startswith("api/conflicts/projects/"), "conflict"),
     (lambda p: p == "api/checks.json", "checks"),
     (lambda p: p.startswith("api/checks/"), "check"),
     (lambda p: p.startswith("api/projects/"), "project"),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """markers.py SITE: the disputed markers of a built site are exactly right.
 
-From api/conflicts.json it takes every OPEN conflict and its members.
+From api/conflicts/projects/*.json it takes every OPEN conflict and its
+members.
 Then, on every HTML page and its Markdown twin:
   - every marker (a.disputed in HTML, a "[⚠ disputed](...conflicts/X.md)"
     link in Markdown) sits in the element of a fact (li or tr id / the
@@ -19,10 +20,11 @@ import os
 import re
 import sys
 
+from api_conflicts import conflicts as site_conflicts
 from mdfence import outside_fences
 
 site = sys.argv[1]
-conflicts = json.load(open(os.path.join(site, "api", "conflicts.json")))["conflicts"]
+conflicts = site_conflicts(site)
 open_of = {}        # fact anchor -> set of open conflict slugs
 home = []           # (page, anchor) where a member of an open conflict lives
 for c in conflicts:
@@ -30,9 +32,8 @@ for c in conflicts:
         continue
     for m in c["members"]:
         open_of.setdefault(m["anchor"], set()).add(c["slug"])
-        if m["linked"]:
-            page = "index" if m["on_index"] else f"projects/{m['project_slug']}/index"
-            home.append((page, m["anchor"]))
+        if m["page"] is not None:
+            home.append((m["page"], m["anchor"]))
 
 
 class Markers(html.parser.HTMLParser):

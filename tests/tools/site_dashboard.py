@@ -12,7 +12,9 @@ import glob, json, os, re, sys
 site, case = sys.argv[1], sys.argv[2]
 def read(p): return open(os.path.join(site, p), encoding="utf-8").read()
 def js(p): return json.load(open(os.path.join(site, p), encoding="utf-8"))
-conflicts = js("api/conflicts.json")["conflicts"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from api_conflicts import conflicts as site_conflicts
+conflicts = site_conflicts(site)
 health = js("api/health.json")
 index = read("index.md")
 queue = read("conflicts/index.md")

@@ -14,7 +14,9 @@ site.
 import glob, json, os, re, sys
 import xml.etree.ElementTree as E
 site, what = sys.argv[1], sys.argv[2]
-conflicts = json.load(open(os.path.join(site, "api", "conflicts.json")))["conflicts"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from api_conflicts import conflicts as site_conflicts
+conflicts = site_conflicts(site)
 bad = []
 for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html"))):
     slug = path.split(os.sep)[-2]

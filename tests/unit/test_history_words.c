@@ -236,7 +236,7 @@ test_fact_rows(void **state)
 	free(model);
 }
 
-/* Conflict twin text as api/conflicts/<id>.json holds it today: its
+/* Conflict twin text as api/conflicts/<id>.json held it last: its
  * fields as "conflict", its sides as "members" beside it. Frees flat. */
 static char *
 conflict_rows(char *flat)
