@@ -201,33 +201,17 @@ out_dircache_release(struct out_dircache *c, int fd, int slot)
 	dir_put(c, fd, slot);
 }
 
-/* out_dircache_create of data[0..len), or when data is NULL of the
- * first len bytes of src. */
-static int
-create_at(struct out_dircache *c, const char *relpath, const void *data,
-    int src, size_t len)
+int
+out_dircache_create(struct out_dircache *c, const char *relpath,
+    const void *data, size_t len)
 {
 	const char *name;
 	int slot, fd = out_dircache_hold(c, relpath, &name, &slot), rc;
 
 	if (fd < 0)
 		return fd;
-	rc = data != NULL ? out_create_file(fd, name, data, len, OUT_EXCL) :
-	    out_create_file_fd(fd, name, src, len, OUT_EXCL);
+	rc = out_create_file(fd, name, data != NULL ? data : "", len,
+	    OUT_EXCL);
 	dir_put(c, fd, slot);
 	return rc;
-}
-
-int
-out_dircache_create(struct out_dircache *c, const char *relpath,
-    const void *data, size_t len)
-{
-	return create_at(c, relpath, data != NULL ? data : "", -1, len);
-}
-
-int
-out_dircache_create_fd(struct out_dircache *c, const char *relpath,
-    int src, size_t len)
-{
-	return create_at(c, relpath, NULL, src, len);
 }

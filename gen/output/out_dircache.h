@@ -65,9 +65,4 @@ int out_dircache_hold(struct out_dircache *c, const char *relpath,
 /* Done with fd, as out_dircache_hold handed it out with slot. */
 void out_dircache_release(struct out_dircache *c, int fd, int slot);
 
-/* out_dircache_create with the first len bytes of the file src
- * (out_create_file_fd) for data. */
-int out_dircache_create_fd(struct out_dircache *c, const char *relpath,
-    int src, size_t len);
-
 #endif

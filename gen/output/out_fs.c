@@ -129,64 +129,9 @@ write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-/* pread of up to n bytes of src at off into buf, retried on EINTR.
- * Returns the count (0 at the end) or -1 with errno set. */
-static ssize_t
-read_at(int src, void *buf, size_t n, off_t off)
-{
-	ssize_t got;
-
-	do
-		got = pread(src, buf, n, off);
-	while (got < 0 && errno == EINTR);
-	return got;
-}
-
 int
-out_each_chunk(int src, size_t len, int (*fn)(void *, const void *,
-    size_t), void *arg)
-{
-	char buf[65536];
-	size_t off = 0;
-
-	while (off < len) {
-		size_t want = len - off < sizeof(buf) ? len - off :
-		    sizeof(buf);
-		ssize_t got = read_at(src, buf, want, (off_t)off);
-
-		if (got <= 0)
-			return got == 0 ? -EIO : -errno;
-		if (fn(arg, buf, (size_t)got) < 0)
-			return errno != 0 ? -errno : -EIO;
-		off += (size_t)got;
-	}
-	return 0;
-}
-
-/* out_each_chunk's work for copy_from: write the chunk to *arg. */
-static int
-chunk_write(void *arg, const void *p, size_t n)
-{
-	return write_all(*(int *)arg, p, n);
-}
-
-/* Write the first len bytes of src to fd. Returns 0 or -1 with errno
- * set (EIO when src is shorter). */
-static int
-copy_from(int fd, int src, size_t len)
-{
-	int rc = out_each_chunk(src, len, chunk_write, &fd);
-
-	if (rc < 0)
-		errno = -rc;
-	return rc < 0 ? -1 : 0;
-}
-
-/* Create name as out_create_file does and fill it: data[0..len), or
- * when data is NULL the first len bytes of src. Returns 0 or -errno. */
-static int
-create_filled(int dirfd, const char *name, const void *data, int src,
-    size_t len, int how)
+out_create_file(int dirfd, const char *name, const void *data, size_t len,
+    int how)
 {
 	int fd, e;
 
@@ -194,8 +139,9 @@ create_filled(int dirfd, const char *name, const void *data, int src,
 	    ((how & OUT_EXCL) ? O_EXCL : O_TRUNC | O_NONBLOCK), 0644);
 	if (fd < 0)
 		return -errno;
-	if ((data != NULL ? write_all(fd, data, len) : copy_from(fd, src,
-	    len)) < 0 || ((how & OUT_SYNC) && fsync(fd) < 0)) {
+	/* A NULL data of no bytes is still an empty file. */
+	if (write_all(fd, data != NULL ? data : "", len) < 0 ||
+	    ((how & OUT_SYNC) && fsync(fd) < 0)) {
 		e = errno;
 		close(fd);
 		return -e;
@@ -206,37 +152,14 @@ create_filled(int dirfd, const char *name, const void *data, int src,
 }
 
 int
-out_create_file(int dirfd, const char *name, const void *data, size_t len,
-    int how)
+out_same_content(int fd, const void *data, size_t len)
 {
-	/* A NULL data of no bytes is still bytes, not a file to copy. */
-	return create_filled(dirfd, name, data != NULL ? data : "", -1, len,
-	    how);
-}
-
-int
-out_open_scratch(int dirfd)
-{
-	return openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-}
-
-int
-out_create_file_fd(int dirfd, const char *name, int src, size_t len,
-    int how)
-{
-	return create_filled(dirfd, name, NULL, src, len, how);
-}
-
-/* Whether fd (a regular file, read from its offset) holds exactly len
- * bytes: data[0..len), or when data is NULL the first len bytes of src
- * (read with pread from offset 0). */
-static int
-same_bytes(int fd, const unsigned char *data, int src, size_t len)
-{
-	unsigned char buf[65536], theirs[sizeof(buf)];
+	const unsigned char *p = data != NULL ? data : (const void *)"";
+	unsigned char buf[65536];
 	struct stat st;
 	size_t off = 0;
 
+	/* fd is a regular file read from its offset: exactly p[0..len)? */
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (size_t)st.st_size != len)
 		return 0;
@@ -247,28 +170,11 @@ same_bytes(int fd, const unsigned char *data, int src, size_t len)
 			continue;
 		if (got <= 0 || (size_t)got > len - off)
 			return 0;
-		if (data == NULL && read_at(src, theirs, (size_t)got,
-		    (off_t)off) != got)
-			return 0;
-		if (memcmp(buf, data != NULL ? data + off : theirs,
-		    (size_t)got) != 0)
+		if (memcmp(buf, p + off, (size_t)got) != 0)
 			return 0;
 		off += (size_t)got;
 	}
 	return read(fd, buf, 1) == 0;
-}
-
-int
-out_same_content(int fd, const void *data, size_t len)
-{
-	return same_bytes(fd, data != NULL ? data : (const void *)"", -1,
-	    len);
-}
-
-int
-out_same_content_fd(int fd, int src, size_t len)
-{
-	return same_bytes(fd, NULL, src, len);
 }
 
 int

@@ -53,25 +53,6 @@ int out_path_ok(const char *relpath);
 int out_create_file(int dirfd, const char *name, const void *data,
     size_t len, int how);
 
-/* An unnamed file (O_TMPFILE) in dirfd, for reading and writing: the
- * descriptor, or -1 with errno set. */
-int out_open_scratch(int dirfd);
-
-/* out_create_file with the first len bytes of the file src (read with
- * pread from offset 0, 64 KiB at a time) for data. Returns 0 or -errno
- * (-EIO when src is shorter). */
-int out_create_file_fd(int dirfd, const char *name, int src, size_t len,
-    int how);
-
-/*
- * Call fn(arg, chunk, n) on the first len bytes of the file src, read
- * with pread from offset 0 at most 64 KiB at a time, in order. Returns
- * 0, -errno when src cannot be read (-EIO: it is shorter), or -errno
- * (-EIO when errno is 0) when fn returns < 0, which stops the walk.
- */
-int out_each_chunk(int src, size_t len, int (*fn)(void *, const void *,
-    size_t), void *arg);
-
 /* The length of the directory part of path (0: none); *name gets its
  * last component. */
 size_t out_split_last(const char **name, const char *path);
@@ -79,10 +60,6 @@ size_t out_split_last(const char **name, const char *path);
 /* Whether fd (a regular file, read from its offset) holds exactly
  * data[0..len). */
 int out_same_content(int fd, const void *data, size_t len);
-
-/* Whether fd (a regular file, read from its offset) holds exactly the
- * first len bytes of the file src (read with pread from offset 0). */
-int out_same_content_fd(int fd, int src, size_t len);
 
 /*
  * The whole of the regular file fd into *data (NUL-terminated after its

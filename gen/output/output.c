@@ -488,7 +488,7 @@ claim_done(struct output *o, size_t idx, long val, int rc)
  */
 static int
 same_as_prev(const struct output *o, const char *relpath, const void *data,
-    int src, size_t len)
+    size_t len)
 {
 	int fd, same;
 
@@ -498,8 +498,7 @@ same_as_prev(const struct output *o, const char *relpath, const void *data,
 	fd = out_open_beneath(o->dir_fd, relpath, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
-	same = data != NULL ? out_same_content(fd, data, len) :
-	    out_same_content_fd(fd, src, len);
+	same = out_same_content(fd, data, len);
 	close(fd);
 	return same;
 }
@@ -538,10 +537,9 @@ output_drain(struct output *o, mirror_error *err)
 	return late_failed(o, &late, err);
 }
 
-/* output_write of data[0..len), or when data is NULL of the first len
- * bytes of the file src. */
+/* output_write of data[0..len) (data not NULL). */
 static int
-write_file(struct output *o, const char *relpath, const void *data, int src,
+write_file(struct output *o, const char *relpath, const void *data,
     size_t len, mirror_error *err)
 {
 	struct out_late late = { .rc = 0 };
@@ -563,14 +561,12 @@ write_file(struct output *o, const char *relpath, const void *data, int src,
 	if (rc == -EEXIST)
 		return write_failed(o, mirror_fail(err, MIRROR_EINPUT, "%s: "
 		    "written twice in one build", relpath));
-	if (rc == 0 && same_as_prev(o, relpath, data, src, len)) {
+	if (rc == 0 && same_as_prev(o, relpath, data, len)) {
 		claim_done(o, idx, KEPT, 0);
 		return 0;
 	}
 	if (rc == 0) {
-		rc = data != NULL ? out_rings_create(&late, &o->rings, relpath,
-		    data, len) : out_dircache_create_fd(&o->dirc, relpath, src,
-		    len);
+		rc = out_rings_create(&late, &o->rings, relpath, data, len);
 		claim_done(o, idx, STAGED, rc);
 	}
 	if (late.rc < 0) {
@@ -588,24 +584,7 @@ int
 output_write(struct output *o, const char *relpath, const void *data,
     size_t len, mirror_error *err)
 {
-	return write_file(o, relpath, data != NULL ? data : "", -1, len, err);
-}
-
-int
-output_write_fd(struct output *o, const char *relpath, int src, size_t len,
-    mirror_error *err)
-{
-	return write_file(o, relpath, NULL, src, len, err);
-}
-
-int
-output_scratch(struct output *o)
-{
-	if (o->stage_fd < 0 || o->journaled || o->committed) {
-		errno = EBADF;
-		return -1;
-	}
-	return out_open_scratch(o->stage_fd);
+	return write_file(o, relpath, data != NULL ? data : "", len, err);
 }
 
 int

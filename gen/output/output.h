@@ -148,22 +148,6 @@ void output_unlock(void);
 int output_write(struct output *out, const char *relpath, const void *data,
     size_t len, mirror_error *err);
 
-/* output_write with the first len bytes of the file src (read with
- * pread from offset 0) for data: a file too big to hold (output_scratch
- * made src). */
-int output_write_fd(struct output *out, const char *relpath, int src,
-    size_t len, mirror_error *err);
-
-/*
- * An unnamed file in the staging directory (O_TMPFILE), open for
- * reading and writing, for bytes the caller would rather not hold: it
- * is never in the site and nothing is left of it once closed, however
- * the build ends. The caller closes it before output_free. Returns the
- * descriptor, or -1 with errno set (the file system has no unnamed
- * files, or out is committed).
- */
-int output_scratch(struct output *out);
-
 /*
  * Keep the n files relpaths as the previous build left them, without
  * reading them: 1 when DIR held every one as a regular file when

@@ -580,29 +580,6 @@ record_digest_bytes(char hex[DIGEST_HEX + 1], const struct page_record *r,
 	feed_end(hex, &f);
 }
 
-/* out_each_chunk's work for record_digest_fd: feed the chunk. */
-static int
-chunk_feed(void *arg, const void *p, size_t n)
-{
-	feed_bytes(arg, p, n);
-	return 0;
-}
-
-int
-record_digest_fd(char hex[DIGEST_HEX + 1], const struct page_record *r,
-    const char *path, int fd, size_t len)
-{
-	struct feeder f;
-	int rc;
-
-	feed_start(&f, r, path);
-	feed_head(&f, 'B', len);        /* as record_digest_bytes's feed */
-	if ((rc = out_each_chunk(fd, len, chunk_feed, &f)) < 0)
-		return rc;
-	feed_end(hex, &f);
-	return 0;
-}
-
 int
 record_same(const struct page_record *r, const char *path, const char *hex)
 {

@@ -128,14 +128,6 @@ void record_digest_bytes(char hex[DIGEST_HEX + 1],
     const struct page_record *r, const char *path, const void *data,
     size_t len);
 
-/*
- * record_digest_bytes of the first len bytes of the file fd (read with
- * pread from offset 0): the same digest as for those bytes in memory.
- * Returns 0, or -errno when fd cannot be read (-EIO: it is shorter).
- */
-int record_digest_fd(char hex[DIGEST_HEX + 1], const struct page_record *r,
-    const char *path, int fd, size_t len);
-
 /* 1 when the previous build recorded hex for path, else 0. Thread-safe
  * (the previous record is only read). */
 int record_same(const struct page_record *r, const char *path,

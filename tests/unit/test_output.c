@@ -1273,64 +1273,6 @@ test_begin_start(void **state)
 	assert_null(o);
 }
 
-/* The files below site as one sorted line ("./a ./b "). */
-static char *
-files_of_site(void)
-{
-	char cmd[256];
-
-	assert_true((size_t)snprintf(cmd, sizeof(cmd), "cd '%s' && find . "
-	    "-type f | LC_ALL=C sort | tr '\\n' ' '", site) < sizeof(cmd));
-	return sh_out(cmd);
-}
-
-/* 23: a file written from a scratch file (output_write_fd) is the
- * scratch file's first len bytes: kept when DIR holds them already,
- * written when they differ; the scratch file is never in the site; a
- * scratch file shorter than len fails the build naming the file. */
-static void
-test_write_fd(void **state)
-{
-	const char *files[] = { "a.md", "A\n", "d/b.md", "long text\n" };
-	struct output *o;
-	mirror_error err;
-	size_t w, r;
-	int fd;
-
-	(void)state;
-	build(files, 4, &w, &r);
-	for (int round = 0; round < 2; round++) {
-		assert_int_equal(output_begin(&o, site, &err), 0);
-		fd = output_scratch(o);
-		assert_true(fd >= 0);
-		/* The bytes past len are not the file's. */
-		assert_int_equal(write(fd, round == 0 ? "long text\nXY" :
-		    "long text!\nX", 12), 12);
-		assert_int_equal(output_write_fd(o, "d/b.md", fd, round == 0 ?
-		    10 : 11, &err), 0);
-		put(o, "a.md", "A\n");
-		close(fd);
-		assert_int_equal(output_commit(o, &err), 0);
-		assert_int_equal(output_written(o), round == 0 ? 0 : 1);
-		assert_int_equal(output_reused(o), round == 0 ? 2 : 1);
-		output_free(o);
-		expect_eq(read_text(site, "d/b.md"), round == 0 ?
-		    "long text\n" : "long text!\n");
-		expect_eq(files_of_site(), "./.mirror-output ./a.md "
-		    "./d/b.md ");
-	}
-	assert_int_equal(output_begin(&o, site, &err), 0);
-	fd = output_scratch(o);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "short", 5), 5);
-	assert_true(output_write_fd(o, "d/c.md", fd, 9, &err) < 0);
-	assert_non_null(strstr(err.msg, "d/c.md"));
-	close(fd);
-	output_free(o);
-	assert_null(read_text(site, "d/c.md"));
-	expect_base("site ");
-}
-
 int
 main(void)
 {
@@ -1373,8 +1315,6 @@ main(void)
 		    teardown),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test_setup_teardown(test_begin_start, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_write_fd, setup,
 		    teardown),
 	};
 
