@@ -62,8 +62,9 @@ class Markers(html.parser.HTMLParser):
 
 
 # A list item without an anchor: each marker marks the fact of the link
-# before it.
-LINK = re.compile(r'\[((?:\\.|[^\]\\])*)\]\(([^)\s]*)\)')
+# before it. A link starts at a '[' no backslash escapes, and its text
+# holds no unescaped bracket (store text on a page is escaped: "\[").
+LINK = re.compile(r'(?<!\\)\[((?:\\.|[^\[\]\\])*)\]\(([^)\s]*)\)')
 MD = re.compile(r'^\s*(?:- |\| )<a id="([a-z0-9-]+)"></a>.*\[⚠ disputed\]\([^)]*conflicts/([a-z0-9-]+)\.md\)')
 bad = []
 pages = {}
