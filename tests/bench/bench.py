@@ -579,7 +579,12 @@ class Bench:
                 rel = os.path.join(os.path.dirname(rel), "_index.md")
             dst = os.path.join(content, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copyfile(src, dst)
+            # An empty front matter: Hugo takes a file that begins with
+            # "<" (the pages' breadcrumbs) for an HTML document and
+            # refuses it; the Markdown after it is the same.
+            with open(src, "rb") as f, open(dst, "wb") as g:
+                g.write(b"---\n---\n")
+                shutil.copyfileobj(f, g)
         page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
                 "<title>{{ .Title }}</title></head><body>{{ .Content }}"
                 "</body></html>\n")
