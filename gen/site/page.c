@@ -250,9 +250,8 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
 	    strcmp(path, "search/index") == 0),
 	    "footer", SITE_FOOTER, "search",
 	    strcmp(path, "search/index") == 0, "queue",
-	    /* A project's queue (conflicts/<slug>/...) gets its filters. */
-	    strncmp(path, "conflicts/", 10) == 0 &&
-	    strchr(path + 10, '/') != NULL);
+	    /* A project's queue (conflicts/projects/...) gets its filters. */
+	    strncmp(path, "conflicts/projects/", 19) == 0);
 	strbuf_reset(&file);
 	strbuf_free(&head);
 	if (page == NULL)

@@ -816,8 +816,8 @@ cmp_queue(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->id, y->id);
 }
 
-/* The folder of project's queue pages under conflicts/: its slug, or
- * "_" (no slug is) for the conflicts of no project. */
+/* The name of project's queue pages under conflicts/projects/: its
+ * slug, or "_" (no slug is) for the conflicts of no project. */
 static void
 queue_dir(strbuf *sb, const struct site_model *m, const char *project)
 {
@@ -837,14 +837,16 @@ queue_dir(strbuf *sb, const struct site_model *m, const char *project)
 	}
 }
 
-/* The file of page k (0 first) of a project's queue, without ".md". */
+/* The file of page k (0 first) of the queue named dir, without ".md":
+ * dir, then ".page-2" and on. All queues share conflicts/projects/ (a
+ * folder each would be thousands on a large store) and no slug has a
+ * dot, so no page of one queue can be another's. */
 static void
-queue_file(strbuf *sb, size_t k)
+queue_file(strbuf *sb, const char *dir, size_t k)
 {
-	if (k == 0)
-		strbuf_puts(sb, "index");
-	else
-		strbuf_printf(sb, "page-%zu", k + 1);
+	strbuf_puts(sb, dir);
+	if (k > 0)
+		strbuf_printf(sb, ".page-%zu", k + 1);
 }
 
 /* One project's run of the queue: v[0..n), in cmp_queue order. */
@@ -904,7 +906,7 @@ queue_sections(const struct site_model *m, const struct queue_run *r,
 
 /* The links to every page of r, k the current one; [] for one page. */
 static json_t *
-queue_page_links(size_t pages, size_t k)
+queue_page_links(const char *dir, size_t pages, size_t k)
 {
 	json_t *out = json_array();
 	strbuf f;
@@ -912,7 +914,7 @@ queue_page_links(size_t pages, size_t k)
 	strbuf_init(&f);
 	for (size_t i = 0; pages > 1 && i < pages; i++) {
 		strbuf_reset(&f);
-		queue_file(&f, i);
+		queue_file(&f, dir, i);
 		strbuf_puts(&f, ".md");
 		json_array_append_new(out, item_must(json_pack("{s:I, s:s, "
 		    "s:b}", "n", (json_int_t)(i + 1), "file", f.data,
@@ -936,8 +938,8 @@ queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
 	strbuf_init(&path);
 	strbuf_init(&title);
 	strbuf_init(&words);
-	strbuf_printf(&path, "conflicts/%s/", r->dir.data);
-	queue_file(&path, k);
+	strbuf_puts(&path, "conflicts/projects/");
+	queue_file(&path, r->dir.data, k);
 	strbuf_printf(&title, "Conflicts: %s", r->name);
 	if (pages > 1) {
 		strbuf_printf(&words, "page %zu of %zu", k + 1, pages);
@@ -946,10 +948,10 @@ queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
 	data = item_must(json_pack("{s:{s:s, s:o}, s:s, s:o, s:o, s:o, s:o, "
 	    "s:o, s:o}", "project", "name", r->name, "slug", r->slug !=
 	    NULL ? json_string(r->slug) : json_null(), "page_words",
-	    words.data, "pages", queue_page_links(pages, k), "sections",
-	    queue_sections(pc->m, r, from, to), "open_words", item_count(
-	    (long long)run_count(r, "open", NULL), "open conflict",
-	    "open conflicts"), "resolved_words", item_count((long long)
+	    words.data, "pages", queue_page_links(r->dir.data, pages, k),
+	    "sections", queue_sections(pc->m, r, from, to), "open_words",
+	    item_count((long long)run_count(r, "open", NULL),
+	    "open conflict", "open conflicts"), "resolved_words", item_count((long long)
 	    run_count(r, "resolved", NULL), "resolved", "resolved"),
 	    "dismissed_words", item_count((long long)run_count(r,
 	    "dismissed", NULL), "dismissed", "dismissed"), "entries",

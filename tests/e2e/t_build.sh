@@ -133,8 +133,8 @@ expect "a closed conflict's members carry no marker" sh -c "
 expect "the closed conflict's page shows its resolution" \
     grep -q 'both are fine' site/conflicts/c-77b0.html
 expect "each project's queue lists its conflicts, open before resolved" sh -c "
-    grep -q 'href=\"../c-5e1a.html\"' site/conflicts/p05-interferometer/index.html &&
-    grep -A3 'Resolved, between memories' site/conflicts/_/index.html | grep -q 'c-77b0.html'"
+    grep -q 'href=\"../c-5e1a.html\"' site/conflicts/projects/p05-interferometer.html &&
+    grep -A3 'Resolved, between memories' site/conflicts/projects/_.html | grep -q 'c-77b0.html'"
 expect "the decision log marks the reversal silver, aluminium, Silver" sh -c "
     grep -A4 '^## coating' $p05/decisions.md | grep -q 'state-s5.*reversal' &&
     ! grep -q 'state-s3.*reversal' $p05/decisions.md"
@@ -221,12 +221,18 @@ expect "--force renders anyway (and reuses every identical file)" sh -c "
 # them and their folder, as it removes every file no longer made.
 mkdir -p $p05/subsystems
 for f in e2.md e2.html; do echo old >"$p05/subsystems/$f"; done
+# And one built before the review queues shared conflicts/projects/ holds
+# a folder per project's queue.
+mkdir -p site/conflicts/p05-interferometer
+for f in index.md index.html; do echo old >"site/conflicts/p05-interferometer/$f"; done
 mirror build --store s.db --out site --no-sweep --title 'Another title'
 expect "another --title renders again" sh -c "
     test $RC = 0 && ! grep -q unchanged '$T/out' &&
     grep -q '^# Another title' site/index.md"
 expect "a build removes the old pages of one subsystem each and their folder" \
     sh -c "test ! -e $p05/subsystems -a -f $p05/subsystems.md"
+expect "a build removes a queue's old folder; its page is in conflicts/projects/" \
+    sh -c "test ! -e site/conflicts/p05-interferometer -a -f site/conflicts/projects/p05-interferometer.md"
 mkdir tpl && cp "$MIRROR_TOP/templates/index.md" tpl/
 mirror build --store s.db --out site --no-sweep --templates tpl
 mirror build --store s.db --out site --no-sweep --templates tpl

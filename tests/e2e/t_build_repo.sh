@@ -91,7 +91,7 @@ git --git-dir=repo.git diff --stat mirror~1 mirror -- '*.md' > stat.txt
 # changes (the conflict in the same words), the A-Z page of its key.
 expect "only the pages showing the fact change" test \
     "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- '*.md' | tr '\n' ' ')" = \
-    "changes.md conflicts/c4dcd35f8cb.md conflicts/p04-gigabit/index.md index.md keys/f.md projects/p04-gigabit/index.md "
+    "changes.md conflicts/c4dcd35f8cb.md conflicts/projects/p04-gigabit.md index.md keys/f.md projects/p04-gigabit/index.md "
 expect "the overview's diff is the fact's line and its conflict's sides (the footer never changes)" sh -c "
     git --git-dir=repo.git diff -U0 mirror~1 mirror -- projects/p04-gigabit/index.md |
     grep -v -e '^+++ ' -e '^--- ' | grep '^[-+]' > lines.txt

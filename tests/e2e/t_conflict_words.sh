@@ -37,7 +37,7 @@ expect "after two edits the question asks about the last value" \
 expect "... and names no earlier value" sh -c \
     "! grep 'Question for the reviewer' '$page' | grep -q 'GF-PTFE\|PTFE rev 2'"
 expect "the project's queue shows the last value" \
-    grep -qF 'PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)' site/conflicts/p05-interferometer/index.md
+    grep -qF 'PTFE rev 3 (trusted state: design review 3) · PEEK (engineering record)' site/conflicts/projects/p05-interferometer.md
 expect "the project page gives the current sides" \
     grep -qF 'PTFE rev 3 (trusted state: design review 3)' site/projects/p05-interferometer/index.md
 expect "the JSON's sides are the current ones" sh -c \

@@ -35,28 +35,30 @@ expect "no queue page holds more than 300 entries" sh -c '
         [ "$n" -le 300 ] || { echo "$f: $n entries"; exit 1; }
     done'
 expect "p06-polisher's queue is two pages, 300 then the rest" sh -c "
-    [ \$(grep -c '^- \[' site/conflicts/p06-polisher/index.md) = 300 ] &&
-    [ \$(grep -c '^- \[' site/conflicts/p06-polisher/page-2.md) = $((n06 - 300)) ] &&
-    [ ! -e site/conflicts/p06-polisher/page-3.md ]"
+    [ \$(grep -c '^- \[' site/conflicts/projects/p06-polisher.md) = 300 ] &&
+    [ \$(grep -c '^- \[' site/conflicts/projects/p06-polisher.page-2.md) = $((n06 - 300)) ] &&
+    [ ! -e site/conflicts/projects/p06-polisher.page-3.md ]"
 expect "the pages link each other and say which one they are" sh -c '
-    grep -qx "Pages: \*\*1\*\* · \[2\](page-2.md)" site/conflicts/p06-polisher/index.md &&
-    grep -qx "Pages: \[1\](index.md) · \*\*2\*\*" site/conflicts/p06-polisher/page-2.md &&
-    grep -q "^# Conflicts: P06 Polisher (page 2 of 2)\$" site/conflicts/p06-polisher/page-2.md'
+    grep -qx "Pages: \*\*1\*\* · \[2\](p06-polisher.page-2.md)" site/conflicts/projects/p06-polisher.md &&
+    grep -qx "Pages: \[1\](p06-polisher.md) · \*\*2\*\*" site/conflicts/projects/p06-polisher.page-2.md &&
+    grep -q "^# Conflicts: P06 Polisher (page 2 of 2)\$" site/conflicts/projects/p06-polisher.page-2.md'
 expect "every conflict is listed on exactly one project page" sh -c '
     jq -r ".conflicts[].conflict.id" site/api/conflicts/projects/*.json | sort > want &&
     cat site/conflicts/*/*.md | sed -n "s/^- \[.*\](\.\.\/\([^)]*\)\.md): .*/\1/p" |
         sort > got && cmp want got'
 expect "the front page has one line per project, linked to its pages" sh -c '
-    grep -q "^- \[P06 Polisher\](p06-polisher/index.md): $0 open conflicts (" site/conflicts/index.md &&
+    grep -q "^- \[P06 Polisher\](projects/p06-polisher.md): $0 open conflicts (" site/conflicts/index.md &&
     [ $(grep -c "^- \[" site/conflicts/index.md) = \
         $(jq ".projects | length" site/api/conflicts.json) ]' \
     "$(jq '.projects[] | select(.project == "p06-polisher") | .open' site/api/conflicts.json)"
 expect "a project page groups by status and kind, with the detection date" sh -c '
-    grep -q "^## Open, across layers: " site/conflicts/p06-polisher/index.md &&
-    grep -q "^- \[Key 1\](\.\./c[0-9a-f]*\.md): left (trusted state: spec) · right (trusted state: log)\$" site/conflicts/p06-polisher/index.md &&
-    grep -q "^  - detected 2023-11-14\$" site/conflicts/p06-polisher/index.md'
+    grep -q "^## Open, across layers: " site/conflicts/projects/p06-polisher.md &&
+    grep -q "^- \[Key 1\](\.\./c[0-9a-f]*\.md): left (trusted state: spec) · right (trusted state: log)\$" site/conflicts/projects/p06-polisher.md &&
+    grep -q "^  - detected 2023-11-14\$" site/conflicts/projects/p06-polisher.md'
 expect "a closed conflict is on its project's page, with its dates" \
-    grep -q '^## Resolved, ' site/conflicts/_/index.md
+    grep -q '^## Resolved, ' site/conflicts/projects/_.md
+expect "the queues share one folder: no folder of a project's own under conflicts/" \
+    test "$(find site/conflicts -mindepth 1 -type d)" = site/conflicts/projects
 expect "every link of the site resolves" python3 "$linkcheck" site
 expect "the queue names no age: a day later it is byte for byte the same" sh -c '
     cp -R site before &&

@@ -71,7 +71,7 @@ expect "after a review and a build three days on, the chart has two points" \
 expect "... an entry still gives the day it was detected, not an age" \
     python3 "$check" site entry "detected 2026-11-01"
 expect "... the dismissed conflict is in its project's group, with its dates" sh -c "
-    sed -n '/^## Dismissed/,\$p' site/conflicts/p04-gigabit/index.md |
+    sed -n '/^## Dismissed/,\$p' site/conflicts/projects/p04-gigabit.md |
     grep -q '^  - detected 2026-11-01 · closed 2026-11-04'"
 expect "... recent changes: the dismissal first, by whom and why, then the openings" sh -c "
     grep -m1 '^## ' site/changes.md | grep -qx '## 2026-11-04' &&
@@ -109,12 +109,12 @@ INSERT INTO memories(id, memory_type, content, project) VALUES
 SOURCE_DATE_EPOCH=$EPOCH mirror build --store one.db --out one --quiet
 expect "one open conflict: singular words ('1 open conflict', '1 conflict')" sh -c '
     grep -m1 "^## " one/index.md | grep -qx "## 1 open conflict" &&
-    grep -q "^- \[P07 Telescope\](p07-telescope/index.md): 1 open conflict (1 across layers)" one/conflicts/index.md &&
-    grep -q "^## Open, across layers: 1 conflict\$" one/conflicts/p07-telescope/index.md &&
+    grep -q "^- \[P07 Telescope\](projects/p07-telescope.md): 1 open conflict (1 across layers)" one/conflicts/index.md &&
+    grep -q "^## Open, across layers: 1 conflict\$" one/conflicts/projects/p07-telescope.md &&
     grep -q "1 conflict recorded in all" one/index.md &&
     python3 "$1" one plurals' sh "$check"
 expect "... the state key keeps its case in the queue" \
-    grep -q "^- \[Tube Material\](" one/conflicts/p07-telescope/index.md
+    grep -q "^- \[Tube Material\](" one/conflicts/projects/p07-telescope.md
 
 # Facts changed, from the store's audit (issue 57, item 2): the latest
 # change of each fact inside the 30 days, what it set old -> new, by

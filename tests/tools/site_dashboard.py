@@ -18,9 +18,9 @@ conflicts = site_conflicts(site)
 health = js("api/health.json")
 index = read("index.md")
 queue = read("conflicts/index.md")
-# Each project's own queue pages, conflicts/<folder>/*.md, by path.
+# Each project's own queue pages, conflicts/projects/*.md, by path.
 pages = {os.path.relpath(f, site): open(f, encoding="utf-8").read()
-         for f in sorted(glob.glob(os.path.join(site, "conflicts", "*", "*.md")))}
+         for f in sorted(glob.glob(os.path.join(site, "conflicts", "projects", "*.md")))}
 queue_all = "".join(pages.values())
 rows = [l for l in index.splitlines() if l.startswith("| [")]
 def cells(l): return [c.strip() for c in re.split(r"(?<!\\)\|", l)[1:-1]]
@@ -133,7 +133,7 @@ elif case == "history":
         bad.append("no step line of two points")
 elif case == "queue":
     # The front page: one line per project, linked to its own pages.
-    lines = re.findall(r"^- \[(.*)\]\(([^)]*)/index\.md\): (\d+) open conflicts?", queue, re.M)
+    lines = re.findall(r"^- \[(.*)\]\(projects/([^)]*)\.md\): (\d+) open conflicts?", queue, re.M)
     projects = {c["project"] for c in conflicts}
     if len(lines) != len(projects):
         bad.append("front page: %d projects, the store %d" % (len(lines), len(projects)))
@@ -144,8 +144,8 @@ elif case == "queue":
     if sum(opens) != open_n:
         bad.append("front page: %d open, the store %d" % (sum(opens), open_n))
     for name, folder, n in lines:
-        if "conflicts/%s/index.md" % folder not in pages:
-            bad.append("%s: no page %s/index.md" % (name, folder))
+        if "conflicts/projects/%s.md" % folder not in pages:
+            bad.append("%s: no page projects/%s.md" % (name, folder))
     # Each conflict: its slot and sides on exactly one project page.
     for c in conflicts:
         entry = "- [%s](../%s.md): %s\n" % (c["slot_words"], c["slug"], c["sides_words"])
