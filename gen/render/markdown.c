@@ -17,10 +17,10 @@
  * only adds the id to the "<tr" it wrote, and the pass puts the table
  * extension back before the tree is freed (it frees the row's data).
  *
- * Table cells: every body cell of a table whose header cell has text
- * gets data-label="HEADER" (the header's plain text, escaped as an
- * attribute), so the theme can show a narrow screen each row as a card
- * of "label: value" lines. The cell is marked like a row (its label, one
+ * Table cells: every body cell but the first (the card's title) of a
+ * column whose header cell has text gets data-label="HEADER" (the
+ * header's plain text, escaped as an attribute), so the theme can show
+ * a narrow screen each row as a card of "label: value" lines. The cell is marked like a row (its label, one
  * per column, lives in the pass's list, not in the node).
  */
 #include <pthread.h>
@@ -135,7 +135,9 @@ cell_label(struct marked *m, cmark_node *th)
 
 /*
  * Mark every body cell of table (its first row is the header) with its
- * column's label; a column whose header has no text gets none.
+ * column's label; a column whose header has no text gets none, and nor
+ * does the first: on a card it is the title, shown without its label
+ * (the theme's td:first-child), so a label there is bytes no one sees.
  */
 static void
 label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table)
@@ -147,8 +149,11 @@ label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table)
 	if (head == NULL)
 		return;
 	for (cmark_node *th = cmark_node_first_child(head); th != NULL;
-	    th = cmark_node_next(th))
-		ARRAY_PUSH(labels, ncols, cap) = cell_label(m, th);
+	    th = cmark_node_next(th)) {
+		char *label = ncols > 0 ? cell_label(m, th) : NULL;
+
+		ARRAY_PUSH(labels, ncols, cap) = label;
+	}
 	for (cmark_node *row = cmark_node_next(head); row != NULL;
 	    row = cmark_node_next(row)) {
 		size_t i = 0;

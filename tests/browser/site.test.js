@@ -185,8 +185,11 @@ function layoutFindings() {
     const heads = [...table.querySelectorAll('thead th')].map(
       (th) => th.textContent.trim());
     for (const tr of table.querySelectorAll('tbody tr')) {
+      // The first cell is the card's title, shown unlabelled: it
+      // carries none.
       [...tr.children].forEach((td, i) => {
-        if (heads[i] && td.getAttribute('data-label') !== heads[i])
+        const want = i === 0 ? null : heads[i] || null;
+        if (td.getAttribute('data-label') !== want)
           unlabelled.push(`${heads[i]}: ${td.getAttribute('data-label')}`);
       });
     }
@@ -204,7 +207,7 @@ async function phone(browser) {
       f.split.length === 0, `${f.split.length} split: ${f.split.slice(0, 8).join(' | ')}`);
     check(`${rel} at 390 px: nothing scrolls sideways`,
       f.scroll[0] <= f.scroll[1], `scrollWidth ${f.scroll[0]} > ${f.scroll[1]}`);
-    check(`${rel}: every body cell carries its column's header as data-label`,
+    check(`${rel}: every body cell but the first carries its column's header as data-label`,
       f.unlabelled.length === 0, f.unlabelled.slice(0, 5).join(' | '));
   }
   const rel = 'projects/p05-interferometer/index.html';

@@ -505,7 +505,7 @@ test_corpus_table_and_list(void **state)
 		/* The cell holds the whole value as text: nothing split off. */
 		{
 			strbuf want, got;
-			/* The cell's tag carries its column's data-label. */
+			/* The cell's tag, with its data-label when it has one. */
 			char *cell = strstr(html, "<tr id=\"entity-e1\">\n<td");
 			char *end;
 
