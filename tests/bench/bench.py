@@ -45,6 +45,11 @@ generator checksum) and measures, with the binary BUILD/mirror:
               before its exec, and a spawned child's is the parent's.
               The small phases' figures (S, a no-op) are that floor;
               /usr/bin/time gives theirs (mirror's no-op: 11 MB)
+  site_*      the rendered site as a static host counts it: site_files,
+              site_folders, site_bytes, site_largest (bytes) and its
+              site_largest_path; M and L are held to issue 59's budgets
+              (M: at most 20,000 files; L: 100,000 files and folders,
+              1 GB, no file over 25 MiB)
   hugo_s      hugo on the site's own .md files (minimal layout)
   cmark_s     the cmark-gfm command line over the same .md files
   git_cli_s   git add -A && git commit of the site into a fresh repo
@@ -324,6 +329,7 @@ class Bench:
         """One row of results: every key present, None where stopped."""
         base, nfacts = self.store(facts)
         r = dict.fromkeys(KEYS + ["one_change_md_files", "hugo_pages",
+                                  "site_largest_path",
                                   "hash_files", "hash_bytes",
                                   "pack_objects"])
         r.update(size=label, facts=nfacts)
@@ -376,6 +382,7 @@ class Bench:
             return run_rss([m, "build", "--no-sweep", "--store", swept,
                             "--out", site, "--quiet"])[::2]
         r["render_s"], r["render_rss_mb"] = timed_rss(render)
+        site_size(r, site)
 
         # 3. commit of that very site into a fresh bare repository
         repo = self.path("commit.git")
@@ -686,6 +693,7 @@ KEYS = ["size", "facts", "pages", "sweep_s", "sweep_norules_s",
 KEYS += [k for k, _, _ in RSS_COLS[1:]]
 HASHES = ["sha1dc", "nettle", "openssl"]
 KEYS += [k + "_mb_s" for k in HASHES] + ["idx_mirror_ms", "idx_indexer_ms"]
+KEYS += ["site_files", "site_folders", "site_bytes", "site_largest"]
 PROJECT_KEYS = [k for k, _, _ in PROJECT_COLS]
 # The projects rows' sizes (BENCH_PROJECTS="N ..." sets them).
 PROJECTS = [int(n) for n in
@@ -750,6 +758,49 @@ ONE_CHANGE_TARGET = {
 RSS_TARGET_MB = {"M": 64, "L": 256}
 
 
+def site_size(r, site):
+    """The rendered site as a host counts it: files, folders, bytes and
+    the largest file (issue 59's budgets)."""
+    files = folders = total = 0
+    largest = (0, "")
+    for root, dirs, names in os.walk(site):
+        folders += len(dirs)
+        for f in names:
+            p = os.path.join(root, f)
+            n = os.path.getsize(p)
+            files += 1
+            total += n
+            largest = max(largest, (n, os.path.relpath(p, site)))
+    r.update(site_files=files, site_folders=folders, site_bytes=total,
+             site_largest=largest[0], site_largest_path=largest[1])
+
+
+# Issue 59's budgets: (files, files and folders, bytes, largest file)
+# where a size has one; None where it has no limit.
+HOSTING_TARGET = {"M": (20000, None, None, None),
+                  "L": (None, 100000, 1000 * 1000 * 1000, 25 << 20)}
+
+
+def hosting_line(r):
+    """The site's size, and whether it is within the size's budget."""
+    t = HOSTING_TARGET.get(r["size"])
+    figures = (r["site_files"], r["site_files"] + r["site_folders"],
+               r["site_bytes"], r["site_largest"])
+    mark = "      " if t is None else "met   " if all(
+        lim is None or got <= lim for got, lim in zip(figures, t)) \
+        else "MISSED"
+    want = "" if t is None else " (target %s)" % ", ".join(
+        "%s <= %s" % (what, "{:,}".format(lim)) for what, lim in zip(
+            ("files", "files and folders", "bytes", "largest"), t)
+        if lim is not None)
+    return "%s %s site: %s bytes in %s files and %s folders, largest %s " \
+        "(%s)%s" % (mark, r["size"], "{:,}".format(r["site_bytes"]),
+                    "{:,}".format(r["site_files"]),
+                    "{:,}".format(r["site_folders"]),
+                    "{:,}".format(r["site_largest"]),
+                    r["site_largest_path"], want)
+
+
 def one_change_mark(r):
     """met, MISSED, or blank where the size has no target."""
     t = ONE_CHANGE_TARGET.get(r["size"])
@@ -806,6 +857,7 @@ def targets(r):
         "git_indexer %.1f ms" % (r["size"], r["pack_objects"],
                                  r["idx_mirror_ms"], r["idx_indexer_ms"]),
     ]
+    out.append(hosting_line(r))
     if r["size"] in RSS_TARGET_MB:
         peak = max(r["peak_rss_mb"], r["noop_rss_mb"], r["one_change_rss_mb"])
         out.append("%s %s peak RSS of the builds a user runs: %.0f MB "
