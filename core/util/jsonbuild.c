@@ -1,13 +1,37 @@
 /*
  * jsonbuild.c: a JSON object built key by key (see jsonbuild.h).
  */
+#include <string.h>
+
 #include "util/jsonbuild.h"
 
 void
 jb_init(struct jbuild *b)
 {
-	b->o = json_object();
+	*b = (struct jbuild){ .o = json_object() };
 	b->failed = b->o == NULL;
+}
+
+void
+jb_init_row(struct jbuild *b, const char *const *cols)
+{
+	*b = (struct jbuild){ .o = json_array(), .cols = cols };
+	b->failed = b->o == NULL;
+}
+
+/* key: v (taken over) as the row's next value; 0, or -1 when key is not
+ * the next column's name or v cannot be appended. */
+static int
+row_take(struct jbuild *b, const char *key, json_t *v)
+{
+	const char *want = b->cols[b->n];
+
+	if (want == NULL || strcmp(want, key) != 0) {
+		json_decref(v);
+		return -1;
+	}
+	b->n++;
+	return json_array_append_new(b->o, v);
 }
 
 void
@@ -16,6 +40,11 @@ jb_take(struct jbuild *b, const char *key, json_t *v)
 	if (v == NULL || b->failed) {
 		json_decref(v);         /* NULL is fine */
 		b->failed = 1;
+		return;
+	}
+	if (b->cols != NULL) {
+		if (row_take(b, key, v) != 0)
+			b->failed = 1;
 		return;
 	}
 	/* _nocheck: the key is the caller's literal, not data; set_new
@@ -65,7 +94,7 @@ jb_done(struct jbuild *b)
 {
 	json_t *o = b->o;
 
-	if (b->failed) {
+	if (b->failed || (b->cols != NULL && b->cols[b->n] != NULL)) {
 		json_decref(o);
 		o = NULL;
 	}

@@ -12,12 +12,23 @@
 #include <jansson.h>
 
 struct jbuild {
-	json_t *o;                      /* the object so far */
+	json_t *o;                      /* the object (or row) so far */
 	int failed;                     /* a value could not be made or set */
+	const char *const *cols;        /* a row's column names, or NULL */
+	size_t n;                       /* values in the row so far */
 };
 
 /* Start b on a new, empty object. */
 void jb_init(struct jbuild *b);
+
+/*
+ * Start b on a new, empty row: an array whose values are cols (a
+ * NULL-terminated list) in that order, each jb_* call appending its
+ * value. A key other than the next column's fails b, as does a column
+ * left without a value at jb_done, so the builder and the list of
+ * names a file writes once cannot drift apart.
+ */
+void jb_init_row(struct jbuild *b, const char *const *cols);
 
 /* key: v, taken over as json_pack's "o" takes it (NULL fails b). */
 void jb_take(struct jbuild *b, const char *key, json_t *v);
@@ -40,7 +51,7 @@ void jb_int(struct jbuild *b, const char *key, json_int_t v);
 /* key: the real v (not finite fails b, as json_real refuses it). */
 void jb_real(struct jbuild *b, const char *key, double v);
 
-/* The object, owned by the caller; NULL (the object freed) when any
+/* The object (or row), owned by the caller; NULL (the object freed) when any
  * value failed or b ran out of memory. b is spent either way. */
 json_t *jb_done(struct jbuild *b);
 

@@ -196,27 +196,66 @@ write_real(strbuf *out, double value)
 }
 
 /* How write_value lays a value out: indented, on one line, or indented
- * with each object below the top value on one line (rows). */
-enum layout { INDENTED, ONE_LINE, ROWS };
+ * with each object below the top value on one line (rows), each array
+ * in an array there on one line without spaces (a row: its first two
+ * values whole) and what is in it so too (compact). */
+enum layout { INDENTED, ONE_LINE, ROWS, ROW, COMPACT };
 
 /* Before an element at nesting level depth: a newline and its indent,
  * or on one line (line) a space after the comma, none after the bracket
- * (first). */
+ * (first), and no space at all when compact. */
 static void
 element_sep(strbuf *out, int depth, int line, int first)
 {
-	if (line != ONE_LINE)
+	if (line == INDENTED || line == ROWS)
 		newline(out, depth);
-	else if (!first)
+	else if (!first && line == ONE_LINE)
 		strbuf_putc(out, ' ');
 }
 
-/* The layout of v, a member or element of a value laid out as line:
- * in rows an object goes on one line. */
+/* The layout of v, a member of a value laid out as line: in rows an
+ * object goes on one line; in a row, all is compact. */
 static int
 below(int line, const json_t *v)
 {
+	if (line == ROW)
+		return COMPACT;
 	return line == ROWS && json_is_object(v) ? ONE_LINE : line;
+}
+
+/* The layout of element e of an array laid out as line: in rows an
+ * array of arrays has one row to a line. */
+static int
+below_element(int line, const json_t *e)
+{
+	return line == ROWS && json_is_array(e) ? ROW : below(line, e);
+}
+
+static int write_value(strbuf *out, const json_t *v, int depth, size_t cap,
+    int line);
+
+/* Array v as write_value writes it. Returns 0 or -1 (json_write). */
+static int
+write_array(strbuf *out, const json_t *v, int depth, size_t cap, int line)
+{
+	size_t k = json_array_size(v);
+
+	strbuf_putc(out, '[');
+	for (size_t i = 0; i < k; i++) {
+		const json_t *e = json_array_get(v, i);
+
+		element_sep(out, depth + 1, line, i == 0);
+		/* A row's layer and id, as an "id" member is. */
+		if (write_value(out, e, depth + 1, line == ROW && i < 2 ?
+		    SIZE_MAX : cap, below_element(line, e)) < 0)
+			return -1;
+		if (i + 1 < k)
+			strbuf_putc(out, ',');
+	}
+	if (k > 0 && (line == INDENTED || line == ROWS))
+		newline(out, depth);
+	strbuf_putc(out, ']');
+	return 0;
 }
 
 /* v at nesting level depth, strings cut at cap bytes, laid out as line
@@ -247,25 +286,8 @@ write_value(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 	case JSON_STRING:
 		return write_string(out, json_string_value(v),
 		    json_string_length(v), cap);
-	case JSON_ARRAY: {
-		size_t k = json_array_size(v);
-
-		strbuf_putc(out, '[');
-		for (size_t i = 0; i < k; i++) {
-			const json_t *e = json_array_get(v, i);
-
-			element_sep(out, depth + 1, line, i == 0);
-			if (write_value(out, e, depth + 1, cap, below(line,
-			    e)) < 0)
-				return -1;
-			if (i + 1 < k)
-				strbuf_putc(out, ',');
-		}
-		if (k > 0 && line != ONE_LINE)
-			newline(out, depth);
-		strbuf_putc(out, ']');
-		return 0;
-	}
+	case JSON_ARRAY:
+		return write_array(out, v, depth, cap, line);
 	case JSON_OBJECT: {
 		/* Insertion order, as json_object_iter walks it. */
 		void *it = json_object_iter((json_t *)(uintptr_t)v);
@@ -285,7 +307,7 @@ write_value(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 			element_sep(out, depth + 1, line, first);
 			if (write_string(out, key, klen, SIZE_MAX) < 0)
 				return -1;
-			strbuf_add(out, ": ", 2);
+			strbuf_add(out, ": ", line == COMPACT ? 1 : 2);
 			if (write_value(out, json_object_iter_value(it),
 			    depth + 1, whole_key(key, klen) ? SIZE_MAX :
 			    cap, below(line, json_object_iter_value(it))) < 0)
@@ -294,7 +316,7 @@ write_value(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 				strbuf_putc(out, ',');
 			it = next;
 		}
-		if (line != ONE_LINE)
+		if (line == INDENTED || line == ROWS)
 			newline(out, depth);
 		strbuf_putc(out, '}');
 		return 0;

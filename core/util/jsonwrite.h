@@ -51,9 +51,11 @@ int json_write_line(strbuf *out, const json_t *v);
 /*
  * json_write_capped of v as a file's top value, each object below it on
  * one line as json_write_line writes it, the rest indented: a file of
- * rows (a project's header, then its facts, in api/projects/<slug>.json),
- * so one row added or changed is one line of a diff. Returns as
- * json_write.
+ * rows, so one row added or changed is one line of a diff. An array
+ * that is an element of an array there (a fact of
+ * api/projects/<slug>.json, whose column names the file writes once) is
+ * a row too, on one line without a space after a comma or colon, its
+ * first two values (layer and id) whole. Returns as json_write.
  */
 int json_write_rows(strbuf *out, const json_t *v);
 

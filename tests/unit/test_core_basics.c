@@ -301,6 +301,42 @@ test_jsonbuild(void **state)
 	json_decref(arr);
 }
 
+/* A built row: its values in the order of its columns; a key out of
+ * that order, a column too many or one left without a value fails it. */
+static void
+test_jsonbuild_row(void **state)
+{
+	static const char *const cols[] = { "layer", "id", "n", NULL };
+	struct jbuild b;
+	json_t *r;
+	char *a;
+
+	(void)state;
+	jb_init_row(&b, cols);
+	jb_str(&b, "layer", "state");
+	jb_str_or_null(&b, "id", NULL);
+	jb_int(&b, "n", 2);
+	r = jb_done(&b);
+	assert_non_null(r);
+	a = json_dumps(r, JSON_COMPACT);
+	assert_string_equal(a, "[\"state\",null,2]");
+	free(a);
+	json_decref(r);
+	jb_init_row(&b, cols);
+	jb_str(&b, "id", "x");
+	assert_null(jb_done(&b));
+	jb_init_row(&b, cols);
+	jb_str(&b, "layer", "state");
+	jb_str(&b, "id", "x");
+	assert_null(jb_done(&b));
+	jb_init_row(&b, cols);
+	jb_str(&b, "layer", "state");
+	jb_str(&b, "id", "x");
+	jb_int(&b, "n", 1);
+	jb_int(&b, "more", 1);
+	assert_null(jb_done(&b));
+}
+
 /* 4: strbuf grows across many appends and printf past its capacity. */
 static void
 test_strbuf(void **state)
@@ -714,6 +750,7 @@ main(void)
 		cmocka_unit_test(test_hash_words),
 		cmocka_unit_test(test_hash_steps),
 		cmocka_unit_test(test_jsonbuild),
+		cmocka_unit_test(test_jsonbuild_row),
 		cmocka_unit_test(test_text_numbers),
 		cmocka_unit_test(test_xprefault),
 		cmocka_unit_test(test_strbuf),

@@ -402,6 +402,50 @@ test_rows(void **state)
 	json_decref(v);
 }
 
+/* json_write_rows of a file of facts in rows: an array in an array is
+ * one line without spaces, what is in it so too; its first two values
+ * whole, a long one after them cut; read back equal but for the cut. */
+static void
+test_rows_arrays(void **state)
+{
+	json_t *v = json_pack("{s:{s:[s]}, s:[[s, s, {s:i, s:[i, n]}, n, f]]}",
+	    "columns", "x", "k", "facts", "x", "f1", "k", 1, "a", 2, 2.5);
+	json_t *back;
+	strbuf got, big;
+	size_t cut;
+
+	(void)state;
+	strbuf_init(&got);
+	assert_int_equal(json_write_rows(&got, v), 0);
+	assert_string_equal(got.data, "{\n  \"columns\": {\"x\": [\"k\"]},\n"
+	    "  \"facts\": [\n    [\"x\",\"f1\",{\"k\":1,\"a\":[2,null]},"
+	    "null,2.5]\n  ]\n}");
+	back = json_loads(got.data, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(back, v));
+	json_decref(back);
+	json_decref(v);
+	strbuf_init(&big);
+	for (int i = 0; i < 5000; i++)
+		strbuf_putc(&big, 'x');
+	v = json_pack("{s:[[s, s, s]]}", "facts", big.data, big.data,
+	    big.data);
+	strbuf_free(&got);
+	strbuf_init(&got);
+	assert_int_equal(json_write_rows(&got, v), 0);
+	back = json_loads(got.data, 0, NULL);
+	assert_non_null(back);
+	cut = strlen(json_string_value(json_array_get(json_array_get(
+	    json_object_get(back, "facts"), 0), 2)));
+	assert_true(cut < 5000);
+	assert_string_equal(json_string_value(json_array_get(json_array_get(
+	    json_object_get(back, "facts"), 0), 1)), big.data);
+	json_decref(back);
+	json_decref(v);
+	strbuf_free(&big);
+	strbuf_free(&got);
+}
+
 int
 main(void)
 {
@@ -413,6 +457,7 @@ main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_line),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_rows_arrays),
 		cmocka_unit_test(test_capped),
 	};
 
