@@ -538,11 +538,62 @@ is_active(json_t *o, const char *key)
 	return s != NULL && strcmp(s, "active") == 0;
 }
 
+/*
+ * Row r of a project file's "facts" as the object it stands for: its
+ * layer, then each value under its layer's name in cols (the file's
+ * "columns"), a null left out as the file left an absent value out
+ * before it wrote rows. A new object, or NULL when r is not a row of
+ * a known layer whose values match its columns.
+ */
+static json_t *
+row_object(json_t *cols, json_t *r)
+{
+	json_t *layer = json_array_get(r, 0), *o, *v;
+	json_t *names = json_object_get(cols, json_string_value(layer) ?
+	    json_string_value(layer) : "");
+	size_t i;
+
+	if (!json_is_array(names) ||
+	    json_array_size(names) + 1 != json_array_size(r))
+		return NULL;
+	o = json_object();
+	json_object_set(o, "layer", layer);
+	json_array_foreach(names, i, v)
+		if (json_is_string(v) && !json_is_null(json_array_get(r,
+		    i + 1)))
+			json_object_set(o, json_string_value(v),
+			    json_array_get(r, i + 1));
+	return o;
+}
+
+/*
+ * A project file's "facts" in rows (arrays after its "columns") made
+ * objects in place, so that a file in rows and one of objects, as
+ * mirror wrote it before, compare fact by fact. Returns doc.
+ */
+static json_t *
+rows_as_objects(json_t *doc)
+{
+	json_t *cols = json_object_get(doc, "columns");
+	json_t *facts = json_object_get(doc, "facts"), *r;
+	size_t i;
+
+	if (!json_is_object(cols) || !json_is_array(facts))
+		return doc;
+	json_array_foreach(facts, i, r) {
+		json_t *o = json_is_array(r) ? row_object(cols, r) : NULL;
+
+		if (o != NULL)
+			json_array_set_new(facts, i, o);
+	}
+	return doc;
+}
+
 static void
 project_events(struct events *es, const struct hw_file *f)
 {
-	json_t *od = parse_json(f->old_text, f->old_len);
-	json_t *nd = parse_json(f->new_text, f->new_len);
+	json_t *od = rows_as_objects(parse_json(f->old_text, f->old_len));
+	json_t *nd = rows_as_objects(parse_json(f->new_text, f->new_len));
 	struct facts of, nf;
 	char *slug = project_slug(nd, od, f->path);
 	size_t i = 0, j = 0;

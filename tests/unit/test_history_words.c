@@ -189,14 +189,12 @@ project_rows(const char *rows)
 	return strbuf_detach(&sb);
 }
 
-/* Rows of the store: an entity's value in words (its value property
- * and unit) as the model's items said it, a memory's content unchanged
- * says nothing, a relationship is no fact; a file written as the model
- * before and as rows now says nothing of facts that did not change. */
-static void
-test_fact_rows(void **state)
+/* The project file test_fact_rows and test_fact_columns start from:
+ * an entity, a memory and a relationship as rows of objects. */
+static char *
+spindle_before(void)
 {
-	char *o = project_rows("{\"layer\": \"entity\", \"id\": \"e1\", "
+	return project_rows("{\"layer\": \"entity\", \"id\": \"e1\", "
 	    "\"name\": \"Spindle\", \"type\": \"parameter\", "
 	    "\"description\": \"d\", \"properties\": {\"value\": 300, "
 	    "\"unit\": \"rpm\"}, \"status\": \"active\"}, "
@@ -204,6 +202,32 @@ test_fact_rows(void **state)
 	    "\"content\": \"old\", \"status\": \"active\"}, "
 	    "{\"layer\": \"relationship\", \"id\": \"r1\", \"type\": \"x\", "
 	    "\"source\": \"e1\", \"target\": \"e2\"}");
+}
+
+/* f, spindle_before then the spindle at 320.5 rpm and state s1 added,
+ * says so: one fact changed, one added. */
+static void
+expect_spindle_words(const struct hw_file *f)
+{
+	struct hw_words w;
+
+	describe(&w, f, 1, 0);
+	assert_string_equal(w.subject.data, "1 fact changed, 1 added \xe2\x80"
+	    "\x94 p1");
+	assert_string_equal(w.body.data, "Project p1:\n"
+	    "  Spindle [e1, entity] changed: 300 rpm \xe2\x86\x92 320.5 rpm\n"
+	    "  phase [s1, state] added: test\n");
+	hw_free(&w);
+}
+
+/* Rows of the store: an entity's value in words (its value property
+ * and unit) as the model's items said it, a memory's content unchanged
+ * says nothing, a relationship is no fact; a file written as the model
+ * before and as rows now says nothing of facts that did not change. */
+static void
+test_fact_rows(void **state)
+{
+	char *o = spindle_before();
 	char *n = project_rows("{\"layer\": \"entity\", \"id\": \"e1\", "
 	    "\"name\": \"Spindle\", \"type\": \"parameter\", "
 	    "\"description\": \"d\", \"properties\": {\"value\": 320.5, "
@@ -220,13 +244,7 @@ test_fact_rows(void **state)
 	struct hw_words w;
 
 	(void)state;
-	describe(&w, &f, 1, 0);
-	assert_string_equal(w.subject.data, "1 fact changed, 1 added \xe2\x80"
-	    "\x94 p1");
-	assert_string_equal(w.body.data, "Project p1:\n"
-	    "  Spindle [e1, entity] changed: 300 rpm \xe2\x86\x92 320.5 rpm\n"
-	    "  phase [s1, state] added: test\n");
-	hw_free(&w);
+	expect_spindle_words(&f);
 	describe(&w, &g, 1, 0);
 	assert_string_equal(w.subject.data, "p1 phase added: test");
 	assert_int_equal(w.fact_events, 1);
@@ -234,6 +252,56 @@ test_fact_rows(void **state)
 	free(o);
 	free(n);
 	free(model);
+}
+
+/* A project file as mirror writes it now: the columns of each layer
+ * once, then each fact a row, its layer first. */
+static char *
+project_columns(const char *rows)
+{
+	strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "{\"project\": {\"id\": \"p1\", \"slug\": \"p1\"}, "
+	    "\"columns\": {\"entity\": [\"id\", \"slug\", \"name\", \"type\", "
+	    "\"description\", \"properties\", \"status\", \"conflict\"], "
+	    "\"memory\": [\"id\", \"type\", \"content\", \"status\"], "
+	    "\"relationship\": [\"id\", \"type\", \"source\", \"target\"], "
+	    "\"state\": [\"id\", \"key\", \"value\", \"status\"]}, "
+	    "\"facts\": [%s]}", rows);
+	return strbuf_detach(&sb);
+}
+
+/* Rows after columns read as the objects they stand for: the same
+ * words as test_fact_rows from a file of objects to one of rows, none
+ * for facts that did not change (a null is a value left out), and a
+ * row whose values do not match its columns is no fact. */
+static void
+test_fact_columns(void **state)
+{
+	char *o = spindle_before();
+	char *n = project_columns("[\"entity\",\"e1\",null,\"Spindle\","
+	    "\"parameter\",\"d\",{\"value\":320.5,\"unit\":\"rpm\"},"
+	    "\"active\",null],[\"memory\",\"m1\",\"note\",\"old\",\"active\"],"
+	    "[\"relationship\",\"r1\",\"x\",\"e1\",\"e2\"],"
+	    "[\"state\",\"s1\",\"phase\",\"test\",\"active\"],"
+	    "[\"state\",\"s2\",\"short\"]");
+	char *same = project_columns("[\"entity\",\"e1\",null,\"Spindle\","
+	    "\"parameter\",\"d\",{\"value\":300,\"unit\":\"rpm\"},"
+	    "\"active\",null],[\"memory\",\"m1\",\"note\",\"old\",\"active\"],"
+	    "[\"relationship\",\"r1\",\"x\",\"e1\",\"e2\"]");
+	struct hw_file f = file("api/projects/p1.json", o, n);
+	struct hw_file g = file("api/projects/p1.json", o, same);
+	struct hw_words w;
+
+	(void)state;
+	expect_spindle_words(&f);
+	describe(&w, &g, 1, 0);
+	assert_int_equal(w.fact_events, 0);
+	hw_free(&w);
+	free(o);
+	free(n);
+	free(same);
 }
 
 /* Conflict twin text as api/conflicts/<id>.json held it last: its
@@ -1164,6 +1232,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_fact),
 		cmocka_unit_test(test_fact_rows),
+		cmocka_unit_test(test_fact_columns),
 		cmocka_unit_test(test_fact_kinds),
 		cmocka_unit_test(test_no_words),
 		cmocka_unit_test(test_resolved),
