@@ -515,50 +515,86 @@ item_sources(const char *source)
 }
 
 /*
+ * The values of an API row of each layer, as api/projects/<slug>.json
+ * names them once: the layer, the store's fields under their column
+ * names ("slug" after the id: its anchor's slug when the id is not
+ * one), then the mirror's findings. The file lists them without
+ * "layer", by layer name as its facts are sorted.
+ */
+static const char *const api_cols_entity[] = { "layer", "id", "slug",
+	"name", "type", "description", "properties", "status", "source_refs",
+	"confidence", "created_at", "updated_at", "conflict", "checks",
+	"changed_by", NULL };
+static const char *const api_cols_memory[] = { "layer", "id", "slug",
+	"type", "content", "status", "confidence", "reference_count",
+	"domain_tags", "valid_until", "created_at", "updated_at", "conflict",
+	"checks", "changed_by", NULL };
+static const char *const api_cols_rel[] = { "layer", "id", "type",
+	"source", "target", NULL };
+static const char *const api_cols_state[] = { "layer", "id", "slug",
+	"key", "value", "category", "status", "source", "confidence",
+	"created_at", "updated_at", "conflict", "checks", "changed_by", NULL };
+
+json_t *
+item_api_columns(void)
+{
+	static const struct {
+		const char *layer;
+		const char *const *cols;
+	} by[] = { { "entity", api_cols_entity }, { "memory", api_cols_memory },
+		{ "relationship", api_cols_rel }, { "state", api_cols_state } };
+	json_t *o = json_object();
+
+	for (size_t l = 0; l < sizeof(by) / sizeof(by[0]); l++) {
+		json_t *a = json_array();
+
+		for (size_t k = 1; by[l].cols[k] != NULL; k++)
+			json_array_append_new(a, json_string(by[l].cols[k]));
+		json_object_set_new(o, by[l].layer, a);
+	}
+	return o;
+}
+
+/*
  * The mirror's findings on fact (kind, id), kind as conflict members
  * name its table, onto an API row: "conflict", the open conflict it
  * belongs to; "checks", the ids of the open violations naming it;
- * "changed_by", its latest memory_audit row. Each only when there is
- * one, so that a fact with none costs no bytes for them.
+ * "changed_by", its latest memory_audit row. Each null when there is
+ * none.
  */
 static void
 api_findings(struct jbuild *b, const struct site_model *m, const char *kind,
     const char *id)
 {
-	const char *c = model_marker_of(m, kind, id);
 	size_t n;
 	const struct flagged *f = model_check_of(m, kind, id, &n);
+	json_t *ids = f != NULL ? json_array() : json_null();
 
-	if (c != NULL)
-		jb_str(b, "conflict", c);
-	if (f != NULL) {
-		json_t *ids = json_array();
-
-		for (size_t k = 0; k < n; k++)
-			json_array_append_new(ids, json_string(
-			    f[k].violation_id));
-		jb_take(b, "checks", ids);
-	}
-	if (audit_find(&m->audit, kind, id) != NULL)
-		jb_take(b, "changed_by", changed_by(m, kind, id));
+	jb_str_or_null(b, "conflict", model_marker_of(m, kind, id));
+	for (size_t k = 0; f != NULL && k < n; k++)
+		json_array_append_new(ids, json_string(f[k].violation_id));
+	jb_take(b, "checks", ids);
+	jb_take(b, "changed_by", changed_by(m, kind, id));
 }
 
 /*
- * An API row's "layer" and "id", and its "slug" when the id is not one
- * already (a slug_make of it, with a hash): the fact's anchor on its
- * project's overview is "<layer>-<slug>", its slug or else its id.
+ * An API row's layer and "id", and its "slug": null when the id is one
+ * already, else a slug_make of it, with a hash: the fact's anchor on
+ * its project's overview is "<layer>-<slug>", its slug or else its id.
  */
 static void
-api_head(struct jbuild *b, const char *layer, const char *id)
+api_head(struct jbuild *b, const char *const *cols, const char *layer,
+    const char *id)
 {
 	char slug[SLUG_SIZE];
+	int clean = slug_is_clean(id);
 
+	jb_init_row(b, cols);
 	jb_str(b, "layer", layer);
 	jb_str(b, "id", id);
-	if (!slug_is_clean(id)) {
+	if (!clean)
 		slug_make(slug, id);
-		jb_str(b, "slug", slug);
-	}
+	jb_str_or_null(b, "slug", clean ? NULL : slug);
 }
 
 json_t *
@@ -566,8 +602,7 @@ item_api_state(const struct site_model *m, const struct fact_state *f)
 {
 	struct jbuild b;
 
-	jb_init(&b);
-	api_head(&b, "state", f->id);
+	api_head(&b, api_cols_state, "state", f->id);
 	jb_str(&b, "key", f->key);
 	jb_str(&b, "value", f->value);
 	jb_str(&b, "category", f->category);
@@ -585,8 +620,7 @@ item_api_entity(const struct site_model *m, const struct fact_entity *e)
 {
 	struct jbuild b;
 
-	jb_init(&b);
-	api_head(&b, "entity", e->id);
+	api_head(&b, api_cols_entity, "entity", e->id);
 	jb_str(&b, "name", e->name);
 	jb_str(&b, "type", e->type);
 	jb_str(&b, "description", e->description);
@@ -605,16 +639,14 @@ item_api_memory(const struct site_model *m, const struct fact_memory *f)
 {
 	struct jbuild b;
 
-	jb_init(&b);
-	api_head(&b, "memory", f->id);
+	api_head(&b, api_cols_memory, "memory", f->id);
 	jb_str(&b, "type", f->type);
 	jb_str(&b, "content", f->content);
 	jb_str(&b, "status", f->status);
 	jb_real(&b, "confidence", f->confidence);
 	jb_int(&b, "reference_count", (json_int_t)f->reference_count);
 	jb_ref(&b, "domain_tags", f->domain_tags);
-	if (f->valid_until != NULL)
-		jb_str(&b, "valid_until", f->valid_until);
+	jb_str_or_null(&b, "valid_until", f->valid_until);
 	jb_str(&b, "created_at", f->created_at);
 	jb_str(&b, "updated_at", f->updated_at);
 	api_findings(&b, m, "memory", f->id);
@@ -626,7 +658,7 @@ item_api_rel(const struct fact_rel *r)
 {
 	struct jbuild b;
 
-	jb_init(&b);
+	jb_init_row(&b, api_cols_rel);
 	jb_str(&b, "layer", "relationship");
 	jb_str(&b, "id", r->id);
 	jb_str(&b, "type", r->type);

@@ -50,11 +50,12 @@ void item_check_place(json_t *o, const char *project, const char *rule_id,
     const char *id);
 
 /*
- * A fact as a row of api/projects/<slug>.json (doc/site.md): its store
- * fields under their column names, no word made for a page, then the
- * mirror's findings on it ("conflict", "checks", "changed_by", each only
- * when there is one). A new object, its keys in a fixed order. A
- * relationship row has its store id, type and two ends.
+ * A fact as a row of api/projects/<slug>.json (doc/site.md): a new
+ * array of its layer, then its store fields in the order of its layer's
+ * columns (item_api_columns), no word made for a page, then the
+ * mirror's findings on it ("conflict", "checks", "changed_by"), a value
+ * the fact has not (no valid_until, no finding, a slug the id needs
+ * not) as null. A relationship row has its store id, type and two ends.
  */
 json_t *item_api_state(const struct site_model *m, const struct fact_state *f);
 json_t *item_api_entity(const struct site_model *m,
@@ -62,6 +63,12 @@ json_t *item_api_entity(const struct site_model *m,
 json_t *item_api_memory(const struct site_model *m,
     const struct fact_memory *f);
 json_t *item_api_rel(const struct fact_rel *r);
+
+/* The columns of the rows above, each layer's names after its layer:
+ * a new object {"entity": [...], "memory": [...], "relationship":
+ * [...], "state": [...]}, the layers in the order the file sorts its
+ * facts. */
+json_t *item_api_columns(void);
 
 /*
  * The check marker of fact (layer, id), a violation_facts layer: null

@@ -962,9 +962,10 @@ api_project_findings(json_t *head, const struct site_model *m, size_t i)
 
 /*
  * api/projects/<slug>.json: the project's header, less its words, with
- * its open conflicts and checks, and "facts", every row of f as
- * item_api_* makes it, by layer then id, so that one fact changed is one
- * line changed. Every field is one the overview's data holds too (the
+ * its open conflicts and checks, "columns", the names of each layer's
+ * values, once, and "facts", every row of f as item_api_* makes it (an
+ * array, its layer first), by layer then id, so that one fact changed
+ * is one line changed. Every field is one the overview's data holds too (the
  * file's digest is the page's). A new object.
  */
 static json_t *
@@ -992,8 +993,9 @@ api_json(const struct site_model *m, size_t i, const struct project_facts *f)
 	for (k = 0; k < n; k++)
 		json_array_append_new(facts, rows[k].o);
 	free(rows);
-	return item_must(json_pack("{s:o, s:o}", "project", head, "facts",
-	    facts), "project", m->projects[i].id);
+	return item_must(json_pack("{s:o, s:o, s:o}", "project", head,
+	    "columns", item_api_columns(), "facts", facts), "project",
+	    m->projects[i].id);
 }
 
 /* Project i's overview and its api/ JSON. Returns 0 or < 0. */

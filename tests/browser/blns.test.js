@@ -319,7 +319,11 @@ function expected(rel) {
       if (v === '' && f.type === 'validation_claim') v = word(p.verdict);
       return [f.name, v === '' ? f.description : (word(p.unit) ? `${v} ${word(p.unit)}` : v)];
     };
-    const out = data.facts.filter((f) => f.layer !== 'relationship').map((f) => (
+    // A fact is a row: its layer, then its values in the order of its
+    // layer's columns (doc/site.md).
+    const facts = data.facts.map((r) => Object.fromEntries(
+      [['layer', r[0]], ...data.columns[r[0]].map((c, i) => [c, r[i + 1]])]));
+    const out = facts.filter((f) => f.layer !== 'relationship').map((f) => (
       { id: `${f.layer}-${f.slug || f.id}`, texts: shown(f) }));
     return { ordered: false, facts: out };
   }

@@ -169,8 +169,45 @@ expect "a conflict's page links its project's conflict file" \
     grep -qF '[JSON](../api/conflicts/projects/p05-interferometer.json)' site/conflicts/c-5e1a.md
 expect "api/projects/<slug>.json is the project and its facts, one a line" \
     jq -e '.project.id == "p05-interferometer" and .project.state_rows > 0 and
-    ([.facts[] | select(.layer == "state")] | length) == .project.state_rows' \
+    ([.facts[] | select(.[0] == "state")] | length) == .project.state_rows' \
     site/api/projects/p05-interferometer.json
+expect "api/projects/<slug>.json: each fact a row of its layer, as many values as its columns" \
+    jq -e '.columns as $c | (.columns | keys) == ["entity", "memory",
+    "relationship", "state"] and ([.facts[] | length == ($c[.[0]] | length) + 1]
+    | all) and (.facts | length) > 10' site/api/projects/p05-interferometer.json
+expect "... each row, made an object by its columns, is the store's row and the mirror's findings" python3 -c "
+import json, sqlite3, sys
+sys.path.insert(0, '$MIRROR_TOP/tests/tools')
+from api_facts import facts
+d = json.load(open('site/api/projects/p05-interferometer.json'))
+f = {(x['layer'], x['id']): x for x in facts(d)}
+db = sqlite3.connect('s.db')
+one = lambda q, i: db.execute(q, (i,)).fetchone()
+for i in ('s1', 's2', 's5'):
+    k, v, c, st, src = one('SELECT key, value, category, status, source FROM project_state WHERE id = ?', i)
+    x = f[('state', i)]
+    assert (x['key'], x['value'], x['category'], x['status'], x['source']) == (k, v, c, st, src), x
+for i in ('e1', 'e6', 'e9'):
+    n, t, de, pr, st = one('SELECT name, entity_type, description, properties, status FROM entities WHERE id = ?', i)
+    x = f[('entity', i)]
+    assert (x['name'], x['type'], x['description'], x['properties'], x['status']) == (n, t, de, json.loads(pr), st), x
+x = f[('memory', 'm4')]
+assert (x['type'], x['content'], x['confidence'], x['reference_count'], x['valid_until']) == ('knowledge', 'PEEK creeps under load', 0.6, 2, None), x
+assert f[('relationship', 'r1')] == {'layer': 'relationship', 'id': 'r1', 'type': 'part_of', 'source': 'e3', 'target': 'e2'}
+assert f[('state', 's1')]['conflict'] == 'c-5e1a' and f[('entity', 'e1')]['conflict'] == 'c-5e1a'
+assert f[('entity', 'e6')]['conflict'] is None and f[('entity', 'e6')]['checks'] is None
+assert f[('state', 's2')]['slug'] is None and f[('state', 's2')]['changed_by'] is None
+assert f[('state', 's2')]['updated_at'] == '2024-01-01 00:00:00'
+"
+cp s.db one.db
+sql one.db "UPDATE project_state SET value = '151 mm' WHERE id = 's2'"
+mirror build --store one.db --out onesite --no-sweep
+expect "... one fact changed in the store is one line of the file changed" sh -c "
+    diff site/api/projects/p05-interferometer.json onesite/api/projects/p05-interferometer.json > one.diff
+    test \$(grep -c '^[<>]' one.diff) = 2 &&
+    grep -q '^< *\[\"state\",\"s2\",null,\"aperture\",\"150 mm\",' one.diff &&
+    grep -q '^> *\[\"state\",\"s2\",null,\"aperture\",\"151 mm\",' one.diff"
+rm -rf onesite one.db one.diff
 expect "feed.xml is well-formed Atom with a time from the data" python3 -c "
 import xml.etree.ElementTree as E
 r = E.parse('site/feed.xml').getroot()

@@ -101,7 +101,7 @@ expect "api/checks.json counts it, lists the rule without its query and the proj
       .checks[0].page == \"checks/projects/p07/no-material\" and
       (.checks[0] | has(\"rule_info\") | not)' site/api/checks/p07.json >/dev/null"
 expect "the JSON of a flagged fact names its check" sh -c "
-    jq -e '.facts[] | select(.id == \"c-tube\") | .checks == [\"chk-00000000aaaa\"]' site/api/projects/p07.json >/dev/null"
+    jq -L \"\$MIRROR_TOP/tests/tools\" -e 'include \"facts\"; facts | select(.id == \"c-tube\") | .checks == [\"chk-00000000aaaa\"]' site/api/projects/p07.json >/dev/null"
 expect "the feed has an entry for the violation, its text escaped" sh -c "
     grep -qF '<id>urn:mirror:check:chk-00000000aaaa</id>' site/feed.xml &&
     grep -qF 'href=\"checks/projects/p07/no-material.html#chk-00000000aaaa\"' site/feed.xml &&

@@ -219,7 +219,7 @@ expect "an audited change: the subject names who" subject_is \
 expect "... and the body who, what and why" body_has \
     "  aperture [s2, state] changed: 160 mm $ARROW 170 mm $(printf '\342\200\224') by bob (updated: measured on the bench)"
 expect "the fact's JSON names its latest audit row" sh -c \
-    "jq -e '[.. | objects | select(.layer == \"state\" and .id == \"s2\") | .changed_by] | unique == [{\"actor\":\"bob\",\"action\":\"updated\",\"note\":\"measured on the bench\",\"at\":\"2024-05-01 10:00:00\"}]' site-s.db/api/projects/p05-interferometer.json >/dev/null"
+    "jq -L \"\$MIRROR_TOP/tests/tools\" -e 'include \"facts\"; [facts | select(.layer == \"state\" and .id == \"s2\") | .changed_by] | unique == [{\"actor\":\"bob\",\"action\":\"updated\",\"note\":\"measured on the bench\",\"at\":\"2024-05-01 10:00:00\"}]' site-s.db/api/projects/p05-interferometer.json >/dev/null"
 # The latest row wins; a hostile actor stays one line and forges nothing.
 sql s.db "UPDATE project_state SET value='180 mm' WHERE id='s2';
     INSERT INTO memory_audit(id, memory_id, entity_kind, action, actor, note, timestamp)
@@ -242,6 +242,6 @@ sql s.db "UPDATE project_state SET value='200 mm' WHERE id='s2';
     VALUES ('a-3', 's2', 'project_state', 'updated', CAST(X'6576ff65' AS TEXT), CAST(X'6e6f0774' AS TEXT), '2024-07-01 00:00:00')"
 build s.db r.git 1700001200
 expect "an audit row with invalid UTF-8 still builds and commits" sh -c \
-    "[ $RC = 0 ] && jq -e '[.. | objects | select(.id == \"s2\") | .changed_by.actor] | unique == [\"ev\\ufffde\"]' site-s.db/api/projects/p05-interferometer.json >/dev/null"
+    "[ $RC = 0 ] && jq -L \"\$MIRROR_TOP/tests/tools\" -e 'include \"facts\"; [facts | select(.id == \"s2\") | .changed_by.actor] | unique == [\"ev\\ufffde\"]' site-s.db/api/projects/p05-interferometer.json >/dev/null"
 expect "... and the subject names the cleaned actor" subject_is \
     "p05-interferometer aperture: 190 mm $ARROW 200 mm (by ev$(printf '\357\277\275')e)"

@@ -80,7 +80,8 @@ expect "a slot_key packed into a string fails the check" \
     sh -c "test $? -eq 1 && grep -q slot_key b1.log"
 rm -f broken/api/conflicts/projects/*
 p=$(ls ex/api/projects | tail -1)
-jq '.facts |= map(if .layer == "entity" then .properties |= tojson else . end)' \
+jq '(.columns.entity | index("properties") + 1) as $i |
+    .facts |= map(if .[0] == "entity" then .[$i] |= tojson else . end)' \
     "ex/api/projects/$p" > "broken/api/projects/$p"
 $py "$check" "$schemas" broken > b2.log 2>&1
 expect "entity properties packed into a string fail the check" \

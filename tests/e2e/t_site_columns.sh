@@ -74,8 +74,11 @@ expect "dates show without the time, with HH:MM only where two rows share a day"
     grep -q 'mass\*\* | 4 kg |  | 2026-01-13 |\$' $md &&
     ! grep -Eq '[0-9]{2}:[0-9]{2}:[0-9]{2}' $md"
 expect "the api/ JSON keeps the full timestamp and the confidence, no words for a column" python3 -c "
-import json
+import json, os, sys
+sys.path.insert(0, os.environ['MIRROR_TOP'] + '/tests/tools')
+from api_facts import facts
 d = json.load(open('site/api/projects/p1.json'))
+d['facts'] = facts(d)
 f = {(i['layer'], i['id']): i for i in d['facts']}
 s = f[('state', 's-f1')]
 assert s['updated_at'] == '2026-01-12 09:15:00', s
@@ -84,6 +87,7 @@ assert not [k for i in d['facts'] for k in i if k.endswith('_shown') or
             k in ('anchor', 'active', 'created', 'updated')], d
 assert 'confidence_shown' not in d and 'state_groups' not in d
 assert sorted(i['confidence'] for i in d['facts'] if 'confidence' in i)[0] < 1
+assert not [k for k in d if k not in ('project', 'columns', 'facts')], d
 "
 
 # The config rows disagree: the sweep opened a conflict of two members

@@ -46,6 +46,8 @@ expect_capped "the hostile store ($n projects) builds within a CPU cap of $cap s
 cat > check.py <<'EOF'
 import glob, html.parser, json, os, re, sys
 sys.path.insert(0, os.path.join(os.environ["MIRROR_TOP"], "tests", "tools"))
+from api_facts import facts as api_facts
+sys.path.insert(0, os.path.join(os.environ["MIRROR_TOP"], "tests", "tools"))
 from api_conflicts import conflicts as site_conflicts
 from mdfence import outside_fences
 site = sys.argv[1]
@@ -146,7 +148,7 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     # markup.
     if project_page:
         d = json.load(open(os.path.join(site, "api", "projects", project_page.group(1) + ".json")))
-        anchors = {f'{f["layer"]}-{f.get("slug", f["id"])}' for f in d["facts"]
+        anchors = {f'{f["layer"]}-{f["slug"] or f["id"]}' for f in api_facts(d)
                    if f["layer"] != "relationship"}
         rows = re.findall(r'<tr id="([^"]*)"', body)
         if body.count("<tr") != body.count("<table") + len(rows) or \

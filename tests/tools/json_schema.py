@@ -60,7 +60,12 @@ def main():
                     doc = json.load(f)
                 errors = list(validators[kind].iter_errors(doc))
                 for e in errors[:3]:
-                    print(f"{rel}: {e.json_path}: {e.message[:300]}")
+                    # A row's value is named by its column (the
+                    # schema's title), not only by its index.
+                    title = e.schema.get("title") if isinstance(
+                        e.schema, dict) else None
+                    where = f"{e.json_path} ({title})" if title else e.json_path
+                    print(f"{rel}: {where}: {e.message[:300]}")
                 bad += 1 if errors else 0
         print(f"json_schema: {site}: {n} files checked")
     return 1 if bad else 0

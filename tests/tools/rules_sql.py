@@ -34,6 +34,8 @@ import sqlite3
 import subprocess
 import sys
 
+from api_facts import facts
+
 KEYS = ("rule", "severity", "label", "description", "param")
 REQUIRED = ("rule", "severity", "description")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -212,10 +214,10 @@ def site_gaps(site):
             data = json.load(f)
         # Each entity row names its open checks; the hand-written gaps
         # are the three gap rules'.
-        for fact in data["facts"]:
+        for fact in facts(data):
             if fact["layer"] != "entity":
                 continue
-            for c in fact.get("checks", []):
+            for c in fact["checks"] or []:
                 if rule.get(c) in GAP_RULES:
                     out.add((data["project"]["id"], fact["id"],
                              GAP_RULES[rule[c]]))

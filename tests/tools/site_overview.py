@@ -16,6 +16,7 @@ import xml.etree.ElementTree as E
 site, what = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from api_conflicts import conflicts as site_conflicts
+from api_facts import facts as api_facts
 conflicts = site_conflicts(site)
 bad = []
 for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html"))):
@@ -25,8 +26,8 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
     d = json.load(open(os.path.join(site, "api", "projects", slug + ".json")))
     pid = d["project"]["id"]
     want = [c for c in conflicts if c["open"] and c["project"] == pid]
-    facts = [f for f in d["facts"] if f["layer"] != "relationship"]
-    anchors = {f'{f["layer"]}-{f.get("slug", f["id"])}' for f in facts}
+    facts = [f for f in api_facts(d) if f["layer"] != "relationship"]
+    anchors = {f'{f["layer"]}-{f["slug"] or f["id"]}' for f in facts}
     # The diagram's nodes: its active systems, subsystems and components.
     arch = [f for f in facts if f["layer"] == "entity" and f["status"] == "active"
             and f["type"] in ("system", "subsystem", "component")]
@@ -66,7 +67,7 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
         rows = set(re.findall(r'<tr id="([a-z0-9-]+)"', html))
         items = set(re.findall(r'<li id="([a-z0-9-]+)"', html))
         if rows | items != anchors or rows & items or \
-                not {f'entity-{f.get("slug", f["id"])}' for f in arch} <= items:
+                not {f'entity-{f["slug"] or f["id"]}' for f in arch} <= items:
             bad.append(f"{slug}: rows {len(rows)}, items {len(items)}, facts {len(anchors)}")
     elif what == "svg":
         if len(svgs) != (1 if arch else 0):
