@@ -25,6 +25,11 @@
 /* A stamp larger than this is not ours. */
 #define STAMP_MAX 4096
 
+/* The layout of the files a project's pages are kept whole in: raised
+ * with every change of what they hold (2: api/projects' facts as rows
+ * under named columns and no data-label on a row's first cell). */
+#define SITE_LAYOUT "site layout 2"
+
 static int
 cmp_name(const void *a, const void *b)
 {
@@ -150,6 +155,10 @@ stamp_make(struct stamp *out, const struct stamp_inputs *in,
 	 * find no record there the next time (a development build keeps
 	 * its version). */
 	h = hash_add_str(h, RECORD_HEADER);
+	/* And the layout of what a kept project's files hold: a change of
+	 * it must render them anew, or a development build over an older
+	 * site keeps their old form beside the new. */
+	h = hash_add_str(h, SITE_LAYOUT);
 	h = hash_add_str(h, in->title);
 	h = hash_add_str(h, in->base_url != NULL ? in->base_url : "");
 	if ((rc = hash_dir(&h, in->user_templates, err)) < 0 ||
