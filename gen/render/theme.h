@@ -26,7 +26,9 @@
  *                        assets/style.css inline before its </head>
  *                        (theme_inline_css)
  *   markdown     string  this page's .md twin ("index.md"; on the
- *                        not-found page root + "404.md")
+ *                        not-found page root + "404.md"); "" on a
+ *                        page written as HTML only (struct page_doc),
+ *                        which a layout then links no Markdown of
  *   nav          array   of {"href": path relative to the root,
  *                        "label": text, "current": true|false}
  *   footer       string  the store snapshot line (no clock)

@@ -211,8 +211,8 @@ inline_style(strbuf *html, const theme *th, mirror_error *err)
 /*
  * The .html twin of doc: body, the Markdown as HTML, in the theme's
  * layout, as doc->path.html; mdfile is the .md twin's path, which the
- * layout links to; desc is the page's summary for its description.
- * Returns 0 or < 0 with err set.
+ * layout links to (NULL: an HTML-only page, which links none); desc is
+ * the page's summary for its description. Returns 0 or < 0 with err set.
  */
 static int
 write_html(const struct page_ctx *pc, const struct page_doc *doc,
@@ -220,7 +220,7 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
     mirror_error *err)
 {
 	const char *path = doc->path, *title = doc->title;
-	const char *base = strrchr(mdfile, '/');
+	const char *base = mdfile != NULL ? strrchr(mdfile, '/') : NULL;
 	strbuf html, root, file, head;
 	json_t *page;
 	int rc, alone;
@@ -232,13 +232,14 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
 	alone = page_root(&root, pc->m, path);
 	head_title(&head, title, pc->m->title);
 	/* The not-found page links its twin from the root as well. */
-	strbuf_printf(&file, "%s%s", strcmp(path, SITE_NOT_FOUND) == 0 ?
-	    root.data : "", base != NULL ? base + 1 : mdfile);
+	if (mdfile != NULL)
+		strbuf_printf(&file, "%s%s", strcmp(path, SITE_NOT_FOUND) ==
+		    0 ? root.data : "", base != NULL ? base + 1 : mdfile);
 	page = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:[o,o,o,o,o], "
 	    "s:s, s:b, s:b}", "title", title, "site_title", pc->m->title,
 	    "head_title", head.data, "description", desc[0] != '\0' ? desc :
 	    title, "root", root.data, "standalone", alone,
-	    "markdown", file.data, "nav",
+	    "markdown", file.len > 0 ? file.data : "", "nav",
 	    nav_item("index.html", "Projects", strcmp(path, "index") == 0),
 	    nav_item("conflicts/index.html", "Conflicts",
 	    strcmp(path, "conflicts/index") == 0),
@@ -304,11 +305,13 @@ kept_as(const struct page_ctx *pc, const char *unit, const char *hex,
 /* The files of the lines page_keep_lines gathers. */
 struct kept_files {
 	strbuf names;           /* each file's path and NUL, one by one */
-	size_t n;               /* pages (two files each) */
+	size_t n;               /* pages (two files each, or one) */
+	int html_only;          /* 1: a page is its .html alone */
 };
 
 /* A recorded line below a folder: one under api/ is that file (JSON),
- * any other a page, both of its twins. */
+ * any other a page, both of its twins (its .html alone when the folder
+ * is HTML only). */
 static void
 gather_line(void *arg, const char *path, size_t len, const char *hex)
 {
@@ -320,8 +323,10 @@ gather_line(void *arg, const char *path, size_t len, const char *hex)
 		strbuf_add(&kf->names, "", 1);
 		return;
 	}
-	strbuf_add(&kf->names, path, len);
-	strbuf_add(&kf->names, ".md", 4);
+	if (!kf->html_only) {
+		strbuf_add(&kf->names, path, len);
+		strbuf_add(&kf->names, ".md", 4);
+	}
 	strbuf_add(&kf->names, path, len);
 	strbuf_add(&kf->names, ".html", 6);
 	kf->n++;
@@ -390,13 +395,15 @@ page_hash_projects(uint64_t h[2], const struct site_model *m)
 	}
 }
 
-/* page_keep_family with the unit's digest given as hex. */
+/* page_keep_family with the unit's digest given as hex, its pages HTML
+ * alone when html_only. */
 static int
 keep_lines(const struct page_ctx *pc, const char *unit,
-    const char *unit_hex, const char *const *lines, size_t n_lines)
+    const char *unit_hex, const char *const *lines, size_t n_lines,
+    int html_only)
 {
 	struct page_record *rec = pc->w->record;
-	struct kept_files kf = { .n = 0 };
+	struct kept_files kf = { .n = 0, .html_only = html_only };
 	char prev[DIGEST_HEX + 1];
 	const char **files = NULL;
 	size_t nf = 0, cap = 0;
@@ -440,11 +447,12 @@ done:
 
 int
 page_keep_folder(const struct page_ctx *pc, const char *folder,
-    const char *json, const char *unit_hex)
+    const char *json, const char *unit_hex, int html_only)
 {
 	const char *lines[2] = { folder, json };
 
-	return keep_lines(pc, folder, unit_hex, lines, json != NULL ? 2 : 1);
+	return keep_lines(pc, folder, unit_hex, lines, json != NULL ? 2 : 1,
+	    html_only);
 }
 
 int
@@ -454,7 +462,7 @@ page_keep_family(const struct page_ctx *pc, const char *unit,
 	char hex[DIGEST_HEX + 1];
 
 	page_folder_digest(hex, pc, h[0], h[1]);
-	return keep_lines(pc, unit, hex, lines, n_lines);
+	return keep_lines(pc, unit, hex, lines, n_lines, 0);
 }
 
 int
@@ -474,7 +482,7 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	const char *path = doc->path;
 	json_t *data = doc->data;
 	const tmpl *t;
-	strbuf md, body, file, html, desc;
+	strbuf md, body, file, html, desc, tname;
 	int rc, kept;
 
 	/* The same footer on every page: a one-fact change leaves every
@@ -485,12 +493,22 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	json_object_set_new(data, "footer", json_string(SITE_FOOTER));
 	strbuf_init(&file);
 	strbuf_init(&html);
+	strbuf_init(&tname);
 	strbuf_printf(&file, "%s.md", path);
 	strbuf_printf(&html, "%s.html", path);
-	kept = page_digest(hex, pc, path, doc->tname, doc->title, data) &&
-	    kept_as(pc, path, hex, (const char *[]){ file.data, html.data },
-	    2);
+	/* An HTML-only page is its .html alone, the first file here; its
+	 * digest says so (its template's name as "html:NAME"), so a page
+	 * that had both twins, whose HTML links its Markdown, is rendered
+	 * again. */
+	if (doc->html_only)
+		strbuf_printf(&tname, "html:%s", doc->tname);
+	kept = page_digest(hex, pc, path, doc->html_only ? tname.data :
+	    doc->tname, doc->title, data) &&
+	    kept_as(pc, path, hex, doc->html_only ? (const char *[]){
+	    html.data } : (const char *[]){ file.data, html.data },
+	    doc->html_only ? 1 : 2);
 	strbuf_free(&html);
+	strbuf_free(&tname);
 	if (kept) {
 		page_done(pc);
 		strbuf_free(&file);
@@ -509,11 +527,11 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 		rc = markdown_render(&body, &desc, &(struct md_source){
 		    .md = md.data, .len = md.len, .name = path,
 		    .figs = doc->figs, .nfigs = doc->nfigs }, err);
-	if (rc == 0)
+	if (rc == 0 && !doc->html_only)
 		rc = write_md(pc, file.data, &md, err);
 	if (rc == 0)
-		rc = write_html(pc, doc, file.data, desc.data, body.data,
-		    err);
+		rc = write_html(pc, doc, doc->html_only ? NULL : file.data,
+		    desc.data, body.data, err);
 	if (rc == 0)
 		page_done(pc);
 	strbuf_free(&md);
@@ -538,6 +556,7 @@ struct later_job {
 	const char *tname;
 	char *title;
 	json_t *data;
+	int html_only;
 };
 
 struct page_later {
@@ -585,8 +604,9 @@ later_run(void *arg)
 		pthread_cond_signal(&pl->room);
 		pthread_mutex_unlock(&pl->mu);
 		if (!failed)
-			rc = page_write(pl->pc, j.path, j.tname, j.title, j.data,
-			    &e);
+			rc = page_write_figures(pl->pc, &(struct page_doc){
+			    .path = j.path, .tname = j.tname, .title = j.title,
+			    .data = j.data, .html_only = j.html_only }, &e);
 		job_free(&j);
 		pthread_mutex_lock(&pl->mu);
 		if (rc < 0 && pl->rc == 0) {
@@ -615,13 +635,14 @@ page_later_start(const struct page_ctx *pc, int own_thread)
 }
 
 int
-page_later_put(struct page_later *pl, const char *path, const char *tname,
-    const char *title, json_t *data, mirror_error *err)
+page_later_put(struct page_later *pl, const struct page_doc *doc,
+    mirror_error *err)
 {
+	json_t *data = doc->data;
 	int rc;
 
 	if (!pl->started) {
-		rc = page_write(pl->pc, path, tname, title, data, err);
+		rc = page_write_figures(pl->pc, doc, err);
 		json_decref(data);
 		return rc;
 	}
@@ -635,7 +656,9 @@ page_later_put(struct page_later *pl, const char *path, const char *tname,
 		return rc;
 	}
 	pl->q[(pl->head + pl->n) % PAGE_LATER_DEPTH] = (struct later_job){
-	    xstrdup(path), tname, xstrdup(title), data };
+	    .path = xstrdup(doc->path), .tname = doc->tname,
+	    .title = xstrdup(doc->title), .data = data,
+	    .html_only = doc->html_only };
 	pl->n++;
 	pthread_cond_signal(&pl->more);
 	pthread_mutex_unlock(&pl->mu);

@@ -6,8 +6,8 @@
  * the render's threads share (the page count and the progress line,
  * under the writer's lock). A page is one JSON object, rendered through
  * a template as path.md and that Markdown, through cmark-gfm and the
- * theme's layout, as path.html (page_write); api/ files are JSON
- * (page_json).
+ * theme's layout, as path.html (page_write; or path.html alone:
+ * html_only); api/ files are JSON (page_json).
  */
 #ifndef MIRROR_SITE_PAGE_H
 #define MIRROR_SITE_PAGE_H
@@ -111,6 +111,11 @@ struct page_doc {
 	json_t *data;
 	const struct md_figure *figs;
 	size_t nfigs;
+	int html_only;          /* 1: path.html alone, no .md twin (the A–Z
+	                           pages, a finder for browsers whose facts
+	                           a reviewer reads on their projects' pages;
+	                           doc/site.md); its layout links no
+	                           Markdown */
 };
 
 /* page_write of the page doc, with its figures. Returns 0 or < 0 with
@@ -135,13 +140,13 @@ struct page_later *page_later_start(const struct page_ctx *pc,
     int own_thread);
 
 /*
- * Queue a page_write of path with template tname, title and data
- * (taken over; path and title are copied). Returns 0, or < 0 with err
- * set: the failure of this page or of an earlier one (nothing more is
- * written after a failure).
+ * Queue a page_write_figures of doc, which has no figures: its data is
+ * taken over, its path and title copied, tname kept (a static name).
+ * Returns 0, or < 0 with err set: the failure of this page or of an
+ * earlier one (nothing more is written after a failure).
  */
-int page_later_put(struct page_later *pl, const char *path,
-    const char *tname, const char *title, json_t *data, mirror_error *err);
+int page_later_put(struct page_later *pl, const struct page_doc *doc,
+    mirror_error *err);
 
 /* Wait for every page queued and free pl. Returns 0, or the first
  * failure (< 0 with err set). */
@@ -165,9 +170,10 @@ int page_keep_family(const struct page_ctx *pc, const char *unit,
 
 /* page_keep_family of the pages below folder ("projects/p05/") and the
  * JSON file json (NULL: none), with folder as the unit and unit_hex
- * its digest (page_folder_digest, or a project's). */
+ * its digest (page_folder_digest, or a project's); with html_only its
+ * pages are HTML alone (struct page_doc), each one file. */
 int page_keep_folder(const struct page_ctx *pc, const char *folder,
-    const char *json, const char *unit_hex);
+    const char *json, const char *unit_hex, int html_only);
 
 /*
  * The digest of a folder whose pages come from a whole-store list (the

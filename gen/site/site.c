@@ -197,7 +197,7 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 		}
 		strbuf_reset(&json);
 		strbuf_printf(&json, "api/projects/%s.json", m->pslug[i]);
-		if (page_keep_folder(pc, unit.data, json.data, hex)) {
+		if (page_keep_folder(pc, unit.data, json.data, hex, 0)) {
 			pc->w->kept[i] = 1;
 			n_kept++;
 		} else {

@@ -292,8 +292,9 @@ letter_page(struct atoz_page *pg, mirror_error *err)
 	pg->names = NULL;
 	pg->facts = NULL;
 	pg->n = 0;
-	rc = page_later_put(pg->later, path.data, "atoz_letter.md",
-	    title.data, data, err);
+	rc = page_later_put(pg->later, &(struct page_doc){ .path = path.data,
+	    .tname = "atoz_letter.md", .title = title.data, .data = data },
+	    err);
 	strbuf_free(&path);
 	strbuf_free(&title);
 	strbuf_free(&file);
@@ -416,7 +417,7 @@ atoz_kept(const struct page_ctx *pc)
 	}
 	h = hash_step(h, ATOZ_PAGE);
 	page_folder_digest(hex, pc, pc->m->digest.names, h);
-	return hex[0] != '\0' && page_keep_folder(pc, "keys/", NULL, hex);
+	return hex[0] != '\0' && page_keep_folder(pc, "keys/", NULL, hex, 0);
 }
 
 int

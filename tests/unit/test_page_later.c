@@ -3,7 +3,9 @@
  * thread of their own are written as page_write writes them, all of
  * them, more than the queue holds, and so are pages written in place; a
  * failure of one stops the rest and is returned, naming the page, by
- * the next put or by the finish (in place: by its put).
+ * the next put or by the finish (in place: by its put). A page queued
+ * as HTML only (struct page_doc) is its .html alone, which links no
+ * Markdown, and a build that finds it unchanged keeps it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,11 +59,13 @@ teardown(void **state)
 }
 
 /* Pages p/0 .. p/n-1 queued into a new build of SITE (page dup written
- * twice when dup >= 0), on a thread of their own when own: the puts'
- * and the finish's results into rc_put (the first failure) and rc_end,
- * and the first failure's message into msg. */
+ * twice when dup >= 0; the odd pages HTML only when html_odd), on a
+ * thread of their own when own: the puts' and the finish's results into
+ * rc_put (the first failure) and rc_end, and the first failure's
+ * message into msg. */
 static void
-build(long dup, int own, int *rc_put, int *rc_end, char msg[256])
+build_pages(long dup, int own, int html_odd, int *rc_put, int *rc_end,
+    char msg[256])
 {
 	struct page_record *rec = record_load(SITE, 0);
 	struct site_model m;
@@ -90,8 +94,10 @@ build(long dup, int own, int *rc_put, int *rc_end, char msg[256])
 
 		snprintf(path, sizeof(path), "p/%ld", i == dup + 1 && dup >= 0 ?
 		    dup : i);
-		rc = page_later_put(pl, path, "p.md", "P", json_pack("{s:I}",
-		    "v", (json_int_t)i), &err);
+		rc = page_later_put(pl, &(struct page_doc){ .path = path,
+		    .tname = "p.md", .title = "P", .data = json_pack("{s:I}",
+		    "v", (json_int_t)i), .html_only = html_odd && i % 2 == 1 },
+		    &err);
 		if (rc < 0 && *rc_put == 0) {
 			*rc_put = rc;
 			snprintf(msg, 256, "%.200s", err.msg);
@@ -107,6 +113,13 @@ build(long dup, int own, int *rc_put, int *rc_end, char msg[256])
 	output_free(o);
 	writer_free(&w);
 	record_free(rec);
+}
+
+/* build_pages with every page both twins. */
+static void
+build(long dup, int own, int *rc_put, int *rc_end, char msg[256])
+{
+	build_pages(dup, own, 0, rc_put, rc_end, msg);
 }
 
 /* Every page queued is written, more than the queue holds at once, on
@@ -152,6 +165,37 @@ test_all_written_in_place(void **state)
 	all_written(0);
 }
 
+/* The odd pages HTML only, on the queue's thread: each its .html alone,
+ * with no Markdown link, the even ones both twins; built again, all
+ * stay (an HTML-only page is kept as its one file). */
+static void
+test_html_only(void **state)
+{
+	int rc_put, rc_end;
+	char msg[256];
+
+	(void)state;
+	for (int round = 0; round < 2; round++) {
+		build_pages(-1, 1, 1, &rc_put, &rc_end, msg);
+		assert_int_equal(rc_put, 0);
+		assert_int_equal(rc_end, 0);
+		for (int i = 0; i < N_PAGES; i++) {
+			char rel[32], *md, *html;
+
+			snprintf(rel, sizeof(rel), "p/%d.md", i);
+			md = scratch_read(SITE, rel);
+			snprintf(rel, sizeof(rel), "p/%d.html", i);
+			html = scratch_read(SITE, rel);
+			assert_non_null(html);
+			assert_true((md == NULL) == (i % 2 == 1));
+			assert_true((strstr(html, ">Markdown</a>") == NULL) ==
+			    (i % 2 == 1));
+			free(md);
+			free(html);
+		}
+	}
+}
+
 /* A page written twice fails on the queue's thread: the failure comes
  * back, naming the page, and the finish returns it. */
 static void
@@ -186,6 +230,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_written),
 		cmocka_unit_test(test_all_written_in_place),
+		cmocka_unit_test(test_html_only),
 		cmocka_unit_test(test_failure_returned),
 		cmocka_unit_test(test_failure_in_place),
 	};
