@@ -27,7 +27,7 @@
  *                        (theme_inline_css)
  *   markdown     string  this page's .md twin ("index.md"; on the
  *                        not-found page root + "404.md"); "" on a
- *                        page written as HTML only (struct page_doc),
+ *                        page written as HTML only (the A–Z index),
  *                        which a layout then links no Markdown of
  *   nav          array   of {"href": path relative to the root,
  *                        "label": text, "current": true|false}

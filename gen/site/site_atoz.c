@@ -9,7 +9,10 @@
  * that carries it, each linking to the fact's anchor on its project's
  * overview (or on the index, for rows of no project). Letters are a to
  * z (a name starting with a Latin letter such as "Ü" goes under its
- * base letter, as slugs map it), "0-9", and "other" for the rest.
+ * base letter, as slugs map it), "0-9", and "other" for the rest. The
+ * pages are HTML only (struct page_doc): a finder for browsers, whose
+ * facts a reviewer reads on their projects' pages, so a Markdown twin
+ * would only add a changed file to nearly every commit.
  *
  * The rows come sorted from the store (facts_names_open, ordered by
  * atoz_key) and are streamed: a letter of more than ATOZ_PAGE facts
@@ -293,8 +296,8 @@ letter_page(struct atoz_page *pg, mirror_error *err)
 	pg->facts = NULL;
 	pg->n = 0;
 	rc = page_later_put(pg->later, &(struct page_doc){ .path = path.data,
-	    .tname = "atoz_letter.md", .title = title.data, .data = data },
-	    err);
+	    .tname = "atoz_letter.md", .title = title.data, .data = data,
+	    .html_only = 1 }, err);
 	strbuf_free(&path);
 	strbuf_free(&title);
 	strbuf_free(&file);
@@ -388,8 +391,9 @@ index_page(const struct page_ctx *pc, const struct atoz_counts *c,
 	data = json_pack("{s:o, s:o, s:I}", "letters", letters_json(
 	    c->names, -1), "count_words", item_count((long long)names, "name",
 	    "names"), "facts", (json_int_t)facts);
-	rc = page_write(pc, "keys/index", "atoz.md",
-	    "Keys and names A\xe2\x80\x93Z", data, err);
+	rc = page_write_figures(pc, &(struct page_doc){ .path = "keys/index",
+	    .tname = "atoz.md", .title = "Keys and names A\xe2\x80\x93Z",
+	    .data = data, .html_only = 1 }, err);
 	json_decref(data);
 	return rc;
 }
@@ -407,7 +411,9 @@ atoz_kept(const struct page_ctx *pc)
 	char hex[DIGEST_HEX + 1];
 
 	const struct disputed_list *d = &pc->m->disputed;
-	uint64_t h = hash_add(MIRROR_HASH_INIT, "atoz", 4);
+	/* "html": the pages are HTML only, so a folder an older build kept
+	 * with Markdown twins (and links to them) is never kept as it is. */
+	uint64_t h = hash_add(MIRROR_HASH_INIT, "atoz html", 9);
 
 	/* Its markers: the members of open conflicts. */
 	for (size_t i = 0; i < d->n; i++) {
@@ -417,7 +423,7 @@ atoz_kept(const struct page_ctx *pc)
 	}
 	h = hash_step(h, ATOZ_PAGE);
 	page_folder_digest(hex, pc, pc->m->digest.names, h);
-	return hex[0] != '\0' && page_keep_folder(pc, "keys/", NULL, hex, 0);
+	return hex[0] != '\0' && page_keep_folder(pc, "keys/", NULL, hex, 1);
 }
 
 int

@@ -1325,16 +1325,18 @@ health(const struct page_ctx *pc, mirror_error *err)
 	return rc;
 }
 
-/* The site's .gitattributes: the HTML twins of the Markdown pages, the
- * pages' digests and the search index's shards are generated, so git
- * hosts fold them and git diff shows a reviewer the Markdown and JSON
- * alone (issue 59). The shards number the documents: one page more
- * renumbers every posting after it, a rewrite no reviewer reads. */
+/* The site's .gitattributes: the HTML twins of the Markdown pages (and
+ * the A–Z pages, HTML only: a finder for browsers, whose facts a
+ * reviewer reads on their projects' pages), the pages' digests and the
+ * search index's shards are generated, so git hosts fold them and git
+ * diff shows a reviewer the Markdown and JSON alone (issue 59). The
+ * shards number the documents: one page more renumbers every posting
+ * after it, a rewrite no reviewer reads. */
 static const char gitattributes[] =
-    "# Written by mirror. Each .html page is the twin of its .md page,\n"
-    "# api/pages/ holds the build's digests and search/*.js the search\n"
-    "# index: generated, so a diff shows the Markdown and JSON a\n"
-    "# reviewer reads.\n"
+    "# Written by mirror. Each .html page is the twin of its .md page\n"
+    "# (keys/, the A-Z finder, is HTML only), api/pages/ holds the\n"
+    "# build's digests and search/*.js the search index: generated, so\n"
+    "# a diff shows the Markdown and JSON a reviewer reads.\n"
     "*.html linguist-generated -diff\n"
     "api/pages/*.tsv linguist-generated -diff\n"
     "search/*.js linguist-generated -diff\n";

@@ -15,7 +15,7 @@ expect "... whose files are the files DIR holds" sh -c "
     grep -q \"in \$(find ex -type f | wc -l | sed 's/\\(...\\)\$/,\\1/;s/^,//') files and \$(find ex -mindepth 1 -type d | wc -l) folders\" out"
 mirror build --store ex.db --out ex --check-hosting gitlab-pages --json --force
 expect "with --json the size is an object: bytes, files, folders, largest, fits" sh -c "
-    jq -e '.hosting | (.files > 200) and (.folders > 10) and (.bytes > 1000000)
+    jq -e '.hosting | (.files > 150) and (.folders > 10) and (.bytes > 1000000)
         and (.largest_path | test(\"^[a-z0-9/._-]+\$\")) and (.fits | index(\"gitlab-pages\") != null)' out >/dev/null"
 
 mirror build --store ex.db --out nope --check-hosting netlify

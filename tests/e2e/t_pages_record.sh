@@ -40,8 +40,9 @@ rec() { cat site/api/pages/*.tsv; }
 mirror build --store s.db --out site --quiet
 expect "the first build succeeds" test "$RC" = 0
 
-# Every page (its .md twin) and every JSON file but the stamp, once.
-units=$(cd site && { find . -name '*.md'
+# Every page (its .md twin; an A-Z page, HTML only, its .html) and every
+# JSON file but the stamp, once.
+units=$(cd site && { find . -name '*.md' -o -path './keys/*.html'
     find api -name '*.json' ! -name build.json; } | wc -l)
 lines=$(rec | grep -v '^#' | grep -vc '/$')
 expect "the record lists every page and JSON file once ($lines of $units)" \
@@ -73,11 +74,11 @@ parts=$(diff before after | grep -c '^> [0-9a-f]*  \./api/pages/')
 # in its search record's chunk and in the term shards of its words.
 expect "a one-fact change writes only what shows it: $changed" test \
     "$changed" = "api/build.json api/health.json \
-api/projects/p04-gigabit.json keys/p.html keys/p.md \
+api/projects/p04-gigabit.json keys/p.html \
 projects/p04-gigabit/index.html projects/p04-gigabit/index.md \
 search/d-0.js search/t-0.js search/t-1.js " -a "$parts" = 1
-expect "the build says so: 11 files written (one of them a part of the record)" \
-    test "$(jq .files.written "$T/out")" = 11
+expect "the build says so: 10 files written (one of them a part of the record)" \
+    test "$(jq .files.written "$T/out")" = 10
 expect "the incremental site is the --force build's" same_as_force
 
 # A key renamed: the A-Z pages are built again (the index and the letter
@@ -85,7 +86,7 @@ expect "the incremental site is the --force build's" same_as_force
 sql s.db "UPDATE project_state SET key = 'phase_now' WHERE id = 'p04-st-phase'"
 mirror build --store s.db --out site --json
 expect "a renamed key writes the A-Z pages again" test "$RC" = 0 -a \
-    "$(grep -c 'phase_now' site/keys/p.md)" -ge 1
+    "$(grep -c 'phase_now' site/keys/p.html)" -ge 1
 sql s.db "UPDATE project_state SET key = 'phase' WHERE id = 'p04-st-phase'"
 mirror build --store s.db --out site --quiet
 
@@ -157,7 +158,7 @@ mirror build --store s.db --out site --json
 expect "a change no conflict or check shows keeps both families whole" \
     test "$RC" = 0 -a "$(edited site/conflicts/index.md site/checks/index.md \
     site/checks/projects/p06-polisher/stale-state.md)" = 3 -a "$(jq .files.written \
-    "$T/out")" = 10
+    "$T/out")" = 9
 # A check's fact renamed: the checks are built again, the pages whose
 # line differs among them; the conflicts stay.
 sql s.db "UPDATE entities SET name = 'Reference oscillator, renamed'
@@ -302,31 +303,36 @@ kfacts=$(sql k.db "SELECT (SELECT count(*) FROM project_state WHERE
     lower(substr(key, 1, 1)) = 'k') + (SELECT count(*) FROM entities
     WHERE lower(substr(name, 1, 1)) = 'k')")
 mirror build --store k.db --out ksite --no-sweep --quiet
-# facts_on PAGE: the facts a letter's page lists (one per layer mark).
-facts_on() { grep -o '; state, \|; entity, ' "ksite/keys/$1.md" | wc -l; }
+# facts_on PAGE: the facts a letter's page lists (one link each).
+facts_on() { grep -o '\.html#\(state\|entity\)-' "ksite/keys/$1.html" | wc -l; }
 expect "a letter of $kfacts facts has 3 pages: keys/k, keys/k-2, keys/k-3" \
-    test "$RC" = 0 -a -f ksite/keys/k.md -a -f ksite/keys/k-2.html -a \
-    -f ksite/keys/k-3.md -a ! -e ksite/keys/k-4.md
+    test "$RC" = 0 -a -f ksite/keys/k.html -a -f ksite/keys/k-2.html -a \
+    -f ksite/keys/k-3.html -a ! -e ksite/keys/k-4.html
 expect "... of 2,000, 2,000 and the rest" test "$(facts_on k)" = 2000 -a \
     "$(facts_on k-2)" = 2000 -a "$(facts_on k-3)" = $((kfacts - 4000))
 expect "... linked in order, and a letter of few has no page line" \
-    grep -q 'Page 2 of 3 · \[previous page\](k.md) · \[next page\](k-3.md)' \
-    ksite/keys/k-2.md -a "$(grep -c '^Page ' ksite/keys/p.md)" = 0
+    grep -q 'Page 2 of 3 · <a href="k.html">previous page</a> · <a href="k-3.html">next page</a>' \
+    ksite/keys/k-2.html -a "$(grep -c '<p>Page ' ksite/keys/p.html)" = 0
 expect "a name that goes on past a page's end is marked continued" \
-    grep -q '^- \*\*kilo_[0-9]\*\* (continued): ' ksite/keys/k-2.md
+    grep -q '^<li><strong>kilo_[0-9]</strong> (continued): <a ' ksite/keys/k-2.html
 expect "... and the site is the --force build's" same_as_force_of k.db ksite
 # A fact's source changes: nothing the A-Z pages show, they are kept
 # (the search index's chunk and shards of the source's words change).
+# Markdown twins of them, as a build before they were HTML only wrote,
+# go even so: a kept folder is its pages' .html alone.
 sql k.db "UPDATE project_state SET source = 'drawing 7' WHERE id = 'kz-7'"
+for f in index k k-2 p; do echo old > "ksite/keys/$f.md"; done
 mirror build --store k.db --out ksite --no-sweep --json
 expect "a changed source keeps the A-Z pages (no keys/ file written)" \
     test "$RC" = 0 -a "$(jq .files.written "$T/out")" -le 10 -a \
-    "$(find ksite/keys -newer ksite/api/health.json | wc -l)" = 0
+    "$(find ksite/keys -type f -newer ksite/api/health.json | wc -l)" = 0
+expect "... and removes the Markdown twins an older build left in keys/" \
+    test -z "$(find ksite/keys -name '*.md')" -a -s ksite/keys/k-2.html
 # Fewer facts: the letter's last page goes.
 sql k.db "DELETE FROM project_state WHERE id LIKE 'kz-%' AND
     CAST(substr(id, 4) AS INTEGER) > 3000"
 mirror build --store k.db --out ksite --no-sweep --quiet
 expect "fewer facts: keys/k-3 goes, keys/k-2 is the last page" \
-    test "$RC" = 0 -a ! -e ksite/keys/k-3.md -a ! -e ksite/keys/k-3.html \
-    -a "$(grep -c 'next page' ksite/keys/k-2.md)" = 0
+    test "$RC" = 0 -a ! -e ksite/keys/k-3.html \
+    -a "$(grep -c 'next page' ksite/keys/k-2.html)" = 0
 expect "... and the site is the --force build's" same_as_force_of k.db ksite

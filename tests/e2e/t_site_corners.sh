@@ -117,7 +117,8 @@ corners() {
 	expect "$2: both feeds are valid Atom (RFC 4287 grammar, xmllint)" test $? -eq 0
 	n=$(sqlite3 "$3" "SELECT count(*) FROM (SELECT key FROM project_state
 	    UNION SELECT name FROM entities)")
-	listed=$(grep -h '^- \*\*' "$1"/keys/*.md | grep -v '^- \*\*[^*]*\*\*: [0-9]' | wc -l)
+	listed=$(grep -ho '^<li><strong>[^<]*</strong>\( (continued\)\{0,1\}' "$1"/keys/*.html |
+	    grep -vc '(continued')
 	expect "$2: the A–Z pages list each of the $n distinct keys and names once" \
 	    test "$listed" = "$n"
 	python3 - "$1" "$3" > atoz.log 2>&1 <<'PY'
@@ -173,8 +174,8 @@ xmllint --noout --relaxng "$rng" nodate.xml > /dev/null 2>&1
 expect "a feed without its updated dates fails the grammar (it can fail)" \
     test $? -ne 0
 expect "example: a name carried by several facts lists each (mass: 4 facts), named with its value and marker" \
-    sh -c "grep '^- \*\*mass\*\*' site/keys/m.md | grep -o '](../projects/' | wc -l | grep -qx 4 &&
-    grep '^- \*\*mass\*\*' site/keys/m.md | grep -q '\[mass: 4.82 kg\](.*) \[⚠ disputed\](../conflicts/'"
+    sh -c "grep '^<li><strong>mass</strong>' site/keys/m.html | grep -o 'href=\"../projects/' | wc -l | grep -qx 4 &&
+    grep '^<li><strong>mass</strong>' site/keys/m.html | grep -q '>mass: 4.82 kg</a> <a class=\"disputed\" href=\"../conflicts/'"
 expect "example: a key links to its fact's anchor on its project page" \
     grep -q 'href="../projects/p05-interferometer/index.html#state-p05-st-lateral-support-material"' \
     site/keys/l.html
@@ -216,5 +217,5 @@ mirror build --store ex.db --out site --quiet
 cp -R site incr
 mirror build --store ex.db --out site --quiet --force
 expect "after one renamed key the incremental A–Z pages equal a full build's" \
-    sh -c "grep -q aperture_renamed incr/keys/a.md && diff -r incr/keys site/keys >/dev/null"
+    sh -c "grep -q aperture_renamed incr/keys/a.html && diff -r incr/keys site/keys >/dev/null"
 exit 0
