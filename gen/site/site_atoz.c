@@ -12,7 +12,9 @@
  * base letter, as slugs map it), "0-9", and "other" for the rest. The
  * pages are HTML only (struct page_doc): a finder for browsers, whose
  * facts a reviewer reads on their projects' pages, so a Markdown twin
- * would only add a changed file to nearly every commit.
+ * would only add a changed file to nearly every commit. The name heads
+ * its facts, so each says its value alone, and the layer and kind once
+ * when they all share them.
  *
  * The rows come sorted from the store (facts_names_open, ordered by
  * atoz_key) and are streamed: a letter of more than ATOZ_PAGE facts
@@ -267,6 +269,41 @@ part_json(const char *slug, size_t part, size_t of)
 	return v;
 }
 
+/*
+ * Say the layer and kind once where a name's facts share them: the
+ * name's "layer" and "kind" then, and each fact's "own" false; else
+ * those null and "own" true, each fact saying its own. For each name of
+ * names (a page's: a name continued on the next page is judged there
+ * by its facts there).
+ */
+static void
+shared_kinds(json_t *names)
+{
+	size_t i, j;
+	json_t *nm, *f;
+
+	json_array_foreach(names, i, nm) {
+		json_t *facts = json_object_get(nm, "facts");
+		json_t *first = json_array_get(facts, 0);
+		const char *layer = json_string_value(json_object_get(first,
+		    "layer"));
+		const char *kind = json_string_value(json_object_get(first,
+		    "kind"));
+		int same = layer != NULL && kind != NULL;
+
+		json_array_foreach(facts, j, f)
+			same = same && strcmp(layer, json_string_value(
+			    json_object_get(f, "layer"))) == 0 && strcmp(kind,
+			    json_string_value(json_object_get(f, "kind"))) == 0;
+		json_object_set_new(nm, "layer", same ? json_string(layer) :
+		    json_null());
+		json_object_set_new(nm, "kind", same ? json_string(kind) :
+		    json_null());
+		json_array_foreach(facts, j, f)
+			json_object_set_new(f, "own", json_boolean(!same));
+	}
+}
+
 /* Write the page pg has filled (pg->names, which it gives up). Returns
  * 0 or < 0 with err set. */
 static int
@@ -288,6 +325,7 @@ letter_page(struct atoz_page *pg, mirror_error *err)
 	strbuf_printf(&title, "Keys and names: %s", label);
 	if (of > 1)
 		strbuf_printf(&title, ", page %zu of %zu", pg->part + 1, of);
+	shared_kinds(pg->names);
 	data = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "label", label,
 	    "slug", slug, "count_words", item_count((long long)names, "name",
 	    "names"), "letters", letters_json(pg->cnt->names, pg->b),

@@ -313,8 +313,8 @@ expect "... of 2,000, 2,000 and the rest" test "$(facts_on k)" = 2000 -a \
 expect "... linked in order, and a letter of few has no page line" \
     grep -q 'Page 2 of 3 · <a href="k.html">previous page</a> · <a href="k-3.html">next page</a>' \
     ksite/keys/k-2.html -a "$(grep -c '<p>Page ' ksite/keys/p.html)" = 0
-expect "a name that goes on past a page's end is marked continued" \
-    grep -q '^<li><strong>kilo_[0-9]</strong> (continued): <a ' ksite/keys/k-2.html
+expect "a name that goes on past a page's end is marked continued, its layer and category once" \
+    grep -q '^<li><strong>kilo_[0-9]</strong> (continued; state, parameter): <a ' ksite/keys/k-2.html
 expect "... and the site is the --force build's" same_as_force_of k.db ksite
 # A fact's source changes: nothing the A-Z pages show, they are kept
 # (the search index's chunk and shards of the source's words change).

@@ -16,7 +16,9 @@ rng="$MIRROR_TOP/tests/data/atom.rng"
 new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 sqlite3 -bail ex.db "INSERT INTO project_state(id, project, category, key,
     value, source) VALUES ('st-hostile', 'p05', 'fact',
-    'Zz <img src=x onerror=alert(1)> \"q\" & [x](y)', 'v', 's');
+    'Zz <img src=x onerror=alert(1)> \"q\" & [x](y)', 'v', 's'),
+    ('st-hostile-2', 'p06-polisher', 'parameter',
+    'Zz <img src=x onerror=alert(1)> \"q\" & [x](y)', 'w', 's');
     UPDATE projects SET description = 'Tests \"quoted\" <b>bold</b> & more'
     WHERE id = 'p04-gigabit';" || exit 1
 mirror build --store ex.db --out site --quiet
@@ -173,9 +175,18 @@ sed 's:<updated>[^<]*</updated>::' site/feed.xml > nodate.xml
 xmllint --noout --relaxng "$rng" nodate.xml > /dev/null 2>&1
 expect "a feed without its updated dates fails the grammar (it can fail)" \
     test $? -ne 0
-expect "example: a name carried by several facts lists each (mass: 4 facts), named with its value and marker" \
+# An A-Z entry: the name once as its heading, its layer and kind once
+# after it when every fact of the name shares them, then each fact as a
+# link whose text is its value alone (read in its list item, after the
+# name), its marker, and its project right after.
+expect "example: a name carried by several facts lists each (mass: 4 facts), its value the link's text, with its marker and project" \
     sh -c "grep '^<li><strong>mass</strong>' site/keys/m.html | grep -o 'href=\"../projects/' | wc -l | grep -qx 4 &&
-    grep '^<li><strong>mass</strong>' site/keys/m.html | grep -q '>mass: 4.82 kg</a> <a class=\"disputed\" href=\"../conflicts/'"
+    grep '^<li><strong>mass</strong> (entity, parameter): <a ' site/keys/m.html |
+    grep -q '#entity-[a-z0-9-]*\">4.82 kg</a> <a class=\"disputed\" href=\"../conflicts/[a-z0-9-]*.html\"[^>]*>⚠ disputed</a> (P05 Interferometer)'"
+expect "example: no link's text on the A–Z pages repeats its name ('mass: 4.82 kg')" \
+    sh -c "! grep -q '>mass: ' site/keys/m.html"
+expect "example: facts of one name but of other layers or kinds each say theirs, after the project" \
+    sh -c "grep -h '^<li><strong>[^<]*</strong>: <a ' site/keys/*.html | grep -q '(P0[0-9][^);]*; \(state\|entity\), [^)]*) · '"
 expect "example: a key links to its fact's anchor on its project page" \
     grep -q 'href="../projects/p05-interferometer/index.html#state-p05-st-lateral-support-material"' \
     site/keys/l.html
