@@ -18,7 +18,8 @@ sqlite3 -bail ex.db "INSERT INTO project_state(id, project, category, key,
     value, source) VALUES ('st-hostile', 'p05', 'fact',
     'Zz <img src=x onerror=alert(1)> \"q\" & [x](y)', 'v', 's'),
     ('st-hostile-2', 'p06-polisher', 'parameter',
-    'Zz <img src=x onerror=alert(1)> \"q\" & [x](y)', 'w', 's');
+    'Zz <img src=x onerror=alert(1)> \"q\" & [x](y)', 'w', 's'),
+    ('st-empty', 'p06-polisher', 'fact', 'empty_value', '', 's');
     UPDATE projects SET description = 'Tests \"quoted\" <b>bold</b> & more'
     WHERE id = 'p04-gigabit';" || exit 1
 mirror build --store ex.db --out site --quiet
@@ -185,6 +186,8 @@ expect "example: a name carried by several facts lists each (mass: 4 facts), its
     grep -q '#entity-[a-z0-9-]*\">4.82 kg</a> <a class=\"disputed\" href=\"../conflicts/[a-z0-9-]*.html\"[^>]*>⚠ disputed</a> (P05 Interferometer)'"
 expect "example: no link's text on the A–Z pages repeats its name ('mass: 4.82 kg')" \
     sh -c "! grep -q '>mass: ' site/keys/m.html"
+expect "example: a fact of no value links '(empty)', never an empty link" \
+    grep -q '^<li><strong>empty_value</strong> (state, fact): <a href="../projects/p06-polisher/index.html#state-st-empty">(empty)</a> (P06 Polisher)</li>' site/keys/e.html
 expect "example: facts of one name but of other layers or kinds each say theirs, after the project" \
     sh -c "grep -h '^<li><strong>[^<]*</strong>: <a ' site/keys/*.html | grep -q '(P0[0-9][^);]*; \(state\|entity\), [^)]*) · '"
 expect "example: a key links to its fact's anchor on its project page" \
