@@ -36,6 +36,24 @@ struct term_slot {
 	size_t term;
 };
 
+/* The layers, in the order of their codes in a record: a fact's three,
+ * then a conflict's and a check's (search_index.h). */
+static const char *const layers[] = { "state", "entity", "memory",
+    "conflict", "check" };
+#define LAYER_CONFLICT 3
+#define LAYER_CHECK 4
+
+/* A table of a chunk: its distinct projects (name, slug) or statuses
+ * (a alone), in the order first met; a record names one by index. */
+struct tab_entry {
+	char *a, *b;
+};
+
+struct tab {
+	struct tab_entry *e;
+	size_t n, cap;
+};
+
 struct search_index {
 	search_put_fn put;
 	void *arg;
@@ -47,6 +65,7 @@ struct search_index {
 	                              (kinds come one after another) */
 	int kind;               /* the kind of the document being added */
 	strbuf chunk;           /* the records of the chunk being filled */
+	struct tab projects, statuses;  /* the chunk's tables */
 	size_t files, bytes;
 };
 
@@ -168,6 +187,57 @@ index_whole(struct search_index *x, const char *id, uint32_t doc)
 		term_add(x, buf, len, doc);
 }
 
+/* The index of (a, b) in t, added when new; b NULL in a table of
+ * single strings. Newest first: the records of a project come together. */
+static size_t
+tab_index(struct tab *t, const char *a, const char *b)
+{
+	struct tab_entry *e;
+
+	for (size_t i = t->n; i-- > 0;) {
+		e = &t->e[i];
+		if (strcmp(e->a, a) == 0 && (b == NULL || strcmp(e->b, b) == 0))
+			return i;
+	}
+	e = &ARRAY_PUSH(t->e, t->n, t->cap);
+	e->a = xstrdup(a);
+	e->b = b != NULL ? xstrdup(b) : NULL;
+	return t->n - 1;
+}
+
+/* Empty t (keeping its room). */
+static void
+tab_clear(struct tab *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->e[i].a);
+		free(t->e[i].b);
+	}
+	t->n = 0;
+}
+
+/* Table t as a JSON list onto sb (pairs [a, b] when b is set), then
+ * empty it. */
+static void
+tab_flush(strbuf *sb, struct tab *t)
+{
+	strbuf_putc(sb, '[');
+	for (size_t i = 0; i < t->n; i++) {
+		struct tab_entry *e = &t->e[i];
+
+		strbuf_puts(sb, i > 0 ? "," : "");
+		strbuf_puts(sb, e->b != NULL ? "[" : "");
+		json_quote(sb, e->a, 1);
+		if (e->b != NULL) {
+			strbuf_putc(sb, ',');
+			json_quote(sb, e->b, 1);
+			strbuf_putc(sb, ']');
+		}
+	}
+	strbuf_putc(sb, ']');
+	tab_clear(t);
+}
+
 /* Write the chunk being filled as search/d-<n>.js. Returns 0 or < 0. */
 static int
 flush_chunk(struct search_index *x, mirror_error *err)
@@ -181,7 +251,11 @@ flush_chunk(struct search_index *x, mirror_error *err)
 		return 0;
 	(void)snprintf(path, sizeof(path), "search/d-%zu.js", n);
 	strbuf_init(&sb);
-	strbuf_printf(&sb, "mirrorSearch.d(%zu,[", n);
+	strbuf_printf(&sb, "mirrorSearch.d(%zu,{\"p\":", n);
+	tab_flush(&sb, &x->projects);
+	strbuf_puts(&sb, ",\"s\":");
+	tab_flush(&sb, &x->statuses);
+	strbuf_puts(&sb, "},[");
 	strbuf_add(&sb, x->chunk.data, x->chunk.len);
 	strbuf_puts(&sb, "]);\n");
 	rc = put_file(x, path, &sb, err);
@@ -190,27 +264,93 @@ flush_chunk(struct search_index *x, mirror_error *err)
 	return rc;
 }
 
+/* The URL a record of layer code l, id and project slug rebuilds when
+ * it holds none (search.js does the same), into sb; empty for a check,
+ * whose pages are item_check_url's alone. */
+static void
+url_rebuilt(strbuf *sb, int l, const char *id, const char *pslug)
+{
+	if (l == LAYER_CONFLICT) {
+		strbuf_printf(sb, "conflicts/%s.html", id);
+		return;
+	}
+	if (l == LAYER_CHECK)
+		return;
+	if (pslug[0] != '\0')
+		strbuf_printf(sb, "projects/%s/index.html", pslug);
+	else
+		strbuf_puts(sb, "index.html");
+	strbuf_printf(sb, "#%s-%s", layers[l], id);
+}
+
+/* The URL of d (layer code l) as its record ends onto c: nothing when
+ * search.js rebuilds it (url_rebuilt), [page] when it is page#id, else
+ * ,"url". */
+static void
+put_url(strbuf *c, const struct search_doc *d, int l)
+{
+	const char *url = d->url != NULL ? d->url : "";
+	const char *id = d->id != NULL ? d->id : "";
+	size_t ul = strlen(url), il = strlen(id);
+	strbuf want;
+
+	strbuf_init(&want);
+	url_rebuilt(&want, l, id, d->pslug != NULL ? d->pslug : "");
+	if (want.len > 0 && strcmp(want.data, url) == 0) {
+		strbuf_free(&want);
+		return;
+	}
+	strbuf_reset(&want);
+	strbuf_putc(c, ',');
+	if (il > 0 && ul > il && url[ul - il - 1] == '#' &&
+	    strcmp(url + ul - il, id) == 0) {
+		strbuf_add(&want, url, ul - il - 1);
+		strbuf_putc(c, '[');
+		json_quote(c, want.data, 1);
+		strbuf_putc(c, ']');
+	} else
+		json_quote(c, url, 1);
+	strbuf_free(&want);
+}
+
+/* The code of layer name s (its index in layers), or -1. */
+static int
+layer_code(const char *s)
+{
+	for (int i = 0; s != NULL && i < (int)(sizeof(layers) /
+	    sizeof(*layers)); i++)
+		if (strcmp(layers[i], s) == 0)
+			return i;
+	return -1;
+}
+
 int
 search_index_add(struct search_index *x, const struct search_doc *d,
     mirror_error *err)
 {
-	uint32_t doc = (uint32_t)x->docs++;
-	const char *f[] = { d->title, d->value, d->project, d->url, d->layer,
-	    d->status };
+	int l = layer_code(d->layer);
+	uint32_t doc;
 	strbuf *c = &x->chunk;
 
-	x->kind = d->kind == 'c' ? 0 : d->kind == 'k' ? 1 : 2;
+	if (l < 0)
+		return mirror_fail(err, MIRROR_EIO, "internal: search "
+		    "document of layer %s", d->layer != NULL ? d->layer : "");
+	doc = (uint32_t)x->docs++;
+	x->kind = l == LAYER_CONFLICT ? 0 : l == LAYER_CHECK ? 1 : 2;
 	if (x->last[x->kind] == 0)
 		x->first[x->kind] = doc;
 	x->last[x->kind] = doc + 1;
 	strbuf_puts(c, c->len > 0 ? ",\n[" : "\n[");
-	strbuf_printf(c, "\"%c\"", d->kind);
-	for (size_t i = 0; i < sizeof(f) / sizeof(*f); i++) {
-		strbuf_putc(c, ',');
-		json_quote(c, f[i], 1);
-	}
-	strbuf_printf(c, ",%d,", d->flags);
+	strbuf_printf(c, "%d,", l * 4 + (d->flags & 3));
+	json_quote(c, d->title, 1);
+	strbuf_putc(c, ',');
+	json_quote(c, d->value, 1);
+	strbuf_printf(c, ",%zu,%zu,", tab_index(&x->projects, d->project !=
+	    NULL ? d->project : "", d->pslug != NULL ? d->pslug : ""),
+	    tab_index(&x->statuses, d->status != NULL ? d->status : "",
+	    NULL));
 	json_quote(c, d->id, 1);
+	put_url(c, d, l);
 	strbuf_putc(c, ']');
 	index_text(x, d->title, doc);
 	index_text(x, d->value, doc);
@@ -335,7 +475,7 @@ search_index_finish(struct search_index *x, mirror_error *err)
 
 	rc = flush_chunk(x, err);
 	strbuf_init(&man);
-	strbuf_printf(&man, "mirrorSearch.m({\"v\":1,\"chunk\":%d,\"docs\":"
+	strbuf_printf(&man, "mirrorSearch.m({\"v\":2,\"chunk\":%d,\"docs\":"
 	    "%zu,\"kinds\":{", SEARCH_CHUNK, x->docs);
 	for (int k = 0; k < 3; k++)
 		strbuf_printf(&man, "%s\"%c\":[%zu,%zu]", k > 0 ? "," : "",
@@ -374,5 +514,9 @@ search_index_free(struct search_index *x)
 	free(x->terms);
 	hashtab_free(&x->tab);
 	strbuf_free(&x->chunk);
+	tab_clear(&x->projects);
+	tab_clear(&x->statuses);
+	free(x->projects.e);
+	free(x->statuses.e);
 	free(x);
 }

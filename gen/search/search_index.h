@@ -9,8 +9,18 @@
  *
  *   search/d-<n>.js    the records of documents n*SEARCH_CHUNK to
  *                      (n+1)*SEARCH_CHUNK-1, written as they fill:
- *                      mirrorSearch.d(n, [[kind, title, value,
- *                      project, url, layer, status, flags, id], ...])
+ *                      mirrorSearch.d(n, {"p": [[name, slug], ...],
+ *                      "s": [status, ...]}, [[code, title, value,
+ *                      project, status, id(, url)], ...]). The chunk's
+ *                      projects and statuses are written once, in the
+ *                      order first met, and a record names them by
+ *                      index; code is 4 * layer (0 state, 1 entity,
+ *                      2 memory, 3 conflict, 4 check) + flags. The url
+ *                      is left out when search.js rebuilds it (a fact's
+ *                      projects/<slug>/index.html#<layer>-<id>, or
+ *                      index.html#... for no project, a conflict's
+ *                      conflicts/<id>.html), is [page] for page#<id>,
+ *                      else the URL itself.
  *   search/t-<k>.js    shard k of the terms: every term in byte
  *                      order, cut into shards of about SEARCH_SHARD
  *                      bytes, each with its documents:
@@ -37,7 +47,7 @@
 
 #include "util/error.h"
 
-#define SEARCH_CHUNK 128
+#define SEARCH_CHUNK 256
 #define SEARCH_SHARD 24000
 #define SEARCH_POSTINGS 1500
 
@@ -46,10 +56,12 @@
 typedef int (*search_put_fn)(void *arg, const char *path, const char *data,
     size_t len, mirror_error *err);
 
-/* One document; NULL strings are "". text is indexed but not shown. */
+/* One document; NULL strings are "". text is indexed but not shown.
+ * layer is one of state, entity, memory (a fact), conflict, check. */
 struct search_doc {
-	char kind;              /* 'f' fact, 'c' conflict, 'k' check */
 	const char *title, *value, *project, *url, *layer, *status, *id;
+	const char *pslug;      /* the project's slug; "" a fact of no
+	                           project (its URL: index.html#...) */
 	const char *text;
 	int flags;              /* 1 disputed, 2 checked */
 };
@@ -60,7 +72,7 @@ struct search_index;
 struct search_index *search_index_new(search_put_fn put, void *arg);
 
 /* Add d as the next document. Returns 0 or < 0 with err set (a chunk
- * that could not be written). */
+ * that could not be written, a layer not of the five). */
 int search_index_add(struct search_index *x, const struct search_doc *d,
     mirror_error *err);
 

@@ -576,6 +576,7 @@ search_facts(struct search_index *x, const struct site_model *m, long p,
     const struct project_facts *f, mirror_error *err)
 {
 	const char *pname = search_project(m, m->projects[p].id);
+	const char *pslug = m->projects[p].id[0] != '\0' ? m->pslug[p] : "";
 	strbuf url, val, text;
 	int rc = 0;
 
@@ -584,9 +585,11 @@ search_facts(struct search_index *x, const struct site_model *m, long p,
 	strbuf_init(&text);
 	for (size_t i = 0; rc == 0 && i < f->n_state; i++) {
 		const struct fact_state *s = &f->state[i];
-		struct search_doc d = { 'f', s->key, short_value(&val,
-		    s->value), pname, NULL, "state", s->status, s->id, NULL,
-		    fact_flags(m, "project_state", s->id) };
+		struct search_doc d = { .title = s->key,
+		    .value = short_value(&val, s->value), .project = pname,
+		    .layer = "state", .status = s->status, .id = s->id,
+		    .pslug = pslug,
+		    .flags = fact_flags(m, "project_state", s->id) };
 
 		fact_url(&url, m, p, "state", s->id);
 		strbuf_reset(&text);
@@ -601,9 +604,11 @@ search_facts(struct search_index *x, const struct site_model *m, long p,
 		json_t *item = item_entity_value(e);
 		const char *v = json_string_value(item);
 		char *refs = json_dumps(e->source_refs, JSON_COMPACT);
-		struct search_doc d = { 'f', e->name, short_value(&val,
-		    v != NULL ? v : ""), pname, NULL, "entity", e->status,
-		    e->id, NULL, fact_flags(m, "entity", e->id) };
+		struct search_doc d = { .title = e->name,
+		    .value = short_value(&val, v != NULL ? v : ""),
+		    .project = pname, .layer = "entity",
+		    .status = e->status, .id = e->id, .pslug = pslug,
+		    .flags = fact_flags(m, "entity", e->id) };
 
 		fact_url(&url, m, p, "entity", e->id);
 		strbuf_reset(&text);
@@ -617,10 +622,12 @@ search_facts(struct search_index *x, const struct site_model *m, long p,
 	}
 	for (size_t i = 0; rc == 0 && i < f->n_mem; i++) {
 		const struct fact_memory *mm = &f->mem[i];
-		struct search_doc d = { 'f', mm->type, short_value(&val,
-		    mm->content), pname, NULL, "memory", mm->expired ?
-		    "expired" : mm->status, mm->id, mm->content,
-		    fact_flags(m, "memory", mm->id) };
+		struct search_doc d = { .title = mm->type,
+		    .value = short_value(&val, mm->content),
+		    .project = pname, .layer = "memory",
+		    .status = mm->expired ? "expired" : mm->status,
+		    .id = mm->id, .pslug = pslug, .text = mm->content,
+		    .flags = fact_flags(m, "memory", mm->id) };
 
 		fact_url(&url, m, p, "memory", mm->id);
 		d.url = url.data;
@@ -694,7 +701,7 @@ search_conflict(struct search_index *x, const struct site_model *m,
 	}
 	strbuf_puts(&text, " ");
 	strbuf_add(&text, val.data, val.len);
-	rc = search_index_add(x, &(struct search_doc){ .kind = 'c',
+	rc = search_index_add(x, &(struct search_doc){
 	    .title = c->description, .value = short_value(&cut, val.data),
 	    .project = search_project(m, c->project), .url = url.data,
 	    .layer = "conflict", .status = c->status, .id = c->id,
@@ -721,7 +728,7 @@ search_check(struct search_index *x, const struct site_model *m,
 	strbuf_init(&val);
 	strbuf_init(&text);
 	strbuf_printf(&text, "%s %s", v->message, v->rule_id);
-	rc = search_index_add(x, &(struct search_doc){ .kind = 'k',
+	rc = search_index_add(x, &(struct search_doc){
 	    .title = model_rule_label(m, v->rule_id),
 	    .value = short_value(&val, v->message),
 	    .project = search_project(m, v->project), .url = url.data,

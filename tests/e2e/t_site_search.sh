@@ -21,13 +21,13 @@ files_there() {
 expect "the manifest, a term shard, a record chunk, the page and the script are written" files_there
 
 # Shards of about 24,000 bytes (one term's postings may pass it by its
-# own length: at most 1,500 documents), chunks of 128 records.
+# own length: at most 1,500 documents), chunks of 256 records.
 bounded() {
 	for f in site/search/t-*.js; do
 		[ "$(wc -c <"$f")" -le 40000 ] || return 1
 	done
 	for f in site/search/d-*.js; do
-		[ "$(grep -c '^\[' "$f")" -le 128 ] || return 1
+		[ "$(grep -c '^\[' "$f")" -le 256 ] || return 1
 		[ "$(wc -c <"$f")" -le 65536 ] || return 1
 	done
 }

@@ -12,6 +12,7 @@
 	var root = me.getAttribute("data-root") || "";
 	var man = null, shards = {}, chunks = {}, waits = {};
 	var PAGE = 8, MAX_CHUNKS = 12, FLAGS = { disputed: 1, checked: 2 };
+	var LAYERS = ["state", "entity", "memory", "conflict", "check"];
 	var $ = function (id) { return document.getElementById(id); };
 	var form = $("search-form"), input = $("search-q"), list = $("search-results");
 	var count = $("search-count"), more = $("search-more");
@@ -19,7 +20,7 @@
 
 	S.m = function (o) { man = o; };
 	S.t = function (k, o) { shards[k] = o; };
-	S.d = function (n, a) { chunks[n] = a; };
+	S.d = function (n, t, a) { chunks[n] = { t: t, r: a }; };
 
 	/* Load root + path once, by a script element; a promise of its end. */
 	function load(path) {
@@ -110,12 +111,27 @@
 		});
 	}
 
-	/* The record of document id, its chunk loaded. */
+	/* The URL of record r (layer code l, project p): as written, or
+	 * [page] for page#id, or rebuilt as the index left it out (a
+	 * conflict's page; a fact's anchor on its project's overview). */
+	function url(r, l, p) {
+		var u = r[6];
+		if (typeof u === "string") return u;
+		if (u) return u[0] + "#" + r[5];
+		if (l === 3) return "conflicts/" + r[5] + ".html";
+		return (p[1] ? "projects/" + p[1] + "/index.html" : "index.html") +
+			"#" + LAYERS[l] + "-" + r[5];
+	}
+
+	/* The record of document id, its chunk loaded: [4 * layer + flags,
+	 * title, value, project, status (indexes into the chunk's tables),
+	 * id, url when not rebuilt] (gen/search/search_index.h). */
 	function record(id) {
 		var c = chunks[Math.floor(id / man.chunk)];
-		var r = c[id % man.chunk];
-		return { kind: r[0], title: r[1], value: r[2], project: r[3], url: r[4],
-			layer: r[5], status: r[6], flags: r[7], id: r[8] };
+		var r = c.r[id % man.chunk], l = r[0] >> 2, p = c.t.p[r[3]];
+		return { kind: l === 3 ? "c" : l === 4 ? "k" : "f", title: r[1], value: r[2],
+			project: p[0], url: url(r, l, p), layer: LAYERS[l], status: c.t.s[r[4]],
+			flags: r[0] & 3, id: r[5] };
 	}
 
 	function filters() {
