@@ -378,12 +378,41 @@ put36(strbuf *sb, size_t v)
 		strbuf_putc(sb, buf[--n]);
 }
 
-/* "term":"postings" of t onto sb. */
+/* s as the inside of a JSON string (escaped, no quotes) onto sb. */
 static void
-term_entry(strbuf *sb, const struct term *t)
+put_escaped(strbuf *sb, const char *s)
 {
-	json_quote(sb, t->s, 1);
-	strbuf_puts(sb, ":\"");
+	strbuf q;
+
+	strbuf_init(&q);
+	json_quote(&q, s, 1);
+	strbuf_add(sb, q.data + 1, q.len - 2);
+	strbuf_free(&q);
+}
+
+/* How many leading bytes a and b share, counting ASCII bytes only (so
+ * that the count is JavaScript's too) and at most 35 (one base-36
+ * digit). */
+static size_t
+shared_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (n < 35 && a[n] != '\0' && a[n] == b[n] &&
+	    (unsigned char)a[n] < 0x80)
+		n++;
+	return n;
+}
+
+/* The entry of t onto sb, its first pre bytes those of the term before
+ * it: pre as a base-36 digit, the rest of the term, a space, the
+ * postings (escaped for the shard's string). */
+static void
+term_entry(strbuf *sb, const struct term *t, size_t pre)
+{
+	put36(sb, pre);
+	put_escaped(sb, t->s + pre);
+	strbuf_putc(sb, ' ');
 	if (t->total > t->n) {
 		put36(sb, t->total);
 		strbuf_putc(sb, ';');
@@ -393,7 +422,6 @@ term_entry(strbuf *sb, const struct term *t)
 			strbuf_putc(sb, ',');
 		put36(sb, i == 0 ? t->post[0] : t->post[i] - t->post[i - 1]);
 	}
-	strbuf_putc(sb, '"');
 }
 
 /* qsort order of term indexes: by the terms' bytes. */
@@ -418,9 +446,9 @@ shard_write(struct search_index *x, size_t k, const strbuf *body,
 
 	(void)snprintf(path, sizeof(path), "search/t-%zu.js", k);
 	strbuf_init(&sb);
-	strbuf_printf(&sb, "mirrorSearch.t(%zu,{", k);
+	strbuf_printf(&sb, "mirrorSearch.t(%zu,\"", k);
 	strbuf_add(&sb, body->data, body->len);
-	strbuf_puts(&sb, "});\n");
+	strbuf_puts(&sb, "\");\n");
 	rc = put_file(x, path, &sb, err);
 	strbuf_free(&sb);
 	return rc;
@@ -446,17 +474,22 @@ write_shards(struct search_index *x, strbuf *man, mirror_error *err)
 	strbuf_init(&body);
 	strbuf_init(&entry);
 	for (size_t i = 0; rc == 0 && i < x->n_terms; i++) {
+		const struct term *t = &x->terms[ord[i]];
+
 		strbuf_reset(&entry);
-		term_entry(&entry, &x->terms[ord[i]]);
+		term_entry(&entry, t, body.len > 0 ?
+		    shared_prefix(x->terms[ord[i - 1]].s, t->s) : 0);
 		if (body.len > 0 && body.len + entry.len > SEARCH_SHARD) {
 			rc = shard_write(x, k++, &body, err);
 			strbuf_reset(&body);
+			strbuf_reset(&entry);
+			term_entry(&entry, t, 0);
 		}
 		if (body.len == 0) {
 			strbuf_puts(man, k > 0 ? ",\n" : "");
-			json_quote(man, x->terms[ord[i]].s, 1);
+			json_quote(man, t->s, 1);
 		} else
-			strbuf_puts(&body, ",\n");
+			strbuf_putc(&body, ' ');
 		strbuf_add(&body, entry.data, entry.len);
 	}
 	if (rc == 0 && body.len > 0)

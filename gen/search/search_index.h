@@ -23,8 +23,12 @@
  *                      else the URL itself.
  *   search/t-<k>.js    shard k of the terms: every term in byte
  *                      order, cut into shards of about SEARCH_SHARD
- *                      bytes, each with its documents:
- *                      mirrorSearch.t(k, {"term": "postings", ...})
+ *                      bytes, each with its documents, as one string:
+ *                      mirrorSearch.t(k, "<entry> <entry> ..."), an
+ *                      entry "<p><rest> <postings>": p a base-36 digit,
+ *                      the leading bytes (ASCII, at most 35) the term
+ *                      shares with the entry before it, rest the others
+ *                      (terms hold no space).
  *   search/index.js    the manifest: chunk size, document count, the
  *                      documents of each kind ("kinds": first, last + 1;
  *                      the caller adds them kind after kind) and the

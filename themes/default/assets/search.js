@@ -19,7 +19,17 @@
 	var state = null;
 
 	S.m = function (o) { man = o; };
-	S.t = function (k, o) { shards[k] = o; };
+	/* Shard k's terms and postings: entries "<shared><rest> <postings>"
+	 * cut by spaces, shared a base-36 digit, the leading characters the
+	 * term takes from the one before it (gen/search/search_index.h). */
+	S.t = function (k, s) {
+		var o = Object.create(null), a = s.split(" "), prev = "";
+		for (var i = 0; i + 1 < a.length; i += 2) {
+			prev = prev.slice(0, parseInt(a[i].charAt(0), 36)) + a[i].slice(1);
+			o[prev] = a[i + 1];
+		}
+		shards[k] = o;
+	};
 	S.d = function (n, t, a) { chunks[n] = { t: t, r: a }; };
 
 	/* Load root + path once, by a script element; a promise of its end. */
