@@ -163,11 +163,11 @@ void
 item_check_url(strbuf *sb, const char *project, const char *rule_id,
     const char *id, const char *ext)
 {
-	char ps[SLUG_SIZE], rs[SLUG_SIZE], cs[SLUG_SIZE];
+	char ps[SLUG_SIZE], cs[SLUG_SIZE];
 
+	(void)rule_id;
 	slug_make(ps, project);
-	slug_make(rs, rule_id);
-	strbuf_printf(sb, "checks/projects/%s/%s", ps, rs);
+	strbuf_printf(sb, "checks/projects/%s", ps);
 	if (ext == NULL)
 		return;
 	slug_make(cs, id);

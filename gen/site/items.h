@@ -28,14 +28,16 @@ json_t *item_memory(const struct site_model *m, const struct fact_memory *f);
 
 /*
  * Where check id, of rule_id in project (canonical id, "" for none), is
- * shown: its section on the one page of its project and rule. Every
- * link to a check is made here. ext NULL: the page's path from the
- * site's root, "checks/projects/<project slug>/<rule slug>"; else that
- * path, ".", ext, "#" and the slug of id (the section's anchor).
- * Appended to sb. Project and rule slugs are slug_make's, so a rule id
- * (any file name) and a project id are safe as path parts; the pages
- * are below checks/projects/ so that no project slug can take the name
- * of checks/rules/ or checks/index.
+ * shown: its subsection on its project's one Checks page, under the
+ * section of its rule. Every link to a check is made here. ext NULL:
+ * the page's path from the site's root, "checks/projects/<project
+ * slug>"; else that path, ".", ext, "#" and the slug of id (the
+ * subsection's anchor). Appended to sb. rule_id is not part of the
+ * path (a project's checks of every rule are one page, not one a rule:
+ * fewer files for a static host) but names the check whole for the
+ * callers. The project slug is slug_make's, so any project id is safe
+ * as a path part; the pages are below checks/projects/ so that no
+ * project slug can take the name of checks/rules/ or checks/index.
  */
 void item_check_url(strbuf *sb, const char *project, const char *rule_id,
     const char *id, const char *ext);

@@ -1,10 +1,9 @@
 /*
- * site_checks.c: the rules' violations on the site: one page per
- * project and rule checks/projects/<project slug>/<rule slug>, each
- * violation a section of it (item_check_url); one page per rule
- * checks/rules/<rule slug> with its description and query, written
- * once; the site's Checks page checks/index; one Checks page per
- * project with violations checks/projects/<slug>; api/checks/<project
+ * site_checks.c: the rules' violations on the site: one Checks page per
+ * project with violations checks/projects/<project slug>, a section per
+ * rule and each violation a subsection of it (item_check_url); one page
+ * per rule checks/rules/<rule slug> with its description and query,
+ * written once; the site's Checks page checks/index; api/checks/<project
  * slug>.json, a project's violations compact, and api/checks.json, the
  * counts, the rules (no query) and the projects' files. Rule text and
  * results are data: the templates escape them like every store value.
@@ -21,7 +20,7 @@
 
 /* The second hash of the family's digest starts here (any value other
  * than the first's); change it when the digest's fields change. */
-#define CHECKS_HASH_SEED UINT64_C(0x636865636b730002)
+#define CHECKS_HASH_SEED UINT64_C(0x636865636b730003)
 
 static json_t *
 str_or_null(const char *s)
@@ -183,57 +182,54 @@ earlier_json(const struct check_run *cr, const struct violation *v)
 	return out;
 }
 
-static int checks_page(const struct page_ctx *pc, long pi,
-    const size_t *idx, size_t nk, mirror_error *err);
+static int checks_page(const struct page_ctx *pc, mirror_error *err);
+static int project_page(const struct check_run *cr, size_t p,
+    mirror_error *err);
 
-/*
- * The title of violation v's page in words, into *sb (initialised here;
- * the caller frees it): the rule's label, then the first fact it names
- * in v's project and the project's name, "⚑ stale:
- * spindle_max_speed, P06 Polisher". Ids stay out (they are in the id
- * line and the URL).
- */
-static void
-check_title(strbuf *sb, const struct site_model *m,
-    const struct violation *v, long pi)
+/* The heading of violation v's subsection, under its rule's: the first
+ * fact it names in v's project (item_violation's), else its first
+ * fact's label or id (a gone row has no label), else its message. A
+ * new string. */
+static json_t *
+check_title(const struct violation *v)
 {
-	const char *fact = NULL;
-
-	for (size_t k = 0; k < v->n_facts && fact == NULL; k++)
+	for (size_t k = 0; k < v->n_facts; k++)
 		if (v->fact[k].label != NULL && v->fact[k].project != NULL &&
 		    strcmp(v->fact[k].layer, "relationship") != 0 &&
 		    strcmp(v->fact[k].project, v->project) == 0)
-			fact = v->fact[k].label;
-	strbuf_init(sb);
-	strbuf_printf(sb, "⚑ %s", model_rule_label(m, v->rule_id));
-	if (fact != NULL)
-		strbuf_printf(sb, ": %s", fact);
-	if (pi >= 0 && v->project[0] != '\0')
-		strbuf_printf(sb, "%s%s", fact != NULL ? ", " : ": ",
-		    m->projects[pi].name);
+			return json_string(v->fact[k].label);
+	if (v->n_facts > 0)
+		return json_string(v->fact[0].label != NULL ?
+		    v->fact[0].label : v->fact[0].id);
+	return json_string(v->message);
 }
 
-/* The whole object of violation v, for its section of its page. */
+/*
+ * The whole object of violation v, for its subsection of its project's
+ * page, under the section of its rule whose severity is severity: what
+ * the section and the page say already is left to them. "other_severity"
+ * is v's severity where it is not the section's (the rule's changed),
+ * else null; "other_project" is true when a fact of v is of another
+ * project than v's (its facts then say their project).
+ */
 static json_t *
-violation_json(const struct check_run *cr, const struct violation *v)
+violation_json(const struct check_run *cr, const struct violation *v,
+    const char *severity)
 {
 	const struct site_model *m = cr->pc->m;
 	json_t *o = item_violation(m, v), *facts = json_array();
-	long pi = model_project_index(m, v->project);
 	struct item_when when[2];
-	strbuf sb;
+	int other = 0;
 
-	for (size_t k = 0; k < v->n_facts; k++)
+	for (size_t k = 0; k < v->n_facts; k++) {
 		json_array_append_new(facts, fact_json(m, &v->fact[k]));
-	check_title(&sb, m, v, pi);
-	json_object_set_new(o, "title", json_string(sb.data));
-	strbuf_free(&sb);
-	json_object_set_new(o, "project", json_string(v->project));
-	json_object_set_new(o, "project_name", json_string(
-	    v->project[0] == '\0' ? "(no project)" : pi >= 0 ?
-	    m->projects[pi].name : v->project));
-	json_object_set_new(o, "project_slug", pi >= 0 &&
-	    v->project[0] != '\0' ? json_string(m->pslug[pi]) : json_null());
+		other |= v->fact[k].project != NULL &&
+		    strcmp(v->fact[k].project, v->project) != 0;
+	}
+	json_object_set_new(o, "title", check_title(v));
+	json_object_set_new(o, "other_project", json_boolean(other));
+	json_object_set_new(o, "other_severity", strcmp(v->severity,
+	    severity) != 0 ? json_string(v->severity) : json_null());
 	json_object_set_new(o, "detected_at", json_string(v->detected_at));
 	json_object_set_new(o, "closed_at", str_or_null(v->closed_at));
 	when[0] = (struct item_when){ v->detected_at, o, "detected_shown" };
@@ -329,47 +325,55 @@ open_closed_words(const struct site_model *m, const size_t *idx, size_t nk,
 	return w;
 }
 
-/* Group g's page: every violation of one project and rule, each its
- * own section (open first, as the list orders them). Returns 0 or < 0
- * with err set. */
-static int
-group_page(const struct check_run *cr, size_t g, mirror_error *err)
+/* The anchor of rule_id's section on a project's Checks page,
+ * "rule-<rule slug>", appended to sb: check anchors start "chk-". */
+static void
+rule_anchor(strbuf *sb, const char *rule_id)
+{
+	char rs[SLUG_SIZE];
+
+	slug_make(rs, rule_id);
+	strbuf_printf(sb, "rule-%s", rs);
+}
+
+/*
+ * Group g's section of its project's Checks page: the rule (marker, id,
+ * page, severity, whether any of its checks are open or closed, for the
+ * "What to do" said once) and each violation its subsection (open
+ * first, as the list orders them). A new object.
+ */
+static json_t *
+rule_section(const struct check_run *cr, size_t g)
 {
 	const struct site_model *m = cr->pc->m;
 	const size_t *idx = cr->ord + cr->gstart[g];
 	size_t nk = cr->gstart[g + 1] - cr->gstart[g];
 	const struct violation *v0 = &m->violations.items[idx[0]];
-	json_t *checks = json_array(), *data;
-	strbuf path, title, rule_page, api;
+	const struct rule_run *r = violation_rule_run_find(&m->runs,
+	    v0->rule_id);
+	const char *severity = r != NULL ? r->severity : v0->severity;
+	json_t *checks = json_array(), *o;
+	strbuf rule_page, anchor;
 	long long open;
-	int rc;
 
 	for (size_t k = 0; k < nk; k++)
 		json_array_append_new(checks, violation_json(cr,
-		    &m->violations.items[idx[k]]));
-	strbuf_init(&path);
-	strbuf_init(&title);
+		    &m->violations.items[idx[k]], severity));
 	strbuf_init(&rule_page);
-	strbuf_init(&api);
-	item_check_url(&path, v0->project, v0->rule_id, v0->id, NULL);
+	strbuf_init(&anchor);
 	item_rule_page(&rule_page, v0->rule_id);
-	project_json_path(&api, v0->project);
-	strbuf_printf(&title, "⚑ %s: %s", model_rule_label(m, v0->rule_id),
-	    project_name(m, v0->project));
-	data = item_must(json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:s, "
-	    "s:s, s:o, s:o}", "heading", title.data, "project", v0->project,
-	    "project_name", project_name(m, v0->project), "project_slug",
-	    overview_slug(m, v0->project), "rule", v0->rule_id, "label",
-	    model_rule_label(m, v0->rule_id), "rule_page", rule_page.data,
-	    "json", api.data, "words", open_closed_words(m, idx, nk, &open),
-	    "checks", checks), "page", path.data);
-	rc = page_write(cr->pc, path.data, "check.md", title.data, data, err);
-	json_decref(data);
-	strbuf_free(&path);
-	strbuf_free(&title);
+	rule_anchor(&anchor, v0->rule_id);
+	o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o}",
+	    "rule", v0->rule_id, "label", model_rule_label(m, v0->rule_id),
+	    "rule_page", rule_page.data, "anchor", anchor.data, "severity",
+	    severity, "error", strcmp(severity, "error") == 0, "words",
+	    open_closed_words(m, idx, nk, &open)), "rule", v0->rule_id);
+	json_object_set_new(o, "open", json_boolean(open > 0));
+	json_object_set_new(o, "closed", json_boolean((long long)nk > open));
+	json_object_set_new(o, "checks", checks);
 	strbuf_free(&rule_page);
-	strbuf_free(&api);
-	return rc;
+	strbuf_free(&anchor);
+	return o;
 }
 
 /* qsort: two violation indexes of sort_list by id. */
@@ -417,8 +421,7 @@ project_json(const struct page_ctx *pc, const char *p, const size_t *idx,
 	return rc;
 }
 
-/* Pool work for project p of cr: the page of each of its rules, its
- * api/ JSON and, for a project of the model, its Checks page. */
+/* Pool work for project p of cr: its Checks page and its api/ JSON. */
 static int
 project_render(const struct check_run *cr, size_t p, mirror_error *err)
 {
@@ -426,22 +429,15 @@ project_render(const struct check_run *cr, size_t p, mirror_error *err)
 	size_t first = cr->gstart[cr->pstart[p]];
 	size_t nk = cr->gstart[cr->pstart[p + 1]] - first;
 	const char *id = m->violations.items[cr->ord[first]].project;
-	long pi = model_project_index(m, id);
-	int rc = 0;
+	int rc = project_page(cr, p, err);
 
-	for (size_t g = cr->pstart[p]; rc == 0 && g < cr->pstart[p + 1]; g++)
-		rc = group_page(cr, g, err);
 	if (rc == 0)
 		rc = project_json(cr->pc, id, cr->ord + first, nk, err);
-	if (rc == 0 && pi >= 0 && id[0] != '\0')
-		rc = checks_page(cr->pc, pi, m->checks_of.ord +
-		    m->checks_of.start[pi], m->checks_of.start[pi + 1] -
-		    m->checks_of.start[pi], err);
 	return rc;
 }
 
 /* Rule k's page of cr: what it looks for and its query, written once,
- * and the pages of its violations, a project each. Returns 0 or < 0
+ * and its section on each project's Checks page. Returns 0 or < 0
  * with err set. */
 static int
 rule_render(const struct check_run *cr, size_t k, mirror_error *err)
@@ -449,11 +445,13 @@ rule_render(const struct check_run *cr, size_t k, mirror_error *err)
 	const struct site_model *m = cr->pc->m;
 	const char *rule = cr->rules[k];
 	json_t *pages = json_array(), *data;
-	strbuf path, title, page;
+	strbuf path, title, page, anchor;
 	long long open;
 	int rc;
 
 	strbuf_init(&page);
+	strbuf_init(&anchor);
+	rule_anchor(&anchor, rule);
 	for (size_t g = 0; g < cr->ng; g++) {
 		const size_t *idx = cr->ord + cr->gstart[g];
 		const struct violation *v = &m->violations.items[idx[0]];
@@ -463,8 +461,8 @@ rule_render(const struct check_run *cr, size_t k, mirror_error *err)
 		strbuf_reset(&page);
 		item_check_url(&page, v->project, rule, v->id, NULL);
 		json_array_append_new(pages, item_must(json_pack("{s:s, s:s, "
-		    "s:o}", "project_name", project_name(m, v->project), "page",
-		    page.data, "words", open_closed_words(m, idx,
+		    "s:s, s:o}", "project_name", project_name(m, v->project),
+		    "page", page.data, "anchor", anchor.data, "words", open_closed_words(m, idx,
 		    cr->gstart[g + 1] - cr->gstart[g], &open)), "rule", rule));
 	}
 	strbuf_init(&path);
@@ -477,6 +475,7 @@ rule_render(const struct check_run *cr, size_t k, mirror_error *err)
 	rc = page_write(cr->pc, path.data, "rule.md", title.data, data, err);
 	json_decref(data);
 	strbuf_free(&page);
+	strbuf_free(&anchor);
 	strbuf_free(&path);
 	strbuf_free(&title);
 	return rc;
@@ -491,8 +490,7 @@ check_render(void *arg, size_t k, void *payload, mirror_error *err)
 
 	(void)payload;
 	if (k == 0)
-		return checks_page(cr->pc, -1, NULL, cr->pc->m->violations.n,
-		    err);
+		return checks_page(cr->pc, err);
 	if (--k < cr->np)
 		return project_render(cr, k, err);
 	return rule_render(cr, k - cr->np, err);
@@ -698,42 +696,68 @@ project_groups(const struct site_model *m)
 	return out;
 }
 
-/* One Checks page: the site's (pi < 0, idx NULL and nk every
- * violation) or project pi's, whose violations are the nk of idx.
+/* The site's Checks page, checks/index: every violation, by project.
  * Returns 0 or < 0 with err set. */
 static int
-checks_page(const struct page_ctx *pc, long pi, const size_t *idx,
-    size_t nk, mirror_error *err)
+checks_page(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	long long open;
-	json_t *groups = check_groups(m, idx, nk, &open), *data;
-	strbuf path, title;
+	json_t *data;
 	int rc;
 
+	json_decref(check_groups(m, NULL, m->violations.n, &open));
+	data = item_must(json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:I}",
+	    "heading", "Checks", "projects", project_groups(m), "open_words",
+	    item_count(open, "open check", "open checks"), "failed",
+	    runs_json(m, 1), "rules", runs_json(m, 0), "open_error",
+	    (json_int_t)m->health.checks.open_error, "open_warn",
+	    (json_int_t)m->health.checks.open_warn), "page", "checks/index");
+	rc = page_write(pc, "checks/index", "checks.md", "Checks", data, err);
+	json_decref(data);
+	return rc;
+}
+
+/*
+ * Project p of cr's Checks page, checks/projects/<project slug>: its
+ * summary (open errors, open warnings, closed, each linking a check's
+ * subsection on the page; the rules that failed), then a section per
+ * rule (rule_section) holding its checks. Every project with violations
+ * has one, of the model or not. Returns 0 or < 0 with err set.
+ */
+static int
+project_page(const struct check_run *cr, size_t p, mirror_error *err)
+{
+	const struct site_model *m = cr->pc->m;
+	size_t first = cr->gstart[cr->pstart[p]];
+	size_t nk = cr->gstart[cr->pstart[p + 1]] - first;
+	const struct violation *v0 = &m->violations.items[cr->ord[first]];
+	json_t *sections = json_array(), *groups, *data;
+	strbuf path, title, api;
+	long long open;
+	int rc;
+
+	groups = check_groups(m, cr->ord + first, nk, &open);
+	for (size_t g = cr->pstart[p]; g < cr->pstart[p + 1]; g++)
+		json_array_append_new(sections, rule_section(cr, g));
 	strbuf_init(&path);
 	strbuf_init(&title);
-	if (pi < 0) {
-		strbuf_puts(&path, "checks/index");
-		strbuf_puts(&title, "Checks");
-	} else {
-		strbuf_printf(&path, "checks/projects/%s", m->pslug[pi]);
-		strbuf_printf(&title, "Checks: %s", m->projects[pi].name);
-	}
-	data = item_must(json_pack("{s:s, s:b, s:o, s:o, s:o, s:o, s:o, "
-	    "s:o, s:I, s:I}", "heading", title.data, "site", pi < 0,
-	    "projects", pi < 0 ? project_groups(m) : json_array(),
-	    "project_slug", pi >= 0 ? json_string(m->pslug[pi]) :
-	    json_null(), "groups", groups, "open_words", item_count(open,
-	    "open check", "open checks"), "failed", runs_json(m, 1),
-	    "rules", pi < 0 ? runs_json(m, 0) : json_array(),
-	    "open_error", (json_int_t)m->health.checks.open_error,
-	    "open_warn", (json_int_t)m->health.checks.open_warn), "page",
-	    path.data);
-	rc = page_write(pc, path.data, "checks.md", title.data, data, err);
+	strbuf_init(&api);
+	item_check_url(&path, v0->project, v0->rule_id, v0->id, NULL);
+	project_json_path(&api, v0->project);
+	strbuf_printf(&title, "Checks: %s", project_name(m, v0->project));
+	data = item_must(json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, "
+	    "s:o, s:o}", "heading", title.data, "project", v0->project,
+	    "project_name", project_name(m, v0->project), "project_slug",
+	    overview_slug(m, v0->project), "json", api.data, "groups",
+	    groups, "open_words", item_count(open, "open check",
+	    "open checks"), "failed", runs_json(m, 1), "sections", sections),
+	    "page", path.data);
+	rc = page_write(cr->pc, path.data, "check.md", title.data, data, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);
+	strbuf_free(&api);
 	return rc;
 }
 

@@ -162,15 +162,14 @@ function inspect(w) {
     }
     if (doc.querySelectorAll('code').length !== pres.length) markup.push('<code> outside <pre>');
   }
-  // The page of a project's checks of a rule
-  // (checks/projects/<p>/<rule>) shows the facts of each check as a
-  // table; a rule's page (checks/rules/<rule>) its query as one
-  // <pre><code> of text; the Checks pages list violations and rules as
-  // tables. Nothing else of their kind. A <details> may fold the query
-  // alone, its <summary> the template's "How this is checked"; the only
-  // code outside <pre> is the template's own `--check` in each "What to
-  // do" line.
-  const checkPage = /\/checks\/(projects\/[^/]+\/|projects\/|rules\/)?[^/]+\.html$/.test(w.location.pathname);
+  // A project's Checks page (checks/projects/<p>) shows the facts of
+  // each check as a table; a rule's page (checks/rules/<rule>) its
+  // query as one <pre><code> of text; the site's Checks page lists
+  // violations and rules as tables. Nothing else of their kind. A
+  // <details> may fold the query alone, its <summary> the template's
+  // "How this is checked"; the only code outside <pre> is the
+  // template's own `--check` in each rule's "What to do" line.
+  const checkPage = /\/checks\/(projects\/|rules\/)?[^/]+\.html$/.test(w.location.pathname);
   if (checkPage) {
     for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'pre', 'code',
       'details', 'summary']) allowed.add(t);

@@ -135,7 +135,7 @@ function pageKinds(site) {
     /^projects\/[^/]+\/index\.html$/, /^projects\/[^/]+\/decisions\.html$/,
     /^projects\/[^/]+\/subsystems\.html$/, /^conflicts\/index\.html$/,
     /^conflicts\/(?!index)[^/]+\.html$/, /^checks\/index\.html$/,
-    /^checks\/projects\/[^/]+\.html$/, /^checks\/projects\/[^/]+\/[^/]+\.html$/,
+    /^checks\/projects\/[^/]+\.html$/,
     /^checks\/rules\/[^/]+\.html$/,
     /^keys\/index\.html$/, /^keys\/(?!index)[^/]+\.html$/, /^changes\.html$/,
     /^conflicts\/projects\/[^/]+\.html$/, /^search\/index\.html$/];

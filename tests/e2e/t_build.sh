@@ -84,7 +84,7 @@ INSERT INTO violation_facts SELECT id, 'entity', substr(id, 5)
 mirror build --store gaps.db --out gaps --no-sweep --quiet
 expect "gaps: each open violation of the project, its fact linked first" sh -c "
     sed -n '/^## .*Gaps\$/,/^## /p' gaps/projects/p05-interferometer/index.md |
-    grep -q '^- \[Edge clamp\](#entity-[a-z0-9-]*) · \[⚑ no material\](../../checks/projects/p05-interferometer/component-without-material.md#chk-[a-z0-9-]*): component Edge clamp has no material\$'"
+    grep -q '^- \[Edge clamp\](#entity-[a-z0-9-]*) · \[⚑ no material\](../../checks/projects/p05-interferometer.md#chk-[a-z0-9-]*): component Edge clamp has no material\$'"
 expect "gaps: one line per open violation, none computed by mirror itself; no empty Gaps section" sh -c "
     test \$(sed -n '/^## .*Gaps\$/,/^## /p' gaps/projects/p05-interferometer/index.md | grep -c '^- ') = 2 &&
     grep -q 'No gaps found' $p05/index.md && ! grep -q '^## .*Gaps' $p05/index.md"

@@ -3,8 +3,8 @@
 # pages"): rows written straight into the rule tables of a store, then
 # built with --no-sweep, so what is tested is the reading and the
 # rendering alone: the ⚑ marker and its link on the overview's rows, the
-# page of a project's checks of a rule (one section each) and the rule's
-# page, with hostile text shown as text, the Checks pages, the
+# page of a project's checks (a section per rule, a subsection per
+# check) and the rule's page, with hostile text shown as text, the Checks pages, the
 # JSON, health, the feed, the commit message words, --check, and a
 # violation that closes or a rule whose words change updating the pages
 # incrementally as a --force build would.
@@ -40,45 +40,50 @@ expect_status "a store with a violation builds" 0
 
 ov=site/projects/p07/index
 expect "the flagged entity's row carries the marker, linked to its page" \
-    grep -qF '**Tube** (component) [⚑ check: no \<i>material\</i>](../../checks/projects/p07/no-material.md#chk-00000000aaaa)' "$ov.md"
+    grep -qF '**Tube** (component) [⚑ check: no \<i>material\</i>](../../checks/projects/p07.md#chk-00000000aaaa)' "$ov.md"
 expect "the flagged memory's row carries it too; the unflagged rows do not" \
     sh -c "grep -F 'The tube is long' '$ov.md' | grep -qF '⚑ check' &&
         ! grep -F 'Mirror cell' '$ov.md' | grep -qF '⚑' &&
         ! grep -F 'aperture' '$ov.md' | grep -qF '⚑'"
 expect "the HTML marker is a link to the violation page, its label text" \
-    grep -qF '<a href="../../checks/projects/p07/no-material.html#chk-00000000aaaa">⚑ check: no &lt;i&gt;material&lt;/i&gt;</a>' "$ov.html"
+    grep -qF '<a href="../../checks/projects/p07.html#chk-00000000aaaa">⚑ check: no &lt;i&gt;material&lt;/i&gt;</a>' "$ov.html"
 expect "the overview's Gaps are the project's open violations" sh -c "
-    sed -n '/id=\"gaps\"/,/^## /p' '$ov.md' | grep -qF '[⚑ no \<i>material\</i>](../../checks/projects/p07/no-material.md#chk-00000000aaaa): Tube has'"
+    sed -n '/id=\"gaps\"/,/^## /p' '$ov.md' | grep -qF '[⚑ no \<i>material\</i>](../../checks/projects/p07.md#chk-00000000aaaa): Tube has'"
 
-pg=site/checks/projects/p07/no-material
+pg=site/checks/projects/p07
 rp=site/checks/rules/no-material
-expect "the check's section is under its anchor, the message as text; the rule's text is not repeated there" sh -c "
-    grep -qxF '## <a id=\"chk-00000000aaaa\"></a>⚑ no \\<i>material\\</i>: Tube, P07 Telescope' '$pg.md' &&
+expect "the check's subsection is under its anchor, the message as text; the rule's text is not repeated there" sh -c "
+    grep -qxF '### <a id=\"chk-00000000aaaa\"></a>Tube' '$pg.md' &&
     grep -qF 'Tube has \<img src=x onerror=alert(1)> \*\*no\*\* material \| at all' '$pg.md' &&
     ! grep -qF 'Components need a material' '$pg.md' && ! grep -qF 'json_array' '$pg.md' &&
-    grep -qF '[its page](../../../checks/rules/no-material.md)' '$pg.md'"
+    grep -qF '[its page](../../checks/rules/no-material.md)' '$pg.md'"
+expect "the rule's section on the project's page: its marker, severity and what to do, once" sh -c "
+    grep -qxF '## <a id=\"rule-no-material\"></a>⚑ no \\<i>material\\</i> (no-material): 1 open, 0 closed' '$pg.md' &&
+    [ \$(grep -c '^What to do: ' '$pg.md') = 1 ] && [ \$(grep -c 'Severity warn' '$pg.md') = 1 ] &&
+    ! grep -qE '^- (Severity|Rule|Project):' '$pg.md'"
 expect "the rule's page shows its description and query as text, once" sh -c "
     grep -qF 'Components need a material \</p>\<script>alert(1)\</script>' '$rp.md' &&
     grep -qF \"json_array('entity:' || id) AS facts -- | pipe \\\`tick\\\`\" '$rp.md' &&
-    grep -qxF -- '- [P07 Telescope](../../checks/projects/p07/no-material.md): 1 open, 0 closed' '$rp.md' &&
+    grep -qxF -- '- [P07 Telescope](../../checks/projects/p07.md#rule-no-material): 1 open, 0 closed' '$rp.md' &&
     [ \$(grep -rlF 'json_array(' site --include=*.md --include=*.json | wc -l) = 1 ]"
 expect "no markup from the store reaches the HTML" sh -c "
     ! grep -qE '<(img|script|i|b)[ >]' '$pg.html' '$rp.html' &&
     grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$rp.html'"
-expect "the violation page lists its facts, linked to where they are shown" sh -c "
-    grep -qF '[Tube](../../../projects/p07/index.md#entity-c-tube) |  | P07 Telescope | entity | active |' '$pg.md' &&
-    grep -qF '[The tube is long](../../../projects/p07/index.md#memory-m-1) |  | P07 Telescope | memory | active |' '$pg.md'"
-expect "the violation page says what it found: the project by name, its facts linked" \
-    grep -qxF 'In [P07 Telescope](../../../projects/p07/index.md), the rule no-material has flagged [Tube](../../../projects/p07/index.md#entity-c-tube), [The tube is long](../../../projects/p07/index.md#memory-m-1) since 2026-09-01.' "$pg.md"
-expect "the violation page says what to do about an open warning" sh -c "
-    sed -n '/^### What to do\$/,/^### /p' '$pg.md' | grep -q '^Look at the facts below: correct them where they come from'"
+expect "the check lists its facts, linked to where they are shown, without the page's project" sh -c "
+    grep -qF '[Tube](../../projects/p07/index.md#entity-c-tube) |  | entity | active |' '$pg.md' &&
+    grep -qF '[The tube is long](../../projects/p07/index.md#memory-m-1) |  | memory | active |' '$pg.md' &&
+    grep -qxF '| Fact | Sources | Layer | Status now |' '$pg.md'"
+expect "the check says its id, status and since when, in one line; no earlier violations, no line" sh -c "
+    grep -qxF 'Check id chk-00000000aaaa · **open** since 2026-09-01' '$pg.md' && ! grep -qF 'Earlier' '$pg.md'"
+expect "the rule's section says what to do about an open warning" \
+    grep -q '^What to do: look at the facts of an open check: correct them where they come from' "$pg.md"
 expect "the rule's query comes last on its page, under How this is checked" sh -c "
     sed -n '/id=\"query\"/,\$p' '$rp.html' | grep -qF '<pre><code class=\"language-sql\">SELECT' &&
     ! sed '/id=\"query\"/,\$d' '$rp.html' | grep -qF '<pre>'"
 expect "the site's Checks page groups by project, named, then by rule" sh -c "
     sed -n '/^## <a id=\"project-p07\"><\/a>P07 Telescope: 1 open, 0 closed\$/,/^## /p' site/checks/index.md |
         sed -n '/^### ⚑ no \\\\<i>material\\\\<\/i> (no-material): 1 open\$/,/^#/p' |
-        grep -qF '(../checks/projects/p07/no-material.md#chk-00000000aaaa) · P07 Telescope · open warning since 2026-09-01'"
+        grep -qF '(../checks/projects/p07.md#chk-00000000aaaa) · P07 Telescope · open warning since 2026-09-01'"
 expect "every page's header links the Checks page, in the default theme" sh -c "
     n=0; for f in \$(find site -name '*.html' ! -name 404.html); do n=\$((n + 1))
         d=\$(dirname \"\${f#site/}\" | sed 's|[^/.][^/]*|..|g; s|^\\.\$||; s|\$|/|; s|^/\$||')
@@ -88,8 +93,11 @@ expect "... and in the plain theme" sh -c "
     n=0; for f in \$(find plain -name '*.html' ! -name 404.html); do n=\$((n + 1))
         d=\$(dirname \"\${f#plain/}\" | sed 's|[^/.][^/]*|..|g; s|^\\.\$||; s|\$|/|; s|^/\$||')
         grep -qF \" | <a href=\\\"\${d}checks/index.html\\\">Checks</a>\" \"\$f\" || { echo \"\$f\"; exit 1; }; done; [ \$n -gt 10 ]"
-expect "the project's Checks page lists it, linked one folder up" \
-    grep -qF '(../../checks/projects/p07/no-material.md#chk-00000000aaaa)' site/checks/projects/p07.md
+expect "the project's Checks page lists it at its top, linked to its subsection on the page" \
+    grep -qF '(#chk-00000000aaaa) · ⚑ no \<i>material\</i> · no-material · since 2026-09-01' site/checks/projects/p07.md
+expect "the project's checks are one page pair, no folder below checks/projects/" sh -c "
+    test -f site/checks/projects/p07.md -a -f site/checks/projects/p07.html &&
+    [ -z \"\$(find site/checks/projects -mindepth 1 -type d)\" ]"
 expect "api/checks.json counts it, lists the rule without its query and the project's file" sh -c "
     jq -e '.open_warn == 1 and .open_error == 0 and .rules_failed == 0 and
       .rules[0].description == \"Components need a material </p><script>alert(1)</script>\" and
@@ -98,13 +106,13 @@ expect "api/checks.json counts it, lists the rule without its query and the proj
         \"open\": 1, \"closed\": 0, \"json\": \"api/checks/p07.json\"}]' site/api/checks.json >/dev/null &&
     jq -e '(.checks | length) == 1 and .checks[0].status == \"open\" and
       .checks[0].label == \"no <i>material</i>\" and (.checks[0].facts | map(.id)) == [\"c-tube\", \"m-1\"] and
-      .checks[0].page == \"checks/projects/p07/no-material\" and
+      .checks[0].page == \"checks/projects/p07\" and
       (.checks[0] | has(\"rule_info\") | not)' site/api/checks/p07.json >/dev/null"
 expect "the JSON of a flagged fact names its check" sh -c "
     jq -L \"\$MIRROR_TOP/tests/tools\" -e 'include \"facts\"; facts | select(.id == \"c-tube\") | .checks == [\"chk-00000000aaaa\"]' site/api/projects/p07.json >/dev/null"
 expect "the feed has an entry for the violation, its text escaped" sh -c "
     grep -qF '<id>urn:mirror:check:chk-00000000aaaa</id>' site/feed.xml &&
-    grep -qF 'href=\"checks/projects/p07/no-material.html#chk-00000000aaaa\"' site/feed.xml &&
+    grep -qF 'href=\"checks/projects/p07.html#chk-00000000aaaa\"' site/feed.xml &&
     grep -qF 'check failing: no &lt;i&gt;material&lt;/i&gt;' site/feed.xml"
 mirror health --store s.db
 expect "health counts the open violation by severity" \
@@ -156,15 +164,15 @@ expect "the rule's new count of hits is on the site's Checks page" \
 expect "... and on the rule's page, not on the page of its checks" sh -c "
     grep -qxF '⚑ no \\<i>material\\</i> · severity warn · rows its latest run returned: 3' '$rp.md' &&
     ! grep -qF 'returned' '$pg.md'"
-expect "the page of the project's checks of the rule holds each once, in its own section" sh -c "
-    for c in aaaa bbbb cccc; do [ \$(grep -c \"^## <a id=\\\"chk-00000000\$c\\\"></a>\" '$pg.md') = 1 ] || exit 1; done &&
-    [ \$(find site/checks -name '*.md' | wc -l) = 4 ]"
+expect "the project's Checks page holds each once, in its own subsection" sh -c "
+    for c in aaaa bbbb cccc; do [ \$(grep -c \"^### <a id=\\\"chk-00000000\$c\\\"></a>\" '$pg.md') = 1 ] || exit 1; done &&
+    [ \$(find site/checks -name '*.md' | wc -l) = 3 ]"
 expect "the commit of two new violations says 2 checks newly failing" \
     test "$(git --git-dir=r.git log -1 --format=%s mirror)" = "2 checks newly failing — p07"
 expect "its body names each with its label and message" \
     sh -c "git --git-dir=r.git log -1 --format=%b mirror | grep -qxF '  ⚑ check newly failing: no <i>material</i>: Mirror cell has no material [chk-00000000bbbb]'"
 expect "an opened violation marks its state row" sh -c \
-    "grep -F '**aperture**' '$ov.md' | grep -qF 'checks/projects/p07/no-material.md#chk-00000000cccc'"
+    "grep -F '**aperture**' '$ov.md' | grep -qF 'checks/projects/p07.md#chk-00000000cccc'"
 expect "after violations open, the incremental build equals --force" same_as_force
 
 # One closes by itself: marker and Gaps line go, the page says closed.
@@ -176,24 +184,30 @@ expect "the commit of a closed violation says check passing again" \
 expect "the closed violation's marker and Gaps line are gone" sh -c "
     ! grep -qF 'chk-00000000aaaa' '$ov.md'"
 expect "its page says closed, and the Checks page lists it as closed" sh -c "
-    sed -n '/id=\"chk-00000000aaaa\"/,/^## /p' '$pg.md' | grep -qF -- '- Status: **closed**' &&
-    grep -qF '(../checks/projects/p07/no-material.md#chk-00000000aaaa) · P07 Telescope · closed, 2026-09-01 to ' site/checks/index.md"
+    sed -n '/id=\"chk-00000000aaaa\"/,/^## /p' '$pg.md' | grep -qF -- '**closed**: from 2026-09-01' &&
+    grep -qF '(../checks/projects/p07.md#chk-00000000aaaa) · P07 Telescope · closed, 2026-09-01 to ' site/checks/index.md"
 expect "after a violation closes, the incremental build equals --force" same_as_force
 
 # Only the rule's label and description change: the pages that show them
 # are rendered again.
 # The site holds files of one page per check too, as a build before
-# pages per project and rule left them: this build removes them, as it
-# removes every file no longer made.
+# pages per project and rule left them, and the pages per project and
+# rule of a build before one page per project, in a folder per project:
+# this build removes them and the folder, as it removes every file no
+# longer made.
 sql s.db "UPDATE rule_runs SET label = 'lacks material', description = 'New words'"
+mkdir -p site/checks/projects/p07
 for f in checks/chk-00000000aaaa.md checks/chk-00000000aaaa.html \
-    api/checks/chk-00000000aaaa.json; do echo old >"site/$f"; done
+    api/checks/chk-00000000aaaa.json checks/projects/p07/no-material.md \
+    checks/projects/p07/no-material.html; do echo old >"site/$f"; done
 mirror build --store s.db --out site --no-sweep --quiet
 expect "an incremental build removes the files of one page per check" sh -c "
     ! ls site/checks/chk-* site/api/checks/chk-* 2>/dev/null | grep -q . &&
     test -f '$pg.md' -a -f site/api/checks/p07.json"
+expect "... and the pages per project and rule, and their folder" \
+    test ! -e site/checks/projects/p07
 expect "a rule's new label reaches the markers of the kept overview" \
-    grep -qF '[⚑ check: lacks material](../../checks/projects/p07/no-material.md#chk-00000000bbbb)' "$ov.md"
+    grep -qF '[⚑ check: lacks material](../../checks/projects/p07.md#chk-00000000bbbb)' "$ov.md"
 expect "its new description reaches the rule's page" \
     grep -qxF 'New words' "$rp.md"
 expect "after a rule's words change, the incremental build equals --force" same_as_force
@@ -204,16 +218,16 @@ mirror build --store s.db --out site --no-sweep
 expect_error "a bad severity is bad input naming table, row and column" 2 \
     "rule_violations row 'chk-00000000bbbb': severity"
 
-# The example's checks: one page pair per project and rule, each check
-# under its anchor once, every link to a check resolving.
+# The example's checks: one page pair per project, each check under its
+# anchor once, every link to a check resolving.
 new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 mirror build --store ex.db --out exsite --quiet
-expect "the example's checks: a page pair per project and rule, each anchor once, every link to one resolves" \
+expect "the example's checks: a page pair per project, no folder, each anchor once, every link to one resolves" \
     python3 "$MIRROR_TOP/tests/tools/check_pages.py" ex.db exsite
 expect "... and the search index and the sitemap link them there too" sh -c "
-    grep -qF '\"chk-007e8f8c4120\",[\"checks/projects/p06-polisher/stale-state.html\"]' exsite/search/d-0.js &&
+    grep -qF '\"chk-007e8f8c4120\",[\"checks/projects/p06-polisher.html\"]' exsite/search/d-0.js &&
     ! grep -qF 'checks/chk-' exsite/search/d-0.js exsite/sitemap.xml exsite/changes.xml exsite/feed.xml &&
-    grep -qF 'checks/projects/p06-polisher/stale-state.html</loc>' exsite/sitemap.xml"
+    grep -qF 'checks/projects/p06-polisher.html</loc>' exsite/sitemap.xml"
 
 # Hard names: a rule id that is no slug, a project whose slug is
 # "rules", violations of no project and of a project the store does not
@@ -238,9 +252,13 @@ INSERT INTO violation_facts VALUES ('chk-00000000aaaa', 'entity', 'c1'),
 mirror build --store odd.db --out odd --no-sweep --quiet
 r=etc-passwd-rule--52ac1053
 expect "hard names: pages by slug below checks/projects/, apart from the rule's; every link resolves" sh -c "
-    test -f odd/checks/rules/$r.md -a -f odd/checks/projects/rules/$r.md -a \
-      -f odd/checks/projects/x--cbf29ce4/$r.md -a -f odd/checks/projects/ghost/$r.md &&
+    test -f odd/checks/rules/$r.md -a -f odd/checks/projects/rules.md -a \
+      -f odd/checks/projects/x--cbf29ce4.md -a -f odd/checks/projects/ghost.md &&
+    [ -z \"\$(find odd/checks/projects -mindepth 1 -type d)\" ] &&
     grep -qF 'SELECT 1' odd/checks/rules/$r.md &&
     python3 '$MIRROR_TOP/tests/tools/linkcheck.py' odd >/dev/null"
 expect "an earlier violation in another project is linked on that project's page" \
-    grep -qF "(../../../checks/projects/x--cbf29ce4/$r.md#chk-00000000bbbb)" "odd/checks/projects/ghost/$r.md"
+    grep -qF "(../../checks/projects/x--cbf29ce4.md#chk-00000000bbbb)" odd/checks/projects/ghost.md
+expect "a check naming a fact of another project keeps the facts' Project column" sh -c "
+    grep -qxF '| Fact | Sources | Project | Layer | Status now |' odd/checks/projects/ghost.md &&
+    ! grep -qF '| Project |' odd/checks/projects/rules.md"

@@ -151,14 +151,14 @@ spoil() {    # spoil PATH...: hand-edit each page, spoil its record line
 	done
 }
 edited() { cat "$@" | grep -c 'edited by hand'; }
-spoil conflicts/index checks/index checks/projects/p06-polisher/stale-state
+spoil conflicts/index checks/index checks/projects/p06-polisher
 sql s.db "UPDATE project_state SET value = 'bring-up, round 4d'
     WHERE id = 'p04-st-phase'"
 mirror build --store s.db --out site --json
 expect "a change no conflict or check shows keeps both families whole" \
     test "$RC" = 0 -a "$(edited site/conflicts/index.md site/checks/index.md \
-    site/checks/projects/p06-polisher/stale-state.md)" = 3 -a "$(jq .files.written \
-    "$T/out")" = 9
+    site/checks/projects/p06-polisher.md)" = 3 -a "$(jq .files.written \
+    "$T/out")" = 10
 # A check's fact renamed: the checks are built again, the pages whose
 # line differs among them; the conflicts stay.
 sql s.db "UPDATE entities SET name = 'Reference oscillator, renamed'
@@ -166,8 +166,8 @@ sql s.db "UPDATE entities SET name = 'Reference oscillator, renamed'
 mirror build --store s.db --out site --quiet
 expect "a check's fact renamed renders the checks whose line differs" \
     test "$RC" = 0 -a "$(grep -c 'Reference oscillator, renamed' \
-    site/checks/projects/p04-gigabit/component-without-material.md)" -ge 1 -a "$(edited \
-    site/checks/index.md site/checks/projects/p06-polisher/stale-state.md)" = 0
+    site/checks/projects/p04-gigabit.md)" -ge 1 -a "$(edited \
+    site/checks/index.md site/checks/projects/p06-polisher.md)" = 0
 expect "... and keeps the conflicts whole" \
     test "$(edited site/conflicts/index.md)" = 1
 # A conflict's member changed: the conflicts are built again.
@@ -179,12 +179,12 @@ expect "a conflict's member changed renders the conflicts whose line differs" \
     site/conflicts/c4dcd35f8cb.md)" -ge 1 -a "$(edited \
     site/conflicts/index.md)" = 0
 # A file of a kept family that went missing: the family is rendered.
-rm site/checks/projects/p06-polisher/stale-state.html site/conflicts/c0e5999fa2c.md
+rm site/checks/projects/p06-polisher.html site/conflicts/c0e5999fa2c.md
 sql s.db "UPDATE project_state SET value = 'bring-up, round 4e'
     WHERE id = 'p04-st-phase'"
 mirror build --store s.db --out site --quiet
 expect "a missing file of a kept family is written again" test "$RC" = 0 \
-    -a -f site/checks/projects/p06-polisher/stale-state.html -a \
+    -a -f site/checks/projects/p06-polisher.html -a \
     -f site/conflicts/c0e5999fa2c.md
 expect "... and the site is the --force build's" same_as_force
 

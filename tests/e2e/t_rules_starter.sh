@@ -76,7 +76,7 @@ new_store ck.db "$data/checks.sql" || exit 1
 # outside a rule's query (a ':' after a letter, digit, '_' or ':' starts
 # none).
 placeholders() {
-	for f in "$1"/checks/rules/*.md "$1"/checks/projects/*/*.md; do
+	for f in "$1"/checks/rules/*.md "$1"/checks/projects/*.md; do
 		sed '/id="query"/,$d' "$f" |
 		    grep -qE '(^|[^A-Za-z0-9_:]):[A-Za-z_]' && echo "$f"
 	done

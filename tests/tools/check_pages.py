@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """check_pages.py STORE SITE: the checks of a built site are on one page
-per project and rule, each under its own anchor.
+per project, each under its own anchor.
 
-- one file pair checks/projects/<project slug>/<rule slug>.md and .html
-  per project and rule that has violations in STORE, and no other file
-  below checks/projects/*/;
+- one file pair checks/projects/<project slug>.md and .html per project
+  that has violations in STORE, no other file and no folder below
+  checks/projects/ (a static host counts files and folders alike);
 - the anchor id="<check id>" of every violation in STORE is on exactly
-  one page of the site (.md and .html alike), the page of its project
-  and rule;
+  one page of the site (.md and .html alike), the page of its project;
 - every link to a check ("#chk-...") in any .md or .html page names a
   file that exists and an anchor that file holds.
 Prints one line per problem and exits 1 if any; else a count and 0.
@@ -22,19 +21,20 @@ store, site = sys.argv[1], sys.argv[2]
 rows = sqlite3.connect(store).execute(
     "SELECT id, project, rule_id FROM rule_violations").fetchall()
 bad = []
-want = {(p, r) for _, p, r in rows}
+want = {p for _, p, _ in rows}
 have = set()
-for d in os.listdir(os.path.join(site, "checks", "projects")):
-    full = os.path.join(site, "checks", "projects", d)
-    if os.path.isdir(full):
-        for f in os.listdir(full):
-            have.add((d, f))
-for p, r in want:
+top = os.path.join(site, "checks", "projects")
+for f in os.listdir(top):
+    if os.path.isdir(os.path.join(top, f)):
+        bad.append(f"a folder below checks/projects/: {f}")
+    else:
+        have.add(f)
+for p in sorted(want):
     for ext in (".md", ".html"):
-        if (p, r + ext) not in have:
-            bad.append(f"no page checks/projects/{p}/{r}{ext}")
-extra = have - {(p, r + e) for p, r in want for e in (".md", ".html")}
-bad += [f"a file of no project and rule: {p}/{f}" for p, f in sorted(extra)]
+        if p + ext not in have:
+            bad.append(f"no page checks/projects/{p}{ext}")
+extra = have - {p + e for p in want for e in (".md", ".html")}
+bad += [f"a file of no project: {f}" for f in sorted(extra)]
 
 pages = {}
 for dirpath, _, files in os.walk(site):
@@ -47,7 +47,7 @@ for cid, p, r in rows:
     holders = [path for path, text in pages.items()
                if text.count(f'id="{cid}"') > 0]
     for ext in (".md", ".html"):
-        page = os.path.join(site, "checks", "projects", p, r + ext)
+        page = os.path.join(site, "checks", "projects", p + ext)
         if pages.get(page, "").count(f'id="{cid}"') != 1:
             bad.append(f"{cid}: not once on {page}")
     if len(holders) != 2:
@@ -57,7 +57,8 @@ for path, text in pages.items():
     for dest in re.findall(r'(?:\]\(|href=")([^)"\s]*#chk-[0-9a-f]+)', text):
         links += 1
         file, frag = dest.split("#", 1)
-        target = os.path.normpath(os.path.join(os.path.dirname(path), file))
+        target = os.path.normpath(os.path.join(os.path.dirname(path), file)
+                                  ) if file else path
         if f'id="{frag}"' not in pages.get(target, ""):
             bad.append(f"{path}: link {dest} does not resolve")
 for b in bad:
