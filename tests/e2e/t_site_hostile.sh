@@ -97,7 +97,7 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     # A project's queue: the theme's filter script, its exact line taken
     # out before the body is looked at, where a <script> of store text
     # would still show (queue.js reads the page's text, writes no markup).
-    if re.fullmatch(r"conflicts/[^/]+/(index|page-[0-9]+)\.html", rel):
+    if re.fullmatch(r"conflicts/projects/[^/]+\.html", rel):
         page_allowed = page_allowed | {"script"}
         text = text.replace('<script src="../../assets/queue.js" defer>'
                             '</script>', "")
