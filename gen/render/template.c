@@ -663,3 +663,10 @@ tmpl_name(const tmpl *t)
 {
 	return t->name;
 }
+
+const char *
+tmpl_source(size_t *len, const tmpl *t)
+{
+	*len = t->srclen;
+	return t->src;
+}

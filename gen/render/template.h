@@ -117,6 +117,9 @@ int tmpl_has_raw(const tmpl *t);
 /* The name given at parse time (owned by t). */
 const char *tmpl_name(const tmpl *t);
 
+/* The text t was parsed from, *len bytes (owned by t). */
+const char *tmpl_source(size_t *len, const tmpl *t);
+
 void tmpl_free(tmpl *t);
 
 /*
@@ -143,6 +146,15 @@ int tmpl_set_open(tmpl_set **out, const char *user_dir,
  * the file is in neither directory or does not parse.
  */
 int tmpl_set_get(const tmpl **out, tmpl_set *set, const char *name,
+    mirror_error *err);
+
+/*
+ * The names of the set's page templates: every "*.md" file but
+ * README.md in user_dir and default_dir, sorted, each once, into
+ * *names (*n of them; free each and the array). Returns 0, or
+ * -MIRROR_EIO when a directory cannot be listed.
+ */
+int tmpl_set_names(char ***names, size_t *n, const tmpl_set *set,
     mirror_error *err);
 
 void tmpl_set_free(tmpl_set *set);

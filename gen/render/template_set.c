@@ -2,6 +2,7 @@
  * template_set.c: templates from a directory, user files first, each
  * parsed once.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,61 @@ tmpl_set_get(const tmpl **out, tmpl_set *set, const char *name,
 	c->t = t;
 	*out = t;
 	return 0;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Add dir's page template names to *names; 0, or -MIRROR_EIO. */
+static int
+list_dir(char ***names, size_t *n, size_t *cap, const char *dir,
+    mirror_error *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (d == NULL)
+		return mirror_fail(err, MIRROR_EIO, "%s: cannot list the "
+		    "templates", dir);
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+
+		if (!good_name(e->d_name) || l < 4 ||
+		    strcmp(e->d_name + l - 3, ".md") != 0 ||
+		    strcmp(e->d_name, "README.md") == 0)
+			continue;
+		ARRAY_PUSH(*names, *n, *cap) = xstrdup(e->d_name);
+	}
+	closedir(d);
+	return 0;
+}
+
+int
+tmpl_set_names(char ***names, size_t *n, const tmpl_set *set,
+    mirror_error *err)
+{
+	size_t cap = 0, j = 0;
+	int rc = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (set->user != NULL)
+		rc = list_dir(names, n, &cap, set->user, err);
+	if (rc == 0)
+		rc = list_dir(names, n, &cap, set->def, err);
+	if (*n > 0)
+		qsort(*names, *n, sizeof(**names), cmp_name);
+	for (size_t i = 0; i < *n; i++) {        /* each once */
+		if (j > 0 && strcmp((*names)[j - 1], (*names)[i]) == 0)
+			free((*names)[i]);
+		else
+			(*names)[j++] = (*names)[i];
+	}
+	*n = j;
+	return rc;
 }
 
 void
