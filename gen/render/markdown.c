@@ -17,10 +17,14 @@
  * only adds the id to the "<tr" it wrote, and the pass puts the table
  * extension back before the tree is freed (it frees the row's data).
  *
- * Table cells: every body cell but the first (the card's title) of a
- * column whose header cell has text gets data-label="HEADER" (the
- * header's plain text, escaped as an attribute), so the theme can show
- * a narrow screen each row as a card of "label: value" lines. The cell is marked like a row (its label, one
+ * Tables ((g) in markdown.h): a narrow screen shows each row as a card
+ * of "label: value" lines. A table whose header labels are one of the
+ * build's known kinds (tablekinds.h) is marked with its class, which
+ * the table's own callback puts into its "<table"; the stylesheet's
+ * rules for the class show the labels, written once. Any other table's
+ * body cells but the first (the card's title) of a column whose header
+ * cell has text get data-label="HEADER" (the header's plain text,
+ * escaped as an attribute). A cell is marked like a row (its label, one
  * per column, lives in the pass's list, not in the node).
  */
 #include <pthread.h>
@@ -38,6 +42,7 @@
 #include "render/escape.h"
 #include "render/markdown.h"
 #include "render/slug.h"
+#include "render/tablekinds.h"
 #include "util/array.h"
 #include "util/xalloc.h"
 
@@ -52,6 +57,7 @@ struct marked {
 	size_t n, cap;
 	char **labels;          /* the cells' data-label values, owned */
 	size_t nlabels, labelcap;
+	const struct table_kinds *kinds;   /* NULL: none known */
 };
 
 static void
@@ -109,51 +115,52 @@ plain_text(strbuf *sb, cmark_node *node)
 	cmark_iter_free(it);
 }
 
-/* The data-label value of header cell th: its plain text escaped as an
- * attribute value, in m's list; NULL when it has no text. */
-static char *
-cell_label(struct marked *m, cmark_node *th)
+/* The plain texts of the cells of header row head but the first, into
+ * *texts (*n of them, "" for a cell without text; caller frees each
+ * and the array). */
+static void
+header_texts(char ***texts, size_t *n, cmark_node *head)
 {
-	strbuf text, esc;
+	size_t cap = 0;
+	strbuf text;
+
+	*texts = NULL;
+	*n = 0;
+	strbuf_init(&text);
+	for (cmark_node *th = cmark_node_next(cmark_node_first_child(head));
+	    th != NULL; th = cmark_node_next(th)) {
+		strbuf_reset(&text);
+		plain_text(&text, th);
+		ARRAY_PUSH(*texts, *n, cap) = xstrndup(text.data != NULL ?
+		    text.data : "", text.len);
+	}
+	strbuf_free(&text);
+}
+
+/* The data-label value of header text: escaped as an attribute value,
+ * in m's list; NULL when it is empty. */
+static char *
+cell_label(struct marked *m, const char *text)
+{
+	strbuf esc;
 	char *label;
 
-	strbuf_init(&text);
-	strbuf_init(&esc);
-	if (th != NULL)
-		plain_text(&text, th);
-	escape_html(&esc, text.data, text.len);
-	strbuf_free(&text);
-	if (esc.len == 0) {
-		strbuf_free(&esc);
+	if (text[0] == '\0')
 		return NULL;
-	}
+	strbuf_init(&esc);
+	escape_html(&esc, text, strlen(text));
 	label = xstrndup(esc.data, esc.len);
 	strbuf_free(&esc);
 	ARRAY_PUSH(m->labels, m->nlabels, m->labelcap) = label;
 	return label;
 }
 
-/*
- * Mark every body cell of table (its first row is the header) with its
- * column's label; a column whose header has no text gets none, and nor
- * does the first: on a card it is the title, shown without its label
- * (the theme's td:first-child), so a label there is bytes no one sees.
- */
+/* Mark each body cell of table (head its header row) with its column's
+ * label from labels (ncols of them, NULL: none). */
 static void
-label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table)
+mark_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *head,
+    char **labels, size_t ncols)
 {
-	cmark_node *head = cmark_node_first_child(table);
-	char **labels = NULL;
-	size_t ncols = 0, cap = 0;
-
-	if (head == NULL)
-		return;
-	for (cmark_node *th = cmark_node_first_child(head); th != NULL;
-	    th = cmark_node_next(th)) {
-		char *label = ncols > 0 ? cell_label(m, th) : NULL;
-
-		ARRAY_PUSH(labels, ncols, cap) = label;
-	}
 	for (cmark_node *row = cmark_node_next(head); row != NULL;
 	    row = cmark_node_next(row)) {
 		size_t i = 0;
@@ -171,7 +178,41 @@ label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table)
 			cmark_node_set_syntax_extension(td, ext);
 		}
 	}
-	free(labels);
+}
+
+/*
+ * A table whose header is one of the build's known kinds (m->kinds)
+ * gets its class, whose rules in the stylesheet show each column's
+ * label: the labels are written once, not on every row. Any other gets
+ * every body cell marked with its column's label; a column whose header
+ * has no text gets none, and nor does the first: on a card it is the
+ * title, shown without its label (the theme's td:first-child), so a
+ * label there is bytes no one sees.
+ */
+static void
+label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table)
+{
+	cmark_node *head = cmark_node_first_child(table);
+	char **texts, **labels;
+	char cls[TABLE_KINDS_CLASS_MAX];
+	size_t nt;
+
+	if (head == NULL)
+		return;
+	header_texts(&texts, &nt, head);
+	if (m->kinds != NULL &&
+	    table_kinds_class(cls, m->kinds, (const char *const *)texts, nt)) {
+		mark(m, ext, table, xstrdup(cls));
+	} else {
+		labels = xcalloc(nt + 1, sizeof(*labels));
+		for (size_t i = 0; i < nt; i++)
+			labels[i + 1] = cell_label(m, texts[i]);
+		mark_cells(m, ext, head, labels, nt + 1);
+		free(labels);
+	}
+	for (size_t i = 0; i < nt; i++)
+		free(texts[i]);
+	free(texts);
 }
 
 /*
@@ -515,21 +556,22 @@ render_marker(cmark_strbuf *html, cmark_node *link, const char *id,
 }
 
 /* Put attr="value" (value already fit for an attribute) into the first
- * "<tr" or "<td" (tag) that html holds from byte before on. */
+ * "<tr", "<td" or "<table" (tag) that html holds from byte before on. */
 static void
 put_attr(cmark_strbuf *html, bufsize_t before, const char *tag,
     const char *attr, const char *value)
 {
+	bufsize_t tl = (bufsize_t)strlen(tag);
 	size_t tn;
 	char *tail;
 
-	for (bufsize_t i = before; i + 3 <= html->size; i++) {
-		if (memcmp(html->ptr + i, tag, 3) != 0)
+	for (bufsize_t i = before; i + tl <= html->size; i++) {
+		if (memcmp(html->ptr + i, tag, (size_t)tl) != 0)
 			continue;
-		tn = (size_t)(html->size - i - 3);
+		tn = (size_t)(html->size - i - tl);
 		tail = xmalloc(tn + 1);
-		memcpy(tail, html->ptr + i + 3, tn);
-		cmark_strbuf_truncate(html, i + 3);
+		memcpy(tail, html->ptr + i + tl, tn);
+		cmark_strbuf_truncate(html, i + tl);
 		cmark_strbuf_putc(html, ' ');
 		cmark_strbuf_puts(html, attr);
 		cmark_strbuf_puts(html, "=\"");
@@ -541,11 +583,19 @@ put_attr(cmark_strbuf *html, bufsize_t before, const char *tag,
 	}
 }
 
+/* 1 when node is a block (not NULL), else 0. */
+static int
+is_block(cmark_node *node)
+{
+	return node != NULL && (cmark_node_get_type(node) &
+	    CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK;
+}
+
 /*
- * Let the table extension render node, a row or a cell the pass marked
- * with value (already fit for an attribute), then put it into the tag
- * it wrote: a row's id="value" into its "<tr", a cell's
- * data-label="value" into its "<td".
+ * Let the table extension render node, a table, row or cell the pass
+ * marked with value (already fit for an attribute), then put it into
+ * the tag it wrote: a table's class="value" into its "<table", a row's
+ * id="value" into its "<tr", a cell's data-label="value" into its "<td".
  */
 static void
 render_table_part(cmark_syntax_extension *table, cmark_html_renderer *r,
@@ -557,13 +607,14 @@ render_table_part(cmark_syntax_extension *table, cmark_html_renderer *r,
 	table->html_render_func(table, r, node, ev, options);
 	if (ev != CMARK_EVENT_ENTER)
 		return;
-	/* Marked, neither names its type: a row holds cells, blocks; a
-	 * cell holds inlines or nothing. */
-	if (first != NULL && (cmark_node_get_type(first) &
-	    CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK)
-		put_attr(r->html, before, "<tr", "id", value);
-	else
+	/* Marked, none names its type: a table holds rows, a row cells
+	 * (blocks both); a cell holds inlines or nothing. */
+	if (!is_block(first))
 		put_attr(r->html, before, "<td", "data-label", value);
+	else if (is_block(cmark_node_first_child(first)))
+		put_attr(r->html, before, "<table", "class", value);
+	else
+		put_attr(r->html, before, "<tr", "id", value);
 }
 
 /* The html_render callback for the nodes the pass marked. */
@@ -589,7 +640,7 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 		cr(r->html);
 		cmark_strbuf_puts(r->html, id);
 		break;
-	default:   /* a table's row or cell: all else the pass marks */
+	default:   /* a table, row or cell: all else the pass marks */
 		if (table != NULL && table->html_render_func != NULL)
 			render_table_part(table, r, node, id, ev, options);
 		break;
@@ -871,7 +922,7 @@ markdown_render(strbuf *sb, strbuf *summary, const struct md_source *src,
 	const int options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8;
 	cmark_syntax_extension *mine;
 	cmark_parser *parser;
-	struct marked m = { 0 };
+	struct marked m = { .kinds = src->kinds };
 	cmark_node *doc;
 	/* Every block of the parse, the tree and the HTML lives until the
 	 * arena's reset below: cmark's own frees only reuse the newest.
@@ -920,5 +971,40 @@ markdown_render(strbuf *sb, strbuf *summary, const struct md_source *src,
 	mem->free(html);
 done:
 	arena_reset(arena);
+	return rc;
+}
+
+int
+markdown_table_labels(char ***labels, size_t *n, const char *md, size_t len,
+    mirror_error *err)
+{
+	const int options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8;
+	cmark_parser *parser;
+	cmark_node *doc, *table = NULL;
+	int rc = 0;
+
+	*labels = NULL;
+	*n = 0;
+	parser = new_parser(options, cmark_get_default_mem_allocator(),
+	    "a template's table", err);
+	if (parser == NULL)
+		return -MIRROR_EIO;
+	cmark_parser_feed(parser, md, len);
+	doc = cmark_parser_finish(parser);
+	if (doc == NULL) {
+		cmark_parser_free(parser);
+		return mirror_fail(err, MIRROR_EIO, "cmark-gfm cannot parse "
+		    "a template's table");
+	}
+	for (cmark_node *b = cmark_node_first_child(doc); b != NULL &&
+	    table == NULL; b = cmark_node_next(b))
+		if (strcmp(cmark_node_get_type_string(b), "table") == 0)
+			table = b;
+	if (table != NULL && cmark_node_first_child(table) != NULL) {
+		header_texts(labels, n, cmark_node_first_child(table));
+		rc = 1;
+	}
+	cmark_node_free(doc);
+	cmark_parser_free(parser);
 	return rc;
 }

@@ -68,6 +68,18 @@
  *      do (a close ends only an open of its own kind); the Markdown
  *      between them renders as usual.
  *
+ *  (g) Table labels. A narrow screen shows each row of a table as a
+ *      card of "label: value" lines; a column's label is its header
+ *      cell's plain text (markup reduced to its text, a line break a
+ *      space), and the first column, the card's title, has none. A
+ *      table whose labels are one of the build's known kinds
+ *      (tablekinds.h: the tables the templates write) renders as
+ *      <table class="cols-XXXXXXXX">, and the stylesheet's rules for
+ *      that class show the labels; any other table gives every body
+ *      cell but the first of a column whose header has text
+ *      data-label="LABEL" (escaped as an attribute), which the theme
+ *      shows instead.
+ *
  * Output is deterministic and the whole call is linear in practice for
  * text that came through escape_md (see the timing test).
  */
@@ -100,10 +112,13 @@ struct md_figure {
  * thread's arena (render/arena.h); a longer page's parse uses malloc. */
 #define MARKDOWN_ARENA_MAX ((size_t)256 * 1024)
 
+struct table_kinds;
+
 /*
  * A page's Markdown for markdown_render: len bytes of md, the page's
- * name (its path, only in error messages) and the nfigs figures figs
- * (see (d) above; none: NULL and 0).
+ * name (its path, only in error messages), the nfigs figures figs
+ * (see (d) above; none: NULL and 0) and the build's known tables
+ * (see (g) above; NULL: none).
  */
 struct md_source {
 	const char *md;
@@ -111,6 +126,7 @@ struct md_source {
 	const char *name;
 	const struct md_figure *figs;
 	size_t nfigs;
+	const struct table_kinds *kinds;
 };
 
 /*
@@ -127,5 +143,15 @@ struct md_source {
  */
 int markdown_render(strbuf *sb, strbuf *summary,
     const struct md_source *src, mirror_error *err);
+
+/*
+ * The labels of the first table in len bytes of Markdown md, as (g)
+ * reads them: the plain text of each header cell but the first ("" for
+ * one without text) into *labels (*n of them; caller frees each and the
+ * array). Returns 1, 0 when md holds no table (*labels NULL), or
+ * -MIRROR_EIO when cmark-gfm fails.
+ */
+int markdown_table_labels(char ***labels, size_t *n, const char *md,
+    size_t len, mirror_error *err);
 
 #endif

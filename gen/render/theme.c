@@ -211,13 +211,24 @@ theme_render(strbuf *sb, const theme *th, const json_t *page,
 	    body_html : "", err);
 }
 
+int
+theme_has_style(const theme *th)
+{
+	for (size_t i = 0; i < th->n_assets; i++)
+		if (strcmp(th->assets[i], "style.css") == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * Copy every asset listed by theme_open into out's assets/, each read
- * through the directory opened then, never through a link. Returns 0
- * or < 0 (a refused or unreadable asset: -MIRROR_EINPUT).
+ * through the directory opened then, never through a link, and
+ * style_extra after style.css's own. Returns 0 or < 0 (a refused or
+ * unreadable asset: -MIRROR_EINPUT).
  */
 int
-theme_write_assets(const theme *th, struct output *out, mirror_error *err)
+theme_write_assets(const theme *th, struct output *out,
+    const char *style_extra, mirror_error *err)
 {
 	strbuf data, src, dst;
 	int rc = 0;
@@ -234,6 +245,9 @@ theme_write_assets(const theme *th, struct output *out, mirror_error *err)
 		rc = userfile_readat(&data, &(struct userfile_at){
 		    .dirfd = th->assets_fd, .name = th->assets[i],
 		    .what = "theme", .shown = src.data }, 0, 0, err);
+		if (rc == 0 && style_extra != NULL &&
+		    strcmp(th->assets[i], "style.css") == 0)
+			strbuf_puts(&data, style_extra);
 		if (rc == 0)
 			rc = output_write(out, dst.data, data.data, data.len,
 			    err);
@@ -245,7 +259,8 @@ theme_write_assets(const theme *th, struct output *out, mirror_error *err)
 }
 
 int
-theme_inline_css(strbuf *sb, const theme *th, mirror_error *err)
+theme_inline_css(strbuf *sb, const theme *th, const char *style_extra,
+    mirror_error *err)
 {
 	static const char name[] = "style.css";
 	strbuf data, src;
@@ -263,6 +278,8 @@ theme_inline_css(strbuf *sb, const theme *th, mirror_error *err)
 	rc = userfile_readat(&data, &(struct userfile_at){
 	    .dirfd = th->assets_fd, .name = name, .what = "theme",
 	    .shown = src.data }, 0, 0, err);
+	if (rc == 0 && style_extra != NULL)
+		strbuf_puts(&data, style_extra);
 	/* A NUL byte would hide the rest from strstr: none either. */
 	if (rc == 0 && data.len > 0 && strlen(data.data) == data.len &&
 	    strstr(data.data, "</") == NULL)

@@ -5,7 +5,8 @@
  *   layout.html   an HTML-mode template (template.h) that wraps a page
  *   assets/FILE   plain files copied to the site as assets/<file>
  *                 (names [A-Za-z0-9._-]+, not starting with '.'; no
- *                 subdirectories)
+ *                 subdirectories); style.css gets the build's table
+ *                 rules appended (theme_write_assets)
  *
  * The layout is rendered with a JSON object that the caller builds per
  * page. Every theme may use these keys, so the caller must provide all of
@@ -72,20 +73,26 @@ int theme_name_ok(const char *name);
 int theme_render(strbuf *sb, const theme *th, const json_t *page,
     const char *body_html, mirror_error *err);
 
-/*
- * Write every asset to out as "assets/<file>". Returns 0, or < 0 from
- * reading the asset (-MIRROR_EIO) or from output_write.
- */
-int theme_write_assets(const theme *th, struct output *out,
-    mirror_error *err);
+/* 1 when the theme has an assets/style.css, else 0. */
+int theme_has_style(const theme *th);
 
 /*
- * Append the theme's stylesheet, assets/style.css, to sb, for a page
- * that must need no file of the site: sb stays as it is when the theme
- * has none, or when it holds "</" (which could end the <style> element
- * it goes into) or a NUL byte. Returns 0, or < 0 when the file cannot be read.
+ * Write every asset to out as "assets/<file>", style.css followed by
+ * style_extra (the build's own rules; NULL: none). Returns 0, or < 0
+ * from reading the asset (-MIRROR_EIO) or from output_write.
  */
-int theme_inline_css(strbuf *sb, const theme *th, mirror_error *err);
+int theme_write_assets(const theme *th, struct output *out,
+    const char *style_extra, mirror_error *err);
+
+/*
+ * Append the theme's stylesheet, assets/style.css followed by
+ * style_extra (as theme_write_assets), to sb, for a page that must need
+ * no file of the site: sb stays as it is when the theme has none, or
+ * when the two hold "</" (which could end the <style> element they go
+ * into) or a NUL byte. Returns 0, or < 0 when the file cannot be read.
+ */
+int theme_inline_css(strbuf *sb, const theme *th, const char *style_extra,
+    mirror_error *err);
 
 /* The theme's name as given to theme_open (owned by th). */
 const char *theme_name(const theme *th);

@@ -180,7 +180,7 @@ head_title(strbuf *sb, const char *title, const char *site_title)
  * has none to inline or the layout no </head>. Returns 0 or < 0.
  */
 static int
-inline_style(strbuf *html, const theme *th, mirror_error *err)
+inline_style(strbuf *html, const struct site_writer *w, mirror_error *err)
 {
 	const char *end = html->data != NULL ? strstr(html->data,
 	    "</head>") : NULL;
@@ -190,7 +190,7 @@ inline_style(strbuf *html, const theme *th, mirror_error *err)
 	if (end == NULL)
 		return 0;
 	strbuf_init(&css);
-	rc = theme_inline_css(&css, th, err);
+	rc = theme_inline_css(&css, w->th, w->style_extra, err);
 	if (rc < 0 || css.len == 0) {
 		strbuf_free(&css);
 		return rc;
@@ -260,7 +260,7 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
 	else
 		rc = theme_render(&html, pc->w->th, page, body, err);
 	if (rc == 0 && alone)
-		rc = inline_style(&html, pc->w->th, err);
+		rc = inline_style(&html, pc->w, err);
 	strbuf_printf(&file, "%s.html", path);
 	if (rc == 0)
 		rc = page_file(pc, file.data, html.data, html.len, err);
@@ -526,7 +526,8 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	if (rc == 0)
 		rc = markdown_render(&body, &desc, &(struct md_source){
 		    .md = md.data, .len = md.len, .name = path,
-		    .figs = doc->figs, .nfigs = doc->nfigs }, err);
+		    .figs = doc->figs, .nfigs = doc->nfigs,
+		    .kinds = pc->w->kinds }, err);
 	if (rc == 0 && !doc->html_only)
 		rc = write_md(pc, file.data, &md, err);
 	if (rc == 0)

@@ -63,6 +63,11 @@ struct site_writer {
 	                                 its facts are not even read; NULL:
 	                                 none */
 	const struct site_progress *progress;  /* NULL: none */
+	const struct table_kinds *kinds;  /* the templates' tables, whose
+	                                 labels the stylesheet holds
+	                                 (render/tablekinds.h); NULL: none */
+	const char *style_extra;      /* their rules, after style.css's own;
+	                                 NULL: none */
 	pthread_mutex_t lock;         /* pages and progress */
 	size_t pages;                 /* pages (twins) written */
 };

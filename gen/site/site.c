@@ -13,6 +13,8 @@
 #include "output/output.h"
 #include "site/families.h"
 #include "output/record.h"
+#include "render/markdown.h"
+#include "render/tablekinds.h"
 #include "store/parallel.h"
 #include "site/site.h"
 #include "site/site_atoz.h"
@@ -250,21 +252,51 @@ site_changed_projects(const char ***ids, size_t *n,
 	return 1;
 }
 
+/*
+ * The templates' tables into *kinds and their rules into css, when the
+ * theme has a stylesheet to hold them (else *kinds NULL: every table
+ * keeps its per-cell labels). Both depend on the templates and the
+ * theme alone, which the stamp's hash covers: a page kept from the last
+ * build finds its class in this build's stylesheet. Returns 0 or < 0.
+ */
+static int
+kinds_open(struct table_kinds **kinds, strbuf *css, const struct site_opts *o,
+    mirror_error *err)
+{
+	int rc;
+
+	*kinds = NULL;
+	if (!theme_has_style(o->th))
+		return 0;
+	if ((rc = table_kinds_scan(kinds, o->tmpl, markdown_table_labels,
+	    err)) < 0)
+		return rc;
+	table_kinds_css(css, *kinds);
+	return 0;
+}
+
 int
 site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
     mirror_error *err)
 {
 	struct site_writer w;
 	const struct page_ctx pc = { m, &w, m->st };
-	int rc = 0;
+	struct table_kinds *kinds;
+	strbuf css;
+	int rc;
 
 	*pages = 0;
 	/* Before any page's digest: the questions are what pages show. */
 	conflict_words_fill(m);
 	writer_init(&w, o->tmpl, o->th, o->out, o->progress);
+	strbuf_init(&css);
+	rc = kinds_open(&kinds, &css, o, err);
+	w.kinds = kinds;
+	w.style_extra = css.data;
 	/* A page is rendered again only when its inputs changed; the
 	 * stamp's hash of the site-wide inputs is part of each digest. */
-	if (o->out != NULL && o->stamp != NULL && o->record != NULL) {
+	if (rc == 0 && o->out != NULL && o->stamp != NULL &&
+	    o->record != NULL) {
 		w.record = o->record;
 		record_set_key(w.record, o->stamp->render);
 		rc = plan_projects(m, &pc, o, err);
@@ -275,7 +307,7 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	if (rc == 0)
 		rc = all_families(&pc, err);
 	if (rc == 0 && o->out != NULL)
-		rc = theme_write_assets(o->th, o->out, err);
+		rc = theme_write_assets(o->th, o->out, css.data, err);
 	if (rc == 0 && w.record != NULL)
 		rc = record_write(w.record, o->out, err);
 	if (rc == 0 && o->out != NULL && o->stamp != NULL)
@@ -285,5 +317,7 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	*pages = w.pages;
 	free(w.kept);
 	writer_free(&w);
+	table_kinds_free(kinds);
+	strbuf_free(&css);
 	return rc;
 }

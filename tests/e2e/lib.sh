@@ -137,3 +137,46 @@ as_nobody() {
 	    "$T/nobody/bin/mirror" "$@" >"$T/out" 2>"$T/err"
 	RC=$?
 }
+
+# table_labels SITE: check what a phone shows of every table of SITE's
+# pages: a table with a class (cols-...) has, for each column but the
+# first whose header has text, a rule in SITE/assets/style.css showing
+# "HEADER: " and no cell with a data-label; any other table's body cells
+# but the first carry their column's header as data-label. Prints the
+# count of tables with a class; fails (status 1, the first fault on
+# stderr) otherwise.
+table_labels() {
+	python3 - "$1" <<'PY'
+import glob, html, os, re, sys
+site = sys.argv[1]
+css = open(os.path.join(site, "assets/style.css"), encoding="utf-8").read()
+def unesc(s):
+    s = re.sub(r"\\([0-9A-Fa-f]{1,6}) ?", lambda m: chr(int(m.group(1), 16)), s)
+    return re.sub(r"\\(.)", r"\1", s)
+rules = {}
+for m in re.finditer(r'\.(cols-[0-9a-f]{8}) td:nth-child\((\d+)\)::before '
+                     r'\{ content: "((?:[^"\\]|\\.)*)"; \}', css):
+    rules.setdefault(m.group(1), {})[int(m.group(2))] = unesc(m.group(3))
+def text(h):
+    return html.unescape(re.sub(r"<[^>]*>", "", h)).strip()
+classed = 0
+for f in sorted(glob.glob(os.path.join(site, "**/*.html"), recursive=True)):
+    t = open(f, encoding="utf-8").read()
+    for m in re.finditer(r"<table( class=\"([^\"]*)\")?>(.*?)</table>", t, re.S):
+        heads = [text(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", m.group(3), re.S)]
+        cls, body = m.group(2), m.group(3)
+        if cls is not None:
+            classed += 1
+            want = {i + 1: h + ": " for i, h in enumerate(heads) if i > 0 and h}
+            if rules.get(cls) != want or "data-label" in body:
+                sys.exit("%s: %s: rules %r, headers %r" % (f, cls, rules.get(cls), heads))
+            continue
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.split("<tbody>")[-1], re.S):
+            for i, td in enumerate(re.findall(r"<td([^>]*)>", row)):
+                lab = re.search(r'data-label="([^"]*)"', td)
+                want = heads[i] if 0 < i < len(heads) and heads[i] else None
+                if (html.unescape(lab.group(1)) if lab else None) != want:
+                    sys.exit("%s: cell %d: %r, header %r" % (f, i, td, want))
+print(classed)
+PY
+}

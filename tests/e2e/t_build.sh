@@ -130,10 +130,14 @@ expect "the conflict page is titled by its slot, not its hash (page and tab)" sh
     grep -q '<title>Conflict: Lateral support material, P05 Interferometer' site/conflicts/c-5e1a.html"
 expect "the conflict page says what kind of disagreement it is, in words" \
     grep -qF 'Across layers: 1 trusted state row and 1 engineering record disagree; the trust order favours GF-PTFE (trusted state).' site/conflicts/c-5e1a.html
+# The table's class names its column labels once, in the stylesheet.
+cls=$(grep -o '<table class="cols-[0-9a-f]*">' site/conflicts/c-5e1a.html | grep -o 'cols-[0-9a-f]*')
 expect "the members stand side by side in one table, a row each, trust order first" sh -c "
-    test \$(grep -c '<table>' site/conflicts/c-5e1a.html) = 1 &&
-    grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"From\">trusted state: design review 3 · <strong>favoured</strong></td>' &&
-    grep -A4 '<tr id=\"member-entity-e1\">' site/conflicts/c-5e1a.html | grep -q '<td data-label=\"Value\">PEEK</td>'"
+    test \$(grep -c '<table' site/conflicts/c-5e1a.html) = 1 && test -n '$cls' &&
+    grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td>trusted state: design review 3 · <strong>favoured</strong></td>' &&
+    grep -A4 '<tr id=\"member-entity-e1\">' site/conflicts/c-5e1a.html | grep -q '<td>PEEK</td>' &&
+    grep -qF '.$cls td:nth-child(2)::before { content: \"From: \"; }' site/assets/style.css &&
+    grep -qF '.$cls td:nth-child(3)::before { content: \"Value: \"; }' site/assets/style.css"
 expect "the review commands stand in fenced sh blocks of the .md" sh -c "
     sed -n '/^\`\`\`sh\$/,/^\`\`\`\$/p' site/conflicts/c-5e1a.md | grep -qx \"mirror conflicts dismiss c-5e1a --reason 'WHY'\""
 expect "a closed conflict's members carry no marker" sh -c "
@@ -466,7 +470,7 @@ sql q.db "UPDATE project_state SET id = 'it''s \$(touch pwned) \"s1\"' WHERE id 
 mirror build --store q.db --out qsite
 qc=$(sql q.db "SELECT id FROM conflicts WHERE status = 'open' AND slot_kind = 'cross_layer'")
 expect "a member's sources read as a list, not JSON" \
-    grep -q '<td data-label="From">engineering record: mount FEA report; meeting 2026-01-19</td>' "qsite/conflicts/$qc.html"
+    grep -q '<td>engineering record: mount FEA report; meeting 2026-01-19</td>' "qsite/conflicts/$qc.html"
 mkdir -p shim && printf '#!/bin/sh\nexec %s "$@" --store %s\n' "$MIRROR" "$T/q.db" >shim/mirror &&
     chmod +x shim/mirror
 sed -n '/^```sh$/,/^```$/p' "qsite/conflicts/$qc.md" | grep '^mirror conflicts resolve .* --winner ' |

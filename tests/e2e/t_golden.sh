@@ -83,3 +83,13 @@ commit=$(git --git-dir="$T/ex/example/history.git" rev-parse mirror)
 want=$(recorded example commit)
 expect "the example's first commit has the recorded id ($want)" \
     test "$commit" = "$want"
+
+# What a phone shows of a table (issue 59): every class a page of the
+# golden or the example site uses has its labels in the site's
+# stylesheet, and every other table its cells' data-labels.
+for s in "$T/jobs-default/site" "$T/ex/example/site"; do
+	n=$(table_labels "$s" 2>"$T/err")
+	RC=$?
+	expect "the ${s#"$T/"} tables' labels are in the stylesheet ($n tables)" \
+	    sh -c "test $RC = 0 && test ${n:-0} -gt 0"
+done

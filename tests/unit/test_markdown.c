@@ -16,6 +16,7 @@
 
 #include "render/arena.h"
 #include "render/markdown.h"
+#include "render/tablekinds.h"
 #include "util/xalloc.h"
 
 static char *
@@ -236,6 +237,148 @@ test_cell_labels(void **state)
 	    "<!-- raw HTML omitted --> | y</th>\n"
 	    "</tr>\n</thead>\n<tbody>\n<tr>\n<td>0</td>\n"
 	    "<td data-label=\"x | y\">1</td>\n</tr>\n</tbody>\n</table>\n");
+}
+
+/* The variants of a template's header line: each if-block taken either
+ * way; a line with another tag or an unclosed block has none. */
+static void
+test_table_variants(void **state)
+{
+	static const char ifelse[] = "| Fact | From |{{#if d}} Then | Now |"
+	    "{{else}} Value |{{/if}} Status |";
+	static const char nested[] = "| a |{{#if x}} b |{{#unless y}} c |"
+	    "{{/unless}}{{/if}}";
+	char **v;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(table_kinds_variants(&v, &n, ifelse,
+	    strlen(ifelse)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0], "| Fact | From | Then | Now | Status |");
+	assert_string_equal(v[1], "| Fact | From | Value | Status |");
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	assert_int_equal(table_kinds_variants(&v, &n, nested,
+	    strlen(nested)), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0], "| a | b | c |");
+	assert_string_equal(v[1], "| a | b |");
+	assert_string_equal(v[2], "| a |");
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	assert_int_equal(table_kinds_variants(&v, &n, "| {{label}} | x |",
+	    17), -1);
+	assert_null(v);
+	assert_int_equal(table_kinds_variants(&v, &n, "| a |{{#if x}} b |",
+	    18), -1);
+}
+
+/* page's HTML, rendered knowing the kinds of template tmpl_text. */
+static char *
+html_kinds(struct table_kinds **kinds, const char *tmpl_text,
+    const char *page)
+{
+	mirror_error err;
+	strbuf sb;
+	char *r;
+
+	*kinds = table_kinds_new();
+	if (table_kinds_add_template(*kinds, tmpl_text, strlen(tmpl_text),
+	    markdown_table_labels, &err) < 0)
+		fail_msg("%s", err.msg);
+	table_kinds_seal(*kinds);
+	strbuf_init(&sb);
+	if (markdown_render(&sb, NULL, &(struct md_source){ .md = page,
+	    .len = strlen(page), .name = "t.md", .kinds = *kinds }, &err) < 0)
+		fail_msg("%s", err.msg);
+	r = xstrdup(sb.data);
+	strbuf_free(&sb);
+	return r;
+}
+
+/* (g): a table whose labels the templates' header rows give (either
+ * way of an if-block) gets its kind's class and no data-label; another
+ * table keeps its per-cell labels; a body row of a template adds none. */
+static void
+test_table_kinds(void **state)
+{
+	static const char tmpl_text[] =
+	    "## State\n\n"
+	    "| Key | Value |{{#if c}} Confidence |{{/if}} Updated |\n"
+	    "| --- | --- |{{#if c}} --- |{{/if}} --- |\n"
+	    "{{#each rows}}\n| **{{label}}** | {{value}} | {{updated}} |\n"
+	    "{{/each}}\n";
+	static const char page[] =
+	    "| Key | Value | Updated |\n| --- | --- | --- |\n| k | v | u |\n\n"
+	    "| Key | Value | Confidence | Updated |\n|---|---|---|---|\n"
+	    "| k | v | 1 | u |\n\n"
+	    "| Key | Value | Source |\n|---|---|---|\n| k | v | s |\n";
+	const char *l3[] = { "Value", "Updated" }, *l4[] = { "Value",
+	    "Confidence", "Updated" }, *l5[] = { "{{value}}", "{{updated}}" };
+	char c3[TABLE_KINDS_CLASS_MAX], c4[TABLE_KINDS_CLASS_MAX], want[64];
+	struct table_kinds *k;
+	char *r = html_kinds(&k, tmpl_text, page);
+
+	(void)state;
+	assert_int_equal(table_kinds_class(c3, k, l3, 2), 1);
+	assert_int_equal(table_kinds_class(c4, k, l4, 3), 1);
+	assert_string_not_equal(c3, c4);
+	/* Not a body row's, nor a known list cut short. */
+	assert_int_equal(table_kinds_class(want, k, l5, 2), 0);
+	assert_int_equal(table_kinds_class(want, k, l4, 2), 0);
+	snprintf(want, sizeof(want), "<table class=\"%s\">\n<thead>", c3);
+	assert_non_null(strstr(r, want));
+	snprintf(want, sizeof(want), "<table class=\"%s\">\n<thead>", c4);
+	assert_non_null(strstr(r, want));
+	assert_non_null(strstr(r, "<td>k</td>\n<td>v</td>\n<td>u</td>"));
+	assert_non_null(strstr(r, "<table>\n<thead>\n<tr>\n<th>Key</th>"));
+	assert_non_null(strstr(r, "<td>k</td>\n<td data-label=\"Value\">v"
+	    "</td>\n<td data-label=\"Source\">s</td>"));
+	/* The unknown table's cells are the only ones labelled. */
+	assert_ptr_equal(strstr(r, "data-label"),
+	    strstr(r, "<td data-label=\"Value\">v") + 4);
+	free(r);
+	table_kinds_free(k);
+}
+
+/* The stylesheet's rules: each label a CSS string that no text can end
+ * early nor turn into "</" (the not-found page holds it inline), UTF-8
+ * kept; nothing at all for no kind. */
+static void
+test_table_css(void **state)
+{
+	static const char tmpl_text[] = "| Name | Say &quot;x&quot; \\\\ "
+	    "y&#10;z &lt;/style> | Tilt µrad |\n|---|---|---|\n";
+	const char *l[] = { "Say \"x\" \\ y\nz </style>", "Tilt µrad" };
+	char cls[TABLE_KINDS_CLASS_MAX];
+	struct table_kinds *k;
+	strbuf css;
+	char *r = html_kinds(&k, tmpl_text, "x\n");
+
+	(void)state;
+	free(r);
+	assert_int_equal(table_kinds_class(cls, k, l, 2), 1);
+	strbuf_init(&css);
+	table_kinds_css(&css, k);
+	assert_non_null(strstr(css.data, "@media (max-width: 40rem) {\n"));
+	assert_non_null(strstr(css.data, cls));
+	assert_non_null(strstr(css.data, " td:nth-child(2)::before { content: "
+	    "\"Say \\\"x\\\" \\\\ y\\A z \\3C /style>: \"; }\n"));
+	assert_non_null(strstr(css.data, " td:nth-child(3)::before { content: "
+	    "\"Tilt µrad: \"; }\n}\n"));
+	assert_null(strstr(css.data, "</"));
+	strbuf_free(&css);
+	table_kinds_free(k);
+	k = table_kinds_new();
+	table_kinds_seal(k);
+	strbuf_init(&css);
+	table_kinds_css(&css, k);
+	assert_int_equal(css.len, 0);
+	strbuf_free(&css);
+	table_kinds_free(k);
 }
 
 /* 3: anything else that looks like an anchor stays suppressed. */
@@ -598,6 +741,9 @@ main(void)
 		cmocka_unit_test(test_twin_links),
 		cmocka_unit_test(test_fact_ids),
 		cmocka_unit_test(test_cell_labels),
+		cmocka_unit_test(test_table_variants),
+		cmocka_unit_test(test_table_kinds),
+		cmocka_unit_test(test_table_css),
 		cmocka_unit_test(test_other_html_suppressed),
 		cmocka_unit_test(test_disputed),
 		cmocka_unit_test(test_extensions),

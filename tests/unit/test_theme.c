@@ -180,7 +180,7 @@ test_assets(void **state)
 	snprintf(dir, sizeof(dir), "%s/themes/default", top());
 	assert_int_equal(theme_open(&th, dir, &err), 0);
 	assert_int_equal(output_begin(&o, out, &err), 0);
-	assert_int_equal(theme_write_assets(th, o, &err), 0);
+	assert_int_equal(theme_write_assets(th, o, NULL, &err), 0);
 	paths = output_paths(o, &n);
 	assert_int_equal(n, 3);
 	assert_string_equal(paths[0], "assets/queue.js");
