@@ -344,6 +344,38 @@ test_table_kinds(void **state)
 	table_kinds_free(k);
 }
 
+/* Two kinds whose classes would be the same 8 hex digits ("c66903" and
+ * "c105709" both hash to 9c7174d2): neither gets a class, so both kinds'
+ * tables keep their data-labels, and the stylesheet has no rule of the
+ * class; another kind is not affected. */
+static void
+test_table_kinds_clash(void **state)
+{
+	static const char tmpl_text[] = "| A | c66903 |\n|---|---|\n\n"
+	    "| B | c105709 |\n|---|---|\n\n| C | x |\n|---|---|\n";
+	const char *l1[] = { "c66903" }, *l2[] = { "c105709" }, *l3[] = {
+	    "x" };
+	char cls[TABLE_KINDS_CLASS_MAX];
+	struct table_kinds *k;
+	strbuf css;
+	char *r = html_kinds(&k, tmpl_text, "| A | c66903 |\n|---|---|\n"
+	    "| 1 | 2 |\n");
+
+	(void)state;
+	assert_int_equal(table_kinds_class(cls, k, l1, 1), 0);
+	assert_int_equal(table_kinds_class(cls, k, l2, 1), 0);
+	assert_int_equal(table_kinds_class(cls, k, l3, 1), 1);
+	assert_non_null(strstr(r, "<table>\n"));
+	assert_non_null(strstr(r, "<td data-label=\"c66903\">2</td>"));
+	strbuf_init(&css);
+	table_kinds_css(&css, k);
+	assert_null(strstr(css.data, "9c7174d2"));
+	assert_non_null(strstr(css.data, cls));
+	strbuf_free(&css);
+	free(r);
+	table_kinds_free(k);
+}
+
 /* The stylesheet's rules: each label a CSS string that no text can end
  * early nor turn into "</" (the not-found page holds it inline), UTF-8
  * kept; nothing at all for no kind. */
@@ -743,6 +775,7 @@ main(void)
 		cmocka_unit_test(test_cell_labels),
 		cmocka_unit_test(test_table_variants),
 		cmocka_unit_test(test_table_kinds),
+		cmocka_unit_test(test_table_kinds_clash),
 		cmocka_unit_test(test_table_css),
 		cmocka_unit_test(test_other_html_suppressed),
 		cmocka_unit_test(test_disputed),
