@@ -1154,9 +1154,12 @@ changes_pages(const struct page_ctx *pc, json_t *index, mirror_error *err)
 	const struct site_model *m = pc->m;
 	struct change *it;
 	size_t n = changes_of(&it, m);
-	json_t *data = item_must(json_pack("{s:o, s:I, s:o}", "days",
-	    changes_days(m, it, n), "days_back", (json_int_t)CHANGES_DAYS,
-	    "count_words", item_count((long long)n, "change", "changes")),
+	size_t shown = n < CHANGES_ON_PAGE ? n : CHANGES_ON_PAGE;
+	json_t *data = item_must(json_pack("{s:o, s:I, s:o, s:I, s:o}",
+	    "days", changes_days(m, it, shown), "days_back",
+	    (json_int_t)CHANGES_DAYS, "count_words", item_count((long long)n,
+	    "change", "changes"), "more", (json_int_t)(n - shown),
+	    "shown_words", item_count((long long)shown, "change", "changes")),
 	    "page", "changes");
 	int rc;
 

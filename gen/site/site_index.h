@@ -22,6 +22,13 @@ int index_pages(const struct page_ctx *pc, mirror_error *err);
  * how many of them the index shows. */
 #define CHANGES_DAYS 30
 #define RECENT_ON_INDEX 8
+/* The most changes the Recent changes page lists, the newest: the first
+ * build of a large store opens every conflict and check at once, and a
+ * page of them all would grow with the store (at 1,000,000 facts of
+ * the bench store, 40,000 entries), past what a person reads and what a
+ * static host takes in one file. The queue and the Checks pages list
+ * every one. */
+#define CHANGES_ON_PAGE 1000
 
 /* The URLs one sitemap file may list (the sitemaps.org protocol). */
 #define SITEMAP_URLS 50000

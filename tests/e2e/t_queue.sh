@@ -57,6 +57,28 @@ expect "a project page groups by status and kind, with the detection date" sh -c
     grep -q "^  - detected 2023-11-14\$" site/conflicts/projects/p06-polisher.md'
 expect "a closed conflict is on its project's page, with its dates" \
     grep -q '^## Resolved, ' site/conflicts/projects/_.md
+# The Recent changes page lists the newest 1,000 changes: 700 more
+# conflicts in p05 make more than that in the last 30 days.
+cp s.db many.db
+sql many.db "INSERT INTO project_state(id, project, category, key, value,
+    source, status, created_at, updated_at)
+  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
+    WHERE i < 700)
+  SELECT 'r-a-' || i, 'p05-interferometer', 'fact', 'Key_' || i, 'left',
+    'spec', 'active', '2024-01-01 00:00:00', '2024-01-01 00:00:00'
+    FROM n
+  UNION ALL
+  SELECT 'r-b-' || i, 'p05-interferometer', 'fact', 'Key_' || i, 'right',
+    'log', 'active', '2024-01-02 00:00:00', '2024-01-02 00:00:00'
+    FROM n"
+mirror build --store many.db --out many --quiet
+expect "past 1,000 recent changes the page lists the newest 1,000 and says where the rest are" sh -c '
+    n=$(jq .open_conflicts_count many/api/health.json) && [ "$n" -gt 1000 ] &&
+    [ $(grep -c "^- " many/changes.md) = 1000 ] &&
+    grep -q "^[0-9,]* changes in the last 30 days, newest first: .* Here are the newest 1000 changes; the \[review queue\](conflicts/index.md) and the \[Checks page\](checks/index.md) list every conflict and check" many/changes.md &&
+    [ $(grep -c "<entry>" many/changes.xml) = 100 ]'
+expect "... and a page of fewer says nothing of the kind" sh -c '
+    ! grep -q "Here are the newest" site/changes.md'
 expect "the queues share one folder: no folder of a project's own under conflicts/" \
     test "$(find site/conflicts -mindepth 1 -type d)" = site/conflicts/projects
 expect "every link of the site resolves" python3 "$linkcheck" site
