@@ -28,8 +28,10 @@
 /* The layout of the files a project's pages are kept whole in: raised
  * with every change of what they hold (2: api/projects' facts as rows
  * under named columns and no data-label on a row's first cell; 3: a
- * known table's labels in the stylesheet, not on its cells). */
-#define SITE_LAYOUT "site layout 3"
+ * known table's labels in the stylesheet, not on its cells; 4: the
+ * diagram's shared presentation attributes once, on its <svg>, and a
+ * text of one line without a <tspan>). */
+#define SITE_LAYOUT "site layout 4"
 
 static int
 cmp_name(const void *a, const void *b)

@@ -372,10 +372,21 @@ static const struct text_style {
 	{ .cls = "diagram-dispute", .px = SMALL_PX, .bold = 1 },
 };
 
+/* The presentation attributes of text style ts that it does not
+ * inherit from the <svg>, which sets fill and SMALL_PX for all. */
+static void
+text_attrs(strbuf *sb, const struct text_style *ts)
+{
+	if (ts->px != SMALL_PX)
+		strbuf_printf(sb, " font-size=\"%d\"", ts->px);
+	if (ts->bold)
+		strbuf_puts(sb, " font-weight=\"600\"");
+}
+
 /*
- * A node's text k of ln, set as text_styles[k] says: its lines as
- * <tspan>s at x from baseline *y down, which moves below them. A line
- * between the texts: a text browser shows them apart.
+ * A node's text k of ln, set as text_styles[k] says: one line at x on
+ * baseline *y, or its lines as <tspan>s from *y down; *y moves below
+ * them. A line between the texts: a text browser shows them apart.
  */
 static void
 text_block(strbuf *sb, const struct lines *ln, int k, long x, long *y)
@@ -386,9 +397,17 @@ text_block(strbuf *sb, const struct lines *ln, int k, long x, long *y)
 
 	if (n == 0)
 		return;
-	strbuf_printf(sb, "<text class=\"%s\" font-size=\"%d\"%s "
-	    "fill=\"currentColor\">", ts->cls, ts->px, ts->bold ?
-	    " font-weight=\"600\"" : "");
+	strbuf_printf(sb, "<text class=\"%s\"", ts->cls);
+	if (n == 1)
+		strbuf_printf(sb, " x=\"%ld\" y=\"%ld\"", x, *y);
+	text_attrs(sb, ts);
+	strbuf_putc(sb, '>');
+	if (n == 1) {
+		escape_html(sb, s, strlen(s));
+		strbuf_puts(sb, "</text>\n");
+		*y += LINE;
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const char *nl = strchr(s, '\n');
 		size_t len = nl != NULL ? (size_t)(nl - s) : strlen(s);
@@ -475,8 +494,9 @@ head(strbuf *sb, const struct diagram *d, long w, long h)
 	    "xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %ld %ld\" "
 	    "width=\"%ld\" height=\"%ld\" role=\"%s\" "
 	    "aria-labelledby=\"%s-title\" "
-	    "font-family=\"system-ui, sans-serif\">\n", w, h, w, h,
-	    any_link(d) ? "group" : "img", d->id);
+	    "font-family=\"system-ui, sans-serif\" font-size=\"%d\" "
+	    "fill=\"currentColor\">\n", w, h, w, h,
+	    any_link(d) ? "group" : "img", d->id, SMALL_PX);
 	strbuf_printf(sb, "<title id=\"%s-title\">", d->id);
 	text_esc(sb, d->title, 0);
 	strbuf_puts(sb, "</title>\n");

@@ -19,8 +19,10 @@
  * its texts are 13 and 12 px, and the page scrolls the picture sideways
  * on a narrow screen rather than shrink it (render it inside a keyboard
  * accessible scrolling region). Colours are currentColor and "none" as
- * presentation attributes, which a theme's CSS overrides through the
- * classes: diagram, diagram-edge, diagram-node, diagram-<kind>,
+ * presentation attributes (what all texts share, fill and the 12 px
+ * size, once on the <svg>, inherited; a text of one line is one
+ * <text> with its x and y, no <tspan>), which a theme's CSS overrides
+ * through the classes: diagram, diagram-edge, diagram-node, diagram-<kind>,
  * diagram-disputed, and on the texts diagram-label, diagram-detail,
  * diagram-dispute. A node with an href is a link (a disputed node's
  * conflict page) and shows a last line "⚠ disputed: WHAT" (WHAT its

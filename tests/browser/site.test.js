@@ -283,7 +283,34 @@ function diagramFindings() {
   }
   const disputes = [...svg.querySelectorAll('a .diagram-dispute')].map(
     (t) => t.textContent);
-  return { small, cut, out, disputes, links: svg.querySelectorAll('a').length,
+  // Each text's size, weight and fill as computed (inherited from the
+  // <svg> or its own): with the stylesheet, and without it as in the
+  // plain theme, where a fill must be the text's currentColor (made
+  // unlike the default black, so an unset fill shows).
+  const want = { 'diagram-label': '13px 600', 'diagram-detail': '12px 400',
+    'diagram-dispute': '12px 600' };
+  const styled = [];
+  for (const bare of [false, true]) {
+    for (const sheet of document.styleSheets) sheet.disabled = bare;
+    svg.style.color = bare ? 'rgb(1, 2, 3)' : '';
+    for (const t of svg.querySelectorAll('text')) {
+      const c = getComputedStyle(t);
+      const got = `${c.fontSize} ${c.fontWeight}`;
+      if (got !== want[t.getAttribute('class')] ||
+          (bare && c.fill !== 'rgb(1, 2, 3)') || c.fill === 'none')
+        styled.push(`${bare ? 'bare' : 'styled'} ${t.getAttribute('class')}: ${got} ${c.fill}`);
+    }
+    for (const r of svg.querySelectorAll('.diagram-node rect')) {
+      const c = getComputedStyle(r);
+      if (bare && (c.fill !== 'none' || c.stroke !== 'rgb(1, 2, 3)'))
+        styled.push(`bare rect: ${c.fill} ${c.stroke}`);
+    }
+  }
+  for (const sheet of document.styleSheets) sheet.disabled = false;
+  const lone = [...svg.querySelectorAll('text')].filter(
+    (t) => t.querySelectorAll('tspan').length === 1).map((t) => t.textContent);
+  return { small, cut, out, disputes, styled, lone,
+    links: svg.querySelectorAll('a').length,
     region: region && [region.getAttribute('tabindex'),
       region.getAttribute('aria-label'), getComputedStyle(region).overflowX],
     scrolls: region !== null && region.scrollWidth > region.clientWidth };
@@ -306,6 +333,10 @@ async function diagram(browser) {
     check(`${rel} at 390 px: no diagram label is cut or runs out of its box`,
       f.cut.length === 0 && f.out.length === 0,
       `cut: ${f.cut.slice(0, 3).join(' | ')}; out: ${f.out.slice(0, 3).join(' | ')}`);
+    check(`${rel}: the diagram's labels compute to 13 px 600, details to 12 px, with and without the stylesheet, filled`,
+      f.styled.length === 0, f.styled.slice(0, 4).join(' | '));
+    check(`${rel}: a diagram text of one line has no tspan`,
+      f.lone.length === 0, f.lone.slice(0, 4).join(' | '));
     check(`${rel}: each disputed node says what is disputed`,
       f.disputes.length === f.links &&
         f.disputes.every((d) => /^\u26a0 disputed: \S/.test(d)),

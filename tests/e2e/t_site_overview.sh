@@ -51,7 +51,7 @@ expect "the lateral support and its mirror mount are disputed in the picture" sh
     grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>Lateral support (no material), ⚠ disputed: lateral support material; see its conflict</title>' $p05/index.html &&
     grep -q '<a href=\"../../conflicts/c1da3c4868f.html\"><title>Mirror mount (subsystem), ⚠ disputed: lateral support material; see its conflict</title>' $p05/index.html"
 expect "a component shows its material in the picture" \
-    grep -q '>Invar 36</tspan>' $p05/index.html
+    grep -q '<text class="diagram-detail" x="[0-9]*" y="[0-9]*">Invar 36</text>' $p05/index.html
 expect "the architecture list follows the picture: a subsystem, then its components" sh -c "
     grep -A2 'entity-p05-sub-refoptics\"></a>' $p05/index.md | grep -c 'part of: Reference optics' | grep -qx 2"
 expect "an expired memory says 'expired', not its status" sh -c "

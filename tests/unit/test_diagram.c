@@ -89,9 +89,16 @@ test_layout(void **state)
 	has(s, "class=\"diagram-node diagram-system\" aria-hidden=\"true\"");
 	has(s, "role=\"img\" aria-labelledby=\"t-title\"");
 	has(s, "<title id=\"t-title\">A title</title>");
-	has(s, "<text class=\"diagram-detail\" font-size=\"12\" "
-	    "fill=\"currentColor\"><tspan x=\"234\" y=\"36\">m1</tspan></text>");
-	has(s, "<tspan x=\"10\" y=\"42\">A</tspan>");
+	/* Fill and the small size once, on the <svg>, inherited; a text
+	 * of one line has its place itself, no <tspan>. */
+	has(s, "font-family=\"system-ui, sans-serif\" font-size=\"12\" "
+	    "fill=\"currentColor\">");
+	has(s, "<text class=\"diagram-detail\" x=\"234\" y=\"36\">m1</text>");
+	has(s, "<text class=\"diagram-label\" x=\"10\" y=\"42\" "
+	    "font-size=\"13\" font-weight=\"600\">A</text>");
+	assert_int_equal(count(s, "fill=\"currentColor\""), 1);
+	assert_int_equal(count(s, "font-size=\"12\""), 1);
+	lacks(s, "<tspan");
 	lacks(s, "<a ");
 	/* The same input gives the same bytes. */
 	for (int i = 0; i < 3; i++) {
@@ -150,7 +157,7 @@ test_hostile(void **state)
 	/* Wrapped after the "/" that fits, never cut. */
 	has(s, ">&lt;script&gt;alert(&quot;x&quot;)&lt;/</tspan><tspan "
 	    "x=\"10\" y=\"182\">script&gt; &amp; &#39;q&#39;</tspan></text>");
-	has(s, ">ab cd</tspan>");
+	has(s, ">ab cd</text>");
 	has(s, "<a href=\"x&quot;&gt;&lt;script&gt;\">");
 	/* 2,000 bytes of W: a label of 6 lines, a detail of 6 and a
 	 * dispute line, the last of each text cut with "…"; a box as tall. */
@@ -158,7 +165,7 @@ test_hostile(void **state)
 	has(s, "height=\"218\"");
 	has(s, "bytes more)");
 	assert_true(strlen(s) < 6000);
-	has(s, ">\xef\xbf\xbd\xef\xbf\xbd bad</tspan>");
+	has(s, ">\xef\xbf\xbd\xef\xbf\xbd bad</text>");
 	free(s);
 }
 
@@ -180,10 +187,9 @@ test_links(void **state)
 	    "\xe2\x9a\xa0 disputed: material; see its conflict</title><g "
 	    "class=\"diagram-node diagram-component diagram-disputed\">");
 	/* The label stays itself; a last line says what is disputed. */
-	has(s, ">Pad</tspan>");
-	has(s, "<text class=\"diagram-dispute\" font-size=\"12\" "
-	    "font-weight=\"600\" fill=\"currentColor\"><tspan x=\"234\" "
-	    "y=\"52\">\xe2\x9a\xa0 disputed: material</tspan></text>");
+	has(s, ">Pad</text>");
+	has(s, "<text class=\"diagram-dispute\" x=\"234\" y=\"52\" "
+	    "font-weight=\"600\">\xe2\x9a\xa0 disputed: material</text>");
 	has(s, "height=\"58\"");
 	has(s, "stroke-width=\"2.5\"");
 	free(s);
@@ -260,7 +266,7 @@ test_tall_parent(void **state)
 	char *s = svg(n, 3);
 
 	(void)state;
-	has(s, ">\xe2\x9a\xa0 disputed</tspan>");
+	has(s, ">\xe2\x9a\xa0 disputed</text>");
 	has(s, "\xe2\x9a\xa0 disputed; see its conflict</title>");
 	/* Parent: 4 lines, 74 tall at 0; child (26) centred on it at 24;
 	 * the next root below the parent, at 84. */
