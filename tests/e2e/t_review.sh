@@ -109,6 +109,26 @@ mirror conflicts show "$new" --store r.db --json
 expect "the new conflict links the earlier one" sh -c \
     "jq -e '.earlier == [\"$pref\"] and (.members | length) == 3' '$T/out' >/dev/null"
 
+# --- the site: the explanation once, each page its own commands ----------
+mirror build --store r.db --out rsite --no-sweep --quiet
+q=rsite/conflicts
+expect "the queue's front page explains acting on a conflict once, anchored act" sh -c "
+    test \$(grep -c '^## <a id=\"act\"></a>How to act on a conflict\$' $q/index.md) = 1 &&
+    test \$(grep -c 'id=\"act\"' $q/index.html) = 1 && grep -q 'add --store PATH' $q/index.md"
+expect "each open conflict's page links the explanation and holds its own commands" sh -c "
+    for c in \$(sql r.db \"SELECT id FROM conflicts WHERE status = 'open'\"); do
+        grep -qxF '[How to act on a conflict](index.md#act): where to run these, WHY and --actor.' $q/\$c.md &&
+        grep -q 'href=\"index.html#act\"' $q/\$c.html &&
+        grep -qx \"mirror conflicts dismiss \$c --reason 'WHY'\" $q/\$c.md &&
+        grep -q \"^mirror conflicts resolve \$c --notes 'WHY' --winner \" $q/\$c.md &&
+        ! grep -q 'add --store PATH' $q/\$c.md || exit 1
+    done"
+expect "a page with earlier conflicts on its slot lists them" sh -c "
+    grep -A2 -x '## Earlier conflicts on this slot' $q/$new.md | grep -qxF -- '- [$pref]($pref.md)'"
+expect "a page with none has no such heading, and its resolution stays" sh -c "
+    ! grep -q 'Earlier conflicts' $q/$pref.md && grep -qx '## Resolution' $q/$pref.md &&
+    grep -qx '\*\*Resolution:\*\* open; no reviewer has decided yet.' $q/$new.md"
+
 # --- dismiss, then a re-sweep ---------------------------------------------
 opt=$(cid r.db '%optics%')
 before=$(facts r.db)
