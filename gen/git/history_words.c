@@ -542,8 +542,9 @@ is_active(json_t *o, const char *key)
  * Row r of a project file's "facts" as the object it stands for: its
  * layer, then each value under its layer's name in cols (the file's
  * "columns"), a null left out as the file left an absent value out
- * before it wrote rows. A new object, or NULL when r is not a row of
- * a known layer whose values match its columns.
+ * before it wrote rows. A row ends at its last value that is not null,
+ * so a column past its end is null too. A new object, or NULL when r
+ * is not a row of a known layer with its id and at most its columns.
  */
 static json_t *
 row_object(json_t *cols, json_t *r)
@@ -553,8 +554,8 @@ row_object(json_t *cols, json_t *r)
 	    json_string_value(layer) : "");
 	size_t i;
 
-	if (!json_is_array(names) ||
-	    json_array_size(names) + 1 != json_array_size(r))
+	if (!json_is_array(names) || json_array_size(r) < 2 ||
+	    json_array_size(r) > json_array_size(names) + 1)
 		return NULL;
 	o = json_object();
 	json_object_set(o, "layer", layer);

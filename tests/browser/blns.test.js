@@ -319,9 +319,9 @@ function expected(rel) {
       return [f.name, v === '' ? f.description : (word(p.unit) ? `${v} ${word(p.unit)}` : v)];
     };
     // A fact is a row: its layer, then its values in the order of its
-    // layer's columns (doc/site.md).
+    // layer's columns, a column past the row's end null (doc/site.md).
     const facts = data.facts.map((r) => Object.fromEntries(
-      [['layer', r[0]], ...data.columns[r[0]].map((c, i) => [c, r[i + 1]])]));
+      [['layer', r[0]], ...data.columns[r[0]].map((c, i) => [c, r[i + 1] ?? null])]));
     const out = facts.filter((f) => f.layer !== 'relationship').map((f) => (
       { id: `${f.layer}-${f.slug || f.id}`, texts: shown(f) }));
     return { ordered: false, facts: out };

@@ -274,8 +274,9 @@ project_columns(const char *rows)
 
 /* Rows after columns read as the objects they stand for: the same
  * words as test_fact_rows from a file of objects to one of rows, none
- * for facts that did not change (a null is a value left out), and a
- * row whose values do not match its columns is no fact. */
+ * for facts that did not change (a null is a value left out, and so is
+ * a column past a row's end), and a row of more values than its
+ * columns, or of its layer alone, is no fact. */
 static void
 test_fact_columns(void **state)
 {
@@ -285,10 +286,11 @@ test_fact_columns(void **state)
 	    "\"active\",null],[\"memory\",\"m1\",\"note\",\"old\",\"active\"],"
 	    "[\"relationship\",\"r1\",\"x\",\"e1\",\"e2\"],"
 	    "[\"state\",\"s1\",\"phase\",\"test\",\"active\"],"
-	    "[\"state\",\"s2\",\"short\"]");
+	    "[\"state\",\"s2\",\"k\",\"v\",\"active\",\"long\"],"
+	    "[\"state\"]");
 	char *same = project_columns("[\"entity\",\"e1\",null,\"Spindle\","
 	    "\"parameter\",\"d\",{\"value\":300,\"unit\":\"rpm\"},"
-	    "\"active\",null],[\"memory\",\"m1\",\"note\",\"old\",\"active\"],"
+	    "\"active\"],[\"memory\",\"m1\",\"note\",\"old\",\"active\"],"
 	    "[\"relationship\",\"r1\",\"x\",\"e1\",\"e2\"]");
 	struct hw_file f = file("api/projects/p1.json", o, n);
 	struct hw_file g = file("api/projects/p1.json", o, same);
