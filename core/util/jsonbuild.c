@@ -89,6 +89,17 @@ jb_real(struct jbuild *b, const char *key, double v)
 	jb_take(b, key, json_real(v));
 }
 
+/* Drop row o's trailing nulls, the values a reader takes as null when
+ * a row ends before its columns do; its first value always stays. */
+static void
+row_trim(json_t *o)
+{
+	size_t n = json_array_size(o);
+
+	while (n > 1 && json_is_null(json_array_get(o, n - 1)))
+		json_array_remove(o, --n);
+}
+
 json_t *
 jb_done(struct jbuild *b)
 {
@@ -97,6 +108,8 @@ jb_done(struct jbuild *b)
 	if (b->failed || (b->cols != NULL && b->cols[b->n] != NULL)) {
 		json_decref(o);
 		o = NULL;
+	} else if (b->cols != NULL) {
+		row_trim(o);
 	}
 	b->o = NULL;
 	b->failed = 1;

@@ -30,8 +30,9 @@
  * under named columns and no data-label on a row's first cell; 3: a
  * known table's labels in the stylesheet, not on its cells; 4: the
  * diagram's shared presentation attributes once, on its <svg>, and a
- * text of one line without a <tspan>). */
-#define SITE_LAYOUT "site layout 4"
+ * text of one line without a <tspan>; 5: an api/projects row ends at
+ * its last value that is not null). */
+#define SITE_LAYOUT "site layout 5"
 
 static int
 cmp_name(const void *a, const void *b)

@@ -337,6 +337,53 @@ test_jsonbuild_row(void **state)
 	assert_null(jb_done(&b));
 }
 
+/* Builds a row of cols from vals (NULL a null) and returns it compact,
+ * for the caller to free. */
+static char *
+row_text(const char *const *cols, const char *const *vals)
+{
+	struct jbuild b;
+	json_t *r;
+	char *a;
+
+	jb_init_row(&b, cols);
+	for (size_t k = 0; cols[k] != NULL; k++)
+		jb_str_or_null(&b, cols[k], vals[k]);
+	r = jb_done(&b);
+	assert_non_null(r);
+	a = json_dumps(r, JSON_COMPACT);
+	json_decref(r);
+	return a;
+}
+
+/* A row ends at its last value that is not null: its trailing nulls go,
+ * a null before a value stays where it is, and its first value stays
+ * whatever follows. */
+static void
+test_jsonbuild_row_trim(void **state)
+{
+	static const char *const cols[] = { "layer", "id", "slug", "conflict",
+		"checks", NULL };
+	static const char *const none[] = { "entity", "e1", NULL, NULL, NULL };
+	static const char *const mid[] = { "entity", "e1", NULL, "c1", NULL };
+	static const char *const last[] = { "entity", "e1", NULL, NULL, "k" };
+	static const char *const lone[] = { "entity", NULL, NULL, NULL, NULL };
+	static const char *const solo[] = { NULL, NULL, NULL, NULL, NULL };
+	static const char *const want[] = { "[\"entity\",\"e1\"]",
+		"[\"entity\",\"e1\",null,\"c1\"]",
+		"[\"entity\",\"e1\",null,null,\"k\"]", "[\"entity\"]",
+		"[null]" };
+	const char *const *rows[] = { none, mid, last, lone, solo };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		char *a = row_text(cols, rows[k]);
+
+		assert_string_equal(a, want[k]);
+		free(a);
+	}
+}
+
 /* 4: strbuf grows across many appends and printf past its capacity. */
 static void
 test_strbuf(void **state)
@@ -751,6 +798,7 @@ main(void)
 		cmocka_unit_test(test_hash_steps),
 		cmocka_unit_test(test_jsonbuild),
 		cmocka_unit_test(test_jsonbuild_row),
+		cmocka_unit_test(test_jsonbuild_row_trim),
 		cmocka_unit_test(test_text_numbers),
 		cmocka_unit_test(test_xprefault),
 		cmocka_unit_test(test_strbuf),
