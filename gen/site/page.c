@@ -306,7 +306,8 @@ kept_as(const struct page_ctx *pc, const char *unit, const char *hex,
 struct kept_files {
 	strbuf names;           /* each file's path and NUL, one by one */
 	size_t n;               /* pages (two files each, or one) */
-	int html_only;          /* 1: a page is its .html alone */
+	int (*html_only)(const char *path, size_t len); /* 1: a page is
+	                           its .html alone; NULL: none is */
 };
 
 /* A recorded line below a folder: one under api/ is that file (JSON),
@@ -323,7 +324,7 @@ gather_line(void *arg, const char *path, size_t len, const char *hex)
 		strbuf_add(&kf->names, "", 1);
 		return;
 	}
-	if (!kf->html_only) {
+	if (kf->html_only == NULL || !kf->html_only(path, len)) {
 		strbuf_add(&kf->names, path, len);
 		strbuf_add(&kf->names, ".md", 4);
 	}
@@ -395,12 +396,12 @@ page_hash_projects(uint64_t h[2], const struct site_model *m)
 	}
 }
 
-/* page_keep_family with the unit's digest given as hex, its pages HTML
- * alone when html_only. */
+/* page_keep_family with the unit's digest given as hex, a page HTML
+ * alone when html_only (NULL: none) says so. */
 static int
 keep_lines(const struct page_ctx *pc, const char *unit,
     const char *unit_hex, const char *const *lines, size_t n_lines,
-    int html_only)
+    int (*html_only)(const char *path, size_t len))
 {
 	struct page_record *rec = pc->w->record;
 	struct kept_files kf = { .n = 0, .html_only = html_only };
@@ -447,7 +448,8 @@ done:
 
 int
 page_keep_folder(const struct page_ctx *pc, const char *folder,
-    const char *json, const char *unit_hex, int html_only)
+    const char *json, const char *unit_hex,
+    int (*html_only)(const char *path, size_t len))
 {
 	const char *lines[2] = { folder, json };
 
@@ -462,7 +464,7 @@ page_keep_family(const struct page_ctx *pc, const char *unit,
 	char hex[DIGEST_HEX + 1];
 
 	page_folder_digest(hex, pc, h[0], h[1]);
-	return keep_lines(pc, unit, hex, lines, n_lines, 0);
+	return keep_lines(pc, unit, hex, lines, n_lines, NULL);
 }
 
 int

@@ -175,10 +175,12 @@ int page_keep_family(const struct page_ctx *pc, const char *unit,
 
 /* page_keep_family of the pages below folder ("projects/p05/") and the
  * JSON file json (NULL: none), with folder as the unit and unit_hex
- * its digest (page_folder_digest, or a project's); with html_only its
- * pages are HTML alone (struct page_doc), each one file. */
+ * its digest (page_folder_digest, or a project's); a page for which
+ * html_only (NULL: none) returns 1, given its path with no extension
+ * and the path's length, is HTML alone (struct page_doc), one file. */
 int page_keep_folder(const struct page_ctx *pc, const char *folder,
-    const char *json, const char *unit_hex, int html_only);
+    const char *json, const char *unit_hex,
+    int (*html_only)(const char *path, size_t len));
 
 /*
  * The digest of a folder whose pages come from a whole-store list (the

@@ -199,7 +199,7 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 		}
 		strbuf_reset(&json);
 		strbuf_printf(&json, "api/projects/%s.json", m->pslug[i]);
-		if (page_keep_folder(pc, unit.data, json.data, hex, 0)) {
+		if (page_keep_folder(pc, unit.data, json.data, hex, NULL)) {
 			pc->w->kept[i] = 1;
 			n_kept++;
 		} else {

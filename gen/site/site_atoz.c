@@ -443,6 +443,15 @@ index_page(const struct page_ctx *pc, const struct atoz_counts *c,
  * is what it was, and DIR holds their files (page_keep_folder); else 0,
  * and the caller writes them. A change elsewhere costs no read at all.
  */
+/* 1: every page below keys/ is HTML only. */
+static int
+every_page(const char *path, size_t len)
+{
+	(void)path;
+	(void)len;
+	return 1;
+}
+
 static int
 atoz_kept(const struct page_ctx *pc)
 {
@@ -461,7 +470,8 @@ atoz_kept(const struct page_ctx *pc)
 	}
 	h = hash_step(h, ATOZ_PAGE);
 	page_folder_digest(hex, pc, pc->m->digest.names, h);
-	return hex[0] != '\0' && page_keep_folder(pc, "keys/", NULL, hex, 1);
+	return hex[0] != '\0' && page_keep_folder(pc, "keys/", NULL, hex,
+	    every_page);
 }
 
 int
