@@ -31,8 +31,9 @@
  * known table's labels in the stylesheet, not on its cells; 4: the
  * diagram's shared presentation attributes once, on its <svg>, and a
  * text of one line without a <tspan>; 5: an api/projects row ends at
- * its last value that is not null). */
-#define SITE_LAYOUT "site layout 5"
+ * its last value that is not null; 6: a project's decision log and
+ * subsystems page HTML only, their .md twins gone and not linked). */
+#define SITE_LAYOUT "site layout 6"
 
 static int
 cmp_name(const void *a, const void *b)

@@ -118,9 +118,11 @@ struct page_doc {
 	size_t nfigs;
 	int html_only;          /* 1: path.html alone, no .md twin (the A–Z
 	                           pages, a finder for browsers whose facts
-	                           a reviewer reads on their projects' pages;
-	                           doc/site.md); its layout links no
-	                           Markdown */
+	                           a reviewer reads on their projects' pages,
+	                           and a project's decision log and
+	                           subsystems page, which regroup its
+	                           overview's facts; doc/site.md); its
+	                           layout links no Markdown */
 };
 
 /* page_write of the page doc, with its figures. Returns 0 or < 0 with

@@ -199,7 +199,8 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 		}
 		strbuf_reset(&json);
 		strbuf_printf(&json, "api/projects/%s.json", m->pslug[i]);
-		if (page_keep_folder(pc, unit.data, json.data, hex, NULL)) {
+		if (page_keep_folder(pc, unit.data, json.data, hex,
+		    project_html_only)) {
 			pc->w->kept[i] = 1;
 			n_kept++;
 		} else {

@@ -381,9 +381,13 @@ decision_page(const struct page_ctx *pc, size_t i,
 	    m->pslug[i], "slots", slots);
 	strbuf_init(&path);
 	strbuf_init(&title);
-	strbuf_printf(&path, "projects/%s/decisions", m->pslug[i]);
+	strbuf_printf(&path, "projects/%s/" DECISIONS_PAGE, m->pslug[i]);
 	strbuf_printf(&title, "%s: decision log", m->projects[i].name);
-	rc = page_write(pc, path.data, "decisions.md", title.data, data, err);
+	/* HTML only: it regroups the overview's decisions, whose change a
+	 * reviewer reads there; a Markdown twin repeated it in the diff. */
+	rc = page_write_figures(pc, &(struct page_doc){ .path = path.data,
+	    .tname = "decisions.md", .title = title.data, .data = data,
+	    .html_only = 1 }, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);

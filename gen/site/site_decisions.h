@@ -7,6 +7,10 @@
 
 #include "site/page.h"
 
+/* The decision log's name in its project's folder: an HTML-only page
+ * (struct page_doc), decisions.html alone. */
+#define DECISIONS_PAGE "decisions"
+
 /* projects/<slug>/decisions of project i from its facts f. Returns 0
  * or < 0 with err set. */
 int decision_page(const struct page_ctx *pc, size_t i,

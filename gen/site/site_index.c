@@ -1329,17 +1329,20 @@ health(const struct page_ctx *pc, mirror_error *err)
 }
 
 /* The site's .gitattributes: the HTML twins of the Markdown pages (and
- * the A–Z pages, HTML only: a finder for browsers, whose facts a
- * reviewer reads on their projects' pages), the pages' digests and the
+ * the pages that are HTML only: the A–Z pages, a finder for browsers
+ * whose facts a reviewer reads on their projects' pages, and each
+ * project's decision log and subsystems page, which regroup its
+ * overview's facts), the pages' digests and the
  * search index's shards are generated, so git hosts fold them and git
  * diff shows a reviewer the Markdown and JSON alone (issue 59). The
  * shards number the documents: one page more renumbers every posting
  * after it, a rewrite no reviewer reads. */
 static const char gitattributes[] =
     "# Written by mirror. Each .html page is the twin of its .md page\n"
-    "# (keys/, the A-Z finder, is HTML only), api/pages/ holds the\n"
-    "# build's digests and search/*.js the search index: generated, so\n"
-    "# a diff shows the Markdown and JSON a reviewer reads.\n"
+    "# (keys/, the A-Z finder, and each project's decisions and\n"
+    "# subsystems pages are HTML only), api/pages/ holds the build's\n"
+    "# digests and search/*.js the search index: generated, so a diff\n"
+    "# shows the Markdown and JSON a reviewer reads.\n"
     "*.html linguist-generated -diff\n"
     "api/pages/*.tsv linguist-generated -diff\n"
     "search/*.js linguist-generated -diff\n";

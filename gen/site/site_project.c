@@ -1092,6 +1092,23 @@ project_done(void *arg)
 }
 
 int
+project_html_only(const char *path, size_t len)
+{
+	static const char *const names[] = { DECISIONS_PAGE,
+	    SUBSYSTEMS_PAGE };
+	size_t start = len, n;
+
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	n = len - start;
+
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (n == strlen(names[k]) && memcmp(path + start, names[k], n) == 0)
+			return 1;
+	return 0;
+}
+
+int
 project_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	struct project_run run = { pc };

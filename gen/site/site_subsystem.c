@@ -90,7 +90,7 @@ subsystem_place(const char *pslug, const char *slug)
 
 	strbuf_init(&page);
 	strbuf_init(&anchor);
-	strbuf_printf(&page, "projects/%s/subsystems", pslug);
+	strbuf_printf(&page, "projects/%s/" SUBSYSTEMS_PAGE, pslug);
 	strbuf_printf(&anchor, "sub-%s", slug);
 	o = json_pack("{s:s, s:s}", "page", page.data, "anchor", anchor.data);
 	strbuf_free(&page);
@@ -189,10 +189,13 @@ subsystem_pages(const struct page_ctx *pc, size_t i,
 	    "subsystems", subs);
 	strbuf_init(&path);
 	strbuf_init(&title);
-	strbuf_printf(&path, "projects/%s/subsystems", m->pslug[i]);
+	strbuf_printf(&path, "projects/%s/" SUBSYSTEMS_PAGE, m->pslug[i]);
 	strbuf_printf(&title, "%s: subsystems", m->projects[i].name);
-	rc = page_write(pc, path.data, "subsystems.md", title.data, data,
-	    err);
+	/* HTML only: it regroups the overview's facts, whose change a
+	 * reviewer reads there; a Markdown twin repeated it in the diff. */
+	rc = page_write_figures(pc, &(struct page_doc){ .path = path.data,
+	    .tname = "subsystems.md", .title = title.data, .data = data,
+	    .html_only = 1 }, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);

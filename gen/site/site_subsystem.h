@@ -10,11 +10,15 @@
 #include "site/page.h"
 #include "site/site_graph.h"
 
+/* The subsystems page's name in its project's folder: an HTML-only
+ * page (struct page_doc), subsystems.html alone. */
+#define SUBSYSTEMS_PAGE "subsystems"
+
 /* The one place a link to a subsystem is made: a new object of "page",
  * the path of its project's subsystems page from the site's root with
  * no extension ("projects/<pslug>/subsystems"), and "anchor", its
  * section's ("sub-<slug>", slug the subsystem entity's slug): link
- * {{page}}.md#{{anchor|id}}. Entity anchors start "entity-", so no
+ * {{page}}.html#{{anchor|id}}. Entity anchors start "entity-", so no
  * section anchor takes one. */
 json_t *subsystem_place(const char *pslug, const char *slug);
 

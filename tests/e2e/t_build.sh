@@ -26,26 +26,38 @@ expect_status "build succeeds" 0
 expect "build prints one summary line with pages and open conflicts" \
     sh -c "test \$(wc -l < '$T/out') = 1 && grep -Eq '^built site: [0-9]+ pages, .*1 open conflicts; store snapshot [0-9a-f]{16}$' '$T/out'"
 for page in index projects/p05-interferometer/index \
-    projects/p05-interferometer/decisions \
-    projects/p05-interferometer/subsystems \
     projects/p06-polisher/index conflicts/index conflicts/c-5e1a \
     conflicts/c-77b0 404; do
 	expect "page $page exists as .md and .html" \
 	    test -s "site/$page.md" -a -s "site/$page.html"
 done
-# Every page but the A-Z index's (keys/) has both twins. The A-Z pages
-# are HTML only: a finder for people in a browser; a reviewer reads a
-# fact's change on its project's overview, and their Markdown changed in
-# nearly every commit for no reader (doc/site.md).
-expect "every .md page has its .html twin and back, but keys/ (HTML only)" sh -c '
+# Every page but the A-Z index's (keys/) and a project's decision log
+# and subsystems page has both twins. The A-Z pages are HTML only: a
+# finder for people in a browser; a reviewer reads a fact's change on its
+# project's overview, and their Markdown changed in nearly every commit
+# for no reader. The decision log and the subsystems page regroup the
+# overview's facts: their Markdown repeated each decision or component
+# change in a second and third file of the diff (doc/site.md).
+expect "every .md page has its .html twin and back, but the HTML-only pages" sh -c '
     cd site && for f in $(find . -name "*.md"); do
         test -f "${f%.md}.html" || exit 1; done &&
-    for f in $(find . -name "*.html" ! -path "./keys/*"); do
+    for f in $(find . -name "*.html" ! -path "./keys/*" \
+        ! -path "./projects/*/decisions.html" ! -path "./projects/*/subsystems.html"); do
         test -f "${f%.html}.md" || exit 1; done'
 expect "the A-Z pages are HTML only: keys/ holds no .md, and no page links one" sh -c "
     test -s site/keys/index.html && test -z \"\$(find site/keys -name '*.md')\" &&
     ! grep -q 'This page as Markdown' site/keys/index.html &&
     ! grep -rq 'keys/[a-z0-9-]*\\.md' site --include='*.md' --include='*.html'"
+for page in decisions subsystems; do
+	expect "page projects/p05-interferometer/$page exists as .html only" sh -c "
+	    test -s site/projects/p05-interferometer/$page.html &&
+	    test ! -e site/projects/p05-interferometer/$page.md &&
+	    ! grep -q 'This page as Markdown' site/projects/p05-interferometer/$page.html"
+done
+expect "no project's decision log or subsystems page has a .md, and no page links one" sh -c "
+    test -z \"\$(find site/projects -name decisions.md -o -name subsystems.md)\" &&
+    ! grep -rqE '(decisions|subsystems)\\.md' site --include='*.md' --include='*.html' &&
+    grep -qF '[Decision log](decisions.html)' $p05/index.md"
 for f in .nojekyll feed.xml sitemap.xml api/health.json api/conflicts.json \
     api/conflicts/projects/p05-interferometer.json \
     api/projects/p05-interferometer.json; do
@@ -148,22 +160,22 @@ expect "each project's queue lists its conflicts, open before resolved" sh -c "
     grep -q 'href=\"../c-5e1a.html\"' site/conflicts/projects/p05-interferometer.html &&
     grep -A3 'Resolved, between memories' site/conflicts/projects/_.html | grep -q 'c-77b0.html'"
 expect "the decision log marks the reversal silver, aluminium, Silver" sh -c "
-    grep -A4 '^## coating' $p05/decisions.md | grep -q 'state-s5.*reversal' &&
-    ! grep -q 'state-s3.*reversal' $p05/decisions.md"
+    grep -A4 '^<h2>coating</h2>' $p05/decisions.html | grep -q 'state-s5.*reversal' &&
+    ! grep -q 'state-s3.*reversal' $p05/decisions.html"
 expect "the decision log keeps superseded values, newest first" sh -c "
-    grep -o 'state-s[345]' $p05/decisions.md | tr '\n' ' ' | grep -q '^state-s5 state-s4 state-s3'"
+    grep -o 'state-s[345]' $p05/decisions.html | tr '\n' ' ' | grep -q '^state-s5 state-s4 state-s3'"
 expect "the subsystems page lists components, materials, requirements, decisions" sh -c "
-    f=$p05/subsystems.md
-    sed -n '/^## <a id=\"sub-e2\"><\/a>Lateral support\$/,/^## /p' \$f >sec &&
-    grep -A3 '^### Components' sec | grep -qF '**Support pad**' &&
-    grep -A3 '^### Components' sec | grep -qF '**Edge clamp**' &&
-    grep -A3 '^### Materials' sec | grep -qF '**PEEK**' &&
-    grep -A3 '^### Requirements' sec | grep -qF '**Mass cap**' &&
-    grep -A3 '^### Decisions' sec | grep -qF '**Lateral support material**'"
+    f=$p05/subsystems.html
+    sed -n '/^<h2 id=\"sub-e2\">Lateral support<\/h2>\$/,/^<h2 /p' \$f >sec &&
+    grep -A3 '^<h3>Components' sec | grep -qF '<strong>Support pad</strong>' &&
+    grep -A3 '^<h3>Components' sec | grep -qF '<strong>Edge clamp</strong>' &&
+    grep -A3 '^<h3>Materials' sec | grep -qF '<strong>PEEK</strong>' &&
+    grep -A3 '^<h3>Requirements' sec | grep -qF '<strong>Mass cap</strong>' &&
+    grep -A3 '^<h3>Decisions' sec | grep -qF '<strong>Lateral support material'"
 expect "the overview links the subsystem's section on its project's subsystems page" \
-    grep -qF '[subsystem page](../../projects/p05-interferometer/subsystems.md#sub-e2)' $p05/index.md
+    grep -qF '[subsystem page](../../projects/p05-interferometer/subsystems.html#sub-e2)' $p05/index.md
 expect "a project without subsystems has no subsystems page" \
-    test ! -e site/projects/p06-polisher/subsystems.md
+    test ! -e site/projects/p06-polisher/subsystems.html
 
 # --- JSON, feed, sitemap --------------------------------------------------------
 expect "api/health.json has open_conflicts_count" \
@@ -283,16 +295,21 @@ mkdir -p site/conflicts/p05-interferometer
 for f in index.md index.html; do echo old >"site/conflicts/p05-interferometer/$f"; done
 # So does a site built when the A-Z pages had Markdown twins: they go.
 for f in index a b-2 z; do echo old >"site/keys/$f.md"; done
+# And one built when a project's decision log and subsystems page had
+# Markdown twins: they go too.
+for f in decisions subsystems; do echo old >"$p05/$f.md"; done
 mirror build --store s.db --out site --no-sweep --title 'Another title'
 expect "another --title renders again" sh -c "
     test $RC = 0 && ! grep -q unchanged '$T/out' &&
     grep -q '^# Another title' site/index.md"
 expect "a build removes the old pages of one subsystem each and their folder" \
-    sh -c "test ! -e $p05/subsystems -a -f $p05/subsystems.md"
+    sh -c "test ! -e $p05/subsystems -a -f $p05/subsystems.html"
 expect "a build removes a queue's old folder; its page is in conflicts/projects/" \
     sh -c "test ! -e site/conflicts/p05-interferometer -a -f site/conflicts/projects/p05-interferometer.md"
 expect "a build removes the Markdown twins an older build wrote of the A-Z pages" \
     sh -c "test -z \"\$(find site/keys -name '*.md')\" -a -s site/keys/index.html"
+expect "... and those of a project's decision log and subsystems page" sh -c "
+    test ! -e $p05/decisions.md -a ! -e $p05/subsystems.md -a -s $p05/decisions.html"
 mkdir tpl && cp "$MIRROR_TOP/templates/index.md" tpl/
 mirror build --store s.db --out site --no-sweep --templates tpl
 mirror build --store s.db --out site --no-sweep --templates tpl
@@ -439,24 +456,24 @@ mirror build --store ex2.db --out ex2 --no-sweep
 expect "--no-sweep leaves the store byte-identical" sh -c "
     test $RC = 0 && test '$before' = \"\$(cd '$T' && sha256sum < ex2.db)\""
 expect "the example's decision log marks SFP, SFP+, SFP as a reversal" sh -c "
-    f=ex1/projects/p04-gigabit/decisions.md
-    grep -A3 'state-p04-st-form-factor.*reversal' \$f | grep -q 'entity-p04-dec-formfactor-sfp-2' &&
+    f=ex1/projects/p04-gigabit/decisions.html
+    grep -A8 'state-p04-st-form-factor.*reversal' \$f | grep -q 'entity-p04-dec-formfactor-sfp-2' &&
     ! grep -q 'entity-p04-dec-formfactor-sfp-1.*reversal' \$f &&
     ! grep -q 'entity-p04-dec-formfactor-sfpplus.*reversal' \$f &&
-    grep -q '^## transceiver form factor' \$f"
+    grep -q '^<h2>transceiver form factor</h2>' \$f"
 expect "superseded then active (SPEC 8): the log shows both, newest first" sh -c "
-    grep -A8 '^## phase shifter actuator' ex1/projects/p05-interferometer/decisions.md |
+    sed -n '/^<h2>phase shifter actuator<\/h2>/,/^<h2>/p' ex1/projects/p05-interferometer/decisions.html |
     grep -o 'piezo stack\|stepper micrometer' | uniq | head -2 | tr '\n' ' ' |
     grep -qx 'piezo stack stepper micrometer '"
 expect "the decision log says agreeing layers on one line, both anchors kept" sh -c "
-    grep -qF '<a id=\"state-p05-st-phase-actuator\"></a>2025-05-22 · **piezo stack** · trusted state and engineering record · *active*' \
-        ex1/projects/p05-interferometer/decisions.md &&
-    grep -qF '  - <a id=\"entity-p05-dec-phase-actuator-piezo\"></a>the same in the engineering record' \
-        ex1/projects/p05-interferometer/decisions.md &&
+    grep -qF '<li id=\"state-p05-st-phase-actuator\">2025-05-22 · <strong>piezo stack</strong> · trusted state and engineering record · <em>active</em>' \
+        ex1/projects/p05-interferometer/decisions.html &&
+    grep -qF '<li id=\"entity-p05-dec-phase-actuator-piezo\">the same in the engineering record' \
+        ex1/projects/p05-interferometer/decisions.html &&
     grep -q '<li id=\"entity-p05-dec-phase-actuator-piezo\">' ex1/projects/p05-interferometer/decisions.html"
 expect "... and each decision's source and why" sh -c "
-    grep -A2 'state-p05-st-phase-actuator\"' ex1/projects/p05-interferometer/decisions.md |
-    tr '\n' '|' | grep -qF '|  - source: design review 2025-05-22|  - why: Five phase steps in under 10 s need a piezo.|'"
+    sed -n '/<li id=\"state-p05-st-phase-actuator\">/,/<\/ul>/p' ex1/projects/p05-interferometer/decisions.html |
+    tr '\n' '|' | grep -qF '|<li>source: design review 2025-05-22</li>|<li>why: Five phase steps in under 10 s need a piezo.</li>|'"
 expect "the example's Gaps are exactly its open violations (api/checks.json)" sh -c "
     for p in p04-gigabit p05-interferometer p06-polisher; do
         sed -n '/^## .*Gaps\$/,/^## /p' ex1/projects/\$p/index.md |

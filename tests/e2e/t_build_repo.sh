@@ -204,3 +204,12 @@ expect "the site's .gitattributes marks HTML, digests and the search index gener
 expect "git log -p of a one-fact change: Markdown hunks, no HTML lines" sh -c "
     grep -q '^+.*145 MHz' ga.diff && grep -q '^Binary files a/.*\.html and b/.*\.html differ' ga.diff &&
     test \"\$(awk '/^diff --git/ { html = (\$3 ~ /\\.html\$/) } /^@@/ && html' ga.diff | wc -l)\" = 0"
+# The value is a decision: its project's decision log shows it too, but
+# as HTML only (it regroups the overview's facts), so the change is one
+# Markdown file of the project, its overview, and no decisions.md.
+expect "a decision's change: its overview's Markdown, the decision log's HTML alone" sh -c "
+    git -C ga-clone diff --name-only HEAD~1 HEAD -- projects/p04-gigabit/ > ga-files.txt &&
+    grep -qx projects/p04-gigabit/index.md ga-files.txt &&
+    grep -qx projects/p04-gigabit/decisions.html ga-files.txt &&
+    test \"\$(grep -c '\\.md\$' ga-files.txt)\" = 1 &&
+    test -z \"\$(git -C ga-clone ls-files 'projects/*/decisions.md' 'projects/*/subsystems.md')\""

@@ -40,9 +40,11 @@ rec() { cat site/api/pages/*.tsv; }
 mirror build --store s.db --out site --quiet
 expect "the first build succeeds" test "$RC" = 0
 
-# Every page (its .md twin; an A-Z page, HTML only, its .html) and every
-# JSON file but the stamp, once.
-units=$(cd site && { find . -name '*.md' -o -path './keys/*.html'
+# Every page (its .md twin; an HTML-only page, an A-Z page or a
+# project's decision log or subsystems page, its .html) and every JSON
+# file but the stamp, once.
+units=$(cd site && { find . -name '*.md' -o -path './keys/*.html' \
+    -o -path './projects/*/decisions.html' -o -path './projects/*/subsystems.html'
     find api -name '*.json' ! -name build.json; } | wc -l)
 lines=$(rec | grep -v '^#' | grep -vc '/$')
 expect "the record lists every page and JSON file once ($lines of $units)" \
@@ -81,6 +83,21 @@ expect "the build says so: 9 files written (one of them a part of the record)" \
     test "$(jq .files.written "$T/out")" = 9
 expect "the incremental site is the --force build's" same_as_force
 
+# A site an older build left with Markdown twins of a project's decision
+# log and subsystems page: a build that keeps the project's folder whole
+# (its rows unchanged) keeps their .html alone, and the .md go, as no
+# file of the new site.
+p05=site/projects/p05-interferometer
+for f in decisions subsystems; do echo old >"$p05/$f.md"; done
+touch stamp
+sql s.db "UPDATE project_state SET value = 'bring-up, round 2b'
+    WHERE id = 'p04-st-phase'"
+mirror build --store s.db --out site --quiet
+expect "a kept project's folder loses the .md of its HTML-only pages" test \
+    "$RC" = 0 -a ! -e "$p05/decisions.md" -a ! -e "$p05/subsystems.md" -a \
+    -s "$p05/decisions.html" -a -s "$p05/subsystems.html" -a \
+    "$(find "$p05" -type f -newer stamp | wc -l)" = 0
+
 # A key renamed: the A-Z pages are built again (the index and the letter
 # pages that show it), with the project's.
 sql s.db "UPDATE project_state SET key = 'phase_now' WHERE id = 'p04-st-phase'"
@@ -117,7 +134,7 @@ expect "--force renders every page again" same_as_force
 sed -i 's/^[0-9a-f]\{8\}\(.*\tprojects\/p06-polisher\/index\)$/00000000\1/' \
     site/api/pages/*.tsv
 echo 'edited by hand' >>site/projects/p06-polisher/index.md
-echo 'edited by hand' >>site/projects/p06-polisher/decisions.md
+echo 'edited by hand' >>site/projects/p06-polisher/decisions.html
 sql s.db "UPDATE project_state SET value = 'bring-up, round 4b'
     WHERE id = 'p04-st-phase'"
 mirror build --store s.db --out site --quiet
@@ -134,7 +151,7 @@ expect "a project whose folder line differs renders the pages whose line does" \
     test "$RC" = 0 -a "$(grep -c 'edited by hand' \
     site/projects/p06-polisher/index.md)" = 0
 expect "... and keeps the others" \
-    grep -q 'edited by hand' site/projects/p06-polisher/decisions.md
+    grep -q 'edited by hand' site/projects/p06-polisher/decisions.html
 mirror build --store s.db --out site --quiet --force
 expect "... and --force renders every page again" same_as_force
 

@@ -61,7 +61,7 @@ expect "an expired memory says 'expired', not its status" sh -c "
 expect "breadcrumbs: Index, then the project, then its subsystems" sh -c "
     grep -qx '<nav class=\"crumbs\" aria-label=\"Breadcrumbs\">' $p05/index.html &&
     grep -qxF '[Index](../../index.md) › P05 Interferometer' $p05/index.md &&
-    grep -qxF '[Index](../../index.md) › [P05 Interferometer](index.md) › Subsystems' $p05/subsystems.md"
+    grep -qxF '<p><a href=\"../../index.html\">Index</a> › <a href=\"index.html\">P05 Interferometer</a> › Subsystems</p>' $p05/subsystems.html"
 expect "a project with one memory lists one section, not nine empty ones" sh -c "
     test \$(grep -c '^## ' site/projects/p03-alignment-jig/index.md) -eq 1 &&
     grep -qxF -- '- [Active memories](#memories)' site/projects/p03-alignment-jig/index.md &&

@@ -4,7 +4,9 @@
 From api/conflicts/projects/*.json it takes every OPEN conflict and its
 members.
 Then, on every HTML page and its Markdown twin (the A-Z pages, keys/,
-are HTML only: a finder for browsers, with no twin to compare):
+a finder for browsers, and each project's decision log and subsystems
+page, which regroup its overview's facts, are HTML only, with no twin to
+compare):
   - every marker (a.disputed in HTML, a "[⚠ disputed](...conflicts/X.md)"
     link in Markdown) sits in the element of a fact (li or tr id / the
     list item's or table row's leading anchor) that is a member of that open conflict,
@@ -80,9 +82,10 @@ for d, _, files in os.walk(site):
         pages[rel] = p.pairs
         md = set()
         mdpath = path[:-5] + ".md"
-        if rel.startswith("keys/"):
+        if rel.startswith("keys/") or re.match(
+                r"projects/[^/]+/(decisions|subsystems)$", rel):
             if os.path.exists(mdpath):
-                bad.append(f"{rel}.md: an A-Z page has a Markdown twin")
+                bad.append(f"{rel}.md: an HTML-only page has a Markdown twin")
             continue
         for _, line in outside_fences(open(mdpath, encoding="utf-8")):
             m = MD.match(line)
