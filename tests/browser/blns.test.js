@@ -136,8 +136,8 @@ function inspect(w) {
   }
   const markup = [];
   // A conflict page's template makes one table (a header row and a row
-  // per member, six cells each, five when the values did not change) and, when open, two <pre><code> blocks
-  // of commands: those, exactly, and nothing else of their kind.
+  // per member, six cells each, five when the values did not change) and, when open, one <pre><code> block
+  // of commands: that, at most, and nothing else of its kind.
   const conflictPage = /\/conflicts\/(?!index\.html$)[^/]+\.html$/.test(w.location.pathname);
   if (conflictPage) {
     for (const t of ['table', 'thead', 'tbody', 'tr', 'th', 'td', 'pre', 'code']) allowed.add(t);
@@ -155,7 +155,7 @@ function inspect(w) {
         markup.push(`<tr> of ${r.children.length} cells`);
       }
     }
-    if (pres.length !== 0 && pres.length !== 2) markup.push(`${pres.length} <pre>`);
+    if (pres.length > 1) markup.push(`${pres.length} <pre>`);
     for (const p of pres) {
       if (p.children.length !== 1 || p.firstElementChild.localName !== 'code' ||
           p.firstElementChild.children.length !== 0) markup.push('<pre> holding markup');
@@ -192,6 +192,17 @@ function inspect(w) {
     const loose = [...doc.querySelectorAll('code')].filter((c) => c.parentElement.localName !== 'pre');
     if (loose.some((c) => c.children.length !== 0 || c.textContent !== '--check')) {
       markup.push('<code> outside <pre>');
+    }
+  }
+  // The review queue's front page says once how to act on a conflict:
+  // its only code is the template's three command lines, each a
+  // "mirror conflicts ..." line of text.
+  if (/\/conflicts\/index\.html$/.test(w.location.pathname)) {
+    allowed.add('code');
+    const codes = [...doc.querySelectorAll('code')];
+    if (codes.length !== 3 || codes.some((c) => c.children.length !== 0 ||
+        !c.textContent.startsWith('mirror conflicts '))) {
+      markup.push('<code> not the template\'s');
     }
   }
   // The index: one table of the projects (a header row and a row per

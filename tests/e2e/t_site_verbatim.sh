@@ -23,5 +23,5 @@ expect "and so is its key, underscore and all" grep -Fq '**pad_spec** | ' "$md"
 expect "git log -S finds the commit that brought it" sh -c "
     test \"\$(git --git-dir=repo.git log --format=%H -S'GF-PTFE (rev B), 4.8 kg' mirror | wc -l)\" -eq 1"
 expect "the HTML shows it as text: no mailto link, no emphasis" sh -c "
-    grep -Fq '\">$v</td>' site/projects/p05-interferometer/index.html &&
+    grep -Fq '<td>$v</td>' site/projects/p05-interferometer/index.html &&
     ! grep -q 'mailto:' site/projects/p05-interferometer/index.html"
