@@ -9,20 +9,25 @@
 export SOURCE_DATE_EPOCH=1700000000
 linkcheck="$MIRROR_TOP/tests/tools/linkcheck.py"
 
-# 320 pairs of trusted state rows of p06-polisher that disagree: 320
-# open conflicts in one project, beside the store's own.
+# disagree DB PROJECT N PREFIX: N pairs of trusted state rows of
+# PROJECT that disagree (ids PREFIX-a-I and PREFIX-b-I), N conflicts.
+disagree() {
+	sql "$1" "INSERT INTO project_state(id, project, category, key, value,
+	    source, status, created_at, updated_at)
+	  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
+	    WHERE i < $3)
+	  SELECT '$4-a-' || i, '$2', 'fact', 'Key_' || i, 'left',
+	    'spec', 'active', '2024-01-01 00:00:00', '2024-01-01 00:00:00'
+	    FROM n
+	  UNION ALL
+	  SELECT '$4-b-' || i, '$2', 'fact', 'Key_' || i, 'right',
+	    'log', 'active', '2024-01-02 00:00:00', '2024-01-02 00:00:00'
+	    FROM n"
+}
+
+# 320 open conflicts in one project, beside the store's own.
 new_store s.db "$MIRROR_TOP/tests/data/site.sql" || exit 1
-sql s.db "INSERT INTO project_state(id, project, category, key, value,
-    source, status, created_at, updated_at)
-  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
-    WHERE i < 320)
-  SELECT 'q-a-' || i, 'p06-polisher', 'fact', 'Key_' || i, 'left',
-    'spec', 'active', '2024-01-01 00:00:00', '2024-01-01 00:00:00'
-    FROM n
-  UNION ALL
-  SELECT 'q-b-' || i, 'p06-polisher', 'fact', 'Key_' || i, 'right',
-    'log', 'active', '2024-01-02 00:00:00', '2024-01-02 00:00:00'
-    FROM n"
+disagree s.db p06-polisher 320 q
 mirror build --store s.db --out site
 expect_status "a store of 320 more conflicts in one project builds" 0
 
@@ -60,17 +65,7 @@ expect "a closed conflict is on its project's page, with its dates" \
 # The Recent changes page lists the newest 1,000 changes: 700 more
 # conflicts in p05 make more than that in the last 30 days.
 cp s.db many.db
-sql many.db "INSERT INTO project_state(id, project, category, key, value,
-    source, status, created_at, updated_at)
-  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
-    WHERE i < 700)
-  SELECT 'r-a-' || i, 'p05-interferometer', 'fact', 'Key_' || i, 'left',
-    'spec', 'active', '2024-01-01 00:00:00', '2024-01-01 00:00:00'
-    FROM n
-  UNION ALL
-  SELECT 'r-b-' || i, 'p05-interferometer', 'fact', 'Key_' || i, 'right',
-    'log', 'active', '2024-01-02 00:00:00', '2024-01-02 00:00:00'
-    FROM n"
+disagree many.db p05-interferometer 700 r
 mirror build --store many.db --out many --quiet
 expect "past 1,000 recent changes the page lists the newest 1,000 and says where the rest are" sh -c '
     n=$(jq .open_conflicts_count many/api/health.json) && [ "$n" -gt 1000 ] &&
