@@ -569,10 +569,11 @@ project_group(const struct site_model *m, const char *name,
 {
 	json_t *rules = json_array(), *g, *r = NULL;
 	long long open = 0;
-	strbuf words, at;
+	strbuf words, page, at;
 	size_t k;
 
 	strbuf_init(&words);
+	strbuf_init(&page);
 	strbuf_init(&at);
 	for (k = 0; k < nk; k++) {
 		const struct violation *v = &m->violations.items[idx[k]];
@@ -584,15 +585,15 @@ project_group(const struct site_model *m, const char *name,
 			    "rule")), v->rule_id) == 0)
 				break;
 		if (j == json_array_size(rules)) {
-			strbuf_reset(&words);
-			item_check_url(&words, v->project, v->rule_id, v->id,
+			strbuf_reset(&page);
+			item_check_url(&page, v->project, v->rule_id, v->id,
 			    NULL);
 			strbuf_reset(&at);
 			rule_anchor(&at, v->rule_id);
 			r = item_must(json_pack("{s:s, s:s, s:I, s:o, s:s, s:s}",
 			    "rule", v->rule_id, "label", model_rule_label(m,
 			    v->rule_id), "open", (json_int_t)0, "checks",
-			    json_array(), "page", words.data, "anchor", at.data),
+			    json_array(), "page", page.data, "anchor", at.data),
 			    "rule", v->rule_id);
 			json_array_append_new(rules, r);
 		}
@@ -606,6 +607,7 @@ project_group(const struct site_model *m, const char *name,
 			    json_integer_value(json_object_get(r, "open")) + 1));
 		}
 	}
+	strbuf_free(&page);
 	strbuf_free(&at);
 	strbuf_reset(&words);
 	strbuf_printf(&words, "%lld open, %lld closed", open,
