@@ -20,8 +20,8 @@
  *   3. a new template goes into templates/ and into the list of
  *      templates cmd_build parses before anything is written;
  *   4. a family that reads rows of its own through pc->st (not the
- *      model) and that the families before it do not feed may be
- *      marked parallel: it runs on a core of its own from the start;
+ *      model's reader) and that no other family feeds may be marked
+ *      parallel: it runs on a core of its own from the start;
  *   5. to render on every core, hand core/sys/pool.h a struct
  *      pool_work, as site_project.c and site_conflicts.c do: whatever
  *      the workers write must depend on their own item alone, so the
@@ -40,11 +40,13 @@ struct page_family {
 	const char *name;
 	/* Write every page of the family. Returns 0 or < 0 with err set. */
 	int (*pages)(const struct page_ctx *pc, mirror_error *err);
-	/* 1: the family may run in parallel with the families before it, on a
-	 * thread and a store connection of its own (pc->st, same snapshot),
-	 * from the start of the render to its place in the order, where the
-	 * driver waits for it. Such a family reads the store only through
-	 * pc->st, and reads nothing the families before it write. */
+	/* 1: the family may run in parallel with the others, on a thread
+	 * and a store connection of its own (pc->st, same snapshot), from
+	 * the start of the render; the driver waits for it before the last
+	 * family. One that cannot start (one job, or no second connection
+	 * sure to read the same rows) runs at its place in the order, on
+	 * the model's connection. Such a family reads the store only
+	 * through pc->st, and reads nothing another family writes. */
 	int parallel;
 };
 

@@ -30,7 +30,7 @@
 /* The page families, in render order: extras last, since the sitemap
  * lists what was written before it. */
 static const struct page_family families[] = {
-	{ "index", index_pages, 0 },
+	{ "index", index_pages, 1 },    /* its own read of loose rows */
 	{ "projects", project_pages, 0 },
 	{ "conflicts", conflict_pages, 0 },
 	{ "checks", check_pages, 0 },
@@ -86,8 +86,9 @@ family_run(void *arg, mirror_store *st, mirror_error *err)
 	return b->f->pages(&b->pc, err);
 }
 
-/* Wait for b's family; when it did not run in parallel, run it here on
- * pc's connection. Returns its result: 0 or < 0 with err set. */
+/* Wait for b's family (started or not); when it did not run on a
+ * connection of its own, run it here on pc's. Returns its result: 0 or
+ * < 0 with err set. */
 static int
 family_join(struct family_parallel *b, const struct page_ctx *pc,
     mirror_error *err)
@@ -102,8 +103,10 @@ family_join(struct family_parallel *b, const struct page_ctx *pc,
 /*
  * Every family's pages, in the table's order; the families marked
  * parallel start first, each on a thread and connection of its own, and
- * are waited for at their place in the order, so what a family after
- * them sees written is the same. Returns 0 or < 0.
+ * are waited for before the last family (the extras, whose sitemap
+ * lists what was written before it), so what it sees written is the
+ * same. A parallel family that did not start runs at its place in the
+ * order. Returns 0 or < 0.
  */
 static int
 all_families(const struct page_ctx *pc, mirror_error *err)
@@ -121,16 +124,24 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 			    &b[i]);
 	}
 	for (size_t i = 0; i < n; i++) {
-		mirror_error ignored;
-		int frc;
+		/* Before the last: every family that runs beside. */
+		for (size_t k = 0; i + 1 == n && k < n; k++) {
+			mirror_error ignored;
+			int frc;
 
-		if (rc < 0) {
-			/* A failure before: wait for what runs, and drop it. */
-			(void)store_parallel_join(b[i].bs, &frc, &ignored);
-			continue;
+			if (b[k].bs == NULL)
+				continue;
+			if (rc < 0)     /* a failure before: drop it */
+				(void)store_parallel_join(b[k].bs, &frc,
+				    &ignored);
+			else
+				rc = family_join(&b[k], pc, err);
+			b[k].bs = NULL;
 		}
-		rc = f[i].parallel ? family_join(&b[i], pc, err) :
-		    f[i].pages(pc, err);
+		if (rc < 0)
+			continue;
+		if (b[i].bs == NULL)
+			rc = f[i].pages(pc, err);
 		/* What a family freed goes back before the next grows. */
 		xtrim();
 	}

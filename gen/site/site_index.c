@@ -60,18 +60,26 @@ open_counts(long long **counts, const struct site_model *m)
 }
 
 /* The no-project group's facts, every status, in layer order, and the
- * links of its entities as the overviews list them (*linked). */
+ * links of its entities as the overviews list them (*linked). Read by a
+ * reader of their own on pc's connection: the family may run beside
+ * the projects, whose reader is the model's. */
 static int
-loose_facts(json_t **out, json_t **linked, const struct site_model *m,
+loose_facts(json_t **out, json_t **linked, const struct page_ctx *pc,
     mirror_error *err)
 {
+	const struct site_model *m = pc->m;
+	struct facts_reader *r;
 	struct project_facts f;
 	struct site_graph g;
 	json_t *items = json_array();
 	int rc;
 
 	*linked = json_array();
-	rc = facts_read_project(&f, m->facts, "", err);
+	if ((rc = facts_reader_open_loose(&r, pc->st, m->now, err)) == 0)
+		rc = facts_read_project(&f, r, "", err);
+	else
+		memset(&f, 0, sizeof(f));
+	facts_reader_close(r);
 	graph_init(&g, &f);
 	for (size_t k = 0; rc == 0 && k < f.n_state; k++)
 		json_array_append_new(items, item_state(m, &f.state[k]));
@@ -212,15 +220,16 @@ project_rows(const struct site_model *m, const long long *open,
  * err set.
  */
 static int
-history_json(json_t **out, const struct site_model *m, mirror_error *err)
+history_json(json_t **out, const struct page_ctx *pc, mirror_error *err)
 {
+	const struct site_model *m = pc->m;
 	struct sweep_point *p;
 	char date[MIRROR_TS_LEN];
 	size_t n;
 	int rc;
 
 	*out = json_array();
-	if ((rc = sweep_open_trend(&p, &n, m->st, err)) < 0)
+	if ((rc = sweep_open_trend(&p, &n, pc->st, err)) < 0)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
 		date_of(date, p[i].day * 86400);
@@ -419,9 +428,9 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	int rc;
 
 	projects = project_rows(m, open, &with_open);
-	rc = loose_facts(&loose, &linked, m, err);
+	rc = loose_facts(&loose, &linked, pc, err);
 	if (rc == 0)
-		rc = history_json(&history, m, err);
+		rc = history_json(&history, pc, err);
 	data = item_must(json_pack("{s:o, s:o, s:o, s:I, s:o, s:I, s:I, "
 	    "s:o}", "projects", projects, "loose", loose, "loose_linked",
 	    linked, "loose_open_conflicts",
