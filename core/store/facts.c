@@ -20,6 +20,7 @@
 #include "store/facts.h"
 #include "store/storerow.h"
 #include "sys/clock.h"
+#include "sys/jobs.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -735,6 +736,8 @@ struct facts_reader {
 	time_t now;
 	struct facts_kept *kept;      /* non-NULL: hand out these instead */
 	sqlite3_stmt *stmt[T_N];
+	mirror_store *conn[T_N];        /* the connection of stmt[t] */
+	mirror_store *side[T_N];        /* one of its own, closed with it */
 	int pending[T_N];       /* the current row is not consumed yet */
 	int done[T_N];          /* stepped past the last row */
 	char *last;             /* the project read last; NULL before */
@@ -770,13 +773,13 @@ cursor_seek(struct facts_reader *r, int t, const char *project,
 		if (r->done[t])
 			return 0;
 		if (!r->pending[t]) {
-			rc = store_step(r->st, stmt);
+			rc = store_step(r->conn[t], stmt);
 			if (rc == SQLITE_DONE) {
 				r->done[t] = 1;
 				return 0;
 			}
 			if (rc != SQLITE_ROW)
-				return store_fail(r->st, err, rc,
+				return store_fail(r->conn[t], err, rc,
 				    tables[t].what);
 			r->pending[t] = 1;
 		}
@@ -821,10 +824,97 @@ reader_open(struct facts_reader **out, mirror_store *st, time_t now,
 	r->st = st;
 	r->now = now;
 	for (int t = 0; t < T_N; t++)
+		r->conn[t] = st;
+	for (int t = 0; t < T_N; t++)
 		if ((rc = prepare_table(&r->stmt[t], st, t, tables[t].read_sql,
 		    scoped, err)) < 0)
 			return rc;
 	return 0;
+}
+
+/* The tables in the order facts_reader_open_wide deals them to its
+ * connections: on the bench's store two connections get 9.4 and 9.6 ms
+ * of sorting. */
+static const int wide_order[T_N] = { T_ENT, T_STATE, T_REL, T_MEM };
+
+/* One connection's share of facts_reader_open_wide. */
+struct wide_side {
+	struct facts_reader *r;
+	int k, n;                       /* wide_order[k], [k + n], ... */
+	struct store_parallel *bs;
+};
+
+/* Prepare the reads of w's tables on st and take the first step of
+ * each, which sorts the table (a store_parallel_fn). Each side sets the
+ * elements of r's arrays of its own tables alone. Returns 0 or < 0 with
+ * err set. */
+static int
+wide_sort(void *arg, mirror_store *st, mirror_error *err)
+{
+	struct wide_side *w = arg;
+	struct facts_reader *r = w->r;
+	int rc = 0;
+
+	for (int k = w->k; rc == 0 && k < T_N; k += w->n) {
+		int t = wide_order[k];
+
+		if ((rc = prepare_table(&r->stmt[t], st, t, tables[t].read_sql,
+		    SCOPE_NONE, err)) < 0)
+			break;
+		rc = store_step(st, r->stmt[t]);
+		if (rc == SQLITE_DONE)
+			r->done[t] = 1;
+		else if (rc == SQLITE_ROW)
+			r->pending[t] = 1;
+		else
+			return store_fail(st, err, rc, tables[t].what);
+		rc = 0;
+	}
+	return rc;
+}
+
+int
+facts_reader_open_wide(struct facts_reader **out, mirror_store *st,
+    time_t now, mirror_error *err)
+{
+	struct wide_side w[T_N];
+	int n = mirror_jobs() < T_N ? mirror_jobs() : T_N;
+	struct facts_reader *r;
+	int rc = 0;
+
+	if (n < 2 || !store_shares_snapshot(st))
+		return facts_reader_open(out, st, now, err);
+	*out = r = xcalloc(1, sizeof(*r));
+	r->st = st;
+	r->now = now;
+	for (int t = 0; t < T_N; t++)
+		r->conn[t] = st;
+	for (int k = 0; k < n; k++) {
+		w[k] = (struct wide_side){ .r = r, .k = k, .n = n };
+		w[k].bs = store_parallel_start_kept(st, wide_sort, &w[k]);
+	}
+	for (int k = 0; k < n; k++) {
+		mirror_store *kept;
+		mirror_error e;
+		int src;
+
+		if (store_parallel_join_kept(w[k].bs, &kept, &src, &e)) {
+			for (int j = k; j < T_N; j += n)
+				r->conn[wide_order[j]] = kept;
+			r->side[wide_order[k]] = kept;
+			if (src < 0 && rc == 0) {
+				*err = e;
+				rc = src;
+			}
+			continue;
+		}
+		/* No second connection: this side's tables here. */
+		for (int j = k; rc == 0 && j < T_N; j += n)
+			rc = prepare_table(&r->stmt[wide_order[j]], st,
+			    wide_order[j], tables[wide_order[j]].read_sql,
+			    SCOPE_NONE, err);
+	}
+	return rc;
 }
 
 int
@@ -883,6 +973,16 @@ facts_scope_set(mirror_store *st, const char *const *ids, size_t n,
 	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc, what);
 }
 
+int
+facts_reader_sides(const struct facts_reader *r)
+{
+	int n = 0;
+
+	for (int t = 0; t < T_N; t++)
+		n += r->side[t] != NULL;
+	return n;
+}
+
 void
 facts_reader_close(struct facts_reader *r)
 {
@@ -890,6 +990,8 @@ facts_reader_close(struct facts_reader *r)
 		return;
 	for (int t = 0; t < T_N; t++)
 		sqlite3_finalize(r->stmt[t]);
+	for (int t = 0; t < T_N; t++)
+		store_parallel_close(r->side[t]);
 	sqlite3_finalize(r->far);
 	free(r->last);
 	free(r);
@@ -968,7 +1070,7 @@ facts_read_project(struct project_facts *out, struct facts_reader *r,
 		return 0;
 	}
 	for (int t = 0; rc == 0 && t < T_N; t++) {
-		struct store_row row = { .st = r->st, .stmt = r->stmt[t],
+		struct store_row row = { .st = r->conn[t], .stmt = r->stmt[t],
 		    .table = tables[t].name, .err = err };
 		size_t cap = 0;
 

@@ -135,6 +135,21 @@ int facts_reader_open(struct facts_reader **out, mirror_store *st,
     time_t now, mirror_error *err);
 
 /*
+ * facts_reader_open, with the first step of each table's read, which
+ * sorts it, on connections and threads of their own, up to one a job
+ * (store/parallel.h): the sorts run at once, where one connection runs
+ * them one after another on the caller's thread. Where no second
+ * connection is sure to read the same rows (a WAL store), or one job,
+ * it is facts_reader_open. Returns as facts_reader_open.
+ */
+int facts_reader_open_wide(struct facts_reader **out, mirror_store *st,
+    time_t now, mirror_error *err);
+
+/* The connections of its own r reads on (facts_reader_open_wide's; 0:
+ * it reads on the caller's alone). */
+int facts_reader_sides(const struct facts_reader *r);
+
+/*
  * facts_reader_open for the projects of the last facts_scope_set only:
  * the store's other rows are neither read nor checked, so reading a few
  * projects costs a scan of the tables without a sort. Ask it only for

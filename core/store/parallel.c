@@ -14,6 +14,8 @@ struct store_parallel {
 	char *path;
 	store_parallel_fn fn;
 	void *arg;
+	int keep;               /* the connection outlives fn (kept) */
+	mirror_store *kept;     /* keep: the connection, its read open */
 	int opened;             /* the connection opened and began its read */
 	int rc;                 /* fn's result */
 	mirror_error err;
@@ -33,19 +35,25 @@ parallel_main(void *arg)
 	    store_read_begin(st, &b->err) == 0) {
 		b->opened = 1;
 		b->rc = b->fn(b->arg, st, &b->err);
+		if (b->keep) {
+			b->kept = st;
+			return NULL;
+		}
 		store_read_end(st);
 	}
 	store_close(st);
 	return NULL;
 }
 
-/* Start fn on a thread of its own. Returns it, or NULL. */
+/* Start fn on a thread of its own, keeping its connection when keep.
+ * Returns it, or NULL. */
 static struct store_parallel *
-parallel_start(mirror_store *st, store_parallel_fn fn, void *arg)
+parallel_start(mirror_store *st, store_parallel_fn fn, void *arg, int keep)
 {
 	struct store_parallel *b;
 
 	b = xcalloc(1, sizeof(*b));
+	b->keep = keep;
 	b->path = xstrdup(store_path(st));
 	b->fn = fn;
 	b->arg = arg;
@@ -63,7 +71,15 @@ store_parallel_start(mirror_store *st, store_parallel_fn fn, void *arg)
 {
 	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
 		return NULL;
-	return parallel_start(st, fn, arg);
+	return parallel_start(st, fn, arg, 0);
+}
+
+struct store_parallel *
+store_parallel_start_kept(mirror_store *st, store_parallel_fn fn, void *arg)
+{
+	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
+		return NULL;
+	return parallel_start(st, fn, arg, 1);
 }
 
 struct store_parallel *
@@ -72,18 +88,31 @@ store_parallel_start_locked(mirror_store *st, store_parallel_fn fn, void *arg)
 	if (mirror_jobs() < 2 ||
 	    sqlite3_txn_state(store_db(st), "main") != SQLITE_TXN_WRITE)
 		return NULL;
-	return parallel_start(st, fn, arg);
+	return parallel_start(st, fn, arg, 0);
 }
 
 int
 store_parallel_join(struct store_parallel *b, int *rc, mirror_error *err)
 {
+	return store_parallel_join_kept(b, NULL, rc, err);
+}
+
+int
+store_parallel_join_kept(struct store_parallel *b, mirror_store **kept,
+    int *rc, mirror_error *err)
+{
 	int ran;
 
 	*rc = 0;
+	if (kept != NULL)
+		*kept = NULL;
 	if (b == NULL)
 		return 0;
 	pthread_join(b->tid, NULL);
+	if (kept != NULL)
+		*kept = b->kept;
+	else
+		store_parallel_close(b->kept);
 	ran = b->opened;
 	if (ran) {
 		*rc = b->rc;
@@ -93,4 +122,13 @@ store_parallel_join(struct store_parallel *b, int *rc, mirror_error *err)
 	free(b->path);
 	free(b);
 	return ran;
+}
+
+void
+store_parallel_close(mirror_store *kept)
+{
+	if (kept == NULL)
+		return;
+	store_read_end(kept);
+	store_close(kept);
 }

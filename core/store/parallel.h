@@ -45,6 +45,14 @@ struct store_parallel *store_parallel_start_locked(mirror_store *st,
     store_parallel_fn fn, void *arg);
 
 /*
+ * As store_parallel_start, for work that leaves statements on the second
+ * connection for the caller to go on stepping: the connection, its read
+ * still open, outlives fn and store_parallel_join_kept hands it over.
+ */
+struct store_parallel *store_parallel_start_kept(mirror_store *st,
+    store_parallel_fn fn, void *arg);
+
+/*
  * Wait for b (NULL: nothing was started) and free it. Returns 1 when fn
  * ran, with its result in *rc (err set when < 0); 0 when it did not
  * (NULL, or the second connection could not be opened or begin its
@@ -52,5 +60,18 @@ struct store_parallel *store_parallel_start_locked(mirror_store *st,
  * the caller runs fn on st itself.
  */
 int store_parallel_join(struct store_parallel *b, int *rc, mirror_error *err);
+
+/*
+ * store_parallel_join, handing over in *kept the connection of a work of
+ * store_parallel_start_kept that opened (else NULL): the caller's from
+ * then on, used on one thread at a time, its statements finalized before
+ * store_parallel_close. With kept NULL the connection is closed here.
+ */
+int store_parallel_join_kept(struct store_parallel *b, mirror_store **kept,
+    int *rc, mirror_error *err);
+
+/* End the read of a connection store_parallel_join_kept handed over and
+ * close it. NULL is fine. */
+void store_parallel_close(mirror_store *kept);
 
 #endif

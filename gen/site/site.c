@@ -315,7 +315,7 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	}
 	/* Projects are read in id order, the index's "" group first. */
 	if (rc == 0 && m->facts == NULL)
-		rc = facts_reader_open(&m->facts, m->st, m->now, err);
+		rc = facts_reader_open_wide(&m->facts, m->st, m->now, err);
 	if (rc == 0)
 		rc = all_families(&pc, err);
 	if (rc == 0 && o->out != NULL)

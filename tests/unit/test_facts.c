@@ -375,6 +375,63 @@ same_facts(const struct project_facts *f, const struct project_facts *g)
 		assert_string_equal(f->mem[k].id, g->mem[k].id);
 }
 
+/* The wide reader with jobs jobs on a store in journal mode mode: sides
+ * connections of its own, and every project read as facts_load reads
+ * it; its errors as the plain reader's. */
+static void
+wide_case(const char *jobs, const char *mode, int sides)
+{
+	static const char *const order[] = { "", "ghost", "p05", "p06" };
+	struct project_facts f, g;
+	struct facts_reader *r;
+	mirror_error err;
+	mirror_store *st;
+	char sql[64];
+
+	make_store(base_sql);
+	snprintf(sql, sizeof(sql), "PRAGMA journal_mode=%s", mode);
+	exec_sql(sql);
+	exec_sql("INSERT INTO entities(id, entity_type, name, project) VALUES"
+	    " ('e9', 'component', 'Hub', 'p06');"
+	    "INSERT INTO relationships(id, source_entity_id, target_entity_id,"
+	    " relationship_type) VALUES ('r9', 'e9', 'e2', 'uses');"
+	    "INSERT INTO project_state(id, project, category, key, value,"
+	    " status, created_at) VALUES ('s9', '', 'fact', 'k', 'v',"
+	    " 'active', '2024-01-01')");
+	st = open_read();
+	assert_int_equal(setenv("MIRROR_JOBS", jobs, 1), 0);
+	assert_int_equal(facts_reader_open_wide(&r, st, 0, &err), 0);
+	unsetenv("MIRROR_JOBS");
+	assert_int_equal(facts_reader_sides(r), sides);
+	for (size_t i = 0; i < sizeof(order) / sizeof(*order); i++) {
+		assert_int_equal(facts_read_project(&f, r, order[i], &err), 0);
+		assert_int_equal(facts_load(&g, st, order[i], 0, &err), 0);
+		same_facts(&f, &g);
+		assert_true(f.n_state + f.n_ent + f.n_rel + f.n_mem > 0);
+		facts_free(&f);
+		facts_free(&g);
+	}
+	assert_int_equal(facts_read_project(&f, r, "p05", &err), -MIRROR_EIO);
+	assert_non_null(strstr(err.msg, "'p05' read after 'p06'"));
+	facts_free(&f);
+	facts_reader_close(r);
+	close_read(st);
+}
+
+/* The wide reader sorts on a connection a job, up to one a table, where
+ * a second connection reads the rows the caller's does (a rollback
+ * journal); with one job, or on a WAL store, on the caller's. */
+static void
+test_reader_wide(void **state)
+{
+	(void)state;
+	wide_case("2", "delete", 2);
+	wide_case("3", "delete", 3);
+	wide_case("8", "truncate", 4);
+	wide_case("1", "delete", 0);
+	wide_case("4", "wal", 0);
+}
+
 /* The loose reader reads the rows of no project, as facts_load does,
  * on a connection whose scoped reader keeps its scope meanwhile. */
 static void
@@ -715,6 +772,7 @@ main(void)
 		cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_checksum),
 		cmocka_unit_test(test_reader),
+		cmocka_unit_test(test_reader_wide),
 		cmocka_unit_test(test_reader_loose),
 		cmocka_unit_test(test_checksum_order),
 		cmocka_unit_test(test_clock),
