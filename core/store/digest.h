@@ -212,10 +212,12 @@ void digest_table_sum(struct store_digest *d, int i,
 /*
  * Add from's projects (rows, sums, counts, row ids), loose rows and
  * names to into, both not yet finished: as if from's queries had been
- * folded into into. from must have folded no query that registers
- * entities or edges or has owners of kind 'e' or 'x' (those read into's
- * tables), nor its snapshot (sealed by the caller). from is left empty:
- * digest_free it.
+ * folded into into. A query with owners of kind 'e' or 'x' reads the
+ * entities and edges registered in the digest it folds into, so such
+ * queries and the folds that register what they read go into the same
+ * one, and into folds none of them after the merge (from's are
+ * dropped). from's snapshot is not merged (the caller seals the sums).
+ * from is left empty: digest_free it.
  */
 void digest_merge(struct store_digest *into, struct store_digest *from);
 

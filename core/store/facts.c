@@ -1569,19 +1569,47 @@ facts_digest_column(const char *table, const char *column)
 static int clock_memories(struct facts_clock *out, mirror_store *st,
     time_t now, mirror_error *err);
 
-/* The second connection's share of a digest (digest_store). */
+static int fold_extras(struct digest_sum *extra, int *folded,
+    const struct table_fold *f);
+
+/* The tables a second and a third connection fold at once (digest_store):
+ * the entities and the tables whose owners are entities (edges, the
+ * extra digests) on one, since they look those up in its digest. */
+static const int entity_tables[] = { T_ENT, T_REL };
+
+/* A second connection's share of a digest (digest_store). */
 struct parallel_fold {
 	const char *ts;
 	time_t now;                     /* of ts, for the clock */
+	const int *tables;              /* the tables folded here */
+	size_t ntables;
+	int entities;                   /* 1: entity_tables and extras */
 	struct facts_clock clock;       /* the memories' clock at now, */
-	int clocked;                    /* when 1 */
+	int clocked;                    /* when 1 (with parallel_tables) */
 	void (*then)(void *);           /* when done (digest_store) */
 	void *arg;
 	struct store_digest d;          /* its projects, for digest_merge */
 	struct digest_sum sum[T_N];
+	struct digest_sum extra[NELEM(extra_digests)];
+	int folded[NELEM(extra_digests)];
 };
 
-/* Fold parallel_tables of st into b->d (a store_parallel_fn). Returns 0 or
+/* The entities' count into d's room for them: one pass over the
+ * smallest index. Returns 0 or < 0 with err set. */
+static int
+expect_entities(struct store_digest *d, mirror_store *st, mirror_error *err)
+{
+	long long n = 0;
+	int rc;
+
+	if ((rc = store_count(&n, st, "SELECT count(*) FROM main.entities",
+	    NULL, err)) == 0)
+		digest_expect_entities(d, (size_t)n);
+	return rc;
+}
+
+/* Fold b's tables of st into b->d (a store_parallel_fn), with the
+ * entities the extra digests, else the memories' clock. Returns 0 or
  * < 0 with err set. */
 static int
 fold_parallel(void *arg, mirror_store *st, mirror_error *err)
@@ -1594,14 +1622,17 @@ fold_parallel(void *arg, mirror_store *st, mirror_error *err)
 
 	strbuf_init(&sql);
 	rc = digest_aliases(&b->d, st, err);
-	for (size_t i = 0; rc == 0 && i < NELEM(parallel_tables); i++)
-		rc = fold_table(&b->sum[parallel_tables[i]], &f,
-		    parallel_tables[i]);
+	if (rc == 0 && b->entities)
+		rc = expect_entities(&b->d, st, err);
+	for (size_t i = 0; rc == 0 && i < b->ntables; i++)
+		rc = fold_table(&b->sum[b->tables[i]], &f, b->tables[i]);
+	if (rc == 0 && b->entities)
+		rc = fold_extras(b->extra, b->folded, &f);
 	strbuf_free(&sql);
 	/* The clock here, where the core is this connection's: the build
 	 * would read it on the main thread after the sweep (a pass over
 	 * the memories). One that cannot be read is left to that read. */
-	if (rc == 0) {
+	if (rc == 0 && !b->entities) {
 		mirror_error ignored;
 
 		b->clocked = clock_memories(&b->clock, st, b->now,
@@ -1613,14 +1644,16 @@ fold_parallel(void *arg, mirror_store *st, mirror_error *err)
 }
 
 /*
- * Wait for the parallel fold (bs; NULL: none was started) and take its
- * tables into f->d and sum. When it did not run or failed and f->st is
- * not NULL, fold them as f says instead (which tells what is wrong).
- * Returns 0 or < 0 with f->err set.
+ * Wait for a parallel fold (bs; NULL: none was started) and take its
+ * tables into f->d and sum, its extra digests into extra and folded.
+ * When it did not run or failed and f->st is not NULL, fold them as f
+ * says instead (which tells what is wrong). Returns 0 or < 0 with
+ * f->err set.
  */
 static int
 parallel_finish(struct store_parallel *bs, struct parallel_fold *b,
-    struct digest_sum sum[T_N], const struct table_fold *f)
+    struct digest_sum sum[T_N], struct digest_sum *extra, int *folded,
+    const struct table_fold *f)
 {
 	struct store_digest *d = f->d;
 	mirror_error ignored;
@@ -1630,9 +1663,14 @@ parallel_finish(struct store_parallel *bs, struct parallel_fold *b,
 		return 0;
 	if (store_parallel_join(bs, &rc, &ignored) && rc == 0) {
 		digest_merge(d, &b->d);
-		for (size_t i = 0; i < NELEM(parallel_tables); i++)
-			sum[parallel_tables[i]] = b->sum[parallel_tables[i]];
-		d->parallel = (int)NELEM(parallel_tables);
+		for (size_t i = 0; i < b->ntables; i++)
+			sum[b->tables[i]] = b->sum[b->tables[i]];
+		d->parallel += (int)b->ntables;
+		if (b->entities) {
+			memcpy(extra, b->extra, sizeof(b->extra));
+			memcpy(folded, b->folded, sizeof(b->folded));
+			return 0;
+		}
 		d->clock_expired = b->clock.expired;
 		d->clock_after = b->clock.after;
 		d->clock_until = b->clock.until;
@@ -1640,10 +1678,12 @@ parallel_finish(struct store_parallel *bs, struct parallel_fold *b,
 		return 0;
 	}
 	rc = 0;
-	for (size_t i = 0; f->st != NULL && rc == 0 &&
-	    i < NELEM(parallel_tables); i++)
-		rc = fold_table(&sum[parallel_tables[i]], f,
-		    parallel_tables[i]);
+	if (f->st != NULL && b->entities)
+		rc = expect_entities(d, f->st, f->err);
+	for (size_t i = 0; f->st != NULL && rc == 0 && i < b->ntables; i++)
+		rc = fold_table(&sum[b->tables[i]], f, b->tables[i]);
+	if (f->st != NULL && rc == 0 && b->entities)
+		rc = fold_extras(extra, folded, f);
 	return rc;
 }
 
@@ -1687,6 +1727,36 @@ struct digest_how {
 };
 
 /*
+ * Start digest_store's second and third connections (bs[k] NULL: not
+ * started) on side[k], as of ts (now): the second first, so the entity
+ * table's room is made while it folds (its zeroed pages kept the other
+ * waiting); the third takes the entities, their edges and the extra
+ * digests, so the caller folds the projects alone and waits.
+ */
+static void
+sides_start(struct store_parallel *bs[2], struct parallel_fold side[2],
+    mirror_store *st, const char *ts, time_t now,
+    const struct digest_how *how)
+{
+	memset(side, 0, 2 * sizeof(*side));
+	for (int k = 0; k < 2; k++) {
+		side[k].ts = ts;
+		side[k].now = now;
+		side[k].entities = k == 1;
+		side[k].tables = k == 1 ? entity_tables : parallel_tables;
+		side[k].ntables = k == 1 ? NELEM(entity_tables) :
+		    NELEM(parallel_tables);
+		digest_init(&side[k].d);
+		side[k].d.keep_rowids = how->rowids;
+	}
+	side[0].then = how->then;
+	side[0].arg = how->arg;
+	bs[0] = store_parallel_start(st, fold_parallel, &side[0]);
+	bs[1] = bs[0] != NULL ? store_parallel_start(st, fold_parallel,
+	    &side[1]) : NULL;
+}
+
+/*
  * facts_digest, as how says. The queries fold in order, the fact tables
  * of parallel_tables on a second connection at the same time when it can
  * (store_parallel_start), and the snapshot chains their sums in order: the
@@ -1710,10 +1780,9 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	struct digest_sum projects = { 0, 0 }, sum[T_N];
 	struct digest_sum extra[NELEM(extra_digests)];
 	int folded[NELEM(extra_digests)] = { 0 };
-	struct parallel_fold side;
-	struct store_parallel *bs = NULL;
+	struct parallel_fold side[2];
+	struct store_parallel *bs[2];
 	char ts[MIRROR_TS_LEN];
-	long long n_ent = 0;
 	strbuf sql;
 	struct table_fold f = { .d = out, .st = st, .ts = ts, .sql = &sql,
 	    .err = err };
@@ -1723,39 +1792,30 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	memset(sum, 0, sizeof(sum));
 	digest_init(out);
 	out->keep_rowids = rowids;
-	memset(&side, 0, sizeof(side));
-	side.ts = ts;
-	side.now = now;
-	side.then = how->then;
-	side.arg = how->arg;
-	digest_init(&side.d);
-	side.d.keep_rowids = rowids;
+	sides_start(bs, side, st, ts, now, how);
 	strbuf_init(&sql);
-	/* The second connection starts first: the entity table's room is
-	 * made while it folds (its zeroed pages kept the other waiting). */
-	bs = store_parallel_start(st, fold_parallel, &side);
 	rc = digest_aliases(out, st, err);
-	/* A count is one pass over the smallest index. */
-	if (rc == 0 && (rc = store_count(&n_ent, st, "SELECT count(*) FROM "
-	    "main.entities", NULL, err)) == 0)
-		digest_expect_entities(out, (size_t)n_ent);
+	if (rc == 0 && bs[1] == NULL)
+		rc = expect_entities(out, st, err);
 	if (rc == 0)
 		rc = digest_fold_part(&projects, out, st, &q, err);
 	/* The layers and relationships: every column the pages read. */
 	for (int t = 0; rc == 0 && t < T_N; t++)
-		if (bs == NULL || !is_parallel(t))
+		if ((bs[0] == NULL || !is_parallel(t)) &&
+		    (bs[1] == NULL || (t != T_ENT && t != T_REL)))
 			rc = fold_table(&sum[t], &f, t);
-	if (rc == 0)
+	if (rc == 0 && bs[1] == NULL)
 		rc = fold_extras(extra, folded, &f);
-	if (bs != NULL) {
+	for (int k = 0; k < 2; k++) {
 		struct table_fold fb = f;
 		int brc;
 
 		fb.st = rc == 0 ? st : NULL;
-		brc = parallel_finish(bs, &side, sum, &fb);
+		brc = parallel_finish(bs[k], &side[k], sum, extra, folded,
+		    &fb);
 		rc = rc < 0 ? rc : brc;
+		digest_free(&side[k].d);
 	}
-	digest_free(&side.d);
 	strbuf_free(&sql);
 	digest_seal(out, &projects);
 	for (int t = 0; t < T_N; t++)

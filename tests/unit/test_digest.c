@@ -750,7 +750,7 @@ test_clock_parallel(void **state)
 		assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
 		assert_int_equal(store_read_begin(st, &err), 0);
 		assert_int_equal(facts_digest_rows(&d, st, now, &err), 0);
-		assert_int_equal(d.parallel, 2);
+		assert_int_equal(d.parallel, 4);
 		assert_int_equal(facts_clock_read(&want, st, now, &err), 0);
 		memset(&got, 0xa5, sizeof(got));
 		assert_int_equal(facts_clock_of(&got, &d, st, &err), 1);
@@ -823,7 +823,7 @@ test_digest_then(void **state)
 	assert_int_equal(facts_digest_rows_then(&two, st, 1700000000,
 	    then_note, &seen, &err), 0);
 	store_read_end(st);
-	assert_int_equal(two.parallel, 2);
+	assert_int_equal(two.parallel, 4);
 	assert_int_equal(seen.calls, 1);
 	assert_false(pthread_equal(seen.thread, pthread_self()));
 	assert_same_digest(&one, &two);
@@ -866,12 +866,25 @@ test_digest_parallel(void **state)
 	    " status, created_at, updated_at) VALUES ('s4', 'p06', 'fact',"
 	    " 'k', 'w', 'superseded', '2024-01-01', '2024-03-01 10:00:00');"
 	    "INSERT INTO memories(id, memory_type, content, project) VALUES"
-	    " ('m3', 'knowledge', 'n', 'nowhere')");
+	    " ('m3', 'knowledge', 'n', 'nowhere');"
+	    /* Rows whose owners are entities (folded where the entities
+	     * are): an entity member shown as a far end, a check's
+	     * entity and edge. */
+	    "INSERT INTO conflict_members(conflict_id, member_kind,"
+	    " member_id, member_layer_trust, value_snapshot) VALUES"
+	    " ('c1', 'entity', 'e6', 2, 'Head');"
+	    "INSERT INTO rule_runs VALUES ('run1', 'r', 'a.sql:1', 'warn',"
+	    " 'lbl', 'desc', 'q', 'ok', '', 1, 1);"
+	    "INSERT INTO rule_violations(id, rule_id, severity, project,"
+	    " facts, message, detected_at) VALUES ('chk-1', 'r', 'warn',"
+	    " 'p05', '[\"entity:e6\"]', 'm', '2024-01-01');"
+	    "INSERT INTO violation_facts VALUES ('chk-1', 'entity', 'e6'),"
+	    " ('chk-1', 'relationship', 'r2')");
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	digest_jobs(&one, st, "1", 1);
 	assert_int_equal(one.parallel, 0);
 	digest_jobs(&two, st, "2", 1);
-	assert_int_equal(two.parallel, 2);
+	assert_int_equal(two.parallel, 4);
 	assert_same_digest(&one, &two);
 	/* Its count of active rows is the store's (the sweep takes it). */
 	{
