@@ -8,15 +8,18 @@
 #include "store/parallel.h"
 #include "util/xalloc.h"
 
-/* The disputed members, every conflict and how many are open. */
+/* The disputed members, every conflict and how many are open, read on
+ * st (a store_parallel_fn, as checks_read). Returns 0 or < 0 with err
+ * set. */
 static int
-conflicts_read(struct site_model *m, mirror_error *err)
+conflicts_read(void *arg, mirror_store *st, mirror_error *err)
 {
+	struct site_model *m = arg;
 	int rc;
 
-	rc = conflict_disputed(&m->disputed, m->st, err);
+	rc = conflict_disputed(&m->disputed, st, err);
 	if (rc == 0)
-		rc = conflict_list(&m->conflicts, m->st, NULL, err);
+		rc = conflict_list(&m->conflicts, st, NULL, err);
 	m->open_conflicts = 0;
 	for (size_t i = 0; rc == 0 && i < m->conflicts.n; i++)
 		if (strcmp(m->conflicts.items[i].status, "open") == 0)
@@ -46,8 +49,8 @@ checks_read(void *arg, mirror_store *st, mirror_error *err)
 	return rc;
 }
 
-/* The projects, their slugs, the audit and the conflicts, on m->st.
- * Returns 0 or < 0 with err set. */
+/* The projects, their slugs and the audit, on m->st. Returns 0 or < 0
+ * with err set. */
 static int
 facts_read(struct site_model *m, mirror_error *err)
 {
@@ -61,8 +64,7 @@ facts_read(struct site_model *m, mirror_error *err)
 	m->pslug = xcalloc(m->n_projects + 1, sizeof(*m->pslug));
 	for (size_t i = 0; i < m->n_projects; i++)
 		slug_make(m->pslug[i], m->projects[i].id);
-	rc = audit_latest(&m->audit, m->st, err);
-	return rc < 0 ? rc : conflicts_read(m, err);
+	return audit_latest(&m->audit, m->st, err);
 }
 
 /* The project of the model's conflict i when it is open, else NULL. */
@@ -120,25 +122,40 @@ index_free(struct model_index *ix)
 }
 
 
-int
-site_model_read(struct site_model *m, mirror_error *err)
+/* Wait for bs, fn's work on a second connection (NULL: not started),
+ * or run fn on m's own; rc is the result so far, which an earlier
+ * error keeps. Returns the result: 0 or < 0 with err set. */
+static int
+read_join(struct store_parallel *bs, store_parallel_fn fn,
+    struct site_model *m, int rc, mirror_error *err)
 {
-	struct store_parallel *bs;
 	mirror_error parallel_err;
-	int rc, brc;
+	int brc;
 
-	/* The rules' tables on a second connection at the same time, when
-	 * it reads the same rows (store/parallel.h: the two reads overlap,
-	 * and the render's health counts come with the second); the first
-	 * error in the order of one connection wins. */
-	bs = store_parallel_start(m->st, checks_read, m);
-	rc = facts_read(m, err);
 	if (store_parallel_join(bs, &brc, &parallel_err)) {
 		if (rc == 0 && brc < 0)
 			*err = parallel_err;
-		rc = rc < 0 ? rc : brc;
-	} else if (rc == 0)
-		rc = checks_read(m, m->st, err);
+		return rc < 0 ? rc : brc;
+	}
+	return rc < 0 ? rc : fn(m, m->st, err);
+}
+
+int
+site_model_read(struct site_model *m, mirror_error *err)
+{
+	struct store_parallel *conflicts, *checks;
+	int rc;
+
+	/* The conflicts and the rules' tables on connections of their own
+	 * at the same time, when they read the same rows
+	 * (store/parallel.h: the reads overlap, and the render's health
+	 * counts come with the rules'); the first error in the order of
+	 * one connection wins. */
+	conflicts = store_parallel_start(m->st, conflicts_read, m);
+	checks = store_parallel_start(m->st, checks_read, m);
+	rc = facts_read(m, err);
+	rc = read_join(conflicts, conflicts_read, m, rc, err);
+	rc = read_join(checks, checks_read, m, rc, err);
 	if (rc < 0)
 		return rc;
 	/* Once both connections' lists are read. */

@@ -136,12 +136,70 @@ test_checks(void **state)
 	assert_int_equal(m.checks_of.start[3], 4);
 }
 
+/* The model of the store at path read with MIRROR_JOBS jobs into *x
+ * (its connection open in a read until model_close). */
+static void
+model_jobs(struct site_model *x, const char *jobs)
+{
+	mirror_error err;
+
+	memset(x, 0, sizeof(*x));
+	x->now = m.now;
+	assert_int_equal(setenv("MIRROR_JOBS", jobs, 1), 0);
+	assert_int_equal(store_open(&x->st, path, STORE_READ, &err), 0);
+	assert_int_equal(store_read_begin(x->st, &err), 0);
+	assert_int_equal(facts_digest(&x->digest, x->st, x->now, &err), 0);
+	assert_int_equal(site_model_read(x, &err), 0);
+	unsetenv("MIRROR_JOBS");
+}
+
+static void
+model_close(struct site_model *x)
+{
+	store_read_end(x->st);
+	site_model_free(x);
+	store_close(x->st);
+}
+
+/* Read on one connection or with the conflicts and the rules' tables
+ * on connections of their own, the model is the same. */
+static void
+test_model_jobs(void **state)
+{
+	struct site_model one, two;
+
+	(void)state;
+	model_jobs(&one, "1");
+	model_jobs(&two, "2");
+	assert_int_equal(one.n_projects, two.n_projects);
+	assert_int_equal(one.conflicts.n, 7);
+	assert_int_equal(two.conflicts.n, one.conflicts.n);
+	for (size_t i = 0; i < one.conflicts.n; i++)
+		assert_string_equal(one.conflicts.items[i].id,
+		    two.conflicts.items[i].id);
+	assert_int_equal(one.open_conflicts, 5);
+	assert_int_equal(two.open_conflicts, one.open_conflicts);
+	assert_int_equal(one.violations.n, 6);
+	assert_int_equal(two.violations.n, one.violations.n);
+	for (size_t i = 0; i < one.violations.n; i++)
+		assert_string_equal(one.violations.items[i].id,
+		    two.violations.items[i].id);
+	for (size_t p = 0; p <= one.n_projects; p++) {
+		assert_int_equal(one.open_of.start[p], two.open_of.start[p]);
+		assert_int_equal(one.checks_of.start[p],
+		    two.checks_of.start[p]);
+	}
+	model_close(&one);
+	model_close(&two);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_conflicts),
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_model_jobs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
