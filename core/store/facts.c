@@ -577,15 +577,14 @@ cols_sql(strbuf *sb, const struct table *t, mirror_store *st)
 }
 
 /* How a read is limited to the scope's projects (table_sql). */
-enum { SCOPE_NONE, SCOPE_NAMES, SCOPE_ROWS, SCOPE_LOOSE };
+enum { SCOPE_NONE, SCOPE_NAMES, SCOPE_ROWS };
 
 
 /*
  * Write into sb the SQL tmpl of t with its marks replaced: @COLS by t's
  * columns (cols_sql); @SCOPE by a WHERE that keeps the projects of TEMP
  * mirror_scope (SCOPE_NAMES: by the rows' stored project, SCOPE_ROWS:
- * by the rowids of TEMP mirror_scope_rows, SCOPE_LOOSE: to the rows
- * of no project, by their canonical project), else by nothing
+ * by the rowids of TEMP mirror_scope_rows), else by nothing
  * (relationships: the entities of those projects); @RSCOPE (an edge's
  * own rows) by the rowids with SCOPE_ROWS, else by nothing; @EXPIRED by
  * whether a memory's valid_until lies before the timestamp bound as ?1;
@@ -616,12 +615,6 @@ table_sql(strbuf *sb, const struct table *t, mirror_store *st,
 			strbuf_printf(sb, " WHERE %c.project IN (SELECT name "
 			    "FROM temp.mirror_scope_names) ",
 			    t->alias == 'r' ? 'e' : t->alias);
-		else if (k == 1 && scoped == SCOPE_LOOSE)
-			/* No temp table: the model's connection may hold
-			 * another reader's scope. */
-			strbuf_printf(sb, " WHERE coalesce(a.canonical, "
-			    "%c.project) = '' ", t->alias == 'r' ? 'e' :
-			    t->alias);
 		else if ((k == 1 || k == 3) && scoped == SCOPE_ROWS) {
 			/* An edge's @SCOPE is its entities' (T_ENT). */
 			const struct table *x = k == 1 && t == &tables[T_REL] ?
@@ -929,13 +922,6 @@ facts_reader_open_scoped(struct facts_reader **out, mirror_store *st,
     time_t now, mirror_error *err)
 {
 	return reader_open(out, st, now, SCOPE_NAMES, err);
-}
-
-int
-facts_reader_open_loose(struct facts_reader **out, mirror_store *st,
-    time_t now, mirror_error *err)
-{
-	return reader_open(out, st, now, SCOPE_LOOSE, err);
 }
 
 int

@@ -159,16 +159,6 @@ int facts_reader_open_scoped(struct facts_reader **out, mirror_store *st,
     time_t now, mirror_error *err);
 
 /*
- * facts_reader_open for the rows of no project (canonical project ""),
- * the only project to ask it for: a scan of the tables without a sort,
- * and no temp table, so it may run on a connection whose other reader
- * is scoped. The index reads them so on a connection of its own while
- * the projects are read on the model's.
- */
-int facts_reader_open_loose(struct facts_reader **out, mirror_store *st,
-    time_t now, mirror_error *err);
-
-/*
  * Set the scope of scoped reads and checks to the canonical project ids
  * ids[0..n) (a TEMP table of st's connection, replaced by each call).
  * Returns 0 or < 0 with err set.

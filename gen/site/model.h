@@ -66,6 +66,10 @@ struct site_model {
 	struct facts_reader *facts;   /* open during site_render: projects
 	                                 are read in id order, on the thread
 	                                 that runs the families */
+	struct project_facts loose;   /* during site_render: the rows of no
+	                                 project, the reader's first group,
+	                                 read before the families (the
+	                                 index's, which runs beside them) */
 	struct facts_kept *kept;      /* NULL, or the projects the build's
 	                                 check read in a read of the same
 	                                 store (no other connection wrote

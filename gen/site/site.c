@@ -30,7 +30,7 @@
 /* The page families, in render order: extras last, since the sitemap
  * lists what was written before it. */
 static const struct page_family families[] = {
-	{ "index", index_pages, 1 },    /* its own read of loose rows */
+	{ "index", index_pages, 1 },    /* the model's loose rows */
 	{ "projects", project_pages, 0 },
 	{ "conflicts", conflict_pages, 0 },
 	{ "checks", check_pages, 0 },
@@ -313,9 +313,12 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 		record_set_key(w.record, o->stamp->render);
 		rc = plan_projects(m, &pc, o, err);
 	}
-	/* Projects are read in id order, the index's "" group first. */
+	/* Projects are read in id order, the index's "" group first:
+	 * here, so the index may run beside the projects. */
 	if (rc == 0 && m->facts == NULL)
 		rc = facts_reader_open_wide(&m->facts, m->st, m->now, err);
+	if (rc == 0)
+		rc = facts_read_project(&m->loose, m->facts, "", err);
 	if (rc == 0)
 		rc = all_families(&pc, err);
 	if (rc == 0 && o->out != NULL)
@@ -326,6 +329,8 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 		rc = write_stamp(o, w.pages, m, err);
 	facts_reader_close(m->facts);
 	m->facts = NULL;
+	facts_free(&m->loose);
+	memset(&m->loose, 0, sizeof(m->loose));
 	*pages = w.pages;
 	free(w.kept);
 	writer_free(&w);

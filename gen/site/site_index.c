@@ -59,42 +59,30 @@ open_counts(long long **counts, const struct site_model *m)
 	return loose;
 }
 
-/* The no-project group's facts, every status, in layer order, and the
- * links of its entities as the overviews list them (*linked). Read by a
- * reader of their own on pc's connection: the family may run beside
- * the projects, whose reader is the model's. */
-static int
-loose_facts(json_t **out, json_t **linked, const struct page_ctx *pc,
-    mirror_error *err)
+/* The no-project group's facts (the model's, read before the
+ * families), every status, in layer order, and the links of its
+ * entities as the overviews list them (*linked). */
+static json_t *
+loose_facts(json_t **linked, const struct site_model *m)
 {
-	const struct site_model *m = pc->m;
-	struct facts_reader *r;
-	struct project_facts f;
+	const struct project_facts *f = &m->loose;
 	struct site_graph g;
 	json_t *items = json_array();
-	int rc;
 
 	*linked = json_array();
-	if ((rc = facts_reader_open_loose(&r, pc->st, m->now, err)) == 0)
-		rc = facts_read_project(&f, r, "", err);
-	else
-		memset(&f, 0, sizeof(f));
-	facts_reader_close(r);
-	graph_init(&g, &f);
-	for (size_t k = 0; rc == 0 && k < f.n_state; k++)
-		json_array_append_new(items, item_state(m, &f.state[k]));
-	for (size_t k = 0; rc == 0 && k < f.n_ent; k++) {
-		json_t *item = item_entity(m, &f.ent[k]);
+	graph_init(&g, f);
+	for (size_t k = 0; k < f->n_state; k++)
+		json_array_append_new(items, item_state(m, &f->state[k]));
+	for (size_t k = 0; k < f->n_ent; k++) {
+		json_t *item = item_entity(m, &f->ent[k]);
 
-		graph_entity_links(item, *linked, m, &g, &f.ent[k]);
+		graph_entity_links(item, *linked, m, &g, &f->ent[k]);
 		json_array_append_new(items, item);
 	}
-	for (size_t k = 0; rc == 0 && k < f.n_mem; k++)
-		json_array_append_new(items, item_memory(m, &f.mem[k]));
+	for (size_t k = 0; k < f->n_mem; k++)
+		json_array_append_new(items, item_memory(m, &f->mem[k]));
 	graph_free(&g);
-	facts_free(&f);
-	*out = items;
-	return rc;
+	return items;
 }
 
 /* The date ("YYYY-MM-DD") of t, seconds since 1970, into buf. */
@@ -428,9 +416,8 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	int rc;
 
 	projects = project_rows(m, open, &with_open);
-	rc = loose_facts(&loose, &linked, pc, err);
-	if (rc == 0)
-		rc = history_json(&history, pc, err);
+	loose = loose_facts(&linked, m);
+	rc = history_json(&history, pc, err);
 	data = item_must(json_pack("{s:o, s:o, s:o, s:I, s:o, s:I, s:I, "
 	    "s:o}", "projects", projects, "loose", loose, "loose_linked",
 	    linked, "loose_open_conflicts",

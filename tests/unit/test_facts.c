@@ -432,41 +432,6 @@ test_reader_wide(void **state)
 	wide_case("4", "wal", 0);
 }
 
-/* The loose reader reads the rows of no project, as facts_load does,
- * on a connection whose scoped reader keeps its scope meanwhile. */
-static void
-test_reader_loose(void **state)
-{
-	static const char *const scope[] = { "p05" };
-	struct project_facts f, g, h;
-	struct facts_reader *r, *loose;
-	mirror_error err;
-	mirror_store *st;
-
-	(void)state;
-	make_store(base_sql);
-	st = open_read();
-	assert_int_equal(facts_load(&g, st, "", 0, &err), 0);
-	assert_int_equal(g.n_mem, 1);
-	assert_int_equal(facts_load(&h, st, "p05", 0, &err), 0);
-	assert_int_equal(facts_scope_set(st, scope, 1, &err), 0);
-	assert_int_equal(facts_reader_open_scoped(&r, st, 0, &err), 0);
-	assert_int_equal(facts_reader_open_loose(&loose, st, 0, &err), 0);
-	assert_int_equal(facts_read_project(&f, loose, "", &err), 0);
-	same_facts(&f, &g);
-	assert_string_equal(f.mem[0].id, "m1");
-	facts_free(&f);
-	facts_reader_close(loose);
-	assert_int_equal(facts_read_project(&f, r, "p05", &err), 0);
-	same_facts(&f, &h);
-	assert_true(f.n_state > 0 && f.n_ent > 0 && f.n_mem > 0);
-	facts_free(&f);
-	facts_free(&g);
-	facts_free(&h);
-	facts_reader_close(r);
-	close_read(st);
-}
-
 /* 6: the checksum is of the rows, not of the order they were written
  * in; a row written twice still counts twice. */
 static void
@@ -773,7 +738,6 @@ main(void)
 		cmocka_unit_test(test_checksum),
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_reader_wide),
-		cmocka_unit_test(test_reader_loose),
 		cmocka_unit_test(test_checksum_order),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_check),
