@@ -649,8 +649,9 @@ search_facts(struct search_index *x, const struct site_model *m, long p,
 	return rc;
 }
 
-/* Every project's facts, read through a reader of pc's connection, as
- * documents of x. Returns 0 or < 0 with err set. */
+/* Every project's facts, read through a reader of pc's connection (its
+ * tables sorted on connections of their own when it can), as documents
+ * of x. Returns 0 or < 0 with err set. */
 static int
 search_all_facts(struct search_index *x, const struct page_ctx *pc,
     mirror_error *err)
@@ -659,7 +660,7 @@ search_all_facts(struct search_index *x, const struct page_ctx *pc,
 	struct facts_reader *r = NULL;
 	int rc;
 
-	rc = facts_reader_open(&r, pc->st, m->now, err);
+	rc = facts_reader_open_wide(&r, pc->st, m->now, err);
 	for (size_t p = 0; rc == 0 && p < m->n_projects; p++) {
 		struct project_facts f;
 
