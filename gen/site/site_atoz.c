@@ -30,6 +30,7 @@
 #include "search/search_index.h"
 #include "site/items.h"
 #include "site/site_atoz.h"
+#include "sys/jobs.h"
 #include "util/hash.h"
 #include "util/jsonbuild.h"
 #include "util/strbuf.h"
@@ -495,9 +496,12 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 
 		/* The pages are written during the second pass's read, but
 		 * when the family runs in parallel with the others
-		 * (families.h): the cores are theirs, and a queue of pages in
-		 * flight would add its memory to theirs. */
-		pg.later = page_later_start(pc, pc->st == pc->m->st);
+		 * (families.h) on two cores: the cores are theirs, and a
+		 * queue of pages in flight would add its memory to theirs.
+		 * From three jobs on, a core of its own halves the longest
+		 * thread beside the pools. */
+		pg.later = page_later_start(pc, pc->st == pc->m->st ||
+		    mirror_jobs() > 2);
 		rc = names_pass(&pg, pc, err);
 		lrc = page_later_finish(pg.later, &later_err);
 		if (rc == 0 && lrc < 0) {
