@@ -8,6 +8,7 @@
 
 #include "store/parallel.h"
 #include "sys/jobs.h"
+#include "sys/pool.h"
 #include "util/xalloc.h"
 
 struct store_parallel {
@@ -35,6 +36,7 @@ parallel_main(void *arg)
 	    store_read_begin(st, &b->err) == 0) {
 		b->opened = 1;
 		b->rc = b->fn(b->arg, st, &b->err);
+		pool_thread_done();
 		if (b->keep) {
 			b->kept = st;
 			return NULL;

@@ -54,6 +54,7 @@ struct pool {
 static int prof_on = -1;
 static pthread_mutex_t prof_mu = PTHREAD_MUTEX_INITIALIZER;
 static long long prof_pool_ns, prof_starved_ns, prof_incpu_ns, prof_items;
+static long long prof_longest_ns;       /* pool_thread_done's greatest */
 
 /* Clock id's time in nanoseconds. */
 static long long
@@ -89,9 +90,10 @@ prof_print(void)
 	serial = main_out + starved;
 	fprintf(stderr, "mirror profile: cpu %.6f s, serial %.6f s (main "
 	    "thread outside pools %.6f s, every worker waiting %.6f s), "
-	    "serial share %.2f%%; pools %.6f s wall, %lld items\n", cpu,
-	    serial, main_out, starved, cpu > 0 ? 100 * serial / cpu : 0.0,
-	    (double)prof_pool_ns / 1e9, prof_items);
+	    "serial share %.2f%%; pools %.6f s wall, %lld items; longest "
+	    "thread beside them %.6f s\n", cpu, serial, main_out, starved,
+	    cpu > 0 ? 100 * serial / cpu : 0.0, (double)prof_pool_ns / 1e9,
+	    prof_items, (double)prof_longest_ns / 1e9);
 }
 
 /* 1 when MIRROR_PROFILE=1 (the line printed at exit), else 0. */
@@ -106,6 +108,20 @@ profiling(void)
 	}
 	pthread_mutex_unlock(&prof_mu);
 	return prof_on;
+}
+
+void
+pool_thread_done(void)
+{
+	long long cpu;
+
+	if (!profiling())
+		return;
+	cpu = now_ns_of(CLOCK_THREAD_CPUTIME_ID);
+	pthread_mutex_lock(&prof_mu);
+	if (cpu > prof_longest_ns)
+		prof_longest_ns = cpu;
+	pthread_mutex_unlock(&prof_mu);
 }
 
 /* Add one pool's figures, started at t0 (cpu0 the caller's CPU time),

@@ -51,4 +51,12 @@ struct pool_work {
  */
 int pool_run(const struct pool_work *w, mirror_error *err);
 
+/*
+ * Called by a thread that runs beside the pools (a second connection's
+ * work, a family of its own, a page writer) as it ends: with
+ * MIRROR_PROFILE=1 the greatest such thread's CPU time goes into the
+ * profile's line, since on enough cores the render waits for it.
+ */
+void pool_thread_done(void);
+
 #endif

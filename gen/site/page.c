@@ -13,6 +13,7 @@
 #include "render/markdown.h"
 #include "site/page.h"
 #include "sys/jobs.h"
+#include "sys/pool.h"
 #include "output/record.h"
 #include "util/array.h"
 #include "util/hash.h"
@@ -619,6 +620,7 @@ later_run(void *arg)
 		}
 	}
 	pthread_mutex_unlock(&pl->mu);
+	pool_thread_done();
 	return NULL;
 }
 
