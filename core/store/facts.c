@@ -977,7 +977,7 @@ facts_reader_close(struct facts_reader *r)
 	for (int t = 0; t < T_N; t++)
 		sqlite3_finalize(r->stmt[t]);
 	for (int t = 0; t < T_N; t++)
-		store_parallel_close(r->side[t]);
+		store_parallel_close(r->st, r->side[t]);
 	sqlite3_finalize(r->far);
 	free(r->last);
 	free(r);

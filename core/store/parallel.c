@@ -12,6 +12,10 @@
 #include "util/xalloc.h"
 
 struct store_parallel {
+	mirror_store *parent;   /* the store it reads beside */
+	unsigned long gen;      /* parent's read (store_read_gen) */
+	int spare;              /* the connection goes back as a spare */
+	mirror_store *st;       /* a spare taken, else opened here */
 	char *path;
 	store_parallel_fn fn;
 	void *arg;
@@ -28,17 +32,21 @@ static void *
 parallel_main(void *arg)
 {
 	struct store_parallel *b = arg;
-	mirror_store *st = NULL;
+	mirror_store *st = b->st;
 
 	/* Never waits on a lock: a writer waiting to commit waits for the
 	 * caller's read, which waits here (the caller then does the work). */
-	if (store_open(&st, b->path, STORE_READ_NOWAIT, &b->err) == 0 &&
-	    store_read_begin(st, &b->err) == 0) {
+	if (st != NULL || (store_open(&st, b->path, STORE_READ_NOWAIT,
+	    &b->err) == 0 && store_read_begin(st, &b->err) == 0)) {
 		b->opened = 1;
 		b->rc = b->fn(b->arg, st, &b->err);
 		pool_thread_done();
 		if (b->keep) {
 			b->kept = st;
+			return NULL;
+		}
+		if (b->spare && b->rc == 0) {
+			store_spare_put(b->parent, st, b->gen);
 			return NULL;
 		}
 		store_read_end(st);
@@ -56,11 +64,21 @@ parallel_start(mirror_store *st, store_parallel_fn fn, void *arg, int keep)
 
 	b = xcalloc(1, sizeof(*b));
 	b->keep = keep;
+	/* Under a write lock the caller changes the store after: a spare
+	 * would read the rows before its change. */
+	if (sqlite3_txn_state(store_db(st), "main") == SQLITE_TXN_READ) {
+		b->parent = st;
+		b->gen = store_read_gen(st);
+		b->spare = 1;
+		b->st = store_spare_take(st);
+	}
 	b->path = xstrdup(store_path(st));
 	b->fn = fn;
 	b->arg = arg;
 	mirror_error_clear(&b->err);
 	if (pthread_create(&b->tid, NULL, parallel_main, b) != 0) {
+		if (b->st != NULL)
+			store_spare_put(st, b->st, b->gen);
 		free(b->path);
 		free(b);
 		return NULL;
@@ -113,8 +131,8 @@ store_parallel_join_kept(struct store_parallel *b, mirror_store **kept,
 	pthread_join(b->tid, NULL);
 	if (kept != NULL)
 		*kept = b->kept;
-	else
-		store_parallel_close(b->kept);
+	else if (b->kept != NULL)
+		store_parallel_close(b->parent, b->kept);
 	ran = b->opened;
 	if (ran) {
 		*rc = b->rc;
@@ -127,10 +145,15 @@ store_parallel_join_kept(struct store_parallel *b, mirror_store **kept,
 }
 
 void
-store_parallel_close(mirror_store *kept)
+store_parallel_close(mirror_store *st, mirror_store *kept)
 {
 	if (kept == NULL)
 		return;
+	if (st != NULL &&
+	    sqlite3_txn_state(store_db(st), "main") == SQLITE_TXN_READ) {
+		store_spare_put(st, kept, store_read_gen(st));
+		return;
+	}
 	store_read_end(kept);
 	store_close(kept);
 }

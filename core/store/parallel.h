@@ -70,8 +70,10 @@ int store_parallel_join(struct store_parallel *b, int *rc, mirror_error *err);
 int store_parallel_join_kept(struct store_parallel *b, mirror_store **kept,
     int *rc, mirror_error *err);
 
-/* End the read of a connection store_parallel_join_kept handed over and
- * close it. NULL is fine. */
-void store_parallel_close(mirror_store *kept);
+/* Give back a connection store_parallel_join_kept handed over, its
+ * statements finalized: a spare of st (store.h) while st's read that
+ * it began beside is open, else its read ended and closed. kept NULL
+ * is fine. */
+void store_parallel_close(mirror_store *st, mirror_store *kept);
 
 #endif

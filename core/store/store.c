@@ -44,6 +44,13 @@ struct mirror_store {
 	struct timespec last;       /* the last progress call or start */
 	int tripped;                /* the budget stopped the statement:
 	                               STORE_TRIPPED_* */
+	/* Connections store_parallel's works left reading what this one
+	 * reads (store_spare_put), each with the read_gen it began in. */
+	pthread_mutex_t spare_mu;   /* spare, spare_gen, n_spare, read_gen */
+	mirror_store *spare[STORE_SPARES];
+	unsigned long spare_gen[STORE_SPARES];
+	int n_spare;
+	unsigned long read_gen;     /* store_read_begin's count */
 };
 
 /* The VM steps between two progress-handler calls. */
@@ -1087,6 +1094,7 @@ store_open(mirror_store **out, const char *path, enum store_mode mode,
 	if (rc < 0)
 		return rc;
 	st = xcalloc(1, sizeof(*st));
+	pthread_mutex_init(&st->spare_mu, NULL);
 	st->path = xstrdup(path);
 	st->mode = mode;
 	flags = (mode == STORE_WRITE ? SQLITE_OPEN_READWRITE :
@@ -1161,11 +1169,85 @@ out:
 	return rc;
 }
 
+/* Close every spare of st (store_spare_put), their reads ended. */
+static void
+spares_drop(mirror_store *st)
+{
+	mirror_store *drop[STORE_SPARES];
+	int n;
+
+	pthread_mutex_lock(&st->spare_mu);
+	n = st->n_spare;
+	memcpy(drop, st->spare, sizeof(drop));
+	st->n_spare = 0;
+	pthread_mutex_unlock(&st->spare_mu);
+	while (n > 0) {
+		store_read_end(drop[--n]);
+		store_close(drop[n]);
+	}
+}
+
+mirror_store *
+store_spare_take(mirror_store *st)
+{
+	mirror_store *c = NULL;
+
+	if (sqlite3_txn_state(st->db, "main") != SQLITE_TXN_READ) {
+		spares_drop(st);
+		return NULL;
+	}
+	pthread_mutex_lock(&st->spare_mu);
+	while (c == NULL && st->n_spare > 0) {
+		int k = --st->n_spare;
+
+		if (st->spare_gen[k] == st->read_gen)
+			c = st->spare[k];
+		else {
+			/* Of an earlier read: not this snapshot. */
+			pthread_mutex_unlock(&st->spare_mu);
+			store_read_end(st->spare[k]);
+			store_close(st->spare[k]);
+			pthread_mutex_lock(&st->spare_mu);
+		}
+	}
+	pthread_mutex_unlock(&st->spare_mu);
+	return c;
+}
+
+void
+store_spare_put(mirror_store *st, mirror_store *conn, unsigned long gen)
+{
+	pthread_mutex_lock(&st->spare_mu);
+	if (gen == st->read_gen && st->n_spare < STORE_SPARES) {
+		st->spare_gen[st->n_spare] = gen;
+		st->spare[st->n_spare++] = conn;
+		conn = NULL;
+	}
+	pthread_mutex_unlock(&st->spare_mu);
+	if (conn != NULL) {
+		store_read_end(conn);
+		store_close(conn);
+	}
+}
+
+unsigned long
+store_read_gen(mirror_store *st)
+{
+	unsigned long gen;
+
+	pthread_mutex_lock(&st->spare_mu);
+	gen = st->read_gen;
+	pthread_mutex_unlock(&st->spare_mu);
+	return gen;
+}
+
 void
 store_close(mirror_store *st)
 {
 	if (st == NULL)
 		return;
+	spares_drop(st);
+	pthread_mutex_destroy(&st->spare_mu);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
@@ -1192,7 +1274,14 @@ store_features(const mirror_store *st)
 int
 store_read_begin(mirror_store *st, mirror_error *err)
 {
-	int rc = exec(st, "BEGIN", "cannot begin a read", err);
+	int rc;
+
+	/* The spares of the read before read another snapshot. */
+	spares_drop(st);
+	pthread_mutex_lock(&st->spare_mu);
+	st->read_gen++;
+	pthread_mutex_unlock(&st->spare_mu);
+	rc = exec(st, "BEGIN", "cannot begin a read", err);
 
 	/* A deferred transaction takes its snapshot at the first read. */
 	if (rc == 0)
@@ -1204,6 +1293,7 @@ store_read_begin(mirror_store *st, mirror_error *err)
 void
 store_read_end(mirror_store *st)
 {
+	spares_drop(st);
 	(void)sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
 }
 

@@ -227,6 +227,23 @@ int store_data_version(long long *out, mirror_store *st, mirror_error *err);
  */
 int store_shares_snapshot(mirror_store *st);
 
+/*
+ * Spares (for store/parallel.c): a second connection whose work is done
+ * goes back to the store it reads beside, its read still open, and the
+ * next work beside that store in the same read takes it instead of
+ * opening one (its schema checked, its aliases loaded and its page
+ * cache warm). store_spare_take on st's thread returns one (the
+ * caller's from then on) or NULL; store_spare_put, from any thread,
+ * keeps conn, which began its read while st's read of generation gen
+ * (store_read_gen) was open, or closes it when st has begun another
+ * read since or holds STORE_SPARES already. st's spares are closed when
+ * its read ends or begins, and when it closes.
+ */
+#define STORE_SPARES 8
+mirror_store *store_spare_take(mirror_store *st);
+void store_spare_put(mirror_store *st, mirror_store *conn, unsigned long gen);
+unsigned long store_read_gen(mirror_store *st);
+
 /* The size of a store's file print (16 hex digits), with its NUL. */
 #define STORE_PRINT_SIZE 17
 

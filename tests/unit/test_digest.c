@@ -1013,6 +1013,87 @@ parallel_run(struct parallel_seen *seen, int *rc, mirror_error *err,
 	return ran;
 }
 
+/* A store_parallel_fn: count project_state on st as count_parallel,
+ * and whether st was used before (a temp table this work leaves on its
+ * connection) into fail's place: seen->fail 1 fails after marking. */
+static int
+mark_parallel(void *arg, mirror_store *st, mirror_error *err)
+{
+	struct parallel_seen *b = arg;
+	long long marked = 0;
+	int rc;
+
+	rc = store_count(&marked, st, "SELECT count(*) FROM "
+	    "temp.sqlite_schema WHERE name = 'spare_mark'", NULL, err);
+	if (rc == 0 && marked == 0)
+		rc = sqlite3_exec(store_db(st), "CREATE TEMP TABLE spare_mark(x)",
+		    NULL, NULL, NULL) == SQLITE_OK ? 0 : -MIRROR_EIO;
+	if (rc < 0)
+		return rc;
+	if (b->fail)
+		return mirror_fail(err, MIRROR_EINPUT, "a bad row");
+	b->fail = marked ? 2 : 0;
+	return store_count(&b->rows, st, "SELECT count(*) FROM "
+	    "main.project_state", NULL, err);
+}
+
+/* mark_parallel on a second connection beside st's read: its rows into
+ * *rows; returns 1 when its connection had done a work before, 0 when
+ * new, -1 when the work failed (fail). */
+static int
+spare_run(mirror_store *st, long long *rows, int fail)
+{
+	struct parallel_seen seen = { .fail = fail };
+	struct store_parallel *b;
+	mirror_error err;
+	int rc;
+
+	assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
+	b = store_parallel_start(st, mark_parallel, &seen);
+	unsetenv("MIRROR_JOBS");
+	assert_non_null(b);
+	assert_int_equal(store_parallel_join(b, &rc, &err), 1);
+	*rows = seen.rows;
+	return rc < 0 ? -1 : seen.fail == 2;
+}
+
+/* A second connection whose work ended well is the next work's in the
+ * same read (reading the read's rows); one whose work failed is not
+ * kept; a new read drops them, and its work reads a commit made in
+ * between. */
+static void
+test_store_spares(void **state)
+{
+	mirror_error err;
+	mirror_store *st;
+	long long rows;
+	sqlite3 *w;
+
+	(void)state;
+	make_store(base_sql);
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	w = writer_during_read(st, "s9");
+	assert_int_equal(spare_run(st, &rows, 0), 0);
+	assert_int_equal(rows, 3);
+	assert_int_equal(spare_run(st, &rows, 0), 1);
+	assert_int_equal(rows, 3);
+	assert_int_equal(spare_run(st, &rows, 1), -1);
+	assert_int_equal(spare_run(st, &rows, 0), 0);
+	assert_int_equal(sqlite3_exec(w, "COMMIT", NULL, NULL, NULL),
+	    SQLITE_BUSY);
+	store_read_end(st);
+	assert_int_equal(sqlite3_exec(w, "COMMIT", NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_close(w);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(spare_run(st, &rows, 0), 0);
+	assert_int_equal(rows, 4);
+	assert_int_equal(spare_run(st, &rows, 0), 1);
+	store_read_end(st);
+	store_close(st);
+	unlink(path);
+}
+
 /*
  * Work in parallel with a read runs on a connection of its own and reads that
  * read's rows, its error comes back; it does not start outside a read,
@@ -1334,6 +1415,7 @@ main(void)
 		cmocka_unit_test(test_clock_parallel),
 		cmocka_unit_test(test_digest_then),
 		cmocka_unit_test(test_store_parallel),
+		cmocka_unit_test(test_store_spares),
 		cmocka_unit_test(test_store_print),
 		cmocka_unit_test(test_memo),
 	};
