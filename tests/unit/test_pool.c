@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <time.h>
 
+#include "sys/jobs.h"
 #include "sys/pool.h"
 #include "util/xalloc.h"
 
@@ -229,10 +230,28 @@ test_load_fails(void **state)
 	load_fails("4");
 }
 
+/* The default jobs: the online cores, from 1 to 16 (a 16-core runner
+ * renders on all of them); MIRROR_JOBS sets any other. */
+static void
+test_jobs_default(void **state)
+{
+	(void)state;
+	assert_int_equal(jobs_default(-1), 1);
+	assert_int_equal(jobs_default(0), 1);
+	assert_int_equal(jobs_default(2), 2);
+	assert_int_equal(jobs_default(8), 8);
+	assert_int_equal(jobs_default(16), 16);
+	assert_int_equal(jobs_default(64), 16);
+	assert_int_equal(setenv("MIRROR_JOBS", "24", 1), 0);
+	assert_int_equal(mirror_jobs(), 24);
+	assert_int_equal(unsetenv("MIRROR_JOBS"), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jobs_default),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_workers),
 		cmocka_unit_test(test_ahead),
