@@ -100,6 +100,28 @@ family_join(struct family_parallel *b, const struct page_ctx *pc,
 	return b->f->pages(pc, err);
 }
 
+/* Wait for every family of b[0..n) that runs beside (b[k].bs), or,
+ * after a failure (rc < 0), drop what they did. Returns rc, or the
+ * first failure among them. */
+static int
+join_beside(struct family_parallel *b, size_t n, const struct page_ctx *pc,
+    int rc, mirror_error *err)
+{
+	for (size_t k = 0; k < n; k++) {
+		mirror_error ignored;
+		int frc;
+
+		if (b[k].bs == NULL)
+			continue;
+		if (rc < 0)
+			(void)store_parallel_join(b[k].bs, &frc, &ignored);
+		else
+			rc = family_join(&b[k], pc, err);
+		b[k].bs = NULL;
+	}
+	return rc;
+}
+
 /*
  * Every family's pages, in the table's order; the families marked
  * parallel start first, each on a thread and connection of its own, and
@@ -116,7 +138,7 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 	struct family_parallel *b = xcalloc(n, sizeof(*b));
 	int rc = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i + 1 < n; i++) {    /* the last never beside */
 		b[i].f = &f[i];
 		b[i].pc = *pc;
 		if (f[i].parallel)
@@ -124,23 +146,11 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 			    &b[i]);
 	}
 	for (size_t i = 0; i < n; i++) {
-		/* Before the last: every family that runs beside. */
-		for (size_t k = 0; i + 1 == n && k < n; k++) {
-			mirror_error ignored;
-			int frc;
+		int beside = b[i].bs != NULL;
 
-			if (b[k].bs == NULL)
-				continue;
-			if (rc < 0)     /* a failure before: drop it */
-				(void)store_parallel_join(b[k].bs, &frc,
-				    &ignored);
-			else
-				rc = family_join(&b[k], pc, err);
-			b[k].bs = NULL;
-		}
-		if (rc < 0)
-			continue;
-		if (b[i].bs == NULL)
+		if (i + 1 == n)
+			rc = join_beside(b, n - 1, pc, rc, err);
+		if (rc == 0 && !beside)
 			rc = f[i].pages(pc, err);
 		/* What a family freed goes back before the next grows. */
 		xtrim();
