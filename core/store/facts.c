@@ -730,7 +730,8 @@ struct facts_reader {
 	struct facts_kept *kept;      /* non-NULL: hand out these instead */
 	sqlite3_stmt *stmt[T_N];
 	mirror_store *conn[T_N];        /* the connection of stmt[t] */
-	mirror_store *side[T_N];        /* one of its own, closed with it */
+	mirror_store *side[T_N];        /* connections of its own, one a
+	                                   side (facts_reader_open_wide) */
 	int pending[T_N];       /* the current row is not consumed yet */
 	int done[T_N];          /* stepped past the last row */
 	char *last;             /* the project read last; NULL before */
@@ -805,19 +806,27 @@ prepare_table(sqlite3_stmt **stmt, mirror_store *st, int t,
 	return rc;
 }
 
+/* A reader of st with no statement yet, every table on st. */
+static struct facts_reader *
+reader_new(mirror_store *st, time_t now)
+{
+	struct facts_reader *r = xcalloc(1, sizeof(*r));
+
+	r->st = st;
+	r->now = now;
+	for (int t = 0; t < T_N; t++)
+		r->conn[t] = st;
+	return r;
+}
+
 /* facts_reader_open, of every project or (scoped) of mirror_scope's. */
 static int
 reader_open(struct facts_reader **out, mirror_store *st, time_t now,
     int scoped, mirror_error *err)
 {
-	struct facts_reader *r = xcalloc(1, sizeof(*r));
+	struct facts_reader *r = *out = reader_new(st, now);
 	int rc;
 
-	*out = r;
-	r->st = st;
-	r->now = now;
-	for (int t = 0; t < T_N; t++)
-		r->conn[t] = st;
 	for (int t = 0; t < T_N; t++)
 		if ((rc = prepare_table(&r->stmt[t], st, t, tables[t].read_sql,
 		    scoped, err)) < 0)
@@ -877,11 +886,7 @@ facts_reader_open_wide(struct facts_reader **out, mirror_store *st,
 
 	if (n < 2 || !store_shares_snapshot(st))
 		return facts_reader_open(out, st, now, err);
-	*out = r = xcalloc(1, sizeof(*r));
-	r->st = st;
-	r->now = now;
-	for (int t = 0; t < T_N; t++)
-		r->conn[t] = st;
+	*out = r = reader_new(st, now);
 	for (int k = 0; k < n; k++) {
 		w[k] = (struct wide_side){ .r = r, .k = k, .n = n };
 		w[k].bs = store_parallel_start_kept(st, wide_sort, &w[k]);
@@ -894,18 +899,13 @@ facts_reader_open_wide(struct facts_reader **out, mirror_store *st,
 		if (store_parallel_join_kept(w[k].bs, &kept, &src, &e)) {
 			for (int j = k; j < T_N; j += n)
 				r->conn[wide_order[j]] = kept;
-			r->side[wide_order[k]] = kept;
+			r->side[k] = kept;
 			if (src < 0 && rc == 0) {
 				*err = e;
 				rc = src;
 			}
-			continue;
-		}
-		/* No second connection: this side's tables here. */
-		for (int j = k; rc == 0 && j < T_N; j += n)
-			rc = prepare_table(&r->stmt[wide_order[j]], st,
-			    wide_order[j], tables[wide_order[j]].read_sql,
-			    SCOPE_NONE, err);
+		} else if (rc == 0)     /* no second connection: here */
+			rc = wide_sort(&w[k], st, err);
 	}
 	return rc;
 }
