@@ -163,7 +163,7 @@ table_kinds_variants(char ***out, size_t *n, const char *line, size_t len)
 }
 
 /* Add the kind of header h over delimiter row d, when the two make a
- * table whose labels have text. Returns 0 or < 0. */
+ * table (k->labels_of says) whose labels have text. Returns 0 or < 0. */
 static int
 add_pair(struct table_kinds *k, const char *h, const char *d,
     mirror_error *err)
@@ -189,7 +189,8 @@ add_pair(struct table_kinds *k, const char *h, const char *d,
 	return rc < 0 ? rc : 0;
 }
 
-/* Add the kinds of header line h (hl bytes) over the line d (dl). */
+/* Add the kinds of header line h (hl bytes) over the line d (dl), as
+ * add_pair. */
 static int
 add_lines(struct table_kinds *k, const char *h, size_t hl, const char *d,
     size_t dl, mirror_error *err)
@@ -304,6 +305,14 @@ table_kinds_scan(struct table_kinds **out, tmpl_set *ts,
 	return 0;
 }
 
+/* The class of the kind of hash h, "cols-" and eight hex digits: the
+ * table's class attribute and the stylesheet's selector alike. */
+static void
+class_of(char cls[TABLE_KINDS_CLASS_MAX], uint32_t h)
+{
+	(void)snprintf(cls, TABLE_KINDS_CLASS_MAX, "cols-%08x", (unsigned)h);
+}
+
 int
 table_kinds_class(char cls[TABLE_KINDS_CLASS_MAX],
     const struct table_kinds *k, const char *const *labels, size_t n)
@@ -325,7 +334,7 @@ table_kinds_class(char cls[TABLE_KINDS_CLASS_MAX],
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(k->v[lo].labels[i], labels[i]) != 0)
 			return 0;
-	snprintf(cls, TABLE_KINDS_CLASS_MAX, "cols-%08x", (unsigned)h);
+	class_of(cls, h);
 	return 1;
 }
 
@@ -350,6 +359,7 @@ css_label(strbuf *sb, const char *s)
 void
 table_kinds_css(strbuf *sb, const struct table_kinds *k)
 {
+	char cls[TABLE_KINDS_CLASS_MAX];
 	int open = 0;
 
 	for (size_t i = 0; k != NULL && i < k->n; i++) {
@@ -363,9 +373,9 @@ table_kinds_css(strbuf *sb, const struct table_kinds *k)
 				    "the templates' tables (mirror). */\n"
 				    "@media (max-width: 40rem) {\n");
 			open = 1;
-			strbuf_printf(sb, ".cols-%08x td:nth-child(%zu)"
-			    "::before { content: ", (unsigned)k->v[i].hash,
-			    c + 2);
+			class_of(cls, k->v[i].hash);
+			strbuf_printf(sb, ".%s td:nth-child(%zu)::before { "
+			    "content: ", cls, c + 2);
 			css_label(sb, k->v[i].labels[c]);
 			strbuf_puts(sb, "; }\n");
 		}

@@ -264,13 +264,9 @@ theme_inline_css(strbuf *sb, const theme *th, const char *style_extra,
 {
 	static const char name[] = "style.css";
 	strbuf data, src;
-	size_t i;
 	int rc;
 
-	for (i = 0; i < th->n_assets; i++)
-		if (strcmp(th->assets[i], name) == 0)
-			break;
-	if (i == th->n_assets)
+	if (!theme_has_style(th))
 		return 0;
 	strbuf_init(&data);
 	strbuf_init(&src);
