@@ -516,7 +516,7 @@ runs_json(const struct site_model *m, int failed_only)
 
 /*
  * The groups of a Checks page, of the nk violations whose indexes in
- * the list are idx, in the list's order (idx NULL: every violation):
+ * the list are idx, in the list's order:
  * open errors, open warnings, closed; each group's violations in the
  * list's order (by rule, then id). *open gets the open ones' count.
  */
@@ -535,8 +535,8 @@ check_groups(const struct site_model *m, const size_t *idx, size_t nk,
 		json_t *list = json_array();
 
 		for (size_t k = 0; k < nk; k++) {
-			const struct violation *v = &m->violations.items[
-			    idx != NULL ? idx[k] : k];
+			const struct violation *v =
+			    &m->violations.items[idx[k]];
 
 			if (strcmp(v->status, heads[g][0]) != 0 ||
 			    (heads[g][1] != NULL && strcmp(v->severity,
@@ -713,11 +713,17 @@ static int
 checks_page(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
-	long long open;
+	long long open = 0;
 	json_t *data;
 	int rc;
 
-	json_decref(check_groups(m, NULL, m->violations.n, &open));
+	for (size_t i = 0; i < m->violations.n; i++) {
+		const struct violation *v = &m->violations.items[i];
+
+		open += strcmp(v->status, "open") == 0 &&
+		    (strcmp(v->severity, "error") == 0 ||
+		    strcmp(v->severity, "warn") == 0);
+	}
 	data = item_must(json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:I}",
 	    "heading", "Checks", "projects", project_groups(m), "open_words",
 	    item_count(open, "open check", "open checks"), "failed",
