@@ -160,12 +160,11 @@ item_anchor(const char *layer, const char *id)
 }
 
 void
-item_check_url(strbuf *sb, const char *project, const char *rule_id,
-    const char *id, const char *ext)
+item_check_url(strbuf *sb, const char *project, const char *id,
+    const char *ext)
 {
 	char ps[SLUG_SIZE], cs[SLUG_SIZE];
 
-	(void)rule_id;
 	slug_make(ps, project);
 	strbuf_printf(sb, "checks/projects/%s", ps);
 	if (ext == NULL)
@@ -184,14 +183,13 @@ item_rule_page(strbuf *sb, const char *rule_id)
 }
 
 void
-item_check_place(json_t *o, const char *project, const char *rule_id,
-    const char *id)
+item_check_place(json_t *o, const char *project, const char *id)
 {
 	char cs[SLUG_SIZE];
 	strbuf page;
 
 	strbuf_init(&page);
-	item_check_url(&page, project, rule_id, id, NULL);
+	item_check_url(&page, project, id, NULL);
 	slug_make(cs, id);
 	json_object_set_new(o, "page", json_string(page.data));
 	json_object_set_new(o, "anchor", json_string(cs));
@@ -214,7 +212,7 @@ item_check(const struct site_model *m, const char *layer, const char *id)
 	jb_str(&b, "label", model_rule_label(m, f->rule_id));
 	jb_int(&b, "count", (json_int_t)n);
 	o = item_must(jb_done(&b), "violation", f->violation_id);
-	item_check_place(o, f->project, f->rule_id, f->violation_id);
+	item_check_place(o, f->project, f->violation_id);
 	return o;
 }
 
@@ -470,7 +468,7 @@ item_violation(const struct site_model *m, const struct violation *v)
 	    (json_int_t)v->n_facts, "fact_label", f != NULL ?
 	    json_string(f->label) : json_null(), "fact_anchor", f != NULL ?
 	    item_anchor(f->layer, f->id) : json_null()), "violation", v->id);
-	item_check_place(o, v->project, v->rule_id, v->id);
+	item_check_place(o, v->project, v->id);
 	return o;
 }
 

@@ -27,20 +27,19 @@ json_t *item_entity_value(const struct fact_entity *e);
 json_t *item_memory(const struct site_model *m, const struct fact_memory *f);
 
 /*
- * Where check id, of rule_id in project (canonical id, "" for none), is
- * shown: its subsection on its project's one Checks page, under the
- * section of its rule. Every link to a check is made here. ext NULL:
- * the page's path from the site's root, "checks/projects/<project
- * slug>"; else that path, ".", ext, "#" and the slug of id (the
- * subsection's anchor). Appended to sb. rule_id is not part of the
- * path (a project's checks of every rule are one page, not one a rule:
- * fewer files for a static host) but names the check whole for the
- * callers. The project slug is slug_make's, so any project id is safe
+ * Where check id in project (canonical id, "" for none) is shown: its
+ * subsection on its project's one Checks page, under the section of
+ * its rule. Every link to a check is made here. ext NULL: the page's
+ * path from the site's root, "checks/projects/<project slug>"; else
+ * that path, ".", ext, "#" and the slug of id (the subsection's
+ * anchor). Appended to sb. The rule is not part of the path: a
+ * project's checks of every rule are one page, not one a rule (fewer
+ * files for a static host). The project slug is slug_make's, so any project id is safe
  * as a path part; the pages are below checks/projects/ so that no
  * project slug can take the name of checks/rules/ or checks/index.
  */
-void item_check_url(strbuf *sb, const char *project, const char *rule_id,
-    const char *id, const char *ext);
+void item_check_url(strbuf *sb, const char *project, const char *id,
+    const char *ext);
 
 /* The path of rule_id's page from the site's root, "checks/rules/<rule
  * slug>", appended to sb. */
@@ -48,8 +47,7 @@ void item_rule_page(strbuf *sb, const char *rule_id);
 
 /* Set "page" (item_check_url's path, no extension) and "anchor" (the
  * slug of id) on o: how a template links to the check. */
-void item_check_place(json_t *o, const char *project, const char *rule_id,
-    const char *id);
+void item_check_place(json_t *o, const char *project, const char *id);
 
 /*
  * A fact as a row of api/projects/<slug>.json (doc/site.md): a new

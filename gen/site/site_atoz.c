@@ -739,7 +739,7 @@ search_check(struct search_index *x, const struct site_model *m,
 	int rc;
 
 	strbuf_init(&url);
-	item_check_url(&url, v->project, v->rule_id, v->id, "html");
+	item_check_url(&url, v->project, v->id, "html");
 	strbuf_init(&val);
 	strbuf_init(&text);
 	strbuf_printf(&text, "%s %s", v->message, v->rule_id);

@@ -176,7 +176,7 @@ earlier_json(const struct check_run *cr, const struct violation *v)
 
 		o = json_pack("{s:s}", "id", v->earlier[k]);
 		item_check_place(o, e != NULL ? e->project : v->project,
-		    v->rule_id, v->earlier[k]);
+		    v->earlier[k]);
 		json_array_append_new(out, o);
 	}
 	return out;
@@ -279,7 +279,7 @@ compact_json(const struct site_model *m, const struct violation *v)
 	    v->message, "detected_at", v->detected_at, "closed_at",
 	    str_or_null(v->closed_at), "facts", facts, "earlier", earlier),
 	    "violation", v->id);
-	item_check_place(o, v->project, v->rule_id, v->id);
+	item_check_place(o, v->project, v->id);
 	return o;
 }
 
@@ -459,7 +459,7 @@ rule_render(const struct check_run *cr, size_t k, mirror_error *err)
 		if (strcmp(v->rule_id, rule) != 0)
 			continue;
 		strbuf_reset(&page);
-		item_check_url(&page, v->project, rule, v->id, NULL);
+		item_check_url(&page, v->project, v->id, NULL);
 		json_array_append_new(pages, item_must(json_pack("{s:s, s:s, "
 		    "s:s, s:o}", "project_name", project_name(m, v->project),
 		    "page", page.data, "anchor", anchor.data, "words", open_closed_words(m, idx,
@@ -586,8 +586,7 @@ project_group(const struct site_model *m, const char *name,
 				break;
 		if (j == json_array_size(rules)) {
 			strbuf_reset(&page);
-			item_check_url(&page, v->project, v->rule_id, v->id,
-			    NULL);
+			item_check_url(&page, v->project, v->id, NULL);
 			strbuf_reset(&at);
 			rule_anchor(&at, v->rule_id);
 			r = item_must(json_pack("{s:s, s:s, s:I, s:o, s:s, s:s}",
@@ -609,7 +608,6 @@ project_group(const struct site_model *m, const char *name,
 	}
 	strbuf_free(&page);
 	strbuf_free(&at);
-	strbuf_reset(&words);
 	strbuf_printf(&words, "%lld open, %lld closed", open,
 	    (long long)nk - open);
 	g = item_must(json_pack("{s:s, s:o, s:s, s:s, s:I, s:o}", "name",
@@ -760,7 +758,7 @@ project_page(const struct check_run *cr, size_t p, mirror_error *err)
 	strbuf_init(&path);
 	strbuf_init(&title);
 	strbuf_init(&api);
-	item_check_url(&path, v0->project, v0->rule_id, v0->id, NULL);
+	item_check_url(&path, v0->project, v0->id, NULL);
 	project_json_path(&api, v0->project);
 	strbuf_printf(&title, "Checks: %s", project_name(m, v0->project));
 	data = item_must(json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, "

@@ -611,7 +611,7 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 		strbuf_puts(sb, ": ");
 		xml(sb, v->message);
 		strbuf_init(&href);
-		item_check_url(&href, v->project, v->rule_id, v->id, "html");
+		item_check_url(&href, v->project, v->id, "html");
 		feed_entry(sb, m, "check", v->id, it->t, href.data);
 		xml(sb, v->severity);
 		strbuf_puts(sb, ": ");
@@ -973,7 +973,7 @@ check_change_place(json_t *o, const struct violation *v)
 	char *cut, cs[SLUG_SIZE];
 
 	strbuf_init(&page);
-	item_check_url(&page, v->project, v->rule_id, v->id, NULL);
+	item_check_url(&page, v->project, v->id, NULL);
 	cut = strrchr(page.data, '/');
 	*cut = '\0';
 	slug_make(cs, v->id);
