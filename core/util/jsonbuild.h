@@ -55,8 +55,8 @@ void jb_real(struct jbuild *b, const char *key, double v);
  * value failed or b ran out of memory. b is spent either way. A row ends
  * at its last value that is not null (its first always stays): a reader
  * takes every column past its end as null, as CSV readers take missing
- * trailing fields, and the nulls of facts with no findings are most of
- * what a project's file would otherwise repeat. */
+ * trailing fields, and trailing nulls are most of what a file of sparse
+ * rows would otherwise repeat. */
 json_t *jb_done(struct jbuild *b);
 
 #endif

@@ -245,7 +245,8 @@ write_array(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 		const json_t *e = json_array_get(v, i);
 
 		element_sep(out, depth + 1, line, i == 0);
-		/* A row's layer and id, as an "id" member is. */
+		/* A row's first two values, its key, as an "id"
+		 * member is. */
 		if (write_value(out, e, depth + 1, line == ROW && i < 2 ?
 		    SIZE_MAX : cap, below_element(line, e)) < 0)
 			return -1;

@@ -52,10 +52,10 @@ int json_write_line(strbuf *out, const json_t *v);
  * json_write_capped of v as a file's top value, each object below it on
  * one line as json_write_line writes it, the rest indented: a file of
  * rows, so one row added or changed is one line of a diff. An array
- * that is an element of an array there (a fact of
- * api/projects/<slug>.json, whose column names the file writes once) is
- * a row too, on one line without a space after a comma or colon, its
- * first two values (layer and id) whole. Returns as json_write.
+ * that is an element of an array there (a record of a file that writes
+ * its column names once) is a row too, on one line without a space
+ * after a comma or colon, its first two values (the row's key, as an
+ * "id" member is) never cut. Returns as json_write.
  */
 int json_write_rows(strbuf *out, const json_t *v);
 

@@ -437,13 +437,6 @@ index_page(const struct page_ctx *pc, const struct atoz_counts *c,
 	return rc;
 }
 
-/*
- * 1 when the A-Z pages were kept as the last build wrote them: what
- * they show (every state and entity row's names columns and every
- * project's id, name and aliases: the digest pass's names, digest.h)
- * is what it was, and DIR holds their files (page_keep_folder); else 0,
- * and the caller writes them. A change elsewhere costs no read at all.
- */
 /* 1: every page below keys/ is HTML only. */
 static int
 every_page(const char *path, size_t len)
@@ -453,6 +446,13 @@ every_page(const char *path, size_t len)
 	return 1;
 }
 
+/*
+ * 1 when the A-Z pages were kept as the last build wrote them: what
+ * they show (every state and entity row's names columns and every
+ * project's id, name and aliases: the digest pass's names, digest.h)
+ * is what it was, and DIR holds their files (page_keep_folder); else 0,
+ * and the caller writes them. A change elsewhere costs no read at all.
+ */
 static int
 atoz_kept(const struct page_ctx *pc)
 {
