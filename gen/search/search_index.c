@@ -378,16 +378,18 @@ put36(strbuf *sb, size_t v)
 		strbuf_putc(sb, buf[--n]);
 }
 
-/* s as the inside of a JSON string (escaped, no quotes) onto sb. */
+/* s as the inside of a JSON string (escaped, no quotes) onto sb: quoted
+ * in place, then its quotes taken out (a scratch buffer cost a malloc
+ * and a free for every term of every shard). */
 static void
 put_escaped(strbuf *sb, const char *s)
 {
-	strbuf q;
+	size_t at = sb->len;
 
-	strbuf_init(&q);
-	json_quote(&q, s, 1);
-	strbuf_add(sb, q.data + 1, q.len - 2);
-	strbuf_free(&q);
+	json_quote(sb, s, 1);
+	memmove(sb->data + at, sb->data + at + 1, sb->len - at - 2);
+	sb->len -= 2;
+	sb->data[sb->len] = '\0';
 }
 
 /* How many leading bytes a and b share, counting ASCII bytes only (so
