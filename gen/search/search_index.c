@@ -266,7 +266,10 @@ flush_chunk(struct search_index *x, mirror_error *err)
 
 /* The URL a record of layer code l, id and project slug rebuilds when
  * it holds none (search.js does the same), into sb; empty for a check,
- * whose pages are item_check_url's alone. */
+ * whose pages are item_check_url's alone. The caller's URLs are
+ * gen/site/site_atoz.c's fact_url and search_url: a record whose URL
+ * differs from this one keeps it whole (put_url), so a change there
+ * costs bytes, not links, until this and search.js follow. */
 static void
 url_rebuilt(strbuf *sb, int l, const char *id, const char *pslug)
 {

@@ -567,7 +567,8 @@ fact_flags(const struct site_model *m, const char *kind, const char *id)
 }
 
 /* The URL of a fact's anchor: its project's overview (the index for
- * rows of no project), into url. */
+ * rows of no project), into url. The search index rebuilds it from the
+ * record (search_index.c's url_rebuilt, assets/search.js). */
 static void
 fact_url(strbuf *url, const struct site_model *m, long p,
     const char *layer, const char *id)

@@ -462,8 +462,9 @@ rule_render(const struct check_run *cr, size_t k, mirror_error *err)
 		item_check_url(&page, v->project, v->id, NULL);
 		json_array_append_new(pages, item_must(json_pack("{s:s, s:s, "
 		    "s:s, s:o}", "project_name", project_name(m, v->project),
-		    "page", page.data, "anchor", anchor.data, "words", open_closed_words(m, idx,
-		    cr->gstart[g + 1] - cr->gstart[g], &open)), "rule", rule));
+		    "page", page.data, "anchor", anchor.data, "words",
+		    open_closed_words(m, idx, cr->gstart[g + 1] -
+		    cr->gstart[g], &open)), "rule", rule));
 	}
 	strbuf_init(&path);
 	strbuf_init(&title);
