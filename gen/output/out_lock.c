@@ -116,8 +116,8 @@ lock_is_ours(int fd)
 /*
  * Open name in parent_fd and try to lock it once. Returns LOCK_HELD
  * with *fd locked; LOCK_BUSY with *fd open and locked by another
- * process; LOCK_GONE when the lock was had on a file its holder has just
- * removed (try again); LOCK_ODD when name is not a regular file,
+ * process; LOCK_GONE when the file opened is one its holder has just
+ * removed, before or after the lock was had (try again); LOCK_ODD when name is not a regular file,
  * LOCK_LINKED when it has other names, LOCK_FOREIGN when it holds
  * something lock_take never writes (none of them is touched); or
  * -errno. *fd is -1 unless LOCK_HELD or LOCK_BUSY.
@@ -137,6 +137,8 @@ lock_try(int *fd, int parent_fd, const char *name)
 		rc = -errno;
 	else if (!S_ISREG(st.st_mode))
 		rc = LOCK_ODD;
+	else if (st.st_nlink == 0)
+		rc = LOCK_GONE;         /* its holder removed it meanwhile */
 	else if (st.st_nlink != 1)
 		rc = LOCK_LINKED;       /* another name: someone's file */
 	else if (flock(*fd, LOCK_EX | LOCK_NB) == 0)

@@ -23,6 +23,7 @@
 #include "output/out_dircache.h"
 #include "output/out_fs.h"
 #include "output/out_journal.h"
+#include "output/out_lock.h"
 #include "output/out_ring.h"
 #include "output/output.h"
 #include "util/strbuf.h"
@@ -805,6 +806,60 @@ test_journal_begin(void **state)
 	expect_base("site ");
 }
 
+/* One taker of the lock race (test_lock_race): LOCK_ROUNDS takes and
+ * releases of base's lock; returns the first failure's message, or
+ * NULL. */
+#define LOCK_ROUNDS 4000
+static void *
+lock_rounds(void *arg)
+{
+	static char failed[2][sizeof(((mirror_error *)0)->msg)];
+	int k = *(int *)arg, dfd = open(base, O_RDONLY | O_DIRECTORY);
+
+	for (int i = 0; dfd >= 0 && i < LOCK_ROUNDS; i++) {
+		struct out_lock lk = { -1, -1, NULL };
+		mirror_error err;
+
+		if (out_lock_take(&lk, dfd, base, "site", site, &err) < 0) {
+			snprintf(failed[k], sizeof(failed[k]), "%s", err.msg);
+			close(dfd);
+			return failed[k];
+		}
+		out_lock_release(&lk);
+	}
+	if (dfd < 0) {
+		snprintf(failed[k], sizeof(failed[k]), "cannot open %s", base);
+		return failed[k];
+	}
+	close(dfd);
+	return NULL;
+}
+
+/* Two builds taking and letting go of one DIR's lock as fast as they
+ * can: each always gets it. A release removes the file between the
+ * other's open and its look at the file, which then has no name at
+ * all: that is a lock let go (try again), not a file with other names
+ * (hard links) to refuse. */
+static void
+test_lock_race(void **state)
+{
+	static int ids[2] = { 0, 1 };
+	pthread_t t[2];
+	void *res[2];
+
+	(void)state;
+	assert_int_equal(setenv("MIRROR_LOCK_TIMEOUT_MS", "60000", 1), 0);
+	for (int k = 0; k < 2; k++)
+		assert_int_equal(pthread_create(&t[k], NULL, lock_rounds,
+		    &ids[k]), 0);
+	for (int k = 0; k < 2; k++)
+		assert_int_equal(pthread_join(t[k], &res[k]), 0);
+	unsetenv("MIRROR_LOCK_TIMEOUT_MS");
+	for (int k = 0; k < 2; k++)
+		if (res[k] != NULL)
+			fail_msg("taker %d: %s", k, (const char *)res[k]);
+}
+
 /* 15: killed in the middle of applying it (a mix), then output_lock:
  * the roll-forward comes first; killed again while rolling forward,
  * the next one still finishes it (every step can be done again). */
@@ -1314,6 +1369,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_dircache_links, setup,
 		    teardown),
 		cmocka_unit_test(test_set),
+		cmocka_unit_test_setup_teardown(test_lock_race, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_begin_start, setup,
 		    teardown),
 	};
