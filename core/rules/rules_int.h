@@ -25,9 +25,10 @@
 #define RULE_MS_PER_MSTEP 1200
 
 /* The most work one call of a function whose time grows with the
- * product of its arguments' lengths (instr, replace, trim, like, glob)
- * may do on a rule's connection, in byte comparisons (instr's and
- * replace's counted a 32nd, memcmp's pace): see guard_arm. */
+ * product of its arguments' lengths (instr, replace, trim, like, glob,
+ * json_patch) may do on a rule's connection, in byte comparisons
+ * (instr's, replace's and json_patch's counted a 32nd): see
+ * rules_guard.c's bounded[]. */
 #define RULE_MAX_WORK (1LL << 27)
 
 /*

@@ -22,12 +22,16 @@ expect "a quadratic instr() is a failed rule naming the function and its bound" 
     test "$(run_row quadratic-instr)" = "failed|instr() of 2000000 and 1000001 bytes: past the bound of a rule's call of it (62500062500 units of work, at most 134217728; doc/rules.md)"
 expect "a quadratic rtrim() is a failed rule naming the function and its bound" \
     test "$(run_row quadratic-trim)" = "failed|rtrim() of 200000 and 200001 bytes: past the bound of a rule's call of it (40000200000 units of work, at most 134217728; doc/rules.md)"
+expect "a quadratic json_patch() is a failed rule naming the function and its bound" \
+    test "$(run_row quadratic-json-patch)" = "failed|json_patch() of 648895 and 648895 bytes: past the bound of a rule's call of it (13158272532 units of work, at most 134217728; doc/rules.md)"
+expect "a json_patch() within its bound gives SQLite's JSON, nested as JSON" \
+    test "$(run_row fine-json-patch)|$(sql ex.db "SELECT message FROM rule_violations WHERE rule_id = 'fine-json-patch'")" = 'ok||{"a":{"x":1}}'
 expect "a huge sort is a failed rule naming the budget of time" \
     test "$(run_row huge-sort)" = "failed|ran past its budget of time, 2.4 s for 2 million SQLite steps (MIRROR_RULE_STEPS sets it)"
 expect "the huge sort stopped near its deadline (under 20 s)" \
     test "$(sql ex.db "SELECT duration_ms < 20000 FROM rule_runs WHERE rule_id = 'huge-sort'")" = 1
 expect "each failure is one stderr line naming the rule and its file" sh -c \
-    "grep -c '^mirror: rule \(quadratic-instr\|quadratic-trim\|huge-sort\) (.*budget/[a-z]*.sql:1): ' '$T/err' | grep -qx 3"
+    "grep -c '^mirror: rule \(quadratic-instr\|quadratic-trim\|quadratic-json-patch\|huge-sort\) (.*budget/[a-z]*.sql:1): ' '$T/err' | grep -qx 4"
 want=$(sql ex.db "SELECT count(*) FROM entities e WHERE instr(e.name, 'a') > 0 AND replace(e.name, 'a', 'b') LIKE '%b%' AND trim(e.name, 'x') GLOB '*' AND e.name LIKE '%a%' ESCAPE '\\'")
 expect "a rule using instr, replace, trim, like and glob within bounds finds what SQLite finds" \
     test "$(run_row fine-instr)|$(sql ex.db "SELECT hits FROM rule_runs WHERE rule_id = 'fine-instr'")" = "ok||$want"
