@@ -418,6 +418,8 @@ static int
 run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
     strbuf *why, mirror_error *err)
 {
+	struct store_memcap cap = { .soft = RULE_MAX_MEMORY,
+	    .hard = RULE_HARD_MEMORY };
 	sqlite3_stmt *s = NULL;
 	int cols[3], rc;
 
@@ -427,6 +429,7 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 	rc = prepare_rule(c, r, &s, cols, why, err);
 	if (rc == 0 && c->parallel && c->guard.reads_sweep)
 		rc = 2;
+	(void)store_memcap_arm(&cap);
 	while (rc == 0) {
 		int step = sqlite3_step(s);
 
@@ -436,7 +439,12 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 			rc = take_row(res, s, cols, why);
 			continue;
 		}
-		if (store_budget_tripped(c->st) == STORE_TRIPPED_STEPS) {
+		if (cap.over != 0) {
+			strbuf_printf(why, "used more than %lld MiB of memory "
+			    "(the bound of a rule; doc/rules.md)",
+			    RULE_MAX_MEMORY >> 20);
+			rc = 1;
+		} else if (store_budget_tripped(c->st) == STORE_TRIPPED_STEPS) {
 			strbuf_printf(why, "ran past its budget of %lld "
 			    "million SQLite steps (MIRROR_RULE_STEPS sets it)",
 			    c->budget_msteps);
@@ -452,10 +460,17 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 		else
 			rc = why_at(why, r, -1, "%s", sqlite3_errmsg(c->db));
 	}
+	store_memcap_disarm();
 	sqlite3_finalize(s);
 	store_steps_set(c->st, 0, 0);
 	guard_disarm(&c->guard, c->db);
-	if (rc >= 0 && sqlite3_get_autocommit(c->db))
+	if (rc >= 0 && sqlite3_get_autocommit(c->db) && cap.over == 2)
+		rc = mirror_fail(err, MIRROR_EINPUT, "rule %s (%s): one step "
+		    "passed a rule's hard bound of memory (%lld MiB), and SQLite "
+		    "ends the transaction of a statement out of memory: the "
+		    "sweep stopped and wrote nothing; change or remove the "
+		    "rule", r->id, r->origin, RULE_HARD_MEMORY >> 20);
+	else if (rc >= 0 && sqlite3_get_autocommit(c->db))
 		rc = mirror_fail(err, MIRROR_EIO, "rules: rule %s ended the "
 		    "%s transaction", r->id, c->parallel ? "read" : "sweep's");
 	return rc;

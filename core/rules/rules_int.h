@@ -17,6 +17,17 @@
  * (SQLITE_LIMIT_LENGTH): a rule cannot make a gigabyte string. */
 #define RULE_MAX_LENGTH (16 * 1024 * 1024)
 
+/* A rule's bound of memory: what SQLite allocates on the rule's thread
+ * while it runs (store_memcap). Past RULE_MAX_MEMORY the rule is
+ * stopped at its next progress call (every 100 steps: an aggregate's
+ * rows of 16 MiB overshoot it by a few hundred MB at most); an
+ * allocation that would pass RULE_HARD_MEMORY is refused, which ends
+ * the connection's transaction (SQLite rolls back on SQLITE_NOMEM), so
+ * that a rule whose one step allocates gigabytes ends the sweep rather
+ * than the machine. */
+#define RULE_MAX_MEMORY (128LL * 1024 * 1024)
+#define RULE_HARD_MEMORY (512LL * 1024 * 1024)
+
 /* A rule's budget of wall-clock time, in ms per million steps of its
  * budget: 60 s for the default 50 million, several times what they take
  * on one core. The steps are the budget a rule meets (the same everywhere); the

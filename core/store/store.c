@@ -53,6 +53,10 @@ struct mirror_store {
 	unsigned long read_gen;     /* store_read_begin's count */
 };
 
+/* The calling thread's armed bound of SQLite's memory, or NULL (see
+ * the counting allocator below). */
+static _Thread_local struct store_memcap *mem_cap;
+
 /* The VM steps between two progress-handler calls. */
 #define PROGRESS_STEPS 1000
 
@@ -209,6 +213,10 @@ budget_progress(void *ctx)
 	struct timespec now;
 	long long d;
 
+	if (mem_cap != NULL && mem_cap->over != 0) {
+		st->tripped = STORE_TRIPPED_MEMORY;
+		return 1;
+	}
 	if (st->steps_budget > 0) {
 		st->used_steps += st->every;
 		if (st->used_steps > st->steps_budget) {
@@ -1064,9 +1072,108 @@ connect_read(mirror_store *st, int flags)
 }
 
 /*
+ * The counting allocator (struct store_memcap): SQLite's own allocator
+ * (mem_base), with what an armed thread allocates and frees counted
+ * on that thread's bound. A thread-local pointer costs a load per
+ * call, where SQLite's memory statistics cost a process-wide mutex.
+ */
+static sqlite3_mem_methods mem_base;
+static int mem_counting;            /* installed before initialization */
+
+/* Count d bytes more (or fewer) on c. Returns nothing. */
+static void
+mem_count(struct store_memcap *c, long long d)
+{
+	c->used += d;
+	if (c->used > c->peak)
+		c->peak = c->used;
+	if (c->used > c->soft && c->over == 0)
+		c->over = 1;
+}
+
+/* xMalloc: NULL past the armed thread's hard bound. */
+static void *
+mem_malloc(int n)
+{
+	struct store_memcap *c = mem_cap;
+	void *p;
+
+	if (c != NULL && c->used + n > c->hard) {
+		c->over = 2;
+		return NULL;
+	}
+	p = mem_base.xMalloc(n);
+	if (p != NULL && c != NULL)
+		mem_count(c, mem_base.xSize(p));
+	return p;
+}
+
+/* xFree. */
+static void
+mem_free(void *p)
+{
+	struct store_memcap *c = mem_cap;
+
+	if (p != NULL && c != NULL)
+		mem_count(c, -(long long)mem_base.xSize(p));
+	mem_base.xFree(p);
+}
+
+/* xRealloc: NULL (p kept) past the armed thread's hard bound. */
+static void *
+mem_realloc(void *p, int n)
+{
+	struct store_memcap *c = mem_cap;
+	long long old = c != NULL && p != NULL ? mem_base.xSize(p) : 0;
+	void *q;
+
+	if (c != NULL && c->used - old + n > c->hard) {
+		c->over = 2;
+		return NULL;
+	}
+	q = mem_base.xRealloc(p, n);
+	if (q != NULL && c != NULL)
+		mem_count(c, mem_base.xSize(q) - old);
+	return q;
+}
+
+/* Install the counting allocator over SQLite's (before initialization). */
+static void
+mem_install(void)
+{
+	sqlite3_mem_methods m;
+
+	if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &mem_base) != SQLITE_OK)
+		return;
+	m = mem_base;
+	m.xMalloc = mem_malloc;
+	m.xFree = mem_free;
+	m.xRealloc = mem_realloc;
+	mem_counting = sqlite3_config(SQLITE_CONFIG_MALLOC, &m) == SQLITE_OK;
+}
+
+int
+store_memcap_arm(struct store_memcap *cap)
+{
+	cap->used = 0;
+	cap->peak = 0;
+	cap->over = 0;
+	if (!mem_counting)
+		return -1;
+	mem_cap = cap;
+	return 0;
+}
+
+void
+store_memcap_disarm(void)
+{
+	mem_cap = NULL;
+}
+
+/*
  * Configure the SQLite library for the process, once, before its first
- * connection: statement journals in memory up to STORE_STMT_JOURNAL_MEM,
- * and no memory statistics (nothing here reads them, and keeping them
+ * connection: the counting allocator, statement journals in memory up
+ * to STORE_STMT_JOURNAL_MEM, and no memory statistics (nothing here reads them, and keeping them
  * takes one process-wide mutex on every allocation: with the rules'
  * thread in parallel with the sweep, that lock slowed the sweep measurably).
  * SQLite takes this only before it is initialized; when something
@@ -1075,6 +1182,7 @@ connect_read(mirror_store *st, int flags)
 static void
 library_config(void)
 {
+	mem_install();
 	(void)sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL,
 	    STORE_STMT_JOURNAL_MEM);
 	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);

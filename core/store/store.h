@@ -186,6 +186,34 @@ void store_steps_set(mirror_store *st, long long ksteps, long long ms);
 /* What stopped a statement (store_budget_tripped). */
 #define STORE_TRIPPED_STEPS 1       /* its budget of steps */
 #define STORE_TRIPPED_TIME 2        /* its budget of time or deadline */
+#define STORE_TRIPPED_MEMORY 3      /* its thread's bound of memory */
+
+/*
+ * A bound on the memory SQLite allocates for one thread while the
+ * bound is armed there (a rule's evaluation). Every allocation SQLite
+ * makes passes through mirror's counting allocator (set up before the
+ * first connection): on the armed thread, used counts what it
+ * allocated less what it freed; past soft, the statements running on
+ * that thread are stopped at their next progress call
+ * (STORE_TRIPPED_MEMORY); an allocation that would pass hard is
+ * refused (SQLITE_NOMEM, which ends the connection's transaction: the
+ * caller sees it by sqlite3_get_autocommit). The caller owns it.
+ */
+struct store_memcap {
+	long long used;             /* bytes, since armed */
+	long long peak;             /* the most used held */
+	long long soft, hard;
+	int over;                   /* 0; 1 past soft; 2 refused past hard */
+};
+
+/* Arm cap (soft and hard set by the caller, the rest zeroed here) on
+ * the calling thread until store_memcap_disarm. Returns 0, or -1 when
+ * the counting allocator is not installed (SQLite was set up by
+ * someone else first): the bound then does not hold. */
+int store_memcap_arm(struct store_memcap *cap);
+
+/* Disarm the calling thread's bound. Returns nothing. */
+void store_memcap_disarm(void);
 
 /* STORE_TRIPPED_* when the budget stopped the statement that ran last
  * on st, else 0. */

@@ -77,3 +77,44 @@ expect "serve answers a page while its rebuild runs a rule to its deadline" \
 expect "... and the rebuild then ends, the rule recorded failed" sh -c "
     test '$gen2' -gt '$gen0' &&
     grep -q 'huge-sort.*ran past its budget of time' serve.err"
+
+# --- a rule's memory is bounded as a whole (issue 67, R4-2) -----------------
+# json_group_array of 120 values of 16 MB grew to 2.1 GB before SQLite
+# refused the result; the rule is now stopped past 128 MiB of SQLite's
+# memory. peak.py writes the run's peak resident size in KB to a file
+# and exits with the run's status.
+cat >peak.py <<'PY'
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[2:])
+open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(r.returncode)
+PY
+mkdir mem
+cp "$MIRROR_TOP/tests/rules/budget/memory.sql" mem/
+new_store mem.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+MIRROR_WRAP="timeout 90 python3 peak.py mem.rss" \
+    mirror sweep --store mem.db --rules mem
+expect "json_group_array past a rule's bound of memory is a failed rule saying so" \
+    test "$RC|$(run_row json-group-memory)" = "0|failed|used more than 128 MiB of memory (the bound of a rule; doc/rules.md)"
+expect "... and the sweep's peak memory stays under 1 GB (2.1 GB unbounded)" \
+    test "$(cat mem.rss)" -lt 1000000
+
+# One step holding 60 values of 16 MB (max() of them) passes the hard
+# bound of 512 MiB: SQLite's allocation is refused, and an out-of-memory
+# statement ends its connection's transaction. Run on the sweep's own
+# connection (the rule reads conflicts), the sweep stops, writing
+# nothing; run beside it (no table the sweep writes), the rule fails.
+new_store step.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+before=$(sqlite3 step.db .dump | cksum)
+MIRROR_WRAP="timeout 90 python3 peak.py step.rss" \
+    mirror sweep --store step.db --rules "$MIRROR_TOP/tests/rules/memory-step"
+expect "a step past the hard bound on the sweep's connection stops the sweep: exit 2, one line naming the rule" \
+    test "$RC|$(wc -l <"$T/err")|$(grep -c "^mirror: rule memory-in-one-step (.*memory-step/step.sql:1): one step passed a rule's hard bound of memory (512 MiB)" "$T/err")" = "2|1|1"
+expect "... the store as it was, its peak memory under 1 GB" \
+    test "$(sqlite3 step.db .dump | cksum)|$(sqlite3 step.db 'PRAGMA integrity_check')" = "$before|ok" -a "$(cat step.rss)" -lt 1000000
+mkdir side
+sed 's/^FROM (SELECT count(\*) FROM conflicts);$/;/' \
+    "$MIRROR_TOP/tests/rules/memory-step/step.sql" >side/step.sql
+MIRROR_WRAP="timeout 90" mirror sweep --store step.db --rules side
+expect "the same step on the rules' own connection is a failed rule, the sweep goes on" \
+    test "$RC|$(sqlite3 step.db "SELECT status FROM rule_runs WHERE rule_id = 'memory-in-one-step'")" = "0|failed"
