@@ -3,7 +3,8 @@
  * files with every header error and its line, hostile rules refused by
  * the guard, the budget and the row cap while the other rules still run
  * and the store stays as it was, the shape of a result, the life of a
- * violation, parameters, the store's own mirror_rules, the digest, and
+ * violation, parameters, the store's own mirror_rules, the digest,
+ * every function a rule may call kept short with long arguments, and
  * the keys that keep a rule whose tables did not change, also those
  * written after a sweep with no digest before it.
  */
@@ -23,6 +24,7 @@
 #include <cmocka.h>
 
 #include "rules/rules.h"
+#include "rules/rules_int.h"
 #include "store/digest.h"
 #include "store/facts.h"
 #include "store/store.h"
@@ -1847,6 +1849,158 @@ test_keep_begun(void **state)
 	rules_free(&rs);
 }
 
+/* ---- every function of a rule's connection is short ------------------ */
+
+/* The arguments test_every_function tries, by kind: long text, a needle
+ * that matches all but its last byte, LIKE and GLOB patterns, objects
+ * of 43,000 keys (disjoint), an array, a large number, a blob, a
+ * printf format asking for widths. */
+static const char hostile_args[] =
+	"CREATE TABLE hostile_args(k TEXT, v);"
+	"INSERT INTO hostile_args VALUES"
+	" ('s', printf('%.*c', 524288, 'a')),"
+	" ('n', printf('%.*c', 262144, 'a') || 'b'),"
+	" ('p', replace(printf('%.*c', 131072, 'x'), 'x', '%a')),"
+	" ('g', replace(printf('%.*c', 131072, 'x'), 'x', '*a')),"
+	" ('i', 100000000), ('b', randomblob(524288)),"
+	" ('f', '%*.*c%*.*s%!.*f');"
+	"INSERT INTO hostile_args SELECT 'o', json_group_object('k' || value,"
+	" 1) FROM json_each('[' || replace(printf('%.*c', 43000, 'x'), 'x',"
+	" '0,') || '0]');"
+	"INSERT INTO hostile_args SELECT 'o2', json_group_object('j' ||"
+	" value, 1) FROM (SELECT key AS value FROM json_each('[' ||"
+	" replace(printf('%.*c', 43000, 'x'), 'x', '0,') || '0]'));"
+	"INSERT INTO hostile_args SELECT 'a', json_group_array(key) FROM"
+	" json_each('[' || replace(printf('%.*c', 43000, 'x'), 'x', '0,') ||"
+	" '0]');";
+
+/* The kinds every argument takes in turn, and those the arguments after
+ * the first take while the first keeps one. */
+static const char *const arg_kinds[] = { "s", "n", "p", "g", "o", "o2",
+    "a", "i", "b", "f" };
+static const char *const rest_kinds[] = { "n", "p", "g", "o2", "i", "f" };
+
+/* Seconds since t0. */
+static double
+since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	    (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/*
+ * Call name with nargs arguments, the first of kind first and the rest
+ * of kind rest, on db under g and a 1 s deadline (over, window: as an
+ * aggregate, then as a window function). Appends the call to slow when
+ * it took more than 2.5 s; counts a call the guard allowed in
+ * calls_run. Returns nothing.
+ */
+static int calls_run;            /* the calls try_call ran */
+
+static void
+try_call(struct fixture *f, struct rule_guard *g, const char *name,
+    int nargs, const char *first, const char *rest, strbuf *slow)
+{
+	sqlite3 *db = store_db(f->st);
+	strbuf sql;
+	struct timespec t0;
+	double took;
+
+	for (int over = 0; over < 2; over++) {
+		sqlite3_stmt *s = NULL;
+
+		strbuf_init(&sql);
+		strbuf_puts(&sql, "SELECT typeof(");
+		if (strcmp(name, "->") == 0 || strcmp(name, "->>") == 0)
+			strbuf_printf(&sql, "x0.v %s x1.v", name);
+		else {
+			strbuf_printf(&sql, "\"%s\"(", name);
+			for (int i = 0; i < nargs; i++)
+				strbuf_printf(&sql, "%sx%d.v", i > 0 ? ", " : "",
+				    i);
+			strbuf_puts(&sql, ")");
+		}
+		strbuf_printf(&sql, "%s) FROM ", over ? " OVER ()" : "");
+		for (int i = 0; i < nargs; i++)
+			strbuf_printf(&sql, "%shostile_args x%d", i > 0 ? ", " :
+			    "", i);
+		strbuf_puts(&sql, " WHERE ");
+		for (int i = 0; i < nargs; i++)
+			strbuf_printf(&sql, "%sx%d.k = '%s'", i > 0 ? " AND " :
+			    "", i, i == 0 ? first : rest);
+		guard_arm(g, db);
+		store_steps_set(f->st, 50000, 1000);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (sqlite3_prepare_v2(db, sql.data, -1, &s, NULL) == SQLITE_OK) {
+			while (sqlite3_step(s) == SQLITE_ROW)
+				;
+			calls_run++;
+			over = 2;
+		}
+		took = since(&t0);
+		sqlite3_finalize(s);
+		store_steps_set(f->st, 0, 0);
+		guard_disarm(g, db);
+		if (took > 2.5)
+			strbuf_printf(slow, "%s(%s%s%s, %d args) %.1f s\n", name,
+			    first, nargs > 1 ? "," : "", nargs > 1 ? rest : "",
+			    nargs, took);
+		strbuf_free(&sql);
+	}
+}
+
+/*
+ * Every function SQLite registers on a rule's connection, called
+ * with long arguments of every kind, ends within its deadline (1 s) and
+ * a margin: a function whose one call grows with the product of its
+ * arguments (json_patch took 95 s) is refused past its bound or is
+ * not allowed at all. A new SQLite with a new such function fails here.
+ */
+static void
+test_every_function(void **state)
+{
+	struct fixture *f = *state;
+	sqlite3 *db = store_db(f->st);
+	struct rule_guard g;
+	sqlite3_stmt *list = NULL;
+	strbuf slow;
+	int nfuncs = 0;
+
+	run_sql(f, hostile_args);
+	assert_int_equal(guard_init(&g, db, f->st), SQLITE_OK);
+	strbuf_init(&slow);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT DISTINCT name, narg "
+	    "FROM pragma_function_list WHERE narg <> 0 ORDER BY name, narg",
+	    -1, &list, NULL), SQLITE_OK);
+	while (sqlite3_step(list) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(list, 0);
+		int narg = sqlite3_column_int(list, 1);
+
+		nfuncs++;
+		for (int n = narg > 0 ? narg : 1; n <= (narg > 0 ? narg : 3);
+		    n++)
+			for (size_t a = 0; a < sizeof(arg_kinds) /
+			    sizeof(arg_kinds[0]); a++) {
+				try_call(f, &g, name, n, arg_kinds[a],
+				    arg_kinds[a], &slow);
+				for (size_t r = 0; n > 1 && r < sizeof(rest_kinds) /
+				    sizeof(rest_kinds[0]); r++)
+					try_call(f, &g, name, n, arg_kinds[a],
+					    rest_kinds[r], &slow);
+			}
+	}
+	sqlite3_finalize(list);
+	guard_free(&g);
+	assert_true(nfuncs > 60);
+	assert_true(calls_run > 2000);
+	if (slow.len > 0)
+		fail_msg("calls past their deadline:\n%s", slow.data);
+	strbuf_free(&slow);
+}
+
 int
 main(void)
 {
@@ -1856,6 +2010,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_override, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_budget_and_cap, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_every_function, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_shape, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lifecycle, setup,
