@@ -29,23 +29,30 @@ struct hosting_ask {
 
 /*
  * Read --check-hosting's comma-separated host ids into *ask. Returns 0,
- * or -MIRROR_EUSAGE naming an unknown id and the known ones.
+ * or -MIRROR_EUSAGE naming an empty item of the list (a leading,
+ * doubled or trailing comma: "item 2 of 'github-pages,' is empty"), or
+ * an unknown id and the known ones.
  */
 static int
 hosting_parse(struct hosting_ask *ask, const char *list, mirror_error *err)
 {
 	const char *p = list;
+	unsigned item = 0;
 
 	if (*p == '\0')
 		return mirror_fail(err, MIRROR_EUSAGE, "--check-hosting: "
 		    "name a host (github-pages, gitlab-pages, "
 		    "cloudflare-pages-free, cloudflare-pages)");
-	while (*p != '\0') {
+	for (;;) {
 		size_t len = strcspn(p, ","), n;
 		const struct hosting_limit *all = hosting_limits(&n), *h = NULL;
 		char id[64];
 
-		if (len > 0 && len < sizeof(id)) {
+		item++;
+		if (len == 0)
+			return mirror_fail(err, MIRROR_EUSAGE, "--check-hosting: "
+			    "item %u of '%.200s' is empty", item, list);
+		if (len < sizeof(id)) {
 			memcpy(id, p, len);
 			id[len] = '\0';
 			h = hosting_find(id);
@@ -62,10 +69,10 @@ hosting_parse(struct hosting_ask *ask, const char *list, mirror_error *err)
 				break;
 			}
 		p += len;
-		if (*p == ',')
-			p++;
+		if (*p == '\0')
+			return 0;
+		p++;                   /* the comma: an item follows it */
 	}
-	return 0;
 }
 
 /*

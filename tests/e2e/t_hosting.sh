@@ -24,6 +24,26 @@ expect_error "an unknown host is a usage error naming the known ones" 1 \
 expect "... and nothing is built" test ! -e nope
 mirror build --store ex.db --out nope --check-hosting ''
 expect_status "an empty list is a usage error" 1
+# An empty item (a leading, doubled or trailing comma) is refused with
+# one line naming the option, the item and the list, as an unknown id is
+# (on a8d6902 'github-pages,' was taken as github-pages). LIST|ITEM:
+while IFS='|' read -r list item; do
+	mirror build --store ex.db --out nope --check-hosting "$list"
+	expect_error "'$list' is a usage error naming its empty item $item" 1 \
+	    "--check-hosting: item $item of '$list' is empty$"
+done <<'LISTS'
+github-pages,|2
+,github-pages|1
+github-pages,,gitlab-pages|2
+,|1
+github-pages,gitlab-pages,|3
+LISTS
+expect "... and nothing is built" test ! -e nope
+for list in 'github-pages, gitlab-pages' 'github-pages,netlify' 'GitHub-Pages'; do
+	mirror build --store ex.db --out nope --check-hosting "$list"
+	expect_error "'$list' is a usage error naming the unknown host" 1 \
+	    "--check-hosting: no host '[^']+' \\(known: "
+done
 
 # 5,600 one-fact projects (four files each: the overview's twins, the
 # decision log's HTML, the project's JSON): about 22,500 files, past
