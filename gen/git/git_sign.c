@@ -325,6 +325,153 @@ reason(strbuf *out, const strbuf *c)
 		strbuf_puts(out, " ...");
 }
 
+/* The armour ssh-keygen -Y sign frames its signature with. */
+static const char sig_head[] = "-----BEGIN SSH SIGNATURE-----\n";
+static const char sig_tail[] = "-----END SSH SIGNATURE-----\n";
+/* What the blob inside starts with: the magic, then version 1. */
+static const unsigned char sig_magic[] = { 'S', 'S', 'H', 'S', 'I', 'G',
+    0, 0, 0, 1 };
+
+/* The value of base64 digit c (RFC 4648, no URL alphabet), or -1. */
+static int
+b64_digit(char c)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *p = c != '\0' ? strchr(set, c) : NULL;
+
+	return p != NULL ? (int)(p - set) : -1;
+}
+
+/*
+ * Decode the base64 body [s, e) of an armoured signature, lines ending in
+ * '\n', into blob. Returns NULL, or what is wrong with it: an empty
+ * line, a byte that is not a base64 digit, '=' anywhere but at the end,
+ * a length that is not a whole number of quanta.
+ */
+static const char *
+b64_body(strbuf *blob, const char *s, const char *e)
+{
+	const char *start = s;
+	unsigned long acc = 0;
+	size_t n = 0, pad = 0;
+	int d;
+
+	for (; s < e; s++) {
+		if (*s == '\n') {
+			if (s == start || s[-1] == '\n')
+				return "an empty line in its body";
+			continue;
+		}
+		if (*s == '=') {
+			if (n % 4 < 2 || pad == 2)
+				return "'=' inside its base64 body";
+			pad++, n++;
+			continue;
+		}
+		if ((d = b64_digit(*s)) < 0)
+			return "a byte that is not base64 in its body";
+		if (pad > 0)
+			return "'=' inside its base64 body";
+		acc = acc << 6 | (unsigned long)d;
+		if (++n % 4 == 0) {
+			strbuf_putc(blob, (char)(acc >> 16 & 0xff));
+			strbuf_putc(blob, (char)(acc >> 8 & 0xff));
+			strbuf_putc(blob, (char)(acc & 0xff));
+		}
+	}
+	if (n % 4 != 0)
+		return "its base64 body is cut short";
+	if (pad > 0) {      /* the last quantum: 3 - pad bytes */
+		acc <<= 6 * pad;
+		strbuf_putc(blob, (char)(acc >> 16 & 0xff));
+		if (pad == 1)
+			strbuf_putc(blob, (char)(acc >> 8 & 0xff));
+	}
+	return NULL;
+}
+
+/* The SSH string (a 32-bit big-endian length, then the bytes) at *p of
+ * [*p, e): its length, *str at its bytes and *p past them; or -1 when
+ * it passes e. */
+static long
+ssh_string(const unsigned char **str, const unsigned char **p,
+    const unsigned char *e)
+{
+	uint32_t len;
+
+	if (e - *p < 4)
+		return -1;
+	len = (uint32_t)(*p)[0] << 24 | (uint32_t)(*p)[1] << 16 |
+	    (uint32_t)(*p)[2] << 8 | (uint32_t)(*p)[3];
+	if ((uint64_t)(e - *p - 4) < len)
+		return -1;
+	*str = *p + 4;
+	*p += 4 + (size_t)len;
+	return (long)len;
+}
+
+/*
+ * Check the fields of an SSHSIG blob past its magic and version (the
+ * PROTOCOL.sshsig of OpenSSH): the public key, the namespace, which
+ * must be "git", the reserved field, the hash algorithm and the
+ * signature, and nothing after. Returns NULL, or what is wrong.
+ */
+static const char *
+sshsig_fields(const strbuf *blob)
+{
+	const unsigned char *p = (const unsigned char *)blob->data +
+	    sizeof(sig_magic), *e = (const unsigned char *)blob->data +
+	    blob->len, *str;
+	long len;
+
+	for (int i = 0; i < 5; i++) {
+		if ((len = ssh_string(&str, &p, e)) < 0)
+			return "its SSHSIG blob is cut short";
+		if (i == 1 && (len != 3 || memcmp(str, "git", 3) != 0))
+			return "it is not made for the namespace 'git'";
+		if (len == 0 && i != 2)
+			return "its SSHSIG blob has an empty field";
+	}
+	if (p != e)
+		return "more after the signature in its SSHSIG blob";
+	return NULL;
+}
+
+/*
+ * Check that sig is one whole SSH signature as ssh-keygen -Y sign
+ * prints it: the BEGIN line, base64 lines, the END line and nothing
+ * after it, the decoded blob starting with "SSHSIG" and version 1, its
+ * fields whole (sshsig_fields). Returns NULL, or what is wrong, for the
+ * error line.
+ */
+static const char *
+sig_whole(const strbuf *sig)
+{
+	const size_t hl = sizeof(sig_head) - 1, tl = sizeof(sig_tail) - 1;
+	const char *s = sig->data, *why, *tail;
+	strbuf blob;
+
+	if (sig->len < hl || memcmp(s, sig_head, hl) != 0)
+		return "no '-----BEGIN SSH SIGNATURE-----' line first";
+	tail = memmem(s + hl, sig->len - hl, sig_tail, tl);
+	if (tail == NULL || (tail > s + hl && tail[-1] != '\n'))
+		return "no '-----END SSH SIGNATURE-----' line";
+	if (tail + tl != s + sig->len)
+		return "more after its '-----END SSH SIGNATURE-----' line";
+	if (tail == s + hl)
+		return "an empty body";
+	strbuf_init(&blob);
+	why = b64_body(&blob, s + hl, tail);
+	if (why == NULL && (blob.len < sizeof(sig_magic) ||
+	    memcmp(blob.data, sig_magic, sizeof(sig_magic)) != 0))
+		why = "its body is not an SSHSIG blob of version 1";
+	if (why == NULL)
+		why = sshsig_fields(&blob);
+	strbuf_free(&blob);
+	return why;
+}
+
 /*
  * What a finished run r of ssh-keygen over key_path gave: its signature
  * appended to out and 0, or the error: -MIRROR_EIO when it was killed
@@ -336,7 +483,7 @@ static int
 judge(strbuf *out, const struct keygen_run *r, const char *key_path,
     long timeout_ms, mirror_error *err)
 {
-	static const char head[] = "-----BEGIN SSH SIGNATURE-----\n";
+	const char *bad;
 	strbuf why;
 	int rc;
 
@@ -353,11 +500,14 @@ judge(strbuf *out, const struct keygen_run *r, const char *key_path,
 		return mirror_fail(err, MIRROR_EIO, "--sign-key %s: ssh-keygen "
 		    "died of signal %d", key_path, WTERMSIG(r->status));
 	if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0) {
-		if (r->out->len < sizeof(head) - 1 ||
-		    memcmp(r->out->data, head, sizeof(head) - 1) != 0)
+		if (r->out->len == 0)
 			return mirror_fail(err, MIRROR_EIO, "--sign-key %s: "
 			    "ssh-keygen exited 0 without a signature",
 			    key_path);
+		if ((bad = sig_whole(r->out)) != NULL)
+			return mirror_fail(err, MIRROR_EIO, "--sign-key %s: "
+			    "ssh-keygen exited 0 without a whole SSH "
+			    "signature: %s", key_path, bad);
 		strbuf_add(out, r->out->data, r->out->len);
 		return 0;
 	}

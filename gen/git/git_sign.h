@@ -32,7 +32,9 @@
  * not a regular file, or refused by ssh-keygen (its complaint quoted on
  * one line, control bytes made spaces), or -MIRROR_EIO when ssh-keygen
  * cannot be run, does not finish in time (the message names the key and
- * the bound), dies of a signal or gives no signature.
+ * the bound), dies of a signal or gives no whole signature (the
+ * armour, base64 lines, the END line and nothing after; an SSHSIG blob
+ * of version 1 for the namespace git, its fields whole).
  */
 int mgit_sign(strbuf *out, const char *key_path, const char *data,
     size_t len, mirror_error *err);

@@ -174,3 +174,65 @@ MIRROR_SIGN_TIMEOUT_MS=soon mirror build --store fresh.db --out site-n --repo no
     --author "$author" --sign-key ci-key
 expect_error "a MIRROR_SIGN_TIMEOUT_MS that is not a number is a usage error" 1 \
     "MIRROR_SIGN_TIMEOUT_MS='soon' is not a whole number of milliseconds"
+
+# A signer that exits 0 is believed only for a whole SSH signature: the
+# BEGIN line, base64 lines, the END line and nothing after, the blob an
+# SSHSIG of version 1 for the namespace git, its fields whole. Each fake
+# ssh-keygen below runs the real one and spoils what it prints; on
+# a8d6902 any output starting with the BEGIN line was committed. Exit 3,
+# one line naming the signer, the key and the fault; nothing written.
+# NAME|FAULT|COMMAND printing the signature ($S: the real one; blob: its
+# bytes; armor: base64 in the frame; $K: the real ssh-keygen; $D: data):
+mkdir bad
+cat >bad/ssh-keygen <<FAKE
+#!/bin/sh
+S="$T/bad/sig" D="$T/bad/data" K="$keygen"
+blob() { sed '1d;\$d' "\$S" | base64 -d; }
+armor() { echo '-----BEGIN SSH SIGNATURE-----'; base64 -w 70
+	echo '-----END SSH SIGNATURE-----'; }
+cat >"\$D"
+"\$K" "\$@" <"\$D" >"\$S" 2>/dev/null || exit
+if [ "\$BAD_AT" = commit ] && grep -q 'can this key sign' "\$D"; then
+	cat "\$S"; exit 0; fi
+. "$T/bad/spoil"
+FAKE
+chmod +x bad/ssh-keygen
+while IFS='|' read -r name fault cmd; do
+	printf '%s\n' "$cmd" >bad/spoil
+	rm -rf site-b && git init -q --bare bad.git
+	PATH="$T/bad:$PATH" mirror build --store fresh.db --out site-b --repo bad.git \
+	    --author "$author" --sign-key ci-key
+	expect_error "a signer printing $name: exit 3, '$fault'" 3 \
+	    "--sign-key ci-key: ssh-keygen exited 0 without a whole SSH signature: $fault\$"
+	expect "... $name: nothing written (no sweep, no site, no branch)" sh -c "
+	    test \"\$(sqlite3 fresh.db 'SELECT count(*) FROM sweep_runs')\" = '$before' &&
+	    test ! -e site-b && ! git --git-dir=bad.git rev-parse -q --verify mirror >/dev/null"
+	rm -rf bad.git
+done <<'CASES'
+the armor line then garbage|no '-----END SSH SIGNATURE-----' line|printf -- '-----BEGIN SSH SIGNATURE-----\nnot a signature at all\n'
+a whole signature then garbage|more after its '-----END SSH SIGNATURE-----' line|cat "$S"; echo garbage
+no END line|no '-----END SSH SIGNATURE-----' line|sed '$d' "$S"
+the END line without its newline|no '-----END SSH SIGNATURE-----' line|printf %s "$(cat "$S")"
+no body|an empty body|sed '1p;$!d' "$S"
+an empty line in the body|an empty line in its body|sed '2s/$/\n/' "$S"
+a body cut inside a line|its base64 body is cut short|sed '3s/.$//' "$S"
+bad base64|a byte that is not base64 in its body|sed '2s/^..../U1N*/' "$S"
+'=' inside the body|'=' inside its base64 body|sed '2s/^\(....\)..../\1AA==/' "$S"
+the wrong magic|its body is not an SSHSIG blob of version 1|blob | { printf X; tail -c +2; } | armor
+a blob cut short|its SSHSIG blob is cut short|blob | head -c 60 | armor
+a blob with more after it|more after the signature in its SSHSIG blob|{ blob; printf x; } | armor
+a signature for another namespace|it is not made for the namespace 'git'|"$K" -Y sign -n file -P '' -f ci-key <"$D" 2>/dev/null
+CASES
+# The same at commit time (the check's probe signs well): exit 3, the
+# branch not moved.
+printf '%s\n' 'cat "$S"; echo garbage' >bad/spoil
+git init -q --bare bad.git
+mirror build --store s2.db --out site-c --repo bad.git --author "$author" --sign-key ci-key
+tip=$(git --git-dir=bad.git rev-parse mirror)
+sql s2.db "UPDATE project_state SET value = '180 mm' WHERE id = 's2'"
+BAD_AT=commit PATH="$T/bad:$PATH" mirror build --store s2.db --out site-c \
+    --repo bad.git --author "$author" --sign-key ci-key
+expect_error "garbage after the signature of the commit itself: exit 3" 3 \
+    "--sign-key ci-key: ssh-keygen exited 0 without a whole SSH signature: more after its"
+expect "... and the branch is where it was" \
+    test "$(git --git-dir=bad.git rev-parse mirror)" = "$tip"
