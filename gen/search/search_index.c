@@ -13,6 +13,7 @@
 #include "util/hashtab.h"
 #include "util/jsonwrite.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* The longest term kept, in bytes; longer runs are not indexed. */
@@ -187,6 +188,26 @@ index_whole(struct search_index *x, const char *id, uint32_t doc)
 		term_add(x, buf, len, doc);
 }
 
+/*
+ * s (NULL: "") cut as the pages cut a value, into sb (reset here): whole
+ * when it fits TEXT_MAX_FIELD (4096) bytes, else cut there at a
+ * character's start (util/text.h's text_cut) and marked " … (N bytes
+ * more)". Returns sb's text: what a record shows of a title, a value,
+ * an id or a project's name, so one huge store value costs kilobytes
+ * in search/, not a copy of itself.
+ */
+static const char *
+cut_text(strbuf *sb, const char *s)
+{
+	size_t len = s != NULL ? strlen(s) : 0, cut = text_cut(s, len, 0);
+
+	strbuf_reset(sb);
+	strbuf_add(sb, s != NULL ? s : "", cut);
+	if (cut < len)
+		strbuf_printf(sb, " \xe2\x80\xa6 (%zu bytes more)", len - cut);
+	return sb->data;
+}
+
 /* The index of (a, b) in t, added when new; b NULL in a table of
  * single strings. Newest first: the records of a project come together. */
 static size_t
@@ -287,13 +308,15 @@ url_rebuilt(strbuf *sb, int l, const char *id, const char *pslug)
 }
 
 /* The URL of d (layer code l) as its record ends onto c: nothing when
- * search.js rebuilds it (url_rebuilt), [page] when it is page#id, else
- * ,"url". */
+ * search.js rebuilds it (url_rebuilt) from id, the id as the record
+ * holds it (cut_text: a long id is cut there, and a page's anchor names
+ * it by its slug, so the two differ and the URL is written), [page]
+ * when it is page#id, else ,"url" whole (the pages' URLs are made of
+ * slugs, which are short). */
 static void
-put_url(strbuf *c, const struct search_doc *d, int l)
+put_url(strbuf *c, const struct search_doc *d, int l, const char *id)
 {
 	const char *url = d->url != NULL ? d->url : "";
-	const char *id = d->id != NULL ? d->id : "";
 	size_t ul = strlen(url), il = strlen(id);
 	strbuf want;
 
@@ -333,7 +356,8 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 {
 	int l = layer_code(d->layer);
 	uint32_t doc;
-	strbuf *c = &x->chunk;
+	strbuf *c = &x->chunk, id, cut;
+	size_t project;
 
 	if (l < 0)
 		return mirror_fail(err, MIRROR_EIO, "internal: search "
@@ -343,18 +367,25 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	if (x->last[x->kind] == 0)
 		x->first[x->kind] = doc;
 	x->last[x->kind] = doc + 1;
+	strbuf_init(&id);
+	strbuf_init(&cut);
+	/* The record's text as the pages cut it; the terms below are of
+	 * the whole text, so a search finds what the record cuts. */
+	cut_text(&id, d->id);
 	strbuf_puts(c, c->len > 0 ? ",\n[" : "\n[");
 	strbuf_printf(c, "%d,", l * 4 + (d->flags & 3));
-	json_quote(c, d->title, 1);
+	json_quote(c, cut_text(&cut, d->title), 1);
 	strbuf_putc(c, ',');
-	json_quote(c, d->value, 1);
-	strbuf_printf(c, ",%zu,%zu,", tab_index(&x->projects, d->project !=
-	    NULL ? d->project : "", d->pslug != NULL ? d->pslug : ""),
-	    tab_index(&x->statuses, d->status != NULL ? d->status : "",
-	    NULL));
-	json_quote(c, d->id, 1);
-	put_url(c, d, l);
+	json_quote(c, cut_text(&cut, d->value), 1);
+	project = tab_index(&x->projects, cut_text(&cut, d->project),
+	    d->pslug != NULL ? d->pslug : "");
+	strbuf_printf(c, ",%zu,%zu,", project, tab_index(&x->statuses,
+	    cut_text(&cut, d->status), NULL));
+	json_quote(c, id.data, 1);
+	put_url(c, d, l, id.data);
 	strbuf_putc(c, ']');
+	strbuf_free(&id);
+	strbuf_free(&cut);
 	index_text(x, d->title, doc);
 	index_text(x, d->value, doc);
 	index_text(x, d->id, doc);

@@ -20,7 +20,11 @@
  *                      projects/<slug>/index.html#<layer>-<id>, or
  *                      index.html#... for no project, a conflict's
  *                      conflicts/<id>.html), is [page] for page#<id>,
- *                      else the URL itself.
+ *                      else the URL itself. A title, value, id,
+ *                      project name or status past TEXT_MAX_FIELD
+ *                      (4096) bytes is cut as the pages cut a value
+ *                      (util/text.h: " … (N bytes more)"); its terms
+ *                      are of the whole text.
  *   search/t-<k>.js    shard k of the terms: every term in byte
  *                      order, cut into shards of about SEARCH_SHARD
  *                      bytes, each with its documents, as one string:

@@ -71,6 +71,41 @@ expect "every page kind's header links the search page" links_search
 expect "without JavaScript the search page points to the A-Z index" \
     grep -q 'href="../keys/index.html"' site/search/index.html
 
+records="$MIRROR_TOP/tests/tools/search_records.py"
+expect "example: every record's URL names a page holding its anchor" \
+    python3 "$records" site urls
+
+# Long text is cut in the records as the pages cut it (issue 67, R4-6:
+# on a8d6902 a 5 MiB name gave a 5.3 MB d-0.js, a 30 MiB key a 31.5 MB
+# one, past Cloudflare's 25 MiB a file): 4096 bytes at a character's
+# start, then " … (N bytes more)". An entity name of 21 bytes and 2.5 Mi
+# 'é' (5 MiB; 4096 falls inside an 'é'), a state key of 30 MiB, a
+# conflict between two rows of a 2 MiB key (its title is the key), an id
+# of 6,002 bytes (its anchor is a slug, so its record names its URL).
+new_store big.db "$MIRROR_TOP/tests/data/tiny.sql" || exit 1
+sql big.db "INSERT INTO entities(id, entity_type, name, project, properties, status) VALUES
+ ('e-big', 'component', 'Gigantic lens mounts ' || replace(hex(zeroblob(2621440)), '00', 'é'),
+  'p05', '{}', 'active'),
+ ('e-' || replace(hex(zeroblob(3000)), '00', 'id'), 'component', 'Long id part', 'p05', '{}', 'active');
+INSERT INTO project_state(id, project, category, key, value, status) VALUES
+ ('s-big', 'p06-polisher', 'fact', 'huge clamp key ' || replace(hex(zeroblob(15728640)), '00', 'k '), 'v', 'active'),
+ ('s-c1', 'p06-polisher', 'fact', 'clash key ' || replace(hex(zeroblob(1048576)), '00', 'w '), '1', 'active'),
+ ('s-c2', 'p06-polisher', 'fact', 'clash key ' || replace(hex(zeroblob(1048576)), '00', 'w '), '2', 'active')" || exit 1
+mirror build --store big.db --out big --check-hosting cloudflare-pages
+expect_status "a store of a 5 MiB name and a 30 MiB key fits Cloudflare Pages (exit 0)" 0
+expect "... no file in search/ is over 100 kB" \
+    test -z "$(find big/search -type f -size +100k)"
+expect "... every string of a record is cut at 4096 bytes and marked" \
+    python3 "$records" big cut
+expect "... 'gigantic' finds the name, cut before the 'é' 4096 splits: 4095 bytes, 5,238,806 more" \
+    python3 "$records" big find gigantic 1 'Gigantic lens mounts é' 4095 5238806
+expect "... 'clamp' finds the key: 4096 bytes kept, 31,453,199 more" \
+    python3 "$records" big find clamp 0 'huge clamp key k k' 4096 31453199
+expect "... 'clash' finds the conflict, its title cut" \
+    python3 "$records" big find clash 3 'clash key w w' 4096 '*'
+expect "... every record's URL, the long id's too, names a page holding its anchor" \
+    python3 "$records" big urls
+
 if ! sh "$MIRROR_TOP/tests/browser/ensure.sh" 2>"$T/ensure.log"; then
 	RC=1
 	not_ok "chromium, node and playwright-core are installed" "$(tail -3 "$T/ensure.log")"
