@@ -983,8 +983,32 @@ rules_keys_free(struct rule_keys *later)
 	free(later);
 }
 
-/* Record every rule in order, then close the orphans and count.
- * Returns 0 or < 0 with err set. */
+/* The runs of each rule rule_runs keeps: every sweep writes a row a rule
+ * (about 30 KB a sweep of the starter rules, an unchanged store too),
+ * the pages read the latest, and nothing else removed the rest. */
+#define RULE_RUNS_KEPT 10
+
+/* Remove each rule's rows of rule_runs but its RULE_RUNS_KEPT latest.
+ * Returns 0, or < 0 with err set. */
+static int
+prune_runs(struct rules_job *j, mirror_error *err)
+{
+	char sql[320];
+	int w, rc;
+
+	w = snprintf(sql, sizeof(sql), "DELETE FROM main.rule_runs WHERE "
+	    "rowid IN (SELECT rowid FROM (SELECT rowid, row_number() OVER "
+	    "(PARTITION BY rule_id ORDER BY rowid DESC) AS k FROM "
+	    "main.rule_runs) WHERE k > %d)", RULE_RUNS_KEPT);
+	if (w < 0 || (size_t)w >= sizeof(sql))
+		return mirror_fail(err, MIRROR_EIO, "internal: prune_runs");
+	rc = sqlite3_exec(j->db, sql, NULL, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : store_fail(j->st, err, rc,
+	    "rules: remove old rule_runs");
+}
+
+/* Record every rule in order, then close the orphans, keep the latest
+ * runs and count. Returns 0 or < 0 with err set. */
 static int
 record_all(struct rules_job *j, mirror_error *err)
 {
@@ -1005,6 +1029,8 @@ record_all(struct rules_job *j, mirror_error *err)
 		rc = close_orphans(j, err);
 	if (rc == 0)
 		rc = write_keys(j, err);
+	if (rc == 0)
+		rc = prune_runs(j, err);
 	if (rc == 0)
 		rc = store_count(&j->rec.out->open_after, j->st, "SELECT "
 		    "count(*) FROM main.rule_violations WHERE status = 'open'",

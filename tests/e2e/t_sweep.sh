@@ -254,3 +254,18 @@ expect "two parameters with no value, differing only in description: no conflict
     test -z "$(printf '%s\n' "$got" | grep '"p08"')"
 expect "... while two requirements with no value compare their descriptions" \
     has_line "$got" 'entity_slot|["p09","requirement","mass_cap"]|p09|e-req-nv-1,e-req-nv-2'
+
+# --- rule_runs keeps each rule's last 10 runs (issue 67, R4-7) ---------------
+# Every sweep writes a row a rule, an unchanged store too; nothing removed
+# them (a 60 s loop of sweeps grew a 5k-fact store to 25.7 MB). Each rule
+# keeps its 10 latest, the latest sweep's among them.
+new_store runs.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+i=0
+while [ $i -lt 13 ]; do
+	mirror sweep --store runs.db
+	i=$((i + 1))
+done
+expect "after 13 sweeps each rule keeps its 10 latest runs in rule_runs" \
+    test "$(sql runs.db "SELECT min(c) || ' ' || max(c) FROM (SELECT count(*) AS c FROM rule_runs GROUP BY rule_id)")|$(sql runs.db "SELECT count(*) FROM sweep_runs")" = "10 10|13"
+expect "... the newest ten sweeps', the latest with a row for each rule" \
+    test "$(sql runs.db "SELECT count(DISTINCT sweep_run) FROM rule_runs WHERE sweep_run IN (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 10)")|$(sql runs.db "SELECT count(*) = (SELECT count(DISTINCT rule_id) FROM rule_runs) FROM rule_runs WHERE sweep_run = (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 1)")" = "10|1"
