@@ -6,6 +6,7 @@
  * SPEC section 2: 0 success, 1 usage, 2 bad input, 3 I/O or git, 4 open
  * conflicts under --check. Every failure prints exactly one line to stderr.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,10 @@ main(int argc, char **argv)
 	int rc;
 
 	mirror_error_clear(&err);
+	/* A write past the file size limit (ulimit -f) fails with EFBIG,
+	 * told and cleaned up as a full disk is, instead of the signal
+	 * killing mirror with its lock and staging directory left. */
+	(void)signal(SIGXFSZ, SIG_IGN);
 	rc = run(&o, argc, argv, &err);
 	free(o.args);
 	config_free();
