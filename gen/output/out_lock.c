@@ -60,11 +60,40 @@ lock_holder(int fd)
 	return errno == 0 && end != buf && pid > 0 ? pid : 0;
 }
 
+int
+out_lock_is_for(const struct out_lock *lk, const char *base)
+{
+	strbuf name;
+	int same;
+
+	strbuf_init(&name);
+	strbuf_putc(&name, '.');
+	out_side_name(&name, base);
+	strbuf_puts(&name, LOCK_SUFFIX);
+	same = lk->name != NULL && strcmp(lk->name, name.data) == 0;
+	strbuf_free(&name);
+	return same;
+}
+
+int
+out_lock_held(const struct out_lock *lk, const char *dir, mirror_error *err)
+{
+	if (lk->fd >= 0 && out_lock_current(lk->fd, lk->parent_fd, lk->name))
+		return 0;
+	return mirror_fail(err, MIRROR_EIO, "%s: its lock file %s beside it "
+	    "was removed or replaced while this build held it, so another "
+	    "build may be writing %s: stopped without changing it", dir,
+	    lk->name != NULL ? lk->name : "(none)", dir);
+}
+
 void
 out_lock_release(struct out_lock *lk)
 {
 	if (lk->fd >= 0) {
-		(void)unlinkat(lk->parent_fd, lk->name, 0);
+		/* Only the file it holds: when someone removed that one, the
+		 * file there now is another build's lock. */
+		if (out_lock_current(lk->fd, lk->parent_fd, lk->name))
+			(void)unlinkat(lk->parent_fd, lk->name, 0);
 		close(lk->fd);
 	}
 	if (lk->parent_fd >= 0)

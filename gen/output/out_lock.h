@@ -23,9 +23,23 @@ struct out_lock {
 int out_lock_take(struct out_lock *lk, int parent_fd, const char *parent,
     const char *base, const char *dir, mirror_error *err);
 
-/* Let go of lk, removing its file first; lk is then empty (fd -1).
- * Harmless on an empty one. */
+/* Let go of lk, removing its file first when it is still lk's
+ * (out_lock_held); lk is then empty (fd -1). Harmless on an empty one. */
 void out_lock_release(struct out_lock *lk);
+
+/* 1 when lk is (or was) the lock of the DIR whose last component is
+ * base, in the directory lk->parent_fd; else 0. */
+int out_lock_is_for(const struct out_lock *lk, const char *base);
+
+/*
+ * Whether lk still holds DIR's lock (dir as given): the file at the lock's
+ * name is the one it locked (device and inode), not removed or replaced
+ * meanwhile (by hand, a cleaner of /tmp), which lets a second build take
+ * the lock and write DIR too. Returns 0, or -MIRROR_EIO naming DIR and
+ * the lock file: the holder must then stop before it changes DIR.
+ */
+int out_lock_held(const struct out_lock *lk, const char *dir,
+    mirror_error *err);
 
 /* 1 when fd is still the file called name in dir_fd, else 0. */
 int out_lock_current(int fd, int dir_fd, const char *name);

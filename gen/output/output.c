@@ -195,13 +195,22 @@ output_unlock(void)
 
 /*
  * Hold DIR's lock in o: take over the one output_lock took for the same
- * directory, else take it now. Returns 0 or < 0.
+ * directory, else take it now. An early lock whose file is gone or replaced is lost: another
+ * build may hold DIR's lock now, and o stops before it looks at DIR.
+ * Returns 0 or < 0.
  */
 static int
 lock_own(struct output *o, const char *parent, mirror_error *err)
 {
-	if (early_lock.fd >= 0 && out_lock_current(early_lock.fd,
-	    o->parent_fd, early_lock.name)) {
+	struct stat a, b;
+
+	if (early_lock.fd >= 0 && fstat(early_lock.parent_fd, &a) == 0 &&
+	    fstat(o->parent_fd, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino && out_lock_is_for(&early_lock, o->base)) {
+		int rc = out_lock_held(&early_lock, o->dir, err);
+
+		if (rc < 0)
+			return rc;
 		o->lock = early_lock;
 		early_lock.fd = early_lock.parent_fd = -1;
 		early_lock.name = NULL;
@@ -898,11 +907,14 @@ output_commit(struct output *o, mirror_error *err)
 	journal_of(&j, o);
 	pthread_mutex_unlock(&o->mu);
 	marker = out_marker_text(o->new_tree);
-	/* A build that changes nothing leaves DIR alone. */
+	/* A build that changes nothing leaves DIR alone; one that lost
+	 * its lock meanwhile leaves it to the build that holds it now. */
 	if (o->dir_fd < 0 || j.n_puts > 0 || j.n_dels > 0 ||
 	    o->old_marker == NULL || strcmp(o->old_marker, marker) != 0) {
-		rc = out_journal_write(o->parent_fd, o->stage_fd, o->base, &j,
-		    o->dir, err);
+		rc = out_lock_held(&o->lock, o->dir, err);
+		if (rc == 0)
+			rc = out_journal_write(o->parent_fd, o->stage_fd,
+			    o->base, &j, o->dir, err);
 		if (rc == 0) {
 			o->journaled = 1;
 			rc = out_journal_apply(o->parent_fd, o->base, &j, o->dir,

@@ -35,3 +35,42 @@ expect_error "a file past ulimit -f: exit 3, one line naming it (no SIGXFSZ)" 3 
 expect "... no DIR, no lock file, no staging directory left" \
     sh -c '! ls -A | grep -q fsite'
 
+ssh-keygen -q -t ed25519 -N '' -C mirror-ci -f ci-key || exit 1
+keygen=$(command -v ssh-keygen)
+mkdir slow
+# 6. DIR's lock removed while its build held it (R4-9): build A signs
+# slowly; meanwhile the lock file goes and build B takes DIR. A notices
+# before it changes DIR: exit 3, one line; DIR is B's site; no lock
+# file is left (A removes nothing of B's).
+cat >slow/ssh-keygen <<FAKE
+#!/bin/sh
+data=\$(cat)
+case \$data in *"can this key sign"*) ;; *)
+	: >"$T/slow/signing"; sleep 3;;
+esac
+printf '%s\n' "\$data" | "$keygen" "\$@"
+FAKE
+chmod +x slow/ssh-keygen
+fresh a.db
+fresh b.db
+sql b.db "UPDATE project_state SET value = value || ' (B)' WHERE rowid IN (SELECT rowid FROM project_state LIMIT 1)"
+rows a.db >before.rows
+git init -q --bare a.git
+PATH="$T/slow:$PATH" $MIRROR_WRAP "$MIRROR" build --store a.db --out lsite \
+    --repo a.git --author "$author" --sign-key ci-key >a.out 2>a.err &
+apid=$!
+i=0
+while [ ! -e slow/signing ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+rm -f .lsite.mirror-lock
+mirror build --store b.db --out lsite --quiet
+brc=$RC
+bsite=$(state lsite)
+wait $apid
+RC=$?
+cp a.err "$T/err"
+expect_error "a build whose lock file was removed meanwhile: exit 3, one line" 3 \
+    "lsite: its lock file .lsite.mirror-lock beside it was removed or replaced while this build held it, so another build may be writing lsite: stopped without changing it$"
+expect "... DIR is the other build's site, as it left it" eval \
+    'test "$brc" = 0 && test "$(state lsite)" = "$bsite"'
+expect "... no lock file or staging directory left" sh -c \
+    "! ls -A | grep -q '^\.lsite\.'"
