@@ -21,6 +21,7 @@
 #include "store/parallel.h"
 #include "store/facts.h"
 #include "store/storerow.h"
+#include "store/undo.h"
 #include "sweep/conflict.h"
 #include "sweep/factrow.h"
 #include "sweep/normalize.h"
@@ -89,6 +90,7 @@ struct sweep_ctx {
 	struct rule_counts rk;            /* what they did this attempt */
 	struct rules_job *job;             /* rules_start .. rules_finish */
 	struct rules_job *early;           /* the caller's, not yet taken */
+	struct store_undo *undo;           /* the caller's record, or NULL */
 	int busy;                    /* the last failure was a lock */
 	int known_later;             /* 1: a memory claims any key, and
 	                                scan_split drops the claims whose
@@ -1719,7 +1721,8 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 		return rc;
 	}
 	/* Checked at open, and again under the write lock. */
-	if ((rc = store_check_triggers(c->st, err)) < 0 ||
+	if ((rc = store_undo_record(c->undo, c->st, err)) < 0 ||
+	    (rc = store_check_triggers(c->st, err)) < 0 ||
 	    (rc = conflict_check(c->st, err)) < 0 ||
 	    (rc = start_rules(c, err)) < 0 ||
 	    (rc = exec(c, temp_ddl, err)) < 0 ||
@@ -1737,8 +1740,10 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 	    (rc = pick_run_id(c, err)) < 0 ||
 	    (rc = run_rules(c, err)) < 0 ||
 	    (rc = write_run(c, &t0, err)) < 0 ||
+	    (rc = store_undo_take(c->undo, err)) < 0 ||
 	    (rc = exec(c, "COMMIT", err)) < 0)
 		goto fail;
+	store_undo_committed(c->undo);
 	set_spill(c, 1);
 	group_clear(&g);
 	free(g.r);
@@ -1759,6 +1764,7 @@ fail:
 	ctx_reset(c);
 	finalize_all(c);
 	(void)sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+	store_undo_drop(c->undo);
 	set_spill(c, 1);
 	return rc;
 }
@@ -1805,6 +1811,7 @@ sweep_run_early(struct sweep_run *out, mirror_store *st, time_t now,
 	c.scope = scope;
 	c.rules = rules->set;
 	c.early = early;
+	c.undo = rules->undo;
 	hashtab_init(&c.known, sizeof(uint64_t));
 	hashtab_init(&c.xdone, sizeof(uint64_t));
 	hashtab_init(&c.decided, sizeof(uint64_t));

@@ -18,6 +18,7 @@
 #include "rules/rules.h"
 #include "store/digest.h"
 #include "store/store.h"
+#include "store/undo.h"
 #include "sys/clock.h"
 
 /* Version of the rules, written into every sweep_runs row. */
@@ -140,10 +141,14 @@ int sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
     const struct sweep_scope *scope, const struct rule_set *rules,
     mirror_error *err);
 
-/* The rules a sweep runs, and the job the caller started of them. */
+/* The rules a sweep runs, and the job the caller started of them; and
+ * where the caller keeps what the run changed, to take it back. */
 struct sweep_rules {
 	const struct rule_set *set;    /* NULL: none (sweep_run_rules) */
 	struct rules_job *early;       /* NULL: none; see sweep_run_early */
+	struct store_undo *undo;       /* NULL: none; else the committed
+	                                  run's changes are added to it
+	                                  (store/undo.h) */
 };
 
 /*

@@ -15,6 +15,9 @@
  *      after a read that checks every row the pages will read (unless
  *      the store's file is untouched since a run learnt its checksum,
  *      core/store/memo.h, and that is DIR's stamp's: the stamp decides);
+ *      what it changed is kept (core/store/undo.h), and a build that
+ *      fails after it takes it back: a failed build leaves the store as
+ *      it was (or says why it could not);
  *   3. one consistent read (store_read_begin .. store_read_end) from
  *      which every page, the snapshot checksum and the counts come; when
  *      DIR (and the branch) already hold this build's stamp
@@ -133,6 +136,8 @@ struct build {
 	struct site_model s;        /* the store (s.st) and the model */
 	struct site_opts so;        /* templates, theme, output, record */
 	struct sweep_run run;
+	struct store_undo *undo;    /* what the sweep changed, taken back
+	                               when the build fails after it */
 	struct build_changes ch;
 	struct output_start *start; /* DIR listed on a thread */
 	struct stamp stamp;         /* this build's */

@@ -2,6 +2,7 @@
  * pipeline.c: the build's steps in their order (build.h), each phase
  * timed, and what a build holds freed at its end.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "output/record.h"
 #include "store/digest.h"
 #include "store/store.h"
+#include "store/undo.h"
 #include "sys/clock.h"
 #include "util/xalloc.h"
 
@@ -212,6 +214,35 @@ build_write(struct build *b, mirror_error *err)
 	return rc;
 }
 
+/*
+ * A build that failed after its sweep committed takes the sweep's
+ * changes back (core/store/undo.h), so that the store is as it was;
+ * when they cannot be (another writer changed the same rows since), the
+ * failure's line in err says so at its end. Returns nothing.
+ */
+static void
+build_undo(struct build *b, mirror_error *err)
+{
+	mirror_error why;
+	size_t n;
+	int k;
+
+	if (!b->report.swept || store_undo_size(b->undo) == 0 ||
+	    b->s.st == NULL)
+		return;
+	if (b->reading)
+		store_read_end(b->s.st);
+	b->reading = 0;
+	mirror_error_clear(&why);
+	if (store_undo_apply(b->undo, b->s.st, b->run.id, &why) >= 0)
+		return;
+	n = strlen(err->msg);
+	k = snprintf(err->msg + n, sizeof(err->msg) - n, "; the sweep's "
+	    "changes stay in the store: %s", why.msg);
+	if (k < 0 || (size_t)k >= sizeof(err->msg) - n)
+		err->msg[sizeof(err->msg) - 1] = '\0';  /* cut: what fits */
+}
+
 int
 build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 {
@@ -228,12 +259,13 @@ build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 		rc = build_write(b, err);
 	output_begin_drop(b->start);   /* unchanged after all, or failed */
 	b->start = NULL;
-	if (rc == BUILD_UNCHANGED)
-		return (rc = build_report_held(b, err)) < 0 ? rc :
-		    BUILD_UNCHANGED;
+	if (rc == BUILD_UNCHANGED && (rc = build_report_held(b, err)) >= 0)
+		return BUILD_UNCHANGED;
 	if (b->reading)
 		store_read_end(b->s.st);
 	b->reading = 0;
+	if (rc < 0)
+		build_undo(b, err);
 	return rc < 0 ? rc : BUILD_DONE;
 }
 
@@ -241,6 +273,7 @@ void
 build_free(struct build *b)
 {
 	rules_keys_free(b->run.keys_later);
+	store_undo_free(b->undo);
 	free(b->ch.ids);
 	rules_abandon(b->ch.early);   /* before its set and its store */
 	rules_free(&b->ch.rules);

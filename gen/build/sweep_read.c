@@ -28,14 +28,15 @@ build_sweep(struct build *b, mirror_error *err)
 	ch->early = NULL;           /* the sweep's now, whatever it does */
 	return sweep_run_early(&b->run, s->st, s->now, ch->scoped &&
 	    ch->swept_before ? &scope : NULL, &(struct sweep_rules){
-	    .set = &ch->rules, .early = early }, err);
+	    .set = &ch->rules, .early = early, .undo = b->undo }, err);
 }
 
 /*
  * Step 3b: the sweep (none with no_sweep), DIR listed on a thread from
  * its start (b->start, output_begin_start's, which the render takes
  * over): the sweep leaves a core idle, the model's read after it keeps
- * both busy. Returns 0 or < 0 with err set.
+ * both busy. What the sweep changes goes into b->undo. Returns 0 or < 0
+ * with err set.
  */
 int
 build_sweep_listing(struct build *b, mirror_error *err)
@@ -44,6 +45,7 @@ build_sweep_listing(struct build *b, mirror_error *err)
 
 	b->start = output_begin_start(b->o->out);
 	if (!b->o->no_sweep) {
+		b->undo = store_undo_new();
 		rc = build_sweep(b, err);
 		b->report.swept = rc == 0;
 	}
@@ -53,13 +55,13 @@ build_sweep_listing(struct build *b, mirror_error *err)
 /*
  * The rules' keys of a sweep that had no digest before it, from the one
  * taken after it (rules_keys_write), in a transaction of their own
- * between two reads: the digest stands when no other connection
- * committed in between (data_version), else it is taken again. Returns
- * 0 or < 0 with err set.
+ * between two reads, kept in undo with the sweep's changes: the digest
+ * stands when no other connection committed in between (data_version),
+ * else it is taken again. Returns 0 or < 0 with err set.
  */
 static int
 build_keys(struct site_model *s, const struct sweep_run *run,
-    mirror_error *err)
+    struct store_undo *undo, mirror_error *err)
 {
 	long long v, w;
 	int rc;
@@ -67,8 +69,13 @@ build_keys(struct site_model *s, const struct sweep_run *run,
 	if ((rc = store_data_version(&v, s->st, err)) < 0)
 		return rc;
 	store_read_end(s->st);
-	if ((rc = rules_keys_write(run->keys_later, s->st, &s->digest,
-	    err)) < 0 || (rc = store_read_begin(s->st, err)) < 0 ||
+	if ((rc = store_undo_record(undo, s->st, err)) < 0)
+		return rc;
+	rc = rules_keys_write(run->keys_later, s->st, &s->digest, err);
+	if (rc > 0 && (rc = store_undo_take(undo, err)) == 0)
+		store_undo_committed(undo);
+	store_undo_drop(undo);          /* the recording, when not taken */
+	if (rc < 0 || (rc = store_read_begin(s->st, err)) < 0 ||
 	    (rc = store_data_version(&w, s->st, err)) < 0)
 		return rc;
 	return w == v ? 0 : build_snapshot(s, 0, NULL, err);
@@ -95,7 +102,7 @@ build_snapshot_after(struct build *b, mirror_error *err)
 	if (!ch->digested) {
 		rc = build_snapshot(s, 0, NULL, err);
 		if (rc == 0 && b->run.keys_later != NULL)
-			rc = build_keys(s, &b->run, err);
+			rc = build_keys(s, &b->run, b->undo, err);
 	} else if ((rc = store_data_version(&v, s->st, err)) == 0) {
 		if (v != ch->version) {
 			/* Another connection wrote: what the check read may

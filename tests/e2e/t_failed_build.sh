@@ -34,14 +34,94 @@ expect_error "a file past ulimit -f: exit 3, one line naming it (no SIGXFSZ)" 3 
     "fsite/assets/big.bin: cannot write: File too large$"
 expect "... no DIR, no lock file, no staging directory left" \
     sh -c '! ls -A | grep -q fsite'
+same_rows "... the store's rows as before (no conflict, no sweep run)" f.db
 
+# 2. No space left in DIR, then in the repository (tmpfs mounts in a
+# mount namespace of their own: root's CAP_SYS_ADMIN).
+fresh d.db
+fresh r.db
+cat >full.sh <<SH
+mkdir -p m && mount -t tmpfs -o size=400k tmpfs m || exit 99
+"$MIRROR" build --store d.db --out m/site >d.out 2>d.err
+echo \$? >d.rc
+umount m && mount -t tmpfs -o size=120k tmpfs m || exit 99
+git init -q --bare --template= m/repo.git || exit 99
+"$MIRROR" build --store r.db --out rsite --repo m/repo.git \
+    --author '$author' >r.out 2>r.err
+echo \$? >r.rc
+test ! -e m/repo.git/refs/heads/mirror && echo none >r.branch
+SH
+unshare -m sh full.sh
+RC=$(cat d.rc 2>/dev/null); cp d.err "$T/err" 2>/dev/null
+expect_error "a full disk under DIR: exit 3, one line" 3 \
+    "m/site/[^ ]+: cannot write: No space left on device$"
+same_rows "... the store's rows as before" d.db
+RC=$(cat r.rc 2>/dev/null); cp r.err "$T/err" 2>/dev/null
+expect_error "a full disk under the repository: exit 3, one line" 3 \
+    "repo.git/objects/[^ ]+: No space left on device$"
+expect "... no branch, no DIR" sh -c 'test "$(cat r.branch)" = none && test ! -e rsite'
+same_rows "... the store's rows as before" r.db
+
+# 3. A signer that passes the check and fails at the commit, and one
+# killed at its deadline there.
 ssh-keygen -q -t ed25519 -N '' -C mirror-ci -f ci-key || exit 1
 keygen=$(command -v ssh-keygen)
-mkdir slow
+mkdir fails hangs slow
+cat >fails/ssh-keygen <<FAKE
+#!/bin/sh
+data=\$(cat)
+case \$data in *"can this key sign"*)
+	printf '%s\n' "\$data" | "$keygen" "\$@"; exit;;
+esac
+echo 'agent refused operation' >&2
+exit 1
+FAKE
+sed 's/^echo .agent refused operation.*/exec sleep 30/' fails/ssh-keygen >hangs/ssh-keygen
+chmod +x fails/ssh-keygen hangs/ssh-keygen
+fresh s.db
+rows s.db >before.rows
+git init -q --bare s.git
+PATH="$T/fails:$PATH" mirror build --store s.db --out ssite --repo s.git \
+    --author "$author" --sign-key ci-key
+expect_error "a signer failing at the commit: one line" 2 \
+    "--sign-key ci-key: ssh-keygen cannot sign with it: agent refused operation$"
+same_rows "... the store's rows as before" s.db
+PATH="$T/hangs:$PATH" MIRROR_SIGN_TIMEOUT_MS=300 mirror build --store s.db \
+    --out ssite --repo s.git --author "$author" --sign-key ci-key
+expect_error "a signer killed at its deadline at the commit: exit 3, one line" 3 \
+    "--sign-key ci-key: ssh-keygen did not finish within 300 ms"
+same_rows "... the store's rows as before" s.db
+
+# 4. A store with history: built once, then a fact changes (the next
+# sweep closes and opens conflicts, moves rules' keys); the failed build
+# takes all of it back, and the next good build sweeps as if it never ran.
+fresh h.db
+mirror build --store h.db --out hsite --quiet
+expect_status "a store with history: its first build" 0
+sql h.db "UPDATE project_state SET value = value || ' (revised)' WHERE rowid IN (SELECT rowid FROM project_state LIMIT 3)"
+rows h.db >before.rows
+(ulimit -f 2048; exec "$MIRROR" build --store h.db --out hsite \
+    --theme ./big-theme) >"$T/out" 2>"$T/err"
+RC=$?
+expect_error "... a failed second build: exit 3, one line" 3 "File too large$"
+same_rows "... the store's rows as before (conflicts, runs, rules' keys)" h.db
+mirror build --store h.db --out hsite --quiet
+expect "... the next build succeeds, one sweep run more" sh -c \
+    "test $RC = 0 && test \"\$(sqlite3 h.db 'SELECT count(*) FROM sweep_runs')\" = 2"
+
+# 5. A WAL store: the same.
+fresh w.db
+sqlite3 w.db 'PRAGMA journal_mode=WAL' >/dev/null
+rows w.db >before.rows
+PATH="$T/fails:$PATH" mirror build --store w.db --out wsite --repo s.git \
+    --author "$author" --sign-key ci-key
+expect "a WAL store, a signer failing at the commit: the rows as before" eval \
+    'test "$RC" = 2 && test "$(rows w.db)" = "$(cat before.rows)"'
+
 # 6. DIR's lock removed while its build held it (R4-9): build A signs
 # slowly; meanwhile the lock file goes and build B takes DIR. A notices
-# before it changes DIR: exit 3, one line; DIR is B's site; no lock
-# file is left (A removes nothing of B's).
+# before it changes DIR: exit 3, one line; DIR is B's site; A's sweep
+# is taken back; no lock file is left (A removes nothing of B's).
 cat >slow/ssh-keygen <<FAKE
 #!/bin/sh
 data=\$(cat)
@@ -74,3 +154,4 @@ expect "... DIR is the other build's site, as it left it" eval \
     'test "$brc" = 0 && test "$(state lsite)" = "$bsite"'
 expect "... no lock file or staging directory left" sh -c \
     "! ls -A | grep -q '^\.lsite\.'"
+same_rows "... its store's rows as before" a.db

@@ -1,0 +1,222 @@
+/*
+ * undo.c: a write transaction's changes to mirror's tables, kept to be
+ * taken back (undo.h), through SQLite's session extension (Debian's
+ * libsqlite3 is built with it; sqlite3.h declares it under this macro).
+ */
+#define SQLITE_ENABLE_SESSION 1
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/undo.h"
+#include "util/xalloc.h"
+
+struct store_undo {
+	sqlite3_session *rec;       /* the recording, or NULL */
+	void *taken;                /* store_undo_take's, until committed */
+	int n_taken;
+	void *kept;                 /* the committed changes, or NULL */
+	int n_kept;
+};
+
+/* The tables recorded: mirror's own, which its writes alone change. */
+static const char *const undo_tables[] = { "conflicts", "conflict_members",
+    "sweep_runs", "rule_violations", "violation_facts", "rule_runs",
+    "mirror_meta" };
+
+/* The session's table filter: 1 for a table of undo_tables, else 0. */
+static int
+undo_filter(void *arg, const char *table)
+{
+	(void)arg;
+	for (size_t i = 0; i < sizeof(undo_tables) / sizeof(*undo_tables);
+	    i++)
+		if (strcmp(table, undo_tables[i]) == 0)
+			return 1;
+	return 0;
+}
+
+struct store_undo *
+store_undo_new(void)
+{
+	return xcalloc(1, sizeof(struct store_undo));
+}
+
+void
+store_undo_drop(struct store_undo *u)
+{
+	if (u == NULL)
+		return;
+	if (u->rec != NULL)
+		sqlite3session_delete(u->rec);
+	u->rec = NULL;
+	sqlite3_free(u->taken);
+	u->taken = NULL;
+	u->n_taken = 0;
+}
+
+void
+store_undo_free(struct store_undo *u)
+{
+	if (u == NULL)
+		return;
+	store_undo_drop(u);
+	sqlite3_free(u->kept);
+	free(u);
+}
+
+int
+store_undo_record(struct store_undo *u, mirror_store *st, mirror_error *err)
+{
+	int rc;
+
+	if (u == NULL)
+		return 0;
+	store_undo_drop(u);
+	rc = sqlite3session_create(store_db(st), "main", &u->rec);
+	if (rc == SQLITE_OK) {
+		sqlite3session_table_filter(u->rec, undo_filter, NULL);
+		rc = sqlite3session_attach(u->rec, NULL);
+	}
+	if (rc == SQLITE_OK)
+		return 0;
+	store_undo_drop(u);
+	return store_fail(st, err, rc, "cannot record the sweep's changes");
+}
+
+int
+store_undo_take(struct store_undo *u, mirror_error *err)
+{
+	int rc;
+
+	if (u == NULL || u->rec == NULL)
+		return 0;
+	sqlite3_free(u->taken);
+	u->taken = NULL;
+	u->n_taken = 0;
+	rc = sqlite3session_changeset(u->rec, &u->n_taken, &u->taken);
+	sqlite3session_delete(u->rec);
+	u->rec = NULL;
+	if (rc == SQLITE_OK)
+		return 0;
+	u->taken = NULL;
+	u->n_taken = 0;
+	return mirror_fail(err, MIRROR_EIO, "cannot keep the sweep's changes: "
+	    "%s", sqlite3_errstr(rc));
+}
+
+void
+store_undo_committed(struct store_undo *u)
+{
+	void *both = NULL;
+	int n = 0;
+
+	if (u == NULL || u->taken == NULL)
+		return;
+	if (u->kept == NULL) {
+		u->kept = u->taken;
+		u->n_kept = u->n_taken;
+	} else if (sqlite3changeset_concat(u->n_kept, u->kept, u->n_taken,
+	    u->taken, &n, &both) == SQLITE_OK) {
+		sqlite3_free(u->kept);
+		sqlite3_free(u->taken);
+		u->kept = both;
+		u->n_kept = n;
+	} else {
+		/* Cannot be joined (out of memory): nothing can be undone
+		 * whole, so nothing is (store_undo_apply says so). */
+		sqlite3_free(u->taken);
+		u->n_kept = -1;
+	}
+	u->taken = NULL;
+	u->n_taken = 0;
+}
+
+size_t
+store_undo_size(const struct store_undo *u)
+{
+	return u == NULL || u->n_kept <= 0 ? 0 : (size_t)u->n_kept;
+}
+
+/* The conflict handler of the undo: any row changed since by another
+ * connection (or gone, or in the way) stops it whole. */
+static int
+undo_conflict(void *arg, int why, sqlite3_changeset_iter *it)
+{
+	(void)arg;
+	(void)why;
+	(void)it;
+	return SQLITE_CHANGESET_ABORT;
+}
+
+/*
+ * Inside the undo's transaction: 0 when the store's latest sweep_runs
+ * row is run_id, else -MIRROR_EIO saying a later sweep ran.
+ */
+static int
+undo_latest(mirror_store *st, const char *run_id, mirror_error *err)
+{
+	long long latest = 0;
+	int rc;
+
+	if ((rc = store_count(&latest, st, "SELECT (SELECT id FROM "
+	    "main.sweep_runs ORDER BY rowid DESC LIMIT 1) IS ?1", run_id,
+	    err)) < 0)
+		return rc;
+	return latest ? 0 : mirror_fail(err, MIRROR_EIO, "a later sweep "
+	    "ran on it since");
+}
+
+int
+store_undo_apply(struct store_undo *u, mirror_store *st, const char *run_id,
+    mirror_error *err)
+{
+	sqlite3 *db = store_db(st);
+	void *inv = NULL;
+	int n = 0, rc;
+
+	if (u == NULL || u->n_kept == 0)
+		return 0;
+	if (u->n_kept < 0)
+		return mirror_fail(err, MIRROR_EIO, "its changes could not be "
+		    "kept (out of memory)");
+	if ((rc = sqlite3changeset_invert(u->n_kept, u->kept, &n, &inv)) !=
+	    SQLITE_OK)
+		return mirror_fail(err, MIRROR_EIO, "cannot invert its changes: "
+		    "%s", sqlite3_errstr(rc));
+	/* The changes hold every row the sweep's deletes cascaded to:
+	 * with the cascades on, taking back its inserts would delete those
+	 * rows twice. (The pragma holds outside a transaction only.) */
+	(void)sqlite3_exec(db, "PRAGMA foreign_keys = OFF", NULL, NULL, NULL);
+	if ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) !=
+	    SQLITE_OK) {
+		(void)sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL,
+		    NULL);
+		sqlite3_free(inv);
+		return store_fail(st, err, rc, "cannot lock it");
+	}
+	if ((rc = undo_latest(st, run_id, err)) == 0) {
+		int w = sqlite3changeset_apply(db, n, inv, NULL, undo_conflict,
+		    NULL);
+
+		if (w == SQLITE_ABORT || (w & 0xff) == SQLITE_CONSTRAINT)
+			rc = mirror_fail(err, MIRROR_EIO, "another connection "
+			    "changed its rows since");
+		else if (w != SQLITE_OK)
+			rc = store_fail(st, err, w, "cannot undo");
+	}
+	if (rc == 0 && (rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) !=
+	    SQLITE_OK)
+		rc = store_fail(st, err, rc, "cannot commit the undo");
+	sqlite3_free(inv);
+	if (rc < 0)
+		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	(void)sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	if (rc < 0)
+		return rc;
+	sqlite3_free(u->kept);
+	u->kept = NULL;
+	u->n_kept = 0;
+	return 1;
+}
