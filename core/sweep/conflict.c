@@ -63,6 +63,7 @@ conflict_free(struct conflict *c)
 	free(c->resolved_by);
 	free(c->description);
 	free(c->question);
+	free(c->question_then);
 	flagrows_free(&member_rows, c);
 	for (size_t i = 0; i < c->n_earlier; i++)
 		free(c->earlier[i]);

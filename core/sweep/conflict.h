@@ -60,6 +60,10 @@ struct conflict {
 	                          member's value when trust does not decide),
 	                          as the row holds it now (when detected,
 	                          once the row is gone) */
+	char *question_then;   /* the same, of every member's value when
+	                          detected (value_then): what a change log
+	                          says of it, the same in every later build;
+	                          NULL until the pages fill it */
 	struct conflict_member *members;  /* trust order: highest trust
 	                                     first, then kind, then id */
 	size_t n_members;

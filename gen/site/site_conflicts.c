@@ -268,11 +268,12 @@ project_name(const struct site_model *m, const char *project)
 	return pi >= 0 ? m->projects[pi].name : project;
 }
 
-/* The sides of c: each member's current value and origin (its sources
- * as one line, kept in src[k], which the caller frees with the array).
- * Returns a new array of c->n_members sides. */
+/* The sides of c: each member's current value (then: its value when
+ * detected) and origin (its sources as one line, kept in src[k], which
+ * the caller frees with the array). Returns a new array of
+ * c->n_members sides. */
 static struct words_side *
-conflict_sides(char ***src, const struct conflict *c)
+conflict_sides(char ***src, const struct conflict *c, int then)
 {
 	struct words_side *v = xcalloc(c->n_members + 1, sizeof(*v));
 
@@ -286,8 +287,8 @@ conflict_sides(char ***src, const struct conflict *c)
 			(*src)[k] = xstrdup(json_string_value(line));
 		json_decref(line);
 		json_decref(list);
-		v[k] = (struct words_side){ cm->kind, member_value(cm),
-		    (*src)[k] };
+		v[k] = (struct words_side){ cm->kind, then ? cm->value_then :
+		    member_value(cm), (*src)[k] };
 	}
 	return v;
 }
@@ -321,7 +322,7 @@ conflict_said(const struct site_model *m, const struct conflict *c,
     strbuf *slot, strbuf *sides, strbuf *question, strbuf *fav)
 {
 	char **src;
-	struct words_side *v = conflict_sides(&src, c);
+	struct words_side *v = conflict_sides(&src, c, 0);
 	strbuf sl;
 
 	strbuf_init(&sl);
@@ -337,6 +338,23 @@ conflict_said(const struct site_model *m, const struct conflict *c,
 			words_favours(fav, &v[k]);
 			break;
 		}
+	strbuf_free(&sl);
+	sides_free(v, src, c->n_members);
+}
+
+/* c's question of its sides as detected (value_then), into sb: what
+ * the change logs say of it, the same in every later build. */
+static void
+question_then(strbuf *sb, const struct site_model *m,
+    const struct conflict *c)
+{
+	char **src;
+	struct words_side *v = conflict_sides(&src, c, 1);
+	strbuf sl;
+
+	strbuf_init(&sl);
+	conflict_slot_words(&sl, m, c);
+	words_question(sb, sl.data, v, c->n_members);
 	strbuf_free(&sl);
 	sides_free(v, src, c->n_members);
 }
@@ -366,6 +384,10 @@ conflict_words_fill(struct site_model *m)
 		conflict_said(m, c, NULL, NULL, &q, NULL);
 		free(c->question);
 		c->question = strbuf_detach(&q);
+		strbuf_init(&q);
+		question_then(&q, m, c);
+		free(c->question_then);
+		c->question_then = strbuf_detach(&q);
 	}
 }
 

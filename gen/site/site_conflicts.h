@@ -15,7 +15,10 @@ int conflict_pages(const struct page_ctx *pc, mirror_error *err);
  * Word each conflict of m's question as a person says it, from its
  * members now: "Which is right for Spindle max speed, P06 Polisher: 300
  * rpm (trusted state: spec) · 350 rpm (engineering record: log)?"; every
- * page that names a conflict asks it. Idempotent.
+ * page that names a conflict asks it. Also the same question of the
+ * members' values when detected (question_then), which the change logs
+ * (changes.md, its JSON and the feed) say, so that an entry keeps the
+ * words of its moment. Idempotent.
  */
 void conflict_words_fill(struct site_model *m);
 

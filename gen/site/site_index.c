@@ -603,7 +603,7 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 		xml(sb, text.data);
 		page_href(&href, c->id);
 		feed_entry(sb, m, "conflict", c->id, it->t, href.data);
-		xml(sb, c->question);
+		xml(sb, c->question_then);
 	} else {
 		strbuf_printf(sb, "check %s: ", strcmp(v->status, "open") ==
 		    0 ? "failing" : "passing again");
@@ -983,8 +983,9 @@ check_change_place(json_t *o, const struct violation *v)
 	strbuf_free(&page);
 }
 
-/* A conflict's or check's change on o: title (the conflict's question,
- * or the check's rule and message), dir and slug of its page, project,
+/* A conflict's or check's change on o: title (the conflict's question
+ * of its sides as detected, which no later build rewrites, or the
+ * check's rule and message), dir and slug of its page, project,
  * and by and why of a closed conflict. */
 static void
 page_change_json(json_t *o, const struct site_model *m,
@@ -997,7 +998,7 @@ page_change_json(json_t *o, const struct site_model *m,
 
 	strbuf_init(&title);
 	if (ch->c != NULL)
-		strbuf_puts(&title, ch->c->question);
+		strbuf_puts(&title, ch->c->question_then);
 	else
 		strbuf_printf(&title, "%s: %s", model_rule_label(m,
 		    ch->v->rule_id), ch->v->message);

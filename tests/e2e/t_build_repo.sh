@@ -87,12 +87,13 @@ mirror build --store s.db --out site --repo repo.git --author "$author"
 expect "a changed fact makes one new commit" test "$(commits repo.git)" = 2
 git --git-dir=repo.git diff --stat mirror~1 mirror -- '*.md' > stat.txt
 # The pages that show the value: its overview, its conflict and the
-# project's queue (each side as it is now), the index and the recent
-# changes (the conflict in the same words); the A-Z page of its key is
-# HTML only (a finder for browsers), folded in the diff as generated.
+# project's queue (each side as it is now) and the index; not the recent
+# changes, whose entry of the conflict keeps the sides as found (never
+# rewritten); the A-Z page of its key is HTML only (a finder for
+# browsers), folded in the diff as generated.
 expect "only the pages showing the fact change" test \
     "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- '*.md' | tr '\n' ' ')" = \
-    "changes.md conflicts/c4dcd35f8cb.md conflicts/projects/p04-gigabit.md index.md projects/p04-gigabit/index.md "
+    "conflicts/c4dcd35f8cb.md conflicts/projects/p04-gigabit.md index.md projects/p04-gigabit/index.md "
 expect "... and the A-Z page of its key, HTML only" test \
     "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- 'keys/*' | tr '\n' ' ')" = "keys/f.html "
 expect "the overview's diff is the fact's line and its conflict's sides (the footer never changes)" sh -c "
