@@ -1367,6 +1367,83 @@ put_trailers(struct hw_words *w, struct events *es)
 	free(t);
 }
 
+/* The most ids a trailer key lists in one message; past it,
+ * "<key>-More: N" says how many it left out. */
+#define ID_TRAILERS_MAX 100
+
+/* The trailer key naming the fact or conflict of event kind k, and in
+ * *how what became of a closed conflict; NULL for an event named by
+ * none. */
+static const char *
+id_trailer_key(int k, const char **how)
+{
+	*how = NULL;
+	switch (k) {
+	case EV_ADDED: return "Fact-Added";
+	case EV_CHANGED: case EV_RETIRED: case EV_STATUS:
+		return "Fact-Changed";
+	case EV_REMOVED: return "Fact-Removed";
+	case EV_OPENED: return "Conflict-Opened";
+	case EV_RESOLVED: *how = "resolved"; return "Conflict-Closed";
+	case EV_DISMISSED: *how = "dismissed"; return "Conflict-Closed";
+	case EV_CLOSED: *how = "sweep"; return "Conflict-Closed";
+	case EV_CGONE: *how = "gone from the store"; return "Conflict-Closed";
+	default: return NULL;
+	}
+}
+
+/* qsort: events by key (their fact's or conflict's id). */
+static int
+cmp_event_key(const void *a, const void *b)
+{
+	const struct event *x = *(const struct event *const *)a;
+	const struct event *y = *(const struct event *const *)b;
+
+	return strcmp(x->key, y->key);
+}
+
+/*
+ * The ids of what the commit changed, one trailer a fact or conflict,
+ * so that `git log --grep='^Fact-Changed: ID$'` lists the commits that
+ * changed fact ID: Fact-Added, Fact-Changed, Fact-Removed,
+ * Conflict-Opened, Conflict-Closed ("ID (sweep)"), each key's by id, at
+ * most ID_TRAILERS_MAX a key.
+ */
+static void
+put_id_trailers(struct hw_words *w, struct events *es)
+{
+	static const char *const keys[] = { "Fact-Added", "Fact-Changed",
+	    "Fact-Removed", "Conflict-Opened", "Conflict-Closed" };
+	const struct event **t = xcalloc(es->n ? es->n : 1, sizeof(*t));
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		size_t nt = 0;
+		const char *how;
+
+		for (size_t i = 0; i < es->n; i++) {
+			const char *key = id_trailer_key(es->v[i].kind, &how);
+
+			if (key != NULL && strcmp(key, keys[k]) == 0 &&
+			    es->v[i].key != NULL && es->v[i].key[0] != '\0')
+				t[nt++] = &es->v[i];
+		}
+		if (nt > 1)
+			qsort(t, nt, sizeof(*t), cmp_event_key);
+		for (size_t i = 0; i < nt && i < ID_TRAILERS_MAX; i++) {
+			(void)id_trailer_key(t[i]->kind, &how);
+			strbuf_printf(&w->trailers, "%s: %s", keys[k],
+			    t[i]->key);
+			if (how != NULL)
+				strbuf_printf(&w->trailers, " (%s)", how);
+			strbuf_putc(&w->trailers, '\n');
+		}
+		if (nt > ID_TRAILERS_MAX)
+			strbuf_printf(&w->trailers, "%s-More: %zu\n", keys[k],
+			    nt - ID_TRAILERS_MAX);
+	}
+	free(t);
+}
+
 /* "name: 43 active, 1 invalid" from a {"status": count} object. */
 static void
 put_by_status(strbuf *sb, json_t *by)
@@ -1720,6 +1797,7 @@ hw_events_words(struct hw_words *w, struct hw_events *h)
 		put_subject(w, es);
 		put_body(w, es, 0);
 		put_trailers(w, es);
+		put_id_trailers(w, es);
 	}
 	hw_events_free(h);
 }

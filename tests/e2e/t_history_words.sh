@@ -12,7 +12,9 @@ A='Mirror Bot <mirror@example.org>'
 ARROW=$(printf '\342\206\222')
 
 # build STORE REPO EPOCH [ARGS]: one build with --repo; the message of
-# the branch tip goes to subject.txt, body.txt and trailers.txt.
+# the branch tip goes to subject.txt, body.txt, trailers.txt (mirror's
+# own trailers and the decisions') and ids.txt (the trailers naming the
+# facts and conflicts it changed: Fact-Changed: ID...).
 build() {
 	s=$1 r=$2 e=$3
 	shift 3
@@ -21,7 +23,14 @@ build() {
 	git -C "$r" log -1 --format=%s mirror > subject.txt
 	git -C "$r" log -1 --format=%b mirror > body.txt
 	git -C "$r" log -1 --format=%B mirror |
-	    git interpret-trailers --parse > trailers.txt
+	    git interpret-trailers --parse > all-trailers.txt
+	grep -vE '^(Fact|Conflict)-[A-Za-z]+: ' all-trailers.txt > trailers.txt
+	grep -E '^(Fact|Conflict)-[A-Za-z]+: ' all-trailers.txt > ids.txt
+}
+# ids_are LINE...: ids.txt holds exactly these lines.
+ids_are() {
+	[ "$(cat ids.txt)" = "$(printf '%s\n' "$@")" ] ||
+	    { echo "ids: $(cat ids.txt)"; false; }
 }
 subject_is() { [ "$(cat subject.txt)" = "$1" ] || { echo "subject: $(cat subject.txt)"; false; }; }
 body_has() { grep -qxF -- "$1" body.txt; }
@@ -52,6 +61,7 @@ expect "its body names the fact by key and id" body_has \
     "  aperture [s2, state] changed: 150 mm $ARROW 160 mm"
 expect "the page list and the two trailers follow" sh -c \
     "grep -qxF 'Pages changed:' body.txt && test \$(wc -l < trailers.txt) = 2"
+expect "... then a trailer naming the fact changed" ids_are "Fact-Changed: s2"
 
 sql s.db "INSERT INTO project_state(id, project, category, key, value, status) VALUES('s8', 'p06-polisher', 'status', 'phase', 'build', 'active')"
 build s.db r.git 1700000200
@@ -61,6 +71,8 @@ cphase=$(id_of s.db 'phase of p06-polisher')
 expect "the body names the new fact and the conflict with their ids" sh -c \
     "grep -qxF '  phase [s8, state] added: build' body.txt &&
      grep -qxF '  conflict on Phase [$cphase] opened: design (trusted state) [s6] · build (trusted state) [s8]' body.txt"
+expect "... and trailers naming the fact added and the conflict opened" \
+    ids_are "Fact-Added: s8" "Conflict-Opened: $cphase"
 
 n=$(commits r.git)
 mirror conflicts dismiss "$cphase" --store s.db --actor bob --reason 'the phases overlap'
@@ -71,6 +83,8 @@ expect "a dismissal says who" subject_is \
 expect "... and why, in the body" body_has \
     "  conflict on Phase [$cphase] dismissed by bob; reason: the phases overlap"
 expect "a dismissal adds a Dismissed-by trailer" test "$(tail -1 trailers.txt)" = "Dismissed-by: bob"
+expect "... and a trailer naming the conflict closed, dismissed" \
+    ids_are "Conflict-Closed: $cphase (dismissed)"
 
 n=$(commits r.git)
 mirror conflicts resolve c-5e1a --store s.db --actor alice --winner s1 --notes 'design review 3 stands'
@@ -83,6 +97,8 @@ expect "the body: the loser retired, the winner and the notes" sh -c \
      grep -qxF '  conflict on Lateral support material [c-5e1a] resolved by alice: kept GF-PTFE (trusted state: design review 3) [s1]; notes: design review 3 stands' body.txt"
 expect "git reads exactly three trailers, Resolved-by last" test "$(cat trailers.txt | cut -d: -f1 | tr '\n' ' ')" = \
     "Mirror-Sweep-Run Mirror-Store-Checksum Resolved-by "
+expect "... then the fact retired and the conflict closed, resolved" \
+    ids_are "Fact-Changed: e1" "Conflict-Closed: c-5e1a (resolved)"
 expect "the reflog line is the subject" test \
     "$(git -C r.git reflog show -1 --format=%gs mirror)" = "mirror: build: $(cat subject.txt)"
 
@@ -99,6 +115,11 @@ expect "... with the change that closed it in the body" sh -c \
     "grep -qxF '  pdr [s9, state] changed: failed $ARROW passed' body.txt &&
      grep -qF '  conflict on Pdr [$cpdr] closed by the sweep: disagreement gone' body.txt"
 expect "no human, no decision trailer" test "$(wc -l < trailers.txt)" = 2
+expect "... the fact changed and the conflict closed by the sweep" \
+    ids_are "Fact-Changed: s9" "Conflict-Closed: $cpdr (sweep)"
+expect "git log --grep of a trailer lists the commits that added and changed a fact" \
+    test "$(git -C r.git log --format=%s --grep='^Fact-Added: s9$' mirror)|$(git -C r.git log --format=%s --grep='^Fact-Changed: s9$' mirror)" = \
+    "p06-polisher: conflict opened on Pdr (passed (trusted state) · failed (trusted state))|p06-polisher: conflict on Pdr closed by the sweep (the disagreement is gone)"
 
 # Store text is data: it can neither forge a trailer nor a paragraph.
 sql s.db "UPDATE project_state SET value='x
