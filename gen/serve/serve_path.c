@@ -93,23 +93,49 @@ serve_path(char **out, const char *url)
 	return 0;
 }
 
-/* The extensions the site has, and what they are. */
+/* UTF-8 text, as every text file mirror writes is. */
+#define UTF8 "; charset=utf-8"
+
+/*
+ * Every kind of file a site holds, and the media type it is sent with:
+ * the one table of them. What mirror writes (pages, their Markdown,
+ * api/ JSON and TSV, sitemaps and the feed, search/ and the theme's
+ * scripts, .gitattributes and .nojekyll, whose dot starts the name),
+ * then what a theme's assets/ may ship. Text kinds say charset=utf-8.
+ * Answers say nosniff, so a kind not here (octet-stream) is one a
+ * browser will neither run nor style with: a script must be listed.
+ */
 static const struct {
 	const char *ext;
 	const char *type;
 } types[] = {
-	{ ".html", "text/html; charset=utf-8" },
-	{ ".css", "text/css; charset=utf-8" },
-	{ ".json", "application/json" },
-	{ ".xml", "application/xml" },
-	{ ".atom", "application/atom+xml" },
-	{ ".md", "text/markdown; charset=utf-8" },
-	{ ".svg", "image/svg+xml" },
-	{ ".txt", "text/plain; charset=utf-8" },
-	{ ".tsv", "text/tab-separated-values; charset=utf-8" },
+	{ ".html", "text/html" UTF8 },
+	{ ".md", "text/markdown" UTF8 },
+	{ ".css", "text/css" UTF8 },
+	{ ".js", "text/javascript" UTF8 },
+	{ ".json", "application/json" UTF8 },
+	{ ".tsv", "text/tab-separated-values" UTF8 },
+	{ ".xml", "application/xml" UTF8 },
+	{ ".gitattributes", "text/plain" UTF8 },
+	{ ".nojekyll", "text/plain" UTF8 },
+	/* A theme's assets. */
+	{ ".mjs", "text/javascript" UTF8 },
+	{ ".map", "application/json" UTF8 },
+	{ ".webmanifest", "application/manifest+json" UTF8 },
+	{ ".atom", "application/atom+xml" UTF8 },
+	{ ".svg", "image/svg+xml" UTF8 },
+	{ ".txt", "text/plain" UTF8 },
+	{ ".csv", "text/csv" UTF8 },
 	{ ".png", "image/png" },
+	{ ".jpg", "image/jpeg" },
+	{ ".jpeg", "image/jpeg" },
+	{ ".gif", "image/gif" },
+	{ ".webp", "image/webp" },
+	{ ".avif", "image/avif" },
 	{ ".ico", "image/x-icon" },
 	{ ".woff2", "font/woff2" },
+	{ ".woff", "font/woff" },
+	{ ".pdf", "application/pdf" },
 };
 
 const char *

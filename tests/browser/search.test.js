@@ -9,6 +9,10 @@
 // listed first) or "title", "kind", "value" (a result must start with
 // title, be of kind, show value), "filters" ({ "layer": "state" }) }; the byte budget and the filters are
 // checked on every site.
+//   MIRROR_SEARCH_BASE=URL node search.test.js SITE
+// runs the example's queries and filters on the site served at URL
+// (mirror serve, whose SITE is the example store's) instead: over its
+// HTTP, whose Content-Type and nosniff decide whether the scripts run.
 'use strict';
 const fs = require('fs');
 const http = require('http');
@@ -141,7 +145,26 @@ async function axeViews(page, base, q) {
   }
 }
 
+// The queries on the site served at base (by mirror serve), only.
+async function served(base) {
+  const b = await launch();
+  try {
+    const page = await b.context.newPage();
+    const refused = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Refused|MIME type/.test(m.text())) refused.push(m.text());
+    });
+    await mode(page, 'serve', base);
+    check('serve: the console shows no script refused for its MIME type',
+      refused.length === 0, refused.join('\n'));
+  } finally {
+    await b.close();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
 (async () => {
+  if (process.env.MIRROR_SEARCH_BASE) return served(process.env.MIRROR_SEARCH_BASE);
   const { srv, base } = await serve(site);
   const b = await launch();
   try {

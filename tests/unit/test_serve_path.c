@@ -124,31 +124,38 @@ test_limits(void **state)
 	refused("/projects/.mirror-x", 404);
 }
 
+/* serve_content_type(path) is want. */
+static void
+typed(const char *path, const char *want)
+{
+	assert_string_equal(serve_content_type(path), want);
+}
+
 static void
 test_types(void **state)
 {
 	(void)state;
-	assert_string_equal(serve_content_type("index.html"),
-	    "text/html; charset=utf-8");
-	assert_string_equal(serve_content_type("a/B.HTML"),
-	    "text/html; charset=utf-8");
-	assert_string_equal(serve_content_type("assets/style.css"),
-	    "text/css; charset=utf-8");
-	assert_string_equal(serve_content_type("api/x.json"),
-	    "application/json");
-	assert_string_equal(serve_content_type("sitemap.xml"),
-	    "application/xml");
-	assert_string_equal(serve_content_type("index.md"),
-	    "text/markdown; charset=utf-8");
-	assert_string_equal(serve_content_type("g.svg"), "image/svg+xml");
-	assert_string_equal(serve_content_type("robots.txt"),
-	    "text/plain; charset=utf-8");
-	assert_string_equal(serve_content_type("x"),
-	    "application/octet-stream");
-	assert_string_equal(serve_content_type("a.html/x"),
-	    "application/octet-stream");
-	assert_string_equal(serve_content_type("x.js"),
-	    "application/octet-stream");
+	/* Every kind a site of mirror's holds, text ones in UTF-8. */
+	typed("index.html", "text/html; charset=utf-8");
+	typed("a/B.HTML", "text/html; charset=utf-8");
+	typed("index.md", "text/markdown; charset=utf-8");
+	typed("assets/style.css", "text/css; charset=utf-8");
+	typed("assets/search.js", "text/javascript; charset=utf-8");
+	typed("search/t-0.js", "text/javascript; charset=utf-8");
+	typed("api/x.json", "application/json; charset=utf-8");
+	typed("api/pages/p.tsv", "text/tab-separated-values; charset=utf-8");
+	typed("sitemap.xml", "application/xml; charset=utf-8");
+	typed("feed.xml", "application/xml; charset=utf-8");
+	typed(".gitattributes", "text/plain; charset=utf-8");
+	typed(".nojekyll", "text/plain; charset=utf-8");
+	/* What a theme's assets may be. */
+	typed("g.svg", "image/svg+xml; charset=utf-8");
+	typed("robots.txt", "text/plain; charset=utf-8");
+	typed("logo.png", "image/png");
+	typed("f.woff2", "font/woff2");
+	typed("x", "application/octet-stream");
+	typed("a.html/x", "application/octet-stream");
+	typed("x.exe", "application/octet-stream");
 	assert_int_equal(serve_is_html("a/index.html"), 1);
 	assert_int_equal(serve_is_html("a/index.md"), 0);
 	assert_int_equal(serve_is_html("html"), 0);
