@@ -451,7 +451,8 @@ serve_start(serve **out, const struct serve_opts *o, mirror_error *err)
 	s->root = xstrdup(o->root);
 	s->gen = 1;
 	pthread_mutex_init(&s->mu, NULL);
-	if ((rc = serve_conns_start(&s->conns, HEADERS_MS, err)) < 0) {
+	if ((rc = serve_conns_start(&s->conns, HEADERS_MS,
+	    MAX_CONNECTIONS, err)) < 0) {
 		serve_stop(s);
 		return rc;
 	}

@@ -24,8 +24,9 @@ struct serve_conns {
 	pthread_mutex_t mu;     /* guards all below */
 	pthread_cond_t wake;    /* serve_conns_stop's call */
 	pthread_t thread;
-	serve_conn *head;
+	serve_conn *head;       /* the newest first */
 	long long limit_ms;
+	size_t n, max;          /* connections open; the server's limit */
 	int stopping;
 };
 
@@ -39,6 +40,30 @@ reap(serve_conns *t, long long now)
 			(void)shutdown(c->fd, SHUT_RDWR);
 			c->deadline = 0;
 		}
+}
+
+/*
+ * Make room for connection c, which took the server's last slot (t->mu
+ * held): shut down the connection other than c that has waited longest
+ * for its headers (the earliest deadline), which the server then closes
+ * and takes the next from its listen queue. Idle sockets cannot keep a
+ * request queued behind them; a connection whose request is being
+ * answered is never chosen. Returns 1 when one was shut down, else 0.
+ */
+static int
+evict(serve_conns *t, const serve_conn *c)
+{
+	serve_conn *old = NULL;
+
+	for (serve_conn *o = t->head; o != NULL; o = o->next)
+		if (o != c && o->deadline != 0 &&
+		    (old == NULL || o->deadline <= old->deadline))
+			old = o;
+	if (old == NULL)
+		return 0;
+	(void)shutdown(old->fd, SHUT_RDWR);
+	old->deadline = 0;
+	return 1;
 }
 
 /* The thread: reap every TICK_MS until serve_conns_stop. */
@@ -62,7 +87,8 @@ reaper(void *arg)
 }
 
 int
-serve_conns_start(serve_conns **out, long long limit_ms, mirror_error *err)
+serve_conns_start(serve_conns **out, long long limit_ms, size_t max,
+    mirror_error *err)
 {
 	pthread_condattr_t ca;
 	serve_conns *t = xcalloc(1, sizeof(*t));
@@ -70,6 +96,7 @@ serve_conns_start(serve_conns **out, long long limit_ms, mirror_error *err)
 
 	*out = NULL;
 	t->limit_ms = limit_ms;
+	t->max = max;
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -98,6 +125,8 @@ serve_conns_add(serve_conns *t, int fd)
 	if (t->head != NULL)
 		t->head->prev = c;
 	t->head = c;
+	if (++t->n >= t->max)
+		(void)evict(t, c);
 	pthread_mutex_unlock(&t->mu);
 	return c;
 }
@@ -131,6 +160,7 @@ serve_conns_remove(serve_conns *t, serve_conn *c)
 		return;
 	pthread_mutex_lock(&t->mu);
 	unlink_conn(t, c);
+	t->n--;
 	pthread_mutex_unlock(&t->mu);
 	free(c);
 }

@@ -9,8 +9,15 @@
  * thread of its own shuts down (shutdown(2), the server still closes
  * it) every socket past its deadline, twice a second.
  *
+ * At its connection limit the server accepts no more: the rest wait in
+ * the listen queue, first in first out, so 300 idle sockets held a GET
+ * behind them for five rounds of deadlines (40 s). Here the connection
+ * that takes the last slot makes room at once: the one that has waited
+ * longest for its headers is shut down, as nginx drains its idle
+ * connections, and the queue moves at the pace of accept(2).
+ *
  *   serve_conns *t;
- *   serve_conns_start(&t, 10000, err);
+ *   serve_conns_start(&t, 10000, 64, err);
  *   h = serve_conns_add(t, fd);      (accepted: the deadline runs)
  *   serve_conns_arm(t, h, 0);        (headers in: no deadline)
  *   serve_conns_arm(t, h, 1);        (answered: the next request's runs)
@@ -29,14 +36,17 @@ typedef struct serve_conn serve_conn;
 
 /*
  * A table of connections with limit_ms for their headers, and its
- * thread. Returns 0 and *out (serve_conns_stop frees it), or
- * -MIRROR_EIO when the thread cannot start, *out NULL.
+ * thread; max is the server's connection limit. Returns 0 and *out
+ * (serve_conns_stop frees it), or -MIRROR_EIO when the thread cannot
+ * start, *out NULL.
  */
-int serve_conns_start(serve_conns **out, long long limit_ms,
+int serve_conns_start(serve_conns **out, long long limit_ms, size_t max,
     mirror_error *err);
 
-/* The connection on socket fd, its deadline running from now. Returns
- * its handle (never NULL), valid until serve_conns_remove. */
+/* The connection on socket fd, its deadline running from now; when it
+ * is the max-th open, the one that has waited longest for its headers
+ * is shut down at once (see above). Returns its handle (never NULL),
+ * valid until serve_conns_remove. */
 serve_conn *serve_conns_add(serve_conns *t, int fd);
 
 /* Start c's deadline again from now (on: 1), or stop it (on: 0; its

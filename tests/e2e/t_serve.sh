@@ -275,13 +275,35 @@ PY
 python3 trickle.py 127.0.0.1 "$port" 64 >trickle.out 2>trickle.err &
 tpid=$!
 eventually grep -q '^open' trickle.out
-# Once the server has taken all 64, a request waits (1 s and gives up).
-eventually sh -c "! curl -s --max-time 1 -o /dev/null '$url'"
 code=$(curl -s --max-time 40 -o body -w '%{http_code}' "$url")
 expect "64 sockets trickling header bytes: a normal GET is still answered" \
     test "$code" = 200
 kill "$tpid" 2>/dev/null
 wait "$tpid" 2>/dev/null
+
+# --- idle sockets ahead in the listen queue (issue 67, R4-10) ---------------
+# 300 sockets connect and send nothing. The server takes 64; the rest
+# waited in the listen queue, 64 more each time the headers' deadline
+# (10 s) freed the slots, and a GET behind them was answered after 40 s.
+# Now the connection that takes the last slot shuts down the one idle
+# longest: a GET is answered at once (5 s: a hang guard, not a timing).
+cat >idle.py <<'PY'
+import socket, sys, time
+host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+socks = [socket.create_connection((host, port)) for _ in range(n)]
+print("open", len(socks), flush=True)
+time.sleep(60)
+PY
+python3 idle.py 127.0.0.1 "$port" 300 >idle.out 2>idle.err &
+ipid=$!
+eventually grep -qs '^open 300' idle.out
+code=$(curl -s --max-time 5 -o body -w '%{http_code}' "$url")
+expect "300 idle sockets queued ahead: a GET is answered within 5 s" \
+    test "$code" = 200
+code=$(curl -s --max-time 5 -o body -w '%{http_code}' "$url")
+expect "... and the next GET too" test "$code" = 200
+kill "$ipid" 2>/dev/null
+wait "$ipid" 2>/dev/null
 
 # --- 127.0.0.1 only ---------------------------------------------------------
 hexport=$(printf '%04X' "$port")
