@@ -268,13 +268,14 @@ answer_path(struct MHD_Connection *c, serve *s, const char *url)
 }
 
 /*
- * 1 when the Host header (NULL: none, as HTTP/1.0 may send) is one a
- * browser on this machine sends to a server bound to the loopback:
- * the address bound as the printed URL spells it (127.0.0.2, [::1]),
- * 127.0.0.1, localhost or [::1], with the bound port (which a browser
- * leaves out when it is 80). A page of another site whose name was
- * made to point at the loopback (DNS rebinding) sends its own name, and
- * is refused.
+ * 1 when the Host header (NULL: none) is one a browser on this machine
+ * sends to a server bound to the loopback: the address bound as the
+ * printed URL spells it (127.0.0.2, [::1]), 127.0.0.1, localhost or
+ * [::1], with the bound port (which a browser leaves out when it is
+ * 80); else 0, also for no Host or an empty one, which no browser
+ * sends. A page of another site whose name was made to point at the
+ * loopback (DNS rebinding) sends its own name, and is refused. Off the
+ * loopback every Host is 1.
  */
 static int
 host_ok(const serve *s, const char *host)
@@ -282,8 +283,10 @@ host_ok(const serve *s, const char *host)
 	const char *names[] = { s->host, "127.0.0.1", "localhost", "[::1]" };
 	char want[96];
 
-	if (!s->loopback || host == NULL)
+	if (!s->loopback)
 		return 1;
+	if (host == NULL || host[0] == '\0')
+		return 0;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		int n = snprintf(want, sizeof(want), "%s:%u", names[i],
 		    s->port);
