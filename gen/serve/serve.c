@@ -393,45 +393,69 @@ keep_escapes(void *cls, struct MHD_Connection *c, char *s)
 }
 
 /*
+ * The IPv4 address a with port into *sa (*len its size), and into s its
+ * text as a browser spells it in Host (s->host, which host_ok compares)
+ * and whether it is on the loopback, 127.0.0.0/8 (s->loopback).
+ */
+static void
+set_v4(struct sockaddr_storage *sa, socklen_t *len, serve *s,
+    const struct in_addr *a, unsigned port)
+{
+	struct sockaddr_in *v4 = (struct sockaddr_in *)(void *)sa;
+
+	memset(sa, 0, sizeof(*sa));
+	v4->sin_family = AF_INET;
+	v4->sin_port = htons((uint16_t)port);
+	v4->sin_addr = *a;
+	*len = sizeof(*v4);
+	s->loopback = (ntohl(a->s_addr) >> 24) == 127;
+	if (inet_ntop(AF_INET, a, s->host, sizeof(s->host)) == NULL)
+		s->host[0] = '\0';     /* cannot fail: the buffer holds any */
+}
+
+/*
  * The address o->bind with port o->port into *sa (*len its size), and
  * into s its text for a URL (s->host) and whether it is a loopback
- * address (s->loopback). Returns 0 or -MIRROR_EUSAGE.
+ * address (s->loopback). An IPv4-mapped IPv6 address (::ffff:127.0.0.1)
+ * is the IPv4 address it maps: a socket of IPv6 only cannot bind it,
+ * and an IPv4 one on 127.0.0.1 is what it names, the Host check of the
+ * loopback included. Returns 0 or -MIRROR_EUSAGE.
  */
 static int
 parse_bind(struct sockaddr_storage *sa, socklen_t *len, serve *s,
     const struct serve_opts *o, mirror_error *err)
 {
-	struct sockaddr_in *v4 = (struct sockaddr_in *)(void *)sa;
 	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)(void *)sa;
+	struct in6_addr a6;
+	struct in_addr a4;
 	char *host = s->host;
 	const size_t hostsz = sizeof(s->host);
 
+	if (inet_pton(AF_INET, o->bind, &a4) == 1) {
+		set_v4(sa, len, s, &a4, o->port);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, o->bind, &a6) != 1)
+		return mirror_fail(err, MIRROR_EUSAGE, "--bind: '%s' is not "
+		    "a numeric IPv4 or IPv6 address (such as 127.0.0.1 or "
+		    "::1)", o->bind);
+	if (IN6_IS_ADDR_V4MAPPED(&a6)) {
+		memcpy(&a4, a6.s6_addr + 12, sizeof(a4));
+		set_v4(sa, len, s, &a4, o->port);
+		return 0;
+	}
 	memset(sa, 0, sizeof(*sa));
-	if (inet_pton(AF_INET, o->bind, &v4->sin_addr) == 1) {
-		v4->sin_family = AF_INET;
-		v4->sin_port = htons((uint16_t)o->port);
-		*len = sizeof(*v4);
-		s->loopback = (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
-		/* As a browser spells it in Host (host_ok compares). */
-		if (inet_ntop(AF_INET, &v4->sin_addr, host, hostsz) == NULL)
-			snprintf(host, hostsz, "%s", o->bind);
-		return 0;
-	}
-	if (inet_pton(AF_INET6, o->bind, &v6->sin6_addr) == 1) {
-		v6->sin6_family = AF_INET6;
-		v6->sin6_port = htons((uint16_t)o->port);
-		*len = sizeof(*v6);
-		s->loopback = IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
-		host[0] = '[';
-		if (inet_ntop(AF_INET6, &v6->sin6_addr, host + 1,
-		    (socklen_t)(hostsz - 2)) == NULL)
-			snprintf(host + 1, hostsz - 2, "%s", o->bind);
-		strcat(host, "]");
-		return 0;
-	}
-	return mirror_fail(err, MIRROR_EUSAGE, "--bind: '%s' is not a "
-	    "numeric IPv4 or IPv6 address (such as 127.0.0.1 or ::1)",
-	    o->bind);
+	v6->sin6_family = AF_INET6;
+	v6->sin6_port = htons((uint16_t)o->port);
+	v6->sin6_addr = a6;
+	*len = sizeof(*v6);
+	s->loopback = IN6_IS_ADDR_LOOPBACK(&a6);
+	host[0] = '[';
+	if (inet_ntop(AF_INET6, &a6, host + 1, (socklen_t)(hostsz - 2)) ==
+	    NULL)
+		snprintf(host + 1, hostsz - 2, "%s", o->bind);
+	strcat(host, "]");
+	return 0;
 }
 
 int

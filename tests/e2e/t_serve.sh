@@ -399,6 +399,20 @@ kill -TERM "$pid"
 wait "$pid"
 pid=""
 
+# --- an IPv4-mapped address is the IPv4 address (issue 67) ------------------
+# --bind ::ffff:127.0.0.1 served in round 3 (without the Host check: not
+# taken for the loopback), then failed ("Invalid argument": an IPv6-only
+# socket cannot bind it). It is 127.0.0.1, the Host check included.
+start_serve m.out m.err --store s.db --port 0 --bind ::ffff:127.0.0.1
+get ""
+expect "--bind ::ffff:127.0.0.1 serves on 127.0.0.1 and says so" sh -c "
+    echo '$url' | grep -Eqx 'http://127\\.0\\.0\\.1:[1-9][0-9]*/' &&
+    [ '$code' = 200 ] && grep -q '<h1' body"
+hostile "... with the loopback's Host check" 403 "" -H 'Host: evil.example'
+kill -TERM "$pid"
+wait "$pid"
+pid=""
+
 # --- search in a real browser, under serve (issue 67, R4-4) ----------------
 # The example's search page in Debian chromium, at the URL serve prints:
 # its queries and filters (tests/browser/search.test.js) find what they
