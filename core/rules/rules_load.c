@@ -712,7 +712,12 @@ rules_load_dir(struct rule_set *rs, const char *dir, const char *shown,
 		strbuf_init(&file);
 		strbuf_init(&text);
 		strbuf_printf(&file, "%s/%s", shown, names[i]);
-		if (rc < 0 || (rc = name_check(shown, names[i], err)) < 0)
+		/* A rule that cannot be read is the sweep's to tell; the
+		 * store among the rules stops the run (userfile.h). */
+		if (rc < 0 || (rc = name_check(shown, names[i], err)) < 0 ||
+		    (rc = userfile_not_store(&(struct userfile_at){
+		    .dirfd = dirfd(d), .name = names[i], .what = "rules",
+		    .shown = file.data }, err)) < 0)
 			;
 		else if (userfile_readat(&text, &(struct userfile_at){
 		    .dirfd = dirfd(d), .name = names[i], .what = "rules",

@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "store/place.h"
 #include "store/store.h"
 #include "sys/clock.h"
 #include "sys/env.h"
@@ -1201,6 +1202,8 @@ store_open(mirror_store **out, const char *path, enum store_mode mode,
 	rc = check_path(path, err);
 	if (rc < 0)
 		return rc;
+	/* Its companions as they are now: no user file may be one. */
+	store_place_guard(path);
 	st = xcalloc(1, sizeof(*st));
 	pthread_mutex_init(&st->spare_mu, NULL);
 	st->path = xstrdup(path);

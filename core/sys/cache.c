@@ -84,6 +84,16 @@ cache_get(char *buf, size_t size, const char *kind, const void *key,
 	return userfile_read_small(buf, size, file);
 }
 
+/* 1 when path is the store or one of its files (userfile.h), else 0. */
+static int
+is_store(const char *path)
+{
+	mirror_error ignored;
+
+	return userfile_not_store(&(struct userfile_at){ .dirfd = AT_FDCWD,
+	    .name = path, .what = "cache", .shown = path }, &ignored) < 0;
+}
+
 void
 cache_put(const char *kind, const void *key, size_t keylen,
     const char *data, size_t len)
@@ -94,7 +104,9 @@ cache_put(const char *kind, const void *key, size_t keylen,
 	if (cache_file(file, sizeof(file), kind, key, keylen, 1) != 0)
 		return;
 	n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", file, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp))
+	/* An entry that is the store is never written over. */
+	if (n < 0 || (size_t)n >= sizeof(tmp) || is_store(file) ||
+	    is_store(tmp))
 		return;
 	(void)unlink(tmp);          /* a dead run's, of a reused pid */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,

@@ -9,7 +9,8 @@
  * one component at a time; the file written beside its name and renamed
  * into place (a reader sees the old entry or the new one), never read
  * or written through a symbolic link. An entry that is missing,
- * unreadable or too long is none. Nothing here fails a run: without a
+ * unreadable, too long, or the store (sys/userfile.h) is none, and an
+ * entry that is the store is never written over. Nothing here fails a run: without a
  * cache (no variable names one, a read-only disk) nothing is kept.
  */
 #ifndef MIRROR_CACHE_H

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_int.h"
+#include "store/place.h"
 #include "sys/env.h"
 #include "sys/termtext.h"
 
@@ -58,6 +59,9 @@ run(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
 	/* A mistyped tunable is refused before anything runs. */
 	if ((rc = env_check(err)) < 0)
 		return rc;
+	/* Before any user file is read, the config first: none may be the
+	 * store (core/store/place.h); again once the config has named it. */
+	store_place_guard(o->store);
 	if (o->config != NULL) {
 		rc = config_load(o, o->config, err);
 	} else if (access("mirror.ini", F_OK) == 0) {
@@ -66,6 +70,7 @@ run(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
 	}
 	if (rc < 0)
 		return rc;
+	store_place_guard(o->store);
 	if (o->branch == NULL)
 		o->branch = "mirror";
 	if (o->theme == NULL)

@@ -16,6 +16,7 @@
 #include "output/build_stamp.h"
 #include "output/out_fs.h"
 #include "output/record.h"
+#include "sys/userfile.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/jsonwrite.h"
@@ -65,17 +66,74 @@ hash_file(uint64_t *h, int dirfd, const char *name)
 	return 0;
 }
 
+/* A tree hashed (hash_dir): what it is and where, for messages; the
+ * path below its top of the directory at hand (ending in '/', or
+ * empty); and whether the walk met the store (err set then). */
+struct walk {
+	const char *what;
+	const char *top;
+	strbuf rel;
+	int store;
+	mirror_error *err;
+};
+
+/* Set *pos to rel's length and append name (and '/' when dir). */
+static void
+rel_push(struct walk *w, size_t *pos, const char *name, int dir)
+{
+	*pos = w->rel.len;
+	strbuf_puts(&w->rel, name);
+	if (dir)
+		strbuf_puts(&w->rel, "/");
+}
+
+/* Cut rel back to pos. */
+static void
+rel_pop(struct walk *w, size_t pos)
+{
+	w->rel.len = pos;
+	w->rel.data[pos] = '\0';
+}
+
 /*
- * Fold every file below dirfd into *h, names sorted, directories
- * recursed, so the same tree always hashes the same. Returns 0, or
- * -errno with *bad naming the entry that failed (owned by the caller).
+ * Fold the regular file name below dirfd into *h, unless it is the
+ * store or one of its files (userfile_not_store: never opened then;
+ * w->store set, w->err holding the refusal). Returns 0 or -errno.
  */
 static int
-hash_tree(uint64_t *h, int dirfd, char **bad)
+hash_entry_file(uint64_t *h, struct walk *w, int dirfd, const char *name)
+{
+	strbuf shown;
+	size_t pos;
+	int rc;
+
+	strbuf_init(&shown);
+	rel_push(w, &pos, name, 0);
+	strbuf_printf(&shown, "%s%s%s", w->top, w->top[0] != '\0' &&
+	    w->top[strlen(w->top) - 1] == '/' ? "" : "/", w->rel.data);
+	rel_pop(w, pos);
+	rc = userfile_not_store(&(struct userfile_at){ .dirfd = dirfd,
+	    .name = name, .what = w->what, .shown = shown.data }, w->err);
+	strbuf_free(&shown);
+	if (rc < 0) {
+		w->store = 1;
+		return -EPERM;
+	}
+	return hash_file(h, dirfd, name);
+}
+
+/*
+ * Fold every file below dirfd into *h, names sorted, directories
+ * recursed, so the same tree always hashes the same; the store is never
+ * read (hash_entry_file). Returns 0, or -errno with w->rel naming the
+ * entry that failed.
+ */
+static int
+hash_tree(uint64_t *h, struct walk *w, int dirfd)
 {
 	struct dirent *de;
 	char **names = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, pos = w->rel.len;
 	DIR *d;
 	int fd, rc = 0;
 
@@ -83,7 +141,6 @@ hash_tree(uint64_t *h, int dirfd, char **bad)
 		rc = -errno;
 		if (fd >= 0)
 			close(fd);
-		*bad = xstrdup(".");
 		return rc;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -105,14 +162,17 @@ hash_tree(uint64_t *h, int dirfd, char **bad)
 			int sub = openat(dirfd, names[i], O_RDONLY |
 			    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-			rc = sub < 0 ? -errno : hash_tree(h, sub, bad);
+			rel_push(w, &pos, names[i], 1);
+			rc = sub < 0 ? -errno : hash_tree(h, w, sub);
 			if (sub >= 0)
 				close(sub);
+			if (rc == 0)
+				rel_pop(w, pos);
 		} else if (S_ISREG(st.st_mode)) {
-			rc = hash_file(h, dirfd, names[i]);
+			rc = hash_entry_file(h, w, dirfd, names[i]);
 		}
-		if (rc < 0 && *bad == NULL)
-			*bad = xstrdup(names[i]);
+		if (rc < 0 && w->rel.len == pos)
+			rel_push(w, &pos, names[i], 0);
 next:
 		free(names[i]);
 	}
@@ -120,11 +180,12 @@ next:
 	return rc;
 }
 
-/* Fold the tree at path (NULL: nothing) into *h. Returns 0 or < 0. */
+/* Fold the tree at path (NULL: nothing), the what ("templates",
+ * "theme") the messages name it by, into *h. Returns 0 or < 0. */
 static int
-hash_dir(uint64_t *h, const char *path, mirror_error *err)
+hash_dir(uint64_t *h, const char *path, const char *what, mirror_error *err)
 {
-	char *bad = NULL;
+	struct walk w = { .what = what, .top = path, .err = err };
 	int fd, rc;
 
 	/* The contents decide, not where they are: a checkout elsewhere (CI,
@@ -136,12 +197,15 @@ hash_dir(uint64_t *h, const char *path, mirror_error *err)
 	if (fd < 0)
 		return mirror_fail(err, MIRROR_EIO, "%s: cannot read: %s",
 		    path, strerror(errno));
-	rc = hash_tree(h, fd, &bad);
+	strbuf_init(&w.rel);
+	rc = hash_tree(h, &w, fd);
 	close(fd);
-	if (rc < 0)
+	if (rc < 0 && w.store)
+		rc = -MIRROR_EINPUT;
+	else if (rc < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "%s: cannot read %s: %s",
-		    path, bad != NULL ? bad : "?", strerror(-rc));
-	free(bad);
+		    path, w.rel.len > 0 ? w.rel.data : ".", strerror(-rc));
+	strbuf_free(&w.rel);
 	return rc;
 }
 
@@ -166,9 +230,9 @@ stamp_make(struct stamp *out, const struct stamp_inputs *in,
 	h = hash_add_str(h, SITE_LAYOUT);
 	h = hash_add_str(h, in->title);
 	h = hash_add_str(h, in->base_url != NULL ? in->base_url : "");
-	if ((rc = hash_dir(&h, in->user_templates, err)) < 0 ||
-	    (rc = hash_dir(&h, in->default_templates, err)) < 0 ||
-	    (rc = hash_dir(&h, in->theme_dir, err)) < 0)
+	if ((rc = hash_dir(&h, in->user_templates, "templates", err)) < 0 ||
+	    (rc = hash_dir(&h, in->default_templates, "templates",
+	    err)) < 0 || (rc = hash_dir(&h, in->theme_dir, "theme", err)) < 0)
 		return rc;
 	/* What renders the data: the key of every page's digest. What the
 	 * clock decides is in the pages' data already. */
