@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,110 +12,177 @@
 #include <unistd.h>
 
 #include "sys/cache.h"
+#include "sys/termtext.h"
 #include "sys/userfile.h"
 #include "util/hash.h"
 
 /*
- * The directory of kind's entries into dir (cache.h says where), each
- * missing directory on the way made 0700 when make is set. Returns 0,
- * or -1 when there is no cache (no variable names one) or the path is
- * too long or cannot be made.
+ * The part of the cache's path the user names into base (cache.h says
+ * which), and the directory below it that is mirror's own into *own
+ * ("mirror", or NULL under MIRROR_CACHE_DIR). Returns 0, or -1 when
+ * there is no cache (no variable names one) or the path is too long.
  */
 static int
-cache_dir(char *dir, size_t size, const char *kind, int make)
+cache_base(char *base, size_t size, const char **own)
 {
-	const char *base = getenv("MIRROR_CACHE_DIR"), *sub = "";
+	const char *dir = getenv("MIRROR_CACHE_DIR"), *sub = "";
 	int n;
 
-	if (base == NULL || base[0] == '\0') {
+	*own = NULL;
+	if (dir == NULL || dir[0] == '\0') {
 		/* XDG: a relative XDG_CACHE_HOME is invalid, and ignored. */
-		base = getenv("XDG_CACHE_HOME");
-		sub = "/mirror";
-		if (base == NULL || base[0] != '/') {
-			base = getenv("HOME");
-			sub = "/.cache/mirror";
+		dir = getenv("XDG_CACHE_HOME");
+		*own = "mirror";
+		if (dir == NULL || dir[0] != '/') {
+			dir = getenv("HOME");
+			sub = "/.cache";
 		}
 	}
-	if (base == NULL || base[0] == '\0')
+	if (dir == NULL || dir[0] == '\0')
 		return -1;
-	n = snprintf(dir, size, "%s%s/%s", base, sub, kind);
-	if (n < 0 || (size_t)n >= size)
-		return -1;
-	/* mkdir -p, one component at a time. */
-	for (char *p = dir + 1; make; p++) {
+	n = snprintf(base, size, "%s%s", dir, sub);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* mkdir -p dir, one component at a time, each made 0700. Returns 0 or
+ * -1. The user's part of the path: links on the way are followed. */
+static int
+make_base(char *dir)
+{
+	for (char *p = dir + 1;; p++) {
 		char c = *p;
 
 		if (c != '/' && c != '\0')
 			continue;
 		*p = '\0';
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+			*p = c;
 			return -1;
+		}
 		*p = c;
 		if (c == '\0')
-			break;
+			return 0;
 	}
-	return 0;
 }
 
-/* The entry of kind for key into file. Returns 0 or -1 (no cache). */
+/*
+ * The directory name below fd (shown as parent/name), made 0700 first
+ * when make is set, opened never through a symbolic link: a link there
+ * (XDG_CACHE_HOME/mirror -> /etc) is refused, with a warning once a
+ * run, and the cache is not used. Returns its descriptor, or -1.
+ */
 static int
-cache_file(char *file, size_t size, const char *kind, const void *key,
-    size_t keylen, int make)
+own_dir(int fd, const char *parent, const char *name, int make)
 {
-	char hex[17];
-	size_t len;
-	int n;
+	static atomic_flag warned = ATOMIC_FLAG_INIT;
+	struct stat st;
+	int sub;
 
-	if (cache_dir(file, size, kind, make) != 0)
+	if (make && mkdirat(fd, name, 0700) != 0 && errno != EEXIST)
 		return -1;
+	sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_NONBLOCK | O_CLOEXEC);
+	if (sub < 0 && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode) && !atomic_flag_test_and_set(&warned))
+		(void)termtext_printf(stderr, "mirror: warning: cache %s/%s: "
+		    "a symbolic link, never followed; nothing is kept in the "
+		    "cache\n", parent, name);
+	return sub;
+}
+
+/*
+ * The directory of kind's entries, opened (cache.h says where), each
+ * missing directory on the way made 0700 when make is set, mirror's
+ * own never through a symbolic link. Returns its descriptor, or -1
+ * when there is no cache, or it cannot be made or opened.
+ */
+static int
+cache_dir(const char *kind, int make)
+{
+	char base[PATH_MAX], shown[PATH_MAX + 8];
+	const char *own;
+	int fd, sub, n;
+
+	if (cache_base(base, sizeof(base), &own) != 0 ||
+	    (make && make_base(base) != 0))
+		return -1;
+	n = snprintf(shown, sizeof(shown), "%s%s%s", base, own != NULL ?
+	    "/" : "", own != NULL ? own : "");
+	if (n < 0 || (size_t)n >= sizeof(shown))
+		return -1;
+	fd = open(base, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (own != NULL) {
+		sub = own_dir(fd, base, own, make);
+		close(fd);
+		if ((fd = sub) < 0)
+			return -1;
+	}
+	sub = own_dir(fd, shown, kind, make);
+	close(fd);
+	return sub;
+}
+
+/* The name of the entry for key into hex. */
+static void
+entry_name(char hex[17], const void *key, size_t keylen)
+{
 	hash_hex(hex, hash_mix(hash_add(MIRROR_HASH_INIT, key, keylen)));
-	len = strlen(file);
-	n = snprintf(file + len, size - len, "/%s", hex);
-	return n < 0 || (size_t)n >= size - len ? -1 : 0;
 }
 
 long
 cache_get(char *buf, size_t size, const char *kind, const void *key,
     size_t keylen)
 {
-	char file[PATH_MAX];
+	char hex[17];
+	long got;
+	int fd;
 
-	if (cache_file(file, sizeof(file), kind, key, keylen, 0) != 0)
+	if ((fd = cache_dir(kind, 0)) < 0)
 		return -1;
-	return userfile_read_small(buf, size, file);
+	entry_name(hex, key, keylen);
+	/* Never the store, should it be kept here (userfile.h). */
+	got = userfile_read_small_at(buf, size, fd, hex);
+	close(fd);
+	return got;
 }
 
-/* 1 when path is the store or one of its files (userfile.h), else 0. */
+/* 1 when name below fd is the store or one of its files, else 0. */
 static int
-is_store(const char *path)
+is_store(int fd, const char *name)
 {
 	mirror_error ignored;
 
-	return userfile_not_store(&(struct userfile_at){ .dirfd = AT_FDCWD,
-	    .name = path, .what = "cache", .shown = path }, &ignored) < 0;
+	return userfile_not_store(&(struct userfile_at){ .dirfd = fd,
+	    .name = name, .what = "cache", .shown = name }, &ignored) < 0;
 }
 
 void
 cache_put(const char *kind, const void *key, size_t keylen,
     const char *data, size_t len)
 {
-	char file[PATH_MAX], tmp[PATH_MAX + 32];
-	int fd, n, ok;
+	char hex[17], tmp[64];
+	int dfd, fd, n, ok;
 
-	if (cache_file(file, sizeof(file), kind, key, keylen, 1) != 0)
+	if ((dfd = cache_dir(kind, 1)) < 0)
 		return;
-	n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", file, (long)getpid());
+	entry_name(hex, key, keylen);
+	n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", hex, (long)getpid());
 	/* An entry that is the store is never written over. */
-	if (n < 0 || (size_t)n >= sizeof(tmp) || is_store(file) ||
-	    is_store(tmp))
+	if (n < 0 || (size_t)n >= sizeof(tmp) || is_store(dfd, hex) ||
+	    is_store(dfd, tmp)) {
+		close(dfd);
 		return;
-	(void)unlink(tmp);          /* a dead run's, of a reused pid */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
-	if (fd < 0)
-		return;
-	ok = write(fd, data, len) == (ssize_t)len;
-	ok = close(fd) == 0 && ok;
-	if (!ok || rename(tmp, file) != 0)
-		(void)unlink(tmp);
+	}
+	(void)unlinkat(dfd, tmp, 0);    /* a dead run's, of a reused pid */
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		ok = write(fd, data, len) == (ssize_t)len;
+		ok = close(fd) == 0 && ok;
+		if (!ok || renameat(dfd, tmp, dfd, hex) != 0)
+			(void)unlinkat(dfd, tmp, 0);
+	}
+	close(dfd);
 }

@@ -7,11 +7,16 @@
  * absolute XDG_CACHE_HOME only, as XDG says), else $HOME/.cache/mirror.
  * An entry is <cache>/<kind>/<hash of its key>: directories made 0700,
  * one component at a time; the file written beside its name and renamed
- * into place (a reader sees the old entry or the new one), never read
- * or written through a symbolic link. An entry that is missing,
+ * into place (a reader sees the old entry or the new one). The part of
+ * the path the user names (the variable's directory, $HOME/.cache) is
+ * followed as written; below it, mirror/, <kind>/ and the entry are
+ * opened and made one at a time through the directory above, never
+ * through a symbolic link: a link there (XDG_CACHE_HOME/mirror -> /etc)
+ * means no cache, with one warning a run. An entry that is missing,
  * unreadable, too long, or the store (sys/userfile.h) is none, and an
- * entry that is the store is never written over. Nothing here fails a run: without a
- * cache (no variable names one, a read-only disk) nothing is kept.
+ * entry that is the store is never written over. Nothing here fails a
+ * run: without a cache (no variable names one, a read-only disk)
+ * nothing is kept.
  */
 #ifndef MIRROR_CACHE_H
 #define MIRROR_CACHE_H

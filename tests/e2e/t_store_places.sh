@@ -11,7 +11,9 @@
 # and was "malformed" in 2 builds of 77. Each case runs with the store
 # guard preloaded (tests/tools/storeguard.c), which notes any open or
 # close of the store's files outside libsqlite3; each ends with
-# PRAGMA integrity_check.
+# PRAGMA integrity_check. And the cache is never followed through a
+# symbolic link: XDG_CACHE_HOME/mirror -> /etc made a root build write
+# /etc/stores/.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 AUTHOR='Places Test <places@example.org>'
@@ -143,3 +145,26 @@ fi
 place cache5/s.db wal
 guarded_build cache5/s.db --out site5b
 clean "a store elsewhere in the cache directory builds cleanly" cache5/s.db
+
+# --- 6. The cache is never followed through a symbolic link -----------------
+unset MIRROR_CACHE_DIR
+place s6.db delete
+mkdir xdg elsewhere
+ln -s "$T/elsewhere" xdg/mirror
+XDG_CACHE_HOME="$T/xdg" mirror build --store s6.db --out site6 --quiet
+expect "XDG_CACHE_HOME/mirror a symbolic link: the build succeeds" \
+    test "$RC" = 0
+expect "... writes nothing where the link points" \
+    test -z "$(ls -A elsewhere)"
+expect "... and says once that the cache is not used" \
+    test "$(grep -c 'warning: cache .*xdg/mirror: a symbolic link' err)" = 1
+mkdir cache6 elsewhere6
+ln -s "$T/elsewhere6" cache6/stores
+MIRROR_CACHE_DIR="$T/cache6" mirror build --store s6.db --out site6b --quiet
+expect "a kind's directory in the cache a symbolic link: nothing written there" \
+    test "$RC" = 0 -a -z "$(ls -A elsewhere6)"
+rm xdg/mirror
+XDG_CACHE_HOME="$T/xdg" mirror build --store s6.db --out site6c --quiet
+expect "a real XDG_CACHE_HOME/mirror is used, made 0700" \
+    test "$RC" = 0 -a -n "$(ls -A xdg/mirror/stores 2>/dev/null)" -a \
+    "$(stat -c %a xdg/mirror)" = 700
