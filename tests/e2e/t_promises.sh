@@ -75,10 +75,11 @@ while IFS='|' read -r ini want; do
 	printf '%b' "$ini" >mirror.ini
 	mirror sweep --store s.db --rules r
 	got=$(messages)
+	shown=$(printf '%s' "$ini" | sed 's/\\n$//; s/\\n/; /g')
 	if [ "$RC" = 0 ] && [ "$got" = "$want" ]; then
-		ok "param override '$ini' gives state, entity, weeks: $want"
+		ok "param override '${shown:-none}' gives state, entity, weeks: $want"
 	else
-		not_ok "param override '$ini' gives state, entity, weeks: $want" \
+		not_ok "param override '${shown:-none}' gives state, entity, weeks: $want" \
 		    "got: $got"
 	fi
 done <<'EOF'
