@@ -5,7 +5,8 @@
 # killed at the commit, on a fresh store, on one with history and on a
 # WAL store; each compares every row of the store before and after (the
 # dump, not the file's bytes). And a build whose DIR lock file was
-# removed while it held it stops before it changes DIR (R4-9).
+# removed while it held it stops before it changes DIR (R4-9). The
+# promises of doc/reliability.md, "A failed build".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export GIT_CONFIG_NOSYSTEM=1 HOME="$T"   # no user's git config
 author='Mirror CI <mirror@example.org>'

@@ -18,10 +18,10 @@ trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null
 new_store s.db "$data/site.sql" || exit 1
 
 # === the rules loader: which files it takes ==================================
-# doc/rules.md: every *.sql file in DIR, not its subdirectories, not a
-# hidden file. Each file holds a rule of severity error named after its
-# row: a rule taken that should not be shows in rule_runs (and would fail
-# --check).
+# doc/rules.md, "Where rules come from": every *.sql file in DIR, not
+# its subdirectories, not a hidden file. Each file holds a rule of
+# severity error named after its row: a rule taken that should not be
+# shows in rule_runs (and would fail --check).
 # rule_file PATH ID: a rule ID of severity error with one violation.
 rule_file() {
 	mkdir -p "$(dirname "$1")"
@@ -55,7 +55,8 @@ done
 rm -rf r/* r/.[!.]*
 
 # === the rules loader: which rule a param.RULE.NAME reaches ==================
-# doc/rules.md: param.RULE.NAME = VALUE overrides a default of RULE, and
+# doc/rules.md, "A rule file": param.RULE.NAME = VALUE overrides a
+# default of RULE, and
 # of no other rule, even one with a parameter of the same name.
 # days_rule ID DEFAULT PARAM: a rule whose message is its :PARAM.
 days_rule() {
@@ -94,7 +95,8 @@ rm -f mirror.ini
 rm -rf r
 
 # === paging edges of the review queue ========================================
-# doc/site.md: a page holds at most 300 entries; a project with more
+# doc/site.md, "The review queue" (and doc/site.md, "The pages"): a
+# page holds at most 300 entries; a project with more
 # continues on <slug>.page-2 (and so on). Exactly 300 is one page, 301
 # two, 600 two, 601 three; never an empty page.
 # disagree DB N FROM: conflicts FROM+1 .. N of project p99-edge.
@@ -156,10 +158,12 @@ done <<'EOF'
 EOF
 
 # === what an error line names ================================================
-# doc/reliability.md: a second build that gives up waiting for DIR's
+# doc/reliability.md, "Concurrency": a second build that gives up
+# waiting for DIR's
 # lock exits 3 naming the lock file and the holder's pid; a bad setting
 # is named with its file and line (doc/site.md, mirror.ini); a bad rule
-# with its id, file and line (doc/rules.md).
+# with its id, file and line (doc/rules.md); doc/mirror.1, "EXIT STATUS":
+# every failure prints one line naming what went wrong and where.
 # hold: a mirror build of a large store into pub, stopped (SIGSTOP)
 # while it holds pub's lock with its pid written; its pid in $bg.
 hold() {
@@ -206,7 +210,8 @@ expect "a rule that does not parse is named with its id, file and line" \
 rm -rf r
 
 # === what every commit message carries =======================================
-# doc/history.md: the open totals on a line of their own in every
+# doc/history.md, "The message": the open totals on a line of their
+# own in every
 # message, whatever changed, so git log --grep='^Open now' lists them.
 # Not walked: a commit of a template change alone, which changes no
 # store and, today, carries no totals (api/health.json is unchanged;
@@ -244,7 +249,8 @@ expect "git log --grep='^Open now' lists every commit" test \
     "$(git -C h.git rev-list --count mirror)"
 
 # === the Host values serve answers ===========================================
-# doc/site.md, Previewing: a request whose Host is not the bound address,
+# doc/site.md, "Previewing: mirror serve": a request whose Host is not
+# the bound address,
 # 127.0.0.1, localhost or [::1] with the port gets 403 (the DNS-rebinding
 # guard); without a Host header (HTTP/1.0) it is served.
 : >serve.out
