@@ -25,7 +25,9 @@
  * body cells but the first (the card's title) of a column whose header
  * cell has text get data-label="HEADER" (the header's plain text,
  * escaped as an attribute). A cell is marked like a row (its label, one
- * per column, lives in the pass's list, not in the node).
+ * per column, lives in the pass's list, not in the node). A second walk
+ * (sections), once the pass has paired the folds, finds the tables of a
+ * section ((h) in markdown.h) as the HTML parser will nest them.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -58,6 +60,16 @@ struct marked {
 	char **labels;          /* the cells' data-label values, owned */
 	size_t nlabels, labelcap;
 	const struct table_kinds *kinds;   /* NULL: none known */
+	/* The elements that will hold the blocks being walked, innermost
+	 * last: the document (main), each quote and list item, each fold
+	 * and landmark open; each with whether a level-2 heading with an
+	 * id was among its children so far ((h) in markdown.h). */
+	struct scope {
+		cmark_node *owner;
+		int h2id;
+	} *scopes;
+	size_t nscopes, scopecap;
+	int toc;   /* a contents landmark was a child of the document */
 };
 
 static void
@@ -83,6 +95,7 @@ mark(struct marked *m, cmark_syntax_extension *ext, cmark_node *node,
 static void
 unmark(struct marked *m)
 {
+	free(m->scopes);
 	for (size_t i = 0; i < m->n; i++)
 		cmark_node_set_syntax_extension(m->v[i].node, m->v[i].orig);
 	free(m->v);
@@ -187,23 +200,31 @@ mark_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *head,
  * every body cell marked with its column's label; a column whose header
  * has no text gets none, and nor does the first: on a card it is the
  * title, shown without its label (the theme's td:first-child), so a
- * label there is bytes no one sees.
+ * label there is bytes no one sees. A table of a section (section not
+ * 0: (h) in markdown.h) gets MD_SECTION_CLASS as well.
  */
 static void
-label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table)
+label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table,
+    int section)
 {
 	cmark_node *head = cmark_node_first_child(table);
 	char **texts, **labels;
-	char cls[TABLE_KINDS_CLASS_MAX];
+	char kind[TABLE_KINDS_CLASS_MAX];
+	char cls[TABLE_KINDS_CLASS_MAX + sizeof(" " MD_SECTION_CLASS)];
 	size_t nt;
+	int known, n;
 
 	if (head == NULL)
 		return;
 	header_texts(&texts, &nt, head);
-	if (m->kinds != NULL &&
-	    table_kinds_class(cls, m->kinds, (const char *const *)texts, nt)) {
+	known = m->kinds != NULL && table_kinds_class(kind, m->kinds,
+	    (const char *const *)texts, nt);
+	/* cls is sized for both: it is never cut. */
+	n = snprintf(cls, sizeof(cls), "%s%s%s", known ? kind : "",
+	    known && section ? " " : "", section ? MD_SECTION_CLASS : "");
+	if (n > 0 && (size_t)n < sizeof(cls))
 		mark(m, ext, table, xstrdup(cls));
-	} else {
+	if (!known) {
 		labels = xcalloc(nt + 1, sizeof(*labels));
 		for (size_t i = 0; i < nt; i++)
 			labels[i + 1] = cell_label(m, texts[i]);
@@ -430,6 +451,20 @@ fold_mark(struct marked *m, cmark_syntax_extension *ext, cmark_node *block,
 	free(html);
 }
 
+/* 1 when node is an extension's block (cmark-gfm numbers them after its
+ * own) of type string ts ("table", "table_row"), else 0: no header
+ * names their types, and asking every node's name cost a page's text
+ * nodes a call each. */
+static int
+ext_block(cmark_node *node, const char *ts)
+{
+	cmark_node_type type = cmark_node_get_type(node);
+
+	return type > CMARK_NODE_FOOTNOTE_DEFINITION &&
+	    (type & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK &&
+	    strcmp(cmark_node_get_type_string(node), ts) == 0;
+}
+
 static void
 pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
     const struct md_figure *figs, size_t nfigs)
@@ -457,21 +492,10 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
 			    CMARK_NODE_PARAGRAPH &&
 			    (id = take_anchor(p)) != NULL)
 				mark(m, ext, node, id);
-		} else if (type > CMARK_NODE_FOOTNOTE_DEFINITION &&
-		    (type & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK) {
-			/* An extension's block (cmark-gfm numbers them after
-			 * its own), and of those a table or its row: no
-			 * header names their types, and asking every node's
-			 * name cost a page's text nodes a call each. */
-			const char *ts = cmark_node_get_type_string(node);
-
-			if (strcmp(ts, "table") == 0) {
-				label_cells(m, ext, node);
-			} else if (strcmp(ts, "table_row") == 0) {
-				id = take_anchor(cmark_node_first_child(node));
-				if (id != NULL)
-					mark(m, ext, node, id);
-			}
+		} else if (ext_block(node, "table_row")) {
+			id = take_anchor(cmark_node_first_child(node));
+			if (id != NULL)
+				mark(m, ext, node, id);
 		} else if (type == CMARK_NODE_LINK) {
 			id = disputed_id(node);
 			twin_link(node);
@@ -494,6 +518,107 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
 		cmark_node_set_user_data(n, xstrdup(""));
 	}
 	free(open);
+}
+
+/* A new innermost scope, owned by node (a container block or a fold's
+ * opening HTML block). */
+static void
+scope_push(struct marked *m, cmark_node *node)
+{
+	struct scope *sc = &ARRAY_PUSH(m->scopes, m->nscopes, m->scopecap);
+
+	sc->owner = node;
+	sc->h2id = 0;
+}
+
+/*
+ * Leave the scope of owner, a container block, and the scopes of the
+ * folds left open inside it (the HTML parser closes those with it); or,
+ * owner NULL, at a fold's close, the innermost scope when it is a fold's
+ * (one closed in another container than it opened in, which no template
+ * writes, leaves the scopes as the containers made them). A contents
+ * landmark left with the document as its parent sets m->toc.
+ */
+static void
+scope_leave(struct marked *m, cmark_node *owner)
+{
+	static const char toc[] = "<nav class=\"toc\"";
+	cmark_node *top;
+
+	if (owner != NULL) {
+		while (m->nscopes > 0 &&
+		    m->scopes[--m->nscopes].owner != owner)
+			;
+		return;
+	}
+	if (m->nscopes == 0)
+		return;
+	top = m->scopes[m->nscopes - 1].owner;
+	if (cmark_node_get_type(top) != CMARK_NODE_HTML_BLOCK)
+		return;
+	m->nscopes--;
+	if (m->nscopes == 1 && strncmp(cmark_node_get_user_data(top), toc,
+	    sizeof(toc) - 1) == 0)
+		m->toc = 1;
+}
+
+/* What an HTML block the pass marked is: 1 a fold's open, -1 its close,
+ * 0 anything else (a figure; a fold never closed, marked ""). */
+static int
+fold_kind(cmark_syntax_extension *ext, cmark_node *block)
+{
+	const char *html;
+
+	if (cmark_node_get_syntax_extension(block) != ext)
+		return 0;
+	html = cmark_node_get_user_data(block);
+	if (strcmp(html, "</details>\n") == 0 || strcmp(html, "</nav>\n") == 0)
+		return -1;
+	return strncmp(html, "<details>\n<summary>", 19) == 0 ||
+	    strncmp(html, "<nav class=\"", 12) == 0 ? 1 : 0;
+}
+
+/*
+ * Sections ((h) in markdown.h), after the pass, which paired the folds:
+ * every table gets its labels (label_cells), and the class
+ * MD_SECTION_CLASS when a level-2 heading with an id came before it
+ * among the children of its element (the scopes: the document, a quote,
+ * a list item, a fold or landmark), as "h2[id] ~ table" finds it in the
+ * HTML; m->toc says whether the contents landmark is the page's child.
+ */
+static void
+sections(cmark_node *root, cmark_syntax_extension *ext, struct marked *m)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(node);
+		int k;
+
+		if (type == CMARK_NODE_DOCUMENT || type == CMARK_NODE_BLOCK_QUOTE ||
+		    type == CMARK_NODE_ITEM ||
+		    type == CMARK_NODE_FOOTNOTE_DEFINITION) {
+			if (ev == CMARK_EVENT_ENTER)
+				scope_push(m, node);
+			else
+				scope_leave(m, node);
+		}
+		if (ev != CMARK_EVENT_ENTER || m->nscopes == 0)
+			continue;
+		if (type == CMARK_NODE_HEADING &&
+		    cmark_node_get_heading_level(node) == 2 &&
+		    cmark_node_get_syntax_extension(node) == ext)
+			m->scopes[m->nscopes - 1].h2id = 1;
+		else if (type == CMARK_NODE_HTML_BLOCK &&
+		    (k = fold_kind(ext, node)) != 0)
+			k == 1 ? scope_push(m, node) : scope_leave(m, NULL);
+		else if (ext_block(node, "table"))
+			label_cells(m, ext, node,
+			    m->scopes[m->nscopes - 1].h2id);
+	}
+	cmark_iter_free(it);
 }
 
 static void
@@ -935,6 +1060,8 @@ markdown_render(strbuf *sb, strbuf *summary, const struct md_source *src,
 	char *html;
 	int rc = 0;
 
+	if (src->toc != NULL)
+		*src->toc = 0;
 	if ((parser = new_parser(options, mem, name, err)) == NULL) {
 		rc = -MIRROR_EIO;
 		goto done;
@@ -957,6 +1084,9 @@ markdown_render(strbuf *sb, strbuf *summary, const struct md_source *src,
 	if (summary != NULL)
 		summarise(summary, doc);
 	pass(doc, mine, &m, src->figs, src->nfigs);
+	sections(doc, mine, &m);
+	if (src->toc != NULL)
+		*src->toc = m.toc;
 	html = cmark_render_html(doc, options,
 	    cmark_parser_get_syntax_extensions(parser));
 	unmark(&m);

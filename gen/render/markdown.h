@@ -80,6 +80,17 @@
  *      data-label="LABEL" (escaped as an attribute), which the theme
  *      shows instead.
  *
+ *  (h) Sections. A table that comes after a level-2 heading with an id
+ *      ((b)) among the children of one element (the page, a fold or
+ *      landmark of (e) and (f), a list item, a quote) renders with
+ *      the class MD_SECTION_CLASS as well (class="cols-XXXXXXXX
+ *      in-section", or class="in-section"): the tables a stylesheet
+ *      would find with "h2[id] ~ table", a selector whose cost grows
+ *      with the page (the stylesheet uses the class instead; issue 69).
+ *      markdown_render also says whether a contents landmark ((f),
+ *      '<nav class="toc" ...>') is a child of the page itself, for the
+ *      layout to style the page around it (gen/render/theme.h, toc).
+ *
  * Output is deterministic and the whole call is linear in practice for
  * text that came through escape_md (see the timing test).
  */
@@ -105,6 +116,9 @@ struct md_figure {
 	const char *html;
 };
 
+/* The class (h) adds to a table of a section. */
+#define MD_SECTION_CLASS "in-section"
+
 /* The longest summary markdown_render writes, in bytes before its "…". */
 #define MARKDOWN_SUMMARY_MAX 160
 
@@ -118,7 +132,9 @@ struct table_kinds;
  * A page's Markdown for markdown_render: len bytes of md, the page's
  * name (its path, only in error messages), the nfigs figures figs
  * (see (d) above; none: NULL and 0) and the build's known tables
- * (see (g) above; NULL: none).
+ * (see (g) above; NULL: none); toc, when not NULL, is where
+ * markdown_render puts 1 when the page holds a contents landmark as a
+ * child of the page itself ((h) above), else 0.
  */
 struct md_source {
 	const char *md;
@@ -127,6 +143,7 @@ struct md_source {
 	const struct md_figure *figs;
 	size_t nfigs;
 	const struct table_kinds *kinds;
+	int *toc;
 };
 
 /*

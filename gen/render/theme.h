@@ -33,6 +33,16 @@
  *   nav          array   of {"href": path relative to the root,
  *                        "label": text, "current": true|false}
  *   footer       string  the store snapshot line (no clock)
+ *   search       bool    true on the search page (search/index): the
+ *                        layout adds the search form and its script
+ *   queue        bool    true on a project's review queue
+ *                        (conflicts/projects/...): its filters' script
+ *   toc          bool    true when the page body holds the contents
+ *                        landmark (<nav class="toc">, markdown.h (f))
+ *                        as a child of its own (markdown.h (h)): the
+ *                        default layout writes <body class="with-toc">
+ *                        and its stylesheet sets the contents beside
+ *                        the page by that class, not by :has()
  * and the raw slot {{{content}}} receives the page body that
  * markdown_to_html produced. Themes: "default" (responsive, print and
  * dark mode, no JavaScript) and "plain" (for text browsers).

@@ -209,18 +209,26 @@ inline_style(strbuf *html, const struct site_writer *w, mirror_error *err)
 	return 0;
 }
 
+/* What write_html puts in the layout: body, the Markdown as HTML;
+ * mdfile, the .md twin's path, which the layout links to (NULL: an
+ * HTML-only page, which links none); desc, the page's summary for its
+ * description; toc, 1 when body holds the contents landmark as a child
+ * of its own (markdown.h (h)), else 0. */
+struct html_twin {
+	const char *body, *mdfile, *desc;
+	int toc;
+};
+
 /*
- * The .html twin of doc: body, the Markdown as HTML, in the theme's
- * layout, as doc->path.html; mdfile is the .md twin's path, which the
- * layout links to (NULL: an HTML-only page, which links none); desc is
- * the page's summary for its description. Returns 0 or < 0 with err set.
+ * The .html twin of doc: tw's body in the theme's layout, as
+ * doc->path.html. Returns 0 or < 0 with err set.
  */
 static int
 write_html(const struct page_ctx *pc, const struct page_doc *doc,
-    const char *mdfile, const char *desc, const char *body,
-    mirror_error *err)
+    const struct html_twin *tw, mirror_error *err)
 {
 	const char *path = doc->path, *title = doc->title;
+	const char *mdfile = tw->mdfile, *desc = tw->desc;
 	const char *base = mdfile != NULL ? strrchr(mdfile, '/') : NULL;
 	strbuf html, root, file, head;
 	json_t *page;
@@ -237,7 +245,7 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
 		strbuf_printf(&file, "%s%s", strcmp(path, SITE_NOT_FOUND) ==
 		    0 ? root.data : "", base != NULL ? base + 1 : mdfile);
 	page = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:[o,o,o,o,o], "
-	    "s:s, s:b, s:b}", "title", title, "site_title", pc->m->title,
+	    "s:s, s:b, s:b, s:b}", "title", title, "site_title", pc->m->title,
 	    "head_title", head.data, "description", desc[0] != '\0' ? desc :
 	    title, "root", root.data, "standalone", alone,
 	    "markdown", file.len > 0 ? file.data : "", "nav",
@@ -253,13 +261,13 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
 	    "footer", SITE_FOOTER, "search",
 	    strcmp(path, "search/index") == 0, "queue",
 	    /* A project's queue (conflicts/projects/...) gets its filters. */
-	    strncmp(path, "conflicts/projects/", 19) == 0);
+	    strncmp(path, "conflicts/projects/", 19) == 0, "toc", tw->toc);
 	strbuf_reset(&file);
 	strbuf_free(&head);
 	if (page == NULL)
 		rc = mirror_fail(err, MIRROR_EIO, "internal: page %s", path);
 	else
-		rc = theme_render(&html, pc->w->th, page, body, err);
+		rc = theme_render(&html, pc->w->th, page, tw->body, err);
 	if (rc == 0 && alone)
 		rc = inline_style(&html, pc->w, err);
 	strbuf_printf(&file, "%s.html", path);
@@ -486,7 +494,7 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	json_t *data = doc->data;
 	const tmpl *t;
 	strbuf md, body, file, html, desc, tname;
-	int rc, kept;
+	int rc, kept, toc = 0;
 
 	/* The same footer on every page: a one-fact change leaves every
 	 * page that does not show the fact byte-identical (and out of the
@@ -530,12 +538,13 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 		rc = markdown_render(&body, &desc, &(struct md_source){
 		    .md = md.data, .len = md.len, .name = path,
 		    .figs = doc->figs, .nfigs = doc->nfigs,
-		    .kinds = pc->w->kinds }, err);
+		    .kinds = pc->w->kinds, .toc = &toc }, err);
 	if (rc == 0 && !doc->html_only)
 		rc = write_md(pc, file.data, &md, err);
 	if (rc == 0)
-		rc = write_html(pc, doc, doc->html_only ? NULL : file.data,
-		    desc.data, body.data, err);
+		rc = write_html(pc, doc, &(struct html_twin){ .body =
+		    body.data, .mdfile = doc->html_only ? NULL : file.data,
+		    .desc = desc.data, .toc = toc }, err);
 	if (rc == 0)
 		page_done(pc);
 	strbuf_free(&md);

@@ -38,6 +38,10 @@
 //  5. The hostile corpus: every project overview loads with no script
 //     run (no dialog, no script element, no flag set), no request for
 //     anything but local files, and the text visible.
+//  6. Both sites, every page: the classes the stylesheet uses instead of
+//     selectors whose cost grows with the page (issue 69) mark exactly
+//     what those selectors found: "in-section" the tables of
+//     "h2[id] ~ table", <body class="with-toc"> "main:has(> nav.toc)".
 //
 // Screenshots of the overview, the conflict page and one hostile page
 // go to SHOT_DIR for a person to look at.
@@ -204,6 +208,44 @@ function layoutFindings() {
   }
   return { split, scroll: [s.scrollWidth, s.clientWidth], unlabelled,
     height: s.scrollHeight };
+}
+
+// Every HTML page of site, relative to it, in name order.
+function htmlPages(site) {
+  return fs.readdirSync(site, { recursive: true })
+    .filter((r) => r.endsWith('.html')).sort();
+}
+
+// The classes that stand for selectors whose cost grows with the page
+// (issue 69) mark what those selectors meant, on every page of both
+// sites: "in-section" exactly the tables "h2[id] ~ table" finds, and
+// <body class="with-toc"> exactly the pages "main:has(> nav.toc)" finds.
+async function sectionClasses(browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const tables = [];
+  const tocs = [];
+  for (const site of [exampleSite, hostileSite]) {
+    for (const rel of htmlPages(site)) {
+      await page.goto(url(site, rel));
+      const r = await page.evaluate(() => {
+        const all = [...document.querySelectorAll('table')];
+        const want = new Set(document.querySelectorAll('h2[id] ~ table'));
+        return {
+          tables: all.map((t, i) => want.has(t) ===
+            t.classList.contains('in-section') ? -1 : i).filter((i) => i >= 0),
+          toc: (document.querySelector('main:has(> nav.toc)') !== null) ===
+            document.body.classList.contains('with-toc'),
+        };
+      });
+      if (r.tables.length) tables.push(`${rel}: table ${r.tables.join(', ')}`);
+      if (!r.toc) tocs.push(rel);
+    }
+  }
+  check('class "in-section" marks exactly the tables after an h2 with an id',
+    tables.length === 0, tables.slice(0, 5).join('; '));
+  check('<body class="with-toc"> marks exactly the pages whose main holds the contents',
+    tocs.length === 0, tocs.slice(0, 5).join('; '));
+  await page.close();
 }
 
 async function phone(browser) {
@@ -492,6 +534,7 @@ async function queue(browser) {
     await notFound(browser);
     await hostile(browser);
     await queue(browser);
+    await sectionClasses(browser);
   } finally {
     await browser.close();
   }

@@ -139,7 +139,7 @@ as_nobody() {
 }
 
 # table_labels SITE: check what a phone shows of every table of SITE's
-# pages: a table with a class (cols-...) has, for each column but the
+# pages: a table with a kind's class (cols-...) has, for each column but the
 # first whose header has text, a rule in SITE/assets/style.css showing
 # "HEADER: " and no cell with a data-label; any other table's body cells
 # but the first carry their column's header as data-label. Prints the
@@ -164,7 +164,9 @@ for f in sorted(glob.glob(os.path.join(site, "**/*.html"), recursive=True)):
     t = open(f, encoding="utf-8").read()
     for m in re.finditer(r"<table( class=\"([^\"]*)\")?>(.*?)</table>", t, re.S):
         heads = [text(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", m.group(3), re.S)]
-        cls, body = m.group(2), m.group(3)
+        # its kind's class (besides "in-section", markdown.h (h)), if any
+        kinds = [c for c in (m.group(2) or "").split() if c.startswith("cols-")]
+        cls, body = (kinds[0] if kinds else None), m.group(3)
         if cls is not None:
             classed += 1
             want = {i + 1: h + ": " for i, h in enumerate(heads) if i > 0 and h}

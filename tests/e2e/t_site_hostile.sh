@@ -129,7 +129,8 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     # from store text.
     body = re.sub(r"<em>(active|superseded|candidate|invalid)</em>", "", body)
     # A table the templates write has its kind's class (cols-, 8 hex
-    # digits: markdown.h (g)), taken out with the table's other tags.
+    # digits: markdown.h (g); "in-section" after it on a section's: (h)),
+    # taken out with the table's other tags.
     # A conflict page's template makes one table, a row per member, and
     # with the conflict open one <pre><code> block of commands: count
     # them against its JSON, then nothing else may be markup.
@@ -141,7 +142,7 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
         for tag, n in want.items():
             if body.count(tag) != n:
                 bad.append(f"{rel}: {body.count(tag)} {tag}>, not {n}")
-        body = re.sub(r"<pre>.*?</pre>|</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}\">|<tr id=\"[^\"]*\">", "", body, flags=re.S)
+        body = re.sub(r"<pre>.*?</pre>|</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}( in-section)?\">|<tr id=\"[^\"]*\">", "", body, flags=re.S)
     if rel == "index.html":
         projects = json.load(open(os.path.join(site, "api", "health.json")))["projects"]
         figs = re.findall(r'<figure class="chart">.*?</figure>', body, flags=re.S)
@@ -149,7 +150,7 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                 body.count("<tr") != 1 + projects:
             bad.append(f"{rel}: {len(figs)} charts, {body.count('<table')} tables, "
                        f"{body.count('<tr')} rows for {projects} projects")
-        body = re.sub(r'<figure class="chart">.*?</figure>|</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}\">',
+        body = re.sub(r'<figure class="chart">.*?</figure>|</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}( in-section)?\">',
                       "", body, flags=re.S)
     # A project overview's template makes tables whose rows are a
     # header each and then facts, each row's id the anchor of a fact its
@@ -178,7 +179,7 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                 E.fromstring(svg)
         except E.ParseError as e:
             bad.append(f"{rel}: the diagram is not well-formed XML: {e}")
-        body = re.sub(r'<figure class="diagram-figure">.*?</figure>|</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}\">|<tr id="[^"]*">', "", body, flags=re.S)
+        body = re.sub(r'<figure class="diagram-figure">.*?</figure>|</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}( in-section)?\">|<tr id="[^"]*">', "", body, flags=re.S)
     if re.search(r"<em>|<del>|<blockquote|<table|<img|<code|<pre|<ol|<svg|<figure", body):
         bad.append(f"{rel}: store text became markup")
     if body.count("<h1") > 1:

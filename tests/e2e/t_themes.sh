@@ -43,6 +43,19 @@ expect "no page of any theme holds a script but the default theme's search page 
 expect "the stylesheet every page links is there" sh -c "
     grep -q 'href=\"../../assets/style.css\"' default/$p05.html &&
     test -s default/assets/style.css"
+# A selector whose cost grows with the page (":has()", the sibling
+# combinator "~") took a million-fact page a minute and more to load
+# (issue 69): the themes style with classes the layout and the renderer
+# write. Every shipped stylesheet, and the one a build writes (the
+# theme's, with the build's table rules after it).
+if python3 "$MIRROR_TOP/tests/tools/css_selectors.py" \
+    "$MIRROR_TOP"/themes/*/assets/*.css default/assets/style.css >css.txt 2>&1
+then
+	ok "no stylesheet of a theme uses :has() or the sibling combinator ~"
+else
+	not_ok "no stylesheet of a theme uses :has() or the sibling combinator ~" \
+	    "$(head -5 css.txt | sed '2,$s/^/#   /')"
+fi
 expect "themes change the HTML twin only: the .md twins are identical" sh -c "
     cd default && find . -name '*.md' | sort | while read f; do
         cmp -s \"\$f\" \"../plain/\$f\" || { echo \"\$f\"; exit 1; }; done"

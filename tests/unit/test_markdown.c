@@ -606,6 +606,81 @@ test_landmark(void **state)
 	    "</p>\n");
 }
 
+/* The tables of md, in order, as a string: 'S' for a table with the
+ * class MD_SECTION_CLASS (alone: no kinds are known here), '-' for one
+ * without; *toc what markdown_render says of the contents landmark. */
+static char *
+section_marks(const char *md, int *toc)
+{
+	mirror_error err;
+	strbuf sb, marks;
+	char *r;
+
+	strbuf_init(&sb);
+	strbuf_init(&marks);
+	*toc = -1;
+	if (markdown_render(&sb, NULL, &(struct md_source){ .md = md,
+	    .len = strlen(md), .name = "t.md", .toc = toc }, &err) < 0)
+		fail_msg("%s", err.msg);
+	for (const char *p = sb.data; (p = strstr(p, "<table")) != NULL;
+	    p += 6)
+		strbuf_putc(&marks, strncmp(p, "<table class=\""
+		    MD_SECTION_CLASS "\">", 26) == 0 ? 'S' : '-');
+	r = xstrdup(marks.data != NULL ? marks.data : "");
+	strbuf_free(&sb);
+	strbuf_free(&marks);
+	return r;
+}
+
+static void
+expect_sections(const char *md, const char *want, int want_toc)
+{
+	int toc;
+	char *r = section_marks(md, &toc);
+
+	if (strcmp(r, want) != 0 || toc != want_toc)
+		fail_msg("markdown '%s'\n got: %s toc %d\nwant: %s toc %d", md,
+		    r, toc, want, want_toc);
+	free(r);
+}
+
+#define TBL "\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+#define H2ID "\n## <a id=\"s\"></a>S\n\n"
+#define FOLD "\n<details><summary>More</summary>\n\n"
+#define TOC "\n<nav class=\"toc\" aria-label=\"Contents\">\n\n- [S](#s)\n\n"
+
+/* 8d (h): a table after a level-2 heading with an id among the
+ * children of the same element gets the class "in-section", as
+ * "h2[id] ~ table" finds it in a browser: not before the heading, not
+ * after an h2 without an id or an h3 with one, not in a fold after a
+ * heading outside it nor after a fold whose heading is inside, but in
+ * a fold after its own heading and in a list item or quote after its
+ * own; the contents landmark is reported only as a child of the page,
+ * and closed (one never closed renders as nothing, and what it held is
+ * the page's own). */
+static void
+test_sections(void **state)
+{
+	(void)state;
+	expect_sections(TBL H2ID TBL TBL, "-SS", 0);
+	expect_sections("\n## S\n\n" TBL "### <a id=\"t\"></a>T\n" TBL, "--",
+	    0);
+	expect_sections(H2ID FOLD TBL "</details>\n\n" TBL, "-S", 0);
+	expect_sections(FOLD H2ID TBL "</details>\n\n" TBL, "S-", 0);
+	expect_sections(FOLD "x\n\n</details>\n" H2ID FOLD TBL "</details>\n",
+	    "-", 0);
+	expect_sections("- x\n\n  ## <a id=\"s\"></a>S\n\n  | a | b |\n"
+	    "  |---|---|\n  | 1 | 2 |\n\n" TBL, "S-", 0);
+	expect_sections("> ## <a id=\"s\"></a>S\n>\n> | a |\n> |---|\n"
+	    "> | 1 |\n" TBL, "S-", 0);
+	expect_sections(TOC "</nav>\n" H2ID TBL, "S", 1);
+	expect_sections(TOC H2ID TBL, "S", 0);
+	expect_sections(H2ID FOLD TBL, "S", 0);
+	expect_sections(FOLD TOC "</nav>\n\n</details>\n", "", 0);
+	expect_sections("\n<nav class=\"crumbs\" aria-label=\"Breadcrumbs\">\n"
+	    TOC "</nav>\n\n</nav>\n", "", 0);
+}
+
 /* The arena: aligned blocks; calloc zeroes a room used before; the
  * newest block grows in place and its room comes back when freed; an
  * older block moves with its bytes; a big block is resized in place and
@@ -785,6 +860,7 @@ main(void)
 		cmocka_unit_test(test_figure),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_landmark),
+		cmocka_unit_test(test_sections),
 	};
 
 	return cmocka_run_group_tests_name("markdown", tests, NULL, NULL);

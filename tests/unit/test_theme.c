@@ -30,12 +30,12 @@ top(void)
 static json_t *
 page(void)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:b,s:s,s:s,"
+	return json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:b,s:b,s:s,s:s,"
 	    "s:[{s:s,s:s,s:b},{s:s,s:s,s:b}],s:s}", "title", "Conflict <c-1>",
 	    "site_title", "Mirror & Co",
 	    "head_title", "Conflict <c-1> \xc2\xb7 Mirror & Co",
 	    "description", "Is the \"pad\" <PEEK>?", "standalone", 0,
-	    "search", 0, "queue", 0,
+	    "search", 0, "queue", 0, "toc", 0,
 	    "root", "../", "markdown", "c-1.md", "nav", "href", "index.html",
 	    "label", "Home", "current", 0, "href", "conflicts/index.html",
 	    "label", "Conflicts", "current", 1, "footer",
