@@ -75,6 +75,20 @@ what Amdahl's law makes of the greatest share from 2 jobs on for 4, 8
 and 16 cores, alone and bounded by that thread. Alone: tests/bench/bench.py BUILD C (no
 Hugo needed).
 
+B is the browser row: the largest HTML page (in bytes) of the site of
+the largest size this run names (S, M or L; none: BENCH_BROWSER, by
+default M), loaded in
+Debian's chromium (headless, tests/bench/page_load.js through
+tests/browser/chromium.js) at 1280 and at 390 px wide, a new tab each:
+the seconds from asking for file://PAGE to its load event and its
+layout done, held to 3 s at both widths (issue 69: every page of the
+1M site loaded in 3 s or less). It reuses the site that size's row
+rendered in this run, else builds one (mirror build of a copy of the
+cached store). Alone: tests/bench/bench.py BUILD B (BENCH_BROWSER=L for
+the 1M site; no Hugo needed). Prints its line, and writes
+BUILD/bench/browser.json alone, else the row at the end of
+results.json.
+
 and once, whatever the sizes: mirror build --no-sweep of the hostile
 corpus (tests/tools/hostile_sql.py) and of three copies of it, whose
 times should be about 3 apart, not 9 (tests/e2e/t_site_hostile.sh
@@ -386,6 +400,7 @@ class Bench:
                             "--out", site, "--quiet"])[::2]
         r["render_s"], r["render_rss_mb"] = timed_rss(render)
         site_size(r, site)
+        self.rendered = (r["size"], site)
 
         # 3. commit of that very site into a fresh bare repository
         repo = self.path("commit.git")
@@ -559,6 +574,36 @@ class Bench:
         rounded(r)
         return r
 
+    def browser(self, label):
+        """The browser row for size label: the largest HTML page of its
+        site (the one this run rendered, else built now) loaded in
+        chromium at 1280 and 390 px; None where it did not load."""
+        r = dict.fromkeys(BROWSER_KEYS)
+        r.update(size=label)
+        site = None
+        if getattr(self, "rendered", (None,))[0] == label:
+            site = self.rendered[1]
+        else:
+            base, _ = self.store(SIZES[label])
+            db = self.fresh_copy(base, "browser.db")
+            site = self.path("browser-site")
+            rmtree(site)
+            run([self.mirror, "build", "--store", db, "--out", site,
+                 "--quiet"])
+        pages = []
+        for d, _, names in os.walk(site):
+            pages += [(os.path.getsize(os.path.join(d, n)),
+                       os.path.relpath(os.path.join(d, n), site))
+                      for n in names if n.endswith(".html")]
+        r["page_bytes"], r["page"] = max(pages, key=lambda x: (x[0], x[1]))
+        _, out = run(["node", os.path.join(TOP, "tests", "bench",
+                                           "page_load.js"),
+                      os.path.join(site, r["page"]), "%.0f" % TIMEOUT])
+        t = json.loads(out)
+        r["load_1280_s"], r["load_390_s"] = t.get("1280"), t.get("390")
+        rounded(r)
+        return r
+
     def hostile(self):
         """Render seconds of the hostile corpus once and three times."""
         corpus = os.path.join(TOP, "tests", "data", "hostile")
@@ -710,6 +755,8 @@ HASHES = ["sha1dc", "nettle", "openssl"]
 KEYS += [k + "_mb_s" for k in HASHES] + ["idx_mirror_ms", "idx_indexer_ms"]
 KEYS += ["site_files", "site_folders", "site_bytes", "site_largest"]
 PROJECT_KEYS = [k for k, _, _ in PROJECT_COLS]
+BROWSER_KEYS = ["size", "page", "page_bytes", "load_1280_s", "load_390_s"]
+BROWSER_TARGET_S = 3.0
 # The projects rows' sizes (BENCH_PROJECTS="N ..." sets them).
 PROJECTS = [int(n) for n in
             os.environ.get("BENCH_PROJECTS", "10000 100000").split()]
@@ -919,12 +966,24 @@ def project_target(r):
         "met   " if r["total_s"] < 30 else "MISSED", line)
 
 
+def browser_target(r):
+    """The browser row's line: the largest page's load, against 3 s."""
+    loads = (r["load_1280_s"], r["load_390_s"])
+    ok = all(x is not None and x <= BROWSER_TARGET_S for x in loads)
+    return "%s %s largest page %s (%s bytes) loaded in chromium in %s at " \
+        "1280 px, %s at 390 px (target <= %.0f s)" % (
+            "met   " if ok else "MISSED", r["size"], r["page"],
+            "{:,}".format(r["page_bytes"]), *(
+                "over %.0f s" % TIMEOUT if x is None else "%.2f s" % x
+                for x in loads), BROWSER_TARGET_S)
+
+
 def main():
     if len(sys.argv) < 2:
         die("usage: tests/bench/bench.py BUILD [S M L P ...]")
     global TRASH
     b = Bench(sys.argv[1])
-    labels = sys.argv[2:] or ["S", "M", "P", "C"]
+    labels = sys.argv[2:] or ["S", "M", "P", "C", "B"]
     # What a killed run left goes first.
     shutil.rmtree(b.path("trash"), ignore_errors=True)
     TRASH = b.path("trash")
@@ -937,14 +996,20 @@ def main():
 
 def bench(b, labels):
     """Run the rows labels names on b and print and save the results."""
-    tools = ("taskset", "sqlite3") if labels == ["C"] else (
+    alone = set(labels) <= {"B", "C"}
+    tools = ("taskset", "sqlite3") if alone else (
         "hugo", "cmark-gfm", "git", "sqlite3", "xargs", "taskset")
     for tool in tools:
         if shutil.which(tool) is None:
             die("%s is not installed (make bench installs hugo and "
                 "cmark-gfm through scripts/install-deps.sh)" % tool)
-    rows, prows, crow = [], [], None
+    if "B" in labels:
+        # chromium, node and playwright-core, as the browser tests have
+        run(["sh", os.path.join(TOP, "tests", "browser", "ensure.sh")])
+    rows, prows, crow, brow = [], [], None, None
     for label in labels:
+        if label == "B":
+            continue
         if label == "C":
             print("bench: cores row (%d facts)" % SIZES["S"], flush=True)
             crow = b.cores()
@@ -965,12 +1030,32 @@ def bench(b, labels):
         if r["hugo_pages"] is not None and r["hugo_pages"] < r["pages"]:
             print("bench: warning: hugo rendered %d pages of %d" % (
                 r["hugo_pages"], r["pages"]))
-    if crow is not None and labels == ["C"]:
-        print("\nthe render of the S store by jobs:")
-        print("\n".join(cores_lines(crow)))
-        with open(b.path("cores.json"), "w") as f:
-            json.dump(crow, f, indent=2)
-            f.write("\n")
+    if "B" in labels:
+        # the largest size the run names: its site is the largest
+        big = max((x for x in labels if x in SIZES), key=SIZES.get,
+                  default=os.environ.get("BENCH_BROWSER", "M"))
+        if big not in SIZES:
+            die("BENCH_BROWSER=%s: not a size (S, M or L)" % big)
+        print("bench: browser row (the largest page of %s)" % big,
+              flush=True)
+        try:
+            brow = b.browser(big)
+        except Timeout as e:
+            print("bench: browser row stopped: %s" % e, flush=True)
+            brow = dict.fromkeys(BROWSER_KEYS, None)
+            brow.update(size=big, page="-", page_bytes=0)
+    if alone:
+        if crow is not None:
+            print("\nthe render of the S store by jobs:")
+            print("\n".join(cores_lines(crow)))
+            with open(b.path("cores.json"), "w") as f:
+                json.dump(crow, f, indent=2)
+                f.write("\n")
+        if brow is not None:
+            print(browser_target(brow))
+            with open(b.path("browser.json"), "w") as f:
+                json.dump(brow, f, indent=2)
+                f.write("\n")
         return
     try:
         one, three = b.hostile()
@@ -984,6 +1069,7 @@ def bench(b, labels):
     res = [dict((k, r[k]) for k in KEYS) for r in rows]
     res += [dict((k, r[k]) for k in PROJECT_KEYS) for r in prows]
     res += [crow] if crow is not None else []
+    res += [brow] if brow is not None else []
     path = b.path("results.json")
     with open(path + ".tmp", "w") as f:
         json.dump(res, f, indent=2)
@@ -1005,6 +1091,8 @@ def bench(b, labels):
         print("\n".join(targets(r)))
     for r in prows:
         print(project_target(r))
+    if brow is not None:
+        print(browser_target(brow))
     print(hostile)
     print("\nseconds are wall time; 'W' files written, 'C' commits made; "
           "load average after the run %.2f %.2f %.2f on %d cores" % (
