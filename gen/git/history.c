@@ -255,6 +255,30 @@ file_events(void *arg, size_t i, void *payload, mirror_error *err)
 }
 
 /*
+ * Give all the site's api/health.json as it is now when no change
+ * brought it (a commit of a template change alone): every message
+ * says the open totals (doc/history.md). Returns 0 (nothing when the
+ * site has none) or < 0 with err set.
+ */
+static int
+health_now(struct hw_events *all, const struct site *site,
+    mirror_error *err)
+{
+	static const char path[] = "api/health.json";
+	char *t = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (hw_events_has_health(all) || bsearch(path, site->files,
+	    site->n, sizeof(*site->files), cmp_file_path) == NULL)
+		return 0;
+	if ((rc = new_text(&t, &len, site, path, err)) == 0)
+		hw_events_health(all, t, len);
+	free(t);
+	return rc;
+}
+
+/*
  * What the changed project and conflict twins of ch[0..n) say changed,
  * in words, into w (hw_init'ed), the files read from dw's repo, old_tree
  * and site (its wanted and parts are set here). Reads only the files
@@ -288,6 +312,8 @@ describe(struct hw_words *w, const struct describe_work *from,
 			hw_events_take(all, dw.parts[i]);
 	for (size_t i = 0; i < n && dw.initial; i++)
 		hw_events_project(all, ch[i].path);    /* its path alone */
+	if (rc == 0 && !dw.initial)
+		rc = health_now(all, dw.site, err);
 	if (rc == 0)
 		hw_events_words(w, all);
 	else

@@ -1802,6 +1802,23 @@ hw_events_words(struct hw_words *w, struct hw_events *h)
 	hw_events_free(h);
 }
 
+int
+hw_events_has_health(const struct hw_events *h)
+{
+	return h->health != NULL;
+}
+
+void
+hw_events_health(struct hw_events *h, const char *text, size_t len)
+{
+	if (h->health != NULL)
+		return;
+	h->health = xmalloc(len + 1);
+	memcpy(h->health, text, len);
+	h->health[len] = '\0';
+	h->health_len = len;
+}
+
 void
 hw_events_free(struct hw_events *h)
 {

@@ -131,6 +131,13 @@ struct hw_events *hw_events_new(int initial);
 struct hw_events *hw_file_events(const struct hw_file *f, int initial);
 void hw_events_take(struct hw_events *into, struct hw_events *part);
 void hw_events_words(struct hw_words *w, struct hw_events *h);
+/* 1 when h holds api/health.json's text (the open totals' source),
+ * else 0. */
+int hw_events_has_health(const struct hw_events *h);
+/* Give h api/health.json's text as it is now (len bytes, copied), for
+ * the totals of a commit that did not change it (a template change
+ * alone); nothing when h holds one already. Returns nothing. */
+void hw_events_health(struct hw_events *h, const char *text, size_t len);
 void hw_events_free(struct hw_events *h);
 void hw_events_project(struct hw_events *h, const char *path);
 

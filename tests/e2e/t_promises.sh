@@ -212,10 +212,9 @@ rm -rf r
 # === what every commit message carries =======================================
 # doc/history.md, "The message": the open totals on a line of their
 # own in every
-# message, whatever changed, so git log --grep='^Open now' lists them.
-# Not walked: a commit of a template change alone, which changes no
-# store and, today, carries no totals (api/health.json is unchanged;
-# reported with issue 71).
+# message, whatever changed, so git log --grep='^Open now' lists them:
+# a commit of a template change alone too, whose api/health.json did
+# not change (its totals were missing until issue 71 found it).
 A='Mirror Bot <mirror@example.org>'
 new_store h.db "$data/site.sql" || exit 1
 git init -q --bare h.git
@@ -242,6 +241,7 @@ done <<'EOF'
 the first build|
 a fact changed|sql h.db "UPDATE project_state SET value = value || ' x' WHERE id = (SELECT min(id) FROM project_state)"
 a row of no project changed|sql h.db "UPDATE memories SET content = content || ' again' WHERE id = 'm1'"
+a template changed alone|printf '\nA line a template added.\n' >>tpl/project.md
 a memory expired by the clock|sql h.db "INSERT INTO memories(id, memory_type, content, project, confidence, status, reference_count, valid_until, created_at, updated_at) VALUES ('m-soon', 'preference', 'short-lived', '', 0.5, 'active', 0, '2023-11-14 23:30:00', '2023-01-01 00:00:00', '2023-01-01 00:00:00')"
 EOF
 expect "git log --grep='^Open now' lists every commit" test \
