@@ -8,7 +8,8 @@
 # added), each time built again: every entry of the build before is in
 # the next, byte for byte. Before, the entry "conflict opened in P04
 # Gigabit Link" changed from "125 MHz · 156.25 MHz" to "125 MHz · 125
-# MHz" when the decision was edited.
+# MHz" when the decision was edited. The promise of doc/site.md,
+# "Recent changes".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 
 new_store s.db "$MIRROR_TOP/site-example/example.sql" || exit 1

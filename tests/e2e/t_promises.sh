@@ -5,8 +5,9 @@
 # queue exactly a page full and one more (doc/site.md, "The review
 # queue"); what an error line names: the holder of DIR's lock
 # (doc/reliability.md), the file and line of a bad setting or rule; the
-# open totals every commit message carries (doc/history.md); the Host
-# values serve answers (doc/site.md, "Previewing"). Mutants 72 to 77
+# open totals every commit message carries (doc/history.md); what a
+# read-only command leaves as it was (doc/store.md); the Host values
+# serve answers (doc/site.md, "Previewing"). Mutants 72 to 77
 # (tests/mutants/) each break one of them.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1700000000 HOME="$T" GIT_CONFIG_NOSYSTEM=1
@@ -247,6 +248,49 @@ EOF
 expect "git log --grep='^Open now' lists every commit" test \
     "$(git -C h.git log --grep='^Open now' --format=%H mirror | wc -l)" = \
     "$(git -C h.git rev-list --count mirror)"
+
+# === what a read-only command leaves as it was ===============================
+# doc/store.md, "Opening the store": the store is read-write only for
+# the sweep and the review commands; reading commands (health,
+# conflicts list and show, build --no-sweep) never change the file. Each is walked on a swept store, on an older one
+# that mirror never wrote (no table of mirror's: it must not create
+# them), and as a user who may read the store but not write it; the
+# store's bytes must stay as they were. Show on the older store has no
+# conflict to show: exit 2, saying no sweep has run.
+new_store ro.db "$data/site.sql" || exit 1
+mirror sweep --store ro.db
+cp ro.db old.db
+sql old.db "DROP TABLE conflict_members; DROP TABLE conflicts;
+    DROP TABLE sweep_runs; DROP TABLE violation_facts;
+    DROP TABLE rule_violations; DROP TABLE rule_runs; DROP TABLE mirror_meta"
+cid=$(sql ro.db "SELECT id FROM conflicts ORDER BY id LIMIT 1")
+mkdir -m 777 ro-out
+chmod 644 ro.db old.db
+while IFS='|' read -r who db want cmd; do
+	before=$(sha256sum <"$db")
+	case $who in
+	owner) eval "mirror $cmd --store $db" ;;
+	nobody) eval "as_nobody $cmd --store $T/$db" ;;
+	esac
+	after=$(sha256sum <"$db")
+	expect "$cmd on the $db store as its $who: exit $want, the store as it was" \
+	    test "$RC|$after" = "$want|$before"
+done <<EOF2
+owner|ro.db|0|health
+owner|ro.db|0|conflicts list
+owner|ro.db|0|conflicts show $cid
+owner|ro.db|0|build --no-sweep --out ro-out/a
+owner|old.db|0|health
+owner|old.db|0|conflicts list
+owner|old.db|2|conflicts show $cid
+owner|old.db|0|build --no-sweep --out ro-out/b
+nobody|ro.db|0|health
+nobody|ro.db|0|conflicts list
+nobody|ro.db|0|build --no-sweep --out $T/ro-out/c
+nobody|old.db|0|health
+EOF2
+expect "... and the older store still has none of mirror's tables" \
+    test "$(sql old.db "SELECT count(*) FROM sqlite_schema WHERE name IN ('conflicts', 'mirror_meta', 'sweep_runs')")" = 0
 
 # === the Host values serve answers ===========================================
 # doc/site.md, "Previewing: mirror serve": a request whose Host is not
