@@ -14,17 +14,28 @@ const { launch } = require('./chromium.js');
 const [site, out] = process.argv.slice(2).map((p) => path.resolve(p));
 
 (async () => {
-  // The overview of the project with the most files under its folder.
+  // The richest project overview: the most table rows (facts), ties
+  // by slug. (The most files under its folder no longer told them
+  // apart: every project has the same few pages.)
   const dir = path.join(site, 'projects');
-  const count = (d) => fs.readdirSync(d, { recursive: true }).length;
+  const rows = (p) => (fs.readFileSync(path.join(dir, p, 'index.html'),
+    'utf8').match(/<tr[ >]/g) || []).length;
   const projects = fs.readdirSync(dir).sort()
     .filter((p) => fs.existsSync(path.join(dir, p, 'index.html')));
-  projects.sort((a, b) => count(path.join(dir, b)) - count(path.join(dir, a)));
+  const nrows = Object.fromEntries(projects.map((p) => [p, rows(p)]));
+  projects.sort((a, b) => nrows[b] - nrows[a] || (a < b ? -1 : 1));
   if (projects.length === 0) throw new Error(`${dir}: no project overview`);
-  // The open conflict with the most members (ties: the first by id).
-  const api = JSON.parse(fs.readFileSync(path.join(site, 'api',
-    'conflicts.json'), 'utf8'));
-  const open = api.conflicts.filter((c) => c.open)
+  // The open conflict with the most members (ties: the first by id),
+  // from each project's list (api/conflicts/projects/<slug>.json, which
+  // api/conflicts.json names), whose page is conflicts/<id>.html.
+  const read = (rel) => JSON.parse(fs.readFileSync(path.join(site, rel),
+    'utf8'));
+  const open = read('api/conflicts.json').projects
+    .flatMap((p) => read(p.json).conflicts)
+    .filter((c) => c.conflict.status === 'open' && fs.existsSync(
+      path.join(site, 'conflicts', `${c.conflict.id}.html`)))
+    .map((c) => ({ slug: c.conflict.id, id: c.conflict.id,
+      members: c.members }))
     .sort((a, b) => b.members.length - a.members.length ||
       (a.id < b.id ? -1 : 1));
   if (open.length === 0) throw new Error(`${site}: no open conflict`);
