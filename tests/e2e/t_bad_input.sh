@@ -13,6 +13,10 @@
 #
 # Older, narrower cases live on in t_store.sh, t_sweep.sh, t_build.sh,
 # t_build_repo.sh and t_site_paths.sh; this is the matrix.
+# The promises of doc/reliability.md, "Bad input".
+# The promises of doc/reliability.md, "Values the writer could not write".
+# The promises of doc/reliability.md, "A huge value in the JSON files".
+# The promises of doc/store.md, "Bad input".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # no user's global git config leaks in
 export SOURCE_DATE_EPOCH=1700000000

@@ -9,6 +9,7 @@
 # grows every part in proportion, so the line is the site's growth
 # (tests/tools/site_budget.py says how; make bench BENCH=full measures
 # the 1M site itself).
+# The promises of doc/publishing.md, "How large a store fits".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 budget="$MIRROR_TOP/tests/tools/site_budget.py"

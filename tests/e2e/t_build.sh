@@ -3,6 +3,8 @@
 # records conflicts as a sweep would (one open cross-layer conflict on the
 # SPEC 8 example, one resolved), so these cases hold with --no-sweep.
 # Pages, twins, markers, JSON, feed, sitemap, determinism, links, --check.
+# The promises of doc/site.md, "Parallel rendering".
+# The promises of doc/site.md, "Guarantees".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data"
 linkcheck="$MIRROR_TOP/tests/tools/linkcheck.py"

@@ -12,6 +12,7 @@
 # passes integrity_check and holds all of the sweep or none of it. The
 # next build then succeeds, yields the new site and leaves nothing beside
 # it (staging directory, journal, lock file).
+# The promises of doc/reliability.md, "Crash consistency".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 # Facts in the generated store: enough for a run of about half a second

@@ -12,6 +12,7 @@
 # what is wrong, no hang (timeout 20), the store, DIR and repository
 # byte-identical, and the marker's content in no object of the
 # repository and no file of DIR.
+# The promises of doc/reliability.md, "User files and repositories".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # "~/" includes and no global git config
 export SOURCE_DATE_EPOCH=1700000000

@@ -19,6 +19,7 @@
 # A build with the sweep follows a --no-sweep build of the same store
 # directly (--unswept): the stamp says whether its build swept, so that
 # build sweeps and shows the conflicts B's does.
+# The promises of doc/site.md, "A changed store renders only what changed".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 EDITS=${INCR_EDITS:-200}
 SEED=${INCR_SEED:-20261101}

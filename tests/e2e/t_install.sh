@@ -1,6 +1,7 @@
 #!/bin/sh
 # make install puts the binary, the man page, templates and themes under
 # DESTDIR/PREFIX, and the installed binary runs.
+# The promises of doc/reliability.md, "make install and uninstall paths".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 build=$(basename "$(dirname "$MIRROR")")
 

@@ -5,6 +5,7 @@
 # python3-jsonschema); arrays are arrays and objects objects, never JSON
 # text inside a string; numbers in their fewest digits; and the checks
 # can fail.
+# The promises of doc/site.md, "The JSON API".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 check="$MIRROR_TOP/tests/tools/json_schema.py"

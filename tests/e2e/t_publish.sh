@@ -12,6 +12,8 @@
 # holding what they use, with no SOURCE_DATE_EPOCH. Not run here: the
 # deps and make steps (they would install packages and rebuild the binary
 # under test; make check has just built it).
+# The promises of doc/publishing.md, "publish.sh".
+# The promises of doc/publishing.md, "What the test checks".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 
 ci="$MIRROR_TOP/site-example/ci"

@@ -2,6 +2,7 @@
 # The review commands end to end (SPEC section 4): list, show, resolve
 # with and without a winner, dismiss, each followed by a re-sweep; and
 # every error, which must change nothing.
+# The promises of doc/sweep.md, "Reviewing".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data/sweep"
 export SOURCE_DATE_EPOCH=1700000000

@@ -7,6 +7,7 @@
 # at the rule's deadline, each is a failed rule naming what it passed,
 # and the build goes on and writes the site. A rule using the same
 # functions within bounds gives what SQLite gives.
+# The promises of doc/reliability.md, "What a rule may cost".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 

@@ -8,6 +8,7 @@
 # parameter outside 64 bits is an error naming file, line and parameter;
 # a negative integer is bound as an integer; two parameters of one rule
 # in mirror.ini are two keys.
+# The promises of doc/reliability.md, "Rule files and the rule tables".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 

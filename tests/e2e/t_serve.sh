@@ -7,6 +7,7 @@
 # while the last good site stays served; hostile requests get a clean
 # 4xx and the server stays up; SIGINT and SIGTERM remove the directory.
 # Waits are bounded polls in steps of 0.1 s, never a fixed sleep.
+# The promises of doc/reliability.md, "The preview server under hostile clients".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data"
 pid=""

@@ -3,6 +3,8 @@
 # signed build verifies with git verify-commit against an allowed-signers
 # file; a tampered copy does not; a key that cannot sign stops the build
 # before anything is written.
+# The promises of doc/reliability.md, "Child processes".
+# The promises of doc/history.md, "Signed commits".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data"
 export SOURCE_DATE_EPOCH=1700000000

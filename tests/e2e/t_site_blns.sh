@@ -9,6 +9,7 @@
 # Under valgrind (make memcheck: MIRROR_WRAP set) the build runs under it
 # and the browser checks run as always (they read the site, not mirror):
 # the script reports the same cases in every run (tests/manifest).
+# The promises of doc/reliability.md, "Hostile text in the browser".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1700000000
 browser="$MIRROR_TOP/tests/browser"

@@ -2,6 +2,7 @@
 # A real browser (Debian chromium, headless, through playwright-core) on
 # the example site and on a site built from the hostile corpus; the cases
 # are in tests/browser/site.test.js. Screenshots go to BUILD/screenshots/.
+# The promises of doc/reliability.md, "Browser test".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 # The example assumes a clock after 2026-06-30 (site-example/README.md).
 export SOURCE_DATE_EPOCH=1793491200

@@ -8,6 +8,7 @@
 # against RFC 4287's grammar (tests/data/atom.rng), and its entries the
 # 100 newest conflicts and checks; the A-Z index of every state key and
 # entity name, each fact linked to its anchor.
+# The promises of doc/site.md, "Base URL, sitemap and feed".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 base=https://mirror.example.org/sub/

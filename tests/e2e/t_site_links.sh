@@ -10,6 +10,7 @@
 # lists each in words with the other end linked to where it is shown;
 # the JSON has the same; an incremental build after the far end changes
 # is the --force build.
+# The promises of doc/site.md, "Links".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 

@@ -6,6 +6,7 @@
 # every page's header links the search page, whose text without
 # JavaScript points to the A-Z index; then a real browser types queries
 # over HTTP and from file:// (tests/browser/search.test.js).
+# The promises of doc/site.md, "Search".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 

@@ -7,6 +7,7 @@
 # BUILD/screenshots/validators/ and validators-bench10k/); feed.xml and sitemap.xml against the
 # schemas of Atom and of sitemaps (tests/data/schemas/, xmllint). The Nu
 # HTML checker runs over the same pages in t_site_html.sh, in its one JVM.
+# The promises of doc/site.md, "Accessibility and validity".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 # The example assumes a clock after 2026-06-30 (site-example/README.md).
 export SOURCE_DATE_EPOCH=1793491200

@@ -7,6 +7,7 @@
 # "mirror: ..." naming what and where, and the store (and DIR and the
 # repository where a build runs) byte-identical to before; the hot
 # journal cases assert that read-only commands just work.
+# The promises of doc/reliability.md, "The store: crashed writers, views, slow queries, triggers".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"
 export SOURCE_DATE_EPOCH=1700000000

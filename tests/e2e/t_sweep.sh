@@ -3,6 +3,7 @@
 # expiry, time windows, three layers on one key, idempotency, order
 # independence, closing vanished conflicts, --check, --json and the
 # stores the sweep must refuse.
+# The promises of doc/sweep.md, "The sweep".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data/sweep"
 export SOURCE_DATE_EPOCH=1700000000

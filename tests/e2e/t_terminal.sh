@@ -7,6 +7,7 @@
 # ends up in the store (--actor, --notes, --reason) is refused with a
 # control character in it; SOURCE_DATE_EPOCH is read strictly; a WAL
 # store in a directory mirror cannot write says why and what to do.
+# The promises of doc/reliability.md, "The terminal".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1700000000
 

@@ -13,6 +13,7 @@
  * ids of a digest (sweep_scope's rows, as mirror build does) and
  * compared too. The store then goes on from the scoped result, so a
  * scoped sweep also follows a scoped sweep.
+ * The promises of doc/sweep.md, "Scoped sweeps".
  */
 #include <setjmp.h>
 #include <stdarg.h>
