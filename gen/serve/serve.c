@@ -77,7 +77,8 @@ put_escaped(strbuf *sb, const char *s)
 /*
  * The text served pages get before </body>: the banner of the last
  * build error when there is one, then the script that polls the
- * generation (the only JavaScript mirror ever sends).
+ * generation (the only script serve adds; the site's own, search.js
+ * and queue.js, are files of the theme).
  */
 static void
 put_snippet(strbuf *sb, serve *s)
