@@ -5,6 +5,8 @@
 # Pages, twins, markers, JSON, feed, sitemap, determinism, links, --check.
 # The promises of doc/site.md, "Parallel rendering".
 # The promises of doc/site.md, "Guarantees".
+# The promises of doc/site.md, "An unchanged build does nothing".
+# The promises of doc/site.md, "Facts and ⚠ disputed markers".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data"
 linkcheck="$MIRROR_TOP/tests/tools/linkcheck.py"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # mirror build --repo: the rendered site becomes commits on a branch,
 # judged by the git command line (SPEC section 6).
+# The promises of doc/history.md, "In what order".
+# The promises of doc/history.md, "Bare or not".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # no user's global git config leaks in
 export SOURCE_DATE_EPOCH=1793491200

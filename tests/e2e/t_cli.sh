@@ -5,6 +5,7 @@
 # file), bad values, --json on every command as exactly one document,
 # --quiet printing nothing, --version naming the libraries, and the man
 # page agreeing with the option table.
+# The promises of doc/mirror.1, "DESCRIPTION".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # no user's global git config leaks in
 export SOURCE_DATE_EPOCH=1700000000

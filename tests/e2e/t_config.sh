@@ -3,6 +3,7 @@
 # comments and quotes reach the built page as documented, and every
 # mistake is one line "mirror: config FILE:LINE: what", exit 2, with
 # nothing built. The syntax is documented at the top of gen/cli/config.c.
+# The promises of doc/publishing.md, "Without the script".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1700000000
 

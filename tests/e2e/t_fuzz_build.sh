@@ -6,6 +6,7 @@
 # 100 inputs from a scratch copy of its seeds. clang and its sanitizer
 # runtime are in scripts/install-deps.sh's list, so make deps installs
 # them: without clang this fails, it does not skip.
+# The promises of doc/reliability.md, "Fuzzing".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 targets="slot normalize template escape"
 

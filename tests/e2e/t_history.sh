@@ -4,6 +4,8 @@
 # a multi-build history with git log -p, identity from the repository
 # only, and what refuses (missing repository, no identity, a branch
 # checked out in a linked work tree). git is the judge throughout.
+# The promises of doc/history.md, "Who and when".
+# The promises of doc/history.md, "Bare or not".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data"
 # The user's own git config must change nothing: give git one that

@@ -6,6 +6,7 @@
 # make one commit whose subject and body say exactly that; git log
 # --grep=<id> and git log -S'<value>' find them; store text cannot forge
 # a trailer. git is the judge throughout.
+# The promises of doc/history.md, "Reviewing the mirror's history".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T" GIT_CONFIG_NOSYSTEM=1
 A='Mirror Bot <mirror@example.org>'

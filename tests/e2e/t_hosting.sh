@@ -3,6 +3,7 @@
 # bytes, files, folders and largest file and which static hosts it fits,
 # and exits 5 when it passes a limit of a host named, with the site
 # built; an unknown host is a usage error before anything is built.
+# The promises of doc/publishing.md, "Will it fit the host?".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1

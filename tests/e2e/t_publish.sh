@@ -14,6 +14,7 @@
 # under test; make check has just built it).
 # The promises of doc/publishing.md, "publish.sh".
 # The promises of doc/publishing.md, "What the test checks".
+# The promises of doc/publishing.md, "Decisions".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 
 ci="$MIRROR_TOP/site-example/ci"

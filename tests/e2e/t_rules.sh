@@ -6,6 +6,7 @@
 # the rule, its file and line, while the others run and the store's own
 # rows stay as they were; the config's rules and param keys; sweep
 # --json against doc/schema/sweep.schema.json.
+# The promises of doc/rules.md, "1. One fact and a parameter: a decision held with doubt".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 py=python3

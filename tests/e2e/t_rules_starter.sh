@@ -13,6 +13,9 @@
 #     was given (site-example/README.md, "Checks the starter rules find");
 #   - on a 10,000-fact bench store every rule runs, returns the right
 #     shape under the 100,000-row cap, and leaves the store as it was.
+# The promises of doc/rules.md, "Anachronisms (`rules/anachronisms.sql`)".
+# The promises of doc/rules.md, "Stale facts (`rules/stale.sql`)".
+# The promises of doc/rules.md, "The link graph (`rules/links.sql`)".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 now='2026-11-01 00:00:00'

@@ -7,6 +7,7 @@
 # as dates, with the time (HH:MM) only where two dates of one table (or
 # of one conflict page) fall on the same day at different minutes; the
 # api/ JSON keeps the full timestamps and says no column's words.
+# The promises of doc/templates.md, "Columns and dates that depend on the whole table".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200   # 2026-11-01 00:00:00 UTC
 

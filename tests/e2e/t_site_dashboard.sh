@@ -10,6 +10,7 @@
 # example, each entry's slot as the store wrote it, age, members and
 # what the trust order favours. The checks are
 # tests/tools/site_dashboard.py.
+# The promises of doc/site.md, "The index tells the story".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 DAY=86400
 EPOCH=1793491200        # 2026-11-01, the example's clock

@@ -9,6 +9,7 @@
 # open conflicts of the project, the same bytes on every build) with the
 # list below it and in the .md twin, plurals right and "expired" in
 # words. The checks are tests/tools/site_overview.py.
+# The promises of doc/site.md, "Navigating a project overview".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 

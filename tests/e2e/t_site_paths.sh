@@ -3,6 +3,7 @@
 # leave the output directory, Windows device names, long and non-ASCII
 # ids, ids that slug alike; a failing build (bad template, bad row,
 # unknown theme) leaves the previous site byte-identical.
+# The promises of doc/templates.md, "Overriding templates".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data"
 linkcheck="$MIRROR_TOP/tests/tools/linkcheck.py"

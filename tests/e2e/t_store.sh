@@ -2,6 +2,7 @@
 # Opening stores: init, health, and every bad store of SPEC section 7 that
 # reading can meet. Each bad case: its exit status, one error line naming
 # the file and the reason, and the file byte-identical afterwards.
+# The promises of doc/store.md, "Three layers of rising trust".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data"
 

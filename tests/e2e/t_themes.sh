@@ -3,6 +3,7 @@
 # theme, the plain one, and a user's own theme directory; the plain theme
 # reads well in a text browser (w3m); broken themes are bad input that
 # leaves the site as it was.
+# The promises of doc/templates.md, "Themes".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 data="$MIRROR_TOP/tests/data"
 export SOURCE_DATE_EPOCH=1700000000

@@ -6,6 +6,8 @@
  * Every test works in its own scratch directory. HOME points at a
  * directory whose .gitconfig names a "Global Person": mirror must never
  * read it (its identity comes from the author or the repository).
+ * The promises of doc/history.md, "Moving the branch".
+ * The promises of doc/history.md, "Objects and speed".
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -5,6 +5,7 @@
  *
  * Every test works in its own scratch directory under root; HOME is
  * gitcap_env's.
+ * The promises of doc/history.md, "Objects and speed".
  */
 #include <setjmp.h>
 #include <stdarg.h>

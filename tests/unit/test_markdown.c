@@ -1,5 +1,6 @@
 /*
  * test_markdown.c: safe mode, twin links, fact ids, disputed markers.
+ * The promises of doc/templates.md, "Fact ids and markers".
  */
 #include <pthread.h>
 #include <setjmp.h>

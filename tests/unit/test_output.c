@@ -2,6 +2,7 @@
  * test_output.c: the output directory updated in place under a journal:
  * kept and staged files, the lists for the git stage, the marker's tree
  * line, and what the next build does with a killed build's journal.
+ * The promises of doc/site.md, "The output directory".
  */
 #include <errno.h>
 #include <fcntl.h>

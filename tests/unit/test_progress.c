@@ -7,6 +7,7 @@
  * drawn, byte for byte; a pipe stands in for a log file. Neither case
  * depends on what fd 2 of the test run is, and none is ever skipped: a
  * machine that gives no pseudo-terminal fails the test, saying so.
+ * The promises of doc/site.md, "Progress".
  */
 #define _XOPEN_SOURCE 600
 #include <setjmp.h>

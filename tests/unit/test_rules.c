@@ -7,6 +7,9 @@
  * every function a rule may call kept short with long arguments, and
  * the keys that keep a rule whose tables did not change, also those
  * written after a sweep with no digest before it.
+ * The promises of doc/rules.md, "What a rule returns".
+ * The promises of doc/rules.md, "Violations over time".
+ * The promises of doc/rules.md, "Speed: rules run beside the sweep".
  */
 #include <limits.h>
 #include <pthread.h>

@@ -1,5 +1,6 @@
 /*
  * test_slug.c: slugs are safe file names, stable, and distinct.
+ * The promises of doc/site.md, "Slugs".
  */
 #include <setjmp.h>
 #include <stdarg.h>

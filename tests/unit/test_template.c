@@ -1,6 +1,7 @@
 /*
  * test_template.c: every syntax form, scopes, escaping per mode,
  * standalone lines, errors with file:line:name, template sets.
+ * The promises of doc/templates.md, "Template syntax".
  */
 #include <setjmp.h>
 #include <stdarg.h>
