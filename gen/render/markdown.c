@@ -595,7 +595,7 @@ sections(cmark_node *root, cmark_syntax_extension *ext, struct marked *m)
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
 		cmark_node_type type = cmark_node_get_type(node);
-		int k;
+		int k, table = 0;
 
 		if (type == CMARK_NODE_DOCUMENT || type == CMARK_NODE_BLOCK_QUOTE ||
 		    type == CMARK_NODE_ITEM ||
@@ -614,9 +614,15 @@ sections(cmark_node *root, cmark_syntax_extension *ext, struct marked *m)
 		else if (type == CMARK_NODE_HTML_BLOCK &&
 		    (k = fold_kind(ext, node)) != 0)
 			k == 1 ? scope_push(m, node) : scope_leave(m, NULL);
-		else if (ext_block(node, "table"))
+		else if ((table = ext_block(node, "table")) != 0)
 			label_cells(m, ext, node,
 			    m->scopes[m->nscopes - 1].h2id);
+		/* A leaf block's children are inlines, or a table's rows
+		 * and cells (the pass took their anchors): no scope, fold
+		 * or table is among them, so the walk steps over them. */
+		if (table || type == CMARK_NODE_PARAGRAPH ||
+		    type == CMARK_NODE_HEADING)
+			cmark_iter_reset(it, node, CMARK_EVENT_EXIT);
 	}
 	cmark_iter_free(it);
 }
