@@ -184,6 +184,21 @@ def doc_listed():
     return out
 
 
+def list_differs(missing, have, unlisted, stale):
+    """1 with a line (unlisted % key, stale % key) for each key of
+    missing not in have and each of have not in missing, else 0."""
+    bad = 0
+    for key in missing:
+        if key not in have:
+            print(unlisted % key)
+            bad = 1
+    for key in have:
+        if key not in missing:
+            print(stale % key)
+            bad = 1
+    return bad
+
+
 def doc_check():
     """0 when the doc list is exactly the uncited promising sections,
     else 1 with a line a difference."""
@@ -194,18 +209,12 @@ def doc_check():
         print("spec_cites: doc/development.md has no heading '%s'"
               % DOC_HEAD)
         return 1
-    bad = 0
-    for key in missing:
-        if key not in have:
-            print('spec_cites: no test cites %s "%s" and doc/development.md'
-                  " does not list it" % key)
-            bad = 1
-    for key in have:
-        if key not in missing:
-            print('spec_cites: doc/development.md lists %s "%s", which a '
-                  "test now cites (or which makes no promise): take it "
-                  "off" % key)
-            bad = 1
+    bad = list_differs(missing, have,
+                       'spec_cites: no test cites %s "%s" and '
+                       "doc/development.md does not list it",
+                       'spec_cites: doc/development.md lists %s "%s", '
+                       "which a test now cites (or which makes no "
+                       "promise): take it off")
     if not bad:
         print("spec_cites: %d doc sections make a promise, %d cited by "
               "tests, %d listed with a reason" % (len(secs), len(secs) -
@@ -240,18 +249,12 @@ def main():
         print("spec_cites: doc/development.md has no heading "
               "'### Spec sections no test cites'")
         return 1
-    bad = 0
-    for num in missing:
-        if num not in have:
-            print("spec_cites: no test cites SPEC %s and doc/development.md"
-                  " does not list it" % num)
-            bad = 1
-    for num in have:
-        if num not in missing:
-            print("spec_cites: doc/development.md lists SPEC %s, which a "
-                  "test now cites (or which is no section): take it off"
-                  % num)
-            bad = 1
+    bad = list_differs(missing, have,
+                       "spec_cites: no test cites SPEC %s and "
+                       "doc/development.md does not list it",
+                       "spec_cites: doc/development.md lists SPEC %s, "
+                       "which a test now cites (or which is no section): "
+                       "take it off")
     if not bad:
         print("spec_cites: %d sections, %d cited by tests, %d listed with "
               "a reason" % (len(secs), len(secs) - len(missing),
