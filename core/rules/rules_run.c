@@ -986,23 +986,18 @@ rules_keys_free(struct rule_keys *later)
 /* The runs of each rule rule_runs keeps: every sweep writes a row a rule
  * (about 30 KB a sweep of the starter rules, an unchanged store too),
  * the pages read the latest, and nothing else removed the rest. */
-#define RULE_RUNS_KEPT 10
+#define RULE_RUNS_KEPT "10"
 
 /* Remove each rule's rows of rule_runs but its RULE_RUNS_KEPT latest.
  * Returns 0, or < 0 with err set. */
 static int
 prune_runs(struct rules_job *j, mirror_error *err)
 {
-	char sql[320];
-	int w, rc;
-
-	w = snprintf(sql, sizeof(sql), "DELETE FROM main.rule_runs WHERE "
-	    "rowid IN (SELECT rowid FROM (SELECT rowid, row_number() OVER "
+	int rc = sqlite3_exec(j->db, "DELETE FROM main.rule_runs WHERE rowid "
+	    "IN (SELECT rowid FROM (SELECT rowid, row_number() OVER "
 	    "(PARTITION BY rule_id ORDER BY rowid DESC) AS k FROM "
-	    "main.rule_runs) WHERE k > %d)", RULE_RUNS_KEPT);
-	if (w < 0 || (size_t)w >= sizeof(sql))
-		return mirror_fail(err, MIRROR_EIO, "internal: prune_runs");
-	rc = sqlite3_exec(j->db, sql, NULL, NULL, NULL);
+	    "main.rule_runs) WHERE k > " RULE_RUNS_KEPT ")", NULL, NULL, NULL);
+
 	return rc == SQLITE_OK ? 0 : store_fail(j->st, err, rc,
 	    "rules: remove old rule_runs");
 }
