@@ -19,17 +19,23 @@
 /* The longest term kept, in bytes; longer runs are not indexed. */
 #define TERM_MAX 64
 
+/* A term: most are one document's (an id is a term of its own), so a
+ * term is small and its one posting is held in it. */
 struct term {
-	char *s;
-	uint32_t *post;         /* document numbers, increasing */
-	size_t n, cap;
-	size_t total;           /* documents, also past SEARCH_POSTINGS */
-	size_t kept[3];         /* postings kept of each kind (kind_of) */
+	size_t s;               /* its text in x->words */
+	uint32_t *post;         /* the documents kept, by their order of
+	                           adding (seq), increasing; NULL while it
+	                           keeps one: last */
+	uint32_t n, cap;        /* postings kept, and post's room */
+	uint32_t total;         /* documents, also past SEARCH_POSTINGS */
+	uint32_t last;          /* the last document added */
+	uint16_t kept[3];       /* postings kept of each kind (kinds[]) */
 };
 
 /* The kinds of documents, each keeping at most a third of a term's
  * SEARCH_POSTINGS: a word in thousands of facts still finds the
- * conflicts and checks that hold it, and the other way round. */
+ * conflicts and checks that hold it, and the other way round. A
+ * document's number ends in its kind (search_index.h). */
 static const char kinds[3] = { 'c', 'k', 'f' };
 
 struct term_slot {
@@ -44,15 +50,34 @@ static const char *const layers[] = { "state", "entity", "memory",
 #define LAYER_CONFLICT 3
 #define LAYER_CHECK 4
 
-/* A table of a chunk: its distinct projects (name, slug) or statuses
- * (a alone), in the order first met; a record names one by index. */
+/* A document as added, its record kept until search_index_finish
+ * numbers it: the record's text before its project and status (head)
+ * and after them (tail) in x->recs, the two by index into the index's
+ * tables. */
+struct doc {
+	uint64_t h;             /* hash_mix of its layer and id */
+	uint64_t num;           /* its number (search_index_finish) */
+	size_t off;             /* head, then tail, in x->recs */
+	uint32_t hlen, tlen;
+	uint32_t project, status;  /* into x->projects, x->statuses */
+	uint8_t kind;           /* index into kinds[] */
+};
+
+/* A table of distinct projects (name, slug) or statuses (a alone),
+ * in the order first met, looked up by the hash of their text. */
 struct tab_entry {
 	char *a, *b;
+};
+
+struct tab_slot {
+	uint64_t key;
+	uint32_t i;
 };
 
 struct tab {
 	struct tab_entry *e;
 	size_t n, cap;
+	struct hashtab at;      /* hash of (a, b) -> struct tab_slot */
 };
 
 struct search_index {
@@ -61,12 +86,14 @@ struct search_index {
 	struct hashtab tab;     /* term hash -> struct term_slot */
 	struct term *terms;
 	size_t n_terms, cap_terms;
-	size_t docs;            /* documents added */
-	size_t first[3], last[3];  /* each kind's documents: first, last + 1
-	                              (kinds come one after another) */
+	strbuf words;           /* every term's text, each ending in NUL */
+	struct doc *docs;       /* in the order added (seq) */
+	size_t n_docs, cap_docs;
+	size_t per_kind[3];
+	uint64_t base[3], end[3];  /* each kind's numbers (write_chunks) */
 	int kind;               /* the kind of the document being added */
-	strbuf chunk;           /* the records of the chunk being filled */
-	struct tab projects, statuses;  /* the chunk's tables */
+	strbuf recs;            /* every document's head and tail */
+	struct tab projects, statuses;
 	size_t files, bytes;
 };
 
@@ -78,7 +105,10 @@ search_index_new(search_put_fn put, void *arg)
 	x->put = put;
 	x->arg = arg;
 	hashtab_init(&x->tab, sizeof(struct term_slot));
-	strbuf_init(&x->chunk);
+	hashtab_init(&x->projects.at, sizeof(struct tab_slot));
+	hashtab_init(&x->statuses.at, sizeof(struct tab_slot));
+	strbuf_init(&x->recs);
+	strbuf_init(&x->words);
 	return x;
 }
 
@@ -93,6 +123,39 @@ put_file(struct search_index *x, const char *path, const strbuf *sb,
 	return x->put(x->arg, path, sb->data, sb->len, err);
 }
 
+/* Term t's text. */
+static const char *
+term_text(const struct search_index *x, const struct term *t)
+{
+	return x->words.data + t->s;
+}
+
+/* Term t's kept postings (t->n of them). */
+static const uint32_t *
+term_posts(const struct term *t)
+{
+	return t->post != NULL ? t->post : &t->last;
+}
+
+/* Keep doc as t's next posting. */
+static void
+term_keep(struct term *t, uint32_t doc)
+{
+	if (t->n == 0) {
+		t->n = 1;               /* held in last */
+		return;
+	}
+	if (t->post == NULL) {
+		t->cap = 4;
+		t->post = xcalloc(t->cap, sizeof(*t->post));
+		t->post[0] = t->last;
+	} else if (t->n == t->cap) {
+		t->cap *= 2;
+		t->post = xreallocarray(t->post, t->cap, sizeof(*t->post));
+	}
+	t->post[t->n++] = doc;
+}
+
 /* The posting of document doc for the term of len bytes at s. */
 static void
 term_add(struct search_index *x, const char *s, size_t len, uint32_t doc)
@@ -105,8 +168,9 @@ term_add(struct search_index *x, const char *s, size_t len, uint32_t doc)
 	for (ts = hashtab_get(&x->tab, h); ts != NULL;
 	    ts = hashtab_next(&x->tab, ts)) {
 		struct term *c = &x->terms[ts->term];
+		const char *cs = term_text(x, c);
 
-		if (strncmp(c->s, s, len) == 0 && c->s[len] == '\0') {
+		if (strncmp(cs, s, len) == 0 && cs[len] == '\0') {
 			t = c;
 			break;
 		}
@@ -116,15 +180,18 @@ term_add(struct search_index *x, const char *s, size_t len, uint32_t doc)
 		ts->term = x->n_terms;
 		t = &ARRAY_PUSH(x->terms, x->n_terms, x->cap_terms);
 		memset(t, 0, sizeof(*t));
-		t->s = xstrndup(s, len);
-	}
-	if (t->total > 0 && t->n > 0 && t->post[t->n - 1] == doc)
+		t->s = x->words.len;
+		strbuf_add(&x->words, s, len);
+		strbuf_putc(&x->words, '\0');
+	} else if (t->last == doc)
 		return;                 /* twice in one document */
 	t->total++;
 	if (t->kept[x->kind] < SEARCH_POSTINGS / 3) {
 		t->kept[x->kind]++;
-		ARRAY_PUSH(t->post, t->n, t->cap) = doc;
+		term_keep(t, doc);      /* before last moves on: it may
+		                           hold the one posting kept */
 	}
+	t->last = doc;
 }
 
 /* 1 when byte c belongs to a term: an ASCII letter or digit, or any
@@ -209,44 +276,75 @@ cut_text(strbuf *sb, const char *s)
 }
 
 /* The index of (a, b) in t, added when new; b NULL in a table of
- * single strings. Newest first: the records of a project come together. */
-static size_t
+ * single strings. */
+static uint32_t
 tab_index(struct tab *t, const char *a, const char *b)
 {
+	uint64_t h = hash_mix(hash_add_str(hash_add_str(MIRROR_HASH_INIT, a),
+	    b != NULL ? b : ""));
+	struct tab_slot *ts;
 	struct tab_entry *e;
 
-	for (size_t i = t->n; i-- > 0;) {
-		e = &t->e[i];
+	h = h == 0 ? 1 : h;
+	for (ts = hashtab_get(&t->at, h); ts != NULL;
+	    ts = hashtab_next(&t->at, ts)) {
+		e = &t->e[ts->i];
 		if (strcmp(e->a, a) == 0 && (b == NULL || strcmp(e->b, b) == 0))
-			return i;
+			return ts->i;
 	}
+	ts = hashtab_add(&t->at, h);
+	ts->i = (uint32_t)t->n;
 	e = &ARRAY_PUSH(t->e, t->n, t->cap);
 	e->a = xstrdup(a);
 	e->b = b != NULL ? xstrdup(b) : NULL;
-	return t->n - 1;
+	return ts->i;
 }
 
-/* Empty t (keeping its room). */
+/* Free t's entries and table. */
 static void
-tab_clear(struct tab *t)
+tab_free(struct tab *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->e[i].a);
 		free(t->e[i].b);
 	}
-	t->n = 0;
+	free(t->e);
+	hashtab_free(&t->at);
 }
 
-/* Table t as a JSON list onto sb (pairs [a, b] when b is set), then
- * empty it. */
+/*
+ * A chunk's own table of t: the entries its records name, in the order
+ * first met. local[i] is entry i's index in it plus one (0: not yet),
+ * used[] the entries met, in order; chunk_tab_reset empties it for the
+ * next chunk.
+ */
+struct chunk_tab {
+	uint32_t *local;
+	uint32_t *used;
+	size_t n, cap;
+};
+
+/* The chunk's index of t's entry i, added when new. */
+static uint32_t
+chunk_tab_index(struct chunk_tab *c, uint32_t i)
+{
+	if (c->local[i] == 0) {
+		ARRAY_PUSH(c->used, c->n, c->cap) = i;
+		c->local[i] = (uint32_t)c->n;
+	}
+	return c->local[i] - 1;
+}
+
+/* The chunk's table as a JSON list onto sb (pairs [a, b] when b is
+ * set), then empty it. */
 static void
-tab_flush(strbuf *sb, struct tab *t)
+chunk_tab_flush(strbuf *sb, struct chunk_tab *c, const struct tab *t)
 {
 	strbuf_putc(sb, '[');
-	for (size_t i = 0; i < t->n; i++) {
-		struct tab_entry *e = &t->e[i];
+	for (size_t k = 0; k < c->n; k++) {
+		const struct tab_entry *e = &t->e[c->used[k]];
 
-		strbuf_puts(sb, i > 0 ? "," : "");
+		strbuf_puts(sb, k > 0 ? "," : "");
 		strbuf_puts(sb, e->b != NULL ? "[" : "");
 		json_quote(sb, e->a, 1);
 		if (e->b != NULL) {
@@ -254,35 +352,78 @@ tab_flush(strbuf *sb, struct tab *t)
 			json_quote(sb, e->b, 1);
 			strbuf_putc(sb, ']');
 		}
+		c->local[c->used[k]] = 0;
 	}
 	strbuf_putc(sb, ']');
-	tab_clear(t);
+	c->n = 0;
 }
 
-/* Write the chunk being filled as search/d-<n>.js. Returns 0 or < 0. */
-static int
-flush_chunk(struct search_index *x, mirror_error *err)
+/* The chunk file of slot of kind k: its slots' run (slot >>
+ * SEARCH_SLOT_BITS) times 4 plus k (search_index.h). */
+static uint64_t
+chunk_of(uint64_t slot, int k)
 {
-	size_t n = (x->docs - 1) / SEARCH_CHUNK;
+	return (slot >> SEARCH_SLOT_BITS) * 4 + (uint64_t)k;
+}
+
+/* What writing the chunks keeps between them: the chunk's records, the
+ * slot of the last one and its own tables of projects and statuses. */
+struct chunk_out {
+	strbuf recs;
+	uint64_t last;
+	struct chunk_tab projects, statuses;
+};
+
+/* Write chunk n, the records of co, as search/d-<n>.js, and empty co.
+ * Returns 0 or < 0 with err set. */
+static int
+chunk_write(struct search_index *x, struct chunk_out *co, uint64_t n,
+    mirror_error *err)
+{
 	char path[64];
 	strbuf sb;
-	int rc;
+	int rc, len;
 
-	if (x->chunk.len == 0)
-		return 0;
-	(void)snprintf(path, sizeof(path), "search/d-%zu.js", n);
+	len = snprintf(path, sizeof(path), "search/d-%llu.js",
+	    (unsigned long long)n);
+	if (len < 0 || (size_t)len >= sizeof(path))
+		return mirror_fail(err, MIRROR_EIO, "internal: search chunk "
+		    "%llu", (unsigned long long)n);
 	strbuf_init(&sb);
-	strbuf_printf(&sb, "mirrorSearch.d(%zu,{\"p\":", n);
-	tab_flush(&sb, &x->projects);
+	strbuf_printf(&sb, "mirrorSearch.d(%llu,{\"p\":",
+	    (unsigned long long)n);
+	chunk_tab_flush(&sb, &co->projects, &x->projects);
 	strbuf_puts(&sb, ",\"s\":");
-	tab_flush(&sb, &x->statuses);
+	chunk_tab_flush(&sb, &co->statuses, &x->statuses);
 	strbuf_puts(&sb, "},[");
-	strbuf_add(&sb, x->chunk.data, x->chunk.len);
+	strbuf_add(&sb, co->recs.data, co->recs.len);
 	strbuf_puts(&sb, "]);\n");
 	rc = put_file(x, path, &sb, err);
 	strbuf_free(&sb);
-	strbuf_reset(&x->chunk);
+	strbuf_reset(&co->recs);
+	co->last = 0;
 	return rc;
+}
+
+/* Document d's record onto co's records: how far its slot's place in
+ * the chunk is past the record before it (the first: past 0), then the
+ * head, its project's and status's indexes in the chunk's tables, the
+ * tail. */
+static void
+chunk_put(struct chunk_out *co, const struct search_index *x,
+    const struct doc *d, uint64_t slot)
+{
+	strbuf *c = &co->recs;
+	uint64_t lo = slot & ((UINT64_C(1) << SEARCH_SLOT_BITS) - 1);
+
+	strbuf_puts(c, c->len > 0 ? ",\n[" : "\n[");
+	strbuf_printf(c, "%llu,", (unsigned long long)(lo - co->last));
+	co->last = lo;
+	strbuf_add(c, x->recs.data + d->off, d->hlen);
+	strbuf_printf(c, ",%u,%u,", chunk_tab_index(&co->projects, d->project),
+	    chunk_tab_index(&co->statuses, d->status));
+	strbuf_add(c, x->recs.data + d->off + d->hlen, d->tlen);
+	strbuf_putc(c, ']');
 }
 
 /* The URL a record of layer code l, id and project slug rebuilds when
@@ -355,46 +496,208 @@ search_index_add(struct search_index *x, const struct search_doc *d,
     mirror_error *err)
 {
 	int l = layer_code(d->layer);
-	uint32_t doc;
-	strbuf *c = &x->chunk, id, cut;
-	size_t project;
+	uint32_t seq;
+	strbuf *c = &x->recs, id, cut;
+	struct doc *dd;
+	size_t at;
 
 	if (l < 0)
 		return mirror_fail(err, MIRROR_EIO, "internal: search "
 		    "document of layer %s", d->layer != NULL ? d->layer : "");
-	doc = (uint32_t)x->docs++;
+	if (x->n_docs >= UINT32_MAX)
+		return mirror_fail(err, MIRROR_EIO, "search index: more than "
+		    "%u documents", (unsigned)UINT32_MAX);
+	seq = (uint32_t)x->n_docs;
 	x->kind = l == LAYER_CONFLICT ? 0 : l == LAYER_CHECK ? 1 : 2;
-	if (x->last[x->kind] == 0)
-		x->first[x->kind] = doc;
-	x->last[x->kind] = doc + 1;
+	x->per_kind[x->kind]++;
+	dd = &ARRAY_PUSH(x->docs, x->n_docs, x->cap_docs);
+	memset(dd, 0, sizeof(*dd));
+	dd->kind = (uint8_t)x->kind;
+	dd->h = hash_mix(hash_add_str(hash_add_str(MIRROR_HASH_INIT,
+	    layers[l]), d->id));
 	strbuf_init(&id);
 	strbuf_init(&cut);
 	/* The record's text as the pages cut it; the terms below are of
 	 * the whole text, so a search finds what the record cuts. */
 	cut_text(&id, d->id);
-	strbuf_puts(c, c->len > 0 ? ",\n[" : "\n[");
+	dd->off = at = c->len;
 	strbuf_printf(c, "%d,", l * 4 + (d->flags & 3));
 	json_quote(c, cut_text(&cut, d->title), 1);
 	strbuf_putc(c, ',');
 	json_quote(c, cut_text(&cut, d->value), 1);
-	project = tab_index(&x->projects, cut_text(&cut, d->project),
+	dd->hlen = (uint32_t)(c->len - at);
+	dd->project = tab_index(&x->projects, cut_text(&cut, d->project),
 	    d->pslug != NULL ? d->pslug : "");
-	strbuf_printf(c, ",%zu,%zu,", project, tab_index(&x->statuses,
-	    cut_text(&cut, d->status), NULL));
+	dd->status = tab_index(&x->statuses, cut_text(&cut, d->status), NULL);
+	at = c->len;
 	json_quote(c, id.data, 1);
 	put_url(c, d, l, id.data);
-	strbuf_putc(c, ']');
+	dd->tlen = (uint32_t)(c->len - at);
 	strbuf_free(&id);
 	strbuf_free(&cut);
-	index_text(x, d->title, doc);
-	index_text(x, d->value, doc);
-	index_text(x, d->id, doc);
-	index_text(x, d->text, doc);
-	index_whole(x, d->id, doc);
-	index_whole(x, d->title, doc);
-	if (x->docs % SEARCH_CHUNK == 0)
-		return flush_chunk(x, err);
+	index_text(x, d->title, seq);
+	index_text(x, d->value, seq);
+	index_text(x, d->id, seq);
+	index_text(x, d->text, seq);
+	index_whole(x, d->id, seq);
+	index_whole(x, d->title, seq);
 	return 0;
+}
+
+/* qsort order of documents (indexes into sort_docs) of one kind: by
+ * the slot they ask for (their num, until numbered), then their hash,
+ * then the order added. */
+static const struct doc *sort_docs;
+
+static int
+doc_cmp(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	const struct doc *di = &sort_docs[i], *dj = &sort_docs[j];
+
+	if (di->num != dj->num)
+		return di->num < dj->num ? -1 : 1;
+	if (di->h != dj->h)
+		return di->h < dj->h ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* The bits of a space for n documents: SEARCH_SPARE_BITS more than n
+ * needs, so about one slot in 64 or fewer is taken. */
+static unsigned
+spare_bits(size_t n)
+{
+	unsigned b = SEARCH_SPARE_BITS;
+
+	while (b < 62 && (UINT64_C(1) << (b - SEARCH_SPARE_BITS)) < n)
+		b++;
+	return b;
+}
+
+/* The bits of the ring of a kind of n documents: spare_bits(n), at
+ * least SEARCH_SLOT_BITS. Its slots run to twice the ring (a project's
+ * documents start on the ring and run on past it). */
+static unsigned
+kind_bits(size_t n)
+{
+	unsigned b = spare_bits(n);
+
+	return b < SEARCH_SLOT_BITS ? SEARCH_SLOT_BITS : b;
+}
+
+/*
+ * The slot each document of kind k (ord, n of them) asks for, into its
+ * num: its project's place on the kind's ring of spare_bits(n) bits (a
+ * hash of the project's slug), plus the low bits of its own hash, as
+ * many as spare_bits of its project's documents of the kind (at least
+ * SEARCH_WINDOW_BITS). So a
+ * project's documents sit together (a chunk names few projects, a
+ * word's postings within a project are close), and one moves only
+ * when its project's count of the kind passes a power of two.
+ */
+static void
+ask_slots(struct search_index *x, const uint32_t *ord, size_t n)
+{
+	size_t np = x->projects.n;
+	uint32_t *count = xcalloc(np + 1, sizeof(*count));
+	uint64_t ring = (UINT64_C(1) << kind_bits(n)) - 1;
+
+	for (size_t i = 0; i < n; i++)
+		count[x->docs[ord[i]].project]++;
+	for (size_t i = 0; i < n; i++) {
+		struct doc *d = &x->docs[ord[i]];
+		const struct tab_entry *e = &x->projects.e[d->project];
+		uint64_t at = hash_mix(hash_add_str(MIRROR_HASH_INIT, e->b));
+		unsigned w = spare_bits(count[d->project]);
+
+		/* At least SEARCH_WINDOW_BITS: a project of few documents
+		 * of a kind (a conflict or two) keeps its place as they
+		 * come and go. */
+		w = w < SEARCH_WINDOW_BITS ? SEARCH_WINDOW_BITS : w;
+
+		d->num = (at & ring) + (d->h & ((UINT64_C(1) << w) - 1));
+	}
+	free(count);
+}
+
+/*
+ * Number every document of kind k and write its chunks: each takes the
+ * slot it asks for (ask_slots), or the next free one after those that
+ * asked for the same or a lower one (in slot order), so adding or
+ * removing a document moves no other but a neighbour it collides
+ * with; its number is its slot past the kind's base (x->base[k]).
+ * Returns 0 or < 0 with err set.
+ */
+static int
+number_kind(struct search_index *x, int k, struct chunk_out *co,
+    mirror_error *err)
+{
+	uint32_t *ord = xcalloc(x->per_kind[k] + 1, sizeof(*ord));
+	size_t n = 0;
+	uint64_t next = 0, chunk = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < x->n_docs; i++)
+		if (x->docs[i].kind == k)
+			ord[n++] = (uint32_t)i;
+	ask_slots(x, ord, n);
+	sort_docs = x->docs;
+	qsort(ord, n, sizeof(*ord), doc_cmp);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct doc *d = &x->docs[ord[i]];
+		uint64_t slot = d->num;
+
+		if (i > 0 && slot < next)
+			slot = next;
+		next = slot + 1;
+		if (x->base[k] + slot >= x->end[k]) {
+			rc = mirror_fail(err, MIRROR_EIO, "internal: search "
+			    "slot %llu past its kind's", (unsigned long long)slot);
+			break;
+		}
+		d->num = x->base[k] + slot;
+		if (i > 0 && chunk_of(slot, k) != chunk)
+			rc = chunk_write(x, co, chunk, err);
+		chunk = chunk_of(slot, k);
+		chunk_put(co, x, d, slot);
+	}
+	if (rc == 0 && n > 0)
+		rc = chunk_write(x, co, chunk, err);
+	free(ord);
+	return rc;
+}
+
+/* Number every document and write the record chunks. Returns 0 or < 0
+ * with err set. */
+static int
+write_chunks(struct search_index *x, mirror_error *err)
+{
+	struct chunk_out co;
+	int rc = 0;
+
+	memset(&co, 0, sizeof(co));
+	strbuf_init(&co.recs);
+	co.projects.local = xcalloc(x->projects.n + 1, sizeof(uint32_t));
+	co.statuses.local = xcalloc(x->statuses.n + 1, sizeof(uint32_t));
+	/* The facts' numbers first: the conflicts' and checks' move when
+	 * a kind before them passes a power of two, and the facts are the
+	 * most. Each kind takes twice its ring. */
+	for (int i = 0; i < 3; i++) {
+		static const int order[3] = { 2, 0, 1 };
+		int k = order[i];
+
+		x->base[k] = i == 0 ? 0 : x->end[order[i - 1]];
+		x->end[k] = x->base[k] + (UINT64_C(2) <<
+		    kind_bits(x->per_kind[k]));
+	}
+	for (int k = 0; rc == 0 && k < 3; k++)
+		rc = number_kind(x, k, &co, err);
+	strbuf_free(&co.recs);
+	free(co.projects.local);
+	free(co.projects.used);
+	free(co.statuses.local);
+	free(co.statuses.used);
+	return rc;
 }
 
 /* Number v in base 36 onto sb. */
@@ -440,49 +743,146 @@ shared_prefix(const char *a, const char *b)
 	return n;
 }
 
-/* The entry of t onto sb, its first pre bytes those of the term before
- * it: pre as a base-36 digit, the rest of the term, a space, the
- * postings (escaped for the shard's string). */
-static void
-term_entry(strbuf *sb, const struct term *t, size_t pre)
+/* qsort order of document numbers. */
+static int
+num_cmp(const void *a, const void *b)
 {
-	put36(sb, pre);
-	put_escaped(sb, t->s + pre);
-	strbuf_putc(sb, ' ');
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* t's postings onto sb: "<total>;" when it keeps fewer than it has,
+ * then its documents' numbers in increasing order, as base-36
+ * differences joined by ",". nums is scratch room for t->n numbers. */
+static void
+put_postings(strbuf *sb, const struct term *t, const struct doc *docs,
+    uint64_t *nums)
+{
 	if (t->total > t->n) {
 		put36(sb, t->total);
 		strbuf_putc(sb, ';');
 	}
+	for (size_t i = 0; i < t->n; i++)
+		nums[i] = docs[term_posts(t)[i]].num;
+	qsort(nums, t->n, sizeof(*nums), num_cmp);
 	for (size_t i = 0; i < t->n; i++) {
 		if (i > 0)
 			strbuf_putc(sb, ',');
-		put36(sb, i == 0 ? t->post[0] : t->post[i] - t->post[i - 1]);
+		put36(sb, i == 0 ? nums[0] : nums[i] - nums[i - 1]);
 	}
 }
 
-/* qsort order of term indexes: by the terms' bytes. */
+/* qsort order of term indexes: by the terms' bytes (their text in
+ * sort_words). */
 static const struct term *sort_terms;
+static const char *sort_words;
 
 static int
 term_cmp(const void *a, const void *b)
 {
-	return strcmp(sort_terms[*(const size_t *)a].s,
-	    sort_terms[*(const size_t *)b].s);
+	return strcmp(sort_words + sort_terms[*(const size_t *)a].s,
+	    sort_words + sort_terms[*(const size_t *)b].s);
 }
 
-/* Write shard k, whose entries are body, as search/t-<k>.js. Returns
- * 0 or < 0 with err set. */
+/* The terms in byte order, each with its postings' text: what the
+ * shards are cut from. */
+struct term_list {
+	size_t *ord;            /* term indexes, in byte order */
+	size_t *post_at;        /* per place in ord: its postings in text */
+	strbuf text;
+	size_t bytes;           /* every entry's, uncompressed */
+};
+
+/* Sort x's terms into tl and write their postings. */
+static void
+term_list_make(struct term_list *tl, const struct search_index *x)
+{
+	size_t most = 1;
+	uint64_t *nums;
+
+	tl->ord = xcalloc(x->n_terms + 1, sizeof(*tl->ord));
+	tl->post_at = xcalloc(x->n_terms + 1, sizeof(*tl->post_at));
+	strbuf_init(&tl->text);
+	tl->bytes = 0;
+	for (size_t i = 0; i < x->n_terms; i++) {
+		tl->ord[i] = i;
+		most = x->terms[i].n > most ? x->terms[i].n : most;
+	}
+	sort_terms = x->terms;
+	sort_words = x->words.data;
+	qsort(tl->ord, x->n_terms, sizeof(*tl->ord), term_cmp);
+	nums = xcalloc(most, sizeof(*nums));
+	for (size_t i = 0; i < x->n_terms; i++) {
+		const struct term *t = &x->terms[tl->ord[i]];
+
+		tl->post_at[i] = tl->text.len;
+		put_postings(&tl->text, t, x->docs, nums);
+		strbuf_putc(&tl->text, '\0');
+		tl->bytes += strlen(term_text(x, t)) + 2 + (tl->text.len -
+		    tl->post_at[i]);
+	}
+	free(nums);
+}
+
+static void
+term_list_free(struct term_list *tl)
+{
+	free(tl->ord);
+	free(tl->post_at);
+	strbuf_free(&tl->text);
+}
+
+/* The entry of term s with postings post onto sb, its first pre bytes
+ * those of the term before it: pre as a base-36 digit, the rest of the
+ * term, a space, the postings (escaped for the shard's string). */
+static void
+term_entry(strbuf *sb, const char *s, const char *post, size_t pre)
+{
+	put36(sb, pre);
+	put_escaped(sb, s + pre);
+	strbuf_putc(sb, ' ');
+	strbuf_puts(sb, post);
+}
+
+#define SHARD_KEY 40
+
+/* The name of the shard whose first term is s, 12 hex digits of its
+ * hash, into out: a shard keeps its file while its first term stays.
+ * One that another shard of this index has (never seen yet) gets
+ * "-<k>" after it, k its place. */
+static void
+shard_key(char out[SHARD_KEY], const char *s, size_t k,
+    struct hashtab *seen)
+{
+	char hex[17];
+	uint64_t h = hash_mix(hash_add_str(MIRROR_HASH_INIT, s));
+	int added;
+
+	hash_hex(hex, h);
+	h = (h >> 16) == 0 ? 1 : h >> 16;
+	(void)hashtab_put(seen, h, &added);
+	/* 12 digits, "-" and a size_t's at most 20 fit SHARD_KEY. */
+	if (added)
+		(void)snprintf(out, SHARD_KEY, "%.12s", hex);
+	else
+		(void)snprintf(out, SHARD_KEY, "%.12s-%zu", hex, k);
+}
+
+/* Write shard key, whose entries are body, as search/t-<key>.js.
+ * Returns 0 or < 0 with err set. */
 static int
-shard_write(struct search_index *x, size_t k, const strbuf *body,
+shard_write(struct search_index *x, const char *key, const strbuf *body,
     mirror_error *err)
 {
 	char path[64];
 	strbuf sb;
 	int rc;
 
-	(void)snprintf(path, sizeof(path), "search/t-%zu.js", k);
+	/* key is at most SHARD_KEY - 1 bytes: the path fits. */
+	(void)snprintf(path, sizeof(path), "search/t-%s.js", key);
 	strbuf_init(&sb);
-	strbuf_printf(&sb, "mirrorSearch.t(%zu,\"", k);
+	strbuf_printf(&sb, "mirrorSearch.t(\"%s\",\"", key);
 	strbuf_add(&sb, body->data, body->len);
 	strbuf_puts(&sb, "\");\n");
 	rc = put_file(x, path, &sb, err);
@@ -490,72 +890,128 @@ shard_write(struct search_index *x, size_t k, const strbuf *body,
 	return rc;
 }
 
+/* The mask of a term's hash whose zero starts a shard: about
+ * SEARCH_SHARD bytes of entries between two such terms, as a power of
+ * two (it changes only when the entries' mean size doubles or halves). */
+static uint64_t
+cut_mask(const struct term_list *tl, size_t n_terms)
+{
+	uint64_t per = 1;
+
+	if (tl->bytes == 0)
+		return 0;
+	while (per * 2 * tl->bytes <= (uint64_t)SEARCH_SHARD * n_terms)
+		per *= 2;
+	return per - 1;
+}
+
+/* A shard being filled: its entries and its first term. */
+struct shard_out {
+	strbuf body, entry;
+	const char *first;
+	size_t k;               /* its place */
+	struct hashtab keys;    /* the keys given so far */
+};
+
+/* Write the shard so being filled, its key and first term onto man's
+ * lists keys and first. Returns 0 or < 0 with err set. */
+static int
+shard_end(struct search_index *x, struct shard_out *so, strbuf *first,
+    strbuf *keys, mirror_error *err)
+{
+	char key[SHARD_KEY];
+	int rc;
+
+	shard_key(key, so->first, so->k, &so->keys);
+	strbuf_puts(first, so->k > 0 ? ",\n" : "");
+	json_quote(first, so->first, 1);
+	strbuf_printf(keys, "%s\"%s\"", so->k > 0 ? "," : "", key);
+	rc = shard_write(x, key, &so->body, err);
+	strbuf_reset(&so->body);
+	so->k++;
+	return rc;
+}
+
 /*
- * Every term in byte order, cut into shards of about SEARCH_SHARD
- * bytes; the first term of each shard onto man, the manifest's list.
- * Returns 0 or < 0 with err set.
+ * Every term in byte order, cut into shards where a term's hash has
+ * its cut_mask bits zero (content-defined: a term added or gone moves
+ * no cut but its own), or where a shard would pass 3 * SEARCH_SHARD
+ * bytes; each shard's first term onto first and its key onto keys, the
+ * manifest's lists. Returns 0 or < 0 with err set.
  */
 static int
-write_shards(struct search_index *x, strbuf *man, mirror_error *err)
+write_shards(struct search_index *x, strbuf *first, strbuf *keys,
+    mirror_error *err)
 {
-	size_t *ord = xcalloc(x->n_terms + 1, sizeof(*ord));
-	strbuf body, entry;
-	size_t k = 0;
+	struct term_list tl;
+	struct shard_out so;
+	uint64_t mask;
 	int rc = 0;
 
-	for (size_t i = 0; i < x->n_terms; i++)
-		ord[i] = i;
-	sort_terms = x->terms;
-	qsort(ord, x->n_terms, sizeof(*ord), term_cmp);
-	strbuf_init(&body);
-	strbuf_init(&entry);
+	term_list_make(&tl, x);
+	mask = cut_mask(&tl, x->n_terms);
+	memset(&so, 0, sizeof(so));
+	strbuf_init(&so.body);
+	strbuf_init(&so.entry);
+	hashtab_init(&so.keys, sizeof(uint64_t));
 	for (size_t i = 0; rc == 0 && i < x->n_terms; i++) {
-		const struct term *t = &x->terms[ord[i]];
+		const char *s = term_text(x, &x->terms[tl.ord[i]]);
+		const char *post = tl.text.data + tl.post_at[i];
+		uint64_t h = hash_mix(hash_add_str(MIRROR_HASH_INIT, s));
 
-		strbuf_reset(&entry);
-		term_entry(&entry, t, body.len > 0 ?
-		    shared_prefix(x->terms[ord[i - 1]].s, t->s) : 0);
-		if (body.len > 0 && body.len + entry.len > SEARCH_SHARD) {
-			rc = shard_write(x, k++, &body, err);
-			strbuf_reset(&body);
-			strbuf_reset(&entry);
-			term_entry(&entry, t, 0);
+		strbuf_reset(&so.entry);
+		term_entry(&so.entry, s, post, so.body.len > 0 ?
+		    shared_prefix(term_text(x, &x->terms[tl.ord[i - 1]]), s) :
+		    0);
+		if (so.body.len > 0 && ((h & mask) == 0 || so.body.len +
+		    so.entry.len > 3 * (size_t)SEARCH_SHARD)) {
+			rc = shard_end(x, &so, first, keys, err);
+			strbuf_reset(&so.entry);
+			term_entry(&so.entry, s, post, 0);
 		}
-		if (body.len == 0) {
-			strbuf_puts(man, k > 0 ? ",\n" : "");
-			json_quote(man, t->s, 1);
-		} else
-			strbuf_putc(&body, ' ');
-		strbuf_add(&body, entry.data, entry.len);
+		if (so.body.len == 0)
+			so.first = s;
+		else
+			strbuf_putc(&so.body, ' ');
+		strbuf_add(&so.body, so.entry.data, so.entry.len);
 	}
-	if (rc == 0 && body.len > 0)
-		rc = shard_write(x, k, &body, err);
-	strbuf_free(&body);
-	strbuf_free(&entry);
-	free(ord);
+	if (rc == 0 && so.body.len > 0)
+		rc = shard_end(x, &so, first, keys, err);
+	strbuf_free(&so.body);
+	strbuf_free(&so.entry);
+	hashtab_free(&so.keys);
+	term_list_free(&tl);
 	return rc;
 }
 
 int
 search_index_finish(struct search_index *x, mirror_error *err)
 {
-	strbuf man;
+	strbuf man, first, keys;
 	int rc;
 
-	rc = flush_chunk(x, err);
+	rc = write_chunks(x, err);
 	strbuf_init(&man);
-	strbuf_printf(&man, "mirrorSearch.m({\"v\":2,\"chunk\":%d,\"docs\":"
-	    "%zu,\"kinds\":{", SEARCH_CHUNK, x->docs);
-	for (int k = 0; k < 3; k++)
-		strbuf_printf(&man, "%s\"%c\":[%zu,%zu]", k > 0 ? "," : "",
-		    kinds[k], x->first[k], x->last[k]);
-	strbuf_puts(&man, "},\"first\":[\n");
+	strbuf_init(&first);
+	strbuf_init(&keys);
 	if (rc == 0)
-		rc = write_shards(x, &man, err);
+		rc = write_shards(x, &first, &keys, err);
+	strbuf_printf(&man, "mirrorSearch.m({\"v\":3,\"chunk\":%d,"
+	    "\"docs\":%zu,\"kinds\":{", 1 << SEARCH_SLOT_BITS, x->n_docs);
+	for (int k = 0; k < 3; k++)
+		strbuf_printf(&man, "%s\"%c\":[%llu,%llu]", k > 0 ? "," : "",
+		    kinds[k], (unsigned long long)x->base[k],
+		    (unsigned long long)x->end[k]);
+	strbuf_puts(&man, "},\"keys\":[");
+	strbuf_add(&man, keys.data, keys.len);
+	strbuf_puts(&man, "],\"first\":[\n");
+	strbuf_add(&man, first.data, first.len);
 	strbuf_puts(&man, "]});\n");
 	if (rc == 0)
 		rc = put_file(x, "search/index.js", &man, err);
 	strbuf_free(&man);
+	strbuf_free(&first);
+	strbuf_free(&keys);
 	return rc;
 }
 
@@ -564,7 +1020,7 @@ search_index_stats(size_t *docs, size_t *files, size_t *bytes,
     const struct search_index *x)
 {
 	if (docs != NULL)
-		*docs = x->docs;
+		*docs = x->n_docs;
 	if (files != NULL)
 		*files = x->files;
 	if (bytes != NULL)
@@ -576,16 +1032,14 @@ search_index_free(struct search_index *x)
 {
 	if (x == NULL)
 		return;
-	for (size_t i = 0; i < x->n_terms; i++) {
-		free(x->terms[i].s);
+	for (size_t i = 0; i < x->n_terms; i++)
 		free(x->terms[i].post);
-	}
 	free(x->terms);
+	strbuf_free(&x->words);
+	free(x->docs);
 	hashtab_free(&x->tab);
-	strbuf_free(&x->chunk);
-	tab_clear(&x->projects);
-	tab_clear(&x->statuses);
-	free(x->projects.e);
-	free(x->statuses.e);
+	strbuf_free(&x->recs);
+	tab_free(&x->projects);
+	tab_free(&x->statuses);
 	free(x);
 }

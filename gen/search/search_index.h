@@ -5,13 +5,35 @@
  * assets/search.js, so no fetch() is needed).
  *
  * The caller adds documents (facts, conflicts, checks) one by one in a
- * stable order; each gets the next number. The index writes:
+ * stable order. Every file stays as it was when the documents it holds
+ * stay (a one-fact change rewrites a chunk, the shards of the terms it
+ * adds or drops and the manifest; issue 68): a document's number is a
+ * function of its layer and id, not of its place among the others, and
+ * shards are cut where a term's own hash says. The index writes:
  *
- *   search/d-<n>.js    the records of documents n*SEARCH_CHUNK to
- *                      (n+1)*SEARCH_CHUNK-1, written as they fill:
- *                      mirrorSearch.d(n, {"p": [[name, slug], ...],
- *                      "s": [status, ...]}, [[code, title, value,
- *                      project, status, id(, url)], ...]). The chunk's
+ *   search/d-<n>.js    a chunk of records: mirrorSearch.d(n, {"p":
+ *                      [[name, slug], ...], "s": [status, ...]},
+ *                      [[gap, code, title, value, project, status,
+ *                      id(, url)], ...]). Each kind (0 a conflict, 1 a
+ *                      check, 2 a fact) has a range of numbers (the
+ *                      manifest's "kinds": the facts' first, from 0,
+ *                      then the conflicts', then the checks'), twice
+ *                      a ring of SEARCH_SPARE_BITS more bits than its
+ *                      documents need (at least SEARCH_SLOT_BITS). A
+ *                      document asks for a slot (its number past its
+ *                      kind's start): its project's place on the ring
+ *                      (a hash of the project's slug) plus the low bits
+ *                      of a hash of its layer and id, as many as
+ *                      SEARCH_SPARE_BITS more than its project's
+ *                      documents of the kind need (at least
+ *                      SEARCH_WINDOW_BITS), and takes it, or the next
+ *                      free slot after those that ask for the same or
+ *                      a lower one. Chunk n holds the documents of kind
+ *                      n % 4 whose slot >> SEARCH_SLOT_BITS is n / 4,
+ *                      128 to 256 on average, in slot order; a record's
+ *                      gap is how far its slot's low SEARCH_SLOT_BITS
+ *                      bits are past the record before's (the first's:
+ *                      past 0). The chunk's
  *                      projects and statuses are written once, in the
  *                      order first met, and a record names them by
  *                      index; code is 4 * layer (0 state, 1 entity,
@@ -25,28 +47,36 @@
  *                      (4096) bytes is cut as the pages cut a value
  *                      (util/text.h: " … (N bytes more)"); its terms
  *                      are of the whole text.
- *   search/t-<k>.js    shard k of the terms: every term in byte
- *                      order, cut into shards of about SEARCH_SHARD
- *                      bytes, each with its documents, as one string:
- *                      mirrorSearch.t(k, "<entry> <entry> ..."), an
- *                      entry "<p><rest> <postings>": p a base-36 digit,
- *                      the leading bytes (ASCII, at most 35) the term
- *                      shares with the entry before it, rest the others
- *                      (terms hold no space).
- *   search/index.js    the manifest: chunk size, document count, the
- *                      documents of each kind ("kinds": first, last + 1;
- *                      the caller adds them kind after kind) and the
- *                      first term of every shard ("first"), so a term's
- *                      shard is found by a binary search.
+ *   search/t-<key>.js  a shard of the terms: every term in byte order,
+ *                      cut before each term whose hash has its low bits
+ *                      zero (as many bits as keep a shard near
+ *                      SEARCH_SHARD bytes; a shard past 3 * SEARCH_SHARD
+ *                      is cut anyway), each with its documents, as one
+ *                      string: mirrorSearch.t(key, "<entry> <entry>
+ *                      ..."), an entry "<p><rest> <postings>": p a
+ *                      base-36 digit, the leading bytes (ASCII, at most
+ *                      35) the term shares with the entry before it,
+ *                      rest the others (terms hold no space). key is 12
+ *                      hex digits of the hash of the shard's first term
+ *                      ("-<k>" after it, k its place, when an earlier
+ *                      shard has the same).
+ *   search/index.js    the manifest: slots per chunk ("chunk"), document
+ *                      count, each kind's numbers ("kinds": first,
+ *                      last + 1), and
+ *                      the key ("keys") and first term ("first") of
+ *                      every shard, so a term's shard is found by a
+ *                      binary search.
  *
  * Postings are the document numbers in increasing order, as base-36
  * differences joined by ","; a term of more documents than it keeps
- * (the first SEARCH_POSTINGS / 3 of each kind) has "<total>;" first. Terms are the runs
+ * (the first SEARCH_POSTINGS / 3 of each kind, in the order added) has
+ * "<total>;" first. Terms are the runs
  * of ASCII letters and digits (lower-cased) and of non-ASCII bytes;
  * search.js cuts a query the same way. An id, key or name with no space
  * that is more than one term ("p06-st-spindle-max") is a term as well,
- * lower-cased, so a query of it finds its document first. Same documents in the same
- * order: the same bytes.
+ * lower-cased, so a query of it finds its document first. The same
+ * documents: the same bytes, whatever order a build adds them in but
+ * for the postings a common term keeps.
  */
 #ifndef MIRROR_SEARCH_INDEX_H
 #define MIRROR_SEARCH_INDEX_H
@@ -55,7 +85,9 @@
 
 #include "util/error.h"
 
-#define SEARCH_CHUNK 256
+#define SEARCH_SLOT_BITS 13
+#define SEARCH_SPARE_BITS 5
+#define SEARCH_WINDOW_BITS 10
 #define SEARCH_SHARD 24000
 #define SEARCH_POSTINGS 1500
 
@@ -76,7 +108,8 @@ struct search_doc {
 
 struct search_index;
 
-/* A new, empty index writing through put(arg, ...). Never fails. */
+/* A new, empty index writing through put(arg, ...). Never fails. It
+ * keeps every record until search_index_finish numbers them. */
 struct search_index *search_index_new(search_put_fn put, void *arg);
 
 /* Add d as the next document. Returns 0 or < 0 with err set (a chunk
@@ -84,8 +117,8 @@ struct search_index *search_index_new(search_put_fn put, void *arg);
 int search_index_add(struct search_index *x, const struct search_doc *d,
     mirror_error *err);
 
-/* Write the last chunk, the term shards and the manifest. Returns 0 or
- * < 0 with err set. */
+/* Number the documents, write their chunks, the term shards and the
+ * manifest. Returns 0 or < 0 with err set. */
 int search_index_finish(struct search_index *x, mirror_error *err);
 
 /* The documents, files and bytes written so far into the three out

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """search_records.py SITE CASE [ARGS]: reads a built site's search index
-(search/index.js's shards t-*.js and record chunks d-*.js, in the format
+(search/index.js, its shards t-*.js and record chunks d-*.js, in the format
 gen/search/search_index.h gives) as assets/search.js does, without a
 browser; prints what it found wrong and exits 1, else exits 0.
 
@@ -41,18 +41,25 @@ def files(pattern):
 
 
 def records():
-    """Document number -> (record, its chunk's tables)."""
+    """Document number -> (record, its chunk's tables): chunk n holds
+    kind n % 4's slots (n // 4) * chunk + lo, a record's lo is the one
+    before's plus its first element, and a document's number is its
+    slot past its kind's range start in the manifest."""
+    man = js_call(os.path.join(S, 'index.js'), 'm')[0]
+    base = [man['kinds'][k][0] for k in ('c', 'k', 'f')]
     out = {}
     for f in files(r'd-\d+\.js'):
         n, tabs, recs = js_call(f, 'd')
-        for i, r in enumerate(recs):
-            out[n * 256 + i] = (r, tabs)
+        lo = 0
+        for r in recs:
+            lo += r[0]
+            out[base[n % 4] + (n // 4) * man['chunk'] + lo] = (r[1:], tabs)
     return out
 
 
 def lookup(term):
     """The documents the shards list for term (its kept postings)."""
-    for f in files(r't-\d+\.js'):
+    for f in files(r't-[0-9a-f]{12}(-\d+)?\.js'):
         _, body = js_call(f, 't')
         toks, prev = body.split(' '), ''
         for i in range(0, len(toks) - 1, 2):

@@ -22,15 +22,21 @@
 	/* Shard k's terms and postings: entries "<shared><rest> <postings>"
 	 * cut by spaces, shared a base-36 digit, the leading characters the
 	 * term takes from the one before it (gen/search/search_index.h). */
-	S.t = function (k, s) {
+	S.t = function (key, s) {
 		var o = Object.create(null), a = s.split(" "), prev = "";
 		for (var i = 0; i + 1 < a.length; i += 2) {
 			prev = prev.slice(0, parseInt(a[i].charAt(0), 36)) + a[i].slice(1);
 			o[prev] = a[i + 1];
 		}
-		shards[k] = o;
+		shards[key] = o;
 	};
-	S.d = function (n, t, a) { chunks[n] = { t: t, r: a }; };
+	/* Chunk n's records, each [gap, ...]: its slot's place in the chunk
+	 * is the record before's plus gap (the first's: gap). */
+	S.d = function (n, t, a) {
+		var r = Object.create(null), lo = 0;
+		a.forEach(function (x) { lo += x[0]; r[lo] = x.slice(1); });
+		chunks[n] = { t: t, r: r };
+	};
 
 	/* Load root + path once, by a script element; a promise of its end. */
 	function load(path) {
@@ -76,11 +82,26 @@
 		return { ids: ids, total: total < 0 ? ids.length : total, cut: total >= 0 };
 	}
 
+	/* A document's kind (0 conflict, 1 check, 2 fact) is the range of
+	 * man.kinds its number is in, its slot the number past the range's
+	 * start; its chunk is (slot / man.chunk) * 4 + kind, its place in
+	 * the chunk slot % man.chunk (gen/search/search_index.h). */
+	var KINDS = ["c", "k", "f"];
+	function kindOf(id) {
+		for (var k = 0; k < 3; k++)
+			if (id >= man.kinds[KINDS[k]][0] && id < man.kinds[KINDS[k]][1]) return k;
+		return 2;
+	}
+	function slotOf(id) { return id - man.kinds[KINDS[kindOf(id)]][0]; }
+	function chunkOf(id) { return Math.floor(slotOf(id) / man.chunk) * 4 + kindOf(id); }
+	/* Results in the order conflicts, checks, facts; by number within. */
+	function byKind(a, b) { return kindOf(a) - kindOf(b) || a - b; }
+
 	/* The documents of term t (the terms it starts, when prefix). */
 	function lookup(t, prefix) {
-		var k = shardOf(t);
-		return load("search/t-" + k + ".js").then(function () {
-			var sh = shards[k] || {}, hit = {}, cut = false, total = 0;
+		var key = man.keys[shardOf(t)];
+		return load("search/t-" + key + ".js").then(function () {
+			var sh = shards[key] || {}, hit = {}, cut = false, total = 0;
 			var keys = prefix ? Object.keys(sh).filter(function (w) {
 				return w.lastIndexOf(t, 0) === 0;
 			}) : (sh[t] !== undefined ? [t] : []);
@@ -91,7 +112,7 @@
 				cut = cut || p.cut;
 				total += p.total;
 			});
-			var ids = Object.keys(hit).map(Number).sort(function (a, b) { return a - b; });
+			var ids = Object.keys(hit).map(Number).sort(byKind);
 			return { ids: ids, total: cut ? total : ids.length, cut: cut };
 		});
 	}
@@ -137,8 +158,8 @@
 	 * title, value, project, status (indexes into the chunk's tables),
 	 * id, url when not rebuilt] (gen/search/search_index.h). */
 	function record(id) {
-		var c = chunks[Math.floor(id / man.chunk)];
-		var r = c.r[id % man.chunk], l = r[0] >> 2, p = c.t.p[r[3]];
+		var c = chunks[chunkOf(id)];
+		var r = c.r[slotOf(id) % man.chunk], l = r[0] >> 2, p = c.t.p[r[3]];
 		return { kind: l === 3 ? "c" : l === 4 ? "k" : "f", title: r[1], value: r[2],
 			project: p[0], url: url(r, l, p), layer: LAYERS[l], status: c.t.s[r[4]],
 			flags: r[0] & 3, id: r[5] };
@@ -150,12 +171,11 @@
 			checked: $("search-checked").value };
 	}
 
-	/* 1 when document id may pass the layer filter f, by its kind's
-	 * range in the manifest, before its chunk is loaded. */
+	/* 1 when document id may pass the layer filter f, by the kind its
+	 * number ends in, before its chunk is loaded. */
 	function kindPasses(id, f) {
-		var k = f.layer === "conflict" ? "c" : f.layer === "check" ? "k" : f.layer ? "f" : "";
-		var r = k && man.kinds ? man.kinds[k] : null;
-		return !r || (id >= r[0] && id < r[1]);
+		var k = f.layer === "conflict" ? 0 : f.layer === "check" ? 1 : f.layer ? 2 : -1;
+		return k < 0 || kindOf(id) === k;
 	}
 
 	function passes(r, f) {
@@ -208,7 +228,7 @@
 		i = st.next;
 		while (i < st.ids.length && want.length < MAX_CHUNKS) {
 			if (!kindPasses(st.ids[i], f)) { i++; continue; }
-			var c = Math.floor(st.ids[i] / man.chunk);
+			var c = chunkOf(st.ids[i]);
 			if (!seen[c]) { seen[c] = 1; want.push(c); }
 			i++;
 			if (i - st.next >= PAGE * 4) break;
@@ -219,7 +239,7 @@
 			while (st.next < st.ids.length && shown < PAGE) {
 				var id = st.ids[st.next];
 				if (!kindPasses(id, f)) { st.next++; continue; }
-				if (!chunks[Math.floor(id / man.chunk)]) break;
+				if (!chunks[chunkOf(id)]) break;
 				var r = record(id);
 				st.next++;
 				projects.push(r.project);
