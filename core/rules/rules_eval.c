@@ -22,6 +22,7 @@
 #include "store/facts.h"
 #include "sys/clock.h"
 #include "sys/env.h"
+#include "sys/work.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/hashtab.h"
@@ -711,10 +712,12 @@ rule_eval(struct rule_conn *c, const struct rule *r, struct rule_eval *ev,
     mirror_error *err)
 {
 	long long t0 = mirror_monotonic_ms();
+	struct work_count *was = work_rows_into(&work_rule_rows);
 	int rc;
 
 	if ((rc = run_one(c, r, ev, &ev->why, err)) == 0)
 		rc = canon_hits(c, ev, err);
+	(void)work_rows_into(was);
 	ev->ms = mirror_monotonic_ms() - t0;
 	if (rc < 0)
 		return rc;

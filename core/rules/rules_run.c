@@ -27,6 +27,7 @@
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "sys/termtext.h"
+#include "sys/work.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -436,6 +437,8 @@ parallel_run(void *arg)
 {
 	struct rules_job *j = arg;
 
+	/* Every row this thread steps is the rules' (sys/work.h). */
+	(void)work_rows_into(&work_rule_rows);
 	(void)parallel_main(j);
 	set_done(j, j->n);
 	reader_close(j);

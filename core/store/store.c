@@ -21,6 +21,7 @@
 #include "store/store.h"
 #include "sys/clock.h"
 #include "sys/env.h"
+#include "sys/work.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -181,7 +182,7 @@ ns_between(const struct timespec *a, const struct timespec *b)
 /*
  * sqlite3_trace_v2 callback: a statement starts running (not a trigger's
  * sub-statement, whose text begins with "--"), so its budget starts
- * afresh. Always returns 0.
+ * afresh; or it stepped a row, counted (sys/work.h). Always returns 0.
  */
 static int
 budget_trace(unsigned type, void *ctx, void *p, void *x)
@@ -190,6 +191,10 @@ budget_trace(unsigned type, void *ctx, void *p, void *x)
 	const char *sql = x;
 
 	(void)p;
+	if (type == SQLITE_TRACE_ROW) {
+		work_row();
+		return 0;
+	}
 	if (type == SQLITE_TRACE_STMT &&
 	    (sql == NULL || strncmp(sql, "--", 2) != 0)) {
 		st->used_ns = 0;
@@ -1041,8 +1046,13 @@ store_connect(mirror_store *st, int flags)
 		    NULL, sql_mirror_key, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
-	return sqlite3_exec(st->db, "SELECT count(*) FROM main.sqlite_schema",
+	rc = sqlite3_exec(st->db, "SELECT count(*) FROM main.sqlite_schema",
 	    NULL, NULL, NULL);
+	/* From here each row is counted (not the opening's read above). */
+	if (rc == SQLITE_OK)
+		(void)sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT |
+		    SQLITE_TRACE_ROW, budget_trace, st);
+	return rc;
 }
 
 /*

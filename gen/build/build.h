@@ -91,6 +91,16 @@ enum build_phase { PH_LOCK, PH_CHECK, PH_SWEEP, PH_READ, PH_RENDER,
 /* Each phase's name, for --json. */
 extern const char *const build_phase_names[PH_N];
 
+/*
+ * The work a build did, counted (sys/work.h; --json's "work"): the rows
+ * its phases stepped, the rules' rows, the pages it rendered, the files
+ * and bytes it wrote into DIR, the bytes its pages' digests hashed.
+ */
+struct build_work {
+	unsigned long long rows[PH_N], rule_rows, pages_rendered;
+	unsigned long long files_written, bytes_written, hashed_bytes;
+};
+
 /* What a build did, for its summary and --json. */
 struct build_report {
 	int unchanged;            /* 1 nothing rendered, 2 nor swept */
@@ -100,6 +110,8 @@ struct build_report {
 	struct violation_counts checks;  /* read when opts.checks */
 	struct history_result hres;
 	long long start, mark, ms[PH_N];
+	struct build_work work;   /* once build_run returned */
+	struct build_work at;     /* the counters when it started */
 };
 
 /*

@@ -7,24 +7,58 @@
 #include <string.h>
 
 #include "build/steps.h"
+#include "output/output.h"
 #include "output/record.h"
+#include "site/page.h"
 #include "store/digest.h"
 #include "store/store.h"
 #include "store/undo.h"
 #include "sys/clock.h"
+#include "sys/work.h"
 #include "util/xalloc.h"
 
 const char *const build_phase_names[PH_N] = { "lock", "check", "sweep",
     "read", "render", "commit", "swap" };
 
-/* Close phase ph: the time since the last lap is its own. */
+/* Close phase ph: the time and the rows since the last lap are its
+ * own. */
 static void
 lap(struct build_report *r, enum build_phase ph)
 {
 	long long now = mirror_monotonic_ms();
+	unsigned long long rows = work_get(&work_rows);
 
 	r->ms[ph] += now - r->mark;
 	r->mark = now;
+	r->work.rows[ph] += rows - r->at.rows[0];
+	r->at.rows[0] = rows;
+}
+
+/* The work counters now into w (rows[0]: every row so far). */
+static void
+work_now(struct build_work *w)
+{
+	w->rows[0] = work_get(&work_rows);
+	w->rule_rows = work_get(&work_rule_rows);
+	w->pages_rendered = work_get(&page_rendered);
+	w->files_written = work_get(&output_files_written);
+	w->bytes_written = work_get(&output_bytes_written);
+	w->hashed_bytes = work_get(&record_hashed_bytes);
+}
+
+/* The build's work but its rows (counted by lap) into r->work: the
+ * counters since r->at. */
+static void
+work_end(struct build_report *r)
+{
+	struct build_work now;
+
+	work_now(&now);
+	r->work.rule_rows = now.rule_rows - r->at.rule_rows;
+	r->work.pages_rendered = now.pages_rendered - r->at.pages_rendered;
+	r->work.files_written = now.files_written - r->at.files_written;
+	r->work.bytes_written = now.bytes_written - r->at.bytes_written;
+	r->work.hashed_bytes = now.hashed_bytes - r->at.hashed_bytes;
 }
 
 /*
@@ -250,6 +284,7 @@ build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 
 	b->o = o;
 	b->report.start = b->report.mark = mirror_monotonic_ms();
+	work_now(&b->report.at);
 	b->s.title = o->title;
 	b->s.base_url = o->base_url;
 	if ((rc = mirror_clock(&b->s.now, err)) < 0)
@@ -259,8 +294,11 @@ build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 		rc = build_write(b, err);
 	output_begin_drop(b->start);   /* unchanged after all, or failed */
 	b->start = NULL;
-	if (rc == BUILD_UNCHANGED && (rc = build_report_held(b, err)) >= 0)
+	if (rc == BUILD_UNCHANGED && (rc = build_report_held(b, err)) >= 0) {
+		work_end(&b->report);
 		return BUILD_UNCHANGED;
+	}
+	work_end(&b->report);
 	if (b->reading)
 		store_read_end(b->s.st);
 	b->reading = 0;

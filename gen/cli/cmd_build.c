@@ -114,6 +114,23 @@ hosting_json(const struct hosting_size *s)
 	    "largest_path", s->largest_path, "fits", fits);
 }
 
+/* The work a build did (build --json's "work", struct build_work). */
+static json_t *
+work_json(const struct build_work *w)
+{
+	json_t *rows = json_object();
+
+	for (int i = 0; i < PH_N; i++)
+		json_object_set_new(rows, build_phase_names[i],
+		    json_integer((json_int_t)w->rows[i]));
+	return json_pack("{s:o, s:I, s:I, s:I, s:I, s:I}", "rows", rows,
+	    "rule_rows", (json_int_t)w->rule_rows, "pages_rendered",
+	    (json_int_t)w->pages_rendered, "files_written",
+	    (json_int_t)w->files_written, "bytes_written",
+	    (json_int_t)w->bytes_written, "hashed_bytes",
+	    (json_int_t)w->hashed_bytes);
+}
+
 /* The build as one JSON object (build --json); hosting, when not NULL,
  * the site's size. */
 static json_t *
@@ -153,6 +170,7 @@ build_json(const struct build *b, const struct mirror_opts *o,
 	    json_string(r->hres.commit_id) : json_null());
 	json_object_set_new(v, "changes", changes);
 	json_object_set_new(v, "timings_ms", t);
+	json_object_set_new(v, "work", work_json(&r->work));
 	if (hosting != NULL)
 		json_object_set_new(v, "hosting", hosting_json(hosting));
 	return v;

@@ -26,6 +26,8 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+struct work_count output_files_written, output_bytes_written;
+
 /* A file of the new site: */
 #define STAGED 0L       /* written into the stage's site tree */
 #define KEPT (-1L)      /* DIR's file, kept */
@@ -577,6 +579,10 @@ write_file(struct output *o, const char *relpath, const void *data,
 	if (rc == 0) {
 		rc = out_rings_create(&late, &o->rings, relpath, data, len);
 		claim_done(o, idx, STAGED, rc);
+		if (rc == 0) {
+			work_add(&output_files_written, 1);
+			work_add(&output_bytes_written, len);
+		}
 	}
 	if (late.rc < 0) {
 		if (rc < 0)     /* the earlier file is the one to name */

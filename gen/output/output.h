@@ -60,6 +60,7 @@
 #include <stddef.h>
 
 #include "util/error.h"
+#include "sys/work.h"
 
 struct output;
 
@@ -256,5 +257,9 @@ size_t output_reused(const struct output *out);
 
 /* The final directory path, as given to output_begin (owned by out). */
 const char *output_dir(const struct output *out);
+
+/* Work counters (sys/work.h): the files output_write wrote (not those
+ * DIR held byte for byte) and their bytes, in every build so far. */
+extern struct work_count output_files_written, output_bytes_written;
 
 #endif

@@ -413,12 +413,16 @@ record_free(struct page_record *r)
 struct feeder {
 	struct sha256_ctx c;
 	size_t n;                       /* bytes waiting in buf */
+	unsigned long long total;       /* bytes fed in all */
 	unsigned char buf[4096];
 };
+
+struct work_count record_hashed_bytes;
 
 static void
 feed_bytes(struct feeder *f, const void *p, size_t n)
 {
+	f->total += n;
 	if (f->n + n > sizeof(f->buf)) {
 		sha256_update(&f->c, f->n, f->buf);
 		f->n = 0;
@@ -523,6 +527,7 @@ feed_start(struct feeder *f, const struct page_record *r, const char *path)
 {
 	sha256_init(&f->c);
 	f->n = 0;
+	f->total = 0;
 	feed_str(f, 'K', r->key);
 	feed_str(f, 'P', path);
 }
@@ -536,6 +541,7 @@ feed_end(char hex[DIGEST_HEX + 1], struct feeder *f)
 
 	sha256_update(&f->c, f->n, f->buf);
 	sha256_digest(&f->c, sizeof(sum), sum);
+	work_add(&record_hashed_bytes, f->total);
 	for (int i = 0; i < DIGEST_HEX / 2; i++) {
 		hex[2 * i] = digits[sum[i] >> 4];
 		hex[2 * i + 1] = digits[sum[i] & 15];

@@ -30,6 +30,7 @@
 #include <jansson.h>
 
 #include "util/error.h"
+#include "sys/work.h"
 
 /* Where the record's parts live in the site, how their names end, and
  * their first line. */
@@ -148,5 +149,9 @@ void record_part_name(char name[17], const char *path, size_t len);
  * Returns 0 or < 0 with err set. */
 int record_write(struct page_record *r, struct output *out,
     mirror_error *err);
+
+/* Work counter (sys/work.h): the bytes the pages' digests hashed
+ * (record_digest and its kin), in every build so far. */
+extern struct work_count record_hashed_bytes;
 
 #endif

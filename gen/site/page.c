@@ -22,6 +22,8 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 
+struct work_count page_rendered;
+
 void
 writer_init(struct site_writer *w, tmpl_set *ts, theme *th,
     struct output *out, const struct site_progress *progress)
@@ -533,6 +535,7 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	strbuf_init(&md);
 	strbuf_init(&body);
 	strbuf_init(&desc);
+	work_add(&page_rendered, 1);
 	rc = tmpl_render(&md, t, data, NULL, err);
 	if (rc == 0)
 		rc = markdown_render(&body, &desc, &(struct md_source){

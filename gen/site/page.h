@@ -23,6 +23,7 @@
 #include "render/template.h"
 #include "render/theme.h"
 #include "site/model.h"
+#include "sys/work.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 
@@ -253,5 +254,9 @@ int page_paths(const char *const **paths, size_t *n,
 void page_phase(const struct page_ctx *pc, const char *name, size_t total,
     int per_page);
 void page_item(const struct page_ctx *pc);
+
+/* Work counter (sys/work.h): the pages rendered through their template
+ * and cmark-gfm (not kept from the last build), in every build so far. */
+extern struct work_count page_rendered;
 
 #endif

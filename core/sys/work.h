@@ -1,0 +1,55 @@
+/*
+ * work.h: work counters, exact counts of the work a process does (rows
+ * stepped, pages rendered, bytes written...), never timed: the same
+ * store and DIR give the same counts on any machine of the same cores.
+ *
+ * A counter only grows, from any thread (one relaxed atomic add); a
+ * reader takes its value before and after a piece of work and the
+ * difference is that work's (gen/build: --json's "work"). Each stage
+ * owns its counters: core/ those of the store (here), gen/ its own.
+ */
+#ifndef MIRROR_WORK_H
+#define MIRROR_WORK_H
+
+#include <stdatomic.h>
+
+/* One counter: zero-initialised static storage, work_add and work_get. */
+struct work_count {
+	atomic_ullong n;
+};
+
+/* Add n to c. Returns nothing. */
+static inline void
+work_add(struct work_count *c, unsigned long long n)
+{
+	atomic_fetch_add_explicit(&c->n, n, memory_order_relaxed);
+}
+
+/* c's value now. */
+static inline unsigned long long
+work_get(struct work_count *c)
+{
+	return atomic_load_explicit(&c->n, memory_order_relaxed);
+}
+
+/*
+ * The rows the store's statements stepped (SQLITE_ROW results, on every
+ * connection core/store opens, its own opening's read excepted):
+ * work_rule_rows those the rules are evaluated with (core/rules: on
+ * whichever connection and thread evaluates them, beside the digest and
+ * the sweep, so no phase of a build's can be told), work_rows all the
+ * others.
+ */
+extern struct work_count work_rows, work_rule_rows;
+
+/*
+ * Count the rows this thread steps from now into c (&work_rows again
+ * to end). Returns the counter it counted them into until now.
+ */
+struct work_count *work_rows_into(struct work_count *c);
+
+/* Add one row to the counter this thread counts rows into (the
+ * store's trace of each row). */
+void work_row(void);
+
+#endif
