@@ -1,0 +1,106 @@
+#!/bin/sh
+# A one-fact change costs one fact's work at any size (issue 68, item
+# 5), counted, never timed: two bench stores (tests/bench/store_gen.sql)
+# of 10,000 facts (50 projects) and 40,000 (200), each built with
+# --repo, then the same three one-fact changes on each, each built again
+# with --json: (a) a value only, (b) one that opens a conflict, (c) one
+# that closes it again. Of each build's "work" (doc/performance.md, "Work
+# counters"), what a one-fact change costs by itself must not grow with
+# the store: at 40,000 facts at most the count at 10,000 plus a quarter
+# plus 10. A pass over the whole store (every page rendered again, every
+# file written) is four times larger at 40,000 and fails; the quarter
+# and the 10 leave room for what a bigger store legitimately adds to a
+# change's own files (one more A-Z page, a longer changes page).
+#
+# pages_rendered and files_written are asserted. The rows of every
+# phase, bytes_written and hashed_bytes grow with the store on this tree
+# (the digest reads every row; the read and the render read every fact
+# for the search index and the A-Z; index.md lists every project): they
+# are printed for the record (as "# work ..." lines), not asserted.
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export HOME="$T"                 # no user's global git config leaks in
+export MIRROR_CACHE_DIR="$T/cache"
+export SOURCE_DATE_EPOCH=1793491200
+
+# The asserted counters.
+counters="pages_rendered files_written"
+
+# setup N: store sN.db of N facts, built into sN with its history in
+# sN.git. Returns non-zero when any step fails.
+setup() {
+	bench_store "s$1.db" "$1" || return 1
+	git init -q --bare "s$1.git" &&
+	    git -C "s$1.git" config user.name "Mirror Bot" &&
+	    git -C "s$1.git" config user.email bot@example.org || return 1
+	"$MIRROR" build --store "s$1.db" --out "s$1" --repo "s$1.git" \
+	    --quiet
+}
+
+# rebuild N CASE: build sN again with --json into N-CASE.json, and print
+# its work as a comment line. Returns mirror's status.
+rebuild() {
+	"$MIRROR" build --store "s$1.db" --out "s$1" --repo "s$1.git" \
+	    --json >"$1-$2.json" 2>"$1-$2.err" || return 1
+	echo "# work $2 $1: $(jq -c .work "$1-$2.json")"
+}
+
+# The memory of change b: p11's first 'project' memory that restates a
+# state value ("key_N is V"), the same row in both stores.
+memory="(SELECT id FROM memories WHERE project='p11' AND
+    memory_type='project' AND status='active' AND content LIKE
+    'key_% is %' ORDER BY rowid LIMIT 1)"
+
+# change N CASE: make change CASE (a, b or c) on sN.db and rebuild.
+change() {
+	case $2 in
+	a) sql "s$1.db" "UPDATE project_state SET value='2.75 mm',
+	    updated_at='2025-01-01 00:00:00' WHERE id=(SELECT id FROM
+	    project_state WHERE key='key_2' AND status='active' ORDER BY
+	    rowid LIMIT 1 OFFSET 4)" ;;
+	b) sql "s$1.db" "SELECT writefile('$1-memory', content) FROM
+	    memories WHERE id=$memory" >/dev/null &&
+	    sql "s$1.db" "UPDATE memories SET content=replace(content,
+	    ' is ',' is 9') WHERE id=$memory" ;;
+	c) sql "s$1.db" "UPDATE memories SET content=CAST(readfile(
+	    '$1-memory') AS TEXT) WHERE id=$memory" ;;
+	esac || return 1
+	rebuild "$1" "$2"
+}
+
+for n in 10000 40000; do
+	expect "the $n-fact store is generated and built with --repo" setup $n
+	for c in a b c; do
+		expect "change $c on the $n-fact store builds with --json" \
+		    change $n $c
+	done
+done
+
+# holds FILE FILTER: jq's FILTER is true of FILE.
+holds() { jq -e "$2" "$1" >/dev/null; }
+
+# Each change did what it says, at both sizes.
+for n in 10000 40000; do
+	expect "change a ($n facts) opens and closes no conflict" \
+	    holds "$n-a.json" '.sweep.conflicts_opened == 0 and
+	    .sweep.conflicts_closed == 0 and .rendered'
+	expect "change b ($n facts) opens one conflict" \
+	    holds "$n-b.json" '.sweep.conflicts_opened == 1'
+	expect "change c ($n facts) closes one conflict" \
+	    holds "$n-c.json" '.sweep.conflicts_closed == 1'
+done
+
+# flat CASE KEY: KEY of work at 40,000 facts is at most its value at
+# 10,000 plus a quarter plus 10 (and both are counted).
+flat() {
+	small=$(jq -e ".work.$2" "10000-$1.json") &&
+	    big=$(jq -e ".work.$2" "40000-$1.json") || return 1
+	[ "$big" -le $((small + small / 4 + 10)) ] && return 0
+	echo "#   $2 of change $1: $big at 40,000 facts, $small at 10,000"
+	return 1
+}
+
+for c in a b c; do
+	for k in $counters; do
+		expect "change $c: $k does not grow with the store" flat $c $k
+	done
+done
