@@ -193,6 +193,20 @@ mark_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *head,
 	}
 }
 
+/* Drop the alignments of table's columns (its delimiter row's ':'),
+ * in place: cmark-gfm would write them as align attributes, which HTML
+ * no longer has; a known kind's right-aligned columns are the
+ * stylesheet's (table_kinds_css). */
+static void
+plain_alignments(cmark_node *table)
+{
+	uint8_t *a = cmark_gfm_extensions_get_table_alignments(table);
+	uint16_t n = cmark_gfm_extensions_get_table_columns(table);
+
+	if (a != NULL)
+		memset(a, 0, n);
+}
+
 /*
  * A table whose header is one of the build's known kinds (m->kinds)
  * gets its class, whose rules in the stylesheet show each column's
@@ -201,7 +215,8 @@ mark_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *head,
  * has no text gets none, and nor does the first: on a card it is the
  * title, shown without its label (the theme's td:first-child), so a
  * label there is bytes no one sees. A table of a section (section not
- * 0: (h) in markdown.h) gets MD_SECTION_CLASS as well.
+ * 0: (h) in markdown.h) gets MD_SECTION_CLASS as well. A known kind's
+ * table loses its alignments (plain_alignments).
  */
 static void
 label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table,
@@ -224,6 +239,8 @@ label_cells(struct marked *m, cmark_syntax_extension *ext, cmark_node *table,
 	    known && section ? " " : "", section ? MD_SECTION_CLASS : "");
 	if (n > 0 && (size_t)n < sizeof(cls))
 		mark(m, ext, table, xstrdup(cls));
+	if (known)
+		plain_alignments(table);
 	if (!known) {
 		labels = xcalloc(nt + 1, sizeof(*labels));
 		for (size_t i = 0; i < nt; i++)

@@ -19,6 +19,8 @@ struct kind {
 	int clash;              /* another kind has the same class */
 	char **labels;
 	size_t n;
+	unsigned char *right;   /* per label: 1 when its column's delimiter
+	                           cell ends in ':' alone ("--:") */
 };
 
 struct table_kinds {
@@ -162,6 +164,39 @@ table_kinds_variants(char ***out, size_t *n, const char *line, size_t len)
 	return -1;
 }
 
+/* Per label of a table of n labels whose delimiter row is d: 1 when
+ * the column's delimiter cell (the first cell is no label's) is right
+ * aligned, "--:", else 0. A new array of n + 1. */
+static unsigned char *
+right_columns(const char *d, size_t n)
+{
+	unsigned char *right = xcalloc(n + 1, 1);
+	size_t cell = 0;
+	const char *s = d;
+
+	while (*s == ' ')
+		s++;
+	if (*s == '|')
+		s++;
+	while (*s != '\0') {
+		const char *e = strchr(s, '|');
+		size_t len = e != NULL ? (size_t)(e - s) : strlen(s);
+
+		while (len > 0 && s[len - 1] == ' ')
+			len--;
+		while (len > 0 && *s == ' ')
+			s++, len--;
+		if (cell > 0 && cell <= n && len > 1 && s[len - 1] == ':' &&
+		    s[0] != ':')
+			right[cell - 1] = 1;
+		cell++;
+		if (e == NULL)
+			break;
+		s = e + 1;
+	}
+	return right;
+}
+
 /* Add the kind of header h over delimiter row d, when the two make a
  * table (k->labels_of says) whose labels have text. Returns 0 or < 0. */
 static int
@@ -182,7 +217,7 @@ add_pair(struct table_kinds *k, const char *h, const char *d,
 	if (rc == 1 && shown > 0) {
 		ARRAY_PUSH(k->v, k->n, k->cap) = (struct kind){
 		    .hash = labels_hash((const char *const *)labels, n),
-		    .labels = labels, .n = n };
+		    .labels = labels, .n = n, .right = right_columns(d, n) };
 		return 0;
 	}
 	strings_free(labels, n);
@@ -263,6 +298,7 @@ table_kinds_seal(struct table_kinds *k)
 	for (size_t i = 0; i < k->n; i++) {
 		if (j > 0 && cmp_kind(&k->v[j - 1], &k->v[i]) == 0) {
 			strings_free(k->v[i].labels, k->v[i].n);
+			free(k->v[i].right);
 			continue;
 		}
 		k->v[j++] = k->v[i];
@@ -356,6 +392,35 @@ css_label(strbuf *sb, const char *s)
 	strbuf_puts(sb, ": \"");
 }
 
+/* The rules that right-align each classed kind's "--:" columns on a
+ * screen wide enough for a table (a phone's card keeps its lines to
+ * the left): one @media block, nothing when no column is so. */
+static void
+right_css(strbuf *sb, const struct table_kinds *k)
+{
+	char cls[TABLE_KINDS_CLASS_MAX];
+	int open = 0;
+
+	for (size_t i = 0; k != NULL && i < k->n; i++) {
+		for (size_t c = 0; !k->v[i].clash && c < k->v[i].n; c++) {
+			if (!k->v[i].right[c])
+				continue;
+			if (!open)
+				strbuf_puts(sb, "\n/* The right-aligned "
+				    "columns of the templates' tables "
+				    "(mirror). */\n"
+				    "@media (min-width: 40.0625rem) {\n");
+			open = 1;
+			class_of(cls, k->v[i].hash);
+			strbuf_printf(sb, ".%s td:nth-child(%zu), .%s "
+			    "th:nth-child(%zu) { text-align: right; }\n",
+			    cls, c + 2, cls, c + 2);
+		}
+	}
+	if (open)
+		strbuf_puts(sb, "}\n");
+}
+
 void
 table_kinds_css(strbuf *sb, const struct table_kinds *k)
 {
@@ -382,6 +447,7 @@ table_kinds_css(strbuf *sb, const struct table_kinds *k)
 	}
 	if (open)
 		strbuf_puts(sb, "}\n");
+	right_css(sb, k);
 }
 
 void
@@ -389,8 +455,10 @@ table_kinds_free(struct table_kinds *k)
 {
 	if (k == NULL)
 		return;
-	for (size_t i = 0; i < k->n; i++)
+	for (size_t i = 0; i < k->n; i++) {
 		strings_free(k->v[i].labels, k->v[i].n);
+		free(k->v[i].right);
+	}
 	free(k->v);
 	free(k);
 }
