@@ -37,6 +37,9 @@
  *                        layout adds the search form and its script
  *   queue        bool    true on a project's review queue
  *                        (conflicts/projects/...): its filters' script
+ *   sortable     bool    true on a page of the projects list
+ *                        (projects/index and on): its table's headings
+ *                        sort it (the default theme's assets/sort.js)
  *   toc          bool    true when the page body holds the contents
  *                        landmark (<nav class="toc">, markdown.h (f))
  *                        as a child of its own (markdown.h (h)): the

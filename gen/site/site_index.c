@@ -1,8 +1,10 @@
 /*
  * site_index.c: the site's index page, a dashboard.
  *
- * The open conflicts in words as the headline; every project as a table
- * row (its row counts, open conflicts and latest change), by name; the
+ * The open conflicts in words as the headline; the projects to look at
+ * first (the most open conflicts and open error checks, a bounded
+ * number) as a table, and the list of every project, paged, by name
+ * and by open conflicts (projects/index and on); the
  * open conflicts over time from sweep_runs, as a
  * sentence and, in the HTML twin, an SVG chart made from that same data.
  * Rows with project '' belong to no project: they have no overview of
@@ -93,31 +95,127 @@ date_of(char buf[MIRROR_TS_LEN], long long t)
 	buf[10] = '\0';
 }
 
-/* qsort order of project rows: by name, then by id (ids are unique);
- * not by a count, so a row or block does not move when a count changes. */
+/* The length of the run of digits at s, *sig set to its first digit
+ * that is not a leading zero (the run's end when it is all zeros). */
+static size_t
+digit_run(const char **sig, const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	*sig = s;
+	while (*sig < s + n && **sig == '0')
+		(*sig)++;
+	return n;
+}
+
+/*
+ * Numeric-aware order of two names: runs of digits compare as the
+ * numbers they write ("Project 2" before "Project 10"), everything
+ * else byte by byte; names equal so ("Project 07", "Project 7") fall
+ * back to their bytes. Returns < 0, 0 or > 0 as strcmp.
+ */
+static int
+name_cmp(const char *a, const char *b)
+{
+	const char *x = a, *y = b;
+
+	while (*x != '\0' && *y != '\0') {
+		if (*x >= '0' && *x <= '9' && *y >= '0' && *y <= '9') {
+			const char *sx, *sy;
+			size_t nx = digit_run(&sx, x), ny = digit_run(&sy, y);
+			size_t lx = (size_t)(x + nx - sx);
+			size_t ly = (size_t)(y + ny - sy);
+			int c;
+
+			if (lx != ly)
+				return lx < ly ? -1 : 1;
+			if ((c = memcmp(sx, sy, lx)) != 0)
+				return c;
+			x += nx;
+			y += ny;
+			continue;
+		}
+		if (*x != *y)
+			return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+		x++;
+		y++;
+	}
+	if (*x != *y)
+		return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+	return strcmp(a, b);
+}
+
+/* Row x's field key as a number. */
+static long long
+row_int(const json_t *x, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(x, key));
+}
+
+/* qsort order of project rows: by name, numeric-aware (name_cmp), then
+ * by id (ids are unique); not by a count, so a row does not move when
+ * a count changes. */
 static int
 cmp_row(const void *a, const void *b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
 	int c;
 
-	c = strcmp(json_string_value(json_object_get(x, "name")),
+	c = name_cmp(json_string_value(json_object_get(x, "name")),
 	    json_string_value(json_object_get(y, "name")));
 	return c != 0 ? c : strcmp(json_string_value(json_object_get(x, "id")),
 	    json_string_value(json_object_get(y, "id")));
 }
 
-/* How many of project i's violations are open (checks_of lists the
- * open ones first). */
+/* How bad project row x is: its open conflicts and open error checks. */
 static long long
-open_checks_of(const struct site_model *m, size_t i)
+row_score(const json_t *x)
+{
+	return row_int(x, "open_conflicts") + row_int(x, "open_errors");
+}
+
+/* qsort order of the worst projects first: by row_score, descending,
+ * then as cmp_row. */
+static int
+cmp_worst(const void *a, const void *b)
+{
+	long long x = row_score(*(json_t *const *)a);
+	long long y = row_score(*(json_t *const *)b);
+
+	return x != y ? (x > y ? -1 : 1) : cmp_row(a, b);
+}
+
+/* qsort order of the list by open conflicts: most first, then most
+ * open checks, then as cmp_row. */
+static int
+cmp_conflicts(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	long long d = row_int(y, "open_conflicts") - row_int(x,
+	    "open_conflicts");
+
+	if (d == 0)
+		d = row_int(y, "open_checks") - row_int(x, "open_checks");
+	return d != 0 ? (d > 0 ? 1 : -1) : cmp_row(a, b);
+}
+
+/* How many of project i's violations are open (checks_of lists the
+ * open ones first); *errors gets how many of those are errors. */
+static long long
+open_checks_of(long long *errors, const struct site_model *m, size_t i)
 {
 	const struct model_index *ix = &m->checks_of;
 	long long n = 0;
 
+	*errors = 0;
 	for (size_t k = ix->start[i]; k < ix->start[i + 1]; k++) {
-		if (strcmp(m->violations.items[ix->ord[k]].status, "open") != 0)
+		const struct violation *v = &m->violations.items[ix->ord[k]];
+
+		if (strcmp(v->status, "open") != 0)
 			break;
+		*errors += strcmp(v->severity, "error") == 0;
 		n++;
 	}
 	return n;
@@ -153,7 +251,7 @@ project_row(const struct site_model *m, size_t i, long long open)
 {
 	const struct fact_project *p = &m->projects[i];
 	char date[MIRROR_TS_LEN];
-	long long checks = open_checks_of(m, i);
+	long long errors, checks = open_checks_of(&errors, m, i);
 	json_t *row;
 
 	if (p->latest >= 0)
@@ -172,6 +270,8 @@ project_row(const struct site_model *m, size_t i, long long open)
 	    "open_checks", (json_int_t)checks,
 	    "checks_words", item_count(checks, "open check", "open checks")),
 	    "project", p->id);
+	json_object_set_new(row, "open_errors", json_integer(
+	    (json_int_t)errors));
 	disputed_words(row, m, i);
 	return row;
 }
@@ -198,6 +298,203 @@ project_rows(const struct site_model *m, const long long *open,
 		json_array_append_new(out, v[i]);
 	free(v);
 	return out;
+}
+
+/* The most projects the index's "Where to look first" names. */
+#define WORST_MAX 12
+
+/* Into data: "worst", the rows of rows (project_rows) with an open
+ * conflict or an open error check, worst first (cmp_worst), at most
+ * WORST_MAX; "worst_words", what they are in words; "worst_more", how
+ * many such projects are not among them. */
+static void
+worst_rows(json_t *data, const json_t *rows)
+{
+	size_t n = json_array_size(rows), bad = 0;
+	json_t **v = xcalloc(n + 1, sizeof(*v)), *out = json_array();
+	strbuf sb;
+
+	for (size_t i = 0; i < n; i++)
+		if (row_score(json_array_get(rows, i)) > 0)
+			v[bad++] = json_array_get(rows, i);
+	if (bad > 1)
+		qsort(v, bad, sizeof(*v), cmp_worst);
+	for (size_t i = 0; i < bad && i < WORST_MAX; i++)
+		json_array_append(out, v[i]);
+	strbuf_init(&sb);
+	if (bad > WORST_MAX)
+		strbuf_printf(&sb, "The %d of the %zu projects with open "
+		    "conflicts or open error checks that have the most of "
+		    "them together, worst first.", WORST_MAX, bad);
+	else if (bad > 1)
+		strbuf_printf(&sb, "The %zu projects with open conflicts or "
+		    "open error checks, worst first.", bad);
+	else
+		strbuf_puts(&sb, "The one project with open conflicts or "
+		    "open error checks.");
+	json_object_set_new(data, "worst", out);
+	json_object_set_new(data, "worst_words", json_string(sb.data));
+	json_object_set_new(data, "worst_more", json_integer((json_int_t)(
+	    bad > WORST_MAX ? bad - WORST_MAX : 0)));
+	strbuf_free(&sb);
+	free(v);
+}
+
+/* The file of page k (0 first) of the projects list in order ord (""
+ * by name, "conflicts"), in projects/ and without ".md": index,
+ * index.page-2, ..., index.conflicts, index.conflicts.page-2, ... No
+ * slug has a dot, so none is a project's folder, and a project whose
+ * slug is "index" has its folder index/ beside them. */
+static void
+list_file(strbuf *sb, const char *ord, size_t k)
+{
+	strbuf_puts(sb, "index");
+	if (ord[0] != '\0')
+		strbuf_printf(sb, ".%s", ord);
+	if (k > 0)
+		strbuf_printf(sb, ".page-%zu", k + 1);
+}
+
+/* Project row r (project_row) as the list shows it: what its columns
+ * show and nothing else, so a page's digest changes only when they
+ * do. */
+static json_t *
+list_row(const json_t *r)
+{
+	static const char *const keys[] = { "name", "slug", "open_conflicts",
+	    "open_errors", "open_checks", "latest", "state_rows",
+	    "entity_rows", "memory_rows" };
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		json_object_set(o, keys[i], json_object_get(r, keys[i]));
+	return o;
+}
+
+/* The links to every page of a list of pages pages in order ord, k
+ * the current one; [] for one page. */
+static json_t *
+list_links(const char *ord, size_t k, size_t pages)
+{
+	json_t *out = json_array();
+	strbuf f;
+
+	strbuf_init(&f);
+	for (size_t i = 0; pages > 1 && i < pages; i++) {
+		strbuf_reset(&f);
+		list_file(&f, ord, i);
+		strbuf_puts(&f, ".md");
+		json_array_append_new(out, json_pack("{s:I, s:s, s:b}", "n",
+		    (json_int_t)(i + 1), "file", f.data, "current", i == k));
+	}
+	strbuf_free(&f);
+	return out;
+}
+
+/* One order of the projects list: its rows and what it is called. */
+struct list_order {
+	json_t *const *v;       /* every row, in the order */
+	size_t n;
+	const char *ord;        /* list_file's */
+	const char *words;      /* "by name" */
+	const char *other;      /* the other order's list_file */
+	const char *other_words;
+};
+
+/* The file of page k of order o (list_file, with ".md"), or null when
+ * k is not one of its pages pages. */
+static json_t *
+list_link(const struct list_order *o, size_t k, size_t pages)
+{
+	strbuf f;
+	json_t *s;
+
+	if (k >= pages)
+		return json_null();
+	strbuf_init(&f);
+	list_file(&f, o->ord, k);
+	strbuf_puts(&f, ".md");
+	s = json_string(f.data);
+	strbuf_free(&f);
+	return s;
+}
+
+/*
+ * Page k of pages of the projects list in order o: at most
+ * PROJECTS_PAGE rows, with links to the previous and next pages, every
+ * page and the other order. Returns 0 or < 0 with err set.
+ */
+static int
+list_page(const struct page_ctx *pc, const struct list_order *o, size_t k,
+    size_t pages, mirror_error *err)
+{
+	size_t from = k * PROJECTS_PAGE, to = from + PROJECTS_PAGE;
+	json_t *rows = json_array(), *data;
+	strbuf path, title, words;
+	int rc;
+
+	to = to < o->n ? to : o->n;
+	for (size_t i = from; i < to; i++)
+		json_array_append_new(rows, list_row(o->v[i]));
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_init(&words);
+	strbuf_puts(&path, "projects/");
+	list_file(&path, o->ord, k);
+	strbuf_printf(&title, "Projects %s", o->words);
+	if (pages > 1)
+		strbuf_printf(&words, "page %zu of %zu", k + 1, pages);
+	if (pages > 1)
+		strbuf_printf(&title, ", %s", words.data);
+	data = item_must(json_pack("{s:o, s:s, s:s, s:s, s:o, s:I, s:I, "
+	    "s:o, s:o, s:o, s:o}", "projects", rows, "order_words", o->words,
+	    "other", o->other, "other_words", o->other_words, "count_words",
+	    item_count((long long)o->n, "project", "projects"), "first",
+	    (json_int_t)(to > from ? from + 1 : 0), "last", (json_int_t)to,
+	    "page_words", pages > 1 ? json_string(words.data) : json_null(),
+	    "pages", list_links(o->ord, k, pages), "prev", k > 0 ?
+	    list_link(o, k - 1, pages) : json_null(), "next", list_link(o,
+	    k + 1, pages)), "page", path.data);
+	rc = page_write(pc, path.data, "projects.md", title.data, data, err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	strbuf_free(&words);
+	return rc;
+}
+
+/*
+ * The projects list, projects/index and on (list_file): every row of
+ * rows (project_rows, by name) PROJECTS_PAGE a page, by name and by
+ * open conflicts (cmp_conflicts). *pages gets the pages of one order
+ * (1 with no project: the links to it still lead somewhere). Returns 0
+ * or < 0 with err set.
+ */
+static int
+list_pages(size_t *pages, const struct page_ctx *pc, const json_t *rows,
+    mirror_error *err)
+{
+	size_t n = json_array_size(rows);
+	json_t **by_name = xcalloc(n + 1, sizeof(*by_name));
+	json_t **by_open = xcalloc(n + 1, sizeof(*by_open));
+	const struct list_order o[2] = {
+		{ by_name, n, "", "by name", "index.conflicts.md",
+		    "By open conflicts" },
+		{ by_open, n, "conflicts", "by open conflicts", "index.md",
+		    "By name" } };
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		by_name[i] = by_open[i] = json_array_get(rows, i);
+	if (n > 1)
+		qsort(by_open, n, sizeof(*by_open), cmp_conflicts);
+	*pages = n > 0 ? (n + PROJECTS_PAGE - 1) / PROJECTS_PAGE : 1;
+	for (size_t j = 0; j < 2 && rc == 0; j++)
+		for (size_t k = 0; k < *pages && rc == 0; k++)
+			rc = list_page(pc, &o[j], k, *pages, err);
+	free(by_name);
+	free(by_open);
+	return rc;
 }
 
 /*
@@ -260,38 +557,36 @@ history_words(const json_t *history)
 	return s;
 }
 
-/* The bars of the first days: at most this many projects, by name (the
- * table's order). */
-#define BARS_MAX 12
-
 /*
  * Until two days of sweeps make a line, the chart is the open conflicts
- * by project, as bars: their words into data's "history_words" (the
+ * of the worst projects (worst_rows: the index's "Where to look first",
+ * in its order), as bars: their words into data's "history_words" (the
  * chart's text alternative) and "bars" true. Returns 1 when it did.
  */
 static int
 bars_words(json_t *data, long long loose_open)
 {
-	const json_t *rows = json_object_get(data, "projects"), *v;
+	const json_t *rows = json_object_get(data, "worst"), *v;
 	size_t n = json_array_size(rows), i;
+	long long more = row_int(data, "worst_more");
 	strbuf sb;
 
 	json_object_set_new(data, "bars", json_false());
-	if (json_array_size(json_object_get(data, "history")) > 1 || n == 0)
+	if (json_array_size(json_object_get(data, "history")) > 1 ||
+	    (n == 0 && loose_open == 0))
 		return 0;
 	strbuf_init(&sb);
-	strbuf_puts(&sb, "Open conflicts by project: ");
-	json_array_foreach(rows, i, v) {
-		if (i == BARS_MAX)
-			break;
+	strbuf_puts(&sb, "Open conflicts by project, worst first: ");
+	json_array_foreach(rows, i, v)
 		strbuf_printf(&sb, "%s%s %lld", i > 0 ? ", " : "",
-		    json_string_value(json_object_get(v, "name")), (long long)
-		    json_integer_value(json_object_get(v, "open_conflicts")));
-	}
-	if (n > BARS_MAX)
-		strbuf_printf(&sb, "; %zu more projects", n - BARS_MAX);
+		    json_string_value(json_object_get(v, "name")),
+		    row_int(v, "open_conflicts"));
+	if (more > 0)
+		strbuf_printf(&sb, "; %lld more %s", more, more == 1 ?
+		    "project" : "projects");
 	if (loose_open > 0)
-		strbuf_printf(&sb, "; rows of no project %lld", loose_open);
+		strbuf_printf(&sb, "%srows of no project %lld", n > 0 ? "; " :
+		    "", loose_open);
 	strbuf_putc(&sb, '.');
 	json_object_set_new(data, "history_words", json_string(sb.data));
 	json_object_set_new(data, "bars", json_true());
@@ -303,12 +598,12 @@ bars_words(json_t *data, long long loose_open)
 static void
 bars_chart(strbuf *sb, const json_t *data)
 {
-	const json_t *rows = json_object_get(data, "projects"), *v;
-	struct chart_bar b[BARS_MAX + 1];
+	const json_t *rows = json_object_get(data, "worst"), *v;
+	struct chart_bar b[WORST_MAX + 1];
 	size_t n = 0, i;
 
 	json_array_foreach(rows, i, v) {
-		if (n == BARS_MAX)
+		if (n == WORST_MAX)
 			break;
 		b[n].label = json_string_value(json_object_get(v, "name"));
 		b[n++].value = json_integer_value(json_object_get(v,
@@ -404,6 +699,21 @@ checks_words(json_t *data, const struct site_model *m)
 static int changes_pages(const struct page_ctx *pc, json_t *index,
     mirror_error *err);
 
+/* Into data: the projects of rows (project_rows) in words and the
+ * pages of their list (list_pages). */
+static void
+projects_words(json_t *data, const json_t *rows, size_t pages)
+{
+	size_t n = json_array_size(rows);
+
+	json_object_set_new(data, "projects_count", json_integer(
+	    (json_int_t)n));
+	json_object_set_new(data, "projects_words", item_count((long long)n,
+	    "project", "projects"));
+	json_object_set_new(data, "list_pages", json_integer((json_int_t)(
+	    pages > 1 ? pages : 0)));
+}
+
 int
 index_pages(const struct page_ctx *pc, mirror_error *err)
 {
@@ -412,15 +722,15 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	json_t *data;
 	long long *open, loose_open = open_counts(&open, m), with_open;
 	struct md_figure fig = { "open-history", NULL };
+	size_t pages;
 	strbuf svg;
 	int rc;
 
 	projects = project_rows(m, open, &with_open);
 	loose = loose_facts(&linked, m);
 	rc = history_json(&history, pc, err);
-	data = item_must(json_pack("{s:o, s:o, s:o, s:I, s:o, s:I, s:I, "
-	    "s:o}", "projects", projects, "loose", loose, "loose_linked",
-	    linked, "loose_open_conflicts",
+	data = item_must(json_pack("{s:o, s:o, s:I, s:o, s:I, s:I, s:o}",
+	    "loose", loose, "loose_linked", linked, "loose_open_conflicts",
 	    (json_int_t)loose_open, "loose_open_words", item_count(loose_open,
 	    "open conflict", "open conflicts"),
 	    "open_conflicts_count", (json_int_t)m->open_conflicts,
@@ -429,6 +739,12 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	    "index");
 	headline(data, m, with_open, json_array_size(projects), loose_open);
 	checks_words(data, m);
+	worst_rows(data, projects);
+	if (rc == 0)
+		rc = list_pages(&pages, pc, projects, err);
+	if (rc == 0)
+		projects_words(data, projects, pages);
+	json_decref(projects);
 	if (rc == 0)
 		rc = changes_pages(pc, data, err);
 	if (!bars_words(data, loose_open))

@@ -11,8 +11,12 @@
 
 #include "site/page.h"
 
-/* index.md/.html. Returns 0 or < 0 with err set. */
+/* index.md/.html, and the projects list (projects/index.md and on).
+ * Returns 0 or < 0 with err set. */
 int index_pages(const struct page_ctx *pc, mirror_error *err);
+
+/* The most projects a page of the projects list shows. */
+#define PROJECTS_PAGE 300
 
 /* The entries of the feed: a feed reader polls for what is new; the
  * review queue and api/ hold every conflict and check. */

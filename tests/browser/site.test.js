@@ -137,6 +137,7 @@ async function example(browser) {
 // The largest page of each kind of the example, relative to the site.
 function pageKinds(site) {
   const kinds = [/^index\.html$/, /^404\.html$/,
+    /^projects\/index(\.[a-z0-9.-]+)?\.html$/,
     /^projects\/[^/]+\/index\.html$/, /^projects\/[^/]+\/decisions\.html$/,
     /^projects\/[^/]+\/subsystems\.html$/, /^conflicts\/index\.html$/,
     /^conflicts\/(?!index)[^/]+\.html$/, /^checks\/index\.html$/,
@@ -448,7 +449,10 @@ async function hostile(browser) {
     // Any script the page itself runs would find this and could set it.
     window.__mirrorScripts = 0;
   });
-  const projects = fs.readdirSync(path.join(hostileSite, 'projects')).sort();
+  // The projects' folders (projects/ holds the projects list's pages too).
+  const projects = fs.readdirSync(path.join(hostileSite, 'projects'),
+    { withFileTypes: true }).filter((e) => e.isDirectory())
+    .map((e) => e.name).sort();
   let loaded = 0;
   let scripts = 0;
   let shown = 0;

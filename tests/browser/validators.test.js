@@ -48,6 +48,7 @@ function check(name, cond, detail) {
 // matches is of kind "other" (a page family added after this test).
 const KINDS = [
   ['index', /^index\.html$/],
+  ['projects', /^projects\/index(\.[a-z0-9.-]+)?\.html$/],
   ['project', /^projects\/[^/]+\/index\.html$/],
   ['decisions', /^projects\/[^/]+\/decisions\.html$/],
   ['subsystem', /^projects\/[^/]+\/subsystems\.html$/],

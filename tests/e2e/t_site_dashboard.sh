@@ -35,7 +35,7 @@ dashboard() {
 	    python3 "$check" "$1" headline
 	expect "$2: the browser tab names the page, not the site twice" \
 	    python3 "$check" "$1" title
-	expect "$2: the projects table is in reading order (by name), said in a caption" \
+	expect "$2: the projects list is in reading order (by name, numbers as numbers), said in its title; the index names at most 12, worst first" \
 	    python3 "$check" "$1" order
 	expect "$2: table rows, health.json, the project JSON and the conflicts agree" \
 	    python3 "$check" "$1" counts

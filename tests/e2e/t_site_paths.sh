@@ -45,7 +45,7 @@ expect "two ids that slug alike get distinct pages" sh -c "
     f=\$(ls -d box/site/projects/a-b--*) && test -f \"\$f/index.md\" &&
     grep -q spaced \"\$f/index.md\" && grep -q clean box/site/projects/a-b/index.md"
 expect "every project has its overview (8 projects)" \
-    test "$(ls box/site/projects | wc -l)" = 8
+    test "$(ls -d box/site/projects/*/ | wc -l)" = 8
 expect "conflict ids become safe page names" sh -c "
     ls box/site/conflicts | grep -q '^tmp-evil--[0-9a-f]*\.html$' &&
     ! ls box/site/conflicts | grep -iq '^prn\.'"

@@ -22,7 +22,21 @@ queue = read("conflicts/index.md")
 pages = {os.path.relpath(f, site): open(f, encoding="utf-8").read()
          for f in sorted(glob.glob(os.path.join(site, "conflicts", "projects", "*.md")))}
 queue_all = "".join(pages.values())
-rows = [l for l in index.splitlines() if l.startswith("| [")]
+# Every project: the rows of the projects list by name, page after page
+# (projects/index.md, index.page-2.md, ...); the index's own table is
+# the bounded "Where to look first".
+def list_pages(first):
+    out, f = [], first
+    while f:
+        text = read("projects/" + f)
+        out.append(text)
+        m = re.search(r"\[next\]\(([^)]*)\)", text)
+        f = m.group(1) if m else None
+    return out
+by_name = list_pages("index.md")
+rows = [l.replace("](", "](projects/", 1) for t in by_name
+        for l in t.splitlines() if l.startswith("| [")]
+worst = [l for l in index.splitlines() if l.startswith("| [")]
 def cells(l): return [c.strip() for c in re.split(r"(?<!\\)\|", l)[1:-1]]
 bad = []
 open_n = sum(c["status"] == "open" for c in conflicts)
@@ -41,12 +55,19 @@ elif case == "title":
     if a == b:
         bad.append("the tab says %r" % t)
 elif case == "order":
-    # By name, not by a count: a row does not move when a count changes.
-    if "Projects by name." not in index:
-        bad.append("no caption states the order")
+    # By name, not by a count: a row does not move when a count changes;
+    # numbers in names as numbers ("Project 2" before "Project 10").
+    if not by_name[0].startswith("# Projects by name"):
+        bad.append("no title states the order")
     keys = [re.match(r"\[(.*?)\]", cells(l)[0]).group(1) for l in rows]
-    if keys != sorted(keys) or len(keys) < 2:
-        bad.append("rows out of order: %r" % keys)
+    def numeric(k): return [(0, int(x), "") if x.isdigit() else (1, 0, x)
+                            for x in re.findall(r"\d+|\D+", k)]
+    if keys != sorted(keys, key=numeric) or len(keys) < 2:
+        bad.append("rows out of order: %r" % keys[:20])
+    # The index: at most 12, worst first (open conflicts and errors).
+    score = [int(cells(l)[1]) + int(cells(l)[2]) for l in worst]
+    if len(worst) > 12 or score != sorted(score, reverse=True) or 0 in score:
+        bad.append("where to look first: %r" % score)
 elif case == "counts":
     if len(rows) != health["projects"]:
         bad.append("%d table rows, health.json says %d projects" % (len(rows), health["projects"]))
@@ -57,12 +78,12 @@ elif case == "counts":
         p = js("api/projects/%s.json" % slug)["project"]
         mine = sum(x["status"] == "open" and x["project"] == p["id"] for x in conflicts)
         checks = len(p["open_checks"])
-        got = [int(c[4]), int(c[5]), int(c[6]), int(c[1]), int(c[2])]
+        got = [int(c[5]), int(c[6]), int(c[7]), int(c[1]), int(c[3])]
         want = [p["state_rows"], p["entity_rows"], p["memory_rows"], mine, checks]
         if got != want:
             bad.append("%s: row %r, JSON and conflicts say %r" % (slug, got, want))
-        if not re.fullmatch(r"\d{4}-\d\d-\d\d", c[3]):
-            bad.append("%s: latest change %r" % (slug, c[3]))
+        if not re.fullmatch(r"\d{4}-\d\d-\d\d", c[4]):
+            bad.append("%s: latest change %r" % (slug, c[4]))
         total += int(c[1])
     loose = sum(x["status"] == "open" and x["project"] == "" for x in conflicts)
     if total + loose != open_n:
@@ -71,7 +92,10 @@ elif case == "story":
     # Each project with open conflicts has its block under the
     # headline: its first three questions in the queue's order, linked,
     # then "and N more"; its open checks linked to its own list.
+    # Only the projects of "Where to look first" have a block.
     head = index.split("\n## Projects", 1)[0]
+    named = set(re.search(r"\(projects/([^/]+)/", cells(l)[0]).group(1)
+                for l in worst)
     for l in rows:
         c = cells(l)
         slug = re.search(r"\(projects/([^/]+)/index\.md\)", c[0]).group(1)
@@ -79,7 +103,7 @@ elif case == "story":
         byid = {x["id"]: x for x in conflicts}
         want = [byid[i] for i in d["project"]["open_conflicts"]]
         block = head.split("(projects/%s/index.md#disputed)\n" % slug, 1)
-        if not want:
+        if not want or slug not in named:
             if len(block) == 2:
                 bad.append("%s: a block with no open conflict" % slug)
             continue
@@ -110,12 +134,12 @@ elif case == "chart":
     desc = re.search(r'<desc id="open-history-desc">(.*?)</desc>', html)
     title = re.search(r'<svg.*?<title id="open-history-title">([^<]+)</title>', html, re.S)
     alt = [l for l in index.splitlines() if l.startswith(
-        ("Open conflicts after each day", "Open conflicts by project: "))]
+        ("Open conflicts after each day", "Open conflicts by project, worst first: "))]
     # One sweep or none: a bar a project (the line needs two days).
     bars = len(re.findall(r'<rect x="0" y="\d+" width="\d+" height="14"/>', html))
-    if alt and alt[0].startswith("Open conflicts by project: ") and \
-            bars != min(len(rows), 12) + ("rows of no project" in alt[0]):
-        bad.append("%d bars for %d projects" % (bars, len(rows)))
+    if alt and alt[0].startswith("Open conflicts by project, worst first: ") and \
+            bars != len(worst) + ("rows of no project" in alt[0]):
+        bad.append("%d bars for %d projects" % (bars, len(worst)))
     if not desc or not title or not alt:
         bad.append("no title, desc or text alternative")
     elif desc.group(1).replace("&#39;", "'") != alt[0]:
