@@ -15,7 +15,8 @@ static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystems.md", "conflicts.md", "conflicts_project.md",
     "conflict.md",
     "checks.md", "check.md", "rule.md",
-    "atoz.md", "atoz_letter.md", "search.md", "changes.md", "404.md" };
+    "atoz.md", "atoz_letter.md", "search.md", "changes.md", "projects.md",
+    "404.md" };
 
 int
 build_rules_load(struct rule_set *rs, const char *dir,

@@ -332,6 +332,14 @@ for jobs in 2 1; do
 done
 unset MIRROR_JOBS
 
+# 12c. The same in the projects list (projects/index.md and its pages),
+# a template of its own that every build renders.
+mkdir tpl_list && printf '# {{order_words}}\n\n{{nope}}\n' > tpl_list/projects.md
+begin tpl.db tpl_list site repo.git
+try_build 2 "tpl_list/projects\.md:3: unknown placeholder 'nope'" \
+    tpl.db --templates tpl_list
+end "unknown placeholder in the projects list: exit 2 naming template, line and name"
+
 # 13. --repo that is not a repository (an empty directory).
 mkdir notrepo
 cp base.db norepo.db
