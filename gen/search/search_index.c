@@ -587,8 +587,9 @@ kind_bits(size_t n)
 
 /*
  * The slot each document of kind k (ord, n of them) asks for, into its
- * num: its project's place on the kind's ring of spare_bits(n) bits (a
- * hash of the project's slug), plus the low bits of its own hash, as
+ * num: its project's place on the kind's ring of kind_bits(n) bits (a
+ * hash of the project's name and slug: a conflict's or a check's
+ * document names no slug), plus the low bits of its own hash, as
  * many as spare_bits of its project's documents of the kind (at least
  * SEARCH_WINDOW_BITS). So a
  * project's documents sit together (a chunk names few projects, a
@@ -607,7 +608,8 @@ ask_slots(struct search_index *x, const uint32_t *ord, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct doc *d = &x->docs[ord[i]];
 		const struct tab_entry *e = &x->projects.e[d->project];
-		uint64_t at = hash_mix(hash_add_str(MIRROR_HASH_INIT, e->b));
+		uint64_t at = hash_mix(hash_add_str(hash_add_str(
+		    MIRROR_HASH_INIT, e->a), e->b));
 		unsigned w = spare_bits(count[d->project]);
 
 		/* At least SEARCH_WINDOW_BITS: a project of few documents

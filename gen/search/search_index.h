@@ -22,7 +22,8 @@
  *                      documents need (at least SEARCH_SLOT_BITS). A
  *                      document asks for a slot (its number past its
  *                      kind's start): its project's place on the ring
- *                      (a hash of the project's slug) plus the low bits
+ *                      (a hash of the project's name and slug) plus the
+ *                      low bits
  *                      of a hash of its layer and id, as many as
  *                      SEARCH_SPARE_BITS more than its project's
  *                      documents of the kind need (at least

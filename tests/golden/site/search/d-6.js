@@ -1,18 +1,6 @@
-mirrorSearch.d(6,{"p":[["G1 Test bench","g1-bench"]],"s":["superseded","active","invalid","expired"]},[
-[20,4,"Stainless steel 316L","Too heavy.",0,0,"e-g1-mat-cell-steel"],
-[46,0,"transceiver_form_factor","SFP+",0,0,"s-g1-form-2"],
-[2,8,"episodic","Saw first fringes with the temporary mount",0,1,"m-g1-episode"],
-[47,6,"EMC pre-scan","pending",0,1,"e-g1-vc-emc"],
-[2,4,"Mirror cell","Ring cell, kinematic to the plate.",0,1,"e-g1-cmp-cell"],
-[1,4,"switching frequency","1.2 MHz",0,1,"e-g1-par-fsw-1"],
-[18,0,"acceptance","2026-12-15",0,1,"s-g1-acceptance"],
-[13,9,"knowledge","The lateral support material is felt",0,1,"m-g1-lateral-felt"],
-[11,5,"mass","4.8 kg",0,1,"e-g1-par-mass-cad"],
-[42,5,"Preload screw count (vendor)","12",0,1,"e-g1-con-screws-12"],
-[8,4,"SerDes reference clock 156.25 MHz","156.25 MHz",0,0,"e-g1-dec-refclk"],
-[71,4,"Bench","Source, mount and frame on one plate.",0,1,"e-g1-sys"],
-[4,0,"transceiver_form_factor","SFP",0,1,"s-g1-form-3"],
-[74,4,"switching frequency","2.2 MHz",0,1,"e-g1-par-fsw-2"],
-[16,8,"episodic","Granite base arrived cracked",0,2,"m-g1-invalid"],
-[30,8,"identity","works as a junior technician",0,3,"m-g1-role-junior"],
-[50,9,"preference","prefers squash workflow",0,1,"m-g1-pref-squash"]]);
+mirrorSearch.d(6,{"p":[["(no project)",""]],"s":["active","expired"]},[
+[296,9,"preference","uses flake8 for linting",0,0,"m-none-flake8"],
+[73,8,"adaptation","Reply in French",0,1,"m-none-expired"],
+[51,9,"preference","uses ruff for linting",0,0,"m-none-ruff"],
+[282,4,"Thorlabs","Optomechanics.",0,0,"e-none-vendor"],
+[89,0,"editor","vim",0,0,"s-none-editor"]]);
