@@ -502,6 +502,27 @@ head(strbuf *sb, const struct diagram *d, long w, long h)
 	strbuf_puts(sb, "</title>\n");
 }
 
+/* The width of a picture whose deepest node is at depth deepest. */
+static long
+span_w(size_t deepest)
+{
+	return 2 * PAD + (long)(deepest + 1) * W + (long)deepest * GAP;
+}
+
+long
+diagram_width(const struct diagram *d)
+{
+	struct place *p;
+	size_t deepest;
+
+	if (d->n == 0)
+		return 0;
+	p = xcalloc(d->n, sizeof(*p));
+	deepest = depths(p, d);
+	free(p);
+	return span_w(deepest);
+}
+
 void
 diagram_svg(strbuf *sb, const struct diagram *d)
 {
@@ -519,7 +540,7 @@ diagram_svg(strbuf *sb, const struct diagram *d)
 		p[k].h = node_lines(&ln[k], &d->nodes[k],
 		    is_link(&d->nodes[k]));
 	h = 2 * PAD + layout(p, d->n);
-	w = 2 * PAD + (long)(deepest + 1) * W + (long)deepest * GAP;
+	w = span_w(deepest);
 	head(sb, d, w, h);
 	strbuf_puts(sb, "<g class=\"diagram-edge\" fill=\"none\" "
 	    "stroke=\"currentColor\" aria-hidden=\"true\">\n");

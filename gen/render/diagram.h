@@ -70,4 +70,11 @@ struct diagram {
  */
 void diagram_svg(strbuf *sb, const struct diagram *d);
 
+/* The width in px of the <svg> diagram_svg writes for d (0: n == 0). */
+long diagram_width(const struct diagram *d);
+
+/* The widest diagram a phone 390 px wide shows whole (its page column,
+ * 390 px less the theme's margins); a wider one scrolls sideways. */
+#define DIAGRAM_PHONE_PX 358
+
 #endif

@@ -856,6 +856,7 @@ overview_figure(strbuf *sb, const json_t *data)
 	    "diagram_more"));
 	char **href;
 	strbuf title;
+	struct diagram dg;
 
 	if (n == 0)
 		return;
@@ -884,9 +885,14 @@ overview_figure(strbuf *sb, const json_t *data)
 	strbuf_puts(sb, "<figure class=\"diagram-figure\">\n<div "
 	    "class=\"diagram-scroll\" tabindex=\"0\" role=\"region\" "
 	    "aria-label=\"Architecture diagram, scrolls sideways\">\n");
-	diagram_svg(sb, &(struct diagram){ "architecture-diagram",
-	    title.data, dn, n });
-	strbuf_puts(sb, "\n</div>\n<figcaption>Each component shows its materials. "
+	dg = (struct diagram){ "architecture-diagram", title.data, dn, n };
+	diagram_svg(sb, &dg);
+	strbuf_puts(sb, "\n</div>\n<figcaption>");
+	/* Wider than a phone: it says so, where a cut picture leaves off. */
+	if (diagram_width(&dg) > DIAGRAM_PHONE_PX)
+		strbuf_puts(sb, "On a narrow screen the diagram scrolls "
+		    "sideways. ");
+	strbuf_puts(sb, "Each component shows its materials. "
 	    "\xe2\x9a\xa0 marks a node in an open conflict (its own, its "
 	    "material's or that of a decision on it) and links to the "
 	    "conflict.");

@@ -29,7 +29,8 @@
 //     scale), no label cut ("…") or running out of its box, a disputed
 //     node saying what is disputed, the SVG inside a region that scrolls
 //     sideways and that a keyboard reaches (tabindex 0, role region, a
-//     name: axe's scrollable-region-focusable).
+//     name: axe's scrollable-region-focusable), and a diagram that
+//     scrolls says so in words a reader sees (its caption).
 //  4. The not-found page as a static host sends it for a missing URL at
 //     any depth (its bytes at http://mirror.test/a/b/c/page.html, the
 //     site served from that origin's root): styled by the theme (the
@@ -352,7 +353,10 @@ function diagramFindings() {
   for (const sheet of document.styleSheets) sheet.disabled = false;
   const lone = [...svg.querySelectorAll('text')].filter(
     (t) => t.querySelectorAll('tspan').length === 1).map((t) => t.textContent);
+  const caption = svg.closest('figure').querySelector('figcaption');
   return { small, cut, out, disputes, styled, lone,
+    says: caption !== null && caption.offsetHeight > 0 &&
+      /scrolls sideways/.test(caption.innerText),
     links: svg.querySelectorAll('a').length,
     region: region && [region.getAttribute('tabindex'),
       region.getAttribute('aria-label'), getComputedStyle(region).overflowX],
@@ -388,6 +392,9 @@ async function diagram(browser) {
     check(`${rel}: the diagram scrolls in a named region a keyboard reaches`,
       f.region !== null && f.region[0] === '0' && f.region[1] &&
         f.region[2] === 'auto', JSON.stringify(f.region));
+    if (f.scrolls)
+      check(`${rel} at 390 px: the diagram scrolls and its caption says so`,
+        f.says);
     if (p === 'p05-interferometer') {
       check(`${rel} at 390 px: the diagram is wider than the phone and scrolls`,
         f.scrolls);
