@@ -94,7 +94,6 @@ struct search_index {
 	int kind;               /* the kind of the document being added */
 	strbuf recs;            /* every document's head and tail */
 	struct tab projects, statuses;
-	size_t files, bytes;
 };
 
 struct search_index *
@@ -112,14 +111,12 @@ search_index_new(search_put_fn put, void *arg)
 	return x;
 }
 
-/* Write a file through the caller's put, counting it. Returns 0 or < 0
- * with err set. */
+/* Write a file through the caller's put. Returns 0 or < 0 with err
+ * set. */
 static int
 put_file(struct search_index *x, const char *path, const strbuf *sb,
     mirror_error *err)
 {
-	x->files++;
-	x->bytes += sb->len;
 	return x->put(x->arg, path, sb->data, sb->len, err);
 }
 
@@ -544,22 +541,24 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	return 0;
 }
 
-/* qsort order of documents (indexes into sort_docs) of one kind: by
- * the slot they ask for (their num, until numbered), then their hash,
- * then the order added. */
-static const struct doc *sort_docs;
+/* A document of one kind as number_kind sorts them: the slot it asks
+ * for, its hash, its place in the order added. */
+struct doc_key {
+	uint64_t want, h;
+	uint32_t i;
+};
 
+/* qsort order of doc_keys: by want, then h, then i. */
 static int
 doc_cmp(const void *a, const void *b)
 {
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	const struct doc *di = &sort_docs[i], *dj = &sort_docs[j];
+	const struct doc_key *x = a, *y = b;
 
-	if (di->num != dj->num)
-		return di->num < dj->num ? -1 : 1;
-	if (di->h != dj->h)
-		return di->h < dj->h ? -1 : 1;
-	return i < j ? -1 : i > j;
+	if (x->want != y->want)
+		return x->want < y->want ? -1 : 1;
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
 }
 
 /* The bits of a space for n documents: SEARCH_SPARE_BITS more than n
@@ -635,6 +634,7 @@ number_kind(struct search_index *x, int k, struct chunk_out *co,
     mirror_error *err)
 {
 	uint32_t *ord = xcalloc(x->per_kind[k] + 1, sizeof(*ord));
+	struct doc_key *key;
 	size_t n = 0;
 	uint64_t next = 0, chunk = 0;
 	int rc = 0;
@@ -643,11 +643,14 @@ number_kind(struct search_index *x, int k, struct chunk_out *co,
 		if (x->docs[i].kind == k)
 			ord[n++] = (uint32_t)i;
 	ask_slots(x, ord, n);
-	sort_docs = x->docs;
-	qsort(ord, n, sizeof(*ord), doc_cmp);
+	key = xcalloc(n + 1, sizeof(*key));
+	for (size_t i = 0; i < n; i++)
+		key[i] = (struct doc_key){ x->docs[ord[i]].num,
+		    x->docs[ord[i]].h, ord[i] };
+	qsort(key, n, sizeof(*key), doc_cmp);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		struct doc *d = &x->docs[ord[i]];
-		uint64_t slot = d->num;
+		struct doc *d = &x->docs[key[i].i];
+		uint64_t slot = key[i].want;
 
 		if (i > 0 && slot < next)
 			slot = next;
@@ -665,6 +668,7 @@ number_kind(struct search_index *x, int k, struct chunk_out *co,
 	}
 	if (rc == 0 && n > 0)
 		rc = chunk_write(x, co, chunk, err);
+	free(key);
 	free(ord);
 	return rc;
 }
@@ -775,16 +779,18 @@ put_postings(strbuf *sb, const struct term *t, const struct doc *docs,
 	}
 }
 
-/* qsort order of term indexes: by the terms' bytes (their text in
- * sort_words). */
-static const struct term *sort_terms;
-static const char *sort_words;
+/* A term as term_list_make sorts them: its text and its index. */
+struct term_key {
+	const char *s;
+	size_t i;
+};
 
+/* qsort order of term_keys: by the terms' bytes. */
 static int
 term_cmp(const void *a, const void *b)
 {
-	return strcmp(sort_words + sort_terms[*(const size_t *)a].s,
-	    sort_words + sort_terms[*(const size_t *)b].s);
+	return strcmp(((const struct term_key *)a)->s,
+	    ((const struct term_key *)b)->s);
 }
 
 /* The terms in byte order, each with its postings' text: what the
@@ -800,6 +806,7 @@ struct term_list {
 static void
 term_list_make(struct term_list *tl, const struct search_index *x)
 {
+	struct term_key *key = xcalloc(x->n_terms + 1, sizeof(*key));
 	size_t most = 1;
 	uint64_t *nums;
 
@@ -808,12 +815,13 @@ term_list_make(struct term_list *tl, const struct search_index *x)
 	strbuf_init(&tl->text);
 	tl->bytes = 0;
 	for (size_t i = 0; i < x->n_terms; i++) {
-		tl->ord[i] = i;
+		key[i] = (struct term_key){ term_text(x, &x->terms[i]), i };
 		most = x->terms[i].n > most ? x->terms[i].n : most;
 	}
-	sort_terms = x->terms;
-	sort_words = x->words.data;
-	qsort(tl->ord, x->n_terms, sizeof(*tl->ord), term_cmp);
+	qsort(key, x->n_terms, sizeof(*key), term_cmp);
+	for (size_t i = 0; i < x->n_terms; i++)
+		tl->ord[i] = key[i].i;
+	free(key);
 	nums = xcalloc(most, sizeof(*nums));
 	for (size_t i = 0; i < x->n_terms; i++) {
 		const struct term *t = &x->terms[tl->ord[i]];
@@ -1015,18 +1023,6 @@ search_index_finish(struct search_index *x, mirror_error *err)
 	strbuf_free(&first);
 	strbuf_free(&keys);
 	return rc;
-}
-
-void
-search_index_stats(size_t *docs, size_t *files, size_t *bytes,
-    const struct search_index *x)
-{
-	if (docs != NULL)
-		*docs = x->n_docs;
-	if (files != NULL)
-		*files = x->files;
-	if (bytes != NULL)
-		*bytes = x->bytes;
 }
 
 void

@@ -122,11 +122,6 @@ int search_index_add(struct search_index *x, const struct search_doc *d,
  * manifest. Returns 0 or < 0 with err set. */
 int search_index_finish(struct search_index *x, mirror_error *err);
 
-/* The documents, files and bytes written so far into the three out
- * params (any may be NULL). */
-void search_index_stats(size_t *docs, size_t *files, size_t *bytes,
-    const struct search_index *x);
-
 void search_index_free(struct search_index *x);   /* NULL: no-op */
 
 #endif
