@@ -371,26 +371,6 @@ list_row(const json_t *r)
 	return o;
 }
 
-/* The links to every page of a list of pages pages in order ord, k
- * the current one; [] for one page. */
-static json_t *
-list_links(const char *ord, size_t k, size_t pages)
-{
-	json_t *out = json_array();
-	strbuf f;
-
-	strbuf_init(&f);
-	for (size_t i = 0; pages > 1 && i < pages; i++) {
-		strbuf_reset(&f);
-		list_file(&f, ord, i);
-		strbuf_puts(&f, ".md");
-		json_array_append_new(out, json_pack("{s:I, s:s, s:b}", "n",
-		    (json_int_t)(i + 1), "file", f.data, "current", i == k));
-	}
-	strbuf_free(&f);
-	return out;
-}
-
 /* One order of the projects list: its rows and what it is called. */
 struct list_order {
 	json_t *const *v;       /* every row, in the order */
@@ -419,6 +399,20 @@ list_link(const struct list_order *o, size_t k, size_t pages)
 	return s;
 }
 
+/* The links to every page of order o's pages pages, k the current
+ * one; [] for one page. */
+static json_t *
+list_links(const struct list_order *o, size_t k, size_t pages)
+{
+	json_t *out = json_array();
+
+	for (size_t i = 0; pages > 1 && i < pages; i++)
+		json_array_append_new(out, json_pack("{s:I, s:o, s:b}", "n",
+		    (json_int_t)(i + 1), "file", list_link(o, i, pages),
+		    "current", i == k));
+	return out;
+}
+
 /*
  * Page k of pages of the projects list in order o: at most
  * PROJECTS_PAGE rows, with links to the previous and next pages, every
@@ -442,17 +436,17 @@ list_page(const struct page_ctx *pc, const struct list_order *o, size_t k,
 	strbuf_puts(&path, "projects/");
 	list_file(&path, o->ord, k);
 	strbuf_printf(&title, "Projects %s", o->words);
-	if (pages > 1)
+	if (pages > 1) {
 		strbuf_printf(&words, "page %zu of %zu", k + 1, pages);
-	if (pages > 1)
 		strbuf_printf(&title, ", %s", words.data);
+	}
 	data = item_must(json_pack("{s:o, s:s, s:s, s:s, s:o, s:I, s:I, "
 	    "s:o, s:o, s:o, s:o}", "projects", rows, "order_words", o->words,
 	    "other", o->other, "other_words", o->other_words, "count_words",
 	    item_count((long long)o->n, "project", "projects"), "first",
 	    (json_int_t)(to > from ? from + 1 : 0), "last", (json_int_t)to,
 	    "page_words", pages > 1 ? json_string(words.data) : json_null(),
-	    "pages", list_links(o->ord, k, pages), "prev", k > 0 ?
+	    "pages", list_links(o, k, pages), "prev", k > 0 ?
 	    list_link(o, k - 1, pages) : json_null(), "next", list_link(o,
 	    k + 1, pages)), "page", path.data);
 	rc = page_write(pc, path.data, "projects.md", title.data, data, err);
