@@ -26,17 +26,23 @@ struct term {
 	uint32_t *post;         /* the documents kept, by their order of
 	                           adding (seq), increasing; NULL while it
 	                           keeps one: last */
-	uint32_t n, cap;        /* postings kept, and post's room */
-	uint32_t total;         /* documents, also past SEARCH_POSTINGS */
+	uint32_t n;             /* postings kept (post's room: post_room) */
 	uint32_t last;          /* the last document added */
-	uint16_t kept[3];       /* postings kept of each kind (kinds[]) */
+	uint32_t tot[3];        /* documents of each kind (kinds[]) */
+	uint8_t bits[3];        /* of each kind, the documents kept are
+	                           those whose sample_of has these low
+	                           bits zero (term_sample) */
 };
 
-/* The kinds of documents, each keeping at most a third of a term's
- * SEARCH_POSTINGS: a word in thousands of facts still finds the
+/* The kinds of documents. Of each, a term keeps every document while
+ * it has at most SEARCH_POSTINGS / 3, else a sample of them by their
+ * own hash (term_sample): a word in thousands of facts still finds the
  * conflicts and checks that hold it, and the other way round. A
  * document's number ends in its kind (search_index.h). */
 static const char kinds[3] = { 'c', 'k', 'f' };
+
+/* The most documents of a kind a term keeps whole. */
+#define KIND_CAP (SEARCH_POSTINGS / 3)
 
 struct term_slot {
 	uint64_t key;
@@ -94,6 +100,7 @@ struct search_index {
 	int kind;               /* the kind of the document being added */
 	strbuf recs;            /* every document's head and tail */
 	struct tab projects, statuses;
+	char *key;              /* search_index_set_key's, or NULL */
 };
 
 struct search_index *
@@ -134,23 +141,72 @@ term_posts(const struct term *t)
 	return t->post != NULL ? t->post : &t->last;
 }
 
+/* The room of a post array holding n postings: 4, doubled as it
+ * fills (n > 1). */
+static uint32_t
+post_room(uint32_t n)
+{
+	uint32_t room = 4;
+
+	while (room < n)
+		room *= 2;
+	return room;
+}
+
 /* Keep doc as t's next posting. */
 static void
 term_keep(struct term *t, uint32_t doc)
 {
-	if (t->n == 0) {
+	if (t->n == 0 && t->post == NULL) {
 		t->n = 1;               /* held in last */
 		return;
 	}
 	if (t->post == NULL) {
-		t->cap = 4;
-		t->post = xcalloc(t->cap, sizeof(*t->post));
+		t->post = xcalloc(post_room(2), sizeof(*t->post));
 		t->post[0] = t->last;
-	} else if (t->n == t->cap) {
-		t->cap *= 2;
-		t->post = xreallocarray(t->post, t->cap, sizeof(*t->post));
-	}
+	} else if (t->n == post_room(t->n))
+		t->post = xreallocarray(t->post, post_room(t->n + 1),
+		    sizeof(*t->post));
 	t->post[t->n++] = doc;
+}
+
+/* The bits of a document's hash its sampling looks at: others than the
+ * slot's (ask_slots uses the low ones). */
+static uint64_t
+sample_of(const struct doc *d)
+{
+	return d->h >> 32;
+}
+
+/* Whether document d of a kind whose sample takes bits bits is kept. */
+static int
+sample_keeps(const struct doc *d, unsigned bits)
+{
+	return (sample_of(d) & ((UINT64_C(1) << bits) - 1)) == 0;
+}
+
+/*
+ * One more bit for t's sample of kind k: keep of its postings of that
+ * kind those whose hash has it zero too. The sample of a kind of n
+ * documents takes the fewest bits b with n <= KIND_CAP << b, so it is
+ * a function of the documents alone (not of the order they came in),
+ * and the documents kept of two common words are samples of the same
+ * documents. (A term that keeps one posting holds it in last; it keeps
+ * at most KIND_CAP + 1 here, so it has a post array.)
+ */
+static void
+term_sample(const struct search_index *x, struct term *t, int k)
+{
+	uint32_t w = 0;
+
+	t->bits[k]++;
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct doc *d = &x->docs[t->post[i]];
+
+		if (d->kind != k || sample_keeps(d, t->bits[k]))
+			t->post[w++] = t->post[i];
+	}
+	t->n = w;
 }
 
 /* The posting of document doc for the term of len bytes at s. */
@@ -160,6 +216,7 @@ term_add(struct search_index *x, const char *s, size_t len, uint32_t doc)
 	uint64_t h = hash_add(MIRROR_HASH_INIT, s, len);
 	struct term_slot *ts;
 	struct term *t = NULL;
+	int k = x->kind;
 
 	h = h == 0 ? 1 : h;
 	for (ts = hashtab_get(&x->tab, h); ts != NULL;
@@ -182,11 +239,12 @@ term_add(struct search_index *x, const char *s, size_t len, uint32_t doc)
 		strbuf_putc(&x->words, '\0');
 	} else if (t->last == doc)
 		return;                 /* twice in one document */
-	t->total++;
-	if (t->kept[x->kind] < SEARCH_POSTINGS / 3) {
-		t->kept[x->kind]++;
+	t->tot[k]++;
+	if (sample_keeps(&x->docs[doc], t->bits[k])) {
 		term_keep(t, doc);      /* before last moves on: it may
 		                           hold the one posting kept */
+		if (t->tot[k] > ((uint32_t)KIND_CAP << t->bits[k]))
+			term_sample(x, t, k);
 	}
 	t->last = doc;
 }
@@ -488,6 +546,13 @@ layer_code(const char *s)
 	return -1;
 }
 
+void
+search_index_set_key(struct search_index *x, const char *key)
+{
+	free(x->key);
+	x->key = key != NULL ? xstrdup(key) : NULL;
+}
+
 int
 search_index_add(struct search_index *x, const struct search_doc *d,
     mirror_error *err)
@@ -758,16 +823,19 @@ num_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* t's postings onto sb: "<total>;" when it keeps fewer than it has,
- * then its documents' numbers in increasing order, as base-36
+/* t's postings onto sb: when it keeps a sample of a kind, first the
+ * documents of each kind ("<conflicts>.<checks>.<facts>;"), then the
+ * numbers of the documents kept in increasing order, as base-36
  * differences joined by ",". nums is scratch room for t->n numbers. */
 static void
 put_postings(strbuf *sb, const struct term *t, const struct doc *docs,
     uint64_t *nums)
 {
-	if (t->total > t->n) {
-		put36(sb, t->total);
-		strbuf_putc(sb, ';');
+	if ((t->bits[0] | t->bits[1] | t->bits[2]) != 0) {
+		for (int k = 0; k < 3; k++) {
+			put36(sb, t->tot[k]);
+			strbuf_putc(sb, k < 2 ? '.' : ';');
+		}
 	}
 	for (size_t i = 0; i < t->n; i++)
 		nums[i] = docs[term_posts(t)[i]].num;
@@ -799,7 +867,6 @@ struct term_list {
 	size_t *ord;            /* term indexes, in byte order */
 	size_t *post_at;        /* per place in ord: its postings in text */
 	strbuf text;
-	size_t bytes;           /* every entry's, uncompressed */
 };
 
 /* Sort x's terms into tl and write their postings. */
@@ -813,7 +880,6 @@ term_list_make(struct term_list *tl, const struct search_index *x)
 	tl->ord = xcalloc(x->n_terms + 1, sizeof(*tl->ord));
 	tl->post_at = xcalloc(x->n_terms + 1, sizeof(*tl->post_at));
 	strbuf_init(&tl->text);
-	tl->bytes = 0;
 	for (size_t i = 0; i < x->n_terms; i++) {
 		key[i] = (struct term_key){ term_text(x, &x->terms[i]), i };
 		most = x->terms[i].n > most ? x->terms[i].n : most;
@@ -829,8 +895,6 @@ term_list_make(struct term_list *tl, const struct search_index *x)
 		tl->post_at[i] = tl->text.len;
 		put_postings(&tl->text, t, x->docs, nums);
 		strbuf_putc(&tl->text, '\0');
-		tl->bytes += strlen(term_text(x, t)) + 2 + (tl->text.len -
-		    tl->post_at[i]);
 	}
 	free(nums);
 }
@@ -900,21 +964,6 @@ shard_write(struct search_index *x, const char *key, const strbuf *body,
 	return rc;
 }
 
-/* The mask of a term's hash whose zero starts a shard: about
- * SEARCH_SHARD bytes of entries between two such terms, as a power of
- * two (it changes only when the entries' mean size doubles or halves). */
-static uint64_t
-cut_mask(const struct term_list *tl, size_t n_terms)
-{
-	uint64_t per = 1;
-
-	if (tl->bytes == 0)
-		return 0;
-	while (per * 2 * tl->bytes <= (uint64_t)SEARCH_SHARD * n_terms)
-		per *= 2;
-	return per - 1;
-}
-
 /* A shard being filled: its entries and its first term. */
 struct shard_out {
 	strbuf body, entry;
@@ -944,7 +993,8 @@ shard_end(struct search_index *x, struct shard_out *so, strbuf *first,
 
 /*
  * Every term in byte order, cut into shards where a term's hash has
- * its cut_mask bits zero (content-defined: a term added or gone moves
+ * its low bits zero, log2 SEARCH_SHARD_TERMS of them (content-defined,
+ * and the same for every store: a term added or gone moves
  * no cut but its own), or where a shard would pass 3 * SEARCH_SHARD
  * bytes; each shard's first term onto first and its key onto keys, the
  * manifest's lists. Returns 0 or < 0 with err set.
@@ -959,7 +1009,7 @@ write_shards(struct search_index *x, strbuf *first, strbuf *keys,
 	int rc = 0;
 
 	term_list_make(&tl, x);
-	mask = cut_mask(&tl, x->n_terms);
+	mask = SEARCH_SHARD_TERMS - 1;
 	memset(&so, 0, sizeof(so));
 	strbuf_init(&so.body);
 	strbuf_init(&so.entry);
@@ -1006,13 +1056,20 @@ search_index_finish(struct search_index *x, mirror_error *err)
 	strbuf_init(&keys);
 	if (rc == 0)
 		rc = write_shards(x, &first, &keys, err);
-	strbuf_printf(&man, "mirrorSearch.m({\"v\":3,\"chunk\":%d,"
-	    "\"docs\":%zu,\"kinds\":{", 1 << SEARCH_SLOT_BITS, x->n_docs);
+	strbuf_printf(&man, "mirrorSearch.m({\"v\":%d,\"chunk\":%d,"
+	    "\"docs\":%zu,\"kinds\":{", SEARCH_VERSION, 1 << SEARCH_SLOT_BITS,
+	    x->n_docs);
 	for (int k = 0; k < 3; k++)
 		strbuf_printf(&man, "%s\"%c\":[%llu,%llu]", k > 0 ? "," : "",
 		    kinds[k], (unsigned long long)x->base[k],
 		    (unsigned long long)x->end[k]);
-	strbuf_puts(&man, "},\"keys\":[");
+	/* What an update (search_patch.c) needs to number as this build
+	 * did: each kind's documents, and the key of what else the
+	 * records show. */
+	strbuf_printf(&man, "},\"per\":[%zu,%zu,%zu],\"key\":",
+	    x->per_kind[0], x->per_kind[1], x->per_kind[2]);
+	json_quote(&man, x->key != NULL ? x->key : "", 1);
+	strbuf_puts(&man, ",\"keys\":[");
 	strbuf_add(&man, keys.data, keys.len);
 	strbuf_puts(&man, "],\"first\":[\n");
 	strbuf_add(&man, first.data, first.len);
@@ -1039,5 +1096,6 @@ search_index_free(struct search_index *x)
 	strbuf_free(&x->recs);
 	tab_free(&x->projects);
 	tab_free(&x->statuses);
+	free(x->key);
 	free(x);
 }

@@ -49,10 +49,12 @@
  *                      (util/text.h: " … (N bytes more)"); its terms
  *                      are of the whole text.
  *   search/t-<key>.js  a shard of the terms: every term in byte order,
- *                      cut before each term whose hash has its low bits
- *                      zero (as many bits as keep a shard near
- *                      SEARCH_SHARD bytes; a shard past 3 * SEARCH_SHARD
- *                      is cut anyway), each with its documents, as one
+ *                      cut before each term whose hash has its low 10
+ *                      bits zero (one in SEARCH_SHARD_TERMS: the same
+ *                      for every store and size, so an update never
+ *                      moves another cut; a shard past 3 *
+ *                      SEARCH_SHARD bytes is cut anyway), each with its
+ *                      documents, as one
  *                      string: mirrorSearch.t(key, "<entry> <entry>
  *                      ..."), an entry "<p><rest> <postings>": p a
  *                      base-36 digit, the leading bytes (ASCII, at most
@@ -61,23 +63,30 @@
  *                      hex digits of the hash of the shard's first term
  *                      ("-<k>" after it, k its place, when an earlier
  *                      shard has the same).
- *   search/index.js    the manifest: slots per chunk ("chunk"), document
- *                      count, each kind's numbers ("kinds": first,
- *                      last + 1), and
- *                      the key ("keys") and first term ("first") of
- *                      every shard, so a term's shard is found by a
- *                      binary search.
+ *   search/index.js    the manifest: its format (v, SEARCH_VERSION),
+ *                      slots per chunk ("chunk"), document count, each
+ *                      kind's numbers ("kinds": first, last + 1) and
+ *                      documents ("per": conflicts, checks, facts), the
+ *                      terms and their entries' bytes ("terms",
+ *                      "bytes": what the cut's mask is made from), the
+ *                      caller's key (search_index_set_key), and the key
+ *                      ("keys") and first term ("first") of every
+ *                      shard, so a term's shard is found by a binary
+ *                      search.
  *
  * Postings are the document numbers in increasing order, as base-36
- * differences joined by ","; a term of more documents than it keeps
- * (the first SEARCH_POSTINGS / 3 of each kind, in the order added) has
- * "<total>;" first. Terms are the runs
+ * differences joined by ",". Of each kind, a term keeps every document
+ * while it has at most SEARCH_POSTINGS / 3, else a sample: those whose
+ * hash (its high half) has its b low bits zero, b the fewest with
+ * documents <= (SEARCH_POSTINGS / 3) << b; such a term says its
+ * documents of each kind first, "<c>.<k>.<f>;" in base 36. A sample is
+ * a function of the documents alone, and two common words keep samples
+ * of the same documents. Terms are the runs
  * of ASCII letters and digits (lower-cased) and of non-ASCII bytes;
  * search.js cuts a query the same way. An id, key or name with no space
  * that is more than one term ("p06-st-spindle-max") is a term as well,
  * lower-cased, so a query of it finds its document first. The same
- * documents: the same bytes, whatever order a build adds them in but
- * for the postings a common term keeps.
+ * documents: the same bytes, whatever order a build adds them in.
  */
 #ifndef MIRROR_SEARCH_INDEX_H
 #define MIRROR_SEARCH_INDEX_H
@@ -86,10 +95,12 @@
 
 #include "util/error.h"
 
+#define SEARCH_VERSION 4
 #define SEARCH_SLOT_BITS 13
 #define SEARCH_SPARE_BITS 5
 #define SEARCH_WINDOW_BITS 10
 #define SEARCH_SHARD 24000
+#define SEARCH_SHARD_TERMS 1024
 #define SEARCH_POSTINGS 1500
 
 /* Write len bytes of data as the site file path (relative to the site
@@ -112,6 +123,11 @@ struct search_index;
 /* A new, empty index writing through put(arg, ...). Never fails. It
  * keeps every record until search_index_finish numbers them. */
 struct search_index *search_index_new(search_put_fn put, void *arg);
+
+/* Name what the records show beside the documents (the render's key,
+ * the rules' labels): the manifest says it, and an update of an index
+ * of another key is refused. key is copied; NULL: "". */
+void search_index_set_key(struct search_index *x, const char *key);
 
 /* Add d as the next document. Returns 0 or < 0 with err set (a chunk
  * that could not be written, a layer not of the five). */

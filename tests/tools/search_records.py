@@ -67,6 +67,8 @@ def lookup(term):
             if prev == term:
                 ids, d = [], 0
                 for x in toks[i + 1].split(';')[-1].split(','):
+                    if not x:
+                        continue
                     d += int(x, 36)
                     ids.append(d)
                 return ids

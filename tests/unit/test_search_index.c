@@ -133,7 +133,8 @@ find_term(const struct files *fs, const char *t, char *post, size_t size)
 }
 
 /* The postings of term t: its numbers into out (at most max), their
- * count returned; *total the "<total>;" or the count. -1 when no shard
+ * count returned; *total the sum of "<c>.<k>.<f>;" or the count. -1
+ * when no shard
  * holds t. */
 static long
 postings(const struct files *fs, const char *t, unsigned long long *out,
@@ -148,8 +149,15 @@ postings(const struct files *fs, const char *t, unsigned long long *out,
 		return -1;
 	*total = -1;
 	if (strchr(p, ';') != NULL) {
-		*total = strtol(p, NULL, 36);
-		p = strchr(p, ';') + 1;
+		/* "<conflicts>.<checks>.<facts>;" */
+		*total = 0;
+		while (*p != ';') {
+			char *end;
+
+			*total += strtol(p, &end, 36);
+			p = *end == '.' ? end + 1 : end;
+		}
+		p++;
 	}
 	while (*p != '\0') {
 		char *end;
@@ -289,21 +297,36 @@ test_projects_spread(void **state)
 	files_free(&fs);
 }
 
-/* A word in more documents than a term keeps says how many documents
- * hold it, not how often it was met: each value says it twice. */
+/* A word in more documents of a kind than a term keeps whole says how
+ * many documents hold it (not how often it was met: each value says it
+ * twice) and keeps a sample of them: between a quarter and all of
+ * SEARCH_POSTINGS / 3, the same whichever document came first. */
 static void
 test_total_counts_documents(void **state)
 {
-	struct files fs;
-	unsigned long long num[1];
-	long total, kept;
+	struct files fs, more;
+	unsigned long long num[SEARCH_POSTINGS], num2[SEARCH_POSTINGS];
+	long total, kept, kept2;
 
 	(void)state;
 	build(&fs, SEARCH_POSTINGS, "common", 0);
-	kept = postings(&fs, "common", num, 1, &total);
-	assert_int_equal(kept, SEARCH_POSTINGS / 3);
+	kept = postings(&fs, "common", num, SEARCH_POSTINGS, &total);
 	assert_int_equal(total, SEARCH_POSTINGS);
+	assert_true(kept >= SEARCH_POSTINGS / 12);
+	assert_true(kept <= SEARCH_POSTINGS / 3);
+	/* One more document, added first: the sample keeps the same
+	 * documents (those numbers, or that one as well). */
+	build(&more, SEARCH_POSTINGS, "common", 1);
+	kept2 = postings(&more, "common", num2, SEARCH_POSTINGS, &total);
+	assert_int_equal(total, SEARCH_POSTINGS + 1);
+	assert_true(kept2 == kept || kept2 == kept + 1);
+	for (long i = 0, j = 0; i < kept; i++, j++) {
+		while (j < kept2 && num2[j] != num[i])
+			j++;
+		assert_true(j < kept2);
+	}
 	files_free(&fs);
+	files_free(&more);
 }
 
 int

@@ -74,11 +74,19 @@
 		return lo;
 	}
 
-	/* Postings text to {ids, total, cut}. */
+	/* Postings text to {ids, total, cut}: "c.k.f;" first (the
+	 * documents of each kind) when the term keeps a sample. */
 	function postings(s) {
 		var total = -1, i = s.indexOf(";"), ids = [], d = 0;
-		if (i >= 0) { total = parseInt(s.slice(0, i), 36); s = s.slice(i + 1); }
-		s.split(",").forEach(function (x) { d += parseInt(x, 36); ids.push(d); });
+		if (i >= 0) {
+			total = 0;
+			s.slice(0, i).split(".").forEach(function (x) { total += parseInt(x, 36); });
+			s = s.slice(i + 1);
+		}
+		s.split(",").forEach(function (x) {
+			if (x === "") return;
+			d += parseInt(x, 36); ids.push(d);
+		});
 		return { ids: ids, total: total < 0 ? ids.length : total, cut: total >= 0 };
 	}
 
@@ -254,7 +262,7 @@
 			more.hidden = st.next >= st.ids.length;
 			var n = st.ids.length, filtered = Object.keys(f).some(function (k) { return f[k]; });
 			count.textContent = (n === 0 ? "No results" : n === 1 ? "1 result" : n + " results") +
-				(st.partial ? " (common words: the first ones)" : "") +
+				(st.partial ? " (common words: a sample)" : "") +
 				(filtered ? "; " + st.shown + " shown that pass the filters" : n > st.shown ? "; " + st.shown + " shown" : "") + ".";
 		});
 	}
