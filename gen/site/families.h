@@ -7,7 +7,7 @@
  * family writes its pages with page.h and builds the JSON of facts with
  * items.h; it never calls back into the driver, and no family calls
  * another (a family may be made of parts, as projects are of the
- * overview, site_decisions.c and site_subsystem.c, called one way).
+ * overview and site_parts.c, called one way).
  *
  * To add a page family:
  *   1. write site_<name>.c and site_<name>.h declaring one function

@@ -1,14 +1,24 @@
 /*
- * site_subsystem.h: a project's subsystems page, one part of the
- * project family (site_project.c).
+ * site_parts.h: the project family's pages beside the overview, each
+ * HTML only (site_parts.c): a project's decision log and its subsystems
+ * page.
  */
-#ifndef MIRROR_SITE_SUBSYSTEM_H
-#define MIRROR_SITE_SUBSYSTEM_H
+#ifndef MIRROR_SITE_PARTS_H
+#define MIRROR_SITE_PARTS_H
 
 #include <jansson.h>
 
 #include "site/page.h"
 #include "site/site_graph.h"
+
+/* The decision log's name in its project's folder: an HTML-only page
+ * (struct page_doc), decisions.html alone. */
+#define DECISIONS_PAGE "decisions"
+
+/* projects/<slug>/decisions of project i from its facts f. Returns 0
+ * or < 0 with err set. */
+int decision_page(const struct page_ctx *pc, size_t i,
+    const struct project_facts *f, mirror_error *err);
 
 /* The subsystems page's name in its project's folder: an HTML-only
  * page (struct page_doc), subsystems.html alone. */
