@@ -148,6 +148,25 @@ cache_get(char *buf, size_t size, const char *kind, const void *key,
 	return got;
 }
 
+int
+cache_get_text(strbuf *sb, size_t max, const char *kind, const void *key,
+    size_t keylen)
+{
+	char hex[17];
+	mirror_error ignored;
+	int fd, rc;
+
+	if ((fd = cache_dir(kind, 0)) < 0)
+		return -1;
+	entry_name(hex, key, keylen);
+	/* userfile_readat never opens the store (userfile.h). */
+	rc = userfile_readat(sb, &(struct userfile_at){ .dirfd = fd,
+	    .name = hex, .what = "cache entry", .shown = hex }, max,
+	    USERFILE_MISSING_OK, &ignored);
+	close(fd);
+	return rc == 0 ? 0 : -1;
+}
+
 /* 1 when name below fd is the store or one of its files, else 0. */
 static int
 is_store(int fd, const char *name)
@@ -184,5 +203,19 @@ cache_put(const char *kind, const void *key, size_t keylen,
 		if (!ok || renameat(dfd, tmp, dfd, hex) != 0)
 			(void)unlinkat(dfd, tmp, 0);
 	}
+	close(dfd);
+}
+
+void
+cache_drop(const char *kind, const void *key, size_t keylen)
+{
+	char hex[17];
+	int dfd;
+
+	if ((dfd = cache_dir(kind, 0)) < 0)
+		return;
+	entry_name(hex, key, keylen);
+	if (!is_store(dfd, hex))
+		(void)unlinkat(dfd, hex, 0);
 	close(dfd);
 }

@@ -23,6 +23,8 @@
 
 #include <stddef.h>
 
+#include "util/strbuf.h"
+
 /*
  * The entry of kind for key[0..keylen) into buf, NUL-ended (so at most
  * size - 1 bytes). Returns its length, or -1 when there is none, or it
@@ -35,5 +37,17 @@ long cache_get(char *buf, size_t size, const char *kind, const void *key,
  * there (best effort). */
 void cache_put(const char *kind, const void *key, size_t keylen,
     const char *data, size_t len);
+
+/*
+ * The entry of kind for key of any length up to max bytes, appended to
+ * sb (NUL-ended, as strbuf keeps it). Returns 0, or -1 when there is
+ * none or it is longer (sb then holds nothing new).
+ */
+int cache_get_text(strbuf *sb, size_t max, const char *kind,
+    const void *key, size_t keylen);
+
+/* Remove the entry of kind for key, when there is one and it is not
+ * the store (best effort). */
+void cache_drop(const char *kind, const void *key, size_t keylen);
 
 #endif

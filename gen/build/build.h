@@ -99,6 +99,7 @@ extern const char *const build_phase_names[PH_N];
 struct build_work {
 	unsigned long long rows[PH_N], rule_rows, pages_rendered;
 	unsigned long long files_written, bytes_written, hashed_bytes;
+	unsigned long long search_docs;
 };
 
 /* What a build did, for its summary and --json. */

@@ -648,6 +648,37 @@ output_keep(struct output *o, const char *const *relpaths, size_t n)
 	return ok;
 }
 
+/* 1 when path is one of drop[0..n). */
+static int
+in_list(const char *path, const char *const *drop, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(drop[i], path) == 0)
+			return 1;
+	return 0;
+}
+
+long
+output_keep_rest(struct output *o, const char *prefix,
+    const char *const *drop, size_t n)
+{
+	size_t pl = strlen(prefix), nk = 0, cap = 0;
+	const char **keep = NULL;
+	long rc;
+
+	/* DIR's list is not changed after output_begin; the values are
+	 * the lock's. */
+	pthread_mutex_lock(&o->mu);
+	for (size_t i = 0; i < o->prev.n; i++)
+		if (o->prev.val[i] == 0 && strncmp(o->prev.v[i], prefix,
+		    pl) == 0 && !in_list(o->prev.v[i], drop, n))
+			ARRAY_PUSH(keep, nk, cap) = o->prev.v[i];
+	pthread_mutex_unlock(&o->mu);
+	rc = output_keep(o, keep, nk) ? (long)nk : -1;
+	free(keep);
+	return rc;
+}
+
 int
 output_read_prev(char **data, size_t *len, struct output *o,
     const char *relpath, mirror_error *err)

@@ -160,6 +160,18 @@ int output_write(struct output *out, const char *relpath, const void *data,
 int output_keep(struct output *out, const char *const *relpaths, size_t n);
 
 /*
+ * Keep every file DIR held below prefix (a folder's path ending in '/')
+ * that this build has neither written nor kept yet, but the n paths of
+ * drop (files the new site lacks): as output_keep, all or nothing.
+ * Returns how many, or -1 when one could not be kept (then none is).
+ * For a family that updates its folder in place: it writes what
+ * changed and keeps the rest. Safe with output_write from other
+ * threads, as long as none writes below prefix meanwhile.
+ */
+long output_keep_rest(struct output *out, const char *prefix,
+    const char *const *drop, size_t n);
+
+/*
  * The previous build's file relpath in DIR (opened below DIR without
  * following any link, a regular file only): 1 with *data (NUL-terminated
  * after its *len bytes; the caller frees it); 0 with *data NULL when DIR

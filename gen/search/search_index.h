@@ -37,8 +37,11 @@
  *                      past 0). The chunk's
  *                      projects and statuses are written once, in the
  *                      order first met, and a record names them by
- *                      index; code is 4 * layer (0 state, 1 entity,
- *                      2 memory, 3 conflict, 4 check) + flags. The url
+ *                      index; code is 8 * layer (0 state, 1 entity,
+ *                      2 memory, 3 conflict, 4 check), + 4 when the
+ *                      document's slot is past the one it asked for
+ *                      (moved: what an update needs to know), + flags
+ *                      (1 disputed, 2 checked). The url
  *                      is left out when search.js rebuilds it (a fact's
  *                      projects/<slug>/index.html#<layer>-<id>, or
  *                      index.html#... for no project, a conflict's
@@ -93,15 +96,10 @@
 
 #include <stddef.h>
 
+#include "search/search_files.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 
-#define SEARCH_VERSION 4
-#define SEARCH_SLOT_BITS 13
-#define SEARCH_SPARE_BITS 5
-#define SEARCH_WINDOW_BITS 10
-#define SEARCH_SHARD 24000
-#define SEARCH_SHARD_TERMS 1024
-#define SEARCH_POSTINGS 1500
 
 /* Write len bytes of data as the site file path (relative to the site
  * root). Returns 0 or < 0 with err set. */
@@ -119,6 +117,7 @@ struct search_doc {
 };
 
 struct search_index;
+
 
 /* A new, empty index writing through put(arg, ...). Never fails. It
  * keeps every record until search_index_finish numbers them. */
@@ -138,6 +137,58 @@ int search_index_add(struct search_index *x, const struct search_doc *d,
  * manifest. Returns 0 or < 0 with err set. */
 int search_index_finish(struct search_index *x, mirror_error *err);
 
+/*
+ * An update: the files the last build wrote, changed where the
+ * documents of some projects changed (issue 68: a one-fact change costs
+ * its project, not the store). Two indexes made with
+ * search_index_new_whole (every posting kept, no sample) hold those
+ * projects' documents, old as the last build added them and x as they
+ * are now, each project whole (its facts, conflicts and checks);
+ * search_index_update then reads the last build's manifest, the chunks
+ * around those projects' places and the shards of their words through
+ * prev, and writes through x's put the files that change, so that
+ * search/ holds the bytes a whole build of the new documents writes.
+ */
+struct search_prev {
+	/* The last build's file path (relative to the site): 1 with
+	 * *data (NUL-terminated, the caller frees it) and *len, 0 when
+	 * it wrote none, < 0 with err set. */
+	int (*get)(void *arg, const char *path, char **data, size_t *len,
+	    mirror_error *err);
+	/* Keep every file the last build wrote below "search/" that this
+	 * one has not written, but drop[0..n) (files the index no longer
+	 * has). Returns 0 or < 0 with err set. */
+	int (*keep)(void *arg, const char *const *drop, size_t n,
+	    mirror_error *err);
+	void *arg;
+};
+
+/* search_index_update's answer when only a whole build can write the
+ * index (a kind's ring or a common word's sample changes size, two
+ * projects' documents meet, the last build's files are not of this
+ * format or key): nothing was written. */
+#define SEARCH_REBUILD 1
+
+struct search_index *search_index_new_whole(search_put_fn put, void *arg);
+
+/* Returns 0 (written), SEARCH_REBUILD, or < 0 with err set (a file
+ * that could not be read or written). x and old stay the caller's. */
+int search_index_update(struct search_index *x, struct search_index *old,
+    const struct search_prev *prev, mirror_error *err);
+
 void search_index_free(struct search_index *x);   /* NULL: no-op */
+
+/*
+ * A project's documents as text (search_docs.c), as a build keeps them
+ * for the next: search_docs_put appends d to sb (its first adds the
+ * header); search_docs_each calls each(arg, d, err) for every document
+ * of text[0..len) (which it writes NUL bytes into: the fields are
+ * valid during the call). Returns 0, 1 when text is not such a list
+ * (nothing called past the damage), or each's failure.
+ */
+void search_docs_put(strbuf *sb, const struct search_doc *d);
+int search_docs_each(char *text, size_t len,
+    int (*each)(void *arg, const struct search_doc *d, mirror_error *err),
+    void *arg, mirror_error *err);
 
 #endif

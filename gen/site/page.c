@@ -52,6 +52,28 @@ page_file(const struct page_ctx *pc, const char *path, const void *data,
 }
 
 int
+page_read_prev(char **data, size_t *len, const struct page_ctx *pc,
+    const char *path, mirror_error *err)
+{
+	*data = NULL;
+	*len = 0;
+	if (pc->w->out == NULL)
+		return 0;
+	return output_read_prev(data, len, pc->w->out, path, err);
+}
+
+int
+page_keep_rest(const struct page_ctx *pc, const char *prefix,
+    const char *const *drop, size_t n, mirror_error *err)
+{
+	if (pc->w->out == NULL ||
+	    output_keep_rest(pc->w->out, prefix, drop, n) >= 0)
+		return 0;
+	return mirror_fail(err, MIRROR_EIO, "internal: the last build's "
+	    "files below %s could not be kept", prefix);
+}
+
+int
 page_paths(const char *const **paths, size_t *n, const struct page_ctx *pc)
 {
 	*paths = NULL;
@@ -791,3 +813,116 @@ page_write_rows(const struct page_ctx *pc, const struct page_doc *doc,
 	return write_twin_json(pc, doc, json_path, v, 1, err);
 }
 
+
+/* ---- units ---------------------------------------------------------------- */
+
+void
+page_unit_path(strbuf *sb, const char *id)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, id);
+	strbuf_reset(sb);
+	strbuf_printf(sb, "projects/%s/", slug);
+}
+
+void
+page_unit_hex(char hex[DIGEST_HEX + 1], uint64_t digest, const char *key)
+{
+	char h[17];
+
+	hash_hex(h, digest);
+	memcpy(hex, h, 16);
+	memset(hex + 16, '0', DIGEST_HEX - 16);
+	if (key != NULL && strlen(key) == 16)
+		memcpy(hex + 16, key, 16);
+	hex[DIGEST_HEX] = '\0';
+}
+
+/* What units_gone looks at: this build's units (sorted by path) and
+ * where the gone ones go. */
+struct units_seen {
+	struct page_unit **u;
+	size_t *n, cap, now;
+	const char **paths;     /* this build's, sorted */
+};
+
+/* qsort order of paths. */
+static int
+path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* record_prev_under's each: a unit line ("projects/<slug>/", no other
+ * '/') this build lacks, onto the gone units. */
+static void
+units_gone(void *arg, const char *path, size_t len, const char *hex)
+{
+	struct units_seen *s = arg;
+	char *p = xstrndup(path, len);
+	const char *slash = strchr(p + strlen(PAGE_LOOSE_UNIT), '/');
+	struct page_unit *g;
+
+	if (slash == NULL || slash[1] != '\0' || bsearch(&p, s->paths, s->now,
+	    sizeof(*s->paths), path_cmp) != NULL) {
+		free(p);
+		return;
+	}
+	g = &ARRAY_PUSH(*s->u, *s->n, s->cap);
+	memset(g, 0, sizeof(*g));
+	g->path = p;
+	memcpy(g->prev, hex, DIGEST_HEX);
+	g->project = -1;
+}
+
+int
+page_units(struct page_unit **u, size_t *n, const struct page_ctx *pc)
+{
+	const struct store_digest *d = &pc->m->digest;
+	const struct page_record *r = pc->w->record;
+	const char *key = r != NULL ? record_key(r) : NULL;
+	struct units_seen s = { .u = u, .n = n };
+	char hex[DIGEST_HEX + 1], prev[DIGEST_HEX + 1];
+	int known = r != NULL && record_has_lines(r);
+	strbuf path;
+
+	*u = xcalloc(d->n + 1, sizeof(**u));
+	*n = 0;
+	s.cap = d->n + 1;
+	strbuf_init(&path);
+	page_unit_hex(hex, d->loose, key);
+	known = known && record_prev(prev, r, PAGE_LOOSE_UNIT) &&
+	    strcmp(prev, hex) == 0;
+	for (size_t k = 0; k < d->n; k++) {
+		struct page_unit *e = &(*u)[(*n)++];
+
+		page_unit_path(&path, d->p[k].project);
+		e->path = xstrdup(path.data);
+		page_unit_hex(e->hex, d->p[k].sum, key);
+		if (r == NULL || !record_prev(e->prev, r, e->path))
+			e->prev[0] = '\0';
+		e->project = model_project_index(pc->m, d->p[k].project);
+		known = known && e->project >= 0;
+	}
+	/* And no project of the model's is without a unit. */
+	known = known && *n == pc->m->n_projects;
+	s.now = *n;
+	s.paths = xcalloc(*n + 1, sizeof(*s.paths));
+	for (size_t i = 0; i < *n; i++)
+		s.paths[i] = (*u)[i].path;
+	qsort(s.paths, *n, sizeof(*s.paths), path_cmp);
+	if (known)
+		(void)record_prev_under(r, PAGE_LOOSE_UNIT, units_gone, &s);
+	free(s.paths);
+	strbuf_free(&path);
+	return known;
+}
+
+void
+page_units_free(struct page_unit *u, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(u[i].path);
+	free(u);
+}

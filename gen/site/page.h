@@ -259,4 +259,51 @@ void page_item(const struct page_ctx *pc);
  * and cmark-gfm (not kept from the last build), in every build so far. */
 extern struct work_count page_rendered;
 
+/*
+ * The last build's file path of the site (output.h's output_read_prev):
+ * 1 with *data and *len (the caller frees *data), 0 when there is none
+ * (or nothing is written: a rehearsal), < 0 with err set.
+ */
+int page_read_prev(char **data, size_t *len, const struct page_ctx *pc,
+    const char *path, mirror_error *err);
+
+/* Keep every file of the last build below folder prefix that this one
+ * has not written, but drop[0..n) (output.h's output_keep_rest).
+ * Returns 0 or < 0 with err set. */
+int page_keep_rest(const struct page_ctx *pc, const char *prefix,
+    const char *const *drop, size_t n, mirror_error *err);
+
+/* ---- units: what a family updates from the projects that changed ---- */
+
+/* The record's line for the rows of no project. */
+#define PAGE_LOOSE_UNIT "projects/"
+
+/* The record's line of project id, its folder "projects/<slug>/", into
+ * sb (reset here). */
+void page_unit_path(strbuf *sb, const char *id);
+
+/* A unit's digest: the project's (or the loose rows') digest, then the
+ * site's inputs (key; NULL: zeros), as DIGEST_HEX digits. */
+void page_unit_hex(char hex[DIGEST_HEX + 1], uint64_t digest,
+    const char *key);
+
+/* A project's unit, as this build and the last recorded it. */
+struct page_unit {
+	char *path;                     /* "projects/<slug>/" */
+	char prev[DIGEST_HEX + 1];      /* the last build's; "": none */
+	char hex[DIGEST_HEX + 1];       /* this build's; "": gone */
+	long project;                   /* the model's index; -1: gone */
+};
+
+/*
+ * Every unit of this build's projects, then those the last build
+ * recorded that this one lacks (gone), into *u and *n (page_units_free
+ * frees them). Returns 1 when the record says what changed: the last
+ * build's record is there, of the same site inputs, with the same rows
+ * of no project, and every project of the digest is the model's; else
+ * 0 (the units are filled all the same, prev "" where unknown).
+ */
+int page_units(struct page_unit **u, size_t *n, const struct page_ctx *pc);
+void page_units_free(struct page_unit *u, size_t n);
+
 #endif

@@ -22,6 +22,7 @@
 #include "site/site_conflicts.h"
 #include "site/site_index.h"
 #include "site/site_project.h"
+#include "site/site_search.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -45,9 +46,6 @@ page_families(size_t *n)
 	*n = sizeof(families) / sizeof(*families);
 	return families;
 }
-
-/* The record's line for the rows of no project. */
-#define LOOSE_UNIT "projects/"
 
 /* The build's stamp, last, so it counts every other file. */
 static int
@@ -159,32 +157,6 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 	return rc;
 }
 
-/* The record's line of project id: its folder "projects/<slug>/". */
-static void
-unit_path(strbuf *sb, const char *id)
-{
-	char slug[SLUG_SIZE];
-
-	slug_make(slug, id);
-	strbuf_reset(sb);
-	strbuf_printf(sb, "projects/%s/", slug);
-}
-
-/* A unit's digest: the project's (or the loose rows') digest, then the
- * site's inputs (key), as DIGEST_HEX digits. */
-static void
-unit_hex(char hex[DIGEST_HEX + 1], uint64_t digest, const char *key)
-{
-	char h[17];
-
-	hash_hex(h, digest);
-	memcpy(hex, h, 16);
-	memset(hex + 16, '0', DIGEST_HEX - 16);
-	if (key != NULL && strlen(key) == 16)
-		memcpy(hex + 16, key, 16);
-	hex[DIGEST_HEX] = '\0';
-}
-
 /*
  * Before the families: record each project's unit, keep the pages of
  * those whose unit is unchanged (w->kept), and limit the facts reader
@@ -203,8 +175,8 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 	int rc = 0;
 
 	pc->w->kept = xcalloc(m->n_projects + 1, 1);
-	unit_hex(hex, d->loose, key);
-	record_put(pc->w->record, LOOSE_UNIT, hex);
+	page_unit_hex(hex, d->loose, key);
+	record_put(pc->w->record, PAGE_LOOSE_UNIT, hex);
 	strbuf_init(&unit);
 	strbuf_init(&json);
 	scope[n_scope++] = "";
@@ -212,8 +184,8 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 		const char *id = d->p[k].project;
 		long i = model_project_index(m, id);
 
-		unit_path(&unit, id);
-		unit_hex(hex, d->p[k].sum, key);
+		page_unit_path(&unit, id);
+		page_unit_hex(hex, d->p[k].sum, key);
 		if (i < 0 || id[0] == '\0') {
 			record_put(pc->w->record, unit.data, hex);
 			continue;
@@ -256,14 +228,14 @@ site_changed_projects(const char ***ids, size_t *n,
 
 	*ids = NULL;
 	*n = 0;
-	unit_hex(hex, d->loose, NULL);
-	if (r == NULL || !record_prev(prev, r, LOOSE_UNIT) ||
+	page_unit_hex(hex, d->loose, NULL);
+	if (r == NULL || !record_prev(prev, r, PAGE_LOOSE_UNIT) ||
 	    memcmp(prev, hex, 16) != 0)
 		return 0;
 	strbuf_init(&unit);
 	for (size_t k = 0; k < d->n; k++) {
-		unit_path(&unit, d->p[k].project);
-		unit_hex(hex, d->p[k].sum, NULL);
+		page_unit_path(&unit, d->p[k].project);
+		page_unit_hex(hex, d->p[k].sum, NULL);
 		if (!record_prev(prev, r, unit.data) ||
 		    memcmp(prev, hex, 16) != 0)
 			ARRAY_PUSH(*ids, *n, cap) = d->p[k].project;

@@ -13,9 +13,4 @@
  * that has names). Returns 0 or < 0 with err set. */
 int atoz_pages(const struct page_ctx *pc, mirror_error *err);
 
-/* search/: the search index of every fact, conflict and check
- * (search/search_index.h) and its page, search/index. Returns 0 or < 0
- * with err set. */
-int search_pages(const struct page_ctx *pc, mirror_error *err);
-
 #endif

@@ -12,18 +12,21 @@
 # and the 10 leave room for what a bigger store legitimately adds to a
 # change's own files (one more A-Z page, a longer changes page).
 #
-# pages_rendered and files_written are asserted. The rows of every
-# phase, bytes_written and hashed_bytes grow with the store on this tree
-# (the digest reads every row; the read and the render read every fact
-# for the search index and the A-Z; index.md lists every project): they
-# are printed for the record (as "# work ..." lines), not asserted.
+# pages_rendered, files_written and search_docs (the documents the
+# search index took in: an update's are the changed project's, now and
+# then) are asserted, and after each change at 10,000 facts the search
+# index must be the one a whole build of the same store writes. The
+# rows of every phase, bytes_written and hashed_bytes grow with the
+# store on this tree (the digest reads every row; the A-Z reads every
+# name; index.md lists every project): they are printed for the record
+# (as "# work ..." lines), not asserted.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # no user's global git config leaks in
 export MIRROR_CACHE_DIR="$T/cache"
 export SOURCE_DATE_EPOCH=1793491200
 
 # The asserted counters.
-counters="pages_rendered files_written"
+counters="pages_rendered files_written search_docs"
 
 # setup N: store sN.db of N facts, built into sN with its history in
 # sN.git. Returns non-zero when any step fails.
@@ -67,11 +70,23 @@ change() {
 	rebuild "$1" "$2"
 }
 
+# same_index N CASE: the search index of sN is the one a whole build of
+# the same store writes into a new DIR (no cache: nothing to update).
+same_index() {
+	rm -rf "whole-$1" && cp "s$1.db" "whole-$1.db" &&
+	    MIRROR_CACHE_DIR="$T/nocache" "$MIRROR" build --store \
+	    "whole-$1.db" --out "whole-$1" --quiet &&
+	    diff -r "s$1/search" "whole-$1/search" >/dev/null
+}
+
 for n in 10000 40000; do
 	expect "the $n-fact store is generated and built with --repo" setup $n
 	for c in a b c; do
 		expect "change $c on the $n-fact store builds with --json" \
 		    change $n $c
+		[ $n = 10000 ] || continue
+		expect "change $c: the updated search index is a whole build's" \
+		    same_index $n $c
 	done
 done
 

@@ -77,7 +77,7 @@ def lookup(term):
 
 def url(r, tabs):
     """A record's URL as search.js's url() makes it."""
-    layer = r[0] >> 2
+    layer = r[0] >> 3
     if len(r) > 6:
         return r[6][0] + '#' + r[5] if isinstance(r[6], list) else r[6]
     if layer == 3:
@@ -106,8 +106,8 @@ elif case == 'find':
     for d in lookup(term):
         r = recs[d][0]
         m = MARK.match(r[1])
-        seen.append('%d:%.40s' % (r[0] >> 2, r[1]))
-        if (r[0] >> 2 == int(layer) and m and m.group(1).startswith(prefix)
+        seen.append('%d:%.40s' % (r[0] >> 3, r[1]))
+        if (r[0] >> 3 == int(layer) and m and m.group(1).startswith(prefix)
                 and nbytes in ('*', str(len(m.group(1).encode())))
                 and more in ('*', m.group(2))):
             sys.exit(0)

@@ -2,8 +2,10 @@
  * test_search_index.c: the search index's files (gen/search/
  * search_index.h): a document is found from its number as search.js
  * finds it, a document added or changed rewrites its chunk and the
- * shards of its words alone, and a common word's total counts
- * documents. The promises of doc/site.md, "Search".
+ * shards of its words alone, a common word's total counts documents and
+ * its sample is of the documents alone, and an update from one
+ * project's documents writes a whole build's bytes. The promises of
+ * doc/site.md, "Search".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -329,6 +331,339 @@ test_total_counts_documents(void **state)
 	files_free(&more);
 }
 
+/* ---- updates ------------------------------------------------------------ */
+
+/* A store as the update tests make it: np projects "Project <p>" of
+ * facts "p<p>-f<i>" (nf[p] of them; -1: no such project), valued
+ * "<word> <ver[p]> v<i>" with every third one "common", and with open
+ * conflicts ("p<p>-c<i>", nc[p]). */
+struct tstore {
+	size_t np;
+	int nf[16], nc[16], ver[16];
+	const char *word;
+};
+
+/* The documents of project p of st into x. */
+static void
+add_project(struct search_index *x, const struct tstore *st, size_t p)
+{
+	char id[64], title[32], value[96], proj[32], slug[32];
+	mirror_error err;
+
+	(void)snprintf(proj, sizeof(proj), "Project %zu", p);
+	(void)snprintf(slug, sizeof(slug), "p%zu", p);
+	for (int i = 0; i < st->nc[p]; i++) {
+		(void)snprintf(id, sizeof(id), "p%zu-c%d", p, i);
+		(void)snprintf(value, sizeof(value), "%d mm \xc2\xb7 %d mm",
+		    i + st->ver[p], i);
+		assert_int_equal(search_index_add(x, &(struct search_doc){
+		    .title = "disputed width", .value = value, .project = proj,
+		    .layer = "conflict", .status = "open", .id = id,
+		    .text = value, .flags = 1 }, &err), 0);
+	}
+	for (int i = 0; i < st->nf[p]; i++) {
+		(void)snprintf(id, sizeof(id), "p%zu-f%d", p, i);
+		(void)snprintf(title, sizeof(title), "key %d", i);
+		(void)snprintf(value, sizeof(value), "%s%s %d v%d", i % 3 ? ""
+		    : "common ", st->word, st->ver[p], i);
+		assert_int_equal(search_index_add(x, &(struct search_doc){
+		    .title = title, .value = value, .project = proj,
+		    .pslug = slug, .layer = "state", .status = "active",
+		    .id = id, .text = "source review" }, &err), 0);
+	}
+}
+
+/* A whole build of st into fs. */
+static void
+build_store(struct files *fs, const struct tstore *st)
+{
+	struct search_index *x;
+	mirror_error err;
+
+	memset(fs, 0, sizeof(*fs));
+	x = search_index_new(put, fs);
+	search_index_set_key(x, "k1");
+	for (size_t p = 0; p < st->np; p++)
+		if (st->nf[p] >= 0)
+			add_project(x, st, p);
+	assert_int_equal(search_index_finish(x, &err), 0);
+	search_index_free(x);
+}
+
+/* The last build's files an update reads (a), and what it does: puts
+ * into out, the paths it keeps or drops. */
+struct upd {
+	const struct files *a;
+	struct files out;
+	int kept;
+	char **drop;
+	size_t ndrop;
+};
+
+static int
+upd_get(void *arg, const char *path, char **data, size_t *len,
+    mirror_error *err)
+{
+	const struct upd *u = arg;
+	const char *d = file_of(u->a, path);
+
+	(void)err;
+	*data = d != NULL ? xstrdup(d) : NULL;
+	*len = d != NULL ? strlen(d) : 0;
+	return d != NULL;
+}
+
+static int
+upd_keep(void *arg, const char *const *drop, size_t n, mirror_error *err)
+{
+	struct upd *u = arg;
+
+	(void)err;
+	u->kept++;
+	u->drop = xreallocarray(NULL, n + 1, sizeof(*u->drop));
+	for (size_t i = 0; i < n; i++)
+		u->drop[i] = xstrdup(drop[i]);
+	u->ndrop = n;
+	return 0;
+}
+
+/* Update a (the files of from) to the store to, project p changed:
+ * returns search_index_update's answer; when 0, the files after it
+ * must be the whole build's of to, byte for byte. */
+static int
+update_matches(const struct tstore *from, const struct tstore *to,
+    size_t p)
+{
+	struct files a, b;
+	struct upd u = { .a = &a };
+	struct search_index *x, *old;
+	const struct search_prev prev = { upd_get, upd_keep, &u };
+	mirror_error err;
+	size_t n = 0;
+	int rc;
+
+	build_store(&a, from);
+	build_store(&b, to);
+	x = search_index_new_whole(put, &u.out);
+	old = search_index_new_whole(put, &u.out);
+	search_index_set_key(x, "k1");
+	if (to->nf[p] >= 0)
+		add_project(x, to, p);
+	if (from->nf[p] >= 0)
+		add_project(old, from, p);
+	rc = search_index_update(x, old, &prev, &err);
+	assert_true(rc == 0 || rc == SEARCH_REBUILD);
+	if (rc == 0) {
+		assert_int_equal(u.kept, 1);
+		/* Every file of the whole build: written, or the last
+		 * build's, kept and not dropped. */
+		for (size_t i = 0; i < b.n; i++) {
+			const char *got = file_of(&u.out, b.f[i].path);
+			int dropped = 0;
+
+			for (size_t j = 0; j < u.ndrop; j++)
+				dropped |= strcmp(u.drop[j], b.f[i].path) == 0;
+			if (got == NULL && !dropped)
+				got = file_of(&a, b.f[i].path);
+			if (got == NULL || strcmp(got, b.f[i].data) != 0)
+				fail_msg("%s differs from the whole build's",
+				    b.f[i].path);
+		}
+		/* and nothing more */
+		for (size_t i = 0; i < a.n; i++) {
+			int dropped = 0;
+
+			for (size_t j = 0; j < u.ndrop; j++)
+				dropped |= strcmp(u.drop[j], a.f[i].path) == 0;
+			n += !dropped || file_of(&u.out, a.f[i].path) != NULL;
+		}
+		for (size_t i = 0; i < u.out.n; i++)
+			n += file_of(&a, u.out.f[i].path) == NULL;
+		assert_int_equal(n, b.n);
+	}
+	for (size_t j = 0; j < u.ndrop; j++)
+		free(u.drop[j]);
+	free(u.drop);
+	search_index_free(x);
+	search_index_free(old);
+	files_free(&a);
+	files_free(&b);
+	files_free(&u.out);
+	return rc;
+}
+
+/* The store of the update tests: 12 projects of 40 to 150 facts. */
+static struct tstore
+tstore_make(void)
+{
+	struct tstore st = { .np = 12, .word = "plain" };
+
+	for (size_t p = 0; p < st.np; p++) {
+		st.nf[p] = 40 + (int)(p * 10);
+		st.nc[p] = (int)(p % 3);
+	}
+	return st;
+}
+
+/* A value changed, a fact added, one taken away, a conflict opened and
+ * one closed: each update writes the whole build's bytes. */
+static void
+test_update_one_project(void **state)
+{
+	struct tstore a = tstore_make(), b;
+
+	(void)state;
+	b = a;
+	b.ver[5] = 7;                   /* every value of p5 */
+	assert_int_equal(update_matches(&a, &b, 5), 0);
+	b = a;
+	b.nf[3]++;
+	assert_int_equal(update_matches(&a, &b, 3), 0);
+	b = a;
+	b.nf[0]--;
+	assert_int_equal(update_matches(&a, &b, 0), 0);
+	b = a;
+	b.nc[4]++;
+	assert_int_equal(update_matches(&a, &b, 4), 0);
+	assert_int_equal(update_matches(&b, &a, 4), 0);
+}
+
+/* Every project of the store changed in turn, four ways: each update
+ * writes the whole build's bytes, and all but a few of them are made
+ * (the rest said SEARCH_REBUILD: a record of another project met). */
+static void
+test_update_every_project(void **state)
+{
+	struct tstore a = tstore_make(), b;
+	int made = 0, tried = 0;
+
+	(void)state;
+	for (size_t p = 0; p < a.np; p++) {
+		for (int how = 0; how < 4; how++) {
+			b = a;
+			if (how == 0)
+				b.ver[p] = 3;
+			else if (how == 1)
+				b.nf[p] += 2;
+			else if (how == 2)
+				b.nf[p] -= 3;
+			else
+				b.nc[p] += 1;
+			made += update_matches(&a, &b, p) == 0;
+			tried++;
+		}
+	}
+	print_message("%d of %d updates made\n", made, tried);
+	assert_true(made * 10 >= tried * 9);
+}
+
+/* A project added and one gone. */
+static void
+test_update_project_comes_goes(void **state)
+{
+	struct tstore a = tstore_make(), b;
+
+	(void)state;
+	b = a;
+	b.np = 13;
+	b.nf[12] = 30;
+	a.nf[12] = -1;
+	a.np = 13;
+	assert_int_equal(update_matches(&a, &b, 12), 0);
+	assert_int_equal(update_matches(&b, &a, 12), 0);
+}
+
+/* A word so common its facts are sampled: a value of one project
+ * changed keeps the sample's size, and the update still writes the
+ * whole build's bytes. */
+static void
+test_update_common_word(void **state)
+{
+	struct tstore a = tstore_make(), b;
+
+	(void)state;
+	for (size_t p = 0; p < a.np; p++)
+		a.nf[p] = 220;          /* "common": 880 facts of 2,640 */
+	b = a;
+	b.ver[2] = 9;
+	assert_int_equal(update_matches(&a, &b, 2), 0);
+	b.nf[2]--;
+	assert_int_equal(update_matches(&a, &b, 2), 0);
+}
+
+/* search_docs_each's each: the document's fields, one line each. */
+static int
+docs_line(void *arg, const struct search_doc *d, mirror_error *err)
+{
+	(void)err;
+	strbuf_printf(arg, "%s|%s|%s|%s|%s|%s|%s\n", d->layer, d->id,
+	    d->title, d->value, d->text, d->project, d->pslug);
+	return 0;
+}
+
+/* A project's documents kept as text come back field for field,
+ * whatever their bytes (a newline, a colon, digits, an empty field);
+ * text cut short or of another format is said to be none. */
+static void
+test_docs_round_trip(void **state)
+{
+	struct search_doc d[2] = {
+		{ .layer = "state", .id = "p1-st", .title = "key:1\n2:x",
+		    .value = "12:34", .text = "", .project = "P\n1",
+		    .pslug = "p1" },
+		{ .layer = "memory", .id = "m\xc3\xa9", .title = NULL,
+		    .value = "v", .text = "9:\n9:\n", .project = "P",
+		    .pslug = "" },
+	};
+	strbuf text, out;
+	mirror_error err;
+
+	(void)state;
+	strbuf_init(&text);
+	strbuf_init(&out);
+	search_docs_put(&text, &d[0]);
+	search_docs_put(&text, &d[1]);
+	assert_int_equal(search_docs_each(text.data, text.len, docs_line, &out,
+	    &err), 0);
+	assert_string_equal(out.data, "state|p1-st|key:1\n2:x|12:34||P\n1|p1\n"
+	    "memory|m\xc3\xa9||v|9:\n9:\n|P|\n");
+	strbuf_reset(&text);
+	search_docs_put(&text, &d[0]);
+	assert_int_equal(search_docs_each(text.data, text.len - 3, docs_line,
+	    &out, &err), 1);
+	assert_int_equal(search_docs_each((char[]){ "mirror search docs 0\n" },
+	    21, docs_line, &out, &err), 1);
+	strbuf_free(&text);
+	strbuf_free(&out);
+}
+
+/* An index of another key is not updated. */
+static void
+test_update_other_key(void **state)
+{
+	struct files a, out;
+	struct upd u = { .a = &a };
+	const struct search_prev prev = { upd_get, upd_keep, &u };
+	struct tstore st = tstore_make();
+	struct search_index *x, *old;
+	mirror_error err;
+
+	(void)state;
+	build_store(&a, &st);
+	memset(&out, 0, sizeof(out));
+	x = search_index_new_whole(put, &out);
+	old = search_index_new_whole(put, &out);
+	search_index_set_key(x, "k2");
+	add_project(x, &st, 1);
+	add_project(old, &st, 1);
+	assert_int_equal(search_index_update(x, old, &prev, &err),
+	    SEARCH_REBUILD);
+	assert_int_equal(out.n, 0);
+	search_index_free(x);
+	search_index_free(old);
+	files_free(&a);
+}
+
 int
 main(void)
 {
@@ -337,6 +672,12 @@ main(void)
 		cmocka_unit_test(test_one_more_rewrites_few),
 		cmocka_unit_test(test_projects_spread),
 		cmocka_unit_test(test_total_counts_documents),
+		cmocka_unit_test(test_update_one_project),
+		cmocka_unit_test(test_update_every_project),
+		cmocka_unit_test(test_update_project_comes_goes),
+		cmocka_unit_test(test_update_common_word),
+		cmocka_unit_test(test_update_other_key),
+		cmocka_unit_test(test_docs_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

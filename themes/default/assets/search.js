@@ -167,7 +167,7 @@
 	 * id, url when not rebuilt] (gen/search/search_index.h). */
 	function record(id) {
 		var c = chunks[chunkOf(id)];
-		var r = c.r[slotOf(id) % man.chunk], l = r[0] >> 2, p = c.t.p[r[3]];
+		var r = c.r[slotOf(id) % man.chunk], l = r[0] >> 3, p = c.t.p[r[3]];
 		return { kind: l === 3 ? "c" : l === 4 ? "k" : "f", title: r[1], value: r[2],
 			project: p[0], url: url(r, l, p), layer: LAYERS[l], status: c.t.s[r[4]],
 			flags: r[0] & 3, id: r[5] };

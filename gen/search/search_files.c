@@ -1,0 +1,344 @@
+/*
+ * search_files.c: the text of the search index's files and the rules
+ * that place a document and cut the terms, shared by a whole build
+ * (search_index.c) and an update (search_patch.c), so the two write the
+ * same bytes for the same documents (search_index.h says what the files
+ * hold).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/search_files.h"
+#include "util/array.h"
+#include "util/hash.h"
+#include "util/jsonwrite.h"
+#include "util/xalloc.h"
+
+const char search_kinds[3] = { 'c', 'k', 'f' };
+
+int
+search_sample_keeps(uint64_t h, unsigned bits)
+{
+	/* The high half of the hash: the slot takes the low bits. */
+	return ((h >> 32) & ((UINT64_C(1) << bits) - 1)) == 0;
+}
+
+unsigned
+search_sample_bits(uint64_t n)
+{
+	unsigned b = 0;
+
+	while (b < 32 && n > ((uint64_t)KIND_CAP << b))
+		b++;
+	return b;
+}
+
+/* The bits of a space for n documents: SEARCH_SPARE_BITS more than n
+ * needs, so about one slot in 32 or fewer is taken. */
+static unsigned
+spare_bits(size_t n)
+{
+	unsigned b = SEARCH_SPARE_BITS;
+
+	while (b < 62 && (UINT64_C(1) << (b - SEARCH_SPARE_BITS)) < n)
+		b++;
+	return b;
+}
+
+unsigned
+search_kind_bits(size_t n)
+{
+	unsigned b = spare_bits(n);
+
+	/* Its slots run to twice the ring: a project's documents start
+	 * on the ring and run on past it. */
+	return b < SEARCH_SLOT_BITS ? SEARCH_SLOT_BITS : b;
+}
+
+unsigned
+search_window_bits(size_t n)
+{
+	unsigned w = spare_bits(n);
+
+	/* At least SEARCH_WINDOW_BITS: a project of few documents of a
+	 * kind (a conflict or two) keeps its place as they come and go. */
+	return w < SEARCH_WINDOW_BITS ? SEARCH_WINDOW_BITS : w;
+}
+
+uint64_t
+search_place(const char *name, const char *slug)
+{
+	return hash_mix(hash_add_str(hash_add_str(MIRROR_HASH_INIT, name),
+	    slug));
+}
+
+void
+search_chunk_path(char path[64], uint64_t n)
+{
+	/* "search/d-" and 20 digits fit. */
+	(void)snprintf(path, 64, "search/d-%llu.js", (unsigned long long)n);
+}
+
+uint64_t
+search_chunk_of(uint64_t slot, int k)
+{
+	return (slot >> SEARCH_SLOT_BITS) * 4 + (uint64_t)k;
+}
+
+/* The index of entry s in the chunk's table t (n entries), added when
+ * new. A chunk names few projects and statuses: a look along them. */
+static size_t
+chunk_tab(const char ***t, size_t *n, size_t *cap, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*t)[i] == s || strcmp((*t)[i], s) == 0)
+			return i;
+	ARRAY_PUSH(*t, *n, *cap) = s;
+	return *n - 1;
+}
+
+/* Table t of n entries as a JSON list onto sb. */
+static void
+chunk_tab_put(strbuf *sb, const char *const *t, size_t n)
+{
+	strbuf_putc(sb, '[');
+	for (size_t i = 0; i < n; i++) {
+		strbuf_puts(sb, i > 0 ? "," : "");
+		strbuf_puts(sb, t[i]);
+	}
+	strbuf_putc(sb, ']');
+}
+
+void
+search_chunk_text(strbuf *sb, uint64_t n, const struct chunk_rec *r,
+    size_t nr)
+{
+	const char **proj = NULL, **st = NULL;
+	size_t np = 0, ns = 0, cp = 0, cs = 0;
+	strbuf recs;
+	uint64_t last = 0;
+
+	strbuf_init(&recs);
+	for (size_t i = 0; i < nr; i++) {
+		size_t p = chunk_tab(&proj, &np, &cp, r[i].proj);
+		size_t s = chunk_tab(&st, &ns, &cs, r[i].status);
+
+		/* A record: how far its slot's place in the chunk is past
+		 * the record before it (the first: past 0), the head, its
+		 * project's and status's indexes in the chunk's tables,
+		 * the tail. */
+		strbuf_puts(&recs, i > 0 ? ",\n[" : "\n[");
+		strbuf_printf(&recs, "%llu,%u,", (unsigned long long)(r[i].lo -
+		    last), r[i].code);
+		last = r[i].lo;
+		strbuf_add(&recs, r[i].head, r[i].hlen);
+		strbuf_printf(&recs, ",%zu,%zu,", p, s);
+		strbuf_add(&recs, r[i].tail, r[i].tlen);
+		strbuf_putc(&recs, ']');
+	}
+	strbuf_reset(sb);
+	strbuf_printf(sb, "mirrorSearch.d(%llu,{\"p\":", (unsigned long long)n);
+	chunk_tab_put(sb, proj, np);
+	strbuf_puts(sb, ",\"s\":");
+	chunk_tab_put(sb, st, ns);
+	strbuf_puts(sb, "},[");
+	strbuf_add(sb, recs.data, recs.len);
+	strbuf_puts(sb, "]);\n");
+	strbuf_free(&recs);
+	free(proj);
+	free(st);
+}
+
+void
+search_put36(strbuf *sb, uint64_t v)
+{
+	char buf[16];
+	size_t n = 0;
+
+	do {
+		buf[n++] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
+		v /= 36;
+	} while (v > 0);
+	while (n > 0)
+		strbuf_putc(sb, buf[--n]);
+}
+
+void
+search_postings_text(strbuf *sb, const uint32_t tot[3], int sampled,
+    const uint64_t *nums, size_t n)
+{
+	if (sampled) {
+		for (int k = 0; k < 3; k++) {
+			search_put36(sb, tot[k]);
+			strbuf_putc(sb, k < 2 ? '.' : ';');
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			strbuf_putc(sb, ',');
+		search_put36(sb, i == 0 ? nums[0] : nums[i] - nums[i - 1]);
+	}
+}
+
+/* s as the inside of a JSON string (escaped, no quotes) onto sb: quoted
+ * in place, then its quotes taken out (a scratch buffer cost a malloc
+ * and a free for every term of every shard). */
+static void
+put_escaped(strbuf *sb, const char *s)
+{
+	size_t at = sb->len;
+
+	json_quote(sb, s, 1);
+	memmove(sb->data + at, sb->data + at + 1, sb->len - at - 2);
+	sb->len -= 2;
+	sb->data[sb->len] = '\0';
+}
+
+/* How many leading bytes a and b share, counting ASCII bytes only (so
+ * that the count is JavaScript's too) and at most 35 (one base-36
+ * digit). */
+static size_t
+shared_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (n < 35 && a[n] != '\0' && a[n] == b[n] &&
+	    (unsigned char)a[n] < 0x80)
+		n++;
+	return n;
+}
+
+/* The entry of term s with postings post onto sb, its first pre bytes
+ * those of the term before it: pre as a base-36 digit, the rest of the
+ * term, a space, the postings (escaped for the shard's string). */
+static void
+term_entry(strbuf *sb, const char *s, const char *post, size_t pre)
+{
+	search_put36(sb, pre);
+	put_escaped(sb, s + pre);
+	strbuf_putc(sb, ' ');
+	strbuf_puts(sb, post);
+}
+
+int
+search_cut_here(const char *s)
+{
+	uint64_t h = hash_mix(hash_add_str(MIRROR_HASH_INIT, s));
+
+	return (h & (SEARCH_SHARD_TERMS - 1)) == 0;
+}
+
+void
+search_cut_init(struct shard_cut *c,
+    int (*done)(void *, const char *, const strbuf *, mirror_error *),
+    void *arg)
+{
+	memset(c, 0, sizeof(*c));
+	strbuf_init(&c->body);
+	strbuf_init(&c->entry);
+	strbuf_init(&c->first);
+	strbuf_init(&c->prev);
+	c->done = done;
+	c->arg = arg;
+}
+
+/* End the shard being filled, when it has entries. Returns 0 or done's
+ * failure. */
+static int
+cut_flush(struct shard_cut *c, mirror_error *err)
+{
+	int rc;
+
+	if (c->body.len == 0)
+		return 0;
+	rc = c->done(c->arg, c->first.data, &c->body, err);
+	strbuf_reset(&c->body);
+	return rc;
+}
+
+int
+search_cut_add(struct shard_cut *c, const char *s, const char *post,
+    mirror_error *err)
+{
+	int rc = 0;
+
+	/* Content-defined: a term added or gone moves no cut but its
+	 * own, whatever the store's size. */
+	strbuf_reset(&c->entry);
+	term_entry(&c->entry, s, post, c->body.len > 0 ?
+	    shared_prefix(c->prev.data, s) : 0);
+	if (c->body.len > 0 && (search_cut_here(s) || c->body.len +
+	    c->entry.len > 3 * (size_t)SEARCH_SHARD)) {
+		rc = cut_flush(c, err);
+		strbuf_reset(&c->entry);
+		term_entry(&c->entry, s, post, 0);
+	}
+	if (c->body.len == 0) {
+		strbuf_reset(&c->first);
+		strbuf_puts(&c->first, s);
+	} else
+		strbuf_putc(&c->body, ' ');
+	strbuf_add(&c->body, c->entry.data, c->entry.len);
+	strbuf_reset(&c->prev);
+	strbuf_puts(&c->prev, s);
+	return rc;
+}
+
+int
+search_cut_end(struct shard_cut *c, mirror_error *err)
+{
+	return cut_flush(c, err);
+}
+
+void
+search_cut_free(struct shard_cut *c)
+{
+	strbuf_free(&c->body);
+	strbuf_free(&c->entry);
+	strbuf_free(&c->first);
+	strbuf_free(&c->prev);
+}
+
+void
+search_shard_key(char out[13], const char *s)
+{
+	char hex[17];
+
+	hash_hex(hex, hash_mix(hash_add_str(MIRROR_HASH_INIT, s)));
+	memcpy(out, hex, 12);
+	out[12] = '\0';
+}
+
+void
+search_shard_text(strbuf *sb, const char *key, const strbuf *body)
+{
+	strbuf_reset(sb);
+	strbuf_printf(sb, "mirrorSearch.t(\"%s\",\"", key);
+	strbuf_add(sb, body->data, body->len);
+	strbuf_puts(sb, "\");\n");
+}
+
+void
+search_manifest_text(strbuf *sb, const struct manifest_out *m)
+{
+	strbuf_reset(sb);
+	strbuf_printf(sb, "mirrorSearch.m({\"v\":%d,\"chunk\":%d,"
+	    "\"docs\":%zu,\"kinds\":{", SEARCH_VERSION, 1 << SEARCH_SLOT_BITS,
+	    m->docs);
+	for (int k = 0; k < 3; k++)
+		strbuf_printf(sb, "%s\"%c\":[%llu,%llu]", k > 0 ? "," : "",
+		    search_kinds[k], (unsigned long long)m->base[k],
+		    (unsigned long long)m->end[k]);
+	/* What an update (search_patch.c) needs to number as this build
+	 * did: each kind's documents, and the key of what else the
+	 * records show. */
+	strbuf_printf(sb, "},\"per\":[%zu,%zu,%zu],\"key\":", m->per[0],
+	    m->per[1], m->per[2]);
+	json_quote(sb, m->key != NULL ? m->key : "", 1);
+	strbuf_puts(sb, ",\"keys\":[");
+	strbuf_add(sb, m->keys->data, m->keys->len);
+	strbuf_puts(sb, "],\"first\":[\n");
+	strbuf_add(sb, m->first->data, m->first->len);
+	strbuf_puts(sb, "]});\n");
+}

@@ -1,0 +1,139 @@
+/*
+ * search_files.h: the search index's format and the text of its files
+ * (search_files.c): the one writer of chunks, shards, postings and the
+ * manifest, and the rules that place a document and cut the terms, for
+ * a whole build (search_index.c) and an update (search_patch.c) alike,
+ * so the two cannot write different bytes. search_index.h says what
+ * the files hold.
+ */
+#ifndef MIRROR_SEARCH_FILES_H
+#define MIRROR_SEARCH_FILES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/error.h"
+#include "util/strbuf.h"
+
+/* The index's format (search_index.h says what each is). */
+#define SEARCH_VERSION 4
+#define SEARCH_SLOT_BITS 13
+#define SEARCH_SPARE_BITS 5
+#define SEARCH_WINDOW_BITS 10
+#define SEARCH_SHARD 24000
+#define SEARCH_SHARD_TERMS 1024
+#define SEARCH_POSTINGS 1500
+
+/* The kinds of documents (search_index.h): 0 conflict, 1 check, 2 fact,
+ * as the manifest names them. */
+extern const char search_kinds[3];
+
+/* The most documents of a kind a term keeps whole; past it, a sample
+ * (search_sample_keeps). */
+#define KIND_CAP (SEARCH_POSTINGS / 3)
+
+/* The layers, in the order of their codes in a record. */
+#define LAYER_CONFLICT 3
+#define LAYER_CHECK 4
+
+/* 1 when a document of hash h is in the sample of its kind that takes
+ * bits bits (bits 0: every document is). */
+int search_sample_keeps(uint64_t h, unsigned bits);
+
+/* The fewest bits of a sample of a kind of n documents: b with n <=
+ * KIND_CAP << b. */
+unsigned search_sample_bits(uint64_t n);
+
+/* The bits of the ring of a kind of n documents, and of the window of a
+ * project of n documents of a kind (search_index.h). */
+unsigned search_kind_bits(size_t n);
+unsigned search_window_bits(size_t n);
+
+/* A project's place on a ring: the hash of its name and slug. */
+uint64_t search_place(const char *name, const char *slug);
+
+/* ---- search_files.c: the files' text --------------------------------- */
+
+/* A record as a chunk writes it: its slot's low SEARCH_SLOT_BITS bits,
+ * its code (search_rec_code), its head and tail, and its project's and
+ * status's entries as the chunk's tables hold them (JSON text). */
+struct chunk_rec {
+	uint64_t lo;
+	unsigned code;
+	const char *head, *tail;
+	size_t hlen, tlen;
+	const char *proj, *status;
+};
+
+/* The path of chunk n, "search/d-<n>.js", into path[64]. */
+void search_chunk_path(char path[64], uint64_t n);
+
+/* The chunk file of slot of kind k: (slot >> SEARCH_SLOT_BITS) * 4 + k. */
+uint64_t search_chunk_of(uint64_t slot, int k);
+
+/* Chunk n's file text of its records r[0..nr) (in slot order) into sb
+ * (reset here): its tables of projects and statuses in the order its
+ * records first name them, then the records. */
+void search_chunk_text(strbuf *sb, uint64_t n, const struct chunk_rec *r,
+    size_t nr);
+
+/* Number v in base 36 onto sb. */
+void search_put36(strbuf *sb, uint64_t v);
+
+/* A term's postings onto sb: with sampled, each kind's documents
+ * tot[] first ("<c>.<k>.<f>;"), then nums[0..n) (increasing) as
+ * base-36 differences joined by ",". */
+void search_postings_text(strbuf *sb, const uint32_t tot[3], int sampled,
+    const uint64_t *nums, size_t n);
+
+/*
+ * The cut of terms into shards: terms come in byte order, each with
+ * its postings' text, and a shard ends before a term whose hash has
+ * its low bits zero (SEARCH_SHARD_TERMS) or when it would pass 3 *
+ * SEARCH_SHARD bytes; done(arg, first, body) gets each shard (first
+ * its first term, body its entries) and returns 0 or < 0 to stop.
+ */
+struct shard_cut {
+	strbuf body, entry;
+	strbuf first;           /* the shard's first term */
+	strbuf prev;            /* the term before, in this shard */
+	int (*done)(void *arg, const char *first, const strbuf *body,
+	    mirror_error *err);
+	void *arg;
+};
+
+void search_cut_init(struct shard_cut *c,
+    int (*done)(void *, const char *, const strbuf *, mirror_error *),
+    void *arg);
+/* Add term s with postings post. Returns 0 or done's failure. */
+int search_cut_add(struct shard_cut *c, const char *s, const char *post,
+    mirror_error *err);
+/* End the last shard. Returns 0 or done's failure. */
+int search_cut_end(struct shard_cut *c, mirror_error *err);
+void search_cut_free(struct shard_cut *c);
+
+/* 1 when a shard starts at term s whatever came before it: its hash
+ * has the cut's bits zero. */
+int search_cut_here(const char *s);
+
+/* A shard's key: 12 hex digits of the hash of its first term s, into
+ * out[13]. */
+void search_shard_key(char out[13], const char *s);
+
+/* The file text of shard key whose entries are body into sb (reset). */
+void search_shard_text(strbuf *sb, const char *key, const strbuf *body);
+
+/* What the manifest says (search_index.h). keys and first are the text
+ * of its two lists, already joined. */
+struct manifest_out {
+	size_t docs;
+	uint64_t base[3], end[3];
+	size_t per[3];
+	const char *key;
+	const strbuf *keys, *first;
+};
+
+/* The manifest's file text into sb (reset here). */
+void search_manifest_text(strbuf *sb, const struct manifest_out *m);
+
+#endif

@@ -1,0 +1,673 @@
+/*
+ * site_search.c: the page family of the search index (site_search.h).
+ *
+ * Every project's documents go in together: its conflicts, its checks,
+ * its facts (the index's bytes do not depend on the order). A build
+ * that has the last build's record keeps, for each project, the
+ * documents it indexed in the user's cache (core/sys/cache.h), named
+ * by the project's unit digest (page.h's page_units: its rows and the
+ * site's inputs) and the search key (the render's key and the rules'
+ * labels). The next build, when the record says which projects changed,
+ * reads those projects' documents now, their documents then from the
+ * cache, and updates the index the last build wrote
+ * (search_index_update): a one-fact change costs its project, not the
+ * store. Whatever it cannot update (a cache entry missing, a kind's ring
+ * that grows, a common word's sample that changes size, two projects'
+ * records that meet) it builds whole, with the same bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/search_index.h"
+#include "site/items.h"
+#include "site/site_search.h"
+#include "sys/cache.h"
+#include "util/array.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* The cache's kind of the projects' documents (core/sys/cache.h). */
+#define DOCS_KIND "search"
+
+/* The most bytes of a project's documents an update reads back. */
+#define DOCS_MAX (256u << 20)
+
+/* Where a project's documents go: the index, and (state not NULL) the
+ * text kept for the next build (search_docs_put). */
+struct doc_sink {
+	struct search_index *x;
+	strbuf *state;
+};
+
+struct work_count search_docs_added;
+
+/* d into s. Returns 0 or < 0 with err set. */
+static int
+sink_add(struct doc_sink *s, const struct search_doc *d, mirror_error *err)
+{
+	work_add(&search_docs_added, 1);
+	if (s->state != NULL)
+		search_docs_put(s->state, d);
+	return search_index_add(s->x, d, err);
+}
+
+/* The most bytes of a value a result shows (a memory's content). */
+#define SEARCH_VALUE 160
+
+/* search_put_fn of the site's output tree: pc is the page context. */
+static int
+search_put(void *arg, const char *path, const char *data, size_t len,
+    mirror_error *err)
+{
+	return page_file(arg, path, data, len, err);
+}
+
+/* s cut to at most SEARCH_VALUE bytes at a character's start, "…"
+ * after a cut, into sb; sb's text. */
+static const char *
+short_value(strbuf *sb, const char *s)
+{
+	size_t n = strlen(s);
+
+	strbuf_reset(sb);
+	if (n <= SEARCH_VALUE) {
+		strbuf_add(sb, s, n);
+		return sb->data;
+	}
+	n = SEARCH_VALUE;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	strbuf_add(sb, s, n);
+	strbuf_puts(sb, "\xe2\x80\xa6");
+	return sb->data;
+}
+
+/* The name of project id as results show it. */
+static const char *
+search_project(const struct site_model *m, const char *id)
+{
+	long i = model_project_index(m, id);
+
+	if (id[0] == '\0')
+		return "(no project)";
+	return i >= 0 ? m->projects[i].name : id;
+}
+
+/* A fact's flags: 1 in an open conflict, 2 named by an open check. */
+static int
+fact_flags(const struct site_model *m, const char *kind, const char *id)
+{
+	return (model_marker_of(m, kind, id) != NULL ? 1 : 0) |
+	    (model_check_of(m, kind, id, NULL) != NULL ? 2 : 0);
+}
+
+/* The URL of a fact's anchor: its project's overview (the index for
+ * rows of no project), into url. The search index rebuilds it from the
+ * record (search_index.c's url_rebuilt, assets/search.js). */
+static void
+fact_url(strbuf *url, const struct site_model *m, long p,
+    const char *layer, const char *id)
+{
+	json_t *a = item_anchor(layer, id);
+
+	strbuf_reset(url);
+	if (m->projects[p].id[0] == '\0')
+		strbuf_puts(url, "index.html#");
+	else
+		strbuf_printf(url, "projects/%s/index.html#", m->pslug[p]);
+	strbuf_puts(url, json_string_value(a));
+	json_decref(a);
+}
+
+/* The facts of project p (read into f) as documents of x. Returns 0 or
+ * < 0 with err set. */
+static int
+search_facts(struct doc_sink *x, const struct site_model *m, long p,
+    const struct project_facts *f, mirror_error *err)
+{
+	const char *pname = search_project(m, m->projects[p].id);
+	const char *pslug = m->projects[p].id[0] != '\0' ? m->pslug[p] : "";
+	strbuf url, val, text;
+	int rc = 0;
+
+	strbuf_init(&url);
+	strbuf_init(&val);
+	strbuf_init(&text);
+	for (size_t i = 0; rc == 0 && i < f->n_state; i++) {
+		const struct fact_state *s = &f->state[i];
+		struct search_doc d = { .title = s->key,
+		    .value = short_value(&val, s->value), .project = pname,
+		    .layer = "state", .status = s->status, .id = s->id,
+		    .pslug = pslug,
+		    .flags = fact_flags(m, "project_state", s->id) };
+
+		fact_url(&url, m, p, "state", s->id);
+		strbuf_reset(&text);
+		strbuf_printf(&text, "%s %s %s", s->value, s->category,
+		    s->source);
+		d.url = url.data;
+		d.text = text.data;
+		rc = sink_add(x, &d, err);
+	}
+	for (size_t i = 0; rc == 0 && i < f->n_ent; i++) {
+		const struct fact_entity *e = &f->ent[i];
+		json_t *item = item_entity_value(e);
+		const char *v = json_string_value(item);
+		char *refs = json_dumps(e->source_refs, JSON_COMPACT);
+		struct search_doc d = { .title = e->name,
+		    .value = short_value(&val, v != NULL ? v : ""),
+		    .project = pname, .layer = "entity",
+		    .status = e->status, .id = e->id, .pslug = pslug,
+		    .flags = fact_flags(m, "entity", e->id) };
+
+		fact_url(&url, m, p, "entity", e->id);
+		strbuf_reset(&text);
+		strbuf_printf(&text, "%s %s %s", e->type, e->description,
+		    refs != NULL ? refs : "");
+		d.url = url.data;
+		d.text = text.data;
+		rc = sink_add(x, &d, err);
+		free(refs);
+		json_decref(item);
+	}
+	for (size_t i = 0; rc == 0 && i < f->n_mem; i++) {
+		const struct fact_memory *mm = &f->mem[i];
+		struct search_doc d = { .title = mm->type,
+		    .value = short_value(&val, mm->content),
+		    .project = pname, .layer = "memory",
+		    .status = mm->expired ? "expired" : mm->status,
+		    .id = mm->id, .pslug = pslug, .text = mm->content,
+		    .flags = fact_flags(m, "memory", mm->id) };
+
+		fact_url(&url, m, p, "memory", mm->id);
+		d.url = url.data;
+		rc = sink_add(x, &d, err);
+	}
+	strbuf_free(&url);
+	strbuf_free(&val);
+	strbuf_free(&text);
+	return rc;
+}
+
+/* The URL of conflict id's page, "conflicts/<slug>.html", into sb
+ * (initialised here; the caller frees it). */
+static void
+search_url(strbuf *sb, const char *id)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, id);
+	strbuf_init(sb);
+	strbuf_printf(sb, "conflicts/%s.html", slug);
+}
+
+/* A conflict as a document of x: its slot, every side's value and
+ * where it comes from. Returns 0 or < 0 with err set. */
+static int
+search_conflict(struct doc_sink *x, const struct site_model *m,
+    const struct conflict *c, mirror_error *err)
+{
+	strbuf url, val, text, cut;
+	int rc;
+
+	search_url(&url, c->id);
+	strbuf_init(&val);
+	strbuf_init(&text);
+	strbuf_init(&cut);
+	strbuf_puts(&text, c->slot_key);
+	for (size_t i = 0; i < c->n_members; i++) {
+		const struct conflict_member *cm = &c->members[i];
+		const char *v = cm->value_now != NULL ? cm->value_now :
+		    cm->value_then;
+
+		strbuf_puts(&val, i > 0 ? " \xc2\xb7 " : "");
+		strbuf_puts(&val, v != NULL ? v : "");
+		strbuf_printf(&text, " %s %s", cm->id, cm->source != NULL ?
+		    cm->source : "");
+	}
+	strbuf_puts(&text, " ");
+	strbuf_add(&text, val.data, val.len);
+	rc = sink_add(x, &(struct search_doc){
+	    .title = c->description, .value = short_value(&cut, val.data),
+	    .project = search_project(m, c->project), .url = url.data,
+	    .layer = "conflict", .status = c->status, .id = c->id,
+	    .text = text.data, .flags = strcmp(c->status, "open") == 0 },
+	    err);
+	strbuf_free(&cut);
+	strbuf_free(&url);
+	strbuf_free(&val);
+	strbuf_free(&text);
+	return rc;
+}
+
+/* A check as a document of x: its rule and message. Returns 0 or < 0
+ * with err set. */
+static int
+search_check(struct doc_sink *x, const struct site_model *m,
+    const struct violation *v, mirror_error *err)
+{
+	strbuf url, val, text;
+	int rc;
+
+	strbuf_init(&url);
+	item_check_url(&url, v->project, v->id, "html");
+	strbuf_init(&val);
+	strbuf_init(&text);
+	strbuf_printf(&text, "%s %s", v->message, v->rule_id);
+	rc = sink_add(x, &(struct search_doc){
+	    .title = model_rule_label(m, v->rule_id),
+	    .value = short_value(&val, v->message),
+	    .project = search_project(m, v->project), .url = url.data,
+	    .layer = "check", .status = v->status, .id = v->id,
+	    .text = text.data, .flags = strcmp(v->status, "open") == 0 ? 2 :
+	    0 }, err);
+	strbuf_free(&url);
+	strbuf_free(&val);
+	strbuf_free(&text);
+	return rc;
+}
+
+/* The conflicts of each project: project i's are ord[start[i]] to
+ * ord[start[i + 1] - 1] (indexes into m->conflicts); those of no project
+ * of the model after the last's, to start[n_projects + 1]. */
+struct conflict_groups {
+	size_t *start, *ord;
+};
+
+/* The conflicts of m by project into g (counting sort: the list's order
+ * within each). */
+static void
+conflict_groups_make(struct conflict_groups *g, const struct site_model *m)
+{
+	size_t np = m->n_projects, n = m->conflicts.n;
+	long *of = xcalloc(n + 1, sizeof(*of));
+	size_t *at;
+
+	g->start = xcalloc(np + 3, sizeof(*g->start));
+	g->ord = xcalloc(n + 1, sizeof(*g->ord));
+	for (size_t i = 0; i < n; i++) {
+		of[i] = model_project_index(m, m->conflicts.items[i].project);
+		of[i] = of[i] < 0 ? (long)np : of[i];
+		g->start[of[i] + 1]++;
+	}
+	for (size_t p = 0; p <= np; p++)
+		g->start[p + 1] += g->start[p];
+	at = xcalloc(np + 2, sizeof(*at));
+	memcpy(at, g->start, (np + 1) * sizeof(*at));
+	for (size_t i = 0; i < n; i++)
+		g->ord[at[of[i]]++] = i;
+	free(at);
+	free(of);
+}
+
+static void
+conflict_groups_free(struct conflict_groups *g)
+{
+	free(g->start);
+	free(g->ord);
+}
+
+/* What every part of the family works from: the page context, the
+ * conflicts by project, the search key. */
+struct search_run {
+	const struct page_ctx *pc;
+	struct page_ctx own;            /* the writer search_put writes to */
+	struct conflict_groups cg;
+	char key[17];
+};
+
+/* The documents of project p (its facts in f) into s: its conflicts,
+ * its checks, its facts. Returns 0 or < 0 with err set. */
+static int
+project_docs(struct doc_sink *s, const struct search_run *sr, long p,
+    const struct project_facts *f, mirror_error *err)
+{
+	const struct site_model *m = sr->pc->m;
+	const struct model_index *ck = &m->checks_of;
+	int rc = 0;
+
+	for (size_t i = sr->cg.start[p]; rc == 0 && i < sr->cg.start[p + 1];
+	    i++)
+		rc = search_conflict(s, m, &m->conflicts.items[sr->cg.ord[i]],
+		    err);
+	for (size_t i = ck->start[p]; rc == 0 && i < ck->start[p + 1]; i++)
+		rc = search_check(s, m, &m->violations.items[ck->ord[i]], err);
+	if (rc == 0)
+		rc = search_facts(s, m, p, f, err);
+	return rc;
+}
+
+/* The conflicts and checks of no project of the model into s. Returns
+ * 0 or < 0 with err set. */
+static int
+orphan_docs(struct doc_sink *s, const struct search_run *sr,
+    mirror_error *err)
+{
+	const struct site_model *m = sr->pc->m;
+	size_t np = m->n_projects;
+	int rc = 0;
+
+	for (size_t i = sr->cg.start[np]; rc == 0 && i < sr->cg.start[np + 1];
+	    i++)
+		rc = search_conflict(s, m, &m->conflicts.items[sr->cg.ord[i]],
+		    err);
+	for (size_t i = 0; rc == 0 && i < m->violations.n; i++)
+		if (model_project_index(m, m->violations.items[i].project) < 0)
+			rc = search_check(s, m, &m->violations.items[i], err);
+	return rc;
+}
+
+/* 1 when some conflict or check is of no project of the model. */
+static int
+has_orphans(const struct search_run *sr)
+{
+	const struct site_model *m = sr->pc->m;
+
+	return sr->cg.start[m->n_projects + 1] > sr->cg.start[m->n_projects] ||
+	    m->checks_of.start[m->n_projects] < m->violations.n;
+}
+
+/* The search key into sr->key: the render's key and every rule's label
+ * (a check's title), what the records show beside the store's rows. */
+static void
+search_key(struct search_run *sr)
+{
+	const struct site_model *m = sr->pc->m;
+	const struct page_record *r = sr->pc->w->record;
+	uint64_t h = hash_add_str(MIRROR_HASH_INIT, r != NULL ? record_key(r) :
+	    "");
+
+	h = hash_add_str(h, "search 4");
+	for (size_t i = 0; i < m->runs.n; i++) {
+		h = hash_add_str(h, m->runs.items[i].rule_id);
+		h = hash_add_str(h, m->runs.items[i].label);
+	}
+	hash_hex(sr->key, hash_mix(h));
+}
+
+/* The cache's key of unit u's documents at digest hex into sb. */
+static void
+docs_key(strbuf *sb, const struct search_run *sr, const char *path,
+    const char *hex)
+{
+	strbuf_reset(sb);
+	strbuf_printf(sb, "search docs\n%s\n%s\n%s", path, hex, sr->key);
+}
+
+/* Keep s, unit u's documents now, for the next build, and forget those
+ * of the last (their digest was another). */
+static void
+docs_keep(const struct search_run *sr, const struct page_unit *u,
+    const strbuf *s)
+{
+	strbuf key;
+
+	strbuf_init(&key);
+	if (u->hex[0] != '\0') {
+		docs_key(&key, sr, u->path, u->hex);
+		cache_put(DOCS_KIND, key.data, key.len, s->data, s->len);
+	}
+	if (u->prev[0] != '\0' && strcmp(u->prev, u->hex) != 0) {
+		docs_key(&key, sr, u->path, u->prev);
+		cache_drop(DOCS_KIND, key.data, key.len);
+	}
+	strbuf_free(&key);
+}
+
+/* The unit of each project of the model (NULL: none) among u[0..n). */
+static const struct page_unit **
+units_by_project(const struct page_unit *u, size_t n, size_t np)
+{
+	const struct page_unit **by = xcalloc(np + 1, sizeof(*by));
+
+	for (size_t i = 0; i < n; i++)
+		if (u[i].project >= 0 && (size_t)u[i].project < np)
+			by[u[i].project] = &u[i];
+	return by;
+}
+
+/* The whole index: every project's documents, read through a reader of
+ * the family's connection (its tables sorted on connections of their
+ * own when it can); each project's kept for the next build when
+ * units (n of them) are given. Returns 0 or < 0 with err set. */
+static int
+search_whole(struct search_run *sr, const struct page_unit *u, size_t n,
+    mirror_error *err)
+{
+	const struct site_model *m = sr->pc->m;
+	const struct page_unit **by = units_by_project(u, n, m->n_projects);
+	struct search_index *x = search_index_new(search_put, &sr->own);
+	struct facts_reader *r = NULL;
+	strbuf state;
+	int rc;
+
+	search_index_set_key(x, sr->key);
+	strbuf_init(&state);
+	rc = facts_reader_open_wide(&r, sr->pc->st, m->now, err);
+	for (size_t p = 0; rc == 0 && p < m->n_projects; p++) {
+		struct doc_sink s = { x, by[p] != NULL ? &state : NULL };
+		struct project_facts f;
+
+		memset(&f, 0, sizeof(f));
+		strbuf_reset(&state);
+		rc = facts_read_project(&f, r, m->projects[p].id, err);
+		if (rc == 0)
+			rc = project_docs(&s, sr, (long)p, &f, err);
+		if (rc == 0 && by[p] != NULL)
+			docs_keep(sr, by[p], &state);
+		facts_free(&f);
+	}
+	facts_reader_close(r);
+	if (rc == 0)
+		rc = orphan_docs(&(struct doc_sink){ x, NULL }, sr, err);
+	if (rc == 0)
+		rc = search_index_finish(x, err);
+	search_index_free(x);
+	strbuf_free(&state);
+	free(by);
+	return rc;
+}
+
+/* search_docs_each's each: a document of the last build into old. */
+static int
+old_doc(void *arg, const struct search_doc *d, mirror_error *err)
+{
+	work_add(&search_docs_added, 1);
+	return search_index_add(arg, d, err);
+}
+
+/* Unit u's documents as the last build indexed them, from the cache,
+ * into old. Returns 0, SEARCH_REBUILD (none kept) or < 0. */
+static int
+old_docs(struct search_index *old, const struct search_run *sr,
+    const struct page_unit *u, mirror_error *err)
+{
+	strbuf key, text;
+	int rc;
+
+	strbuf_init(&key);
+	strbuf_init(&text);
+	docs_key(&key, sr, u->path, u->prev);
+	rc = cache_get_text(&text, DOCS_MAX, DOCS_KIND, key.data, key.len);
+	if (rc == 0)
+		rc = search_docs_each(text.data, text.len, old_doc, old, err);
+	else
+		rc = SEARCH_REBUILD;
+	strbuf_free(&key);
+	strbuf_free(&text);
+	return rc;
+}
+
+/* search_prev's get and keep, on the site's output tree. */
+static int
+prev_get(void *arg, const char *path, char **data, size_t *len,
+    mirror_error *err)
+{
+	const struct search_run *sr = arg;
+
+	return page_read_prev(data, len, sr->pc, path, err);
+}
+
+static int
+prev_keep(void *arg, const char *const *drop, size_t n, mirror_error *err)
+{
+	const struct search_run *sr = arg;
+
+	return page_keep_rest(sr->pc, "search/", drop, n, err);
+}
+
+/* qsort order of strings. */
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* 1 when two projects of m have one name: their conflicts and checks
+ * (named by project name alone) would share a place. */
+static int
+names_shared(const struct site_model *m)
+{
+	const char **name = xcalloc(m->n_projects + 1, sizeof(*name));
+	int shared = 0;
+
+	for (size_t i = 0; i < m->n_projects; i++)
+		name[i] = m->projects[i].name;
+	qsort(name, m->n_projects, sizeof(*name), str_cmp);
+	for (size_t i = 1; i < m->n_projects; i++)
+		shared |= strcmp(name[i - 1], name[i]) == 0;
+	free(name);
+	return shared;
+}
+
+/* A reader of the family's connection for the projects of the units
+ * that changed (u[0..n), in the digest's order: by id) alone, into *r;
+ * NULL on the model's own connection, whose scope (facts_scope_set) is
+ * the projects family's. Returns 0 or < 0 with err set. */
+static int
+changed_reader(struct facts_reader **r, const struct search_run *sr,
+    const struct page_unit *u, size_t n, mirror_error *err)
+{
+	const struct site_model *m = sr->pc->m;
+	const char **ids = xcalloc(n + 1, sizeof(*ids));
+	size_t k = 0;
+	int rc;
+
+	*r = NULL;
+	if (sr->pc->st == m->st) {
+		free(ids);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(u[i].prev, u[i].hex) != 0 && u[i].project >= 0)
+			ids[k++] = m->projects[u[i].project].id;
+	rc = facts_scope_set(sr->pc->st, ids, k, err);
+	if (rc == 0)
+		rc = facts_reader_open_scoped(r, sr->pc->st, m->now, err);
+	free(ids);
+	return rc;
+}
+
+/*
+ * The index updated from the units that changed (u[0..n), whose prev
+ * and hex differ): their documents now and then. Returns 0,
+ * SEARCH_REBUILD (nothing written) or < 0.
+ */
+static int
+search_update(struct search_run *sr, const struct page_unit *u, size_t n,
+    mirror_error *err)
+{
+	const struct site_model *m = sr->pc->m;
+	struct search_index *x = search_index_new_whole(search_put,
+	    &sr->own);
+	struct search_index *old = search_index_new_whole(search_put,
+	    &sr->own);
+	strbuf *state = xcalloc(n + 1, sizeof(*state));
+	struct search_prev prev = { prev_get, prev_keep, sr };
+	int rc = 0;
+
+	struct facts_reader *r = NULL;
+
+	search_index_set_key(x, sr->key);
+	for (size_t i = 0; i < n; i++)
+		strbuf_init(&state[i]);
+	rc = changed_reader(&r, sr, u, n, err);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct doc_sink s = { x, &state[i] };
+		struct project_facts f;
+
+		if (strcmp(u[i].prev, u[i].hex) == 0)
+			continue;
+		if (u[i].prev[0] != '\0')
+			rc = old_docs(old, sr, &u[i], err);
+		if (rc != 0 || u[i].project < 0)
+			continue;
+		memset(&f, 0, sizeof(f));
+		if (r != NULL)
+			rc = facts_read_project(&f, r,
+			    m->projects[u[i].project].id, err);
+		else
+			rc = facts_load(&f, sr->pc->st,
+			    m->projects[u[i].project].id, m->now, err);
+		if (rc == 0)
+			rc = project_docs(&s, sr, u[i].project, &f, err);
+		facts_free(&f);
+	}
+	facts_reader_close(r);
+	if (rc == 0)
+		rc = search_index_update(x, old, &prev, err);
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && strcmp(u[i].prev, u[i].hex) != 0)
+			docs_keep(sr, &u[i], &state[i]);
+		strbuf_free(&state[i]);
+	}
+	free(state);
+	search_index_free(x);
+	search_index_free(old);
+	return rc;
+}
+
+/* How many of u[0..n) changed. */
+static size_t
+units_changed(const struct page_unit *u, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += strcmp(u[i].prev, u[i].hex) != 0;
+	return c;
+}
+
+int
+search_pages(const struct page_ctx *pc, mirror_error *err)
+{
+	struct search_run sr = { .pc = pc, .own = *pc };
+	struct page_unit *u = NULL;
+	size_t n = 0;
+	int rc, known = 0;
+	json_t *data;
+
+	/* The page first: an update keeps the rest of search/. */
+	data = json_object();
+	rc = page_write(pc, "search/index", "search.md", "Search", data, err);
+	json_decref(data);
+	if (rc < 0)
+		return rc;
+	conflict_groups_make(&sr.cg, pc->m);
+	search_key(&sr);
+	if (pc->w->out != NULL && pc->w->record != NULL)
+		known = page_units(&u, &n, pc);
+	/* An update costs the projects that changed; past an eighth of
+	 * them the whole index costs little more. */
+	rc = SEARCH_REBUILD;
+	if (known && !has_orphans(&sr) && !names_shared(pc->m) &&
+	    units_changed(u, n) * 8 <= n + 8)
+		rc = search_update(&sr, u, n, err);
+	if (rc == SEARCH_REBUILD)
+		rc = search_whole(&sr, u, n, err);
+	page_units_free(u, n);
+	conflict_groups_free(&sr.cg);
+	return rc;
+}
