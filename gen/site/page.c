@@ -926,3 +926,59 @@ page_units_free(struct page_unit *u, size_t n)
 		free(u[i].path);
 	free(u);
 }
+
+/* ---- lists shown a page at a time ---------------------------------- */
+
+size_t
+page_list_pages(const struct page_list *l)
+{
+	return l->n > 0 ? (l->n + l->per_page - 1) / l->per_page : 1;
+}
+
+void
+page_list_file(strbuf *sb, const char *base, size_t k)
+{
+	strbuf_puts(sb, base);
+	if (k > 0)
+		strbuf_printf(sb, ".page-%zu", k + 1);
+}
+
+json_t *
+page_list_link(const struct page_list *l, size_t k)
+{
+	strbuf f;
+	json_t *s;
+
+	if (k >= page_list_pages(l))
+		return json_null();
+	strbuf_init(&f);
+	page_list_file(&f, l->base, k);
+	strbuf_puts(&f, ".md");
+	s = json_string(f.data);
+	strbuf_free(&f);
+	return s;
+}
+
+json_t *
+page_list_links(const struct page_list *l, size_t k)
+{
+	size_t pages = page_list_pages(l);
+	json_t *out = json_array();
+
+	for (size_t i = 0; pages > 1 && i < pages; i++)
+		json_array_append_new(out, json_pack("{s:I, s:o, s:b}", "n",
+		    (json_int_t)(i + 1), "file", page_list_link(l, i),
+		    "current", i == k));
+	return out;
+}
+
+int
+page_list_words(strbuf *sb, const struct page_list *l, size_t k)
+{
+	size_t pages = page_list_pages(l);
+
+	if (pages < 2)
+		return 0;
+	strbuf_printf(sb, "page %zu of %zu", k + 1, pages);
+	return 1;
+}

@@ -249,6 +249,39 @@ int page_file(const struct page_ctx *pc, const char *path, const void *data,
 int page_paths(const char *const **paths, size_t *n,
     const struct page_ctx *pc);
 
+/*
+ * A list shown a page at a time (the projects list, the review queues,
+ * the open conflicts and checks across projects): n rows, at most
+ * per_page a page, page 1 in the file base (no ".md"), then
+ * base.page-2, base.page-3, ... beside it. A slug has no dot, so no
+ * page of one list is another's or a slug's.
+ */
+struct page_list {
+	const char *base;
+	size_t n;
+	size_t per_page;
+};
+
+/* How many pages l has: 1 at least (an empty list still has its
+ * page, so the links to it lead somewhere). */
+size_t page_list_pages(const struct page_list *l);
+
+/* The file of page k (0 first) of the list base, without ".md", into
+ * sb: base, then base.page-2 and on. */
+void page_list_file(strbuf *sb, const char *base, size_t k);
+
+/* The file of page k of l with ".md", a new JSON string; null when k is
+ * not one of its pages. */
+json_t *page_list_link(const struct page_list *l, size_t k);
+
+/* The links to every page of l, k the current one, a new array of
+ * {n, file, current}; [] for one page. */
+json_t *page_list_links(const struct page_list *l, size_t k);
+
+/* "page k+1 of N" into sb when l has more than one page: returns 1
+ * then, else 0 and sb as it was. */
+int page_list_words(strbuf *sb, const struct page_list *l, size_t k);
+
 /* Progress: a phase begins (see struct site_progress); one item of it
  * is done. */
 void page_phase(const struct page_ctx *pc, const char *name, size_t total,

@@ -859,18 +859,6 @@ queue_dir(strbuf *sb, const struct site_model *m, const char *project)
 	}
 }
 
-/* The file of page k (0 first) of the queue named dir, without ".md":
- * dir, then ".page-2" and on. All queues share conflicts/projects/ (a
- * folder each would be thousands on a large store) and no slug has a
- * dot, so no page of one queue can be another's. */
-static void
-queue_file(strbuf *sb, const char *dir, size_t k)
-{
-	strbuf_puts(sb, dir);
-	if (k > 0)
-		strbuf_printf(sb, ".page-%zu", k + 1);
-}
-
 /* One project's run of the queue: v[0..n), in cmp_queue order. */
 struct queue_run {
 	const struct conflict *const *v;
@@ -926,31 +914,13 @@ queue_sections(const struct site_model *m, const struct queue_run *r,
 	return out;
 }
 
-/* The links to every page of r, k the current one; [] for one page. */
-static json_t *
-queue_page_links(const char *dir, size_t pages, size_t k)
-{
-	json_t *out = json_array();
-	strbuf f;
-
-	strbuf_init(&f);
-	for (size_t i = 0; pages > 1 && i < pages; i++) {
-		strbuf_reset(&f);
-		queue_file(&f, dir, i);
-		strbuf_puts(&f, ".md");
-		json_array_append_new(out, item_must(json_pack("{s:I, s:s, "
-		    "s:b}", "n", (json_int_t)(i + 1), "file", f.data,
-		    "current", i == k), "queue", "page"));
-	}
-	strbuf_free(&f);
-	return out;
-}
-
-/* Page k of r's queue (pages in all). Returns 0 or < 0 with err set. */
+/* Page k of r's queue (page_list_file of its dir). Returns 0 or < 0
+ * with err set. */
 static int
 queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
-    size_t k, size_t pages, mirror_error *err)
+    size_t k, mirror_error *err)
 {
+	const struct page_list l = { r->dir.data, r->n, QUEUE_PAGE };
 	size_t from = k * QUEUE_PAGE, to = from + QUEUE_PAGE < r->n ?
 	    from + QUEUE_PAGE : r->n;
 	strbuf path, title, words;
@@ -961,16 +931,14 @@ queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
 	strbuf_init(&title);
 	strbuf_init(&words);
 	strbuf_puts(&path, "conflicts/projects/");
-	queue_file(&path, r->dir.data, k);
+	page_list_file(&path, l.base, k);
 	strbuf_printf(&title, "Conflicts: %s", r->name);
-	if (pages > 1) {
-		strbuf_printf(&words, "page %zu of %zu", k + 1, pages);
+	if (page_list_words(&words, &l, k))
 		strbuf_printf(&title, ", %s", words.data);
-	}
 	data = item_must(json_pack("{s:{s:s, s:o}, s:s, s:o, s:o, s:o, s:o, "
 	    "s:o, s:o}", "project", "name", r->name, "slug", r->slug !=
 	    NULL ? json_string(r->slug) : json_null(), "page_words",
-	    words.data, "pages", queue_page_links(r->dir.data, pages, k),
+	    words.data, "pages", page_list_links(&l, k),
 	    "sections", queue_sections(pc->m, r, from, to), "open_words",
 	    item_count((long long)run_count(r, "open", NULL),
 	    "open conflict", "open conflicts"), "resolved_words", item_count((long long)
@@ -1130,12 +1098,13 @@ queue_run_pages(void *arg, size_t k, void *payload, mirror_error *err)
 {
 	const struct queue_work *qw = arg;
 	const struct queue_run *r = &qw->runs[k];
-	size_t pages = (r->n + QUEUE_PAGE - 1) / QUEUE_PAGE;
+	size_t pages = page_list_pages(&(const struct page_list){ NULL,
+	    r->n, QUEUE_PAGE });
 	int rc = 0;
 
 	(void)payload;
 	for (size_t i = 0; i < pages && rc == 0; i++)
-		rc = queue_project_page(qw->pc, r, i, pages, err);
+		rc = queue_project_page(qw->pc, r, i, err);
 	if (rc == 0)
 		rc = queue_list_json(&qw->index[k], qw, r, err);
 	qw->front[k] = queue_front_entry(r);

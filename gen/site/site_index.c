@@ -340,21 +340,6 @@ worst_rows(json_t *data, const json_t *rows)
 	free(v);
 }
 
-/* The file of page k (0 first) of the projects list in order ord (""
- * by name, "conflicts"), in projects/ and without ".md": index,
- * index.page-2, ..., index.conflicts, index.conflicts.page-2, ... No
- * slug has a dot, so none is a project's folder, and a project whose
- * slug is "index" has its folder index/ beside them. */
-static void
-list_file(strbuf *sb, const char *ord, size_t k)
-{
-	strbuf_puts(sb, "index");
-	if (ord[0] != '\0')
-		strbuf_printf(sb, ".%s", ord);
-	if (k > 0)
-		strbuf_printf(sb, ".page-%zu", k + 1);
-}
-
 /* Project row r (project_row) as the list shows it: what its columns
  * show and nothing else, so a page's digest changes only when they
  * do. */
@@ -374,81 +359,48 @@ list_row(const json_t *r)
 /* One order of the projects list: its rows and what it is called. */
 struct list_order {
 	json_t *const *v;       /* every row, in the order */
-	size_t n;
-	const char *ord;        /* list_file's */
+	struct page_list l;     /* its pages: base "index",
+	                           "index.conflicts" */
 	const char *words;      /* "by name" */
-	const char *other;      /* the other order's list_file */
+	const char *other;      /* the other order's first page */
 	const char *other_words;
 };
 
-/* The file of page k of order o (list_file, with ".md"), or null when
- * k is not one of its pages pages. */
-static json_t *
-list_link(const struct list_order *o, size_t k, size_t pages)
-{
-	strbuf f;
-	json_t *s;
-
-	if (k >= pages)
-		return json_null();
-	strbuf_init(&f);
-	list_file(&f, o->ord, k);
-	strbuf_puts(&f, ".md");
-	s = json_string(f.data);
-	strbuf_free(&f);
-	return s;
-}
-
-/* The links to every page of order o's pages pages, k the current
- * one; [] for one page. */
-static json_t *
-list_links(const struct list_order *o, size_t k, size_t pages)
-{
-	json_t *out = json_array();
-
-	for (size_t i = 0; pages > 1 && i < pages; i++)
-		json_array_append_new(out, json_pack("{s:I, s:o, s:b}", "n",
-		    (json_int_t)(i + 1), "file", list_link(o, i, pages),
-		    "current", i == k));
-	return out;
-}
-
 /*
- * Page k of pages of the projects list in order o: at most
- * PROJECTS_PAGE rows, with links to the previous and next pages, every
- * page and the other order. Returns 0 or < 0 with err set.
+ * Page k of the projects list in order o: at most PROJECTS_PAGE rows,
+ * with links to the previous and next pages, every page and the other
+ * order. Returns 0 or < 0 with err set.
  */
 static int
 list_page(const struct page_ctx *pc, const struct list_order *o, size_t k,
-    size_t pages, mirror_error *err)
+    mirror_error *err)
 {
 	size_t from = k * PROJECTS_PAGE, to = from + PROJECTS_PAGE;
 	json_t *rows = json_array(), *data;
 	strbuf path, title, words;
+	int paged;
 	int rc;
 
-	to = to < o->n ? to : o->n;
+	to = to < o->l.n ? to : o->l.n;
 	for (size_t i = from; i < to; i++)
 		json_array_append_new(rows, list_row(o->v[i]));
 	strbuf_init(&path);
 	strbuf_init(&title);
 	strbuf_init(&words);
 	strbuf_puts(&path, "projects/");
-	list_file(&path, o->ord, k);
+	page_list_file(&path, o->l.base, k);
 	strbuf_printf(&title, "Projects %s", o->words);
-	if (pages > 1) {
-		strbuf_printf(&words, "page %zu of %zu", k + 1, pages);
+	if ((paged = page_list_words(&words, &o->l, k)))
 		strbuf_printf(&title, ", %s", words.data);
-	}
 	data = item_must(json_pack("{s:o, s:s, s:s, s:s, s:o, s:I, s:I, "
 	    "s:o, s:o, s:o, s:o}", "projects", rows, "order_words", o->words,
 	    "other", o->other, "other_words", o->other_words, "count_words",
-	    item_count((long long)o->n, "project", "projects"), "first",
+	    item_count((long long)o->l.n, "project", "projects"), "first",
 	    (json_int_t)(to > from ? from + 1 : 0), "last", (json_int_t)to,
-	    "page_words", pages > 1 ? json_string(words.data) : json_null(),
-	    "pages", list_links(o, k, pages), "prev", k > 0 ?
-	    list_link(o, k - 1, pages) : json_null(), "next", list_link(o,
-	    k + 1, pages)), "page", path.data);
+	    "page_words", paged ? json_string(words.data) : json_null(),
+	    "pages", page_list_links(&o->l, k), "prev", k > 0 ?
+	    page_list_link(&o->l, k - 1) : json_null(), "next",
+	    page_list_link(&o->l, k + 1)), "page", path.data);
 	rc = page_write(pc, path.data, "projects.md", title.data, data, err);
 	json_decref(data);
 	strbuf_free(&path);
@@ -458,8 +410,8 @@ list_page(const struct page_ctx *pc, const struct list_order *o, size_t k,
 }
 
 /*
- * The projects list, projects/index and on (list_file): every row of
- * rows (project_rows, by name) PROJECTS_PAGE a page, by name and by
+ * The projects list, projects/index and on (page_list_file): every row
+ * of rows (project_rows, by name) PROJECTS_PAGE a page, by name and by
  * open conflicts (cmp_conflicts). *pages gets the pages of one order
  * (1 with no project: the links to it still lead somewhere). Returns 0
  * or < 0 with err set.
@@ -472,20 +424,20 @@ list_pages(size_t *pages, const struct page_ctx *pc, const json_t *rows,
 	json_t **by_name = xcalloc(n + 1, sizeof(*by_name));
 	json_t **by_open = xcalloc(n + 1, sizeof(*by_open));
 	const struct list_order o[2] = {
-		{ by_name, n, "", "by name", "index.conflicts.md",
-		    "By open conflicts" },
-		{ by_open, n, "conflicts", "by open conflicts", "index.md",
-		    "By name" } };
+		{ by_name, { "index", n, PROJECTS_PAGE }, "by name",
+		    "index.conflicts.md", "By open conflicts" },
+		{ by_open, { "index.conflicts", n, PROJECTS_PAGE },
+		    "by open conflicts", "index.md", "By name" } };
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++)
 		by_name[i] = by_open[i] = json_array_get(rows, i);
 	if (n > 1)
 		qsort(by_open, n, sizeof(*by_open), cmp_conflicts);
-	*pages = n > 0 ? (n + PROJECTS_PAGE - 1) / PROJECTS_PAGE : 1;
+	*pages = page_list_pages(&o[0].l);
 	for (size_t j = 0; j < 2 && rc == 0; j++)
 		for (size_t k = 0; k < *pages && rc == 0; k++)
-			rc = list_page(pc, &o[j], k, *pages, err);
+			rc = list_page(pc, &o[j], k, err);
 	free(by_name);
 	free(by_open);
 	return rc;
