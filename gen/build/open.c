@@ -13,7 +13,7 @@
 /* Every template a build renders, parsed before anything is written. */
 static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystems.md", "conflicts.md", "conflicts_project.md",
-    "conflict.md",
+    "conflicts_open.md", "conflict.md",
     "checks.md", "check.md", "rule.md",
     "atoz.md", "atoz_letter.md", "search.md", "changes.md", "projects.md",
     "404.md" };

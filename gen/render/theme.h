@@ -38,8 +38,11 @@
  *   queue        bool    true on a project's review queue
  *                        (conflicts/projects/...): its filters' script
  *   sortable     bool    true on a page of the projects list
- *                        (projects/index and on): its table's headings
- *                        sort it (the default theme's assets/sort.js)
+ *                        (projects/index and on) and of the open
+ *                        conflicts and checks of every project
+ *                        (conflicts/index.open, checks/index.open and
+ *                        on): its table's headings sort it (the
+ *                        default theme's assets/sort.js)
  *   toc          bool    true when the page body holds the contents
  *                        landmark (<nav class="toc">, markdown.h (f))
  *                        as a child of its own (markdown.h (h)): the

@@ -167,4 +167,12 @@ const char *item_prop(const struct fact_entity *e, const char *key,
  * (one for n == 1, else many). */
 json_t *item_count(long long n, const char *one, const char *many);
 
+/*
+ * Numeric-aware order of two names: runs of digits compare as the
+ * numbers they write ("Project 2" before "Project 10"), everything
+ * else byte by byte; names equal so ("Project 07", "Project 7") fall
+ * back to their bytes. Returns < 0, 0 or > 0 as strcmp.
+ */
+int item_name_cmp(const char *a, const char *b);
+
 #endif

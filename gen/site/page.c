@@ -243,6 +243,26 @@ struct html_twin {
 	int toc;
 };
 
+/* 1 when the page at path is a list that sorts in the browser: the
+ * projects list (projects/index, index.page-2, ...; not a project's
+ * folder projects/index/) and the lists across projects,
+ * conflicts/index.open and checks/index.open and their pages. */
+static int
+page_sortable(const char *path)
+{
+	static const char *const lists[] = { "projects/index",
+	    "conflicts/index.open", "checks/index.open" };
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(*lists); i++) {
+		size_t n = strlen(lists[i]);
+
+		if (strncmp(path, lists[i], n) == 0 && (path[n] == '\0' ||
+		    path[n] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The .html twin of doc: tw's body in the theme's layout, as
  * doc->path.html. Returns 0 or < 0 with err set.
@@ -286,10 +306,7 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
 	    strcmp(path, "search/index") == 0, "queue",
 	    /* A project's queue (conflicts/projects/...) gets its filters. */
 	    strncmp(path, "conflicts/projects/", 19) == 0, "sortable",
-	    /* The projects list (projects/index, index.page-2, ...) sorts
-	     * in the browser; not a project's folder projects/index/. */
-	    strcmp(path, "projects/index") == 0 ||
-	    strncmp(path, "projects/index.", 15) == 0, "toc", tw->toc);
+	    page_sortable(path), "toc", tw->toc);
 	strbuf_reset(&file);
 	strbuf_free(&head);
 	if (page == NULL)

@@ -781,6 +781,13 @@ queue_entry(const struct site_model *m, const struct conflict *c)
 /* The most entries one queue page holds (issue 57: ~300). */
 #define QUEUE_PAGE 300
 
+/* The list of the open conflicts of every project: its first page,
+ * conflicts/index.open (no slug has a dot, so no conflict's page and
+ * no project's queue is one of its pages), and the most rows a page
+ * holds. */
+#define OPEN_LIST "index.open"
+#define OPEN_PAGE 300
+
 /* The rank of a status and of a slot kind in the queue's order. */
 static int
 status_rank(const char *status)
@@ -806,18 +813,26 @@ kind_rank(const char *kind)
 	return 3;
 }
 
+/* A slot kind in words: "across layers", "between memories", ... */
+static const char *
+kind_said(const char *kind)
+{
+	static const char *const kd[] = { "across layers",
+	    "between engineering records", "between memories",
+	    "other slots" };
+
+	return kd[kind_rank(kind)];
+}
+
 /* The heading of the group of status and kind, in words. */
 static void
 group_heading(strbuf *sb, const char *status, const char *kind)
 {
 	static const char *const st[] = { "Open", "Resolved", "Dismissed",
 	    "Other" };
-	static const char *const kd[] = { "across layers",
-	    "between engineering records", "between memories",
-	    "other slots" };
 
 	strbuf_printf(sb, "%s, %s", st[status_rank(status)],
-	    kd[kind_rank(kind)]);
+	    kind_said(kind));
 }
 
 /* qsort order of the queue: by project, then status, kind, oldest
@@ -1183,6 +1198,140 @@ queue_project_pages(json_t **front, json_t **index,
 	return rc;
 }
 
+/* ---- the open conflicts across projects ---------------------------- */
+
+/* What cmp_open sorts by (qsort has no context): the model. */
+static _Thread_local const struct site_model *open_model;
+
+/* The display name of project for the list: its name, "(no project)"
+ * for none. */
+static const char *
+open_project_name(const struct site_model *m, const char *project)
+{
+	const char *name = project_name(m, project);
+
+	return name != NULL ? name : "(no project)";
+}
+
+/*
+ * qsort order of the list across projects: oldest first (detected_at),
+ * then by project name, then by slot in words (both numeric-aware),
+ * then id. A conflict opened
+ * later is detected later, so it goes to the list's end: it rewrites
+ * the last page alone (and every page when it starts a new one, whose
+ * link they all carry).
+ */
+static int
+cmp_open(const void *a, const void *b)
+{
+	const struct conflict *x = *(const struct conflict *const *)a,
+	    *y = *(const struct conflict *const *)b;
+	int c = strcmp(x->detected_at, y->detected_at);
+
+	if (c == 0)
+		c = item_name_cmp(open_project_name(open_model, x->project),
+		    open_project_name(open_model, y->project));
+	if (c == 0)
+		c = item_name_cmp(x->description, y->description);
+	return c != 0 ? c : strcmp(x->id, y->id);
+}
+
+/* The values of c's sides now, "X vs Y", into sb. */
+static void
+open_values(strbuf *sb, const struct conflict *c)
+{
+	for (size_t k = 0; k < c->n_members; k++)
+		strbuf_printf(sb, "%s%s", k > 0 ? " vs " : "",
+		    member_value(&c->members[k]));
+}
+
+/* c's row of the list: what its columns show and nothing else, so a
+ * page's digest changes only when they do. */
+static json_t *
+open_row(const struct site_model *m, const struct conflict *c)
+{
+	char slug[SLUG_SIZE];
+	strbuf dir, values;
+	json_t *o;
+
+	strbuf_init(&dir);
+	strbuf_init(&values);
+	queue_dir(&dir, m, c->project);
+	open_values(&values, c);
+	slug_make(slug, c->id);
+	o = item_must(json_pack("{s:s, s:s, s:o, s:s, s:s, s:s, s:o}",
+	    "project", open_project_name(m, c->project), "dir", dir.data,
+	    "slot", queue_slot_said(c), "slug", slug, "values", values.data,
+	    "kind", kind_said(c->slot_kind), "detected",
+	    item_date(c->detected_at)), "conflict", c->id);
+	strbuf_free(&dir);
+	strbuf_free(&values);
+	return o;
+}
+
+/* Page k of the list across projects, v[0..l->n) in cmp_open order.
+ * Returns 0 or < 0 with err set. */
+static int
+open_page(const struct page_ctx *pc, const struct conflict *const *v,
+    const struct page_list *l, size_t k, mirror_error *err)
+{
+	size_t from = k * OPEN_PAGE, to = from + OPEN_PAGE < l->n ?
+	    from + OPEN_PAGE : l->n;
+	json_t *rows = json_array(), *data;
+	strbuf path, title, words;
+	int paged, rc;
+
+	for (size_t i = from; i < to; i++)
+		json_array_append_new(rows, open_row(pc->m, v[i]));
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_init(&words);
+	strbuf_puts(&path, "conflicts/");
+	page_list_file(&path, l->base, k);
+	strbuf_puts(&title, "Open conflicts of every project");
+	if ((paged = page_list_words(&words, l, k)))
+		strbuf_printf(&title, ", %s", words.data);
+	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
+	    "conflicts", rows, "first", (json_int_t)(to > from ? from + 1 :
+	    0), "last", (json_int_t)to, "page_words", paged ?
+	    json_string(words.data) : json_null(), "pages",
+	    page_list_links(l, k), "prev", k > 0 ? page_list_link(l, k - 1) :
+	    json_null(), "next", page_list_link(l, k + 1)), "page",
+	    path.data);
+	rc = page_write(pc, path.data, "conflicts_open.md", title.data, data,
+	    err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	strbuf_free(&words);
+	return rc;
+}
+
+/*
+ * The open conflicts of every project in one list, conflicts/index.open
+ * and on (page_list_file), OPEN_PAGE a page, oldest first (cmp_open);
+ * *pages gets its number of pages. Returns 0 or < 0 with err set.
+ */
+static int
+open_pages(size_t *pages, const struct page_ctx *pc, mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	const struct conflict **v = xcalloc(m->conflicts.n + 1, sizeof(*v));
+	struct page_list l = { OPEN_LIST, 0, OPEN_PAGE };
+	int rc = 0;
+
+	for (size_t i = 0; i < m->conflicts.n; i++)
+		if (strcmp(m->conflicts.items[i].status, "open") == 0)
+			v[l.n++] = &m->conflicts.items[i];
+	open_model = m;
+	qsort(v, l.n, sizeof(*v), cmp_open);
+	*pages = page_list_pages(&l);
+	for (size_t k = 0; k < *pages && rc == 0; k++)
+		rc = open_page(pc, v, &l, k, err);
+	free(v);
+	return rc;
+}
+
 /* How many of m's conflicts have status. */
 static size_t
 status_count(const struct site_model *m, const char *status)
@@ -1226,16 +1375,21 @@ queue_pages(const struct page_ctx *pc, json_t *const *rows,
 	json_t *data, *front = NULL, *index = NULL;
 	int rc;
 
+	size_t pages = 1;
+
 	rc = queue_project_pages(&front, &index, pc, rows, err);
+	if (rc == 0)
+		rc = open_pages(&pages, pc, err);
 	if (rc == 0)
 		rc = conflicts_index_json(pc, json_incref(index), err);
 	json_decref(index);
-	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o}", "projects",
-	    front != NULL ? front : json_array(), "open_conflicts_count", open,
-	    "total", (json_int_t)n, "open_words",
-	    item_count(open, "open conflict", "open conflicts"),
-	    "total_words", item_count((long long)n, "conflict", "conflicts")),
-	    "page", "conflicts/index");
+	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o, s:I}",
+	    "projects", front != NULL ? front : json_array(),
+	    "open_conflicts_count", open, "total", (json_int_t)n,
+	    "open_words", item_count(open, "open conflict",
+	    "open conflicts"), "total_words", item_count((long long)n,
+	    "conflict", "conflicts"), "open_pages", (json_int_t)(pages > 1 ?
+	    pages : 0)), "page", "conflicts/index");
 	if (rc == 0)
 		rc = page_write(pc, "conflicts/index", "conflicts.md",
 		    "Conflicts: the review queue", data, err);

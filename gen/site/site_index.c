@@ -95,58 +95,6 @@ date_of(char buf[MIRROR_TS_LEN], long long t)
 	buf[10] = '\0';
 }
 
-/* The length of the run of digits at s, *sig set to its first digit
- * that is not a leading zero (the run's end when it is all zeros). */
-static size_t
-digit_run(const char **sig, const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] >= '0' && s[n] <= '9')
-		n++;
-	*sig = s;
-	while (*sig < s + n && **sig == '0')
-		(*sig)++;
-	return n;
-}
-
-/*
- * Numeric-aware order of two names: runs of digits compare as the
- * numbers they write ("Project 2" before "Project 10"), everything
- * else byte by byte; names equal so ("Project 07", "Project 7") fall
- * back to their bytes. Returns < 0, 0 or > 0 as strcmp.
- */
-static int
-name_cmp(const char *a, const char *b)
-{
-	const char *x = a, *y = b;
-
-	while (*x != '\0' && *y != '\0') {
-		if (*x >= '0' && *x <= '9' && *y >= '0' && *y <= '9') {
-			const char *sx, *sy;
-			size_t nx = digit_run(&sx, x), ny = digit_run(&sy, y);
-			size_t lx = (size_t)(x + nx - sx);
-			size_t ly = (size_t)(y + ny - sy);
-			int c;
-
-			if (lx != ly)
-				return lx < ly ? -1 : 1;
-			if ((c = memcmp(sx, sy, lx)) != 0)
-				return c;
-			x += nx;
-			y += ny;
-			continue;
-		}
-		if (*x != *y)
-			return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
-		x++;
-		y++;
-	}
-	if (*x != *y)
-		return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
-	return strcmp(a, b);
-}
-
 /* Row x's field key as a number. */
 static long long
 row_int(const json_t *x, const char *key)
@@ -154,7 +102,7 @@ row_int(const json_t *x, const char *key)
 	return (long long)json_integer_value(json_object_get(x, key));
 }
 
-/* qsort order of project rows: by name, numeric-aware (name_cmp), then
+/* qsort order of project rows: by name, numeric-aware (item_name_cmp), then
  * by id (ids are unique); not by a count, so a row does not move when
  * a count changes. */
 static int
@@ -163,7 +111,7 @@ cmp_row(const void *a, const void *b)
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
 	int c;
 
-	c = name_cmp(json_string_value(json_object_get(x, "name")),
+	c = item_name_cmp(json_string_value(json_object_get(x, "name")),
 	    json_string_value(json_object_get(y, "name")));
 	return c != 0 ? c : strcmp(json_string_value(json_object_get(x, "id")),
 	    json_string_value(json_object_get(y, "id")));

@@ -472,11 +472,12 @@ async function run(browser, origin) {
   // so are the projects' queues, whose queue.js builds its filter form
   // (site.test.js checks it; it reads the page's text and writes no
   // markup of it; t_site_hostile checks their HTML as written), and the
-  // pages of the projects list, whose sort.js makes its headings buttons
-  // of their own text.
+  // pages of the lists that sort (the projects list, the open conflicts
+  // and checks of every project), whose sort.js makes its headings
+  // buttons of their own text.
   const pages = pagesOf(site).filter((p) => p !== 'search/index.html' &&
     !/^conflicts\/projects\/[^/]+\.html$/.test(p) &&
-    !/^projects\/index(\.[a-z0-9.-]+)?\.html$/.test(p)).sort();
+    !/^(projects\/index|conflicts\/index\.open|checks\/index\.open)(\.[a-z0-9.-]+)?\.html$/.test(p)).sort();
   const t0 = Date.now();
   const bad = await probe(page, origin, pages, bag);
   const secs = ((Date.now() - t0) / 1000).toFixed(1);

@@ -17,7 +17,7 @@ commits() { git --git-dir="$1" rev-list --count "${2:-mirror}" 2>/dev/null || ec
 # --- first build ------------------------------------------------------------
 mirror build --store s.db --out site --repo repo.git --author "$author"
 expect_status "a build with --repo succeeds" 0
-expect "it says what it committed" out_has '^committed [0-9a-f]{40} to mirror of repo.git: 0 pages changed, 75 added, 0 removed$'
+expect "it says what it committed" out_has '^committed [0-9a-f]{40} to mirror of repo.git: 0 pages changed, 76 added, 0 removed$'
 expect "the first build creates the branch with one commit" test "$(commits repo.git)" = 1
 expect "git fsck --strict finds nothing wrong" git --git-dir=repo.git fsck --strict --no-progress
 expect "the commit's tree is exactly the site (marker file left out)" sh -c "
@@ -88,14 +88,15 @@ sql s.db "UPDATE project_state SET value = 'XC7A200T' WHERE id = 'p04-st-fpga'"
 mirror build --store s.db --out site --repo repo.git --author "$author"
 expect "a changed fact makes one new commit" test "$(commits repo.git)" = 2
 git --git-dir=repo.git diff --stat mirror~1 mirror -- '*.md' > stat.txt
-# The pages that show the value: its overview, its conflict and the
-# project's queue (each side as it is now) and the index; not the recent
+# The pages that show the value: its overview, its conflict, the
+# project's queue and the list of every open conflict (each side as it
+# is now) and the index; not the recent
 # changes, whose entry of the conflict keeps the sides as found (never
 # rewritten); the A-Z page of its key is HTML only (a finder for
 # browsers), folded in the diff as generated.
 expect "only the pages showing the fact change" test \
     "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- '*.md' | tr '\n' ' ')" = \
-    "conflicts/c4dcd35f8cb.md conflicts/projects/p04-gigabit.md index.md projects/p04-gigabit/index.md "
+    "conflicts/c4dcd35f8cb.md conflicts/index.open.md conflicts/projects/p04-gigabit.md index.md projects/p04-gigabit/index.md "
 expect "... and the A-Z page of its key, HTML only" test \
     "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- 'keys/*' | tr '\n' ' ')" = "keys/f.html "
 expect "the overview's diff is the fact's line and its conflict's sides (the footer never changes)" sh -c "

@@ -68,9 +68,11 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     text = open(path, encoding="utf-8").read()
     p = P(); p.feed(text)
     rel = os.path.relpath(path, site)
-    conflict_page = re.fullmatch(r"conflicts/([^/]+)\.html", rel)
+    conflict_page = re.fullmatch(r"conflicts/([^/.]+)\.html", rel)
     if conflict_page and conflict_page.group(1) == "index":
         conflict_page = None
+    # The open conflicts of every project: one table, a row each.
+    open_list = re.fullmatch(r"conflicts/index\.open(\.page-(\d+))?\.html", rel)
     project_page = re.fullmatch(r"projects/([^/]+)/index\.html", rel)
     # Counted against the conflict's (the project's) JSON below.
     page_allowed = allowed | ({"table", "thead", "tbody", "tr", "th", "td",
@@ -84,7 +86,7 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                                        "rect"}
     # The projects list: one table, a row per project, counted below.
     list_page = re.fullmatch(r"projects/index(\.[a-z0-9.-]+)?\.html", rel)
-    if list_page:
+    if list_page or open_list:
         page_allowed = page_allowed | {"table", "thead", "tbody", "tr",
                                        "th", "td"}
     if project_page:
@@ -106,9 +108,12 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
         page_allowed = page_allowed | {"script"}
         text = text.replace('<script src="../../assets/queue.js" defer>'
                             '</script>', "")
-    # The projects list: the theme's sort script, its exact line taken
-    # out the same way (sort.js moves the table's rows, writes no markup).
-    if re.fullmatch(r"projects/index(\.[a-z0-9.-]+)?\.html", rel):
+    # The lists that sort (the projects list, the open conflicts and
+    # checks of every project): the theme's sort script, its exact line
+    # taken out the same way (sort.js moves the table's rows, writes no
+    # markup).
+    if re.fullmatch(r"(projects/index|conflicts/index\.open|"
+                    r"checks/index\.open)(\.[a-z0-9.-]+)?\.html", rel):
         page_allowed = page_allowed | {"script"}
         text = text.replace('<script src="../assets/sort.js" defer>'
                             '</script>', "")
@@ -170,6 +175,14 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                 body.count("<tr") != 1 + min(300, projects):
             bad.append(f"{rel}: {body.count('<table')} tables, "
                        f"{body.count('<tr')} rows for {projects} projects")
+        body = re.sub(r'</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}\">',
+                      "", body, flags=re.S)
+    if open_list:
+        n = json.load(open(os.path.join(site, "api", "conflicts.json")))["open"]
+        n -= 300 * (int(open_list.group(2) or 1) - 1)
+        if body.count("<table") != 1 or body.count("<tr") != 1 + min(300, n):
+            bad.append(f"{rel}: {body.count('<table')} tables, "
+                       f"{body.count('<tr')} rows for {n} open conflicts")
         body = re.sub(r'</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}\">',
                       "", body, flags=re.S)
     # A project overview's template makes tables whose rows are a

@@ -1,0 +1,151 @@
+#!/bin/sh
+# The open conflicts of every project in one paged list (issue 69,
+# item 2): on a store of 12 one-fact projects with 330 open conflicts
+# (dim_N of project N mod 12: a state value and a memory that says 9 mm),
+# conflicts/index.open.md and index.open.page-2.md list each open
+# conflict once, at most 300 a page, in columns Project, Conflict,
+# Sides, Kind and Detected, oldest first, then by project and slot
+# (numbers as numbers); each page links the previous and next page,
+# every page, the review queue and the index; the queue's front page
+# links the list; the list loads assets/sort.js; a conflict opened by a
+# later build goes to the end and rewrites the last page alone.
+# The promises of doc/site.md, "The open conflicts of every project".
+. "$MIRROR_TOP/tests/e2e/lib.sh"
+export SOURCE_DATE_EPOCH=1793491200
+
+make_store() {
+	new_store q.db || return 1
+	{ echo "CREATE TEMP TABLE bench_projects(n);
+	    INSERT INTO bench_projects VALUES(12);"
+	  cat "$MIRROR_TOP/tests/bench/projects_gen.sql"
+	  echo "WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1
+	    FROM c WHERE i < 329)
+	    INSERT INTO project_state(id, project, category, key, value,
+	    source, status, created_at, updated_at)
+	    SELECT 'q-' || i, printf('p%06d', i % 12), 'fact', 'dim_' || i,
+	    i || '.5 mm', 'test', 'active', '2024-01-01 00:00:00',
+	    '2024-01-01 00:00:00' FROM c;
+	    WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1
+	    FROM c WHERE i < 329)
+	    INSERT INTO memories(id, memory_type, content, project,
+	    confidence, status, reference_count, domain_tags, created_at,
+	    updated_at) SELECT 'qm-' || i, 'project', 'dim_' || i ||
+	    ' is 9 mm', printf('p%06d', i % 12), 0.9, 'active', 0, '[]',
+	    '2024-05-01 00:00:00', '2024-05-01 00:00:00' FROM c;"; } |
+	    sqlite3 -bail q.db >/dev/null
+}
+expect "a store of 12 projects and 330 conflicts is made" make_store
+mirror build --store q.db --out site --quiet
+expect_status "it builds" 0
+expect "the sweep found 330 open conflicts" test "$(sql q.db \
+    "SELECT count(*) FROM conflicts WHERE status = 'open'")" = 330
+sql q.db "SELECT id FROM conflicts WHERE status = 'open'" | sort >open.ids
+
+check() { python3 - "$@" <<'PY'
+import os, re, sys
+site, case = "site", sys.argv[1]
+def read(p): return open(os.path.join(site, p), encoding="utf-8").read()
+def pages():
+    out, f = [], "index.open.md"
+    while f:
+        out.append((f, read("conflicts/" + f)))
+        m = re.search(r"\[next\]\(([^)]*)\)", out[-1][1])
+        f = m.group(1) if m else None
+    return out
+ROW = re.compile(r"^\| \[([^\]]*)\]\(projects/([^)]*)\.md\) \| \[([^\]]*)\]\(([^)]*)\.md\) \| (.*) \| (.*) \| (\d{4}-\d\d-\d\d) \|$", re.M)
+def rows(t): return ROW.findall(t)
+def num(s): return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", s)]
+lst, bad = pages(), []
+allrows = [r for f, t in lst for r in rows(t)]
+if case == "columns":
+    for f, t in lst:
+        if "| Project | Conflict | Sides | Kind | Detected |" not in t:
+            bad.append("%s: no heading row" % f)
+    html = read("conflicts/index.open.html")
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", html)
+    if heads != ["Project", "Conflict", "Sides", "Kind", "Detected"]:
+        bad.append("html headings %r" % heads)
+    r = [x for x in allrows if x[2] == "Dim 7"]
+    if len(r) != 1 or r[0][:2] != ("Project 7", "p000007") or \
+            r[0][4:] != ("7.5 mm vs 9 mm", "across layers", "2026-11-01"):
+        bad.append("Dim 7: %r" % r)
+elif case == "paged":
+    files = sorted(f for f in os.listdir(site + "/conflicts")
+                   if f.startswith("index.open"))
+    want = ["index.open.html", "index.open.md", "index.open.page-2.html",
+            "index.open.page-2.md"]
+    if files != want: bad.append("pages %r" % files)
+    n = [len(rows(t)) for f, t in lst]
+    if n != [300, 30]: bad.append("rows a page %r" % n)
+    ids = sorted(r[3] for r in allrows)
+    want = open("open.ids").read().split()
+    if ids != want: bad.append("not each open conflict once: %d rows, %d open" % (len(ids), len(want)))
+elif case == "order":
+    key = [(r[6], num(r[0]), num(r[2])) for r in allrows]
+    if key != sorted(key): bad.append("not oldest first, by project, by slot")
+    got = [r[0] for r in allrows[:28]]
+    want = ["Project 0"] * 28
+    if got != want: bad.append("first rows %r" % got[:3])
+    slots = [r[2] for r in allrows if r[0] == "Project 0"][:4]
+    if slots != ["Dim 0", "Dim 12", "Dim 24", "Dim 36"]: bad.append("slots %r" % slots)
+    names = []
+    for r in allrows:
+        if not names or names[-1] != r[0]: names.append(r[0])
+    if names != ["Project %d" % i for i in range(12)]: bad.append("projects %r" % names)
+elif case == "links":
+    for k, (f, t) in enumerate(lst):
+        prev = re.search(r"\[previous\]\(([^)]*)\)", t)
+        if (prev.group(1) if prev else None) != (lst[k - 1][0] if k else None):
+            bad.append("%s: previous %r" % (f, prev and prev.group(1)))
+        pl = re.search(r"^Pages: (.*)$", t, re.M)
+        if not pl or len(re.findall(r"\[\d+\]|\*\*\d+\*\*", pl.group(1))) != 2:
+            bad.append("%s: no link to every page" % f)
+        if "[Review queue](index.md)" not in t or "[Index](../index.md)" not in t:
+            bad.append("%s: no link to the queue or the index" % f)
+        for target in set(re.findall(r"\]\(([^)#]*\.md)", t)):
+            for ext in (".md", ".html"):
+                p = os.path.normpath("conflicts/" + target[:-3] + ext)
+                if not os.path.exists(os.path.join(site, p)):
+                    bad.append("%s: %s missing" % (f, p))
+    if "](index.open.md)" not in read("conflicts/index.md"):
+        bad.append("the review queue does not link the list")
+elif case == "html":
+    for f in ("index.open", "index.open.page-2"):
+        html = read("conflicts/%s.html" % f)
+        if '<script src="../assets/sort.js" defer></script>' not in html:
+            bad.append("%s: no sort.js" % f)
+        if len(re.findall(r"<tr>", html)) > 301: bad.append("%s: over 300 rows" % f)
+    if "sort.js" in read("conflicts/index.html"):
+        bad.append("the queue's front page loads sort.js")
+for b in bad[:10]: print("#   " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+expect "columns: project, conflict, sides' values, kind, day detected" check columns
+expect "330 open conflicts on two pages of at most 300, each once" check paged
+expect "oldest first, then by project and by slot, numbers as numbers" check order
+expect "each page links the previous and next, every page, the queue and the index; the queue links the list" check links
+expect "the list pages load sort.js, at most 300 rows each" check html
+
+# A later build opens one more conflict in Project 0, first by name: it
+# is the newest, so it goes to the end of the list, and the first page
+# keeps its file.
+inode() { stat -c %i site/conflicts/index.open.md site/conflicts/index.open.html; }
+before=$(inode)
+cp site/conflicts/index.open.page-2.md page2.before
+sql q.db "INSERT INTO project_state(id, project, category, key, value,
+    source, status, created_at, updated_at) VALUES ('q-new', 'p000000',
+    'fact', 'dim_new', '1 mm', 'test', 'active', '2024-01-01 00:00:00',
+    '2024-01-01 00:00:00');
+    INSERT INTO memories(id, memory_type, content, project, confidence,
+    status, reference_count, domain_tags, created_at, updated_at) VALUES
+    ('qm-new', 'project', 'dim_new is 2 mm', 'p000000', 0.9, 'active', 0,
+    '[]', '2024-05-01 00:00:00', '2024-05-01 00:00:00')"
+SOURCE_DATE_EPOCH=$((SOURCE_DATE_EPOCH + 2 * 86400)) \
+    mirror build --store q.db --out site --quiet
+expect "a conflict opened later is the last row of the last page" sh -c '
+    ! cmp -s page2.before site/conflicts/index.open.page-2.md &&
+    grep "^| \[" site/conflicts/index.open.page-2.md | tail -n 1 | grep -q \
+    "^| \[Project 0\](projects/p000000.md) | \[Dim new\](.*) | 1 mm vs 2 mm | across layers | 2026-11-03 |$"'
+expect "... and the first page keeps its files" \
+    sh -c "[ -n \"$before\" ] && [ \"$(inode)\" = \"$before\" ]"
