@@ -14,7 +14,7 @@
 static const char *const page_templates[] = { "index.md", "project.md",
     "decisions.md", "subsystems.md", "conflicts.md", "conflicts_project.md",
     "conflicts_open.md", "conflict.md",
-    "checks.md", "check.md", "rule.md",
+    "checks.md", "checks_open.md", "check.md", "rule.md",
     "atoz.md", "atoz_letter.md", "search.md", "changes.md", "projects.md",
     "404.md" };
 

@@ -706,6 +706,120 @@ project_groups(const struct site_model *m)
 	return out;
 }
 
+/* The list of the open checks of every project: its first page,
+ * checks/index.open (no slug has a dot), and the most rows a page
+ * holds. */
+#define CHECKS_LIST "index.open"
+#define CHECKS_PAGE 300
+
+/*
+ * qsort order of the list across projects (indexes into sort_model's
+ * violations): oldest first (detected_at), then by project name and by
+ * message (numeric-aware), then id: a check opened by a later build
+ * goes to the end and rewrites the last page alone.
+ */
+static int
+cmp_open_check(const void *a, const void *b)
+{
+	const struct violation *x = &sort_model->violations.items[
+	    *(const size_t *)a], *y = &sort_model->violations.items[
+	    *(const size_t *)b];
+	int c = strcmp(x->detected_at, y->detected_at);
+
+	if (c == 0)
+		c = item_name_cmp(project_name(sort_model, x->project),
+		    project_name(sort_model, y->project));
+	if (c == 0)
+		c = item_name_cmp(x->message, y->message);
+	return c != 0 ? c : strcmp(x->id, y->id);
+}
+
+/* v's row of the list: what its columns show and nothing else. */
+static json_t *
+open_check_row(const struct site_model *m, const struct violation *v)
+{
+	strbuf rule;
+	json_t *o;
+
+	strbuf_init(&rule);
+	item_rule_page(&rule, v->rule_id);
+	o = item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "project",
+	    project_name(m, v->project), "message", v->message, "rule",
+	    v->rule_id, "label", model_rule_label(m, v->rule_id),
+	    "rule_page", rule.data, "detected", item_date(v->detected_at)),
+	    "violation", v->id);
+	json_object_set_new(o, "severity", json_string(v->severity));
+	item_check_place(o, v->project, v->id);
+	strbuf_free(&rule);
+	return o;
+}
+
+/* Page k of the list, idx[0..l->n) in cmp_open_check order. Returns 0
+ * or < 0 with err set. */
+static int
+open_checks_page(const struct page_ctx *pc, const size_t *idx,
+    const struct page_list *l, size_t k, mirror_error *err)
+{
+	size_t from = k * CHECKS_PAGE, to = from + CHECKS_PAGE < l->n ?
+	    from + CHECKS_PAGE : l->n;
+	json_t *rows = json_array(), *data;
+	strbuf path, title, words;
+	int paged, rc;
+
+	for (size_t i = from; i < to; i++)
+		json_array_append_new(rows, open_check_row(pc->m,
+		    &pc->m->violations.items[idx[i]]));
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_init(&words);
+	strbuf_puts(&path, "checks/");
+	page_list_file(&path, l->base, k);
+	strbuf_puts(&title, "Open checks of every project");
+	if ((paged = page_list_words(&words, l, k)))
+		strbuf_printf(&title, ", %s", words.data);
+	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
+	    "checks", rows, "first", (json_int_t)(to > from ? from + 1 : 0),
+	    "last", (json_int_t)to, "page_words", paged ?
+	    json_string(words.data) : json_null(), "pages",
+	    page_list_links(l, k), "prev", k > 0 ? page_list_link(l, k - 1) :
+	    json_null(), "next", page_list_link(l, k + 1)), "page",
+	    path.data);
+	rc = page_write(pc, path.data, "checks_open.md", title.data, data,
+	    err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	strbuf_free(&words);
+	return rc;
+}
+
+/*
+ * The open checks of every project in one list, checks/index.open and
+ * on (page_list_file), CHECKS_PAGE a page, oldest first
+ * (cmp_open_check); *pages gets its number of pages. Returns 0 or < 0
+ * with err set.
+ */
+static int
+open_checks_pages(size_t *pages, const struct page_ctx *pc,
+    mirror_error *err)
+{
+	const struct site_model *m = pc->m;
+	size_t *idx = xcalloc(m->violations.n + 1, sizeof(*idx));
+	struct page_list l = { CHECKS_LIST, 0, CHECKS_PAGE };
+	int rc = 0;
+
+	for (size_t i = 0; i < m->violations.n; i++)
+		if (strcmp(m->violations.items[i].status, "open") == 0)
+			idx[l.n++] = i;
+	sort_model = m;
+	qsort(idx, l.n, sizeof(*idx), cmp_open_check);
+	*pages = page_list_pages(&l);
+	for (size_t k = 0; k < *pages && rc == 0; k++)
+		rc = open_checks_page(pc, idx, &l, k, err);
+	free(idx);
+	return rc;
+}
+
 /* The site's Checks page, checks/index: every violation, by project.
  * Returns 0 or < 0 with err set. */
 static int
@@ -714,7 +828,8 @@ checks_page(const struct page_ctx *pc, mirror_error *err)
 	const struct site_model *m = pc->m;
 	long long open = 0;
 	json_t *data;
-	int rc;
+	size_t pages = 1;
+	int rc = open_checks_pages(&pages, pc, err);
 
 	for (size_t i = 0; i < m->violations.n; i++) {
 		const struct violation *v = &m->violations.items[i];
@@ -729,7 +844,11 @@ checks_page(const struct page_ctx *pc, mirror_error *err)
 	    runs_json(m, 1), "rules", runs_json(m, 0), "open_error",
 	    (json_int_t)m->health.checks.open_error, "open_warn",
 	    (json_int_t)m->health.checks.open_warn), "page", "checks/index");
-	rc = page_write(pc, "checks/index", "checks.md", "Checks", data, err);
+	json_object_set_new(data, "open_pages", json_integer((json_int_t)(
+	    pages > 1 ? pages : 0)));
+	if (rc == 0)
+		rc = page_write(pc, "checks/index", "checks.md", "Checks", data,
+		    err);
 	json_decref(data);
 	return rc;
 }

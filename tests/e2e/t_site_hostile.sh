@@ -73,6 +73,8 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
         conflict_page = None
     # The open conflicts of every project: one table, a row each.
     open_list = re.fullmatch(r"conflicts/index\.open(\.page-(\d+))?\.html", rel)
+    # The open checks of every project: one table, a row each.
+    checks_list = re.fullmatch(r"checks/index\.open(\.page-(\d+))?\.html", rel)
     project_page = re.fullmatch(r"projects/([^/]+)/index\.html", rel)
     # Counted against the conflict's (the project's) JSON below.
     page_allowed = allowed | ({"table", "thead", "tbody", "tr", "th", "td",
@@ -86,7 +88,7 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                                        "rect"}
     # The projects list: one table, a row per project, counted below.
     list_page = re.fullmatch(r"projects/index(\.[a-z0-9.-]+)?\.html", rel)
-    if list_page or open_list:
+    if list_page or open_list or checks_list:
         page_allowed = page_allowed | {"table", "thead", "tbody", "tr",
                                        "th", "td"}
     if project_page:
@@ -177,12 +179,18 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                        f"{body.count('<tr')} rows for {projects} projects")
         body = re.sub(r'</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}\">',
                       "", body, flags=re.S)
-    if open_list:
-        n = json.load(open(os.path.join(site, "api", "conflicts.json")))["open"]
-        n -= 300 * (int(open_list.group(2) or 1) - 1)
-        if body.count("<table") != 1 or body.count("<tr") != 1 + min(300, n):
+    if open_list or checks_list:
+        if open_list:
+            n = json.load(open(os.path.join(site, "api", "conflicts.json")))["open"]
+        else:
+            c = json.load(open(os.path.join(site, "api", "health.json")))["checks"]
+            n = c["open_error"] + c["open_warn"]
+        n -= 300 * (int((open_list or checks_list).group(2) or 1) - 1)
+        # An empty list says so and has no table.
+        if body.count("<table") != (n > 0) or \
+                body.count("<tr") != (1 + min(300, n) if n > 0 else 0):
             bad.append(f"{rel}: {body.count('<table')} tables, "
-                       f"{body.count('<tr')} rows for {n} open conflicts")
+                       f"{body.count('<tr')} rows for {n} open")
         body = re.sub(r'</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}\">',
                       "", body, flags=re.S)
     # A project overview's template makes tables whose rows are a

@@ -9,7 +9,12 @@
 # every page, the review queue and the index; the queue's front page
 # links the list; the list loads assets/sort.js; a conflict opened by a
 # later build goes to the end and rewrites the last page alone.
+# And the open checks of every project, on the 10,000-fact bench store
+# (tests/bench/store_gen.sql, 50 projects): checks/index.open.md and on,
+# each open check once, oldest first then by project; the Checks page
+# leads with its rules and links the list.
 # The promises of doc/site.md, "The open conflicts of every project".
+# The promises of doc/site.md, "The open checks of every project".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 
@@ -149,3 +154,47 @@ expect "a conflict opened later is the last row of the last page" sh -c '
     "^| \[Project 0\](projects/p000000.md) | \[Dim new\](.*) | 1 mm vs 2 mm | across layers | 2026-11-03 |$"'
 expect "... and the first page keeps its files" \
     sh -c "[ -n \"$before\" ] && [ \"$(inode)\" = \"$before\" ]"
+
+# The open checks of every project, on a bench store.
+expect "the 10,000-fact bench store is made" bench_store b.db 10000
+mirror build --store b.db --out bsite --quiet
+expect_status "it builds" 0
+sql b.db "SELECT id FROM rule_violations WHERE status = 'open'" | sort >checks.ids
+checks() { python3 - "$@" <<'PY'
+import os, re, sys
+site, case = "bsite", sys.argv[1]
+def read(p): return open(os.path.join(site, p), encoding="utf-8").read()
+lst, f = [], "index.open.md"
+while f:
+    lst.append((f, read("checks/" + f)))
+    m = re.search(r"\[next\]\(([^)]*)\)", lst[-1][1])
+    f = m.group(1) if m else None
+ROW = re.compile(r"^\| (.*) \| \[(.*)\]\(\.\./checks/projects/[^)#]*\.md#(chk-[0-9a-f]+)\) \| \[⚑ [^\]]*\]\(\.\./checks/rules/[^)]*\.md\) \| (error|warn) \| (\d{4}-\d\d-\d\d) \|$", re.M)
+rows = [r for f, t in lst for r in ROW.findall(t)]
+bad = []
+def num(s): return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", s)]
+if case == "list":
+    for f, t in lst:
+        if "| Project | Check | Rule | Severity | Opened |" not in t:
+            bad.append("%s: no heading row" % f)
+        n = len(ROW.findall(t))
+        if not 0 < n <= 300: bad.append("%s: %d rows" % (f, n))
+    want = open("checks.ids").read().split()
+    if sorted(r[2] for r in rows) != want or not want:
+        bad.append("not each open check once: %d rows, %d open" % (len(rows), len(want)))
+    key = [(r[4], num(r[0]), num(r[1])) for r in rows]
+    if key != sorted(key): bad.append("not oldest first, by project, by message")
+    if '<script src="../assets/sort.js" defer></script>' not in read("checks/index.open.html"):
+        bad.append("no sort.js")
+elif case == "index":
+    t = read("checks/index.md")
+    heads = re.findall(r"^## (?:<a id=\"[^\"]*\"></a>)?(.*)$", t, re.M)
+    if heads[:3] != ["Rules", "Failed rules", "Open checks"]:
+        bad.append("sections %r" % heads[:4])
+    if "](index.open.md)" not in t: bad.append("no link to the list")
+for b in bad[:10]: print("#   " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+expect "every open check once, at most 300 a page, oldest first, then by project and message; sort.js" checks list
+expect "the Checks page leads with its rules and links the list" checks index
