@@ -422,7 +422,7 @@ words:
 }
 
 #define CONFLICT_COLS "id, detected_at, slot_kind, slot_key, project, " \
-	"status, resolved_at, resolution, resolved_by"
+	"status, resolved_at, resolution, resolved_by, rowid"
 
 /*
  * Fill c from the conflicts row s, every column checked. Returns 0 or
@@ -453,6 +453,7 @@ conflict_row(struct conflict *c, mirror_store *st, sqlite3_stmt *s,
 	    (rc = storerow_text(&c->resolution, &r, 7, "resolution", 0)) < 0 ||
 	    (rc = storerow_text(&c->resolved_by, &r, 8, "resolved_by", 0)) < 0)
 		return rc;
+	c->seq = sqlite3_column_int64(s, 9);
 	return 0;
 }
 

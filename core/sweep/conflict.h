@@ -54,6 +54,8 @@ struct conflict {
 	char *resolved_at;     /* NULL while open */
 	char *resolution;      /* reviewer's notes or reason, or the sweep's */
 	char *resolved_by;     /* actor, 'sweep', or '' */
+	long long seq;         /* the row's rowid: rows opened later have
+	                          greater ones */
 	char *description;     /* the slot in plain words */
 	char *question;        /* the reviewer's yes/no question, about the
 	                          value the trust order favours (the first

@@ -5,6 +5,7 @@
 
 #include "sweep/open_trend.h"
 #include "util/array.h"
+#include "util/xalloc.h"
 
 /* Seconds to whole days since 1970, rounding down before 1970 too. */
 static long long
@@ -56,4 +57,49 @@ sweep_open_trend(struct sweep_point **out, size_t *n, mirror_store *st,
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc, what);
 	sqlite3_finalize(stmt);
 	return rc;
+}
+
+int
+sweep_first_run(struct sweep_first *out, mirror_store *st, mirror_error *err)
+{
+	static const char what[] = "cannot read sweep_runs";
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	*out = (struct sweep_first){ NULL, NULL, 0, 0 };
+	if (!store_features(st)->has_mirror_tables)
+		return 0;
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT r.id, r.started_at, "
+	    "r.facts_scanned, (SELECT max(k) FROM (SELECT c.rowid AS k, "
+	    "row_number() OVER (ORDER BY c.rowid) AS n FROM main.conflicts c "
+	    "WHERE c.detected_at = r.started_at) WHERE n <= "
+	    "r.conflicts_opened) FROM (SELECT id, started_at, facts_scanned, "
+	    "conflicts_opened FROM main.sweep_runs ORDER BY rowid LIMIT 1) r",
+	    -1, &stmt, NULL);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(st, err, rc, what);
+		sqlite3_finalize(stmt);
+		return rc;
+	}
+	rc = store_step(st, stmt);
+	if (rc == SQLITE_ROW && sqlite3_column_text(stmt, 0) != NULL &&
+	    sqlite3_column_text(stmt, 1) != NULL) {
+		out->id = xstrdup((const char *)sqlite3_column_text(stmt, 0));
+		out->started_at = xstrdup((const char *)sqlite3_column_text(
+		    stmt, 1));
+		out->facts_scanned = sqlite3_column_int64(stmt, 2);
+		out->conflicts_last = sqlite3_column_int64(stmt, 3);
+	}
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	    store_fail(st, err, rc, what);
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+void
+sweep_first_free(struct sweep_first *f)
+{
+	free(f->id);
+	free(f->started_at);
+	*f = (struct sweep_first){ NULL, NULL, 0, 0 };
 }

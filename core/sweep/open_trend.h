@@ -33,4 +33,27 @@ struct sweep_point {
 int sweep_open_trend(struct sweep_point **out, size_t *n, mirror_store *st,
     mirror_error *err);
 
+/* The store's first sweep: the sweep_runs row inserted first. */
+struct sweep_first {
+	char *id;                 /* NULL when the store has no run */
+	char *started_at;         /* as stored: its conflicts' detected_at */
+	long long facts_scanned;
+	long long conflicts_last; /* the greatest conflict seq (rowid) it
+	                             opened; 0: it opened none */
+};
+
+/*
+ * The first sweep of st (its sweep_runs row of the smallest rowid) into
+ * *out, which sweep_first_free releases; out->id NULL when there is
+ * none (no run yet, or no mirror tables). The conflicts it opened are
+ * those detected at its started_at of seq at most conflicts_last: the
+ * first conflicts_opened such rows, so a later sweep within the same
+ * second (a pinned clock, a quick script) is not taken for it. One
+ * indexed row and a read of the conflicts' rowids and times. Returns
+ * 0, or < 0 with err set.
+ */
+int sweep_first_run(struct sweep_first *out, mirror_store *st,
+    mirror_error *err);
+void sweep_first_free(struct sweep_first *f);
+
 #endif

@@ -43,6 +43,9 @@
  *                        (conflicts/index.open, checks/index.open and
  *                        on): its table's headings sort it (the
  *                        default theme's assets/sort.js)
+ *   changes      bool    true on the recent changes (changes): their
+ *                        filters by project and kind (the default
+ *                        theme's assets/changes.js)
  *   toc          bool    true when the page body holds the contents
  *                        landmark (<nav class="toc">, markdown.h (f))
  *                        as a child of its own (markdown.h (h)): the

@@ -289,7 +289,8 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
 		strbuf_printf(&file, "%s%s", strcmp(path, SITE_NOT_FOUND) ==
 		    0 ? root.data : "", base != NULL ? base + 1 : mdfile);
 	page = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:[o,o,o,o,o], "
-	    "s:s, s:b, s:b, s:b, s:b}", "title", title, "site_title", pc->m->title,
+	    "s:s, s:b, s:b, s:b, s:b, s:b}", "title", title, "site_title",
+	    pc->m->title,
 	    "head_title", head.data, "description", desc[0] != '\0' ? desc :
 	    title, "root", root.data, "standalone", alone,
 	    "markdown", file.len > 0 ? file.data : "", "nav",
@@ -306,7 +307,9 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
 	    strcmp(path, "search/index") == 0, "queue",
 	    /* A project's queue (conflicts/projects/...) gets its filters. */
 	    strncmp(path, "conflicts/projects/", 19) == 0, "sortable",
-	    page_sortable(path), "toc", tw->toc);
+	    page_sortable(path), "changes",
+	    /* The recent changes filter by project and kind. */
+	    strcmp(path, "changes") == 0, "toc", tw->toc);
 	strbuf_reset(&file);
 	strbuf_free(&head);
 	if (page == NULL)

@@ -900,26 +900,36 @@ site_index_feed_write(const struct page_ctx *pc, size_t limit,
 
 /* ---- recent changes -------------------------------------------------- */
 
+/* The store's first build: its sweep and what it opened, said as one
+ * change rather than one a conflict and a check opened. */
+struct first_build {
+	struct sweep_first run;         /* run.id NULL: none */
+	long long conflicts, checks;    /* the openings it stands for */
+};
+
 /* One change of the last CHANGES_DAYS days: a conflict or a check that
- * opened or closed at t, or a fact the store's audit says was changed
- * at t (its latest change). */
+ * opened or closed at t, a fact the store's audit says was changed at t
+ * (its latest change), or the store's first build. */
 struct change {
 	const char *t;                  /* 'YYYY-MM-DD HH:MM:SS' */
-	const struct conflict *c;       /* one of c, v and a */
+	const struct conflict *c;       /* one of c, v, a and f */
 	const struct violation *v;
 	const struct fact_audit *a;
+	const struct first_build *f;
 	int closed;                     /* 1: resolved, dismissed, passing */
 };
 
-/* The id of what changed: the conflict's, the check's or the fact's. */
+/* The id of what changed: the conflict's, the check's or the fact's,
+ * or the first build's sweep. */
 static const char *
 change_id(const struct change *ch)
 {
-	return ch->c ? ch->c->id : ch->v ? ch->v->id : ch->a->id;
+	return ch->c ? ch->c->id : ch->v ? ch->v->id : ch->a ? ch->a->id :
+	    ch->f->run.id;
 }
 
-/* Newest first, then conflicts, checks, facts, closings before
- * openings, then by id. */
+/* Newest first, then the first build, conflicts, checks, facts,
+ * closings before openings, then by id. */
 static int
 change_order(const void *a, const void *b)
 {
@@ -927,8 +937,8 @@ change_order(const void *a, const void *b)
 	int d = strcmp(y->t, x->t);
 
 	if (d == 0)
-		d = ((x->v != NULL) + 2 * (x->a != NULL)) -
-		    ((y->v != NULL) + 2 * (y->a != NULL));
+		d = ((x->v != NULL) + 2 * (x->a != NULL) - (x->f != NULL)) -
+		    ((y->v != NULL) + 2 * (y->a != NULL) - (y->f != NULL));
 	if (d == 0)
 		d = y->closed - x->closed;
 	return d != 0 ? d : strcmp(change_id(x), change_id(y));
@@ -944,34 +954,64 @@ change_add(struct change *it, size_t *n, const char *since,
 	it[(*n)++] = ch;
 }
 
+/* 1 when conflict c was opened by first's sweep (its detected_at is
+ * the sweep's started_at and it is not a later row: sweep_first_run),
+ * else 0. */
+static int
+first_opened_conflict(const struct first_build *f, const struct conflict *c)
+{
+	return f->run.id != NULL && c->seq <= f->run.conflicts_last &&
+	    c->detected_at != NULL &&
+	    strcmp(c->detected_at, f->run.started_at) == 0;
+}
+
+/* 1 when violation v was opened by first's sweep, else 0. */
+static int
+first_opened_check(const struct first_build *f, const struct violation *v)
+{
+	return f->run.id != NULL && v->opened_run != NULL &&
+	    strcmp(v->opened_run, f->run.id) == 0;
+}
+
 /*
  * Every opening and closing of a conflict or a check of m, and every
  * fact's latest audited change, at or after m->now less CHANGES_DAYS
- * days, newest first (change_order), into *out (the caller frees it).
- * Returns how many.
+ * days, newest first (change_order), into *out (the caller frees it);
+ * the openings of the store's first sweep (f) are one change, f, which
+ * counts them. Returns how many.
  */
 static size_t
-changes_of(struct change **out, const struct site_model *m)
+changes_of(struct change **out, const struct site_model *m,
+    struct first_build *f)
 {
 	size_t n = 0;
 	char since[MIRROR_TS_LEN];
 	struct change *it = xcalloc(2 * (m->conflicts.n + m->violations.n) +
-	    m->audit.n + 1, sizeof(*it));
+	    m->audit.n + 2, sizeof(*it));
 
 	mirror_format_ts(since, m->now - (time_t)CHANGES_DAYS * 86400);
+	if (f->run.id != NULL)
+		change_add(it, &n, since, (struct change){
+		    .t = f->run.started_at, .f = f });
 	for (size_t i = 0; i < m->conflicts.n; i++) {
 		const struct conflict *c = &m->conflicts.items[i];
 
-		change_add(it, &n, since, (struct change){ .t = c->detected_at,
-		    .c = c });
+		if (first_opened_conflict(f, c))
+			f->conflicts++;
+		else
+			change_add(it, &n, since, (struct change){
+			    .t = c->detected_at, .c = c });
 		change_add(it, &n, since, (struct change){ .t = c->resolved_at,
 		    .c = c, .closed = 1 });
 	}
 	for (size_t i = 0; i < m->violations.n; i++) {
 		const struct violation *v = &m->violations.items[i];
 
-		change_add(it, &n, since, (struct change){ .t = v->detected_at,
-		    .v = v });
+		if (first_opened_check(f, v))
+			f->checks++;
+		else
+			change_add(it, &n, since, (struct change){
+			    .t = v->detected_at, .v = v });
 		change_add(it, &n, since, (struct change){ .t = v->closed_at,
 		    .v = v, .closed = 1 });
 	}
@@ -1006,7 +1046,9 @@ change_what(strbuf *sb, const struct change *ch)
 {
 	json_t *action;
 
-	if (ch->a != NULL) {
+	if (ch->f != NULL) {
+		strbuf_puts(sb, "first build");
+	} else if (ch->a != NULL) {
 		size_t at = sb->len;
 
 		action = item_clean(ch->a->action);
@@ -1163,6 +1205,8 @@ fact_change_json(json_t *o, const struct site_model *m,
 	json_object_set_new(o, "linked", json_boolean(a->label[0] != '\0'));
 	json_object_set_new(o, "project", k >= 0 && m->projects[k].id[0] !=
 	    '\0' ? json_string(m->projects[k].name) : json_null());
+	json_object_set_new(o, "pdir", k >= 0 && m->projects[k].id[0] !=
+	    '\0' ? json_string(sb.data) : json_null());
 	strbuf_reset(&sb);
 	change_fields(&sb, a);
 	json_object_set_new(o, "fields", sb.len > 0 ? item_clean(sb.data) :
@@ -1225,6 +1269,11 @@ page_change_json(json_t *o, const struct site_model *m,
 	json_object_set_new(o, "fields", json_null());
 	json_object_set_new(o, "project", k >= 0 && project[0] != '\0' ?
 	    json_string(m->projects[k].name) : json_null());
+	strbuf_reset(&title);
+	if (k >= 0 && project[0] != '\0')
+		strbuf_printf(&title, "projects/%s", m->pslug[k]);
+	json_object_set_new(o, "pdir", title.len > 0 ?
+	    json_string(title.data) : json_null());
 	json_object_set_new(o, "by", ch->c && ch->closed &&
 	    ch->c->resolved_by != NULL && ch->c->resolved_by[0] != '\0' ?
 	    json_string(ch->c->resolved_by) : json_null());
@@ -1232,6 +1281,46 @@ page_change_json(json_t *o, const struct site_model *m,
 	    ch->c->resolution != NULL && ch->c->resolution[0] != '\0' ?
 	    json_string(ch->c->resolution) : json_null());
 	strbuf_free(&title);
+}
+
+/* The first build's change on o: what it opened and read, in words
+ * (conflicts_words, checks_words, facts_words, and together as title),
+ * the counts, and the review queue as its page. */
+static void
+first_change_json(json_t *o, const struct first_build *f)
+{
+	strbuf sb;
+
+	strbuf_init(&sb);
+	json_object_set_new(o, "first", json_true());
+	json_object_set_new(o, "conflicts", json_integer(
+	    (json_int_t)f->conflicts));
+	json_object_set_new(o, "checks", json_integer((json_int_t)f->checks));
+	strbuf_printf(&sb, "%lld %s opened", f->conflicts, f->conflicts == 1 ?
+	    "conflict" : "conflicts");
+	json_object_set_new(o, "conflicts_words", json_string(sb.data));
+	strbuf_reset(&sb);
+	strbuf_printf(&sb, "%lld %s opened", f->checks, f->checks == 1 ?
+	    "check" : "checks");
+	json_object_set_new(o, "checks_words", json_string(sb.data));
+	json_object_set_new(o, "facts_words", item_count(
+	    f->run.facts_scanned, "active fact", "active facts"));
+	strbuf_reset(&sb);
+	strbuf_printf(&sb, "%s, %s, %s", json_string_value(json_object_get(o,
+	    "conflicts_words")), json_string_value(json_object_get(o,
+	    "checks_words")), json_string_value(json_object_get(o,
+	    "facts_words")));
+	json_object_set_new(o, "title", json_string(sb.data));
+	json_object_set_new(o, "dir", json_string("conflicts"));
+	json_object_set_new(o, "slug", json_string("index"));
+	json_object_set_new(o, "anchor", json_null());
+	json_object_set_new(o, "linked", json_true());
+	json_object_set_new(o, "fields", json_null());
+	json_object_set_new(o, "project", json_null());
+	json_object_set_new(o, "pdir", json_null());
+	json_object_set_new(o, "by", json_null());
+	json_object_set_new(o, "why", json_null());
+	strbuf_free(&sb);
 }
 
 /* The change as the template sees it (see templates/README.md). */
@@ -1246,10 +1335,12 @@ change_json(const struct site_model *m, const struct change *ch)
 	change_what(&what, ch);
 	snprintf(date, sizeof(date), "%.10s", ch->t);
 	/* An audit row's time is the store's text, unchecked: cleaned. */
-	o = item_must(json_pack("{s:o, s:o, s:s}", "date", item_clean(date),
-	    "time", item_clean(ch->t), "what", what.data), "change",
-	    change_id(ch));
-	if (ch->a != NULL)
+	o = item_must(json_pack("{s:o, s:o, s:s, s:b}", "date",
+	    item_clean(date), "time", item_clean(ch->t), "what", what.data,
+	    "first", 0), "change", change_id(ch));
+	if (ch->f != NULL)
+		first_change_json(o, ch->f);
+	else if (ch->a != NULL)
 		fact_change_json(o, m, ch->a);
 	else
 		page_change_json(o, m, ch);
@@ -1336,9 +1427,9 @@ changes_feed(const struct page_ctx *pc, const struct change *it, size_t n,
 		 * which change; its link: that conflict's, check's or
 		 * fact's place. */
 		change_href(&href, c);
-		feed_entry(&sb, m, it[i].a ? "fact" : it[i].closed ?
-		    "closed" : "opened", change_id(&it[i]), it[i].t,
-		    href.data);
+		feed_entry(&sb, m, it[i].f ? "first" : it[i].a ? "fact" :
+		    it[i].closed ? "closed" : "opened", change_id(&it[i]),
+		    it[i].t, href.data);
 		strbuf_free(&href);
 		change_summary(&sb, c);
 		strbuf_puts(&sb, "</summary>\n  </entry>\n");
@@ -1359,17 +1450,22 @@ static int
 changes_pages(const struct page_ctx *pc, json_t *index, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
+	struct first_build first = { { NULL, NULL, 0, 0 }, 0, 0 };
 	struct change *it;
-	size_t n = changes_of(&it, m);
-	size_t shown = n < CHANGES_ON_PAGE ? n : CHANGES_ON_PAGE;
-	json_t *data = item_must(json_pack("{s:o, s:I, s:o, s:I, s:o}",
+	size_t n, shown;
+	json_t *data;
+	int rc;
+
+	if ((rc = sweep_first_run(&first.run, pc->st, err)) < 0)
+		return rc;
+	n = changes_of(&it, m, &first);
+	shown = n < CHANGES_ON_PAGE ? n : CHANGES_ON_PAGE;
+	data = item_must(json_pack("{s:o, s:I, s:o, s:I, s:o}",
 	    "days", changes_days(m, it, shown), "days_back",
 	    (json_int_t)CHANGES_DAYS, "count_words", item_count((long long)n,
 	    "change", "changes"), "more", (json_int_t)(n - shown),
 	    "shown_words", item_count((long long)shown, "change", "changes")),
 	    "page", "changes");
-	int rc;
-
 	json_object_set_new(index, "recent", changes_days(m, it, n <
 	    RECENT_ON_INDEX ? n : RECENT_ON_INDEX));
 	json_object_set_new(index, "recent_more", json_integer((json_int_t)(
@@ -1382,6 +1478,7 @@ changes_pages(const struct page_ctx *pc, json_t *index, mirror_error *err)
 		rc = changes_feed(pc, it, n, err);
 	json_decref(data);
 	free(it);
+	sweep_first_free(&first.run);
 	return rc;
 }
 

@@ -153,12 +153,12 @@ expect "served HTML polls /__mirror/reload in a script just before </body>" sh -
 expect "the files on disk have no script: it is added as pages are sent" sh -c "
     ! grep -rlq __mirror '$dir/site' &&
     ! grep -rl '<script' '$dir/site' |
-        grep -v -E '/(search/index|conflicts/projects/[^/]+|(projects|conflicts|checks)/index(\.[a-z0-9-]+)*)\.html\$' | grep -q ."
+        grep -v -E '/(search/index|changes|conflicts/projects/[^/]+|(projects|conflicts|checks)/index(\.[a-z0-9-]+)*)\.html\$' | grep -q ."
 mirror build --store built.db --out built --quiet
 expect "a site of mirror build holds no script and no reload endpoint" sh -c "
     [ $RC = 0 ] && [ -f built/index.html ] && ! grep -rlq __mirror built &&
     ! grep -rl '<script' built |
-        grep -v -E '^built/(search/index|conflicts/projects/[^/]+|(projects|conflicts|checks)/index(\.[a-z0-9-]+)*)\.html\$' | grep -q ."
+        grep -v -E '^built/(search/index|changes|conflicts/projects/[^/]+|(projects|conflicts|checks)/index(\.[a-z0-9-]+)*)\.html\$' | grep -q ."
 get __mirror/reload
 gen1=$(tr -d '\n' <body)
 expect "/__mirror/reload answers the generation, a number" sh -c "

@@ -76,8 +76,8 @@ expect "... the dismissed conflict is in its project's group, with its dates" sh
     grep -q '^  - detected 2026-11-01 · closed 2026-11-04'"
 expect "... recent changes: the dismissal first, by whom and why, then the openings" sh -c "
     grep -m1 '^## ' site/changes.md | grep -qx '## 2026-11-04' &&
-    sed -n '/^## 2026-11-04/,/^## /p' site/changes.md | grep -q '^- conflict dismissed in P04 Gigabit Link: \[.*\](conflicts/$id.md) · by ada · why: checked: the part is the XC7A100T\$' &&
-    test \$(sed -n '/^## 2026-11-01/,\$p' site/changes.md | grep -c '^- conflict opened') -eq 14 &&
+    sed -n '/^## 2026-11-04/,/^## /p' site/changes.md | grep -q '^- conflict dismissed in \[P04 Gigabit Link\](projects/p04-gigabit/index.md): \[.*\](conflicts/$id.md) · by ada · why: checked: the part is the XC7A100T\$' &&
+    sed -n '/^## 2026-11-01/,\$p' site/changes.md | grep -q '^- first build: \[14 conflicts opened\](conflicts/index.md), \[[0-9]* checks opened\](checks/index.md), [0-9]* active facts\$' &&
     grep -q '^- 2026-11-04 · conflict dismissed in P04 Gigabit Link: .* · by ada\$' site/index.md"
 expect "... and the changes feed says the same, valid Atom" sh -c "
     xmllint --noout --relaxng '$MIRROR_TOP/tests/data/atom.rng' site/changes.xml 2>/dev/null &&
@@ -134,7 +134,7 @@ sql au.db "INSERT INTO memory_audit(id, memory_id, entity_kind, action, actor,
      '{}', '{\"value\":\"PTFE\"}', 'too old', '2026-08-01 09:00:00')" || exit 1
 SOURCE_DATE_EPOCH=1793491200 mirror build --store au.db --out au --quiet
 expect "recent changes name a changed fact: what it set, old -> new, by whom and why, linked" sh -c "
-    grep -qxF -- '- trusted state updated in P05 Interferometer: [lateral_support_material](projects/p05-interferometer/index.md#state-p05-st-lateral-support-material) · value: PTFE → GF-PTFE · by ada · why: creep test passed' au/changes.md &&
+    grep -qxF -- '- trusted state updated in [P05 Interferometer](projects/p05-interferometer/index.md): [lateral_support_material](projects/p05-interferometer/index.md#state-p05-st-lateral-support-material) · value: PTFE → GF-PTFE · by ada · why: creep test passed' au/changes.md &&
     grep -qxF -- '- memory invalidated: a row no longer in the store · status: active → invalid · by bob · why: wrong' au/changes.md &&
     ! grep -q 'superseded_by_id\|too old\|by eve' au/changes.md"
 expect "... and the changes feed links the fact's place, valid Atom" sh -c "

@@ -119,6 +119,12 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
         page_allowed = page_allowed | {"script"}
         text = text.replace('<script src="../assets/sort.js" defer>'
                             '</script>', "")
+    # The recent changes: the theme's filter script, taken out the same
+    # way (changes.js hides entries, writes no markup of the page's).
+    if rel == "changes.html":
+        page_allowed = page_allowed | {"script"}
+        text = text.replace('<script src="assets/changes.js" defer>'
+                            '</script>', "")
     # The queue's front page says once how to act on a conflict: its
     # three command lines are the template's code, taken out by text.
     if rel == "conflicts/index.html":

@@ -30,12 +30,12 @@ top(void)
 static json_t *
 page(void)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:b,s:b,s:b,s:s,s:s,"
+	return json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:b,s:b,s:b,s:b,s:s,s:s,"
 	    "s:[{s:s,s:s,s:b},{s:s,s:s,s:b}],s:s}", "title", "Conflict <c-1>",
 	    "site_title", "Mirror & Co",
 	    "head_title", "Conflict <c-1> \xc2\xb7 Mirror & Co",
 	    "description", "Is the \"pad\" <PEEK>?", "standalone", 0,
-	    "search", 0, "queue", 0, "sortable", 0, "toc", 0,
+	    "search", 0, "queue", 0, "sortable", 0, "changes", 0, "toc", 0,
 	    "root", "../", "markdown", "c-1.md", "nav", "href", "index.html",
 	    "label", "Home", "current", 0, "href", "conflicts/index.html",
 	    "label", "Conflicts", "current", 1, "footer",
@@ -182,11 +182,12 @@ test_assets(void **state)
 	assert_int_equal(output_begin(&o, out, &err), 0);
 	assert_int_equal(theme_write_assets(th, o, NULL, &err), 0);
 	paths = output_paths(o, &n);
-	assert_int_equal(n, 4);
-	assert_string_equal(paths[0], "assets/queue.js");
-	assert_string_equal(paths[1], "assets/search.js");
-	assert_string_equal(paths[2], "assets/sort.js");
-	assert_string_equal(paths[3], "assets/style.css");
+	assert_int_equal(n, 5);
+	assert_string_equal(paths[0], "assets/changes.js");
+	assert_string_equal(paths[1], "assets/queue.js");
+	assert_string_equal(paths[2], "assets/search.js");
+	assert_string_equal(paths[3], "assets/sort.js");
+	assert_string_equal(paths[4], "assets/style.css");
 	assert_int_equal(output_commit(o, &err), 0);
 	output_free(o);
 	theme_free(th);
