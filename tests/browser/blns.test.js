@@ -5,7 +5,7 @@
 // tests/run.sh counts them.
 //
 // The site is served from 127.0.0.1 by a tiny server in this process, with
-// a report-only Content-Security-Policy that forbids every script, inline
+// a report-only Content-Security-Policy that forbids every script but the site's own files, inline
 // style, plugin, frame and foreign source: report-only, so nothing is
 // blocked and a script the escaping let through would still run, and
 // would be seen by the hooks below as well as by the policy.
@@ -66,7 +66,11 @@ const inlineStyle = (() => {
     /<style>([^]*?)<\/style>/);
   return m ? ` 'sha256-${crypto.createHash('sha256').update(m[1]).digest('base64')}'` : '';
 })();
-const CSP = `default-src 'self'; script-src 'none'; style-src 'self'${inlineStyle}; ` +
+// Scripts: the site's own files alone (every page loads the theme's
+// assets/keys.js, the "/" key; issue 69), so an inline script or handler
+// of store text is a violation, and a script element of store text is
+// counted below.
+const CSP = `default-src 'self'; script-src 'self'; style-src 'self'${inlineStyle}; ` +
   "img-src 'self' data:; object-src 'none'; frame-src 'none'; " +
   "base-uri 'none'; form-action 'none'";
 const CANARY = '/__canary/index.html';
@@ -259,8 +263,28 @@ function inspect(w) {
       }
     }
   }
+  // The header's search box (issue 69): the layout's form, exactly, once,
+  // its elements and attributes the layout's; any other form is markup.
+  const box = doc.querySelector('header.site > form.site-search');
+  const layoutBox = new Set();
+  if (box) {
+    const want = '\n<label for="site-q" class="visually-hidden">Search the mirror</label>\n' +
+      '<input type="search" id="site-q" name="q" placeholder="Search" autocomplete="off" spellcheck="false">\n' +
+      '<button type="submit">Search</button>\n';
+    if (box.innerHTML !== want || box.attributes.length !== 4 || box.getAttribute('role') !== 'search' ||
+        box.getAttribute('method') !== 'get' ||
+        !/^(\/|(\.\.\/)*)search\/index\.html$/.test(box.getAttribute('action'))) {
+      markup.push('<form> not the layout\'s search box');
+    } else {
+      for (const e of [box, ...box.querySelectorAll('*')]) layoutBox.add(e);
+    }
+  }
   for (const el of doc.querySelectorAll('*')) {
     const tag = el.localName;
+    if (layoutBox.has(el)) continue;
+    // The layout's "/" key script, exactly (no text, two attributes).
+    if (tag === 'script' && el.text === '' && el.attributes.length === 2 && el.hasAttribute('defer') &&
+        /^(\.\.\/)*assets\/keys\.js$/.test(el.getAttribute('src') || '')) continue;
     if (!allowed.has(tag)) markup.push(`<${tag}>`);
     for (const a of el.attributes) {
       const v = a.value.trim();
@@ -284,7 +308,9 @@ function inspect(w) {
   const seen = w.__mirrorSeen || { calls: ['hooks missing'], violations: [] };
   const nav = w.performance.getEntriesByType('navigation')[0];
   return { markup, facts, calls: seen.calls, violations: seen.violations,
-    scripts: doc.scripts.length, url: w.location.href,
+    scripts: [...doc.scripts].filter((s) => s.text !== '' ||
+      !/^(\.\.\/)*assets\/keys\.js$/.test(s.getAttribute('src') || '')).length,
+    url: w.location.href,
     status: nav ? nav.responseStatus : 0 };
 }
 

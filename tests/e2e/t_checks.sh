@@ -67,7 +67,8 @@ expect "the rule's page shows its description and query as text, once" sh -c "
     grep -qxF -- '- [P07 Telescope](../../checks/projects/p07.md#rule-no-material): 1 open, 0 closed' '$rp.md' &&
     [ \$(grep -rlF 'json_array(' site --include=*.md --include=*.json | wc -l) = 1 ]"
 expect "no markup from the store reaches the HTML" sh -c "
-    ! grep -qE '<(img|script|i|b)[ >]' '$pg.html' '$rp.html' &&
+    ! grep -hE '<(img|script|i|b)[ >]' '$pg.html' '$rp.html' |
+        grep -vF 'assets/keys.js\" defer></script>' | grep -q . &&
     grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$rp.html'"
 expect "the check lists its facts, linked to where they are shown, without the page's project" sh -c "
     grep -qF '[Tube](../../projects/p07/index.md#entity-c-tube) |  | entity | active |' '$pg.md' &&

@@ -146,19 +146,21 @@ expect "no file the site holds is sent as application/octet-stream" \
     test -z "$(untyped)"
 
 # --- the reload script: in served pages only --------------------------------
+# (beside the layout's "/" key script, assets/keys.js, on every page)
 expect "served HTML polls /__mirror/reload in a script just before </body>" sh -c "
     grep -q 'fetch(\"/__mirror/reload?v=' project.html &&
-    [ \$(grep -c '<script' project.html) = 1 ] &&
+    [ \$(grep -c '<script' project.html) = 2 ] &&
+    [ \$(grep -c '^<script src=\"../../assets/keys.js\" defer></script>\$' project.html) = 1 ] &&
     sed -n '/<script/,\$p' project.html | grep -q '^</body>'"
 expect "the files on disk have no script: it is added as pages are sent" sh -c "
     ! grep -rlq __mirror '$dir/site' &&
-    ! grep -rl '<script' '$dir/site' |
-        grep -v -E '/(search/index|changes|conflicts/projects/[^/]+|(projects|conflicts|checks)/index(\.[a-z0-9-]+)*)\.html\$' | grep -q ."
+    ! grep -r '<script' '$dir/site' | grep -v 'assets/keys.js\" defer></script>\$' |
+        grep -v -E '/(search/index|changes|conflicts/projects/[^/]+|(projects|conflicts|checks)/index(\.[a-z0-9-]+)*)\.html:' | grep -q ."
 mirror build --store built.db --out built --quiet
 expect "a site of mirror build holds no script and no reload endpoint" sh -c "
     [ $RC = 0 ] && [ -f built/index.html ] && ! grep -rlq __mirror built &&
-    ! grep -rl '<script' built |
-        grep -v -E '^built/(search/index|changes|conflicts/projects/[^/]+|(projects|conflicts|checks)/index(\.[a-z0-9-]+)*)\.html\$' | grep -q ."
+    ! grep -r '<script' built | grep -v 'assets/keys.js\" defer></script>\$' |
+        grep -v -E '^built/(search/index|changes|conflicts/projects/[^/]+|(projects|conflicts|checks)/index(\.[a-z0-9-]+)*)\.html:' | grep -q ."
 get __mirror/reload
 gen1=$(tr -d '\n' <body)
 expect "/__mirror/reload answers the generation, a number" sh -c "

@@ -66,6 +66,19 @@ allowed = {"html", "head", "body", "meta", "title", "link", "header", "nav",
            "h2", "h3", "hr", "span", "div", "small"}
 for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     text = open(path, encoding="utf-8").read()
+    # Every page's header search box and its "/" key script (the
+    # layout's, no store text; issue 69), taken out by their exact text
+    # before the page is parsed, so a form, input or script of store
+    # text would still show.
+    text = re.sub(r'<form class="site-search" role="search" '
+                  r'action="(/|(\.\./)*)search/index\.html" method="get">\n'
+                  r'<label for="site-q" class="visually-hidden">Search the '
+                  r'mirror</label>\n<input type="search" id="site-q" '
+                  r'name="q" placeholder="Search" autocomplete="off" '
+                  r'spellcheck="false">\n<button type="submit">Search'
+                  r'</button>\n</form>\n', "", text, count=1)
+    text = re.sub(r'<script src="(\.\./)*assets/keys\.js" defer>'
+                  r'</script>\n', "", text, count=1)
     p = P(); p.feed(text)
     rel = os.path.relpath(path, site)
     conflict_page = re.fullmatch(r"conflicts/([^/.]+)\.html", rel)

@@ -1,3 +1,3 @@
-mirrorSearch.m({"v":4,"chunk":8192,"docs":95,"kinds":{"c":[16384,32768],"k":[32768,49152],"f":[0,16384]},"per":[11,5,79],"key":"696072a8124d3baa","keys":["3ad84219934d","9c2e21b688ff"],"first":[
+mirrorSearch.m({"v":4,"chunk":8192,"docs":95,"kinds":{"c":[16384,32768],"k":[32768,49152],"f":[0,16384]},"per":[11,5,79],"key":"7dc5fd4f94f41c42","keys":["3ad84219934d","9c2e21b688ff"],"first":[
 "../../etc/passwd",
 "by"]});
