@@ -3,16 +3,24 @@
  * loaded by a script element of its own and calls one of the functions
  * below, so the page works from a web server and from file:// alike
  * (no fetch). A query loads the manifest, the shard of each of its words
- * and the record chunks of the results it shows, nothing else. No
- * library, no request to elsewhere. */
+ * and the record chunks of its candidates, a bounded batch at a time,
+ * nothing else. The records of a batch are ranked (doc/site.md,
+ * "Search"); store text is shown through text nodes only. No library,
+ * no request to elsewhere. */
 (function () {
 	"use strict";
 	var S = window.mirrorSearch = {};
 	var me = document.currentScript;
 	var root = me.getAttribute("data-root") || "";
 	var man = null, shards = {}, chunks = {}, waits = {};
-	var PAGE = 8, MAX_CHUNKS = 12, FLAGS = { disputed: 1, checked: 2 };
+	/* PAGE results a page; chunks loaded ROUND at a time, BATCH at most
+	 * before a page is shown. */
+	var PAGE = 8, ROUND = 2, BATCH = 4, FLAGS = { disputed: 1, checked: 2 };
 	var LAYERS = ["state", "entity", "memory", "conflict", "check"];
+	var FACETS = ["project", "layer", "status", "disputed", "checked"];
+	/* Where the words are when neither title nor value holds them. */
+	var HIDDEN = ["its category, source or id", "its type, description, sources or id",
+		"its id", "its sides' sources or ids", "its rule or id"];
 	var $ = function (id) { return document.getElementById(id); };
 	var form = $("search-form"), input = $("search-q"), list = $("search-results");
 	var count = $("search-count"), more = $("search-more");
@@ -52,12 +60,16 @@
 		return waits[path];
 	}
 
+	var WORD = /[0-9A-Za-z\u0080-\uffff]+/g;
+	function lower(w) {
+		return w.replace(/[A-Z]+/g, function (c) { return c.toLowerCase(); });
+	}
 	/* The words of q, as the index cut its text: runs of ASCII letters
 	 * and digits (lower-cased) and of other characters past ASCII. */
 	function words(q) {
-		var out = [], m = q.match(/[0-9A-Za-z\u0080-\uffff]+/g) || [];
+		var out = [], m = q.match(WORD) || [];
 		m.forEach(function (w) {
-			w = w.replace(/[A-Z]+/g, function (c) { return c.toLowerCase(); });
+			w = lower(w);
 			if (new TextEncoder().encode(w).length <= 64 && out.indexOf(w) < 0)
 				out.push(w);
 		});
@@ -72,6 +84,11 @@
 			if (man.first[mid] <= t) lo = mid; else hi = mid - 1;
 		}
 		return lo;
+	}
+	/* A promise of the terms of t's shard, loaded. */
+	function shard(t) {
+		var key = man.keys[shardOf(t)];
+		return load("search/t-" + key + ".js").then(function () { return shards[key] || {}; });
 	}
 
 	/* Postings text to {ids, total, cut}: "c.k.f;" first (the
@@ -102,39 +119,115 @@
 	}
 	function slotOf(id) { return id - man.kinds[KINDS[kindOf(id)]][0]; }
 	function chunkOf(id) { return Math.floor(slotOf(id) / man.chunk) * 4 + kindOf(id); }
-	/* Results in the order conflicts, checks, facts; by number within. */
+	/* Candidates in the order conflicts, checks, facts; by number within. */
 	function byKind(a, b) { return kindOf(a) - kindOf(b) || a - b; }
 
-	/* The documents of term t (the terms it starts, when prefix). */
-	function lookup(t, prefix) {
-		var key = man.keys[shardOf(t)];
-		return load("search/t-" + key + ".js").then(function () {
-			var sh = shards[key] || {}, hit = {}, cut = false, total = 0;
+	/* The documents of the terms ts of shard sh (and the terms they
+	 * start, when prefix): {ids, total, cut, terms: those found}. */
+	function gather(sh, ts, prefix) {
+		var hit = {}, cut = false, total = 0, found = [];
+		ts.forEach(function (t) {
 			var keys = prefix ? Object.keys(sh).filter(function (w) {
 				return w.lastIndexOf(t, 0) === 0;
 			}) : (sh[t] !== undefined ? [t] : []);
-			if (keys.length === 0) return { ids: [], total: 0, cut: false };
+			if (keys.length && found.indexOf(t) < 0) found.push(t);
 			keys.forEach(function (w) {
 				var p = postings(sh[w]);
 				p.ids.forEach(function (id) { hit[id] = 1; });
 				cut = cut || p.cut;
 				total += p.total;
 			});
-			var ids = Object.keys(hit).map(Number).sort(byKind);
-			return { ids: ids, total: cut ? total : ids.length, cut: cut };
 		});
+		var ids = Object.keys(hit).map(Number).sort(byKind);
+		return { ids: ids, total: cut ? total : ids.length, cut: cut, terms: found };
+	}
+
+	/* The documents of term t (the terms it starts, when prefix). */
+	function lookup(t, prefix) {
+		return shard(t).then(function (sh) { return gather(sh, [t], prefix); });
+	}
+
+	/* 1 when a and b are one edit apart (a character inserted, deleted,
+	 * substituted, or two neighbours swapped), else 0. */
+	function oneEdit(a, b) {
+		var la = a.length, lb = b.length, i = 0;
+		if (Math.abs(la - lb) > 1 || a === b) return 0;
+		while (i < la && i < lb && a.charAt(i) === b.charAt(i)) i++;
+		if (la === lb) {
+			if (a.slice(i + 1) === b.slice(i + 1)) return 1;
+			return a.charAt(i) === b.charAt(i + 1) && a.charAt(i + 1) === b.charAt(i) &&
+				a.slice(i + 2) === b.slice(i + 2) ? 1 : 0;
+		}
+		return la < lb ? (a.slice(i) === b.slice(i + 1) ? 1 : 0) :
+			(a.slice(i + 1) === b.slice(i) ? 1 : 0);
+	}
+
+	/* t's singular or plural forms: a final "s" or "es" taken off or
+	 * put on ("ies" for a final "y" and back). */
+	function forms(t) {
+		var out = [t + "s", t + "es"];
+		if (/s$/.test(t)) out.push(t.slice(0, -1));
+		if (/es$/.test(t)) out.push(t.slice(0, -2));
+		if (/ies$/.test(t)) out.push(t.slice(0, -3) + "y");
+		if (/y$/.test(t)) out.push(t.slice(0, -1) + "ies");
+		return out.filter(function (x, i) { return x.length > 1 && out.indexOf(x) === i; });
+	}
+
+	/* What a word that finds nothing is taken for: its singular or
+	 * plural forms the index holds, else the terms one edit away in its
+	 * own shard (loaded), for a word of four characters or more with a
+	 * letter in it (a number one off is another number). A promise of
+	 * gather()'s answer; terms [] when nothing fits. */
+	function tolerate(t) {
+		var fs = forms(t);
+		return Promise.all(fs.map(shard)).then(function (shs) {
+			var got = { ids: [], total: 0, cut: false, terms: [] };
+			fs.forEach(function (f, i) {
+				var g = gather(shs[i], [f], false);
+				if (g.terms.length) got = merge(got, g);
+			});
+			if (got.terms.length || t.length < 4 || !/[a-z]/.test(t)) return got;
+			return shard(t).then(function (sh) {
+				var near = Object.keys(sh).filter(function (w) { return oneEdit(t, w); });
+				return gather(sh, near.sort(), false);
+			});
+		});
+	}
+	function merge(a, b) {
+		var have = {}, ids = a.ids.concat(b.ids).filter(function (id) {
+			return have[id] ? false : (have[id] = 1);
+		}).sort(byKind);
+		return { ids: ids, total: a.total + b.total, cut: a.cut || b.cut,
+			terms: a.terms.concat(b.terms) };
 	}
 
 	/* The documents whose id, key or name is the whole query (one word
-	 * of more than one term), else those of every word of q. */
+	 * of more than one term), else those of every word of q, a word
+	 * that finds nothing taken for its forms or near terms. A promise
+	 * of {ids, partial, terms: for each word the terms it matched,
+	 * prefix: for each word whether it matched as a prefix, fixed:
+	 * [[word, terms]] the words taken for others, whole: the query}. */
 	function match(q) {
 		var ws = words(q), whole = q.trim().toLowerCase();
 		var one = whole && !/\s/.test(whole) && ws.length > 1 ?
 			lookup(whole, false) : Promise.resolve({ ids: [] });
+		var m = { ids: [], partial: false, terms: ws.map(function (w) { return [w]; }),
+			prefix: ws.map(function () { return false; }), fixed: [], whole: whole };
 		return one.then(function (w) {
-			if (w.ids.length) return { ids: w.ids, partial: w.cut };
+			if (w.ids.length) { m.ids = w.ids; m.partial = w.cut; return m; }
 			return Promise.all(ws.map(function (t, i) {
-				return lookup(t, i === ws.length - 1 && !/\s$/.test(q));
+				var pre = i === ws.length - 1 && !/\s$/.test(q);
+				m.prefix[i] = pre;
+				return lookup(t, pre).then(function (r) {
+					if (r.ids.length) return r;
+					return tolerate(t).then(function (g) {
+						if (!g.terms.length) return r;
+						m.terms[i] = g.terms;
+						m.prefix[i] = false;
+						m.fixed.push([t, g.terms]);
+						return g;
+					});
+				});
 			})).then(function (rs) {
 				var full = rs.filter(function (r) { return !r.cut; });
 				var use = full.length > 0 ? full : rs, set = null;
@@ -144,8 +237,9 @@
 					r.ids.forEach(function (id) { have[id] = 1; });
 					set = set.filter(function (id) { return have[id]; });
 				});
-				return { ids: set || [], partial: full.length === 0 &&
-					rs.some(function (r) { return r.cut; }) };
+				m.ids = set || [];
+				m.partial = full.length === 0 && rs.some(function (r) { return r.cut; });
+				return m;
 			});
 		});
 	}
@@ -162,21 +256,67 @@
 			"#" + LAYERS[l] + "-" + r[5];
 	}
 
-	/* The record of document id, its chunk loaded: [4 * layer + flags,
-	 * title, value, project, status (indexes into the chunk's tables),
-	 * id, url when not rebuilt] (gen/search/search_index.h). */
+	/* The record of document id, its chunk loaded: [8 * layer + 4 *
+	 * moved + flags, title, value, project, status (indexes into the
+	 * chunk's tables), id, url when not rebuilt]
+	 * (gen/search/search_index.h). */
 	function record(id) {
 		var c = chunks[chunkOf(id)];
 		var r = c.r[slotOf(id) % man.chunk], l = r[0] >> 3, p = c.t.p[r[3]];
-		return { kind: l === 3 ? "c" : l === 4 ? "k" : "f", title: r[1], value: r[2],
-			project: p[0], url: url(r, l, p), layer: LAYERS[l], status: c.t.s[r[4]],
+		return { n: id, kind: kindOf(id), title: r[1], value: r[2],
+			project: p[0], url: url(r, l, p), layer: LAYERS[l], l: l, status: c.t.s[r[4]],
 			flags: r[0] & 3, id: r[5] };
 	}
 
+	/* How well text's words meet word i of m: 2 a word equal to one of
+	 * its terms, 1 a word its term starts (a prefix word), else 0. */
+	function meets(ws, m, i) {
+		var best = 0;
+		ws.forEach(function (w) {
+			m.terms[i].forEach(function (t) {
+				if (w === t) best = 2;
+				else if (best < 1 && m.prefix[i] && w.lastIndexOf(t, 0) === 0) best = 1;
+			});
+		});
+		return best;
+	}
+
+	/* Record r's rank key for match m, compared in order, lower first:
+	 * its id the query; words met in the title (or all of them in the
+	 * project's name: the query names the project), of those met whole;
+	 * unless those met them all, words met in the value, of those met
+	 * whole; its title the query's words and no more; its kind
+	 * (conflicts, checks, facts: they keep their lead where they match
+	 * as well); words met in the title alone; its number. Sets r.met
+	 * (a word met in the title or value) and r.top (every word met in
+	 * the title, or the project's name). */
+	function rank(r, m) {
+		var tw = words(r.title), vw = words(r.value), pw = words(r.project);
+		var th = 0, te = 0, vh = 0, ve = 0, ph = 0, pe = 0, t0, nw = m.terms.length;
+		m.terms.forEach(function (ts, i) {
+			var t = meets(tw, m, i), p = meets(pw, m, i), v = meets(vw, m, i);
+			if (t) { th++; if (t === 2) te++; }
+			if (p) { ph++; if (p === 2) pe++; }
+			if (v) { vh++; if (v === 2) ve++; }
+		});
+		r.met = th + vh;
+		t0 = th;
+		if (ph === nw && pe >= te) { th = ph; te = pe; }
+		r.top = th === nw;
+		if (r.top) vh = ve = 0;
+		return [r.id.toLowerCase() === m.whole ? 0 : 1, -th, -te, -vh, -ve,
+			tw.join(" ") === words(m.whole).join(" ") ? 0 : 1, r.kind, -t0, r.n];
+	}
+	function byRank(a, b) {
+		for (var i = 0; i < a.key.length; i++)
+			if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
+		return 0;
+	}
+
 	function filters() {
-		return { project: $("search-project").value, layer: $("search-layer").value,
-			status: $("search-status").value, disputed: $("search-disputed").value,
-			checked: $("search-checked").value };
+		var f = {};
+		FACETS.forEach(function (k) { f[k] = $("search-" + k).value; });
+		return f;
 	}
 
 	/* 1 when document id may pass the layer filter f, by the kind its
@@ -186,26 +326,42 @@
 		return k < 0 || kindOf(id) === k;
 	}
 
-	function passes(r, f) {
-		if (f.project && r.project !== f.project) return false;
-		if (f.layer && r.layer !== f.layer) return false;
-		if (f.status && r.status !== f.status) return false;
-		if (f.disputed && String(r.flags & FLAGS.disputed ? 1 : 0) !== f.disputed) return false;
-		if (f.checked && String(r.flags & FLAGS.checked ? 1 : 0) !== f.checked) return false;
-		return true;
+	/* Record r's value of facet k, as the facet's menu says it. */
+	function facetOf(r, k) {
+		if (k === "disputed" || k === "checked")
+			return r.flags & FLAGS[k] ? "1" : "0";
+		return r[k];
+	}
+	/* 1 when r passes every filter of f but skip's. */
+	function passes(r, f, skip) {
+		return FACETS.every(function (k) {
+			return k === skip || !f[k] || facetOf(r, k) === f[k];
+		});
 	}
 
-	/* Add the values seen to a facet's list, keeping the one chosen. */
-	function facet(sel, values) {
-		var have = {};
-		Array.prototype.forEach.call(sel.options, function (o) { have[o.value] = 1; });
-		values.sort().forEach(function (v) {
-			if (have[v]) return;
-			have[v] = 1;
-			var o = document.createElement("option");
-			o.value = v;
-			o.textContent = v;
-			sel.appendChild(o);
+	/* Each facet's menu: its values with how many of the records
+	 * loaded pass the other filters and hold it; the value chosen kept,
+	 * the fixed values (layer, yes/no) always there. */
+	function facets(recs, f) {
+		FACETS.forEach(function (k) {
+			var sel = $("search-" + k), n = {}, fixed = k !== "project" && k !== "status";
+			recs.forEach(function (r) {
+				if (!passes(r, f, k)) return;
+				var v = facetOf(r, k);
+				n[v] = (n[v] || 0) + 1;
+			});
+			var vals = fixed ? Array.prototype.slice.call(sel.options, 1).map(function (o) { return o.value; }) :
+				Object.keys(n).sort(function (a, b) { return a.localeCompare(b, "en", { numeric: true }); });
+			if (f[k] && vals.indexOf(f[k]) < 0) vals.push(f[k]);
+			var names = { "1": "yes", "0": "no" };
+			while (sel.options.length > 1) sel.remove(1);
+			vals.forEach(function (v) {
+				var o = document.createElement("option");
+				o.value = v;
+				o.textContent = (fixed && names[v] || v) + " (" + (n[v] || 0) + ")";
+				sel.appendChild(o);
+			});
+			sel.value = f[k];
 		});
 	}
 
@@ -216,55 +372,128 @@
 		return e;
 	}
 
-	function show(r) {
-		var li = el("li"), a = el("a", null, r.title || r.id);
+	/* text into parent as text nodes, its words that meet a word of m
+	 * in <mark> elements. */
+	function marked(parent, text, m) {
+		var at = 0, x;
+		WORD.lastIndex = 0;
+		while ((x = WORD.exec(text)) !== null) {
+			var w = [lower(x[0])], hit = m.terms.some(function (ts, i) { return meets(w, m, i); });
+			if (!hit) continue;
+			if (x.index > at) parent.appendChild(document.createTextNode(text.slice(at, x.index)));
+			parent.appendChild(el("mark", null, x[0]));
+			at = x.index + x[0].length;
+		}
+		if (at < text.length) parent.appendChild(document.createTextNode(text.slice(at)));
+	}
+
+	/* A result: its title and value, the query's words marked; where
+	 * neither holds them, where they are; its marks, project, kind and
+	 * status. The id is the link's title (and its URL's). */
+	function show(r, m) {
+		var li = el("li"), a = el("a");
 		a.href = root + r.url;
+		a.title = "id " + r.id;
+		marked(a, r.title || r.id, m);
 		li.appendChild(a);
-		if (r.value) { li.appendChild(document.createTextNode(": ")); li.appendChild(el("span", "search-value", r.value)); }
+		if (r.value) {
+			li.appendChild(document.createTextNode(": "));
+			marked(li.appendChild(el("span", "search-value")), r.value, m);
+		}
 		if (r.flags & FLAGS.disputed) li.appendChild(el("span", "search-flag", "\u26a0 disputed"));
 		if (r.flags & FLAGS.checked) li.appendChild(el("span", "search-flag", "open check"));
-		var kind = r.kind === "c" ? "conflict" : r.kind === "k" ? "check" : r.layer;
-		li.appendChild(el("span", "search-meta", [r.project, kind, r.status, "id " + r.id].join(" \u00b7 ")));
+		var kind = r.kind === 0 ? "conflict" : r.kind === 1 ? "check" : r.layer;
+		var meta = [r.project, kind, r.status];
+		if (!r.met && r.id.toLowerCase() !== m.whole) meta.push("found in " + HIDDEN[r.l]);
+		li.appendChild(el("span", "search-meta", meta.join(" \u00b7 ")));
 		list.appendChild(li);
 	}
 
-	/* Show the next page of state's results: load the chunks of the next
-	 * candidates, at most MAX_CHUNKS, until PAGE pass the filters. */
-	function page() {
-		var st = state, f = filters(), want = [], seen = {}, i;
-		while (st.next < st.ids.length && !kindPasses(st.ids[st.next], f)) st.next++;
-		i = st.next;
-		while (i < st.ids.length && want.length < MAX_CHUNKS) {
-			if (!kindPasses(st.ids[i], f)) { i++; continue; }
-			var c = chunkOf(st.ids[i]);
-			if (!seen[c]) { seen[c] = 1; want.push(c); }
-			i++;
-			if (i - st.next >= PAGE * 4) break;
+	/* The chunks of st's candidates not ranked yet that pass f's layer,
+	 * in the order a batch loads them: those of conflicts first, then
+	 * of checks, then of facts, and of a kind those that hold the most
+	 * candidates first (where the query's words gather: a project's
+	 * documents sit together), then by number. */
+	function order(st, f) {
+		var n = {}, first = {}, cs = [];
+		st.ids.forEach(function (id) {
+			if (st.done[id] || !kindPasses(id, f)) return;
+			var c = chunkOf(id);
+			if (!n[c]) { n[c] = 0; first[c] = id; cs.push(c); }
+			n[c]++;
+		});
+		return cs.sort(function (a, b) {
+			return a % 4 - b % 4 || n[b] - n[a] || first[a] - first[b];
+		});
+	}
+
+	/* Load a batch of chunks of st's candidates, ROUND at a time (at
+	 * most BATCH), until PAGE of their records meet every word of the
+	 * query in their title (or project's name: rank's r.top), and rank
+	 * the batch onto st.order. A promise. */
+	function batch(st, f) {
+		var add = [], loaded = 0;
+		function round() {
+			var want = order(st, f).slice(0, Math.min(ROUND, BATCH - loaded)), seen = {};
+			want.forEach(function (c) { seen[c] = 1; });
+			loaded += want.length;
+			return Promise.all(want.map(function (c) { return load("search/d-" + c + ".js"); })).then(function () {
+				st.ids.forEach(function (id) {
+					if (st.done[id] || !seen[chunkOf(id)] || !kindPasses(id, f)) return;
+					st.done[id] = 1;
+					var r = record(id);
+					r.key = rank(r, st.m);
+					add.push(r);
+				});
+				var strong = add.filter(function (r) { return r.top; }).length;
+				st.left = order(st, f).length > 0;
+				if (st.left && loaded < BATCH && strong < PAGE && st === state) return round();
+				add.sort(byRank);
+				st.order = st.order.concat(add);
+			});
 		}
-		return Promise.all(want.map(function (c) { return load("search/d-" + c + ".js"); })).then(function () {
+		return round();
+	}
+
+	/* Show the next page of state's results: PAGE of the ranked records
+	 * that pass the filters, loading another batch when those ranked
+	 * run out (at most one batch a page). */
+	function page() {
+		var st = state, f = filters(), loads = 0;
+		function step() {
 			if (st !== state) return;
-			var shown = 0, projects = [], statuses = [];
-			while (st.next < st.ids.length && shown < PAGE) {
-				var id = st.ids[st.next];
-				if (!kindPasses(id, f)) { st.next++; continue; }
-				if (!chunks[chunkOf(id)]) break;
-				var r = record(id);
-				st.next++;
-				projects.push(r.project);
-				statuses.push(r.status);
+			var shown = 0;
+			while (st.pos < st.order.length && shown < PAGE) {
+				var r = st.order[st.pos++];
 				if (!passes(r, f)) continue;
-				show(r);
+				show(r, st.m);
 				shown++;
 				st.shown++;
 			}
-			facet($("search-project"), projects);
-			facet($("search-status"), statuses);
-			more.hidden = st.next >= st.ids.length;
-			var n = st.ids.length, filtered = Object.keys(f).some(function (k) { return f[k]; });
-			count.textContent = (n === 0 ? "No results" : n === 1 ? "1 result" : n + " results") +
-				(st.partial ? " (common words: a sample)" : "") +
-				(filtered ? "; " + st.shown + " shown that pass the filters" : n > st.shown ? "; " + st.shown + " shown" : "") + ".";
+			if (shown < PAGE && st.left && loads++ < 1) {
+				return batch(st, f).then(step);
+			}
+			tell(st, f);
+		}
+		return step();
+	}
+
+	/* The count: how many results, the words taken for others, how
+	 * many shown, and what the filters' counts cover. */
+	function tell(st, f) {
+		facets(st.order, f);
+		more.hidden = st.pos >= st.order.length && !st.left;
+		var n = st.ids.length, filtered = FACETS.some(function (k) { return f[k]; });
+		var fix = st.m.fixed.map(function (x) {
+			return "\u201c" + x[1].join("\u201d or \u201c") + "\u201d (nothing for \u201c" + x[0] + "\u201d)";
 		});
+		var s = fix.length ? "Showing results for " + fix.join(", ") + ". " : "";
+		s += n === 0 ? "No results" : n === 1 ? "1 result" : n + " results";
+		if (st.m.partial) s += " (common words: a sample)";
+		if (filtered) s += "; " + st.shown + " shown that pass the filters";
+		else if (n > st.shown) s += "; " + st.shown + " shown";
+		if (n > 0 && st.order.length < n) s += "; the filters count the " + st.order.length + " loaded";
+		count.textContent = s + ".";
 	}
 
 	function run() {
@@ -272,12 +501,12 @@
 		list.textContent = "";
 		more.hidden = true;
 		if (!words(q).length) { count.textContent = ""; state = null; return Promise.resolve(); }
-		var st = state = { q: q, ids: [], next: 0, shown: 0, partial: false };
+		var st = state = { q: q, ids: [], order: [], pos: 0, done: {}, left: false, shown: 0, m: null };
 		return load("search/index.js").then(function () { return match(q); }).then(function (m) {
 			if (st !== state) return;
 			st.ids = m.ids;
-			st.partial = m.partial;
-			return page();
+			st.m = m;
+			return batch(st, filters()).then(page);
 		}).catch(function (e) { count.textContent = "The search index could not be loaded (" + e.message + ")."; });
 	}
 
