@@ -1,6 +1,8 @@
 /*
  * array.c: the one way an array grows (array.h).
  */
+#include <string.h>
+
 #include "util/array.h"
 #include "util/xalloc.h"
 
@@ -27,4 +29,10 @@ array_fit(void *v, size_t *cap, size_t n, size_t size)
 	v = xreallocarray(v, n, size);
 	*cap = n;
 	return v;
+}
+
+int
+array_str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }

@@ -33,6 +33,10 @@ void *array_reserve(void *v, size_t *cap, size_t need, size_t size);
  */
 void *array_fit(void *v, size_t *cap, size_t n, size_t size);
 
+/* qsort and bsearch order of an array of strings (const char *), by
+ * strcmp. */
+int array_str_cmp(const void *a, const void *b);
+
 /* The test for room is inline: only a growth costs a call. */
 #define ARRAY_RESERVE(v, cap, need) \
 	((v) = (need) <= (cap) ? (v) : \

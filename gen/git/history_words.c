@@ -1671,13 +1671,6 @@ hw_events_take(struct hw_events *into, struct hw_events *part)
 	free(part);
 }
 
-/* qsort and bsearch: two strings. */
-static int
-cmp_key(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /*
  * Drop from es the EV_KWAS events and each check newly failing whose
  * own file of the old layout they say was open: the commit that moves a
@@ -1693,11 +1686,11 @@ drop_upgraded(struct events *es)
 	for (size_t i = 0; i < es->n; i++)
 		if (es->v[i].kind == EV_KWAS)
 			was[nw++] = es->v[i].key;
-	qsort(was, nw, sizeof(*was), cmp_key);
+	qsort(was, nw, sizeof(*was), array_str_cmp);
 	for (size_t i = 0; i < es->n; i++)
 		drop[i] = es->v[i].kind == EV_KWAS || (es->v[i].kind ==
 		    EV_KOPENED && nw > 0 && bsearch(&es->v[i].key, was, nw,
-		    sizeof(*was), cmp_key) != NULL);
+		    sizeof(*was), array_str_cmp) != NULL);
 	free(was);
 	for (size_t i = 0; i < es->n; i++) {
 		struct event *e = &es->v[i];
@@ -1735,25 +1728,25 @@ drop_moved(struct events *es)
 	for (size_t i = 0; i < es->n; i++)
 		if (is_listed_kind(es->v[i].kind))
 			listed[nl++] = es->v[i].key;
-	qsort(listed, nl, sizeof(*listed), cmp_key);
+	qsort(listed, nl, sizeof(*listed), array_str_cmp);
 	for (size_t i = 0; i < es->n; i++) {
 		struct event *e = &es->v[i];
 
 		if (e->kind != EV_CWAS)
 			continue;
 		if (nl > 0 && bsearch(&e->key, listed, nl, sizeof(*listed),
-		    cmp_key) != NULL)
+		    array_str_cmp) != NULL)
 			moved[nm++] = e->key;
 		else
 			e->kind = EV_CGONE;
 	}
 	free(listed);
-	qsort(moved, nm, sizeof(*moved), cmp_key);
+	qsort(moved, nm, sizeof(*moved), array_str_cmp);
 	for (size_t i = 0; i < es->n; i++) {
 		struct event *e = &es->v[i];
 
 		if ((e->kind == EV_CWAS || is_listed_kind(e->kind)) && nm > 0 &&
-		    bsearch(&e->key, moved, nm, sizeof(*moved), cmp_key) !=
+		    bsearch(&e->key, moved, nm, sizeof(*moved), array_str_cmp) !=
 		    NULL)
 			e->kind = -1;
 	}

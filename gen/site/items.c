@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "site/items.h"
+#include "util/array.h"
 #include "util/jsonbuild.h"
 #include "util/strbuf.h"
 #include "sys/termtext.h"
@@ -223,12 +224,6 @@ item_prop(const struct fact_entity *e, const char *key, char *buf,
 	return words_prop(e->properties, key, buf, size);
 }
 
-static int
-cmp_key(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /*
  * The properties of e as "key: value; key: value" in key order (jansson
  * keeps insertion order, which is the store's, not ours).
@@ -244,7 +239,7 @@ props_text(const struct fact_entity *e)
 
 	json_object_foreach(e->properties, key, v)
 		keys[k++] = key;
-	qsort(keys, k, sizeof(char *), cmp_key);
+	qsort(keys, k, sizeof(char *), array_str_cmp);
 	strbuf_init(&sb);
 	for (size_t i = 0; i < k; i++) {
 		char *text;

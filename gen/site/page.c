@@ -867,13 +867,6 @@ struct units_seen {
 	const char **paths;     /* this build's, sorted */
 };
 
-/* qsort order of paths. */
-static int
-path_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* record_prev_under's each: a unit line ("projects/<slug>/", no other
  * '/') this build lacks, onto the gone units. */
 static void
@@ -885,7 +878,7 @@ units_gone(void *arg, const char *path, size_t len, const char *hex)
 	struct page_unit *g;
 
 	if (slash == NULL || slash[1] != '\0' || bsearch(&p, s->paths, s->now,
-	    sizeof(*s->paths), path_cmp) != NULL) {
+	    sizeof(*s->paths), array_str_cmp) != NULL) {
 		free(p);
 		return;
 	}
@@ -931,7 +924,7 @@ page_units(struct page_unit **u, size_t *n, const struct page_ctx *pc)
 	s.paths = xcalloc(*n + 1, sizeof(*s.paths));
 	for (size_t i = 0; i < *n; i++)
 		s.paths[i] = (*u)[i].path;
-	qsort(s.paths, *n, sizeof(*s.paths), path_cmp);
+	qsort(s.paths, *n, sizeof(*s.paths), array_str_cmp);
 	if (known)
 		(void)record_prev_under(r, PAGE_LOOSE_UNIT, units_gone, &s);
 	free(s.paths);

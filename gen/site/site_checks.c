@@ -14,6 +14,7 @@
 #include "site/items.h"
 #include "site/site_checks.h"
 #include "sys/pool.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -1019,13 +1020,6 @@ by_page(const void *a, const void *b)
 	return c != 0 ? c : (i > j) - (i < j);
 }
 
-/* qsort: two strings. */
-static int
-by_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* cr's groups: m's violations by project and rule, and every rule with
  * a run or a violation, once each. The caller frees them
  * (check_run_free). */
@@ -1061,7 +1055,7 @@ check_run_init(struct check_run *cr, const struct site_model *m)
 		cr->rules[nr++] = m->runs.items[k].rule_id;
 	for (size_t g = 0; g < cr->ng; g++)
 		cr->rules[nr++] = v[cr->ord[cr->gstart[g]]].rule_id;
-	qsort(cr->rules, nr, sizeof(*cr->rules), by_str);
+	qsort(cr->rules, nr, sizeof(*cr->rules), array_str_cmp);
 	for (size_t k = 0; k < nr; k++)
 		if (cr->nrules == 0 || strcmp(cr->rules[cr->nrules - 1],
 		    cr->rules[k]) != 0)

@@ -32,6 +32,7 @@
 #include "sweep/health.h"
 #include "sweep/open_trend.h"
 #include "sys/clock.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -1103,13 +1104,6 @@ said_field(const char *key, size_t len)
 	return 0;
 }
 
-/* qsort: two field names by their bytes. */
-static int
-by_key(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /*
  * The fields an audited change set, old to new, into sb: "status:
  * active → superseded; value: 6 W → 7.5 W", by field name, at most 6,
@@ -1132,7 +1126,7 @@ change_fields(strbuf *sb, const struct fact_audit *a)
 		keys = xcalloc(json_object_size(after) + 1, sizeof(*keys));
 		json_object_foreach(after, key, v)
 			keys[n++] = key;
-		qsort(keys, n, sizeof(*keys), by_key);
+		qsort(keys, n, sizeof(*keys), array_str_cmp);
 	}
 	for (size_t i = 0; i < n && said < 6; i++) {
 		const json_t *was = json_object_get(before, keys[i]);

@@ -23,6 +23,7 @@
 #include "site/site_graph.h"
 #include "site/site_project.h"
 #include "sys/pool.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -923,13 +924,6 @@ cmp_api_row(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->id, y->id);
 }
 
-/* qsort order of C strings. */
-static int
-cmp_cstr(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /*
  * The mirror's findings on project i into its API header: the ids of
  * its open conflicts ("open_conflicts") and open checks ("open_checks"),
@@ -957,7 +951,7 @@ api_project_findings(json_t *head, const struct site_model *m, size_t i)
 			if (strcmp(v->status, "open") == 0)
 				ids[n++] = v->id;
 		}
-		qsort(ids, n, sizeof(*ids), cmp_cstr);
+		qsort(ids, n, sizeof(*ids), array_str_cmp);
 		for (size_t k = 0; k < n; k++)
 			json_array_append_new(a, json_string(ids[k]));
 		json_object_set_new(head, key[w], a);

@@ -518,13 +518,6 @@ prev_keep(void *arg, const char *const *drop, size_t n, mirror_error *err)
 	return page_keep_rest(sr->pc, "search/", drop, n, err);
 }
 
-/* qsort order of strings. */
-static int
-str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* 1 when two projects of m have one name: their conflicts and checks
  * (named by project name alone) would share a place. */
 static int
@@ -535,7 +528,7 @@ names_shared(const struct site_model *m)
 
 	for (size_t i = 0; i < m->n_projects; i++)
 		name[i] = m->projects[i].name;
-	qsort(name, m->n_projects, sizeof(*name), str_cmp);
+	qsort(name, m->n_projects, sizeof(*name), array_str_cmp);
 	for (size_t i = 1; i < m->n_projects; i++)
 		shared |= strcmp(name[i - 1], name[i]) == 0;
 	free(name);
