@@ -150,6 +150,14 @@ search_chunk_text(strbuf *sb, uint64_t n, const struct chunk_rec *r,
 	free(st);
 }
 
+int
+search_num_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 void
 search_put36(strbuf *sb, uint64_t v)
 {

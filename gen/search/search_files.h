@@ -77,6 +77,9 @@ uint64_t search_chunk_of(uint64_t slot, int k);
 void search_chunk_text(strbuf *sb, uint64_t n, const struct chunk_rec *r,
     size_t nr);
 
+/* qsort and bsearch order of document numbers (uint64_t). */
+int search_num_cmp(const void *a, const void *b);
+
 /* Number v in base 36 onto sb. */
 void search_put36(strbuf *sb, uint64_t v);
 

@@ -574,15 +574,6 @@ write_chunks(struct search_index *x, mirror_error *err)
 	return rc;
 }
 
-/* qsort order of document numbers. */
-static int
-num_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* t's postings onto sb (search_postings_text); nums is scratch room
  * for t->n numbers. */
 static void
@@ -591,7 +582,7 @@ put_postings(strbuf *sb, const struct term *t, const struct doc *docs,
 {
 	for (size_t i = 0; i < t->n; i++)
 		nums[i] = docs[term_posts(t)[i]].num;
-	qsort(nums, t->n, sizeof(*nums), num_cmp);
+	qsort(nums, t->n, sizeof(*nums), search_num_cmp);
 	search_postings_text(sb, t->tot, (t->bits[0] | t->bits[1] |
 	    t->bits[2]) != 0, nums, t->n);
 }

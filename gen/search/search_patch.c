@@ -707,15 +707,6 @@ tdelta_cmp(const void *a, const void *b)
 	    ((const struct tdelta *)b)->s);
 }
 
-/* qsort order of document numbers. */
-static int
-num_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The numbers of t's documents (every one: the index keeps them whole)
  * into *nums, sorted; returns their count. */
 static size_t
@@ -725,7 +716,7 @@ term_nums(uint64_t **nums, const struct search_index *x,
 	*nums = xcalloc(t->n + 1, sizeof(**nums));
 	for (uint32_t i = 0; i < t->n; i++)
 		(*nums)[i] = x->docs[term_posts(t)[i]].num;
-	qsort(*nums, t->n, sizeof(**nums), num_cmp);
+	qsort(*nums, t->n, sizeof(**nums), search_num_cmp);
 	return t->n;
 }
 
@@ -827,29 +818,26 @@ post_read(const struct patch *P, const char *post, uint32_t tot[3],
 	return 0;
 }
 
-/* Take doc (a document of x, kind k, sample of bits) out of nums[0..*n)
- * (add 0) or put it in (add 1), when the sample keeps it. Returns 0, or
- * -1 when it was not there to take out or there already. */
+/* The place of num among nums[0..n) (sorted), or NULL. */
+static uint64_t *
+num_find(uint64_t *nums, size_t n, uint64_t num)
+{
+	return n > 0 ? bsearch(&num, nums, n, sizeof(*nums),
+	    search_num_cmp) : NULL;
+}
+
+/* Take doc out of nums[0..*n) (sorted) when the sample of bits keeps
+ * it. Returns 0, or -1 when it was not there to take out. */
 static int
-post_edit(uint64_t **nums, size_t *n, size_t *cap, const struct doc *d,
-    unsigned bits, int add)
+post_take(uint64_t *nums, size_t *n, const struct doc *d, unsigned bits)
 {
 	uint64_t *hit;
 
 	if (!search_sample_keeps(d->h, bits))
 		return 0;
-	hit = *n > 0 ? bsearch(&d->num, *nums, *n, sizeof(**nums), num_cmp) :
-	    NULL;
-	if (add) {
-		if (hit != NULL)
-			return -1;
-		ARRAY_PUSH(*nums, *n, *cap) = d->num;
-		qsort(*nums, *n, sizeof(**nums), num_cmp);
-		return 0;
-	}
-	if (hit == NULL)
+	if ((hit = num_find(nums, *n, d->num)) == NULL)
 		return -1;
-	memmove(hit, hit + 1, (size_t)(*nums + *n - hit - 1) * sizeof(*hit));
+	memmove(hit, hit + 1, (size_t)(nums + *n - hit - 1) * sizeof(*hit));
 	(*n)--;
 	return 0;
 }
@@ -867,7 +855,7 @@ post_patch(const struct patch *P, const struct tdelta *t, const char *post,
 	uint32_t tot[3];
 	unsigned bits[3];
 	uint64_t *nums;
-	size_t n, cap;
+	size_t n, cap, kept;
 	int sampled, rc = 0;
 
 	if (post_read(P, post, tot, &sampled, &nums, &n) < 0) {
@@ -890,15 +878,23 @@ post_patch(const struct patch *P, const struct tdelta *t, const char *post,
 	for (uint32_t i = 0; rc == 0 && ot != NULL && i < ot->n; i++) {
 		const struct doc *d = &P->old->docs[term_posts(ot)[i]];
 
-		if (post_edit(&nums, &n, &cap, d, bits[d->kind], 0) < 0)
+		if (post_take(nums, &n, d, bits[d->kind]) < 0)
 			rc = SEARCH_REBUILD;
 	}
+	/* The new ones kept go after the others, then all are sorted
+	 * once; one already there is postings not as the old say. */
+	kept = n;
 	for (uint32_t i = 0; rc == 0 && nt != NULL && i < nt->n; i++) {
 		const struct doc *d = &P->x->docs[term_posts(nt)[i]];
 
-		if (post_edit(&nums, &n, &cap, d, bits[d->kind], 1) < 0)
+		if (!search_sample_keeps(d->h, bits[d->kind]))
+			continue;
+		if (num_find(nums, kept, d->num) != NULL)
 			rc = SEARCH_REBUILD;
+		ARRAY_PUSH(nums, n, cap) = d->num;
 	}
+	if (n > kept)
+		qsort(nums, n, sizeof(*nums), search_num_cmp);
 	strbuf_reset(out);
 	if (rc == 0 && tot[0] + tot[1] + tot[2] > 0)
 		search_postings_text(out, tot, (bits[0] | bits[1] | bits[2]) !=
