@@ -76,6 +76,13 @@ open_conflict_project(const struct site_model *m, size_t i)
 	return strcmp(c->status, "open") == 0 ? c->project : NULL;
 }
 
+/* The project of the model's conflict i. */
+static const char *
+conflict_project(const struct site_model *m, size_t i)
+{
+	return m->conflicts.items[i].project;
+}
+
 /* The project of the model's violation i. */
 static const char *
 violation_project(const struct site_model *m, size_t i)
@@ -163,6 +170,8 @@ site_model_read(struct site_model *m, mirror_error *err)
 	    open_conflict_project);
 	index_by_project(&m->checks_of, m, m->violations.n,
 	    violation_project);
+	index_by_project(&m->conflicts_of, m, m->conflicts.n,
+	    conflict_project);
 	return 0;
 }
 
@@ -178,6 +187,7 @@ site_model_free(struct site_model *m)
 	health_free(&m->health);
 	index_free(&m->open_of);
 	index_free(&m->checks_of);
+	index_free(&m->conflicts_of);
 	facts_kept_free(m->kept);
 	m->kept = NULL;
 	facts_projects_free(m->projects, m->n_projects);

@@ -62,6 +62,8 @@ struct site_model {
 	                                   project */
 	struct model_index checks_of;   /* the violations of each project,
 	                                   open first */
+	struct model_index conflicts_of; /* every conflict of each project,
+	                                   in the list's order */
 
 	struct facts_reader *facts;   /* open during site_render: projects
 	                                 are read in id order, on the thread
@@ -81,7 +83,7 @@ struct site_model {
 /*
  * Fill m's projects, slugs, audit, disputed members, conflicts, open
  * count, violations, their flagged facts, the rules' latest runs and
- * the two indexes by project from m->st (inside the caller's read).
+ * the three indexes by project from m->st (inside the caller's read).
  * Returns 0 or < 0 with err set; site_model_free releases what was
  * read, also after a failure.
  * It leaves the caller's six fields and open_conflicts as they are,

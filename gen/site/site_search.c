@@ -269,52 +269,11 @@ search_check(struct doc_sink *x, const struct site_model *m,
 	return rc;
 }
 
-/* The conflicts of each project: project i's are ord[start[i]] to
- * ord[start[i + 1] - 1] (indexes into m->conflicts); those of no project
- * of the model after the last's, to start[n_projects + 1]. */
-struct conflict_groups {
-	size_t *start, *ord;
-};
-
-/* The conflicts of m by project into g (counting sort: the list's order
- * within each). */
-static void
-conflict_groups_make(struct conflict_groups *g, const struct site_model *m)
-{
-	size_t np = m->n_projects, n = m->conflicts.n;
-	long *of = xcalloc(n + 1, sizeof(*of));
-	size_t *at;
-
-	g->start = xcalloc(np + 3, sizeof(*g->start));
-	g->ord = xcalloc(n + 1, sizeof(*g->ord));
-	for (size_t i = 0; i < n; i++) {
-		of[i] = model_project_index(m, m->conflicts.items[i].project);
-		of[i] = of[i] < 0 ? (long)np : of[i];
-		g->start[of[i] + 1]++;
-	}
-	for (size_t p = 0; p <= np; p++)
-		g->start[p + 1] += g->start[p];
-	at = xcalloc(np + 2, sizeof(*at));
-	memcpy(at, g->start, (np + 1) * sizeof(*at));
-	for (size_t i = 0; i < n; i++)
-		g->ord[at[of[i]]++] = i;
-	free(at);
-	free(of);
-}
-
-static void
-conflict_groups_free(struct conflict_groups *g)
-{
-	free(g->start);
-	free(g->ord);
-}
-
-/* What every part of the family works from: the page context, the
- * conflicts by project, the search key. */
+/* What every part of the family works from: the page context and the
+ * search key. */
 struct search_run {
 	const struct page_ctx *pc;
 	struct page_ctx own;            /* the writer search_put writes to */
-	struct conflict_groups cg;
 	char key[17];
 };
 
@@ -325,13 +284,11 @@ project_docs(struct doc_sink *s, const struct search_run *sr, long p,
     const struct project_facts *f, mirror_error *err)
 {
 	const struct site_model *m = sr->pc->m;
-	const struct model_index *ck = &m->checks_of;
+	const struct model_index *cf = &m->conflicts_of, *ck = &m->checks_of;
 	int rc = 0;
 
-	for (size_t i = sr->cg.start[p]; rc == 0 && i < sr->cg.start[p + 1];
-	    i++)
-		rc = search_conflict(s, m, &m->conflicts.items[sr->cg.ord[i]],
-		    err);
+	for (size_t i = cf->start[p]; rc == 0 && i < cf->start[p + 1]; i++)
+		rc = search_conflict(s, m, &m->conflicts.items[cf->ord[i]], err);
 	for (size_t i = ck->start[p]; rc == 0 && i < ck->start[p + 1]; i++)
 		rc = search_check(s, m, &m->violations.items[ck->ord[i]], err);
 	if (rc == 0)
@@ -346,13 +303,11 @@ orphan_docs(struct doc_sink *s, const struct search_run *sr,
     mirror_error *err)
 {
 	const struct site_model *m = sr->pc->m;
-	size_t np = m->n_projects;
 	int rc = 0;
 
-	for (size_t i = sr->cg.start[np]; rc == 0 && i < sr->cg.start[np + 1];
-	    i++)
-		rc = search_conflict(s, m, &m->conflicts.items[sr->cg.ord[i]],
-		    err);
+	for (size_t i = 0; rc == 0 && i < m->conflicts.n; i++)
+		if (model_project_index(m, m->conflicts.items[i].project) < 0)
+			rc = search_conflict(s, m, &m->conflicts.items[i], err);
 	for (size_t i = 0; rc == 0 && i < m->violations.n; i++)
 		if (model_project_index(m, m->violations.items[i].project) < 0)
 			rc = search_check(s, m, &m->violations.items[i], err);
@@ -365,7 +320,7 @@ has_orphans(const struct search_run *sr)
 {
 	const struct site_model *m = sr->pc->m;
 
-	return sr->cg.start[m->n_projects + 1] > sr->cg.start[m->n_projects] ||
+	return m->conflicts_of.start[m->n_projects] < m->conflicts.n ||
 	    m->checks_of.start[m->n_projects] < m->violations.n;
 }
 
@@ -648,7 +603,6 @@ search_pages(const struct page_ctx *pc, mirror_error *err)
 	json_decref(data);
 	if (rc < 0)
 		return rc;
-	conflict_groups_make(&sr.cg, pc->m);
 	search_key(&sr);
 	if (pc->w->out != NULL && pc->w->record != NULL)
 		known = page_units(&u, &n, pc);
@@ -661,6 +615,5 @@ search_pages(const struct page_ctx *pc, mirror_error *err)
 	if (rc == SEARCH_REBUILD)
 		rc = search_whole(&sr, u, n, err);
 	page_units_free(u, n);
-	conflict_groups_free(&sr.cg);
 	return rc;
 }
