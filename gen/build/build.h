@@ -100,6 +100,7 @@ struct build_work {
 	unsigned long long rows[PH_N], rule_rows, pages_rendered;
 	unsigned long long files_written, bytes_written, hashed_bytes;
 	unsigned long long search_docs;
+	unsigned long long atoz_rows;
 };
 
 /* What a build did, for its summary and --json. */

@@ -10,6 +10,7 @@
 #include "output/output.h"
 #include "output/record.h"
 #include "site/page.h"
+#include "site/site_atoz.h"
 #include "site/site_search.h"
 #include "store/digest.h"
 #include "store/store.h"
@@ -46,6 +47,7 @@ work_now(struct build_work *w)
 	w->bytes_written = work_get(&output_bytes_written);
 	w->hashed_bytes = work_get(&record_hashed_bytes);
 	w->search_docs = work_get(&search_docs_added);
+	w->atoz_rows = work_get(&atoz_rows_shown);
 }
 
 /* The build's work but its rows (counted by lap) into r->work: the
@@ -62,6 +64,7 @@ work_end(struct build_report *r)
 	r->work.bytes_written = now.bytes_written - r->at.bytes_written;
 	r->work.hashed_bytes = now.hashed_bytes - r->at.hashed_bytes;
 	r->work.search_docs = now.search_docs - r->at.search_docs;
+	r->work.atoz_rows = now.atoz_rows - r->at.atoz_rows;
 }
 
 /*

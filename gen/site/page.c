@@ -525,6 +525,29 @@ page_keep_family(const struct page_ctx *pc, const char *unit,
 }
 
 int
+page_kept(const struct page_ctx *pc, const struct page_doc *doc)
+{
+	strbuf file, html;
+	int kept;
+
+	if (doc->digest == NULL || doc->digest[0] == '\0' ||
+	    pc->w->record == NULL || pc->w->out == NULL)
+		return 0;
+	strbuf_init(&file);
+	strbuf_init(&html);
+	strbuf_printf(&file, "%s.md", doc->path);
+	strbuf_printf(&html, "%s.html", doc->path);
+	kept = kept_as(pc, doc->path, doc->digest, doc->html_only ?
+	    (const char *[]){ html.data } : (const char *[]){ file.data,
+	    html.data }, doc->html_only ? 1 : 2);
+	if (kept)
+		page_done(pc);
+	strbuf_free(&file);
+	strbuf_free(&html);
+	return kept;
+}
+
+int
 page_write(const struct page_ctx *pc, const char *path, const char *tname,
     const char *title, json_t *data, mirror_error *err)
 {
@@ -561,11 +584,19 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	 * again. */
 	if (doc->html_only)
 		strbuf_printf(&tname, "html:%s", doc->tname);
-	kept = page_digest(hex, pc, path, doc->html_only ? tname.data :
-	    doc->tname, doc->title, data) &&
-	    kept_as(pc, path, hex, doc->html_only ? (const char *[]){
-	    html.data } : (const char *[]){ file.data, html.data },
-	    doc->html_only ? 1 : 2);
+	if (doc->digest != NULL) {
+		/* A family's digest is page_folder_digest's: DIGEST_HEX
+		 * digits, or "" without a record. */
+		kept = pc->w->record != NULL && pc->w->out != NULL &&
+		    strlen(doc->digest) == DIGEST_HEX;
+		memcpy(hex, kept ? doc->digest : "", kept ? DIGEST_HEX + 1 : 1);
+	} else {
+		kept = page_digest(hex, pc, path, doc->html_only ?
+		    tname.data : doc->tname, doc->title, data);
+	}
+	kept = kept && kept_as(pc, path, hex, doc->html_only ?
+	    (const char *[]){ html.data } : (const char *[]){ file.data,
+	    html.data }, doc->html_only ? 1 : 2);
 	strbuf_free(&html);
 	strbuf_free(&tname);
 	if (kept) {
@@ -619,6 +650,7 @@ struct later_job {
 	char *title;
 	json_t *data;
 	int html_only;
+	char *digest;                     /* NULL: the data's */
 };
 
 struct page_later {
@@ -639,6 +671,7 @@ job_free(struct later_job *j)
 {
 	free(j->path);
 	free(j->title);
+	free(j->digest);
 	json_decref(j->data);
 }
 
@@ -668,7 +701,8 @@ later_run(void *arg)
 		if (!failed)
 			rc = page_write_figures(pl->pc, &(struct page_doc){
 			    .path = j.path, .tname = j.tname, .title = j.title,
-			    .data = j.data, .html_only = j.html_only }, &e);
+			    .data = j.data, .html_only = j.html_only,
+			    .digest = j.digest }, &e);
 		job_free(&j);
 		pthread_mutex_lock(&pl->mu);
 		if (rc < 0 && pl->rc == 0) {
@@ -721,7 +755,8 @@ page_later_put(struct page_later *pl, const struct page_doc *doc,
 	pl->q[(pl->head + pl->n) % PAGE_LATER_DEPTH] = (struct later_job){
 	    .path = xstrdup(doc->path), .tname = doc->tname,
 	    .title = xstrdup(doc->title), .data = data,
-	    .html_only = doc->html_only };
+	    .html_only = doc->html_only, .digest = doc->digest != NULL ?
+	    xstrdup(doc->digest) : NULL };
 	pl->n++;
 	pthread_cond_signal(&pl->more);
 	pthread_mutex_unlock(&pl->mu);

@@ -124,12 +124,26 @@ struct page_doc {
 	                           subsystems page, which regroup its
 	                           overview's facts; doc/site.md); its
 	                           layout links no Markdown */
+	const char *digest;     /* the page's digest as its family made it
+	                           from the rows it shows (page_folder_
+	                           digest), so an unchanged page is known
+	                           before its data is built (page_kept);
+	                           NULL: the data's, walked here */
 };
 
 /* page_write of the page doc, with its figures. Returns 0 or < 0 with
  * err set. */
 int page_write_figures(const struct page_ctx *pc, const struct page_doc *doc,
     mirror_error *err);
+
+/*
+ * 1 when doc (its digest given, its data not needed) is as the last
+ * build wrote it: the record holds doc->digest for its path and DIR its
+ * files, which then stay, counted as written and recorded; else 0 (the
+ * family builds the data and writes the page with that digest). 0
+ * without a record or a digest.
+ */
+int page_kept(const struct page_ctx *pc, const struct page_doc *doc);
 
 /*
  * Pages written on a thread of their own while the caller makes the

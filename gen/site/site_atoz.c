@@ -231,15 +231,34 @@ letters_json(const size_t *count, int cur)
 	return letters;
 }
 
-/* The page being filled by the second pass. */
+/* The fields of a row a page holds (struct fact_name's, in order). */
+enum { F_NAME, F_PROJECT, F_LAYER, F_ID, F_KIND, F_STATUS, F_VALUE,
+	F_PROPERTIES, F_DESCRIPTION, N_FIELDS };
+
+/* A row held until its page is complete: where each field starts in
+ * the page's text ((size_t)-1: NULL). */
+struct held_row {
+	size_t off[N_FIELDS];
+};
+
+/*
+ * The page being filled by the second pass. Its rows are held as the
+ * store gave them, with a hash of what the page shows of them, so that
+ * a page the last build wrote from the same rows is kept without its
+ * data being built (page_kept): a change costs the pages it is on.
+ */
 struct atoz_page {
 	const struct page_ctx *pc;
 	const struct atoz_counts *cnt;
 	int b;                  /* its letter; -1 before the first row */
 	size_t part;            /* its number in the letter, from 0 */
-	size_t n;               /* facts on it */
-	json_t *names;          /* its names so far */
-	json_t *facts;          /* the last name's facts; NULL at its start */
+	size_t n;               /* rows held */
+	struct held_row *rows;  /* rows[0..n), room for ATOZ_PAGE */
+	strbuf text;            /* their fields, each ending in NUL */
+	int continued;          /* 1: its first name is the last page's */
+	uint64_t h[2];          /* the rows and their markers */
+	uint64_t base[2];       /* what every page shows alike: the
+	                           projects' names, the sizes */
 	strbuf last;            /* the last row's name */
 	struct page_later *later;  /* writes the pages during the read */
 };
@@ -304,17 +323,89 @@ shared_kinds(json_t *names)
 	}
 }
 
-/* Write the page pg has filled (pg->names, which it gives up). Returns
- * 0 or < 0 with err set. */
+struct work_count atoz_rows_shown;
+
+/* Row r of pg as a struct fact_name (pointers into pg->text, valid
+ * until the page is reset). */
+static struct fact_name
+held_name(const struct atoz_page *pg, const struct held_row *r)
+{
+	const char *f[N_FIELDS];
+
+	for (int i = 0; i < N_FIELDS; i++)
+		f[i] = r->off[i] == (size_t)-1 ? NULL : pg->text.data +
+		    r->off[i];
+	return (struct fact_name){ .name = f[F_NAME], .project =
+	    f[F_PROJECT], .layer = f[F_LAYER], .id = f[F_ID], .kind =
+	    f[F_KIND], .status = f[F_STATUS], .value = f[F_VALUE],
+	    .properties = f[F_PROPERTIES], .description = f[F_DESCRIPTION] };
+}
+
+/* The names of pg's rows, each with its facts, a new array: a name
+ * once, continued when it went on from the last page. */
+static json_t *
+held_names(const struct atoz_page *pg)
+{
+	json_t *names = json_array(), *facts = NULL;
+	const char *last = NULL;
+
+	for (size_t i = 0; i < pg->n; i++) {
+		struct fact_name f = held_name(pg, &pg->rows[i]);
+
+		if (last == NULL || strcmp(last, f.name) != 0) {
+			facts = json_array();
+			json_array_append_new(names, json_pack("{s:s, s:b, "
+			    "s:o}", "name", f.name, "continued", last == NULL &&
+			    pg->continued, "facts", facts));
+		}
+		last = f.name;
+		json_array_append_new(facts, item_must(fact_json(pg->pc->m, &f),
+		    "keys and names: row", f.id));
+	}
+	work_add(&atoz_rows_shown, pg->n);
+	shared_kinds(names);
+	return names;
+}
+
+/* The digest of the page pg holds (letter, part of of) into hex: its
+ * rows' hash, the letters' counts every page's letter line shows, and
+ * what all pages share. */
+static void
+held_digest(char hex[DIGEST_HEX + 1], const struct atoz_page *pg,
+    size_t of)
+{
+	uint64_t h[2] = { pg->h[0] ^ pg->base[0], pg->h[1] ^ pg->base[1] };
+
+	page_hash_int(h, pg->b);
+	page_hash_int(h, (long long)pg->part);
+	page_hash_int(h, (long long)of);
+	page_hash_int(h, pg->continued);
+	for (int b = 0; b < N_BUCKETS; b++)
+		page_hash_int(h, (long long)pg->cnt->names[b]);
+	page_folder_digest(hex, pg->pc, h[0], h[1]);
+}
+
+/* Forget pg's rows: the next page starts empty. */
+static void
+held_reset(struct atoz_page *pg)
+{
+	pg->n = 0;
+	strbuf_reset(&pg->text);
+	pg->h[0] = MIRROR_HASH_INIT;
+	pg->h[1] = 0;
+}
+
+/* Write the page pg holds, unless the last build wrote it from the
+ * same rows (then its files stay). Returns 0 or < 0 with err set. */
 static int
 letter_page(struct atoz_page *pg, mirror_error *err)
 {
-	char slug[8], label[16];
+	char slug[8], label[16], hex[DIGEST_HEX + 1];
 	size_t of = letter_pages(pg->cnt->facts[pg->b]);
 	size_t names = pg->cnt->names[pg->b];
 	strbuf path, title, file;
-	json_t *data;
-	int rc;
+	struct page_doc doc;
+	int rc = 0;
 
 	bucket_names(pg->b, slug, label);
 	strbuf_init(&path);
@@ -325,21 +416,42 @@ letter_page(struct atoz_page *pg, mirror_error *err)
 	strbuf_printf(&title, "Keys and names: %s", label);
 	if (of > 1)
 		strbuf_printf(&title, ", page %zu of %zu", pg->part + 1, of);
-	shared_kinds(pg->names);
-	data = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "label", label,
-	    "slug", slug, "count_words", item_count((long long)names, "name",
-	    "names"), "letters", letters_json(pg->cnt->names, pg->b),
-	    "names", pg->names, "part", part_json(slug, pg->part, of));
-	pg->names = NULL;
-	pg->facts = NULL;
-	pg->n = 0;
-	rc = page_later_put(pg->later, &(struct page_doc){ .path = path.data,
-	    .tname = "atoz_letter.md", .title = title.data, .data = data,
-	    .html_only = 1 }, err);
+	held_digest(hex, pg, of);
+	doc = (struct page_doc){ .path = path.data, .tname =
+	    "atoz_letter.md", .title = title.data, .html_only = 1,
+	    .digest = hex };
+	if (!page_kept(pg->pc, &doc)) {
+		doc.data = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "label",
+		    label, "slug", slug, "count_words", item_count((long long)
+		    names, "name", "names"), "letters", letters_json(
+		    pg->cnt->names, pg->b), "names", held_names(pg), "part",
+		    part_json(slug, pg->part, of));
+		rc = page_later_put(pg->later, &doc, err);
+	}
+	held_reset(pg);
 	strbuf_free(&path);
 	strbuf_free(&title);
 	strbuf_free(&file);
 	return rc;
+}
+
+/* Copy f's fields into pg's text as row r, and hash them (with the open
+ * conflict the fact is in) into pg->h. */
+static void
+hold_row(struct atoz_page *pg, struct held_row *r, const struct fact_name *f)
+{
+	const char *v[N_FIELDS] = { f->name, f->project, f->layer, f->id,
+	    f->kind, f->status, f->value, f->properties, f->description };
+	int state = strcmp(f->layer, "state") == 0;
+
+	for (int i = 0; i < N_FIELDS; i++) {
+		r->off[i] = v[i] == NULL ? (size_t)-1 : pg->text.len;
+		if (v[i] != NULL)
+			strbuf_add(&pg->text, v[i], strlen(v[i]) + 1);
+		page_hash_str(pg->h, v[i]);
+	}
+	page_hash_str(pg->h, model_marker_of(pg->pc->m, state ?
+	    "project_state" : "entity", f->id));
 }
 
 /*
@@ -354,26 +466,19 @@ add_row(struct atoz_page *pg, const struct fact_name *f, int b,
 	int same = pg->b == b && strcmp(pg->last.data, f->name) == 0;
 	int rc = 0;
 
-	if (pg->names != NULL && (pg->b != b || pg->n == ATOZ_PAGE)) {
+	if (pg->n > 0 && (pg->b != b || pg->n == ATOZ_PAGE)) {
 		rc = letter_page(pg, err);
 		pg->part = pg->b == b ? pg->part + 1 : 0;
 	}
 	if (rc < 0)
 		return rc;
-	if (pg->names == NULL)
-		pg->names = json_array();
 	/* A name goes on; on a new page it says it is continued. */
-	if (pg->facts == NULL || !same) {
-		pg->facts = json_array();
-		json_array_append_new(pg->names, json_pack("{s:s, s:b, s:o}",
-		    "name", f->name, "continued", same, "facts", pg->facts));
-	}
+	if (pg->n == 0)
+		pg->continued = same;
+	hold_row(pg, &pg->rows[pg->n++], f);
 	pg->b = b;
 	strbuf_reset(&pg->last);
 	strbuf_puts(&pg->last, f->name);
-	json_array_append_new(pg->facts, item_must(fact_json(pg->pc->m, f),
-	    "keys and names: row", f->id));
-	pg->n++;
 	return 0;
 }
 
@@ -407,7 +512,7 @@ names_pass(struct atoz_page *pg, const struct page_ctx *pc,
 	rc = facts_names_open(&nr, pc->st, &key, err);
 	while (rc == 0 && (rc = facts_names_next(nr, &f, err)) == 1)
 		rc = add_row(pg, &f, bucket_of(f.name), err);
-	if (rc == 0 && pg->names != NULL)
+	if (rc == 0 && pg->n > 0)
 		rc = letter_page(pg, err);
 	facts_names_close(nr);
 	return rc;
@@ -478,7 +583,8 @@ int
 atoz_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	struct atoz_counts c;
-	struct atoz_page pg = { .pc = pc, .cnt = &c, .b = -1 };
+	struct atoz_page pg = { .pc = pc, .cnt = &c, .b = -1,
+	    .base = { MIRROR_HASH_INIT, 0 } };
 	int rc;
 
 	/* Its pages stay when what they show is what they showed. */
@@ -489,6 +595,16 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 	if (rc == 0)
 		rc = index_page(pc, &c, err);
 	strbuf_init(&pg.last);
+	strbuf_init(&pg.text);
+	pg.rows = xcalloc(ATOZ_PAGE, sizeof(*pg.rows));
+	held_reset(&pg);
+	/* What every page shows alike; a change of the code that makes
+	 * them changes the tag. */
+	page_hash_str(pg.base, "atoz page 1");
+	page_hash_int(pg.base, ATOZ_PAGE);
+	page_hash_int(pg.base, ATOZ_VALUE);
+	page_hash_str(pg.base, pc->m->title);
+	page_hash_projects(pg.base, pc->m);
 	if (rc == 0) {
 		mirror_error later_err;
 		int lrc;
@@ -508,7 +624,8 @@ atoz_pages(const struct page_ctx *pc, mirror_error *err)
 			rc = lrc;
 		}
 	}
-	json_decref(pg.names);
+	free(pg.rows);
+	strbuf_free(&pg.text);
 	strbuf_free(&pg.last);
 	return rc;
 }

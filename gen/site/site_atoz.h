@@ -13,4 +13,9 @@
  * that has names). Returns 0 or < 0 with err set. */
 int atoz_pages(const struct page_ctx *pc, mirror_error *err);
 
+/* Work counter: the rows of letter pages whose data was built, those of
+ * the pages a build renders; a page the last build wrote from the same
+ * rows costs none (sys/work.h; --json's work.atoz_rows). */
+extern struct work_count atoz_rows_shown;
+
 #endif

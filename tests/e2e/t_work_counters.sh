@@ -12,13 +12,16 @@
 # and the 10 leave room for what a bigger store legitimately adds to a
 # change's own files (one more A-Z page, a longer changes page).
 #
-# pages_rendered, files_written and search_docs (the documents the
-# search index took in: an update's are the changed project's, now and
-# then) are asserted, and after each change at 10,000 facts the search
+# pages_rendered, files_written, search_docs (the documents the search
+# index took in: an update's are the changed project's, now and then)
+# and atoz_rows (the rows of the A-Z pages whose data was built: those
+# of the pages the change is on, at most 2,000 a page; a whole A-Z is
+# 26,000 rows at 40,000 facts) are asserted, and after each change at 10,000 facts the search
 # index must be the one a whole build of the same store writes. The
 # rows of every phase, bytes_written and hashed_bytes grow with the
 # store on this tree (the digest reads every row; the A-Z reads every
-# name; index.md lists every project): they are printed for the record
+# name, to know which of its pages changed; index.md lists every
+# project): they are printed for the record
 # (as "# work ..." lines), not asserted.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # no user's global git config leaks in
@@ -70,14 +73,16 @@ change() {
 	rebuild "$1" "$2"
 }
 
-# same_index N CASE: the search index of sN is the one a whole build of
-# the same store writes into a new DIR (no cache: nothing to update).
-same_index() {
+# whole N: build a copy of sN.db into a new DIR whole-N, as a first
+# build (no cache: nothing to update, nothing to keep).
+whole() {
 	rm -rf "whole-$1" && cp "s$1.db" "whole-$1.db" &&
 	    MIRROR_CACHE_DIR="$T/nocache" "$MIRROR" build --store \
-	    "whole-$1.db" --out "whole-$1" --quiet &&
-	    diff -r "s$1/search" "whole-$1/search" >/dev/null
+	    "whole-$1.db" --out "whole-$1" --quiet
 }
+
+# same N FOLDER: FOLDER of sN is whole-N's.
+same() { diff -r "s$1/$2" "whole-$1/$2" >/dev/null; }
 
 for n in 10000 40000; do
 	expect "the $n-fact store is generated and built with --repo" setup $n
@@ -85,8 +90,11 @@ for n in 10000 40000; do
 		expect "change $c on the $n-fact store builds with --json" \
 		    change $n $c
 		[ $n = 10000 ] || continue
+		expect "change $c: a whole build of the store is made" whole $n
 		expect "change $c: the updated search index is a whole build's" \
-		    same_index $n $c
+		    same $n search
+		expect "change $c: the A-Z pages are a whole build's" \
+		    same $n keys
 	done
 done
 
@@ -118,4 +126,19 @@ for c in a b c; do
 	for k in $counters; do
 		expect "change $c: $k does not grow with the store" flat $c $k
 	done
+done
+
+# within CASE KEY MAX: KEY of work at 40,000 facts is at most MAX.
+within() {
+	big=$(jq -e ".work.$2" "40000-$1.json") || return 1
+	[ "$big" -le "$3" ] && return 0
+	echo "#   $2 of change $1: $big at 40,000 facts, more than $3"
+	return 1
+}
+
+# A change is on one A-Z page (a), or two: the facts of the conflict it
+# opens or closes (b, c). A page holds at most 2,000 rows.
+for c in a b c; do
+	expect "change $c: the A-Z builds the pages of its facts alone" \
+	    within $c atoz_rows 4000
 done
