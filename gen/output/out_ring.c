@@ -22,7 +22,7 @@
  * (a copy each, allocated and freed, had the allocator return pages to
  * the kernel over and over). */
 #define RING_BATCH 32
-#define RING_BYTES (2u << 20)
+#define RING_BYTES (512u << 10)
 /* A bigger file is written at once. */
 #define RING_FILE_MAX (RING_BYTES / 4)
 /* Two halves: one being filled while the kernel works on the other. */
