@@ -19,7 +19,11 @@ this file is in) and checks, from the code's own #include lines:
      exactly the stages its code includes, so the doc cannot drift;
   6. no function takes more than MAX_PARAMS parameters (what travels
      together is a struct), but for the callbacks whose signature a
-     library sets (LIBRARY_CALLBACKS).
+     library sets (LIBRARY_CALLBACKS);
+  7. every stage folder is drawn in doc/architecture.md's picture (its
+     first fenced block) and has a row in doc/development.md's layout
+     table ("| `gen/site/` | ..."), where those files exist, so a new
+     folder cannot go undocumented.
 
 Prints one line per stage (files, lines, what it includes) and one line
 per violation; exits 1 when there is any violation, 0 otherwise.
@@ -156,6 +160,28 @@ def doc_includes(top):
                       if n.endswith("/") else {n})
         out[m.group(1)] = named
     return out
+
+
+def undocumented(top):
+    """The stages missing from doc/architecture.md's picture or from
+    doc/development.md's layout table, as problem lines; none for a
+    tree without those files."""
+    bad = []
+    arch = os.path.join(top, "doc", "architecture.md")
+    if os.path.isfile(arch):
+        m = re.search(r"^```\n(.*?)^```", open(arch, encoding="utf-8").read(),
+                      re.M | re.S)
+        drawn = set(re.findall(r"\b((?:core|gen)/[a-z]+)\b",
+                               m.group(1))) if m else set()
+        bad += ["doc/architecture.md: the picture does not draw %s" % st
+                for st in STAGES if st not in drawn]
+    dev = os.path.join(top, "doc", "development.md")
+    if os.path.isfile(dev):
+        rows = set(re.findall(r"^\| `((?:core|gen)/[a-z]+)/` \|",
+                              open(dev, encoding="utf-8").read(), re.M))
+        bad += ["doc/development.md: the layout table has no row for %s/" %
+                st for st in STAGES if st not in rows]
+    return bad
 
 
 def stage_of(path):
@@ -313,6 +339,7 @@ def main():
             bad.append("doc/architecture.md: %s includes %s, not %s" %
                        (st, ", ".join(sorted(got)) or "nothing",
                         ", ".join(sorted(named)) or "nothing"))
+    bad += undocumented(top)
     for b in bad:
         print("house: " + b)
     print("house: %d problem%s" % (len(bad), "" if len(bad) == 1 else "s"))
