@@ -49,7 +49,7 @@ struct stamp {
 	                                   (version, title, base URL,
 	                                   templates, theme: not the clock),
 	                                   the key of every page's digest
-	                                   (out/record.h); not in the file */
+	                                   (output/record.h); not in the file */
 	char snapshot[17];
 	long long pages, files, open_conflicts;
 	int swept;                      /* 1: the build swept the store

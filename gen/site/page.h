@@ -58,7 +58,7 @@ struct site_writer {
 	theme *th;
 	struct output *out;           /* NULL: a rehearsal, render only */
 	struct page_record *record;   /* digests of the inputs of each
-	                                 page (out/record.h); NULL: render all */
+	                                 page (output/record.h); NULL: render all */
 	unsigned char *kept;          /* per project of the model: 1 when its
 	                                 pages were kept whole (site.c), so
 	                                 its facts are not even read; NULL:

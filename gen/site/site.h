@@ -30,7 +30,7 @@ struct site_opts {
 	struct stamp *stamp;          /* written last as api/build.json;
 	                                 NULL: none (a rehearsal) */
 	struct page_record *record;   /* the previous build's record
-	                                 (out/record.h: record_load, empty
+	                                 (output/record.h: record_load, empty
 	                                 with --force), which the render
 	                                 fills with this build's; NULL: every
 	                                 page is rendered and none recorded */
