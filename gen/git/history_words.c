@@ -20,7 +20,6 @@
 #define CONFLICT_LISTS_DIR "api/conflicts/projects/"
 #define CHECKS_DIR "api/checks/"
 #define HEALTH_PATH "api/health.json"
-#define ELLIPSIS "\xe2\x80\xa6"   /* … */
 #define ARROW " \xe2\x86\x92 "    /* → */
 
 /* In the order the body lists them, facts first. */
@@ -97,39 +96,54 @@ hw_wants(const char *path, int initial)
 	    json_under(path, CHECKS_DIR);
 }
 
+/* The UTF-8 characters of s (len bytes, valid: cleaned). */
+static size_t
+char_count(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
 /*
  * Store text as one plain line: cleaned, whitespace runs as one space,
  * trimmed; when longer than HW_VALUE_MAX characters, its whole words
- * within them then "…" (a word cut only when the first is longer).
+ * within them (a word cut only when the first is longer), then how
+ * much is left: " (N more characters)". A commit message says what it
+ * leaves out rather than an ellipsis, which reads as part of the value.
  * Returns a new string, never NULL.
  */
 static char *
 one_line(const char *s, size_t len)
 {
-	strbuf out, all;
-	size_t cut, sp;
+	strbuf all;
+	size_t cut = 0, chars = 0, sp, rest;
 
-	strbuf_init(&out);
-	text_line(&out, s, len, SIZE_MAX, HW_VALUE_MAX);
-	if (out.len < sizeof(ELLIPSIS) - 1 || memcmp(out.data + out.len -
-	    (sizeof(ELLIPSIS) - 1), ELLIPSIS, sizeof(ELLIPSIS) - 1) != 0)
-		return strbuf_detach(&out);
 	strbuf_init(&all);
 	text_line(&all, s, len, SIZE_MAX, 0);
-	cut = out.len - (sizeof(ELLIPSIS) - 1);
+	/* The byte where character HW_VALUE_MAX + 1 starts, if any. */
+	for (size_t i = 0; i < all.len && cut == 0; i++)
+		if (((unsigned char)all.data[i] & 0xc0) != 0x80 &&
+		    chars++ == HW_VALUE_MAX)
+			cut = i;
+	if (cut == 0)
+		return strbuf_detach(&all);
 	/* Cut, and not between two words: back to the last space. */
-	if (all.len > cut && strcmp(all.data + cut, ELLIPSIS) != 0 &&
-	    all.data[cut] != ' ') {
-		for (sp = cut; sp > 0 && out.data[sp - 1] != ' '; sp--)
+	if (all.data[cut] != ' ') {
+		for (sp = cut; sp > 0 && all.data[sp - 1] != ' '; sp--)
 			;
 		if (sp > 1)
 			cut = sp - 1;
 	}
-	strbuf_free(&all);
-	out.len = cut;
-	out.data[cut] = '\0';
-	strbuf_puts(&out, ELLIPSIS);
-	return strbuf_detach(&out);
+	rest = char_count(all.data + cut + (all.data[cut] == ' '),
+	    all.len - cut - (all.data[cut] == ' '));
+	all.len = cut;
+	all.data[cut] = '\0';
+	strbuf_printf(&all, " (%zu more character%s)", rest, rest == 1 ? "" :
+	    "s");
+	return strbuf_detach(&all);
 }
 
 /* A member of o as one plain line ("" when missing or null). */
@@ -1339,7 +1353,7 @@ put_body(struct hw_words *w, const struct events *es, size_t used)
 		used++;
 	}
 	if (i < es->n)
-		strbuf_printf(&w->body, "  " ELLIPSIS " and %zu more\n",
+		strbuf_printf(&w->body, "  and %zu more\n",
 		    es->n - i);
 }
 

@@ -51,14 +51,15 @@
  *             indented by two spaces; a heading holds a space, so git
  *             never takes it for a trailer), each fact and conflict named by its
  *             label or slot in words and by its [id]; at most
- *             HW_BODY_LINES lines, then "  … and N more". No blank line.
+ *             HW_BODY_LINES lines, then "  and N more". No blank line.
  *   trailers  "Resolved-by: NAME" / "Dismissed-by: NAME" lines, one per
  *             human decision, ordered by conflict id.
  *
  * Store text is data: every value is cleaned (text_clean), its
  * whitespace runs (newlines included) collapsed to one space, and cut
- * after its last whole word within HW_VALUE_MAX characters with "…"
- * (inside a word only when one word is longer than that), so no value
+ * after its last whole word within HW_VALUE_MAX characters, then
+ * " (N more characters)" (inside a word only when one word is longer
+ * than that; never an ellipsis, which reads as the value's), so no value
  * can start a line, open a paragraph or forge a trailer. Same input,
  * same output, byte for byte.
  */
@@ -69,7 +70,8 @@
 
 #include "util/strbuf.h"
 
-#define HW_VALUE_MAX 120       /* characters of a value, then "…" */
+#define HW_VALUE_MAX 120       /* characters of a value, then how many
+                                  more */
 #define HW_BODY_LINES 60       /* lines of the facts and conflicts part */
 #define HW_SUBJECT_PROJECTS 3  /* project names in a counts subject */
 #define HW_PROJECT_NAMES 40    /* project names in the first commit */
