@@ -1293,19 +1293,38 @@ counts_subject(strbuf *sb, const struct events *es)
 		strbuf_printf(sb, " and %zu more", nproj - shown);
 }
 
-/* The subject: the one change, or counts. */
+/* What the sweep did to a conflict, said after the fact change that
+ * caused it; NULL for a person's decision, which is its own cause. */
+static const char *
+sweep_outcome(int kind)
+{
+	switch (kind) {
+	case EV_OPENED: return "conflict opened";
+	case EV_JOINED: return "joined a conflict";
+	case EV_CLOSED: return "conflict closed by the sweep";
+	case EV_CGONE: return "conflict gone";
+	default: return NULL;
+	}
+}
+
+/* The subject: the one change, or counts. A fact change that opened,
+ * joined or closed one conflict is the one change: the cause first,
+ * then what the sweep did ("P04 power budget: 6 W → 7.5 W; conflict
+ * opened"). */
 static void
 put_subject(struct hw_words *w, const struct events *es)
 {
-	const struct event *one = NULL;
+	const struct event *one = NULL, *cause = NULL;
 	size_t nconf = 0, nfact = 0;
 
 	for (size_t i = 0; i < es->n; i++) {
 		if (is_conflict_kind(es->v[i].kind)) {
 			nconf++;
 			one = &es->v[i];
-		} else
+		} else {
 			nfact++;
+			cause = &es->v[i];
+		}
 	}
 	if (nconf == 0 && nfact == 1)
 		one = &es->v[0];
@@ -1316,7 +1335,11 @@ put_subject(struct hw_words *w, const struct events *es)
 				one = NULL;
 	} else
 		one = NULL;
-	if (one != NULL && one->subject != NULL)
+	if (one != NULL && nconf == 1 && nfact == 1 && cause->subject !=
+	    NULL && sweep_outcome(one->kind) != NULL)
+		strbuf_printf(&w->subject, "%s; %s", cause->subject,
+		    sweep_outcome(one->kind));
+	else if (one != NULL && one->subject != NULL)
 		strbuf_puts(&w->subject, one->subject);
 	else
 		counts_subject(&w->subject, es);

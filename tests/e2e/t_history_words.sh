@@ -66,8 +66,8 @@ expect "... then a trailer naming the fact changed" ids_are "Fact-Changed: s2"
 
 sql s.db "INSERT INTO project_state(id, project, category, key, value, status) VALUES('s8', 'p06-polisher', 'status', 'phase', 'build', 'active')"
 build s.db r.git 1700000200
-expect "a new disagreeing fact: the subject is the conflict it opens" \
-    subject_is "p06-polisher: conflict opened on Phase (design (trusted state) · build (trusted state))"
+expect "a new disagreeing fact: the subject is the fact, then the conflict it opens" \
+    subject_is "p06-polisher phase added: build; conflict opened"
 cphase=$(id_of s.db 'phase of p06-polisher')
 expect "the body names the new fact and the conflict with their ids" sh -c \
     "grep -qxF '  phase [s8, state] added: build' body.txt &&
@@ -110,8 +110,8 @@ n=$(commits r.git)
 sql s.db "UPDATE project_state SET value='passed' WHERE id='s9'"
 build s.db r.git 1700000600
 expect "an auto-close is one commit" test "$(commits r.git)" = $((n + 1))
-expect "an auto-close says the sweep closed it" subject_is \
-    "p06-polisher: conflict on Pdr closed by the sweep (the disagreement is gone)"
+expect "an auto-close says the change, then that the sweep closed it" \
+    subject_is "p06-polisher pdr: failed $ARROW passed; conflict closed by the sweep"
 expect "... with the change that closed it in the body" sh -c \
     "grep -qxF '  pdr [s9, state] changed: failed $ARROW passed' body.txt &&
      grep -qF '  conflict on Pdr [$cpdr] closed by the sweep: disagreement gone' body.txt"
@@ -120,7 +120,7 @@ expect "... the fact changed and the conflict closed by the sweep" \
     ids_are "Fact-Changed: s9" "Conflict-Closed: $cpdr (sweep)"
 expect "git log --grep of a trailer lists the commits that added and changed a fact" \
     test "$(git -C r.git log --format=%s --grep='^Fact-Added: s9$' mirror)|$(git -C r.git log --format=%s --grep='^Fact-Changed: s9$' mirror)" = \
-    "p06-polisher: conflict opened on Pdr (passed (trusted state) · failed (trusted state))|p06-polisher: conflict on Pdr closed by the sweep (the disagreement is gone)"
+    "p06-polisher pdr added: failed; conflict opened|p06-polisher pdr: failed $ARROW passed; conflict closed by the sweep"
 
 # Store text is data: it can neither forge a trailer nor a paragraph.
 sql s.db "UPDATE project_state SET value='x
@@ -201,8 +201,8 @@ cref=$(id_of ex.db 'serdes refclk frequency of p04-gigabit')
 sql ex.db "UPDATE project_state SET value='156.25 MHz' WHERE id='p04-st-serdes-refclk'"
 build ex.db ex.git $E
 expect "example: an auto-close is one commit" test "$(commits ex.git)" = $((n + 1))
-expect "example: the auto-close in words" subject_is \
-    "p04-gigabit: conflict on Serdes refclk frequency closed by the sweep (the disagreement is gone)"
+expect "example: the auto-close in words, its cause first" subject_is \
+    "p04-gigabit serdes_refclk_frequency: 125 MHz $ARROW 156.25 MHz; conflict closed by the sweep"
 expect "example: the change that closed it in the body" body_has \
     "  serdes_refclk_frequency [p04-st-serdes-refclk, state] changed: 125 MHz $ARROW 156.25 MHz"
 

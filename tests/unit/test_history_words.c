@@ -678,7 +678,8 @@ test_conflict_forms(void **state)
 	free(joined);
 }
 
-/* An auto-close caused by a member's change: the subject is the close. */
+/* A conflict the sweep closed or opened because a member changed: the
+ * subject names the cause first, then what the sweep did. */
 static void
 test_explained(void **state)
 {
@@ -704,11 +705,20 @@ test_explained(void **state)
 
 	(void)state;
 	describe(&w, f, 2, 0);
-	assert_string_equal(w.subject.data, "p04: conflict on refclk closed "
-	    "by the sweep (the disagreement is gone)");
+	assert_string_equal(w.subject.data, "p04 refclk: 125 MHz "
+	    "\xe2\x86\x92 156.25 MHz; conflict closed by the sweep");
 	assert_non_null(strstr(w.body.data, "  refclk [p04-st, state] "
 	    "changed: 125 MHz \xe2\x86\x92 156.25 MHz\n  conflict on refclk"));
 	hw_free(&w);
+	/* The same change the other way opens it: cause, then "opened". */
+	f[0] = file("api/conflicts/c7.json", NULL, oc);
+	f[1] = file("api/projects/p04.json", np, op);
+	describe(&w, f, 2, 0);
+	assert_string_equal(w.subject.data, "p04 refclk: 156.25 MHz "
+	    "\xe2\x86\x92 125 MHz; conflict opened");
+	hw_free(&w);
+	f[0] = file("api/conflicts/c7.json", oc, nc);
+	f[1] = file("api/projects/p04.json", op, np);
 	/* A change the conflict does not explain: counts. */
 	f[1].new_text = np2;
 	f[1].new_len = strlen(np2);
