@@ -421,6 +421,57 @@ right_css(strbuf *sb, const struct table_kinds *k)
 		strbuf_puts(sb, "}\n");
 }
 
+/* 1 when a column of label s (right-aligned: right) holds a date or a
+ * number, short and whole, which must stay on one line: a hyphen in
+ * "2025-11-04" or "1e-12" is a place a browser breaks a line (issue 70,
+ * item 4); else 0. Not a value column (a value may be a sentence), nor
+ * one of two dates ("Created · updated"): kept on one line, either would
+ * widen the page on a phone. */
+static int
+nowrap_label(const char *s, int right)
+{
+	static const char *const words[] = { "Updated", "updated",
+	    "Detected", "Opened", "Created", "Closed", "Date", "Since",
+	    "Latest change", "Confidence", "Hits" };
+
+	if (right)
+		return 1;
+	if (strstr(s, "\xc2\xb7") != NULL)   /* "Created · updated": two */
+		return 0;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(s, words[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+/* The rule that keeps each classed kind's date and number columns on
+ * one line (nowrap_label) at every width: one selector a
+ * column, "main table" keeping the weight of the theme's rules it
+ * follows (a phone's "white-space: normal" on the last two columns);
+ * nothing when no column is so. A class and a column, no per-row
+ * bytes. */
+static void
+nowrap_css(strbuf *sb, const struct table_kinds *k)
+{
+	char cls[TABLE_KINDS_CLASS_MAX];
+	int open = 0;
+
+	for (size_t i = 0; k != NULL && i < k->n; i++) {
+		for (size_t c = 0; !k->v[i].clash && c < k->v[i].n; c++) {
+			if (!nowrap_label(k->v[i].labels[c], k->v[i].right[c]))
+				continue;
+			class_of(cls, k->v[i].hash);
+			strbuf_printf(sb, "%smain table.%s td:nth-child(%zu)",
+			    open ? ",\n" : "\n/* The date and number "
+			    "columns of the templates' tables, on one line "
+			    "(mirror). */\n", cls, c + 2);
+			open = 1;
+		}
+	}
+	if (open)
+		strbuf_puts(sb, " { white-space: nowrap; }\n");
+}
+
 void
 table_kinds_css(strbuf *sb, const struct table_kinds *k)
 {
@@ -448,6 +499,7 @@ table_kinds_css(strbuf *sb, const struct table_kinds *k)
 	if (open)
 		strbuf_puts(sb, "}\n");
 	right_css(sb, k);
+	nowrap_css(sb, k);
 }
 
 void
