@@ -414,6 +414,41 @@ test_table_css(void **state)
 	table_kinds_free(k);
 }
 
+/* The date and number columns of a kind stay on one line at every
+ * width, one rule for all (doc/site.md, "Pages that hold at any
+ * size"): "Updated" and a right-aligned count are, a value, two dates
+ * ("Created · updated") and any other column are not; no kind with such
+ * a column, no rule. */
+static void
+test_table_css_nowrap(void **state)
+{
+	static const char tmpl_text[] = "| Name | Value | Hits | Updated | "
+	    "Created · updated | Source |\n|---|---|--:|---|---|---|\n\n"
+	    "| Name | Value |\n|---|---|\n";
+	const char *l[] = { "Value", "Hits", "Updated", "Created · updated",
+	    "Source" };
+	char cls[TABLE_KINDS_CLASS_MAX], want[128];
+	struct table_kinds *k;
+	strbuf css;
+	const char *rule;
+	char *r = html_kinds(&k, tmpl_text, "x\n");
+
+	(void)state;
+	free(r);
+	assert_int_equal(table_kinds_class(cls, k, l, 5), 1);
+	strbuf_init(&css);
+	table_kinds_css(&css, k);
+	rule = strstr(css.data, "on one line (mirror). */\n");
+	assert_non_null(rule);
+	assert_int_equal(snprintf(want, sizeof(want), "main table.%s "
+	    "td:nth-child(3),\nmain table.%s td:nth-child(4) { white-space: "
+	    "nowrap; }\n", cls, cls) < (int)sizeof(want), 1);
+	assert_string_equal(rule + strlen("on one line (mirror). */\n"),
+	    want);
+	strbuf_free(&css);
+	table_kinds_free(k);
+}
+
 /* 3: anything else that looks like an anchor stays suppressed. */
 static void
 test_other_html_suppressed(void **state)
@@ -853,6 +888,7 @@ main(void)
 		cmocka_unit_test(test_table_kinds),
 		cmocka_unit_test(test_table_kinds_clash),
 		cmocka_unit_test(test_table_css),
+		cmocka_unit_test(test_table_css_nowrap),
 		cmocka_unit_test(test_other_html_suppressed),
 		cmocka_unit_test(test_disputed),
 		cmocka_unit_test(test_extensions),
