@@ -424,9 +424,10 @@ right_css(strbuf *sb, const struct table_kinds *k)
 /* 1 when a column of label s (right-aligned: right) holds a date or a
  * number, short and whole, which must stay on one line: a hyphen in
  * "2025-11-04" or "1e-12" is a place a browser breaks a line (issue 70,
- * item 4); else 0. Not a value column (a value may be a sentence), nor
- * one of two dates ("Created · updated"): kept on one line, either would
- * widen the page on a phone. */
+ * item 4); 2 when it holds two dates ("Created · updated": on a phone
+ * its label takes a line of its own, so that both fit the next); else
+ * 0. Not a value column: a value may be a sentence, which kept on one
+ * line would widen the page on a phone. */
 static int
 nowrap_label(const char *s, int right)
 {
@@ -436,40 +437,51 @@ nowrap_label(const char *s, int right)
 
 	if (right)
 		return 1;
-	if (strstr(s, "\xc2\xb7") != NULL)   /* "Created · updated": two */
-		return 0;
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (strstr(s, words[i]) != NULL)
-			return 1;
+			return strstr(s, "\xc2\xb7") != NULL ? 2 : 1;
 	return 0;
 }
 
-/* The rule that keeps each classed kind's date and number columns on
- * one line (nowrap_label) at every width: one selector a
- * column, "main table" keeping the weight of the theme's rules it
- * follows (a phone's "white-space: normal" on the last two columns);
- * nothing when no column is so. A class and a column, no per-row
- * bytes. */
+/* Append to sb one rule, body, for the columns whose nowrap_label is at
+ * least min: one selector a column ("main table" keeping the weight of
+ * the theme's rules it follows), sel after it, the whole inside head
+ * and a closing "}" when head is a block; nothing when no column is so.
+ * A class and a column, no per-row bytes. */
 static void
-nowrap_css(strbuf *sb, const struct table_kinds *k)
+nowrap_rule(strbuf *sb, const struct table_kinds *k, int min,
+    const char *head, const char *sel, const char *body)
 {
 	char cls[TABLE_KINDS_CLASS_MAX];
 	int open = 0;
 
 	for (size_t i = 0; k != NULL && i < k->n; i++) {
 		for (size_t c = 0; !k->v[i].clash && c < k->v[i].n; c++) {
-			if (!nowrap_label(k->v[i].labels[c], k->v[i].right[c]))
+			if (nowrap_label(k->v[i].labels[c],
+			    k->v[i].right[c]) < min)
 				continue;
 			class_of(cls, k->v[i].hash);
-			strbuf_printf(sb, "%smain table.%s td:nth-child(%zu)",
-			    open ? ",\n" : "\n/* The date and number "
-			    "columns of the templates' tables, on one line "
-			    "(mirror). */\n", cls, c + 2);
+			strbuf_printf(sb, "%smain table.%s td:nth-child(%zu)%s",
+			    open ? ",\n" : head, cls, c + 2, sel);
 			open = 1;
 		}
 	}
 	if (open)
-		strbuf_puts(sb, " { white-space: nowrap; }\n");
+		strbuf_printf(sb, " { %s }\n%s", body,
+		    strchr(head, '{') != NULL ? "}\n" : "");
+}
+
+/* The rules that keep each classed kind's date and number columns on
+ * one line (nowrap_label) at every width, and on a phone put the label
+ * of a column of two dates on a line of its own. */
+static void
+nowrap_css(strbuf *sb, const struct table_kinds *k)
+{
+	nowrap_rule(sb, k, 1, "\n/* The date and number columns of the "
+	    "templates' tables, on one line (mirror). */\n", "",
+	    "white-space: nowrap;");
+	nowrap_rule(sb, k, 2, "@media (max-width: 40rem) {\n", "::before",
+	    "display: block;");
 }
 
 void

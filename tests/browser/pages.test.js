@@ -95,9 +95,9 @@ function files(dir) {
 // table cell or a heading. A word wider than its line may wrap.
 // Each cut is filed by where it stands:
 //   cut    a code span in running text, or a cell of a table's date or
-//          number column (its header names one date or a count, as
-//          gen/render/tablekinds.c reads them: these columns stay on
-//          one line): the page fails on any;
+//          number column (its header names a date, two ("Created ·
+//          updated") or a count, as gen/render/tablekinds.c reads them:
+//          these columns stay on one line): the page fails on any;
 //   noted  running text, headings, command blocks, value columns and
 //          other columns: the store's own text ("design review
 //          2025-06-12") and sentences, which wrap between words and,
@@ -138,8 +138,7 @@ function findings() {
       const th = td && td.closest('table').querySelectorAll('thead th')[td.cellIndex];
       const where = el.closest('pre') ? 'command block' :
         el.closest('code') ? 'code' :
-        td && th && td.cellIndex > 0 && oneLine.test(th.textContent) &&
-          !th.textContent.includes('\u00b7') ? 'column' :
+        td && th && td.cellIndex > 0 && oneLine.test(th.textContent) ? 'column' :
         el.closest('td, th') ? 'other column' :
         el.closest('h1, h2, h3, h4') ? 'heading' : 'running text';
       if (where === 'code' || where === 'column') cut.push(`${w} (${where})`);
