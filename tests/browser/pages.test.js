@@ -10,8 +10,11 @@
 //  - every kind of page is there (a kind the site no longer makes must
 //    leave this list, not be skipped in silence);
 //  - the largest page of each kind, at 1280 and at 390 px: nothing
-//    scrolls sideways, and no date, number, id, flag or value is cut
-//    across lines at a hyphen (see hyphenSplits);
+//    scrolls sideways, and no date or number of a table's date or
+//    number column, no code span of running text (a flag, an id, a
+//    command) is cut across lines at a hyphen; other cuts (running
+//    text, values, headings, command blocks) are counted in a "#" line
+//    (see findings);
 //  - the pages whose size must not grow with the store (the home page,
 //    the lists that page) are at most HEIGHT_MAX px tall at either
 //    width.
