@@ -7,6 +7,7 @@
 #include "git/git_repo.h"
 #include "git/git_sig.h"
 #include "sys/termtext.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static int
@@ -109,6 +110,46 @@ out:
 	git_buf_dispose(&n);
 	git_buf_dispose(&e);
 	git_config_free(cfg);
+	return rc;
+}
+
+int
+mgit_reviewer(git_signature **out, const char *name,
+    const git_signature *committer)
+{
+	strbuf email;
+	int rc = 0, dash = 0;
+
+	*out = NULL;
+	for (const char *p = name; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '<' ||
+		    *p == '>')
+			return 1;
+	strbuf_init(&email);
+	/* ASCII letters and digits kept, lower case; any other run one
+	 * '-', none at either end. */
+	for (const char *p = name; *p != '\0'; p++) {
+		char c = *p;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			if (dash && email.len > 0)
+				strbuf_putc(&email, '-');
+			strbuf_putc(&email, c);
+			dash = 0;
+		} else
+			dash = 1;
+	}
+	if (email.len == 0)
+		strbuf_puts(&email, "reviewer");
+	strbuf_puts(&email, "@reviewer.invalid");
+	if (git_signature_new(out, name, email.data, committer->when.time,
+	    committer->when.offset) < 0) {
+		*out = NULL;
+		rc = 1;
+	}
+	strbuf_free(&email);
 	return rc;
 }
 

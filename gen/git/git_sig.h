@@ -36,4 +36,18 @@ int mgit_signature(git_signature **out, git_repository *repo,
     const char *repo_path, const char *author, time_t when,
     mirror_error *err);
 
+/*
+ * The author of a commit that holds one reviewer's decisions alone:
+ * name (a --actor of `mirror conflicts`, as the store keeps it) at
+ * committer's time, with an address that says it is no mailbox,
+ * "<name as a slug>@reviewer.invalid" (RFC 2606's reserved .invalid),
+ * so `git log --author=NAME` finds the decision while the committer
+ * stays the identity that built it. Returns 0 and *out (free with
+ * git_signature_free), or 1 with *out NULL when name cannot be a git
+ * name (empty, or with '<', '>' or a control character): the
+ * committer is then the author too.
+ */
+int mgit_reviewer(git_signature **out, const char *name,
+    const git_signature *committer);
+
 #endif

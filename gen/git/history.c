@@ -47,6 +47,8 @@ struct commit_ctx {
 	const struct history_request *req;
 	char refname[MGIT_REFNAME_MAX];
 	git_signature *sig;
+	git_signature *reviewer;    /* the author of a commit of one
+	                               reviewer's decisions; NULL: sig */
 	git_oid tip;                /* when parent */
 	git_commit *parent;         /* the tip, or NULL */
 	git_tree *old_tree;         /* its tree, or NULL */
@@ -436,6 +438,7 @@ create_commit(git_oid *id, git_repository *repo, const struct commit_ctx *c,
 {
 	const struct history_request *req = c->req;
 	const git_signature *sig = c->sig;
+	const git_signature *author = c->reviewer != NULL ? c->reviewer : sig;
 	const git_commit *parents[1] = { c->parent };
 	size_t nparents = c->parent != NULL ? 1 : 0;
 	git_buf buf = GIT_BUF_INIT;
@@ -443,13 +446,13 @@ create_commit(git_oid *id, git_repository *repo, const struct commit_ctx *c,
 	int rc;
 
 	if (req->sign_key == NULL) {
-		if (git_commit_create(id, repo, NULL, sig, sig, NULL, message,
+		if (git_commit_create(id, repo, NULL, author, sig, NULL, message,
 		    tree, nparents, parents) < 0)
 			return mgit_fail(err, MIRROR_EIO, "%s: cannot create "
 			    "the commit", req->repo_path);
 		return 0;
 	}
-	if (git_commit_create_buffer(&buf, repo, sig, sig, NULL, message,
+	if (git_commit_create_buffer(&buf, repo, author, sig, NULL, message,
 	    tree, nparents, parents) < 0)
 		return mgit_fail(err, MIRROR_EIO, "%s: cannot create the "
 		    "commit", req->repo_path);
@@ -681,12 +684,13 @@ request_ok(time_t *when, const struct history_request *req,
  * The message of the commit from c->old_tree (NULL: the first) to
  * new_tree, into msg: what changed (c->changes when known, else a
  * tree-to-tree diff), in words, then the pages and the trailers
- * (git_message.h, history_words.h); *counts gets the page counts.
- * Returns 0 or < 0 with err set.
+ * (git_message.h, history_words.h); *counts gets the page counts, and
+ * c->reviewer the author of a commit that holds one person's decisions
+ * alone (hw_reviewer, mgit_reviewer). Returns 0 or < 0 with err set.
  */
 static int
 compose_message(strbuf *msg, struct mgit_counts *counts,
-    git_repository *repo, const struct commit_ctx *c, git_tree *new_tree,
+    git_repository *repo, struct commit_ctx *c, git_tree *new_tree,
     mirror_error *err)
 {
 	git_tree *old_tree = c->old_tree;
@@ -719,6 +723,13 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
 		    .ch = changes, .n = nchanges, .changes = sweep.data,
 		    .words = &words, .run_id = req->sweep_run_id,
 		    .checksum = req->store_checksum }, err);
+	if (rc == 0) {
+		char *who = hw_reviewer(&words);
+
+		if (who != NULL)
+			(void)mgit_reviewer(&c->reviewer, who, c->sig);
+		free(who);
+	}
 	free_changes(diffed, diffed != NULL ? nchanges : 0);
 	free(added);
 	strbuf_free(&sweep);
@@ -799,6 +810,7 @@ commit_ctx_free(struct commit_ctx *c)
 	git_tree_free(c->old_tree);
 	git_commit_free(c->parent);
 	git_signature_free(c->sig);
+	git_signature_free(c->reviewer);
 }
 
 /* Whether the tree old (the tip's, or NULL) is req->base_tree. */

@@ -72,6 +72,32 @@ hw_free(struct hw_words *w)
 	strbuf_free(&w->totals);
 }
 
+char *
+hw_reviewer(const struct hw_words *w)
+{
+	static const char *const keys[] = { "Resolved-by: ", "Dismissed-by: " };
+	const char *line = w->trailers.data, *name = NULL;
+	size_t name_len = 0;
+
+	for (; line != NULL && *line != '\0'; line = strchr(line, '\n'),
+	    line = line != NULL ? line + 1 : NULL) {
+		size_t len = strcspn(line, "\n");
+
+		for (size_t k = 0; k < 2; k++) {
+			size_t kl = strlen(keys[k]);
+
+			if (len <= kl || strncmp(line, keys[k], kl) != 0)
+				continue;
+			if (name != NULL && (len - kl != name_len ||
+			    memcmp(name, line + kl, name_len) != 0))
+				return NULL;
+			name = line + kl;
+			name_len = len - kl;
+		}
+	}
+	return name != NULL ? xstrndup(name, name_len) : NULL;
+}
+
 /* 1 when s starts with pre and ends in ".json" with a name between. */
 static int
 json_under(const char *s, const char *pre)

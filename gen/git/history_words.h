@@ -97,6 +97,14 @@ void hw_init(struct hw_words *w);
 void hw_free(struct hw_words *w);
 
 /*
+ * The one person whose decisions w's commit holds: the NAME of its
+ * "Resolved-by: NAME" and "Dismissed-by: NAME" trailers when there is
+ * at least one and all name the same person, as a new string; else
+ * NULL (none, or decisions of several people).
+ */
+char *hw_reviewer(const struct hw_words *w);
+
+/*
  * Does the message need the texts of path? Returns 1 for
  * api/health.json, the conflict twins and, unless initial, the project
  * and check twins, else 0.

@@ -102,6 +102,12 @@ expect "... then the fact retired and the conflict closed, resolved" \
     ids_are "Fact-Changed: e1" "Conflict-Closed: c-5e1a (resolved)"
 expect "the reflog line is the subject" test \
     "$(git -C r.git reflog show -1 --format=%gs mirror)" = "mirror: build: $(cat subject.txt)"
+expect "a commit of one reviewer's decision has the reviewer as author, the build's identity as committer" \
+    test "$(git -C r.git log -1 --format='%an <%ae>|%cn <%ce>' mirror)" = \
+    "alice <alice@reviewer.invalid>|$A"
+expect "git log --author finds each reviewer's decision" test \
+    "$(git -C r.git log --format=%s --author=alice mirror)|$(git -C r.git log --format=%an --author=bob mirror)" = \
+    "$(cat subject.txt)|bob"
 
 sql s.db "INSERT INTO project_state(id, project, category, key, value, status) VALUES('s9', 'p06-polisher', 'milestone', 'pdr', 'failed', 'active')"
 build s.db r.git 1700000500

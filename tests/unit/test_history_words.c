@@ -1274,6 +1274,30 @@ test_checks(void **state)
 	}
 }
 
+/* The reviewer of a commit: the one name of its decision trailers; none
+ * when there is no decision or two people decided. */
+static void
+test_reviewer(void **state)
+{
+	struct hw_words w;
+	char *who;
+
+	(void)state;
+	hw_init(&w);
+	assert_null(hw_reviewer(&w));
+	strbuf_puts(&w.trailers, "Resolved-by: Zo\xc3\xab \xc3\x9cnal\n"
+	    "Dismissed-by: Zo\xc3\xab \xc3\x9cnal\n");
+	who = hw_reviewer(&w);
+	assert_string_equal(who, "Zo\xc3\xab \xc3\x9cnal");
+	free(who);
+	strbuf_puts(&w.trailers, "Resolved-by: Zo\xc3\xab\n");
+	assert_null(hw_reviewer(&w));
+	strbuf_reset(&w.trailers);
+	strbuf_puts(&w.trailers, "Fact-Changed: s1\n");
+	assert_null(hw_reviewer(&w));
+	hw_free(&w);
+}
+
 int
 main(void)
 {
@@ -1298,6 +1322,7 @@ main(void)
 		cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_word_cut),
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_reviewer),
 	};
 
 	return cmocka_run_group_tests_name("history_words", tests, NULL,
