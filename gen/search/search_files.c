@@ -229,6 +229,116 @@ term_entry(strbuf *sb, const char *s, const char *post, size_t pre)
 	strbuf_puts(sb, post);
 }
 
+/* The numbers of postings text p (past its "c.k.f;" when sampled) into
+ * *nums (the caller frees it), *n their count; *hdr the length of the
+ * header ("c.k.f;", 0 when none). Returns 0, or -1 on text that is not
+ * postings. */
+static int
+post_nums(uint64_t **nums, size_t *n, size_t *hdr, const char *p)
+{
+	const char *semi = strchr(p, ';');
+	size_t cap = 0;
+	uint64_t at = 0;
+
+	*nums = NULL;
+	*n = 0;
+	*hdr = semi != NULL ? (size_t)(semi - p) + 1 : 0;
+	p += *hdr;
+	while (*p != '\0') {
+		char *end;
+		uint64_t d = strtoull(p, &end, 36);
+
+		if (end == p || (*end != ',' && *end != '\0')) {
+			free(*nums);
+			*nums = NULL;
+			return -1;
+		}
+		at = *n == 0 ? d : at + d;
+		ARRAY_PUSH(*nums, *n, cap) = at;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* The base-32 digits of the titled bitmap. */
+static const char b32[] = "0123456789abcdefghijklmnopqrstuv";
+
+int
+search_titled_pack(strbuf *sb, const char *post, const char *base)
+{
+	uint64_t *a = NULL, *b = NULL;
+	size_t na, nb, ha, hb, j = 0, len;
+	int rc = 0;
+
+	if (post_nums(&a, &na, &ha, post) < 0 ||
+	    post_nums(&b, &nb, &hb, base) < 0 || na == 0) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	len = sb->len;
+	strbuf_putc(sb, SEARCH_TITLED);
+	strbuf_add(sb, post, ha);
+	for (size_t i = 0; i < nb; i += 5) {
+		unsigned v = 0;
+
+		for (size_t k = 0; k < 5 && i + k < nb; k++)
+			if (j < na && a[j] == b[i + k]) {
+				v |= 1u << k;
+				j++;
+			}
+		strbuf_putc(sb, b32[v]);
+	}
+	while (sb->len > len + 1 + ha && sb->data[sb->len - 1] == '0')
+		sb->data[--sb->len] = '\0';
+	if (j < na) {                   /* a document base does not keep */
+		sb->len = len;
+		sb->data[len] = '\0';
+		rc = -1;
+	}
+	free(a);
+	free(b);
+	return rc;
+}
+
+int
+search_titled_expand(strbuf *sb, const char *rel, const char *base)
+{
+	uint64_t *b = NULL, prev = 0;
+	size_t nb, hb, hr, k = 0;
+	const char *semi = strchr(rel, ';');
+	int first = 1;
+
+	if (rel[0] != SEARCH_TITLED || post_nums(&b, &nb, &hb, base) < 0)
+		return -1;
+	rel++;
+	hr = semi != NULL ? (size_t)(semi - rel) + 1 : 0;
+	strbuf_add(sb, rel, hr);
+	for (const char *p = rel + hr; *p != '\0'; p++, k += 5) {
+		const char *d = strchr(b32, *p);
+
+		if (d == NULL || k >= nb) {
+			free(b);
+			return -1;
+		}
+		for (size_t i = 0; i < 5; i++) {
+			if (!((unsigned)(d - b32) & (1u << i)))
+				continue;
+			if (k + i >= nb) {
+				free(b);
+				return -1;
+			}
+			if (!first)
+				strbuf_putc(sb, ',');
+			search_put36(sb, first ? b[k + i] : b[k + i] - prev);
+			prev = b[k + i];
+			first = 0;
+		}
+	}
+	free(b);
+	return 0;
+}
+
 int
 search_cut_here(const char *s)
 {
@@ -247,6 +357,8 @@ search_cut_init(struct shard_cut *c,
 	strbuf_init(&c->entry);
 	strbuf_init(&c->first);
 	strbuf_init(&c->prev);
+	strbuf_init(&c->prevpost);
+	strbuf_init(&c->rel);
 	c->done = done;
 	c->arg = arg;
 }
@@ -269,12 +381,22 @@ int
 search_cut_add(struct shard_cut *c, const char *s, const char *post,
     mirror_error *err)
 {
+	size_t n = strlen(s);
+	const char *put = post;
 	int rc = 0;
 
+	/* A title's term "t!" right after t in its shard: its documents
+	 * as a bitmap over t's (search_titled_pack). */
+	strbuf_reset(&c->rel);
+	if (c->body.len > 0 && n > 1 && s[n - 1] == SEARCH_NAMED &&
+	    c->prev.len == n - 1 && memcmp(c->prev.data, s, n - 1) == 0 &&
+	    search_titled_pack(&c->rel, post, c->prevpost.data) == 0 &&
+	    c->rel.len < strlen(post))
+		put = c->rel.data;
 	/* Content-defined: a term added or gone moves no cut but its
 	 * own, whatever the store's size. */
 	strbuf_reset(&c->entry);
-	term_entry(&c->entry, s, post, c->body.len > 0 ?
+	term_entry(&c->entry, s, put, c->body.len > 0 ?
 	    shared_prefix(c->prev.data, s) : 0);
 	if (c->body.len > 0 && (search_cut_here(s) || c->body.len +
 	    c->entry.len > 3 * (size_t)SEARCH_SHARD)) {
@@ -290,6 +412,8 @@ search_cut_add(struct shard_cut *c, const char *s, const char *post,
 	strbuf_add(&c->body, c->entry.data, c->entry.len);
 	strbuf_reset(&c->prev);
 	strbuf_puts(&c->prev, s);
+	strbuf_reset(&c->prevpost);
+	strbuf_puts(&c->prevpost, post);
 	return rc;
 }
 
@@ -306,6 +430,8 @@ search_cut_free(struct shard_cut *c)
 	strbuf_free(&c->entry);
 	strbuf_free(&c->first);
 	strbuf_free(&c->prev);
+	strbuf_free(&c->prevpost);
+	strbuf_free(&c->rel);
 }
 
 void

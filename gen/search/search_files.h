@@ -16,7 +16,7 @@
 #include "util/strbuf.h"
 
 /* The index's format (search_index.h says what each is). */
-#define SEARCH_VERSION 4
+#define SEARCH_VERSION 5
 #define SEARCH_SLOT_BITS 13
 #define SEARCH_SPARE_BITS 5
 #define SEARCH_WINDOW_BITS 10
@@ -35,6 +35,11 @@ extern const char search_kinds[3];
 /* The layers, in the order of their codes in a record. */
 #define LAYER_CONFLICT 3
 #define LAYER_CHECK 4
+#define LAYER_PROJECT 5
+
+/* The mark after a term of a document's title (index_named): "key!"
+ * lists the documents whose title holds "key". */
+#define SEARCH_NAMED '!'
 
 /* 1 when a document of hash h is in the sample of its kind that takes
  * bits bits (bits 0: every document is). */
@@ -100,6 +105,8 @@ struct shard_cut {
 	strbuf body, entry;
 	strbuf first;           /* the shard's first term */
 	strbuf prev;            /* the term before, in this shard */
+	strbuf prevpost;        /* its postings (as given, not packed) */
+	strbuf rel;             /* a titled entry packed */
 	int (*done)(void *arg, const char *first, const strbuf *body,
 	    mirror_error *err);
 	void *arg;
@@ -114,6 +121,21 @@ int search_cut_add(struct shard_cut *c, const char *s, const char *post,
 /* End the last shard. Returns 0 or done's failure. */
 int search_cut_end(struct shard_cut *c, mirror_error *err);
 void search_cut_free(struct shard_cut *c);
+
+/*
+ * A title's term "t!" (SEARCH_NAMED) written right after t in a shard
+ * holds its documents as a bitmap over t's: SEARCH_TITLED, its
+ * "c.k.f;" when sampled, then a base-32 digit (0-9a-v) for each 5 of
+ * t's documents in order, bit k set when the (5i+k)th is one of "t!"'s;
+ * trailing "0" digits left out. search_titled_pack writes it onto sb
+ * from the two postings texts (post of "t!", base of t): 0, or -1
+ * (nothing written) when "t!" keeps a document t does not (their
+ * samples differ). search_titled_expand writes the postings text of
+ * rel over base back onto sb: 0, or -1 on text not so made.
+ */
+#define SEARCH_TITLED '~'
+int search_titled_pack(strbuf *sb, const char *post, const char *base);
+int search_titled_expand(strbuf *sb, const char *rel, const char *base);
 
 /* 1 when a shard starts at term s whatever came before it: its hash
  * has the cut's bits zero. */

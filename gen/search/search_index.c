@@ -21,9 +21,10 @@
 #define TERM_MAX 64
 
 /* The layers, in the order of their codes in a record: a fact's three,
- * then a conflict's and a check's (search_index.h). */
+ * then a conflict's and a check's, then a project's own page, a
+ * document of the facts' kind (search_index.h). */
 static const char *const layers[] = { "state", "entity", "memory",
-    "conflict", "check" };
+    "conflict", "check", "project" };
 
 struct search_index *
 search_index_new(search_put_fn put, void *arg)
@@ -187,6 +188,40 @@ index_text(struct search_index *x, const char *s, uint32_t doc)
 	}
 }
 
+/* Every term of s (a title: a key, a name) once more, as the term and
+ * SEARCH_NAMED ("key!"), into document doc: which documents hold a word
+ * in their title, so search.js ranks every match before it loads a
+ * record (search_index.h). The mark sorts just after the term, so the
+ * two share a shard but where a cut falls between them. */
+static void
+index_named(struct search_index *x, const char *s, uint32_t doc)
+{
+	char buf[TERM_MAX + 1];
+	size_t n = 0;
+	int over = 0;
+
+	for (;; s++) {
+		unsigned char c = s != NULL ? (unsigned char)*s : 0;
+
+		if (c != 0 && term_byte(c)) {
+			if (n < TERM_MAX)
+				buf[n++] = (char)(c >= 'A' && c <= 'Z' ?
+				    c + 'a' - 'A' : c);
+			else
+				over = 1;
+			continue;
+		}
+		if (n > 0 && !over) {
+			buf[n] = SEARCH_NAMED;
+			term_add(x, buf, n + 1, doc);
+		}
+		n = 0;
+		over = 0;
+		if (c == 0)
+			return;
+	}
+}
+
 /* The whole of id (an id, a key or name) of no space, lower-cased, as
  * one more term when it has more than one term: search.js looks a query
  * of one word up as such. */
@@ -207,7 +242,8 @@ index_whole(struct search_index *x, const char *id, uint32_t doc)
 		plain &= term_byte(c);
 		buf[i] = (char)(c >= 'A' && c <= 'Z' ? c + 'a' - 'A' : c);
 	}
-	if (!plain)
+	/* "x!" is the mark of a title's term (index_named), not a whole. */
+	if (!plain && buf[len - 1] != SEARCH_NAMED)
 		term_add(x, buf, len, doc);
 }
 
@@ -303,6 +339,10 @@ url_rebuilt(strbuf *sb, int l, const char *id, const char *pslug)
 	}
 	if (l == LAYER_CHECK)
 		return;
+	if (l == LAYER_PROJECT) {
+		strbuf_printf(sb, "projects/%s/index.html", pslug);
+		return;
+	}
 	if (pslug[0] != '\0')
 		strbuf_printf(sb, "projects/%s/index.html", pslug);
 	else
@@ -386,6 +426,12 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	dd->flags = (uint8_t)(d->flags & 3);
 	dd->h = hash_mix(hash_add_str(hash_add_str(MIRROR_HASH_INIT,
 	    layers[l]), d->id));
+	/* A project's own page is in every sample (its hash's high half,
+	 * which search_sample_keeps reads, zero): a common word of its
+	 * name ("project") still finds it. One in some hundreds of the
+	 * facts' kind, so a sample grows by the projects alone. */
+	if (l == LAYER_PROJECT)
+		dd->h &= UINT64_C(0xffffffff);
 	strbuf_init(&id);
 	strbuf_init(&cut);
 	/* The record's text as the pages cut it; the terms below are of
@@ -406,6 +452,7 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	strbuf_free(&id);
 	strbuf_free(&cut);
 	index_text(x, d->title, seq);
+	index_named(x, d->title, seq);
 	index_text(x, d->value, seq);
 	index_text(x, d->id, seq);
 	index_text(x, d->text, seq);

@@ -4,7 +4,8 @@
  * loads them with <script> tags; each calls a registering function of
  * assets/search.js, so no fetch() is needed).
  *
- * The caller adds documents (facts, conflicts, checks) one by one in a
+ * The caller adds documents (facts, conflicts, checks, projects' own
+ * pages) one by one in a
  * stable order. Every file stays as it was when the documents it holds
  * stay (a one-fact change rewrites a chunk, the shards of the terms it
  * adds or drops and the manifest; issue 68): a document's number is a
@@ -15,7 +16,8 @@
  *                      [[name, slug], ...], "s": [status, ...]},
  *                      [[gap, code, title, value, project, status,
  *                      id(, url)], ...]). Each kind (0 a conflict, 1 a
- *                      check, 2 a fact) has a range of numbers (the
+ *                      check, 2 a fact or a project's own page) has a
+ *                      range of numbers (the
  *                      manifest's "kinds": the facts' first, from 0,
  *                      then the conflicts', then the checks'), twice
  *                      a ring of SEARCH_SPARE_BITS more bits than its
@@ -38,14 +40,17 @@
  *                      projects and statuses are written once, in the
  *                      order first met, and a record names them by
  *                      index; code is 8 * layer (0 state, 1 entity,
- *                      2 memory, 3 conflict, 4 check), + 4 when the
+ *                      2 memory, 3 conflict, 4 check, 5 project), + 4
+ *                      when the
  *                      document's slot is past the one it asked for
  *                      (moved: what an update needs to know), + flags
  *                      (1 disputed, 2 checked). The url
  *                      is left out when search.js rebuilds it (a fact's
  *                      projects/<slug>/index.html#<layer>-<id>, or
  *                      index.html#... for no project, a conflict's
- *                      conflicts/<id>.html), is [page] for page#<id>,
+ *                      conflicts/<id>.html, a project's
+ *                      projects/<slug>/index.html), is [page] for
+ *                      page#<id>,
  *                      else the URL itself. A title, value, id,
  *                      project name or status past TEXT_MAX_FIELD
  *                      (4096) bytes is cut as the pages cut a value
@@ -84,7 +89,15 @@
  * documents <= (SEARCH_POSTINGS / 3) << b; such a term says its
  * documents of each kind first, "<c>.<k>.<f>;" in base 36. A sample is
  * a function of the documents alone, and two common words keep samples
- * of the same documents. Terms are the runs
+ * of the same documents, and every project's own page (its hash's
+ * high half zero): a common word of its name still finds it. Each term
+ * of a document's title is a term once more with "!" after it
+ * (SEARCH_NAMED: "key!" lists the documents whose title holds "key"),
+ * so search.js ranks every match, a name above a mention, before it
+ * loads a record; "!" sorts before every term byte, so "key!" follows
+ * "key" in its shard, where it is packed as a bitmap over key's
+ * documents when that is shorter (search_files.h, SEARCH_TITLED).
+ * Terms are the runs
  * of ASCII letters and digits (lower-cased) and of non-ASCII bytes;
  * search.js cuts a query the same way. An id, key or name with no space
  * that is more than one term ("p06-st-spindle-max") is a term as well,
@@ -107,7 +120,9 @@ typedef int (*search_put_fn)(void *arg, const char *path, const char *data,
     size_t len, mirror_error *err);
 
 /* One document; NULL strings are "". text is indexed but not shown.
- * layer is one of state, entity, memory (a fact), conflict, check. */
+ * layer is one of state, entity, memory (a fact), conflict, check,
+ * project (a project's own page: title its name, id its id, pslug its
+ * slug). */
 struct search_doc {
 	const char *title, *value, *project, *url, *layer, *status, *id;
 	const char *pslug;      /* the project's slug; "" a fact of no

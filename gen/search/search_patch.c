@@ -975,15 +975,17 @@ range_add(struct patch *P, size_t a, size_t b)
 	P->nrng = w / 2;
 }
 
-/* The entries of shard i into *e (appended; *n, *cap), decoded. Returns
- * 0, SEARCH_REBUILD or < 0. */
+/* The entries of shard i into *e (appended; *n, *cap), decoded (a
+ * title's term packed over the term before it, search_titled_pack,
+ * unpacked). Returns 0, SEARCH_REBUILD or < 0. */
 static int
 shard_read(struct patch *P, size_t i, struct tent **e, size_t *n,
     size_t *cap)
 {
 	char path[64], *text = NULL, *tok, *save = NULL;
 	const char *body, *end;
-	strbuf sb, prev;
+	strbuf sb, prev, un;
+	size_t start = *n;
 	int rc, head;
 
 	(void)snprintf(path, sizeof(path), "search/t-%s.js", P->sh[i].key);
@@ -992,6 +994,7 @@ shard_read(struct patch *P, size_t i, struct tent **e, size_t *n,
 	rc = SEARCH_REBUILD;
 	strbuf_init(&sb);
 	strbuf_init(&prev);
+	strbuf_init(&un);
 	if (text == NULL || strncmp(text, "mirrorSearch.t(\"", 16) != 0 ||
 	    strncmp(text + 16, P->sh[i].key, 12) != 0 ||
 	    strncmp(text + 28, "\",\"", 3) != 0)
@@ -1005,6 +1008,14 @@ shard_read(struct patch *P, size_t i, struct tent **e, size_t *n,
 	    tok = strtok_r(NULL, " ", &save), head = !head) {
 		size_t pre;
 
+		if (!head && tok[0] == SEARCH_TITLED) {
+			strbuf_reset(&un);
+			if (*n < start + 2 || search_titled_expand(&un, tok,
+			    (*e)[*n - 2].post) < 0)
+				goto out;
+			(*e)[*n - 1].post = xstrdup(un.data);
+			continue;
+		}
 		if (!head) {
 			(*e)[*n - 1].post = xstrdup(tok);
 			continue;
@@ -1025,6 +1036,7 @@ shard_read(struct patch *P, size_t i, struct tent **e, size_t *n,
 out:
 	strbuf_free(&sb);
 	strbuf_free(&prev);
+	strbuf_free(&un);
 	free(text);
 	return rc;
 }

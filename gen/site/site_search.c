@@ -277,15 +277,44 @@ struct search_run {
 	char key[17];
 };
 
-/* The documents of project p (its facts in f) into s: its conflicts,
- * its checks, its facts. Returns 0 or < 0 with err set. */
+/* Project p's own page as a document of x (issue 69): its name the
+ * title, its description the value, its aliases words of it; none for
+ * the group of rows of no project. Returns 0 or < 0 with err set. */
+static int
+search_project_page(struct doc_sink *x, const struct site_model *m,
+    long p, mirror_error *err)
+{
+	const struct fact_project *fp = &m->projects[p];
+	strbuf url, val, text;
+	int rc;
+
+	if (fp->id[0] == '\0')
+		return 0;
+	strbuf_init(&url);
+	strbuf_init(&val);
+	strbuf_init(&text);
+	strbuf_printf(&url, "projects/%s/index.html", m->pslug[p]);
+	for (size_t i = 0; i < fp->n_aliases; i++)
+		strbuf_printf(&text, "%s%s", i > 0 ? " " : "", fp->aliases[i]);
+	rc = sink_add(x, &(struct search_doc){ .title = fp->name,
+	    .value = short_value(&val, fp->description), .project = fp->name,
+	    .url = url.data, .layer = "project", .status = "project",
+	    .id = fp->id, .pslug = m->pslug[p], .text = text.data }, err);
+	strbuf_free(&url);
+	strbuf_free(&val);
+	strbuf_free(&text);
+	return rc;
+}
+
+/* The documents of project p (its facts in f) into s: its own page,
+ * its conflicts, its checks, its facts. Returns 0 or < 0 with err set. */
 static int
 project_docs(struct doc_sink *s, const struct search_run *sr, long p,
     const struct project_facts *f, mirror_error *err)
 {
 	const struct site_model *m = sr->pc->m;
 	const struct model_index *cf = &m->conflicts_of, *ck = &m->checks_of;
-	int rc = 0;
+	int rc = search_project_page(s, m, p, err);
 
 	for (size_t i = cf->start[p]; rc == 0 && i < cf->start[p + 1]; i++)
 		rc = search_conflict(s, m, &m->conflicts.items[cf->ord[i]], err);
@@ -334,7 +363,7 @@ search_key(struct search_run *sr)
 	uint64_t h = hash_add_str(MIRROR_HASH_INIT, r != NULL ? record_key(r) :
 	    "");
 
-	h = hash_add_str(h, "search 4");
+	h = hash_add_str(h, "search 5");
 	for (size_t i = 0; i < m->runs.n; i++) {
 		h = hash_add_str(h, m->runs.items[i].rule_id);
 		h = hash_add_str(h, m->runs.items[i].label);

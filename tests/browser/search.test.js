@@ -12,8 +12,9 @@
 // { "name", "q", and "id" (a result's id that must be listed; "first":
 // listed first) or "title", "kind", "value" (a result must start with
 // title, be of kind, show value), or "ids" (the results start with these
-// ids, in order) or "top" ({ "title", "kind", "value", "project" }: the
-// first result starts with title, is of kind, shows value, is of project),
+// ids, in order) or "top" ({ "title", "kind", "value", "project", "exact" }:
+// the first result starts with title (is titled title, when exact), is of
+// kind, shows value, is of project),
 // "fixed" (the count says "Showing results for" the word taken for the
 // query's), "filters" ({ "layer": "state" }) }; the byte budget and the
 // filters are checked on every site.
@@ -56,7 +57,7 @@ const exampleCases = [
   { name: 'ranked: a fact\'s key above a check that mentions it', q: 'spindle bearings', id: 'p06-st-spindle-bearings', first: true },
   { name: 'ranked: a value, the facts that hold it before one that does not', q: 'GF-PTFE',
     ids: ['c1da3c4868f', 'p05-st-lateral-support-material'] },
-  { name: 'ranked: a project\'s name, its own record first', q: 'P05 Interferometer', id: 'p05-prj', first: true },
+  { name: 'ranked: a project\'s name, its own page first', q: 'P05 Interferometer', id: 'p05-interferometer', first: true },
   { name: 'a typo: "spindel" finds the spindle conflict first', q: 'spindel', id: 'cdbabf1c8eb', first: true, fixed: true },
   { name: 'a plural: "spindles" finds the spindle conflict first', q: 'spindles', id: 'cdbabf1c8eb', first: true, fixed: true },
 ];
@@ -118,7 +119,7 @@ async function mode(page, label, base) {
   for (const c of cases) {
     const r = await query(page, base, c.q, c.filters || {});
     const ids = r.results.map((x) => x.id);
-    const like = (x, t) => x.text.startsWith(t.title || '') &&
+    const like = (x, t) => (t.exact ? x.title === t.title : x.text.startsWith(t.title || '')) &&
       (!t.kind || x.meta.includes(` \u00b7 ${t.kind} \u00b7 `) || x.meta.endsWith(` \u00b7 ${t.kind}`)) &&
       (!t.value || x.text.includes(t.value)) && (!t.project || x.meta.startsWith(`${t.project} \u00b7 `));
     const found = (c.ids ? c.ids.every((id, i) => ids[i] === id) :

@@ -49,9 +49,12 @@ all_there() {
 	    (SELECT count(*) FROM entities) + (SELECT count(*) FROM memories)
 	    + (SELECT count(*) FROM conflicts) + (SELECT count(*) FROM
 	    rule_violations)")
-	[ "$(cat site/search/d-*.js | grep -c '^\[')" -eq "$facts" ]
+	# and a record of each project's own page (a project of rows but
+	# no projects row too)
+	pages=$(ls site/projects/*/index.html | wc -l)
+	[ "$(cat site/search/d-*.js | grep -c '^\[')" -eq "$((facts + pages))" ]
 }
-expect "every fact, conflict and check is a record" all_there
+expect "every fact, conflict, check and project's page is a record" all_there
 
 MIRROR_JOBS=1 mirror build --store ex.db --out site1 --no-sweep --quiet
 expect "the same store gives the same index with one job" \

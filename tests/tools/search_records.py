@@ -22,7 +22,7 @@ import json, os, re, sys
 
 site, case = sys.argv[1], sys.argv[2]
 S = os.path.join(site, 'search')
-LAYERS = ['state', 'entity', 'memory', 'conflict', 'check']
+LAYERS = ['state', 'entity', 'memory', 'conflict', 'check', 'project']
 MARK = re.compile(r'^(.*) \u2026 \((\d+) bytes more\)$', re.S)
 
 
@@ -83,6 +83,8 @@ def url(r, tabs):
     if layer == 3:
         return 'conflicts/' + r[5] + '.html'
     slug = tabs['p'][r[3]][1]
+    if layer == 5:
+        return 'projects/' + slug + '/index.html'   # a project's own page
     page = 'projects/' + slug + '/index.html' if slug else 'index.html'
     return page + '#' + LAYERS[layer] + '-' + r[5]
 

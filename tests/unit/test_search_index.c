@@ -340,6 +340,7 @@ test_total_counts_documents(void **state)
 struct tstore {
 	size_t np;
 	int nf[16], nc[16], ver[16];
+	int renamed[16];        /* 1: the project's name is another */
 	const char *word;
 };
 
@@ -350,8 +351,15 @@ add_project(struct search_index *x, const struct tstore *st, size_t p)
 	char id[64], title[32], value[96], proj[32], slug[32];
 	mirror_error err;
 
-	(void)snprintf(proj, sizeof(proj), "Project %zu", p);
+	(void)snprintf(proj, sizeof(proj), "%s %zu", st->renamed[p] ?
+	    "Bench" : "Project", p);
 	(void)snprintf(slug, sizeof(slug), "p%zu", p);
+	/* its own page first, as gen/site/site_search.c adds it: in every
+	 * sample of a common word ("common") */
+	assert_int_equal(search_index_add(x, &(struct search_doc){
+	    .title = proj, .value = "common bench project", .project = proj,
+	    .pslug = slug, .layer = "project", .status = "project",
+	    .id = slug, .text = "alias" }, &err), 0);
 	for (int i = 0; i < st->nc[p]; i++) {
 		(void)snprintf(id, sizeof(id), "p%zu-c%d", p, i);
 		(void)snprintf(value, sizeof(value), "%d mm \xc2\xb7 %d mm",
@@ -573,6 +581,56 @@ test_update_project_comes_goes(void **state)
 	assert_int_equal(update_matches(&b, &a, 12), 0);
 }
 
+/* A project renamed (issue 69: its own page is a document), each in
+ * turn and back: its documents all name it anew and move to the new
+ * name's place on the ring, so an update writes the whole build's
+ * bytes or declines (SEARCH_REBUILD: the caller builds whole);
+ * update_matches checks the bytes of each one made. */
+static void
+test_update_project_renamed(void **state)
+{
+	struct tstore a = tstore_make(), b;
+
+	(void)state;
+	for (size_t p = 0; p < a.np; p++) {
+		b = a;
+		b.renamed[p] = 1;
+		(void)update_matches(&a, &b, p);
+		(void)update_matches(&b, &a, p);
+	}
+}
+
+/* A title's term packed over the term before it (search_titled_pack):
+ * unpacked, the same postings; a sampled one keeps its counts; one
+ * holding a document the term does not keep is not packed. */
+static void
+test_titled_pack(void **state)
+{
+	const char *base = "3,1,4,1,5,9,2,6", *post = "4,5,9,2";
+	const char *sbase = "a.0.1s;2,1,1,1,1,1", *spost = "0.0.4;3,1,1";
+	strbuf rel, back;
+
+	(void)state;
+	strbuf_init(&rel);
+	strbuf_init(&back);
+	/* base 3 4 8 9 14 23 25 31; post 4 9 18 20: 18 is not base's */
+	assert_int_equal(search_titled_pack(&rel, post, base), -1);
+	assert_int_equal(rel.len, 0);
+	/* 4 9 23: bits 1 and 3 of the first five (a), 0 of the next */
+	assert_int_equal(search_titled_pack(&rel, "4,5,e", base), 0);
+	assert_string_equal(rel.data, "~a1");
+	assert_int_equal(search_titled_expand(&back, rel.data, base), 0);
+	assert_string_equal(back.data, "4,5,e");
+	strbuf_reset(&rel);
+	strbuf_reset(&back);
+	assert_int_equal(search_titled_pack(&rel, spost, sbase), 0);
+	assert_string_equal(rel.data, "~0.0.4;e");
+	assert_int_equal(search_titled_expand(&back, rel.data, sbase), 0);
+	assert_string_equal(back.data, spost);
+	strbuf_free(&rel);
+	strbuf_free(&back);
+}
+
 /* A word so common its facts are sampled: a value of one project
  * changed keeps the sample's size, and the update still writes the
  * whole build's bytes. */
@@ -675,6 +733,8 @@ main(void)
 		cmocka_unit_test(test_update_one_project),
 		cmocka_unit_test(test_update_every_project),
 		cmocka_unit_test(test_update_project_comes_goes),
+		cmocka_unit_test(test_update_project_renamed),
+		cmocka_unit_test(test_titled_pack),
 		cmocka_unit_test(test_update_common_word),
 		cmocka_unit_test(test_update_other_key),
 		cmocka_unit_test(test_docs_round_trip),

@@ -4,7 +4,9 @@
  * below, so the page works from a web server and from file:// alike
  * (no fetch). A query loads the manifest, the shard of each of its words
  * and the record chunks of its candidates, a bounded batch at a time,
- * nothing else. The records of a batch are ranked (doc/site.md,
+ * nothing else. Every match is scored from the shards alone (which
+ * words it holds in its title, "<term>!", and which whole), the chunks
+ * of the best loaded first, and their records ranked (doc/site.md,
  * "Search"); store text is shown through text nodes only. No library,
  * no request to elsewhere. */
 (function () {
@@ -15,12 +17,12 @@
 	var man = null, shards = {}, chunks = {}, waits = {};
 	/* PAGE results a page; chunks loaded ROUND at a time, BATCH at most
 	 * before a page is shown. */
-	var PAGE = 8, ROUND = 2, BATCH = 4, FLAGS = { disputed: 1, checked: 2 };
-	var LAYERS = ["state", "entity", "memory", "conflict", "check"];
+	var PAGE = 8, ROUND = 2, BATCH = 3, FLAGS = { disputed: 1, checked: 2 };
+	var LAYERS = ["state", "entity", "memory", "conflict", "check", "project"];
 	var FACETS = ["project", "layer", "status", "disputed", "checked"];
 	/* Where the words are when neither title nor value holds them. */
 	var HIDDEN = ["its category, source or id", "its type, description, sources or id",
-		"its id", "its sides' sources or ids", "its rule or id"];
+		"its id", "its sides' sources or ids", "its rule or id", "its id or aliases"];
 	var $ = function (id) { return document.getElementById(id); };
 	var form = $("search-form"), input = $("search-q"), list = $("search-results");
 	var count = $("search-count"), more = $("search-more");
@@ -29,15 +31,36 @@
 	S.m = function (o) { man = o; };
 	/* Shard k's terms and postings: entries "<shared><rest> <postings>"
 	 * cut by spaces, shared a base-36 digit, the leading characters the
-	 * term takes from the one before it (gen/search/search_index.h). */
+	 * term takes from the one before it (gen/search/search_index.h); a
+	 * title's term "t!" after t may hold "~" and a bitmap over t's
+	 * documents (unpacked here: gen/search/search_files.h). */
 	S.t = function (key, s) {
-		var o = Object.create(null), a = s.split(" "), prev = "";
+		var o = Object.create(null), a = s.split(" "), prev = "", before = "";
 		for (var i = 0; i + 1 < a.length; i += 2) {
+			before = prev;
 			prev = prev.slice(0, parseInt(a[i].charAt(0), 36)) + a[i].slice(1);
-			o[prev] = a[i + 1];
+			var v = a[i + 1];
+			o[prev] = v.charAt(0) === "~" ? unpack(v.slice(1), o[before] || "") : v;
 		}
 		shards[key] = o;
 	};
+	/* Postings text of the bitmap rel ("c.k.f;" first when sampled, then
+	 * a base-32 digit for each 5 of base's documents, bit k the
+	 * (5i+k)th) over the postings text base. */
+	function unpack(rel, base) {
+		var j = rel.indexOf(";"), head = j >= 0 ? rel.slice(0, j + 1) : "";
+		var ids = postings(base).ids, out = [], last = 0;
+		rel.slice(head.length).split("").forEach(function (c, i) {
+			var v = parseInt(c, 32);
+			for (var k = 0; k < 5; k++) {
+				if (!(v & (1 << k)) || 5 * i + k >= ids.length) continue;
+				var id = ids[5 * i + k];
+				out.push((id - last).toString(36));
+				last = id;
+			}
+		});
+		return head + out.join(",");
+	}
 	/* Chunk n's records, each [gap, ...]: its slot's place in the chunk
 	 * is the record before's plus gap (the first's: gap). */
 	S.d = function (n, t, a) {
@@ -122,24 +145,38 @@
 	/* Candidates in the order conflicts, checks, facts; by number within. */
 	function byKind(a, b) { return kindOf(a) - kindOf(b) || a - b; }
 
+	/* A term of the index, not the mark "<term>!" of a title's term
+	 * (gen/search/search_index.h). */
+	var NAMED = "!";
+	function plain(w) { return w.charAt(w.length - 1) !== NAMED; }
+
 	/* The documents of the terms ts of shard sh (and the terms they
-	 * start, when prefix): {ids, total, cut, terms: those found}. */
+	 * start, when prefix): {ids, total, cut, terms: those found, lev:
+	 * for each document how it holds the word, 3 a term of its title
+	 * whole, 2 a term of its title the word starts, 1 a term elsewhere
+	 * whole, 0 one it starts: "<term>!" lists the documents whose
+	 * title holds term; kept in t's shard but where a cut falls between
+	 * the two, then not counted}. */
 	function gather(sh, ts, prefix) {
-		var hit = {}, cut = false, total = 0, found = [];
+		var hit = {}, cut = false, total = 0, found = [], lev = {};
+		function at(id, v) { if (!(lev[id] >= v)) lev[id] = v; }
 		ts.forEach(function (t) {
 			var keys = prefix ? Object.keys(sh).filter(function (w) {
-				return w.lastIndexOf(t, 0) === 0;
+				return w.lastIndexOf(t, 0) === 0 && plain(w);
 			}) : (sh[t] !== undefined ? [t] : []);
 			if (keys.length && found.indexOf(t) < 0) found.push(t);
 			keys.forEach(function (w) {
-				var p = postings(sh[w]);
-				p.ids.forEach(function (id) { hit[id] = 1; });
+				var p = postings(sh[w]), whole = w === t ? 1 : 0;
+				p.ids.forEach(function (id) { hit[id] = 1; at(id, whole); });
 				cut = cut || p.cut;
 				total += p.total;
+				if (sh[w + NAMED] === undefined) return;
+				postings(sh[w + NAMED]).ids.forEach(function (id) { at(id, 2 + whole); });
 			});
 		});
 		var ids = Object.keys(hit).map(Number).sort(byKind);
-		return { ids: ids, total: cut ? total : ids.length, cut: cut, terms: found };
+		return { ids: ids, total: cut ? total : ids.length, cut: cut, terms: found,
+			lev: lev };
 	}
 
 	/* The documents of term t (the terms it starts, when prefix). */
@@ -188,7 +225,7 @@
 			});
 			if (got.terms.length || t.length < 4 || !/[a-z]/.test(t)) return got;
 			return shard(t).then(function (sh) {
-				var near = Object.keys(sh).filter(function (w) { return oneEdit(t, w); });
+				var near = Object.keys(sh).filter(function (w) { return plain(w) && oneEdit(t, w); });
 				return gather(sh, near.sort(), false);
 			});
 		});
@@ -196,9 +233,14 @@
 	function merge(a, b) {
 		var have = {}, ids = a.ids.concat(b.ids).filter(function (id) {
 			return have[id] ? false : (have[id] = 1);
-		}).sort(byKind);
+		}).sort(byKind), lev = {};
+		[a, b].forEach(function (g) {
+			Object.keys(g.lev || {}).forEach(function (id) {
+				if (!(lev[id] >= g.lev[id])) lev[id] = g.lev[id];
+			});
+		});
 		return { ids: ids, total: a.total + b.total, cut: a.cut || b.cut,
-			terms: a.terms.concat(b.terms) };
+			terms: a.terms.concat(b.terms), lev: lev };
 	}
 
 	/* The documents whose id, key or name is the whole query (one word
@@ -206,13 +248,15 @@
 	 * that finds nothing taken for its forms or near terms. A promise
 	 * of {ids, partial, terms: for each word the terms it matched,
 	 * prefix: for each word whether it matched as a prefix, fixed:
-	 * [[word, terms]] the words taken for others, whole: the query}. */
+	 * [[word, terms]] the words taken for others, whole: the query,
+	 * score: each document's (scores)}. */
 	function match(q) {
 		var ws = words(q), whole = q.trim().toLowerCase();
 		var one = whole && !/\s/.test(whole) && ws.length > 1 ?
 			lookup(whole, false) : Promise.resolve({ ids: [] });
 		var m = { ids: [], partial: false, terms: ws.map(function (w) { return [w]; }),
-			prefix: ws.map(function () { return false; }), fixed: [], whole: whole };
+			prefix: ws.map(function () { return false; }), fixed: [], whole: whole,
+			score: {} };
 		return one.then(function (w) {
 			if (w.ids.length) { m.ids = w.ids; m.partial = w.cut; return m; }
 			return Promise.all(ws.map(function (t, i) {
@@ -239,8 +283,25 @@
 				});
 				m.ids = set || [];
 				m.partial = full.length === 0 && rs.some(function (r) { return r.cut; });
+				scores(m, rs);
 				return m;
 			});
+		});
+	}
+
+	/* Each candidate of m's score from the words' answers rs, higher
+	 * first: 10 for each word a term of its title holds, 1 for each it
+	 * holds whole (doc/site.md, "Search": a name above a mention, exact
+	 * above prefix), before any record is loaded. */
+	function scores(m, rs) {
+		m.ids.forEach(function (id) {
+			var s = 0;
+			rs.forEach(function (r) {
+				var v = r.lev ? r.lev[id] : undefined;
+				if (v === undefined) return;
+				s += (v >= 2 ? 10 : 0) + (v & 1);
+			});
+			m.score[id] = s;
 		});
 	}
 
@@ -252,6 +313,7 @@
 		if (typeof u === "string") return u;
 		if (u) return u[0] + "#" + r[5];
 		if (l === 3) return "conflicts/" + r[5] + ".html";
+		if (l === 5) return "projects/" + p[1] + "/index.html";
 		return (p[1] ? "projects/" + p[1] + "/index.html" : "index.html") +
 			"#" + LAYERS[l] + "-" + r[5];
 	}
@@ -285,11 +347,13 @@
 	 * its id the query; words met in the title (or all of them in the
 	 * project's name: the query names the project), of those met whole;
 	 * unless those met them all, words met in the value, of those met
-	 * whole; its title the query's words and no more; its kind
-	 * (conflicts, checks, facts: they keep their lead where they match
-	 * as well); words met in the title alone; its number. Sets r.met
-	 * (a word met in the title or value) and r.top (every word met in
-	 * the title, or the project's name). */
+	 * whole; its title the query's words and no more; a project's own
+	 * page before its rows; its kind (conflicts, checks, facts: they
+	 * keep their lead where they match as well); its score from the
+	 * shards (scores: a word met in a hidden title's term, whole); words
+	 * met in the title alone; its number. Sets r.met (a word met in the
+	 * title or value) and r.top (every word met in the title, or the
+	 * project's name). */
 	function rank(r, m) {
 		var tw = words(r.title), vw = words(r.value), pw = words(r.project);
 		var th = 0, te = 0, vh = 0, ve = 0, ph = 0, pe = 0, t0, nw = m.terms.length;
@@ -305,7 +369,8 @@
 		r.top = th === nw;
 		if (r.top) vh = ve = 0;
 		return [r.id.toLowerCase() === m.whole ? 0 : 1, -th, -te, -vh, -ve,
-			tw.join(" ") === words(m.whole).join(" ") ? 0 : 1, r.kind, -t0, r.n];
+			tw.join(" ") === words(m.whole).join(" ") ? 0 : 1, r.l === 5 ? 0 : 1, r.kind,
+			-(m.score[r.n] || 0), -t0, r.n];
 	}
 	function byRank(a, b) {
 		for (var i = 0; i < a.key.length; i++)
@@ -410,20 +475,23 @@
 	}
 
 	/* The chunks of st's candidates not ranked yet that pass f's layer,
-	 * in the order a batch loads them: those of conflicts first, then
-	 * of checks, then of facts, and of a kind those that hold the most
-	 * candidates first (where the query's words gather: a project's
-	 * documents sit together), then by number. */
+	 * in the order a batch loads them: that of the best score first
+	 * (scores: over every match, whatever its kind), of one score those
+	 * of conflicts, then of checks, then of facts (they keep their lead
+	 * where they match as well), of a kind the one that holds the most
+	 * candidates of the score (where the query's words gather: a
+	 * project's documents sit together), then by number. */
 	function order(st, f) {
-		var n = {}, first = {}, cs = [];
+		var n = {}, best = {}, first = {}, cs = [], sc = st.m.score;
 		st.ids.forEach(function (id) {
 			if (st.done[id] || !kindPasses(id, f)) return;
-			var c = chunkOf(id);
-			if (!n[c]) { n[c] = 0; first[c] = id; cs.push(c); }
-			n[c]++;
+			var c = chunkOf(id), s = sc[id] || 0;
+			if (best[c] === undefined) { best[c] = s; n[c] = 0; first[c] = id; cs.push(c); }
+			if (s > best[c]) { best[c] = s; n[c] = 0; }
+			if (s === best[c]) n[c]++;
 		});
 		return cs.sort(function (a, b) {
-			return a % 4 - b % 4 || n[b] - n[a] || first[a] - first[b];
+			return best[b] - best[a] || a % 4 - b % 4 || n[b] - n[a] || first[a] - first[b];
 		});
 	}
 
@@ -457,7 +525,8 @@
 
 	/* Show the next page of state's results: PAGE of the ranked records
 	 * that pass the filters, loading another batch when those ranked
-	 * run out (at most one batch a page). */
+	 * run out and none is shown yet (at most one batch a page: the bytes
+	 * a page loads stay bounded; "More" loads the next). */
 	function page() {
 		var st = state, f = filters(), loads = 0;
 		function step() {
@@ -470,7 +539,7 @@
 				shown++;
 				st.shown++;
 			}
-			if (shown < PAGE && st.left && loads++ < 1) {
+			if (shown === 0 && st.left && loads++ < 1) {
 				return batch(st, f).then(step);
 			}
 			tell(st, f);

@@ -1,4 +1,4 @@
-mirrorSearch.d(2,{"p":[["G1 Test bench","g1-bench"],["G2 | Ölpumpe \u003cscript>alert(1)\u003c/script> **bold** `tick`","g2-olpumpe--37a5259e"],["g3-unlisted","g3-unlisted"]],"s":["active","superseded","invalid","expired","candidate","graduated"]},[
+mirrorSearch.d(2,{"p":[["G1 Test bench","g1-bench"],["G2 | Ölpumpe \u003cscript>alert(1)\u003c/script> **bold** `tick`","g2-olpumpe--37a5259e"],["g3-unlisted","g3-unlisted"]],"s":["active","superseded","invalid","expired","candidate","project","graduated"]},[
 [5274,8,"First mode (run 1)","142 Hz",0,0,"e-g1-res-mode-a"],
 [8,8,"Source","Laser and spatial filter.",0,0,"e-g1-sub-source"],
 [33,8,"Pad bonding","Araldite after plasma cleaning.",0,0,"e-g1-proc-bond"],
@@ -39,7 +39,8 @@ mirrorSearch.d(2,{"p":[["G1 Test bench","g1-bench"],["G2 | Ölpumpe \u003cscript
 [34,16,"project","Assembly planned in hall 2",0,1,"m-g1-superseded"],
 [14,9,"Lateral support material: PEEK","PEEK",0,0,"e-g1-dec-lateral-peek"],
 [25,17,"preference","prefers rebase workflow",0,0,"m-g1-pref-rebase"],
-[32,16,"project","Pads get bonded with Araldite after plasma cleaning",0,5,"m-g1-graduated"],
+[28,40,"G2 | Ölpumpe \u003cscript>alert(1)\u003c/script> **bold** `tick`","# not a heading | a | b | [click](javascript:alert(1)) ![img](x.png) \u003cimg src=x onerror=alert(1)> {{site_title}} {{#each projects}}x{{/each}} &lt;b&gt; &amp;amp…",1,5,"G2 Ölpumpe"],
+[4,16,"project","Pads get bonded with Araldite after plasma cleaning",0,6,"m-g1-graduated"],
 [33,8,"Pump speed","1 450 rpm | ``x``",1,0,"e-g2-dec-speed"],
 [23,0,"phase","design",0,1,"s-g1-phase-old"],
 [42,8,"Borosilicate glass","Plasma tube.",0,0,"e-g1-mat-tube"],
@@ -52,7 +53,8 @@ mirrorSearch.d(2,{"p":[["G1 Test bench","g1-bench"],["G2 | Ölpumpe \u003cscript
 [21,0,"größe / size","10 µm ± 2 — ＜fullwidth＞",1,0,"s-g2-size"],
 [32,0,"sfp_vendor","Finisar",0,2,"s-g1-vendor-rumour"],
 [29,0,"phase","\u003ca id=\"state-s-g1-lateral\">\u003c/a> forged [⚠ disputed](../../conflicts/c-fake.md)",1,0,"s-g2-forgery"],
-[70,0,"flatness","λ/20 PV",0,0,"s-g1-flatness"],
+[9,40,"G1 Test bench","A *small* bench for `golden` pages: a mount, a source and a frame.",0,5,"g1-bench"],
+[61,0,"flatness","λ/20 PV",0,0,"s-g1-flatness"],
 [22,8,"Repeatability, enclosure closed","pass",0,0,"e-g1-vc-pass"],
 [41,8,"Stainless steel 316L","Too heavy.",0,1,"e-g1-mat-cell-steel"],
 [46,0,"transceiver_form_factor","SFP+",0,1,"s-g1-form-2"],
@@ -70,6 +72,7 @@ mirrorSearch.d(2,{"p":[["G1 Test bench","g1-bench"],["G2 | Ölpumpe \u003cscript
 [74,8,"switching frequency","2.2 MHz",0,0,"e-g1-par-fsw-2"],
 [16,16,"episodic","Granite base arrived cracked",0,2,"m-g1-invalid"],
 [30,16,"identity","works as a junior technician",0,3,"m-g1-role-junior"],
-[50,17,"preference","prefers squash workflow",0,0,"m-g1-pref-squash"],
+[17,40,"g3-unlisted","",2,5,"g3-unlisted"],
+[33,17,"preference","prefers squash workflow",0,0,"m-g1-pref-squash"],
 [38,0,"owner","workshop",2,0,"s-g3-owner"],
 [183,16,"project","Jig drawings handed to the workshop",2,0,"m-g3-jig"]]);
