@@ -41,7 +41,10 @@
  *                        (projects/index and on) and of the open
  *                        conflicts and checks of every project
  *                        (conflicts/index.open, checks/index.open and
- *                        on): its table's headings sort it (the
+ *                        on) and of every project's queue and checks
+ *                        (conflicts/index.projects,
+ *                        checks/index.projects and on): its table's
+ *                        headings sort it (the
  *                        default theme's assets/sort.js)
  *   changes      bool    true on the recent changes (changes): their
  *                        filters by project and kind (the default

@@ -245,13 +245,16 @@ struct html_twin {
 
 /* 1 when the page at path is a list that sorts in the browser: the
  * projects list (projects/index, index.page-2, ...; not a project's
- * folder projects/index/) and the lists across projects,
- * conflicts/index.open and checks/index.open and their pages. */
+ * folder projects/index/), the lists across projects,
+ * conflicts/index.open and checks/index.open, and of every project's
+ * queue and checks, conflicts/index.projects and checks/index.projects,
+ * and their pages. */
 static int
 page_sortable(const char *path)
 {
 	static const char *const lists[] = { "projects/index",
-	    "conflicts/index.open", "checks/index.open" };
+	    "conflicts/index.open", "checks/index.open",
+	    "conflicts/index.projects", "checks/index.projects" };
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(*lists); i++) {
 		size_t n = strlen(lists[i]);

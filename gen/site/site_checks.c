@@ -563,14 +563,17 @@ check_groups(const struct site_model *m, const size_t *idx, size_t nk,
  * open warnings, closed; by rule), under their rules in the order they
  * first come (the rules with open errors first), each entry naming its
  * project. name and slug (NULL: no page) are the project's; anchor is
- * the group's id on the page. A new object.
+ * the group's id on the page. Its counts: open, errors and warnings
+ * (open ones), closed; its page, the project's Checks page (null when
+ * its checks are of several projects). A new object.
  */
 static json_t *
 project_group(const struct site_model *m, const char *name,
     const char *slug, const char *anchor, const size_t *idx, size_t nk)
 {
 	json_t *rules = json_array(), *g, *r = NULL;
-	long long open = 0;
+	long long open = 0, errors = 0, warnings = 0;
+	int one = 1;            /* every violation of the same project */
 	strbuf words, page, at;
 	size_t k;
 
@@ -602,20 +605,31 @@ project_group(const struct site_model *m, const char *name,
 		json_object_set_new(c, "project_name", json_string(
 		    project_name(m, v->project)));
 		json_array_append_new(json_object_get(r, "checks"), c);
+		one = one && strcmp(v->project, m->violations.items[
+		    idx[0]].project) == 0;
 		if (strcmp(v->status, "open") == 0) {
 			open++;
+			errors += strcmp(v->severity, "error") == 0;
+			warnings += strcmp(v->severity, "warn") == 0;
 			json_object_set_new(r, "open", json_integer(
 			    json_integer_value(json_object_get(r, "open")) + 1));
 		}
 	}
-	strbuf_free(&page);
+	strbuf_reset(&page);
+	if (nk > 0 && one)
+		item_check_url(&page, m->violations.items[idx[0]].project,
+		    m->violations.items[idx[0]].id, NULL);
 	strbuf_free(&at);
 	strbuf_printf(&words, "%lld open, %lld closed", open,
 	    (long long)nk - open);
-	g = item_must(json_pack("{s:s, s:o, s:s, s:s, s:I, s:o}", "name",
-	    name, "slug", slug != NULL ? json_string(slug) : json_null(),
-	    "anchor", anchor, "words", words.data, "open", (json_int_t)open,
-	    "rules", rules), "checks of project", name);
+	g = item_must(json_pack("{s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:I, "
+	    "s:I, s:I}", "name", name, "slug", slug != NULL ?
+	    json_string(slug) : json_null(), "anchor", anchor, "words",
+	    words.data, "open", (json_int_t)open, "rules", rules, "page",
+	    page.len > 0 ? json_string(page.data) : json_null(), "errors",
+	    (json_int_t)errors, "warnings", (json_int_t)warnings, "closed",
+	    (json_int_t)nk - open), "checks of project", name);
+	strbuf_free(&page);
 	json_array_foreach(rules, k, r) {
 		long long o = json_integer_value(json_object_get(r, "open")),
 		    all = (long long)json_array_size(json_object_get(r,
@@ -635,8 +649,9 @@ project_group(const struct site_model *m, const char *name,
 /* What by_name sorts by (qsort has no context): the model. */
 static _Thread_local const struct site_model *sort_model;
 
-/* Projects by name, then by id, the no-project group last: not by their
- * open checks, so a group does not move when its count changes. */
+/* Projects by name (numeric-aware, item_name_cmp), then by id, the
+ * no-project group last: not by their open checks, so a group does not
+ * move when its count changes. */
 static int
 by_name(const void *a, const void *b)
 {
@@ -647,7 +662,7 @@ by_name(const void *a, const void *b)
 
 	if ((p->id[0] == '\0') != (q->id[0] == '\0'))
 		return p->id[0] == '\0' ? 1 : -1;
-	if ((c = strcmp(p->name, q->name)) != 0)
+	if ((c = item_name_cmp(p->name, q->name)) != 0)
 		return c;
 	return strcmp(p->id, q->id);
 }
@@ -821,17 +836,161 @@ open_checks_pages(size_t *pages, const struct page_ctx *pc,
 	return rc;
 }
 
-/* The site's Checks page, checks/index: every violation, by project.
- * Returns 0 or < 0 with err set. */
+/* ---- the projects' checks: the worst on the Checks page, all paged -- */
+
+/* The most projects the Checks page names (the most open checks
+ * first); the list of every project's checks, checks/index.projects and
+ * on, and the most rows a page of it holds. */
+#define CHECKS_WORST 20
+#define CHECKS_PROJECTS "index.projects"
+#define CHECKS_PROJECTS_PAGE 300
+
+/* What cmp_worst_group sorts by (qsort has no context): the groups. */
+static _Thread_local const json_t *sort_groups;
+
+/* qsort order of indexes into sort_groups, the worst first: most open
+ * errors, then most open checks, then as the groups come (by name). */
+static int
+cmp_worst_group(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const json_t *x = json_array_get(sort_groups, i),
+	    *y = json_array_get(sort_groups, j);
+	json_int_t d = json_integer_value(json_object_get(y, "errors")) -
+	    json_integer_value(json_object_get(x, "errors"));
+
+	if (d == 0)
+		d = json_integer_value(json_object_get(y, "open")) -
+		    json_integer_value(json_object_get(x, "open"));
+	if (d == 0)
+		d = (json_int_t)i - (json_int_t)j;
+	return d < 0 ? -1 : d > 0;
+}
+
+/* groups' group g as a row of the Checks page's lists: what they show
+ * and nothing else (not each check), so a row changes with its counts. */
+static json_t *
+group_row(const json_t *g)
+{
+	static const char *const keys[] = { "name", "slug", "page", "words",
+	    "open", "errors", "warnings", "closed" };
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		json_object_set(o, keys[i], json_object_get(g, keys[i]));
+	json_object_set_new(o, "rules", json_integer((json_int_t)
+	    json_array_size(json_object_get(g, "rules"))));
+	return o;
+}
+
+/* Into data: "worst", the rows (group_row) of groups with open checks,
+ * worst first (cmp_worst_group), at most CHECKS_WORST; "worst_words",
+ * what they are in words. */
+static void
+checks_worst(json_t *data, const json_t *groups)
+{
+	size_t n = json_array_size(groups), bad = 0;
+	size_t *v = xcalloc(n + 1, sizeof(*v));
+	json_t *out = json_array();
+	strbuf sb;
+
+	for (size_t i = 0; i < n; i++)
+		if (json_integer_value(json_object_get(json_array_get(groups,
+		    i), "open")) > 0)
+			v[bad++] = i;
+	sort_groups = groups;
+	qsort(v, bad, sizeof(*v), cmp_worst_group);
+	for (size_t i = 0; i < bad && i < CHECKS_WORST; i++)
+		json_array_append_new(out, group_row(json_array_get(groups,
+		    v[i])));
+	strbuf_init(&sb);
+	if (bad > CHECKS_WORST)
+		strbuf_printf(&sb, "The %d of the %zu projects with open "
+		    "checks that have the most, the most open errors first.",
+		    CHECKS_WORST, bad);
+	else if (bad > 1)
+		strbuf_printf(&sb, "The %zu projects with open checks, the "
+		    "most open errors first.", bad);
+	else if (bad == 1)
+		strbuf_puts(&sb, "The one project with open checks.");
+	json_object_set_new(data, "worst", out);
+	json_object_set_new(data, "worst_words", json_string(sb.data));
+	strbuf_free(&sb);
+	free(v);
+}
+
+/* Page k of the list of every project's checks: the rows of groups (by
+ * name) CHECKS_PROJECTS_PAGE a page. Returns 0 or < 0 with err set. */
+static int
+groups_page(const struct page_ctx *pc, const json_t *groups,
+    const struct page_list *l, size_t k, mirror_error *err)
+{
+	size_t from = k * CHECKS_PROJECTS_PAGE, to = from +
+	    CHECKS_PROJECTS_PAGE < l->n ? from + CHECKS_PROJECTS_PAGE : l->n;
+	json_t *rows = json_array(), *data;
+	strbuf path, title, words;
+	int paged, rc;
+
+	for (size_t i = from; i < to; i++)
+		json_array_append_new(rows, group_row(json_array_get(groups,
+		    i)));
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_init(&words);
+	strbuf_puts(&path, "checks/");
+	page_list_file(&path, l->base, k);
+	strbuf_puts(&title, "Checks by project");
+	if ((paged = page_list_words(&words, l, k)))
+		strbuf_printf(&title, ", %s", words.data);
+	data = item_must(json_pack("{s:o, s:o, s:I, s:I, s:o, s:o, s:o, "
+	    "s:o}", "projects", rows, "count_words", item_count((long long)
+	    l->n, "project", "projects"), "first", (json_int_t)(to > from ?
+	    from + 1 : 0), "last", (json_int_t)to, "page_words", paged ?
+	    json_string(words.data) : json_null(), "pages",
+	    page_list_links(l, k), "prev", k > 0 ? page_list_link(l, k - 1) :
+	    json_null(), "next", page_list_link(l, k + 1)), "page",
+	    path.data);
+	rc = page_write(pc, path.data, "checks_projects.md", title.data,
+	    data, err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	strbuf_free(&words);
+	return rc;
+}
+
+/* The list of every project's checks, checks/index.projects and on
+ * (page_list_file), by name; *pages gets its number of pages. Returns 0
+ * or < 0 with err set. */
+static int
+groups_pages(size_t *pages, const struct page_ctx *pc, const json_t *groups,
+    mirror_error *err)
+{
+	struct page_list l = { CHECKS_PROJECTS, json_array_size(groups),
+	    CHECKS_PROJECTS_PAGE };
+	int rc = 0;
+
+	*pages = page_list_pages(&l);
+	for (size_t k = 0; k < *pages && rc == 0; k++)
+		rc = groups_page(pc, groups, &l, k, err);
+	return rc;
+}
+
+/* The site's Checks page, checks/index: the rules, the projects with the
+ * most open checks (checks_worst), links to the lists of every open
+ * check and of every project's checks, which it writes. Returns 0 or
+ * < 0 with err set. */
 static int
 checks_page(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	long long open = 0;
-	json_t *data;
-	size_t pages = 1;
+	json_t *data, *groups = project_groups(m);
+	size_t pages = 1, list_pages = 1;
 	int rc = open_checks_pages(&pages, pc, err);
 
+	if (rc == 0)
+		rc = groups_pages(&list_pages, pc, groups, err);
 	for (size_t i = 0; i < m->violations.n; i++) {
 		const struct violation *v = &m->violations.items[i];
 
@@ -839,14 +998,22 @@ checks_page(const struct page_ctx *pc, mirror_error *err)
 		    (strcmp(v->severity, "error") == 0 ||
 		    strcmp(v->severity, "warn") == 0);
 	}
-	data = item_must(json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:I}",
-	    "heading", "Checks", "projects", project_groups(m), "open_words",
+	data = item_must(json_pack("{s:s, s:o, s:o, s:o, s:I, s:I}",
+	    "heading", "Checks", "open_words",
 	    item_count(open, "open check", "open checks"), "failed",
 	    runs_json(m, 1), "rules", runs_json(m, 0), "open_error",
 	    (json_int_t)m->health.checks.open_error, "open_warn",
 	    (json_int_t)m->health.checks.open_warn), "page", "checks/index");
 	json_object_set_new(data, "open_pages", json_integer((json_int_t)(
 	    pages > 1 ? pages : 0)));
+	json_object_set_new(data, "list_count", json_integer((json_int_t)
+	    json_array_size(groups)));
+	json_object_set_new(data, "list_pages", json_integer((json_int_t)(
+	    list_pages > 1 ? list_pages : 0)));
+	json_object_set_new(data, "list_words", item_count((long long)
+	    json_array_size(groups), "project", "projects"));
+	checks_worst(data, groups);
+	json_decref(groups);
 	if (rc == 0)
 		rc = page_write(pc, "checks/index", "checks.md", "Checks", data,
 		    err);

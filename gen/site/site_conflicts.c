@@ -996,19 +996,22 @@ queue_front_entry(const struct queue_run *r)
 	for (size_t i = 0; i < r->n && i < open; i++)
 		if (oldest == NULL || strcmp(r->v[i]->detected_at, oldest) < 0)
 			oldest = r->v[i]->detected_at;
-	o = item_must(json_pack("{s:s, s:s, s:I, s:o, s:s, s:o, s:I, s:I}",
-	    "name", r->name, "dir", r->dir.data, "open", (json_int_t)open,
-	    "open_words", item_count((long long)open, "open conflict",
-	    "open conflicts"), "kinds_words", kw.data, "oldest",
-	    item_date(oldest), "resolved", (json_int_t)res, "dismissed",
-	    (json_int_t)dis), "queue", r->dir.data);
+	o = item_must(json_pack("{s:s, s:s, s:I, s:o, s:s, s:o, s:I, s:I, "
+	    "s:I, s:I, s:I}", "name", r->name, "dir", r->dir.data, "open",
+	    (json_int_t)open, "open_words", item_count((long long)open,
+	    "open conflict", "open conflicts"), "kinds_words", kw.data,
+	    "oldest", item_date(oldest), "resolved", (json_int_t)res,
+	    "dismissed", (json_int_t)dis, "cross", (json_int_t)run_count(r,
+	    "open", kinds[0]), "records", (json_int_t)run_count(r, "open",
+	    kinds[1]), "memories", (json_int_t)run_count(r, "open",
+	    kinds[2])), "queue", r->dir.data);
 	strbuf_free(&kw);
 	return o;
 }
 
-/* qsort order of the front page's projects: by name, then by folder,
- * the no-project group ("_") last; not by their open count, so a line
- * does not move when it changes. */
+/* qsort order of the list of projects' queues: by name (numeric-aware,
+ * item_name_cmp), then by folder, the no-project group ("_") last; not
+ * by their open count, so a line does not move when it changes. */
 static int
 cmp_front(const void *a, const void *b)
 {
@@ -1020,7 +1023,7 @@ cmp_front(const void *a, const void *b)
 
 	if (nx != ny)
 		return nx - ny;
-	c = strcmp(json_string_value(json_object_get(x, "name")),
+	c = item_name_cmp(json_string_value(json_object_get(x, "name")),
 	    json_string_value(json_object_get(y, "name")));
 	return c != 0 ? c : strcmp(json_string_value(json_object_get(x,
 	    "dir")), json_string_value(json_object_get(y, "dir")));
@@ -1332,6 +1335,116 @@ open_pages(size_t *pages, const struct page_ctx *pc, mirror_error *err)
 	return rc;
 }
 
+/* ---- the projects' queues: the worst on the front page, all paged -- */
+
+/* The most projects the front page names (the most open conflicts
+ * first); the list of every project's queue, conflicts/index.projects
+ * and on, and the most rows a page of it holds. */
+#define FRONT_WORST 20
+#define FRONT_LIST "index.projects"
+#define FRONT_PAGE 300
+
+/* qsort order of the front page's worst projects: most open conflicts
+ * first, then as cmp_front. */
+static int
+cmp_worst(const void *a, const void *b)
+{
+	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)
+	    a, "open")), y = json_integer_value(json_object_get(
+	    *(json_t *const *)b, "open"));
+
+	return x != y ? (x > y ? -1 : 1) : cmp_front(a, b);
+}
+
+/* Into data: "worst", the lines of front (cmp_front order) with open
+ * conflicts, most first (cmp_worst), at most FRONT_WORST; "worst_words",
+ * what they are in words. */
+static void
+front_worst(json_t *data, const json_t *front)
+{
+	size_t n = json_array_size(front), bad = 0;
+	json_t **v = xcalloc(n + 1, sizeof(*v)), *out = json_array();
+	strbuf sb;
+
+	for (size_t i = 0; i < n; i++)
+		if (json_integer_value(json_object_get(json_array_get(front,
+		    i), "open")) > 0)
+			v[bad++] = json_array_get(front, i);
+	qsort(v, bad, sizeof(*v), cmp_worst);
+	for (size_t i = 0; i < bad && i < FRONT_WORST; i++)
+		json_array_append(out, v[i]);
+	strbuf_init(&sb);
+	if (bad > FRONT_WORST)
+		strbuf_printf(&sb, "The %d of the %zu projects with open "
+		    "conflicts that have the most, most first.", FRONT_WORST,
+		    bad);
+	else if (bad > 1)
+		strbuf_printf(&sb, "The %zu projects with open conflicts, "
+		    "most first.", bad);
+	else if (bad == 1)
+		strbuf_puts(&sb, "The one project with open conflicts.");
+	json_object_set_new(data, "worst", out);
+	json_object_set_new(data, "worst_words", json_string(sb.data));
+	strbuf_free(&sb);
+	free(v);
+}
+
+/* Page k of the list of every project's queue: the lines l->n of front
+ * (cmp_front order) FRONT_PAGE a page. Returns 0 or < 0 with err set. */
+static int
+front_list_page(const struct page_ctx *pc, const json_t *front,
+    const struct page_list *l, size_t k, mirror_error *err)
+{
+	size_t from = k * FRONT_PAGE, to = from + FRONT_PAGE < l->n ?
+	    from + FRONT_PAGE : l->n;
+	json_t *rows = json_array(), *data;
+	strbuf path, title, words;
+	int paged, rc;
+
+	for (size_t i = from; i < to; i++)
+		json_array_append(rows, json_array_get(front, i));
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_init(&words);
+	strbuf_puts(&path, "conflicts/");
+	page_list_file(&path, l->base, k);
+	strbuf_puts(&title, "Review queue by project");
+	if ((paged = page_list_words(&words, l, k)))
+		strbuf_printf(&title, ", %s", words.data);
+	data = item_must(json_pack("{s:o, s:o, s:I, s:I, s:o, s:o, s:o, "
+	    "s:o}", "projects", rows, "count_words", item_count((long long)
+	    l->n, "project", "projects"), "first", (json_int_t)(to > from ?
+	    from + 1 : 0), "last", (json_int_t)to, "page_words", paged ?
+	    json_string(words.data) : json_null(), "pages",
+	    page_list_links(l, k), "prev", k > 0 ? page_list_link(l, k - 1) :
+	    json_null(), "next", page_list_link(l, k + 1)), "page",
+	    path.data);
+	rc = page_write(pc, path.data, "conflicts_projects.md", title.data,
+	    data, err);
+	json_decref(data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	strbuf_free(&words);
+	return rc;
+}
+
+/* The list of every project's queue, conflicts/index.projects and on
+ * (page_list_file), by name; *pages gets its number of pages. Returns 0
+ * or < 0 with err set. */
+static int
+front_list_pages(size_t *pages, const struct page_ctx *pc,
+    const json_t *front, mirror_error *err)
+{
+	struct page_list l = { FRONT_LIST, json_array_size(front),
+	    FRONT_PAGE };
+	int rc = 0;
+
+	*pages = page_list_pages(&l);
+	for (size_t k = 0; k < *pages && rc == 0; k++)
+		rc = front_list_page(pc, front, &l, k, err);
+	return rc;
+}
+
 /* How many of m's conflicts have status. */
 static size_t
 status_count(const struct site_model *m, const char *status)
@@ -1373,23 +1486,31 @@ queue_pages(const struct page_ctx *pc, json_t *const *rows,
 	json_int_t open = (json_int_t)pc->m->open_conflicts;
 	size_t n = pc->m->conflicts.n;
 	json_t *data, *front = NULL, *index = NULL;
+	size_t pages = 1, list_pages = 1;
 	int rc;
 
-	size_t pages = 1;
-
 	rc = queue_project_pages(&front, &index, pc, rows, err);
+	if (front == NULL)
+		front = json_array();
 	if (rc == 0)
 		rc = open_pages(&pages, pc, err);
 	if (rc == 0)
+		rc = front_list_pages(&list_pages, pc, front, err);
+	if (rc == 0)
 		rc = conflicts_index_json(pc, json_incref(index), err);
 	json_decref(index);
-	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o, s:I}",
-	    "projects", front != NULL ? front : json_array(),
+	data = item_must(json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:I}",
+	    "list_count", (json_int_t)json_array_size(front), "list_pages",
+	    (json_int_t)(list_pages > 1 ? list_pages : 0),
 	    "open_conflicts_count", open, "total", (json_int_t)n,
 	    "open_words", item_count(open, "open conflict",
 	    "open conflicts"), "total_words", item_count((long long)n,
 	    "conflict", "conflicts"), "open_pages", (json_int_t)(pages > 1 ?
 	    pages : 0)), "page", "conflicts/index");
+	json_object_set_new(data, "list_words", item_count((long long)
+	    json_array_size(front), "project", "projects"));
+	front_worst(data, front);
+	json_decref(front);
 	if (rc == 0)
 		rc = page_write(pc, "conflicts/index", "conflicts.md",
 		    "Conflicts: the review queue", data, err);

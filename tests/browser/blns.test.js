@@ -499,14 +499,15 @@ async function run(browser, origin) {
   // (site.test.js checks it; it reads the page's text and writes no
   // markup of it; t_site_hostile checks their HTML as written), and the
   // pages of the lists that sort (the projects list, the open conflicts
-  // and checks of every project), whose sort.js makes its headings
+  // and checks of every project, every project's queue and checks),
+  // whose sort.js makes its headings
   // buttons of their own text, and the recent changes, whose changes.js
   // builds its filters of the entries' text (textContent alone;
   // t_changes_days checks the page).
   const pages = pagesOf(site).filter((p) => p !== 'search/index.html' &&
     p !== 'changes.html' &&
     !/^conflicts\/projects\/[^/]+\.html$/.test(p) &&
-    !/^(projects\/index|conflicts\/index\.open|checks\/index\.open)(\.[a-z0-9.-]+)?\.html$/.test(p)).sort();
+    !/^(projects\/index|(conflicts|checks)\/index\.(open|projects))(\.[a-z0-9.-]+)?\.html$/.test(p)).sort();
   const t0 = Date.now();
   const bad = await probe(page, origin, pages, bag);
   const secs = ((Date.now() - t0) / 1000).toFixed(1);

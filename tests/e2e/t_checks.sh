@@ -81,9 +81,9 @@ expect "the rule's section says what to do about an open warning" \
 expect "the rule's query comes last on its page, under How this is checked" sh -c "
     sed -n '/id=\"query\"/,\$p' '$rp.html' | grep -qF '<pre><code class=\"language-sql\">SELECT' &&
     ! sed '/id=\"query\"/,\$d' '$rp.html' | grep -qF '<pre>'"
-expect "the site's Checks page groups by project, named, a line a rule linking its section" sh -c "
-    sed -n '/^## <a id=\"project-p07\"><\/a>P07 Telescope: 1 open, 0 closed\$/,/^## /p' site/checks/index.md |
-        grep -qxF -- '- ⚑ no \\<i>material\\</i> (no-material): [1 open](../checks/projects/p07.md#rule-no-material)' &&
+expect "the site's Checks page names the project with its counts, linked to its Checks page; the list by project has its row" sh -c "
+    grep -qxF -- '- [P07 Telescope](../checks/projects/p07.md): 1 open, 0 closed · [overview](../projects/p07/index.md)' site/checks/index.md &&
+    grep -qxF '| [P07 Telescope](../checks/projects/p07.md) | 0 | 1 | 0 | 1 |' site/checks/index.projects.md &&
     ! grep -qF 'chk-' site/checks/index.md"
 expect "every page's header links the Checks page, in the default theme" sh -c "
     n=0; for f in \$(find site -name '*.html' ! -name 404.html); do n=\$((n + 1))
@@ -167,7 +167,7 @@ expect "... and on the rule's page, not on the page of its checks" sh -c "
     ! grep -qF 'returned' '$pg.md'"
 expect "the project's Checks page holds each once, in its own subsection" sh -c "
     for c in aaaa bbbb cccc; do [ \$(grep -c \"^### <a id=\\\"chk-00000000\$c\\\"></a>\" '$pg.md') = 1 ] || exit 1; done &&
-    [ \$(find site/checks -name '*.md' ! -name 'index.open*' | wc -l) = 3 ]"
+    [ \$(find site/checks -name '*.md' ! -name 'index.open*' ! -name 'index.projects*' | wc -l) = 3 ]"
 expect "the commit of two new violations says 2 checks newly failing" \
     test "$(git --git-dir=r.git log -1 --format=%s mirror)" = "2 checks newly failing — p07"
 expect "its body names each with its label and message" \
@@ -186,7 +186,8 @@ expect "the closed violation's marker and Gaps line are gone" sh -c "
     ! grep -qF 'chk-00000000aaaa' '$ov.md'"
 expect "its page says closed, and the Checks page lists it as closed" sh -c "
     sed -n '/id=\"chk-00000000aaaa\"/,/^## /p' '$pg.md' | grep -qF -- '**closed**: from 2026-09-01' &&
-    grep -qF -- '(no-material): [2 open, 1 closed](../checks/projects/p07.md#rule-no-material)' site/checks/index.md"
+    grep -qF -- '- [P07 Telescope](../checks/projects/p07.md): 2 open, 1 closed' site/checks/index.md &&
+    grep -qxF '| [P07 Telescope](../checks/projects/p07.md) | 0 | 2 | 1 | 1 |' site/checks/index.projects.md"
 expect "after a violation closes, the incremental build equals --force" same_as_force
 
 # Only the rule's label and description change: the pages that show them

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The review queue for a reviewer at scale (doc/site.md, "The review
-# queue"): a front page of one line per project, each project's own
+# queue"): a front page of a line per project with open conflicts (the
+# 20 with the most) and a list of every project's queue, each project's own
 # pages of its conflicts grouped by status and kind, oldest first, with
 # the day each was detected; a project with more than 300 conflicts is
 # paged, so no queue page holds more than 300 entries, and every link
@@ -51,9 +52,11 @@ expect "every conflict is listed on exactly one project page" sh -c '
     jq -r ".conflicts[].conflict.id" site/api/conflicts/projects/*.json | sort > want &&
     cat site/conflicts/*/*.md | sed -n "s/^- \[.*\](\.\.\/\([^)]*\)\.md): .*/\1/p" |
         sort > got && cmp want got'
-expect "the front page has one line per project, linked to its pages" sh -c '
+expect "the front page has a line per project with open conflicts (at most 20), linked to its pages; the list by project a row each" sh -c '
     grep -q "^- \[P06 Polisher\](projects/p06-polisher.md): $0 open conflicts (" site/conflicts/index.md &&
     [ $(grep -c "^- \[" site/conflicts/index.md) = \
+        $(jq "[[.projects[] | select(.open > 0)] | length, 20] | min" site/api/conflicts.json) ] &&
+    [ $(grep -c "^| \[" site/conflicts/index.projects.md) = \
         $(jq ".projects | length" site/api/conflicts.json) ]' \
     "$(jq '.projects[] | select(.project == "p06-polisher") | .open' site/api/conflicts.json)"
 expect "a project page groups by status and kind, with the detection date" sh -c '

@@ -88,6 +88,8 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
     open_list = re.fullmatch(r"conflicts/index\.open(\.page-(\d+))?\.html", rel)
     # The open checks of every project: one table, a row each.
     checks_list = re.fullmatch(r"checks/index\.open(\.page-(\d+))?\.html", rel)
+    # Every project's queue and checks, by name (at most 300 a page).
+    by_project = re.fullmatch(r"(conflicts|checks)/index\.projects(\.page-(\d+))?\.html", rel)
     project_page = re.fullmatch(r"projects/([^/]+)/index\.html", rel)
     # Counted against the conflict's (the project's) JSON below.
     page_allowed = allowed | ({"table", "thead", "tbody", "tr", "th", "td",
@@ -101,7 +103,7 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                                        "rect"}
     # The projects list: one table, a row per project, counted below.
     list_page = re.fullmatch(r"projects/index(\.[a-z0-9.-]+)?\.html", rel)
-    if list_page or open_list or checks_list:
+    if list_page or open_list or checks_list or by_project:
         page_allowed = page_allowed | {"table", "thead", "tbody", "tr",
                                        "th", "td"}
     if project_page:
@@ -124,11 +126,11 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
         text = text.replace('<script src="../../assets/queue.js" defer>'
                             '</script>', "")
     # The lists that sort (the projects list, the open conflicts and
-    # checks of every project): the theme's sort script, its exact line
-    # taken out the same way (sort.js moves the table's rows, writes no
-    # markup).
-    if re.fullmatch(r"(projects/index|conflicts/index\.open|"
-                    r"checks/index\.open)(\.[a-z0-9.-]+)?\.html", rel):
+    # checks of every project, every project's queue and checks): the
+    # theme's sort script, its exact line taken out the same way
+    # (sort.js moves the table's rows, writes no markup).
+    if re.fullmatch(r"(projects/index|(conflicts|checks)/index\.(open|"
+                    r"projects))(\.[a-z0-9.-]+)?\.html", rel):
         page_allowed = page_allowed | {"script"}
         text = text.replace('<script src="../assets/sort.js" defer>'
                             '</script>', "")
@@ -196,6 +198,18 @@ for path in glob.glob(os.path.join(site, "**", "*.html"), recursive=True):
                 body.count("<tr") != 1 + min(300, projects):
             bad.append(f"{rel}: {body.count('<table')} tables, "
                        f"{body.count('<tr')} rows for {projects} projects")
+        body = re.sub(r'</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}\">',
+                      "", body, flags=re.S)
+    if by_project:
+        n = len(json.load(open(os.path.join(site, "api", "conflicts.json")))["projects"]) \
+            if by_project.group(1) == "conflicts" else None
+        rows = body.count("<tr")
+        # An empty list (no project with checks) says so and has none.
+        if n is None and "No rule has flagged anything." in body and rows == 0:
+            pass
+        elif body.count("<table") != 1 or not 1 < rows <= 301 or \
+                (n is not None and rows != 1 + min(300, n - 300 * (int(by_project.group(3) or 1) - 1))):
+            bad.append(f"{rel}: {body.count('<table')} tables, {rows} rows")
         body = re.sub(r'</?(table|thead|tbody|tr|th|td)>|<table class=\"cols-[0-9a-f]{8}\">',
                       "", body, flags=re.S)
     if open_list or checks_list:

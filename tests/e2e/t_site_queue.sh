@@ -13,8 +13,18 @@
 # (tests/bench/store_gen.sql, 50 projects): checks/index.open.md and on,
 # each open check once, oldest first then by project; the Checks page
 # leads with its rules and links the list.
+# The queue's front page and the Checks page do not grow with the
+# number of projects (issue 69, items 1-2): on a store of 305 projects
+# with 1 to 3 open conflicts each, conflicts/index.md names the 20 with
+# the most, most first, and links conflicts/index.projects.md, every
+# project's queue by name (numbers as numbers), 300 a page, sortable;
+# one more conflict rewrites its project's page of the list, not the
+# others. On the bench store the Checks page names at most 20 projects,
+# the most open errors first, and links checks/index.projects.md, every
+# project with checks once, by name, its counts those of the store.
 # The promises of doc/site.md, "The open conflicts of every project".
 # The promises of doc/site.md, "The open checks of every project".
+# The promises of doc/site.md, "The projects of the queue and the checks".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 
@@ -192,9 +202,130 @@ elif case == "index":
     if heads[:3] != ["Rules", "Failed rules", "Open checks"]:
         bad.append("sections %r" % heads[:4])
     if "](index.open.md)" not in t: bad.append("no link to the list")
+elif case == "worst":
+    t = read("checks/index.md")
+    w = re.findall(r"^- \[([^\]]*)\]\(\.\./checks/projects/[^)]*\.md\): (\d+) open, \d+ closed(?: \((\d+) open errors\))?", t, re.M)
+    if not 0 < len(w) <= 20: bad.append("%d projects named" % len(w))
+    key = [(-int(e or 0), -int(o)) for n, o, e in w]
+    if key != sorted(key): bad.append("not the most open errors first: %r" % w[:4])
+    if "](index.projects.md)" not in t: bad.append("no link to the list by project")
+    if len(t) > 8000: bad.append("Checks page over 8 kB")
+    ROW = re.compile(r"^\| \[([^\]]*)\]\(\.\./checks/projects/[^)]*\.md\) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", re.M)
+    rows = ROW.findall(read("checks/index.projects.md"))
+    names = [r[0] for r in rows]
+    if sorted(names, key=num) != names: bad.append("list not by name, numbers as numbers")
+    want = open("checks.projects").read().split("\n")[:-1]
+    if sorted("%s|%s|%s" % (r[0], r[1], r[2]) for r in rows) != want:
+        bad.append("list: %d rows, %d projects with checks, or counts not the store's" % (len(rows), len(want)))
+    if '<script src="../assets/sort.js" defer></script>' not in read("checks/index.projects.html"):
+        bad.append("list: no sort.js")
 for b in bad[:10]: print("#   " + b)
 sys.exit(1 if bad else 0)
 PY
 }
+sql b.db "SELECT p.name || '|' || sum(v.status = 'open' AND
+    v.severity = 'error') || '|' || sum(v.status = 'open' AND
+    v.severity = 'warn') FROM rule_violations v JOIN projects p ON
+    p.id = v.project GROUP BY p.id" | sort >checks.projects
 expect "every open check once, at most 300 a page, oldest first, then by project and message; sort.js" checks list
 expect "the Checks page leads with its rules and links the list" checks index
+
+expect "the Checks page names at most 20 projects, the most open errors first, and links the list by project" checks worst
+
+# The review queue by project, on 305 projects: project i has 1 + i % 3
+# open conflicts (a state value and a memory that disagree).
+make_many() {
+	new_store m.db || return 1
+	{ echo "CREATE TEMP TABLE bench_projects(n);
+	    INSERT INTO bench_projects VALUES(305);"
+	  cat "$MIRROR_TOP/tests/bench/projects_gen.sql"
+	  echo "CREATE TEMP TABLE k(i, p, j);
+	    WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1
+	    FROM c WHERE i < 914) INSERT INTO k SELECT i, i % 305, i / 305
+	    FROM c WHERE i / 305 < 1 + (i % 305) % 3;
+	    INSERT INTO project_state(id, project, category, key, value,
+	    source, status, created_at, updated_at)
+	    SELECT 'm-' || i, printf('p%06d', p), 'fact', 'dim_' || j,
+	    i || '.5 mm', 'test', 'active', '2024-01-01 00:00:00',
+	    '2024-01-01 00:00:00' FROM k;
+	    INSERT INTO memories(id, memory_type, content, project,
+	    confidence, status, reference_count, domain_tags, created_at,
+	    updated_at) SELECT 'mm-' || i, 'project', 'dim_' || j ||
+	    ' is 9 mm', printf('p%06d', p), 0.9, 'active', 0, '[]',
+	    '2024-05-01 00:00:00', '2024-05-01 00:00:00' FROM k;"; } |
+	    sqlite3 -bail m.db >/dev/null
+}
+expect "a store of 305 projects with 1 to 3 conflicts each is made" make_many
+mirror build --store m.db --out msite --quiet
+expect_status "it builds" 0
+sql m.db "SELECT p.name || '|' || count(c.id) FROM projects p JOIN
+    conflicts c ON c.project = p.id AND c.status = 'open' GROUP BY p.id" |
+    sort >m.open
+byproject() { python3 - "$@" <<'PY'
+import os, re, sys
+site, case = "msite", sys.argv[1]
+def read(p): return open(os.path.join(site, p), encoding="utf-8").read()
+def num(s): return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", s)]
+lst, f = [], "index.projects.md"
+while f:
+    lst.append((f, read("conflicts/" + f)))
+    m = re.search(r"\[next\]\(([^)]*)\)", lst[-1][1])
+    f = m.group(1) if m else None
+ROW = re.compile(r"^\| \[([^\]]*)\]\(projects/([^)]*)\.md\) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\S+) \| (\d+) \| (\d+) \|$", re.M)
+rows = [r for f, t in lst for r in ROW.findall(t)]
+bad = []
+if case == "list":
+    if [f for f, t in lst] != ["index.projects.md", "index.projects.page-2.md"]:
+        bad.append("pages %r" % [f for f, t in lst])
+    n = [len(ROW.findall(t)) for f, t in lst]
+    if n != [300, 5]: bad.append("rows a page %r" % n)
+    for f, t in lst:
+        if "| Project | Open | Across layers | Between records | Between memories | Oldest open | Resolved | Dismissed |" not in t:
+            bad.append("%s: no heading row" % f)
+        if "[Review queue](index.md)" not in t: bad.append("%s: no link to the queue" % f)
+        if not re.search(r"^Pages: .*\[next\]|^Pages: \[previous\]", t, re.M):
+            bad.append("%s: no links to the other page" % f)
+    names = [r[0] for r in rows]
+    if names != ["Project %d" % i for i in range(305)]: bad.append("not by name, numbers as numbers: %r" % names[:12])
+    got = sorted("%s|%s" % (r[0], r[2]) for r in rows)
+    if got != open("m.open").read().split("\n")[:-1]: bad.append("open counts are not the store's")
+    for r in rows:
+        if not os.path.exists(os.path.join(site, "conflicts/projects/%s.md" % r[1])):
+            bad.append("%s: no queue" % r[1]); break
+    for f in ("index.projects", "index.projects.page-2"):
+        if '<script src="../assets/sort.js" defer></script>' not in read("conflicts/%s.html" % f):
+            bad.append("%s: no sort.js" % f)
+elif case == "worst":
+    t = read("conflicts/index.md")
+    w = re.findall(r"^- \[([^\]]*)\]\(projects/[^)]*\.md\): (\d+) open conflicts?", t, re.M)
+    if len(w) != 20: bad.append("%d projects named, not 20" % len(w))
+    key = [(-int(c), num(n)) for n, c in w]
+    if key != sorted(key): bad.append("not the most first, then by name: %r" % w[:4])
+    if w[:2] != [("Project 2", "3"), ("Project 5", "3")]: bad.append("first %r" % w[:2])
+    if "](index.projects.md)" not in t: bad.append("no link to the list")
+    if "The 20 of the 305 projects with open conflicts" not in t: bad.append("no words for the 20")
+    if len(read("conflicts/index.md")) > 8000: bad.append("front page over 8 kB")
+for b in bad[:10]: print("#   " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+expect "every project's queue by name, numbers as numbers, 300 a page, its open count the store's, sortable" byproject list
+expect "the queue's front page names the 20 projects with the most open conflicts, most first, and links the list" byproject worst
+
+inode2() { stat -c %i msite/conflicts/index.projects.page-2.md; }
+before=$(inode2)
+cp msite/conflicts/index.projects.md list1.before
+sql m.db "INSERT INTO project_state(id, project, category, key, value,
+    source, status, created_at, updated_at) VALUES ('m-new', 'p000000',
+    'fact', 'dim_new', '1 mm', 'test', 'active', '2024-01-01 00:00:00',
+    '2024-01-01 00:00:00');
+    INSERT INTO memories(id, memory_type, content, project, confidence,
+    status, reference_count, domain_tags, created_at, updated_at) VALUES
+    ('mm-new', 'project', 'dim_new is 2 mm', 'p000000', 0.9, 'active', 0,
+    '[]', '2024-05-01 00:00:00', '2024-05-01 00:00:00')"
+mirror build --store m.db --out msite --quiet
+expect "a conflict opened in Project 0 rewrites its row of the first page ..." sh -c '
+    ! cmp -s list1.before msite/conflicts/index.projects.md &&
+    grep -q "^| \[Project 0\](projects/p000000.md) | 2 | 2 |" msite/conflicts/index.projects.md'
+expect "... and the second page keeps its file" \
+    sh -c "[ -n \"$before\" ] && [ \"$(inode2)\" = \"$before\" ]"

@@ -159,20 +159,34 @@ elif case == "history":
     if not re.search(r'<path stroke-width="2" d="M\d+ \d+ H\d+ V\d+"/>', read("index.html")):
         bad.append("no step line of two points")
 elif case == "queue":
-    # The front page: one line per project, linked to its own pages.
+    # The front page: a line per project with open conflicts, the most
+    # first, at most 20, linked to its own pages; the list by project
+    # (conflicts/index.projects and on): a row per project, by name.
     lines = re.findall(r"^- \[(.*)\]\(projects/([^)]*)\.md\): (\d+) open conflicts?", queue, re.M)
     projects = {c["project"] for c in conflicts}
-    if len(lines) != len(projects):
-        bad.append("front page: %d projects, the store %d" % (len(lines), len(projects)))
+    with_open = {c["project"] for c in conflicts if c["status"] == "open"}
+    if len(lines) != min(20, len(with_open)):
+        bad.append("front page: %d projects, the store %d with open conflicts" % (len(lines), len(with_open)))
     opens = [int(l[2]) for l in lines]
-    names = [l[0] for l in lines if l[1] != "_"]
-    if names != sorted(names) or (len(names) < len(lines) and lines[-1][1] != "_"):
-        bad.append("front page not by name, no project last: %r" % lines)
-    if sum(opens) != open_n:
-        bad.append("front page: %d open, the store %d" % (sum(opens), open_n))
+    if opens != sorted(opens, reverse=True):
+        bad.append("front page not the most first: %r" % lines)
     for name, folder, n in lines:
         if "conflicts/projects/%s.md" % folder not in pages:
             bad.append("%s: no page projects/%s.md" % (name, folder))
+    rows, f = [], "index.projects.md"
+    while f:
+        t = read("conflicts/" + f)
+        rows += re.findall(r"^\| \[(.*)\]\(projects/([^)]*)\.md\) \| (\d+) \|", t, re.M)
+        m = re.search(r"\[next\]\(([^)]*)\)", t)
+        f = m.group(1) if m else None
+    if len(rows) != len(projects):
+        bad.append("list: %d projects, the store %d" % (len(rows), len(projects)))
+    if sum(int(r[2]) for r in rows) != open_n:
+        bad.append("list: %d open, the store %d" % (sum(int(r[2]) for r in rows), open_n))
+    num = lambda s: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", s)]
+    names = [r[0] for r in rows if r[1] != "_"]
+    if names != sorted(names, key=num) or (len(names) < len(rows) and rows[-1][1] != "_"):
+        bad.append("list not by name, no project last: %r" % rows[:5])
     # Each conflict: its slot and sides on exactly one project page.
     for c in conflicts:
         entry = "- [%s](../%s.md): %s\n" % (c["slot_words"], c["slug"], c["sides_words"])

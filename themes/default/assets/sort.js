@@ -1,6 +1,7 @@
 // sort.js: a table that sorts by any column, for the default theme's
-// lists (projects/index, conflicts/index.open, checks/index.open and
-// their pages: the layout's flag sortable). Without JavaScript the
+// lists (projects/index, conflicts/index.open, checks/index.open,
+// conflicts/index.projects, checks/index.projects and their pages: the
+// layout's flag sortable). Without JavaScript the
 // page is the table in the order its heading says, and its links lead to
 // the other order and the other pages; with it, each column heading is a
 // button that sorts the rows of this page by that column (numbers as
