@@ -34,11 +34,32 @@ writer_init(struct site_writer *w, tmpl_set *ts, theme *th,
 	w->out = out;
 	w->progress = progress;
 	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->projects_cond, NULL);
+}
+
+void
+page_projects_done(struct site_writer *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->projects_done = 1;
+	pthread_cond_broadcast(&w->projects_cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void
+page_projects_wait(struct site_writer *w)
+{
+	pthread_mutex_lock(&w->lock);
+	while (!w->projects_done)
+		pthread_cond_wait(&w->projects_cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
 }
 
 void
 writer_free(struct site_writer *w)
 {
+	json_decref(w->unaudited);
+	pthread_cond_destroy(&w->projects_cond);
 	pthread_mutex_destroy(&w->lock);
 }
 

@@ -71,7 +71,21 @@ struct site_writer {
 	                                 NULL: none */
 	pthread_mutex_t lock;         /* pages and progress */
 	size_t pages;                 /* pages (twins) written */
+	json_t *unaudited;            /* the facts the projects family found
+	                                 changed against the last build's
+	                                 api/ file with no audit row to say
+	                                 so (site_index.h), under lock; NULL:
+	                                 none */
+	pthread_cond_t projects_cond; /* projects_done set, under lock */
+	int projects_done;            /* 1: the projects family has run */
 };
+
+/* The projects family has run (or will not): wake page_projects_wait. */
+void page_projects_done(struct site_writer *w);
+
+/* Wait until page_projects_done(w): for a family run beside the others
+ * that reads what the projects family found (w->unaudited). */
+void page_projects_wait(struct site_writer *w);
 
 /* What a page family is handed: the model to show, a writer to write. */
 struct page_ctx {

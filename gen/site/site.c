@@ -31,8 +31,12 @@
 /* The page families, in render order: extras last, since the sitemap
  * lists what was written before it. */
 static const struct page_family families[] = {
-	{ "index", index_pages, 1 },    /* the model's loose rows */
 	{ "projects", project_pages, 0 },
+	/* Beside the others, but its recent changes wait for the projects
+	 * family (page_projects_wait), which finds the facts changed with
+	 * no audit row (site_index_unaudited): after it in the order, so
+	 * that when it cannot start beside it runs after it. */
+	{ "index", index_pages, 1 },    /* the model's loose rows */
 	{ "conflicts", conflict_pages, 0 },
 	{ "checks", check_pages, 0 },
 	{ "atoz", atoz_pages, 1 },      /* its own sorted read of names */
@@ -150,6 +154,8 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 			rc = join_beside(b, n - 1, pc, rc, err);
 		if (rc == 0 && !beside)
 			rc = f[i].pages(pc, err);
+		if (f[i].pages == project_pages)    /* run, or never will */
+			page_projects_done(pc->w);
 		/* What a family freed goes back before the next grows. */
 		xtrim();
 	}

@@ -33,6 +33,7 @@
 #include "sweep/open_trend.h"
 #include "sys/clock.h"
 #include "util/array.h"
+#include "util/jsonwrite.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -640,6 +641,7 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	if (rc == 0)
 		projects_words(data, projects, pages);
 	json_decref(projects);
+	page_projects_wait(pc->w);      /* what it found changed: w->unaudited */
 	if (rc == 0)
 		rc = changes_pages(pc, data, err);
 	if (!bars_words(data, loose_open))
@@ -918,6 +920,17 @@ struct change {
 	const struct fact_audit *a;
 	const struct first_build *f;
 	int closed;                     /* 1: resolved, dismissed, passing */
+	const char *fields;             /* a fact changed with no audit row:
+	                                   what changed, old → new; else
+	                                   NULL */
+};
+
+/* The facts changed with no audit row (UNAUDITED_JSON's entries) as
+ * audit rows of action "changed", and what each changed. */
+struct unaudited {
+	struct fact_audit *a;
+	const char **fields;
+	size_t n;
 };
 
 /* The id of what changed: the conflict's, the check's or the fact's,
@@ -983,12 +996,12 @@ first_opened_check(const struct first_build *f, const struct violation *v)
  */
 static size_t
 changes_of(struct change **out, const struct site_model *m,
-    struct first_build *f)
+    struct first_build *f, const struct unaudited *un)
 {
 	size_t n = 0;
 	char since[MIRROR_TS_LEN];
 	struct change *it = xcalloc(2 * (m->conflicts.n + m->violations.n) +
-	    m->audit.n + 2, sizeof(*it));
+	    m->audit.n + un->n + 2, sizeof(*it));
 
 	mirror_format_ts(since, m->now - (time_t)CHANGES_DAYS * 86400);
 	if (f->run.id != NULL)
@@ -1023,6 +1036,10 @@ changes_of(struct change **out, const struct site_model *m,
 			change_add(it, &n, since, (struct change){
 			    .t = m->audit.items[i].timestamp,
 			    .a = &m->audit.items[i] });
+	for (size_t i = 0; i < un->n; i++)
+		change_add(it, &n, since, (struct change){
+		    .t = un->a[i].timestamp, .a = &un->a[i],
+		    .fields = un->fields[i] });
 	if (n > 1)
 		qsort(it, n, sizeof(*it), change_order);
 	*out = it;
@@ -1144,6 +1161,346 @@ change_fields(strbuf *sb, const struct fact_audit *a)
 	free(keys);
 	json_decref(before);
 	json_decref(after);
+}
+
+/* ---- facts changed with no audit row ------------------------------ */
+
+/* The last build's findings of facts changed with no audit row, which
+ * later builds keep showing until they are CHANGES_DAYS old. */
+#define UNAUDITED_JSON "api/changes-unaudited.json"
+
+/* memory_audit's entity_kind of an API row's layer; NULL for a
+ * relationship (people read it on its entities). */
+static const char *
+layer_kind(const char *layer)
+{
+	if (strcmp(layer, "state") == 0)
+		return "project_state";
+	return strcmp(layer, "entity") == 0 || strcmp(layer, "memory") == 0 ?
+	    layer : NULL;
+}
+
+/* Column col of API row r whose layer's columns are cols; NULL when
+ * there is none. */
+static json_t *
+row_col(const json_t *r, const json_t *cols, const char *col)
+{
+	size_t k;
+	json_t *c;
+
+	json_array_foreach(cols, k, c)
+		if (strcmp(json_string_value(c), col) == 0)
+			return json_array_get(r, k + 1);
+	return NULL;
+}
+
+/* One field's change, "name: was → now", into sb after *said others
+ * (at most 6 in all). */
+static void
+field_change(strbuf *sb, int *said, const char *name, const json_t *was,
+    const json_t *now)
+{
+	if (*said >= 6 || json_equal(was, now) || (was == NULL && now == NULL))
+		return;
+	strbuf_printf(sb, "%s%s: ", (*said)++ ? "; " : "", name);
+	field_said(sb, was);
+	strbuf_puts(sb, " → ");
+	field_said(sb, now);
+}
+
+/*
+ * What changed between API rows was and now of one fact (columns ocols
+ * and ncols), said into sb: its fields people read ("value: 7.5 mm →
+ * 9 mm"), an entity's properties each by its key. Returns how many.
+ */
+static int
+row_changes(strbuf *sb, const char *layer, const json_t *was,
+    const json_t *ocols, const json_t *now, const json_t *ncols)
+{
+	static const char *const seen[][6] = {
+	    { "key", "value", "category", "status", "source", NULL },
+	    { "name", "type", "description", "status", NULL },
+	    { "type", "content", "status", "valid_until", NULL } };
+	const char *const *cols = seen[strcmp(layer, "state") == 0 ? 0 :
+	    strcmp(layer, "entity") == 0 ? 1 : 2];
+	json_t *op, *np, *v;
+	const char *key;
+	int said = 0;
+
+	for (size_t k = 0; cols[k] != NULL; k++)
+		field_change(sb, &said, cols[k], row_col(was, ocols, cols[k]),
+		    row_col(now, ncols, cols[k]));
+	op = row_col(was, ocols, "properties");
+	np = row_col(now, ncols, "properties");
+	if (json_is_object(op) && json_is_object(np)) {
+		json_object_foreach(np, key, v)
+			field_change(sb, &said, key, json_object_get(op, key), v);
+		json_object_foreach(op, key, v)
+			if (json_object_get(np, key) == NULL)
+				field_change(sb, &said, key, v, NULL);
+	}
+	return said;
+}
+
+/* 1 when API row r is of (layer, id), comparing as the rows are sorted
+ * (site_project.c: by layer, then id): < 0, 0 or > 0. */
+static int
+row_cmp(const json_t *r, const json_t *q)
+{
+	int c = strcmp(json_string_value(json_array_get(r, 0)),
+	    json_string_value(json_array_get(q, 0)));
+
+	return c != 0 ? c : strcmp(json_string_value(json_array_get(r, 1)),
+	    json_string_value(json_array_get(q, 1)));
+}
+
+/* The entry of fact row now (layer kind) of project i that changed
+ * (fields) with no audit row in the window: a new object. */
+static json_t *
+unaudited_entry(const struct site_model *m, size_t i, const char *kind,
+    const json_t *now, const json_t *ncols, const char *fields)
+{
+	static const char *const label[] = { "key", "name", "content" };
+	char t[MIRROR_TS_LEN];
+	const json_t *l = row_col(now, ncols, label[strcmp(kind, "project_"
+	    "state") == 0 ? 0 : strcmp(kind, "entity") == 0 ? 1 : 2]);
+
+	mirror_format_ts(t, m->now);
+	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "t", t,
+	    "kind", kind, "id", json_string_value(json_array_get(now, 1)),
+	    "project", m->projects[i].id, "label", json_is_string(l) ?
+	    json_string_value(l) : "", "fields", fields), "fact",
+	    json_string_value(json_array_get(now, 1)));
+}
+
+/*
+ * The facts of project i whose rows differ from the last build's
+ * (old, its api/projects/<slug>.json) in a field people read, with no
+ * audit row of the last CHANGES_DAYS days to say so: their entries
+ * (unaudited_entry) appended to out.
+ */
+static void
+unaudited_diff(json_t *out, const struct site_model *m, size_t i,
+    const json_t *old, const json_t *rows)
+{
+	const json_t *of = json_object_get(old, "facts"), *nf =
+	    json_object_get(rows, "facts");
+	const json_t *oc = json_object_get(old, "columns"), *nc =
+	    json_object_get(rows, "columns");
+	char since[MIRROR_TS_LEN];
+	size_t a = 0, b = 0;
+	strbuf sb;
+
+	mirror_format_ts(since, m->now - (time_t)CHANGES_DAYS * 86400);
+	strbuf_init(&sb);
+	while (a < json_array_size(of) && b < json_array_size(nf)) {
+		const json_t *x = json_array_get(of, a), *y = json_array_get(nf,
+		    b);
+		const char *layer, *kind;
+		const struct fact_audit *au;
+		int c;
+
+		if (!json_is_array(x) || !json_is_string(json_array_get(x, 0)) ||
+		    !json_is_string(json_array_get(x, 1))) {
+			a++;
+			continue;
+		}
+		if ((c = row_cmp(x, y)) != 0) {
+			a += c < 0;
+			b += c > 0;
+			continue;
+		}
+		a++, b++;
+		layer = json_string_value(json_array_get(y, 0));
+		if ((kind = layer_kind(layer)) == NULL)
+			continue;
+		au = audit_find(&m->audit, kind, json_string_value(
+		    json_array_get(y, 1)));
+		strbuf_reset(&sb);
+		if ((au == NULL || strcmp(au->timestamp, since) < 0) &&
+		    row_changes(&sb, layer, x, json_object_get(oc, layer), y,
+		    json_object_get(nc, layer)) > 0)
+			json_array_append_new(out, unaudited_entry(m, i, kind, y,
+			    json_object_get(nc, layer), sb.data));
+	}
+	strbuf_free(&sb);
+}
+
+void
+site_index_unaudited(const struct page_ctx *pc, size_t i,
+    const json_t *rows)
+{
+	char *data = NULL;
+	size_t len = 0;
+	json_t *old, *found = json_array();
+	strbuf path;
+	mirror_error err = { 0 };
+
+	strbuf_init(&path);
+	strbuf_printf(&path, "api/projects/%s.json", pc->m->pslug[i]);
+	/* A file the last build left that cannot be read says nothing:
+	 * the build goes on, as after a build into an empty DIR. */
+	if (page_read_prev(&data, &len, pc, path.data, &err) > 0) {
+		/* The file as it will be written (page_json_rows): when it is
+		 * the same, nothing changed, and nothing is parsed (a --force
+		 * build writes every project's again). */
+		strbuf_reset(&path);
+		if (json_write_rows(&path, rows) == 0)
+			strbuf_putc(&path, '\n');
+		if ((path.len != len || memcmp(path.data, data, len) != 0) &&
+		    (old = json_loadb(data, len, 0, NULL)) != NULL) {
+			unaudited_diff(found, pc->m, i, old, rows);
+			json_decref(old);
+		}
+	}
+	if (json_array_size(found) > 0) {
+		pthread_mutex_lock(&pc->w->lock);
+		if (pc->w->unaudited == NULL)
+			pc->w->unaudited = json_array();
+		json_array_extend(pc->w->unaudited, found);
+		pthread_mutex_unlock(&pc->w->lock);
+	}
+	json_decref(found);
+	free(data);
+	strbuf_free(&path);
+}
+
+/* qsort order of unaudited entries: by kind, then id, then time. */
+static int
+cmp_unaudited(const void *a, const void *b)
+{
+	static const char *const keys[] = { "kind", "id", "t" };
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	int c = 0;
+
+	for (size_t k = 0; k < 3 && c == 0; k++)
+		c = strcmp(json_string_value(json_object_get(x, keys[k])),
+		    json_string_value(json_object_get(y, keys[k])));
+	return c;
+}
+
+/* bsearch order of unaudited entries: by kind, then id (the same
+ * fact). */
+static int
+cmp_same_fact(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	int c = strcmp(json_string_value(json_object_get(x, "kind")),
+	    json_string_value(json_object_get(y, "kind")));
+
+	return c != 0 ? c : strcmp(json_string_value(json_object_get(x,
+	    "id")), json_string_value(json_object_get(y, "id")));
+}
+
+/* 1 when entry e has every field, each a string, else 0. */
+static int
+unaudited_ok(const json_t *e)
+{
+	static const char *const keys[] = { "t", "kind", "id", "project",
+	    "label", "fields" };
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++)
+		if (!json_is_string(json_object_get(e, keys[k])))
+			return 0;
+	return 1;
+}
+
+/*
+ * The facts changed with no audit row to list, into *v and *n (the
+ * caller frees v and decrefs each): those pc's writer found in this
+ * build, then the last build's (UNAUDITED_JSON) of the last
+ * CHANGES_DAYS days of facts not found again, by kind and id; written
+ * back to UNAUDITED_JSON when there are some. Returns 0 or < 0 with
+ * err set.
+ */
+static int
+unaudited_list(json_t ***v, size_t *n, const struct page_ctx *pc,
+    mirror_error *err)
+{
+	json_t *now = pc->w->unaudited, *e, *prev = NULL, *list;
+	char since[MIRROR_TS_LEN], *data = NULL;
+	size_t len = 0, k, found = json_array_size(now);
+	int rc;
+
+	mirror_format_ts(since, pc->m->now - (time_t)CHANGES_DAYS * 86400);
+	rc = page_read_prev(&data, &len, pc, UNAUDITED_JSON, err);
+	if (rc > 0)
+		prev = json_loadb(data, len, 0, NULL);
+	free(data);
+	*v = xcalloc(found + json_array_size(json_object_get(prev,
+	    "changes")) + 1, sizeof(**v));
+	*n = 0;
+	json_array_foreach(now, k, e)
+		(*v)[(*n)++] = json_incref(e);
+	qsort(*v, *n, sizeof(**v), cmp_unaudited);
+	json_array_foreach(json_object_get(prev, "changes"), k, e) {
+		json_t *const *hit;
+
+		if (!unaudited_ok(e) || strcmp(json_string_value(
+		    json_object_get(e, "t")), since) < 0)
+			continue;
+		hit = found > 0 ? bsearch(&e, *v, found, sizeof(**v),
+		    cmp_same_fact) : NULL;
+		if (hit == NULL)
+			(*v)[(*n)++] = json_incref(e);
+	}
+	json_decref(prev);
+	qsort(*v, *n, sizeof(**v), cmp_unaudited);
+	if (rc < 0 || *n == 0)
+		return rc < 0 ? rc : 0;
+	list = json_array();
+	for (k = 0; k < *n; k++)
+		json_array_append(list, (*v)[k]);
+	prev = json_pack("{s:o}", "changes", list);
+	rc = page_json_rows(pc, UNAUDITED_JSON, prev, err);
+	json_decref(prev);
+	return rc;
+}
+
+/* The entries v[0..n) (unaudited_list) as audit rows into *u: their
+ * strings are v's. */
+static void
+unaudited_rows(struct unaudited *u, json_t *const *v, size_t n)
+{
+	u->a = xcalloc(n + 1, sizeof(*u->a));
+	u->fields = xcalloc(n + 1, sizeof(*u->fields));
+	u->n = n;
+	for (size_t k = 0; k < n; k++) {
+		struct fact_audit *a = &u->a[k];
+
+		a->kind = xstrdup(json_string_value(json_object_get(v[k],
+		    "kind")));
+		a->id = xstrdup(json_string_value(json_object_get(v[k], "id")));
+		a->action = xstrdup("changed");
+		a->actor = xstrdup("");
+		a->note = xstrdup("");
+		a->timestamp = xstrdup(json_string_value(json_object_get(v[k],
+		    "t")));
+		a->before = xstrdup("");
+		a->after = xstrdup("");
+		a->label = xstrdup(json_string_value(json_object_get(v[k],
+		    "label")));
+		a->project = xstrdup(json_string_value(json_object_get(v[k],
+		    "project")));
+		u->fields[k] = json_string_value(json_object_get(v[k],
+		    "fields"));
+	}
+}
+
+/* Free what unaudited_rows made. */
+static void
+unaudited_free(struct unaudited *u)
+{
+	for (size_t k = 0; k < u->n; k++) {
+		struct fact_audit *a = &u->a[k];
+		char *f[] = { a->kind, a->id, a->action, a->actor, a->note,
+		    a->timestamp, a->before, a->after, a->label, a->project };
+
+		for (size_t j = 0; j < sizeof(f) / sizeof(*f); j++)
+			free(f[j]);
+	}
+	free(u->a);
+	free(u->fields);
 }
 
 /* An audit note as said: without the "conflict <id>: " a review puts
@@ -1334,10 +1691,14 @@ change_json(const struct site_model *m, const struct change *ch)
 	    "first", 0), "change", change_id(ch));
 	if (ch->f != NULL)
 		first_change_json(o, ch->f);
-	else if (ch->a != NULL)
+	else if (ch->a != NULL) {
 		fact_change_json(o, m, ch->a);
-	else
+		if (ch->fields != NULL)
+			json_object_set_new(o, "fields",
+			    item_clean(ch->fields));
+	} else {
 		page_change_json(o, m, ch);
+	}
 	strbuf_free(&what);
 	return o;
 }
@@ -1445,14 +1806,23 @@ changes_pages(const struct page_ctx *pc, json_t *index, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	struct first_build first = { { NULL, NULL, 0, 0 }, 0, 0 };
+	struct unaudited u;
 	struct change *it;
-	size_t n, shown;
-	json_t *data;
+	size_t n, shown, un = 0;
+	json_t *data, **uv = NULL;
 	int rc;
 
 	if ((rc = sweep_first_run(&first.run, pc->st, err)) < 0)
 		return rc;
-	n = changes_of(&it, m, &first);
+	if ((rc = unaudited_list(&uv, &un, pc, err)) < 0) {
+		for (size_t k = 0; k < un; k++)
+			json_decref(uv[k]);
+		free(uv);
+		sweep_first_free(&first.run);
+		return rc;
+	}
+	unaudited_rows(&u, uv, un);
+	n = changes_of(&it, m, &first, &u);
 	shown = n < CHANGES_ON_PAGE ? n : CHANGES_ON_PAGE;
 	data = item_must(json_pack("{s:o, s:I, s:o, s:I, s:o}",
 	    "days", changes_days(m, it, shown), "days_back",
@@ -1472,6 +1842,10 @@ changes_pages(const struct page_ctx *pc, json_t *index, mirror_error *err)
 		rc = changes_feed(pc, it, n, err);
 	json_decref(data);
 	free(it);
+	unaudited_free(&u);
+	for (size_t k = 0; k < un; k++)
+		json_decref(uv[k]);
+	free(uv);
 	sweep_first_free(&first.run);
 	return rc;
 }

@@ -15,6 +15,18 @@
  * Returns 0 or < 0 with err set. */
 int index_pages(const struct page_ctx *pc, mirror_error *err);
 
+/*
+ * Before project i's api/projects/<slug>.json is written again with
+ * rows (its new content): each fact whose row the last build's file
+ * shows with another value, status or name, and that no audit row of
+ * the last CHANGES_DAYS days says changed (a plain UPDATE of the
+ * store), recorded on pc's writer for the recent changes, old → new
+ * (doc/site.md, "Recent changes"). Nothing when DIR holds no such
+ * file (a first build, a rehearsal).
+ */
+void site_index_unaudited(const struct page_ctx *pc, size_t i,
+    const json_t *rows);
+
 /* The most projects a page of the projects list shows. */
 #define PROJECTS_PAGE 300
 

@@ -21,6 +21,7 @@
 #include "site/site_conflicts.h"
 #include "site/site_parts.h"
 #include "site/site_graph.h"
+#include "site/site_index.h"
 #include "site/site_project.h"
 #include "sys/pool.h"
 #include "util/array.h"
@@ -1015,6 +1016,7 @@ overview_page(const struct page_ctx *pc, size_t i,
 	strbuf_printf(&api, "api/projects/%s.json", m->pslug[i]);
 	strbuf_printf(&title, "%s: overview", m->projects[i].name);
 	overview_figure(&fig, data);
+	site_index_unaudited(pc, i, rows);      /* before the file is new */
 	rc = page_write_rows(pc, &(struct page_doc){ .path = path.data,
 	    .tname = "project.md", .title = title.data, .data = data,
 	    .figs = &(struct md_figure){ .name = "diagram",

@@ -83,6 +83,22 @@ bench_store() {
 	    sqlite3 -bail "$1" >/dev/null
 }
 
+# published DIR NEW: a new directory NEW holding only what a build reads
+# of DIR's last build (api/projects/ and api/changes-unaudited.json: a
+# fact changed with no audit row is found against them and kept in
+# recent changes, doc/site.md "Recent changes"; and the first line of
+# its marker, so that a build may write there, not the tree it names),
+# so that a --force build into NEW is the whole render DIR's next build
+# is compared with.
+published() {
+	rm -rf "$2" && mkdir -p "$2/api" || return 1
+	[ ! -f "$1/.mirror-output" ] ||
+	    head -n 1 "$1/.mirror-output" >"$2/.mirror-output" || return 1
+	[ ! -d "$1/api/projects" ] || cp -R "$1/api/projects" "$2/api/" || return 1
+	[ ! -f "$1/api/changes-unaudited.json" ] ||
+	    cp "$1/api/changes-unaudited.json" "$2/api/"
+}
+
 # sql DB STATEMENTS: run SQL with the sqlite3 shell, print the result.
 sql() { sqlite3 -bail "$1" "$2"; }
 

@@ -410,8 +410,11 @@ expect "a write in the same second as the last build renders again" sh -c "
     test $RC = 0 && ! grep -q unchanged '$T/out' && grep -rq '(now)' ex3"
 cp -p before-edit.db ex3.db
 mirror build --store ex3.db --out ex3
+# (The recent changes say the value's two changes, made with no audit
+# row: doc/site.md, "Recent changes".)
 expect "an older copy put back with its times (cp -p) renders it again" sh -c "
-    test $RC = 0 && ! grep -q unchanged '$T/out' && ! grep -rq '(now)' ex3"
+    test $RC = 0 && ! grep -q unchanged '$T/out' &&
+    ! grep -rq --exclude='changes.*' --exclude=changes-unaudited.json '(now)' ex3"
 env -u HOME -u XDG_CACHE_HOME MIRROR_CACHE_DIR= $MIRROR_WRAP "$MIRROR" build --store ex3.db \
     --out ex3 >"$T/out" 2>&1
 expect "without any cache the rows decide, as before: unchanged" \

@@ -90,13 +90,13 @@ expect "a changed fact makes one new commit" test "$(commits repo.git)" = 2
 git --git-dir=repo.git diff --stat mirror~1 mirror -- '*.md' > stat.txt
 # The pages that show the value: its overview, its conflict, the
 # project's queue and the list of every open conflict (each side as it
-# is now) and the index; not the recent
-# changes, whose entry of the conflict keeps the sides as found (never
-# rewritten); the A-Z page of its key is HTML only (a finder for
-# browsers), folded in the diff as generated.
+# is now) and the index; the recent changes gain the fact's entry (an
+# UPDATE with no audit row: old → new), and their entry of the conflict
+# keeps the sides as found (never rewritten); the A-Z page of its key is
+# HTML only (a finder for browsers), folded in the diff as generated.
 expect "only the pages showing the fact change" test \
     "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- '*.md' | tr '\n' ' ')" = \
-    "conflicts/c4dcd35f8cb.md conflicts/index.open.md conflicts/projects/p04-gigabit.md index.md projects/p04-gigabit/index.md "
+    "changes.md conflicts/c4dcd35f8cb.md conflicts/index.open.md conflicts/projects/p04-gigabit.md index.md projects/p04-gigabit/index.md "
 expect "... and the A-Z page of its key, HTML only" test \
     "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- 'keys/*' | tr '\n' ' ')" = "keys/f.html "
 expect "the overview's diff is the fact's line and its conflict's sides (the footer never changes)" sh -c "

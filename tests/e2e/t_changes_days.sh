@@ -49,10 +49,11 @@ expect "... the first build's line under its own day, as it was" sh -c "
 SOURCE_DATE_EPOCH=$E mirror build --store same.db --out same --quiet
 edit same.db
 SOURCE_DATE_EPOCH=$E mirror build --store same.db --out same --quiet
-expect "a second build in the same second: the first build's line as it was, the new conflict an entry" sh -c "
+expect "a second build in the same second: the first build's line as it was, the new conflict an entry (and the edit, with no audit row, one)" sh -c "
     grep -qxF -- '$first' same/changes.md &&
-    [ \$(grep -c '^- ' same/changes.md) = 2 ] &&
-    grep -q '^- conflict opened in \[Project 0\]' same/changes.md"
+    [ \$(grep -c '^- ' same/changes.md) = 3 ] &&
+    grep -q '^- conflict opened in \[Project 0\]' same/changes.md &&
+    grep -q '^- trusted state changed in \[Project 0\].* → 99 mm\$' same/changes.md"
 
 expect "the page loads the filters by project and kind; without them it is the same list" sh -c "
     grep -q '<script src=\"assets/changes.js\" defer></script>' site/changes.html &&

@@ -16,13 +16,14 @@ sums() { (cd "$1" && find . -type f ! -name .mirror-output | LC_ALL=C sort |
     xargs sha256sum); }
 
 # same_as_force_of STORE DIR [OPTION...]: DIR holds exactly what a
-# --force build of STORE writes into a fresh directory (with OPTIONs, as
+# --force build of STORE writes into a fresh directory holding only DIR's
+# publication a build reads (published, lib.sh) (with OPTIONs, as
 # DIR's last build had them); that build does not sweep (the store is
 # swept), so its stamp alone may say "swept": false.
 same_as_force_of() {
 	_db=$1 _dir=$2
 	shift 2
-	rm -rf "$T/full"
+	published "$_dir" "$T/full" || return 1
 	"$MIRROR" build --store "$_db" --out "$T/full" --no-sweep --force \
 	    --quiet "$@" >/dev/null 2>&1 &&
 	    [ "$(sums "$_dir" | grep -v ' ./api/build.json$')" = \
@@ -76,15 +77,18 @@ chunks=$(echo "$changed" | tr ' ' '\n' | grep -c '^search/d-')
 shards=$(echo "$changed" | tr ' ' '\n' | grep -c '^search/t-')
 # The value shows on its project's overview, on its A-Z letter's page,
 # in its search record's chunk and in the term shards of its words
-# (two words gone, three new: 1 to 5 shards; here 2).
+# (two words gone, three new: 1 to 5 shards; here 2); and, changed by an
+# UPDATE with no audit row, in the recent changes (changes.*, the index's
+# newest, api/changes-unaudited.json: doc/site.md, "Recent changes").
 expect "a one-fact change writes only what shows it: $changed" test \
     "$(echo "$changed" | tr ' ' '\n' | grep -v '^search/' | tr '\n' ' ')" = \
-    "api/build.json api/health.json \
-api/projects/p04-gigabit.json keys/p.html \
+    "api/build.json api/changes-unaudited.json api/health.json \
+api/projects/p04-gigabit.json changes.html changes.md changes.xml \
+index.html index.md keys/p.html \
 projects/p04-gigabit/index.html projects/p04-gigabit/index.md  " \
     -a "$chunks" = 1 -a "$shards" -ge 1 -a "$shards" -le 5 -a "$parts" = 1
-expect "the build says so: $((8 + shards)) files written (one of them a part of the record)" \
-    test "$(jq .files.written "$T/out")" = $((8 + shards))
+expect "the build says so: $((14 + shards)) files written (one of them a part of the record)" \
+    test "$(jq .files.written "$T/out")" = $((14 + shards))
 expect "the incremental site is the --force build's" same_as_force
 
 # A site an older build left with Markdown twins of a project's decision
@@ -179,7 +183,7 @@ mirror build --store s.db --out site --json
 expect "a change no conflict or check shows keeps both families whole" \
     test "$RC" = 0 -a "$(edited site/conflicts/index.md site/checks/index.md \
     site/checks/projects/p06-polisher.md)" = 3 -a "$(jq .files.written \
-    "$T/out")" = 9
+    "$T/out")" = 13
 # A check's fact renamed: the checks are built again, the pages whose
 # line differs among them; the conflicts stay.
 sql s.db "UPDATE entities SET name = 'Reference oscillator, renamed'
@@ -345,7 +349,7 @@ sql k.db "UPDATE project_state SET source = 'drawing 7' WHERE id = 'kz-7'"
 for f in index k k-2 p; do echo old > "ksite/keys/$f.md"; done
 mirror build --store k.db --out ksite --no-sweep --json
 expect "a changed source keeps the A-Z pages (no keys/ file written)" \
-    test "$RC" = 0 -a "$(jq .files.written "$T/out")" -le 10 -a \
+    test "$RC" = 0 -a "$(jq .files.written "$T/out")" -le 16 -a \
     "$(find ksite/keys -type f -newer ksite/api/health.json | wc -l)" = 0
 expect "... and removes the Markdown twins an older build left in keys/" \
     test -z "$(find ksite/keys -name '*.md')" -a -s ksite/keys/k-2.html

@@ -171,6 +171,7 @@ unset MIRROR_JOBS
 expect "the next build, a state value changed, keeps the 10 rules that read no project_state" \
     sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 10' '$T/out' >/dev/null"
 expect "its sweep keys every rule again" test "$(keys_held kp.db)" = "$all_keys"
+published kp state       # what a build reads of kp's publication (lib.sh)
 mirror build --store state.db --out state --force --quiet
 expect "... with the violations and the site of a build evaluating every rule" sh -c \
     "test \"\$(sqlite3 kp.db \"\$1\")\" = \"\$(sqlite3 state.db \"\$1\")\" && diff -r kp state" _ \
@@ -185,6 +186,7 @@ expect "a memory changed: every rule is kept (none reads memories)" \
     sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 11 and .rendered' '$T/out' >/dev/null"
 expect "kept rules have a rule_runs row with their last hits, in 0 ms" \
     test "$(sql kp.db "SELECT count(*) FROM rule_runs r JOIN rule_runs p ON p.rule_id = r.rule_id AND p.hits = r.hits WHERE r.sweep_run = (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 1) AND p.sweep_run = (SELECT id FROM sweep_runs ORDER BY rowid DESC LIMIT 1 OFFSET 1) AND r.duration_ms = 0 AND r.status = 'ok'")" -ge 10
+published kp full
 mirror build --store full.db --out full --force --json
 expect "a --force build of the same store evaluates every rule" \
     sh -c "test $RC = 0 && jq -e '.sweep.rules_kept == 0' '$T/out' >/dev/null"

@@ -18,7 +18,11 @@ edited there). Two copies of STORE receive the same edits:
     WORK/B: the same, every build with --force into an empty DIR (its
             site/ is removed first): the reference, which never depends
             on the reuse of DIR's files or of the last commit's tree that
-            it is compared with
+            it is compared with. Only what the last build published that
+            a build reads as input stays: DIR's marker, each project's
+            api/projects/<slug>.json and api/changes-unaudited.json (a
+            fact changed with no audit row is found against them and
+            kept in the recent changes: doc/site.md, "Recent changes")
 
 Why two stores and the sweep inside both builds: the sweep is part of
 what a build does, and its result (conflicts opened, members added,
@@ -1094,14 +1098,45 @@ class Trials:
             argv.append("--force")
         return argv
 
+    @staticmethod
+    def empty_but_published(site):
+        """Empty DIR site but for what a build reads of the last one's
+        publication: api/projects/ and api/changes-unaudited.json, with
+        the first line of its marker (which lets a build write there;
+        not its tree, which would make the commit from the last one's)."""
+        keep = [os.path.join("api", "projects"),
+                os.path.join("api", "changes-unaudited.json")]
+        saved = site + ".published"
+        shutil.rmtree(saved, ignore_errors=True)
+        marker = os.path.join(site, ".mirror-output")
+        if os.path.isfile(marker):
+            os.makedirs(saved)
+            with open(marker, encoding="utf-8") as f:
+                first = f.readline()
+            with open(os.path.join(saved, ".mirror-output"), "w",
+                      encoding="utf-8") as f:
+                f.write(first)
+        for rel in keep:
+            src = os.path.join(site, rel)
+            if os.path.isdir(src):
+                shutil.copytree(src, os.path.join(saved, rel))
+            elif os.path.isfile(src):
+                os.makedirs(os.path.dirname(os.path.join(saved, rel)),
+                            exist_ok=True)
+                shutil.copy2(src, os.path.join(saved, rel))
+        shutil.rmtree(site, ignore_errors=True)
+        if os.path.isdir(saved):
+            os.rename(saved, site)
+
     def builds(self, no_sweep, wrap):
         """Build A and B at once (they share nothing: two stores, two
         DIRs, two repositories; the machine has two cores). Returns, per
         side, (exit status, the --json object or None, stderr, seconds,
         argv)."""
         # B's DIR goes first: B is a whole render into an empty DIR, so it
-        # never depends on the reuse of DIR's files it is compared with.
-        shutil.rmtree(self.path("B", "site"), ignore_errors=True)
+        # never depends on the reuse of DIR's files it is compared with;
+        # but for the last build's publication that a build reads.
+        self.empty_but_published(self.path("B", "site"))
         t0 = time.monotonic()
         procs = []
         for side in ("A", "B"):
