@@ -104,51 +104,61 @@ row_int(const json_t *x, const char *key)
 	return (long long)json_integer_value(json_object_get(x, key));
 }
 
+/* A project as the lists order it: what they sort by, with its
+ * index in the model (project_row makes its row of the table). Held
+ * for every project, so small: the rows' JSON is made for the
+ * projects a page shows (at 100,000 projects the JSON of every row
+ * was most of the build's memory). */
+struct proj_row {
+	size_t i;                       /* the model's project */
+	const char *name, *id;
+	long long open, errors, checks; /* open conflicts, open error
+	                                   checks, open checks */
+};
+
 /* qsort order of project rows: by name, numeric-aware (item_name_cmp), then
  * by id (ids are unique); not by a count, so a row does not move when
  * a count changes. */
 static int
 cmp_row(const void *a, const void *b)
 {
-	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	int c;
+	const struct proj_row *x = a, *y = b;
+	int c = item_name_cmp(x->name, y->name);
 
-	c = item_name_cmp(json_string_value(json_object_get(x, "name")),
-	    json_string_value(json_object_get(y, "name")));
-	return c != 0 ? c : strcmp(json_string_value(json_object_get(x, "id")),
-	    json_string_value(json_object_get(y, "id")));
+	return c != 0 ? c : strcmp(x->id, y->id);
 }
 
 /* How bad project row x is: its open conflicts and open error checks. */
 static long long
-row_score(const json_t *x)
+row_score(const struct proj_row *x)
 {
-	return row_int(x, "open_conflicts") + row_int(x, "open_errors");
+	return x->open + x->errors;
 }
 
-/* qsort order of the worst projects first: by row_score, descending,
- * then as cmp_row. */
+/* qsort order (of pointers to rows) of the worst projects first: by
+ * row_score, descending, then as cmp_row. */
 static int
 cmp_worst(const void *a, const void *b)
 {
-	long long x = row_score(*(json_t *const *)a);
-	long long y = row_score(*(json_t *const *)b);
+	const struct proj_row *x = *(const struct proj_row *const *)a;
+	const struct proj_row *y = *(const struct proj_row *const *)b;
+	long long sx = row_score(x), sy = row_score(y);
 
-	return x != y ? (x > y ? -1 : 1) : cmp_row(a, b);
+	return sx != sy ? (sx > sy ? -1 : 1) : cmp_row(x, y);
 }
 
-/* qsort order of the list by open conflicts: most first, then most
- * open checks, then as cmp_row. */
+/* qsort order (of pointers to rows) of the list by open conflicts: most
+ * first, then most open checks, then as cmp_row. */
 static int
 cmp_conflicts(const void *a, const void *b)
 {
-	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	long long d = row_int(y, "open_conflicts") - row_int(x,
-	    "open_conflicts");
+	const struct proj_row *x = *(const struct proj_row *const *)a;
+	const struct proj_row *y = *(const struct proj_row *const *)b;
+	long long d = y->open - x->open;
 
 	if (d == 0)
-		d = row_int(y, "open_checks") - row_int(x, "open_checks");
-	return d != 0 ? (d > 0 ? 1 : -1) : cmp_row(a, b);
+		d = y->checks - x->checks;
+	return d != 0 ? (d > 0 ? 1 : -1) : cmp_row(x, y);
 }
 
 /* How many of project i's violations are open (checks_of lists the
@@ -226,51 +236,57 @@ project_row(const struct site_model *m, size_t i, long long open)
 	return row;
 }
 
-/* Every project but the no-project group, in reading order (cmp_row);
- * *with_open counts those with an open conflict. */
-static json_t *
-project_rows(const struct site_model *m, const long long *open,
+/* Every project but the no-project group, in reading order (cmp_row),
+ * a new array of *n; *with_open counts those with an open conflict. */
+static struct proj_row *
+project_rows(size_t *n, const struct site_model *m, const long long *open,
     long long *with_open)
 {
-	json_t **v = xcalloc(m->n_projects + 1, sizeof(*v)), *out;
-	size_t n = 0;
+	struct proj_row *v = xcalloc(m->n_projects + 1, sizeof(*v));
 
+	*n = 0;
 	*with_open = 0;
 	for (size_t i = 0; i < m->n_projects; i++) {
+		struct proj_row *r = &v[*n];
+
 		if (m->projects[i].id[0] == '\0')
 			continue;
-		v[n++] = project_row(m, i, open[i]);
+		r->i = i;
+		r->name = m->projects[i].name;
+		r->id = m->projects[i].id;
+		r->open = open[i];
+		r->checks = open_checks_of(&r->errors, m, i);
 		*with_open += open[i] > 0;
+		(*n)++;
 	}
-	qsort(v, n, sizeof(*v), cmp_row);
-	out = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(out, v[i]);
-	free(v);
-	return out;
+	qsort(v, *n, sizeof(*v), cmp_row);
+	return v;
 }
 
 /* The most projects the index's "Where to look first" names. */
 #define WORST_MAX 12
 
-/* Into data: "worst", the rows of rows (project_rows) with an open
- * conflict or an open error check, worst first (cmp_worst), at most
- * WORST_MAX; "worst_words", what they are in words; "worst_more", how
- * many such projects are not among them. */
+/* Into data: "worst", the rows (project_row) of those of rows[0..n)
+ * (project_rows) with an open conflict or an open error check, worst
+ * first (cmp_worst), at most WORST_MAX; "worst_words", what they are
+ * in words; "worst_more", how many such projects are not among them. */
 static void
-worst_rows(json_t *data, const json_t *rows)
+worst_rows(json_t *data, const struct site_model *m,
+    const struct proj_row *rows, size_t n)
 {
-	size_t n = json_array_size(rows), bad = 0;
-	json_t **v = xcalloc(n + 1, sizeof(*v)), *out = json_array();
+	size_t bad = 0;
+	const struct proj_row **v = xcalloc(n + 1, sizeof(*v));
+	json_t *out = json_array();
 	strbuf sb;
 
 	for (size_t i = 0; i < n; i++)
-		if (row_score(json_array_get(rows, i)) > 0)
-			v[bad++] = json_array_get(rows, i);
+		if (row_score(&rows[i]) > 0)
+			v[bad++] = &rows[i];
 	if (bad > 1)
 		qsort(v, bad, sizeof(*v), cmp_worst);
 	for (size_t i = 0; i < bad && i < WORST_MAX; i++)
-		json_array_append(out, v[i]);
+		json_array_append_new(out, project_row(m, v[i]->i,
+		    v[i]->open));
 	strbuf_init(&sb);
 	if (bad > WORST_MAX)
 		strbuf_printf(&sb, "The %d of the %zu projects with open "
@@ -287,28 +303,32 @@ worst_rows(json_t *data, const json_t *rows)
 	json_object_set_new(data, "worst_more", json_integer((json_int_t)(
 	    bad > WORST_MAX ? bad - WORST_MAX : 0)));
 	strbuf_free(&sb);
-	free(v);
+	free((void *)v);
 }
 
-/* Project row r (project_row) as the list shows it: what its columns
- * show and nothing else, so a page's digest changes only when they
- * do. */
+/* Project row r as the list shows it: what its columns show and
+ * nothing else (project_row's fields of the same names), so a page's
+ * digest changes only when they do. A new object. */
 static json_t *
-list_row(const json_t *r)
+list_row(const struct site_model *m, const struct proj_row *r)
 {
-	static const char *const keys[] = { "name", "slug", "open_conflicts",
-	    "open_errors", "open_checks", "latest", "state_rows",
-	    "entity_rows", "memory_rows" };
-	json_t *o = json_object();
+	const struct fact_project *p = &m->projects[r->i];
+	char date[MIRROR_TS_LEN];
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		json_object_set(o, keys[i], json_object_get(r, keys[i]));
-	return o;
+	if (p->latest >= 0)
+		date_of(date, p->latest);
+	return item_must(json_pack("{s:s, s:s, s:I, s:I, s:I, s:o, s:I, s:I, "
+	    "s:I}", "name", p->name, "slug", m->pslug[r->i], "open_conflicts",
+	    (json_int_t)r->open, "open_errors", (json_int_t)r->errors,
+	    "open_checks", (json_int_t)r->checks, "latest", p->latest >= 0 ?
+	    json_string(date) : json_null(), "state_rows",
+	    (json_int_t)p->n_state, "entity_rows", (json_int_t)p->n_entities,
+	    "memory_rows", (json_int_t)p->n_memories), "project", p->id);
 }
 
 /* One order of the projects list: its rows and what it is called. */
 struct list_order {
-	json_t *const *v;       /* every row, in the order */
+	const struct proj_row *const *v;  /* every row, in the order */
 	struct page_list l;     /* its pages: base "index",
 	                           "index.conflicts" */
 	const char *words;      /* "by name" */
@@ -333,7 +353,7 @@ list_page(const struct page_ctx *pc, const struct list_order *o, size_t k,
 
 	to = to < o->l.n ? to : o->l.n;
 	for (size_t i = from; i < to; i++)
-		json_array_append_new(rows, list_row(o->v[i]));
+		json_array_append_new(rows, list_row(pc->m, o->v[i]));
 	strbuf_init(&path);
 	strbuf_init(&title);
 	strbuf_init(&words);
@@ -361,18 +381,17 @@ list_page(const struct page_ctx *pc, const struct list_order *o, size_t k,
 
 /*
  * The projects list, projects/index and on (page_list_file): every row
- * of rows (project_rows, by name) PROJECTS_PAGE a page, by name and by
- * open conflicts (cmp_conflicts). *pages gets the pages of one order
- * (1 with no project: the links to it still lead somewhere). Returns 0
- * or < 0 with err set.
+ * of rows[0..n) (project_rows, by name) PROJECTS_PAGE a page, by name
+ * and by open conflicts (cmp_conflicts). *pages gets the pages of one
+ * order (1 with no project: the links to it still lead somewhere).
+ * Returns 0 or < 0 with err set.
  */
 static int
-list_pages(size_t *pages, const struct page_ctx *pc, const json_t *rows,
-    mirror_error *err)
+list_pages(size_t *pages, const struct page_ctx *pc,
+    const struct proj_row *rows, size_t n, mirror_error *err)
 {
-	size_t n = json_array_size(rows);
-	json_t **by_name = xcalloc(n + 1, sizeof(*by_name));
-	json_t **by_open = xcalloc(n + 1, sizeof(*by_open));
+	const struct proj_row **by_name = xcalloc(n + 1, sizeof(*by_name));
+	const struct proj_row **by_open = xcalloc(n + 1, sizeof(*by_open));
 	const struct list_order o[2] = {
 		{ by_name, { "index", n, PROJECTS_PAGE }, "by name",
 		    "index.conflicts.md", "By open conflicts" },
@@ -381,15 +400,15 @@ list_pages(size_t *pages, const struct page_ctx *pc, const json_t *rows,
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++)
-		by_name[i] = by_open[i] = json_array_get(rows, i);
+		by_name[i] = by_open[i] = &rows[i];
 	if (n > 1)
 		qsort(by_open, n, sizeof(*by_open), cmp_conflicts);
 	*pages = page_list_pages(&o[0].l);
 	for (size_t j = 0; j < 2 && rc == 0; j++)
 		for (size_t k = 0; k < *pages && rc == 0; k++)
 			rc = list_page(pc, &o[j], k, err);
-	free(by_name);
-	free(by_open);
+	free((void *)by_name);
+	free((void *)by_open);
 	return rc;
 }
 
@@ -595,13 +614,11 @@ checks_words(json_t *data, const struct site_model *m)
 static int changes_pages(const struct page_ctx *pc, json_t *index,
     mirror_error *err);
 
-/* Into data: the projects of rows (project_rows) in words and the
- * pages of their list (list_pages). */
+/* Into data: the n projects of the list (project_rows) in words and
+ * the pages of their list (list_pages). */
 static void
-projects_words(json_t *data, const json_t *rows, size_t pages)
+projects_words(json_t *data, size_t n, size_t pages)
 {
-	size_t n = json_array_size(rows);
-
 	json_object_set_new(data, "projects_count", json_integer(
 	    (json_int_t)n));
 	json_object_set_new(data, "projects_words", item_count((long long)n,
@@ -614,15 +631,16 @@ int
 index_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
-	json_t *projects, *loose = NULL, *linked = NULL, *history = NULL;
+	struct proj_row *projects;
+	json_t *loose = NULL, *linked = NULL, *history = NULL;
 	json_t *data;
 	long long *open, loose_open = open_counts(&open, m), with_open;
 	struct md_figure fig = { "open-history", NULL };
-	size_t pages;
+	size_t pages, n_projects;
 	strbuf svg;
 	int rc;
 
-	projects = project_rows(m, open, &with_open);
+	projects = project_rows(&n_projects, m, open, &with_open);
 	loose = loose_facts(&linked, m);
 	rc = history_json(&history, pc, err);
 	data = item_must(json_pack("{s:o, s:o, s:I, s:o, s:I, s:I, s:o}",
@@ -633,14 +651,14 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	    "conflicts_total", (json_int_t)m->conflicts.n,
 	    "history", history != NULL ? history : json_array()), "page",
 	    "index");
-	headline(data, m, with_open, json_array_size(projects), loose_open);
+	headline(data, m, with_open, n_projects, loose_open);
 	checks_words(data, m);
-	worst_rows(data, projects);
+	worst_rows(data, m, projects, n_projects);
 	if (rc == 0)
-		rc = list_pages(&pages, pc, projects, err);
+		rc = list_pages(&pages, pc, projects, n_projects, err);
 	if (rc == 0)
-		projects_words(data, projects, pages);
-	json_decref(projects);
+		projects_words(data, n_projects, pages);
+	free(projects);
 	page_projects_wait(pc->w);      /* what it found changed: w->unaudited */
 	if (rc == 0)
 		rc = changes_pages(pc, data, err);
