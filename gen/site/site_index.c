@@ -2031,11 +2031,15 @@ static const char gitattributes[] =
     "# Written by mirror. Each .html page is the twin of its .md page\n"
     "# (keys/, the A-Z finder, and each project's decisions and\n"
     "# subsystems pages are HTML only), api/pages/ holds the build's\n"
-    "# digests and search/*.js the search index: generated, so a diff\n"
+    "# digests and search/*.js the search index, changes.xml is the\n"
+    "# feed of changes.md and api/changes-unaudited.json what the build\n"
+    "# keeps of changes no audit row recorded: generated, so a diff\n"
     "# shows the Markdown and JSON a reviewer reads.\n"
     "*.html linguist-generated -diff\n"
     "api/pages/*.tsv linguist-generated -diff\n"
-    "search/*.js linguist-generated -diff\n";
+    "search/*.js linguist-generated -diff\n"
+    "changes.xml linguist-generated -diff\n"
+    "api/changes-unaudited.json linguist-generated -diff\n";
 
 int
 extra_pages(const struct page_ctx *pc, mirror_error *err)

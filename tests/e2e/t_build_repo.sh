@@ -203,6 +203,9 @@ expect "the site's .gitattributes marks HTML, digests and the search index gener
     git -C ga-clone check-attr diff -- index.html | grep -q 'diff: unset' &&
     git -C ga-clone check-attr diff -- \"\$(cd ga && ls api/pages/*.tsv | head -1)\" | grep -q 'diff: unset' &&
     git -C ga-clone check-attr diff -- search/t-0.js | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- changes.xml | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- api/changes-unaudited.json | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- changes.md | grep -q 'diff: unspecified' &&
     git -C ga-clone check-attr diff -- search/index.md | grep -q 'diff: unspecified' &&
     git -C ga-clone check-attr diff -- index.md | grep -q 'diff: unspecified'"
 expect "git log -p of a one-fact change: Markdown hunks, no HTML lines" sh -c "
