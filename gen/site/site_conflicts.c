@@ -480,6 +480,36 @@ conflict_head(const struct site_model *m, const struct conflict *c,
 }
 
 /*
+ * How closed conflict c ended, for its page's first line: "Resolved by
+ * alice on 2026-11-02", "Dismissed by bob on …", "Closed by the sweep
+ * on …" (when: its resolved_shown; NULL: no date said). A new string;
+ * null for an open conflict.
+ */
+static json_t *
+ended_words(const struct conflict *c, const char *when)
+{
+	int sweep = strcmp(c->resolved_by, "sweep") == 0;
+	strbuf sb;
+	json_t *v;
+
+	if (strcmp(c->status, "open") == 0)
+		return json_null();
+	strbuf_init(&sb);
+	if (sweep)
+		strbuf_puts(&sb, "Closed by the sweep");
+	else
+		strbuf_printf(&sb, "%s by %s", strcmp(c->status, "dismissed") ==
+		    0 ? "Dismissed" : strcmp(c->status, "resolved") == 0 ?
+		    "Resolved" : c->status, c->resolved_by[0] != '\0' ?
+		    c->resolved_by : "someone unnamed");
+	if (when != NULL && when[0] != '\0')
+		strbuf_printf(&sb, " on %s", when);
+	v = json_string(sb.data);
+	strbuf_free(&sb);
+	return v;
+}
+
+/*
  * What conflict object o's page shows of c beyond its fields: whether
  * the members' values then and now differ on some row (values_differ;
  * else the table has one Value column), and its dates as the page says
@@ -510,6 +540,8 @@ conflict_shown(json_t *o, const struct conflict *c)
 	item_when_set(w, n);
 	free(w);
 	json_object_set_new(o, "values_differ", json_boolean(differ));
+	json_object_set_new(o, "ended_words", ended_words(c,
+	    json_string_value(json_object_get(o, "resolved_shown"))));
 }
 
 /*

@@ -126,9 +126,12 @@ expect "each open conflict's page links the explanation and holds its own comman
     done"
 expect "a page with earlier conflicts on its slot lists them" sh -c "
     grep -A2 -x '## Earlier conflicts on this slot' $q/$new.md | grep -qxF -- '- [$pref]($pref.md)'"
-expect "a page with none has no such heading, and its resolution stays" sh -c "
-    ! grep -q 'Earlier conflicts' $q/$pref.md && grep -qx '## Resolution' $q/$pref.md &&
-    grep -qx '\*\*Resolution:\*\* open; no reviewer has decided yet.' $q/$new.md"
+expect "a page with none has no such heading" sh -c "! grep -q 'Earlier conflicts' $q/$pref.md"
+expect "a closed conflict's page leads with how it ended, who, when and why, and asks nothing" sh -c "
+    grep -q '^\*\*Resolved by [^ ].* on [0-9-]*[0-9:]*\*\*: both are fine\$' $q/$pref.md &&
+    ! grep -q 'Question for the reviewer\|contradicts' $q/$pref.md"
+expect "an open conflict's page leads with the reviewer's question" sh -c "
+    grep -q '^\*\*Question for the reviewer:\*\* ' $q/$new.md && ! grep -q '^\*\*Resolved by' $q/$new.md"
 
 # --- dismiss, then a re-sweep ---------------------------------------------
 opt=$(cid r.db '%optics%')
