@@ -1044,6 +1044,51 @@ page_list_links(const struct page_list *l, size_t k)
 	return out;
 }
 
+void
+page_list_span(size_t *from, size_t *to, const struct page_list *l,
+    size_t k)
+{
+	*from = k * l->per_page;
+	*to = *from + l->per_page < l->n ? *from + l->per_page : l->n;
+	if (*from > *to)
+		*from = *to;
+}
+
+int
+page_list_write(const struct page_ctx *pc, const struct page_list_doc *d,
+    mirror_error *err)
+{
+	const struct page_list *l = d->l;
+	size_t k = d->k, from, to;
+	strbuf path, title, words;
+	int paged, rc;
+
+	page_list_span(&from, &to, l, k);
+	strbuf_init(&path);
+	strbuf_init(&title);
+	strbuf_init(&words);
+	strbuf_puts(&path, d->folder);
+	page_list_file(&path, l->base, k);
+	strbuf_puts(&title, d->title);
+	if ((paged = page_list_words(&words, l, k)))
+		strbuf_printf(&title, ", %s", words.data);
+	json_object_set_new(d->data, "first", json_integer((json_int_t)(to >
+	    from ? from + 1 : 0)));
+	json_object_set_new(d->data, "last", json_integer((json_int_t)to));
+	json_object_set_new(d->data, "page_words", paged ?
+	    json_string(words.data) : json_null());
+	json_object_set_new(d->data, "pages", page_list_links(l, k));
+	json_object_set_new(d->data, "prev", k > 0 ? page_list_link(l,
+	    k - 1) : json_null());
+	json_object_set_new(d->data, "next", page_list_link(l, k + 1));
+	rc = page_write(pc, path.data, d->tname, title.data, d->data, err);
+	json_decref(d->data);
+	strbuf_free(&path);
+	strbuf_free(&title);
+	strbuf_free(&words);
+	return rc;
+}
+
 int
 page_list_words(strbuf *sb, const struct page_list *l, size_t k)
 {

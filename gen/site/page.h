@@ -310,6 +310,31 @@ json_t *page_list_links(const struct page_list *l, size_t k);
  * then, else 0 and sb as it was. */
 int page_list_words(strbuf *sb, const struct page_list *l, size_t k);
 
+/* The rows of page k of l: [*from, *to) of its n. */
+void page_list_span(size_t *from, size_t *to, const struct page_list *l,
+    size_t k);
+
+/* Page k of a paged list, as page_list_write writes it. */
+struct page_list_doc {
+	const struct page_list *l;
+	size_t k;
+	const char *folder;     /* "checks/": the page is folder and its
+	                           file (page_list_file) */
+	const char *tname;
+	const char *title;      /* ", page k of N" follows when paged */
+	json_t *data;           /* the page's own keys, its rows among
+	                           them; consumed */
+};
+
+/*
+ * Write page d->k of d->l: d->data with, after its own keys, "first"
+ * and "last" (its rows' numbers from 1; 0 for none), "page_words",
+ * "pages", "prev" and "next" (page_list_links, page_list_link). Every
+ * paged list of the site is written so. Returns 0 or < 0 with err set.
+ */
+int page_list_write(const struct page_ctx *pc, const struct page_list_doc *d,
+    mirror_error *err);
+
 /* Progress: a phase begins (see struct site_progress); one item of it
  * is done. */
 void page_phase(const struct page_ctx *pc, const char *name, size_t total,

@@ -776,37 +776,17 @@ static int
 open_checks_page(const struct page_ctx *pc, const size_t *idx,
     const struct page_list *l, size_t k, mirror_error *err)
 {
-	size_t from = k * CHECKS_PAGE, to = from + CHECKS_PAGE < l->n ?
-	    from + CHECKS_PAGE : l->n;
-	json_t *rows = json_array(), *data;
-	strbuf path, title, words;
-	int paged, rc;
+	json_t *rows = json_array();
+	size_t from, to;
 
+	page_list_span(&from, &to, l, k);
 	for (size_t i = from; i < to; i++)
 		json_array_append_new(rows, open_check_row(pc->m,
 		    &pc->m->violations.items[idx[i]]));
-	strbuf_init(&path);
-	strbuf_init(&title);
-	strbuf_init(&words);
-	strbuf_puts(&path, "checks/");
-	page_list_file(&path, l->base, k);
-	strbuf_puts(&title, "Open checks of every project");
-	if ((paged = page_list_words(&words, l, k)))
-		strbuf_printf(&title, ", %s", words.data);
-	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
-	    "checks", rows, "first", (json_int_t)(to > from ? from + 1 : 0),
-	    "last", (json_int_t)to, "page_words", paged ?
-	    json_string(words.data) : json_null(), "pages",
-	    page_list_links(l, k), "prev", k > 0 ? page_list_link(l, k - 1) :
-	    json_null(), "next", page_list_link(l, k + 1)), "page",
-	    path.data);
-	rc = page_write(pc, path.data, "checks_open.md", title.data, data,
-	    err);
-	json_decref(data);
-	strbuf_free(&path);
-	strbuf_free(&title);
-	strbuf_free(&words);
-	return rc;
+	return page_list_write(pc, &(struct page_list_doc){ .l = l, .k = k,
+	    .folder = "checks/", .tname = "checks_open.md", .title =
+	    "Open checks of every project", .data = json_pack("{s:o}",
+	    "checks", rows) }, err);
 }
 
 /*
@@ -925,38 +905,18 @@ static int
 groups_page(const struct page_ctx *pc, const json_t *groups,
     const struct page_list *l, size_t k, mirror_error *err)
 {
-	size_t from = k * CHECKS_PROJECTS_PAGE, to = from +
-	    CHECKS_PROJECTS_PAGE < l->n ? from + CHECKS_PROJECTS_PAGE : l->n;
-	json_t *rows = json_array(), *data;
-	strbuf path, title, words;
-	int paged, rc;
+	json_t *rows = json_array();
+	size_t from, to;
 
+	page_list_span(&from, &to, l, k);
 	for (size_t i = from; i < to; i++)
 		json_array_append_new(rows, group_row(json_array_get(groups,
 		    i)));
-	strbuf_init(&path);
-	strbuf_init(&title);
-	strbuf_init(&words);
-	strbuf_puts(&path, "checks/");
-	page_list_file(&path, l->base, k);
-	strbuf_puts(&title, "Checks by project");
-	if ((paged = page_list_words(&words, l, k)))
-		strbuf_printf(&title, ", %s", words.data);
-	data = item_must(json_pack("{s:o, s:o, s:I, s:I, s:o, s:o, s:o, "
-	    "s:o}", "projects", rows, "count_words", item_count((long long)
-	    l->n, "project", "projects"), "first", (json_int_t)(to > from ?
-	    from + 1 : 0), "last", (json_int_t)to, "page_words", paged ?
-	    json_string(words.data) : json_null(), "pages",
-	    page_list_links(l, k), "prev", k > 0 ? page_list_link(l, k - 1) :
-	    json_null(), "next", page_list_link(l, k + 1)), "page",
-	    path.data);
-	rc = page_write(pc, path.data, "checks_projects.md", title.data,
-	    data, err);
-	json_decref(data);
-	strbuf_free(&path);
-	strbuf_free(&title);
-	strbuf_free(&words);
-	return rc;
+	return page_list_write(pc, &(struct page_list_doc){ .l = l, .k = k,
+	    .folder = "checks/", .tname = "checks_projects.md", .title =
+	    "Checks by project", .data = json_pack("{s:o, s:o}", "projects",
+	    rows, "count_words", item_count((long long)l->n, "project",
+	    "projects")) }, err);
 }
 
 /* The list of every project's checks, checks/index.projects and on

@@ -1310,36 +1310,16 @@ static int
 open_page(const struct page_ctx *pc, const struct conflict *const *v,
     const struct page_list *l, size_t k, mirror_error *err)
 {
-	size_t from = k * OPEN_PAGE, to = from + OPEN_PAGE < l->n ?
-	    from + OPEN_PAGE : l->n;
-	json_t *rows = json_array(), *data;
-	strbuf path, title, words;
-	int paged, rc;
+	json_t *rows = json_array();
+	size_t from, to;
 
+	page_list_span(&from, &to, l, k);
 	for (size_t i = from; i < to; i++)
 		json_array_append_new(rows, open_row(pc->m, v[i]));
-	strbuf_init(&path);
-	strbuf_init(&title);
-	strbuf_init(&words);
-	strbuf_puts(&path, "conflicts/");
-	page_list_file(&path, l->base, k);
-	strbuf_puts(&title, "Open conflicts of every project");
-	if ((paged = page_list_words(&words, l, k)))
-		strbuf_printf(&title, ", %s", words.data);
-	data = item_must(json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o}",
-	    "conflicts", rows, "first", (json_int_t)(to > from ? from + 1 :
-	    0), "last", (json_int_t)to, "page_words", paged ?
-	    json_string(words.data) : json_null(), "pages",
-	    page_list_links(l, k), "prev", k > 0 ? page_list_link(l, k - 1) :
-	    json_null(), "next", page_list_link(l, k + 1)), "page",
-	    path.data);
-	rc = page_write(pc, path.data, "conflicts_open.md", title.data, data,
-	    err);
-	json_decref(data);
-	strbuf_free(&path);
-	strbuf_free(&title);
-	strbuf_free(&words);
-	return rc;
+	return page_list_write(pc, &(struct page_list_doc){ .l = l, .k = k,
+	    .folder = "conflicts/", .tname = "conflicts_open.md", .title =
+	    "Open conflicts of every project", .data = json_pack("{s:o}",
+	    "conflicts", rows) }, err);
 }
 
 /*
@@ -1427,37 +1407,17 @@ static int
 front_list_page(const struct page_ctx *pc, const json_t *front,
     const struct page_list *l, size_t k, mirror_error *err)
 {
-	size_t from = k * FRONT_PAGE, to = from + FRONT_PAGE < l->n ?
-	    from + FRONT_PAGE : l->n;
-	json_t *rows = json_array(), *data;
-	strbuf path, title, words;
-	int paged, rc;
+	json_t *rows = json_array();
+	size_t from, to;
 
+	page_list_span(&from, &to, l, k);
 	for (size_t i = from; i < to; i++)
 		json_array_append(rows, json_array_get(front, i));
-	strbuf_init(&path);
-	strbuf_init(&title);
-	strbuf_init(&words);
-	strbuf_puts(&path, "conflicts/");
-	page_list_file(&path, l->base, k);
-	strbuf_puts(&title, "Review queue by project");
-	if ((paged = page_list_words(&words, l, k)))
-		strbuf_printf(&title, ", %s", words.data);
-	data = item_must(json_pack("{s:o, s:o, s:I, s:I, s:o, s:o, s:o, "
-	    "s:o}", "projects", rows, "count_words", item_count((long long)
-	    l->n, "project", "projects"), "first", (json_int_t)(to > from ?
-	    from + 1 : 0), "last", (json_int_t)to, "page_words", paged ?
-	    json_string(words.data) : json_null(), "pages",
-	    page_list_links(l, k), "prev", k > 0 ? page_list_link(l, k - 1) :
-	    json_null(), "next", page_list_link(l, k + 1)), "page",
-	    path.data);
-	rc = page_write(pc, path.data, "conflicts_projects.md", title.data,
-	    data, err);
-	json_decref(data);
-	strbuf_free(&path);
-	strbuf_free(&title);
-	strbuf_free(&words);
-	return rc;
+	return page_list_write(pc, &(struct page_list_doc){ .l = l, .k = k,
+	    .folder = "conflicts/", .tname = "conflicts_projects.md", .title =
+	    "Review queue by project", .data = json_pack("{s:o, s:o}",
+	    "projects", rows, "count_words", item_count((long long)l->n,
+	    "project", "projects")) }, err);
 }
 
 /* The list of every project's queue, conflicts/index.projects and on

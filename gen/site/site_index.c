@@ -345,37 +345,23 @@ static int
 list_page(const struct page_ctx *pc, const struct list_order *o, size_t k,
     mirror_error *err)
 {
-	size_t from = k * PROJECTS_PAGE, to = from + PROJECTS_PAGE;
-	json_t *rows = json_array(), *data;
-	strbuf path, title, words;
-	int paged;
+	json_t *rows = json_array();
+	size_t from, to;
+	strbuf title;
 	int rc;
 
-	to = to < o->l.n ? to : o->l.n;
+	page_list_span(&from, &to, &o->l, k);
 	for (size_t i = from; i < to; i++)
 		json_array_append_new(rows, list_row(pc->m, o->v[i]));
-	strbuf_init(&path);
 	strbuf_init(&title);
-	strbuf_init(&words);
-	strbuf_puts(&path, "projects/");
-	page_list_file(&path, o->l.base, k);
 	strbuf_printf(&title, "Projects %s", o->words);
-	if ((paged = page_list_words(&words, &o->l, k)))
-		strbuf_printf(&title, ", %s", words.data);
-	data = item_must(json_pack("{s:o, s:s, s:s, s:s, s:o, s:I, s:I, "
-	    "s:o, s:o, s:o, s:o}", "projects", rows, "order_words", o->words,
-	    "other", o->other, "other_words", o->other_words, "count_words",
-	    item_count((long long)o->l.n, "project", "projects"), "first",
-	    (json_int_t)(to > from ? from + 1 : 0), "last", (json_int_t)to,
-	    "page_words", paged ? json_string(words.data) : json_null(),
-	    "pages", page_list_links(&o->l, k), "prev", k > 0 ?
-	    page_list_link(&o->l, k - 1) : json_null(), "next",
-	    page_list_link(&o->l, k + 1)), "page", path.data);
-	rc = page_write(pc, path.data, "projects.md", title.data, data, err);
-	json_decref(data);
-	strbuf_free(&path);
+	rc = page_list_write(pc, &(struct page_list_doc){ .l = &o->l, .k = k,
+	    .folder = "projects/", .tname = "projects.md", .title = title.data,
+	    .data = json_pack("{s:o, s:s, s:s, s:s, s:o}", "projects", rows,
+	    "order_words", o->words, "other", o->other, "other_words",
+	    o->other_words, "count_words", item_count((long long)o->l.n,
+	    "project", "projects")) }, err);
 	strbuf_free(&title);
-	strbuf_free(&words);
 	return rc;
 }
 
