@@ -825,25 +825,26 @@ open_checks_pages(size_t *pages, const struct page_ctx *pc,
 #define CHECKS_PROJECTS "index.projects"
 #define CHECKS_PROJECTS_PAGE 300
 
-/* What cmp_worst_group sorts by (qsort has no context): the groups. */
-static _Thread_local const json_t *sort_groups;
+/* A group of the Checks page's lists, as cmp_worst_group sorts it. */
+struct worst_group {
+	const json_t *g;
+	size_t i;               /* its place among the groups (by name) */
+};
 
-/* qsort order of indexes into sort_groups, the worst first: most open
- * errors, then most open checks, then as the groups come (by name). */
+/* qsort order of worst_groups, the worst first: most open errors, then
+ * most open checks, then as the groups come (by name). */
 static int
 cmp_worst_group(const void *a, const void *b)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const json_t *x = json_array_get(sort_groups, i),
-	    *y = json_array_get(sort_groups, j);
-	json_int_t d = json_integer_value(json_object_get(y, "errors")) -
-	    json_integer_value(json_object_get(x, "errors"));
+	const struct worst_group *x = a, *y = b;
+	json_int_t d = json_integer_value(json_object_get(y->g, "errors")) -
+	    json_integer_value(json_object_get(x->g, "errors"));
 
 	if (d == 0)
-		d = json_integer_value(json_object_get(y, "open")) -
-		    json_integer_value(json_object_get(x, "open"));
+		d = json_integer_value(json_object_get(y->g, "open")) -
+		    json_integer_value(json_object_get(x->g, "open"));
 	if (d == 0)
-		d = (json_int_t)i - (json_int_t)j;
+		d = (json_int_t)x->i - (json_int_t)y->i;
 	return d < 0 ? -1 : d > 0;
 }
 
@@ -870,19 +871,18 @@ static void
 checks_worst(json_t *data, const json_t *groups)
 {
 	size_t n = json_array_size(groups), bad = 0;
-	size_t *v = xcalloc(n + 1, sizeof(*v));
+	struct worst_group *v = xcalloc(n + 1, sizeof(*v));
 	json_t *out = json_array();
 	strbuf sb;
 
 	for (size_t i = 0; i < n; i++)
 		if (json_integer_value(json_object_get(json_array_get(groups,
 		    i), "open")) > 0)
-			v[bad++] = i;
-	sort_groups = groups;
+			v[bad++] = (struct worst_group){ json_array_get(groups,
+			    i), i };
 	qsort(v, bad, sizeof(*v), cmp_worst_group);
 	for (size_t i = 0; i < bad && i < CHECKS_WORST; i++)
-		json_array_append_new(out, group_row(json_array_get(groups,
-		    v[i])));
+		json_array_append_new(out, group_row(v[i].g));
 	strbuf_init(&sb);
 	if (bad > CHECKS_WORST)
 		strbuf_printf(&sb, "The %d of the %zu projects with open "
