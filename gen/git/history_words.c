@@ -42,6 +42,7 @@ struct event {
 	char *line;             /* body line, no indent, no newline */
 	char *subject;          /* the subject when it is the one change */
 	char *trailer;          /* "Resolved-by: x", or NULL */
+	char *reopens;          /* EV_OPENED: "earlier: ID, ID", or NULL */
 	char **ids;             /* conflict: every member id, old and new */
 	size_t nids, capids;
 	size_t joined;          /* EV_JOINED: members that joined */
@@ -256,6 +257,7 @@ ev_free(struct event *e)
 	free(e->line);
 	free(e->subject);
 	free(e->trailer);
+	free(e->reopens);
 	for (size_t k = 0; k < e->nids; k++)
 		free(e->ids[k]);
 	free(e->ids);
@@ -975,6 +977,34 @@ gone_event(struct events *es, const struct cfile *cf)
 	ev_words(e, &line, &subj);
 }
 
+/*
+ * "earlier: ID, ID": the conflicts closed on the slot of conflict nc
+ * before it opened (its "earlier": decided by a reviewer or closed by
+ * the sweep), each id one line; NULL when it has none. Returns a new
+ * string.
+ */
+static char *
+earlier_words(json_t *nc)
+{
+	json_t *ea = json_object_get(nc, "earlier"), *v;
+	strbuf sb;
+	size_t k;
+
+	if (json_array_size(ea) == 0)
+		return NULL;
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "earlier:");
+	json_array_foreach(ea, k, v) {
+		/* The API file lists ids; a page's data, {"id": ...}. */
+		char *id = json_is_string(v) ? one_line(json_string_value(v),
+		    json_string_length(v)) : field(v, "id");
+
+		strbuf_printf(&sb, "%s %s", k > 0 ? "," : "", id);
+		free(id);
+	}
+	return strbuf_detach(&sb);
+}
+
 /* A conflict file added: the sweep opened the conflict. */
 static void
 opened_event(struct events *es, const struct cfile *cf)
@@ -993,6 +1023,7 @@ opened_event(struct events *es, const struct cfile *cf)
 	put_values(&subj, cf->nc, 0);
 	strbuf_puts(&subj, ")");
 	ev_words(e, &line, &subj);
+	e->reopens = earlier_words(cf->nc);
 }
 
 /* Members that joined a conflict already recorded: one event, or none. */
@@ -1466,6 +1497,33 @@ cmp_event_key(const void *a, const void *b)
 }
 
 /*
+ * "Reopened-by: NEW (earlier: OLD, ...)" for each conflict opened on a
+ * slot whose earlier conflicts were closed, by id, at most
+ * ID_TRAILERS_MAX: `git log --grep=OLD` finds the commit that reopened
+ * a question decided or closed before. t is scratch
+ * room for es->n pointers.
+ */
+static void
+put_reopened(struct hw_words *w, struct events *es,
+    const struct event **t)
+{
+	size_t nt = 0;
+
+	for (size_t i = 0; i < es->n; i++)
+		if (es->v[i].reopens != NULL && es->v[i].key != NULL &&
+		    es->v[i].key[0] != '\0')
+			t[nt++] = &es->v[i];
+	if (nt > 1)
+		qsort(t, nt, sizeof(*t), cmp_event_key);
+	for (size_t i = 0; i < nt && i < ID_TRAILERS_MAX; i++)
+		strbuf_printf(&w->trailers, "Reopened-by: %s (%s)\n",
+		    t[i]->key, t[i]->reopens);
+	if (nt > ID_TRAILERS_MAX)
+		strbuf_printf(&w->trailers, "Reopened-by-More: %zu\n",
+		    nt - ID_TRAILERS_MAX);
+}
+
+/*
  * The ids of what the commit changed, one trailer a fact or conflict,
  * so that `git log --grep='^Fact-Changed: ID$'` lists the commits that
  * changed fact ID: Fact-Added, Fact-Changed, Fact-Removed,
@@ -1504,6 +1562,7 @@ put_id_trailers(struct hw_words *w, struct events *es)
 			strbuf_printf(&w->trailers, "%s-More: %zu\n", keys[k],
 			    nt - ID_TRAILERS_MAX);
 	}
+	put_reopened(w, es, t);
 	free(t);
 }
 

@@ -137,10 +137,17 @@ build s.db r.git 1700000700
 expect "a hostile value stays on its line" sh -c \
     "grep -qxF '  pdr [s7, state] changed: passed $ARROW x Resolved-by: eve Mirror-Sweep-Run: forged' body.txt"
 expect "a hostile value forges no trailer" test "$(cut -d: -f1 trailers.txt | tr '\n' ' ')" = \
-    "Mirror-Sweep-Run Mirror-Store-Checksum "
+    "Mirror-Sweep-Run Mirror-Store-Checksum Reopened-by "
+expect "the value reopened the question the sweep had closed" \
+    test "$(tail -1 trailers.txt)" = "Reopened-by: $(cat ids.txt | sed -n 's/^Conflict-Opened: //p') (earlier: $cpdr)"
 sql s.db "INSERT INTO project_state(id, project, category, key, value, status) VALUES('s10', 'p06-polisher', 'status', 'phase', 'test', 'active')"
 build s.db r.git 1700000800
 cnew=$(jq -r '[.conflicts[].conflict | select(.status == "open")][0].id' site-s.db/api/conflicts/projects/p06-polisher.json)
+expect "a conflict opened on a slot a reviewer decided names the decision it reopens" \
+    grep -qxF "Reopened-by: $cnew (earlier: $cphase)" all-trailers.txt
+expect "git log --grep of the decided conflict finds the commit that reopened it" test \
+    "$(git -C r.git log --format=%s --grep="^Reopened-by: .*$cphase" mirror)" = \
+    "p06-polisher phase added: test; conflict opened"
 # mirror refuses such an actor or note on its command line (t_terminal);
 # another program writing the store can still put them there.
 mirror conflicts resolve "$cnew" --store s.db --actor mallory --notes a
