@@ -21,6 +21,7 @@
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+#include "words/date_words.h"
 
 struct work_count page_rendered;
 
@@ -159,14 +160,77 @@ nav_item(const char *href, const char *label, int current)
 	    "current", current);
 }
 
+/* 1 when a page's data member named key holds a date of what the page
+ * shows: "*_at" (the store's timestamps) or a date made of one. */
+static int
+dated_key(const char *key)
+{
+	static const char *const dated[] = { "latest", "date", "detected",
+	    "created", "updated", "resolved", "closed" };
+	size_t n = strlen(key);
+
+	if (n > 3 && strcmp(key + n - 3, "_at") == 0)
+		return 1;
+	for (size_t k = 0; k < sizeof(dated) / sizeof(*dated); k++)
+		if (strcmp(key, dated[k]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Into newest, the greatest date of v and what it holds: the string
+ * values of its members of a dated_key that start with a date. */
+static void
+newest_date(char newest[11], json_t *v)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, x)
+			newest_date(newest, x);
+		return;
+	}
+	json_object_foreach(v, key, x) {
+		const char *t = json_string_value(x);
+
+		if (t == NULL) {
+			newest_date(newest, x);
+			continue;
+		}
+		if (dated_key(key) && date_words_valid(t) &&
+		    strncmp(t, newest, 10) > 0) {
+			memcpy(newest, t, 10);
+			newest[10] = '\0';
+		}
+	}
+}
+
 /*
- * The .md twin: the rendered Markdown md with the footer, which the
- * HTML twin gets from the theme's layout instead (so no template can
- * forget it), as file. Returns 0 or < 0 with err set.
+ * The footer of a page whose data is data, into sb: "Updated 28 Nov
+ * 2026 · " when the data dates what it shows (the newest of its
+ * timestamps: a page changes date only when what it shows does, so an
+ * unchanged page keeps its bytes), then SITE_FOOTER.
+ */
+static void
+page_footer(strbuf *sb, json_t *data)
+{
+	char newest[11] = "", words[DATE_WORDS_SIZE];
+
+	newest_date(newest, data);
+	if (date_words(words, newest) == 0)
+		strbuf_printf(sb, "Updated %s · ", words);
+	strbuf_puts(sb, SITE_FOOTER);
+}
+
+/*
+ * The .md twin: the rendered Markdown md with footer, which the HTML
+ * twin gets from the theme's layout instead (so no template can forget
+ * it), as file. Returns 0 or < 0 with err set.
  */
 static int
 write_md(const struct page_ctx *pc, const char *file, strbuf *md,
-    mirror_error *err)
+    const char *footer, mirror_error *err)
 {
 	const char *title = pc->m->title;
 
@@ -174,7 +238,7 @@ write_md(const struct page_ctx *pc, const char *file, strbuf *md,
 		md->data[--md->len] = '\0';
 	strbuf_puts(md, "\n\n---\n\n");
 	escape_md(md, title, strlen(title));
-	strbuf_printf(md, " · %s\n", SITE_FOOTER);
+	strbuf_printf(md, " · %s\n", footer);
 	return page_file(pc, file, md->data, md->len, err);
 }
 
@@ -260,7 +324,7 @@ inline_style(strbuf *html, const struct site_writer *w, mirror_error *err)
  * description; toc, 1 when body holds the contents landmark as a child
  * of its own (markdown.h (h)), else 0. */
 struct html_twin {
-	const char *body, *mdfile, *desc;
+	const char *body, *mdfile, *desc, *footer;
 	int toc;
 };
 
@@ -327,7 +391,7 @@ write_html(const struct page_ctx *pc, const struct page_doc *doc,
 	    strncmp(path, "keys/", 5) == 0),
 	    nav_item("search/index.html", "Search",
 	    strcmp(path, "search/index") == 0),
-	    "footer", SITE_FOOTER, "search",
+	    "footer", tw->footer, "search",
 	    strcmp(path, "search/index") == 0, "queue",
 	    /* A project's queue (conflicts/projects/...) gets its filters. */
 	    strncmp(path, "conflicts/projects/", 19) == 0, "sortable",
@@ -588,7 +652,7 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	const char *path = doc->path;
 	json_t *data = doc->data;
 	const tmpl *t;
-	strbuf md, body, file, html, desc, tname;
+	strbuf md, body, file, html, desc, tname, footer;
 	int rc, kept, toc = 0;
 
 	/* The same footer on every page: a one-fact change leaves every
@@ -636,7 +700,9 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 	strbuf_init(&md);
 	strbuf_init(&body);
 	strbuf_init(&desc);
+	strbuf_init(&footer);
 	work_add(&page_rendered, 1);
+	page_footer(&footer, data);
 	rc = tmpl_render(&md, t, data, NULL, err);
 	if (rc == 0)
 		rc = markdown_render(&body, &desc, &(struct md_source){
@@ -644,16 +710,18 @@ write_twins(char hex[DIGEST_HEX + 1], const struct page_ctx *pc,
 		    .figs = doc->figs, .nfigs = doc->nfigs,
 		    .kinds = pc->w->kinds, .toc = &toc }, err);
 	if (rc == 0 && !doc->html_only)
-		rc = write_md(pc, file.data, &md, err);
+		rc = write_md(pc, file.data, &md, footer.data, err);
 	if (rc == 0)
 		rc = write_html(pc, doc, &(struct html_twin){ .body =
 		    body.data, .mdfile = doc->html_only ? NULL : file.data,
-		    .desc = desc.data, .toc = toc }, err);
+		    .desc = desc.data, .footer = footer.data, .toc = toc },
+		    err);
 	if (rc == 0)
 		page_done(pc);
 	strbuf_free(&md);
 	strbuf_free(&body);
 	strbuf_free(&desc);
+	strbuf_free(&footer);
 	strbuf_free(&file);
 	return rc;
 }

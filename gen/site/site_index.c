@@ -97,6 +97,27 @@ date_of(char buf[MIRROR_TS_LEN], long long t)
 	buf[10] = '\0';
 }
 
+/*
+ * The newest change of the store's facts (the greatest updated_at of
+ * any project's rows) as a JSON string of its full timestamp, or null
+ * when no row has one: the date the site shows the store as of, from
+ * the data (never the clock: the same store gives the same site).
+ */
+static json_t *
+facts_updated_at(const struct site_model *m)
+{
+	char ts[MIRROR_TS_LEN];
+	long long newest = -1;
+
+	for (size_t i = 0; i < m->n_projects; i++)
+		if (m->projects[i].latest > newest)
+			newest = m->projects[i].latest;
+	if (newest < 0)
+		return json_null();
+	mirror_format_ts(ts, (time_t)newest);
+	return json_string(ts);
+}
+
 /* Row x's field key as a number. */
 static long long
 row_int(const json_t *x, const char *key)
@@ -619,7 +640,7 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	const struct site_model *m = pc->m;
 	struct proj_row *projects;
 	json_t *loose = NULL, *linked = NULL, *history = NULL;
-	json_t *data;
+	json_t *data, *newest;
 	long long *open, loose_open = open_counts(&open, m), with_open;
 	struct md_figure fig = { "open-history", NULL };
 	size_t pages, n_projects;
@@ -637,6 +658,12 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	    "conflicts_total", (json_int_t)m->conflicts.n,
 	    "history", history != NULL ? history : json_array()), "page",
 	    "index");
+	/* Its date, "Updated ..." (page.c), is the store's newest change:
+	 * the date alone, so the page changes with it at most once a day. */
+	newest = facts_updated_at(m);
+	json_object_set_new(data, "facts_updated_at", item_date(
+	    json_string_value(newest)));
+	json_decref(newest);
 	headline(data, m, with_open, n_projects, loose_open);
 	checks_words(data, m);
 	worst_rows(data, m, projects, n_projects);
@@ -1990,8 +2017,9 @@ health(const struct page_ctx *pc, mirror_error *err)
 	 * row or with rows of its own, not only the projects rows. */
 	for (size_t i = 0; i < m->n_projects; i++)
 		listed += m->projects[i].id[0] != '\0';
-	o = json_pack("{s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:o}",
-	    "snapshot", m->snapshot, "projects", listed,
+	o = json_pack("{s:s, s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:o}",
+	    "snapshot", m->snapshot, "facts_updated_at", facts_updated_at(m),
+	    "projects", listed,
 	    "layers", layers,
 	    "relationships", (json_int_t)h->relationships,
 	    "expired_memories", (json_int_t)h->expired_memories,
@@ -2018,13 +2046,17 @@ static const char gitattributes[] =
     "# (keys/, the A-Z finder, and each project's decisions and\n"
     "# subsystems pages are HTML only), api/pages/ holds the build's\n"
     "# digests and search/*.js the search index, changes.xml is the\n"
-    "# feed of changes.md and api/changes-unaudited.json what the build\n"
-    "# keeps of changes no audit row recorded: generated, so a diff\n"
-    "# shows the Markdown and JSON a reviewer reads.\n"
+    "# feed of changes.md, feed.xml that of the conflict and check\n"
+    "# pages, sitemap*.xml lists the pages, and\n"
+    "# api/changes-unaudited.json is what the build keeps of changes\n"
+    "# no audit row recorded: generated, so a diff shows the Markdown\n"
+    "# and JSON a reviewer reads.\n"
     "*.html linguist-generated -diff\n"
     "api/pages/*.tsv linguist-generated -diff\n"
     "search/*.js linguist-generated -diff\n"
     "changes.xml linguist-generated -diff\n"
+    "feed.xml linguist-generated -diff\n"
+    "sitemap*.xml linguist-generated -diff\n"
     "api/changes-unaudited.json linguist-generated -diff\n";
 
 int

@@ -205,6 +205,9 @@ expect "the site's .gitattributes marks HTML, digests and the search index gener
     git -C ga-clone check-attr diff -- search/t-0.js | grep -q 'diff: unset' &&
     git -C ga-clone check-attr diff -- changes.xml | grep -q 'diff: unset' &&
     git -C ga-clone check-attr diff -- api/changes-unaudited.json | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- feed.xml | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- sitemap.xml | grep -q 'diff: unset' &&
+    git -C ga-clone check-attr diff -- sitemap-2.xml | grep -q 'diff: unset' &&
     git -C ga-clone check-attr diff -- changes.md | grep -q 'diff: unspecified' &&
     git -C ga-clone check-attr diff -- search/index.md | grep -q 'diff: unspecified' &&
     git -C ga-clone check-attr diff -- index.md | grep -q 'diff: unspecified'"
