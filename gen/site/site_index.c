@@ -15,8 +15,8 @@
  * And the files around the pages, written last (extra_pages): 404,
  * api/health.json, .nojekyll, the feed and the sitemap: rebuilt by every
  * build that renders, the two are bounded, the feed by its entries,
- * each sitemap file by the protocol's 50,000 URLs (a large site has
- * more pages than that).
+ * each sitemap file by the protocol's 50,000 URLs and by 512 KiB (a
+ * large site has more pages than that).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1891,23 +1891,19 @@ listed(const char *path)
 	    strcmp(path, "404.html") != 0;
 }
 
-/* A urlset of the listed pages among paths[from, to), into sb. */
+/* The line of the sitemap that lists path, into sb. */
 static void
-urlset(strbuf *sb, const struct site_model *m, const char *const *paths,
-    size_t from, size_t to)
+url_line(strbuf *sb, const struct site_model *m, const char *path)
 {
-	strbuf_puts(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-	for (size_t i = from; i < to; i++) {
-		if (!listed(paths[i]))
-			continue;
-		strbuf_puts(sb, "  <url><loc>");
-		url_base(sb, m);
-		xml(sb, paths[i]);
-		strbuf_puts(sb, "</loc></url>\n");
-	}
-	strbuf_puts(sb, "</urlset>\n");
+	strbuf_puts(sb, "  <url><loc>");
+	url_base(sb, m);
+	xml(sb, path);
+	strbuf_puts(sb, "</loc></url>\n");
 }
+
+#define URLSET_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" \
+	"<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+#define URLSET_TAIL "</urlset>\n"
 
 /*
  * The parts of a sitemap, text[0..parts), as sitemap-1.xml ...
@@ -1947,36 +1943,61 @@ sitemap_parts(const struct page_ctx *pc, const strbuf *text, size_t parts,
 	return rc;
 }
 
+/*
+ * The sitemap's files as texts, into *out (*parts of them, each a
+ * urlset): the listed pages of paths[0, n) in order, a file ending
+ * before it would list more than limit pages or hold more than bytes.
+ * Returns the texts, the caller's to free.
+ */
+static strbuf *
+sitemap_texts(size_t *parts, const struct site_model *m,
+    const char *const *paths, size_t n, const struct sitemap_limits *lim)
+{
+	size_t cap = 1, k = 0, urls = 0;
+	strbuf *text = xcalloc(cap, sizeof(*text)), line;
+	const size_t tail = strlen(URLSET_TAIL);
+
+	strbuf_init(&line);
+	strbuf_init(&text[0]);
+	strbuf_puts(&text[0], URLSET_HEAD);
+	for (size_t i = 0; i < n; i++) {
+		if (!listed(paths[i]))
+			continue;
+		strbuf_reset(&line);
+		url_line(&line, m, paths[i]);
+		if (urls > 0 && (urls >= lim->urls ||
+		    text[k].len + line.len + tail > lim->bytes)) {
+			strbuf_puts(&text[k], URLSET_TAIL);
+			if (++k == cap)
+				text = xreallocarray(text, cap *= 2,
+				    sizeof(*text));
+			strbuf_init(&text[k]);
+			strbuf_puts(&text[k], URLSET_HEAD);
+			urls = 0;
+		}
+		strbuf_add(&text[k], line.data, line.len);
+		urls++;
+	}
+	strbuf_puts(&text[k], URLSET_TAIL);
+	strbuf_free(&line);
+	*parts = k + 1;
+	return text;
+}
+
 int
-site_index_sitemap_write(const struct page_ctx *pc, size_t limit,
-    mirror_error *err)
+site_index_sitemap_write(const struct page_ctx *pc,
+    const struct sitemap_limits *lim, mirror_error *err)
 {
 	const char *const *paths;
-	size_t n, pages = 0, parts, *cut;
+	size_t n, parts;
 	strbuf *text;
 	int rc = 0;
 
 	if (!page_paths(&paths, &n, pc))
 		return 0;       /* a rehearsal writes no files to list */
-	if (limit == 0)
-		limit = 1;
-	/* cut[k]: where part k's pages begin in paths; all texts are made
-	 * before the first is written, which adds to paths. */
-	cut = xcalloc(n / limit + 2, sizeof(*cut));
-	for (size_t i = 0, k = 0; i < n; i++) {
-		if (!listed(paths[i]))
-			continue;
-		if (pages > 0 && pages % limit == 0)
-			cut[++k] = i;
-		pages++;
-	}
-	parts = pages > limit ? (pages + limit - 1) / limit : 1;
-	cut[parts] = n;
-	text = xcalloc(parts, sizeof(*text));
-	for (size_t k = 0; k < parts; k++) {
-		strbuf_init(&text[k]);
-		urlset(&text[k], pc->m, paths, cut[k], cut[k + 1]);
-	}
+	/* All texts are made before the first is written, which adds to
+	 * paths. */
+	text = sitemap_texts(&parts, pc->m, paths, n, lim);
 	if (parts == 1)
 		rc = page_file(pc, "sitemap.xml", text[0].data, text[0].len,
 		    err);
@@ -1985,7 +2006,6 @@ site_index_sitemap_write(const struct page_ctx *pc, size_t limit,
 	for (size_t k = 0; k < parts; k++)
 		strbuf_free(&text[k]);
 	free(text);
-	free(cut);
 	return rc;
 }
 
@@ -2077,6 +2097,7 @@ extra_pages(const struct page_ctx *pc, mirror_error *err)
 	if (rc == 0)
 		rc = site_index_feed_write(pc, FEED_ENTRIES, err);
 	if (rc == 0)
-		rc = site_index_sitemap_write(pc, SITEMAP_URLS, err);
+		rc = site_index_sitemap_write(pc, &(const struct sitemap_limits){
+		    SITEMAP_URLS, SITEMAP_BYTES }, err);
 	return rc;
 }

@@ -49,7 +49,7 @@ generator checksum) and measures, with the binary BUILD/mirror:
               site_folders, site_bytes, site_largest (bytes) and its
               site_largest_path; M and L are held to issue 59's budgets
               (M: at most 20,000 files; L: 100,000 files and folders,
-              1 GB, no file over 25 MiB)
+              1 GB, no file over 1 MB: issue 69)
   hugo_s      hugo on the site's own .md files (minimal layout)
   cmark_s     the cmark-gfm command line over the same .md files
   git_cli_s   git add -A && git commit of the site into a fresh repo
@@ -852,9 +852,10 @@ def site_size(r, site):
 
 
 # Issue 59's budgets: (files, files and folders, bytes, largest file)
-# where a size has one; None where it has no limit.
+# where a size has one; None where it has no limit. The largest file:
+# issue 59 allowed 25 MiB, issue 69 no file of the 1M site over 1 MB.
 HOSTING_TARGET = {"M": (20000, None, None, None),
-                  "L": (None, 100000, 1000 * 1000 * 1000, 25 << 20)}
+                  "L": (None, 100000, 1000 * 1000 * 1000, 1000 * 1000)}
 
 
 def hosting_line(r):

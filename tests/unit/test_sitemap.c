@@ -5,7 +5,8 @@
  * sitemap index of sitemap-1.xml, sitemap-2.xml, ..., each listing the
  * next pages, the last the rest. Checked byte for byte at the limit,
  * one past it and twice it, with and without a base URL, and a rebuild
- * with fewer pages leaves no part behind.
+ * with fewer pages leaves no part behind; a file also ends before its
+ * bytes pass the limit of bytes (512 KiB in a build).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,7 +58,7 @@ expect_file(const char *rel, const char *want)
  * sitemap leaves out, then the sitemap of at most limit URLs a file.
  */
 static void
-build(size_t n, size_t limit, const char *base_url)
+build_bytes(size_t n, size_t limit, size_t bytes, const char *base_url)
 {
 	struct site_model m;
 	struct site_writer w;
@@ -79,10 +80,18 @@ build(size_t n, size_t limit, const char *base_url)
 	assert_int_equal(page_file(&pc, "404.html", "x", 1, &err), 0);
 	assert_int_equal(page_file(&pc, "a.md", "x", 1, &err), 0);
 	assert_int_equal(page_file(&pc, "api/a.json", "x", 1, &err), 0);
-	assert_int_equal(site_index_sitemap_write(&pc, limit, &err), 0);
+	assert_int_equal(site_index_sitemap_write(&pc,
+	    &(struct sitemap_limits){ limit, bytes }, &err), 0);
 	assert_int_equal(output_commit(o, &err), 0);
 	output_free(o);
 	writer_free(&w);
+}
+
+/* build_bytes with no limit of bytes. */
+static void
+build(size_t n, size_t limit, const char *base_url)
+{
+	build_bytes(n, limit, SIZE_MAX, base_url);
 }
 
 #define HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -146,6 +155,32 @@ test_full_parts(void **state)
 	assert_null(scratch_read(SITE, "sitemap-2.xml"));
 }
 
+/* 4: a file ends before its bytes would pass the limit, whatever its
+ * count of pages: here two pages' lines a file; a page whose line alone
+ * passes it still gets a file of its own. */
+static void
+test_bytes(void **state)
+{
+	const size_t two = strlen(URLSET URL("p0.html") URL("p1.html")
+	    "</urlset>\n");
+
+	(void)state;
+	build_bytes(5, 50000, two, NULL);
+	expect_file("sitemap.xml", INDEX PART("sitemap-1.xml")
+	    PART("sitemap-2.xml") PART("sitemap-3.xml") "</sitemapindex>\n");
+	expect_file("sitemap-1.xml", URLSET URL("p0.html") URL("p1.html")
+	    "</urlset>\n");
+	expect_file("sitemap-2.xml", URLSET URL("p2.html") URL("p3.html")
+	    "</urlset>\n");
+	expect_file("sitemap-3.xml", URLSET URL("p4.html") "</urlset>\n");
+	build_bytes(3, 50000, two, NULL);
+	expect_file("sitemap-2.xml", URLSET URL("p2.html") "</urlset>\n");
+	assert_null(scratch_read(SITE, "sitemap-3.xml"));
+	build_bytes(2, 50000, 1, NULL);
+	expect_file("sitemap-1.xml", URLSET URL("p0.html") "</urlset>\n");
+	expect_file("sitemap-2.xml", URLSET URL("p1.html") "</urlset>\n");
+}
+
 int
 main(void)
 {
@@ -153,6 +188,7 @@ main(void)
 		cmocka_unit_test(test_one_file),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_full_parts),
+		cmocka_unit_test(test_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
