@@ -243,8 +243,9 @@ write_array(strbuf *out, const json_t *v, int depth, size_t cap, int line)
 	strbuf_putc(out, '[');
 	for (size_t i = 0; i < k; i++) {
 		const json_t *e = json_array_get(v, i);
-
-		element_sep(out, depth + 1, line, i == 0);
+		/* A row starts its line: an indent on each of a million
+		 * rows was 4.8 MB of the 1M site's 1 GB budget. */
+		element_sep(out, line == ROWS ? 0 : depth + 1, line, i == 0);
 		/* A row's first two values, its key, as an "id"
 		 * member is. */
 		if (write_value(out, e, depth + 1, line == ROW && i < 2 ?

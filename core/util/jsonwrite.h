@@ -51,7 +51,8 @@ int json_write_line(strbuf *out, const json_t *v);
 /*
  * json_write_capped of v as a file's top value, each object below it on
  * one line as json_write_line writes it, the rest indented: a file of
- * rows, so one row added or changed is one line of a diff. An array
+ * rows, so one row added or changed is one line of a diff. An element
+ * of an array there starts its line, without an indent. An array
  * that is an element of an array there (a record of a file that writes
  * its column names once) is a row too, on one line without a space
  * after a comma or colon, its first two values (the row's key, as an

@@ -225,7 +225,7 @@ expect "the far end in another project: its row there carries its open conflict"
 expect "the facts are one a line, by layer then id" sh -c "
     jq -r '.facts[] | [.[0], .[1]] | @tsv' $J > rows.tsv &&
     LC_ALL=C sort -c rows.tsv &&
-    test \$(grep -c '^    \[\"[a-z]*\",' $J) -eq \$(wc -l < rows.tsv)"
+    test \$(grep -c '^\[\"[a-z]*\",' $J) -eq \$(wc -l < rows.tsv)"
 expect "the JSON files match their schemas" \
     python3 "$MIRROR_TOP/tests/tools/json_schema.py" "$MIRROR_TOP/doc/schema" site
 

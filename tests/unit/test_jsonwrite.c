@@ -392,7 +392,7 @@ test_rows(void **state)
 	assert_int_equal(json_write_rows(&got, v), 0);
 	assert_string_equal(got.data, "{\n  \"p\": {\"id\": \"a\", \"al\": "
 	    "[\"x\"]},\n  \"facts\": [\n"
-	    "    {\"id\": \"f1\", \"o\": {\"k\": 2}},\n    {},\n    3\n"
+	    "{\"id\": \"f1\", \"o\": {\"k\": 2}},\n{},\n3\n"
 	    "  ]\n}");
 	back = json_loads(got.data, 0, NULL);
 	assert_non_null(back);
@@ -418,7 +418,7 @@ test_rows_arrays(void **state)
 	strbuf_init(&got);
 	assert_int_equal(json_write_rows(&got, v), 0);
 	assert_string_equal(got.data, "{\n  \"columns\": {\"x\": [\"k\"]},\n"
-	    "  \"facts\": [\n    [\"x\",\"f1\",{\"k\":1,\"a\":[2,null]},"
+	    "  \"facts\": [\n[\"x\",\"f1\",{\"k\":1,\"a\":[2,null]},"
 	    "null,2.5]\n  ]\n}");
 	back = json_loads(got.data, 0, NULL);
 	assert_non_null(back);
