@@ -16,8 +16,8 @@
 	var root = me.getAttribute("data-root") || "";
 	var man = null, shards = {}, chunks = {}, waits = {};
 	/* PAGE results a page; chunks loaded ROUND at a time, BATCH at most
-	 * before a page is shown. */
-	var PAGE = 8, ROUND = 2, BATCH = 3, FLAGS = { disputed: 1, checked: 2 };
+	 * before a page is shown, ALL at most to count every match. */
+	var PAGE = 8, ROUND = 2, BATCH = 3, ALL = 256, FLAGS = { disputed: 1, checked: 2 };
 	var LAYERS = ["state", "entity", "memory", "conflict", "check", "project"];
 	var FACETS = ["project", "layer", "status", "disputed", "checked"];
 	/* Where the words are when neither title nor value holds them. */
@@ -404,8 +404,27 @@
 		});
 	}
 
+	/* 1 when the chunk of every match of st is loaded: its records are
+	 * then all known (the menus count over every match). */
+	function full(st) {
+		return st.ids.every(function (id) { return chunks[chunkOf(id)] !== undefined; });
+	}
+	/* The records of st's matches whose chunks are loaded, whether
+	 * ranked yet or not: what the menus count. */
+	function known(st) {
+		return st.ids.filter(function (id) { return chunks[chunkOf(id)] !== undefined; }).map(record);
+	}
+	/* A promise of the chunks of every match of st loaded (once each;
+	 * ALL at most, the best first, order): what the menus and a filter
+	 * need to count and reach every match, not only those of the
+	 * batches ranked so far. */
+	function loadAll(st) {
+		return Promise.all(order(st, {}).filter(function (c) { return !chunks[c]; }).slice(0, ALL)
+			.map(function (c) { return load("search/d-" + c + ".js"); }));
+	}
+
 	/* Each facet's menu: its values with how many of the records
-	 * loaded pass the other filters and hold it; the value chosen kept,
+	 * recs pass the other filters and hold it; the value chosen kept,
 	 * the fixed values (layer, yes/no) always there. */
 	function facets(recs, f) {
 		FACETS.forEach(function (k) {
@@ -500,9 +519,10 @@
 	 * query in their title (or project's name: rank's r.top), and rank
 	 * the batch onto st.order. A promise. */
 	function batch(st, f) {
-		var add = [], loaded = 0;
+		var add = [], loaded = 0, all = full(st);
 		function round() {
-			var want = order(st, f).slice(0, Math.min(ROUND, BATCH - loaded)), seen = {};
+			/* Every chunk loaded already: the one batch ranks them all. */
+			var want = all ? order(st, f) : order(st, f).slice(0, Math.min(ROUND, BATCH - loaded)), seen = {};
 			want.forEach(function (c) { seen[c] = 1; });
 			loaded += want.length;
 			return Promise.all(want.map(function (c) { return load("search/d-" + c + ".js"); })).then(function () {
@@ -525,10 +545,13 @@
 
 	/* Show the next page of state's results: PAGE of the ranked records
 	 * that pass the filters, loading another batch when those ranked
-	 * run out and none is shown yet (at most one batch a page: the bytes
-	 * a page loads stay bounded; "More" loads the next). */
+	 * run out before PAGE are shown (at most one batch a page, or none
+	 * shown yet, two when a filter is chosen: the bytes a page loads stay
+	 * bounded; "More" goes on through the matches, past the chunks
+	 * loaded), as many as it takes when every chunk is loaded already. */
 	function page() {
 		var st = state, f = filters(), loads = 0;
+		var most = FACETS.some(function (k) { return f[k]; }) ? 2 : 1;
 		function step() {
 			if (st !== state) return;
 			var shown = 0;
@@ -539,7 +562,7 @@
 				shown++;
 				st.shown++;
 			}
-			if (shown === 0 && st.left && loads++ < 1) {
+			if (shown < PAGE && st.left && (full(st) || (shown === 0 || most > 1) && loads++ < most)) {
 				return batch(st, f).then(step);
 			}
 			tell(st, f);
@@ -547,10 +570,29 @@
 		return step();
 	}
 
+	/* The query whose matches' chunks a menu opened loads (countAll),
+	 * the promise of their end, and whether it came. */
+	var counting = { q: null, p: Promise.resolve(), done: false };
+	/* Count over every match: load the chunks of all of state's matches
+	 * (the query's own bytes stay bounded; a reader who opens a menu
+	 * asks for its counts) and redo the menus and the count. A promise. */
+	function countAll() {
+		var st = state, c;
+		if (!st || !st.m || full(st) || counting.q === st.q) return counting.p;
+		c = counting = { q: st.q, done: false };
+		c.p = loadAll(st).then(function () {
+			c.done = true;
+			if (state && state.m && state.q === st.q) tell(state, filters());
+		});
+		return c.p;
+	}
+
 	/* The count: how many results, the words taken for others, how
 	 * many shown, and what the filters' counts cover. */
 	function tell(st, f) {
-		facets(st.order, f);
+		var recs = known(st), pass = 0, all = recs.length === st.ids.length;
+		facets(recs, f);
+		recs.forEach(function (r) { if (passes(r, f)) pass++; });
 		more.hidden = st.pos >= st.order.length && !st.left;
 		var n = st.ids.length, filtered = FACETS.some(function (k) { return f[k]; });
 		var fix = st.m.fixed.map(function (x) {
@@ -559,9 +601,11 @@
 		var s = fix.length ? "Showing results for " + fix.join(", ") + ". " : "";
 		s += n === 0 ? "No results" : n === 1 ? "1 result" : n + " results";
 		if (st.m.partial) s += " (common words: a sample)";
-		if (filtered) s += "; " + st.shown + " shown that pass the filters";
+		if (filtered && all) s += "; " + pass + " pass the filters, " + st.shown + " shown";
+		else if (filtered) s += "; " + st.shown + " shown that pass the filters";
 		else if (n > st.shown) s += "; " + st.shown + " shown";
-		if (n > 0 && st.order.length < n) s += "; the filters count the " + st.order.length + " loaded";
+		if (!all) s += "; the filters count the " + recs.length + " loaded" +
+			(counting.q === st.q && counting.done ? "" : ", every match once one is opened");
 		count.textContent = s + ".";
 	}
 
@@ -571,7 +615,10 @@
 		more.hidden = true;
 		if (!words(q).length) { count.textContent = ""; state = null; return Promise.resolve(); }
 		var st = state = { q: q, ids: [], order: [], pos: 0, done: {}, left: false, shown: 0, m: null };
-		return load("search/index.js").then(function () { return match(q); }).then(function (m) {
+		/* A filter chosen while the menus count every match of this query
+		 * waits for their chunks, and then reaches all of them. */
+		var wait = counting.q === q ? counting.p : Promise.resolve();
+		return wait.then(function () { return load("search/index.js"); }).then(function () { return match(q); }).then(function (m) {
 			if (st !== state) return;
 			st.ids = m.ids;
 			st.m = m;
@@ -589,6 +636,7 @@
 	});
 	input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 200); });
 	$("search-facets").addEventListener("change", run);
+	$("search-facets").addEventListener("focusin", countAll);
 	more.addEventListener("click", page);
 	var q = /[?&]q=([^&]*)/.exec(location.search);
 	if (q) { input.value = decodeURIComponent(q[1].replace(/\+/g, " ")); run(); }
