@@ -17,7 +17,7 @@
 	var man = null, shards = {}, chunks = {}, waits = {};
 	/* PAGE results a page; chunks loaded ROUND at a time, BATCH at most
 	 * before a page is shown, ALL at most to count every match. */
-	var PAGE = 8, ROUND = 2, BATCH = 3, ALL = 256, FLAGS = { disputed: 1, checked: 2 };
+	var PAGE = 8, ROUND = 2, BATCH = 3, ALL = 512, FLAGS = { disputed: 1, checked: 2 };
 	var LAYERS = ["state", "entity", "memory", "conflict", "check", "project"];
 	var FACETS = ["project", "layer", "status", "disputed", "checked"];
 	/* Where the words are when neither title nor value holds them. */
