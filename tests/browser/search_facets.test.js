@@ -10,7 +10,7 @@
 // opens the project menu it counts every match: each project's count and
 // each layer's is the store's, and they add up to the total; choosing a
 // project none of whose matches was loaded before shows its matches, all
-// of them, and says how many pass.
+// of them, and says how many pass; so does one chosen before the query.
 'use strict';
 const fs = require('fs');
 const http = require('http');
@@ -120,6 +120,28 @@ const diff = (got, exp) => Object.keys(exp).filter((k) => got[k] !== exp[k])
       `${chosen.count}\n${chosen.metas.join('\n')}`);
     check(`the count says ${want.projects[pick]} pass the filters`,
       chosen.count.includes(`; ${want.projects[pick]} pass the filters, ${want.projects[pick]} shown`), chosen.count);
+
+    // A project set before the query runs (no menu opened: a link, a
+    // reload) reaches every match too.
+    const other = Object.keys(want.projects).find((p) => p !== pick && !(first.project[p] > 0) && want.projects[p] > 2);
+    await page.goto(`${base}search/index.html`);
+    await page.waitForSelector('#search-form:not([hidden])');
+    await page.evaluate((v) => {
+      const s = document.getElementById('search-project');
+      const o = document.createElement('option');
+      o.value = v;
+      o.textContent = v;
+      s.appendChild(o);
+      s.value = v;
+    }, other);
+    await page.fill('#search-q', want.q);
+    await page.press('#search-q', 'Enter');
+    await page.waitForFunction(() => /pass the filters/.test(document.getElementById('search-count').textContent),
+      null, { timeout: 20000 }).catch(() => {});
+    const set = await state(page);
+    check(`"${other}" chosen before the query: its ${want.projects[other]} matches shown, of that project only`,
+      set.metas.length === want.projects[other] && set.metas.every((m) => m.startsWith(`${other} \u00b7 `)),
+      `${set.count}\n${set.metas.join('\n')}`);
   } finally {
     await b.close();
     srv.close();

@@ -9,7 +9,8 @@
 # first batch loads three. In a real browser (tests/browser/
 # search_facets.test.js): once the project menu is opened each project's
 # count and each layer's is the one sqlite3 counts in the store, and
-# choosing a project whose matches were not loaded shows all of them.
+# choosing a project whose matches were not loaded shows all of them,
+# from the menu or set before the query runs.
 # The promise of doc/site.md, "Search" ("What the counts cover"). Before
 # the change the menus counted the 3 chunks' matches alone (about 20
 # projects of 200), and choosing another project showed nothing.

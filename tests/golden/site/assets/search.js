@@ -404,22 +404,25 @@
 		});
 	}
 
-	/* 1 when the chunk of every match of st is loaded: its records are
-	 * then all known (the menus count over every match). */
-	function full(st) {
-		return st.ids.every(function (id) { return chunks[chunkOf(id)] !== undefined; });
+	/* 1 when the chunk of every match of st that may pass f's layer (of
+	 * every match, without f) is loaded: their records are then all
+	 * known (the menus count over every match). */
+	function full(st, f) {
+		return st.ids.every(function (id) {
+			return chunks[chunkOf(id)] !== undefined || (f && !kindPasses(id, f));
+		});
 	}
 	/* The records of st's matches whose chunks are loaded, whether
 	 * ranked yet or not: what the menus count. */
 	function known(st) {
 		return st.ids.filter(function (id) { return chunks[chunkOf(id)] !== undefined; }).map(record);
 	}
-	/* A promise of the chunks of every match of st loaded (once each;
-	 * ALL at most, the best first, order): what the menus and a filter
-	 * need to count and reach every match, not only those of the
-	 * batches ranked so far. */
-	function loadAll(st) {
-		return Promise.all(order(st, {}).filter(function (c) { return !chunks[c]; }).slice(0, ALL)
+	/* A promise of the chunks of every match of st that may pass f's
+	 * layer loaded (once each; ALL at most, the best first, order): what
+	 * the menus and a filter need to count and reach every match, not
+	 * only those of the batches ranked so far. */
+	function loadAll(st, f) {
+		return Promise.all(order(st, f).filter(function (c) { return !chunks[c]; }).slice(0, ALL)
 			.map(function (c) { return load("search/d-" + c + ".js"); }));
 	}
 
@@ -519,7 +522,7 @@
 	 * query in their title (or project's name: rank's r.top), and rank
 	 * the batch onto st.order. A promise. */
 	function batch(st, f) {
-		var add = [], loaded = 0, all = full(st);
+		var add = [], loaded = 0, all = full(st, f);
 		function round() {
 			/* Every chunk loaded already: the one batch ranks them all. */
 			var want = all ? order(st, f) : order(st, f).slice(0, Math.min(ROUND, BATCH - loaded)), seen = {};
@@ -562,7 +565,7 @@
 				shown++;
 				st.shown++;
 			}
-			if (shown < PAGE && st.left && (full(st) || (shown === 0 || most > 1) && loads++ < most)) {
+			if (shown < PAGE && st.left && (full(st, f) || (shown === 0 || most > 1) && loads++ < most)) {
 				return batch(st, f).then(step);
 			}
 			tell(st, f);
@@ -580,7 +583,7 @@
 		var st = state, c;
 		if (!st || !st.m || full(st) || counting.q === st.q) return counting.p;
 		c = counting = { q: st.q, done: false };
-		c.p = loadAll(st).then(function () {
+		c.p = loadAll(st, {}).then(function () {
 			c.done = true;
 			if (state && state.m && state.q === st.q) tell(state, filters());
 		});
@@ -622,7 +625,10 @@
 			if (st !== state) return;
 			st.ids = m.ids;
 			st.m = m;
-			return batch(st, filters()).then(page);
+			/* A project, status or yes/no chosen reaches every match: their
+			 * chunks first (a layer is known from the numbers: batches). */
+			var f = filters(), some = FACETS.some(function (k) { return k !== "layer" && f[k]; });
+			return (some ? loadAll(st, f) : Promise.resolve()).then(function () { return batch(st, f); }).then(page);
 		}).catch(function (e) { count.textContent = "The search index could not be loaded (" + e.message + ")."; });
 	}
 
