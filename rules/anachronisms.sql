@@ -2,15 +2,15 @@
 -- severity: warn
 -- label: anachronism
 -- description: A relationship that needs an entity at a time the entity
---   was not valid: recorded (its created_at) after the end of the
---   entity's window (the valid_until property), or joining two entities
---   whose windows (valid_from to valid_until) never overlap. Recording a
+--   was not valid: recorded (the day it was created) after the end of
+--   the entity's window (its "valid until" property), or joining two
+--   entities whose windows (valid from to valid until) never overlap. Recording a
 --   relationship before an entity's window opens is planning, not an
---   anachronism, and is not flagged. supersedes and the provenance
---   relationships (described_by, updated_by_session, evidenced_by,
---   summarized_in) are about history and are left out, and so are
---   relationships with a decision at one end (decision-outside-window
---   judges those by the decision's date). Invalid entities take no part.
+--   anachronism, and is not flagged. Supersedes and the provenance
+--   relationships (described by, updated by session, evidenced by,
+--   summarized in) are about history and are left out, and so are
+--   relationships with a decision at one end (the rule "decision
+--   outside window" judges those by the decision's date). Invalid entities take no part.
 WITH win AS MATERIALIZED (
   SELECT e.id, e.name, e.project, e.entity_type,
          julianday(json_extract(e.properties, '$.valid_from')) AS vf,
@@ -39,7 +39,7 @@ late AS (
   WHERE g.t > w.vu)
 SELECT l.project AS project,
        json_array('relationship:' || l.rid, 'entity:' || l.eid) AS facts,
-       'relationship ' || l.type || ' was recorded ' ||
+       'relationship ' || replace(l.type, '_', ' ') || ' was recorded ' ||
        coalesce(date(l.created_at), l.created_at) || ', after ' || l.name ||
        ' was valid (until ' || coalesce(date(l.vu_text), l.vu_text) || ')'
        AS message
@@ -49,7 +49,7 @@ WHERE NOT EXISTS (SELECT 1 FROM entities d
 UNION ALL
 SELECT a.project,
        json_array('relationship:' || g.id, 'entity:' || a.id, 'entity:' || b.id),
-       'relationship ' || g.type || ' joins ' || a.name || ' (valid ' ||
+       'relationship ' || replace(g.type, '_', ' ') || ' joins ' || a.name || ' (valid ' ||
        coalesce(date(a.vf_text), a.vf_text, '…') || ' to ' ||
        coalesce(date(a.vu_text), a.vu_text, '…') || ') and ' || b.name ||
        ' (valid ' || coalesce(date(b.vf_text), b.vf_text, '…') || ' to ' ||
@@ -61,10 +61,11 @@ WHERE a.id <> b.id AND (a.vu < b.vf OR b.vu < a.vf);
 -- severity: warn
 -- label: anachronism
 -- description: A decision that names an entity outside the entity's
---   window: the decision's date (its "date" property, else its
---   created_at) lies before the entity's valid_from or after its
---   valid_until. A decision names every entity it shares a relationship
---   with, in either direction (affected_by_decision, satisfies, ...),
+--   window: the decision's date (its "date" property, else the day it
+--   was created) lies before the entity's "valid from" or after its
+--   "valid until". A decision names every entity it shares a
+--   relationship with, in either direction (affected by decision,
+--   satisfies, ...),
 --   except supersedes and the provenance relationships. Active and
 --   superseded decisions take part; invalid entities do not.
 WITH win AS MATERIALIZED (
@@ -96,7 +97,7 @@ SELECT d.project AS project,
        json_array('entity:' || d.id, 'relationship:' || l.rid,
                   'entity:' || w.id) AS facts,
        'decision ' || d.name || ' (' || coalesce(date(d.day), d.day) || ') names ' || w.name ||
-       ' through ' || l.type || ', but ' || w.name || ' is valid ' ||
+       ' through ' || replace(l.type, '_', ' ') || ', but ' || w.name || ' is valid ' ||
        CASE WHEN julianday(d.day) < w.vf THEN 'from ' || coalesce(date(w.vf_text), w.vf_text)
             ELSE 'until ' || coalesce(date(w.vu_text), w.vu_text) END AS message
 FROM link l
@@ -108,11 +109,11 @@ WHERE julianday(d.day) < w.vf OR julianday(d.day) > w.vu;
 -- severity: warn
 -- label: older than its model
 -- description: A result recorded before the analysis model it comes
---   from: its created_at is earlier than the model's. A result comes
---   from the analysis models it has a depends_on, derived_from or
---   analyzed_by relationship to, and from the analysis model of its
---   project whose name or id its "model" property gives. Invalid rows
---   take no part.
+--   from: it was created before the model was. A result comes from the
+--   analysis models it has a "depends on", "derived from" or "analyzed
+--   by" relationship to, and from the analysis model of its project
+--   whose name or id its "model" property gives. Invalid facts take no
+--   part.
 WITH canon(name, id) AS MATERIALIZED (
   SELECT id, id FROM projects
   UNION SELECT j.value, p.id FROM projects p, json_each(p.aliases) j),

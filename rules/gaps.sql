@@ -2,9 +2,9 @@
 -- severity: warn
 -- label: no material
 -- description: An active component that says nothing about what it is
---   made of: no uses_material relationship out of it and no "material"
+--   made of: no "uses material" relationship out of it and no "material"
 --   property (a non-empty string or a number). Replaces the overview's
---   hand-written gap of the same name: rows of no project are left out,
+--   hand-written gap of the same name: facts of no project are left out,
 --   as the overview leaves them out.
 SELECT e.project AS project,
        json_array('entity:' || e.id) AS facts,
@@ -26,7 +26,7 @@ WHERE e.entity_type = 'component' AND e.status = 'active'
 -- label: unsatisfied
 -- description: An active requirement that nothing satisfies: no
 --   satisfies relationship points at it, whatever the status or project
---   of the row it comes from. Replaces the overview's hand-written gap
+--   of the fact it comes from. Replaces the overview's hand-written gap
 --   "requirement nothing satisfies".
 SELECT e.project AS project,
        json_array('entity:' || e.id) AS facts,

@@ -3,7 +3,7 @@
 -- label: supersede cycle
 -- description: supersedes relationships that run in a circle (A
 --   supersedes B, B supersedes A; or an entity that supersedes itself),
---   so no row of the circle is the current one. Reported once per
+--   so no entity of the circle is the current one. Reported once per
 --   circle, naming its relationships, from its smallest entity id;
 --   circles longer than 64 steps are not followed.
 WITH RECURSIVE sup AS MATERIALIZED (
@@ -35,7 +35,7 @@ WHERE w.cur = w.start AND w.lo = w.start;
 -- severity: error
 -- label: dangling supersedes
 -- description: A supersedes relationship whose source or target is no
---   entity of the store: the replaced or the replacing row is gone (or
+--   entity of the store: the replaced or the replacing entity is gone (or
 --   its id is mistyped), so the history it records cannot be followed.
 SELECT coalesce(s.project, t.project, '') AS project,
        json_array('relationship:' || r.id) AS facts,
@@ -55,12 +55,12 @@ WHERE r.relationship_type = 'supersedes' AND (s.id IS NULL OR t.id IS NULL);
 -- rule: supersede-chain
 -- severity: warn
 -- label: superseded twice
--- description: An entity superseded by a row that was itself superseded
+-- description: An entity superseded by one that was itself superseded
 --   (C supersedes B, B supersedes A): A's replacement is not the current
---   row, and links to A should lead to the head of the chain, the row
---   nothing supersedes, which the message names. Chains are followed up
---   to 64 steps; a chain that ends in a circle has no head and is left
---   to supersede-cycle.
+--   one, and links to A should lead to the current one, the entity
+--   nothing supersedes, which the message names. Replacements are
+--   followed up to 64 steps; a circle has no current one and is left to
+--   the rule "supersede cycle".
 WITH RECURSIVE sup AS MATERIALIZED (
   SELECT r.source_entity_id AS a, r.target_entity_id AS b
   FROM relationships r
@@ -82,7 +82,7 @@ SELECT e.project AS project,
        json_array('entity:' || e.id) AS facts,
        e.name || ' was superseded by ' ||
        coalesce((SELECT n.name FROM entities n WHERE n.id = h.next), h.next) ||
-       ', itself superseded: the head of the chain is ' ||
+       ', itself superseded: the current one is ' ||
        CASE WHEN h.heads = h.head
             THEN coalesce((SELECT x.name FROM entities x WHERE x.id = h.head),
                           h.head)

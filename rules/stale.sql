@@ -1,14 +1,15 @@
 -- rule: stale-state
 -- severity: warn
 -- label: stale
--- description: An active trusted-state row left behind: its project
---   updated another row of the same key family within the last :days
---   days, and this row was last updated at least :days days before that
+-- description: An active trusted-state fact left behind: its project
+--   updated another fact of the same key family within the last :days
+--   days, and this one was last updated at least :days days before that
 --   update. A key's family is its first word:
 --   the key in lower case up to its first '_' (a blank or '-' counts as
---   '_'), so spindle_max_speed and spindle_power are one family; rows
---   filed under an alias count for the canonical project. Active and
---   superseded rows count as newer facts; invalid ones do not.
+--   '_'), so "spindle max speed" and "spindle power" are one family;
+--   facts filed under another name of the project count for the
+--   project. Active and superseded facts count as newer facts; invalid
+--   ones do not.
 -- param: days = 180
 WITH canon(name, id) AS MATERIALIZED (
   SELECT id, id FROM projects
@@ -59,7 +60,7 @@ WHERE julianday(o.updated_at) <= julianday(n.updated_at) - :days;
 -- description: An active entity left behind: another entity of its
 --   subsystem was updated within the last :days days, and this one was
 --   last updated at least :days days before that update. An entity's subsystem is the subsystem entity it has a
---   part_of relationship to, or the subsystem of its project that its
+--   "part of" relationship to, or the subsystem of its project that its
 --   "subsystem" property names; the subsystem entity itself counts as a
 --   newer fact of its own subsystem but is never flagged. Active and
 --   superseded entities count as newer facts.

@@ -315,6 +315,8 @@ parse_var(tmpl *t, int idx, char *body, int line, int in_each,
 			nd->filter = F_SLUG;
 		else if (strcmp(f, "code") == 0)
 			nd->filter = F_CODE;
+		else if (strcmp(f, "words") == 0)
+			nd->filter = F_WORDS;
 		else
 			rc = tmpl_perr(t, line, err, "unknown filter", f);
 		free(f);

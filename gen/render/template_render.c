@@ -107,24 +107,52 @@ truthy(const json_t *v)
 
 
 /*
- * The |code filter in Markdown mode: s on one line, cleaned and folded
- * (text_line, capped as every field), with no escaping: the parser
- * allows it only inside a fenced code block, where Markdown reads
+ * The |code filter in Markdown mode: s on one line, its indentation
+ * (leading blanks and tabs) kept as the value gives it, the rest cleaned
+ * and folded (text_line, capped as every field), with no escaping: the
+ * parser allows it only inside a fenced code block, where Markdown reads
  * nothing but the closing fence. Being one line, it could close the
- * fence only if it began with a fence character: then four spaces go
- * first (a line indented four spaces closes no fence).
+ * fence only if it began with a fence character after less than four
+ * columns of indentation: then four spaces are its indentation (a line
+ * indented four spaces closes no fence).
  */
 static void
 code_line(strbuf *sb, const char *s, size_t len)
 {
 	strbuf line;
+	size_t ind = 0;
 
+	while (ind < len && (s[ind] == ' ' || s[ind] == '\t'))
+		ind++;
 	strbuf_init(&line);
-	text_line(&line, s, len, 0, 0);
-	if (line.len > 0 && (line.data[0] == '`' || line.data[0] == '~'))
+	text_line(&line, s + ind, len - ind, 0, 0);
+	if (line.len > 0 && (line.data[0] == '`' || line.data[0] == '~') &&
+	    ind < 4 && memchr(s, '\t', ind) == NULL)
 		strbuf_puts(sb, "    ");
+	else if (line.len > 0)
+		strbuf_add(sb, s, ind);
 	strbuf_add(sb, line.data, line.len);
 	strbuf_free(&line);
+}
+
+/*
+ * The |words filter: s as running text says a name of the store (a type,
+ * a relationship): each '_' a blank ("analysis_model": "analysis
+ * model"), then escaped as any value of mode html (1) or Markdown (0).
+ */
+static void
+words_value(strbuf *sb, const char *s, size_t len, int html)
+{
+	strbuf w;
+
+	strbuf_init(&w);
+	for (size_t i = 0; i < len; i++)
+		strbuf_putc(&w, s[i] == '_' ? ' ' : s[i]);
+	if (html)
+		escape_html(sb, w.data, w.len);
+	else
+		escape_md(sb, w.data, w.len);
+	strbuf_free(&w);
 }
 
 static int
@@ -188,6 +216,9 @@ put_value(struct render *r, const struct tnode *nd, const json_t *v)
 			escape_html(r->sb, s, len);
 		else
 			code_line(r->sb, s, len);
+		break;
+	case F_WORDS:
+		words_value(r->sb, s, len, r->t->mode == TMPL_HTML);
 		break;
 	case F_NONE:
 		if (r->t->mode == TMPL_HTML)

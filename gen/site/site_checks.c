@@ -68,6 +68,44 @@ fact_json(const struct site_model *m, const struct violation_fact *f)
 	return o;
 }
 
+/* A rule's name in words, as running text says it: its id with each
+ * '-' and '_' a blank ("claim-unsupported": "claim unsupported"); the
+ * id stays in URLs and anchors. A new string. */
+static json_t *
+rule_words(const char *id)
+{
+	json_t *o;
+	char *w = xstrdup(id);
+
+	for (char *p = w; *p != '\0'; p++)
+		if (*p == '-' || *p == '_')
+			*p = ' ';
+	o = json_string(w);
+	free(w);
+	return o;
+}
+
+/* The file a rule comes from, as the pages say it: its origin
+ * ("rules/gaps.sql:41") without the line (a file position is no word
+ * for a reader), "the store" for a rule the store holds. A new string;
+ * null for no origin. */
+static json_t *
+rule_file(const char *origin)
+{
+	size_t n;
+
+	if (origin == NULL)
+		return json_null();
+	if (strncmp(origin, "store:", 6) == 0)
+		return json_string("the store");
+	n = strlen(origin);
+	while (n > 0 && origin[n - 1] >= '0' && origin[n - 1] <= '9')
+		n--;
+	if (n > 1 && n < strlen(origin) && origin[n - 1] == ':')
+		return json_stringn(origin, n - 1);
+	return json_string(origin);
+}
+
 /* The lines of query q, without trailing blank ones: a code block
  * shows each on its own line. A new array. */
 static json_t *
@@ -89,13 +127,18 @@ query_lines(const char *q)
 	return out;
 }
 
+/* What rule_json adds: the query's lines (a rule's own page), the
+ * words a page says (its name in words, its file; not in the JSON). */
+enum { RULE_QUERY = 1, RULE_WORDS = 2 };
+
 /*
  * What the pages say of a rule, from its latest run (rule_runs), with
  * its page and its count of rows; a rule with no run is known by its id
- * alone. with_query: its query too, as lines, for its own page alone.
+ * alone. with (RULE_QUERY, RULE_WORDS): what else it holds. A new
+ * object.
  */
 static json_t *
-rule_json(const struct site_model *m, const char *rule_id, int with_query)
+rule_json(const struct site_model *m, const char *rule_id, int with)
 {
 	const struct rule_run *r = violation_rule_run_find(&m->runs, rule_id);
 	json_t *o;
@@ -113,13 +156,18 @@ rule_json(const struct site_model *m, const char *rule_id, int with_query)
 		    "status", r->status, "failed", strcmp(r->status, "ok") !=
 		    0, "error", r->error, "known", 1, "severity", r->severity),
 		    "rule", rule_id);
+	if (with & RULE_WORDS) {
+		json_object_set_new(o, "name", rule_words(rule_id));
+		json_object_set_new(o, "file", rule_file(r != NULL ?
+		    r->origin : NULL));
+	}
 	json_object_set_new(o, "hits", json_integer(r != NULL ?
 	    (json_int_t)r->hits : 0));
 	strbuf_init(&page);
 	item_rule_page(&page, rule_id);
 	json_object_set_new(o, "page", json_string(page.data));
 	strbuf_free(&page);
-	if (with_query)
+	if (with & RULE_QUERY)
 		json_object_set_new(o, "query_lines", r != NULL ?
 		    query_lines(r->query) : json_array());
 	return o;
@@ -369,6 +417,7 @@ rule_section(const struct check_run *cr, size_t g)
 	    "rule_page", rule_page.data, "anchor", anchor.data, "severity",
 	    severity, "error", strcmp(severity, "error") == 0, "words",
 	    open_closed_words(m, idx, nk, &open)), "rule", v0->rule_id);
+	json_object_set_new(o, "name", rule_words(v0->rule_id));
 	json_object_set_new(o, "open", json_boolean(open > 0));
 	json_object_set_new(o, "closed", json_boolean((long long)nk > open));
 	json_object_set_new(o, "checks", checks);
@@ -470,9 +519,12 @@ rule_render(const struct check_run *cr, size_t k, mirror_error *err)
 	strbuf_init(&path);
 	strbuf_init(&title);
 	item_rule_page(&path, rule);
-	strbuf_printf(&title, "Rule %s", rule);
+	strbuf_puts(&title, "Rule: ");
+	for (const char *c = rule; *c != '\0'; c++)
+		strbuf_putc(&title, *c == '-' || *c == '_' ? ' ' : *c);
 	data = item_must(json_pack("{s:s, s:o, s:o}", "heading", title.data,
-	    "rule", rule_json(m, rule, 1), "pages", pages), "page",
+	    "rule", rule_json(m, rule, RULE_QUERY | RULE_WORDS), "pages",
+	    pages), "page",
 	    path.data);
 	rc = page_write(cr->pc, path.data, "rule.md", title.data, data, err);
 	json_decref(data);
@@ -499,9 +551,9 @@ check_render(void *arg, size_t k, void *payload, mirror_error *err)
 }
 
 /* The rules of the latest sweep run, failed ones alone when
- * failed_only. */
+ * failed_only, each as rule_json makes it with `with`. A new array. */
 static json_t *
-runs_json(const struct site_model *m, int failed_only)
+runs_json(const struct site_model *m, int failed_only, int with)
 {
 	json_t *out = json_array();
 
@@ -511,7 +563,7 @@ runs_json(const struct site_model *m, int failed_only)
 		if (!r->current || (failed_only && strcmp(r->status,
 		    "ok") == 0))
 			continue;
-		json_array_append_new(out, rule_json(m, r->rule_id, 0));
+		json_array_append_new(out, rule_json(m, r->rule_id, with));
 	}
 	return out;
 }
@@ -961,7 +1013,8 @@ checks_page(const struct page_ctx *pc, mirror_error *err)
 	data = item_must(json_pack("{s:s, s:o, s:o, s:o, s:I, s:I}",
 	    "heading", "Checks", "open_words",
 	    item_count(open, "open check", "open checks"), "failed",
-	    runs_json(m, 1), "rules", runs_json(m, 0), "open_error",
+	    runs_json(m, 1, RULE_WORDS), "rules", runs_json(m, 0, RULE_WORDS),
+	    "open_error",
 	    (json_int_t)m->health.checks.open_error, "open_warn",
 	    (json_int_t)m->health.checks.open_warn), "page", "checks/index");
 	json_object_set_new(data, "open_pages", json_integer((json_int_t)(
@@ -1014,8 +1067,18 @@ project_page(const struct check_run *cr, size_t p, mirror_error *err)
 	    "project_name", project_name(m, v0->project), "project_slug",
 	    overview_slug(m, v0->project), "json", api.data, "groups",
 	    groups, "open_words", item_count(open, "open check",
-	    "open checks"), "failed", runs_json(m, 1), "sections", sections),
+	    "open checks"), "failed", runs_json(m, 1, RULE_WORDS), "sections",
+	    sections),
 	    "page", path.data);
+	json_object_set_new(data, "open_errors", json_boolean(
+	    json_integer_value(json_object_get(json_array_get(groups, 0),
+	    "count")) > 0));
+	json_object_set_new(data, "open_warnings", json_boolean(
+	    json_integer_value(json_object_get(json_array_get(groups, 1),
+	    "count")) > 0));
+	json_object_set_new(data, "closed_any", json_boolean(
+	    json_integer_value(json_object_get(json_array_get(groups, 2),
+	    "count")) > 0));
 	rc = page_write(cr->pc, path.data, "check.md", title.data, data, err);
 	json_decref(data);
 	strbuf_free(&path);
@@ -1126,7 +1189,7 @@ checks_index_json(const struct check_run *cr, mirror_error *err)
 	    "open_warn", (json_int_t)c->open_warn,
 	    "closed", (json_int_t)c->closed,
 	    "rules_failed", (json_int_t)c->rules_failed,
-	    "rules", runs_json(m, 0), "projects", projects), "page",
+	    "rules", runs_json(m, 0, 0), "projects", projects), "page",
 	    "api/checks.json");
 	rc = page_json(cr->pc, "api/checks.json", o, err);
 	json_decref(o);

@@ -63,28 +63,40 @@ open_counts(long long **counts, const struct site_model *m)
 	return loose;
 }
 
+/* Item of the no-project group onto *now when it is current (active,
+ * and a memory not expired: its "active"), else onto *old. */
+static void
+loose_put(json_t *now, json_t *old, json_t *item)
+{
+	json_array_append_new(json_is_true(json_object_get(item, "active")) ?
+	    now : old, item);
+}
+
 /* The no-project group's facts (the model's, read before the
- * families), every status, in layer order, and the links of its
- * entities as the overviews list them (*linked). */
+ * families), in layer order: the current ones returned, the others
+ * (candidates, superseded, invalid, graduated, expired) into *old, kept
+ * for their anchors; and the links of its entities as the overviews
+ * list them (*linked). */
 static json_t *
-loose_facts(json_t **linked, const struct site_model *m)
+loose_facts(json_t **linked, json_t **old, const struct site_model *m)
 {
 	const struct project_facts *f = &m->loose;
 	struct site_graph g;
 	json_t *items = json_array();
 
 	*linked = json_array();
+	*old = json_array();
 	graph_init(&g, f);
 	for (size_t k = 0; k < f->n_state; k++)
-		json_array_append_new(items, item_state(m, &f->state[k]));
+		loose_put(items, *old, item_state(m, &f->state[k]));
 	for (size_t k = 0; k < f->n_ent; k++) {
 		json_t *item = item_entity(m, &f->ent[k]);
 
 		graph_entity_links(item, *linked, m, &g, &f->ent[k]);
-		json_array_append_new(items, item);
+		loose_put(items, *old, item);
 	}
 	for (size_t k = 0; k < f->n_mem; k++)
-		json_array_append_new(items, item_memory(m, &f->mem[k]));
+		loose_put(items, *old, item_memory(m, &f->mem[k]));
 	graph_free(&g);
 	return items;
 }
@@ -507,7 +519,7 @@ bars_words(json_t *data, long long loose_open)
 		strbuf_printf(&sb, "; %lld more %s", more, more == 1 ?
 		    "project" : "projects");
 	if (loose_open > 0)
-		strbuf_printf(&sb, "%srows of no project %lld", n > 0 ? "; " :
+		strbuf_printf(&sb, "%sfacts of no project %lld", n > 0 ? "; " :
 		    "", loose_open);
 	strbuf_putc(&sb, '.');
 	json_object_set_new(data, "history_words", json_string(sb.data));
@@ -533,7 +545,7 @@ bars_chart(strbuf *sb, const json_t *data)
 	}
 	if (json_integer_value(json_object_get(data,
 	    "loose_open_conflicts")) > 0) {
-		b[n].label = "Rows of no project";
+		b[n].label = "Facts of no project";
 		b[n++].value = json_integer_value(json_object_get(data,
 		    "loose_open_conflicts"));
 	}
@@ -585,7 +597,7 @@ headline(json_t *data, const struct site_model *m, long long with_open,
 	if (m->open_conflicts > 0)
 		strbuf_printf(&sb, "In %lld of %zu %s%s; ", with_open,
 		    n_projects, n_projects == 1 ? "project" : "projects",
-		    loose_open > 0 ? ", and in rows of no project" : "");
+		    loose_open > 0 ? ", and among facts of no project" : "");
 	strbuf_printf(&sb, "%zu %s recorded in all.", m->conflicts.n,
 	    m->conflicts.n == 1 ? "conflict" : "conflicts");
 	json_object_set_new(data, "summary", json_string(sb.data));
@@ -639,7 +651,7 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	struct proj_row *projects;
-	json_t *loose = NULL, *linked = NULL, *history = NULL;
+	json_t *loose = NULL, *linked = NULL, *history = NULL, *old = NULL;
 	json_t *data, *newest;
 	long long *open, loose_open = open_counts(&open, m), with_open;
 	struct md_figure fig = { "open-history", NULL };
@@ -648,7 +660,7 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	int rc;
 
 	projects = project_rows(&n_projects, m, open, &with_open);
-	loose = loose_facts(&linked, m);
+	loose = loose_facts(&linked, &old, m);
 	rc = history_json(&history, pc, err);
 	data = item_must(json_pack("{s:o, s:o, s:I, s:o, s:I, s:I, s:o}",
 	    "loose", loose, "loose_linked", linked, "loose_open_conflicts",
@@ -664,6 +676,11 @@ index_pages(const struct page_ctx *pc, mirror_error *err)
 	json_object_set_new(data, "facts_updated_at", item_date(
 	    json_string_value(newest)));
 	json_decref(newest);
+	json_object_set_new(data, "loose_any", json_boolean(
+	    json_array_size(loose) + json_array_size(old) > 0));
+	json_object_set_new(data, "loose_old_words", item_count((long long)
+	    json_array_size(old), "fact", "facts"));
+	json_object_set_new(data, "loose_old", old);
 	headline(data, m, with_open, n_projects, loose_open);
 	checks_words(data, m);
 	worst_rows(data, m, projects, n_projects);

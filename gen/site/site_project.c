@@ -262,7 +262,7 @@ project_header(const struct site_model *m, size_t i)
 	strbuf sb;
 
 	strbuf_init(&sb);
-	strbuf_printf(&sb, "%lld trusted state row%s, %lld entit%s, "
+	strbuf_printf(&sb, "%lld trusted state fact%s, %lld entit%s, "
 	    "%lld memor%s", (long long)p->n_state, p->n_state == 1 ? "" :
 	    "s", (long long)p->n_entities, p->n_entities == 1 ? "y" : "ies",
 	    (long long)p->n_memories, p->n_memories == 1 ? "y" : "ies");

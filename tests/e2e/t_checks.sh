@@ -57,9 +57,9 @@ expect "the check's subsection is under its anchor, the message as text; the rul
     grep -qF 'Tube has \<img src=x onerror=alert(1)> \*\*no\*\* material \| at all' '$pg.md' &&
     ! grep -qF 'Components need a material' '$pg.md' && ! grep -qF 'json_array' '$pg.md' &&
     grep -qF '[its page](../../checks/rules/no-material.md)' '$pg.md'"
-expect "the rule's section on the project's page: its marker, severity and what to do, once" sh -c "
-    grep -qxF '## <a id=\"rule-no-material\"></a>⚑ no \\<i>material\\</i> (no-material): 1 open, 0 closed' '$pg.md' &&
-    [ \$(grep -c '^What to do: ' '$pg.md') = 1 ] && [ \$(grep -c 'Severity warn' '$pg.md') = 1 ] &&
+expect "the rule's section on the project's page: its marker, its name in words, severity; what to do once a page" sh -c "
+    grep -qxF '## <a id=\"rule-no-material\"></a>⚑ no \\<i>material\\</i> (no material): 1 open, 0 closed' '$pg.md' &&
+    [ \$(grep -c '^What to do ' '$pg.md') = 1 ] && [ \$(grep -c 'Severity warn' '$pg.md') = 1 ] &&
     ! grep -qE '^- (Severity|Rule|Project):' '$pg.md'"
 expect "the rule's page shows its description and query as text, once" sh -c "
     grep -qF 'Components need a material \</p>\<script>alert(1)\</script>' '$rp.md' &&
@@ -74,10 +74,10 @@ expect "the check lists its facts, linked to where they are shown, without the p
     grep -qF '[Tube](../../projects/p07/index.md#entity-c-tube) |  | entity | active |' '$pg.md' &&
     grep -qF '[The tube is long](../../projects/p07/index.md#memory-m-1) |  | memory | active |' '$pg.md' &&
     grep -qxF '| Fact | Sources | Layer | Status now |' '$pg.md'"
-expect "the check says its id, status and since when, in one line; no earlier violations, no line" sh -c "
-    grep -qxF 'Check id chk-00000000aaaa · **open** since 2026-09-01' '$pg.md' && ! grep -qF 'Earlier' '$pg.md'"
-expect "the rule's section says what to do about an open warning" \
-    grep -q '^What to do: look at the facts of an open check: correct them where they come from' "$pg.md"
+expect "the check says its status and since when, in one line (its id is its anchor); no earlier violations, no line" sh -c "
+    grep -qxF '**open** since 2026-09-01' '$pg.md' && ! grep -qF 'Earlier' '$pg.md'"
+expect "the page says what to do about an open warning" \
+    grep -q '^What to do with an open warning: look at its facts and correct them where they come from' "$pg.md"
 expect "the rule's query comes last on its page, under How this is checked" sh -c "
     sed -n '/id=\"query\"/,\$p' '$rp.html' | grep -qF '<pre><code class=\"language-sql\">SELECT' &&
     ! sed '/id=\"query\"/,\$d' '$rp.html' | grep -qF '<pre>'"
@@ -95,7 +95,7 @@ expect "... and in the plain theme" sh -c "
         d=\$(dirname \"\${f#plain/}\" | sed 's|[^/.][^/]*|..|g; s|^\\.\$||; s|\$|/|; s|^/\$||')
         grep -qF \" | <a href=\\\"\${d}checks/index.html\\\">Checks</a>\" \"\$f\" || { echo \"\$f\"; exit 1; }; done; [ \$n -gt 10 ]"
 expect "the project's Checks page lists it at its top, linked to its subsection on the page" \
-    grep -qF '(#chk-00000000aaaa) · ⚑ no \<i>material\</i> · no-material · since 2026-09-01' site/checks/projects/p07.md
+    grep -qF '(#chk-00000000aaaa) · ⚑ no \<i>material\</i> · since 2026-09-01' site/checks/projects/p07.md
 expect "the project's checks are one page pair, no folder below checks/projects/" sh -c "
     test -f site/checks/projects/p07.md -a -f site/checks/projects/p07.html &&
     [ -z \"\$(find site/checks/projects -mindepth 1 -type d)\" ]"
@@ -137,7 +137,7 @@ mirror build --store s.db --out site --no-sweep --check
 expect_error "--check fails on a rule that failed in the latest sweep" 4 \
     'build --check: 1 rule failed in the latest sweep of s.db'
 expect "the Checks page lists the failed rule with its error" \
-    grep -qF -- '- **broken** (rules/y.sql:1): no such column: z' site/checks/index.md
+    grep -qF -- '- **broken** (rules/y.sql): no such column: z' site/checks/index.md
 sql s.db "DELETE FROM rule_runs WHERE rule_id = 'broken'"
 
 # same DIR: an incremental build of site equals a --force build.
@@ -161,10 +161,10 @@ INSERT INTO rule_runs SELECT 'r2', rule_id, origin, severity, label,
   description, query, status, error, 3, 2 FROM rule_runs WHERE sweep_run = 'r1';"
 mirror build --store s.db --out site --no-sweep --repo r.git --author "$A"
 expect "the rule's new count of hits is on the site's Checks page" \
-    grep -qF '| [no-material](../checks/rules/no-material.md) | ⚑ no \<i>material\</i> | rules/x.sql:3 | ok | warn | 3 |' site/checks/index.md
+    grep -qF '| [no material](../checks/rules/no-material.md) | ⚑ no \<i>material\</i> | rules/x.sql | ok | warn | 3 |' site/checks/index.md
 expect "... and on the rule's page, not on the page of its checks" sh -c "
-    grep -qxF '⚑ no \\<i>material\\</i> · severity warn · rows its latest run returned: 3' '$rp.md' &&
-    ! grep -qF 'returned' '$pg.md'"
+    grep -qxF '⚑ no \\<i>material\\</i> · severity warn · checks its latest run found: 3' '$rp.md' &&
+    ! grep -qF 'latest run found' '$pg.md'"
 expect "the project's Checks page holds each once, in its own subsection" sh -c "
     for c in aaaa bbbb cccc; do [ \$(grep -c \"^### <a id=\\\"chk-00000000\$c\\\"></a>\" '$pg.md') = 1 ] || exit 1; done &&
     [ \$(find site/checks -name '*.md' ! -name 'index.open*' ! -name 'index.projects*' | wc -l) = 3 ]"

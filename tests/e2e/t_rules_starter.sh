@@ -86,7 +86,7 @@ placeholders() {
 }
 mirror build --store ck.db --out cksite --quiet
 expect "a rule's page gives its description with its parameters' values" sh -c "
-    grep -qF 'within the last 180 days, and this row was last updated at least 180 days before' cksite/checks/rules/stale-state.md &&
+    grep -qF 'within the last 180 days, and this one was last updated at least 180 days before' cksite/checks/rules/stale-state.md &&
     grep -qF 'updated within the last 365 days, and this one was last updated at least 365 days' cksite/checks/rules/stale-entity.md"
 bad=$(placeholders cksite)
 expect "no check or rule page shows a :name placeholder outside a rule's query" \
@@ -96,7 +96,7 @@ mirror build --store ck.db --out cksite --quiet
 rm mirror.ini
 bad=$(placeholders cksite)
 expect "a param.RULE.NAME override is the value the rule's page gives" sh -c "
-    grep -qF 'within the last 100 days, and this row' cksite/checks/rules/stale-state.md &&
+    grep -qF 'within the last 100 days, and this one' cksite/checks/rules/stale-state.md &&
     ! grep -qF '180 days' cksite/checks/rules/stale-state.md && [ -z '$bad' ]"
 tab=$(printf '\t')
 rows "edge-outside-window: recorded after a window, windows that never meet" \
@@ -129,9 +129,9 @@ pa${tab}[\"relationship:dang-target\"]"
 rows "supersede-chain: the two rows behind the head, none for a circle" \
     supersede-chain ck.db "pa${tab}[\"entity:s-a\"]
 pa${tab}[\"entity:s-b\"]"
-expect "supersede-chain names the head of the chain" sh -c "
+expect "supersede-chain names the current one, at the end of the replacements" sh -c "
     python3 '$tool' run '$rules' supersede-chain ck.db '$now' |
-    grep -x 'pa${tab}\[\"entity:s-a\"\]${tab}A was superseded by B, itself superseded: the head of the chain is D' >/dev/null"
+    grep -x 'pa${tab}\[\"entity:s-a\"\]${tab}A was superseded by B, itself superseded: the current one is D' >/dev/null"
 rows "the gap rules find nothing on a store with no gaps" \
     component-without-material ck.db ""
 

@@ -138,7 +138,7 @@ elif case == "chart":
     # One sweep or none: a bar a project (the line needs two days).
     bars = len(re.findall(r'<rect x="0" y="\d+" width="\d+" height="14"/>', html))
     if alt and alt[0].startswith("Open conflicts by project, worst first: ") and \
-            bars != len(worst) + ("rows of no project" in alt[0]):
+            bars != len(worst) + ("facts of no project" in alt[0]):
         bad.append("%d bars for %d projects" % (bars, len(worst)))
     if not desc or not title or not alt:
         bad.append("no title, desc or text alternative")

@@ -104,7 +104,7 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
             if n != cols:
                 bad.append(f"{slug}.md: {n} cells, not {cols}: {line[:60]!r}")
     elif what == "words":
-        for w in (r"\b1 memories", r"\b1 entities", r"\b1 trusted state rows",
+        for w in (r"\b1 memories", r"\b1 entities", r"\b1 trusted state facts",
                   r"\b1 open conflicts", r"\b1 gaps", r"referenced 1 times",
                   r"\*active\*"):
             for f, text in (("html", html), ("md", md)):

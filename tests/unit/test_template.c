@@ -126,6 +126,9 @@ test_filters(void **state)
 	    "page.md:1: not an id ([a-z0-9-]+): 's'");
 	expect_err("{{s|id}}", TMPL_MARKDOWN, "{\"s\":5}",
 	    "page.md:1: not an id ([a-z0-9-]+): 's'");
+	/* |words: a store's name for a kind said in words. */
+	expect("({{t|words}})", "{\"t\":\"analysis_model\"}",
+	    "(analysis model)");
 	expect_err("\n{{s|bold}}", TMPL_MARKDOWN, "{\"s\":1}",
 	    "page.md:2: unknown filter 'bold'");
 }
@@ -475,6 +478,11 @@ test_code_filter(void **state)
 	    "```\n    ```\n```\n");
 	expect("~~~~\n{{c|code}}\n~~~~\n", "{\"c\": \" ~~~~ x\"}",
 	    "~~~~\n    ~~~~ x\n~~~~\n");
+	/* A line's indentation is kept (a query as its file gives it);
+	 * a blank line stays empty. */
+	expect("```sql\n{{#each l}}\n{{.|code}}\n{{/each}}\n```\n",
+	    "{\"l\": [\"SELECT a,\", \"       b\", \"  \", \"\\tFROM t\"]}",
+	    "```sql\nSELECT a,\n       b\n\n\tFROM t\n```\n");
 	/* Inside #each, in a fence opened by tildes or indented. */
 	expect("   ~~~\n{{#each l}}\n{{.|code}}\n{{/each}}\n~~~\n",
 	    "{\"l\": [\"a_b\", \"c*d\"]}", "   ~~~\na_b\nc*d\n~~~\n");
