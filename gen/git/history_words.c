@@ -720,7 +720,7 @@ side_of(struct words_side *s, char *one[2], json_t *m)
 	one[0] = field(m, now != NULL && !json_is_null(now) ? "value_now" :
 	    "value_then");
 	one[1] = field(m, "source");
-	*s = (struct words_side){ raw(m, "kind"), one[0], one[1] };
+	*s = (struct words_side){ raw(m, "kind"), one[0], one[1], NULL, NULL };
 }
 
 /*

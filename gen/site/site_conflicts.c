@@ -268,27 +268,43 @@ project_name(const struct site_model *m, const char *project)
 	return pi >= 0 ? m->projects[pi].name : project;
 }
 
-/* The sides of c: each member's current value (then: its value when
- * detected) and origin (its sources as one line, kept in src[k], which
- * the caller frees with the array). Returns a new array of
+/* How conflict_sides says each side's value. */
+enum sides_mode {
+	SIDES_NOW,     /* the value now (as found once the row is gone) */
+	SIDES_FOUND,   /* the value when detected, and the fact's date */
+	SIDES_SINCE    /* the same, and the value now where it differs */
+};
+
+/* The sides of c as mode says them, with each member's origin (its
+ * sources as one line) and date, kept in src[2k] and src[2k+1], which
+ * the caller frees with the array. Returns a new array of
  * c->n_members sides. */
 static struct words_side *
-conflict_sides(char ***src, const struct conflict *c, int then)
+conflict_sides(char ***src, const struct conflict *c, enum sides_mode mode)
 {
 	struct words_side *v = xcalloc(c->n_members + 1, sizeof(*v));
 
-	*src = xcalloc(c->n_members + 1, sizeof(**src));
+	*src = xcalloc(2 * c->n_members + 2, sizeof(**src));
 	for (size_t k = 0; k < c->n_members; k++) {
 		const struct conflict_member *cm = &c->members[k];
 		json_t *list = item_sources(cm->source);
 		json_t *line = sources_line(list);
 
 		if (json_is_string(line))
-			(*src)[k] = xstrdup(json_string_value(line));
+			(*src)[2 * k] = xstrdup(json_string_value(line));
 		json_decref(line);
 		json_decref(list);
-		v[k] = (struct words_side){ cm->kind, then ? cm->value_then :
-		    member_value(cm), (*src)[k] };
+		v[k] = (struct words_side){ cm->kind, mode == SIDES_NOW ?
+		    member_value(cm) : cm->value_then, (*src)[2 * k], NULL,
+		    NULL };
+		if (mode != SIDES_NOW && cm->created_at != NULL &&
+		    strlen(cm->created_at) >= 10) {
+			(*src)[2 * k + 1] = xstrndup(cm->created_at, 10);
+			v[k].date = (*src)[2 * k + 1];
+		}
+		if (mode == SIDES_SINCE && cm->value_now != NULL &&
+		    strcmp(cm->value_now, cm->value_then) != 0)
+			v[k].now = cm->value_now;
 	}
 	return v;
 }
@@ -296,7 +312,7 @@ conflict_sides(char ***src, const struct conflict *c, int then)
 static void
 sides_free(struct words_side *v, char **src, size_t n)
 {
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < 2 * n; k++)
 		free(src[k]);
 	free(src);
 	free(v);
@@ -314,49 +330,126 @@ conflict_slot_words(strbuf *sb, const struct site_model *m,
 
 /*
  * c in words, each into its strbuf (any may be NULL): the slot with its
- * project (slot), every side now (sides), the question (question) and
- * what the trust order favours ("" when it favours nothing: fav).
+ * project (slot), every side now (sides) and what the trust order
+ * favours ("" when it favours nothing: fav).
  */
 static void
 conflict_said(const struct site_model *m, const struct conflict *c,
-    strbuf *slot, strbuf *sides, strbuf *question, strbuf *fav)
+    strbuf *slot, strbuf *sides, strbuf *fav)
 {
 	char **src;
-	struct words_side *v = conflict_sides(&src, c, 0);
-	strbuf sl;
+	struct words_side *v = conflict_sides(&src, c, SIDES_NOW);
 
-	strbuf_init(&sl);
-	conflict_slot_words(&sl, m, c);
 	if (slot != NULL)
-		strbuf_puts(slot, sl.data);
+		conflict_slot_words(slot, m, c);
 	if (sides != NULL)
 		words_sides(sides, v, c->n_members);
-	if (question != NULL)
-		words_question(question, sl.data, v, c->n_members);
 	for (size_t k = 0; fav != NULL && k < c->n_members; k++)
 		if (c->members[k].favoured) {
 			words_favours(fav, &v[k]);
 			break;
 		}
-	strbuf_free(&sl);
 	sides_free(v, src, c->n_members);
 }
 
-/* c's question of its sides as detected (value_then), into sb: what
- * the change logs say of it, the same in every later build. */
+/* c's statement in plain text (words_statement) into sb, its sides as
+ * mode says them; brief: the values alone. */
 static void
-question_then(strbuf *sb, const struct site_model *m,
-    const struct conflict *c)
+statement_text(strbuf *sb, const struct conflict *c, enum sides_mode mode,
+    int brief)
 {
 	char **src;
-	struct words_side *v = conflict_sides(&src, c, 1);
-	strbuf sl;
+	struct words_side *v = conflict_sides(&src, c, mode);
+	json_t *name = queue_slot_said(c);
 
-	strbuf_init(&sl);
-	conflict_slot_words(&sl, m, c);
-	words_question(sb, sl.data, v, c->n_members);
-	strbuf_free(&sl);
+	words_statement(sb, json_string_value(name), v, c->n_members, brief);
+	json_decref(name);
 	sides_free(v, src, c->n_members);
+}
+
+void
+conflict_brief_words(strbuf *sb, const struct conflict *c)
+{
+	statement_text(sb, c, SIDES_FOUND, 1);
+}
+
+/* The member a resolution of c kept: the one still active while some
+ * other went superseded. Returns its index, or -1 for none (open,
+ * dismissed, closed by the sweep, resolved without a winner). */
+static long
+kept_member(const struct conflict *c)
+{
+	long kept = -1;
+	size_t active = 0, gone = 0;
+
+	if (strcmp(c->status, "resolved") != 0)
+		return -1;
+	for (size_t k = 0; k < c->n_members; k++) {
+		const char *st = c->members[k].status_now;
+
+		if (st != NULL && strcmp(st, "active") == 0) {
+			active++;
+			kept = (long)k;
+		} else if (st != NULL && strcmp(st, "superseded") == 0) {
+			gone++;
+		}
+	}
+	return active == 1 && gone > 0 ? kept : -1;
+}
+
+/* Side s as a template's object: value ("(empty)" for none), from
+ * (words_from) and now (null when not said). */
+static json_t *
+side_json(const struct words_side *s)
+{
+	strbuf from;
+	json_t *o;
+
+	strbuf_init(&from);
+	words_from(&from, s);
+	o = json_pack("{s:s, s:s, s:o, s:b}", "value", s->value[0] != '\0' ?
+	    s->value : "(empty)", "from", from.data, "now", s->now == NULL ?
+	    json_null() : json_string(s->now[0] != '\0' ? s->now :
+	    "(empty)"), "kept", 0);
+	strbuf_free(&from);
+	return o;
+}
+
+json_t *
+conflict_statement_json(const struct conflict *c, int since)
+{
+	char **src;
+	struct words_side *v = conflict_sides(&src, c, since ? SIDES_SINCE :
+	    SIDES_FOUND);
+	json_t *sides = json_array(), *seen = json_object();
+	long kept = kept_member(c);
+	strbuf key;
+
+	strbuf_init(&key);
+	for (size_t k = 0; k < c->n_members; k++) {
+		json_t *o = side_json(&v[k]), *prev;
+
+		strbuf_reset(&key);
+		strbuf_printf(&key, "%s\n%s\n%s", json_string_value(
+		    json_object_get(o, "value")), json_string_value(
+		    json_object_get(o, "from")), v[k].now != NULL ? v[k].now :
+		    "\n");
+		/* Each wording once; the kept mark on the one said. */
+		prev = json_object_get(seen, key.data);
+		if (prev == NULL) {
+			json_object_set(seen, key.data, o);
+			json_array_append(sides, o);
+			prev = o;
+		}
+		if ((long)k == kept)
+			json_object_set_new(prev, "kept", json_true());
+		json_decref(o);
+	}
+	strbuf_free(&key);
+	json_decref(seen);
+	sides_free(v, src, c->n_members);
+	return item_must(json_pack("{s:o, s:o}", "name", queue_slot_said(c),
+	    "sides", sides), "conflict", c->id);
 }
 
 json_t *
@@ -366,7 +459,7 @@ conflict_said_json(const struct site_model *m, const struct conflict *c)
 	json_t *o;
 
 	strbuf_init(&sides);
-	conflict_said(m, c, NULL, &sides, NULL, NULL);
+	conflict_said(m, c, NULL, &sides, NULL);
 	o = json_pack("{s:o, s:s}", "slot", queue_slot_said(c), "sides",
 	    sides.data);
 	strbuf_free(&sides);
@@ -381,11 +474,11 @@ conflict_words_fill(struct site_model *m)
 		strbuf q;
 
 		strbuf_init(&q);
-		conflict_said(m, c, NULL, NULL, &q, NULL);
+		statement_text(&q, c, SIDES_SINCE, 0);
 		free(c->question);
 		c->question = strbuf_detach(&q);
 		strbuf_init(&q);
-		question_then(&q, m, c);
+		statement_text(&q, c, SIDES_FOUND, 0);
 		free(c->question_then);
 		c->question_then = strbuf_detach(&q);
 	}
@@ -544,12 +637,27 @@ conflict_shown(json_t *o, const struct conflict *c)
 	    json_string_value(json_object_get(o, "resolved_shown"))));
 }
 
+/* Member k of c as the page's lead names it: a new object of value
+ * (now) and from (its origin); null for k < 0. */
+static json_t *
+lead_side(const struct conflict *c, long k, json_t *members)
+{
+	if (k < 0)
+		return json_null();
+	return json_pack("{s:s, s:O}", "value", member_value(&c->members[k]),
+	    "from", json_object_get(json_array_get(members, (size_t)k),
+	    "origin"));
+}
+
 /*
  * The words of c into its object o: slot_words (without the project),
- * slot_title (with it), sides_words,
- * favours_words (null when the trust order favours nothing), kind_words,
- * title, and each member's conflicts_with_words (the side it
- * contradicts, in words, or null).
+ * slot_title (with it), sides_words, favours_words (null when the trust
+ * order favours nothing), kind_words, statement (its sides as found,
+ * conflict_statement_json), title ("NAME: X vs Y — Project"), favours
+ * and kept (the member the trust order would keep and the one a
+ * resolution kept, each value and from, or null), and each member's
+ * conflicts_with_words (the side it contradicts, in words, or null),
+ * kept and now (its value now where it differs from the one found).
  */
 static void
 conflict_words_json(json_t *o, const struct site_model *m,
@@ -557,29 +665,41 @@ conflict_words_json(json_t *o, const struct site_model *m,
 {
 	json_t *members = json_object_get(o, "members");
 	strbuf slot, sides, fav, sb;
+	long kept = kept_member(c), favk = -1;
+	const char *pn = project_name(m, c->project);
 
 	strbuf_init(&slot);
 	strbuf_init(&sides);
 	strbuf_init(&fav);
 	strbuf_init(&sb);
-	conflict_said(m, c, &slot, &sides, NULL, &fav);
+	conflict_said(m, c, &slot, &sides, &fav);
 	json_object_set_new(o, "slot_words", queue_slot_said(c));
 	json_object_set_new(o, "slot_title", json_string(slot.data));
 	json_object_set_new(o, "sides_words", json_string(sides.data));
 	json_object_set_new(o, "favours_words", fav.len > 0 ?
 	    json_string(fav.data) : json_null());
-	kind_words(&sb, c, fav.len > 0 ? fav.data : "");
+	kind_words(&sb, c, "");
 	json_object_set_new(o, "kind_words", json_string(sb.data));
+	json_object_set_new(o, "statement", conflict_statement_json(c, 1));
 	strbuf_reset(&sb);
-	strbuf_printf(&sb, "Conflict: %s", slot.data);
+	conflict_brief_words(&sb, c);
+	if (pn != NULL)
+		strbuf_printf(&sb, " \xe2\x80\x94 %s", pn);
 	json_object_set_new(o, "title", json_string(sb.data));
 	for (size_t k = 0; k < c->n_members; k++) {
+		const struct conflict_member *cm = &c->members[k];
 		json_t *mk = json_array_get(members, k), *w = json_null();
 
-		for (size_t j = 0; c->members[k].conflicts_with != NULL &&
+		if (cm->favoured && favk < 0)
+			favk = (long)k;
+		json_object_set_new(mk, "kept", json_boolean((long)k == kept));
+		json_object_set_new(mk, "now", cm->value_now != NULL &&
+		    strcmp(cm->value_now, cm->value_then) != 0 ?
+		    json_string(cm->value_now) : json_null());
+		for (size_t j = 0; cm->conflicts_with != NULL &&
 		    j < c->n_members; j++)
 			if (j != k && strcmp(c->members[j].id,
-			    c->members[k].conflicts_with) == 0) {
+			    cm->conflicts_with) == 0) {
 				json_t *mj = json_array_get(members, j);
 
 				strbuf_reset(&sb);
@@ -592,6 +712,8 @@ conflict_words_json(json_t *o, const struct site_model *m,
 			}
 		json_object_set_new(mk, "conflicts_with_words", w);
 	}
+	json_object_set_new(o, "favours", lead_side(c, favk, members));
+	json_object_set_new(o, "kept", lead_side(c, kept, members));
 	strbuf_free(&slot);
 	strbuf_free(&sides);
 	strbuf_free(&fav);
@@ -792,7 +914,7 @@ queue_entry(const struct site_model *m, const struct conflict *c)
 
 	strbuf_init(&sides);
 	strbuf_init(&fav);
-	conflict_said(m, c, NULL, &sides, NULL, &fav);
+	conflict_said(m, c, NULL, &sides, &fav);
 	slug_make(slug, c->id);
 	/* The detection date, not an age: a page that says "open for 3
 	 * days" changes every day (issue 59). */
@@ -807,6 +929,9 @@ queue_entry(const struct site_model *m, const struct conflict *c)
 	    "kind", json_string(c->slot_kind));
 	strbuf_free(&sides);
 	strbuf_free(&fav);
+	if (o != NULL)
+		json_object_set_new(o, "statement",
+		    conflict_statement_json(c, 1));
 	return item_must(o, "conflict", c->id);
 }
 

@@ -12,13 +12,13 @@
 int conflict_pages(const struct page_ctx *pc, mirror_error *err);
 
 /*
- * Word each conflict of m's question as a person says it, from its
- * members now: "Which is right for Spindle max speed, P06 Polisher: 300
- * rpm (trusted state: spec) · 350 rpm (engineering record: log)?"; every
- * page that names a conflict asks it. Also the same question of the
- * members' values when detected (question_then), which the change logs
- * (changes.md, its JSON and the feed) say, so that an entry keeps the
- * words of its moment. Idempotent.
+ * Word each conflict of m as one line of plain text (words_statement),
+ * its sides as found with their value now where it differs (question):
+ * "spindle max speed: 300 rpm (trusted state: spec, 2025-04-14) vs 350
+ * rpm (engineering record: log, 2026-03-16; now: 360 rpm)". Also the
+ * same of the sides as found alone (question_then), which the change
+ * logs (changes.md, its JSON and the feed) say, so that an entry keeps
+ * the words of its moment. Idempotent.
  */
 void conflict_words_fill(struct site_model *m);
 
@@ -27,6 +27,20 @@ void conflict_words_fill(struct site_model *m);
  * side now, with where it comes from). */
 json_t *conflict_said_json(const struct site_model *m,
     const struct conflict *c);
+
+/*
+ * Conflict c's statement for a template (templates/README.md, doc/site.md
+ * "Conflicts in words"): a new object of name (the slot as the store
+ * gives it, without the project) and sides, each wording once, in trust
+ * order: value (as found), from (origin and date), now (its value now
+ * where it differs, with since; else null) and kept (true on the side a
+ * resolution kept). Markdown marks the values up in the template.
+ */
+json_t *conflict_statement_json(const struct conflict *c, int since);
+
+/* Conflict c in brief, its name and its sides' values as found, into
+ * sb: "lateral support material: GF-PTFE vs PEEK" (its page's title). */
+void conflict_brief_words(strbuf *sb, const struct conflict *c);
 
 /* The slot of conflict c as a person says it, with its project's
  * display name, into sb: "Spindle max speed, P06 Polisher". */

@@ -215,7 +215,8 @@ open_checks_of(long long *errors, const struct site_model *m, size_t i)
 }
 
 /* Index's words of project i's open conflicts into row: "disputed",
- * the first three in the queue's order (slug and question), and
+ * the first three in the queue's order (slug, question and statement),
+ * and
  * "disputed_more", how many more (0 for none). */
 static void
 disputed_words(json_t *row, const struct site_model *m, size_t i)
@@ -229,8 +230,9 @@ disputed_words(json_t *row, const struct site_model *m, size_t i)
 		char slug[SLUG_SIZE];
 
 		slug_make(slug, c->id);
-		json_array_append_new(out, item_must(json_pack("{s:s, s:s}",
-		    "slug", slug, "question", c->question), "conflict",
+		json_array_append_new(out, item_must(json_pack("{s:s, s:s, "
+		    "s:o}", "slug", slug, "question", c->question,
+		    "statement", conflict_statement_json(c, 1)), "conflict",
 		    c->id));
 	}
 	json_object_set_new(row, "disputed", out);
@@ -1636,9 +1638,10 @@ check_change_place(json_t *o, const struct violation *v)
 	strbuf_free(&page);
 }
 
-/* A conflict's or check's change on o: title (the conflict's question
- * of its sides as detected, which no later build rewrites, or the
- * check's rule and message), dir and slug of its page, project,
+/* A conflict's or check's change on o: title (the conflict's statement
+ * of its sides as found, which no later build rewrites, or the check's
+ * rule and message), statement (the same for the template to mark up;
+ * null for a check), dir and slug of its page, project,
  * and by and why of a closed conflict. */
 static void
 page_change_json(json_t *o, const struct site_model *m,
@@ -1656,6 +1659,9 @@ page_change_json(json_t *o, const struct site_model *m,
 		strbuf_printf(&title, "%s: %s", model_rule_label(m,
 		    ch->v->rule_id), ch->v->message);
 	json_object_set_new(o, "title", json_string(title.data));
+	/* The sides as found alone: an entry keeps its moment's words. */
+	json_object_set_new(o, "statement", ch->c != NULL ?
+	    conflict_statement_json(ch->c, 0) : json_null());
 	if (ch->c != NULL) {
 		slug_make(slug, ch->c->id);
 		json_object_set_new(o, "dir", json_string("conflicts"));
@@ -1734,9 +1740,9 @@ change_json(const struct site_model *m, const struct change *ch)
 	change_what(&what, ch);
 	snprintf(date, sizeof(date), "%.10s", ch->t);
 	/* An audit row's time is the store's text, unchecked: cleaned. */
-	o = item_must(json_pack("{s:o, s:o, s:s, s:b}", "date",
+	o = item_must(json_pack("{s:o, s:o, s:s, s:b, s:n}", "date",
 	    item_clean(date), "time", item_clean(ch->t), "what", what.data,
-	    "first", 0), "change", change_id(ch));
+	    "first", 0, "statement"), "change", change_id(ch));
 	if (ch->f != NULL)
 		first_change_json(o, ch->f);
 	else if (ch->a != NULL) {

@@ -12,17 +12,8 @@
 void
 words_slot(strbuf *sb, const char *slot, const char *project_name)
 {
-	int first = 1;
-
-	for (const char *p = slot != NULL ? slot : ""; *p != '\0'; p++) {
-		char ch = *p == '_' ? ' ' : *p;
-
-		if (first && ch >= 'a' && ch <= 'z')
-			ch = (char)(ch - 'a' + 'A');
-		if (ch != ' ')
-			first = 0;
-		strbuf_putc(sb, ch);
-	}
+	for (const char *p = slot != NULL ? slot : ""; *p != '\0'; p++)
+		strbuf_putc(sb, *p == '_' ? ' ' : *p);
 	if (project_name != NULL && project_name[0] != '\0')
 		strbuf_printf(sb, ", %s", project_name);
 }
@@ -79,12 +70,57 @@ words_sides(strbuf *sb, const struct words_side *v, size_t n)
 }
 
 void
-words_question(strbuf *sb, const char *slot, const struct words_side *v,
-    size_t n)
+words_from(strbuf *sb, const struct words_side *s)
 {
-	strbuf_printf(sb, "Which is right for %s: ", slot);
-	words_sides(sb, v, n);
-	strbuf_putc(sb, '?');
+	size_t at = sb->len;
+
+	words_origin(sb, s->kind, s->source);
+	if (s->date != NULL && s->date[0] != '\0' &&
+	    strstr(sb->data + at, s->date) == NULL)
+		strbuf_printf(sb, ", %s", s->date);
+}
+
+/* Side s as the statement says it, into sb: its value, and unless
+ * brief its origin, date and value now in parentheses. */
+static void
+statement_side(strbuf *sb, const struct words_side *s, int brief)
+{
+	strbuf_puts(sb, s->value != NULL && s->value[0] != '\0' ? s->value :
+	    "(empty)");
+	if (brief || s->kind == NULL)
+		return;
+	strbuf_puts(sb, " (");
+	words_from(sb, s);
+	if (s->now != NULL)
+		strbuf_printf(sb, "; now: %s", s->now[0] != '\0' ? s->now :
+		    "(empty)");
+	strbuf_putc(sb, ')');
+}
+
+void
+words_statement(strbuf *sb, const char *name, const struct words_side *v,
+    size_t n, int brief)
+{
+	strbuf seen, one;
+	int said = 0;
+
+	strbuf_init(&seen);
+	strbuf_init(&one);
+	strbuf_printf(sb, "%s: ", name != NULL ? name : "");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&one);
+		/* '\n' never occurs in a side's words: the separator. */
+		strbuf_putc(&one, '\n');
+		statement_side(&one, &v[i], brief);
+		strbuf_putc(&one, '\n');
+		if (seen.len > 0 && strstr(seen.data, one.data) != NULL)
+			continue;
+		strbuf_add(&seen, one.data, one.len);
+		strbuf_puts(sb, said++ ? " vs " : "");
+		strbuf_add(sb, one.data + 1, one.len - 2);
+	}
+	strbuf_free(&seen);
+	strbuf_free(&one);
 }
 
 void

@@ -13,20 +13,23 @@
 
 #include "util/strbuf.h"
 
-/* One side of a conflict: a member's current value and its origin. */
+/* One side of a conflict: a member's value and its origin. */
 struct words_side {
 	const char *kind;      /* "project_state", "entity" or "memory";
 	                          NULL when not known */
-	const char *value;     /* value now, else the value when detected */
+	const char *value;     /* the value said (as found, or now) */
 	const char *source;    /* provenance line ("a; b"), or NULL; a
 	                          memory's (its type) is never said */
+	const char *date;      /* the fact's date ("2025-05-05"), or NULL */
+	const char *now;       /* its value now where it differs from
+	                          value, else NULL */
 };
 
 /*
- * The slot said as a person would, into sb: slot with '_' as spaces and
- * its first letter upper-cased (no other letter changes case), then
+ * The slot said as a person would, into sb: slot with '_' as spaces,
+ * no letter's case changed (the name as the store gives it), then
  * ", project_name" when project_name is not NULL or "":
- * "Spindle max speed, P06 Polisher".
+ * "spindle max speed, P06 Polisher".
  */
 void words_slot(strbuf *sb, const char *slot, const char *project_name);
 
@@ -43,10 +46,21 @@ void words_side(strbuf *sb, const struct words_side *s);
  * into sb. */
 void words_sides(strbuf *sb, const struct words_side *v, size_t n);
 
-/* The reviewer's question, into sb: "Which is right for SLOT: SIDES?"
- * (slot already worded by words_slot). */
-void words_question(strbuf *sb, const char *slot,
-    const struct words_side *v, size_t n);
+/* Where a side comes from and when, into sb: words_origin, then ",
+ * DATE" when s->date is set and the origin does not already say it:
+ * "memory, 2025-02-10", "trusted state: design review 2025-06-12". */
+void words_from(strbuf *sb, const struct words_side *s);
+
+/*
+ * The conflict in one line of plain text, into sb (the form every page
+ * marks up, doc/site.md "Conflicts in words"): "NAME: X (FROM) vs Y
+ * (FROM)", FROM as words_from says it and "; now: Z" in the parentheses
+ * of a side whose s->now is set; with brief the values alone, "NAME: X
+ * vs Y". Each distinct wording of a side once; an empty value is
+ * "(empty)".
+ */
+void words_statement(strbuf *sb, const char *name,
+    const struct words_side *v, size_t n, int brief);
 
 /* What the trust order favours, into sb: "the trust order favours 300
  * rpm (trusted state)". */

@@ -122,8 +122,8 @@ async function example(browser) {
     JSON.stringify(ids) === JSON.stringify(want),
     `page ${JSON.stringify(ids)} vs ${JSON.stringify(want)}`);
   const text = await page.locator('main').innerText();
-  check('the conflict page asks the reviewer\'s question',
-    text.includes('Question for the reviewer:'));
+  check('the conflict page leads with its state, then names it "X vs Y"',
+    text.includes('Open since ') && / vs /.test(text));
   await page.screenshot({ path: path.join(shotDir, 'conflict.png'), fullPage: true });
   // Back to the fact through the member link.
   await Promise.all([page.waitForURL(`**/index.html#${state.anchor}`),

@@ -136,24 +136,24 @@ expect "the conflict page lists both members, trust order first" sh -c "
 expect "the conflict page links each member to its fact" sh -c "
     grep -q 'href=\"../projects/p05-interferometer/index.html#state-s1\"' site/conflicts/c-5e1a.html &&
     grep -q 'href=\"../projects/p05-interferometer/index.html#entity-e1\"' site/conflicts/c-5e1a.html"
-expect "the conflict page asks which side is right, naming both" \
-    grep -qF 'Which is right for Lateral support material, P05 Interferometer: GF-PTFE (trusted state: design review 3) · PEEK (engineering record)?' site/conflicts/c-5e1a.html
+expect "the conflict page names both sides, values marked" \
+    grep -qF '<strong>lateral support material</strong>: <strong>GF-PTFE</strong> (trusted state: design review 3, 2024-03-01) vs <strong>PEEK</strong> (engineering record, 2024-03-02)' site/conflicts/c-5e1a.html
 expect "the conflict page gives the exact resolve and dismiss commands" sh -c "
     grep -q \"mirror conflicts resolve c-5e1a --notes 'WHY' --winner s1\" site/conflicts/c-5e1a.html &&
     grep -q \"mirror conflicts dismiss c-5e1a --reason 'WHY'\" site/conflicts/c-5e1a.html"
-expect "the conflict page is titled by its slot, not its hash (page and tab)" sh -c "
-    grep -q '<h1>Conflict: Lateral support material, P05 Interferometer</h1>' site/conflicts/c-5e1a.html &&
-    grep -q '<title>Conflict: Lateral support material, P05 Interferometer' site/conflicts/c-5e1a.html"
+expect "the conflict page is titled by its slot and values, not its hash (page and tab)" sh -c "
+    grep -q '<h1>lateral support material: GF-PTFE vs PEEK — P05 Interferometer</h1>' site/conflicts/c-5e1a.html &&
+    grep -q '<title>lateral support material: GF-PTFE vs PEEK — P05 Interferometer' site/conflicts/c-5e1a.html"
 expect "the conflict page says what kind of disagreement it is, in words" \
-    grep -qF 'Across layers: 1 trusted state row and 1 engineering record disagree; the trust order favours GF-PTFE (trusted state).' site/conflicts/c-5e1a.html
+    grep -qF 'Across layers: 1 trusted state row and 1 engineering record disagree.' site/conflicts/c-5e1a.html
 # The table's class names its column labels once, in the stylesheet.
 cls=$(grep -o '<table class="cols-[0-9a-f]*">' site/conflicts/c-5e1a.html | grep -o 'cols-[0-9a-f]*')
 expect "the members stand side by side in one table, a row each, trust order first" sh -c "
     test \$(grep -c '<table' site/conflicts/c-5e1a.html) = 1 && test -n '$cls' &&
-    grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td>trusted state: design review 3 · <strong>favoured</strong></td>' &&
+    grep -A3 '<tr id=\"member-state-s1\">' site/conflicts/c-5e1a.html | grep -q '<td>trusted state: design review 3</td>' &&
     grep -A4 '<tr id=\"member-entity-e1\">' site/conflicts/c-5e1a.html | grep -q '<td>PEEK</td>' &&
     grep -qF '.$cls td:nth-child(2)::before { content: \"From: \"; }' site/assets/style.css &&
-    grep -qF '.$cls td:nth-child(3)::before { content: \"Value: \"; }' site/assets/style.css"
+    grep -qF '.$cls td:nth-child(3)::before { content: \"Value as found: \"; }' site/assets/style.css"
 expect "the review commands stand in fenced sh blocks of the .md" sh -c "
     sed -n '/^\`\`\`sh\$/,/^\`\`\`\$/p' site/conflicts/c-5e1a.md | grep -qx \"mirror conflicts dismiss c-5e1a --reason 'WHY'\""
 expect "a closed conflict's members carry no marker" sh -c "

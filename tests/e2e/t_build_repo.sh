@@ -103,7 +103,7 @@ expect "the overview's diff is the fact's line and its conflict's sides (the foo
     git --git-dir=repo.git diff -U0 mirror~1 mirror -- projects/p04-gigabit/index.md |
     grep -v -e '^+++ ' -e '^--- ' | grep '^[-+]' > lines.txt
     test \$(grep -c . lines.txt) = 4 &&
-    grep -q '^+- \[Fpga part\](../../conflicts/c4dcd35f8cb.md): XC7A200T (trusted state' lines.txt &&
+    grep -q '^+- \[fpga part\](../../conflicts/c4dcd35f8cb.md): XC7A200T (trusted state' lines.txt &&
     grep -q '^+.*state-p04-st-fpga.*XC7A200T' lines.txt &&
     grep -q '^-.*state-p04-st-fpga.*XC7A100T' lines.txt"
 expect "git fsck --strict is still clean" git --git-dir=repo.git fsck --strict --no-progress

@@ -45,14 +45,14 @@ build 1 1793491200
 expect "the first build is one entry of changes.md and changes.xml; feed.xml has each conflict" \
     test "$(wc -l <1.md) $(wc -l <1.xml) $(wc -l <1.feed)" = "1 1 35"
 expect "feed.xml logs the opened conflicts, with the sides as found" \
-    grep -qF 'Serdes refclk frequency, P04 Gigabit Link: 125 MHz (trusted state: design review 2025-06-12) · 156.25 MHz (engineering record: meeting 2025-11-24)?' 1.feed
+    grep -qF 'serdes refclk frequency: 125 MHz (trusted state: design review 2025-06-12) vs 156.25 MHz (engineering record: meeting 2025-11-24)' 1.feed
 
 # 2. The decision edited to the state's value: the disagreement is gone.
 sql s.db "UPDATE entities SET properties = json_set(properties, '\$.value', '125 MHz') WHERE id = 'p04-dec-refclk-156'"
 build 2 1793491300
 step 2 "a value edit that closes a conflict"
 expect "... its closing entry says the sides as they were found" \
-    grep -q '^- conflict resolved in \[P04 Gigabit Link\](projects/p04-gigabit/index.md): .*125 MHz (trusted state: design review 2025-06-12) · 156.25 MHz' 2.md
+    grep -q '^- conflict resolved in \[P04 Gigabit Link\](projects/p04-gigabit/index.md): .*\*\*125 MHz\*\* (trusted state: design review 2025-06-12) vs \*\*156.25 MHz\*\*' 2.md
 
 # 3. A resolve and 4. a dismiss by a reviewer.
 first_open() { sql s.db "SELECT id FROM conflicts WHERE status = 'open' ORDER BY id LIMIT 1"; }

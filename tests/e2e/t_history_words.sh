@@ -50,7 +50,7 @@ expect "the first commit summarises the store" subject_is \
     "first mirror of the store: 2 projects, 20 facts (7 project_state, 9 entities, 4 memories), 1 open conflict"
 expect "its body counts facts per layer and lists the open conflict" sh -c \
     "grep -qxF '  project_state (trust 3): 7 facts: 5 active, 2 superseded' body.txt &&
-     grep -qxF '  conflict on Lateral support material [c-5e1a] open: GF-PTFE (trusted state: design review 3) [s1] · PEEK (engineering record) [e1]' body.txt"
+     grep -qxF '  conflict on lateral support material [c-5e1a] open: GF-PTFE (trusted state: design review 3) [s1] · PEEK (engineering record) [e1]' body.txt"
 
 n=$(commits r.git)
 sql s.db "UPDATE project_state SET value='160 mm' WHERE id='s2'"
@@ -71,7 +71,7 @@ expect "a new disagreeing fact: the subject is the fact, then the conflict it op
 cphase=$(id_of s.db 'phase of p06-polisher')
 expect "the body names the new fact and the conflict with their ids" sh -c \
     "grep -qxF '  phase [s8, state] added: build' body.txt &&
-     grep -qxF '  conflict on Phase [$cphase] opened: design (trusted state) [s6] · build (trusted state) [s8]' body.txt"
+     grep -qxF '  conflict on phase [$cphase] opened: design (trusted state) [s6] · build (trusted state) [s8]' body.txt"
 expect "... and trailers naming the fact added and the conflict opened" \
     ids_are "Fact-Added: s8" "Conflict-Opened: $cphase"
 
@@ -80,9 +80,9 @@ mirror conflicts dismiss "$cphase" --store s.db --actor bob --reason 'the phases
 build s.db r.git 1700000300
 expect "a dismissal is one commit" test "$(commits r.git)" = $((n + 1))
 expect "a dismissal says who" subject_is \
-    "p06-polisher: conflict on Phase dismissed by bob"
+    "p06-polisher: conflict on phase dismissed by bob"
 expect "... and why, in the body" body_has \
-    "  conflict on Phase [$cphase] dismissed by bob; reason: the phases overlap"
+    "  conflict on phase [$cphase] dismissed by bob; reason: the phases overlap"
 expect "a dismissal adds a Dismissed-by trailer" test "$(tail -1 trailers.txt)" = "Dismissed-by: bob"
 expect "... and a trailer naming the conflict closed, dismissed" \
     ids_are "Conflict-Closed: $cphase (dismissed)"
@@ -92,10 +92,10 @@ mirror conflicts resolve c-5e1a --store s.db --actor alice --winner s1 --notes '
 build s.db r.git 1700000400
 expect "a resolution is one commit" test "$(commits r.git)" = $((n + 1))
 expect "a resolution says who and which value won" subject_is \
-    "p05-interferometer: conflict on Lateral support material resolved by alice (kept GF-PTFE (trusted state: design review 3))"
+    "p05-interferometer: conflict on lateral support material resolved by alice (kept GF-PTFE (trusted state: design review 3))"
 expect "the body: the loser retired, the winner and the notes" sh -c \
     "grep -qxF '  Lateral support material [e1, entity] retired: active $ARROW superseded (PEEK) $(printf '\342\200\224') by alice (superseded: conflict c-5e1a: design review 3 stands)' body.txt &&
-     grep -qxF '  conflict on Lateral support material [c-5e1a] resolved by alice: kept GF-PTFE (trusted state: design review 3) [s1]; notes: design review 3 stands' body.txt"
+     grep -qxF '  conflict on lateral support material [c-5e1a] resolved by alice: kept GF-PTFE (trusted state: design review 3) [s1]; notes: design review 3 stands' body.txt"
 expect "git reads exactly three trailers, Resolved-by last" test "$(cat trailers.txt | cut -d: -f1 | tr '\n' ' ')" = \
     "Mirror-Sweep-Run Mirror-Store-Checksum Resolved-by "
 expect "... then the fact retired and the conflict closed, resolved" \
@@ -120,7 +120,7 @@ expect "an auto-close says the change, then that the sweep closed it" \
     subject_is "p06-polisher pdr: failed $ARROW passed; conflict closed by the sweep"
 expect "... with the change that closed it in the body" sh -c \
     "grep -qxF '  pdr [s9, state] changed: failed $ARROW passed' body.txt &&
-     grep -qF '  conflict on Pdr [$cpdr] closed by the sweep: disagreement gone' body.txt"
+     grep -qF '  conflict on pdr [$cpdr] closed by the sweep: disagreement gone' body.txt"
 expect "no human, no decision trailer" test "$(wc -l < trailers.txt)" = 2
 expect "... the fact changed and the conflict closed by the sweep" \
     ids_are "Fact-Changed: s9" "Conflict-Closed: $cpdr (sweep)"
@@ -192,9 +192,9 @@ mirror conflicts resolve "$clat" --store ex.db --actor alice --winner p05-st-lat
 build ex.db ex.git $E
 expect "example: a resolution is one commit" test "$(commits ex.git)" = $((n + 1))
 expect "example: the resolution in words" subject_is \
-    "p05-interferometer: conflict on Lateral support material resolved by alice (kept GF-PTFE (trusted state: design review 2025-11-04))"
+    "p05-interferometer: conflict on lateral support material resolved by alice (kept GF-PTFE (trusted state: design review 2025-11-04))"
 expect "example: winner, notes and the retired loser in the body" sh -c \
-    "grep -qxF '  conflict on Lateral support material [$clat] resolved by alice: kept GF-PTFE (trusted state: design review 2025-11-04) [p05-st-lateral-support-material]; notes: the rev B drawing is current' body.txt &&
+    "grep -qxF '  conflict on lateral support material [$clat] resolved by alice: kept GF-PTFE (trusted state: design review 2025-11-04) [p05-st-lateral-support-material]; notes: the rev B drawing is current' body.txt &&
      grep -qF '[p05-dec-lateral-material-peek, entity] retired: active $ARROW superseded' body.txt"
 expect "example: Resolved-by trailer" test "$(tail -1 trailers.txt)" = "Resolved-by: alice"
 
@@ -204,9 +204,9 @@ mirror conflicts dismiss "$clint" --store ex.db --actor bob --reason 'either lin
 build ex.db ex.git $E
 expect "example: a dismissal is one commit" test "$(commits ex.git)" = $((n + 1))
 expect "example: the dismissal in words" subject_is \
-    "conflict on Preferred linting dismissed by bob"
+    "conflict on preferred linting dismissed by bob"
 expect "example: its reason in the body, Dismissed-by trailer" sh -c \
-    "grep -qxF '  conflict on Preferred linting [$clint] dismissed by bob; reason: either linter is fine' body.txt &&
+    "grep -qxF '  conflict on preferred linting [$clint] dismissed by bob; reason: either linter is fine' body.txt &&
      test \"\$(tail -1 trailers.txt)\" = 'Dismissed-by: bob'"
 
 n=$(commits ex.git)
@@ -227,7 +227,7 @@ expect "example: git log --grep=<fact id> finds the commit of its change" sh -c 
     "git -C ex.git log --format=%H --grep=p06-st-spindle-max mirror | grep -qx $spindle"
 expect "example: git log --grep=<conflict id> finds its decision" test \
     "$(git -C ex.git log --format=%s --grep="$clat" mirror | head -1)" = \
-    "p05-interferometer: conflict on Lateral support material resolved by alice (kept GF-PTFE (trusted state: design review 2025-11-04))"
+    "p05-interferometer: conflict on lateral support material resolved by alice (kept GF-PTFE (trusted state: design review 2025-11-04))"
 expect "example: git log -S'<value with - . : (>' -- api/ finds its commit" test \
     "$(git -C ex.git log --format=%H -S"$v" mirror -- api/)" = "$value"
 expect "example: ... and the message has the value as stored" test \

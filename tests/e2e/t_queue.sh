@@ -61,7 +61,7 @@ expect "the front page has a line per project with open conflicts (at most 20), 
     "$(jq '.projects[] | select(.project == "p06-polisher") | .open' site/api/conflicts.json)"
 expect "a project page groups by status and kind, with the detection date" sh -c '
     grep -q "^## Open, across layers: " site/conflicts/projects/p06-polisher.md &&
-    grep -q "^- \[Key 1\](\.\./c[0-9a-f]*\.md): left (trusted state: spec) · right (trusted state: log)\$" site/conflicts/projects/p06-polisher.md &&
+    grep -q "^- \[\*\*Key 1\*\*\](\.\./c[0-9a-f]*\.md): \*\*left\*\* (trusted state: spec, 2024-01-01) vs \*\*right\*\* (trusted state: log, 2024-01-02)\$" site/conflicts/projects/p06-polisher.md &&
     grep -q "^  - detected 2023-11-14\$" site/conflicts/projects/p06-polisher.md'
 expect "a closed conflict is on its project's page, with its dates" \
     grep -q '^## Resolved, ' site/conflicts/projects/_.md

@@ -129,9 +129,9 @@ expect "a page with earlier conflicts on its slot lists them" sh -c "
 expect "a page with none has no such heading" sh -c "! grep -q 'Earlier conflicts' $q/$pref.md"
 expect "a closed conflict's page leads with how it ended, who, when and why, and asks nothing" sh -c "
     grep -q '^\*\*Resolved by [^ ].* on [0-9-]*[0-9:]*\*\*: both are fine\$' $q/$pref.md &&
-    ! grep -q 'Question for the reviewer\|contradicts' $q/$pref.md"
-expect "an open conflict's page leads with the reviewer's question" sh -c "
-    grep -q '^\*\*Question for the reviewer:\*\* ' $q/$new.md && ! grep -q '^\*\*Resolved by' $q/$new.md"
+    ! grep -q 'which side is right\|contradicts' $q/$pref.md"
+expect "an open conflict's page leads with since when it is open" sh -c "
+    grep -q '^\*\*Open since [0-9-]*[0-9:]*\.\*\* ' $q/$new.md && ! grep -q '^\*\*Resolved by' $q/$new.md"
 
 # --- dismiss, then a re-sweep ---------------------------------------------
 opt=$(cid r.db '%optics%')

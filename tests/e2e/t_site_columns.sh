@@ -99,14 +99,14 @@ assert not [k for k in d if k not in ('project', 'columns', 'facts')], d
 # whose values are as they were detected.
 conflict=$(sql s.db "SELECT id FROM conflicts WHERE status = 'open'")
 page=site/conflicts/$conflict.md
-expect "a conflict whose values then and now are equal has one Value column" sh -c "
-    grep -qx '| Fact | From | Value | Status now | Created · updated |' $page &&
+expect "a conflict's page has one value column, the value as found" sh -c "
+    grep -qx '| Fact | From | Value as found | Status now | Created · updated |' $page &&
     grep -qx '|---|---|---|---|---|' $page &&
     grep -q '| trusted state | 300 rpm | active |' $page &&
-    grep -q '<th>Value</th>' site/conflicts/$conflict.html &&
-    ! grep -q 'Value when detected' site/conflicts/$conflict.html"
+    grep -q '<th>Value as found</th>' site/conflicts/$conflict.html &&
+    ! grep -q 'now:' $page"
 expect "a conflict page shows dates alone when no two share a day" sh -c "
-    grep -qx -- '- Detected: 2026-11-01' $page &&
+    grep -q '^\*\*Open since 2026-11-01\.\*\*' $page &&
     grep -q '| 2026-02-01 · 2026-02-01 |\$' $page"
 
 # One member's value changes (still disagreeing) on the day it was
@@ -116,12 +116,10 @@ sql s.db "UPDATE project_state SET value = '280 rpm',
     updated_at = '2026-11-01 09:30:00' WHERE id = 's-c2'"
 mirror build --store s.db --out site --quiet
 expect_status "the store builds again" 0
-expect "once a value changed the page has Value then and Value now, and two events of one day show their times" sh -c "
-    grep -qx '| Fact | From | Value when detected | Value now | Status now | Created · updated |' $page &&
-    grep -qx '|---|---|---|---|---|---|' $page &&
-    grep -q '| 250 rpm | 280 rpm | active |' $page &&
-    grep -q '<th>Value when detected</th>' site/conflicts/$conflict.html &&
-    grep -qx -- '- Detected: 2026-11-01 00:00' $page &&
+expect "once a value changed the page says it after the value as found, and two events of one day show their times" sh -c "
+    grep -qx '| Fact | From | Value as found | Status now | Created · updated |' $page &&
+    grep -q '| 250 rpm · now: 280 rpm | active |' $page &&
+    grep -q '^\*\*Open since 2026-11-01 00:00\.\*\*' $page &&
     grep -q '| 2026-02-02 · 2026-11-01 09:30 |\$' $page"
 expect "the conflict's JSON keeps detected_at and each side's values then and now" python3 -c "
 import json

@@ -115,7 +115,7 @@ expect "one open conflict: singular words ('1 open conflict', '1 conflict')" sh 
     grep -q "1 conflict recorded in all" one/index.md &&
     python3 "$1" one plurals' sh "$check"
 expect "... the state key keeps its case in the queue" \
-    grep -q "^- \[Tube Material\](" one/conflicts/projects/p07-telescope.md
+    grep -q "^- \[\*\*Tube Material\*\*\](" one/conflicts/projects/p07-telescope.md
 
 # Facts changed, from the store's audit (issue 57, item 2): the latest
 # change of each fact inside the 30 days, what it set old -> new, by

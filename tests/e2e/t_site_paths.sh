@@ -81,7 +81,7 @@ printf '# {{site_title}} overridden\n' > tpl/project.md
 mirror build --store s.db --out site --templates tpl
 expect "--templates overrides one template, the others come from the default" sh -c "
     test $RC = 0 && grep -q '^# Human Mirror overridden' site/projects/p06-polisher/index.md &&
-    grep -q '^# Conflict' site/conflicts/c-5e1a.md"
+    grep -q '^# lateral support material: ' site/conflicts/c-5e1a.md"
 mirror build --store s.db --out site --no-sweep
 before=$(fingerprint site)
 cp s.db bad.db

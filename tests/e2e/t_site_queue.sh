@@ -80,10 +80,10 @@ if case == "columns":
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", html)
     if heads != ["Project", "Conflict", "Sides", "Kind", "Detected"]:
         bad.append("html headings %r" % heads)
-    r = [x for x in allrows if x[2] == "Dim 7"]
+    r = [x for x in allrows if x[2] == "dim 7"]
     if len(r) != 1 or r[0][:2] != ("Project 7", "p000007") or \
             r[0][4:] != ("7.5 mm vs 9 mm", "across layers", "2026-11-01"):
-        bad.append("Dim 7: %r" % r)
+        bad.append("dim 7: %r" % r)
 elif case == "paged":
     files = sorted(f for f in os.listdir(site + "/conflicts")
                    if f.startswith("index.open"))
@@ -102,7 +102,7 @@ elif case == "order":
     want = ["Project 0"] * 28
     if got != want: bad.append("first rows %r" % got[:3])
     slots = [r[2] for r in allrows if r[0] == "Project 0"][:4]
-    if slots != ["Dim 0", "Dim 12", "Dim 24", "Dim 36"]: bad.append("slots %r" % slots)
+    if slots != ["dim 0", "dim 12", "dim 24", "dim 36"]: bad.append("slots %r" % slots)
     names = []
     for r in allrows:
         if not names or names[-1] != r[0]: names.append(r[0])
@@ -161,7 +161,7 @@ SOURCE_DATE_EPOCH=$((SOURCE_DATE_EPOCH + 2 * 86400)) \
 expect "a conflict opened later is the last row of the last page" sh -c '
     ! cmp -s page2.before site/conflicts/index.open.page-2.md &&
     grep "^| \[" site/conflicts/index.open.page-2.md | tail -n 1 | grep -q \
-    "^| \[Project 0\](projects/p000000.md) | \[Dim new\](.*) | 1 mm vs 2 mm | across layers | 2026-11-03 |$"'
+    "^| \[Project 0\](projects/p000000.md) | \[dim new\](.*) | 1 mm vs 2 mm | across layers | 2026-11-03 |$"'
 expect "... and the first page keeps its files" \
     sh -c "[ -n \"$before\" ] && [ \"$(inode)\" = \"$before\" ]"
 

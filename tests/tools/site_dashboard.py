@@ -189,7 +189,7 @@ elif case == "queue":
         bad.append("list not by name, no project last: %r" % rows[:5])
     # Each conflict: its slot and sides on exactly one project page.
     for c in conflicts:
-        entry = "- [%s](../%s.md): %s\n" % (c["slot_words"], c["slug"], c["sides_words"])
+        entry = "- [**%s**](../%s.md): %s\n" % (c["name_md"], c["slug"], c["sides_md"])
         if queue_all.count(entry) != 1:
             bad.append("%s: its entry is on %d project pages" % (c["id"], queue_all.count(entry)))
     for path, text in pages.items():
@@ -201,14 +201,15 @@ elif case == "queue":
         if order != sorted(order, key=["Open", "Resolved", "Dismissed"].index):
             bad.append("%s: groups %r" % (path, order))
 elif case == "case":
-    for want in ("[Result first mode frequency of model Bench modal FEA](",
-                 "[Layer count constraint on PCB stackup](",
-                 "[Serdes refclk frequency]("):
+    for want in ("[**result first mode frequency of model Bench modal FEA**](",
+                 "[**layer count constraint on PCB stackup**](",
+                 "[**serdes refclk frequency**]("):
         if want not in queue_all:
             bad.append("missing %r" % want)
 elif case == "entry":
-    want = ("): GF-PTFE (trusted state: design review 2025-11-04) · PEEK "
-            "(engineering record: mount FEA report; meeting 2026-01-19)\n"
+    want = ("): **GF-PTFE** (trusted state: design review 2025-11-04) vs "
+            "**PEEK** (engineering record: mount FEA report; meeting "
+            "2026-01-19)\n"
             "  - %s · the trust order favours GF-PTFE (trusted state)\n"
             % sys.argv[3])
     if want not in queue_all:

@@ -1,8 +1,9 @@
 /*
  * test_conflict_words.c: a conflict said as a person would
  * (gen/words/conflict_words.c): the slot with its case kept and the
- * project's name, each side with where it comes from, the question,
- * what the trust order favours, and a side read from the JSON.
+ * project's name, each side with where it comes from, the statement
+ * "NAME: X (from, date) vs Y (from)", what the trust order favours, and
+ * a side read from the JSON.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,9 +17,9 @@
 #include "words/conflict_words.h"
 
 static const struct words_side spindle[] = {
-	{ "project_state", "300 rpm", "requirements spec rev A" },
-	{ "entity", "350 rpm", "commissioning log 2026-03-16" },
-	{ "memory", "250 rpm", "knowledge" },
+	{ "project_state", "300 rpm", "requirements spec rev A", NULL, NULL },
+	{ "entity", "350 rpm", "commissioning log 2026-03-16", NULL, NULL },
+	{ "memory", "250 rpm", "knowledge", NULL, NULL },
 };
 
 static void
@@ -29,16 +30,14 @@ test_slot(void **state)
 	(void)state;
 	strbuf_init(&sb);
 	words_slot(&sb, "spindle_max_speed", "P06 Polisher");
-	assert_string_equal(sb.data, "Spindle max speed, P06 Polisher");
+	assert_string_equal(sb.data, "spindle max speed, P06 Polisher");
 	strbuf_reset(&sb);
-	/* No letter but the first changes case: acronyms stay. */
-	words_slot(&sb, "result first mode frequency of model Bench modal "
-	    "FEA", NULL);
-	assert_string_equal(sb.data, "Result first mode frequency of model "
-	    "Bench modal FEA");
+	/* No letter changes case: the name as the store gives it. */
+	words_slot(&sb, "FPGA_part of model Bench modal FEA", NULL);
+	assert_string_equal(sb.data, "FPGA part of model Bench modal FEA");
 	strbuf_reset(&sb);
 	words_slot(&sb, "_x", "");
-	assert_string_equal(sb.data, " X");
+	assert_string_equal(sb.data, " x");
 	strbuf_free(&sb);
 }
 
@@ -46,7 +45,7 @@ static void
 test_sides(void **state)
 {
 	struct words_side twice[] = { spindle[0], spindle[0], { "entity",
-	    "", NULL }, { NULL, "bare", NULL } };
+	    "", NULL, NULL, NULL }, { NULL, "bare", NULL, NULL, NULL } };
 	strbuf sb;
 
 	(void)state;
@@ -64,17 +63,30 @@ test_sides(void **state)
 }
 
 static void
-test_question_favours(void **state)
+test_statement_favours(void **state)
 {
+	struct words_side found[] = { spindle[0], spindle[1], spindle[2],
+	    spindle[0] };
 	strbuf sb;
 
 	(void)state;
+	/* A date the source already says is not said again; a value now
+	 * where it differs; the same wording once. */
+	found[0].date = "2025-04-14";
+	found[1].date = "2026-03-16";
+	found[1].now = "360 rpm";
+	found[2].date = "2025-04-28";
+	found[3].date = "2025-04-14";
 	strbuf_init(&sb);
-	words_question(&sb, "Spindle max speed, P06 Polisher", spindle, 2);
-	assert_string_equal(sb.data, "Which is right for Spindle max speed, "
-	    "P06 Polisher: 300 rpm (trusted state: requirements spec rev A) "
-	    "\xc2\xb7 350 rpm (engineering record: commissioning log "
-	    "2026-03-16)?");
+	words_statement(&sb, "spindle max speed", found, 4, 0);
+	assert_string_equal(sb.data, "spindle max speed: 300 rpm (trusted "
+	    "state: requirements spec rev A, 2025-04-14) vs 350 rpm "
+	    "(engineering record: commissioning log 2026-03-16; now: 360 "
+	    "rpm) vs 250 rpm (memory, 2025-04-28)");
+	strbuf_reset(&sb);
+	words_statement(&sb, "spindle max speed", found, 4, 1);
+	assert_string_equal(sb.data, "spindle max speed: 300 rpm vs 350 rpm "
+	    "vs 250 rpm");
 	strbuf_reset(&sb);
 	words_favours(&sb, &spindle[0]);
 	assert_string_equal(sb.data, "the trust order favours 300 rpm "
@@ -111,7 +123,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slot),
 		cmocka_unit_test(test_sides),
-		cmocka_unit_test(test_question_favours),
+		cmocka_unit_test(test_statement_favours),
 		cmocka_unit_test(test_side_json),
 	};
 
