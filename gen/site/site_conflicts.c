@@ -368,6 +368,15 @@ statement_text(strbuf *sb, const struct conflict *c, enum sides_mode mode,
 }
 
 void
+conflict_name_words(strbuf *sb, const struct conflict *c)
+{
+	json_t *name = queue_slot_said(c);
+
+	strbuf_puts(sb, json_string_value(name));
+	json_decref(name);
+}
+
+void
 conflict_brief_words(strbuf *sb, const struct conflict *c)
 {
 	statement_text(sb, c, SIDES_FOUND, 1);

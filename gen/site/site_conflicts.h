@@ -42,6 +42,10 @@ json_t *conflict_statement_json(const struct conflict *c, int since);
  * sb: "lateral support material: GF-PTFE vs PEEK" (its page's title). */
 void conflict_brief_words(strbuf *sb, const struct conflict *c);
 
+/* Conflict c's name as the store gives it, without the project, into
+ * sb: "lateral support material" (a search result's title). */
+void conflict_name_words(strbuf *sb, const struct conflict *c);
+
 /* The slot of conflict c as a person says it, with its project's
  * display name, into sb: "Spindle max speed, P06 Polisher". */
 void conflict_slot_words(strbuf *sb, const struct site_model *m,

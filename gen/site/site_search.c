@@ -21,6 +21,7 @@
 
 #include "search/search_index.h"
 #include "site/items.h"
+#include "site/site_conflicts.h"
 #include "site/site_search.h"
 #include "sys/cache.h"
 #include "util/array.h"
@@ -203,16 +204,19 @@ search_url(strbuf *sb, const char *id)
 	strbuf_printf(sb, "conflicts/%s.html", slug);
 }
 
-/* A conflict as a document of x: its slot, every side's value and
- * where it comes from. Returns 0 or < 0 with err set. */
+/* A conflict as a document of x: titled by its name as the store gives
+ * it ("lateral support material"; its value says "GF-PTFE · PEEK"), its
+ * slot, every side's value and where it comes from. Returns 0 or < 0
+ * with err set. */
 static int
 search_conflict(struct doc_sink *x, const struct site_model *m,
     const struct conflict *c, mirror_error *err)
 {
-	strbuf url, val, text, cut;
+	strbuf url, val, text, cut, title;
 	int rc;
 
 	search_url(&url, c->id);
+	strbuf_init(&title);
 	strbuf_init(&val);
 	strbuf_init(&text);
 	strbuf_init(&cut);
@@ -229,8 +233,9 @@ search_conflict(struct doc_sink *x, const struct site_model *m,
 	}
 	strbuf_puts(&text, " ");
 	strbuf_add(&text, val.data, val.len);
+	conflict_name_words(&title, c);
 	rc = sink_add(x, &(struct search_doc){
-	    .title = c->description, .value = short_value(&cut, val.data),
+	    .title = title.data, .value = short_value(&cut, val.data),
 	    .project = search_project(m, c->project), .url = url.data,
 	    .layer = "conflict", .status = c->status, .id = c->id,
 	    .text = text.data, .flags = strcmp(c->status, "open") == 0 },
@@ -239,6 +244,7 @@ search_conflict(struct doc_sink *x, const struct site_model *m,
 	strbuf_free(&url);
 	strbuf_free(&val);
 	strbuf_free(&text);
+	strbuf_free(&title);
 	return rc;
 }
 
