@@ -112,7 +112,7 @@ static const char *
 layer_words(const char *kind, size_t n)
 {
 	if (strcmp(kind, "project_state") == 0)
-		return n == 1 ? "trusted state row" : "trusted state rows";
+		return n == 1 ? "trusted state fact" : "trusted state facts";
 	if (strcmp(kind, "entity") == 0)
 		return n == 1 ? "engineering record" : "engineering records";
 	return n == 1 ? "memory" : "memories";

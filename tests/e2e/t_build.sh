@@ -145,7 +145,7 @@ expect "the conflict page is titled by its slot and values, not its hash (page a
     grep -q '<h1>lateral support material: GF-PTFE vs PEEK — P05 Interferometer</h1>' site/conflicts/c-5e1a.html &&
     grep -q '<title>lateral support material: GF-PTFE vs PEEK — P05 Interferometer' site/conflicts/c-5e1a.html"
 expect "the conflict page says what kind of disagreement it is, in words" \
-    grep -qF 'Across layers: 1 trusted state row and 1 engineering record disagree.' site/conflicts/c-5e1a.html
+    grep -qF 'Across layers: 1 trusted state fact and 1 engineering record disagree.' site/conflicts/c-5e1a.html
 # The table's class names its column labels once, in the stylesheet.
 cls=$(grep -o '<table class="cols-[0-9a-f]*">' site/conflicts/c-5e1a.html | grep -o 'cols-[0-9a-f]*')
 expect "the members stand side by side in one table, a row each, trust order first" sh -c "

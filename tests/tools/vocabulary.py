@@ -44,16 +44,8 @@ FILEPOS = r'[\w./-]+\.(?:sql|c|h|md|py|sh|json):\d+'
 SNAKE = r'[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+'
 
 # Text another engineer's change rewrites at the same time: a finding
-# inside one of these is reported, not failed. Remove at merge.
-ALLOW = [
-    # H-B's conflict wording (templates/conflicts_project.md,
-    # conflicts_open.md; gen/site/site_conflicts.c's "Across layers"
-    # sentence), rewritten by issue 70 item 2 at the same time.
-    'Each entry is the slot in words and every side as it is now; '
-    'the date is the day the sweep found the conflict.',
-    'the day the sweep found it, then by project',
-    'Across layers: ',
-]
+# inside one of these is reported, not failed. None now.
+ALLOW = []
 
 
 def schema_names(db):
