@@ -3,7 +3,8 @@
 // The README's pictures of a built site (the example), in Debian's
 // chromium (headless, through playwright-core), light mode: the index,
 // the richest project overview and the open conflict with the most
-// members at 1280x900 (OUT_DIR/index.png, project.png, conflict.png),
+// members and the first conflict a reviewer resolved at 1280x900
+// (OUT_DIR/index.png, project.png, conflict.png, conflict-resolved.png),
 // and that project overview on a phone, 390x844 (project-phone.png).
 // 'make screenshots' runs it (tests/browser/screenshots.sh).
 'use strict';
@@ -39,10 +40,19 @@ const [site, out] = process.argv.slice(2).map((p) => path.resolve(p));
     .sort((a, b) => b.members.length - a.members.length ||
       (a.id < b.id ? -1 : 1));
   if (open.length === 0) throw new Error(`${site}: no open conflict`);
+  // The first conflict a reviewer resolved, by id (screenshots.sh
+  // makes one).
+  const resolved = read('api/conflicts.json').projects
+    .flatMap((p) => read(p.json).conflicts)
+    .filter((c) => c.conflict.status === 'resolved' &&
+      c.conflict.resolved_by !== 'sweep')
+    .map((c) => c.conflict.id).sort();
+  if (resolved.length === 0) throw new Error(`${site}: no resolved conflict`);
   const shots = [
     ['index', 'index.html', 1280, 900],
     ['project', `projects/${projects[0]}/index.html`, 1280, 900],
     ['conflict', `conflicts/${open[0].slug}.html`, 1280, 900],
+    ['conflict-resolved', `conflicts/${resolved[0]}.html`, 1280, 900],
     ['project-phone', `projects/${projects[0]}/index.html`, 390, 844],
   ];
   const b = await launch({ viewport: { width: 1280, height: 900 } });
