@@ -205,8 +205,9 @@ search_url(strbuf *sb, const char *id)
 }
 
 /* A conflict as a document of x: titled by its name as the store gives
- * it ("lateral support material"; its value says "GF-PTFE · PEEK"), its
- * slot, every side's value and where it comes from. Returns 0 or < 0
+ * it ("lateral support material"; its value says "GF-PTFE vs PEEK", so
+ * a result reads as the conflict's one form everywhere, "Name: X vs
+ * Y"), its slot, every side's value and where it comes from. Returns 0 or < 0
  * with err set. */
 static int
 search_conflict(struct doc_sink *x, const struct site_model *m,
@@ -226,7 +227,7 @@ search_conflict(struct doc_sink *x, const struct site_model *m,
 		const char *v = cm->value_now != NULL ? cm->value_now :
 		    cm->value_then;
 
-		strbuf_puts(&val, i > 0 ? " \xc2\xb7 " : "");
+		strbuf_puts(&val, i > 0 ? " vs " : "");
 		strbuf_puts(&val, v != NULL ? v : "");
 		strbuf_printf(&text, " %s %s", cm->id, cm->source != NULL ?
 		    cm->source : "");

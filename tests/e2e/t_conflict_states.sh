@@ -34,8 +34,8 @@ expect "... then the conflict in the one form" \
     grep -qxF '**serdes refclk frequency**: **125 MHz** (trusted state: design review 2025-06-12) vs **156.25 MHz** (engineering record: meeting 2025-11-24)' "site/conflicts/$ref.md"
 expect "the project's review queue names it in the same form" \
     grep -qF "[**fpga part**](../$fpga.md): **XC7A100T** (trusted state: BOM rev C, 2025-05-05) vs **XC7A35T** (memory, 2025-02-10)" site/conflicts/projects/p04-gigabit.md
-expect "a search result names a conflict as the store does, then its values" \
-    grep -qF '"lateral support material","GF-PTFE · PEEK"' site/search/d-*.js
+expect "a search result names a conflict in the one form: its name, then X vs Y (search.js shows title: value)" \
+    grep -qF '"lateral support material","GF-PTFE vs PEEK"' site/search/d-*.js
 
 # --- closed by the sweep, resolved, dismissed --------------------------------
 sql s.db "UPDATE entities SET properties = json_set(properties, '\$.value', '125 MHz') WHERE id = 'p04-dec-refclk-156'"
