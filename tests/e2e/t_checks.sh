@@ -173,7 +173,7 @@ expect "the commit of two new violations says 2 checks newly failing" \
 expect "its body names each with its label and message" \
     sh -c "git --git-dir=r.git log -1 --format=%b mirror | grep -qxF '  ⚑ check newly failing: no <i>material</i>: Mirror cell has no material [chk-00000000bbbb]'"
 expect "an opened violation marks its state row" sh -c \
-    "grep -F '**aperture**' '$ov.md' | grep -qF 'checks/projects/p07.md#chk-00000000cccc'"
+    "grep -F '</a>aperture |' '$ov.md' | grep -qF 'checks/projects/p07.md#chk-00000000cccc'"
 expect "after violations open, the incremental build equals --force" same_as_force
 
 # One closes by itself: marker and Gaps line go, the page says closed.

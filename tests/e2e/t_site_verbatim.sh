@@ -19,7 +19,7 @@ mirror build --store s.db --out site --repo repo.git --no-sweep --quiet \
 expect_status "the store builds into a commit" 0
 md=site/projects/p05-interferometer/index.md
 expect "the value is in the .md byte for byte" grep -Fq "| $v |" "$md"
-expect "and so is its key, underscore and all" grep -Fq '**pad_spec** | ' "$md"
+expect "and so is its key, underscore and all" grep -Fq '></a>pad_spec | ' "$md"
 expect "git log -S finds the commit that brought it" sh -c "
     test \"\$(git --git-dir=repo.git log --format=%H -S'GF-PTFE (rev B), 4.8 kg' mirror | wc -l)\" -eq 1"
 expect "the HTML shows it as text: no mailto link, no emphasis" sh -c "
