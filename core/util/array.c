@@ -1,6 +1,8 @@
 /*
- * array.c: the one way an array grows (array.h).
+ * array.c: the one way an array grows, is sorted and is searched
+ * (array.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/array.h"
@@ -35,4 +37,104 @@ int
 array_str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A run this short is sorted by insertion: fewer moves than merging. */
+#define SORT_RUN 8
+
+/* Sort the n elements at v in place by insertion (stable), with one
+ * element of scratch at tmp. */
+static void
+insertion_sort(char *v, size_t n, size_t size, array_cmp_fn cmp,
+    const void *ctx, char *tmp)
+{
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
+
+		if (cmp(v + (i - 1) * size, v + i * size, ctx) <= 0)
+			continue;
+		memcpy(tmp, v + i * size, size);
+		while (j > 0 && cmp(v + (j - 1) * size, tmp, ctx) > 0)
+			j--;
+		memmove(v + (j + 1) * size, v + j * size, (i - j) * size);
+		memcpy(v + j * size, tmp, size);
+	}
+}
+
+/* Sort v[0..n) stably through scratch of n elements at tmp (and one
+ * more past them, for insertion_sort). */
+static void
+merge_sort(char *v, size_t n, size_t size, array_cmp_fn cmp,
+    const void *ctx, char *tmp)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n <= SORT_RUN) {
+		insertion_sort(v, n, size, cmp, ctx, tmp + n * size);
+		return;
+	}
+	merge_sort(v, h, size, cmp, ctx, tmp);
+	merge_sort(v + h * size, n - h, size, cmp, ctx, tmp);
+	if (cmp(v + (h - 1) * size, v + h * size, ctx) <= 0)
+		return;                 /* already in order */
+	/* Take from the left run on a tie: that keeps the sort stable. */
+	while (i < h && j < n) {
+		const char *src = cmp(v + j * size, v + i * size, ctx) < 0 ?
+		    v + j++ * size : v + i++ * size;
+
+		memcpy(tmp + k++ * size, src, size);
+	}
+	memcpy(tmp + k * size, v + i * size, (h - i) * size);
+	k += h - i;
+	memcpy(v, tmp, k * size);       /* the rest of the right run stays */
+}
+
+void
+array_sort(void *base, size_t n, size_t size, array_cmp_fn cmp,
+    const void *ctx)
+{
+	char *tmp;
+
+	if (n < 2)
+		return;
+	tmp = xcalloc(n + 1, size);
+	merge_sort(base, n, size, cmp, ctx, tmp);
+	free(tmp);
+}
+
+size_t
+array_lower(const void *key, const void *base, size_t n, size_t size,
+    array_cmp_fn cmp, const void *ctx)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp(key, (const char *)base + mid * size, ctx) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t
+array_find(const void *key, const void *base, size_t n, size_t size,
+    array_cmp_fn cmp, const void *ctx)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp(key, (const char *)base + mid * size, ctx);
+
+		if (c == 0)
+			return mid;
+		if (c > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ARRAY_NONE;
 }

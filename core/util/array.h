@@ -13,6 +13,14 @@
  * macros never fail. The caller owns v and frees it with free(). The
  * arguments are evaluated more than once: pass plain names, never an
  * expression with a side effect.
+ *
+ * And the one way a sorted array is made and searched when the order
+ * needs more than the two elements (a table the elements index, the
+ * key's field): array_sort and array_find take the comparison's context
+ * as an argument, where qsort and bsearch have none and a caller would
+ * hand it over through a static. array_sort is stable, whatever the C
+ * library: equal elements keep their order, so the output of a sort
+ * with ties is the same on every system.
  */
 #ifndef MIRROR_ARRAY_H
 #define MIRROR_ARRAY_H
@@ -36,6 +44,37 @@ void *array_fit(void *v, size_t *cap, size_t n, size_t size);
 /* qsort and bsearch order of an array of strings (const char *), by
  * strcmp. */
 int array_str_cmp(const void *a, const void *b);
+
+/* A comparison of a and b under ctx: < 0, 0 or > 0 as a goes before,
+ * with or after b. For array_find and array_lower, a is the key. */
+typedef int (*array_cmp_fn)(const void *a, const void *b, const void *ctx);
+
+/*
+ * Sort the n elements of size bytes at base (NULL is fine when n is 0)
+ * by cmp, given ctx: a stable merge sort, n log n comparisons, n
+ * elements of scratch.
+ */
+void array_sort(void *base, size_t n, size_t size, array_cmp_fn cmp,
+    const void *ctx);
+
+/*
+ * The position of the first element of base[0..n) (sorted by cmp) that
+ * does not go before key: cmp(key, element, ctx) <= 0. n when every
+ * element goes before key (and for n 0).
+ */
+size_t array_lower(const void *key, const void *base, size_t n,
+    size_t size, array_cmp_fn cmp, const void *ctx);
+
+/* No element: what array_find returns when none is equal to the key. */
+#define ARRAY_NONE ((size_t)-1)
+
+/*
+ * The position of an element of base[0..n) (sorted by cmp) equal to key
+ * by cmp, or ARRAY_NONE: bsearch with a context. Of several equal
+ * elements, the one a plain halving search meets first.
+ */
+size_t array_find(const void *key, const void *base, size_t n, size_t size,
+    array_cmp_fn cmp, const void *ctx);
 
 /* The test for room is inline: only a growth costs a call. */
 #define ARRAY_RESERVE(v, cap, need) \

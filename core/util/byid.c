@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/byid.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
@@ -18,16 +19,28 @@ id_of(const void *e, size_t off)
 	return id;
 }
 
-/* qsort has no argument for the comparison: the offset of the sort in
- * progress (one at a time: the callers sort on one thread each, and
- * the value is only read during their own qsort). */
-static _Thread_local size_t sort_off;
-
+/* array_sort order of two pointers of an index: by the ids at the
+ * offset *off in the elements they point to. */
 static int
-cmp_id(const void *a, const void *b)
+cmp_id(const void *a, const void *b, const void *off)
 {
-	return strcmp(id_of(*(void *const *)a, sort_off),
-	    id_of(*(void *const *)b, sort_off));
+	return strcmp(id_of(*(void *const *)a, *(const size_t *)off),
+	    id_of(*(void *const *)b, *(const size_t *)off));
+}
+
+/* array_find order of an id (key) and a pointer of an index. */
+static int
+cmp_key_ptr(const void *key, const void *e, const void *off)
+{
+	return strcmp(*(const char *const *)key,
+	    id_of(*(void *const *)e, *(const size_t *)off));
+}
+
+/* array_find order of an id (key) and an element holding one. */
+static int
+cmp_key_el(const void *key, const void *e, const void *off)
+{
+	return strcmp(*(const char *const *)key, id_of(e, *(const size_t *)off));
 }
 
 void **
@@ -37,28 +50,23 @@ byid_index(void *items, size_t n, size_t size, size_t off)
 
 	for (size_t i = 0; i < n; i++)
 		by[i] = (char *)items + i * size;
-	sort_off = off;
-	qsort(by, n, sizeof(*by), cmp_id);
+	array_sort(by, n, sizeof(*by), cmp_id, &off);
 	return by;
 }
 
 void *
 byid_find(void *const *by, size_t n, size_t off, const char *id)
 {
-	size_t lo = 0, hi = n;
+	size_t at = array_find(&id, by, n, sizeof(*by), cmp_key_ptr, &off);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(id_of(by[mid], off), id);
+	return at != ARRAY_NONE ? by[at] : NULL;
+}
 
-		if (c == 0)
-			return by[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+size_t
+byid_sorted(const void *items, size_t n, size_t size, size_t off,
+    const char *id)
+{
+	return array_find(&id, items, n, size, cmp_key_el, &off);
 }
 
 /* An entry of a byid_pairs table. */

@@ -24,6 +24,16 @@ void **byid_index(void *items, size_t n, size_t size, size_t off);
  * id, or NULL. */
 void *byid_find(void *const *by, size_t n, size_t off, const char *id);
 
+/* No element: what byid_sorted and byid_pairs_find return when none
+ * holds the id. */
+#define BYID_NONE ((size_t)-1)
+
+/* The position in items[0..n) (elements of size bytes, sorted by the id
+ * at offset off, as byid_find's index is) of an element whose id is id,
+ * or BYID_NONE. For an array kept in id order, with no index. */
+size_t byid_sorted(const void *items, size_t n, size_t size, size_t off,
+    const char *id);
+
 /*
  * A hash index of an array by a pair of strings each element holds at
  * offsets oa and ob (char * members, never NULL): where each distinct
@@ -36,9 +46,6 @@ struct byid_pairs {
 	struct hashtab t;       /* the pair's hash, its first position */
 	size_t size, oa, ob;
 };
-
-/* No element: what byid_pairs_find returns when none holds the pair. */
-#define BYID_NONE ((size_t)-1)
 
 /* Index the n elements of size bytes at items into ix (an empty index
  * for none). Free with byid_pairs_free. */

@@ -708,6 +708,120 @@ test_byid(void **state)
 	free(by);
 }
 
+/* A sorted array of ids (no index) finds each element's position by
+ * its id; a missing id, and any id of an empty array, give BYID_NONE. */
+static void
+test_byid_sorted(void **state)
+{
+	static const struct named v[] = { { 0, "a" }, { 1, "b" }, { 2, "ba" },
+	    { 3, "m" }, { 4, "z" } };
+	size_t n = sizeof(v) / sizeof(*v), off = offsetof(struct named, id);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(byid_sorted(v, n, sizeof(*v), off, v[i].id), i);
+	assert_int_equal(byid_sorted(v, n, sizeof(*v), off, "c"), BYID_NONE);
+	assert_int_equal(byid_sorted(v, n, sizeof(*v), off, ""), BYID_NONE);
+	assert_int_equal(byid_sorted(v, n, sizeof(*v), off, "zz"), BYID_NONE);
+	assert_int_equal(byid_sorted(v, 0, sizeof(*v), off, "a"), BYID_NONE);
+	assert_int_equal(byid_sorted(NULL, 0, sizeof(*v), off, "a"),
+	    BYID_NONE);
+}
+
+/* The sort's comparison reads its context: keys are positions into a
+ * table of weights (the context), as a page's indexes are. */
+struct weighed {
+	int key;                /* a position in the table of weights */
+	int seq;                /* its place in the input */
+};
+
+static int
+cmp_weight(const void *a, const void *b, const void *ctx)
+{
+	const int *w = ctx;
+	int x = w[((const struct weighed *)a)->key],
+	    y = w[((const struct weighed *)b)->key];
+
+	return (x > y) - (x < y);
+}
+
+/* array_find's and array_lower's order: a weight (key) against an
+ * element's. */
+static int
+cmp_weight_key(const void *key, const void *e, const void *ctx)
+{
+	const int *w = ctx;
+	int x = *(const int *)key, y = w[((const struct weighed *)e)->key];
+
+	return (x > y) - (x < y);
+}
+
+/* array_sort orders by a comparison that needs its context, and is
+ * stable: of many ties (runs longer than the insertion runs, in every
+ * length up to 300, in a scrambled order), each keeps its input order;
+ * nothing, one element, all equal and already sorted inputs are fine. */
+static void
+test_array_sort(void **state)
+{
+	static const int w[] = { 5, 1, 3, 1, 5, 0, 3, 3 };   /* ties */
+	struct weighed v[300];
+
+	(void)state;
+	array_sort(NULL, 0, sizeof(*v), cmp_weight, w);
+	v[0] = (struct weighed){ 7, 0 };
+	array_sort(v, 1, sizeof(*v), cmp_weight, w);
+	assert_int_equal(v[0].key, 7);
+	for (size_t n = 2; n <= 300; n += n < 40 ? 1 : 37) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = (struct weighed){ (int)((i * 7919 + n) % 8),
+			    (int)i };
+		array_sort(v, n, sizeof(*v), cmp_weight, w);
+		for (size_t i = 1; i < n; i++) {
+			int d = cmp_weight(&v[i - 1], &v[i], w);
+
+			assert_true(d < 0 || (d == 0 && v[i - 1].seq <
+			    v[i].seq));
+		}
+	}
+	for (size_t i = 0; i < 100; i++)        /* all equal: as they came */
+		v[i] = (struct weighed){ 2, (int)i };
+	array_sort(v, 100, sizeof(*v), cmp_weight, w);
+	for (size_t i = 0; i < 100; i++)
+		assert_int_equal(v[i].seq, (int)i);
+}
+
+/* array_lower gives the first of a run of equal elements, the place a
+ * missing key would go (n past the last), and 0 for nothing; array_find
+ * finds an element equal to each weight held and ARRAY_NONE for one not
+ * held or in nothing. */
+static void
+test_array_search(void **state)
+{
+	static const int w[] = { 0, 1, 1, 1, 3, 3, 5, 8 };  /* ascending */
+	struct weighed v[8];
+	static const int key[] = { -1, 0, 1, 2, 3, 4, 5, 8, 9 };
+	static const size_t lower[] = { 0, 0, 1, 4, 4, 6, 6, 7, 8 };
+
+	(void)state;
+	for (size_t i = 0; i < 8; i++)
+		v[i] = (struct weighed){ (int)i, (int)i };
+	for (size_t i = 0; i < sizeof(key) / sizeof(*key); i++) {
+		size_t at = array_find(&key[i], v, 8, sizeof(*v),
+		    cmp_weight_key, w);
+
+		assert_int_equal(array_lower(&key[i], v, 8, sizeof(*v),
+		    cmp_weight_key, w), lower[i]);
+		if (lower[i] < 8 && w[lower[i]] == key[i])
+			assert_int_equal(w[at], key[i]);
+		else
+			assert_int_equal(at, ARRAY_NONE);
+	}
+	assert_int_equal(array_lower(&key[1], NULL, 0, sizeof(*v),
+	    cmp_weight_key, w), 0);
+	assert_int_equal(array_find(&key[1], NULL, 0, sizeof(*v),
+	    cmp_weight_key, w), ARRAY_NONE);
+}
+
 /* A pair index finds the first element of each pair (a run of equal
  * pairs gives its first), tells ("a","bc") from ("ab","c") and a pair
  * from its halves swapped, and finds nothing for a pair no element
@@ -808,6 +922,9 @@ main(void)
 		cmocka_unit_test(test_array_fit),
 		cmocka_unit_test(test_byid),
 		cmocka_unit_test(test_byid_pairs),
+		cmocka_unit_test(test_byid_sorted),
+		cmocka_unit_test(test_array_sort),
+		cmocka_unit_test(test_array_search),
 		cmocka_unit_test(test_alloc_tune),
 		cmocka_unit_test_setup_teardown(test_store_create_and_aliases,
 		    make_path, drop_path),
