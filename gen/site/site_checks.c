@@ -426,14 +426,13 @@ rule_section(const struct check_run *cr, size_t g)
 	return o;
 }
 
-/* qsort: two violation indexes of sort_list by id. */
-static _Thread_local const struct violation *sort_list;
-
+/* array_sort order of two indexes into the violations at list: by id. */
 static int
-by_id(const void *a, const void *b)
+by_id(const void *a, const void *b, const void *list)
 {
-	return strcmp(sort_list[*(const size_t *)a].id,
-	    sort_list[*(const size_t *)b].id);
+	const struct violation *v = list;
+
+	return strcmp(v[*(const size_t *)a].id, v[*(const size_t *)b].id);
 }
 
 /* api/checks/<slug>.json of the nk violations of idx, of project p:
@@ -451,8 +450,7 @@ project_json(const struct page_ctx *pc, const char *p, const size_t *idx,
 	int rc;
 
 	memcpy(byid, idx, nk * sizeof(*byid));
-	sort_list = m->violations.items;
-	qsort(byid, nk, sizeof(*byid), by_id);
+	array_sort(byid, nk, sizeof(*byid), by_id, m->violations.items);
 	for (size_t k = 0; k < nk; k++)
 		json_array_append_new(list, compact_json(m,
 		    &m->violations.items[byid[k]]));
@@ -698,18 +696,16 @@ project_group(const struct site_model *m, const char *name,
 	strbuf_free(&words);
 	return g;
 }
-/* What by_name sorts by (qsort has no context): the model. */
-static _Thread_local const struct site_model *sort_model;
-
-/* Projects by name (numeric-aware, item_name_cmp), then by id, the
+/* array_sort order of two indexes into the projects of the model m:
+ * projects by name (numeric-aware, item_name_cmp), then by id, the
  * no-project group last: not by their open checks, so a group does not
  * move when its count changes. */
 static int
-by_name(const void *a, const void *b)
+by_name(const void *a, const void *b, const void *model)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct fact_project *p = &sort_model->projects[i],
-	    *q = &sort_model->projects[j];
+	const struct site_model *m = model;
+	const struct fact_project *p = &m->projects[*(const size_t *)a],
+	    *q = &m->projects[*(const size_t *)b];
 	int c;
 
 	if ((p->id[0] == '\0') != (q->id[0] == '\0'))
@@ -737,8 +733,7 @@ project_groups(const struct site_model *m)
 	for (size_t i = 0; i < m->n_projects; i++)
 		if (start[i + 1] > start[i])
 			order[n++] = i;
-	sort_model = m;
-	qsort(order, n, sizeof(*order), by_name);
+	array_sort(order, n, sizeof(*order), by_name, m);
 	strbuf_init(&anchor);
 	for (size_t k = 0; k < n; k++) {
 		size_t i = order[k];
@@ -781,22 +776,22 @@ project_groups(const struct site_model *m)
 #define CHECKS_PAGE 300
 
 /*
- * qsort order of the list across projects (indexes into sort_model's
- * violations): oldest first (detected_at), then by project name and by
+ * array_sort order of the list across projects (indexes into the
+ * violations of the model m): oldest first (detected_at), then by project name and by
  * message (numeric-aware), then id: a check opened by a later build
  * goes to the end and rewrites the last page alone.
  */
 static int
-cmp_open_check(const void *a, const void *b)
+cmp_open_check(const void *a, const void *b, const void *model)
 {
-	const struct violation *x = &sort_model->violations.items[
-	    *(const size_t *)a], *y = &sort_model->violations.items[
-	    *(const size_t *)b];
+	const struct site_model *m = model;
+	const struct violation *x = &m->violations.items[*(const size_t *)a],
+	    *y = &m->violations.items[*(const size_t *)b];
 	int c = strcmp(x->detected_at, y->detected_at);
 
 	if (c == 0)
-		c = item_name_cmp(project_name(sort_model, x->project),
-		    project_name(sort_model, y->project));
+		c = item_name_cmp(project_name(m, x->project),
+		    project_name(m, y->project));
 	if (c == 0)
 		c = item_name_cmp(x->message, y->message);
 	return c != 0 ? c : strcmp(x->id, y->id);
@@ -859,8 +854,7 @@ open_checks_pages(size_t *pages, const struct page_ctx *pc,
 	for (size_t i = 0; i < m->violations.n; i++)
 		if (strcmp(m->violations.items[i].status, "open") == 0)
 			idx[l.n++] = i;
-	sort_model = m;
-	qsort(idx, l.n, sizeof(*idx), cmp_open_check);
+	array_sort(idx, l.n, sizeof(*idx), cmp_open_check, m);
 	*pages = page_list_pages(&l);
 	for (size_t k = 0; k < *pages && rc == 0; k++)
 		rc = open_checks_page(pc, idx, &l, k, err);
@@ -1196,13 +1190,15 @@ checks_index_json(const struct check_run *cr, mirror_error *err)
 	return rc;
 }
 
-/* qsort: violation indexes of sort_list by project, rule, then index
- * (the list's order: open errors, open warnings, closed). */
+/* array_sort order of violation indexes into the violations at list:
+ * by project, rule, then index (the list's order: open errors, open
+ * warnings, closed). */
 static int
-by_page(const void *a, const void *b)
+by_page(const void *a, const void *b, const void *list)
 {
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct violation *x = &sort_list[i], *y = &sort_list[j];
+	const struct violation *x = (const struct violation *)list + i,
+	    *y = (const struct violation *)list + j;
 	int c = strcmp(x->project, y->project);
 
 	if (c == 0)
@@ -1225,9 +1221,8 @@ check_run_init(struct check_run *cr, const struct site_model *m)
 	cr->pstart = xcalloc(n + 1, sizeof(*cr->pstart));
 	for (size_t i = 0; i < n; i++)
 		cr->ord[i] = cr->byid[i] = i;
-	sort_list = v;
-	qsort(cr->ord, n, sizeof(*cr->ord), by_page);
-	qsort(cr->byid, n, sizeof(*cr->byid), by_id);
+	array_sort(cr->ord, n, sizeof(*cr->ord), by_page, v);
+	array_sort(cr->byid, n, sizeof(*cr->byid), by_id, v);
 	for (size_t k = 0; k < n; k++) {
 		const struct violation *x = &v[cr->ord[k]], *y = k > 0 ?
 		    &v[cr->ord[k - 1]] : NULL;
