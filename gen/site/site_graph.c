@@ -7,28 +7,31 @@
 
 #include "site/items.h"
 #include "site/site_graph.h"
+#include "util/array.h"
 #include "util/jsonbuild.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* qsort has no context argument in C11: the arrays being sorted, one
- * per thread (the pool renders projects on several). */
-static _Thread_local const struct project_facts *sort_f;
-
+/* array_sort order of two indexes into the entities of the project's
+ * facts f: by id. */
 static int
-cmp_ent(const void *a, const void *b)
+cmp_ent(const void *a, const void *b, const void *f)
 {
-	const struct fact_entity *x = &sort_f->ent[*(const size_t *)a];
-	const struct fact_entity *y = &sort_f->ent[*(const size_t *)b];
+	const struct project_facts *pf = f;
+	const struct fact_entity *x = &pf->ent[*(const size_t *)a];
+	const struct fact_entity *y = &pf->ent[*(const size_t *)b];
 
 	return strcmp(x->id, y->id);
 }
 
+/* array_sort order of two indexes into the relationships of f: by
+ * source, type, target, then id. */
 static int
-cmp_src(const void *a, const void *b)
+cmp_src(const void *a, const void *b, const void *f)
 {
-	const struct fact_rel *x = &sort_f->rel[*(const size_t *)a];
-	const struct fact_rel *y = &sort_f->rel[*(const size_t *)b];
+	const struct project_facts *pf = f;
+	const struct fact_rel *x = &pf->rel[*(const size_t *)a];
+	const struct fact_rel *y = &pf->rel[*(const size_t *)b];
 	int c = strcmp(x->source, y->source);
 
 	if (c == 0)
@@ -38,11 +41,14 @@ cmp_src(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->id, y->id);
 }
 
+/* array_sort order of two indexes into the relationships of f: by
+ * target, type, source, then id. */
 static int
-cmp_tgt(const void *a, const void *b)
+cmp_tgt(const void *a, const void *b, const void *f)
 {
-	const struct fact_rel *x = &sort_f->rel[*(const size_t *)a];
-	const struct fact_rel *y = &sort_f->rel[*(const size_t *)b];
+	const struct project_facts *pf = f;
+	const struct fact_rel *x = &pf->rel[*(const size_t *)a];
+	const struct fact_rel *y = &pf->rel[*(const size_t *)b];
 	int c = strcmp(x->target, y->target);
 
 	if (c == 0)
@@ -63,11 +69,9 @@ graph_init(struct site_graph *g, const struct project_facts *f)
 		g->by_id[i] = i;
 	for (size_t i = 0; i < f->n_rel; i++)
 		g->by_source[i] = g->by_target[i] = i;
-	sort_f = f;
-	qsort(g->by_id, f->n_ent, sizeof(size_t), cmp_ent);
-	qsort(g->by_source, f->n_rel, sizeof(size_t), cmp_src);
-	qsort(g->by_target, f->n_rel, sizeof(size_t), cmp_tgt);
-	sort_f = NULL;
+	array_sort(g->by_id, f->n_ent, sizeof(size_t), cmp_ent, f);
+	array_sort(g->by_source, f->n_rel, sizeof(size_t), cmp_src, f);
+	array_sort(g->by_target, f->n_rel, sizeof(size_t), cmp_tgt, f);
 }
 
 void
