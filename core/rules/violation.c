@@ -343,25 +343,28 @@ vix_load(struct vix *x, mirror_store *st, mirror_error *err)
 	    "cannot read violations");
 }
 
+/* array_lower order of a violation (key) and an entry of the vix x (a
+ * pointer into x->rule): by rule, then facts. */
+static int
+cmp_vix(const void *key, const void *e, const void *ctx)
+{
+	const struct violation *v = key;
+	const struct vix *x = ctx;
+	size_t i = (size_t)((char *const *)e - x->rule);
+	int d = strcmp(v->rule_id, x->rule[i]);
+
+	return d != 0 ? d : strcmp(v->facts, x->facts[i]);
+}
+
 /* Fill v->earlier from x: the entries after v in its (rule, facts) run. */
 static void
 earlier_from_vix(struct violation *v, const struct vix *x)
 {
-	size_t lo = 0, hi = x->n, cap = 0;
+	size_t cap = 0;
 	int mine = 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int d = strcmp(x->rule[mid], v->rule_id);
-
-		if (d == 0)
-			d = strcmp(x->facts[mid], v->facts);
-		if (d < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < x->n && strcmp(x->rule[i], v->rule_id) == 0 &&
+	for (size_t i = array_lower(v, x->rule, x->n, sizeof(*x->rule),
+	    cmp_vix, x); i < x->n && strcmp(x->rule[i], v->rule_id) == 0 &&
 	    strcmp(x->facts[i], v->facts) == 0; i++) {
 		if (!mine) {
 			mine = strcmp(x->id[i], v->id) == 0;
@@ -626,20 +629,10 @@ rule_runs_latest(struct rule_run_list *out, mirror_store *st,
 const struct rule_run *
 violation_rule_run_find(const struct rule_run_list *l, const char *rule_id)
 {
-	size_t lo = 0, hi = l->n;
+	size_t at = byid_sorted(l->items, l->n, sizeof(*l->items),
+	    offsetof(struct rule_run, rule_id), rule_id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(l->items[mid].rule_id, rule_id);
-
-		if (c == 0)
-			return &l->items[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return at != BYID_NONE ? &l->items[at] : NULL;
 }
 
 /* qsort order of struct flagged: layer, fact id, violation id. */

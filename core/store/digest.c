@@ -2,12 +2,14 @@
  * digest.c: the snapshot checksum and the projects' digests in one pass
  * (see digest.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/digest.h"
 #include "store/storerow.h"
 #include "util/array.h"
+#include "util/byid.h"
 #include "util/hash.h"
 #include "util/hashtab.h"
 #include "util/xalloc.h"
@@ -710,20 +712,10 @@ digest_finish(struct store_digest *d)
 const struct project_digest *
 digest_find(const struct store_digest *d, const char *id)
 {
-	size_t lo = 0, hi = d->n;
+	size_t at = byid_sorted(d->p, d->n, sizeof(*d->p),
+	    offsetof(struct project_digest, project), id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(d->p[mid].project, id);
-
-		if (c == 0)
-			return &d->p[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return at != BYID_NONE ? &d->p[at] : NULL;
 }
 
 long long

@@ -261,25 +261,28 @@ slot_index_load(struct slot_index *x, mirror_store *st, mirror_error *err)
 	    "cannot read conflicts");
 }
 
+/* array_lower order of a slot (key: a struct slot_ix, its kind and key
+ * set) and an entry of a slot_index: by kind, then key. */
+static int
+cmp_slot(const void *key, const void *e, const void *ctx)
+{
+	const struct slot_ix *k = key, *x = e;
+	int d = strcmp(k->kind, x->kind);
+
+	(void)ctx;
+	return d != 0 ? d : strcmp(k->key, x->key);
+}
+
 /* Fill c->earlier from the index: the entries after c in its slot run. */
 static void
 earlier_from_index(struct conflict *c, const struct slot_index *x)
 {
-	size_t lo = 0, hi = x->n, cap = 0;
+	struct slot_ix slot = { c->slot_kind, c->slot_key, NULL };
+	size_t cap = 0;
 	int mine = 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int d = strcmp(x->v[mid].kind, c->slot_kind);
-
-		if (d == 0)
-			d = strcmp(x->v[mid].key, c->slot_key);
-		if (d < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < x->n && strcmp(x->v[i].kind,
+	for (size_t i = array_lower(&slot, x->v, x->n, sizeof(*x->v),
+	    cmp_slot, NULL); i < x->n && strcmp(x->v[i].kind,
 	    c->slot_kind) == 0 && strcmp(x->v[i].key, c->slot_key) == 0; i++) {
 		if (!mine) {
 			mine = strcmp(x->v[i].id, c->id) == 0;
