@@ -1,11 +1,13 @@
 /*
  * model.c: reading the site's model from the store (see model.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "site/model.h"
 #include "store/parallel.h"
+#include "util/byid.h"
 #include "util/xalloc.h"
 
 /* The disputed members, every conflict and how many are open, read on
@@ -201,20 +203,10 @@ site_model_free(struct site_model *m)
 long
 model_project_index(const struct site_model *m, const char *id)
 {
-	size_t lo = 0, hi = m->n_projects;
+	size_t at = byid_sorted(m->projects, m->n_projects,
+	    sizeof(*m->projects), offsetof(struct fact_project, id), id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(m->projects[mid].id, id);
-
-		if (c == 0)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return at != BYID_NONE ? (long)at : -1;
 }
 
 const char *

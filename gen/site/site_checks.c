@@ -191,25 +191,25 @@ struct check_run {
 	size_t *byid;           /* violation indexes by id */
 };
 
+/* array_find order of an id (key) and an index into the violations at
+ * list. */
+static int
+cmp_id_key(const void *key, const void *e, const void *list)
+{
+	const struct violation *v = list;
+
+	return strcmp(*(const char *const *)key, v[*(const size_t *)e].id);
+}
+
 /* The violation of m whose id is id, by cr->byid, or NULL. */
 static const struct violation *
 violation_by_id(const struct check_run *cr, const char *id)
 {
 	const struct violation *v = cr->pc->m->violations.items;
-	size_t lo = 0, hi = cr->pc->m->violations.n;
+	size_t at = array_find(&id, cr->byid, cr->pc->m->violations.n,
+	    sizeof(*cr->byid), cmp_id_key, v);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(v[cr->byid[mid]].id, id);
-
-		if (c == 0)
-			return &v[cr->byid[mid]];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return at != ARRAY_NONE ? &v[cr->byid[at]] : NULL;
 }
 
 /* The earlier violations of v's rule and facts, each {id, page,

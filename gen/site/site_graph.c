@@ -1,6 +1,7 @@
 /*
  * site_graph.c: sorted indexes over a project's entities and edges.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "site/items.h"
 #include "site/site_graph.h"
 #include "util/array.h"
+#include "util/byid.h"
 #include "util/jsonbuild.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -83,24 +85,43 @@ graph_free(struct site_graph *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* array_find order of an id (key) and an index into the entities of
+ * f. */
+static int
+cmp_ent_key(const void *key, const void *e, const void *f)
+{
+	const struct project_facts *pf = f;
+
+	return strcmp(*(const char *const *)key,
+	    pf->ent[*(const size_t *)e].id);
+}
+
 const struct fact_entity *
 graph_entity(const struct site_graph *g, const char *id)
 {
-	size_t lo = 0, hi = g->f->n_ent;
+	size_t at = array_find(&id, g->by_id, g->f->n_ent, sizeof(size_t),
+	    cmp_ent_key, g->f);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct fact_entity *e = &g->f->ent[g->by_id[mid]];
-		int c = strcmp(e->id, id);
+	return at != ARRAY_NONE ? &g->f->ent[g->by_id[at]] : NULL;
+}
 
-		if (c == 0)
-			return e;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+/* What graph_each looks for: the edges of id of type, from or to it. */
+struct edge_key {
+	const char *id, *type;
+	int outgoing;
+};
+
+/* array_lower order of an edge_key (key) and an index into the
+ * relationships of f (by source or by target, as the key's way). */
+static int
+cmp_edge_key(const void *key, const void *e, const void *f)
+{
+	const struct edge_key *k = key;
+	const struct fact_rel *r =
+	    &((const struct project_facts *)f)->rel[*(const size_t *)e];
+	int c = strcmp(k->id, k->outgoing ? r->source : r->target);
+
+	return c != 0 ? c : strcmp(k->type, r->type);
 }
 
 size_t
@@ -108,22 +129,12 @@ graph_each(const struct site_graph *g, const char *id, const char *type,
     int outgoing, void (*fn)(const char *other, void *arg), void *arg)
 {
 	const size_t *ix = outgoing ? g->by_source : g->by_target;
-	size_t lo = 0, hi = g->f->n_rel, calls = 0;
+	struct edge_key key = { id, type, outgoing };
+	size_t calls = 0;
 
-	/* First edge whose (end, type) is not below (id, type). */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct fact_rel *r = &g->f->rel[ix[mid]];
-		int c = strcmp(outgoing ? r->source : r->target, id);
-
-		if (c == 0)
-			c = strcmp(r->type, type);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < g->f->n_rel; lo++) {
+	/* From the first edge whose (end, type) is not below (id, type). */
+	for (size_t lo = array_lower(&key, ix, g->f->n_rel, sizeof(*ix),
+	    cmp_edge_key, g->f); lo < g->f->n_rel; lo++) {
 		const struct fact_rel *r = &g->f->rel[ix[lo]];
 
 		if (strcmp(outgoing ? r->source : r->target, id) != 0 ||
@@ -187,20 +198,10 @@ type_rank(const char *type)
 static const struct fact_far *
 graph_far(const struct site_graph *g, const char *id)
 {
-	size_t lo = 0, hi = g->f->n_far;
+	size_t at = byid_sorted(g->f->far, g->f->n_far, sizeof(*g->f->far),
+	    offsetof(struct fact_far, id), id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(g->f->far[mid].id, id);
-
-		if (c == 0)
-			return &g->f->far[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return at != BYID_NONE ? &g->f->far[at] : NULL;
 }
 
 const char *

@@ -399,24 +399,27 @@ cmp_name(const void *a, const void *b)
 	return c != 0 ? c : (x->k > y->k) - (x->k < y->k);
 }
 
+/* array_lower order of an entity id or name (key) and a node_key:
+ * strcmp, or strcasecmp when *by_name. */
+static int
+cmp_node_key(const void *key, const void *e, const void *by_name)
+{
+	const char *k = *(const char *const *)key;
+	const struct node_key *x = e;
+
+	return *(const int *)by_name ? strcasecmp(k, x->key) :
+	    strcmp(k, x->key);
+}
+
 /* The first node (in node order) whose entity id (by_name: name, any
  * case) is key, or SIZE_MAX. */
 static size_t
 tree_find(const struct tree *t, const char *key, int by_name)
 {
 	const struct node_key *v = by_name ? t->by_name : t->by_id;
-	size_t lo = 0, hi = t->n;
+	size_t lo = array_lower(&key, v, t->n, sizeof(*v), cmp_node_key,
+	    &by_name);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = by_name ? strcasecmp(v[mid].key, key) :
-		    strcmp(v[mid].key, key);
-
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < t->n && (by_name ? strcasecmp(v[lo].key, key) :
 	    strcmp(v[lo].key, key)) == 0)
 		return v[lo].k;
