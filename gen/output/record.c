@@ -89,6 +89,31 @@ path_cmp(const char *a, size_t la, const char *b, size_t lb)
 	return c != 0 ? c : la < lb ? -1 : la > lb;
 }
 
+/* What lower_line looks for: see there. */
+struct line_key {
+	const struct page_record *r;
+	const char *path;
+	size_t len;
+	int whole;
+};
+
+/* array_lower order of a line_key (key) and a line of its record (an
+ * offset of r->lines): 1 while the line's path goes before the key's
+ * (by path_cmp when whole, else by its first len bytes), 0 after. */
+static int
+cmp_line_key(const void *key, const void *e, const void *ctx)
+{
+	const struct line_key *k = key;
+	size_t ml;
+	const char *mp = line_path(k->r,
+	    (size_t)((const size_t *)e - k->r->lines), &ml);
+	int c = k->whole ? path_cmp(mp, ml, k->path, k->len) :
+	    strncmp(mp, k->path, k->len);
+
+	(void)ctx;
+	return c < 0;           /* 0: at or past the key, where lo stops */
+}
+
 /* The first line of r's previous record whose path is not before path
  * (len bytes) when whole is 1, or does not start before it (a prefix's
  * first line below it) when whole is 0: n_lines when none. */
@@ -96,20 +121,10 @@ static size_t
 lower_line(const struct page_record *r, const char *path, size_t len,
     int whole)
 {
-	size_t lo = 0, hi = r->n_lines;
+	struct line_key k = { r, path, len, whole };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2, ml;
-		const char *mp = line_path(r, mid, &ml);
-		int c = whole ? path_cmp(mp, ml, path, len) :
-		    strncmp(mp, path, len);
-
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return array_lower(&k, r->lines, r->n_lines, sizeof(*r->lines),
+	    cmp_line_key, NULL);
 }
 
 /* The line of path (len bytes) in r's previous record, or -1. */

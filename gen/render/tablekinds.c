@@ -349,21 +349,24 @@ class_of(char cls[TABLE_KINDS_CLASS_MAX], uint32_t h)
 	(void)snprintf(cls, TABLE_KINDS_CLASS_MAX, "cols-%08x", (unsigned)h);
 }
 
+/* array_lower order of a hash (key) and a kind. */
+static int
+cmp_hash_key(const void *key, const void *e, const void *ctx)
+{
+	uint32_t h = *(const uint32_t *)key, x = ((const struct kind *)e)->hash;
+
+	(void)ctx;
+	return (h > x) - (h < x);
+}
+
 int
 table_kinds_class(char cls[TABLE_KINDS_CLASS_MAX],
     const struct table_kinds *k, const char *const *labels, size_t n)
 {
 	uint32_t h = labels_hash(labels, n);
-	size_t lo = 0, hi = k->n;
+	size_t lo = array_lower(&h, k->v, k->n, sizeof(*k->v), cmp_hash_key,
+	    NULL);                      /* the first kind of hash h */
 
-	while (lo < hi) {                 /* the first kind of hash h */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->v[mid].hash < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == k->n || k->v[lo].hash != h || k->v[lo].clash ||
 	    k->v[lo].n != n)
 		return 0;

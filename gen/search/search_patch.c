@@ -430,25 +430,28 @@ chunk_get(struct patch *P, uint64_t n, struct pchunk **out)
 
 /* The record of kind k read at slot, into *r (NULL: none; it may be
  * one gone). Returns 0, SEARCH_REBUILD or < 0. */
+/* array_lower order of a slot (key) and a record. */
+static int
+cmp_slot_key(const void *key, const void *e, const void *ctx)
+{
+	uint64_t s = *(const uint64_t *)key, x = ((const struct prec *)e)->slot;
+
+	(void)ctx;
+	return (s > x) - (s < x);
+}
+
 static int
 rec_at(struct patch *P, int k, uint64_t slot, struct prec **r)
 {
 	struct pchunk *c;
-	size_t lo = 0, hi;
+	size_t lo;
 	int rc;
 
 	*r = NULL;
 	if ((rc = chunk_get(P, search_chunk_of(slot, k), &c)) != 0)
 		return rc;
-	hi = c->norig;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (c->r[mid].slot < slot)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = array_lower(&slot, c->r, c->norig, sizeof(*c->r), cmp_slot_key,
+	    NULL);
 	if (lo < c->norig && c->r[lo].slot == slot)
 		*r = &c->r[lo];
 	return 0;
@@ -905,22 +908,25 @@ post_patch(const struct patch *P, const struct tdelta *t, const char *post,
 
 /* ---- the shards ---------------------------------------------------------- */
 
+/* array_lower order of a term (key) and a shard, that finds the first
+ * shard whose first term is after the key: never equal. */
+static int
+cmp_after_key(const void *key, const void *e, const void *ctx)
+{
+	(void)ctx;
+	return strcmp(*(const char *const *)key,
+	    ((const struct pshard *)e)->first) < 0 ? -1 : 1;
+}
+
 /* The shard of the manifest that holds term s: the last whose first
  * term is at most s (the first when none is). */
 static size_t
 shard_of(const struct patch *P, const char *s)
 {
-	size_t lo = 0, hi = P->nsh;
+	size_t after = array_lower(&s, P->sh, P->nsh, sizeof(*P->sh),
+	    cmp_after_key, NULL);
 
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(P->sh[mid].first, s) <= 0)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return after > 0 ? after - 1 : 0;
 }
 
 /* The first shard of the run of shards i is in: the last at or before
