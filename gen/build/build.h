@@ -153,6 +153,8 @@ struct build {
 	struct store_undo *undo;    /* what the sweep changed, taken back
 	                               when the build fails after it */
 	struct build_changes ch;
+	struct output_turn turn;    /* DIR's lock, taken first (build_lock),
+	                               then b->start's to take over */
 	struct output_start *start; /* DIR listed on a thread */
 	struct stamp stamp;         /* this build's */
 	struct stamp held;          /* DIR's, from its last build */

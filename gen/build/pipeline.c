@@ -75,14 +75,15 @@ work_end(struct build_report *r)
  * pages were rendered from). Returns 0 or < 0 with err set.
  */
 static int
-build_lock(const struct build_opts *o, mirror_error *err)
+build_lock(struct build *b, mirror_error *err)
 {
+	const struct build_opts *o = b->o;
 	int rc;
 
 	if ((rc = output_refuse_inside(o->out, o->store, "store", err)) < 0 ||
 	    (rc = output_refuse_inside(o->out, o->repo, "--repo", err)) < 0)
 		return rc;
-	return output_lock(o->out, err);
+	return output_lock(&b->turn, o->out, err);
 }
 
 /*
@@ -202,7 +203,7 @@ build_prepare(struct build *b, mirror_error *err)
 	struct build_report *r = &b->report;
 	int rc;
 
-	rc = build_lock(b->o, err);
+	rc = build_lock(b, err);
 	lap(r, PH_LOCK);
 	if (rc == 0)
 		rc = build_open_git(b, err);
@@ -322,6 +323,7 @@ build_free(struct build *b)
 	rules_abandon(b->ch.early);   /* before its set and its store */
 	rules_free(&b->ch.rules);
 	output_free(b->so.out);
+	output_unlock(&b->turn);        /* when no output took it over */
 	record_free(b->so.record);
 	site_model_free(&b->s);
 	store_close(b->s.st);

@@ -43,7 +43,7 @@ build_sweep_listing(struct build *b, mirror_error *err)
 {
 	int rc = 0;
 
-	b->start = output_begin_start(b->o->out);
+	b->start = output_begin_start(b->o->out, &b->turn);
 	if (!b->o->no_sweep) {
 		b->undo = store_undo_new();
 		rc = build_sweep(b, err);

@@ -108,9 +108,6 @@ flush_end(struct output *o)
 	o->flushing = 0;
 }
 
-/* Taken by output_lock ahead of output_begin, which takes it over. */
-static struct out_lock early_lock = { -1, -1, NULL };
-
 /*
  * With DIR's lock held: finish or throw away a killed build's journal,
  * then open DIR (*dir_fd, -1 when it does not exist) and check it is
@@ -163,19 +160,20 @@ output_refuse_inside(const char *dir, const char *path, const char *what,
 }
 
 int
-output_lock(const char *dir, mirror_error *err)
+output_lock(struct output_turn *turn, const char *dir, mirror_error *err)
 {
 	char *parent, *base;
 	int parent_fd, dir_fd, rc;
 
-	if (early_lock.fd >= 0)
+	if (turn->held)
 		return 0;
 	if ((rc = out_open_parent(&parent, &base, &parent_fd, dir, err)) < 0)
 		return rc;
-	rc = out_lock_take(&early_lock, parent_fd, parent, base, dir, err);
+	rc = out_lock_take(&turn->lk, parent_fd, parent, base, dir, err);
 	if (rc == 0 && (rc = site_prepare(&dir_fd, parent_fd, base, dir,
 	    err)) < 0)
-		out_lock_release(&early_lock);
+		out_lock_release(&turn->lk);
+	turn->held = rc == 0;
 	if (rc == 0) {
 		if (dir_fd >= 0)
 			close(dir_fd);
@@ -190,32 +188,36 @@ output_lock(const char *dir, mirror_error *err)
 }
 
 void
-output_unlock(void)
+output_unlock(struct output_turn *turn)
 {
-	out_lock_release(&early_lock);
+	if (turn->held)
+		out_lock_release(&turn->lk);
+	turn->held = 0;
 }
 
 /*
- * Hold DIR's lock in o: take over the one output_lock took for the same
- * directory, else take it now. An early lock whose file is gone or replaced is lost: another
- * build may hold DIR's lock now, and o stops before it looks at DIR.
- * Returns 0 or < 0.
+ * Hold DIR's lock in o: take over the one output_lock took into turn
+ * (NULL: none) for the same directory, else take it now. A lock taken
+ * ahead whose file is gone or replaced is lost: another build may hold
+ * DIR's lock now, and o stops before it looks at DIR. Returns 0 or < 0.
  */
 static int
-lock_own(struct output *o, const char *parent, mirror_error *err)
+lock_own(struct output *o, struct output_turn *turn, const char *parent,
+    mirror_error *err)
 {
 	struct stat a, b;
 
-	if (early_lock.fd >= 0 && fstat(early_lock.parent_fd, &a) == 0 &&
+	if (turn != NULL && turn->held &&
+	    fstat(turn->lk.parent_fd, &a) == 0 &&
 	    fstat(o->parent_fd, &b) == 0 && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino && out_lock_is_for(&early_lock, o->base)) {
-		int rc = out_lock_held(&early_lock, o->dir, err);
+	    a.st_ino == b.st_ino && out_lock_is_for(&turn->lk, o->base)) {
+		int rc = out_lock_held(&turn->lk, o->dir, err);
 
 		if (rc < 0)
 			return rc;
-		o->lock = early_lock;
-		early_lock.fd = early_lock.parent_fd = -1;
-		early_lock.name = NULL;
+		o->lock = turn->lk;
+		turn->lk = (struct out_lock){ -1, -1, NULL };
+		turn->held = 0;
 		return 0;
 	}
 	return out_lock_take(&o->lock, o->parent_fd, parent, o->base, o->dir,
@@ -295,8 +297,11 @@ output_new(const char *dir, char *base, int parent_fd)
 	return o;
 }
 
-int
-output_begin(struct output **out, const char *dir, mirror_error *err)
+/* output_begin, taking over turn's lock (NULL: none) as lock_own
+ * says. */
+static int
+begin_turn(struct output **out, const char *dir, struct output_turn *turn,
+    mirror_error *err)
 {
 	struct output *o;
 	char *parent, *base;
@@ -307,7 +312,7 @@ output_begin(struct output **out, const char *dir, mirror_error *err)
 		return rc;
 	o = output_new(dir, base, parent_fd);
 	/* Before DIR is looked at: another build may be updating it. */
-	if ((rc = lock_own(o, parent, err)) < 0 ||
+	if ((rc = lock_own(o, turn, parent, err)) < 0 ||
 	    (rc = site_prepare(&o->dir_fd, o->parent_fd, o->base, dir,
 	    err)) < 0)
 		goto fail;
@@ -329,11 +334,18 @@ fail:
 	return rc;
 }
 
+int
+output_begin(struct output **out, const char *dir, mirror_error *err)
+{
+	return begin_turn(out, dir, NULL, err);
+}
+
 /* output_begin's call, made on a thread (output_begin_start). */
 struct output_start {
 	pthread_t tid;
 	int started;            /* 1: tid runs start_run */
 	char *dir;
+	struct output_turn *turn;  /* the caller's, or NULL */
 	struct output *out;
 	int rc;
 	mirror_error err;
@@ -345,16 +357,17 @@ start_run(void *arg)
 {
 	struct output_start *s = arg;
 
-	s->rc = output_begin(&s->out, s->dir, &s->err);
+	s->rc = begin_turn(&s->out, s->dir, s->turn, &s->err);
 	return NULL;
 }
 
 struct output_start *
-output_begin_start(const char *dir)
+output_begin_start(const char *dir, struct output_turn *turn)
 {
 	struct output_start *s = xcalloc(1, sizeof(*s));
 
 	s->dir = xstrdup(dir);
+	s->turn = turn;
 	s->started = mirror_jobs() > 1 &&
 	    pthread_create(&s->tid, NULL, start_run, s) == 0;
 	return s;
@@ -968,7 +981,6 @@ output_commit(struct output *o, mirror_error *err)
 void
 output_free(struct output *o)
 {
-	output_unlock();
 	if (o == NULL)
 		return;
 	/* Once the journal is in place, its staging directory is the next

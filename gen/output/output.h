@@ -59,10 +59,21 @@
 
 #include <stddef.h>
 
+#include "output/out_lock.h"
 #include "util/error.h"
 #include "sys/work.h"
 
 struct output;
+
+/*
+ * DIR's turn, taken ahead of a build (output_lock) and handed to the
+ * build that takes it over (output_begin_start): the caller's, zeroed
+ * before its first use. Its lock is gen/output's to read.
+ */
+struct output_turn {
+	int held;               /* 1: lk holds DIR's lock */
+	struct out_lock lk;
+};
 
 /*
  * Start a build into dir: take DIR's lock, finish or throw away what a
@@ -82,25 +93,30 @@ int output_begin(struct output **out, const char *dir, mirror_error *err);
  * does meanwhile (a build's read of the store). output_begin_start
  * never fails; with one job (MIRROR_JOBS=1) or no thread it starts
  * nothing, and output_begin_finish runs output_begin in its place.
- * output_begin_finish waits for it and returns what output_begin
+ * When turn holds DIR's lock (output_lock's), the build begun takes it
+ * over (turn then holds nothing); turn may be NULL, and must stay alive,
+ * untouched, until the start ends. output_begin_finish waits for it and
+ * returns what output_begin
  * returned, *out and err as it sets them; output_begin_drop waits and
  * frees what it made. Each start is ended by exactly one of the two;
  * NULL is a start that was never made (finish then fails, drop does
  * nothing). The caller touches no other output_* call on DIR between.
  */
 struct output_start;
-struct output_start *output_begin_start(const char *dir);
+struct output_start *output_begin_start(const char *dir,
+    struct output_turn *turn);
 int output_begin_finish(struct output **out, struct output_start *s,
     mirror_error *err);
 void output_begin_drop(struct output_start *s);
 
 /*
- * Take DIR's lock without starting a build, so a caller can take its
- * turn before it does anything else (a build's sweep, say); output_begin
- * for the same DIR then takes it over, and output_free (or
- * output_unlock) lets it go. With the lock held it finishes or throws
- * away what a killed build left, as output_begin does, checks DIR (so a
- * bad DIR is found before anything is written) and removes stale
+ * Take DIR's lock into turn without starting a build, so a caller can
+ * take its turn before it does anything else (a build's sweep, say);
+ * output_begin_start for the same DIR and turn then takes it over, and
+ * output_free lets it go (output_unlock when no build took it). With
+ * the lock held it finishes or throws away what a killed build left, as
+ * output_begin does, checks DIR (so a bad DIR is found before anything
+ * is written) and removes stale
  * staging directories (so does a build that then finds nothing to
  * render). The lock is an exclusive flock(2) on ".<DIR>.mirror-lock"
  * beside DIR, created when missing and holding the holder's pid; the
@@ -111,12 +127,13 @@ void output_begin_drop(struct output_start *s);
  * beside DIR after a build. Waits for another holder up to
  * MIRROR_LOCK_TIMEOUT_MS from the environment (default 300000, 0: do
  * not wait), saying so once on stderr when it is a terminal. Returns 0
- * (also when this process already holds a lock taken this way), or
+ * (also when turn holds a lock already), or
  * -MIRROR_EIO naming the lock file and the holder's pid when the wait
  * ran out, or output_begin's errors for a DIR it would refuse (holding
  * no lock then).
  */
-int output_lock(const char *dir, mirror_error *err);
+int output_lock(struct output_turn *turn, const char *dir,
+    mirror_error *err);
 
 /*
  * Refuse a DIR that holds path (what names it: "store", "--repo"):
@@ -129,9 +146,10 @@ int output_lock(const char *dir, mirror_error *err);
 int output_refuse_inside(const char *dir, const char *path,
     const char *what, mirror_error *err);
 
-/* Let go of the lock output_lock took, if output_begin did not take it
- * over. Harmless when nothing is held. */
-void output_unlock(void);
+/* Let go of the lock output_lock took into turn, if a build begun with
+ * it (output_begin_start) did not take it over. Harmless when turn holds
+ * nothing. */
+void output_unlock(struct output_turn *turn);
 
 /*
  * The file relpath of the new site, len bytes of data: kept as it is
@@ -252,8 +270,8 @@ int output_commit(struct output *out, mirror_error *err);
 
 /*
  * Finish: if the journal was never written, remove the staging directory
- * (DIR is exactly as it was). Then let go of DIR's lock (and of one
- * output_lock took). Frees out (NULL is fine).
+ * (DIR is exactly as it was). Then let go of DIR's lock (one output_lock
+ * took and the output took over, or its own). Frees out (NULL is fine).
  */
 void output_free(struct output *out);
 

@@ -868,6 +868,7 @@ static void
 test_journal_lock(void **state)
 {
 	mirror_error err;
+	struct output_turn turn = { 0 };
 	size_t w, r;
 	pid_t pid;
 
@@ -880,16 +881,16 @@ test_journal_lock(void **state)
 	if (pid == 0) {
 		kill_step = 2;      /* a.md found renamed, n/ not yet */
 		out_journal_test_step = kill_at;
-		(void)output_lock(site, &err);
+		(void)output_lock(&turn, site, &err);
 		_exit(2);
 	}
 	wait_killed(pid);
 	expect_state("a.md=A2;d;d/b.md=B;keep.md=K;");
 	assert_true(side_files());
-	assert_int_equal(output_lock(site, &err), 0);
+	assert_int_equal(output_lock(&turn, site, &err), 0);
 	expect_state(V2_STATE);
 	assert_false(side_files());
-	output_unlock();
+	output_unlock(&turn);
 	expect_base("site ");
 }
 
@@ -1305,7 +1306,7 @@ test_begin_start(void **state)
 	build(files, 4, &w, &r);
 	for (size_t j = 0; j < sizeof(jobs) / sizeof(*jobs); j++) {
 		assert_int_equal(setenv("MIRROR_JOBS", jobs[j], 1), 0);
-		st = output_begin_start(site);
+		st = output_begin_start(site, NULL);
 		assert_non_null(st);
 		assert_int_equal(output_begin_finish(&o, st, &err), 0);
 		assert_non_null(o);
@@ -1317,7 +1318,7 @@ test_begin_start(void **state)
 		output_free(o);
 		expect_eq(read_text(site, "d/b.md"), j == 0 ? "B2\n" : "B3\n");
 
-		st = output_begin_start(site);
+		st = output_begin_start(site, NULL);
 		output_begin_drop(st);
 		expect_eq(read_text(site, "d/b.md"), j == 0 ? "B2\n" : "B3\n");
 		expect_base("site ");
@@ -1327,6 +1328,44 @@ test_begin_start(void **state)
 	o = (struct output *)&err;
 	assert_true(output_begin_finish(&o, NULL, &err) < 0);
 	assert_null(o);
+}
+
+/* 23: DIR's turn is the caller's: a lock output_lock took into one
+ * turn keeps a second turn out (no wait), is taken once, passes to the
+ * build begun with that turn (the turn then holds nothing, the build
+ * still keeps others out) and is let go by output_free; output_unlock
+ * of an empty turn is harmless. */
+static void
+test_turn(void **state)
+{
+	const char *files[] = { "a.md", "A\n" };
+	struct output_turn a = { 0 }, b = { 0 };
+	struct output_start *st;
+	struct output *o;
+	mirror_error err;
+	size_t w, r;
+
+	(void)state;
+	build(files, 2, &w, &r);
+	assert_int_equal(setenv("MIRROR_LOCK_TIMEOUT_MS", "0", 1), 0);
+	assert_int_equal(output_lock(&a, site, &err), 0);
+	assert_true(a.held);
+	assert_int_equal(output_lock(&a, site, &err), 0);
+	assert_int_equal(output_lock(&b, site, &err), -MIRROR_EIO);
+	assert_false(b.held);
+	st = output_begin_start(site, &a);
+	assert_int_equal(output_begin_finish(&o, st, &err), 0);
+	assert_false(a.held);
+	assert_int_equal(output_lock(&b, site, &err), -MIRROR_EIO);
+	output_unlock(&a);
+	assert_int_equal(output_lock(&b, site, &err), -MIRROR_EIO);
+	output_free(o);
+	assert_int_equal(output_lock(&b, site, &err), 0);
+	output_unlock(&b);
+	assert_false(b.held);
+	output_unlock(&b);
+	expect_base("site ");
+	assert_int_equal(unsetenv("MIRROR_LOCK_TIMEOUT_MS"), 0);
 }
 
 int
@@ -1372,6 +1411,7 @@ main(void)
 		cmocka_unit_test(test_set),
 		cmocka_unit_test_setup_teardown(test_lock_race, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_turn, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_begin_start, setup,
 		    teardown),
 	};
