@@ -118,6 +118,15 @@ CORE_SRC = $(sort $(wildcard core/*/*.c))
 GEN_SRC  = $(sort $(filter-out gen/cli/main.c,$(wildcard gen/*/*.c)))
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/core/store/store_schema_sql.o
 GEN_OBJ  = $(GEN_SRC:%.c=$(BUILD)/%.o)
+
+# The files with test hooks (doc/development.md "Test hooks"): built a
+# second time with MIRROR_TEST_HOOKS into libmirror-test.a, the unit
+# tests' library; the shipped binary's objects have no hook.
+HOOK_SRC = core/rules/rules_run.c gen/git/history.c gen/output/out_fs.c \
+           gen/output/out_journal.c
+HOOK_OBJ = $(HOOK_SRC:%.c=$(BUILD)/test-hooks/%.o)
+TEST_LIB_OBJ = $(filter-out $(HOOK_SRC:%.c=$(BUILD)/%.o),$(CORE_OBJ) \
+               $(GEN_OBJ)) $(HOOK_OBJ)
 MAIN_OBJ = $(BUILD)/gen/cli/main.o
 
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
@@ -138,6 +147,14 @@ $(BUILD)/libmirror.a: $(CORE_OBJ) $(GEN_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(BUILD)/test-hooks/%.o: %.c | pkgs-present
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DMIRROR_TEST_HOOKS -MMD -MP -c -o $@ $<
+
+$(BUILD)/libmirror-test.a: $(TEST_LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
 $(BUILD)/%.o: %.c | pkgs-present
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -153,10 +170,11 @@ $(BUILD)/core/store/store_schema_sql.c: core/store/store-schema.sql
 $(BUILD)/core/store/store_schema_sql.o: $(BUILD)/core/store/store_schema_sql.c
 	$(CC) $(CSTD) $(OPT) $(SANFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmirror.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libmirror-test.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) -o $@ $< \
-	    $(BUILD)/libmirror.a $(ALL_LDFLAGS) $(LIBS) \
+	$(CC) $(ALL_CFLAGS) -DMIRROR_TEST_HOOKS \
+	    $(shell pkg-config --cflags cmocka) -o $@ $< \
+	    $(BUILD)/libmirror-test.a $(ALL_LDFLAGS) $(LIBS) \
 	    $(shell pkg-config --libs cmocka zlib)
 
 # A plain 'make' on a machine without the -dev packages says what to run
@@ -166,7 +184,8 @@ pkgs-present:
 	    "packages (pkg-config: $(PKGS)); run 'make deps' first" \
 	    "('make example' and 'make test' do)" >&2; exit 1; }
 
--include $(CORE_OBJ:.o=.d) $(GEN_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(GEN_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) \
+         $(HOOK_OBJ:.o=.d)
 
 # Install what a fresh Debian machine lacks (a no-op when all is there).
 deps:

@@ -297,7 +297,9 @@ void rules_keep(struct rules_job *job, const struct store_digest *d);
  * before the rule's query runs, so that a test can call rules_keep while a
  * rule is begun whatever the machine's speed.
  */
+#ifdef MIRROR_TEST_HOOKS
 extern void (*rules_test_begin)(const char *rule_id);
+#endif
 
 /*
  * The keys of a sweep that had no digest before it (a build into an

@@ -31,7 +31,9 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 
+#ifdef MIRROR_TEST_HOOKS
 void (*rules_test_begin)(const char *rule_id);
+#endif
 
 /* The second connection's page cache, in KiB (negative: a size):
  * 16 MiB, a bound on what it adds to the process, grown only as used. */
@@ -380,8 +382,10 @@ parallel_main(void *arg)
 		if (stop)
 			break;
 
+#ifdef MIRROR_TEST_HOOKS
 		if (eval && rules_test_begin != NULL)
 			rules_test_begin(j->todo[i]->id);
+#endif
 		if (eval)
 			rc = rule_eval(&j->parallel, j->todo[i], &j->ev[i],
 			    &e);

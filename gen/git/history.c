@@ -32,8 +32,10 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#ifdef MIRROR_TEST_HOOKS
 void (*history_test_before_update)(void *arg);
 void *history_test_before_update_arg;
+#endif
 
 /* The site being committed: the caller's list, or one of site_dir. */
 struct site {
@@ -756,8 +758,10 @@ publish_commit(git_repository *repo, struct commit_ctx *c,
 
 	if ((rc = mgit_stage_flush(stage, req->repo_path, err)) < 0)
 		return rc;
+#ifdef MIRROR_TEST_HOOKS
 	if (history_test_before_update != NULL)
 		history_test_before_update(history_test_before_update_arg);
+#endif
 	strbuf_init(&logmsg);
 	reflog_message(&logmsg, msg, tip == NULL);
 	if ((rc = mgit_enable_reflog(repo, req->repo_path, err)) == 0)

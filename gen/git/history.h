@@ -227,7 +227,9 @@ void history_release(void);
  * just before the branch is moved, so a test can move the branch in
  * between and see the compare and swap refuse. NULL in production.
  */
+#ifdef MIRROR_TEST_HOOKS
 extern void (*history_test_before_update)(void *arg);
 extern void *history_test_before_update_arg;
+#endif
 
 #endif

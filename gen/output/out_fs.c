@@ -19,7 +19,13 @@
 #include "util/hash.h"
 #include "util/xalloc.h"
 
+#ifdef MIRROR_TEST_HOOKS
 int out_fs_test_no_openat2;
+#endif
+
+/* 1 once openat2 was found missing (an older kernel): the stepwise way
+ * from then on. */
+static int no_openat2;
 
 int
 out_is_dot(const char *name)
@@ -253,7 +259,11 @@ open_beneath(int dirfd, const char *relpath, int flags, mode_t mode)
 	struct open_how how;
 	long fd;
 
+#ifdef MIRROR_TEST_HOOKS
 	if (__atomic_load_n(&out_fs_test_no_openat2, __ATOMIC_RELAXED))
+		return open_stepwise(dirfd, relpath, flags, mode);
+#endif
+	if (__atomic_load_n(&no_openat2, __ATOMIC_RELAXED))
 		return open_stepwise(dirfd, relpath, flags, mode);
 	memset(&how, 0, sizeof(how));
 	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
@@ -265,7 +275,7 @@ open_beneath(int dirfd, const char *relpath, int flags, mode_t mode)
 		return (int)fd;
 	if (errno == ENOSYS || errno == E2BIG) {
 		/* An older kernel: the stepwise way from now on. */
-		__atomic_store_n(&out_fs_test_no_openat2, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&no_openat2, 1, __ATOMIC_RELAXED);
 		return open_stepwise(dirfd, relpath, flags, mode);
 	}
 	return -errno;

@@ -77,9 +77,12 @@ int out_read_fd(char **data, size_t *len, int fd);
  */
 int out_open_beneath(int dirfd, const char *relpath, int flags);
 
-/* For tests: 1 makes out_open_beneath take the one-component-at-a-time
- * way, as on a kernel without openat2. */
+#ifdef MIRROR_TEST_HOOKS
+/* A test hook (the unit tests' build alone, doc/development.md): 1
+ * makes out_open_beneath take the one-component-at-a-time way, as on a
+ * kernel without openat2. */
 extern int out_fs_test_no_openat2;
+#endif
 
 /*
  * The directories of a tree opened along one path and kept open, so

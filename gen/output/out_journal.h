@@ -93,9 +93,12 @@ int out_journal_apply(int parent_fd, const char *base,
 int out_journal_recover(int parent_fd, const char *base, const char *dir,
     mirror_error *err);
 
-/* For tests only: when set, called with 0 once the journal is in place
- * and with 1, 2, ... after each step of applying it (a removal, a
- * rename, the marker), so a test can kill the build there. */
+#ifdef MIRROR_TEST_HOOKS
+/* A test hook (the unit tests' build alone, doc/development.md): when
+ * set, called with 0 once the journal is in place and with 1, 2, ...
+ * after each step of applying it (a removal, a rename, the marker), so
+ * a test can kill the build there. */
 extern void (*out_journal_test_step)(size_t step);
+#endif
 
 #endif
