@@ -40,7 +40,8 @@ cmp_key_ptr(const void *key, const void *e, const void *off)
 static int
 cmp_key_el(const void *key, const void *e, const void *off)
 {
-	return strcmp(*(const char *const *)key, id_of(e, *(const size_t *)off));
+	return strcmp(*(const char *const *)key,
+	    id_of(e, *(const size_t *)off));
 }
 
 void **

@@ -777,9 +777,9 @@ project_groups(const struct site_model *m)
 
 /*
  * array_sort order of the list across projects (indexes into the
- * violations of the model m): oldest first (detected_at), then by project name and by
- * message (numeric-aware), then id: a check opened by a later build
- * goes to the end and rewrites the last page alone.
+ * violations of the model m): oldest first (detected_at), then by
+ * project name and by message (numeric-aware), then id: a check opened
+ * by a later build goes to the end and rewrites the last page alone.
  */
 static int
 cmp_open_check(const void *a, const void *b, const void *model)

@@ -719,7 +719,8 @@ test_byid_sorted(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < n; i++)
-		assert_int_equal(byid_sorted(v, n, sizeof(*v), off, v[i].id), i);
+		assert_int_equal(byid_sorted(v, n, sizeof(*v), off, v[i].id),
+		    i);
 	assert_int_equal(byid_sorted(v, n, sizeof(*v), off, "c"), BYID_NONE);
 	assert_int_equal(byid_sorted(v, n, sizeof(*v), off, ""), BYID_NONE);
 	assert_int_equal(byid_sorted(v, n, sizeof(*v), off, "zz"), BYID_NONE);
