@@ -2,7 +2,8 @@
 # The static hosts' budget, scaled (issue 59): the sites of the bench
 # store at 10,000 and 20,000 facts, projected along the line through
 # them to 1,000,000 facts (at most 100,000 files and folders, Cloudflare
-# Pages' paid plan; at most 1 GB, GitHub and GitLab Pages) and to
+# Pages' paid plan; at most 1 GB, GitHub and GitLab Pages, less the 2%
+# the line was seen to fall short of the 1M site by) and to
 # 100,000 (at most 20,000 files, Cloudflare's free plan); and each of
 # the two sites' largest file within 25 MiB scaled to its facts (a list
 # that grows with the store would pass 25 MiB at 1M). The generator
@@ -24,7 +25,7 @@ python3 "$budget" a 10000 b 20000 > budget.txt 2>&1
 sed "s/^/#   /" budget.txt
 expect "projected to 1,000,000 facts: at most 100,000 files and folders" \
     grep -q '^ok 1000000 facts: files and folders ' budget.txt
-expect "projected to 1,000,000 facts: at most 1 GB" \
+expect "projected to 1,000,000 facts: at most 1 GB (980 MB projected)" \
     grep -q '^ok 1000000 facts: bytes ' budget.txt
 expect "projected to 100,000 facts: at most 20,000 files" \
     grep -q '^ok 100000 facts: files ' budget.txt

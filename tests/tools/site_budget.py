@@ -19,10 +19,17 @@ import os
 import sys
 
 MIB = 1 << 20
+# The line falls short of the 1M site the bench builds: on 417e574 it
+# projected 981.7 MB where make bench BENCH=full counted 1,000.5 MB
+# (1.9% more; on 0b28b4e 995.7 against 1,013.1, 1.75%). So the bytes a
+# projection may reach are the hosts' 1 GB less 2%: a projection that
+# passes is a 1M site that fits.
+BYTES_SHORT = 0.02
 # (facts, what, limit): issue 59's budgets, the hosts' limits.
 BUDGETS = [
     (1000000, "files and folders", 100000),   # Cloudflare Pages (paid)
-    (1000000, "bytes", 1000 * 1000 * 1000),     # GitHub Pages, GitLab Pages
+    (1000000, "bytes", int(1000 * 1000 * 1000 * (1 - BYTES_SHORT))),
+                                               # GitHub Pages, GitLab Pages
     (100000, "files", 20000),                  # Cloudflare Pages (free)
 ]
 
