@@ -189,7 +189,8 @@ sources_text(const json_t *refs)
 /*
  * The open conflicts of project i, in the review queue's order: each
  * id, slug, question (the conflict page's), slot and sides (in words,
- * without the project), for "Disputed here".
+ * without the project) and statement (conflict_statement_json), for
+ * "Disputed here".
  */
 static json_t *
 open_conflicts(const struct site_model *m, size_t i)
@@ -208,6 +209,10 @@ open_conflicts(const struct site_model *m, size_t i)
 		json_object_set_new(o, "id", json_string(c->id));
 		json_object_set_new(o, "slug", json_string(slug));
 		json_object_set_new(o, "question", json_string(c->question));
+		/* Said in the one form of a conflict (doc/site.md,
+		 * "Conflicts in words"). */
+		json_object_set_new(o, "statement",
+		    conflict_statement_json(c, 1));
 		json_array_append_new(out, o);
 	}
 	return out;

@@ -99,11 +99,11 @@ expect "only the pages showing the fact change" test \
     "changes.md conflicts/c4dcd35f8cb.md conflicts/index.open.md conflicts/projects/p04-gigabit.md index.md projects/p04-gigabit/index.md "
 expect "... and the A-Z page of its key, HTML only" test \
     "$(git --git-dir=repo.git diff --name-only mirror~1 mirror -- 'keys/*' | tr '\n' ' ')" = "keys/f.html "
-expect "the overview's diff is the fact's line and its conflict's sides (the footer never changes)" sh -c "
+expect "the overview's diff is the fact's line and its conflict's sides, as found with the value now (the footer never changes)" sh -c "
     git --git-dir=repo.git diff -U0 mirror~1 mirror -- projects/p04-gigabit/index.md |
     grep -v -e '^+++ ' -e '^--- ' | grep '^[-+]' > lines.txt
     test \$(grep -c . lines.txt) = 4 &&
-    grep -q '^+- \[fpga part\](../../conflicts/c4dcd35f8cb.md): XC7A200T (trusted state' lines.txt &&
+    grep -qF '+- [**fpga part**](../../conflicts/c4dcd35f8cb.md): **XC7A100T** (trusted state: BOM rev C, 2025-05-05; now: XC7A200T) vs ' lines.txt &&
     grep -q '^+.*state-p04-st-fpga.*XC7A200T' lines.txt &&
     grep -q '^-.*state-p04-st-fpga.*XC7A100T' lines.txt"
 expect "git fsck --strict is still clean" git --git-dir=repo.git fsck --strict --no-progress

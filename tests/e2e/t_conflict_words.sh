@@ -38,7 +38,7 @@ expect "... and names no earlier value" sh -c \
     "! grep -q 'PTFE rev 2' '$page'"
 expect "the project's queue shows the last value" \
     grep -qF '**GF-PTFE** (trusted state: design review 3, 2024-03-01; now: PTFE rev 3) vs **PEEK** (engineering record, 2024-03-02)' site/conflicts/projects/p05-interferometer.md
-expect "the project page gives the current sides" \
-    grep -qF 'PTFE rev 3 (trusted state: design review 3)' site/projects/p05-interferometer/index.md
+expect "the project page says it in the same form: the sides as found, each with its value now" \
+    grep -qF "](../../conflicts/$open.md): **GF-PTFE** (trusted state: design review 3, 2024-03-01; now: PTFE rev 3) vs **PEEK** (engineering record, 2024-03-02)" site/projects/p05-interferometer/index.md
 expect "the JSON's sides are the current ones" sh -c \
     "jq -e '.conflicts[] | select(.conflict.id == \"$open\") | [.members[].value_now] == [\"PTFE rev 3\", \"PEEK\"]' site/api/conflicts/projects/p05-interferometer.json >/dev/null"

@@ -27,7 +27,7 @@ expect_status "the 10,000-fact bench site builds" 0
 
 # overviews DIR NAME: the checks that hold on any site, named with NAME.
 overviews() {
-	expect "$2: 'Disputed here' names each open conflict's slot, linked, and its sides, and counts the gaps" \
+	expect "$2: 'Disputed here' names each open conflict in its one form, linked, and counts the gaps" \
 	    python3 "$check" "$1" disputed
 	expect "$2: the contents link to the ids of the section headings" \
 	    python3 "$check" "$1" toc

@@ -33,9 +33,10 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
             and f["type"] in ("system", "subsystem", "component")]
     svgs = re.findall(r"<svg.*?</svg>", html, flags=re.S)
     if what == "disputed":
-        # Each open conflict of the project, its slot linked and its
-        # sides now, in
-        # the queue's order; and only those.
+        # Each open conflict of the project, its name linked and its
+        # sides, in the one form its own page says them (the name and
+        # the sides as found, each with its value now where it
+        # changed), in the queue's order; and only those.
         sec = md.split("## <a id=\"disputed\"></a>Disputed here", 1)
         if (len(sec) == 2) != bool(want):
             bad.append(f"{slug}: a 'Disputed here' section with {len(want)} open conflicts")
@@ -45,9 +46,8 @@ for path in sorted(glob.glob(os.path.join(site, "projects", "*", "index.html")))
             bad.append(f"{slug}: disputed {[s for _, s, _ in got]} vs {[c['slug'] for c in want]}")
         for q, s, sides in got:
             c = {x["slug"]: x for x in conflicts}[s]
-            if (q, re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", sides)) != (
-                    c["slot_words"], c["sides_words"]):
-                bad.append(f"{slug}: {q!r}: {sides!r} is not the slot and sides of {s}")
+            if (q, sides) != ("**%s**" % c["name_md"], c["sides_md"]):
+                bad.append(f"{slug}: {q!r}: {sides!r} is not the name and sides of {s}")
         n = len(d["project"]["open_checks"])
         # The Gaps are the project's open violations (doc/rules.md).
         words = "No gaps found." if n == 0 else f"[{n} open check{'s' if n != 1 else ''}](#gaps)"
