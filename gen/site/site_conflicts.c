@@ -12,6 +12,7 @@
 #include "site/site_conflicts.h"
 #include "sys/clock.h"
 #include "sys/pool.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -1215,16 +1216,14 @@ struct queue_work {
 	json_t **index;          /* each run's entry of api/conflicts.json */
 };
 
-/* What by_row_id sorts by (qsort has no context): the model's
- * conflicts. */
-static _Thread_local const struct conflict *sort_conflicts;
-
-/* qsort: model indexes of sort_conflicts by conflict id. */
+/* array_sort: indexes into the model's conflicts (ctx) by conflict id. */
 static int
-by_row_id(const void *a, const void *b)
+by_row_id(const void *a, const void *b, const void *ctx)
 {
-	return strcmp(sort_conflicts[*(const size_t *)a].id,
-	    sort_conflicts[*(const size_t *)b].id);
+	const struct conflict *items = ctx;
+
+	return strcmp(items[*(const size_t *)a].id,
+	    items[*(const size_t *)b].id);
 }
 
 /*
@@ -1246,8 +1245,7 @@ queue_list_json(json_t **entry, const struct queue_work *qw,
 
 	for (size_t k = 0; k < r->n; k++)
 		byid[k] = (size_t)(r->v[k] - items);
-	sort_conflicts = items;
-	qsort(byid, r->n, sizeof(*byid), by_row_id);
+	array_sort(byid, r->n, sizeof(*byid), by_row_id, items);
 	for (size_t k = 0; k < r->n; k++)
 		json_array_append(list, qw->rows[byid[k]]);
 	free(byid);
@@ -1369,9 +1367,6 @@ queue_project_pages(json_t **front, json_t **index,
 
 /* ---- the open conflicts across projects ---------------------------- */
 
-/* What cmp_open sorts by (qsort has no context): the model. */
-static _Thread_local const struct site_model *open_model;
-
 /* The display name of project for the list: its name, "(no project)"
  * for none. */
 static const char *
@@ -1383,7 +1378,8 @@ open_project_name(const struct site_model *m, const char *project)
 }
 
 /*
- * qsort order of the list across projects: oldest first (detected_at),
+ * array_sort order of the list across projects, given the model (ctx,
+ * for the projects' names): oldest first (detected_at),
  * then by project name, then by slot in words (both numeric-aware),
  * then id. A conflict opened
  * later is detected later, so it goes to the list's end: it rewrites
@@ -1391,15 +1387,16 @@ open_project_name(const struct site_model *m, const char *project)
  * link they all carry).
  */
 static int
-cmp_open(const void *a, const void *b)
+cmp_open(const void *a, const void *b, const void *ctx)
 {
+	const struct site_model *m = ctx;
 	const struct conflict *x = *(const struct conflict *const *)a,
 	    *y = *(const struct conflict *const *)b;
 	int c = strcmp(x->detected_at, y->detected_at);
 
 	if (c == 0)
-		c = item_name_cmp(open_project_name(open_model, x->project),
-		    open_project_name(open_model, y->project));
+		c = item_name_cmp(open_project_name(m, x->project),
+		    open_project_name(m, y->project));
 	if (c == 0)
 		c = item_name_cmp(x->description, y->description);
 	return c != 0 ? c : strcmp(x->id, y->id);
@@ -1472,8 +1469,7 @@ open_pages(size_t *pages, const struct page_ctx *pc, mirror_error *err)
 	for (size_t i = 0; i < m->conflicts.n; i++)
 		if (strcmp(m->conflicts.items[i].status, "open") == 0)
 			v[l.n++] = &m->conflicts.items[i];
-	open_model = m;
-	qsort(v, l.n, sizeof(*v), cmp_open);
+	array_sort(v, l.n, sizeof(*v), cmp_open, m);
 	*pages = page_list_pages(&l);
 	for (size_t k = 0; k < *pages && rc == 0; k++)
 		rc = open_page(pc, v, &l, k, err);
