@@ -626,8 +626,12 @@
 			st.ids = m.ids;
 			st.m = m;
 			/* A project, status or yes/no chosen reaches every match: their
-			 * chunks first (a layer is known from the numbers: batches). */
-			var f = filters(), some = FACETS.some(function (k) { return k !== "layer" && f[k]; });
+			 * chunks first (a layer is known from the numbers: batches).
+			 * Not for a sample of a word too common to list whole (at
+			 * 1,000,000 facts, "key": hundreds of chunks, megabytes, before
+			 * a first result): batch by batch, as without a filter. */
+			var f = filters(), some = !m.partial &&
+				FACETS.some(function (k) { return k !== "layer" && f[k]; });
 			return (some ? loadAll(st, f) : Promise.resolve()).then(function () { return batch(st, f); }).then(page);
 		}).catch(function (e) { count.textContent = "The search index could not be loaded (" + e.message + ")."; });
 	}
