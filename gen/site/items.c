@@ -441,6 +441,27 @@ item_count(long long n, const char *one, const char *many)
 }
 
 json_t *
+item_worst_words(size_t shown, size_t with, const char *what,
+    const char *order)
+{
+	strbuf sb;
+	json_t *v;
+
+	strbuf_init(&sb);
+	if (with > shown)
+		strbuf_printf(&sb, "The %zu of the %zu projects with open %s "
+		    "that have the most, %s.", shown, with, what, order);
+	else if (with > 1)
+		strbuf_printf(&sb, "The %zu projects with open %s, %s.", with,
+		    what, order);
+	else if (with == 1)
+		strbuf_printf(&sb, "The one project with open %s.", what);
+	v = json_string(sb.len > 0 ? sb.data : "");
+	strbuf_free(&sb);
+	return v;
+}
+
+json_t *
 item_violation(const struct site_model *m, const struct violation *v)
 {
 	const struct violation_fact *f = NULL;

@@ -168,6 +168,17 @@ const char *item_prop(const struct fact_entity *e, const char *key,
 json_t *item_count(long long n, const char *one, const char *many);
 
 /*
+ * What a bounded list of the projects worst first says of itself, as a
+ * JSON string: with of them have open what (plural, "conflicts"), at
+ * most shown are listed, in order ("most first"): "The 20 of the 491
+ * projects with open conflicts that have the most, most first.", "The 3
+ * projects with open conflicts, most first.", "The one project with
+ * open conflicts.", or "" for none.
+ */
+json_t *item_worst_words(size_t shown, size_t with, const char *what,
+    const char *order);
+
+/*
  * Numeric-aware order of two names: runs of digits compare as the
  * numbers they write ("Project 2" before "Project 10"), everything
  * else byte by byte; names equal so ("Project 07", "Project 7") fall

@@ -919,7 +919,6 @@ checks_worst(json_t *data, const json_t *groups)
 	size_t n = json_array_size(groups), bad = 0;
 	struct worst_group *v = xcalloc(n + 1, sizeof(*v));
 	json_t *out = json_array();
-	strbuf sb;
 
 	for (size_t i = 0; i < n; i++)
 		if (json_integer_value(json_object_get(json_array_get(groups,
@@ -929,19 +928,9 @@ checks_worst(json_t *data, const json_t *groups)
 	qsort(v, bad, sizeof(*v), cmp_worst_group);
 	for (size_t i = 0; i < bad && i < CHECKS_WORST; i++)
 		json_array_append_new(out, group_row(v[i].g));
-	strbuf_init(&sb);
-	if (bad > CHECKS_WORST)
-		strbuf_printf(&sb, "The %d of the %zu projects with open "
-		    "checks that have the most, the most open errors first.",
-		    CHECKS_WORST, bad);
-	else if (bad > 1)
-		strbuf_printf(&sb, "The %zu projects with open checks, the "
-		    "most open errors first.", bad);
-	else if (bad == 1)
-		strbuf_puts(&sb, "The one project with open checks.");
 	json_object_set_new(data, "worst", out);
-	json_object_set_new(data, "worst_words", json_string(sb.data));
-	strbuf_free(&sb);
+	json_object_set_new(data, "worst_words", item_worst_words(
+	    CHECKS_WORST, bad, "checks", "the most open errors first"));
 	free(v);
 }
 

@@ -1506,7 +1506,6 @@ front_worst(json_t *data, const json_t *front)
 {
 	size_t n = json_array_size(front), bad = 0;
 	json_t **v = xcalloc(n + 1, sizeof(*v)), *out = json_array();
-	strbuf sb;
 
 	for (size_t i = 0; i < n; i++)
 		if (json_integer_value(json_object_get(json_array_get(front,
@@ -1515,19 +1514,9 @@ front_worst(json_t *data, const json_t *front)
 	qsort(v, bad, sizeof(*v), cmp_worst);
 	for (size_t i = 0; i < bad && i < FRONT_WORST; i++)
 		json_array_append(out, v[i]);
-	strbuf_init(&sb);
-	if (bad > FRONT_WORST)
-		strbuf_printf(&sb, "The %d of the %zu projects with open "
-		    "conflicts that have the most, most first.", FRONT_WORST,
-		    bad);
-	else if (bad > 1)
-		strbuf_printf(&sb, "The %zu projects with open conflicts, "
-		    "most first.", bad);
-	else if (bad == 1)
-		strbuf_puts(&sb, "The one project with open conflicts.");
 	json_object_set_new(data, "worst", out);
-	json_object_set_new(data, "worst_words", json_string(sb.data));
-	strbuf_free(&sb);
+	json_object_set_new(data, "worst_words", item_worst_words(
+	    FRONT_WORST, bad, "conflicts", "most first"));
 	free(v);
 }
 
