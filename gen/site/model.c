@@ -64,8 +64,12 @@ facts_read(struct site_model *m, mirror_error *err)
 	if (rc < 0)
 		return rc;
 	m->pslug = xcalloc(m->n_projects + 1, sizeof(*m->pslug));
-	for (size_t i = 0; i < m->n_projects; i++)
+	m->facts_latest = -1;
+	for (size_t i = 0; i < m->n_projects; i++) {
 		slug_make(m->pslug[i], m->projects[i].id);
+		if (m->projects[i].latest > m->facts_latest)
+			m->facts_latest = m->projects[i].latest;
+	}
 	return audit_latest(&m->audit, m->st, err);
 }
 

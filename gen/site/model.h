@@ -48,6 +48,9 @@ struct site_model {
 	struct fact_project *projects;  /* sorted by id; "" group first */
 	size_t n_projects;
 	char (*pslug)[SLUG_SIZE];     /* slug of projects[i] */
+	long long facts_latest;       /* the greatest latest of projects:
+	                                 the store's newest fact change
+	                                 (seconds), -1 when none has one */
 	struct disputed_list disputed;  /* members of open conflicts */
 	struct conflict_list conflicts; /* all, in review-queue order */
 	struct audit_list audit;        /* who last changed each fact */

@@ -110,23 +110,19 @@ date_of(char buf[MIRROR_TS_LEN], long long t)
 }
 
 /*
- * The newest change of the store's facts (the greatest updated_at of
- * any project's rows) as a JSON string of its full timestamp, or null
- * when no row has one: the date the site shows the store as of, from
- * the data (never the clock: the same store gives the same site).
+ * The newest change of the store's facts (the model's facts_latest) as
+ * a JSON string of its full timestamp, or null when no row has one: the
+ * date the site shows the store as of, from the data (never the clock:
+ * the same store gives the same site).
  */
 static json_t *
 facts_updated_at(const struct site_model *m)
 {
 	char ts[MIRROR_TS_LEN];
-	long long newest = -1;
 
-	for (size_t i = 0; i < m->n_projects; i++)
-		if (m->projects[i].latest > newest)
-			newest = m->projects[i].latest;
-	if (newest < 0)
+	if (m->facts_latest < 0)
 		return json_null();
-	mirror_format_ts(ts, (time_t)newest);
+	mirror_format_ts(ts, (time_t)m->facts_latest);
 	return json_string(ts);
 }
 
