@@ -37,6 +37,7 @@
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
+#include <cmark-gfm/houdini.h>
 #include <cmark-gfm/render.h>
 #include <cmark-gfm/syntax_extension.h>
 
@@ -482,6 +483,276 @@ ext_block(cmark_node *node, const char *ts)
 	    strcmp(cmark_node_get_type_string(node), ts) == 0;
 }
 
+/* 1 when c ends a token ((i) in markdown.h): an ASCII space, tab or
+ * line end; else 0. */
+static int
+is_gap(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	    c == '\f' || c == '\v';
+}
+
+/* 1 when byte c is part of a letter or digit for (i): an ASCII letter
+ * or digit, or any byte of a character beyond ASCII; else 0. */
+static int
+is_alnum_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+/* Where a text stands, for (i): how its tokens are kept whole. */
+enum keep_mode {
+	KEEP_STRICT = 's',      /* a cell or a code block: every token */
+	KEEP_TEXT = 't',        /* running text: dates, numbers, ids */
+	KEEP_TEXT_NOT_FIRST = 'f'   /* as KEEP_TEXT, but the first token
+	                               starts a line, which holds it */
+};
+
+/* 1 when the len bytes at s, one token, are kept whole ((i) in
+ * markdown.h) in mode; else 0. */
+static int
+keep_whole(const char *s, size_t len, enum keep_mode mode)
+{
+	size_t chars = 0;
+	int inner = 0, digit = 0, lower = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c & 0xc0) != 0x80)
+			chars++;
+		if (c == '-' && i > 0 && i + 1 < len &&
+		    is_alnum_byte((unsigned char)s[i - 1]) &&
+		    is_alnum_byte((unsigned char)s[i + 1]))
+			inner = 1;
+		digit |= c >= '0' && c <= '9';
+		lower |= c >= 'a' && c <= 'z';
+	}
+	return chars <= MD_NOBREAK_MAX && inner &&
+	    (mode == KEEP_STRICT || digit || !lower);
+}
+
+/* The bytes of s (len of them, a token) that make a calendar date
+ * "YYYY-MM-DD" at its start, its day in its month (a leap year's 29
+ * February too): 10, or 0 when it has none or a digit follows. */
+static size_t
+date_at(const char *s, size_t len)
+{
+	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
+	    30, 31 };
+	int y = 0, mo, d;
+
+	if (len < 10 || (len > 10 && s[10] >= '0' && s[10] <= '9') ||
+	    s[4] != '-' || s[7] != '-')
+		return 0;
+	for (size_t i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+			return 0;
+	for (size_t i = 0; i < 4; i++)
+		y = y * 10 + (s[i] - '0');
+	mo = (s[5] - '0') * 10 + (s[6] - '0');
+	d = (s[8] - '0') * 10 + (s[9] - '0');
+	if (mo < 1 || mo > 12 || d < 1 || d > days[mo - 1] || (mo == 2 &&
+	    d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0))))
+		return 0;
+	return 10;
+}
+
+/* Append token tok (len bytes) to html, kept whole: a date at its start
+ * (date_at) as <time>, which says what it is in 13 bytes, the rest
+ * after it; any other in a span of class MD_NOBREAK_CLASS. */
+static void
+kept_token(cmark_strbuf *html, const char *tok, size_t len)
+{
+	size_t date = date_at(tok, len);
+
+	cmark_strbuf_puts(html, date > 0 ? "<time>" :
+	    "<span class=\"" MD_NOBREAK_CLASS "\">");
+	houdini_escape_html0(html, (const uint8_t *)tok,
+	    (bufsize_t)(date > 0 ? date : len), 0);
+	cmark_strbuf_puts(html, date > 0 ? "</time>" : "</span>");
+	houdini_escape_html0(html, (const uint8_t *)tok + date,
+	    (bufsize_t)(date > 0 ? len - date : 0), 0);
+}
+
+/*
+ * Append the len bytes of lit to html (NULL: append nothing), escaped
+ * as cmark-gfm escapes text, each token kept whole ((i) in markdown.h)
+ * in mode as kept_token writes it. Returns how many tokens it kept.
+ */
+static size_t
+kept_words(cmark_strbuf *html, const char *lit, size_t len,
+    enum keep_mode mode)
+{
+	size_t done = 0, b = 0, e, kept = 0;
+
+	while (b < len) {
+		while (b < len && is_gap(lit[b]))
+			b++;
+		for (e = b; e < len && !is_gap(lit[e]); e++)
+			;
+		if (e > b && memchr(lit + b, '-', e - b) != NULL &&
+		    (b > 0 || mode != KEEP_TEXT_NOT_FIRST) &&
+		    keep_whole(lit + b, e - b, mode)) {
+			kept++;
+			if (html != NULL) {
+				houdini_escape_html0(html, (const uint8_t *)
+				    lit + done, (bufsize_t)(b - done), 0);
+				kept_token(html, lit + b, e - b);
+				done = e;
+			}
+		}
+		b = e;
+	}
+	if (html != NULL)
+		houdini_escape_html0(html, (const uint8_t *)lit + done,
+		    (bufsize_t)(len - done), 0);
+	return kept;
+}
+
+/* The block text node sits in (a paragraph, a heading, a cell). */
+static cmark_node *
+leaf_block(cmark_node *node)
+{
+	cmark_node *p = cmark_node_parent(node);
+
+	while (p != NULL && (cmark_node_get_type(p) & CMARK_NODE_TYPE_MASK) !=
+	    CMARK_NODE_TYPE_BLOCK)
+		p = cmark_node_parent(p);
+	return p;
+}
+
+/* 1 when node is the first of block's inlines (nothing comes before it
+ * on the block's first line); else 0. */
+static int
+first_inline(cmark_node *node, cmark_node *block)
+{
+	for (cmark_node *n = node; n != block; n = cmark_node_parent(n))
+		if (cmark_node_previous(n) != NULL)
+			return 0;
+	return 1;
+}
+
+/* The characters of block's text (its inlines' literals), up to
+ * MD_NOBREAK_LINE + 1. */
+static size_t
+short_text(cmark_node *block)
+{
+	cmark_iter *it = cmark_iter_new(block);
+	cmark_event_type ev;
+	size_t chars = 0;
+
+	while (chars <= MD_NOBREAK_LINE &&
+	    (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		const char *lit = cmark_node_get_literal(cmark_iter_get_node(
+		    it));
+
+		for (; ev == CMARK_EVENT_ENTER && lit != NULL && *lit != '\0';
+		    lit++)
+			chars += ((unsigned char)*lit & 0xc0) != 0x80;
+	}
+	cmark_iter_free(it);
+	return chars;
+}
+
+/* The columns of table (by its header's labels, as header_texts counts
+ * them) whose cells the stylesheet keeps on one line, into *nowrap (a
+ * flag a label; *n of them; caller frees). */
+static void
+table_nowrap(unsigned char **nowrap, size_t *n, const struct marked *m,
+    cmark_node *table)
+{
+	char **texts;
+	size_t nt;
+
+	*nowrap = NULL;
+	*n = 0;
+	if (cmark_node_first_child(table) == NULL)
+		return;
+	header_texts(&texts, &nt, cmark_node_first_child(table));
+	*nowrap = xcalloc(nt + 1, 1);
+	*n = nt;
+	for (size_t i = 0; i < nt; i++)
+		(*nowrap)[i] = (unsigned char)table_kinds_nowrap(m->kinds,
+		    (const char *const *)texts, nt, i);
+	for (size_t i = 0; i < nt; i++)
+		free(texts[i]);
+	free(texts);
+}
+
+/* What one walk of keep_pass knows of the table it is in. */
+struct keep_table {
+	cmark_node *table;      /* the one nowrap describes, or NULL */
+	unsigned char *nowrap;
+	size_t ncols;
+};
+
+/*
+ * How text node, in block, keeps its words whole ((i) in markdown.h),
+ * or 0 when it keeps none there: a cell of a nowrap column (kt knows
+ * the table, updated here), a block whose whole text fits the
+ * narrowest line.
+ */
+static int
+keep_mode_of(cmark_node *node, cmark_node *block, struct keep_table *kt,
+    const struct marked *m)
+{
+	size_t col = 0;
+
+	if (ext_block(block, "table_cell")) {
+		cmark_node *t = cmark_node_parent(cmark_node_parent(block));
+
+		if (t != kt->table) {
+			free(kt->nowrap);
+			table_nowrap(&kt->nowrap, &kt->ncols, m, t);
+			kt->table = t;
+		}
+		for (cmark_node *c = cmark_node_previous(block); c != NULL;
+		    c = cmark_node_previous(c))
+			col++;
+		return col > 0 && col <= kt->ncols && kt->nowrap[col - 1] ?
+		    0 : KEEP_STRICT;
+	}
+	if (short_text(block) <= MD_NOBREAK_LINE)
+		return 0;
+	return first_inline(node, block) ? KEEP_TEXT_NOT_FIRST : KEEP_TEXT;
+}
+
+/*
+ * Mark every text and code block of root that holds a token to keep
+ * whole ((i) in markdown.h), its keep_mode as its user data. A code
+ * span is left as it is: the theme keeps each one whole already.
+ */
+static void
+keep_pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m)
+{
+	cmark_iter *it = cmark_iter_new(root);
+	cmark_event_type ev;
+	struct keep_table kt = { 0 };
+
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(node);
+		const char *lit = cmark_node_get_literal(node);
+		char mode[2] = { KEEP_STRICT, '\0' };
+
+		if (ev != CMARK_EVENT_ENTER || lit == NULL ||
+		    (type != CMARK_NODE_TEXT && type != CMARK_NODE_CODE_BLOCK) ||
+		    strchr(lit, '-') == NULL)
+			continue;
+		if (type == CMARK_NODE_TEXT &&
+		    (mode[0] = (char)keep_mode_of(node, leaf_block(node), &kt,
+		    m)) == 0)
+			continue;
+		if (kept_words(NULL, lit, strlen(lit),
+		    (enum keep_mode)mode[0]) > 0)
+			mark(m, ext, node, xstrdup(mode));
+	}
+	cmark_iter_free(it);
+	free(kt.nowrap);
+}
+
 static void
 pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
     const struct md_figure *figs, size_t nfigs)
@@ -765,6 +1036,30 @@ render_table_part(cmark_syntax_extension *table, cmark_html_renderer *r,
 		put_attr(r->html, before, "<tr", "id", value);
 }
 
+/* A code block as cmark-gfm writes it (no sourcepos; the info's first
+ * word as class "language-WORD"), its words kept ((i) in markdown.h). */
+static void
+render_code_block(cmark_strbuf *html, cmark_node *node)
+{
+	const char *info = cmark_node_get_fence_info(node);
+	const char *lit = cmark_node_get_literal(node);
+	size_t n = 0;
+
+	while (info != NULL && info[n] != '\0' && !is_gap(info[n]))
+		n++;
+	cr(html);
+	if (n == 0) {
+		cmark_strbuf_puts(html, "<pre><code>");
+	} else {
+		cmark_strbuf_puts(html, "<pre><code class=\"language-");
+		houdini_escape_html0(html, (const uint8_t *)info,
+		    (bufsize_t)n, 0);
+		cmark_strbuf_puts(html, "\">");
+	}
+	kept_words(html, lit, strlen(lit), KEEP_STRICT);
+	cmark_strbuf_puts(html, "</code></pre>\n");
+}
+
 /* The html_render callback for the nodes the pass marked. */
 static void
 render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
@@ -787,6 +1082,13 @@ render_marked(cmark_syntax_extension *ext, cmark_html_renderer *r,
 	case CMARK_NODE_HTML_BLOCK:     /* a figure: its HTML, as it is */
 		cr(r->html);
 		cmark_strbuf_puts(r->html, id);
+		break;
+	case CMARK_NODE_TEXT:   /* words kept whole: (i) in markdown.h */
+		kept_words(r->html, cmark_node_get_literal(node),
+		    strlen(cmark_node_get_literal(node)), (enum keep_mode)id[0]);
+		break;
+	case CMARK_NODE_CODE_BLOCK:
+		render_code_block(r->html, node);
 		break;
 	default:   /* a table, row or cell: all else the pass marks */
 		if (table != NULL && table->html_render_func != NULL)
@@ -1106,7 +1408,10 @@ markdown_render(strbuf *sb, strbuf *summary, const struct md_source *src,
 	    cmark_find_syntax_extension("table"), NULL);
 	if (summary != NULL)
 		summarise(summary, doc);
+	/* One text node a run of text: (i) sees a token whole. */
+	cmark_consolidate_text_nodes(doc);
 	pass(doc, mine, &m, src->figs, src->nfigs);
+	keep_pass(doc, mine, &m);
 	sections(doc, mine, &m);
 	if (src->toc != NULL)
 		*src->toc = m.toc;

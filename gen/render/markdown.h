@@ -91,6 +91,25 @@
  *      '<nav class="toc" ...>') is a child of the page itself, for the
  *      layout to style the page around it (gen/render/theme.h, toc).
  *
+ *  (i) Words kept whole. A browser may break a line after any '-': in
+ *      a date (2025-11-04), an id (p04-st-power), a value (GF-PTFE,
+ *      1e-12) or an option (--check). A token (a run of characters
+ *      between spaces) of at most MD_NOBREAK_MAX characters renders
+ *      inside <span class="MD_NOBREAK_CLASS"> (a date, YYYY-MM-DD and
+ *      a day of its month, inside <time>), which the theme keeps on
+ *      one line where it fits, when it holds a '-' between two letters
+ *      or digits and either
+ *      stands in a code block, a heading or a table cell, or holds a
+ *      digit or no lower-case letter (a sentence's "well-kept" may
+ *      wrap). Not where no line can break inside it: in a code span,
+ *      which the theme keeps whole as it is; in a cell of a column the
+ *      stylesheet keeps on one line (table_kinds_nowrap); in a
+ *      paragraph or heading of at most MD_NOBREAK_LINE characters; as
+ *      the first token of a paragraph or heading, which starts a line.
+ *      Those are the bulk of a big site's dates. The text is unchanged
+ *      (copied and searched as it reads); a longer token wraps as
+ *      before.
+ *
  * Output is deterministic and the whole call is linear in practice for
  * text that came through escape_md (see the timing test).
  */
@@ -118,6 +137,16 @@ struct md_figure {
 
 /* The class (h) adds to a table of a section. */
 #define MD_SECTION_CLASS "in-section"
+
+/* The span of a word kept whole ((i)) and its longest token, in
+ * characters. */
+#define MD_NOBREAK_CLASS "nobreak"
+#define MD_NOBREAK_MAX 40
+
+/* The characters a line holds at the narrowest width the theme lays
+ * out (a phone's 390 px, in a nested list): a block of no more text
+ * than this is one line, which (i) leaves as it is. */
+#define MD_NOBREAK_LINE 28
 
 /* The longest summary markdown_render writes, in bytes before its "…". */
 #define MARKDOWN_SUMMARY_MAX 160

@@ -359,9 +359,10 @@ cmp_hash_key(const void *key, const void *e, const void *ctx)
 	return (h > x) - (h < x);
 }
 
-int
-table_kinds_class(char cls[TABLE_KINDS_CLASS_MAX],
-    const struct table_kinds *k, const char *const *labels, size_t n)
+/* The classed kind of sealed k whose labels are the n labels, or NULL
+ * when there is none (or its class clashes with another's). */
+static const struct kind *
+kind_of(const struct table_kinds *k, const char *const *labels, size_t n)
 {
 	uint32_t h = labels_hash(labels, n);
 	size_t lo = array_lower(&h, k->v, k->n, sizeof(*k->v), cmp_hash_key,
@@ -369,11 +370,22 @@ table_kinds_class(char cls[TABLE_KINDS_CLASS_MAX],
 
 	if (lo == k->n || k->v[lo].hash != h || k->v[lo].clash ||
 	    k->v[lo].n != n)
-		return 0;
+		return NULL;
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(k->v[lo].labels[i], labels[i]) != 0)
-			return 0;
-	class_of(cls, h);
+			return NULL;
+	return &k->v[lo];
+}
+
+int
+table_kinds_class(char cls[TABLE_KINDS_CLASS_MAX],
+    const struct table_kinds *k, const char *const *labels, size_t n)
+{
+	const struct kind *kd = kind_of(k, labels, n);
+
+	if (kd == NULL)
+		return 0;
+	class_of(cls, kd->hash);
 	return 1;
 }
 
@@ -485,6 +497,16 @@ nowrap_css(strbuf *sb, const struct table_kinds *k)
 	    "white-space: nowrap;");
 	nowrap_rule(sb, k, 2, "@media (max-width: 40rem) {\n", "::before",
 	    "display: block;");
+}
+
+int
+table_kinds_nowrap(const struct table_kinds *k, const char *const *labels,
+    size_t n, size_t col)
+{
+	const struct kind *kd = k != NULL ? kind_of(k, labels, n) : NULL;
+
+	return kd != NULL && col < n &&
+	    nowrap_label(kd->labels[col], kd->right[col]) > 0;
 }
 
 void

@@ -65,6 +65,15 @@ int table_kinds_class(char cls[TABLE_KINDS_CLASS_MAX],
     const struct table_kinds *k, const char *const *labels, size_t n);
 
 /*
+ * 1 when the column of label col (0: the second column, as the n labels
+ * count them) of a table whose labels are the n labels is one the
+ * stylesheet keeps on one line (a date or number column of a classed
+ * kind of sealed k, see table_kinds_css; k NULL: none is); else 0.
+ */
+int table_kinds_nowrap(const struct table_kinds *k, const char *const *labels,
+    size_t n, size_t col);
+
+/*
  * Append to sb the stylesheet rules that show each classed kind's
  * labels on a narrow screen: one @media block, kinds in class order,
  * each label a CSS string (quote, backslash, control characters and

@@ -130,6 +130,20 @@ function hooks() {
 // In a page's window w: what it holds (for the checks in check()).
 function inspect(w) {
   const doc = w.document;
+  // A word the HTML writer keeps whole (gen/render/markdown.h, (i)): a
+  // <span class="nobreak"> or a <time> around one token of text, no
+  // other attribute, no element inside. Unwrapped to its text, so a
+  // span or time of store text (a space, an attribute, markup inside)
+  // still shows below.
+  for (const el of [...doc.querySelectorAll('span.nobreak, time')]) {
+    const attrs = el.localName === 'time' ? 0 : 1;
+    if (el.attributes.length === attrs && el.children.length === 0 &&
+        /^\S+$/.test(el.textContent) &&
+        (el.localName !== 'time' || /^\d{4}-\d\d-\d\d$/.test(el.textContent))) {
+      el.replaceWith(doc.createTextNode(el.textContent));
+    }
+  }
+  doc.body.normalize();
   const allowed = new Set(['html', 'head', 'body', 'meta', 'title', 'link',
     'header', 'nav', 'main', 'footer', 'a', 'p', 'ul', 'li', 'strong', 'em',
     'h1', 'h2', 'h3', 'hr', 'span', 'div', 'small']);

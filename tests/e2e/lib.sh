@@ -99,6 +99,14 @@ published() {
 	    cp "$1/api/changes-unaudited.json" "$2/api/"
 }
 
+# kept_text FILE: FILE's HTML with the writer's words kept whole
+# (gen/render/markdown.h, (i): <span class="nobreak">TOKEN</span> and
+# <time>DATE</time>) put back as their text, for a grep of a sentence.
+kept_text() {
+	sed -e 's#<span class="nobreak">\([^<]*\)</span>#\1#g' \
+	    -e 's#<time>\([^<]*\)</time>#\1#g' "$1"
+}
+
 # sql DB STATEMENTS: run SQL with the sqlite3 shell, print the result.
 sql() { sqlite3 -bail "$1" "$2"; }
 

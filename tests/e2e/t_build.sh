@@ -136,14 +136,15 @@ expect "the conflict page lists both members, trust order first" sh -c "
 expect "the conflict page links each member to its fact" sh -c "
     grep -q 'href=\"../projects/p05-interferometer/index.html#state-s1\"' site/conflicts/c-5e1a.html &&
     grep -q 'href=\"../projects/p05-interferometer/index.html#entity-e1\"' site/conflicts/c-5e1a.html"
+kept_text site/conflicts/c-5e1a.html > c-5e1a.txt
 expect "the conflict page names both sides, values marked" \
-    grep -qF '<strong>lateral support material</strong>: <strong>GF-PTFE</strong> (trusted state: design review 3, 2024-03-01) vs <strong>PEEK</strong> (engineering record, 2024-03-02)' site/conflicts/c-5e1a.html
+    grep -qF '<strong>lateral support material</strong>: <strong>GF-PTFE</strong> (trusted state: design review 3, 2024-03-01) vs <strong>PEEK</strong> (engineering record, 2024-03-02)' c-5e1a.txt
 expect "the conflict page gives the exact resolve and dismiss commands" sh -c "
-    grep -q \"mirror conflicts resolve c-5e1a --notes 'WHY' --winner s1\" site/conflicts/c-5e1a.html &&
-    grep -q \"mirror conflicts dismiss c-5e1a --reason 'WHY'\" site/conflicts/c-5e1a.html"
+    grep -q \"mirror conflicts resolve c-5e1a --notes 'WHY' --winner s1\" c-5e1a.txt &&
+    grep -q \"mirror conflicts dismiss c-5e1a --reason 'WHY'\" c-5e1a.txt"
 expect "the conflict page is titled by its slot and values, not its hash (page and tab)" sh -c "
-    grep -q '<h1>lateral support material: GF-PTFE vs PEEK — P05 Interferometer</h1>' site/conflicts/c-5e1a.html &&
-    grep -q '<title>lateral support material: GF-PTFE vs PEEK — P05 Interferometer' site/conflicts/c-5e1a.html"
+    grep -q '<h1>lateral support material: GF-PTFE vs PEEK — P05 Interferometer</h1>' c-5e1a.txt &&
+    grep -q '<title>lateral support material: GF-PTFE vs PEEK — P05 Interferometer' c-5e1a.txt"
 expect "the conflict page says what kind of disagreement it is, in words" \
     grep -qF 'Across layers: 1 trusted state fact and 1 engineering record disagree.' site/conflicts/c-5e1a.html
 # The table's class names its column labels once, in the stylesheet.
@@ -479,8 +480,9 @@ expect "the decision log says agreeing layers on one line, both anchors kept" sh
     grep -qF '<li id=\"entity-p05-dec-phase-actuator-piezo\">the same in the engineering record' \
         ex1/projects/p05-interferometer/decisions.html &&
     grep -q '<li id=\"entity-p05-dec-phase-actuator-piezo\">' ex1/projects/p05-interferometer/decisions.html"
+kept_text ex1/projects/p05-interferometer/decisions.html > p05-decisions.txt
 expect "... and each decision's source and why" sh -c "
-    sed -n '/<li id=\"state-p05-st-phase-actuator\">/,/<\/ul>/p' ex1/projects/p05-interferometer/decisions.html |
+    sed -n '/<li id=\"state-p05-st-phase-actuator\">/,/<\/ul>/p' p05-decisions.txt |
     tr '\n' '|' | grep -qF '|<li>source: design review 2025-05-22</li>|<li>why: Five phase steps in under 10 s need a piezo.</li>|'"
 expect "the example's Gaps are exactly its open violations (api/checks.json)" sh -c "
     for p in p04-gigabit p05-interferometer p06-polisher; do
@@ -501,8 +503,9 @@ sql q.db "UPDATE project_state SET id = 'it''s \$(touch pwned) \"s1\"' WHERE id 
     UPDATE entities SET source_refs = '[\"mount FEA report\",\"meeting 2026-01-19\"]' WHERE id = 'e1'"
 mirror build --store q.db --out qsite
 qc=$(sql q.db "SELECT id FROM conflicts WHERE status = 'open' AND slot_kind = 'cross_layer'")
+kept_text "qsite/conflicts/$qc.html" > qc.txt
 expect "a member's sources read as a list, not JSON" \
-    grep -q '<td>engineering record: mount FEA report; meeting 2026-01-19</td>' "qsite/conflicts/$qc.html"
+    grep -q '<td>engineering record: mount FEA report; meeting 2026-01-19</td>' qc.txt
 mkdir -p shim && printf '#!/bin/sh\nexec %s "$@" --store %s\n' "$MIRROR" "$T/q.db" >shim/mirror &&
     chmod +x shim/mirror
 sed -n '/^```sh$/,/^```$/p' "qsite/conflicts/$qc.md" | grep '^mirror conflicts resolve .* --winner ' |

@@ -22,7 +22,7 @@ expect "the home page names a conflict in the one form, the store's name, values
     grep -qxF -e "- [**fpga part**: **XC7A100T** (trusted state: BOM rev C, 2025-05-05) vs **XC7A35T** (memory, 2025-02-10) vs **XC7A50T** (memory, 2025-04-14)](conflicts/$fpga.md)" site/index.md
 expect "... and asks no long question" sh -c "! grep -q 'Which is right for' site/index.md"
 expect "the home page's HTML marks the values" \
-    grep -qF '<strong>XC7A100T</strong> (trusted state: BOM rev C, 2025-05-05) vs <strong>XC7A35T</strong>' site/index.html
+    grep -qF '<strong>XC7A100T</strong> (trusted state: BOM rev C, <time>2025-05-05</time>) vs <strong>XC7A35T</strong>' site/index.html
 expect "an open conflict's page is titled with its values and project" \
     grep -qxF '# serdes refclk frequency: 125 MHz vs 156.25 MHz — P04 Gigabit Link' "site/conflicts/$ref.md"
 expect "... and so is its HTML <title>" \

@@ -22,6 +22,9 @@ expect "the value is in the .md byte for byte" grep -Fq "| $v |" "$md"
 expect "and so is its key, underscore and all" grep -Fq '></a>pad_spec | ' "$md"
 expect "git log -S finds the commit that brought it" sh -c "
     test \"\$(git --git-dir=repo.git log --format=%H -S'GF-PTFE (rev B), 4.8 kg' mirror | wc -l)\" -eq 1"
+# The HTML writer keeps "GF-PTFE" and the date whole (a span, a <time>:
+# gen/render/markdown.h, (i)); with those taken out, the cell is the text.
+kept_text site/projects/p05-interferometer/index.html > p05.txt
 expect "the HTML shows it as text: no mailto link, no emphasis" sh -c "
-    grep -Fq '<td>$v</td>' site/projects/p05-interferometer/index.html &&
+    grep -Fq '<td>$v</td>' p05.txt &&
     ! grep -q 'mailto:' site/projects/p05-interferometer/index.html"

@@ -452,6 +452,70 @@ test_table_css_nowrap(void **state)
 	table_kinds_free(k);
 }
 
+/* (i): the words a browser would cut at a '-' are kept whole where a
+ * line can break inside them, and nowhere else. */
+#define LONG "A paragraph long enough to wrap on a phone: "
+static void
+test_nobreak(void **state)
+{
+	static const char tmpl_text[] = "| Name | Value | Updated |\n"
+	    "|---|---|---|\n";
+	struct table_kinds *k;
+	char *r;
+
+	(void)state;
+	/* running text: a date as <time>, a value or id of capitals or
+	 * digits in a span; a hyphenated word of lower case as it is */
+	expect(LONG "design review 2025-11-04, GF-PTFE, p04-st-power, 1e-12 "
+	    "and a well-kept word.",
+	    "<p>" LONG "design review <time>2025-11-04</time>, "
+	    "<span class=\"nobreak\">GF-PTFE,</span> "
+	    "<span class=\"nobreak\">p04-st-power,</span> "
+	    "<span class=\"nobreak\">1e-12</span> and a well-kept word.</p>\n");
+	/* a date after the calendar's last day is a token like any other;
+	 * the punctuation around a date stays outside its <time> */
+	expect(LONG "(2025-02-29) (2024-02-29) 2025-11-045",
+	    "<p>" LONG "<span class=\"nobreak\">(2025-02-29)</span> "
+	    "<span class=\"nobreak\">(2024-02-29)</span> "
+	    "<span class=\"nobreak\">2025-11-045</span></p>\n");
+	expect(LONG "on 2024-02-29.", "<p>" LONG "on <time>2024-02-29</time>."
+	    "</p>\n");
+	/* a short paragraph is one line, and a paragraph's first word
+	 * starts one: neither is cut */
+	expect("open since 2025-11-04", "<p>open since 2025-11-04</p>\n");
+	expect("2025-11-04 · " LONG "GF-PTFE",
+	    "<p>2025-11-04 · " LONG "<span class=\"nobreak\">GF-PTFE</span>"
+	    "</p>\n");
+	/* a code span is kept whole by the theme; a code block's words
+	 * here, whatever their case; a token over MD_NOBREAK_MAX wraps */
+	expect("`p04-st-power` " LONG "x", "<p><code>p04-st-power</code> "
+	    LONG "x</p>\n");
+	expect("```sh\nmirror x --winner p06-st-spindle-max\n```\n",
+	    "<pre><code class=\"language-sh\">mirror x --winner "
+	    "<span class=\"nobreak\">p06-st-spindle-max</span>\n"
+	    "</code></pre>\n");
+	expect(LONG "A-0123456789012345678901234567890123456789",
+	    "<p>" LONG "A-0123456789012345678901234567890123456789</p>\n");
+	/* store text stays text: escaped inside and around the span */
+	expect(LONG "A&lt;1-B&amp;2 &lt;b&gt;-x",
+	    "<p>" LONG "<span class=\"nobreak\">A&lt;1-B&amp;2</span> "
+	    "&lt;b&gt;-x</p>\n");
+	/* a cell: every hyphenated word, but not in a column the
+	 * stylesheet keeps on one line (a known kind's "Updated") */
+	r = html_kinds(&k, tmpl_text, "| Name | Value | Updated |\n"
+	    "|---|---|---|\n| self-weight | 6061-T6 | 2025-11-04 |\n");
+	assert_non_null(strstr(r, "<td><span class=\"nobreak\">self-weight"
+	    "</span></td>\n<td><span class=\"nobreak\">6061-T6</span></td>\n"
+	    "<td>2025-11-04</td>"));
+	free(r);
+	table_kinds_free(k);
+	expect("| a | b |\n|---|---|\n| x | 2025-11-04 |\n",
+	    "<table>\n<thead>\n<tr>\n<th>a</th>\n<th>b</th>\n</tr>\n"
+	    "</thead>\n<tbody>\n<tr>\n<td>x</td>\n<td data-label=\"b\">"
+	    "<time>2025-11-04</time></td>\n</tr>\n</tbody>\n</table>\n");
+}
+#undef LONG
+
 /* 3: anything else that looks like an anchor stays suppressed. */
 static void
 test_other_html_suppressed(void **state)
@@ -901,6 +965,7 @@ main(void)
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_landmark),
 		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_nobreak),
 	};
 
 	return cmocka_run_group_tests_name("markdown", tests, NULL, NULL);
