@@ -373,6 +373,18 @@ slots_json(const struct entry *ent, size_t n)
 }
 
 int
+decision_log_exists(const struct project_facts *f)
+{
+	for (size_t k = 0; k < f->n_state; k++)
+		if (strcmp(f->state[k].category, "decision") == 0)
+			return 1;
+	for (size_t k = 0; k < f->n_ent; k++)
+		if (strcmp(f->ent[k].type, "decision") == 0)
+			return 1;
+	return 0;
+}
+
+int
 decision_page(const struct page_ctx *pc, size_t i,
     const struct project_facts *f, mirror_error *err)
 {
@@ -382,6 +394,9 @@ decision_page(const struct page_ctx *pc, size_t i,
 	strbuf path, title;
 	int rc;
 
+	/* An empty log is a page of nothing: none, and no link to it. */
+	if (!decision_log_exists(f))
+		return 0;
 	state_entries(&es, m, f);
 	entity_entries(&es, m, f);
 	if (es.n > 0)
@@ -574,11 +589,11 @@ subsystem_pages(const struct page_ctx *pc, size_t i,
 		json_decref(subs);
 		return 0;
 	}
-	data = json_pack("{s:{s:s, s:s, s:s}, s:o, s:o}", "project", "id",
-	    m->projects[i].id, "name", m->projects[i].name, "slug",
+	data = json_pack("{s:{s:s, s:s, s:s}, s:o, s:o, s:b}", "project",
+	    "id", m->projects[i].id, "name", m->projects[i].name, "slug",
 	    m->pslug[i], "count_words", item_count((long long)
 	    json_array_size(subs), "subsystem", "subsystems"),
-	    "subsystems", subs);
+	    "subsystems", subs, "decision_log", decision_log_exists(f));
 	strbuf_init(&path);
 	strbuf_init(&title);
 	strbuf_printf(&path, "projects/%s/" SUBSYSTEMS_PAGE, m->pslug[i]);

@@ -15,8 +15,14 @@
  * (struct page_doc), decisions.html alone. */
 #define DECISIONS_PAGE "decisions"
 
-/* projects/<slug>/decisions of project i from its facts f. Returns 0
- * or < 0 with err set. */
+/* 1 when facts f hold a decision (a trusted state row of category
+ * decision, or a decision entity), so the project has a decision log;
+ * else 0. */
+int decision_log_exists(const struct project_facts *f);
+
+/* projects/<slug>/decisions of project i from its facts f; nothing for
+ * a project without decisions (decision_log_exists). Returns 0 or < 0
+ * with err set. */
 int decision_page(const struct page_ctx *pc, size_t i,
     const struct project_facts *f, mirror_error *err);
 

@@ -17,7 +17,7 @@ commits() { git --git-dir="$1" rev-list --count "${2:-mirror}" 2>/dev/null || ec
 # --- first build ------------------------------------------------------------
 mirror build --store s.db --out site --repo repo.git --author "$author"
 expect_status "a build with --repo succeeds" 0
-expect "it says what it committed" out_has '^committed [0-9a-f]{40} to mirror of repo.git: 0 pages changed, 79 added, 0 removed$'
+expect "it says what it committed" out_has '^committed [0-9a-f]{40} to mirror of repo.git: 0 pages changed, 78 added, 0 removed$'
 expect "the first build creates the branch with one commit" test "$(commits repo.git)" = 1
 expect "git fsck --strict finds nothing wrong" git --git-dir=repo.git fsck --strict --no-progress
 expect "the commit's tree is exactly the site (marker file left out)" sh -c "
