@@ -384,22 +384,27 @@ search_cut_add(struct shard_cut *c, const char *s, const char *post,
 	size_t n = strlen(s);
 	const char *put = post;
 	int rc = 0;
+	int titled = c->body.len > 0 && n > 1 && s[n - 1] == SEARCH_NAMED &&
+	    c->prev.len == n - 1 && memcmp(c->prev.data, s, n - 1) == 0;
+	/* A common term (a sample: "c.k.f;" first) starts a shard of its
+	 * own, and the term after it and its "t!" another. */
+	int common = strchr(post, ';') != NULL;
 
 	/* A title's term "t!" right after t in its shard: its documents
 	 * as a bitmap over t's (search_titled_pack). */
 	strbuf_reset(&c->rel);
-	if (c->body.len > 0 && n > 1 && s[n - 1] == SEARCH_NAMED &&
-	    c->prev.len == n - 1 && memcmp(c->prev.data, s, n - 1) == 0 &&
-	    search_titled_pack(&c->rel, post, c->prevpost.data) == 0 &&
-	    c->rel.len < strlen(post))
+	if (titled && search_titled_pack(&c->rel, post,
+	    c->prevpost.data) == 0 && c->rel.len < strlen(post))
 		put = c->rel.data;
 	/* Content-defined: a term added or gone moves no cut but its
-	 * own, whatever the store's size. */
+	 * own (and, a common one, the one after it), whatever the
+	 * store's size. */
 	strbuf_reset(&c->entry);
 	term_entry(&c->entry, s, put, c->body.len > 0 ?
 	    shared_prefix(c->prev.data, s) : 0);
 	if (c->body.len > 0 && (search_cut_here(s) || c->body.len +
-	    c->entry.len > 3 * (size_t)SEARCH_SHARD)) {
+	    c->entry.len > 3 * (size_t)SEARCH_SHARD ||
+	    (!titled && (common || c->alone)))) {
 		rc = cut_flush(c, err);
 		strbuf_reset(&c->entry);
 		term_entry(&c->entry, s, post, 0);
@@ -407,6 +412,7 @@ search_cut_add(struct shard_cut *c, const char *s, const char *post,
 	if (c->body.len == 0) {
 		strbuf_reset(&c->first);
 		strbuf_puts(&c->first, s);
+		c->alone = common;
 	} else
 		strbuf_putc(&c->body, ' ');
 	strbuf_add(&c->body, c->entry.data, c->entry.len);

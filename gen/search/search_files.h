@@ -16,7 +16,7 @@
 #include "util/strbuf.h"
 
 /* The index's format (search_index.h says what each is). */
-#define SEARCH_VERSION 5
+#define SEARCH_VERSION 6
 #define SEARCH_SLOT_BITS 13
 #define SEARCH_SPARE_BITS 5
 #define SEARCH_WINDOW_BITS 10
@@ -98,8 +98,11 @@ void search_postings_text(strbuf *sb, const uint32_t tot[3], int sampled,
  * The cut of terms into shards: terms come in byte order, each with
  * its postings' text, and a shard ends before a term whose hash has
  * its low bits zero (SEARCH_SHARD_TERMS) or when it would pass 3 *
- * SEARCH_SHARD bytes; done(arg, first, body) gets each shard (first
- * its first term, body its entries) and returns 0 or < 0 to stop.
+ * SEARCH_SHARD bytes; a common term (its postings a sample) and its
+ * title's term "t!" are a shard of their own, so a query of common
+ * words loads their few kB, not the shards of rarer terms about them.
+ * done(arg, first, body) gets each shard (first its first term, body
+ * its entries) and returns 0 or < 0 to stop.
  */
 struct shard_cut {
 	strbuf body, entry;
@@ -107,6 +110,7 @@ struct shard_cut {
 	strbuf prev;            /* the term before, in this shard */
 	strbuf prevpost;        /* its postings (as given, not packed) */
 	strbuf rel;             /* a titled entry packed */
+	int alone;              /* the shard is a common term's own */
 	int (*done)(void *arg, const char *first, const strbuf *body,
 	    mirror_error *err);
 	void *arg;

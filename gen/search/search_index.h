@@ -61,7 +61,9 @@
  *                      bits zero (one in SEARCH_SHARD_TERMS: the same
  *                      for every store and size, so an update never
  *                      moves another cut; a shard past 3 *
- *                      SEARCH_SHARD bytes is cut anyway), each with its
+ *                      SEARCH_SHARD bytes is cut anyway; a term that
+ *                      keeps a sample, and its "t!", is a shard of its
+ *                      own), each with its
  *                      documents, as one
  *                      string: mirrorSearch.t(key, "<entry> <entry>
  *                      ..."), an entry "<p><rest> <postings>": p a
