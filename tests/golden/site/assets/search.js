@@ -548,10 +548,11 @@
 
 	/* Show the next page of state's results: PAGE of the ranked records
 	 * that pass the filters, loading another batch when those ranked
-	 * run out before PAGE are shown (at most one batch a page, or none
-	 * shown yet, two when a filter is chosen: the bytes a page loads stay
-	 * bounded; "More" goes on through the matches, past the chunks
-	 * loaded), as many as it takes when every chunk is loaded already. */
+	 * run out before any is shown (one batch a page at most, two when a
+	 * filter is chosen: the bytes a page loads stay bounded, 300 kB at
+	 * 1,000,000 facts; "More" goes on through the matches, past the
+	 * chunks loaded), as many as it takes when every chunk is loaded
+	 * already. */
 	function page() {
 		var st = state, f = filters(), loads = 0;
 		var most = FACETS.some(function (k) { return f[k]; }) ? 2 : 1;
@@ -565,7 +566,7 @@
 				shown++;
 				st.shown++;
 			}
-			if (shown < PAGE && st.left && (full(st, f) || (shown === 0 || most > 1) && loads++ < most)) {
+			if (shown < PAGE && st.left && (full(st, f) || shown === 0 && loads++ < most)) {
 				return batch(st, f).then(step);
 			}
 			tell(st, f);
