@@ -16,7 +16,7 @@
 #include "util/strbuf.h"
 
 /* The index's format (search_index.h says what each is). */
-#define SEARCH_VERSION 6
+#define SEARCH_VERSION 7
 #define SEARCH_SLOT_BITS 13
 #define SEARCH_SPARE_BITS 5
 #define SEARCH_WINDOW_BITS 10
@@ -153,7 +153,9 @@ void search_shard_key(char out[13], const char *s);
 void search_shard_text(strbuf *sb, const char *key, const strbuf *body);
 
 /* What the manifest says (search_index.h). keys and first are the text
- * of its two lists, already joined. */
+ * of its two lists, already joined; keys is written only when a key is
+ * not its first term's (search_shard_key: "-<k>" after it), else as
+ * []. */
 struct manifest_out {
 	size_t docs;
 	uint64_t base[3], end[3];

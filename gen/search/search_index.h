@@ -79,10 +79,12 @@
  *                      documents ("per": conflicts, checks, facts), the
  *                      terms and their entries' bytes ("terms",
  *                      "bytes": what the cut's mask is made from), the
- *                      caller's key (search_index_set_key), and the key
- *                      ("keys") and first term ("first") of every
- *                      shard, so a term's shard is found by a binary
- *                      search.
+ *                      caller's key (search_index_set_key), and the
+ *                      first term ("first") of every shard, so a
+ *                      term's shard is found by a binary search, its
+ *                      key the first term's; "keys" lists the keys
+ *                      only when one is not (a "-<k>") or a first
+ *                      term is not UTF-8, else is [].
  *
  * Postings are the document numbers in increasing order, as base-36
  * differences joined by ",". Of each kind, a term keeps every document

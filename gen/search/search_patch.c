@@ -198,7 +198,8 @@ free_list(char **l, size_t n)
 }
 
 /*
- * The manifest of the last build into P: its numbers, key and shards.
+ * The manifest of the last build into P: its numbers, key and shards
+ * (each shard's key listed, or else its first term's).
  * It must be this format, written again from what was read the same
  * bytes, and of x's key. Returns 0, SEARCH_REBUILD, or < 0.
  */
@@ -232,9 +233,18 @@ man_read(struct patch *P)
 	if (strncmp(p, ",\"keys\":", 8) != 0 || (p += 8,
 	    read_list(&keys, &nk, &p, "", ",") < 0) ||
 	    strncmp(p, ",\"first\":[\n", 11) != 0 ||
-	    (p += 9, read_list(&first, &nf, &p, "\n", ",\n") < 0) || nk != nf ||
-	    nk == 0)
+	    (p += 9, read_list(&first, &nf, &p, "\n", ",\n") < 0) ||
+	    (nk != 0 && nk != nf) || nf == 0)
 		goto out;
+	/* No keys listed: each shard's is its first term's. */
+	if (nk == 0)
+		keys = xcalloc(nf, sizeof(*keys));
+	for (; nk < nf; nk++) {
+		char k[13];
+
+		search_shard_key(k, first[nk]);
+		keys[nk] = xstrdup(k);
+	}
 	P->nsh = nk;
 	P->sh = xcalloc(nk, sizeof(*P->sh));
 	for (size_t i = 0; i < nk; i++) {

@@ -15,7 +15,10 @@
 # A check's message of common words alone ("Files", "Bytes a query
 # loads": each common term a shard of its own) loads at most 300 kB:
 # 370 kB before, when their shards held the rarer terms about them
-# (at 1,000,000 facts 440 kB, now 218).
+# (at 1,000,000 facts 440 kB, now 194); a common word with a layer
+# filter ("mm", entity) stops at the first batch that shows a result:
+# 395 kB before. The 1M figures: doc/performance.md,
+# "Bytes a search query loads".
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export SOURCE_DATE_EPOCH=1793491200
 

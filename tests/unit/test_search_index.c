@@ -3,8 +3,9 @@
  * search_index.h): a document is found from its number as search.js
  * finds it, a document added or changed rewrites its chunk and the
  * shards of its words alone, a common word's total counts documents and
- * its sample is of the documents alone, and an update from one
- * project's documents writes a whole build's bytes. The promises of
+ * its sample is of the documents alone and its shard its own, shards
+ * are named by their first terms, and an update from one project's
+ * documents writes a whole build's bytes. The promises of
  * doc/site.md, "Search".
  */
 #include <setjmp.h>
@@ -649,6 +650,55 @@ test_update_common_word(void **state)
 	assert_int_equal(update_matches(&a, &b, 2), 0);
 }
 
+/* A common word's shard holds it alone, and every shard is named by
+ * its first term's key (search_shard_key), so the manifest lists no
+ * keys ("keys":[]: search.js works them out) unless a first term is
+ * not UTF-8, which a browser would read otherwise (then they are
+ * listed). 1,200 facts: "common" in every value keeps a sample. */
+static void
+test_shard_names(void **state)
+{
+	const char *words[2] = { "common", "\xc3" };
+
+	(void)state;
+	for (int w = 0; w < 2; w++) {
+		struct files fs;
+		const char *man, *p;
+		char key[13], path[64], first[64];
+		size_t n = 0;
+		int alone = 0;
+
+		build(&fs, 1200, words[w], 0);
+		man = file_of(&fs, "search/index.js");
+		assert_non_null(man);
+		assert_true((strstr(man, "\"keys\":[]") != NULL) == (w == 0));
+		p = strstr(man, "\"first\":[\n") + 10;
+		for (; *p == '"' || *p == ',' || *p == '\n'; n++) {
+			size_t len;
+
+			p += strspn(p, ",\n");
+			len = strcspn(p + 1, "\"");
+			assert_true(len < sizeof(first));
+			memcpy(first, p + 1, len);
+			first[len] = '\0';
+			p += len + 2;
+			search_shard_key(key, first);
+			(void)snprintf(path, sizeof(path), "search/t-%s.js", key);
+			assert_non_null(file_of(&fs, path));
+			if (strcmp(first, words[w]) == 0) {
+				const char *t = file_of(&fs, path);
+
+				/* mirrorSearch.t("<key>","0<word> <postings>") */
+				assert_null(strchr(strchr(t + 31, ' ') + 1, ' '));
+				assert_non_null(strchr(t, ';'));
+				alone = 1;
+			}
+		}
+		assert_true(n > 2 && alone);
+		files_free(&fs);
+	}
+}
+
 /* search_docs_each's each: the document's fields, one line each. */
 static int
 docs_line(void *arg, const struct search_doc *d, mirror_error *err)
@@ -735,6 +785,7 @@ main(void)
 		cmocka_unit_test(test_update_project_comes_goes),
 		cmocka_unit_test(test_update_project_renamed),
 		cmocka_unit_test(test_titled_pack),
+		cmocka_unit_test(test_shard_names),
 		cmocka_unit_test(test_update_common_word),
 		cmocka_unit_test(test_update_other_key),
 		cmocka_unit_test(test_docs_round_trip),

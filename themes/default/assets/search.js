@@ -108,9 +108,27 @@
 		}
 		return lo;
 	}
+	/* Shard i's key: listed when one is made unique by its place,
+	 * else 12 hex digits of its first term's hash, as the index
+	 * names it (gen/search/search_files.c, search_shard_key: FNV-1a
+	 * of its UTF-8 bytes and a 0xff byte, then splitmix64's
+	 * finaliser). */
+	var B = typeof BigInt === "function" ? BigInt : null;
+	function keyOf(i) {
+		if (man.keys.length) return man.keys[i];
+		var m = (B(1) << B(64)) - B(1), p = B("0x100000001b3");
+		var h = B("0xcbf29ce484222325"), b = new TextEncoder().encode(man.first[i]);
+		function add(c) { h = ((h ^ B(c)) * p) & m; }
+		b.forEach(add);
+		add(255);
+		h = ((h ^ (h >> B(30))) * B("0xbf58476d1ce4e5b9")) & m;
+		h = ((h ^ (h >> B(27))) * B("0x94d049bb133111eb")) & m;
+		h ^= h >> B(31);
+		return ("000000000000000" + h.toString(16)).slice(-16).slice(0, 12);
+	}
 	/* A promise of the terms of t's shard, loaded. */
 	function shard(t) {
-		var key = man.keys[shardOf(t)];
+		var key = keyOf(shardOf(t));
 		return load("search/t-" + key + ".js").then(function () { return shards[key] || {}; });
 	}
 
