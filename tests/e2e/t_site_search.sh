@@ -73,7 +73,9 @@ expect "an incremental build after a change holds the full build's index" change
 # shard after it. The bench generator's store of 10,000 facts (50
 # projects, 4 kinds of chunks); a project memory made to contradict the
 # state value it restates opens one conflict. On 2cd520a, whose numbers
-# ran one after another, 52 files of search/ changed; now 12.
+# ran one after another, 52 files of search/ changed; 10 on 1f7386c;
+# 19 since each common term has a shard of its own (one of 1 to 4 kB for
+# each common word of the conflict's text: 127 kB rewritten, 261 before).
 gen_store() {
 	mirror init --store "$1" --quiet &&
 	    { printf 'CREATE TEMP TABLE bench_n(n); INSERT INTO bench_n VALUES(%d);\n' "$2"
