@@ -33,7 +33,6 @@ search_index_new(search_put_fn put, void *arg)
 
 	x->put = put;
 	x->arg = arg;
-	hashtab_init(&x->tab, sizeof(struct term_slot));
 	hashtab_init(&x->projects.at, sizeof(struct tab_slot));
 	hashtab_init(&x->statuses.at, sizeof(struct tab_slot));
 	strbuf_init(&x->recs);
@@ -112,35 +111,93 @@ term_sample(const struct search_index *x, struct term *t, int k)
 	t->n = w;
 }
 
+/* 2^64 divided by the golden ratio: spreads every bit of a hash. */
+#define FIBONACCI UINT64_C(0x9e3779b97f4a7c15)
+
+/* The first slot of tab that hash h probes. */
+static size_t
+tab_home(const struct term_table *tab, uint64_t h)
+{
+	return (size_t)((h * FIBONACCI) >> tab->shift);
+}
+
+/* Room in x->tab for one more term: twice the slots, its terms placed
+ * again, when it would be more than half full. */
+static void
+tab_grow(struct search_index *x)
+{
+	struct term_table *tab = &x->tab;
+	size_t cap = tab->cap != 0 ? tab->cap : 1024;
+
+	if (x->n_terms + 1 <= tab->cap / 2)
+		return;
+	while (cap / 2 < x->n_terms + 1)
+		cap *= 2;
+	free(tab->slot);
+	/* Zeroed by writing (hashtab.c's rehash says why not calloc). */
+	tab->slot = xreallocarray(NULL, cap, sizeof(*tab->slot));
+	xprefault(tab->slot, cap * sizeof(*tab->slot));
+	memset(tab->slot, 0, cap * sizeof(*tab->slot));
+	tab->cap = cap;
+	tab->shift = 64;
+	for (size_t c = cap; c > 1; c >>= 1)
+		tab->shift--;
+	for (size_t i = 0; i < x->n_terms; i++) {
+		const char *w = term_text(x, &x->terms[i]);
+		uint64_t h = hash_add(MIRROR_HASH_INIT, w, strlen(w));
+		size_t pos = tab_home(tab, h);
+
+		while (tab->slot[pos] != 0)
+			pos = (pos + 1) & (tab->cap - 1);
+		tab->slot[pos] = (h & ~UINT64_C(0xffffffff)) | (i + 1);
+	}
+}
+
+/*
+ * The term of the len bytes at s, added (empty, its text kept) when x
+ * has none. Its index is held in 32 bits: 2^32 terms would take 160 GB
+ * of struct term first. Returns the term.
+ */
+static struct term *
+term_find(struct search_index *x, const char *s, size_t len)
+{
+	uint64_t h = hash_add(MIRROR_HASH_INIT, s, len);
+	uint64_t hi = h & ~UINT64_C(0xffffffff);
+	struct term *t;
+	size_t pos;
+
+	tab_grow(x);
+	for (pos = tab_home(&x->tab, h); x->tab.slot[pos] != 0;
+	    pos = (pos + 1) & (x->tab.cap - 1)) {
+		uint64_t e = x->tab.slot[pos];
+		const char *cs;
+
+		if ((e & ~UINT64_C(0xffffffff)) != hi)
+			continue;
+		t = &x->terms[(e & 0xffffffff) - 1];
+		cs = term_text(x, t);
+		if (strncmp(cs, s, len) == 0 && cs[len] == '\0')
+			return t;
+	}
+	x->tab.slot[pos] = hi | (uint64_t)(x->n_terms + 1);
+	t = &ARRAY_PUSH(x->terms, x->n_terms, x->cap_terms);
+	memset(t, 0, sizeof(*t));
+	t->s = x->words.len;
+	t->last = UINT32_MAX;   /* no document yet: none is numbered so
+	                           (search_index_add) */
+	strbuf_add(&x->words, s, len);
+	strbuf_putc(&x->words, '\0');
+	return t;
+}
+
 /* The posting of document doc for the term of len bytes at s. */
 static void
 term_add(struct search_index *x, const char *s, size_t len, uint32_t doc)
 {
-	uint64_t h = hash_add(MIRROR_HASH_INIT, s, len);
-	struct term_slot *ts;
-	struct term *t = NULL;
+	struct term *t = term_find(x, s, len);
 	int k = x->kind;
 
-	h = h == 0 ? 1 : h;
-	for (ts = hashtab_get(&x->tab, h); ts != NULL;
-	    ts = hashtab_next(&x->tab, ts)) {
-		struct term *c = &x->terms[ts->term];
-		const char *cs = term_text(x, c);
-
-		if (strncmp(cs, s, len) == 0 && cs[len] == '\0') {
-			t = c;
-			break;
-		}
-	}
-	if (t == NULL) {
-		ts = hashtab_add(&x->tab, h);
-		ts->term = x->n_terms;
-		t = &ARRAY_PUSH(x->terms, x->n_terms, x->cap_terms);
-		memset(t, 0, sizeof(*t));
-		t->s = x->words.len;
-		strbuf_add(&x->words, s, len);
-		strbuf_putc(&x->words, '\0');
-	} else if (t->last == doc)
+	if (t->last == doc)
 		return;                 /* twice in one document */
 	t->tot[k]++;
 	if (x->whole || search_sample_keeps(x->docs[doc].h, t->bits[k]))
@@ -311,7 +368,7 @@ tab_index(struct tab *t, const char *a, const char *b)
 	return ts->i;
 }
 
-/* Free t's entries and table. */
+/* Free t's entries and table, leaving it empty. */
 static void
 tab_free(struct tab *t)
 {
@@ -321,6 +378,8 @@ tab_free(struct tab *t)
 		free(t->e[i].json);
 	}
 	free(t->e);
+	t->e = NULL;
+	t->n = t->cap = 0;
 	hashtab_free(&t->at);
 }
 
@@ -621,14 +680,15 @@ write_chunks(struct search_index *x, mirror_error *err)
 	return rc;
 }
 
-/* t's postings onto sb (search_postings_text); nums is scratch room
- * for t->n numbers. */
+/* t's postings onto sb (search_postings_text): the numbers num[] of
+ * its documents (by their order of adding); nums is scratch room for
+ * t->n numbers. */
 static void
-put_postings(strbuf *sb, const struct term *t, const struct doc *docs,
+put_postings(strbuf *sb, const struct term *t, const uint64_t *num,
     uint64_t *nums)
 {
 	for (size_t i = 0; i < t->n; i++)
-		nums[i] = docs[term_posts(t)[i]].num;
+		nums[i] = num[term_posts(t)[i]];
 	qsort(nums, t->n, sizeof(*nums), search_num_cmp);
 	search_postings_text(sb, t->tot, (t->bits[0] | t->bits[1] |
 	    t->bits[2]) != 0, nums, t->n);
@@ -708,8 +768,8 @@ shard_done(void *arg, const char *first, const strbuf *body,
  * each written, its first term onto first and its key onto keys, the
  * manifest's lists. Returns 0 or < 0 with err set. */
 static int
-write_shards(struct search_index *x, strbuf *first, strbuf *keys,
-    mirror_error *err)
+write_shards(struct search_index *x, const uint64_t *num, strbuf *first,
+    strbuf *keys, mirror_error *err)
 {
 	size_t *ord = term_order(x), most = 1;
 	struct shards_out so = { .x = x, .first = first, .keys = keys };
@@ -729,7 +789,7 @@ write_shards(struct search_index *x, strbuf *first, strbuf *keys,
 		const struct term *t = &x->terms[ord[i]];
 
 		strbuf_reset(&post);
-		put_postings(&post, t, x->docs, nums);
+		put_postings(&post, t, num, nums);
 		rc = search_cut_add(&cut, term_text(x, t), post.data, err);
 	}
 	if (rc == 0)
@@ -743,18 +803,50 @@ write_shards(struct search_index *x, strbuf *first, strbuf *keys,
 	return rc;
 }
 
+/*
+ * Free what x holds for adding documents and writing their records, once
+ * the records are written: the term table, the records' text, the
+ * projects and statuses, the documents. Returns each document's number
+ * (by its order of adding), all the term shards need of them; the
+ * caller frees it. What a whole index holds at its largest is then not
+ * held while its shards are written.
+ */
+static uint64_t *
+drop_records(struct search_index *x)
+{
+	uint64_t *num = xcalloc(x->n_docs + 1, sizeof(*num));
+
+	for (size_t i = 0; i < x->n_docs; i++)
+		num[i] = x->docs[i].num;
+	free(x->docs);
+	x->docs = NULL;
+	x->cap_docs = 0;
+	strbuf_free(&x->recs);
+	tab_free(&x->projects);
+	tab_free(&x->statuses);
+	return num;
+}
+
 int
 search_index_finish(struct search_index *x, mirror_error *err)
 {
 	strbuf man, first, keys;
+	uint64_t *num = NULL;
 	int rc;
 
+	/* No document is added past here: the terms are found by their
+	 * order from now on. */
+	free(x->tab.slot);
+	memset(&x->tab, 0, sizeof(x->tab));
 	rc = write_chunks(x, err);
 	strbuf_init(&man);
 	strbuf_init(&first);
 	strbuf_init(&keys);
-	if (rc == 0)
-		rc = write_shards(x, &first, &keys, err);
+	if (rc == 0) {
+		num = drop_records(x);
+		rc = write_shards(x, num, &first, &keys, err);
+	}
+	free(num);
 	if (rc == 0) {
 		search_manifest_text(&man, &(struct manifest_out){
 		    .docs = x->n_docs, .base = { x->base[0], x->base[1],
@@ -780,7 +872,7 @@ search_index_free(struct search_index *x)
 	free(x->terms);
 	strbuf_free(&x->words);
 	free(x->docs);
-	hashtab_free(&x->tab);
+	free(x->tab.slot);
 	strbuf_free(&x->recs);
 	tab_free(&x->projects);
 	tab_free(&x->statuses);

@@ -153,7 +153,8 @@ int search_index_add(struct search_index *x, const struct search_doc *d,
     mirror_error *err);
 
 /* Number the documents, write their chunks, the term shards and the
- * manifest. Returns 0 or < 0 with err set. */
+ * manifest, freeing each part of x once its files are written: no
+ * document may be added after it. Returns 0 or < 0 with err set. */
 int search_index_finish(struct search_index *x, mirror_error *err);
 
 /*

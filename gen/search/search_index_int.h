@@ -26,9 +26,14 @@ struct term {
 	                           bits */
 };
 
-struct term_slot {
-	uint64_t key;
-	size_t term;
+/* The terms by their text: open addressing, linear probing, never
+ * more than half full. A slot is the term's index + 1 in its low 32
+ * bits (0: empty) and the high half of the term's hash in its high 32,
+ * 8 bytes where a general table's entry (key and index) took 16. */
+struct term_table {
+	uint64_t *slot;
+	size_t cap;             /* a power of two, or 0 */
+	int shift;              /* 64 - log2(cap) */
 };
 
 /* A document as added: its record's text before its project and
@@ -66,7 +71,8 @@ struct tab {
 struct search_index {
 	search_put_fn put;
 	void *arg;
-	struct hashtab tab;     /* term hash -> struct term_slot */
+	struct term_table tab;  /* the terms by their text, while documents
+	                           are added (freed by the finish) */
 	struct term *terms;
 	size_t n_terms, cap_terms;
 	strbuf words;           /* every term's text, each ending in NUL */
