@@ -65,6 +65,7 @@ work_end(struct build_report *r)
 	r->work.hashed_bytes = now.hashed_bytes - r->at.hashed_bytes;
 	r->work.search_docs = now.search_docs - r->at.search_docs;
 	r->work.atoz_rows = now.atoz_rows - r->at.atoz_rows;
+	r->work.search_peak_bytes = site_search_held_peak();
 }
 
 /*
@@ -292,6 +293,7 @@ build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 	b->o = o;
 	b->report.start = b->report.mark = mirror_monotonic_ms();
 	work_now(&b->report.at);
+	site_search_held_mark();        /* this build's peak */
 	b->s.title = o->title;
 	b->s.base_url = o->base_url;
 	if ((rc = mirror_clock(&b->s.now, err)) < 0)

@@ -123,15 +123,16 @@ work_json(const struct build_work *w)
 	for (int i = 0; i < PH_N; i++)
 		json_object_set_new(rows, build_phase_names[i],
 		    json_integer((json_int_t)w->rows[i]));
-	return json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "rows",
-	    rows,
+	return json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+	    "rows", rows,
 	    "rule_rows", (json_int_t)w->rule_rows, "pages_rendered",
 	    (json_int_t)w->pages_rendered, "files_written",
 	    (json_int_t)w->files_written, "bytes_written",
 	    (json_int_t)w->bytes_written, "hashed_bytes",
 	    (json_int_t)w->hashed_bytes, "search_docs",
 	    (json_int_t)w->search_docs, "atoz_rows",
-	    (json_int_t)w->atoz_rows);
+	    (json_int_t)w->atoz_rows, "search_peak_bytes",
+	    (json_int_t)w->search_peak_bytes);
 }
 
 /* The build as one JSON object (build --json); hosting, when not NULL,

@@ -2,6 +2,7 @@
  * search_index.c: the search index's terms, postings and files
  * (search_index.h says what the files hold).
  */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,39 @@
 
 /* The longest term kept, in bytes; longer runs are not indexed. */
 #define TERM_MAX 64
+
+/* What every index of the process holds now, and the most it held
+ * since search_held_mark (search_index.h). */
+static atomic_llong held_now, held_peak;
+
+/* Add delta (< 0: given back) to the bytes held now, raising the
+ * peak. Returns nothing. */
+static void
+held_add(long long delta)
+{
+	long long now = atomic_fetch_add_explicit(&held_now, delta,
+	    memory_order_relaxed) + delta;
+	long long p = atomic_load_explicit(&held_peak, memory_order_relaxed);
+
+	while (now > p && !atomic_compare_exchange_weak_explicit(&held_peak,
+	    &p, now, memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
+void
+search_held_mark(void)
+{
+	atomic_store_explicit(&held_peak, atomic_load_explicit(&held_now,
+	    memory_order_relaxed), memory_order_relaxed);
+}
+
+unsigned long long
+search_held_peak(void)
+{
+	long long p = atomic_load_explicit(&held_peak, memory_order_relaxed);
+
+	return p > 0 ? (unsigned long long)p : 0;
+}
 
 /* The layers, in the order of their codes in a record: a fact's three,
  * then a conflict's and a check's, then a project's own page, a
@@ -70,9 +104,9 @@ post_room(uint32_t n)
 	return room;
 }
 
-/* Keep doc as t's next posting. */
+/* Keep doc as t's next posting, the room of x's post arrays counted. */
 static void
-term_keep(struct term *t, uint32_t doc)
+term_keep(struct search_index *x, struct term *t, uint32_t doc)
 {
 	if (t->n == 0 && t->post == NULL) {
 		t->n = 1;               /* held in last */
@@ -81,10 +115,37 @@ term_keep(struct term *t, uint32_t doc)
 	if (t->post == NULL) {
 		t->post = xcalloc(post_room(2), sizeof(*t->post));
 		t->post[0] = t->last;
-	} else if (t->n == post_room(t->n))
+		x->post_bytes += post_room(2) * sizeof(*t->post);
+	} else if (t->n == post_room(t->n)) {
 		t->post = xreallocarray(t->post, post_room(t->n + 1),
 		    sizeof(*t->post));
+		x->post_bytes += (post_room(t->n + 1) - t->n) *
+		    sizeof(*t->post);
+	}
 	t->post[t->n++] = doc;
+}
+
+/* The bytes table t holds: its entries' room, its table's, their
+ * strings. */
+static size_t
+tab_bytes(const struct tab *t)
+{
+	return t->cap * sizeof(*t->e) + t->at.cap * t->at.size + t->bytes;
+}
+
+/* Bring what the bytes held have of x to what x holds now (the room
+ * of its arrays, as allocated), plus extra bytes its caller holds for
+ * it. Returns nothing. */
+static void
+held_update(struct search_index *x, size_t extra)
+{
+	size_t now = sizeof(*x) + x->cap_terms * sizeof(*x->terms) +
+	    x->words.cap + x->post_bytes + x->cap_docs * sizeof(*x->docs) +
+	    x->recs.cap + x->tab.cap * sizeof(*x->tab.slot) +
+	    tab_bytes(&x->projects) + tab_bytes(&x->statuses) + extra;
+
+	held_add((long long)now - (long long)x->held);
+	x->held = now;
 }
 
 /*
@@ -201,7 +262,7 @@ term_add(struct search_index *x, const char *s, size_t len, uint32_t doc)
 		return;                 /* twice in one document */
 	t->tot[k]++;
 	if (x->whole || search_sample_keeps(x->docs[doc].h, t->bits[k]))
-		term_keep(t, doc);      /* before last moves on: it may
+		term_keep(x, t, doc);   /* before last moves on: it may
 		                           hold the one posting kept */
 	if (!x->whole && t->tot[k] > ((uint32_t)KIND_CAP << t->bits[k]))
 		term_sample(x, t, k);
@@ -365,6 +426,8 @@ tab_index(struct tab *t, const char *a, const char *b)
 	e->a = xstrdup(a);
 	e->b = b != NULL ? xstrdup(b) : NULL;
 	e->json = tab_json(e->a, e->b);
+	t->bytes += strlen(e->a) + 1 + (b != NULL ? strlen(e->b) + 1 : 0) +
+	    strlen(e->json) + 1;
 	return ts->i;
 }
 
@@ -379,7 +442,7 @@ tab_free(struct tab *t)
 	}
 	free(t->e);
 	t->e = NULL;
-	t->n = t->cap = 0;
+	t->n = t->cap = t->bytes = 0;
 	hashtab_free(&t->at);
 }
 
@@ -517,6 +580,7 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	index_text(x, d->text, seq);
 	index_whole(x, d->id, seq);
 	index_whole(x, d->title, seq);
+	held_update(x, 0);
 	return 0;
 }
 
@@ -621,6 +685,7 @@ number_kind(struct search_index *x, int k, mirror_error *err)
 	strbuf sb;
 	int rc = 0;
 
+	held_update(x, n * sizeof(*key));
 	strbuf_init(&sb);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		struct doc *d = &x->docs[key[i].i];
@@ -648,6 +713,7 @@ number_kind(struct search_index *x, int k, mirror_error *err)
 	strbuf_free(&sb);
 	free(recs);
 	free(key);
+	held_update(x, 0);
 	return rc;
 }
 
@@ -771,16 +837,22 @@ static int
 write_shards(struct search_index *x, const uint64_t *num, strbuf *first,
     strbuf *keys, mirror_error *err)
 {
-	size_t *ord = term_order(x), most = 1;
+	size_t num_bytes = x->n_docs * sizeof(*num), *ord, most = 1;
 	struct shards_out so = { .x = x, .first = first, .keys = keys };
 	struct shard_cut cut;
 	strbuf post;
 	uint64_t *nums;
 	int rc = 0;
 
+	/* term_order's two arrays at once, then its order and nums. */
+	held_update(x, num_bytes + x->n_terms * (sizeof(struct term_key) +
+	    sizeof(*ord)));
+	ord = term_order(x);
 	for (size_t i = 0; i < x->n_terms; i++)
 		most = x->terms[i].n > most ? x->terms[i].n : most;
 	nums = xcalloc(most, sizeof(*nums));
+	held_update(x, num_bytes + x->n_terms * sizeof(*ord) +
+	    most * sizeof(*nums));
 	hashtab_init(&so.seen, sizeof(uint64_t));
 	strbuf_init(&so.file);
 	strbuf_init(&post);
@@ -838,6 +910,7 @@ search_index_finish(struct search_index *x, mirror_error *err)
 	 * order from now on. */
 	free(x->tab.slot);
 	memset(&x->tab, 0, sizeof(x->tab));
+	held_update(x, 0);
 	rc = write_chunks(x, err);
 	strbuf_init(&man);
 	strbuf_init(&first);
@@ -847,6 +920,7 @@ search_index_finish(struct search_index *x, mirror_error *err)
 		rc = write_shards(x, num, &first, &keys, err);
 	}
 	free(num);
+	held_update(x, 0);
 	if (rc == 0) {
 		search_manifest_text(&man, &(struct manifest_out){
 		    .docs = x->n_docs, .base = { x->base[0], x->base[1],
@@ -867,6 +941,7 @@ search_index_free(struct search_index *x)
 {
 	if (x == NULL)
 		return;
+	held_add(-(long long)x->held);
 	for (size_t i = 0; i < x->n_terms; i++)
 		free(x->terms[i].post);
 	free(x->terms);

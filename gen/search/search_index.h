@@ -117,6 +117,19 @@
 #include "util/error.h"
 #include "util/strbuf.h"
 
+/*
+ * The bytes every search index of the process holds: the room of its
+ * terms, their text and postings, its documents, their records and
+ * tables, and the arrays its finish sorts them in, as its own code
+ * allocates them (not the process's RSS). A whole index's grow with the
+ * store's documents; an update's with the changed projects' alone.
+ * search_held_mark starts the peak again from what is held now (from
+ * any thread); search_held_peak returns the most held at once since
+ * (build --json's "search_peak_bytes").
+ */
+void search_held_mark(void);
+unsigned long long search_held_peak(void);
+
 
 /* Write len bytes of data as the site file path (relative to the site
  * root). Returns 0 or < 0 with err set. */

@@ -65,6 +65,7 @@ struct tab_slot {
 struct tab {
 	struct tab_entry *e;
 	size_t n, cap;
+	size_t bytes;           /* its entries' strings */
 	struct hashtab at;      /* hash of (a, b) -> struct tab_slot */
 };
 
@@ -86,6 +87,8 @@ struct search_index {
 	strbuf recs;            /* every document's head and tail */
 	struct tab projects, statuses;
 	char *key;              /* search_index_set_key's, or NULL */
+	size_t post_bytes;      /* the room of the terms' post arrays */
+	size_t held;            /* what the bytes held have of x */
 };
 
 /* Term t's text. */

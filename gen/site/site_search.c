@@ -624,6 +624,18 @@ units_changed(const struct page_unit *u, size_t n)
 	return c;
 }
 
+void
+site_search_held_mark(void)
+{
+	search_held_mark();
+}
+
+unsigned long long
+site_search_held_peak(void)
+{
+	return search_held_peak();
+}
+
 int
 search_pages(const struct page_ctx *pc, mirror_error *err)
 {

@@ -14,6 +14,12 @@
  * (sys/work.h; --json's work.search_docs). */
 extern struct work_count search_docs_added;
 
+/* The search indexes' peak of bytes held (search/search_index.h's
+ * search_held_peak) since site_search_held_mark: build --json's
+ * work.search_peak_bytes. */
+void site_search_held_mark(void);
+unsigned long long site_search_held_peak(void);
+
 /* search/: the index (search/search_index.h) and its page,
  * search/index. Returns 0 or < 0 with err set. */
 int search_pages(const struct page_ctx *pc, mirror_error *err);

@@ -13,7 +13,10 @@
 # change's own files (one more A-Z page, a longer changes page).
 #
 # pages_rendered, files_written, search_docs (the documents the search
-# index took in: an update's are the changed project's, now and then)
+# index took in: an update's are the changed project's, now and then),
+# search_peak_bytes (the most bytes the search indexes held at once, as
+# their own code counts the room it allocates: an update's hold the
+# changed project's documents, a whole index every document's)
 # and atoz_rows (the rows of the A-Z pages whose data was built: those
 # of the pages the change is on, at most 2,000 a page; a whole A-Z is
 # 26,000 rows at 40,000 facts) are asserted, and after each change at 10,000 facts the search
@@ -22,14 +25,17 @@
 # store on this tree (the digest reads every row; the A-Z reads every
 # name, to know which of its pages changed; index.md lists every
 # project): they are printed for the record
-# (as "# work ..." lines), not asserted.
+# (as "# work ..." lines), not asserted. The first, whole build of each
+# store is held to search_peak_bytes of at most 512 bytes a fact (about
+# 340 at 100,000 facts): what the index holds grows with the store there
+# by design, but by the fact, not by more.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"                 # no user's global git config leaks in
 export MIRROR_CACHE_DIR="$T/cache"
 export SOURCE_DATE_EPOCH=1793491200
 
 # The asserted counters.
-counters="pages_rendered files_written search_docs"
+counters="pages_rendered files_written search_docs search_peak_bytes"
 
 # setup N: store sN.db of N facts, built into sN with its history in
 # sN.git. Returns non-zero when any step fails.
@@ -39,7 +45,8 @@ setup() {
 	    git -C "s$1.git" config user.name "Mirror Bot" &&
 	    git -C "s$1.git" config user.email bot@example.org || return 1
 	"$MIRROR" build --store "s$1.db" --out "s$1" --repo "s$1.git" \
-	    --quiet
+	    --json >"$1-whole.json" 2>"$1-whole.err" || return 1
+	echo "# work whole $1: $(jq -c .work "$1-whole.json")"
 }
 
 # rebuild N CASE: build sN again with --json into N-CASE.json, and print
@@ -135,6 +142,20 @@ within() {
 	echo "#   $2 of change $1: $big at 40,000 facts, more than $3"
 	return 1
 }
+
+# per_fact N MAX: the whole build of the N-fact store held at most MAX
+# bytes a fact in its search index.
+per_fact() {
+	held=$(jq -e ".work.search_peak_bytes" "$1-whole.json") || return 1
+	[ "$held" -gt 0 ] && [ "$held" -le $(($1 * $2)) ] && return 0
+	echo "#   search_peak_bytes of the whole $1-fact build: $held"
+	return 1
+}
+
+for n in 10000 40000; do
+	expect "the whole $n-fact build's search index holds <= 512 bytes a fact" \
+	    per_fact $n 512
+done
 
 # A change is on one A-Z page (a), or two: the facts of the conflict it
 # opens or closes (b, c). A page holds at most 2,000 rows.
