@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/flagrows.h"
+#include "store/finding.h"
 #include "store/storerow.h"
 #include "sweep/conflict.h"
 #include "sweep/factrow.h"
@@ -19,33 +19,11 @@
 /* Prepared statements shared by every conflict read in one call. */
 struct reader {
 	mirror_store *st;
-	sqlite3_stmt *members;
 	sqlite3_stmt *earlier;
 	struct factrow_reader *rows;    /* the members' rows now */
 };
 
-static void
-member_free(void *row)
-{
-	struct conflict_member *m = row;
-
-	free(m->kind);
-	free(m->id);
-	free(m->value_then);
-	free(m->value_now);
-	free(m->status_now);
-	free(m->conflicts_with);
-	free(m->layer_type);
-	free(m->source);
-	free(m->created_at);
-	free(m->updated_at);
-	free(m->label);
-	free(m->project);
-	free(m->slot_words);
-}
-
-/* How the members are read (below). */
-static const struct flagrows member_rows;
+static void member_free(struct conflict_member *m);
 
 void
 conflict_free(struct conflict *c)
@@ -64,23 +42,11 @@ conflict_free(struct conflict *c)
 	free(c->description);
 	free(c->question);
 	free(c->question_then);
-	flagrows_free(&member_rows, c);
-	for (size_t i = 0; i < c->n_earlier; i++)
-		free(c->earlier[i]);
-	free(c->earlier);
+	for (size_t i = 0; i < c->n_members; i++)
+		member_free(&c->members[i]);
+	free(c->members);
+	finding_ids_free(c->earlier, c->n_earlier);
 	memset(c, 0, sizeof(*c));
-}
-
-void
-conflict_list_free(struct conflict_list *l)
-{
-	if (l == NULL)
-		return;
-	for (size_t i = 0; i < l->n; i++)
-		conflict_free(&l->items[i]);
-	free(l->items);
-	l->items = NULL;
-	l->n = 0;
 }
 
 static int
@@ -90,19 +56,13 @@ reader_open(struct reader *r, mirror_store *st, mirror_error *err)
 
 	memset(r, 0, sizeof(*r));
 	r->st = st;
-	rc = sqlite3_prepare_v2(store_db(st), "SELECT member_kind, member_id, "
-	    "member_layer_trust, value_snapshot, conflicts_with "
-	    "FROM main.conflict_members WHERE conflict_id = ?1 "
-	    "ORDER BY member_layer_trust DESC, member_kind, member_id",
-	    -1, &r->members, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(store_db(st), "SELECT id FROM "
-		    /* Opened in the same second: insertion order decides. */
-		    "main.conflicts WHERE slot_kind = ?1 AND slot_key = ?2 "
-		    "AND id <> ?3 AND (detected_at < ?4 OR (detected_at = ?4 "
-		    "AND rowid < (SELECT rowid FROM main.conflicts WHERE id = "
-		    "?3))) ORDER BY detected_at DESC, rowid DESC",
-		    -1, &r->earlier, NULL);
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT id FROM "
+	    /* Opened in the same second: insertion order decides. */
+	    "main.conflicts WHERE slot_kind = ?1 AND slot_key = ?2 "
+	    "AND id <> ?3 AND (detected_at < ?4 OR (detected_at = ?4 "
+	    "AND rowid < (SELECT rowid FROM main.conflicts WHERE id = "
+	    "?3))) ORDER BY detected_at DESC, rowid DESC",
+	    -1, &r->earlier, NULL);
 	if (rc != SQLITE_OK)
 		return store_fail(st, err, rc, "cannot read conflicts");
 	/* The rows read are the members': an entity's parents are
@@ -114,18 +74,17 @@ reader_open(struct reader *r, mirror_store *st, mirror_error *err)
 static void
 reader_close(struct reader *r)
 {
-	sqlite3_finalize(r->members);
 	sqlite3_finalize(r->earlier);
 	factrow_reader_close(r->rows);
 }
 
-/* Fill the current-row half of member p from the store (rows the
+/* Fill the current-row half of member m from the store (rows the
  * reader's factrow_reader); a gone row leaves it NULL. Returns 0 or < 0
  * with err set. */
 static int
-member_now(void *p, void *rows, mirror_error *err)
+member_now(struct conflict_member *m, struct factrow_reader *rows,
+    mirror_error *err)
 {
-	struct conflict_member *m = p;
 	struct factrow row;
 	struct claim cl;
 	int rc;
@@ -164,6 +123,25 @@ member_now(void *p, void *rows, mirror_error *err)
 	return 0;
 }
 
+/* Release what a member holds, not the struct itself. */
+static void
+member_free(struct conflict_member *m)
+{
+	free(m->kind);
+	free(m->id);
+	free(m->value_then);
+	free(m->value_now);
+	free(m->status_now);
+	free(m->conflicts_with);
+	free(m->layer_type);
+	free(m->source);
+	free(m->created_at);
+	free(m->updated_at);
+	free(m->label);
+	free(m->project);
+	free(m->slot_words);
+}
+
 /*
  * The trust order favours the highest-trust members when some member
  * has lower trust and the highest-trust members agree among themselves.
@@ -199,100 +177,18 @@ mark_favoured(struct conflict *c)
 		    c->members[i].trust == top;
 }
 
-/*
- * Every conflict's slot, sorted by slot, then newest first, so that the
+/* Every conflict's slot, sorted by slot, then newest first, so that the
  * earlier conflicts of each listed one are found by binary search
- * instead of a query per conflict (the store has no index for it).
- */
-struct slot_ix {
-	char *kind, *key, *id;
+ * instead of a query per conflict (the store has no index for it). */
+static const struct finding_keys slot_keys = {
+	.sql = "SELECT slot_kind, slot_key, id FROM main.conflicts WHERE "
+	    "slot_kind IS NOT NULL AND slot_key IS NOT NULL ORDER BY "
+	    "slot_kind, slot_key, detected_at DESC, rowid DESC",
+	.table = "conflicts",
+	.a = "slot_kind",
+	.b = "slot_key",
+	.what = "conflicts",
 };
-
-struct slot_index {
-	struct slot_ix *v;
-	size_t n;
-};
-
-static void
-slot_index_free(struct slot_index *x)
-{
-	for (size_t i = 0; i < x->n; i++) {
-		free(x->v[i].kind);
-		free(x->v[i].key);
-		free(x->v[i].id);
-	}
-	free(x->v);
-	x->v = NULL;
-	x->n = 0;
-}
-
-static int
-slot_index_load(struct slot_index *x, mirror_store *st, mirror_error *err)
-{
-	struct store_row row = { .st = st, .table = "conflicts", .err = err };
-	sqlite3_stmt *s = NULL;
-	size_t cap = 0;
-	int rc;
-
-	memset(x, 0, sizeof(*x));
-	rc = sqlite3_prepare_v2(store_db(st), "SELECT slot_kind, slot_key, id "
-	    "FROM main.conflicts WHERE slot_kind IS NOT NULL AND slot_key IS "
-	    "NOT NULL ORDER BY slot_kind, slot_key, detected_at DESC, "
-	    "rowid DESC", -1, &s, NULL);
-	row.stmt = s;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct slot_ix *e = &ARRAY_PUSH(x->v, x->n, cap);
-
-		memset(e, 0, sizeof(*e));
-		row.id = NULL;
-		if ((rc = storerow_text(&e->id, &row, 2, "id", 0)) < 0)
-			break;
-		row.id = e->id;
-		if ((rc = storerow_text(&e->kind, &row, 0, "slot_kind",
-		    0)) < 0 ||
-		    (rc = storerow_text(&e->key, &row, 1, "slot_key", 0)) < 0)
-			break;
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(s);
-	if (rc < 0)
-		return rc;
-	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot read conflicts");
-}
-
-/* array_lower order of a slot (key: a struct slot_ix, its kind and key
- * set) and an entry of a slot_index: by kind, then key. */
-static int
-cmp_slot(const void *key, const void *e, const void *ctx)
-{
-	const struct slot_ix *k = key, *x = e;
-	int d = strcmp(k->kind, x->kind);
-
-	(void)ctx;
-	return d != 0 ? d : strcmp(k->key, x->key);
-}
-
-/* Fill c->earlier from the index: the entries after c in its slot run. */
-static void
-earlier_from_index(struct conflict *c, const struct slot_index *x)
-{
-	struct slot_ix slot = { c->slot_kind, c->slot_key, NULL };
-	size_t cap = 0;
-	int mine = 0;
-
-	for (size_t i = array_lower(&slot, x->v, x->n, sizeof(*x->v),
-	    cmp_slot, NULL); i < x->n && strcmp(x->v[i].kind,
-	    c->slot_kind) == 0 && strcmp(x->v[i].key, c->slot_key) == 0; i++) {
-		if (!mine) {
-			mine = strcmp(x->v[i].id, c->id) == 0;
-			continue;
-		}
-		ARRAY_PUSH(c->earlier, c->n_earlier, cap) =
-		    xstrdup(x->v[i].id);
-	}
-	ARRAY_FIT(c->earlier, c->n_earlier, cap);
-}
 
 /*
  * Fill the stored half of m from row (member_kind, member_id,
@@ -300,9 +196,8 @@ earlier_from_index(struct conflict *c, const struct slot_index *x)
  * checked; row->id names the conflict. Returns 0 or -MIRROR_EINPUT.
  */
 static int
-member_row(void *p, struct store_row *row)
+member_row(struct conflict_member *m, struct store_row *row)
 {
-	struct conflict_member *m = p;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -324,52 +219,86 @@ member_row(void *p, struct store_row *row)
 	return 0;
 }
 
-/* Conflict owner's members: the array, *n their number (flagrows). */
-static void *
-members(void *owner, size_t *n)
+/* Check the conflict_members row of r (finding_check). Returns 0 or
+ * -MIRROR_EINPUT. */
+static int
+member_check_row(struct store_row *r)
 {
-	struct conflict *c = owner;
+	struct conflict_member m;
+	int rc = member_row(&m, r);
 
-	*n = c->n_members;
-	return c->members;
-}
-
-/* Give conflict owner the members v of n (flagrows). */
-static void
-members_keep(void *owner, void *v, size_t n)
-{
-	struct conflict *c = owner;
-
-	c->members = v;
-	c->n_members = n;
+	member_free(&m);
+	return rc;
 }
 
 #define MEMBER_COLS "member_kind, member_id, member_layer_trust, " \
 	"value_snapshot, conflicts_with, conflict_id"
 
-/* A conflict's members, as the one reader of flagged facts reads them:
- * the highest trust first, the rows now through factrow. */
-static const struct flagrows member_rows = {
+/* The members' table: the facts a conflict flags, the highest trust
+ * first (finding.h). */
+static const struct finding_table member_table = {
 	.table = "conflict_members",
 	.what = "conflict members",
+	.owner = "conflict_id",
+	.owner_col = 5,
 	.all_sql = "SELECT " MEMBER_COLS " FROM main.conflict_members "
 	    "ORDER BY conflict_id, member_layer_trust DESC, member_kind, "
 	    "member_id",
+	.one_sql = "SELECT " MEMBER_COLS " FROM main.conflict_members "
+	    "WHERE conflict_id = ?1 ORDER BY member_layer_trust DESC, "
+	    "member_kind, member_id",
 	.check_sql = "SELECT " MEMBER_COLS " FROM main.conflict_members",
-	.check_what = "conflict members",
-	.owner_name = "conflict_id",
-	.owner_col = 5,
-	.owner_size = sizeof(struct conflict),
-	.owner_id = offsetof(struct conflict, id),
-	.size = sizeof(struct conflict_member),
-	.key_kind = offsetof(struct conflict_member, kind),
-	.key_id = offsetof(struct conflict_member, id),
-	.rows = members,
-	.keep = members_keep,
-	.row = member_row,
-	.now = member_now,
-	.free = member_free,
 };
+
+/* Read the members of the n conflicts of items. Returns 0 or < 0 with
+ * err set. */
+static int
+members_read(struct conflict *items, size_t n, mirror_store *st,
+    mirror_error *err)
+{
+	char **ids = xcalloc(n + 1, sizeof(*ids));
+	struct finding_rows cur;
+	size_t at;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		ids[i] = items[i].id;
+	rc = finding_rows_open(&cur, &member_table, ids, st, err);
+	while (rc == 0 && (rc = finding_rows_next(&cur, &at)) > 0) {
+		struct conflict *c = &items[at];
+
+		if (rc == FINDING_END) {
+			ARRAY_FIT(c->members, c->n_members, cur.cap);
+			rc = 0;
+		} else
+			rc = member_row(&ARRAY_PUSH(c->members, c->n_members,
+			    cur.cap), &cur.row);
+	}
+	finding_rows_close(&cur);
+	free(ids);
+	return rc;
+}
+
+/* The rows now of the members of the n conflicts of items, looked up
+ * in order of layer and id (finding.h). Returns 0 or the first error. */
+static int
+members_now(struct conflict *items, size_t n, struct factrow_reader *rows,
+    mirror_error *err)
+{
+	struct finding_order o = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < items[i].n_members; j++)
+			finding_order_add(&o, items[i].members[j].kind,
+			    items[i].members[j].id, i, j);
+	finding_order_sort(&o);
+	for (size_t k = 0; k < o.n && rc == 0; k++)
+		rc = member_now(&items[o.v[k].finding].members[o.v[k].at],
+		    rows, err);
+	finding_order_free(&o);
+	return rc;
+}
 
 /* The member's value now, else (its row gone) when detected. */
 static const char *
@@ -383,7 +312,7 @@ member_value(const struct conflict_member *m)
  * when given, else from a query. */
 static int
 conflict_fill(struct conflict *c, struct reader *r,
-    const struct slot_index *ix, mirror_error *err)
+    const struct finding_earlier *ix, mirror_error *err)
 {
 	struct store_row row = { .st = r->st, .stmt = r->earlier,
 	    .table = "conflicts", .err = err };
@@ -394,7 +323,8 @@ conflict_fill(struct conflict *c, struct reader *r,
 	mark_favoured(c);
 	cap = 0;
 	if (ix != NULL) {
-		earlier_from_index(c, ix);
+		finding_earlier(&c->earlier, &c->n_earlier, ix, c->slot_kind,
+		    c->slot_key, c->id);
 		goto words;
 	}
 	sqlite3_bind_text(r->earlier, 1, c->slot_kind, -1, SQLITE_TRANSIENT);
@@ -460,7 +390,6 @@ conflict_row(struct conflict *c, mirror_store *st, sqlite3_stmt *s,
 	return 0;
 }
 
-
 int
 conflict_counts(struct conflict_counts *out, mirror_store *st,
     mirror_error *err)
@@ -485,7 +414,7 @@ int
 conflict_list(struct conflict_list *out, mirror_store *st,
     const struct conflict_filter *filter, mirror_error *err)
 {
-	struct slot_index ix = { 0 };
+	struct finding_earlier ix = { 0 };
 	sqlite3_stmt *stmt = NULL;
 	struct reader r;
 	size_t cap = 0;
@@ -524,19 +453,29 @@ conflict_list(struct conflict_list *out, mirror_store *st,
 		rc = store_fail(st, err, rc, "cannot read conflicts");
 		goto out;
 	}
-	if ((rc = slot_index_load(&ix, st, err)) < 0 ||
-	    (rc = flagrows_all(&member_rows, out->items, out->n, st,
-	    err)) < 0 ||
-	    (rc = flagrows_now(&member_rows, out->items, out->n, r.rows,
-	    err)) < 0)
+	if ((rc = finding_earlier_load(&ix, &slot_keys, st, err)) < 0 ||
+	    (rc = members_read(out->items, out->n, st, err)) < 0 ||
+	    (rc = members_now(out->items, out->n, r.rows, err)) < 0)
 		goto out;
 	for (size_t i = 0; i < out->n && rc == 0; i++)
 		rc = conflict_fill(&out->items[i], &r, &ix, err);
 out:
-	slot_index_free(&ix);
+	finding_earlier_free(&ix);
 	sqlite3_finalize(stmt);
 	reader_close(&r);
 	return rc;
+}
+
+void
+conflict_list_free(struct conflict_list *l)
+{
+	if (l == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		conflict_free(&l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
 }
 
 int
@@ -563,7 +502,7 @@ conflict_check(mirror_store *st, mirror_error *err)
 		rc = store_fail(st, err, rc, "cannot read conflicts");
 		goto out;
 	}
-	rc = flagrows_check(&member_rows, st, err);
+	rc = finding_check(&member_table, member_check_row, st, err);
 out:
 	sqlite3_finalize(stmt);
 	return rc;
@@ -599,8 +538,8 @@ conflict_get(struct conflict *out, mirror_store *st, const char *id,
 		goto out;
 	}
 	if ((rc = conflict_row(out, st, stmt, err)) == 0 &&
-	    (rc = flagrows_of(&member_rows, out, r.members, st, err)) == 0 &&
-	    (rc = flagrows_now(&member_rows, out, 1, r.rows, err)) == 0)
+	    (rc = members_read(out, 1, st, err)) == 0 &&
+	    (rc = members_now(out, 1, r.rows, err)) == 0)
 		rc = conflict_fill(out, &r, NULL, err);
 out:
 	sqlite3_finalize(stmt);
