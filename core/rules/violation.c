@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "rules/violation.h"
-#include "store/flagrows.h"
+#include "store/finding.h"
 #include "store/storerow.h"
 #include "util/array.h"
 #include "util/byid.h"
@@ -62,32 +62,21 @@ static const char *const fact_sql[] = {
 /* Statements shared by the reads of one call. */
 struct vreader {
 	mirror_store *st;
-	sqlite3_stmt *facts;            /* violation_facts of ?1 */
 	sqlite3_stmt *rows[NELEM(fact_sql)];
 };
 
 /* Every violation's (rule, facts, id), sorted so that the earlier
  * violations of one are found by binary search. */
-struct vix {
-	char **rule, **facts, **id;
-	size_t n;
+static const struct finding_keys rule_keys = {
+	.sql = "SELECT rule_id, facts, id FROM main.rule_violations "
+	    "ORDER BY rule_id, facts, detected_at DESC, rowid DESC",
+	.table = "rule_violations",
+	.a = "rule_id",
+	.b = "facts",
+	.what = "violations",
 };
 
-static void
-fact_free(void *row)
-{
-	struct violation_fact *f = row;
-
-	free(f->layer);
-	free(f->id);
-	free(f->label);
-	free(f->project);
-	free(f->source);
-	free(f->status_now);
-}
-
-/* How the facts are read (below). */
-static const struct flagrows fact_rows;
+static void fact_free(struct violation_fact *f);
 
 void
 violation_free(struct violation *v)
@@ -99,29 +88,17 @@ violation_free(struct violation *v)
 	free(v->severity);
 	free(v->project);
 	free(v->facts);
-	flagrows_free(&fact_rows, v);   /* the facts the text names */
+	for (size_t i = 0; i < v->n_facts; i++)  /* the facts the text names */
+		fact_free(&v->fact[i]);
+	free(v->fact);
 	free(v->message);
 	free(v->status);
 	free(v->detected_at);
 	free(v->opened_run);
 	free(v->closed_at);
 	free(v->closed_run);
-	for (size_t i = 0; i < v->n_earlier; i++)
-		free(v->earlier[i]);
-	free(v->earlier);
+	finding_ids_free(v->earlier, v->n_earlier);
 	memset(v, 0, sizeof(*v));
-}
-
-void
-violation_list_free(struct violation_list *l)
-{
-	if (l == NULL)
-		return;
-	for (size_t i = 0; i < l->n; i++)
-		violation_free(&l->items[i]);
-	free(l->items);
-	l->items = NULL;
-	l->n = 0;
 }
 
 /*
@@ -165,9 +142,8 @@ out:
  * violation_id), checked. Returns 0 or -MIRROR_EINPUT naming the row.
  */
 static int
-vfact_row(void *row, struct store_row *r)
+vfact_row(struct violation_fact *f, struct store_row *r)
 {
-	struct violation_fact *f = row;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
@@ -178,16 +154,25 @@ vfact_row(void *row, struct store_row *r)
 	return storerow_enum(&f->layer, r, 0, "layer", layers);
 }
 
+/* Check the violation_facts row of r (finding_check). Returns 0 or
+ * -MIRROR_EINPUT. */
+static int
+fact_check_row(struct store_row *r)
+{
+	struct violation_fact f;
+	int rc = vfact_row(&f, r);
+
+	fact_free(&f);
+	return rc;
+}
+
 static int
 vreader_open(struct vreader *r, mirror_store *st, mirror_error *err)
 {
-	int rc;
+	int rc = SQLITE_OK;
 
 	memset(r, 0, sizeof(*r));
 	r->st = st;
-	rc = sqlite3_prepare_v2(store_db(st), "SELECT layer, fact_id "
-	    "FROM main.violation_facts WHERE violation_id = ?1 "
-	    "ORDER BY layer, fact_id", -1, &r->facts, NULL);
 	for (size_t i = 0; rc == SQLITE_OK && i < NELEM(fact_sql); i++)
 		rc = sqlite3_prepare_v2(store_db(st), fact_sql[i], -1,
 		    &r->rows[i], NULL);
@@ -198,18 +183,15 @@ vreader_open(struct vreader *r, mirror_store *st, mirror_error *err)
 static void
 vreader_close(struct vreader *r)
 {
-	sqlite3_finalize(r->facts);
 	for (size_t i = 0; i < NELEM(fact_sql); i++)
 		sqlite3_finalize(r->rows[i]);
 }
 
-/* Fill the row-now half of fact p (arg the vreader); a gone row leaves
- * it NULL. Returns 0 or < 0 with err set. */
+/* Fill the row-now half of fact f (with r's statements); a gone row
+ * leaves it NULL. Returns 0 or < 0 with err set. */
 static int
-fact_now(void *p, void *arg, mirror_error *err)
+fact_now(struct violation_fact *f, struct vreader *r, mirror_error *err)
 {
-	struct violation_fact *f = p;
-	struct vreader *r = arg;
 	static const char *const tables[] = { "entities", "memories",
 	    "project_state", "relationships" };
 	struct store_row row = { .st = r->st, .err = err, .id = f->id };
@@ -245,150 +227,82 @@ fact_now(void *p, void *arg, mirror_error *err)
 	    "cannot read a violation's fact");
 }
 
-/* Violation owner's facts: the array, *n their number (flagrows). */
-static void *
-vfacts(void *owner, size_t *n)
-{
-	struct violation *v = owner;
-
-	*n = v->n_facts;
-	return v->fact;
-}
-
-/* Give violation owner the facts f of n (flagrows). */
+/* Release what a fact holds, not the struct itself. */
 static void
-vfacts_keep(void *owner, void *f, size_t n)
+fact_free(struct violation_fact *f)
 {
-	struct violation *v = owner;
-
-	v->fact = f;
-	v->n_facts = n;
+	free(f->layer);
+	free(f->id);
+	free(f->label);
+	free(f->project);
+	free(f->source);
+	free(f->status_now);
 }
 
-/* A violation's facts, as the one reader of flagged facts reads them:
- * by layer, then id. */
-static const struct flagrows fact_rows = {
+#define VFACT_COLS "layer, fact_id, violation_id"
+
+/* The facts' table: the facts a violation flags, by layer, then id
+ * (finding.h). */
+static const struct finding_table fact_table = {
 	.table = "violation_facts",
 	.what = "violation facts",
-	.all_sql = "SELECT layer, fact_id, violation_id FROM "
-	    "main.violation_facts ORDER BY violation_id, layer, fact_id",
-	.check_sql = "SELECT layer, fact_id, violation_id FROM "
-	    "main.violation_facts",
-	.check_what = "violations",
-	.owner_name = "violation_id",
+	.owner = "violation_id",
 	.owner_col = 2,
-	.owner_size = sizeof(struct violation),
-	.owner_id = offsetof(struct violation, id),
-	.size = sizeof(struct violation_fact),
-	.key_kind = offsetof(struct violation_fact, layer),
-	.key_id = offsetof(struct violation_fact, id),
-	.rows = vfacts,
-	.keep = vfacts_keep,
-	.row = vfact_row,
-	.now = fact_now,
-	.free = fact_free,
+	.all_sql = "SELECT " VFACT_COLS " FROM main.violation_facts "
+	    "ORDER BY violation_id, layer, fact_id",
+	.one_sql = "SELECT " VFACT_COLS " FROM main.violation_facts "
+	    "WHERE violation_id = ?1 ORDER BY layer, fact_id",
+	.check_sql = "SELECT " VFACT_COLS " FROM main.violation_facts",
 };
 
-static void
-vix_free(struct vix *x)
-{
-	for (size_t i = 0; i < x->n; i++) {
-		free(x->rule[i]);
-		free(x->facts[i]);
-		free(x->id[i]);
-	}
-	free(x->rule);
-	free(x->facts);
-	free(x->id);
-	memset(x, 0, sizeof(*x));
-}
-
+/* Read the facts of the violations of l and each one's row now (with
+ * r's statements). Returns 0 or < 0 with err set. */
 static int
-vix_load(struct vix *x, mirror_store *st, mirror_error *err)
+facts_read(struct violation_list *l, struct vreader *r, mirror_error *err)
 {
-	struct store_row r = { .st = st, .table = "rule_violations",
-	    .err = err };
-	sqlite3_stmt *s = NULL;
-	size_t cap = 0;
+	char **ids = xcalloc(l->n + 1, sizeof(*ids));
+	struct finding_order o = { 0 };
+	struct finding_rows cur;
+	size_t at;
 	int rc;
 
-	memset(x, 0, sizeof(*x));
-	rc = sqlite3_prepare_v2(store_db(st), "SELECT rule_id, facts, id "
-	    "FROM main.rule_violations ORDER BY rule_id, facts, "
-	    "detected_at DESC, rowid DESC", -1, &s, NULL);
-	r.stmt = s;
-	while (rc == SQLITE_OK && (rc = store_step(st, s)) == SQLITE_ROW) {
-		if (x->n == cap) {
-			cap = cap ? cap * 2 : 64;
-			x->rule = xreallocarray(x->rule, cap, sizeof(char *));
-			x->facts = xreallocarray(x->facts, cap, sizeof(char *));
-			x->id = xreallocarray(x->id, cap, sizeof(char *));
+	for (size_t i = 0; i < l->n; i++)
+		ids[i] = l->items[i].id;
+	rc = finding_rows_open(&cur, &fact_table, ids, r->st, err);
+	while (rc == 0 && (rc = finding_rows_next(&cur, &at)) > 0) {
+		struct violation *v = &l->items[at];
+
+		if (rc == FINDING_ROW)
+			rc = vfact_row(&ARRAY_PUSH(v->fact, v->n_facts, cur.cap),
+			    &cur.row);
+		else {
+			ARRAY_FIT(v->fact, v->n_facts, cur.cap);
+			for (size_t j = 0; j < v->n_facts; j++)
+				finding_order_add(&o, v->fact[j].layer,
+				    v->fact[j].id, at, j);
+			rc = 0;
 		}
-		x->rule[x->n] = x->facts[x->n] = x->id[x->n] = NULL;
-		x->n++;
-		r.id = NULL;
-		if ((rc = storerow_text(&x->id[x->n - 1], &r, 2, "id", 0)) < 0)
-			break;
-		r.id = x->id[x->n - 1];
-		if ((rc = storerow_text(&x->rule[x->n - 1], &r, 0, "rule_id",
-		    0)) < 0 || (rc = storerow_text(&x->facts[x->n - 1], &r, 1,
-		    "facts", 0)) < 0)
-			break;
-		rc = SQLITE_OK;
 	}
-	sqlite3_finalize(s);
-	if (rc < 0)
-		return rc;
-	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot read violations");
+	finding_rows_close(&cur);
+	free(ids);
+	finding_order_sort(&o);
+	for (size_t k = 0; k < o.n && rc == 0; k++)
+		rc = fact_now(&l->items[o.v[k].finding].fact[o.v[k].at], r, err);
+	finding_order_free(&o);
+	return rc;
 }
 
-/* array_lower order of a violation (key) and an entry of the vix x (a
- * pointer into x->rule): by rule, then facts. */
-static int
-cmp_vix(const void *key, const void *e, const void *ctx)
-{
-	const struct violation *v = key;
-	const struct vix *x = ctx;
-	size_t i = (size_t)((char *const *)e - x->rule);
-	int d = strcmp(v->rule_id, x->rule[i]);
-
-	return d != 0 ? d : strcmp(v->facts, x->facts[i]);
-}
-
-/* Fill v->earlier from x: the entries after v in its (rule, facts) run. */
-static void
-earlier_from_vix(struct violation *v, const struct vix *x)
-{
-	size_t cap = 0;
-	int mine = 0;
-
-	for (size_t i = array_lower(v, x->rule, x->n, sizeof(*x->rule),
-	    cmp_vix, x); i < x->n && strcmp(x->rule[i], v->rule_id) == 0 &&
-	    strcmp(x->facts[i], v->facts) == 0; i++) {
-		if (!mine) {
-			mine = strcmp(x->id[i], v->id) == 0;
-			continue;
-		}
-		ARRAY_PUSH(v->earlier, v->n_earlier, cap) = xstrdup(x->id[i]);
-	}
-	ARRAY_FIT(v->earlier, v->n_earlier, cap);
-}
-
-
-/* Read the rows of stmt into out, then each one's facts and earlier:
- * the facts of all in one query (all, for a list), else with a query
- * per violation (for one). */
+/* Read the rows of stmt into out, then each one's facts (in one query
+ * for them all) and earlier ids. Returns 0 or < 0 with err set. */
 static int
 list_rows(struct violation_list *out, mirror_store *st, sqlite3_stmt *stmt,
-    int all, mirror_error *err)
+    mirror_error *err)
 {
+	struct finding_earlier ix = { 0 };
 	struct vreader r;
-	struct vix ix;
 	size_t cap = 0;
 	int rc;
 
-	memset(&ix, 0, sizeof(ix));
 	if ((rc = vreader_open(&r, st, err)) < 0)
 		goto out;
 	while ((rc = store_step(st, stmt)) == SQLITE_ROW)
@@ -399,20 +313,15 @@ list_rows(struct violation_list *out, mirror_store *st, sqlite3_stmt *stmt,
 		rc = store_fail(st, err, rc, "cannot read violations");
 		goto out;
 	}
-	if ((rc = vix_load(&ix, st, err)) < 0)
-		goto out;
-	if (all)
-		rc = flagrows_all(&fact_rows, out->items, out->n, st, err);
-	for (size_t i = 0; !all && i < out->n && rc == 0; i++)
-		rc = flagrows_of(&fact_rows, &out->items[i], r.facts, st, err);
-	if (rc == 0)
-		rc = flagrows_now(&fact_rows, out->items, out->n, &r, err);
-	if (rc < 0)
+	if ((rc = finding_earlier_load(&ix, &rule_keys, st, err)) < 0 ||
+	    (rc = facts_read(out, &r, err)) < 0)
 		goto out;
 	for (size_t i = 0; i < out->n; i++)
-		earlier_from_vix(&out->items[i], &ix);
+		finding_earlier(&out->items[i].earlier,
+		    &out->items[i].n_earlier, &ix, out->items[i].rule_id,
+		    out->items[i].facts, out->items[i].id);
 out:
-	vix_free(&ix);
+	finding_earlier_free(&ix);
 	vreader_close(&r);
 	return rc;
 }
@@ -443,9 +352,21 @@ violation_list(struct violation_list *out, mirror_store *st,
 		sqlite3_bind_text(stmt, 1, filter->status, -1, SQLITE_TRANSIENT);
 	if (filter != NULL && filter->project != NULL)
 		sqlite3_bind_text(stmt, 2, filter->project, -1, SQLITE_TRANSIENT);
-	rc = list_rows(out, st, stmt, 1, err);
+	rc = list_rows(out, st, stmt, err);
 	sqlite3_finalize(stmt);
 	return rc;
+}
+
+void
+violation_list_free(struct violation_list *l)
+{
+	if (l == NULL)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		violation_free(&l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
 }
 
 int
@@ -465,7 +386,7 @@ violation_get(struct violation *out, mirror_store *st, const char *id,
 	if (rc != SQLITE_OK)
 		return store_fail(st, err, rc, "cannot read a violation");
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
-	rc = list_rows(&l, st, stmt, 0, err);
+	rc = list_rows(&l, st, stmt, err);
 	sqlite3_finalize(stmt);
 	if (rc == 0 && l.n == 0)
 		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: no violation "
@@ -727,8 +648,6 @@ violation_check(mirror_store *st, mirror_error *err)
 		return rc;
 	if (rc != SQLITE_DONE)
 		return store_fail(st, err, rc, "cannot read violations");
-	if ((rc = flagrows_check(&fact_rows, st, err)) < 0)
-		return rc;
 	/* rule_runs: its readers skip a bad row (runs_read). */
-	return 0;
+	return finding_check(&fact_table, fact_check_row, st, err);
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "store/storerow.h"
-#include "util/byid.h"
 #include "util/jsonwrite.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -203,44 +202,4 @@ storerow_json(json_t **out, struct store_row *r, int i, const char *col,
 		    "nests too deep" : msg);
 	}
 	return 0;
-}
-
-int
-storerow_grouped(const struct storerow_group *g, mirror_store *st,
-    const char *what, mirror_error *err)
-{
-	char msg[96];
-	void *owner = NULL;
-	int rc, n;
-
-	while ((rc = store_step(st, g->stmt)) == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(g->stmt,
-		    g->col);
-
-		/* An id with a NUL byte is no owner's (whose ids are store
-		 * text): its part before the NUL must not find one. */
-		if (id != NULL && strlen(id) != (size_t)sqlite3_column_bytes(
-		    g->stmt, g->col))
-			id = NULL;
-		/* An owner's rows come together: look it up when the id
-		 * changes. */
-		if (owner == NULL || id == NULL ||
-		    strcmp(*(char *const *)((char *)owner + g->off), id) != 0) {
-			if (owner != NULL)
-				g->done(owner, g->arg);
-			owner = id != NULL ? byid_find(g->by, g->n, g->off, id) :
-			    NULL;
-		}
-		if (owner != NULL && (rc = g->add(owner, g->arg)) < 0)
-			break;
-	}
-	if (owner != NULL)
-		g->done(owner, g->arg);
-	if (rc < 0)
-		return rc;
-	if (rc == SQLITE_DONE)
-		return 0;
-	n = snprintf(msg, sizeof(msg), "cannot read %s", what);
-	return store_fail(st, err, rc, n < 0 || (size_t)n >= sizeof(msg) ?
-	    "cannot read rows" : msg);
 }

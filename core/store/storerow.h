@@ -78,32 +78,6 @@ int storerow_real(double *out, struct store_row *r, int i, const char *col);
 int storerow_json(json_t **out, struct store_row *r, int i, const char *col,
     int want_object);
 
-/* How storerow_grouped hands rows to their owners. */
-struct storerow_group {
-	sqlite3_stmt *stmt;     /* the rows, grouped by owner (an ORDER BY
-	                           of the owner's id first) */
-	int col;                /* the column of the owner's id */
-	void *const *by;        /* the owners: byid_index's of n, with the
-	                           id at offset off (util/byid.h) */
-	size_t n, off;
-	/* Add stmt's current row to owner: 0 or < 0 with err set. */
-	int (*add)(void *owner, void *arg);
-	/* After an owner's last row. */
-	void (*done)(void *owner, void *arg);
-	void *arg;
-};
-
-/*
- * Step g->stmt (store_step) to its end, handing each row to g->add with
- * its owner: the rows of many owners in one query, not a query each.
- * A row whose owner id is NULL, holds a NUL byte or is not among the
- * owners (a filtered list) is skipped, as a query of one owner's rows
- * by its id would not find it. Returns 0, add's error, or < 0 with err set
- * ("cannot read WHAT") when a step fails.
- */
-int storerow_grouped(const struct storerow_group *g, mirror_store *st,
-    const char *what, mirror_error *err);
-
 /* The values conflict_members.member_kind, conflicts.slot_kind and
  * conflicts.status may hold. */
 extern const char *const storerow_member_kinds[];
