@@ -22,6 +22,7 @@
 #include "sys/clock.h"
 #include "sys/jobs.h"
 #include "util/array.h"
+#include "util/byid.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -995,7 +996,7 @@ facts_reader_close(struct facts_reader *r)
 static int
 in_sorted(const char *const *v, size_t n, const char *id)
 {
-	return n > 0 && bsearch(&id, v, n, sizeof(*v), cmp_str) != NULL;
+	return byid_sorted(v, n, sizeof(*v), 0, id) != BYID_NONE;
 }
 
 /*
@@ -1032,13 +1033,14 @@ read_far(struct project_facts *f, struct facts_reader *r, mirror_error *err)
 	return rc;
 }
 
-/* bsearch's order of a struct facts_kept: key a project id (a
- * pointer to it), b a kept project. */
-static int
-cmp_kept(const void *key, const void *b)
+/* The kept project whose id is id in k (sorted by id), or NULL. */
+static struct kept_project *
+kept_find(const struct facts_kept *k, const char *id)
 {
-	return strcmp(*(const char *const *)key,
-	    ((const struct kept_project *)b)->id);
+	size_t at = byid_sorted(k->p, k->n, sizeof(*k->p),
+	    offsetof(struct kept_project, id), id);
+
+	return at != BYID_NONE ? &k->p[at] : NULL;
 }
 
 int
@@ -1054,8 +1056,7 @@ facts_read_project(struct project_facts *out, struct facts_reader *r,
 	free(r->last);
 	r->last = xstrdup(project);
 	if (r->kept != NULL) {
-		struct kept_project *k = bsearch(&project, r->kept->p,
-		    r->kept->n, sizeof(*r->kept->p), cmp_kept);
+		struct kept_project *k = kept_find(r->kept, project);
 
 		if (k != NULL) {
 			*out = k->f;    /* moved: each is handed out once */
@@ -1326,8 +1327,7 @@ facts_kept_covers(const struct facts_kept *k, const char *const *ids,
     size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (bsearch(&ids[i], k->p, k->n, sizeof(*k->p), cmp_kept) ==
-		    NULL)
+		if (kept_find(k, ids[i]) == NULL)
 			return 0;
 	return 1;
 }
