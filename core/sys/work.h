@@ -5,7 +5,7 @@
  *
  * A counter only grows, from any thread (one relaxed atomic add); a
  * reader takes its value before and after a piece of work and the
- * difference is that work's (gen/build: --json's "work"). Each stage
+ * difference is that work's (gen/pipeline: --json's "work"). Each stage
  * owns its counters: core/ those of the store (here), gen/ its own.
  */
 #ifndef MIRROR_WORK_H

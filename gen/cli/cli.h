@@ -11,7 +11,7 @@
 #ifndef MIRROR_CLI_H
 #define MIRROR_CLI_H
 
-#include "build/build.h"
+#include "pipeline/build.h"
 #include "util/error.h"
 
 /* Every option, numbered for mirror_opts.given (gen/cli/cli.c's table). */

@@ -3,8 +3,8 @@
  *     [--force] [--repo GITDIR ...] [--templates DIR] [--theme NAME]
  *     [--base-url URL] [--title T] [--rules DIR] [--quiet]
  *
- * The command around the stage (gen/build/build.h, where the steps and
- * their order are): the options checked and handed to build_run, the
+ * The command around the stage (gen/pipeline/build.h, where the steps
+ * and their order are): the options checked and handed to build_run, the
  * progress line on a terminal, then the summary line (or --json), and
  * exit 4 under --check with open conflicts; with --check-hosting, the
  * site's size against the hosts named, exit 5 when it passes a limit.
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/build.h"
 #include "cli/cli.h"
 #include "cli/json_out.h"
 #include "cli/progress.h"
 #include "output/hosting.h"
+#include "pipeline/build.h"
 #include "sys/termtext.h"
 
 /* The hosts --check-hosting names, at most one of each. */

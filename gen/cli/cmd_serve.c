@@ -5,8 +5,8 @@
  *
  * The preview server, wired from the stages:
  *   1. a temporary directory (in $TMPDIR, else /tmp) whose site/ every
- *      build writes, through the build stage (gen/build/build.h, run by
- *      gen/serve/serve_loop.h): the same code path, the same checks, the
+ *      build writes, through the build stage (gen/pipeline/build.h, run
+ *      by gen/serve/serve_loop.h): the same code path, the same checks, the
  *      same incremental writes;
  *   2. the first build; when it fails, serve exits with its status;
  *   3. gen/serve serves site/ on --bind (127.0.0.1) and --port (1313);

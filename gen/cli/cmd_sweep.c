@@ -7,7 +7,7 @@
  * open conflicts left after the sweep, an open violation of an error
  * rule or a rule that failed make the command fail with exit status 4,
  * for CI. Also the one loader of the rules a command runs
- * (cli_rules_load, build_rules_load of gen/build), for sweep.
+ * (cli_rules_load, build_rules_load of gen/pipeline), for sweep.
  */
 #include <stdio.h>
 #include <stdlib.h>

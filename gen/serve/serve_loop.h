@@ -1,7 +1,7 @@
 /*
  * serve_loop.h: the preview server's builds (mirror serve): the stage
- * (gen/build/build.h) run into the served directory whenever what the
- * site is built from changed and held still, and what came of each
+ * (gen/pipeline/build.h) run into the served directory whenever what
+ * the site is built from changed and held still, and what came of each
  * build handed to the server (serve_publish), until a signal.
  */
 #ifndef MIRROR_SERVE_LOOP_H
@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "build/build.h"
+#include "pipeline/build.h"
 #include "serve/serve.h"
 
 /* SIGINT and SIGTERM end the loop (a second one kills at once); SIGPIPE

@@ -18,7 +18,7 @@
  *      sitemap of the extras lists what came before it, so extras stay
  *      last);
  *   3. a new template goes into templates/ and into page_templates[]
- *      of gen/build/open.c, parsed before anything is written;
+ *      of gen/pipeline/open.c, parsed before anything is written;
  *   4. a family that reads rows of its own through pc->st (not the
  *      model's reader) and that no other family feeds may be marked
  *      parallel: it runs on a core of its own from the start;

@@ -38,7 +38,8 @@ b_one(void)
 	return 1;
 }'
 	mk core/store/s.c '#include "util/a.h"'
-	for d in core/sweep gen/output gen/render gen/git gen/serve gen/site gen/build gen/cli; do
+	for d in core/sweep gen/output gen/render gen/git gen/serve gen/site \
+	    gen/pipeline gen/cli; do
 		mkdir -p "$T/h/$d"
 	done
 }
@@ -129,20 +130,20 @@ expect_status "a source file outside the stage folders fails" 1
 # fails, named.
 fresh_tree
 mk doc/architecture.md '```
-gen/cli gen/serve gen/build gen/site gen/git gen/words gen/render
+gen/cli gen/serve gen/pipeline gen/site gen/git gen/words gen/render
 gen/output core/sweep core/rules core/store core/sys core/util
 ```'
 mk doc/development.md '| folder | holds |
 |---|---|'
 for st in core/util core/sys core/store core/rules core/sweep gen/output \
-    gen/render gen/words gen/git gen/search gen/site gen/build gen/serve \
-    gen/cli; do
-	[ "$st" = gen/build ] || printf '| `%s/` | a stage |\n' "$st" \
+    gen/render gen/words gen/git gen/search gen/site gen/pipeline \
+    gen/serve gen/cli; do
+	[ "$st" = gen/pipeline ] || printf '| `%s/` | a stage |\n' "$st" \
 	    >>"$T/h/doc/development.md"
 done
 house "$T/h"
 expect_status "a stage missing from the docs' picture or layout fails" 1
 expect "... and names the doc and the stage, each" \
     sh -c "grep -q '^house: doc/architecture.md: the picture does not draw gen/search\$' '$T/out' &&
-        grep -q '^house: doc/development.md: the layout table has no row for gen/build/\$' '$T/out' &&
+        grep -q '^house: doc/development.md: the layout table has no row for gen/pipeline/\$' '$T/out' &&
         test \$(grep -c 'the picture does not draw\\|has no row for' '$T/out') = 2"

@@ -42,8 +42,8 @@ LIBRARY_CALLBACKS = {
 
 # Each stage and the stages it may include (its own is always allowed).
 # The order is the pipeline's: util <- sys <- store <- rules <- sweep <- site ->
-# render -> output; git stands apart from them, on util and sys alone; build runs
-# them in their order; serve runs builds; cli sits on top.
+# render -> output; git stands apart from them, on util and sys alone; pipeline
+# runs them in their order; serve runs builds; cli sits on top.
 STAGES = {
     "core/util": [],
     "core/sys": ["core/util"],
@@ -58,12 +58,12 @@ STAGES = {
     "gen/site": ["core/util", "core/sys", "core/store", "core/rules",
                  "core/sweep", "gen/search", "gen/render", "gen/output",
                  "gen/words"],
-    "gen/build": ["core/util", "core/sys", "core/store", "core/rules",
-                  "core/sweep", "gen/site", "gen/render", "gen/output",
-                  "gen/git"],
-    "gen/serve": ["core/util", "core/sys", "gen/output", "gen/build"],
+    "gen/pipeline": ["core/util", "core/sys", "core/store", "core/rules",
+                     "core/sweep", "gen/site", "gen/render", "gen/output",
+                     "gen/git"],
+    "gen/serve": ["core/util", "core/sys", "gen/output", "gen/pipeline"],
     "gen/cli": ["core/util", "core/sys", "core/store", "core/rules",
-                "core/sweep", "gen/build",
+                "core/sweep", "gen/pipeline",
                 "gen/site", "gen/search", "gen/render", "gen/output", "gen/git",
                 "gen/serve", "gen/words"],
 }

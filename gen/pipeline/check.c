@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/steps.h"
+#include "pipeline/steps.h"
 #include "output/record.h"
 #include "render/datadir.h"
 #include "store/digest.h"

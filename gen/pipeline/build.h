@@ -1,6 +1,6 @@
 /*
  * build.h: the build as a stage: the steps of `mirror build` (and of
- * every build `mirror serve` runs), in gen/build/, one struct build
+ * every build `mirror serve` runs), in gen/pipeline/, one struct build
  * handed from step to step.
  *
  * The order is the contract:

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/steps.h"
+#include "pipeline/steps.h"
 #include "output/output.h"
 #include "output/record.h"
 #include "site/page.h"

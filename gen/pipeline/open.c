@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/steps.h"
+#include "pipeline/steps.h"
 #include "render/datadir.h"
 #include "store/store.h"
 

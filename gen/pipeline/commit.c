@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/steps.h"
+#include "pipeline/steps.h"
 #include "util/xalloc.h"
 
 /* The parts of a history request that come from the options o, at the

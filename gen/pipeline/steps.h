@@ -1,5 +1,5 @@
 /*
- * steps.h: the steps of gen/build/, shared among its files; not for
+ * steps.h: the steps of gen/pipeline/, shared among its files; not for
  * the stage's callers (they see build.h). Each step reads and writes
  * the struct build it is handed; its contract is stated beside its
  * definition. "Go on" is 0; BUILD_UNCHANGED says there is nothing to
@@ -10,7 +10,7 @@
 
 #include <time.h>
 
-#include "build/build.h"
+#include "pipeline/build.h"
 
 /* check.c: before the sweep, and the snapshot and stamp */
 int build_snapshot(struct site_model *s, int rowids, struct rules_job *early,

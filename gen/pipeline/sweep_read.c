@@ -3,7 +3,7 @@
  * (steps 2 and 3a of build.h): the sweep of the changed projects, DIR
  * listed meanwhile, and the snapshot after it.
  */
-#include "build/steps.h"
+#include "pipeline/steps.h"
 #include "store/store.h"
 
 /*
