@@ -156,7 +156,8 @@ build_json(const struct build *b, const struct mirror_opts *o,
 	json_object_set_new(v, "store", json_string(o->store));
 	json_object_set_new(v, "out", json_string(o->out));
 	json_object_set_new(v, "snapshot", json_string(b->s.snapshot));
-	json_object_set_new(v, "rendered", json_boolean(!r->unchanged));
+	json_object_set_new(v, "rendered", json_boolean(r->path ==
+	    BUILD_PATH_RENDERED));
 	json_object_set_new(v, "sweep", r->swept ? json_sweep_run(&b->run) :
 	    json_null());
 	json_object_set_new(v, "pages", json_integer(r->pages));
@@ -190,8 +191,9 @@ build_print(const struct build *b, const struct mirror_opts *o)
 	    "written, %lld reused; %lld open conflicts; store snapshot %s",
 	    o->out, r->pages,
 	    r->written, r->reused, b->s.open_conflicts, b->s.snapshot);
-	if (r->unchanged)
-		printf(" (unchanged: %s)", r->unchanged == 2 ?
+	if (r->path != BUILD_PATH_RENDERED)
+		printf(" (unchanged: %s)",
+		    r->path == BUILD_PATH_HELD_BEFORE_SWEEP ?
 		    "no sweep, nothing rendered" : "nothing rendered");
 	putchar('\n');
 	if (o->repo != NULL && r->hres.committed)

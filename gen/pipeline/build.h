@@ -83,6 +83,21 @@ enum build_outcome {
 	BUILD_UNCHANGED = 1      /* DIR (and the branch) held it already */
 };
 
+/*
+ * The path a build took (b->report.path), decided where the build
+ * learns it: at the check, before the sweep (build_prepare), or at the
+ * stamp, after the sweep and its read. A build that renders is
+ * BUILD_PATH_RENDERED; the other two are those build_run ends with
+ * BUILD_UNCHANGED.
+ */
+enum build_path {
+	BUILD_PATH_RENDERED = 0,      /* the site rendered into DIR */
+	BUILD_PATH_HELD_AFTER_SWEEP,  /* swept (unless no_sweep), then DIR
+	                                 held the build: nothing rendered */
+	BUILD_PATH_HELD_BEFORE_SWEEP  /* the check found DIR held the
+	                                 build: nothing swept or rendered */
+};
+
 /* The phases of a build that are timed ("swap": output_commit, which
  * moves the changed files into DIR). */
 enum build_phase { PH_LOCK, PH_CHECK, PH_SWEEP, PH_READ, PH_RENDER,
@@ -109,7 +124,7 @@ struct build_work {
 
 /* What a build did, for its summary and --json. */
 struct build_report {
-	int unchanged;            /* 1 nothing rendered, 2 nor swept */
+	enum build_path path;     /* which way the build went */
 	int swept;
 	long long pages, written, reused;
 	struct conflict_counts counts;   /* read when opts.counts */

@@ -196,7 +196,7 @@ build_report_held(struct build *b, mirror_error *err)
  * Steps 0 to 3: the clock, DIR's lock, the opening and the check, the
  * sweep and the read after it, up to the stamp (b->reading says whether
  * the read is open). Returns 0 to go on, BUILD_UNCHANGED (with
- * b->report.unchanged set), or < 0 with err set.
+ * b->report.path set), or < 0 with err set.
  */
 static int
 build_prepare(struct build *b, mirror_error *err)
@@ -210,7 +210,7 @@ build_prepare(struct build *b, mirror_error *err)
 		rc = build_open_git(b, err);
 	lap(r, PH_CHECK);
 	if (rc == BUILD_UNCHANGED) {
-		r->unchanged = 2;    /* before the sweep: none was run */
+		r->path = BUILD_PATH_HELD_BEFORE_SWEEP;
 		return rc;
 	}
 	if (rc == 0)
@@ -222,7 +222,7 @@ build_prepare(struct build *b, mirror_error *err)
 	if (rc == 0)
 		rc = build_snapshot_after(b, err);
 	if (rc == 0 && (rc = build_unchanged(b, err)) == BUILD_UNCHANGED)
-		r->unchanged = 1;
+		r->path = BUILD_PATH_HELD_AFTER_SWEEP;
 	return rc;
 }
 
