@@ -3,34 +3,44 @@
  * every build `mirror serve` runs), in gen/pipeline/, one struct build
  * handed from step to step.
  *
- * The order is the contract:
- *   0. DIR's lock (a second build into DIR waits here), then with
+ * The order is the contract. Its steps are numbered as in
+ * doc/architecture.md ("A build, step by step"), and the comments of
+ * gen/pipeline/ name them by these numbers:
+ *   1. options and clock: the caller's struct build_opts, the run's
+ *      clock, title and base URL into the model;
+ *   2. DIR's lock (a second build into DIR waits here), then with
  *      a repository every check of it that writes nothing, so a bad DIR
  *      or repository stops the build before the sweep writes;
- *   1. open and parse templates and theme, so a template that does not
- *      parse fails before anything is written (with user templates, a
- *      rehearsal render from the unswept store also finds placeholders
- *      that name nothing);
- *   2. sweep (unless no_sweep): one write transaction of its own,
- *      after a read that checks every row the pages will read (unless
- *      the store's file is untouched since a run learnt its checksum,
- *      core/store/memo.h, and that is DIR's stamp's: the stamp decides);
- *      what it changed is kept (core/store/undo.h), and a build that
- *      fails after it takes it back: a failed build leaves the store as
- *      it was (or says why it could not);
- *   3. one consistent read (store_read_begin .. store_read_end) from
- *      which every page, the snapshot checksum and the counts come; when
- *      DIR (and the branch) already hold this build's stamp
- *      (gen/output/build_stamp.h), nothing is rendered, written or committed;
- *   4. render: files DIR holds byte for byte stay, the others go into
- *      gen/output's staging directory; then output_commit moves them into
- *      DIR under a journal: any failure before leaves DIR as it was;
- *   5. with a repository, commit the new site (gen/git/history.h: the
+ *   3. open and parse templates and theme, so a template that does not
+ *      parse fails before anything is written; the rules; the store;
+ *   4. the check, in one read: every row the pages will read is checked
+ *      (unless the store's file is untouched since a run learnt its
+ *      checksum, core/store/memo.h, and that is DIR's stamp's: the stamp
+ *      decides); when DIR (and the branch) hold this build's stamp
+ *      already, nothing is swept, rendered, written or committed;
+ *   5. with user templates, a rehearsal render from the unswept store
+ *      finds placeholders that name nothing;
+ *   6. sweep (unless no_sweep): one write transaction of its own; what
+ *      it changed is kept (core/store/undo.h), and a build that fails
+ *      after it takes it back: a failed build leaves the store as it was
+ *      (or says why it could not);
+ *   7. the snapshot: one consistent read (store_read_begin ..
+ *      store_read_end) from which every page, the snapshot checksum and
+ *      the counts come;
+ *   8. the stamp (gen/output/build_stamp.h): when DIR (and the branch)
+ *      already hold it, nothing is rendered, written or committed;
+ *   9. the model, read in that read;
+ *  10. render: files DIR holds byte for byte stay, the others go into
+ *      gen/output's staging directory;
+ *  11. with a repository, commit the new site (gen/git/history.h: the
  *      changed files, the removed ones, the tree DIR was last committed
- *      as) before output_commit, so a git failure leaves DIR as it was;
- *      DIR's marker then records the committed tree.
- * What the build did stays in b->report (and b->model's scalars) for the
- * caller to print; the caller frees b with build_free.
+ *      as) before the swap, so a git failure leaves DIR as it was;
+ *      DIR's marker then records the committed tree;
+ *  12. swap: output_commit moves the staged files into DIR under a
+ *      journal: any failure before leaves DIR as it was;
+ *  13. report: what the build did stays in b->report (and the model's
+ *      scalars) for the caller to print; the caller frees b with
+ *      build_free.
  */
 #ifndef MIRROR_BUILD_H
 #define MIRROR_BUILD_H
@@ -85,10 +95,10 @@ enum build_outcome {
 
 /*
  * The path a build took (b->report.path), decided where the build
- * learns it: at the check, before the sweep (build_prepare), or at the
- * stamp, after the sweep and its read. A build that renders is
- * BUILD_PATH_RENDERED; the other two are those build_run ends with
- * BUILD_UNCHANGED.
+ * learns it (build_prepare): at the check, before the sweep (step 4),
+ * or at the stamp, after the sweep and its read (step 8). A build that
+ * renders is BUILD_PATH_RENDERED; the other two are those build_run
+ * ends with BUILD_UNCHANGED.
  */
 enum build_path {
 	BUILD_PATH_RENDERED = 0,      /* the site rendered into DIR */

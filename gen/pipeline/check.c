@@ -1,7 +1,8 @@
 /*
- * check.c: the build's check before the sweep (steps 2 and 3 of
- * build.h): the snapshot, the stamp and whether DIR holds it, the memo
- * of the store's file, and the check of every row the pages will read.
+ * check.c: the build's check before the sweep (step 4 of build.h) and
+ * its stamp (step 8): the snapshot, the stamp and whether DIR holds it,
+ * the memo of the store's file, and the check of every row the pages
+ * will read.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +52,8 @@ go_rules(void *job)
 	rules_go(job);
 }
 
-/* Step 3a: the snapshot checksum and the projects' digests, inside the
- * consistent read; with rowids, the projects' row ids too, for the
+/* Steps 4 and 7: the snapshot checksum and the projects' digests, inside
+ * the consistent read; with rowids, the projects' row ids too, for the
  * check of the changed projects in the same read, and early's rules
  * started (rules_go) on the core the digest's second connection frees,
  * when early is not NULL. Returns 0 or < 0 with err set. */
@@ -118,10 +119,10 @@ build_clock(struct build_changes *ch, const struct site_model *s,
 }
 
 /*
- * Step 3c: the build's stamp (gen/output/build_stamp.h) into b->stamp, and
- * whether DIR, and with a repository the branch, already hold it: then
- * there is nothing to render, write or commit. Returns BUILD_UNCHANGED
- * then, 0 to go on, or < 0 with err set.
+ * Step 8: the build's stamp (gen/output/build_stamp.h) into b->stamp,
+ * and whether DIR, and with a repository the branch, already hold it:
+ * then there is nothing to render, write or commit. Returns
+ * BUILD_UNCHANGED then, 0 to go on, or < 0 with err set.
  */
 int
 build_unchanged(struct build *b, mirror_error *err)

@@ -1,5 +1,5 @@
 /*
- * commit.c: a build's step 5 (build.h): the new site committed to the
+ * commit.c: a build's step 11 (build.h): the new site committed to the
  * branch before DIR takes it.
  */
 #include <stdlib.h>
@@ -62,8 +62,8 @@ build_history_commit(struct build *b, mirror_error *err)
 }
 
 /*
- * Step 5: commit the new site to the branch, before output_commit, so a
- * git failure (not a repository, a lock, a race) leaves DIR as it was.
+ * Step 11: commit the new site to the branch, before output_commit, so
+ * a git failure (not a repository, a lock, a race) leaves DIR as it was.
  * The committed tree (also when the branch held it already) goes into
  * DIR's marker, and the tip's memo learns that it holds b->stamp. If
  * output_commit then fails, the next build finds the tree committed and

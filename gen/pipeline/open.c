@@ -1,7 +1,8 @@
 /*
- * open.c: a build's step 1 and its way into step 2 (build.h): the
- * templates and the theme parsed, the rules read, the store opened (and
- * checked before the sweep, check.c), the repository vetted.
+ * open.c: a build's steps 3 and 5 (build.h), with its way into steps 2
+ * and 4: the templates and the theme parsed, the rules read, the store
+ * opened (and checked before the sweep, check.c), the rehearsal, the
+ * repository vetted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +44,11 @@ build_rules_load(struct rule_set *rs, const char *dir,
 }
 
 /*
- * A render of the whole site from the store as it is, written nowhere:
- * a placeholder that names nothing shows only while rendering, and the
- * sweep must not write to the store of a build that will fail. Run only
- * with user templates (the default templates are tested) and a sweep.
+ * Step 5: a render of the whole site from the store as it is, written
+ * nowhere: a placeholder that names nothing shows only while rendering,
+ * and the sweep must not write to the store of a build that will fail.
+ * Run only with user templates (the default templates are tested) and
+ * a sweep.
  * Returns 0 or < 0 with err set.
  */
 static int
@@ -76,13 +78,13 @@ build_rehearse(const struct build *b, mirror_error *err)
 }
 
 /*
- * Step 1 and what step 2 needs: open templates and theme (parse errors
+ * Step 3, then steps 4 and 5: open templates and theme (parse errors
  * stop the build before the sweep touches the store; with user
- * templates, a rehearsal render catches the rest), then open the store,
- * for writing unless no_sweep. The caller sweeps on the same
- * connection, which is then used for the read. Returns 0 to go on,
- * BUILD_UNCHANGED when there is nothing to do (build_check), or < 0
- * with err set.
+ * templates, a rehearsal render, step 5, catches the rest), then open
+ * the store, for writing unless no_sweep, and check it (step 4). The
+ * caller sweeps on the same connection, which is then used for the
+ * read. Returns 0 to go on, BUILD_UNCHANGED when there is nothing to do
+ * (build_check), or < 0 with err set.
  */
 static int
 build_open(struct build *b, mirror_error *err)

@@ -111,10 +111,10 @@ build_counts(struct build *b, mirror_error *err)
 }
 
 /*
- * Step 4: render the whole site (gen/output keeps what DIR holds already
- * and stages the rest), with the caller's progress (ended right after);
- * b->report.pages gets the number of pages. The model keeps only its
- * scalars afterwards, and the record is gone. b->start
+ * Step 10: render the whole site (gen/output keeps what DIR holds
+ * already and stages the rest), with the caller's progress (ended right
+ * after); b->report.pages gets the number of pages. The model keeps only
+ * its scalars afterwards, and the record is gone. b->start
  * (output_begin_start's, taken over and set to NULL) gives DIR's build.
  * Returns 0 or < 0 with err set.
  */
@@ -193,9 +193,9 @@ build_report_held(struct build *b, mirror_error *err)
 }
 
 /*
- * Steps 0 to 3: the clock, DIR's lock, the opening and the check, the
- * sweep and the read after it, up to the stamp (b->reading says whether
- * the read is open). Returns 0 to go on, BUILD_UNCHANGED (with
+ * Steps 2 to 8: DIR's lock, the opening, the check and the rehearsal,
+ * the sweep, the snapshot after it and the stamp (b->reading says
+ * whether the read is open). Returns 0 to go on, BUILD_UNCHANGED (with
  * b->report.path set), or < 0 with err set.
  */
 static int
@@ -227,9 +227,9 @@ build_prepare(struct build *b, mirror_error *err)
 }
 
 /*
- * Steps 3 to 5 once the build renders: the read and the render, the
- * commit to the branch, the swap into DIR. Returns 0 or < 0 with err
- * set.
+ * Steps 9 to 12 once the build renders: the model's read and the
+ * render, the commit to the branch, the swap into DIR. Returns 0 or
+ * < 0 with err set.
  */
 static int
 build_write(struct build *b, mirror_error *err)

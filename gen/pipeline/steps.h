@@ -12,7 +12,8 @@
 
 #include "pipeline/build.h"
 
-/* check.c: before the sweep, and the snapshot and stamp */
+/* check.c: the check (step 4), the snapshot (steps 4 and 7), the stamp
+ * (step 8) */
 int build_snapshot(struct site_model *s, int rowids, struct rules_job *early,
     mirror_error *err);
 int build_unchanged(struct build *b, mirror_error *err);
@@ -20,14 +21,14 @@ int build_memo(struct build *b, mirror_error *err);
 void build_record(struct build *b);
 int build_check(struct build *b, mirror_error *err);
 
-/* open.c: templates, theme, rules, store and repository */
+/* open.c: templates, theme, rules, store and repository (steps 2 to 5) */
 int build_open_git(struct build *b, mirror_error *err);
 
-/* sweep_read.c: the sweep and the read after it */
+/* sweep_read.c: the sweep and the read after it (steps 6 and 7) */
 int build_sweep_listing(struct build *b, mirror_error *err);
 int build_snapshot_after(struct build *b, mirror_error *err);
 
-/* commit.c: the site committed to the branch */
+/* commit.c: the site committed to the branch (step 11) */
 void build_history_request(struct history_request *req,
     const struct build_opts *o, time_t now);
 int build_history(struct build *b, mirror_error *err);

@@ -1,13 +1,13 @@
 /*
  * sweep_read.c: a build's sweep and the start of the read after it
- * (steps 2 and 3a of build.h): the sweep of the changed projects, DIR
+ * (steps 6 and 7 of build.h): the sweep of the changed projects, DIR
  * listed meanwhile, and the snapshot after it.
  */
 #include "pipeline/steps.h"
 #include "store/store.h"
 
 /*
- * Step 2: the sweep, of the changed projects alone when the last build
+ * Step 6: the sweep, of the changed projects alone when the last build
  * into DIR swept and its record tells which changed (core/sweep/sweep.h:
  * the others are as that sweep left them). Returns 0 or < 0 with err
  * set.
@@ -32,7 +32,7 @@ build_sweep(struct build *b, mirror_error *err)
 }
 
 /*
- * Step 3b: the sweep (none with no_sweep), DIR listed on a thread from
+ * Step 6: the sweep (none with no_sweep), DIR listed on a thread from
  * its start (b->start, output_begin_start's, which the render takes
  * over): the sweep leaves a core idle, the model's read after it keeps
  * both busy. What the sweep changes goes into b->undo. Returns 0 or < 0
@@ -82,7 +82,7 @@ build_keys(struct site_model *s, const struct sweep_run *run,
 }
 
 /*
- * Step 3a after the sweep, inside the read: the digest the check took
+ * Step 7, after the sweep, inside the read: the digest the check took
  * stands when the sweep wrote no conflict and no other connection
  * committed since (data_version); else it is taken again. The facts the
  * check kept for the render go when another connection committed. The
