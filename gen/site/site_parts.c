@@ -124,6 +124,20 @@ struct entries {
 	size_t n, cap;
 };
 
+/* 1 when st is a decision of the trusted state; else 0. */
+static int
+is_decision_state(const struct fact_state *st)
+{
+	return strcmp(st->category, "decision") == 0;
+}
+
+/* 1 when e is a decision entity; else 0. */
+static int
+is_decision_entity(const struct fact_entity *e)
+{
+	return strcmp(e->type, "decision") == 0;
+}
+
 /* Every decision row of the trusted state, as an entry. */
 static void
 state_entries(struct entries *es, const struct site_model *m,
@@ -133,7 +147,7 @@ state_entries(struct entries *es, const struct site_model *m,
 		const struct fact_state *st = &f->state[k];
 		struct entry *e;
 
-		if (strcmp(st->category, "decision") != 0)
+		if (!is_decision_state(st))
 			continue;
 		e = &ARRAY_PUSH(es->v, es->n, es->cap);
 		e->slot = norm_ident(st->key);
@@ -160,7 +174,7 @@ entity_entries(struct entries *es, const struct site_model *m,
 		const char *tg, *fd;
 		struct entry *e;
 
-		if (strcmp(d->type, "decision") != 0)
+		if (!is_decision_entity(d))
 			continue;
 		tg = item_prop(d, "target", b1, sizeof(b1));
 		fd = item_prop(d, "field", b2, sizeof(b2));
@@ -376,10 +390,10 @@ int
 decision_log_exists(const struct project_facts *f)
 {
 	for (size_t k = 0; k < f->n_state; k++)
-		if (strcmp(f->state[k].category, "decision") == 0)
+		if (is_decision_state(&f->state[k]))
 			return 1;
 	for (size_t k = 0; k < f->n_ent; k++)
-		if (strcmp(f->ent[k].type, "decision") == 0)
+		if (is_decision_entity(&f->ent[k]))
 			return 1;
 	return 0;
 }
