@@ -18,8 +18,8 @@
 _Static_assert(STOREROW_JSON_DEPTH + 32 <= JSONWRITE_DEPTH,
     "a stored JSON value at its deepest must fit the JSON writer");
 
-const char *const storerow_member_kinds[] = { "project_state", "entity",
-    "memory", NULL };
+const char *const storerow_member_kinds[] = { LAYER_KIND_STATE,
+    LAYER_KIND_ENTITY, LAYER_KIND_MEMORY, NULL };
 const char *const storerow_slot_kinds[] = { "memory_slot", "entity_slot",
     "cross_layer", NULL };
 const char *const storerow_conflict_status[] = { "open", "resolved",
@@ -125,6 +125,20 @@ storerow_enum(char **out, struct store_row *r, int i, const char *col,
 	free(*out);
 	*out = NULL;
 	return rc;
+}
+
+int
+storerow_layer(enum fact_layer *out, struct store_row *r, int i,
+    const char *col)
+{
+	char *kind;
+	int rc = storerow_enum(&kind, r, i, col, storerow_member_kinds);
+
+	if (rc < 0)
+		return rc;
+	*out = (enum fact_layer)layer_of_kind(kind);
+	free(kind);
+	return 0;
 }
 
 int

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "store/store.h"
+#include "util/layer.h"
 
 /* One row being read: what the error messages name. */
 struct store_row {
@@ -54,6 +55,12 @@ int storerow_text(char **out, struct store_row *r, int i, const char *col,
  */
 int storerow_enum(char **out, struct store_row *r, int i, const char *col,
     const char *const *valid);
+
+/* Read column i, named col, as a member kind (storerow_member_kinds)
+ * into *out, its layer. Returns 0, or -MIRROR_EINPUT naming the row and
+ * col as storerow_enum does. */
+int storerow_layer(enum fact_layer *out, struct store_row *r, int i,
+    const char *col);
 
 /* A non-NULL, finite number in column i into *out (SQLite stores 9e999
  * as Inf, which JSON cannot hold). Returns 0 or -MIRROR_EINPUT. */

@@ -89,7 +89,7 @@ member_now(struct conflict_member *m, struct factrow_reader *rows,
 	struct claim cl;
 	int rc;
 
-	rc = factrow_read(&row, rows, m->kind, m->id, err);
+	rc = factrow_read(&row, rows, m->layer, m->id, err);
 	if (rc <= 0) {
 		factrow_free(&row);
 		return rc;
@@ -127,7 +127,6 @@ member_now(struct conflict_member *m, struct factrow_reader *rows,
 static void
 member_free(struct conflict_member *m)
 {
-	free(m->kind);
 	free(m->id);
 	free(m->value_then);
 	free(m->value_now);
@@ -205,8 +204,7 @@ member_row(struct conflict_member *m, struct store_row *row)
 	if ((rc = storerow_text(&m->id, row, 1, "member_id", 0)) < 0)
 		return rc;
 	row->member = m->id;
-	if ((rc = storerow_enum(&m->kind, row, 0, "member_kind",
-	    storerow_member_kinds)) < 0 ||
+	if ((rc = storerow_layer(&m->layer, row, 0, "member_kind")) < 0 ||
 	    (rc = storerow_text(&m->value_then, row, 3, "value_snapshot",
 	    0)) < 0 ||
 	    (rc = storerow_text(&m->conflicts_with, row, 4, "conflicts_with",
@@ -290,7 +288,8 @@ members_now(struct conflict *items, size_t n, struct factrow_reader *rows,
 
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < items[i].n_members; j++)
-			finding_order_add(&o, items[i].members[j].kind,
+			finding_order_add(&o,
+			    layer_kind(items[i].members[j].layer),
 			    items[i].members[j].id, i, j);
 	finding_order_sort(&o);
 	for (size_t k = 0; k < o.n && rc == 0; k++)
@@ -582,9 +581,10 @@ conflict_disputed(struct disputed_list *out, mirror_store *st,
 		if ((rc = storerow_text(&d->id, &row, 1, "member_id", 0)) < 0)
 			break;
 		row.member = d->id;
-		if ((rc = storerow_enum(&d->kind, &row, 0, "member_kind",
-		    storerow_member_kinds)) < 0)
+		if ((rc = storerow_layer(&d->layer, &row, 0,
+		    "member_kind")) < 0)
 			break;
+		d->kind = layer_kind(d->layer);
 	}
 	if (rc < 0) {
 		sqlite3_finalize(stmt);
@@ -603,10 +603,10 @@ fail:
 }
 
 const struct disputed *
-disputed_find(const struct disputed_list *l, const char *kind,
+disputed_find(const struct disputed_list *l, enum fact_layer layer,
     const char *id)
 {
-	size_t k = byid_pairs_find(&l->by, l->items, kind, id);
+	size_t k = byid_pairs_find(&l->by, l->items, layer_kind(layer), id);
 
 	/* The first of the pair's entries: the smallest conflict. */
 	return k != BYID_NONE ? &l->items[k] : NULL;
@@ -618,7 +618,6 @@ disputed_list_free(struct disputed_list *l)
 	if (l == NULL)
 		return;
 	for (size_t i = 0; i < l->n; i++) {
-		free(l->items[i].kind);
 		free(l->items[i].id);
 		free(l->items[i].conflict_id);
 	}

@@ -14,12 +14,14 @@
 
 #include "store/store.h"
 #include "util/byid.h"
+#include "util/layer.h"
 
 /* One member of a conflict: a row of one of the three layers. */
 struct conflict_member {
-	char *kind;            /* "project_state", "entity" or "memory" */
+	enum fact_layer layer; /* from member_kind */
 	char *id;              /* the row's id in its table */
-	int trust;             /* 3 state, 2 entity, 1 memory */
+	int trust;             /* member_layer_trust as stored: 3 state, 2
+	                          entity, 1 memory */
 	char *value_then;      /* value_snapshot: the claim when detected */
 	char *value_now;       /* the row's claim now (slot rules); NULL when
 	                          the row is gone, "" when it claims nothing */
@@ -131,19 +133,21 @@ void conflict_free(struct conflict *c);
 
 /* One fact that is a member of an open conflict. */
 struct disputed {
-	char *kind;            /* "project_state", "entity" or "memory" */
+	enum fact_layer layer;
+	const char *kind;      /* layer_kind(layer), static: what the index
+	                          pairs with id */
 	char *id;
 	char *conflict_id;
 };
 
 struct disputed_list {
-	struct disputed *items;  /* sorted by kind, id, conflict_id */
+	struct disputed *items;  /* sorted by member kind, id, conflict_id */
 	size_t n;
 	struct byid_pairs by;    /* by kind and id */
 };
 
 /*
- * Fill *out with every (kind, id, conflict_id) of the members of open
+ * Fill *out with every (layer, id, conflict_id) of the members of open
  * conflicts, sorted for disputed_find. Returns 0 or < 0 with err set; the
  * caller must disputed_list_free(out) in both cases.
  */
@@ -151,12 +155,12 @@ int conflict_disputed(struct disputed_list *out, mirror_store *st,
     mirror_error *err);
 
 /*
- * The first entry (smallest conflict id) for the fact kind/id, or NULL
+ * The first entry (smallest conflict id) for the fact layer/id, or NULL
  * when the fact is in no open conflict. A hash lookup; the result points
  * into l.
  */
 const struct disputed *disputed_find(const struct disputed_list *l,
-    const char *kind, const char *id);
+    enum fact_layer layer, const char *id);
 
 void disputed_list_free(struct disputed_list *l);
 

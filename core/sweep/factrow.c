@@ -1,5 +1,5 @@
 /*
- * factrow.c: read one fact row by kind and id.
+ * factrow.c: read one fact row by layer and id.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,21 +19,19 @@
 enum { Q_STATE, Q_ENTITY, Q_MEMORY, Q_N };
 
 static const struct {
-	const char *kind;
-	const char *table;
 	enum fact_layer layer;
 	const char *sql;
 } queries[Q_N] = {
-	[Q_STATE] = { "project_state", "project_state", LAYER_STATE,
+	[Q_STATE] = { LAYER_STATE,
 	  "SELECT s.id, s.category, " CANON("s.project") ", s.key, s.value, "
 	  "NULL, NULL, s.status, s.source, s.created_at, s.updated_at, NULL "
 	  "FROM main.project_state s WHERE s.id = ?1" },
-	[Q_ENTITY] = { "entity", "entities", LAYER_ENTITY,
+	[Q_ENTITY] = { LAYER_ENTITY,
 	  "SELECT e.id, e.entity_type, " CANON("e.project") ", e.name, "
 	  "e.description, e.properties, " PARENT_OF_E ", e.status, "
 	  "e.source_refs, e.created_at, e.updated_at, NULL "
 	  "FROM main.entities e WHERE e.id = ?1" },
-	[Q_MEMORY] = { "memory", "memories", LAYER_MEMORY,
+	[Q_MEMORY] = { LAYER_MEMORY,
 	  "SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, "
 	  "m.content, NULL, NULL, m.status, m.memory_type, m.created_at, "
 	  "m.updated_at, m.valid_until FROM main.memories m WHERE m.id = ?1" },
@@ -141,7 +139,7 @@ reader_stmt(sqlite3_stmt **out, struct factrow_reader *r, int q,
 
 int
 factrow_read(struct factrow *out, struct factrow_reader *r,
-    const char *kind, const char *id, mirror_error *err)
+    enum fact_layer layer, const char *id, mirror_error *err)
 {
 	struct store_row row = { .st = r->st, .err = err };
 	sqlite3_stmt *stmt = NULL;
@@ -149,12 +147,11 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 
 	memset(out, 0, sizeof(*out));
 	for (q = 0; q < Q_N; q++)
-		if (strcmp(queries[q].kind, kind) == 0)
+		if (queries[q].layer == layer)
 			break;
 	if (q == Q_N)
-		return mirror_fail(err, MIRROR_EINPUT, "store %s: unknown "
-		    "member kind '%s' (valid: project_state, entity, memory)",
-		    store_path(r->st), kind);
+		return mirror_fail(err, MIRROR_EINPUT, "store %s: no layer %d",
+		    store_path(r->st), (int)layer);
 	if ((rc = reader_stmt(&stmt, r, q, err)) < 0)
 		return rc;
 	rc = sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
@@ -167,7 +164,7 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 		return rc;
 	}
 	row.stmt = stmt;
-	row.table = queries[q].table;
+	row.table = layer_table(layer);
 	row.id = id;
 	{
 		/* Columns the query names; NULL where a layer has none. */
@@ -205,7 +202,7 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 }
 
 int
-factrow_get(struct factrow *out, mirror_store *st, const char *kind,
+factrow_get(struct factrow *out, mirror_store *st, enum fact_layer layer,
     const char *id, mirror_error *err)
 {
 	struct factrow_reader *r;
@@ -214,7 +211,7 @@ factrow_get(struct factrow *out, mirror_store *st, const char *kind,
 	memset(out, 0, sizeof(*out));
 	if ((rc = factrow_reader_open(&r, st, NULL, err)) < 0)
 		return rc;
-	rc = factrow_read(out, r, kind, id, err);
+	rc = factrow_read(out, r, layer, id, err);
 	factrow_reader_close(r);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * factrow.h: one row of any layer, read by kind and id, as the slot rules
+ * factrow.h: one row of any layer, read by layer and id, as the slot rules
  * and the review pages need it (core-internal).
  */
 #ifndef MIRROR_FACTROW_H
@@ -59,16 +59,16 @@ int factrow_reader_open(struct factrow_reader **out, mirror_store *st,
 void factrow_reader_close(struct factrow_reader *r);
 
 /*
- * Read the row kind ("project_state", "entity", "memory") / id into
- * *out, project canonicalised ("" for none). Returns 1 found, 0 when no
- * such row, or < 0 with err set. The caller must factrow_free(out) in
- * every case.
+ * Read the row of layer / id into *out, project canonicalised ("" for
+ * none). Returns 1 found, 0 when no such row, or < 0 with err set
+ * (-MIRROR_EINPUT for a value outside enum fact_layer). The caller must
+ * factrow_free(out) in every case.
  */
 int factrow_read(struct factrow *out, struct factrow_reader *r,
-    const char *kind, const char *id, mirror_error *err);
+    enum fact_layer layer, const char *id, mirror_error *err);
 
 /* factrow_read through a reader of its own: for a single lookup. */
-int factrow_get(struct factrow *out, mirror_store *st, const char *kind,
+int factrow_get(struct factrow *out, mirror_store *st, enum fact_layer layer,
     const char *id, mirror_error *err);
 
 void factrow_free(struct factrow *r);

@@ -98,10 +98,8 @@ layer_counts(struct health_layer *l, mirror_store *st, mirror_error *err)
 	return 0;
 }
 
-/* The layers in trust order: their tables, and their rows in a digest
- * (1 + enum facts_rows: store/digest.h's tables). */
-static const char *const layer_names[3] = { "project_state", "entities",
-    "memories" };
+/* The layers in trust order: their rows in a digest (1 + enum
+ * facts_rows: store/digest.h's tables). */
 static const int layer_tables[3] = { 1 + FACTS_ROWS_STATE,
     1 + FACTS_ROWS_ENTITIES, 1 + FACTS_ROWS_MEMORIES };
 
@@ -111,7 +109,7 @@ health_init(struct health *h)
 {
 	memset(h, 0, sizeof(*h));
 	for (int i = 0; i < 3; i++) {
-		h->layers[i].name = layer_names[i];
+		h->layers[i].name = layer_table((enum fact_layer)(3 - i));
 		h->layers[i].trust = 3 - i;
 	}
 }

@@ -21,7 +21,8 @@
 #include "util/xalloc.h"
 
 struct rmember {
-	char *kind, *id, *value;
+	enum fact_layer layer;
+	char *id, *value;
 	int trust;
 };
 
@@ -70,7 +71,6 @@ static void
 members_free(struct review *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		free(r->m[i].kind);
 		free(r->m[i].id);
 		free(r->m[i].value);
 	}
@@ -141,8 +141,8 @@ load_open(struct review *r, mirror_error *err)
 		if ((rc = storerow_text(&m->id, &row, 1, "member_id", 0)) < 0)
 			break;
 		row.member = m->id;
-		if ((rc = storerow_enum(&m->kind, &row, 0, "member_kind",
-		    storerow_member_kinds)) < 0 ||
+		if ((rc = storerow_layer(&m->layer, &row, 0,
+		    "member_kind")) < 0 ||
 		    (rc = storerow_text(&m->value, &row, 2, "value_snapshot",
 		    0)) < 0)
 			break;
@@ -170,13 +170,16 @@ find_winner(struct review *r, const char *w, size_t *out, mirror_error *err)
 			at = i;
 		}
 	if (hits == 0 && colon != NULL)
-		for (size_t i = 0; i < r->n; i++)
-			if (strlen(r->m[i].kind) == (size_t)(colon - w) &&
-			    strncmp(r->m[i].kind, w, (size_t)(colon - w)) == 0 &&
+		for (size_t i = 0; i < r->n; i++) {
+			const char *kind = layer_kind(r->m[i].layer);
+
+			if (strlen(kind) == (size_t)(colon - w) &&
+			    strncmp(kind, w, (size_t)(colon - w)) == 0 &&
 			    strcmp(r->m[i].id, colon + 1) == 0) {
 				hits++;
 				at = i;
 			}
+		}
 	if (hits == 1) {
 		*out = at;
 		return 0;
@@ -192,7 +195,7 @@ find_winner(struct review *r, const char *w, size_t *out, mirror_error *err)
 		strbuf_init(&sb);
 		for (size_t i = 0; i < r->n; i++)
 			strbuf_printf(&sb, "%s%s:%s", i ? ", " : "",
-			    r->m[i].kind, r->m[i].id);
+			    layer_kind(r->m[i].layer), r->m[i].id);
 		rc = mirror_fail(err, MIRROR_EINPUT, "winner '%s' is not a "
 		    "member of conflict '%s' (members: %s); nothing changed",
 		    w, r->cid, sb.data);
@@ -268,7 +271,8 @@ audit(struct review *r, const struct rmember *m,
 {
 	const char *action = ch->action, *before = ch->before;
 	const char *after = ch->after, *note = ch->note;
-	const char *idparts[5] = { r->cid, m->kind, m->id, action, r->now };
+	const char *kind = layer_kind(m->layer);
+	const char *idparts[5] = { r->cid, kind, m->id, action, r->now };
 	char id[32];
 	strbuf nb;
 	int rc;
@@ -279,7 +283,7 @@ audit(struct review *r, const struct rmember *m,
 	strbuf_init(&nb);
 	strbuf_printf(&nb, "conflict %s: %s", r->cid, note);
 	{
-		const char *p[9] = { id, m->id, m->kind, action, r->actor,
+		const char *p[9] = { id, m->id, kind, action, r->actor,
 		    before, after, nb.data, r->now };
 
 		rc = run(r, "INSERT INTO main.memory_audit(id, memory_id, "
@@ -308,20 +312,6 @@ has_column(struct review *r, const char *table, const char *column)
 	return found;
 }
 
-static const char *
-table_of(const char *kind)
-{
-	switch (slot_kind_trust(kind)) {
-	case LAYER_STATE:
-		return "project_state";
-	case LAYER_ENTITY:
-		return "entities";
-	case LAYER_MEMORY:
-		return "memories";
-	}
-	return NULL;
-}
-
 /* Supersede loser in favour of winner; audit it. *done = 1 when the row
  * was active and is now superseded. */
 static int
@@ -329,14 +319,12 @@ supersede(struct review *r, const struct rmember *winner,
     const struct rmember *loser, const char *notes, int *done,
     mirror_error *err)
 {
-	const char *table = table_of(loser->kind);
+	const char *table = layer_table(loser->layer);
 	char sql[160], *after;
 	json_t *aj;
 	int rc, n, changes = 0;
 
 	*done = 0;
-	if (table == NULL)
-		return 0;
 	n = snprintf(sql, sizeof(sql), "UPDATE main.%s SET status = "
 	    "'superseded', updated_at = ?2 WHERE id = ?1 AND status = "
 	    "'active'", table);
@@ -347,7 +335,8 @@ supersede(struct review *r, const struct rmember *winner,
 		return rc;
 	*done = 1;
 	aj = json_pack("{s:s, s:s, s:s}", "status", "superseded",
-	    "superseded_by", winner->id, "superseded_by_kind", winner->kind);
+	    "superseded_by", winner->id, "superseded_by_kind",
+	    layer_kind(winner->layer));
 	after = aj != NULL ? json_dumps(aj, JSON_COMPACT | JSON_SORT_KEYS |
 	    JSON_ENSURE_ASCII) : NULL;
 	json_decref(aj);
@@ -358,8 +347,7 @@ supersede(struct review *r, const struct rmember *winner,
 	free(after);
 	if (rc < 0)
 		return rc;
-	if (slot_kind_trust(winner->kind) == LAYER_ENTITY &&
-	    slot_kind_trust(loser->kind) == LAYER_ENTITY) {
+	if (winner->layer == LAYER_ENTITY && loser->layer == LAYER_ENTITY) {
 		const char *parts[3] = { "supersedes", winner->id, loser->id };
 		char rid[32];
 

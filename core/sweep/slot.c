@@ -696,34 +696,6 @@ claim_free(struct claim *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int
-slot_kind_trust(const char *kind)
-{
-	if (kind == NULL)
-		return 0;
-	if (strcmp(kind, "project_state") == 0)
-		return LAYER_STATE;
-	if (strcmp(kind, "entity") == 0)
-		return LAYER_ENTITY;
-	if (strcmp(kind, "memory") == 0)
-		return LAYER_MEMORY;
-	return 0;
-}
-
-const char *
-slot_layer_kind(enum fact_layer layer)
-{
-	switch (layer) {
-	case LAYER_STATE:
-		return "project_state";
-	case LAYER_ENTITY:
-		return "entity";
-	case LAYER_MEMORY:
-		return "memory";
-	}
-	return "unknown";
-}
-
 /* Words of an identifier: '_' becomes a space. */
 static void
 put_words(strbuf *sb, const char *ident)

@@ -12,13 +12,7 @@
 #include <stddef.h>
 
 #include "util/error.h"
-
-/* Layers, numbered by trust: state (3) over entity (2) over memory (1). */
-enum fact_layer {
-	LAYER_MEMORY = 1,
-	LAYER_ENTITY = 2,
-	LAYER_STATE = 3
-};
+#include "util/layer.h"
 
 /* One row as the rules see it. All strings are borrowed. */
 struct fact {
@@ -91,10 +85,5 @@ char *slot_words(const struct fact *f);
 /* The JSON array of strings parts[0..n) as slot keys are stored
  * (compact, deterministic). Returns a new string the caller frees. */
 char *slot_key_json(const char *const *parts, size_t n);
-
-/* Trust of a member kind ("project_state" 3, "entity" 2, "memory" 1;
- * 0 for anything else) and the kind of a layer. */
-int slot_kind_trust(const char *member_kind);
-const char *slot_layer_kind(enum fact_layer layer);
 
 #endif

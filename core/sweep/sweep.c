@@ -64,8 +64,8 @@ struct alias_ent {
 
 /* One claim of a disagreeing slot, read again in full. */
 struct grow {
-	int layer;
-	char *kind, *id, *slot_kind, *slot, *xkey, *project, *value, *norm;
+	enum fact_layer layer;
+	char *id, *slot_kind, *slot, *xkey, *project, *value, *norm;
 	uint64_t x_h;
 	int has_from, has_until;
 	long long from, until;
@@ -267,11 +267,6 @@ static const enum fact_layer src_layer[SRC_N] = {
 	[SRC_EDGE] = LAYER_ENTITY, [SRC_MEMORY] = LAYER_MEMORY,
 };
 
-static const char *const src_table[SRC_N] = {
-	[SRC_STATE] = "project_state", [SRC_ENTITY] = "entities",
-	[SRC_EDGE] = "entities", [SRC_MEMORY] = "memories",
-};
-
 /* Column names of 0..4 in each layer's table, for error messages. */
 static const char *const colname[4][5] = {
 	[LAYER_MEMORY] = { "id", "memory_type", "project", "-", "content" },
@@ -437,6 +432,7 @@ row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
     struct fact *f, struct claim *cl, mirror_error *err)
 {
 	enum fact_layer layer = src_layer[src];
+	const char *table = layer_table(layer);
 	char msg[sizeof(err->msg)];
 	long long vu;
 	int rc;
@@ -448,7 +444,7 @@ row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
 
 			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
 			    "'%s': %s is NULL", store_path(c->st),
-			    src_table[src], id != NULL ? id : "(NULL id)",
+			    table, id != NULL ? id : "(NULL id)",
 			    colname[layer][*r]);
 		}
 	/* What the slot rules read is checked as every reader checks it. */
@@ -462,7 +458,7 @@ row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
 		if (t == NULL)
 			return mirror_fail(err, MIRROR_EIO, "store %s: out of "
 			    "memory reading %s", store_path(c->st),
-			    src_table[src]);
+			    table);
 		bad = storerow_text_problem(t,
 		    (size_t)sqlite3_column_bytes(s, i));
 		if (bad != NULL) {
@@ -472,7 +468,7 @@ row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
 			    "part_of parent", "component" };
 
 			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
-			    "'%s': %s %s", store_path(c->st), src_table[src],
+			    "'%s': %s %s", store_path(c->st), table,
 			    id != NULL ? id : "?", i < 5 ? colname[layer][i] :
 			    more[i - 5], bad);
 		}
@@ -726,7 +722,6 @@ group_clear(struct group *g)
 	for (size_t i = 0; i < g->n; i++) {
 		struct grow *r = &g->r[i];
 
-		free(r->kind);
 		free(r->id);
 		free(r->slot_kind);
 		free(r->slot);
@@ -799,8 +794,7 @@ group_load(struct sweep_ctx *c, struct group *g, const struct rec *recs,
 		if (rc == 1) {
 			r = &ARRAY_PUSH(g->r, g->n, g->cap);
 			memset(r, 0, sizeof(*r));
-			r->layer = (int)f.layer;
-			r->kind = xstrdup(slot_layer_kind(f.layer));
+			r->layer = f.layer;
 			r->id = xstrdup(f.id);
 			r->slot_kind = xstrdup(cl.slot_kind);
 			r->slot = xstrdup(cl.slot);
@@ -820,20 +814,17 @@ group_load(struct sweep_ctx *c, struct group *g, const struct rec *recs,
 	return rc < 0 ? rc : 0;
 }
 
-/* The order within one group: highest trust first, then kind, id. */
+/* The order within one group: highest trust (the layer) first, then
+ * id. */
 static int
-cmp_trust_kind_id(const struct grow *x, const struct grow *y)
+cmp_trust_id(const struct grow *x, const struct grow *y)
 {
-	int d;
-
 	if (x->layer != y->layer)
-		return y->layer - x->layer;
-	if ((d = strcmp(x->kind, y->kind)) != 0)
-		return d;
+		return (int)y->layer - (int)x->layer;
 	return strcmp(x->id, y->id);
 }
 
-/* Claims of a cross-layer key in order: key, then trust, kind, id. */
+/* Claims of a cross-layer key in order: key, then trust, id. */
 static int
 cmp_cross(const void *a, const void *b)
 {
@@ -843,10 +834,10 @@ cmp_cross(const void *a, const void *b)
 	if ((d = strcmp(x->project, y->project)) != 0 ||
 	    (d = strcmp(x->xkey, y->xkey)) != 0)
 		return d;
-	return cmp_trust_kind_id(x, y);
+	return cmp_trust_id(x, y);
 }
 
-/* Claims of a slot in order: slot, then trust, kind, id. */
+/* Claims of a slot in order: slot, then trust, id. */
 static int
 cmp_own(const void *a, const void *b)
 {
@@ -856,7 +847,7 @@ cmp_own(const void *a, const void *b)
 	if ((d = strcmp(x->slot_kind, y->slot_kind)) != 0 ||
 	    (d = strcmp(x->slot, y->slot)) != 0)
 		return d;
-	return cmp_trust_kind_id(x, y);
+	return cmp_trust_id(x, y);
 }
 
 /* Two validity windows [from, until) overlap; open bounds are infinite. */
@@ -895,7 +886,7 @@ mark_members(struct grow *r, size_t n)
 	return members;
 }
 
-/* Drop rows repeating the (kind, id) of the row before (a material seen
+/* Drop rows repeating the (layer, id) of the row before (a material seen
  * through its properties and through an edge). */
 static size_t
 dedupe(struct grow *r, size_t n)
@@ -903,7 +894,7 @@ dedupe(struct grow *r, size_t n)
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (k > 0 && strcmp(r[k - 1].kind, r[i].kind) == 0 &&
+		if (k > 0 && r[k - 1].layer == r[i].layer &&
 		    strcmp(r[k - 1].id, r[i].id) == 0 &&
 		    strcmp(r[k - 1].norm, r[i].norm) == 0)
 			continue;
@@ -927,7 +918,7 @@ member_insert(struct sweep_ctx *c, const char *cid, const struct grow *r,
 	int rc;
 
 	bind_text(c->mem_ins, 1, cid);
-	bind_text(c->mem_ins, 2, r->kind);
+	bind_text(c->mem_ins, 2, layer_kind(r->layer));
 	bind_text(c->mem_ins, 3, r->id);
 	sqlite3_bind_int(c->mem_ins, 4, r->layer);
 	bind_text(c->mem_ins, 5, r->value);
@@ -941,7 +932,7 @@ member_insert(struct sweep_ctx *c, const char *cid, const struct grow *r,
 	}
 	/* Already a member: keep conflicts_with current. */
 	bind_text(c->cw_upd, 1, cid);
-	bind_text(c->cw_upd, 2, r->kind);
+	bind_text(c->cw_upd, 2, layer_kind(r->layer));
 	bind_text(c->cw_upd, 3, r->id);
 	bind_text(c->cw_upd, 4, r->conflicts_with);
 	if ((rc = step_done(c, c->cw_upd, err)) < 0)
@@ -971,7 +962,7 @@ covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
 
 		for (size_t i = 0; i < n; i++)
 			if (r[i].member && k != NULL && id != NULL &&
-			    strcmp(r[i].kind, k) == 0 &&
+			    layer_of_kind(k) == (int)r[i].layer &&
 			    strcmp(r[i].id, id) == 0 &&
 			    strcmp(r[i].norm, nv) == 0)
 				found++;
@@ -1019,7 +1010,8 @@ new_conflict_id(struct sweep_ctx *c, const struct found_slot *f,
 	for (size_t i = 0; i < n; i++)
 		if (r[i].member)
 			members += hash_mix(hash_add_str(hash_add_str(hash_add_str(
-			    MIRROR_HASH_INIT, r[i].kind), r[i].id), r[i].norm));
+			    MIRROR_HASH_INIT, layer_kind(r[i].layer)), r[i].id),
+			    r[i].norm));
 	/* As text, so the id is the same on every byte order. */
 	hash_hex(mhex, members);
 	base = hash_add_str(hash_add_str(hash_add_str(MIRROR_HASH_INIT, kind),
@@ -1292,10 +1284,10 @@ out:
 	return rc;
 }
 
-/* A member of a conflict as the conflict recorded it: its kind, id and
+/* A member of a conflict as the conflict recorded it: its layer, id and
  * the value it claimed then. */
 struct recorded_member {
-	const char *kind;
+	enum fact_layer layer;
 	const char *id;
 	const char *snapshot;
 };
@@ -1307,7 +1299,9 @@ static int
 member_reason(struct sweep_ctx *c, strbuf *sb, sqlite3_stmt *moved,
     const struct recorded_member *m, mirror_error *err)
 {
-	const char *kind = m->kind, *id = m->id, *snapshot = m->snapshot;
+	/* The member kind, as the resolution's words and SQL name it. */
+	const char *kind = layer_kind(m->layer);
+	const char *id = m->id, *snapshot = m->snapshot;
 	struct factrow row;
 	struct claim cl;
 	const char *what = NULL;
@@ -1315,7 +1309,7 @@ member_reason(struct sweep_ctx *c, strbuf *sb, sqlite3_stmt *moved,
 	long long vu;
 	int rc;
 
-	rc = factrow_get(&row, c->st, kind, id, err);
+	rc = factrow_get(&row, c->st, m->layer, id, err);
 	if (rc < 0)
 		goto out;
 	if (rc == 0)
@@ -1389,7 +1383,8 @@ vanished_reason(struct sweep_ctx *c, strbuf *why, sqlite3_stmt *mem,
 			    .member = id, .col = "value_snapshot" }, err);
 		if (rc == 0)
 			rc = member_reason(c, why, moved, &(struct
-			    recorded_member){ .kind = k, .id = id,
+			    recorded_member){ .layer = (enum fact_layer)
+			    layer_of_kind(k), .id = id,
 			    .snapshot = snap }, err);
 		free(k);
 		free(id);

@@ -51,7 +51,7 @@ show_member_json(const struct conflict_member *m)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "kind", jstr(m->kind));
+	json_object_set_new(o, "kind", jstr(layer_kind(m->layer)));
 	json_object_set_new(o, "id", jstr(m->id));
 	json_object_set_new(o, "trust", json_integer(m->trust));
 	json_object_set_new(o, "favoured", json_boolean(m->favoured));
@@ -157,7 +157,8 @@ static void
 print_member(size_t i, const struct conflict_member *m)
 {
 	(void)termtext_printf(stdout, "  %zu. %s %s (trust %d%s%s)%s\n", i + 1,
-	    m->kind, m->id, m->trust, m->layer_type != NULL ? ", " : "",
+	    layer_kind(m->layer), m->id, m->trust,
+	    m->layer_type != NULL ? ", " : "",
 	    m->layer_type != NULL ? m->layer_type : "",
 	    m->favoured ? "  <- the trust order favours this" : "");
 	fputs("     value then: ", stdout);

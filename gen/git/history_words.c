@@ -720,7 +720,8 @@ side_of(struct words_side *s, char *one[2], json_t *m)
 	one[0] = field(m, now != NULL && !json_is_null(now) ? "value_now" :
 	    "value_then");
 	one[1] = field(m, "source");
-	*s = (struct words_side){ raw(m, "kind"), one[0], one[1], NULL, NULL };
+	*s = (struct words_side){ (enum fact_layer)layer_of_kind(raw(m,
+	    "kind")), one[0], one[1], NULL, NULL };
 }
 
 /*

@@ -140,6 +140,32 @@ item_table_confidence(const json_t *items)
 	return json_false();
 }
 
+const char *
+item_layer_name(enum fact_layer layer)
+{
+	switch (layer) {
+	case LAYER_STATE:
+		return "state";
+	case LAYER_ENTITY:
+		return "entity";
+	case LAYER_MEMORY:
+		return "memory";
+	}
+	return "unknown";
+}
+
+int
+item_layer_of(const char *name)
+{
+	static const enum fact_layer all[] = { LAYER_STATE, LAYER_ENTITY,
+	    LAYER_MEMORY };
+
+	for (size_t i = 0; name != NULL && i < 3; i++)
+		if (strcmp(name, item_layer_name(all[i])) == 0)
+			return (int)all[i];
+	return 0;
+}
+
 /* "<layer>-<slug of id>", the layer named as in an anchor. */
 json_t *
 item_anchor(const char *layer, const char *id)
@@ -148,8 +174,8 @@ item_anchor(const char *layer, const char *id)
 	strbuf sb;
 	json_t *v;
 
-	if (strcmp(layer, "project_state") == 0)
-		layer = "state";
+	if (layer_of_kind(layer) == LAYER_STATE)
+		layer = item_layer_name(LAYER_STATE);
 	slug_make(slug, id);
 	strbuf_init(&sb);
 	strbuf_puts(&sb, layer);
@@ -302,14 +328,16 @@ item_clean(const char *s)
 }
 
 /*
- * Who last changed fact kind/id (kind as memory_audit names it), for
- * pages and commit messages: {"actor", "action", "note", "at"}, or null
- * when the store's audit says nothing of it.
+ * Who last changed fact layer/id, for pages and commit messages:
+ * {"actor", "action", "note", "at"}, or null when the store's audit says
+ * nothing of it.
  */
 static json_t *
-changed_by(const struct site_model *m, const char *kind, const char *id)
+changed_by(const struct site_model *m, enum fact_layer layer,
+    const char *id)
 {
-	const struct fact_audit *a = audit_find(&m->audit, kind, id);
+	const struct fact_audit *a = audit_find(&m->audit, layer_kind(layer),
+	    id);
 	struct jbuild b;
 
 	if (a == NULL)
@@ -336,7 +364,7 @@ fact_head(struct jbuild *b, const char *layer, const char *id,
 /* A fact item's dates and the open conflict it belongs to (kind as
  * conflict members name its table). */
 static void
-fact_dates(struct jbuild *b, const struct site_model *m, const char *kind,
+fact_dates(struct jbuild *b, const struct site_model *m, enum fact_layer layer,
     const char *id, const char *created, const char *updated)
 {
 	jb_take(b, "created", item_date(created));
@@ -347,16 +375,16 @@ fact_dates(struct jbuild *b, const struct site_model *m, const char *kind,
 	 * rows share a day (item_table_dates). */
 	jb_take(b, "created_shown", item_date(created));
 	jb_take(b, "updated_shown", item_date(updated));
-	jb_str_or_null(b, "conflict", model_marker_of(m, kind, id));
+	jb_str_or_null(b, "conflict", model_marker_of(m, layer, id));
 }
 
 /* The keys every fact item ends with: who last changed it, its check. */
 static void
-fact_tail(struct jbuild *b, const struct site_model *m, const char *kind,
+fact_tail(struct jbuild *b, const struct site_model *m, enum fact_layer layer,
     const char *id)
 {
-	jb_take(b, "changed_by", changed_by(m, kind, id));
-	jb_take(b, "check", item_check(m, kind, id));
+	jb_take(b, "changed_by", changed_by(m, layer, id));
+	jb_take(b, "check", item_check(m, layer_kind(layer), id));
 }
 
 json_t *
@@ -372,10 +400,9 @@ item_state(const struct site_model *m, const struct fact_state *f)
 	jb_str(&b, "source", f->source);
 	jb_real(&b, "confidence", f->confidence);
 	jb_bool(&b, "active", strcmp(f->status, "active") == 0);
-	fact_dates(&b, m, "project_state", f->id, f->created_at,
-	    f->updated_at);
+	fact_dates(&b, m, LAYER_STATE, f->id, f->created_at, f->updated_at);
 	jb_bool(&b, "expired", 0);
-	fact_tail(&b, m, "project_state", f->id);
+	fact_tail(&b, m, LAYER_STATE, f->id);
 	return item_must(jb_done(&b), "project_state row", f->id);
 }
 
@@ -397,12 +424,12 @@ item_entity(const struct site_model *m, const struct fact_entity *e)
 	jb_ref(&b, "source_refs", e->source_refs);
 	jb_real(&b, "confidence", e->confidence);
 	jb_bool(&b, "active", strcmp(e->status, "active") == 0);
-	fact_dates(&b, m, "entity", e->id, e->created_at, e->updated_at);
+	fact_dates(&b, m, LAYER_ENTITY, e->id, e->created_at, e->updated_at);
 	jb_str(&b, "slug", slug);
 	jb_str(&b, "notes", "");
 	jb_take(&b, "page", json_null());
 	jb_bool(&b, "expired", 0);
-	fact_tail(&b, m, "entity", e->id);
+	fact_tail(&b, m, LAYER_ENTITY, e->id);
 	return item_must(jb_done(&b), "entities row", e->id);
 }
 
@@ -422,8 +449,8 @@ item_memory(const struct site_model *m, const struct fact_memory *f)
 	jb_bool(&b, "expired", f->expired);
 	jb_bool(&b, "active", strcmp(f->status, "active") == 0 &&
 	    !f->expired);
-	fact_dates(&b, m, "memory", f->id, f->created_at, f->updated_at);
-	fact_tail(&b, m, "memory", f->id);
+	fact_dates(&b, m, LAYER_MEMORY, f->id, f->created_at, f->updated_at);
+	fact_tail(&b, m, LAYER_MEMORY, f->id);
 	return item_must(jb_done(&b), "memories row", f->id);
 }
 
@@ -577,18 +604,18 @@ item_api_columns(void)
  * none.
  */
 static void
-api_findings(struct jbuild *b, const struct site_model *m, const char *kind,
-    const char *id)
+api_findings(struct jbuild *b, const struct site_model *m,
+    enum fact_layer layer, const char *id)
 {
 	size_t n;
-	const struct flagged *f = model_check_of(m, kind, id, &n);
+	const struct flagged *f = model_check_of(m, layer_kind(layer), id, &n);
 	json_t *ids = f != NULL ? json_array() : json_null();
 
-	jb_str_or_null(b, "conflict", model_marker_of(m, kind, id));
+	jb_str_or_null(b, "conflict", model_marker_of(m, layer, id));
 	for (size_t k = 0; f != NULL && k < n; k++)
 		json_array_append_new(ids, json_string(f[k].violation_id));
 	jb_take(b, "checks", ids);
-	jb_take(b, "changed_by", changed_by(m, kind, id));
+	jb_take(b, "changed_by", changed_by(m, layer, id));
 }
 
 /*
@@ -625,7 +652,7 @@ item_api_state(const struct site_model *m, const struct fact_state *f)
 	jb_real(&b, "confidence", f->confidence);
 	jb_str(&b, "created_at", f->created_at);
 	jb_str(&b, "updated_at", f->updated_at);
-	api_findings(&b, m, "project_state", f->id);
+	api_findings(&b, m, LAYER_STATE, f->id);
 	return item_must(jb_done(&b), "project_state row", f->id);
 }
 
@@ -644,7 +671,7 @@ item_api_entity(const struct site_model *m, const struct fact_entity *e)
 	jb_real(&b, "confidence", e->confidence);
 	jb_str(&b, "created_at", e->created_at);
 	jb_str(&b, "updated_at", e->updated_at);
-	api_findings(&b, m, "entity", e->id);
+	api_findings(&b, m, LAYER_ENTITY, e->id);
 	return item_must(jb_done(&b), "entities row", e->id);
 }
 
@@ -663,7 +690,7 @@ item_api_memory(const struct site_model *m, const struct fact_memory *f)
 	jb_str_or_null(&b, "valid_until", f->valid_until);
 	jb_str(&b, "created_at", f->created_at);
 	jb_str(&b, "updated_at", f->updated_at);
-	api_findings(&b, m, "memory", f->id);
+	api_findings(&b, m, LAYER_MEMORY, f->id);
 	return item_must(jb_done(&b), "memories row", f->id);
 }
 

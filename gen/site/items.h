@@ -105,8 +105,16 @@ json_t *item_sources(const char *source);
 json_t *item_clean(const char *s);
 
 /* The element id of a fact: "state-<slug>", "entity-...", "memory-...",
- * for a conflict member kind ("project_state", "entity", "memory"). */
+ * for a layer named as the site names it (item_layer_name) or as the
+ * store does (layer_kind). */
 json_t *item_anchor(const char *kind, const char *id);
+
+/* The site's name of a layer, in its JSON, anchors and URLs: "state",
+ * "entity" or "memory". A static string. */
+const char *item_layer_name(enum fact_layer layer);
+
+/* The layer the site names name (item_layer_name), or 0 for none. */
+int item_layer_of(const char *name);
 
 /* The JSON string of a store timestamp's date part ("2024-01-31"), or
  * null for NULL. */

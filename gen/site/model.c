@@ -214,10 +214,10 @@ model_project_index(const struct site_model *m, const char *id)
 }
 
 const char *
-model_marker_of(const struct site_model *m, const char *kind,
+model_marker_of(const struct site_model *m, enum fact_layer layer,
     const char *id)
 {
-	const struct disputed *d = disputed_find(&m->disputed, kind, id);
+	const struct disputed *d = disputed_find(&m->disputed, layer, id);
 
 	return d != NULL ? d->conflict_id : NULL;
 }

@@ -98,8 +98,8 @@ void site_model_free(struct site_model *m);
 /* The index in m->projects of canonical project id, or -1. */
 long model_project_index(const struct site_model *m, const char *id);
 
-/* The open conflict that fact (kind, id) belongs to, or NULL. */
-const char *model_marker_of(const struct site_model *m, const char *kind,
+/* The open conflict that fact (layer, id) belongs to, or NULL. */
+const char *model_marker_of(const struct site_model *m, enum fact_layer layer,
     const char *id);
 
 /*

@@ -182,8 +182,8 @@ fact_json(const struct site_model *m, const struct fact_name *f)
 	long i = model_project_index(m, f->project);
 	int loose = f->project[0] == '\0';
 	int state = strcmp(f->layer, "state") == 0;
-	const char *c = model_marker_of(m, state ? "project_state" :
-	    "entity", f->id);
+	const char *c = model_marker_of(m, state ? LAYER_STATE : LAYER_ENTITY,
+	    f->id);
 	char slug[SLUG_SIZE];
 	struct jbuild b;
 
@@ -450,8 +450,8 @@ hold_row(struct atoz_page *pg, struct held_row *r, const struct fact_name *f)
 			strbuf_add(&pg->text, v[i], strlen(v[i]) + 1);
 		page_hash_str(pg->h, v[i]);
 	}
-	page_hash_str(pg->h, model_marker_of(pg->pc->m, state ?
-	    "project_state" : "entity", f->id));
+	page_hash_str(pg->h, model_marker_of(pg->pc->m, state ? LAYER_STATE :
+	    LAYER_ENTITY, f->id));
 }
 
 /*

@@ -54,14 +54,6 @@ str_or_null(const char *s)
 	return s != NULL ? json_string(s) : json_null();
 }
 
-static const char *
-layer_name(const char *kind)
-{
-	if (strcmp(kind, "project_state") == 0)
-		return "state";
-	return kind;
-}
-
 /*
  * A member's sources (an item_sources array, borrowed) as one line of
  * text, "a; b"; null when there are none. Returns a new JSON value.
@@ -110,11 +102,11 @@ slot_key_array(const char *key)
 
 /* The layer's name in a sentence, singular or plural. */
 static const char *
-layer_words(const char *kind, size_t n)
+layer_words(enum fact_layer layer, size_t n)
 {
-	if (strcmp(kind, "project_state") == 0)
+	if (layer == LAYER_STATE)
 		return n == 1 ? "trusted state fact" : "trusted state facts";
-	if (strcmp(kind, "entity") == 0)
+	if (layer == LAYER_ENTITY)
 		return n == 1 ? "engineering record" : "engineering records";
 	return n == 1 ? "memory" : "memories";
 }
@@ -127,13 +119,13 @@ layer_words(const char *kind, size_t n)
 static void
 kind_words(strbuf *sb, const struct conflict *c, const char *fav)
 {
-	static const char *const order[] = { "project_state", "entity",
-	    "memory" };
+	static const enum fact_layer order[] = { LAYER_STATE, LAYER_ENTITY,
+	    LAYER_MEMORY };
 	size_t count[3] = { 0, 0, 0 }, layers = 0, top = 3;
 
 	for (size_t k = 0; k < c->n_members; k++)
 		for (size_t l = 0; l < 3; l++)
-			if (strcmp(c->members[k].kind, order[l]) == 0)
+			if (c->members[k].layer == order[l])
 				count[l]++;
 	for (size_t l = 0; l < 3; l++)
 		if (count[l] > 0) {
@@ -186,9 +178,10 @@ member_json(const struct site_model *m, const struct conflict_member *cm)
 	strbuf sb;
 	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:i, s:s, s:o, "
 	    "s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
-	    "kind", cm->kind, "layer", layer_name(cm->kind),
+	    "kind", layer_kind(cm->layer), "layer", item_layer_name(cm->layer),
 	    "id", cm->id,
-	    "anchor", item_anchor(cm->kind, cm->id), "trust", cm->trust,
+	    "anchor", item_anchor(item_layer_name(cm->layer), cm->id),
+	    "trust", cm->trust,
 	    "value_then", cm->value_then,
 	    "value_now", str_or_null(cm->value_now),
 	    "status_now", str_or_null(cm->status_now),
@@ -208,7 +201,7 @@ member_json(const struct site_model *m, const struct conflict_member *cm)
 	member_place(o, m, cm);
 	origin = sources_line(sources);
 	strbuf_init(&sb);
-	words_origin(&sb, cm->kind, json_string_value(origin));
+	words_origin(&sb, cm->layer, json_string_value(origin));
 	json_object_set_new(o, "origin", json_string(sb.data));
 	strbuf_free(&sb);
 	json_decref(origin);
@@ -295,7 +288,7 @@ conflict_sides(char ***src, const struct conflict *c, enum sides_mode mode)
 			(*src)[2 * k] = xstrdup(json_string_value(line));
 		json_decref(line);
 		json_decref(list);
-		v[k] = (struct words_side){ cm->kind, mode == SIDES_NOW ?
+		v[k] = (struct words_side){ cm->layer, mode == SIDES_NOW ?
 		    member_value(cm) : cm->value_then, (*src)[2 * k], NULL,
 		    NULL };
 		if (mode != SIDES_NOW && cm->created_at != NULL &&
@@ -511,16 +504,17 @@ winner_json(const struct conflict *c, size_t k)
 	 * winner is named kind:id, as conflict_resolve accepts. */
 	for (size_t j = 0; j < c->n_members; j++)
 		if (j != k && strcmp(c->members[j].id, cm->id) == 0) {
-			strbuf_printf(&word, "%s:", cm->kind);
+			strbuf_printf(&word, "%s:", layer_kind(cm->layer));
 			break;
 		}
 	strbuf_puts(&word, cm->id);
 	shell_word(&cmd, word.data);
 	strbuf_reset(&word);
-	strbuf_printf(&word, "keep the %s %s: %s", layer_words(cm->kind, 1),
+	strbuf_printf(&word, "keep the %s %s: %s", layer_words(cm->layer, 1),
 	    cm->id, member_value(cm));
 	o = json_pack("{s:s, s:s, s:s, s:s}", "id", cm->id, "layer",
-	    layer_name(cm->kind), "command", cmd.data, "keeps", word.data);
+	    item_layer_name(cm->layer), "command", cmd.data, "keeps",
+	    word.data);
 	strbuf_free(&cmd);
 	strbuf_free(&word);
 	return o;
@@ -557,7 +551,8 @@ conflict_head(const struct site_model *m, const struct conflict *c,
 
 	strbuf_init(&sb);
 	if (fav != NULL)
-		strbuf_printf(&sb, "%s %s: %s", layer_name(fav->kind), fav->id,
+		strbuf_printf(&sb, "%s %s: %s", item_layer_name(fav->layer),
+		    fav->id,
 		    member_value(fav));
 	slug_make(slug, c->id);
 	o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:o, s:s, s:s, s:o, s:o, "
@@ -1654,7 +1649,7 @@ conflicts_hash(uint64_t h[2], const struct site_model *m)
 		page_hash_int(h, (long long)c->n_members);
 		for (size_t k = 0; k < c->n_members; k++) {
 			const struct conflict_member *cm = &c->members[k];
-			const char *const g[] = { cm->kind, cm->id,
+			const char *const g[] = { layer_kind(cm->layer), cm->id,
 			    cm->value_then, cm->value_now, cm->status_now,
 			    cm->conflicts_with, cm->layer_type, cm->source,
 			    cm->created_at, cm->updated_at, cm->label,

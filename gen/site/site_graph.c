@@ -356,7 +356,7 @@ end_json(const struct site_graph *g, const struct site_model *m,
 	    far->status : NULL;
 	const char *name = e != NULL ? e->name : far != NULL ? far->name :
 	    NULL;
-	const char *c = model_marker_of(m, "entity", id);
+	const char *c = model_marker_of(m, LAYER_ENTITY, id);
 	int missing = e == NULL && far == NULL;
 	struct jbuild b;
 

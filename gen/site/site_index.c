@@ -1097,9 +1097,13 @@ changes_of(struct change **out, const struct site_model *m,
 static const char *
 kind_said(const char *kind)
 {
-	if (strcmp(kind, "project_state") == 0)
+	switch (layer_of_kind(kind)) {
+	case LAYER_STATE:
 		return "trusted state";
-	return strcmp(kind, "entity") == 0 ? "engineering record" : "memory";
+	case LAYER_ENTITY:
+		return "engineering record";
+	}
+	return "memory";
 }
 
 /* What a change did, in words into sb: "conflict opened", "check
@@ -1218,12 +1222,11 @@ change_fields(strbuf *sb, const struct fact_audit *a)
 /* memory_audit's entity_kind of an API row's layer; NULL for a
  * relationship (people read it on its entities). */
 static const char *
-layer_kind(const char *layer)
+audit_kind(const char *layer)
 {
-	if (strcmp(layer, "state") == 0)
-		return "project_state";
-	return strcmp(layer, "entity") == 0 || strcmp(layer, "memory") == 0 ?
-	    layer : NULL;
+	int l = item_layer_of(layer);
+
+	return l != 0 ? layer_kind((enum fact_layer)l) : NULL;
 }
 
 /* Column col of API row r whose layer's columns are cols; NULL when
@@ -1358,7 +1361,7 @@ unaudited_diff(json_t *out, const struct site_model *m, size_t i,
 		}
 		a++, b++;
 		layer = json_string_value(json_array_get(y, 0));
-		if ((kind = layer_kind(layer)) == NULL)
+		if ((kind = audit_kind(layer)) == NULL)
 			continue;
 		au = audit_find(&m->audit, kind, json_string_value(
 		    json_array_get(y, 1)));

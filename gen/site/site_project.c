@@ -512,7 +512,7 @@ static void
 other_conflict(const char *other, void *arg)
 {
 	struct tree *t = arg;
-	const char *c = model_marker_of(t->m, "entity", other);
+	const char *c = model_marker_of(t->m, LAYER_ENTITY, other);
 
 	if (t->conflict == NULL)
 		t->conflict = c;
@@ -523,7 +523,7 @@ other_conflict(const char *other, void *arg)
 static const char *
 node_conflict(struct tree *t, const struct fact_entity *e)
 {
-	t->conflict = model_marker_of(t->m, "entity", e->id);
+	t->conflict = model_marker_of(t->m, LAYER_ENTITY, e->id);
 	if (t->conflict == NULL)
 		graph_each(t->g, e->id, "uses_material", 1, other_conflict, t);
 	if (t->conflict == NULL)

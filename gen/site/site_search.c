@@ -98,10 +98,10 @@ search_project(const struct site_model *m, const char *id)
 
 /* A fact's flags: 1 in an open conflict, 2 named by an open check. */
 static int
-fact_flags(const struct site_model *m, const char *kind, const char *id)
+fact_flags(const struct site_model *m, enum fact_layer layer, const char *id)
 {
-	return (model_marker_of(m, kind, id) != NULL ? 1 : 0) |
-	    (model_check_of(m, kind, id, NULL) != NULL ? 2 : 0);
+	return (model_marker_of(m, layer, id) != NULL ? 1 : 0) |
+	    (model_check_of(m, layer_kind(layer), id, NULL) != NULL ? 2 : 0);
 }
 
 /* The URL of a fact's anchor: its project's overview (the index for
@@ -142,7 +142,7 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 		    .value = short_value(&val, s->value), .project = pname,
 		    .layer = "state", .status = s->status, .id = s->id,
 		    .pslug = pslug,
-		    .flags = fact_flags(m, "project_state", s->id) };
+		    .flags = fact_flags(m, LAYER_STATE, s->id) };
 
 		fact_url(&url, m, p, "state", s->id);
 		strbuf_reset(&text);
@@ -161,7 +161,7 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 		    .value = short_value(&val, v != NULL ? v : ""),
 		    .project = pname, .layer = "entity",
 		    .status = e->status, .id = e->id, .pslug = pslug,
-		    .flags = fact_flags(m, "entity", e->id) };
+		    .flags = fact_flags(m, LAYER_ENTITY, e->id) };
 
 		fact_url(&url, m, p, "entity", e->id);
 		strbuf_reset(&text);
@@ -180,7 +180,7 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 		    .project = pname, .layer = "memory",
 		    .status = mm->expired ? "expired" : mm->status,
 		    .id = mm->id, .pslug = pslug, .text = mm->content,
-		    .flags = fact_flags(m, "memory", mm->id) };
+		    .flags = fact_flags(m, LAYER_MEMORY, mm->id) };
 
 		fact_url(&url, m, p, "memory", mm->id);
 		d.url = url.data;

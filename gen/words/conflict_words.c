@@ -19,17 +19,18 @@ words_slot(strbuf *sb, const char *slot, const char *project_name)
 }
 
 void
-words_origin(strbuf *sb, const char *kind, const char *source)
+words_origin(strbuf *sb, enum fact_layer layer, const char *source)
 {
-	const char *layer = "memory";
-
-	if (kind != NULL && strcmp(kind, "project_state") == 0)
-		layer = "trusted state";
-	else if (kind != NULL && strcmp(kind, "entity") == 0)
-		layer = "engineering record";
-	strbuf_puts(sb, layer);
-	if (strcmp(layer, "memory") != 0 && source != NULL &&
-	    source[0] != '\0')
+	if (layer == LAYER_STATE)
+		strbuf_puts(sb, "trusted state");
+	else if (layer == LAYER_ENTITY)
+		strbuf_puts(sb, "engineering record");
+	else {
+		/* A memory's source is its type: never said. */
+		strbuf_puts(sb, "memory");
+		return;
+	}
+	if (source != NULL && source[0] != '\0')
 		strbuf_printf(sb, ": %s", source);
 }
 
@@ -38,10 +39,10 @@ words_side(strbuf *sb, const struct words_side *s)
 {
 	strbuf_puts(sb, s->value != NULL && s->value[0] != '\0' ? s->value :
 	    "(empty)");
-	if (s->kind == NULL)
+	if (s->layer == 0)
 		return;
 	strbuf_puts(sb, " (");
-	words_origin(sb, s->kind, s->source);
+	words_origin(sb, s->layer, s->source);
 	strbuf_putc(sb, ')');
 }
 
@@ -74,7 +75,7 @@ words_from(strbuf *sb, const struct words_side *s)
 {
 	size_t at = sb->len;
 
-	words_origin(sb, s->kind, s->source);
+	words_origin(sb, s->layer, s->source);
 	if (s->date != NULL && s->date[0] != '\0' &&
 	    strstr(sb->data + at, s->date) == NULL)
 		strbuf_printf(sb, ", %s", s->date);
@@ -87,7 +88,7 @@ statement_side(strbuf *sb, const struct words_side *s, int brief)
 {
 	strbuf_puts(sb, s->value != NULL && s->value[0] != '\0' ? s->value :
 	    "(empty)");
-	if (brief || s->kind == NULL)
+	if (brief || s->layer == 0)
 		return;
 	strbuf_puts(sb, " (");
 	words_from(sb, s);
@@ -130,7 +131,7 @@ words_favours(strbuf *sb, const struct words_side *s)
 	strbuf_puts(sb, s->value != NULL && s->value[0] != '\0' ? s->value :
 	    "(empty)");
 	strbuf_puts(sb, " (");
-	words_origin(sb, s->kind, NULL);
+	words_origin(sb, s->layer, NULL);
 	strbuf_putc(sb, ')');
 }
 
@@ -140,9 +141,10 @@ words_side_json(struct words_side *out, const json_t *m)
 	const json_t *now = json_object_get(m, "value_now");
 
 	memset(out, 0, sizeof(*out));
-	out->kind = json_string_value(json_object_get(m, "kind"));
+	out->layer = (enum fact_layer)layer_of_kind(json_string_value(
+	    json_object_get(m, "kind")));
 	out->value = json_is_string(now) ? json_string_value(now) :
 	    json_string_value(json_object_get(m, "value_then"));
 	out->source = json_string_value(json_object_get(m, "source"));
-	return out->kind != NULL ? 0 : -1;
+	return out->layer != 0 ? 0 : -1;
 }

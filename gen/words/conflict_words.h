@@ -11,12 +11,12 @@
 
 #include <jansson.h>
 
+#include "util/layer.h"
 #include "util/strbuf.h"
 
 /* One side of a conflict: a member's value and its origin. */
 struct words_side {
-	const char *kind;      /* "project_state", "entity" or "memory";
-	                          NULL when not known */
+	enum fact_layer layer; /* 0 when not known */
 	const char *value;     /* the value said (as found, or now) */
 	const char *source;    /* provenance line ("a; b"), or NULL; a
 	                          memory's (its type) is never said */
@@ -35,10 +35,10 @@ void words_slot(strbuf *sb, const char *slot, const char *project_name);
 
 /* Where a side comes from, into sb: "trusted state: requirements spec
  * rev A", "engineering record: commissioning log", "memory". */
-void words_origin(strbuf *sb, const char *kind, const char *source);
+void words_origin(strbuf *sb, enum fact_layer layer, const char *source);
 
 /* A side as "300 rpm (trusted state: requirements spec rev A)", an
- * empty value as "(empty)", into sb; a side of no kind (NULL) is its
+ * empty value as "(empty)", into sb; a side of no layer (0) is its
  * value alone. */
 void words_side(strbuf *sb, const struct words_side *s);
 

@@ -17,9 +17,9 @@
 #include "words/conflict_words.h"
 
 static const struct words_side spindle[] = {
-	{ "project_state", "300 rpm", "requirements spec rev A", NULL, NULL },
-	{ "entity", "350 rpm", "commissioning log 2026-03-16", NULL, NULL },
-	{ "memory", "250 rpm", "knowledge", NULL, NULL },
+	{ LAYER_STATE, "300 rpm", "requirements spec rev A", NULL, NULL },
+	{ LAYER_ENTITY, "350 rpm", "commissioning log 2026-03-16", NULL, NULL },
+	{ LAYER_MEMORY, "250 rpm", "knowledge", NULL, NULL },
 };
 
 static void
@@ -44,8 +44,8 @@ test_slot(void **state)
 static void
 test_sides(void **state)
 {
-	struct words_side twice[] = { spindle[0], spindle[0], { "entity",
-	    "", NULL, NULL, NULL }, { NULL, "bare", NULL, NULL, NULL } };
+	struct words_side twice[] = { spindle[0], spindle[0], { LAYER_ENTITY,
+	    "", NULL, NULL, NULL }, { 0, "bare", NULL, NULL, NULL } };
 	strbuf sb;
 
 	(void)state;

@@ -422,10 +422,19 @@ test_describe(void **state)
 	s = slot_describe("entity_slot", "not json");
 	assert_string_equal(s, "not json");
 	free(s);
-	assert_int_equal(slot_kind_trust("project_state"), 3);
-	assert_int_equal(slot_kind_trust("entity"), 2);
-	assert_int_equal(slot_kind_trust("memory"), 1);
-	assert_int_equal(slot_kind_trust("other"), 0);
+	/* A layer's names at the edges, and its trust as its value. */
+	assert_int_equal(layer_of_kind("project_state"), 3);
+	assert_int_equal(layer_of_kind("entity"), 2);
+	assert_int_equal(layer_of_kind("memory"), 1);
+	assert_int_equal(layer_of_kind("other"), 0);
+	assert_int_equal(layer_of_kind("entities"), 0);
+	assert_int_equal(layer_of_kind(NULL), 0);
+	for (int l = LAYER_MEMORY; l <= LAYER_STATE; l++)
+		assert_int_equal(layer_of_kind(layer_kind(
+		    (enum fact_layer)l)), l);
+	assert_string_equal(layer_table(LAYER_STATE), "project_state");
+	assert_string_equal(layer_table(LAYER_ENTITY), "entities");
+	assert_string_equal(layer_table(LAYER_MEMORY), "memories");
 }
 
 /*

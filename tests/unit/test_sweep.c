@@ -101,7 +101,7 @@ test_empty(void **state)
 	conflict_list_free(&l);
 	assert_int_equal(conflict_disputed(&d, f->st, &err), 0);
 	assert_int_equal(d.n, 0);
-	assert_null(disputed_find(&d, "entity", "e1"));
+	assert_null(disputed_find(&d, LAYER_ENTITY, "e1"));
 	disputed_list_free(&d);
 	assert_int_equal(conflict_get(&c, f->st, "c123", &err),
 	    -MIRROR_EINPUT);
@@ -172,7 +172,7 @@ test_get(void **state)
 	assert_string_equal(c.question, "Is the lateral support material of "
 	    "p05-interferometer GF-PTFE?");
 	assert_int_equal(c.n_members, 2);
-	assert_string_equal(c.members[0].kind, "project_state");
+	assert_int_equal(c.members[0].layer, LAYER_STATE);
 	assert_string_equal(c.members[0].id, "s1");
 	assert_int_equal(c.members[0].trust, 3);
 	assert_true(c.members[0].favoured);
@@ -180,7 +180,7 @@ test_get(void **state)
 	assert_string_equal(c.members[0].source, "review 3");
 	assert_string_equal(c.members[0].label, "lateral_support_material");
 	assert_string_equal(c.members[0].layer_type, "decision");
-	assert_string_equal(c.members[1].kind, "entity");
+	assert_int_equal(c.members[1].layer, LAYER_ENTITY);
 	assert_false(c.members[1].favoured);
 	assert_string_equal(c.members[1].conflicts_with, "s1");
 	assert_string_equal(c.members[1].value_then, "PEEK");
@@ -224,24 +224,24 @@ test_disputed(void **state)
 		assert_true(c < 0 || (c == 0 &&
 		    strcmp(d.items[i - 1].id, d.items[i].id) <= 0));
 	}
-	e = disputed_find(&d, "entity", "e1");
-	s = disputed_find(&d, "project_state", "s1");
-	m = disputed_find(&d, "memory", "m2");
+	e = disputed_find(&d, LAYER_ENTITY, "e1");
+	s = disputed_find(&d, LAYER_STATE, "s1");
+	m = disputed_find(&d, LAYER_MEMORY, "m2");
 	assert_non_null(e);
 	assert_non_null(s);
 	assert_non_null(m);
 	assert_string_equal(e->conflict_id, s->conflict_id);
 	assert_string_not_equal(e->conflict_id, m->conflict_id);
-	assert_null(disputed_find(&d, "memory", "m3"));
-	assert_null(disputed_find(&d, "entity", "s1"));
-	assert_null(disputed_find(&d, "memory", "zz"));
+	assert_null(disputed_find(&d, LAYER_MEMORY, "m3"));
+	assert_null(disputed_find(&d, LAYER_ENTITY, "s1"));
+	assert_null(disputed_find(&d, LAYER_MEMORY, "zz"));
 	assert_int_equal(conflict_dismiss(f->st, m->conflict_id, "fine",
 	    "tester", NOW_TS, &err), 0);
 	disputed_list_free(&d);
 	assert_int_equal(conflict_disputed(&d, f->st, &err), 0);
 	assert_int_equal(d.n, 2);
-	assert_null(disputed_find(&d, "memory", "m2"));
-	assert_non_null(disputed_find(&d, "entity", "e1"));
+	assert_null(disputed_find(&d, LAYER_MEMORY, "m2"));
+	assert_non_null(disputed_find(&d, LAYER_ENTITY, "e1"));
 	disputed_list_free(&d);
 }
 
@@ -390,13 +390,15 @@ test_list_members_as_get(void **state)
 			for (size_t j = 0; j < b.n_members; j++) {
 				const struct conflict_member *x =
 				    &a->members[j], *y = &b.members[j];
-				const char *const xs[] = { x->kind, x->id,
+				const char *const xs[] = {
+				    layer_kind(x->layer), x->id,
 				    x->value_then, x->value_now,
 				    x->status_now, x->conflicts_with,
 				    x->layer_type, x->source, x->created_at,
 				    x->updated_at, x->label, x->project,
 				    x->slot_words };
-				const char *const ys[] = { y->kind, y->id,
+				const char *const ys[] = {
+				    layer_kind(y->layer), y->id,
 				    y->value_then, y->value_now,
 				    y->status_now, y->conflicts_with,
 				    y->layer_type, y->source, y->created_at,
