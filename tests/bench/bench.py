@@ -51,6 +51,13 @@ generator checksum) and measures, with the binary BUILD/mirror:
               (M: at most 20,000 files; L: 100,000 files and folders,
               1 GB, no file over 1 MB: issue 69)
   hugo_s      hugo on the site's own .md files (minimal layout)
+  render_ram_s, hugo_ram_s  the same render and the same hugo run with
+              their output on a RAM disk (/dev/shm, when it is a tmpfs;
+              else not measured): what each costs without a disk's
+              inode allocator (on this machine's ext4 about half the
+              render's time at M: doc/performance.md), and
+              ratio_vs_hugo_ram their ratio; the targets stay on the
+              disk's figures
   cmark_s     the cmark-gfm command line over the same .md files
   git_cli_s   git add -A && git commit of the site into a fresh repo
 
@@ -251,6 +258,21 @@ def rmtree(path):
         except OSError:
             pass
     shutil.rmtree(path)
+
+
+def fmt(v):
+    """A figure of two decimals, or "-" for one not measured."""
+    return "-" if v is None else "%.2f" % v
+
+
+def is_tmpfs(path):
+    """True when path is the mount point of a tmpfs we may write."""
+    try:
+        with open("/proc/mounts") as f:
+            mounts = [line.split()[1:3] for line in f]
+    except OSError:
+        return False
+    return [path, "tmpfs"] in mounts and os.access(path, os.W_OK)
 
 
 def bare_repo(path):
@@ -488,10 +510,34 @@ class Bench:
 
         # 7. the peers, on the pages of step 2
         r["hugo_s"], r["hugo_pages"] = self.hugo(site)
+        self.on_ram(r, swept, site)
         r["cmark_s"] = self.cmark(site)
         r["git_cli_s"] = self.git_cli(site)
         r["ratio_vs_hugo"] = round(r["render_s"] / r["hugo_s"], 3)
         r["ratio_vs_git_cli"] = round(r["commit_s"] / r["git_cli_s"], 3)
+
+    def on_ram(self, r, swept, site):
+        """render_ram_s, hugo_ram_s and ratio_vs_hugo_ram into r: the
+        render of step 2 and Hugo's run with their output on /dev/shm
+        (None each when it is no tmpfs)."""
+        r["render_ram_s"] = r["hugo_ram_s"] = r["ratio_vs_hugo_ram"] = None
+        if not is_tmpfs("/dev/shm"):
+            return
+        ram = tempfile.mkdtemp(prefix="mirror-bench-", dir="/dev/shm")
+        out = os.path.join(ram, "site")
+        try:
+            def render():
+                if os.path.lexists(out):
+                    shutil.rmtree(out)
+                return run_rss([self.mirror, "build", "--no-sweep",
+                                "--store", swept, "--out", out,
+                                "--quiet"])[::2]
+            r["render_ram_s"], _ = timed_rss(render)
+            r["hugo_ram_s"], _ = self.hugo(site, os.path.join(ram, "pub"))
+        finally:
+            shutil.rmtree(ram)
+        r["ratio_vs_hugo_ram"] = round(r["render_ram_s"] /
+                                       r["hugo_ram_s"], 3)
 
     def cores(self):
         """The cores row: the render of the swept S store at 1, 2 and
@@ -633,8 +679,9 @@ class Bench:
             files += [os.path.join(d, n) for n in names if n.endswith(".md")]
         return sorted(files)
 
-    def hugo(self, site):
-        """Hugo over the site's .md files; (seconds, pages rendered)."""
+    def hugo(self, site, pub=None):
+        """Hugo over the site's .md files into pub (None: the bench's
+        own folder); (seconds, pages rendered)."""
         h = self.path("hugo")
         rmtree(h)
         content = os.path.join(h, "content")
@@ -666,7 +713,7 @@ class Bench:
                     'disableKinds = ["taxonomy", "term", "RSS", "sitemap",'
                     ' "robotsTXT", "404"]\n'
                     '[markup.goldmark.renderer]\nunsafe = true\n')
-        pub = os.path.join(h, "public")
+        pub = pub or os.path.join(h, "public")
 
         def once():
             rmtree(pub)
@@ -927,6 +974,10 @@ def targets(r):
             r["size"], 1000 * r["render_s"] / r["pages"],
             1000 * r["hugo_s"] / r["pages"], r["hugo_pages"],
             1000 * r["cmark_s"] / r["pages"]),
+        "       %s on a RAM disk: render %s s vs hugo %s s: %s (no disk's "
+        "inode allocator; the target holds the disk's figures)" % (
+            r["size"], fmt(r["render_ram_s"]), fmt(r["hugo_ram_s"]),
+            fmt(r["ratio_vs_hugo_ram"])),
         "       %s SHA-1 of the site's %d files (%.1f MB) as blobs: %s MB/s" %
         (r["size"], r["hash_files"], r["hash_bytes"] / 1e6, ", ".join(
             "%s %.0f" % (k, r[k + "_mb_s"]) for k in HASHES)),
