@@ -94,11 +94,11 @@ enum build_outcome {
 };
 
 /*
- * The path a build took (b->report.path), decided where the build
- * learns it (build_prepare): at the check, before the sweep (step 4),
- * or at the stamp, after the sweep and its read (step 8). A build that
- * renders is BUILD_PATH_RENDERED; the other two are those build_run
- * ends with BUILD_UNCHANGED.
+ * The path a build took (b->report.path), decided by the step where the
+ * build learns it (pipeline.c's build_steps[]): the check, before the
+ * sweep (step 4), or the stamp, after the sweep and its read (step 8).
+ * A build that renders is BUILD_PATH_RENDERED; the other two are those
+ * build_run ends with BUILD_UNCHANGED.
  */
 enum build_path {
 	BUILD_PATH_RENDERED = 0,      /* the site rendered into DIR */

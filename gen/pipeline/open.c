@@ -1,8 +1,8 @@
 /*
- * open.c: a build's steps 3 and 5 (build.h), with its way into steps 2
- * and 4: the templates and the theme parsed, the rules read, the store
- * opened (and checked before the sweep, check.c), the rehearsal, the
- * repository vetted.
+ * open.c: a build's steps 3 to 5 (build.h) and its repository's part of
+ * step 2: the templates and the theme parsed, the rules read, the store
+ * opened, then checked before the sweep (check.c), the rehearsal, the
+ * repository vetted before or after them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,15 +78,16 @@ build_rehearse(const struct build *b, mirror_error *err)
 }
 
 /*
- * Step 3, then steps 4 and 5: open templates and theme (parse errors
- * stop the build before the sweep touches the store; with user
- * templates, a rehearsal render, step 5, catches the rest), then open
- * the store, for writing unless no_sweep, and check it (step 4). The
- * caller sweeps on the same connection, which is then used for the
- * read. Returns 0 to go on, BUILD_UNCHANGED when there is nothing to do
- * (build_check), or < 0 with err set.
+ * Step 3: open what the pages are made with, so that one that does not
+ * parse stops the build before the sweep touches the store: every
+ * template and the theme; the rules (a rules directory that cannot be
+ * read stops the build here, a rule that cannot be read is the sweep's
+ * to tell; a no_sweep build reads them too: the set is an input of its
+ * stamp, so its site is the one a sweeping build of the same store
+ * makes); then the store, for writing unless no_sweep. Returns 0 or < 0
+ * with err set.
  */
-static int
+int
 build_open(struct build *b, mirror_error *err)
 {
 	const struct build_opts *o = b->o;
@@ -99,31 +100,47 @@ build_open(struct build *b, mirror_error *err)
 		rc = tmpl_set_get(&t, b->so.tmpl, page_templates[i], err);
 	if (rc == 0)
 		rc = theme_open(&b->so.th, o->theme, err);
+	if (rc == 0)
+		rc = build_rules_load(&b->ch.rules, o->rules, o->params,
+		    o->nparams, err);
 	if (rc < 0)
 		return rc;
-	/* A rules directory that cannot be read stops the build here; a
-	 * rule that cannot be read is the sweep's to tell. A no_sweep
-	 * build reads them too: the set is an input of its stamp, so its
-	 * site is the one a sweeping build of the same store makes. */
-	if ((rc = build_rules_load(&b->ch.rules, o->rules, o->params,
-	    o->nparams, err)) < 0)
-		return rc;
-	if (o->no_sweep) {
+	return store_open(&b->s.st, o->store, o->no_sweep ? STORE_READ :
+	    STORE_WRITE, err);
+}
+
+/*
+ * Step 4: the check (build_check), in a read of its own; the row ids
+ * it takes stay for the sweep (build_sweep_listing), which takes them
+ * while the store is as this read saw it. A no_sweep build checks
+ * nothing here (its read checks what it reads) and renders: DIR's
+ * record is read. Returns 0 to go on, BUILD_UNCHANGED when DIR (and
+ * the branch) hold the build, or < 0 with err set.
+ */
+int
+build_check_store(struct build *b, mirror_error *err)
+{
+	int rc;
+
+	if (b->o->no_sweep) {
 		build_record(b);
-		return store_open(&b->s.st, o->store, STORE_READ, err);
+		return 0;
 	}
-	rc = store_open(&b->s.st, o->store, STORE_WRITE, err);
-	if (rc == 0 && (rc = store_read_begin(b->s.st, err)) == 0) {
-		rc = build_check(b, err);
-		/* The row ids stay for the sweep (build_sweep), which takes
-		 * them while the store is as this read saw it. */
-		store_read_end(b->s.st);
-	}
-	if (rc != 0)
-		return rc;          /* BUILD_UNCHANGED: no sweep */
-	if (o->templates != NULL && (rc = build_rehearse(b, err)) < 0)
+	if ((rc = store_read_begin(b->s.st, err)) < 0)
 		return rc;
-	return 0;
+	rc = build_check(b, err);
+	store_read_end(b->s.st);
+	return rc;
+}
+
+/* Step 5 (build_rehearse), with user templates and a sweep. Returns 0
+ * or < 0 with err set. */
+int
+build_rehearse_templates(struct build *b, mirror_error *err)
+{
+	if (b->o->templates == NULL || b->o->no_sweep)
+		return 0;
+	return build_rehearse(b, err);
 }
 
 /*
@@ -164,25 +181,32 @@ build_git_start(struct build *b, mirror_error *err)
 }
 
 /*
- * build_open with libgit2 started and the repository vetted before it
- * (build_git_start), or after it when the build may wait
- * (build_git_later): then only if the build goes on to the sweep, or
- * the tip's memo could not say it has nothing to do (the memo answers
- * only when the branch has no lock, no HEAD naming it and no work tree,
- * what history_check would refuse). Returns as build_open does.
+ * Step 2's repository, before anything is opened: libgit2 started and
+ * the repository vetted (build_git_start), unless the build may wait
+ * (build_git_later; b->ch.git_later says so). Returns 0 or < 0 with
+ * err set.
  */
 int
-build_open_git(struct build *b, mirror_error *err)
+build_git_first(struct build *b, mirror_error *err)
 {
-	int rc = 0, grc;
-
 	b->ch.git_later = build_git_later(b->o);
-	if (!b->ch.git_later && (rc = build_git_start(b, err)) < 0)
-		return rc;
-	rc = build_open(b, err);
-	if (rc < 0 || !b->ch.git_later ||
-	    (rc == BUILD_UNCHANGED && b->ch.tip_by_memo))
-		return rc;
-	grc = build_git_start(b, err);
-	return grc < 0 ? grc : rc;
+	return b->ch.git_later ? 0 : build_git_start(b, err);
+}
+
+/*
+ * Step 2's repository, for a build that waited (b->ch.git_later), once
+ * the check and the rehearsal are done: started and vetted now, also
+ * for a build the check found held (b->report.path) unless the tip's
+ * memo said so (b->ch.tip_by_memo: it answers only when the branch has
+ * no lock, no HEAD naming it and no work tree, what history_check would
+ * refuse). Returns 0 or < 0 with err set.
+ */
+int
+build_git_then(struct build *b, mirror_error *err)
+{
+	int held = b->report.path == BUILD_PATH_HELD_BEFORE_SWEEP;
+
+	if (!b->ch.git_later || (held && b->ch.tip_by_memo))
+		return 0;
+	return build_git_start(b, err);
 }

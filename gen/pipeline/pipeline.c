@@ -148,26 +148,138 @@ build_render(struct build *b, mirror_error *err)
 	return rc;
 }
 
-/*
- * The model's read and the render into DIR (the store read open), with
- * their laps; b->start lists DIR on a thread meanwhile. Returns 0 or
- * < 0 with err set.
- */
+/* Step 6: the sweep (build_sweep_listing); the row ids the check took
+ * for it go after it. Returns 0 or < 0 with err set. */
 static int
-build_read_render(struct build *b, mirror_error *err)
+build_sweep_step(struct build *b, mirror_error *err)
+{
+	int rc = build_sweep_listing(b, err);
+
+	digest_drop_rowids(&b->s.digest);
+	return rc;
+}
+
+/* Step 7: the snapshot, in the read every page comes from (b->reading
+ * says it is open). Returns 0 or < 0 with err set. */
+static int
+build_snapshot_step(struct build *b, mirror_error *err)
+{
+	int rc = store_read_begin(b->s.st, err);
+
+	if (rc < 0)
+		return rc;
+	b->reading = 1;
+	return build_snapshot_after(b, err);
+}
+
+/* Step 9: the model, and the counts the caller asked for, in that read.
+ * Returns 0 or < 0 with err set. */
+static int
+build_model(struct build *b, mirror_error *err)
 {
 	int rc;
 
+	b->so.stamp = &b->stamp;
 	rc = site_model_read(&b->s, err);
-	if (rc == 0)
-		rc = build_counts(b, err);
-	lap(&b->report, PH_READ);
-	if (rc == 0)
-		rc = build_render(b, err);
+
+	return rc < 0 ? rc : build_counts(b, err);
+}
+
+/* Step 10: the render into DIR's staging (build_render), every file
+ * handed to gen/output written, and the read ended. Returns 0 or < 0
+ * with err set. */
+static int
+build_render_step(struct build *b, mirror_error *err)
+{
+	int rc = build_render(b, err);
+
 	if (rc == 0)
 		rc = output_drain(b->so.out, err);
-	output_begin_drop(b->start);  /* not handed over: a failed read */
-	b->start = NULL;
+	store_read_end(b->s.st);
+	b->reading = 0;
+	return rc;
+}
+
+/* Step 11, with a repository: the commit (build_history). Returns 0 or
+ * < 0 with err set. */
+static int
+build_commit_step(struct build *b, mirror_error *err)
+{
+	return b->o->repo != NULL ? build_history(b, err) : 0;
+}
+
+/* Step 12: the swap (output_commit), and what it wrote and kept into
+ * the report. Returns 0 or < 0 with err set. */
+static int
+build_swap(struct build *b, mirror_error *err)
+{
+	int rc = output_commit(b->so.out, err);
+
+	if (rc == 0) {
+		b->report.written = (long long)output_written(b->so.out);
+		b->report.reused = (long long)output_reused(b->so.out);
+	}
+	return rc;
+}
+
+/*
+ * One step of a build (build.h numbers them): what runs, the phase its
+ * time and rows count in (--json's timings_ms and work.rows), and where
+ * a build that learns there it has nothing to do goes. A step of a
+ * build that goes that way runs only when it says held_too.
+ */
+struct build_step {
+	int number;
+	int (*run)(struct build *b, mirror_error *err);
+	enum build_phase phase;
+	enum build_path held;   /* when run says BUILD_UNCHANGED */
+	int held_too;           /* runs after BUILD_UNCHANGED too */
+};
+
+/* A build, top to bottom: steps 2 to 12 (build.h). */
+static const struct build_step build_steps[] = {
+	{ 2, build_lock, PH_LOCK, 0, 0 },
+	{ 2, build_git_first, PH_CHECK, 0, 0 },
+	{ 3, build_open, PH_CHECK, 0, 0 },
+	{ 4, build_check_store, PH_CHECK, BUILD_PATH_HELD_BEFORE_SWEEP, 0 },
+	{ 5, build_rehearse_templates, PH_CHECK, 0, 0 },
+	{ 2, build_git_then, PH_CHECK, 0, 1 },
+	{ 6, build_sweep_step, PH_SWEEP, 0, 0 },
+	{ 7, build_snapshot_step, PH_READ, 0, 0 },
+	{ 8, build_unchanged, PH_READ, BUILD_PATH_HELD_AFTER_SWEEP, 0 },
+	{ 9, build_model, PH_READ, 0, 0 },
+	{ 10, build_render_step, PH_RENDER, 0, 0 },
+	{ 11, build_commit_step, PH_COMMIT, 0, 0 },
+	{ 12, build_swap, PH_SWAP, 0, 0 },
+};
+
+/*
+ * Run the steps in order, each timed into its phase, until one fails;
+ * one that says BUILD_UNCHANGED sets b->report.path and leaves the
+ * rest to the steps that run then too. Returns 0, BUILD_UNCHANGED, or
+ * < 0 with err set.
+ */
+static int
+build_walk(struct build *b, mirror_error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(build_steps) / sizeof(*build_steps);
+	    i++) {
+		const struct build_step *st = &build_steps[i];
+		int k;
+
+		if (rc == BUILD_UNCHANGED && !st->held_too)
+			continue;
+		k = st->run(b, err);
+		lap(&b->report, st->phase);
+		if (k < 0)
+			return k;
+		if (k == BUILD_UNCHANGED) {
+			b->report.path = st->held;
+			rc = k;
+		}
+	}
 	return rc;
 }
 
@@ -189,70 +301,6 @@ build_report_held(struct build *b, mirror_error *err)
 		store_read_end(b->s.st);
 	b->reading = 0;
 	lap(&b->report, PH_READ);
-	return rc;
-}
-
-/*
- * Steps 2 to 8: DIR's lock, the opening, the check and the rehearsal,
- * the sweep, the snapshot after it and the stamp (b->reading says
- * whether the read is open). Returns 0 to go on, BUILD_UNCHANGED (with
- * b->report.path set), or < 0 with err set.
- */
-static int
-build_prepare(struct build *b, mirror_error *err)
-{
-	struct build_report *r = &b->report;
-	int rc;
-
-	rc = build_lock(b, err);
-	lap(r, PH_LOCK);
-	if (rc == 0)
-		rc = build_open_git(b, err);
-	lap(r, PH_CHECK);
-	if (rc == BUILD_UNCHANGED) {
-		r->path = BUILD_PATH_HELD_BEFORE_SWEEP;
-		return rc;
-	}
-	if (rc == 0)
-		rc = build_sweep_listing(b, err);
-	digest_drop_rowids(&b->s.digest);     /* the check's read's alone */
-	lap(r, PH_SWEEP);
-	if (rc == 0 && (rc = store_read_begin(b->s.st, err)) == 0)
-		b->reading = 1;
-	if (rc == 0)
-		rc = build_snapshot_after(b, err);
-	if (rc == 0 && (rc = build_unchanged(b, err)) == BUILD_UNCHANGED)
-		r->path = BUILD_PATH_HELD_AFTER_SWEEP;
-	return rc;
-}
-
-/*
- * Steps 9 to 12 once the build renders: the model's read and the
- * render, the commit to the branch, the swap into DIR. Returns 0 or
- * < 0 with err set.
- */
-static int
-build_write(struct build *b, mirror_error *err)
-{
-	struct build_report *r = &b->report;
-	int rc;
-
-	b->so.stamp = &b->stamp;
-	rc = build_read_render(b, err);
-	if (b->reading)
-		store_read_end(b->s.st);
-	b->reading = 0;
-	lap(r, PH_RENDER);
-	if (rc == 0 && b->o->repo != NULL)
-		rc = build_history(b, err);
-	lap(r, PH_COMMIT);
-	if (rc == 0)
-		rc = output_commit(b->so.out, err);
-	lap(r, PH_SWAP);
-	if (rc == 0) {
-		r->written = (long long)output_written(b->so.out);
-		r->reused = (long long)output_reused(b->so.out);
-	}
 	return rc;
 }
 
@@ -298,9 +346,7 @@ build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 	b->s.base_url = o->base_url;
 	if ((rc = mirror_clock(&b->s.now, err)) < 0)
 		return rc;
-	rc = build_prepare(b, err);
-	if (rc == 0)
-		rc = build_write(b, err);
+	rc = build_walk(b, err);
 	output_begin_drop(b->start);   /* unchanged after all, or failed */
 	b->start = NULL;
 	if (rc == BUILD_UNCHANGED && (rc = build_report_held(b, err)) >= 0) {

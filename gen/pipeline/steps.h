@@ -21,8 +21,13 @@ int build_memo(struct build *b, mirror_error *err);
 void build_record(struct build *b);
 int build_check(struct build *b, mirror_error *err);
 
-/* open.c: templates, theme, rules, store and repository (steps 2 to 5) */
-int build_open_git(struct build *b, mirror_error *err);
+/* open.c: the repository (step 2), templates, theme, rules and store
+ * (step 3), the check's read (step 4), the rehearsal (step 5) */
+int build_git_first(struct build *b, mirror_error *err);
+int build_open(struct build *b, mirror_error *err);
+int build_check_store(struct build *b, mirror_error *err);
+int build_rehearse_templates(struct build *b, mirror_error *err);
+int build_git_then(struct build *b, mirror_error *err);
 
 /* sweep_read.c: the sweep and the read after it (steps 6 and 7) */
 int build_sweep_listing(struct build *b, mirror_error *err);
