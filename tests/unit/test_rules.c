@@ -2004,6 +2004,61 @@ test_every_function(void **state)
 	strbuf_free(&slow);
 }
 
+/* Haystacks and needles of instr: text (multibyte, bytes that are not
+ * UTF-8, a NUL inside), empty, numbers, blobs and NULL. */
+static const char instr_args[] =
+	"CREATE TABLE instr_h(v); CREATE TABLE instr_n(v);"
+	"INSERT INTO instr_h VALUES ('abcabc'), (''), ('\xc3\xa9\xc3\xa9" "a'),"
+	" ('h\xc3\xa9llo w\xc3\xb6rld'), ('{\"valid_from\": \"2020-01-01\"}'),"
+	" (CAST(x'6100626300' AS TEXT)), (CAST(x'c3' AS TEXT)),"
+	" (CAST(x'8080e282ac61ff62' AS TEXT)), (123), (1.5), (x'616263'),"
+	" (NULL);"
+	"INSERT INTO instr_n VALUES ('b'), (''), ('a'), ('\xc3\xb6'), ('c'),"
+	" ('\"valid_'), (CAST(x'00' AS TEXT)), (CAST(x'80' AS TEXT)),"
+	" (CAST(x'ff62' AS TEXT)), ('\xc3\xa9'), ('zzzzzzzzzzzzzzzzzzzzzz'),"
+	" ('3'), (x'62'), (NULL), (CAST(x'6300' AS TEXT));";
+
+#define INSTR_ALL "SELECT group_concat(x, ',') FROM (SELECT " \
+	"coalesce(instr(h.v, n.v), 'N') AS x FROM instr_h h, instr_n n " \
+	"ORDER BY h.rowid, n.rowid)"
+
+/*
+ * instr on a rule's connection (the guard's own for two texts, SQLite's
+ * through its private connection otherwise) gives what SQLite's gives
+ * on a connection of its own, for every pair of arguments.
+ */
+static void
+test_instr(void **state)
+{
+	struct fixture *f = *state;
+	sqlite3 *db = store_db(f->st), *plain = NULL;
+	struct rule_guard g;
+	sqlite3_stmt *s = NULL;
+	char *want, *got;
+
+	run_sql(f, instr_args);
+	assert_int_equal(sqlite3_open(":memory:", &plain), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(plain, instr_args, NULL, NULL, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(plain, INSTR_ALL, -1, &s, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	want = strdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(plain);
+	assert_int_equal(guard_init(&g, db, f->st), SQLITE_OK);
+	guard_arm(&g, db);
+	got = strdup(q(f, INSTR_ALL));
+	guard_disarm(&g, db);
+	guard_free(&g);
+	assert_non_null(want);
+	assert_non_null(got);
+	assert_true(strlen(want) > 300);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+}
+
 int
 main(void)
 {
@@ -2014,6 +2069,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_hostile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_budget_and_cap, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_instr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_function, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_shape, setup, teardown),
