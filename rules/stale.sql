@@ -74,12 +74,12 @@ go(x) AS MATERIALIZED (
   SELECT 1 FROM (
     SELECT max(CASE WHEN e.updated_at >= cut.t
                      AND e.status IN ('active', 'superseded')
-                    THEN julianday(e.updated_at) END) AS top,
-           min(CASE WHEN e.status = 'active'
-                     AND e.entity_type <> 'subsystem'
-                    THEN julianday(e.updated_at) END) AS lo
-    FROM cut CROSS JOIN entities e)
-  WHERE lo <= top - :days),
+                    THEN julianday(e.updated_at) END) AS top
+    FROM cut CROSS JOIN entities e) t
+  WHERE t.top IS NOT NULL
+    AND EXISTS (SELECT 1 FROM entities e
+                WHERE e.status = 'active' AND e.entity_type <> 'subsystem'
+                  AND julianday(e.updated_at) <= t.top - :days)),
 recent AS MATERIALIZED (
   SELECT e.id, e.entity_type AS type, e.name, e.updated_at,
          coalesce(c.id, e.project) AS cp,
