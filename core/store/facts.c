@@ -1955,16 +1955,26 @@ struct names_reader {
 	struct store_key key;
 };
 
-int
-facts_names_open(struct names_reader **out, mirror_store *st,
-    const struct store_key *key, mirror_error *err)
+/* The names query's rows, of every project (ids NULL) or of the
+ * canonical projects of the JSON array ids, in facts_names_open's
+ * order. */
+#define NAMES_SQL(where) "SELECT * FROM (SELECT s.key AS n, " \
+	CANON("s") " AS p, 3 AS l, s.id AS i, s.category, s.status, " \
+	"s.value, NULL, '' FROM main.project_state s" JOIN_ALIAS("s") \
+	where("s") "UNION ALL SELECT e.name, " CANON("e") ", 2, e.id, " \
+	"e.entity_type, e.status, NULL, e.properties, e.description FROM " \
+	"main.entities e" JOIN_ALIAS("e") where("e") ") ORDER BY " \
+	"mirror_key(n, ?1), p, l, i"
+#define NAMES_ALL(t) ""
+#define NAMES_OF(t) "WHERE " CANON(t) " IN (SELECT value FROM " \
+	"json_each(?2)) "
+
+/* facts_names_open of sql, with ids (NULL: none) bound as ?2. */
+static int
+names_open(struct names_reader **out, mirror_store *st,
+    const struct store_key *key, const char *sql, const char *ids,
+    mirror_error *err)
 {
-	static const char sql[] = "SELECT * FROM (SELECT s.key AS n, "
-	    CANON("s") " AS p, 3 AS l, s.id AS i, s.category, s.status, "
-	    "s.value, NULL, '' FROM main.project_state s" JOIN_ALIAS("s")
-	    "UNION ALL SELECT e.name, " CANON("e") ", 2, e.id, e.entity_type, "
-	    "e.status, NULL, e.properties, e.description FROM main.entities "
-	    "e" JOIN_ALIAS("e") ") ORDER BY mirror_key(n, ?1), p, l, i";
 	struct names_reader *nr = xcalloc(1, sizeof(*nr));
 	int rc;
 
@@ -1974,7 +1984,10 @@ facts_names_open(struct names_reader **out, mirror_store *st,
 	nr->key = *key;
 	rc = prepare(&nr->r.stmt, st, sql, "cannot list keys and names", err);
 	if (rc == 0 && (rc = sqlite3_bind_pointer(nr->r.stmt, 1, &nr->key,
-	    STORE_KEY_TYPE, NULL)) != SQLITE_OK)
+	    STORE_KEY_TYPE, NULL)) == SQLITE_OK && ids != NULL)
+		rc = sqlite3_bind_text(nr->r.stmt, 2, ids, -1,
+		    SQLITE_TRANSIENT);
+	if (rc > 0)
 		rc = store_fail(st, err, rc, "cannot list keys and names");
 	if (rc < 0) {
 		facts_names_close(nr);
@@ -1982,6 +1995,34 @@ facts_names_open(struct names_reader **out, mirror_store *st,
 	}
 	*out = nr;
 	return 0;
+}
+
+int
+facts_names_open(struct names_reader **out, mirror_store *st,
+    const struct store_key *key, mirror_error *err)
+{
+	return names_open(out, st, key, NAMES_SQL(NAMES_ALL), NULL, err);
+}
+
+int
+facts_names_open_projects(struct names_reader **out, mirror_store *st,
+    const struct store_key *key, const char *const *ids, size_t n,
+    mirror_error *err)
+{
+	json_t *a = json_array();
+	char *text;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(ids[i]));
+	text = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	if (text == NULL)
+		return mirror_fail(err, MIRROR_EIO, "store %s: out of memory "
+		    "listing keys and names", store_path(st));
+	rc = names_open(out, st, key, NAMES_SQL(NAMES_OF), text, err);
+	free(text);
+	return rc;
 }
 
 /* Column i of r's row, checked as storerow_text checks it, into *out

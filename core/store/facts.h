@@ -373,6 +373,17 @@ int facts_names_open(struct names_reader **nr, mirror_store *st,
     const struct store_key *key, mirror_error *err);
 
 /*
+ * facts_names_open of the rows of the canonical projects ids[0..n)
+ * alone (any order; none: no rows), in the same order: what an update
+ * of the A-Z index reads of the projects that changed. The tables have
+ * no index on project, so SQLite scans them, but steps only those
+ * rows. Returns as facts_names_open.
+ */
+int facts_names_open_projects(struct names_reader **nr, mirror_store *st,
+    const struct store_key *key, const char *const *ids, size_t n,
+    mirror_error *err);
+
+/*
  * The next row into *v: 1, or 0 after the last, or < 0 with err set
  * (text checked as facts_read_project checks it, the bad row named).
  */
