@@ -5,9 +5,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -218,4 +220,127 @@ cache_drop(const char *kind, const void *key, size_t keylen)
 	if (!is_store(dfd, hex))
 		(void)unlinkat(dfd, hex, 0);
 	close(dfd);
+}
+
+/* An entry being written in parts (cache.h). */
+struct cache_writer {
+	int dfd, fd;
+	int ok;                 /* 1 while every part was written */
+	char hex[17], tmp[64];
+};
+
+struct cache_writer *
+cache_writer_start(const char *kind, const void *key, size_t keylen)
+{
+	struct cache_writer *w;
+	int dfd, n;
+
+	if ((dfd = cache_dir(kind, 1)) < 0)
+		return NULL;
+	w = calloc(1, sizeof(*w));
+	if (w == NULL) {
+		close(dfd);
+		return NULL;
+	}
+	w->dfd = dfd;
+	w->ok = 1;
+	entry_name(w->hex, key, keylen);
+	n = snprintf(w->tmp, sizeof(w->tmp), "%s.%ld.%p.tmp", w->hex,
+	    (long)getpid(), (void *)w);
+	w->fd = -1;
+	/* An entry that is the store is never written over. */
+	if (n >= 0 && (size_t)n < sizeof(w->tmp) && !is_store(dfd, w->hex) &&
+	    !is_store(dfd, w->tmp)) {
+		(void)unlinkat(dfd, w->tmp, 0);
+		w->fd = openat(dfd, w->tmp, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
+	}
+	if (w->fd < 0) {
+		close(dfd);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void
+cache_writer_add(struct cache_writer *w, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (w != NULL && w->ok && len > 0) {
+		ssize_t got = write(w->fd, p, len);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			w->ok = 0;
+			break;
+		}
+		p += got;
+		len -= (size_t)got;
+	}
+}
+
+void
+cache_writer_end(struct cache_writer *w, int keep)
+{
+	if (w == NULL)
+		return;
+	keep = close(w->fd) == 0 && keep && w->ok;
+	if (!keep || renameat(w->dfd, w->tmp, w->dfd, w->hex) != 0)
+		(void)unlinkat(w->dfd, w->tmp, 0);
+	close(w->dfd);
+	free(w);
+}
+
+int
+cache_map(struct cache_map *m, size_t max, const char *kind,
+    const void *key, size_t keylen)
+{
+	char hex[17];
+	struct stat sb;
+	void *p = MAP_FAILED;
+	int dfd, fd;
+
+	*m = (struct cache_map){ NULL, 0 };
+	if ((dfd = cache_dir(kind, 0)) < 0)
+		return -1;
+	entry_name(hex, key, keylen);
+	fd = is_store(dfd, hex) ? -1 : openat(dfd, hex, O_RDONLY |
+	    O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(dfd);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (unsigned long long)sb.st_size <= max)
+		p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd,
+		    0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -1;
+	(void)madvise(p, (size_t)sb.st_size, MADV_SEQUENTIAL);
+	*m = (struct cache_map){ p, (size_t)sb.st_size };
+	return 0;
+}
+
+void
+cache_map_drop(const struct cache_map *m, size_t upto)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t n;
+
+	if (m->data == NULL || page <= 0)
+		return;
+	n = (upto < m->len ? upto : m->len) / (size_t)page * (size_t)page;
+	if (n > 0)
+		(void)madvise((void *)(uintptr_t)m->data, n, MADV_DONTNEED);
+}
+
+void
+cache_unmap(struct cache_map *m)
+{
+	if (m->data != NULL)
+		(void)munmap((void *)(uintptr_t)m->data, m->len);
+	*m = (struct cache_map){ NULL, 0 };
 }

@@ -50,4 +50,43 @@ int cache_get_text(strbuf *sb, size_t max, const char *kind,
  * the store (best effort). */
 void cache_drop(const char *kind, const void *key, size_t keylen);
 
+/*
+ * An entry written in parts, for text too large to hold at once: made
+ * beside its name and renamed into place by cache_writer_end (a reader
+ * sees the old entry or the new one). NULL when there is no cache or
+ * the entry is the store: then the parts go nowhere.
+ */
+struct cache_writer;
+
+struct cache_writer *cache_writer_start(const char *kind, const void *key,
+    size_t keylen);
+
+/* Append data[0..len) to w's entry (w NULL: nothing). */
+void cache_writer_add(struct cache_writer *w, const void *data, size_t len);
+
+/* Put w's entry in place (keep 1) when every part was written, else
+ * drop it; free w (NULL is fine). */
+void cache_writer_end(struct cache_writer *w, int keep);
+
+/* An entry mapped read-only (cache_map), so a large one is read from
+ * the page cache as it is walked, not copied. */
+struct cache_map {
+	const char *data;
+	size_t len;
+};
+
+/*
+ * Map the entry of kind for key into *m: 0, or -1 when there is none,
+ * it is empty or longer than max, or it is the store (m then empty).
+ * cache_unmap ends it.
+ */
+int cache_map(struct cache_map *m, size_t max, const char *kind,
+    const void *key, size_t keylen);
+
+/* Let the pages of m before byte upto go (read again from the file
+ * when touched again): a walk's memory stays that of its place. */
+void cache_map_drop(const struct cache_map *m, size_t upto);
+
+void cache_unmap(struct cache_map *m);   /* an empty m: no-op */
+
 #endif
