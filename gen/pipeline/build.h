@@ -120,7 +120,8 @@ extern const char *const build_phase_names[PH_N];
  * The work a build did, counted (sys/work.h; --json's "work"): the rows
  * its phases stepped, the rules' rows, the pages it rendered, the files
  * and bytes it wrote into DIR, the bytes its pages' digests hashed, the
- * search documents and A-Z rows it took in, and the most bytes its
+ * search documents and A-Z rows it took in (and the store rows the
+ * A-Z read), and the most bytes its
  * search indexes held at once.
  */
 struct build_work {
@@ -128,6 +129,7 @@ struct build_work {
 	unsigned long long files_written, bytes_written, hashed_bytes;
 	unsigned long long search_docs;
 	unsigned long long atoz_rows;
+	unsigned long long atoz_store_rows;     /* of rows.render, the A-Z's */
 	unsigned long long search_peak_bytes;   /* the most the search
 	                           indexes held at once (search_index.h) */
 };

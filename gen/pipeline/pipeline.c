@@ -48,6 +48,7 @@ work_now(struct build_work *w)
 	w->hashed_bytes = work_get(&record_hashed_bytes);
 	w->search_docs = work_get(&search_docs_added);
 	w->atoz_rows = work_get(&atoz_rows_shown);
+	w->atoz_store_rows = work_get(&atoz_rows_read);
 }
 
 /* The build's work but its rows (counted by lap) into r->work: the
@@ -65,6 +66,8 @@ work_end(struct build_report *r)
 	r->work.hashed_bytes = now.hashed_bytes - r->at.hashed_bytes;
 	r->work.search_docs = now.search_docs - r->at.search_docs;
 	r->work.atoz_rows = now.atoz_rows - r->at.atoz_rows;
+	r->work.atoz_store_rows = now.atoz_store_rows -
+	    r->at.atoz_store_rows;
 	r->work.search_peak_bytes = site_search_held_peak();
 }
 

@@ -22,14 +22,27 @@
  * facts whatever the store's size. Two passes: the first counts the
  * names and facts of each letter (every page's letter line and page
  * line need them), the second writes the pages.
+ *
+ * Every row a build gives its pages is kept in the user's cache
+ * (output/kept_rows.h), under the digest of the record's "keys/" line.
+ * The next build, when the record says which projects changed
+ * (page_units), reads those projects' rows alone from the store
+ * (facts_names_open_projects) and merges them, in the store's order,
+ * into the kept rows of the others: both passes go over that merge, and
+ * the store steps what changed. The kept text is checked as it is read
+ * (its tag and hashes, each field, each row, the order); any doubt and
+ * the build reads the store whole, as a first build does.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/kept_rows.h"
 #include "site/items.h"
 #include "site/site_atoz.h"
+#include "sys/cache.h"
 #include "sys/jobs.h"
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/jsonbuild.h"
 #include "util/strbuf.h"
@@ -261,6 +274,8 @@ struct atoz_page {
 	                           projects' names, the sizes */
 	strbuf last;            /* the last row's name */
 	struct page_later *later;  /* writes the pages during the read */
+	struct kept_writer *keep;  /* every row, kept for the next build
+	                           (kept_rows.h); NULL: none */
 };
 
 /* The page line of a letter's page: NULL (JSON null) when the letter
@@ -476,6 +491,10 @@ add_row(struct atoz_page *pg, const struct fact_name *f, int b,
 	if (pg->n == 0)
 		pg->continued = same;
 	hold_row(pg, &pg->rows[pg->n++], f);
+	if (pg->keep != NULL)
+		kept_writer_put(pg->keep, (const char *const[]){ f->name,
+		    f->project, f->layer, f->id, f->kind, f->status, f->value,
+		    f->properties, f->description }, N_FIELDS);
 	pg->b = b;
 	strbuf_reset(&pg->last);
 	strbuf_puts(&pg->last, f->name);
@@ -494,27 +513,408 @@ count_name(void *arg, const char *name, long long rows)
 	c->facts[b] += (size_t)rows;
 }
 
+/* ---- the rows: the store's, or the last build's merged with the
+ * changed projects' ---------------------------------------------------- */
+
+/* The cache's kind of the kept rows (core/sys/cache.h), the tag their
+ * text starts with (the "keys/" digest they were written under
+ * follows), and the most bytes of them an update reads back. */
+#define KEEP_KIND "atoz"
+#define KEEP_TAG "mirror atoz names 1"
+#define KEEP_MAX (1024u << 20)
+
+/* Past this share of the projects changed an update costs about what
+ * the whole read does. */
+#define CHANGED_SHARE 8
+
+/* A changed project's row now, its fields owned (NULL kept). */
+struct new_row {
+	char *f[N_FIELDS];
+	int b;
+};
+
+/* Where the rows of a pass come from: the store's reader (whole), or
+ * the last build's rows (their kept text) without the changed projects'
+ * merged with those projects' rows now (an update). */
+struct name_src {
+	mirror_store *st;
+	struct names_reader *nr;        /* whole: the store's */
+	int update;                     /* 1: an update */
+	struct cache_map map;           /* the kept text */
+	struct kept_cursor start, c;    /* its first row; the next */
+	const char **changed;           /* the changed projects, sorted */
+	size_t n_changed;
+	struct new_row *rows;           /* their rows now, in order */
+	size_t n_rows, at;
+	struct fact_name head;          /* the next kept row to give */
+	int has_head, head_b;           /* head: 0 to read, 1 held, 2 no
+	                                   more; its letter */
+	char prev[DIGEST_HEX + 1];      /* the last build's "keys/"
+	                                   digest; "": none */
+	int given;                      /* 1: a row was given */
+	int starts;                     /* 1: the last row given is its
+	                                   name's first */
+	int last_b, last_l;             /* the last given row's order */
+	strbuf last_name, last_project, last_id;
+};
+
+/* The layer's place in the store's order: an entity (2) first. */
+static int
+layer_rank(const char *layer)
+{
+	return strcmp(layer, "entity") == 0 ? 2 : 3;
+}
+
+/* ASCII letters folded to lower case, as atoz_key folds them. */
+static unsigned char
+fold(char c)
+{
+	return (unsigned char)(c >= 'A' && c <= 'Z' ? c + 'a' - 'A' : c);
+}
+
+/* Where a row stands in the store's order (facts_names_open). */
+struct row_order {
+	int b;                  /* its letter */
+	const char *name, *project;
+	int l;                  /* layer_rank */
+	const char *id;
+};
+
+/* The order of row v of letter b (pointers into v). */
+static struct row_order
+order_of(const struct fact_name *v, int b)
+{
+	return (struct row_order){ b, v->name, v->project,
+	    layer_rank(v->layer), v->id };
+}
+
 /*
- * The pass over the sorted names that writes the letters' pages into pg
- * (its counts made by facts_names_count: the rows of a name come one
- * after another, so its distinct names are the names a page lists).
- * Returns 0 or < 0 with err set.
+ * The store's order of two rows (facts_names_open: atoz_key as bytes,
+ * then project, layer, id): < 0, 0 or > 0, as a and b compare.
  */
 static int
-names_pass(struct atoz_page *pg, const struct page_ctx *pc,
+order_cmp(const struct row_order *a, const struct row_order *b)
+{
+	const char *x = a->name, *y = b->name;
+	int c;
+
+	if (a->b != b->b)
+		return a->b < b->b ? -1 : 1;
+	for (;; x++, y++) {
+		unsigned char u = fold(*x), v = fold(*y);
+
+		if (u != v)
+			return u < v ? -1 : 1;
+		if (u == 0)
+			break;
+	}
+	if ((c = strcmp(a->name, b->name)) != 0 || (c = strcmp(a->project,
+	    b->project)) != 0)
+		return c;
+	if (a->l != b->l)
+		return a->l < b->l ? -1 : 1;
+	return strcmp(a->id, b->id);
+}
+
+/* The fields f (kept_rows_next's) as the row *v: 1 when they are a
+ * state or entity row as the store gives them, else 0. */
+static int
+kept_name(struct fact_name *v, const char *const *f)
+{
+	int state = f[F_LAYER] != NULL && strcmp(f[F_LAYER], "state") == 0;
+	int entity = f[F_LAYER] != NULL && strcmp(f[F_LAYER], "entity") == 0;
+
+	for (int i = F_NAME; i <= F_STATUS; i++)
+		if (f[i] == NULL)
+			return 0;
+	if (state ? f[F_VALUE] == NULL || f[F_PROPERTIES] != NULL ||
+	    f[F_DESCRIPTION] == NULL || f[F_DESCRIPTION][0] != '\0' :
+	    !entity || f[F_VALUE] != NULL || f[F_PROPERTIES] == NULL ||
+	    f[F_DESCRIPTION] == NULL)
+		return 0;
+	*v = (struct fact_name){ .name = f[F_NAME], .project = f[F_PROJECT],
+	    .layer = state ? "state" : "entity", .id = f[F_ID], .kind =
+	    f[F_KIND], .status = f[F_STATUS], .value = f[F_VALUE],
+	    .properties = f[F_PROPERTIES], .description = f[F_DESCRIPTION] };
+	return 1;
+}
+
+/* 1 when project id is one of s's changed projects. */
+static int
+src_changed(const struct name_src *s, const char *id)
+{
+	return bsearch(&id, s->changed, s->n_changed, sizeof(*s->changed),
+	    array_str_cmp) != NULL;
+}
+
+/* The next kept row of a project that did not change into s->head:
+ * 1, 0 after the last, -1 when the text is not as kept. */
+static int
+src_head(struct name_src *s)
+{
+	const char *f[N_FIELDS];
+	int rc;
+
+	while ((rc = kept_rows_next(&s->c, f, N_FIELDS)) == 1) {
+		if (!kept_name(&s->head, f))
+			return -1;
+		if (!src_changed(s, s->head.project)) {
+			s->head_b = bucket_of(s->head.name);
+			return 1;
+		}
+	}
+	return rc;
+}
+
+/* new row r as a struct fact_name into *v. */
+static void
+new_name(struct fact_name *v, const struct new_row *r)
+{
+	*v = (struct fact_name){ .name = r->f[F_NAME], .project =
+	    r->f[F_PROJECT], .layer = r->f[F_LAYER], .id = r->f[F_ID], .kind =
+	    r->f[F_KIND], .status = r->f[F_STATUS], .value = r->f[F_VALUE],
+	    .properties = r->f[F_PROPERTIES], .description =
+	    r->f[F_DESCRIPTION] };
+}
+
+/* What a merge gives when the kept rows are not what they must be: the
+ * caller reads the store whole instead. */
+#define SRC_DOUBT 2
+
+/* Note *v (of letter b) as the last row s gave, after checking that it
+ * comes after the one before: 1, or SRC_DOUBT when it does not. */
+static int
+src_given(struct name_src *s, const struct fact_name *v, int b)
+{
+	struct row_order now = order_of(v, b), last = { s->last_b,
+	    s->last_name.data, s->last_project.data, s->last_l,
+	    s->last_id.data };
+
+	if (s->given && order_cmp(&last, &now) >= 0)
+		return SRC_DOUBT;
+	s->starts = !s->given || strcmp(s->last_name.data, v->name) != 0;
+	s->given = 1;
+	s->last_b = b;
+	s->last_l = now.l;
+	strbuf_reset(&s->last_name);
+	strbuf_puts(&s->last_name, v->name);
+	strbuf_reset(&s->last_project);
+	strbuf_puts(&s->last_project, v->project);
+	strbuf_reset(&s->last_id);
+	strbuf_puts(&s->last_id, v->id);
+	return 1;
+}
+
+/*
+ * The next row of an update into *v (valid until the source is closed)
+ * and its letter *b: the kept rows of the projects that did not change
+ * and the changed projects' rows now, in the store's order. Returns 1,
+ * 0 after the last, or SRC_DOUBT (the kept text is not as kept, or its
+ * rows are not in order).
+ */
+static int
+merge_next(struct name_src *s, struct fact_name *v, int *b)
+{
+	struct fact_name nv;
+	int rc, take_new;
+
+	if (s->has_head == 0) {
+		if ((rc = src_head(s)) < 0)
+			return SRC_DOUBT;
+		s->has_head = rc == 1 ? 1 : 2;
+	}
+	if (s->has_head == 2 && s->at == s->n_rows)
+		return 0;
+	if (s->at < s->n_rows)
+		new_name(&nv, &s->rows[s->at]);
+	if (s->at < s->n_rows && s->has_head == 1) {
+		struct row_order a = order_of(&nv, s->rows[s->at].b),
+		    h = order_of(&s->head, s->head_b);
+
+		take_new = order_cmp(&a, &h) < 0;
+	} else
+		take_new = s->at < s->n_rows;
+	if (take_new) {
+		*v = nv;
+		*b = s->rows[s->at++].b;
+	} else {
+		*v = s->head;
+		*b = s->head_b;
+		s->has_head = 0;
+	}
+	return src_given(s, v, *b);
+}
+
+/* The next row of s into *v and *b: 1, 0 after the last, SRC_DOUBT (an
+ * update's kept rows in doubt), or < 0 with err set. */
+static int
+src_next(struct name_src *s, struct fact_name *v, int *b,
     mirror_error *err)
+{
+	int rc;
+
+	if (s->update)
+		return merge_next(s, v, b);
+	rc = facts_names_next(s->nr, v, err);
+	if (rc == 1)
+		*b = bucket_of(v->name);
+	return rc;
+}
+
+/* Start s's rows again from the first. */
+static void
+src_rewind(struct name_src *s)
+{
+	s->c = s->start;
+	s->at = 0;
+	s->has_head = 0;
+	s->given = 0;
+}
+
+/* Free what s holds; it may be opened again. */
+static void
+src_close(struct name_src *s)
+{
+	facts_names_close(s->nr);
+	s->nr = NULL;
+	for (size_t i = 0; i < s->n_rows; i++)
+		for (int k = 0; k < N_FIELDS; k++)
+			free(s->rows[i].f[k]);
+	free(s->rows);
+	free(s->changed);
+	s->rows = NULL;
+	s->changed = NULL;
+	s->n_rows = s->n_changed = 0;
+	s->update = 0;
+	cache_unmap(&s->map);
+}
+
+/* The cache's key of the rows kept under the "keys/" digest hex into
+ * sb; and (tag not NULL) the tag their text starts with into tag. */
+static void
+keep_key(strbuf *sb, strbuf *tag, const char *hex)
+{
+	strbuf_reset(sb);
+	strbuf_printf(sb, "atoz names\n%s", hex);
+	if (tag != NULL) {
+		strbuf_reset(tag);
+		strbuf_printf(tag, KEEP_TAG " %s", hex);
+	}
+}
+
+/* Read the changed projects' rows now (s->changed) into s->rows.
+ * Returns 0 or < 0 with err set. */
+static int
+read_changed(struct name_src *s, mirror_error *err)
 {
 	const struct store_key key = { atoz_key, NULL };
 	struct names_reader *nr;
 	struct fact_name f;
+	size_t cap = 0;
 	int rc;
 
-	rc = facts_names_open(&nr, pc->st, &key, err);
-	while (rc == 0 && (rc = facts_names_next(nr, &f, err)) == 1)
-		rc = add_row(pg, &f, bucket_of(f.name), err);
+	rc = facts_names_open_projects(&nr, s->st, &key, s->changed,
+	    s->n_changed, err);
+	while (rc == 0 && (rc = facts_names_next(nr, &f, err)) == 1) {
+		const char *v[N_FIELDS] = { f.name, f.project, f.layer, f.id,
+		    f.kind, f.status, f.value, f.properties, f.description };
+		struct new_row *r = &ARRAY_PUSH(s->rows, s->n_rows, cap);
+
+		for (int k = 0; k < N_FIELDS; k++)
+			r->f[k] = v[k] != NULL ? xstrdup(v[k]) : NULL;
+		r->b = bucket_of(f.name);
+		rc = 0;
+	}
+	facts_names_close(nr);
+	return rc;
+}
+
+/*
+ * Open s as an update when the record says which projects changed
+ * (page_units), few did, none is gone, and the cache holds the rows the
+ * last build kept under the "keys/" digest it recorded (into s->prev):
+ * returns 1 (the changed projects' rows read); 0 when the rows must be
+ * read whole (s as it was); < 0 with err set.
+ */
+static int
+src_update(struct name_src *s, const struct page_ctx *pc,
+    mirror_error *err)
+{
+	struct page_unit *u = NULL;
+	size_t n = 0, cap = 0;
+	strbuf key, tag;
+	int ok;
+
+	if (pc->w->out == NULL || pc->w->record == NULL ||
+	    !record_prev(s->prev, pc->w->record, "keys/"))
+		return 0;
+	ok = page_units(&u, &n, pc);
+	for (size_t i = 0; ok && i < n; i++) {
+		if (strcmp(u[i].prev, u[i].hex) == 0)
+			continue;
+		ok = u[i].project >= 0;
+		if (ok)
+			ARRAY_PUSH(s->changed, s->n_changed, cap) =
+			    pc->m->projects[u[i].project].id;
+	}
+	ok = ok && s->n_changed * CHANGED_SHARE <= n + CHANGED_SHARE;
+	page_units_free(u, n);
+	strbuf_init(&key);
+	strbuf_init(&tag);
+	keep_key(&key, &tag, s->prev);
+	ok = ok && cache_map(&s->map, KEEP_MAX, KEEP_KIND, key.data,
+	    key.len) == 0 && kept_rows_open(&s->start, s->map.data,
+	    s->map.len, tag.data, &s->map);
+	strbuf_free(&key);
+	strbuf_free(&tag);
+	if (!ok) {
+		src_close(s);
+		return 0;
+	}
+	qsort(s->changed, s->n_changed, sizeof(*s->changed), array_str_cmp);
+	s->update = 1;
+	src_rewind(s);
+	return read_changed(s, err) < 0 ? -1 : 1;
+}
+
+/* The letters' counts of an update's rows into c (zeroed first), s
+ * then rewound: 0, or SRC_DOUBT (the caller reads the store whole). */
+static int
+src_count(struct name_src *s, struct atoz_counts *c)
+{
+	struct fact_name f;
+	int b, rc;
+
+	memset(c, 0, sizeof(*c));
+	while ((rc = merge_next(s, &f, &b)) == 1) {
+		c->names[b] += s->starts;
+		c->facts[b]++;
+	}
+	src_rewind(s);
+	return rc;
+}
+
+/*
+ * The pass over the sorted names of s that writes the letters' pages
+ * into pg (its counts made before: the rows of a name come one after
+ * another, so its distinct names are the names a page lists). Returns
+ * 0 or < 0 with err set.
+ */
+static int
+names_pass(struct atoz_page *pg, struct name_src *s, mirror_error *err)
+{
+	struct fact_name f;
+	int rc, b;
+
+	while ((rc = src_next(s, &f, &b, err)) == 1)
+		if ((rc = add_row(pg, &f, b, err)) < 0)
+			break;
+	/* The rows were checked by the count's pass: the same again. */
+	if (rc == SRC_DOUBT)
+		rc = mirror_fail(err, MIRROR_EIO, "keys and names: the kept "
+		    "rows changed during the build");
 	if (rc == 0 && pg->n > 0)
 		rc = letter_page(pg, err);
-	facts_names_close(nr);
 	return rc;
 }
 
@@ -556,12 +956,12 @@ every_page(const char *path, size_t len)
  * project's id, name and aliases: the digest pass's names, digest.h)
  * is what it was, and DIR holds their files (page_keep_folder); else 0,
  * and the caller writes them. A change elsewhere costs no read at all.
+ * Their digest (the record's "keys/" line, under which the cache keeps
+ * their rows) into hex either way ("" without a record).
  */
 static int
-atoz_kept(const struct page_ctx *pc)
+atoz_kept(const struct page_ctx *pc, char hex[DIGEST_HEX + 1])
 {
-	char hex[DIGEST_HEX + 1];
-
 	const struct disputed_list *d = &pc->m->disputed;
 	/* "html": the pages are HTML only, so a folder an older build kept
 	 * with Markdown twins (and links to them) is never kept as it is. */
@@ -579,53 +979,173 @@ atoz_kept(const struct page_ctx *pc)
 	    every_page);
 }
 
-int
-atoz_pages(const struct page_ctx *pc, mirror_error *err)
+/* Start pg, whose rows come from s, over pc, as atoz_pages fills it. */
+static void
+page_start(struct atoz_page *pg, const struct page_ctx *pc,
+    const struct atoz_counts *c)
 {
-	struct atoz_counts c;
-	struct atoz_page pg = { .pc = pc, .cnt = &c, .b = -1,
+	*pg = (struct atoz_page){ .pc = pc, .cnt = c, .b = -1,
 	    .base = { MIRROR_HASH_INIT, 0 } };
-	int rc;
-
-	/* Its pages stay when what they show is what they showed. */
-	if (atoz_kept(pc))
-		return 0;
-	memset(&c, 0, sizeof(c));
-	rc = facts_names_count(pc->st, count_name, &c, err);
-	if (rc == 0)
-		rc = index_page(pc, &c, err);
-	strbuf_init(&pg.last);
-	strbuf_init(&pg.text);
-	pg.rows = xcalloc(ATOZ_PAGE, sizeof(*pg.rows));
-	held_reset(&pg);
+	strbuf_init(&pg->last);
+	strbuf_init(&pg->text);
+	pg->rows = xcalloc(ATOZ_PAGE, sizeof(*pg->rows));
+	held_reset(pg);
 	/* What every page shows alike; a change of the code that makes
 	 * them changes the tag. */
-	page_hash_str(pg.base, "atoz page 1");
-	page_hash_int(pg.base, ATOZ_PAGE);
-	page_hash_int(pg.base, ATOZ_VALUE);
-	page_hash_str(pg.base, pc->m->title);
-	page_hash_projects(pg.base, pc->m);
-	if (rc == 0) {
-		mirror_error later_err;
-		int lrc;
+	page_hash_str(pg->base, "atoz page 1");
+	page_hash_int(pg->base, ATOZ_PAGE);
+	page_hash_int(pg->base, ATOZ_VALUE);
+	page_hash_str(pg->base, pc->m->title);
+	page_hash_projects(pg->base, pc->m);
+}
 
-		/* The pages are written during the second pass's read, but
-		 * when the family runs in parallel with the others
-		 * (families.h) on two cores: the cores are theirs, and a
-		 * queue of pages in flight would add its memory to theirs.
-		 * From three jobs on, a core of its own halves the longest
-		 * thread beside the pools. */
-		pg.later = page_later_start(pc, pc->st == pc->m->st ||
-		    mirror_jobs() > 2);
-		rc = names_pass(&pg, pc, err);
-		lrc = page_later_finish(pg.later, &later_err);
-		if (rc == 0 && lrc < 0) {
-			*err = later_err;
-			rc = lrc;
-		}
+/*
+ * The rows of s and their letters' counts into c: the last build's
+ * merged with the changed projects' when it can (src_update), else the
+ * store's whole. Returns 0 or < 0 with err set.
+ */
+static int
+src_open(struct name_src *s, const struct page_ctx *pc,
+    struct atoz_counts *c, mirror_error *err)
+{
+	const struct store_key key = { atoz_key, NULL };
+	int rc = src_update(s, pc, err);
+
+	if (rc == 1 && src_count(s, c) == 0)
+		return 0;
+	if (rc < 0)
+		return rc;
+	/* Nothing kept, or not as kept: the whole read. */
+	src_close(s);
+	memset(c, 0, sizeof(*c));
+	rc = facts_names_count(pc->st, count_name, c, err);
+	return rc < 0 ? rc : facts_names_open(&s->nr, pc->st, &key, err);
+}
+
+/* Start keeping every row pg is given for the next build, under the
+ * "keys/" digest hex, into w: 1, or 0 when there is no cache. */
+static int
+keep_start(struct atoz_page *pg, struct kept_writer *w, const char *hex)
+{
+	strbuf key, tag;
+	struct cache_writer *sink;
+
+	strbuf_init(&key);
+	strbuf_init(&tag);
+	keep_key(&key, &tag, hex);
+	sink = cache_writer_start(KEEP_KIND, key.data, key.len);
+	if (sink != NULL) {
+		kept_writer_begin(w, sink, tag.data);
+		pg->keep = w;
 	}
+	strbuf_free(&key);
+	strbuf_free(&tag);
+	return sink != NULL;
+}
+
+/* End what pg kept: in place when ok (the pages were written), and the
+ * rows kept under prev forgotten; else dropped. */
+static void
+keep_end(struct atoz_page *pg, const char *hex, const char *prev, int ok)
+{
+	struct kept_writer *w = pg->keep;
+	strbuf key;
+
+	if (w == NULL)
+		return;
+	if (ok)
+		kept_writer_end(w);
+	cache_writer_end(w->sink, ok);
+	kept_writer_free(w);
+	pg->keep = NULL;
+	strbuf_init(&key);
+	if (ok && prev[0] != '\0' && strcmp(prev, hex) != 0) {
+		keep_key(&key, NULL, prev);
+		cache_drop(KEEP_KIND, key.data, key.len);
+	}
+	strbuf_free(&key);
+}
+
+/* The letters' pages from s (pg started), written during the read.
+ * Returns 0 or < 0 with err set. */
+static int
+letters_write(struct atoz_page *pg, struct name_src *s, mirror_error *err)
+{
+	const struct page_ctx *pc = pg->pc;
+	mirror_error later_err;
+	int rc, lrc;
+
+	/* The pages are written during the read, but when the family runs
+	 * in parallel with the others (families.h) on two cores: the
+	 * cores are theirs, and a queue of pages in flight would add its
+	 * memory to theirs. From three jobs on, a core of its own halves
+	 * the longest thread beside the pools. */
+	pg->later = page_later_start(pc, pc->st == pc->m->st ||
+	    mirror_jobs() > 2);
+	rc = names_pass(pg, s, err);
+	lrc = page_later_finish(pg->later, &later_err);
+	if (rc == 0 && lrc < 0) {
+		*err = later_err;
+		rc = lrc;
+	}
+	return rc;
+}
+
+/* The pages when they are not kept whole (atoz_kept gave hex): their
+ * rows merged or read whole (src_open), kept for the next build. Returns
+ * 0 or < 0 with err set. */
+static int
+atoz_write(const struct page_ctx *pc, const char *hex, mirror_error *err)
+{
+	struct atoz_counts c;
+	struct atoz_page pg;
+	struct name_src s = { .st = pc->st };
+	struct kept_writer keep;
+	int rc;
+
+	strbuf_init(&s.last_name);
+	strbuf_init(&s.last_project);
+	strbuf_init(&s.last_id);
+	rc = src_open(&s, pc, &c, err);
+	if (rc == 0)
+		rc = index_page(pc, &c, err);
+	page_start(&pg, pc, &c);
+	/* Every row kept for the next build, when it has a record. */
+	if (rc == 0 && hex[0] != '\0' && pc->w->out != NULL)
+		(void)keep_start(&pg, &keep, hex);
+	if (rc == 0)
+		rc = letters_write(&pg, &s, err);
+	keep_end(&pg, hex, s.prev, rc == 0);
+	src_close(&s);
 	free(pg.rows);
 	strbuf_free(&pg.text);
 	strbuf_free(&pg.last);
+	strbuf_free(&s.last_name);
+	strbuf_free(&s.last_project);
+	strbuf_free(&s.last_id);
+	return rc;
+}
+
+struct work_count atoz_rows_read;
+
+int
+atoz_pages(const struct page_ctx *pc, mirror_error *err)
+{
+	char hex[DIGEST_HEX + 1];
+	struct work_count mine;
+	struct work_count *was;
+	int rc;
+
+	/* Its pages stay when what they show is what they showed. */
+	if (atoz_kept(pc, hex))
+		return 0;
+	/* The rows this thread steps are the family's: counted apart, and
+	 * then where they were counted. */
+	atomic_init(&mine.n, 0);
+	was = work_rows_into(&mine);
+	rc = atoz_write(pc, hex, err);
+	(void)work_rows_into(was);
+	work_add(was, work_get(&mine));
+	work_add(&atoz_rows_read, work_get(&mine));
 	return rc;
 }

@@ -18,4 +18,10 @@ int atoz_pages(const struct page_ctx *pc, mirror_error *err);
  * rows costs none (sys/work.h; --json's work.atoz_rows). */
 extern struct work_count atoz_rows_shown;
 
+/* Work counter: the store's rows the family stepped (counted in the
+ * render's rows too): a whole read's every name (and the count of
+ * them), an update's the changed projects' rows alone (--json's
+ * work.atoz_store_rows). */
+extern struct work_count atoz_rows_read;
+
 #endif

@@ -17,15 +17,21 @@
 # search_peak_bytes (the most bytes the search indexes held at once, as
 # their own code counts the room it allocates: an update's hold the
 # changed project's documents, a whole index every document's)
-# and atoz_rows (the rows of the A-Z pages whose data was built: those
-# of the pages the change is on, at most 2,000 a page; a whole A-Z is
-# 26,000 rows at 40,000 facts) are asserted, and after each change at 10,000 facts the search
-# index must be the one a whole build of the same store writes. The
-# rows of every phase, bytes_written and hashed_bytes grow with the
-# store on this tree (the digest reads every row; the A-Z reads every
-# name, to know which of its pages changed; index.md lists every
-# project): they are printed for the record
-# (as "# work ..." lines), not asserted. The first, whole build of each
+# atoz_store_rows (the store's rows the A-Z read: an update's, those of
+# the changed projects, merged into the rows the last build kept; a
+# whole read is every name, 26,000 rows at 40,000 facts and their
+# count) and atoz_rows (the rows of the A-Z pages whose data was built:
+# those of the pages the change is on, at most 2,000 a page; a whole
+# A-Z is 26,000 rows at 40,000 facts) are asserted, and after each
+# change at 10,000 facts the search index and the A-Z pages must be the
+# ones a whole build of the same store writes. The rows of every phase,
+# bytes_written and hashed_bytes grow with the store on this tree (the
+# digest reads every row; the render opens a connection beside the
+# model's, whose alias table reads every project: 150 rows more at
+# 40,000 facts; index.md lists every project): they are printed for the
+# record (as "# work ..." lines), not asserted. Last, the A-Z's kept
+# rows are damaged, swapped for another store's and removed: each time
+# the A-Z reads every name again and writes a whole build's pages. The first, whole build of each
 # store is held to search_peak_bytes of at most 512 bytes a fact (about
 # 340 at 100,000 facts): what the index holds grows with the store there
 # by design, but by the fact, not by more.
@@ -35,7 +41,7 @@ export MIRROR_CACHE_DIR="$T/cache"
 export SOURCE_DATE_EPOCH=1793491200
 
 # The asserted counters.
-counters="pages_rendered files_written search_docs search_peak_bytes"
+counters="pages_rendered files_written search_docs search_peak_bytes atoz_store_rows"
 
 # setup N: store sN.db of N facts, built into sN with its history in
 # sN.git. Returns non-zero when any step fails.
@@ -163,3 +169,57 @@ for c in a b c; do
 	expect "change $c: the A-Z builds the pages of its facts alone" \
 	    within $c atoz_rows 4000
 done
+
+# The A-Z's kept rows are untrusted (doc/site.md, "The pages"): an entry
+# damaged, one of another store under this one's name, or
+# none (the cache emptied), and the A-Z reads every name again, with
+# the pages of a whole build. On the 10,000-fact store, each a value
+# changed again.
+
+# value N CASE V: set change a's value to V on sN.db and rebuild.
+value() {
+	sql "s$1.db" "UPDATE project_state SET value='$3' WHERE id=(SELECT id
+	    FROM project_state WHERE key='key_2' AND status='active' ORDER BY
+	    rowid LIMIT 1 OFFSET 4)" && rebuild "$1" "$2"
+}
+
+# whole_read CASE: the A-Z of the 10,000-fact build CASE read every
+# name (its 6,500 rows and their count), not the changed project's.
+whole_read() { holds "10000-$1.json" '.work.atoz_store_rows > 6500'; }
+
+# damage FILE: one byte in the middle of FILE changed.
+damage() {
+	size=$(wc -c <"$1") &&
+	    printf 'X' | dd of="$1" bs=1 seek=$((size / 2)) conv=notrunc \
+	    2>/dev/null
+}
+
+# kept: the entries of A-Z rows in the cache; newest: the last written
+# (this site's, after its build).
+kept() { ls "$T/cache/atoz/"*; }
+newest() { ls -t "$T/cache/atoz/"* | head -n 1; }
+
+expect "the two sites keep an entry of A-Z rows each, the last build's" \
+    test "$(kept | wc -l)" = 2
+expect "an update reads the changed project's rows alone" \
+    holds 10000-c.json '.work.atoz_store_rows < 500'
+for f in $(kept); do damage "$f"; done
+expect "after a damaged entry a change builds" value 10000 d '3.1 mm'
+expect "... and the A-Z reads every name" whole_read d
+whole 10000
+expect "... with a whole build's A-Z pages" same 10000 keys
+expect "the next change builds from the entry again" value 10000 e '3.2 mm'
+expect "... the changed project's rows alone" \
+    holds 10000-e.json '.work.atoz_store_rows < 500'
+# The other site's entry (the 40,000-fact store's) under this one's name.
+cp "$(ls -t "$T/cache/atoz/"* | tail -n 1)" "$(newest)"
+expect "after an entry of another store a change builds" \
+    value 10000 f '3.3 mm'
+expect "... and the A-Z reads every name" whole_read f
+whole 10000
+expect "... with a whole build's A-Z pages" same 10000 keys
+rm -rf "$T/cache/atoz"
+expect "after the cache was emptied a change builds" value 10000 g '3.4 mm'
+expect "... and the A-Z reads every name" whole_read g
+whole 10000
+expect "... with a whole build's A-Z pages" same 10000 keys
