@@ -157,7 +157,7 @@ project_row(struct fact_project *p, struct store_row *r)
 }
 
 /*
- * Check the projects rows of the scope (facts_scope_set) as
+ * Check the projects rows of the scope (scope_set) as
  * facts_projects reads them. Returns 0 or < 0 with err set.
  */
 static int
@@ -740,7 +740,7 @@ struct facts_reader {
 	sqlite3_stmt *stmt[T_N];
 	mirror_store *conn[T_N];        /* the connection of stmt[t] */
 	mirror_store *side[T_N];        /* connections of its own, one a
-	                                   side (facts_reader_open_wide) */
+	                                   side (a wide plan's) */
 	int pending[T_N];       /* the current row is not consumed yet */
 	int done[T_N];          /* stepped past the last row */
 	char *last;             /* the project read last; NULL before */
@@ -843,12 +843,12 @@ reader_open(struct facts_reader **out, mirror_store *st, time_t now,
 	return 0;
 }
 
-/* The tables in the order facts_reader_open_wide deals them to its
+/* The tables in the order a wide reader deals them to its
  * connections: on the bench's store two connections get 9.4 and 9.6 ms
  * of sorting. */
 static const int wide_order[T_N] = { T_ENT, T_STATE, T_REL, T_MEM };
 
-/* One connection's share of facts_reader_open_wide. */
+/* One connection's share of a wide reader (reader_open_wide). */
 struct wide_side {
 	struct facts_reader *r;
 	int k, n;                       /* wide_order[k], [k + n], ... */
@@ -884,9 +884,11 @@ wide_sort(void *arg, mirror_store *st, mirror_error *err)
 	return rc;
 }
 
-int
-facts_reader_open_wide(struct facts_reader **out, mirror_store *st,
-    time_t now, mirror_error *err)
+/* A reader of every project whose tables' sorts run on connections of
+ * their own (facts_plan's wide). Returns as facts_reader_open. */
+static int
+reader_open_wide(struct facts_reader **out, mirror_store *st, time_t now,
+    mirror_error *err)
 {
 	struct wide_side w[T_N];
 	int n = mirror_jobs() < T_N ? mirror_jobs() : T_N;
@@ -894,7 +896,7 @@ facts_reader_open_wide(struct facts_reader **out, mirror_store *st,
 	int rc = 0;
 
 	if (n < 2 || !store_shares_snapshot(st))
-		return facts_reader_open(out, st, now, err);
+		return reader_open(out, st, now, SCOPE_NONE, err);
 	*out = r = reader_new(st, now);
 	for (int k = 0; k < n; k++) {
 		w[k] = (struct wide_side){ .r = r, .k = k, .n = n };
@@ -919,22 +921,13 @@ facts_reader_open_wide(struct facts_reader **out, mirror_store *st,
 	return rc;
 }
 
-int
-facts_reader_open(struct facts_reader **out, mirror_store *st, time_t now,
-    mirror_error *err)
-{
-	return reader_open(out, st, now, SCOPE_NONE, err);
-}
-
-int
-facts_reader_open_scoped(struct facts_reader **out, mirror_store *st,
-    time_t now, mirror_error *err)
-{
-	return reader_open(out, st, now, SCOPE_NAMES, err);
-}
-
-int
-facts_scope_set(mirror_store *st, const char *const *ids, size_t n,
+/*
+ * Set the scope of scoped reads and checks on st's connection to the
+ * canonical project ids ids[0..n) (TEMP tables, replaced by each call).
+ * Returns 0 or < 0 with err set.
+ */
+static int
+scope_set(mirror_store *st, const char *const *ids, size_t n,
     mirror_error *err)
 {
 	static const char what[] = "cannot limit the read to projects";
@@ -1088,7 +1081,8 @@ facts_load(struct project_facts *out, mirror_store *st, const char *project,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = facts_reader_open(&r, st, now, err);
+	rc = facts_reader_open(&r, st, &(const struct facts_plan){ .now = now },
+	    err);
 	if (rc == 0)
 		rc = facts_read_project(out, r, project, err);
 	facts_reader_close(r);
@@ -1177,8 +1171,8 @@ check_parallel(void *arg, mirror_store *st, mirror_error *err)
  * The error is the one of the first table, in table order, that has a
  * bad row: the one a check of one table after another reports.
  */
-int
-facts_check(mirror_store *st, time_t now, mirror_error *err)
+static int
+check_all(mirror_store *st, time_t now, mirror_error *err)
 {
 	struct parallel_check side = { now, T_N };
 	struct store_parallel *bs;
@@ -1249,16 +1243,17 @@ scope_rows_set(mirror_store *st, const struct store_digest *d,
 }
 
 /*
- * facts_check_scoped of sc's projects, read (keep NULL) or read and kept
- * with the no-project group "" (keep non-NULL). Returns as facts_check.
+ * facts_check of p's scope, read (keep NULL) or read and kept with the
+ * no-project group "" (keep non-NULL). Returns as facts_check.
  */
 static int
-check_scoped(struct facts_kept *keep, mirror_store *st, time_t now,
-    const struct facts_scope *sc, mirror_error *err)
+check_scoped(struct facts_kept *keep, mirror_store *st,
+    const struct facts_plan *p, mirror_error *err)
 {
-	const char *const *ids = sc->ids;
-	size_t n = sc->n;
-	const struct store_digest *d = sc->d;
+	const char *const *ids = p->ids;
+	size_t n = p->n;
+	const struct store_digest *d = p->d;
+	time_t now = p->now;
 	int by_rows = d != NULL && d->keep_rowids;
 	struct facts_reader *r = NULL;
 	const char **read = xcalloc(n + 2, sizeof(*read));
@@ -1272,7 +1267,7 @@ check_scoped(struct facts_kept *keep, mirror_store *st, time_t now,
 		read[n_read++] = "";
 	for (size_t i = 0; i < n; i++)
 		read[n_read++] = ids[i];
-	rc = facts_scope_set(st, read, n_read, err);
+	rc = scope_set(st, read, n_read, err);
 	if (rc == 0)
 		rc = check_scoped_projects(st, err);
 	if (rc == 0 && by_rows)
@@ -1300,25 +1295,22 @@ check_scoped(struct facts_kept *keep, mirror_store *st, time_t now,
 }
 
 int
-facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
-    size_t n, const struct store_digest *d, mirror_error *err)
+facts_check(mirror_store *st, const struct facts_plan *p, mirror_error *err)
 {
-	return check_scoped(NULL, st, now, &(struct facts_scope){ .ids = ids,
-	    .n = n, .d = d }, err);
-}
+	struct facts_kept *k;
+	int rc;
 
-int
-facts_check_kept(struct facts_kept **kept, mirror_store *st, time_t now,
-    const struct facts_scope *sc, mirror_error *err)
-{
-	struct facts_kept *k = xcalloc(1, sizeof(*k));
-	int rc = check_scoped(k, st, now, sc, err);
-
-	if (rc < 0) {
+	if (p->keep != NULL)
+		*p->keep = NULL;
+	if (p->ids == NULL)
+		return check_all(st, p->now, err);
+	if (p->keep == NULL)
+		return check_scoped(NULL, st, p, err);
+	k = xcalloc(1, sizeof(*k));
+	if ((rc = check_scoped(k, st, p, err)) < 0)
 		facts_kept_free(k);
-		k = NULL;
-	}
-	*kept = k;
+	else
+		*p->keep = k;
 	return rc;
 }
 
@@ -1332,13 +1324,39 @@ facts_kept_covers(const struct facts_kept *k, const char *const *ids,
 	return 1;
 }
 
-struct facts_reader *
-facts_reader_of_kept(struct facts_kept *k)
+/* A reader that hands out the projects of k (facts_plan's kept); k
+ * must outlive it. */
+static struct facts_reader *
+reader_of_kept(struct facts_kept *k)
 {
 	struct facts_reader *r = xcalloc(1, sizeof(*r));
 
 	r->kept = k;
 	return r;
+}
+
+int
+facts_reader_open(struct facts_reader **out, mirror_store *st,
+    const struct facts_plan *p, mirror_error *err)
+{
+	int by_rows = p->d != NULL && p->d->keep_rowids;
+	int rc;
+
+	*out = NULL;
+	if (p->kept != NULL) {
+		*out = reader_of_kept(p->kept);
+		return 0;
+	}
+	if (p->ids == NULL)
+		return p->wide ? reader_open_wide(out, st, p->now, err) :
+		    reader_open(out, st, p->now, SCOPE_NONE, err);
+	rc = scope_set(st, p->ids, p->n, err);
+	if (rc == 0 && by_rows)
+		rc = scope_rows_set(st, p->d, p->ids, p->n, err);
+	if (rc == 0)
+		rc = reader_open(out, st, p->now, by_rows ? SCOPE_ROWS :
+		    SCOPE_NAMES, err);
+	return rc;
 }
 
 void

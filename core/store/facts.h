@@ -125,46 +125,60 @@ void facts_projects_free(struct fact_project *p, size_t n);
  */
 struct facts_reader;
 
+struct facts_kept;
+
 /*
- * Start reading inside the caller's consistent read (close the reader
- * before store_read_end); memories are flagged expired against now.
+ * A plan of a read of projects (facts_reader_open) or of their check
+ * (facts_check): which projects, found how, on how many connections.
+ * The plain plan, { .now = T } and nothing else, reads or checks every
+ * project on the caller's connection. Every other field is a fast path
+ * that promises the plain plan's rows for the projects it covers
+ * (test_facts' test_plans compares each with it). The plan is the
+ * caller's; nothing of it is kept.
+ */
+struct facts_plan {
+	time_t now;             /* memories are expired against it */
+	const char *const *ids; /* a scope: these canonical projects alone
+	                           (sorted by strcmp, no duplicates); a
+	                           reader reads any other as empty, a check
+	                           reads the projects table and these. NULL:
+	                           every project */
+	size_t n;
+	const struct store_digest *d;  /* with ids: a facts_digest_rows of
+	                           the same read, whose row ids find the
+	                           scope's rows (a lookup each); NULL, or a
+	                           digest without them: a scan of each table
+	                           finds them by their project column */
+	int wide;               /* a reader of every project: each table's
+	                           first step, which sorts it, on a
+	                           connection and thread of its own, up to
+	                           one a job (store/parallel.h), where a
+	                           second connection reads the same rows (not
+	                           a WAL store) and jobs are more than one */
+	struct facts_kept *kept;   /* a reader: hand out the projects a
+	                           check kept (moved out of it, each once;
+	                           any other reads as empty), not the store;
+	                           it must outlive the reader, which then
+	                           never fails */
+	struct facts_kept **keep;  /* a check with ids: keep every project
+	                           it read, and the no-project group "",
+	                           into *keep (a new set; NULL after a
+	                           failure) */
+};
+
+/*
+ * Start reading as p plans, inside the caller's consistent read (close
+ * the reader before store_read_end). A scope (p->ids) is a TEMP table
+ * of st's connection, replaced by the next scoped read or check on it.
  * Returns 0, or < 0 with err set. *out is set in both cases and the
  * caller must facts_reader_close it.
  */
 int facts_reader_open(struct facts_reader **out, mirror_store *st,
-    time_t now, mirror_error *err);
+    const struct facts_plan *p, mirror_error *err);
 
-/*
- * facts_reader_open, with the first step of each table's read, which
- * sorts it, on connections and threads of their own, up to one a job
- * (store/parallel.h): the sorts run at once, where one connection runs
- * them one after another on the caller's thread. Where no second
- * connection is sure to read the same rows (a WAL store), or one job,
- * it is facts_reader_open. Returns as facts_reader_open.
- */
-int facts_reader_open_wide(struct facts_reader **out, mirror_store *st,
-    time_t now, mirror_error *err);
-
-/* The connections of its own r reads on (facts_reader_open_wide's; 0:
- * it reads on the caller's alone). */
+/* The connections of its own r reads on (a wide plan's; 0: it reads
+ * on the caller's alone). */
 int facts_reader_sides(const struct facts_reader *r);
-
-/*
- * facts_reader_open for the projects of the last facts_scope_set only:
- * the store's other rows are neither read nor checked, so reading a few
- * projects costs a scan of the tables without a sort. Ask it only for
- * projects of the scope (others read as empty).
- */
-int facts_reader_open_scoped(struct facts_reader **out, mirror_store *st,
-    time_t now, mirror_error *err);
-
-/*
- * Set the scope of scoped reads and checks to the canonical project ids
- * ids[0..n) (a TEMP table of st's connection, replaced by each call).
- * Returns 0 or < 0 with err set.
- */
-int facts_scope_set(mirror_store *st, const char *const *ids, size_t n,
-    mirror_error *err);
 
 void facts_reader_close(struct facts_reader *r);   /* NULL is fine */
 
@@ -181,7 +195,7 @@ void facts_reader_close(struct facts_reader *r);   /* NULL is fine */
 int facts_read_project(struct project_facts *out, struct facts_reader *r,
     const char *project, mirror_error *err);
 
-/* facts_read_project through a reader of its own: one project. */
+/* facts_read_project through a plain reader of its own: one project. */
 int facts_load(struct project_facts *out, mirror_store *st,
     const char *project, time_t now, mirror_error *err);
 
@@ -190,62 +204,20 @@ void facts_free(struct project_facts *f);
 /*
  * Read every row facts_projects and facts_read_project would read
  * (projects, the three layers, the relationships with an end in a
- * project) and check it as they do, keeping nothing: so a build can
- * refuse a bad store before its sweep writes to it. Returns 0, or the
- * first bad row's -MIRROR_EINPUT naming table, row id and column, or
- * the store's error.
+ * project) and check it as they do, keeping nothing unless p->keep: so
+ * a build can refuse a bad store before its sweep writes to it. With a
+ * scope (p->ids) the projects table and the scope's projects alone: a
+ * build whose other projects are unchanged since a build that checked
+ * them (their digests, facts_digest, are those it recorded) need not
+ * read them again. Returns 0, or the first bad row's -MIRROR_EINPUT
+ * naming table, row id and column, or the store's error.
  */
-int facts_check(mirror_store *st, time_t now, mirror_error *err);
-
-/*
- * facts_check for the canonical projects ids[0..n) (sorted by strcmp,
- * no duplicates) and the projects table alone: a build whose other
- * projects are unchanged since a build that checked them (their digests,
- * facts_digest, are those it recorded) need not read them again. Sets
- * the scope (facts_scope_set) to ids. Returns as facts_check.
- */
-int facts_check_scoped(mirror_store *st, time_t now, const char *const *ids,
-    size_t n, const struct store_digest *d, mirror_error *err);
-
-/*
- * What a scoped check read, kept for a reader later in the same read
- * of the store (no other connection committed in between): the
- * projects ids[0..n) of facts_check_scoped and the no-project group
- * "", each as facts_read_project gives it. Owned by the caller
- * (facts_kept_free).
- */
-struct facts_kept;
-
-/* The projects a scoped check reads: ids[0..n), sorted, found through
- * d's row ids when d is not NULL and kept them. */
-struct facts_scope {
-	const char *const *ids;
-	size_t n;
-	const struct store_digest *d;
-};
-
-/*
- * facts_check_scoped of sc's projects that also reads "" and keeps
- * every project it read into *kept (a new set; NULL after a failure).
- * Returns as facts_check.
- *
- * For both: d, when not NULL, is a facts_digest_rows of the same read,
- * whose row ids find the projects' rows (a lookup each); NULL: the
- * rows are found by their project column, a scan of every table.
- */
-int facts_check_kept(struct facts_kept **kept, mirror_store *st,
-    time_t now, const struct facts_scope *sc, mirror_error *err);
+int facts_check(mirror_store *st, const struct facts_plan *p,
+    mirror_error *err);
 
 /* 1 when k holds each of the projects ids[0..n) (any order), else 0. */
 int facts_kept_covers(const struct facts_kept *k, const char *const *ids,
     size_t n);
-
-/*
- * A reader (facts_read_project, facts_reader_close) that hands out the
- * projects of k, each once and moved out of k, and reads any other as
- * empty, as a scoped reader does. k must outlive it. Never fails.
- */
-struct facts_reader *facts_reader_of_kept(struct facts_kept *k);
 
 void facts_kept_free(struct facts_kept *k);   /* NULL is fine */
 
@@ -285,8 +257,8 @@ int facts_digest(struct store_digest *out, mirror_store *st, time_t now,
     mirror_error *err);
 
 /* facts_digest that also lists each project's row ids of the three
- * layers and the relationships (digest.h, keep_rowids), for
- * facts_check_scoped and facts_check_kept in the same read; they cost
+ * layers and the relationships (digest.h, keep_rowids), for a scoped
+ * plan's check or read (facts_plan's d) in the same read; they cost
  * 8 bytes a row until digest_drop_rowids. */
 int facts_digest_rows(struct store_digest *out, mirror_store *st,
     time_t now, mirror_error *err);

@@ -240,15 +240,14 @@ build_check_rows(struct build *b, mirror_error *err)
 	if (ch->digested)
 		ch->scoped = site_changed_projects(&ch->ids, &ch->n,
 		    b->so.record, &s->digest);
-	if (ch->scoped && keep_worth(&s->digest, ch->ids, ch->n))
-		rc = facts_check_kept(&s->kept, s->st, s->now,
-		    &(struct facts_scope){ .ids = ch->ids, .n = ch->n,
-		    .d = &s->digest }, err);
-	else if (ch->scoped)
-		rc = facts_check_scoped(s->st, s->now, ch->ids, ch->n,
-		    &s->digest, err);
+	if (ch->scoped)
+		rc = facts_check(s->st, &(const struct facts_plan){
+		    .now = s->now, .ids = ch->ids, .n = ch->n,
+		    .d = &s->digest, .keep = keep_worth(&s->digest, ch->ids,
+		    ch->n) ? &s->kept : NULL }, err);
 	else
-		rc = facts_check(s->st, s->now, err);
+		rc = facts_check(s->st, &(const struct facts_plan){
+		    .now = s->now }, err);
 	/* The pages read conflicts and the rules' violations too. */
 	if (rc == 0)
 		rc = conflict_check(s->st, err);

@@ -209,14 +209,13 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 	/* Nothing kept: the whole store is read, no scope to look up.
 	 * What the build's check read of the same store is not read
 	 * again. */
-	if (n_kept > 0 && m->kept != NULL && facts_kept_covers(m->kept,
-	    scope, n_scope))
-		m->facts = facts_reader_of_kept(m->kept);
-	else if (n_kept > 0) {
-		rc = facts_scope_set(m->st, scope, n_scope, err);
-		if (rc == 0)
-			rc = facts_reader_open_scoped(&m->facts, m->st,
-			    m->now, err);
+	if (n_kept > 0) {
+		int covered = m->kept != NULL && facts_kept_covers(m->kept,
+		    scope, n_scope);
+
+		rc = facts_reader_open(&m->facts, m->st, &(const struct
+		    facts_plan){ .now = m->now, .ids = scope, .n = n_scope,
+		    .kept = covered ? m->kept : NULL }, err);
 	}
 	free(scope);
 	strbuf_free(&unit);
@@ -304,7 +303,8 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	/* Projects are read in id order, the index's "" group first:
 	 * here, so the index may run beside the projects. */
 	if (rc == 0 && m->facts == NULL)
-		rc = facts_reader_open_wide(&m->facts, m->st, m->now, err);
+		rc = facts_reader_open(&m->facts, m->st, &(const struct
+		    facts_plan){ .now = m->now, .wide = 1 }, err);
 	if (rc == 0)
 		rc = facts_read_project(&m->loose, m->facts, "", err);
 	if (rc == 0)

@@ -436,7 +436,8 @@ search_whole(struct search_run *sr, const struct page_unit *u, size_t n,
 
 	search_index_set_key(x, sr->key);
 	strbuf_init(&state);
-	rc = facts_reader_open_wide(&r, sr->pc->st, m->now, err);
+	rc = facts_reader_open(&r, sr->pc->st, &(const struct facts_plan){
+	    .now = m->now, .wide = 1 }, err);
 	for (size_t p = 0; rc == 0 && p < m->n_projects; p++) {
 		struct doc_sink s = { x, by[p] != NULL ? &state : NULL };
 		struct project_facts f;
@@ -528,7 +529,7 @@ names_shared(const struct site_model *m)
 
 /* A reader of the family's connection for the projects of the units
  * that changed (u[0..n), in the digest's order: by id) alone, into *r;
- * NULL on the model's own connection, whose scope (facts_scope_set) is
+ * NULL on the model's own connection, whose scope (a scoped plan's) is
  * the projects family's. Returns 0 or < 0 with err set. */
 static int
 changed_reader(struct facts_reader **r, const struct search_run *sr,
@@ -547,9 +548,8 @@ changed_reader(struct facts_reader **r, const struct search_run *sr,
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(u[i].prev, u[i].hex) != 0 && u[i].project >= 0)
 			ids[k++] = m->projects[u[i].project].id;
-	rc = facts_scope_set(sr->pc->st, ids, k, err);
-	if (rc == 0)
-		rc = facts_reader_open_scoped(r, sr->pc->st, m->now, err);
+	rc = facts_reader_open(r, sr->pc->st, &(const struct facts_plan){
+	    .now = m->now, .ids = ids, .n = k }, err);
 	free(ids);
 	return rc;
 }

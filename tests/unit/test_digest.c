@@ -26,6 +26,38 @@
 #include "store/store.h"
 #include "sys/clock.h"
 
+
+/* facts_check of the one project ids[0] (d: row ids of the same read,
+ * or NULL), keeping nothing. Returns as facts_check. */
+static int
+check_scope(mirror_store *st, const char *const *ids,
+    const struct store_digest *d, mirror_error *err)
+{
+	return facts_check(st, &(const struct facts_plan){ .ids = ids,
+	    .n = 1, .d = d }, err);
+}
+
+/* check_scope, keeping what it read into *k. */
+static int
+keep_scope(struct facts_kept **k, mirror_store *st, const char *const *ids,
+    const struct store_digest *d, mirror_error *err)
+{
+	return facts_check(st, &(const struct facts_plan){ .ids = ids,
+	    .n = 1, .d = d, .keep = k }, err);
+}
+
+/* A reader of what k kept (never fails). */
+static struct facts_reader *
+reader_of(struct facts_kept *k)
+{
+	struct facts_reader *r = NULL;
+	mirror_error err;
+
+	assert_int_equal(facts_reader_open(&r, NULL, &(const struct
+	    facts_plan){ .kept = k }, &err), 0);
+	return r;
+}
+
 static char path[64];
 
 static void
@@ -467,8 +499,8 @@ test_scoped_reader(void **state)
 	make_store(base_sql);
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_scope_set(st, scope, 2, &err), 0);
-	assert_int_equal(facts_reader_open_scoped(&r, st, 0, &err), 0);
+	assert_int_equal(facts_reader_open(&r, st, &(const struct facts_plan){
+	    .ids = scope, .n = 2 }, &err), 0);
 	assert_int_equal(facts_read_project(&f, r, "", &err), 0);
 	assert_int_equal(f.n_mem, 1);
 	facts_free(&f);
@@ -485,7 +517,7 @@ test_scoped_reader(void **state)
 	unlink(path);
 }
 
-/* facts_check_scoped reads the scope's rows, and its projects rows. */
+/* A scoped check reads the scope's rows, and its projects rows. */
 static void
 test_check_scoped(void **state)
 {
@@ -501,25 +533,27 @@ test_check_scoped(void **state)
 	    "UPDATE projects SET name = CAST(x'ff' AS TEXT) WHERE id = 'p06'");
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_check_scoped(st, 0, p05, 1, NULL, &err), 0);
-	assert_int_equal(facts_check_scoped(st, 0, ghost, 1, NULL, &err),
+	assert_int_equal(check_scope(st, p05, NULL, &err), 0);
+	assert_int_equal(check_scope(st, ghost, NULL, &err),
 	    -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "memories row 'm7': content is not "
 	    "valid UTF-8"));
-	assert_int_equal(facts_check_scoped(st, 0, p06, 1, NULL, &err),
+	assert_int_equal(check_scope(st, p06, NULL, &err),
 	    -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "projects row 'p06': name"));
 	/* The whole check finds both. */
-	assert_int_equal(facts_check(st, 0, &err), -MIRROR_EINPUT);
+	assert_int_equal(facts_check(st, &(const struct facts_plan){ 0 }, &err),
+	    -MIRROR_EINPUT);
 	store_read_end(st);
 	store_close(st);
 	unlink(path);
 }
 
 /*
- * facts_check_kept keeps what it read, the no-project group too, and a
- * reader of them hands each out as facts_load reads it, once, any other
- * project as empty; a bad row keeps nothing.
+ * A check that keeps (facts_plan's keep) keeps what it read, the
+ * no-project group too, and a reader of them hands each out as
+ * facts_load reads it, once, any other project as empty; a bad row
+ * keeps nothing.
  */
 static void
 test_check_kept(void **state)
@@ -537,12 +571,11 @@ test_check_kept(void **state)
 	make_store(base_sql);
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_check_kept(&k, st, 0,
-	    &(struct facts_scope){ .ids = p05, .n = 1, .d = NULL }, &err), 0);
+	assert_int_equal(keep_scope(&k, st, p05, NULL, &err), 0);
 	assert_non_null(k);
 	assert_true(facts_kept_covers(k, both, 2));
 	assert_false(facts_kept_covers(k, p06, 1));
-	r = facts_reader_of_kept(k);
+	r = reader_of(k);
 	assert_int_equal(facts_read_project(&f, r, "", &err), 0);
 	assert_int_equal(f.n_mem, 1);                /* m1, of no project */
 	assert_string_equal(f.mem[0].id, "m1");
@@ -559,7 +592,7 @@ test_check_kept(void **state)
 	facts_free(&f);
 	facts_reader_close(r);
 	/* Handed out once: what stays in the set is empty. */
-	r = facts_reader_of_kept(k);
+	r = reader_of(k);
 	assert_int_equal(facts_read_project(&f, r, "p05", &err), 0);
 	assert_int_equal(f.n_state + f.n_ent + f.n_rel + f.n_mem, 0);
 	facts_free(&f);
@@ -571,8 +604,7 @@ test_check_kept(void **state)
 	    "VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'ghost')");
 	assert_int_equal(store_read_begin(st, &err), 0);
 	k = (struct facts_kept *)&err;     /* any non-NULL value */
-	assert_int_equal(facts_check_kept(&k, st, 0,
-	    &(struct facts_scope){ .ids = ghost, .n = 1, .d = NULL }, &err),
+	assert_int_equal(keep_scope(&k, st, ghost, NULL, &err),
 	    -MIRROR_EINPUT);
 	assert_null(k);
 	assert_non_null(strstr(err.msg, "memories row 'm7'"));
@@ -582,7 +614,7 @@ test_check_kept(void **state)
 }
 
 /*
- * With a digest that listed row ids in the same read, facts_check_kept
+ * With a digest that listed row ids in the same read, a keeping check
  * finds each project's rows by them: the same rows as by the project
  * column (through an alias, the edge from another project, the
  * no-project group), a bad row of the scope still refused; a digest
@@ -612,11 +644,9 @@ test_check_kept_by_rowid(void **state)
 		assert_int_equal((rows ? facts_digest_rows : facts_digest)(&d,
 		    st, 0, &err), 0);
 		assert_int_equal(d.keep_rowids, rows);
-		assert_int_equal(facts_check_kept(&k, st, 0,
-		    &(struct facts_scope){ .ids = p05, .n = 1, .d = &d },
-		    &err), 0);
+		assert_int_equal(keep_scope(&k, st, p05, &d, &err), 0);
 		digest_drop_rowids(&d);
-		r = facts_reader_of_kept(k);
+		r = reader_of(k);
 		assert_int_equal(facts_read_project(&f, r, "", &err), 0);
 		assert_int_equal(f.n_mem, 1);
 		assert_string_equal(f.mem[0].id, "m1");
@@ -650,8 +680,7 @@ test_check_kept_by_rowid(void **state)
 	    "VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'ghost')");
 	assert_int_equal(store_read_begin(st, &err), 0);
 	assert_int_equal(facts_digest_rows(&d, st, 0, &err), 0);
-	assert_int_equal(facts_check_kept(&k, st, 0,
-	    &(struct facts_scope){ .ids = ghost, .n = 1, .d = &d }, &err),
+	assert_int_equal(keep_scope(&k, st, ghost, &d, &err),
 	    -MIRROR_EINPUT);
 	assert_null(k);
 	assert_non_null(strstr(err.msg, "memories row 'm7'"));

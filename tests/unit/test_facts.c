@@ -15,10 +15,15 @@
 
 #include <cmocka.h>
 
+#include "store/digest.h"
 #include "store/facts.h"
 #include "store/store.h"
 #include "sys/clock.h"
 #include "util/strbuf.h"
+
+/* The plain plan at time 0, and the wide one. */
+static const struct facts_plan plain = { 0 };
+static const struct facts_plan wide = { .wide = 1 };
 
 static char path[64];
 
@@ -84,6 +89,17 @@ static const char base_sql[] =
     " VALUES ('m1', 'knowledge', 'k', '', NULL),"
     " ('m2', 'knowledge', 'old', 'p05', '2001-01-01 00:00:00'),"
     " ('m3', 'knowledge', 'new', 'p05', '2030-01-01 00:00:00');";
+
+/* A project p06 of one entity with an edge into p05's, and a state
+ * row of no project: base_sql's readers then read four groups. */
+static const char hub_sql[] =
+    "INSERT INTO entities(id, entity_type, name, project) VALUES"
+    " ('e9', 'component', 'Hub', 'p06');"
+    "INSERT INTO relationships(id, source_entity_id, target_entity_id,"
+    " relationship_type) VALUES ('r9', 'e9', 'e2', 'uses');"
+    "INSERT INTO project_state(id, project, category, key, value,"
+    " status, created_at) VALUES ('s9', '', 'fact', 'k', 'v',"
+    " 'active', '2024-01-01')";
 
 /* Names and their rows, as facts_names_count or a reader's pass
  * gives them. */
@@ -330,7 +346,7 @@ test_reader(void **state)
 	(void)state;
 	make_store(base_sql);
 	st = open_read();
-	assert_int_equal(facts_reader_open(&r, st, 0, &err), 0);
+	assert_int_equal(facts_reader_open(&r, st, &plain, &err), 0);
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(facts_read_project(&f, r, order[i], &err), 0);
 		assert_int_equal(facts_load(&g, st, order[i], 0, &err), 0);
@@ -391,16 +407,10 @@ wide_case(const char *jobs, const char *mode, int sides)
 	make_store(base_sql);
 	snprintf(sql, sizeof(sql), "PRAGMA journal_mode=%s", mode);
 	exec_sql(sql);
-	exec_sql("INSERT INTO entities(id, entity_type, name, project) VALUES"
-	    " ('e9', 'component', 'Hub', 'p06');"
-	    "INSERT INTO relationships(id, source_entity_id, target_entity_id,"
-	    " relationship_type) VALUES ('r9', 'e9', 'e2', 'uses');"
-	    "INSERT INTO project_state(id, project, category, key, value,"
-	    " status, created_at) VALUES ('s9', '', 'fact', 'k', 'v',"
-	    " 'active', '2024-01-01')");
+	exec_sql(hub_sql);
 	st = open_read();
 	assert_int_equal(setenv("MIRROR_JOBS", jobs, 1), 0);
-	assert_int_equal(facts_reader_open_wide(&r, st, 0, &err), 0);
+	assert_int_equal(facts_reader_open(&r, st, &wide, &err), 0);
 	unsetenv("MIRROR_JOBS");
 	assert_int_equal(facts_reader_sides(r), sides);
 	for (size_t i = 0; i < sizeof(order) / sizeof(*order); i++) {
@@ -430,6 +440,165 @@ test_reader_wide(void **state)
 	wide_case("8", "truncate", 4);
 	wide_case("1", "delete", 0);
 	wide_case("4", "wal", 0);
+}
+
+/* What f holds, every field a page shows of each row, one line a row,
+ * into sb: two reads agree when their texts do. */
+static void
+facts_text(strbuf *sb, const struct project_facts *f)
+{
+#define S(x) ((x) != NULL ? (x) : "(null)")
+	for (size_t k = 0; k < f->n_state; k++) {
+		const struct fact_state *v = &f->state[k];
+
+		strbuf_printf(sb, "s %s|%s|%s|%s|%s|%s|%s|%s|%s|%g\n", v->id,
+		    v->project, v->category, v->key, v->value, S(v->source),
+		    v->status, S(v->created_at), S(v->updated_at),
+		    v->confidence);
+	}
+	for (size_t k = 0; k < f->n_ent; k++) {
+		const struct fact_entity *v = &f->ent[k];
+
+		strbuf_printf(sb, "e %s|%s|%s|%s|%s|%s|%s|%s\n", v->id,
+		    v->type, v->name, v->project, S(v->description),
+		    v->status, S(v->created_at), S(v->updated_at));
+	}
+	for (size_t k = 0; k < f->n_rel; k++)
+		strbuf_printf(sb, "r %s|%s|%s|%s\n", f->rel[k].id,
+		    f->rel[k].source, f->rel[k].target, f->rel[k].type);
+	for (size_t k = 0; k < f->n_mem; k++) {
+		const struct fact_memory *v = &f->mem[k];
+
+		strbuf_printf(sb, "m %s|%s|%s|%s|%s|%s|%d\n", v->id, v->type,
+		    v->content, v->project, v->status, S(v->valid_until),
+		    v->expired);
+	}
+	for (size_t k = 0; k < f->n_far; k++)
+		strbuf_printf(sb, "f %s|%s|%s|%s\n", f->far[k].id,
+		    f->far[k].project, S(f->far[k].name),
+		    S(f->far[k].status));
+#undef S
+}
+
+/* The projects every plan of test_plans reads, in order. */
+static const char *const plan_order[] = { "", "ghost", "p05", "p06" };
+#define PLAN_N (sizeof(plan_order) / sizeof(*plan_order))
+
+/* Each project of plan_order as p reads it (one reader for all; with
+ * one_each, a reader a project, which a scope of that project alone
+ * needs), into text[k]. */
+static void
+read_by_plan(strbuf text[PLAN_N], mirror_store *st,
+    const struct facts_plan *p)
+{
+	struct facts_reader *r = NULL;
+	struct project_facts f;
+	mirror_error err;
+
+	assert_int_equal(facts_reader_open(&r, st, p, &err), 0);
+	for (size_t k = 0; k < PLAN_N; k++) {
+		strbuf_init(&text[k]);
+		assert_int_equal(facts_read_project(&f, r, plan_order[k],
+		    &err), 0);
+		facts_text(&text[k], &f);
+		facts_free(&f);
+	}
+	facts_reader_close(r);
+}
+
+/* Free what read_by_plan filled. */
+static void
+texts_free(strbuf text[PLAN_N])
+{
+	for (size_t k = 0; k < PLAN_N; k++)
+		strbuf_free(&text[k]);
+}
+
+/*
+ * Each fast path of struct facts_plan reads what the plain plan reads
+ * (issue 72, item 4: every promise of "the same result, faster" checked
+ * against the plain plan, here, not by the whole suite by accident):
+ * wide (on connections of its own), a scope found by the projects'
+ * names and by the digest's row ids, and what a keeping check kept;
+ * out of a scope, a project reads as empty. Each check plan passes or
+ * fails as the plain check does for the projects it covers.
+ */
+static void
+test_plans(void **state)
+{
+	static const char *const all[] = { "", "ghost", "p05", "p06" };
+	strbuf want[PLAN_N], got[PLAN_N];
+	struct store_digest d;
+	struct facts_kept *k = NULL;
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_store(base_sql);
+	exec_sql("INSERT INTO projects(id, name) VALUES ('p06', 'P06')");
+	exec_sql(hub_sql);
+	st = open_read();
+	read_by_plan(want, st, &plain);
+	for (size_t i = 0; i < PLAN_N; i++)
+		assert_true(want[i].len > 0);
+	/* Wide, on two connections of its own. */
+	assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
+	read_by_plan(got, st, &wide);
+	unsetenv("MIRROR_JOBS");
+	for (size_t i = 0; i < PLAN_N; i++)
+		assert_string_equal(got[i].data, want[i].data);
+	texts_free(got);
+	/* A scope of each project alone, by name and by row id: it reads
+	 * as the plain plan, the others as empty. */
+	assert_int_equal(facts_digest_rows(&d, st, 0, &err), 0);
+	for (int rows = 0; rows < 2; rows++)
+		for (size_t j = 0; j < PLAN_N; j++) {
+			read_by_plan(got, st, &(const struct facts_plan){
+			    .ids = &all[j], .n = 1, .d = rows ? &d : NULL });
+			for (size_t i = 0; i < PLAN_N; i++)
+				assert_string_equal(got[i].data, i == j ?
+				    want[i].data : "");
+			texts_free(got);
+		}
+	/* What a check of a scope kept, read: the same. */
+	for (int rows = 0; rows < 2; rows++) {
+		assert_int_equal(facts_check(st, &(const struct facts_plan){
+		    .ids = &all[2], .n = 2, .d = rows ? &d : NULL,
+		    .keep = &k }, &err), 0);
+		read_by_plan(got, st, &(const struct facts_plan){ .kept = k });
+		for (size_t i = 0; i < PLAN_N; i++)
+			assert_string_equal(got[i].data, i == 1 ? "" :
+			    want[i].data);
+		texts_free(got);
+		facts_kept_free(k);
+	}
+	digest_free(&d);
+	texts_free(want);
+	/* A bad row of p06 (no other project reads it: not an entity
+	 * another's relationship ends at): the plain check and a scope
+	 * holding p06 fail on it, naming it the same way; a scope without
+	 * p06 passes. */
+	store_read_end(st);
+	store_close(st);
+	exec_sql("INSERT INTO project_state(id, project, category, key, "
+	    "value, status, created_at) VALUES ('s8', 'p06', 'fact', 'k', "
+	    "CAST(x'ff' AS TEXT), 'active', '2024-01-01')");
+	st = open_read();
+	assert_int_equal(facts_check(st, &plain, &err), -MIRROR_EINPUT);
+	assert_non_null(strstr(err.msg, "project_state row 's8'"));
+	for (int keep = 0; keep < 2; keep++) {
+		k = NULL;
+		assert_int_equal(facts_check(st, &(const struct facts_plan){
+		    .ids = &all[3], .n = 1, .keep = keep ? &k : NULL },
+		    &err), -MIRROR_EINPUT);
+		assert_non_null(strstr(err.msg, "project_state row 's8'"));
+		assert_null(k);
+		assert_int_equal(facts_check(st, &(const struct facts_plan){
+		    .ids = &all[1], .n = 2, .keep = keep ? &k : NULL },
+		    &err), 0);
+		facts_kept_free(k);
+	}
+	close_read(st);
 }
 
 /* 6: the checksum is of the rows, not of the order they were written
@@ -517,14 +686,14 @@ test_check(void **state)
 	(void)state;
 	make_store(base_sql);
 	st = open_read();
-	assert_int_equal(facts_check(st, 0, &err), 0);
+	assert_int_equal(facts_check(st, &plain, &err), 0);
 	close_read(st);
 
 	make_store("INSERT INTO entities(id, entity_type, name, project, "
 	    "properties, status) VALUES ('v1', 'vendor', 'n', 'p', '[1', "
 	    "'superseded');");
 	st = open_read();
-	assert_int_equal(facts_check(st, 0, &err), -MIRROR_EINPUT);
+	assert_int_equal(facts_check(st, &plain, &err), -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "entities row 'v1': properties is "
 	    "not valid JSON"));
 	close_read(st);
@@ -533,7 +702,7 @@ test_check(void **state)
 	    "status) VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'p', "
 	    "'invalid');");
 	st = open_read();
-	assert_int_equal(facts_check(st, 0, &err), -MIRROR_EINPUT);
+	assert_int_equal(facts_check(st, &plain, &err), -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "memories row 'm7': content is not "
 	    "valid UTF-8"));
 	close_read(st);
@@ -580,7 +749,7 @@ test_columns(void **state)
 	assert_null(f.mem[0].valid_until);
 	assert_null(f.mem[0].graduated_to);
 	facts_free(&f);
-	assert_int_equal(facts_check(st, 0, &err), 0);
+	assert_int_equal(facts_check(st, &plain, &err), 0);
 	close_read(st);
 
 	make_store(bare_memories "INSERT INTO memories VALUES ('m2', 'k', "
@@ -715,7 +884,7 @@ test_reader_budget(void **state)
 	assert_int_equal(setenv("MIRROR_QUERY_TIMEOUT_MS", "300", 1), 0);
 	st = open_read();
 	assert_int_equal(unsetenv("MIRROR_QUERY_TIMEOUT_MS"), 0);
-	assert_int_equal(facts_reader_open(&r, st, 0, &err), 0);
+	assert_int_equal(facts_reader_open(&r, st, &plain, &err), 0);
 	for (int i = 0; i < 12; i++) {
 		assert_true(snprintf(id, sizeof(id), "p%02d", i) < (int)sizeof(id));
 		assert_int_equal(facts_read_project(&f, r, id, &err), 0);
@@ -738,6 +907,7 @@ main(void)
 		cmocka_unit_test(test_checksum),
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_reader_wide),
+		cmocka_unit_test(test_plans),
 		cmocka_unit_test(test_checksum_order),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_check),
