@@ -23,6 +23,11 @@ struct proj {
 	long long counts[DIGEST_COUNTS], active;
 	long long latest;       /* -1 until a counted row has a time */
 	struct digest_rowids *rowids;   /* keep_rowids: made on first row */
+	uint64_t swept_sum, swept_rows; /* of swept queries' rows */
+	int swept_born;         /* 1: named by swept queries alone (it goes
+	                           when none of their rows is its), 0: by
+	                           another too */
+	struct proj *moved;     /* digest_merge: its entry in into */
 };
 
 /* The projects by the hash of their id. */
@@ -53,6 +58,27 @@ struct ent_entry {
 struct far_entry {
 	uint64_t key;
 	struct proj *p;
+};
+
+/* What a group's rows added to project p, or to the loose rows (p
+ * NULL). */
+struct group_part {
+	struct proj *p;
+	uint64_t sum, rows;
+};
+
+/* A group of swept rows (digest_query's group_kind): what they added to
+ * their queries' sums, and to each project. */
+struct group {
+	struct digest_sum slot[DIGEST_GROUP_SLOTS];
+	struct group_part *v;
+	size_t n, cap;
+};
+
+/* A group by the hash of its kind and name. */
+struct group_entry {
+	uint64_t key;
+	struct group *g;
 };
 
 /* Tells a far end's row in a project's digest from the row itself. */
@@ -238,12 +264,17 @@ project_entry(struct store_digest *d, const char *project, size_t len)
 	for (e = hashtab_get(d->acc, k); e != NULL;
 	    e = hashtab_next(d->acc, e))
 		if (e->p->len == len && memcmp(e->p->project, project,
-		    len) == 0)
+		    len) == 0) {
+			/* Named by a query that is not swept: it stays. */
+			if (!d->in_swept)
+				e->p->swept_born = 0;
 			return e->p;
+		}
 	p = xcalloc(1, sizeof(*p));
 	p->project = xstrndup(project, len);
 	p->len = len;
 	p->latest = -1;
+	p->swept_born = d->in_swept;
 	e = hashtab_add(d->acc, k);
 	e->p = p;
 	return p;
@@ -309,12 +340,102 @@ struct row_count {
 	int count;              /* -1: not counted */
 	int active;             /* its flag */
 	long long time;         /* its time column (seconds), -1: none */
+	int swept;              /* of a swept query (digest_query's) */
+	struct group *group;    /* its group's, kept, or NULL */
 };
+
+/* Add one row's hash rh to what group g added to p (NULL: the loose
+ * rows). */
+static void
+group_add(struct group *g, struct proj *p, uint64_t rh)
+{
+	size_t i = 0;
+
+	while (i < g->n && g->v[i].p != p)
+		i++;
+	if (i == g->n) {
+		ARRAY_PUSH(g->v, g->n, g->cap) = (struct group_part){ p, 0,
+		    0 };
+	}
+	g->v[i].sum += rh;
+	g->v[i].rows++;
+}
+
+/* The key of group id (len bytes) of kind (never 0). */
+static uint64_t
+group_key(char kind, const void *id, size_t len)
+{
+	uint64_t k = hash_mix(key_of(id, len) ^ (unsigned char)kind);
+
+	return k != 0 ? k : 1;
+}
+
+/* Group id (len bytes) of kind in d, made on first sight. */
+static struct group *
+group_get(struct store_digest *d, char kind, const void *id, size_t len)
+{
+	struct group_entry *e;
+	int added;
+
+	if (d->groups == NULL) {
+		d->groups = xcalloc(1, sizeof(*d->groups));
+		hashtab_init(d->groups, sizeof(struct group_entry));
+	}
+	e = hashtab_put(d->groups, group_key(kind, id, len), &added);
+	if (added)
+		e->g = xcalloc(1, sizeof(*e->g));
+	return e->g;
+}
+
+/* Free d's groups. */
+static void
+groups_free(struct store_digest *d)
+{
+	struct group_entry *e = NULL;
+
+	if (d->groups == NULL)
+		return;
+	while ((e = hashtab_each(d->groups, e)) != NULL) {
+		free(e->g->v);
+		free(e->g);
+	}
+	hashtab_free(d->groups);
+	free(d->groups);
+	d->groups = NULL;
+}
+
+/* The group of the current row of stmt, of query q, kept in d (NULL
+ * when none is kept). */
+static struct group *
+row_group(struct store_digest *d, sqlite3_stmt *stmt, int ncol,
+    const struct digest_query *q)
+{
+	const void *id = "";
+	size_t len = 0;
+
+	if (!d->keep_refold || !q->swept || q->group_kind == '\0' ||
+	    q->group > ncol || q->group_slot < 0 ||
+	    q->group_slot >= DIGEST_GROUP_SLOTS)
+		return NULL;
+	if (q->group > 0 && (id = sqlite3_column_text(stmt, q->group - 1)) !=
+	    NULL)
+		len = (size_t)sqlite3_column_bytes(stmt, q->group - 1);
+	else
+		id = "";
+	return group_get(d, q->group_kind, id, len);
+}
 
 /* Add one row's hash rh to p, counted as rc says. */
 static void
 add_to(struct proj *p, uint64_t rh, const struct row_count *rc)
 {
+	if (rc->swept) {
+		p->swept_sum += rh;
+		p->swept_rows++;
+		if (rc->group != NULL)
+			group_add(rc->group, p, rh);
+		return;
+	}
 	p->sum += rh;
 	p->rows++;
 	if (rc->count >= 0) {
@@ -416,7 +537,12 @@ add_owners(const struct row_add *ra, int from, int ncol,
 	for (int i = from; i < ncol && q->owners[i - from] != '\0'; i++)
 		if (q->owners[i - from] == 'x')
 			far += add_far_owners(ra, i, seen, n);
-	if (n == 0 && far == 0) {
+	if (n == 0 && far == 0 && rc->swept) {
+		d->loose_swept_sum += rh;
+		d->loose_swept_rows++;
+		if (rc->group != NULL)
+			group_add(rc->group, NULL, rh);
+	} else if (n == 0 && far == 0) {
 		d->loose_sum += rh;
 		d->loose_rows++;
 		if (rc->count >= 0)
@@ -530,9 +656,11 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 		return rc;
 	}
 	ncol = sqlite3_column_count(stmt);
+	d->in_swept = q->swept != 0;
 	while ((rc = store_step(st, stmt)) == SQLITE_ROW) {
 		uint64_t rh = MIRROR_HASH_INIT, ph;
-		struct row_count cnt = { .count = q->count, .time = -1 };
+		struct row_count cnt = { .count = q->count, .time = -1,
+		    .swept = q->swept != 0 };
 		struct proj *owner;
 		int i;
 
@@ -540,6 +668,10 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 			rh = hash_col(rh, stmt, i);
 		sum += hash_mix(rh);
 		rows++;
+		if ((cnt.group = row_group(d, stmt, ncol, q)) != NULL) {
+			cnt.group->slot[q->group_slot].sum += hash_mix(rh);
+			cnt.group->slot[q->group_slot].rows++;
+		}
 		if (q->tally > 0 && q->tally <= q->nhash && q->tally <= ncol &&
 		    q->table >= 0 && q->table < DIGEST_TABLES)
 			tally_row(&d->tally[q->table], stmt, q->tally - 1);
@@ -565,6 +697,7 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 		if (q->edges && i + 1 < ncol)
 			fold_edge(d, stmt, i);
 	}
+	d->in_swept = 0;
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc, what);
 	sqlite3_finalize(stmt);
 	out->sum = sum;
@@ -635,6 +768,110 @@ rowids_take(struct proj *p, struct digest_rowids *from, int k)
 	from->n[k] = from->cap[k] = 0;
 }
 
+/* Free the row ids r lists. */
+static void
+rowids_free(struct digest_rowids *r)
+{
+	if (r == NULL)
+		return;
+	for (int k = 0; k < DIGEST_ROW_LISTS; k++)
+		free(r->v[k]);
+	free(r);
+}
+
+/* Move from's entities and far ends into into's tables, their projects
+ * those from's moved to (struct proj's moved): from's tables are taken
+ * whole when into's are empty (the usual case), else copied. */
+static void
+maps_take(struct store_digest *into, struct store_digest *from)
+{
+	struct ent_entry *x = NULL;
+	struct far_entry *f = NULL;
+	struct hashtab *t;
+
+	if (into->ent->n == 0) {
+		t = into->ent, into->ent = from->ent, from->ent = t;
+		while ((x = hashtab_each(into->ent, x)) != NULL)
+			x->owner = x->owner->moved;
+	} else
+		while ((x = hashtab_each(from->ent, x)) != NULL) {
+			int added;
+			struct ent_entry *y = hashtab_put(into->ent, x->key,
+			    &added);
+
+			if (added) {
+				y->owner = x->owner->moved;
+				y->row = x->row;
+			}
+		}
+	if (into->far->n == 0) {
+		t = into->far, into->far = from->far, from->far = t;
+		while ((f = hashtab_each(into->far, f)) != NULL)
+			f->p = f->p->moved;
+	} else
+		while ((f = hashtab_each(from->far, f)) != NULL)
+			((struct far_entry *)hashtab_add(into->far,
+			    f->key))->p = f->p->moved;
+}
+
+/* Move from's groups into into's, their projects those from's moved
+ * to (struct proj's moved). */
+static void
+groups_take(struct store_digest *into, struct store_digest *from)
+{
+	struct group_entry *e = NULL;
+
+	while (from->groups != NULL &&
+	    (e = hashtab_each(from->groups, e)) != NULL) {
+		struct group_entry *t;
+		struct group *g = e->g;
+		int added;
+
+		for (size_t i = 0; i < g->n; i++)
+			if (g->v[i].p != NULL)
+				g->v[i].p = g->v[i].p->moved;
+		if (into->groups == NULL) {
+			into->groups = xcalloc(1, sizeof(*into->groups));
+			hashtab_init(into->groups, sizeof(struct group_entry));
+		}
+		t = hashtab_put(into->groups, e->key, &added);
+		if (added) {
+			t->g = g;
+			e->g = xcalloc(1, sizeof(*e->g));  /* freed empty */
+			continue;
+		}
+		for (int k = 0; k < DIGEST_GROUP_SLOTS; k++) {
+			t->g->slot[k].sum += g->slot[k].sum;
+			t->g->slot[k].rows += g->slot[k].rows;
+		}
+		for (size_t i = 0; i < g->n; i++)
+			ARRAY_PUSH(t->g->v, t->g->n, t->g->cap) = g->v[i];
+	}
+}
+
+/* Add q's sums, counts and row ids to p (q's row ids are then p's). */
+static void
+proj_add(struct proj *p, struct proj *q)
+{
+	p->sum += q->sum;
+	p->rows += q->rows;
+	p->swept_sum += q->swept_sum;
+	p->swept_rows += q->swept_rows;
+	for (int c = 0; c < DIGEST_COUNTS; c++)
+		p->counts[c] += q->counts[c];
+	p->active += q->active;
+	if (q->latest > p->latest)
+		p->latest = q->latest;
+	if (q->rowids != NULL && p->rowids == NULL)
+		p->rowids = q->rowids;      /* the usual case: taken */
+	else if (q->rowids != NULL) {
+		for (int k = 0; k < DIGEST_ROW_LISTS; k++)
+			rowids_take(p, q->rowids, k);
+		free(q->rowids);
+	}
+	q->rowids = NULL;
+}
+
 void
 digest_merge(struct store_digest *into, struct store_digest *from)
 {
@@ -642,27 +879,26 @@ digest_merge(struct store_digest *into, struct store_digest *from)
 
 	while ((e = hashtab_each(from->acc, e)) != NULL) {
 		struct proj *q = e->p;
-		struct proj *p = project_entry(into, q->project, q->len);
 
-		p->sum += q->sum;
-		p->rows += q->rows;
-		for (int c = 0; c < DIGEST_COUNTS; c++)
-			p->counts[c] += q->counts[c];
-		p->active += q->active;
-		if (q->latest > p->latest)
-			p->latest = q->latest;
-		if (q->rowids != NULL && p->rowids == NULL)
-			p->rowids = q->rowids;      /* the usual case: taken */
-		else if (q->rowids != NULL) {
-			for (int k = 0; k < DIGEST_ROW_LISTS; k++)
-				rowids_take(p, q->rowids, k);
-			free(q->rowids);
-		}
-		free(q->project);
-		free(q);
+		/* Made here as q was there: by a swept query or not. */
+		into->in_swept = q->swept_born;
+		q->moved = project_entry(into, q->project, q->len);
+		into->in_swept = 0;
+		proj_add(q->moved, q);
+	}
+	if (into->keep_refold) {
+		maps_take(into, from);
+		groups_take(into, from);
+	}
+	groups_free(from);
+	while ((e = hashtab_each(from->acc, e)) != NULL) {
+		free(e->p->project);
+		free(e->p);
 	}
 	into->loose_sum += from->loose_sum;
 	into->loose_rows += from->loose_rows;
+	into->loose_swept_sum += from->loose_swept_sum;
+	into->loose_swept_rows += from->loose_swept_rows;
 	into->names_sum += from->names_sum;
 	into->names_rows += from->names_rows;
 	into->loose_active += from->loose_active;
@@ -675,27 +911,53 @@ digest_merge(struct store_digest *into, struct store_digest *from)
 	from->acc = NULL;
 }
 
-void
-digest_finish(struct store_digest *d)
+/*
+ * d->p made from d's projects, sorted, and d->loose sealed: each
+ * project's row ids move into d->p; a project only swept queries named
+ * and none of whose rows is left (after a refold) is left out. With
+ * keep, the projects stay (d->p holds copies of their ids); else each
+ * is freed, its id d->p's.
+ */
+static void
+projects_out(struct store_digest *d, int keep)
 {
 	struct acc_entry *e = NULL;
 
-	if (d->acc == NULL)
-		return;
-	drop_maps(d);
 	d->p = xcalloc(d->acc->n + 1, sizeof(*d->p));
 	d->n = 0;
 	while ((e = hashtab_each(d->acc, e)) != NULL) {
-		d->p[d->n].project = e->p->project;
-		memcpy(d->p[d->n].rows, e->p->counts, sizeof(e->p->counts));
-		d->p[d->n].active = e->p->active;
-		d->p[d->n].latest = e->p->latest;
-		d->p[d->n].rowids = e->p->rowids;
-		d->p[d->n++].sum = seal(e->p->sum, e->p->rows);
-		free(e->p);
+		struct proj *p = e->p;
+		struct project_digest *o = &d->p[d->n];
+
+		if (p->swept_born && p->swept_rows == 0) {
+			if (!keep) {
+				free(p->project);
+				free(p);
+			}
+			continue;
+		}
+		o->project = keep ? xstrdup(p->project) : p->project;
+		memcpy(o->rows, p->counts, sizeof(p->counts));
+		o->active = p->active;
+		o->latest = p->latest;
+		o->rowids = p->rowids;
+		p->rowids = NULL;
+		o->sum = seal(p->sum + p->swept_sum, p->rows + p->swept_rows);
+		d->n++;
+		if (!keep)
+			free(p);
 	}
 	qsort(d->p, d->n, sizeof(*d->p), cmp_project);
-	d->loose = seal(d->loose_sum, d->loose_rows);
+	d->loose = seal(d->loose_sum + d->loose_swept_sum, d->loose_rows +
+	    d->loose_swept_rows);
+}
+
+void
+digest_finish(struct store_digest *d)
+{
+	if (d->acc == NULL || d->refold_kept)
+		return;
+	projects_out(d, d->keep_refold);
 	d->names = seal(d->names_sum, d->names_rows);
 	/* The tallies' values stay; their lookup was the fold's. */
 	for (int i = 0; i < DIGEST_TABLES; i++)
@@ -704,6 +966,108 @@ digest_finish(struct store_digest *d)
 			free(d->tally[i].seen);
 			d->tally[i].seen = NULL;
 		}
+	if (d->keep_refold) {
+		d->refold_kept = 1;
+		return;
+	}
+	drop_maps(d);
+	hashtab_free(d->acc);
+	free(d->acc);
+	d->acc = NULL;
+}
+
+int
+digest_refold_begin(struct store_digest *d, int whole)
+{
+	struct acc_entry *e = NULL;
+
+	if (!d->refold_kept)
+		return 1;
+	if (!whole)
+		return 0;
+	while ((e = hashtab_each(d->acc, e)) != NULL)
+		e->p->swept_sum = e->p->swept_rows = 0;
+	d->loose_swept_sum = d->loose_swept_rows = 0;
+	groups_free(d);
+	return 0;
+}
+
+void
+digest_group_out(struct store_digest *d, char kind, const char *id,
+    size_t len, struct digest_sum out[DIGEST_GROUP_SLOTS])
+{
+	struct group_entry *e = d->groups == NULL ? NULL :
+	    hashtab_get(d->groups, group_key(kind, id, len));
+	struct group *g = e != NULL ? e->g : NULL;
+
+	memset(out, 0, DIGEST_GROUP_SLOTS * sizeof(*out));
+	if (g == NULL)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		struct group_part *x = &g->v[i];
+
+		if (x->p != NULL) {
+			x->p->swept_sum -= x->sum;
+			x->p->swept_rows -= x->rows;
+		} else {
+			d->loose_swept_sum -= x->sum;
+			d->loose_swept_rows -= x->rows;
+		}
+	}
+	memcpy(out, g->slot, sizeof(g->slot));
+	memset(g->slot, 0, sizeof(g->slot));
+	g->n = 0;
+}
+
+/* Free the ids of d->p and the array (their row ids are freed or moved
+ * by the caller). */
+static void
+projects_free(struct project_digest *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(p[i].project);
+	free(p);
+}
+
+void
+digest_refold_end(struct store_digest *d)
+{
+	struct project_digest *was = d->p;
+	size_t n = d->n;
+	struct acc_entry *e = NULL;
+
+	/* The row ids are d->p's: back to their projects, then out. */
+	for (size_t i = 0; i < n; i++) {
+		const char *id = was[i].project;
+
+		e = hashtab_get(d->acc, key_of(id, strlen(id)));
+		while (e != NULL && strcmp(e->p->project, id) != 0)
+			e = hashtab_next(d->acc, e);
+		if (e != NULL)
+			e->p->rowids = was[i].rowids;
+		else
+			rowids_free(was[i].rowids);
+	}
+	projects_free(was, n);
+	projects_out(d, 1);
+}
+
+void
+digest_refold_drop(struct store_digest *d)
+{
+	struct acc_entry *e = NULL;
+
+	d->keep_refold = 0;
+	if (!d->refold_kept)
+		return;
+	d->refold_kept = 0;
+	groups_free(d);
+	drop_maps(d);
+	while ((e = hashtab_each(d->acc, e)) != NULL) {
+		free(e->p->project);
+		rowids_free(e->p->rowids);
+		free(e->p);
+	}
 	hashtab_free(d->acc);
 	free(d->acc);
 	d->acc = NULL;
@@ -736,17 +1100,6 @@ digest_of(const struct store_digest *d, const char *id)
 	return p != NULL ? p->sum : 0;
 }
 
-/* Free the row ids r lists. */
-static void
-rowids_free(struct digest_rowids *r)
-{
-	if (r == NULL)
-		return;
-	for (int k = 0; k < DIGEST_ROW_LISTS; k++)
-		free(r->v[k]);
-	free(r);
-}
-
 void
 digest_drop_rowids(struct store_digest *d)
 {
@@ -760,6 +1113,8 @@ digest_drop_rowids(struct store_digest *d)
 void
 digest_free(struct store_digest *d)
 {
+	digest_refold_drop(d);
+	groups_free(d);
 	if (d->acc != NULL) {
 		digest_finish(d);
 	}

@@ -41,6 +41,15 @@
  * the four fact tables (facts.h's enum facts_rows, each one up). */
 #define DIGEST_TABLES 5
 
+/* How many queries' sums a digest keeps for a refold (refold_sums). */
+#define DIGEST_REFOLD_SUMS 8
+
+/* What one query adds to the snapshot checksum. The checksum chains the
+ * queries in their order; the projects' digests do not depend on it. */
+struct digest_sum {
+	uint64_t sum, rows;
+};
+
 /* A project's row ids per table (digest_query's rowid_list). */
 struct digest_rowids {
 	long long *v[DIGEST_ROW_LISTS];
@@ -124,6 +133,28 @@ struct store_digest {
 	/* How many queries a second connection folded (facts_digest):
 	 * 0 when the digest was taken on one. */
 	int parallel;
+	/* Set before the folds: digest_finish keeps what folding the swept
+	 * queries (digest_query's swept) again needs: each project's sum
+	 * apart from its swept rows', the aliases, the entities, the far
+	 * ends and what each group of swept rows added (refold_kept), until
+	 * digest_refold_drop or digest_free. A refold then costs the rows
+	 * of the groups folded again (or of the swept queries, whole), not
+	 * the store's. */
+	int keep_refold, refold_kept;
+	/* Kept by the digest's taker for a refold (facts.c): the snapshot
+	 * as chained before the first swept query, and the sums of the
+	 * queries from there on, in order (refold_folded[i]: query i was
+	 * folded). */
+	uint64_t refold_snapshot;
+	struct digest_sum refold_sums[DIGEST_REFOLD_SUMS];
+	int refold_folded[DIGEST_REFOLD_SUMS];
+	/* While folding: the swept rows of no project, and whether the
+	 * query folding now is swept. */
+	uint64_t loose_swept_sum, loose_swept_rows;
+	int in_swept;
+	/* With keep_refold: the swept rows' groups (digest_query's
+	 * group_kind), by the hash of their kind and name. */
+	struct hashtab *groups;
 };
 
 /* An empty digest, ready for digest_fold_part. */
@@ -184,13 +215,28 @@ struct digest_query {
 	int expiry;             /* 1: the first salt column is a flag; the
 	                           rows where it and the count's flag are
 	                           true count in d->expired_active */
+	int swept;              /* 1: a table the sweep writes: its rows
+	                           are summed apart in each project, so that
+	                           a refold (digest_refold_begin) can fold
+	                           them again over the others' sums; such a
+	                           query registers no entity, folds no edge,
+	                           name, tally or count */
+	char group_kind;        /* a swept query's groups' kind (not '\0'):
+	                           with keep_refold, what each group's rows
+	                           added to each project, the loose rows and
+	                           the query's sum is kept by group, so that
+	                           a group is folded again alone
+	                           (digest_group_out) */
+	int group;              /* 1 + the column whose text names a row's
+	                           group (of group_kind); 0: the query's
+	                           rows are one group, named "" */
+	int group_slot;         /* in [0, DIGEST_GROUP_SLOTS): which of its
+	                           group's query sums a row adds to */
 };
 
-/* What one query adds to the snapshot checksum. The checksum chains the
- * queries in their order; the projects' digests do not depend on it. */
-struct digest_sum {
-	uint64_t sum, rows;
-};
+/* How many queries a group's rows come from (digest_query's
+ * group_slot). */
+#define DIGEST_GROUP_SLOTS 2
 
 /*
  * A query's fold in two steps, so that queries folded on two
@@ -223,6 +269,40 @@ void digest_merge(struct store_digest *into, struct store_digest *from);
 
 /* Finish d after the last fold: the projects sorted into d->p. */
 void digest_finish(struct store_digest *d);
+
+/*
+ * Start folding d's swept queries again: d was finished with
+ * keep_refold and its other queries' rows did not change since. With
+ * whole, each project's and the loose rows' swept sums are emptied (and
+ * the groups), then digest_fold_part each swept query whole; else only
+ * the groups digest_group_out takes out are folded again. A project
+ * only swept rows name goes when none does any more. digest_refold_end
+ * ends it. Returns 0, or 1 when d kept nothing to fold over (d
+ * unchanged).
+ */
+int digest_refold_begin(struct store_digest *d, int whole);
+
+/*
+ * Take the rows of group id (len bytes) of kind out of d, kept with
+ * keep_refold from the swept queries of that group_kind: what they
+ * added to each project and to the loose rows is taken off, and what
+ * they added to each query's sum is set into out[group_slot] (zero for
+ * a group d does not know); the group is then empty, for a fold of its
+ * rows now (digest_fold_part of a query that reads them alone) to fill
+ * again. Call between digest_refold_begin and digest_refold_end.
+ * Returns nothing.
+ */
+void digest_group_out(struct store_digest *d, char kind, const char *id,
+    size_t len, struct digest_sum out[DIGEST_GROUP_SLOTS]);
+
+/* End a refold: d->p made again from the projects (their row ids kept)
+ * and d->loose sealed again, as a digest of every query would give
+ * them; d stays kept for another refold. Returns nothing. */
+void digest_refold_end(struct store_digest *d);
+
+/* Free what d kept for a refold (d's digests stay; no refold can follow).
+ * Returns nothing. */
+void digest_refold_drop(struct store_digest *d);
 
 /* The counted rows whose flag was true, of every project and of none
  * (d finished): with the fact tables' digest queries, the store's

@@ -18,6 +18,7 @@
 #include "store/parallel.h"
 #include "store/digest.h"
 #include "store/facts.h"
+#include "store/undo.h"
 #include "store/storerow.h"
 #include "sys/clock.h"
 #include "sys/jobs.h"
@@ -1436,18 +1437,28 @@ static const unsigned names_cols[T_N] = { [T_STATE] = 0x9f,
 enum { NEED_MIRROR, NEED_AUDIT, NEED_RULES };
 
 /* The conflict tables, the audit and the rule tables, with their owners
- * (digest.h). */
+ * (digest.h); those the sweep writes are swept (digest_query's), so
+ * that facts_digest_swept folds them again alone: a conflict's rows
+ * (its own and its members') are one group of kind 'c', a violation's
+ * one of 'v', read alone by the query with its where added; the rules'
+ * latest runs one group ('r', folded whole). */
 static const struct {
 	const char *sql;
 	int nhash, nsalt;
 	const char *owners;
 	int needs;              /* NEED_* */
+	int swept;
+	char group_kind;
+	int group_slot;
+	const char *where;      /* of one group's rows, by id (?1) */
 } extra_digests[] = {
 	{ .sql =
 	  "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
 	  "c.status, c.resolved_at, c.resolution, c.resolved_by, c.project "
 	  "FROM main.conflicts c",
-	  .nhash = 9, .nsalt = 0, .owners = "p", .needs = NEED_MIRROR },
+	  .nhash = 9, .nsalt = 0, .owners = "p", .needs = NEED_MIRROR,
+	  .swept = 1, .group_kind = 'c', .group_slot = 0,
+	  .where = " WHERE c.id = ?1" },
 	/* A member belongs to its conflict's project and to its fact's,
 	 * which differ once an alias moved the fact; an entity member also
 	 * to the projects that show it as a far end (its marker there),
@@ -1463,7 +1474,9 @@ static const struct {
 	  "CASE cm.member_kind WHEN 'entity' THEN cm.member_id END"
 	  " FROM main.conflict_members cm LEFT JOIN main.conflicts c ON "
 	  "c.id = cm.conflict_id" JOIN_ALIAS("c"),
-	  .nhash = 6, .nsalt = 1, .owners = "ccex", .needs = NEED_MIRROR },
+	  .nhash = 6, .nsalt = 1, .owners = "ccex", .needs = NEED_MIRROR,
+	  .swept = 1, .group_kind = 'c', .group_slot = 1,
+	  .where = " WHERE cm.conflict_id = ?1" },
 	/* Pages and messages name who last changed a fact. */
 	{ .sql =
 	  "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
@@ -1477,7 +1490,9 @@ static const struct {
 	  "v.facts, v.message, v.status, v.detected_at, v.closed_at, "
 	  "lr.label, v.project FROM main.rule_violations v"
 	  JOIN_LATEST_LABEL("v.rule_id"),
-	  .nhash = 10, .nsalt = 0, .owners = "p", .needs = NEED_RULES },
+	  .nhash = 10, .nsalt = 0, .owners = "p", .needs = NEED_RULES,
+	  .swept = 1, .group_kind = 'v', .group_slot = 0,
+	  .where = " WHERE v.id = ?1" },
 	/* A violation's fact carries the marker, with the rule's label and
 	 * while the violation is open, on the page of the fact's project (a
 	 * relationship's: both ends'; an entity's: the one its row
@@ -1493,7 +1508,9 @@ static const struct {
 	  "vf.layer = 'relationship' AND r.id = vf.fact_id) "
 	  "FROM main.violation_facts vf LEFT JOIN main.rule_violations v "
 	  "ON v.id = vf.violation_id" JOIN_LATEST_LABEL("v.rule_id"),
-	  .nhash = 5, .nsalt = 0, .owners = "pceee", .needs = NEED_RULES },
+	  .nhash = 5, .nsalt = 0, .owners = "pceee", .needs = NEED_RULES,
+	  .swept = 1, .group_kind = 'v', .group_slot = 1,
+	  .where = " WHERE vf.violation_id = ?1" },
 	/* Each rule's latest run as the pages explain it (not its run id,
 	 * hits or time, which every sweep writes anew), and whether the latest
  * sweep ran it: of no project. */
@@ -1503,7 +1520,8 @@ static const struct {
 	  "FROM main.rule_runs l ORDER BY l.rowid DESC LIMIT 1), NULL "
 	  "FROM main.rule_runs r WHERE r.rowid IN (" STORE_LATEST_RULE_RUNS
 	  ")",
-	  .nhash = 9, .nsalt = 0, .owners = "c", .needs = NEED_RULES },
+	  .nhash = 9, .nsalt = 0, .owners = "c", .needs = NEED_RULES,
+	  .swept = 1, .group_kind = 'r' },
 };
 
 /* Where fact tables fold: into d's projects, read from st as of ts,
@@ -1582,7 +1600,7 @@ static int clock_memories(struct facts_clock *out, mirror_store *st,
     time_t now, mirror_error *err);
 
 static int fold_extras(struct digest_sum *extra, int *folded,
-    const struct table_fold *f);
+    const struct table_fold *f, int swept);
 
 /* The tables a second and a third connection fold at once (digest_store):
  * the entities and the tables whose owners are entities (edges, the
@@ -1639,7 +1657,7 @@ fold_parallel(void *arg, mirror_store *st, mirror_error *err)
 	for (size_t i = 0; rc == 0 && i < b->ntables; i++)
 		rc = fold_table(&b->sum[b->tables[i]], &f, b->tables[i]);
 	if (rc == 0 && b->entities)
-		rc = fold_extras(b->extra, b->folded, &f);
+		rc = fold_extras(b->extra, b->folded, &f, 0);
 	strbuf_free(&sql);
 	/* The clock here, where the core is this connection's: the build
 	 * would read it on the main thread after the sweep (a pass over
@@ -1695,43 +1713,71 @@ parallel_finish(struct store_parallel *bs, struct parallel_fold *b,
 	for (size_t i = 0; f->st != NULL && rc == 0 && i < b->ntables; i++)
 		rc = fold_table(&sum[b->tables[i]], f, b->tables[i]);
 	if (f->st != NULL && rc == 0 && b->entities)
-		rc = fold_extras(extra, folded, f);
+		rc = fold_extras(extra, folded, f, 0);
 	return rc;
 }
 
-/* Fold the extra digests whose tables f->st has into f->d and
- * extra[i], setting folded[i] for each. Returns 0 or < 0 with f->err
- * set. */
+/* 1 when a store of features ft has the tables of extra digest i. */
 static int
-fold_extras(struct digest_sum *extra, int *folded, const struct table_fold *f)
+extra_has(const struct store_features *ft, size_t i)
+{
+	int needs = extra_digests[i].needs;
+
+	return needs == NEED_AUDIT ? ft->has_audit : needs == NEED_RULES ?
+	    ft->has_rule_tables : ft->has_mirror_tables;
+}
+
+/* Fold extra digest i as f says, its sum into *sum: every row, or with
+ * id those of group id alone. Returns 0 or < 0 with f->err set. */
+static int
+fold_extra(struct digest_sum *sum, const struct table_fold *f, size_t i,
+    const char *id)
+{
+	struct digest_query q = {
+		.sql = extra_digests[i].sql,
+		.table = 1 + T_N + (int)i,
+		.nhash = extra_digests[i].nhash,
+		.nsalt = extra_digests[i].nsalt,
+		.count = -1,
+		.owners = extra_digests[i].owners,
+		.swept = extra_digests[i].swept,
+		.group_kind = extra_digests[i].group_kind,
+		.group = extra_digests[i].where != NULL,
+		.group_slot = extra_digests[i].group_slot,
+		.param = id,
+	};
+
+	if (id != NULL) {
+		strbuf_reset(f->sql);
+		strbuf_puts(f->sql, extra_digests[i].sql);
+		strbuf_puts(f->sql, extra_digests[i].where);
+		q.sql = f->sql->data;
+	}
+	return digest_fold_part(sum, f->d, f->st, &q, f->err);
+}
+
+/* Fold the extra digests whose tables f->st has (with swept, the swept
+ * ones alone) into f->d and extra[i], setting folded[i] for each.
+ * Returns 0 or < 0 with f->err set. */
+static int
+fold_extras(struct digest_sum *extra, int *folded, const struct table_fold *f,
+    int swept)
 {
 	const struct store_features *ft = store_features(f->st);
 	int rc = 0;
 
 	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
-		int needs = extra_digests[i].needs;
-		struct digest_query q = {
-			.sql = extra_digests[i].sql,
-			.table = 1 + T_N + (int)i,
-			.nhash = extra_digests[i].nhash,
-			.nsalt = extra_digests[i].nsalt,
-			.count = -1,
-			.owners = extra_digests[i].owners,
-		};
-
-		if (!(needs == NEED_AUDIT ? ft->has_audit :
-		    needs == NEED_RULES ? ft->has_rule_tables :
-		    ft->has_mirror_tables))
+		if ((swept && !extra_digests[i].swept) || !extra_has(ft, i))
 			continue;
-		rc = digest_fold_part(&extra[i], f->d, f->st, &q, f->err);
+		rc = fold_extra(&extra[i], f, i, NULL);
 		folded[i] = 1;
 	}
 	return rc;
 }
 
-/* How digest_store digests: listing row ids when rowids
- * (facts_digest_rows); then(arg), when then is not NULL, as
- * facts_digest_rows_then says. */
+/* How digest_store digests: listing row ids and keeping what a refold
+ * needs when rowids (facts_digest_rows); then(arg), when then is not
+ * NULL, as facts_digest_rows_then says. */
 struct digest_how {
 	int rowids;
 	void (*then)(void *);
@@ -1760,12 +1806,30 @@ sides_start(struct store_parallel *bs[2], struct parallel_fold side[2],
 		    NELEM(parallel_tables);
 		digest_init(&side[k].d);
 		side[k].d.keep_rowids = how->rowids;
+		side[k].d.keep_refold = how->rowids;
 	}
 	side[0].then = how->then;
 	side[0].arg = how->arg;
 	bs[0] = store_parallel_start(st, fold_parallel, &side[0]);
 	bs[1] = bs[0] != NULL ? store_parallel_start(st, fold_parallel,
 	    &side[1]) : NULL;
+}
+
+/* Chain the extra digests folded (folded[i]) into d->snapshot, in
+ * order, as d's refold keeps them (digest.h). Returns nothing. */
+static void
+extras_seal(struct store_digest *d, const struct digest_sum *extra,
+    const int *folded)
+{
+	_Static_assert(NELEM(extra_digests) <= DIGEST_REFOLD_SUMS,
+	    "a refold keeps every extra digest's sum");
+	d->refold_snapshot = d->snapshot;
+	for (size_t i = 0; i < NELEM(extra_digests); i++) {
+		d->refold_sums[i] = extra[i];
+		d->refold_folded[i] = folded[i];
+		if (folded[i])
+			digest_seal(d, &extra[i]);
+	}
 }
 
 /*
@@ -1804,6 +1868,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	memset(sum, 0, sizeof(sum));
 	digest_init(out);
 	out->keep_rowids = rowids;
+	out->keep_refold = rowids;
 	sides_start(bs, side, st, ts, now, how);
 	strbuf_init(&sql);
 	rc = digest_aliases(out, st, err);
@@ -1817,7 +1882,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 		    (bs[1] == NULL || (t != T_ENT && t != T_REL)))
 			rc = fold_table(&sum[t], &f, t);
 	if (rc == 0 && bs[1] == NULL)
-		rc = fold_extras(extra, folded, &f);
+		rc = fold_extras(extra, folded, &f, 0);
 	for (int k = 0; k < 2; k++) {
 		struct table_fold fb = f;
 		int brc;
@@ -1838,9 +1903,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	out->tables_set = rc == 0;
 	out->tallied = rc == 0;
 	out->now = now;
-	for (size_t i = 0; i < NELEM(extra_digests); i++)
-		if (folded[i])
-			digest_seal(out, &extra[i]);
+	extras_seal(out, extra, folded);
 	digest_finish(out);
 	return rc;
 }
@@ -1867,6 +1930,166 @@ facts_digest_rows_then(struct store_digest *out, mirror_store *st,
 {
 	return digest_store(out, st, now, &(struct digest_how){ .rowids = 1,
 	    .then = then, .arg = arg }, err);
+}
+
+/* The most groups a refold folds one by one: past it, a statement a
+ * group costs more than the swept tables whole. */
+#define SWEPT_GROUPS_MAX 256
+
+/* The ids of the groups of one kind that a sweep changed. */
+struct swept_ids {
+	char **v;
+	size_t n, cap;
+};
+
+/* store_undo_keys's each: keep key in the swept_ids at arg. */
+static void
+swept_id(void *arg, const char *key, size_t len)
+{
+	struct swept_ids *ids = arg;
+
+	if (ids->n <= SWEPT_GROUPS_MAX)
+		ARRAY_PUSH(ids->v, ids->n, ids->cap) = xstrndup(key, len);
+}
+
+static int
+cmp_id(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The groups of kind that undo's changes touched, sorted, each once,
+ * into ids: the rows of tables a and b (whose column 0 names the
+ * group). Returns 0, or -1 when undo cannot tell or they are more than
+ * SWEPT_GROUPS_MAX.
+ */
+static int
+swept_groups(struct swept_ids *ids, const struct store_undo *undo,
+    const char *a, const char *b)
+{
+	size_t k = 0;
+
+	if (store_undo_keys(undo, a, swept_id, ids) < 0 ||
+	    store_undo_keys(undo, b, swept_id, ids) < 0)
+		return -1;
+	if (ids->n > 1)
+		qsort(ids->v, ids->n, sizeof(*ids->v), cmp_id);
+	for (size_t i = 0; i < ids->n; i++) {
+		if (k > 0 && strcmp(ids->v[k - 1], ids->v[i]) == 0)
+			free(ids->v[i]);
+		else
+			ids->v[k++] = ids->v[i];
+	}
+	ids->n = k;
+	return k > SWEPT_GROUPS_MAX ? -1 : 0;
+}
+
+/* Take group id of extra digest i's kind out of f->d, fold its rows now
+ * (each swept query of that kind), and move sums (extra_digests' order)
+ * from what it added to what it adds now. Returns 0 or < 0 with f->err
+ * set. */
+static int
+refold_group(struct digest_sum *sums, const struct table_fold *f, char kind,
+    const char *id)
+{
+	struct digest_sum old[DIGEST_GROUP_SLOTS], now;
+	int rc = 0;
+
+	digest_group_out(f->d, kind, id, strlen(id), old);
+	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
+		const struct digest_sum *was;
+
+		if (!extra_digests[i].swept || extra_digests[i].group_kind !=
+		    kind)
+			continue;
+		rc = fold_extra(&now, f, i, extra_digests[i].where != NULL ?
+		    id : NULL);
+		was = &old[extra_digests[i].group_slot];
+		sums[i].sum += now.sum - was->sum;
+		sums[i].rows += now.rows - was->rows;
+	}
+	return rc;
+}
+
+/*
+ * Fold again the groups undo's changes touched into f->d, their sums into
+ * sums: first the rules' latest runs (their labels are in every
+ * violation's rows). Returns 0; 1 when that cannot be done by group (the
+ * changes cannot be told, too many, the runs' labels changed, the store
+ * has a swept table it had not): fold every swept query whole then; or
+ * < 0 with f->err set.
+ */
+static int
+refold_groups(struct digest_sum *sums, const struct table_fold *f,
+    const struct store_undo *undo)
+{
+	const struct store_features *ft = store_features(f->st);
+	struct swept_ids ids[2] = { { 0 }, { 0 } };
+	struct digest_sum runs = { 0, 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < NELEM(extra_digests); i++) {
+		if (extra_digests[i].group_kind == 'r')
+			runs = sums[i];
+		if (extra_digests[i].swept && extra_has(ft, i) !=
+		    f->d->refold_folded[i])
+			rc = 1;
+	}
+	if (rc == 0 && (swept_groups(&ids[0], undo, "conflicts",
+	    "conflict_members") < 0 || swept_groups(&ids[1], undo,
+	    "rule_violations", "violation_facts") < 0))
+		rc = 1;
+	if (rc == 0 && (rc = refold_group(sums, f, 'r', "")) == 0)
+		for (size_t i = 0; i < NELEM(extra_digests); i++)
+			if (extra_digests[i].group_kind == 'r' &&
+			    (sums[i].sum != runs.sum ||
+			    sums[i].rows != runs.rows))
+				rc = 1;
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < ids[k].n; i++) {
+			if (rc == 0)
+				rc = refold_group(sums, f, k == 0 ? 'c' : 'v',
+				    ids[k].v[i]);
+			free(ids[k].v[i]);
+		}
+		free(ids[k].v);
+	}
+	return rc;
+}
+
+int
+facts_digest_swept(struct store_digest *d, mirror_store *st,
+    const struct store_undo *undo, mirror_error *err)
+{
+	struct digest_sum extra[NELEM(extra_digests)];
+	int folded[NELEM(extra_digests)] = { 0 };
+	strbuf sql;
+	struct table_fold f = { .d = d, .st = st, .sql = &sql, .err = err };
+	int rc;
+
+	if (digest_refold_begin(d, 0) != 0)
+		return 1;
+	memcpy(extra, d->refold_sums, sizeof(extra));
+	memcpy(folded, d->refold_folded, sizeof(folded));
+	strbuf_init(&sql);
+	rc = refold_groups(extra, &f, undo);
+	if (rc > 0) {
+		(void)digest_refold_begin(d, 1);
+		memset(folded, 0, sizeof(folded));
+		rc = fold_extras(extra, folded, &f, 1);
+		/* The others' sums are the ones the digest kept. */
+		for (size_t i = 0; i < NELEM(extra_digests); i++)
+			if (!extra_digests[i].swept) {
+				extra[i] = d->refold_sums[i];
+				folded[i] = d->refold_folded[i];
+			}
+	}
+	strbuf_free(&sql);
+	d->snapshot = d->refold_snapshot;
+	extras_seal(d, extra, folded);
+	digest_refold_end(d);
+	return rc;
 }
 
 int

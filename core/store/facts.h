@@ -258,7 +258,9 @@ int facts_digest(struct store_digest *out, mirror_store *st, time_t now,
 
 /* facts_digest that also lists each project's row ids of the three
  * layers and the relationships (digest.h, keep_rowids), for a scoped
- * plan's check or read (facts_plan's d) in the same read; they cost
+ * plan's check or read (facts_plan's d) in the same read, and keeps
+ * what facts_digest_swept needs (keep_refold) until
+ * digest_refold_drop; the row ids cost
  * 8 bytes a row until digest_drop_rowids. */
 int facts_digest_rows(struct store_digest *out, mirror_store *st,
     time_t now, mirror_error *err);
@@ -281,6 +283,28 @@ enum facts_rows {
  */
 int facts_digest_rows_then(struct store_digest *out, mirror_store *st,
     time_t now, void (*then)(void *), void *arg, mirror_error *err);
+
+struct store_undo;
+
+/*
+ * After a sweep, in a read that sees its writes: fold again into d, a
+ * facts_digest_rows of an earlier read, what the sweep wrote (the
+ * conflicts and their members, the rules' violations, their facts and
+ * latest runs) over the sums of every other table d kept from that
+ * read, which must hold the same rows now (the sweep writes no other
+ * digested table; no other connection committed since). undo holds the
+ * sweep's changes (store/undo.h): the conflicts and violations they
+ * touched are folded again alone, each by its id, and the rules'
+ * latest runs; when undo cannot tell them, they are too many or the
+ * runs' labels changed, every row of the swept tables is. d's snapshot,
+ * loose rows and projects' digests are then what facts_digest_rows
+ * would give now, at the cost of the rows the sweep changed. Returns 0;
+ * 1 when d kept nothing to fold over (digest_refold_drop was called, or
+ * d is not a facts_digest_rows): take the digest whole; or < 0 with
+ * err set.
+ */
+int facts_digest_swept(struct store_digest *d, mirror_store *st,
+    const struct store_undo *undo, mirror_error *err);
 
 /* What, besides the snapshot checksum, the clock decides in a read. */
 struct facts_clock {

@@ -139,6 +139,47 @@ store_undo_size(const struct store_undo *u)
 	return u == NULL || u->n_kept <= 0 ? 0 : (size_t)u->n_kept;
 }
 
+/* each(arg, ...) with value v as text, when it is set. */
+static void
+key_call(void (*each)(void *, const char *, size_t), void *arg,
+    sqlite3_value *v)
+{
+	const char *text;
+
+	if (v != NULL && (text = (const char *)sqlite3_value_text(v)) != NULL)
+		each(arg, text, (size_t)sqlite3_value_bytes(v));
+}
+
+int
+store_undo_keys(const struct store_undo *u, const char *table,
+    void (*each)(void *arg, const char *key, size_t len), void *arg)
+{
+	sqlite3_changeset_iter *it = NULL;
+	int rc, fin;
+
+	if (u == NULL || u->n_kept <= 0 || sqlite3changeset_start(&it,
+	    u->n_kept, u->kept) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3changeset_next(it)) == SQLITE_ROW) {
+		const char *tab;
+		sqlite3_value *v = NULL;
+		int ncol, op, indirect;
+
+		if (sqlite3changeset_op(it, &tab, &ncol, &op, &indirect) !=
+		    SQLITE_OK || strcmp(tab, table) != 0 || ncol < 1)
+			continue;
+		if (op != SQLITE_INSERT && sqlite3changeset_old(it, 0, &v) ==
+		    SQLITE_OK)
+			key_call(each, arg, v);
+		v = NULL;
+		if (op != SQLITE_DELETE && sqlite3changeset_new(it, 0, &v) ==
+		    SQLITE_OK)
+			key_call(each, arg, v);
+	}
+	fin = sqlite3changeset_finalize(it);
+	return rc == SQLITE_DONE && fin == SQLITE_OK ? 0 : -1;
+}
+
 /* The conflict handler of the undo: any row changed since by another
  * connection (or gone, or in the way) stops it whole. */
 static int

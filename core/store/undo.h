@@ -57,6 +57,17 @@ void store_undo_drop(struct store_undo *u);
 size_t store_undo_size(const struct store_undo *u);
 
 /*
+ * Call each(arg, key, len) with column 0 of every row of table that a
+ * change u keeps touched, as text: before the change (an update or a
+ * delete) and after it (an insert, or an update of that column), so a
+ * row whose column 0 changed gives both. Returns 0, or -1 when u keeps
+ * no changes (none recorded, or they could not be kept) or they cannot
+ * be read: then nothing tells which rows changed.
+ */
+int store_undo_keys(const struct store_undo *u, const char *table,
+    void (*each)(void *arg, const char *key, size_t len), void *arg);
+
+/*
  * Take back every change u keeps, in one transaction on st (BEGIN
  * IMMEDIATE, waiting as long as the busy timeout), when the store's
  * latest sweep_runs row is still run_id and no row the changes touched

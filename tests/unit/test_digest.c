@@ -24,6 +24,7 @@
 #include "store/facts.h"
 #include "store/memo.h"
 #include "store/store.h"
+#include "store/undo.h"
 #include "sys/clock.h"
 
 
@@ -969,6 +970,113 @@ test_digest_parallel(void **state)
 	unlink(path);
 }
 
+/*
+ * What the sweep would do, as a sweep does it: a digest of st as
+ * facts_digest_rows takes it before the sweep (MIRROR_JOBS jobs), then
+ * sql in a write transaction on st (recorded in an undo when record),
+ * then facts_digest_swept of it in a read seeing that write, which must
+ * return want and give the digest taken whole in that read.
+ */
+static void
+swept_is_whole(mirror_store *st, const char *jobs, const char *sql,
+    int record, int want)
+{
+	struct store_undo *undo = record ? store_undo_new() : NULL;
+	struct store_digest inc, whole;
+	mirror_error err;
+
+	digest_jobs(&inc, st, jobs, 1);
+	assert_int_equal(sqlite3_exec(store_db(st), "BEGIN IMMEDIATE", NULL,
+	    NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_undo_record(undo, st, &err), 0);
+	assert_int_equal(sqlite3_exec(store_db(st), sql, NULL, NULL, NULL),
+	    SQLITE_OK);
+	assert_int_equal(store_undo_take(undo, &err), 0);
+	assert_int_equal(sqlite3_exec(store_db(st), "COMMIT", NULL, NULL,
+	    NULL), SQLITE_OK);
+	store_undo_committed(undo);
+	assert_int_equal(setenv("MIRROR_JOBS", jobs, 1), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_digest_swept(&inc, st, undo, &err), want);
+	unsetenv("MIRROR_JOBS");
+	store_read_end(st);
+	digest_jobs(&whole, st, jobs, 1);
+	assert_same_digest(&inc, &whole);
+	/* Once what it kept is dropped, there is nothing to fold over. */
+	digest_refold_drop(&inc);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_digest_swept(&inc, st, undo, &err), 1);
+	store_read_end(st);
+	digest_free(&whole);
+	digest_free(&inc);
+	store_undo_free(undo);
+}
+
+/* The sweep's writes, in the order a store goes through them: a
+ * conflict opened on an entity another project shows as a far end, of
+ * a project no other row names; a violation of an entity and an edge
+ * across projects; both closed; the new project's conflict gone; a
+ * rule's label changed (in every violation's rows: all are folded
+ * again); a write no undo recorded (all are). */
+static const char *const sweep_writes[] = {
+	"INSERT INTO conflicts(id, slot_kind, slot_key, project) VALUES"
+	" ('c2', 'entity_slot', '[\"p06\",\"h\"]', 'p06'),"
+	" ('c3', 'memory_slot', '[\"newp\",\"k\"]', 'newp');"
+	"INSERT INTO conflict_members(conflict_id, member_kind, member_id,"
+	" member_layer_trust, value_snapshot) VALUES"
+	" ('c2', 'entity', 'e6', 2, 'x'), ('c2', 'memory', 'm2', 1, 'y'),"
+	" ('c3', 'memory', 'm1', 1, 'z')",
+	"INSERT INTO rule_violations(id, rule_id, severity, project, facts,"
+	" message, detected_at) VALUES ('chk-2', 'r', 'warn', 'p06',"
+	" '[\"entity:e6\"]', 'm', '2024-01-01');"
+	"INSERT INTO violation_facts VALUES ('chk-2', 'entity', 'e6'),"
+	" ('chk-2', 'relationship', 'r2')",
+	"UPDATE conflicts SET status = 'dismissed' WHERE id = 'c2';"
+	"UPDATE rule_violations SET status = 'closed' WHERE id = 'chk-2'",
+	"DELETE FROM conflict_members WHERE conflict_id = 'c3';"
+	"DELETE FROM conflicts WHERE id = 'c3'",
+	"INSERT INTO rule_runs VALUES ('run2', 'r', 'a.sql:1', 'warn',"
+	" 'new', 'desc', 'q', 'ok', '', 1, 1);"
+	"UPDATE conflicts SET status = 'open' WHERE id = 'c2'",
+};
+
+/*
+ * A sweep's writes folded again over the digest taken before them
+ * (facts_digest_swept) give the digest taken whole after them: every
+ * project's sum, the loose rows and the snapshot, on one connection or
+ * two, for a conflict opened and closed, a violation opened and
+ * closed, a project only a conflict named that goes with it, a rule's
+ * label changed; and when no undo tells what changed.
+ */
+static void
+test_digest_swept(void **state)
+{
+	static const char *const jobs[] = { "1", "2" };
+	mirror_store *st;
+	mirror_error err;
+
+	(void)state;
+	for (size_t j = 0; j < sizeof(jobs) / sizeof(*jobs); j++) {
+		make_store(base_sql);
+		exec_sql("INSERT INTO rule_runs VALUES ('run1', 'r', "
+		    "'a.sql:1', 'warn', 'lbl', 'desc', 'q', 'ok', '', 1, 1);"
+		    "INSERT INTO rule_violations(id, rule_id, severity, "
+		    "project, facts, message, detected_at) VALUES ('chk-1', "
+		    "'r', 'warn', 'p05', '[\"entity:e1\"]', 'm', "
+		    "'2024-01-01');"
+		    "INSERT INTO violation_facts VALUES ('chk-1', 'entity', "
+		    "'e1')");
+		assert_int_equal(store_open(&st, path, STORE_WRITE, &err), 0);
+		for (size_t i = 0; i < sizeof(sweep_writes) /
+		    sizeof(*sweep_writes); i++)
+			swept_is_whole(st, jobs[j], sweep_writes[i], 1, 0);
+		swept_is_whole(st, jobs[j], "UPDATE conflicts SET status = "
+		    "'resolved' WHERE id = 'c1'", 0, 0);
+		store_close(st);
+		unlink(path);
+	}
+}
+
 /* What a parallel work saw: its connection, its count of state rows. */
 struct parallel_seen {
 	mirror_store *st;
@@ -1441,6 +1549,7 @@ main(void)
 		cmocka_unit_test(test_check_kept),
 		cmocka_unit_test(test_check_kept_by_rowid),
 		cmocka_unit_test(test_digest_parallel),
+		cmocka_unit_test(test_digest_swept),
 		cmocka_unit_test(test_clock_parallel),
 		cmocka_unit_test(test_digest_then),
 		cmocka_unit_test(test_store_parallel),
