@@ -4,7 +4,9 @@
  * listed meanwhile, and the snapshot after it.
  */
 #include "pipeline/steps.h"
+#include "store/digest.h"
 #include "store/store.h"
+#include "util/hash.h"
 
 /*
  * Step 6: the sweep, of the changed projects alone when the last build
@@ -82,9 +84,31 @@ build_keys(struct site_model *s, const struct sweep_run *run,
 }
 
 /*
+ * The check's digest after a sweep that wrote (and no other connection
+ * since): what the sweep changed (undo, its changes) folded again over
+ * the sums the digest kept of the rest (facts_digest_swept), so that a
+ * conflict opened costs its rows, not the store's; taken whole when the
+ * digest kept nothing. Returns 0 or < 0 with err set.
+ */
+static int
+build_snapshot_swept(struct site_model *s, const struct store_undo *undo,
+    mirror_error *err)
+{
+	int rc = facts_digest_swept(&s->digest, s->st, undo, err);
+
+	if (rc > 0)
+		return build_snapshot(s, 0, NULL, err);
+	if (rc == 0)
+		hash_hex(s->snapshot, s->digest.snapshot);
+	return rc;
+}
+
+/*
  * Step 7, after the sweep, inside the read: the digest the check took
  * stands when the sweep wrote no conflict and no other connection
- * committed since (data_version); else it is taken again. The facts the
+ * committed since (data_version); when only the sweep wrote, the tables
+ * it writes are folded again (build_snapshot_swept); else the digest is
+ * taken again. What the digest kept for that goes then. The facts the
  * check kept for the render go when another connection committed. The
  * store's clock and print are taken in this read too, for the stamp and
  * the memo (build_memo), after the rules' keys of a sweep the check
@@ -110,9 +134,12 @@ build_snapshot_after(struct build *b, mirror_error *err)
 			facts_kept_free(s->kept);
 			s->kept = NULL;
 		}
-		if (v != ch->version || b->run.rows_written != 0)
+		if (v != ch->version)
 			rc = build_snapshot(s, 0, NULL, err);
+		else if (b->run.rows_written != 0)
+			rc = build_snapshot_swept(s, b->undo, err);
 	}
+	digest_refold_drop(&s->digest);
 	/* The digest is of this read's rows (taken again when they
 	 * changed), so the clock it took in parallel holds too. */
 	if (rc == 0 && (rc = facts_clock_of(&ch->clock, &s->digest, s->st,
