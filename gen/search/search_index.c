@@ -21,6 +21,12 @@
 /* The longest term kept, in bytes; longer runs are not indexed. */
 #define TERM_MAX 64
 
+/* A whole build's records held before they are written to its spill
+ * file, and the window of that file read back at once: a chunk's
+ * records are a few projects', each project's added together. */
+#define REC_HOLD ((size_t)1 << 20)
+#define REC_WINDOW ((size_t)64 << 10)
+
 /* What every index of the process holds now, and the most it held
  * since search_held_mark (search_index.h). */
 static atomic_llong held_now, held_peak;
@@ -71,6 +77,7 @@ search_index_new(search_put_fn put, void *arg)
 	hashtab_init(&x->statuses.at, sizeof(struct tab_slot));
 	strbuf_init(&x->recs);
 	strbuf_init(&x->words);
+	x->rec_spill = (struct spill)SPILL_INIT;
 	return x;
 }
 
@@ -515,6 +522,23 @@ layer_code(const char *s)
 	return -1;
 }
 
+/* Write x's records held to its spill file once they pass REC_HOLD
+ * bytes (a whole build's; an update's indexes hold theirs). Returns 0
+ * or < 0 with err set. */
+static int
+recs_hold(struct search_index *x, mirror_error *err)
+{
+	uint64_t off;
+
+	if (x->whole || x->recs.len < REC_HOLD)
+		return 0;
+	if (spill_write(&x->rec_spill, x->recs.data, x->recs.len, &off,
+	    err) < 0)
+		return -1;
+	strbuf_reset(&x->recs);
+	return 0;
+}
+
 void
 search_index_set_key(struct search_index *x, const char *key)
 {
@@ -559,7 +583,8 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	/* The record's text as the pages cut it; the terms below are of
 	 * the whole text, so a search finds what the record cuts. */
 	cut_text(&id, d->id);
-	dd->off = at = c->len;
+	at = c->len;
+	dd->off = x->rec_spill.size + at;
 	json_quote(c, cut_text(&cut, d->title), 1);
 	strbuf_putc(c, ',');
 	json_quote(c, cut_text(&cut, d->value), 1);
@@ -581,7 +606,7 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	index_whole(x, d->id, seq);
 	index_whole(x, d->title, seq);
 	held_update(x, 0);
-	return 0;
+	return recs_hold(x, err);
 }
 
 /* qsort order of doc_keys: by want, then h, then i. */
@@ -653,17 +678,62 @@ search_doc_rec(struct chunk_rec *r, const struct search_index *x,
 	r->status = x->statuses.e[d->status].json;
 }
 
-/* Write chunk n of the records r[0..nr) (sb scratch). Returns 0 or < 0
- * with err set. */
+/* What number_kind reads the records of a chunk into: their text (at
+ * at[i], the ith record's), and the window of x's spill file it read
+ * last (bytes [woff, woff + win.len)); and the chunk's file text. */
+struct rec_read {
+	strbuf text, win, file;
+	size_t *at;
+	uint64_t woff;
+};
+
+/* Document d's record text (head and tail) of x onto rr->text, from
+ * x->recs or its spill file. Returns 0 or < 0 with err set. */
 static int
-chunk_write(struct search_index *x, strbuf *sb, uint64_t n,
-    const struct chunk_rec *r, size_t nr, mirror_error *err)
+rec_fetch(struct search_index *x, struct rec_read *rr, const struct doc *d,
+    mirror_error *err)
+{
+	size_t need = (size_t)d->hlen + d->tlen, len;
+	uint64_t end = x->rec_spill.size;
+
+	if (d->off >= end) {
+		strbuf_add(&rr->text, x->recs.data + (d->off - end), need);
+		return 0;
+	}
+	if (d->off < rr->woff || d->off + need > rr->woff + rr->win.len) {
+		len = need > REC_WINDOW ? need : REC_WINDOW;
+		if (len > end - d->off)
+			len = (size_t)(end - d->off);
+		strbuf_reset(&rr->win);
+		strbuf_grow(&rr->win, len);
+		if (spill_read(&x->rec_spill, d->off, rr->win.data, len,
+		    err) < 0)
+			return -1;
+		rr->win.len = len;
+		rr->woff = d->off;
+	}
+	strbuf_add(&rr->text, rr->win.data + (d->off - rr->woff), need);
+	return 0;
+}
+
+/* Write chunk n of the records r[0..nr) whose text rr holds, and
+ * start rr's text again. Returns 0 or < 0 with err set. */
+static int
+chunk_write(struct search_index *x, uint64_t n, struct chunk_rec *r,
+    size_t nr, struct rec_read *rr, mirror_error *err)
 {
 	char path[64];
+	int rc;
 
+	for (size_t i = 0; i < nr; i++) {
+		r[i].head = rr->text.data + rr->at[i];
+		r[i].tail = r[i].head + r[i].hlen;
+	}
 	search_chunk_path(path, n);
-	search_chunk_text(sb, n, r, nr);
-	return put_file(x, path, sb, err);
+	search_chunk_text(&rr->file, n, r, nr);
+	rc = put_file(x, path, &rr->file, err);
+	strbuf_reset(&rr->text);
+	return rc;
 }
 
 /*
@@ -677,16 +747,18 @@ chunk_write(struct search_index *x, strbuf *sb, uint64_t n,
 static int
 number_kind(struct search_index *x, int k, mirror_error *err)
 {
-	size_t n, nr = 0, cap = 0;
+	size_t n, nr = 0, cap = 0, cap_at = 0;
 	struct doc_key *key = search_kind_keys(x, k,
 	    search_kind_bits(x->per_kind[k]), &n);
 	struct chunk_rec *recs = NULL;
+	struct rec_read rr = { .woff = 0 };
 	uint64_t next = 0, chunk = 0;
-	strbuf sb;
 	int rc = 0;
 
 	held_update(x, n * sizeof(*key));
-	strbuf_init(&sb);
+	strbuf_init(&rr.file);
+	strbuf_init(&rr.text);
+	strbuf_init(&rr.win);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		struct doc *d = &x->docs[key[i].i];
 		uint64_t slot = key[i].want;
@@ -701,16 +773,23 @@ number_kind(struct search_index *x, int k, mirror_error *err)
 		}
 		d->num = x->base[k] + slot;
 		if (i > 0 && search_chunk_of(slot, k) != chunk) {
-			rc = chunk_write(x, &sb, chunk, recs, nr, err);
+			rc = chunk_write(x, chunk, recs, nr, &rr, err);
 			nr = 0;
 		}
 		chunk = search_chunk_of(slot, k);
+		ARRAY_RESERVE(rr.at, cap_at, nr + 1);
+		rr.at[nr] = rr.text.len;
+		if (rc == 0)
+			rc = rec_fetch(x, &rr, d, err);
 		search_doc_rec(&ARRAY_PUSH(recs, nr, cap), x, d, slot,
 		    slot != key[i].want);
 	}
 	if (rc == 0 && nr > 0)
-		rc = chunk_write(x, &sb, chunk, recs, nr, err);
-	strbuf_free(&sb);
+		rc = chunk_write(x, chunk, recs, nr, &rr, err);
+	strbuf_free(&rr.file);
+	strbuf_free(&rr.text);
+	strbuf_free(&rr.win);
+	free(rr.at);
 	free(recs);
 	free(key);
 	held_update(x, 0);
@@ -894,6 +973,7 @@ drop_records(struct search_index *x)
 	x->docs = NULL;
 	x->cap_docs = 0;
 	strbuf_free(&x->recs);
+	spill_close(&x->rec_spill);
 	tab_free(&x->projects);
 	tab_free(&x->statuses);
 	return num;
@@ -949,6 +1029,7 @@ search_index_free(struct search_index *x)
 	free(x->docs);
 	free(x->tab.slot);
 	strbuf_free(&x->recs);
+	spill_close(&x->rec_spill);
 	tab_free(&x->projects);
 	tab_free(&x->statuses);
 	free(x->key);

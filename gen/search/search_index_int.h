@@ -8,6 +8,7 @@
 
 #include "search/search_files.h"
 #include "search/search_index.h"
+#include "search/search_spill.h"
 #include "util/hashtab.h"
 #include "util/strbuf.h"
 
@@ -42,7 +43,8 @@ struct term_table {
 struct doc {
 	uint64_t h;             /* hash_mix of its layer and id */
 	uint64_t num;           /* its number (once numbered) */
-	size_t off;             /* head, then tail, in x->recs */
+	uint64_t off;           /* head, then tail, in x->recs (past
+	                           x->rec_spill's bytes) */
 	uint32_t hlen, tlen;
 	uint32_t project, status;  /* into x->projects, x->statuses */
 	uint32_t layer;         /* its code in a record (layers) */
@@ -84,7 +86,10 @@ struct search_index {
 	int kind;               /* the kind of the document being added */
 	int whole;              /* 1: every posting kept, no sample (the
 	                           documents an update adds and drops) */
-	strbuf recs;            /* every document's head and tail */
+	strbuf recs;            /* every document's head and tail (a
+	                           whole build's: those past rec_spill's) */
+	struct spill rec_spill; /* a whole build's records written out, a
+	                           document's off counting from its start */
 	struct tab projects, statuses;
 	char *key;              /* search_index_set_key's, or NULL */
 	size_t post_bytes;      /* the room of the terms' post arrays */
