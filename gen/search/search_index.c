@@ -27,6 +27,11 @@
 #define REC_HOLD ((size_t)1 << 20)
 #define REC_WINDOW ((size_t)64 << 10)
 
+/* A whole build's terms held (terms_used) before they are written out
+ * as a run, and the buffer each run is written and read back through. */
+#define TERM_HOLD ((size_t)4 << 20)
+#define RUN_BUF ((size_t)32 << 10)
+
 /* What every index of the process holds now, and the most it held
  * since search_held_mark (search_index.h). */
 static atomic_llong held_now, held_peak;
@@ -78,7 +83,17 @@ search_index_new(search_put_fn put, void *arg)
 	strbuf_init(&x->recs);
 	strbuf_init(&x->words);
 	x->rec_spill = (struct spill)SPILL_INIT;
+	x->run_spill = (struct spill)SPILL_INIT;
+	x->rec_hold = REC_HOLD;
+	x->term_hold = TERM_HOLD;
 	return x;
+}
+
+void
+search_index_set_hold(struct search_index *x, size_t rec, size_t term)
+{
+	x->rec_hold = rec;
+	x->term_hold = term;
 }
 
 struct search_index *
@@ -522,6 +537,75 @@ layer_code(const char *s)
 	return -1;
 }
 
+static size_t *term_order(const struct search_index *x);
+
+/* The bytes x's terms use now (not their arrays' room, which the next
+ * run uses again): a term, its two slots of the table (at most half
+ * full), its text, its postings. */
+static size_t
+terms_used(const struct search_index *x)
+{
+	return x->n_terms * (sizeof(struct term) + 2 * sizeof(uint64_t)) +
+	    x->words.len + x->post_bytes;
+}
+
+/* Forget x's terms and their postings, keeping the room of its arrays
+ * and table for the terms of the next run. */
+static void
+terms_clear(struct search_index *x)
+{
+	for (size_t i = 0; i < x->n_terms; i++)
+		free(x->terms[i].post);
+	x->n_terms = 0;
+	x->post_bytes = 0;
+	strbuf_reset(&x->words);
+	if (x->tab.slot != NULL)
+		memset(x->tab.slot, 0, x->tab.cap * sizeof(*x->tab.slot));
+}
+
+/*
+ * Write x's terms in byte order as one more run of its run_spill, then
+ * forget them: each as its length (a byte), its text, its documents of
+ * each kind and postings kept (uint32_t each) and the postings (the
+ * documents' order of adding; a run's postings keep a superset of the
+ * sample the whole term keeps, as its documents are fewer). Returns 0
+ * or < 0 with err set.
+ */
+static int
+run_write(struct search_index *x, mirror_error *err)
+{
+	size_t *ord = term_order(x);
+	uint64_t start = x->run_spill.size, off;
+	strbuf sb;
+	int rc = 0;
+
+	strbuf_init(&sb);
+	for (size_t i = 0; rc == 0 && i < x->n_terms; i++) {
+		const struct term *t = &x->terms[ord[i]];
+		const char *s = term_text(x, t);
+		unsigned char len = (unsigned char)strlen(s);
+		uint32_t head[4] = { t->tot[0], t->tot[1], t->tot[2], t->n };
+
+		strbuf_add(&sb, (const char *)&len, 1);
+		strbuf_add(&sb, s, len);
+		strbuf_add(&sb, (const char *)head, sizeof(head));
+		strbuf_add(&sb, (const char *)term_posts(t),
+		    t->n * sizeof(uint32_t));
+		if (sb.len >= RUN_BUF || i + 1 == x->n_terms) {
+			rc = spill_write(&x->run_spill, sb.data, sb.len, &off,
+			    err);
+			strbuf_reset(&sb);
+		}
+	}
+	if (rc == 0 && x->n_terms > 0)
+		ARRAY_PUSH(x->runs, x->n_runs, x->cap_runs) =
+		    (struct search_run_at){ start, x->run_spill.size };
+	strbuf_free(&sb);
+	free(ord);
+	terms_clear(x);
+	return rc;
+}
+
 /* Write x's records held to its spill file once they pass REC_HOLD
  * bytes (a whole build's; an update's indexes hold theirs). Returns 0
  * or < 0 with err set. */
@@ -530,7 +614,7 @@ recs_hold(struct search_index *x, mirror_error *err)
 {
 	uint64_t off;
 
-	if (x->whole || x->recs.len < REC_HOLD)
+	if (x->whole || x->recs.len < x->rec_hold)
 		return 0;
 	if (spill_write(&x->rec_spill, x->recs.data, x->recs.len, &off,
 	    err) < 0)
@@ -606,6 +690,8 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	index_whole(x, d->id, seq);
 	index_whole(x, d->title, seq);
 	held_update(x, 0);
+	if (!x->whole && terms_used(x) > x->term_hold && run_write(x, err) < 0)
+		return -1;
 	return recs_hold(x, err);
 }
 
@@ -909,16 +995,13 @@ shard_done(void *arg, const char *first, const strbuf *body,
 	return put_file(so->x, path, &so->file, err);
 }
 
-/* Every term in byte order, cut into shards (search_files.h's shard_cut),
- * each written, its first term onto first and its key onto keys, the
- * manifest's lists. Returns 0 or < 0 with err set. */
+/* x's terms as held (no run written), in byte order, onto cut. Returns
+ * 0 or < 0 with err set. */
 static int
-write_shards(struct search_index *x, const uint64_t *num, strbuf *first,
-    strbuf *keys, mirror_error *err)
+memory_terms(struct search_index *x, const uint64_t *num,
+    struct shard_cut *cut, mirror_error *err)
 {
 	size_t num_bytes = x->n_docs * sizeof(*num), *ord, most = 1;
-	struct shards_out so = { .x = x, .first = first, .keys = keys };
-	struct shard_cut cut;
 	strbuf post;
 	uint64_t *nums;
 	int rc = 0;
@@ -932,25 +1015,231 @@ write_shards(struct search_index *x, const uint64_t *num, strbuf *first,
 	nums = xcalloc(most, sizeof(*nums));
 	held_update(x, num_bytes + x->n_terms * sizeof(*ord) +
 	    most * sizeof(*nums));
-	hashtab_init(&so.seen, sizeof(uint64_t));
-	strbuf_init(&so.file);
 	strbuf_init(&post);
-	search_cut_init(&cut, shard_done, &so);
 	for (size_t i = 0; rc == 0 && i < x->n_terms; i++) {
 		const struct term *t = &x->terms[ord[i]];
 
 		strbuf_reset(&post);
 		put_postings(&post, t, num, nums);
-		rc = search_cut_add(&cut, term_text(x, t), post.data, err);
+		rc = search_cut_add(cut, term_text(x, t), post.data, err);
 	}
+	strbuf_free(&post);
+	free(nums);
+	free(ord);
+	return rc;
+}
+
+/* A run's term being merged: its reader, and the term it read last
+ * (live 0: the run has no more). */
+struct run_term {
+	struct spill_reader r;
+	char s[TERM_MAX + 2];
+	uint32_t tot[3];
+	uint32_t *post, n, cap;
+	int live;
+};
+
+/* n bytes of rt's run into p: 1, or < 0 with err set (at its end too,
+ * when end is 0: a term cut short). */
+static int
+run_get(struct run_term *rt, void *p, size_t n, int end, mirror_error *err)
+{
+	int rc = spill_reader_get(&rt->r, p, n, err);
+
+	if (rc == 0 && !end)
+		return mirror_fail(err, MIRROR_EIO, "search index: a run of "
+		    "its temporary file ends short");
+	return rc;
+}
+
+/* The next term of rt's run into rt (live 0 past its last). Returns 0
+ * or < 0 with err set. */
+static int
+run_next(struct run_term *rt, mirror_error *err)
+{
+	unsigned char len;
+	uint32_t head[4];
+	int rc = run_get(rt, &len, 1, 1, err);
+
+	rt->live = rc == 1;
+	if (rc <= 0)
+		return rc;
+	if (len > TERM_MAX + 1)
+		return mirror_fail(err, MIRROR_EIO, "search index: a run "
+		    "of its temporary file is damaged");
+	if (run_get(rt, rt->s, len, 0, err) < 0 ||
+	    run_get(rt, head, sizeof(head), 0, err) < 0)
+		return -1;
+	rt->s[len] = '\0';
+	memcpy(rt->tot, head, sizeof(rt->tot));
+	rt->n = head[3];
+	if (rt->n > rt->cap) {
+		rt->cap = rt->n;
+		rt->post = xreallocarray(rt->post, rt->cap, sizeof(*rt->post));
+	}
+	return rt->n == 0 ? 0 : run_get(rt, rt->post, rt->n *
+	    sizeof(*rt->post), 0, err) < 0 ? -1 : 0;
+}
+
+/* 1 when run a's term sorts before run b's: by bytes, then by run (the
+ * runs' postings follow one another in that order). */
+static int
+run_before(const struct run_term *rt, size_t a, size_t b)
+{
+	int c = strcmp(rt[a].s, rt[b].s);
+
+	return c != 0 ? c < 0 : a < b;
+}
+
+/* Restore the heap h[0..n) of runs from slot i down. */
+static void
+heap_down(const struct run_term *rt, size_t *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i, tmp;
+
+		if (l < n && run_before(rt, h[l], h[m]))
+			m = l;
+		if (l + 1 < n && run_before(rt, h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+/* What merge_terms gathers of one term from every run that has it. */
+struct merged {
+	char s[TERM_MAX + 2];
+	uint32_t tot[3];
+	uint32_t *post;
+	size_t n, cap;
+	uint64_t *nums;
+	size_t cap_nums;
+	strbuf text;
+};
+
+/*
+ * Term m of x onto cut: of its postings (the documents' order of
+ * adding), those the whole term's sample keeps (search_sample_bits of
+ * its documents of each kind: what an index held whole keeps), by their
+ * numbers num[] (a document's kind: the range its number is in), hs[]
+ * their hashes. Returns 0 or < 0 with err set.
+ */
+static int
+merged_put(struct search_index *x, struct merged *m, const uint64_t *num,
+    const uint64_t *hs, struct shard_cut *cut, mirror_error *err)
+{
+	unsigned bits[3];
+	size_t k = 0;
+
+	for (int i = 0; i < 3; i++)
+		bits[i] = search_sample_bits(m->tot[i]);
+	ARRAY_RESERVE(m->nums, m->cap_nums, m->n + 1);
+	for (size_t i = 0; i < m->n; i++) {
+		uint64_t v = num[m->post[i]];
+		int kind = v >= x->base[0] && v < x->end[0] ? 0 :
+		    v >= x->base[1] && v < x->end[1] ? 1 : 2;
+
+		if (search_sample_keeps(hs[m->post[i]], bits[kind]))
+			m->nums[k++] = v;
+	}
+	qsort(m->nums, k, sizeof(*m->nums), search_num_cmp);
+	strbuf_reset(&m->text);
+	search_postings_text(&m->text, m->tot, (bits[0] | bits[1] |
+	    bits[2]) != 0, m->nums, k);
+	return search_cut_add(cut, m->s, m->text.data, err);
+}
+
+/* Run i's term (the least) into m, and its next read. Returns 0 or < 0
+ * with err set. */
+static int
+merged_take(struct merged *m, struct run_term *rt, mirror_error *err)
+{
+	for (int k = 0; k < 3; k++)
+		m->tot[k] += rt->tot[k];
+	ARRAY_RESERVE(m->post, m->cap, m->n + rt->n);
+	memcpy(m->post + m->n, rt->post, rt->n * sizeof(*rt->post));
+	m->n += rt->n;
+	return run_next(rt, err);
+}
+
+/* x's runs merged in byte order, a term at a time, onto cut. Returns 0
+ * or < 0 with err set. */
+static int
+merge_terms(struct search_index *x, const uint64_t *num, const uint64_t *hs,
+    struct shard_cut *cut, mirror_error *err)
+{
+	struct run_term *rt = xcalloc(x->n_runs, sizeof(*rt));
+	size_t *h = xcalloc(x->n_runs, sizeof(*h)), nh = 0;
+	struct merged m = { .n = 0 };
+	int rc = 0;
+
+	size_t bufs = 0;
+
+	strbuf_init(&m.text);
+	for (size_t i = 0; i < x->n_runs; i++) {
+		spill_reader_init(&rt[i].r, &x->run_spill, x->runs[i].off,
+		    x->runs[i].end, RUN_BUF);
+		bufs += rt[i].r.cap + sizeof(*rt) + sizeof(*h);
+		if (rc == 0)
+			rc = run_next(&rt[i], err);
+		if (rt[i].live)
+			h[nh++] = i;
+	}
+	held_update(x, x->n_docs * 2 * sizeof(*num) + bufs);
+	for (size_t i = nh; i-- > 0;)
+		heap_down(rt, h, nh, i);
+	while (rc == 0 && nh > 0) {
+		memcpy(m.s, rt[h[0]].s, sizeof(m.s));
+		memset(m.tot, 0, sizeof(m.tot));
+		m.n = 0;
+		while (rc == 0 && nh > 0 && strcmp(rt[h[0]].s, m.s) == 0) {
+			rc = merged_take(&m, &rt[h[0]], err);
+			if (!rt[h[0]].live)
+				h[0] = h[--nh];
+			heap_down(rt, h, nh, 0);
+		}
+		if (rc == 0)
+			rc = merged_put(x, &m, num, hs, cut, err);
+	}
+	for (size_t i = 0; i < x->n_runs; i++) {
+		spill_reader_free(&rt[i].r);
+		free(rt[i].post);
+	}
+	free(rt);
+	free(h);
+	free(m.post);
+	free(m.nums);
+	strbuf_free(&m.text);
+	return rc;
+}
+
+/* Every term in byte order (held, or merged from x's runs), cut into
+ * shards (search_files.h's shard_cut), each written, its first term
+ * onto first and its key onto keys, the manifest's lists. hs: each
+ * document's hash when x wrote runs. Returns 0 or < 0 with err set. */
+static int
+write_shards(struct search_index *x, const uint64_t *num, const uint64_t *hs,
+    strbuf *first, strbuf *keys, mirror_error *err)
+{
+	struct shards_out so = { .x = x, .first = first, .keys = keys };
+	struct shard_cut cut;
+	int rc;
+
+	hashtab_init(&so.seen, sizeof(uint64_t));
+	strbuf_init(&so.file);
+	search_cut_init(&cut, shard_done, &so);
+	rc = x->n_runs > 0 ? merge_terms(x, num, hs, &cut, err) :
+	    memory_terms(x, num, &cut, err);
 	if (rc == 0)
 		rc = search_cut_end(&cut, err);
 	search_cut_free(&cut);
-	strbuf_free(&post);
 	strbuf_free(&so.file);
 	hashtab_free(&so.seen);
-	free(nums);
-	free(ord);
 	return rc;
 }
 
@@ -958,17 +1247,22 @@ write_shards(struct search_index *x, const uint64_t *num, strbuf *first,
  * Free what x holds for adding documents and writing their records, once
  * the records are written: the term table, the records' text, the
  * projects and statuses, the documents. Returns each document's number
- * (by its order of adding), all the term shards need of them; the
- * caller frees it. What a whole index holds at its largest is then not
- * held while its shards are written.
+ * (by its order of adding), all the term shards need of them, and into
+ * *hs (when x wrote runs, else NULL) each one's hash, which the merge
+ * of the runs samples by; the caller frees them. What a whole index
+ * holds at its largest is then not held while its shards are written.
  */
 static uint64_t *
-drop_records(struct search_index *x)
+drop_records(struct search_index *x, uint64_t **hs)
 {
 	uint64_t *num = xcalloc(x->n_docs + 1, sizeof(*num));
 
-	for (size_t i = 0; i < x->n_docs; i++)
+	*hs = x->n_runs > 0 ? xcalloc(x->n_docs + 1, sizeof(**hs)) : NULL;
+	for (size_t i = 0; i < x->n_docs; i++) {
 		num[i] = x->docs[i].num;
+		if (*hs != NULL)
+			(*hs)[i] = x->docs[i].h;
+	}
 	free(x->docs);
 	x->docs = NULL;
 	x->cap_docs = 0;
@@ -979,27 +1273,49 @@ drop_records(struct search_index *x)
 	return num;
 }
 
+/* Write x's last terms as a run when it wrote others, and give back
+ * the room its terms took (a run's terms are read back alone).
+ * Returns 0 or < 0 with err set. */
+static int
+runs_end(struct search_index *x, mirror_error *err)
+{
+	int rc = 0;
+
+	if (x->n_runs == 0)
+		return 0;
+	if (x->n_terms > 0)
+		rc = run_write(x, err);
+	free(x->terms);
+	x->terms = NULL;
+	x->cap_terms = 0;
+	strbuf_free(&x->words);
+	return rc;
+}
+
 int
 search_index_finish(struct search_index *x, mirror_error *err)
 {
 	strbuf man, first, keys;
-	uint64_t *num = NULL;
+	uint64_t *num = NULL, *hs = NULL;
 	int rc;
 
 	/* No document is added past here: the terms are found by their
 	 * order from now on. */
+	rc = runs_end(x, err);
 	free(x->tab.slot);
 	memset(&x->tab, 0, sizeof(x->tab));
 	held_update(x, 0);
-	rc = write_chunks(x, err);
+	if (rc == 0)
+		rc = write_chunks(x, err);
 	strbuf_init(&man);
 	strbuf_init(&first);
 	strbuf_init(&keys);
 	if (rc == 0) {
-		num = drop_records(x);
-		rc = write_shards(x, num, &first, &keys, err);
+		num = drop_records(x, &hs);
+		rc = write_shards(x, num, hs, &first, &keys, err);
 	}
 	free(num);
+	free(hs);
 	held_update(x, 0);
 	if (rc == 0) {
 		search_manifest_text(&man, &(struct manifest_out){
@@ -1030,6 +1346,8 @@ search_index_free(struct search_index *x)
 	free(x->tab.slot);
 	strbuf_free(&x->recs);
 	spill_close(&x->rec_spill);
+	spill_close(&x->run_spill);
+	free(x->runs);
 	tab_free(&x->projects);
 	tab_free(&x->statuses);
 	free(x->key);

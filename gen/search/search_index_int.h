@@ -12,6 +12,11 @@
 #include "util/hashtab.h"
 #include "util/strbuf.h"
 
+/* The bytes [off, end) of a run of terms in an index's run_spill. */
+struct search_run_at {
+	uint64_t off, end;
+};
+
 /* A term: most are one document's (an id is a term of its own), so a
  * term is small and its one posting is held in it. */
 struct term {
@@ -90,11 +95,23 @@ struct search_index {
 	                           whole build's: those past rec_spill's) */
 	struct spill rec_spill; /* a whole build's records written out, a
 	                           document's off counting from its start */
+	struct spill run_spill; /* a whole build's terms written out in
+	                           runs, each in byte order */
+	struct search_run_at *runs;  /* each run's bytes in run_spill */
+	size_t n_runs, cap_runs;
+	size_t rec_hold, term_hold;  /* the records and terms held before
+	                           they are written out (a whole build's) */
 	struct tab projects, statuses;
 	char *key;              /* search_index_set_key's, or NULL */
 	size_t post_bytes;      /* the room of the terms' post arrays */
 	size_t held;            /* what the bytes held have of x */
 };
+
+/* Hold at most rec bytes of x's records and term bytes of its terms
+ * before writing them to its temporary files (a whole build's index;
+ * search_index_new sets 1 MiB and 4 MiB): what a test sets low to
+ * write every document out. Returns nothing. */
+void search_index_set_hold(struct search_index *x, size_t rec, size_t term);
 
 /* Term t's text. */
 static inline const char *

@@ -95,6 +95,8 @@ void
 spill_reader_init(struct spill_reader *r, const struct spill *s,
     uint64_t off, uint64_t end, size_t cap)
 {
+	if (cap > end - off)
+		cap = end - off > 0 ? (size_t)(end - off) : 1;
 	*r = (struct spill_reader){ .s = s, .off = off, .end = end,
 	    .buf = xmalloc(cap), .cap = cap };
 }

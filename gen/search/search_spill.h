@@ -45,7 +45,8 @@ struct spill_reader {
 	size_t pos, len, cap;
 };
 
-/* A reader of bytes [off, end) of s with a buffer of cap bytes. */
+/* A reader of bytes [off, end) of s with a buffer of cap bytes (fewer
+ * when the range is shorter). */
 void spill_reader_init(struct spill_reader *r, const struct spill *s,
     uint64_t off, uint64_t end, size_t cap);
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "search/search_index.h"
+#include "search/search_index_int.h"
 #include "util/xalloc.h"
 
 /* The files an index wrote, by path. */
@@ -772,6 +773,73 @@ test_update_other_key(void **state)
 	files_free(&a);
 }
 
+/* The documents of test_held_out: facts of three layers, conflicts,
+ * checks and projects' own pages of 40 projects, a common word in more
+ * of the facts and of the conflicts than a term keeps whole (a
+ * sample), into x; then its files. */
+static void
+held_out_build(struct files *fs, size_t rec, size_t term,
+    unsigned long long *peak)
+{
+	static const char *const layer[] = { "state", "entity", "memory",
+	    "conflict", "check", "project" };
+	struct search_index *x;
+	mirror_error err;
+	char id[32], title[48], value[64], proj[16], slug[16];
+
+	memset(fs, 0, sizeof(*fs));
+	search_held_mark();
+	x = search_index_new(put, fs);
+	if (rec > 0)
+		search_index_set_hold(x, rec, term);
+	for (size_t i = 0; i < 4000; i++) {
+		const char *l = layer[i % 6 == 5 && i % 60 != 5 ? 0 : i % 6];
+
+		(void)snprintf(id, sizeof(id), "d-%zu", i);
+		(void)snprintf(title, sizeof(title), "key %zu word%zu", i,
+		    i % 97);
+		(void)snprintf(value, sizeof(value), "%s w%zu v%zu",
+		    i % 3 != 2 ? "common" : "rare", i % 13, i);
+		(void)snprintf(proj, sizeof(proj), "P%zu", i / 100);
+		(void)snprintf(slug, sizeof(slug), "p%zu", i / 100);
+		assert_int_equal(search_index_add(x, &(struct search_doc){
+		    .title = title, .value = value, .project = proj,
+		    .pslug = slug, .layer = l, .status = i % 5 ? "active" :
+		    "open", .id = id, .flags = (int)(i % 4) }, &err), 0);
+	}
+	assert_int_equal(search_index_finish(x, &err), 0);
+	search_index_free(x);
+	*peak = search_held_peak();
+}
+
+/* A whole index that holds few records and terms, writing the rest to
+ * its temporary files (in runs, merged back in byte order), writes the
+ * same files, byte for byte, as one that holds them all, its common
+ * words' samples too; and holds less (under two thirds: half here). */
+static void
+test_held_out(void **state)
+{
+	static const size_t hold[][2] = { { 3000, 20000 }, { 1, 1 } };
+	struct files all, out;
+	unsigned long long peak_all, peak_out;
+
+	(void)state;
+	held_out_build(&all, 0, 0, &peak_all);
+	assert_non_null(file_of(&all, "search/index.js"));
+	for (size_t h = 0; h < sizeof(hold) / sizeof(*hold); h++) {
+		held_out_build(&out, hold[h][0], hold[h][1], &peak_out);
+		assert_int_equal(out.n, all.n);
+		for (size_t i = 0; i < all.n; i++) {
+			assert_string_equal(out.f[i].path, all.f[i].path);
+			assert_string_equal(out.f[i].data, all.f[i].data);
+		}
+		if (h == 0)     /* a run a document: merging costs more */
+			assert_true(peak_out * 3 < peak_all * 2);
+		files_free(&out);
+	}
+	files_free(&all);
+}
+
 int
 main(void)
 {
@@ -789,6 +857,7 @@ main(void)
 		cmocka_unit_test(test_update_common_word),
 		cmocka_unit_test(test_update_other_key),
 		cmocka_unit_test(test_docs_round_trip),
+		cmocka_unit_test(test_held_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
