@@ -815,7 +815,8 @@ held_out_build(struct files *fs, size_t rec, size_t term,
 /* A whole index that holds few records and terms, writing the rest to
  * its temporary files (in runs, merged back in byte order), writes the
  * same files, byte for byte, as one that holds them all, its common
- * words' samples too; and holds less (under two thirds: half here). */
+ * words' samples too; and holds less (under two thirds: half here).
+ * doc/performance.md, "Peak memory". */
 static void
 test_held_out(void **state)
 {
