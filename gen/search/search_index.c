@@ -24,12 +24,12 @@
 /* A whole build's records held before they are written to its spill
  * file, and the window of that file read back at once: a chunk's
  * records are a few projects', each project's added together. */
-#define REC_HOLD ((size_t)1 << 20)
+#define REC_HOLD ((size_t)256 << 10)
 #define REC_WINDOW ((size_t)64 << 10)
 
 /* A whole build's terms held (terms_used) before they are written out
  * as a run, and the buffer each run is written and read back through. */
-#define TERM_HOLD ((size_t)4 << 20)
+#define TERM_HOLD ((size_t)2 << 20)
 #define RUN_BUF ((size_t)32 << 10)
 
 /* What every index of the process holds now, and the most it held

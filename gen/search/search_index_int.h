@@ -109,7 +109,7 @@ struct search_index {
 
 /* Hold at most rec bytes of x's records and term bytes of its terms
  * before writing them to its temporary files (a whole build's index;
- * search_index_new sets 1 MiB and 4 MiB): what a test sets low to
+ * search_index_new sets 256 KiB and 2 MiB): what a test sets low to
  * write every document out. Returns nothing. */
 void search_index_set_hold(struct search_index *x, size_t rec, size_t term);
 
