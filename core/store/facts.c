@@ -191,8 +191,8 @@ check_scoped_projects(mirror_store *st, mirror_error *err)
  * and joining the groups back to the project ids made SQLite scan the
  * groups once per project: projects squared.)
  */
-int
-facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
+static int
+projects_read(struct fact_project **out, size_t *n, mirror_store *st,
     mirror_error *err)
 {
 	static const char sql[] =
@@ -255,9 +255,10 @@ push_unlisted(struct fact_project **out, size_t *n, size_t *cap,
 	p->latest = e->latest;
 }
 
-int
-facts_projects_digested(struct fact_project **out, size_t *n,
-    mirror_store *st, const struct store_digest *d, mirror_error *err)
+/* facts_projects from d (not NULL). Returns as facts_projects. */
+static int
+projects_digested(struct fact_project **out, size_t *n, mirror_store *st,
+    const struct store_digest *d, mirror_error *err)
 {
 	struct store_row r = { .st = st, .table = "projects", .err = err };
 	size_t cap = 0, k = 0;
@@ -302,6 +303,14 @@ facts_projects_digested(struct fact_project **out, size_t *n,
 out:
 	sqlite3_finalize(r.stmt);
 	return rc;
+}
+
+int
+facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
+    const struct store_digest *d, mirror_error *err)
+{
+	return d != NULL ? projects_digested(out, n, st, d, err) :
+	    projects_read(out, n, st, err);
 }
 
 void
@@ -1183,7 +1192,7 @@ check_all(mirror_store *st, time_t now, mirror_error *err)
 	int rc, brc, failed = T_N;
 
 	bs = store_parallel_start(st, check_parallel, &side);
-	rc = facts_projects(&p, &n, st, err);
+	rc = projects_read(&p, &n, st, err);
 	facts_projects_free(p, n);
 	for (int t = 0; rc == 0 && t < T_N; t++)
 		if ((bs == NULL || !is_parallel(t)) &&
@@ -1776,8 +1785,8 @@ fold_extras(struct digest_sum *extra, int *folded, const struct table_fold *f,
 }
 
 /* How digest_store digests: listing row ids and keeping what a refold
- * needs when rowids (facts_digest_rows); then(arg), when then is not
- * NULL, as facts_digest_rows_then says. */
+ * needs when rowids (facts_digest_plan's); then(arg), when then is not
+ * NULL, as facts_digest_plan's then says. */
 struct digest_how {
 	int rowids;
 	void (*then)(void *);
@@ -1909,27 +1918,12 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 }
 
 int
-facts_digest(struct store_digest *out, mirror_store *st, time_t now,
-    mirror_error *err)
+facts_digest(struct store_digest *out, mirror_store *st,
+    const struct facts_digest_plan *p, mirror_error *err)
 {
-	return digest_store(out, st, now, &(struct digest_how){ .rowids = 0 },
-	    err);
-}
-
-int
-facts_digest_rows(struct store_digest *out, mirror_store *st, time_t now,
-    mirror_error *err)
-{
-	return digest_store(out, st, now, &(struct digest_how){ .rowids = 1 },
-	    err);
-}
-
-int
-facts_digest_rows_then(struct store_digest *out, mirror_store *st,
-    time_t now, void (*then)(void *), void *arg, mirror_error *err)
-{
-	return digest_store(out, st, now, &(struct digest_how){ .rowids = 1,
-	    .then = then, .arg = arg }, err);
+	return digest_store(out, st, p->now, &(struct digest_how){
+	    .rowids = p->rowids, .then = p->rowids ? p->then : NULL,
+	    .arg = p->arg }, err);
 }
 
 /* The most groups a refold folds one by one: past it, a statement a
@@ -2098,7 +2092,7 @@ facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err)
 	struct store_digest d;
 	int rc;
 
-	rc = facts_digest(&d, st, 0, err);
+	rc = facts_digest(&d, st, &(const struct facts_digest_plan){ 0 }, err);
 	*out = d.snapshot;
 	digest_free(&d);
 	return rc;
@@ -2240,20 +2234,17 @@ names_open(struct names_reader **out, mirror_store *st,
 
 int
 facts_names_open(struct names_reader **out, mirror_store *st,
-    const struct store_key *key, mirror_error *err)
-{
-	return names_open(out, st, key, NAMES_SQL(NAMES_ALL), NULL, err);
-}
-
-int
-facts_names_open_projects(struct names_reader **out, mirror_store *st,
     const struct store_key *key, const char *const *ids, size_t n,
     mirror_error *err)
 {
-	json_t *a = json_array();
+	json_t *a;
 	char *text;
 	int rc;
 
+	if (ids == NULL)
+		return names_open(out, st, key, NAMES_SQL(NAMES_ALL), NULL,
+		    err);
+	a = json_array();
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_string(ids[i]));
 	text = json_dumps(a, JSON_COMPACT);

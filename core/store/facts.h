@@ -40,8 +40,8 @@ struct fact_project {
 	long long n_active;     /* rows with status 'active' in all layers */
 	long long latest;       /* the newest updated_at of its rows, in
 	                           seconds since 1970, any status; -1 when
-	                           none is a timestamp (facts_projects_digested
-	                           alone sets it: 0 elsewhere) */
+	                           none is a timestamp (facts_projects with a
+	                           digest alone sets it: 0 elsewhere) */
 };
 
 /* Layer 3: a project_state row. */
@@ -95,26 +95,21 @@ struct project_facts {
 	size_t n_far;
 };
 
-/*
- * Set *out to an array of *n projects sorted by id (the no-project
- * group, id "", first when it has rows): every row of projects, plus
- * every canonical project name found in a layer but not listed.
- * Returns 0 or < 0 with err set (-MIRROR_EINPUT for bad aliases JSON).
- * The caller frees with facts_projects_free, also after a failure.
- */
-int facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
-    mirror_error *err);
-
 struct store_digest;
 
 /*
- * facts_projects from d, a facts_digest of the same read (which counted
- * every project's rows per layer and its active rows), and the projects
- * table alone: the same array without a second pass over the layers.
- * Returns as facts_projects.
+ * Set *out to an array of *n projects sorted by id (the no-project
+ * group, id "", first when it has rows): every row of projects, plus
+ * every canonical project name found in a layer but not listed. With d,
+ * a facts_digest of the same read (which counted every project's rows
+ * per layer and its active rows), from d and the projects table alone:
+ * the same array without a second pass over the layers, and each
+ * project's latest (which only this way sets). Returns 0 or < 0 with err set (-MIRROR_EINPUT for
+ * bad aliases JSON). The caller frees with facts_projects_free, also
+ * after a failure.
  */
-int facts_projects_digested(struct fact_project **out, size_t *n,
-    mirror_store *st, const struct store_digest *d, mirror_error *err);
+int facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
+    const struct store_digest *d, mirror_error *err);
 
 void facts_projects_free(struct fact_project *p, size_t n);
 
@@ -144,7 +139,7 @@ struct facts_plan {
 	                           reads the projects table and these. NULL:
 	                           every project */
 	size_t n;
-	const struct store_digest *d;  /* with ids: a facts_digest_rows of
+	const struct store_digest *d;  /* with ids: a facts_digest with rowids of
 	                           the same read, whose row ids find the
 	                           scope's rows (a lookup each); NULL, or a
 	                           digest without them: a scan of each table
@@ -244,28 +239,44 @@ int facts_checksum(uint64_t *out, mirror_store *st, mirror_error *err);
  */
 int facts_digest_column(const char *table, const char *column);
 
+/* How facts_digest takes its pass: the plain plan, { .now = T }, and
+ * what more it may keep or do; the digest is the plain one's, sum for
+ * sum, whatever the plan (test_digest compares them). */
+struct facts_digest_plan {
+	time_t now;             /* memories are expired against it */
+	int rowids;             /* also list each project's row ids of the
+	                           three layers and the relationships
+	                           (digest.h, keep_rowids), for a scoped
+	                           plan's check or read (facts_plan's d) in
+	                           the same read, at 8 bytes a row until
+	                           digest_drop_rowids; and keep what
+	                           facts_digest_swept needs (keep_refold)
+	                           until digest_refold_drop */
+	void (*then)(void *);   /* with rowids, or NULL: called with arg
+	                           once, on the second connection's thread,
+	                           as soon as that connection's share of the
+	                           pass is folded: its core is free while
+	                           this thread folds the rest (a build starts
+	                           its rules there); then must not use st,
+	                           and is never called when the pass runs on
+	                           one connection */
+	void *arg;
+};
+
 /*
- * In one pass: into out->snapshot facts_checksum's value, and into
- * out's projects the digest of what each canonical project holds
- * (store/digest.h): its projects row, its rows of the three layers
- * (with each memory's expiry at now), the relationships with an end in
- * its entities, its conflicts, their members and the facts' audit rows.
- * Rows that belong to no project go into out->loose. Returns 0 or < 0
- * with err set; the caller digest_frees out in both cases.
+ * In one pass, as p plans: into out->snapshot facts_checksum's value,
+ * and into out's projects the digest of what each canonical project
+ * holds (store/digest.h): its projects row, its rows of the three
+ * layers (with each memory's expiry at p->now), the relationships with
+ * an end in its entities, its conflicts, their members and the facts'
+ * audit rows. Rows that belong to no project go into out->loose.
+ * Returns 0 or < 0 with err set; the caller digest_frees out in both
+ * cases.
  */
-int facts_digest(struct store_digest *out, mirror_store *st, time_t now,
-    mirror_error *err);
+int facts_digest(struct store_digest *out, mirror_store *st,
+    const struct facts_digest_plan *p, mirror_error *err);
 
-/* facts_digest that also lists each project's row ids of the three
- * layers and the relationships (digest.h, keep_rowids), for a scoped
- * plan's check or read (facts_plan's d) in the same read, and keeps
- * what facts_digest_swept needs (keep_refold) until
- * digest_refold_drop; the row ids cost
- * 8 bytes a row until digest_drop_rowids. */
-int facts_digest_rows(struct store_digest *out, mirror_store *st,
-    time_t now, mirror_error *err);
-
-/* The lists of struct digest_rowids that facts_digest_rows fills: each
+/* The lists of struct digest_rowids that a digest with rowids fills: each
  * project's rows of a table, by the row's canonical project (a
  * relationship under the projects of both its ends). A row whose
  * project is NULL is listed under none. */
@@ -274,21 +285,13 @@ enum facts_rows {
 	FACTS_ROWS_MEMORIES
 };
 
-/*
- * facts_digest_rows, and then(arg) once, on the second connection's
- * thread, as soon as that connection's share of the pass is folded:
- * its core is free while this thread folds the rest (a build starts
- * its rules there). then must not use st; it is never called when the
- * pass runs on one connection.
- */
-int facts_digest_rows_then(struct store_digest *out, mirror_store *st,
-    time_t now, void (*then)(void *), void *arg, mirror_error *err);
+
 
 struct store_undo;
 
 /*
  * After a sweep, in a read that sees its writes: fold again into d, a
- * facts_digest_rows of an earlier read, what the sweep wrote (the
+ * facts_digest with rowids of an earlier read, what the sweep wrote (the
  * conflicts and their members, the rules' violations, their facts and
  * latest runs) over the sums of every other table d kept from that
  * read, which must hold the same rows now (the sweep writes no other
@@ -297,10 +300,10 @@ struct store_undo;
  * touched are folded again alone, each by its id, and the rules'
  * latest runs; when undo cannot tell them, they are too many or the
  * runs' labels changed, every row of the swept tables is. d's snapshot,
- * loose rows and projects' digests are then what facts_digest_rows
+ * loose rows and projects' digests are then what a facts_digest with rowids
  * would give now, at the cost of the rows the sweep changed. Returns 0;
  * 1 when d kept nothing to fold over (digest_refold_drop was called, or
- * d is not a facts_digest_rows): take the digest whole; or < 0 with
+ * d is not a digest with rowids): take the digest whole; or < 0 with
  * err set.
  */
 int facts_digest_swept(struct store_digest *d, mirror_store *st,
@@ -362,20 +365,14 @@ struct names_reader;
  * of key (the blob key makes of the name; store.h), then project,
  * layer ("entity" first) and id, all as bytes: SQLite sorts (in
  * temporary files past its cache), so the reader holds one row.
- * Inside the caller's consistent read. Returns 0 (*nr to close with
- * facts_names_close) or < 0 with err set (*nr NULL).
+ * With ids, of the rows of the canonical projects ids[0..n) alone (any
+ * order; none: no rows), in the same order: what an update of the A-Z
+ * index reads of the projects that changed (the tables have no index
+ * on project, so SQLite scans them, but steps only those rows); NULL:
+ * every row. Inside the caller's consistent read. Returns 0 (*nr to
+ * close with facts_names_close) or < 0 with err set (*nr NULL).
  */
 int facts_names_open(struct names_reader **nr, mirror_store *st,
-    const struct store_key *key, mirror_error *err);
-
-/*
- * facts_names_open of the rows of the canonical projects ids[0..n)
- * alone (any order; none: no rows), in the same order: what an update
- * of the A-Z index reads of the projects that changed. The tables have
- * no index on project, so SQLite scans them, but steps only those
- * rows. Returns as facts_names_open.
- */
-int facts_names_open_projects(struct names_reader **nr, mirror_store *st,
     const struct store_key *key, const char *const *ids, size_t n,
     mirror_error *err);
 

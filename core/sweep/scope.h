@@ -48,7 +48,7 @@
  * present), and mark every open conflict outside the scope as seen in
  * sweep_seen, so that the sweep neither closes it nor counts it gone.
  *
- * rows, when not NULL, is a facts_digest_rows of the store as it is
+ * rows, when not NULL, is a facts_digest (with rowids) of the store as it is
  * (the caller checked): the scope is then found through its row ids,
  * and *by_rows set to 1 when TEMP sweep_rows(t, rid) holds the row ids
  * of every project of the scope (t: enum facts_rows), for SCOPE_ROWS;

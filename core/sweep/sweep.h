@@ -82,7 +82,7 @@ struct sweep_run {
  * sweep takes that count when the version is still the store's (no
  * other connection committed since), else it counts.
  *
- * rows, when not NULL, is a facts_digest_rows of such a read (store/
+ * rows, when not NULL, is a facts_digest (with rowids) of such a read (store/
  * facts.h: each project's row ids): while the version stands, the
  * scope is widened and its rows are read through those ids, a lookup
  * each, instead of by scans of every table (the store has no index on

@@ -45,7 +45,7 @@ keep_worth(const struct store_digest *d, const char *const *ids, size_t n)
 	return rows <= KEEP_ROWS_MAX;
 }
 
-/* rules_go for a digest's then (facts_digest_rows_then). */
+/* rules_go for a digest's then (facts_digest_plan's). */
 static void
 go_rules(void *job)
 {
@@ -64,12 +64,9 @@ build_snapshot(struct site_model *s, int rowids, struct rules_job *early,
 	int rc;
 
 	digest_free(&s->digest);
-	if (rowids && early != NULL)
-		rc = facts_digest_rows_then(&s->digest, s->st, s->now,
-		    go_rules, early, err);
-	else
-		rc = (rowids ? facts_digest_rows : facts_digest)(&s->digest,
-		    s->st, s->now, err);
+	rc = facts_digest(&s->digest, s->st, &(const struct facts_digest_plan){
+	    .now = s->now, .rowids = rowids, .then = early != NULL ? go_rules :
+	    NULL, .arg = early }, err);
 	if (rc == 0)
 		hash_hex(s->snapshot, s->digest.snapshot);
 	return rc;

@@ -59,8 +59,8 @@ facts_read(struct site_model *m, mirror_error *err)
 	int rc;
 
 	/* The digest counted every project's rows in its pass. */
-	rc = facts_projects_digested(&m->projects, &m->n_projects, m->st,
-	    &m->digest, err);
+	rc = facts_projects(&m->projects, &m->n_projects, m->st, &m->digest,
+	    err);
 	if (rc < 0)
 		return rc;
 	m->pslug = xcalloc(m->n_projects + 1, sizeof(*m->pslug));

@@ -27,7 +27,7 @@
  * (output/kept_rows.h), under the digest of the record's "keys/" line.
  * The next build, when the record says which projects changed
  * (page_units), reads those projects' rows alone from the store
- * (facts_names_open_projects) and merges them, in the store's order,
+ * (facts_names_open of those projects) and merges them, in the store's order,
  * into the kept rows of the others: both passes go over that merge, and
  * the store steps what changed. The kept text is checked as it is read
  * (its tag and hashes, each field, each row, the order); any doubt and
@@ -813,8 +813,8 @@ read_changed(struct name_src *s, mirror_error *err)
 	size_t cap = 0;
 	int rc;
 
-	rc = facts_names_open_projects(&nr, s->st, &key, s->changed,
-	    s->n_changed, err);
+	rc = facts_names_open(&nr, s->st, &key, s->changed, s->n_changed,
+	    err);
 	while (rc == 0 && (rc = facts_names_next(nr, &f, err)) == 1) {
 		const char *v[N_FIELDS] = { f.name, f.project, f.layer, f.id,
 		    f.kind, f.status, f.value, f.properties, f.description };
@@ -1019,7 +1019,8 @@ src_open(struct name_src *s, const struct page_ctx *pc,
 	src_close(s);
 	memset(c, 0, sizeof(*c));
 	rc = facts_names_count(pc->st, count_name, c, err);
-	return rc < 0 ? rc : facts_names_open(&s->nr, pc->st, &key, err);
+	return rc < 0 ? rc : facts_names_open(&s->nr, pc->st, &key, NULL, 0,
+	    err);
 }
 
 /* Start keeping every row pg is given for the next build, under the

@@ -903,7 +903,7 @@ test_health_digested(void **state)
 		assert_int_equal(store_open(&st, store_path_, STORE_WRITE,
 		    &err), 0);
 		assert_int_equal(sweep_run(&run, st, NOW, &err), 0);
-		assert_int_equal(facts_digest(&d, st, NOW, &err), 0);
+		assert_int_equal(facts_digest(&d, st, &(const struct facts_digest_plan){ .now = NOW }, &err), 0);
 		assert_int_equal(health_read(&a, st, NOW, &err), 0);
 		assert_int_equal(health_digested(&b, st, &d, NOW, &err), 0);
 		same_health(&a, &b);
@@ -928,7 +928,7 @@ test_health_digested(void **state)
 	raw_sql("UPDATE entities SET status = CAST(X'C328' AS TEXT) "
 	    "WHERE id = 'e2'");
 	assert_int_equal(store_open(&st, store_path_, STORE_READ, &err), 0);
-	assert_int_equal(facts_digest(&d, st, NOW, &err), 0);
+	assert_int_equal(facts_digest(&d, st, &(const struct facts_digest_plan){ .now = NOW }, &err), 0);
 	assert_int_equal(health_read(&a, st, NOW, &err), -MIRROR_EINPUT);
 	assert_int_equal(health_digested(&b, st, &d, NOW, &err2),
 	    -MIRROR_EINPUT);

@@ -125,7 +125,7 @@ digest_at(struct store_digest *d, time_t now)
 
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_digest(d, st, now, &err), 0);
+	assert_int_equal(facts_digest(d, st, &(const struct facts_digest_plan){ .now = now }, &err), 0);
 	store_read_end(st);
 	store_close(st);
 }
@@ -642,8 +642,8 @@ test_check_kept_by_rowid(void **state)
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
 	for (int rows = 1; rows >= 0; rows--) {
 		assert_int_equal(store_read_begin(st, &err), 0);
-		assert_int_equal((rows ? facts_digest_rows : facts_digest)(&d,
-		    st, 0, &err), 0);
+		assert_int_equal(facts_digest(&d, st, &(const struct
+		    facts_digest_plan){ .rowids = rows }, &err), 0);
 		assert_int_equal(d.keep_rowids, rows);
 		assert_int_equal(keep_scope(&k, st, p05, &d, &err), 0);
 		digest_drop_rowids(&d);
@@ -664,7 +664,7 @@ test_check_kept_by_rowid(void **state)
 	}
 	/* Only the digest's rows are read: p05's rows, not p06's. */
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_digest_rows(&d, st, 0, &err), 0);
+	assert_int_equal(facts_digest(&d, st, &(const struct facts_digest_plan){ .now = 0, .rowids = 1 }, &err), 0);
 	{
 		const struct project_digest *p = digest_find(&d, "p05");
 
@@ -680,7 +680,7 @@ test_check_kept_by_rowid(void **state)
 	exec_sql("INSERT INTO memories(id, memory_type, content, project) "
 	    "VALUES ('m7', 'k', CAST(x'41ff' AS TEXT), 'ghost')");
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_digest_rows(&d, st, 0, &err), 0);
+	assert_int_equal(facts_digest(&d, st, &(const struct facts_digest_plan){ .now = 0, .rowids = 1 }, &err), 0);
 	assert_int_equal(keep_scope(&k, st, ghost, &d, &err),
 	    -MIRROR_EINPUT);
 	assert_null(k);
@@ -734,7 +734,7 @@ assert_same_digest(const struct store_digest *a, const struct store_digest *b)
 	}
 }
 
-/* facts_digest_rows of st at now with MIRROR_JOBS jobs, in a read of
+/* facts_digest with rowids of st at now with MIRROR_JOBS jobs, in a read of
  * its own when read (else outside any transaction) into d. */
 static void
 digest_jobs(struct store_digest *d, mirror_store *st, const char *jobs,
@@ -745,7 +745,7 @@ digest_jobs(struct store_digest *d, mirror_store *st, const char *jobs,
 	assert_int_equal(setenv("MIRROR_JOBS", jobs, 1), 0);
 	if (read)
 		assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_digest_rows(d, st, 1700000000, &err), 0);
+	assert_int_equal(facts_digest(d, st, &(const struct facts_digest_plan){ .now = 1700000000, .rowids = 1 }, &err), 0);
 	if (read)
 		store_read_end(st);
 	unsetenv("MIRROR_JOBS");
@@ -779,7 +779,7 @@ test_clock_parallel(void **state)
 		assert_int_equal(mirror_parse_ts(&now, at[i]), 0);
 		assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
 		assert_int_equal(store_read_begin(st, &err), 0);
-		assert_int_equal(facts_digest_rows(&d, st, now, &err), 0);
+		assert_int_equal(facts_digest(&d, st, &(const struct facts_digest_plan){ .now = now, .rowids = 1 }, &err), 0);
 		assert_int_equal(d.parallel, 4);
 		assert_int_equal(facts_clock_read(&want, st, now, &err), 0);
 		memset(&got, 0xa5, sizeof(got));
@@ -832,15 +832,18 @@ then_note(void *arg)
 }
 
 /*
- * facts_digest_rows_then gives facts_digest_rows's digest, and calls
- * then once, on the second connection's thread, when one folds in parallel
- * (two jobs, in a read), never on one connection (one job).
+ * A digest with rowids and a then gives the digest with rowids alone,
+ * and calls then once, on the second connection's thread, when one
+ * folds in parallel (two jobs, in a read), never on one connection (one
+ * job).
  */
 static void
 test_digest_then(void **state)
 {
 	struct store_digest one, two;
 	struct then_seen seen = { 0 };
+	const struct facts_digest_plan then_plan = { .now = 1700000000,
+	    .rowids = 1, .then = then_note, .arg = &seen };
 	mirror_error err;
 	mirror_store *st;
 
@@ -850,8 +853,7 @@ test_digest_then(void **state)
 	digest_jobs(&one, st, "1", 1);
 	assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_digest_rows_then(&two, st, 1700000000,
-	    then_note, &seen, &err), 0);
+	assert_int_equal(facts_digest(&two, st, &then_plan, &err), 0);
 	store_read_end(st);
 	assert_int_equal(two.parallel, 4);
 	assert_int_equal(seen.calls, 1);
@@ -860,8 +862,7 @@ test_digest_then(void **state)
 	digest_free(&two);
 	assert_int_equal(setenv("MIRROR_JOBS", "1", 1), 0);
 	assert_int_equal(store_read_begin(st, &err), 0);
-	assert_int_equal(facts_digest_rows_then(&two, st, 1700000000,
-	    then_note, &seen, &err), 0);
+	assert_int_equal(facts_digest(&two, st, &then_plan, &err), 0);
 	store_read_end(st);
 	unsetenv("MIRROR_JOBS");
 	assert_int_equal(two.parallel, 0);
@@ -950,7 +951,7 @@ test_digest_parallel(void **state)
 	assert_int_equal(store_read_begin(st, &err), 0);
 	assert_int_equal(rename(path, moved), 0);
 	assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
-	assert_int_equal(facts_digest_rows(&two, st, 1700000000, &err), 0);
+	assert_int_equal(facts_digest(&two, st, &(const struct facts_digest_plan){ .now = 1700000000, .rowids = 1 }, &err), 0);
 	unsetenv("MIRROR_JOBS");
 	assert_int_equal(rename(moved, path), 0);
 	store_read_end(st);
@@ -972,7 +973,7 @@ test_digest_parallel(void **state)
 
 /*
  * What the sweep would do, as a sweep does it: a digest of st as
- * facts_digest_rows takes it before the sweep (MIRROR_JOBS jobs), then
+ * facts_digest with rowids takes it before the sweep (MIRROR_JOBS jobs), then
  * sql in a write transaction on st (recorded in an undo when record),
  * then facts_digest_swept of it in a read seeing that write, which must
  * return want and give the digest taken whole in that read.

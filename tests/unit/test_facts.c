@@ -166,7 +166,7 @@ test_names_count(void **state)
 	    " 'active', '2024-01-03');");
 	st = open_read();
 	assert_int_equal(facts_names_count(st, count_into, &counted, &err), 0);
-	assert_int_equal(facts_names_open(&nr, st, &key, &err), 0);
+	assert_int_equal(facts_names_open(&nr, st, &key, NULL, 0, &err), 0);
 	while ((rc = facts_names_next(nr, &f, &err)) == 1) {
 		if (read.n > 0 && strcmp(read.name[read.n - 1], f.name) == 0) {
 			read.rows[read.n - 1]++;
@@ -204,7 +204,7 @@ test_projects(void **state)
 	(void)state;
 	make_store(base_sql);
 	st = open_read();
-	assert_int_equal(facts_projects(&p, &n, st, &err), 0);
+	assert_int_equal(facts_projects(&p, &n, st, NULL, &err), 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(p[0].id, "");
 	assert_int_equal(p[0].n_memories, 1);
@@ -550,7 +550,7 @@ test_plans(void **state)
 	texts_free(got);
 	/* A scope of each project alone, by name and by row id: it reads
 	 * as the plain plan, the others as empty. */
-	assert_int_equal(facts_digest_rows(&d, st, 0, &err), 0);
+	assert_int_equal(facts_digest(&d, st, &(const struct facts_digest_plan){ .now = 0, .rowids = 1 }, &err), 0);
 	for (int rows = 0; rows < 2; rows++)
 		for (size_t j = 0; j < PLAN_N; j++) {
 			read_by_plan(got, st, &(const struct facts_plan){
@@ -821,7 +821,7 @@ projects_steps(int n)
 	st = open_read();
 	/* Replaces the query budget's handler, for this store only. */
 	sqlite3_progress_handler(store_db(st), 1, count_step, &steps);
-	assert_int_equal(facts_projects(&p, &np, st, &err), 0);
+	assert_int_equal(facts_projects(&p, &np, st, NULL, &err), 0);
 	assert_int_equal(np, (size_t)n);
 	assert_string_equal(p[0].id, "q00000");     /* state via alias */
 	assert_int_equal(p[0].listed, 1);

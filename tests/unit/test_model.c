@@ -68,7 +68,7 @@ setup(void **state)
 	m.now = 1700000000;
 	if (store_open(&m.st, path, STORE_READ, &err) != 0 ||
 	    store_read_begin(m.st, &err) != 0 ||
-	    facts_digest(&m.digest, m.st, m.now, &err) != 0 ||
+	    facts_digest(&m.digest, m.st, &(const struct facts_digest_plan){ .now = m.now }, &err) != 0 ||
 	    site_model_read(&m, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return -1;
@@ -148,7 +148,7 @@ model_jobs(struct site_model *x, const char *jobs)
 	assert_int_equal(setenv("MIRROR_JOBS", jobs, 1), 0);
 	assert_int_equal(store_open(&x->st, path, STORE_READ, &err), 0);
 	assert_int_equal(store_read_begin(x->st, &err), 0);
-	assert_int_equal(facts_digest(&x->digest, x->st, x->now, &err), 0);
+	assert_int_equal(facts_digest(&x->digest, x->st, &(const struct facts_digest_plan){ .now = x->now }, &err), 0);
 	assert_int_equal(site_model_read(x, &err), 0);
 	unsetenv("MIRROR_JOBS");
 }

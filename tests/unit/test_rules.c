@@ -1324,7 +1324,7 @@ keyed_sweep(mirror_store *st, const struct rule_set *rs, time_t when,
 		rules_go(job);
 	if (go_first && go_hold != NULL)
 		assert_int_equal(hold_step(1), 1);
-	assert_int_equal(facts_digest(&d, st, when, &err), 0);
+	assert_int_equal(facts_digest(&d, st, &(const struct facts_digest_plan){ .now = when }, &err), 0);
 	rules_keep(job, &d);
 	if (go_first && go_hold != NULL)
 		(void)hold_step(2);
@@ -1696,7 +1696,7 @@ write_later(struct fixture *f, const struct sweep_run *run)
 	int rc;
 
 	assert_int_equal(store_read_begin(f->st, &err), 0);
-	assert_int_equal(facts_digest(&d, f->st, NOW, &err), 0);
+	assert_int_equal(facts_digest(&d, f->st, &(const struct facts_digest_plan){ .now = NOW }, &err), 0);
 	store_read_end(f->st);
 	rc = rules_keys_write(run->keys_later, f->st, &d, &err);
 	digest_free(&d);

@@ -632,7 +632,7 @@ rows_scope(struct sweep_scope *sc, struct store_digest *d, mirror_store *st,
 	mirror_error err;
 
 	assert_int_equal(store_read_begin(st, &err), 0);
-	if (facts_digest_rows(d, st, now, &err) < 0)
+	if (facts_digest(d, st, &(const struct facts_digest_plan){ .now = now, .rowids = 1 }, &err) < 0)
 		fail_msg("%s", err.msg);
 	assert_int_equal(store_data_version(&sc->version, st, &err), 0);
 	store_read_end(st);
