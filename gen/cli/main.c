@@ -37,7 +37,7 @@ static const struct {
  * Returns 0 or a negative mirror_status.
  */
 static int
-run(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
+run_command(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
 {
 	mirror_command *cmd = NULL;
 	struct cli_plan plan;
@@ -90,7 +90,7 @@ main(int argc, char **argv)
 	 * told and cleaned up as a full disk is, instead of the signal
 	 * killing mirror with its lock and staging directory left. */
 	(void)signal(SIGXFSZ, SIG_IGN);
-	rc = run(&o, argc, argv, &err);
+	rc = run_command(&o, argc, argv, &err);
 	free(o.args);
 	config_free();
 	if (fflush(stdout) != 0 || ferror(stdout)) {

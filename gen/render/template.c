@@ -510,7 +510,7 @@ close_block(tmpl *t, struct builder *b, const struct tag *g,
 
 /* Pass two: the tree, with the text between the tags' cuts. */
 static int
-build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
+tree_build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
 {
 	struct builder b;
 	struct fence_scan fs = { 0, 0, 0, 0 };
@@ -619,7 +619,7 @@ tmpl_parse(tmpl **out, const char *name, const char *text, size_t len,
 	for (size_t k = 0; rc == 0 && k < n; k++)
 		standalone(t, tags, k);
 	if (rc == 0)
-		rc = build(t, tags, n, err);
+		rc = tree_build(t, tags, n, err);
 	for (size_t k = 0; k < n; k++)
 		free(tags[k].body);
 	free(tags);
