@@ -72,3 +72,16 @@ utf8_is_control(int32_t cp)
 {
 	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f);
 }
+
+int
+utf8_valid(const unsigned char *s, size_t n)
+{
+	int32_t cp;
+
+	for (size_t i = 0; i < n; ) {
+		i += utf8_decode(&cp, s + i, n - i);
+		if (cp < 0)
+			return 0;
+	}
+	return 1;
+}

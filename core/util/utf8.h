@@ -25,4 +25,8 @@ size_t utf8_encode(unsigned char out[4], int32_t cp);
  * them say so. */
 int utf8_is_control(int32_t cp);
 
+/* 1 when s[0..n) is valid UTF-8 as utf8_decode reads it (a NUL byte
+ * is valid), else 0. */
+int utf8_valid(const unsigned char *s, size_t n);
+
 #endif

@@ -144,18 +144,8 @@ kept_rows_open(struct kept_cursor *c, const char *data, size_t len,
 static int
 text_ok(const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0;
-
-	while (i < n) {
-		int32_t cp;
-		size_t k = utf8_decode(&cp, u + i, n - i);
-
-		if (cp <= 0)
-			return 0;
-		i += k;
-	}
-	return 1;
+	return memchr(s, '\0', n) == NULL &&
+	    utf8_valid((const unsigned char *)s, n);
 }
 
 /* The field at c's place into *f, c past it. Returns 0 or -1. */

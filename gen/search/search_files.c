@@ -460,21 +460,6 @@ search_shard_text(strbuf *sb, const char *key, const strbuf *body)
 	strbuf_puts(sb, "\");\n");
 }
 
-/* 1 when the n bytes of s are UTF-8 throughout, else 0. */
-static int
-utf8_ok(const char *s, size_t n)
-{
-	const unsigned char *b = (const unsigned char *)s;
-	int32_t cp;
-
-	for (size_t i = 0; i < n; ) {
-		i += utf8_decode(&cp, b + i, n - i);
-		if (cp < 0)
-			return 0;
-	}
-	return 1;
-}
-
 void
 search_manifest_text(strbuf *sb, const struct manifest_out *m)
 {
@@ -499,7 +484,8 @@ search_manifest_text(strbuf *sb, const struct manifest_out *m)
 	 * every query at 1,000,000 facts). */
 	strbuf_puts(sb, ",\"keys\":[");
 	if (memchr(m->keys->data, '-', m->keys->len) != NULL ||
-	    !utf8_ok(m->first->data, m->first->len))
+	    !utf8_valid((const unsigned char *)m->first->data,
+	    m->first->len))
 		strbuf_add(sb, m->keys->data, m->keys->len);
 	strbuf_puts(sb, "],\"first\":[\n");
 	strbuf_add(sb, m->first->data, m->first->len);

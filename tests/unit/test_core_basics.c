@@ -29,6 +29,7 @@
 #include "util/jsonbuild.h"
 #include "util/strbuf.h"
 #include "util/text.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 /* 1: timestamps parse in every accepted form and round-trip. */
@@ -251,6 +252,14 @@ test_jsonbuild(void **state)
 	char *a, *c;
 
 	(void)state;
+	/* utf8_valid, which the kept rows and the search shards' keys use:
+	 * a NUL is valid, an overlong form, a surrogate or a cut sequence
+	 * is not. */
+	assert_true(utf8_valid((const unsigned char *)"", 0));
+	assert_true(utf8_valid((const unsigned char *)"a\0\xc3\xa9", 4));
+	assert_false(utf8_valid((const unsigned char *)"\xc0\xaf", 2));
+	assert_false(utf8_valid((const unsigned char *)"\xed\xa0\x80", 3));
+	assert_false(utf8_valid((const unsigned char *)"\xc3", 1));
 	jb_init(&b);
 	jb_str(&b, "s", "caf\xc3\xa9");
 	jb_str_or_null(&b, "n", NULL);
