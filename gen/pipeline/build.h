@@ -4,7 +4,7 @@
  * handed from step to step.
  *
  * The order is the contract. Its steps are numbered as in
- * doc/architecture.md ("A build, step by step"), and the comments of
+ * doc/architecture.md ("How a build runs"), and the comments of
  * gen/pipeline/ name them by these numbers:
  *   1. options and clock: the caller's struct build_opts, the run's
  *      clock, title and base URL into the model;
