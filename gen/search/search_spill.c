@@ -1,7 +1,9 @@
 /*
  * search_spill.c: the search index's temporary file (search_spill.h).
  */
+#define _GNU_SOURCE             /* mkostemp */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +12,9 @@
 #include "search/search_spill.h"
 #include "util/xalloc.h"
 
-/* Open s's file: made in $TMPDIR (else /tmp) and unlinked at once.
- * Returns 0 or < 0 with err set. */
+/* Open s's file: made in $TMPDIR (else /tmp) and unlinked at once,
+ * closed on exec (a template's or the pager's child must not hold a
+ * build's records). Returns 0 or < 0 with err set. */
 static int
 spill_open(struct spill *s, mirror_error *err)
 {
@@ -25,7 +28,7 @@ spill_open(struct spill *s, mirror_error *err)
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return mirror_fail(err, MIRROR_EIO, "search index: temporary "
 		    "directory name too long: %s", dir);
-	s->fd = mkstemp(path);
+	s->fd = mkostemp(path, O_CLOEXEC);
 	if (s->fd < 0)
 		return mirror_fail(err, MIRROR_EIO, "search index: cannot "
 		    "make a temporary file in %s: %s", dir, strerror(errno));

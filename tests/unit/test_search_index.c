@@ -17,9 +17,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include "search/search_index.h"
 #include "search/search_index_int.h"
+#include "search/search_spill.h"
 #include "util/xalloc.h"
 
 /* The files an index wrote, by path. */
@@ -841,6 +844,35 @@ test_held_out(void **state)
 	files_free(&all);
 }
 
+/* The temporary file a whole index spills into has no name once made
+ * (nothing is left behind however the build ends) and is closed on
+ * exec (a child the build starts, such as a signing command, does not
+ * inherit a build's records); what is written reads back. */
+static void
+test_spill_unnamed_closed_on_exec(void **state)
+{
+	struct spill s = SPILL_INIT;
+	mirror_error err;
+	struct stat st;
+	uint64_t off = 1;
+	char back[6] = { 0 };
+	int flags;
+
+	(void)state;
+	mirror_error_clear(&err);
+	assert_int_equal(spill_write(&s, "hello", 5, &off, &err), 0);
+	assert_int_equal(off, 0);
+	assert_true(s.fd >= 0);
+	flags = fcntl(s.fd, F_GETFD);
+	assert_true(flags >= 0 && (flags & FD_CLOEXEC) != 0);
+	assert_int_equal(fstat(s.fd, &st), 0);
+	assert_int_equal(st.st_nlink, 0);
+	assert_int_equal(spill_read(&s, 0, back, 5, &err), 0);
+	assert_string_equal(back, "hello");
+	spill_close(&s);
+	assert_int_equal(s.fd, -1);
+}
+
 int
 main(void)
 {
@@ -859,6 +891,7 @@ main(void)
 		cmocka_unit_test(test_update_other_key),
 		cmocka_unit_test(test_docs_round_trip),
 		cmocka_unit_test(test_held_out),
+		cmocka_unit_test(test_spill_unnamed_closed_on_exec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
