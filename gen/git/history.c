@@ -47,6 +47,7 @@ struct site {
 /* One history_commit's state, freed by commit_ctx_free. */
 struct commit_ctx {
 	const struct history_request *req;
+	git_repository *repo;       /* open_guarded's */
 	char refname[MGIT_REFNAME_MAX];
 	git_signature *sig;
 	git_signature *reviewer;    /* the author of a commit of one
@@ -61,10 +62,12 @@ struct commit_ctx {
 	int incremental;            /* the tree is an edit of the base */
 };
 
-/* The changed paths between two trees (old_tree NULL: all added). */
+/* The changed paths between two trees of one repository (old_tree
+ * NULL: all added). Returns 0 with *out (free_changes) and *n, or
+ * -MIRROR_EIO. */
 static int
-tree_changes(struct mgit_change **out, size_t *n, git_repository *repo,
-    git_tree *old_tree, git_tree *new_tree, mirror_error *err)
+tree_changes(struct mgit_change **out, size_t *n, git_tree *old_tree,
+    git_tree *new_tree, mirror_error *err)
 {
 	git_diff_options opts;
 	git_diff *diff = NULL;
@@ -76,7 +79,8 @@ tree_changes(struct mgit_change **out, size_t *n, git_repository *repo,
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	/* Names only: no content is read, no rename is guessed. */
 	opts.flags = GIT_DIFF_SKIP_BINARY_CHECK;
-	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &opts) < 0)
+	if (git_diff_tree_to_tree(&diff, git_tree_owner(new_tree), old_tree,
+	    new_tree, &opts) < 0)
 		return mgit_fail(err, MIRROR_EIO, "cannot compare the new tree "
 		    "with the branch tip");
 	nd = git_diff_num_deltas(diff);
@@ -115,8 +119,8 @@ free_changes(struct mgit_change *ch, size_t n)
  * 0 or -MIRROR_EIO.
  */
 static int
-tree_text(char **text, size_t *len, git_repository *repo, git_tree *tree,
-    const char *path, mirror_error *err)
+tree_text(char **text, size_t *len, git_tree *tree, const char *path,
+    mirror_error *err)
 {
 	git_tree_entry *te = NULL;
 	git_blob *blob = NULL;
@@ -129,7 +133,8 @@ tree_text(char **text, size_t *len, git_repository *repo, git_tree *tree,
 	rc = git_tree_entry_bypath(&te, tree, path);
 	if (rc == GIT_ENOTFOUND)
 		return 0;
-	if (rc < 0 || git_blob_lookup(&blob, repo, git_tree_entry_id(te)) < 0) {
+	if (rc < 0 || git_blob_lookup(&blob, git_tree_owner(tree),
+	    git_tree_entry_id(te)) < 0) {
 		git_tree_entry_free(te);
 		return mgit_fail(err, MIRROR_EIO, "cannot read %s from the "
 		    "branch tip", path);
@@ -197,7 +202,6 @@ all_added(const struct site *site)
 /* describe's work: the changes the message reads, and each one's
  * events, filled by the pool's workers. */
 struct describe_work {
-	git_repository *repo;
 	git_tree *old_tree;
 	const struct site *site;
 	const struct mgit_change **wanted;      /* the changes hw_wants */
@@ -232,8 +236,8 @@ load_texts(void *arg, size_t i, void **payload, mirror_error *err)
 
 	f->path = ch->path;
 	if (ch->kind != MGIT_ADDED)
-		rc = tree_text(&o, &f->old_len, dw->repo, dw->old_tree,
-		    ch->path, err);
+		rc = tree_text(&o, &f->old_len, dw->old_tree, ch->path,
+		    err);
 	if (rc == 0 && ch->kind != MGIT_REMOVED)
 		rc = new_text(&t, &f->new_len, dw->site, ch->path, err);
 	f->old_text = o;
@@ -284,7 +288,7 @@ health_now(struct hw_events *all, const struct site *site,
 
 /*
  * What the changed project and conflict twins of ch[0..n) say changed,
- * in words, into w (hw_init'ed), the files read from dw's repo, old_tree
+ * in words, into w (hw_init'ed), the files read from dw's old_tree
  * and site (its wanted and parts are set here). Reads only the files
  * hw_wants, a few at a time (the pool's queue), so memory holds a few
  * files' texts however many changed, and parses them on every core.
@@ -294,8 +298,7 @@ static int
 describe(struct hw_words *w, const struct describe_work *from,
     const struct mgit_change *ch, size_t n, mirror_error *err)
 {
-	struct describe_work dw = { .repo = from->repo,
-	    .old_tree = from->old_tree, .site = from->site,
+	struct describe_work dw = { .old_tree = from->old_tree, .site = from->site,
 	    .initial = from->old_tree == NULL };
 	struct pool_work work = { .load = load_texts, .run = file_events,
 	    .drop = drop_texts, .arg = &dw };
@@ -435,9 +438,10 @@ history_check(const struct history_request *req, mirror_error *err)
  * header, as git does), else plain. Returns 0 with *id, or < 0.
  */
 static int
-create_commit(git_oid *id, git_repository *repo, const struct commit_ctx *c,
-    const char *message, const git_tree *tree, mirror_error *err)
+create_commit(git_oid *id, const struct commit_ctx *c, const char *message,
+    const git_tree *tree, mirror_error *err)
 {
+	git_repository *repo = c->repo;
 	const struct history_request *req = c->req;
 	const git_signature *sig = c->sig;
 	const git_signature *author = c->reviewer != NULL ? c->reviewer : sig;
@@ -469,19 +473,22 @@ create_commit(git_oid *id, git_repository *repo, const struct commit_ctx *c,
 	return rc;
 }
 
-/* A branch as messages name it: the repository's path and its ref. */
-struct branch_name {
+/* A branch at its tip: the open repository, its path and the ref as
+ * messages name them, and the commit the ref names. */
+struct branch {
+	git_repository *repo;
 	const char *repo_path;
 	const char *refname;
+	const git_oid *tip;
 };
 
 /* The commit tip of branch br and its tree, into *parent and *tree.
  * Returns 0, or -MIRROR_EIO naming br. */
 static int
-read_tip(git_commit **parent, git_tree **tree, git_repository *repo,
-    const git_oid *tip, const struct branch_name *br, mirror_error *err)
+read_tip(git_commit **parent, git_tree **tree, const struct branch *br,
+    mirror_error *err)
 {
-	if (git_commit_lookup(parent, repo, tip) < 0 ||
+	if (git_commit_lookup(parent, br->repo, br->tip) < 0 ||
 	    git_commit_tree(tree, *parent) < 0)
 		return mgit_fail(err, MIRROR_EIO, "%s: cannot read the tree of "
 		    "%s", br->repo_path, br->refname);
@@ -508,9 +515,10 @@ history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
 	    (rc = mgit_open(&repo, repo_path, err)) == 0 &&
 	    (rc = mgit_read_tip(&tip, &found, repo, repo_path, refname,
 	    err)) == 0 && found &&
-	    (rc = read_tip(&commit, &tree, repo, &tip, &(struct branch_name){
-	    .repo_path = repo_path, .refname = refname }, err)) == 0)
-		rc = tree_text(text, len, repo, tree, path, err);
+	    (rc = read_tip(&commit, &tree, &(struct branch){ .repo = repo,
+	    .repo_path = repo_path, .refname = refname, .tip = &tip },
+	    err)) == 0)
+		rc = tree_text(text, len, tree, path, err);
 	if (rc == 0 && *text != NULL && tip_id != NULL)
 		git_oid_tostr(tip_id, GIT_OID_HEXSZ + 1, &tip);
 	git_tree_free(tree);
@@ -692,8 +700,7 @@ request_ok(time_t *when, const struct history_request *req,
  */
 static int
 compose_message(strbuf *msg, struct mgit_counts *counts,
-    git_repository *repo, struct commit_ctx *c, git_tree *new_tree,
-    mirror_error *err)
+    struct commit_ctx *c, git_tree *new_tree, mirror_error *err)
 {
 	git_tree *old_tree = c->old_tree;
 	const struct mgit_change *changes = c->changes;
@@ -715,11 +722,11 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
 		changes = added = all_added(site);
 		nchanges = site->n;
 	} else if (changes == NULL && (rc = tree_changes(&diffed, &nchanges,
-	    repo, old_tree, new_tree, err)) == 0) {
+	    old_tree, new_tree, err)) == 0) {
 		changes = diffed;
 	}
 	if (rc == 0 && (rc = describe(&words, &(struct describe_work){
-	    .repo = repo, .old_tree = old_tree, .site = site }, changes,
+	    .old_tree = old_tree, .site = site }, changes,
 	    nchanges, err)) == 0)
 		rc = mgit_message(msg, counts, &(struct mgit_message_in){
 		    .ch = changes, .n = nchanges, .changes = sweep.data,
@@ -746,9 +753,10 @@ compose_message(strbuf *msg, struct mgit_counts *counts,
  * exist) with a reflog line from msg. Returns 0 or < 0 with err set.
  */
 static int
-publish_commit(git_repository *repo, struct commit_ctx *c,
-    const git_oid *commit_id, const char *msg, mirror_error *err)
+publish_commit(struct commit_ctx *c, const git_oid *commit_id,
+    const char *msg, mirror_error *err)
 {
+	git_repository *repo = c->repo;
 	const struct history_request *req = c->req;
 	struct mgit_stage *stage = &c->stage;
 	const char *refname = c->refname;
@@ -865,9 +873,9 @@ site_tree(git_oid *tree, struct commit_ctx *c, git_tree *old_tree,
  */
 static int
 commit_tree(git_oid *commit_id, struct mgit_counts *counts,
-    git_repository *repo, const git_oid *tree_id, struct commit_ctx *c,
-    mirror_error *err)
+    struct commit_ctx *c, const git_oid *tree_id, mirror_error *err)
 {
+	git_repository *repo = c->repo;
 	git_tree *new_tree = NULL;
 	strbuf msg;
 	int rc;
@@ -876,10 +884,9 @@ commit_tree(git_oid *commit_id, struct mgit_counts *counts,
 		return mgit_fail(err, MIRROR_EIO, "%s: cannot read back the new "
 		    "tree", c->req->repo_path);
 	strbuf_init(&msg);
-	if ((rc = compose_message(&msg, counts, repo, c, new_tree, err)) == 0 &&
-	    (rc = create_commit(commit_id, repo, c, msg.data, new_tree,
-	    err)) == 0)
-		rc = publish_commit(repo, c, commit_id, msg.data, err);
+	if ((rc = compose_message(&msg, counts, c, new_tree, err)) == 0 &&
+	    (rc = create_commit(commit_id, c, msg.data, new_tree, err)) == 0)
+		rc = publish_commit(c, commit_id, msg.data, err);
 	strbuf_free(&msg);
 	git_tree_free(new_tree);
 	return rc;
@@ -906,7 +913,6 @@ history_commit(struct history_result *out,
 {
 	struct commit_ctx c;
 	struct mgit_counts counts;
-	git_repository *repo = NULL;
 	git_oid tree_id, commit_id;
 	time_t when;
 	int have_tip = 0, rc;
@@ -921,17 +927,17 @@ history_commit(struct history_result *out,
 	if ((rc = request_ok(&when, req, err)) < 0 ||
 	    (rc = mgit_init(err)) < 0)
 		goto out_early;
-	if ((rc = open_guarded(&repo, &c, &have_tip, when, err)) < 0)
+	if ((rc = open_guarded(&c.repo, &c, &have_tip, when, err)) < 0)
 		goto out;
 	if (have_tip) {
-		if ((rc = read_tip(&c.parent, &c.old_tree, repo, &c.tip,
-		    &(struct branch_name){ .repo_path = req->repo_path,
-		    .refname = c.refname }, err)) < 0)
+		if ((rc = read_tip(&c.parent, &c.old_tree, &(struct branch){
+		    .repo = c.repo, .repo_path = req->repo_path,
+		    .refname = c.refname, .tip = &c.tip }, err)) < 0)
 			goto out;
 		git_oid_tostr(out->commit_id, sizeof(out->commit_id), &c.tip);
 	}
-	if ((rc = site_open(&c.site, repo, req, err)) < 0 ||
-	    (rc = mgit_stage_open(&c.stage, repo, err)) < 0 ||
+	if ((rc = site_open(&c.site, c.repo, req, err)) < 0 ||
+	    (rc = mgit_stage_open(&c.stage, c.repo, err)) < 0 ||
 	    (rc = site_tree(&tree_id, &c, c.old_tree, req, err)) < 0)
 		goto out;
 	out->files = c.site.n;
@@ -940,12 +946,11 @@ history_commit(struct history_result *out,
 	/* Same tree: no commit, and nothing staged reaches the disk. */
 	if (have_tip && git_oid_equal(&tree_id, git_tree_id(c.old_tree)))
 		goto out;
-	if ((rc = commit_tree(&commit_id, &counts, repo, &tree_id, &c,
-	    err)) == 0)
+	if ((rc = commit_tree(&commit_id, &counts, &c, &tree_id, err)) == 0)
 		fill_result(out, &commit_id, &counts, &c.stage);
 out:
 	commit_ctx_free(&c);
-	git_repository_free(repo);
+	git_repository_free(c.repo);
 	mgit_shutdown();
 out_early:
 	if (rc < 0 && out->committed == 0)
