@@ -217,15 +217,18 @@ int rec_prepare(struct rule_rec *rec, mirror_error *err);
 /* Finalize them. */
 void rec_finalize(struct rule_rec *rec);
 
+/* "warn" or "error" for s (never called with RULE_OFF), as the store
+ * records a rule's severity. */
+const char *severity_word(enum rule_severity s);
+
 /*
- * Make rule_id's open violations those of hits[0..n) (sorted by facts,
- * no two with the same facts): open the new ones with severity, keep
- * the others (message and project updated), close the ones not hit.
- * Returns 0, or < 0 with err set.
+ * Make r's open violations the hits of ev (EVAL_RAN: sorted by facts,
+ * no two with the same facts): open the new ones with r's severity,
+ * keep the others (message and project updated), close the ones not
+ * hit. Returns 0, or < 0 with err set.
  */
-int rec_violations(struct rule_rec *rec, const char *rule_id,
-    const char *severity, const struct rule_hit *hits, size_t n,
-    mirror_error *err);
+int rec_violations(struct rule_rec *rec, const struct rule *r,
+    const struct rule_eval *ev, mirror_error *err);
 
 /*
  * Close every open violation of rule_id (its rule is gone or off).

@@ -157,31 +157,48 @@ rec_finalize(struct rule_rec *rec)
 	}
 }
 
-/*
- * The id of a new violation of rule_id on facts: "chk-" and 12 hex
- * digits of a hash of both, moved on deterministically while taken (by
- * a closed violation of the same set, or a collision). first: the
- * first candidate alone, untested (open_one inserts it and asks again
- * only when it is taken, which is rare). Returns 0, or < 0 with err
- * set.
- */
-static int
-new_id(struct rule_rec *rec, const char *rule_id, const char *facts,
-    int first, char out[17], mirror_error *err)
+const char *
+severity_word(enum rule_severity s)
 {
-	uint64_t base = hash_add_str(hash_add_str(MIRROR_HASH_INIT, rule_id),
-	    facts);
+	return s == RULE_WARN ? "warn" : "error";
+}
+
+/* The hash the ids of a violation of rule_id on facts are made from. */
+static uint64_t
+id_base(const char *rule_id, const char *facts)
+{
+	return hash_add_str(hash_add_str(MIRROR_HASH_INIT, rule_id), facts);
+}
+
+/*
+ * The first candidate id of a violation of rule_id on facts, into out:
+ * "chk-" and 12 hex digits of a hash of both, untested (open_one
+ * inserts it and asks next_id only when it is taken, which is rare).
+ */
+static void
+first_id(char out[17], const char *rule_id, const char *facts)
+{
 	char hex[17];
 
-	if (!first)
-		return store_free_id(out, 17, &(struct store_id_space){
-		    .st = rec->st, .taken = rec->id_exists, .prefix = "chk-",
-		    .hexlen = 12 }, base, err);
-	hash_hex(hex, hash_nth(base, 0));
+	hash_hex(hex, hash_nth(id_base(rule_id, facts), 0));
 	memcpy(out, "chk-", 4);
 	memcpy(out + 4, hex, 12);
 	out[16] = '\0';
-	return 0;
+}
+
+/*
+ * The id of a new violation of rule_id on facts when first_id's is
+ * taken (by a closed violation of the same set, or a collision): the
+ * same hash, moved on deterministically while taken. Returns 0, or < 0
+ * with err set.
+ */
+static int
+next_id(char out[17], struct rule_rec *rec, const char *rule_id,
+    const char *facts, mirror_error *err)
+{
+	return store_free_id(out, 17, &(struct store_id_space){
+	    .st = rec->st, .taken = rec->id_exists, .prefix = "chk-",
+	    .hexlen = 12 }, id_base(rule_id, facts), err);
 }
 
 /* The violation_facts rows of id: one per "layer:id" of h. */
@@ -206,20 +223,23 @@ insert_facts(struct rule_rec *rec, const char *id, const struct rule_hit *h,
 	return rc;
 }
 
-/* Open a violation of rule_id for hit h. */
+/* Open a violation of rule r for hit h. Returns 0, or < 0 with err
+ * set. */
 static int
-open_one(struct rule_rec *rec, const char *rule_id, const char *severity,
-    const struct rule_hit *h, mirror_error *err)
+open_one(struct rule_rec *rec, const struct rule *r, const struct rule_hit *h,
+    mirror_error *err)
 {
 	char id[17];
 	int rc = 0;
 
 	for (int first = 1; rc == 0; first--) {
-		if ((rc = new_id(rec, rule_id, h->facts, first, id, err)) < 0)
+		if (first)
+			first_id(id, r->id, h->facts);
+		else if ((rc = next_id(id, rec, r->id, h->facts, err)) < 0)
 			return rc;
 		bind(rec->ins, 1, id);
-		bind(rec->ins, 2, rule_id);
-		bind(rec->ins, 3, severity);
+		bind(rec->ins, 2, r->id);
+		bind(rec->ins, 3, severity_word(r->severity));
 		bind(rec->ins, 4, h->project);
 		bind(rec->ins, 5, h->facts);
 		bind(rec->ins, 6, h->message);
@@ -286,7 +306,7 @@ put_facts(struct rule_rec *rec, const struct fact_row *r, size_t n,
  * err set.
  */
 static int
-open_batch(struct rule_rec *rec, const char *rule_id, const char *severity,
+open_batch(struct rule_rec *rec, const struct rule *r,
     const struct rule_hit *const *h, char ids[][17], mirror_error *err)
 {
 	sqlite3_stmt *s = rec->ins_batch;
@@ -297,10 +317,10 @@ open_batch(struct rule_rec *rec, const char *rule_id, const char *severity,
 	for (int k = 0; k < REC_BATCH; k++) {
 		int at = 8 * k;
 
-		(void)new_id(rec, rule_id, h[k]->facts, 1, ids[k], err);
+		first_id(ids[k], r->id, h[k]->facts);
 		bind(s, at + 1, ids[k]);
-		bind(s, at + 2, rule_id);
-		bind(s, at + 3, severity);
+		bind(s, at + 2, r->id);
+		bind(s, at + 3, severity_word(r->severity));
 		bind(s, at + 4, h[k]->project);
 		bind(s, at + 5, h[k]->facts);
 		bind(s, at + 6, h[k]->message);
@@ -336,7 +356,7 @@ open_batch(struct rule_rec *rec, const char *rule_id, const char *severity,
  * err set.
  */
 static int
-open_all(struct rule_rec *rec, const char *rule_id, const char *severity,
+open_all(struct rule_rec *rec, const struct rule *r,
     const struct rule_hit *const *h, size_t n, mirror_error *err)
 {
 	char ids[REC_BATCH][17];
@@ -344,29 +364,33 @@ open_all(struct rule_rec *rec, const char *rule_id, const char *severity,
 	int rc = 0;
 
 	for (; rc == 0 && i + REC_BATCH <= n; i += REC_BATCH)
-		if ((rc = open_batch(rec, rule_id, severity, h + i, ids,
-		    err)) == 1) {
+		if ((rc = open_batch(rec, r, h + i, ids, err)) == 1) {
 			rc = 0;
 			for (int k = 0; rc == 0 && k < REC_BATCH; k++)
-				rc = open_one(rec, rule_id, severity, h[i + k],
-				    err);
+				rc = open_one(rec, r, h[i + k], err);
 		}
 	for (; rc == 0 && i < n; i++)
-		rc = open_one(rec, rule_id, severity, h[i], err);
+		rc = open_one(rec, r, h[i], err);
 	return rc;
 }
 
-/* The open violation id is hit again by h: bring it up to date. */
+/* An open violation as the store holds it. */
+struct open_v {
+	char *id, *facts, *message, *project;
+};
+
+/* The open violation v is hit again by h: bring it up to date. Returns
+ * 0, or < 0 with err set. */
 static int
-keep_one(struct rule_rec *rec, const char *id, const char *message,
-    const char *project, const struct rule_hit *h, mirror_error *err)
+keep_one(struct rule_rec *rec, const struct open_v *v,
+    const struct rule_hit *h, mirror_error *err)
 {
 	int rc;
 
-	if (strcmp(message, h->message) == 0 &&
-	    strcmp(project, h->project) == 0)
+	if (strcmp(v->message, h->message) == 0 &&
+	    strcmp(v->project, h->project) == 0)
 		return 0;
-	bind(rec->upd, 1, id);
+	bind(rec->upd, 1, v->id);
 	bind(rec->upd, 2, h->message);
 	bind(rec->upd, 3, h->project);
 	if ((rc = step_done(rec, rec->upd, err)) == 0)
@@ -398,11 +422,6 @@ col(sqlite3_stmt *s, int i)
 
 	return v != NULL ? v : "";
 }
-
-/* An open violation as the store holds it. */
-struct open_v {
-	char *id, *facts, *message, *project;
-};
 
 /*
  * rule_id's open violations, sorted by facts, into out[0..n) (the
@@ -465,10 +484,11 @@ store_hits(struct rule_hit **out, const struct rule_hit *hits, size_t n)
 }
 
 int
-rec_violations(struct rule_rec *rec, const char *rule_id,
-    const char *severity, const struct rule_hit *hits, size_t n,
-    mirror_error *err)
+rec_violations(struct rule_rec *rec, const struct rule *r,
+    const struct rule_eval *ev, mirror_error *err)
 {
+	const struct rule_hit *hits = ev->v;
+	size_t n = ev->n;
 	struct open_v *ov = NULL;
 	const struct rule_hit **opens = NULL;
 	struct rule_hit *clean = NULL;
@@ -477,7 +497,7 @@ rec_violations(struct rule_rec *rec, const char *rule_id,
 
 	if (store_hits(&clean, hits, n))
 		hits = clean;
-	if ((rc = load_open(rec, rule_id, &ov, &nov, err)) < 0)
+	if ((rc = load_open(rec, r->id, &ov, &nov, err)) < 0)
 		goto out;
 	/* Opens last, batched: the id a new violation gets does not
 	 * depend on the closes and keeps of this walk. */
@@ -490,14 +510,13 @@ rec_violations(struct rule_rec *rec, const char *rule_id,
 		else if (c > 0)
 			rc = close_one(rec, ov[j++].id, err);
 		else {
-			rc = keep_one(rec, ov[j].id, ov[j].message,
-			    ov[j].project, &hits[i], err);
+			rc = keep_one(rec, &ov[j], &hits[i], err);
 			i++;
 			j++;
 		}
 	}
 	if (rc == 0)
-		rc = open_all(rec, rule_id, severity, opens, nopen, err);
+		rc = open_all(rec, r, opens, nopen, err);
 out:
 	free(opens);
 	for (size_t k = 0; clean != NULL && k < n; k++) {

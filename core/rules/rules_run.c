@@ -155,13 +155,6 @@ rules_counts_free(struct rule_counts *k)
 	k->later = NULL;
 }
 
-/* "warn" or "error" for s (never called with RULE_OFF). */
-static const char *
-severity_word(enum rule_severity s)
-{
-	return s == RULE_WARN ? "warn" : "error";
-}
-
 /* The id as recorded when id already has a rule_runs row in this run,
  * else NULL. */
 static const char *
@@ -805,8 +798,7 @@ record_one(struct rules_job *j, size_t i, mirror_error *err)
 	else if (kept(j, i)) {
 		j->rec.out->kept++;
 		ev->rows = j->keys[i].stored_hits;
-	} else if ((rc = rec_violations(&j->rec, r->id,
-	    severity_word(r->severity), ev->v, ev->n, err)) < 0)
+	} else if ((rc = rec_violations(&j->rec, r, ev, err)) < 0)
 		return rc;
 	if (why != NULL) {
 		tell(&j->rec.out->told, r->id, r->origin, why);
