@@ -42,45 +42,56 @@ array_str_cmp(const void *a, const void *b)
 /* A run this short is sorted by insertion: fewer moves than merging. */
 #define SORT_RUN 8
 
+/* One array_sort: the elements' size, their order, and scratch of n + 1
+ * elements. */
+struct sort {
+	size_t size;
+	array_cmp_fn cmp;
+	const void *ctx;
+	char *tmp;
+};
+
 /* Sort the n elements at v in place by insertion (stable), with one
- * element of scratch at tmp. */
+ * element of s's scratch (the one at n). */
 static void
-insertion_sort(char *v, size_t n, size_t size, array_cmp_fn cmp,
-    const void *ctx, char *tmp)
+insertion_sort(const struct sort *s, char *v, size_t n)
 {
+	size_t size = s->size;
+	char *tmp = s->tmp + n * size;
+
 	for (size_t i = 1; i < n; i++) {
 		size_t j = i;
 
-		if (cmp(v + (i - 1) * size, v + i * size, ctx) <= 0)
+		if (s->cmp(v + (i - 1) * size, v + i * size, s->ctx) <= 0)
 			continue;
 		memcpy(tmp, v + i * size, size);
-		while (j > 0 && cmp(v + (j - 1) * size, tmp, ctx) > 0)
+		while (j > 0 && s->cmp(v + (j - 1) * size, tmp, s->ctx) > 0)
 			j--;
 		memmove(v + (j + 1) * size, v + j * size, (i - j) * size);
 		memcpy(v + j * size, tmp, size);
 	}
 }
 
-/* Sort v[0..n) stably through scratch of n elements at tmp (and one
- * more past them, for insertion_sort). */
+/* Sort v[0..n) stably through s's scratch (n elements, and one more
+ * past them, for insertion_sort). */
 static void
-merge_sort(char *v, size_t n, size_t size, array_cmp_fn cmp,
-    const void *ctx, char *tmp)
+merge_sort(const struct sort *s, char *v, size_t n)
 {
-	size_t h = n / 2, i = 0, j = h, k = 0;
+	size_t size = s->size, h = n / 2, i = 0, j = h, k = 0;
+	char *tmp = s->tmp;
 
 	if (n <= SORT_RUN) {
-		insertion_sort(v, n, size, cmp, ctx, tmp + n * size);
+		insertion_sort(s, v, n);
 		return;
 	}
-	merge_sort(v, h, size, cmp, ctx, tmp);
-	merge_sort(v + h * size, n - h, size, cmp, ctx, tmp);
-	if (cmp(v + (h - 1) * size, v + h * size, ctx) <= 0)
+	merge_sort(s, v, h);
+	merge_sort(s, v + h * size, n - h);
+	if (s->cmp(v + (h - 1) * size, v + h * size, s->ctx) <= 0)
 		return;                 /* already in order */
 	/* Take from the left run on a tie: that keeps the sort stable. */
 	while (i < h && j < n) {
-		const char *src = cmp(v + j * size, v + i * size, ctx) < 0 ?
-		    v + j++ * size : v + i++ * size;
+		const char *src = s->cmp(v + j * size, v + i * size,
+		    s->ctx) < 0 ? v + j++ * size : v + i++ * size;
 
 		memcpy(tmp + k++ * size, src, size);
 	}
@@ -93,13 +104,13 @@ void
 array_sort(void *base, size_t n, size_t size, array_cmp_fn cmp,
     const void *ctx)
 {
-	char *tmp;
+	struct sort s = { .size = size, .cmp = cmp, .ctx = ctx };
 
 	if (n < 2)
 		return;
-	tmp = xcalloc(n + 1, size);
-	merge_sort(base, n, size, cmp, ctx, tmp);
-	free(tmp);
+	s.tmp = xcalloc(n + 1, size);
+	merge_sort(&s, base, n);
+	free(s.tmp);
 }
 
 size_t
