@@ -249,12 +249,14 @@ new_node(tmpl *t, enum tkind kind, int line)
 	return (int)(t->n - 1);
 }
 
-/* Parse a name ("a.b", ".", "@index") into node nd; in_each gates @. */
+/* Parse a name ("a.b", ".", "@index") into node idx (errors name its
+ * line); in_each gates @. Returns 0 or -MIRROR_EINPUT. */
 static int
-parse_name(tmpl *t, int idx, const char *name, int line, int in_each,
+parse_name(tmpl *t, int idx, const char *name, int in_each,
     mirror_error *err)
 {
 	struct tnode *nd = &t->nodes[idx];
+	int line = nd->line;
 	const char *p;
 	size_t cap = 0;
 
@@ -295,10 +297,12 @@ parse_name(tmpl *t, int idx, const char *name, int line, int in_each,
 	return 0;
 }
 
+/* Parse a placeholder's body ("name" or "name | filter") into node idx
+ * (errors name its line). Returns 0 or -MIRROR_EINPUT. */
 static int
-parse_var(tmpl *t, int idx, char *body, int line, int in_each,
-    mirror_error *err)
+parse_var(tmpl *t, int idx, char *body, int in_each, mirror_error *err)
 {
+	int line = t->nodes[idx].line;
 	char *bar = strchr(body, '|');
 	char *name;
 	int rc = 0;
@@ -325,7 +329,7 @@ parse_var(tmpl *t, int idx, char *body, int line, int in_each,
 	}
 	name = trimmed(body, bar != NULL ? (size_t)(bar - body) :
 	    strlen(body));
-	rc = parse_name(t, idx, name, line, in_each, err);
+	rc = parse_name(t, idx, name, in_each, err);
 	free(name);
 	return rc;
 }
@@ -448,7 +452,7 @@ open_block(tmpl *t, struct builder *b, const struct tag *g,
 
 	idx = new_node(t, g->kind, g->line);
 	append(t, &b->stack[b->depth - 1], idx);
-	if (parse_name(t, idx, g->body, g->line, b->each_depth > 0, err) < 0)
+	if (parse_name(t, idx, g->body, b->each_depth > 0, err) < 0)
 		return -MIRROR_EINPUT;
 	if (g->kind == K_EACH && t->nodes[idx].pkind != P_NAME &&
 	    t->nodes[idx].pkind != P_DOT)
@@ -539,8 +543,8 @@ tree_build(tmpl *t, struct tag *tags, size_t n, mirror_error *err)
 		case K_VAR:
 			idx = new_node(t, K_VAR, g->line);
 			append(t, top, idx);
-			rc = parse_var(t, idx, g->body, g->line,
-			    b.each_depth > 0, err);
+			rc = parse_var(t, idx, g->body, b.each_depth > 0,
+			    err);
 			/* Verbatim text is safe only where Markdown reads
 			 * none: inside a fenced code block. */
 			if (rc == 0 && t->nodes[idx].filter == F_CODE &&
