@@ -224,15 +224,21 @@ add_pair(struct table_kinds *k, const char *h, const char *d,
 	return rc < 0 ? rc : 0;
 }
 
-/* Add the kinds of header line h (hl bytes) over the line d (dl), as
- * add_pair. */
+/* Add the kinds of the table whose header line starts t[0..len) (a
+ * newline ends it, and another line, the delimiter row, follows): that
+ * header over that line, as add_pair. Returns 0, or < 0 with err set. */
 static int
-add_lines(struct table_kinds *k, const char *h, size_t hl, const char *d,
-    size_t dl, mirror_error *err)
+add_lines(struct table_kinds *k, const char *t, size_t len,
+    mirror_error *err)
 {
+	const char *nl = memchr(t, '\n', len), *h = t, *d = nl + 1, *dn;
+	size_t hl = (size_t)(nl - t), dl;
 	char **hv, **dv;
 	size_t nh, nd;
 	int rc = 0;
+
+	dn = memchr(d, '\n', len - hl - 1);
+	dl = dn != NULL ? (size_t)(dn - d) : (size_t)(t + len - d);
 
 	if (table_kinds_variants(&hv, &nh, h, hl) < 0)
 		return 0;
@@ -257,15 +263,11 @@ table_kinds_add_template(struct table_kinds *k, const char *src,
 
 	k->labels_of = labels_of;
 	while (rc == 0 && at < len) {
-		const char *nl = memchr(src + at, '\n', len - at), *d, *dn;
+		const char *nl = memchr(src + at, '\n', len - at);
 		size_t end = nl != NULL ? (size_t)(nl - src) : len;
 
-		if (src[at] == '|' && nl != NULL && end + 1 < len) {
-			d = src + end + 1;
-			dn = memchr(d, '\n', len - end - 1);
-			rc = add_lines(k, src + at, end - at, d, dn != NULL ?
-			    (size_t)(dn - d) : (size_t)(src + len - d), err);
-		}
+		if (src[at] == '|' && nl != NULL && end + 1 < len)
+			rc = add_lines(k, src + at, len - at, err);
 		at = end + 1;
 	}
 	return rc;
@@ -458,15 +460,23 @@ nowrap_label(const char *s, int right)
 	return 0;
 }
 
-/* Append to sb one rule, body, for the columns whose nowrap_label is at
- * least min: one selector a column ("main table" keeping the weight of
- * the theme's rules it follows), sel after it, the whole inside head
- * and a closing "}" when head is a block; nothing when no column is so.
- * A class and a column, no per-row bytes. */
+/* One rule of nowrap_css: for the columns whose nowrap_label is at
+ * least min, sel after each one's selector, the whole inside head (a
+ * closing "}" when head opens a block), declaring body. */
+struct nowrap_rule {
+	int min;
+	const char *head, *sel, *body;
+};
+
+/* Append to sb rule r: one selector a column ("main table" keeping the
+ * weight of the theme's rules it follows); nothing when no column is
+ * so. A class and a column, no per-row bytes. */
 static void
-nowrap_rule(strbuf *sb, const struct table_kinds *k, int min,
-    const char *head, const char *sel, const char *body)
+nowrap_rule(strbuf *sb, const struct table_kinds *k,
+    const struct nowrap_rule *r)
 {
+	int min = r->min;
+	const char *head = r->head, *sel = r->sel, *body = r->body;
 	char cls[TABLE_KINDS_CLASS_MAX];
 	int open = 0;
 
@@ -492,11 +502,16 @@ nowrap_rule(strbuf *sb, const struct table_kinds *k, int min,
 static void
 nowrap_css(strbuf *sb, const struct table_kinds *k)
 {
-	nowrap_rule(sb, k, 1, "\n/* The date and number columns of the "
-	    "templates' tables, on one line (mirror). */\n", "",
-	    "white-space: nowrap;");
-	nowrap_rule(sb, k, 2, "@media (max-width: 40rem) {\n", "::before",
-	    "display: block;");
+	static const struct nowrap_rule rules[] = {
+		{ 1, "\n/* The date and number columns of the templates' "
+		    "tables, on one line (mirror). */\n", "",
+		    "white-space: nowrap;" },
+		{ 2, "@media (max-width: 40rem) {\n", "::before",
+		    "display: block;" },
+	};
+
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		nowrap_rule(sb, k, &rules[i]);
 }
 
 int
