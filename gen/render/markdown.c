@@ -440,28 +440,36 @@ fold_of(cmark_node *block, char **html)
 	return 1;
 }
 
+/* The folds a pass has opened and not yet closed: their indexes in the
+ * pass's marks, innermost last. */
+struct open_folds {
+	size_t *v;
+	size_t n, cap;
+};
+
 /*
  * Fold block (fold_of) into m: an open one is marked and stacked in
- * *open (its index in m), a close marked when the innermost open one is
+ * folds (its index in m), a close marked when the innermost open one is
  * of its kind (a nav closes a nav, a details a details).
  */
 static void
 fold_mark(struct marked *m, cmark_syntax_extension *ext, cmark_node *block,
-    size_t **open, size_t *nopen, size_t *cap)
+    struct open_folds *folds)
 {
 	char *html = NULL;
 	int k = fold_of(block, &html);
 	const char *top;
 
 	if (k == 1) {
-		ARRAY_PUSH(*open, *nopen, *cap) = m->n;
+		ARRAY_PUSH(folds->v, folds->n, folds->cap) = m->n;
 		mark(m, ext, block, html);
 		return;
 	}
-	if (k == -1 && *nopen > 0) {
-		top = cmark_node_get_user_data(m->v[(*open)[*nopen - 1]].node);
+	if (k == -1 && folds->n > 0) {
+		top = cmark_node_get_user_data(
+		    m->v[folds->v[folds->n - 1]].node);
 		if ((strncmp(top, "<nav", 4) == 0) == (html[2] == 'n')) {
-			(*nopen)--;
+			folds->n--;
 			mark(m, ext, block, html);
 			return;
 		}
@@ -759,7 +767,7 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
 {
 	cmark_iter *it = cmark_iter_new(root);
 	cmark_event_type ev;
-	size_t *open = NULL, nopen = 0, capopen = 0;
+	struct open_folds folds = { NULL, 0, 0 };
 
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *node = cmark_iter_get_node(it);
@@ -793,19 +801,18 @@ pass(cmark_node *root, cmark_syntax_extension *ext, struct marked *m,
 			if ((id = figure_of(node, figs, nfigs)) != NULL)
 				mark(m, ext, node, id);
 			else
-				fold_mark(m, ext, node, &open, &nopen,
-				    &capopen);
+				fold_mark(m, ext, node, &folds);
 		}
 	}
 	cmark_iter_free(it);
 	/* A fold never closed renders as nothing. */
-	while (nopen > 0) {
-		cmark_node *n = m->v[open[--nopen]].node;
+	while (folds.n > 0) {
+		cmark_node *n = m->v[folds.v[--folds.n]].node;
 
 		free(cmark_node_get_user_data(n));
 		cmark_node_set_user_data(n, xstrdup(""));
 	}
-	free(open);
+	free(folds.v);
 }
 
 /* A new innermost scope, owned by node (a container block or a fold's
