@@ -298,8 +298,8 @@ static int
 describe(struct hw_words *w, const struct describe_work *from,
     const struct mgit_change *ch, size_t n, mirror_error *err)
 {
-	struct describe_work dw = { .old_tree = from->old_tree, .site = from->site,
-	    .initial = from->old_tree == NULL };
+	struct describe_work dw = { .old_tree = from->old_tree,
+	    .site = from->site, .initial = from->old_tree == NULL };
 	struct pool_work work = { .load = load_texts, .run = file_events,
 	    .drop = drop_texts, .arg = &dw };
 	struct hw_events *all;
