@@ -1794,20 +1794,21 @@ struct digest_how {
 };
 
 /*
- * Start digest_store's second and third connections (bs[k] NULL: not
- * started) on side[k], as of ts (now): the second first, so the entity
- * table's room is made while it folds (its zeroed pages kept the other
- * waiting); the third takes the entities, their edges and the extra
+ * Start digest_store's second and third connections on f's store
+ * (bs[k] NULL: not started) on side[k], as of f->ts (now): the second
+ * first, so the entity table's room is made while it folds (its zeroed
+ * pages kept the other waiting); the third takes the entities, their edges and the extra
  * digests, so the caller folds the projects alone and waits.
  */
 static void
 sides_start(struct store_parallel *bs[2], struct parallel_fold side[2],
-    mirror_store *st, const char *ts, time_t now,
-    const struct digest_how *how)
+    const struct table_fold *f, time_t now, const struct digest_how *how)
 {
+	mirror_store *st = f->st;
+
 	memset(side, 0, 2 * sizeof(*side));
 	for (int k = 0; k < 2; k++) {
-		side[k].ts = ts;
+		side[k].ts = f->ts;
 		side[k].now = now;
 		side[k].entities = k == 1;
 		side[k].tables = k == 1 ? entity_tables : parallel_tables;
@@ -1878,7 +1879,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	digest_init(out);
 	out->keep_rowids = rowids;
 	out->keep_refold = rowids;
-	sides_start(bs, side, st, ts, now, how);
+	sides_start(bs, side, &f, now, how);
 	strbuf_init(&sql);
 	rc = digest_aliases(out, st, err);
 	if (rc == 0 && bs[1] == NULL)
@@ -2204,19 +2205,18 @@ struct names_reader {
 #define NAMES_OF(t) "WHERE " CANON(t) " IN (SELECT value FROM " \
 	"json_each(?2)) "
 
-/* facts_names_open of sql, with ids (NULL: none) bound as ?2. */
+/* facts_names_open of sql on nr (its store, key and err set; freed on
+ * failure), with ids (NULL: none) bound as ?2. Returns 0 with *out nr,
+ * or < 0 with *out NULL and the error set. */
 static int
-names_open(struct names_reader **out, mirror_store *st,
-    const struct store_key *key, const char *sql, const char *ids,
-    mirror_error *err)
+names_open(struct names_reader **out, struct names_reader *nr,
+    const char *sql, const char *ids)
 {
-	struct names_reader *nr = xcalloc(1, sizeof(*nr));
+	mirror_store *st = nr->r.st;
+	mirror_error *err = nr->r.err;
 	int rc;
 
 	*out = NULL;
-	nr->r = (struct store_row){ .st = st, .table = "project_state",
-	    .err = err };
-	nr->key = *key;
 	rc = prepare(&nr->r.stmt, st, sql, "cannot list keys and names", err);
 	if (rc == 0 && (rc = sqlite3_bind_pointer(nr->r.stmt, 1, &nr->key,
 	    STORE_KEY_TYPE, NULL)) == SQLITE_OK && ids != NULL)
@@ -2232,18 +2232,31 @@ names_open(struct names_reader **out, mirror_store *st,
 	return 0;
 }
 
+/* A names reader of st by key, reporting into err, not yet prepared. */
+static struct names_reader *
+names_new(mirror_store *st, const struct store_key *key, mirror_error *err)
+{
+	struct names_reader *nr = xcalloc(1, sizeof(*nr));
+
+	nr->r = (struct store_row){ .st = st, .table = "project_state",
+	    .err = err };
+	nr->key = *key;
+	return nr;
+}
+
 int
 facts_names_open(struct names_reader **out, mirror_store *st,
     const struct store_key *key, const char *const *ids, size_t n,
     mirror_error *err)
 {
+	struct names_reader *nr;
 	json_t *a;
 	char *text;
 	int rc;
 
 	if (ids == NULL)
-		return names_open(out, st, key, NAMES_SQL(NAMES_ALL), NULL,
-		    err);
+		return names_open(out, names_new(st, key, err),
+		    NAMES_SQL(NAMES_ALL), NULL);
 	a = json_array();
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_string(ids[i]));
@@ -2252,7 +2265,8 @@ facts_names_open(struct names_reader **out, mirror_store *st,
 	if (text == NULL)
 		return mirror_fail(err, MIRROR_EIO, "store %s: out of memory "
 		    "listing keys and names", store_path(st));
-	rc = names_open(out, st, key, NAMES_SQL(NAMES_OF), text, err);
+	nr = names_new(st, key, err);
+	rc = names_open(out, nr, NAMES_SQL(NAMES_OF), text);
 	free(text);
 	return rc;
 }
