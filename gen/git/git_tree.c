@@ -267,15 +267,16 @@ put_dir(struct edit *e, git_treebuilder *bld, const char *name,
 }
 
 /*
- * The ops of one name of directory bld, from ops[i] (plen: the length
- * of the directory's path and '/'): a file op for the name itself,
- * then ops under "name/". *next gets the first op past them. Returns 0,
- * MGIT_TREE_STALE, or < 0.
+ * The ops of one name of directory bld, from ops[i] of the directory's
+ * span sp (sp->plen: the length of its path and '/'): a file op for the
+ * name itself, then ops under "name/". *next gets the first op past
+ * them. Returns 0, MGIT_TREE_STALE, or < 0.
  */
 static int
-edit_name(struct edit *e, git_treebuilder *bld, size_t i, size_t hi,
-    size_t plen, size_t *next)
+edit_name(struct edit *e, git_treebuilder *bld, const struct op_span *sp,
+    size_t i, size_t *next)
 {
+	size_t hi = sp->hi, plen = sp->plen;
 	const char *p = e->ops[i].path + plen;
 	size_t len = strcspn(p, "/"), j = i;
 	const struct op *file = NULL;
@@ -391,7 +392,7 @@ edit_dir(struct edit *e, const git_tree *base, const struct op_span *sp,
 	if (git_treebuilder_new(&bld, e->repo, base) < 0)
 		return mgit_fail(e->err, MIRROR_EIO, "cannot build a tree");
 	for (size_t i = lo; i < hi && rc == 0; )
-		rc = edit_name(e, bld, i, hi, plen, &i);
+		rc = edit_name(e, bld, sp, i, &i);
 	if (rc == 0 && (git_treebuilder_entrycount(bld) > 0 || plen == 0)) {
 		*empty = 0;
 		rc = write_tree(out, e, bld);
@@ -431,16 +432,15 @@ run_edit(git_oid *tree, struct edit *e, struct op *ops, size_t n,
 }
 
 /*
- * Start e over stage for files (checked to be in path order), with *tree
- * zeroed. Returns 0 or < 0 with err set.
+ * Start e over stage for files (checked to be in path order). Returns 0
+ * or < 0 with err set.
  */
 static int
-edit_start(struct edit *e, git_oid *tree, struct mgit_stage *stage,
+edit_start(struct edit *e, struct mgit_stage *stage,
     const struct history_file *files, size_t n, mirror_error *err)
 {
 	int rc;
 
-	memset(tree, 0, sizeof(*tree));
 	if ((rc = check_order(files, n, err)) < 0)
 		return rc;
 	memset(e, 0, sizeof(*e));
@@ -459,7 +459,8 @@ mgit_tree_from_files(git_oid *tree, struct mgit_stage *stage,
 	struct op *ops;
 	int rc;
 
-	if ((rc = edit_start(&e, tree, stage, files, n, err)) < 0)
+	memset(tree, 0, sizeof(*tree));
+	if ((rc = edit_start(&e, stage, files, n, err)) < 0)
 		return rc;
 	ops = xcalloc(n ? n : 1, sizeof(*ops));
 	for (size_t i = 0; i < n; i++) {
@@ -490,7 +491,8 @@ mgit_tree_edit(git_oid *tree, struct mgit_change **changes,
 
 	*changes = NULL;
 	*nchanges = 0;
-	if ((rc = edit_start(&e, tree, stage, files, n, err)) < 0)
+	memset(tree, 0, sizeof(*tree));
+	if ((rc = edit_start(&e, stage, files, n, err)) < 0)
 		return rc;
 	e.record = 1;
 	for (size_t i = 0; i < n; i++)
