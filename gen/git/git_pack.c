@@ -299,20 +299,19 @@ write_entry(struct mgit_pack *pk, const struct mgit_pack_obj *o,
 }
 
 int
-mgit_pack_add(struct mgit_pack *pk, const git_oid *oid, git_object_t type,
-    const void *data, size_t len, mirror_error *err)
+mgit_pack_add(struct mgit_pack *pk, const struct mgit_pack_obj *o,
+    mirror_error *err)
 {
 	size_t zlen;
 	int rc;
 
-	if ((rc = check_object(pk, type, len, err)) < 0)
+	if ((rc = check_object(pk, o->type, o->len, err)) < 0)
 		return rc;
-	if (mgit_pack_compress(&pk->zbuf, &pk->zcap, &zlen, pk->z, data,
-	    len) < 0)
+	if (mgit_pack_compress(&pk->zbuf, &pk->zcap, &zlen, pk->z, o->data,
+	    o->len) < 0)
 		return mirror_fail(err, MIRROR_EIO, "igzip: cannot "
-		    "compress an object of %zu bytes", len);
-	return write_entry(pk, &(struct mgit_pack_obj){ .oid = *oid,
-	    .type = type, .len = len }, pk->zbuf, zlen, err);
+		    "compress an object of %zu bytes", o->len);
+	return write_entry(pk, o, pk->zbuf, zlen, err);
 }
 
 int
@@ -333,7 +332,7 @@ add_obj(struct mgit_pack *pk, const struct mgit_pack_obj *o,
 {
 	if (o->z != NULL)
 		return mgit_pack_add_z(pk, o, err);
-	return mgit_pack_add(pk, &o->oid, o->type, o->data, o->len, err);
+	return mgit_pack_add(pk, o, err);
 }
 
 /* One thread's share of mgit_pack_add_many: every jobs-th object. */

@@ -80,13 +80,16 @@ struct mgit_pack {
 int mgit_pack_begin(struct mgit_pack *pk, const char *objects_dir,
     mirror_error *err);
 
+struct mgit_pack_obj;
+
 /*
- * Append one object (commit, tree, blob or tag) of id oid; the caller
- * vouches that oid is the id of (type, data). Every oid must be added
- * once. Returns 0 or -MIRROR_EIO.
+ * Append one object o (commit, tree, blob or tag), its o->len bytes at
+ * o->data compressed here (o->z unused); the caller vouches that o->oid
+ * is the id of (o->type, o->data). Every oid must be added once.
+ * Returns 0 or -MIRROR_EIO.
  */
-int mgit_pack_add(struct mgit_pack *pk, const git_oid *oid,
-    git_object_t type, const void *data, size_t len, mirror_error *err);
+int mgit_pack_add(struct mgit_pack *pk, const struct mgit_pack_obj *o,
+    mirror_error *err);
 
 /* A deflater, the caller's to free with mgit_deflater_free (NULL is
  * fine). Never NULL: it is memory alone (xmalloc). */
