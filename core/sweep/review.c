@@ -30,6 +30,7 @@ struct review {
 	mirror_store *st;
 	sqlite3 *db;
 	const char *cid, *actor, *now;
+	const char *text;       /* the reviewer's notes or reason */
 	struct rmember *m;
 	size_t n;
 };
@@ -42,11 +43,12 @@ rexec(struct review *r, const char *sql, const char *what, mirror_error *err)
 	return rc == SQLITE_OK ? 0 : store_fail(r->st, err, rc, what);
 }
 
-/* Run sql with text parameters p[0..np) (NULL binds NULL). *changes gets
- * sqlite3_changes when not NULL. */
+/* Run sql with text parameters p[0..np) (NULL binds NULL); the rows it
+ * changed are then sqlite3_changes(r->db). Returns 0, or < 0 with err
+ * set. */
 static int
 run(struct review *r, const char *sql, const char *const *p, int np,
-    int *changes, mirror_error *err)
+    mirror_error *err)
 {
 	sqlite3_stmt *s = NULL;
 	int rc;
@@ -60,8 +62,6 @@ run(struct review *r, const char *sql, const char *const *p, int np,
 		if (rc == SQLITE_DONE || rc == SQLITE_ROW)
 			rc = SQLITE_OK;
 	}
-	if (rc == SQLITE_OK && changes != NULL)
-		*changes = sqlite3_changes(r->db);
 	sqlite3_finalize(s);
 	return rc == SQLITE_OK ? 0 : store_fail(r->st, err, rc,
 	    "cannot record the review");
@@ -289,7 +289,7 @@ audit(struct review *r, const struct rmember *m,
 		rc = run(r, "INSERT INTO main.memory_audit(id, memory_id, "
 		    "entity_kind, action, actor, before_json, after_json, note, "
 		    "timestamp) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-		    p, 9, NULL, err);
+		    p, 9, err);
 	}
 	strbuf_free(&nb);
 	return rc;
@@ -312,17 +312,17 @@ has_column(struct review *r, const char *table, const char *column)
 	return found;
 }
 
-/* Supersede loser in favour of winner; audit it. *done = 1 when the row
- * was active and is now superseded. */
+/* Supersede loser in favour of winner; audit it with r's notes. *done =
+ * 1 when the row was active and is now superseded. Returns 0, or < 0
+ * with err set. */
 static int
 supersede(struct review *r, const struct rmember *winner,
-    const struct rmember *loser, const char *notes, int *done,
-    mirror_error *err)
+    const struct rmember *loser, int *done, mirror_error *err)
 {
-	const char *table = layer_table(loser->layer);
+	const char *table = layer_table(loser->layer), *notes = r->text;
 	char sql[160], *after;
 	json_t *aj;
-	int rc, n, changes = 0;
+	int rc, n;
 
 	*done = 0;
 	n = snprintf(sql, sizeof(sql), "UPDATE main.%s SET status = "
@@ -331,7 +331,7 @@ supersede(struct review *r, const struct rmember *winner,
 	if (n < 0 || (size_t)n >= sizeof(sql))
 		return mirror_fail(err, MIRROR_EIO, "internal: sql too long");
 	if ((rc = run(r, sql, (const char *const[]){ loser->id, r->now }, 2,
-	    &changes, err)) < 0 || changes == 0)
+	    err)) < 0 || sqlite3_changes(r->db) == 0)
 		return rc;
 	*done = 1;
 	aj = json_pack("{s:s, s:s, s:s}", "status", "superseded",
@@ -361,11 +361,11 @@ supersede(struct review *r, const struct rmember *winner,
 		    "source_entity_id, target_entity_id, relationship_type, "
 		    "confidence) VALUES(?1, ?2, ?3, 'supersedes', 1.0)",
 		    (const char *const[]){ rid, winner->id, loser->id }, 3,
-		    NULL, err);
+		    err);
 		if (rc == 0 && has_column(r, "relationships", "created_at"))
 			rc = run(r, "UPDATE main.relationships SET created_at = "
 			    "?2 WHERE id = ?1", (const char *const[]){ rid,
-			    r->now }, 2, NULL, err);
+			    r->now }, 2, err);
 	}
 	return rc;
 }
@@ -377,7 +377,7 @@ close_conflict(struct review *r, const char *status, const char *text,
 {
 	const char *action = strcmp(status, "resolved") == 0 ?
 	    "conflict_resolved" : "conflict_dismissed";
-	int rc, changes = 0;
+	int rc;
 
 	for (size_t i = 0; i < r->n; i++)
 		if (!skip_audit[i] && (rc = audit(r, &r->m[i],
@@ -387,8 +387,8 @@ close_conflict(struct review *r, const char *status, const char *text,
 	rc = run(r, "UPDATE main.conflicts SET status = ?2, resolved_at = ?3, "
 	    "resolution = ?4, resolved_by = ?5 WHERE id = ?1 AND status = "
 	    "'open'", (const char *const[]){ r->cid, status, r->now, text,
-	    r->actor }, 5, &changes, err);
-	if (rc == 0 && changes != 1)
+	    r->actor }, 5, err);
+	if (rc == 0 && sqlite3_changes(r->db) != 1)
 		rc = mirror_fail(err, MIRROR_EINPUT, "conflict '%s' is not "
 		    "open; nothing changed", r->cid);
 	return rc;
@@ -422,6 +422,7 @@ act(mirror_store *st, const struct review_act *a, int *superseded,
 	r.cid = a->id;
 	r.actor = a->actor;
 	r.now = a->now;
+	r.text = text;
 	if ((rc = rexec(&r, "BEGIN IMMEDIATE", "cannot lock the store", err)) < 0)
 		return rc;
 	if ((rc = load_open(&r, err)) < 0)
@@ -438,7 +439,7 @@ act(mirror_store *st, const struct review_act *a, int *superseded,
 
 			if (i == w)
 				continue;
-			rc = supersede(&r, &r.m[w], &r.m[i], text, &done, err);
+			rc = supersede(&r, &r.m[w], &r.m[i], &done, err);
 			skip[i] = done;
 			count += done;
 		}
