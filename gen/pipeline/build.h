@@ -130,6 +130,7 @@ struct build_work {
 	unsigned long long search_docs;
 	unsigned long long atoz_rows;
 	unsigned long long atoz_store_rows;     /* of rows.render, the A-Z's */
+	unsigned long long atoz_kept_rows;      /* kept A-Z rows walked */
 	unsigned long long search_peak_bytes;   /* the most the search
 	                           indexes held at once (search_index.h) */
 };

@@ -49,6 +49,7 @@ work_now(struct build_work *w)
 	w->search_docs = work_get(&search_docs_added);
 	w->atoz_rows = work_get(&atoz_rows_shown);
 	w->atoz_store_rows = work_get(&atoz_rows_read);
+	w->atoz_kept_rows = work_get(&atoz_rows_kept);
 }
 
 /* The build's work but its rows (counted by lap) into r->work: the
@@ -68,6 +69,7 @@ work_end(struct build_report *r)
 	r->work.atoz_rows = now.atoz_rows - r->at.atoz_rows;
 	r->work.atoz_store_rows = now.atoz_store_rows -
 	    r->at.atoz_store_rows;
+	r->work.atoz_kept_rows = now.atoz_kept_rows - r->at.atoz_kept_rows;
 	r->work.search_peak_bytes = site_search_held_peak();
 }
 

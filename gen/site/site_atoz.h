@@ -24,4 +24,11 @@ extern struct work_count atoz_rows_shown;
  * work.atoz_store_rows). */
 extern struct work_count atoz_rows_read;
 
+/* Work counter: the rows the family read of those the last build kept
+ * in the cache (sys/work.h; --json's work.atoz_kept_rows): an update's,
+ * those of the pages its changed rows are on (twice: checked, then
+ * made), at most ATOZ_PAGE a page; a walk of every page the last build
+ * kept (when a change moves a row to another page) every row, twice. */
+extern struct work_count atoz_rows_kept;
+
 #endif

@@ -22,7 +22,11 @@
 # whole read is every name, 26,000 rows at 40,000 facts and their
 # count) and atoz_rows (the rows of the A-Z pages whose data was built:
 # those of the pages the change is on, at most 2,000 a page; a whole
-# A-Z is 26,000 rows at 40,000 facts) are asserted, and after each
+# A-Z is 26,000 rows at 40,000 facts) and atoz_kept_rows (the rows the
+# A-Z read of those the last build kept: an update's, the pages its
+# changed rows are on, each twice; at most two pages' 4,000 more at
+# 40,000 facts than at 10,000, where a walk of every kept page is
+# 52,000) are asserted, and after each
 # change at 10,000 facts the search index, the A-Z pages and every other
 # file of the site must be what a whole build of the same store writes.
 # The rows of every phase, bytes_written and hashed_bytes grow with the
@@ -33,9 +37,12 @@
 # record (as "# work ..." lines), not asserted; but the read of a change
 # that opens or closes a conflict is held to the read of a value
 # changed on the same store (the sweep's writes are folded again into
-# the digest alone, not the whole store). Last, the A-Z's kept rows are
-# damaged, swapped for another store's and removed: each time the A-Z
-# reads every name again and writes a whole build's pages. The first,
+# the digest alone, not the whole store). On the 10,000-fact store a
+# name is then moved to another letter, a letter added and its last
+# name removed: each walks the kept pages, with a whole build's pages.
+# Last, the A-Z's kept rows are damaged (the pages', then the tables),
+# swapped for another store's and removed: each time the A-Z reads
+# every name again and writes a whole build's pages. The first,
 # whole build of each
 # store is held to search_peak_bytes of at most 512 bytes a fact (about
 # 340 at 100,000 facts): what the index holds grows with the store there
@@ -206,6 +213,25 @@ for c in a b c; do
 	    within $c atoz_rows 4000
 done
 
+# The kept A-Z rows an update walks are those of the pages its changed
+# rows are on (each twice: checked, then made), not every page's: at
+# 40,000 facts at most the count at 10,000 plus two pages' 4,000 (a
+# walk of every kept page is 52,000).
+# kept_flat CASE: atoz_kept_rows of change CASE at 40,000 facts is at
+# most its value at 10,000 plus 4,000.
+kept_flat() {
+	small=$(jq -e ".work.atoz_kept_rows" "10000-$1.json") &&
+	    big=$(jq -e ".work.atoz_kept_rows" "40000-$1.json") || return 1
+	[ "$big" -le $((small + 4000)) ] && return 0
+	echo "#   atoz_kept_rows of change $1: $big at 40,000, $small at 10,000"
+	return 1
+}
+
+for c in a b c; do
+	expect "change $c: the A-Z walks the kept rows of its pages alone" \
+	    kept_flat $c
+done
+
 # The A-Z's kept rows are untrusted (doc/site.md, "The pages"): an entry
 # damaged, one of another store under this one's name, or
 # none (the cache emptied), and the A-Z reads every name again, with
@@ -239,6 +265,59 @@ expect "the two sites keep an entry of A-Z rows each, the last build's" \
     test "$(kept | wc -l)" = 2
 expect "an update reads the changed project's rows alone" \
     holds 10000-c.json '.work.atoz_store_rows < 500'
+
+# A name moved to another letter, a letter added (a name that starts
+# with z, which no other does) and the letter's last name removed
+# again: each moves rows to other pages, and the A-Z walks the pages it
+# kept (not the store) with a whole build's pages. On the 10,000-fact
+# store, two rows of key_3 and key_4.
+row3=$(sql s10000.db "SELECT id FROM project_state WHERE key='key_3' AND
+    status='active' ORDER BY rowid LIMIT 1 OFFSET 2")
+row4=$(sql s10000.db "SELECT id FROM project_state WHERE key='key_4' AND
+    status='active' ORDER BY rowid LIMIT 1 OFFSET 2")
+
+# rename N CASE ID KEY: set row ID's key to KEY on sN.db and rebuild.
+rename() {
+	sql "s$1.db" "UPDATE project_state SET key='$4' WHERE id='$3'" &&
+	    rebuild "$1" "$2"
+}
+
+# walked CASE: the A-Z of the 10,000-fact build CASE read the changed
+# project's rows alone from the store, and walked the pages it kept.
+walked() {
+	holds "10000-$1.json" '.work.atoz_store_rows < 500 and
+	    .work.atoz_kept_rows > 6500'
+}
+
+expect "a name moved from k to g builds" rename 10000 h "$row3" g_moved
+expect "... and the A-Z walks the kept pages" walked h
+whole 10000
+expect "... with a whole build's A-Z pages" same 10000 keys
+expect "a name that adds the letter z builds" rename 10000 i "$row4" zulu
+expect "... and the A-Z walks the kept pages" walked i
+whole 10000
+expect "... with a whole build's A-Z pages" same 10000 keys
+expect "... and a page for z" test -f s10000/keys/z.html
+expect "removing z's last name builds" rename 10000 j "$row4" key_4
+expect "... and the A-Z walks the kept pages" walked j
+whole 10000
+expect "... with a whole build's A-Z pages" same 10000 keys
+expect "... and z's page gone" test ! -e s10000/keys/z.html
+expect "then a value builds again from the pages kept" \
+    value 10000 k '3.05 mm'
+expect "... walking its page alone" \
+    holds 10000-k.json '.work.atoz_kept_rows <= 4000'
+whole 10000
+expect "... with a whole build's A-Z pages" same 10000 keys
+
+# A page's kept rows damaged (every entry of pages and slices): the
+# A-Z reads every name, with a whole build's pages.
+for f in "$T/cache/atoz-pages/"*; do damage "$f"; done
+expect "after damaged pages a change builds" value 10000 l '3.15 mm'
+expect "... and the A-Z reads every name" whole_read l
+whole 10000
+expect "... with a whole build's A-Z pages" same 10000 keys
+
 for f in $(kept); do damage "$f"; done
 expect "after a damaged entry a change builds" value 10000 d '3.1 mm'
 expect "... and the A-Z reads every name" whole_read d
