@@ -461,6 +461,45 @@ search_shard_text(strbuf *sb, const char *key, const strbuf *body)
 }
 
 void
+search_url_fill(strbuf *sb, const char *t, const char *pslug,
+    const char *id)
+{
+	while (*t != '\0') {
+		if (strncmp(t, "{p}", 3) == 0) {
+			strbuf_puts(sb, pslug);
+			t += 3;
+		} else if (strncmp(t, "{id}", 4) == 0) {
+			strbuf_puts(sb, id);
+			t += 4;
+		} else
+			strbuf_putc(sb, *t++);
+	}
+}
+
+/* m's URL templates onto sb, ",\"urls\":[[t, t], ...]", null for none
+ * (search_index_set_urls). */
+static void
+manifest_urls(strbuf *sb, const struct manifest_out *m)
+{
+	strbuf_puts(sb, ",\"urls\":[");
+	for (int l = 0; l < SEARCH_LAYERS; l++) {
+		strbuf_puts(sb, l > 0 ? ",[" : "[");
+		for (int own = 0; own < 2; own++) {
+			const char *t = m->urls != NULL ? m->urls[l][own] :
+			    NULL;
+
+			strbuf_puts(sb, own > 0 ? "," : "");
+			if (t != NULL)
+				json_quote(sb, t, 1);
+			else
+				strbuf_puts(sb, "null");
+		}
+		strbuf_putc(sb, ']');
+	}
+	strbuf_putc(sb, ']');
+}
+
+void
 search_manifest_text(strbuf *sb, const struct manifest_out *m)
 {
 	strbuf_reset(sb);
@@ -477,6 +516,7 @@ search_manifest_text(strbuf *sb, const struct manifest_out *m)
 	strbuf_printf(sb, "},\"per\":[%zu,%zu,%zu],\"key\":", m->per[0],
 	    m->per[1], m->per[2]);
 	json_quote(sb, m->key != NULL ? m->key : "", 1);
+	manifest_urls(sb, m);
 	/* The keys only when one is made unique by its place ("-<k>")
 	 * or a first term is not UTF-8 (a browser reads it otherwise):
 	 * else each is its first term's (search_shard_key), which

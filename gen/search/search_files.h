@@ -16,7 +16,7 @@
 #include "util/strbuf.h"
 
 /* The index's format (search_index.h says what each is). */
-#define SEARCH_VERSION 7
+#define SEARCH_VERSION 8
 #define SEARCH_SLOT_BITS 13
 #define SEARCH_SPARE_BITS 5
 #define SEARCH_WINDOW_BITS 10
@@ -36,6 +36,13 @@ extern const char search_kinds[3];
 #define LAYER_CONFLICT 3
 #define LAYER_CHECK 4
 #define LAYER_PROJECT 5
+#define SEARCH_LAYERS 6
+
+/* URL template t filled in onto sb: each "{p}" replaced by pslug, each
+ * "{id}" by id, in one pass (what either holds is not read again), as
+ * assets/search.js fills it in. */
+void search_url_fill(strbuf *sb, const char *t, const char *pslug,
+    const char *id);
 
 /* The mark after a term of a document's title (index_named): "key!"
  * lists the documents whose title holds "key". */
@@ -161,6 +168,7 @@ struct manifest_out {
 	uint64_t base[3], end[3];
 	size_t per[3];
 	const char *key;
+	char *const (*urls)[2];  /* [SEARCH_LAYERS][2] templates, or NULL */
 	const strbuf *keys, *first;
 };
 

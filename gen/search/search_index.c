@@ -468,47 +468,26 @@ tab_free(struct tab *t)
 	hashtab_free(&t->at);
 }
 
-/* The URL a record of layer code l, id and project slug rebuilds when
- * it holds none (search.js does the same), into sb; empty for a check,
- * whose pages are item_check_url's alone. The caller's URLs are
- * gen/site/site_atoz.c's fact_url and search_url: a record whose URL
- * differs from this one keeps it whole (put_url), so a change there
- * costs bytes, not links, until this and search.js follow. */
-static void
-url_rebuilt(strbuf *sb, int l, const char *id, const char *pslug)
-{
-	if (l == LAYER_CONFLICT) {
-		strbuf_printf(sb, "conflicts/%s.html", id);
-		return;
-	}
-	if (l == LAYER_CHECK)
-		return;
-	if (l == LAYER_PROJECT) {
-		strbuf_printf(sb, "projects/%s/index.html", pslug);
-		return;
-	}
-	if (pslug[0] != '\0')
-		strbuf_printf(sb, "projects/%s/index.html", pslug);
-	else
-		strbuf_puts(sb, "index.html");
-	strbuf_printf(sb, "#%s-%s", layers[l], id);
-}
-
 /* The URL of d (layer code l) as its record ends onto c: nothing when
- * search.js rebuilds it (url_rebuilt) from id, the id as the record
- * holds it (cut_text: a long id is cut there, and a page's anchor names
- * it by its slug, so the two differ and the URL is written), [page]
- * when it is page#id, else ,"url" whole (the pages' URLs are made of
- * slugs, which are short). */
+ * search.js makes it (x's template for l filled in with d's project
+ * slug and id, search_url_fill), the id as the record holds it
+ * (cut_text: a long id is cut there, and a page's anchor names it by
+ * its slug, so the two differ and the URL is written), [page] when it
+ * is page#id, else ,"url" whole (the pages' URLs are made of slugs,
+ * which are short). */
 static void
-put_url(strbuf *c, const struct search_doc *d, int l, const char *id)
+put_url(strbuf *c, const struct search_index *x, const struct search_doc *d,
+    int l, const char *id)
 {
 	const char *url = d->url != NULL ? d->url : "";
+	const char *pslug = d->pslug != NULL ? d->pslug : "";
+	const char *t = x->urls[l][pslug[0] != '\0' ? 0 : 1];
 	size_t ul = strlen(url), il = strlen(id);
 	strbuf want;
 
 	strbuf_init(&want);
-	url_rebuilt(&want, l, id, d->pslug != NULL ? d->pslug : "");
+	if (t != NULL)
+		search_url_fill(&want, t, pslug, id);
 	if (want.len > 0 && strcmp(want.data, url) == 0) {
 		strbuf_free(&want);
 		return;
@@ -624,6 +603,18 @@ recs_hold(struct search_index *x, mirror_error *err)
 }
 
 void
+search_index_set_urls(struct search_index *x,
+    char *const t[SEARCH_LAYERS][2])
+{
+	for (int l = 0; l < SEARCH_LAYERS; l++)
+		for (int own = 0; own < 2; own++) {
+			free(x->urls[l][own]);
+			x->urls[l][own] = t[l][own] != NULL ?
+			    xstrdup(t[l][own]) : NULL;
+		}
+}
+
+void
 search_index_set_key(struct search_index *x, const char *key)
 {
 	free(x->key);
@@ -678,7 +669,7 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	dd->status = tab_index(&x->statuses, cut_text(&cut, d->status), NULL);
 	at = c->len;
 	json_quote(c, id.data, 1);
-	put_url(c, d, l, id.data);
+	put_url(c, x, d, l, id.data);
 	dd->tlen = (uint32_t)(c->len - at);
 	strbuf_free(&id);
 	strbuf_free(&cut);
@@ -1322,8 +1313,8 @@ search_index_finish(struct search_index *x, mirror_error *err)
 		    .docs = x->n_docs, .base = { x->base[0], x->base[1],
 		    x->base[2] }, .end = { x->end[0], x->end[1], x->end[2] },
 		    .per = { x->per_kind[0], x->per_kind[1],
-		    x->per_kind[2] }, .key = x->key, .keys = &keys,
-		    .first = &first });
+		    x->per_kind[2] }, .key = x->key, .urls = x->urls,
+		    .keys = &keys, .first = &first });
 		rc = put_file(x, "search/index.js", &man, err);
 	}
 	strbuf_free(&man);
@@ -1351,5 +1342,9 @@ search_index_free(struct search_index *x)
 	tab_free(&x->projects);
 	tab_free(&x->statuses);
 	free(x->key);
+	for (int l = 0; l < SEARCH_LAYERS; l++) {
+		free(x->urls[l][0]);
+		free(x->urls[l][1]);
+	}
 	free(x);
 }

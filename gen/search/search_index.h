@@ -45,11 +45,10 @@
  *                      document's slot is past the one it asked for
  *                      (moved: what an update needs to know), + flags
  *                      (1 disputed, 2 checked). The url
- *                      is left out when search.js rebuilds it (a fact's
- *                      projects/<slug>/index.html#<layer>-<id>, or
- *                      index.html#... for no project, a conflict's
- *                      conflicts/<id>.html, a project's
- *                      projects/<slug>/index.html), is [page] for
+ *                      is left out when it is the template of its
+ *                      layer (search_index_set_urls, the manifest's
+ *                      "urls") filled in with its project's slug and
+ *                      id, which search.js does, is [page] for
  *                      page#<id>,
  *                      else the URL itself. A title, value, id,
  *                      project name or status past TEXT_MAX_FIELD
@@ -77,6 +76,8 @@
  *                      slots per chunk ("chunk"), document count, each
  *                      kind's numbers ("kinds": first, last + 1) and
  *                      documents ("per": conflicts, checks, facts), the
+ *                      URL templates ("urls": [[of a project, of none],
+ *                      ...] by record layer, null for none), the
  *                      terms and their entries' bytes ("terms",
  *                      "bytes": what the cut's mask is made from), the
  *                      caller's key (search_index_set_key), and the
@@ -159,6 +160,17 @@ struct search_index *search_index_new(search_put_fn put, void *arg);
  * the rules' labels): the manifest says it, and an update of an index
  * of another key is refused. key is copied; NULL: "". */
 void search_index_set_key(struct search_index *x, const char *key);
+
+/* Name the URL templates of the records (the site's: gen/site's
+ * url_templates), by record layer (code, below) and [0] a document of
+ * a project, [1] of none: "{p}" its project's slug, "{id}" its id as
+ * the record holds it, NULL none. A document whose URL is its template
+ * filled in (search_url_fill) holds none in its record; search.js fills
+ * it in from the manifest's "urls". Without templates every record
+ * holds its URL. t is copied. An update of an index of other templates
+ * is refused (its records were written against them). */
+void search_index_set_urls(struct search_index *x,
+    char *const t[SEARCH_LAYERS][2]);
 
 /* Add d as the next document. Returns 0 or < 0 with err set (a chunk
  * that could not be written, a layer not of the five). */

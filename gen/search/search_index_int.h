@@ -103,6 +103,7 @@ struct search_index {
 	                           they are written out (a whole build's) */
 	struct tab projects, statuses;
 	char *key;              /* search_index_set_key's, or NULL */
+	char *urls[SEARCH_LAYERS][2];  /* search_index_set_urls's, or NULL */
 	size_t post_bytes;      /* the room of the terms' post arrays */
 	size_t held;            /* what the bytes held have of x */
 };

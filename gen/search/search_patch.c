@@ -229,8 +229,9 @@ man_read(struct patch *P)
 	if ((q = scan_str(p)) == NULL || unquote(&sb, p, q) < 0)
 		goto out;
 	P->key = xstrdup(sb.data);
-	p = q;
-	if (strncmp(p, ",\"keys\":", 8) != 0 || (p += 8,
+	/* The URL templates: x's, or the manifest written again differs. */
+	p = strncmp(q, ",\"urls\":", 8) == 0 ? strstr(q, ",\"keys\":") : q;
+	if (p == NULL || strncmp(p, ",\"keys\":", 8) != 0 || (p += 8,
 	    read_list(&keys, &nk, &p, "", ",") < 0) ||
 	    strncmp(p, ",\"first\":[\n", 11) != 0 ||
 	    (p += 9, read_list(&first, &nf, &p, "\n", ",\n") < 0) ||
@@ -265,7 +266,7 @@ man_read(struct patch *P)
 	search_manifest_text(&sb, &(struct manifest_out){ .docs = P->docs,
 	    .base = { b[0], b[1], b[2] }, .end = { e[0], e[1], e[2] },
 	    .per = { P->per[0], P->per[1], P->per[2] }, .key = P->key,
-	    .keys = &kl, .first = &fl });
+	    .urls = P->x->urls, .keys = &kl, .first = &fl });
 	if (strcmp(sb.data, text) == 0 && strcmp(P->key, P->x->key != NULL ?
 	    P->x->key : "") == 0)
 		rc = 0;
@@ -1327,7 +1328,7 @@ write_all(struct patch *P)
 		    .base = { P->base[0], P->base[1], P->base[2] },
 		    .end = { P->end[0], P->end[1], P->end[2] },
 		    .per = { P->per[0], P->per[1], P->per[2] }, .key = P->key,
-		    .keys = &keys, .first = &first });
+		    .urls = P->x->urls, .keys = &keys, .first = &first });
 		rc = P->x->put(P->x->arg, "search/index.js", sb.data, sb.len,
 		    P->err);
 	}

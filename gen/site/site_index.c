@@ -832,8 +832,8 @@ feed_entry(strbuf *sb, const struct site_model *m, const char *kind,
 	strbuf_printf(sb, "%s\"/>\n    <summary>", href);
 }
 
-/* The page of conflict id, "conflicts/<slug>.html", into a strbuf the
- * caller frees. */
+/* The page of conflict id (url_conflict) into a strbuf the caller
+ * frees. */
 static void
 page_href(strbuf *sb, const char *id)
 {
@@ -841,7 +841,7 @@ page_href(strbuf *sb, const char *id)
 
 	slug_make(slug, id);
 	strbuf_init(sb);
-	strbuf_printf(sb, "conflicts/%s.html", slug);
+	url_conflict(sb, slug);
 }
 
 /* The feed's entry of item it: a conflict, or a check opened or, when

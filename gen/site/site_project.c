@@ -878,8 +878,12 @@ overview_figure(strbuf *sb, const json_t *data)
 		    "conflict_slug"));
 
 		if (slug != NULL) {
-			href[k] = xmalloc(strlen(slug) + 32);
-			sprintf(href[k], "../../conflicts/%s.html", slug);
+			strbuf h;
+
+			strbuf_init(&h);
+			strbuf_puts(&h, "../../");
+			url_conflict(&h, slug);
+			href[k] = strbuf_detach(&h);
 		}
 		dn[k] = (struct diagram_node){ json_string_value(
 		    json_object_get(v, "label")), json_string_value(

@@ -104,22 +104,18 @@ fact_flags(const struct site_model *m, enum fact_layer layer, const char *id)
 	    (model_check_of(m, layer_kind(layer), id, NULL) != NULL ? 2 : 0);
 }
 
-/* The URL of a fact's anchor: its project's overview (the index for
- * rows of no project), into url. The search index rebuilds it from the
- * record (search_index.c's url_rebuilt, assets/search.js). */
+/* The URL of a fact's row (url_fact): its project's overview (the
+ * index for rows of no project), into url (reset here). */
 static void
 fact_url(strbuf *url, const struct site_model *m, long p,
-    const char *layer, const char *id)
+    enum fact_layer layer, const char *id)
 {
-	json_t *a = item_anchor(layer, id);
+	char slug[SLUG_SIZE];
 
+	slug_make(slug, id);
 	strbuf_reset(url);
-	if (m->projects[p].id[0] == '\0')
-		strbuf_puts(url, "index.html#");
-	else
-		strbuf_printf(url, "projects/%s/index.html#", m->pslug[p]);
-	strbuf_puts(url, json_string_value(a));
-	json_decref(a);
+	url_fact(url, m->projects[p].id[0] == '\0' ? "" : m->pslug[p], layer,
+	    slug);
 }
 
 /* The facts of project p (read into f) as documents of x. Returns 0 or
@@ -144,7 +140,7 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 		    .pslug = pslug,
 		    .flags = fact_flags(m, LAYER_STATE, s->id) };
 
-		fact_url(&url, m, p, "state", s->id);
+		fact_url(&url, m, p, LAYER_STATE, s->id);
 		strbuf_reset(&text);
 		strbuf_printf(&text, "%s %s %s", s->value, s->category,
 		    s->source);
@@ -163,7 +159,7 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 		    .status = e->status, .id = e->id, .pslug = pslug,
 		    .flags = fact_flags(m, LAYER_ENTITY, e->id) };
 
-		fact_url(&url, m, p, "entity", e->id);
+		fact_url(&url, m, p, LAYER_ENTITY, e->id);
 		strbuf_reset(&text);
 		strbuf_printf(&text, "%s %s %s", e->type, e->description,
 		    refs != NULL ? refs : "");
@@ -182,7 +178,7 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 		    .id = mm->id, .pslug = pslug, .text = mm->content,
 		    .flags = fact_flags(m, LAYER_MEMORY, mm->id) };
 
-		fact_url(&url, m, p, "memory", mm->id);
+		fact_url(&url, m, p, LAYER_MEMORY, mm->id);
 		d.url = url.data;
 		rc = sink_add(x, &d, err);
 	}
@@ -192,8 +188,8 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 	return rc;
 }
 
-/* The URL of conflict id's page, "conflicts/<slug>.html", into sb
- * (initialised here; the caller frees it). */
+/* The URL of conflict id's page (url_conflict) into sb (initialised
+ * here; the caller frees it). */
 static void
 search_url(strbuf *sb, const char *id)
 {
@@ -201,7 +197,7 @@ search_url(strbuf *sb, const char *id)
 
 	slug_make(slug, id);
 	strbuf_init(sb);
-	strbuf_printf(sb, "conflicts/%s.html", slug);
+	url_conflict(sb, slug);
 }
 
 /* A conflict as a document of x: titled by its name as the store gives
@@ -300,7 +296,7 @@ search_project_page(struct doc_sink *x, const struct site_model *m,
 	strbuf_init(&url);
 	strbuf_init(&val);
 	strbuf_init(&text);
-	strbuf_printf(&url, "projects/%s/index.html", m->pslug[p]);
+	url_project(&url, m->pslug[p]);
 	for (size_t i = 0; i < fp->n_aliases; i++)
 		strbuf_printf(&text, "%s%s", i > 0 ? " " : "", fp->aliases[i]);
 	rc = sink_add(x, &(struct search_doc){ .title = fp->name,
@@ -358,6 +354,19 @@ has_orphans(const struct search_run *sr)
 
 	return m->conflicts_of.start[m->n_projects] < m->conflicts.n ||
 	    m->checks_of.start[m->n_projects] < m->violations.n;
+}
+
+/* Name what x's records are written against: the search key and the
+ * site's URL templates (url_templates). Returns nothing. */
+static void
+index_name(struct search_index *x, const struct search_run *sr)
+{
+	char *t[SEARCH_LAYERS][2];
+
+	search_index_set_key(x, sr->key);
+	url_templates(t);
+	search_index_set_urls(x, t);
+	url_templates_free(t);
 }
 
 /* The search key into sr->key: the render's key and every rule's label
@@ -434,7 +443,7 @@ search_whole(struct search_run *sr, const struct page_unit *u, size_t n,
 	strbuf state;
 	int rc;
 
-	search_index_set_key(x, sr->key);
+	index_name(x, sr);
 	strbuf_init(&state);
 	rc = facts_reader_open(&r, sr->pc->st, &(const struct facts_plan){
 	    .now = m->now, .wide = 1 }, err);
@@ -574,7 +583,7 @@ search_update(struct search_run *sr, const struct page_unit *u, size_t n,
 
 	struct facts_reader *r = NULL;
 
-	search_index_set_key(x, sr->key);
+	index_name(x, sr);
 	for (size_t i = 0; i < n; i++)
 		strbuf_init(&state[i]);
 	rc = changed_reader(&r, sr, u, n, err);

@@ -237,6 +237,37 @@ async function axeViews(page, base, q) {
   }
 }
 
+// Each kind of record links where its page is (doc/site.md, "Search":
+// "a result links to its row, conflict, check or project page"): a fact
+// of each layer (one of no project, on the index), a conflict, a check
+// and a project's own page, by id. Its link (made by search.js from the
+// manifest's URL templates, or as the record holds it) must be the page
+// and anchor the site made, and that page must hold the anchor.
+const linkCases = [
+  ['a state fact', 'p06-st-spindle-max', 'projects/p06-polisher/index.html#state-p06-st-spindle-max'],
+  ['an entity', 'p04-sys-board', 'projects/p04-gigabit/index.html#entity-p04-sys-board'],
+  ['a memory of no project', 'mem-identity-background', 'index.html#memory-mem-identity-background'],
+  ['a conflict', 'c07bafd6f4e', 'conflicts/c07bafd6f4e.html'],
+  ['a check', 'chk-f3249697b085', 'checks/projects/p06-polisher.html#chk-f3249697b085'],
+  ['a project\'s own page', 'p05-interferometer', 'projects/p05-interferometer/index.html'],
+];
+async function links(page, base) {
+  for (const [what, id, want] of linkCases) {
+    const r = await query(page, base, id);
+    const hit = r.results.find((x) => x.id === id);
+    const got = hit ? new URL(hit.href, `${base}search/index.html`).href : '(no result)';
+    const ok = got === new URL(want, base).href;
+    let there = false;
+    if (ok) {
+      const res = await page.goto(got);
+      there = res.ok() && await page.evaluate(() => !location.hash ||
+        !!document.getElementById(decodeURIComponent(location.hash.slice(1))));
+    }
+    check(`a result of ${what} links to its page and anchor (${want})`, ok && there,
+      `got ${got}${ok && !there ? ' (no such page or anchor)' : ''}`);
+  }
+}
+
 // The queries on the site served at base (by mirror serve), only.
 async function served(base) {
   const b = await launch();
@@ -271,6 +302,7 @@ async function served(base) {
       await page.goto(new URL(hit.href, `${base}search/index.html`).href);
       const there = await page.evaluate(() => !!document.getElementById(location.hash.slice(1)));
       check('a result links to the fact\'s anchor on its page', there, hit.href);
+      await links(page, base);
       await headerBox(page, base, 'http');
       await headerBox(page, `file://${site}/`, 'file');
       await headerNoScript(base);

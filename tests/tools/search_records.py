@@ -14,7 +14,7 @@ Cases:
            (0 state .. 4 check), has a title cut to BYTES bytes starting
            with PREFIX and marked "(MORE bytes more)" (MORE or BYTES '*':
            any);
-  urls     every record's URL, rebuilt as search.js rebuilds it, names a
+  urls     every record's URL, made as search.js makes it, names a
            page of the site holding the anchor it points at.
 Used by tests/e2e/t_site_search.sh (issue 67, R4-6).
 """
@@ -22,7 +22,6 @@ import json, os, re, sys
 
 site, case = sys.argv[1], sys.argv[2]
 S = os.path.join(site, 'search')
-LAYERS = ['state', 'entity', 'memory', 'conflict', 'check', 'project']
 MARK = re.compile(r'^(.*) \u2026 \((\d+) bytes more\)$', re.S)
 
 
@@ -76,19 +75,18 @@ def lookup(term):
 
 
 def url(r, tabs):
-    """A record's URL as search.js's url() makes it."""
+    """A record's URL as search.js's url() makes it: as written, else
+    the manifest's template of its layer filled in."""
     layer = r[0] >> 3
     if len(r) > 6:
         return r[6][0] + '#' + r[5] if isinstance(r[6], list) else r[6]
-    if layer == 3:
-        return 'conflicts/' + r[5] + '.html'
     slug = tabs['p'][r[3]][1]
-    if layer == 5:
-        return 'projects/' + slug + '/index.html'   # a project's own page
-    page = 'projects/' + slug + '/index.html' if slug else 'index.html'
-    return page + '#' + LAYERS[layer] + '-' + r[5]
+    t = MAN['urls'][layer][0 if slug else 1]
+    return re.sub(r'\{(p|id)\}',
+                  lambda m: slug if m.group(1) == 'p' else r[5], t)
 
 
+MAN = js_call(os.path.join(S, 'index.js'), 'm')[0]
 recs = records()
 if case == 'cut':
     for r, tabs in recs.values():

@@ -324,16 +324,17 @@
 	}
 
 	/* The URL of record r (layer code l, project p): as written, or
-	 * [page] for page#id, or rebuilt as the index left it out (a
-	 * conflict's page; a fact's anchor on its project's overview). */
+	 * [page] for page#id, or, as the index left it out, the
+	 * manifest's template for l ("urls", of a record of a project or
+	 * of none) filled in with the project's slug and r's id: the site
+	 * makes its URLs in one place (gen/site/items.h, url_templates),
+	 * and this script knows no path of its own. */
 	function url(r, l, p) {
 		var u = r[6];
 		if (typeof u === "string") return u;
 		if (u) return u[0] + "#" + r[5];
-		if (l === 3) return "conflicts/" + r[5] + ".html";
-		if (l === 5) return "projects/" + p[1] + "/index.html";
-		return (p[1] ? "projects/" + p[1] + "/index.html" : "index.html") +
-			"#" + LAYERS[l] + "-" + r[5];
+		var t = man.urls[l][p[1] ? 0 : 1];
+		return t.replace(/\{(p|id)\}/g, function (x, k) { return k === "p" ? p[1] : r[5]; });
 	}
 
 	/* The record of document id, its chunk loaded: [8 * layer + 4 *

@@ -1,3 +1,3 @@
-mirrorSearch.m({"v":7,"chunk":8192,"docs":98,"kinds":{"c":[16384,32768],"k":[32768,49152],"f":[0,16384]},"per":[11,5,82],"key":"61b53f0a63c58b8a","keys":[],"first":[
+mirrorSearch.m({"v":8,"chunk":8192,"docs":98,"kinds":{"c":[16384,32768],"k":[32768,49152],"f":[0,16384]},"per":[11,5,82],"key":"6752b569853d593d","urls":[["projects/{p}/index.html#state-{id}","index.html#state-{id}"],["projects/{p}/index.html#entity-{id}","index.html#entity-{id}"],["projects/{p}/index.html#memory-{id}","index.html#memory-{id}"],["conflicts/{id}.html","conflicts/{id}.html"],[null,null],["projects/{p}/index.html","projects/{p}/index.html"]],"keys":[],"first":[
 "../../etc/passwd",
 "by"]});
