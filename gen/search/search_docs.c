@@ -32,7 +32,7 @@ search_docs_put(strbuf *sb, const struct search_doc *d)
 {
 	if (sb->len == 0)
 		strbuf_puts(sb, DOCS_HEAD);
-	put_field(sb, d->layer);
+	put_field(sb, search_layer_name(search_rec_layer(d->what, d->layer)));
 	put_field(sb, d->id);
 	put_field(sb, d->title);
 	put_field(sb, d->value);
@@ -73,12 +73,16 @@ search_docs_each(char *text, size_t len,
 	p += hl;
 	while (rc == 0 && p < end) {
 		char *f[7];
+		enum search_what what;
+		enum fact_layer layer;
 
 		for (int i = 0; i < 7; i++)
 			if (get_field(&p, end, &f[i]) < 0)
 				return 1;
-		rc = each(arg, &(struct search_doc){ .layer = f[0],
-		    .id = f[1], .title = f[2], .value = f[3], .text = f[4],
+		if (search_layer_of_name(f[0], &what, &layer) < 0)
+			return 1;
+		rc = each(arg, &(struct search_doc){ .what = what,
+		    .layer = layer, .id = f[1], .title = f[2], .value = f[3], .text = f[4],
 		    .project = f[5], .pslug = f[6] }, err);
 	}
 	return rc;

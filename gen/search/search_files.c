@@ -18,6 +18,59 @@
 
 const char search_kinds[3] = { 'c', 'k', 'f' };
 
+/* The record layers' names, by record layer: a fact's three (by trust,
+ * highest first), a conflict's, a check's, a project's own page's. */
+static const char *const layer_names[SEARCH_LAYERS] = { "state", "entity",
+    "memory", "conflict", "check", "project" };
+
+int
+search_rec_layer(enum search_what what, enum fact_layer layer)
+{
+	switch (what) {
+	case SEARCH_FACT:
+		return layer >= LAYER_MEMORY && layer <= LAYER_STATE ?
+		    LAYER_STATE - (int)layer : -1;
+	case SEARCH_CONFLICT:
+		return 3;
+	case SEARCH_CHECK:
+		return 4;
+	case SEARCH_PROJECT:
+		return 5;
+	}
+	return -1;
+}
+
+enum search_kind
+search_kind_of(enum search_what what)
+{
+	return what == SEARCH_CONFLICT ? SEARCH_KIND_CONFLICT :
+	    what == SEARCH_CHECK ? SEARCH_KIND_CHECK : SEARCH_KIND_FACT;
+}
+
+const char *
+search_layer_name(int l)
+{
+	return l >= 0 && l < SEARCH_LAYERS ? layer_names[l] : "";
+}
+
+int
+search_layer_of_name(const char *s, enum search_what *what,
+    enum fact_layer *layer)
+{
+	static const enum search_what whats[SEARCH_LAYERS] = { SEARCH_FACT,
+	    SEARCH_FACT, SEARCH_FACT, SEARCH_CONFLICT, SEARCH_CHECK,
+	    SEARCH_PROJECT };
+
+	for (int l = 0; s != NULL && l < SEARCH_LAYERS; l++)
+		if (strcmp(layer_names[l], s) == 0) {
+			*what = whats[l];
+			*layer = l < 3 ? (enum fact_layer)(LAYER_STATE - l) :
+			    (enum fact_layer)0;
+			return 0;
+		}
+	return -1;
+}
+
 int
 search_sample_keeps(uint64_t h, unsigned bits)
 {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "util/error.h"
+#include "util/layer.h"
 #include "util/strbuf.h"
 
 /* The index's format (search_index.h says what each is). */
@@ -24,19 +25,53 @@
 #define SEARCH_SHARD_TERMS 1024
 #define SEARCH_POSTINGS 1500
 
-/* The kinds of documents (search_index.h): 0 conflict, 1 check, 2 fact,
- * as the manifest names them. */
+/* The kinds of documents (search_index.h), in the order of their
+ * numbers in the index's files; search_kinds names them in the
+ * manifest ('c', 'k', 'f'). */
+enum search_kind {
+	SEARCH_KIND_CONFLICT = 0,
+	SEARCH_KIND_CHECK = 1,
+	SEARCH_KIND_FACT = 2
+};
 extern const char search_kinds[3];
+
+/* What a document is: a fact (of an enum fact_layer), a conflict, a
+ * check, or a project's own page. */
+enum search_what {
+	SEARCH_FACT = 0,
+	SEARCH_CONFLICT,
+	SEARCH_CHECK,
+	SEARCH_PROJECT
+};
 
 /* The most documents of a kind a term keeps whole; past it, a sample
  * (search_sample_keeps). */
 #define KIND_CAP (SEARCH_POSTINGS / 3)
 
-/* The layers, in the order of their codes in a record. */
-#define LAYER_CONFLICT 3
-#define LAYER_CHECK 4
-#define LAYER_PROJECT 5
+/* The record layers: a record's code says what its document is as 8 *
+ * its record layer (search_index.h: 0 state, 1 entity, 2 memory, 3
+ * conflict, 4 check, 5 project), what search.js reads; the manifest's
+ * URL templates are by record layer. These are the only place the
+ * numbers and their names ("state", ... "project": the documents'
+ * hash and the kept documents' text, search_docs.c) are written. */
 #define SEARCH_LAYERS 6
+
+/* The record layer of a document that is what (a fact of layer), or
+ * -1 when it is none (a fact of no layer, a what out of the enum). */
+int search_rec_layer(enum search_what what, enum fact_layer layer);
+
+/* The kind of a document that is what. */
+enum search_kind search_kind_of(enum search_what what);
+
+/* The name of record layer l: "state", "entity", "memory", "conflict",
+ * "check" or "project"; "" out of range. A static string. */
+const char *search_layer_name(int l);
+
+/* What the document of record layer name s is, into *what and *layer
+ * (0 for a document not a fact). Returns 0, or -1 for a name not of the
+ * six. */
+int search_layer_of_name(const char *s, enum search_what *what,
+    enum fact_layer *layer);
 
 /* URL template t filled in onto sb: each "{p}" replaced by pslug, each
  * "{id}" by id, in one pass (what either holds is not read again), as

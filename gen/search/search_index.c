@@ -65,12 +65,6 @@ search_held_peak(void)
 	return p > 0 ? (unsigned long long)p : 0;
 }
 
-/* The layers, in the order of their codes in a record: a fact's three,
- * then a conflict's and a check's, then a project's own page, a
- * document of the facts' kind (search_index.h). */
-static const char *const layers[] = { "state", "entity", "memory",
-    "conflict", "check", "project" };
-
 struct search_index *
 search_index_new(search_put_fn put, void *arg)
 {
@@ -505,17 +499,6 @@ put_url(strbuf *c, const struct search_index *x, const struct search_doc *d,
 	strbuf_free(&want);
 }
 
-/* The code of layer name s (its index in layers), or -1. */
-static int
-layer_code(const char *s)
-{
-	for (int i = 0; s != NULL && i < (int)(sizeof(layers) /
-	    sizeof(*layers)); i++)
-		if (strcmp(layers[i], s) == 0)
-			return i;
-	return -1;
-}
-
 static size_t *term_order(const struct search_index *x);
 
 /* The bytes x's terms use now (not their arrays' room, which the next
@@ -602,16 +585,28 @@ recs_hold(struct search_index *x, mirror_error *err)
 	return 0;
 }
 
-void
-search_index_set_urls(struct search_index *x,
-    char *const t[SEARCH_LAYERS][2])
+/* Template t of record layer l, [own], into x (copied; NULL none). */
+static void
+url_set(struct search_index *x, int l, int own, const char *t)
 {
-	for (int l = 0; l < SEARCH_LAYERS; l++)
-		for (int own = 0; own < 2; own++) {
-			free(x->urls[l][own]);
-			x->urls[l][own] = t[l][own] != NULL ?
-			    xstrdup(t[l][own]) : NULL;
-		}
+	free(x->urls[l][own]);
+	x->urls[l][own] = t != NULL ? xstrdup(t) : NULL;
+}
+
+void
+search_index_set_urls(struct search_index *x, const struct search_urls *u)
+{
+	for (int own = 0; own < 2; own++) {
+		for (int f = LAYER_MEMORY; f <= LAYER_STATE; f++)
+			url_set(x, search_rec_layer(SEARCH_FACT,
+			    (enum fact_layer)f), own, u->fact[f][own]);
+		url_set(x, search_rec_layer(SEARCH_CONFLICT, 0), own,
+		    u->conflict[own]);
+		url_set(x, search_rec_layer(SEARCH_CHECK, 0), own,
+		    u->check[own]);
+		url_set(x, search_rec_layer(SEARCH_PROJECT, 0), own,
+		    u->project[own]);
+	}
 }
 
 void
@@ -625,7 +620,7 @@ int
 search_index_add(struct search_index *x, const struct search_doc *d,
     mirror_error *err)
 {
-	int l = layer_code(d->layer);
+	int l = search_rec_layer(d->what, d->layer);
 	uint32_t seq;
 	strbuf *c = &x->recs, id, cut;
 	struct doc *dd;
@@ -633,12 +628,12 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 
 	if (l < 0)
 		return mirror_fail(err, MIRROR_EIO, "internal: search "
-		    "document of layer %s", d->layer != NULL ? d->layer : "");
+		    "document %d of layer %d", (int)d->what, (int)d->layer);
 	if (x->n_docs >= UINT32_MAX)
 		return mirror_fail(err, MIRROR_EIO, "search index: more than "
 		    "%u documents", (unsigned)UINT32_MAX);
 	seq = (uint32_t)x->n_docs;
-	x->kind = l == LAYER_CONFLICT ? 0 : l == LAYER_CHECK ? 1 : 2;
+	x->kind = (int)search_kind_of(d->what);
 	x->per_kind[x->kind]++;
 	dd = &ARRAY_PUSH(x->docs, x->n_docs, x->cap_docs);
 	memset(dd, 0, sizeof(*dd));
@@ -646,12 +641,12 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	dd->layer = (uint32_t)l;
 	dd->flags = (uint8_t)(d->flags & 3);
 	dd->h = hash_mix(hash_add_str(hash_add_str(MIRROR_HASH_INIT,
-	    layers[l]), d->id));
+	    search_layer_name(l)), d->id));
 	/* A project's own page is in every sample (its hash's high half,
 	 * which search_sample_keeps reads, zero): a common word of its
 	 * name ("project") still finds it. One in some hundreds of the
 	 * facts' kind, so a sample grows by the projects alone. */
-	if (l == LAYER_PROJECT)
+	if (d->what == SEARCH_PROJECT)
 		dd->h &= UINT64_C(0xffffffff);
 	strbuf_init(&id);
 	strbuf_init(&cut);
@@ -879,7 +874,8 @@ search_kind_ranges(uint64_t base[3], uint64_t end[3], const size_t per[3])
 	/* The facts' numbers first: the conflicts' and checks' move when
 	 * a kind before them passes a power of two, and the facts are the
 	 * most. Each kind takes twice its ring. */
-	static const int order[3] = { 2, 0, 1 };
+	static const int order[3] = { SEARCH_KIND_FACT, SEARCH_KIND_CONFLICT,
+	    SEARCH_KIND_CHECK };
 
 	for (int i = 0; i < 3; i++) {
 		int k = order[i];

@@ -138,11 +138,12 @@ typedef int (*search_put_fn)(void *arg, const char *path, const char *data,
     size_t len, mirror_error *err);
 
 /* One document; NULL strings are "". text is indexed but not shown.
- * layer is one of state, entity, memory (a fact), conflict, check,
- * project (a project's own page: title its name, id its id, pslug its
- * slug). */
+ * what it is: a fact (of layer), a conflict, a check or a project's own
+ * page (title its name, id its id, pslug its slug). */
 struct search_doc {
-	const char *title, *value, *project, *url, *layer, *status, *id;
+	enum search_what what;
+	enum fact_layer layer;  /* a fact's; 0 for the others */
+	const char *title, *value, *project, *url, *status, *id;
 	const char *pslug;      /* the project's slug; "" a fact of no
 	                           project (its URL: index.html#...) */
 	const char *text;
@@ -161,19 +162,26 @@ struct search_index *search_index_new(search_put_fn put, void *arg);
  * of another key is refused. key is copied; NULL: "". */
 void search_index_set_key(struct search_index *x, const char *key);
 
-/* Name the URL templates of the records (the site's: gen/site's
- * url_templates), by record layer (code, below) and [0] a document of
- * a project, [1] of none: "{p}" its project's slug, "{id}" its id as
- * the record holds it, NULL none. A document whose URL is its template
- * filled in (search_url_fill) holds none in its record; search.js fills
- * it in from the manifest's "urls". Without templates every record
- * holds its URL. t is copied. An update of an index of other templates
- * is refused (its records were written against them). */
+/* The URL templates of the records, made by the site (gen/site's URL
+ * functions, items.h): for each kind of document, [0] of a document of
+ * a project, [1] of one of none; "{p}" its project's slug, "{id}" its
+ * id as the record holds it; NULL none. */
+struct search_urls {
+	const char *fact[LAYER_STATE + 1][2];  /* by enum fact_layer */
+	const char *conflict[2], *check[2], *project[2];
+};
+
+/* Name x's URL templates u (copied). A document whose URL is its
+ * template filled in (search_url_fill) holds none in its record;
+ * search.js fills it in from the manifest's "urls" (by record layer).
+ * Without templates every record holds its URL. An update of an index
+ * of other templates is refused (its records were written against
+ * them). */
 void search_index_set_urls(struct search_index *x,
-    char *const t[SEARCH_LAYERS][2]);
+    const struct search_urls *u);
 
 /* Add d as the next document. Returns 0 or < 0 with err set (a chunk
- * that could not be written, a layer not of the five). */
+ * that could not be written, a fact of no layer). */
 int search_index_add(struct search_index *x, const struct search_doc *d,
     mirror_error *err);
 

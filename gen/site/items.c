@@ -210,44 +210,6 @@ url_conflict(strbuf *sb, const char *slug)
 }
 
 void
-url_templates(char *t[6][2])
-{
-	/* The facts' layers in the order of the index's record codes. */
-	static const enum fact_layer facts[3] = { LAYER_STATE, LAYER_ENTITY,
-	    LAYER_MEMORY };
-	strbuf sb;
-
-	strbuf_init(&sb);
-	for (int own = 0; own < 2; own++) {
-		const char *p = own == 0 ? "{p}" : "";
-
-		for (int l = 0; l < 3; l++) {
-			strbuf_reset(&sb);
-			url_fact(&sb, p, facts[l], "{id}");
-			t[l][own] = xstrdup(sb.data);
-		}
-		strbuf_reset(&sb);
-		url_conflict(&sb, "{id}");
-		t[3][own] = xstrdup(sb.data);
-		t[4][own] = NULL;
-		/* A project's own page has a slug always. */
-		strbuf_reset(&sb);
-		url_project(&sb, "{p}");
-		t[5][own] = xstrdup(sb.data);
-	}
-	strbuf_free(&sb);
-}
-
-void
-url_templates_free(char *t[6][2])
-{
-	for (int l = 0; l < 6; l++) {
-		free(t[l][0]);
-		free(t[l][1]);
-	}
-}
-
-void
 item_check_url(strbuf *sb, const char *project, const char *id,
     const char *ext)
 {

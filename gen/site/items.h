@@ -31,9 +31,9 @@ json_t *item_memory(const struct site_model *m, const struct fact_memory *f);
  * fact's row on it or a conflict's page, and every URL of a search
  * result, is made by these (and a check's by item_check_url), so the
  * rules are written once. The search index writes them as templates
- * (url_templates) that assets/search.js fills in, so the script holds
- * no path of its own. A slug is put in as it is given: slug_make's of
- * an id, or the model's pslug.
+ * (site_search.c's search_urls_make) that assets/search.js fills in,
+ * so the script holds no path of its own. A slug is put in as it is
+ * given: slug_make's of an id, or the model's pslug.
  */
 
 /* A project's overview, "projects/<pslug>/index.html"; the site's
@@ -48,16 +48,6 @@ void url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,
 
 /* A conflict's page, "conflicts/<slug>.html". Appended to sb. */
 void url_conflict(strbuf *sb, const char *slug);
-
-/* The URL templates of the search index's records, by the index's
- * record layer (search_index.h: the three facts', a conflict's, a
- * check's, a project's own page), each for a record of a project and
- * of none, "{p}" the project's slug and "{id}" the record's id, made by
- * the functions above; NULL where none is made (a check). New strings
- * into t (search_index_set_urls copies them; url_templates_free frees
- * them). */
-void url_templates(char *t[6][2]);
-void url_templates_free(char *t[6][2]);
 
 /*
  * Where check id in project (canonical id, "" for none) is shown: its

@@ -136,7 +136,8 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 		const struct fact_state *s = &f->state[i];
 		struct search_doc d = { .title = s->key,
 		    .value = short_value(&val, s->value), .project = pname,
-		    .layer = "state", .status = s->status, .id = s->id,
+		    .what = SEARCH_FACT, .layer = LAYER_STATE,
+		    .status = s->status, .id = s->id,
 		    .pslug = pslug,
 		    .flags = fact_flags(m, LAYER_STATE, s->id) };
 
@@ -155,7 +156,8 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 		char *refs = json_dumps(e->source_refs, JSON_COMPACT);
 		struct search_doc d = { .title = e->name,
 		    .value = short_value(&val, v != NULL ? v : ""),
-		    .project = pname, .layer = "entity",
+		    .project = pname, .what = SEARCH_FACT,
+		    .layer = LAYER_ENTITY,
 		    .status = e->status, .id = e->id, .pslug = pslug,
 		    .flags = fact_flags(m, LAYER_ENTITY, e->id) };
 
@@ -173,7 +175,8 @@ search_facts(struct doc_sink *x, const struct site_model *m, long p,
 		const struct fact_memory *mm = &f->mem[i];
 		struct search_doc d = { .title = mm->type,
 		    .value = short_value(&val, mm->content),
-		    .project = pname, .layer = "memory",
+		    .project = pname, .what = SEARCH_FACT,
+		    .layer = LAYER_MEMORY,
 		    .status = mm->expired ? "expired" : mm->status,
 		    .id = mm->id, .pslug = pslug, .text = mm->content,
 		    .flags = fact_flags(m, LAYER_MEMORY, mm->id) };
@@ -234,7 +237,7 @@ search_conflict(struct doc_sink *x, const struct site_model *m,
 	rc = sink_add(x, &(struct search_doc){
 	    .title = title.data, .value = short_value(&cut, val.data),
 	    .project = search_project(m, c->project), .url = url.data,
-	    .layer = "conflict", .status = c->status, .id = c->id,
+	    .what = SEARCH_CONFLICT, .status = c->status, .id = c->id,
 	    .text = text.data, .flags = strcmp(c->status, "open") == 0 },
 	    err);
 	strbuf_free(&cut);
@@ -263,7 +266,7 @@ search_check(struct doc_sink *x, const struct site_model *m,
 	    .title = model_rule_label(m, v->rule_id),
 	    .value = short_value(&val, v->message),
 	    .project = search_project(m, v->project), .url = url.data,
-	    .layer = "check", .status = v->status, .id = v->id,
+	    .what = SEARCH_CHECK, .status = v->status, .id = v->id,
 	    .text = text.data, .flags = strcmp(v->status, "open") == 0 ? 2 :
 	    0 }, err);
 	strbuf_free(&url);
@@ -301,7 +304,7 @@ search_project_page(struct doc_sink *x, const struct site_model *m,
 		strbuf_printf(&text, "%s%s", i > 0 ? " " : "", fp->aliases[i]);
 	rc = sink_add(x, &(struct search_doc){ .title = fp->name,
 	    .value = short_value(&val, fp->description), .project = fp->name,
-	    .url = url.data, .layer = "project", .status = "project",
+	    .url = url.data, .what = SEARCH_PROJECT, .status = "project",
 	    .id = fp->id, .pslug = m->pslug[p], .text = text.data }, err);
 	strbuf_free(&url);
 	strbuf_free(&val);
@@ -356,17 +359,46 @@ has_orphans(const struct search_run *sr)
 	    m->checks_of.start[m->n_projects] < m->violations.n;
 }
 
+/* The search records' URL templates into *u, made by the site's URL
+ * functions (items.h) with "{p}" for the project's slug and "{id}" for
+ * the record's id, their text in sb[0..8) (initialised here; the
+ * caller frees them); none for a check (its page is item_check_url's,
+ * the project's slug of its id). Returns nothing. */
+static void
+search_urls_make(struct search_urls *u, strbuf sb[8])
+{
+	int n = 0;
+
+	memset(u, 0, sizeof(*u));
+	for (int own = 0; own < 2; own++)
+		for (int f = LAYER_MEMORY; f <= LAYER_STATE; f++) {
+			strbuf_init(&sb[n]);
+			url_fact(&sb[n], own == 0 ? "{p}" : "",
+			    (enum fact_layer)f, "{id}");
+			u->fact[f][own] = sb[n++].data;
+		}
+	strbuf_init(&sb[n]);
+	url_conflict(&sb[n], "{id}");
+	u->conflict[0] = u->conflict[1] = sb[n++].data;
+	/* A project's own page has a slug always. */
+	strbuf_init(&sb[n]);
+	url_project(&sb[n], "{p}");
+	u->project[0] = u->project[1] = sb[n].data;
+}
+
 /* Name what x's records are written against: the search key and the
- * site's URL templates (url_templates). Returns nothing. */
+ * site's URL templates. Returns nothing. */
 static void
 index_name(struct search_index *x, const struct search_run *sr)
 {
-	char *t[SEARCH_LAYERS][2];
+	struct search_urls u;
+	strbuf sb[8];
 
 	search_index_set_key(x, sr->key);
-	url_templates(t);
-	search_index_set_urls(x, t);
-	url_templates_free(t);
+	search_urls_make(&u, sb);
+	search_index_set_urls(x, &u);
+	for (int i = 0; i < 8; i++)
+		strbuf_free(&sb[i]);
 }
 
 /* The search key into sr->key: the render's key and every rule's label

@@ -95,7 +95,8 @@ build(struct files *fs, size_t n, const char *word, int extra)
 		(void)snprintf(slug, sizeof(slug), "p%zu", i % 7);
 		assert_int_equal(search_index_add(x, &(struct search_doc){
 		    .title = title, .value = value, .project = proj,
-		    .pslug = slug, .layer = "state", .status = "active",
+		    .pslug = slug, .what = SEARCH_FACT, .layer = LAYER_STATE,
+		    .status = "active",
 		    .id = id }, &err), 0);
 	}
 	assert_int_equal(search_index_finish(x, &err), 0);
@@ -282,7 +283,7 @@ test_projects_spread(void **state)
 		(void)snprintf(proj, sizeof(proj), "Project %zu", i % 300);
 		assert_int_equal(search_index_add(x, &(struct search_doc){
 		    .title = "rule", .value = "a message", .project = proj,
-		    .layer = "check", .status = "open", .id = id }, &err), 0);
+		    .what = SEARCH_CHECK, .status = "open", .id = id }, &err), 0);
 	}
 	assert_int_equal(search_index_finish(x, &err), 0);
 	search_index_free(x);
@@ -363,7 +364,7 @@ add_project(struct search_index *x, const struct tstore *st, size_t p)
 	 * sample of a common word ("common") */
 	assert_int_equal(search_index_add(x, &(struct search_doc){
 	    .title = proj, .value = "common bench project", .project = proj,
-	    .pslug = slug, .layer = "project", .status = "project",
+	    .pslug = slug, .what = SEARCH_PROJECT, .status = "project",
 	    .id = slug, .text = "alias" }, &err), 0);
 	for (int i = 0; i < st->nc[p]; i++) {
 		(void)snprintf(id, sizeof(id), "p%zu-c%d", p, i);
@@ -371,7 +372,7 @@ add_project(struct search_index *x, const struct tstore *st, size_t p)
 		    i + st->ver[p], i);
 		assert_int_equal(search_index_add(x, &(struct search_doc){
 		    .title = "disputed width", .value = value, .project = proj,
-		    .layer = "conflict", .status = "open", .id = id,
+		    .what = SEARCH_CONFLICT, .status = "open", .id = id,
 		    .text = value, .flags = 1 }, &err), 0);
 	}
 	for (int i = 0; i < st->nf[p]; i++) {
@@ -381,7 +382,8 @@ add_project(struct search_index *x, const struct tstore *st, size_t p)
 		    : "common ", st->word, st->ver[p], i);
 		assert_int_equal(search_index_add(x, &(struct search_doc){
 		    .title = title, .value = value, .project = proj,
-		    .pslug = slug, .layer = "state", .status = "active",
+		    .pslug = slug, .what = SEARCH_FACT, .layer = LAYER_STATE,
+		    .status = "active",
 		    .id = id, .text = "source review" }, &err), 0);
 	}
 }
@@ -708,7 +710,8 @@ static int
 docs_line(void *arg, const struct search_doc *d, mirror_error *err)
 {
 	(void)err;
-	strbuf_printf(arg, "%s|%s|%s|%s|%s|%s|%s\n", d->layer, d->id,
+	strbuf_printf(arg, "%s|%s|%s|%s|%s|%s|%s\n",
+	    search_layer_name(search_rec_layer(d->what, d->layer)), d->id,
 	    d->title, d->value, d->text, d->project, d->pslug);
 	return 0;
 }
@@ -720,10 +723,12 @@ static void
 test_docs_round_trip(void **state)
 {
 	struct search_doc d[2] = {
-		{ .layer = "state", .id = "p1-st", .title = "key:1\n2:x",
+		{ .what = SEARCH_FACT, .layer = LAYER_STATE, .id = "p1-st",
+		    .title = "key:1\n2:x",
 		    .value = "12:34", .text = "", .project = "P\n1",
 		    .pslug = "p1" },
-		{ .layer = "memory", .id = "m\xc3\xa9", .title = NULL,
+		{ .what = SEARCH_FACT, .layer = LAYER_MEMORY,
+		    .id = "m\xc3\xa9", .title = NULL,
 		    .value = "v", .text = "9:\n9:\n", .project = "P",
 		    .pslug = "" },
 	};
@@ -786,6 +791,8 @@ held_out_build(struct files *fs, size_t rec, size_t term,
 {
 	static const char *const layer[] = { "state", "entity", "memory",
 	    "conflict", "check", "project" };
+	enum search_what what;
+	enum fact_layer fl;
 	struct search_index *x;
 	mirror_error err;
 	char id[32], title[48], value[64], proj[16], slug[16];
@@ -805,9 +812,11 @@ held_out_build(struct files *fs, size_t rec, size_t term,
 		    i % 3 != 2 ? "common" : "rare", i % 13, i);
 		(void)snprintf(proj, sizeof(proj), "P%zu", i / 100);
 		(void)snprintf(slug, sizeof(slug), "p%zu", i / 100);
+		assert_int_equal(search_layer_of_name(l, &what, &fl), 0);
 		assert_int_equal(search_index_add(x, &(struct search_doc){
 		    .title = title, .value = value, .project = proj,
-		    .pslug = slug, .layer = l, .status = i % 5 ? "active" :
+		    .pslug = slug, .what = what, .layer = fl,
+		    .status = i % 5 ? "active" :
 		    "open", .id = id, .flags = (int)(i % 4) }, &err), 0);
 	}
 	assert_int_equal(search_index_finish(x, &err), 0);

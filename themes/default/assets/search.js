@@ -327,7 +327,8 @@
 	 * [page] for page#id, or, as the index left it out, the
 	 * manifest's template for l ("urls", of a record of a project or
 	 * of none) filled in with the project's slug and r's id: the site
-	 * makes its URLs in one place (gen/site/items.h, url_templates),
+	 * makes its URLs in one place (gen/site/items.h, whose functions
+	 * make the templates: site_search.c, search_urls_make),
 	 * and this script knows no path of its own. */
 	function url(r, l, p) {
 		var u = r[6];
