@@ -292,11 +292,49 @@ facts_read(struct violation_list *l, struct vreader *r, mirror_error *err)
 	return rc;
 }
 
+/* The earlier ids of v (finding_earlier's, of rule_keys) by a query of
+ * its own: the violations of its rule and facts detected before it, or
+ * in the same second and inserted before. Returns 0 or < 0 with err
+ * set. */
+static int
+earlier_read(struct violation *v, mirror_store *st, mirror_error *err)
+{
+	struct store_row row = { .st = st, .table = "rule_violations",
+	    .err = err };
+	size_t cap = 0;
+	int rc;
+
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT id FROM "
+	    "main.rule_violations WHERE rule_id = ?1 AND facts = ?2 AND "
+	    "id <> ?3 AND (detected_at < ?4 OR (detected_at = ?4 AND rowid < "
+	    "(SELECT rowid FROM main.rule_violations WHERE id = ?3))) "
+	    "ORDER BY detected_at DESC, rowid DESC", -1, &row.stmt, NULL);
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot read violations");
+	sqlite3_bind_text(row.stmt, 1, v->rule_id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(row.stmt, 2, v->facts, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(row.stmt, 3, v->id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(row.stmt, 4, v->detected_at, -1, SQLITE_TRANSIENT);
+	while ((rc = store_step(st, row.stmt)) == SQLITE_ROW) {
+		ARRAY_RESERVE(v->earlier, cap, v->n_earlier + 1);
+		if ((rc = storerow_text(&v->earlier[v->n_earlier], &row, 0,
+		    "id", 0)) < 0)
+			break;
+		v->n_earlier++;
+	}
+	sqlite3_finalize(row.stmt);
+	if (rc < 0)
+		return rc;
+	return rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+	    "cannot read violations");
+}
+
 /* Read the rows of stmt into out, then each one's facts (in one query
- * for them all) and earlier ids. Returns 0 or < 0 with err set. */
+ * for them all) and earlier ids: from every violation's keys when
+ * whole, else by a query each. Returns 0 or < 0 with err set. */
 static int
 list_rows(struct violation_list *out, mirror_store *st, sqlite3_stmt *stmt,
-    mirror_error *err)
+    int whole, mirror_error *err)
 {
 	struct finding_earlier ix = { 0 };
 	struct vreader r;
@@ -313,8 +351,12 @@ list_rows(struct violation_list *out, mirror_store *st, sqlite3_stmt *stmt,
 		rc = store_fail(st, err, rc, "cannot read violations");
 		goto out;
 	}
-	if ((rc = finding_earlier_load(&ix, &rule_keys, st, err)) < 0 ||
-	    (rc = facts_read(out, &r, err)) < 0)
+	if ((rc = facts_read(out, &r, err)) < 0)
+		goto out;
+	for (size_t i = 0; !whole && i < out->n && rc == 0; i++)
+		rc = earlier_read(&out->items[i], st, err);
+	if (rc < 0 || !whole ||
+	    (rc = finding_earlier_load(&ix, &rule_keys, st, err)) < 0)
 		goto out;
 	for (size_t i = 0; i < out->n; i++)
 		finding_earlier(&out->items[i].earlier,
@@ -352,7 +394,7 @@ violation_list(struct violation_list *out, mirror_store *st,
 		sqlite3_bind_text(stmt, 1, filter->status, -1, SQLITE_TRANSIENT);
 	if (filter != NULL && filter->project != NULL)
 		sqlite3_bind_text(stmt, 2, filter->project, -1, SQLITE_TRANSIENT);
-	rc = list_rows(out, st, stmt, err);
+	rc = list_rows(out, st, stmt, 1, err);
 	sqlite3_finalize(stmt);
 	return rc;
 }
@@ -367,6 +409,35 @@ violation_list_free(struct violation_list *l)
 	free(l->items);
 	l->items = NULL;
 	l->n = 0;
+}
+
+int
+violation_list_refresh(struct violation_list *l, const size_t *which,
+    size_t n, mirror_store *st, mirror_error *err)
+{
+	struct vreader r;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	rc = vreader_open(&r, st, err);
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		struct violation *v = &l->items[which[k]];
+
+		for (size_t j = 0; j < v->n_facts && rc == 0; j++) {
+			struct violation_fact *f = &v->fact[j];
+
+			free(f->label);
+			free(f->project);
+			free(f->source);
+			free(f->status_now);
+			f->label = f->project = f->source = f->status_now =
+			    NULL;
+			rc = fact_now(f, &r, err);
+		}
+	}
+	vreader_close(&r);
+	return rc;
 }
 
 int
@@ -386,7 +457,7 @@ violation_get(struct violation *out, mirror_store *st, const char *id,
 	if (rc != SQLITE_OK)
 		return store_fail(st, err, rc, "cannot read a violation");
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
-	rc = list_rows(&l, st, stmt, err);
+	rc = list_rows(&l, st, stmt, 0, err);
 	sqlite3_finalize(stmt);
 	if (rc == 0 && l.n == 0)
 		rc = mirror_fail(err, MIRROR_EINPUT, "store %s: no violation "

@@ -123,6 +123,15 @@ int violation_list(struct violation_list *out, mirror_store *st,
 void violation_list_free(struct violation_list *l);
 
 /*
+ * Read again the rows now of the facts of the n violations of l at the
+ * indexes which (a list violation_list filled, its facts changed since),
+ * as violation_list reads them; the rest stays. Returns 0 or < 0 with
+ * err set.
+ */
+int violation_list_refresh(struct violation_list *l, const size_t *which,
+    size_t n, mirror_store *st, mirror_error *err);
+
+/*
  * Fill *out with violation id. Returns 0, -MIRROR_EINPUT "no violation
  * 'id'" when there is none, or < 0 on failure. The caller must
  * violation_free(out) in every case.

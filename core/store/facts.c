@@ -306,6 +306,52 @@ out:
 }
 
 int
+facts_projects_listed(struct fact_project **out, size_t *n,
+    mirror_store *st, const struct store_digest *d,
+    const struct fact_project *listed, size_t n_listed, mirror_error *err)
+{
+	size_t cap = 0, k = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = check_null_projects(st, err)) < 0)
+		return rc;
+	/* projects_digested's merge, of the rows given. */
+	for (size_t i = 0;; i++) {
+		const char *id = i < n_listed ? listed[i].id : NULL;
+		struct fact_project *p;
+
+		for (; k < d->n && (id == NULL ||
+		    strcmp(d->p[k].project, id) < 0); k++)
+			if (d->p[k].rows[0] + d->p[k].rows[1] +
+			    d->p[k].rows[2] > 0)
+				push_unlisted(out, n, &cap, &d->p[k]);
+		if (id == NULL)
+			break;
+		p = &ARRAY_PUSH(*out, *n, cap);
+		memset(p, 0, sizeof(*p));
+		p->id = xstrdup(id);
+		p->name = xstrdup(listed[i].name);
+		p->description = xstrdup(listed[i].description);
+		p->aliases = xcalloc(listed[i].n_aliases + 1, sizeof(char *));
+		for (size_t a = 0; a < listed[i].n_aliases; a++)
+			p->aliases[a] = xstrdup(listed[i].aliases[a]);
+		p->n_aliases = listed[i].n_aliases;
+		p->listed = 1;
+		p->latest = -1;
+		if (k < d->n && strcmp(d->p[k].project, p->id) == 0) {
+			p->n_state = d->p[k].rows[0];
+			p->n_entities = d->p[k].rows[1];
+			p->n_memories = d->p[k].rows[2];
+			p->latest = d->p[k].latest;
+			p->n_active = d->p[k++].active;
+		}
+	}
+	return 0;
+}
+
+int
 facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
     const struct store_digest *d, mirror_error *err)
 {
@@ -2085,6 +2131,26 @@ facts_digest_swept(struct store_digest *d, mirror_store *st,
 	extras_seal(d, extra, folded);
 	digest_refold_end(d);
 	return rc;
+}
+
+int
+facts_findings_sum(uint64_t *out, const struct store_digest *d)
+{
+	uint64_t h = hash_add_str(0, "findings");
+
+	if (!d->tables_set)
+		return -1;
+	for (size_t i = 0; i < NELEM(extra_digests); i++) {
+		if (extra_digests[i].group_kind != 'c' &&
+		    extra_digests[i].group_kind != 'v')
+			continue;
+		if (!d->refold_folded[i])
+			return -1;
+		h = hash_step(hash_step(h, d->refold_sums[i].sum),
+		    d->refold_sums[i].rows);
+	}
+	*out = hash_step(h, d->tables[0]);
+	return 0;
 }
 
 int

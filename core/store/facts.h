@@ -111,6 +111,16 @@ struct store_digest;
 int facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
     const struct store_digest *d, mirror_error *err);
 
+/*
+ * facts_projects with d, of the projects rows given instead of those
+ * read (listed: the listed projects, listed 1, in id order, as a
+ * facts_projects of a store whose projects table held the same rows
+ * gave them; their counts are d's now). Returns as facts_projects.
+ */
+int facts_projects_listed(struct fact_project **out, size_t *n,
+    mirror_store *st, const struct store_digest *d,
+    const struct fact_project *listed, size_t n_listed, mirror_error *err);
+
 void facts_projects_free(struct fact_project *p, size_t n);
 
 /*
@@ -308,6 +318,16 @@ struct store_undo;
  */
 int facts_digest_swept(struct store_digest *d, mirror_store *st,
     const struct store_undo *undo, mirror_error *err);
+
+/*
+ * One value for what d folded of the conflicts, their members, the
+ * violations and their facts (each query's sum and rows, as taken or
+ * folded again last) and of the projects table, into *out: equal values
+ * of two reads, and those tables held the same rows in both (up to
+ * 64-bit collisions), whatever the facts did. Returns 0, or -1 when d
+ * did not fold them all (no value).
+ */
+int facts_findings_sum(uint64_t *out, const struct store_digest *d);
 
 /* What, besides the snapshot checksum, the clock decides in a read. */
 struct facts_clock {

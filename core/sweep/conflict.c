@@ -306,6 +306,22 @@ member_value(const struct conflict_member *m)
 	return m->value_now != NULL ? m->value_now : m->value_then;
 }
 
+/* c's description and question, from its slot and its favoured
+ * member's value (else its first member's). Returns nothing. */
+static void
+conflict_words(struct conflict *c)
+{
+	const char *qvalue = NULL;
+
+	for (size_t i = 0; i < c->n_members && qvalue == NULL; i++)
+		if (c->members[i].favoured)
+			qvalue = member_value(&c->members[i]);
+	if (qvalue == NULL && c->n_members > 0)
+		qvalue = member_value(&c->members[0]);
+	c->description = slot_describe(c->slot_kind, c->slot_key);
+	c->question = slot_question(c->slot_kind, c->slot_key, qvalue);
+}
+
 /* Fill the favoured members, earlier ids, description and question of
  * c, its members and their rows now read; the earlier ids come from ix
  * when given, else from a query. */
@@ -315,7 +331,6 @@ conflict_fill(struct conflict *c, struct reader *r,
 {
 	struct store_row row = { .st = r->st, .stmt = r->earlier,
 	    .table = "conflicts", .err = err };
-	const char *qvalue = NULL;
 	size_t cap = 0;
 	int rc;
 
@@ -343,13 +358,7 @@ conflict_fill(struct conflict *c, struct reader *r,
 	if (rc != SQLITE_DONE)
 		return store_fail(r->st, err, rc, "cannot read conflicts");
 words:
-	c->description = slot_describe(c->slot_kind, c->slot_key);
-	for (size_t i = 0; i < c->n_members && qvalue == NULL; i++)
-		if (c->members[i].favoured)
-			qvalue = member_value(&c->members[i]);
-	if (qvalue == NULL && c->n_members > 0)
-		qvalue = member_value(&c->members[0]);
-	c->question = slot_question(c->slot_kind, c->slot_key, qvalue);
+	conflict_words(c);
 	return 0;
 }
 
@@ -504,6 +513,47 @@ conflict_check(mirror_store *st, mirror_error *err)
 	rc = finding_check(&member_table, member_check_row, st, err);
 out:
 	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/* Let go the current-row half of member m (member_now's). */
+static void
+member_now_free(struct conflict_member *m)
+{
+	char **now[] = { &m->value_now, &m->status_now, &m->layer_type,
+	    &m->source, &m->created_at, &m->updated_at, &m->label,
+	    &m->project, &m->slot_words };
+
+	for (size_t i = 0; i < sizeof(now) / sizeof(*now); i++) {
+		free(*now[i]);
+		*now[i] = NULL;
+	}
+}
+
+int
+conflict_list_refresh(struct conflict_list *l, const size_t *which,
+    size_t n, mirror_store *st, mirror_error *err)
+{
+	struct reader r;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	if ((rc = reader_open(&r, st, err)) < 0)
+		goto out;
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		struct conflict *c = &l->items[which[k]];
+
+		for (size_t j = 0; j < c->n_members && rc == 0; j++) {
+			member_now_free(&c->members[j]);
+			rc = member_now(&c->members[j], r.rows, err);
+		}
+		free(c->description);
+		free(c->question);
+		conflict_words(c);
+	}
+out:
+	reader_close(&r);
 	return rc;
 }
 

@@ -114,6 +114,16 @@ int conflict_list(struct conflict_list *out, mirror_store *st,
 void conflict_list_free(struct conflict_list *l);
 
 /*
+ * Read again the rows now of the members of the n conflicts of l at the
+ * indexes which (a list conflict_list filled, its facts changed since),
+ * and the question they decide, as conflict_list reads them; the rest
+ * (the conflicts' rows, members, earlier ids) stays. Returns 0 or < 0
+ * with err set.
+ */
+int conflict_list_refresh(struct conflict_list *l, const size_t *which,
+    size_t n, mirror_store *st, mirror_error *err);
+
+/*
  * Read every row of conflicts and conflict_members as conflict_list and
  * the sweep read them, keeping nothing: so a build or a sweep refuses
  * bad text mirror once wrote before it writes. Returns 0 or the first
