@@ -5,6 +5,7 @@
  */
 #include "pipeline/steps.h"
 #include "store/digest.h"
+#include "store/facts.h"
 #include "store/store.h"
 #include "util/hash.h"
 
@@ -136,8 +137,13 @@ build_snapshot_after(struct build *b, mirror_error *err)
 		}
 		if (v != ch->version)
 			rc = build_snapshot(s, 0, NULL, err);
-		else if (b->run.rows_written != 0)
+		else if (b->run.rows_written != 0) {
+			/* The digest's sums of before the sweep, for the
+			 * model's kept lists (site/model.h). */
+			s->swept = facts_findings_sum(&s->findings_before,
+			    &s->digest) == 0 ? b->undo : NULL;
 			rc = build_snapshot_swept(s, b->undo, err);
+		}
 	}
 	digest_refold_drop(&s->digest);
 	/* The digest is of this read's rows (taken again when they

@@ -12,6 +12,7 @@
 #define MIRROR_SITE_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "render/slug.h"
@@ -20,6 +21,7 @@
 #include "store/digest.h"
 #include "store/facts.h"
 #include "store/store.h"
+#include "store/undo.h"
 #include "sweep/conflict.h"
 #include "sweep/health.h"
 
@@ -75,6 +77,13 @@ struct site_model {
 	                                 project, the reader's first group,
 	                                 read before the families (the
 	                                 index's, which runs beside them) */
+	/* Set by a build whose sweep wrote (no other connection since),
+	 * before site_model_read; swept NULL: none. The findings sum
+	 * (store/facts.h, facts_findings_sum) of the read before the sweep
+	 * and the sweep's changes (store/undo.h): the lists the read of
+	 * the store as it was kept are brought up to date by them. */
+	uint64_t findings_before;
+	const struct store_undo *swept;
 	struct facts_kept *kept;      /* NULL, or the projects the build's
 	                                 check read in a read of the same
 	                                 store (no other connection wrote
