@@ -308,7 +308,7 @@ out:
 int
 facts_projects_listed(struct fact_project **out, size_t *n,
     mirror_store *st, const struct store_digest *d,
-    const struct fact_project *listed, size_t n_listed, mirror_error *err)
+    const struct fact_project *listed, mirror_error *err)
 {
 	size_t cap = 0, k = 0;
 	int rc;
@@ -319,7 +319,7 @@ facts_projects_listed(struct fact_project **out, size_t *n,
 		return rc;
 	/* projects_digested's merge, of the rows given. */
 	for (size_t i = 0;; i++) {
-		const char *id = i < n_listed ? listed[i].id : NULL;
+		const char *id = listed[i].id;
 		struct fact_project *p;
 
 		for (; k < d->n && (id == NULL ||

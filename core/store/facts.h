@@ -115,11 +115,12 @@ int facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
  * facts_projects with d, of the projects rows given instead of those
  * read (listed: the listed projects, listed 1, in id order, as a
  * facts_projects of a store whose projects table held the same rows
- * gave them; their counts are d's now). Returns as facts_projects.
+ * gave them, ended by one whose id is NULL; their counts are d's now).
+ * Returns as facts_projects.
  */
 int facts_projects_listed(struct fact_project **out, size_t *n,
     mirror_store *st, const struct store_digest *d,
-    const struct fact_project *listed, size_t n_listed, mirror_error *err);
+    const struct fact_project *listed, mirror_error *err);
 
 void facts_projects_free(struct fact_project *p, size_t n);
 

@@ -65,18 +65,18 @@ checks_read(void *arg, mirror_store *st, mirror_error *err)
 }
 
 /* The projects, their slugs and the audit, on m->st: of the listed
- * projects' rows given (NULL: read), else read. Returns 0 or < 0 with
- * err set. */
+ * projects' rows given (facts_projects_listed's; NULL: read). Returns 0
+ * or < 0 with err set. */
 static int
 facts_read(struct site_model *m, const struct fact_project *listed,
-    size_t n_listed, mirror_error *err)
+    mirror_error *err)
 {
 	int rc;
 
 	/* The digest counted every project's rows in its pass. */
 	if (listed != NULL)
 		rc = facts_projects_listed(&m->projects, &m->n_projects, m->st,
-		    &m->digest, listed, n_listed, err);
+		    &m->digest, listed, err);
 	else
 		rc = facts_projects(&m->projects, &m->n_projects, m->st,
 		    &m->digest, err);
@@ -856,7 +856,11 @@ findings_kept(struct site_model *m, uint64_t tag, int swept,
 	}
 	if (rc == 1 && (rc = keep_refresh(&r, err)) == 0) {
 		disputed_from_list(m);
-		rc = facts_read(m, r.listed, r.n_listed, err);
+		/* The listed projects, ended by one of no id. */
+		memset(&ARRAY_PUSH(r.listed, r.n_listed, r.cap_listed), 0,
+		    sizeof(*r.listed));
+		r.n_listed--;
+		rc = facts_read(m, r.listed, err);
 		rc = rc < 0 ? rc : 1;
 	}
 	free(r.changed);
@@ -898,7 +902,7 @@ findings_whole(struct site_model *m, mirror_error *err)
 
 	conflicts = store_parallel_start(m->st, conflicts_read, m);
 	checks = store_parallel_start(m->st, checks_read, m);
-	rc = facts_read(m, NULL, 0, err);
+	rc = facts_read(m, NULL, err);
 	rc = read_join(conflicts, conflicts_read, m, rc, err);
 	return read_join(checks, checks_read, m, rc, err);
 }
