@@ -573,7 +573,9 @@ keep_load(struct keep_read *r, uint64_t h)
 		violation_list_free(&m->violations);
 		return 0;
 	}
-	qsort(r->changed, r->n_changed, sizeof(*r->changed), keep_cmp);
+	if (r->n_changed > 0)
+		qsort(r->changed, r->n_changed, sizeof(*r->changed),
+		    keep_cmp);
 	return 1;
 }
 
@@ -582,8 +584,9 @@ keep_load(struct keep_read *r, uint64_t h)
 static int
 keep_changed(const struct keep_read *r, const char *project)
 {
-	return project == NULL || bsearch(&project, r->changed, r->n_changed,
-	    sizeof(*r->changed), keep_cmp) != NULL;
+	return project == NULL || (r->n_changed > 0 && bsearch(&project,
+	    r->changed, r->n_changed, sizeof(*r->changed), keep_cmp) !=
+	    NULL);
 }
 
 /*
@@ -650,7 +653,8 @@ keep_ids_sort(struct keep_ids *ids)
 {
 	size_t k = 0;
 
-	qsort(ids->v, ids->n, sizeof(*ids->v), keep_cmp);
+	if (ids->n > 0)
+		qsort(ids->v, ids->n, sizeof(*ids->v), keep_cmp);
 	for (size_t i = 0; i < ids->n; i++)
 		if (k > 0 && strcmp(ids->v[k - 1], ids->v[i]) == 0)
 			free(ids->v[i]);
@@ -671,8 +675,8 @@ keep_ids_free(struct keep_ids *ids)
 static int
 keep_ids_has(const struct keep_ids *ids, const char *id)
 {
-	return bsearch(&id, ids->v, ids->n, sizeof(*ids->v), keep_cmp) !=
-	    NULL;
+	return ids->n > 0 && bsearch(&id, ids->v, ids->n, sizeof(*ids->v),
+	    keep_cmp) != NULL;
 }
 
 /* A status's place in the review queue (conflict_list's order). */
@@ -738,7 +742,8 @@ patch_conflicts(struct site_model *m, const struct keep_ids *ids)
 		}
 		ARRAY_PUSH(l->items, l->n, cap) = c;
 	}
-	qsort(l->items, l->n, sizeof(*l->items), cmp_conflict);
+	if (l->n > 0)
+		qsort(l->items, l->n, sizeof(*l->items), cmp_conflict);
 	return 1;
 }
 
@@ -765,7 +770,8 @@ patch_violations(struct site_model *m, const struct keep_ids *ids)
 		}
 		ARRAY_PUSH(l->items, l->n, cap) = v;
 	}
-	qsort(l->items, l->n, sizeof(*l->items), cmp_violation);
+	if (l->n > 0)
+		qsort(l->items, l->n, sizeof(*l->items), cmp_violation);
 	return 1;
 }
 
