@@ -1286,17 +1286,19 @@ explains(const struct event *c, const char *id)
 	return 0;
 }
 
-/* ", N word" / "N noun word" for a count, when it is not 0. */
+/* ", N word" / "N noun word" for a count, when it is not 0 (noun
+ * takes an "s" when n is not 1). */
 static void
 put_count(strbuf *sb, int *first_of_noun, size_t n, const char *noun,
-    const char *nouns, const char *word)
+    const char *word)
 {
 	if (n == 0)
 		return;
 	if (sb->len > 0)
 		strbuf_puts(sb, ", ");
 	if (*first_of_noun)
-		strbuf_printf(sb, "%zu %s %s", n, n == 1 ? noun : nouns, word);
+		strbuf_printf(sb, "%zu %s%s %s", n, noun, n == 1 ? "" : "s",
+		    word);
 	else
 		strbuf_printf(sb, "%zu %s", n, word);
 	*first_of_noun = 0;
@@ -1314,24 +1316,19 @@ counts_subject(strbuf *sb, const struct events *es)
 		k[es->v[i].kind]++;
 		members += es->v[i].joined;
 	}
-	put_count(sb, &f, k[EV_CHANGED] + k[EV_STATUS], "fact", "facts",
-	    "changed");
-	put_count(sb, &f, k[EV_ADDED], "fact", "facts", "added");
-	put_count(sb, &f, k[EV_RETIRED], "fact", "facts", "retired");
-	put_count(sb, &f, k[EV_REMOVED], "fact", "facts", "removed");
-	put_count(sb, &c, k[EV_OPENED], "conflict", "conflicts", "opened");
-	put_count(sb, &c, k[EV_RESOLVED], "conflict", "conflicts",
-	    "resolved");
-	put_count(sb, &c, k[EV_DISMISSED], "conflict", "conflicts",
-	    "dismissed");
-	put_count(sb, &c, k[EV_CLOSED], "conflict", "conflicts",
-	    "closed by the sweep");
-	put_count(sb, &c, k[EV_CSTATUS], "conflict", "conflicts",
-	    "changed status");
-	put_count(sb, &c, k[EV_CGONE], "conflict", "conflicts", "gone");
-	put_count(sb, &m, members, "member", "members", "joined");
-	put_count(sb, &v, k[EV_KOPENED], "check", "checks", "newly failing");
-	put_count(sb, &v, k[EV_KCLOSED], "check", "checks", "passing again");
+	put_count(sb, &f, k[EV_CHANGED] + k[EV_STATUS], "fact", "changed");
+	put_count(sb, &f, k[EV_ADDED], "fact", "added");
+	put_count(sb, &f, k[EV_RETIRED], "fact", "retired");
+	put_count(sb, &f, k[EV_REMOVED], "fact", "removed");
+	put_count(sb, &c, k[EV_OPENED], "conflict", "opened");
+	put_count(sb, &c, k[EV_RESOLVED], "conflict", "resolved");
+	put_count(sb, &c, k[EV_DISMISSED], "conflict", "dismissed");
+	put_count(sb, &c, k[EV_CLOSED], "conflict", "closed by the sweep");
+	put_count(sb, &c, k[EV_CSTATUS], "conflict", "changed status");
+	put_count(sb, &c, k[EV_CGONE], "conflict", "gone");
+	put_count(sb, &m, members, "member", "joined");
+	put_count(sb, &v, k[EV_KOPENED], "check", "newly failing");
+	put_count(sb, &v, k[EV_KCLOSED], "check", "passing again");
 
 	/* Events are sorted by project: count the distinct names. */
 	for (size_t i = 0; i < es->n; i++) {
