@@ -514,8 +514,8 @@ check_packed_refs(const char *path, const char *shown, mirror_error *err)
  * (the caller frees it), 1 when the file is absent, or < 0.
  */
 static int
-pointer_file(char **out, const char *path, const char *shown,
-    const char *prefix, const char *base, mirror_error *err)
+pointer_file(char **out, const char *path, const char *prefix,
+    const char *base, mirror_error *err)
 {
 	strbuf buf, t;
 	char *p, *nl;
@@ -523,7 +523,7 @@ pointer_file(char **out, const char *path, const char *shown,
 
 	*out = NULL;
 	strbuf_init(&buf);
-	if ((rc = slurp(&buf, path, shown, err)) != 0) {
+	if ((rc = slurp(&buf, path, path, err)) != 0) {
 		strbuf_free(&buf);
 		return rc;
 	}
@@ -564,8 +564,8 @@ mgit_check_files(const char *repo_path, mirror_error *err)
 		gitdir = strbuf_detach(&p);
 		strbuf_init(&p);
 	} else if (there) {
-		rc = pointer_file(&gitdir, p.data, p.data, "gitdir: ",
-		    repo_path, err);
+		rc = pointer_file(&gitdir, p.data, "gitdir: ", repo_path,
+		    err);
 		if (rc != 0)
 			goto out;
 	} else {
@@ -577,7 +577,7 @@ mgit_check_files(const char *repo_path, mirror_error *err)
 		goto out;
 	strbuf_reset(&p);
 	strbuf_printf(&p, "%s/commondir", gitdir);
-	rc = pointer_file(&common, p.data, p.data, "", gitdir, err);
+	rc = pointer_file(&common, p.data, "", gitdir, err);
 	if (rc < 0)
 		goto out;
 	if (rc == 1)
