@@ -104,7 +104,7 @@ struct rule_set {
 /* A sweep's keys to write after it (rules_key_later). */
 struct rule_keys;
 
-/* What rules_run did, for struct sweep_run. */
+/* What rules_finish did, for struct sweep_run. */
 struct rule_counts {
 	long long opened;           /* violations opened */
 	long long closed;           /* violations closed */
@@ -136,7 +136,7 @@ void rules_free(struct rule_set *rs);
  * order (strcmp), as tier; shown is how dir is named in origins ("rules"
  * for the starter set, dir itself for the user's). A rule of tier
  * RULE_USER replaces a starter rule of the same id. A rule that cannot
- * be read is added with its error (rules_run reports it); so is a file
+ * be read is added with its error (rules_finish reports it); so is a file
  * that cannot be opened. Returns 0, 1 when dir does not exist and
  * missing_ok, or -MIRROR_EINPUT when dir cannot be listed (or is
  * missing and not missing_ok), or when shown, a file's name or a
@@ -357,13 +357,5 @@ int rules_finish(struct rule_counts *out, struct rules_job *job,
  * did not take an early job): the thread is stopped between two rules
  * and the rule it reads interrupted. NULL is a no-op. */
 void rules_abandon(struct rules_job *job);
-
-/*
- * rules_start and rules_finish in one, every rule evaluated on st
- * itself: st may have written in the transaction already.
- */
-int rules_run(struct rule_counts *out, mirror_store *st,
-    const struct rule_set *rs, const char *run_id, const char *now,
-    mirror_error *err);
 
 #endif

@@ -448,7 +448,7 @@ find_rule(struct rule_set *rs, const char *id, size_t before)
 
 /*
  * The last rule added: a user rule replaces a starter rule of its id;
- * two of one tier are both kept (rules_run reports the second).
+ * two of one tier are both kept (rules_finish reports the second).
  */
 static void
 rule_added(struct rule_set *rs)

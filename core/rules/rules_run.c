@@ -1048,18 +1048,3 @@ rules_finish(struct rule_counts *out, struct rules_job *job,
 	job_free(job);
 	return rc;
 }
-
-int
-rules_run(struct rule_counts *out, mirror_store *st,
-    const struct rule_set *rs, const char *run_id, const char *now,
-    mirror_error *err)
-{
-	struct rules_job *job;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	strbuf_init(&out->told);
-	if ((rc = job_start(&job, st, rs, now, 0, err)) < 0)
-		return rc;
-	return rules_finish(out, job, run_id, err);
-}

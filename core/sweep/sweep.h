@@ -131,10 +131,10 @@ int sweep_run_scoped(struct sweep_run *out, mirror_store *st, time_t now,
 /*
  * sweep_run_scoped, then, in the same transaction, every rule of rules
  * over the WHOLE store whatever the scope (rules are cross-project:
- * core/rules/rules.h, rules_run), recording violations and one rule_runs
- * row per rule as this run. rules NULL runs none and leaves the rule
- * tables alone (sweep_run and sweep_run_scoped); an empty set closes
- * every open violation. A rule that fails never fails the sweep.
+ * core/rules/rules.h, rules_finish), recording violations and one
+ * rule_runs row per rule as this run. rules NULL runs none and leaves
+ * the rule tables alone (sweep_run and sweep_run_scoped); an empty set
+ * closes every open violation. A rule that fails never fails the sweep.
  * Returns as sweep_run_scoped does.
  */
 int sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
