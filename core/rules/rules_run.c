@@ -503,11 +503,12 @@ job_free(struct rules_job *j)
 	free(j);
 }
 
-/* Start: what runs, and (in parallel) its evaluation. */
+/* Make *out, the job of running rs on st at now: what runs (rules_start
+ * starts its evaluation in parallel). Returns 0, or < 0 with err set
+ * and *out NULL. */
 static int
 job_start(struct rules_job **out, mirror_store *st,
-    const struct rule_set *rs, const char *now, int parallel,
-    mirror_error *err)
+    const struct rule_set *rs, const char *now, mirror_error *err)
 {
 	struct rules_job *j;
 	size_t cap = 0;
@@ -538,8 +539,6 @@ job_start(struct rules_job **out, mirror_store *st,
 	j->ev = xcalloc(j->n > 0 ? j->n : 1, sizeof(*j->ev));
 	for (size_t i = 0; i < j->n; i++)
 		strbuf_init(&j->ev[i].why);
-	if (parallel && j->n > 0 && mirror_jobs() > 1)
-		parallel_start(j);
 	*out = j;
 	return 0;
 }
@@ -548,7 +547,11 @@ int
 rules_start(struct rules_job **out, mirror_store *st,
     const struct rule_set *rs, const char *now, mirror_error *err)
 {
-	return job_start(out, st, rs, now, 1, err);
+	int rc = job_start(out, st, rs, now, err);
+
+	if (rc == 0 && (*out)->n > 0 && mirror_jobs() > 1)
+		parallel_start(*out);
+	return rc;
 }
 
 /* The keys mirror_meta holds, into the rules of j with their ids.
@@ -683,7 +686,7 @@ rules_prepare_early(struct rules_job **out, mirror_store *st,
 
 	*out = NULL;
 	if ((rc = store_data_version(&v, st, err)) < 0 ||
-	    (rc = job_start(out, st, rs, now, 0, err)) < 0)
+	    (rc = job_start(out, st, rs, now, err)) < 0)
 		return rc;
 	(*out)->version = v;
 	if ((rc = learn_keys(*out, err)) < 0) {
