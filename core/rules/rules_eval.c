@@ -174,15 +174,25 @@ bind_params(struct rule_conn *c, const struct rule *r, sqlite3_stmt *s,
 	return 0;
 }
 
+/* A rule's query prepared: its statement, and the indexes of its
+ * columns project, facts and message. */
+struct rule_query {
+	sqlite3_stmt *s;
+	int cols[3];
+};
+
 /*
- * Prepare r's query under the guard into *s, and check it is one
+ * Prepare r's query under the guard into *q, and check it is one
  * read-only SELECT with columns project, facts, message (their indexes
- * into cols). Returns 0, 1 with why set, or < 0 with err set.
+ * into q->cols). Returns 0, 1 with why set, or < 0 with err set; q->s
+ * is the caller's to finalize either way.
  */
 static int
-prepare_rule(struct rule_conn *c, const struct rule *r, sqlite3_stmt **s,
-    int cols[3], strbuf *why, mirror_error *err)
+prepare_rule(struct rule_query *q, struct rule_conn *c, const struct rule *r,
+    strbuf *why, mirror_error *err)
 {
+	sqlite3_stmt **s = &q->s;
+	int *cols = q->cols;
 	static const char *const want[3] = { "project", "facts", "message" };
 	const char *tail = NULL;
 	int rc, off;
@@ -384,11 +394,12 @@ ctext(sqlite3_stmt *s, int i)
 	return v != NULL ? v : "";
 }
 
-/* The current row of s into res. Returns 0, or 1 with why set. */
+/* The current row of q into res. Returns 0, or 1 with why set. */
 static int
-take_row(struct rule_eval *res, sqlite3_stmt *s, const int cols[3],
-    strbuf *why)
+take_row(struct rule_eval *res, const struct rule_query *q, strbuf *why)
 {
+	sqlite3_stmt *s = q->s;
+	const int *cols = q->cols;
 	struct rule_hit h = { 0 };
 	strbuf msg;
 
@@ -421,23 +432,23 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 {
 	struct store_memcap cap = { .soft = RULE_MAX_MEMORY,
 	    .hard = RULE_HARD_MEMORY };
-	sqlite3_stmt *s = NULL;
-	int cols[3], rc;
+	struct rule_query q = { 0 };
+	int rc;
 
 	guard_arm(&c->guard, c->db);
 	store_steps_set(c->st, c->budget_msteps * 1000,
 	    c->budget_msteps * RULE_MS_PER_MSTEP);
-	rc = prepare_rule(c, r, &s, cols, why, err);
+	rc = prepare_rule(&q, c, r, why, err);
 	if (rc == 0 && c->parallel && c->guard.reads_sweep)
 		rc = 2;
 	(void)store_memcap_arm(&cap);
 	while (rc == 0) {
-		int step = sqlite3_step(s);
+		int step = sqlite3_step(q.s);
 
 		if (step == SQLITE_DONE)
 			break;
 		if (step == SQLITE_ROW) {
-			rc = take_row(res, s, cols, why);
+			rc = take_row(res, &q, why);
 			continue;
 		}
 		if (cap.over != 0) {
@@ -462,7 +473,7 @@ run_one(struct rule_conn *c, const struct rule *r, struct rule_eval *res,
 			rc = why_at(why, r, -1, "%s", sqlite3_errmsg(c->db));
 	}
 	store_memcap_disarm();
-	sqlite3_finalize(s);
+	sqlite3_finalize(q.s);
 	store_steps_set(c->st, 0, 0);
 	guard_disarm(&c->guard, c->db);
 	if (rc >= 0 && sqlite3_get_autocommit(c->db) && cap.over == 2)
@@ -567,16 +578,17 @@ int
 rule_reads(struct rule_reads *out, struct rule_conn *c, const struct rule *r,
     mirror_error *err)
 {
-	sqlite3_stmt *s = NULL, *ex = NULL;
+	struct rule_query q = { 0 };
+	sqlite3_stmt *ex = NULL;
 	strbuf why, sql;
-	int cols[3], rc;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	strbuf_init(&why);
 	strbuf_init(&sql);
 	guard_arm(&c->guard, c->db);
-	rc = prepare_rule(c, r, &s, cols, &why, err);
-	sqlite3_finalize(s);
+	rc = prepare_rule(&q, c, r, &why, err);
+	sqlite3_finalize(q.s);
 	if (rc == 0) {
 		strbuf_printf(&sql, "EXPLAIN %s", r->query);
 		if (sqlite3_prepare_v2(c->db, sql.data, -1, &ex, NULL) !=
