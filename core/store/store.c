@@ -439,18 +439,18 @@ store_check_triggers(mirror_store *st, mirror_error *err)
 }
 
 /*
- * Set *has to whether table exists, and fill cols (a NULL-terminated
- * list) into *found as a bitmask of present columns. Returns 0 or < 0.
+ * Fill cols (a NULL-terminated list) into *found as a bitmask of the
+ * columns table has. Returns 1 when table exists, 0 when it does not
+ * (*found 0), or < 0 with err set.
  */
 static int
-table_columns(mirror_store *st, const char *table, const char *const *cols,
-    int *has, unsigned *found, mirror_error *err)
+table_columns(unsigned *found, mirror_store *st, const char *table,
+    const char *const *cols, mirror_error *err)
 {
 	sqlite3_stmt *stmt = NULL;
 	char sql[128];
-	int rc, n;
+	int rc, n, has = 0;
 
-	*has = 0;
 	*found = 0;
 	n = snprintf(sql, sizeof(sql), "PRAGMA main.table_info(\"%s\")", table);
 	if (n < 0 || (size_t)n >= sizeof(sql))
@@ -461,7 +461,7 @@ table_columns(mirror_store *st, const char *table, const char *const *cols,
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(stmt, 1);
 
-		*has = 1;
+		has = 1;
 		for (unsigned i = 0; cols[i] != NULL; i++)
 			if (name != NULL && strcmp(name, cols[i]) == 0)
 				*found |= 1u << i;
@@ -469,7 +469,7 @@ table_columns(mirror_store *st, const char *table, const char *const *cols,
 	if (rc != SQLITE_DONE)
 		goto fail;
 	sqlite3_finalize(stmt);
-	return 0;
+	return has;
 fail:
 	rc = store_fail(st, err, rc, "cannot read the schema");
 	sqlite3_finalize(stmt);
@@ -490,7 +490,8 @@ check_table(mirror_store *st, const struct table_contract *tc,
 	rc = check_is_table(st, tc->table, err);
 	if (rc < 0)
 		return rc;
-	rc = table_columns(st, tc->table, tc->required, present, &found, err);
+	rc = table_columns(&found, st, tc->table, tc->required, err);
+	*present = rc == 1;
 	if (rc < 0)
 		return rc;
 	if (!*present) {
@@ -534,9 +535,9 @@ check_optional_cols(mirror_store *st, mirror_error *err)
 	for (size_t t = 0; t < NELEM(optional_cols); t++) {
 		const struct optional_cols *o = &optional_cols[t];
 		unsigned found;
-		int has, rc;
+		int rc;
 
-		rc = table_columns(st, o->table, o->cols, &has, &found, err);
+		rc = table_columns(&found, st, o->table, o->cols, err);
 		if (rc < 0)
 			return rc;
 		for (size_t i = 0; o->cols[i] != NULL; i++)
@@ -565,14 +566,14 @@ read_mirror_version(mirror_store *st, int *version, mirror_error *err)
 	static const char *const cols[] = { "key", "value", NULL };
 	sqlite3_stmt *stmt = NULL;
 	unsigned found;
-	int has, rc;
+	int rc;
 
 	*version = 0;
 	rc = check_is_table(st, "mirror_meta", err);
 	if (rc < 0)
 		return rc;
-	rc = table_columns(st, "mirror_meta", cols, &has, &found, err);
-	if (rc < 0 || !has)
+	rc = table_columns(&found, st, "mirror_meta", cols, err);
+	if (rc <= 0)
 		return rc;
 	if (found != 3u)
 		return mirror_fail(err, MIRROR_EINPUT,
