@@ -854,18 +854,18 @@ cursor_seek(struct facts_reader *r, int t, const char *project,
 }
 
 /*
- * Prepare into *stmt the SQL tmpl of table t for st. Returns 0 or < 0
- * with err set.
+ * Prepare into *stmt the read of table t (its read_sql) for st, scoped
+ * as table_sql says. Returns 0 or < 0 with err set.
  */
 static int
-prepare_table(sqlite3_stmt **stmt, mirror_store *st, int t,
-    const char *tmpl, int scoped, mirror_error *err)
+prepare_table(sqlite3_stmt **stmt, mirror_store *st, int t, int scoped,
+    mirror_error *err)
 {
 	strbuf sql;
 	int rc;
 
 	strbuf_init(&sql);
-	table_sql(&sql, &tables[t], st, tmpl, scoped);
+	table_sql(&sql, &tables[t], st, tables[t].read_sql, scoped);
 	rc = prepare(stmt, st, sql.data, tables[t].what, err);
 	strbuf_free(&sql);
 	return rc;
@@ -893,8 +893,7 @@ reader_open(struct facts_reader **out, mirror_store *st, time_t now,
 	int rc;
 
 	for (int t = 0; t < T_N; t++)
-		if ((rc = prepare_table(&r->stmt[t], st, t, tables[t].read_sql,
-		    scoped, err)) < 0)
+		if ((rc = prepare_table(&r->stmt[t], st, t, scoped, err)) < 0)
 			return rc;
 	return 0;
 }
@@ -925,8 +924,8 @@ wide_sort(void *arg, mirror_store *st, mirror_error *err)
 	for (int k = w->k; rc == 0 && k < T_N; k += w->n) {
 		int t = wide_order[k];
 
-		if ((rc = prepare_table(&r->stmt[t], st, t, tables[t].read_sql,
-		    SCOPE_NONE, err)) < 0)
+		if ((rc = prepare_table(&r->stmt[t], st, t, SCOPE_NONE,
+		    err)) < 0)
 			break;
 		rc = store_step(st, r->stmt[t]);
 		if (rc == SQLITE_DONE)
@@ -1156,12 +1155,17 @@ check_rows(mirror_store *st, int t, time_t now, mirror_error *err)
 	const struct table *tb = &tables[t];
 	struct store_row r = { .st = st, .table = tb->name, .err = err };
 	struct project_facts f;
+	strbuf sql;
 	size_t cap = 0;
 	int rc;
 
 	memset(&f, 0, sizeof(f));
-	if ((rc = prepare_table(&r.stmt, st, t, tb->check_sql != NULL ?
-	    tb->check_sql : tb->all_sql, 0, err)) < 0)
+	strbuf_init(&sql);
+	table_sql(&sql, tb, st, tb->check_sql != NULL ? tb->check_sql :
+	    tb->all_sql, 0);
+	rc = prepare(&r.stmt, st, sql.data, tb->what, err);
+	strbuf_free(&sql);
+	if (rc < 0)
 		return rc;
 	while ((rc = store_step(st, r.stmt)) == SQLITE_ROW) {
 		r.id = NULL;
@@ -1677,6 +1681,7 @@ struct parallel_fold {
 	struct digest_sum sum[T_N];
 	struct digest_sum extra[NELEM(extra_digests)];
 	int folded[NELEM(extra_digests)];
+	struct store_parallel *bs;      /* its connection; NULL: none */
 };
 
 /* The entities' count into d's room for them: one pass over the
@@ -1729,24 +1734,23 @@ fold_parallel(void *arg, mirror_store *st, mirror_error *err)
 }
 
 /*
- * Wait for a parallel fold (bs; NULL: none was started) and take its
- * tables into f->d and sum, its extra digests into extra and folded.
+ * Wait for the parallel fold b (b->bs NULL: none was started) and take
+ * its tables into f->d and sum, its extra digests into extra and folded.
  * When it did not run or failed and f->st is not NULL, fold them as f
  * says instead (which tells what is wrong). Returns 0 or < 0 with
  * f->err set.
  */
 static int
-parallel_finish(struct store_parallel *bs, struct parallel_fold *b,
-    struct digest_sum sum[T_N], struct digest_sum *extra, int *folded,
-    const struct table_fold *f)
+parallel_finish(struct parallel_fold *b, struct digest_sum sum[T_N],
+    struct digest_sum *extra, int *folded, const struct table_fold *f)
 {
 	struct store_digest *d = f->d;
 	mirror_error ignored;
 	int rc = 0;
 
-	if (bs == NULL)
+	if (b->bs == NULL)
 		return 0;
-	if (store_parallel_join(bs, &rc, &ignored) && rc == 0) {
+	if (store_parallel_join(b->bs, &rc, &ignored) && rc == 0) {
 		digest_merge(d, &b->d);
 		for (size_t i = 0; i < b->ntables; i++)
 			sum[b->tables[i]] = b->sum[b->tables[i]];
@@ -1841,14 +1845,14 @@ struct digest_how {
 
 /*
  * Start digest_store's second and third connections on f's store
- * (bs[k] NULL: not started) on side[k], as of f->ts (now): the second
+ * (side[k].bs NULL: not started) on side[k], as of f->ts (now): the second
  * first, so the entity table's room is made while it folds (its zeroed
  * pages kept the other waiting); the third takes the entities, their edges and the extra
  * digests, so the caller folds the projects alone and waits.
  */
 static void
-sides_start(struct store_parallel *bs[2], struct parallel_fold side[2],
-    const struct table_fold *f, time_t now, const struct digest_how *how)
+sides_start(struct parallel_fold side[2], const struct table_fold *f,
+    time_t now, const struct digest_how *how)
 {
 	mirror_store *st = f->st;
 
@@ -1866,9 +1870,9 @@ sides_start(struct store_parallel *bs[2], struct parallel_fold side[2],
 	}
 	side[0].then = how->then;
 	side[0].arg = how->arg;
-	bs[0] = store_parallel_start(st, fold_parallel, &side[0]);
-	bs[1] = bs[0] != NULL ? store_parallel_start(st, fold_parallel,
-	    &side[1]) : NULL;
+	side[0].bs = store_parallel_start(st, fold_parallel, &side[0]);
+	side[1].bs = side[0].bs != NULL ? store_parallel_start(st,
+	    fold_parallel, &side[1]) : NULL;
 }
 
 /* Chain the extra digests folded (folded[i]) into d->snapshot, in
@@ -1913,7 +1917,6 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	struct digest_sum extra[NELEM(extra_digests)];
 	int folded[NELEM(extra_digests)] = { 0 };
 	struct parallel_fold side[2];
-	struct store_parallel *bs[2];
 	char ts[MIRROR_TS_LEN];
 	strbuf sql;
 	struct table_fold f = { .d = out, .st = st, .ts = ts, .sql = &sql,
@@ -1925,27 +1928,26 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	digest_init(out);
 	out->keep_rowids = rowids;
 	out->keep_refold = rowids;
-	sides_start(bs, side, &f, now, how);
+	sides_start(side, &f, now, how);
 	strbuf_init(&sql);
 	rc = digest_aliases(out, st, err);
-	if (rc == 0 && bs[1] == NULL)
+	if (rc == 0 && side[1].bs == NULL)
 		rc = expect_entities(out, st, err);
 	if (rc == 0)
 		rc = digest_fold_part(&projects, out, st, &q, err);
 	/* The layers and relationships: every column the pages read. */
 	for (int t = 0; rc == 0 && t < T_N; t++)
-		if ((bs[0] == NULL || !is_parallel(t)) &&
-		    (bs[1] == NULL || (t != T_ENT && t != T_REL)))
+		if ((side[0].bs == NULL || !is_parallel(t)) &&
+		    (side[1].bs == NULL || (t != T_ENT && t != T_REL)))
 			rc = fold_table(&sum[t], &f, t);
-	if (rc == 0 && bs[1] == NULL)
+	if (rc == 0 && side[1].bs == NULL)
 		rc = fold_extras(extra, folded, &f, 0);
 	for (int k = 0; k < 2; k++) {
 		struct table_fold fb = f;
 		int brc;
 
 		fb.st = rc == 0 ? st : NULL;
-		brc = parallel_finish(bs[k], &side[k], sum, extra, folded,
-		    &fb);
+		brc = parallel_finish(&side[k], sum, extra, folded, &fb);
 		rc = rc < 0 ? rc : brc;
 		digest_free(&side[k].d);
 	}
