@@ -202,9 +202,11 @@ mgit_check_name_free(git_repository *repo, const char *repo_path,
 }
 
 int
-mgit_read_tip(git_oid *tip, int *found, git_repository *repo,
-    const char *repo_path, const char *refname, mirror_error *err)
+mgit_read_tip(git_oid *tip, int *found, const struct mgit_branch *br,
+    mirror_error *err)
 {
+	git_repository *repo = br->repo;
+	const char *repo_path = br->repo_path, *refname = br->refname;
 	git_reference *ref = NULL;
 	git_commit *commit = NULL;
 	int rc;

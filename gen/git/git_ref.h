@@ -51,13 +51,21 @@ int mgit_check_not_checked_out(git_repository *repo, const char *repo_path,
 int mgit_check_name_free(git_repository *repo, const char *repo_path,
     const char *refname, mirror_error *err);
 
+/* A branch of an open repository: the repository, its path and the ref
+ * ("refs/heads/<branch>") as messages name them. */
+struct mgit_branch {
+	git_repository *repo;
+	const char *repo_path;
+	const char *refname;
+};
+
 /*
- * Read the branch tip: *found = 1 and *tip set, or *found = 0 when the
+ * Read br's tip: *found = 1 and *tip set, or *found = 0 when the
  * branch does not exist yet. Returns 0, or -MIRROR_EIO when the ref is
  * symbolic, unreadable or does not point to a commit.
  */
-int mgit_read_tip(git_oid *tip, int *found, git_repository *repo,
-    const char *repo_path, const char *refname, mirror_error *err);
+int mgit_read_tip(git_oid *tip, int *found, const struct mgit_branch *br,
+    mirror_error *err);
 
 /* A move of a branch: refname from old_id (NULL: it does not exist) to
  * new_id, with log_message in the reflog. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "git/git_ref.h"
 #include "git/git_repo.h"
 #include "git/git_sig.h"
 #include "sys/termtext.h"
@@ -154,10 +155,11 @@ mgit_reviewer(git_signature **out, const char *name,
 }
 
 int
-mgit_signature(git_signature **out, git_repository *repo,
-    const char *repo_path, const char *author, time_t when,
-    mirror_error *err)
+mgit_signature(git_signature **out, const struct mgit_branch *br,
+    const char *author, time_t when, mirror_error *err)
 {
+	git_repository *repo = br->repo;
+	const char *repo_path = br->repo_path;
 	char *name = NULL, *email = NULL;
 	int rc;
 

@@ -16,6 +16,8 @@
 
 #include "util/error.h"
 
+struct mgit_branch;             /* git/git_ref.h */
+
 /*
  * Split author, "Name <email>", into *name and *email (trimmed; the
  * caller frees both). Returns 0, or -MIRROR_EUSAGE naming what is wrong:
@@ -26,15 +28,14 @@ int mgit_parse_author(char **name, char **email, const char *author,
     mirror_error *err);
 
 /*
- * Make the commit signature for time when (UTC): from author when it is
- * not NULL, else from the repository config. Also sets the repository's
- * identity for reflog entries. Returns 0 and *out (free with
- * git_signature_free), or -MIRROR_EUSAGE (bad or missing identity) or
- * -MIRROR_EIO.
+ * Make the signature of a commit on br for time when (UTC): from author
+ * when it is not NULL, else from the config of br's repository. Also
+ * sets the repository's identity for the entry of br's reflog. Returns
+ * 0 and *out (free with git_signature_free), or -MIRROR_EUSAGE (bad or
+ * missing identity) or -MIRROR_EIO.
  */
-int mgit_signature(git_signature **out, git_repository *repo,
-    const char *repo_path, const char *author, time_t when,
-    mirror_error *err);
+int mgit_signature(git_signature **out, const struct mgit_branch *br,
+    const char *author, time_t when, mirror_error *err);
 
 /*
  * The author of a commit that holds one reviewer's decisions alone:

@@ -369,6 +369,7 @@ open_guarded(git_repository **repo, struct commit_ctx *c, int *have_tip,
 	git_signature **sig = &c->sig;
 	char *refname = c->refname;
 	git_oid *tip = &c->tip;
+	struct mgit_branch br = { NULL, rp, refname };
 	int rc;
 
 	*repo = NULL;
@@ -385,15 +386,15 @@ open_guarded(git_repository **repo, struct commit_ctx *c, int *have_tip,
 		free(n);
 		free(e);
 	}
-	if ((rc = mgit_open(repo, rp, err)) < 0 ||
-	    (rc = mgit_check_lock(*repo, rp, refname, err)) < 0 ||
+	if ((rc = mgit_open(repo, rp, err)) < 0)
+		return rc;
+	br.repo = *repo;
+	if ((rc = mgit_check_lock(*repo, rp, refname, err)) < 0 ||
 	    (rc = mgit_check_not_checked_out(*repo, rp, refname, err)) < 0 ||
-	    (rc = mgit_read_tip(tip, have_tip, *repo, rp, refname,
-	    err)) < 0 ||
+	    (rc = mgit_read_tip(tip, have_tip, &br, err)) < 0 ||
 	    (!*have_tip && (rc = mgit_check_name_free(*repo, rp, refname,
 	    err)) < 0) ||
-	    (rc = mgit_signature(sig, *repo, rp, req->author, when,
-	    err)) < 0)
+	    (rc = mgit_signature(sig, &br, req->author, when, err)) < 0)
 		return rc;
 	return 0;
 }
@@ -473,22 +474,13 @@ create_commit(git_oid *id, const struct commit_ctx *c, const char *message,
 	return rc;
 }
 
-/* A branch at its tip: the open repository, its path and the ref as
- * messages name them, and the commit the ref names. */
-struct branch {
-	git_repository *repo;
-	const char *repo_path;
-	const char *refname;
-	const git_oid *tip;
-};
-
-/* The commit tip of branch br and its tree, into *parent and *tree.
- * Returns 0, or -MIRROR_EIO naming br. */
+/* The commit tip of branch br (mgit_read_tip's) and its tree, into
+ * *parent and *tree. Returns 0, or -MIRROR_EIO naming br. */
 static int
-read_tip(git_commit **parent, git_tree **tree, const struct branch *br,
-    mirror_error *err)
+read_tip(git_commit **parent, git_tree **tree, const struct mgit_branch *br,
+    const git_oid *tip, mirror_error *err)
 {
-	if (git_commit_lookup(parent, br->repo, br->tip) < 0 ||
+	if (git_commit_lookup(parent, br->repo, tip) < 0 ||
 	    git_commit_tree(tree, *parent) < 0)
 		return mgit_fail(err, MIRROR_EIO, "%s: cannot read the tree of "
 		    "%s", br->repo_path, br->refname);
@@ -499,9 +491,8 @@ int
 history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
     const struct history_request *req, const char *path, mirror_error *err)
 {
-	const char *repo_path = req->repo_path;
 	char refname[MGIT_REFNAME_MAX];
-	git_repository *repo = NULL;
+	struct mgit_branch br = { NULL, req->repo_path, refname };
 	git_commit *commit = NULL;
 	git_tree *tree = NULL;
 	git_oid tip;
@@ -512,18 +503,15 @@ history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
 	if ((rc = mgit_init(err)) < 0)
 		return rc;
 	if ((rc = mgit_branch_refname(refname, req->branch, err)) == 0 &&
-	    (rc = mgit_open(&repo, repo_path, err)) == 0 &&
-	    (rc = mgit_read_tip(&tip, &found, repo, repo_path, refname,
-	    err)) == 0 && found &&
-	    (rc = read_tip(&commit, &tree, &(struct branch){ .repo = repo,
-	    .repo_path = repo_path, .refname = refname, .tip = &tip },
-	    err)) == 0)
+	    (rc = mgit_open(&br.repo, br.repo_path, err)) == 0 &&
+	    (rc = mgit_read_tip(&tip, &found, &br, err)) == 0 && found &&
+	    (rc = read_tip(&commit, &tree, &br, &tip, err)) == 0)
 		rc = tree_text(text, len, tree, path, err);
 	if (rc == 0 && *text != NULL && tip_id != NULL)
 		git_oid_tostr(tip_id, GIT_OID_HEXSZ + 1, &tip);
 	git_tree_free(tree);
 	git_commit_free(commit);
-	git_repository_free(repo);
+	git_repository_free(br.repo);
 	mgit_shutdown();
 	return rc < 0 ? rc : *text != NULL;
 }
@@ -930,9 +918,11 @@ history_commit(struct history_result *out,
 	if ((rc = open_guarded(&c.repo, &c, &have_tip, when, err)) < 0)
 		goto out;
 	if (have_tip) {
-		if ((rc = read_tip(&c.parent, &c.old_tree, &(struct branch){
-		    .repo = c.repo, .repo_path = req->repo_path,
-		    .refname = c.refname, .tip = &c.tip }, err)) < 0)
+		const struct mgit_branch br = { c.repo, req->repo_path,
+		    c.refname };
+
+		if ((rc = read_tip(&c.parent, &c.old_tree, &br, &c.tip,
+		    err)) < 0)
 			goto out;
 		git_oid_tostr(out->commit_id, sizeof(out->commit_id), &c.tip);
 	}

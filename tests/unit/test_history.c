@@ -767,13 +767,15 @@ test_stale_lock(void **state)
 	assert_int_equal(scratch_sh("rm repo.git/refs/heads/mirror.lock"), 0);
 	{
 		git_repository *repo = NULL;
+		struct mgit_branch br = { NULL, "repo.git",
+		    "refs/heads/mirror" };
 		git_oid tip;
 		int found;
 
 		assert_int_equal(mgit_init(&err), 0);
 		assert_int_equal(mgit_open(&repo, "repo.git", &err), 0);
-		assert_int_equal(mgit_read_tip(&tip, &found, repo, "repo.git",
-		    "refs/heads/mirror", &err), 0);
+		br.repo = repo;
+		assert_int_equal(mgit_read_tip(&tip, &found, &br, &err), 0);
 		assert_int_equal(found, 1);
 		put("repo.git/refs/heads/mirror.lock", "");
 		assert_int_equal(mgit_ref_cas(repo, "repo.git", &(struct
