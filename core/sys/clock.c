@@ -58,38 +58,39 @@ digits(const char *s, int w)
 	return v;
 }
 
-/* 1 when s is w digits, sep, 2 digits, sep, 2 digits (then a, b, c get
- * them, as sscanf would), else 0. */
+/* 1 when s is w digits, sep, 2 digits, sep, 2 digits (then v gets the
+ * three numbers, as sscanf would), else 0. */
 static int
-fixed3(int *a, int *b, int *c, const char *s, int w, char sep)
+fixed3(int v[3], const char *s, int w, char sep)
 {
 	int x = digits(s, w), y, z;
 
 	if (x < 0 || s[w] != sep || (y = digits(s + w + 1, 2)) < 0 ||
 	    s[w + 3] != sep || (z = digits(s + w + 4, 2)) < 0)
 		return 0;
-	*a = x;
-	*b = y;
-	*c = z;
+	v[0] = x;
+	v[1] = y;
+	v[2] = z;
 	return 1;
 }
 
 int
 mirror_parse_ts(time_t *t, const char *s)
 {
-	int y, mo, d, h = 0, mi = 0, se = 0, n = 0;
+	int ymd[3], hms[3] = { 0, 0, 0 }, n = 0;
 
 	if (s == NULL)
 		return -1;
 	/* Plain digits, as stores write them, without sscanf (a build
 	 * parses a time per row); anything else as sscanf reads it. */
-	if (!fixed3(&y, &mo, &d, s, 4, '-') && (sscanf(s, "%4d-%2d-%2d%n",
-	    &y, &mo, &d, &n) != 3 || n != 10))
+	if (!fixed3(ymd, s, 4, '-') && (sscanf(s, "%4d-%2d-%2d%n",
+	    &ymd[0], &ymd[1], &ymd[2], &n) != 3 || n != 10))
 		return -1;
 	s += 10;
 	if (*s == ' ' || *s == 'T') {
-		if (!fixed3(&h, &mi, &se, s + 1, 2, ':') && (sscanf(s + 1,
-		    "%2d:%2d:%2d%n", &h, &mi, &se, &n) != 3 || n != 8))
+		if (!fixed3(hms, s + 1, 2, ':') && (sscanf(s + 1,
+		    "%2d:%2d:%2d%n", &hms[0], &hms[1], &hms[2], &n) != 3 ||
+		    n != 8))
 			return -1;
 		n = 8;
 		s += 1 + n;
@@ -100,11 +101,12 @@ mirror_parse_ts(time_t *t, const char *s)
 		if (*s == 'Z')
 			s++;
 	}
-	if (*s != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
-	    mi > 59 || se > 60)
+	if (*s != '\0' || ymd[1] < 1 || ymd[1] > 12 || ymd[2] < 1 ||
+	    ymd[2] > 31 || hms[0] > 23 || hms[1] > 59 || hms[2] > 60)
 		return -1;
-	*t = (time_t)(days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400LL +
-	    h * 3600LL + mi * 60LL + se);
+	*t = (time_t)(days_from_civil(ymd[0], (unsigned)ymd[1],
+	    (unsigned)ymd[2]) * 86400LL + hms[0] * 3600LL + hms[1] * 60LL +
+	    hms[2]);
 	return 0;
 }
 
