@@ -54,18 +54,20 @@ read_fd(char **buf, size_t *cap, size_t *len, int fd, const struct stat *st)
 }
 
 /*
- * mgit_read_file into *buf (*cap its size; grown, never shrunk, and
- * kept on failure for the caller to free). Returns as mgit_read_file.
+ * Read file r (r->disk) as mgit_read_file into *buf (*cap its size;
+ * grown, never shrunk, and kept on failure for the caller to free):
+ * r->len and r->mode. Returns as mgit_read_file, with r->err set.
  */
 static int
-read_file_into(char **buf, size_t *cap, size_t *len, git_filemode_t *mode,
-    const char *disk, mirror_error *err)
+read_file_into(char **buf, size_t *cap, struct mgit_read *r)
 {
+	const char *disk = r->disk;
+	mirror_error *err = &r->err;
 	struct stat st;
 	int fd, rc = 0;
 
-	*len = 0;
-	*mode = GIT_FILEMODE_BLOB;
+	r->len = 0;
+	r->mode = GIT_FILEMODE_BLOB;
 	fd = open(disk, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP)
 		return mirror_fail(err, MIRROR_EINPUT, "%s: a symbolic link; "
@@ -81,11 +83,11 @@ read_file_into(char **buf, size_t *cap, size_t *len, git_filemode_t *mode,
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: %s; only regular "
 		    "files and directories can be committed", disk,
 		    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-	else if (read_fd(buf, cap, len, fd, &st) < 0)
+	else if (read_fd(buf, cap, &r->len, fd, &st) < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", disk,
 		    strerror(errno));
 	else if (st.st_mode & S_IXUSR)
-		*mode = GIT_FILEMODE_BLOB_EXECUTABLE;
+		r->mode = GIT_FILEMODE_BLOB_EXECUTABLE;
 	close(fd);
 	return rc;
 }
@@ -94,15 +96,20 @@ int
 mgit_read_file(char **data, size_t *len, git_filemode_t *mode,
     const char *disk, mirror_error *err)
 {
+	struct mgit_read r = { .disk = disk };
 	size_t cap = 0;
 	int rc;
 
 	*data = NULL;
-	rc = read_file_into(data, &cap, len, mode, disk, err);
+	rc = read_file_into(data, &cap, &r);
+	*len = r.len;
+	*mode = r.mode;
 	if (rc < 0) {
 		free(*data);
 		*data = NULL;
 		*len = 0;
+		if (err != NULL)
+			*err = r.err;
 	}
 	return rc;
 }
@@ -176,8 +183,7 @@ read_one(struct mgit_read *r, struct mgit_reader *rd, int pack)
 	r->rc = 0;
 	if (r->disk == NULL)
 		return;
-	r->rc = read_file_into(into, capp, &r->len, &r->mode, r->disk,
-	    &r->err);
+	r->rc = read_file_into(into, capp, r);
 	if (r->rc == 0 && git_odb_hash(&r->id, *into, r->len,
 	    GIT_OBJECT_BLOB) < 0)
 		r->rc = mgit_fail(&r->err, MIRROR_EIO, "%s: cannot hash",
