@@ -159,14 +159,25 @@ answer_html(struct MHD_Connection *c, serve *s, unsigned status,
 	    "text/html; charset=utf-8");
 }
 
+/* A file of the site opened below its root (open_below): its path as
+ * serve_path made it, its descriptor and what fstat said of it. */
+struct site_file {
+	const char *path;
+	int fd;                         /* -1: not open */
+	struct stat st;
+};
+
 /*
- * The regular file fd (owned: closed here) at path, with status: an
- * HTML page read and injected, any other file sent as it is.
+ * The regular file f (its fd owned: closed here), with status: an HTML
+ * page read and injected, any other file sent as it is.
  */
 static enum MHD_Result
-answer_file(struct MHD_Connection *c, serve *s, unsigned status, int fd,
-    const char *path, const struct stat *st)
+answer_file(struct MHD_Connection *c, serve *s, unsigned status,
+    const struct site_file *f)
 {
+	const char *path = f->path;
+	const struct stat *st = &f->st;
+	int fd = f->fd;
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	char *data;
@@ -190,25 +201,27 @@ answer_file(struct MHD_Connection *c, serve *s, unsigned status, int fd,
 
 /*
  * Open path (checked by serve_path) below the root without following a
- * link, into *fd with its *st. Returns 0, or -errno (-ELOOP: a link).
+ * link, into *f (f->path is path). Returns 0, or -errno (-ELOOP: a
+ * link) with f->fd -1.
  */
 static int
-open_below(int *fd, struct stat *st, const serve *s, const char *path)
+open_below(struct site_file *f, const serve *s, const char *path)
 {
 	int root, e;
 
-	*fd = -1;
+	f->path = path;
+	f->fd = -1;
 	root = open(s->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		return -errno;
-	*fd = out_open_beneath(root, path, O_RDONLY | O_NONBLOCK);
+	f->fd = out_open_beneath(root, path, O_RDONLY | O_NONBLOCK);
 	close(root);
-	if (*fd < 0)
-		return *fd;
-	if (fstat(*fd, st) < 0) {
+	if (f->fd < 0)
+		return f->fd;
+	if (fstat(f->fd, &f->st) < 0) {
 		e = errno;
-		close(*fd);
-		*fd = -1;
+		close(f->fd);
+		f->fd = -1;
 		return -e;
 	}
 	return 0;
@@ -219,13 +232,12 @@ open_below(int *fd, struct stat *st, const serve *s, const char *path)
 static enum MHD_Result
 answer_missing(struct MHD_Connection *c, serve *s)
 {
-	struct stat st;
-	int fd;
+	struct site_file f;
 
-	if (open_below(&fd, &st, s, "404.html") == 0) {
-		if (S_ISREG(st.st_mode))
-			return answer_file(c, s, 404, fd, "404.html", &st);
-		close(fd);
+	if (open_below(&f, s, "404.html") == 0) {
+		if (S_ISREG(f.st.st_mode))
+			return answer_file(c, s, 404, &f);
+		close(f.fd);
 	}
 	return answer_html(c, s, 404, missing_page, sizeof(missing_page) - 1);
 }
@@ -235,27 +247,27 @@ static enum MHD_Result
 answer_path(struct MHD_Connection *c, serve *s, const char *url)
 {
 	struct MHD_Response *r;
-	struct stat st;
+	struct site_file f;
 	char *path, *loc;
-	int rc, fd;
+	int rc;
 
 	if ((rc = serve_path(&path, url)) == 414)
 		return answer_text(c, 414, "URI Too Long");
 	if (rc == 400)
 		return answer_text(c, 400, "Bad Request");
-	if (rc != 0 || open_below(&fd, &st, s, path) < 0) {
+	if (rc != 0 || open_below(&f, s, path) < 0) {
 		free(path);
 		return answer_missing(c, s);
 	}
-	if (S_ISREG(st.st_mode)) {
-		enum MHD_Result ret = answer_file(c, s, 200, fd, path, &st);
+	if (S_ISREG(f.st.st_mode)) {
+		enum MHD_Result ret = answer_file(c, s, 200, &f);
 
 		free(path);
 		return ret;
 	}
-	close(fd);
+	close(f.fd);
 	free(path);
-	if (!S_ISDIR(st.st_mode))
+	if (!S_ISDIR(f.st.st_mode))
 		return answer_missing(c, s);
 	/* A directory named without its '/': relative links need it. */
 	loc = xmalloc(strlen(url) + 2);
