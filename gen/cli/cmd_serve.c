@@ -259,10 +259,10 @@ cmd_serve(const struct mirror_opts *o, mirror_error *err)
 	struct serve_opts so = { NULL, NULL, 0 };
 	struct build_opts b;
 	struct watch w;
+	struct serve_inputs in = { watch_sample, &w, 0 };
 	serve *s = NULL;
 	char *dir = NULL, *site = NULL, *base_url = NULL;
 	unsigned long gen = 0;
-	uint64_t seen;
 	int rc;
 
 	if ((rc = cli_need_store(o, err)) < 0 ||
@@ -274,14 +274,14 @@ cmd_serve(const struct mirror_opts *o, mirror_error *err)
 		return rc;
 	serve_catch_signals();
 	watch_init(&w, o);
-	seen = watch_sample(&w);
+	in.seen = watch_sample(&w);
 	so.root = site;
 	if ((rc = build_options(&b, &base_url, o, site, err)) == 0 &&
 	    (rc = serve_rebuild(NULL, &gen, &b, o->quiet, err)) == 0 &&
 	    !serve_stopping() &&
 	    (rc = serve_start(&s, &so, err)) == 0 &&
 	    (rc = say_serving(s, site, o, err)) == 0)
-		serve_loop(s, watch_sample, &w, &b, seen, o->quiet || o->json);
+		serve_loop(s, &in, &b, o->quiet || o->json);
 	serve_stop(s);
 	watch_free(&w);
 	if (out_remove_tree(AT_FDCWD, dir) < 0 && rc == 0)

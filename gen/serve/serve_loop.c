@@ -96,8 +96,8 @@ serve_rebuild(serve *s, unsigned long *gen, const struct build_opts *b,
 }
 
 void
-serve_loop(serve *s, uint64_t (*sample)(void *arg), void *arg,
-    const struct build_opts *b, uint64_t seen, int quiet)
+serve_loop(serve *s, struct serve_inputs *in, const struct build_opts *b,
+    int quiet)
 {
 	unsigned long gen = serve_publish(s, 0, NULL);
 	mirror_error err;
@@ -106,17 +106,17 @@ serve_loop(serve *s, uint64_t (*sample)(void *arg), void *arg,
 		uint64_t now;
 
 		nap(POLL_MS);
-		if (stopping || (now = sample(arg)) == seen)
+		if (stopping || (now = in->sample(in->arg)) == in->seen)
 			continue;
 		for (int i = 0; i < 20 && !stopping; i++) {
 			uint64_t again;
 
 			nap(SETTLE_MS);
-			if ((again = sample(arg)) == now)
+			if ((again = in->sample(in->arg)) == now)
 				break;
 			now = again;
 		}
-		seen = now;
+		in->seen = now;
 		if (!stopping)
 			(void)serve_rebuild(s, &gen, b, quiet, &err);
 	}

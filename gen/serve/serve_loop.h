@@ -30,13 +30,21 @@ int serve_stopping(void);
 int serve_rebuild(serve *s, unsigned long *gen, const struct build_opts *b,
     int quiet, mirror_error *err);
 
+/* The inputs of a preview's builds: sample(arg) is their fingerprint
+ * (equal means unchanged), seen the one the last build read. */
+struct serve_inputs {
+	uint64_t (*sample)(void *arg);
+	void *arg;
+	uint64_t seen;
+};
+
 /*
- * Until a signal, build (serve_rebuild) whenever sample(arg), the
- * fingerprint of the inputs, is no longer seen and has held still for
- * a moment (an agent writing many facts gets one build, not one per
- * fact).
+ * Until a signal, build (serve_rebuild) whenever the fingerprint of
+ * the inputs in is no longer in->seen and has held still for a moment
+ * (an agent writing many facts gets one build, not one per fact); each
+ * build sets in->seen.
  */
-void serve_loop(serve *s, uint64_t (*sample)(void *arg), void *arg,
-    const struct build_opts *b, uint64_t seen, int quiet);
+void serve_loop(serve *s, struct serve_inputs *in,
+    const struct build_opts *b, int quiet);
 
 #endif
