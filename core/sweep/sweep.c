@@ -1775,24 +1775,17 @@ int
 sweep_run_scoped(struct sweep_run *out, mirror_store *st, time_t now,
     const struct sweep_scope *scope, mirror_error *err)
 {
-	return sweep_run_rules(out, st, now, scope, NULL, err);
+	const struct sweep_plan plan = { .scope = scope };
+
+	return sweep_run_rules(out, st, now, &plan, err);
 }
 
 int
 sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
-    const struct sweep_scope *scope, const struct rule_set *rules,
-    mirror_error *err)
+    const struct sweep_plan *plan, mirror_error *err)
 {
-	return sweep_run_early(out, st, now, scope, &(struct sweep_rules){
-	    .set = rules }, err);
-}
-
-int
-sweep_run_early(struct sweep_run *out, mirror_store *st, time_t now,
-    const struct sweep_scope *scope, const struct sweep_rules *rules,
-    mirror_error *err)
-{
-	struct rules_job *early = rules->early;
+	const struct sweep_scope *scope = plan->scope;
+	struct rules_job *early = plan->early;
 	struct sweep_ctx c;
 	int rc;
 
@@ -1804,9 +1797,9 @@ sweep_run_early(struct sweep_run *out, mirror_store *st, time_t now,
 		}
 	memset(&c, 0, sizeof(c));
 	c.scope = scope;
-	c.rules = rules->set;
+	c.rules = plan->set;
 	c.early = early;
-	c.undo = rules->undo;
+	c.undo = plan->undo;
 	hashtab_init(&c.known, sizeof(uint64_t));
 	hashtab_init(&c.xdone, sizeof(uint64_t));
 	hashtab_init(&c.decided, sizeof(uint64_t));

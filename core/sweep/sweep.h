@@ -128,40 +128,35 @@ int sweep_run(struct sweep_run *out, mirror_store *st, time_t now,
 int sweep_run_scoped(struct sweep_run *out, mirror_store *st, time_t now,
     const struct sweep_scope *scope, mirror_error *err);
 
-/*
- * sweep_run_scoped, then, in the same transaction, every rule of rules
- * over the WHOLE store whatever the scope (rules are cross-project:
- * core/rules/rules.h, rules_finish), recording violations and one
- * rule_runs row per rule as this run. rules NULL runs none and leaves
- * the rule tables alone (sweep_run and sweep_run_scoped); an empty set
- * closes every open violation. A rule that fails never fails the sweep.
- * Returns as sweep_run_scoped does.
- */
-int sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
-    const struct sweep_scope *scope, const struct rule_set *rules,
-    mirror_error *err);
-
-/* The rules a sweep runs, and the job the caller started of them; and
- * where the caller keeps what the run changed, to take it back. */
-struct sweep_rules {
-	const struct rule_set *set;    /* NULL: none (sweep_run_rules) */
-	struct rules_job *early;       /* NULL: none; see sweep_run_early */
+/* One sweep's work beyond its clock: the projects it reads, the rules
+ * it runs and the job the caller started of them, and where the caller
+ * keeps what the run changed, to take it back. */
+struct sweep_plan {
+	const struct sweep_scope *scope; /* NULL: every project */
+	const struct rule_set *set;    /* NULL: none */
+	struct rules_job *early;       /* NULL: none; see sweep_run_rules */
 	struct store_undo *undo;       /* NULL: none; else the committed
 	                                  run's changes are added to it
 	                                  (store/undo.h) */
 };
 
 /*
- * sweep_run_rules with rules->set and rules->early, a job the caller
- * made with rules_prepare_early(st, rules->set, now's time) while it
- * read st (and maybe started: rules_go; NULL: none). The sweep takes
- * it: the job stands for its own rules_start when no other connection
- * committed since (rules_job_current), else it is abandoned and the
- * rules start again; either way it is freed. Returns as sweep_run_rules
- * does.
+ * sweep_run_scoped with plan->scope, then, in the same transaction,
+ * every rule of plan->set over the WHOLE store whatever the scope
+ * (rules are cross-project: core/rules/rules.h, rules_finish),
+ * recording violations and one rule_runs row per rule as this run. set
+ * NULL runs none and leaves the rule tables alone (sweep_run and
+ * sweep_run_scoped); an empty set closes every open violation. A rule
+ * that fails never fails the sweep.
+ *
+ * plan->early is a job the caller made with rules_prepare_early(st,
+ * plan->set, now's time) while it read st (and maybe started:
+ * rules_go; NULL: none). The sweep takes it: the job stands for its
+ * own rules_start when no other connection committed since
+ * (rules_job_current), else it is abandoned and the rules start again;
+ * either way it is freed. Returns as sweep_run_scoped does.
  */
-int sweep_run_early(struct sweep_run *out, mirror_store *st, time_t now,
-    const struct sweep_scope *scope, const struct sweep_rules *rules,
-    mirror_error *err);
+int sweep_run_rules(struct sweep_run *out, mirror_store *st, time_t now,
+    const struct sweep_plan *plan, mirror_error *err);
 
 #endif

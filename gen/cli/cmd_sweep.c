@@ -32,6 +32,7 @@ cmd_sweep(const struct mirror_opts *o, mirror_error *err)
 {
 	mirror_store *st = NULL;
 	struct rule_set rules;
+	const struct sweep_plan plan = { .set = &rules };
 	struct sweep_run run;
 	struct violation_counts vc;
 	time_t now;
@@ -43,7 +44,7 @@ cmd_sweep(const struct mirror_opts *o, mirror_error *err)
 	    (rc = cli_rules_load(&rules, o, err)) < 0)
 		return rc;
 	if ((rc = store_open(&st, o->store, STORE_WRITE, err)) == 0)
-		rc = sweep_run_rules(&run, st, now, NULL, &rules, err);
+		rc = sweep_run_rules(&run, st, now, &plan, err);
 	if (rc == 0 && o->check)
 		rc = violation_counts(&vc, st, err);
 	store_close(st);

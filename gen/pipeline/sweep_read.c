@@ -29,8 +29,8 @@ build_sweep(struct build *b, mirror_error *err)
 	struct rules_job *early = ch->early;
 
 	ch->early = NULL;           /* the sweep's now, whatever it does */
-	return sweep_run_early(&b->run, s->st, s->now, ch->scoped &&
-	    ch->swept_before ? &scope : NULL, &(struct sweep_rules){
+	return sweep_run_rules(&b->run, s->st, s->now, &(struct sweep_plan){
+	    .scope = ch->scoped && ch->swept_before ? &scope : NULL,
 	    .set = &ch->rules, .early = early, .undo = b->undo }, err);
 }
 

@@ -190,11 +190,12 @@ static void
 sweep(struct fixture *f, struct sweep_run *run, const struct rule_set *rs,
     int days)
 {
+	const struct sweep_plan plan = { .set = rs };
 	mirror_error err;
 
 	err.msg[0] = '\0';
 	assert_int_equal(sweep_run_rules(run, f->st, NOW + days * 86400,
-	    NULL, rs, &err), 0);
+	    &plan, &err), 0);
 }
 
 /* ---- reading rule files ------------------------------------------------ */
@@ -659,6 +660,7 @@ test_identity_and_scope(void **state)
 	mirror_error err;
 	const char *p = "p06";
 	const struct sweep_scope scope = { &p, 1, 0, 0, 0, NULL };
+	const struct sweep_plan plan = { .scope = &scope, .set = &rs };
 	char id[64];
 
 	load(f, &rs, "-- rule: pair\n-- severity: error\n-- description: d\n"
@@ -667,8 +669,7 @@ test_identity_and_scope(void **state)
 	    "SELECT 'p05', '[\"entity:e2\", \"memory:m1\"]', 'two' UNION ALL\n"
 	    "SELECT 'p05', '[\"memory:m1\",\"entity:e2\",\"entity:e2\"]', "
 	    "'three';\n");
-	assert_int_equal(sweep_run_rules(&run, f->st, NOW, &scope, &rs, &err),
-	    0);
+	assert_int_equal(sweep_run_rules(&run, f->st, NOW, &plan, &err), 0);
 	assert_int_equal(run.violations_opened, 1);
 	assert_string_equal(q(f, "SELECT facts || ' ' || message || ' ' || "
 	    "project FROM rule_violations"), "[\"entity:e2\",\"memory:m1\"] "
@@ -944,6 +945,7 @@ test_parallel(void **state)
 	struct fixture *f = *state;
 	struct sweep_run run;
 	struct rule_set rs;
+	const struct sweep_plan plan = { .set = &rs };
 	mirror_store *other;
 	mirror_error err;
 	char path2[128], cmd[320], *a, *b, *d;
@@ -975,8 +977,7 @@ test_parallel(void **state)
 
 	setenv("MIRROR_JOBS", "1", 1);
 	assert_int_equal(store_open(&other, path2, STORE_WRITE, &err), 0);
-	assert_int_equal(sweep_run_rules(&run, other, NOW, NULL, &rs, &err),
-	    0);
+	assert_int_equal(sweep_run_rules(&run, other, NOW, &plan, &err), 0);
 	assert_int_equal(run.rules_parallel, 0);
 	a = recorded(store_db(f->st));
 	b = recorded(store_db(other));
@@ -1094,8 +1095,8 @@ sweep_took_parallel(struct fixture *f, const struct rule_set *rs,
 	struct sweep_run run;
 	mirror_error err;
 
-	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL,
-	    &(struct sweep_rules){ .set = rs, .early = job }, &err), 0);
+	assert_int_equal(sweep_run_rules(&run, f->st, NOW,
+	    &(struct sweep_plan){ .set = rs, .early = job }, &err), 0);
 	assert_int_equal(run.violations_opened, 2);
 	assert_int_equal(run.rules_parallel, 1);
 	assert_string_equal(q(f, "SELECT group_concat(facts, ' ') FROM (SELECT "
@@ -1150,8 +1151,8 @@ test_early(void **state)
 	run_sql(f, "BEGIN IMMEDIATE; SELECT count(*) FROM entities;");
 	assert_int_equal(rules_job_current(job, f->st, &rs, ts, &err), 0);
 	run_sql(f, "COMMIT");
-	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL,
-	    &(struct sweep_rules){ .set = &rs, .early = job }, &err), 0);
+	assert_int_equal(sweep_run_rules(&run, f->st, NOW,
+	    &(struct sweep_plan){ .set = &rs, .early = job }, &err), 0);
 	unsetenv("MIRROR_JOBS");
 	assert_int_equal(run.violations_opened, 1);
 	assert_string_equal(q(f, "SELECT facts FROM rule_violations WHERE "
@@ -1204,8 +1205,8 @@ test_prepare_go(void **state)
 	assert_int_equal(store_read_begin(f->st, &err), 0);
 	assert_int_equal(rules_prepare_early(&job, f->st, &rs, ts, &err), 0);
 	store_read_end(f->st);
-	assert_int_equal(sweep_run_early(&run, f->st, NOW, NULL,
-	    &(struct sweep_rules){ .set = &rs, .early = job }, &err), 0);
+	assert_int_equal(sweep_run_rules(&run, f->st, NOW,
+	    &(struct sweep_plan){ .set = &rs, .early = job }, &err), 0);
 	unsetenv("MIRROR_JOBS");
 	assert_int_equal(run.rules_parallel, 0);
 	assert_int_equal(run.violations_opened, 0);
@@ -1331,8 +1332,8 @@ keyed_sweep(mirror_store *st, const struct rule_set *rs, time_t when,
 	rules_go(job);
 	digest_free(&d);
 	store_read_end(st);
-	assert_int_equal(sweep_run_early(run, st, when, NULL,
-	    &(struct sweep_rules){ .set = rs, .early = job }, &err),
+	assert_int_equal(sweep_run_rules(run, st, when,
+	    &(struct sweep_plan){ .set = rs, .early = job }, &err),
 	    0);
 	rules_test_begin = NULL;
 	unsetenv("MIRROR_JOBS");
@@ -1623,6 +1624,7 @@ test_keep_random(void **state)
 	struct fixture *f = *state;
 	struct sweep_run run, full;
 	struct rule_set rs;
+	const struct sweep_plan plan = { .set = &rs };
 	mirror_store *b;
 	mirror_error err;
 	char path[128], cmd[256];
@@ -1650,8 +1652,8 @@ test_keep_random(void **state)
 		go_first = round % 4 == 3;
 		keyed_sweep(f->st, &rs, when, round % 2 ? "2" : "1", &run);
 		go_first = 0;
-		assert_int_equal(sweep_run_rules(&full, b, when, NULL, &rs,
-		    &err), 0);
+		assert_int_equal(sweep_run_rules(&full, b, when, &plan, &err),
+		    0);
 		kept += run.rules_kept;
 		x = violations_text(f->st);
 		y = violations_text(b);
@@ -1680,8 +1682,8 @@ later_sweep(struct fixture *f, const struct rule_set *rs, const char *jobs,
 	rules_key_later(job);
 	rules_go(job);
 	store_read_end(f->st);
-	assert_int_equal(sweep_run_early(run, f->st, NOW, NULL,
-	    &(struct sweep_rules){ .set = rs, .early = job }, &err), 0);
+	assert_int_equal(sweep_run_rules(run, f->st, NOW,
+	    &(struct sweep_plan){ .set = rs, .early = job }, &err), 0);
 	unsetenv("MIRROR_JOBS");
 	assert_non_null(run->keys_later);
 }
