@@ -742,29 +742,31 @@ dup_col(sqlite3_stmt *s, int i)
 }
 
 /* A column of a row mirror wrote, as a message names it: table, row
- * id and member (either may be NULL), column; its values are checked
- * against valid when not NULL. */
+ * id and member (either may be NULL), column, and where the statement
+ * that reads it back has it; its values are checked against valid when
+ * not NULL. */
 struct written_col {
 	const char *table;
 	const char *id;
 	const char *member;
 	const char *col;
+	int at;                         /* its index in the statement */
 	const char *const *valid;
 };
 
 /*
- * Copy column i of s, the column w, into *out through the one column
+ * Copy column w of s's current row into *out through the one column
  * checker. Returns 0 or -MIRROR_EINPUT naming store, table, row, column.
  */
 static int
-checked_col(char **out, struct sweep_ctx *c, sqlite3_stmt *s, int i,
+checked_col(char **out, struct sweep_ctx *c, sqlite3_stmt *s,
     const struct written_col *w, mirror_error *err)
 {
 	struct store_row r = { .st = c->st, .stmt = s, .table = w->table,
 	    .id = w->id, .member = w->member, .err = err };
 
-	return w->valid != NULL ? storerow_enum(out, &r, i, w->col,
-	    w->valid) : storerow_text(out, &r, i, w->col, 0);
+	return w->valid != NULL ? storerow_enum(out, &r, w->at, w->col,
+	    w->valid) : storerow_text(out, &r, w->at, w->col, 0);
 }
 
 /* Read the rows of recs[0..n) again and add their claims to g. */
@@ -941,15 +943,27 @@ member_insert(struct sweep_ctx *c, const char *cid, const struct grow *r,
 	return 0;
 }
 
+/* A slot found disagreeing: its kind, key and project, its members
+ * marked in r[0..n). */
+struct found_slot {
+	const char *kind;
+	const char *key;
+	const char *project;
+	const struct grow *r;
+	size_t n;
+};
+
 /*
- * Is every member of r covered, with the same value, by closed conflict
- * cid? Then a reviewer already decided this disagreement (SPEC 3.5).
+ * Is every member of slot f covered, with the same value, by closed
+ * conflict cid? Then a reviewer already decided this disagreement
+ * (SPEC 3.5). Returns 1 when so, 0 when not, or < 0 with err set.
  */
 static int
-covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
-    size_t n, int *covered, mirror_error *err)
+covered_by(struct sweep_ctx *c, const struct found_slot *f, const char *cid,
+    mirror_error *err)
 {
-	size_t found = 0, members = 0;
+	const struct grow *r = f->r;
+	size_t n = f->n, found = 0, members = 0;
 	int rc;
 
 	for (size_t i = 0; i < n; i++)
@@ -971,19 +985,8 @@ covered_by(struct sweep_ctx *c, const char *cid, const struct grow *r,
 	sqlite3_reset(c->cmembers_get);
 	if (rc != SQLITE_DONE)
 		return sfail(c, err, rc, "sweep: read conflict members");
-	*covered = found == members;
-	return 0;
+	return found == members;
 }
-
-/* A slot found disagreeing: its kind, key and project, its members
- * marked in r[0..n). */
-struct found_slot {
-	const char *kind;
-	const char *key;
-	const char *project;
-	const struct grow *r;
-	size_t n;
-};
 
 /*
  * The id of a new conflict on slot f (kind, key) whose members are
@@ -1063,7 +1066,10 @@ record(struct sweep_ctx *c, const struct found_slot *f, mirror_error *err)
 	sqlite3_reset(c->closed_get);
 	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read conflicts");
 	for (size_t i = 0; rc == 0 && i < nclosed && !covered; i++)
-		rc = covered_by(c, closed[i], r, n, &covered, err);
+		if ((rc = covered_by(c, f, closed[i], err)) == 1) {
+			covered = 1;
+			rc = 0;
+		}
 	for (size_t i = 0; i < nclosed; i++)
 		free(closed[i]);
 	free(closed);
@@ -1353,34 +1359,46 @@ out:
 	return rc;
 }
 
+/* The statements of close_vanished: the open conflicts not found
+ * again (sel), a conflict's members (mem), the conflict found again
+ * that holds a member now (moved), and the close (upd). */
+struct closing {
+	sqlite3_stmt *sel;
+	sqlite3_stmt *mem;
+	sqlite3_stmt *moved;
+	sqlite3_stmt *upd;
+};
+
 /*
  * Why conflict cid, open but not found again, is gone, into why: each
- * member's reason (member_reason), its rows read through mem (checked
- * column by column) and moved. Returns 0 or < 0 with err set.
+ * member's reason (member_reason), its rows read through cl->mem
+ * (checked column by column) and cl->moved. Returns 0 or < 0 with err
+ * set.
  */
 static int
-vanished_reason(struct sweep_ctx *c, strbuf *why, sqlite3_stmt *mem,
-    sqlite3_stmt *moved, const char *cid, mirror_error *err)
+vanished_reason(strbuf *why, struct sweep_ctx *c, const struct closing *cl,
+    const char *cid, mirror_error *err)
 {
+	sqlite3_stmt *mem = cl->mem, *moved = cl->moved;
 	int rc;
 
 	bind_text(mem, 1, cid);
 	while ((rc = sqlite3_step(mem)) == SQLITE_ROW) {
 		char *k = NULL, *id = NULL, *snap = NULL;
 
-		rc = checked_col(&id, c, mem, 1, &(struct written_col){
+		rc = checked_col(&id, c, mem, &(struct written_col){
 		    .table = "conflict_members", .id = cid,
-		    .col = "member_id" }, err);
+		    .col = "member_id", .at = 1 }, err);
 		if (rc == 0)
-			rc = checked_col(&k, c, mem, 0, &(struct written_col){
+			rc = checked_col(&k, c, mem, &(struct written_col){
 			    .table = "conflict_members", .id = cid,
-			    .member = id, .col = "member_kind",
+			    .member = id, .col = "member_kind", .at = 0,
 			    .valid = storerow_member_kinds }, err);
 		if (rc == 0)
-			rc = checked_col(&snap, c, mem, 2,
-			    &(struct written_col){
+			rc = checked_col(&snap, c, mem, &(struct written_col){
 			    .table = "conflict_members", .id = cid,
-			    .member = id, .col = "value_snapshot" }, err);
+			    .member = id, .col = "value_snapshot", .at = 2 },
+			    err);
 		if (rc == 0)
 			rc = member_reason(c, why, moved, &(struct
 			    recorded_member){ .layer = (enum fact_layer)
@@ -1403,29 +1421,30 @@ vanished_reason(struct sweep_ctx *c, strbuf *why, sqlite3_stmt *mem,
 static int
 close_vanished(struct sweep_ctx *c, mirror_error *err)
 {
-	sqlite3_stmt *sel = NULL, *mem = NULL, *upd = NULL, *moved = NULL;
+	struct closing cl = { NULL, NULL, NULL, NULL };
 	char **ids = NULL;
 	size_t n = 0, cap = 0;
 	int rc;
 
-	if ((rc = prep(c, &sel, "SELECT id FROM main.conflicts WHERE "
+	if ((rc = prep(c, &cl.sel, "SELECT id FROM main.conflicts WHERE "
 	    "status = 'open' AND id NOT IN (SELECT id FROM temp.sweep_seen) "
 	    "ORDER BY id", err)) < 0 ||
-	    (rc = prep(c, &mem, "SELECT member_kind, member_id, value_snapshot "
-	    "FROM main.conflict_members WHERE conflict_id = ?1 ORDER BY "
-	    "member_layer_trust DESC, member_kind, member_id", err)) < 0 ||
-	    (rc = prep(c, &moved, "SELECT m.conflict_id FROM "
+	    (rc = prep(c, &cl.mem, "SELECT member_kind, member_id, "
+	    "value_snapshot FROM main.conflict_members WHERE conflict_id = "
+	    "?1 ORDER BY member_layer_trust DESC, member_kind, member_id",
+	    err)) < 0 ||
+	    (rc = prep(c, &cl.moved, "SELECT m.conflict_id FROM "
 	    "main.conflict_members m JOIN temp.sweep_seen s ON s.id = "
 	    "m.conflict_id WHERE m.member_kind = ?1 AND m.member_id = ?2 "
 	    "ORDER BY 1 LIMIT 1", err)) < 0 ||
-	    (rc = prep(c, &upd, "UPDATE main.conflicts SET status = "
+	    (rc = prep(c, &cl.upd, "UPDATE main.conflicts SET status = "
 	    "'resolved', resolved_by = 'sweep', resolved_at = ?2, "
 	    "resolution = ?3 WHERE id = ?1", err)) < 0)
 		goto out;
-	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(cl.sel)) == SQLITE_ROW) {
 		ARRAY_RESERVE(ids, cap, n + 1);
-		if ((rc = checked_col(&ids[n], c, sel, 0, &(struct written_col){
-		    .table = "conflicts", .col = "id" }, err)) < 0)
+		if ((rc = checked_col(&ids[n], c, cl.sel, &(struct written_col){
+		    .table = "conflicts", .col = "id", .at = 0 }, err)) < 0)
 			goto out;
 		n++;
 	}
@@ -1438,8 +1457,7 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 		strbuf why, text;
 
 		strbuf_init(&why);
-		if ((rc = vanished_reason(c, &why, mem, moved, ids[i],
-		    err)) < 0) {
+		if ((rc = vanished_reason(&why, c, &cl, ids[i], err)) < 0) {
 			strbuf_free(&why);
 			break;
 		}
@@ -1448,10 +1466,10 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 		    why.data : "the rows no longer disagree (or now belong "
 		    "to another conflict)");
 		strbuf_free(&why);
-		bind_text(upd, 1, ids[i]);
-		bind_text(upd, 2, c->ts);
-		bind_text(upd, 3, text.data);
-		rc = step_done(c, upd, err);
+		bind_text(cl.upd, 1, ids[i]);
+		bind_text(cl.upd, 2, c->ts);
+		bind_text(cl.upd, 3, text.data);
+		rc = step_done(c, cl.upd, err);
 		strbuf_free(&text);
 		c->run->conflicts_closed++;
 		c->run->rows_written++;
@@ -1460,10 +1478,10 @@ out:
 	for (size_t i = 0; i < n; i++)
 		free(ids[i]);
 	free(ids);
-	sqlite3_finalize(sel);
-	sqlite3_finalize(mem);
-	sqlite3_finalize(upd);
-	sqlite3_finalize(moved);
+	sqlite3_finalize(cl.sel);
+	sqlite3_finalize(cl.mem);
+	sqlite3_finalize(cl.upd);
+	sqlite3_finalize(cl.moved);
 	return rc;
 }
 
