@@ -278,31 +278,42 @@ add_rows(sqlite3 *db, const struct store_digest *rows, int *blank)
 	return rc;
 }
 
+/* One scope_build: the sweep's connection, the caller's projects, the
+ * digest that lists their row ids (NULL: none, or the way by_names),
+ * and whether '' entered the scope while they were listed. */
+struct building {
+	sqlite3 *db;
+	const char *const *projects;
+	size_t n;
+	const struct store_digest *rows;
+	int blank;
+};
+
 /*
- * Build the scope way w (scope_build's contract); with rows (way
- * by_ids), list each project's row ids as it enters the scope, and set
- * *blank and stop when '' does. Returns SQLITE_OK or the error code.
+ * Build the scope way w (scope_build's contract) as b says; with
+ * b->rows (way by_ids), list each project's row ids as it enters the
+ * scope, and set b->blank and stop when '' does. Returns SQLITE_OK or
+ * the error code.
  */
 static int
-build_way(sqlite3 *db, const struct scope_way *w,
-    const char *const *projects, size_t n, const struct store_digest *rows,
-    int *blank)
+build_way(struct building *b, const struct scope_way *w)
 {
+	sqlite3 *db = b->db;
 	int rc, more;
 
 	if ((rc = run(db, scope_ddl)) != SQLITE_OK ||
 	    (rc = run(db, w->ddl)) != SQLITE_OK ||
-	    (rc = add_given(db, projects, n)) != SQLITE_OK)
+	    (rc = add_given(db, b->projects, b->n)) != SQLITE_OK)
 		return rc;
-	if (rows != NULL && ((rc = add_rows(db, rows, blank)) != SQLITE_OK ||
-	    *blank))
+	if (b->rows != NULL && ((rc = add_rows(db, b->rows, &b->blank)) !=
+	    SQLITE_OK || b->blank))
 		return rc;
-	if (n > 0 && ((rc = run(db, w->edges)) != SQLITE_OK ||
+	if (b->n > 0 && ((rc = run(db, w->edges)) != SQLITE_OK ||
 	    (rc = run(db, w->cproj)) != SQLITE_OK))
 		return rc;
 	do {
-		if (rows != NULL && ((rc = add_rows(db, rows, blank)) !=
-		    SQLITE_OK || *blank))
+		if (b->rows != NULL && ((rc = add_rows(db, b->rows,
+		    &b->blank)) != SQLITE_OK || b->blank))
 			return rc;
 		if ((rc = run(db, w->round)) != SQLITE_OK)
 			return rc;
@@ -315,17 +326,19 @@ int
 scope_build(sqlite3 *db, const char *const *projects, size_t n,
     const struct store_digest *rows, int *by_rows)
 {
-	int rc, blank = 0;
+	struct building b = { db, projects, n, rows, 0 };
+	int rc;
 
 	*by_rows = 0;
 	if (rows != NULL) {
-		rc = build_way(db, &by_ids, projects, n, rows, &blank);
-		if (rc != SQLITE_OK || !blank) {
+		rc = build_way(&b, &by_ids);
+		if (rc != SQLITE_OK || !b.blank) {
 			*by_rows = rc == SQLITE_OK;
 			return rc;
 		}
 	}
-	return build_way(db, &by_names, projects, n, NULL, &blank);
+	b.rows = NULL;
+	return build_way(&b, &by_names);
 }
 
 int
