@@ -488,9 +488,11 @@ read_tip(git_commit **parent, git_tree **tree, const struct mgit_branch *br,
 }
 
 int
-history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
+history_tip_file(struct history_tip *out,
     const struct history_request *req, const char *path, mirror_error *err)
 {
+	char **text = &out->text;
+	size_t *len = &out->len;
 	char refname[MGIT_REFNAME_MAX];
 	struct mgit_branch br = { NULL, req->repo_path, refname };
 	git_commit *commit = NULL;
@@ -500,6 +502,7 @@ history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
 
 	*text = NULL;
 	*len = 0;
+	out->tip[0] = '\0';
 	if ((rc = mgit_init(err)) < 0)
 		return rc;
 	if ((rc = mgit_branch_refname(refname, req->branch, err)) == 0 &&
@@ -507,8 +510,8 @@ history_tip_file(char **text, size_t *len, char tip_id[GIT_OID_HEXSZ + 1],
 	    (rc = mgit_read_tip(&tip, &found, &br, err)) == 0 && found &&
 	    (rc = read_tip(&commit, &tree, &br, &tip, err)) == 0)
 		rc = tree_text(text, len, tree, path, err);
-	if (rc == 0 && *text != NULL && tip_id != NULL)
-		git_oid_tostr(tip_id, GIT_OID_HEXSZ + 1, &tip);
+	if (rc == 0 && *text != NULL)
+		git_oid_tostr(out->tip, sizeof(out->tip), &tip);
 	git_tree_free(tree);
 	git_commit_free(commit);
 	git_repository_free(br.repo);

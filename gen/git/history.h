@@ -133,19 +133,26 @@ struct history_result {
 int history_commit(struct history_result *out,
     const struct history_request *req, mirror_error *err);
 
+/* A file read from the tip of a branch: its bytes (NUL-terminated after
+ * len; the reader frees text) and the id of the commit read. */
+struct history_tip {
+	char *text;
+	size_t len;
+	char tip[GIT_OID_HEXSZ + 1];
+};
+
 /*
  * The file at path (a blob, '/'-separated) in the tree of the tip of
  * req->branch in the repository at req->repo_path (the request's other
  * fields are not looked at): a build reads what the last commit holds
- * without a checkout. Returns 1 with *text (NUL-terminated
- * after its *len bytes; the caller frees it) and, when tip is not NULL,
- * the id of the commit read in tip; 0 with *text NULL when the
- * branch does not exist yet or its tree has no such path, or < 0 with
- * err set: -MIRROR_EUSAGE for a bad branch name, -MIRROR_EIO when the
- * repository, the branch or the entry cannot be read (a directory at
- * path included). Initialises and shuts down libgit2 itself.
+ * without a checkout. Returns 1 with *out filled; 0 with out->text
+ * NULL when the branch does not exist yet or its tree has no such
+ * path, or < 0 with err set (out->text NULL): -MIRROR_EUSAGE for a bad
+ * branch name, -MIRROR_EIO when the repository, the branch or the
+ * entry cannot be read (a directory at path included). Initialises and
+ * shuts down libgit2 itself.
  */
-int history_tip_file(char **text, size_t *len, char tip[GIT_OID_HEXSZ + 1],
+int history_tip_file(struct history_tip *out,
     const struct history_request *req, const char *path, mirror_error *err);
 
 /*

@@ -85,19 +85,19 @@ build_stamp_in_branch(struct build *b)
 {
 	const struct build_opts *o = b->o;
 	mirror_error ignored;
-	char *text, tip[GIT_OID_HEXSZ + 1], known[TIPMEMO_TEXT_MAX + 1];
-	size_t len;
+	char known[TIPMEMO_TEXT_MAX + 1];
+	struct history_tip f;
 	int same;
 
 	if (b->ch.git_later && tipmemo_get(known, sizeof(known), o->repo,
 	    o->branch) && stamp_in_text(known, strlen(known), &b->stamp))
 		return b->ch.tip_by_memo = 1;
-	same = history_tip_file(&text, &len, tip, &(struct history_request){
+	same = history_tip_file(&f, &(struct history_request){
 	    .repo_path = o->repo, .branch = o->branch }, STAMP_PATH,
-	    &ignored) == 1 && stamp_in_text(text, len, &b->stamp);
+	    &ignored) == 1 && stamp_in_text(f.text, f.len, &b->stamp);
 	if (same)
-		tipmemo_put(o->repo, o->branch, tip, text, len);
-	free(text);
+		tipmemo_put(o->repo, o->branch, f.tip, f.text, f.len);
+	free(f.text);
 	return same;
 }
 

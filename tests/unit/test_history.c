@@ -1236,35 +1236,32 @@ test_tip_file(void **state)
 	mirror_error err;
 	const struct history_request mirror = { .repo_path = "repo.git",
 	    .branch = "mirror" };
-	char *text, tip[GIT_OID_HEXSZ + 1];
-	size_t len;
+	struct history_tip f;
 
 	(void)state;
 	make_site("site");
 	assert_int_equal(scratch_sh("git init -q --bare repo.git"), 0);
-	assert_int_equal(history_tip_file(&text, &len, NULL, &mirror,
-	    "index.md", &err), 0);
-	assert_null(text);
+	assert_int_equal(history_tip_file(&f, &mirror, "index.md", &err), 0);
+	assert_null(f.text);
 	assert_int_equal(commit_at(&r, "repo.git", "site", AUTHOR, T0, &err),
 	    0);
-	assert_int_equal(history_tip_file(&text, &len, tip, &mirror,
-	    "api/health.json", &err), 1);
-	assert_string_equal(text, "{\"open_conflicts_count\": 1}\n");
-	assert_int_equal(len, strlen(text));
-	assert_string_equal(tip, r.commit_id);
-	free(text);
-	assert_int_equal(history_tip_file(&text, &len, NULL, &mirror,
-	    "api/build.json", &err), 0);
-	assert_null(text);
-	assert_true(history_tip_file(&text, &len, NULL, &mirror, "api",
-	    &err) < 0);
-	assert_null(text);
-	assert_int_equal(history_tip_file(&text, &len, NULL,
-	    &(struct history_request){ .repo_path = "repo.git",
-	    .branch = "a..b" }, "index.md", &err), -MIRROR_EUSAGE);
-	assert_int_equal(history_tip_file(&text, &len, NULL,
-	    &(struct history_request){ .repo_path = "nothing",
-	    .branch = "mirror" }, "index.md", &err), -MIRROR_EIO);
+	assert_int_equal(history_tip_file(&f, &mirror, "api/health.json",
+	    &err), 1);
+	assert_string_equal(f.text, "{\"open_conflicts_count\": 1}\n");
+	assert_int_equal(f.len, strlen(f.text));
+	assert_string_equal(f.tip, r.commit_id);
+	free(f.text);
+	assert_int_equal(history_tip_file(&f, &mirror, "api/build.json",
+	    &err), 0);
+	assert_null(f.text);
+	assert_true(history_tip_file(&f, &mirror, "api", &err) < 0);
+	assert_null(f.text);
+	assert_int_equal(history_tip_file(&f, &(struct history_request){
+	    .repo_path = "repo.git", .branch = "a..b" }, "index.md", &err),
+	    -MIRROR_EUSAGE);
+	assert_int_equal(history_tip_file(&f, &(struct history_request){
+	    .repo_path = "nothing", .branch = "mirror" }, "index.md", &err),
+	    -MIRROR_EIO);
 }
 
 /* 1 when the memo of the branch of repo.git answers, with text in
