@@ -176,12 +176,15 @@ void disputed_list_free(struct disputed_list *l);
 
 /* ---- review actions (SPEC section 4); each is one transaction -------- */
 
-/* A reviewer's resolution of one open conflict. */
+/* A reviewer's decision on one open conflict: its resolution
+ * (conflict_resolve) or its dismissal (conflict_dismiss). */
 struct conflict_resolution {
 	const char *id;        /* the conflict */
-	const char *notes;     /* the reviewer's words, kept as resolution */
+	const char *notes;     /* the reviewer's words, kept as resolution
+	                          (a dismissal's reason) */
 	const char *winner;    /* a member id, or "kind:id" when the id is
-	                          ambiguous; NULL: none */
+	                          ambiguous; NULL: none (a dismissal has
+	                          none: not read) */
 	const char *actor;     /* who resolves: resolved_by */
 	const char *now;       /* 'YYYY-MM-DD HH:MM:SS': resolved_at */
 };
@@ -199,9 +202,10 @@ struct conflict_resolution {
 int conflict_resolve(mirror_store *st, const struct conflict_resolution *res,
     int *superseded, mirror_error *err);
 
-/* Close open conflict id as dismissed with reason. Changes no fact.
- * Returns 0 or < 0 like conflict_resolve. */
-int conflict_dismiss(mirror_store *st, const char *id, const char *reason,
-    const char *actor, const char *now, mirror_error *err);
+/* Close open conflict res->id as dismissed with res->notes (the
+ * reason), by res->actor at res->now. Changes no fact. Returns 0 or
+ * < 0 like conflict_resolve. */
+int conflict_dismiss(mirror_store *st, const struct conflict_resolution *res,
+    mirror_error *err);
 
 #endif

@@ -474,9 +474,9 @@ conflict_resolve(mirror_store *st, const struct conflict_resolution *res,
 }
 
 int
-conflict_dismiss(mirror_store *st, const char *id, const char *reason,
-    const char *actor, const char *now, mirror_error *err)
+conflict_dismiss(mirror_store *st, const struct conflict_resolution *res,
+    mirror_error *err)
 {
-	return act(st, &(struct review_act){ .id = id, .text = reason,
-	    .actor = actor, .now = now, .dismiss = 1 }, NULL, err);
+	return act(st, &(struct review_act){ .id = res->id, .text = res->notes,
+	    .actor = res->actor, .now = res->now, .dismiss = 1 }, NULL, err);
 }

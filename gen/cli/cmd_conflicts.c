@@ -362,6 +362,8 @@ do_close(const struct mirror_opts *o, int dismiss, mirror_error *err)
 	const char *sub = dismiss ? "dismiss" : "resolve";
 	const char *text = dismiss ? o->reason : o->notes, *actor;
 	char ts[MIRROR_TS_LEN];
+	struct conflict_resolution res = { .notes = text,
+	    .winner = o->winner, .now = ts };
 	mirror_store *st = NULL;
 	int rc, superseded = 0;
 	time_t now;
@@ -379,12 +381,12 @@ do_close(const struct mirror_opts *o, int dismiss, mirror_error *err)
 	mirror_format_ts(ts, now);
 	if ((rc = store_open(&st, o->store, STORE_WRITE, err)) < 0)
 		return rc;
+	res.id = o->args[1];
+	res.actor = actor;
 	if (dismiss)
-		rc = conflict_dismiss(st, o->args[1], text, actor, ts, err);
+		rc = conflict_dismiss(st, &res, err);
 	else
-		rc = conflict_resolve(st, &(struct conflict_resolution){
-		    .id = o->args[1], .notes = text, .winner = o->winner,
-		    .actor = actor, .now = ts }, &superseded, err);
+		rc = conflict_resolve(st, &res, &superseded, err);
 	if (rc == 0) {
 		if (o->json)
 			rc = show_one(o, st, o->args[1], dismiss ? -1 :

@@ -408,7 +408,8 @@ test_earlier_same_second(void **state)
 	st = open_write();
 	sweep_at(st, NOW);
 	snprintf(c1, sizeof(c1), "%s", q(st, "SELECT id FROM conflicts"));
-	assert_int_equal(conflict_dismiss(st, c1, "fine", "t", NOW_TS, &err),
+	assert_int_equal(conflict_dismiss(st, &(struct conflict_resolution){
+	    .id = c1, .notes = "fine", .actor = "t", .now = NOW_TS }, &err),
 	    0);
 	/* A changed value opens a new conflict, in the same second. */
 	assert_int_equal(sqlite3_exec(store_db(st), "UPDATE entities SET "
@@ -433,7 +434,8 @@ test_earlier_same_second(void **state)
 	conflict_list_free(&l);
 
 	/* A third, a second later: both earlier ones, newest first. */
-	assert_int_equal(conflict_dismiss(st, c2, "fine", "t", NOW_TS, &err),
+	assert_int_equal(conflict_dismiss(st, &(struct conflict_resolution){
+	    .id = c2, .notes = "fine", .actor = "t", .now = NOW_TS }, &err),
 	    0);
 	assert_int_equal(sqlite3_exec(store_db(st), "UPDATE entities SET "
 	    "properties = json_set(properties, '$.value', 'cock') WHERE "

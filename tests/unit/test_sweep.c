@@ -235,8 +235,9 @@ test_disputed(void **state)
 	assert_null(disputed_find(&d, LAYER_MEMORY, "m3"));
 	assert_null(disputed_find(&d, LAYER_ENTITY, "s1"));
 	assert_null(disputed_find(&d, LAYER_MEMORY, "zz"));
-	assert_int_equal(conflict_dismiss(f->st, m->conflict_id, "fine",
-	    "tester", NOW_TS, &err), 0);
+	assert_int_equal(conflict_dismiss(f->st, &(struct conflict_resolution){
+	    .id = m->conflict_id, .notes = "fine", .actor = "tester",
+	    .now = NOW_TS }, &err), 0);
 	disputed_list_free(&d);
 	assert_int_equal(conflict_disputed(&d, f->st, &err), 0);
 	assert_int_equal(d.n, 2);

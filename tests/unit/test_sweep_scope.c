@@ -517,8 +517,9 @@ edit_review(struct fixture *f)
 		return;
 	mirror_format_ts(ts, f->now);
 	if (how == 0)
-		assert_int_equal(conflict_dismiss(f->st, cid, "fine", "t", ts,
-		    &err), 0);
+		assert_int_equal(conflict_dismiss(f->st,
+		    &(struct conflict_resolution){ .id = cid,
+		    .notes = "fine", .actor = "t", .now = ts }, &err), 0);
 	else
 		assert_int_equal(conflict_resolve(f->st,
 		    &(struct conflict_resolution){ .id = cid,
