@@ -137,14 +137,14 @@ void rules_free(struct rule_set *rs);
  * for the starter set, dir itself for the user's). A rule of tier
  * RULE_USER replaces a starter rule of the same id. A rule that cannot
  * be read is added with its error (rules_finish reports it); so is a file
- * that cannot be opened. Returns 0, 1 when dir does not exist and
- * missing_ok, or -MIRROR_EINPUT when dir cannot be listed (or is
- * missing and not missing_ok), or when shown, a file's name or a
- * file's text is not rule text (rules_text_problem; the caller frees
- * rs).
+ * that cannot be opened. Returns 0, 1 when dir does not exist and tier
+ * is RULE_STARTER (an install may have no starter set), or
+ * -MIRROR_EINPUT when dir cannot be listed (a user's dir that is
+ * missing too: it was named), or when shown, a file's name or a file's
+ * text is not rule text (rules_text_problem; the caller frees rs).
  */
 int rules_load_dir(struct rule_set *rs, const char *dir, const char *shown,
-    enum rule_tier tier, int missing_ok, mirror_error *err);
+    enum rule_tier tier, mirror_error *err);
 
 /*
  * Add the rules of the text of one file, text[0..len), named file in

@@ -689,7 +689,7 @@ list_dir(char ***out, size_t *n, DIR *d)
 
 int
 rules_load_dir(struct rule_set *rs, const char *dir, const char *shown,
-    enum rule_tier tier, int missing_ok, mirror_error *err)
+    enum rule_tier tier, mirror_error *err)
 {
 	char **names;
 	size_t n;
@@ -699,7 +699,7 @@ rules_load_dir(struct rule_set *rs, const char *dir, const char *shown,
 	if ((rc = name_check(NULL, shown, err)) < 0)
 		return rc;
 	d = opendir(dir);
-	if (d == NULL && errno == ENOENT && missing_ok)
+	if (d == NULL && errno == ENOENT && tier == RULE_STARTER)
 		return 1;
 	if (d == NULL)
 		return mirror_fail(err, MIRROR_EINPUT, "rules %s: cannot read "

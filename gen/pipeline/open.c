@@ -30,11 +30,10 @@ build_rules_load(struct rule_set *rs, const char *dir,
 	rules_init(rs);
 	/* No starter directory anywhere: no starter rules. */
 	if (datadir_find(&starter, "rules", &ignored) == 0)
-		rc = rules_load_dir(rs, starter, "rules", RULE_STARTER, 1,
-		    err);
+		rc = rules_load_dir(rs, starter, "rules", RULE_STARTER, err);
 	free(starter);
 	if (rc >= 0 && dir != NULL)
-		rc = rules_load_dir(rs, dir, dir, RULE_USER, 0, err);
+		rc = rules_load_dir(rs, dir, dir, RULE_USER, err);
 	for (size_t i = 0; rc >= 0 && i < n; i++)
 		rc = rules_override(rs, params[i].rule, params[i].name,
 		    params[i].value, err);

@@ -870,8 +870,7 @@ test_load_dir(void **state)
 	fputs("SELECT 1;\n", fp);
 	fclose(fp);
 	rules_init(&rs);
-	assert_int_equal(rules_load_dir(&rs, dir, "mine", RULE_USER, 0, &err),
-	    0);
+	assert_int_equal(rules_load_dir(&rs, dir, "mine", RULE_USER, &err), 0);
 	assert_int_equal(rs.n, 2);
 	assert_string_equal(rs.v[0].origin, "mine/a.sql:1");
 	assert_non_null(rs.v[0].error);
@@ -879,8 +878,9 @@ test_load_dir(void **state)
 	assert_null(rs.v[1].error);
 	rules_free(&rs);
 	snprintf(path, sizeof(path), "%s/none", f->dir);
-	assert_int_equal(rules_load_dir(&rs, path, "x", RULE_USER, 1, &err), 1);
-	assert_int_equal(rules_load_dir(&rs, path, "x", RULE_USER, 0, &err),
+	assert_int_equal(rules_load_dir(&rs, path, "x", RULE_STARTER, &err),
+	    1);
+	assert_int_equal(rules_load_dir(&rs, path, "x", RULE_USER, &err),
 	    -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "cannot read the directory"));
 	rules_free(&rs);
