@@ -286,7 +286,7 @@ ahead_run(void *arg)
 
 struct mgit_ahead *
 mgit_ahead_start(const char *const *disks, size_t n, size_t budget,
-    size_t pack_below, int pack_all, struct mgit_readers *rd)
+    size_t pack_below, struct mgit_readers *rd)
 {
 	struct mgit_ahead *a = xcalloc(1, sizeof(*a));
 	int want = rd->jobs - 1;
@@ -295,7 +295,6 @@ mgit_ahead_start(const char *const *disks, size_t n, size_t budget,
 	a->n = n;
 	a->budget = budget > 0 ? budget : 1;
 	a->pack_below = pack_below;
-	a->pack_all = pack_all;
 	a->rd = rd;
 	a->slot = xcalloc(MGIT_AHEAD_SLOTS, sizeof(*a->slot));
 	pthread_mutex_init(&a->mu, NULL);

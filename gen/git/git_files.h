@@ -90,7 +90,8 @@ void mgit_readers_free(struct mgit_readers *rd);
  * rd->t[1..]) claims disks[0], disks[1], ... in turn (NULL: nothing to
  * read; else read as mgit_read_file, then hashed, and compressed as a
  * pack entry's stream while its bytes are in the cache when its index
- * is below pack_below or pack_all is set). The pool claims a file only
+ * is below pack_below, n for every file, or mgit_ahead_take said
+ * pack_all). The pool claims a file only
  * while fewer than MGIT_AHEAD_SLOTS files are claimed and less than
  * budget bytes are held (a file's stream when compressed, else its
  * bytes) and not given up (one file at least), so memory stays bounded
@@ -99,8 +100,7 @@ void mgit_readers_free(struct mgit_readers *rd);
  * (never NULL).
  */
 struct mgit_ahead *mgit_ahead_start(const char *const *disks, size_t n,
-    size_t budget, size_t pack_below, int pack_all,
-    struct mgit_readers *rd);
+    size_t budget, size_t pack_below, struct mgit_readers *rd);
 
 /*
  * File i, read: the files before it are given up (freed; never read

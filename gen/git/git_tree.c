@@ -148,17 +148,19 @@ ahead_take(struct mgit_read **got, struct edit *e, const struct op *op)
 	size_t i = (size_t)(op - e->ops);
 
 	if (e->ahead == NULL) {
-		/* Compressed as read once a pack is likely: a blob the
-		 * objects go loose after all is inflated again; one the
-		 * repository had was compressed for nothing. */
-		size_t pack_below = e->nops >= MGIT_PACK_THRESHOLD ?
+		/* Compressed as read once a pack is likely (every file
+		 * when the stage packs already): a blob the objects go
+		 * loose after all is inflated again; one the repository
+		 * had was compressed for nothing. */
+		size_t pack_below = e->stage->packed ? e->nops :
+		    e->nops >= MGIT_PACK_THRESHOLD ?
 		    e->nops - MGIT_PACK_THRESHOLD + 1 : 0;
 
 		e->disks = xcalloc(e->nops, sizeof(*e->disks));
 		for (size_t k = 0; k < e->nops; k++)
 			e->disks[k] = e->ops[k].disk;
 		e->ahead = mgit_ahead_start(e->disks, e->nops, AHEAD_BYTES,
-		    pack_below, e->stage->packed, &e->readers);
+		    pack_below, &e->readers);
 	}
 	*got = mgit_ahead_take(e->ahead, i, e->stage->packed);
 	if ((*got)->rc < 0) {

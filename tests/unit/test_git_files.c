@@ -110,7 +110,7 @@ test_ahead_in_order(void **state)
 		struct mgit_ahead *a;
 
 		mgit_readers_init(&rd, jobs);
-		a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, 0, &rd);
+		a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, &rd);
 		for (int i = 0; i < N_FILES; i++)
 			assert_read(mgit_ahead_take(a, (size_t)i, 0), i);
 		assert_int_equal(mgit_ahead_claimed(a), N_FILES);
@@ -137,27 +137,27 @@ test_ahead_budget(void **state)
 	(void)state;
 	prepare(disks, N_FILES);
 	mgit_readers_init(&rd, 2);
-	a = mgit_ahead_start(disks, N_FILES, 2500, 0, 0, &rd);
+	a = mgit_ahead_start(disks, N_FILES, 2500, 0, &rd);
 	assert_read(mgit_ahead_take(a, 0, 0), 0);
 	k = claimed_after(a, 3);
 	assert_in_range(k, 3, 4);
 	assert_read(mgit_ahead_take(a, 1, 0), 1);
 	assert_in_range(claimed_after(a, 4), k > 3 ? k : 4, 5);
 	mgit_ahead_stop(a);
-	a = mgit_ahead_start(disks, N_FILES, 0, 0, 0, &rd);
+	a = mgit_ahead_start(disks, N_FILES, 0, 0, &rd);
 	assert_read(mgit_ahead_take(a, 0, 0), 0);
 	assert_in_range(claimed_after(a, 1), 1, 2);
 	mgit_ahead_stop(a);
 	/* Compressed, a file holds its stream: ten files of 1,000 equal
 	 * bytes, a few dozen bytes each, are all read ahead of file 0. */
-	a = mgit_ahead_start(disks, N_FILES, 2500, N_FILES, 0, &rd);
+	a = mgit_ahead_start(disks, N_FILES, 2500, N_FILES, &rd);
 	r = mgit_ahead_take(a, 0, 0);
 	assert_true(r->zlen < 100);
 	assert_int_equal(claimed_after(a, N_FILES), N_FILES);
 	mgit_ahead_stop(a);
 	mgit_readers_free(&rd);
 	mgit_readers_init(&rd, 1);
-	a = mgit_ahead_start(disks, N_FILES, 2500, 0, 0, &rd);
+	a = mgit_ahead_start(disks, N_FILES, 2500, 0, &rd);
 	assert_read(mgit_ahead_take(a, 0, 0), 0);
 	assert_int_equal(claimed_after(a, 1), 1);
 	assert_read(mgit_ahead_take(a, 1, 0), 1);
@@ -179,14 +179,14 @@ test_ahead_skip_and_stop(void **state)
 	(void)state;
 	prepare(disks, N_FILES);
 	mgit_readers_init(&rd, 1);
-	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, 0, &rd);
+	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, &rd);
 	assert_read(mgit_ahead_take(a, 0, 0), 0);
 	assert_read(mgit_ahead_take(a, 5, 0), 5);
 	assert_int_equal(mgit_ahead_claimed(a), 6);
 	assert_read(mgit_ahead_take(a, 9, 0), 9);
 	mgit_ahead_stop(a);
 	mgit_readers_init(&rd, 3);
-	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, 0, &rd);
+	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, &rd);
 	assert_read(mgit_ahead_take(a, 2, 0), 2);
 	mgit_ahead_stop(a);
 	mgit_ahead_stop(NULL);
@@ -208,7 +208,7 @@ test_ahead_nothing_and_missing(void **state)
 	disks[1] = NULL;
 	disks[2] = "no-such-file";
 	mgit_readers_init(&rd, 2);
-	a = mgit_ahead_start(disks, 4, 1u << 20, 0, 0, &rd);
+	a = mgit_ahead_start(disks, 4, 1u << 20, 0, &rd);
 	assert_read(mgit_ahead_take(a, 0, 0), 0);
 	r = mgit_ahead_take(a, 1, 0);
 	assert_int_equal(r->rc, 0);
@@ -243,7 +243,7 @@ test_ahead_ring(void **state)
 		disks[i] = many[i];
 	}
 	mgit_readers_init(&rd, 2);
-	a = mgit_ahead_start(disks, MANY, 1u << 30, 0, 0, &rd);
+	a = mgit_ahead_start(disks, MANY, 1u << 30, 0, &rd);
 	for (size_t i = 0; i < MANY; i++) {
 		struct mgit_read *r = mgit_ahead_take(a, i, 0);
 
@@ -308,7 +308,7 @@ test_packed(void **state)
 	mgit_readers_init(&rd, 2);
 	prepare(disks, N_FILES);
 	disks[0] = "big";
-	a = mgit_ahead_start(disks, 1, 1u << 20, 0, 1, &rd);
+	a = mgit_ahead_start(disks, 1, 1u << 20, 1, &rd);
 	r = mgit_ahead_take(a, 0, 1);
 	assert_int_equal(r->len, 3 * FILE_BYTES);
 	assert_non_null(r->z);
@@ -317,7 +317,7 @@ test_packed(void **state)
 	prepare(disks, N_FILES);
 	disks[4] = "no-such-file";
 	/* Below 6 compressed, from 6 on as bytes. */
-	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 6, 0, &rd);
+	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 6, &rd);
 	for (int i = 0; i < N_FILES; i++) {
 		r = mgit_ahead_take(a, (size_t)i, 0);
 		if (i == 4) {
@@ -338,7 +338,7 @@ test_packed(void **state)
 	 * file 2 on. */
 	mgit_readers_init(&rd, 1);
 	prepare(disks, N_FILES);
-	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, 0, &rd);
+	a = mgit_ahead_start(disks, N_FILES, 1u << 20, 0, &rd);
 	for (int i = 0; i < 4; i++) {
 		r = mgit_ahead_take(a, (size_t)i, i >= 2);
 		if (i < 2) {
@@ -355,7 +355,7 @@ test_packed(void **state)
 	scratch_write("long", big, MGIT_READ_KEEP + 1);
 	free(big);
 	disks[0] = "long";
-	a = mgit_ahead_start(disks, 1, 1u << 30, 0, 1, &rd);
+	a = mgit_ahead_start(disks, 1, 1u << 30, 1, &rd);
 	r = mgit_ahead_take(a, 0, 1);
 	assert_int_equal(r->rc, 0);
 	assert_int_equal(r->len, MGIT_READ_KEEP + 1);
