@@ -422,15 +422,25 @@ known_key(void *arg, const char *project, const char *key, mirror_error *err)
 	return c->known_later || has(&c->known, h2(project, key));
 }
 
+/* A row read for the sweep: the fact it states and the claim it makes
+ * (release it with claim_free). */
+struct claimed_row {
+	struct fact f;
+	struct claim cl;
+};
+
 /*
- * Fill f from the current row of s and compute its claim. Returns 1 with
- * *cl filled, 0 when the row claims nothing (or, in a scan, is an
- * expired memory), < 0 with err naming the store and the row.
+ * Fill out->f from the current row of s (of source src) and compute
+ * its claim. Returns 1 with out->cl filled, 0 when the row claims
+ * nothing (or, in a scan, is an expired memory), < 0 with err naming
+ * the store and the row.
  */
 static int
-row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
-    struct fact *f, struct claim *cl, mirror_error *err)
+row_claim(struct claimed_row *out, struct sweep_ctx *c, sqlite3_stmt *s,
+    enum source src, mirror_error *err)
 {
+	struct fact *f = &out->f;
+	struct claim *cl = &out->cl;
 	enum fact_layer layer = src_layer[src];
 	const char *table = layer_table(layer);
 	char msg[sizeof(err->msg)];
@@ -498,9 +508,11 @@ row_claim(struct sweep_ctx *c, sqlite3_stmt *s, enum source src,
 }
 
 static void
-rec_add(struct sweep_ctx *c, const struct fact *f, const struct claim *cl,
-    enum source src, sqlite3_int64 rowid)
+rec_add(struct sweep_ctx *c, const struct claimed_row *row, enum source src,
+    sqlite3_int64 rowid)
 {
+	const struct fact *f = &row->f;
+	const struct claim *cl = &row->cl;
 	struct rec *r = &ARRAY_PUSH(c->recs, c->nrecs, c->caprecs);
 
 	r->slot_h = strcmp(cl->slot_kind, "cross_layer") == 0 ? 0 :
@@ -529,16 +541,15 @@ scan(struct sweep_ctx *c, enum source src, mirror_error *err)
 	if ((rc = prep(c, &s, sql, err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct fact f;
-		struct claim cl;
+		struct claimed_row row;
 
 		if (src != SRC_EDGE)
 			c->run->facts_scanned++;
-		if ((rc = row_claim(c, s, src, &f, &cl, err)) < 0)
+		if ((rc = row_claim(&row, c, s, src, err)) < 0)
 			goto out;
 		if (rc == 1) {
-			rec_add(c, &f, &cl, src, sqlite3_column_int64(s, 9));
-			claim_free(&cl);
+			rec_add(c, &row, src, sqlite3_column_int64(s, 9));
+			claim_free(&row.cl);
 		}
 	}
 	rc = rc == SQLITE_DONE ? 0 : sfail(c, err, rc, "sweep: read");
@@ -779,8 +790,9 @@ group_load(struct sweep_ctx *c, struct group *g, const struct rec *recs,
 	group_clear(g);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		sqlite3_stmt *s = c->one[recs[i].src];
-		struct fact f;
-		struct claim cl;
+		struct claimed_row row;
+		const struct fact *f = &row.f;
+		struct claim *cl = &row.cl;
 		struct grow *r;
 
 		sqlite3_bind_int64(s, 1, recs[i].rowid);
@@ -792,23 +804,25 @@ group_load(struct sweep_ctx *c, struct group *g, const struct rec *recs,
 			    store_path(c->st)) : sfail(c, err, rc,
 			    "sweep: read a row");
 		}
-		rc = row_claim(c, s, (enum source)recs[i].src, &f, &cl, err);
+		rc = row_claim(&row, c, s, (enum source)recs[i].src, err);
 		if (rc == 1) {
 			r = &ARRAY_PUSH(g->r, g->n, g->cap);
 			memset(r, 0, sizeof(*r));
-			r->layer = f.layer;
-			r->id = xstrdup(f.id);
-			r->slot_kind = xstrdup(cl.slot_kind);
-			r->slot = xstrdup(cl.slot);
-			r->xkey = xstrdup(cl.xkey != NULL ? cl.xkey : "");
-			r->project = xstrdup(f.project != NULL ? f.project : "");
-			r->value = cl.value;
-			r->norm = cl.norm;
-			cl.value = cl.norm = NULL;
-			r->x_h = cl.xkey != NULL ? h2(r->project, cl.xkey) : 0;
-			r->has_from = bound(&r->from, cl.valid_from);
-			r->has_until = bound(&r->until, cl.valid_until);
-			claim_free(&cl);
+			r->layer = f->layer;
+			r->id = xstrdup(f->id);
+			r->slot_kind = xstrdup(cl->slot_kind);
+			r->slot = xstrdup(cl->slot);
+			r->xkey = xstrdup(cl->xkey != NULL ? cl->xkey : "");
+			r->project = xstrdup(f->project != NULL ? f->project :
+			    "");
+			r->value = cl->value;
+			r->norm = cl->norm;
+			cl->value = cl->norm = NULL;
+			r->x_h = cl->xkey != NULL ? h2(r->project, cl->xkey) :
+			    0;
+			r->has_from = bound(&r->from, cl->valid_from);
+			r->has_until = bound(&r->until, cl->valid_until);
+			claim_free(cl);
 			rc = 0;
 		}
 		sqlite3_reset(s);
