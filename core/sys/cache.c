@@ -179,23 +179,19 @@ is_store(int fd, const char *name)
 	    .name = name, .what = "cache", .shown = name }, &ignored) < 0;
 }
 
-void
-cache_put(const char *kind, const void *key, size_t keylen,
-    const char *data, size_t len)
+/* Write data[0..len) as entry hex of the directory dfd: made beside
+ * its name and renamed into place (best effort). */
+static void
+put_at(int dfd, const char *hex, const char *data, size_t len)
 {
-	char hex[17], tmp[64];
-	int dfd, fd, n, ok;
+	char tmp[64];
+	int fd, n, ok;
 
-	if ((dfd = cache_dir(kind, 1)) < 0)
-		return;
-	entry_name(hex, key, keylen);
 	n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", hex, (long)getpid());
 	/* An entry that is the store is never written over. */
 	if (n < 0 || (size_t)n >= sizeof(tmp) || is_store(dfd, hex) ||
-	    is_store(dfd, tmp)) {
-		close(dfd);
+	    is_store(dfd, tmp))
 		return;
-	}
 	(void)unlinkat(dfd, tmp, 0);    /* a dead run's, of a reused pid */
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0600);
@@ -205,7 +201,44 @@ cache_put(const char *kind, const void *key, size_t keylen,
 		if (!ok || renameat(dfd, tmp, dfd, hex) != 0)
 			(void)unlinkat(dfd, tmp, 0);
 	}
+}
+
+void
+cache_put(const char *kind, const void *key, size_t keylen,
+    const char *data, size_t len)
+{
+	char hex[17];
+	int dfd;
+
+	if ((dfd = cache_dir(kind, 1)) < 0)
+		return;
+	entry_name(hex, key, keylen);
+	put_at(dfd, hex, data, len);
 	close(dfd);
+}
+
+int
+cache_kind_open(const char *kind)
+{
+	return cache_dir(kind, 1);
+}
+
+void
+cache_put_new(int dfd, const void *key, size_t keylen, const char *data,
+    size_t len)
+{
+	char hex[17];
+	struct stat st;
+
+	if (dfd < 0)
+		return;
+	entry_name(hex, key, keylen);
+	/* There already: the same key, the same bytes. Not written again
+	 * (a rename over it would also have ext4 write it back at once). */
+	if (fstatat(dfd, hex, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode) && (size_t)st.st_size == len)
+		return;
+	put_at(dfd, hex, data, len);
 }
 
 void

@@ -38,6 +38,17 @@ long cache_get(char *buf, size_t size, const char *kind, const void *key,
 void cache_put(const char *kind, const void *key, size_t keylen,
     const char *data, size_t len);
 
+/* The directory of kind's entries, made when missing, for
+ * cache_put_new: its descriptor (the caller closes it), or -1 when
+ * there is no cache. */
+int cache_kind_open(const char *kind);
+
+/* Keep data[0..len) as the entry for key in dfd (cache_kind_open's; -1:
+ * nothing), unless an entry of len bytes is there already: for a key
+ * that names its bytes, whose entry never changes (best effort). */
+void cache_put_new(int dfd, const void *key, size_t keylen,
+    const char *data, size_t len);
+
 /*
  * The entry of kind for key of any length up to max bytes, appended to
  * sb (NUL-ended, as strbuf keeps it). Returns 0, or -1 when there is

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "search/search_index.h"
 #include "site/items.h"
@@ -428,10 +429,12 @@ docs_key(strbuf *sb, const struct search_run *sr, const char *path,
 	strbuf_printf(sb, "search docs\n%s\n%s\n%s", path, hex, sr->key);
 }
 
-/* Keep s, unit u's documents now, for the next build, and forget those
- * of the last (their digest was another). */
+/* Keep s, unit u's documents now, for the next build, in the cache's
+ * directory dfd (cache_kind_open's, opened once a run: -1 none), and
+ * forget those of the last (their digest was another). The key names
+ * the documents (their unit's digest), so one kept already stays. */
 static void
-docs_keep(const struct search_run *sr, const struct page_unit *u,
+docs_keep(const struct search_run *sr, int dfd, const struct page_unit *u,
     const strbuf *s)
 {
 	strbuf key;
@@ -439,7 +442,7 @@ docs_keep(const struct search_run *sr, const struct page_unit *u,
 	strbuf_init(&key);
 	if (u->hex[0] != '\0') {
 		docs_key(&key, sr, u->path, u->hex);
-		cache_put(DOCS_KIND, key.data, key.len, s->data, s->len);
+		cache_put_new(dfd, key.data, key.len, s->data, s->len);
 	}
 	if (u->prev[0] != '\0' && strcmp(u->prev, u->hex) != 0) {
 		docs_key(&key, sr, u->path, u->prev);
@@ -473,7 +476,7 @@ search_whole(struct search_run *sr, const struct page_unit *u, size_t n,
 	struct search_index *x = search_index_new(search_put, &sr->own);
 	struct facts_reader *r = NULL;
 	strbuf state;
-	int rc;
+	int rc, dfd = n > 0 ? cache_kind_open(DOCS_KIND) : -1;
 
 	index_name(x, sr);
 	strbuf_init(&state);
@@ -489,10 +492,12 @@ search_whole(struct search_run *sr, const struct page_unit *u, size_t n,
 		if (rc == 0)
 			rc = project_docs(&s, sr, (long)p, &f, err);
 		if (rc == 0 && by[p] != NULL)
-			docs_keep(sr, by[p], &state);
+			docs_keep(sr, dfd, by[p], &state);
 		facts_free(&f);
 	}
 	facts_reader_close(r);
+	if (dfd >= 0)
+		close(dfd);
 	if (rc == 0)
 		rc = orphan_docs(&(struct doc_sink){ x, NULL }, sr, err);
 	if (rc == 0)
@@ -611,7 +616,7 @@ search_update(struct search_run *sr, const struct page_unit *u, size_t n,
 	    &sr->own);
 	strbuf *state = xcalloc(n + 1, sizeof(*state));
 	struct search_prev prev = { prev_get, prev_keep, sr };
-	int rc = 0;
+	int rc = 0, dfd = -1;
 
 	struct facts_reader *r = NULL;
 
@@ -643,11 +648,15 @@ search_update(struct search_run *sr, const struct page_unit *u, size_t n,
 	facts_reader_close(r);
 	if (rc == 0)
 		rc = search_index_update(x, old, &prev, err);
+	if (rc == 0)
+		dfd = cache_kind_open(DOCS_KIND);
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0 && strcmp(u[i].prev, u[i].hex) != 0)
-			docs_keep(sr, &u[i], &state[i]);
+			docs_keep(sr, dfd, &u[i], &state[i]);
 		strbuf_free(&state[i]);
 	}
+	if (dfd >= 0)
+		close(dfd);
 	free(state);
 	search_index_free(x);
 	search_index_free(old);
