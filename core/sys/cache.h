@@ -100,4 +100,21 @@ void cache_map_drop(const struct cache_map *m, size_t upto);
 
 void cache_unmap(struct cache_map *m);   /* an empty m: no-op */
 
+/* The most megabytes of a kind's entries, unless MIRROR_CACHE_MAX_MB
+ * says another number. */
+#define CACHE_MAX_MB 1024
+
+/*
+ * Keep each kind this run wrote to under its bound: when what was
+ * written to it since it was last pruned passes an eighth of the bound
+ * (a count kept in the kind's directory, so a one-fact build reads no
+ * directory), its entries least recently used first (an entry read or
+ * kept again is marked used) are removed until three quarters of the
+ * bound are left, never one this run used or wrote, never the store,
+ * never anything but an entry's regular file (no link is followed).
+ * An entry removed is a miss: the work it saved is done again. Called
+ * once a run, at its end (best effort).
+ */
+void cache_prune(void);
+
 #endif

@@ -19,6 +19,7 @@ static const struct tunable {
 	 * the store's four-digit years can hold. */
 	{ "SOURCE_DATE_EPOCH", 0, 253402300799LL, "seconds since 1970" },
 	{ "MIRROR_BUSY_TIMEOUT_MS", 1, 3600000, "milliseconds" },
+	{ "MIRROR_CACHE_MAX_MB", 1, 1048576, "megabytes" },
 	{ "MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L, "milliseconds" },
 	{ "MIRROR_IO_URING", 0, 1, "0 or 1" },
 	{ "MIRROR_JOBS", 1, 64, "threads" },

@@ -15,6 +15,7 @@
 #include "store/digest.h"
 #include "store/store.h"
 #include "store/undo.h"
+#include "sys/cache.h"
 #include "sys/clock.h"
 #include "sys/work.h"
 #include "util/xalloc.h"
@@ -364,6 +365,7 @@ build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 	b->reading = 0;
 	if (rc < 0)
 		build_undo(b, err);
+	cache_prune();                  /* the user's cache kept bounded */
 	return rc < 0 ? rc : BUILD_DONE;
 }
 

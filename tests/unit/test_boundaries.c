@@ -1046,6 +1046,7 @@ test_tunable_ranges(void **state)
 		long min, max;
 	} t[] = {
 		{ "MIRROR_BUSY_TIMEOUT_MS", 1, 3600000 },
+		{ "MIRROR_CACHE_MAX_MB", 1, 1048576 },
 		{ "MIRROR_LOCK_TIMEOUT_MS", 0, 86400000L },
 		{ "MIRROR_JOBS", 1, 64 },
 		{ "MIRROR_QUERY_TIMEOUT_MS", 1, 86400000L },
