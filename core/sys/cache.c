@@ -489,9 +489,10 @@ cache_unmap(struct cache_map *m)
 
 /* ---- pruning ------------------------------------------------------- */
 
-/* The file of a kind's directory counting the bytes written to it since
- * it was last pruned (never an entry: entries are 16 hex digits). */
-#define GROWN_FILE ".grown"
+/* The directory of the cache holding, a file per kind named as the
+ * kind, the bytes written to it since it was last pruned (the kinds'
+ * own directories hold their entries alone). */
+#define GROWN_DIR "pruned"
 /* A file being written by a run that died is pruned past this age. */
 #define TMP_AGE 3600
 
@@ -614,9 +615,9 @@ prune_dir(int dfd, unsigned long long max)
 
 /*
  * Kind g's directory pruned when the bytes written to it since it was
- * last (its GROWN_FILE, this run's g->bytes added) are past an eighth of
- * max, or it has no GROWN_FILE yet (a cache kept before pruning was);
- * else its count kept. Returns nothing (best effort).
+ * last (its file in GROWN_DIR, this run's g->bytes added) are past an
+ * eighth of max, or it has no such file yet (a cache kept before
+ * pruning was); else its count kept. Returns nothing (best effort).
  */
 static void
 prune_kind(const struct grown *g, unsigned long long max)
@@ -624,23 +625,26 @@ prune_kind(const struct grown *g, unsigned long long max)
 	char buf[32];
 	unsigned long long before = 0;
 	long got;
-	int dfd, n;
+	int dfd, cfd, n;
 
-	if ((dfd = cache_dir(g->kind, 0)) < 0)
+	if ((cfd = cache_dir(GROWN_DIR, 1)) < 0)
 		return;
-	got = userfile_read_small_at(buf, sizeof(buf), dfd, GROWN_FILE);
+	got = userfile_read_small_at(buf, sizeof(buf), cfd, g->kind);
 	if (got > 0)
 		before = strtoull(buf, NULL, 10);
 	if (got <= 0 || before + g->bytes > max / 8) {
-		prune_dir(dfd, max);
+		if ((dfd = cache_dir(g->kind, 0)) >= 0) {
+			prune_dir(dfd, max);
+			close(dfd);
+		}
 		before = 0;
 	} else {
 		before += g->bytes;
 	}
 	n = snprintf(buf, sizeof(buf), "%llu\n", before);
 	if (n > 0 && (size_t)n < sizeof(buf))
-		(void)put_at(dfd, GROWN_FILE, buf, (size_t)n);
-	close(dfd);
+		(void)put_at(cfd, g->kind, buf, (size_t)n);
+	close(cfd);
 }
 
 void
