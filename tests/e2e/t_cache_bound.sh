@@ -2,19 +2,20 @@
 # The user's cache stays bounded (doc/site.md, "An unchanged build does
 # nothing"; doc/reliability.md, "The store is SQLite's alone"): forty
 # one-fact changes to a 10,000-fact bench store (50 projects), each
-# built, leave
-# each kind of the cache as many entries as the whole build did (a
-# project's search documents, the store's model entry, the A-Z's table
-# replace those they came after; the A-Z's pages at most twice the
-# whole build's, their slices compacted after 16 builds) and at most
-# twice its bytes, and the site is a whole build's. Then under
+# built, leave each kind of the cache as many entries as the whole build
+# did (a project's search documents, the store's model entry, the A-Z's
+# table replace those they came after; the A-Z's pages at most twice
+# the whole build's, their slices compacted after 16 builds) and at
+# most twice its bytes, and the site is a whole build's. Then under
 # MIRROR_CACHE_MAX_MB=1 six other stores are built into DIRs of their
 # own: each kind is pruned, least recently used first, to at most the
 # bound plus what the last build used itself (never pruned), where it
 # would hold the six stores' entries; a one-fact change of the first
 # store, whose entries were pruned, still builds a whole build's site;
 # and the files in the cache that are not entries (a link named as one
-# to a file outside, another name) stay, as does the file linked.
+# to a file outside, another name) stay, as does the file linked. Last,
+# with the cache emptied, a one-fact change gives a whole build's site
+# (every kind's miss is its work done again).
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 export HOME="$T"
 export MIRROR_CACHE_DIR="$T/cache"
