@@ -70,8 +70,8 @@ line(strbuf *sb, const struct scale *s, const struct chart_point *p,
 }
 
 void
-chart_svg(strbuf *sb, const char *id, const struct chart_point *p,
-    size_t n, const char *title, const char *desc)
+chart_svg(strbuf *sb, const struct chart *c, const struct chart_point *p,
+    size_t n)
 {
 	struct scale s = { 0, 0, 1 };
 	char top[24];
@@ -86,10 +86,10 @@ chart_svg(strbuf *sb, const char *id, const struct chart_point *p,
 	strbuf_printf(sb, "<figure class=\"chart\">\n<svg xmlns=\"http://www."
 	    "w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
 	    "aria-labelledby=\"%s-title %s-desc\">\n<title id=\"%s-title\">",
-	    W, H, id, id, id);
-	escape_html(sb, title, strlen(title));
-	strbuf_printf(sb, "</title>\n<desc id=\"%s-desc\">", id);
-	escape_html(sb, desc, strlen(desc));
+	    W, H, c->id, c->id, c->id);
+	escape_html(sb, c->title, strlen(c->title));
+	strbuf_printf(sb, "</title>\n<desc id=\"%s-desc\">", c->id);
+	escape_html(sb, c->desc, strlen(c->desc));
 	strbuf_printf(sb, "</desc>\n<g fill=\"none\" stroke=\"currentColor\">\n"
 	    "<path stroke-opacity=\"0.4\" d=\"M%d %d V%d H%d\"/>\n", LEFT, TOP,
 	    BOTTOM, RIGHT);
@@ -112,8 +112,8 @@ enum { BARS_W = 400, BAR_ROW = 44, BAR_TOP = 8, BAR_H = 14,
 	BAR_W = BARS_W - 60 };
 
 void
-chart_bars(strbuf *sb, const char *id, const struct chart_bar *b, size_t n,
-    const char *title, const char *desc)
+chart_bars(strbuf *sb, const struct chart *c, const struct chart_bar *b,
+    size_t n)
 {
 	long long top = 1;
 	char v[24];
@@ -124,10 +124,10 @@ chart_bars(strbuf *sb, const char *id, const struct chart_bar *b, size_t n,
 	strbuf_printf(sb, "<figure class=\"chart\">\n<svg xmlns=\"http://www."
 	    "w3.org/2000/svg\" viewBox=\"0 0 %d %zu\" role=\"img\" "
 	    "aria-labelledby=\"%s-title %s-desc\">\n<title id=\"%s-title\">",
-	    BARS_W, BAR_TOP * 2 + n * BAR_ROW, id, id, id);
-	escape_html(sb, title, strlen(title));
-	strbuf_printf(sb, "</title>\n<desc id=\"%s-desc\">", id);
-	escape_html(sb, desc, strlen(desc));
+	    BARS_W, BAR_TOP * 2 + n * BAR_ROW, c->id, c->id, c->id);
+	escape_html(sb, c->title, strlen(c->title));
+	strbuf_printf(sb, "</title>\n<desc id=\"%s-desc\">", c->id);
+	escape_html(sb, c->desc, strlen(c->desc));
 	strbuf_puts(sb, "</desc>\n<g fill=\"currentColor\" font-size=\"14\">\n");
 	for (size_t i = 0; i < n; i++) {
 		long long y = BAR_TOP + (long long)i * BAR_ROW;

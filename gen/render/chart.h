@@ -15,6 +15,15 @@
 
 #include "util/strbuf.h"
 
+/* A chart as its reader knows it: id (matching [a-z0-9-]+) prefixes the
+ * ids of its title and description; title and desc (its text
+ * alternative) are text, escaped where they are written. */
+struct chart {
+	const char *id;
+	const char *title;
+	const char *desc;
+};
+
 /* One point: x on a linear scale (days, say), its value, and the label
  * its x gets on the axis when it is the first or the last point. */
 struct chart_point {
@@ -24,13 +33,12 @@ struct chart_point {
 };
 
 /*
- * Append to sb a <figure> holding an SVG step chart of the n points p
+ * Append to sb a <figure> holding the SVG step chart c of the n points p
  * (sorted by x; n may be 0: axes only), each value holding until the
- * next point. id (matching [a-z0-9-]+) prefixes the ids of the title and
- * description; title and desc are text, escaped here.
+ * next point.
  */
-void chart_svg(strbuf *sb, const char *id, const struct chart_point *p,
-    size_t n, const char *title, const char *desc);
+void chart_svg(strbuf *sb, const struct chart *c,
+    const struct chart_point *p, size_t n);
 
 /* One bar: its label (text) and its value. */
 struct chart_bar {
@@ -39,12 +47,11 @@ struct chart_bar {
 };
 
 /*
- * Append to sb a <figure> holding an SVG chart of the n bars b, one row
- * each in b's order, its label above a bar as long as its value (the
- * largest spans the width) with the value at its end. id, title and
- * desc as for chart_svg.
+ * Append to sb a <figure> holding the SVG chart c of the n bars b, one
+ * row each in b's order, its label above a bar as long as its value (the
+ * largest spans the width) with the value at its end.
  */
-void chart_bars(strbuf *sb, const char *id, const struct chart_bar *b,
-    size_t n, const char *title, const char *desc);
+void chart_bars(strbuf *sb, const struct chart *c,
+    const struct chart_bar *b, size_t n);
 
 #endif

@@ -531,6 +531,8 @@ static void
 bars_chart(strbuf *sb, const json_t *data)
 {
 	const json_t *rows = json_object_get(data, "worst"), *v;
+	const struct chart c = { "open-history", "Open conflicts by project",
+		json_string_value(json_object_get(data, "history_words")) };
 	struct chart_bar b[WORST_MAX + 1];
 	size_t n = 0, i;
 
@@ -547,8 +549,7 @@ bars_chart(strbuf *sb, const json_t *data)
 		b[n++].value = json_integer_value(json_object_get(data,
 		    "loose_open_conflicts"));
 	}
-	chart_bars(sb, "open-history", b, n, "Open conflicts by project",
-	    json_string_value(json_object_get(data, "history_words")));
+	chart_bars(sb, &c, b, n);
 }
 
 /* The chart of data's history, made from data alone (page.h). */
@@ -556,6 +557,8 @@ static void
 history_chart(strbuf *sb, const json_t *data)
 {
 	const json_t *h = json_object_get(data, "history");
+	const struct chart c = { "open-history", "Open conflicts over time",
+		json_string_value(json_object_get(data, "history_words")) };
 	size_t n = json_array_size(h), i;
 	struct chart_point *p;
 	json_t *v;
@@ -576,8 +579,7 @@ history_chart(strbuf *sb, const json_t *data)
 		p[i].value = json_integer_value(json_object_get(v, "open"));
 		p[i].label = date;
 	}
-	chart_svg(sb, "open-history", p, n, "Open conflicts over time",
-	    json_string_value(json_object_get(data, "history_words")));
+	chart_svg(sb, &c, p, n);
 	free(p);
 }
 
