@@ -1231,17 +1231,24 @@ audit_kind(const char *layer)
 	return l != 0 ? layer_kind((enum fact_layer)l) : NULL;
 }
 
-/* Column col of API row r whose layer's columns are cols; NULL when
- * there is none. */
+/* One fact's API row (api/projects/<slug>.json's "facts": layer, id,
+ * then its fields) and the columns its layer's fields are named by (the
+ * file's "columns" of that layer). */
+struct api_row {
+	const json_t *r;
+	const json_t *cols;
+};
+
+/* Column col of row; NULL when there is none. */
 static json_t *
-row_col(const json_t *r, const json_t *cols, const char *col)
+row_col(const struct api_row *row, const char *col)
 {
 	size_t k;
 	json_t *c;
 
-	json_array_foreach(cols, k, c)
+	json_array_foreach(row->cols, k, c)
 		if (strcmp(json_string_value(c), col) == 0)
-			return json_array_get(r, k + 1);
+			return json_array_get(row->r, k + 1);
 	return NULL;
 }
 
@@ -1260,13 +1267,13 @@ field_change(strbuf *sb, int *said, const char *name, const json_t *was,
 }
 
 /*
- * What changed between API rows was and now of one fact (columns ocols
- * and ncols), said into sb: its fields people read ("value: 7.5 mm →
- * 9 mm"), an entity's properties each by its key. Returns how many.
+ * What changed between API rows was and now of one fact of layer, said
+ * into sb: its fields people read ("value: 7.5 mm → 9 mm"), an entity's
+ * properties each by its key. Returns how many.
  */
 static int
-row_changes(strbuf *sb, const char *layer, const json_t *was,
-    const json_t *ocols, const json_t *now, const json_t *ncols)
+row_changes(strbuf *sb, const char *layer, const struct api_row *was,
+    const struct api_row *now)
 {
 	static const char *const seen[][6] = {
 	    { "key", "value", "category", "status", "source", NULL },
@@ -1279,10 +1286,10 @@ row_changes(strbuf *sb, const char *layer, const json_t *was,
 	int said = 0;
 
 	for (size_t k = 0; cols[k] != NULL; k++)
-		field_change(sb, &said, cols[k], row_col(was, ocols, cols[k]),
-		    row_col(now, ncols, cols[k]));
-	op = row_col(was, ocols, "properties");
-	np = row_col(now, ncols, "properties");
+		field_change(sb, &said, cols[k], row_col(was, cols[k]),
+		    row_col(now, cols[k]));
+	op = row_col(was, "properties");
+	np = row_col(now, "properties");
 	if (json_is_object(op) && json_is_object(np)) {
 		json_object_foreach(np, key, v)
 			field_change(sb, &said, key, json_object_get(op, key), v);
@@ -1309,19 +1316,19 @@ row_cmp(const json_t *r, const json_t *q)
  * (fields) with no audit row in the window: a new object. */
 static json_t *
 unaudited_entry(const struct site_model *m, size_t i, const char *kind,
-    const json_t *now, const json_t *ncols, const char *fields)
+    const struct api_row *now, const char *fields)
 {
 	static const char *const label[] = { "key", "name", "content" };
 	char t[MIRROR_TS_LEN];
-	const json_t *l = row_col(now, ncols, label[strcmp(kind, "project_"
+	const json_t *l = row_col(now, label[strcmp(kind, "project_"
 	    "state") == 0 ? 0 : strcmp(kind, "entity") == 0 ? 1 : 2]);
+	const char *id = json_string_value(json_array_get(now->r, 1));
 
 	mirror_format_ts(t, m->now);
 	return item_must(json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "t", t,
-	    "kind", kind, "id", json_string_value(json_array_get(now, 1)),
-	    "project", m->projects[i].id, "label", json_is_string(l) ?
-	    json_string_value(l) : "", "fields", fields), "fact",
-	    json_string_value(json_array_get(now, 1)));
+	    "kind", kind, "id", id, "project", m->projects[i].id, "label",
+	    json_is_string(l) ? json_string_value(l) : "", "fields", fields),
+	    "fact", id);
 }
 
 /*
@@ -1349,6 +1356,7 @@ unaudited_diff(json_t *out, const struct site_model *m, size_t i,
 		    b);
 		const char *layer, *kind;
 		const struct fact_audit *au;
+		struct api_row was, now;
 		int c;
 
 		if (!json_is_array(x) || !json_is_string(json_array_get(x, 0)) ||
@@ -1367,12 +1375,13 @@ unaudited_diff(json_t *out, const struct site_model *m, size_t i,
 			continue;
 		au = audit_find(&m->audit, kind, json_string_value(
 		    json_array_get(y, 1)));
+		was = (struct api_row){ x, json_object_get(oc, layer) };
+		now = (struct api_row){ y, json_object_get(nc, layer) };
 		strbuf_reset(&sb);
 		if ((au == NULL || strcmp(au->timestamp, since) < 0) &&
-		    row_changes(&sb, layer, x, json_object_get(oc, layer), y,
-		    json_object_get(nc, layer)) > 0)
-			json_array_append_new(out, unaudited_entry(m, i, kind, y,
-			    json_object_get(nc, layer), sb.data));
+		    row_changes(&sb, layer, &was, &now) > 0)
+			json_array_append_new(out, unaudited_entry(m, i, kind,
+			    &now, sb.data));
 	}
 	strbuf_free(&sb);
 }
