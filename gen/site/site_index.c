@@ -815,23 +815,28 @@ feed_items(struct feed_item **out, const struct site_model *m)
 	return n;
 }
 
-/*
- * The middle of a feed entry, after its title's text: the title's end,
- * its id (urn:mirror:KIND:ID), its date t and its link (href: a path in
- * the site made of slugs, "conflicts/<slug>.html"), up to the summary's
- * text.
- */
+/* An Atom entry of a feed, but its title and summary: its id
+ * (urn:mirror:KIND:ID), its date t and its link (href: a path in the
+ * site made of slugs, "conflicts/<slug>.html"). */
+struct atom_entry {
+	const char *kind;
+	const char *id;
+	const char *t;                  /* 'YYYY-MM-DD HH:MM:SS' */
+	const char *href;
+};
+
+/* The middle of entry e, after its title's text: the title's end, its
+ * id, date and link, up to the summary's text. */
 static void
-feed_entry(strbuf *sb, const struct site_model *m, const char *kind,
-    const char *id, const char *t, const char *href)
+feed_entry(strbuf *sb, const struct site_model *m, const struct atom_entry *e)
 {
-	strbuf_printf(sb, "</title>\n    <id>urn:mirror:%s:", kind);
-	escape_url(sb, id, strlen(id));
+	strbuf_printf(sb, "</title>\n    <id>urn:mirror:%s:", e->kind);
+	escape_url(sb, e->id, strlen(e->id));
 	strbuf_puts(sb, "</id>\n    <updated>");
-	rfc3339(sb, t);
+	rfc3339(sb, e->t);
 	strbuf_puts(sb, "</updated>\n    <link href=\"");
 	url_base(sb, m);
-	strbuf_printf(sb, "%s\"/>\n    <summary>", href);
+	strbuf_printf(sb, "%s\"/>\n    <summary>", e->href);
 }
 
 /* The page of conflict id (url_conflict) into a strbuf the caller
@@ -853,6 +858,8 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 {
 	const struct conflict *c = it->c;
 	const struct violation *v = it->v;
+	struct atom_entry e = { c != NULL ? "conflict" : "check", it->id,
+		it->t, NULL };
 	strbuf text, href;
 
 	strbuf_init(&text);
@@ -863,7 +870,8 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 		strbuf_puts(sb, ": ");
 		xml(sb, text.data);
 		page_href(&href, c->id);
-		feed_entry(sb, m, "conflict", c->id, it->t, href.data);
+		e.href = href.data;
+		feed_entry(sb, m, &e);
 		xml(sb, c->question_then);
 	} else {
 		strbuf_printf(sb, "check %s: ", strcmp(v->status, "open") ==
@@ -873,7 +881,8 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 		xml(sb, v->message);
 		strbuf_init(&href);
 		item_check_url(&href, v->project, v->id, "html");
-		feed_entry(sb, m, "check", v->id, it->t, href.data);
+		e.href = href.data;
+		feed_entry(sb, m, &e);
 		xml(sb, v->severity);
 		strbuf_puts(sb, ": ");
 		xml(sb, v->message);
@@ -1829,6 +1838,7 @@ changes_feed(const struct page_ctx *pc, const struct change *it, size_t n,
     mirror_error *err)
 {
 	const struct site_model *m = pc->m;
+	struct atom_entry e;
 	strbuf sb, href;
 	int rc;
 
@@ -1846,9 +1856,10 @@ changes_feed(const struct page_ctx *pc, const struct change *it, size_t n,
 		 * which change; its link: that conflict's, check's or
 		 * fact's place. */
 		change_href(&href, c);
-		feed_entry(&sb, m, it[i].f ? "first" : it[i].a ? "fact" :
-		    it[i].closed ? "closed" : "opened", change_id(&it[i]),
-		    it[i].t, href.data);
+		e = (struct atom_entry){ it[i].f ? "first" : it[i].a ?
+			"fact" : it[i].closed ? "closed" : "opened",
+			change_id(&it[i]), it[i].t, href.data };
+		feed_entry(&sb, m, &e);
 		strbuf_free(&href);
 		change_summary(&sb, c);
 		strbuf_puts(&sb, "</summary>\n  </entry>\n");
