@@ -892,33 +892,42 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 	strbuf_free(&text);
 }
 
+/* An Atom feed of the site: what it lists ("conflicts"), its file
+ * ("feed.xml"), its newest entry's date (NULL: none) and the page it
+ * is the feed of (alternate: a path in the site). */
+struct atom_feed {
+	const char *what;
+	const char *file;
+	const char *newest;
+	const char *alternate;
+};
+
 /*
- * The head of an Atom feed into sb, up to its first entry: its title
- * (the site's, then ": " and what), its id (the feed's URL with a base
- * URL, else urn:mirror:<site slug>:<what>), its date (newest, else
+ * The head of feed f into sb, up to its first entry: its title (the
+ * site's, then ": " and what), its id (the feed's URL with a base URL,
+ * else urn:mirror:<site slug>:<what>), its date (newest, else
  * SOURCE_DATE_EPOCH when set, else the epoch), and its links: the page
- * alternate (a path in the site) and itself (file).
+ * alternate and itself (file).
  */
 static void
-feed_head(strbuf *sb, const struct site_model *m, const char *what,
-    const char *file, const char *newest, const char *alternate)
+feed_head(strbuf *sb, const struct site_model *m, const struct atom_feed *f)
 {
 	char slug[SLUG_SIZE];
 
 	strbuf_puts(sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 	    "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>");
 	xml(sb, m->title);
-	strbuf_printf(sb, ": %s</title>\n  <id>", what);
+	strbuf_printf(sb, ": %s</title>\n  <id>", f->what);
 	if (m->base_url != NULL && m->base_url[0] != '\0') {
 		url_base(sb, m);
-		strbuf_puts(sb, file);
+		strbuf_puts(sb, f->file);
 	} else {
 		slug_make(slug, m->title);
-		strbuf_printf(sb, "urn:mirror:%s:%s", slug, what);
+		strbuf_printf(sb, "urn:mirror:%s:%s", slug, f->what);
 	}
 	strbuf_puts(sb, "</id>\n  <updated>");
-	if (newest != NULL) {
-		rfc3339(sb, newest);
+	if (f->newest != NULL) {
+		rfc3339(sb, f->newest);
 	} else {
 		char ts[MIRROR_TS_LEN];
 
@@ -931,9 +940,9 @@ feed_head(strbuf *sb, const struct site_model *m, const char *what,
 	/* Without a base URL, relative: an IRI reference, resolved
 	 * against the feed's own address (RFC 4287, 4.2.7.1). */
 	strbuf_printf(sb, "%s\"/>\n  <link rel=\"self\" "
-	    "type=\"application/atom+xml\" href=\"", alternate);
+	    "type=\"application/atom+xml\" href=\"", f->alternate);
 	url_base(sb, m);
-	strbuf_printf(sb, "%s\"/>\n", file);
+	strbuf_printf(sb, "%s\"/>\n", f->file);
 }
 
 int
@@ -943,12 +952,13 @@ site_index_feed_write(const struct page_ctx *pc, size_t limit,
 	const struct site_model *m = pc->m;
 	struct feed_item *it;
 	size_t n = feed_items(&it, m);
+	const struct atom_feed f = { "conflicts", "feed.xml", n > 0 ?
+		it[0].t : NULL, "conflicts/index.html" };
 	strbuf sb;
 	int rc;
 
 	strbuf_init(&sb);
-	feed_head(&sb, m, "conflicts", "feed.xml", n > 0 ? it[0].t : NULL,
-	    "conflicts/index.html");
+	feed_head(&sb, m, &f);
 	for (size_t i = 0; i < n && i < limit; i++)
 		feed_item(&sb, m, &it[i]);
 	strbuf_puts(&sb, "</feed>\n");
@@ -1838,13 +1848,14 @@ changes_feed(const struct page_ctx *pc, const struct change *it, size_t n,
     mirror_error *err)
 {
 	const struct site_model *m = pc->m;
+	const struct atom_feed f = { "changes", "changes.xml", n > 0 ?
+		it[0].t : NULL, "changes.html" };
 	struct atom_entry e;
 	strbuf sb, href;
 	int rc;
 
 	strbuf_init(&sb);
-	feed_head(&sb, m, "changes", "changes.xml", n > 0 ? it[0].t : NULL,
-	    "changes.html");
+	feed_head(&sb, m, &f);
 	for (size_t i = 0; i < n && i < FEED_ENTRIES; i++) {
 		json_t *c = change_json(m, &it[i]);
 
