@@ -202,18 +202,31 @@ remove_empty(struct out_dirs *d, struct out_set *up)
 	}
 }
 
-/* Remove j's dels from DIR (dir_fd), then the directories they leave
- * empty. A path already gone is done. Returns 0 or -MIRROR_EIO. */
+/* One application of a journal j to DIR (dir as given, for errors):
+ * DIR and the staging directory open, the stage's tree of staged files
+ * (src, open while the puts are renamed) and the steps done so far. */
+struct applying {
+	const struct out_journal *j;
+	int dir_fd;
+	int stage_fd;
+	struct out_dirs src;
+	size_t k;                       /* the next step's number */
+	const char *dir;
+	mirror_error *err;
+};
+
+/* Remove a's dels from DIR, then the directories they leave empty. A
+ * path already gone is done. Returns 0 or -MIRROR_EIO. */
 static int
-apply_dels(int dir_fd, const struct out_journal *j, size_t *k,
-    const char *dir, mirror_error *err)
+apply_dels(struct applying *a)
 {
+	const struct out_journal *j = a->j;
 	struct out_dirs d;
 	struct out_set up;
 	const char *name;
 	int rc = 0;
 
-	out_dirs_init(&d, dir_fd);
+	out_dirs_init(&d, a->dir_fd);
 	out_set_init(&up);
 	for (size_t i = 0; rc == 0 && i < j->n_dels; i++) {
 		const char *p = j->dels[i];
@@ -223,12 +236,12 @@ apply_dels(int dir_fd, const struct out_journal *j, size_t *k,
 		if (fd >= 0)
 			e = unlinkat(fd, name, 0) < 0 ? errno : 0;
 		if (e != 0 && e != ENOENT && e != ENOTDIR && e != EISDIR)
-			rc = mirror_fail(err, MIRROR_EIO, "%s/%s: cannot remove: "
-			    "%s", dir, p, strerror(e));
+			rc = mirror_fail(a->err, MIRROR_EIO, "%s/%s: cannot "
+			    "remove: %s", a->dir, p, strerror(e));
 		for (const char *s = p; (s = strchr(s, '/')) != NULL; s++)
 			if (out_set_find(&up, p, (size_t)(s - p)) < 0)
 				(void)out_set_add(&up, p, (size_t)(s - p), 0);
-		step_done(k);
+		step_done(&a->k);
 	}
 	if (rc == 0)
 		remove_empty(&d, &up);
@@ -239,13 +252,13 @@ apply_dels(int dir_fd, const struct out_journal *j, size_t *k,
 
 /*
  * Where the put pt's staged file or directory is now: its directory's
- * descriptor (stage_fd, or one of src, the stage's site tree) and
- * *from its name there (num: room for a journal 1 number). Returns the
- * descriptor, or -errno (-ENOENT: not there, moved by an earlier try).
+ * descriptor (a's stage_fd, or one of a's src) and *from its name there
+ * (num: room for a journal 1 number). Returns the descriptor, or -errno
+ * (-ENOENT: not there, moved by an earlier try).
  */
 static int
-put_source(const char **from, char *num, size_t numsz, struct out_dirs *src,
-    int stage_fd, const struct out_put *pt)
+put_source(const char **from, char *num, size_t numsz, struct applying *a,
+    const struct out_put *pt)
 {
 	size_t dl;
 	int n;
@@ -253,28 +266,29 @@ put_source(const char **from, char *num, size_t numsz, struct out_dirs *src,
 	if (pt->n >= 0) {
 		n = snprintf(num, numsz, "%ld", pt->n);
 		*from = num;
-		return n < 0 || (size_t)n >= numsz ? -EOVERFLOW : stage_fd;
+		return n < 0 || (size_t)n >= numsz ? -EOVERFLOW : a->stage_fd;
 	}
-	if (src->top < 0)
+	if (a->src.top < 0)
 		return -ENOENT;
 	dl = out_split_last(from, pt->path);
-	return out_dirs_get(src, pt->path, dl, 0);
+	return out_dirs_get(&a->src, pt->path, dl, 0);
 }
 
-/* Rename j's staged files and directories (in stage_fd) into DIR
- * (dir_fd), each directory made once. One already gone was renamed by
- * an earlier try. Returns 0 or -MIRROR_EIO. */
+/* Rename a's staged files and directories into DIR, each directory
+ * made once. One already gone was renamed by an earlier try. Returns 0
+ * or -MIRROR_EIO. */
 static int
-apply_puts(int dir_fd, int stage_fd, const struct out_journal *j,
-    size_t *k, const char *dir, mirror_error *err)
+apply_puts(struct applying *a)
 {
-	struct out_dirs d, src;
+	const struct out_journal *j = a->j;
+	const char *dir = a->dir;
+	struct out_dirs d;
 	const char *name, *from;
 	char num[24];
 	int rc = 0;
 
-	out_dirs_init(&d, dir_fd);
-	out_dirs_init(&src, openat(stage_fd, OUT_STAGED_SITE, O_RDONLY |
+	out_dirs_init(&d, a->dir_fd);
+	out_dirs_init(&a->src, openat(a->stage_fd, OUT_STAGED_SITE, O_RDONLY |
 	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 	for (size_t i = 0; rc == 0 && i < j->n_puts; i++) {
 		const char *p = j->puts[i].path;
@@ -282,25 +296,24 @@ apply_puts(int dir_fd, int stage_fd, const struct out_journal *j,
 		int fd = out_dirs_get(&d, p, dl, 1), sfd, e;
 
 		if (fd < 0) {
-			rc = mirror_fail(err, MIRROR_EIO, "%s/%.*s: cannot make "
-			    "the directory: %s", dir, (int)dl, p,
+			rc = mirror_fail(a->err, MIRROR_EIO, "%s/%.*s: cannot "
+			    "make the directory: %s", dir, (int)dl, p,
 			    strerror(-fd));
 			break;
 		}
-		sfd = put_source(&from, num, sizeof(num), &src, stage_fd,
-		    &j->puts[i]);
+		sfd = put_source(&from, num, sizeof(num), a, &j->puts[i]);
 		/* Gone from the stage: an earlier try moved it. */
 		e = sfd == -ENOENT || sfd == -ENOTDIR ? 0 : sfd < 0 ? sfd :
 		    rename_in(sfd, from, fd, name);
 		if (e < 0 && e != -ENOENT)
-			rc = mirror_fail(err, MIRROR_EIO, "%s/%s: cannot move "
-			    "into place: %s", dir, p, strerror(-e));
-		step_done(k);
+			rc = mirror_fail(a->err, MIRROR_EIO, "%s/%s: cannot "
+			    "move into place: %s", dir, p, strerror(-e));
+		step_done(&a->k);
 	}
 	out_dirs_free(&d);
-	out_dirs_free(&src);
-	if (src.top >= 0)
-		close(src.top);
+	out_dirs_free(&a->src);
+	if (a->src.top >= 0)
+		close(a->src.top);
 	return rc;
 }
 
@@ -329,33 +342,33 @@ out_journal_apply(int parent_fd, const char *base,
     const struct out_journal *j, const char *dir, mirror_error *err)
 {
 	char *marker = out_marker_text(j->tree), *name;
-	int stage_fd, dir_fd = -1, rc, e;
-	size_t k = 1;
+	struct applying a = { .j = j, .dir_fd = -1, .k = 1, .dir = dir,
+		.err = err };
+	int rc, e;
 
-	if ((rc = stage_fd = open_made(parent_fd, j->stage, "the staging "
+	if ((rc = a.stage_fd = open_made(parent_fd, j->stage, "the staging "
 	    "directory", dir, err)) >= 0 &&
-	    (rc = dir_fd = open_made(parent_fd, base, "the output directory",
-	    dir, err)) >= 0 &&
-	    (rc = apply_dels(dir_fd, j, &k, dir, err)) == 0 &&
-	    (rc = apply_puts(dir_fd, stage_fd, j, &k, dir, err)) == 0) {
-		e = out_create_file(stage_fd, STAGED_MARKER, marker,
+	    (rc = a.dir_fd = open_made(parent_fd, base, "the output "
+	    "directory", dir, err)) >= 0 &&
+	    (rc = apply_dels(&a)) == 0 && (rc = apply_puts(&a)) == 0) {
+		e = out_create_file(a.stage_fd, STAGED_MARKER, marker,
 		    strlen(marker), 0);
 		if (e == 0)
-			e = rename_in(stage_fd, STAGED_MARKER, dir_fd,
+			e = rename_in(a.stage_fd, STAGED_MARKER, a.dir_fd,
 			    OUT_MARKER);
 		/* One syncfs for every rename, removal and directory. */
-		if (e == 0 && syncfs(dir_fd) < 0)
+		if (e == 0 && syncfs(a.dir_fd) < 0)
 			e = -errno;
 		if (e < 0)
 			rc = mirror_fail(err, MIRROR_EIO, "%s/%s: cannot write: "
 			    "%s", dir, OUT_MARKER, strerror(-e));
 		else
-			step_done(&k);
+			step_done(&a.k);
 	}
-	if (dir_fd >= 0)
-		close(dir_fd);
-	if (stage_fd >= 0)
-		close(stage_fd);
+	if (a.dir_fd >= 0)
+		close(a.dir_fd);
+	if (a.stage_fd >= 0)
+		close(a.stage_fd);
 	if (rc == 0) {
 		/* Done: a journal left by a failure here is applied again,
 		 * to no effect. */
