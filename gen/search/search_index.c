@@ -1098,6 +1098,15 @@ heap_down(const struct run_term *rt, size_t *h, size_t n, size_t i)
 	}
 }
 
+/* What the term shards need of the documents once their records are
+ * written (drop_records): by their order of adding, each one's number
+ * (num) and, when x wrote runs (else NULL), its hash (hs), which the
+ * merge of the runs samples by. */
+struct shard_docs {
+	uint64_t *num;
+	uint64_t *hs;
+};
+
 /* What merge_terms gathers of one term from every run that has it. */
 struct merged {
 	char s[TERM_MAX + 2];
@@ -1112,14 +1121,15 @@ struct merged {
 /*
  * Term m of x onto cut: of its postings (the documents' order of
  * adding), those the whole term's sample keeps (search_sample_bits of
- * its documents of each kind: what an index held whole keeps), by their
- * numbers num[] (a document's kind: the range its number is in), hs[]
- * their hashes. Returns 0 or < 0 with err set.
+ * its documents of each kind: what an index held whole keeps), by the
+ * documents' numbers (a document's kind: the range its number is in)
+ * and hashes in d. Returns 0 or < 0 with err set.
  */
 static int
-merged_put(struct search_index *x, struct merged *m, const uint64_t *num,
-    const uint64_t *hs, struct shard_cut *cut, mirror_error *err)
+merged_put(struct search_index *x, struct merged *m,
+    const struct shard_docs *d, struct shard_cut *cut, mirror_error *err)
 {
+	const uint64_t *num = d->num, *hs = d->hs;
 	unsigned bits[3];
 	size_t k = 0;
 
@@ -1154,10 +1164,10 @@ merged_take(struct merged *m, struct run_term *rt, mirror_error *err)
 	return run_next(rt, err);
 }
 
-/* x's runs merged in byte order, a term at a time, onto cut. Returns 0
- * or < 0 with err set. */
+/* x's runs merged in byte order, a term at a time, onto cut (d: the
+ * documents). Returns 0 or < 0 with err set. */
 static int
-merge_terms(struct search_index *x, const uint64_t *num, const uint64_t *hs,
+merge_terms(struct search_index *x, const struct shard_docs *d,
     struct shard_cut *cut, mirror_error *err)
 {
 	struct run_term *rt = xcalloc(x->n_runs, sizeof(*rt));
@@ -1177,7 +1187,7 @@ merge_terms(struct search_index *x, const uint64_t *num, const uint64_t *hs,
 		if (rt[i].live)
 			h[nh++] = i;
 	}
-	held_update(x, x->n_docs * 2 * sizeof(*num) + bufs);
+	held_update(x, x->n_docs * 2 * sizeof(*d->num) + bufs);
 	for (size_t i = nh; i-- > 0;)
 		heap_down(rt, h, nh, i);
 	while (rc == 0 && nh > 0) {
@@ -1191,7 +1201,7 @@ merge_terms(struct search_index *x, const uint64_t *num, const uint64_t *hs,
 			heap_down(rt, h, nh, 0);
 		}
 		if (rc == 0)
-			rc = merged_put(x, &m, num, hs, cut, err);
+			rc = merged_put(x, &m, d, cut, err);
 	}
 	for (size_t i = 0; i < x->n_runs; i++) {
 		spill_reader_free(&rt[i].r);
@@ -1207,10 +1217,10 @@ merge_terms(struct search_index *x, const uint64_t *num, const uint64_t *hs,
 
 /* Every term in byte order (held, or merged from x's runs), cut into
  * shards (search_files.h's shard_cut), each written, its first term
- * onto first and its key onto keys, the manifest's lists. hs: each
- * document's hash when x wrote runs. Returns 0 or < 0 with err set. */
+ * onto first and its key onto keys, the manifest's lists (d: the
+ * documents). Returns 0 or < 0 with err set. */
 static int
-write_shards(struct search_index *x, const uint64_t *num, const uint64_t *hs,
+write_shards(struct search_index *x, const struct shard_docs *d,
     strbuf *first, strbuf *keys, mirror_error *err)
 {
 	struct shards_out so = { .x = x, .first = first, .keys = keys };
@@ -1220,8 +1230,8 @@ write_shards(struct search_index *x, const uint64_t *num, const uint64_t *hs,
 	hashtab_init(&so.seen, sizeof(uint64_t));
 	strbuf_init(&so.file);
 	search_cut_init(&cut, shard_done, &so);
-	rc = x->n_runs > 0 ? merge_terms(x, num, hs, &cut, err) :
-	    memory_terms(x, num, &cut, err);
+	rc = x->n_runs > 0 ? merge_terms(x, d, &cut, err) :
+	    memory_terms(x, d->num, &cut, err);
 	if (rc == 0)
 		rc = search_cut_end(&cut, err);
 	search_cut_free(&cut);
@@ -1233,22 +1243,20 @@ write_shards(struct search_index *x, const uint64_t *num, const uint64_t *hs,
 /*
  * Free what x holds for adding documents and writing their records, once
  * the records are written: the term table, the records' text, the
- * projects and statuses, the documents. Returns each document's number
- * (by its order of adding), all the term shards need of them, and into
- * *hs (when x wrote runs, else NULL) each one's hash, which the merge
- * of the runs samples by; the caller frees them. What a whole index
- * holds at its largest is then not held while its shards are written.
+ * projects and statuses, the documents. Fills *d with all the term
+ * shards need of the documents; the caller frees its arrays. What a
+ * whole index holds at its largest is then not held while its shards
+ * are written.
  */
-static uint64_t *
-drop_records(struct search_index *x, uint64_t **hs)
+static void
+drop_records(struct shard_docs *d, struct search_index *x)
 {
-	uint64_t *num = xcalloc(x->n_docs + 1, sizeof(*num));
-
-	*hs = x->n_runs > 0 ? xcalloc(x->n_docs + 1, sizeof(**hs)) : NULL;
+	d->num = xcalloc(x->n_docs + 1, sizeof(*d->num));
+	d->hs = x->n_runs > 0 ? xcalloc(x->n_docs + 1, sizeof(*d->hs)) : NULL;
 	for (size_t i = 0; i < x->n_docs; i++) {
-		num[i] = x->docs[i].num;
-		if (*hs != NULL)
-			(*hs)[i] = x->docs[i].h;
+		d->num[i] = x->docs[i].num;
+		if (d->hs != NULL)
+			d->hs[i] = x->docs[i].h;
 	}
 	free(x->docs);
 	x->docs = NULL;
@@ -1257,7 +1265,6 @@ drop_records(struct search_index *x, uint64_t **hs)
 	spill_close(&x->rec_spill);
 	tab_free(&x->projects);
 	tab_free(&x->statuses);
-	return num;
 }
 
 /* Write x's last terms as a run when it wrote others, and give back
@@ -1283,7 +1290,7 @@ int
 search_index_finish(struct search_index *x, mirror_error *err)
 {
 	strbuf man, first, keys;
-	uint64_t *num = NULL, *hs = NULL;
+	struct shard_docs d = { NULL, NULL };
 	int rc;
 
 	/* No document is added past here: the terms are found by their
@@ -1298,11 +1305,11 @@ search_index_finish(struct search_index *x, mirror_error *err)
 	strbuf_init(&first);
 	strbuf_init(&keys);
 	if (rc == 0) {
-		num = drop_records(x, &hs);
-		rc = write_shards(x, num, hs, &first, &keys, err);
+		drop_records(&d, x);
+		rc = write_shards(x, &d, &first, &keys, err);
 	}
-	free(num);
-	free(hs);
+	free(d.num);
+	free(d.hs);
 	held_update(x, 0);
 	if (rc == 0) {
 		search_manifest_text(&man, &(struct manifest_out){
