@@ -641,22 +641,25 @@ cmp_run(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* Add page p's line to sb unless it repeats the path last added (a
+/* Add the line of the page at path (len bytes, its digest hex) to sb
+ * unless it repeats the path of sb's last line, the one last added (a
  * page put twice, or kept and put: the first stays, the smaller digest
- * of a page put twice, the one put of a page put and kept). */
+ * of a page put twice, the one put of a page put and kept). A line is
+ * DIGEST_HEX digits, a tab, a path with no newline, a newline. */
 static void
-put_line(strbuf *sb, const char *hex, const char *path, size_t len,
-    const char **last, size_t *last_len)
+put_line(strbuf *sb, const char *hex, const char *path, size_t len)
 {
-	if (*last != NULL && *last_len == len && memcmp(*last, path,
+	size_t n = DIGEST_HEX + 1 + len + 1;
+	const char *line = sb->len >= n ? sb->data + sb->len - n : NULL;
+
+	if (line != NULL && (line == sb->data || line[-1] == '\n') &&
+	    line[DIGEST_HEX] == '\t' && memcmp(line + DIGEST_HEX + 1, path,
 	    len) == 0)
 		return;
 	strbuf_add(sb, hex, DIGEST_HEX);
 	strbuf_add(sb, "\t", 1);
 	strbuf_add(sb, path, len);
 	strbuf_add(sb, "\n", 1);
-	*last = path;
-	*last_len = len;
 }
 
 /* The bytes of the lines of the pages put in r. */
@@ -752,8 +755,7 @@ parts_write(struct output *out, const char *text, size_t len,
 int
 record_write(struct page_record *r, struct output *out, mirror_error *err)
 {
-	const char *last = NULL;
-	size_t last_len = 0, i = 0, k = 0, line;
+	size_t i = 0, k = 0, line;
 	strbuf sb;
 	int rc;
 
@@ -777,13 +779,11 @@ record_write(struct page_record *r, struct output *out, mirror_error *err)
 
 		if (lp == NULL || (i < r->n && path_cmp(r->pages[i].path, pl,
 		    lp, ll) <= 0)) {
-			put_line(&sb, r->pages[i].hex, r->pages[i].path, pl,
-			    &last, &last_len);
+			put_line(&sb, r->pages[i].hex, r->pages[i].path, pl);
 			i++;
 			continue;
 		}
-		put_line(&sb, r->text + r->lines[line], lp, ll, &last,
-		    &last_len);
+		put_line(&sb, r->text + r->lines[line], lp, ll);
 		/* Runs may overlap (two kept folders, one inside the
 		 * other): each line once, in order. */
 		line++;
