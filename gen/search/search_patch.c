@@ -98,6 +98,8 @@ struct patch {
 	size_t *rng;            /* ranges [rng[2i], rng[2i + 1]) */
 	size_t nrng;
 	size_t *rng_ns;         /* range i's first new shard, and the end */
+	char **drop;            /* the files gone, for prev->keep */
+	size_t ndrop, dcap;
 };
 
 /* ---- reading the files' text ------------------------------------------ */
@@ -1201,12 +1203,11 @@ range_of(const struct patch *P, size_t i)
 }
 
 /* The manifest's lists of keys and first terms after the update into
- * keys and first, and the shards gone into drop. Returns 0 or
+ * keys and first, and the shards gone onto P's drop. Returns 0 or
  * SEARCH_REBUILD (two shards of one key: a whole build names one by
  * its place). */
 static int
-shards_list(struct patch *P, strbuf *keys, strbuf *first,
-    char ***drop, size_t *ndrop, size_t *dcap)
+shards_list(struct patch *P, strbuf *keys, strbuf *first)
 {
 	struct hashtab seen;
 	size_t k = 0;
@@ -1250,7 +1251,7 @@ shards_list(struct patch *P, strbuf *keys, strbuf *first,
 
 			(void)snprintf(path, sizeof(path), "search/t-%s.js",
 			    P->sh[i].key);
-			ARRAY_PUSH(*drop, *ndrop, *dcap) = xstrdup(path);
+			ARRAY_PUSH(P->drop, P->ndrop, P->dcap) = xstrdup(path);
 		}
 	}
 	hashtab_free(&seen);
@@ -1266,11 +1267,10 @@ prec_cmp(const void *a, const void *b)
 	return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
-/* Write chunk c as it is now, or onto drop when no record is left.
- * Returns 0 or < 0. */
+/* Write chunk c as it is now, or onto P's drop when no record is
+ * left. Returns 0 or < 0. */
 static int
-chunk_put(struct patch *P, struct pchunk *c, char ***drop, size_t *ndrop,
-    size_t *dcap)
+chunk_put(struct patch *P, struct pchunk *c)
 {
 	struct chunk_rec *r = xcalloc(c->nr + 1, sizeof(*r));
 	char path[64];
@@ -1292,7 +1292,7 @@ chunk_put(struct patch *P, struct pchunk *c, char ***drop, size_t *ndrop,
 		search_chunk_text(&sb, c->n, r, n);
 		rc = P->x->put(P->x->arg, path, sb.data, sb.len, P->err);
 	} else if (c->text != NULL)
-		ARRAY_PUSH(*drop, *ndrop, *dcap) = xstrdup(path);
+		ARRAY_PUSH(P->drop, P->ndrop, P->dcap) = xstrdup(path);
 	strbuf_free(&sb);
 	free(r);
 	return rc;
@@ -1304,18 +1304,17 @@ chunk_put(struct patch *P, struct pchunk *c, char ***drop, size_t *ndrop,
 static int
 write_all(struct patch *P)
 {
-	char **drop = NULL, path[64];
-	size_t ndrop = 0, dcap = 0;
+	char path[64];
 	strbuf keys, first, sb;
 	int rc;
 
 	strbuf_init(&keys);
 	strbuf_init(&first);
 	strbuf_init(&sb);
-	rc = shards_list(P, &keys, &first, &drop, &ndrop, &dcap);
+	rc = shards_list(P, &keys, &first);
 	for (size_t i = 0; rc == 0 && i < P->nch; i++)
 		if (P->ch[i].dirty)
-			rc = chunk_put(P, &P->ch[i], &drop, &ndrop, &dcap);
+			rc = chunk_put(P, &P->ch[i]);
 	for (size_t i = 0; rc == 0 && i < P->nns; i++) {
 		(void)snprintf(path, sizeof(path), "search/t-%s.js",
 		    P->ns[i].key);
@@ -1333,9 +1332,11 @@ write_all(struct patch *P)
 		    P->err);
 	}
 	if (rc == 0)
-		rc = P->prev->keep(P->prev->arg, (const char *const *)drop,
-		    ndrop, P->err);
-	free_list(drop, ndrop);
+		rc = P->prev->keep(P->prev->arg, (const char *const *)P->drop,
+		    P->ndrop, P->err);
+	free_list(P->drop, P->ndrop);
+	P->drop = NULL;
+	P->ndrop = P->dcap = 0;
 	strbuf_free(&keys);
 	strbuf_free(&first);
 	strbuf_free(&sb);
