@@ -800,22 +800,29 @@ kind_of(const struct patch *P, uint64_t num)
 	return -1;
 }
 
-/* The postings text post (NULL: "") into tot[], *sampled and the
- * numbers (*nums, *n; the caller frees them). Returns 0 or -1. */
+/* A term's postings as a shard writes them (search_postings_text):
+ * its documents of each kind (tot), whether they are a sample, and the
+ * numbers of those listed, nums[0..n) (room for cap). */
+struct postings {
+	uint32_t tot[3];
+	int sampled;
+	uint64_t *nums;
+	size_t n, cap;
+};
+
+/* The postings text post (NULL: "") into *pp (its nums the caller
+ * frees). Returns 0 or -1. */
 static int
-post_read(const struct patch *P, const char *post, uint32_t tot[3],
-    int *sampled, uint64_t **nums, size_t *n)
+post_read(struct postings *pp, const struct patch *P, const char *post)
 {
 	const char *p = post != NULL ? post : "";
-	size_t cap = 0;
+	uint32_t *tot = pp->tot;
 	uint64_t v = 0;
 	char *end;
 
-	*nums = NULL;
-	*n = 0;
-	memset(tot, 0, 3 * sizeof(*tot));
-	*sampled = strchr(p, ';') != NULL;
-	for (int k = 0; *sampled && k < 3; k++) {
+	*pp = (struct postings){ .nums = NULL };
+	pp->sampled = strchr(p, ';') != NULL;
+	for (int k = 0; pp->sampled && k < 3; k++) {
 		tot[k] = (uint32_t)strtoul(p, &end, 36);
 		if (*end != (k < 2 ? '.' : ';'))
 			return -1;
@@ -826,8 +833,8 @@ post_read(const struct patch *P, const char *post, uint32_t tot[3],
 		if (end == p || (*end != ',' && *end != '\0') ||
 		    kind_of(P, v) < 0)
 			return -1;
-		ARRAY_PUSH(*nums, *n, cap) = v;
-		if (!*sampled)
+		ARRAY_PUSH(pp->nums, pp->n, pp->cap) = v;
+		if (!pp->sampled)
 			tot[kind_of(P, v)]++;
 		p = *end == ',' ? end + 1 : end;
 	}
@@ -868,22 +875,21 @@ post_patch(const struct patch *P, const struct tdelta *t, const char *post,
 {
 	const struct term *ot = t->o >= 0 ? &P->old->terms[t->o] : NULL;
 	const struct term *nt = t->n >= 0 ? &P->x->terms[t->n] : NULL;
-	uint32_t tot[3];
+	struct postings pp;
+	uint32_t *tot = pp.tot;
 	unsigned bits[3];
-	uint64_t *nums;
-	size_t n, cap, kept;
-	int sampled, rc = 0;
+	size_t kept;
+	int rc = 0;
 
-	if (post_read(P, post, tot, &sampled, &nums, &n) < 0) {
-		free(nums);
+	if (post_read(&pp, P, post) < 0) {
+		free(pp.nums);
 		return SEARCH_REBUILD;
 	}
-	cap = n;
 	for (int k = 0; k < 3; k++) {
 		uint32_t was = tot[k];
 
 		bits[k] = search_sample_bits(was);
-		if ((ot != NULL && ot->tot[k] > was) || (!sampled &&
+		if ((ot != NULL && ot->tot[k] > was) || (!pp.sampled &&
 		    bits[k] > 0))
 			rc = SEARCH_REBUILD;
 		tot[k] = was - (ot != NULL ? ot->tot[k] : 0) + (nt != NULL ?
@@ -894,28 +900,28 @@ post_patch(const struct patch *P, const struct tdelta *t, const char *post,
 	for (uint32_t i = 0; rc == 0 && ot != NULL && i < ot->n; i++) {
 		const struct doc *d = &P->old->docs[term_posts(ot)[i]];
 
-		if (post_take(nums, &n, d, bits[d->kind]) < 0)
+		if (post_take(pp.nums, &pp.n, d, bits[d->kind]) < 0)
 			rc = SEARCH_REBUILD;
 	}
 	/* The new ones kept go after the others, then all are sorted
 	 * once; one already there is postings not as the old say. */
-	kept = n;
+	kept = pp.n;
 	for (uint32_t i = 0; rc == 0 && nt != NULL && i < nt->n; i++) {
 		const struct doc *d = &P->x->docs[term_posts(nt)[i]];
 
 		if (!search_sample_keeps(d->h, bits[d->kind]))
 			continue;
-		if (num_find(nums, kept, d->num) != NULL)
+		if (num_find(pp.nums, kept, d->num) != NULL)
 			rc = SEARCH_REBUILD;
-		ARRAY_PUSH(nums, n, cap) = d->num;
+		ARRAY_PUSH(pp.nums, pp.n, pp.cap) = d->num;
 	}
-	if (n > kept)
-		qsort(nums, n, sizeof(*nums), search_num_cmp);
+	if (pp.n > kept)
+		qsort(pp.nums, pp.n, sizeof(*pp.nums), search_num_cmp);
 	strbuf_reset(out);
 	if (rc == 0 && tot[0] + tot[1] + tot[2] > 0)
 		search_postings_text(out, tot, (bits[0] | bits[1] | bits[2]) !=
-		    0, nums, n);
-	free(nums);
+		    0, pp.nums, pp.n);
+	free(pp.nums);
 	return rc;
 }
 
