@@ -131,10 +131,10 @@ journal_text(const struct out_journal *j)
 }
 
 int
-out_journal_write(int parent_fd, int stage_fd, const char *base,
-    const struct out_journal *j, const char *dir, mirror_error *err)
+out_journal_write(const struct out_place *at, int stage_fd,
+    const struct out_journal *j, mirror_error *err)
 {
-	char *text = journal_text(j), *name = journal_name(base);
+	char *text = journal_text(j), *name = journal_name(at->base);
 	size_t k = 0;
 	int rc;
 
@@ -144,16 +144,16 @@ out_journal_write(int parent_fd, int stage_fd, const char *base,
 	 * names it can be found. */
 	if (rc == 0 && syncfs(stage_fd) < 0)
 		rc = -errno;
-	if (rc == 0 && renameat(stage_fd, STAGED_JOURNAL, parent_fd,
+	if (rc == 0 && renameat(stage_fd, STAGED_JOURNAL, at->parent_fd,
 	    name) < 0)
 		rc = -errno;
-	if (rc == 0 && fsync(parent_fd) < 0) {
+	if (rc == 0 && fsync(at->parent_fd) < 0) {
 		rc = -errno;
-		(void)unlinkat(parent_fd, name, 0);
+		(void)unlinkat(at->parent_fd, name, 0);
 	}
 	if (rc < 0)
 		rc = mirror_fail(err, MIRROR_EIO, "%s: cannot write the "
-		    "journal %s beside it: %s", dir, name, strerror(-rc));
+		    "journal %s beside it: %s", at->dir, name, strerror(-rc));
 	else
 		step_done(&k);
 	free(text);
@@ -338,17 +338,18 @@ open_made(int parent_fd, const char *name, const char *what,
 }
 
 int
-out_journal_apply(int parent_fd, const char *base,
-    const struct out_journal *j, const char *dir, mirror_error *err)
+out_journal_apply(const struct out_place *at, const struct out_journal *j,
+    mirror_error *err)
 {
+	const char *dir = at->dir;
 	char *marker = out_marker_text(j->tree), *name;
 	struct applying a = { .j = j, .dir_fd = -1, .k = 1, .dir = dir,
 		.err = err };
 	int rc, e;
 
-	if ((rc = a.stage_fd = open_made(parent_fd, j->stage, "the staging "
+	if ((rc = a.stage_fd = open_made(at->parent_fd, j->stage, "the staging "
 	    "directory", dir, err)) >= 0 &&
-	    (rc = a.dir_fd = open_made(parent_fd, base, "the output "
+	    (rc = a.dir_fd = open_made(at->parent_fd, at->base, "the output "
 	    "directory", dir, err)) >= 0 &&
 	    (rc = apply_dels(&a)) == 0 && (rc = apply_puts(&a)) == 0) {
 		e = out_create_file(a.stage_fd, STAGED_MARKER, marker,
@@ -372,9 +373,9 @@ out_journal_apply(int parent_fd, const char *base,
 	if (rc == 0) {
 		/* Done: a journal left by a failure here is applied again,
 		 * to no effect. */
-		name = journal_name(base);
-		(void)unlinkat(parent_fd, name, 0);
-		(void)out_remove_tree(parent_fd, j->stage);
+		name = journal_name(at->base);
+		(void)unlinkat(at->parent_fd, name, 0);
+		(void)out_remove_tree(at->parent_fd, j->stage);
 		free(name);
 	}
 	free(marker);
@@ -497,15 +498,15 @@ parse_journal(struct out_journal *j, char *text, size_t len,
 }
 
 int
-out_journal_recover(int parent_fd, const char *base, const char *dir,
-    mirror_error *err)
+out_journal_recover(const struct out_place *at, mirror_error *err)
 {
+	const char *dir = at->dir;
 	struct out_journal j;
-	char *name = journal_name(base), *text;
+	char *name = journal_name(at->base), *text;
 	size_t len, bad = 0;
 	int fd, rc;
 
-	fd = openat(parent_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	fd = openat(at->parent_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT) {
 		free(name);
@@ -520,18 +521,17 @@ out_journal_recover(int parent_fd, const char *base, const char *dir,
 		    "%s beside it (%s); it is not mirror's: remove it", dir,
 		    name, rc == -EINVAL ? "not a regular file" :
 		    strerror(-rc));
-	} else if ((rc = parse_journal(&j, text, len, base, &bad)) < 0) {
+	} else if ((rc = parse_journal(&j, text, len, at->base, &bad)) < 0) {
 		rc = mirror_fail(err, MIRROR_EIO, "%s: the journal %s beside "
 		    "it is damaged (line %zu), so the site cannot be finished; "
 		    "nothing was changed: remove %s and the journal, then "
 		    "build again", dir, name, bad, dir);
 	} else if (rc == 0) {
 		/* Not whole: the killed build had not touched DIR yet. */
-		(void)unlinkat(parent_fd, name, 0);
+		(void)unlinkat(at->parent_fd, name, 0);
 		if (j.stage != NULL)
-			(void)out_remove_tree(parent_fd, j.stage);
-	} else if ((rc = out_journal_apply(parent_fd, base, &j, dir,
-	    err)) == 0) {
+			(void)out_remove_tree(at->parent_fd, j.stage);
+	} else if ((rc = out_journal_apply(at, &j, err)) == 0) {
 		rc = 1;
 	}
 	out_journal_free(&j);

@@ -34,6 +34,8 @@
 
 #include "util/error.h"
 
+struct out_place;
+
 /* The staging directory's tree of staged files, and its kinds of put. */
 #define OUT_STAGED_SITE "site"
 #define OUT_PUT_FILE (-1L)      /* site/<path> is a file */
@@ -64,13 +66,13 @@ void out_journal_init(struct out_journal *j);
 void out_journal_free(struct out_journal *j);
 
 /*
- * Write j as DIR's journal (base: DIR's last component, in parent_fd):
- * into the staging directory stage_fd, fsynced, the stage synced
- * (syncfs: every staged file), then renamed beside DIR and the parent
- * fsynced. Returns 0, or -MIRROR_EIO naming dir with nothing beside DIR.
+ * Write j as the journal of DIR (at, out_site.h): into the staging
+ * directory stage_fd, fsynced, the stage synced (syncfs: every staged
+ * file), then renamed beside DIR and the parent fsynced. Returns 0, or
+ * -MIRROR_EIO naming DIR with nothing beside it.
  */
-int out_journal_write(int parent_fd, int stage_fd, const char *base,
-    const struct out_journal *j, const char *dir, mirror_error *err);
+int out_journal_write(const struct out_place *at, int stage_fd,
+    const struct out_journal *j, mirror_error *err);
 
 /*
  * Apply the journal j that is in place beside DIR: make DIR when it is
@@ -80,8 +82,8 @@ int out_journal_write(int parent_fd, int stage_fd, const char *base,
  * journal and the staging directory. Returns 0, or -MIRROR_EIO naming
  * what failed (the journal stays: the next build finishes the work).
  */
-int out_journal_apply(int parent_fd, const char *base,
-    const struct out_journal *j, const char *dir, mirror_error *err);
+int out_journal_apply(const struct out_place *at,
+    const struct out_journal *j, mirror_error *err);
 
 /*
  * What a killed build left: DIR's journal, if any, applied when it is
@@ -90,8 +92,7 @@ int out_journal_apply(int parent_fd, const char *base,
  * DIR's lock held. Returns 1, 0, or < 0: -MIRROR_EIO when the journal is
  * not mirror's (a link, unreadable, damaged) or cannot be applied.
  */
-int out_journal_recover(int parent_fd, const char *base, const char *dir,
-    mirror_error *err);
+int out_journal_recover(const struct out_place *at, mirror_error *err);
 
 #ifdef MIRROR_TEST_HOOKS
 /* A test hook (the unit tests' build alone, doc/development.md): when

@@ -14,6 +14,7 @@
 
 #include "output/out_fs.h"
 #include "output/out_lock.h"
+#include "output/out_site.h"
 #include "sys/clock.h"
 #include "sys/env.h"
 #include "util/strbuf.h"
@@ -183,9 +184,10 @@ lock_try(int *fd, int parent_fd, const char *name)
 }
 
 int
-out_lock_take(struct out_lock *lk, int parent_fd, const char *parent,
-    const char *base, const char *dir, mirror_error *err)
+out_lock_take(struct out_lock *lk, const struct out_place *at,
+    mirror_error *err)
 {
+	const char *dir = at->dir, *parent = at->parent;
 	long long start = mirror_monotonic_ms(), waited;
 	long limit = lock_wait_ms(), step = 2;
 	int fd = -1, told = 0, rc, n;
@@ -194,9 +196,9 @@ out_lock_take(struct out_lock *lk, int parent_fd, const char *parent,
 
 	strbuf_init(&name);
 	strbuf_putc(&name, '.');
-	out_side_name(&name, base);
+	out_side_name(&name, at->base);
 	strbuf_puts(&name, LOCK_SUFFIX);
-	while ((rc = lock_try(&fd, parent_fd, name.data)) != LOCK_HELD) {
+	while ((rc = lock_try(&fd, at->parent_fd, name.data)) != LOCK_HELD) {
 		if (rc == LOCK_GONE)
 			continue;
 		if (rc != LOCK_BUSY) {
@@ -230,11 +232,11 @@ out_lock_take(struct out_lock *lk, int parent_fd, const char *parent,
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (n > 0 && (size_t)n < sizeof(pid) && ftruncate(fd, 0) == 0)
 		(void)!pwrite(fd, pid, (size_t)n, 0);
-	lk->parent_fd = fcntl(parent_fd, F_DUPFD_CLOEXEC, 0);
+	lk->parent_fd = fcntl(at->parent_fd, F_DUPFD_CLOEXEC, 0);
 	if (lk->parent_fd < 0) {
 		rc = mirror_fail(err, MIRROR_EIO, "%s: %s", dir,
 		    strerror(errno));
-		(void)unlinkat(parent_fd, name.data, 0);
+		(void)unlinkat(at->parent_fd, name.data, 0);
 		close(fd);
 		goto out;
 	}

@@ -7,6 +7,8 @@
 
 #include "util/error.h"
 
+struct out_place;
+
 /* A held DIR lock, or fd -1. */
 struct out_lock {
 	int fd;                 /* the locked file */
@@ -15,13 +17,13 @@ struct out_lock {
 };
 
 /*
- * Take the lock of DIR (dir as given; base its last component, in the
- * directory parent_fd whose path is parent), waiting for another holder
- * up to MIRROR_LOCK_TIMEOUT_MS. Returns 0 with *lk holding it, or
- * -MIRROR_EIO naming the lock file (and its holder, after the wait).
+ * Take the lock of DIR (at, out_site.h: beside DIR in its parent),
+ * waiting for another holder up to MIRROR_LOCK_TIMEOUT_MS. Returns 0
+ * with *lk holding it, or -MIRROR_EIO naming the lock file (and its
+ * holder, after the wait).
  */
-int out_lock_take(struct out_lock *lk, int parent_fd, const char *parent,
-    const char *base, const char *dir, mirror_error *err);
+int out_lock_take(struct out_lock *lk, const struct out_place *at,
+    mirror_error *err);
 
 /* Let go of lk, removing its file first when it is still lk's
  * (out_lock_held); lk is then empty (fd -1). Harmless on an empty one. */

@@ -18,15 +18,13 @@
 #include "util/xalloc.h"
 
 int
-out_open_parent(char **parent, char **base, int *parent_fd, const char *dir,
-    mirror_error *err)
+out_open_parent(struct out_place *at, const char *dir, mirror_error *err)
 {
 	char *copy, *slash;
 	size_t len;
 	int rc = 0;
 
-	*parent = *base = NULL;
-	*parent_fd = -1;
+	*at = (struct out_place){ .parent_fd = -1 };
 	if (dir == NULL || dir[0] == '\0')
 		return mirror_fail(err, MIRROR_EUSAGE, "no output directory");
 	copy = xstrdup(dir);
@@ -35,46 +33,54 @@ out_open_parent(char **parent, char **base, int *parent_fd, const char *dir,
 		copy[--len] = '\0';
 	slash = strrchr(copy, '/');
 	if (slash == NULL) {
-		*parent = xstrdup(".");
+		at->parent = xstrdup(".");
 		slash = copy - 1;
 	} else {
-		*parent = slash == copy ? xstrdup("/") : xstrndup(copy,
+		at->parent = slash == copy ? xstrdup("/") : xstrndup(copy,
 		    (size_t)(slash - copy));
 	}
-	*base = xstrdup(slash + 1);
+	at->base = xstrdup(slash + 1);
 	free(copy);
-	if ((*base)[0] == '\0' || strcmp(*base, ".") == 0 ||
-	    strcmp(*base, "..") == 0) {
+	if (at->base[0] == '\0' || strcmp(at->base, ".") == 0 ||
+	    strcmp(at->base, "..") == 0) {
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: not usable as an "
 		    "output directory (name a directory, not . or .. or /)",
 		    dir);
-	} else if ((*parent_fd = open(*parent, O_RDONLY | O_DIRECTORY |
+	} else if ((at->parent_fd = open(at->parent, O_RDONLY | O_DIRECTORY |
 	    O_CLOEXEC)) < 0) {
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: parent directory %s: "
-		    "%s", dir, *parent, strerror(errno));
-	} else if (faccessat(*parent_fd, ".", W_OK | X_OK, AT_EACCESS) < 0) {
+		    "%s", dir, at->parent, strerror(errno));
+	} else if (faccessat(at->parent_fd, ".", W_OK | X_OK,
+	    AT_EACCESS) < 0) {
 		rc = mirror_fail(err, MIRROR_EINPUT, "%s: parent directory %s "
-		    "is not writable", dir, *parent);
+		    "is not writable", dir, at->parent);
 	}
-	if (rc < 0) {
-		if (*parent_fd >= 0)
-			close(*parent_fd);
-		*parent_fd = -1;
-		free(*parent);
-		free(*base);
-		*parent = *base = NULL;
-	}
+	if (rc < 0)
+		out_place_free(at);
+	else
+		at->dir = xstrdup(dir);
 	return rc;
 }
 
-int
-out_site_open(int *dir_fd, int parent_fd, const char *base, const char *dir,
-    mirror_error *err)
+void
+out_place_free(struct out_place *at)
 {
+	if (at->parent_fd >= 0)
+		close(at->parent_fd);
+	free(at->dir);
+	free(at->parent);
+	free(at->base);
+	*at = (struct out_place){ .parent_fd = -1 };
+}
+
+int
+out_site_open(int *dir_fd, const struct out_place *at, mirror_error *err)
+{
+	const char *dir = at->dir;
 	struct stat st;
 
 	*dir_fd = -1;
-	if (fstatat(parent_fd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+	if (fstatat(at->parent_fd, at->base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno == ENOENT)
 			return 0;
 		return mirror_fail(err, MIRROR_EINPUT, "%s: %s", dir,
@@ -86,8 +92,8 @@ out_site_open(int *dir_fd, int parent_fd, const char *base, const char *dir,
 	if (!S_ISDIR(st.st_mode))
 		return mirror_fail(err, MIRROR_EINPUT, "%s: exists and is not "
 		    "a directory", dir);
-	*dir_fd = openat(parent_fd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC);
+	*dir_fd = openat(at->parent_fd, at->base, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC);
 	if (*dir_fd < 0)
 		return mirror_fail(err, MIRROR_EINPUT, "%s: %s", dir,
 		    strerror(errno));

@@ -15,23 +15,38 @@
 #define OUT_MARKER_TEXT "This directory is written by mirror and " \
     "brought up to date by every build.\n"
 
-/*
- * Split dir into its parent's path and its last component and open the
- * parent, which must be a writable directory. Returns 0 with *parent,
- * *base (the caller frees both) and *parent_fd, or < 0 with nothing to
- * free: -MIRROR_EUSAGE for no dir, -MIRROR_EINPUT for ".", "..", "/" or
- * a parent that is missing or not writable.
- */
-int out_open_parent(char **parent, char **base, int *parent_fd,
-    const char *dir, mirror_error *err);
+/* DIR where a build finds it: its name as given (dir, which messages
+ * say), its parent's path, its last component (base: what the lock,
+ * the journal and the stage beside DIR are named after) and the parent
+ * open (parent_fd, where DIR and all of those are reached). */
+struct out_place {
+	char *dir;
+	char *parent;
+	char *base;
+	int parent_fd;
+};
 
 /*
- * Open DIR (base in parent_fd): *dir_fd gets it, or -1 when DIR does not
- * exist. Returns 0, or -MIRROR_EINPUT when DIR is a symbolic link or not
- * a directory.
+ * Split dir into its parent's path and its last component and open the
+ * parent, which must be a writable directory. Returns 0 with *at filled
+ * (out_place_free frees it), or < 0 with nothing to free (at->parent_fd
+ * -1): -MIRROR_EUSAGE for no dir, -MIRROR_EINPUT for ".", "..", "/" or
+ * a parent that is missing or not writable.
  */
-int out_site_open(int *dir_fd, int parent_fd, const char *base,
-    const char *dir, mirror_error *err);
+int out_open_parent(struct out_place *at, const char *dir,
+    mirror_error *err);
+
+/* Free at's strings and close its parent; harmless on an empty one
+ * (NULL strings, parent_fd -1). */
+void out_place_free(struct out_place *at);
+
+/*
+ * Open DIR (at): *dir_fd gets it, or -1 when DIR does not exist.
+ * Returns 0, or -MIRROR_EINPUT when DIR is a symbolic link or not a
+ * directory.
+ */
+int out_site_open(int *dir_fd, const struct out_place *at,
+    mirror_error *err);
 
 /* 0 when the directory dir_fd is empty or holds the marker, else
  * -MIRROR_EINPUT: mirror never writes into a directory it did not make. */

@@ -34,12 +34,10 @@ struct work_count output_files_written, output_bytes_written;
 #define PENDING (-2L)   /* claimed, being written */
 
 struct output {
-	char *dir;              /* as given */
+	struct out_place at;    /* DIR (at.dir as given) in its parent */
 	char *top;              /* dir without trailing slashes */
-	char *base;             /* last component of dir */
 	char *stage;            /* name of the staging dir in the parent */
 	char *stage_path;       /* parent/stage */
-	int parent_fd;
 	int stage_fd;
 	int site_fd;            /* the stage's tree of staged files */
 	struct out_dircache dirc; /* its directories, opened once */
@@ -114,18 +112,17 @@ flush_end(struct output *o)
  * mirror's. Returns 0, or < 0 with *dir_fd -1.
  */
 static int
-site_prepare(int *dir_fd, int parent_fd, const char *base, const char *dir,
-    mirror_error *err)
+site_prepare(int *dir_fd, const struct out_place *at, mirror_error *err)
 {
 	int rc;
 
-	if ((rc = out_site_open(dir_fd, parent_fd, base, dir, err)) < 0)
+	if ((rc = out_site_open(dir_fd, at, err)) < 0)
 		return rc;
-	rc = out_journal_recover(parent_fd, base, dir, err);
+	rc = out_journal_recover(at, err);
 	if (rc == 1 && *dir_fd < 0)     /* the journal made DIR */
-		rc = out_site_open(dir_fd, parent_fd, base, dir, err);
+		rc = out_site_open(dir_fd, at, err);
 	if (rc >= 0 && *dir_fd >= 0)
-		rc = out_site_ours(*dir_fd, dir, err);
+		rc = out_site_ours(*dir_fd, at->dir, err);
 	if (rc < 0 && *dir_fd >= 0) {
 		close(*dir_fd);
 		*dir_fd = -1;
@@ -162,16 +159,15 @@ output_refuse_inside(const char *dir, const char *path, const char *what,
 int
 output_lock(struct output_turn *turn, const char *dir, mirror_error *err)
 {
-	char *parent, *base;
-	int parent_fd, dir_fd, rc;
+	struct out_place at;
+	int dir_fd, rc;
 
 	if (turn->held)
 		return 0;
-	if ((rc = out_open_parent(&parent, &base, &parent_fd, dir, err)) < 0)
+	if ((rc = out_open_parent(&at, dir, err)) < 0)
 		return rc;
-	rc = out_lock_take(&turn->lk, parent_fd, parent, base, dir, err);
-	if (rc == 0 && (rc = site_prepare(&dir_fd, parent_fd, base, dir,
-	    err)) < 0)
+	rc = out_lock_take(&turn->lk, &at, err);
+	if (rc == 0 && (rc = site_prepare(&dir_fd, &at, err)) < 0)
 		out_lock_release(&turn->lk);
 	turn->held = rc == 0;
 	if (rc == 0) {
@@ -179,11 +175,9 @@ output_lock(struct output_turn *turn, const char *dir, mirror_error *err)
 			close(dir_fd);
 		/* A build that finds nothing to do still tidies up after
 		 * killed ones. */
-		out_clean_stale(parent_fd, base);
+		out_clean_stale(at.parent_fd, at.base);
 	}
-	close(parent_fd);
-	free(parent);
-	free(base);
+	out_place_free(&at);
 	return rc;
 }
 
@@ -202,16 +196,15 @@ output_unlock(struct output_turn *turn)
  * DIR's lock now, and o stops before it looks at DIR. Returns 0 or < 0.
  */
 static int
-lock_own(struct output *o, struct output_turn *turn, const char *parent,
-    mirror_error *err)
+lock_own(struct output *o, struct output_turn *turn, mirror_error *err)
 {
 	struct stat a, b;
 
 	if (turn != NULL && turn->held &&
 	    fstat(turn->lk.parent_fd, &a) == 0 &&
-	    fstat(o->parent_fd, &b) == 0 && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino && out_lock_is_for(&turn->lk, o->base)) {
-		int rc = out_lock_held(&turn->lk, o->dir, err);
+	    fstat(o->at.parent_fd, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino && out_lock_is_for(&turn->lk, o->at.base)) {
+		int rc = out_lock_held(&turn->lk, o->at.dir, err);
 
 		if (rc < 0)
 			return rc;
@@ -220,38 +213,38 @@ lock_own(struct output *o, struct output_turn *turn, const char *parent,
 		turn->held = 0;
 		return 0;
 	}
-	return out_lock_take(&o->lock, o->parent_fd, parent, o->base, o->dir,
-	    err);
+	return out_lock_take(&o->lock, &o->at, err);
 }
 
-/* Make o's staging directory beside DIR (parent: its path), and its
- * tree of staged files. Returns 0 or -MIRROR_EIO. */
+/* Make o's staging directory beside DIR, and its tree of staged files.
+ * Returns 0 or -MIRROR_EIO. */
 static int
-make_stage(struct output *o, const char *parent, mirror_error *err)
+make_stage(struct output *o, mirror_error *err)
 {
 	strbuf sb;
 
 	strbuf_init(&sb);
 	strbuf_putc(&sb, '.');
-	out_side_name(&sb, o->base);
+	out_side_name(&sb, o->at.base);
 	strbuf_printf(&sb, ".mirror-stage-%ld", (long)getpid());
 	o->stage = strbuf_detach(&sb);
-	if (mkdirat(o->parent_fd, o->stage, 0755) < 0 ||
-	    (o->stage_fd = openat(o->parent_fd, o->stage, O_RDONLY |
+	if (mkdirat(o->at.parent_fd, o->stage, 0755) < 0 ||
+	    (o->stage_fd = openat(o->at.parent_fd, o->stage, O_RDONLY |
 	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
 	    mkdirat(o->stage_fd, OUT_STAGED_SITE, 0755) < 0 ||
 	    (o->site_fd = openat(o->stage_fd, OUT_STAGED_SITE, O_RDONLY |
 	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		int rc = mirror_fail(err, MIRROR_EIO, "%s/%s: cannot create the "
-		    "staging directory: %s", parent, o->stage, strerror(errno));
+		    "staging directory: %s", o->at.parent, o->stage,
+		    strerror(errno));
 
-		(void)out_remove_tree(o->parent_fd, o->stage);
+		(void)out_remove_tree(o->at.parent_fd, o->stage);
 		free(o->stage);
 		o->stage = NULL;    /* nothing of ours: output_free keeps off */
 		return rc;
 	}
 	strbuf_init(&sb);
-	strbuf_printf(&sb, "%s/%s", parent, o->stage);
+	strbuf_printf(&sb, "%s/%s", o->at.parent, o->stage);
 	o->stage_path = strbuf_detach(&sb);
 	out_dircache_init(&o->dirc, o->site_fd);
 	out_rings_init(&o->rings, &o->dirc);
@@ -271,23 +264,21 @@ dirc_close(struct output *o)
 	o->dirc_open = 0;
 }
 
-/* A new struct output for dir (base its last component, in parent_fd,
- * which it takes over), holding nothing yet. */
+/* A new struct output for DIR at (out_open_parent's, which it takes
+ * over), holding nothing yet. */
 static struct output *
-output_new(const char *dir, char *base, int parent_fd)
+output_new(const struct out_place *at)
 {
 	struct output *o = xcalloc(1, sizeof(*o));
-	size_t len = strlen(dir);
+	size_t len = strlen(at->dir);
 
 	pthread_mutex_init(&o->mu, NULL);
 	o->stage_fd = o->site_fd = o->dir_fd = -1;
 	o->lock.fd = o->lock.parent_fd = -1;
-	o->parent_fd = parent_fd;
-	o->dir = xstrdup(dir);
-	while (len > 1 && dir[len - 1] == '/')
+	o->at = *at;
+	while (len > 1 && at->dir[len - 1] == '/')
 		len--;
-	o->top = xstrndup(dir, len);
-	o->base = base;
+	o->top = xstrndup(at->dir, len);
 	out_set_init(&o->prev);
 	out_set_init(&o->junk);
 	out_set_init(&o->old_dirs);
@@ -303,33 +294,30 @@ static int
 begin_turn(struct output **out, const char *dir, struct output_turn *turn,
     mirror_error *err)
 {
+	struct out_place at;
 	struct output *o;
-	char *parent, *base;
-	int parent_fd, rc;
+	int rc;
 
 	*out = NULL;
-	if ((rc = out_open_parent(&parent, &base, &parent_fd, dir, err)) < 0)
+	if ((rc = out_open_parent(&at, dir, err)) < 0)
 		return rc;
-	o = output_new(dir, base, parent_fd);
+	o = output_new(&at);
 	/* Before DIR is looked at: another build may be updating it. */
-	if ((rc = lock_own(o, turn, parent, err)) < 0 ||
-	    (rc = site_prepare(&o->dir_fd, o->parent_fd, o->base, dir,
-	    err)) < 0)
+	if ((rc = lock_own(o, turn, err)) < 0 ||
+	    (rc = site_prepare(&o->dir_fd, &o->at, err)) < 0)
 		goto fail;
-	out_clean_stale(o->parent_fd, o->base);
+	out_clean_stale(o->at.parent_fd, o->at.base);
 	if (out_marker_read(&o->old_marker, o->dir_fd))
 		o->base_tree = out_marker_tree(o->old_marker);
 	if ((rc = out_site_list(&o->prev, &o->junk, &o->old_dirs, o->dir_fd,
-	    dir, err)) < 0 || (rc = make_stage(o, parent, err)) < 0)
+	    dir, err)) < 0 || (rc = make_stage(o, err)) < 0)
 		goto fail;
 	/* The new site is mostly the old one's files again. */
 	out_set_reserve(&o->files, o->prev.n);
 	out_set_reserve(&o->dirs, o->old_dirs.n);
-	free(parent);
 	*out = o;
 	return 0;
 fail:
-	free(parent);
 	output_free(o);
 	return rc;
 }
@@ -544,7 +532,7 @@ static int
 late_failed(struct output *o, struct out_late *late, mirror_error *err)
 {
 	int rc = write_failed(o, mirror_fail(err, MIRROR_EIO, "%s/%s: "
-	    "cannot write: %s", o->dir, late->path, strerror(-late->rc)));
+	    "cannot write: %s", o->at.dir, late->path, strerror(-late->rc)));
 
 	free(late->path);
 	late->path = NULL;
@@ -604,7 +592,7 @@ write_file(struct output *o, const char *relpath, const void *data,
 	}
 	if (rc < 0)
 		return write_failed(o, mirror_fail(err, MIRROR_EIO, "%s/%s: "
-		    "cannot write: %s", o->dir, relpath, strerror(-rc)));
+		    "cannot write: %s", o->at.dir, relpath, strerror(-rc)));
 	return 0;
 }
 
@@ -716,7 +704,7 @@ output_read_prev(char **data, size_t *len, struct output *o,
 		return 0;       /* not a regular file */
 	if (rc < 0)
 		return mirror_fail(err, MIRROR_EIO, "%s/%s: cannot read: %s",
-		    o->dir, relpath, strerror(-rc));
+		    o->at.dir, relpath, strerror(-rc));
 	return 1;
 }
 
@@ -950,7 +938,7 @@ output_commit(struct output *o, mirror_error *err)
 		return rc;
 	if (o->failed || o->journaled)
 		return mirror_fail(err, MIRROR_EIO, "%s: a file of this build "
-		    "was not written; nothing to commit", o->dir);
+		    "was not written; nothing to commit", o->at.dir);
 	dirc_close(o);
 	flush_end(o);
 	pthread_mutex_lock(&o->mu);
@@ -961,14 +949,12 @@ output_commit(struct output *o, mirror_error *err)
 	 * its lock meanwhile leaves it to the build that holds it now. */
 	if (o->dir_fd < 0 || j.n_puts > 0 || j.n_dels > 0 ||
 	    o->old_marker == NULL || strcmp(o->old_marker, marker) != 0) {
-		rc = out_lock_held(&o->lock, o->dir, err);
+		rc = out_lock_held(&o->lock, o->at.dir, err);
 		if (rc == 0)
-			rc = out_journal_write(o->parent_fd, o->stage_fd,
-			    o->base, &j, o->dir, err);
+			rc = out_journal_write(&o->at, o->stage_fd, &j, err);
 		if (rc == 0) {
 			o->journaled = 1;
-			rc = out_journal_apply(o->parent_fd, o->base, &j, o->dir,
-			    err);
+			rc = out_journal_apply(&o->at, &j, err);
 		}
 	}
 	if (rc == 0)
@@ -988,14 +974,13 @@ output_free(struct output *o)
 	flush_end(o);
 	dirc_close(o);
 	if (!o->journaled && o->stage != NULL)
-		(void)out_remove_tree(o->parent_fd, o->stage);
+		(void)out_remove_tree(o->at.parent_fd, o->stage);
 	if (o->site_fd >= 0)
 		close(o->site_fd);
 	if (o->stage_fd >= 0)
 		close(o->stage_fd);
 	if (o->dir_fd >= 0)
 		close(o->dir_fd);
-	close(o->parent_fd);
 	out_lock_release(&o->lock);
 	lists_free(o);
 	free(o->removed);
@@ -1012,8 +997,7 @@ output_free(struct output *o)
 	free(o->stage);
 	free(o->stage_path);
 	free(o->top);
-	free(o->base);
-	free(o->dir);
+	out_place_free(&o->at);
 	pthread_mutex_destroy(&o->mu);
 	free(o);
 }
@@ -1043,5 +1027,5 @@ output_reused(const struct output *o)
 const char *
 output_dir(const struct output *o)
 {
-	return o->dir;
+	return o->at.dir;
 }

@@ -26,6 +26,7 @@
 #include "output/out_journal.h"
 #include "output/out_lock.h"
 #include "output/out_ring.h"
+#include "output/out_site.h"
 #include "output/output.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -815,24 +816,25 @@ static void *
 lock_rounds(void *arg)
 {
 	static char failed[2][sizeof(((mirror_error *)0)->msg)];
-	int k = *(int *)arg, dfd = open(base, O_RDONLY | O_DIRECTORY);
+	int k = *(int *)arg;
+	struct out_place at;
+	mirror_error err;
 
-	for (int i = 0; dfd >= 0 && i < LOCK_ROUNDS; i++) {
+	if (out_open_parent(&at, site, &err) < 0) {
+		snprintf(failed[k], sizeof(failed[k]), "%s", err.msg);
+		return failed[k];
+	}
+	for (int i = 0; i < LOCK_ROUNDS; i++) {
 		struct out_lock lk = { -1, -1, NULL };
-		mirror_error err;
 
-		if (out_lock_take(&lk, dfd, base, "site", site, &err) < 0) {
+		if (out_lock_take(&lk, &at, &err) < 0) {
 			snprintf(failed[k], sizeof(failed[k]), "%s", err.msg);
-			close(dfd);
+			out_place_free(&at);
 			return failed[k];
 		}
 		out_lock_release(&lk);
 	}
-	if (dfd < 0) {
-		snprintf(failed[k], sizeof(failed[k]), "cannot open %s", base);
-		return failed[k];
-	}
-	close(dfd);
+	out_place_free(&at);
 	return NULL;
 }
 
