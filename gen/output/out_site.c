@@ -241,15 +241,10 @@ out_marker_text(const char *tree)
 	return strbuf_detach(&sb);
 }
 
-/* Where out_site_list puts what it finds. */
-struct listing {
-	struct out_set *files, *junk, *dirs;
-};
-
 /* One directory of out_site_list: fd (taken over) is the directory of
  * rel ("" at the top). Returns 0 or < 0. */
 static int
-list_dir(const struct listing *l, int fd, strbuf *rel, const char *dir,
+list_dir(struct out_listing *l, int fd, strbuf *rel, const char *dir,
     mirror_error *err)
 {
 	size_t at = rel->len;
@@ -279,17 +274,17 @@ list_dir(const struct listing *l, int fd, strbuf *rel, const char *dir,
 			    S_ISREG(st.st_mode) ? DT_REG :
 			    S_ISDIR(st.st_mode) ? DT_DIR : DT_LNK;
 		if (type == DT_REG && out_path_ok(rel->data)) {
-			out_set_push(l->files, rel->data, rel->len, 0);
+			out_set_push(&l->files, rel->data, rel->len, 0);
 		} else if (type == DT_DIR) {
 			if (out_path_ok(rel->data))
-				out_set_push(l->dirs, rel->data, rel->len, 0);
+				out_set_push(&l->dirs, rel->data, rel->len, 0);
 			sub = openat(dirfd(d), de->d_name, O_RDONLY |
 			    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			rc = sub < 0 ? mirror_fail(err, MIRROR_EIO, "%s/%s: "
 			    "cannot open: %s", dir, rel->data,
 			    strerror(errno)) : list_dir(l, sub, rel, dir, err);
 		} else if (out_path_ok(rel->data)) {
-			out_set_push(l->junk, rel->data, rel->len, 0);
+			out_set_push(&l->junk, rel->data, rel->len, 0);
 		}
 		rel->len = at;
 		rel->data[at] = '\0';
@@ -302,10 +297,9 @@ list_dir(const struct listing *l, int fd, strbuf *rel, const char *dir,
 }
 
 int
-out_site_list(struct out_set *files, struct out_set *junk,
-    struct out_set *dirs, int dir_fd, const char *dir, mirror_error *err)
+out_site_list(struct out_listing *l, int dir_fd, const char *dir,
+    mirror_error *err)
 {
-	const struct listing l = { files, junk, dirs };
 	strbuf rel;
 	int fd, rc;
 
@@ -316,10 +310,10 @@ out_site_list(struct out_set *files, struct out_set *junk,
 		return mirror_fail(err, MIRROR_EIO, "%s: cannot open: %s", dir,
 		    strerror(errno));
 	strbuf_init(&rel);
-	rc = list_dir(&l, fd, &rel, dir, err);
+	rc = list_dir(l, fd, &rel, dir, err);
 	strbuf_free(&rel);
-	out_set_index(files);
-	out_set_index(junk);
-	out_set_index(dirs);
+	out_set_index(&l->files);
+	out_set_index(&l->junk);
+	out_set_index(&l->dirs);
 	return rc;
 }

@@ -71,14 +71,23 @@ char *out_marker_tree(const char *text);
 /* The text of the marker for tree (NULL: none); the caller frees it. */
 char *out_marker_text(const char *tree);
 
+/* What DIR holds, by kind, as relpaths: its regular files, every other
+ * entry that is not a directory (a link, a FIFO...: junk) and its
+ * directories. */
+struct out_listing {
+	struct out_set files;
+	struct out_set junk;
+	struct out_set dirs;
+};
+
 /*
- * Every regular file below dir_fd (DIR) into files (relpaths, value 0),
- * every directory into dirs, and every other entry (a link, a FIFO...)
- * into junk, in one walk (getdents, with d_type); a path no build could
- * write (a ".mirror*" component: the marker) is left out. Returns 0 or
- * -MIRROR_EIO naming the directory that cannot be read.
+ * Every regular file below dir_fd (DIR) into l's files (value 0), every
+ * directory into its dirs, and every other entry into its junk (sets
+ * the caller made), in one walk (getdents, with d_type); a path no build
+ * could write (a ".mirror*" component: the marker) is left out. Returns
+ * 0 or -MIRROR_EIO naming the directory that cannot be read.
  */
-int out_site_list(struct out_set *files, struct out_set *junk,
-    struct out_set *dirs, int dir_fd, const char *dir, mirror_error *err);
+int out_site_list(struct out_listing *l, int dir_fd, const char *dir,
+    mirror_error *err);
 
 #endif

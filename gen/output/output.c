@@ -49,10 +49,9 @@ struct output {
 	int committed;
 	int failed;             /* a write failed: nothing to commit */
 	struct out_lock lock;   /* DIR's lock, held until output_free */
-	struct out_set prev;    /* DIR's regular files; value 1: in the
-	                           new site, 2: being kept (output_keep) */
-	struct out_set junk;    /* DIR's links, FIFOs and such */
-	struct out_set old_dirs; /* DIR's directories */
+	struct out_listing old; /* DIR as found; old.files' value 1: in
+	                           the new site, 2: being kept
+	                           (output_keep) */
 	struct out_set files;   /* the new site; value: STAGED, KEPT or
 	                           PENDING */
 	struct out_set dirs;    /* the new site's directories */
@@ -279,9 +278,9 @@ output_new(const struct out_place *at)
 	while (len > 1 && at->dir[len - 1] == '/')
 		len--;
 	o->top = xstrndup(at->dir, len);
-	out_set_init(&o->prev);
-	out_set_init(&o->junk);
-	out_set_init(&o->old_dirs);
+	out_set_init(&o->old.files);
+	out_set_init(&o->old.junk);
+	out_set_init(&o->old.dirs);
 	out_set_init(&o->files);
 	out_set_init(&o->dirs);
 	out_set_init(&o->moved);
@@ -309,12 +308,12 @@ begin_turn(struct output **out, const char *dir, struct output_turn *turn,
 	out_clean_stale(o->at.parent_fd, o->at.base);
 	if (out_marker_read(&o->old_marker, o->dir_fd))
 		o->base_tree = out_marker_tree(o->old_marker);
-	if ((rc = out_site_list(&o->prev, &o->junk, &o->old_dirs, o->dir_fd,
-	    dir, err)) < 0 || (rc = make_stage(o, err)) < 0)
+	if ((rc = out_site_list(&o->old, o->dir_fd, dir, err)) < 0 ||
+	    (rc = make_stage(o, err)) < 0)
 		goto fail;
 	/* The new site is mostly the old one's files again. */
-	out_set_reserve(&o->files, o->prev.n);
-	out_set_reserve(&o->dirs, o->old_dirs.n);
+	out_set_reserve(&o->files, o->old.files.n);
+	out_set_reserve(&o->dirs, o->old.dirs.n);
 	*out = o;
 	return 0;
 fail:
@@ -451,9 +450,9 @@ claim_add_from(struct output *o, const char *relpath, size_t len, long val,
 			(void)out_set_add(&o->dirs, relpath,
 			    (size_t)(s - relpath), 0);
 	if (p == -2)
-		p = out_set_find(&o->prev, relpath, len);
+		p = out_set_find(&o->old.files, relpath, len);
 	if (p >= 0)
-		o->prev.val[p] = 1;
+		o->old.files.val[p] = 1;
 	return out_set_add(&o->files, relpath, len, val);
 }
 
@@ -504,7 +503,7 @@ same_as_prev(const struct output *o, const char *relpath, const void *data,
 {
 	int fd, same;
 
-	if (out_set_find(&o->prev, relpath, strlen(relpath)) < 0)
+	if (out_set_find(&o->old.files, relpath, strlen(relpath)) < 0)
 		return 0;
 	/* O_NONBLOCK: a FIFO planted there must not hang us. */
 	fd = out_open_beneath(o->dir_fd, relpath, O_RDONLY | O_NONBLOCK);
@@ -619,12 +618,12 @@ output_keep(struct output *o, const char *const *relpaths, size_t n)
 	for (i = 0; ok && i < n; i++) {
 		const char *r = relpaths[i];
 
-		ok = r != NULL && (p = out_set_find(&o->prev, r,
-		    strlen(r))) >= 0 && o->prev.val[p] == 0 &&
+		ok = r != NULL && (p = out_set_find(&o->old.files, r,
+		    strlen(r))) >= 0 && o->old.files.val[p] == 0 &&
 		    claim_check_from(o, r, strlen(r), same_dirs(r, i > 0 ?
 		    relpaths[i - 1] : NULL)) == 0;
 		if (ok) {
-			o->prev.val[p] = 2;
+			o->old.files.val[p] = 2;
 			at[i] = p;
 		}
 	}
@@ -632,7 +631,7 @@ output_keep(struct output *o, const char *const *relpaths, size_t n)
 	for (k = 0; k < marked; k++) {
 		const char *r = relpaths[k];
 
-		o->prev.val[at[k]] = 0;
+		o->old.files.val[at[k]] = 0;
 		if (ok) {
 			size_t idx = claim_add_from(o, r, strlen(r), KEPT,
 			    same_dirs(r, k > 0 ? relpaths[k - 1] : NULL),
@@ -670,10 +669,10 @@ output_keep_rest(struct output *o, const char *prefix,
 	/* DIR's list is not changed after output_begin; the values are
 	 * the lock's. */
 	pthread_mutex_lock(&o->mu);
-	for (size_t i = 0; i < o->prev.n; i++)
-		if (o->prev.val[i] == 0 && strncmp(o->prev.v[i], prefix,
-		    pl) == 0 && !in_list(o->prev.v[i], drop, n))
-			ARRAY_PUSH(keep, nk, cap) = o->prev.v[i];
+	for (size_t i = 0; i < o->old.files.n; i++)
+		if (o->old.files.val[i] == 0 && strncmp(o->old.files.v[i],
+		    prefix, pl) == 0 && !in_list(o->old.files.v[i], drop, n))
+			ARRAY_PUSH(keep, nk, cap) = o->old.files.v[i];
 	pthread_mutex_unlock(&o->mu);
 	rc = output_keep(o, keep, nk) ? (long)nk : -1;
 	free(keep);
@@ -692,7 +691,7 @@ output_read_prev(char **data, size_t *len, struct output *o,
 		return mirror_fail(err, MIRROR_EINPUT, "'%s': not a safe "
 		    "relative output path", relpath != NULL ? relpath : "");
 	/* The list is not changed after output_begin: no lock. */
-	if (out_set_find(&o->prev, relpath, strlen(relpath)) < 0)
+	if (out_set_find(&o->old.files, relpath, strlen(relpath)) < 0)
 		return 0;
 	fd = out_open_beneath(o->dir_fd, relpath, O_RDONLY | O_NONBLOCK);
 	if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
@@ -842,7 +841,7 @@ output_removed(struct output *o, size_t *n)
 	free(o->removed);
 	o->removed = NULL;
 	o->n_removed = 0;
-	unclaimed(&o->removed, &o->n_removed, &cap, o, &o->prev);
+	unclaimed(&o->removed, &o->n_removed, &cap, o, &o->old.files);
 	pthread_mutex_unlock(&o->mu);
 	*n = o->n_removed;
 	return o->removed;
@@ -866,9 +865,9 @@ output_set_tree(struct output *o, const char *hex)
 static int
 dir_new(const struct output *o, const char *d, size_t len)
 {
-	return out_set_find(&o->old_dirs, d, len) < 0 &&
-	    out_set_find(&o->prev, d, len) < 0 &&
-	    out_set_find(&o->junk, d, len) < 0;
+	return out_set_find(&o->old.dirs, d, len) < 0 &&
+	    out_set_find(&o->old.files, d, len) < 0 &&
+	    out_set_find(&o->old.junk, d, len) < 0;
 }
 
 /* The length of the topmost directory above path that dir_new says is
@@ -919,8 +918,8 @@ journal_of(struct out_journal *j, struct output *o)
 			journal_put(j, o, o->files.v[i]);
 	if (j->n_puts > 1)
 		qsort(j->puts, j->n_puts, sizeof(*j->puts), cmp_put);
-	unclaimed(&j->dels, &j->n_dels, &j->dels_cap, o, &o->prev);
-	unclaimed(&j->dels, &j->n_dels, &j->dels_cap, o, &o->junk);
+	unclaimed(&j->dels, &j->n_dels, &j->dels_cap, o, &o->old.files);
+	unclaimed(&j->dels, &j->n_dels, &j->dels_cap, o, &o->old.junk);
 	if (j->n_dels > 1)
 		qsort(j->dels, j->n_dels, sizeof(*j->dels), cmp_str);
 }
@@ -985,9 +984,9 @@ output_free(struct output *o)
 	lists_free(o);
 	free(o->removed);
 	free(o->paths);
-	out_set_free(&o->prev);
-	out_set_free(&o->junk);
-	out_set_free(&o->old_dirs);
+	out_set_free(&o->old.files);
+	out_set_free(&o->old.junk);
+	out_set_free(&o->old.dirs);
 	out_set_free(&o->files);
 	out_set_free(&o->dirs);
 	out_set_free(&o->moved);
