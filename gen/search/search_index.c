@@ -750,10 +750,14 @@ search_doc_rec(struct chunk_rec *r, const struct search_index *x,
 	r->status = x->statuses.e[d->status].json;
 }
 
-/* What number_kind reads the records of a chunk into: their text (at
- * at[i], the ith record's), and the window of x's spill file it read
- * last (bytes [woff, woff + win.len)); and the chunk's file text. */
+/* What number_kind reads the records of a chunk into: the chunk's
+ * number and its records recs[0..nr), their text (at at[i], the ith
+ * record's), and the window of x's spill file it read last (bytes
+ * [woff, woff + win.len)); and the chunk's file text. */
 struct rec_read {
+	uint64_t chunk;
+	struct chunk_rec *recs;
+	size_t nr, cap;
 	strbuf text, win, file;
 	size_t *at;
 	uint64_t woff;
@@ -788,23 +792,24 @@ rec_fetch(struct search_index *x, struct rec_read *rr, const struct doc *d,
 	return 0;
 }
 
-/* Write chunk n of the records r[0..nr) whose text rr holds, and
- * start rr's text again. Returns 0 or < 0 with err set. */
+/* Write rr's chunk, its records and their text, and start rr's
+ * records and text again. Returns 0 or < 0 with err set. */
 static int
-chunk_write(struct search_index *x, uint64_t n, struct chunk_rec *r,
-    size_t nr, struct rec_read *rr, mirror_error *err)
+chunk_write(struct search_index *x, struct rec_read *rr, mirror_error *err)
 {
+	struct chunk_rec *r = rr->recs;
 	char path[64];
 	int rc;
 
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < rr->nr; i++) {
 		r[i].head = rr->text.data + rr->at[i];
 		r[i].tail = r[i].head + r[i].hlen;
 	}
-	search_chunk_path(path, n);
-	search_chunk_text(&rr->file, n, r, nr);
+	search_chunk_path(path, rr->chunk);
+	search_chunk_text(&rr->file, rr->chunk, r, rr->nr);
 	rc = put_file(x, path, &rr->file, err);
 	strbuf_reset(&rr->text);
+	rr->nr = 0;
 	return rc;
 }
 
@@ -819,12 +824,11 @@ chunk_write(struct search_index *x, uint64_t n, struct chunk_rec *r,
 static int
 number_kind(struct search_index *x, int k, mirror_error *err)
 {
-	size_t n, nr = 0, cap = 0, cap_at = 0;
+	size_t n, cap_at = 0;
 	struct doc_key *key = search_kind_keys(x, k,
 	    search_kind_bits(x->per_kind[k]), &n);
-	struct chunk_rec *recs = NULL;
 	struct rec_read rr = { .woff = 0 };
-	uint64_t next = 0, chunk = 0;
+	uint64_t next = 0;
 	int rc = 0;
 
 	held_update(x, n * sizeof(*key));
@@ -844,25 +848,23 @@ number_kind(struct search_index *x, int k, mirror_error *err)
 			break;
 		}
 		d->num = x->base[k] + slot;
-		if (i > 0 && search_chunk_of(slot, k) != chunk) {
-			rc = chunk_write(x, chunk, recs, nr, &rr, err);
-			nr = 0;
-		}
-		chunk = search_chunk_of(slot, k);
-		ARRAY_RESERVE(rr.at, cap_at, nr + 1);
-		rr.at[nr] = rr.text.len;
+		if (i > 0 && search_chunk_of(slot, k) != rr.chunk)
+			rc = chunk_write(x, &rr, err);
+		rr.chunk = search_chunk_of(slot, k);
+		ARRAY_RESERVE(rr.at, cap_at, rr.nr + 1);
+		rr.at[rr.nr] = rr.text.len;
 		if (rc == 0)
 			rc = rec_fetch(x, &rr, d, err);
-		search_doc_rec(&ARRAY_PUSH(recs, nr, cap), x, d, slot,
+		search_doc_rec(&ARRAY_PUSH(rr.recs, rr.nr, rr.cap), x, d, slot,
 		    slot != key[i].want);
 	}
-	if (rc == 0 && nr > 0)
-		rc = chunk_write(x, chunk, recs, nr, &rr, err);
+	if (rc == 0 && rr.nr > 0)
+		rc = chunk_write(x, &rr, err);
 	strbuf_free(&rr.file);
 	strbuf_free(&rr.text);
 	strbuf_free(&rr.win);
 	free(rr.at);
-	free(recs);
+	free(rr.recs);
 	free(key);
 	held_update(x, 0);
 	return rc;
