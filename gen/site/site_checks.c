@@ -607,19 +607,27 @@ check_groups(const struct site_model *m, const size_t *idx, size_t nk,
 	return groups;
 }
 
+/* A group of the site's Checks page as its heading names it: the
+ * project's name and slug (NULL: no page; a group of no project or of
+ * several), and the group's id on the page (anchor). */
+struct check_group {
+	const char *name;
+	const char *slug;
+	const char *anchor;
+};
+
 /*
- * The group of the site's Checks page for one project: the nk
- * violations whose indexes are idx (in the list's order: open errors,
- * open warnings, closed; by rule), under their rules in the order they
- * first come (the rules with open errors first), each entry naming its
- * project. name and slug (NULL: no page) are the project's; anchor is
- * the group's id on the page. Its counts: open, errors and warnings
- * (open ones), closed; its page, the project's Checks page (null when
- * its checks are of several projects). A new object.
+ * The group gr of the site's Checks page: the nk violations whose
+ * indexes are idx (in the list's order: open errors, open warnings,
+ * closed; by rule), under their rules in the order they first come (the
+ * rules with open errors first), each entry naming its project. Its
+ * counts: open, errors and warnings (open ones), closed; its page, the
+ * project's Checks page (null when its checks are of several
+ * projects). A new object.
  */
 static json_t *
-project_group(const struct site_model *m, const char *name,
-    const char *slug, const char *anchor, const size_t *idx, size_t nk)
+project_group(const struct site_model *m, const struct check_group *gr,
+    const size_t *idx, size_t nk)
 {
 	json_t *rules = json_array(), *g, *r = NULL;
 	long long open = 0, errors = 0, warnings = 0;
@@ -673,12 +681,12 @@ project_group(const struct site_model *m, const char *name,
 	strbuf_printf(&words, "%lld open, %lld closed", open,
 	    (long long)nk - open);
 	g = item_must(json_pack("{s:s, s:o, s:s, s:s, s:I, s:o, s:o, s:I, "
-	    "s:I, s:I}", "name", name, "slug", slug != NULL ?
-	    json_string(slug) : json_null(), "anchor", anchor, "words",
-	    words.data, "open", (json_int_t)open, "rules", rules, "page",
-	    page.len > 0 ? json_string(page.data) : json_null(), "errors",
-	    (json_int_t)errors, "warnings", (json_int_t)warnings, "closed",
-	    (json_int_t)nk - open), "checks of project", name);
+	    "s:I, s:I}", "name", gr->name, "slug", gr->slug != NULL ?
+	    json_string(gr->slug) : json_null(), "anchor", gr->anchor,
+	    "words", words.data, "open", (json_int_t)open, "rules", rules,
+	    "page", page.len > 0 ? json_string(page.data) : json_null(),
+	    "errors", (json_int_t)errors, "warnings", (json_int_t)warnings,
+	    "closed", (json_int_t)nk - open), "checks of project", gr->name);
 	strbuf_free(&page);
 	json_array_foreach(rules, k, r) {
 		long long o = json_integer_value(json_object_get(r, "open")),
@@ -724,6 +732,9 @@ by_name(const void *a, const void *b, const void *model)
 static json_t *
 project_groups(const struct site_model *m)
 {
+	static const struct check_group unknown[2] = {
+		{ "(no project)", NULL, "project-none" },
+		{ "(other projects)", NULL, "project-other" } };
 	const size_t *start = m->checks_of.start;
 	size_t *order = xcalloc(m->n_projects + 1, sizeof(*order)), n = 0;
 	size_t *rest = xcalloc(m->violations.n + 1, sizeof(*rest)), nrest = 0;
@@ -738,14 +749,18 @@ project_groups(const struct site_model *m)
 	for (size_t k = 0; k < n; k++) {
 		size_t i = order[k];
 		const struct fact_project *p = &m->projects[i];
+		struct check_group gr = { "(no project)", NULL, NULL };
 
+		if (p->id[0] != '\0') {
+			gr.name = p->name;
+			gr.slug = m->pslug[i];
+		}
 		strbuf_reset(&anchor);
-		strbuf_printf(&anchor, "project-%s", p->id[0] != '\0' ?
-		    m->pslug[i] : "none");
-		json_array_append_new(out, project_group(m, p->id[0] != '\0' ?
-		    p->name : "(no project)", p->id[0] != '\0' ? m->pslug[i] :
-		    NULL, anchor.data, m->checks_of.ord + start[i],
-		    start[i + 1] - start[i]));
+		strbuf_printf(&anchor, "project-%s", gr.slug != NULL ?
+		    gr.slug : "none");
+		gr.anchor = anchor.data;
+		json_array_append_new(out, project_group(m, &gr,
+		    m->checks_of.ord + start[i], start[i + 1] - start[i]));
 	}
 	/* Of no project the model knows: none (when the model has no
 	 * such group), then the others. */
@@ -759,9 +774,8 @@ project_groups(const struct site_model *m)
 				rest[nrest++] = i;
 		}
 		if (nrest > 0)
-			json_array_append_new(out, project_group(m, other ?
-			    "(other projects)" : "(no project)", NULL, other ?
-			    "project-other" : "project-none", rest, nrest));
+			json_array_append_new(out, project_group(m,
+			    &unknown[other], rest, nrest));
 	}
 	strbuf_free(&anchor);
 	free(order);
