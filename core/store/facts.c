@@ -255,27 +255,71 @@ push_unlisted(struct fact_project **out, size_t *n, size_t *cap,
 	p->latest = e->latest;
 }
 
-/* facts_projects from d (not NULL). Returns as facts_projects. */
+/*
+ * Where facts_projects with a digest takes the listed projects from:
+ * the projects table, read in id order (st), or the rows a caller kept
+ * (kept, in id order, ended by one whose id is NULL).
+ */
+struct listed_rows {
+	struct store_row r;           /* r.stmt: the table's rows */
+	const struct fact_project *kept;
+	size_t i;                     /* kept: the next row */
+};
+
+/* The id of the next listed project of src (pointing into it, valid
+ * until the next call), NULL after the last. Returns 0 or < 0 with the
+ * store's error set. */
 static int
-projects_digested(struct fact_project **out, size_t *n, mirror_store *st,
-    const struct store_digest *d, mirror_error *err)
+listed_next(const char **id, struct listed_rows *src)
 {
-	struct store_row r = { .st = st, .table = "projects", .err = err };
-	size_t cap = 0, k = 0;
 	int rc;
 
-	*out = NULL;
-	*n = 0;
-	if ((rc = check_null_projects(st, err)) < 0 ||
-	    (rc = prepare(&r.stmt, st, "SELECT id, 1, name, aliases, "
-	    "description, 0, 0, 0, 0 FROM main.projects WHERE id IS NOT NULL "
-	    "ORDER BY id", "cannot list projects", err)) < 0)
-		return rc;
-	/* Two lists in id order, merged: the listed projects, and the
-	 * digest's projects that hold rows of a layer. */
-	for (rc = store_step(st, r.stmt);; rc = store_step(st, r.stmt)) {
-		const char *id = rc == SQLITE_ROW ?
-		    (const char *)sqlite3_column_text(r.stmt, 0) : NULL;
+	if (src->kept != NULL) {
+		*id = src->kept[src->i].id;
+		return 0;
+	}
+	rc = store_step(src->r.st, src->r.stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(src->r.st, src->r.err, rc,
+		    "cannot list projects");
+	*id = rc == SQLITE_ROW ?
+	    (const char *)sqlite3_column_text(src->r.stmt, 0) : NULL;
+	return 0;
+}
+
+/* The listed project src is at into *p (zeroed): the table's row, or a
+ * copy of the kept one. Returns 0 or < 0 with err set. */
+static int
+listed_take(struct fact_project *p, struct listed_rows *src)
+{
+	const struct fact_project *k;
+
+	if (src->kept == NULL)
+		return project_row(p, &src->r);
+	k = &src->kept[src->i++];
+	p->id = xstrdup(k->id);
+	p->name = xstrdup(k->name);
+	p->description = xstrdup(k->description);
+	p->aliases = xcalloc(k->n_aliases + 1, sizeof(char *));
+	for (size_t a = 0; a < k->n_aliases; a++)
+		p->aliases[a] = xstrdup(k->aliases[a]);
+	p->n_aliases = k->n_aliases;
+	p->listed = 1;
+	return 0;
+}
+
+/* facts_projects from d (not NULL): the listed projects of src and the
+ * digest's projects that hold rows of a layer, two lists in id order,
+ * merged. Returns as facts_projects. */
+static int
+projects_digested(struct fact_project **out, size_t *n,
+    const struct store_digest *d, struct listed_rows *src)
+{
+	size_t cap = 0, k = 0;
+	const char *id = NULL;
+	int rc;
+
+	while ((rc = listed_next(&id, src)) == 0) {
 		struct fact_project *p;
 
 		for (; k < d->n && (id == NULL ||
@@ -287,8 +331,8 @@ projects_digested(struct fact_project **out, size_t *n, mirror_store *st,
 			break;
 		p = &ARRAY_PUSH(*out, *n, cap);
 		memset(p, 0, sizeof(*p));
-		if ((rc = project_row(p, &r)) < 0)
-			goto out;
+		if ((rc = listed_take(p, src)) < 0)
+			break;
 		p->latest = -1;
 		if (k < d->n && strcmp(d->p[k].project, p->id) == 0) {
 			p->n_state = d->p[k].rows[0];
@@ -298,65 +342,32 @@ projects_digested(struct fact_project **out, size_t *n, mirror_store *st,
 			p->n_active = d->p[k++].active;
 		}
 	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-	    "cannot list projects");
-out:
-	sqlite3_finalize(r.stmt);
 	return rc;
 }
 
 int
-facts_projects_listed(struct fact_project **out, size_t *n,
-    mirror_store *st, const struct store_digest *d,
-    const struct fact_project *listed, mirror_error *err)
+facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
+    const struct store_digest *d, const struct fact_project *kept,
+    mirror_error *err)
 {
-	size_t cap = 0, k = 0;
+	struct listed_rows src = { .r = { .st = st, .table = "projects",
+	    .err = err }, .kept = kept };
 	int rc;
 
+	if (d == NULL)
+		return projects_read(out, n, st, err);
 	*out = NULL;
 	*n = 0;
 	if ((rc = check_null_projects(st, err)) < 0)
 		return rc;
-	/* projects_digested's merge, of the rows given. */
-	for (size_t i = 0;; i++) {
-		const char *id = listed[i].id;
-		struct fact_project *p;
-
-		for (; k < d->n && (id == NULL ||
-		    strcmp(d->p[k].project, id) < 0); k++)
-			if (d->p[k].rows[0] + d->p[k].rows[1] +
-			    d->p[k].rows[2] > 0)
-				push_unlisted(out, n, &cap, &d->p[k]);
-		if (id == NULL)
-			break;
-		p = &ARRAY_PUSH(*out, *n, cap);
-		memset(p, 0, sizeof(*p));
-		p->id = xstrdup(id);
-		p->name = xstrdup(listed[i].name);
-		p->description = xstrdup(listed[i].description);
-		p->aliases = xcalloc(listed[i].n_aliases + 1, sizeof(char *));
-		for (size_t a = 0; a < listed[i].n_aliases; a++)
-			p->aliases[a] = xstrdup(listed[i].aliases[a]);
-		p->n_aliases = listed[i].n_aliases;
-		p->listed = 1;
-		p->latest = -1;
-		if (k < d->n && strcmp(d->p[k].project, p->id) == 0) {
-			p->n_state = d->p[k].rows[0];
-			p->n_entities = d->p[k].rows[1];
-			p->n_memories = d->p[k].rows[2];
-			p->latest = d->p[k].latest;
-			p->n_active = d->p[k++].active;
-		}
-	}
-	return 0;
-}
-
-int
-facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
-    const struct store_digest *d, mirror_error *err)
-{
-	return d != NULL ? projects_digested(out, n, st, d, err) :
-	    projects_read(out, n, st, err);
+	if (kept == NULL && (rc = prepare(&src.r.stmt, st, "SELECT id, 1, "
+	    "name, aliases, description, 0, 0, 0, 0 FROM main.projects "
+	    "WHERE id IS NOT NULL ORDER BY id", "cannot list projects",
+	    err)) < 0)
+		return rc;
+	rc = projects_digested(out, n, d, &src);
+	sqlite3_finalize(src.r.stmt);
+	return rc;
 }
 
 void

@@ -104,23 +104,17 @@ struct store_digest;
  * a facts_digest of the same read (which counted every project's rows
  * per layer and its active rows), from d and the projects table alone:
  * the same array without a second pass over the layers, and each
- * project's latest (which only this way sets). Returns 0 or < 0 with err set (-MIRROR_EINPUT for
- * bad aliases JSON). The caller frees with facts_projects_free, also
- * after a failure.
+ * project's latest (which only this way sets). With d and kept (NULL:
+ * none), the listed projects are kept's rows (a build's earlier
+ * facts_projects' listed ones, in id order, ended by one whose id is
+ * NULL: those of a projects table that has not changed since) instead
+ * of the table's; their counts are d's now. Returns 0 or < 0 with err
+ * set (-MIRROR_EINPUT for bad aliases JSON). The caller frees with
+ * facts_projects_free, also after a failure.
  */
 int facts_projects(struct fact_project **out, size_t *n, mirror_store *st,
-    const struct store_digest *d, mirror_error *err);
-
-/*
- * facts_projects with d, of the projects rows given instead of those
- * read (listed: the listed projects, listed 1, in id order, as a
- * facts_projects of a store whose projects table held the same rows
- * gave them, ended by one whose id is NULL; their counts are d's now).
- * Returns as facts_projects.
- */
-int facts_projects_listed(struct fact_project **out, size_t *n,
-    mirror_store *st, const struct store_digest *d,
-    const struct fact_project *listed, mirror_error *err);
+    const struct store_digest *d, const struct fact_project *kept,
+    mirror_error *err);
 
 void facts_projects_free(struct fact_project *p, size_t n);
 

@@ -65,7 +65,7 @@ checks_read(void *arg, mirror_store *st, mirror_error *err)
 }
 
 /* The projects, their slugs and the audit, on m->st: of the listed
- * projects' rows given (facts_projects_listed's; NULL: read). Returns 0
+ * projects' rows given (facts_projects' kept; NULL: read). Returns 0
  * or < 0 with err set. */
 static int
 facts_read(struct site_model *m, const struct fact_project *listed,
@@ -74,12 +74,8 @@ facts_read(struct site_model *m, const struct fact_project *listed,
 	int rc;
 
 	/* The digest counted every project's rows in its pass. */
-	if (listed != NULL)
-		rc = facts_projects_listed(&m->projects, &m->n_projects, m->st,
-		    &m->digest, listed, err);
-	else
-		rc = facts_projects(&m->projects, &m->n_projects, m->st,
-		    &m->digest, err);
+	rc = facts_projects(&m->projects, &m->n_projects, m->st, &m->digest,
+	    listed, err);
 	if (rc < 0)
 		return rc;
 	m->pslug = xcalloc(m->n_projects + 1, sizeof(*m->pslug));

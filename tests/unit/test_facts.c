@@ -19,6 +19,7 @@
 #include "store/facts.h"
 #include "store/store.h"
 #include "sys/clock.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 
 /* The plain plan at time 0, and the wide one. */
@@ -204,7 +205,7 @@ test_projects(void **state)
 	(void)state;
 	make_store(base_sql);
 	st = open_read();
-	assert_int_equal(facts_projects(&p, &n, st, NULL, &err), 0);
+	assert_int_equal(facts_projects(&p, &n, st, NULL, NULL, &err), 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(p[0].id, "");
 	assert_int_equal(p[0].n_memories, 1);
@@ -821,7 +822,7 @@ projects_steps(int n)
 	st = open_read();
 	/* Replaces the query budget's handler, for this store only. */
 	sqlite3_progress_handler(store_db(st), 1, count_step, &steps);
-	assert_int_equal(facts_projects(&p, &np, st, NULL, &err), 0);
+	assert_int_equal(facts_projects(&p, &np, st, NULL, NULL, &err), 0);
 	assert_int_equal(np, (size_t)n);
 	assert_string_equal(p[0].id, "q00000");     /* state via alias */
 	assert_int_equal(p[0].listed, 1);
@@ -896,6 +897,83 @@ test_reader_budget(void **state)
 	close_read(st);
 }
 
+/* Two project lists are the same, field by field. */
+static void
+projects_equal(const struct fact_project *a, size_t na,
+    const struct fact_project *b, size_t nb)
+{
+	assert_int_equal(na, nb);
+	for (size_t i = 0; i < na; i++) {
+		assert_string_equal(a[i].id, b[i].id);
+		assert_string_equal(a[i].name, b[i].name);
+		assert_string_equal(a[i].description, b[i].description);
+		assert_int_equal(a[i].n_aliases, b[i].n_aliases);
+		for (size_t k = 0; k < a[i].n_aliases; k++)
+			assert_string_equal(a[i].aliases[k], b[i].aliases[k]);
+		assert_int_equal(a[i].listed, b[i].listed);
+		assert_int_equal(a[i].n_state, b[i].n_state);
+		assert_int_equal(a[i].n_entities, b[i].n_entities);
+		assert_int_equal(a[i].n_memories, b[i].n_memories);
+		assert_int_equal(a[i].n_active, b[i].n_active);
+	}
+}
+
+/* The projects from the digest (the table and the digest's counts),
+ * and from the digest with the listed rows kept from such a list (the
+ * model's kept entry), are the plain read's, field by field; the last
+ * also the latest. A kept list missing its last listed project gives
+ * that project as unlisted, as the store would without its row. */
+static void
+test_projects_by_plan(void **state)
+{
+	struct fact_project *read, *dig, *kept, *listed;
+	size_t np, nd, nk, nl = 0, cap = 0;
+	const char *gone;
+	struct store_digest d;
+	mirror_error err;
+	mirror_store *st;
+
+	(void)state;
+	make_projects(38);     /* the last, q00037, listed with a fact */
+	st = open_read();
+	assert_int_equal(facts_projects(&read, &np, st, NULL, NULL, &err),
+	    0);
+	assert_int_equal(facts_digest(&d, st, &(const struct
+	    facts_digest_plan){ .now = 0 }, &err), 0);
+	assert_int_equal(facts_projects(&dig, &nd, st, &d, NULL, &err), 0);
+	projects_equal(read, np, dig, nd);
+	listed = NULL;
+	for (size_t i = 0; i < nd; i++)
+		if (dig[i].listed)
+			ARRAY_PUSH(listed, nl, cap) = dig[i];
+	ARRAY_PUSH(listed, nl, cap) = (struct fact_project){ .id = NULL };
+	assert_true(nl > 2);
+	assert_int_equal(facts_projects(&kept, &nk, st, &d, listed, &err), 0);
+	projects_equal(dig, nd, kept, nk);
+	for (size_t i = 0; i < nd; i++)
+		assert_int_equal(kept[i].latest, dig[i].latest);
+	facts_projects_free(kept, nk);
+	/* The last listed project dropped from what was kept: it holds
+	 * facts (make_projects), so it comes as an unlisted one. */
+	gone = listed[nl - 2].id;
+	listed[nl - 2].id = NULL;
+	assert_int_equal(facts_projects(&kept, &nk, st, &d, listed, &err), 0);
+	assert_int_equal(nk, nd);
+	for (size_t i = 0; i < nk; i++) {
+		assert_string_equal(kept[i].id, dig[i].id);
+		assert_int_equal(kept[i].listed, strcmp(kept[i].id, gone) != 0 &&
+		    dig[i].listed);
+		if (strcmp(kept[i].id, gone) == 0)
+			assert_string_equal(kept[i].name, gone);
+	}
+	facts_projects_free(kept, nk);
+	free(listed);
+	facts_projects_free(dig, nd);
+	facts_projects_free(read, np);
+	digest_free(&d);
+	close_read(st);
+}
+
 int
 main(void)
 {
@@ -913,6 +991,7 @@ main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_projects_linear),
+		cmocka_unit_test(test_projects_by_plan),
 		cmocka_unit_test(test_reader_budget),
 	};
 
