@@ -1487,6 +1487,19 @@ slices_diff(struct name_src *s, struct atoz_toc *t, struct slice_maps *sm,
 	return ok;
 }
 
+/* array_lower's order of a row (key, a struct row_order) and a page of
+ * the table (a struct toc_page): the page goes before the row when its
+ * first row is not after it, so array_lower gives the first page that
+ * starts after the row. */
+static int
+row_page_cmp(const void *key, const void *page, const void *ctx)
+{
+	struct row_order f = order_first(page);
+
+	(void)ctx;
+	return order_cmp(&f, key) <= 0 ? 1 : -1;
+}
+
 /* The page of the last build's each new row of s has its place on, and
  * each page's new rows (toc_page's r0, r1): 1, or 0 when a row's letter
  * has no page. */
@@ -1507,17 +1520,11 @@ rows_pages(struct name_src *s, struct atoz_toc *t)
 			return 0;
 		new_name(&v, w);
 		o = order_of(&v, w->b);
-		/* The last page whose first row is not after it. */
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-			struct row_order f = order_first(&t->pages[mid]);
-
-			if (order_cmp(&f, &o) <= 0)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		w->page = lo;
+		/* The last page whose first row is not after it (its
+		 * letter's first page when none is): the one before the
+		 * first of the pages after that starts after it. */
+		w->page = lo + array_lower(&o, &t->pages[lo + 1], hi - lo - 1,
+		    sizeof(t->pages[0]), row_page_cmp, NULL);
 		if (i > 0 && w->page < s->rows[i - 1].page)
 			return 0;
 	}
