@@ -902,8 +902,8 @@ struct name_src {
 static long
 src_changed(const struct name_src *s, const char *id)
 {
-	const char **at = bsearch(&id, s->changed, s->n_changed,
-	    sizeof(*s->changed), array_str_cmp);
+	const char **at = s->n_changed == 0 ? NULL : bsearch(&id,
+	    s->changed, s->n_changed, sizeof(*s->changed), array_str_cmp);
 
 	return at != NULL ? at - s->changed : -1;
 }
@@ -1364,7 +1364,9 @@ src_update(struct name_src *s, const struct atoz_toc *toc,
 		src_close(s);
 		return 0;
 	}
-	qsort(s->changed, s->n_changed, sizeof(*s->changed), array_str_cmp);
+	if (s->n_changed > 0)
+		qsort(s->changed, s->n_changed, sizeof(*s->changed),
+		    array_str_cmp);
 	s->toc = toc;
 	s->ch = xcalloc(toc->n_pages + 1, sizeof(*s->ch));
 	s->update = 1;
@@ -1455,9 +1457,9 @@ slices_diff(struct name_src *s, struct atoz_toc *t, struct slice_maps *sm,
 	int ok = 1;
 
 	for (size_t c = 0; ok && c < s->n_changed; c++) {
-		const struct toc_project *p = bsearch(s->changed[c],
-		    t->projects, t->n_projects, sizeof(*t->projects),
-		    toc_project_cmp);
+		const struct toc_project *p = t->n_projects == 0 ? NULL :
+		    bsearch(s->changed[c], t->projects, t->n_projects,
+		    sizeof(*t->projects), toc_project_cmp);
 
 		n[c] = p != NULL ? p->n : 0;
 		ok = p == NULL || (old[c] = slice_of(sm, p)) != NULL;
@@ -2035,8 +2037,8 @@ toc_id_cmp(const void *a, const void *b)
 static int
 toc_has_page(const struct atoz_toc *t, const struct toc_page *p)
 {
-	const struct toc_page *q = bsearch(p, t->pages, t->n_pages,
-	    sizeof(*t->pages), toc_page_cmp);
+	const struct toc_page *q = t->n_pages == 0 ? NULL : bsearch(p,
+	    t->pages, t->n_pages, sizeof(*t->pages), toc_page_cmp);
 
 	return q != NULL && strcmp(q->writer, p->writer) == 0;
 }
@@ -2097,12 +2099,15 @@ keep_end(struct atoz_page *pg, const struct atoz_counts *c,
 		cache_writer_end(k->rows.sink, 0);
 		kept_writer_free(&k->rows);
 	}
-	qsort(k->toc.pages, k->toc.n_pages, sizeof(*k->toc.pages),
-	    toc_page_cmp);
+	/* qsort's array may not be NULL, even of no element. */
+	if (k->toc.n_pages > 0)
+		qsort(k->toc.pages, k->toc.n_pages, sizeof(*k->toc.pages),
+		    toc_page_cmp);
 	if (ok && k->ok && !k->open) {
 		slices_write(k, pg->pc->m);
-		qsort(k->toc.projects, k->toc.n_projects,
-		    sizeof(*k->toc.projects), toc_id_cmp);
+		if (k->toc.n_projects > 0)
+			qsort(k->toc.projects, k->toc.n_projects,
+			    sizeof(*k->toc.projects), toc_id_cmp);
 		k->toc.cnt = *c;
 		base_digest(k->toc.base, pg);
 		toc_write(&k->toc, k->hex);
