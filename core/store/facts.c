@@ -1990,55 +1990,6 @@ facts_digest(struct store_digest *out, mirror_store *st,
  * group costs more than the swept tables whole. */
 #define SWEPT_GROUPS_MAX 256
 
-/* The ids of the groups of one kind that a sweep changed. */
-struct swept_ids {
-	char **v;
-	size_t n, cap;
-};
-
-/* store_undo_keys's each: keep key in the swept_ids at arg. */
-static void
-swept_id(void *arg, const char *key, size_t len)
-{
-	struct swept_ids *ids = arg;
-
-	if (ids->n <= SWEPT_GROUPS_MAX)
-		ARRAY_PUSH(ids->v, ids->n, ids->cap) = xstrndup(key, len);
-}
-
-static int
-cmp_id(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * The groups of kind that undo's changes touched, sorted, each once,
- * into ids: the rows of tables a and b (whose column 0 names the
- * group). Returns 0, or -1 when undo cannot tell or they are more than
- * SWEPT_GROUPS_MAX.
- */
-static int
-swept_groups(struct swept_ids *ids, const struct store_undo *undo,
-    const char *a, const char *b)
-{
-	size_t k = 0;
-
-	if (store_undo_keys(undo, a, swept_id, ids) < 0 ||
-	    store_undo_keys(undo, b, swept_id, ids) < 0)
-		return -1;
-	if (ids->n > 1)
-		qsort(ids->v, ids->n, sizeof(*ids->v), cmp_id);
-	for (size_t i = 0; i < ids->n; i++) {
-		if (k > 0 && strcmp(ids->v[k - 1], ids->v[i]) == 0)
-			free(ids->v[i]);
-		else
-			ids->v[k++] = ids->v[i];
-	}
-	ids->n = k;
-	return k > SWEPT_GROUPS_MAX ? -1 : 0;
-}
-
 /* Take group id of extra digest i's kind out of f->d, fold its rows now
  * (each swept query of that kind), and move sums (extra_digests' order)
  * from what it added to what it adds now. Returns 0 or < 0 with f->err
@@ -2079,7 +2030,7 @@ refold_groups(struct digest_sum *sums, const struct table_fold *f,
     const struct store_undo *undo)
 {
 	const struct store_features *ft = store_features(f->st);
-	struct swept_ids ids[2] = { { 0 }, { 0 } };
+	struct store_undo_ids ids[2] = { { 0 }, { 0 } };
 	struct digest_sum runs = { 0, 0 };
 	int rc = 0;
 
@@ -2090,9 +2041,10 @@ refold_groups(struct digest_sum *sums, const struct table_fold *f,
 		    f->d->refold_folded[i])
 			rc = 1;
 	}
-	if (rc == 0 && (swept_groups(&ids[0], undo, "conflicts",
-	    "conflict_members") < 0 || swept_groups(&ids[1], undo,
-	    "rule_violations", "violation_facts") < 0))
+	if (rc == 0 && (store_undo_ids(&ids[0], undo, "conflicts",
+	    "conflict_members", SWEPT_GROUPS_MAX) < 0 || store_undo_ids(
+	    &ids[1], undo, "rule_violations", "violation_facts",
+	    SWEPT_GROUPS_MAX) < 0))
 		rc = 1;
 	if (rc == 0 && (rc = refold_group(sums, f, 'r', "")) == 0)
 		for (size_t i = 0; i < NELEM(extra_digests); i++)
@@ -2101,13 +2053,10 @@ refold_groups(struct digest_sum *sums, const struct table_fold *f,
 			    sums[i].rows != runs.rows))
 				rc = 1;
 	for (int k = 0; k < 2; k++) {
-		for (size_t i = 0; i < ids[k].n; i++) {
-			if (rc == 0)
-				rc = refold_group(sums, f, k == 0 ? 'c' : 'v',
-				    ids[k].v[i]);
-			free(ids[k].v[i]);
-		}
-		free(ids[k].v);
+		for (size_t i = 0; rc == 0 && i < ids[k].n; i++)
+			rc = refold_group(sums, f, k == 0 ? 'c' : 'v',
+			    ids[k].v[i]);
+		store_undo_ids_free(&ids[k]);
 	}
 	return rc;
 }

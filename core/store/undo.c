@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "store/undo.h"
+#include "util/array.h"
+#include "util/byid.h"
 #include "util/xalloc.h"
 
 struct store_undo {
@@ -178,6 +180,83 @@ store_undo_keys(const struct store_undo *u, const char *table,
 	}
 	fin = sqlite3changeset_finalize(it);
 	return rc == SQLITE_DONE && fin == SQLITE_OK ? 0 : -1;
+}
+
+/* store_undo_ids's filling: the keys so far, their most, whether they
+ * were more. */
+struct ids_fill {
+	struct store_undo_ids *ids;
+	size_t max;
+	int over;
+};
+
+/* strcmp of two strings' pointers (qsort). */
+static int
+ids_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sort ids and drop the repeated ones. */
+static void
+ids_unique(struct store_undo_ids *ids)
+{
+	size_t k = 0;
+
+	if (ids->n > 1)
+		qsort(ids->v, ids->n, sizeof(*ids->v), ids_cmp);
+	for (size_t i = 0; i < ids->n; i++)
+		if (k > 0 && strcmp(ids->v[k - 1], ids->v[i]) == 0)
+			free(ids->v[i]);
+		else
+			ids->v[k++] = ids->v[i];
+	ids->n = k;
+}
+
+/* store_undo_keys's each: key[0..len) into the ids_fill at arg; past
+ * twice its most, the repeated ones dropped, and none kept once they
+ * are more than it. */
+static void
+ids_add(void *arg, const char *key, size_t len)
+{
+	struct ids_fill *f = arg;
+
+	if (f->over)
+		return;
+	ARRAY_PUSH(f->ids->v, f->ids->n, f->ids->cap) = xstrndup(key, len);
+	if (f->max > 0 && f->ids->n > 2 * f->max) {
+		ids_unique(f->ids);
+		f->over = f->ids->n > f->max;
+	}
+}
+
+int
+store_undo_ids(struct store_undo_ids *out, const struct store_undo *u,
+    const char *a, const char *b, size_t max)
+{
+	struct ids_fill f = { out, max, 0 };
+
+	if (store_undo_keys(u, a, ids_add, &f) < 0 ||
+	    store_undo_keys(u, b, ids_add, &f) < 0)
+		return -1;
+	ids_unique(out);
+	return f.over || (max > 0 && out->n > max) ? -1 : 0;
+}
+
+int
+store_undo_ids_has(const struct store_undo_ids *ids, const char *key)
+{
+	return byid_sorted(ids->v, ids->n, sizeof(*ids->v), 0, key) !=
+	    BYID_NONE;
+}
+
+void
+store_undo_ids_free(struct store_undo_ids *ids)
+{
+	for (size_t i = 0; i < ids->n; i++)
+		free(ids->v[i]);
+	free(ids->v);
+	memset(ids, 0, sizeof(*ids));
 }
 
 /* The conflict handler of the undo: any row changed since by another

@@ -67,6 +67,28 @@ size_t store_undo_size(const struct store_undo *u);
 int store_undo_keys(const struct store_undo *u, const char *table,
     void (*each)(void *arg, const char *key, size_t len), void *arg);
 
+/* Keys of rows a change touched (store_undo_ids): sorted by strcmp,
+ * each once. */
+struct store_undo_ids {
+	char **v;
+	size_t n, cap;
+};
+
+/*
+ * The keys (as store_undo_keys gives them) of the rows of tables a and
+ * b that u's changes touched, sorted and each once, into *out (zeroed
+ * by the caller). Returns 0, or -1 when u cannot tell which rows changed
+ * or they name more than max keys (max 0: no limit); *out then holds
+ * some of them. store_undo_ids_free(out) in both cases.
+ */
+int store_undo_ids(struct store_undo_ids *out, const struct store_undo *u,
+    const char *a, const char *b, size_t max);
+
+/* Whether key is one of ids. */
+int store_undo_ids_has(const struct store_undo_ids *ids, const char *key);
+
+void store_undo_ids_free(struct store_undo_ids *ids);
+
 /*
  * Take back every change u keeps, in one transaction on st (BEGIN
  * IMMEDIATE, waiting as long as the busy timeout), when the store's

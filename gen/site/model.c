@@ -627,54 +627,6 @@ keep_refresh(const struct keep_read *r, mirror_error *err)
 	return rc;
 }
 
-/* Ids a sweep's changes touched (store_undo_keys), sorted and unique
- * once keep_ids_sort ran. */
-struct keep_ids {
-	char **v;
-	size_t n, cap;
-};
-
-/* store_undo_keys's each: key[0..len) into the keep_ids at arg. */
-static void
-keep_id_add(void *arg, const char *key, size_t len)
-{
-	struct keep_ids *ids = arg;
-
-	ARRAY_PUSH(ids->v, ids->n, ids->cap) = xstrndup(key, len);
-}
-
-/* Sort ids and drop the repeated ones. */
-static void
-keep_ids_sort(struct keep_ids *ids)
-{
-	size_t k = 0;
-
-	if (ids->n > 0)
-		qsort(ids->v, ids->n, sizeof(*ids->v), keep_cmp);
-	for (size_t i = 0; i < ids->n; i++)
-		if (k > 0 && strcmp(ids->v[k - 1], ids->v[i]) == 0)
-			free(ids->v[i]);
-		else
-			ids->v[k++] = ids->v[i];
-	ids->n = k;
-}
-
-static void
-keep_ids_free(struct keep_ids *ids)
-{
-	for (size_t i = 0; i < ids->n; i++)
-		free(ids->v[i]);
-	free(ids->v);
-}
-
-/* Whether id is one of ids (sorted). */
-static int
-keep_ids_has(const struct keep_ids *ids, const char *id)
-{
-	return ids->n > 0 && bsearch(&id, ids->v, ids->n, sizeof(*ids->v),
-	    keep_cmp) != NULL;
-}
-
 /* A status's place in the review queue (conflict_list's order). */
 static int
 status_rank(const char *status)
@@ -717,14 +669,14 @@ cmp_violation(const void *a, const void *b)
  * Returns 1, or 0 when one cannot be read (read them all).
  */
 static int
-patch_conflicts(struct site_model *m, const struct keep_ids *ids)
+patch_conflicts(struct site_model *m, const struct store_undo_ids *ids)
 {
 	struct conflict_list *l = &m->conflicts;
 	size_t k = 0, cap = l->n;
 	mirror_error ignored;
 
 	for (size_t i = 0; i < l->n; i++)
-		if (keep_ids_has(ids, l->items[i].id))
+		if (store_undo_ids_has(ids, l->items[i].id))
 			conflict_free(&l->items[i]);
 		else
 			l->items[k++] = l->items[i];
@@ -745,14 +697,14 @@ patch_conflicts(struct site_model *m, const struct keep_ids *ids)
 
 /* patch_conflicts for m's violations. */
 static int
-patch_violations(struct site_model *m, const struct keep_ids *ids)
+patch_violations(struct site_model *m, const struct store_undo_ids *ids)
 {
 	struct violation_list *l = &m->violations;
 	size_t k = 0, cap = l->n;
 	mirror_error ignored;
 
 	for (size_t i = 0; i < l->n; i++)
-		if (keep_ids_has(ids, l->items[i].id))
+		if (store_undo_ids_has(ids, l->items[i].id))
 			violation_free(&l->items[i]);
 		else
 			l->items[k++] = l->items[i];
@@ -780,19 +732,15 @@ patch_violations(struct site_model *m, const struct keep_ids *ids)
 static int
 keep_patch(struct site_model *m)
 {
-	struct keep_ids c = { 0 }, v = { 0 };
+	struct store_undo_ids c = { 0 }, v = { 0 };
 	int ok;
 
-	ok = store_undo_keys(m->swept, "conflicts", keep_id_add, &c) == 0 &&
-	    store_undo_keys(m->swept, "conflict_members", keep_id_add,
-	    &c) == 0 && store_undo_keys(m->swept, "rule_violations",
-	    keep_id_add, &v) == 0 && store_undo_keys(m->swept,
-	    "violation_facts", keep_id_add, &v) == 0;
-	keep_ids_sort(&c);
-	keep_ids_sort(&v);
-	ok = ok && patch_conflicts(m, &c) && patch_violations(m, &v);
-	keep_ids_free(&c);
-	keep_ids_free(&v);
+	ok = store_undo_ids(&c, m->swept, "conflicts", "conflict_members",
+	    0) == 0 && store_undo_ids(&v, m->swept, "rule_violations",
+	    "violation_facts", 0) == 0 && patch_conflicts(m, &c) &&
+	    patch_violations(m, &v);
+	store_undo_ids_free(&c);
+	store_undo_ids_free(&v);
 	return ok;
 }
 

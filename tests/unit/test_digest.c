@@ -1018,7 +1018,9 @@ swept_is_whole(mirror_store *st, const char *jobs, const char *sql,
  * a project no other row names; a violation of an entity and an edge
  * across projects; both closed; the new project's conflict gone; a
  * rule's label changed (in every violation's rows: all are folded
- * again); a write no undo recorded (all are). */
+ * again); 200 conflicts of two members opened, then every member
+ * changed (400 rows of 200 conflicts: fewer than the most folded one
+ * by one); a write no undo recorded (all are). */
 static const char *const sweep_writes[] = {
 	"INSERT INTO conflicts(id, slot_kind, slot_key, project) VALUES"
 	" ('c2', 'entity_slot', '[\"p06\",\"h\"]', 'p06'),"
@@ -1039,6 +1041,18 @@ static const char *const sweep_writes[] = {
 	"INSERT INTO rule_runs VALUES ('run2', 'r', 'a.sql:1', 'warn',"
 	" 'new', 'desc', 'q', 'ok', '', 1, 1);"
 	"UPDATE conflicts SET status = 'open' WHERE id = 'c2'",
+	"CREATE TEMP TABLE n AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL"
+	" SELECT i + 1 FROM n WHERE i < 200) SELECT i FROM n;"
+	"INSERT INTO conflicts(id, slot_kind, slot_key, project) SELECT"
+	" 'm' || i, 'memory_slot', '[\"p06\",\"k' || i || '\"]', 'p06'"
+	" FROM temp.n;"
+	"INSERT INTO conflict_members(conflict_id, member_kind, member_id,"
+	" member_layer_trust, value_snapshot) SELECT 'm' || i, 'memory',"
+	" m.id, 1, 'a' FROM temp.n, (SELECT 'm1' AS id UNION ALL"
+	" SELECT 'm2') AS m;"
+	"DROP TABLE temp.n",
+	"UPDATE conflict_members SET value_snapshot = 'b' WHERE"
+	" conflict_id LIKE 'm%'",
 };
 
 /*
