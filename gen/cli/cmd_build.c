@@ -266,7 +266,7 @@ on_item(void *p)
 static void
 on_end(void *p)
 {
-	progress_end(p);
+	progress_clear(p);
 }
 
 int

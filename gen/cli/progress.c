@@ -106,7 +106,7 @@ progress_item(struct progress *p)
 }
 
 void
-progress_end(struct progress *p)
+progress_clear(struct progress *p)
 {
 	if (p == NULL || !p->drawn)
 		return;

@@ -53,6 +53,6 @@ void progress_page(struct progress *p);
 void progress_item(struct progress *p);
 
 /* Clear the line if one was drawn; p may be reused after. */
-void progress_end(struct progress *p);
+void progress_clear(struct progress *p);
 
 #endif

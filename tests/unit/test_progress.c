@@ -111,7 +111,7 @@ test_not_a_terminal(void **state)
 	for (int i = 0; i < 3; i++)
 		progress_page(&p);
 	seen = p;
-	progress_end(&p);
+	progress_clear(&p);
 	pty_restore(&t);
 	assert_int_equal(pty_read(&t, buf, sizeof(buf)), 0);
 	close(t.master);
@@ -122,7 +122,7 @@ test_not_a_terminal(void **state)
 	progress_phase(NULL, "x", 1, 0);
 	progress_page(NULL);
 	progress_item(NULL);
-	progress_end(NULL);
+	progress_clear(NULL);
 }
 
 /* On a terminal: the first update draws, the ones within 100 ms do not,
@@ -150,7 +150,7 @@ test_terminal_rate_and_clear(void **state)
 	progress_page(&p);             /* within the interval: not drawn */
 	p.interval_ns = 0;
 	progress_page(&p);             /* drawn: 2 pages, phase capped */
-	progress_end(&p);
+	progress_clear(&p);
 	pty_restore(&t);
 	pty_read(&t, buf, sizeof(buf));
 	close(t.master);
@@ -175,7 +175,7 @@ test_terminal_quiet(void **state)
 	progress_init(&p, 0);
 	progress_phase(&p, "projects", 1, 0);
 	progress_item(&p);
-	progress_end(&p);
+	progress_clear(&p);
 	pty_restore(&t);
 	assert_int_equal(pty_read(&t, buf, sizeof(buf)), 0);
 	close(t.master);
