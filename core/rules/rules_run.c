@@ -39,6 +39,13 @@ void (*rules_test_begin)(const char *rule_id);
  * 16 MiB, a bound on what it adds to the process, grown only as used. */
 #define RULE_CACHE_PRAGMA "-16384"
 
+/* How much of the store the second connection reads through a memory
+ * map, in bytes: 16 MiB, as much again as its cache may hold. Pages in
+ * the map are read in place, not copied into the cache by a read() each
+ * (the starter rules at 100,000 facts: a quarter of their CPU time);
+ * those beyond it go through the cache as before. */
+#define RULE_MMAP_PRAGMA "16777216"
+
 /* The mirror_meta key of a rule's inputs is KEY_PREFIX and its id:
  * the keys are those between KEY_PREFIX and KEY_END (':' + 1). A job
  * runs on a store opened for writing with the rule tables, which
@@ -354,9 +361,11 @@ parallel_main(void *arg)
 	}
 	/* The rules read the same tables again and again (most of them
 	 * entities): from a cache that holds them on a bench store, not
-	 * from the file each time (SQLite's default is 2 MiB). */
+	 * from the file each time (SQLite's default is 2 MiB), and the
+	 * store's first pages in place through a map. */
 	(void)sqlite3_exec(store_db(j->reader), "PRAGMA cache_size = "
-	    RULE_CACHE_PRAGMA, NULL, NULL, NULL);
+	    RULE_CACHE_PRAGMA "; PRAGMA mmap_size = " RULE_MMAP_PRAGMA,
+	    NULL, NULL, NULL);
 	if (rconn_init(&j->parallel, j->reader, j->rs, j->now, 1, &e) < 0)
 		return NULL;
 	j->reading = 1;
