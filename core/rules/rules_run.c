@@ -1014,11 +1014,15 @@ prune_runs(struct rules_job *j, mirror_error *err)
 }
 
 /* Record every rule in order, then close the orphans, keep the latest
- * runs and count. Returns 0 or < 0 with err set. */
+ * runs and count. The rows a rule's recording steps (its violations,
+ * read to open, keep or close them) are the rules' (sys/work.h): as
+ * its evaluation's, they depend on whether it was evaluated or kept.
+ * Returns 0 or < 0 with err set. */
 static int
 record_all(struct rules_job *j, mirror_error *err)
 {
 	int rc = rec_prepare(&j->rec, err);
+	struct work_count *was = work_rows_into(&work_rule_rows);
 
 	for (size_t i = 0; rc == 0 && i < j->n; i++) {
 		if (i == j->nset && j->early_failed) {
@@ -1027,6 +1031,7 @@ record_all(struct rules_job *j, mirror_error *err)
 		}
 		rc = record_one(j, i, err);
 	}
+	(void)work_rows_into(was);
 	if (rc == 0 && j->n == j->nset && j->early_failed) {
 		strbuf_puts(&j->rec.out->told, j->early.data);
 		j->rec.out->failed++;

@@ -366,16 +366,22 @@ bound(long long *out, const char *s)
 	return 1;
 }
 
-/* Read temp.project_alias (built by store_open) into a hash table. */
+/* Read temp.project_alias (built by store_open) into a hash table:
+ * every name, or with scoped 1 those of the projects of the scope
+ * (temp.sweep_scope), the only ones whose rows a scoped sweep reads.
+ * Returns 0 or < 0 with err set. */
 static int
-load_aliases(struct sweep_ctx *c, mirror_error *err)
+load_aliases(struct sweep_ctx *c, int scoped, mirror_error *err)
 {
 	sqlite3_stmt *s = NULL;
 	size_t cap = 0;
 	int rc;
 
-	if ((rc = prep(c, &s, "SELECT name, canonical FROM temp.project_alias "
-	    "WHERE name IS NOT NULL AND canonical IS NOT NULL", err)) < 0)
+	if ((rc = prep(c, &s, scoped ? "SELECT name, canonical FROM "
+	    "temp.project_alias WHERE name IS NOT NULL AND canonical IN "
+	    "(SELECT project FROM temp.sweep_scope)" : "SELECT name, canonical "
+	    "FROM temp.project_alias WHERE name IS NOT NULL AND canonical IS "
+	    "NOT NULL", err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct alias *a = &ARRAY_PUSH(c->alias, c->nalias, cap);
@@ -571,6 +577,14 @@ scope_current(struct sweep_ctx *c)
 	    &ignored) == 0 && v == c->scope->version;
 }
 
+/* 1 when the caller's read checked the conflicts' rows (sweep_scope's
+ * checked) and is current (scope_current); else 0. */
+static int
+scope_checked(struct sweep_ctx *c)
+{
+	return c->scope != NULL && c->scope->checked && scope_current(c);
+}
+
 /* Each cross-layer key of recs[0..n) into c->known: the keys a
  * memory may claim. */
 static void
@@ -705,6 +719,8 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 	    current ? c->scope->rows : NULL, &c->by_rows)) != SQLITE_OK)
 		return sfail(c, err, rc, "sweep: scope");
 	c->run->scope_by_rows = c->by_rows;
+	if ((rc = load_aliases(c, c->scope != NULL, err)) < 0)
+		return rc;
 	if (c->scope == NULL)
 		return scan_split(c, err);
 	if ((rc = scan(c, SRC_STATE, err)) < 0 ||
@@ -1747,15 +1763,16 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 		set_spill(c, 1);
 		return rc;
 	}
-	/* Checked at open, and again under the write lock. */
+	/* Checked at open, and again under the write lock, unless the
+	 * caller's read checked them and no other connection committed
+	 * since (sweep_scope). */
 	if ((rc = store_undo_record(c->undo, c->st, err)) < 0 ||
 	    (rc = store_check_triggers(c->st, err)) < 0 ||
-	    (rc = conflict_check(c->st, err)) < 0 ||
+	    (!scope_checked(c) && (rc = conflict_check(c->st, err)) < 0) ||
 	    (rc = start_rules(c, err)) < 0 ||
 	    (rc = exec(c, temp_ddl, err)) < 0 ||
 	    (rc = prepare_all(c, err)) < 0 ||
 	    (rc = load_decided(c, err)) < 0 ||
-	    (rc = load_aliases(c, err)) < 0 ||
 	    (rc = scan_all(c, err)) < 0 ||
 	    (rc = find_cross(c, &g, err)) < 0 ||
 	    (rc = find_own(c, &g, err)) < 0 ||

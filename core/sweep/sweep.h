@@ -88,6 +88,10 @@ struct sweep_run {
  * each, instead of by scans of every table (the store has no index on
  * project). The caller keeps it until the sweep returns. NULL, or a
  * version that moved, reads as before; the result is the same.
+ *
+ * checked 1: that read (counted, at version) also checked every row of
+ * conflicts and conflict_members (conflict_check); while the version
+ * stands the sweep does not check them again under its write lock.
  */
 struct sweep_scope {
 	const char *const *projects;
@@ -95,6 +99,7 @@ struct sweep_scope {
 	int counted;
 	long long active_facts, version;
 	const struct store_digest *rows;
+	int checked;
 };
 
 /*

@@ -21,11 +21,12 @@ build_sweep(struct build *b, mirror_error *err)
 	struct build_changes *ch = &b->ch;
 	const struct site_model *s = &b->s;
 	/* The digest of the check counted the active rows and listed each
-	 * project's row ids: the sweep takes them while no other connection
-	 * committed (ch->version). */
+	 * project's row ids, and its read checked every conflict's rows
+	 * (build_check_rows): the sweep takes them while no other
+	 * connection committed (ch->version). */
 	const struct sweep_scope scope = { ch->ids, ch->n, ch->digested,
 	    ch->digested ? digest_active(&s->digest) : 0, ch->version,
-	    ch->digested ? &s->digest : NULL };
+	    ch->digested ? &s->digest : NULL, ch->digested };
 	struct rules_job *early = ch->early;
 
 	ch->early = NULL;           /* the sweep's now, whatever it does */

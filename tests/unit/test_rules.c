@@ -659,7 +659,7 @@ test_identity_and_scope(void **state)
 	struct rule_set rs;
 	mirror_error err;
 	const char *p = "p06";
-	const struct sweep_scope scope = { &p, 1, 0, 0, 0, NULL };
+	const struct sweep_scope scope = { &p, 1, 0, 0, 0, NULL, 0 };
 	const struct sweep_plan plan = { .scope = &scope, .set = &rs };
 	char id[64];
 

@@ -664,8 +664,8 @@ static long long
 round_check(struct fixture *f, const char *extra)
 {
 	struct sweep_run rs, rf, rr;
-	struct sweep_scope sc = { NULL, 0, 0, 0, 0, NULL };  /* not counted */
-	struct sweep_scope sr = { NULL, 0, 0, 0, 0, NULL };
+	struct sweep_scope sc = { NULL, 0, 0, 0, 0, NULL, 0 };  /* not counted */
+	struct sweep_scope sr = { NULL, 0, 0, 0, 0, NULL, 0 };
 	struct store_digest d;
 	mirror_store *g = NULL, *h = NULL;
 	mirror_error err;
@@ -817,7 +817,7 @@ test_random_edits(void **state)
 static void
 test_empty_scope(void **state)
 {
-	struct sweep_scope none = { NULL, 0, 0, 0, 0, NULL };
+	struct sweep_scope none = { NULL, 0, 0, 0, 0, NULL, 0 };
 	struct sweep_run run;
 	mirror_error err;
 	struct fixture f;
@@ -853,7 +853,7 @@ test_empty_scope(void **state)
 	/* A count the caller took (a digest's) stands while no other
 	 * connection committed; after such a commit the sweep counts. */
 	{
-		struct sweep_scope counted = { NULL, 0, 1, 424242, 0, NULL };
+		struct sweep_scope counted = { NULL, 0, 1, 424242, 0, NULL, 0 };
 		sqlite3 *other;
 
 		assert_int_equal(store_data_version(&counted.version, f.st,
@@ -964,7 +964,7 @@ static void
 test_null_project(void **state)
 {
 	const char *const bad[] = { "pa", NULL };
-	struct sweep_scope sc = { bad, 2, 0, 0, 0, NULL };
+	struct sweep_scope sc = { bad, 2, 0, 0, 0, NULL, 0 };
 	struct sweep_run run;
 	mirror_error err;
 	struct fixture f;
@@ -988,7 +988,7 @@ static void
 test_rows_not_taken(void **state)
 {
 	const char *const pa[] = { "pa" }, *const blank[] = { "" };
-	struct sweep_scope sc = { pa, 1, 0, 0, 0, NULL };
+	struct sweep_scope sc = { pa, 1, 0, 0, 0, NULL, 0 };
 	struct store_digest d;
 	struct sweep_run run, full;
 	mirror_store *g = NULL;
