@@ -6,6 +6,7 @@
  * are those its pages were last rendered from keeps its pages whole, and
  * only the other projects' facts are read.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,8 @@
 #include "render/markdown.h"
 #include "render/tablekinds.h"
 #include "store/parallel.h"
+#include "sys/jobs.h"
+#include "sys/pool.h"
 #include "site/site.h"
 #include "site/site_atoz.h"
 #include "site/site_checks.h"
@@ -124,13 +127,55 @@ join_beside(struct family_parallel *b, size_t n, const struct page_ctx *pc,
 	return rc;
 }
 
+/* A trim (xtrim) of what a family freed, on a thread of its own. */
+struct trim {
+	pthread_t t;
+	int on;                 /* 1: t runs, for trim_join */
+};
+
+/* trim_start's thread: the trim, then its CPU time for the profile. */
+static void *
+trim_main(void *arg)
+{
+	(void)arg;
+	xtrim();
+	pool_thread_done();
+	return NULL;
+}
+
+/* Wait for t's trim, if one runs. */
+static void
+trim_join(struct trim *t)
+{
+	if (t->on)
+		(void)pthread_join(t->t, NULL);
+	t->on = 0;
+}
+
+/* Give back what the family just done freed, before the next grows
+ * much: from 2 jobs on a thread beside the next family (the last trim
+ * waited for first), so that the main thread starts the next family
+ * at once; at one job, or when no thread starts, here. */
+static void
+trim_start(struct trim *t)
+{
+	trim_join(t);
+	if (mirror_jobs() > 1 &&
+	    pthread_create(&t->t, NULL, trim_main, NULL) == 0) {
+		t->on = 1;
+		return;
+	}
+	xtrim();
+}
+
 /*
  * Every family's pages, in the table's order; the families marked
  * parallel start first, each on a thread and connection of its own, and
  * are waited for before the last family (the extras, whose sitemap
  * lists what was written before it), so what it sees written is the
  * same. A parallel family that did not start runs at its place in the
- * order. Returns 0 or < 0.
+ * order. What a family freed is given back while the next runs
+ * (trim_start). Returns 0 or < 0.
  */
 static int
 all_families(const struct page_ctx *pc, mirror_error *err)
@@ -138,6 +183,7 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 	size_t n;
 	const struct page_family *f = page_families(&n);
 	struct family_parallel *b = xcalloc(n, sizeof(*b));
+	struct trim trim = { .on = 0 };
 	int rc = 0;
 
 	for (size_t i = 0; i + 1 < n; i++) {    /* the last never beside */
@@ -156,9 +202,13 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 			rc = f[i].pages(pc, err);
 		if (f[i].pages == project_pages)    /* run, or never will */
 			page_projects_done(pc->w);
-		/* What a family freed goes back before the next grows. */
-		xtrim();
+		/* What a family freed goes back while the next grows; after
+		 * the last nothing of the render grows, and a commit trims
+		 * before its trees (history_commit). */
+		if (i + 1 < n)
+			trim_start(&trim);
 	}
+	trim_join(&trim);
 	free(b);
 	return rc;
 }
