@@ -872,6 +872,11 @@ conflict_api(const json_t *o)
 struct conflict_run {
 	const struct page_ctx *pc;
 	json_t **rows;
+	/* The list of open conflicts across projects (open_list): its
+	 * pages are the pool's first items, beside the conflicts' pages. */
+	const struct conflict **open;
+	struct page_list open_l;
+	size_t open_pages;
 };
 
 /* Pool work (nothing to load): the k-th conflict, its page and its
@@ -1206,7 +1211,8 @@ cmp_front_null(const void *a, const void *b)
 struct queue_work {
 	const struct page_ctx *pc;
 	const struct queue_run *runs;
-	json_t *const *rows;     /* each conflict's line, by model index */
+	json_t **rows;           /* each conflict's line, by model index,
+	                            taken by its project's item */
 	json_t **front;          /* each run's front-page line, by item */
 	json_t **index;          /* each run's entry of api/conflicts.json */
 };
@@ -1241,8 +1247,11 @@ queue_list_json(json_t **entry, const struct queue_work *qw,
 	for (size_t k = 0; k < r->n; k++)
 		byid[k] = (size_t)(r->v[k] - items);
 	array_sort(byid, r->n, sizeof(*byid), by_row_id, items);
-	for (size_t k = 0; k < r->n; k++)
-		json_array_append(list, qw->rows[byid[k]]);
+	/* Each line is its project's alone: taken, freed with o here. */
+	for (size_t k = 0; k < r->n; k++) {
+		json_array_append_new(list, qw->rows[byid[k]]);
+		qw->rows[byid[k]] = NULL;
+	}
 	free(byid);
 	strbuf_init(&path);
 	strbuf_printf(&path, "api/conflicts/projects/%s.json",
@@ -1317,14 +1326,14 @@ queue_runs(size_t *nr, const struct site_model *m,
 
 /*
  * Every project's queue pages (at most QUEUE_PAGE entries each) and
- * file of conflicts (from rows, each conflict's line by model index),
- * one project a pool item; into *front the front page's list of
+ * file of conflicts (from rows, each conflict's line by model index,
+ * taken and freed: NULL after), one project a pool item; into *front the front page's list of
  * projects (cmp_front order), into *index the projects' entries of
  * api/conflicts.json (by project id). Returns 0 or < 0 with err set.
  */
 static int
 queue_project_pages(json_t **front, json_t **index,
-    const struct page_ctx *pc, json_t *const *rows, mirror_error *err)
+    const struct page_ctx *pc, json_t **rows, mirror_error *err)
 {
 	const struct site_model *m = pc->m;
 	const struct conflict **v = xcalloc(m->conflicts.n + 1, sizeof(*v));
@@ -1450,26 +1459,36 @@ open_page(const struct page_ctx *pc, const struct conflict *const *v,
 
 /*
  * The open conflicts of every project in one list, conflicts/index.open
- * and on (page_list_file), OPEN_PAGE a page, oldest first (cmp_open);
- * *pages gets its number of pages. Returns 0 or < 0 with err set.
+ * and on (page_list_file), OPEN_PAGE a page, oldest first (cmp_open):
+ * into cr->open, cr->open_l and cr->open_pages, its number of pages,
+ * which the pool writes (conflict_item). Returns nothing.
  */
-static int
-open_pages(size_t *pages, const struct page_ctx *pc, mirror_error *err)
+static void
+open_list(struct conflict_run *cr)
 {
-	const struct site_model *m = pc->m;
-	const struct conflict **v = xcalloc(m->conflicts.n + 1, sizeof(*v));
-	struct page_list l = { OPEN_LIST, 0, OPEN_PAGE };
-	int rc = 0;
+	const struct site_model *m = cr->pc->m;
 
+	cr->open = xcalloc(m->conflicts.n + 1, sizeof(*cr->open));
+	cr->open_l = (struct page_list){ OPEN_LIST, 0, OPEN_PAGE };
 	for (size_t i = 0; i < m->conflicts.n; i++)
 		if (strcmp(m->conflicts.items[i].status, "open") == 0)
-			v[l.n++] = &m->conflicts.items[i];
-	array_sort(v, l.n, sizeof(*v), cmp_open, m);
-	*pages = page_list_pages(&l);
-	for (size_t k = 0; k < *pages && rc == 0; k++)
-		rc = open_page(pc, v, &l, k, err);
-	free(v);
-	return rc;
+			cr->open[cr->open_l.n++] = &m->conflicts.items[i];
+	array_sort(cr->open, cr->open_l.n, sizeof(*cr->open), cmp_open, m);
+	cr->open_pages = page_list_pages(&cr->open_l);
+}
+
+/* Pool work (nothing to load): item i is page i of the open list
+ * (open_list) while i < cr->open_pages, the largest pages first, then
+ * conflict i - cr->open_pages (conflict_render). Returns 0 or < 0 with
+ * err set. */
+static int
+conflict_item(void *arg, size_t i, void *payload, mirror_error *err)
+{
+	struct conflict_run *cr = arg;
+
+	if (i < cr->open_pages)
+		return open_page(cr->pc, cr->open, &cr->open_l, i, err);
+	return conflict_render(arg, i - cr->open_pages, payload, err);
 }
 
 /* ---- the projects' queues: the worst on the front page, all paged -- */
@@ -1583,23 +1602,23 @@ conflicts_index_json(const struct page_ctx *pc, json_t *projects,
 }
 
 /* The queue's pages, the projects' files of conflicts (from rows, each
- * conflict's line by model index) and api/conflicts.json. Returns 0 or
- * < 0 with err set. */
+ * conflict's line by model index, taken: NULL after) and
+ * api/conflicts.json; pages is the
+ * number of pages of the open list (open_list), which the pool wrote.
+ * Returns 0 or < 0 with err set. */
 static int
-queue_pages(const struct page_ctx *pc, json_t *const *rows,
+queue_pages(const struct page_ctx *pc, json_t **rows, size_t pages,
     mirror_error *err)
 {
 	json_int_t open = (json_int_t)pc->m->open_conflicts;
 	size_t n = pc->m->conflicts.n;
 	json_t *data, *front = NULL, *index = NULL;
-	size_t pages = 1, list_pages = 1;
+	size_t list_pages = 1;
 	int rc;
 
 	rc = queue_project_pages(&front, &index, pc, rows, err);
 	if (front == NULL)
 		front = json_array();
-	if (rc == 0)
-		rc = open_pages(&pages, pc, err);
 	if (rc == 0)
 		rc = front_list_pages(&list_pages, pc, front, err);
 	if (rc == 0)
@@ -1684,23 +1703,28 @@ int
 conflict_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	size_t n = pc->m->conflicts.n;
-	struct conflict_run cr = { pc, xcalloc(n + 1, sizeof(*cr.rows)) };
-	const struct pool_work work = { n, NULL, conflict_render, NULL, &cr,
-	    NULL, NULL };
+	struct conflict_run cr = { pc, xcalloc(n + 1, sizeof(*cr.rows)),
+	    NULL, { NULL, 0, 0 }, 0 };
+	struct pool_work work = { n, NULL, conflict_item, NULL, &cr, NULL,
+	    NULL };
 	int rc;
 
 	if (conflicts_kept(pc)) {
 		free(cr.rows);
 		return 0;
 	}
-	/* One page per conflict, then the queue and the projects' files
-	 * of conflicts (each conflict's line kept from its page's work). */
+	/* One page per conflict and the list of open ones in the pool,
+	 * then the queue and the projects' files of conflicts (each
+	 * conflict's line kept from its page's work). */
 	page_phase(pc, "conflict pages", n + 1, 1);
+	open_list(&cr);
+	work.n += cr.open_pages;
 	rc = pool_run(&work, err);
 	if (rc == 0)
-		rc = queue_pages(pc, cr.rows, err);
-	for (size_t i = 0; i < n; i++)
+		rc = queue_pages(pc, cr.rows, cr.open_pages, err);
+	for (size_t i = 0; i < n; i++)  /* what the queue did not take */
 		json_decref(cr.rows[i]);
 	free(cr.rows);
+	free(cr.open);
 	return rc;
 }
