@@ -1196,24 +1196,26 @@ cmp_front(const void *a, const void *b)
 	    "dir")), json_string_value(json_object_get(y, "dir")));
 }
 
-/* cmp_front, with the lines a failed item left NULL last. */
-static int
-cmp_front_null(const void *a, const void *b)
-{
-	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+/* The most projects the front page names (the most open conflicts
+ * first); the list of every project's queue, conflicts/index.projects
+ * and on, and the most rows a page of it holds. */
+#define FRONT_WORST 20
+#define FRONT_LIST "index.projects"
+#define FRONT_PAGE 300
 
-	if (x == NULL || y == NULL)
-		return (x == NULL) - (y == NULL);
-	return cmp_front(a, b);
-}
+static int front_list_page(const struct page_ctx *pc, const json_t *front,
+    const struct page_list *l, size_t k, mirror_error *err);
 
-/* The queue's pages as pool work: one project's run an item. */
+/* The queue's pages as pool work: the pages of the list of projects'
+ * queues first (front_l), then one project's run an item. */
 struct queue_work {
 	const struct page_ctx *pc;
 	const struct queue_run *runs;
 	json_t **rows;           /* each conflict's line, by model index,
 	                            taken by its project's item */
-	json_t **front;          /* each run's front-page line, by item */
+	const json_t *front;     /* each run's front-page line, cmp_front */
+	struct page_list front_l;
+	size_t front_pages;
 	json_t **index;          /* each run's entry of api/conflicts.json */
 };
 
@@ -1277,8 +1279,8 @@ queue_list_json(json_t **entry, const struct queue_work *qw,
 	return rc;
 }
 
-/* Pool work (nothing to load): run k's queue pages, and its line on the
- * front page into front[k]. Returns 0 or < 0 with err set. */
+/* Run k's queue pages and file of conflicts. Returns 0 or < 0 with err
+ * set. */
 static int
 queue_run_pages(void *arg, size_t k, void *payload, mirror_error *err)
 {
@@ -1293,8 +1295,37 @@ queue_run_pages(void *arg, size_t k, void *payload, mirror_error *err)
 		rc = queue_project_page(qw->pc, r, i, err);
 	if (rc == 0)
 		rc = queue_list_json(&qw->index[k], qw, r, err);
-	qw->front[k] = queue_front_entry(r);
 	return rc;
+}
+
+/* Pool work (nothing to load): item i is page i of the list of projects'
+ * queues while i < qw->front_pages, then run i - qw->front_pages
+ * (queue_run_pages). Returns 0 or < 0 with err set. */
+static int
+queue_item(void *arg, size_t i, void *payload, mirror_error *err)
+{
+	const struct queue_work *qw = arg;
+
+	if (i < qw->front_pages)
+		return front_list_page(qw->pc, qw->front, &qw->front_l, i,
+		    err);
+	return queue_run_pages(arg, i - qw->front_pages, payload, err);
+}
+
+/* The front page's list of projects: each of runs[0..nr)'s line
+ * (queue_front_entry) in cmp_front order. Returns it, new. */
+static json_t *
+queue_front_list(const struct queue_run *runs, size_t nr)
+{
+	json_t **v = xcalloc(nr + 1, sizeof(*v)), *front = json_array();
+
+	for (size_t i = 0; i < nr; i++)
+		v[i] = queue_front_entry(&runs[i]);
+	qsort(v, nr, sizeof(*v), cmp_front);
+	for (size_t i = 0; i < nr; i++)
+		json_array_append_new(front, v[i]);
+	free(v);
+	return front;
 }
 
 /* Group v's n conflicts (cmp_queue order) by project into runs (the
@@ -1327,9 +1358,11 @@ queue_runs(size_t *nr, const struct site_model *m,
 /*
  * Every project's queue pages (at most QUEUE_PAGE entries each) and
  * file of conflicts (from rows, each conflict's line by model index,
- * taken and freed: NULL after), one project a pool item; into *front the front page's list of
- * projects (cmp_front order), into *index the projects' entries of
- * api/conflicts.json (by project id). Returns 0 or < 0 with err set.
+ * taken and freed: NULL after), one project a pool item, and the list
+ * of every project's queue (conflicts/index.projects and on), its pages
+ * the pool's first items; into *front that list's lines (cmp_front
+ * order), into *index the projects' entries of api/conflicts.json (by
+ * project id). Returns 0 or < 0 with err set.
  */
 static int
 queue_project_pages(json_t **front, json_t **index,
@@ -1346,23 +1379,20 @@ queue_project_pages(json_t **front, json_t **index,
 		v[i] = &m->conflicts.items[i];
 	qsort(v, m->conflicts.n, sizeof(*v), cmp_queue);
 	qw.runs = runs = queue_runs(&nr, m, v, m->conflicts.n);
-	qw.front = xcalloc(nr + 1, sizeof(*qw.front));
+	qw.front = *front = queue_front_list(runs, nr);
+	qw.front_l = (struct page_list){ FRONT_LIST, nr, FRONT_PAGE };
+	qw.front_pages = page_list_pages(&qw.front_l);
 	qw.index = xcalloc(nr + 1, sizeof(*qw.index));
-	rc = pool_run(&(const struct pool_work){ .n = nr,
-	    .run = queue_run_pages, .arg = &qw }, err);
-	/* After a failure some lines are missing: the caller writes no
-	 * front page then, but every line made is freed. */
-	qsort(qw.front, nr, sizeof(*qw.front), cmp_front_null);
-	*front = json_array();
+	rc = pool_run(&(const struct pool_work){ .n = qw.front_pages + nr,
+	    .run = queue_item, .arg = &qw }, err);
+	/* After a failure some entries are missing: the caller writes no
+	 * api/conflicts.json then, but every entry made is freed. */
 	*index = json_array();
 	for (size_t i = 0; i < nr; i++) {
-		if (qw.front[i] != NULL)
-			json_array_append_new(*front, qw.front[i]);
 		if (qw.index[i] != NULL)
 			json_array_append_new(*index, qw.index[i]);
 		strbuf_free(&runs[i].dir);
 	}
-	free(qw.front);
 	free(qw.index);
 	free(runs);
 	free(v);
@@ -1493,13 +1523,6 @@ conflict_item(void *arg, size_t i, void *payload, mirror_error *err)
 
 /* ---- the projects' queues: the worst on the front page, all paged -- */
 
-/* The most projects the front page names (the most open conflicts
- * first); the list of every project's queue, conflicts/index.projects
- * and on, and the most rows a page of it holds. */
-#define FRONT_WORST 20
-#define FRONT_LIST "index.projects"
-#define FRONT_PAGE 300
-
 /* qsort order of the front page's worst projects: most open conflicts
  * first, then as cmp_front. */
 static int
@@ -1553,23 +1576,6 @@ front_list_page(const struct page_ctx *pc, const json_t *front,
 	    "project", "projects")) }, err);
 }
 
-/* The list of every project's queue, conflicts/index.projects and on
- * (page_list_file), by name; *pages gets its number of pages. Returns 0
- * or < 0 with err set. */
-static int
-front_list_pages(size_t *pages, const struct page_ctx *pc,
-    const json_t *front, mirror_error *err)
-{
-	struct page_list l = { FRONT_LIST, json_array_size(front),
-	    FRONT_PAGE };
-	int rc = 0;
-
-	*pages = page_list_pages(&l);
-	for (size_t k = 0; k < *pages && rc == 0; k++)
-		rc = front_list_page(pc, front, &l, k, err);
-	return rc;
-}
-
 /* How many of m's conflicts have status. */
 static size_t
 status_count(const struct site_model *m, const char *status)
@@ -1601,26 +1607,24 @@ conflicts_index_json(const struct page_ctx *pc, json_t *projects,
 	return rc;
 }
 
-/* The queue's pages, the projects' files of conflicts (from rows, each
- * conflict's line by model index, taken: NULL after) and
- * api/conflicts.json; pages is the
- * number of pages of the open list (open_list), which the pool wrote.
- * Returns 0 or < 0 with err set. */
+/* The queue's pages and the list of projects' queues, the projects'
+ * files of conflicts (from rows, each conflict's line by model index,
+ * taken: NULL after) and api/conflicts.json; pages is the number of
+ * pages of the open list (open_list), which the pool wrote. Returns 0
+ * or < 0 with err set. */
 static int
 queue_pages(const struct page_ctx *pc, json_t **rows, size_t pages,
     mirror_error *err)
 {
 	json_int_t open = (json_int_t)pc->m->open_conflicts;
 	size_t n = pc->m->conflicts.n;
-	json_t *data, *front = NULL, *index = NULL;
-	size_t list_pages = 1;
+	json_t *data, *front, *index;
+	size_t list_pages;
 	int rc;
 
 	rc = queue_project_pages(&front, &index, pc, rows, err);
-	if (front == NULL)
-		front = json_array();
-	if (rc == 0)
-		rc = front_list_pages(&list_pages, pc, front, err);
+	list_pages = page_list_pages(&(const struct page_list){ FRONT_LIST,
+	    json_array_size(front), FRONT_PAGE });
 	if (rc == 0)
 		rc = conflicts_index_json(pc, json_incref(index), err);
 	json_decref(index);
