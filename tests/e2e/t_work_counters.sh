@@ -291,8 +291,10 @@ whole_read() { holds "10000-$1.json" '.work.atoz_store_rows > 6500'; }
 # damage FILE: one byte in the middle of FILE changed.
 damage() {
 	size=$(wc -c <"$1") &&
-	    printf 'X' | dd of="$1" bs=1 seek=$((size / 2)) conv=notrunc \
-	    2>/dev/null
+	    was=$(dd if="$1" bs=1 skip=$((size / 2)) count=1 2>/dev/null) &&
+	    if [ "$was" = X ]; then by=Y; else by=X; fi &&
+	    printf '%s' "$by" | dd of="$1" bs=1 seek=$((size / 2)) \
+	    conv=notrunc 2>/dev/null
 }
 
 # kept: the entries of A-Z rows in the cache; newest: the last written
