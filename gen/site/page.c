@@ -1072,7 +1072,40 @@ page_units_free(struct page_unit *u, size_t n)
 size_t
 page_list_pages(const struct page_list *l)
 {
+	if (l->cut != NULL)
+		return l->n_cut + 1;
 	return l->n > 0 ? (l->n + l->per_page - 1) / l->per_page : 1;
+}
+
+void
+page_list_cut(struct page_list *l,
+    const char *(*key)(size_t i, const void *arg), const void *arg)
+{
+	size_t least = l->per_page / 4 > 0 ? l->per_page / 4 : 1;
+	/* One row in every half page is a cut mark: a page holds about
+	 * three quarters of per_page rows, at most per_page. */
+	uint64_t mark = l->per_page / 2 > 0 ? l->per_page / 2 : 1;
+
+	l->cut = xcalloc(l->n / least + 1, sizeof(*l->cut));
+	l->n_cut = 0;
+	for (size_t i = 0, start = 0; i + 1 < l->n; i++) {
+		size_t len = i + 1 - start;
+		int marked = hash_mix(hash_add_str(MIRROR_HASH_INIT,
+		    key(i, arg))) % mark == 0;
+
+		if (len >= l->per_page || (len >= least && marked)) {
+			l->cut[l->n_cut++] = i + 1;
+			start = i + 1;
+		}
+	}
+}
+
+void
+page_list_uncut(struct page_list *l)
+{
+	free(l->cut);
+	l->cut = NULL;
+	l->n_cut = 0;
 }
 
 void
@@ -1116,6 +1149,11 @@ void
 page_list_span(size_t *from, size_t *to, const struct page_list *l,
     size_t k)
 {
+	if (l->cut != NULL) {
+		*from = k == 0 ? 0 : k <= l->n_cut ? l->cut[k - 1] : l->n;
+		*to = k < l->n_cut ? l->cut[k] : l->n;
+		return;
+	}
 	*from = k * l->per_page;
 	*to = *from + l->per_page < l->n ? *from + l->per_page : l->n;
 	if (*from > *to)
@@ -1140,9 +1178,14 @@ page_list_write(const struct page_ctx *pc, const struct page_list_doc *d,
 	strbuf_puts(&title, d->title);
 	if ((paged = page_list_words(&words, l, k)))
 		strbuf_printf(&title, ", %s", words.data);
-	json_object_set_new(d->data, "first", json_integer((json_int_t)(to >
-	    from ? from + 1 : 0)));
-	json_object_set_new(d->data, "last", json_integer((json_int_t)to));
+	/* A list cut by its rows has no row numbers: they would move with
+	 * every row added or removed before the page. */
+	if (l->cut == NULL) {
+		json_object_set_new(d->data, "first", json_integer(
+		    (json_int_t)(to > from ? from + 1 : 0)));
+		json_object_set_new(d->data, "last", json_integer(
+		    (json_int_t)to));
+	}
 	json_object_set_new(d->data, "page_words", paged ?
 	    json_string(words.data) : json_null());
 	json_object_set_new(d->data, "pages", page_list_links(l, k));

@@ -290,7 +290,27 @@ struct page_list {
 	const char *base;
 	size_t n;
 	size_t per_page;
+	size_t *cut;            /* when not NULL, where pages 2.. start
+	                           (page_list_cut), n_cut of them: the
+	                           pages are cut by their rows, not every
+	                           per_page */
+	size_t n_cut;
 };
+
+/*
+ * Cut l's l->n rows into pages by their content (issue 68): key(i, arg)
+ * names row i (its id); a page ends after a row whose name hashes to a
+ * cut mark, once it holds a quarter of per_page rows, and at per_page
+ * rows in any case. A row added or removed moves the rows of its own
+ * page (and of the next, rarely), not every later page's, as cutting
+ * every per_page rows would. Sets l->cut and l->n_cut; page_list_uncut
+ * frees them.
+ */
+void page_list_cut(struct page_list *l,
+    const char *(*key)(size_t i, const void *arg), const void *arg);
+
+/* Free what page_list_cut set in l (nothing when it set nothing). */
+void page_list_uncut(struct page_list *l);
 
 /* How many pages l has: 1 at least (an empty list still has its
  * page, so the links to it lead somewhere). */
@@ -312,7 +332,8 @@ json_t *page_list_links(const struct page_list *l, size_t k);
  * then, else 0 and sb as it was. */
 int page_list_words(strbuf *sb, const struct page_list *l, size_t k);
 
-/* The rows of page k of l: [*from, *to) of its n. */
+/* The rows of page k of l: [*from, *to) of its n (every per_page, or
+ * where page_list_cut cut them). */
 void page_list_span(size_t *from, size_t *to, const struct page_list *l,
     size_t k);
 
@@ -330,7 +351,8 @@ struct page_list_doc {
 
 /*
  * Write page d->k of d->l: d->data with, after its own keys, "first"
- * and "last" (its rows' numbers from 1; 0 for none), "page_words",
+ * and "last" (its rows' numbers from 1; 0 for none; neither when
+ * page_list_cut cut l), "page_words",
  * "pages", "prev" and "next" (page_list_links, page_list_link). Every
  * paged list of the site is written so. Returns 0 or < 0 with err set.
  */

@@ -850,11 +850,26 @@ open_checks_page(const struct page_ctx *pc, const size_t *idx,
 	    "checks", rows) }, err);
 }
 
+/* What page_list_cut names row i of the list by: its check's id. */
+struct open_checks_key {
+	const struct site_model *m;
+	const size_t *idx;
+};
+
+/* page_list_cut's name of row i of the list: its check's id. */
+static const char *
+open_check_key(size_t i, const void *arg)
+{
+	const struct open_checks_key *k = arg;
+
+	return k->m->violations.items[k->idx[i]].id;
+}
+
 /*
  * The open checks of every project in one list, checks/index.open and
- * on (page_list_file), CHECKS_PAGE a page, oldest first
- * (cmp_open_check); *pages gets its number of pages. Returns 0 or < 0
- * with err set.
+ * on (page_list_file), at most CHECKS_PAGE a page and cut by the
+ * checks' ids (page_list_cut), oldest first (cmp_open_check); *pages
+ * gets its number of pages. Returns 0 or < 0 with err set.
  */
 static int
 open_checks_pages(size_t *pages, const struct page_ctx *pc,
@@ -862,16 +877,19 @@ open_checks_pages(size_t *pages, const struct page_ctx *pc,
 {
 	const struct site_model *m = pc->m;
 	size_t *idx = xcalloc(m->violations.n + 1, sizeof(*idx));
-	struct page_list l = { CHECKS_LIST, 0, CHECKS_PAGE };
+	struct page_list l = { .base = CHECKS_LIST, .per_page = CHECKS_PAGE };
 	int rc = 0;
 
 	for (size_t i = 0; i < m->violations.n; i++)
 		if (strcmp(m->violations.items[i].status, "open") == 0)
 			idx[l.n++] = i;
 	array_sort(idx, l.n, sizeof(*idx), cmp_open_check, m);
+	page_list_cut(&l, open_check_key, &(struct open_checks_key){ m,
+	    idx });
 	*pages = page_list_pages(&l);
 	for (size_t k = 0; k < *pages && rc == 0; k++)
 		rc = open_checks_page(pc, idx, &l, k, err);
+	page_list_uncut(&l);
 	free(idx);
 	return rc;
 }
@@ -975,8 +993,8 @@ static int
 groups_pages(size_t *pages, const struct page_ctx *pc, const json_t *groups,
     mirror_error *err)
 {
-	struct page_list l = { CHECKS_PROJECTS, json_array_size(groups),
-	    CHECKS_PROJECTS_PAGE };
+	struct page_list l = { .base = CHECKS_PROJECTS, .n =
+	    json_array_size(groups), .per_page = CHECKS_PROJECTS_PAGE };
 	int rc = 0;
 
 	*pages = page_list_pages(&l);

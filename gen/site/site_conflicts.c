@@ -1102,7 +1102,8 @@ static int
 queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
     size_t k, mirror_error *err)
 {
-	const struct page_list l = { r->dir.data, r->n, QUEUE_PAGE };
+	const struct page_list l = { .base = r->dir.data, .n = r->n,
+	    .per_page = QUEUE_PAGE };
 	size_t from = k * QUEUE_PAGE, to = from + QUEUE_PAGE < r->n ?
 	    from + QUEUE_PAGE : r->n;
 	strbuf path, title, words;
@@ -1286,8 +1287,8 @@ queue_run_pages(void *arg, size_t k, void *payload, mirror_error *err)
 {
 	const struct queue_work *qw = arg;
 	const struct queue_run *r = &qw->runs[k];
-	size_t pages = page_list_pages(&(const struct page_list){ NULL,
-	    r->n, QUEUE_PAGE });
+	size_t pages = page_list_pages(&(const struct page_list){ .n =
+	    r->n, .per_page = QUEUE_PAGE });
 	int rc = 0;
 
 	(void)payload;
@@ -1380,7 +1381,8 @@ queue_project_pages(json_t **front, json_t **index,
 	qsort(v, m->conflicts.n, sizeof(*v), cmp_queue);
 	qw.runs = runs = queue_runs(&nr, m, v, m->conflicts.n);
 	qw.front = *front = queue_front_list(runs, nr);
-	qw.front_l = (struct page_list){ FRONT_LIST, nr, FRONT_PAGE };
+	qw.front_l = (struct page_list){ .base = FRONT_LIST, .n = nr,
+	    .per_page = FRONT_PAGE };
 	qw.front_pages = page_list_pages(&qw.front_l);
 	qw.index = xcalloc(nr + 1, sizeof(*qw.index));
 	rc = pool_run(&(const struct pool_work){ .n = qw.front_pages + nr,
@@ -1487,11 +1489,20 @@ open_page(const struct page_ctx *pc, const struct conflict *const *v,
 	    "conflicts", rows) }, err);
 }
 
+/* page_list_cut's name of row i of the list: its conflict's id. */
+static const char *
+open_key(size_t i, const void *arg)
+{
+	return ((const struct conflict *const *)arg)[i]->id;
+}
+
 /*
  * The open conflicts of every project in one list, conflicts/index.open
- * and on (page_list_file), OPEN_PAGE a page, oldest first (cmp_open):
- * into cr->open, cr->open_l and cr->open_pages, its number of pages,
- * which the pool writes (conflict_item). Returns nothing.
+ * and on (page_list_file), at most OPEN_PAGE a page and cut by the
+ * conflicts' ids (page_list_cut), oldest first (cmp_open): into
+ * cr->open, cr->open_l (page_list_uncut frees its cuts) and
+ * cr->open_pages, its number of pages, which the pool writes
+ * (conflict_item). Returns nothing.
  */
 static void
 open_list(struct conflict_run *cr)
@@ -1499,11 +1510,13 @@ open_list(struct conflict_run *cr)
 	const struct site_model *m = cr->pc->m;
 
 	cr->open = xcalloc(m->conflicts.n + 1, sizeof(*cr->open));
-	cr->open_l = (struct page_list){ OPEN_LIST, 0, OPEN_PAGE };
+	cr->open_l = (struct page_list){ .base = OPEN_LIST,
+	    .per_page = OPEN_PAGE };
 	for (size_t i = 0; i < m->conflicts.n; i++)
 		if (strcmp(m->conflicts.items[i].status, "open") == 0)
 			cr->open[cr->open_l.n++] = &m->conflicts.items[i];
 	array_sort(cr->open, cr->open_l.n, sizeof(*cr->open), cmp_open, m);
+	page_list_cut(&cr->open_l, open_key, cr->open);
 	cr->open_pages = page_list_pages(&cr->open_l);
 }
 
@@ -1623,8 +1636,9 @@ queue_pages(const struct page_ctx *pc, json_t **rows, size_t pages,
 	int rc;
 
 	rc = queue_project_pages(&front, &index, pc, rows, err);
-	list_pages = page_list_pages(&(const struct page_list){ FRONT_LIST,
-	    json_array_size(front), FRONT_PAGE });
+	list_pages = page_list_pages(&(const struct page_list){
+	    .base = FRONT_LIST, .n = json_array_size(front),
+	    .per_page = FRONT_PAGE });
 	if (rc == 0)
 		rc = conflicts_index_json(pc, json_incref(index), err);
 	json_decref(index);
@@ -1708,7 +1722,7 @@ conflict_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	size_t n = pc->m->conflicts.n;
 	struct conflict_run cr = { pc, xcalloc(n + 1, sizeof(*cr.rows)),
-	    NULL, { NULL, 0, 0 }, 0 };
+	    NULL, { .base = NULL }, 0 };
 	struct pool_work work = { n, NULL, conflict_item, NULL, &cr, NULL,
 	    NULL };
 	int rc;
@@ -1729,6 +1743,7 @@ conflict_pages(const struct page_ctx *pc, mirror_error *err)
 	for (size_t i = 0; i < n; i++)  /* what the queue did not take */
 		json_decref(cr.rows[i]);
 	free(cr.rows);
+	page_list_uncut(&cr.open_l);
 	free(cr.open);
 	return rc;
 }

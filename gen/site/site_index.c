@@ -410,9 +410,11 @@ list_pages(size_t *pages, const struct page_ctx *pc,
 	const struct proj_row **by_name = xcalloc(n + 1, sizeof(*by_name));
 	const struct proj_row **by_open = xcalloc(n + 1, sizeof(*by_open));
 	const struct list_order o[2] = {
-		{ by_name, { "index", n, PROJECTS_PAGE }, "by name",
+		{ by_name, { .base = "index", .n = n, .per_page =
+		    PROJECTS_PAGE }, "by name",
 		    "index.conflicts.md", "By open conflicts" },
-		{ by_open, { "index.conflicts", n, PROJECTS_PAGE },
+		{ by_open, { .base = "index.conflicts", .n = n,
+		    .per_page = PROJECTS_PAGE },
 		    "by open conflicts", "index.md", "By name" } };
 	int rc = 0;
 
