@@ -207,8 +207,11 @@ search_url(strbuf *sb, const char *id)
 /* A conflict as a document of x: titled by its name as the store gives
  * it ("lateral support material"; its value says "GF-PTFE vs PEEK", so
  * a result reads as the conflict's one form everywhere, "Name: X vs
- * Y"), its slot, every side's value and where it comes from. Returns 0 or < 0
- * with err set. */
+ * Y"), its slot and every side's value; not its members' ids and
+ * sources: a query of those finds the members' own documents, each
+ * ⚠ disputed on a page that links the conflict, and they put a
+ * conflict opened in a dozen term shards more (issue 68). Returns 0 or
+ * < 0 with err set. */
 static int
 search_conflict(struct doc_sink *x, const struct site_model *m,
     const struct conflict *c, mirror_error *err)
@@ -229,8 +232,6 @@ search_conflict(struct doc_sink *x, const struct site_model *m,
 
 		strbuf_puts(&val, i > 0 ? " vs " : "");
 		strbuf_puts(&val, v != NULL ? v : "");
-		strbuf_printf(&text, " %s %s", cm->id, cm->source != NULL ?
-		    cm->source : "");
 	}
 	strbuf_puts(&text, " ");
 	strbuf_add(&text, val.data, val.len);
