@@ -78,12 +78,16 @@ setup() {
 	echo "# work whole $1: $(jq -c .work "$1-whole.json")"
 }
 
-# rebuild N CASE: build sN again with --json into N-CASE.json, and print
-# its work as a comment line. Returns mirror's status.
+# rebuild N CASE: build sN again with --json into N-CASE.json, print
+# its work as a comment line, and the number of files its commit
+# changed (added, changed or removed) into N-CASE.files. Returns
+# mirror's status.
 rebuild() {
 	"$MIRROR" build --store "s$1.db" --out "s$1" --repo "s$1.git" \
 	    --json >"$1-$2.json" 2>"$1-$2.err" || return 1
-	echo "# work $2 $1: $(jq -c .work "$1-$2.json")"
+	git --git-dir "s$1.git" diff-tree -r --no-commit-id --name-only \
+	    mirror | wc -l >"$1-$2.files"
+	echo "# work $2 $1: $(jq -c .work "$1-$2.json"), $(cat "$1-$2.files") files committed"
 }
 
 # The memory of change b: p11's first 'project' memory that restates a
@@ -180,6 +184,28 @@ for c in a b c; do
 		expect "change $c: $k does not grow with the store" flat $c $k
 	done
 done
+
+# The commit of a conflict opened (change b) holds the files that show
+# it and what a value's change has, the same at 10,000 and 40,000
+# facts within 2 (issue 68: 52 and 55 files before the open lists were
+# cut by their rows' ids and a conflict's search words were its own:
+# the rows after a new one moved to later pages, and its members' ids
+# and sources put it in 8 more term shards; 44 and 44 since), and at
+# most 46: 2 more than now. (The issue's goal, 20 at 100,000 facts, is
+# not reached: 48 there; doc/site.md, "What the commit of a conflict
+# opened holds", lists them.)
+# committed CASE MAX: the commit of change CASE changed at most MAX
+# files at each size, and at 40,000 facts at most 2 more than at 10,000.
+committed() {
+	small=$(cat "10000-$1.files") && big=$(cat "40000-$1.files") ||
+	    return 1
+	[ "$small" -gt 0 ] && [ "$small" -le "$2" ] && [ "$big" -le "$2" ] &&
+	    [ "$big" -le $((small + 2)) ] && return 0
+	echo "#   files committed by change $1: $small at 10,000, $big at 40,000"
+	return 1
+}
+expect "change b: its commit holds at most 46 files, flat with the store" \
+    committed b 46
 
 # within CASE KEY MAX: KEY of work at 40,000 facts is at most MAX.
 within() {
