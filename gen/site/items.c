@@ -187,12 +187,19 @@ item_anchor(const char *layer, const char *id)
 }
 
 void
-url_project(strbuf *sb, const char *pslug)
+url_project_page(strbuf *sb, const char *pslug)
 {
 	if (pslug[0] == '\0')
-		strbuf_puts(sb, "index.html");
+		strbuf_puts(sb, "index");
 	else
-		strbuf_printf(sb, "projects/%s/index.html", pslug);
+		strbuf_printf(sb, "projects/%s/index", pslug);
+}
+
+void
+url_project(strbuf *sb, const char *pslug)
+{
+	url_project_page(sb, pslug);
+	strbuf_puts(sb, ".html");
 }
 
 void
@@ -204,9 +211,33 @@ url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,
 }
 
 void
+url_conflict_page(strbuf *sb, const char *slug)
+{
+	strbuf_printf(sb, "conflicts/%s", slug);
+}
+
+void
 url_conflict(strbuf *sb, const char *slug)
 {
-	strbuf_printf(sb, "conflicts/%s.html", slug);
+	url_conflict_page(sb, slug);
+	strbuf_puts(sb, ".html");
+}
+
+json_t *
+item_conflict_page(const char *id)
+{
+	char slug[SLUG_SIZE];
+	strbuf sb;
+	json_t *v;
+
+	if (id == NULL)
+		return json_null();
+	slug_make(slug, id);
+	strbuf_init(&sb);
+	url_conflict_page(&sb, slug);
+	v = json_stringn(sb.data, sb.len);
+	strbuf_free(&sb);
+	return v;
 }
 
 void
@@ -385,11 +416,14 @@ fact_head(struct jbuild *b, const char *layer, const char *id,
 }
 
 /* A fact item's dates and the open conflict it belongs to (kind as
- * conflict members name its table). */
+ * conflict members name its table): its id and its page
+ * (item_conflict_page). */
 static void
 fact_dates(struct jbuild *b, const struct site_model *m, enum fact_layer layer,
     const char *id, const char *created, const char *updated)
 {
+	const char *c = model_marker_of(m, layer, id);
+
 	jb_take(b, "created", item_date(created));
 	jb_take(b, "updated", item_date(updated));
 	jb_str_or_null(b, "created_at", created);
@@ -398,7 +432,8 @@ fact_dates(struct jbuild *b, const struct site_model *m, enum fact_layer layer,
 	 * rows share a day (item_table_dates). */
 	jb_take(b, "created_shown", item_date(created));
 	jb_take(b, "updated_shown", item_date(updated));
-	jb_str_or_null(b, "conflict", model_marker_of(m, layer, id));
+	jb_str_or_null(b, "conflict", c);
+	jb_take(b, "conflict_page", item_conflict_page(c));
 }
 
 /* The keys every fact item ends with: who last changed it, its check. */

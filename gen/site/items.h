@@ -41,6 +41,11 @@ json_t *item_memory(const struct site_model *m, const struct fact_memory *f);
  * to sb. */
 void url_project(strbuf *sb, const char *pslug);
 
+/* The same page without its extension, as a template links it (adding
+ * ".md" or ".html"): "projects/<pslug>/index", or "index" for pslug "".
+ * Appended to sb. */
+void url_project_page(strbuf *sb, const char *pslug);
+
 /* A fact's row: url_project(pslug), "#", and its anchor ("state-",
  * "entity-" or "memory-", item_layer_name, then slug). Appended to sb. */
 void url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,
@@ -48,6 +53,15 @@ void url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,
 
 /* A conflict's page, "conflicts/<slug>.html". Appended to sb. */
 void url_conflict(strbuf *sb, const char *slug);
+
+/* The same page without its extension, "conflicts/<slug>". Appended to
+ * sb. */
+void url_conflict_page(strbuf *sb, const char *slug);
+
+/* A new JSON string of url_conflict_page of the slug of conflict id, as
+ * a template links it ("{{conflict_page}}.md" from the site's root), or
+ * null for id NULL. */
+json_t *item_conflict_page(const char *id);
 
 /*
  * Where check id in project (canonical id, "" for none) is shown: its

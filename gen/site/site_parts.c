@@ -310,7 +310,7 @@ agrees(const struct entry *ent, size_t p, size_t k, const json_t *line)
 
 /* Fold entry k into line, the line of the agreeing entry before it:
  * its anchor, its layer, its source, and its rationale, actor, conflict
- * and check where line has none. */
+ * (and its conflict_page) and check where line has none. */
 static void
 fold_into(json_t *line, const struct entry *e)
 {
@@ -349,6 +349,10 @@ fold_into(json_t *line, const struct entry *e)
 			json_object_set(line, refs[i], json_object_get(
 			    e->item, refs[i]));
 	}
+	/* The conflict's page goes with its id (both null or both set). */
+	if (json_is_null(json_object_get(line, "conflict_page")))
+		json_object_set(line, "conflict_page", json_object_get(e->item,
+		    "conflict_page"));
 	strbuf_free(&sb);
 	free(src);
 }

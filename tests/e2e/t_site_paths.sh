@@ -54,6 +54,21 @@ lc=$?
 expect "markers and member links still resolve" sh -c "test $lc = 0 || { sed 's/^/#   /' links.log; exit 1; }"
 expect "the traversal project's disputed fact links its conflict page" sh -c "
     grep -q 'class=\"disputed\" href=\"../../conflicts/tmp-evil--' box/site/projects/etc--*/index.html"
+# templates/README.md, fact items: conflict_page is where the fact's open
+# conflict is shown, from the site's root; a user template that spells
+# the path from the conflict's slug, as the built-in ones did, still
+# makes the same pages.
+mkdir utpl
+printf '{{#each state_groups}}{{#each items}}{{#if conflict}}[d](../../{{conflict_page}}.md)\n{{/if}}{{/each}}{{/each}}' > utpl/project.md
+mirror build --store p.db --out usite --no-sweep --templates utpl
+expect "a template links a fact's conflict by conflict_page" sh -c "
+    test $RC = 0 && grep -qx '\\[d\\](../../conflicts/tmp-evil--[0-9a-f]*\\.md)' usite/projects/etc--*/index.md &&
+    test -f \"usite/\$(sed -n 's|^\\[d\\](../../\\(.*\\)\\.md)\$|\\1|p' usite/projects/etc--*/index.md).md\""
+sed 's#{{conflict_page}}#conflicts/{{conflict|slug}}#g' "$MIRROR_TOP/templates/project.md" > utpl/project.md
+mirror build --store p.db --out usite --no-sweep --templates utpl
+expect "a template that spells conflicts/{{conflict|slug}} makes the same pages" sh -c "
+    test $RC = 0 && for f in box/site/projects/*/index.md box/site/projects/*/index.html; do
+        cmp -s \"\$f\" \"usite/\${f#box/site/}\" || exit 1; done"
 
 # --- all-or-nothing -----------------------------------------------------------
 new_store s.db "$data/site.sql" || exit 1

@@ -2,7 +2,8 @@
  * test_items.c: gen/site/items, what a fact table says in its columns:
  * a date with its time only where another date of the table falls on
  * the same day at another minute, and a Confidence column only where
- * some row's confidence is not 1.
+ * some row's confidence is not 1; the pages a template links (a
+ * project's overview, a conflict's page), made as the site's URLs are.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "render/slug.h"
 #include "site/items.h"
 
 /* The string key of o, or "(null)" for a JSON null. */
@@ -131,6 +133,47 @@ test_confidence(void **state)
 	}
 }
 
+/* A page's path as a template links it is its URL without ".html";
+ * a conflict's page, from the slug of its id; null for no conflict. */
+static void
+test_pages(void **state)
+{
+	static const char *const pslugs[] = { "p1", "etc--1a2b", "" };
+	char slug[SLUG_SIZE];
+	strbuf a, b;
+	json_t *v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pslugs) / sizeof(pslugs[0]); i++) {
+		strbuf_init(&a);
+		strbuf_init(&b);
+		url_project(&a, pslugs[i]);
+		url_project_page(&b, pslugs[i]);
+		strbuf_puts(&b, ".html");
+		assert_string_equal(a.data, b.data);
+		strbuf_free(&a);
+		strbuf_free(&b);
+	}
+	strbuf_init(&a);
+	url_project_page(&a, "");
+	assert_string_equal(a.data, "index");
+	strbuf_reset(&a);
+	url_conflict(&a, "c-1");
+	assert_string_equal(a.data, "conflicts/c-1.html");
+	strbuf_free(&a);
+	v = item_conflict_page("../../tmp/Evil");
+	slug_make(slug, "../../tmp/Evil");
+	strbuf_init(&a);
+	strbuf_printf(&a, "conflicts/%s", slug);
+	assert_string_equal(json_string_value(v), a.data);
+	assert_int_equal(strncmp(slug, "tmp-evil--", 10), 0);
+	strbuf_free(&a);
+	json_decref(v);
+	v = item_conflict_page(NULL);
+	assert_true(json_is_null(v));
+	json_decref(v);
+}
+
 int
 main(void)
 {
@@ -139,6 +182,7 @@ main(void)
 		cmocka_unit_test(test_when_set),
 		cmocka_unit_test(test_table_dates),
 		cmocka_unit_test(test_confidence),
+		cmocka_unit_test(test_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
