@@ -224,6 +224,22 @@ url_conflict(strbuf *sb, const char *slug)
 }
 
 json_t *
+item_project_page(const struct site_model *m, long i)
+{
+	strbuf sb;
+	json_t *v;
+
+	if (i < 0)
+		return json_null();
+	strbuf_init(&sb);
+	url_project_page(&sb, m->projects[i].id[0] == '\0' ? "" :
+	    m->pslug[i]);
+	v = json_stringn(sb.data, sb.len);
+	strbuf_free(&sb);
+	return v;
+}
+
+json_t *
 item_conflict_page(const char *id)
 {
 	char slug[SLUG_SIZE];

@@ -51,6 +51,12 @@ void url_project_page(strbuf *sb, const char *pslug);
 void url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,
     const char *slug);
 
+/* A new JSON string of url_project_page of m->projects[i], the page
+ * that shows its facts, as a template links it ("{{page}}.md#<anchor>"
+ * from the site's root): its overview, or "index" for the no-project
+ * group (id ""); null for i < 0 (a fact shown nowhere). */
+json_t *item_project_page(const struct site_model *m, long i);
+
 /* A conflict's page, "conflicts/<slug>.html". Appended to sb. */
 void url_conflict(strbuf *sb, const char *slug);
 

@@ -228,6 +228,7 @@ fact_json(const struct site_model *m, const struct fact_name *f)
 	    json_string(m->pslug[i]) : json_null());
 	jb_bool(&b, "on_index", i >= 0 && loose);
 	jb_bool(&b, "linked", i >= 0);
+	jb_take(&b, "page", item_project_page(m, i));
 	return jb_done(&b);
 }
 

@@ -30,8 +30,8 @@ str_or_null(const char *s)
 }
 
 /* Where fact f is shown: its project's overview, or the index for the
- * no-project group; a relationship and a gone row are shown nowhere.
- * And its project's name. */
+ * no-project group ("page", item_project_page); a relationship and a
+ * gone row are shown nowhere. And its project's name. */
 static void
 fact_place(json_t *o, const struct site_model *m,
     const struct violation_fact *f)
@@ -44,6 +44,7 @@ fact_place(json_t *o, const struct site_model *m,
 	json_object_set_new(o, "project_slug", i >= 0 &&
 	    f->project[0] != '\0' ? json_string(m->pslug[i]) : json_null());
 	json_object_set_new(o, "linked", json_boolean(i >= 0));
+	json_object_set_new(o, "page", item_project_page(m, i));
 	json_object_set_new(o, "project_name", f->project == NULL ?
 	    json_null() : json_string(f->project[0] == '\0' ?
 	    "(no project)" : (i = model_project_index(m, f->project)) >= 0 ?

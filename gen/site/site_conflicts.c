@@ -155,7 +155,8 @@ kind_words(strbuf *sb, const struct conflict *c, const char *fav)
 }
 
 /* Where the member's fact is rendered: its project's overview, or the
- * site index for the no-project group; both null when the row is gone. */
+ * site index for the no-project group ("page", item_project_page); both
+ * null when the row is gone. */
 static void
 member_place(json_t *o, const struct site_model *m,
     const struct conflict_member *cm)
@@ -168,6 +169,7 @@ member_place(json_t *o, const struct site_model *m,
 	json_object_set_new(o, "project_slug", i >= 0 &&
 	    cm->project[0] != '\0' ? json_string(m->pslug[i]) : json_null());
 	json_object_set_new(o, "linked", json_boolean(i >= 0));
+	json_object_set_new(o, "page", item_project_page(m, i));
 }
 
 /* The JSON object of member cm, or NULL when json_pack fails. */
@@ -810,22 +812,12 @@ copy_keys(json_t *dst, const json_t *src, const char *const *keys,
 /* Where the member v (its page object) is shown, into m as checks
  * name a violation's place: "page", its project's overview, the index
  * (no project) or null (not shown: the row is gone or its project
- * unknown), and "anchor" there. */
+ * unknown), as member_place made it, and "anchor" there. */
 static void
 member_page(json_t *m, const json_t *v)
 {
-	const char *ps = json_string_value(json_object_get(v, "project_slug"));
-	strbuf sb;
-
-	strbuf_init(&sb);
-	if (json_is_true(json_object_get(v, "on_index")))
-		strbuf_puts(&sb, "index");
-	else if (ps != NULL && json_is_true(json_object_get(v, "linked")))
-		strbuf_printf(&sb, "projects/%s/index", ps);
-	json_object_set_new(m, "page", sb.len > 0 ? json_string(sb.data) :
-	    json_null());
+	json_object_set(m, "page", json_object_get(v, "page"));
 	json_object_set(m, "anchor", json_object_get(v, "anchor"));
-	strbuf_free(&sb);
 }
 
 /*

@@ -69,6 +69,22 @@ mirror build --store p.db --out usite --no-sweep --templates utpl
 expect "a template that spells conflicts/{{conflict|slug}} makes the same pages" sh -c "
     test $RC = 0 && for f in box/site/projects/*/index.md box/site/projects/*/index.html; do
         cmp -s \"\$f\" \"usite/\${f#box/site/}\" || exit 1; done"
+# templates/README.md: a conflict member's, a check's fact's and an A to Z
+# fact's "page" is where the fact is shown, from the site's root.
+rm utpl/project.md
+printf '{{#each conflict.members}}{{#if linked}}[m](../{{page}}.md#{{anchor|id}})\n{{/if}}{{/each}}' > utpl/conflict.md
+mirror build --store p.db --out usite --no-sweep --templates utpl
+expect "a template links a conflict member's fact by page" sh -c "
+    test $RC = 0 && grep -qx '\\[m\\](../projects/etc--[0-9a-f]*/index\\.md#state-s1--[0-9a-f]*)' usite/conflicts/tmp-evil--*.md"
+old_fact='{{#if on_index}}\1index.md{{else}}\1projects/{{project_slug|url}}/index.md{{/if}}#'
+for t in conflict check atoz_letter; do
+    sed "s,(\(\(\.\./\)*\){{page}}\.md#,(${old_fact},g" "$MIRROR_TOP/templates/$t.md" > utpl/$t.md
+done
+mirror build --store p.db --out usite --no-sweep --templates utpl
+expect "templates that spell a fact's page from project_slug and on_index make the same pages" sh -c "
+    test $RC = 0 && ! cmp -s utpl/check.md '$MIRROR_TOP/templates/check.md' &&
+    for f in box/site/conflicts/*.* box/site/keys/*; do
+        cmp -s \"\$f\" \"usite/\${f#box/site/}\" || exit 1; done"
 
 # --- all-or-nothing -----------------------------------------------------------
 new_store s.db "$data/site.sql" || exit 1
