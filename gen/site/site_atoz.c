@@ -215,6 +215,7 @@ fact_json(const struct site_model *m, const struct fact_name *f)
 		slug_make(slug, c);
 	jb_take(&b, "conflict_slug", c != NULL ? json_string(slug) :
 	    json_null());
+	jb_take(&b, "conflict_page", item_conflict_page(c));
 	jb_str(&b, "layer", f->layer);
 	jb_str(&b, "id", f->id);
 	jb_take(&b, "anchor", item_anchor(f->layer, f->id));

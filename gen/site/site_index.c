@@ -226,10 +226,10 @@ disputed_words(json_t *row, const struct site_model *m, size_t i)
 		char slug[SLUG_SIZE];
 
 		slug_make(slug, c->id);
-		json_array_append_new(out, item_must(json_pack("{s:s, s:s, "
-		    "s:o}", "slug", slug, "question", c->question,
-		    "statement", conflict_statement_json(c, 1)), "conflict",
-		    c->id));
+		json_array_append_new(out, item_must(json_pack("{s:s, s:o, "
+		    "s:s, s:o}", "slug", slug, "page", item_conflict_page(
+		    c->id), "question", c->question, "statement",
+		    conflict_statement_json(c, 1)), "conflict", c->id));
 	}
 	json_object_set_new(row, "disputed", out);
 	json_object_set_new(row, "disputed_more", json_integer(

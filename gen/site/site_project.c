@@ -208,6 +208,7 @@ open_conflicts(const struct site_model *m, size_t i)
 		slug_make(slug, c->id);
 		json_object_set_new(o, "id", json_string(c->id));
 		json_object_set_new(o, "slug", json_string(slug));
+		json_object_set_new(o, "page", item_conflict_page(c->id));
 		json_object_set_new(o, "question", json_string(c->question));
 		/* Said in the one form of a conflict (doc/site.md,
 		 * "Conflicts in words"). */

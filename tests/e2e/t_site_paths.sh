@@ -76,6 +76,12 @@ printf '{{#each conflict.members}}{{#if linked}}[m](../{{page}}.md#{{anchor|id}}
 mirror build --store p.db --out usite --no-sweep --templates utpl
 expect "a template links a conflict member's fact by page" sh -c "
     test $RC = 0 && grep -qx '\\[m\\](../projects/etc--[0-9a-f]*/index\\.md#state-s1--[0-9a-f]*)' usite/conflicts/tmp-evil--*.md"
+# templates/README.md: a project's "disputed" conflicts have their page too.
+printf '{{#each disputed}}[c](../../{{page}}.md)\n{{/each}}' > utpl/project.md
+mirror build --store p.db --out usite --no-sweep --templates utpl
+expect "a template links a project's open conflict by page" sh -c "
+    test $RC = 0 && grep -qx '\\[c\\](../../conflicts/tmp-evil--[0-9a-f]*\\.md)' usite/projects/etc--*/index.md"
+rm utpl/project.md
 old_fact='{{#if on_index}}\1index.md{{else}}\1projects/{{project_slug|url}}/index.md{{/if}}#'
 for t in conflict check atoz_letter; do
     sed "s,(\(\(\.\./\)*\){{page}}\.md#,(${old_fact},g" "$MIRROR_TOP/templates/$t.md" > utpl/$t.md
