@@ -263,6 +263,7 @@ project_row(const struct site_model *m, size_t i, long long open)
 	    "project", p->id);
 	json_object_set_new(row, "open_errors", json_integer(
 	    (json_int_t)errors));
+	json_object_set_new(row, "page", item_project_page(m, (long)i));
 	disputed_words(row, m, i);
 	return row;
 }

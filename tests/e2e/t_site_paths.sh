@@ -82,6 +82,13 @@ mirror build --store p.db --out usite --no-sweep --templates utpl
 expect "a template links a project's open conflict by page" sh -c "
     test $RC = 0 && grep -qx '\\[c\\](../../conflicts/tmp-evil--[0-9a-f]*\\.md)' usite/projects/etc--*/index.md"
 rm utpl/project.md
+# templates/README.md: the index's worst projects have their overview's page.
+printf '{{#each worst}}[w]({{page}}.md)\n{{/each}}' > utpl/index.md
+mirror build --store p.db --out usite --no-sweep --templates utpl
+expect "a template links a worst project's overview by page" sh -c "
+    test $RC = 0 && grep -qx '\\[w\\](projects/etc--[0-9a-f]*/index\\.md)' usite/index.md &&
+    test -f \"usite/\$(sed -n 's|^\\[w\\](\\(projects/etc--.*\\))\$|\\1|p' usite/index.md)\""
+rm utpl/index.md
 old_fact='{{#if on_index}}\1index.md{{else}}\1projects/{{project_slug|url}}/index.md{{/if}}#'
 for t in conflict check atoz_letter; do
     sed "s,(\(\(\.\./\)*\){{page}}\.md#,(${old_fact},g" "$MIRROR_TOP/templates/$t.md" > utpl/$t.md
