@@ -1430,6 +1430,104 @@ facts_reader_open(struct facts_reader **out, mirror_store *st,
 	return rc;
 }
 
+/* A deep copy of JSON value j (NULL for NULL); exits when out of
+ * memory, as xalloc does. */
+static json_t *
+facts_json_copy(json_t *j)
+{
+	json_t *c = j != NULL ? json_deep_copy(j) : NULL;
+
+	if (j != NULL && c == NULL)
+		xalloc_fail(sizeof(json_t));
+	return c;
+}
+
+/* The state rows and entities of f copied into out (whose arrays are
+ * empty). Returns nothing; out owns what it holds. */
+static void
+copy_state_ent(struct project_facts *out, const struct project_facts *f)
+{
+	out->state = xcalloc(f->n_state + 1, sizeof(*out->state));
+	for (size_t i = 0; i < f->n_state; i++) {
+		const struct fact_state *a = &f->state[i];
+
+		out->state[i] = (struct fact_state){ xstrdup(a->id),
+		    xstrdup(a->project), xstrdup(a->category),
+		    xstrdup(a->key), xstrdup(a->value), xstrdup(a->source),
+		    xstrdup(a->status), xstrdup(a->created_at),
+		    xstrdup(a->updated_at), a->confidence };
+	}
+	out->n_state = f->n_state;
+	out->ent = xcalloc(f->n_ent + 1, sizeof(*out->ent));
+	for (size_t i = 0; i < f->n_ent; i++) {
+		const struct fact_entity *a = &f->ent[i];
+
+		out->ent[i] = (struct fact_entity){ xstrdup(a->id),
+		    xstrdup(a->type), xstrdup(a->name), xstrdup(a->project),
+		    xstrdup(a->description), xstrdup(a->status),
+		    xstrdup(a->created_at), xstrdup(a->updated_at),
+		    facts_json_copy(a->properties), facts_json_copy(a->source_refs),
+		    a->confidence };
+	}
+	out->n_ent = f->n_ent;
+}
+
+/* The relationships, memories and far ends of f copied into out (whose
+ * arrays are empty). Returns nothing; out owns what it holds. */
+static void
+copy_rel_mem(struct project_facts *out, const struct project_facts *f)
+{
+	out->rel = xcalloc(f->n_rel + 1, sizeof(*out->rel));
+	for (size_t i = 0; i < f->n_rel; i++)
+		out->rel[i] = (struct fact_rel){ xstrdup(f->rel[i].id),
+		    xstrdup(f->rel[i].source), xstrdup(f->rel[i].target),
+		    xstrdup(f->rel[i].type), f->rel[i].confidence };
+	out->n_rel = f->n_rel;
+	out->mem = xcalloc(f->n_mem + 1, sizeof(*out->mem));
+	for (size_t i = 0; i < f->n_mem; i++) {
+		const struct fact_memory *a = &f->mem[i];
+
+		out->mem[i] = (struct fact_memory){ xstrdup(a->id),
+		    xstrdup(a->type), xstrdup(a->content), xstrdup(a->project),
+		    xstrdup(a->status), xstrdup(a->created_at),
+		    xstrdup(a->updated_at), xstrdup(a->valid_until),
+		    xstrdup(a->graduated_to), facts_json_copy(a->domain_tags),
+		    a->reference_count, a->confidence, a->expired };
+	}
+	out->n_mem = f->n_mem;
+	out->far = xcalloc(f->n_far + 1, sizeof(*out->far));
+	for (size_t i = 0; i < f->n_far; i++)
+		out->far[i] = (struct fact_far){ xstrdup(f->far[i].id),
+		    xstrdup(f->far[i].project), xstrdup(f->far[i].name),
+		    xstrdup(f->far[i].status) };
+	out->n_far = f->n_far;
+}
+
+struct facts_kept *
+facts_kept_copy(const struct facts_kept *k, const char *const *ids,
+    size_t n)
+{
+	struct facts_kept *c = xcalloc(1, sizeof(*c));
+
+	c->p = xcalloc(n + 1, sizeof(*c->p));
+	for (size_t i = 0; i < k->n; i++) {
+		const struct kept_project *from = &k->p[i];
+		struct kept_project *to;
+		size_t j = 0;
+
+		/* k is by id: the copy stays so. */
+		while (j < n && strcmp(ids[j], from->id) != 0)
+			j++;
+		if (j == n)
+			continue;
+		to = &c->p[c->n++];
+		to->id = xstrdup(from->id);
+		copy_state_ent(&to->f, &from->f);
+		copy_rel_mem(&to->f, &from->f);
+	}
+	return c;
+}
+
 void
 facts_kept_free(struct facts_kept *k)
 {

@@ -222,6 +222,16 @@ int facts_kept_covers(const struct facts_kept *k, const char *const *ids,
 void facts_kept_free(struct facts_kept *k);   /* NULL is fine */
 
 /*
+ * A new set holding a deep copy of each project of k whose id is one of
+ * ids[0..n) (any order, no duplicates): for a second reader of the same
+ * rows (facts_plan's kept) beside the one that moves them out of k. k
+ * must not change meanwhile (copy before that reader starts). Returns
+ * the set (never NULL); the caller frees it with facts_kept_free.
+ */
+struct facts_kept *facts_kept_copy(const struct facts_kept *k,
+    const char *const *ids, size_t n);
+
+/*
  * Set *out to the store snapshot checksum: a hash of every column of
  * every row of the tables mirror reads (projects, project_state,
  * entities, relationships, memories, conflicts, conflict_members,

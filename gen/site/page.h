@@ -65,6 +65,10 @@ struct site_writer {
 	                                 pages were kept whole (site.c), so
 	                                 its facts are not even read; NULL:
 	                                 none */
+	struct facts_kept *search_kept;  /* the search update's copy of the
+	                                 check's kept facts of the projects
+	                                 read again (site.c, plan_search);
+	                                 NULL: none */
 	const struct site_progress *progress;  /* NULL: none */
 	const struct table_kinds *kinds;  /* the templates' tables, whose
 	                                 labels the stylesheet holds

@@ -214,6 +214,27 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 }
 
 /*
+ * For the search's update (site_search.c, changed_reader), which runs
+ * beside the projects family while that family's reader moves the
+ * check's kept facts out of m->kept: a copy of those of scope[0..n)
+ * (the projects read again, the no-project group first) into
+ * w->search_kept, taken here, before any family starts, when the check
+ * kept each of them and they are few enough for an update (an eighth of
+ * the projects, past which the index is made whole). So the search
+ * documents come from the rows the project pages show, without a scan
+ * of every table for them. Returns nothing.
+ */
+static void
+plan_search(struct site_writer *w, const struct site_model *m,
+    const char *const *scope, size_t n)
+{
+	if (m->kept == NULL || (n - 1) * 8 > m->n_projects + 8 ||
+	    !facts_kept_covers(m->kept, scope, n))
+		return;
+	w->search_kept = facts_kept_copy(m->kept, scope, n);
+}
+
+/*
  * Before the families: record each project's unit, keep the pages of
  * those whose unit is unchanged (w->kept), and limit the facts reader
  * to the others and the no-project group. Returns 0 or < 0.
@@ -263,6 +284,7 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 		int covered = m->kept != NULL && facts_kept_covers(m->kept,
 		    scope, n_scope);
 
+		plan_search(pc->w, m, scope, n_scope);
 		rc = facts_reader_open(&m->facts, m->st, &(const struct
 		    facts_plan){ .now = m->now, .ids = scope, .n = n_scope,
 		    .kept = covered ? m->kept : NULL }, err);
@@ -371,6 +393,7 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	memset(&m->loose, 0, sizeof(m->loose));
 	*pages = w.pages;
 	free(w.kept);
+	facts_kept_free(w.search_kept);
 	writer_free(&w);
 	table_kinds_free(kinds);
 	strbuf_free(&css);

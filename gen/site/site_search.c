@@ -574,29 +574,33 @@ names_shared(const struct site_model *m)
 	return shared;
 }
 
-/* A reader of the family's connection for the projects of the units
- * that changed (u[0..n), in the digest's order: by id) alone, into *r;
- * NULL on the model's own connection, whose scope (a scoped plan's) is
- * the projects family's. Returns 0 or < 0 with err set. */
+/* A reader of the projects of the units that changed (u[0..n), in the
+ * digest's order: by id) alone, into *r: of the check's kept facts when
+ * the plan copied them all for the search (site.c, plan_search: the
+ * rows the project pages show, no table scanned); else of the family's
+ * connection, or NULL on the model's own connection, whose scope (a
+ * scoped plan's) is the projects family's. Returns 0 or < 0 with err
+ * set. */
 static int
 changed_reader(struct facts_reader **r, const struct search_run *sr,
     const struct page_unit *u, size_t n, mirror_error *err)
 {
 	const struct site_model *m = sr->pc->m;
+	struct facts_kept *kept = sr->pc->w->search_kept;
 	const char **ids = xcalloc(n + 1, sizeof(*ids));
 	size_t k = 0;
-	int rc;
+	int rc = 0;
 
 	*r = NULL;
-	if (sr->pc->st == m->st) {
-		free(ids);
-		return 0;
-	}
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(u[i].prev, u[i].hex) != 0 && u[i].project >= 0)
 			ids[k++] = m->projects[u[i].project].id;
-	rc = facts_reader_open(r, sr->pc->st, &(const struct facts_plan){
-	    .now = m->now, .ids = ids, .n = k }, err);
+	if (kept != NULL && facts_kept_covers(kept, ids, k))
+		rc = facts_reader_open(r, sr->pc->st, &(const struct
+		    facts_plan){ .now = m->now, .kept = kept }, err);
+	else if (sr->pc->st != m->st)
+		rc = facts_reader_open(r, sr->pc->st, &(const struct
+		    facts_plan){ .now = m->now, .ids = ids, .n = k }, err);
 	free(ids);
 	return rc;
 }

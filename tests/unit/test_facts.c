@@ -443,8 +443,20 @@ test_reader_wide(void **state)
 	wide_case("4", "wal", 0);
 }
 
-/* What f holds, every field a page shows of each row, one line a row,
- * into sb: two reads agree when their texts do. */
+/* JSON value j (NULL: "(null)") and a newline into sb, its keys
+ * sorted. */
+static void
+json_text(strbuf *sb, const json_t *j)
+{
+	char *t = j != NULL ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS |
+	    JSON_ENCODE_ANY) : NULL;
+
+	strbuf_printf(sb, "%s\n", t != NULL ? t : "(null)");
+	free(t);
+}
+
+/* What f holds, every field of each row, one line a row (an entity's
+ * JSON on two more), into sb: two reads agree when their texts do. */
 static void
 facts_text(strbuf *sb, const struct project_facts *f)
 {
@@ -460,19 +472,26 @@ facts_text(strbuf *sb, const struct project_facts *f)
 	for (size_t k = 0; k < f->n_ent; k++) {
 		const struct fact_entity *v = &f->ent[k];
 
-		strbuf_printf(sb, "e %s|%s|%s|%s|%s|%s|%s|%s\n", v->id,
+		strbuf_printf(sb, "e %s|%s|%s|%s|%s|%s|%s|%s|%g|", v->id,
 		    v->type, v->name, v->project, S(v->description),
-		    v->status, S(v->created_at), S(v->updated_at));
+		    v->status, S(v->created_at), S(v->updated_at),
+		    v->confidence);
+		json_text(sb, v->properties);
+		json_text(sb, v->source_refs);
 	}
 	for (size_t k = 0; k < f->n_rel; k++)
-		strbuf_printf(sb, "r %s|%s|%s|%s\n", f->rel[k].id,
-		    f->rel[k].source, f->rel[k].target, f->rel[k].type);
+		strbuf_printf(sb, "r %s|%s|%s|%s|%g\n", f->rel[k].id,
+		    f->rel[k].source, f->rel[k].target, f->rel[k].type,
+		    f->rel[k].confidence);
 	for (size_t k = 0; k < f->n_mem; k++) {
 		const struct fact_memory *v = &f->mem[k];
 
-		strbuf_printf(sb, "m %s|%s|%s|%s|%s|%s|%d\n", v->id, v->type,
-		    v->content, v->project, v->status, S(v->valid_until),
-		    v->expired);
+		strbuf_printf(sb, "m %s|%s|%s|%s|%s|%s|%d|%s|%s|%s|%lld|%g|",
+		    v->id, v->type, v->content, v->project, v->status,
+		    S(v->valid_until), v->expired, S(v->created_at),
+		    S(v->updated_at), S(v->graduated_to), v->reference_count,
+		    v->confidence);
+		json_text(sb, v->domain_tags);
 	}
 	for (size_t k = 0; k < f->n_far; k++)
 		strbuf_printf(sb, "f %s|%s|%s|%s\n", f->far[k].id,
@@ -520,8 +539,9 @@ texts_free(strbuf text[PLAN_N])
  * (issue 72, item 4: every promise of "the same result, faster" checked
  * against the plain plan, here, not by the whole suite by accident):
  * wide (on connections of its own), a scope found by the projects'
- * names and by the digest's row ids, and what a keeping check kept;
- * out of a scope, a project reads as empty. Each check plan passes or
+ * names and by the digest's row ids, and what a keeping check kept
+ * and a copy of it (facts_kept_copy, whole and of one project); out of
+ * a scope, a project reads as empty. Each check plan passes or
  * fails as the plain check does for the projects it covers.
  */
 static void
@@ -530,7 +550,7 @@ test_plans(void **state)
 	static const char *const all[] = { "", "ghost", "p05", "p06" };
 	strbuf want[PLAN_N], got[PLAN_N];
 	struct store_digest d;
-	struct facts_kept *k = NULL;
+	struct facts_kept *k = NULL, *c;
 	mirror_error err;
 	mirror_store *st;
 
@@ -566,12 +586,35 @@ test_plans(void **state)
 		assert_int_equal(facts_check(st, &(const struct facts_plan){
 		    .ids = &all[2], .n = 2, .d = rows ? &d : NULL,
 		    .keep = &k }, &err), 0);
+		c = facts_kept_copy(k, all, PLAN_N);
 		read_by_plan(got, st, &(const struct facts_plan){ .kept = k });
 		for (size_t i = 0; i < PLAN_N; i++)
 			assert_string_equal(got[i].data, i == 1 ? "" :
 			    want[i].data);
 		texts_free(got);
 		facts_kept_free(k);
+		/* Its copy (the search's, site.c), read after the set was
+		 * moved out and freed: the same rows, its own. */
+		assert_true(facts_kept_covers(c, &all[2], 2));
+		assert_false(facts_kept_covers(c, &all[1], 1));
+		read_by_plan(got, st, &(const struct facts_plan){ .kept = c });
+		for (size_t i = 0; i < PLAN_N; i++)
+			assert_string_equal(got[i].data, i == 1 ? "" :
+			    want[i].data);
+		texts_free(got);
+		facts_kept_free(c);
+		/* A copy of one project holds it alone. */
+		assert_int_equal(facts_check(st, &(const struct facts_plan){
+		    .ids = &all[2], .n = 2, .d = rows ? &d : NULL,
+		    .keep = &k }, &err), 0);
+		c = facts_kept_copy(k, &all[3], 1);
+		facts_kept_free(k);
+		read_by_plan(got, st, &(const struct facts_plan){ .kept = c });
+		for (size_t i = 0; i < PLAN_N; i++)
+			assert_string_equal(got[i].data, i == 3 ?
+			    want[i].data : "");
+		texts_free(got);
+		facts_kept_free(c);
 	}
 	digest_free(&d);
 	texts_free(want);
