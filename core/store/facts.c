@@ -22,6 +22,7 @@
 #include "store/storerow.h"
 #include "sys/clock.h"
 #include "sys/jobs.h"
+#include "sys/work.h"
 #include "util/array.h"
 #include "util/byid.h"
 #include "util/hash.h"
@@ -812,6 +813,7 @@ struct facts_reader {
 	int done[T_N];          /* stepped past the last row */
 	char *last;             /* the project read last; NULL before */
 	sqlite3_stmt *far;      /* farends_read's lookup; NULL until used */
+	int scoped;             /* SCOPE_*: how its reads are limited */
 };
 
 /* SQLite's BINARY order of a (n bytes) against NUL-terminated b. */
@@ -903,6 +905,7 @@ reader_open(struct facts_reader **out, mirror_store *st, time_t now,
 	struct facts_reader *r = *out = reader_new(st, now);
 	int rc;
 
+	r->scoped = scoped;
 	for (int t = 0; t < T_N; t++)
 		if ((rc = prepare_table(&r->stmt[t], st, t, scoped, err)) < 0)
 			return rc;
@@ -1042,6 +1045,11 @@ facts_reader_close(struct facts_reader *r)
 {
 	if (r == NULL)
 		return;
+	for (int t = 0; r->scoped != SCOPE_NONE && t < T_N; t++)
+		if (r->stmt[t] != NULL)
+			work_add(&work_scope_scans, (unsigned long long)
+			    sqlite3_stmt_status(r->stmt[t],
+			    SQLITE_STMTSTATUS_FULLSCAN_STEP, 0));
 	for (int t = 0; t < T_N; t++)
 		sqlite3_finalize(r->stmt[t]);
 	for (int t = 0; t < T_N; t++)

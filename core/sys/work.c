@@ -5,7 +5,7 @@
 
 #include "sys/work.h"
 
-struct work_count work_rows, work_rule_rows;
+struct work_count work_rows, work_rule_rows, work_scope_scans;
 
 /* The counter this thread's rows go into (NULL: work_rows). */
 static _Thread_local struct work_count *rows_into;

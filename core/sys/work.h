@@ -43,6 +43,16 @@ work_get(struct work_count *c)
 extern struct work_count work_rows, work_rule_rows;
 
 /*
+ * The steps of full table scans (SQLite's SQLITE_STMTSTATUS_FULLSCAN_STEP)
+ * of the reads limited to some projects (store/facts.h, a plan's ids: a
+ * scoped check or reader), added as each reader closes: a read of the
+ * scope's rows found by their row ids steps those rows (the scope's list
+ * of them), one that filters each table by its project column every row
+ * of the store.
+ */
+extern struct work_count work_scope_scans;
+
+/*
  * Count the rows this thread steps from now into c (&work_rows again
  * to end). Returns the counter it counted them into until now.
  */

@@ -124,7 +124,7 @@ work_json(const struct build_work *w)
 		json_object_set_new(rows, build_phase_names[i],
 		    json_integer((json_int_t)w->rows[i]));
 	return json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-	    "s:I}",
+	    "s:I, s:I}",
 	    "rows", rows,
 	    "rule_rows", (json_int_t)w->rule_rows, "pages_rendered",
 	    (json_int_t)w->pages_rendered, "files_written",
@@ -134,7 +134,8 @@ work_json(const struct build_work *w)
 	    (json_int_t)w->search_docs, "atoz_rows",
 	    (json_int_t)w->atoz_rows, "atoz_store_rows",
 	    (json_int_t)w->atoz_store_rows, "atoz_kept_rows",
-	    (json_int_t)w->atoz_kept_rows, "search_peak_bytes",
+	    (json_int_t)w->atoz_kept_rows, "scope_scan_steps",
+	    (json_int_t)w->scope_scan_steps, "search_peak_bytes",
 	    (json_int_t)w->search_peak_bytes);
 }
 

@@ -121,8 +121,8 @@ extern const char *const build_phase_names[PH_N];
  * its phases stepped, the rules' rows, the pages it rendered, the files
  * and bytes it wrote into DIR, the bytes its pages' digests hashed, the
  * search documents and A-Z rows it took in (and the store rows the
- * A-Z read), and the most bytes its
- * search indexes held at once.
+ * A-Z read), the steps SQLite's full scans took in the reads of some
+ * projects, and the most bytes its search indexes held at once.
  */
 struct build_work {
 	unsigned long long rows[PH_N], rule_rows, pages_rendered;
@@ -131,6 +131,8 @@ struct build_work {
 	unsigned long long atoz_rows;
 	unsigned long long atoz_store_rows;     /* of rows.render, the A-Z's */
 	unsigned long long atoz_kept_rows;      /* kept A-Z rows walked */
+	unsigned long long scope_scan_steps;    /* full-scan steps of the
+	                           reads of some projects (sys/work.h) */
 	unsigned long long search_peak_bytes;   /* the most the search
 	                           indexes held at once (search_index.h) */
 };

@@ -51,6 +51,7 @@ work_now(struct build_work *w)
 	w->atoz_rows = work_get(&atoz_rows_shown);
 	w->atoz_store_rows = work_get(&atoz_rows_read);
 	w->atoz_kept_rows = work_get(&atoz_rows_kept);
+	w->scope_scan_steps = work_get(&work_scope_scans);
 }
 
 /* The build's work but its rows (counted by lap) into r->work: the
@@ -71,6 +72,8 @@ work_end(struct build_report *r)
 	r->work.atoz_store_rows = now.atoz_store_rows -
 	    r->at.atoz_store_rows;
 	r->work.atoz_kept_rows = now.atoz_kept_rows - r->at.atoz_kept_rows;
+	r->work.scope_scan_steps = now.scope_scan_steps -
+	    r->at.scope_scan_steps;
 	r->work.search_peak_bytes = site_search_held_peak();
 }
 
