@@ -913,6 +913,36 @@ json_page(const struct page_ctx *pc, const char *path, const json_t *v,
 	return json_file(pc, path, v, rows, err);
 }
 
+/* 1 when hex is a family's digest (page_folder_digest's) that this
+ * writer records and writes by. */
+static int
+family_digest(const struct page_ctx *pc, const char *hex)
+{
+	return hex != NULL && strlen(hex) == DIGEST_HEX &&
+	    pc->w->record != NULL && pc->w->out != NULL;
+}
+
+int
+page_json_kept(const struct page_ctx *pc, const char *path,
+    const char *digest)
+{
+	if (!family_digest(pc, digest) || !record_same(pc->w->record, path,
+	    digest) || !output_keep(pc->w->out, &path, 1))
+		return 0;
+	record_put(pc->w->record, path, digest);
+	return 1;
+}
+
+int
+page_json_rows_as(const struct page_ctx *pc, const char *path,
+    const char *digest, const json_t *v, mirror_error *err)
+{
+	if (!family_digest(pc, digest))
+		return json_page(pc, path, v, 1, err);
+	record_put(pc->w->record, path, digest);
+	return json_file(pc, path, v, 1, err);
+}
+
 int
 page_json(const struct page_ctx *pc, const char *path, const json_t *v,
     mirror_error *err)
@@ -1160,6 +1190,35 @@ page_list_span(size_t *from, size_t *to, const struct page_list *l,
 		*from = *to;
 }
 
+void
+page_list_hash(uint64_t h[2], const struct page_list *l, size_t k)
+{
+	size_t from, to;
+
+	page_hash_int(h, (long long)k);
+	page_hash_int(h, (long long)page_list_pages(l));
+	if (l->cut != NULL)
+		return;
+	page_list_span(&from, &to, l, k);
+	page_hash_int(h, (long long)from);
+	page_hash_int(h, (long long)to);
+}
+
+int
+page_list_kept(const struct page_ctx *pc, const struct page_list_doc *d)
+{
+	strbuf path;
+	int kept;
+
+	strbuf_init(&path);
+	strbuf_puts(&path, d->folder);
+	page_list_file(&path, d->l->base, d->k);
+	kept = page_kept(pc, &(const struct page_doc){ .path = path.data,
+	    .digest = d->digest });
+	strbuf_free(&path);
+	return kept;
+}
+
 int
 page_list_write(const struct page_ctx *pc, const struct page_list_doc *d,
     mirror_error *err)
@@ -1192,7 +1251,9 @@ page_list_write(const struct page_ctx *pc, const struct page_list_doc *d,
 	json_object_set_new(d->data, "prev", k > 0 ? page_list_link(l,
 	    k - 1) : json_null());
 	json_object_set_new(d->data, "next", page_list_link(l, k + 1));
-	rc = page_write(pc, path.data, d->tname, title.data, d->data, err);
+	rc = page_write_figures(pc, &(const struct page_doc){ .path =
+	    path.data, .tname = d->tname, .title = title.data, .data =
+	    d->data, .digest = d->digest }, err);
 	json_decref(d->data);
 	strbuf_free(&path);
 	strbuf_free(&title);

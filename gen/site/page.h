@@ -254,6 +254,23 @@ int page_json_rows(const struct page_ctx *pc, const char *path,
     const json_t *v, mirror_error *err);
 
 /*
+ * 1 when the JSON file path, its digest given (page_folder_digest's,
+ * which its family made from the rows the file shows), is as the last
+ * build wrote it: the record holds digest for path and DIR the file,
+ * which then stays, recorded; else 0 and nothing is done (the caller
+ * builds the file's data and writes it with page_json_rows_as). 0
+ * without a record, an output tree or a digest.
+ */
+int page_json_kept(const struct page_ctx *pc, const char *path,
+    const char *digest);
+
+/* page_json_rows of v as path, with digest (page_json_kept's) recorded
+ * for it, v not walked; without a record, an output tree or a digest
+ * (""), page_json_rows's own. Returns 0 or < 0 with err set. */
+int page_json_rows_as(const struct page_ctx *pc, const char *path,
+    const char *digest, const json_t *v, mirror_error *err);
+
+/*
  * page_write_figures of the page doc, then page_json of v as json_path:
  * the page's twin in api/. v (not consumed) must be a function of
  * doc->data alone, the data itself or a part of it: the file's digest
@@ -351,7 +368,21 @@ struct page_list_doc {
 	const char *title;      /* ", page k of N" follows when paged */
 	json_t *data;           /* the page's own keys, its rows among
 	                           them; consumed */
+	const char *digest;     /* the page's digest as its family made it
+	                           (struct page_doc), folding page_list_hash
+	                           with its rows: page_list_kept tells the
+	                           page kept before data is built; NULL:
+	                           the data's */
 };
+
+/* Fold into h what page_list_write adds to page k of l besides the
+ * family's keys: k, l's number of pages and, when l is not cut, the
+ * numbers of its rows; for a page_list_doc's digest. */
+void page_list_hash(uint64_t h[2], const struct page_list *l, size_t k);
+
+/* page_kept of page d->k of d->l, its digest d->digest given (d->data
+ * not needed): 1 when its files stay as the last build wrote them. */
+int page_list_kept(const struct page_ctx *pc, const struct page_list_doc *d);
 
 /*
  * Write page d->k of d->l: d->data with, after its own keys, "first"

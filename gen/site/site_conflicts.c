@@ -22,6 +22,12 @@
  * than the first's); change it when the digest's fields change. */
 #define CONFLICTS_HASH_SEED UINT64_C(0x636f6e666c0002)
 
+/* The same of a conflict's page digest and of a project's queue pages
+ * and file of conflicts (conflicts_hash, run_digest). */
+#define CONFLICT_PAGE_SEED UINT64_C(0x636f6e66700001)
+#define QUEUE_RUN_SEED UINT64_C(0x636f6e66710001)
+#define QUEUE_LIST_SEED UINT64_C(0x636f6e666c0001)
+
 /*
  * A shell word for a command line the reviewer copies: bare when it is
  * plainly safe, else single-quoted with ' written as '\''.
@@ -864,6 +870,9 @@ conflict_api(const json_t *o)
 struct conflict_run {
 	const struct page_ctx *pc;
 	json_t **rows;
+	const uint64_t (*ch)[2];  /* each conflict's digest (conflicts_hash) */
+	const unsigned char *need_row;  /* 1: its project's file is made
+	                           again, which takes its line (rows[k]) */
 	/* The list of open conflicts across projects (open_list): its
 	 * pages are the pool's first items, beside the conflicts' pages. */
 	const struct conflict **open;
@@ -871,35 +880,49 @@ struct conflict_run {
 	size_t open_pages;
 };
 
-/* Pool work (nothing to load): the k-th conflict, its page and its
- * line of its project's file (rows[k]). */
+/* Pool work (nothing to load): the k-th conflict, its page and, when
+ * its project's file is made again, its line of it (rows[k]). A page
+ * whose digest (made from the conflict's rows, cr->ch[k]) is the last
+ * build's is kept without its data being built. */
 static int
 conflict_render(void *arg, size_t k, void *payload, mirror_error *err)
 {
 	struct conflict_run *cr = arg;
 	const struct page_ctx *pc = cr->pc;
 	const struct conflict *c = &pc->m->conflicts.items[k];
-	const char *slug;
-	json_t *o, *data;
+	char hex[DIGEST_HEX + 1], slug[SLUG_SIZE];
+	json_t *o;
 	strbuf path, title;
-	int rc;
+	int rc = 0, kept;
 
 	(void)payload;
-	rc = conflict_json(&o, pc->m, c, err);
-	if (rc < 0)
-		return rc;
-	slug = json_string_value(json_object_get(o, "slug"));
+	page_folder_digest(hex, pc, cr->ch[k][0], cr->ch[k][1]);
+	slug_make(slug, c->id);
 	strbuf_init(&path);
-	strbuf_init(&title);
 	strbuf_printf(&path, "conflicts/%s", slug);
+	kept = page_kept(pc, &(const struct page_doc){ .path = path.data,
+	    .digest = hex });
+	if (!kept || cr->need_row[k])
+		rc = conflict_json(&o, pc->m, c, err);
+	if (rc < 0 || (kept && !cr->need_row[k])) {
+		strbuf_free(&path);
+		return rc;
+	}
+	if (cr->need_row[k])
+		cr->rows[k] = conflict_api(o);
+	strbuf_init(&title);
 	/* With its id: conflicts of one slot (an earlier one closed, a
 	 * later one open) get distinct titles. */
 	strbuf_printf(&title, "%s (%s)", json_string_value(
 	    json_object_get(o, "title")), c->id);
-	data = json_pack("{s:O}", "conflict", o);
-	cr->rows[k] = conflict_api(o);
-	rc = page_write(pc, path.data, "conflict.md", title.data, data, err);
-	json_decref(data);
+	if (!kept) {
+		json_t *data = json_pack("{s:O}", "conflict", o);
+
+		rc = page_write_figures(pc, &(const struct page_doc){ .path =
+		    path.data, .tname = "conflict.md", .title = title.data,
+		    .data = data, .digest = hex }, err);
+		json_decref(data);
+	}
 	json_decref(o);
 	strbuf_free(&path);
 	strbuf_free(&title);
@@ -1040,6 +1063,10 @@ struct queue_run {
 	const char *name;        /* the project's display name */
 	const char *slug;        /* its overview's slug, or NULL */
 	strbuf dir;              /* queue_dir */
+	strbuf json;             /* its file api/conflicts/projects/... */
+	uint64_t h[2];           /* its digest (run_digest) */
+	char json_hex[DIGEST_HEX + 1];  /* its file's digest */
+	int json_kept;           /* 1: its file is the last build's */
 };
 
 /* How many of r's conflicts have status, and of those kind (any kind
@@ -1088,8 +1115,9 @@ queue_sections(const struct site_model *m, const struct queue_run *r,
 	return out;
 }
 
-/* Page k of r's queue (page_list_file of its dir). Returns 0 or < 0
- * with err set. */
+/* Page k of r's queue (page_list_file of its dir), kept without its
+ * data being built when its digest (r's, and k) is the last build's.
+ * Returns 0 or < 0 with err set. */
 static int
 queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
     size_t k, mirror_error *err)
@@ -1101,12 +1129,22 @@ queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
 	strbuf path, title, words;
 	json_t *data;
 	int rc;
+	uint64_t h[2] = { r->h[0], r->h[1] };
+	char hex[DIGEST_HEX + 1];
 
 	strbuf_init(&path);
-	strbuf_init(&title);
-	strbuf_init(&words);
 	strbuf_puts(&path, "conflicts/projects/");
 	page_list_file(&path, l.base, k);
+	page_hash_str(h, "page");
+	page_hash_int(h, (long long)k);
+	page_folder_digest(hex, pc, h[0], h[1]);
+	if (page_kept(pc, &(const struct page_doc){ .path = path.data,
+	    .digest = hex })) {
+		strbuf_free(&path);
+		return 0;
+	}
+	strbuf_init(&title);
+	strbuf_init(&words);
 	strbuf_printf(&title, "Conflicts: %s", r->name);
 	if (page_list_words(&words, &l, k))
 		strbuf_printf(&title, ", %s", words.data);
@@ -1121,8 +1159,9 @@ queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
 	    "dismissed_words", item_count((long long)run_count(r,
 	    "dismissed", NULL), "dismissed", "dismissed"), "entries",
 	    json_integer((json_int_t)(to - from))), "page", path.data);
-	rc = page_write(pc, path.data, "conflicts_project.md", title.data,
-	    data, err);
+	rc = page_write_figures(pc, &(const struct page_doc){ .path =
+	    path.data, .tname = "conflicts_project.md", .title = title.data,
+	    .data = data, .digest = hex }, err);
 	json_decref(data);
 	strbuf_free(&path);
 	strbuf_free(&title);
@@ -1203,10 +1242,12 @@ static int front_list_page(const struct page_ctx *pc, const json_t *front,
  * queues first (front_l), then one project's run an item. */
 struct queue_work {
 	const struct page_ctx *pc;
-	const struct queue_run *runs;
+	const struct conflict **v;  /* the conflicts in cmp_queue order */
+	struct queue_run *runs;
+	size_t nr;
 	json_t **rows;           /* each conflict's line, by model index,
 	                            taken by its project's item */
-	const json_t *front;     /* each run's front-page line, cmp_front */
+	json_t *front;           /* each run's front-page line, cmp_front */
 	struct page_list front_l;
 	size_t front_pages;
 	json_t **index;          /* each run's entry of api/conflicts.json */
@@ -1223,22 +1264,34 @@ by_row_id(const void *a, const void *b, const void *ctx)
 }
 
 /*
- * r's file api/conflicts/projects/<slug>.json: its counts and its
- * conflicts' lines by id, so that a conflict opened or decided changes
- * its own line alone; and r's entry of api/conflicts.json into *entry.
- * Returns 0 or < 0 with err set.
+ * r's file api/conflicts/projects/<slug>.json (r->json): its counts and
+ * its conflicts' lines by id, so that a conflict opened or decided
+ * changes its own line alone, unless it was kept (r->json_kept: its
+ * lines were not made); and r's entry of api/conflicts.json into
+ * *entry. Returns 0 or < 0 with err set.
  */
 static int
 queue_list_json(json_t **entry, const struct queue_work *qw,
     const struct queue_run *r, mirror_error *err)
 {
 	const struct conflict *items = qw->pc->m->conflicts.items;
-	size_t *byid = xcalloc(r->n + 1, sizeof(*byid));
-	json_t *list = json_array(), *o, *slug = list_slug(r->v[0]->project);
+	size_t *byid;
+	json_t *list, *o;
 	const char *project = r->v[0]->project;
-	strbuf path;
 	int rc;
 
+	*entry = item_must(json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, "
+	    "s:s}", "project", project, "project_name", r->name,
+	    "project_slug", r->slug != NULL ? json_string(r->slug) :
+	    json_null(), "open", (json_int_t)run_count(r, "open", NULL),
+	    "resolved", (json_int_t)run_count(r, "resolved", NULL),
+	    "dismissed", (json_int_t)run_count(r, "dismissed", NULL),
+	    "total", (json_int_t)r->n, "json", r->json.data), "conflicts of",
+	    project);
+	if (r->json_kept)
+		return 0;
+	byid = xcalloc(r->n + 1, sizeof(*byid));
+	list = json_array();
 	for (size_t k = 0; k < r->n; k++)
 		byid[k] = (size_t)(r->v[k] - items);
 	array_sort(byid, r->n, sizeof(*byid), by_row_id, items);
@@ -1248,27 +1301,14 @@ queue_list_json(json_t **entry, const struct queue_work *qw,
 		qw->rows[byid[k]] = NULL;
 	}
 	free(byid);
-	strbuf_init(&path);
-	strbuf_printf(&path, "api/conflicts/projects/%s.json",
-	    json_string_value(slug));
-	json_decref(slug);
-	*entry = item_must(json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, "
-	    "s:s}", "project", project, "project_name", r->name,
-	    "project_slug", r->slug != NULL ? json_string(r->slug) :
-	    json_null(), "open", (json_int_t)run_count(r, "open", NULL),
-	    "resolved", (json_int_t)run_count(r, "resolved", NULL),
-	    "dismissed", (json_int_t)run_count(r, "dismissed", NULL),
-	    "total", (json_int_t)r->n, "json", path.data), "conflicts of",
-	    project);
 	/* Its counts but the total: a conflict opened changes a line fewer
 	 * of the file, which lists them anyway. */
 	o = json_deep_copy(*entry);
 	json_object_del(o, "json");
 	json_object_del(o, "total");
 	json_object_set_new(o, "conflicts", list);
-	rc = page_json_rows(qw->pc, path.data, o, err);
+	rc = page_json_rows_as(qw->pc, r->json.data, r->json_hex, o, err);
 	json_decref(o);
-	strbuf_free(&path);
 	return rc;
 }
 
@@ -1336,6 +1376,7 @@ queue_runs(size_t *nr, const struct site_model *m,
 
 		r->v = v + i;
 		strbuf_init(&r->dir);
+		strbuf_init(&r->json);
 		for (j = i; j < n && strcmp(v[j]->project, v[i]->project) == 0;
 		    j++)
 			r->n++;
@@ -1349,47 +1390,115 @@ queue_runs(size_t *nr, const struct site_model *m,
 }
 
 /*
- * Every project's queue pages (at most QUEUE_PAGE entries each) and
- * file of conflicts (from rows, each conflict's line by model index,
- * taken and freed: NULL after), one project a pool item, and the list
- * of every project's queue (conflicts/index.projects and on), its pages
- * the pool's first items; into *front that list's lines (cmp_front
- * order), into *index the projects' entries of api/conflicts.json (by
- * project id). Returns 0 or < 0 with err set.
+ * r's digest into r->h, from what its queue pages and file show: its
+ * project, name, slug and folder, and each of its conflicts' digest
+ * (ch, by model index; items the model's conflicts); its file's path
+ * into r->json and its digest into r->json_hex.
  */
-static int
-queue_project_pages(json_t **front, json_t **index,
-    const struct page_ctx *pc, json_t **rows, mirror_error *err)
+static void
+run_digest(struct queue_run *r, const struct page_ctx *pc,
+    const uint64_t (*ch)[2])
+{
+	const struct conflict *items = pc->m->conflicts.items;
+	uint64_t h[2];
+	char slug[SLUG_SIZE];
+
+	r->h[0] = MIRROR_HASH_INIT;
+	r->h[1] = QUEUE_RUN_SEED;
+	page_hash_str(r->h, r->v[0]->project);
+	page_hash_str(r->h, r->name);
+	page_hash_str(r->h, r->slug);
+	page_hash_str(r->h, r->dir.data);
+	page_hash_int(r->h, (long long)r->n);
+	for (size_t i = 0; i < r->n; i++) {
+		const uint64_t *c = ch[r->v[i] - items];
+
+		page_hash_int(r->h, (long long)c[0]);
+		page_hash_int(r->h, (long long)c[1]);
+	}
+	slug_make(slug, r->v[0]->project);
+	strbuf_printf(&r->json, "api/conflicts/projects/%s.json", slug);
+	h[0] = r->h[0];
+	h[1] = r->h[1];
+	page_hash_str(h, "json");
+	page_folder_digest(r->json_hex, pc, h[0], h[1]);
+}
+
+/*
+ * The queue's plan into qw, for pc's model: its conflicts in cmp_queue
+ * order, grouped by project into runs, each with its digest (from ch,
+ * each conflict's) and its file of conflicts kept when that is the last
+ * build's; need_row[i] (by model index) set to 1 for the conflicts
+ * whose file is made again, whose lines it needs; and the list of
+ * every project's queue (qw->front, cmp_front order). queue_free frees
+ * it.
+ */
+static void
+queue_plan(struct queue_work *qw, const struct page_ctx *pc,
+    const uint64_t (*ch)[2], unsigned char *need_row)
 {
 	const struct site_model *m = pc->m;
-	const struct conflict **v = xcalloc(m->conflicts.n + 1, sizeof(*v));
-	struct queue_work qw = { .pc = pc, .rows = rows };
-	size_t nr;
-	struct queue_run *runs;
+	size_t n = m->conflicts.n;
+
+	*qw = (struct queue_work){ .pc = pc };
+	qw->v = xcalloc(n + 1, sizeof(*qw->v));
+	for (size_t i = 0; i < n; i++)
+		qw->v[i] = &m->conflicts.items[i];
+	qsort(qw->v, n, sizeof(*qw->v), cmp_queue);
+	qw->runs = queue_runs(&qw->nr, m, qw->v, n);
+	for (size_t k = 0; k < qw->nr; k++) {
+		struct queue_run *r = &qw->runs[k];
+
+		run_digest(r, pc, ch);
+		r->json_kept = page_json_kept(pc, r->json.data, r->json_hex);
+		for (size_t i = 0; i < r->n && !r->json_kept; i++)
+			need_row[r->v[i] - m->conflicts.items] = 1;
+	}
+	qw->front = queue_front_list(qw->runs, qw->nr);
+	qw->front_l = (struct page_list){ .base = FRONT_LIST, .n = qw->nr,
+	    .per_page = FRONT_PAGE };
+	qw->front_pages = page_list_pages(&qw->front_l);
+}
+
+/* Free what queue_plan made in qw. */
+static void
+queue_free(struct queue_work *qw)
+{
+	for (size_t i = 0; i < qw->nr; i++) {
+		strbuf_free(&qw->runs[i].dir);
+		strbuf_free(&qw->runs[i].json);
+	}
+	free(qw->runs);
+	free(qw->v);
+	json_decref(qw->front);
+}
+
+/*
+ * Every project's queue pages (at most QUEUE_PAGE entries each) and
+ * file of conflicts (from qw->rows, each conflict's line by model
+ * index, taken and freed: NULL after), one project a pool item, and the
+ * list of every project's queue (conflicts/index.projects and on), its
+ * pages the pool's first items, as qw (queue_plan) says; into *index
+ * the projects' entries of api/conflicts.json (by project id). Returns
+ * 0 or < 0 with err set.
+ */
+static int
+queue_project_pages(json_t **index, struct queue_work *qw,
+    mirror_error *err)
+{
 	int rc;
 
-	for (size_t i = 0; i < m->conflicts.n; i++)
-		v[i] = &m->conflicts.items[i];
-	qsort(v, m->conflicts.n, sizeof(*v), cmp_queue);
-	qw.runs = runs = queue_runs(&nr, m, v, m->conflicts.n);
-	qw.front = *front = queue_front_list(runs, nr);
-	qw.front_l = (struct page_list){ .base = FRONT_LIST, .n = nr,
-	    .per_page = FRONT_PAGE };
-	qw.front_pages = page_list_pages(&qw.front_l);
-	qw.index = xcalloc(nr + 1, sizeof(*qw.index));
-	rc = pool_run(&(const struct pool_work){ .n = qw.front_pages + nr,
-	    .run = queue_item, .arg = &qw }, err);
+	qw->index = xcalloc(qw->nr + 1, sizeof(*qw->index));
+	rc = pool_run(&(const struct pool_work){ .n = qw->front_pages +
+	    qw->nr, .run = queue_item, .arg = qw }, err);
 	/* After a failure some entries are missing: the caller writes no
 	 * api/conflicts.json then, but every entry made is freed. */
 	*index = json_array();
-	for (size_t i = 0; i < nr; i++) {
-		if (qw.index[i] != NULL)
-			json_array_append_new(*index, qw.index[i]);
-		strbuf_free(&runs[i].dir);
-	}
-	free(qw.index);
-	free(runs);
-	free(v);
+	for (size_t i = 0; i < qw->nr; i++)
+		if (qw->index[i] != NULL)
+			json_array_append_new(*index, qw->index[i]);
+	free(qw->index);
+	qw->index = NULL;
 	return rc;
 }
 
@@ -1463,22 +1572,60 @@ open_row(const struct site_model *m, const struct conflict *c)
 	return o;
 }
 
-/* Page k of the list across projects, v[0..l->n) in cmp_open order.
- * Returns 0 or < 0 with err set. */
+/* Fold into h what c's row of the list shows (open_row): its
+ * project's name and folder, its slot and slug, its sides' values, its
+ * kind and date. */
+static void
+open_row_hash(uint64_t h[2], const struct site_model *m,
+    const struct conflict *c)
+{
+	strbuf dir;
+
+	strbuf_init(&dir);
+	queue_dir(&dir, m, c->project);
+	page_hash_str(h, open_project_name(m, c->project));
+	page_hash_str(h, dir.data);
+	strbuf_free(&dir);
+	page_hash_str(h, c->id);
+	page_hash_str(h, c->project);
+	page_hash_str(h, c->description);
+	page_hash_str(h, c->slot_kind);
+	page_hash_str(h, c->detected_at);
+	page_hash_int(h, (long long)c->n_members);
+	for (size_t k = 0; k < c->n_members; k++) {
+		page_hash_str(h, c->members[k].slot_words);
+		page_hash_str(h, member_value(&c->members[k]));
+	}
+}
+
+/* Page k of the list across projects, v[0..l->n) in cmp_open order,
+ * kept without its rows being built when its digest (open_row_hash of
+ * each) is the last build's. Returns 0 or < 0 with err set. */
 static int
 open_page(const struct page_ctx *pc, const struct conflict *const *v,
     const struct page_list *l, size_t k, mirror_error *err)
 {
-	json_t *rows = json_array();
+	uint64_t h[2] = { MIRROR_HASH_INIT, QUEUE_LIST_SEED };
+	char hex[DIGEST_HEX + 1];
+	struct page_list_doc d = { .l = l, .k = k, .folder = "conflicts/",
+	    .tname = "conflicts_open.md", .title =
+	    "Open conflicts of every project", .digest = hex };
+	json_t *rows;
 	size_t from, to;
 
 	page_list_span(&from, &to, l, k);
+	page_hash_str(h, "open");
+	page_list_hash(h, l, k);
+	for (size_t i = from; i < to; i++)
+		open_row_hash(h, pc->m, v[i]);
+	page_folder_digest(hex, pc, h[0], h[1]);
+	if (page_list_kept(pc, &d))
+		return 0;
+	rows = json_array();
 	for (size_t i = from; i < to; i++)
 		json_array_append_new(rows, open_row(pc->m, v[i]));
-	return page_list_write(pc, &(struct page_list_doc){ .l = l, .k = k,
-	    .folder = "conflicts/", .tname = "conflicts_open.md", .title =
-	    "Open conflicts of every project", .data = json_pack("{s:o}",
-	    "conflicts", rows) }, err);
+	d.data = json_pack("{s:o}", "conflicts", rows);
+	return page_list_write(pc, &d, err);
 }
 
 /* page_list_cut's name of row i of the list: its conflict's id. */
@@ -1562,23 +1709,54 @@ front_worst(json_t *data, const json_t *front)
 	free(v);
 }
 
+/* Fold into h the line o, an object of strings, integers and nulls
+ * (a project's line of the queue's lists), key by key. */
+static void
+line_hash(uint64_t h[2], json_t *o)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(o, key, v) {
+		page_hash_str(h, key);
+		if (json_is_integer(v))
+			page_hash_int(h, (long long)json_integer_value(v));
+		else
+			page_hash_str(h, json_string_value(v));
+	}
+}
+
 /* Page k of the list of every project's queue: the lines l->n of front
- * (cmp_front order) FRONT_PAGE a page. Returns 0 or < 0 with err set. */
+ * (cmp_front order) FRONT_PAGE a page, kept without being made when
+ * its digest (line_hash of its lines) is the last build's. Returns 0
+ * or < 0 with err set. */
 static int
 front_list_page(const struct page_ctx *pc, const json_t *front,
     const struct page_list *l, size_t k, mirror_error *err)
 {
-	json_t *rows = json_array();
+	uint64_t h[2] = { MIRROR_HASH_INIT, QUEUE_LIST_SEED };
+	char hex[DIGEST_HEX + 1];
+	struct page_list_doc d = { .l = l, .k = k, .folder = "conflicts/",
+	    .tname = "conflicts_projects.md", .title =
+	    "Review queue by project", .digest = hex };
+	json_t *rows;
 	size_t from, to;
 
 	page_list_span(&from, &to, l, k);
+	page_hash_str(h, "projects");
+	page_hash_int(h, (long long)l->n);   /* its count_words */
+	page_list_hash(h, l, k);
+	for (size_t i = from; i < to; i++)
+		line_hash(h, json_array_get(front, i));
+	page_folder_digest(hex, pc, h[0], h[1]);
+	if (page_list_kept(pc, &d))
+		return 0;
+	rows = json_array();
 	for (size_t i = from; i < to; i++)
 		json_array_append(rows, json_array_get(front, i));
-	return page_list_write(pc, &(struct page_list_doc){ .l = l, .k = k,
-	    .folder = "conflicts/", .tname = "conflicts_projects.md", .title =
-	    "Review queue by project", .data = json_pack("{s:o, s:o}",
-	    "projects", rows, "count_words", item_count((long long)l->n,
-	    "project", "projects")) }, err);
+	d.data = json_pack("{s:o, s:o}", "projects", rows, "count_words",
+	    item_count((long long)l->n, "project", "projects"));
+	return page_list_write(pc, &d, err);
 }
 
 /* How many of m's conflicts have status. */
@@ -1606,28 +1784,43 @@ conflicts_index_json(const struct page_ctx *pc, json_t *projects,
 	    status_count(m, "dismissed"), "total", (json_int_t)
 	    m->conflicts.n, "projects", projects), "page",
 	    "api/conflicts.json");
-	int rc = page_json_rows(pc, "api/conflicts.json", o, err);
+	uint64_t h[2] = { MIRROR_HASH_INIT, QUEUE_LIST_SEED };
+	char hex[DIGEST_HEX + 1];
+	json_t *v;
+	size_t k;
+	int rc = 0;
 
+	/* Its digest from its counts and lines, not its text. */
+	page_hash_str(h, "json");
+	page_hash_int(h, (long long)m->open_conflicts);
+	page_hash_int(h, (long long)m->conflicts.n);
+	page_hash_int(h, (long long)status_count(m, "resolved"));
+	page_hash_int(h, (long long)status_count(m, "dismissed"));
+	json_array_foreach(projects, k, v)
+		line_hash(h, v);
+	page_folder_digest(hex, pc, h[0], h[1]);
+	if (!page_json_kept(pc, "api/conflicts.json", hex))
+		rc = page_json_rows_as(pc, "api/conflicts.json", hex, o, err);
 	json_decref(o);
 	return rc;
 }
 
 /* The queue's pages and the list of projects' queues, the projects'
- * files of conflicts (from rows, each conflict's line by model index,
- * taken: NULL after) and api/conflicts.json; pages is the number of
- * pages of the open list (open_list), which the pool wrote. Returns 0
- * or < 0 with err set. */
+ * files of conflicts (from qw->rows, each conflict's line by model
+ * index, taken: NULL after) and api/conflicts.json, as qw (queue_plan)
+ * says; pages is the number of pages of the open list (open_list),
+ * which the pool wrote. Returns 0 or < 0 with err set. */
 static int
-queue_pages(const struct page_ctx *pc, json_t **rows, size_t pages,
-    mirror_error *err)
+queue_pages(const struct page_ctx *pc, struct queue_work *qw,
+    size_t pages, mirror_error *err)
 {
 	json_int_t open = (json_int_t)pc->m->open_conflicts;
 	size_t n = pc->m->conflicts.n;
-	json_t *data, *front, *index;
+	json_t *data, *front = qw->front, *index;
 	size_t list_pages;
 	int rc;
 
-	rc = queue_project_pages(&front, &index, pc, rows, err);
+	rc = queue_project_pages(&index, qw, err);
 	list_pages = page_list_pages(&(const struct page_list){
 	    .base = FRONT_LIST, .n = json_array_size(front),
 	    .per_page = FRONT_PAGE });
@@ -1645,7 +1838,6 @@ queue_pages(const struct page_ctx *pc, json_t **rows, size_t pages,
 	json_object_set_new(data, "list_words", item_count((long long)
 	    json_array_size(front), "project", "projects"));
 	front_worst(data, front);
-	json_decref(front);
 	if (rc == 0)
 		rc = page_write(pc, "conflicts/index", "conflicts.md",
 		    "Conflicts: the review queue", data, err);
@@ -1653,58 +1845,73 @@ queue_pages(const struct page_ctx *pc, json_t **rows, size_t pages,
 	return rc;
 }
 
+/* Fold conflict c into h: its fields, its members (their values and
+ * rows now) and the ids of the earlier conflicts of its slot. */
+static void
+conflict_hash(uint64_t h[2], const struct conflict *c)
+{
+	const char *const f[] = { c->id, c->detected_at, c->slot_kind,
+	    c->slot_key, c->project, c->status, c->resolved_at,
+	    c->resolution, c->resolved_by, c->description, c->question };
+
+	page_hash_strs(h, f, sizeof(f) / sizeof(*f));
+	page_hash_int(h, (long long)c->n_members);
+	for (size_t k = 0; k < c->n_members; k++) {
+		const struct conflict_member *cm = &c->members[k];
+		const char *const g[] = { layer_kind(cm->layer), cm->id,
+		    cm->value_then, cm->value_now, cm->status_now,
+		    cm->conflicts_with, cm->layer_type, cm->source,
+		    cm->created_at, cm->updated_at, cm->label,
+		    cm->project, cm->slot_words };
+
+		page_hash_strs(h, g, sizeof(g) / sizeof(*g));
+		page_hash_int(h, cm->trust);
+		page_hash_int(h, cm->favoured);
+	}
+	page_hash_int(h, (long long)c->n_earlier);
+	for (size_t k = 0; k < c->n_earlier; k++)
+		page_hash_str(h, c->earlier[k]);
+}
+
 /*
  * Fold into h everything the family's files show: each conflict with
  * its members (their values and rows now) and earlier ids, the open
  * count and the projects (the queue gives dates, not ages: the run's
- * day is not an input). A field the family comes to show must be
- * folded in here too (t_incremental's trials compare every build with
- * a --force one).
+ * day is not an input); and into ch[i] conflict i's own digest, what
+ * its page shows: the projects (how it names and links them) and the
+ * conflict (conflict_hash). A field the family comes to show must be
+ * folded in conflict_hash (t_incremental's trials compare every build
+ * with a --force one).
  */
 static void
-conflicts_hash(uint64_t h[2], const struct site_model *m)
+conflicts_hash(uint64_t h[2], uint64_t (*ch)[2], const struct site_model *m)
 {
+	uint64_t base[2] = { MIRROR_HASH_INIT, CONFLICT_PAGE_SEED };
+
 	page_hash_projects(h, m);
+	page_hash_projects(base, m);
 	page_hash_int(h, m->open_conflicts);
 	page_hash_int(h, (long long)m->conflicts.n);
 	for (size_t i = 0; i < m->conflicts.n; i++) {
-		const struct conflict *c = &m->conflicts.items[i];
-		const char *const f[] = { c->id, c->detected_at, c->slot_kind,
-		    c->slot_key, c->project, c->status, c->resolved_at,
-		    c->resolution, c->resolved_by, c->description,
-		    c->question };
-
-		page_hash_strs(h, f, sizeof(f) / sizeof(*f));
-		page_hash_int(h, (long long)c->n_members);
-		for (size_t k = 0; k < c->n_members; k++) {
-			const struct conflict_member *cm = &c->members[k];
-			const char *const g[] = { layer_kind(cm->layer), cm->id,
-			    cm->value_then, cm->value_now, cm->status_now,
-			    cm->conflicts_with, cm->layer_type, cm->source,
-			    cm->created_at, cm->updated_at, cm->label,
-			    cm->project, cm->slot_words };
-
-			page_hash_strs(h, g, sizeof(g) / sizeof(*g));
-			page_hash_int(h, cm->trust);
-			page_hash_int(h, cm->favoured);
-		}
-		page_hash_int(h, (long long)c->n_earlier);
-		for (size_t k = 0; k < c->n_earlier; k++)
-			page_hash_str(h, c->earlier[k]);
+		conflict_hash(h, &m->conflicts.items[i]);
+		ch[i][0] = base[0];
+		ch[i][1] = base[1];
+		conflict_hash(ch[i], &m->conflicts.items[i]);
 	}
 }
 
 /* 1 when the family's files were kept as the last build wrote them
  * (what they show is what it was, and DIR holds them); else 0, and the
- * caller writes them. A change no conflict sees renders no conflict. */
+ * caller writes them, each conflict's digest in ch (conflicts_hash).
+ * A change no conflict sees renders no conflict. */
 static int
-conflicts_kept(const struct page_ctx *pc)
+conflicts_kept(const struct page_ctx *pc, uint64_t (*ch)[2])
 {
 	static const char *const lines[] = { "conflicts/",
 	    "api/conflicts/", "api/conflicts.json" };
 	uint64_t h[2] = { MIRROR_HASH_INIT, CONFLICTS_HASH_SEED };
 
-	conflicts_hash(h, pc->m);
+	conflicts_hash(h, ch, pc->m);
 	return page_keep_family(pc, "conflicts/", h, lines,
 	    sizeof(lines) / sizeof(*lines));
 }
@@ -1713,29 +1920,37 @@ int
 conflict_pages(const struct page_ctx *pc, mirror_error *err)
 {
 	size_t n = pc->m->conflicts.n;
-	struct conflict_run cr = { pc, xcalloc(n + 1, sizeof(*cr.rows)),
-	    NULL, { .base = NULL }, 0 };
+	uint64_t (*ch)[2] = xcalloc(n + 1, sizeof(*ch));
+	unsigned char *need_row = xcalloc(n + 1, 1);
+	struct conflict_run cr = { .pc = pc, .rows = xcalloc(n + 1,
+	    sizeof(*cr.rows)), .ch = (const uint64_t (*)[2])ch,
+	    .need_row = need_row };
 	struct pool_work work = { n, NULL, conflict_item, NULL, &cr, NULL,
 	    NULL };
-	int rc;
+	struct queue_work qw;
+	int rc = 0;
 
-	if (conflicts_kept(pc)) {
-		free(cr.rows);
-		return 0;
+	if (!conflicts_kept(pc, ch)) {
+		/* The queue's plan first (which projects' files are made
+		 * again, so which lines), then one page per conflict and
+		 * the list of open ones in the pool, then the queue and
+		 * the projects' files of conflicts. */
+		page_phase(pc, "conflict pages", n + 1, 1);
+		queue_plan(&qw, pc, cr.ch, need_row);
+		qw.rows = cr.rows;
+		open_list(&cr);
+		work.n += cr.open_pages;
+		rc = pool_run(&work, err);
+		if (rc == 0)
+			rc = queue_pages(pc, &qw, cr.open_pages, err);
+		queue_free(&qw);
+		page_list_uncut(&cr.open_l);
+		free(cr.open);
 	}
-	/* One page per conflict and the list of open ones in the pool,
-	 * then the queue and the projects' files of conflicts (each
-	 * conflict's line kept from its page's work). */
-	page_phase(pc, "conflict pages", n + 1, 1);
-	open_list(&cr);
-	work.n += cr.open_pages;
-	rc = pool_run(&work, err);
-	if (rc == 0)
-		rc = queue_pages(pc, cr.rows, cr.open_pages, err);
 	for (size_t i = 0; i < n; i++)  /* what the queue did not take */
 		json_decref(cr.rows[i]);
 	free(cr.rows);
-	page_list_uncut(&cr.open_l);
-	free(cr.open);
+	free(need_row);
+	free(ch);
 	return rc;
 }
