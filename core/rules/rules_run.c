@@ -375,6 +375,8 @@ parallel_main(void *arg)
 	for (size_t i = 0; i < j->n; i++) {
 		int rc = 0, stop, eval, dropped;
 
+		/* A core of its own: not one the sweep's scans need. */
+		jobs_side_wait();
 		pthread_mutex_lock(&j->mu);
 		stop = j->stop;
 		eval = j->todo[i]->error == NULL &&

@@ -28,6 +28,7 @@
 #include "sweep/scope.h"
 #include "sweep/slot.h"
 #include "sweep/sweep.h"
+#include "sys/jobs.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/hashtab.h"
@@ -603,6 +604,8 @@ struct side_scan {
 	struct sweep_run run;
 	size_t n_state, n_edge;      /* records of the first two sources */
 	int state_failed;            /* the first source's scan failed */
+	int beside;                  /* on a thread of its own: it holds
+	                                a core (jobs_side_begin) */
 };
 
 /* store_parallel_fn: scan state, relationships and memories on st, a
@@ -613,20 +616,24 @@ side_scan_on(void *arg, mirror_store *st, mirror_error *err)
 	struct side_scan *o = arg;
 	int rc;
 
+	if (o->beside)
+		jobs_side_begin();
 	o->c.st = st;
 	o->c.db = store_db(st);
 	rc = scan(&o->c, SRC_STATE, err);
 	o->n_state = o->c.nrecs;
-	if (rc < 0) {
+	if (rc < 0)
 		o->state_failed = 1;
-		return rc;
+	else {
+		rc = scan(&o->c, SRC_EDGE, err);
+		o->n_edge = o->c.nrecs - o->n_state;
 	}
-	rc = scan(&o->c, SRC_EDGE, err);
-	o->n_edge = o->c.nrecs - o->n_state;
 	if (rc == 0) {
 		o->c.known_later = 1;
 		rc = scan(&o->c, SRC_MEMORY, err);
 	}
+	if (o->beside)
+		jobs_side_end();
 	return rc;
 }
 
@@ -658,9 +665,12 @@ scan_split(struct sweep_ctx *c, mirror_error *err)
 	o.c.busy = 0;
 	o.c.run = &o.run;
 	mirror_error_clear(&side_err);
+	/* The rules beside the sweep wait while it runs (jobs.h). */
+	o.beside = 1;
 	b = store_parallel_start_locked(c->st, side_scan_on, &o);
 	rc = scan(c, SRC_ENTITY, err);
 	c->run->scan_parallel = store_parallel_join(b, &side_rc, &side_err);
+	o.beside = 0;
 	if (!c->run->scan_parallel)
 		side_rc = side_scan_on(&o, c->st, &side_err);
 	/* State comes before the entities, relationships and memories
