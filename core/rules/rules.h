@@ -295,7 +295,8 @@ void rules_keep(struct rules_job *job, const struct store_digest *d);
  * For tests only: when set, the thread that evaluates rules in parallel with
  * the sweep calls it with a rule's id once it has marked the rule begun and
  * before the rule's query runs, so that a test can call rules_keep while a
- * rule is begun whatever the machine's speed.
+ * rule is begun whatever the machine's speed; the sweep's thread calls it
+ * too before it evaluates a rule it took from that thread (rules_finish).
  */
 #ifdef MIRROR_TEST_HOOKS
 extern void (*rules_test_begin)(const char *rule_id);

@@ -14,7 +14,11 @@
  * needs the lock the reader holds. rules_finish records every rule in the set's order, each as
  * soon as the thread is done with it (evaluating on the sweep's
  * connection what the thread left): the result is the same whichever
- * connection evaluated a rule.
+ * connection evaluated a rule. While the sweep waits for the thread, its
+ * connection evaluates the last rules the thread has not begun (from the
+ * end of the list, the thread going on from its start), so that what is
+ * left runs on two cores. On two cores the thread waits while the
+ * sweep's second scan runs (jobs_side_wait).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -112,6 +116,10 @@ struct rules_job {
 	size_t evaluating;           /* 1 + the rule the thread evaluates,
 	                                0: none (rules_keep interrupts it
 	                                when kept) */
+	size_t begun;                /* the thread took todo[0..begun) */
+	size_t end;                  /* it stops at todo[end]: those after
+	                                are the sweep's connection's, taken
+	                                while it waited (wait_for) */
 	int sync;                    /* mu and cv are initialized */
 	int may_go;                  /* rules_go may start the thread */
 	mirror_error berr;
@@ -315,23 +323,45 @@ set_done(struct rules_job *j, size_t k)
 	pthread_mutex_unlock(&j->mu);
 }
 
+static int evaluated(struct rules_job *j, size_t i, mirror_error *err);
+
 /*
  * Wait until the thread (when there is one) is done with todo[i], so
  * that the sweep may record it while the thread goes on with the next
- * ones. Returns 0, or the thread's error (< 0, into err).
+ * ones. Meanwhile the sweep's connection evaluates the last rule the
+ * thread has not begun, from the end, while the thread has another
+ * one yet to begin (and so evaluates one at least): two cores on what
+ * is left, not one while the sweep waits. Returns 0, or the thread's
+ * error or the sweep's (< 0, into err).
  */
 static int
 wait_for(struct rules_job *j, size_t i, mirror_error *err)
 {
-	int rc;
+	int rc = 0;
 
 	if (!j->started)
 		return j->brc < 0 ? (*err = j->berr, j->brc) : 0;
 	pthread_mutex_lock(&j->mu);
-	while (j->done <= i)
+	while (j->done <= i && j->end > i) {
+		if (j->end > j->begun + 1 && j->brc == 0 && !j->stop) {
+			size_t k = --j->end;
+
+			pthread_mutex_unlock(&j->mu);
+#ifdef MIRROR_TEST_HOOKS
+			if (j->todo[k]->error == NULL && rules_test_begin !=
+			    NULL)
+				rules_test_begin(j->todo[k]->id);
+#endif
+			if (j->todo[k]->error == NULL)
+				rc = evaluated(j, k, err);
+			pthread_mutex_lock(&j->mu);
+			if (rc < 0)
+				break;
+			continue;
+		}
 		pthread_cond_wait(&j->cv, &j->mu);
-	rc = j->brc;
-	if (rc < 0)
+	}
+	if (rc == 0 && (rc = j->brc) < 0)
 		*err = j->berr;
 	pthread_mutex_unlock(&j->mu);
 	return rc;
@@ -378,8 +408,10 @@ parallel_main(void *arg)
 		/* A core of its own: not one the sweep's scans need. */
 		jobs_side_wait();
 		pthread_mutex_lock(&j->mu);
-		stop = j->stop;
-		eval = j->todo[i]->error == NULL &&
+		stop = j->stop || i >= j->end;
+		if (!stop)
+			j->begun = i + 1;
+		eval = !stop && j->todo[i]->error == NULL &&
 		    !(j->keys != NULL && j->keys[i].kept);
 		j->evaluating = eval ? i + 1 : 0;
 		pthread_mutex_unlock(&j->mu);
@@ -547,6 +579,7 @@ job_start(struct rules_job **out, mirror_store *st,
 	for (size_t i = 0; i < j->store_rules.n; i++)
 		if (j->store_rules.v[i].severity != RULE_OFF)
 			ARRAY_PUSH(j->todo, j->n, cap) = &j->store_rules.v[i];
+	j->end = j->n;
 	j->ev = xcalloc(j->n > 0 ? j->n : 1, sizeof(*j->ev));
 	for (size_t i = 0; i < j->n; i++)
 		strbuf_init(&j->ev[i].why);
@@ -768,7 +801,8 @@ evaluated(struct rules_job *j, size_t i, mirror_error *err)
 	if (kept(j, i))
 		return 0;
 	if (ev->state != EVAL_TODO && ev->state != EVAL_DEFERRED) {
-		j->rec.out->parallel++;
+		if (i < j->end)      /* else taken from the thread */
+			j->rec.out->parallel++;
 		return 0;
 	}
 	if (!j->own_ready) {

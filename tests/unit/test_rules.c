@@ -1854,6 +1854,75 @@ test_keep_begun(void **state)
 	rules_free(&rs);
 }
 
+/* Where c-last began: 1 on the sweep's thread (steal_main), -1 on the
+ * rules' thread, 0 not yet (under hold_mu). */
+static pthread_t steal_main;
+static int steal_state;
+
+/* rules_test_begin: hold the rules' thread at a-first until c-last has
+ * begun (10 s at most), and note which thread began c-last. */
+static void
+steal_at(const char *rule_id)
+{
+	struct timespec until;
+
+	if (rule_id == NULL)
+		return;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	pthread_mutex_lock(&hold_mu);
+	if (strcmp(rule_id, "c-last") == 0) {
+		steal_state = pthread_equal(pthread_self(), steal_main) ? 1 :
+		    -1;
+		pthread_cond_broadcast(&hold_cv);
+	}
+	while (strcmp(rule_id, "a-first") == 0 && steal_state == 0 &&
+	    pthread_cond_timedwait(&hold_cv, &hold_mu, &until) == 0)
+		;
+	pthread_mutex_unlock(&hold_mu);
+}
+
+/*
+ * 23: while the sweep waits for the rules' thread, its own connection
+ * evaluates the last rule the thread has not begun (two cores on what
+ * is left), never the one the thread begins next; the violations are
+ * those of a sweep on one core.
+ */
+static void
+test_sweep_takes_last(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	char *one, *two;
+
+	load(f, &rs, R("a-first", "SELECT '' AS project, '[\"entity:e1\"]' "
+	    "AS facts, 'a' AS message") R("b-middle", "SELECT '' AS project, "
+	    "'[\"entity:e2\"]' AS facts, 'b' AS message") R("c-last",
+	    "SELECT '' AS project, '[\"entity:e3\"]' AS facts, 'c' AS "
+	    "message"));
+	setenv("MIRROR_JOBS", "1", 1);
+	sweep(f, &run, &rs, 0);
+	one = violations_text(f->st);
+	run_sql(f, "DELETE FROM violation_facts; DELETE FROM rule_violations; "
+	    "DELETE FROM rule_runs");
+	steal_main = pthread_self();
+	steal_state = 0;
+	rules_test_begin = steal_at;
+	setenv("MIRROR_JOBS", "2", 1);
+	sweep(f, &run, &rs, 1);
+	unsetenv("MIRROR_JOBS");
+	rules_test_begin = NULL;
+	assert_int_equal(steal_state, 1);
+	assert_in_range(run.rules_parallel, 1, 2);
+	assert_int_equal(run.violations_opened, 3);
+	two = violations_text(f->st);
+	assert_string_equal(two, one);
+	free(one);
+	free(two);
+	rules_free(&rs);
+}
+
 /* ---- every function of a rule's connection is short ------------------ */
 
 /* The arguments test_every_function tries, by kind: long text, a needle
@@ -2102,6 +2171,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_keep_later, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_keep_begun, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_takes_last, setup,
 		    teardown),
 	};
 
