@@ -1516,23 +1516,28 @@ facts_kept_copy(const struct facts_kept *k, const char *const *ids,
     size_t n)
 {
 	struct facts_kept *c = xcalloc(1, sizeof(*c));
+	unsigned char *take = xcalloc(k->n + 1, 1);
 
+	/* Marked by kept_find's lookup, copied in k's order: the copy stays
+	 * by id whatever the order of ids. */
+	for (size_t j = 0; j < n; j++) {
+		const struct kept_project *from = kept_find(k, ids[j]);
+
+		if (from != NULL)
+			take[from - k->p] = 1;
+	}
 	c->p = xcalloc(n + 1, sizeof(*c->p));
 	for (size_t i = 0; i < k->n; i++) {
-		const struct kept_project *from = &k->p[i];
 		struct kept_project *to;
-		size_t j = 0;
 
-		/* k is by id: the copy stays so. */
-		while (j < n && strcmp(ids[j], from->id) != 0)
-			j++;
-		if (j == n)
+		if (!take[i])
 			continue;
 		to = &c->p[c->n++];
-		to->id = xstrdup(from->id);
-		copy_state_ent(&to->f, &from->f);
-		copy_rel_mem(&to->f, &from->f);
+		to->id = xstrdup(k->p[i].id);
+		copy_state_ent(&to->f, &k->p[i].f);
+		copy_rel_mem(&to->f, &k->p[i].f);
 	}
+	free(take);
 	return c;
 }
 
