@@ -664,64 +664,39 @@ cmp_violation(const void *a, const void *b)
 }
 
 /*
- * The conflicts of m (as kept before the sweep) that the sweep's
- * changes touch, ids, read again: those gone from the store go.
- * Returns 1, or 0 when one cannot be read (read them all).
+ * PATCH_LIST(ok, l, ids, st, get, drop, cmp): list l (a conflict_list or
+ * a violation_list: items, n) brought up to date for the findings the
+ * sweep's changes touch, ids: each of those items dropped (drop frees
+ * it), each id read again with get(&item, st, id, &err), the list
+ * sorted by cmp. Sets ok to 1, or to 0 when one cannot be read (gone
+ * from the store, or a failure): the caller reads them all.
+ *
+ * A macro, as ARRAY_PUSH is, so the two kinds of finding share one
+ * typed patch: each keeps its own struct, reader and order.
  */
-static int
-patch_conflicts(struct site_model *m, const struct store_undo_ids *ids)
-{
-	struct conflict_list *l = &m->conflicts;
-	size_t k = 0, cap = l->n;
-	mirror_error ignored;
-
-	for (size_t i = 0; i < l->n; i++)
-		if (store_undo_ids_has(ids, l->items[i].id))
-			conflict_free(&l->items[i]);
-		else
-			l->items[k++] = l->items[i];
-	l->n = k;
-	for (size_t i = 0; i < ids->n; i++) {
-		struct conflict c;
-
-		if (conflict_get(&c, m->st, ids->v[i], &ignored) < 0) {
-			conflict_free(&c);
-			return 0;
-		}
-		ARRAY_PUSH(l->items, l->n, cap) = c;
-	}
-	if (l->n > 0)
-		qsort(l->items, l->n, sizeof(*l->items), cmp_conflict);
-	return 1;
-}
-
-/* patch_conflicts for m's violations. */
-static int
-patch_violations(struct site_model *m, const struct store_undo_ids *ids)
-{
-	struct violation_list *l = &m->violations;
-	size_t k = 0, cap = l->n;
-	mirror_error ignored;
-
-	for (size_t i = 0; i < l->n; i++)
-		if (store_undo_ids_has(ids, l->items[i].id))
-			violation_free(&l->items[i]);
-		else
-			l->items[k++] = l->items[i];
-	l->n = k;
-	for (size_t i = 0; i < ids->n; i++) {
-		struct violation v;
-
-		if (violation_get(&v, m->st, ids->v[i], &ignored) < 0) {
-			violation_free(&v);
-			return 0;
-		}
-		ARRAY_PUSH(l->items, l->n, cap) = v;
-	}
-	if (l->n > 0)
-		qsort(l->items, l->n, sizeof(*l->items), cmp_violation);
-	return 1;
-}
+#define PATCH_LIST(ok, l, ids, st, get, drop, cmp) do {                   \
+	size_t k_ = 0, cap_ = (l)->n;                                     \
+	mirror_error ignored_;                                             \
+                                                                           \
+	for (size_t i_ = 0; i_ < (l)->n; i_++)                            \
+		if (store_undo_ids_has((ids), (l)->items[i_].id))          \
+			drop(&(l)->items[i_]);                             \
+		else                                                       \
+			(l)->items[k_++] = (l)->items[i_];                 \
+	(l)->n = k_;                                                       \
+	(ok) = 1;                                                          \
+	for (size_t i_ = 0; i_ < (ids)->n && (ok); i_++) {                 \
+		ARRAY_RESERVE((l)->items, cap_, (l)->n + 1);               \
+		if (get(&(l)->items[(l)->n], (st), (ids)->v[i_],          \
+		    &ignored_) < 0) {                                      \
+			drop(&(l)->items[(l)->n]);                         \
+			(ok) = 0;                                          \
+		} else                                                     \
+			(l)->n++;                                          \
+	}                                                                  \
+	if ((ok) && (l)->n > 0)                                            \
+		qsort((l)->items, (l)->n, sizeof(*(l)->items), (cmp));     \
+} while (0)
 
 /*
  * m's lists, as kept before the sweep, brought up to date by the
@@ -737,8 +712,13 @@ keep_patch(struct site_model *m)
 
 	ok = store_undo_ids(&c, m->swept, "conflicts", "conflict_members",
 	    0) == 0 && store_undo_ids(&v, m->swept, "rule_violations",
-	    "violation_facts", 0) == 0 && patch_conflicts(m, &c) &&
-	    patch_violations(m, &v);
+	    "violation_facts", 0) == 0;
+	if (ok)
+		PATCH_LIST(ok, &m->conflicts, &c, m->st, conflict_get,
+		    conflict_free, cmp_conflict);
+	if (ok)
+		PATCH_LIST(ok, &m->violations, &v, m->st, violation_get,
+		    violation_free, cmp_violation);
 	store_undo_ids_free(&c);
 	store_undo_ids_free(&v);
 	return ok;
