@@ -26,6 +26,7 @@
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/hashtab.h"
+#include "util/layer.h"
 #include "util/strbuf.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -54,8 +55,8 @@ rule_eval_free(struct rule_eval *ev)
 }
 
 /* The layers a fact of a violation may be in. */
-static const char *const layers[] = { "project_state", "entity", "memory",
-    "relationship" };
+static const char *const layers[] = { LAYER_KIND_STATE, LAYER_KIND_ENTITY,
+    LAYER_KIND_MEMORY, "relationship" };
 
 /* 1 when rc is the store failing rather than the rule; else 0. */
 static int

@@ -12,12 +12,13 @@
 #include "store/storerow.h"
 #include "util/array.h"
 #include "util/byid.h"
+#include "util/layer.h"
 #include "util/xalloc.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const layers[] = { "entity", "memory", "project_state",
-    "relationship", NULL };
+static const char *const layers[] = { LAYER_KIND_ENTITY, LAYER_KIND_MEMORY,
+    LAYER_KIND_STATE, "relationship", NULL };
 static const char *const severities[] = { "error", "warn", NULL };
 static const char *const vstatus[] = { "open", "closed", NULL };
 static const char *const rstatus[] = { "ok", "failed", NULL };

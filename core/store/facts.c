@@ -26,6 +26,7 @@
 #include "util/array.h"
 #include "util/byid.h"
 #include "util/hash.h"
+#include "util/layer.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -2442,8 +2443,8 @@ facts_names_next(struct names_reader *nr, struct fact_name *v,
 		return rc == SQLITE_DONE ? 0 : store_fail(r->st, err, rc,
 		    "cannot list keys and names");
 	/* Its layer (column 2) tells the table and column errors name. */
-	state = sqlite3_column_int(r->stmt, 2) == 3;
-	r->table = state ? "project_state" : "entities";
+	state = sqlite3_column_int(r->stmt, 2) == LAYER_STATE;
+	r->table = layer_table(state ? LAYER_STATE : LAYER_ENTITY);
 	r->id = NULL;
 	v->layer = state ? "state" : "entity";
 	if ((rc = name_col(&v->id, r, 3, "id")) < 0)

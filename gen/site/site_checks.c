@@ -16,6 +16,7 @@
 #include "sys/pool.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/layer.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -58,7 +59,7 @@ fact_json(const struct site_model *m, const struct violation_fact *f)
 	json_t *sources = item_sources(f->source), *o;
 
 	o = item_must(json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:b, "
-	    "s:o}", "layer", strcmp(f->layer, "project_state") == 0 ?
+	    "s:o}", "layer", layer_of_kind(f->layer) == LAYER_STATE ?
 	    "state" : f->layer, "kind", f->layer, "id", f->id,
 	    "anchor", item_anchor(f->layer, f->id),
 	    "label", str_or_null(f->label), "project",
