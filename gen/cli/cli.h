@@ -147,14 +147,24 @@ struct cli_plan {
 int cli_prepare(struct cli_plan *plan, const struct mirror_opts *o,
     mirror_error *err);
 
-/*
- * Read the config file at path into o, for every option not already set.
- * Relative paths in it are taken relative to the file's directory.
- * Returns 0, or -MIRROR_EINPUT naming file and line.
- */
-int config_load(struct mirror_opts *o, const char *path, mirror_error *err);
+/* The strings config_load put in a mirror_opts, the caller's to hold
+ * as long as it uses those options: zeroed before the first load. */
+struct config_kept {
+	char **v;
+	size_t n, cap;
+};
 
-/* Free what config_load kept; the options pointing into it die too. */
-void config_free(void);
+/*
+ * Read the config file at path into o, for every option not already set,
+ * the strings it sets kept in kept (config_free). Relative paths in it
+ * are taken relative to the file's directory. Returns 0, or
+ * -MIRROR_EINPUT naming file and line.
+ */
+int config_load(struct config_kept *kept, struct mirror_opts *o,
+    const char *path, mirror_error *err);
+
+/* Free what config_load kept in kept; the options pointing into it die
+ * too. Returns nothing. */
+void config_free(struct config_kept *kept);
 
 #endif

@@ -100,10 +100,6 @@ static const struct config_key keys[] = {
 
 #define SECTION "mirror"
 
-/* Values handed to mirror_opts, freed by config_free; grows as needed. */
-static char **owned;
-static size_t n_owned, cap_owned;
-
 /* One param.RULE.NAME key of the file, and its line. */
 struct param_kv {
 	char *rule, *name, *value;
@@ -120,6 +116,7 @@ struct parse {
 	char *val[N_KEYS];        /* its value (paths resolved), or NULL */
 	struct param_kv *params;  /* param.RULE.NAME keys */
 	size_t nparams, cap_params;
+	struct config_kept *kept; /* the caller's: what o keeps pointing to */
 	mirror_error *err;
 };
 
@@ -500,11 +497,11 @@ parse_all(struct parse *p, strbuf *buf)
 	return rc;
 }
 
-/* Keep v until config_free. */
+/* Keep v in kept until config_free. Returns nothing. */
 static void
-own(char *v)
+own(struct config_kept *kept, char *v)
 {
-	ARRAY_PUSH(owned, n_owned, cap_owned) = v;
+	ARRAY_PUSH(kept->v, kept->n, kept->cap) = v;
 }
 
 /*
@@ -519,16 +516,16 @@ config_params(struct mirror_opts *o, struct parse *p, int use)
 	if (use && p->nparams > 0)
 		v = xreallocarray(NULL, p->nparams, sizeof(*v));
 	for (size_t i = 0; i < p->nparams; i++) {
-		own(p->params[i].rule);
-		own(p->params[i].name);
-		own(p->params[i].value);
+		own(p->kept, p->params[i].rule);
+		own(p->kept, p->params[i].name);
+		own(p->kept, p->params[i].value);
 		if (v != NULL)
 			v[i] = (struct build_param){ p->params[i].rule,
 			    p->params[i].name, p->params[i].value };
 	}
 	free(p->params);
 	if (v != NULL) {
-		own((char *)v);
+		own(p->kept, (char *)v);
 		o->params = v;
 		o->nparams = p->nparams;
 	}
@@ -536,7 +533,8 @@ config_params(struct mirror_opts *o, struct parse *p, int use)
 
 /* Returns 0, or -MIRROR_EINPUT naming file and line; see cli.h. */
 int
-config_load(struct mirror_opts *o, const char *path, mirror_error *err)
+config_load(struct config_kept *kept, struct mirror_opts *o,
+    const char *path, mirror_error *err)
 {
 	struct parse p;
 	strbuf buf;
@@ -545,6 +543,7 @@ config_load(struct mirror_opts *o, const char *path, mirror_error *err)
 
 	memset(&p, 0, sizeof(p));
 	p.path = path;
+	p.kept = kept;
 	p.err = err;
 	p.dir = xstrdup(path);
 	slash = strrchr(p.dir, '/');
@@ -568,7 +567,7 @@ config_load(struct mirror_opts *o, const char *path, mirror_error *err)
 			continue;
 		/* The command line wins over the file. */
 		if (rc == 0 && *field == NULL) {
-			own(p.val[k]);
+			own(kept, p.val[k]);
 			*field = p.val[k];
 		} else {
 			free(p.val[k]);
@@ -577,13 +576,14 @@ config_load(struct mirror_opts *o, const char *path, mirror_error *err)
 	return rc;
 }
 
-/* Frees every value config_load kept; returns nothing. */
+/* Frees every value config_load kept in kept, which stays usable;
+ * returns nothing. */
 void
-config_free(void)
+config_free(struct config_kept *kept)
 {
-	while (n_owned > 0)
-		free(owned[--n_owned]);
-	free(owned);
-	owned = NULL;
-	cap_owned = 0;
+	while (kept->n > 0)
+		free(kept->v[--kept->n]);
+	free(kept->v);
+	kept->v = NULL;
+	kept->cap = 0;
 }

@@ -33,11 +33,13 @@ static const struct {
 
 /*
  * Parse the command line, handle help and --version, check the
- * environment's tunables, read the config file and run the command.
+ * environment's tunables, read the config file (its strings kept in
+ * kept, the caller's to free) and run the command.
  * Returns 0 or a negative mirror_status.
  */
 static int
-run_command(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
+run_command(struct mirror_opts *o, struct config_kept *kept, int argc,
+    char **argv, mirror_error *err)
 {
 	mirror_command *cmd = NULL;
 	struct cli_plan plan;
@@ -63,10 +65,10 @@ run_command(struct mirror_opts *o, int argc, char **argv, mirror_error *err)
 	 * store (core/store/place.h); again once the config has named it. */
 	store_place_guard(o->store);
 	if (o->config != NULL) {
-		rc = config_load(o, o->config, err);
+		rc = config_load(kept, o, o->config, err);
 	} else if (access("mirror.ini", F_OK) == 0) {
 		o->config = "mirror.ini";
-		rc = config_load(o, o->config, err);
+		rc = config_load(kept, o, o->config, err);
 	}
 	if (rc < 0)
 		return rc;
@@ -82,6 +84,7 @@ int
 main(int argc, char **argv)
 {
 	struct mirror_opts o = { 0 };
+	struct config_kept kept = { 0 };
 	mirror_error err;
 	int rc;
 
@@ -90,9 +93,9 @@ main(int argc, char **argv)
 	 * told and cleaned up as a full disk is, instead of the signal
 	 * killing mirror with its lock and staging directory left. */
 	(void)signal(SIGXFSZ, SIG_IGN);
-	rc = run_command(&o, argc, argv, &err);
+	rc = run_command(&o, &kept, argc, argv, &err);
 	free(o.args);
-	config_free();
+	config_free(&kept);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "mirror: cannot write to standard output\n");
 		return MIRROR_EIO;

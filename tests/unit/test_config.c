@@ -24,6 +24,9 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* What config_load kept, freed at the end of each case (config_free). */
+static struct config_kept kept;
+
 /* Every test runs in a scratch directory, so paths in messages are short. */
 static int
 setup(void **state)
@@ -46,7 +49,7 @@ load_n(struct mirror_opts *o, const char *path, const char *text, size_t len,
 {
 	scratch_write(path, text, len);
 	mirror_error_clear(err);
-	return config_load(o, path, err);
+	return config_load(&kept, o, path, err);
 }
 
 static int
@@ -91,7 +94,7 @@ test_basic(void **state)
 	assert_string_equal(o.theme, "plain");
 	assert_string_equal(o.base_url, "https://example.org/site/");
 	assert_string_equal(o.title, "Plant");
-	config_free();
+	config_free(&kept);
 }
 
 static void
@@ -106,7 +109,7 @@ test_no_section_and_empty(void **state)
 	assert_null(o.store);
 	load_ok(&o, "\tstore=x.db\t");   /* no newline at the end */
 	assert_string_equal(o.store, "x.db");
-	config_free();
+	config_free(&kept);
 }
 
 struct title_case {
@@ -146,7 +149,7 @@ test_comments_after_values(void **state)
 	memset(&o, 0, sizeof(o));
 	load_ok(&o, "title = C# # the language\n");
 	assert_string_equal(o.title, "C#");
-	config_free();
+	config_free(&kept);
 }
 
 static void
@@ -163,7 +166,7 @@ test_quoted(void **state)
 
 	(void)state;
 	check_titles(cases, sizeof(cases) / sizeof(cases[0]));
-	config_free();
+	config_free(&kept);
 }
 
 static void
@@ -178,7 +181,7 @@ test_command_line_wins(void **state)
 	assert_string_equal(o.title, "From argv");
 	assert_string_equal(o.store, "argv.db");
 	assert_string_equal(o.out, "site");
-	config_free();
+	config_free(&kept);
 }
 
 static void
@@ -203,7 +206,7 @@ test_paths_relative_to_file(void **state)
 	if (load_n(&o, "sub/c.ini", text, strlen(text), &err) != 0)
 		fail_msg("%s", err.msg);
 	assert_string_equal(o.theme, "plain");   /* a name stays a name */
-	config_free();
+	config_free(&kept);
 }
 
 static void
@@ -216,7 +219,7 @@ test_crlf_and_bom(void **state)
 	    "store = s.db\r\n");
 	assert_string_equal(o.title, "Plant");
 	assert_string_equal(o.store, "s.db");
-	config_free();
+	config_free(&kept);
 }
 
 /* No fixed limits: a 1 MB line, 100 000 lines, many loads. */
@@ -269,7 +272,7 @@ test_no_limits(void **state)
 			assert_string_equal(all[i].store, text);
 		}
 	}
-	config_free();
+	config_free(&kept);
 }
 
 /* Each bad file, and the exact message config_load gives for it. */
@@ -407,7 +410,7 @@ test_errors(void **state)
 		assert_null(o.title);
 		assert_null(o.store);
 	}
-	config_free();
+	config_free(&kept);
 }
 
 static void
@@ -418,27 +421,27 @@ test_not_a_regular_file(void **state)
 
 	(void)state;
 	assert_int_equal(mkdir("dir.ini", 0755), 0);
-	assert_int_equal(config_load(&o, "dir.ini", &err), -MIRROR_EINPUT);
+	assert_int_equal(config_load(&kept, &o, "dir.ini", &err), -MIRROR_EINPUT);
 	assert_string_equal(err.msg, "config dir.ini: a directory, not a "
 	    "regular file");
 	/* A FIFO with no writer: refused at once, never read (no hang). */
 	assert_int_equal(mkfifo("fifo.ini", 0644), 0);
-	assert_int_equal(config_load(&o, "fifo.ini", &err), -MIRROR_EINPUT);
+	assert_int_equal(config_load(&kept, &o, "fifo.ini", &err), -MIRROR_EINPUT);
 	assert_string_equal(err.msg, "config fifo.ini: a FIFO, not a regular "
 	    "file");
-	assert_int_equal(config_load(&o, "/dev/null", &err), -MIRROR_EINPUT);
+	assert_int_equal(config_load(&kept, &o, "/dev/null", &err), -MIRROR_EINPUT);
 	assert_string_equal(err.msg, "config /dev/null: a character device, "
 	    "not a regular file");
 	/* A link is never followed, even to a good config file. */
 	assert_int_equal(symlink("/dev/null", "link.ini"), 0);
-	assert_int_equal(config_load(&o, "link.ini", &err), -MIRROR_EINPUT);
+	assert_int_equal(config_load(&kept, &o, "link.ini", &err), -MIRROR_EINPUT);
 	assert_string_equal(err.msg, "config link.ini: a symbolic link, not a "
 	    "regular file");
-	assert_int_equal(config_load(&o, "nosuch.ini", &err), -MIRROR_EINPUT);
+	assert_int_equal(config_load(&kept, &o, "nosuch.ini", &err), -MIRROR_EINPUT);
 	assert_string_equal(err.msg, "config nosuch.ini: No such file or "
 	    "directory");
 	assert_null(o.store);
-	config_free();
+	config_free(&kept);
 }
 
 static void
