@@ -2,7 +2,8 @@
 # The shape of the source tree (doc/architecture.md), checked from the
 # code's own includes and calls by tests/tools/house.py: stages include
 # only the stages below them, no circle of files, at most 12 .c files a
-# folder, no function over 80 lines. Then the checker itself on a small
+# folder, no function over 80 lines, no state in static storage but
+# what doc/development.md lists. Then the checker itself on a small
 # tree with one planted fault of each kind, so it is seen to catch them.
 . "$MIRROR_TOP/tests/e2e/lib.sh"
 
@@ -147,3 +148,63 @@ expect "... and names the doc and the stage, each" \
     sh -c "grep -q '^house: doc/architecture.md: the picture does not draw gen/search\$' '$T/out' &&
         grep -q '^house: doc/development.md: the layout table has no row for gen/pipeline/\$' '$T/out' &&
         test \$(grep -c 'the picture does not draw\\|has no row for' '$T/out') = 2"
+
+# State in static storage the shipped code may change is listed in
+# doc/development.md's "File-scope state", each object with its file:
+# one left out fails, named; a const table, a declaration, a function
+# pointer parameter and what only the test build compiles do not count.
+state_tree() {
+	fresh_tree
+	mk core/util/b.c '#include "util/b.h"
+static const char *const names[] = { "a", "b" };
+static const int sizes[2] = { 1, 2 };
+static const char *known[] = { "x" };
+static int (*hook)(int);
+static int seen, count = 1;
+#ifdef MIRROR_TEST_HOOKS
+int b_test_hook;
+#endif
+typedef int b_fn(void);
+b_fn b_two, b_three;
+int b_each(int (*fn)(int), int n);
+int
+b_one(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	static const char *const words[] = { "w" };
+
+	return names[0][0] + sizes[0] + (known[0] != 0) + (hook != 0) +
+	    seen + count + words[0][0] + (int)sizeof(once);
+}'
+	mkdir -p "$T/h/doc"
+	printf '| folder | holds |\n|---|---|\n' >"$T/h/doc/development.md"
+	for st in core/util core/sys core/store core/rules core/sweep \
+	    gen/output gen/render gen/words gen/git gen/search gen/site \
+	    gen/pipeline gen/serve gen/cli; do
+		printf '| `%s/` | a stage |\n' "$st" >>"$T/h/doc/development.md"
+	done
+}
+
+state_tree
+house "$T/h"
+expect_status "a mutable static the list leaves out fails" 1
+expect "... each object named with its file and line, and nothing const" \
+    sh -c "grep -q '^house: core/util/b.c:4: known is file-scope state' '$T/out' &&
+        grep -q '^house: core/util/b.c:5: hook is file-scope state' '$T/out' &&
+        grep -q '^house: core/util/b.c:6: seen is file-scope state' '$T/out' &&
+        grep -q '^house: core/util/b.c:6: count is file-scope state' '$T/out' &&
+        grep -q \"^house: core/util/b.c:16: once is a function's static state\" '$T/out' &&
+        test \$(grep -c ' state the shipped code may change' '$T/out') = 5"
+
+state_tree
+printf '\n### File-scope state\n\nWhy.\n\n%s\n%s\n' \
+    '- `core/util/b.c`: `known`, `hook`, `seen`, `count`,' \
+    '  `once`: the reasons.' >>"$T/h/doc/development.md"
+house "$T/h"
+expect_status "the same statics, listed, pass" 0
+
+printf -- '- `core/util/a.c`: `gone`: no more.\n' >>"$T/h/doc/development.md"
+house "$T/h"
+expect_status "a listed object the code does not have fails" 1
+expect "... and names it" \
+    grep -q '^house: doc/development.md: "File-scope state" lists gone in core/util/a.c, which the code does not have$' "$T/out"

@@ -23,7 +23,12 @@ this file is in) and checks, from the code's own #include lines:
   7. every stage folder is drawn in doc/architecture.md's picture (its
      first fenced block) and has a row in doc/development.md's layout
      table ("| `gen/site/` | ..."), where those files exist, so a new
-     folder cannot go undocumented.
+     folder cannot go undocumented;
+  8. every object of static storage the shipped code may change (a
+     file-scope variable, or a function's static one, that is not const;
+     what #ifdef MIRROR_TEST_HOOKS holds is the test build's) is one
+     doc/development.md's "File-scope state" list names with its file
+     and reason, and the list names no other (STATE_LIST).
 
 Prints one line per stage (files, lines, what it includes) and one line
 per violation; exits 1 when there is any violation, 0 otherwise.
@@ -67,6 +72,16 @@ STAGES = {
                 "gen/site", "gen/search", "gen/render", "gen/output", "gen/git",
                 "gen/serve", "gen/words"],
 }
+
+# doc/development.md's list of the state that stays: its heading, and
+# one bullet a file ("- `core/sys/jobs.c`: `side_mu`, `side_cv`: why").
+STATE_LIST = "### File-scope state"
+STATE_ITEM = re.compile(r"^- `((?:core|gen)/[\w/]+\.[ch])`: "
+                        r"((?:`\w+`(?:, |,\n\s*| and )?)+)", re.M)
+KEYWORDS = {"const", "volatile", "restrict", "static", "extern", "struct",
+            "union", "enum", "unsigned", "signed", "int", "char", "long",
+            "short", "float", "double", "void", "_Thread_local", "__thread",
+            "_Atomic", "inline", "register", "_Bool"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 FN_START = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\(")
@@ -182,6 +197,217 @@ def undocumented(top):
         bad += ["doc/development.md: the layout table has no row for %s/" %
                 st for st in STAGES if st not in rows]
     return bad
+
+
+def shipped_code(text):
+    """text as the shipped build compiles it, for the state check: no
+    comments, literals emptied, no preprocessor lines, and nothing
+    between #ifdef MIRROR_TEST_HOOKS and its #else or #endif."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*",
+                  lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    text = re.sub(r'"(\\.|[^"\\\n])*"', '""', text)
+    text = re.sub(r"'(\\.|[^'\\\n])*'", "0", text)
+    out, stack = [], []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.lstrip().startswith("#"):
+            d = line.strip()
+            while d.endswith("\\") and i + 1 < len(lines):
+                i += 1
+                d = d[:-1] + lines[i].strip()
+                out.append("")
+            w = re.match(r"#\s*(\w+)\s*(\w*)", d)
+            kw, arg = (w.group(1), w.group(2)) if w else ("", "")
+            if kw in ("if", "ifdef", "ifndef"):
+                stack.append(kw == "ifdef" and arg == "MIRROR_TEST_HOOKS")
+            elif kw in ("else", "elif") and stack:
+                stack[-1] = False
+            elif kw == "endif" and stack:
+                stack.pop()
+            out.append("")
+        else:
+            out.append("" if any(stack) else line)
+        i += 1
+    return "\n".join(out)
+
+
+def _split_top(s, sep):
+    """s cut at each sep outside (), [] and {}."""
+    parts, depth, cur = [], 0, ""
+    for c in s:
+        depth += c in "([{" and 1 or c in ")]}" and -1 or 0
+        if c == sep and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    return parts + [cur]
+
+
+def _flatten(s, opening, closing, keep):
+    """s with each outermost opening..closing group replaced by keep."""
+    out, depth = [], 0
+    for c in s:
+        if c == opening:
+            if depth == 0:
+                out.append(keep)
+            depth += 1
+        elif c == closing and depth > 0:
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+    return "".join(out)
+
+
+def _depth0_parens(x):
+    """(offset, stripped content) of each outermost (...) of x."""
+    out, depth, at = [], 0, 0
+    for i, c in enumerate(x):
+        if c == "(":
+            if depth == 0:
+                at = i
+            depth += 1
+        elif c == ")" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                out.append((at, x[at + 1:i].strip()))
+    return out
+
+
+def _mutables(decl, fn_types=()):
+    """The names of the objects a declaration (no final ';') defines
+    that the program may change: not a typedef, function, extern
+    declaration, type or const object."""
+    d = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", decl.strip(), flags=re.S)
+    if not d or re.match(r"(typedef|extern|_Static_assert|static_assert)\b", d):
+        return []
+    d = _flatten(_flatten(d, "{", "}", "{}"), "[", "]", "[]")
+    parts = [p.split("=")[0].strip() for p in _split_top(d, ",")]
+    first = parts[0]
+    star = first.find("*")
+    base = first[:star] if star >= 0 else first
+    words = re.findall(r"\w+", base)
+    if star < 0 and len(words) > 1 and words[-2] in fn_types:
+        return []               # functions declared by a typedef's name
+    out = []
+    for x in parts:
+        groups = _depth0_parens(x)
+        if any(re.search(r"\w\s*$", x[:at]) and not inner.startswith("*")
+               for at, inner in groups):
+            continue            # a function
+        fp = [re.match(r"\*\s*(const\s+)?(\w+)", inner)
+              for at, inner in groups if inner.startswith("*")]
+        if fp and fp[0]:
+            if not fp[0].group(1):
+                out.append(fp[0].group(2))
+            continue
+        names = [w for w in re.findall(r"\b[A-Za-z_]\w*\b", x)
+                 if w not in KEYWORDS]
+        if not names or (x is first and re.search(
+                r"\b(struct|union|enum)\s+\w+\s*(\{\})?$", x)):
+            continue            # a type, no object
+        st = x.rfind("*")
+        if st >= 0:
+            const = re.match(r"\s*const\b", x[st + 1:]) is not None
+        else:
+            const = re.search(r"\bconst\b", base) is not None
+        if not const:
+            out.append(names[-1])
+    return out
+
+
+def function_types(text):
+    """The names text typedefs as function types (typedef int f(void);)."""
+    return set(re.findall(r"\btypedef\b[^;{}()]*?\b(\w+)\s*\([^*]",
+                          shipped_code(text)))
+
+
+def static_state(text, fn_types=()):
+    """(line, name, 'file' or 'block') of every object of static storage
+    the shipped code may change: file-scope variables and the static
+    variables of functions."""
+    code = shipped_code(text)
+    out = []
+    i, start, n = 0, 0, len(code)
+
+    def line_of(pos):
+        return code.count("\n", 0, pos) + 1
+
+    def skip_braces(j):
+        k = 1
+        j += 1
+        while j < n and k:
+            k += code[j] == "{" and 1 or code[j] == "}" and -1 or 0
+            j += 1
+        return j
+
+    while i < n:
+        c = code[i]
+        if c == "{":
+            head = code[start:i]
+            if "=" in head or not head.rstrip().endswith(")"):
+                i = skip_braces(i)      # an initializer or a type's body
+                continue
+            end = skip_braces(i)
+            body = code[i + 1:end - 1]
+            for m in re.finditer(r"(?<![\w])static\b", body):
+                j, k = m.start(), 0
+                while j < len(body) and not (body[j] == ";" and k == 0):
+                    k += body[j] in "({[" and 1 or body[j] in ")}]" and -1 or 0
+                    j += 1
+                for name in _mutables(body[m.start():j], fn_types):
+                    out.append((line_of(i + 1 + m.start()), name, "block"))
+            i = start = end
+            continue
+        if c == ";":
+            decl = code[start:i]
+            for name in _mutables(decl, fn_types):
+                pos = start + len(decl) - len(decl.lstrip())
+                out.append((line_of(pos), name, "file"))
+            start = i + 1
+        i += 1
+    return out
+
+
+def state_listed(top):
+    """{(file, name)} doc/development.md's "File-scope state" list names
+    (empty when there is no such file or list)."""
+    path = os.path.join(top, "doc", "development.md")
+    if not os.path.isfile(path):
+        return set()
+    text = open(path, encoding="utf-8").read()
+    at = text.find("\n" + STATE_LIST + "\n")
+    if at < 0:
+        return set()
+    body = text[at + len(STATE_LIST) + 2:]
+    body = body[:body.find("\n#")] if "\n#" in body else body
+    return {(m.group(1), n) for m in STATE_ITEM.finditer(body)
+            for n in re.findall(r"`(\w+)`", m.group(2))}
+
+
+def state_problems(top, texts):
+    """The objects of static storage the shipped code may change that the
+    list leaves out, and the list's names the code lacks, as problem
+    lines."""
+    listed, found, bad = state_listed(top), set(), []
+    fn_types = set()
+    for text in texts.values():
+        fn_types |= function_types(text)
+    for f in sorted(texts):
+        for line, name, kind in static_state(texts[f], fn_types):
+            found.add((f, name))
+            if (f, name) not in listed:
+                bad.append("%s:%d: %s is %s state the shipped code may "
+                           "change, not in doc/development.md's \"%s\" "
+                           "list" % (f, line, name, kind == "file" and
+                                     "file-scope" or "a function's static",
+                                     STATE_LIST[4:]))
+    for f, name in sorted(listed - found):
+        bad.append("doc/development.md: \"%s\" lists %s in %s, which the "
+                   "code does not have" % (STATE_LIST[4:], name, f))
+    return bad, len(found)
 
 
 def stage_of(path):
@@ -340,6 +566,10 @@ def main():
                        (st, ", ".join(sorted(got)) or "nothing",
                         ", ".join(sorted(named)) or "nothing"))
     bad += undocumented(top)
+    state_bad, n_state = state_problems(top, texts)
+    bad += state_bad
+    print("state       %d objects of static storage the shipped code may "
+          "change" % n_state)
     for b in bad:
         print("house: " + b)
     print("house: %d problem%s" % (len(bad), "" if len(bad) == 1 else "s"))
