@@ -1814,8 +1814,6 @@ static int
 queue_pages(const struct page_ctx *pc, struct queue_work *qw,
     size_t pages, mirror_error *err)
 {
-	json_int_t open = (json_int_t)pc->m->open_conflicts;
-	size_t n = pc->m->conflicts.n;
 	json_t *data, *front = qw->front, *index;
 	size_t list_pages;
 	int rc;
@@ -1827,14 +1825,14 @@ queue_pages(const struct page_ctx *pc, struct queue_work *qw,
 	if (rc == 0)
 		rc = conflicts_index_json(pc, json_incref(index), err);
 	json_decref(index);
-	data = item_must(json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:I}",
+	/* No site-wide totals: the index has them (doc/site.md, "What the
+	 * commit of a conflict opened holds"), so a conflict opened or
+	 * closed in a project outside the worst leaves this page be. */
+	data = item_must(json_pack("{s:I, s:I, s:I}",
 	    "list_count", (json_int_t)json_array_size(front), "list_pages",
 	    (json_int_t)(list_pages > 1 ? list_pages : 0),
-	    "open_conflicts_count", open, "total", (json_int_t)n,
-	    "open_words", item_count(open, "open conflict",
-	    "open conflicts"), "total_words", item_count((long long)n,
-	    "conflict", "conflicts"), "open_pages", (json_int_t)(pages > 1 ?
-	    pages : 0)), "page", "conflicts/index");
+	    "open_pages", (json_int_t)(pages > 1 ? pages : 0)), "page",
+	    "conflicts/index");
 	json_object_set_new(data, "list_words", item_count((long long)
 	    json_array_size(front), "project", "projects"));
 	front_worst(data, front);
