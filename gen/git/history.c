@@ -816,15 +816,23 @@ commit_ctx_free(struct commit_ctx *c)
 	git_signature_free(c->reviewer);
 }
 
-/* Whether the tree old (the tip's, or NULL) is req->base_tree. */
+/* Whether the tree old (the tip's, or NULL) is req->base_tree, and
+ * lacks req->left_out (an edit would keep it). */
 static int
 is_base(const git_tree *old, const struct history_request *req)
 {
+	git_tree_entry *e = NULL;
 	git_oid base;
 
-	return old != NULL && req->files != NULL && req->base_tree != NULL &&
-	    git_oid_fromstr(&base, req->base_tree) == 0 &&
-	    git_oid_equal(&base, git_tree_id(old));
+	if (old == NULL || req->files == NULL || req->base_tree == NULL ||
+	    git_oid_fromstr(&base, req->base_tree) != 0 ||
+	    !git_oid_equal(&base, git_tree_id(old)))
+		return 0;
+	if (req->left_out == NULL ||
+	    git_tree_entry_bypath(&e, old, req->left_out) != 0)
+		return 1;
+	git_tree_entry_free(e);
+	return 0;
 }
 
 /*

@@ -83,6 +83,11 @@ struct history_request {
 	                               files come from (the tree of the
 	                               commit the output directory was last
 	                               built for), or NULL */
+	const char *left_out;       /* a folder DIR holds that files
+	                               leave out (the pages' record), or
+	                               NULL: a base_tree that holds it
+	                               (committed by an older mirror) is
+	                               not edited but made again in full */
 	const char *author;         /* "Name <email>", or NULL: repo config */
 	int have_time;              /* 1: use time (SOURCE_DATE_EPOCH) */
 	time_t time;

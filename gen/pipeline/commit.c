@@ -5,8 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/record.h"
 #include "pipeline/steps.h"
 #include "util/xalloc.h"
+
+/* Whether path is in the pages' record (RECORD_DIR), which DIR keeps
+ * for the next build and the branch leaves out. Returns 1 or 0. */
+static int
+in_record(const char *path)
+{
+	size_t n = strlen(RECORD_DIR);
+
+	return strncmp(path, RECORD_DIR, n) == 0 && path[n] == '/';
+}
 
 /* The parts of a history request that come from the options o, at the
  * run's time now, into *req. */
@@ -27,7 +38,10 @@ build_history_request(struct history_request *req,
  * The commit of b's staged site, into b->report.hres: every file with
  * where its bytes are now and whether this build wrote it, the files DIR
  * held that the site lacks, and the tree DIR was last committed as, for
- * the unchanged files. Returns 0 or < 0 with err set.
+ * the unchanged files; but the pages' record, which DIR keeps for the
+ * next build and a reader of the branch has no use for (doc/site.md,
+ * "A changed store renders only what changed"). Returns 0 or < 0 with
+ * err set.
  */
 static int
 build_history_commit(struct build *b, mirror_error *err)
@@ -35,20 +49,32 @@ build_history_commit(struct build *b, mirror_error *err)
 	struct output *out = b->so.out;
 	struct history_request req;
 	const struct output_file *files;
+	const char *const *gone;
+	const char **removed;
 	struct history_file *hf;
+	size_t n, k = 0;
 	int rc;
 
 	build_history_request(&req, b->o, b->s.now);
-	req.n_files = output_files(out, &files);
-	hf = xcalloc(req.n_files + 1, sizeof(*hf));
-	for (size_t i = 0; i < req.n_files; i++) {
-		hf[i].path = files[i].path;
-		hf[i].disk = files[i].disk;
-		hf[i].changed = files[i].changed;
+	n = output_files(out, &files);
+	hf = xcalloc(n + 1, sizeof(*hf));
+	for (size_t i = 0; i < n; i++) {
+		if (in_record(files[i].path))
+			continue;
+		hf[k].path = files[i].path;
+		hf[k].disk = files[i].disk;
+		hf[k++].changed = files[i].changed;
 	}
 	req.files = hf;
-	req.removed = output_removed(out, &req.n_removed);
+	req.n_files = k;
+	gone = output_removed(out, &n);
+	removed = xcalloc(n + 1, sizeof(*removed));
+	for (size_t i = 0; i < n; i++)
+		if (!in_record(gone[i]))
+			removed[req.n_removed++] = gone[i];
+	req.removed = removed;
 	req.base_tree = output_base_tree(out);
+	req.left_out = RECORD_DIR;
 	req.store_checksum = b->s.snapshot;
 	if (!b->o->no_sweep) {
 		req.sweep_run_id = b->run.id;
@@ -57,6 +83,7 @@ build_history_commit(struct build *b, mirror_error *err)
 		req.members_added = b->run.members_added;
 	}
 	rc = history_commit(&b->report.hres, &req, err);
+	free(removed);
 	free(hf);
 	return rc;
 }

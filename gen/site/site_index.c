@@ -2114,23 +2114,21 @@ health(const struct page_ctx *pc, mirror_error *err)
  * the pages that are HTML only: the A–Z pages, a finder for browsers
  * whose facts a reviewer reads on their projects' pages, and each
  * project's decision log and subsystems page, which regroup its
- * overview's facts), the pages' digests and the
- * search index's shards are generated, so git hosts fold them and git
+ * overview's facts) and the search index's shards are generated (the
+ * pages' digests, api/pages/, stay out of the commit), so git hosts fold them and git
  * diff shows a reviewer the Markdown and JSON alone (issue 59). The
  * shards number the documents: one page more renumbers every posting
  * after it, a rewrite no reviewer reads. */
 static const char gitattributes[] =
     "# Written by mirror. Each .html page is the twin of its .md page\n"
     "# (keys/, the A-Z finder, and each project's decisions and\n"
-    "# subsystems pages are HTML only), api/pages/ holds the build's\n"
-    "# digests and search/*.js the search index, changes.xml is the\n"
-    "# feed of changes.md, feed.xml that of the conflict and check\n"
-    "# pages, sitemap*.xml lists the pages, and\n"
+    "# subsystems pages are HTML only), search/*.js is the search\n"
+    "# index, changes.xml is the feed of changes.md, feed.xml that of\n"
+    "# the conflict and check pages, sitemap*.xml lists the pages, and\n"
     "# api/changes-unaudited.json is what the build keeps of changes\n"
     "# no audit row recorded: generated, so a diff shows the Markdown\n"
     "# and JSON a reviewer reads.\n"
     "*.html linguist-generated -diff\n"
-    "api/pages/*.tsv linguist-generated -diff\n"
     "search/*.js linguist-generated -diff\n"
     "changes.xml linguist-generated -diff\n"
     "feed.xml linguist-generated -diff\n"

@@ -23,10 +23,12 @@ gen_store() {
 	    sqlite3 -bail "$1" >/dev/null
 }
 
-# site_is_tip SITE REPO: the regular files of SITE (less the marker) are
+# site_is_tip SITE REPO: the regular files of SITE (less the marker and
+# the pages' record, api/pages/, which the commit leaves out) are
 # exactly the tree at the tip of branch mirror: same paths, same blobs.
 site_is_tip() {
-	(cd "$1" && find . -type f ! -name .mirror-output | sed 's|^\./||' |
+	(cd "$1" && find . -type f ! -name .mirror-output \
+	    ! -path './api/pages/*' | sed 's|^\./||' |
 	    LC_ALL=C sort) >"$T/paths" &&
 	(cd "$1" && git hash-object --stdin-paths) <"$T/paths" >"$T/blobs" &&
 	paste "$T/blobs" "$T/paths" >"$T/have" &&

@@ -123,6 +123,8 @@ AUTHOR = "Incremental Test <incr@example.org>"
 ACTOR = "incr-test"
 EPOCH0 = 1793491200          # 2026-11-01 00:00:00 UTC: the example's clock
 MARKER = ".mirror-output"
+# The pages' record: in DIR, never in the commit (doc/history.md).
+RECORD = "api/pages"
 PAGE_TEMPLATES = ("index.md", "project.md", "decisions.md", "subsystems.md",
                   "conflicts.md", "conflict.md", "404.md")
 KINDS = ("insert", "update", "supersede", "delete", "resolve", "dismiss",
@@ -208,11 +210,13 @@ EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 def git_tree_id(entries):
     """The id git gives the tree of a directory whose site_entries are
     entries (regular files, and the directories holding any; the marker
-    left out): what a commit of it must hold. None when it holds
-    anything else (a symlink)."""
+    and the pages' record left out, as the build leaves them out of its
+    commit): what a commit of it must hold. None when it holds anything
+    else (a symlink)."""
     kids = {}
     for rel, ent in entries.items():
-        if rel != MARKER:
+        if rel != MARKER and rel != RECORD and \
+                not rel.startswith(RECORD + "/"):
             parent, _, name = rel.rpartition("/")
             kids.setdefault(parent, []).append((name, ent))
 
