@@ -202,6 +202,21 @@ url_project(strbuf *sb, const char *pslug)
 	strbuf_puts(sb, ".html");
 }
 
+json_t *
+item_overview_page(const char *pslug)
+{
+	strbuf sb;
+	json_t *v;
+
+	if (pslug == NULL || pslug[0] == '\0')
+		return json_null();
+	strbuf_init(&sb);
+	url_project_page(&sb, pslug);
+	v = json_stringn(sb.data, sb.len);
+	strbuf_free(&sb);
+	return v;
+}
+
 void
 url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,
     const char *slug)

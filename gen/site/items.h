@@ -46,6 +46,11 @@ void url_project(strbuf *sb, const char *pslug);
  * Appended to sb. */
 void url_project_page(strbuf *sb, const char *pslug);
 
+/* A new JSON string of url_project_page(pslug), the project's overview
+ * as a template links it ("{{overview_page}}.md" from the site's root),
+ * or null for pslug NULL or "" (a project with no overview). */
+json_t *item_overview_page(const char *pslug);
+
 /* A fact's row: url_project(pslug), "#", and its anchor ("state-",
  * "entity-" or "memory-", item_layer_name, then slug). Appended to sb. */
 void url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,

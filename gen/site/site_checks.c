@@ -689,6 +689,7 @@ project_group(const struct site_model *m, const struct check_group *gr,
 	    "page", page.len > 0 ? json_string(page.data) : json_null(),
 	    "errors", (json_int_t)errors, "warnings", (json_int_t)warnings,
 	    "closed", (json_int_t)nk - open), "checks of project", gr->name);
+	json_object_set_new(g, "overview_page", item_overview_page(gr->slug));
 	strbuf_free(&page);
 	json_array_foreach(rules, k, r) {
 		long long o = json_integer_value(json_object_get(r, "open")),
@@ -934,7 +935,7 @@ static json_t *
 group_row(const json_t *g)
 {
 	static const char *const keys[] = { "name", "slug", "page", "words",
-	    "open", "errors", "warnings", "closed" };
+	    "open", "errors", "warnings", "closed", "overview_page" };
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
@@ -1093,6 +1094,8 @@ project_page(const struct check_run *cr, size_t p, mirror_error *err)
 	json_object_set_new(data, "open_warnings", json_boolean(
 	    json_integer_value(json_object_get(json_array_get(groups, 1),
 	    "count")) > 0));
+	json_object_set_new(data, "overview_page", item_overview_page(
+	    json_string_value(json_object_get(data, "project_slug"))));
 	json_object_set_new(data, "closed_any", json_boolean(
 	    json_integer_value(json_object_get(json_array_get(groups, 2),
 	    "count")) > 0));

@@ -581,6 +581,8 @@ conflict_head(const struct site_model *m, const struct conflict *c,
 	    "favoured", fav != NULL ? json_string(sb.data) : json_null(),
 	    "members", members, "earlier", earlier_json(c),
 	    "winners", winners);
+	json_object_set_new(o, "overview_page", item_overview_page(pi >= 0 &&
+	    c->project[0] != '\0' ? m->pslug[pi] : NULL));
 	strbuf_free(&sb);
 	return o;
 }
@@ -1159,6 +1161,8 @@ queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
 	    "dismissed_words", item_count((long long)run_count(r,
 	    "dismissed", NULL), "dismissed", "dismissed"), "entries",
 	    json_integer((json_int_t)(to - from))), "page", path.data);
+	json_object_set_new(json_object_get(data, "project"), "overview_page",
+	    item_overview_page(r->slug));
 	rc = page_write_figures(pc, &(const struct page_doc){ .path =
 	    path.data, .tname = "conflicts_project.md", .title = title.data,
 	    .data = data, .digest = hex }, err);
