@@ -203,18 +203,24 @@ url_project(strbuf *sb, const char *pslug)
 }
 
 json_t *
-item_overview_page(const char *pslug)
+item_url(void (*url)(strbuf *, const char *), const char *arg)
 {
 	strbuf sb;
 	json_t *v;
 
-	if (pslug == NULL || pslug[0] == '\0')
-		return json_null();
 	strbuf_init(&sb);
-	url_project_page(&sb, pslug);
+	url(&sb, arg);
 	v = json_stringn(sb.data, sb.len);
 	strbuf_free(&sb);
 	return v;
+}
+
+json_t *
+item_overview_page(const char *pslug)
+{
+	if (pslug == NULL || pslug[0] == '\0')
+		return json_null();
+	return item_url(url_project_page, pslug);
 }
 
 void
@@ -236,6 +242,24 @@ url_conflict(strbuf *sb, const char *slug)
 {
 	url_conflict_page(sb, slug);
 	strbuf_puts(sb, ".html");
+}
+
+void
+url_api_project(strbuf *sb, const char *pslug)
+{
+	strbuf_printf(sb, "api/projects/%s.json", pslug);
+}
+
+void
+url_api_conflicts(strbuf *sb, const char *slug)
+{
+	strbuf_printf(sb, "api/conflicts/projects/%s.json", slug);
+}
+
+void
+url_api_checks(strbuf *sb, const char *slug)
+{
+	strbuf_printf(sb, "api/checks/%s.json", slug);
 }
 
 json_t *

@@ -46,6 +46,10 @@ void url_project(strbuf *sb, const char *pslug);
  * Appended to sb. */
 void url_project_page(strbuf *sb, const char *pslug);
 
+/* A new JSON string of url(arg), one of the url_ functions of this
+ * header, for a template. */
+json_t *item_url(void (*url)(strbuf *, const char *), const char *arg);
+
 /* A new JSON string of url_project_page(pslug), the project's overview
  * as a template links it ("{{overview_page}}.md" from the site's root),
  * or null for pslug NULL or "" (a project with no overview). */
@@ -68,6 +72,15 @@ void url_conflict(strbuf *sb, const char *slug);
 /* The same page without its extension, "conflicts/<slug>". Appended to
  * sb. */
 void url_conflict_page(strbuf *sb, const char *slug);
+
+/* The site's API files, from its root, appended to sb: a project's
+ * facts, "api/projects/<pslug>.json" (pslug: the model's); the
+ * conflicts of a project, "api/conflicts/projects/<slug>.json", and
+ * its checks, "api/checks/<slug>.json" (slug: slug_make's of the
+ * project's id, "" for none, so every project has one, known or not). */
+void url_api_project(strbuf *sb, const char *pslug);
+void url_api_conflicts(strbuf *sb, const char *slug);
+void url_api_checks(strbuf *sb, const char *slug);
 
 /* A new JSON string of url_conflict_page of the slug of conflict id, as
  * a template links it ("{{conflict_page}}.md" from the site's root), or

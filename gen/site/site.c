@@ -13,6 +13,7 @@
 #include "output/build_stamp.h"
 #include "output/output.h"
 #include "site/families.h"
+#include "site/items.h"
 #include "output/record.h"
 #include "render/markdown.h"
 #include "render/tablekinds.h"
@@ -268,7 +269,7 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 			continue;
 		}
 		strbuf_reset(&json);
-		strbuf_printf(&json, "api/projects/%s.json", m->pslug[i]);
+		url_api_project(&json, m->pslug[i]);
 		if (page_keep_folder(pc, unit.data, json.data, hex,
 		    project_html_only)) {
 			pc->w->kept[i] = 1;

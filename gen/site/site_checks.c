@@ -299,7 +299,7 @@ project_json_path(strbuf *sb, const char *p)
 	char ps[SLUG_SIZE];
 
 	slug_make(ps, p);
-	strbuf_printf(sb, "api/checks/%s.json", ps);
+	url_api_checks(sb, ps);
 }
 
 /*

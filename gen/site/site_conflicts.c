@@ -761,6 +761,17 @@ list_slug(const char *project)
 	return json_string(slug);
 }
 
+/* The path of project's file of conflicts from the site's root,
+ * url_api_conflicts of list_slug's slug. A new string. */
+static json_t *
+conflicts_json_path(const char *project)
+{
+	char slug[SLUG_SIZE];
+
+	slug_make(slug, project);
+	return item_url(url_api_conflicts, slug);
+}
+
 /* The JSON object of one conflict, for its page, the queue and api/.
  * Returns 0 with *out set, or < 0 with err set. */
 static int
@@ -791,6 +802,7 @@ conflict_json(json_t **out, const struct site_model *m,
 		return mirror_fail(err, MIRROR_EIO, "internal: conflict %s",
 		    c->id);
 	json_object_set_new(o, "json_slug", list_slug(c->project));
+	json_object_set_new(o, "json", conflicts_json_path(c->project));
 	conflict_shown(o, c);
 	conflict_words_json(o, m, c);
 	set_command(o, "resolve_command", "mirror conflicts resolve ", c,
@@ -1421,7 +1433,7 @@ run_digest(struct queue_run *r, const struct page_ctx *pc,
 		page_hash_int(r->h, (long long)c[1]);
 	}
 	slug_make(slug, r->v[0]->project);
-	strbuf_printf(&r->json, "api/conflicts/projects/%s.json", slug);
+	url_api_conflicts(&r->json, slug);
 	h[0] = r->h[0];
 	h[1] = r->h[1];
 	page_hash_str(h, "json");

@@ -1419,7 +1419,7 @@ site_index_unaudited(const struct page_ctx *pc, size_t i,
 	mirror_error err = { 0 };
 
 	strbuf_init(&path);
-	strbuf_printf(&path, "api/projects/%s.json", pc->m->pslug[i]);
+	url_api_project(&path, pc->m->pslug[i]);
 	/* A file the last build left that cannot be read says nothing:
 	 * the build goes on, as after a build into an empty DIR. */
 	if (page_read_prev(&data, &len, pc, path.data, &err) > 0) {
