@@ -282,17 +282,17 @@ json_t *
 item_conflict_page(const char *id)
 {
 	char slug[SLUG_SIZE];
-	strbuf sb;
-	json_t *v;
 
 	if (id == NULL)
 		return json_null();
 	slug_make(slug, id);
-	strbuf_init(&sb);
-	url_conflict_page(&sb, slug);
-	v = json_stringn(sb.data, sb.len);
-	strbuf_free(&sb);
-	return v;
+	return item_url(url_conflict_page, slug);
+}
+
+void
+url_checks_page(strbuf *sb, const char *slug)
+{
+	strbuf_printf(sb, "checks/projects/%s", slug);
 }
 
 void
@@ -302,7 +302,7 @@ item_check_url(strbuf *sb, const char *project, const char *id,
 	char ps[SLUG_SIZE], cs[SLUG_SIZE];
 
 	slug_make(ps, project);
-	strbuf_printf(sb, "checks/projects/%s", ps);
+	url_checks_page(sb, ps);
 	if (ext == NULL)
 		return;
 	slug_make(cs, id);

@@ -87,6 +87,10 @@ void url_api_checks(strbuf *sb, const char *slug);
  * null for id NULL. */
 json_t *item_conflict_page(const char *id);
 
+/* A project's one Checks page, "checks/projects/<slug>" (slug:
+ * slug_make's of its id, the model's pslug). Appended to sb. */
+void url_checks_page(strbuf *sb, const char *slug);
+
 /*
  * Where check id in project (canonical id, "" for none) is shown: its
  * subsection on its project's one Checks page, under the section of

@@ -264,6 +264,8 @@ project_row(const struct site_model *m, size_t i, long long open)
 	json_object_set_new(row, "open_errors", json_integer(
 	    (json_int_t)errors));
 	json_object_set_new(row, "page", item_project_page(m, (long)i));
+	json_object_set_new(row, "checks_page", item_url(url_checks_page,
+	    m->pslug[i]));
 	disputed_words(row, m, i);
 	return row;
 }

@@ -779,6 +779,8 @@ overview_json(const struct site_model *m, size_t i,
 	json_object_set_new(data, "decision_log",
 	    json_boolean(decision_log_exists(f)));
 	json_object_set_new(data, "json", item_url(url_api_project, m->pslug[i]));
+	json_object_set_new(data, "checks_page", item_url(url_checks_page,
+	    m->pslug[i]));
 	json_object_set_new(data, "state_groups", state_groups(m, f,
 	    inactive));
 	entity_sections(data, inactive, m, m->pslug[i], g);
