@@ -224,6 +224,21 @@ item_overview_page(const char *pslug)
 }
 
 void
+url_from(strbuf *sb, const char *from, const char *to)
+{
+	size_t shared = 0;
+
+	/* The folders both paths start with, each up to its '/'. */
+	for (size_t k = 0; from[k] != '\0' && from[k] == to[k]; k++)
+		if (from[k] == '/')
+			shared = k + 1;
+	for (const char *p = from + shared; *p != '\0'; p++)
+		if (*p == '/')
+			strbuf_puts(sb, "../");
+	strbuf_puts(sb, to + shared);
+}
+
+void
 url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,
     const char *slug)
 {

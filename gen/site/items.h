@@ -55,6 +55,13 @@ json_t *item_url(void (*url)(strbuf *, const char *), const char *arg);
  * or null for pslug NULL or "" (a project with no overview). */
 json_t *item_overview_page(const char *pslug);
 
+/* The link from page from to page to, both from the site's root
+ * without extension (as url_project_page's): to with the folders the
+ * two share dropped, after a "../" for each folder of from's left, so
+ * "projects/a/index" to "projects/b/index" is "../b/index" and
+ * "index" to "conflicts/c" is "conflicts/c". Appended to sb. */
+void url_from(strbuf *sb, const char *from, const char *to);
+
 /* A fact's row: url_project(pslug), "#", and its anchor ("state-",
  * "entity-" or "memory-", item_layer_name, then slug). Appended to sb. */
 void url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/slug.h"
 #include "site/items.h"
 #include "site/site_graph.h"
 #include "util/array.h"
@@ -61,9 +62,11 @@ cmp_tgt(const void *a, const void *b, const void *f)
 }
 
 void
-graph_init(struct site_graph *g, const struct project_facts *f)
+graph_init(struct site_graph *g, const struct project_facts *f,
+    const char *page)
 {
 	g->f = f;
+	g->page = page;
 	g->by_id = xcalloc(f->n_ent + 1, sizeof(size_t));
 	g->by_source = xcalloc(f->n_rel + 1, sizeof(size_t));
 	g->by_target = xcalloc(f->n_rel + 1, sizeof(size_t));
@@ -338,6 +341,34 @@ end_note(const char *project, const char *status, int missing)
 	return v;
 }
 
+/* The link from g's page to entity id's row on the overview of project
+ * (a project's id, "" for the index's), url_from's; null for project
+ * NULL (the entity is on g's page, or nowhere). A new string. */
+static json_t *
+end_link(const struct site_graph *g, const char *project, const char *id)
+{
+	char ps[SLUG_SIZE], es[SLUG_SIZE];
+	strbuf to, sb;
+	json_t *v;
+
+	if (project == NULL)
+		return json_null();
+	/* No project: the index, url_project_page's "". */
+	ps[0] = '\0';
+	if (project[0] != '\0')
+		slug_make(ps, project);
+	slug_make(es, id);
+	strbuf_init(&to);
+	strbuf_init(&sb);
+	url_project_page(&to, ps);
+	url_from(&sb, g->page, to.data);
+	strbuf_printf(&sb, ".md#%s-%s", item_layer_name(LAYER_ENTITY), es);
+	v = json_stringn(sb.data, sb.len);
+	strbuf_free(&to);
+	strbuf_free(&sb);
+	return v;
+}
+
 /*
  * The other end id of an edge (rel: the edge's id, or NULL) as the
  * links show it: its name, where it is shown (here on the page, on the
@@ -371,6 +402,8 @@ end_json(const struct site_graph *g, const struct site_model *m,
 	jb_bool(&b, "missing", missing);
 	jb_take(&b, "note", end_note(project, status, missing));
 	jb_str_or_null(&b, "conflict", c);
+	jb_take(&b, "conflict_page", item_conflict_page(c));
+	jb_take(&b, "link", end_link(g, project, id));
 	jb_take(&b, "chain", json_null());
 	return item_must(jb_done(&b), "relationship end", id);
 }

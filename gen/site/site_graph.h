@@ -15,13 +15,18 @@
 
 struct site_graph {
 	const struct project_facts *f;
+	const char *page;    /* the page that shows the links, from the
+	                        site's root without extension */
 	size_t *by_id;       /* entity indexes sorted by id */
 	size_t *by_source;   /* relationship indexes sorted by source, type */
 	size_t *by_target;   /* relationship indexes sorted by target, type */
 };
 
-/* Build the indexes over f (which must outlive g). Never fails. */
-void graph_init(struct site_graph *g, const struct project_facts *f);
+/* Build the indexes over f (which must outlive g), whose links page
+ * shows (url_project_page's path, which must outlive g too). Never
+ * fails. */
+void graph_init(struct site_graph *g, const struct project_facts *f,
+    const char *page);
 void graph_free(struct site_graph *g);
 
 /* The entity with id, or NULL (an edge into another project). */

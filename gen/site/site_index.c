@@ -86,7 +86,7 @@ loose_facts(json_t **linked, json_t **old, const struct site_model *m)
 
 	*linked = json_array();
 	*old = json_array();
-	graph_init(&g, f);
+	graph_init(&g, f, "index");
 	for (size_t k = 0; k < f->n_state; k++)
 		loose_put(items, *old, item_state(m, &f->state[k]));
 	for (size_t k = 0; k < f->n_ent; k++) {

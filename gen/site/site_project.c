@@ -1081,17 +1081,21 @@ project_render(void *arg, size_t i, void *payload, mirror_error *err)
 {
 	const struct page_ctx *pc = ((struct project_run *)arg)->pc;
 	struct site_graph g;
+	strbuf page;
 	int rc;
 
 	if (pc->m->projects[i].id[0] == '\0' || pc_kept(pc, i))
 		return 0;
-	graph_init(&g, payload);
+	strbuf_init(&page);
+	url_project_page(&page, pc->m->pslug[i]);
+	graph_init(&g, payload, page.data);
 	rc = overview_page(pc, i, &g, err);
 	if (rc == 0)
 		rc = decision_page(pc, i, payload, err);
 	if (rc == 0)
 		rc = subsystem_pages(pc, i, &g, err);
 	graph_free(&g);
+	strbuf_free(&page);
 	return rc;
 }
 

@@ -133,6 +133,33 @@ test_confidence(void **state)
 	}
 }
 
+/* A link from one page to another drops the folders they share and
+ * climbs out of the rest of the first's, as the templates' links do. */
+static void
+test_url_from(void **state)
+{
+	static const struct { const char *from, *to, *want; } cases[] = {
+		{ "projects/a/index", "projects/b/index", "../b/index" },
+		{ "projects/a/index", "index", "../../index" },
+		{ "projects/a/index", "projects/a/index", "index" },
+		{ "index", "projects/b/index", "projects/b/index" },
+		{ "conflicts/index", "conflicts/projects/x", "projects/x" },
+		{ "conflicts/projects/x", "conflicts/c-1", "../c-1" },
+		{ "projects/ab/index", "projects/a/index", "../a/index" },
+		{ "checks/projects/p", "projects/p/index",
+		    "../../projects/p/index" },
+	};
+	strbuf sb;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		strbuf_init(&sb);
+		url_from(&sb, cases[k].from, cases[k].to);
+		assert_string_equal(sb.data, cases[k].want);
+		strbuf_free(&sb);
+	}
+}
+
 /* A page's path as a template links it is its URL without ".html";
  * a conflict's page, from the slug of its id; null for no conflict. */
 static void
@@ -183,6 +210,7 @@ main(void)
 		cmocka_unit_test(test_table_dates),
 		cmocka_unit_test(test_confidence),
 		cmocka_unit_test(test_pages),
+		cmocka_unit_test(test_url_from),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
