@@ -476,6 +476,27 @@ escape_html(strbuf *sb, const char *s, size_t len)
 }
 
 void
+escape_url_path(strbuf *sb, const char *s, size_t len)
+{
+	size_t at = 0;
+
+	if (len > 0 && s[0] == '/') {
+		strbuf_add(sb, "%2F", 3);
+		at = 1;
+	}
+	for (;;) {
+		const char *slash = memchr(s + at, '/', len - at);
+		size_t end = slash != NULL ? (size_t)(slash - s) : len;
+
+		escape_url(sb, s + at, end - at);
+		if (slash == NULL)
+			return;
+		strbuf_putc(sb, '/');
+		at = end + 1;
+	}
+}
+
+void
 escape_url(strbuf *sb, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";

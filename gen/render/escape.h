@@ -81,4 +81,11 @@ void escape_html(strbuf *sb, const char *s, size_t len);
  */
 void escape_url(strbuf *sb, const char *s, size_t len);
 
+/* A relative path of s's len bytes, as escape_url does each of its
+ * '/'-separated segments, the '/' between them kept: a site's path a
+ * field holds ("conflicts/projects/_"). It cannot climb or leave the
+ * site either: "." and ".." segments are encoded as escape_url's, and
+ * a leading '/' as "%2F". */
+void escape_url_path(strbuf *sb, const char *s, size_t len);
+
 #endif

@@ -313,6 +313,8 @@ parse_var(tmpl *t, int idx, char *body, int in_each, mirror_error *err)
 
 		if (strcmp(f, "url") == 0)
 			nd->filter = F_URL;
+		else if (strcmp(f, "path") == 0)
+			nd->filter = F_PATH;
 		else if (strcmp(f, "id") == 0)
 			nd->filter = F_ID;
 		else if (strcmp(f, "slug") == 0)

@@ -7,6 +7,8 @@
  *   {{NAME}}             the value, escaped for the template's mode
  *   {{.}}                the current item inside #each
  *   {{NAME|url}}         percent-encoded URL path segment (escape_url)
+ *   {{NAME|path}}        a relative path, each segment as |url, the '/'
+ *                        between them kept (escape_url_path)
  *   {{NAME|id}}          the value as-is; it must match [a-z0-9-]+, else
  *                        a render error (for element ids and fragments)
  *   {{NAME|slug}}        slug_make() of the value (gen/render/slug.h)
@@ -34,7 +36,7 @@
  * value is wanted is a render error.
  *
  * Escaping: every {{NAME}} goes through escape_md (TMPL_MARKDOWN) or
- * escape_html (TMPL_HTML); |url and |id output is safe in both modes.
+ * escape_html (TMPL_HTML); |url, |path and |id output is safe in both modes.
  * There is no raw insertion of data.
  *
  * Scopes: a name's first segment is looked up in the current #each item

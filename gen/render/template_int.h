@@ -19,7 +19,7 @@ enum tkind {
 };
 
 enum tpkind { P_NAME, P_DOT, P_INDEX, P_NUMBER, P_FIRST, P_LAST };
-enum tfilter { F_NONE, F_URL, F_ID, F_SLUG, F_CODE, F_WORDS };
+enum tfilter { F_NONE, F_URL, F_PATH, F_ID, F_SLUG, F_CODE, F_WORDS };
 
 struct tnode {
 	enum tkind kind;

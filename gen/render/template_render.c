@@ -199,6 +199,9 @@ put_value(struct render *r, const struct tnode *nd, const json_t *v)
 	case F_URL:
 		escape_url(r->sb, s, len);
 		break;
+	case F_PATH:
+		escape_url_path(r->sb, s, len);
+		break;
 	case F_ID:
 		if (!json_is_string(v) || !slug_alphabet_only(s, len))
 			return rerr(r, nd, "not an id ([a-z0-9-]+):");

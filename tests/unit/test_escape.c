@@ -348,6 +348,31 @@ test_html(void **state)
 	free(r);
 }
 
+/* A path keeps its '/' between segments, each escaped as escape_url,
+ * and still cannot climb or leave the site. */
+static void
+test_url_path(void **state)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "conflicts/projects/_", "conflicts/projects/_" },
+		{ "projects/a b/index", "projects/a%20b/index" },
+		{ "../etc/x", "%2E%2E/etc/x" },
+		{ "/abs", "%2Fabs" },
+		{ "//host/x", "%2F/host/x" },
+		{ "a/./b?c#d", "a/%2E/b%3Fc%23d" },
+		{ "", "" },
+	};
+	strbuf sb;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		strbuf_init(&sb);
+		escape_url_path(&sb, cases[k].in, strlen(cases[k].in));
+		assert_string_equal(sb.data, cases[k].want);
+		strbuf_free(&sb);
+	}
+}
+
 /* 6: URL segments: everything but unreserved is percent-encoded. */
 static void
 test_url(void **state)
@@ -692,6 +717,7 @@ main(void)
 		cmocka_unit_test(test_corpus_html),
 		cmocka_unit_test(test_linear_time),
 		cmocka_unit_test(test_fuzz_regressions),
+		cmocka_unit_test(test_url_path),
 	};
 
 	return cmocka_run_group_tests_name("escape", tests, NULL, NULL);
