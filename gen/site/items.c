@@ -305,6 +305,12 @@ item_conflict_page(const char *id)
 }
 
 void
+url_queue_page(strbuf *sb, const char *dir)
+{
+	strbuf_printf(sb, "conflicts/projects/%s", dir);
+}
+
+void
 url_checks_page(strbuf *sb, const char *slug)
 {
 	strbuf_printf(sb, "checks/projects/%s", slug);

@@ -89,6 +89,10 @@ void url_api_project(strbuf *sb, const char *pslug);
 void url_api_conflicts(strbuf *sb, const char *slug);
 void url_api_checks(strbuf *sb, const char *slug);
 
+/* A project's review queue (its first page), "conflicts/projects/<dir>"
+ * (dir: its folder, "_" for no project). Appended to sb. */
+void url_queue_page(strbuf *sb, const char *dir);
+
 /* A new JSON string of url_conflict_page of the slug of conflict id, as
  * a template links it ("{{conflict_page}}.md" from the site's root), or
  * null for id NULL. */

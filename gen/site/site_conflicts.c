@@ -1185,6 +1185,24 @@ queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
 	return rc;
 }
 
+/* The link to the queue of folder dir from the queue's lists, which
+ * are all in conflicts/ (url_from of url_queue_page). A new string. */
+static json_t *
+queue_link(const char *dir)
+{
+	strbuf to, sb;
+	json_t *v;
+
+	strbuf_init(&to);
+	strbuf_init(&sb);
+	url_queue_page(&to, dir);
+	url_from(&sb, "conflicts/index", to.data);
+	v = json_stringn(sb.data, sb.len);
+	strbuf_free(&to);
+	strbuf_free(&sb);
+	return v;
+}
+
 /* r's line on the queue's front page: its name, folder and counts. */
 static json_t *
 queue_front_entry(const struct queue_run *r)
@@ -1220,6 +1238,7 @@ queue_front_entry(const struct queue_run *r)
 	    "open", kinds[0]), "records", (json_int_t)run_count(r, "open",
 	    kinds[1]), "memories", (json_int_t)run_count(r, "open",
 	    kinds[2])), "queue", r->dir.data);
+	json_object_set_new(o, "queue_link", queue_link(r->dir.data));
 	strbuf_free(&kw);
 	return o;
 }
@@ -1583,6 +1602,7 @@ open_row(const struct site_model *m, const struct conflict *c)
 	    "slot", queue_slot_said(c), "slug", slug, "values", values.data,
 	    "kind", kind_said(c->slot_kind), "detected",
 	    item_date(c->detected_at)), "conflict", c->id);
+	json_object_set_new(o, "queue_link", queue_link(dir.data));
 	strbuf_free(&dir);
 	strbuf_free(&values);
 	return o;

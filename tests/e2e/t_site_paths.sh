@@ -166,8 +166,5 @@ expect "no template spells a site path around a field by hand" sh -c "
     grep -vxF -e 'changes.md:]({{pdir}}/index.md)' \
         -e 'changes.md:]({{dir}}/{{slug|url}}.md{{#if anchor}}#{{anchor|id}}{{/if}})' \
         -e 'index.md:]({{dir}}/{{slug|url}}.md{{#if anchor}}#{{anchor|id}}{{/if}})' \
-        -e 'conflicts.md:](projects/{{dir|url}}.md)' \
-        -e 'conflicts_open.md:](projects/{{dir|url}}.md)' \
-        -e 'conflicts_projects.md:](projects/{{dir|url}}.md)' \
         -e 'projects.md:]({{slug|url}}/index.md)' |
     grep -v '^README.md:' | { ! grep .; }"
