@@ -165,6 +165,5 @@ expect "no template spells a site path around a field by hand" sh -c "
         \"\$MIRROR_TOP\"/templates/*.md | sed 's|^.*/templates/||' |
     grep -vxF -e 'changes.md:]({{pdir}}/index.md)' \
         -e 'changes.md:]({{dir}}/{{slug|url}}.md{{#if anchor}}#{{anchor|id}}{{/if}})' \
-        -e 'index.md:]({{dir}}/{{slug|url}}.md{{#if anchor}}#{{anchor|id}}{{/if}})' \
-        -e 'projects.md:]({{slug|url}}/index.md)' |
+        -e 'index.md:]({{dir}}/{{slug|url}}.md{{#if anchor}}#{{anchor|id}}{{/if}})' |
     grep -v '^README.md:' | { ! grep .; }"
