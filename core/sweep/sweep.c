@@ -436,6 +436,56 @@ struct claimed_row {
 	struct claim cl;
 };
 
+/* Columns of a scan's row that row_claim reads: 0..7 the fact's text,
+ * 8 a memory's valid_until. */
+#define ROW_COLS 9
+
+/*
+ * Read each of the columns 0..8 of the current row of s once, as text,
+ * into t (NULL for an SQL NULL), and check them as every reader checks
+ * them: layer's required columns not NULL, 0..7 valid UTF-8 without a
+ * NUL. Returns 0, or < 0 with err naming the store, table and row.
+ */
+static int
+row_texts(const char **t, struct sweep_ctx *c, sqlite3_stmt *s,
+    enum fact_layer layer, mirror_error *err)
+{
+	static const char *const more[3] = { "properties", "part_of parent",
+	    "component" };
+	const char *table = layer_table(layer), *id, *bad;
+	int oom = -1;
+
+	/* A NULL text is an SQL NULL, or a conversion out of memory that
+	 * leaves its mark in the connection's error code. */
+	for (int i = 0; i < ROW_COLS; i++) {
+		t[i] = (const char *)sqlite3_column_text(s, i);
+		if (t[i] == NULL && oom < 0 &&
+		    sqlite3_errcode(sqlite3_db_handle(s)) == SQLITE_NOMEM)
+			oom = i;
+	}
+	id = t[0] != NULL ? t[0] : "(NULL id)";
+	for (const int *r = required[layer]; *r >= 0; r++)
+		if (t[*r] == NULL && *r != oom)
+			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
+			    "'%s': %s is NULL", store_path(c->st), table, id,
+			    colname[layer][*r]);
+	for (int i = 0; i < 8; i++) {
+		if (i == oom)
+			return mirror_fail(err, MIRROR_EIO, "store %s: out of "
+			    "memory reading %s", store_path(c->st), table);
+		if (t[i] == NULL)
+			continue;
+		bad = storerow_text_problem((const unsigned char *)t[i],
+		    (size_t)sqlite3_column_bytes(s, i));
+		if (bad != NULL)
+			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
+			    "'%s': %s %s", store_path(c->st), table,
+			    i == 0 || t[0] == NULL ? "?" : t[0],
+			    i < 5 ? colname[layer][i] : more[i - 5], bad);
+	}
+	return 0;
+}
+
 /*
  * Fill out->f from the current row of s (of source src) and compute
  * its claim. Returns 1 with out->cl filled, 0 when the row claims
@@ -449,61 +499,28 @@ row_claim(struct claimed_row *out, struct sweep_ctx *c, sqlite3_stmt *s,
 	struct fact *f = &out->f;
 	struct claim *cl = &out->cl;
 	enum fact_layer layer = src_layer[src];
-	const char *table = layer_table(layer);
+	const char *t[ROW_COLS];
 	char msg[sizeof(err->msg)];
 	long long vu;
 	int rc;
 
 	memset(cl, 0, sizeof(*cl));
-	for (const int *r = required[layer]; *r >= 0; r++)
-		if (sqlite3_column_type(s, *r) == SQLITE_NULL) {
-			const char *id = ctext(s, 0);
-
-			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
-			    "'%s': %s is NULL", store_path(c->st),
-			    table, id != NULL ? id : "(NULL id)",
-			    colname[layer][*r]);
-		}
-	/* What the slot rules read is checked as every reader checks it. */
-	for (int i = 0; i < 8; i++) {
-		const unsigned char *t;
-		const char *bad;
-
-		if (sqlite3_column_type(s, i) == SQLITE_NULL)
-			continue;
-		t = sqlite3_column_text(s, i);
-		if (t == NULL)
-			return mirror_fail(err, MIRROR_EIO, "store %s: out of "
-			    "memory reading %s", store_path(c->st),
-			    table);
-		bad = storerow_text_problem(t,
-		    (size_t)sqlite3_column_bytes(s, i));
-		if (bad != NULL) {
-			const char *id = i == 0 ? NULL : ctext(s, 0);
-
-			static const char *const more[3] = { "properties",
-			    "part_of parent", "component" };
-
-			return mirror_fail(err, MIRROR_EINPUT, "store %s: %s row "
-			    "'%s': %s %s", store_path(c->st), table,
-			    id != NULL ? id : "?", i < 5 ? colname[layer][i] :
-			    more[i - 5], bad);
-		}
-	}
+	if ((rc = row_texts(t, c, s, layer, err)) < 0)
+		return rc;
 	/* An expired memory takes no part (SPEC 3.1). */
-	if (layer == LAYER_MEMORY && bound(&vu, ctext(s, 8)) &&
+	if (layer == LAYER_MEMORY && bound(&vu, t[8]) &&
 	    vu < (long long)c->now)
 		return 0;
 	memset(f, 0, sizeof(*f));
 	f->layer = layer;
-	f->id = ctext(s, 0);
-	f->type = ctext(s, 1);
-	f->project = canonical(c, ctext(s, 2));
-	f->name = ctext(s, 3);
-	f->text = ctext(s, 4);
-	f->properties = ctext(s, 5);
-	f->parent = ctext(s, 6);
-	f->component = ctext(s, 7);
+	f->id = t[0];
+	f->type = t[1];
+	f->project = canonical(c, t[2]);
+	f->name = t[3];
+	f->text = t[4];
+	f->properties = t[5];
+	f->parent = t[6];
+	f->component = t[7];
 	rc = slot_claim(cl, f, known_key, c, err);
 	if (rc < 0) {
 		/* slot.c names the row; add the store. */
