@@ -719,13 +719,34 @@ test_utf8_boundaries(void **state)
 	BAD("\xf8\x88\x80\x80\x80");       /* five bytes */
 	BAD("\xff");
 	BAD("\xf0\x90\x80");               /* truncated */
-	/* Valid text with a NUL in it says so. */
+	/* Past eight bytes, read a word of ASCII at a time: a sequence
+	 * at or after a word's end is checked as alone. */
+	OK("abcdefgh\xc2\x80");
+	OK("abcdefg\xc2\x80ijklmnop");
+	BAD("abcdefgh\x80");
+	BAD("abcdefg\x80ijklmnop");
+	BAD("abcdefghijklmno\xe0\x80\x80");
+	/* Valid text with a NUL in it says so, in a word or alone; an
+	 * invalid sequence after the NUL is told first. */
 	{
-		const char *why = storerow_text_problem(
-		    (const unsigned char *)"a\0b", 3);
+		static const struct {
+			const char *s;
+			size_t n;
+			const char *why;
+		} nul[] = {
+			{ "a\0b", 3, "contains a NUL byte" },
+			{ "abc\0efghij", 11, "contains a NUL byte" },
+			{ "abcdefghij\0", 11, "contains a NUL byte" },
+			{ "abc\0efgh\x80", 9, "is not valid UTF-8 text" },
+		};
 
-		assert_non_null(why);
-		assert_string_equal(why, "contains a NUL byte");
+		for (size_t i = 0; i < sizeof(nul) / sizeof(nul[0]); i++) {
+			const char *why = storerow_text_problem(
+			    (const unsigned char *)nul[i].s, nul[i].n);
+
+			assert_non_null(why);
+			assert_string_equal(why, nul[i].why);
+		}
 	}
 }
 
