@@ -239,6 +239,16 @@ url_from(strbuf *sb, const char *from, const char *to)
 }
 
 void
+url_root_link(strbuf *sb, const char *page, const char *ext,
+    const char *anchor)
+{
+	strbuf_printf(sb, "%s%s.%s", strchr(page, '/') == NULL ? "./" : "",
+	    page, ext);
+	if (anchor != NULL)
+		strbuf_printf(sb, "#%s", anchor);
+}
+
+void
 url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,
     const char *slug)
 {

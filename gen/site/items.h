@@ -62,6 +62,15 @@ json_t *item_overview_page(const char *pslug);
  * "index" to "conflicts/c" is "conflicts/c". Appended to sb. */
 void url_from(strbuf *sb, const char *from, const char *to);
 
+/* The link from a page at the site's root (index.md, changes.md, the
+ * changes feed) to page, a path from the root without extension (as
+ * url_project_page's): page, "." and ext, then "#" and anchor when
+ * anchor is not NULL. A page at the root itself is linked "./<page>",
+ * as the recent changes have always linked the index's rows.
+ * Appended to sb. */
+void url_root_link(strbuf *sb, const char *page, const char *ext,
+    const char *anchor);
+
 /* A fact's row: url_project(pslug), "#", and its anchor ("state-",
  * "entity-" or "memory-", item_layer_name, then slug). Appended to sb. */
 void url_fact(strbuf *sb, const char *pslug, enum fact_layer layer,

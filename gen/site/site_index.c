@@ -1626,34 +1626,29 @@ project_of(const struct site_model *m, const char *p)
 	return k;
 }
 
-/* The fact change's fields on o: title (the fact's label now), dir and
- * slug of its page (its project's overview, else the index), anchor,
- * linked (0 when the row is gone: nothing to link), project, fields
+/* The fact change's fields on o: title (the fact's label now), page
+ * (its project's overview, else the index), anchor, linked (0 when the
+ * row is gone: nothing to link), project and its overview_page, fields
  * (what it set, old → new), by (actor) and why (note). */
 static void
 fact_change_json(json_t *o, const struct site_model *m,
     const struct fact_audit *a)
 {
 	long k = project_of(m, a->project);
+	const char *ps = k >= 0 && m->projects[k].id[0] != '\0' ?
+	    m->pslug[k] : NULL;
 	strbuf sb;
 
 	strbuf_init(&sb);
 	json_object_set_new(o, "title", item_clean(a->label[0] != '\0' ?
 	    a->label : "a row no longer in the store"));
-	strbuf_reset(&sb);
-	if (k >= 0 && m->projects[k].id[0] != '\0')
-		strbuf_printf(&sb, "projects/%s", m->pslug[k]);
-	else
-		strbuf_puts(&sb, ".");
-	json_object_set_new(o, "dir", json_string(sb.data));
-	json_object_set_new(o, "slug", json_string("index"));
+	json_object_set_new(o, "page", item_url(url_project_page,
+	    ps != NULL ? ps : ""));
 	json_object_set_new(o, "anchor", item_anchor(a->kind, a->id));
 	json_object_set_new(o, "linked", json_boolean(a->label[0] != '\0'));
-	json_object_set_new(o, "project", k >= 0 && m->projects[k].id[0] !=
-	    '\0' ? json_string(m->projects[k].name) : json_null());
-	json_object_set_new(o, "pdir", k >= 0 && m->projects[k].id[0] !=
-	    '\0' ? json_string(sb.data) : json_null());
-	strbuf_reset(&sb);
+	json_object_set_new(o, "project", ps != NULL ?
+	    json_string(m->projects[k].name) : json_null());
+	json_object_set_new(o, "overview_page", item_overview_page(ps));
 	change_fields(&sb, a);
 	json_object_set_new(o, "fields", sb.len > 0 ? item_clean(sb.data) :
 	    json_null());
@@ -1664,37 +1659,18 @@ fact_change_json(json_t *o, const struct site_model *m,
 	strbuf_free(&sb);
 }
 
-/* A check's place on change o: dir and slug of its project and rule's
- * page, anchor its section (item_check_url's parts). */
-static void
-check_change_place(json_t *o, const struct violation *v)
-{
-	strbuf page;
-	char *cut, cs[SLUG_SIZE];
-
-	strbuf_init(&page);
-	item_check_url(&page, v->project, v->id, NULL);
-	cut = strrchr(page.data, '/');
-	*cut = '\0';
-	slug_make(cs, v->id);
-	json_object_set_new(o, "dir", json_string(page.data));
-	json_object_set_new(o, "slug", json_string(cut + 1));
-	json_object_set_new(o, "anchor", json_string(cs));
-	strbuf_free(&page);
-}
-
 /* A conflict's or check's change on o: title (the conflict's statement
  * of its sides as found, which no later build rewrites, or the check's
  * rule and message), statement (the same for the template to mark up;
- * null for a check), dir and slug of its page, project,
- * and by and why of a closed conflict. */
+ * null for a check), page and anchor (the check's place on its
+ * project's Checks page, item_check_place's), project and its
+ * overview_page, and by and why of a closed conflict. */
 static void
 page_change_json(json_t *o, const struct site_model *m,
     const struct change *ch)
 {
 	const char *project = ch->c ? ch->c->project : ch->v->project;
 	long k = model_project_index(m, project);
-	char slug[SLUG_SIZE];
 	strbuf title;
 
 	strbuf_init(&title);
@@ -1708,22 +1684,17 @@ page_change_json(json_t *o, const struct site_model *m,
 	json_object_set_new(o, "statement", ch->c != NULL ?
 	    conflict_statement_json(ch->c, 0) : json_null());
 	if (ch->c != NULL) {
-		slug_make(slug, ch->c->id);
-		json_object_set_new(o, "dir", json_string("conflicts"));
-		json_object_set_new(o, "slug", json_string(slug));
+		json_object_set_new(o, "page", item_conflict_page(ch->c->id));
 		json_object_set_new(o, "anchor", json_null());
 	} else {
-		check_change_place(o, ch->v);
+		item_check_place(o, ch->v->project, ch->v->id);
 	}
 	json_object_set_new(o, "linked", json_true());
 	json_object_set_new(o, "fields", json_null());
 	json_object_set_new(o, "project", k >= 0 && project[0] != '\0' ?
 	    json_string(m->projects[k].name) : json_null());
-	strbuf_reset(&title);
-	if (k >= 0 && project[0] != '\0')
-		strbuf_printf(&title, "projects/%s", m->pslug[k]);
-	json_object_set_new(o, "pdir", title.len > 0 ?
-	    json_string(title.data) : json_null());
+	json_object_set_new(o, "overview_page", item_overview_page(k >= 0 &&
+	    project[0] != '\0' ? m->pslug[k] : NULL));
 	json_object_set_new(o, "by", ch->c && ch->closed &&
 	    ch->c->resolved_by != NULL && ch->c->resolved_by[0] != '\0' ?
 	    json_string(ch->c->resolved_by) : json_null());
@@ -1761,15 +1732,63 @@ first_change_json(json_t *o, const struct first_build *f)
 	    "checks_words")), json_string_value(json_object_get(o,
 	    "facts_words")));
 	json_object_set_new(o, "title", json_string(sb.data));
-	json_object_set_new(o, "dir", json_string("conflicts"));
-	json_object_set_new(o, "slug", json_string("index"));
+	json_object_set_new(o, "page", json_string("conflicts/index"));
 	json_object_set_new(o, "anchor", json_null());
 	json_object_set_new(o, "linked", json_true());
 	json_object_set_new(o, "fields", json_null());
 	json_object_set_new(o, "project", json_null());
-	json_object_set_new(o, "pdir", json_null());
+	json_object_set_new(o, "overview_page", json_null());
 	json_object_set_new(o, "by", json_null());
 	json_object_set_new(o, "why", json_null());
+	strbuf_free(&sb);
+}
+
+/* Change c's page (its page, anchor and linked) from the site's root
+ * with extension ext, url_root_link's: with the anchor of a row still
+ * in the store. Appended to sb. */
+static void
+change_link(strbuf *sb, const json_t *c, const char *ext)
+{
+	const json_t *anchor = json_object_get(c, "anchor");
+
+	url_root_link(sb, json_string_value(json_object_get(c, "page")), ext,
+	    json_is_string(anchor) && json_is_true(json_object_get(c,
+	    "linked")) ? json_string_value(anchor) : NULL);
+}
+
+/* Set key on o to the folder of page, a path from the site's root ("."
+ * for a page at the root), or null for page NULL; and file_key, when
+ * neither it nor page is NULL, to page's file after that folder. */
+static void
+change_folder(json_t *o, const char *key, const char *page,
+    const char *file_key)
+{
+	const char *cut = page != NULL ? strrchr(page, '/') : NULL;
+
+	json_object_set_new(o, key, page == NULL ? json_null() : cut == NULL ?
+	    json_string(".") : json_stringn(page, (size_t)(cut - page)));
+	if (file_key != NULL && page != NULL)
+		json_object_set_new(o, file_key, json_string(cut != NULL ?
+		    cut + 1 : page));
+}
+
+/* Change c's link for a template, "link" (change_link's to the .md,
+ * null when not linked), and the older names of its pages templates
+ * may still spell a link from: "dir" and "slug" (its page's folder and
+ * file) and "pdir" (its overview_page's folder, or null). */
+static void
+change_links(json_t *c)
+{
+	strbuf sb;
+
+	strbuf_init(&sb);
+	change_link(&sb, c, "md");
+	json_object_set_new(c, "link", json_is_true(json_object_get(c,
+	    "linked")) ? json_stringn(sb.data, sb.len) : json_null());
+	change_folder(c, "dir", json_string_value(json_object_get(c, "page")),
+	    "slug");
+	change_folder(c, "pdir", json_string_value(json_object_get(c,
+	    "overview_page")), NULL);
 	strbuf_free(&sb);
 }
 
@@ -1798,6 +1817,7 @@ change_json(const struct site_model *m, const struct change *ch)
 	} else {
 		page_change_json(o, m, ch);
 	}
+	change_links(o);
 	strbuf_free(&what);
 	return o;
 }
@@ -1821,21 +1841,6 @@ changes_days(const struct site_model *m, const struct change *it, size_t n)
 		json_array_append_new(json_object_get(day, "items"), c);
 	}
 	return days;
-}
-
-/* Change c's page in the site as the feed links it: DIR/SLUG.html, and
- * #ANCHOR for a fact (all made of slugs). */
-static void
-change_href(strbuf *sb, const json_t *c)
-{
-	const json_t *anchor = json_object_get(c, "anchor");
-
-	strbuf_init(sb);
-	strbuf_printf(sb, "%s/%s.html", json_string_value(json_object_get(c,
-	    "dir")), json_string_value(json_object_get(c, "slug")));
-	if (json_is_string(anchor) && json_is_true(json_object_get(c,
-	    "linked")))
-		strbuf_printf(sb, "#%s", json_string_value(anchor));
 }
 
 /* The summary of change c (change_json): what, in which project, by
@@ -1882,7 +1887,8 @@ changes_feed(const struct page_ctx *pc, const struct change *it, size_t n,
 		/* The entry's id: the conflict's, check's or fact's, and
 		 * which change; its link: that conflict's, check's or
 		 * fact's place. */
-		change_href(&href, c);
+		strbuf_init(&href);
+		change_link(&href, c, "html");
 		e = (struct atom_entry){ it[i].f ? "first" : it[i].a ?
 			"fact" : it[i].closed ? "closed" : "opened",
 			change_id(&it[i]), it[i].t, href.data };

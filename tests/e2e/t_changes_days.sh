@@ -59,3 +59,29 @@ expect "the page loads the filters by project and kind; without them it is the s
     grep -q '<script src=\"assets/changes.js\" defer></script>' site/changes.html &&
     test -s site/assets/changes.js &&
     ! grep -q 'changes.js' site/index.html"
+
+# templates/README.md, changes.md: an entry's "link" and its project's
+# "overview_page" are made by the URL module (gen/site/items.h); a user
+# template that spells them from "dir", "slug" and "pdir", as the
+# built-in ones did, still makes the same pages.
+mkdir old
+sed -e 's#({{link}})#({{dir}}/{{slug|url}}.md{{\#if anchor}}\#{{anchor|id}}{{/if}})#' \
+    -e 's#{{\#if overview_page}}\[{{project}}\]({{overview_page}}.md)#{{\#if pdir}}[{{project}}]({{pdir}}/index.md)#' \
+    "$MIRROR_TOP/templates/changes.md" > old/changes.md
+sed 's#({{link}})#({{dir}}/{{slug|url}}.md{{\#if anchor}}\#{{anchor|id}}{{/if}})#' \
+    "$MIRROR_TOP/templates/index.md" > old/index.md
+# A fact of no project is linked on the index, "./index.md#...".
+sql same.db "INSERT INTO memories(id, memory_type, content) VALUES('m-loose', 'note', 'a loose note');
+INSERT INTO memory_audit(id, memory_id, action, actor, timestamp)
+ VALUES('a-loose', 'm-loose', 'updated', 'tester', '2026-11-18 08:00:00')"
+cp -a same same-old
+SOURCE_DATE_EPOCH=$E mirror build --store same.db --out same --quiet --no-sweep
+SOURCE_DATE_EPOCH=$E mirror build --store same.db --out same-old --quiet --no-sweep --templates old
+expect "templates that spell an entry's page from dir, slug and pdir make the same pages" sh -c "
+    test $RC = 0 && ! cmp -s old/changes.md '$MIRROR_TOP/templates/changes.md' &&
+    ! cmp -s old/index.md '$MIRROR_TOP/templates/index.md' &&
+    grep -q '](projects/p0/index.md#state-' same/changes.md &&
+    grep -q '](\./index\.md#memory-m-loose)' same/changes.md &&
+    grep -q 'href=\"\./index\.html#memory-m-loose\"' same/changes.xml &&
+    for f in changes.md changes.html changes.xml index.md index.html; do
+        cmp -s same/\$f same-old/\$f || exit 1; done"

@@ -160,6 +160,33 @@ test_url_from(void **state)
 	}
 }
 
+/* The link from a page at the root: the page, its extension and anchor;
+ * a page at the root itself as "./<page>", as the changes link it. */
+static void
+test_url_root_link(void **state)
+{
+	static const struct {
+		const char *page, *ext, *anchor, *want;
+	} cases[] = {
+		{ "index", "md", "memory-m1", "./index.md#memory-m1" },
+		{ "index", "html", NULL, "./index.html" },
+		{ "projects/p/index", "md", "state-s1",
+		    "projects/p/index.md#state-s1" },
+		{ "conflicts/c-1", "html", NULL, "conflicts/c-1.html" },
+		{ "checks/projects/p", "md", "v-1", "checks/projects/p.md#v-1" },
+	};
+	strbuf sb;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		strbuf_init(&sb);
+		url_root_link(&sb, cases[k].page, cases[k].ext,
+		    cases[k].anchor);
+		assert_string_equal(sb.data, cases[k].want);
+		strbuf_free(&sb);
+	}
+}
+
 /* A page's path as a template links it is its URL without ".html";
  * a conflict's page, from the slug of its id; null for no conflict. */
 static void
@@ -211,6 +238,7 @@ main(void)
 		cmocka_unit_test(test_confidence),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_url_from),
+		cmocka_unit_test(test_url_root_link),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
