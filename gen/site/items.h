@@ -99,7 +99,9 @@ void url_api_conflicts(strbuf *sb, const char *slug);
 void url_api_checks(strbuf *sb, const char *slug);
 
 /* A project's review queue (its first page), "conflicts/projects/<dir>"
- * (dir: its folder, "_" for no project). Appended to sb. */
+ * (dir: its folder, "_" for no project): what links to it link, and
+ * the file its pages are written to (page_list_file's of it). Appended
+ * to sb. */
 void url_queue_page(strbuf *sb, const char *dir);
 
 /* A new JSON string of url_conflict_page of the slug of conflict id, as

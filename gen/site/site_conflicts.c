@@ -1129,9 +1129,9 @@ queue_sections(const struct site_model *m, const struct queue_run *r,
 	return out;
 }
 
-/* Page k of r's queue (page_list_file of its dir), kept without its
- * data being built when its digest (r's, and k) is the last build's.
- * Returns 0 or < 0 with err set. */
+/* Page k of r's queue (page_list_file of its url_queue_page), kept
+ * without its data being built when its digest (r's, and k) is the
+ * last build's. Returns 0 or < 0 with err set. */
 static int
 queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
     size_t k, mirror_error *err)
@@ -1140,15 +1140,18 @@ queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
 	    .per_page = QUEUE_PAGE };
 	size_t from = k * QUEUE_PAGE, to = from + QUEUE_PAGE < r->n ?
 	    from + QUEUE_PAGE : r->n;
-	strbuf path, title, words;
+	strbuf queue, path, title, words;
 	json_t *data;
 	int rc;
 	uint64_t h[2] = { r->h[0], r->h[1] };
 	char hex[DIGEST_HEX + 1];
 
+	/* The file of page k, from the page the links to the queue go to. */
+	strbuf_init(&queue);
 	strbuf_init(&path);
-	strbuf_puts(&path, "conflicts/projects/");
-	page_list_file(&path, l.base, k);
+	url_queue_page(&queue, r->dir.data);
+	page_list_file(&path, queue.data, k);
+	strbuf_free(&queue);
 	page_hash_str(h, "page");
 	page_hash_int(h, (long long)k);
 	page_folder_digest(hex, pc, h[0], h[1]);
