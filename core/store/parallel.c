@@ -16,7 +16,8 @@ struct store_parallel {
 	unsigned long gen;      /* parent's read (store_read_gen) */
 	int spare;              /* the connection goes back as a spare */
 	mirror_store *st;       /* a spare taken, else opened here */
-	char *path;
+	const mirror_store *src; /* the store it opens beside
+	                           (store_open_beside) */
 	store_parallel_fn fn;
 	void *arg;
 	int keep;               /* the connection outlives fn (kept) */
@@ -36,7 +37,7 @@ parallel_main(void *arg)
 
 	/* Never waits on a lock: a writer waiting to commit waits for the
 	 * caller's read, which waits here (the caller then does the work). */
-	if (st != NULL || (store_open(&st, b->path, STORE_READ_NOWAIT,
+	if (st != NULL || (store_open_beside(&st, b->src, STORE_READ_NOWAIT,
 	    &b->err) == 0 && store_read_begin(st, &b->err) == 0)) {
 		b->opened = 1;
 		b->rc = b->fn(b->arg, st, &b->err);
@@ -72,14 +73,13 @@ parallel_start(mirror_store *st, store_parallel_fn fn, void *arg, int keep)
 		b->spare = 1;
 		b->st = store_spare_take(st);
 	}
-	b->path = xstrdup(store_path(st));
+	b->src = st;
 	b->fn = fn;
 	b->arg = arg;
 	mirror_error_clear(&b->err);
 	if (pthread_create(&b->tid, NULL, parallel_main, b) != 0) {
 		if (b->st != NULL)
 			store_spare_put(st, b->st, b->gen);
-		free(b->path);
 		free(b);
 		return NULL;
 	}
@@ -139,7 +139,6 @@ store_parallel_join_kept(struct store_parallel *b, mirror_store **kept,
 		if (b->rc < 0)
 			*err = b->err;
 	}
-	free(b->path);
 	free(b);
 	return ran;
 }

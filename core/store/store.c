@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,13 @@ struct mirror_store {
 	unsigned long spare_gen[STORE_SPARES];
 	int n_spare;
 	unsigned long read_gen;     /* store_read_begin's count */
+	/* The rows of TEMP project_alias as load_aliases made them, each
+	 * name then its canonical id, NUL-terminated, n_alias pairs: a
+	 * connection opened beside this one (store_open_beside) copies
+	 * them instead of reading every project again. Not changed once
+	 * the store is open, so other threads may read them. */
+	strbuf alias_rows;
+	size_t n_alias;
 };
 
 /* The calling thread's armed bound of SQLite's memory, or NULL (see
@@ -678,6 +686,24 @@ alias_owner(mirror_store *st, const char *alias, const char *id,
 	return rc;
 }
 
+/* TEMP project_alias, and the statement that adds one row to it. */
+#define ALIAS_TABLE "CREATE TEMP TABLE project_alias (" \
+	"name TEXT PRIMARY KEY, canonical TEXT NOT NULL) WITHOUT ROWID"
+#define ALIAS_INSERT "INSERT OR IGNORE INTO " \
+	"temp.project_alias(name, canonical) VALUES(?1, ?2)"
+
+/* Keep the row (name, canonical) of TEMP project_alias in
+ * st->alias_rows for store_open_beside. Returns nothing. */
+static void
+alias_keep(mirror_store *st, const char *name, const char *canonical)
+{
+	if (st->n_alias == SIZE_MAX)
+		return;
+	strbuf_add(&st->alias_rows, name, strlen(name) + 1);
+	strbuf_add(&st->alias_rows, canonical, strlen(canonical) + 1);
+	st->n_alias++;
+}
+
 /*
  * Add to TEMP project_alias, through ins, the aliases of project id
  * (text: its aliases column, NULL for none). Returns 0, -MIRROR_EINPUT
@@ -721,11 +747,59 @@ add_aliases(mirror_store *st, sqlite3_stmt *ins, const char *id,
 			break;
 		}
 		rc = 0;
-		if (sqlite3_changes(st->db) == 0 &&
-		    (rc = alias_owner(st, alias, id, err)) < 0)
+		if (sqlite3_changes(st->db) == 1)
+			alias_keep(st, alias, id);
+		else if ((rc = alias_owner(st, alias, id, err)) < 0)
 			break;
 	}
 	json_decref(arr);
+	return rc;
+}
+
+/* The id in column 0 of sel's row is kept as the text it reads as
+ * (not a blob, no NUL inside), as a copy of it would be. */
+static int
+id_copyable(sqlite3_stmt *sel)
+{
+	const char *id;
+
+	/* The type first: after sqlite3_column_text it is the text's. */
+	if (sqlite3_column_type(sel, 0) == SQLITE_BLOB)
+		return 0;
+	id = (const char *)sqlite3_column_text(sel, 0);
+	return id != NULL &&
+	    strlen(id) == (size_t)sqlite3_column_bytes(sel, 0);
+}
+
+/*
+ * Add to TEMP project_alias, through ins, the aliases of each project
+ * sel reads (id, aliases; by id), and keep the rows the table has in
+ * st->alias_rows (an id that reads as another's text twice: the copy
+ * ignores the second), unless an id would not be copied as it is
+ * (st->n_alias is then SIZE_MAX).
+ * Returns 0, or < 0 as add_aliases, or the store's error.
+ */
+static int
+projects_aliases(mirror_store *st, sqlite3_stmt *sel, sqlite3_stmt *ins,
+    mirror_error *err)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		const char *id;
+
+		if (!id_copyable(sel))
+			st->n_alias = SIZE_MAX;
+		id = (const char *)sqlite3_column_text(sel, 0);
+		alias_keep(st, id, id);
+		if ((rc = add_aliases(st, ins, id,
+		    (const char *)sqlite3_column_text(sel, 1), err)) < 0)
+			break;
+	}
+	if (rc >= 0)
+		rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
+		    "cannot read projects");
+	sqlite3_reset(sel);
 	return rc;
 }
 
@@ -740,9 +814,7 @@ load_aliases(mirror_store *st, mirror_error *err)
 	sqlite3_stmt *sel = NULL, *ins = NULL;
 	int rc;
 
-	rc = exec(st, "CREATE TEMP TABLE project_alias ("
-	    "name TEXT PRIMARY KEY, canonical TEXT NOT NULL) WITHOUT ROWID",
-	    "cannot create the alias table", err);
+	rc = exec(st, ALIAS_TABLE, "cannot create the alias table", err);
 	if (rc < 0)
 		return rc;
 	rc = exec(st, "INSERT OR IGNORE INTO temp.project_alias "
@@ -753,9 +825,7 @@ load_aliases(mirror_store *st, mirror_error *err)
 	rc = sqlite3_prepare_v2(st->db, "SELECT id, aliases FROM main.projects "
 	    "WHERE id IS NOT NULL ORDER BY id", -1, &sel, NULL);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO "
-		    "temp.project_alias(name, canonical) VALUES(?1, ?2)", -1,
-		    &ins, NULL);
+		rc = sqlite3_prepare_v2(st->db, ALIAS_INSERT, -1, &ins, NULL);
 	if (rc != SQLITE_OK) {
 		rc = store_fail(st, err, rc, "cannot read projects");
 		goto out;
@@ -766,15 +836,7 @@ load_aliases(mirror_store *st, mirror_error *err)
 	if ((rc = exec(st, "SAVEPOINT mirror_aliases", "cannot load aliases",
 	    err)) < 0)
 		goto out;
-	while ((rc = sqlite3_step(sel)) == SQLITE_ROW)
-		if ((rc = add_aliases(st, ins,
-		    (const char *)sqlite3_column_text(sel, 0),
-		    (const char *)sqlite3_column_text(sel, 1), err)) < 0)
-			break;
-	if (rc >= 0)
-		rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc,
-		    "cannot read projects");
-	sqlite3_reset(sel);
+	rc = projects_aliases(st, sel, ins, err);
 	if (rc < 0)
 		(void)sqlite3_exec(st->db, "ROLLBACK TO mirror_aliases; "
 		    "RELEASE mirror_aliases", NULL, NULL, NULL);
@@ -784,6 +846,52 @@ load_aliases(mirror_store *st, mirror_error *err)
 out:
 	sqlite3_finalize(sel);
 	sqlite3_finalize(ins);
+	return rc;
+}
+
+/*
+ * Build TEMP project_alias from the rows parent's holds
+ * (parent->alias_rows), reading no project, and keep them as parent
+ * does. Returns 0 or < 0 with err set.
+ */
+static int
+copy_aliases(mirror_store *st, const mirror_store *parent,
+    mirror_error *err)
+{
+	const char *p = parent->alias_rows.data;
+	sqlite3_stmt *ins = NULL;
+	int rc;
+
+	if ((rc = exec(st, ALIAS_TABLE, "cannot create the alias table",
+	    err)) < 0)
+		return rc;
+	if ((rc = sqlite3_prepare_v2(st->db, ALIAS_INSERT, -1, &ins,
+	    NULL)) != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot load aliases");
+	/* One transaction for every insert, as load_aliases's. */
+	rc = exec(st, "SAVEPOINT mirror_aliases", "cannot load aliases", err);
+	for (size_t i = 0; rc == 0 && i < parent->n_alias; i++) {
+		const char *canonical = p + strlen(p) + 1;
+
+		sqlite3_bind_text(ins, 1, p, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 2, canonical, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(ins)) != SQLITE_DONE)
+			rc = store_fail(st, err, rc, "cannot load aliases");
+		else
+			rc = 0;
+		sqlite3_reset(ins);
+		p = canonical + strlen(canonical) + 1;
+	}
+	sqlite3_finalize(ins);
+	if (rc < 0)
+		(void)sqlite3_exec(st->db, "ROLLBACK TO mirror_aliases; "
+		    "RELEASE mirror_aliases", NULL, NULL, NULL);
+	else if ((rc = exec(st, "RELEASE mirror_aliases",
+	    "cannot load aliases", err)) == 0) {
+		strbuf_add(&st->alias_rows, parent->alias_rows.data,
+		    parent->alias_rows.len);
+		st->n_alias = parent->n_alias;
+	}
 	return rc;
 }
 
@@ -1210,9 +1318,14 @@ library_config(void)
 	(void)sqlite3_config(SQLITE_CONFIG_PMASZ, STORE_SORT_PAGES);
 }
 
-int
-store_open(mirror_store **out, const char *path, enum store_mode mode,
-    mirror_error *err)
+/*
+ * store_open, with the alias table copied from parent's when parent is
+ * not NULL and its rows were kept (store_open_beside). Returns as
+ * store_open.
+ */
+static int
+open_store(mirror_store **out, const char *path, enum store_mode mode,
+    const mirror_store *parent, mirror_error *err)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	mirror_store *st;
@@ -1227,6 +1340,7 @@ store_open(mirror_store **out, const char *path, enum store_mode mode,
 	store_place_guard(path);
 	st = xcalloc(1, sizeof(*st));
 	pthread_mutex_init(&st->spare_mu, NULL);
+	strbuf_init(&st->alias_rows);
 	st->path = xstrdup(path);
 	st->mode = mode;
 	flags = (mode == STORE_WRITE ? SQLITE_OPEN_READWRITE :
@@ -1264,7 +1378,8 @@ store_open(mirror_store **out, const char *path, enum store_mode mode,
 	if (rc == 0)
 		rc = check_schema(st, err);
 	if (rc == 0)
-		rc = load_aliases(st, err);
+		rc = parent != NULL && parent->n_alias != SIZE_MAX ?
+		    copy_aliases(st, parent, err) : load_aliases(st, err);
 	if (rc == 0 && mode != STORE_WRITE)
 		rc = exec(st, "COMMIT", "cannot read the database", err);
 	if (rc < 0 && !sqlite3_get_autocommit(st->db))
@@ -1276,6 +1391,20 @@ store_open(mirror_store **out, const char *path, enum store_mode mode,
 fail:
 	store_close(st);
 	return rc;
+}
+
+int
+store_open(mirror_store **out, const char *path, enum store_mode mode,
+    mirror_error *err)
+{
+	return open_store(out, path, mode, NULL, err);
+}
+
+int
+store_open_beside(mirror_store **out, const mirror_store *parent,
+    enum store_mode mode, mirror_error *err)
+{
+	return open_store(out, parent->path, mode, parent, err);
 }
 
 int
@@ -1387,6 +1516,7 @@ store_close(mirror_store *st)
 		return;
 	spares_drop(st);
 	pthread_mutex_destroy(&st->spare_mu);
+	strbuf_free(&st->alias_rows);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);

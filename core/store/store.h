@@ -88,6 +88,17 @@ int store_open(mirror_store **out, const char *path, enum store_mode mode,
     mirror_error *err);
 
 /*
+ * store_open on parent's file for work beside parent (store/parallel.h):
+ * its TEMP project_alias is a copy of parent's, made from the rows
+ * parent's opening read, where store_open reads every project again and
+ * checks their aliases (a connection of a one-fact build then reads
+ * none: doc/performance.md, "Work counters"). parent is only read, and
+ * may be used by another thread meanwhile. Returns as store_open.
+ */
+int store_open_beside(mirror_store **out, const mirror_store *parent,
+    enum store_mode mode, mirror_error *err);
+
+/*
  * Create a new, empty store at path with the whole contract schema and
  * the mirror-owned tables. Refuses (-MIRROR_EINPUT) when anything exists
  * at path; on any failure removes what it created.

@@ -1017,6 +1017,71 @@ test_projects_by_plan(void **state)
 	close_read(st);
 }
 
+/* Every row of st's TEMP project_alias, quoted, into out (by name). */
+static void
+alias_dump(strbuf *out, mirror_store *st)
+{
+	sqlite3_stmt *s;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT "
+	    "group_concat(quote(name) || '=' || quote(canonical), ',') FROM "
+	    "(SELECT * FROM temp.project_alias ORDER BY name)", -1, &s, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	strbuf_reset(out);
+	strbuf_puts(out, (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+}
+
+/* The store at path opened, and opened beside that (and beside the
+ * second): the three alias tables are the same, want. */
+static void
+beside_same(const char *want)
+{
+	mirror_store *st = open_read(), *b1, *b2;
+	mirror_error err;
+	strbuf a, b;
+
+	strbuf_init(&a);
+	strbuf_init(&b);
+	assert_int_equal(store_open_beside(&b1, st, STORE_READ_NOWAIT, &err),
+	    0);
+	assert_int_equal(store_open_beside(&b2, b1, STORE_READ, &err), 0);
+	alias_dump(&a, st);
+	assert_string_equal(a.data, want);
+	alias_dump(&b, b1);
+	assert_string_equal(b.data, want);
+	alias_dump(&b, b2);
+	assert_string_equal(b.data, want);
+	store_close(b2);
+	store_close(b1);
+	store_read_end(st);
+	store_close(st);
+	strbuf_free(&a);
+	strbuf_free(&b);
+}
+
+/* 16: a connection opened beside another (store_open_beside) has its
+ * alias table, row for row: ids stored as numbers, an alias listed
+ * twice; and an id kept as a blob, which a copy of its text would not
+ * be, read again from the store (the tables the same still). */
+static void
+test_open_beside(void **state)
+{
+	(void)state;
+	make_store(base_sql);
+	exec_sql("INSERT INTO projects(id, name, aliases) VALUES"
+	    " (6, 'Six', '[\"six\",\"six\",\"6\"]'),"
+	    " ('', 'None', '[\"nil\"]')");
+	beside_same("''='','6'='6','interf'='p05','nil'='','p05'='p05',"
+	    "'p5'='p05','six'='6'");
+	exec_sql("INSERT INTO projects(id, name, aliases) VALUES"
+	    " (X'7a7a', 'Blob', '[\"zz2\"]')");
+	beside_same("''='','6'='6','interf'='p05','nil'='','p05'='p05',"
+	    "'p5'='p05','six'='6','zz2'='zz',X'7A7A'=X'7A7A'");
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -1036,6 +1101,7 @@ main(void)
 		cmocka_unit_test(test_projects_linear),
 		cmocka_unit_test(test_projects_by_plan),
 		cmocka_unit_test(test_reader_budget),
+		cmocka_unit_test(test_open_beside),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
