@@ -383,7 +383,9 @@ parallel_main(void *arg)
 	mirror_error e;
 
 	mirror_error_clear(&e);
-	if (store_open(&j->reader, store_path(j->st), STORE_READ, &e) < 0 ||
+	/* Its alias table is a copy of the sweep's connection's, which
+	 * read every project already (store_open_beside). */
+	if (store_open_beside(&j->reader, j->st, STORE_READ, &e) < 0 ||
 	    store_read_begin(j->reader, &e) < 0) {
 		store_close(j->reader);
 		j->reader = NULL;
