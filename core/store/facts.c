@@ -2329,6 +2329,7 @@ facts_clock_holds(const struct facts_clock *c, time_t t)
 struct names_reader {
 	struct store_row r;
 	struct store_key key;
+	int scan;               /* 1: of some projects, by a scan */
 };
 
 /* The names query's rows, of every project (ids NULL) or of the
@@ -2344,13 +2345,18 @@ struct names_reader {
 #define NAMES_ALL(t) ""
 #define NAMES_OF(t) "WHERE " CANON(t) " IN (SELECT value FROM " \
 	"json_each(?2)) "
+/* ?3 a facts_kept_names text: its rows of t (its alias, "s" or "e"),
+ * each found by its id, kept when of a project of ?2. */
+#define NAMES_BY_ID(t) "WHERE " t ".id IN (SELECT value FROM " \
+	"json_each(?3, '$." t "')) AND " CANON(t) " IN (SELECT value FROM " \
+	"json_each(?2)) "
 
 /* facts_names_open of sql on nr (its store, key and err set; freed on
- * failure), with ids (NULL: none) bound as ?2. Returns 0 with *out nr,
- * or < 0 with *out NULL and the error set. */
+ * failure), with ids (NULL: none) bound as ?2 and rows (NULL: none) as
+ * ?3. Returns 0 with *out nr, or < 0 with *out NULL and the error set. */
 static int
 names_open(struct names_reader **out, struct names_reader *nr,
-    const char *sql, const char *ids)
+    const char *sql, const char *ids, const char *rows)
 {
 	mirror_store *st = nr->r.st;
 	mirror_error *err = nr->r.err;
@@ -2362,6 +2368,9 @@ names_open(struct names_reader **out, struct names_reader *nr,
 	    STORE_KEY_TYPE, NULL)) == SQLITE_OK && ids != NULL)
 		rc = sqlite3_bind_text(nr->r.stmt, 2, ids, -1,
 		    SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK && rows != NULL)
+		rc = sqlite3_bind_text(nr->r.stmt, 3, rows, -1,
+		    SQLITE_STATIC);
 	if (rc > 0)
 		rc = store_fail(st, err, rc, "cannot list keys and names");
 	if (rc < 0) {
@@ -2386,7 +2395,7 @@ names_new(mirror_store *st, const struct store_key *key, mirror_error *err)
 
 int
 facts_names_open(struct names_reader **out, mirror_store *st,
-    const struct store_key *key, const char *const *ids, size_t n,
+    const struct store_key *key, const struct names_plan *p,
     mirror_error *err)
 {
 	struct names_reader *nr;
@@ -2394,21 +2403,60 @@ facts_names_open(struct names_reader **out, mirror_store *st,
 	char *text;
 	int rc;
 
-	if (ids == NULL)
+	if (p->ids == NULL)
 		return names_open(out, names_new(st, key, err),
-		    NAMES_SQL(NAMES_ALL), NULL);
+		    NAMES_SQL(NAMES_ALL), NULL, NULL);
 	a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_string(ids[i]));
+	for (size_t i = 0; i < p->n; i++)
+		json_array_append_new(a, json_string(p->ids[i]));
 	text = json_dumps(a, JSON_COMPACT);
 	json_decref(a);
 	if (text == NULL)
 		return mirror_fail(err, MIRROR_EIO, "store %s: out of memory "
 		    "listing keys and names", store_path(st));
 	nr = names_new(st, key, err);
-	rc = names_open(out, nr, NAMES_SQL(NAMES_OF), text);
+	nr->scan = p->rows == NULL;
+	rc = p->rows != NULL ? names_open(out, nr, NAMES_SQL(NAMES_BY_ID),
+	    text, p->rows) : names_open(out, nr, NAMES_SQL(NAMES_OF), text,
+	    NULL);
 	free(text);
 	return rc;
+}
+
+char *
+facts_kept_names(const struct facts_kept *k, const char *const *ids,
+    size_t n)
+{
+	json_t *s, *e, *o;
+	char *text;
+	int bad = 0;
+
+	if (k == NULL || !facts_kept_covers(k, ids, n))
+		return NULL;
+	s = json_array();
+	e = json_array();
+	/* An id jansson refuses (never one the check kept) leaves no text:
+	 * a row left out would be a row missing from the A-Z. */
+	for (size_t i = 0; i < n && !bad; i++) {
+		const struct kept_project *kp = kept_find(k, ids[i]);
+		const struct project_facts *f;
+
+		if (kp == NULL) {       /* facts_kept_covers said it is */
+			bad = 1;
+			break;
+		}
+		f = &kp->f;
+		for (size_t j = 0; j < f->n_state; j++)
+			bad |= json_array_append_new(s,
+			    json_string(f->state[j].id));
+		for (size_t j = 0; j < f->n_ent; j++)
+			bad |= json_array_append_new(e,
+			    json_string(f->ent[j].id));
+	}
+	o = json_pack("{s:o, s:o}", "s", s, "e", e);
+	text = o != NULL && !bad ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return text;
 }
 
 /* Column i of r's row, checked as storerow_text checks it, into *out
@@ -2506,6 +2554,10 @@ facts_names_close(struct names_reader *nr)
 {
 	if (nr == NULL)
 		return;
+	if (nr->scan)
+		work_add(&work_scope_scans, (unsigned long long)
+		    sqlite3_stmt_status(nr->r.stmt,
+		    SQLITE_STMTSTATUS_FULLSCAN_STEP, 0));
 	sqlite3_finalize(nr->r.stmt);
 	free(nr);
 }

@@ -385,21 +385,43 @@ struct fact_name {
 struct names_reader;
 
 /*
+ * What facts_names_open reads. ids: the rows of the canonical projects
+ * ids[0..n) alone (any order; none: no rows), what an update of the A-Z
+ * index reads of the projects that changed; NULL: every row. rows, with
+ * ids: facts_kept_names of a set that holds each of ids, of rows this
+ * read still sees (the store unchanged since they were kept): those rows
+ * are then found by their ids, a lookup each; NULL: the tables, which
+ * have no index on project, are scanned (every row stepped, the steps
+ * counted in work_scope_scans).
+ */
+struct names_plan {
+	const char *const *ids;
+	size_t n;
+	const char *rows;
+};
+
+/*
  * Open a reader of every project_state key and entities name of the
- * store, whatever its status, with its canonical project, in the order
- * of key (the blob key makes of the name; store.h), then project,
- * layer ("entity" first) and id, all as bytes: SQLite sorts (in
- * temporary files past its cache), so the reader holds one row.
- * With ids, of the rows of the canonical projects ids[0..n) alone (any
- * order; none: no rows), in the same order: what an update of the A-Z
- * index reads of the projects that changed (the tables have no index
- * on project, so SQLite scans them, but steps only those rows); NULL:
- * every row. Inside the caller's consistent read. Returns 0 (*nr to
- * close with facts_names_close) or < 0 with err set (*nr NULL).
+ * store that p names, whatever its status, with its canonical project,
+ * in the order of key (the blob key makes of the name; store.h), then
+ * project, layer ("entity" first) and id, all as bytes: SQLite sorts
+ * (in temporary files past its cache), so the reader holds one row.
+ * Inside the caller's consistent read. Returns 0 (*nr to close with
+ * facts_names_close) or < 0 with err set (*nr NULL).
  */
 int facts_names_open(struct names_reader **nr, mirror_store *st,
-    const struct store_key *key, const char *const *ids, size_t n,
+    const struct store_key *key, const struct names_plan *p,
     mirror_error *err);
+
+/*
+ * The ids of every project_state and entities row k holds of the
+ * projects ids[0..n), as names_plan's rows takes them (a text the
+ * caller frees); NULL when k is NULL or does not hold each of them.
+ * For a reader that runs while another moves the projects out of k:
+ * taken before it starts.
+ */
+char *facts_kept_names(const struct facts_kept *k, const char *const *ids,
+    size_t n);
 
 /*
  * The next row into *v: 1, or 0 after the last, or < 0 with err set

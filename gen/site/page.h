@@ -69,6 +69,13 @@ struct site_writer {
 	                                 check's kept facts of the projects
 	                                 read again (site.c, plan_search);
 	                                 NULL: none */
+	char *names_rows;             /* the ids of their state and entity
+	                                 rows (facts_kept_names), for the
+	                                 A-Z's read of the projects that
+	                                 changed; NULL: none */
+	const char **names_of;        /* the projects names_rows covers
+	                                 (owned; the ids the model's) */
+	size_t n_names_of;
 	const struct site_progress *progress;  /* NULL: none */
 	const struct table_kinds *kinds;  /* the templates' tables, whose
 	                                 labels the stylesheet holds

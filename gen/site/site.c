@@ -236,6 +236,30 @@ plan_search(struct site_writer *w, const struct site_model *m,
 }
 
 /*
+ * For the A-Z's update (site_atoz.c, read_changed), which runs beside
+ * the projects family as the search does: the ids of the state and
+ * entity rows the check kept of scope[0..n) (m->kept holds each), so
+ * that it finds the changed projects' names by their ids, without a
+ * scan of both tables by project. *scope, which they cover, then goes
+ * into w with them, and *scope is a copy. Returns nothing.
+ */
+static void
+plan_names(struct site_writer *w, const struct site_model *m,
+    const char ***scope, size_t n)
+{
+	const char **copy;
+
+	w->names_rows = facts_kept_names(m->kept, *scope, n);
+	if (w->names_rows == NULL)
+		return;
+	copy = xcalloc(n + 1, sizeof(*copy));
+	memcpy(copy, *scope, n * sizeof(*copy));
+	w->names_of = *scope;
+	w->n_names_of = n;
+	*scope = copy;
+}
+
+/*
  * Before the families: record each project's unit, keep the pages of
  * those whose unit is unchanged (w->kept), and limit the facts reader
  * to the others and the no-project group. Returns 0 or < 0.
@@ -286,6 +310,8 @@ plan_projects(struct site_model *m, const struct page_ctx *pc,
 		    scope, n_scope);
 
 		plan_search(pc->w, m, scope, n_scope);
+		if (covered)
+			plan_names(pc->w, m, &scope, n_scope);
 		rc = facts_reader_open(&m->facts, m->st, &(const struct
 		    facts_plan){ .now = m->now, .ids = scope, .n = n_scope,
 		    .kept = covered ? m->kept : NULL }, err);
@@ -395,6 +421,8 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	*pages = w.pages;
 	free(w.kept);
 	facts_kept_free(w.search_kept);
+	free(w.names_rows);
+	free(w.names_of);
 	writer_free(&w);
 	table_kinds_free(kinds);
 	strbuf_free(&css);

@@ -1309,10 +1309,30 @@ toc_write(const struct atoz_toc *t, const char *hex)
 
 /* ---- reading: the changed projects' rows and slices ------------------ */
 
-/* Read the changed projects' rows now (s->changed) into s->rows.
- * Returns 0 or < 0 with err set. */
+/* 1 when w's names_rows (site.c, plan_names) holds the rows of each
+ * of the projects ids[0..n), else 0. */
 static int
-read_changed(struct name_src *s, mirror_error *err)
+names_cover(const struct site_writer *w, const char *const *ids, size_t n)
+{
+	if (w->names_rows == NULL)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		while (k < w->n_names_of && strcmp(w->names_of[k], ids[i]) != 0)
+			k++;
+		if (k == w->n_names_of)
+			return 0;
+	}
+	return 1;
+}
+
+/* Read the changed projects' rows now (s->changed) into s->rows: by
+ * their ids where the check kept them (w), else by a scan. Returns 0 or
+ * < 0 with err set. */
+static int
+read_changed(struct name_src *s, const struct site_writer *w,
+    mirror_error *err)
 {
 	const struct store_key key = { atoz_key, NULL };
 	struct names_reader *nr;
@@ -1320,8 +1340,9 @@ read_changed(struct name_src *s, mirror_error *err)
 	size_t cap = 0;
 	int rc;
 
-	rc = facts_names_open(&nr, s->st, &key, s->changed, s->n_changed,
-	    err);
+	rc = facts_names_open(&nr, s->st, &key, &(const struct names_plan){
+	    s->changed, s->n_changed, names_cover(w, s->changed,
+	    s->n_changed) ? w->names_rows : NULL }, err);
 	while (rc == 0 && (rc = facts_names_next(nr, &f, err)) == 1) {
 		const char *v[N_FIELDS] = { f.name, f.project, f.layer, f.id,
 		    f.kind, f.status, f.value, f.properties, f.description };
@@ -1372,7 +1393,7 @@ src_update(struct name_src *s, const struct atoz_toc *toc,
 	s->toc = toc;
 	s->ch = xcalloc(toc->n_pages + 1, sizeof(*s->ch));
 	s->update = 1;
-	return read_changed(s, err) < 0 ? -1 : 1;
+	return read_changed(s, pc->w, err) < 0 ? -1 : 1;
 }
 
 /* The letters' counts of an update's rows into c (zeroed first), s
@@ -2164,8 +2185,8 @@ src_whole(struct name_src *s, const struct page_ctx *pc,
 	src_close(s);
 	memset(c, 0, sizeof(*c));
 	rc = facts_names_count(pc->st, count_name, c, err);
-	return rc < 0 ? rc : facts_names_open(&s->nr, pc->st, &key, NULL, 0,
-	    err);
+	return rc < 0 ? rc : facts_names_open(&s->nr, pc->st, &key,
+	    &(const struct names_plan){ NULL, 0, NULL }, err);
 }
 
 /* The pages when they are not kept whole (atoz_kept gave hex): an

@@ -19,6 +19,7 @@
 #include "store/facts.h"
 #include "store/store.h"
 #include "sys/clock.h"
+#include "sys/work.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 
@@ -167,7 +168,8 @@ test_names_count(void **state)
 	    " 'active', '2024-01-03');");
 	st = open_read();
 	assert_int_equal(facts_names_count(st, count_into, &counted, &err), 0);
-	assert_int_equal(facts_names_open(&nr, st, &key, NULL, 0, &err), 0);
+	assert_int_equal(facts_names_open(&nr, st, &key, &(const struct
+	    names_plan){ NULL, 0, NULL }, &err), 0);
 	while ((rc = facts_names_next(nr, &f, &err)) == 1) {
 		if (read.n > 0 && strcmp(read.name[read.n - 1], f.name) == 0) {
 			read.rows[read.n - 1]++;
@@ -190,6 +192,84 @@ test_names_count(void **state)
 	}
 	assert_int_equal(counted.rows[find_name(&counted, "5")], 2);
 	assert_int_equal(counted.rows[find_name(&counted, "Pad")], 2);
+	close_read(st);
+}
+
+/* How many times c is in s. */
+static size_t
+strcount(const char *s, char c)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == c;
+	return n;
+}
+
+/* The rows of the names reader of plan p into sb, a line each. */
+static void
+names_text(strbuf *sb, mirror_store *st, const struct names_plan *p)
+{
+	const struct store_key key = { plain_key, NULL };
+	struct names_reader *nr;
+	struct fact_name f;
+	mirror_error err;
+	int rc;
+
+	strbuf_init(sb);
+	assert_int_equal(facts_names_open(&nr, st, &key, p, &err), 0);
+	while ((rc = facts_names_next(nr, &f, &err)) == 1)
+		strbuf_printf(sb, "%s|%s|%s|%s|%s|%s|%s|%s|%s\n", f.name,
+		    f.project, f.layer, f.id, f.kind, f.status,
+		    f.value != NULL ? f.value : "-", f.properties != NULL ?
+		    f.properties : "-", f.description);
+	assert_int_equal(rc, 0);
+	facts_names_close(nr);
+}
+
+/*
+ * 1c: the names of some projects found by the ids of a check's kept
+ * rows (facts_kept_names) are the rows a scan by project gives, in the
+ * same order, aliases made canonical, with no step of a full scan; a
+ * set that does not hold each project gives no text.
+ */
+static void
+test_names_by_id(void **state)
+{
+	static const char *const ids[] = { "p05", "p06" };
+	struct facts_kept *k = NULL;
+	strbuf scan, by_id;
+	unsigned long long steps;
+	mirror_error err;
+	mirror_store *st;
+	char *rows;
+
+	(void)state;
+	make_store(base_sql);
+	exec_sql(hub_sql);
+	st = open_read();
+	assert_int_equal(facts_check(st, &(const struct facts_plan){
+	    .ids = ids, .n = 2, .keep = &k }, &err), 0);
+	assert_null(facts_kept_names(k, (const char *const[]){ "ghost" }, 1));
+	rows = facts_kept_names(k, ids, 2);
+	assert_non_null(rows);
+	for (size_t n = 1; n <= 2; n++) {
+		steps = work_get(&work_scope_scans);
+		names_text(&scan, st, &(const struct names_plan){ ids, n,
+		    NULL });
+		assert_true(work_get(&work_scope_scans) > steps);
+		steps = work_get(&work_scope_scans);
+		names_text(&by_id, st, &(const struct names_plan){ ids, n,
+		    rows });
+		assert_int_equal(work_get(&work_scope_scans), steps);
+		assert_string_equal(by_id.data, scan.data);
+		/* p05's a (by its alias), b, Pad, Arm; p06's Hub */
+		assert_int_equal(strcount(scan.data, '\n'), n == 1 ? 4 : 5);
+		strbuf_free(&scan);
+		strbuf_free(&by_id);
+	}
+	free(rows);
+	facts_kept_free(k);
 	close_read(st);
 }
 
@@ -1088,6 +1168,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_projects),
 		cmocka_unit_test(test_names_count),
+		cmocka_unit_test(test_names_by_id),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_checksum),
