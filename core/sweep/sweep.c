@@ -287,9 +287,18 @@ static const char temp_ddl[] =
 	"DROP TABLE IF EXISTS temp.sweep_parent;"
 	"DROP TABLE IF EXISTS temp.sweep_seen;"
 	"CREATE TEMP TABLE sweep_parent (child TEXT, parent TEXT);"
-	"CREATE TEMP TABLE sweep_seen (id TEXT PRIMARY KEY) WITHOUT ROWID;"
-	"INSERT INTO temp.sweep_parent " FACTROW_PARENT_ROWS ";"
-	"CREATE INDEX temp.sweep_parent_child ON sweep_parent(child, parent);";
+	"CREATE TEMP TABLE sweep_seen (id TEXT PRIMARY KEY) WITHOUT ROWID;";
+
+/* The part_of parents the entity scan reads (ENTITY_SELECT): [0] every
+ * edge's; [1] a scope's by its row ids (SCOPE_ROWS), whose edges are
+ * listed under the projects of both ends, so under a scanned child's. */
+#define PARENT_INDEX \
+	"CREATE INDEX temp.sweep_parent_child ON sweep_parent(child, parent);"
+static const char *const parent_fill[2] = {
+	"INSERT INTO temp.sweep_parent " FACTROW_PARENT_ROWS ";" PARENT_INDEX,
+	"INSERT INTO temp.sweep_parent " FACTROW_PARENT_ROWS
+	    SCOPE_ROWS("r.rowid", 2) ";" PARENT_INDEX,
+};
 
 static const char temp_drop[] =
 	"DROP TABLE IF EXISTS temp.sweep_parent;"
@@ -746,7 +755,8 @@ scan_all(struct sweep_ctx *c, mirror_error *err)
 	    current ? c->scope->rows : NULL, &c->by_rows)) != SQLITE_OK)
 		return sfail(c, err, rc, "sweep: scope");
 	c->run->scope_by_rows = c->by_rows;
-	if ((rc = load_aliases(c, c->scope != NULL, err)) < 0)
+	if ((rc = exec(c, parent_fill[c->by_rows != 0], err)) < 0 ||
+	    (rc = load_aliases(c, c->scope != NULL, err)) < 0)
 		return rc;
 	if (c->scope == NULL)
 		return scan_split(c, err);
