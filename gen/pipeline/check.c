@@ -245,9 +245,12 @@ build_check_rows(struct build *b, mirror_error *err)
 	else
 		rc = facts_check(s->st, &(const struct facts_plan){
 		    .now = s->now }, err);
-	/* The pages read conflicts and the rules' violations too. */
-	if (rc == 0)
-		rc = conflict_check(s->st, err);
+	/* The pages read conflicts and the rules' violations too: checked
+	 * unless a read of the store took these very rows (their sum) and
+	 * kept them, which it did once it had checked them. */
+	if (rc < 0 || site_findings_known(s->st, &s->digest))
+		return rc;
+	rc = conflict_check(s->st, err);
 	return rc < 0 ? rc : violation_check(s->st, err);
 }
 

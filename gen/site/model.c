@@ -532,6 +532,25 @@ keep_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+int
+site_findings_known(mirror_store *st, const struct store_digest *d)
+{
+	const char *path = store_path(st);
+	struct cache_map map;
+	struct kept_cursor c;
+	char tag[64];
+	uint64_t h;
+	int ok;
+
+	if (facts_findings_sum(&h, d) != 0 || cache_map(&map, KEEP_MAX,
+	    KEEP_KIND, path, strlen(path)) != 0)
+		return 0;
+	keep_tag(tag, h);
+	ok = kept_rows_open(&c, map.data, map.len, tag, &map);
+	cache_unmap(&map);
+	return ok;
+}
+
 /*
  * The text kept for findings sum h into m's conflicts and violations,
  * and into r the projects whose digest is not the one

@@ -104,6 +104,15 @@ struct site_model {
 int site_model_read(struct site_model *m, mirror_error *err);
 void site_model_free(struct site_model *m);
 
+/*
+ * 1 when a read of the store st at path kept its conflicts and
+ * violations (the user's cache) under the findings sum of digest d:
+ * those tables hold the rows that read took, and checked, then, so a
+ * check of them now finds what it found (the kept text is verified by
+ * its hashes, not trusted); else 0.
+ */
+int site_findings_known(mirror_store *st, const struct store_digest *d);
+
 /* The index in m->projects of canonical project id, or -1. */
 long model_project_index(const struct site_model *m, const char *id);
 

@@ -161,6 +161,37 @@ bad "invalid UTF-8 in resolved_at: build stops before its sweep commits" 2 \
     "store res\.db: conflicts row '$cid': resolved_at is not valid UTF-8" \
     build --store res.db --out site --repo repo.git --author "$author"
 
+# The check leaves the conflicts and violations alone when a read of
+# these very rows kept them (their sum; the user's cache): a value
+# changed reads fewer rows than the same build of a copy no read kept
+# (the cache is by store path); a conflict row changed since is checked
+# again, and stops the build before its sweep commits.
+cp swept.db kept.db
+mirror build --store kept.db --out kept
+sql kept.db "UPDATE project_state SET value = value || 'x'
+ WHERE id = (SELECT min(id) FROM project_state)"
+cp kept.db copy.db && cp -R kept copy
+mirror build --store kept.db --out kept --json
+kept_rows=$(jq .work.rows.check "$T/out")
+mirror build --store copy.db --out copy --json
+copy_rows=$(jq .work.rows.check "$T/out")
+expect "findings kept: the check reads fewer rows ($kept_rows < $copy_rows)" \
+    test "$kept_rows" -lt "$copy_rows"
+expect "findings kept: the site is the copy's" \
+    eval "[ \"\$(fingerprint kept)\" = \"\$(fingerprint copy)\" ]"
+sql kept.db "UPDATE conflicts SET status = 'resolved', resolved_by = 'x',
+ resolved_at = CAST(x'32303234ff' AS TEXT) WHERE id = '$cid';
+ UPDATE project_state SET value = value || 'y'
+ WHERE id = (SELECT min(id) FROM project_state)"
+cp kept.db kept.ref
+db=kept.db db_ref=kept.ref
+site_before=$(fingerprint kept)
+bad "a conflict row changed since a read kept it: the build stops" 2 \
+    "store kept\.db: conflicts row '$cid': resolved_at is not valid UTF-8" \
+    build --store kept.db --out kept
+expect "the changed conflict row: DIR byte-identical" \
+    eval "[ \"\$site_before\" = \"\$(fingerprint kept)\" ]"
+
 db=kind.db db_ref=kind.ref
 fresh kind "UPDATE conflict_members SET member_kind = 'bogus'
  WHERE conflict_id = '$cid';"
