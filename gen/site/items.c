@@ -239,6 +239,32 @@ url_from(strbuf *sb, const char *from, const char *to)
 }
 
 void
+url_from_to(strbuf *sb, const char *from,
+    void (*url)(strbuf *, const char *), const char *arg)
+{
+	strbuf to;
+
+	strbuf_init(&to);
+	url(&to, arg);
+	url_from(sb, from, to.data);
+	strbuf_free(&to);
+}
+
+json_t *
+item_url_from(const char *from, void (*url)(strbuf *, const char *),
+    const char *arg)
+{
+	strbuf sb;
+	json_t *v;
+
+	strbuf_init(&sb);
+	url_from_to(&sb, from, url, arg);
+	v = json_stringn(sb.data, sb.len);
+	strbuf_free(&sb);
+	return v;
+}
+
+void
 url_root_link(strbuf *sb, const char *page, const char *ext,
     const char *anchor)
 {

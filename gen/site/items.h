@@ -62,6 +62,16 @@ json_t *item_overview_page(const char *pslug);
  * "index" to "conflicts/c" is "conflicts/c". Appended to sb. */
 void url_from(strbuf *sb, const char *from, const char *to);
 
+/* url_from of page from to the page url(sb, arg) makes (one of the
+ * url_*_page functions), appended to sb. */
+void url_from_to(strbuf *sb, const char *from,
+    void (*url)(strbuf *, const char *), const char *arg);
+
+/* A new JSON string of url_from_to(from, url, arg): a link a template
+ * writes as it is, from page from. */
+json_t *item_url_from(const char *from, void (*url)(strbuf *,
+    const char *), const char *arg);
+
 /* The link from a page at the site's root (index.md, changes.md, the
  * changes feed) to page, a path from the root without extension (as
  * url_project_page's): page, "." and ext, then "#" and anchor when

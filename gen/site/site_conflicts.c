@@ -1193,17 +1193,7 @@ queue_project_page(const struct page_ctx *pc, const struct queue_run *r,
 static json_t *
 queue_link(const char *dir)
 {
-	strbuf to, sb;
-	json_t *v;
-
-	strbuf_init(&to);
-	strbuf_init(&sb);
-	url_queue_page(&to, dir);
-	url_from(&sb, "conflicts/index", to.data);
-	v = json_stringn(sb.data, sb.len);
-	strbuf_free(&to);
-	strbuf_free(&sb);
-	return v;
+	return item_url_from("conflicts/index", url_queue_page, dir);
 }
 
 /* r's line on the queue's front page: its name, folder and counts. */

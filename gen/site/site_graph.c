@@ -348,7 +348,7 @@ static json_t *
 end_link(const struct site_graph *g, const char *project, const char *id)
 {
 	char ps[SLUG_SIZE], es[SLUG_SIZE];
-	strbuf to, sb;
+	strbuf sb;
 	json_t *v;
 
 	if (project == NULL)
@@ -358,13 +358,10 @@ end_link(const struct site_graph *g, const char *project, const char *id)
 	if (project[0] != '\0')
 		slug_make(ps, project);
 	slug_make(es, id);
-	strbuf_init(&to);
 	strbuf_init(&sb);
-	url_project_page(&to, ps);
-	url_from(&sb, g->page, to.data);
+	url_from_to(&sb, g->page, url_project_page, ps);
 	strbuf_printf(&sb, ".md#%s-%s", item_layer_name(LAYER_ENTITY), es);
 	v = json_stringn(sb.data, sb.len);
-	strbuf_free(&to);
 	strbuf_free(&sb);
 	return v;
 }

@@ -348,16 +348,15 @@ list_row(const struct site_model *m, const struct proj_row *r)
 {
 	const struct fact_project *p = &m->projects[r->i];
 	char date[MIRROR_TS_LEN];
-	strbuf page, link;
+	strbuf link;
 	json_t *o;
 
 	if (p->latest >= 0)
 		date_of(date, p->latest);
 	/* Its overview from the list's pages, all in projects/. */
-	strbuf_init(&page);
 	strbuf_init(&link);
-	url_project_page(&page, m->pslug[r->i]);
-	url_from(&link, "projects/index", page.data);
+	url_from_to(&link, "projects/index", url_project_page,
+	    m->pslug[r->i]);
 	o = item_must(json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:I, "
 	    "s:I, s:I}", "name", p->name, "slug", m->pslug[r->i],
 	    "overview_link", link.data, "open_conflicts",
@@ -366,7 +365,6 @@ list_row(const struct site_model *m, const struct proj_row *r)
 	    json_string(date) : json_null(), "state_rows",
 	    (json_int_t)p->n_state, "entity_rows", (json_int_t)p->n_entities,
 	    "memory_rows", (json_int_t)p->n_memories), "project", p->id);
-	strbuf_free(&page);
 	strbuf_free(&link);
 	return o;
 }

@@ -149,15 +149,33 @@ test_url_from(void **state)
 		{ "checks/projects/p", "projects/p/index",
 		    "../../projects/p/index" },
 	};
-	strbuf sb;
+	strbuf sb, to, want;
+	json_t *v;
 
 	(void)state;
+	strbuf_init(&to);
 	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
 		strbuf_init(&sb);
 		url_from(&sb, cases[k].from, cases[k].to);
 		assert_string_equal(sb.data, cases[k].want);
 		strbuf_free(&sb);
 	}
+	/* Of the page a url_*_page function makes: the same link, also as
+	 * a JSON string, appended to what sb holds. */
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "<");
+	url_from_to(&sb, "conflicts/index", url_queue_page, "p-1");
+	url_queue_page(&to, "p-1");
+	strbuf_init(&want);
+	strbuf_puts(&want, "<");
+	url_from(&want, "conflicts/index", to.data);
+	assert_string_equal(sb.data, want.data);
+	v = item_url_from("projects/index", url_project_page, "ab");
+	assert_string_equal(json_string_value(v), "ab/index");
+	json_decref(v);
+	strbuf_free(&sb);
+	strbuf_free(&want);
+	strbuf_free(&to);
 }
 
 /* The link from a page at the root: the page, its extension and anchor;
