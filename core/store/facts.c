@@ -1542,6 +1542,74 @@ facts_kept_copy(const struct facts_kept *k, const char *const *ids,
 	return c;
 }
 
+/* The name of entity id if it is an active one of f (its rows or the
+ * far ends of its edges), else NULL. */
+static const char *
+kept_active_name(const struct project_facts *f, const char *id)
+{
+	for (size_t i = 0; i < f->n_ent; i++)
+		if (strcmp(f->ent[i].id, id) == 0)
+			return f->ent[i].status != NULL &&
+			    strcmp(f->ent[i].status, "active") == 0 ?
+			    f->ent[i].name : NULL;
+	for (size_t i = 0; i < f->n_far; i++)
+		if (strcmp(f->far[i].id, id) == 0)
+			return f->far[i].status != NULL &&
+			    strcmp(f->far[i].status, "active") == 0 ?
+			    f->far[i].name : NULL;
+	return NULL;
+}
+
+/* qsort's strcmp of two strings' pointers. */
+static int
+cmp_str_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The parents of entity id, one of f's: see facts_kept_parents. */
+static char *
+kept_parents_of(const struct project_facts *f, const char *id)
+{
+	const char **v = NULL;
+	size_t n = 0, cap = 0;
+	strbuf sb;
+
+	for (size_t i = 0; i < f->n_rel; i++) {
+		const char *name;
+
+		if (strcmp(f->rel[i].type, "part_of") != 0 ||
+		    strcmp(f->rel[i].source, id) != 0 ||
+		    (name = kept_active_name(f, f->rel[i].target)) == NULL)
+			continue;
+		ARRAY_PUSH(v, n, cap) = name;
+	}
+	if (n == 0)
+		return NULL;
+	qsort(v, n, sizeof(*v), cmp_str_ptr);
+	strbuf_init(&sb);
+	for (size_t i = 0; i < n; i++)
+		strbuf_printf(&sb, "%s%s", i > 0 ? ", " : "", v[i]);
+	free(v);
+	return strbuf_detach(&sb);
+}
+
+int
+facts_kept_parents(char **out, const struct facts_kept *k, const char *id)
+{
+	*out = NULL;
+	for (size_t i = 0; k != NULL && i < k->n; i++) {
+		const struct project_facts *f = &k->p[i].f;
+
+		for (size_t j = 0; j < f->n_ent; j++)
+			if (strcmp(f->ent[j].id, id) == 0) {
+				*out = kept_parents_of(f, id);
+				return 1;
+			}
+	}
+	return 0;
+}
+
 void
 facts_kept_free(struct facts_kept *k)
 {

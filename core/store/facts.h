@@ -222,6 +222,18 @@ int facts_kept_covers(const struct facts_kept *k, const char *const *ids,
 void facts_kept_free(struct facts_kept *k);   /* NULL is fine */
 
 /*
+ * Set *out to the part_of parents of entity id as the store gives them
+ * (sweep/factrow.h's FACTROW_PARENT_ROWS): the names of the active
+ * entities its part_of edges point to, sorted (strcmp, which is
+ * SQLite's BINARY), one per edge, joined by ", "; NULL when it has
+ * none. From the project of k (NULL: none) that holds the entity: its
+ * rows hold every edge of the entity and each edge's far end. Returns
+ * 1, or 0 (*out NULL) when no project of k holds it.
+ */
+int facts_kept_parents(char **out, const struct facts_kept *k,
+    const char *id);
+
+/*
  * A new set holding a deep copy of each project of k whose id is one of
  * ids[0..n) (any order, no duplicates): for a second reader of the same
  * rows (facts_plan's kept) beside the one that moves them out of k. k

@@ -49,8 +49,12 @@ conflict_free(struct conflict *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* Open r on st; its members' rows take their parents from kept when
+ * it holds them (factrow_reader_kept; NULL: none). Returns 0 or < 0
+ * with err set. */
 static int
-reader_open(struct reader *r, mirror_store *st, mirror_error *err)
+reader_open(struct reader *r, mirror_store *st,
+    const struct facts_kept *kept, mirror_error *err)
 {
 	int rc;
 
@@ -67,8 +71,11 @@ reader_open(struct reader *r, mirror_store *st, mirror_error *err)
 		return store_fail(st, err, rc, "cannot read conflicts");
 	/* The rows read are the members': an entity's parents are
 	 * gathered only for the entities that are members. */
-	return factrow_reader_open(&r->rows, st, "SELECT member_id FROM "
+	rc = factrow_reader_open(&r->rows, st, "SELECT member_id FROM "
 	    "main.conflict_members WHERE member_kind = 'entity'", err);
+	if (rc == 0)
+		factrow_reader_kept(r->rows, kept);
+	return rc;
 }
 
 static void
@@ -436,7 +443,7 @@ conflict_list(struct conflict_list *out, mirror_store *st,
 		return rc;
 	if (!store_features(st)->has_mirror_tables)
 		return 0;
-	if ((rc = reader_open(&r, st, err)) < 0)
+	if ((rc = reader_open(&r, st, NULL, err)) < 0)
 		goto out;
 	rc = sqlite3_prepare_v2(store_db(st), "SELECT " CONFLICT_COLS
 	    " FROM main.conflicts WHERE (?1 IS NULL OR status = ?1) AND "
@@ -532,14 +539,15 @@ member_now_free(struct conflict_member *m)
 
 int
 conflict_list_refresh(struct conflict_list *l, const size_t *which,
-    size_t n, mirror_store *st, mirror_error *err)
+    size_t n, mirror_store *st, const struct facts_kept *kept,
+    mirror_error *err)
 {
 	struct reader r;
 	int rc;
 
 	if (n == 0)
 		return 0;
-	if ((rc = reader_open(&r, st, err)) < 0)
+	if ((rc = reader_open(&r, st, kept, err)) < 0)
 		goto out;
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		struct conflict *c = &l->items[which[k]];
@@ -561,6 +569,13 @@ int
 conflict_get(struct conflict *out, mirror_store *st, const char *id,
     mirror_error *err)
 {
+	return conflict_get_kept(out, st, id, NULL, err);
+}
+
+int
+conflict_get_kept(struct conflict *out, mirror_store *st, const char *id,
+    const struct facts_kept *kept, mirror_error *err)
+{
 	sqlite3_stmt *stmt = NULL;
 	struct reader r;
 	int rc;
@@ -569,7 +584,7 @@ conflict_get(struct conflict *out, mirror_store *st, const char *id,
 	if (!store_features(st)->has_mirror_tables)
 		return mirror_fail(err, MIRROR_EINPUT, "store %s: no conflict "
 		    "'%s' (no sweep has run on this store)", store_path(st), id);
-	if ((rc = reader_open(&r, st, err)) < 0)
+	if ((rc = reader_open(&r, st, kept, err)) < 0)
 		goto out;
 	rc = sqlite3_prepare_v2(store_db(st), "SELECT " CONFLICT_COLS
 	    " FROM main.conflicts WHERE id = ?1", -1, &stmt, NULL);

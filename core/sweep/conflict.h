@@ -16,6 +16,8 @@
 #include "util/byid.h"
 #include "util/layer.h"
 
+struct facts_kept;
+
 /* One member of a conflict: a row of one of the three layers. */
 struct conflict_member {
 	enum fact_layer layer; /* from member_kind */
@@ -117,11 +119,14 @@ void conflict_list_free(struct conflict_list *l);
  * Read again the rows now of the members of the n conflicts of l at the
  * indexes which (a list conflict_list filled, its facts changed since),
  * and the question they decide, as conflict_list reads them; the rest
- * (the conflicts' rows, members, earlier ids) stays. Returns 0 or < 0
- * with err set.
+ * (the conflicts' rows, members, earlier ids) stays. An entity
+ * member's part_of parents come from kept when a project of it holds the
+ * entity (factrow.h's factrow_reader_kept; NULL: from the store).
+ * Returns 0 or < 0 with err set.
  */
 int conflict_list_refresh(struct conflict_list *l, const size_t *which,
-    size_t n, mirror_store *st, mirror_error *err);
+    size_t n, mirror_store *st, const struct facts_kept *kept,
+    mirror_error *err);
 
 /*
  * Read every row of conflicts and conflict_members as conflict_list and
@@ -138,6 +143,11 @@ int conflict_check(mirror_store *st, mirror_error *err);
  */
 int conflict_get(struct conflict *out, mirror_store *st, const char *id,
     mirror_error *err);
+
+/* conflict_get, an entity member's part_of parents taken from kept as
+ * conflict_list_refresh takes them. */
+int conflict_get_kept(struct conflict *out, mirror_store *st,
+    const char *id, const struct facts_kept *kept, mirror_error *err);
 
 void conflict_free(struct conflict *c);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/facts.h"
 #include "store/storerow.h"
 #include "sweep/factrow.h"
 #include "util/strbuf.h"
@@ -16,7 +17,7 @@
 	"(SELECT group_concat(parent, ', ') FROM (SELECT parent FROM " \
 	"temp.factrow_parent WHERE child = e.id ORDER BY parent))"
 
-enum { Q_STATE, Q_ENTITY, Q_MEMORY, Q_N };
+enum { Q_STATE, Q_ENTITY, Q_MEMORY, Q_BARE, Q_N };
 
 static const struct {
 	enum fact_layer layer;
@@ -35,6 +36,12 @@ static const struct {
 	  "SELECT m.id, m.memory_type, " CANON("m.project") ", NULL, "
 	  "m.content, NULL, NULL, m.status, m.memory_type, m.created_at, "
 	  "m.updated_at, m.valid_until FROM main.memories m WHERE m.id = ?1" },
+	/* An entity whose parents the reader's kept facts give. */
+	[Q_BARE] = { LAYER_ENTITY,
+	  "SELECT e.id, e.entity_type, " CANON("e.project") ", e.name, "
+	  "e.description, e.properties, NULL, e.status, "
+	  "e.source_refs, e.created_at, e.updated_at, NULL "
+	  "FROM main.entities e WHERE e.id = ?1" },
 };
 
 /* The memory query for stores without the optional valid_until. */
@@ -61,6 +68,7 @@ struct factrow_reader {
 	mirror_store *st;
 	sqlite3_stmt *stmt[Q_N];   /* prepared on first use */
 	const char *children;      /* factrow_reader_open's, or NULL */
+	const struct facts_kept *kept;  /* factrow_reader_kept's, or NULL */
 	int have_parents;
 };
 
@@ -73,6 +81,12 @@ factrow_reader_open(struct factrow_reader **out, mirror_store *st,
 	(*out)->st = st;
 	(*out)->children = children;
 	return 0;
+}
+
+void
+factrow_reader_kept(struct factrow_reader *r, const struct facts_kept *kept)
+{
+	r->kept = kept;
 }
 
 /* Fill the parent table: every part_of edge's, or only those of the
@@ -143,6 +157,7 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 {
 	struct store_row row = { .st = r->st, .err = err };
 	sqlite3_stmt *stmt = NULL;
+	char *parent = NULL;        /* Q_BARE's, from the kept facts */
 	int rc, q;
 
 	memset(out, 0, sizeof(*out));
@@ -152,8 +167,12 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 	if (q == Q_N)
 		return mirror_fail(err, MIRROR_EINPUT, "store %s: no layer %d",
 		    store_path(r->st), (int)layer);
-	if ((rc = reader_stmt(&stmt, r, q, err)) < 0)
+	if (q == Q_ENTITY && facts_kept_parents(&parent, r->kept, id) == 1)
+		q = Q_BARE;
+	if ((rc = reader_stmt(&stmt, r, q, err)) < 0) {
+		free(parent);
 		return rc;
+	}
 	rc = sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(stmt);
@@ -161,6 +180,7 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 		rc = rc == SQLITE_DONE ? 0 :
 		    store_fail(r->st, err, rc, "cannot read a fact");
 		sqlite3_reset(stmt);
+		free(parent);
 		return rc;
 	}
 	row.stmt = stmt;
@@ -176,7 +196,10 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 		      "created_at", "updated_at", "-" },
 		    { "id", "memory_type", "project", "-", "content", "-", "-",
 		      "status", "memory_type", "created_at", "updated_at",
-		      "valid_until" } };
+		      "valid_until" },
+		    { "id", "entity_type", "project", "name", "description",
+		      "properties", "-", "status", "source_refs",
+		      "created_at", "updated_at", "-" } };
 		char **dst[12] = { &out->id, &out->type, &out->project,
 		    &out->name, &out->text, &out->properties, &out->parent,
 		    &out->status, &out->source, &out->created_at,
@@ -186,10 +209,13 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 			if ((rc = storerow_text(dst[i], &row, i, names[q][i],
 			    1)) < 0) {
 				sqlite3_reset(stmt);
+				free(parent);
 				return rc;
 			}
 	}
 	sqlite3_reset(stmt);
+	if (q == Q_BARE)
+		out->parent = parent;
 	out->f.layer = queries[q].layer;
 	out->f.id = out->id;
 	out->f.type = out->type;

@@ -55,6 +55,19 @@ struct factrow_reader;
 int factrow_reader_open(struct factrow_reader **out, mirror_store *st,
     const char *children, mirror_error *err);
 
+struct facts_kept;
+
+/*
+ * Let r take an entity's part_of parents from kept (store/facts.h's
+ * facts_kept_parents: facts a check read in the same read of the store,
+ * no other connection having written since) when a project of kept
+ * holds the entity, instead of from its TEMP table, whose first fill
+ * passes over every relationship (the store has no index on their
+ * ends). kept must outlive the reader. NULL: from the table alone.
+ */
+void factrow_reader_kept(struct factrow_reader *r,
+    const struct facts_kept *kept);
+
 /* Finalize the statements and drop the reader's TEMP table. NULL is fine. */
 void factrow_reader_close(struct factrow_reader *r);
 

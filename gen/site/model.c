@@ -629,7 +629,8 @@ keep_refresh(const struct keep_read *r, mirror_error *err)
 		if (k < c->n_members)
 			which[nc++] = i;
 	}
-	rc = conflict_list_refresh(&m->conflicts, which, nc, m->st, err);
+	rc = conflict_list_refresh(&m->conflicts, which, nc, m->st, m->kept,
+	    err);
 	for (size_t i = 0; rc == 0 && i < m->violations.n; i++) {
 		const struct violation *v = &m->violations.items[i];
 		size_t k = 0;
@@ -682,18 +683,28 @@ cmp_violation(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->id, y->id);
 }
 
+/* conflict_get on m's store, the parents of its entity members from
+ * m's kept facts (conflict_get_kept), for PATCH_LIST. */
+static int
+conflict_get_of(struct conflict *out, struct site_model *m, const char *id,
+    mirror_error *err)
+{
+	return conflict_get_kept(out, m->st, id, m->kept, err);
+}
+
 /*
- * PATCH_LIST(ok, l, ids, st, get, drop, cmp): list l (a conflict_list or
+ * PATCH_LIST(ok, l, ids, src, get, drop, cmp): list l (a conflict_list or
  * a violation_list: items, n) brought up to date for the findings the
  * sweep's changes touch, ids: each of those items dropped (drop frees
- * it), each id read again with get(&item, st, id, &err), the list
- * sorted by cmp. Sets ok to 1, or to 0 when one cannot be read (gone
- * from the store, or a failure): the caller reads them all.
+ * it), each id read again with get(&item, src, id, &err) (src: the
+ * store, or what get reads it with), the list sorted by cmp. Sets ok
+ * to 1, or to 0 when one cannot be read (gone from the store, or a
+ * failure): the caller reads them all.
  *
  * A macro, as ARRAY_PUSH is, so the two kinds of finding share one
  * typed patch: each keeps its own struct, reader and order.
  */
-#define PATCH_LIST(ok, l, ids, st, get, drop, cmp) do {                   \
+#define PATCH_LIST(ok, l, ids, src, get, drop, cmp) do {                   \
 	size_t k_ = 0, cap_ = (l)->n;                                     \
 	mirror_error ignored_;                                             \
                                                                            \
@@ -706,7 +717,7 @@ cmp_violation(const void *a, const void *b)
 	(ok) = 1;                                                          \
 	for (size_t i_ = 0; i_ < (ids)->n && (ok); i_++) {                 \
 		ARRAY_RESERVE((l)->items, cap_, (l)->n + 1);               \
-		if (get(&(l)->items[(l)->n], (st), (ids)->v[i_],          \
+		if (get(&(l)->items[(l)->n], (src), (ids)->v[i_],          \
 		    &ignored_) < 0) {                                      \
 			drop(&(l)->items[(l)->n]);                         \
 			(ok) = 0;                                          \
@@ -733,7 +744,7 @@ keep_patch(struct site_model *m)
 	    0) == 0 && store_undo_ids(&v, m->swept, "rule_violations",
 	    "violation_facts", 0) == 0;
 	if (ok)
-		PATCH_LIST(ok, &m->conflicts, &c, m->st, conflict_get,
+		PATCH_LIST(ok, &m->conflicts, &c, m, conflict_get_of,
 		    conflict_free, cmp_conflict);
 	if (ok)
 		PATCH_LIST(ok, &m->violations, &v, m->st, violation_get,
