@@ -2,6 +2,7 @@
  * open_trend.c: the open-conflict count over time (see open_trend.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sweep/open_trend.h"
 #include "util/array.h"
@@ -59,8 +60,38 @@ sweep_open_trend(struct sweep_point **out, size_t *n, mirror_store *st,
 	return rc;
 }
 
+/* qsort's order of two seqs. */
+static int
+cmp_seq(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The seq of the opened-th conflict of all (by seq) detected at
+ * started_at, else the greatest of those; 0 when none is. */
+static long long
+first_last(const struct conflict_list *all, const char *started_at,
+    long long opened)
+{
+	long long *seq = xcalloc(all->n + 1, sizeof(*seq)), last = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < all->n; i++)
+		if (all->items[i].detected_at != NULL &&
+		    strcmp(all->items[i].detected_at, started_at) == 0)
+			seq[n++] = all->items[i].seq;
+	qsort(seq, n, sizeof(*seq), cmp_seq);
+	if (opened > 0 && n > 0)
+		last = seq[(size_t)opened < n ? (size_t)opened - 1 : n - 1];
+	free(seq);
+	return last;
+}
+
 int
-sweep_first_run(struct sweep_first *out, mirror_store *st, mirror_error *err)
+sweep_first_run(struct sweep_first *out, mirror_store *st,
+    const struct conflict_list *all, mirror_error *err)
 {
 	static const char what[] = "cannot read sweep_runs";
 	sqlite3_stmt *stmt = NULL;
@@ -69,13 +100,9 @@ sweep_first_run(struct sweep_first *out, mirror_store *st, mirror_error *err)
 	*out = (struct sweep_first){ NULL, NULL, 0, 0 };
 	if (!store_features(st)->has_mirror_tables)
 		return 0;
-	rc = sqlite3_prepare_v2(store_db(st), "SELECT r.id, r.started_at, "
-	    "r.facts_scanned, (SELECT max(k) FROM (SELECT c.rowid AS k, "
-	    "row_number() OVER (ORDER BY c.rowid) AS n FROM main.conflicts c "
-	    "WHERE c.detected_at = r.started_at) WHERE n <= "
-	    "r.conflicts_opened) FROM (SELECT id, started_at, facts_scanned, "
-	    "conflicts_opened FROM main.sweep_runs ORDER BY rowid LIMIT 1) r",
-	    -1, &stmt, NULL);
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT id, started_at, "
+	    "facts_scanned, conflicts_opened FROM main.sweep_runs "
+	    "ORDER BY rowid LIMIT 1", -1, &stmt, NULL);
 	if (rc != SQLITE_OK) {
 		rc = store_fail(st, err, rc, what);
 		sqlite3_finalize(stmt);
@@ -88,7 +115,8 @@ sweep_first_run(struct sweep_first *out, mirror_store *st, mirror_error *err)
 		out->started_at = xstrdup((const char *)sqlite3_column_text(
 		    stmt, 1));
 		out->facts_scanned = sqlite3_column_int64(stmt, 2);
-		out->conflicts_last = sqlite3_column_int64(stmt, 3);
+		out->conflicts_last = first_last(all, out->started_at,
+		    sqlite3_column_int64(stmt, 3));
 	}
 	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
 	    store_fail(st, err, rc, what);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "store/store.h"
+#include "sweep/conflict.h"
 
 /* One change of the count: from day on (days since 1970, UTC). */
 struct sweep_point {
@@ -48,12 +49,13 @@ struct sweep_first {
  * none (no run yet, or no mirror tables). The conflicts it opened are
  * those detected at its started_at of seq at most conflicts_last: the
  * first conflicts_opened such rows, so a later sweep within the same
- * second (a pinned clock, a quick script) is not taken for it. One
- * indexed row and a read of the conflicts' rowids and times. Returns
- * 0, or < 0 with err set.
+ * second (a pinned clock, a quick script) is not taken for it. all is
+ * every conflict of st (conflict_list's, of the same read): the run's
+ * row is one indexed row, its conflicts are found in all, not by a
+ * pass over the table. Returns 0, or < 0 with err set.
  */
 int sweep_first_run(struct sweep_first *out, mirror_store *st,
-    mirror_error *err);
+    const struct conflict_list *all, mirror_error *err);
 void sweep_first_free(struct sweep_first *f);
 
 #endif

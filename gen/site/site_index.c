@@ -1918,7 +1918,8 @@ changes_pages(const struct page_ctx *pc, json_t *index, mirror_error *err)
 	json_t *data, **uv = NULL;
 	int rc;
 
-	if ((rc = sweep_first_run(&first.run, pc->st, err)) < 0)
+	if ((rc = sweep_first_run(&first.run, pc->st, &m->conflicts,
+	    err)) < 0)
 		return rc;
 	if ((rc = unaudited_list(&uv, &un, pc, err)) < 0) {
 		for (size_t k = 0; k < un; k++)
