@@ -490,9 +490,20 @@ violation_counts(struct violation_counts *out, mirror_store *st,
 	if (rc == 0)
 		rc = store_count(&out->closed, st, "SELECT count(*) FROM "
 		    "main.rule_violations WHERE status <> 'open'", NULL, err);
-	if (rc == 0)
-		rc = store_count(&out->rules, st, "SELECT count(*) FROM "
-		    "main.rule_runs WHERE sweep_run = " LATEST_RUN, NULL, err);
+	return rc == 0 ? violation_rule_counts(out, st, err) : rc;
+}
+
+int
+violation_rule_counts(struct violation_counts *out, mirror_store *st,
+    mirror_error *err)
+{
+	int rc;
+
+	out->rules = out->rules_failed = 0;
+	if (!store_features(st)->has_rule_tables)
+		return 0;
+	rc = store_count(&out->rules, st, "SELECT count(*) FROM "
+	    "main.rule_runs WHERE sweep_run = " LATEST_RUN, NULL, err);
 	if (rc == 0)
 		rc = store_count(&out->rules_failed, st, "SELECT count(*) "
 		    "FROM main.rule_runs WHERE status <> 'ok' AND sweep_run = "

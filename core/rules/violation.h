@@ -108,6 +108,11 @@ struct violation_counts {
 int violation_counts(struct violation_counts *out, mirror_store *st,
     mirror_error *err);
 
+/* violation_counts' rules and rules_failed alone into *out (the rest
+ * stays). Returns 0 or < 0 with err set. */
+int violation_rule_counts(struct violation_counts *out, mirror_store *st,
+    mirror_error *err);
+
 /*
  * Fill *out with every violation that passes filter (which may be NULL),
  * with its facts and earlier ids: open first, then closed; within each

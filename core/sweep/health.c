@@ -115,16 +115,19 @@ health_init(struct health *h)
 }
 
 /* The counts of the tables mirror writes (conflicts, sweeps, rules),
- * read on st. Returns 0 or < 0 with err set. */
+ * read on st; lists: not the conflicts and violations by status
+ * (health_count_lists's). Returns 0 or < 0 with err set. */
 static int
-health_mirror_tables(struct health *h, mirror_store *st, mirror_error *err)
+health_mirror_tables(struct health *h, mirror_store *st, int lists,
+    mirror_error *err)
 {
 	int rc = 0;
 
 	if (store_features(st)->has_mirror_tables) {
-		struct conflict_counts cc;
+		struct conflict_counts cc = { 0, 0, 0 };
 
-		rc = conflict_counts(&cc, st, err);
+		if (!lists)
+			rc = conflict_counts(&cc, st, err);
 		h->open_conflicts_count = cc.open;
 		h->resolved_conflicts = cc.resolved;
 		h->dismissed_conflicts = cc.dismissed;
@@ -133,16 +136,48 @@ health_mirror_tables(struct health *h, mirror_store *st, mirror_error *err)
 			    "FROM main.sweep_runs", NULL, err);
 	}
 	if (rc == 0)
-		rc = violation_counts(&h->checks, st, err);
+		rc = lists ? violation_rule_counts(&h->checks, st, err) :
+		    violation_counts(&h->checks, st, err);
 	return rc;
 }
 
+void
+health_count_lists(struct health *h, const struct conflict_list *c,
+    const struct violation_list *v)
+{
+	struct violation_counts *k = &h->checks;
+
+	h->open_conflicts_count = h->resolved_conflicts =
+	    h->dismissed_conflicts = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		const char *s = c->items[i].status;
+
+		h->open_conflicts_count += strcmp(s, "open") == 0;
+		h->resolved_conflicts += strcmp(s, "resolved") == 0;
+		h->dismissed_conflicts += strcmp(s, "dismissed") == 0;
+	}
+	k->open_error = k->open_warn = k->closed = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct violation *x = &v->items[i];
+
+		if (strcmp(x->status, "open") != 0)
+			k->closed++;
+		else if (strcmp(x->severity, "error") == 0)
+			k->open_error++;
+		else
+			k->open_warn++;
+	}
+}
+
+static int health_read_as(struct health *h, mirror_store *st, time_t now,
+    int lists, mirror_error *err);
+
 int
 health_digested(struct health *h, mirror_store *st,
-    const struct store_digest *d, time_t now, mirror_error *err)
+    const struct store_digest *d, time_t now, int lists, mirror_error *err)
 {
 	if (!d->tallied || d->now != now)
-		return health_read(h, st, now, err);
+		return health_read_as(h, st, now, lists, err);
 	/* What layer_counts would refuse, it reports, naming the row. */
 	for (int i = 0; i < 3; i++) {
 		const struct digest_tally *t = &d->tally[layer_tables[i]];
@@ -151,7 +186,7 @@ health_digested(struct health *h, mirror_store *st,
 			if (t->v[k].first_bad || storerow_text_problem(
 			    (const unsigned char *)t->v[k].value, t->v[k].len) !=
 			    NULL)
-				return health_read(h, st, now, err);
+				return health_read_as(h, st, now, lists, err);
 	}
 	health_init(h);
 	for (int i = 0; i < 3; i++) {
@@ -171,11 +206,20 @@ health_digested(struct health *h, mirror_store *st,
 	h->relationships = d->table_rows[1 + FACTS_ROWS_RELATIONSHIPS];
 	h->expired_memories = store_features(st)->mem_valid_until ?
 	    d->expired_active : 0;
-	return health_mirror_tables(h, st, err);
+	return health_mirror_tables(h, st, lists, err);
 }
 
 int
 health_read(struct health *h, mirror_store *st, time_t now,
+    mirror_error *err)
+{
+	return health_read_as(h, st, now, 0, err);
+}
+
+/* health_read; lists: as health_digested's. Returns 0 or < 0 with err
+ * set. */
+static int
+health_read_as(struct health *h, mirror_store *st, time_t now, int lists,
     mirror_error *err)
 {
 	const struct store_features *f = store_features(st);
@@ -196,7 +240,7 @@ health_read(struct health *h, mirror_store *st, time_t now,
 		    "FROM main.memories WHERE status = 'active' AND "
 		    "mirror_ts(valid_until) < mirror_ts(?1)", ts, err);
 	}
-	return rc < 0 ? rc : health_mirror_tables(h, st, err);
+	return rc < 0 ? rc : health_mirror_tables(h, st, lists, err);
 }
 
 json_t *

@@ -11,6 +11,7 @@
 #include "rules/violation.h"
 #include "store/digest.h"
 #include "store/store.h"
+#include "sweep/conflict.h"
 
 /* One status and how many rows of a layer carry it. */
 struct status_count {
@@ -57,11 +58,24 @@ int health_read(struct health *out, mirror_store *st, time_t now,
  * of the layers were a large part of a build's read). The
  * tables mirror writes are read on st. When d has no such counts, was
  * taken at another clock, or holds a status health_read would refuse,
- * this is health_read (which then says what is wrong). Returns 0 or < 0
- * with err set; the caller must health_free(out), also after a failure.
+ * this is health_read (which then says what is wrong). lists: the
+ * conflicts and violations by status are left 0 for health_count_lists,
+ * the rest read as before. Returns 0 or < 0 with err set; the caller
+ * must health_free(out), also after a failure.
  */
 int health_digested(struct health *out, mirror_store *st,
-    const struct store_digest *d, time_t now, mirror_error *err);
+    const struct store_digest *d, time_t now, int lists,
+    mirror_error *err);
+
+/*
+ * Set h's conflicts by status and its violations by status and
+ * severity (open_error, open_warn, closed) to what c and v, every
+ * conflict and every violation of the store as conflict_list and
+ * violation_list read them, hold: the counts conflict_counts and
+ * violation_counts take, without a pass over the tables. Never fails.
+ */
+void health_count_lists(struct health *h, const struct conflict_list *c,
+    const struct violation_list *v);
 
 void health_free(struct health *h);
 

@@ -98,17 +98,26 @@ build_lock(struct build *b, mirror_error *err)
 
 /*
  * The conflicts by status (opts.counts) and the rules' violations
- * (opts.checks) into b->report, in a read of its own unless one is open
+ * (opts.checks) into b->report: from h, the model's counts of the same
+ * read, else read, in a read of its own unless one is open
  * (b->reading). Returns 0 or < 0 with err set.
  */
 static int
-build_counts(struct build *b, mirror_error *err)
+build_counts(struct build *b, const struct health *h, mirror_error *err)
 {
 	const struct build_opts *o = b->o;
 	int rc;
 
 	if ((!o->counts && !o->checks) || b->s.st == NULL)
 		return 0;
+	if (h != NULL) {
+		b->report.counts = (struct conflict_counts){
+		    h->open_conflicts_count, h->resolved_conflicts,
+		    h->dismissed_conflicts };
+		if (o->checks)
+			b->report.checks = h->checks;
+		return 0;
+	}
 	if (!b->reading && (rc = store_read_begin(b->s.st, err)) < 0)
 		return rc;
 	rc = conflict_counts(&b->report.counts, b->s.st, err);
@@ -191,7 +200,7 @@ build_model(struct build *b, mirror_error *err)
 	b->so.stamp = &b->stamp;
 	rc = site_model_read(&b->s, err);
 
-	return rc < 0 ? rc : build_counts(b, err);
+	return rc < 0 ? rc : build_counts(b, &b->s.health, err);
 }
 
 /* Step 10: the render into DIR's staging (build_render), every file
@@ -305,7 +314,7 @@ build_report_held(struct build *b, mirror_error *err)
 	b->s.open_conflicts = b->held.open_conflicts;
 	b->report.pages = b->held.pages;
 	b->report.reused = b->held.files;
-	rc = build_counts(b, err);
+	rc = build_counts(b, NULL, err);
 	if (b->reading)
 		store_read_end(b->s.st);
 	b->reading = 0;

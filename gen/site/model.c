@@ -34,8 +34,9 @@ conflicts_read(void *arg, mirror_store *st, mirror_error *err)
 }
 
 /* The facts of m's open violations, each rule's latest run and the
- * store's counts for api/health.json (the layers' from the digest),
- * the violations' among them, on st. Returns 0 or < 0 with err set. */
+ * store's counts for api/health.json (the layers' from the digest;
+ * the findings' by status from the lists, once both are read:
+ * site_model_read), on st. Returns 0 or < 0 with err set. */
 static int
 rules_read(struct site_model *m, mirror_store *st, mirror_error *err)
 {
@@ -44,7 +45,7 @@ rules_read(struct site_model *m, mirror_store *st, mirror_error *err)
 	violation_flagged(&m->flagged, &m->violations);
 	rc = rule_runs_latest(&m->runs, st, err);
 	if (rc == 0)
-		rc = health_digested(&m->health, st, &m->digest, m->now,
+		rc = health_digested(&m->health, st, &m->digest, m->now, 1,
 		    err);
 	return rc;
 }
@@ -886,6 +887,8 @@ site_model_read(struct site_model *m, mirror_error *err)
 		rc = findings_whole(m, err);
 	if (rc < 0)
 		return rc;
+	/* Both lists are whole: the counts by status come from them. */
+	health_count_lists(&m->health, &m->conflicts, &m->violations);
 	m->open_conflicts = 0;
 	for (size_t i = 0; i < m->conflicts.n; i++)
 		if (strcmp(m->conflicts.items[i].status, "open") == 0)

@@ -869,6 +869,7 @@ same_health(const struct health *a, const struct health *b)
 	assert_int_equal(a->dismissed_conflicts, b->dismissed_conflicts);
 	assert_int_equal(a->sweep_runs, b->sweep_runs);
 	assert_int_equal(a->checks.open_error, b->checks.open_error);
+	assert_int_equal(a->checks.open_warn, b->checks.open_warn);
 	assert_int_equal(a->checks.closed, b->checks.closed);
 	for (int i = 0; i < 3; i++) {
 		const struct health_layer *x = &a->layers[i], *y = &b->layers[i];
@@ -916,6 +917,8 @@ test_health_digested(void **state)
 	    " ('m1', 'episodic', 'x', 'p', 'superseded');" };
 	struct store_digest d;
 	struct health a, b;
+	struct conflict_list cl;
+	struct violation_list vl;
 	struct sweep_run run;
 	mirror_store *st;
 	mirror_error err, err2;
@@ -928,8 +931,19 @@ test_health_digested(void **state)
 		assert_int_equal(sweep_run(&run, st, NOW, &err), 0);
 		assert_int_equal(facts_digest(&d, st, &(const struct facts_digest_plan){ .now = NOW }, &err), 0);
 		assert_int_equal(health_read(&a, st, NOW, &err), 0);
-		assert_int_equal(health_digested(&b, st, &d, NOW, &err), 0);
+		assert_int_equal(health_digested(&b, st, &d, NOW, 0, &err),
+		    0);
 		same_health(&a, &b);
+		health_free(&b);
+		/* The findings' counts from their lists: the same. */
+		assert_int_equal(conflict_list(&cl, st, NULL, &err), 0);
+		assert_int_equal(violation_list(&vl, st, NULL, &err), 0);
+		assert_int_equal(health_digested(&b, st, &d, NOW, 1, &err),
+		    0);
+		health_count_lists(&b, &cl, &vl);
+		same_health(&a, &b);
+		conflict_list_free(&cl);
+		violation_list_free(&vl);
 		assert_int_equal(b.expired_memories, i == 0 ? 3 : 0);
 		assert_true(b.layers[0].total + b.layers[1].total +
 		    b.layers[2].total > 0);
@@ -939,7 +953,7 @@ test_health_digested(void **state)
 		assert_int_equal(health_read(&a, st, NOW + 86400 * 365,
 		    &err), 0);
 		assert_int_equal(health_digested(&b, st, &d,
-		    NOW + 86400 * 365, &err), 0);
+		    NOW + 86400 * 365, 0, &err), 0);
 		same_health(&a, &b);
 		health_free(&b);
 		health_free(&a);
@@ -953,7 +967,7 @@ test_health_digested(void **state)
 	assert_int_equal(store_open(&st, store_path_, STORE_READ, &err), 0);
 	assert_int_equal(facts_digest(&d, st, &(const struct facts_digest_plan){ .now = NOW }, &err), 0);
 	assert_int_equal(health_read(&a, st, NOW, &err), -MIRROR_EINPUT);
-	assert_int_equal(health_digested(&b, st, &d, NOW, &err2),
+	assert_int_equal(health_digested(&b, st, &d, NOW, 0, &err2),
 	    -MIRROR_EINPUT);
 	assert_string_equal(err.msg, err2.msg);
 	assert_non_null(strstr(err2.msg, "'e2'"));
