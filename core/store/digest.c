@@ -606,13 +606,18 @@ show_far(struct store_digest *d, struct proj *p, const struct ent_entry *e)
 
 /* An edge's ends in columns i (source) and i + 1 (target) of stmt: when
  * both are entities of different projects, each project shows the other
- * end (digest_query's edges). */
+ * end (digest_query's edges); with d->keep_rowids and q's rowid_list, an
+ * edge whose target is no registered entity is listed in d->dangling. */
 static void
-fold_edge(struct store_digest *d, sqlite3_stmt *stmt, int i)
+fold_edge(struct store_digest *d, sqlite3_stmt *stmt, int i,
+    const struct digest_query *q)
 {
 	const struct ent_entry *s = entity_of(d, stmt, i);
 	const struct ent_entry *t = entity_of(d, stmt, i + 1);
 
+	if (t == NULL && d->keep_rowids && q->rowid_list > 0)
+		ARRAY_PUSH(d->dangling, d->n_dangling, d->cap_dangling) =
+		    sqlite3_column_int64(stmt, sqlite3_column_count(stmt) - 1);
 	if (s == NULL || t == NULL || s->owner == t->owner)
 		return;
 	show_far(d, s->owner, t);
@@ -695,7 +700,7 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 		if (q->entities)
 			register_entity(d, stmt, owner, ph);
 		if (q->edges && i + 1 < ncol)
-			fold_edge(d, stmt, i);
+			fold_edge(d, stmt, i, q);
 	}
 	d->in_swept = 0;
 	rc = rc == SQLITE_DONE ? 0 : store_fail(st, err, rc, what);
@@ -895,6 +900,12 @@ digest_merge(struct store_digest *into, struct store_digest *from)
 		free(e->p->project);
 		free(e->p);
 	}
+	for (size_t i = 0; i < from->n_dangling; i++)
+		ARRAY_PUSH(into->dangling, into->n_dangling,
+		    into->cap_dangling) = from->dangling[i];
+	free(from->dangling);
+	from->dangling = NULL;
+	from->n_dangling = from->cap_dangling = 0;
 	into->loose_sum += from->loose_sum;
 	into->loose_rows += from->loose_rows;
 	into->loose_swept_sum += from->loose_swept_sum;
@@ -1104,6 +1115,9 @@ void
 digest_drop_rowids(struct store_digest *d)
 {
 	d->keep_rowids = 0;
+	free(d->dangling);
+	d->dangling = NULL;
+	d->n_dangling = d->cap_dangling = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		rowids_free(d->p[i].rowids);
 		d->p[i].rowids = NULL;

@@ -130,6 +130,12 @@ struct store_digest {
 	 * store looks them up instead of scanning every table for them
 	 * (the store has no index on project). */
 	int keep_rowids;
+	/* With keep_rowids: the rowids of the edges (digest_query's edges)
+	 * whose target names no entity the digest registered, so every
+	 * edge whose target is gone: a scoped sweep reads their sources
+	 * (core/sweep/scope.c, rule 1) without scanning every edge. */
+	long long *dangling;
+	size_t n_dangling, cap_dangling;
 	/* How many queries a second connection folded (facts_digest):
 	 * 0 when the digest was taken on one. */
 	int parallel;

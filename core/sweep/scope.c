@@ -28,8 +28,10 @@
  * With the row ids of a digest (scope_build's rows), the same rules
  * are applied without reading every row: a project's rows are its ids
  * in the digest (TEMP sweep_rows), so "a row of the scope" is a lookup
- * by rowid, and only the touching conflicts' members are looked up for
- * their projects. A scope that holds '' (the rows of no project, which
+ * by rowid, rule 1 reads only the edges listed under the caller's
+ * projects and those whose target the digest did not find (TEMP
+ * sweep_dangling), and only the touching conflicts' members are looked
+ * up for their projects. A scope that holds '' (the rows of no project, which
  * the digest lists under none) is built as above.
  *
  * Only touching conflicts may gain members, be found again or be
@@ -131,19 +133,24 @@ static const char rows_ddl[] =
 	"CREATE TEMP TABLE sweep_listed (project TEXT PRIMARY KEY) "
 	"WITHOUT ROWID;"
 	"CREATE TEMP TABLE sweep_expanded (id TEXT PRIMARY KEY) "
-	"WITHOUT ROWID;";
+	"WITHOUT ROWID;"
+	"CREATE TEMP TABLE sweep_dangling (rid INTEGER PRIMARY KEY);";
 
 /* The ids of table's rows in the scope (t: its enum facts_rows). */
 #define ROWS_OF(table, t) "(SELECT f.id FROM main." table " f WHERE " \
 	"f.rowid IN (SELECT rid FROM temp.sweep_rows WHERE t = " #t "))"
 
 /* Rule 1: an edge whose target is a row of the caller's projects (the
- * only ones in sweep_rows yet), or is gone. */
+ * only ones in sweep_rows yet), or is gone. The digest lists an edge
+ * under its target's project (t = 2), and one whose target it does not
+ * know in sweep_dangling: the edges to read. */
 static const char rows_edges[] =
 	"INSERT OR IGNORE INTO temp.sweep_scope "
 	"SELECT DISTINCT " CANON("c.project") " FROM main.relationships r "
 	"JOIN main.entities c ON c.id = r.source_entity_id "
-	"WHERE r.relationship_type IN ('uses_material', 'part_of') "
+	"WHERE r.rowid IN (SELECT rid FROM temp.sweep_rows WHERE t = 2 "
+	"UNION SELECT rid FROM temp.sweep_dangling) "
+	"AND r.relationship_type IN ('uses_material', 'part_of') "
 	"AND (r.target_entity_id IN " ROWS_OF("entities", 1) " OR "
 	"NOT EXISTS (SELECT 1 FROM main.entities t WHERE "
 	"t.id = r.target_entity_id))";
@@ -233,7 +240,8 @@ add_rows(sqlite3 *db, const struct store_digest *rows, int *blank)
 	int rc;
 
 	_Static_assert(FACTS_ROWS_STATE == 0 && FACTS_ROWS_ENTITIES == 1 &&
-	    FACTS_ROWS_MEMORIES == 3, "ROWS_OF's table numbers");
+	    FACTS_ROWS_RELATIONSHIPS == 2 && FACTS_ROWS_MEMORIES == 3,
+	    "ROWS_OF's and rows_edges' table numbers");
 
 	rc = sqlite3_prepare_v2(db, "SELECT project FROM temp.sweep_scope "
 	    "WHERE project NOT IN (SELECT project FROM temp.sweep_listed)",
@@ -278,6 +286,25 @@ add_rows(sqlite3 *db, const struct store_digest *rows, int *blank)
 	return rc;
 }
 
+/* Put into sweep_dangling the edges rows lists as dangling (its
+ * dangling). Returns SQLITE_OK or the error code. */
+static int
+add_dangling(sqlite3 *db, const struct store_digest *rows)
+{
+	sqlite3_stmt *ins = NULL;
+	int rc = sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO "
+	    "temp.sweep_dangling(rid) VALUES (?1)", -1, &ins, NULL);
+
+	for (size_t i = 0; rc == SQLITE_OK && i < rows->n_dangling; i++) {
+		sqlite3_bind_int64(ins, 1, rows->dangling[i]);
+		rc = sqlite3_step(ins);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		sqlite3_reset(ins);
+	}
+	sqlite3_finalize(ins);
+	return rc;
+}
+
 /* One scope_build: the sweep's connection, the caller's projects, the
  * digest that lists their row ids (NULL: none, or the way by_names),
  * and whether '' entered the scope while they were listed. */
@@ -306,7 +333,8 @@ build_way(struct building *b, const struct scope_way *w)
 	    (rc = add_given(db, b->projects, b->n)) != SQLITE_OK)
 		return rc;
 	if (b->rows != NULL && ((rc = add_rows(db, b->rows, &b->blank)) !=
-	    SQLITE_OK || b->blank))
+	    SQLITE_OK || b->blank || (rc = add_dangling(db, b->rows)) !=
+	    SQLITE_OK))
 		return rc;
 	if (b->n > 0 && ((rc = run(db, w->edges)) != SQLITE_OK ||
 	    (rc = run(db, w->cproj)) != SQLITE_OK))

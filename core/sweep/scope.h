@@ -12,7 +12,7 @@
  * plus sweep_cproj, the projects of each open conflict (through a
  * digest's row ids: the ones it records, and its members' for each
  * touching one), and with row ids sweep_rows (the scope's rows),
- * sweep_listed and sweep_expanded (scope.c).
+ * sweep_listed, sweep_expanded and sweep_dangling (scope.c).
  */
 #ifndef MIRROR_SWEEP_SCOPE_H
 #define MIRROR_SWEEP_SCOPE_H
@@ -39,7 +39,8 @@
 	"DROP TABLE IF EXISTS temp.sweep_touched;" \
 	"DROP TABLE IF EXISTS temp.sweep_rows;" \
 	"DROP TABLE IF EXISTS temp.sweep_listed;" \
-	"DROP TABLE IF EXISTS temp.sweep_expanded;"
+	"DROP TABLE IF EXISTS temp.sweep_expanded;" \
+	"DROP TABLE IF EXISTS temp.sweep_dangling;"
 
 /*
  * Build the scope's TEMP tables for the caller's projects[0..n) (none
