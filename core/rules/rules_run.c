@@ -282,9 +282,15 @@ close_orphans(struct rules_job *c, mirror_error *err)
 
 	if (c->unnamed || c->early_failed)
 		return 0;
-	rc = sqlite3_prepare_v2(c->db, "SELECT DISTINCT rule_id FROM "
-	    "main.rule_violations WHERE status = 'open' ORDER BY rule_id",
-	    -1, &s, NULL);
+	/* The distinct rule ids in order, one step of the open violations'
+	 * index (rule_violations_one_open) each: a DISTINCT read every open
+	 * violation. */
+	rc = sqlite3_prepare_v2(c->db, "WITH RECURSIVE r(id) AS (SELECT "
+	    "(SELECT min(rule_id) FROM main.rule_violations WHERE status = "
+	    "'open') UNION ALL SELECT (SELECT min(rule_id) FROM "
+	    "main.rule_violations WHERE status = 'open' AND rule_id > r.id) "
+	    "FROM r WHERE r.id IS NOT NULL) SELECT id FROM r WHERE id IS "
+	    "NOT NULL", -1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return store_fail(c->st, err, rc, "rules: open violations");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
