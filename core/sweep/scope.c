@@ -35,8 +35,9 @@
  * the digest lists under none) is built as above.
  *
  * Only touching conflicts may gain members, be found again or be
- * closed; every other open conflict is marked seen before the scan, as
- * a full sweep would find it again. The scans keep the rows whose stored
+ * closed; every other open conflict stands as a full sweep would find
+ * it again (the sweep's close_vanished takes it so, without listing it
+ * in sweep_seen). The scans keep the rows whose stored
  * project is one of sweep_names (an id or an alias of a swept project).
  * An empty scope adds nothing: no row is read, no conflict touched.
  */
@@ -112,16 +113,13 @@ static const char scope_cproj[] =
 	"INSERT OR IGNORE INTO temp.sweep_scope SELECT project FROM " \
 	"temp.sweep_cproj WHERE id IN (SELECT id FROM temp.sweep_touched);"
 
-/* What the scans read, and what the sweep must leave as it is. */
+/* What the scans read: every name of the scope's projects. */
 static const char scope_finish[] =
 	"INSERT OR IGNORE INTO temp.sweep_names "
 	"SELECT name FROM temp.project_alias WHERE canonical IN "
 	"(SELECT project FROM temp.sweep_scope) "
 	"UNION SELECT project FROM temp.sweep_scope WHERE project NOT IN "
-	"(SELECT name FROM temp.project_alias);"
-	"INSERT OR IGNORE INTO temp.sweep_seen SELECT id FROM main.conflicts "
-	"WHERE status = 'open' AND id IS NOT NULL AND id NOT IN "
-	"(SELECT id FROM temp.sweep_touched);";
+	"(SELECT name FROM temp.project_alias);";
 
 /* ---- with a digest's row ids ------------------------------------------ */
 

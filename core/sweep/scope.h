@@ -45,9 +45,10 @@
 /*
  * Build the scope's TEMP tables for the caller's projects[0..n) (none
  * NULL; a struct sweep_scope's) on db (the sweep's connection, inside
- * its transaction, with TEMP project_alias and the sweep's sweep_seen
- * present), and mark every open conflict outside the scope as seen in
- * sweep_seen, so that the sweep neither closes it nor counts it gone.
+ * its transaction, with TEMP project_alias present). The sweep may
+ * change only the open conflicts of sweep_touched: it takes every other
+ * one as found again (neither closes it nor counts it gone), without
+ * listing it in its sweep_seen.
  *
  * rows, when not NULL, is a facts_digest (with rowids) of the store as it is
  * (the caller checked): the scope is then found through its row ids,

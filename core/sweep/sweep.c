@@ -1484,6 +1484,33 @@ vanished_reason(strbuf *why, struct sweep_ctx *c, const struct closing *cl,
 	    "members");
 }
 
+/* The open conflicts not found again (close_vanished's sel): [0] of a
+ * full sweep; [1] of a scoped one, which may close only the touching
+ * ones (scope.h: the others stand as found, but are not listed in
+ * sweep_seen). */
+static const char *const vanished_sql[2] = {
+	"SELECT id FROM main.conflicts WHERE status = 'open' AND id NOT IN "
+	"(SELECT id FROM temp.sweep_seen) ORDER BY id",
+	"SELECT id FROM main.conflicts WHERE status = 'open' AND id IN "
+	"(SELECT id FROM temp.sweep_touched) AND id NOT IN "
+	"(SELECT id FROM temp.sweep_seen) ORDER BY id",
+};
+
+/* The conflict found again that holds member (?1, ?2) now
+ * (close_vanished's moved): [0] of a full sweep; [1] of a scoped one,
+ * where an open conflict it did not touch counts as found again. */
+static const char *const moved_sql[2] = {
+	"SELECT m.conflict_id FROM main.conflict_members m JOIN "
+	"temp.sweep_seen s ON s.id = m.conflict_id WHERE m.member_kind = ?1 "
+	"AND m.member_id = ?2 ORDER BY 1 LIMIT 1",
+	"SELECT m.conflict_id FROM main.conflict_members m WHERE "
+	"m.member_kind = ?1 AND m.member_id = ?2 AND (m.conflict_id IN "
+	"(SELECT id FROM temp.sweep_seen) OR (m.conflict_id NOT IN "
+	"(SELECT id FROM temp.sweep_touched) AND EXISTS (SELECT 1 FROM "
+	"main.conflicts o WHERE o.id = m.conflict_id AND o.status = "
+	"'open'))) ORDER BY 1 LIMIT 1",
+};
+
 /* Close every open conflict this sweep did not find again. */
 static int
 close_vanished(struct sweep_ctx *c, mirror_error *err)
@@ -1493,17 +1520,12 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 	size_t n = 0, cap = 0;
 	int rc;
 
-	if ((rc = prep(c, &cl.sel, "SELECT id FROM main.conflicts WHERE "
-	    "status = 'open' AND id NOT IN (SELECT id FROM temp.sweep_seen) "
-	    "ORDER BY id", err)) < 0 ||
+	if ((rc = prep(c, &cl.sel, vanished_sql[c->scope != NULL], err)) < 0 ||
 	    (rc = prep(c, &cl.mem, "SELECT member_kind, member_id, "
 	    "value_snapshot FROM main.conflict_members WHERE conflict_id = "
 	    "?1 ORDER BY member_layer_trust DESC, member_kind, member_id",
 	    err)) < 0 ||
-	    (rc = prep(c, &cl.moved, "SELECT m.conflict_id FROM "
-	    "main.conflict_members m JOIN temp.sweep_seen s ON s.id = "
-	    "m.conflict_id WHERE m.member_kind = ?1 AND m.member_id = ?2 "
-	    "ORDER BY 1 LIMIT 1", err)) < 0 ||
+	    (rc = prep(c, &cl.moved, moved_sql[c->scope != NULL], err)) < 0 ||
 	    (rc = prep(c, &cl.upd, "UPDATE main.conflicts SET status = "
 	    "'resolved', resolved_by = 'sweep', resolved_at = ?2, "
 	    "resolution = ?3 WHERE id = ?1", err)) < 0)
