@@ -194,7 +194,9 @@ ns_between(const struct timespec *a, const struct timespec *b)
 /*
  * sqlite3_trace_v2 callback: a statement starts running (not a trigger's
  * sub-statement, whose text begins with "--"), so its budget starts
- * afresh; or it stepped a row, counted (sys/work.h). Always returns 0.
+ * afresh; or it stepped a row, counted (sys/work.h); or it finished
+ * (p, the statement), and its VM steps since it last finished are
+ * counted. Always returns 0.
  */
 static int
 budget_trace(unsigned type, void *ctx, void *p, void *x)
@@ -202,9 +204,13 @@ budget_trace(unsigned type, void *ctx, void *p, void *x)
 	mirror_store *st = ctx;
 	const char *sql = x;
 
-	(void)p;
 	if (type == SQLITE_TRACE_ROW) {
 		work_row();
+		return 0;
+	}
+	if (type == SQLITE_TRACE_PROFILE) {
+		work_vm_step((unsigned long long)sqlite3_stmt_status(p,
+		    SQLITE_STMTSTATUS_VM_STEP, 1));
 		return 0;
 	}
 	if (type == SQLITE_TRACE_STMT &&
@@ -1161,10 +1167,11 @@ store_connect(mirror_store *st, int flags)
 		return rc;
 	rc = sqlite3_exec(st->db, "SELECT count(*) FROM main.sqlite_schema",
 	    NULL, NULL, NULL);
-	/* From here each row is counted (not the opening's read above). */
+	/* From here each row and VM step is counted (not the opening's
+	 * read above). */
 	if (rc == SQLITE_OK)
 		(void)sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT |
-		    SQLITE_TRACE_ROW, budget_trace, st);
+		    SQLITE_TRACE_ROW | SQLITE_TRACE_PROFILE, budget_trace, st);
 	return rc;
 }
 

@@ -6,6 +6,7 @@
 #include "sys/work.h"
 
 struct work_count work_rows, work_rule_rows, work_scope_scans;
+struct work_count work_vm_steps, work_rule_vm_steps;
 
 /* The counter this thread's rows go into (NULL: work_rows). */
 static _Thread_local struct work_count *rows_into;
@@ -23,4 +24,11 @@ void
 work_row(void)
 {
 	work_add(rows_into != NULL ? rows_into : &work_rows, 1);
+}
+
+void
+work_vm_step(unsigned long long n)
+{
+	work_add(rows_into == &work_rule_rows ? &work_rule_vm_steps :
+	    &work_vm_steps, n);
 }

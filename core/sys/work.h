@@ -43,6 +43,16 @@ work_get(struct work_count *c)
 extern struct work_count work_rows, work_rule_rows;
 
 /*
+ * The steps of SQLite's virtual machine the same statements took
+ * (SQLITE_STMTSTATUS_VM_STEP, added as each statement finishes: its
+ * PROFILE trace), counted like their rows: work_rule_vm_steps those
+ * taken while this thread counts its rows into work_rule_rows, work_vm_steps
+ * all the others. A pass over the whole store that returns no row or
+ * one (an INSERT ... SELECT, a count(*)) steps every row it walks here.
+ */
+extern struct work_count work_vm_steps, work_rule_vm_steps;
+
+/*
  * The steps of full table scans (SQLite's SQLITE_STMTSTATUS_FULLSCAN_STEP)
  * of the reads limited to some projects (store/facts.h, a plan's ids: a
  * scoped check or reader), added as each reader closes: a read of the
@@ -61,5 +71,10 @@ struct work_count *work_rows_into(struct work_count *c);
 /* Add one row to the counter this thread counts rows into (the
  * store's trace of each row). */
 void work_row(void);
+
+/* Add n steps of a statement that finished to the counter of this
+ * thread's (work_vm_steps or work_rule_vm_steps, as its rows go).
+ * Returns nothing. */
+void work_vm_step(unsigned long long n);
 
 #endif

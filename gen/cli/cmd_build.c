@@ -118,15 +118,19 @@ hosting_json(const struct hosting_size *s)
 static json_t *
 work_json(const struct build_work *w)
 {
-	json_t *rows = json_object();
+	json_t *rows = json_object(), *steps = json_object();
 
-	for (int i = 0; i < PH_N; i++)
+	for (int i = 0; i < PH_N; i++) {
 		json_object_set_new(rows, build_phase_names[i],
 		    json_integer((json_int_t)w->rows[i]));
-	return json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-	    "s:I, s:I}",
+		json_object_set_new(steps, build_phase_names[i],
+		    json_integer((json_int_t)w->vm_steps[i]));
+	}
+	return json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+	    "s:I, s:I, s:I, s:I}",
 	    "rows", rows,
-	    "rule_rows", (json_int_t)w->rule_rows, "pages_rendered",
+	    "rule_rows", (json_int_t)w->rule_rows, "vm_steps", steps,
+	    "rule_vm_steps", (json_int_t)w->rule_vm_steps, "pages_rendered",
 	    (json_int_t)w->pages_rendered, "files_written",
 	    (json_int_t)w->files_written, "bytes_written",
 	    (json_int_t)w->bytes_written, "hashed_bytes",

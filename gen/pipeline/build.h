@@ -118,7 +118,7 @@ extern const char *const build_phase_names[PH_N];
 
 /*
  * The work a build did, counted (sys/work.h; --json's "work"): the rows
- * its phases stepped, the rules' rows, the pages it rendered, the files
+ * its phases stepped, the rules' rows, the VM steps of both, the pages it rendered, the files
  * and bytes it wrote into DIR, the bytes its pages' digests hashed, the
  * search documents and A-Z rows it took in (and the store rows the
  * A-Z read), the steps SQLite's full scans took in the reads of some
@@ -126,6 +126,7 @@ extern const char *const build_phase_names[PH_N];
  */
 struct build_work {
 	unsigned long long rows[PH_N], rule_rows, pages_rendered;
+	unsigned long long vm_steps[PH_N], rule_vm_steps;
 	unsigned long long files_written, bytes_written, hashed_bytes;
 	unsigned long long search_docs;
 	unsigned long long atoz_rows;

@@ -23,26 +23,32 @@
 const char *const build_phase_names[PH_N] = { "lock", "check", "sweep",
     "read", "render", "commit", "swap" };
 
-/* Close phase ph: the time and the rows since the last lap are its
- * own. */
+/* Close phase ph: the time, the rows and the VM steps since the last
+ * lap are its own. */
 static void
 lap(struct build_report *r, enum build_phase ph)
 {
 	long long now = mirror_monotonic_ms();
 	unsigned long long rows = work_get(&work_rows);
+	unsigned long long steps = work_get(&work_vm_steps);
 
 	r->ms[ph] += now - r->mark;
 	r->mark = now;
 	r->work.rows[ph] += rows - r->at.rows[0];
 	r->at.rows[0] = rows;
+	r->work.vm_steps[ph] += steps - r->at.vm_steps[0];
+	r->at.vm_steps[0] = steps;
 }
 
-/* The work counters now into w (rows[0]: every row so far). */
+/* The work counters now into w (rows[0], vm_steps[0]: every row and
+ * VM step so far). */
 static void
 work_now(struct build_work *w)
 {
 	w->rows[0] = work_get(&work_rows);
 	w->rule_rows = work_get(&work_rule_rows);
+	w->vm_steps[0] = work_get(&work_vm_steps);
+	w->rule_vm_steps = work_get(&work_rule_vm_steps);
 	w->pages_rendered = work_get(&page_rendered);
 	w->files_written = work_get(&output_files_written);
 	w->bytes_written = work_get(&output_bytes_written);
@@ -54,8 +60,8 @@ work_now(struct build_work *w)
 	w->scope_scan_steps = work_get(&work_scope_scans);
 }
 
-/* The build's work but its rows (counted by lap) into r->work: the
- * counters since r->at. */
+/* The build's work but its rows and VM steps (counted by lap) into
+ * r->work: the counters since r->at. */
 static void
 work_end(struct build_report *r)
 {
@@ -63,6 +69,7 @@ work_end(struct build_report *r)
 
 	work_now(&now);
 	r->work.rule_rows = now.rule_rows - r->at.rule_rows;
+	r->work.rule_vm_steps = now.rule_vm_steps - r->at.rule_vm_steps;
 	r->work.pages_rendered = now.pages_rendered - r->at.pages_rendered;
 	r->work.files_written = now.files_written - r->at.files_written;
 	r->work.bytes_written = now.bytes_written - r->at.bytes_written;

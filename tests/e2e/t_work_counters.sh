@@ -177,13 +177,13 @@ for n in 10000 40000; do
 	    holds "$n-c.json" '.sweep.conflicts_closed == 1'
 done
 
-# quarter_more SMALL BIG KEY: KEY of the work in BIG (a build's --json)
-# is at most its value in SMALL plus a quarter plus 10 (and both are
-# counted); else both are printed.
+# quarter_more SMALL BIG KEY [MORE]: KEY of the work in BIG (a build's
+# --json) is at most its value in SMALL plus a quarter plus MORE (10
+# unless given; and both are counted); else both are printed.
 quarter_more() {
 	small=$(jq -e ".work.$3" "$1") &&
 	    big=$(jq -e ".work.$3" "$2") || return 1
-	[ "$big" -le $((small + small / 4 + 10)) ] && return 0
+	[ "$big" -le $((small + small / 4 + ${4:-10})) ] && return 0
 	echo "#   $3: $big in $2, $small in $1"
 	return 1
 }
@@ -269,6 +269,28 @@ done
 for c in a b c; do
 	expect "change $c: the rows the sweep steps do not grow with the store" \
 	    flat $c rows.sweep
+done
+
+# The VM steps of the read after the sweep (vm_steps.read: SQLite's
+# steps of every statement, doc/performance.md "Work counters"), which
+# see a pass over the whole store that returns no row or one (an
+# INSERT ... SELECT, a count(*) of a filtered scan), where rows.read does
+# not: at 40,000 facts at most the count at 10,000 plus a quarter plus
+# 1,000 (1,426 steps for a value at both sizes; a conflict opened or
+# closed finds its earlier conflicts by a scan of every conflict, which
+# no index on its slot serves, 452 steps at 10,000 facts and 1,738 at
+# 40,000: 3,260 and 4,598 steps for change b, 3,568 and 4,906 for c).
+# A scan of every entity planted in the model's read fails it: tried.
+# The sweep's and the render's VM steps still grow with the store (a
+# scoped sweep's scan of the open conflicts, each render connection's
+# copy of the aliases): printed, not asserted.
+# vm_flat CASE: vm_steps.read of change CASE at 40,000 facts is at most
+# its value at 10,000 plus a quarter plus 1,000.
+vm_flat() { quarter_more "10000-$1.json" "40000-$1.json" vm_steps.read 1000; }
+
+for c in a b c; do
+	expect "change $c: the VM steps of the read after the sweep do not grow with the store" \
+	    vm_flat $c
 done
 
 # The render's rows: the connections its families open beside the
