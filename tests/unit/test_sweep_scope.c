@@ -1036,6 +1036,65 @@ test_rows_not_taken(void **state)
 	fixture_free(&f);
 }
 
+/*
+ * 7: a scoped sweep closes a conflict one of whose members, unchanged,
+ * is also a member of an open conflict of another project (a material
+ * named through the uses_material edges of two projects' components):
+ * its closing reason names that conflict, as a full sweep's does.
+ * Only pa changed; pc's conflict is reached through the material's
+ * project (scope.c, rule 2), so it is touched and found again. (An
+ * open conflict that shares a member with a touching one always
+ * touches the scope: moved_sql[1]'s "not touched" arm finds nothing
+ * that sweep_seen does not.)
+ */
+static void
+test_moved_member(void **state)
+{
+	char p0[] = "pa", *pa[] = { p0 };
+	struct fixture f;
+	sqlite3_stmt *s = NULL;
+	long long n = -1;
+	mirror_error err;
+	char *pc, *text;
+	int by;
+
+	(void)state;
+	fixture_plain(&f, "INSERT INTO project_state(id, project, category, "
+	    "key, value) VALUES ('s1', 'pa', 'decision', 'pad_material', "
+	    "'GF-PTFE'), ('s2', 'pc', 'decision', 'pad_material', "
+	    "'GF-PTFE');"
+	    "INSERT INTO entities(id, entity_type, name, project, properties) "
+	    "VALUES ('c1', 'component', 'pad', 'a2', '{}'),"
+	    "('c4', 'component', 'pad', 'pc', '{}'),"
+	    "('mat', 'material', 'PEEK', 'b1', '{}');"
+	    "INSERT INTO relationships(id, source_entity_id, target_entity_id, "
+	    "relationship_type) VALUES ('r1', 'c1', 'mat', 'uses_material'),"
+	    "('r4', 'c4', 'mat', 'uses_material')");
+	sql(&f, "UPDATE project_state SET value = 'PEEK' WHERE id = 's1'");
+	/* A scope of pa alone touches pc's conflict. */
+	assert_int_equal(sqlite3_prepare_v2(store_db(f.st), "SELECT 't|' || "
+	    "id || char(10) FROM conflicts WHERE project = 'pc' AND status = "
+	    "'open'", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	pc = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	text = scope_text(f.st, pa, 1, NULL, &by);
+	if (strstr(text, pc) == NULL)
+		fail_msg("pc's conflict %s not touched:\n%s", pc, text);
+	free(text);
+	free(pc);
+	assert_true(round_check(&f, NULL) > 0);
+	/* pa's conflict closed, naming pc's, which stays open. */
+	assert_int_equal(store_count(&n, f.st, "SELECT count(*) FROM "
+	    "conflicts a JOIN conflicts b ON b.project = 'pc' AND "
+	    "b.status = 'open' WHERE a.project = 'pa' AND a.status = "
+	    "'resolved' AND a.resolution = 'disagreement gone: project_state "
+	    "s1 now says ''PEEK''; entity mat is now in conflict ' || b.id",
+	    NULL, &err), 0);
+	assert_int_equal(n, 1);
+	fixture_free(&f);
+}
+
 int
 main(void)
 {
@@ -1046,6 +1105,7 @@ main(void)
 		cmocka_unit_test(test_cross_project),
 		cmocka_unit_test(test_null_project),
 		cmocka_unit_test(test_rows_not_taken),
+		cmocka_unit_test(test_moved_member),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
