@@ -1497,19 +1497,16 @@ static const char *const vanished_sql[2] = {
 };
 
 /* The conflict found again that holds member (?1, ?2) now
- * (close_vanished's moved): [0] of a full sweep; [1] of a scoped one,
- * where an open conflict it did not touch counts as found again. */
-static const char *const moved_sql[2] = {
+ * (close_vanished's moved): one listed in sweep_seen. A scoped sweep
+ * lists only what it touched, and that is enough: member_reason asks
+ * only for a member whose row still holds its value, so its project is
+ * in the scope, and with it every open conflict holding the member is
+ * touched (scope.c, rule 2), so found again or closed here
+ * (test_sweep_scope, test_moved_member). */
+static const char moved_sql[] =
 	"SELECT m.conflict_id FROM main.conflict_members m JOIN "
 	"temp.sweep_seen s ON s.id = m.conflict_id WHERE m.member_kind = ?1 "
-	"AND m.member_id = ?2 ORDER BY 1 LIMIT 1",
-	"SELECT m.conflict_id FROM main.conflict_members m WHERE "
-	"m.member_kind = ?1 AND m.member_id = ?2 AND (m.conflict_id IN "
-	"(SELECT id FROM temp.sweep_seen) OR (m.conflict_id NOT IN "
-	"(SELECT id FROM temp.sweep_touched) AND EXISTS (SELECT 1 FROM "
-	"main.conflicts o WHERE o.id = m.conflict_id AND o.status = "
-	"'open'))) ORDER BY 1 LIMIT 1",
-};
+	"AND m.member_id = ?2 ORDER BY 1 LIMIT 1";
 
 /* Close every open conflict this sweep did not find again. */
 static int
@@ -1525,7 +1522,7 @@ close_vanished(struct sweep_ctx *c, mirror_error *err)
 	    "value_snapshot FROM main.conflict_members WHERE conflict_id = "
 	    "?1 ORDER BY member_layer_trust DESC, member_kind, member_id",
 	    err)) < 0 ||
-	    (rc = prep(c, &cl.moved, moved_sql[c->scope != NULL], err)) < 0 ||
+	    (rc = prep(c, &cl.moved, moved_sql, err)) < 0 ||
 	    (rc = prep(c, &cl.upd, "UPDATE main.conflicts SET status = "
 	    "'resolved', resolved_by = 'sweep', resolved_at = ?2, "
 	    "resolution = ?3 WHERE id = ?1", err)) < 0)
