@@ -1560,13 +1560,6 @@ kept_active_name(const struct project_facts *f, const char *id)
 	return NULL;
 }
 
-/* qsort's strcmp of two strings' pointers. */
-static int
-cmp_str_ptr(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* The parents of entity id, one of f's: see facts_kept_parents. */
 static char *
 kept_parents_of(const struct project_facts *f, const char *id)
@@ -1586,7 +1579,7 @@ kept_parents_of(const struct project_facts *f, const char *id)
 	}
 	if (n == 0)
 		return NULL;
-	qsort(v, n, sizeof(*v), cmp_str_ptr);
+	qsort(v, n, sizeof(*v), array_str_cmp);
 	strbuf_init(&sb);
 	for (size_t i = 0; i < n; i++)
 		strbuf_printf(&sb, "%s%s", i > 0 ? ", " : "", v[i]);

@@ -567,13 +567,6 @@ out:
 
 int
 conflict_get(struct conflict *out, mirror_store *st, const char *id,
-    mirror_error *err)
-{
-	return conflict_get_kept(out, st, id, NULL, err);
-}
-
-int
-conflict_get_kept(struct conflict *out, mirror_store *st, const char *id,
     const struct facts_kept *kept, mirror_error *err)
 {
 	sqlite3_stmt *stmt = NULL;

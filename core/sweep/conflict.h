@@ -137,17 +137,14 @@ int conflict_list_refresh(struct conflict_list *l, const size_t *which,
 int conflict_check(mirror_store *st, mirror_error *err);
 
 /*
- * Fill *out with conflict id. Returns 0, -MIRROR_EINPUT with "no
- * conflict 'id'" when there is none, or < 0 on failure. The caller must
- * conflict_free(out) in every case.
+ * Fill *out with conflict id, an entity member's part_of parents taken
+ * from kept (a check's kept facts of rows this read still sees, as
+ * conflict_list_refresh takes them; NULL: from the store). Returns 0,
+ * -MIRROR_EINPUT with "no conflict 'id'" when there is none, or < 0 on
+ * failure. The caller must conflict_free(out) in every case.
  */
 int conflict_get(struct conflict *out, mirror_store *st, const char *id,
-    mirror_error *err);
-
-/* conflict_get, an entity member's part_of parents taken from kept as
- * conflict_list_refresh takes them. */
-int conflict_get_kept(struct conflict *out, mirror_store *st,
-    const char *id, const struct facts_kept *kept, mirror_error *err);
+    const struct facts_kept *kept, mirror_error *err);
 
 void conflict_free(struct conflict *c);
 

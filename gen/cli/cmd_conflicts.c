@@ -295,7 +295,7 @@ show_one(const struct mirror_opts *o, mirror_store *st, const char *id,
 	int rc;
 
 	if ((rc = store_read_begin(st, err)) == 0) {
-		rc = conflict_get(&c, st, id, err);
+		rc = conflict_get(&c, st, id, NULL, err);
 		store_read_end(st);
 	}
 	if (rc == 0) {

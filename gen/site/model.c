@@ -685,12 +685,12 @@ cmp_violation(const void *a, const void *b)
 }
 
 /* conflict_get on m's store, the parents of its entity members from
- * m's kept facts (conflict_get_kept), for PATCH_LIST. */
+ * m's kept facts (conflict_get's kept), for PATCH_LIST. */
 static int
 conflict_get_of(struct conflict *out, struct site_model *m, const char *id,
     mirror_error *err)
 {
-	return conflict_get_kept(out, m->st, id, m->kept, err);
+	return conflict_get(out, m->st, id, m->kept, err);
 }
 
 /*

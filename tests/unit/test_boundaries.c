@@ -281,14 +281,14 @@ test_conflicts_with_same_trust(void **state)
 	/* The favoured member: nobody among equals, the state row above. */
 	snprintf(id, sizeof(id), "%s", q(st, "SELECT id FROM conflicts WHERE "
 	    "slot_kind = 'entity_slot'"));
-	assert_int_equal(conflict_get(&c, st, id, &err), 0);
+	assert_int_equal(conflict_get(&c, st, id, NULL, &err), 0);
 	assert_int_equal(c.n_members, 2);
 	assert_false(c.members[0].favoured);
 	assert_false(c.members[1].favoured);
 	conflict_free(&c);
 	snprintf(id, sizeof(id), "%s", q(st, "SELECT id FROM conflicts WHERE "
 	    "slot_kind = 'cross_layer'"));
-	assert_int_equal(conflict_get(&c, st, id, &err), 0);
+	assert_int_equal(conflict_get(&c, st, id, NULL, &err), 0);
 	assert_int_equal(c.n_members, 4);
 	assert_string_equal(c.members[0].id, "s-g");
 	assert_true(c.members[0].favoured);
@@ -422,10 +422,10 @@ test_earlier_same_second(void **state)
 	assert_string_equal(q(st, "SELECT count(DISTINCT detected_at) FROM "
 	    "conflicts"), "1");
 
-	assert_int_equal(conflict_get(&c, st, c1, &err), 0);
+	assert_int_equal(conflict_get(&c, st, c1, NULL, &err), 0);
 	assert_int_equal(c.n_earlier, 0);
 	conflict_free(&c);
-	assert_int_equal(conflict_get(&c, st, c2, &err), 0);
+	assert_int_equal(conflict_get(&c, st, c2, NULL, &err), 0);
 	assert_string_equal(earlier_of(&c), c1);
 	conflict_free(&c);
 	assert_int_equal(conflict_list(&l, st, NULL, &err), 0);
@@ -447,7 +447,7 @@ test_earlier_same_second(void **state)
 		char want[80];
 
 		snprintf(want, sizeof(want), "%s %s", c2, c1);
-		assert_int_equal(conflict_get(&c, st, c3, &err), 0);
+		assert_int_equal(conflict_get(&c, st, c3, NULL, &err), 0);
 		assert_string_equal(earlier_of(&c), want);
 		conflict_free(&c);
 		assert_int_equal(conflict_list(&l, st, NULL, &err), 0);

@@ -103,7 +103,7 @@ test_empty(void **state)
 	assert_int_equal(d.n, 0);
 	assert_null(disputed_find(&d, LAYER_ENTITY, "e1"));
 	disputed_list_free(&d);
-	assert_int_equal(conflict_get(&c, f->st, "c123", &err),
+	assert_int_equal(conflict_get(&c, f->st, "c123", NULL, &err),
 	    -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "no conflict 'c123'"));
 	conflict_free(&c);
@@ -160,7 +160,7 @@ test_get(void **state)
 	assert_int_equal(conflict_list(&l, f->st, NULL, &err), 0);
 	assert_int_equal(l.n, 2);
 	x = kind_of(&l, "cross_layer");
-	assert_int_equal(conflict_get(&c, f->st, x->id, &err), 0);
+	assert_int_equal(conflict_get(&c, f->st, x->id, NULL, &err), 0);
 	assert_string_equal(c.slot_key,
 	    "[\"p05-interferometer\",\"lateral_support_material\"]");
 	assert_string_equal(c.project, "p05-interferometer");
@@ -284,7 +284,7 @@ test_list_and_review(void **state)
 	    .id = xid, .notes = "again", .actor = "t", .now = NOW_TS }, &sup,
 	    &err), -MIRROR_EINPUT);
 	assert_non_null(strstr(err.msg, "is resolved, not open"));
-	assert_int_equal(conflict_get(&c, f->st, xid, &err), 0);
+	assert_int_equal(conflict_get(&c, f->st, xid, NULL, &err), 0);
 	assert_string_equal(c.status, "resolved");
 	assert_string_equal(c.resolution, "state wins");
 	assert_string_equal(c.resolved_by, "tester");
@@ -383,8 +383,8 @@ test_list_members_as_get(void **state)
 			const struct conflict *a = &l.items[i];
 			struct conflict b;
 
-			assert_int_equal(conflict_get(&b, f->st, a->id, &err),
-			    0);
+			assert_int_equal(conflict_get(&b, f->st, a->id,
+			    NULL, &err), 0);
 			same_text(a->question, b.question);
 			assert_int_equal(a->n_earlier, b.n_earlier);
 			assert_int_equal(a->n_members, b.n_members);
@@ -469,7 +469,7 @@ test_value_of_parent(void **state)
 	assert_string_equal(kind_of(&l, "entity_slot")->members[0].value_then,
 	    "Mount A");
 	assert_int_equal(conflict_get(&c, f->st, kind_of(&l,
-	    "entity_slot")->id, &err), 0);
+	    "entity_slot")->id, NULL, &err), 0);
 	brackets_now(&c, "Mount A2", "Mount C");
 	conflict_free(&c);
 	conflict_list_free(&l);
