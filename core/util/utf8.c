@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "util/utf8.h"
 
 size_t
@@ -77,8 +79,21 @@ int
 utf8_valid(const unsigned char *s, size_t n)
 {
 	int32_t cp;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; ) {
+	while (i < n) {
+		uint64_t w;
+
+		/* Eight ASCII bytes at a time, as most text is: the kept
+		 * rows of a million facts' conflicts are 17 MB checked. */
+		while (n - i >= 8) {
+			memcpy(&w, s + i, 8);
+			if ((w & UINT64_C(0x8080808080808080)) != 0)
+				break;
+			i += 8;
+		}
+		if (i == n)
+			break;
 		i += utf8_decode(&cp, s + i, n - i);
 		if (cp < 0)
 			return 0;

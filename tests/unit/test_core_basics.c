@@ -242,6 +242,42 @@ test_text_numbers(void **state)
 	assert_string_equal(buf, "0.5");
 }
 
+/* utf8_valid one code point at a time, as utf8_decode reads them. */
+static int
+utf8_valid_slow(const unsigned char *s, size_t n)
+{
+	int32_t cp;
+
+	for (size_t i = 0; i < n; ) {
+		i += utf8_decode(&cp, s + i, n - i);
+		if (cp < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* utf8_valid on long ASCII text (which it checks eight bytes at a
+ * time) with a sequence, whole, cut or bad, at every place across two
+ * words, is what one code point at a time says. */
+static void
+utf8_valid_long(void)
+{
+	static const char *const seq[] = { "\xc3\xa9", "\xe2\x9a\xa0",
+	    "\xf0\x9f\x98\x80", "\xc3", "\xe2\x9a", "\x80", "\xff",
+	    "\xc0\xaf", "\xed\xa0\x80" };
+	unsigned char buf[40];
+
+	for (size_t k = 0; k < sizeof(seq) / sizeof(*seq); k++)
+		for (size_t at = 0; at + strlen(seq[k]) <= 24; at++)
+			for (size_t n = at + strlen(seq[k]); n <= 24; n += 5) {
+				memset(buf, 'a', sizeof(buf));
+				memcpy(buf + at, seq[k], strlen(seq[k]));
+				assert_int_equal(utf8_valid(buf, n),
+				    utf8_valid_slow(buf, n));
+				assert_int_equal(utf8_valid(buf, n), k < 3);
+			}
+}
+
 /* A built object: keys in the order set, each kind of value; dumped as
  * json_pack's object of the same values would be. */
 static void
@@ -260,6 +296,7 @@ test_jsonbuild(void **state)
 	assert_false(utf8_valid((const unsigned char *)"\xc0\xaf", 2));
 	assert_false(utf8_valid((const unsigned char *)"\xed\xa0\x80", 3));
 	assert_false(utf8_valid((const unsigned char *)"\xc3", 1));
+	utf8_valid_long();
 	jb_init(&b);
 	jb_str(&b, "s", "caf\xc3\xa9");
 	jb_str_or_null(&b, "n", NULL);
