@@ -17,16 +17,28 @@
 #define DROP_STEP (1u << 20)
 
 /* Fold data[0..len) into h, a block at a time: the text's hashes are
- * the same however it was cut into writes. */
+ * the same however it was cut into writes (every block but the last
+ * is whole words). One multiply a word (hash_steps), the chains ended
+ * by hash_seal: the text is checked for damage, not for an adversary,
+ * who could write the hashes too. */
 static void
 hash_blocks(uint64_t h[2], const char *data, size_t len)
 {
 	for (size_t off = 0; off < len; off += KEPT_BLOCK) {
 		size_t n = len - off < KEPT_BLOCK ? len - off : KEPT_BLOCK;
 
-		h[0] = hash_words(h[0], data + off, n);
-		h[1] = hash_words(h[1], data + off, n);
+		h[0] = hash_steps(h[0], data + off, n);
+		h[1] = hash_steps(h[1], data + off, n);
 	}
+}
+
+/* The hashes of a text of len bytes that hash_blocks folded into h,
+ * as the text's "end" line writes them, into hex[33]. */
+static void
+hash_seal(char hex[33], const uint64_t h[2], uint64_t len)
+{
+	hash_hex(hex, hash_mix(hash_step(h[0], len)));
+	hash_hex(hex + 16, hash_mix(hash_step(h[1], ~len)));
 }
 
 /* Hash the whole blocks of w->buf not hashed yet (all: its last part
@@ -40,6 +52,7 @@ writer_flush(struct kept_writer *w, int all)
 		whole = w->buf.len - w->hashed;
 	hash_blocks(w->h, w->buf.data + w->hashed, whole);
 	w->hashed += whole;
+	w->length += whole;
 	if (w->sink == NULL || w->hashed == 0)
 		return;
 	cache_writer_add(w->sink, w->buf.data, w->hashed);
@@ -67,7 +80,7 @@ kept_writer_put(struct kept_writer *w, const char *const *f, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		char num[24];
-		size_t len, k = sizeof(num);
+		size_t len, v, k = sizeof(num);
 
 		if (f[i] == NULL) {
 			strbuf_putc(sb, 'n');
@@ -76,12 +89,13 @@ kept_writer_put(struct kept_writer *w, const char *const *f, size_t n)
 		/* "s<len>:" without printf: a row is many fields. */
 		len = strlen(f[i]);
 		num[--k] = ':';
+		v = len;
 		do
-			num[--k] = (char)('0' + len % 10);
-		while ((len /= 10) > 0);
+			num[--k] = (char)('0' + v % 10);
+		while ((v /= 10) > 0);
 		num[--k] = 's';
 		strbuf_add(sb, num + k, sizeof(num) - k);
-		strbuf_add(sb, f[i], strlen(f[i]) + 1);
+		strbuf_add(sb, f[i], len + 1);
 	}
 	strbuf_putc(sb, '\n');
 	if (sb->len - w->hashed >= 2 * KEPT_BLOCK)
@@ -94,8 +108,7 @@ kept_writer_end(struct kept_writer *w)
 	char hex[33];
 
 	writer_flush(w, 1);
-	hash_hex(hex, w->h[0]);
-	hash_hex(hex + 16, w->h[1]);
+	hash_seal(hex, w->h, w->length);
 	strbuf_printf(&w->buf, "end %s\n", hex);
 	if (w->sink != NULL) {
 		cache_writer_add(w->sink, w->buf.data, w->buf.len);
@@ -131,8 +144,7 @@ kept_rows_open(struct kept_cursor *c, const char *data, size_t len,
 		if (map != NULL)
 			cache_map_drop(map, off + n);
 	}
-	hash_hex(hex, h[0]);
-	hash_hex(hex + 16, h[1]);
+	hash_seal(hex, h, body);
 	if (memcmp(hex, data + body + 4, 32) != 0)
 		return 0;
 	*c = (struct kept_cursor){ .data = data, .len = body, .pos = tl + 1,

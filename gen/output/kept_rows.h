@@ -7,10 +7,11 @@
  * "s<len>:" and the field's bytes and a NUL, the row ended by "\n";
  * then "end <32 hex>\n", two 64-bit hashes of everything before it,
  * each folded over its KEPT_BLOCK-byte blocks in turn (so a writer
- * hashes and writes a block at a time). A reader checks the tag, the
- * hashes and, row by row, every length, that each field is UTF-8 with
- * no NUL and every row has the fields asked: any doubt and the text is
- * not read (the caller does the work whole). The fields a reader gives
+ * hashes and writes a block at a time) and sealed with its length. A
+ * reader checks the tag, the hashes and, row by row, every length,
+ * that each field is UTF-8 with no NUL and every row has the fields
+ * asked: any doubt and the text is not read (the caller does the work
+ * whole). The fields a reader gives
  * point into the text, each NUL-ended.
  */
 #ifndef MIRROR_OUT_KEPT_ROWS_H
@@ -30,6 +31,7 @@
 struct kept_writer {
 	strbuf buf;             /* what is not written yet */
 	size_t hashed;          /* of buf, the bytes hashed */
+	uint64_t length;        /* the bytes hashed in all */
 	uint64_t h[2];
 	struct cache_writer *sink;
 };
