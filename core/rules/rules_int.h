@@ -163,6 +163,16 @@ struct rule_reads {
 int rule_reads(struct rule_reads *out, struct rule_conn *c,
     const struct rule *r, mirror_error *err);
 
+/*
+ * What each rule of todo[0..n) reads into out[0..n) (rule_reads; all
+ * zero for a rule with an error or no id), prepared under c's guard,
+ * or as a run kept it in the user's cache for the same rules, the same
+ * overrides and the same schemas (rules_learn.c). Returns 0, or < 0
+ * with err set when the store failed.
+ */
+int rules_learn(struct rule_reads *out, struct rule_conn *c,
+    const struct rule *const *todo, size_t n, mirror_error *err);
+
 /* What evaluating one rule gave. */
 enum rule_eval_state {
 	EVAL_TODO,                  /* not evaluated yet */

@@ -645,23 +645,26 @@ read_keys(struct rules_job *j, mirror_error *err)
 }
 
 /*
- * What each rule of j reads (prepared on j->st under a guard of its
- * own, so the sweep's connection learns its tables later, as before)
- * and the keys the store holds. Returns 0, or < 0 with err set.
+ * What each rule of j reads (rules_learn: prepared on j->st under a
+ * guard of its own, so the sweep's connection learns its tables later,
+ * as before, or as the user's cache kept it) and the keys the store
+ * holds. Returns 0, or < 0 with err set.
  */
 static int
 learn_keys(struct rules_job *j, mirror_error *err)
 {
+	struct rule_reads *reads = xcalloc(j->n + 1, sizeof(*reads));
 	struct rule_conn learn;
 	int rc;
 
 	j->keys = xcalloc(j->n + 1, sizeof(*j->keys));
 	rc = rconn_init(&learn, j->st, j->rs, j->now, 0, err);
 	j->budget = learn.budget_msteps;
+	if (rc == 0)
+		rc = rules_learn(reads, &learn, j->todo, j->n, err);
 	for (size_t i = 0; rc == 0 && i < j->n; i++)
-		if (j->todo[i]->error == NULL && j->todo[i]->id != NULL)
-			rc = rule_reads(&j->keys[i].reads, &learn, j->todo[i],
-			    err);
+		j->keys[i].reads = reads[i];
+	free(reads);
 	rconn_free(&learn);
 	return rc < 0 ? rc : read_keys(j, err);
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "rules/rules.h"
 #include "rules/rules_int.h"
@@ -2130,6 +2131,127 @@ test_instr(void **state)
 	free(got);
 }
 
+/* The entries of the user's cache of rule reads under f->dir/cache:
+ * their number; the last one's path into path (when not NULL). */
+static int
+learn_entries(struct fixture *f, char path[160])
+{
+	char dir[96];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	assert_true(snprintf(dir, sizeof(dir), "%s/cache/rule-reads",
+	    f->dir) < (int)sizeof(dir));
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.') {
+			n++;
+			if (path != NULL)
+				assert_true(snprintf(path, 160, "%s/%.40s",
+				    dir, e->d_name) < 160);
+		}
+	closedir(d);
+	return n;
+}
+
+/* rules_learn of rs's rules on f's store into out. */
+static void
+learn(struct fixture *f, const struct rule_set *rs, struct rule_reads *out)
+{
+	const struct rule *todo[4];
+	struct rule_conn c;
+	mirror_error err;
+
+	assert_true(rs->n <= 4);
+	for (size_t i = 0; i < rs->n; i++)
+		todo[i] = &rs->v[i];
+	assert_int_equal(rconn_init(&c, f->st, rs, "2023-11-14 22:13:20", 0,
+	    &err), 0);
+	assert_int_equal(rules_learn(out, &c, todo, rs->n, &err), 0);
+	rconn_free(&c);
+}
+
+/* A rule that reads the memories and the clock. */
+#define OLD_MEMORY \
+	"-- rule: old-memory\n" \
+	"-- severity: warn\n" \
+	"-- label: old\n" \
+	"-- description: A memory older than now.\n" \
+	"SELECT project, json_array('memory:' || id) AS facts,\n" \
+	"       content AS message FROM memories WHERE created_at < :now;\n"
+
+/*
+ * 27: what each rule reads (rules_learn, for the rules' keys) is learnt
+ * once and kept in the user's cache under the rules and the store's
+ * schema: read back the same, a damaged entry learnt again and written
+ * anew, a sound one taken as it says; the schema changed (a view) or a
+ * rule changed is another entry.
+ */
+static void
+test_learn_cached(void **state)
+{
+	struct fixture *f = *state;
+	struct rule_reads a[2], b[2];
+	struct rule_set rs;
+	char cache[96], entry[160], was[64];
+	FILE *fp;
+
+	snprintf(cache, sizeof(cache), "%s/cache", f->dir);
+	setenv("MIRROR_CACHE_DIR", cache, 1);
+	load(f, &rs, NO_MATERIAL "\n" OLD_MEMORY);
+	assert_int_equal(rs.n, 2);
+	learn(f, &rs, a);
+	assert_int_equal(learn_entries(f, entry), 1);
+	assert_int_equal(a[0].keyable, 1);
+	assert_int_equal(a[0].tables, 1u << facts_digest_column("entities",
+	    ""));
+	assert_int_equal(a[0].clock, 0);
+	assert_int_equal(a[1].keyable, 1);
+	assert_int_equal(a[1].tables, 1u << facts_digest_column("memories",
+	    ""));
+	assert_int_equal(a[1].clock, 1);
+	learn(f, &rs, b);
+	assert_memory_equal(a, b, sizeof(a));
+	assert_int_equal(learn_entries(f, NULL), 1);
+
+	/* Damaged: learnt again, the entry as it was. */
+	assert_non_null(fp = fopen(entry, "r"));
+	memset(was, 0, sizeof(was));
+	assert_true(fread(was, 1, sizeof(was) - 1, fp) > 0);
+	fclose(fp);
+	assert_non_null(fp = fopen(entry, "w"));
+	fputs("1 99 7\n", fp);
+	fclose(fp);
+	learn(f, &rs, b);
+	assert_memory_equal(a, b, sizeof(a));
+	assert_non_null(fp = fopen(entry, "r"));
+	memset(cache, 0, sizeof(cache));
+	assert_true(fread(cache, 1, sizeof(cache) - 1, fp) > 0);
+	fclose(fp);
+	assert_string_equal(cache, was);
+	/* Sound: taken as it says (the user's cache, as the model's). */
+	assert_non_null(fp = fopen(entry, "w"));
+	fputs("0 0 0\n1 1 1\n", fp);
+	fclose(fp);
+	learn(f, &rs, b);
+	assert_int_equal(b[0].keyable, 0);
+	assert_int_equal(b[1].tables, 1);
+
+	run_sql(f, "CREATE VIEW comps AS SELECT * FROM entities");
+	learn(f, &rs, b);
+	assert_memory_equal(a, b, sizeof(a));
+	assert_int_equal(learn_entries(f, NULL), 2);
+	rules_free(&rs);
+	load(f, &rs, NO_MATERIAL);
+	learn(f, &rs, b);
+	assert_memory_equal(a, b, sizeof(*b));
+	assert_int_equal(learn_entries(f, NULL), 3);
+	rules_free(&rs);
+	unsetenv("MIRROR_CACHE_DIR");
+}
+
 int
 main(void)
 {
@@ -2171,6 +2293,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_keep_later, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_keep_begun, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_learn_cached, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_takes_last, setup,
 		    teardown),
