@@ -17,7 +17,7 @@ struct store_parallel {
 	int spare;              /* the connection goes back as a spare */
 	mirror_store *st;       /* a spare taken, else opened here */
 	const mirror_store *src; /* the store it opens beside
-	                           (store_open_beside) */
+	                           (store_open_shared) */
 	store_parallel_fn fn;
 	void *arg;
 	int keep;               /* the connection outlives fn (kept) */
@@ -37,7 +37,7 @@ parallel_main(void *arg)
 
 	/* Never waits on a lock: a writer waiting to commit waits for the
 	 * caller's read, which waits here (the caller then does the work). */
-	if (st != NULL || (store_open_beside(&st, b->src, STORE_READ_NOWAIT,
+	if (st != NULL || (store_open_shared(&st, b->src, STORE_READ_NOWAIT,
 	    &b->err) == 0 && store_read_begin(st, &b->err) == 0)) {
 		b->opened = 1;
 		b->rc = b->fn(b->arg, st, &b->err);

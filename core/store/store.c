@@ -5,6 +5,7 @@
 #include <libgen.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,13 +55,21 @@ struct mirror_store {
 	unsigned long spare_gen[STORE_SPARES];
 	int n_spare;
 	unsigned long read_gen;     /* store_read_begin's count */
-	/* The rows of TEMP project_alias as load_aliases made them, each
-	 * name then its canonical id, NUL-terminated, n_alias pairs: a
-	 * connection opened beside this one (store_open_beside) copies
-	 * them instead of reading every project again. Not changed once
-	 * the store is open, so other threads may read them. */
-	strbuf alias_rows;
-	size_t n_alias;
+	/* The TEMP database as load_aliases left it (project_alias
+	 * alone), a page image: a connection opened beside this one
+	 * (store_open_beside, store_open_shared) attaches it instead of
+	 * reading every project again. NULL when it could not be taken (they read them). Never
+	 * written once made, so other threads read it; it lives while a
+	 * connection does. */
+	struct alias_image *aliases;
+};
+
+/* A TEMP database's image (sqlite3_serialize) shared by a store and
+ * the connections opened beside it, each holding a reference. */
+struct alias_image {
+	atomic_int refs;
+	unsigned char *data;
+	sqlite3_int64 size;
 };
 
 /* The calling thread's armed bound of SQLite's memory, or NULL (see
@@ -698,18 +707,6 @@ alias_owner(mirror_store *st, const char *alias, const char *id,
 #define ALIAS_INSERT "INSERT OR IGNORE INTO " \
 	"temp.project_alias(name, canonical) VALUES(?1, ?2)"
 
-/* Keep the row (name, canonical) of TEMP project_alias in
- * st->alias_rows for store_open_beside. Returns nothing. */
-static void
-alias_keep(mirror_store *st, const char *name, const char *canonical)
-{
-	if (st->n_alias == SIZE_MAX)
-		return;
-	strbuf_add(&st->alias_rows, name, strlen(name) + 1);
-	strbuf_add(&st->alias_rows, canonical, strlen(canonical) + 1);
-	st->n_alias++;
-}
-
 /*
  * Add to TEMP project_alias, through ins, the aliases of project id
  * (text: its aliases column, NULL for none). Returns 0, -MIRROR_EINPUT
@@ -753,36 +750,17 @@ add_aliases(mirror_store *st, sqlite3_stmt *ins, const char *id,
 			break;
 		}
 		rc = 0;
-		if (sqlite3_changes(st->db) == 1)
-			alias_keep(st, alias, id);
-		else if ((rc = alias_owner(st, alias, id, err)) < 0)
+		if (sqlite3_changes(st->db) != 1 &&
+		    (rc = alias_owner(st, alias, id, err)) < 0)
 			break;
 	}
 	json_decref(arr);
 	return rc;
 }
 
-/* The id in column 0 of sel's row is kept as the text it reads as
- * (not a blob, no NUL inside), as a copy of it would be. */
-static int
-id_copyable(sqlite3_stmt *sel)
-{
-	const char *id;
-
-	/* The type first: after sqlite3_column_text it is the text's. */
-	if (sqlite3_column_type(sel, 0) == SQLITE_BLOB)
-		return 0;
-	id = (const char *)sqlite3_column_text(sel, 0);
-	return id != NULL &&
-	    strlen(id) == (size_t)sqlite3_column_bytes(sel, 0);
-}
-
 /*
  * Add to TEMP project_alias, through ins, the aliases of each project
- * sel reads (id, aliases; by id), and keep the rows the table has in
- * st->alias_rows (an id that reads as another's text twice: the copy
- * ignores the second), unless an id would not be copied as it is
- * (st->n_alias is then SIZE_MAX).
+ * sel reads (id, aliases; by id).
  * Returns 0, or < 0 as add_aliases, or the store's error.
  */
 static int
@@ -792,12 +770,8 @@ projects_aliases(mirror_store *st, sqlite3_stmt *sel, sqlite3_stmt *ins,
 	int rc;
 
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
-		const char *id;
+		const char *id = (const char *)sqlite3_column_text(sel, 0);
 
-		if (!id_copyable(sel))
-			st->n_alias = SIZE_MAX;
-		id = (const char *)sqlite3_column_text(sel, 0);
-		alias_keep(st, id, id);
 		if ((rc = add_aliases(st, ins, id,
 		    (const char *)sqlite3_column_text(sel, 1), err)) < 0)
 			break;
@@ -856,48 +830,79 @@ out:
 }
 
 /*
- * Build TEMP project_alias from the rows parent's holds
- * (parent->alias_rows), reading no project, and keep them as parent
- * does. Returns 0 or < 0 with err set.
+ * Keep st's TEMP database, project_alias alone as load_aliases made it,
+ * as an image for the connections opened beside st (st->aliases; left
+ * NULL when SQLite cannot make it: they then read the projects).
+ * Returns nothing.
+ */
+static void
+alias_image_take(mirror_store *st)
+{
+	struct alias_image *im = xcalloc(1, sizeof(*im));
+
+	im->data = sqlite3_serialize(st->db, "temp", &im->size, 0);
+	if (im->data == NULL || im->size <= 0) {
+		sqlite3_free(im->data);
+		free(im);
+		return;
+	}
+	atomic_init(&im->refs, 1);
+	st->aliases = im;
+}
+
+/* Drop a reference to im (NULL: none), freeing it with the last.
+ * Returns nothing. */
+static void
+alias_image_drop(struct alias_image *im)
+{
+	if (im == NULL || atomic_fetch_sub(&im->refs, 1) != 1)
+		return;
+	sqlite3_free(im->data);
+	free(im);
+}
+
+/* The attached image of the parent's TEMP database (attach_aliases). */
+#define ALIAS_SCHEMA "mirror_alias"
+
+/*
+ * Give st parent's alias table, reading no project: parent's image
+ * (parent->aliases), attached read-only as ALIAS_SCHEMA, under TEMP
+ * VIEW project_alias when shared (nothing copied: a statement looks a
+ * name up in the image's b-tree as in a table of its own), else copied
+ * into TEMP project_alias and detached (a rule's SQL may read temp and
+ * main alone). st holds a reference to the image while it is open.
+ * Outside a transaction (ATTACH is refused in one). Returns 0 or < 0
+ * with err set.
  */
 static int
-copy_aliases(mirror_store *st, const mirror_store *parent,
+attach_aliases(mirror_store *st, const mirror_store *parent, int shared,
     mirror_error *err)
 {
-	const char *p = parent->alias_rows.data;
-	sqlite3_stmt *ins = NULL;
+	struct alias_image *im = parent->aliases;
 	int rc;
 
-	if ((rc = exec(st, ALIAS_TABLE, "cannot create the alias table",
-	    err)) < 0)
-		return rc;
-	if ((rc = sqlite3_prepare_v2(st->db, ALIAS_INSERT, -1, &ins,
-	    NULL)) != SQLITE_OK)
-		return store_fail(st, err, rc, "cannot load aliases");
-	/* One transaction for every insert, as load_aliases's. */
-	rc = exec(st, "SAVEPOINT mirror_aliases", "cannot load aliases", err);
-	for (size_t i = 0; rc == 0 && i < parent->n_alias; i++) {
-		const char *canonical = p + strlen(p) + 1;
-
-		sqlite3_bind_text(ins, 1, p, -1, SQLITE_STATIC);
-		sqlite3_bind_text(ins, 2, canonical, -1, SQLITE_STATIC);
-		if ((rc = sqlite3_step(ins)) != SQLITE_DONE)
-			rc = store_fail(st, err, rc, "cannot load aliases");
-		else
-			rc = 0;
-		sqlite3_reset(ins);
-		p = canonical + strlen(canonical) + 1;
-	}
-	sqlite3_finalize(ins);
+	rc = exec(st, "ATTACH ':memory:' AS " ALIAS_SCHEMA,
+	    "cannot load aliases", err);
 	if (rc < 0)
-		(void)sqlite3_exec(st->db, "ROLLBACK TO mirror_aliases; "
-		    "RELEASE mirror_aliases", NULL, NULL, NULL);
-	else if ((rc = exec(st, "RELEASE mirror_aliases",
-	    "cannot load aliases", err)) == 0) {
-		strbuf_add(&st->alias_rows, parent->alias_rows.data,
-		    parent->alias_rows.len);
-		st->n_alias = parent->n_alias;
-	}
+		return rc;
+	atomic_fetch_add(&im->refs, 1);
+	st->aliases = im;
+	rc = sqlite3_deserialize(st->db, ALIAS_SCHEMA, im->data, im->size,
+	    im->size, SQLITE_DESERIALIZE_READONLY);
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot load aliases");
+	if (shared)
+		return exec(st, "CREATE TEMP VIEW project_alias AS SELECT "
+		    "name, canonical FROM " ALIAS_SCHEMA ".project_alias",
+		    "cannot create the alias table", err);
+	rc = exec(st, ALIAS_TABLE, "cannot create the alias table", err);
+	if (rc == 0)
+		rc = exec(st, "INSERT INTO temp.project_alias SELECT name, "
+		    "canonical FROM " ALIAS_SCHEMA ".project_alias",
+		    "cannot load aliases", err);
+	if (rc == 0)
+		rc = exec(st, "DETACH " ALIAS_SCHEMA, "cannot load aliases",
+		    err);
 	return rc;
 }
 
@@ -1326,13 +1331,13 @@ library_config(void)
 }
 
 /*
- * store_open, with the alias table copied from parent's when parent is
- * not NULL and its rows were kept (store_open_beside). Returns as
- * store_open.
+ * store_open, with the alias table of parent's image when parent is
+ * not NULL and it has one (attach_aliases, shared or copied): see
+ * store_open_beside. Returns as store_open.
  */
 static int
 open_store(mirror_store **out, const char *path, enum store_mode mode,
-    const mirror_store *parent, mirror_error *err)
+    const mirror_store *parent, int shared, mirror_error *err)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	mirror_store *st;
@@ -1347,7 +1352,6 @@ open_store(mirror_store **out, const char *path, enum store_mode mode,
 	store_place_guard(path);
 	st = xcalloc(1, sizeof(*st));
 	pthread_mutex_init(&st->spare_mu, NULL);
-	strbuf_init(&st->alias_rows);
 	st->path = xstrdup(path);
 	st->mode = mode;
 	flags = (mode == STORE_WRITE ? SQLITE_OPEN_READWRITE :
@@ -1384,11 +1388,16 @@ open_store(mirror_store **out, const char *path, enum store_mode mode,
 		rc = exec(st, "BEGIN", "cannot read the database", err);
 	if (rc == 0)
 		rc = check_schema(st, err);
-	if (rc == 0)
-		rc = parent != NULL && parent->n_alias != SIZE_MAX ?
-		    copy_aliases(st, parent, err) : load_aliases(st, err);
+	if (parent != NULL && parent->aliases == NULL)
+		parent = NULL;
+	if (rc == 0 && parent == NULL)
+		rc = load_aliases(st, err);
 	if (rc == 0 && mode != STORE_WRITE)
 		rc = exec(st, "COMMIT", "cannot read the database", err);
+	if (rc == 0 && parent != NULL)
+		rc = attach_aliases(st, parent, shared, err);
+	else if (rc == 0)
+		alias_image_take(st);
 	if (rc < 0 && !sqlite3_get_autocommit(st->db))
 		(void)sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	if (rc < 0)
@@ -1404,14 +1413,21 @@ int
 store_open(mirror_store **out, const char *path, enum store_mode mode,
     mirror_error *err)
 {
-	return open_store(out, path, mode, NULL, err);
+	return open_store(out, path, mode, NULL, 0, err);
 }
 
 int
 store_open_beside(mirror_store **out, const mirror_store *parent,
     enum store_mode mode, mirror_error *err)
 {
-	return open_store(out, parent->path, mode, parent, err);
+	return open_store(out, parent->path, mode, parent, 0, err);
+}
+
+int
+store_open_shared(mirror_store **out, const mirror_store *parent,
+    enum store_mode mode, mirror_error *err)
+{
+	return open_store(out, parent->path, mode, parent, 1, err);
 }
 
 int
@@ -1523,8 +1539,8 @@ store_close(mirror_store *st)
 		return;
 	spares_drop(st);
 	pthread_mutex_destroy(&st->spare_mu);
-	strbuf_free(&st->alias_rows);
 	sqlite3_close(st->db);
+	alias_image_drop(st->aliases);
 	free(st->path);
 	free(st);
 }

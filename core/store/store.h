@@ -88,14 +88,25 @@ int store_open(mirror_store **out, const char *path, enum store_mode mode,
     mirror_error *err);
 
 /*
- * store_open on parent's file for work beside parent (store/parallel.h):
- * its TEMP project_alias is a copy of parent's, made from the rows
- * parent's opening read, where store_open reads every project again and
- * checks their aliases (a connection of a one-fact build then reads
- * none: doc/performance.md, "Work counters"). parent is only read, and
- * may be used by another thread meanwhile. Returns as store_open.
+ * store_open on parent's file for work beside parent (the rules'
+ * reader): its TEMP project_alias is a copy of parent's, made from the
+ * image of it parent's opening kept, where store_open reads every
+ * project again and checks their aliases (a connection of a one-fact
+ * build then reads none: doc/performance.md, "Work counters"). parent
+ * is only read, and may be used by another thread meanwhile; it may be
+ * closed first. Returns as store_open.
  */
 int store_open_beside(mirror_store **out, const mirror_store *parent,
+    enum store_mode mode, mirror_error *err);
+
+/*
+ * store_open_beside with nothing copied (store/parallel.h): TEMP
+ * project_alias is a view of parent's image, attached read-only as
+ * schema mirror_alias, so opening costs the same whatever the number of
+ * projects. SQL reads temp.project_alias as a table; a rule, which may
+ * read temp and main alone, needs store_open_beside's copy.
+ */
+int store_open_shared(mirror_store **out, const mirror_store *parent,
     enum store_mode mode, mirror_error *err);
 
 /*

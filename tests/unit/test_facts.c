@@ -1113,20 +1113,23 @@ alias_dump(strbuf *out, mirror_store *st)
 	sqlite3_finalize(s);
 }
 
-/* The store at path opened, and opened beside that (and beside the
- * second): the three alias tables are the same, want. */
+/* The store at path opened, opened beside that sharing its aliases'
+ * image, beside the second with a copy, and beside the third sharing
+ * again: the four alias tables are the same, want, the last still when
+ * the others are closed (it holds the image). */
 static void
 beside_same(const char *want)
 {
-	mirror_store *st = open_read(), *b1, *b2;
+	mirror_store *st = open_read(), *b1, *b2, *b3;
 	mirror_error err;
 	strbuf a, b;
 
 	strbuf_init(&a);
 	strbuf_init(&b);
-	assert_int_equal(store_open_beside(&b1, st, STORE_READ_NOWAIT, &err),
+	assert_int_equal(store_open_shared(&b1, st, STORE_READ_NOWAIT, &err),
 	    0);
 	assert_int_equal(store_open_beside(&b2, b1, STORE_READ, &err), 0);
+	assert_int_equal(store_open_shared(&b3, b2, STORE_READ, &err), 0);
 	alias_dump(&a, st);
 	assert_string_equal(a.data, want);
 	alias_dump(&b, b1);
@@ -1137,14 +1140,17 @@ beside_same(const char *want)
 	store_close(b1);
 	store_read_end(st);
 	store_close(st);
+	alias_dump(&b, b3);
+	assert_string_equal(b.data, want);
+	store_close(b3);
 	strbuf_free(&a);
 	strbuf_free(&b);
 }
 
-/* 16: a connection opened beside another (store_open_beside) has its
- * alias table, row for row: ids stored as numbers, an alias listed
- * twice; and an id kept as a blob, which a copy of its text would not
- * be, read again from the store (the tables the same still). */
+/* 16: a connection opened beside another (store_open_beside, or
+ * store_open_shared) has its alias table, row for row: ids stored as
+ * numbers, an alias listed twice, an id kept as a blob (the image
+ * holds the table's very records). */
 static void
 test_open_beside(void **state)
 {
