@@ -122,6 +122,22 @@ kept_writer_free(struct kept_writer *w)
 	strbuf_free(&w->buf);
 }
 
+/*
+ * Check data[from..to) is UTF-8, to moved back to the start of the
+ * code point it cuts (up to 3 bytes; not at len, the text's end): a
+ * chunk's check ends where the next one's begins. Returns where the
+ * next check starts, or SIZE_MAX when it is not UTF-8.
+ */
+static size_t
+utf8_upto(const char *data, size_t from, size_t to, size_t len)
+{
+	for (int k = 0; k < 3 && to < len && to > from &&
+	    ((unsigned char)data[to] & 0xc0) == 0x80; k++)
+		to--;
+	return utf8_valid((const unsigned char *)data + from, to - from) ?
+	    to : SIZE_MAX;
+}
+
 int
 kept_rows_open(struct kept_cursor *c, const char *data, size_t len,
     const char *tag, const struct cache_map *map)
@@ -137,10 +153,12 @@ kept_rows_open(struct kept_cursor *c, const char *data, size_t len,
 	if (memcmp(data, tag, tl) != 0 || data[tl] != '\n' ||
 	    memcmp(data + body, "end ", 4) != 0 || data[len - 1] != '\n')
 		return 0;
-	for (size_t off = 0; off < body; off += DROP_STEP) {
+	for (size_t off = 0, from = 0; off < body; off += DROP_STEP) {
 		size_t n = body - off < DROP_STEP ? body - off : DROP_STEP;
 
 		hash_blocks(h, data + off, n);
+		if ((from = utf8_upto(data, from, off + n, body)) == SIZE_MAX)
+			return 0;
 		if (map != NULL)
 			cache_map_drop(map, off + n);
 	}
@@ -152,13 +170,6 @@ kept_rows_open(struct kept_cursor *c, const char *data, size_t len,
 	return 1;
 }
 
-/* 1 when s[0..n) is UTF-8 text with no NUL, else 0. */
-static int
-text_ok(const char *s, size_t n)
-{
-	return memchr(s, '\0', n) == NULL &&
-	    utf8_valid((const unsigned char *)s, n);
-}
 
 /* The field at c's place into *f, c past it. Returns 0 or -1. */
 static int
@@ -179,8 +190,10 @@ next_field(struct kept_cursor *c, const char **f)
 			return -1;
 		n = n * 10 + (size_t)(*p++ - '0');
 	}
+	/* UTF-8: the whole text is (kept_rows_open), so each field is,
+	 * one ending in a NUL and starting after a ':'. */
 	if (p >= end || *p++ != ':' || (size_t)(end - p) <= n || p[n] != '\0' ||
-	    !text_ok(p, n))
+	    memchr(p, '\0', n) != NULL)
 		return -1;
 	*f = p;
 	c->pos = (size_t)(p + n + 1 - c->data);

@@ -8,10 +8,10 @@
  * then "end <32 hex>\n", two 64-bit hashes of everything before it,
  * each folded over its KEPT_BLOCK-byte blocks in turn (so a writer
  * hashes and writes a block at a time) and sealed with its length. A
- * reader checks the tag, the hashes and, row by row, every length,
- * that each field is UTF-8 with no NUL and every row has the fields
- * asked: any doubt and the text is not read (the caller does the work
- * whole). The fields a reader gives
+ * reader checks the tag, the hashes and that the text is UTF-8 (once,
+ * so each field is), then, row by row, every length, that no field
+ * holds a NUL and every row has the fields asked: any doubt and the
+ * text is not read (the caller does the work whole). The fields a reader gives
  * point into the text, each NUL-ended.
  */
 #ifndef MIRROR_OUT_KEPT_ROWS_H
@@ -61,17 +61,18 @@ struct kept_cursor {
 };
 
 /*
- * Start c at the first row of data[0..len) when its tag is tag and its
- * hashes hold: returns 1, else 0 (c unusable). map (NULL: none) is the
- * mapping data is, whose pages go behind the reader.
+ * Start c at the first row of data[0..len) when its tag is tag, its
+ * hashes hold and it is UTF-8: returns 1, else 0 (c unusable). map
+ * (NULL: none) is the mapping data is, whose pages go behind the
+ * reader.
  */
 int kept_rows_open(struct kept_cursor *c, const char *data, size_t len,
     const char *tag, const struct cache_map *map);
 
 /*
  * The next row of c into f[0..n) (NULL for a NULL field): 1, 0 after
- * the last row, -1 when the row is not n well-formed fields of UTF-8
- * text with no NUL (c then stays there).
+ * the last row, -1 when the row is not n well-formed fields with no
+ * NUL (c then stays there).
  */
 int kept_rows_next(struct kept_cursor *c, const char **f, size_t n);
 

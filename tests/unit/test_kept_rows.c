@@ -232,6 +232,69 @@ test_parts(void **state)
 	assert_int_equal(scratch_leave(), 0);
 }
 
+/* The decimal digits of n. */
+static size_t
+digits(size_t n)
+{
+	size_t d = 1;
+
+	while ((n /= 10) > 0)
+		d++;
+	return d;
+}
+
+/* A text of rows of one field, 'a's, then seq (under 10 bytes) as a
+ * row's field starting at byte at of the text: whether it reads (the
+ * rows, or -1). */
+static int
+read_at(const char *seq, size_t at)
+{
+	struct kept_writer w;
+	char pad[2048];
+	size_t left, len = 0;
+	int rows;
+
+	memset(pad, 'a', sizeof(pad) - 1);
+	pad[1023] = '\0';
+	kept_writer_begin(&w, NULL, TAG);
+	/* "s1023:", 1023 bytes, a NUL and "\n": 1030 bytes a row. */
+	while (w.buf.len + 1030 + 40 < at)
+		kept_writer_put(&w, (const char *const[]){ pad }, 1);
+	/* The last row of 'a's: "sL:", L bytes, NUL, "\n"; then "sK:". */
+	left = at - w.buf.len - 7;
+	for (size_t d = 1; d <= 4 && len == 0; d++)
+		if (digits(left - d) == d)
+			len = left - d;
+	assert_true(len > 0 && len < sizeof(pad));
+	pad[1023] = 'a';
+	pad[len] = '\0';
+	kept_writer_put(&w, (const char *const[]){ pad }, 1);
+	assert_int_equal(w.buf.len + 3, at);
+	kept_writer_put(&w, (const char *const[]){ seq }, 1);
+	kept_writer_end(&w);
+	rows = read_all(w.buf.data, w.buf.len, 1);
+	kept_writer_free(&w);
+	return rows;
+}
+
+/* The text's UTF-8 is checked a megabyte at a time (kept_rows_open): a
+ * character across that edge reads, at any of its bytes; a bad one
+ * there does not. */
+static void
+test_utf8_edge(void **state)
+{
+	(void)state;
+	for (size_t back = 1; back <= 4; back++) {
+		assert_true(read_at("\xf0\x9f\x98\x80", (1u << 20) - back) >
+		    1000);
+		assert_true(read_at("\xc3\xa9", (1u << 20) - back) > 1000);
+		assert_int_equal(read_at("\xf0\x9f\x98(", (1u << 20) - back),
+		    -1);
+		assert_int_equal(read_at("\xe2\x80\x80\x80", (1u << 20) -
+		    back), -1);
+	}
+}
+
 int
 main(void)
 {
@@ -240,6 +303,7 @@ main(void)
 		cmocka_unit_test(test_other_tag),
 		cmocka_unit_test(test_bad_rows),
 		cmocka_unit_test(test_damage),
+		cmocka_unit_test(test_utf8_edge),
 		cmocka_unit_test(test_parts),
 	};
 
