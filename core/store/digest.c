@@ -457,6 +457,32 @@ add_rowid(struct proj *p, int k, long long rowid)
 	ARRAY_PUSH(r->v[k], r->n[k], r->cap[k]) = rowid;
 }
 
+/* With d->keep_rowids, list the rowid of the row at stmt (its last
+ * column) in d->unlisted when column i names a project (mapped through
+ * the aliases) other than first, the row's first owner (NULL: none);
+ * one without a project (NULL) is not listed. */
+static void
+list_other(struct store_digest *d, sqlite3_stmt *stmt, int i,
+    const struct proj *first)
+{
+	const char *p = (const char *)sqlite3_column_text(stmt, i);
+	size_t len = (size_t)sqlite3_column_bytes(stmt, i);
+	const struct proj *e = NULL;
+
+	if (!d->keep_rowids || d->refold_kept || p == NULL)
+		return;
+	for (struct alias_entry *a = hashtab_get(d->alias, key_of(p, len));
+	    a != NULL && e == NULL; a = hashtab_next(d->alias, a))
+		if (a->len == len && memcmp(a->name, p, len) == 0)
+			e = a->canon;
+	if (e == NULL && first != NULL && first->len == len &&
+	    memcmp(first->project, p, len) == 0)
+		e = first;
+	if (e != first || first == NULL)
+		ARRAY_PUSH(d->unlisted, d->n_unlisted, d->cap_unlisted) =
+		    sqlite3_column_int64(stmt, sqlite3_column_count(stmt) - 1);
+}
+
 /* One row being added to its owners: the digest, the statement at the
  * row, the row's hash for the projects and how it is counted. */
 struct row_add {
@@ -519,6 +545,10 @@ add_owners(const struct row_add *ra, int from, int ncol,
 
 		if (q->owners[i - from] == 'x')
 			continue;       /* after the others: add_far_owners */
+		if (q->owners[i - from] == 'l') {
+			list_other(d, stmt, i, n > 0 ? seen[0] : NULL);
+			continue;
+		}
 		e = owner_of(d, stmt, i, q->owners[i - from]);
 
 		/* Both ends of an edge in one project count once. */
@@ -530,7 +560,7 @@ add_owners(const struct row_add *ra, int from, int ncol,
 		seen[n++] = e;
 		first = first != NULL ? first : e;
 		add_to(e, rh, rc);
-		if (d->keep_rowids && q->rowid_list > 0)
+		if (d->keep_rowids && q->rowid_list > 0 && !d->refold_kept)
 			add_rowid(e, q->rowid_list - 1,
 			    sqlite3_column_int64(stmt, ncol - 1));
 	}
@@ -854,6 +884,23 @@ groups_take(struct store_digest *into, struct store_digest *from)
 	}
 }
 
+/* A list of row ids of a digest: its array, length and room. */
+struct id_list {
+	long long **v;
+	size_t *n, *cap;
+};
+
+/* Append from's row ids to into's, and empty from. */
+static void
+ids_take(struct id_list into, struct id_list from)
+{
+	for (size_t i = 0; i < *from.n; i++)
+		ARRAY_PUSH(*into.v, *into.n, *into.cap) = (*from.v)[i];
+	free(*from.v);
+	*from.v = NULL;
+	*from.n = *from.cap = 0;
+}
+
 /* Add q's sums, counts and row ids to p (q's row ids are then p's). */
 static void
 proj_add(struct proj *p, struct proj *q)
@@ -900,12 +947,12 @@ digest_merge(struct store_digest *into, struct store_digest *from)
 		free(e->p->project);
 		free(e->p);
 	}
-	for (size_t i = 0; i < from->n_dangling; i++)
-		ARRAY_PUSH(into->dangling, into->n_dangling,
-		    into->cap_dangling) = from->dangling[i];
-	free(from->dangling);
-	from->dangling = NULL;
-	from->n_dangling = from->cap_dangling = 0;
+	ids_take((struct id_list){ &into->dangling, &into->n_dangling,
+	    &into->cap_dangling }, (struct id_list){ &from->dangling,
+	    &from->n_dangling, &from->cap_dangling });
+	ids_take((struct id_list){ &into->unlisted, &into->n_unlisted,
+	    &into->cap_unlisted }, (struct id_list){ &from->unlisted,
+	    &from->n_unlisted, &from->cap_unlisted });
 	into->loose_sum += from->loose_sum;
 	into->loose_rows += from->loose_rows;
 	into->loose_swept_sum += from->loose_swept_sum;
@@ -987,6 +1034,18 @@ digest_finish(struct store_digest *d)
 	d->acc = NULL;
 }
 
+/* Empty the row ids d lists of the tables the sweep writes (those of
+ * DIGEST_ROWS_CONFLICTS on, and d->unlisted): a refold lists none. */
+static void
+drop_swept_rowids(struct store_digest *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		for (int k = DIGEST_ROWS_CONFLICTS; d->p[i].rowids != NULL &&
+		    k < DIGEST_ROW_LISTS; k++)
+			d->p[i].rowids->n[k] = 0;
+	d->n_unlisted = 0;
+}
+
 int
 digest_refold_begin(struct store_digest *d, int whole)
 {
@@ -994,6 +1053,7 @@ digest_refold_begin(struct store_digest *d, int whole)
 
 	if (!d->refold_kept)
 		return 1;
+	drop_swept_rowids(d);
 	if (!whole)
 		return 0;
 	while ((e = hashtab_each(d->acc, e)) != NULL)
@@ -1118,6 +1178,9 @@ digest_drop_rowids(struct store_digest *d)
 	free(d->dangling);
 	d->dangling = NULL;
 	d->n_dangling = d->cap_dangling = 0;
+	free(d->unlisted);
+	d->unlisted = NULL;
+	d->n_unlisted = d->cap_unlisted = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		rowids_free(d->p[i].rowids);
 		d->p[i].rowids = NULL;

@@ -34,8 +34,13 @@
 /* How many kinds of rows a digest counts per project. */
 #define DIGEST_COUNTS 3
 
-/* How many tables' row ids a digest can list per project. */
-#define DIGEST_ROW_LISTS 4
+/* How many tables' row ids a digest can list per project: the four
+ * fact tables (facts.h's enum facts_rows), the conflicts and their
+ * members (DIGEST_ROWS_CONFLICTS, DIGEST_ROWS_MEMBERS: a scoped sweep's,
+ * before it writes them; a refold, digest_refold_begin, lists none). */
+#define DIGEST_ROW_LISTS 6
+#define DIGEST_ROWS_CONFLICTS 4
+#define DIGEST_ROWS_MEMBERS 5
 
 /* How many tables' sums a digest keeps (tables[]): the projects, then
  * the four fact tables (facts.h's enum facts_rows, each one up). */
@@ -136,6 +141,12 @@ struct store_digest {
 	 * (core/sweep/scope.c, rule 1) without scanning every edge. */
 	long long *dangling;
 	size_t n_dangling, cap_dangling;
+	/* With keep_rowids: the rowids of the rows whose owner 'l' (a
+	 * conflict's slot key's project) is not their first owner (its
+	 * recorded project), listed under no project: a scoped sweep
+	 * looks at each (scope.c, rule 2). */
+	long long *unlisted;
+	size_t n_unlisted, cap_unlisted;
 	/* How many queries a second connection folded (facts_digest):
 	 * 0 when the digest was taken on one. */
 	int parallel;
@@ -192,7 +203,9 @@ struct digest_query {
 	                           greatest value is kept in latest; -1: no */
 	const char *owners;     /* one letter per owner column: 'c' a
 	                           canonical project id, 'p' a row's project
-	                           column (mapped through the aliases), 'e'
+	                           column (mapped through the aliases), 'l'
+	                           one as 'p' that lists the row's rowid
+	                           (rowid_list) and adds nothing else, 'e'
 	                           an entity id (its project, as an earlier
 	                           fold with entities set registered it),
 	                           'x' an entity id: the projects an earlier

@@ -1694,14 +1694,21 @@ static const struct {
 	char group_kind;
 	int group_slot;
 	const char *where;      /* of one group's rows, by id (?1) */
+	int rowid_list;         /* digest_query's */
 } extra_digests[] = {
+	/* A conflict's row is listed (with its rowid, for a scoped sweep:
+	 * core/sweep/scope.c) under its project, or apart when its slot
+	 * key names another (owner 'l'). */
 	{ .sql =
 	  "SELECT c.id, c.detected_at, c.slot_kind, c.slot_key, c.project, "
-	  "c.status, c.resolved_at, c.resolution, c.resolved_by, c.project "
+	  "c.status, c.resolved_at, c.resolution, c.resolved_by, c.project, "
+	  "CASE WHEN json_valid(c.slot_key) THEN "
+	  "json_extract(c.slot_key, '$[0]') END, c.rowid "
 	  "FROM main.conflicts c",
-	  .nhash = 9, .nsalt = 0, .owners = "p", .needs = NEED_MIRROR,
+	  .nhash = 9, .nsalt = 0, .owners = "pl", .needs = NEED_MIRROR,
 	  .swept = 1, .group_kind = 'c', .group_slot = 0,
-	  .where = " WHERE c.id = ?1" },
+	  .where = " WHERE c.id = ?1",
+	  .rowid_list = 1 + DIGEST_ROWS_CONFLICTS },
 	/* A member belongs to its conflict's project and to its fact's,
 	 * which differ once an alias moved the fact; an entity member also
 	 * to the projects that show it as a far end (its marker there),
@@ -1714,12 +1721,13 @@ static const struct {
 	  "CASE WHEN cm.member_kind <> 'entity' THEN "
 	  KIND_PROJECT("cm.member_kind", "cm.member_id") " END, "
 	  "CASE cm.member_kind WHEN 'entity' THEN cm.member_id END, "
-	  "CASE cm.member_kind WHEN 'entity' THEN cm.member_id END"
-	  " FROM main.conflict_members cm LEFT JOIN main.conflicts c ON "
-	  "c.id = cm.conflict_id" JOIN_ALIAS("c"),
+	  "CASE cm.member_kind WHEN 'entity' THEN cm.member_id END, "
+	  "cm.rowid FROM main.conflict_members cm LEFT JOIN main.conflicts c "
+	  "ON c.id = cm.conflict_id" JOIN_ALIAS("c"),
 	  .nhash = 6, .nsalt = 1, .owners = "ccex", .needs = NEED_MIRROR,
 	  .swept = 1, .group_kind = 'c', .group_slot = 1,
-	  .where = " WHERE cm.conflict_id = ?1" },
+	  .where = " WHERE cm.conflict_id = ?1",
+	  .rowid_list = 1 + DIGEST_ROWS_MEMBERS },
 	/* Pages and messages name who last changed a fact. */
 	{ .sql =
 	  "SELECT au.id, au.memory_id, au.entity_kind, au.action, au.actor, "
@@ -1988,6 +1996,7 @@ fold_extra(struct digest_sum *sum, const struct table_fold *f, size_t i,
 		.group = extra_digests[i].where != NULL,
 		.group_slot = extra_digests[i].group_slot,
 		.param = id,
+		.rowid_list = extra_digests[i].rowid_list,
 	};
 
 	if (id != NULL) {

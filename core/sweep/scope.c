@@ -30,9 +30,13 @@
  * in the digest (TEMP sweep_rows), so "a row of the scope" is a lookup
  * by rowid, rule 1 reads only the edges listed under the caller's
  * projects and those whose target the digest did not find (TEMP
- * sweep_dangling), and only the touching conflicts' members are looked
- * up for their projects. A scope that holds '' (the rows of no project, which
- * the digest lists under none) is built as above.
+ * sweep_dangling), rule 2 takes the conflicts and members the digest
+ * lists under the scope's projects (t = 4 and 5; a conflict whose slot
+ * key names another project than its own is listed under none, in
+ * sweep_unlisted, and looked at always), and only the touching
+ * conflicts' own projects and members are looked up for their
+ * projects. A scope that holds '' (the rows of no project, which the
+ * digest lists under none) is built as above.
  *
  * Only touching conflicts may gain members, be found again or be
  * closed; every other open conflict stands as a full sweep would find
@@ -72,6 +76,10 @@ static const char scope_edges[] =
 	"t.id = r.target_entity_id AND " CANON("t.project")
 	" NOT IN (SELECT project FROM temp.sweep_scope))";
 
+/* A conflict's slot key's project (its first part), or NULL. */
+#define SLOT_PROJECT "CASE WHEN json_valid(slot_key) THEN " \
+	"json_extract(slot_key, '$[0]') END"
+
 /* The projects of the members of kind whose rows are in table. */
 #define MEMBER_PROJECT(table, kind) \
 	"SELECT m.conflict_id, f.project FROM main.conflict_members m " \
@@ -81,13 +89,14 @@ static const char scope_edges[] =
 /* The open conflicts (oc) and, as raw(id, p), the project each records
  * and its slot key's project, then the rows of more (" UNION ALL ..."
  * or ""). */
-#define OC_RAW(more) \
+#define OC_RAW(more) OC_RAW_OF("", more)
+/* The same of the open conflicts that also meet cond (" AND ..."). */
+#define OC_RAW_OF(cond, more) \
 	"WITH oc(id, project, slot_key) AS (SELECT id, project, slot_key " \
-	"FROM main.conflicts WHERE status = 'open' AND id IS NOT NULL), " \
-	"raw(id, p) AS (" \
+	"FROM main.conflicts WHERE status = 'open' AND id IS NOT NULL" \
+	cond "), raw(id, p) AS (" \
 	"SELECT id, project FROM oc UNION ALL " \
-	"SELECT id, CASE WHEN json_valid(slot_key) THEN " \
-	"json_extract(slot_key, '$[0]') END FROM oc" more ") "
+	"SELECT id, " SLOT_PROJECT " FROM oc" more ") "
 
 /* raw's projects, as named and canonical: rows of sweep_cproj. */
 #define RAW_BOTH \
@@ -132,7 +141,8 @@ static const char rows_ddl[] =
 	"WITHOUT ROWID;"
 	"CREATE TEMP TABLE sweep_expanded (id TEXT PRIMARY KEY) "
 	"WITHOUT ROWID;"
-	"CREATE TEMP TABLE sweep_dangling (rid INTEGER PRIMARY KEY);";
+	"CREATE TEMP TABLE sweep_dangling (rid INTEGER PRIMARY KEY);"
+	"CREATE TEMP TABLE sweep_unlisted (rid INTEGER PRIMARY KEY);";
 
 /* The ids of table's rows in the scope (t: its enum facts_rows). */
 #define ROWS_OF(table, t) "(SELECT f.id FROM main." table " f WHERE " \
@@ -153,28 +163,42 @@ static const char rows_edges[] =
 	"NOT EXISTS (SELECT 1 FROM main.entities t WHERE "
 	"t.id = r.target_entity_id))";
 
-/* Rule 2's data without the members: each open conflict's recorded
- * project and slot key's project, raw and canonical. */
+/* Rule 2's data without the members, of the open conflicts the digest
+ * lists under no project (sweep_unlisted: their slot key names another
+ * than their recorded one): their recorded project and slot key's
+ * project, raw and canonical. Every other conflict is listed under its
+ * project (the canonical of both, its scope rows' t = 4), which is in
+ * the scope when any of the four is: a name enters it with its
+ * canonical. */
 static const char rows_cproj[] =
-	"INSERT INTO temp.sweep_cproj(id, project) " OC_RAW("") RAW_BOTH;
+	"INSERT INTO temp.sweep_cproj(id, project) "
+	OC_RAW_OF(" AND rowid IN (SELECT rid FROM temp.sweep_unlisted)", "")
+	RAW_BOTH;
 
-/* Rule 2, one round: conflicts whose own projects are in the scope, or
- * with a member that is a row of it. */
+/* Rule 2, one round: conflicts whose own projects are in the scope
+ * (listed in its rows, or unlisted and named in sweep_cproj), or with
+ * a member that is a row of it (one of the members its rows list, t =
+ * 5: a member is listed under its fact's project). */
 #define ROWS_TOUCH \
 	"INSERT OR IGNORE INTO temp.sweep_touched " \
 	"SELECT id FROM temp.sweep_cproj WHERE project IN " \
 	"(SELECT project FROM temp.sweep_scope) UNION " \
+	"SELECT id FROM main.conflicts WHERE rowid IN (SELECT rid FROM " \
+	"temp.sweep_rows WHERE t = 4) AND status = 'open' AND " \
+	"id IS NOT NULL UNION " \
 	"SELECT m.conflict_id FROM main.conflict_members m " \
 	"JOIN main.conflicts c ON c.id = m.conflict_id AND " \
-	"c.status = 'open' WHERE " \
+	"c.status = 'open' WHERE m.rowid IN (SELECT rid FROM " \
+	"temp.sweep_rows WHERE t = 5) AND (" \
 	"(m.member_kind = 'project_state' AND m.member_id IN " \
 	ROWS_OF("project_state", 0) ") OR " \
 	"(m.member_kind = 'entity' AND m.member_id IN " \
 	ROWS_OF("entities", 1) ") OR " \
 	"(m.member_kind = 'memory' AND m.member_id IN " \
-	ROWS_OF("memories", 3) ");"
+	ROWS_OF("memories", 3) "));"
 
-/* The projects of the touching conflicts' members, once a conflict. */
+/* The projects of the touching conflicts' members and their own (as
+ * OC_RAW's), once a conflict. */
 #define EXPANDING "SELECT id FROM temp.sweep_touched WHERE id NOT IN " \
 	"(SELECT id FROM temp.sweep_expanded)"
 #define MEMBER_OF(table, kind) \
@@ -186,7 +210,10 @@ static const char rows_cproj[] =
 	"WITH raw(id, p) AS (" \
 	MEMBER_OF("project_state", "project_state") " UNION ALL " \
 	MEMBER_OF("entities", "entity") " UNION ALL " \
-	MEMBER_OF("memories", "memory") ") " RAW_BOTH ";" \
+	MEMBER_OF("memories", "memory") " UNION ALL " \
+	"SELECT id, project FROM main.conflicts WHERE id IN (" EXPANDING \
+	") UNION ALL SELECT id, " SLOT_PROJECT " FROM main.conflicts " \
+	"WHERE id IN (" EXPANDING ")) " RAW_BOTH ";" \
 	"INSERT OR IGNORE INTO temp.sweep_expanded " EXPANDING ";"
 
 /* One way to build the scope: its TEMP tables beyond scope_ddl's, rule
@@ -240,6 +267,8 @@ add_rows(sqlite3 *db, const struct store_digest *rows, int *blank)
 	_Static_assert(FACTS_ROWS_STATE == 0 && FACTS_ROWS_ENTITIES == 1 &&
 	    FACTS_ROWS_RELATIONSHIPS == 2 && FACTS_ROWS_MEMORIES == 3,
 	    "ROWS_OF's and rows_edges' table numbers");
+	_Static_assert(DIGEST_ROWS_CONFLICTS == 4 && DIGEST_ROWS_MEMBERS == 5,
+	    "ROWS_TOUCH's table numbers");
 
 	rc = sqlite3_prepare_v2(db, "SELECT project FROM temp.sweep_scope "
 	    "WHERE project NOT IN (SELECT project FROM temp.sweep_listed)",
@@ -284,23 +313,37 @@ add_rows(sqlite3 *db, const struct store_digest *rows, int *blank)
 	return rc;
 }
 
-/* Put into sweep_dangling the edges rows lists as dangling (its
- * dangling). Returns SQLITE_OK or the error code. */
+/* Put into TEMP table sql's (an INSERT of one rowid, ?1) the n rowids
+ * of v. Returns SQLITE_OK or the error code. */
 static int
-add_dangling(sqlite3 *db, const struct store_digest *rows)
+add_rowids(sqlite3 *db, const char *sql, const long long *v, size_t n)
 {
 	sqlite3_stmt *ins = NULL;
-	int rc = sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO "
-	    "temp.sweep_dangling(rid) VALUES (?1)", -1, &ins, NULL);
+	int rc = sqlite3_prepare_v2(db, sql, -1, &ins, NULL);
 
-	for (size_t i = 0; rc == SQLITE_OK && i < rows->n_dangling; i++) {
-		sqlite3_bind_int64(ins, 1, rows->dangling[i]);
+	for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
+		sqlite3_bind_int64(ins, 1, v[i]);
 		rc = sqlite3_step(ins);
 		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
 		sqlite3_reset(ins);
 	}
 	sqlite3_finalize(ins);
 	return rc;
+}
+
+/* Put into sweep_dangling the edges rows lists as dangling (its
+ * dangling), and into sweep_unlisted the conflicts it lists under no
+ * project (its unlisted). Returns SQLITE_OK or the error code. */
+static int
+add_dangling(sqlite3 *db, const struct store_digest *rows)
+{
+	int rc = add_rowids(db, "INSERT OR IGNORE INTO "
+	    "temp.sweep_dangling(rid) VALUES (?1)", rows->dangling,
+	    rows->n_dangling);
+
+	return rc != SQLITE_OK ? rc : add_rowids(db, "INSERT OR IGNORE INTO "
+	    "temp.sweep_unlisted(rid) VALUES (?1)", rows->unlisted,
+	    rows->n_unlisted);
 }
 
 /* One scope_build: the sweep's connection, the caller's projects, the

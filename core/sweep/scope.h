@@ -40,7 +40,8 @@
 	"DROP TABLE IF EXISTS temp.sweep_rows;" \
 	"DROP TABLE IF EXISTS temp.sweep_listed;" \
 	"DROP TABLE IF EXISTS temp.sweep_expanded;" \
-	"DROP TABLE IF EXISTS temp.sweep_dangling;"
+	"DROP TABLE IF EXISTS temp.sweep_dangling;" \
+	"DROP TABLE IF EXISTS temp.sweep_unlisted;"
 
 /*
  * Build the scope's TEMP tables for the caller's projects[0..n) (none
