@@ -69,6 +69,7 @@ struct factrow_reader {
 	sqlite3_stmt *stmt[Q_N];   /* prepared on first use */
 	const char *children;      /* factrow_reader_open's, or NULL */
 	const struct facts_kept *kept;  /* factrow_reader_kept's, or NULL */
+	const char *edges;         /* factrow_reader_edges's, or NULL */
 	int have_parents;
 };
 
@@ -89,10 +90,16 @@ factrow_reader_kept(struct factrow_reader *r, const struct facts_kept *kept)
 	r->kept = kept;
 }
 
+void
+factrow_reader_edges(struct factrow_reader *r, const char *rowids)
+{
+	r->edges = rowids;
+}
+
 /* Fill the parent table: every part_of edge's, or only those of the
  * reader's children (the pass over the relationships stays, the inserts
- * and their index go). Returns an
- * SQLite code. */
+ * and their index go), of its edges when it has them (looked up by
+ * rowid: no pass). Returns an SQLite code. */
 static int
 parents_fill(struct factrow_reader *r)
 {
@@ -104,6 +111,8 @@ parents_fill(struct factrow_reader *r)
 	if (r->children != NULL)
 		strbuf_printf(&sql, " AND r.source_entity_id IN (%s)",
 		    r->children);
+	if (r->edges != NULL)
+		strbuf_printf(&sql, " AND r.rowid IN (%s)", r->edges);
 	strbuf_puts(&sql, ";");
 	rc = sqlite3_exec(store_db(r->st), sql.data, NULL, NULL, NULL);
 	strbuf_free(&sql);
@@ -225,21 +234,6 @@ factrow_read(struct factrow *out, struct factrow_reader *r,
 	out->f.properties = out->properties;
 	out->f.parent = out->parent;
 	return 1;
-}
-
-int
-factrow_get(struct factrow *out, mirror_store *st, enum fact_layer layer,
-    const char *id, mirror_error *err)
-{
-	struct factrow_reader *r;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	if ((rc = factrow_reader_open(&r, st, NULL, err)) < 0)
-		return rc;
-	rc = factrow_read(out, r, layer, id, err);
-	factrow_reader_close(r);
-	return rc;
 }
 
 void

@@ -68,6 +68,15 @@ struct facts_kept;
 void factrow_reader_kept(struct factrow_reader *r,
     const struct facts_kept *kept);
 
+/*
+ * Let r gather part_of parents from the edges whose rowid the SELECT of
+ * one column rowids gives (static text, kept by the reader), looked up
+ * by rowid, instead of passing over every relationship: the caller
+ * promises they hold every part_of edge of each entity it asks for.
+ * NULL: every edge.
+ */
+void factrow_reader_edges(struct factrow_reader *r, const char *rowids);
+
 /* Finalize the statements and drop the reader's TEMP table. NULL is fine. */
 void factrow_reader_close(struct factrow_reader *r);
 
@@ -79,10 +88,6 @@ void factrow_reader_close(struct factrow_reader *r);
  */
 int factrow_read(struct factrow *out, struct factrow_reader *r,
     enum fact_layer layer, const char *id, mirror_error *err);
-
-/* factrow_read through a reader of its own: for a single lookup. */
-int factrow_get(struct factrow *out, mirror_store *st, enum fact_layer layer,
-    const char *id, mirror_error *err);
 
 void factrow_free(struct factrow *r);
 

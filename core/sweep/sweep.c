@@ -1365,6 +1365,30 @@ struct recorded_member {
 	const char *snapshot;
 };
 
+/* The row of the fact of layer and id into *out (factrow_read's
+ * contract, through a reader of its own): an entity's part_of parents
+ * from the scope's edges when the scope lists its rows (c->by_rows),
+ * which hold every edge of an entity of a touching conflict (scope.c,
+ * rule 2: its members' projects are in the scope), else from every
+ * edge. */
+static int
+member_row(struct factrow *out, struct sweep_ctx *c, enum fact_layer layer,
+    const char *id, mirror_error *err)
+{
+	struct factrow_reader *r;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = factrow_reader_open(&r, c->st, NULL, err)) < 0)
+		return rc;
+	if (c->by_rows)
+		factrow_reader_edges(r, "SELECT rid FROM temp.sweep_rows "
+		    "WHERE t = 2");
+	rc = factrow_read(out, r, layer, id, err);
+	factrow_reader_close(r);
+	return rc;
+}
+
 /* Why member m no longer disagrees, appended to sb ("" when it still
  * claims what it claimed), the conflict it moved to found through
  * moved. Returns 0 or < 0 with err set. */
@@ -1382,7 +1406,7 @@ member_reason(struct sweep_ctx *c, strbuf *sb, sqlite3_stmt *moved,
 	long long vu;
 	int rc;
 
-	rc = factrow_get(&row, c->st, m->layer, id, err);
+	rc = member_row(&row, c, m->layer, id, err);
 	if (rc < 0)
 		goto out;
 	if (rc == 0)
@@ -1503,10 +1527,13 @@ static const char *const vanished_sql[2] = {
  * in the scope, and with it every open conflict holding the member is
  * touched (scope.c, rule 2), so found again or closed here
  * (test_sweep_scope, test_moved_member). */
+/* Each conflict of sweep_seen looks its member up by its key (the
+ * CROSS JOIN keeps that order: the members have no index on member_id,
+ * and a scoped sweep's sweep_seen holds the few it touched). */
 static const char moved_sql[] =
-	"SELECT m.conflict_id FROM main.conflict_members m JOIN "
-	"temp.sweep_seen s ON s.id = m.conflict_id WHERE m.member_kind = ?1 "
-	"AND m.member_id = ?2 ORDER BY 1 LIMIT 1";
+	"SELECT m.conflict_id FROM temp.sweep_seen s CROSS JOIN "
+	"main.conflict_members m ON m.conflict_id = s.id WHERE "
+	"m.member_kind = ?1 AND m.member_id = ?2 ORDER BY 1 LIMIT 1";
 
 /* Close every open conflict this sweep did not find again. */
 static int
