@@ -125,8 +125,7 @@ static const char scope_cproj[] =
 /* What the scans read: every name of the scope's projects. */
 static const char scope_finish[] =
 	"INSERT OR IGNORE INTO temp.sweep_names "
-	"SELECT name FROM temp.project_alias WHERE canonical IN "
-	"(SELECT project FROM temp.sweep_scope) "
+	"SELECT name FROM (" SCOPE_ALIAS_ROWS ") "
 	"UNION SELECT project FROM temp.sweep_scope WHERE project NOT IN "
 	"(SELECT name FROM temp.project_alias);";
 

@@ -63,6 +63,24 @@
 int scope_build(sqlite3 *db, const char *const *projects, size_t n,
     const struct store_digest *rows, int *by_rows);
 
+/* The rows (name, canonical) of TEMP project_alias whose canonical is a
+ * project of the scope, looked up by name: each such row names its
+ * project itself or one of its projects row's aliases (store.c builds
+ * the table so), which are the candidates. */
+#define SCOPE_ALIAS_ROWS "SELECT a.name, a.canonical FROM " \
+	"temp.project_alias a WHERE a.name IN (SELECT project FROM " \
+	"temp.sweep_scope UNION SELECT j.value FROM main.projects p, " \
+	"json_each(CASE WHEN json_valid(p.aliases) THEN p.aliases " \
+	"ELSE '[]' END) j WHERE p.id IN (SELECT project FROM " \
+	"temp.sweep_scope)) AND a.canonical IN (SELECT project FROM " \
+	"temp.sweep_scope)"
+
+/* The rowids of the conflicts whose slot may be one of the scope's rows
+ * when scope_build set *by_rows: those the digest listed under a
+ * project of the scope, and those it listed under none. */
+#define SCOPE_CONFLICT_ROWIDS "SELECT rid FROM temp.sweep_rows WHERE " \
+	"t = 4 UNION SELECT rid FROM temp.sweep_unlisted"
+
 /* " AND <the row's rowid (col) is one of table t's in sweep_rows>",
  * after SCOPE_HAS when scope_build set *by_rows. */
 #define SCOPE_ROWS(col, t) " AND " col " IN (SELECT rid FROM " \

@@ -387,9 +387,8 @@ load_aliases(struct sweep_ctx *c, int scoped, mirror_error *err)
 	size_t cap = 0;
 	int rc;
 
-	if ((rc = prep(c, &s, scoped ? "SELECT name, canonical FROM "
-	    "temp.project_alias WHERE name IS NOT NULL AND canonical IN "
-	    "(SELECT project FROM temp.sweep_scope)" : "SELECT name, canonical "
+	if ((rc = prep(c, &s, scoped ? "SELECT name, canonical FROM ("
+	    SCOPE_ALIAS_ROWS ") WHERE name IS NOT NULL" : "SELECT name, canonical "
 	    "FROM temp.project_alias WHERE name IS NOT NULL AND canonical IS "
 	    "NOT NULL", err)) < 0)
 		return rc;
@@ -1796,14 +1795,19 @@ ctx_reset(struct sweep_ctx *c)
 	c->nalias = 0;
 }
 
-/* Remember which slots have a conflict closed by a reviewer. */
+/* Remember which slots have a conflict closed by a reviewer: of a
+ * scope whose rows are listed (c->by_rows), those of the conflicts
+ * listed with them, which hold every slot of the scope's rows. */
 static int
 load_decided(struct sweep_ctx *c, mirror_error *err)
 {
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if ((rc = prep(c, &s, "SELECT slot_kind, slot_key FROM main.conflicts "
+	if ((rc = prep(c, &s, c->by_rows ? "SELECT slot_kind, slot_key FROM "
+	    "main.conflicts WHERE rowid IN (" SCOPE_CONFLICT_ROWIDS ") AND "
+	    "status IN ('resolved', 'dismissed') AND resolved_by <> 'sweep'" :
+	    "SELECT slot_kind, slot_key FROM main.conflicts "
 	    "WHERE status IN ('resolved', 'dismissed') AND "
 	    "resolved_by <> 'sweep'", err)) < 0)
 		return rc;
@@ -1855,8 +1859,8 @@ sweep_once(struct sweep_ctx *c, mirror_error *err)
 	    (rc = start_rules(c, err)) < 0 ||
 	    (rc = exec(c, temp_ddl, err)) < 0 ||
 	    (rc = prepare_all(c, err)) < 0 ||
-	    (rc = load_decided(c, err)) < 0 ||
 	    (rc = scan_all(c, err)) < 0 ||
+	    (rc = load_decided(c, err)) < 0 ||
 	    (rc = find_cross(c, &g, err)) < 0 ||
 	    (rc = find_own(c, &g, err)) < 0 ||
 	    (rc = close_vanished(c, err)) < 0 ||
