@@ -84,6 +84,10 @@ struct site_model {
 	 * the store as it was kept are brought up to date by them. */
 	uint64_t findings_before;
 	const struct store_undo *swept;
+	struct conflict_words *words; /* during site_render: each
+	                                 conflict's question in words,
+	                                 made when a page first asks
+	                                 (site_conflicts.h) */
 	struct facts_kept *kept;      /* NULL, or the projects the build's
 	                                 check read in a read of the same
 	                                 store (no other connection wrote

@@ -384,8 +384,8 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	int rc;
 
 	*pages = 0;
-	/* Before any page's digest: the questions are what pages show. */
-	conflict_words_fill(m);
+	/* The questions pages show, made when a page asks. */
+	conflict_words_open(m);
 	writer_init(&w, o->tmpl, o->th, o->out, o->progress);
 	strbuf_init(&css);
 	rc = kinds_open(&kinds, &css, o, err);
@@ -418,6 +418,7 @@ site_render(size_t *pages, struct site_model *m, const struct site_opts *o,
 	m->facts = NULL;
 	facts_free(&m->loose);
 	memset(&m->loose, 0, sizeof(m->loose));
+	conflict_words_close(m);
 	*pages = w.pages;
 	free(w.kept);
 	facts_kept_free(w.search_kept);

@@ -4,6 +4,7 @@
  * (a project's conflicts, compact, one a line) and api/conflicts.json
  * (the counts and each project's file).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -477,22 +478,79 @@ conflict_said_json(const struct site_model *m, const struct conflict *c)
 	return item_must(o, "conflict", c->id);
 }
 
-void
-conflict_words_fill(struct site_model *m)
-{
-	for (size_t i = 0; i < m->conflicts.n; i++) {
-		struct conflict *c = &m->conflicts.items[i];
-		strbuf q;
+/* Each conflict's words, made when first asked: text[2i] is conflict
+ * i's question, text[2i + 1] its question_then, NULL until then. */
+struct conflict_words {
+	pthread_mutex_t lock;
+	char **text;
+	size_t n;
+};
 
-		strbuf_init(&q);
-		statement_text(&q, c, SIDES_SINCE, 0);
-		free(c->question);
-		c->question = strbuf_detach(&q);
-		strbuf_init(&q);
-		statement_text(&q, c, SIDES_FOUND, 0);
-		free(c->question_then);
-		c->question_then = strbuf_detach(&q);
+void
+conflict_words_open(struct site_model *m)
+{
+	struct conflict_words *w = xcalloc(1, sizeof(*w));
+
+	pthread_mutex_init(&w->lock, NULL);
+	w->n = m->conflicts.n;
+	w->text = xcalloc(2 * w->n + 1, sizeof(*w->text));
+	m->words = w;
+}
+
+void
+conflict_words_close(struct site_model *m)
+{
+	struct conflict_words *w = m->words;
+
+	if (w == NULL)
+		return;
+	for (size_t k = 0; k < 2 * w->n; k++)
+		free(w->text[k]);
+	free(w->text);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+	m->words = NULL;
+}
+
+/* The slot of text made so far, read under w's lock. */
+static char *
+words_made(struct conflict_words *w, size_t k)
+{
+	char *t;
+
+	pthread_mutex_lock(&w->lock);
+	t = w->text[k];
+	pthread_mutex_unlock(&w->lock);
+	return t;
+}
+
+const char *
+conflict_question(const struct site_model *m, const struct conflict *c,
+    int then)
+{
+	struct conflict_words *w = m->words;
+	size_t i = (size_t)(c - m->conflicts.items), k = 2 * i + (then != 0);
+	char *t;
+	strbuf q;
+
+	if (w == NULL || i >= w->n)
+		abort();        /* not open, or not one of m's conflicts */
+	if ((t = words_made(w, k)) != NULL)
+		return t;
+	/* Made outside the lock: two threads may both make it; the
+	 * first one kept wins, and the words are the same. */
+	strbuf_init(&q);
+	statement_text(&q, c, then ? SIDES_FOUND : SIDES_SINCE, 0);
+	t = strbuf_detach(&q);
+	pthread_mutex_lock(&w->lock);
+	if (w->text[k] == NULL)
+		w->text[k] = t;
+	else {
+		free(t);
+		t = w->text[k];
 	}
+	pthread_mutex_unlock(&w->lock);
+	return t;
 }
 
 /* The command line that resolves c for its member k, and what it keeps. */
@@ -575,7 +633,7 @@ conflict_head(const struct site_model *m, const struct conflict *c,
 	    json_string(m->pslug[pi]) : json_null(),
 	    "detected", item_date(c->detected_at),
 	    "detected_at", c->detected_at,
-	    "description", c->description, "question", c->question,
+	    "description", c->description, "question", conflict_question(m, c, 0),
 	    "resolved_at", str_or_null(c->resolved_at),
 	    "resolution", c->resolution, "resolved_by", c->resolved_by,
 	    "favoured", fav != NULL ? json_string(sb.data) : json_null(),
@@ -959,7 +1017,7 @@ queue_entry(const struct site_model *m, const struct conflict *c)
 	 * days" changes every day (issue 59). */
 	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:I, s:o, s:o, "
 	    "s:o, s:o}", "id", c->id, "slug", slug, "status", c->status,
-	    "question", c->question, "slot", queue_slot_said(c),
+	    "question", conflict_question(m, c, 0), "slot", queue_slot_said(c),
 	    "sides", sides.data, "favours", fav.data,
 	    "members", (json_int_t)c->n_members, "members_words",
 	    item_count((long long)c->n_members, "member", "members"),
@@ -1879,7 +1937,7 @@ conflict_hash(uint64_t h[2], const struct conflict *c)
 {
 	const char *const f[] = { c->id, c->detected_at, c->slot_kind,
 	    c->slot_key, c->project, c->status, c->resolved_at,
-	    c->resolution, c->resolved_by, c->description, c->question };
+	    c->resolution, c->resolved_by, c->description };
 
 	page_hash_strs(h, f, sizeof(f) / sizeof(*f));
 	page_hash_int(h, (long long)c->n_members);

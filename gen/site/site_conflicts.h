@@ -12,15 +12,29 @@
 int conflict_pages(const struct page_ctx *pc, mirror_error *err);
 
 /*
- * Word each conflict of m as one line of plain text (words_statement),
- * its sides as found with their value now where it differs (question):
- * "spindle max speed: 300 rpm (trusted state: spec, 2025-04-14) vs 350
- * rpm (engineering record: log, 2026-03-16; now: 360 rpm)". Also the
- * same of the sides as found alone (question_then), which the change
- * logs (changes.md, its JSON and the feed) say, so that an entry keeps
- * the words of its moment. Idempotent.
+ * Make m ready to word its conflicts (conflict_question) until
+ * conflict_words_close: each conflict's words are made when a page
+ * first asks for them, once, so that a build that renders a few
+ * conflicts words only those.
  */
-void conflict_words_fill(struct site_model *m);
+void conflict_words_open(struct site_model *m);
+
+/* Free what conflict_words_open and the questions made since hold. */
+void conflict_words_close(struct site_model *m);
+
+/*
+ * Conflict c of m (an item of m->conflicts) as one line of plain text
+ * (words_statement), its sides as found with their value now where it
+ * differs: "spindle max speed: 300 rpm (trusted state: spec,
+ * 2025-04-14) vs 350 rpm (engineering record: log, 2026-03-16; now: 360
+ * rpm)"; then: the same of the sides as found alone, which the change
+ * logs (changes.md, its JSON and the feed) say, so that an entry keeps
+ * the words of its moment. The text is m's until conflict_words_close;
+ * safe to call from the render's threads. A pure function of the
+ * fields conflict_hash folds.
+ */
+const char *conflict_question(const struct site_model *m,
+    const struct conflict *c, int then);
 
 /* Conflict c in words for a list on its project's page: a new object
  * of slot (as a person says it, without the project) and sides (every

@@ -228,7 +228,7 @@ disputed_words(json_t *row, const struct site_model *m, size_t i)
 		slug_make(slug, c->id);
 		json_array_append_new(out, item_must(json_pack("{s:s, s:o, "
 		    "s:s, s:o}", "slug", slug, "page", item_conflict_page(
-		    c->id), "question", c->question, "statement",
+		    c->id), "question", conflict_question(m, c, 0), "statement",
 		    conflict_statement_json(c, 1)), "conflict", c->id));
 	}
 	json_object_set_new(row, "disputed", out);
@@ -886,7 +886,7 @@ feed_item(strbuf *sb, const struct site_model *m, const struct feed_item *it)
 		page_href(&href, c->id);
 		e.href = href.data;
 		feed_entry(sb, m, &e);
-		xml(sb, c->question_then);
+		xml(sb, conflict_question(m, c, 1));
 	} else {
 		strbuf_printf(sb, "check %s: ", strcmp(v->status, "open") ==
 		    0 ? "failing" : "passing again");
@@ -1673,7 +1673,7 @@ page_change_json(json_t *o, const struct site_model *m,
 
 	strbuf_init(&title);
 	if (ch->c != NULL)
-		strbuf_puts(&title, ch->c->question_then);
+		strbuf_puts(&title, conflict_question(m, ch->c, 1));
 	else
 		strbuf_printf(&title, "%s: %s", model_rule_label(m,
 		    ch->v->rule_id), ch->v->message);

@@ -209,7 +209,8 @@ open_conflicts(const struct site_model *m, size_t i)
 		json_object_set_new(o, "id", json_string(c->id));
 		json_object_set_new(o, "slug", json_string(slug));
 		json_object_set_new(o, "page", item_conflict_page(c->id));
-		json_object_set_new(o, "question", json_string(c->question));
+		json_object_set_new(o, "question", json_string(
+		    conflict_question(m, c, 0)));
 		/* Said in the one form of a conflict (doc/site.md,
 		 * "Conflicts in words"). */
 		json_object_set_new(o, "statement",
