@@ -1962,7 +1962,8 @@ conflict_hash(uint64_t h[2], const struct conflict *c)
  * Fold into h everything the family's files show: each conflict with
  * its members (their values and rows now) and earlier ids, the open
  * count and the projects (the queue gives dates, not ages: the run's
- * day is not an input); and into ch[i] conflict i's own digest, what
+ * day is not an input), each conflict as its digest; and into ch[i]
+ * conflict i's own digest, what
  * its page shows: the projects (how it names and links them) and the
  * conflict (conflict_hash). A field the family comes to show must be
  * folded in conflict_hash (t_incremental's trials compare every build
@@ -1977,11 +1978,13 @@ conflicts_hash(uint64_t h[2], uint64_t (*ch)[2], const struct site_model *m)
 	page_hash_projects(base, m);
 	page_hash_int(h, m->open_conflicts);
 	page_hash_int(h, (long long)m->conflicts.n);
+	/* Each conflict hashed once: the family folds its digest. */
 	for (size_t i = 0; i < m->conflicts.n; i++) {
-		conflict_hash(h, &m->conflicts.items[i]);
 		ch[i][0] = base[0];
 		ch[i][1] = base[1];
 		conflict_hash(ch[i], &m->conflicts.items[i]);
+		page_hash_int(h, (long long)ch[i][0]);
+		page_hash_int(h, (long long)ch[i][1]);
 	}
 }
 
