@@ -792,11 +792,11 @@ drop_maps(struct store_digest *d)
 static void
 rowids_take(struct proj *p, struct digest_rowids *from, int k)
 {
-	for (size_t i = 0; i < from->n[k]; i++) {
+	if (from->n[k] > 0) {
 		if (p->rowids == NULL)
 			p->rowids = xcalloc(1, sizeof(*p->rowids));
-		ARRAY_PUSH(p->rowids->v[k], p->rowids->n[k],
-		    p->rowids->cap[k]) = from->v[k][i];
+		ARRAY_APPEND(p->rowids->v[k], p->rowids->n[k],
+		    p->rowids->cap[k], from->v[k], from->n[k]);
 	}
 	free(from->v[k]);
 	from->v[k] = NULL;
@@ -879,8 +879,7 @@ groups_take(struct store_digest *into, struct store_digest *from)
 			t->g->slot[k].sum += g->slot[k].sum;
 			t->g->slot[k].rows += g->slot[k].rows;
 		}
-		for (size_t i = 0; i < g->n; i++)
-			ARRAY_PUSH(t->g->v, t->g->n, t->g->cap) = g->v[i];
+		ARRAY_APPEND(t->g->v, t->g->n, t->g->cap, g->v, g->n);
 	}
 }
 
@@ -894,8 +893,7 @@ struct id_list {
 static void
 ids_take(struct id_list into, struct id_list from)
 {
-	for (size_t i = 0; i < *from.n; i++)
-		ARRAY_PUSH(*into.v, *into.n, *into.cap) = (*from.v)[i];
+	ARRAY_APPEND(*into.v, *into.n, *into.cap, *from.v, *from.n);
 	free(*from.v);
 	*from.v = NULL;
 	*from.n = *from.cap = 0;

@@ -33,6 +33,20 @@ array_fit(void *v, size_t *cap, size_t n, size_t size)
 	return v;
 }
 
+void *
+array_append(void *v, size_t *n, size_t *cap, const void *src, size_t m,
+    size_t size)
+{
+	if (m == 0)
+		return v;
+	/* An overflowing count asks for all: xreallocarray exits. */
+	v = array_reserve(v, cap, *n > (size_t)-1 - m ? (size_t)-1 : *n + m,
+	    size);
+	memcpy((char *)v + *n * size, src, m * size);
+	*n += m;
+	return v;
+}
+
 int
 array_str_cmp(const void *a, const void *b)
 {

@@ -5,6 +5,7 @@
  *	size_t n = 0, cap = 0;
  *
  *	ARRAY_PUSH(v, n, cap) = x;		append one element
+ *	ARRAY_APPEND(v, n, cap, src, m);	append m elements from src
  *	ARRAY_RESERVE(v, cap, need);		room for need elements
  *	ARRAY_FIT(v, n, cap);			room for the n held, no more
  *
@@ -40,6 +41,14 @@ void *array_reserve(void *v, size_t *cap, size_t need, size_t size);
  * list of one or two rows grows to 8.
  */
 void *array_fit(void *v, size_t *cap, size_t n, size_t size);
+
+/*
+ * Returns v, reallocated when it has no room for m more elements of size
+ * bytes (then *cap updated), with the m elements at src copied after its
+ * *n and *n incremented by m. src may be NULL when m is 0.
+ */
+void *array_append(void *v, size_t *n, size_t *cap, const void *src,
+    size_t m, size_t size);
 
 /* qsort and bsearch order of an array of strings (const char *), by
  * strcmp. */
@@ -84,6 +93,13 @@ size_t array_find(const void *key, const void *base, size_t n, size_t size,
 /* The new last element of v (an lvalue), n incremented. */
 #define ARRAY_PUSH(v, n, cap) \
 	(*(ARRAY_RESERVE(v, cap, (n) + 1), &(v)[(n)++]))
+
+/* Append the m elements at src (NULL is fine when m is 0) to v, n
+ * incremented by m: one growth and one copy. The sizeof checks that an
+ * element of src can be stored in v, and evaluates neither. */
+#define ARRAY_APPEND(v, n, cap, src, m) \
+	((void)sizeof(*(v) = *(src)), \
+	    (v) = array_append((v), &(n), &(cap), (src), (m), sizeof(*(v))))
 
 /* Give back v's room beyond its n elements. */
 #define ARRAY_FIT(v, n, cap) \

@@ -1779,9 +1779,8 @@ hw_events_take(struct hw_events *into, struct hw_events *part)
 		e->seq = into->es.n - 1;        /* the order of the files */
 	}
 	free(part->es.v);
-	for (size_t i = 0; i < part->nprojects; i++)
-		ARRAY_PUSH(into->projects, into->nprojects,
-		    into->capprojects) = part->projects[i];
+	ARRAY_APPEND(into->projects, into->nprojects, into->capprojects,
+	    part->projects, part->nprojects);
 	free(part->projects);
 	if (part->health != NULL) {             /* the last one counts */
 		free(into->health);

@@ -720,6 +720,34 @@ test_array_grows(void **state)
 	free(c);
 }
 
+/* An append adds the source's elements after those held, in order,
+ * through a growth; an append of none (from NULL) changes nothing. */
+static void
+test_array_append(void **state)
+{
+	int *v = NULL, src[20];
+	size_t n = 0, cap = 0, i;
+
+	(void)state;
+	for (i = 0; i < 20; i++)
+		src[i] = (int)i + 100;
+	ARRAY_PUSH(v, n, cap) = 7;
+	ARRAY_APPEND(v, n, cap, src, 20);
+	assert_int_equal(n, 21);
+	assert_true(cap >= 21);
+	assert_int_equal(v[0], 7);
+	for (i = 0; i < 20; i++)
+		assert_int_equal(v[i + 1], (int)i + 100);
+	ARRAY_APPEND(v, n, cap, (int *)NULL, 0);
+	assert_int_equal(n, 21);
+	ARRAY_APPEND(v, n, cap, src + 19, 1);
+	assert_int_equal(n, 22);
+	assert_int_equal(v[21], 119);
+	assert_int_equal(v[20], 119);
+	assert_int_equal(v[19], 118);
+	free(v);
+}
+
 /* The index by id: every element found through its own id whatever the
  * order it came in, by the member at the offset given; an id no element
  * holds, and any id of an empty index, find nothing. */
@@ -966,6 +994,7 @@ main(void)
 		cmocka_unit_test(test_error_one_line),
 		cmocka_unit_test(test_text_line),
 		cmocka_unit_test(test_array_grows),
+		cmocka_unit_test(test_array_append),
 		cmocka_unit_test(test_array_fit),
 		cmocka_unit_test(test_byid),
 		cmocka_unit_test(test_byid_pairs),
