@@ -86,11 +86,9 @@ static const char scope_edges[] =
 	"JOIN oc ON oc.id = m.conflict_id JOIN main." table " f ON " \
 	"m.member_kind = '" kind "' AND f.id = m.member_id"
 
-/* The open conflicts (oc) and, as raw(id, p), the project each records
- * and its slot key's project, then the rows of more (" UNION ALL ..."
- * or ""). */
-#define OC_RAW(more) OC_RAW_OF("", more)
-/* The same of the open conflicts that also meet cond (" AND ..."). */
+/* The open conflicts that meet cond (" AND ..." or "") as oc and, as
+ * raw(id, p), the project each records and its slot key's project, then
+ * the rows of more (" UNION ALL ..." or ""). */
 #define OC_RAW_OF(cond, more) \
 	"WITH oc(id, project, slot_key) AS (SELECT id, project, slot_key " \
 	"FROM main.conflicts WHERE status = 'open' AND id IS NOT NULL" \
@@ -107,7 +105,7 @@ static const char scope_edges[] =
  * canonical. */
 static const char scope_cproj[] =
 	"INSERT INTO temp.sweep_cproj(id, project) "
-	OC_RAW(" UNION ALL "
+	OC_RAW_OF("", " UNION ALL "
 	MEMBER_PROJECT("project_state", "project_state") " UNION ALL "
 	MEMBER_PROJECT("entities", "entity") " UNION ALL "
 	MEMBER_PROJECT("memories", "memory")) RAW_BOTH;
@@ -197,7 +195,7 @@ static const char rows_cproj[] =
 	ROWS_OF("memories", 3) "));"
 
 /* The projects of the touching conflicts' members and their own (as
- * OC_RAW's), once a conflict. */
+ * OC_RAW_OF's), once a conflict. */
 #define EXPANDING "SELECT id FROM temp.sweep_touched WHERE id NOT IN " \
 	"(SELECT id FROM temp.sweep_expanded)"
 #define MEMBER_OF(table, kind) \
