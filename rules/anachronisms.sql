@@ -34,9 +34,14 @@ edge AS MATERIALIZED (
          OR r.target_entity_id IN (SELECT id FROM win))),
 late AS (
   SELECT g.id AS rid, g.type, g.created_at, w.id AS eid, w.name, w.project,
-         w.vu_text, CASE WHEN w.id = g.src THEN g.dst ELSE g.src END AS other
-  FROM edge g JOIN win w ON w.id IN (g.src, g.dst)
-  WHERE g.t > w.vu)
+         w.vu_text, g.dst AS other
+  FROM edge g JOIN win w ON w.id = g.src
+  WHERE g.t > w.vu
+  UNION ALL
+  SELECT g.id, g.type, g.created_at, w.id, w.name, w.project, w.vu_text,
+         g.src
+  FROM edge g JOIN win w ON w.id = g.dst
+  WHERE g.t > w.vu AND w.id <> g.src)
 SELECT l.project AS project,
        json_array('relationship:' || l.rid, 'entity:' || l.eid) AS facts,
        'relationship ' || replace(l.type, '_', ' ') || ' was recorded ' ||
@@ -78,31 +83,39 @@ WITH win AS MATERIALIZED (
   WHERE instr(e.properties, '"valid_') > 0 AND e.status <> 'invalid'
     AND (json_type(e.properties, '$.valid_from') = 'text'
          OR json_type(e.properties, '$.valid_until') = 'text')),
+go(x) AS MATERIALIZED (
+  SELECT 1 WHERE EXISTS (SELECT 1 FROM win)),
 dec AS MATERIALIZED (
   SELECT d.id, d.name, d.project,
          CASE WHEN json_type(d.properties, '$.date') = 'text'
               THEN json_extract(d.properties, '$.date')
               ELSE d.created_at END AS day
-  FROM entities d
-  WHERE d.entity_type = 'decision' AND d.status IN ('active', 'superseded')),
+  FROM go CROSS JOIN entities d
+  WHERE +d.entity_type = 'decision' AND d.status IN ('active', 'superseded')),
 link AS (
   SELECT r.id AS rid, r.relationship_type AS type,
          r.source_entity_id AS a, r.target_entity_id AS b
-  FROM relationships r
+  FROM go CROSS JOIN relationships r
   WHERE r.relationship_type NOT IN ('supersedes', 'described_by',
           'updated_by_session', 'evidenced_by', 'summarized_in')
     AND (r.source_entity_id IN (SELECT id FROM win)
-         OR r.target_entity_id IN (SELECT id FROM win)))
+         OR r.target_entity_id IN (SELECT id FROM win))),
+named AS (
+  SELECT l.rid, l.type, l.b AS other, w.*
+  FROM link l JOIN win w ON w.id = l.a
+  UNION ALL
+  SELECT l.rid, l.type, l.a, w.*
+  FROM link l JOIN win w ON w.id = l.b
+  WHERE w.id <> l.a)
 SELECT d.project AS project,
-       json_array('entity:' || d.id, 'relationship:' || l.rid,
+       json_array('entity:' || d.id, 'relationship:' || w.rid,
                   'entity:' || w.id) AS facts,
        'decision ' || d.name || ' (' || coalesce(date(d.day), d.day) || ') names ' || w.name ||
-       ' through ' || replace(l.type, '_', ' ') || ', but ' || w.name || ' is valid ' ||
+       ' through ' || replace(w.type, '_', ' ') || ', but ' || w.name || ' is valid ' ||
        CASE WHEN julianday(d.day) < w.vf THEN 'from ' || coalesce(date(w.vf_text), w.vf_text)
             ELSE 'until ' || coalesce(date(w.vu_text), w.vu_text) END AS message
-FROM link l
-JOIN win w ON w.id IN (l.a, l.b)
-JOIN dec d ON d.id = CASE WHEN w.id = l.a THEN l.b ELSE l.a END
+FROM named w
+JOIN dec d ON d.id = w.other
 WHERE julianday(d.day) < w.vf OR julianday(d.day) > w.vu;
 
 -- rule: result-before-model

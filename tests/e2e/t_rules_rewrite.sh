@@ -3,7 +3,8 @@
 # found before: each rule of tests/data/rules/before/ (the rule text
 # before its rewrite) and the rule of the same id in rules/ return the
 # same rows (project, facts, message) on the store of hits and near
-# misses, the example, the corner cases of the gaps and a 10,000-fact
+# misses, the example, the corner cases of the gaps and of the
+# anachronisms (tests/data/rules/anachronisms_edges.sql) and a 10,000-fact
 # bench store edited so that every rule finds something
 # (tests/data/rules/rewrite_edits.sql), at three times and, for a rule
 # with a days parameter, three values of it.
@@ -16,6 +17,7 @@ data="$MIRROR_TOP/tests/data/rules"
 
 new_store ck.db "$data/checks.sql" || exit 1
 new_store ge.db "$data/gaps_edges.sql" || exit 1
+new_store ae.db "$data/anachronisms_edges.sql" || exit 1
 new_store ex.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 bench_store be.db || exit 1
 sqlite3 -bail be.db <"$data/rewrite_edits.sql" || exit 1
@@ -27,7 +29,7 @@ for id in $ids; do
 	days=$(PYTHONPATH="$MIRROR_TOP/tests/tools" python3 -c "import rules_sql
 r = [r for r in rules_sql.load('$before') if r['id'] == '$id'][0]
 print('days=30 days=365' if 'days' in r['params'] else '')")
-	for db in ck.db ge.db ex.db be.db; do
+	for db in ck.db ge.db ae.db ex.db be.db; do
 		for now in '2024-06-01 00:00:00' '2024-09-01 00:00:00' \
 		    '2026-11-01 00:00:00'; do
 			for p in '' $days; do
