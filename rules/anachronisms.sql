@@ -127,33 +127,29 @@ WHERE julianday(d.day) < w.vf OR julianday(d.day) > w.vu;
 --   by" relationship to, and from the analysis model of its project
 --   whose name or id its "model" property gives. Invalid facts take no
 --   part.
-WITH canon(name, id) AS MATERIALIZED (
-  SELECT id, id FROM projects
-  UNION SELECT j.value, p.id FROM projects p, json_each(p.aliases) j),
-ent AS MATERIALIZED (
-  SELECT e.id, e.entity_type = 'result' AS isr, e.name, e.project,
-         e.created_at, julianday(e.created_at) AS t,
-         coalesce(c.id, e.project) AS cp,
+WITH ent AS MATERIALIZED (
+  SELECT e.id, e.entity_type = 'result' AS isr,
          CASE WHEN e.entity_type = 'result'
-              THEN e.properties ->> '$.model' END AS model
-  FROM entities e LEFT JOIN canon c ON c.name = e.project
+              THEN e.properties ->> '$.model' ELSE e.name END AS k,
+         julianday(e.created_at) AS t,
+         coalesce(a.canonical, e.project) AS cp
+  FROM entities e LEFT JOIN temp.project_alias a ON a.name = e.project
   WHERE e.entity_type IN ('result', 'analysis_model')
     AND e.status <> 'invalid'),
-pair AS (
-  SELECT r.project, r.id AS rid, r.name AS rname, r.created_at AS rc,
-         m.id AS mid, m.name AS mname, m.created_at AS mc
-  FROM ent r JOIN ent m ON m.name = r.model AND m.cp = r.cp
-  WHERE r.isr AND typeof(r.model) = 'text' AND NOT m.isr AND r.t < m.t
+pair(rid, mid) AS (
+  SELECT r.id, m.id
+  FROM ent r JOIN ent m ON m.k = r.k AND m.cp = r.cp
+  WHERE r.isr AND typeof(r.k) = 'text' AND NOT m.isr AND r.t < m.t
   UNION
-  SELECT r.project, r.id, r.name, r.created_at, m.id, m.name, m.created_at
-  FROM ent r CROSS JOIN entities m ON m.id = r.model
-  LEFT JOIN canon c ON c.name = m.project
-  WHERE r.isr AND typeof(r.model) = 'text'
+  SELECT r.id, m.id
+  FROM ent r CROSS JOIN entities m ON m.id = r.k
+  LEFT JOIN temp.project_alias c ON c.name = m.project
+  WHERE r.isr AND typeof(r.k) = 'text'
     AND m.entity_type = 'analysis_model' AND m.status <> 'invalid'
-    AND coalesce(c.id, m.project) = r.cp
+    AND coalesce(c.canonical, m.project) = r.cp
     AND r.t < julianday(m.created_at)
   UNION
-  SELECT r.project, r.id, r.name, r.created_at, m.id, m.name, m.created_at
+  SELECT r.id, m.id
   FROM relationships x
   CROSS JOIN entities r ON r.id = x.source_entity_id
   CROSS JOIN entities m ON m.id = x.target_entity_id
@@ -161,9 +157,10 @@ pair AS (
     AND r.entity_type = 'result' AND r.status <> 'invalid'
     AND m.entity_type = 'analysis_model' AND m.status <> 'invalid'
     AND julianday(r.created_at) < julianday(m.created_at))
-SELECT p.project AS project,
-       json_array('entity:' || p.rid, 'entity:' || p.mid) AS facts,
-       'result ' || p.rname || ' (' || coalesce(date(p.rc), p.rc) ||
-       ') is older than its analysis model ' || p.mname || ' (' ||
-       coalesce(date(p.mc), p.mc) || ')' AS message
-FROM pair p;
+SELECT r.project AS project,
+       json_array('entity:' || r.id, 'entity:' || m.id) AS facts,
+       'result ' || r.name || ' (' || coalesce(date(r.created_at), r.created_at) ||
+       ') is older than its analysis model ' || m.name || ' (' ||
+       coalesce(date(m.created_at), m.created_at) || ')' AS message
+FROM pair p CROSS JOIN entities r ON r.id = p.rid
+CROSS JOIN entities m ON m.id = p.mid;

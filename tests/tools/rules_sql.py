@@ -139,6 +139,20 @@ def literal(v):
     return "'" + v.replace("'", "''") + "'"
 
 
+# TEMP project_alias as mirror's store_open builds it (core/store/store.c,
+# load_aliases) for a store it accepts: each project's id, then its
+# aliases in the order of the ids, an alias that is the id left out.
+ALIASES = """CREATE TEMP TABLE project_alias (name TEXT PRIMARY KEY,
+  canonical TEXT NOT NULL) WITHOUT ROWID;
+INSERT OR IGNORE INTO temp.project_alias
+  SELECT id, id FROM main.projects WHERE id IS NOT NULL;
+INSERT OR IGNORE INTO temp.project_alias
+  SELECT j.value, p.id
+  FROM (SELECT id, aliases FROM main.projects WHERE id IS NOT NULL
+        ORDER BY id) p, json_each(p.aliases) j
+  WHERE j.value <> p.id;"""
+
+
 def script(rule, now, over, head="", times=1):
     params = dict(rule["params"])
     params.update(over)
@@ -146,6 +160,7 @@ def script(rule, now, over, head="", times=1):
            ".parameter set :now %s" % literal(now)]
     for k, v in sorted(params.items()):
         out.append(".parameter set :%s %s" % (k, literal(v)))
+    out.append(ALIASES)
     out.append(head)
     # The rule's columns by name, whatever else it returns.
     out += ["SELECT json_object('project', project, 'facts', facts, "
