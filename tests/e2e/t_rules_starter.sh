@@ -134,6 +134,11 @@ expect "supersede-chain names the current one, at the end of the replacements" s
     grep -x 'pa${tab}\[\"entity:s-a\"\]${tab}A was superseded by B, itself superseded: the current one is D' >/dev/null"
 rows "the gap rules find nothing on a store with no gaps" \
     component-without-material ck.db ""
+new_store st.db "$data/stale_two.sql" || exit 1
+expect "stale-entity: one row, one message, for an entity in two moved subsystems" sh -c "
+    python3 '$tool' run '$rules' stale-entity st.db '$now' >'$T/st' &&
+    test \$(wc -l <'$T/st') -eq 1 &&
+    grep -qx 'q${tab}\[\"entity:x-two\"\]${tab}old part was last updated 2025-01-01, while new lens (same subsystem: Optics) was updated 2026-10-01' '$T/st'"
 
 # ---- the example's checks ---------------------------------------------------
 rows "example: the ripple result depends on a retired switching frequency" \
