@@ -27,6 +27,11 @@
 #define REC_HOLD ((size_t)256 << 10)
 #define REC_WINDOW ((size_t)64 << 10)
 
+/* The most bytes of a project's records of a kind read back at once:
+ * a chunk asks for them in the order of their slots, none of their
+ * own. */
+#define REC_SPAN ((uint64_t)1 << 20)
+
 /* A whole build's terms held (terms_used) before they are written out
  * as a run, and the buffer each run is written and read back through. */
 #define TERM_HOLD ((size_t)2 << 20)
@@ -761,6 +766,8 @@ struct rec_read {
 	strbuf text, win, file;
 	size_t *at;
 	uint64_t woff;
+	uint64_t *lo, *hi;      /* of each project, the bytes of the spill
+	                           file its records of the kind span */
 };
 
 /* Document d's record text (head and tail) of x onto rr->text, from
@@ -777,16 +784,24 @@ rec_fetch(struct search_index *x, struct rec_read *rr, const struct doc *d,
 		return 0;
 	}
 	if (d->off < rr->woff || d->off + need > rr->woff + rr->win.len) {
+		uint64_t at = d->off;
+
 		len = need > REC_WINDOW ? need : REC_WINDOW;
-		if (len > end - d->off)
-			len = (size_t)(end - d->off);
+		/* A project's records in one read, as the slots ask for
+		 * them in no order of their own. */
+		if (rr->hi[d->project] - rr->lo[d->project] <= REC_SPAN) {
+			at = rr->lo[d->project];
+			len = (size_t)(rr->hi[d->project] - at);
+		}
+		if (len > end - at)
+			len = (size_t)(end - at);
 		strbuf_reset(&rr->win);
 		strbuf_grow(&rr->win, len);
-		if (spill_read(&x->rec_spill, d->off, rr->win.data, len,
+		if (spill_read(&x->rec_spill, at, rr->win.data, len,
 		    err) < 0)
 			return -1;
 		rr->win.len = len;
-		rr->woff = d->off;
+		rr->woff = at;
 	}
 	strbuf_add(&rr->text, rr->win.data + (d->off - rr->woff), need);
 	return 0;
@@ -813,6 +828,31 @@ chunk_write(struct search_index *x, struct rec_read *rr, mirror_error *err)
 	return rc;
 }
 
+/* Of each project of x, the bytes of x's spill file its documents at
+ * key[0..n) span, into rr->lo and rr->hi (the caller frees them). */
+static void
+rec_spans(struct rec_read *rr, const struct search_index *x,
+    const struct doc_key *key, size_t n)
+{
+	uint64_t end = x->rec_spill.size;
+
+	rr->lo = xcalloc(x->projects.n + 1, sizeof(*rr->lo));
+	rr->hi = xcalloc(x->projects.n + 1, sizeof(*rr->hi));
+	for (size_t p = 0; p <= x->projects.n; p++)
+		rr->lo[p] = UINT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct doc *d = &x->docs[key[i].i];
+		uint64_t e = d->off + d->hlen + d->tlen;
+
+		if (d->off >= end)
+			continue;
+		if (d->off < rr->lo[d->project])
+			rr->lo[d->project] = d->off;
+		if (e > rr->hi[d->project])
+			rr->hi[d->project] = e;
+	}
+}
+
 /*
  * Number every document of kind k and write its chunks: each takes the
  * slot it asks for (search_ask_slots), or the next free one after those
@@ -832,6 +872,7 @@ number_kind(struct search_index *x, int k, mirror_error *err)
 	int rc = 0;
 
 	held_update(x, n * sizeof(*key));
+	rec_spans(&rr, x, key, n);
 	strbuf_init(&rr.file);
 	strbuf_init(&rr.text);
 	strbuf_init(&rr.win);
@@ -865,6 +906,8 @@ number_kind(struct search_index *x, int k, mirror_error *err)
 	strbuf_free(&rr.win);
 	free(rr.at);
 	free(rr.recs);
+	free(rr.lo);
+	free(rr.hi);
 	free(key);
 	held_update(x, 0);
 	return rc;
