@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/search_files.h"
 #include "search/search_index.h"
 
 #define DOCS_HEAD "mirror search docs 2\n"
@@ -22,7 +23,8 @@ put_field(strbuf *sb, const char *s)
 {
 	size_t n = s != NULL ? strlen(s) : 0;
 
-	strbuf_printf(sb, "%zu:", n);
+	search_put10(sb, n);
+	strbuf_putc(sb, ':');
 	strbuf_add(sb, s != NULL ? s : "", n);
 	strbuf_putc(sb, '\n');
 }

@@ -183,11 +183,17 @@ search_chunk_text(strbuf *sb, uint64_t n, const struct chunk_rec *r,
 		 * project's and status's indexes in the chunk's tables,
 		 * the tail. */
 		strbuf_puts(&recs, i > 0 ? ",\n[" : "\n[");
-		strbuf_printf(&recs, "%llu,%u,", (unsigned long long)(r[i].lo -
-		    last), r[i].code);
+		search_put10(&recs, r[i].lo - last);
+		strbuf_putc(&recs, ',');
+		search_put10(&recs, r[i].code);
+		strbuf_putc(&recs, ',');
 		last = r[i].lo;
 		strbuf_add(&recs, r[i].head, r[i].hlen);
-		strbuf_printf(&recs, ",%zu,%zu,", p, s);
+		strbuf_putc(&recs, ',');
+		search_put10(&recs, p);
+		strbuf_putc(&recs, ',');
+		search_put10(&recs, s);
+		strbuf_putc(&recs, ',');
 		strbuf_add(&recs, r[i].tail, r[i].tlen);
 		strbuf_putc(&recs, ']');
 	}
@@ -212,18 +218,30 @@ search_num_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Number v in base b (10 or 36) onto sb. */
+static void
+put_base(strbuf *sb, uint64_t v, unsigned b)
+{
+	char buf[24];
+	size_t n = sizeof(buf);
+
+	do {
+		buf[--n] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % b];
+		v /= b;
+	} while (v > 0);
+	strbuf_add(sb, buf + n, sizeof(buf) - n);
+}
+
 void
 search_put36(strbuf *sb, uint64_t v)
 {
-	char buf[16];
-	size_t n = 0;
+	put_base(sb, v, 36);
+}
 
-	do {
-		buf[n++] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
-		v /= 36;
-	} while (v > 0);
-	while (n > 0)
-		strbuf_putc(sb, buf[--n]);
+void
+search_put10(strbuf *sb, uint64_t v)
+{
+	put_base(sb, v, 10);
 }
 
 void

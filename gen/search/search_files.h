@@ -130,6 +130,9 @@ int search_num_cmp(const void *a, const void *b);
 /* Number v in base 36 onto sb. */
 void search_put36(strbuf *sb, uint64_t v);
 
+/* Number v in decimal onto sb, as printf's "%llu" writes it. */
+void search_put10(strbuf *sb, uint64_t v);
+
 /* A term's postings onto sb: with sampled, each kind's documents
  * tot[] first ("<c>.<k>.<f>;"), then nums[0..n) (increasing) as
  * base-36 differences joined by ",". */
