@@ -160,21 +160,32 @@ nav_item(const char *href, const char *label, int current)
 	    "current", current);
 }
 
-/* 1 when a page's data member named key holds a date of what the page
- * shows: "*_at" (the store's timestamps) or a date made of one. */
+/* 1 when a page's data member named key (n bytes) holds a date of what
+ * the page shows: "*_at" (the store's timestamps) or a date made of one
+ * (latest, date, detected, created, updated, resolved, closed). Every
+ * member of every page's data comes here: by length, each compare of a
+ * size the compiler knows. */
 static int
-dated_key(const char *key)
+dated_key(const char *key, size_t n)
 {
-	static const char *const dated[] = { "latest", "date", "detected",
-	    "created", "updated", "resolved", "closed" };
-	size_t n = strlen(key);
-
-	if (n > 3 && strcmp(key + n - 3, "_at") == 0)
+	if (n > 3 && key[n - 3] == '_' && key[n - 2] == 'a' &&
+	    key[n - 1] == 't')
 		return 1;
-	for (size_t k = 0; k < sizeof(dated) / sizeof(*dated); k++)
-		if (strcmp(key, dated[k]) == 0)
-			return 1;
-	return 0;
+	switch (n) {
+	case 4:
+		return memcmp(key, "date", 4) == 0;
+	case 6:
+		return memcmp(key, "latest", 6) == 0 ||
+		    memcmp(key, "closed", 6) == 0;
+	case 7:
+		return memcmp(key, "created", 7) == 0 ||
+		    memcmp(key, "updated", 7) == 0;
+	case 8:
+		return memcmp(key, "detected", 8) == 0 ||
+		    memcmp(key, "resolved", 8) == 0;
+	default:
+		return 0;
+	}
 }
 
 /* Into newest, the greatest date of v and what it holds: the string
@@ -182,24 +193,24 @@ dated_key(const char *key)
 static void
 newest_date(char newest[11], json_t *v)
 {
-	const char *key;
+	const char *key, *t;
 	json_t *x;
-	size_t i;
+	size_t i, n;
 
 	if (json_is_array(v)) {
 		json_array_foreach(v, i, x)
 			newest_date(newest, x);
 		return;
 	}
-	json_object_foreach(v, key, x) {
-		const char *t = json_string_value(x);
-
-		if (t == NULL) {
+	json_object_keylen_foreach(v, key, n, x) {
+		if (json_is_object(x) || json_is_array(x)) {
 			newest_date(newest, x);
 			continue;
 		}
-		if (dated_key(key) && date_words_valid(t) &&
-		    strncmp(t, newest, 10) > 0) {
+		if (!json_is_string(x) || !dated_key(key, n))
+			continue;
+		t = json_string_value(x);
+		if (date_words_valid(t) && strncmp(t, newest, 10) > 0) {
 			memcpy(newest, t, 10);
 			newest[10] = '\0';
 		}
