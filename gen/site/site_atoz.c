@@ -55,6 +55,7 @@
 #include "util/jsonbuild.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "words/fact_words.h"
 
 /* The most facts a letter's page lists; a letter with more has more
  * pages. Part of the pages' folder digest. */
@@ -158,78 +159,187 @@ part_slug(strbuf *sb, const char *slug, size_t part)
 /* The most bytes of a value a letter's page shows. */
 #define ATOZ_VALUE 80
 
+/* The fields of a row a page holds (struct fact_name's, in order). */
+enum { F_NAME, F_PROJECT, F_LAYER, F_ID, F_KIND, F_STATUS, F_VALUE,
+	F_PROPERTIES, F_DESCRIPTION, N_FIELDS };
+
+/* A row held until its page is complete: where each field starts in
+ * the page's text ((size_t)-1: NULL), the open conflict its fact is in
+ * (model_marker_of's, NULL: none) and its project's model index (-1:
+ * none). */
+struct held_row {
+	size_t off[N_FIELDS];
+	const char *marker;
+	long project;
+};
+
+/* 1 when the entity properties text p may hold a member that
+ * words_entity_value reads for a value ("value" or "verdict"; "unit"
+ * only beside one): a key is spelt in the text as itself or with
+ * escapes, so without either word and without a backslash it has
+ * none, and the value is the description, unparsed. */
+static int
+props_may_value(const char *p)
+{
+	return p == NULL || strchr(p, '\\') != NULL || strstr(p, "value") !=
+	    NULL || strstr(p, "verdict") != NULL;
+}
+
 /* The value of row f as its project's page shows it (cut at ATOZ_VALUE
  * bytes, at a character's start, "…" after a cut). A new string. */
 static json_t *
 name_value(const struct fact_name *f)
 {
 	const char *v = f->value;
-	json_t *ev = NULL, *out;
-	size_t n;
-	strbuf sb;
+	json_t *props, *out;
+	strbuf ev = { 0 };
+	size_t n, len;
 
 	if (v == NULL) {
-		struct fact_entity e = { .type = xstrdup(f->kind),
-		    .description = xstrdup(f->description) };
-
-		e.properties = json_loads(f->properties, 0, NULL);
-		ev = item_entity_value(&e);
-		json_decref(e.properties);
-		free(e.type);
-		free(e.description);
-		v = json_string_value(ev);
+		props = props_may_value(f->properties) ? json_loads(
+		    f->properties, 0, NULL) : NULL;
+		strbuf_init(&ev);
+		words_entity_value(&ev, f->kind, props, f->description);
+		json_decref(props);
+		v = ev.data;
 	}
-	n = strlen(v);
-	strbuf_init(&sb);
+	len = strlen(v);
+	n = len;
 	if (n > ATOZ_VALUE) {
 		n = ATOZ_VALUE;
 		while (n > 0 && ((unsigned char)v[n] & 0xc0) == 0x80)
 			n--;
 	}
-	strbuf_add(&sb, v, n);
-	if (n < strlen(v))
-		strbuf_puts(&sb, "\xe2\x80\xa6");
-	out = json_string(sb.data);
-	strbuf_free(&sb);
-	json_decref(ev);
+	if (n < len) {
+		/* Cut: the entity's words where they are, else a copy. */
+		if (ev.data == NULL)
+			strbuf_init(&ev);
+		if (v == ev.data)
+			ev.len = n;
+		else
+			strbuf_add(&ev, v, n);
+		strbuf_puts(&ev, "\xe2\x80\xa6");
+		v = ev.data;
+		n = ev.len;
+	}
+	out = json_stringn(v, n);
+	strbuf_free(&ev);               /* none made: a no-op */
 	return out;
 }
 
-/* One fact of a name: where it is, what it is, its value and the open
- * conflict it is in. A new object. */
+/* The most strings a page's cache of short words (layers, kinds,
+ * statuses) holds. */
+#define WORDS_HELD 16
+
+/* What the facts of a page share, made once a page (each a reference
+ * the page's data takes): per model project its id, name, slug and
+ * page, and the short words its rows repeat. Made by held_names. */
+struct page_strs {
+	const struct site_model *m;
+	struct proj_strs {
+		json_t *id, *name, *slug, *page;  /* NULL: not made yet */
+		int loose;
+	} *proj;
+	json_t *words[WORDS_HELD];
+	size_t n_words;
+};
+
+/* The string of s shared among ps's facts (a new reference). */
 static json_t *
-fact_json(const struct site_model *m, const struct fact_name *f)
+page_word(struct page_strs *ps, const char *s)
 {
-	long i = model_project_index(m, f->project);
+	json_t *v;
+
+	for (size_t i = 0; i < ps->n_words; i++)
+		if (strcmp(json_string_value(ps->words[i]), s) == 0)
+			return json_incref(ps->words[i]);
+	v = json_string(s);
+	if (v != NULL && ps->n_words < WORDS_HELD)
+		ps->words[ps->n_words++] = json_incref(v);
+	return v;
+}
+
+/* The strings of project i (>= 0) of row f, from ps (made there when
+ * missing). */
+static const struct proj_strs *
+proj_strs_of(struct page_strs *ps, long i, const struct fact_name *f)
+{
+	struct proj_strs *p = &ps->proj[i];
 	int loose = f->project[0] == '\0';
-	int state = strcmp(f->layer, "state") == 0;
-	const char *c = model_marker_of(m, state ? LAYER_STATE : LAYER_ENTITY,
-	    f->id);
+
+	if (p->id != NULL && p->loose == loose && strcmp(json_string_value(
+	    p->id), f->project) == 0)
+		return p;
+	json_decref(p->id);
+	json_decref(p->name);
+	json_decref(p->slug);
+	json_decref(p->page);
+	p->loose = loose;
+	p->id = json_string(f->project);
+	p->name = json_string(loose ? "(no project)" :
+	    ps->m->projects[i].name);
+	p->slug = !loose ? json_string(ps->m->pslug[i]) : json_null();
+	p->page = item_project_page(ps->m, i);
+	return p;
+}
+
+/* Drop what ps holds. */
+static void
+page_strs_free(struct page_strs *ps)
+{
+	for (size_t i = 0; i < ps->m->n_projects; i++) {
+		json_decref(ps->proj[i].id);
+		json_decref(ps->proj[i].name);
+		json_decref(ps->proj[i].slug);
+		json_decref(ps->proj[i].page);
+	}
+	free(ps->proj);
+	for (size_t i = 0; i < ps->n_words; i++)
+		json_decref(ps->words[i]);
+}
+
+/* One fact of a name (name, its string), row f held as r: where it is,
+ * what it is, its value, the open conflict it is in, and whether it
+ * says its own layer and kind (own). What facts share comes from ps. A
+ * new object. */
+static json_t *
+fact_json(struct page_strs *ps, json_t *name, const struct fact_name *f,
+    const struct held_row *r, int own)
+{
+	long i = r->project;
+	int loose = f->project[0] == '\0';
+	const char *c = r->marker;
+	const struct proj_strs *p = i >= 0 ? proj_strs_of(ps, i, f) : NULL;
 	char slug[SLUG_SIZE];
 	struct jbuild b;
 
 	jb_init(&b);
-	jb_str(&b, "name", f->name);
+	jb_ref(&b, "name", name);
 	jb_take(&b, "value", name_value(f));
 	if (c != NULL)
 		slug_make(slug, c);
 	jb_take(&b, "conflict_slug", c != NULL ? json_string(slug) :
 	    json_null());
 	jb_take(&b, "conflict_page", item_conflict_page(c));
-	jb_str(&b, "layer", f->layer);
+	jb_take(&b, "layer", page_word(ps, f->layer));
 	jb_str(&b, "id", f->id);
 	jb_take(&b, "anchor", item_anchor(f->layer, f->id));
-	jb_str(&b, "kind", f->kind);
-	jb_str(&b, "status", f->status);
+	jb_take(&b, "kind", f->kind != NULL ? page_word(ps, f->kind) : NULL);
+	jb_take(&b, "status", page_word(ps, f->status));
 	jb_bool(&b, "active", strcmp(f->status, "active") == 0);
-	jb_str(&b, "project", f->project);
-	jb_str(&b, "project_name", loose ? "(no project)" : i >= 0 ?
-	    m->projects[i].name : f->project);
-	jb_take(&b, "project_slug", i >= 0 && !loose ?
-	    json_string(m->pslug[i]) : json_null());
+	if (p != NULL) {
+		jb_ref(&b, "project", p->id);
+		jb_ref(&b, "project_name", p->name);
+	} else {
+		jb_str(&b, "project", f->project);
+		jb_str(&b, "project_name", loose ? "(no project)" : f->project);
+	}
+	jb_take(&b, "project_slug", p != NULL ? json_incref(p->slug) :
+	    json_null());
 	jb_bool(&b, "on_index", i >= 0 && loose);
 	jb_bool(&b, "linked", i >= 0);
-	jb_take(&b, "page", item_project_page(m, i));
+	jb_take(&b, "page", p != NULL ? json_incref(p->page) : json_null());
+	jb_bool(&b, "own", own);
 	return jb_done(&b);
 }
 
@@ -255,16 +365,6 @@ letters_json(const size_t *count, int cur)
 }
 
 struct atoz_keep;
-
-/* The fields of a row a page holds (struct fact_name's, in order). */
-enum { F_NAME, F_PROJECT, F_LAYER, F_ID, F_KIND, F_STATUS, F_VALUE,
-	F_PROPERTIES, F_DESCRIPTION, N_FIELDS };
-
-/* A row held until its page is complete: where each field starts in
- * the page's text ((size_t)-1: NULL). */
-struct held_row {
-	size_t off[N_FIELDS];
-};
 
 /*
  * The page being filled by the second pass. Its rows are held as the
@@ -318,41 +418,6 @@ part_json(const char *slug, size_t part, size_t of)
 	return v;
 }
 
-/*
- * Say the layer and kind once where a name's facts share them: the
- * name's "layer" and "kind" then, and each fact's "own" false; else
- * those null and "own" true, each fact saying its own. For each name of
- * names (a page's: a name continued on the next page is judged there
- * by its facts there).
- */
-static void
-shared_kinds(json_t *names)
-{
-	size_t i, j;
-	json_t *nm, *f;
-
-	json_array_foreach(names, i, nm) {
-		json_t *facts = json_object_get(nm, "facts");
-		json_t *first = json_array_get(facts, 0);
-		const char *layer = json_string_value(json_object_get(first,
-		    "layer"));
-		const char *kind = json_string_value(json_object_get(first,
-		    "kind"));
-		int same = layer != NULL && kind != NULL;
-
-		json_array_foreach(facts, j, f)
-			same = same && strcmp(layer, json_string_value(
-			    json_object_get(f, "layer"))) == 0 && strcmp(kind,
-			    json_string_value(json_object_get(f, "kind"))) == 0;
-		json_object_set_new(nm, "layer", same ? json_string(layer) :
-		    json_null());
-		json_object_set_new(nm, "kind", same ? json_string(kind) :
-		    json_null());
-		json_array_foreach(facts, j, f)
-			json_object_set_new(f, "own", json_boolean(!same));
-	}
-}
-
 struct work_count atoz_rows_shown;
 
 /* Row r of pg as a struct fact_name (pointers into pg->text, valid
@@ -371,29 +436,62 @@ held_name(const struct atoz_page *pg, const struct held_row *r)
 	    .properties = f[F_PROPERTIES], .description = f[F_DESCRIPTION] };
 }
 
-/* The names of pg's rows, each with its facts, a new array: a name
- * once, continued when it went on from the last page. */
+/* 1 when pg's rows [i, j) share their layer and kind (none NULL). */
+static int
+held_same(const struct atoz_page *pg, size_t i, size_t j)
+{
+	const char *t = pg->text.data;
+	const struct held_row *r = pg->rows;
+
+	for (size_t k = i; k < j; k++)
+		if (r[k].off[F_LAYER] == (size_t)-1 || r[k].off[F_KIND] ==
+		    (size_t)-1 || strcmp(t + r[k].off[F_LAYER], t +
+		    r[i].off[F_LAYER]) != 0 || strcmp(t + r[k].off[F_KIND], t +
+		    r[i].off[F_KIND]) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * The names of pg's rows, each with its facts, a new array: a name
+ * once, continued when it went on from the last page. The layer and
+ * kind are said once where a name's facts share them: the name's
+ * "layer" and "kind" then, and each fact's "own" false; else those null
+ * and "own" true, each fact saying its own (a name continued on the
+ * next page is judged there by its facts there).
+ */
 static json_t *
 held_names(const struct atoz_page *pg)
 {
-	json_t *names = json_array(), *facts = NULL;
-	const char *last = NULL;
+	struct page_strs ps = { .m = pg->pc->m };
+	json_t *names = json_array();
+	size_t i, j;
 
-	for (size_t i = 0; i < pg->n; i++) {
+	ps.proj = xcalloc(ps.m->n_projects + 1, sizeof(*ps.proj));
+	for (i = 0; i < pg->n; i = j) {
 		struct fact_name f = held_name(pg, &pg->rows[i]);
+		json_t *facts = json_array(), *name = json_string(f.name);
+		int same;
 
-		if (last == NULL || strcmp(last, f.name) != 0) {
-			facts = json_array();
-			json_array_append_new(names, json_pack("{s:s, s:b, "
-			    "s:o}", "name", f.name, "continued", last == NULL &&
-			    pg->continued, "facts", facts));
+		for (j = i + 1; j < pg->n && strcmp(pg->text.data +
+		    pg->rows[j].off[F_NAME], f.name) == 0; j++)
+			;
+		same = held_same(pg, i, j);
+		json_array_append_new(names, json_pack("{s:O, s:b, s:o, s:o, "
+		    "s:o}", "name", name, "continued", i == 0 &&
+		    pg->continued, "facts", facts, "layer", same ?
+		    json_string(f.layer) : json_null(), "kind", same ?
+		    json_string(f.kind) : json_null()));
+		for (size_t k = i; k < j; k++) {
+			f = held_name(pg, &pg->rows[k]);
+			json_array_append_new(facts, item_must(fact_json(&ps,
+			    name, &f, &pg->rows[k], !same), "keys and names: "
+			    "row", f.id));
 		}
-		last = f.name;
-		json_array_append_new(facts, item_must(fact_json(pg->pc->m, &f),
-		    "keys and names: row", f.id));
+		json_decref(name);
 	}
+	page_strs_free(&ps);
 	work_add(&atoz_rows_shown, pg->n);
-	shared_kinds(names);
 	return names;
 }
 
@@ -573,15 +671,22 @@ hash_field(uint64_t h, const char *s)
 	return s == NULL ? hash_step(h, 1) : hash_step(hash_add_str(h, s), 0);
 }
 
-/* Row f's hashes into h: [0] of what places it (name, project, layer,
- * id), [1] of all it shows (its fields and open conflict). */
+/* The open conflict row f's fact is in (a member's marker), or NULL. */
+static const char *
+row_marker(const struct site_model *m, const struct fact_name *f)
+{
+	return model_marker_of(m, strcmp(f->layer, "state") == 0 ?
+	    LAYER_STATE : LAYER_ENTITY, f->id);
+}
+
+/* Row f's hashes into h, its open conflict marker (row_marker's): [0]
+ * of what places it (name, project, layer, id), [1] of all it shows
+ * (its fields and open conflict). */
 static void
-row_hashes(uint64_t h[2], const struct site_model *m,
-    const struct fact_name *f)
+row_hashes(uint64_t h[2], const char *marker, const struct fact_name *f)
 {
 	const char *v[N_FIELDS] = { f->name, f->project, f->layer, f->id,
 	    f->kind, f->status, f->value, f->properties, f->description };
-	int state = strcmp(f->layer, "state") == 0;
 
 	h[0] = MIRROR_HASH_INIT;
 	for (int i = F_NAME; i <= F_ID; i++)
@@ -589,8 +694,7 @@ row_hashes(uint64_t h[2], const struct site_model *m,
 	h[1] = h[0];
 	for (int i = F_KIND; i < N_FIELDS; i++)
 		h[1] = hash_field(h[1], v[i]);
-	h[1] = hash_field(h[1], model_marker_of(m, state ? LAYER_STATE :
-	    LAYER_ENTITY, f->id));
+	h[1] = hash_field(h[1], marker);
 }
 
 /* Start keeping the rows of pg's page (its letter and part set). */
@@ -679,23 +783,24 @@ letter_page(struct atoz_page *pg, mirror_error *err)
 	return rc;
 }
 
-/* Copy f's fields into pg's text as row r, and hash them (with the open
- * conflict the fact is in) into pg->h. */
+/* Copy f's fields into pg's text as row r, with its marker and
+ * project, and hash them (with the open conflict the fact is in) into
+ * pg->h. */
 static void
 hold_row(struct atoz_page *pg, struct held_row *r, const struct fact_name *f)
 {
 	const char *v[N_FIELDS] = { f->name, f->project, f->layer, f->id,
 	    f->kind, f->status, f->value, f->properties, f->description };
-	int state = strcmp(f->layer, "state") == 0;
 
+	r->marker = row_marker(pg->pc->m, f);
+	r->project = model_project_index(pg->pc->m, f->project);
 	for (int i = 0; i < N_FIELDS; i++) {
 		r->off[i] = v[i] == NULL ? (size_t)-1 : pg->text.len;
 		if (v[i] != NULL)
 			strbuf_add(&pg->text, v[i], strlen(v[i]) + 1);
 		page_hash_str(pg->h, v[i]);
 	}
-	page_hash_str(pg->h, model_marker_of(pg->pc->m, state ? LAYER_STATE :
-	    LAYER_ENTITY, f->id));
+	page_hash_str(pg->h, r->marker);
 }
 
 /* Add row f to the page pg fills (its letter and part set), keeping it
@@ -704,21 +809,22 @@ static void
 put_row(struct atoz_page *pg, const struct fact_name *f)
 {
 	struct atoz_keep *k = pg->keep;
+	struct held_row *r = &pg->rows[pg->n++];
 
-	if (k != NULL && pg->n == 0)
+	if (k != NULL && pg->n == 1)
 		keep_page_start(pg);
-	hold_row(pg, &pg->rows[pg->n++], f);
+	hold_row(pg, r, f);
 	if (k != NULL)
 		kept_writer_put(&k->rows, (const char *const[]){ f->name,
 		    f->project, f->layer, f->id, f->kind, f->status, f->value,
 		    f->properties, f->description }, N_FIELDS);
 	if (k != NULL && k->slices != NULL && f->project[0] != '\0') {
-		long i = model_project_index(pg->pc->m, f->project);
 		uint64_t h[2];
 
-		row_hashes(h, pg->pc->m, f);
-		if (i >= 0)
-			strbuf_add(&k->slices[i], (const char *)h, sizeof(h));
+		row_hashes(h, r->marker, f);
+		if (r->project >= 0)
+			strbuf_add(&k->slices[r->project], (const char *)h,
+			    sizeof(h));
 	}
 	strbuf_reset(&pg->last);
 	strbuf_puts(&pg->last, f->name);
@@ -1494,7 +1600,7 @@ slices_diff(struct name_src *s, struct atoz_toc *t, struct slice_maps *sm,
 		uint64_t h[2];
 
 		new_name(&v, r);
-		row_hashes(h, m, &v);
+		row_hashes(h, row_marker(m, &v), &v);
 		ok = c >= 0 && cur[c] < n[c] && memcmp(old[c] + 16 * cur[c],
 		    &h[0], 8) == 0;
 		if (ok && memcmp(old[c] + 16 * cur[c] + 8, &h[1], 8) != 0)
