@@ -36,6 +36,7 @@ writer_init(struct site_writer *w, tmpl_set *ts, theme *th,
 	w->progress = progress;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->projects_cond, NULL);
+	feed_init(&w->feed);
 }
 
 void
@@ -60,6 +61,7 @@ void
 writer_free(struct site_writer *w)
 {
 	json_decref(w->unaudited);
+	feed_free(&w->feed);
 	pthread_cond_destroy(&w->projects_cond);
 	pthread_mutex_destroy(&w->lock);
 }

@@ -22,6 +22,7 @@
 #include "render/markdown.h"
 #include "render/template.h"
 #include "render/theme.h"
+#include "store/facts_feed.h"
 #include "site/model.h"
 #include "sys/work.h"
 #include "util/error.h"
@@ -91,6 +92,9 @@ struct site_writer {
 	                                 none */
 	pthread_cond_t projects_cond; /* projects_done set, under lock */
 	int projects_done;            /* 1: the projects family has run */
+	struct facts_feed feed;       /* the projects' facts, once their
+	                                 pages are rendered, for a whole
+	                                 search index (facts_feed.h) */
 };
 
 /* The projects family has run (or will not): wake page_projects_wait. */

@@ -44,7 +44,9 @@ static const struct page_family families[] = {
 	{ "conflicts", conflict_pages, 0 },
 	{ "checks", check_pages, 0 },
 	{ "atoz", atoz_pages, 1 },      /* its own sorted read of names */
-	{ "search", search_pages, 1 },  /* its own read of every fact */
+	/* Its whole index takes the facts the projects family read
+	 * (facts_feed.h), reading the others itself. */
+	{ "search", search_pages, 1 },
 	{ "extras", extra_pages, 0 },
 };
 
@@ -201,8 +203,10 @@ all_families(const struct page_ctx *pc, mirror_error *err)
 			rc = join_beside(b, n - 1, pc, rc, err);
 		if (rc == 0 && !beside)
 			rc = f[i].pages(pc, err);
-		if (f[i].pages == project_pages)    /* run, or never will */
+		if (f[i].pages == project_pages) {  /* run, or never will */
 			page_projects_done(pc->w);
+			feed_close(&pc->w->feed, rc < 0);
+		}
 		/* What a family freed goes back while the next grows; after
 		 * the last nothing of the render grows, and a commit trims
 		 * before its trees (history_commit). */

@@ -1097,6 +1097,10 @@ project_render(void *arg, size_t i, void *payload, mirror_error *err)
 		rc = subsystem_pages(pc, i, &g, err);
 	graph_free(&g);
 	strbuf_free(&page);
+	/* The pages done with them, its facts go to a whole search index
+	 * when one takes them (else project_drop frees them). */
+	if (rc == 0)
+		(void)feed_put(&pc->w->feed, i, payload);
 	return rc;
 }
 

@@ -464,48 +464,145 @@ units_by_project(const struct page_unit *u, size_t n, size_t np)
 	return by;
 }
 
-/* The whole index: every project's documents, read through a reader of
- * the family's connection (its tables sorted on connections of their
- * own when it can); each project's kept for the next build when
- * units (n of them) are given. Returns 0 or < 0 with err set. */
+/* What a whole index is made with: the index, each project's unit
+ * (NULL: none), the text kept of one, the cache's directory (-1:
+ * none). */
+struct whole {
+	const struct search_run *sr;
+	struct search_index *x;
+	const struct page_unit **by;
+	strbuf state;
+	int dfd;
+};
+
+/* Project p's documents (its facts f) into w's index, and kept for the
+ * next build when it has a unit. Returns 0 or < 0 with err set. */
+static int
+whole_project(struct whole *w, size_t p, const struct project_facts *f,
+    mirror_error *err)
+{
+	struct doc_sink s = { w->x, w->by[p] != NULL ? &w->state : NULL };
+	int rc;
+
+	strbuf_reset(&w->state);
+	rc = project_docs(&s, w->sr, (long)p, f, err);
+	if (rc == 0 && w->by[p] != NULL)
+		docs_keep(w->sr, w->dfd, w->by[p], &w->state);
+	return rc;
+}
+
+/* The documents of every project of the model but those got marks
+ * (NULL: none), read in order through r. Returns 0 or < 0 with err
+ * set. */
+static int
+whole_read(struct whole *w, struct facts_reader *r,
+    const unsigned char *got, mirror_error *err)
+{
+	const struct site_model *m = w->sr->pc->m;
+	int rc = 0;
+
+	for (size_t p = 0; rc == 0 && p < m->n_projects; p++) {
+		struct project_facts f;
+
+		if (got != NULL && got[p])
+			continue;
+		memset(&f, 0, sizeof(f));
+		rc = facts_read_project(&f, r, m->projects[p].id, err);
+		if (rc == 0)
+			rc = whole_project(w, p, &f, err);
+		facts_free(&f);
+	}
+	return rc;
+}
+
+/* The documents of the projects the projects family hands over (fd,
+ * attached), as they come, marked in got; after a failure on either
+ * side the feed is left. Returns 0 or < 0 with err set. */
+static int
+whole_fed(struct whole *w, struct facts_feed *fd, unsigned char *got,
+    mirror_error *err)
+{
+	struct project_facts f;
+	size_t p;
+	int rc = 0, t = 0;
+
+	while (rc == 0 && (t = feed_take(fd, &p, &f)) > 0) {
+		got[p] = 1;
+		rc = whole_project(w, p, &f, err);
+		facts_free(&f);
+	}
+	if (rc == 0 && t < 0)
+		rc = mirror_fail(err, MIRROR_EIO, "search: the projects' "
+		    "pages failed");
+	if (rc < 0)
+		feed_leave(fd);
+	return rc;
+}
+
+/*
+ * Every project's documents into w: when the family runs beside the
+ * projects family (a connection of its own) and takes its feed, those
+ * the projects family read, then the others (the no-project group,
+ * pages kept) through a reader of them alone; else all through a wide
+ * reader of the family's connection. Returns 0 or < 0 with err set.
+ */
+static int
+whole_docs(struct whole *w, mirror_error *err)
+{
+	const struct page_ctx *pc = w->sr->pc;
+	const struct site_model *m = pc->m;
+	const char **ids = NULL;
+	unsigned char *got = NULL;
+	struct facts_reader *r = NULL;
+	size_t k = 0;
+	int rc = 0;
+
+	if (pc->st != m->st && feed_attach(&pc->w->feed)) {
+		got = xcalloc(m->n_projects + 1, 1);
+		rc = whole_fed(w, &pc->w->feed, got, err);
+		ids = xcalloc(m->n_projects + 1, sizeof(*ids));
+		for (size_t p = 0; p < m->n_projects; p++)
+			if (!got[p])
+				ids[k++] = m->projects[p].id;
+	}
+	if (rc == 0 && (got == NULL || k > 0))
+		rc = facts_reader_open(&r, pc->st, &(const struct facts_plan){
+		    .now = m->now, .ids = ids, .n = k, .wide = got == NULL },
+		    err);
+	if (rc == 0 && (got == NULL || k > 0))
+		rc = whole_read(w, r, got, err);
+	facts_reader_close(r);
+	free(ids);
+	free(got);
+	return rc;
+}
+
+/* The whole index: every project's documents (whole_docs); each
+ * project's kept for the next build when units (n of them) are given.
+ * Returns 0 or < 0 with err set. */
 static int
 search_whole(struct search_run *sr, const struct page_unit *u, size_t n,
     mirror_error *err)
 {
 	const struct site_model *m = sr->pc->m;
-	const struct page_unit **by = units_by_project(u, n, m->n_projects);
-	struct search_index *x = search_index_new(search_put, &sr->own);
-	struct facts_reader *r = NULL;
-	strbuf state;
-	int rc, dfd = n > 0 ? cache_kind_open(DOCS_KIND) : -1;
+	struct whole w = { .sr = sr,
+	    .x = search_index_new(search_put, &sr->own),
+	    .by = units_by_project(u, n, m->n_projects),
+	    .dfd = n > 0 ? cache_kind_open(DOCS_KIND) : -1 };
+	int rc;
 
-	index_name(x, sr);
-	strbuf_init(&state);
-	rc = facts_reader_open(&r, sr->pc->st, &(const struct facts_plan){
-	    .now = m->now, .wide = 1 }, err);
-	for (size_t p = 0; rc == 0 && p < m->n_projects; p++) {
-		struct doc_sink s = { x, by[p] != NULL ? &state : NULL };
-		struct project_facts f;
-
-		memset(&f, 0, sizeof(f));
-		strbuf_reset(&state);
-		rc = facts_read_project(&f, r, m->projects[p].id, err);
-		if (rc == 0)
-			rc = project_docs(&s, sr, (long)p, &f, err);
-		if (rc == 0 && by[p] != NULL)
-			docs_keep(sr, dfd, by[p], &state);
-		facts_free(&f);
-	}
-	facts_reader_close(r);
-	if (dfd >= 0)
-		close(dfd);
+	index_name(w.x, sr);
+	strbuf_init(&w.state);
+	rc = whole_docs(&w, err);
+	if (w.dfd >= 0)
+		close(w.dfd);
 	if (rc == 0)
-		rc = orphan_docs(&(struct doc_sink){ x, NULL }, sr, err);
+		rc = orphan_docs(&(struct doc_sink){ w.x, NULL }, sr, err);
 	if (rc == 0)
-		rc = search_index_finish(x, err);
-	search_index_free(x);
-	strbuf_free(&state);
-	free(by);
+		rc = search_index_finish(w.x, err);
+	search_index_free(w.x);
+	strbuf_free(&w.state);
+	free(w.by);
 	return rc;
 }
 
