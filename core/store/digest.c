@@ -654,17 +654,21 @@ fold_edge(struct store_digest *d, sqlite3_stmt *stmt, int i,
 	show_far(d, t->owner, s);
 }
 
-/* Fold the names columns of the current row of stmt into d->names. */
+/* The columns a digest_query's names may name: a bit each. */
+#define NAMES_COLS_MAX 32
+
+/* Fold the names columns of a row, whose columns' hashes are col[0..n)
+ * (digest_fold_part's), into d->names. */
 static void
-fold_names(struct store_digest *d, sqlite3_stmt *stmt, int ncol,
+fold_names(struct store_digest *d, const uint64_t *col, int n,
     const struct digest_query *q)
 {
 	unsigned char tag = (unsigned char)q->table;
 	uint64_t h = hash_mix(MIRROR_HASH_INIT ^ tag);
 
-	for (int i = 0; i < ncol && i < 32; i++)
+	for (int i = 0; i < n && i < NAMES_COLS_MAX; i++)
 		if (q->names & (1u << i))
-			h = hash_col(h, stmt, i);
+			h = hash_step(h, col[i]);
 	d->names_sum += hash_mix(h);
 	d->names_rows++;
 }
@@ -675,9 +679,9 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 {
 	static const char what[] = "cannot compute the snapshot checksum";
 	sqlite3_stmt *stmt = NULL;
-	uint64_t sum = 0, rows = 0;
+	uint64_t sum = 0, rows = 0, col[NAMES_COLS_MAX];
 	unsigned char tag = (unsigned char)q->table;
-	int rc, ncol;
+	int rc, ncol, nh;
 
 	rc = sqlite3_prepare_v2(store_db(st), q->sql, -1, &stmt, NULL);
 	if (rc == SQLITE_OK && q->param != NULL &&
@@ -691,6 +695,7 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 		return rc;
 	}
 	ncol = sqlite3_column_count(stmt);
+	nh = q->nhash < ncol ? q->nhash : ncol;
 	d->in_swept = q->swept != 0;
 	while ((rc = store_step(st, stmt)) == SQLITE_ROW) {
 		uint64_t rh = MIRROR_HASH_INIT, ph;
@@ -699,8 +704,16 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 		struct proj *owner;
 		int i;
 
-		for (i = 0; i < q->nhash && i < ncol; i++)
-			rh = hash_col(rh, stmt, i);
+		/* Each column hashed alone, then chained: the names take
+		 * the same hashes (and the chains of the columns' words
+		 * do not wait on each other). */
+		for (i = 0; i < nh; i++) {
+			uint64_t c = hash_col(MIRROR_HASH_INIT, stmt, i);
+
+			if (i < NAMES_COLS_MAX)
+				col[i] = c;
+			rh = hash_step(rh, c);
+		}
 		sum += hash_mix(rh);
 		rows++;
 		if ((cnt.group = row_group(d, stmt, ncol, q)) != NULL) {
@@ -726,7 +739,7 @@ digest_fold_part(struct digest_sum *out, struct store_digest *d,
 		owner = add_owners(&(struct row_add){ .d = d, .stmt = stmt,
 		    .rh = hash_mix(ph), .rc = &cnt }, i, ncol, q);
 		if (q->names != 0)
-			fold_names(d, stmt, ncol, q);
+			fold_names(d, col, nh, q);
 		if (q->entities)
 			register_entity(d, stmt, owner, ph);
 		if (q->edges && i + 1 < ncol)

@@ -220,9 +220,10 @@ struct digest_query {
 	                           each also folds the other end's entity
 	                           row and project, and is noted as showing
 	                           that entity (owner kind 'x') */
-	unsigned names;         /* a bit per column (1 << i) whose values,
-	                           with table, also fold into d->names; 0:
-	                           the query adds nothing to it */
+	unsigned names;         /* a bit per hashed column (1 << i, i <
+	                           nhash) whose values, with table, also
+	                           fold into d->names; 0: the query adds
+	                           nothing to it */
 	int rowid_list;         /* k in [1, DIGEST_ROW_LISTS]: the last
 	                           column is the row's rowid (neither hashed
 	                           nor an owner), listed under v[k - 1] of

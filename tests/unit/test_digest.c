@@ -263,7 +263,7 @@ test_column_bounds(void **state)
 }
 
 /* The names digest (what the A-Z pages show) changes with a key, a
- * state value, an entity's name, status, type, project, description or
+ * state value (also one swapped with its source), an entity's name, status, type, project, description or
  * properties, a project's name or aliases; not with a project's
  * description, a memory or an edge. */
 static void
@@ -276,6 +276,9 @@ test_names_digest(void **state)
 		{ "UPDATE project_state SET value = 'y' WHERE id = 's1'", 1 },
 		{ "UPDATE entities SET description = 'd' WHERE id = 'e1'", 1 },
 		{ "UPDATE project_state SET source = 'x' WHERE id = 's1'", 0 },
+		/* A value swapped with a column the A-Z does not show. */
+		{ "UPDATE project_state SET value = 'x', source = 'y' WHERE "
+		  "id = 's1'", 1 },
 		{ "UPDATE projects SET description = 'd' WHERE id = 'p06'", 0 },
 		{ "UPDATE memories SET content = 'q' WHERE id = 'm1'", 0 },
 		{ "DELETE FROM relationships WHERE id = 'r2'", 0 },
