@@ -173,18 +173,6 @@ struct held_row {
 	long project;
 };
 
-/* 1 when the entity properties text p may hold a member that
- * words_entity_value reads for a value ("value" or "verdict"; "unit"
- * only beside one): a key is spelt in the text as itself or with
- * escapes, so without either word and without a backslash it has
- * none, and the value is the description, unparsed. */
-static int
-props_may_value(const char *p)
-{
-	return p == NULL || strchr(p, '\\') != NULL || strstr(p, "value") !=
-	    NULL || strstr(p, "verdict") != NULL;
-}
-
 /* The value of row f as its project's page shows it (cut at ATOZ_VALUE
  * bytes, at a character's start, "…" after a cut). A new string. */
 static json_t *
@@ -196,7 +184,7 @@ name_value(const struct fact_name *f)
 	size_t n, len;
 
 	if (v == NULL) {
-		props = props_may_value(f->properties) ? json_loads(
+		props = words_props_may_value(f->properties) ? json_loads(
 		    f->properties, 0, NULL) : NULL;
 		strbuf_init(&ev);
 		words_entity_value(&ev, f->kind, props, f->description);

@@ -41,3 +41,10 @@ words_entity_value(strbuf *sb, const char *type, const json_t *properties,
 	if (u[0] != '\0')
 		strbuf_printf(sb, " %s", u);
 }
+
+int
+words_props_may_value(const char *text)
+{
+	return text == NULL || strchr(text, '\\') != NULL ||
+	    strstr(text, "value") != NULL || strstr(text, "verdict") != NULL;
+}

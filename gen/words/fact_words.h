@@ -29,4 +29,15 @@ const char *words_prop(const json_t *props, const char *key, char *buf,
 void words_entity_value(strbuf *sb, const char *type,
     const json_t *properties, const char *description);
 
+/*
+ * 1 when an entity's properties text (JSON, unparsed; NULL: unknown)
+ * may hold a member words_entity_value reads for a value ("value", or
+ * "verdict"; "unit" counts only beside one); 0 when it cannot, and the
+ * value is the description: a caller may then pass NULL properties
+ * without parsing them. A key is spelt in the text as itself or with
+ * escapes, so a text without either word and without a backslash has
+ * neither.
+ */
+int words_props_may_value(const char *text);
+
 #endif
