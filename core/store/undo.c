@@ -6,6 +6,7 @@
 #define SQLITE_ENABLE_SESSION 1
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,12 @@ struct store_undo {
 	int n_taken;
 	void *kept;                 /* the committed changes, or NULL */
 	int n_kept;
+	FILE *stowed;               /* kept's bytes, once store_undo_stow
+	                               moved them out of memory (kept is
+	                               then NULL, n_kept their count) */
 };
+
+static int undo_unstow(struct store_undo *u, mirror_error *err);
 
 /* The tables recorded: mirror's own, which its writes alone change. */
 static const char *const undo_tables[] = { "conflicts", "conflict_members",
@@ -65,6 +71,8 @@ store_undo_free(struct store_undo *u)
 		return;
 	store_undo_drop(u);
 	sqlite3_free(u->kept);
+	if (u->stowed != NULL)
+		fclose(u->stowed);
 	free(u);
 }
 
@@ -114,8 +122,17 @@ store_undo_committed(struct store_undo *u)
 	void *both = NULL;
 	int n = 0;
 
+	mirror_error ignored;
+
 	if (u == NULL || u->taken == NULL)
 		return;
+	if (u->stowed != NULL && undo_unstow(u, &ignored) < 0) {
+		sqlite3_free(u->taken); /* as when they cannot be joined */
+		u->taken = NULL;
+		u->n_taken = 0;
+		u->n_kept = -1;
+		return;
+	}
 	if (u->kept == NULL) {
 		u->kept = u->taken;
 		u->n_kept = u->n_taken;
@@ -159,7 +176,8 @@ store_undo_keys(const struct store_undo *u, const char *table,
 	sqlite3_changeset_iter *it = NULL;
 	int rc, fin;
 
-	if (u == NULL || u->n_kept <= 0 || sqlite3changeset_start(&it,
+	if (u == NULL || u->n_kept <= 0 || u->kept == NULL ||
+	    sqlite3changeset_start(&it,
 	    u->n_kept, u->kept) != SQLITE_OK)
 		return -1;
 	while ((rc = sqlite3changeset_next(it)) == SQLITE_ROW) {
@@ -288,6 +306,48 @@ undo_latest(mirror_store *st, const char *run_id, mirror_error *err)
 	    "ran on it since");
 }
 
+void
+store_undo_stow(struct store_undo *u)
+{
+	FILE *fp;
+
+	if (u == NULL || u->kept == NULL || u->n_kept <= 0 ||
+	    u->stowed != NULL || (fp = tmpfile()) == NULL)
+		return;
+	if (fwrite(u->kept, 1, (size_t)u->n_kept, fp) != (size_t)u->n_kept ||
+	    fflush(fp) != 0) {
+		fclose(fp);             /* kept in memory, as before */
+		return;
+	}
+	u->stowed = fp;
+	sqlite3_free(u->kept);
+	u->kept = NULL;
+}
+
+/* u's changes back in memory from where store_undo_stow put them.
+ * Returns 0, or < 0 with err set (u keeps them stowed). */
+static int
+undo_unstow(struct store_undo *u, mirror_error *err)
+{
+	void *back;
+
+	if (u->stowed == NULL)
+		return 0;
+	if ((back = sqlite3_malloc(u->n_kept)) == NULL)
+		return mirror_fail(err, MIRROR_EIO, "its changes cannot be "
+		    "read back (out of memory)");
+	if (fseek(u->stowed, 0, SEEK_SET) != 0 || fread(back, 1,
+	    (size_t)u->n_kept, u->stowed) != (size_t)u->n_kept) {
+		sqlite3_free(back);
+		return mirror_fail(err, MIRROR_EIO, "its changes cannot be "
+		    "read back from their temporary file");
+	}
+	fclose(u->stowed);
+	u->stowed = NULL;
+	u->kept = back;
+	return 0;
+}
+
 int
 store_undo_apply(struct store_undo *u, mirror_store *st, const char *run_id,
     mirror_error *err)
@@ -301,6 +361,8 @@ store_undo_apply(struct store_undo *u, mirror_store *st, const char *run_id,
 	if (u->n_kept < 0)
 		return mirror_fail(err, MIRROR_EIO, "its changes could not be "
 		    "kept (out of memory)");
+	if ((rc = undo_unstow(u, err)) < 0)
+		return rc;
 	if ((rc = sqlite3changeset_invert(u->n_kept, u->kept, &n, &inv)) !=
 	    SQLITE_OK)
 		return mirror_fail(err, MIRROR_EIO, "cannot invert its changes: "

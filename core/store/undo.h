@@ -90,6 +90,17 @@ int store_undo_ids_has(const struct store_undo_ids *ids, const char *key);
 void store_undo_ids_free(struct store_undo_ids *ids);
 
 /*
+ * Move the changes u keeps out of memory into an unlinked temporary
+ * file (tmpfile(3): $TMPDIR is not read, P_tmpdir is), for a build whose
+ * sweep is read and which keeps them only to undo a failure: at 1M
+ * facts they are 20 MB held through the whole render. store_undo_size
+ * and store_undo_apply read them as before; store_undo_keys and
+ * store_undo_ids no longer can (-1: read everything). When the file
+ * cannot be written, u keeps them in memory. u NULL is harmless.
+ */
+void store_undo_stow(struct store_undo *u);
+
+/*
  * Take back every change u keeps, in one transaction on st (BEGIN
  * IMMEDIATE, waiting as long as the busy timeout), when the store's
  * latest sweep_runs row is still run_id and no row the changes touched

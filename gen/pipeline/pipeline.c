@@ -206,6 +206,10 @@ build_model(struct build *b, mirror_error *err)
 
 	b->so.stamp = &b->stamp;
 	rc = site_model_read(&b->s, err);
+	/* The model has read which findings the sweep changed: from here
+	 * its changes wait only for a failure to undo, out of memory. */
+	b->s.swept = NULL;
+	store_undo_stow(b->undo);
 
 	return rc < 0 ? rc : build_counts(b, &b->s.health, err);
 }

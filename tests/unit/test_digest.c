@@ -1071,6 +1071,92 @@ static const char *const sweep_writes[] = {
 	" conflict_id LIKE 'm%'",
 };
 
+/* Every row of mirror's conflicts and members in st, as one text
+ * (the caller frees it). */
+static char *
+findings_text(mirror_store *st)
+{
+	sqlite3_stmt *q;
+	char *text;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT "
+	    "coalesce((SELECT group_concat(id || status, ',') FROM conflicts),"
+	    " '') || '|' || coalesce((SELECT group_concat(conflict_id || "
+	    "member_id || value_snapshot, ',') FROM conflict_members), '') "
+	    "|| '|' || (SELECT count(*) FROM sweep_runs)", -1, &q, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	text = strdup((const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return text;
+}
+
+/*
+ * A sweep's changes moved out of memory (store_undo_stow, as a build
+ * does once its model is read) are still taken back whole by
+ * store_undo_apply, and their size still tells there is something to
+ * undo; which rows they touched can no longer be asked (-1: the
+ * callers read everything). Stowing nothing, or NULL, is harmless.
+ */
+static void
+test_undo_stow(void **state)
+{
+	struct store_undo *undo = store_undo_new();
+	struct store_undo_ids ids = { 0 };
+	mirror_store *st;
+	mirror_error err;
+	char *before, *after;
+	size_t size;
+
+	(void)state;
+	store_undo_stow(NULL);
+	store_undo_stow(undo);
+	assert_int_equal(store_undo_size(undo), 0);
+	make_store(base_sql);
+	assert_int_equal(store_open(&st, path, STORE_WRITE, &err), 0);
+	before = findings_text(st);
+	assert_int_equal(sqlite3_exec(store_db(st), "BEGIN IMMEDIATE", NULL,
+	    NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_undo_record(undo, st, &err), 0);
+	assert_int_equal(sqlite3_exec(store_db(st), "INSERT INTO sweep_runs"
+	    "(id, started_at, rules_version) VALUES ('run-s', '2024-01-01', "
+	    "'1')", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(store_db(st), sweep_writes[0], NULL,
+	    NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_undo_take(undo, &err), 0);
+	assert_int_equal(sqlite3_exec(store_db(st), "COMMIT", NULL, NULL,
+	    NULL), SQLITE_OK);
+	store_undo_committed(undo);
+	after = findings_text(st);
+	assert_string_not_equal(after, before);
+	assert_int_equal(store_undo_ids(&ids, undo, "conflicts",
+	    "conflict_members", 0), 0);
+	assert_int_equal(ids.n, 2);     /* c2 and c3 */
+	store_undo_ids_free(&ids);
+	size = store_undo_size(undo);
+	assert_true(size > 0);
+
+	store_undo_stow(undo);
+	store_undo_stow(undo);          /* once stowed, nothing more */
+	assert_int_equal(store_undo_size(undo), size);
+	assert_int_equal(store_undo_ids(&ids, undo, "conflicts",
+	    "conflict_members", 0), -1);
+	store_undo_ids_free(&ids);
+	free(after);
+	after = findings_text(st);      /* stowing changes no row */
+	assert_string_not_equal(after, before);
+	assert_int_equal(store_undo_apply(undo, st, "run-s", &err), 1);
+	assert_int_equal(store_undo_size(undo), 0);
+	free(after);
+	after = findings_text(st);
+	assert_string_equal(after, before);
+	free(after);
+	free(before);
+	store_undo_free(undo);
+	store_close(st);
+	unlink(path);
+}
+
 /*
  * A sweep's writes folded again over the digest taken before them
  * (facts_digest_swept) give the digest taken whole after them: every
@@ -1581,6 +1667,7 @@ main(void)
 		cmocka_unit_test(test_check_kept_by_rowid),
 		cmocka_unit_test(test_digest_parallel),
 		cmocka_unit_test(test_digest_swept),
+		cmocka_unit_test(test_undo_stow),
 		cmocka_unit_test(test_clock_parallel),
 		cmocka_unit_test(test_digest_then),
 		cmocka_unit_test(test_store_parallel),
