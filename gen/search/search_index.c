@@ -699,6 +699,109 @@ search_doc_cmp(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* Whether a sorts before b (search_doc_cmp). */
+static int
+key_before(const struct doc_key *a, const struct doc_key *b)
+{
+	if (a->want != b->want)
+		return a->want < b->want;
+	if (a->h != b->h)
+		return a->h < b->h;
+	return a->i < b->i;
+}
+
+static void
+key_swap(struct doc_key *a, struct doc_key *b)
+{
+	struct doc_key t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* k[at] sifted down the max-heap k[0..n). */
+static void
+key_sift(struct doc_key *k, size_t at, size_t n)
+{
+	for (size_t c; (c = 2 * at + 1) < n; at = c) {
+		if (c + 1 < n && key_before(&k[c], &k[c + 1]))
+			c++;
+		if (!key_before(&k[at], &k[c]))
+			return;
+		key_swap(&k[at], &k[c]);
+	}
+}
+
+/* k[0..n) by heapsort. */
+static void
+key_heapsort(struct doc_key *k, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		key_sift(k, i, n);
+	for (size_t end = n; end > 1; end--) {
+		key_swap(&k[0], &k[end - 1]);
+		key_sift(k, 0, end - 1);
+	}
+}
+
+/* Hoare's partition of k[0..n), n > 2, around the median of its first,
+ * middle and last keys: k[0..j] all before k[j+1..n). Returns j + 1
+ * (0 < j + 1 < n: the keys are distinct). */
+static size_t
+key_partition(struct doc_key *k, size_t n)
+{
+	size_t m = n / 2, i = 0, j = n - 1;
+	struct doc_key p;
+
+	if (key_before(&k[m], &k[0]))
+		key_swap(&k[m], &k[0]);
+	if (key_before(&k[n - 1], &k[m])) {
+		key_swap(&k[n - 1], &k[m]);
+		if (key_before(&k[m], &k[0]))
+			key_swap(&k[m], &k[0]);
+	}
+	p = k[m];
+	for (;;) {
+		while (key_before(&k[i], &p))
+			i++;
+		while (key_before(&p, &k[j]))
+			j--;
+		if (i >= j)
+			return j + 1;
+		key_swap(&k[i], &k[j]);
+		i++;
+		j--;
+	}
+}
+
+void
+search_doc_sort(struct doc_key *k, size_t n, unsigned depth)
+{
+	while (n > 16) {
+		size_t cut;
+
+		if (depth == 0) {
+			key_heapsort(k, n);
+			return;
+		}
+		depth--;
+		cut = key_partition(k, n);
+		/* The smaller side by recursion, the larger in the loop:
+		 * the stack stays within log2(n) frames. */
+		if (cut < n - cut) {
+			search_doc_sort(k, cut, depth);
+			k += cut;
+			n -= cut;
+		} else {
+			search_doc_sort(k + cut, n - cut, depth);
+			n = cut;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && key_before(&k[j], &k[j - 1]); j--)
+			key_swap(&k[j], &k[j - 1]);
+}
+
 void
 search_ask_slots(struct search_index *x, const uint32_t *ord, size_t n,
     unsigned ring_bits)
@@ -736,8 +839,8 @@ search_kind_keys(struct search_index *x, int k, unsigned ring_bits,
 	for (size_t i = 0; i < *n; i++)
 		key[i] = (struct doc_key){ x->docs[ord[i]].num,
 		    x->docs[ord[i]].h, ord[i] };
-	qsort(key, *n, sizeof(*key), search_doc_cmp);
 	free(ord);
+	search_doc_sort(key, *n, 2 * search_kind_bits(*n));
 	return key;
 }
 

@@ -141,6 +141,16 @@ struct doc_key {
 int search_doc_cmp(const void *a, const void *b);
 
 /*
+ * Sort k[0..n) by search_doc_cmp, in place: glibc's qsort sorts through
+ * a copy as large as the array (24 MB at 1M facts, beside the index's
+ * own documents at the build's peak). Quicksort, heapsort past depth
+ * levels (0: heapsort alone, for the tests; search_kind_keys gives
+ * twice the bits of n). The order is total (i differs), so the result
+ * is qsort's.
+ */
+void search_doc_sort(struct doc_key *k, size_t n, unsigned depth);
+
+/*
  * The slot each document of x at ord[0..n) (all of one kind) asks for,
  * into its num: its project's place on the kind's ring of ring_bits
  * bits, plus the low bits of its own hash, search_window_bits of its

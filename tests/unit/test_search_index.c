@@ -882,6 +882,54 @@ test_spill_unnamed_closed_on_exec(void **state)
 	assert_int_equal(s.fd, -1);
 }
 
+/*
+ * search_doc_sort gives qsort's order with search_doc_cmp (a total
+ * order): on random keys with many equal slots and hashes (ties left
+ * to i), on sorted, reversed and all-equal-slot input, at every size
+ * around the insertion sort's cut, by quicksort and by heapsort alone
+ * (depth 0), and by a quicksort cut short after a level or two.
+ */
+static void
+test_doc_sort_is_qsort(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 16, 17, 18, 33, 1000,
+	    4099 };
+	static const unsigned depths[] = { 0, 1, 2, 64 };
+	unsigned long seed = 20261130;
+
+	(void)state;
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); z++)
+		for (int shape = 0; shape < 4; shape++)
+			for (size_t d = 0; d < sizeof(depths) /
+			    sizeof(*depths); d++) {
+		size_t n = sizes[z];
+		struct doc_key *a = xcalloc(n + 1, sizeof(*a));
+		struct doc_key *b = xcalloc(n + 1, sizeof(*b));
+
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			a[i].want = shape == 3 ? 7 : (seed >> 33) % 50;
+			a[i].h = (seed >> 20) % 3;
+			a[i].i = (uint32_t)(n - i);
+			if (shape == 1 || shape == 2) {
+				a[i].want = shape == 1 ? i : n - i;
+				a[i].h = 0;
+			}
+		}
+		memcpy(b, a, n * sizeof(*a));
+		if (n > 0)
+			qsort(b, n, sizeof(*b), search_doc_cmp);
+		search_doc_sort(a, n, depths[d]);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(a[i].want, b[i].want);
+			assert_int_equal(a[i].h, b[i].h);
+			assert_int_equal(a[i].i, b[i].i);
+		}
+		free(a);
+		free(b);
+	}
+}
+
 int
 main(void)
 {
@@ -900,6 +948,7 @@ main(void)
 		cmocka_unit_test(test_update_other_key),
 		cmocka_unit_test(test_docs_round_trip),
 		cmocka_unit_test(test_held_out),
+		cmocka_unit_test(test_doc_sort_is_qsort),
 		cmocka_unit_test(test_spill_unnamed_closed_on_exec),
 	};
 
