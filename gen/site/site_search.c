@@ -4,12 +4,15 @@
  * Every project's documents go in together: its conflicts, its checks,
  * its facts (the index's bytes do not depend on the order). A build
  * that has the last build's record keeps, for each project, the
- * documents it indexed in the user's cache (core/sys/cache.h), named
- * by the project's unit digest (page.h's page_units: its rows and the
+ * documents it indexed in the user's cache (core/sys/cache.h), found by
+ * the project's unit digest (page.h's page_units: its rows and the
  * site's inputs) and the search key (the render's key and the rules'
- * labels). The next build, when the record says which projects changed,
+ * labels): a whole index all of them in one pack (search_pack.h: a file,
+ * not 100,000), an update those of the projects it changed in an entry
+ * each. The next build, when the record says which projects changed,
  * reads those projects' documents now, their documents then from the
- * cache, and updates the index the last build wrote
+ * cache (an entry of their own, else the pack), and updates the index
+ * the last build wrote
  * (search_index_update): a one-fact change costs its project, not the
  * store. Whatever it cannot update (a cache entry missing, a kind's ring
  * that grows, a common word's sample that changes size, two projects'
@@ -22,6 +25,7 @@
 
 #include "search/search_index.h"
 #include "site/items.h"
+#include "search/search_pack.h"
 #include "site/site_conflicts.h"
 #include "site/site_search.h"
 #include "sys/cache.h"
@@ -283,6 +287,7 @@ struct search_run {
 	const struct page_ctx *pc;
 	struct page_ctx own;            /* the writer search_put writes to */
 	char key[17];
+	struct pack_names names;        /* the packs of the units' sets */
 };
 
 /* Project p's own page as a document of x (issue 69): its name the
@@ -430,10 +435,26 @@ docs_key(strbuf *sb, const struct search_run *sr, const char *path,
 	strbuf_printf(sb, "search docs\n%s\n%s\n%s", path, hex, sr->key);
 }
 
-/* Keep s, unit u's documents now, for the next build, in the cache's
- * directory dfd (cache_kind_open's, opened once a run: -1 none), and
- * forget those of the last (their digest was another). The key names
- * the documents (their unit's digest), so one kept already stays. */
+/* Forget unit u's documents of the last build kept in an entry of
+ * their own (an update's), when their digest was another. */
+static void
+docs_forget(const struct search_run *sr, const struct page_unit *u)
+{
+	strbuf key;
+
+	if (u->prev[0] == '\0' || strcmp(u->prev, u->hex) == 0)
+		return;
+	strbuf_init(&key);
+	docs_key(&key, sr, u->path, u->prev);
+	cache_drop(DOCS_KIND, key.data, key.len);
+	strbuf_free(&key);
+}
+
+/* Keep s, unit u's documents now, for the next build in an entry of
+ * their own in the cache's directory dfd (cache_kind_open's, opened
+ * once a run: -1 none), and forget those of the last (docs_forget).
+ * The key names the documents (their unit's digest), so one kept
+ * already stays. */
 static void
 docs_keep(const struct search_run *sr, int dfd, const struct page_unit *u,
     const strbuf *s)
@@ -445,11 +466,8 @@ docs_keep(const struct search_run *sr, int dfd, const struct page_unit *u,
 		docs_key(&key, sr, u->path, u->hex);
 		cache_put_new(dfd, key.data, key.len, s->data, s->len);
 	}
-	if (u->prev[0] != '\0' && strcmp(u->prev, u->hex) != 0) {
-		docs_key(&key, sr, u->path, u->prev);
-		cache_drop(DOCS_KIND, key.data, key.len);
-	}
 	strbuf_free(&key);
+	docs_forget(sr, u);
 }
 
 /* The unit of each project of the model (NULL: none) among u[0..n). */
@@ -465,18 +483,19 @@ units_by_project(const struct page_unit *u, size_t n, size_t np)
 }
 
 /* What a whole index is made with: the index, each project's unit
- * (NULL: none), the text kept of one, the cache's directory (-1:
+ * (NULL: none), the text kept of one, the pack it goes in (NULL:
  * none). */
 struct whole {
 	const struct search_run *sr;
 	struct search_index *x;
 	const struct page_unit **by;
 	strbuf state;
-	int dfd;
+	struct pack_writer *pack;
 };
 
 /* Project p's documents (its facts f) into w's index, and kept for the
- * next build when it has a unit. Returns 0 or < 0 with err set. */
+ * next build in w's pack when it has a unit (its entry of its own of
+ * the last build forgotten). Returns 0 or < 0 with err set. */
 static int
 whole_project(struct whole *w, size_t p, const struct project_facts *f,
     mirror_error *err)
@@ -486,8 +505,11 @@ whole_project(struct whole *w, size_t p, const struct project_facts *f,
 
 	strbuf_reset(&w->state);
 	rc = project_docs(&s, w->sr, (long)p, f, err);
-	if (rc == 0 && w->by[p] != NULL)
-		docs_keep(w->sr, w->dfd, w->by[p], &w->state);
+	if (rc == 0 && w->by[p] != NULL) {
+		pack_add(w->pack, w->by[p]->path, w->by[p]->hex, w->state.data,
+		    w->state.len);
+		docs_forget(w->sr, w->by[p]);
+	}
 	return rc;
 }
 
@@ -578,8 +600,9 @@ whole_docs(struct whole *w, mirror_error *err)
 }
 
 /* The whole index: every project's documents (whole_docs); each
- * project's kept for the next build when units (n of them) are given.
- * Returns 0 or < 0 with err set. */
+ * project's kept for the next build in one pack (search_pack.h) when
+ * units (n of them) are given, the last build's pack dropped. Returns 0
+ * or < 0 with err set. */
 static int
 search_whole(struct search_run *sr, const struct page_unit *u, size_t n,
     mirror_error *err)
@@ -587,15 +610,17 @@ search_whole(struct search_run *sr, const struct page_unit *u, size_t n,
 	const struct site_model *m = sr->pc->m;
 	struct whole w = { .sr = sr,
 	    .x = search_index_new(search_put, &sr->own),
-	    .by = units_by_project(u, n, m->n_projects),
-	    .dfd = n > 0 ? cache_kind_open(DOCS_KIND) : -1 };
+	    .by = units_by_project(u, n, m->n_projects) };
 	int rc;
 
+	if (n > 0)
+		w.pack = pack_start(DOCS_KIND, &sr->names);
 	index_name(w.x, sr);
 	strbuf_init(&w.state);
 	rc = whole_docs(&w, err);
-	if (w.dfd >= 0)
-		close(w.dfd);
+	pack_end(w.pack, rc == 0);
+	if (rc == 0 && n > 0)
+		pack_retire(DOCS_KIND, &sr->names);
 	if (rc == 0)
 		rc = orphan_docs(&(struct doc_sink){ w.x, NULL }, sr, err);
 	if (rc == 0)
@@ -614,23 +639,31 @@ old_doc(void *arg, const struct search_doc *d, mirror_error *err)
 	return search_index_add(arg, d, err);
 }
 
-/* Unit u's documents as the last build indexed them, from the cache,
- * into old. Returns 0, SEARCH_REBUILD (none kept) or < 0. */
+/* Unit u's documents as the last build indexed them, from the cache
+ * (an entry of their own, an update's; else the pack, opened into pk
+ * at the first need), into old. Returns 0, SEARCH_REBUILD (none kept,
+ * or damaged: a damaged pack is dropped) or < 0. */
 static int
 old_docs(struct search_index *old, const struct search_run *sr,
-    const struct page_unit *u, mirror_error *err)
+    const struct page_unit *u, struct pack_reader *pk, mirror_error *err)
 {
 	strbuf key, text;
-	int rc;
+	int rc, packed = 0;
 
 	strbuf_init(&key);
 	strbuf_init(&text);
 	docs_key(&key, sr, u->path, u->prev);
 	rc = cache_get_text(&text, DOCS_MAX, DOCS_KIND, key.data, key.len);
+	if (rc != 0 && pack_open(pk, DOCS_KIND, &sr->names) == 0) {
+		rc = pack_get(&text, pk, u->path, u->prev);
+		packed = 1;
+	}
 	if (rc == 0)
 		rc = search_docs_each(text.data, text.len, old_doc, old, err);
 	else
 		rc = SEARCH_REBUILD;
+	if (packed && rc == SEARCH_REBUILD)
+		pack_drop(DOCS_KIND, pk);
 	strbuf_free(&key);
 	strbuf_free(&text);
 	return rc;
@@ -702,6 +735,25 @@ changed_reader(struct facts_reader **r, const struct search_run *sr,
 	return rc;
 }
 
+/* After an update from units u[0..n) (state[i] the documents now of
+ * each that changed): those kept in an entry each (docs_keep), and the
+ * last build's pack, opened into pk when no read did, carried to this
+ * build's set (pack_carry), so the next finds it. */
+static void
+update_keep(const struct search_run *sr, const struct page_unit *u,
+    size_t n, const strbuf *state, struct pack_reader *pk)
+{
+	int dfd = cache_kind_open(DOCS_KIND);
+
+	(void)pack_open(pk, DOCS_KIND, &sr->names);
+	pack_carry(DOCS_KIND, &sr->names, pk);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(u[i].prev, u[i].hex) != 0)
+			docs_keep(sr, dfd, &u[i], &state[i]);
+	if (dfd >= 0)
+		close(dfd);
+}
+
 /*
  * The index updated from the units that changed (u[0..n), whose prev
  * and hex differ): their documents now and then. Returns 0,
@@ -718,7 +770,8 @@ search_update(struct search_run *sr, const struct page_unit *u, size_t n,
 	    &sr->own);
 	strbuf *state = xcalloc(n + 1, sizeof(*state));
 	struct search_prev prev = { prev_get, prev_keep, sr };
-	int rc = 0, dfd = -1;
+	struct pack_reader pk = { 0 };
+	int rc = 0;
 
 	struct facts_reader *r = NULL;
 
@@ -733,7 +786,7 @@ search_update(struct search_run *sr, const struct page_unit *u, size_t n,
 		if (strcmp(u[i].prev, u[i].hex) == 0)
 			continue;
 		if (u[i].prev[0] != '\0')
-			rc = old_docs(old, sr, &u[i], err);
+			rc = old_docs(old, sr, &u[i], &pk, err);
 		if (rc != 0 || u[i].project < 0)
 			continue;
 		memset(&f, 0, sizeof(f));
@@ -751,14 +804,10 @@ search_update(struct search_run *sr, const struct page_unit *u, size_t n,
 	if (rc == 0)
 		rc = search_index_update(x, old, &prev, err);
 	if (rc == 0)
-		dfd = cache_kind_open(DOCS_KIND);
-	for (size_t i = 0; i < n; i++) {
-		if (rc == 0 && strcmp(u[i].prev, u[i].hex) != 0)
-			docs_keep(sr, dfd, &u[i], &state[i]);
+		update_keep(sr, u, n, state, &pk);
+	pack_close(&pk);
+	for (size_t i = 0; i < n; i++)
 		strbuf_free(&state[i]);
-	}
-	if (dfd >= 0)
-		close(dfd);
 	free(state);
 	search_index_free(x);
 	search_index_free(old);
@@ -788,6 +837,18 @@ site_search_held_peak(void)
 	return search_held_peak();
 }
 
+/* The packs' names (search_pack.h) of units u[0..n) under key into *pn.
+ * Returns nothing. */
+static void
+units_names(struct pack_names *pn, const char *key, const struct page_unit *u,
+    size_t n)
+{
+	pack_names_start(pn, key);
+	for (size_t i = 0; i < n; i++)
+		pack_names_add(pn, u[i].path, u[i].prev, u[i].hex);
+	pack_names_finish(pn);
+}
+
 int
 search_pages(const struct page_ctx *pc, mirror_error *err)
 {
@@ -806,6 +867,7 @@ search_pages(const struct page_ctx *pc, mirror_error *err)
 	search_key(&sr);
 	if (pc->w->out != NULL && pc->w->record != NULL)
 		known = page_units(&u, &n, pc);
+	units_names(&sr.names, sr.key, u, n);
 	/* An update costs the projects that changed; past an eighth of
 	 * them the whole index costs little more. */
 	rc = SEARCH_REBUILD;

@@ -103,6 +103,67 @@ mirror build --store gen.db --out gfull --no-sweep --quiet
 expect "... and the index is the one a full build writes" \
     diff -r gsite/search gfull/search
 
+# The documents a whole index keeps for the next build's update go in
+# one pack of the user's cache, not a file a project (doc/site.md,
+# "Search": at 100,000 projects the files cost 13% of the build). An
+# update finds a project's documents there, after one update or several;
+# a pack gone or damaged is a whole index of the same bytes. A store of
+# 2,000 one-fact projects (tests/bench/projects_gen.sql).
+new_store pk.db || exit 1
+{ echo "CREATE TEMP TABLE bench_projects(n); INSERT INTO bench_projects VALUES(2000);"
+  cat "$MIRROR_TOP/tests/bench/projects_gen.sql"; } | sqlite3 -bail pk.db >/dev/null
+saved_cache=$MIRROR_CACHE_DIR
+export MIRROR_CACHE_DIR="$T/pcache"
+mirror build --store pk.db --out pk --json --quiet
+entries=$(find pcache/search -type f | wc -l)
+expect "a whole build of 2,000 projects keeps their search documents in one entry ($entries)" \
+    test "$RC" = 0 -a "$entries" = 1
+whole_docs=$(jq .work.search_docs "$T/out")
+
+# pk_step N: project N's fact changed and built into pk (its
+# work.search_docs into docs), then a copy built whole with no cache
+# into pkfull: 0 when both build.
+pk_step() {
+	sql pk.db "UPDATE project_state SET value='$1 cm' WHERE id='s-$1'" &&
+	    mirror build --store pk.db --out pk --json --no-sweep --quiet &&
+	    docs=$(jq .work.search_docs "$T/out") && rm -rf pkfull &&
+	    cp pk.db pkfull.db && MIRROR_CACHE_DIR="$T/nocache" "$MIRROR" \
+	    build --store pkfull.db --out pkfull --no-sweep --quiet
+}
+
+# updated: the last pk_step updated the index (a few documents, not
+# the whole build's) and it is a whole build's.
+updated() {
+	[ "$docs" -lt 10 ] && [ "$whole_docs" -gt 2000 ] &&
+	    diff -r pk/search pkfull/search
+}
+
+# rebuilt: the last pk_step built the index whole, as a whole build.
+rebuilt() {
+	[ "$docs" = "$whole_docs" ] && diff -r pk/search pkfull/search
+}
+pk_step 5
+expect "an update finds the project's documents in the pack: a whole build's index" updated
+pk_step 700 && pk_step 5 && pk_step 1999
+expect "... and after several updates ($docs documents)" updated
+find pcache/search -type f -size +10k -delete
+pk_step 6
+expect "with the pack gone an update builds the index whole, the same bytes" rebuilt
+pk_step 7
+expect "... the next update finds the new pack" updated
+# A byte of project 8's documents in the pack changed.
+pack=$(find pcache/search -type f -size +10k)
+at=$(grep -boa 'projects/p000008' "$pack" | head -1 | cut -d: -f1)
+printf 'X' | dd of="$pack" bs=1 seek=$((at + 60)) conv=notrunc 2>/dev/null
+pk_step 8
+expect "with the pack damaged an update builds the index whole, the same bytes" rebuilt
+truncate -s -100 "$(find pcache/search -type f -size +10k)"
+pk_step 9
+expect "... and with it cut" rebuilt
+expect "the cache holds the last pack and an entry of each project an update changed" \
+    test "$(find pcache/search -type f | wc -l)" -le 5
+export MIRROR_CACHE_DIR="$saved_cache"
+
 links_search() {
 	for p in index.html projects/p06-polisher/index.html keys/index.html \
 	    conflicts/index.html; do
