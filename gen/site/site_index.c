@@ -33,6 +33,7 @@
 #include "sweep/open_trend.h"
 #include "sys/clock.h"
 #include "util/array.h"
+#include "util/hash.h"
 #include "util/jsonwrite.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -1983,13 +1984,15 @@ url_line(strbuf *sb, const struct site_model *m, const char *path)
 
 /*
  * The parts of a sitemap, text[0..parts), as sitemap-1.xml ...
- * sitemap-PARTS.xml, then sitemap.xml, the sitemap index of them.
- * Returns 0 or < 0 with err set.
+ * sitemap-PARTS.xml, the empty ones left out (a urlset lists at least
+ * one URL), then sitemap.xml, the sitemap index of them. Returns 0 or
+ * < 0 with err set.
  */
 static int
 sitemap_parts(const struct page_ctx *pc, const strbuf *text, size_t parts,
     mirror_error *err)
 {
+	const size_t empty = strlen(URLSET_HEAD URLSET_TAIL);
 	strbuf index;
 	int rc = 0;
 
@@ -2002,6 +2005,8 @@ sitemap_parts(const struct page_ctx *pc, const strbuf *text, size_t parts,
 		int len = snprintf(name, sizeof(name), "sitemap-%zu.xml",
 		    k + 1);
 
+		if (text[k].len <= empty)
+			continue;
 		if (len < 0 || (size_t)len >= sizeof(name)) {
 			rc = mirror_fail(err, MIRROR_EIO, "sitemap: part "
 			    "%zu: name too long", k + 1);
@@ -2019,44 +2024,96 @@ sitemap_parts(const struct page_ctx *pc, const strbuf *text, size_t parts,
 	return rc;
 }
 
+/* The most bits of a sitemap's parts (2^SITEMAP_BITS_MAX files). */
+#define SITEMAP_BITS_MAX 16
+
+/* The part of 2^bits that lists path: the low bits of its path's hash,
+ * so a page keeps its part while the count of parts stays. */
+static size_t
+sitemap_part_of(const char *path, unsigned bits)
+{
+	return (size_t)(hash_mix(hash_add_str(MIRROR_HASH_INIT, path)) &
+	    ((UINT64_C(1) << bits) - 1));
+}
+
+/*
+ * The fewest bits b such that, with each listed page of paths[0, n) in
+ * part sitemap_part_of(path, b), no part lists more than lim->urls
+ * pages or holds more than lim->bytes (each page's line, of len[i]
+ * bytes, and the urlset around them); a part of one page may pass the
+ * bytes. SITEMAP_BITS_MAX when none fits. Returns b.
+ */
+static unsigned
+sitemap_bits(const char *const *paths, const size_t *len, size_t n,
+    const struct sitemap_limits *lim)
+{
+	const size_t frame = strlen(URLSET_HEAD URLSET_TAIL);
+
+	for (unsigned b = 0; b < SITEMAP_BITS_MAX; b++) {
+		size_t parts = (size_t)1 << b, *urls, *bytes;
+		int fits = 1;
+
+		urls = xcalloc(parts, sizeof(*urls));
+		bytes = xcalloc(parts, sizeof(*bytes));
+		for (size_t i = 0; i < n && fits; i++) {
+			size_t k;
+
+			if (len[i] == 0)
+				continue;       /* not listed */
+			k = sitemap_part_of(paths[i], b);
+			urls[k]++;
+			bytes[k] += len[i];
+			fits = urls[k] <= lim->urls && (urls[k] == 1 ||
+			    frame + bytes[k] <= lim->bytes);
+		}
+		free(urls);
+		free(bytes);
+		if (fits)
+			return b;
+	}
+	return SITEMAP_BITS_MAX;
+}
+
 /*
  * The sitemap's files as texts, into *out (*parts of them, each a
- * urlset): the listed pages of paths[0, n) in order, a file ending
- * before it would list more than limit pages or hold more than bytes.
- * Returns the texts, the caller's to free.
+ * urlset, some perhaps empty): the listed pages of paths[0, n), each
+ * in the part its path's hash gives among the fewest parts that keep
+ * within lim (sitemap_bits), in path order within a part. So a page
+ * added or removed changes one part, not every one after it, while the
+ * count of parts stays (it doubles past the limits). Returns the
+ * texts, the caller's to free.
  */
 static strbuf *
 sitemap_texts(size_t *parts, const struct site_model *m,
     const char *const *paths, size_t n, const struct sitemap_limits *lim)
 {
-	size_t cap = 1, k = 0, urls = 0;
-	strbuf *text = xcalloc(cap, sizeof(*text)), line;
-	const size_t tail = strlen(URLSET_TAIL);
+	size_t *len = xcalloc(n + 1, sizeof(*len));
+	strbuf *text, line;
+	unsigned bits;
 
 	strbuf_init(&line);
-	strbuf_init(&text[0]);
-	strbuf_puts(&text[0], URLSET_HEAD);
 	for (size_t i = 0; i < n; i++) {
 		if (!listed(paths[i]))
 			continue;
 		strbuf_reset(&line);
 		url_line(&line, m, paths[i]);
-		if (urls > 0 && (urls >= lim->urls ||
-		    text[k].len + line.len + tail > lim->bytes)) {
-			strbuf_puts(&text[k], URLSET_TAIL);
-			if (++k == cap)
-				text = xreallocarray(text, cap *= 2,
-				    sizeof(*text));
-			strbuf_init(&text[k]);
-			strbuf_puts(&text[k], URLSET_HEAD);
-			urls = 0;
-		}
-		strbuf_add(&text[k], line.data, line.len);
-		urls++;
+		len[i] = line.len;
 	}
-	strbuf_puts(&text[k], URLSET_TAIL);
+	bits = sitemap_bits(paths, len, n, lim);
+	*parts = (size_t)1 << bits;
+	text = xcalloc(*parts, sizeof(*text));
+	for (size_t k = 0; k < *parts; k++) {
+		strbuf_init(&text[k]);
+		strbuf_puts(&text[k], URLSET_HEAD);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (len[i] > 0)
+			url_line(&text[sitemap_part_of(paths[i], bits)], m,
+			    paths[i]);
+	for (size_t k = 0; k < *parts; k++)
+		strbuf_puts(&text[k], URLSET_TAIL);
 	strbuf_free(&line);
-	*parts = k + 1;
+	free(len);
 	return text;
 }
 
