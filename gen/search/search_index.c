@@ -686,20 +686,7 @@ search_index_add(struct search_index *x, const struct search_doc *d,
 	return recs_hold(x, err);
 }
 
-/* qsort order of doc_keys: by want, then h, then i. */
-int
-search_doc_cmp(const void *a, const void *b)
-{
-	const struct doc_key *x = a, *y = b;
-
-	if (x->want != y->want)
-		return x->want < y->want ? -1 : 1;
-	if (x->h != y->h)
-		return x->h < y->h ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* Whether a sorts before b (search_doc_cmp). */
+/* Whether a sorts before b: by want, then h, then i (a total order). */
 static int
 key_before(const struct doc_key *a, const struct doc_key *b)
 {
@@ -708,6 +695,15 @@ key_before(const struct doc_key *a, const struct doc_key *b)
 	if (a->h != b->h)
 		return a->h < b->h;
 	return a->i < b->i;
+}
+
+/* qsort order of doc_keys: key_before's, as -1, 0 or 1. */
+int
+search_doc_cmp(const void *a, const void *b)
+{
+	const struct doc_key *x = a, *y = b;
+
+	return key_before(x, y) ? -1 : key_before(y, x);
 }
 
 static void
