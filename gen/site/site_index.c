@@ -2088,16 +2088,18 @@ sitemap_texts(size_t *parts, const struct site_model *m,
     const char *const *paths, size_t n, const struct sitemap_limits *lim)
 {
 	size_t *len = xcalloc(n + 1, sizeof(*len));
-	strbuf *text, line;
+	strbuf *text, lines;
 	unsigned bits;
 
-	strbuf_init(&line);
+	/* Each listed page's line, once, one after another in lines. */
+	strbuf_init(&lines);
 	for (size_t i = 0; i < n; i++) {
+		size_t at = lines.len;
+
 		if (!listed(paths[i]))
 			continue;
-		strbuf_reset(&line);
-		url_line(&line, m, paths[i]);
-		len[i] = line.len;
+		url_line(&lines, m, paths[i]);
+		len[i] = lines.len - at;
 	}
 	bits = sitemap_bits(paths, len, n, lim);
 	*parts = (size_t)1 << bits;
@@ -2106,13 +2108,13 @@ sitemap_texts(size_t *parts, const struct site_model *m,
 		strbuf_init(&text[k]);
 		strbuf_puts(&text[k], URLSET_HEAD);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0, at = 0; i < n; at += len[i], i++)
 		if (len[i] > 0)
-			url_line(&text[sitemap_part_of(paths[i], bits)], m,
-			    paths[i]);
+			strbuf_add(&text[sitemap_part_of(paths[i], bits)],
+			    lines.data + at, len[i]);
 	for (size_t k = 0; k < *parts; k++)
 		strbuf_puts(&text[k], URLSET_TAIL);
-	strbuf_free(&line);
+	strbuf_free(&lines);
 	free(len);
 	return text;
 }
