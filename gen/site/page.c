@@ -1227,7 +1227,7 @@ page_list_kept(const struct page_ctx *pc, const struct page_list_doc *d)
 	strbuf_puts(&path, d->folder);
 	page_list_file(&path, d->l->base, d->k);
 	kept = page_kept(pc, &(const struct page_doc){ .path = path.data,
-	    .digest = d->digest });
+	    .digest = d->digest, .html_only = d->html_only });
 	strbuf_free(&path);
 	return kept;
 }
@@ -1266,7 +1266,7 @@ page_list_write(const struct page_ctx *pc, const struct page_list_doc *d,
 	json_object_set_new(d->data, "next", page_list_link(l, k + 1));
 	rc = page_write_figures(pc, &(const struct page_doc){ .path =
 	    path.data, .tname = d->tname, .title = title.data, .data =
-	    d->data, .digest = d->digest }, err);
+	    d->data, .digest = d->digest, .html_only = d->html_only }, err);
 	json_decref(d->data);
 	strbuf_free(&path);
 	strbuf_free(&title);

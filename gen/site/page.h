@@ -379,6 +379,8 @@ struct page_list_doc {
 	const char *title;      /* ", page k of N" follows when paged */
 	json_t *data;           /* the page's own keys, its rows among
 	                           them; consumed */
+	int html_only;          /* 1: each page is .html alone, no .md
+	                           twin (struct page_doc's html_only) */
 	const char *digest;     /* the page's digest as its family made it
 	                           (struct page_doc), folding page_list_hash
 	                           with its rows: page_list_kept tells the

@@ -378,6 +378,9 @@ struct list_order {
 	const char *words;      /* "by name" */
 	const char *other;      /* the other order's first page */
 	const char *other_words;
+	int html_only;          /* 1: its pages are HTML alone (by open
+	                           conflicts: it reorders the rows a
+	                           reviewer reads on the list by name) */
 };
 
 /*
@@ -401,10 +404,10 @@ list_page(const struct page_ctx *pc, const struct list_order *o, size_t k,
 	strbuf_printf(&title, "Projects %s", o->words);
 	rc = page_list_write(pc, &(struct page_list_doc){ .l = &o->l, .k = k,
 	    .folder = "projects/", .tname = "projects.md", .title = title.data,
-	    .data = json_pack("{s:o, s:s, s:s, s:s, s:o}", "projects", rows,
-	    "order_words", o->words, "other", o->other, "other_words",
-	    o->other_words, "count_words", item_count((long long)o->l.n,
-	    "project", "projects")) }, err);
+	    .html_only = o->html_only, .data = json_pack("{s:o, s:s, s:s, "
+	    "s:s, s:o}", "projects", rows, "order_words", o->words, "other",
+	    o->other, "other_words", o->other_words, "count_words",
+	    item_count((long long)o->l.n, "project", "projects")) }, err);
 	strbuf_free(&title);
 	return rc;
 }
@@ -425,10 +428,10 @@ list_pages(size_t *pages, const struct page_ctx *pc,
 	const struct list_order o[2] = {
 		{ by_name, { .base = "index", .n = n, .per_page =
 		    PROJECTS_PAGE }, "by name",
-		    "index.conflicts.md", "By open conflicts" },
+		    "index.conflicts.html", "By open conflicts", 0 },
 		{ by_open, { .base = "index.conflicts", .n = n,
 		    .per_page = PROJECTS_PAGE },
-		    "by open conflicts", "index.md", "By name" } };
+		    "by open conflicts", "index.md", "By name", 1 } };
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -2189,17 +2192,19 @@ health(const struct page_ctx *pc, mirror_error *err)
 
 /* The site's .gitattributes: the HTML twins of the Markdown pages (and
  * the pages that are HTML only: the A–Z pages, a finder for browsers
- * whose facts a reviewer reads on their projects' pages, and each
+ * whose facts a reviewer reads on their projects' pages, each
  * project's decision log and subsystems page, which regroup its
- * overview's facts) and the search index's shards are generated (the
+ * overview's facts, and the projects by open conflicts, which reorder
+ * the list by name) and the search index's shards are generated (the
  * pages' digests, api/pages/, stay out of the commit), so git hosts fold them and git
  * diff shows a reviewer the Markdown and JSON alone (issue 59). The
  * shards number the documents: one page more renumbers every posting
  * after it, a rewrite no reviewer reads. */
 static const char gitattributes[] =
     "# Written by mirror. Each .html page is the twin of its .md page\n"
-    "# (keys/, the A-Z finder, and each project's decisions and\n"
-    "# subsystems pages are HTML only), search/*.js is the search\n"
+    "# (keys/, the A-Z finder, each project's decisions and subsystems\n"
+    "# pages and the projects by open conflicts, projects/\n"
+    "# index.conflicts*, are HTML only), search/*.js is the search\n"
     "# index, changes.xml is the feed of changes.md, feed.xml that of\n"
     "# the conflict and check pages, sitemap*.xml lists the pages, and\n"
     "# api/changes-unaudited.json is what the build keeps of changes\n"

@@ -393,10 +393,12 @@ function expected(rel) {
 }
 
 // The HTML-only pages have no .md twin to compare: the A-Z pages (keys/),
-// a finder for browsers, and a project's decision log and subsystems page,
-// which regroup its overview's facts (null: no twin).
+// a finder for browsers, a project's decision log and subsystems page,
+// which regroup its overview's facts, and the projects by open conflicts,
+// which reorder the list by name (null: no twin).
 const htmlOnly = (rel) => rel.startsWith('keys/') ||
-  /^projects\/[^/]+\/(decisions|subsystems)\.html$/.test(rel);
+  /^projects\/[^/]+\/(decisions|subsystems)\.html$/.test(rel) ||
+  /^projects\/index\.conflicts(\.page-[0-9]+)?\.html$/.test(rel);
 const mdAnchors = (rel) => htmlOnly(rel) ? null : [...fs.readFileSync(
   path.join(site, rel.replace(/\.html$/, '.md')), 'utf8')
   .matchAll(/<a id="([a-z0-9-]+)"><\/a>/g)].map((x) => x[1])

@@ -41,13 +41,22 @@ done
 # project's overview, and their Markdown changed in nearly every commit
 # for no reader. The decision log and the subsystems page regroup the
 # overview's facts: their Markdown repeated each decision or component
-# change in a second and third file of the diff (doc/site.md).
+# change in a second and third file of the diff (doc/site.md). The
+# projects by open conflicts reorder the list by name: its Markdown moved
+# every row between a project's old and new place in the diff.
 expect "every .md page has its .html twin and back, but the HTML-only pages" sh -c '
     cd site && for f in $(find . -name "*.md"); do
         test -f "${f%.md}.html" || exit 1; done &&
     for f in $(find . -name "*.html" ! -path "./keys/*" \
-        ! -path "./projects/*/decisions.html" ! -path "./projects/*/subsystems.html"); do
+        ! -path "./projects/*/decisions.html" ! -path "./projects/*/subsystems.html" \
+        ! -path "./projects/index.conflicts*.html"); do
         test -f "${f%.html}.md" || exit 1; done'
+expect "the projects by open conflicts are HTML only, and no page links their .md" sh -c "
+    test -s site/projects/index.conflicts.html &&
+    test -z \"\$(find site/projects -name 'index.conflicts*.md')\" &&
+    ! grep -q 'This page as Markdown' site/projects/index.conflicts.html &&
+    ! grep -rq 'index\\.conflicts[a-z0-9.-]*\\.md' site --include='*.md' --include='*.html' &&
+    grep -qF '[By open conflicts](index.conflicts.html)' site/projects/index.md"
 expect "the A-Z pages are HTML only: keys/ holds no .md, and no page links one" sh -c "
     test -s site/keys/index.html && test -z \"\$(find site/keys -name '*.md')\" &&
     ! grep -q 'This page as Markdown' site/keys/index.html &&

@@ -41,11 +41,12 @@ rec() { cat site/api/pages/*.tsv; }
 mirror build --store s.db --out site --quiet
 expect "the first build succeeds" test "$RC" = 0
 
-# Every page (its .md twin; an HTML-only page, an A-Z page or a
-# project's decision log or subsystems page, its .html) and every JSON
-# file but the stamp, once.
+# Every page (its .md twin; an HTML-only page, an A-Z page, a project's
+# decision log or subsystems page or the projects by open conflicts, its
+# .html) and every JSON file but the stamp, once.
 units=$(cd site && { find . -name '*.md' -o -path './keys/*.html' \
-    -o -path './projects/*/decisions.html' -o -path './projects/*/subsystems.html'
+    -o -path './projects/*/decisions.html' -o -path './projects/*/subsystems.html' \
+    -o -path './projects/index.conflicts*.html'
     find api -name '*.json' ! -name build.json; } | wc -l)
 lines=$(rec | grep -v '^#' | grep -vc '/$')
 expect "the record lists every page and JSON file once ($lines of $units)" \

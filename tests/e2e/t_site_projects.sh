@@ -4,9 +4,11 @@
 # projects_gen.sql) with open conflicts in three of them, the index names
 # those three, worst first, and links the list; projects/index.md and on
 # list every project in numeric-aware order by name ("Project 2" before
-# "Project 10"), at most 300 a page, and projects/index.conflicts.md and
-# on by open conflicts, most first; each page links the previous and next
-# and the other order; numbers are right-aligned by the stylesheet and
+# "Project 10"), at most 300 a page, and projects/index.conflicts.html
+# and on by open conflicts, most first, in HTML alone (no Markdown twin:
+# it reorders the rows of the list by name, as the decision log does the
+# overview's); each page links the previous and next and the other order;
+# numbers are right-aligned by the stylesheet and
 # the list pages load assets/sort.js; a one-fact change rewrites only the
 # page of the list its project is on.
 # The promises of doc/site.md, "The projects list".
@@ -54,20 +56,27 @@ check() { python3 - "$@" <<'PY'
 import os, re, sys
 site, case = "site", sys.argv[1]
 def read(p): return open(os.path.join(site, p), encoding="utf-8").read()
-def pages(first):
+def pages(first, link=r"\[next\]\(([^)]*)\)"):
+    """The pages of an order from first on, each (file, text), through
+    its link to the next (Markdown's, or the HTML's)."""
     out, f = [], first
     while f:
         out.append((f, read("projects/" + f)))
-        m = re.search(r"\[next\]\(([^)]*)\)", out[-1][1])
+        m = re.search(link, out[-1][1])
         f = m.group(1) if m else None
     return out
-def rows(text): return re.findall(r"^\| \[([^\]]*)\]\([^)]*\) \| (\d+) \|", text, re.M)
-name, worst = pages("index.md"), pages("index.conflicts.md")
+def rows(text):
+    if text.startswith("<!"):
+        return re.findall(r'<tr>\n<td><a href="[^"]*">([^<]*)</a></td>\n<td>(\d+)</td>', text)
+    return re.findall(r"^\| \[([^\]]*)\]\([^)]*\) \| (\d+) \|", text, re.M)
+name = pages("index.md")
+worst = pages("index.conflicts.html", r'<a href="([^"]*)">next</a>')
 bad = []
 if case == "paged":
-    files = sorted(f for f in os.listdir(site + "/projects") if f.endswith(".md"))
-    want = ["index.conflicts.md", "index.conflicts.page-2.md",
-            "index.conflicts.page-3.md", "index.md", "index.page-2.md",
+    files = sorted(f for f in os.listdir(site + "/projects") if "." in f)
+    want = ["index.conflicts.html", "index.conflicts.page-2.html",
+            "index.conflicts.page-3.html", "index.html", "index.md",
+            "index.page-2.html", "index.page-2.md", "index.page-3.html",
             "index.page-3.md"]
     if files != want: bad.append("pages %r" % files)
     for order in (name, worst):
@@ -83,24 +92,35 @@ elif case == "by-conflicts":
     rest = [("Project %d" % i, 0) for i in range(650) if i not in (7, 100, 640)]
     if got != want + rest: bad.append("order %r" % got[:6])
 elif case == "links":
-    for order, other in ((name, "index.conflicts.md"), (worst, "index.md")):
-        for k, (f, t) in enumerate(order):
-            prev = re.search(r"\[previous\]\(([^)]*)\)", t)
-            if (prev.group(1) if prev else None) != (order[k - 1][0] if k else None):
-                bad.append("%s: previous %r" % (f, prev and prev.group(1)))
-            if "(%s)" % other not in t or "[Index](../index.md)" not in t:
-                bad.append("%s: no link to the other order or the index" % f)
-            for target in re.findall(r"\]\(([^)#]*\.md)", t):
-                for ext in (".md", ".html"):
-                    p = "projects/" + target[:-3] + ext
-                    if not os.path.exists(os.path.join(site, p)):
-                        bad.append("%s: %s missing" % (f, p))
+    for k, (f, t) in enumerate(name):
+        prev = re.search(r"\[previous\]\(([^)]*)\)", t)
+        if (prev.group(1) if prev else None) != (name[k - 1][0] if k else None):
+            bad.append("%s: previous %r" % (f, prev and prev.group(1)))
+        if "(index.conflicts.html)" not in t or "[Index](../index.md)" not in t:
+            bad.append("%s: no link to the other order or the index" % f)
+        for target in re.findall(r"\]\(([^)#]*\.(?:md|html))", t):
+            exts = (".md", ".html") if target.endswith(".md") else ("",)
+            for ext in exts:
+                p = "projects/" + (target[:-3] + ext if ext else target)
+                if not os.path.exists(os.path.join(site, p)):
+                    bad.append("%s: %s missing" % (f, p))
+    for k, (f, t) in enumerate(worst):
+        prev = re.search(r'<a href="([^"]*)">previous</a>', t)
+        if (prev.group(1) if prev else None) != (worst[k - 1][0] if k else None):
+            bad.append("%s: previous %r" % (f, prev and prev.group(1)))
+        if '<a href="index.html">By name</a>' not in t or \
+                '<a href="../index.html">Index</a>' not in t:
+            bad.append("%s: no link to the other order or the index" % f)
+        if ".md" in t: bad.append("%s: links Markdown" % f)
+        for target in re.findall(r'href="([^"#:]+\.html)', t):
+            if not os.path.exists(os.path.join(site, "projects", target)):
+                bad.append("%s: %s missing" % (f, target))
 elif case == "home":
     index = read("index.md")
     table = re.findall(r"^\| \[([^\]]*)\]\(projects/", index, re.M)
     if table != ["Project 7", "Project 640", "Project 100"]:
         bad.append("where to look first: %r" % table)
-    if "(projects/index.md)" not in index or "(projects/index.conflicts.md)" not in index:
+    if "(projects/index.md)" not in index or "(projects/index.conflicts.html)" not in index:
         bad.append("no link to the list")
     if "Project 649" in index or "Project 649" in read("index.html"):
         bad.append("the index lists every project")
@@ -139,8 +159,11 @@ expect "the same store gives the same list, byte for byte" \
 # A one-fact change in Project 500 (page 2 of both orders): its latest
 # change moves; the other pages keep their files.
 inodes() { stat -c %i site/projects/index.md site/projects/index.page-3.md \
-    site/projects/index.conflicts.md site/projects/index.conflicts.page-3.md; }
+    site/projects/index.conflicts.html \
+    site/projects/index.conflicts.page-3.html; }
 before=$(inodes)
+# What an older build left: the ranking's Markdown twin.
+cp site/projects/index.md site/projects/index.conflicts.md
 cp site/projects/index.page-2.md page2.before
 sql p.db "UPDATE project_state SET value = '7 mm', updated_at =
     '2025-03-01 00:00:00' WHERE id = 's-500'"
@@ -150,3 +173,5 @@ expect "a one-fact change rewrites the page its project is on" sh -c '
     grep -q "^| \[Project 500\](p000500/index.md) | 0 | 0 | 0 | 2025-03-01 |" \
         site/projects/index.page-2.md'
 expect "... and keeps the pages of the list it is not on" test "$(inodes)" = "$before"
+expect "... and leaves no Markdown twin of the ranking an older build wrote" \
+    test ! -e site/projects/index.conflicts.md

@@ -4,9 +4,10 @@
 From api/conflicts/projects/*.json it takes every OPEN conflict and its
 members.
 Then, on every HTML page and its Markdown twin (the A-Z pages, keys/,
-a finder for browsers, and each project's decision log and subsystems
-page, which regroup its overview's facts, are HTML only, with no twin to
-compare):
+a finder for browsers, each project's decision log and subsystems
+page, which regroup its overview's facts, and the projects by open
+conflicts, which reorder the list by name, are HTML only, with no twin
+to compare):
   - every marker (a.disputed in HTML, a "[⚠ disputed](...conflicts/X.md)"
     link in Markdown) sits in the element of a fact (li or tr id / the
     list item's or table row's leading anchor) that is a member of that open conflict,
@@ -83,7 +84,8 @@ for d, _, files in os.walk(site):
         md = set()
         mdpath = path[:-5] + ".md"
         if rel.startswith("keys/") or re.match(
-                r"projects/[^/]+/(decisions|subsystems)$", rel):
+                r"projects/([^/]+/(decisions|subsystems)|index\.conflicts"
+                r"(\.page-[0-9]+)?)$", rel):
             if os.path.exists(mdpath):
                 bad.append(f"{rel}.md: an HTML-only page has a Markdown twin")
             continue
