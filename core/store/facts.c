@@ -2411,7 +2411,7 @@ struct names_reader {
 	where("s") "UNION ALL SELECT e.name, " CANON("e") ", 2, e.id, " \
 	"e.entity_type, e.status, NULL, e.properties, e.description FROM " \
 	"main.entities e" JOIN_ALIAS("e") where("e") ") ORDER BY " \
-	"mirror_key(n, ?1), p, l, i"
+	"mirror_key(n, ?1), p COLLATE mirror_natural, l, i"
 #define NAMES_ALL(t) ""
 #define NAMES_OF(t) "WHERE " CANON(t) " IN (SELECT value FROM " \
 	"json_each(?2)) "

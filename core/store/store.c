@@ -26,6 +26,7 @@
 #include "sys/work.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* The contract's DDL, generated at build time from core/store/store-schema.sql. */
@@ -1143,10 +1144,20 @@ sql_mirror_key(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	strbuf_free(&sb);
 }
 
+/* SQL collation mirror_natural: text_natural_cmp's order (util/text.h),
+ * numbers as numbers, so a query sorts project ids as the pages list
+ * them ("p2" before "p10"). */
+static int
+sql_natural(void *arg, int na, const void *a, int nb, const void *b)
+{
+	(void)arg;
+	return text_natural_cmp(a, (size_t)na, b, (size_t)nb);
+}
+
 /*
  * Open st->db on st->path with flags and configure it (extended codes,
- * busy timeout, the query budget, mirror_ts, mirror_key), then read the
- * header.
+ * busy timeout, the query budget, mirror_ts, mirror_key,
+ * mirror_natural), then read the header.
  * Returns the SQLite code of the first failure, or SQLITE_OK.
  */
 static int
@@ -1168,6 +1179,9 @@ store_connect(mirror_store *st, int flags)
 		rc = sqlite3_create_function(st->db, "mirror_key", 2,
 		    SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
 		    NULL, sql_mirror_key, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_collation_v2(st->db, "mirror_natural",
+		    SQLITE_UTF8, NULL, sql_natural, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	rc = sqlite3_exec(st->db, "SELECT count(*) FROM main.sqlite_schema",

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "util/text.h"
 #include "util/utf8.h"
@@ -214,4 +215,63 @@ text_real(char *buf, size_t size, double v)
 		return len;
 	n = snprintf(buf, size, "%.15g", v);
 	return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
+}
+
+/* The length of the run of digits at s (before end), *sig set to its
+ * first digit that is not a leading zero (the run's end when it is all
+ * zeros). */
+static size_t
+digit_run(const char **sig, const char *s, const char *end)
+{
+	size_t n = 0;
+
+	while (s + n < end && s[n] >= '0' && s[n] <= '9')
+		n++;
+	*sig = s;
+	while (*sig < s + n && **sig == '0')
+		(*sig)++;
+	return n;
+}
+
+/* Bytes order of a and b (lengths na, nb), the shorter first on a tie. */
+static int
+bytes_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+	int c = memcmp(a, b, na < nb ? na : nb);
+
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return na < nb ? -1 : na > nb;
+}
+
+int
+text_natural_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+	const char *x = a, *y = b, *ex = a + na, *ey = b + nb;
+
+	while (x < ex && y < ey) {
+		if (*x >= '0' && *x <= '9' && *y >= '0' && *y <= '9') {
+			const char *sx, *sy;
+			size_t nx = digit_run(&sx, x, ex);
+			size_t ny = digit_run(&sy, y, ey);
+			size_t lx = (size_t)(x + nx - sx);
+			size_t ly = (size_t)(y + ny - sy);
+			int c;
+
+			if (lx != ly)
+				return lx < ly ? -1 : 1;
+			if ((c = memcmp(sx, sy, lx)) != 0)
+				return c < 0 ? -1 : 1;
+			x += nx;
+			y += ny;
+			continue;
+		}
+		if (*x != *y)
+			return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+		x++;
+		y++;
+	}
+	if (x < ex || y < ey)
+		return x < ex ? 1 : -1;
+	return bytes_cmp(a, na, b, nb);
 }

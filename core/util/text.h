@@ -86,4 +86,15 @@ size_t text_whole(char buf[TEXT_INT_SIZE], double v);
  */
 size_t text_real(char *buf, size_t size, double v);
 
+/*
+ * Numeric-aware order of a (na bytes) and b (nb bytes): runs of digits
+ * compare as the numbers they write ("p2" before "p10", "Project 2"
+ * before "Project 10"), everything else byte by byte, a text before
+ * any longer one it begins; texts equal so ("p07", "p7") fall back to
+ * their bytes, so the order is total. Returns < 0, 0 or > 0. The one
+ * order of the projects list and of the A-Z's projects (SQL collation
+ * mirror_natural, core/store/store.c).
+ */
+int text_natural_cmp(const char *a, size_t na, const char *b, size_t nb);
+
 #endif

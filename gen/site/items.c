@@ -878,48 +878,8 @@ item_api_rel(const struct fact_rel *r)
 	return item_must(jb_done(&b), "relationships row", r->id);
 }
 
-/* The length of the run of digits at s, *sig set to its first digit
- * that is not a leading zero (the run's end when it is all zeros). */
-static size_t
-digit_run(const char **sig, const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] >= '0' && s[n] <= '9')
-		n++;
-	*sig = s;
-	while (*sig < s + n && **sig == '0')
-		(*sig)++;
-	return n;
-}
-
 int
 item_name_cmp(const char *a, const char *b)
 {
-	const char *x = a, *y = b;
-
-	while (*x != '\0' && *y != '\0') {
-		if (*x >= '0' && *x <= '9' && *y >= '0' && *y <= '9') {
-			const char *sx, *sy;
-			size_t nx = digit_run(&sx, x), ny = digit_run(&sy, y);
-			size_t lx = (size_t)(x + nx - sx);
-			size_t ly = (size_t)(y + ny - sy);
-			int c;
-
-			if (lx != ly)
-				return lx < ly ? -1 : 1;
-			if ((c = memcmp(sx, sy, lx)) != 0)
-				return c;
-			x += nx;
-			y += ny;
-			continue;
-		}
-		if (*x != *y)
-			return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
-		x++;
-		y++;
-	}
-	if (*x != *y)
-		return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
-	return strcmp(a, b);
+	return text_natural_cmp(a, strlen(a), b, strlen(b));
 }

@@ -899,7 +899,8 @@ order_first(const struct toc_page *p)
 
 /*
  * The store's order of two rows (facts_names_open: atoz_key as bytes,
- * then project, layer, id): < 0, 0 or > 0, as a and b compare.
+ * then project numbers as numbers (mirror_natural: "p2" before "p10"),
+ * layer, id): < 0, 0 or > 0, as a and b compare.
  */
 static int
 order_cmp(const struct row_order *a, const struct row_order *b)
@@ -917,8 +918,8 @@ order_cmp(const struct row_order *a, const struct row_order *b)
 		if (u == 0)
 			break;
 	}
-	if ((c = strcmp(a->name, b->name)) != 0 || (c = strcmp(a->project,
-	    b->project)) != 0)
+	if ((c = strcmp(a->name, b->name)) != 0 || (c = item_name_cmp(
+	    a->project, b->project)) != 0)
 		return c;
 	if (a->l != b->l)
 		return a->l < b->l ? -1 : 1;
@@ -1756,7 +1757,9 @@ page_start(struct atoz_page *pg, const struct page_ctx *pc,
 	held_reset(pg);
 	/* What every page shows alike; a change of the code that makes
 	 * them changes the tag. */
-	page_hash_str(pg->base, "atoz page 1");
+	/* 2: a name's projects in mirror_natural's order; the pages and
+	 * the kept rows of an older build are not merged into it. */
+	page_hash_str(pg->base, "atoz page 2");
 	page_hash_int(pg->base, ATOZ_PAGE);
 	page_hash_int(pg->base, ATOZ_VALUE);
 	page_hash_str(pg->base, pc->m->title);

@@ -186,6 +186,16 @@ expect "example: a name carried by several facts lists each (mass: 4 facts), its
     sh -c "grep '^<li><strong>mass</strong>' site/keys/m.html | grep -o 'href=\"../projects/' | wc -l | grep -qx 4 &&
     grep '^<li><strong>mass</strong> (entity, parameter): <a ' site/keys/m.html |
     grep -q '#entity-[a-z0-9-]*\">4.82 kg</a> <a class=\"disputed\" href=\"../conflicts/[a-z0-9-]*.html\"[^>]*>⚠ disputed</a> (P05 Interferometer)'"
+# A name's facts in the order of their projects, numbers as numbers:
+# the bench store's ids p0 ... p49 are not zero-padded, and bytes would
+# list p1, p10, p11 ... p19, p2.
+expect "bench10k: an A–Z name lists its projects numbers as numbers (Project 2 before Project 10)" \
+    python3 -c '
+import re, sys
+line = [l for l in open("bench10k/keys/k.html", encoding="utf-8")
+        if l.startswith("<li><strong>key_0</strong>")][0]
+got = [int(n) for n in re.findall(r"\(Project ([0-9]+)\)", line)]
+sys.exit(0 if len(got) > 20 and got == sorted(got) else 1)'
 expect "example: no link's text on the A–Z pages repeats its name ('mass: 4.82 kg')" \
     sh -c "! grep -q '>mass: ' site/keys/m.html"
 expect "example: a fact of no value links '(empty)', never an empty link" \

@@ -20,6 +20,7 @@
 #include <jemalloc/jemalloc.h>
 #endif
 
+#include "site/items.h"
 #include "store/store.h"
 #include "sys/clock.h"
 #include "util/array.h"
@@ -240,6 +241,41 @@ test_text_numbers(void **state)
 	assert_int_equal(text_real(buf, 3, 12345.0), 0);
 	assert_int_equal(text_real(buf, 4, 0.5), 3);
 	assert_string_equal(buf, "0.5");
+}
+
+/* text_natural_cmp: numbers as numbers, a total order (a tie of
+ * value falls back to the bytes), read within the lengths given. */
+static void
+test_text_natural_order(void **state)
+{
+	/* In order: each sorts strictly before the next. */
+	static const char *const v[] = { "", "0", "00", "01", "1", "2",
+	    "9", "010", "10", "99", "100", "a", "p", "p0", "p1", "p2",
+	    "p9", "p010", "p10", "p11", "p19", "p20", "p100",
+	    "p100a", "p100b", "p101", "pa", "q1" };
+	const size_t n = sizeof(v) / sizeof(v[0]);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			int c = text_natural_cmp(v[i], strlen(v[i]), v[j],
+			    strlen(v[j]));
+
+			if (i < j)
+				assert_true(c < 0);
+			else if (i > j)
+				assert_true(c > 0);
+			else
+				assert_int_equal(c, 0);
+		}
+	/* The lengths bound the read: "p10" cut to "p1" is "p1". */
+	assert_int_equal(text_natural_cmp("p10", 2, "p1", 2), 0);
+	assert_true(text_natural_cmp("p10", 2, "p2", 2) < 0);
+	assert_true(text_natural_cmp("p2x", 2, "p10", 3) < 0);
+	/* item_name_cmp is the same order. */
+	assert_true(item_name_cmp("Project 2", "Project 10") < 0);
+	assert_true(item_name_cmp("Project 07", "Project 7") < 0);
+	assert_int_equal(item_name_cmp("Project 7", "Project 7"), 0);
 }
 
 /* utf8_valid one code point at a time, as utf8_decode reads them. */
@@ -645,6 +681,35 @@ test_store_create_and_aliases(void **state)
 	store_close(st);
 }
 
+/* Every connection has the collation mirror_natural: the A-Z sorts a
+ * name's projects with it (facts_names_open), as text_natural_cmp. */
+static void
+test_store_natural_collation(void **state)
+{
+	static const char *const want[] = { "p1", "p2", "p9", "p010",
+	    "p10", "p11", "p100" };
+	mirror_store *st;
+	mirror_error err;
+	sqlite3_stmt *stmt;
+	size_t k = 0;
+
+	(void)state;
+	assert_int_equal(store_create(dbpath, &err), 0);
+	assert_int_equal(store_open(&st, dbpath, STORE_READ, &err), 0);
+	assert_int_equal(sqlite3_prepare_v2(store_db(st), "SELECT column1 "
+	    "FROM (VALUES ('p10'), ('p100'), ('p2'), ('p010'), ('p1'), "
+	    "('p11'), ('p9')) ORDER BY column1 COLLATE mirror_natural", -1,
+	    &stmt, NULL), SQLITE_OK);
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		assert_true(k < sizeof(want) / sizeof(want[0]));
+		assert_string_equal(sqlite3_column_text(stmt, 0), want[k]);
+		k++;
+	}
+	assert_int_equal(k, sizeof(want) / sizeof(want[0]));
+	sqlite3_finalize(stmt);
+	store_close(st);
+}
+
 /* 7: a store without mirror's tables gains them only when writing. */
 static void
 test_store_write_adds_mirror_tables(void **state)
@@ -989,6 +1054,7 @@ main(void)
 		cmocka_unit_test(test_jsonbuild_row),
 		cmocka_unit_test(test_jsonbuild_row_trim),
 		cmocka_unit_test(test_text_numbers),
+		cmocka_unit_test(test_text_natural_order),
 		cmocka_unit_test(test_xprefault),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_error_one_line),
@@ -1003,6 +1069,8 @@ main(void)
 		cmocka_unit_test(test_array_search),
 		cmocka_unit_test(test_alloc_tune),
 		cmocka_unit_test_setup_teardown(test_store_create_and_aliases,
+		    make_path, drop_path),
+		cmocka_unit_test_setup_teardown(test_store_natural_collation,
 		    make_path, drop_path),
 		cmocka_unit_test_setup_teardown(
 		    test_store_write_adds_mirror_tables, make_path, drop_path),
