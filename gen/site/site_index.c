@@ -2030,24 +2030,31 @@ sitemap_parts(const struct page_ctx *pc, const strbuf *text, size_t parts,
 /* The most bits of a sitemap's parts (2^SITEMAP_BITS_MAX files). */
 #define SITEMAP_BITS_MAX 16
 
-/* The part of 2^bits that lists path: the low bits of its path's hash,
- * so a page keeps its part while the count of parts stays. */
-static size_t
-sitemap_part_of(const char *path, unsigned bits)
+/* The hash of a page's path that names its part (sitemap_part). */
+static uint64_t
+sitemap_hash(const char *path)
 {
-	return (size_t)(hash_mix(hash_add_str(MIRROR_HASH_INIT, path)) &
-	    ((UINT64_C(1) << bits) - 1));
+	return hash_mix(hash_add_str(MIRROR_HASH_INIT, path));
+}
+
+/* The part of 2^bits that lists the page whose path hashes to h
+ * (sitemap_hash): its low bits, so a page keeps its part while the
+ * count of parts stays. */
+static size_t
+sitemap_part(uint64_t h, unsigned bits)
+{
+	return (size_t)(h & ((UINT64_C(1) << bits) - 1));
 }
 
 /*
- * The fewest bits b such that, with each listed page of paths[0, n) in
- * part sitemap_part_of(path, b), no part lists more than lim->urls
- * pages or holds more than lim->bytes (each page's line, of len[i]
- * bytes, and the urlset around them); a part of one page may pass the
- * bytes. SITEMAP_BITS_MAX when none fits. Returns b.
+ * The fewest bits b such that, with each listed page i of n in part
+ * sitemap_part(h[i], b), no part lists more than lim->urls pages or
+ * holds more than lim->bytes (each page's line, of len[i] bytes, 0 for
+ * a page not listed, and the urlset around them); a part of one page
+ * may pass the bytes. SITEMAP_BITS_MAX when none fits. Returns b.
  */
 static unsigned
-sitemap_bits(const char *const *paths, const size_t *len, size_t n,
+sitemap_bits(const uint64_t *h, const size_t *len, size_t n,
     const struct sitemap_limits *lim)
 {
 	const size_t frame = strlen(URLSET_HEAD URLSET_TAIL);
@@ -2063,7 +2070,7 @@ sitemap_bits(const char *const *paths, const size_t *len, size_t n,
 
 			if (len[i] == 0)
 				continue;       /* not listed */
-			k = sitemap_part_of(paths[i], b);
+			k = sitemap_part(h[i], b);
 			urls[k]++;
 			bytes[k] += len[i];
 			fits = urls[k] <= lim->urls && (urls[k] == 1 ||
@@ -2091,10 +2098,12 @@ sitemap_texts(size_t *parts, const struct site_model *m,
     const char *const *paths, size_t n, const struct sitemap_limits *lim)
 {
 	size_t *len = xcalloc(n + 1, sizeof(*len));
+	uint64_t *h = xcalloc(n + 1, sizeof(*h));
 	strbuf *text, lines;
 	unsigned bits;
 
-	/* Each listed page's line, once, one after another in lines. */
+	/* Each listed page's line and hash, once, the lines one after
+	 * another in lines. */
 	strbuf_init(&lines);
 	for (size_t i = 0; i < n; i++) {
 		size_t at = lines.len;
@@ -2103,8 +2112,9 @@ sitemap_texts(size_t *parts, const struct site_model *m,
 			continue;
 		url_line(&lines, m, paths[i]);
 		len[i] = lines.len - at;
+		h[i] = sitemap_hash(paths[i]);
 	}
-	bits = sitemap_bits(paths, len, n, lim);
+	bits = sitemap_bits(h, len, n, lim);
 	*parts = (size_t)1 << bits;
 	text = xcalloc(*parts, sizeof(*text));
 	for (size_t k = 0; k < *parts; k++) {
@@ -2113,12 +2123,13 @@ sitemap_texts(size_t *parts, const struct site_model *m,
 	}
 	for (size_t i = 0, at = 0; i < n; at += len[i], i++)
 		if (len[i] > 0)
-			strbuf_add(&text[sitemap_part_of(paths[i], bits)],
+			strbuf_add(&text[sitemap_part(h[i], bits)],
 			    lines.data + at, len[i]);
 	for (size_t k = 0; k < *parts; k++)
 		strbuf_puts(&text[k], URLSET_TAIL);
 	strbuf_free(&lines);
 	free(len);
+	free(h);
 	return text;
 }
 
