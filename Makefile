@@ -122,8 +122,8 @@ GEN_OBJ  = $(GEN_SRC:%.c=$(BUILD)/%.o)
 # The files with test hooks (doc/development.md "Test hooks"): built a
 # second time with MIRROR_TEST_HOOKS into libmirror-test.a, the unit
 # tests' library; the shipped binary's objects have no hook.
-HOOK_SRC = core/rules/rules_run.c gen/git/history.c gen/output/out_fs.c \
-           gen/output/out_journal.c
+HOOK_SRC = core/rules/rules_run.c core/store/facts.c gen/git/history.c \
+           gen/output/out_fs.c gen/output/out_journal.c
 HOOK_OBJ = $(HOOK_SRC:%.c=$(BUILD)/test-hooks/%.o)
 TEST_LIB_OBJ = $(filter-out $(HOOK_SRC:%.c=$(BUILD)/%.o),$(CORE_OBJ) \
                $(GEN_OBJ)) $(HOOK_OBJ)

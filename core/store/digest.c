@@ -322,6 +322,14 @@ owner_of(struct store_digest *d, sqlite3_stmt *stmt, int i, char k)
 	if (p == NULL)
 		return NULL;
 	key = key_of(p, len);
+	if (k == 'e' && d->lender != NULL) {
+		const struct ent_entry *x = hashtab_get(d->lender->ent, key);
+
+		/* The lender's project, by its id, here: its entry is its
+		 * own, and it goes on folding into it. */
+		return x != NULL ? project_entry(d, x->owner->project,
+		    x->owner->len) : NULL;
+	}
 	if (k == 'e') {
 		struct ent_entry *x = hashtab_get(d->ent, key);
 

@@ -127,6 +127,14 @@ struct store_digest {
 	 * aliases (name to project), each entity's project and row, and
 	 * the projects that show an entity as a far end. */
 	struct hashtab *acc, *alias, *ent, *far;
+	/* Set before folding, on another thread, queries whose owners
+	 * name entities ('e') that another digest registers: their
+	 * projects are looked up in lender's entities, which its
+	 * entities' fold has ended (it reads them and goes on with other
+	 * queries, neither writing them), and taken into this digest by
+	 * their ids. NULL: this digest's own. Far ends ('x') are always
+	 * this digest's own. */
+	const struct store_digest *lender;
 	uint64_t loose_sum, loose_rows, names_sum, names_rows;
 	long long loose_active;         /* counted rows of no project whose
 	                                   flag was true (digest_active) */

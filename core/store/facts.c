@@ -9,6 +9,7 @@
  * build that stops and says why.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1850,13 +1851,59 @@ facts_digest_column(const char *table, const char *column)
 static int clock_memories(struct facts_clock *out, mirror_store *st,
     time_t now, mirror_error *err);
 
+/* Which extra digests a fold takes (fold_extras): every one, the swept
+ * alone, or by what their owners look up: no entity (EXTRAS_PLAIN),
+ * entities that a fold of the entities registered ('e', maybe in
+ * another digest: digest.h's lender), or far ends ('x'), which only the
+ * digest whose edges were folded knows. */
+enum extras_part {
+	EXTRAS_ALL, EXTRAS_SWEPT, EXTRAS_PLAIN, EXTRAS_ENTITY, EXTRAS_FAR
+};
+
 static int fold_extras(struct digest_sum *extra, int *folded,
-    const struct table_fold *f, int swept);
+    const struct table_fold *f, enum extras_part part);
 
 /* The tables a second and a third connection fold at once (digest_store):
  * the entities and the tables whose owners are entities (edges, the
  * extra digests) on one, since they look those up in its digest. */
 static const int entity_tables[] = { T_ENT, T_REL };
+
+#ifdef MIRROR_TEST_HOOKS
+int facts_test_fail_entities;
+#endif
+
+/* Whether the entities' fold beside the caller has registered them
+ * (digest_store): 0 not yet, 1 done, -1 it failed or never ran. */
+struct maps_latch {
+	pthread_mutex_t mu;
+	pthread_cond_t set;
+	int state;
+};
+
+/* Say state into l, once; wake its waiter. */
+static void
+maps_done(struct maps_latch *l, int state)
+{
+	pthread_mutex_lock(&l->mu);
+	if (l->state == 0)
+		l->state = state;
+	pthread_cond_broadcast(&l->set);
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* Wait for l's state: 1 (the entities are registered) or -1. */
+static int
+maps_wait(struct maps_latch *l)
+{
+	int state;
+
+	pthread_mutex_lock(&l->mu);
+	while (l->state == 0)
+		pthread_cond_wait(&l->set, &l->mu);
+	state = l->state;
+	pthread_mutex_unlock(&l->mu);
+	return state;
+}
 
 /* A second connection's share of a digest (digest_store). */
 struct parallel_fold {
@@ -1874,6 +1921,11 @@ struct parallel_fold {
 	struct digest_sum extra[NELEM(extra_digests)];
 	int folded[NELEM(extra_digests)];
 	struct store_parallel *bs;      /* its connection; NULL: none */
+	/* With entities: the caller folds the extra digests that name no
+	 * far end (fold_lent), this one those that do, once maps says
+	 * the entities and edges are folded. */
+	struct maps_latch maps;
+	int taken;                      /* parallel_finish took its folds */
 };
 
 /* The entities' count into d's room for them: one pass over the
@@ -1908,8 +1960,15 @@ fold_parallel(void *arg, mirror_store *st, mirror_error *err)
 		rc = expect_entities(&b->d, st, err);
 	for (size_t i = 0; rc == 0 && i < b->ntables; i++)
 		rc = fold_table(&b->sum[b->tables[i]], &f, b->tables[i]);
+	if (b->entities)
+		maps_done(&b->maps, rc == 0 ? 1 : -1);
 	if (rc == 0 && b->entities)
-		rc = fold_extras(b->extra, b->folded, &f, 0);
+		rc = fold_extras(b->extra, b->folded, &f, EXTRAS_FAR);
+#ifdef MIRROR_TEST_HOOKS
+	if (rc == 0 && b->entities && __atomic_load_n(
+	    &facts_test_fail_entities, __ATOMIC_RELAXED))
+		rc = mirror_fail(err, MIRROR_EIO, "test: the entities fail");
+#endif
 	strbuf_free(&sql);
 	/* The clock here, where the core is this connection's: the build
 	 * would read it on the main thread after the sweep (a pass over
@@ -1923,6 +1982,17 @@ fold_parallel(void *arg, mirror_store *st, mirror_error *err)
 	if (b->then != NULL)
 		b->then(b->arg);
 	return rc;
+}
+
+/* fold_parallel will not run on its thread (store_parallel_start_or):
+ * whoever waits on its entities hears so. */
+static void
+fold_unrun(void *arg)
+{
+	struct parallel_fold *b = arg;
+
+	if (b->entities)
+		maps_done(&b->maps, -1);
 }
 
 /*
@@ -1943,6 +2013,7 @@ parallel_finish(struct parallel_fold *b, struct digest_sum sum[T_N],
 	if (b->bs == NULL)
 		return 0;
 	if (store_parallel_join(b->bs, &rc, &ignored) && rc == 0) {
+		b->taken = 1;
 		digest_merge(d, &b->d);
 		for (size_t i = 0; i < b->ntables; i++)
 			sum[b->tables[i]] = b->sum[b->tables[i]];
@@ -1964,7 +2035,7 @@ parallel_finish(struct parallel_fold *b, struct digest_sum sum[T_N],
 	for (size_t i = 0; f->st != NULL && rc == 0 && i < b->ntables; i++)
 		rc = fold_table(&sum[b->tables[i]], f, b->tables[i]);
 	if (f->st != NULL && rc == 0 && b->entities)
-		rc = fold_extras(extra, folded, f, 0);
+		rc = fold_extras(extra, folded, f, EXTRAS_ALL);
 	return rc;
 }
 
@@ -2013,13 +2084,20 @@ fold_extra(struct digest_sum *sum, const struct table_fold *f, size_t i,
  * Returns 0 or < 0 with f->err set. */
 static int
 fold_extras(struct digest_sum *extra, int *folded, const struct table_fold *f,
-    int swept)
+    enum extras_part part)
 {
 	const struct store_features *ft = store_features(f->st);
 	int rc = 0;
 
 	for (size_t i = 0; rc == 0 && i < NELEM(extra_digests); i++) {
-		if ((swept && !extra_digests[i].swept) || !extra_has(ft, i))
+		const char *owners = extra_digests[i].owners;
+		enum extras_part its = strchr(owners, 'x') != NULL ?
+		    EXTRAS_FAR : strchr(owners, 'e') != NULL ?
+		    EXTRAS_ENTITY : EXTRAS_PLAIN;
+
+		if ((part == EXTRAS_SWEPT && !extra_digests[i].swept) ||
+		    (part >= EXTRAS_PLAIN && its != part) ||
+		    !extra_has(ft, i))
 			continue;
 		rc = fold_extra(&extra[i], f, i, NULL);
 		folded[i] = 1;
@@ -2061,11 +2139,67 @@ sides_start(struct parallel_fold side[2], const struct table_fold *f,
 		side[k].d.keep_rowids = how->rowids;
 		side[k].d.keep_refold = how->rowids;
 	}
+	pthread_mutex_init(&side[1].maps.mu, NULL);
+	pthread_cond_init(&side[1].maps.set, NULL);
 	side[0].then = how->then;
 	side[0].arg = how->arg;
 	side[0].bs = store_parallel_start(st, fold_parallel, &side[0]);
-	side[1].bs = side[0].bs != NULL ? store_parallel_start(st,
-	    fold_parallel, &side[1]) : NULL;
+	side[1].bs = side[0].bs != NULL ? store_parallel_start_or(st,
+	    fold_parallel, fold_unrun, &side[1]) : NULL;
+}
+
+/* The extra digests the caller folds while a third connection folds the
+ * entities (digest_store), apart, into d: its own unless that one fails
+ * (parallel_finish then folds every extra digest in its place). */
+struct lent_fold {
+	struct store_digest d;
+	struct digest_sum extra[NELEM(extra_digests)];
+	int folded[NELEM(extra_digests)];
+};
+
+/*
+ * Into l, as caller says but for its digest: the extra digests whose
+ * owners name no entity at once, and those that name entities ('e')
+ * once side, the entities' fold, has registered them, looked up in its
+ * digest (the lender; digest.h). The far ends' ('x') are side's. So
+ * the caller's core folds what the entities' would fold after them, on
+ * two cores the longest share. Nothing of side's when it failed or never
+ * ran. Returns 0 or < 0 with caller->err set.
+ */
+static int
+fold_lent(struct lent_fold *l, const struct table_fold *caller,
+    struct parallel_fold *side)
+{
+	struct table_fold f = *caller;
+	int rc;
+
+	f.d = &l->d;
+	rc = digest_aliases(&l->d, f.st, f.err);
+	if (rc == 0)
+		rc = fold_extras(l->extra, l->folded, &f, EXTRAS_PLAIN);
+	if (rc == 0 && maps_wait(&side->maps) == 1) {
+		l->d.lender = &side->d;
+		rc = fold_extras(l->extra, l->folded, &f, EXTRAS_ENTITY);
+		l->d.lender = NULL;
+	}
+	return rc;
+}
+
+/* Take l's folds into d and extra, folded, when the entities' fold they
+ * went beside was taken (taken), else drop them; free l. */
+static void
+lent_finish(struct lent_fold *l, struct store_digest *d, int taken,
+    struct digest_sum *extra, int *folded)
+{
+	if (taken) {
+		digest_merge(d, &l->d);
+		for (size_t i = 0; i < NELEM(extra_digests); i++)
+			if (l->folded[i]) {
+				extra[i] = l->extra[i];
+				folded[i] = 1;
+			}
+	}
+	digest_free(&l->d);
 }
 
 /* Chain the extra digests folded (folded[i]) into d->snapshot, in
@@ -2110,6 +2244,7 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	struct digest_sum extra[NELEM(extra_digests)];
 	int folded[NELEM(extra_digests)] = { 0 };
 	struct parallel_fold side[2];
+	struct lent_fold lent;
 	char ts[MIRROR_TS_LEN];
 	strbuf sql;
 	struct table_fold f = { .d = out, .st = st, .ts = ts, .sql = &sql,
@@ -2122,6 +2257,10 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 	out->keep_rowids = rowids;
 	out->keep_refold = rowids;
 	sides_start(side, &f, now, how);
+	memset(&lent, 0, sizeof(lent));
+	digest_init(&lent.d);
+	lent.d.keep_rowids = rowids;
+	lent.d.keep_refold = rowids;
 	strbuf_init(&sql);
 	rc = digest_aliases(out, st, err);
 	if (rc == 0 && side[1].bs == NULL)
@@ -2134,7 +2273,9 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 		    (side[1].bs == NULL || (t != T_ENT && t != T_REL)))
 			rc = fold_table(&sum[t], &f, t);
 	if (rc == 0 && side[1].bs == NULL)
-		rc = fold_extras(extra, folded, &f, 0);
+		rc = fold_extras(extra, folded, &f, EXTRAS_ALL);
+	else if (rc == 0)
+		rc = fold_lent(&lent, &f, &side[1]);
 	for (int k = 0; k < 2; k++) {
 		struct table_fold fb = f;
 		int brc;
@@ -2144,6 +2285,10 @@ digest_store(struct store_digest *out, mirror_store *st, time_t now,
 		rc = rc < 0 ? rc : brc;
 		digest_free(&side[k].d);
 	}
+	/* After the entities' digest, as when it folded them itself. */
+	lent_finish(&lent, out, rc == 0 && side[1].taken, extra, folded);
+	pthread_mutex_destroy(&side[1].maps.mu);
+	pthread_cond_destroy(&side[1].maps.set);
 	strbuf_free(&sql);
 	digest_seal(out, &projects);
 	for (int t = 0; t < T_N; t++)
@@ -2262,7 +2407,7 @@ facts_digest_swept(struct store_digest *d, mirror_store *st,
 	if (rc > 0) {
 		(void)digest_refold_begin(d, 1);
 		memset(folded, 0, sizeof(folded));
-		rc = fold_extras(extra, folded, &f, 1);
+		rc = fold_extras(extra, folded, &f, EXTRAS_SWEPT);
 		/* The others' sums are the ones the digest kept. */
 		for (size_t i = 0; i < NELEM(extra_digests); i++)
 			if (!extra_digests[i].swept) {

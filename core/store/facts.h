@@ -456,4 +456,12 @@ void facts_names_close(struct names_reader *nr);   /* NULL: no-op */
 int facts_names_count(mirror_store *st, void (*each)(void *arg,
     const char *name, long long rows), void *arg, mirror_error *err);
 
+#ifdef MIRROR_TEST_HOOKS
+/* A test hook (the unit tests' build alone, doc/development.md): 1 makes
+ * a digest's entities' connection fail once it has folded everything
+ * it folds, after the caller folded the extra digests beside it
+ * (digest_store), as a read failing there would. */
+extern int facts_test_fail_entities;
+#endif
+
 #endif

@@ -19,6 +19,7 @@ struct store_parallel {
 	const mirror_store *src; /* the store it opens beside
 	                           (store_open_shared) */
 	store_parallel_fn fn;
+	void (*unrun)(void *arg);       /* NULL, or called when fn won't be */
 	void *arg;
 	int keep;               /* the connection outlives fn (kept) */
 	mirror_store *kept;     /* keep: the connection, its read open */
@@ -51,15 +52,17 @@ parallel_main(void *arg)
 			return NULL;
 		}
 		store_read_end(st);
-	}
+	} else if (b->unrun != NULL)
+		b->unrun(b->arg);
 	store_close(st);
 	return NULL;
 }
 
-/* Start fn on a thread of its own, keeping its connection when keep.
- * Returns it, or NULL. */
+/* Start fn on a thread of its own (unrun there when fn cannot run),
+ * keeping its connection when keep. Returns it, or NULL. */
 static struct store_parallel *
-parallel_start(mirror_store *st, store_parallel_fn fn, void *arg, int keep)
+parallel_start(mirror_store *st, store_parallel_fn fn, void (*unrun)(void *),
+    void *arg, int keep)
 {
 	struct store_parallel *b;
 
@@ -75,6 +78,7 @@ parallel_start(mirror_store *st, store_parallel_fn fn, void *arg, int keep)
 	}
 	b->src = st;
 	b->fn = fn;
+	b->unrun = unrun;
 	b->arg = arg;
 	mirror_error_clear(&b->err);
 	if (pthread_create(&b->tid, NULL, parallel_main, b) != 0) {
@@ -91,7 +95,16 @@ store_parallel_start(mirror_store *st, store_parallel_fn fn, void *arg)
 {
 	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
 		return NULL;
-	return parallel_start(st, fn, arg, 0);
+	return parallel_start(st, fn, NULL, arg, 0);
+}
+
+struct store_parallel *
+store_parallel_start_or(mirror_store *st, store_parallel_fn fn,
+    void (*unrun)(void *arg), void *arg)
+{
+	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
+		return NULL;
+	return parallel_start(st, fn, unrun, arg, 0);
 }
 
 struct store_parallel *
@@ -99,7 +112,7 @@ store_parallel_start_kept(mirror_store *st, store_parallel_fn fn, void *arg)
 {
 	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
 		return NULL;
-	return parallel_start(st, fn, arg, 1);
+	return parallel_start(st, fn, NULL, arg, 1);
 }
 
 struct store_parallel *
@@ -108,7 +121,7 @@ store_parallel_start_locked(mirror_store *st, store_parallel_fn fn, void *arg)
 	if (mirror_jobs() < 2 ||
 	    sqlite3_txn_state(store_db(st), "main") != SQLITE_TXN_WRITE)
 		return NULL;
-	return parallel_start(st, fn, arg, 0);
+	return parallel_start(st, fn, NULL, arg, 0);
 }
 
 int

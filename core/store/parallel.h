@@ -31,6 +31,16 @@ struct store_parallel *store_parallel_start(mirror_store *st,
     store_parallel_fn fn, void *arg);
 
 /*
+ * As store_parallel_start, and when fn cannot run (the second
+ * connection did not open or begin its read) the thread calls
+ * unrun(arg) instead, before it ends: for a caller that waits on
+ * something fn signals while it runs. Returns as store_parallel_start
+ * (NULL: neither runs).
+ */
+struct store_parallel *store_parallel_start_or(mirror_store *st,
+    store_parallel_fn fn, void (*unrun)(void *arg), void *arg);
+
+/*
  * As store_parallel_start, for a caller whose connection holds the write
  * lock (BEGIN IMMEDIATE) and has changed nothing in the main database
  * yet: no other connection can commit while it holds the lock, so a

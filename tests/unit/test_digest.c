@@ -966,6 +966,16 @@ test_digest_parallel(void **state)
 	assert_int_equal(two.parallel, 0);
 	assert_same_digest(&one, &two);
 	digest_free(&two);
+	/* The entities' connection fails after the first folded the extra
+	 * digests beside it (the conflicts', the checks' and, looked up in
+	 * its entities, their facts'): those are dropped, and the first
+	 * folds the entities and every extra digest itself, once. */
+	facts_test_fail_entities = 1;
+	digest_jobs(&two, st, "2", 1);
+	facts_test_fail_entities = 0;
+	assert_int_equal(two.parallel, 2);
+	assert_same_digest(&one, &two);
+	digest_free(&two);
 	store_close(st);
 	/* In WAL mode a new reader may see a later commit: one folds all. */
 	exec_sql("PRAGMA journal_mode = WAL");
