@@ -310,6 +310,21 @@ digest_aliases(struct store_digest *d, mirror_store *st, mirror_error *err)
 	    "cannot read the project aliases");
 }
 
+void
+digest_aliases_copy(struct store_digest *into, const struct store_digest *from)
+{
+	const struct alias_entry *a = NULL;
+
+	while ((a = hashtab_each(from->alias, a)) != NULL) {
+		struct alias_entry *b = hashtab_add(into->alias, a->key);
+
+		b->name = xstrndup(a->name, a->len);
+		b->len = a->len;
+		b->canon = project_entry(into, a->canon->project,
+		    a->canon->len);
+	}
+}
+
 /* The project entry that owner column i of stmt (of kind k) names, or
  * NULL when it names none. */
 static struct proj *

@@ -197,6 +197,12 @@ void digest_expect_entities(struct store_digest *d, size_t n);
 int digest_aliases(struct store_digest *d, mirror_store *st,
     mirror_error *err);
 
+/* The aliases digest_aliases read into from, into into as well (its own
+ * copies, no read of the store): for a digest folded beside from on the
+ * same connection. Returns nothing. */
+void digest_aliases_copy(struct store_digest *into,
+    const struct store_digest *from);
+
 /* One query folded into a digest. */
 struct digest_query {
 	const char *sql;

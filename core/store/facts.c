@@ -2158,7 +2158,8 @@ struct lent_fold {
 };
 
 /*
- * Into l, as caller says but for its digest: the extra digests whose
+ * Into l, as caller says but for its digest (the aliases copied from
+ * caller's, not read again): the extra digests whose
  * owners name no entity at once, and those that name entities ('e')
  * once side, the entities' fold, has registered them, looked up in its
  * digest (the lender; digest.h). The far ends' ('x') are side's. So
@@ -2174,9 +2175,8 @@ fold_lent(struct lent_fold *l, const struct table_fold *caller,
 	int rc;
 
 	f.d = &l->d;
-	rc = digest_aliases(&l->d, f.st, f.err);
-	if (rc == 0)
-		rc = fold_extras(l->extra, l->folded, &f, EXTRAS_PLAIN);
+	digest_aliases_copy(&l->d, caller->d);  /* read by the caller */
+	rc = fold_extras(l->extra, l->folded, &f, EXTRAS_PLAIN);
 	if (rc == 0 && maps_wait(&side->maps) == 1) {
 		l->d.lender = &side->d;
 		rc = fold_extras(l->extra, l->folded, &f, EXTRAS_ENTITY);

@@ -907,8 +907,9 @@ test_digest_parallel(void **state)
 	    "INSERT INTO memories(id, memory_type, content, project) VALUES"
 	    " ('m3', 'knowledge', 'n', 'nowhere');"
 	    /* Rows whose owners are entities (folded where the entities
-	     * are): an entity member shown as a far end, a check's
-	     * entity and edge. */
+	     * are, or beside them looked up there): an entity member shown
+	     * as a far end, a check's entity and edge; the check's project
+	     * by an alias of p05 (the aliases the first connection read). */
 	    "INSERT INTO conflict_members(conflict_id, member_kind,"
 	    " member_id, member_layer_trust, value_snapshot) VALUES"
 	    " ('c1', 'entity', 'e6', 2, 'Head');"
@@ -916,7 +917,7 @@ test_digest_parallel(void **state)
 	    " 'lbl', 'desc', 'q', 'ok', '', 1, 1);"
 	    "INSERT INTO rule_violations(id, rule_id, severity, project,"
 	    " facts, message, detected_at) VALUES ('chk-1', 'r', 'warn',"
-	    " 'p05', '[\"entity:e6\"]', 'm', '2024-01-01');"
+	    " 'p5', '[\"entity:e6\"]', 'm', '2024-01-01');"
 	    "INSERT INTO violation_facts VALUES ('chk-1', 'entity', 'e6'),"
 	    " ('chk-1', 'relationship', 'r2')");
 	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
