@@ -93,9 +93,7 @@ parallel_start(mirror_store *st, store_parallel_fn fn, void (*unrun)(void *),
 struct store_parallel *
 store_parallel_start(mirror_store *st, store_parallel_fn fn, void *arg)
 {
-	if (mirror_jobs() < 2 || !store_shares_snapshot(st))
-		return NULL;
-	return parallel_start(st, fn, NULL, arg, 0);
+	return store_parallel_start_or(st, fn, NULL, arg);
 }
 
 struct store_parallel *
