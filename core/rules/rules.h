@@ -292,6 +292,15 @@ void rules_go(struct rules_job *job);
 void rules_keep(struct rules_job *job, const struct store_digest *d);
 
 /*
+ * 1 when rules_keep may keep a rule of job (rules_prepare_early): the
+ * store holds a key for at least one rule that has one; else 0, also
+ * for NULL. A caller that can wait for its digest before rules_go then
+ * does: on two cores an evaluation begun beside the digest takes a core
+ * from it, and is thrown away when its rule is kept.
+ */
+int rules_may_keep(const struct rules_job *job);
+
+/*
  * For tests only: when set, the thread that evaluates rules in parallel with
  * the sweep calls it with a rule's id once it has marked the rule begun and
  * before the rule's query runs, so that a test can call rules_keep while a

@@ -733,6 +733,17 @@ rules_keep(struct rules_job *job, const struct store_digest *d)
 }
 
 int
+rules_may_keep(const struct rules_job *job)
+{
+	if (job == NULL || job->keys == NULL)
+		return 0;
+	for (size_t i = 0; i < job->n; i++)
+		if (job->keys[i].reads.keyable && job->keys[i].stored[0] != '\0')
+			return 1;
+	return 0;
+}
+
+int
 rules_prepare_early(struct rules_job **out, mirror_store *st,
     const struct rule_set *rs, const char *now, mirror_error *err)
 {

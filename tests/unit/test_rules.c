@@ -1340,6 +1340,25 @@ keyed_sweep(mirror_store *st, const struct rule_set *rs, time_t when,
 	unsetenv("MIRROR_JOBS");
 }
 
+/* rules_may_keep of an early job of rs on st at NOW, which is then
+ * abandoned unstarted. */
+static int
+may_keep(mirror_store *st, const struct rule_set *rs)
+{
+	struct rules_job *job;
+	mirror_error err;
+	char ts[MIRROR_TS_LEN];
+	int may;
+
+	mirror_format_ts(ts, NOW);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(rules_prepare_early(&job, st, rs, ts, &err), 0);
+	may = rules_may_keep(job);
+	rules_abandon(job);
+	store_read_end(st);
+	return may;
+}
+
 /* The open violations and the latest rule_runs rows, as one text. */
 static char *
 violations_text(mirror_store *st)
@@ -1387,7 +1406,8 @@ keys_of(struct fixture *f)
  * violations and hits; a rule whose table changed is evaluated again,
  * and so is one reading :now at another time; another sweep (inside
  * the sweep, or another program's) leaves no key that holds. On one
- * core and on two.
+ * core and on two. rules_may_keep says 1 once the store holds a key
+ * (a build's rules then wait for its digest), 0 without one.
  */
 static void
 test_keep(void **state)
@@ -1402,9 +1422,12 @@ test_keep(void **state)
 	for (size_t k = 0; k < sizeof(jobs) / sizeof(*jobs); k++) {
 		run_sql(f, "DELETE FROM mirror_meta WHERE key LIKE "
 		    "'rule_input:%'");
+		/* No key: a build starts the rules beside its digest. */
+		assert_int_equal(may_keep(f->st, &rs), 0);
 		keyed_sweep(f->st, &rs, NOW, jobs[k], &run);
 		assert_int_equal(run.rules_kept, 0);
 		assert_string_equal(keys_of(f), "mem-now=0 no-material=2");
+		assert_int_equal(may_keep(f->st, &rs), 1);
 		before = violations_text(f->st);
 		keyed_sweep(f->st, &rs, NOW, jobs[k], &run);
 		assert_int_equal(run.rules_kept, 2);
@@ -1444,6 +1467,8 @@ test_keep(void **state)
 	/* A sweep without keys removes them; the next keeps nothing. */
 	sweep(f, &run, &rs, 1);
 	assert_string_equal(keys_of(f), "");
+	assert_int_equal(may_keep(f->st, &rs), 0);
+	assert_int_equal(rules_may_keep(NULL), 0);
 	keyed_sweep(f->st, &rs, NOW + 86400, "2", &run);
 	assert_int_equal(run.rules_kept, 0);
 	assert_string_equal(keys_of(f), "mem-now=1 no-material=1");
