@@ -315,12 +315,12 @@ expect "a far end's conflict closed takes its marker off that overview" \
     "Bellows, renamed.*conflicts/$far_cid" \
     site/projects/p04-gigabit/index.md)" = 0
 expect "... and the site is the --force build's" same_as_force
-# A letter of many facts: pages of at most 2,000 facts each (keys/k,
+# A letter of many facts: pages of at most 500 facts each (keys/k,
 # keys/k-2, ...), linked in order, a name that goes on past a page's end
 # marked "continued" on the next; the build holds one page at a time.
 new_store k.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 sql k.db "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
-    WHERE i < 4500) INSERT INTO project_state(id, project, category, key,
+    WHERE i < 1100) INSERT INTO project_state(id, project, category, key,
     value, source, confidence, status, created_at, updated_at) SELECT
     'kz-' || i, 'p05-interferometer', 'parameter', 'kilo_' || (i / 1000),
     i || ' mm', 'generated', 0.9, 'active', '2026-01-01 00:00:00',
@@ -334,8 +334,8 @@ facts_on() { grep -o '\.html#\(state\|entity\)-' "ksite/keys/$1.html" | wc -l; }
 expect "a letter of $kfacts facts has 3 pages: keys/k, keys/k-2, keys/k-3" \
     test "$RC" = 0 -a -f ksite/keys/k.html -a -f ksite/keys/k-2.html -a \
     -f ksite/keys/k-3.html -a ! -e ksite/keys/k-4.html
-expect "... of 2,000, 2,000 and the rest" test "$(facts_on k)" = 2000 -a \
-    "$(facts_on k-2)" = 2000 -a "$(facts_on k-3)" = $((kfacts - 4000))
+expect "... of 500, 500 and the rest" test "$(facts_on k)" = 500 -a \
+    "$(facts_on k-2)" = 500 -a "$(facts_on k-3)" = $((kfacts - 1000))
 expect "... linked in order, and a letter of few has no page line" \
     grep -q 'Page 2 of 3 · <a href="k.html">previous page</a> · <a href="k-3.html">next page</a>' \
     ksite/keys/k-2.html -a "$(grep -c '<p>Page ' ksite/keys/p.html)" = 0
@@ -356,7 +356,7 @@ expect "... and removes the Markdown twins an older build left in keys/" \
     test -z "$(find ksite/keys -name '*.md')" -a -s ksite/keys/k-2.html
 # Fewer facts: the letter's last page goes.
 sql k.db "DELETE FROM project_state WHERE id LIKE 'kz-%' AND
-    CAST(substr(id, 4) AS INTEGER) > 3000"
+    CAST(substr(id, 4) AS INTEGER) > 700"
 mirror build --store k.db --out ksite --no-sweep --quiet
 expect "fewer facts: keys/k-3 goes, keys/k-2 is the last page" \
     test "$RC" = 0 -a ! -e ksite/keys/k-3.html \

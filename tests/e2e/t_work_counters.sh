@@ -21,10 +21,10 @@
 # the changed projects, merged into the rows the last build kept; a
 # whole read is every name, 26,000 rows at 40,000 facts and their
 # count) and atoz_rows (the rows of the A-Z pages whose data was built:
-# those of the pages the change is on, at most 2,000 a page; a whole
+# those of the pages the change is on, at most 500 a page; a whole
 # A-Z is 26,000 rows at 40,000 facts) and atoz_kept_rows (the rows the
 # A-Z read of those the last build kept: an update's, the pages its
-# changed rows are on, each twice; at most two pages' 4,000 more at
+# changed rows are on, each twice; at most two pages' 1,000 more at
 # 40,000 facts than at 10,000, where a walk of every kept page is
 # 52,000) and scope_scan_steps (the steps of SQLite's full table scans
 # in the reads of some projects: the check's, the render's, the
@@ -374,22 +374,22 @@ for n in 10000 40000; do
 done
 
 # A change is on one A-Z page (a), or two: the facts of the conflict it
-# opens or closes (b, c). A page holds at most 2,000 rows.
+# opens or closes (b, c). A page holds at most 500 rows.
 for c in a b c; do
 	expect "change $c: the A-Z builds the pages of its facts alone" \
-	    within $c atoz_rows 4000
+	    within $c atoz_rows 1000
 done
 
 # The kept A-Z rows an update walks are those of the pages its changed
 # rows are on (each twice: checked, then made), not every page's: at
-# 40,000 facts at most the count at 10,000 plus two pages' 4,000 (a
+# 40,000 facts at most the count at 10,000 plus two pages' 1,000 (a
 # walk of every kept page is 52,000).
 # kept_flat CASE: atoz_kept_rows of change CASE at 40,000 facts is at
-# most its value at 10,000 plus 4,000.
+# most its value at 10,000 plus 1,000.
 kept_flat() {
 	small=$(jq -e ".work.atoz_kept_rows" "10000-$1.json") &&
 	    big=$(jq -e ".work.atoz_kept_rows" "40000-$1.json") || return 1
-	[ "$big" -le $((small + 4000)) ] && return 0
+	[ "$big" -le $((small + 1000)) ] && return 0
 	echo "#   atoz_kept_rows of change $1: $big at 40,000, $small at 10,000"
 	return 1
 }
@@ -475,7 +475,7 @@ expect "... and z's page gone" test ! -e s10000/keys/z.html
 expect "then a value builds again from the pages kept" \
     value 10000 k '3.05 mm'
 expect "... walking its page alone" \
-    holds 10000-k.json '.work.atoz_kept_rows <= 4000'
+    holds 10000-k.json '.work.atoz_kept_rows <= 1000'
 whole 10000
 expect "... with a whole build's A-Z pages" same 10000 keys
 
