@@ -1056,37 +1056,38 @@ pc_kept(const struct page_ctx *pc, size_t i)
 	return pc->w->kept != NULL && pc->w->kept[i];
 }
 
-/* What the pool's callbacks are handed. */
+/* What the pool's callbacks are handed: the projects whose pages are
+ * made, by their index in the model, in id order. */
 struct project_run {
 	const struct page_ctx *pc;
+	const size_t *made;
 };
 
 /* Pool work for projects: the facts are read here, in id order. */
 static int
-project_load(void *arg, size_t i, void **payload, mirror_error *err)
+project_load(void *arg, size_t k, void **payload, mirror_error *err)
 {
-	const struct site_model *m = ((struct project_run *)arg)->pc->m;
+	const struct project_run *run = arg;
+	const struct site_model *m = run->pc->m;
 	struct project_facts *f = xcalloc(1, sizeof(*f));
 
 	*payload = f;
-	if (m->projects[i].id[0] == '\0')
-		return 0;           /* the no-project group is on the index */
-	if (pc_kept(((struct project_run *)arg)->pc, i))
-		return 0;           /* its pages stay (site.c's plan) */
-	return facts_read_project(f, m->facts, m->projects[i].id, err);
+	return facts_read_project(f, m->facts, m->projects[run->made[k]].id,
+	    err);
 }
 
-/* On a worker: project i's overview, decision log and subsystems. */
+/* On a worker: the overview, decision log and subsystems of the kth
+ * project made. */
 static int
-project_render(void *arg, size_t i, void *payload, mirror_error *err)
+project_render(void *arg, size_t k, void *payload, mirror_error *err)
 {
-	const struct page_ctx *pc = ((struct project_run *)arg)->pc;
+	const struct project_run *run = arg;
+	const struct page_ctx *pc = run->pc;
+	size_t i = run->made[k];
 	struct site_graph g;
 	strbuf page;
 	int rc;
 
-	if (pc->m->projects[i].id[0] == '\0' || pc_kept(pc, i))
-		return 0;
 	strbuf_init(&page);
 	url_project_page(&page, pc->m->pslug[i]);
 	graph_init(&g, payload, page.data);
@@ -1139,12 +1140,27 @@ project_html_only(const char *path, size_t len)
 int
 project_pages(const struct page_ctx *pc, mirror_error *err)
 {
-	struct project_run run = { pc };
-	const struct pool_work work = { pc->m->n_projects, project_load,
-	    project_render, project_drop, &run, project_done, &run };
+	size_t n = pc->m->n_projects, k = 0;
+	size_t *made = xcalloc(n + 1, sizeof(*made));
+	struct project_run run = { pc, made };
+	int rc;
 
 	/* How many pages a project has is known only once its facts are
 	 * loaded, so this phase counts projects. */
-	page_phase(pc, "projects", pc->m->n_projects, 0);
-	return pool_run(&work, err);
+	page_phase(pc, "projects", n, 0);
+	/* The pool gets the projects whose pages are made alone: the
+	 * no-project group is on the index, and the pages of those the
+	 * plan kept (site.c) stay. Handed to it, each kept one went
+	 * through its queue to a worker, on cores the families beside
+	 * keep busy (a one-fact build at 100,000 facts: 500 items for one
+	 * project's pages; its render's median 33 -> 30 ms). */
+	for (size_t i = 0; i < n; i++)
+		if (pc->m->projects[i].id[0] != '\0' && !pc_kept(pc, i))
+			made[k++] = i;
+		else
+			page_item(pc);
+	rc = pool_run(&(const struct pool_work){ k, project_load,
+	    project_render, project_drop, &run, project_done, &run }, err);
+	free(made);
+	return rc;
 }

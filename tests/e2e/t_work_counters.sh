@@ -591,3 +591,35 @@ for row in 6 7 8; do
 	expect "a value changed at 40,000 facts keeps the rules one job keeps ($row)" \
 	    kept_alone 40000 $row
 done
+
+# The render's pools take the projects whose pages are made, not every
+# project: a value's change hands them its project's pages and nothing
+# that grows with the store (MIRROR_PROFILE=1's "N items"; each kept
+# project was an item before, 52 at 10,000 facts and 202 at 40,000,
+# and fails: tried).
+# pooled N ROW: a value of sN.db changed (the key_2 row at offset ROW),
+# built with MIRROR_PROFILE=1; its items into N-pROW.items.
+pooled() {
+	sql "s$1.db" "UPDATE project_state SET value='5.5 mm' WHERE id=(SELECT
+	    id FROM project_state WHERE key='key_2' AND status='active'
+	    ORDER BY rowid LIMIT 1 OFFSET $2)" || return 1
+	export MIRROR_PROFILE=1
+	rebuild "$1" "p$2"
+	rc=$?
+	unset MIRROR_PROFILE
+	sed -n 's/.*pools [0-9.]* s wall, \([0-9]*\) items.*/\1/p' \
+	    "$1-p$2.err" >"$1-p$2.items"
+	[ "$rc" = 0 ] && [ -s "$1-p$2.items" ]
+}
+expect "a value changed at 10,000 facts builds with MIRROR_PROFILE=1" \
+    pooled 10000 11
+expect "... and at 40,000" pooled 40000 11
+# items_flat: at most 8 items at each size, and as many at both.
+items_flat() {
+	small=$(cat 10000-p11.items) && big=$(cat 40000-p11.items) ||
+	    return 1
+	[ "$small" -le 8 ] && [ "$big" = "$small" ] && return 0
+	echo "#   pools' items of a value's change: $small at 10,000, $big at 40,000"
+	return 1
+}
+expect "... and its pools take as many items at both sizes, a few" items_flat
