@@ -259,21 +259,17 @@ keep_violation(struct kept_writer *w, const struct violation *v)
 }
 
 /* The conflicts wc[0..nc) and the violations wv[0..nv) of m as a kept
- * text puts them, appended to out. */
+ * text puts them, in w->buf (kept_writer_free frees it). */
 static void
-keep_text(strbuf *out, const struct site_model *m, const size_t *wc,
-    size_t nc, const size_t *wv, size_t nv)
+keep_text(struct kept_writer *w, const struct site_model *m,
+    const size_t *wc, size_t nc, const size_t *wv, size_t nv)
 {
-	struct kept_writer w;
-
-	kept_writer_begin(&w, NULL, "findings");
+	kept_writer_begin(w, NULL, "findings");
 	for (size_t k = 0; k < nc; k++)
-		keep_conflict(&w, &m->conflicts.items[wc[k]]);
+		keep_conflict(w, &m->conflicts.items[wc[k]]);
 	for (size_t k = 0; k < nv; k++)
-		keep_violation(&w, &m->violations.items[wv[k]]);
-	kept_writer_end(&w);
-	strbuf_add(out, w.buf.data, w.buf.len);
-	kept_writer_free(&w);
+		keep_violation(w, &m->violations.items[wv[k]]);
+	kept_writer_end(w);
 }
 
 /* Start w as m's store's entry of kind, tagged tag: its sink, or NULL
@@ -720,10 +716,8 @@ keep_load(struct keep_read *r, uint64_t h)
 
 	r->seen = xcalloc(m->digest.n + 1, 1);
 	if (!sums_load(r, h) || !findings_open(&map, &c, r->gen,
-	    store_path(m->st), h)) {
-		r->n_changed = 0;
+	    store_path(m->st), h))
 		return 0;
-	}
 	ok = 1;
 	while (ok && (rc = kept_rows_next(&c, f, KEEP_NF)) == 1)
 		ok = keep_row(r, f);
@@ -769,7 +763,7 @@ keep_refresh(struct keep_read *r, mirror_error *err)
 	size_t *wc = xcalloc(m->conflicts.n + 1, sizeof(*wc));
 	size_t *wv = xcalloc(m->violations.n + 1, sizeof(*wv));
 	size_t nc = 0, nv = 0;
-	strbuf before;
+	struct kept_writer before, after;
 	int rc;
 
 	for (size_t i = 0; i < m->conflicts.n; i++) {
@@ -793,7 +787,6 @@ keep_refresh(struct keep_read *r, mirror_error *err)
 	}
 	/* What the findings read again said as kept, to tell whether they
 	 * say it still. */
-	strbuf_init(&before);
 	keep_text(&before, m, wc, nc, wv, nv);
 	rc = conflict_list_refresh(&m->conflicts, wc, nc, m->st, m->kept,
 	    err);
@@ -801,15 +794,12 @@ keep_refresh(struct keep_read *r, mirror_error *err)
 		rc = violation_list_refresh(&m->violations, wv, nv, m->st,
 		    err);
 	if (rc == 0) {
-		strbuf after;
-
-		strbuf_init(&after);
 		keep_text(&after, m, wc, nc, wv, nv);
-		r->same = after.len == before.len && memcmp(after.data,
-		    before.data, before.len) == 0;
-		strbuf_free(&after);
+		r->same = after.buf.len == before.buf.len && memcmp(
+		    after.buf.data, before.buf.data, before.buf.len) == 0;
+		kept_writer_free(&after);
 	}
-	strbuf_free(&before);
+	kept_writer_free(&before);
 	free(wc);
 	free(wv);
 	return rc;
