@@ -69,8 +69,13 @@ extern struct work_count work_scope_scans;
 struct work_count *work_rows_into(struct work_count *c);
 
 /* Add one row to the counter this thread counts rows into (the
- * store's trace of each row). */
+ * store's trace of each row): held by the thread until its statement
+ * ends, it counts rows elsewhere, it ends or work_rows_flush. */
 void work_row(void);
+
+/* Add the rows this thread holds (work_row) to its counter now: a
+ * reader of the counters calls it first, for its own thread's rows. */
+void work_rows_flush(void);
 
 /* Add n steps of a statement that finished to the counter of this
  * thread's (work_vm_steps or work_rule_vm_steps, as its rows go).

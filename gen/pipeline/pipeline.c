@@ -29,7 +29,10 @@ static void
 lap(struct build_report *r, enum build_phase ph)
 {
 	long long now = mirror_monotonic_ms();
-	unsigned long long rows = work_get(&work_rows);
+	unsigned long long rows;
+
+	work_rows_flush();
+	rows = work_get(&work_rows);
 	unsigned long long steps = work_get(&work_vm_steps);
 
 	r->ms[ph] += now - r->mark;
@@ -45,6 +48,7 @@ lap(struct build_report *r, enum build_phase ph)
 static void
 work_now(struct build_work *w)
 {
+	work_rows_flush();
 	w->rows[0] = work_get(&work_rows);
 	w->rule_rows = work_get(&work_rule_rows);
 	w->vm_steps[0] = work_get(&work_vm_steps);
