@@ -15,7 +15,7 @@ WITH canon(name, id) AS MATERIALIZED (
   SELECT id, id FROM projects
   UNION SELECT j.value, p.id FROM projects p, json_each(p.aliases) j),
 cut(t) AS MATERIALIZED (
-  SELECT datetime(:now, '-' || :days || ' days')),
+  SELECT datetime(:today, '-' || :days || ' days')),
 go0(x) AS MATERIALIZED (
   SELECT 1 WHERE EXISTS (SELECT 1 FROM cut CROSS JOIN project_state s
                          WHERE s.status = 'active' AND s.updated_at < cut.t)),
@@ -69,7 +69,7 @@ WITH canon(name, id) AS MATERIALIZED (
   SELECT id, id FROM projects
   UNION SELECT j.value, p.id FROM projects p, json_each(p.aliases) j),
 cut(t) AS MATERIALIZED (
-  SELECT datetime(:now, '-' || :days || ' days')),
+  SELECT datetime(:today, '-' || :days || ' days')),
 go(x) AS MATERIALIZED (
   SELECT 1 FROM (
     SELECT max(CASE WHEN e.updated_at >= cut.t

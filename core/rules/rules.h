@@ -197,14 +197,14 @@ const char *rules_param_value(const struct rule_set *rs,
  * names a parameter with a value (rules_param_value) replaced by that
  * value, as the run binds it: "within the last :days days" becomes
  * "within the last 30 days". A ':' right after a letter, digit, '_' or
- * ':' starts no name, ":now" and names with no value stay as they are,
- * and so does a value with a control character. Never fails.
+ * ':' starts no name, ":now", ":today" and names with no value stay as
+ * they are, and so does a value with a control character. Never fails.
  */
 void rules_fill_params(strbuf *out, const struct rule_set *rs,
     const struct rule *r, const char *text);
 
-/* 1 when s is a parameter name ([A-Za-z_][A-Za-z0-9_]*, not "now"),
- * else 0. */
+/* 1 when s is a parameter name ([A-Za-z_][A-Za-z0-9_]*, not "now" or
+ * "today", which every query may read), else 0. */
 int rules_param_name_ok(const char *s);
 
 /* 1 when s is a valid rule id ([a-z0-9][a-z0-9-]*, at most
@@ -215,7 +215,8 @@ int rules_id_ok(const char *s);
  * A hash of everything in rs that decides what a sweep records (each
  * rule's id, origin, severity, texts, parameters, error; the overrides)
  * as 16 hex digits into out, with day folded in when a rule reads :now
- * (its results may then change from one day to the next). Never fails.
+ * or :today (its results may then change from one day to the next).
+ * Never fails.
  */
 void rules_digest(const struct rule_set *rs, long long day, char out[17]);
 

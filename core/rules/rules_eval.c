@@ -148,7 +148,8 @@ bind_value(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
 }
 
-/* Bind :now and every parameter of r. Returns 0, or 1 with why set. */
+/* Bind :now, :today (the date of :now, its first 10 bytes) and every
+ * parameter of r. Returns 0, or 1 with why set. */
 static int
 bind_params(struct rule_conn *c, const struct rule *r, sqlite3_stmt *s,
     strbuf *why)
@@ -164,6 +165,11 @@ bind_params(struct rule_conn *c, const struct rule *r, sqlite3_stmt *s,
 			    name != NULL ? name : "?");
 		if (strcmp(name + 1, "now") == 0) {
 			sqlite3_bind_text(s, i, c->now, -1, SQLITE_STATIC);
+			continue;
+		}
+		if (strcmp(name + 1, "today") == 0) {
+			sqlite3_bind_text(s, i, c->now, (int)strnlen(c->now,
+			    RULES_TODAY_LEN), SQLITE_STATIC);
 			continue;
 		}
 		if ((v = param_value(c, r, name + 1)) == NULL)
@@ -501,6 +507,17 @@ says_now(const char *q)
 	return 0;
 }
 
+/* What of the clock q reads (rule_reads' clock): RULE_CLOCK_TIME when
+ * it says "now" (says_now), else RULE_CLOCK_DAY when it binds :today,
+ * else 0. */
+static int
+clock_read(const char *q)
+{
+	if (says_now(q))
+		return RULE_CLOCK_TIME;
+	return strstr(q, ":today") != NULL ? RULE_CLOCK_DAY : 0;
+}
+
 /* OpenRead's P5 flag: P2 is a register, not a root page. */
 #define OPFLAG_P2ISREG 0x10
 
@@ -599,7 +616,7 @@ rule_reads(struct rule_reads *out, struct rule_conn *c, const struct rule *r,
 	guard_disarm(&c->guard, c->db);
 	out->keyable = rc == 0 && !c->guard.unkeyed && !c->guard.reads_sweep;
 	out->tables = c->guard.reads;
-	out->clock = says_now(r->query);
+	out->clock = clock_read(r->query);
 	if (out->keyable && (rc = opened_tables(&out->tables, c, ex,
 	    err)) >= 0)
 		out->keyable = rc;

@@ -146,13 +146,23 @@ uint64_t rule_fold(uint64_t h, const struct rule *r);
 /* Fold every param. override of rs into h; returns the new value. */
 uint64_t rules_overrides_fold(uint64_t h, const struct rule_set *rs);
 
+/* What of the sweep's clock a rule reads (rule_reads' clock): the time,
+ * which moves every second, or its day alone, which a key can hold. */
+#define RULE_CLOCK_TIME 1
+#define RULE_CLOCK_DAY 2
+
+/* The bytes of :now that :today binds ("YYYY-MM-DD"). */
+#define RULES_TODAY_LEN 10
+
 /* What a rule reads, for its key (rules_keep). */
 struct rule_reads {
 	int keyable;                /* 1: every column it reads is in a
 	                               digest sum, none the sweep writes */
 	unsigned tables;            /* the digest tables it reads */
-	int clock;                  /* 1: its text says "now" (:now, or
-	                               'now' to a date function) */
+	int clock;                  /* RULE_CLOCK_TIME: its text says
+	                               "now" (:now, or 'now' to a date
+	                               function); RULE_CLOCK_DAY: it
+	                               reads :today and not that; else 0 */
 };
 
 /*

@@ -21,7 +21,7 @@
 /* The cache's kind, and what its key folds first: bumped when what
  * rule_reads answers for the same text and schema changes. */
 #define READS_KIND "rule-reads"
-#define READS_TAG "mirror-rule-reads/1"
+#define READS_TAG "mirror-rule-reads/2"
 
 /* The most bytes of a kept entry: a line a rule. */
 #define READS_MAX ((size_t)1 << 20)
@@ -89,7 +89,7 @@ reads_parse(struct rule_reads *out, size_t n, const char *t)
 		int used = -1;
 
 		if (sscanf(t, "%1u %3u %1u\n%n", &keyable, &tables, &clock,
-		    &used) != 3 || used < 0 || keyable > 1 || clock > 1 ||
+		    &used) != 3 || used < 0 || keyable > 1 || clock > RULE_CLOCK_DAY ||
 		    tables >= 1u << DIGEST_TABLES)
 			return 0;
 		out[i] = (struct rule_reads){ (int)keyable, tables,

@@ -110,8 +110,8 @@ rules_id_ok(const char *s)
 int
 rules_param_name_ok(const char *s)
 {
-	if (strcmp(s, "now") == 0 || s[0] == '\0' ||
-	    (s[0] >= '0' && s[0] <= '9'))
+	if (strcmp(s, "now") == 0 || strcmp(s, "today") == 0 ||
+	    s[0] == '\0' || (s[0] >= '0' && s[0] <= '9'))
 		return 0;
 	for (; *s != '\0'; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
@@ -304,7 +304,7 @@ header_param(struct rule *r, int lineno, const char *v)
 	value = trimmed(eq + 1, strlen(eq + 1));
 	if (!rules_param_name_ok(name))
 		rule_error(r, lineno, "param: bad name '%.64s' (want "
-		    "[A-Za-z_][A-Za-z0-9_]*, not 'now')", name);
+		    "[A-Za-z_][A-Za-z0-9_]*, not 'now' or 'today')", name);
 	else if (value[0] == '\0')
 		rule_error(r, lineno, "param: %s has an empty value", name);
 	else if (rules_param_int(value, &(long long){ 0 }) < 0)
@@ -880,7 +880,8 @@ rules_digest(const struct rule_set *rs, long long day, char out[17])
 		const struct rule *r = &rs->v[i];
 
 		h = rule_fold(h, r);
-		if (r->query != NULL && strstr(r->query, ":now") != NULL)
+		if (r->query != NULL && (strstr(r->query, ":now") != NULL ||
+		    strstr(r->query, ":today") != NULL))
 			now = 1;
 	}
 	h = rules_overrides_fold(h, rs);

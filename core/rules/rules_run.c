@@ -681,7 +681,11 @@ key_base(const struct rules_job *j, const struct rule *r,
 	h = rules_overrides_fold(rule_fold(h, r), j->rs);
 	w = snprintf(n, sizeof(n), "%lld", j->budget);
 	h = hash_add_str(h, w > 0 && (size_t)w < sizeof(n) ? n : "?");
-	return hash_add_str(h, reads->clock ? j->now : "");
+	/* A rule reading :today holds until the day changes. */
+	if (reads->clock == RULE_CLOCK_DAY)
+		return hash_add(hash_add_str(h, "day"), j->now,
+		    strnlen(j->now, RULES_TODAY_LEN));
+	return hash_add_str(h, reads->clock != 0 ? j->now : "");
 }
 
 /* The key of base (key_base) for a rule reading tables (a bit per

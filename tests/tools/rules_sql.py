@@ -7,7 +7,8 @@ their queries with the sqlite3 shell, for tests/e2e/t_rules_starter.sh.
       per rule; exit 1 naming the file and line of the first rule whose
       header or statement breaks the format
   rules_sql.py run DIR ID DB NOW [NAME=VALUE...]
-      run rule ID on DB with :now = NOW and its parameters (defaults from
+      run rule ID on DB with :now = NOW, :today = its day (NOW's first
+      10 characters, as mirror binds it) and its parameters (defaults from
       its header, overridden by NAME=VALUE); print its rows sorted, one
       "project<TAB>facts<TAB>message" a line, facts as the sorted JSON
       array; exit 1 when the rule is missing, fails or returns another
@@ -157,7 +158,10 @@ def script(rule, now, over, head="", times=1):
     params = dict(rule["params"])
     params.update(over)
     out = [".bail on", ".parameter init",
-           ".parameter set :now %s" % literal(now)]
+           ".parameter set :now %s" % literal(now),
+           # The shell reads a bare 2026-11-01 as a subtraction: the
+           # quotes inside the double quotes keep it text.
+           ".parameter set :today \"%s\"" % literal(now[:10])]
     for k, v in sorted(params.items()):
         out.append(".parameter set :%s %s" % (k, literal(v)))
     out.append(ALIASES)

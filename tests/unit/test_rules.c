@@ -279,6 +279,9 @@ test_parse_errors(void **state)
 		{ "-- rule: a\n-- severity: warn\n-- description: d\n"
 		  "-- param: now = 1\nSELECT 1;\n", "line 4: param: bad name "
 		  "'now'" },
+		{ "-- rule: a\n-- severity: warn\n-- description: d\n"
+		  "-- param: today = 1\nSELECT 1;\n", "line 4: param: bad "
+		  "name 'today'" },
 		{ "-- rule: a\n--   more\n-- severity: warn\n"
 		  "-- description: d\nSELECT 1;\n", "line 2: a continuation "
 		  "line" },
@@ -1482,6 +1485,53 @@ test_keep(void **state)
 	rules_free(&rs);
 }
 
+/* A rule on memories and the sweep's day. */
+#define MEM_TODAY \
+	"-- rule: mem-today\n" \
+	"-- severity: warn\n" \
+	"-- description: A memory recorded before the sweep's day.\n" \
+	"SELECT project, json_array('memory:' || id) AS facts,\n" \
+	"       'memory ' || id || ' is older than ' || :today AS message\n" \
+	"FROM memories WHERE created_at < :today;\n"
+
+/*
+ * 18b: :today binds the day of the sweep's clock; a rule reading it is
+ * kept by a later sweep of the same day, when one reading :now is not,
+ * and evaluated again on the next day.
+ */
+static void
+test_keep_today(void **state)
+{
+	struct fixture *f = *state;
+	struct sweep_run run;
+	struct rule_set rs;
+	const time_t day0 = NOW - NOW % 86400;   /* 2023-11-14 00:00 UTC */
+
+	load(f, &rs, MEM_TODAY MEM_NOW);
+	run_sql(f, "INSERT INTO memories(id, memory_type, content, project, "
+	    "created_at) VALUES ('m9', 'episodic', 'x', 'p06', "
+	    "'2020-01-01 00:00:00')");
+	keyed_sweep(f->st, &rs, day0 + 3600, "1", &run);
+	assert_int_equal(run.rules_kept, 0);
+	assert_string_equal(q(f, "SELECT message FROM rule_violations WHERE "
+	    "rule_id = 'mem-today' AND status = 'open'"),
+	    "memory m9 is older than 2023-11-14");
+	/* Later that day: mem-today kept, mem-now evaluated again. */
+	keyed_sweep(f->st, &rs, day0 + 7200, "1", &run);
+	assert_int_equal(run.rules_kept, 1);
+	assert_string_equal(q(f, "SELECT group_concat(rule_id, ' ') FROM "
+	    "rule_runs WHERE sweep_run = (SELECT sweep_run FROM rule_runs "
+	    "ORDER BY rowid DESC LIMIT 1) AND duration_ms = 0 AND rule_id = "
+	    "'mem-today'"), "mem-today");
+	/* The next day: evaluated again, its message of that day. */
+	keyed_sweep(f->st, &rs, day0 + 86400 + 60, "1", &run);
+	assert_int_equal(run.rules_kept, 0);
+	assert_string_equal(q(f, "SELECT message FROM rule_violations WHERE "
+	    "rule_id = 'mem-today' AND status = 'open'"),
+	    "memory m9 is older than 2023-11-15");
+	rules_free(&rs);
+}
+
 /* The ids of the rules of text that get a key in a keyed sweep. */
 static const char *
 keyed_ids(struct fixture *f, const char *text)
@@ -2311,6 +2361,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_prepare_go, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keep_today, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_keep_reads, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_keep_random, setup,
