@@ -89,8 +89,8 @@ reads_parse(struct rule_reads *out, size_t n, const char *t)
 		int used = -1;
 
 		if (sscanf(t, "%1u %3u %1u\n%n", &keyable, &tables, &clock,
-		    &used) != 3 || used < 0 || keyable > 1 || clock > RULE_CLOCK_DAY ||
-		    tables >= 1u << DIGEST_TABLES)
+		    &used) != 3 || used < 0 || keyable > 1 ||
+		    clock > RULE_CLOCK_DAY || tables >= 1u << DIGEST_TABLES)
 			return 0;
 		out[i] = (struct rule_reads){ (int)keyable, tables,
 		    (int)clock };

@@ -159,10 +159,11 @@ int store_count(long long *out, mirror_store *st, const char *sql,
  * sqlite3_step(stmt), stmt prepared on st, with the query budget's clock
  * restarted at the step's first progress call: the caller's time since
  * the statement's last step is not the statement's (nor are the up to
- * 1,000 VM steps before that call). A plain sqlite3_step tells the caller's time from
- * SQLite's by the gap between progress calls alone, so a cursor stepped
- * between many short pieces of work (a page a project) would be charged
- * for them all. Returns what sqlite3_step returns.
+ * 1,000 VM steps before that call). A plain sqlite3_step tells the
+ * caller's time from SQLite's by the gap between progress calls alone,
+ * so a cursor stepped between many short pieces of work (a page a
+ * project) would be charged for them all. Returns what sqlite3_step
+ * returns.
  */
 int store_step(mirror_store *st, sqlite3_stmt *stmt);
 

@@ -29,11 +29,11 @@ static void
 lap(struct build_report *r, enum build_phase ph)
 {
 	long long now = mirror_monotonic_ms();
-	unsigned long long rows;
+	unsigned long long rows, steps;
 
-	work_rows_flush();
+	work_rows_flush();      /* this thread's rows, counted now */
 	rows = work_get(&work_rows);
-	unsigned long long steps = work_get(&work_vm_steps);
+	steps = work_get(&work_vm_steps);
 
 	r->ms[ph] += now - r->mark;
 	r->mark = now;
