@@ -951,6 +951,215 @@ check_path(const char *path, mirror_error *err)
 	return 0;
 }
 
+/* ---- the fact tables' versions (store.h) ---------------------------- */
+/* The versioned tables, in enum order. */
+static const char *const versioned[VERSION_TABLES] = { "projects",
+    "project_state", "entities", "relationships", "memories" };
+
+/* A trigger's event, and the word in its name. */
+static const struct {
+	const char *event, *word;
+} events[] = { { "INSERT", "insert" }, { "UPDATE", "update" },
+    { "DELETE", "delete" } };
+
+#define TRIGGERS (VERSION_TABLES * NELEM(events))
+
+/* Trigger k's name (table k / 3, event k % 3) into sb. */
+static void
+trigger_name(strbuf *sb, size_t k)
+{
+	strbuf_printf(sb, "mirror_version_%s_%s", versioned[k / NELEM(events)],
+	    events[k % NELEM(events)].word);
+}
+
+/* Trigger k's statement into sb, as sqlite_schema keeps it (without
+ * IF NOT EXISTS), or as mirror runs it (with). */
+static void
+trigger_sql(strbuf *sb, size_t k, int if_not_exists)
+{
+	const char *t = versioned[k / NELEM(events)];
+
+	strbuf_puts(sb, "CREATE TRIGGER ");
+	if (if_not_exists)
+		strbuf_puts(sb, "IF NOT EXISTS ");
+	trigger_name(sb, k);
+	strbuf_printf(sb, " AFTER %s ON %s BEGIN UPDATE mirror_table_versions "
+	    "SET v = random() WHERE tbl = '%s'; END", events[k %
+	    NELEM(events)].event, t, t);
+}
+
+/* 1 when st has mirror_table_versions and every trigger by name, 0
+ * when not, < 0 on a store error (err set). */
+static int
+installed(mirror_store *st, mirror_error *err)
+{
+	sqlite3_stmt *s = NULL;
+	strbuf sql;
+	int rc, n = -1;
+
+	strbuf_init(&sql);
+	strbuf_puts(&sql, "SELECT count(*) FROM main.sqlite_schema WHERE "
+	    "(type = 'table' AND name = 'mirror_table_versions') OR "
+	    "(type = 'trigger' AND name IN (");
+	for (size_t k = 0; k < TRIGGERS; k++) {
+		strbuf_puts(&sql, k > 0 ? ", '" : "'");
+		trigger_name(&sql, k);
+		strbuf_putc(&sql, '\'');
+	}
+	strbuf_puts(&sql, "))");
+	rc = sqlite3_prepare_v2(store_db(st), sql.data, -1, &s, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		n = sqlite3_column_int(s, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	strbuf_free(&sql);
+	if (rc != SQLITE_OK)
+		return store_fail(st, err, rc, "cannot read the schema");
+	return n == (int)TRIGGERS + 1;
+}
+
+int
+store_versions_install(mirror_store *st, mirror_error *err)
+{
+	sqlite3 *db = store_db(st);
+	strbuf sql;
+	int rc;
+
+	if ((rc = installed(st, err)) != 0)
+		return rc < 0 ? rc : 0;
+	strbuf_init(&sql);
+	strbuf_puts(&sql, "CREATE TABLE IF NOT EXISTS mirror_table_versions ("
+	    "tbl TEXT PRIMARY KEY, v INTEGER NOT NULL);\n"
+	    "INSERT OR IGNORE INTO mirror_table_versions(tbl, v) VALUES ");
+	for (size_t t = 0; t < VERSION_TABLES; t++)
+		strbuf_printf(&sql, "%s('%s', random())", t > 0 ? ", " : "",
+		    versioned[t]);
+	strbuf_puts(&sql, ";\n");
+	for (size_t k = 0; k < TRIGGERS; k++) {
+		trigger_sql(&sql, k, 1);
+		strbuf_puts(&sql, ";\n");
+	}
+	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, sql.data, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	strbuf_free(&sql);
+	if (rc == SQLITE_OK)
+		return 0;
+	rc = store_fail(st, err, rc, "cannot add mirror's table versions");
+	if (!sqlite3_get_autocommit(db))
+		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+void
+store_versions_add(mirror_store *st)
+{
+	mirror_error ignored;
+
+	if (st == NULL || st->mode != STORE_WRITE)
+		return;
+	/* Never waits: a writer holding the store gets it back at once. */
+	sqlite3_busy_timeout(st->db, 0);
+	(void)store_versions_install(st, &ignored);
+	sqlite3_busy_timeout(st->db, busy_timeout_ms());
+}
+
+/* 1 when every trigger of st is mirror's word for word (and no other
+ * of that name pattern is there), else 0. */
+static int
+triggers_ours(mirror_store *st)
+{
+	sqlite3_stmt *s = NULL;
+	strbuf want;
+	size_t k = 0;
+	int rc, ok = 1;
+
+	/* In name order, as the list is (table order is not). */
+	rc = sqlite3_prepare_v2(store_db(st), "SELECT name, sql FROM "
+	    "main.sqlite_schema WHERE type = 'trigger' AND name GLOB "
+	    "'mirror_version_*' ORDER BY name", -1, &s, NULL);
+	strbuf_init(&want);
+	while (ok && rc == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+		const char *sql = (const char *)sqlite3_column_text(s, 1);
+		size_t j;
+
+		ok = 0;
+		for (j = 0; name != NULL && sql != NULL && j < TRIGGERS; j++) {
+			strbuf_reset(&want);
+			trigger_name(&want, j);
+			if (strcmp(want.data, name) != 0)
+				continue;
+			strbuf_reset(&want);
+			trigger_sql(&want, j, 0);
+			ok = strcmp(want.data, sql) == 0;
+			break;
+		}
+		k += ok;
+	}
+	sqlite3_finalize(s);
+	strbuf_free(&want);
+	return rc == SQLITE_OK && ok && k == TRIGGERS;
+}
+
+/* The one integer sql gives on st into *out. Returns 1, or 0 when it
+ * gives none. */
+static int
+one_int(long long *out, mirror_store *st, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	int ok = 0;
+
+	if (sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW) {
+		*out = sqlite3_column_int64(s, 0);
+		ok = 1;
+	}
+	sqlite3_finalize(s);
+	return ok;
+}
+
+void
+store_versions_read(struct store_versions *out, mirror_store *st)
+{
+	sqlite3_stmt *s = NULL;
+	int seen = 0;
+	char sql[96];
+
+	memset(out, 0, sizeof(*out));
+	if (!triggers_ours(st) || !one_int(&out->schema, st,
+	    "PRAGMA main.schema_version"))
+		return;
+	if (sqlite3_prepare_v2(store_db(st), "SELECT tbl, v FROM "
+	    "main.mirror_table_versions", -1, &s, NULL) != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return;
+	}
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *tbl = (const char *)sqlite3_column_text(s, 0);
+
+		for (int t = 0; tbl != NULL && t < VERSION_TABLES; t++)
+			if (strcmp(tbl, versioned[t]) == 0 &&
+			    sqlite3_column_type(s, 1) == SQLITE_INTEGER) {
+				out->v[t] = sqlite3_column_int64(s, 1);
+				seen |= 1 << t;
+			}
+	}
+	sqlite3_finalize(s);
+	for (int t = 0; t < VERSION_TABLES; t++) {
+		int n = snprintf(sql, sizeof(sql), "SELECT "
+		    "coalesce(max(rowid), 0) FROM main.%s", versioned[t]);
+
+		if (n < 0 || (size_t)n >= sizeof(sql) ||
+		    !one_int(&out->max_rowid[t], st, sql))
+			return;
+	}
+	out->ok = seen == (1 << VERSION_TABLES) - 1;
+}
+
 static int
 check_schema(mirror_store *st, mirror_error *err)
 {
@@ -1470,6 +1679,8 @@ store_create(const char *path, mirror_error *err)
 	}
 	sqlite3_busy_timeout(st.db, MIRROR_BUSY_TIMEOUT_MS);
 	rc = create_mirror_tables(&st, err);
+	if (rc == 0)
+		rc = store_versions_install(&st, err);
 out:
 	sqlite3_close(st.db);
 	free(pathcopy);

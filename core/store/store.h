@@ -329,4 +329,60 @@ int store_fail(mirror_store *st, mirror_error *err, int rc, const char *what);
  */
 int store_check_triggers(mirror_store *st, mirror_error *err);
 
+/*
+ * The fact tables' versions: a random version per table, set anew by
+ * triggers mirror adds to the store on every row a writer inserts,
+ * updates or deletes (doc/store.md, "Table versions"), so a build can
+ * tell the tables nobody wrote since it last read them without reading
+ * them.
+ *
+ * mirror_table_versions holds one row per versioned table; each table
+ * carries three triggers (mirror_version_<table>_insert, _update,
+ * _delete) whose one statement sets its row's v to random(). A version
+ * is not a count: two stores never share one unless one is a copy of
+ * the other, and a store restored from a backup carries the version its
+ * rows had then. What a version promises holds only while the triggers
+ * are mirror's, word for word, and the schema is unchanged: a reader
+ * checks both (store_versions_read).
+ */
+
+/* The versioned tables, in this order (struct store_versions' v). */
+enum { VERSION_PROJECTS, VERSION_STATE, VERSION_ENTITIES,
+    VERSION_RELATIONSHIPS, VERSION_MEMORIES, VERSION_TABLES };
+
+/* What a read of the versions found. */
+struct store_versions {
+	int ok;                         /* 1: every trigger is mirror's and
+	                                   every table has its version */
+	long long v[VERSION_TABLES];    /* each table's version */
+	long long max_rowid[VERSION_TABLES]; /* its greatest rowid (0:
+	                                   none): a VACUUM that renumbers
+	                                   rows, which no trigger sees,
+	                                   moves it */
+	long long schema;               /* PRAGMA schema_version */
+};
+
+/*
+ * Add mirror_table_versions and its triggers to st (opened to write)
+ * where any of them is missing, in a transaction of its own; a trigger
+ * of that name that is not mirror's is left alone (the versions are
+ * then never trusted). Returns 0 or < 0 with err set.
+ */
+int store_versions_install(mirror_store *st, mirror_error *err);
+
+/*
+ * store_versions_install on st when it is opened to write, after a
+ * command's writes succeeded (a build's, a sweep's): never waiting for
+ * a lock, never failing (a store that cannot take them now gets them at
+ * a later command). Returns nothing.
+ */
+void store_versions_add(mirror_store *st);
+
+/*
+ * Read st's versions, schema cookie and greatest rowids, in st's
+ * current read. Never fails: a store without the table, with a trigger
+ * missing or not mirror's, or one that cannot be read gives out->ok 0.
+ */
+void store_versions_read(struct store_versions *out, mirror_store *st);
+
 #endif

@@ -47,6 +47,8 @@ cmd_sweep(const struct mirror_opts *o, mirror_error *err)
 		rc = sweep_run_rules(&run, st, now, &plan, err);
 	if (rc == 0 && o->check)
 		rc = violation_counts(&vc, st, err);
+	if (rc == 0)
+		store_versions_add(st);
 	store_close(st);
 	if (rc == 0 && !o->json && !o->quiet) {
 		(void)termtext_printf(stdout, "sweep %s: %lld facts scanned; "

@@ -392,6 +392,8 @@ build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 	b->reading = 0;
 	if (rc < 0)
 		build_undo(b, err);
+	else                            /* a store that never had them */
+		store_versions_add(b->s.st);
 	cache_prune();                  /* the user's cache kept bounded */
 	return rc < 0 ? rc : BUILD_DONE;
 }

@@ -146,3 +146,39 @@ printf 'store = tiny.db\nstroe = x\n' > bad.ini
 mirror --config bad.ini health
 expect_error "an unknown config key names file and line" 2 "config bad.ini:2: unknown key 'stroe'"
 rm mirror.ini
+
+# --- the tables' versions ----------------------------------------------
+# The promises of doc/store.md, "Table versions".
+# versions DB: each versioned table and its version, one line each.
+versions() { sql "$1" "SELECT tbl || ' ' || v FROM mirror_table_versions ORDER BY tbl"; }
+# triggers DB: how many of mirror's version triggers DB has.
+triggers() { sql "$1" "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name GLOB 'mirror_version_*'"; }
+new_store ver.db "$MIRROR_TOP/site-example/example.sql" || exit 1
+expect "init adds mirror_table_versions, a row for each of the five fact tables" \
+    test "$(versions ver.db | wc -l | tr -d ' ')" = 5
+expect "... and three triggers on each" test "$(triggers ver.db)" = 15
+before=$(versions ver.db)
+sql ver.db "UPDATE entities SET name = name || ' (2)' WHERE rowid = 1"
+after=$(versions ver.db)
+expect "a writer's update leaves the other tables' versions alone" test \
+    "$(printf '%s\n' "$before" | grep -v '^entities ')" = \
+    "$(printf '%s\n' "$after" | grep -v '^entities ')"
+expect "... and draws the entities a new one" test \
+    "$(printf '%s\n' "$before" | grep '^entities ')" != \
+    "$(printf '%s\n' "$after" | grep '^entities ')"
+# A store whose writer never ran mirror to write: none of it.
+cp ver.db old.db
+sql old.db "$(sql old.db "SELECT 'DROP TRIGGER ' || name || ';' FROM sqlite_schema WHERE type = 'trigger' AND name GLOB 'mirror_version_*'") DROP TABLE mirror_table_versions;"
+sum=$(sha256sum <old.db)
+mirror health --store old.db
+expect "a reading command leaves a store without them byte-identical" \
+    test "$RC $(sha256sum <old.db)" = "0 $sum"
+cp old.db null.db
+sql null.db "UPDATE projects SET aliases = '[' WHERE rowid = 1"
+sum=$(sha256sum <null.db)
+mirror sweep --store null.db
+expect "a sweep that fails (a bad alias) adds nothing: the store byte-identical" \
+    test "$RC $(sha256sum <null.db)" = "2 $sum"
+mirror sweep --store old.db
+expect "a sweep that succeeds adds them" test \
+    "$RC $(triggers old.db) $(versions old.db | wc -l | tr -d ' ')" = "0 15 5"
