@@ -12,6 +12,7 @@
 #include "util/byid.h"
 #include "util/hash.h"
 #include "util/hashtab.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* A project while folding (allocated alone, so the alias and entity
@@ -28,6 +29,7 @@ struct proj {
 	                           when none of their rows is its), 0: by
 	                           another too */
 	struct proj *moved;     /* digest_merge: its entry in into */
+	size_t part_index;      /* digest_part_save: its place */
 };
 
 /* The projects by the hash of their id. */
@@ -308,6 +310,19 @@ digest_aliases(struct store_digest *d, mirror_store *st, mirror_error *err)
 	sqlite3_finalize(stmt);
 	return rc == SQLITE_OK ? 0 : store_fail(st, err, rc,
 	    "cannot read the project aliases");
+}
+
+uint64_t
+digest_aliases_hash(const struct store_digest *d)
+{
+	const struct alias_entry *a = NULL;
+	uint64_t h = 0;
+
+	/* A sum: the table's order is not the aliases'. */
+	while ((a = hashtab_each(d->alias, a)) != NULL)
+		h += hash_mix(hash_words(key_of(a->name, a->len),
+		    a->canon->project, a->canon->len));
+	return hash_mix(h ^ (uint64_t)d->alias->n);
 }
 
 void
@@ -1237,4 +1252,300 @@ digest_free(struct store_digest *d)
 	free(d->p);
 	d->p = NULL;
 	d->n = 0;
+}
+
+void
+digest_unlist(struct store_digest *d)
+{
+	struct acc_entry *e = NULL;
+
+	while ((e = hashtab_each(d->acc, e)) != NULL) {
+		rowids_free(e->p->rowids);
+		e->p->rowids = NULL;
+	}
+	free(d->dangling);
+	d->dangling = NULL;
+	d->n_dangling = d->cap_dangling = 0;
+	d->keep_rowids = 0;
+}
+
+/* What digest_part_save writes first: the format, and a word that
+ * tells the byte order it wrote in. */
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define PART_MAGIC "mirror-digest-part/1\n"
+#define PART_ORDER UINT64_C(0x0102030405060708)
+
+/* Append v to out as 8 bytes (this machine's order: PART_ORDER). */
+static void
+put_u64(strbuf *out, uint64_t v)
+{
+	strbuf_add(out, &v, sizeof(v));
+}
+
+void
+digest_part_save(strbuf *out, const struct store_digest *d)
+{
+	const struct acc_entry *e = NULL;
+	const struct ent_entry *x = NULL;
+	const struct far_entry *f = NULL;
+	size_t n = 0;
+
+	/* The projects rows were folded into: those only the aliases
+	 * named, every project's, the reader's digest has of its own. */
+	while ((e = hashtab_each(d->acc, e)) != NULL)
+		n += e->p->rows > 0;
+	strbuf_puts(out, PART_MAGIC);
+	put_u64(out, PART_ORDER);
+	put_u64(out, n);
+	n = 0;
+	while ((e = hashtab_each(d->acc, e)) != NULL) {
+		struct proj *p = e->p;
+
+		if (p->rows == 0)
+			continue;
+		p->part_index = n++;
+		put_u64(out, p->len);
+		strbuf_add(out, p->project, p->len);
+		put_u64(out, p->sum);
+		put_u64(out, p->rows);
+		for (int c = 0; c < DIGEST_COUNTS; c++)
+			put_u64(out, (uint64_t)p->counts[c]);
+		put_u64(out, (uint64_t)p->active);
+		put_u64(out, (uint64_t)p->latest);
+		for (int k = 0; k < DIGEST_ROW_LISTS; k++) {
+			size_t m = p->rowids != NULL ? p->rowids->n[k] : 0;
+
+			put_u64(out, m);
+			if (m > 0)
+				strbuf_add(out, p->rowids->v[k],
+				    m * sizeof(*p->rowids->v[k]));
+		}
+	}
+	put_u64(out, d->ent->n);
+	while ((x = hashtab_each(d->ent, x)) != NULL) {
+		put_u64(out, x->key);
+		put_u64(out, x->owner->part_index);
+		put_u64(out, x->row);
+	}
+	put_u64(out, d->far->n);
+	while ((f = hashtab_each(d->far, f)) != NULL) {
+		put_u64(out, f->key);
+		put_u64(out, f->p->part_index);
+	}
+	for (int i = 0; i < DIGEST_TABLES; i++) {
+		put_u64(out, d->tally[i].n);
+		for (size_t j = 0; j < d->tally[i].n; j++) {
+			const struct digest_status *v = &d->tally[i].v[j];
+
+			put_u64(out, v->len);
+			strbuf_add(out, v->value, v->len);
+			put_u64(out, (uint64_t)v->first_bad);
+			put_u64(out, (uint64_t)v->rows);
+		}
+	}
+	put_u64(out, d->n_dangling);
+	if (d->n_dangling > 0)
+		strbuf_add(out, d->dangling, d->n_dangling *
+		    sizeof(*d->dangling));
+	put_u64(out, d->loose_sum);
+	put_u64(out, d->loose_rows);
+	put_u64(out, (uint64_t)d->loose_active);
+	put_u64(out, d->names_sum);
+	put_u64(out, d->names_rows);
+	put_u64(out, (uint64_t)d->expired_active);
+}
+
+/* A saved part being read: what is left of it, and whether it ran
+ * out or named what it has not. */
+struct part_in {
+	const unsigned char *p;
+	size_t left;
+	int bad;
+};
+
+/* The next 8 bytes of in as a word (0, and in->bad, past its end). */
+static uint64_t
+get_u64(struct part_in *in)
+{
+	uint64_t v = 0;
+
+	if (in->left < sizeof(v)) {
+		in->bad = 1;
+		return 0;
+	}
+	memcpy(&v, in->p, sizeof(v));
+	in->p += sizeof(v);
+	in->left -= sizeof(v);
+	return v;
+}
+
+/* The next n bytes of in (NULL, and in->bad, past its end). */
+static const void *
+get_bytes(struct part_in *in, uint64_t n)
+{
+	const void *at = in->p;
+
+	if (in->bad || n > in->left) {
+		in->bad = 1;
+		return NULL;
+	}
+	in->p += n;
+	in->left -= n;
+	return at;
+}
+
+/* Add one saved project of in to d (NULL: only read it). Returns it,
+ * or NULL. */
+static struct proj *
+part_project(struct store_digest *d, struct part_in *in)
+{
+	uint64_t len = get_u64(in), w[4 + DIGEST_COUNTS];
+	const char *id = get_bytes(in, len);
+	struct proj *p = NULL;
+
+	for (size_t i = 0; i < NELEM(w); i++)
+		w[i] = get_u64(in);
+	if (d != NULL && !in->bad) {
+		p = project_entry(d, id, len);
+		p->sum += w[0];
+		p->rows += w[1];
+		for (int c = 0; c < DIGEST_COUNTS; c++)
+			p->counts[c] += (long long)w[2 + c];
+		p->active += (long long)w[2 + DIGEST_COUNTS];
+		if ((long long)w[3 + DIGEST_COUNTS] > p->latest)
+			p->latest = (long long)w[3 + DIGEST_COUNTS];
+	}
+	for (int k = 0; k < DIGEST_ROW_LISTS; k++) {
+		uint64_t m = get_u64(in);
+		const void *ids = m <= in->left / sizeof(long long) ?
+		    get_bytes(in, m * sizeof(long long)) : NULL;
+
+		if (ids == NULL && m > 0)
+			in->bad = 1;
+		if (p == NULL || in->bad || m == 0 || !d->keep_rowids)
+			continue;
+		if (p->rowids == NULL)
+			p->rowids = xcalloc(1, sizeof(*p->rowids));
+		ARRAY_APPEND(p->rowids->v[k], p->rowids->n[k],
+		    p->rowids->cap[k], (const long long *)ids, (size_t)m);
+	}
+	return p;
+}
+
+/* Read (d NULL) or add to d what in holds after its projects' count
+ * nproj; projs[i] is saved project i in d. Returns 0, or -1 when in is
+ * no such text. */
+static int
+part_rest(struct store_digest *d, struct part_in *in, struct proj **projs,
+    uint64_t nproj)
+{
+	uint64_t n = get_u64(in);
+
+	if (d != NULL)
+		hashtab_reserve(d->ent, d->ent->n + n);
+	for (uint64_t i = 0; i < n && !in->bad; i++) {
+		uint64_t key = get_u64(in), owner = get_u64(in),
+		    row = get_u64(in);
+		struct ent_entry *x;
+		int added;
+
+		if (owner >= nproj || key == 0)
+			in->bad = 1;
+		if (d == NULL || in->bad)
+			continue;
+		x = hashtab_put(d->ent, key, &added);
+		if (added) {
+			x->owner = projs[owner];
+			x->row = row;
+		}
+	}
+	n = get_u64(in);
+	for (uint64_t i = 0; i < n && !in->bad; i++) {
+		uint64_t key = get_u64(in), p = get_u64(in);
+
+		if (p >= nproj || key == 0)
+			in->bad = 1;
+		else if (d != NULL)
+			((struct far_entry *)hashtab_add(d->far, key))->p =
+			    projs[p];
+	}
+	for (int t = 0; t < DIGEST_TABLES && !in->bad; t++) {
+		n = get_u64(in);
+		for (uint64_t i = 0; i < n && !in->bad; i++) {
+			uint64_t len = get_u64(in);
+			const char *v = get_bytes(in, len);
+			uint64_t bad = get_u64(in), rows = get_u64(in);
+
+			if (d != NULL && !in->bad)
+				tally_entry(&d->tally[t], v, len,
+				    bad != 0)->rows += (long long)rows;
+		}
+	}
+	n = get_u64(in);
+	{
+		const void *ids = n <= in->left / sizeof(long long) ?
+		    get_bytes(in, n * sizeof(long long)) : NULL;
+
+		if (ids == NULL && n > 0)
+			in->bad = 1;
+		if (d != NULL && !in->bad && n > 0 && d->keep_rowids)
+			ARRAY_APPEND(d->dangling, d->n_dangling,
+			    d->cap_dangling, (const long long *)ids,
+			    (size_t)n);
+	}
+	{
+		uint64_t w[6];
+
+		for (size_t i = 0; i < NELEM(w); i++)
+			w[i] = get_u64(in);
+		if (d != NULL && !in->bad) {
+			d->loose_sum += w[0];
+			d->loose_rows += w[1];
+			d->loose_active += (long long)w[2];
+			d->names_sum += w[3];
+			d->names_rows += w[4];
+			d->expired_active += (long long)w[5];
+		}
+	}
+	return in->bad || in->left != 0 ? -1 : 0;
+}
+
+/* Read (d NULL) or add to d the part buf[0..len). Returns 0, or -1
+ * when it is no such text. */
+static int
+part_walk(struct store_digest *d, const void *buf, size_t len)
+{
+	struct part_in in = { buf, len, 0 };
+	const void *magic = get_bytes(&in, sizeof(PART_MAGIC) - 1);
+	uint64_t order, nproj;
+	struct proj **projs = NULL;
+	int rc;
+
+	if (magic == NULL || memcmp(magic, PART_MAGIC,
+	    sizeof(PART_MAGIC) - 1) != 0)
+		return -1;
+	order = get_u64(&in);
+	nproj = get_u64(&in);
+	if (in.bad || order != PART_ORDER || nproj > in.left / 8)
+		return -1;
+	if (d != NULL)
+		projs = xcalloc(nproj > 0 ? (size_t)nproj : 1, sizeof(*projs));
+	for (uint64_t i = 0; i < nproj && !in.bad; i++) {
+		struct proj *p = part_project(d, &in);
+
+		if (projs != NULL)
+			projs[i] = p;
+	}
+	rc = in.bad ? -1 : part_rest(d, &in, projs, nproj);
+	free(projs);
+	return rc;
+}
+
+int
+digest_part_load(struct store_digest *d, const void *buf, size_t len)
+{
+	/* Read whole first: a part that is not whole changes nothing. */
+	if (part_walk(NULL, buf, len) < 0)
+		return -1;
+	return part_walk(d, buf, len);
 }

@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "store/store.h"
+#include "util/strbuf.h"
 
 /* How many kinds of rows a digest counts per project. */
 #define DIGEST_COUNTS 3
@@ -197,6 +198,10 @@ void digest_expect_entities(struct store_digest *d, size_t n);
 int digest_aliases(struct store_digest *d, mirror_store *st,
     mirror_error *err);
 
+/* A hash of the aliases digest_aliases read into d (each name and its
+ * project, in any order): equal hashes, the same aliases. */
+uint64_t digest_aliases_hash(const struct store_digest *d);
+
 /* The aliases digest_aliases read into from, into into as well (its own
  * copies, no read of the store): for a digest folded beside from on the
  * same connection. Returns nothing. */
@@ -356,5 +361,29 @@ const struct project_digest *digest_find(const struct store_digest *d,
 void digest_drop_rowids(struct store_digest *d);
 
 void digest_free(struct store_digest *d);   /* d stays valid, empty */
+
+/*
+ * What folding the fact tables left in d (not finished; no swept
+ * query folded into it, so no groups and nothing unlisted): its
+ * projects (sums, counts, row ids), entities, far ends, tallies,
+ * dangling edges, loose rows, names and expired rows, appended to out
+ * as bytes digest_part_load reads on this machine (facts.c keeps them
+ * in the user's cache). Returns nothing.
+ */
+void digest_part_save(strbuf *out, const struct store_digest *d);
+
+/* Drop the row ids d's folds listed (d not finished), and list none
+ * from now on: for a fold that listed them only to keep them
+ * (facts.c). Returns nothing. */
+void digest_unlist(struct store_digest *d);
+
+/*
+ * Add a part digest_part_save wrote (buf, len bytes) to d (not
+ * finished), as if its folds were folded into d again: sums and counts
+ * added, row ids appended (when d keeps them), entities and far ends
+ * registered. Returns 0, or -1 when buf is not such a part, whole (d is
+ * then unchanged).
+ */
+int digest_part_load(struct store_digest *d, const void *buf, size_t len);
 
 #endif

@@ -22,6 +22,7 @@
 #include "store/undo.h"
 #include "store/storerow.h"
 #include "sys/clock.h"
+#include "sys/partcache.h"
 #include "sys/jobs.h"
 #include "sys/work.h"
 #include "util/array.h"
@@ -1926,6 +1927,8 @@ struct parallel_fold {
 	 * the entities and edges are folded. */
 	struct maps_latch maps;
 	int taken;                      /* parallel_finish took its folds */
+	const struct part_ctx *kept;    /* the folds kept between runs, or
+	                                   NULL: none (fold_kept) */
 };
 
 /* The entities' count into d's room for them: one pass over the
@@ -1939,6 +1942,204 @@ expect_entities(struct store_digest *d, mirror_store *st, mirror_error *err)
 	if ((rc = store_count(&n, st, "SELECT count(*) FROM main.entities",
 	    NULL, err)) == 0)
 		digest_expect_entities(d, (size_t)n);
+	return rc;
+}
+
+static int clock_memories(struct facts_clock *out, mirror_store *st,
+    time_t now, mirror_error *err);
+
+/* What a kept fold's key starts with: bumped when what a fold keeps
+ * changes meaning (digest.c's hashes, a query's counts, the bytes of
+ * digest_part_save), so a fold kept by another mirror is never read. */
+#define PART_FORMAT "mirror-fold/1"
+
+/* The folds of the fact tables kept between runs (partcache.h), for
+ * one pass (digest_store): set when the store's versions can be
+ * trusted (store.h, "The fact tables' versions"). */
+struct part_ctx {
+	const char *path;               /* the store's */
+	int take;                       /* 0: keep folds, take none */
+	struct store_versions vers;
+	time_t now;
+};
+
+/* Each fact table's version (store.h's VERSION_*). */
+static const int version_of[T_N] = { [T_STATE] = VERSION_STATE,
+    [T_ENT] = VERSION_ENTITIES, [T_REL] = VERSION_RELATIONSHIPS,
+    [T_MEM] = VERSION_MEMORIES };
+
+/* The key of the fold of tabs[0..n) of st, with d's aliases, into key
+ * (sql: room for a query): what the fold read, as c's versions say it,
+ * and how. */
+static void
+part_key(strbuf *key, const struct part_ctx *c, const struct table_fold *f,
+    const int *tabs, size_t n)
+{
+	strbuf_reset(key);
+	strbuf_printf(key, "%s schema %lld aliases %016llx",
+	    PART_FORMAT, c->vers.schema,
+	    (unsigned long long)digest_aliases_hash(f->d));
+	for (size_t i = 0; i < n; i++) {
+		int t = tabs[i], v = version_of[t];
+
+		table_sql(f->sql, &tables[t], f->st, tables[t].digest_sql, 0);
+		strbuf_printf(key, " | %s %lld %lld %016llx", tables[t].name,
+		    c->vers.v[v], c->vers.max_rowid[v],
+		    (unsigned long long)hash_words(MIRROR_HASH_INIT,
+		    f->sql->data, f->sql->len));
+	}
+}
+
+/* The words a kept fold holds before its part: each table's sum, then
+ * the memories' clock (flag, expired, after, until). */
+#define PART_HEAD_WORDS(n) (2 * (n) + 4)
+
+/*
+ * Add the fold of tabs[0..n) kept under key to d, its tables' sums
+ * into b->sum and, with the memories, their clock into b (when it
+ * holds at b->kept->now: else the fold is not taken). Returns 1 when
+ * it was taken, 0 when not (d unchanged).
+ */
+static int
+part_take(struct store_digest *d, struct parallel_fold *b, const char *key,
+    const int *tabs, size_t n)
+{
+	const struct part_ctx *c = b->kept;
+	uint64_t w[PART_HEAD_WORDS(T_N)];
+	size_t at, head = PART_HEAD_WORDS(n) * sizeof(uint64_t);
+	struct facts_clock clock;
+	strbuf entry;
+	int took = 0;
+
+	if (!c->take)
+		return 0;
+	strbuf_init(&entry);
+	if (partcache_get(&entry, &at, c->path, tables[tabs[0]].name,
+	    key) < 0 || entry.len - at < head)
+		goto out;
+	memcpy(w, entry.data + at, head);
+	clock.expired = (long long)w[2 * n + 1];
+	clock.after = (long long)w[2 * n + 2];
+	clock.until = (long long)w[2 * n + 3];
+	if (w[2 * n] != 0 && !facts_clock_holds(&clock, c->now))
+		goto out;
+	if (digest_part_load(d, entry.data + at + head,
+	    entry.len - at - head) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		b->sum[tabs[i]] = (struct digest_sum){ w[2 * i], w[2 * i + 1] };
+	if (w[2 * n] != 0) {
+		b->clock.expired = clock.expired;
+		b->clock.after = clock.after;
+		b->clock.until = clock.until;
+		b->clocked = 1;
+	}
+	took = 1;
+	work_add(&work_tables_kept, n);
+out:
+	strbuf_free(&entry);
+	return took;
+}
+
+/* Keep the fold of tabs[0..n) in d (b->sum's, and b's clock when
+ * clocked) under key. Returns nothing (best effort). */
+static void
+part_keep(const struct store_digest *d, const struct parallel_fold *b,
+    const char *key, const int *tabs, size_t n, int clocked)
+{
+	uint64_t w[PART_HEAD_WORDS(T_N)];
+	strbuf data;
+
+	for (size_t i = 0; i < n; i++) {
+		w[2 * i] = b->sum[tabs[i]].sum;
+		w[2 * i + 1] = b->sum[tabs[i]].rows;
+	}
+	w[2 * n] = (uint64_t)clocked;
+	w[2 * n + 1] = (uint64_t)b->clock.expired;
+	w[2 * n + 2] = (uint64_t)b->clock.after;
+	w[2 * n + 3] = (uint64_t)b->clock.until;
+	strbuf_init(&data);
+	strbuf_add(&data, w, PART_HEAD_WORDS(n) * sizeof(uint64_t));
+	digest_part_save(&data, d);
+	partcache_put(b->kept->path, tables[tabs[0]].name, key, data.data,
+	    data.len);
+	strbuf_free(&data);
+}
+
+/*
+ * Fold table t of b (not the entities') as f says, its sum into b->sum:
+ * the fold kept when it holds, else a fold now, kept for the next run
+ * (b->kept NULL: only the fold). The memories' clock is read with
+ * their fold, and kept with it. Returns 0 or < 0 with f->err set.
+ */
+static int
+fold_kept(struct parallel_fold *b, const struct table_fold *f, int t)
+{
+	struct store_digest part;
+	struct table_fold g = *f;
+	mirror_error ignored;
+	strbuf key;
+	int rc = 0;
+
+	if (b->kept == NULL)
+		return fold_table(&b->sum[t], f, t);
+	/* A fold is kept with its row ids, whoever asked for it: a digest
+	 * that lists them takes it, and one that does not skips them. */
+	digest_init(&part);
+	part.keep_rowids = 1;
+	part.keep_refold = f->d->keep_refold;
+	strbuf_init(&key);
+	part_key(&key, b->kept, f, &t, 1);
+	if (!part_take(&part, b, key.data, &t, 1)) {
+		digest_aliases_copy(&part, f->d);
+		g.d = &part;
+		rc = fold_table(&b->sum[t], &g, t);
+		if (rc == 0 && t == T_MEM)
+			b->clocked = clock_memories(&b->clock, f->st, b->now,
+			    &ignored) == 0;
+		if (rc == 0 && (t != T_MEM || b->clocked))
+			part_keep(&part, b, key.data, &t, 1, t == T_MEM);
+	}
+	if (!f->d->keep_rowids)
+		digest_unlist(&part);
+	digest_merge(f->d, &part);
+	digest_free(&part);
+	strbuf_free(&key);
+	return rc;
+}
+
+/* The entities and their edges (entity_tables) into b->d as f says:
+ * the fold kept when it holds, else a fold now, kept for the next run.
+ * Returns 0 or < 0 with f->err set. */
+static int
+fold_entities(struct parallel_fold *b, const struct table_fold *f)
+{
+	strbuf key;
+	int rc, listed;
+
+	strbuf_init(&key);
+	if (b->kept != NULL) {
+		part_key(&key, b->kept, f, entity_tables,
+		    NELEM(entity_tables));
+		if (part_take(f->d, b, key.data, entity_tables,
+		    NELEM(entity_tables))) {
+			strbuf_free(&key);
+			return 0;
+		}
+	}
+	/* Kept with their row ids (fold_kept), listed for this fold. */
+	listed = f->d->keep_rowids;
+	f->d->keep_rowids |= b->kept != NULL;
+	rc = expect_entities(f->d, f->st, f->err);
+	for (size_t i = 0; rc == 0 && i < NELEM(entity_tables); i++)
+		rc = fold_table(&b->sum[entity_tables[i]], f,
+		    entity_tables[i]);
+	if (rc == 0 && b->kept != NULL)
+		part_keep(f->d, b, key.data, entity_tables,
+		    NELEM(entity_tables), 0);
+	if (!listed && f->d->keep_rowids)
+		digest_unlist(f->d);
+	strbuf_free(&key);
 	return rc;
 }
 
@@ -1957,9 +2158,9 @@ fold_parallel(void *arg, mirror_store *st, mirror_error *err)
 	strbuf_init(&sql);
 	rc = digest_aliases(&b->d, st, err);
 	if (rc == 0 && b->entities)
-		rc = expect_entities(&b->d, st, err);
-	for (size_t i = 0; rc == 0 && i < b->ntables; i++)
-		rc = fold_table(&b->sum[b->tables[i]], &f, b->tables[i]);
+		rc = fold_entities(b, &f);
+	for (size_t i = 0; rc == 0 && !b->entities && i < b->ntables; i++)
+		rc = fold_kept(b, &f, b->tables[i]);
 	if (b->entities)
 		maps_done(&b->maps, rc == 0 ? 1 : -1);
 	if (rc == 0 && b->entities)
@@ -1973,7 +2174,7 @@ fold_parallel(void *arg, mirror_store *st, mirror_error *err)
 	/* The clock here, where the core is this connection's: the build
 	 * would read it on the main thread after the sweep (a pass over
 	 * the memories). One that cannot be read is left to that read. */
-	if (rc == 0 && !b->entities) {
+	if (rc == 0 && !b->entities && !b->clocked) {
 		mirror_error ignored;
 
 		b->clocked = clock_memories(&b->clock, st, b->now,
@@ -2112,6 +2313,7 @@ struct digest_how {
 	int rowids;
 	void (*then)(void *);
 	void *arg;
+	const struct part_ctx *kept;    /* NULL: no fold kept or taken */
 };
 
 /*
@@ -2138,6 +2340,7 @@ sides_start(struct parallel_fold side[2], const struct table_fold *f,
 		digest_init(&side[k].d);
 		side[k].d.keep_rowids = how->rowids;
 		side[k].d.keep_refold = how->rowids;
+		side[k].kept = how->kept;
 	}
 	pthread_mutex_init(&side[1].maps.mu, NULL);
 	pthread_cond_init(&side[1].maps.set, NULL);
@@ -2308,9 +2511,19 @@ int
 facts_digest(struct store_digest *out, mirror_store *st,
     const struct facts_digest_plan *p, mirror_error *err)
 {
-	return digest_store(out, st, p->now, &(struct digest_how){
+	char *real = realpath(store_path(st), NULL);
+	struct part_ctx kept = { .path = real != NULL ? real :
+	    store_path(st), .take = !p->whole, .now = p->now };
+	int rc;
+
+	/* The folds kept between runs, when the versions say which tables
+	 * no one wrote since (store.h, "The fact tables' versions"). */
+	store_versions_read(&kept.vers, st);
+	rc = digest_store(out, st, p->now, &(struct digest_how){
 	    .rowids = p->rowids, .then = p->rowids ? p->then : NULL,
-	    .arg = p->arg }, err);
+	    .arg = p->arg, .kept = kept.vers.ok ? &kept : NULL }, err);
+	free(real);
+	return rc;
 }
 
 /* The most groups a refold folds one by one: past it, a statement a

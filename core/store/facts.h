@@ -288,6 +288,9 @@ struct facts_digest_plan {
 	                           and is never called when the pass runs on
 	                           one connection */
 	void *arg;
+	int whole;              /* 1: fold every table, taking no fold an
+	                           earlier run kept (the ones folded are
+	                           kept all the same: facts.c's part_ctx) */
 };
 
 /*

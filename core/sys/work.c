@@ -7,6 +7,7 @@
 #include "sys/work.h"
 
 struct work_count work_rows, work_rule_rows, work_scope_scans;
+struct work_count work_tables_kept;
 struct work_count work_vm_steps, work_rule_vm_steps;
 
 /* The counter this thread's rows go into (NULL: work_rows). */

@@ -63,6 +63,13 @@ extern struct work_count work_vm_steps, work_rule_vm_steps;
 extern struct work_count work_scope_scans;
 
 /*
+ * The fact tables a digest took from the folds an earlier run kept
+ * (core/store/facts.c, doc/performance.md "Kept folds") instead of
+ * reading them: 0 to 4 a digest.
+ */
+extern struct work_count work_tables_kept;
+
+/*
  * Count the rows this thread steps from now into c (&work_rows again
  * to end). Returns the counter it counted them into until now.
  */

@@ -122,7 +122,8 @@ extern const char *const build_phase_names[PH_N];
  * and bytes it wrote into DIR, the bytes its pages' digests hashed, the
  * search documents and A-Z rows it took in (and the store rows the
  * A-Z read), the steps SQLite's full scans took in the reads of some
- * projects, and the most bytes its search indexes held at once.
+ * projects, the most bytes its search indexes held at once, and the
+ * fact tables its digests took from folds kept by an earlier run.
  */
 struct build_work {
 	unsigned long long rows[PH_N], rule_rows, pages_rendered;
@@ -136,6 +137,8 @@ struct build_work {
 	                           reads of some projects (sys/work.h) */
 	unsigned long long search_peak_bytes;   /* the most the search
 	                           indexes held at once (search_index.h) */
+	unsigned long long tables_kept;         /* fact tables the digests
+	                           took from kept folds (sys/work.h) */
 };
 
 /* What a build did, for its summary and --json. */

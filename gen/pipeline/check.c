@@ -66,7 +66,7 @@ build_snapshot(struct site_model *s, int rowids, struct rules_job *early,
 	digest_free(&s->digest);
 	rc = facts_digest(&s->digest, s->st, &(const struct facts_digest_plan){
 	    .now = s->now, .rowids = rowids, .then = early != NULL ? go_rules :
-	    NULL, .arg = early }, err);
+	    NULL, .arg = early, .whole = s->digest_whole }, err);
 	if (rc == 0)
 		hash_hex(s->snapshot, s->digest.snapshot);
 	return rc;

@@ -62,6 +62,7 @@ work_now(struct build_work *w)
 	w->atoz_store_rows = work_get(&atoz_rows_read);
 	w->atoz_kept_rows = work_get(&atoz_rows_kept);
 	w->scope_scan_steps = work_get(&work_scope_scans);
+	w->tables_kept = work_get(&work_tables_kept);
 }
 
 /* The build's work but its rows and VM steps (counted by lap) into
@@ -85,6 +86,7 @@ work_end(struct build_report *r)
 	r->work.atoz_kept_rows = now.atoz_kept_rows - r->at.atoz_kept_rows;
 	r->work.scope_scan_steps = now.scope_scan_steps -
 	    r->at.scope_scan_steps;
+	r->work.tables_kept = now.tables_kept - r->at.tables_kept;
 	r->work.search_peak_bytes = site_search_held_peak();
 }
 
@@ -377,6 +379,7 @@ build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 	site_search_held_mark();        /* this build's peak */
 	b->s.title = o->title;
 	b->s.base_url = o->base_url;
+	b->s.digest_whole = o->force;
 	if ((rc = mirror_clock(&b->s.now, err)) < 0)
 		return rc;
 	rc = build_walk(b, err);

@@ -44,6 +44,9 @@ struct site_model {
 	                                 digest (core/store/digest.h), set
 	                                 with snapshot; site_model_free
 	                                 frees it */
+	int digest_whole;             /* 1: the digest reads every table,
+	                                 taking no fold kept by an earlier
+	                                 run (a --force build) */
 	const char *title;            /* site title */
 	const char *base_url;         /* NULL or "" when relative */
 

@@ -182,3 +182,21 @@ expect "a sweep that fails (a bad alias) adds nothing: the store byte-identical"
 mirror sweep --store old.db
 expect "a sweep that succeeds adds them" test \
     "$RC $(triggers old.db) $(versions old.db | wc -l | tr -d ' ')" = "0 15 5"
+# Kept folds: a value changed twice; the second build takes the three
+# tables no one wrote (doc/performance.md, "Kept folds").
+value() { sql ver.db "UPDATE project_state SET value = value || '$1' WHERE rowid = 2"; }
+mirror build --store ver.db --out ver --quiet
+value x; mirror build --store ver.db --out ver --json
+value y; mirror build --store ver.db --out ver --json
+expect "a build after a value's change takes the other tables' kept folds" \
+    sh -c "test $RC = 0 && jq -e '.work.tables_kept >= 3' '$T/out' >/dev/null"
+value z; mirror build --store ver.db --out ver --force --json
+expect "--force takes none" \
+    sh -c "test $RC = 0 && jq -e '.work.tables_kept == 0' '$T/out' >/dev/null"
+sql ver.db "DROP TRIGGER mirror_version_memories_update; CREATE TRIGGER mirror_version_memories_update AFTER UPDATE ON memories BEGIN SELECT 1; END;"
+value w; mirror build --store ver.db --out ver --json
+value v; mirror build --store ver.db --out ver --json
+expect "a trigger not mirror's word for word: every table read, none taken" \
+    sh -c "test $RC = 0 && jq -e '.work.tables_kept == 0' '$T/out' >/dev/null"
+expect "... and mirror leaves the owner's trigger as it is" sh -c \
+    "sqlite3 ver.db \"SELECT sql FROM sqlite_schema WHERE name = 'mirror_version_memories_update'\" | grep -q 'SELECT 1'"

@@ -26,6 +26,7 @@
 #include "store/store.h"
 #include "store/undo.h"
 #include "sys/clock.h"
+#include "sys/work.h"
 
 
 /* facts_check of the one project ids[0] (d: row ids of the same read,
@@ -1658,6 +1659,108 @@ test_memo(void **state)
 	unlink(path);
 }
 
+/* facts_digest of st at now on two connections, in a read, listing row
+ * ids when rowids: whole, or taking what earlier digests kept (facts.c's
+ * kept folds); the fact tables it took into *took. */
+static void
+digest_kept_at(struct store_digest *d, mirror_store *st, time_t now,
+    int whole, int rowids, unsigned long long *took)
+{
+	unsigned long long before = work_get(&work_tables_kept);
+	mirror_error err;
+
+	assert_int_equal(setenv("MIRROR_JOBS", "2", 1), 0);
+	assert_int_equal(store_read_begin(st, &err), 0);
+	assert_int_equal(facts_digest(d, st, &(const struct facts_digest_plan){
+	    .now = now, .rowids = rowids, .whole = whole }, &err), 0);
+	store_read_end(st);
+	unsetenv("MIRROR_JOBS");
+	*took = work_get(&work_tables_kept) - before;
+}
+
+/* sql on the store at path, then a digest taking kept folds at now and
+ * a whole one, listing row ids when rowids: the same digest, and the
+ * first took want tables. */
+static void
+kept_listed(const char *sql, time_t now, int rowids, unsigned long long want)
+{
+	struct store_digest kept, whole;
+	unsigned long long took, none;
+	mirror_error err;
+	mirror_store *st;
+
+	if (sql != NULL)
+		exec_sql(sql);
+	assert_int_equal(store_open(&st, path, STORE_READ, &err), 0);
+	digest_kept_at(&kept, st, now, 0, rowids, &took);
+	digest_kept_at(&whole, st, now, 1, rowids, &none);
+	assert_int_equal(none, 0);
+	assert_same_digest(&kept, &whole);
+	assert_int_equal(kept.parallel, whole.parallel);
+	assert_int_equal(took, want);
+	digest_free(&kept);
+	digest_free(&whole);
+	store_close(st);
+}
+
+/* kept_listed, listing row ids. */
+static void
+kept_after(const char *sql, time_t now, unsigned long long want)
+{
+	kept_listed(sql, now, 1, want);
+}
+
+/*
+ * A digest that takes the folds of the fact tables an earlier digest of
+ * the same store kept (their versions unchanged: store.h) is
+ * the digest that reads them: after a write to each table (it alone is
+ * read again; the entities and their edges go together), an alias
+ * changed (all read), a memory's expiry passed (the memories read), and
+ * when the versions cannot be trusted (a trigger missing, or not
+ * mirror's: all read).
+ */
+static void
+test_digest_kept(void **state)
+{
+	char dir[] = "/tmp/test_digest_kept.XXXXXX", cmd[64];
+	const time_t now = 1700000000, later = 1900000000;
+	int n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(setenv("MIRROR_CACHE_DIR", dir, 1), 0);
+	make_store(base_sql);
+	kept_after(NULL, now, 0);       /* none kept yet */
+	kept_after(NULL, now, 4);       /* all kept, none changed */
+	/* Kept with row ids or not, a fold serves a digest either way. */
+	kept_listed("UPDATE entities SET name = 'Arm1' WHERE id = 'e1'", now,
+	    0, 2);
+	kept_listed(NULL, now, 0, 4);
+	kept_after(NULL, now, 4);
+	kept_after("UPDATE project_state SET value = 'y' WHERE id = 's1'",
+	    now, 3);
+	kept_after("UPDATE entities SET name = 'Arm2' WHERE id = 'e1'", now, 2);
+	kept_after("INSERT INTO relationships(id, source_entity_id,"
+	    " target_entity_id, relationship_type) VALUES ('r4', 'e1', 'e6',"
+	    " 'part_of')", now, 2);
+	kept_after("DELETE FROM memories WHERE id = 'm1'", now, 3);
+	kept_after("UPDATE projects SET aliases = '[\"p5\"]' WHERE id = 'p05'",
+	    now, 0);
+	kept_after(NULL, now, 4);
+	/* m2 expires in 2030: its fold at 2023 does not hold in 2030. */
+	kept_after(NULL, later, 3);
+	kept_after(NULL, later, 4);
+	kept_after("DROP TRIGGER mirror_version_memories_update", now, 0);
+	kept_after("UPDATE memories SET content = 'j' WHERE id = 'm2'", now, 0);
+	kept_after("CREATE TRIGGER mirror_version_memories_update AFTER UPDATE"
+	    " ON memories BEGIN SELECT 1; END", now, 0);
+	unsetenv("MIRROR_CACHE_DIR");
+	n = snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_true(n > 0 && (size_t)n < sizeof(cmd));
+	assert_int_equal(system(cmd), 0);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -1685,6 +1788,7 @@ main(void)
 		cmocka_unit_test(test_store_spares),
 		cmocka_unit_test(test_store_print),
 		cmocka_unit_test(test_memo),
+		cmocka_unit_test(test_digest_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
