@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "sys/cache.h"
 #include "sys/pool.h"
 #include "sys/clock.h"
+#include "sys/jobs.h"
 #include "sys/userfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -409,6 +411,65 @@ void
 history_release(void)
 {
 	mgit_shutdown();
+}
+
+/* history_hold on a thread (history_hold_begin). */
+struct history_hold_start {
+	pthread_t tid;
+	int started;            /* 1: tid runs hold_run */
+	int rc;
+	mirror_error err;
+};
+
+/* Run s's history_hold (a thread's start). Returns NULL. */
+static void *
+hold_run(void *arg)
+{
+	struct history_hold_start *s = arg;
+
+	s->rc = history_hold(&s->err);
+	return NULL;
+}
+
+struct history_hold_start *
+history_hold_begin(void)
+{
+	struct history_hold_start *s = xcalloc(1, sizeof(*s));
+
+	s->started = mirror_jobs() > 1 &&
+	    pthread_create(&s->tid, NULL, hold_run, s) == 0;
+	return s;
+}
+
+int
+history_hold_finish(struct history_hold_start *s, mirror_error *err)
+{
+	int rc;
+
+	if (s == NULL)
+		return history_hold(err);
+	if (s->started)
+		pthread_join(s->tid, NULL);
+	else
+		hold_run(s);
+	rc = s->rc;
+	if (rc < 0)
+		*err = s->err;
+	free(s);
+	return rc;
+}
+
+void
+history_hold_drop(struct history_hold_start *s)
+{
+	if (s == NULL)
+		return;
+	if (s->started) {
+		pthread_join(s->tid, NULL);
+		if (s->rc == 0)
+			history_release();
+	}
+	free(s);
 }
 
 int

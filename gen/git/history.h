@@ -235,6 +235,24 @@ int history_hold(mirror_error *err);
 void history_release(void);
 
 /*
+ * history_hold begun on a thread of its own (none with one job: then
+ * history_hold_finish calls it), so that the certificates are read on
+ * the core the check leaves idle. The caller owns it until
+ * history_hold_finish or history_hold_drop.
+ */
+struct history_hold_start *history_hold_begin(void);
+
+/*
+ * Wait for s's history_hold (or call it now) and free s: its result,
+ * 0 (history_release must follow, once) or -MIRROR_EIO with err set.
+ */
+int history_hold_finish(struct history_hold_start *s, mirror_error *err);
+
+/* Wait for s's history_hold, undo it when it succeeded, and free s
+ * (NULL: nothing), for a build that never needed libgit2 after all. */
+void history_hold_drop(struct history_hold_start *s);
+
+/*
  * For tests only: when set, called after every object is written and
  * just before the branch is moved, so a test can move the branch in
  * between and see the compare and swap refuse. NULL in production.

@@ -198,6 +198,7 @@ struct build {
 	struct stamp held;          /* DIR's, from its last build */
 	int reading;                /* 1: a store read is open */
 	int held_git;               /* 1: libgit2 held (history_hold) */
+	struct history_hold_start *git_start; /* libgit2 begun early */
 	struct build_report report;
 };
 

@@ -278,6 +278,10 @@ build_check(struct build *b, mirror_error *err)
 	    (rc < 0 || (rc = build_unchanged(b, err)) != 0))
 		return rc;
 	build_record(b);
+	/* The store's rows are read: libgit2's start (its certificates
+	 * read, 3 ms) on the core the check's first steps leave idle. */
+	if (b->ch.git_later && b->git_start == NULL)
+		b->git_start = history_hold_begin();
 	/* A sweep follows: its rules are made ready on this read's snapshot
 	 * and start on the core the digest's second connection frees, else
 	 * after the digest, in parallel with the checks below (the sweep takes

@@ -172,7 +172,9 @@ build_git_start(struct build *b, mirror_error *err)
 
 	if (b->o->repo == NULL)
 		return 0;
-	if ((rc = history_hold(err)) < 0)
+	rc = history_hold_finish(b->git_start, err);
+	b->git_start = NULL;
+	if (rc < 0)
 		return rc;
 	b->held_git = 1;
 	build_history_request(&req, b->o, b->s.now);

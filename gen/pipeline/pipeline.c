@@ -404,6 +404,7 @@ build_run(struct build *b, const struct build_opts *o, mirror_error *err)
 void
 build_free(struct build *b)
 {
+	history_hold_drop(b->git_start);  /* begun, never needed */
 	rules_keys_free(b->run.keys_later);
 	store_undo_free(b->undo);
 	free(b->ch.ids);
