@@ -29,8 +29,8 @@ umask 022
 
 # Runtime libraries of a plain build on Debian 12 (bookworm), used when
 # dpkg-shlibdeps is not installed: dpkg -S of what 'ldd BUILD/mirror'
-# names directly (libgit2's own dependencies come with libgit2-1.5),
-# and libmicrohttpd12, which mirror serve opens.
+# names directly, libgit2-1.5, which mirror opens (its own dependencies
+# come with it), and libmicrohttpd12, which mirror serve opens.
 fallback_depends="libc6, libcmark-gfm0.29.0.gfm.6,
  libcmark-gfm-extensions0.29.0.gfm.6, libgit2-1.5, libjansson4,
  libisal2, libmicrohttpd12, libnettle8, libsqlite3-0, liburing2"
@@ -112,10 +112,11 @@ if command -v dpkg-shlibdeps >/dev/null 2>&1; then
 	    dpkg-shlibdeps -O "-e$root/usr/bin/mirror" 2>/dev/null |
 	    sed -n 's/^shlibs:Depends=//p')
 fi
-# mirror serve opens libmicrohttpd itself (dlopen, gen/serve/mhd.c),
-# which dpkg-shlibdeps cannot see: its package is named here.
+# mirror opens libgit2 (gen/gitlib/gitlib.c) and mirror serve
+# libmicrohttpd (gen/serve/mhd.c) itself (dlopen), which dpkg-shlibdeps
+# cannot see: their packages are named here.
 if [ -n "$depends" ]; then
-	depends="$depends, libmicrohttpd12"
+	depends="$depends, libgit2-1.5, libmicrohttpd12"
 else
 	depends=$fallback_depends
 fi

@@ -15,6 +15,7 @@
 
 #include "cli/cli_int.h"
 #include "cli/json_out.h"
+#include "gitlib/gitlib.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -167,6 +168,8 @@ cli_version_print(int json, mirror_error *err)
 	int major = 0, minor = 0, rev = 0, n;
 
 	xalloc_name(alloc, sizeof(alloc));
+	if (mgit_lib_open(err) < 0)
+		return -MIRROR_EIO;
 	git_libgit2_version(&major, &minor, &rev);
 	n = snprintf(git, sizeof(git), "%d.%d.%d", major, minor, rev);
 	if (n < 0 || (size_t)n >= sizeof(git))

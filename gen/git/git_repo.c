@@ -10,6 +10,7 @@
 
 #include "git/git_check.h"
 #include "git/git_repo.h"
+#include "gitlib/gitlib.h"
 
 int
 mgit_fail(mirror_error *err, int status, const char *fmt, ...)
@@ -38,6 +39,8 @@ mgit_init(mirror_error *err)
 		GIT_CONFIG_LEVEL_GLOBAL, GIT_CONFIG_LEVEL_PROGRAMDATA
 	};
 
+	if (mgit_lib_open(err) < 0)
+		return -MIRROR_EIO;
 	if (git_libgit2_init() < 0)
 		return mgit_fail(err, MIRROR_EIO, "libgit2: cannot initialise");
 	/*

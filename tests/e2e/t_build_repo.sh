@@ -224,3 +224,25 @@ expect "a decision's change: its overview's Markdown, the decision log's HTML al
     grep -qx projects/p04-gigabit/decisions.html ga-files.txt &&
     test \"\$(grep -c '\\.md\$' ga-files.txt)\" = 1 &&
     test -z \"\$(git -C ga-clone ls-files 'projects/*/decisions.md' 'projects/*/subsystems.md')\""
+
+# --- libgit2 is loaded when a build has something to commit -----------------
+# (gen/gitlib/gitlib.c, doc/architecture.md): mirror does not link it,
+# so a no-op, and a build with no repository, load none of its fifteen
+# libraries; the dynamic linker's own trace (LD_DEBUG=libs) shows which
+# it loaded, and that it traces at all (SQLite's, which mirror links).
+mirror build --store s.db --out ld-site --repo repo.git --author "$author"
+LD_DEBUG=libs mirror build --store s.db --out ld-site --repo repo.git \
+    --author "$author"
+expect "a no-op with --repo loads no libgit2" sh -c "
+    test $RC = 0 && grep -q 'unchanged' '$T/out' &&
+    grep -q 'calling init: .*libsqlite3' '$T/err' && ! grep -q libgit2 '$T/err'"
+sql s.db "UPDATE project_state SET value = value || '!' WHERE id = 'p04-st-fpga'"
+LD_DEBUG=libs mirror build --store s.db --out ld-plain
+expect "a build with no repository loads no libgit2" sh -c "
+    test $RC = 0 && test -s ld-plain/index.html &&
+    grep -q 'calling init: .*libsqlite3' '$T/err' && ! grep -q libgit2 '$T/err'"
+LD_DEBUG=libs mirror build --store s.db --out ld-site --repo repo.git \
+    --author "$author"
+expect "a build that commits loads it, and commits" sh -c "
+    test $RC = 0 && grep -q '^committed [0-9a-f]\{40\} to mirror of repo.git' '$T/out' &&
+    grep -q 'calling init: .*libgit2\.so' '$T/err'"

@@ -15,7 +15,7 @@ house() {
 house "$MIRROR_TOP"
 expect_status "the tree has the shape doc/architecture.md draws" 0
 expect "... and the checker saw every stage" \
-    sh -c "grep -c '^core/\|^gen/' '$T/out' | grep -qx 14"
+    sh -c "grep -c '^core/\|^gen/' '$T/out' | grep -qx 15"
 
 # A scratch tree: util <- store, and a clean pair of files in util.
 mk() {
@@ -131,14 +131,14 @@ expect_status "a source file outside the stage folders fails" 1
 # fails, named.
 fresh_tree
 mk doc/architecture.md '```
-gen/cli gen/serve gen/pipeline gen/site gen/git gen/words gen/render
-gen/output core/sweep core/rules core/store core/sys core/util
+gen/cli gen/serve gen/pipeline gen/site gen/git gen/gitlib gen/words
+gen/render gen/output core/sweep core/rules core/store core/sys core/util
 ```'
 mk doc/development.md '| folder | holds |
 |---|---|'
 for st in core/util core/sys core/store core/rules core/sweep gen/output \
-    gen/render gen/words gen/git gen/search gen/site gen/pipeline \
-    gen/serve gen/cli; do
+    gen/render gen/words gen/git gen/gitlib gen/search gen/site \
+    gen/pipeline gen/serve gen/cli; do
 	[ "$st" = gen/pipeline ] || printf '| `%s/` | a stage |\n' "$st" \
 	    >>"$T/h/doc/development.md"
 done
@@ -179,8 +179,8 @@ b_one(void)
 	mkdir -p "$T/h/doc"
 	printf '| folder | holds |\n|---|---|\n' >"$T/h/doc/development.md"
 	for st in core/util core/sys core/store core/rules core/sweep \
-	    gen/output gen/render gen/words gen/git gen/search gen/site \
-	    gen/pipeline gen/serve gen/cli; do
+	    gen/output gen/render gen/words gen/git gen/gitlib gen/search \
+	    gen/site gen/pipeline gen/serve gen/cli; do
 		printf '| `%s/` | a stage |\n' "$st" >>"$T/h/doc/development.md"
 	done
 }

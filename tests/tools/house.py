@@ -58,7 +58,8 @@ STAGES = {
     "gen/output": ["core/util", "core/sys"],
     "gen/render": ["core/util", "core/sys", "gen/output"],
     "gen/words": ["core/util"],
-    "gen/git": ["core/util", "core/sys", "gen/words"],
+    "gen/gitlib": ["core/util"],
+    "gen/git": ["core/util", "core/sys", "gen/words", "gen/gitlib"],
     "gen/search": ["core/util", "core/sys"],
     "gen/site": ["core/util", "core/sys", "core/store", "core/rules",
                  "core/sweep", "gen/search", "gen/render", "gen/output",
@@ -70,7 +71,7 @@ STAGES = {
     "gen/cli": ["core/util", "core/sys", "core/store", "core/rules",
                 "core/sweep", "gen/pipeline",
                 "gen/site", "gen/search", "gen/render", "gen/output", "gen/git",
-                "gen/serve", "gen/words"],
+                "gen/gitlib", "gen/serve", "gen/words"],
 }
 
 # doc/development.md's list of the state that stays: its heading, and
