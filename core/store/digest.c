@@ -318,6 +318,9 @@ digest_aliases_hash(const struct store_digest *d)
 	const struct alias_entry *a = NULL;
 	uint64_t h = 0;
 
+	if (d->aliases_lender != NULL)
+		d = d->aliases_lender;
+
 	/* A sum: the table's order is not the aliases'. */
 	while ((a = hashtab_each(d->alias, a)) != NULL)
 		h += hash_mix(hash_words(key_of(a->name, a->len),
@@ -326,18 +329,28 @@ digest_aliases_hash(const struct store_digest *d)
 }
 
 void
-digest_aliases_copy(struct store_digest *into, const struct store_digest *from)
+digest_aliases_borrow(struct store_digest *into,
+    const struct store_digest *from)
 {
-	const struct alias_entry *a = NULL;
+	into->aliases_lender = from->aliases_lender != NULL ?
+	    from->aliases_lender : from;
+}
 
-	while ((a = hashtab_each(from->alias, a)) != NULL) {
-		struct alias_entry *b = hashtab_add(into->alias, a->key);
+/* The project the alias (or project id) p, len bytes, names in d: its
+ * entry in d, taken by its id when d borrows its aliases; NULL when no
+ * alias names it. */
+static struct proj *
+alias_canon(struct store_digest *d, const char *p, size_t len)
+{
+	const struct store_digest *src = d->aliases_lender != NULL ?
+	    d->aliases_lender : d;
 
-		b->name = xstrndup(a->name, a->len);
-		b->len = a->len;
-		b->canon = project_entry(into, a->canon->project,
-		    a->canon->len);
-	}
+	for (struct alias_entry *a = hashtab_get(src->alias, key_of(p, len));
+	    a != NULL; a = hashtab_next(src->alias, a))
+		if (a->len == len && memcmp(a->name, p, len) == 0)
+			return src == d ? a->canon : project_entry(d,
+			    a->canon->project, a->canon->len);
+	return NULL;
 }
 
 /* The project entry that owner column i of stmt (of kind k) names, or
@@ -365,11 +378,12 @@ owner_of(struct store_digest *d, sqlite3_stmt *stmt, int i, char k)
 
 		return x != NULL ? x->owner : NULL;
 	}
-	if (k == 'p')
-		for (struct alias_entry *a = hashtab_get(d->alias, key);
-		    a != NULL; a = hashtab_next(d->alias, a))
-			if (a->len == len && memcmp(a->name, p, len) == 0)
-				return a->canon;
+	if (k == 'p') {
+		struct proj *canon = alias_canon(d, p, len);
+
+		if (canon != NULL)
+			return canon;
+	}
 	return project_entry(d, p, len);
 }
 
@@ -509,10 +523,7 @@ list_other(struct store_digest *d, sqlite3_stmt *stmt, int i,
 
 	if (!d->keep_rowids || d->refold_kept || p == NULL)
 		return;
-	for (struct alias_entry *a = hashtab_get(d->alias, key_of(p, len));
-	    a != NULL && e == NULL; a = hashtab_next(d->alias, a))
-		if (a->len == len && memcmp(a->name, p, len) == 0)
-			e = a->canon;
+	e = alias_canon(d, p, len);
 	if (e == NULL && first != NULL && first->len == len &&
 	    memcmp(first->project, p, len) == 0)
 		e = first;

@@ -136,6 +136,12 @@ struct store_digest {
 	 * their ids. NULL: this digest's own. Far ends ('x') are always
 	 * this digest's own. */
 	const struct store_digest *lender;
+	/* Set before folding: the digest whose aliases resolve project
+	 * names here (digest_aliases_borrow), each project then taken into
+	 * this digest by its id as its first row comes; NULL: this
+	 * digest's own. A copy of 100,000 projects' aliases and entries was
+	 * 37 MB of a build's peak, made for each table folded apart. */
+	const struct store_digest *aliases_lender;
 	uint64_t loose_sum, loose_rows, names_sum, names_rows;
 	long long loose_active;         /* counted rows of no project whose
 	                                   flag was true (digest_active) */
@@ -202,10 +208,11 @@ int digest_aliases(struct store_digest *d, mirror_store *st,
  * project, in any order): equal hashes, the same aliases. */
 uint64_t digest_aliases_hash(const struct store_digest *d);
 
-/* The aliases digest_aliases read into from, into into as well (its own
- * copies, no read of the store): for a digest folded beside from on the
- * same connection. Returns nothing. */
-void digest_aliases_copy(struct store_digest *into,
+/* The aliases digest_aliases read into from, lent to into (no read of
+ * the store, no copy: into's aliases_lender): for a digest folded beside
+ * from on the same thread, which keeps from unchanged and alive until
+ * into is folded. Returns nothing. */
+void digest_aliases_borrow(struct store_digest *into,
     const struct store_digest *from);
 
 /* One query folded into a digest. */

@@ -2083,23 +2083,28 @@ fold_kept(struct parallel_fold *b, const struct table_fold *f, int t)
 
 	if (b->kept == NULL)
 		return fold_table(&b->sum[t], f, t);
-	/* A fold is kept with its row ids, whoever asked for it: a digest
-	 * that lists them takes it, and one that does not skips them. */
+	strbuf_init(&key);
+	part_key(&key, b->kept, f, &t, 1);
+	/* Taken straight into the digest (its row ids skipped when it
+	 * lists none), as fold_entities takes its own. */
+	if (part_take(f->d, b, key.data, &t, 1)) {
+		strbuf_free(&key);
+		return 0;
+	}
+	/* Folded apart, so that what is kept is this table's alone, with
+	 * its row ids, whoever asked for it: a digest that lists them
+	 * takes it, and one that does not skips them. */
 	digest_init(&part);
 	part.keep_rowids = 1;
 	part.keep_refold = f->d->keep_refold;
-	strbuf_init(&key);
-	part_key(&key, b->kept, f, &t, 1);
-	if (!part_take(&part, b, key.data, &t, 1)) {
-		digest_aliases_copy(&part, f->d);
-		g.d = &part;
-		rc = fold_table(&b->sum[t], &g, t);
-		if (rc == 0 && t == T_MEM)
-			b->clocked = clock_memories(&b->clock, f->st, b->now,
-			    &ignored) == 0;
-		if (rc == 0 && (t != T_MEM || b->clocked))
-			part_keep(&part, b, key.data, &t, 1, t == T_MEM);
-	}
+	digest_aliases_borrow(&part, f->d);
+	g.d = &part;
+	rc = fold_table(&b->sum[t], &g, t);
+	if (rc == 0 && t == T_MEM)
+		b->clocked = clock_memories(&b->clock, f->st, b->now,
+		    &ignored) == 0;
+	if (rc == 0 && (t != T_MEM || b->clocked))
+		part_keep(&part, b, key.data, &t, 1, t == T_MEM);
 	if (!f->d->keep_rowids)
 		digest_unlist(&part);
 	digest_merge(f->d, &part);
@@ -2361,7 +2366,7 @@ struct lent_fold {
 };
 
 /*
- * Into l, as caller says but for its digest (the aliases copied from
+ * Into l, as caller says but for its digest (the aliases borrowed from
  * caller's, not read again): the extra digests whose
  * owners name no entity at once, and those that name entities ('e')
  * once side, the entities' fold, has registered them, looked up in its
@@ -2378,7 +2383,7 @@ fold_lent(struct lent_fold *l, const struct table_fold *caller,
 	int rc;
 
 	f.d = &l->d;
-	digest_aliases_copy(&l->d, caller->d);  /* read by the caller */
+	digest_aliases_borrow(&l->d, caller->d);
 	rc = fold_extras(l->extra, l->folded, &f, EXTRAS_PLAIN);
 	if (rc == 0 && maps_wait(&side->maps) == 1) {
 		l->d.lender = &side->d;
