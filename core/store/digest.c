@@ -336,16 +336,16 @@ digest_aliases_borrow(struct store_digest *into,
 	    from->aliases_lender : from;
 }
 
-/* The project the alias (or project id) p, len bytes, names in d: its
- * entry in d, taken by its id when d borrows its aliases; NULL when no
- * alias names it. */
+/* The project the alias (or project id) p, len bytes, whose key_of is
+ * key, names in d: its entry in d, taken by its id when d borrows its
+ * aliases; NULL when no alias names it. */
 static struct proj *
-alias_canon(struct store_digest *d, const char *p, size_t len)
+alias_canon(struct store_digest *d, uint64_t key, const char *p, size_t len)
 {
 	const struct store_digest *src = d->aliases_lender != NULL ?
 	    d->aliases_lender : d;
 
-	for (struct alias_entry *a = hashtab_get(src->alias, key_of(p, len));
+	for (struct alias_entry *a = hashtab_get(src->alias, key);
 	    a != NULL; a = hashtab_next(src->alias, a))
 		if (a->len == len && memcmp(a->name, p, len) == 0)
 			return src == d ? a->canon : project_entry(d,
@@ -379,7 +379,7 @@ owner_of(struct store_digest *d, sqlite3_stmt *stmt, int i, char k)
 		return x != NULL ? x->owner : NULL;
 	}
 	if (k == 'p') {
-		struct proj *canon = alias_canon(d, p, len);
+		struct proj *canon = alias_canon(d, key, p, len);
 
 		if (canon != NULL)
 			return canon;
@@ -523,7 +523,7 @@ list_other(struct store_digest *d, sqlite3_stmt *stmt, int i,
 
 	if (!d->keep_rowids || d->refold_kept || p == NULL)
 		return;
-	e = alias_canon(d, p, len);
+	e = alias_canon(d, key_of(p, len), p, len);
 	if (e == NULL && first != NULL && first->len == len &&
 	    memcmp(first->project, p, len) == 0)
 		e = first;
