@@ -10,9 +10,22 @@ N=40
 new_store race.db
 expect "the store is in WAL mode" test "$(sql race.db 'PRAGMA journal_mode = WAL')" = wal
 
+# wait_sweeps K: the writer pauses until the sweeps have run K times (at
+# most a minute), so that sweeps run between its pairs however slow a
+# sweep is (the sanitizers' build made one sweep outlast all 40 pairs).
+wait_sweeps() {
+	w=0
+	while [ "$(cat sweeps.n 2>/dev/null || echo 0)" -lt "$1" ] && [ $w -lt 600 ]; do
+		sleep 0.1
+		w=$((w + 1))
+	done
+}
+
 (
 	i=1
 	while [ $i -le $N ]; do
+		if [ $i = $((N / 2)) ]; then wait_sweeps 1; fi
+		if [ $i = $N ]; then wait_sweeps 2; fi
 		sqlite3 race.db ".timeout 20000" "INSERT INTO memories(id, memory_type, content, project) VALUES
 		    ('w$i-a', 'preference', 'prefers tool-a$i for task$i', 'race'),
 		    ('w$i-b', 'preference', 'prefers tool-b$i for task$i', 'race');
@@ -29,6 +42,7 @@ fails=0
 while [ ! -f writer.done ] && [ $runs -lt 500 ]; do
 	"$MIRROR" sweep --store race.db --quiet 2>>sweep.err || fails=$((fails + 1))
 	runs=$((runs + 1))
+	echo $runs >sweeps.n
 done
 wait $writer
 mirror sweep --store race.db --json
