@@ -33,6 +33,27 @@ struct work_count output_files_written, output_bytes_written;
 #define KEPT (-1L)      /* DIR's file, kept */
 #define PENDING (-2L)   /* claimed, being written */
 
+/*
+ * The stage's writeback: a thread of its own that runs syncfs on the
+ * stage's file system when asked, every WRITEBACK_EVERY bytes staged and
+ * by output_flush_begin. The disk then writes a long render's files
+ * while the render goes on, and the journal's syncfs, which must wait
+ * for every one of them, finds little left (doc/performance.md, "The
+ * stage's writeback"). When a file is durable is still the journal's
+ * syncfs's to say.
+ */
+#define WRITEBACK_EVERY ((size_t)8 << 20)
+
+struct writeback {
+	pthread_mutex_t mu;     /* started, asked, stop */
+	pthread_cond_t cv;      /* an ask, or stop */
+	pthread_t tid;
+	int started, asked, stop;
+	int flush_asked;        /* output_flush_begin asked */
+	size_t staged;          /* bytes staged (atomic) */
+	size_t done;            /* the syncfs run */
+};
+
 struct output {
 	struct out_place at;    /* DIR (at.dir as given) in its parent */
 	char *top;              /* dir without trailing slashes */
@@ -70,39 +91,99 @@ struct output {
 	size_t n_removed;
 	pthread_mutex_t mu;     /* the sets, lists and counts: the pool's
 	                           workers write pages at once */
-	pthread_t flusher;      /* output_flush_begin's thread, */
-	int flushing;           /* when 1: joined by flush_end */
+	struct writeback wb;    /* the stage's syncfs, early */
 };
 
-/* output_flush_begin's thread: one syncfs of the stage's file system.
- * Its failure is the journal's syncfs to report. */
+/* The writeback's thread: a syncfs of the stage's file system each time
+ * it is asked, until told to stop with nothing asked. Its failures are
+ * the journal's syncfs to report. */
 static void *
-flush_main(void *arg)
+writeback_main(void *arg)
 {
-	const struct output *o = arg;
+	struct output *o = arg;
+	struct writeback *wb = &o->wb;
 
-	(void)syncfs(o->stage_fd);
+	pthread_mutex_lock(&wb->mu);
+	while (wb->asked || !wb->stop) {
+		if (!wb->asked) {
+			pthread_cond_wait(&wb->cv, &wb->mu);
+			continue;
+		}
+		wb->asked = 0;
+		pthread_mutex_unlock(&wb->mu);
+		(void)syncfs(o->stage_fd);
+		pthread_mutex_lock(&wb->mu);
+		wb->done++;
+	}
+	pthread_mutex_unlock(&wb->mu);
 	return NULL;
+}
+
+/* Ask o's writeback for one more syncfs, its thread started at the first
+ * ask (none when it cannot be: the journal's syncfs does it all). */
+static void
+writeback_ask(struct output *o)
+{
+	struct writeback *wb = &o->wb;
+
+	pthread_mutex_lock(&wb->mu);
+	if (!wb->started && !wb->stop)
+		wb->started = pthread_create(&wb->tid, NULL, writeback_main,
+		    o) == 0;
+	wb->asked = wb->started && !wb->stop;
+	pthread_cond_signal(&wb->cv);
+	pthread_mutex_unlock(&wb->mu);
+}
+
+/* len more bytes staged: every WRITEBACK_EVERY of them ask for a
+ * syncfs, so the disk takes a long render's files while it goes on. */
+static void
+writeback_staged(struct output *o, size_t len)
+{
+	size_t was = __atomic_fetch_add(&o->wb.staged, len, __ATOMIC_RELAXED);
+
+	if (was / WRITEBACK_EVERY != (was + len) / WRITEBACK_EVERY)
+		writeback_ask(o);
 }
 
 void
 output_flush_begin(struct output *o)
 {
-	if (o->flushing || o->stage_fd < 0 || o->journaled || o->committed)
+	if (o->stage_fd < 0 || o->journaled || o->committed ||
+	    o->wb.flush_asked)
 		return;
+	o->wb.flush_asked = 1;
 	/* A failed file is output_commit's to report (o->failed). */
 	(void)output_drain(o, NULL);
-	o->flushing = pthread_create(&o->flusher, NULL, flush_main, o) == 0;
+	writeback_ask(o);
 }
 
-/* Wait for output_flush_begin's thread, if one runs. */
-static void
-flush_end(struct output *o)
+size_t
+output_writebacks(struct output *o)
 {
-	if (!o->flushing)
-		return;
-	(void)pthread_join(o->flusher, NULL);
-	o->flushing = 0;
+	size_t n;
+
+	pthread_mutex_lock(&o->wb.mu);
+	n = o->wb.done;
+	pthread_mutex_unlock(&o->wb.mu);
+	return n;
+}
+
+/* Stop o's writeback: wait for the syncfs asked (none is asked after). */
+static void
+writeback_end(struct output *o)
+{
+	struct writeback *wb = &o->wb;
+	int started;
+
+	pthread_mutex_lock(&wb->mu);
+	wb->stop = 1;
+	started = wb->started;
+	wb->started = 0;
+	pthread_cond_signal(&wb->cv);
+	pthread_mutex_unlock(&wb->mu);
+	if (started)
+		(void)pthread_join(wb->tid, NULL);
 }
 
 /*
@@ -272,6 +353,8 @@ output_new(const struct out_place *at)
 	size_t len = strlen(at->dir);
 
 	pthread_mutex_init(&o->mu, NULL);
+	pthread_mutex_init(&o->wb.mu, NULL);
+	pthread_cond_init(&o->wb.cv, NULL);
 	o->stage_fd = o->site_fd = o->dir_fd = -1;
 	o->lock.fd = o->lock.parent_fd = -1;
 	o->at = *at;
@@ -582,6 +665,7 @@ write_file(struct output *o, const char *relpath, const void *data,
 		if (rc == 0) {
 			work_add(&output_files_written, 1);
 			work_add(&output_bytes_written, len);
+			writeback_staged(o, len);
 		}
 	}
 	if (late.rc < 0) {
@@ -939,7 +1023,7 @@ output_commit(struct output *o, mirror_error *err)
 		return mirror_fail(err, MIRROR_EIO, "%s: a file of this build "
 		    "was not written; nothing to commit", o->at.dir);
 	dirc_close(o);
-	flush_end(o);
+	writeback_end(o);
 	pthread_mutex_lock(&o->mu);
 	journal_of(&j, o);
 	pthread_mutex_unlock(&o->mu);
@@ -970,7 +1054,7 @@ output_free(struct output *o)
 		return;
 	/* Once the journal is in place, its staging directory is the next
 	 * build's to finish. */
-	flush_end(o);
+	writeback_end(o);
 	dirc_close(o);
 	if (!o->journaled && o->stage != NULL)
 		(void)out_remove_tree(o->at.parent_fd, o->stage);
@@ -997,6 +1081,8 @@ output_free(struct output *o)
 	free(o->stage_path);
 	free(o->top);
 	out_place_free(&o->at);
+	pthread_cond_destroy(&o->wb.cv);
+	pthread_mutex_destroy(&o->wb.mu);
 	pthread_mutex_destroy(&o->mu);
 	free(o);
 }

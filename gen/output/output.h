@@ -256,8 +256,17 @@ int output_drain(struct output *out, mirror_error *err);
  * output_commit and output_free wait for the thread; the journal's
  * syncfs is still what makes the files durable. Once a build; nothing
  * after output_commit or without a stage.
+ *
+ * The same thread also runs one syncfs every 8 MiB output_write stages
+ * (the asks made while one runs, one more at most), so a long render's files reach
+ * the disk while it goes on (doc/performance.md, "The stage's
+ * writeback").
  */
 void output_flush_begin(struct output *out);
+
+/* How many syncfs the writeback thread has run for out: exact once
+ * output_commit or output_free waited for it. */
+size_t output_writebacks(struct output *out);
 
 /*
  * Make DIR the new site: write and sync the journal, apply it (see

@@ -1004,6 +1004,7 @@ test_flush_early(void **state)
 	output_flush_begin(o);
 	put(o, "c.md", "C");
 	assert_int_equal(output_commit(o, &err), 0);
+	assert_int_equal(output_writebacks(o), 1);
 	output_flush_begin(o);
 	assert_int_equal(output_written(o), 3);
 	output_free(o);
@@ -1016,6 +1017,78 @@ test_flush_early(void **state)
 	output_free(o);
 	expect_state("a.md=A;c.md=C;d;d/b.md=B;");
 	expect_base("site ");
+}
+
+/* site's file rel must hold size bytes, first its first, 'x' its last. */
+static void
+expect_big(const char *rel, size_t size, char first)
+{
+	char path[512], c;
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", site, rel);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal((size_t)st.st_size, size);
+	assert_int_equal(pread(fd, &c, 1, 0), 1);
+	assert_int_equal(c, first);
+	assert_int_equal(pread(fd, &c, 1, (off_t)size - 1), 1);
+	assert_int_equal(c, 'x');
+	close(fd);
+}
+
+/* 18c: every 8 MiB staged asks the writeback for a syncfs, on its own
+ * thread (doc/performance.md, "The stage's writeback"): a build
+ * staging 9 MiB runs exactly one before its commit and commits every
+ * file whole, a small one (which leaves its one file alone in DIR) runs
+ * none, and one freed without a commit after its syncfs leaves DIR as
+ * it was and no staging directory. output_flush_begin's is one more,
+ * once. */
+static void
+test_writeback(void **state)
+{
+	const size_t mib = (size_t)1 << 20;
+	mirror_error err;
+	struct output *o;
+	char *big = xmalloc(3 * mib + 1), name[32];
+
+	(void)state;
+	memset(big, 'x', 3 * mib);
+	big[3 * mib] = '\0';
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	for (int i = 0; i < 3; i++) {
+		big[0] = (char)('a' + i);
+		snprintf(name, sizeof(name), "big-%d.md", i);
+		put(o, name, big);
+	}
+	assert_int_equal(output_commit(o, &err), 0);
+	assert_int_equal(output_writebacks(o), 1);
+	output_free(o);
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "big-%d.md", i);
+		expect_big(name, 3 * mib, (char)('a' + i));
+	}
+
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	put(o, "small.md", "S");
+	assert_int_equal(output_commit(o, &err), 0);
+	assert_int_equal(output_writebacks(o), 0);
+	output_free(o);
+
+	assert_int_equal(output_begin(&o, site, &err), 0);
+	for (int i = 0; i < 3; i++) {
+		big[0] = (char)('A' + i);
+		snprintf(name, sizeof(name), "big-%d.md", i);
+		put(o, name, big);
+	}
+	output_flush_begin(o);
+	output_flush_begin(o);
+	output_free(o);
+	expect_state("small.md=S;");
+	expect_base("site ");
+	free(big);
 }
 
 /* A writer of test_dircache_threads: files "d<k>/t<id>-<k>" for k in
@@ -1401,6 +1474,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_journal_symlink, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_no_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_writeback, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_flush_early, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dircache_threads, setup,
