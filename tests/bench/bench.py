@@ -571,15 +571,16 @@ class Bench:
              "--name-only", "mirror"])[1].splitlines())
 
         # 7. the peers, on the pages of step 2
-        r["md_files"] = len(self.md_files(site))
-        r["hugo_s"], r["hugo_pages"] = self.hugo(site)
-        self.on_ram(r, swept, site)
-        r["cmark_s"] = self.cmark(site)
+        md = self.md_files(site)
+        r["md_files"] = len(md)
+        r["hugo_s"], r["hugo_pages"] = self.hugo(site, md)
+        self.on_ram(r, swept, site, md)
+        r["cmark_s"] = self.cmark(md)
         r["git_cli_s"] = self.git_cli(site)
         r["ratio_vs_hugo"] = round(r["render_s"] / r["hugo_s"], 3)
         r["ratio_vs_git_cli"] = round(r["commit_s"] / r["git_cli_s"], 3)
 
-    def on_ram(self, r, swept, site):
+    def on_ram(self, r, swept, site, md):
         """render_ram_s, hugo_ram_s and ratio_vs_hugo_ram into r: the
         render of step 2 and Hugo's run with their output on /dev/shm
         (None each when it is no tmpfs)."""
@@ -597,7 +598,8 @@ class Bench:
                                 "--store", swept, "--out", out,
                                 "--quiet"])[::2]
             r["render_ram_s"], _ = timed_rss(render)
-            r["hugo_ram_s"], _ = self.hugo(site, os.path.join(ram, "pub"))
+            r["hugo_ram_s"], _ = self.hugo(site, md,
+                                           os.path.join(ram, "pub"))
         finally:
             shutil.rmtree(ram)
         r["ratio_vs_hugo_ram"] = round(r["render_ram_s"] /
@@ -741,18 +743,19 @@ class Bench:
         return secs
 
     def md_files(self, site):
+        """The site's .md files, sorted: what Hugo and cmark-gfm render."""
         files = []
         for d, _, names in os.walk(site):
             files += [os.path.join(d, n) for n in names if n.endswith(".md")]
         return sorted(files)
 
-    def hugo(self, site, pub=None):
-        """Hugo over the site's .md files into pub (None: the bench's
-        own folder); (seconds, pages rendered)."""
+    def hugo(self, site, md, pub=None):
+        """Hugo over the site's .md files md (md_files) into pub (None:
+        the bench's own folder); (seconds, pages rendered)."""
         h = self.path("hugo")
         rmtree(h)
         content = os.path.join(h, "content")
-        for src in self.md_files(site):
+        for src in md:
             rel = os.path.relpath(src, site)
             # index.md would make a leaf bundle that swallows its
             # siblings as resources; _index.md is a page of its own
@@ -792,11 +795,11 @@ class Bench:
                     if n.endswith(".html"))
         return secs, pages
 
-    def cmark(self, site):
-        """cmark-gfm over the same .md files (xargs batches them)."""
+    def cmark(self, md):
+        """cmark-gfm over the same .md files md (xargs batches them)."""
         listing = self.path("md-files.txt")
         with open(listing, "w") as f:
-            f.write("\0".join(self.md_files(site)))
+            f.write("\0".join(md))
 
         def once():
             with open(listing) as f:
@@ -1011,6 +1014,9 @@ def targets(r):
                 "%s %s" % (k, r[k]) for k in KEYS[3:] if r[k] is not None))]
     def mark(ok):
         return "met   " if ok else "MISSED"
+    # each tool's seconds a page it made
+    mirror_pp = r["render_s"] / r["pages"]
+    hugo_pp = r["hugo_s"] / max(r["hugo_pages"], 1)
     out = [
         "%s %s the rules add %.1f%% to the sweep: %.2f s vs %.2f s with "
         "every starter rule off (target <= 10%% at M); CPU %.2f s vs "
@@ -1045,10 +1051,8 @@ def targets(r):
         "       %s per page: mirror %.2f ms (%d pages, render+write of "
         "every file), hugo %.2f ms (%d .md pages): %.2f; cmark-gfm "
         "%.2f ms" % (
-            r["size"], 1000 * r["render_s"] / r["pages"], r["pages"],
-            1000 * r["hugo_s"] / max(r["hugo_pages"], 1), r["hugo_pages"],
-            (r["render_s"] / r["pages"]) /
-            (r["hugo_s"] / max(r["hugo_pages"], 1)),
+            r["size"], 1000 * mirror_pp, r["pages"], 1000 * hugo_pp,
+            r["hugo_pages"], mirror_pp / hugo_pp,
             1000 * r["cmark_s"] / max(r["md_files"], 1)),
         "       %s on a RAM disk: render %s s vs hugo %s s: %s (no disk's "
         "inode allocator; the target holds the disk's figures)" % (
