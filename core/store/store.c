@@ -93,17 +93,24 @@ static _Thread_local struct store_memcap *mem_cap;
 #define BUDGET_GAP_NS 100000000LL
 
 /*
- * How many bytes of a statement journal SQLite keeps in memory before it
- * spills it to a temporary file (its default: 64 KiB). A statement that
+ * How many bytes of a statement journal, and of TEMP's rollback journal,
+ * SQLite keeps in memory before it spills them to a temporary file (its
+ * default: 64 KiB): -1, all of them, never spilled. A statement that
  * writes several rows in a transaction that already wrote (a sweep's
  * batched INSERTs of violations and their facts, 32 rows each) journals
  * every page it touches that the transaction had before it began; with
  * the default, recording a first sweep's violations on a bench store
  * wrote thousands of pages to a temporary file, on the sweep's thread,
- * after the slot sweep. 4 MiB holds the largest such statement many times over
- * and bounds what a statement journal may take of memory.
+ * after the slot sweep. A threshold of 256 KiB or more is worse: Debian's
+ * SQLite 3.40.1 answers the write that spills such a journal with
+ * SQLITE_FULL ("database or disk is full", with no file system error),
+ * which every build of a 1M-fact store met once its sweep's scope listed
+ * 681,756 row ids (dropping that TEMP table journals some 1,700 pages;
+ * 4 MiB was the threshold then). Kept in memory, a journal is at most
+ * the pages one statement or one transaction of TEMP changed, which a
+ * build's cache holds already (the sweep turns spilling off).
  */
-#define STORE_STMT_JOURNAL_MEM (4 * 1024 * 1024)
+#define STORE_STMT_JOURNAL_MEM (-1)
 
 /* The pages a sort holds before it writes a run out (library_config):
  * 256 KiB of 4 KiB pages, a reader's page cache. */
@@ -1535,8 +1542,8 @@ store_memcap_disarm(void)
 
 /*
  * Configure the SQLite library for the process, once, before its first
- * connection: the counting allocator, statement journals in memory up
- * to STORE_STMT_JOURNAL_MEM, and no memory statistics (nothing here reads them, and keeping them
+ * connection: the counting allocator, statement journals and TEMP's in
+ * memory (STORE_STMT_JOURNAL_MEM), and no memory statistics (nothing here reads them, and keeping them
  * takes one process-wide mutex on every allocation: with the rules'
  * thread in parallel with the sweep, that lock slowed the sweep measurably).
  * A sort holds at least STORE_SORT_PAGES pages in memory before it
@@ -1557,6 +1564,15 @@ library_config(void)
 	(void)sqlite3_config(SQLITE_CONFIG_PMASZ, STORE_SORT_PAGES);
 }
 
+/* library_config, once a process, before its first connection. */
+static void
+library_once(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	(void)pthread_once(&once, library_config);
+}
+
 /*
  * store_open, with the alias table of parent's image when parent is
  * not NULL and it has one (attach_aliases, shared or copied): see
@@ -1566,12 +1582,11 @@ static int
 open_store(mirror_store **out, const char *path, enum store_mode mode,
     const mirror_store *parent, int shared, mirror_error *err)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	mirror_store *st;
 	int flags, rc;
 
 	*out = NULL;
-	(void)pthread_once(&once, library_config);
+	library_once();
 	rc = check_path(path, err);
 	if (rc < 0)
 		return rc;
@@ -1672,6 +1687,7 @@ store_create(const char *path, mirror_error *err)
 		    "an existing file" : strerror(errno));
 	close(fd);
 	st.path = pathcopy = xstrdup(path);
+	library_once();
 	rc = sqlite3_open_v2(path, &st.db, SQLITE_OPEN_READWRITE, NULL);
 	if (rc != SQLITE_OK) {
 		rc = store_fail(&st, err, rc, "cannot create");
