@@ -49,6 +49,23 @@ scratch_leave(void)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Define SETUP and TEARDOWN, a cmocka setup that enters scratch NAME
+ * and the teardown that leaves it (for a group or for each test). */
+#define SCRATCH_FIXTURES(SETUP, TEARDOWN, NAME)			\
+	static int							\
+	SETUP(void **state)						\
+	{								\
+		(void)state;						\
+		return scratch_enter(NAME);				\
+	}								\
+									\
+	static int							\
+	TEARDOWN(void **state)						\
+	{								\
+		(void)state;						\
+		return scratch_leave();					\
+	}
+
 /* Write len bytes of text to path (replacing it), or fail the test. */
 static inline void
 scratch_write(const char *path, const char *text, size_t len)

@@ -40,19 +40,7 @@ static const char store_path_[] = "b.db";
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static int
-group_setup(void **state)
-{
-	(void)state;
-	return scratch_enter("boundaries");
-}
-
-static int
-group_teardown(void **state)
-{
-	(void)state;
-	return scratch_leave();
-}
+SCRATCH_FIXTURES(group_setup, group_teardown, "boundaries")
 
 /* Run sql on the store file with a plain connection (as the store's
  * owner would), or fail the test. */

@@ -28,19 +28,7 @@
 static struct config_kept kept;
 
 /* Every test runs in a scratch directory, so paths in messages are short. */
-static int
-setup(void **state)
-{
-	(void)state;
-	return scratch_enter("config");
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	return scratch_leave();
-}
+SCRATCH_FIXTURES(setup, teardown, "config")
 
 /* Load text (len bytes) as path into *o; returns config_load's result. */
 static int

@@ -20,19 +20,7 @@
 
 #include "git/git_check.h"
 
-static int
-setup(void **state)
-{
-	(void)state;
-	return scratch_enter("git-check");
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	return scratch_leave();
-}
+SCRATCH_FIXTURES(setup, teardown, "git-check")
 
 /* Write text (a string) to path. */
 static void

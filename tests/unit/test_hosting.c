@@ -19,19 +19,7 @@
 #include "output/hosting.h"
 #include "util/strbuf.h"
 
-static int
-setup(void **state)
-{
-	(void)state;
-	return scratch_enter("hosting");
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	return scratch_leave();
-}
+SCRATCH_FIXTURES(setup, teardown, "hosting")
 
 /* A tree of 4 files in 3 folders, a tie for the largest, a link to a
  * big file outside that counts as a link. */

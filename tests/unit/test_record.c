@@ -16,19 +16,7 @@
 #include "output/record.h"
 #include "scratch.h"
 
-static int
-enter(void **state)
-{
-	(void)state;
-	return scratch_enter("record");
-}
-
-static int
-leave(void **state)
-{
-	(void)state;
-	return scratch_leave();
-}
+SCRATCH_FIXTURES(enter, leave, "record")
 
 /* The digest of one page under key, with data given as JSON text. */
 static void

@@ -28,19 +28,7 @@
 
 #define SITE "site"
 
-static int
-setup(void **state)
-{
-	(void)state;
-	return scratch_enter("sitemap");
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	return scratch_leave();
-}
+SCRATCH_FIXTURES(setup, teardown, "sitemap")
 
 /* The file rel must hold want exactly. */
 static void

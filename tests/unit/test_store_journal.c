@@ -72,19 +72,7 @@ test_large_temp_journal(void **state)
 	store_close(st);
 }
 
-static int
-setup(void **state)
-{
-	(void)state;
-	return scratch_enter("journal");
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	return scratch_leave();
-}
+SCRATCH_FIXTURES(setup, teardown, "journal")
 
 int
 main(void)

@@ -756,19 +756,7 @@ fixture_free(struct fixture *f)
 	lines_free(f->digest, f->ndigest);
 }
 
-static int
-group_setup(void **state)
-{
-	(void)state;
-	return scratch_enter("sweep-scope");
-}
-
-static int
-group_teardown(void **state)
-{
-	(void)state;
-	return scratch_leave();
-}
+SCRATCH_FIXTURES(group_setup, group_teardown, "sweep-scope")
 
 /* ---- tests -------------------------------------------------------------- */
 
