@@ -38,7 +38,9 @@ generator checksum) and measures, with the binary BUILD/mirror:
               total_s
   conflict_commit_files  p11's first memory restating a state value
               given another value (it opens a conflict), build again:
-              the files its commit adds, changes or removes
+              the files its commit adds, changes or removes;
+              conflict_commit_parts counts them by part: .md and .html
+              pages, .xml feeds and sitemap, search/ and api/ files
   *_rss_mb    the peak resident set (wait4 rusage ru_maxrss, MiB; the
               largest of a phase's runs) of the sweep, render, commit
               (the bench_history process), no-op and one-change phases;
@@ -412,6 +414,7 @@ class Bench:
         r = dict.fromkeys(KEYS + ["one_change_md_files", "hugo_pages",
                                   "md_files",
                                   "conflict_commit_files",
+                                  "conflict_commit_parts",
                                   "site_largest_path",
                                   "hash_files", "hash_bytes",
                                   "pack_objects"])
@@ -566,9 +569,10 @@ class Bench:
              "UPDATE memories SET content = replace(content, ' is ', "
              "' is 9') WHERE id = '%s'" % mid.strip()])
         rebuild()
-        r["conflict_commit_files"] = len(run(
-            ["git", "--git-dir", hist, "diff-tree", "-r", "--no-commit-id",
-             "--name-only", "mirror"])[1].splitlines())
+        names = run(["git", "--git-dir", hist, "diff-tree", "-r",
+                     "--no-commit-id", "--name-only", "mirror"])[1]
+        r["conflict_commit_files"] = len(names.splitlines())
+        r["conflict_commit_parts"] = commit_parts(names.splitlines())
 
         # 7. the peers, on the pages of step 2
         md = self.md_files(site)
@@ -998,6 +1002,23 @@ def hosting_line(r):
                     r["site_largest_path"], want)
 
 
+def commit_parts(paths):
+    """The paths of a commit by what a reviewer sees them as: pages
+    (.md and .html twins), feeds and the sitemap (.xml), the search
+    index (search/*.js) and the JSON API (api/); {part: count}."""
+    parts = {"md": 0, "html": 0, "xml": 0, "search": 0, "api": 0,
+             "other": 0}
+    for p in paths:
+        if p.startswith("api/"):
+            parts["api"] += 1
+        elif p.startswith("search/") and p.endswith(".js"):
+            parts["search"] += 1
+        else:
+            ext = p.rsplit(".", 1)[-1]
+            parts[ext if ext in parts else "other"] += 1
+    return parts
+
+
 def one_change_mark(r):
     """met, MISSED, or blank where the size has no target."""
     t = ONE_CHANGE_TARGET.get(r["size"])
@@ -1067,11 +1088,14 @@ def targets(r):
     ]
     out.append(hosting_line(r))
     if r["conflict_commit_files"] is not None:
+        parts = r.get("conflict_commit_parts") or {}
         out.append("%s %s a conflict opened by one fact: %d files in its "
-                   "commit (target <= %d)" % (
+                   "commit (%s; target <= %d)" % (
                        mark(r["conflict_commit_files"] <=
                             CONFLICT_COMMIT_FILES), r["size"],
-                       r["conflict_commit_files"], CONFLICT_COMMIT_FILES))
+                       r["conflict_commit_files"], ", ".join(
+                           "%d %s" % (n, k) for k, n in parts.items() if n),
+                       CONFLICT_COMMIT_FILES))
     if r["size"] in RSS_TARGET_MB:
         peak = max(r["peak_rss_mb"], r["noop_rss_mb"], r["one_change_rss_mb"])
         out.append("%s %s peak RSS of the builds a user runs: %.0f MB "
