@@ -1,3 +1,4 @@
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,9 @@
 #define XALLOC_STR_(x) #x
 #define XALLOC_STR(x) XALLOC_STR_(x)
 
+/* How long a freed page stays before it goes back (malloc_conf). */
+#define XALLOC_DECAY_MS 500
+
 /*
  * Read by jemalloc when it starts. A page freed goes back to the system
  * half a second after it was last used, not ten (the default): a build
@@ -24,8 +28,12 @@
  * would otherwise still be held when the commit reads the site. Muzzy
  * pages (given back lazily) are skipped: nothing else wants them soon.
  */
-const char *malloc_conf = "dirty_decay_ms:500,muzzy_decay_ms:0";
+const char *malloc_conf = "dirty_decay_ms:" XALLOC_STR(XALLOC_DECAY_MS)
+    ",muzzy_decay_ms:0";
 #endif
+
+/* 1 while xalloc_keep holds freed pages: xtrim does nothing. */
+static atomic_int keep_pages;
 
 /* xprefault's least size: below it a page or two, faulted as usual. */
 #define XALLOC_PREFAULT_BYTES ((size_t)256 * 1024)
@@ -123,9 +131,44 @@ xprefault(void *p, size_t n)
 #endif
 }
 
+#ifdef MIRROR_JEMALLOC
+/* Every arena's decay, and that of arenas made from now on, to ms
+ * (-1: never). An arena not made yet (EFAULT) is skipped. */
+static void
+decay_set(ssize_t ms)
+{
+	unsigned n = 0;
+	size_t len = sizeof(n);
+	char name[64];
+
+	(void)mallctl("arenas.dirty_decay_ms", NULL, NULL, &ms, sizeof(ms));
+	if (mallctl("arenas.narenas", &n, &len, NULL, 0) != 0)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		int k = snprintf(name, sizeof(name), "arena.%u.dirty_decay_ms",
+		    i);
+
+		if (k > 0 && (size_t)k < sizeof(name))
+			(void)mallctl(name, NULL, NULL, &ms, sizeof(ms));
+	}
+}
+#endif
+
+void
+xalloc_keep(int on)
+{
+	if (atomic_exchange(&keep_pages, on != 0) == (on != 0))
+		return;
+#ifdef MIRROR_JEMALLOC
+	decay_set(on ? -1 : XALLOC_DECAY_MS);
+#endif
+}
+
 void
 xtrim(void)
 {
+	if (atomic_load(&keep_pages))
+		return;
 #if defined(MIRROR_JEMALLOC)
 	/* Every arena's dirty pages, now rather than when they decay. */
 	(void)mallctl("arena." XALLOC_STR(MALLCTL_ARENAS_ALL) ".purge",

@@ -10,6 +10,7 @@
 #include "serve/serve_watch.h"
 #include "sys/clock.h"
 #include "sys/termtext.h"
+#include "util/xalloc.h"
 
 #define POLL_MS 250             /* how often the inputs are looked at */
 #define SETTLE_MS 100           /* a change is built once it holds this */
@@ -65,6 +66,10 @@ build_once(const struct build_opts *b, mirror_error *err)
 	memset(&bd, 0, sizeof(bd));
 	rc = build_run(&bd, b, err);
 	build_free(&bd);
+	/* A small build kept what it freed (util/xalloc.h): a server that
+	 * waits for the next change gives it back. */
+	xalloc_keep(0);
+	xtrim();
 	return rc < 0 ? rc : 0;
 }
 

@@ -1,0 +1,146 @@
+/*
+ * test_xalloc_keep.c: the pages a process frees, given back to the
+ * system or kept for its own use again (core/util/xalloc.h, xalloc_keep
+ * and xtrim). With jemalloc (the default build) the test reads how many
+ * freed pages the allocator holds ("dirty" pages); with the C library's
+ * allocator (the sanitizer build), which xalloc_keep leaves alone, it
+ * checks that what is allocated stays whole through keep and trim.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#ifdef MIRROR_JEMALLOC
+#include <jemalloc/jemalloc.h>
+#endif
+
+#include "util/xalloc.h"
+
+/* Blocks of a megabyte: past jemalloc's small sizes and below the size
+ * it gives back at once (8 MiB), so a freed one waits as a dirty page. */
+#define BLOCK ((size_t)1 << 20)
+#define BLOCKS 32
+
+/* BLOCKS blocks allocated, written and freed. */
+static void
+churn(void)
+{
+	void *b[BLOCKS];
+
+	for (int i = 0; i < BLOCKS; i++) {
+		b[i] = xmalloc(BLOCK);
+		memset(b[i], i + 1, BLOCK);
+	}
+	for (int i = 0; i < BLOCKS; i++)
+		free(b[i]);
+}
+
+#ifdef MIRROR_JEMALLOC
+/* The bytes of freed pages jemalloc holds now, every arena's. */
+static size_t
+dirty(void)
+{
+	uint64_t epoch = 1;
+	size_t len = sizeof(epoch), pages = 0;
+	char name[64];
+
+	assert_int_equal(mallctl("epoch", &epoch, &len, &epoch, len), 0);
+	(void)snprintf(name, sizeof(name), "stats.arenas.%u.pdirty",
+	    (unsigned)MALLCTL_ARENAS_ALL);
+	len = sizeof(pages);
+	assert_int_equal(mallctl(name, &pages, &len, NULL, 0), 0);
+	return pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+#endif
+
+#ifdef MIRROR_JEMALLOC
+/* The decay time in ms (-1: never) of arena 0 (later 0), or of the
+ * arenas made from now on (later 1). */
+static ssize_t
+decay_ms(int later)
+{
+	ssize_t ms = 0;
+	size_t len = sizeof(ms);
+
+	assert_int_equal(mallctl(later ? "arenas.dirty_decay_ms" :
+	    "arena.0.dirty_decay_ms", &ms, &len, NULL, 0), 0);
+	return ms;
+}
+#endif
+
+/* By default xtrim gives every freed page back. */
+static void
+test_trim_gives_back(void **state)
+{
+	(void)state;
+	xalloc_keep(0);
+	churn();
+	xtrim();
+#ifdef MIRROR_JEMALLOC
+	assert_true(dirty() < BLOCK);
+#else
+	{
+		char *p = xmalloc(BLOCK);
+
+		memset(p, 7, BLOCK);
+		xtrim();
+		assert_int_equal(p[BLOCK - 1], 7);
+		free(p);
+	}
+#endif
+}
+
+/*
+ * Kept: what was freed stays through xtrim and does not decay, and the
+ * next allocations use those pages; once keep is off, xtrim gives them
+ * back again and they decay as at start (half a second).
+ */
+static void
+test_keep_holds_freed_pages(void **state)
+{
+	(void)state;
+	xalloc_keep(1);
+	xalloc_keep(1);         /* twice: the same */
+	churn();
+	xtrim();
+#ifdef MIRROR_JEMALLOC
+	/* None decays: in this arena or in one a thread makes later. */
+	assert_int_equal(decay_ms(0), -1);
+	assert_int_equal(decay_ms(1), -1);
+	assert_true(dirty() >= (size_t)BLOCKS / 2 * BLOCK);
+	/* Used again: the same churn adds no dirty page. */
+	{
+		size_t before = dirty();
+
+		churn();
+		assert_true(dirty() <= before + BLOCK);
+	}
+#endif
+	xalloc_keep(0);
+	xtrim();
+#ifdef MIRROR_JEMALLOC
+	assert_true(dirty() < BLOCK);
+	assert_int_equal(decay_ms(0), 500);
+	assert_int_equal(decay_ms(1), 500);
+#else
+	churn();
+#endif
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trim_gives_back),
+		cmocka_unit_test(test_keep_holds_freed_pages),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
