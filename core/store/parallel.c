@@ -36,6 +36,7 @@ parallel_main(void *arg)
 	struct store_parallel *b = arg;
 	mirror_store *st = b->st;
 
+	xalloc_thread_begin();
 	/* Never waits on a lock: a writer waiting to commit waits for the
 	 * caller's read, which waits here (the caller then does the work). */
 	if (st != NULL || (store_open_shared(&st, b->src, STORE_READ_NOWAIT,

@@ -207,6 +207,7 @@ worker(void *arg)
 	struct job j;
 	int skip;
 
+	xalloc_thread_begin();
 	while (take(p, &j, &skip)) {
 		mirror_error e;
 		int rc;

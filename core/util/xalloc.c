@@ -165,6 +165,18 @@ xalloc_keep(int on)
 }
 
 void
+xalloc_thread_begin(void)
+{
+#ifdef MIRROR_JEMALLOC
+	unsigned first = 0;
+
+	if (atomic_load(&keep_pages))
+		(void)mallctl("thread.arena", NULL, NULL, &first,
+		    sizeof(first));
+#endif
+}
+
+void
 xtrim(void)
 {
 	if (atomic_load(&keep_pages))

@@ -65,5 +65,13 @@ void xalloc_tune(void);
  * one). Nothing to return; a no-op with another allocator.
  */
 void xalloc_keep(int on);
+/*
+ * Called first on a thread that begins: while xalloc_keep holds pages,
+ * the thread allocates from the main thread's arena (jemalloc's arena
+ * 0) instead of one of its own, so that its end frees nothing back to
+ * the system (jemalloc 5.3 purges an arena whose last thread ends,
+ * keep or not). Else nothing. Returns nothing.
+ */
+void xalloc_thread_begin(void);
 
 #endif

@@ -272,6 +272,7 @@ ahead_run(void *arg)
 	struct ahead_thread *th = arg;
 	struct mgit_ahead *a = th->a;
 
+	xalloc_thread_begin();
 	pthread_mutex_lock(&a->mu);
 	for (;;) {
 		while (!a->stop && !ahead_can_claim(a))

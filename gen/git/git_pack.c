@@ -350,8 +350,10 @@ compress_share(void *arg)
 	struct zwork *w = arg;
 	unsigned char *buf = NULL;
 	size_t cap = 0;
-	struct mgit_deflater *c = mgit_deflater_new();
+	struct mgit_deflater *c;
 
+	xalloc_thread_begin();
+	c = mgit_deflater_new();
 	/* Into one buffer of the bound, each result then copied to its
 	 * size: a batch holds its compressed bytes, not a bound per
 	 * object (about the batch's raw size again). */

@@ -117,6 +117,7 @@ flight_run(void *arg)
 {
 	struct flight *f = arg;
 
+	xalloc_thread_begin();
 	f->rc = mgit_pack_add_many(f->pk, f->objs, f->n, mirror_jobs(),
 	    &f->err);
 	return NULL;

@@ -787,6 +787,7 @@ later_run(void *arg)
 {
 	struct page_later *pl = arg;
 
+	xalloc_thread_begin();
 	pthread_mutex_lock(&pl->mu);
 	for (;;) {
 		struct later_job j;

@@ -6,6 +6,7 @@
  * allocator (the sanitizer build), which xalloc_keep leaves alone, it
  * checks that what is allocated stays whole through keep and trim.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -134,12 +135,85 @@ test_keep_holds_freed_pages(void **state)
 #endif
 }
 
+/* A thread as the build starts one: xalloc_thread_begin first, then
+ * BLOCKS blocks churned; into *arg, the arena it allocated from (0
+ * without jemalloc). */
+static void *
+begun_thread(void *arg)
+{
+	unsigned *arena = arg;
+
+	xalloc_thread_begin();
+	churn();
+#ifdef MIRROR_JEMALLOC
+	{
+		size_t len = sizeof(*arena);
+
+		assert_int_equal(mallctl("thread.arena", arena, &len, NULL, 0),
+		    0);
+	}
+#else
+	*arena = 0;
+#endif
+	return NULL;
+}
+
+/* The arena a begun thread allocated from, once it has ended. */
+static unsigned
+run_begun_thread(void)
+{
+	pthread_t t;
+	unsigned arena = 1000;
+
+	assert_int_equal(pthread_create(&t, NULL, begun_thread, &arena), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	return arena;
+}
+
+/*
+ * Kept: a thread that begins allocates from the main thread's arena, so
+ * that its end gives back none of the pages it freed (jemalloc purges
+ * an arena whose last thread ends); not kept, it takes an arena of its
+ * own, as jemalloc chooses.
+ */
+static void
+test_thread_keeps_pages(void **state)
+{
+	(void)state;
+	xalloc_keep(1);
+	churn();
+#ifdef MIRROR_JEMALLOC
+	assert_int_equal(run_begun_thread(), 0);
+	assert_true(dirty() >= (size_t)BLOCKS / 2 * BLOCK);
+#else
+	(void)run_begun_thread();
+#endif
+	xalloc_keep(0);
+	xtrim();
+#ifdef MIRROR_JEMALLOC
+	{
+		unsigned n = 0;
+		size_t len = sizeof(n);
+
+		assert_int_equal(mallctl("arenas.narenas", &n, &len, NULL, 0),
+		    0);
+		if (n > 1)
+			assert_int_not_equal(run_begun_thread(), 0);
+	}
+	xtrim();
+	assert_true(dirty() < BLOCK);
+#else
+	(void)run_begun_thread();
+#endif
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trim_gives_back),
 		cmocka_unit_test(test_keep_holds_freed_pages),
+		cmocka_unit_test(test_thread_keeps_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
