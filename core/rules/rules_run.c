@@ -520,7 +520,7 @@ parallel_start(struct rules_job *j)
 		return;
 	}
 	j->sync = 1;
-	if (pthread_create(&j->thread, NULL, parallel_run, j) != 0) {
+	if (jobs_thread_start(&j->thread, "rules", parallel_run, j) != 0) {
 		parallel_stop(j);
 		return;
 	}

@@ -36,7 +36,6 @@ parallel_main(void *arg)
 	struct store_parallel *b = arg;
 	mirror_store *st = b->st;
 
-	xalloc_thread_begin();
 	/* Never waits on a lock: a writer waiting to commit waits for the
 	 * caller's read, which waits here (the caller then does the work). */
 	if (st != NULL || (store_open_shared(&st, b->src, STORE_READ_NOWAIT,
@@ -82,7 +81,7 @@ parallel_start(mirror_store *st, store_parallel_fn fn, void (*unrun)(void *),
 	b->unrun = unrun;
 	b->arg = arg;
 	mirror_error_clear(&b->err);
-	if (pthread_create(&b->tid, NULL, parallel_main, b) != 0) {
+	if (jobs_thread_start(&b->tid, "store-read", parallel_main, b) != 0) {
 		if (b->st != NULL)
 			store_spare_put(st, b->st, b->gen);
 		free(b);

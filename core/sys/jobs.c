@@ -1,11 +1,15 @@
 /*
- * jobs.c: the number of worker threads (see jobs.h).
+ * jobs.c: the number of worker threads, and their start (see jobs.h).
  */
+#define _GNU_SOURCE     /* pthread_setname_np */
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "sys/env.h"
 #include "sys/jobs.h"
+#include "util/xalloc.h"
 
 /* A 16-core runner renders on 16: with a serial share of 4% that is
  * about 8 times one core, against 6 on 8 (doc/performance.md); each
@@ -57,4 +61,40 @@ jobs_side_wait(void)
 	while (side_urgent > 0 && side_urgent >= cores)
 		pthread_cond_wait(&side_cv, &side_mu);
 	pthread_mutex_unlock(&side_mu);
+}
+
+/* What a thread jobs_thread_start made runs, and its name. */
+struct thread_start {
+	void *(*fn)(void *);
+	void *arg;
+	char name[16];          /* the kernel's limit, with its NUL */
+};
+
+/* The thread: named, on the build's allocation (xalloc.h), then fn.
+ * Returns fn's result. */
+static void *
+thread_main(void *p)
+{
+	struct thread_start s = *(struct thread_start *)p;
+
+	free(p);
+	(void)pthread_setname_np(pthread_self(), s.name);
+	xalloc_thread_begin();
+	return s.fn(s.arg);
+}
+
+int
+jobs_thread_start(pthread_t *out, const char *name, void *(*fn)(void *),
+    void *arg)
+{
+	struct thread_start *s = xmalloc(sizeof(*s));
+	int e;
+
+	s->fn = fn;
+	s->arg = arg;
+	/* Cut on purpose: a longer name would not be set at all. */
+	(void)snprintf(s->name, sizeof(s->name), "%s", name);
+	if ((e = pthread_create(out, NULL, thread_main, s)) != 0)
+		free(s);
+	return e;
 }

@@ -1,9 +1,12 @@
 /*
  * jobs.h: how many threads the CPU-bound parts of a build use (page
- * rendering, pack compression).
+ * rendering, pack compression), and how each thread mirror runs is
+ * started.
  */
 #ifndef MIRROR_JOBS_H
 #define MIRROR_JOBS_H
+
+#include <pthread.h>
 
 /*
  * MIRROR_JOBS from the environment when it is a number from 1 to 64,
@@ -25,6 +28,17 @@ int mirror_jobs(void);
 void jobs_side_begin(void);
 void jobs_side_end(void);
 void jobs_side_wait(void);
+
+/*
+ * Start fn(arg) on a new thread into *out, as every thread of mirror is
+ * started: named name (cut to the kernel's 15 bytes; what ps -L, top -H,
+ * perf's comm and gdb show), and its allocations joining those of the
+ * build as util/xalloc.h's xalloc_thread_begin says, before fn runs.
+ * Join it with pthread_join. Returns 0, or pthread_create's error number
+ * (no thread started, fn not run).
+ */
+int jobs_thread_start(pthread_t *out, const char *name,
+    void *(*fn)(void *), void *arg);
 
 /* The default for a machine of cores online cores: cores, at least 1
  * and at most 16. */

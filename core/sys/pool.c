@@ -207,7 +207,6 @@ worker(void *arg)
 	struct job j;
 	int skip;
 
-	xalloc_thread_begin();
 	while (take(p, &j, &skip)) {
 		mirror_error e;
 		int rc;
@@ -317,7 +316,7 @@ pool_run(const struct pool_work *w, mirror_error *err)
 	pthread_cond_init(&p.room, NULL);
 	tid = xcalloc((size_t)jobs, sizeof(*tid));
 	while (started < jobs &&
-	    pthread_create(&tid[started], NULL, worker, &p) == 0)
+	    jobs_thread_start(&tid[started], "pool", worker, &p) == 0)
 		started++;
 	if (started == 0) {
 		rc = run_here(w, err);

@@ -14,6 +14,7 @@
 #include "git/git_files.h"
 #include "git/git_pack.h"
 #include "git/git_repo.h"
+#include "sys/jobs.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -272,7 +273,6 @@ ahead_run(void *arg)
 	struct ahead_thread *th = arg;
 	struct mgit_ahead *a = th->a;
 
-	xalloc_thread_begin();
 	pthread_mutex_lock(&a->mu);
 	for (;;) {
 		while (!a->stop && !ahead_can_claim(a))
@@ -310,8 +310,8 @@ mgit_ahead_start(const char *const *disks, size_t n, size_t budget,
 
 		th->a = a;
 		th->rd = &rd->t[t];
-		if (pthread_create(&a->tid[a->nthreads], NULL, ahead_run,
-		    th) == 0)
+		if (jobs_thread_start(&a->tid[a->nthreads], "git-ahead",
+		    ahead_run, th) == 0)
 			a->nthreads++;
 	}
 	return a;

@@ -24,6 +24,7 @@
 
 #include "git/git_pack.h"
 #include "git/git_pack_code.h"
+#include "sys/jobs.h"
 #include "util/array.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -352,7 +353,6 @@ compress_share(void *arg)
 	size_t cap = 0;
 	struct mgit_deflater *c;
 
-	xalloc_thread_begin();
 	c = mgit_deflater_new();
 	/* Into one buffer of the bound, each result then copied to its
 	 * size: a batch holds its compressed bytes, not a bound per
@@ -406,8 +406,8 @@ mgit_pack_add_many(struct mgit_pack *pk, const struct mgit_pack_obj *objs,
 		w[t] = (struct zwork){ .objs = objs, .n = n,
 		    .first = (size_t)t, .step = (size_t)jobs, .out = out,
 		    .outlen = outlen, .failed = 0 };
-		started[t] = pthread_create(&tid[t], NULL, compress_share,
-		    &w[t]) == 0;
+		started[t] = jobs_thread_start(&tid[t], "git-compress",
+		    compress_share, &w[t]) == 0;
 		if (!started[t])
 			compress_share(&w[t]);    /* no thread: do it here */
 	}

@@ -117,7 +117,6 @@ flight_run(void *arg)
 {
 	struct flight *f = arg;
 
-	xalloc_thread_begin();
 	f->rc = mgit_pack_add_many(f->pk, f->objs, f->n, mirror_jobs(),
 	    &f->err);
 	return NULL;
@@ -193,7 +192,7 @@ pack_queue(struct mgit_stage_be *be, mirror_error *err)
 	be->queue_bytes = 0;
 	/* One job (MIRROR_JOBS=1): one thread, the batch written here. */
 	f->started = mirror_jobs() > 1 &&
-	    pthread_create(&f->tid, NULL, flight_run, f) == 0;
+	    jobs_thread_start(&f->tid, "git-stage", flight_run, f) == 0;
 	if (!f->started)
 		flight_run(f);
 	return 0;

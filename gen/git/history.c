@@ -437,7 +437,7 @@ history_hold_begin(void)
 	struct history_hold_start *s = xcalloc(1, sizeof(*s));
 
 	s->started = mirror_jobs() > 1 &&
-	    pthread_create(&s->tid, NULL, hold_run, s) == 0;
+	    jobs_thread_start(&s->tid, "git-start", hold_run, s) == 0;
 	return s;
 }
 

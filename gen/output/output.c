@@ -128,8 +128,8 @@ writeback_ask(struct output *o)
 
 	pthread_mutex_lock(&wb->mu);
 	if (!wb->started && !wb->stop)
-		wb->started = pthread_create(&wb->tid, NULL, writeback_main,
-		    o) == 0;
+		wb->started = jobs_thread_start(&wb->tid, "writeback",
+		    writeback_main, o) == 0;
 	wb->asked = wb->started && !wb->stop;
 	pthread_cond_signal(&wb->cv);
 	pthread_mutex_unlock(&wb->mu);
@@ -439,7 +439,7 @@ output_begin_start(const char *dir, struct output_turn *turn)
 	s->dir = xstrdup(dir);
 	s->turn = turn;
 	s->started = mirror_jobs() > 1 &&
-	    pthread_create(&s->tid, NULL, start_run, s) == 0;
+	    jobs_thread_start(&s->tid, "out-begin", start_run, s) == 0;
 	return s;
 }
 

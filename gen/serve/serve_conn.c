@@ -10,6 +10,7 @@
 
 #include "serve/serve_conn.h"
 #include "sys/clock.h"
+#include "sys/jobs.h"
 #include "util/xalloc.h"
 
 #define TICK_MS 500             /* how often deadlines are looked at */
@@ -102,7 +103,7 @@ serve_conns_start(serve_conns **out, long long limit_ms, size_t max,
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&t->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	if ((e = pthread_create(&t->thread, NULL, reaper, t)) != 0) {
+	if ((e = jobs_thread_start(&t->thread, "serve-reaper", reaper, t)) != 0) {
 		pthread_cond_destroy(&t->wake);
 		pthread_mutex_destroy(&t->mu);
 		free(t);

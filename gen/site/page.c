@@ -787,7 +787,6 @@ later_run(void *arg)
 {
 	struct page_later *pl = arg;
 
-	xalloc_thread_begin();
 	pthread_mutex_lock(&pl->mu);
 	for (;;) {
 		struct later_job j;
@@ -833,7 +832,7 @@ page_later_start(const struct page_ctx *pc, int own_thread)
 	pthread_cond_init(&pl->room, NULL);
 	/* One job (MIRROR_JOBS=1): one thread, the pages written here. */
 	pl->started = own_thread && mirror_jobs() > 1 &&
-	    pthread_create(&pl->tid, NULL, later_run, pl) == 0;
+	    jobs_thread_start(&pl->tid, "page-later", later_run, pl) == 0;
 	return pl;
 }
 

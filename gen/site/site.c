@@ -164,7 +164,7 @@ trim_start(struct trim *t)
 {
 	trim_join(t);
 	if (mirror_jobs() > 1 &&
-	    pthread_create(&t->t, NULL, trim_main, NULL) == 0) {
+	    jobs_thread_start(&t->t, "trim", trim_main, NULL) == 0) {
 		t->on = 1;
 		return;
 	}

@@ -5,7 +5,10 @@
  * freed pages the allocator holds ("dirty" pages); with the C library's
  * allocator (the sanitizer build), which xalloc_keep leaves alone, it
  * checks that what is allocated stays whole through keep and trim.
+ * Threads are started as the build starts them (core/sys/jobs.h,
+ * jobs_thread_start), which names them and begins their allocation.
  */
+#define _GNU_SOURCE     /* pthread_getname_np */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +25,7 @@
 #include <jemalloc/jemalloc.h>
 #endif
 
+#include "sys/jobs.h"
 #include "util/xalloc.h"
 
 /* Blocks of a megabyte: past jemalloc's small sizes and below the size
@@ -135,39 +139,53 @@ test_keep_holds_freed_pages(void **state)
 #endif
 }
 
-/* A thread as the build starts one: xalloc_thread_begin first, then
- * BLOCKS blocks churned; into *arg, the arena it allocated from (0
- * without jemalloc). */
+/* What a thread the build started saw of itself. */
+struct begun {
+	unsigned arena;         /* it allocated from (0 without jemalloc) */
+	char name[16];          /* its name, as the kernel holds it */
+};
+
+/* A thread as the build starts one (jobs_thread_start, which begins it:
+ * it calls nothing of xalloc.h itself): BLOCKS blocks churned, then
+ * what it saw into *arg. */
 static void *
 begun_thread(void *arg)
 {
-	unsigned *arena = arg;
+	struct begun *b = arg;
 
-	xalloc_thread_begin();
 	churn();
+	assert_int_equal(pthread_getname_np(pthread_self(), b->name,
+	    sizeof(b->name)), 0);
 #ifdef MIRROR_JEMALLOC
 	{
-		size_t len = sizeof(*arena);
+		size_t len = sizeof(b->arena);
 
-		assert_int_equal(mallctl("thread.arena", arena, &len, NULL, 0),
-		    0);
+		assert_int_equal(mallctl("thread.arena", &b->arena, &len,
+		    NULL, 0), 0);
 	}
 #else
-	*arena = 0;
+	b->arena = 0;
 #endif
 	return NULL;
+}
+
+/* What a thread named name saw, once it has ended. */
+static struct begun
+run_named_thread(const char *name)
+{
+	struct begun b = { .arena = 1000, .name = "" };
+	pthread_t t;
+
+	assert_int_equal(jobs_thread_start(&t, name, begun_thread, &b), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	return b;
 }
 
 /* The arena a begun thread allocated from, once it has ended. */
 static unsigned
 run_begun_thread(void)
 {
-	pthread_t t;
-	unsigned arena = 1000;
-
-	assert_int_equal(pthread_create(&t, NULL, begun_thread, &arena), 0);
-	assert_int_equal(pthread_join(t, NULL), 0);
-	return arena;
+	return run_named_thread("test-begun").arena;
 }
 
 /*
@@ -207,6 +225,17 @@ test_thread_keeps_pages(void **state)
 #endif
 }
 
+/* A thread is named as its starter says, cut to the kernel's 15 bytes
+ * (a longer name is not refused, nor left unset). */
+static void
+test_thread_named(void **state)
+{
+	(void)state;
+	assert_string_equal(run_named_thread("git-ahead").name, "git-ahead");
+	assert_string_equal(run_named_thread("a-name-of-twenty-one").name,
+	    "a-name-of-twent");
+}
+
 int
 main(void)
 {
@@ -214,6 +243,7 @@ main(void)
 		cmocka_unit_test(test_trim_gives_back),
 		cmocka_unit_test(test_keep_holds_freed_pages),
 		cmocka_unit_test(test_thread_keeps_pages),
+		cmocka_unit_test(test_thread_named),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
