@@ -101,6 +101,40 @@ expect "... and names it with its count, but not a library's callback" \
     sh -c "grep -q '^house: core/util/b.c:3: b_one takes 7 parameters (at most 6)\$' '$T/out' &&
         ! grep -q 'on_request' '$T/out'"
 
+# Threads start in core/sys/jobs.c alone (named, on the build's
+# allocation): a call of pthread_create elsewhere fails, one in a
+# comment or a string does not.
+fresh_tree
+mk core/util/b.c '#include "util/b.h"
+/* not pthread_create(here) */
+int
+b_one(void)
+{
+	const char *s = "pthread_create(";
+	pthread_t t;
+
+	return pthread_create(&t, 0, 0, (void *)s);
+}'
+house "$T/h"
+expect_status "a thread started with pthread_create fails" 1
+expect "... and names the file and the line of the call, and no other" \
+    sh -c "grep -q '^house: core/util/b.c:9: calls pthread_create; start a thread with jobs_thread_start (core/sys/jobs.c)\$' '$T/out' &&
+        test \"\$(grep -c 'pthread_create' '$T/out')\" = 1"
+mkdir -p "$T/h/core/sys"
+mk core/sys/jobs.c 'int
+j(void)
+{
+	return pthread_create(0, 0, 0, 0);
+}'
+mk core/util/b.c '#include "util/b.h"
+int
+b_one(void)
+{
+	return 1;
+}'
+house "$T/h"
+expect_status "... but core/sys/jobs.c may call it" 0
+
 fresh_tree
 i=0
 while [ $i -lt 13 ]; do mk "gen/output/o$i.c" '/* empty */'; i=$((i + 1)); done

@@ -28,7 +28,10 @@ this file is in) and checks, from the code's own #include lines:
      file-scope variable, or a function's static one, that is not const;
      what #ifdef MIRROR_TEST_HOOKS holds is the test build's) is one
      doc/development.md's "File-scope state" list names with its file
-     and reason, and the list names no other (STATE_LIST).
+     and reason, and the list names no other (STATE_LIST);
+  9. every thread is started by jobs_thread_start (THREAD_START): no
+     other file calls pthread_create, so every thread is named and
+     joins the build's allocation (util/xalloc.h) before it works.
 
 Prints one line per stage (files, lines, what it includes) and one line
 per violation; exits 1 when there is any violation, 0 otherwise.
@@ -84,6 +87,10 @@ KEYWORDS = {"const", "volatile", "restrict", "static", "extern", "struct",
             "short", "float", "double", "void", "_Thread_local", "__thread",
             "_Atomic", "inline", "register", "_Bool"}
 
+# The one file that calls pthread_create (rule 9).
+THREAD_START = "core/sys/jobs.c"
+PTHREAD_CREATE = re.compile(r"\bpthread_create\s*\(")
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 FN_START = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\(")
 
@@ -132,6 +139,17 @@ def code_only(text):
     text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
     text = re.sub(r'"(\\.|[^"\\\n])*"' + r"|'(\\.|[^'\\\n])*'", " ", text)
     return re.sub(r"(->|\.)\s*[A-Za-z_]\w*", " ", text)
+
+
+def thread_starts(text):
+    """The lines (from 1) where text calls pthread_create: in code, not
+    in a comment or a string (each of which keeps its newlines)."""
+    def blank(m):
+        return re.sub(r"[^\n]", " ", m.group(0))
+    code = re.sub(r"/\*.*?\*/|//[^\n]*|\"(\\.|[^\"\\\n])*\"", blank, text,
+                  flags=re.S)
+    return [code.count("\n", 0, m.start()) + 1
+            for m in PTHREAD_CREATE.finditer(code)]
 
 
 def defined(text):
@@ -534,6 +552,11 @@ def main():
                 dest = defs[m.group(1)]
                 if dest != f:
                     edges.setdefault(f, set()).add(dest)
+        if f != THREAD_START:
+            for n in thread_starts(text):
+                bad.append("%s:%d: calls pthread_create; start a thread "
+                           "with jobs_thread_start (%s)" % (
+                               f, n, THREAD_START))
         if f.endswith(".c"):
             for name, start, length in long_functions(text):
                 bad.append("%s:%d: %s is %d lines (at most %d)" %
