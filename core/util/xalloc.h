@@ -70,7 +70,8 @@ void xalloc_keep(int on);
  * the thread allocates from the main thread's arena (jemalloc's arena
  * 0) instead of one of its own, so that its end frees nothing back to
  * the system (jemalloc 5.3 purges an arena whose last thread ends,
- * keep or not). Else nothing. Returns nothing.
+ * keep or not). Else nothing. Returns nothing. jobs_thread_start
+ * (core/sys/jobs.h) calls it for every thread mirror starts.
  */
 void xalloc_thread_begin(void);
 

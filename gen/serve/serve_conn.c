@@ -103,7 +103,8 @@ serve_conns_start(serve_conns **out, long long limit_ms, size_t max,
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&t->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	if ((e = jobs_thread_start(&t->thread, "serve-reaper", reaper, t)) != 0) {
+	e = jobs_thread_start(&t->thread, "serve-reaper", reaper, t);
+	if (e != 0) {
 		pthread_cond_destroy(&t->wake);
 		pthread_mutex_destroy(&t->mu);
 		free(t);
