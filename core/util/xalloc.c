@@ -7,6 +7,9 @@
 #endif
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include "util/error.h"
@@ -27,13 +30,19 @@
  * is a few seconds of one phase after another, and the render's pages
  * would otherwise still be held when the commit reads the site. Muzzy
  * pages (given back lazily) are skipped: nothing else wants them soon.
+ * Every mapping is advised for transparent huge pages, which the
+ * process takes only while xalloc_huge says so (the kernel's
+ * PR_SET_THP_DISABLE, checked at each fault).
  */
 const char *malloc_conf = "dirty_decay_ms:" XALLOC_STR(XALLOC_DECAY_MS)
-    ",muzzy_decay_ms:0";
+    ",muzzy_decay_ms:0,thp:always";
 #endif
 
 /* 1 while xalloc_keep holds freed pages: xtrim does nothing. */
 static atomic_int keep_pages;
+
+/* 1 while xalloc_huge has the kernel fault huge pages in. */
+static atomic_int huge_pages;
 
 /* xprefault's least size: below it a page or two, faulted as usual. */
 #define XALLOC_PREFAULT_BYTES ((size_t)256 * 1024)
@@ -162,6 +171,26 @@ xalloc_keep(int on)
 #ifdef MIRROR_JEMALLOC
 	decay_set(on ? -1 : XALLOC_DECAY_MS);
 #endif
+}
+
+int
+xalloc_huge(int on)
+{
+	on = on != 0;
+#ifdef PR_SET_THP_DISABLE
+	if (prctl(PR_SET_THP_DISABLE, on ? 0 : 1, 0, 0, 0) != 0)
+		on = 0;
+#else
+	on = 0;
+#endif
+	atomic_store(&huge_pages, on);
+	return on;
+}
+
+int
+xalloc_huge_on(void)
+{
+	return atomic_load(&huge_pages);
 }
 
 void

@@ -127,7 +127,7 @@ work_json(const struct build_work *w)
 		    json_integer((json_int_t)w->vm_steps[i]));
 	}
 	return json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-	    "s:I, s:I, s:I, s:I, s:I}",
+	    "s:I, s:I, s:I, s:I, s:I, s:b}",
 	    "rows", rows,
 	    "rule_rows", (json_int_t)w->rule_rows, "vm_steps", steps,
 	    "rule_vm_steps", (json_int_t)w->rule_vm_steps, "pages_rendered",
@@ -141,7 +141,7 @@ work_json(const struct build_work *w)
 	    (json_int_t)w->atoz_kept_rows, "scope_scan_steps",
 	    (json_int_t)w->scope_scan_steps, "search_peak_bytes",
 	    (json_int_t)w->search_peak_bytes, "tables_kept",
-	    (json_int_t)w->tables_kept);
+	    (json_int_t)w->tables_kept, "huge_pages", w->huge_pages);
 }
 
 /* The build as one JSON object (build --json); hosting, when not NULL,

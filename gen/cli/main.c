@@ -17,6 +17,7 @@
 #include "store/place.h"
 #include "sys/env.h"
 #include "sys/termtext.h"
+#include "util/xalloc.h"
 
 /* The function that runs each command cli_prepare names. */
 static const struct {
@@ -93,6 +94,8 @@ main(int argc, char **argv)
 	 * told and cleaned up as a full disk is, instead of the signal
 	 * killing mirror with its lock and staging directory left. */
 	(void)signal(SIGXFSZ, SIG_IGN);
+	/* Small pages until a build knows it is small (util/xalloc.h). */
+	(void)xalloc_huge(0);
 	rc = run_command(&o, &kept, argc, argv, &err);
 	free(o.args);
 	config_free(&kept);

@@ -122,8 +122,9 @@ extern const char *const build_phase_names[PH_N];
  * and bytes it wrote into DIR, the bytes its pages' digests hashed, the
  * search documents and A-Z rows it took in (and the store rows the
  * A-Z read), the steps SQLite's full scans took in the reads of some
- * projects, the most bytes its search indexes held at once, and the
- * fact tables its digests took from folds kept by an earlier run.
+ * projects, the most bytes its search indexes held at once, the
+ * fact tables its digests took from folds kept by an earlier run, and
+ * whether it ended with its pages faulted in huge.
  */
 struct build_work {
 	unsigned long long rows[PH_N], rule_rows, pages_rendered;
@@ -139,6 +140,8 @@ struct build_work {
 	                           indexes held at once (search_index.h) */
 	unsigned long long tables_kept;         /* fact tables the digests
 	                           took from kept folds (sys/work.h) */
+	int huge_pages;         /* 1: the build ended faulting its pages
+	                           in huge (util/xalloc.h's xalloc_huge) */
 };
 
 /* What a build did, for its summary and --json. */

@@ -251,6 +251,9 @@ build_check_rows(struct build *b, mirror_error *err)
 	 * (util/xalloc.h); not before: the digest's folds free tables the
 	 * size of the store (22 MB more at 1M facts when kept). */
 	xalloc_keep(ch->scoped && rows <= KEEP_PAGES_ROWS);
+	/* And faults its pages in huge, as its digest did; a larger one
+	 * goes back to small pages, which hold its peak lower. */
+	(void)xalloc_huge(ch->scoped && rows <= KEEP_PAGES_ROWS);
 	if (ch->scoped)
 		rc = facts_check(s->st, &(const struct facts_plan){
 		    .now = s->now, .ids = ch->ids, .n = ch->n,
@@ -312,6 +315,10 @@ build_check(struct build *b, mirror_error *err)
 		    &b->ch.rules, ts, err)) < 0)
 			return rc;
 	}
+	/* DIR holds a build: this one is likely small, and its digest
+	 * faults fewer pages in huge (util/xalloc.h); build_check_rows
+	 * decides for the rest once it knows. */
+	(void)xalloc_huge(have);
 	if (have || record_has_lines(b->so.record)) {
 		if ((rc = build_snapshot(s, 1, rules_may_keep(b->ch.early) ?
 		    NULL : b->ch.early, err)) < 0 ||

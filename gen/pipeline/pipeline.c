@@ -88,6 +88,7 @@ work_end(struct build_report *r)
 	    r->at.scope_scan_steps;
 	r->work.tables_kept = now.tables_kept - r->at.tables_kept;
 	r->work.search_peak_bytes = site_search_held_peak();
+	r->work.huge_pages = xalloc_huge_on();
 }
 
 /*

@@ -69,6 +69,7 @@ build_once(const struct build_opts *b, mirror_error *err)
 	/* A small build kept what it freed (util/xalloc.h): a server that
 	 * waits for the next change gives it back. */
 	xalloc_keep(0);
+	(void)xalloc_huge(0);
 	xtrim();
 	return rc < 0 ? rc : 0;
 }

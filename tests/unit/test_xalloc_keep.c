@@ -7,6 +7,8 @@
  * checks that what is allocated stays whole through keep and trim.
  * Threads are started as the build starts them (core/sys/jobs.h,
  * jobs_thread_start), which names them and begins their allocation.
+ * The heap's huge pages (xalloc_huge): the kernel's switch for the
+ * process, and jemalloc's advice on every mapping.
  */
 #define _GNU_SOURCE     /* pthread_getname_np */
 #include <pthread.h>
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -236,6 +239,37 @@ test_thread_named(void **state)
 	    "a-name-of-twent");
 }
 
+/*
+ * xalloc_huge sets the kernel's switch for the whole process (a
+ * thread's fault obeys it too) and says what it set; jemalloc advises
+ * every mapping, so the switch is what decides.
+ */
+static void
+test_huge_switch(void **state)
+{
+	(void)state;
+	assert_int_equal(xalloc_huge(1), 1);
+	assert_int_equal(xalloc_huge_on(), 1);
+	assert_int_equal(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), 0);
+	assert_int_equal(xalloc_huge(0), 0);
+	assert_int_equal(xalloc_huge_on(), 0);
+	assert_int_equal(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), 1);
+	/* on twice, off once: off (a switch, not a count) */
+	(void)xalloc_huge(1);
+	(void)xalloc_huge(1);
+	assert_int_equal(xalloc_huge(0), 0);
+	assert_int_equal(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), 1);
+#ifdef MIRROR_JEMALLOC
+	{
+		const char *thp = NULL;
+		size_t len = sizeof(thp);
+
+		assert_int_equal(mallctl("opt.thp", &thp, &len, NULL, 0), 0);
+		assert_string_equal(thp, "always");
+	}
+#endif
+}
+
 int
 main(void)
 {
@@ -244,6 +278,7 @@ main(void)
 		cmocka_unit_test(test_keep_holds_freed_pages),
 		cmocka_unit_test(test_thread_keeps_pages),
 		cmocka_unit_test(test_thread_named),
+		cmocka_unit_test(test_huge_switch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
