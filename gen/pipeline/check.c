@@ -239,7 +239,7 @@ build_check_rows(struct build *b, mirror_error *err)
 	struct build_changes *ch = &b->ch;
 	struct site_model *s = &b->s;
 	long long rows;
-	int rc;
+	int small, rc;
 
 	/* Only the projects whose rows changed since the last build into
 	 * DIR, which read (and so checked) every row of the others. */
@@ -247,13 +247,14 @@ build_check_rows(struct build *b, mirror_error *err)
 		ch->scoped = site_changed_projects(&ch->ids, &ch->n,
 		    b->so.record, &s->digest);
 	rows = ch->scoped ? changed_rows(&s->digest, ch->ids, ch->n) : -1;
+	small = ch->scoped && rows <= KEEP_PAGES_ROWS;
 	/* A build of a few projects keeps the pages it frees from now on
 	 * (util/xalloc.h); not before: the digest's folds free tables the
 	 * size of the store (22 MB more at 1M facts when kept). */
-	xalloc_keep(ch->scoped && rows <= KEEP_PAGES_ROWS);
+	xalloc_keep(small);
 	/* And faults its pages in huge, as its digest did; a larger one
 	 * goes back to small pages, which hold its peak lower. */
-	(void)xalloc_huge(ch->scoped && rows <= KEEP_PAGES_ROWS);
+	(void)xalloc_huge(small);
 	if (ch->scoped)
 		rc = facts_check(s->st, &(const struct facts_plan){
 		    .now = s->now, .ids = ch->ids, .n = ch->n,
