@@ -971,6 +971,17 @@ static const struct {
 
 #define TRIGGERS (VERSION_TABLES * NELEM(events))
 
+/*
+ * The index mirror adds beside the versions: the entities whose
+ * properties name a window ("valid_from", "valid_until"), the only rows
+ * the starter anachronism rules look at. Without it each of the two
+ * reads every entity's properties to find none (doc/rules.md, "Speed").
+ * A rule's WHERE that holds the same term word for word is served by it.
+ */
+#define WINDOWS_INDEX "mirror_entity_windows"
+#define WINDOWS_SQL "CREATE INDEX IF NOT EXISTS " WINDOWS_INDEX \
+    " ON entities(id) WHERE instr(properties, '\"valid_') > 0"
+
 /* Trigger k's name (table k / 3, event k % 3) into sb. */
 static void
 trigger_name(strbuf *sb, size_t k)
@@ -995,8 +1006,8 @@ trigger_sql(strbuf *sb, size_t k, int if_not_exists)
 	    NELEM(events)].event, t, t);
 }
 
-/* 1 when st has mirror_table_versions and every trigger by name, 0
- * when not, < 0 on a store error (err set). */
+/* 1 when st has mirror_table_versions, every trigger and the windows
+ * index by name, 0 when not, < 0 on a store error (err set). */
 static int
 installed(mirror_store *st, mirror_error *err)
 {
@@ -1007,6 +1018,7 @@ installed(mirror_store *st, mirror_error *err)
 	strbuf_init(&sql);
 	strbuf_puts(&sql, "SELECT count(*) FROM main.sqlite_schema WHERE "
 	    "(type = 'table' AND name = 'mirror_table_versions') OR "
+	    "(type = 'index' AND name = '" WINDOWS_INDEX "') OR "
 	    "(type = 'trigger' AND name IN (");
 	for (size_t k = 0; k < TRIGGERS; k++) {
 		strbuf_puts(&sql, k > 0 ? ", '" : "'");
@@ -1023,7 +1035,7 @@ installed(mirror_store *st, mirror_error *err)
 	strbuf_free(&sql);
 	if (rc != SQLITE_OK)
 		return store_fail(st, err, rc, "cannot read the schema");
-	return n == (int)TRIGGERS + 1;
+	return n == (int)TRIGGERS + 2;
 }
 
 int
@@ -1047,6 +1059,7 @@ store_versions_install(mirror_store *st, mirror_error *err)
 		trigger_sql(&sql, k, 1);
 		strbuf_puts(&sql, ";\n");
 	}
+	strbuf_puts(&sql, WINDOWS_SQL ";\n");
 	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, sql.data, NULL, NULL, NULL);

@@ -364,7 +364,9 @@ struct store_versions {
 
 /*
  * Add mirror_table_versions and its triggers to st (opened to write)
- * where any of them is missing, in a transaction of its own; a trigger
+ * where any of them is missing, with the index of the entities that
+ * carry a window (mirror_entity_windows, which the starter anachronism
+ * rules read through), in a transaction of its own; a trigger or index
  * of that name that is not mirror's is left alone (the versions are
  * then never trusted). Returns 0 or < 0 with err set.
  */

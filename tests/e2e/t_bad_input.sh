@@ -137,7 +137,7 @@ end "unknown mirror schema version: exit 2 naming file and version"
 
 # 6. A required table and a required column missing.
 cp base.db notable.db && sql notable.db 'DROP TABLE memories'
-cp base.db nocol.db && sql nocol.db 'ALTER TABLE entities DROP COLUMN properties'
+cp base.db nocol.db && sql nocol.db 'DROP INDEX mirror_entity_windows; ALTER TABLE entities DROP COLUMN properties'
 begin notable.db nocol.db site repo.git
 try_store 2 "notable\.db: missing required table 'memories'" notable.db
 try_store 2 "nocol\.db: table 'entities' lacks required column 'properties'" nocol.db

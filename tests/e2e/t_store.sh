@@ -110,7 +110,7 @@ mirror health --store nomem.db
 expect_error "a store missing a required table" 2 "nomem.db: missing required table 'memories'"
 expect "the store missing a table is untouched" test "$before" = "$(fingerprint nomem.db)"
 cp tiny.db nocol.db
-sql nocol.db 'ALTER TABLE entities DROP COLUMN properties'
+sql nocol.db 'DROP INDEX mirror_entity_windows; ALTER TABLE entities DROP COLUMN properties'
 before=$(fingerprint nocol.db)
 mirror health --store nocol.db
 expect_error "a store missing a required column" 2 "nocol.db: table 'entities' lacks required column 'properties'"
@@ -153,10 +153,23 @@ rm mirror.ini
 versions() { sql "$1" "SELECT tbl || ' ' || v FROM mirror_table_versions ORDER BY tbl"; }
 # triggers DB: how many of mirror's version triggers DB has.
 triggers() { sql "$1" "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name GLOB 'mirror_version_*'"; }
+# windows DB: 1 when DB has mirror's index of the entities with a window.
+windows() { sql "$1" "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'mirror_entity_windows'"; }
 new_store ver.db "$MIRROR_TOP/site-example/example.sql" || exit 1
 expect "init adds mirror_table_versions, a row for each of the five fact tables" \
     test "$(versions ver.db | wc -l | tr -d ' ')" = 5
 expect "... and three triggers on each" test "$(triggers ver.db)" = 15
+expect "... and the index of the entities with a window" \
+    test "$(windows ver.db)" = 1
+# The promises of doc/store.md, "The windows index": the starter rules
+# that look for windows read it, not every entity's properties.
+for rule in edge-outside-window decision-outside-window; do
+    sed -n "/^-- rule: $rule\$/,/;\$/p" "$MIRROR_TOP/rules/anachronisms.sql" |
+        grep -v '^--' >"$rule.sql"
+    expect "$rule finds the windows through mirror_entity_windows" sh -c \
+        "{ echo 'EXPLAIN QUERY PLAN'; cat $rule.sql; } | sqlite3 ver.db |
+        grep -q 'SCAN e USING INDEX mirror_entity_windows'"
+done
 before=$(versions ver.db)
 sql ver.db "UPDATE entities SET name = name || ' (2)' WHERE rowid = 1"
 after=$(versions ver.db)
@@ -168,7 +181,7 @@ expect "... and draws the entities a new one" test \
     "$(printf '%s\n' "$after" | grep '^entities ')"
 # A store whose writer never ran mirror to write: none of it.
 cp ver.db old.db
-sql old.db "$(sql old.db "SELECT 'DROP TRIGGER ' || name || ';' FROM sqlite_schema WHERE type = 'trigger' AND name GLOB 'mirror_version_*'") DROP TABLE mirror_table_versions;"
+sql old.db "$(sql old.db "SELECT 'DROP TRIGGER ' || name || ';' FROM sqlite_schema WHERE type = 'trigger' AND name GLOB 'mirror_version_*'") DROP TABLE mirror_table_versions; DROP INDEX mirror_entity_windows;"
 sum=$(sha256sum <old.db)
 mirror health --store old.db
 expect "a reading command leaves a store without them byte-identical" \
@@ -182,6 +195,12 @@ expect "a sweep that fails (a bad alias) adds nothing: the store byte-identical"
 mirror sweep --store old.db
 expect "a sweep that succeeds adds them" test \
     "$RC $(triggers old.db) $(versions old.db | wc -l | tr -d ' ')" = "0 15 5"
+expect "... and the index" test "$(windows old.db)" = 1
+cp ver.db idx.db
+sql idx.db "DROP INDEX mirror_entity_windows"
+mirror build --store idx.db --out idx --quiet
+expect "a build that swept adds the index alone where only it is missing" \
+    test "$RC $(windows idx.db) $(sql idx.db 'PRAGMA integrity_check')" = "0 1 ok"
 # Kept folds: a value changed twice; the second build takes the three
 # tables no one wrote (doc/performance.md, "Kept folds").
 value() { sql ver.db "UPDATE project_state SET value = value || '$1' WHERE rowid = 2"; }
