@@ -13,7 +13,7 @@ generator checksum) and measures, with the binary BUILD/mirror:
   sweep_norules_s  the same sweep with every starter rule turned off
               (--rules of a directory that sets each one's severity
               off), and rules_pct what the rules add to it, in percent
-              (the two interleaved, median of 5 runs each); the same
+              (the two interleaved, median of 11 runs each); the same
               in CPU seconds, user and system of every thread:
               sweep_cpu_s, sweep_norules_cpu_s, rules_cpu_pct
   render_s    mirror build --no-sweep of the swept store into a new DIR
@@ -432,7 +432,7 @@ class Bench:
         m = self.mirror
 
         # 1. sweep, on a fresh copy each run: with the starter rules and
-        # with every one of them off, interleaved, 5 runs each (the two
+        # with every one of them off, interleaved, 11 runs each (the two
         # are compared, so they share the machine's drift)
         off = self.rules_off()
         runs = {"with": [], "without": []}
@@ -444,7 +444,7 @@ class Bench:
                 argv += ["--rules", off]
             secs, _, mb = run_rss(argv)
             runs[kind].append((secs, LAST_CPU[0], mb))
-        for _ in range(5):
+        for _ in range(11):
             sweep("with")
             sweep("without")
         med = statistics.median
