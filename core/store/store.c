@@ -975,8 +975,9 @@ static const struct {
  * The index mirror adds beside the versions: the entities whose
  * properties name a window ("valid_from", "valid_until"), the only rows
  * the starter anachronism rules look at. Without it each of the two
- * reads every entity's properties to find none (doc/rules.md, "Speed").
- * A rule's WHERE that holds the same term word for word is served by it.
+ * reads every entity's properties to find none (doc/store.md, "The
+ * windows index"). A rule's WHERE that holds the same term word for
+ * word is served by it.
  */
 #define WINDOWS_INDEX "mirror_entity_windows"
 #define WINDOWS_SQL "CREATE INDEX IF NOT EXISTS " WINDOWS_INDEX \

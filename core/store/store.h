@@ -366,9 +366,10 @@ struct store_versions {
  * Add mirror_table_versions and its triggers to st (opened to write)
  * where any of them is missing, with the index of the entities that
  * carry a window (mirror_entity_windows, which the starter anachronism
- * rules read through), in a transaction of its own; a trigger or index
- * of that name that is not mirror's is left alone (the versions are
- * then never trusted). Returns 0 or < 0 with err set.
+ * rules read through), in a transaction of its own; a trigger of that
+ * name that is not mirror's is left alone (the versions are then never
+ * trusted), and so is an index of that name. Returns 0 or < 0 with err
+ * set.
  */
 int store_versions_install(mirror_store *st, mirror_error *err);
 
